@@ -1,0 +1,160 @@
+// Array<T>: a contiguous buffer bound to one executor, either owning its memory or a view
+// of memory somebody else owns. Copies between executors go through Executor::copy_from.
+#pragma once
+
+#include <algorithm>
+#include <initializer_list>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "loom/base/error.hpp"
+#include "loom/base/executor.hpp"
+#include "loom/base/types.hpp"
+
+namespace loom {
+
+template <typename T>
+class Array {
+public:
+    using value_type = T;
+
+    Array() = default;
+
+    /// Uninitialized owning array of `size` elements on `exec`.
+    Array(std::shared_ptr<const Executor> exec, size_type size)
+        : exec_(std::move(exec)), size_(size)
+    {
+        if (size < 0) {
+            throw BadInput("loom::Array", "negative size " + std::to_string(size));
+        }
+        if (size > 0) {
+            data_ = static_cast<T*>(exec_->alloc_bytes(sizeof(T) * size));
+        }
+    }
+
+    /// Owning array on `exec` holding a copy of host values.
+    Array(std::shared_ptr<const Executor> exec, std::initializer_list<T> values)
+        : Array(std::move(exec), std::vector<T>(values))
+    {}
+    Array(std::shared_ptr<const Executor> exec, const std::vector<T>& host_values)
+        : Array(std::move(exec), static_cast<size_type>(host_values.size()))
+    {
+        copy_bytes_from_host(host_values.data(), size_);
+    }
+
+    /// Deep copy of `other` placed on `exec` (which may differ from other's executor).
+    Array(std::shared_ptr<const Executor> exec, const Array& other)
+        : Array(std::move(exec), other.size())
+    {
+        if (size_ > 0) {
+            exec_->copy_from(*other.exec_, sizeof(T) * size_, other.data_, data_);
+        }
+    }
+
+    /// Non-owning view of `size` elements at `data`, which must live on `exec`.
+    static Array view(std::shared_ptr<const Executor> exec, size_type size, T* data)
+    {
+        Array a;
+        a.exec_ = std::move(exec);
+        a.size_ = size;
+        a.data_ = data;
+        a.owning_ = false;
+        return a;
+    }
+
+    Array(const Array& other) : Array(other.exec_, other) {}
+    Array(Array&& other) noexcept { swap(other); }
+    /// Copy assignment copies the values; this keeps its executor (takes other's if it has none).
+    Array& operator=(const Array& other)
+    {
+        if (this != &other) {
+            auto exec = exec_ ? exec_ : other.exec_;
+            if (!owning_ && size_ == other.size_) {
+                if (size_ > 0) exec_->copy_from(*other.exec_, sizeof(T) * size_, other.data_, data_);
+            } else {
+                Array tmp(exec, other);
+                swap(tmp);
+            }
+        }
+        return *this;
+    }
+    Array& operator=(Array&& other) noexcept
+    {
+        Array tmp(std::move(other));
+        swap(tmp);
+        return *this;
+    }
+    ~Array() { release(); }
+
+    void swap(Array& other) noexcept
+    {
+        std::swap(exec_, other.exec_);
+        std::swap(size_, other.size_);
+        std::swap(data_, other.data_);
+        std::swap(owning_, other.owning_);
+    }
+
+    size_type size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    T* data() noexcept { return data_; }
+    const T* data() const noexcept { return data_; }
+    const T* const_data() const noexcept { return data_; }
+    bool is_owning() const noexcept { return owning_; }
+    const std::shared_ptr<const Executor>& executor() const noexcept { return exec_; }
+
+    /// Discards the contents and makes this an owning array of `size` elements.
+    void resize_and_reset(size_type size)
+    {
+        if (size == size_ && owning_) return;
+        Array tmp(exec_, size);
+        swap(tmp);
+    }
+
+    /// The values copied to host memory.
+    std::vector<T> to_host() const
+    {
+        std::vector<T> out(static_cast<std::size_t>(size_));
+        if (size_ > 0) {
+            host_executor()->copy_from(*exec_, sizeof(T) * size_, data_, out.data());
+        }
+        return out;
+    }
+
+    /// Sets every element to `value` (a kernel on the array's executor).
+    void fill(const T& value);
+
+    /// Element access for host arrays only (checked in debug builds).
+    T& operator[](size_type i) noexcept { return data_[i]; }
+    const T& operator[](size_type i) const noexcept { return data_[i]; }
+
+private:
+    static std::shared_ptr<const Executor> host_executor();
+    void copy_bytes_from_host(const T* src, size_type n)
+    {
+        if (n > 0) exec_->copy_from(*host_executor(), sizeof(T) * n, src, data_);
+    }
+    void release() noexcept
+    {
+        if (owning_ && data_ != nullptr) exec_->free_bytes(data_);
+        data_ = nullptr;
+        size_ = 0;
+    }
+
+    std::shared_ptr<const Executor> exec_;
+    size_type size_ = 0;
+    T* data_ = nullptr;
+    bool owning_ = true;
+};
+
+namespace detail {
+std::shared_ptr<const Executor> host_executor();
+}
+
+template <typename T>
+std::shared_ptr<const Executor> Array<T>::host_executor()
+{
+    return detail::host_executor();
+}
+
+}  // namespace loom

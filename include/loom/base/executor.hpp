@@ -1,0 +1,134 @@
+// Executors say where data lives and where kernels run: the sequential reference
+// backend (the oracle), OpenMP threads on the host, or one CUDA device with its own stream.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "loom/base/types.hpp"
+
+namespace loom {
+
+enum class ExecKind { reference, omp, cuda };
+
+class ReferenceExecutor;
+class OmpExecutor;
+class CudaExecutor;
+
+class Executor : public std::enable_shared_from_this<Executor> {
+public:
+    virtual ~Executor() = default;
+    Executor(const Executor&) = delete;
+    Executor& operator=(const Executor&) = delete;
+
+    virtual ExecKind kind() const noexcept = 0;
+    /// "reference", "omp" or "cuda:0".
+    virtual std::string name() const = 0;
+    /// Whether its memory is plain host memory (reference and omp share it).
+    bool is_host() const noexcept { return kind() != ExecKind::cuda; }
+
+    /// Raw memory on this executor; AllocationError when there is none left.
+    virtual void* alloc_bytes(std::size_t bytes) const = 0;
+    virtual void free_bytes(void* ptr) const noexcept = 0;
+    /// Copies bytes from memory owned by `src_exec` into memory owned by this executor.
+    void copy_from(const Executor& src_exec, std::size_t bytes, const void* src,
+                   void* dst) const;
+    /// Waits until all work queued on this executor has finished.
+    virtual void synchronize() const = 0;
+
+    /// Double dispatch: calls `visitor` with the concrete executor type. The visitor must
+    /// accept `const ReferenceExecutor&`, `const OmpExecutor&` and `const CudaExecutor&`.
+    template <typename Visitor>
+    decltype(auto) run(Visitor&& visitor) const;
+
+    bool same_memory_as(const Executor& other) const noexcept;
+
+protected:
+    Executor() = default;
+};
+
+/// Sequential host execution: simple, obviously-correct kernels used as the test oracle.
+class ReferenceExecutor final : public Executor {
+public:
+    static std::shared_ptr<const ReferenceExecutor> create();
+    ExecKind kind() const noexcept override { return ExecKind::reference; }
+    std::string name() const override { return "reference"; }
+    void* alloc_bytes(std::size_t bytes) const override;
+    void free_bytes(void* ptr) const noexcept override;
+    void synchronize() const override {}
+
+private:
+    ReferenceExecutor() = default;
+};
+
+/// Multicore host execution through OpenMP.
+class OmpExecutor final : public Executor {
+public:
+    /// NotCompiled when Loom was built without OpenMP. num_threads 0 means the OpenMP default.
+    static std::shared_ptr<const OmpExecutor> create(int num_threads = 0);
+    static bool available() noexcept;
+    ExecKind kind() const noexcept override { return ExecKind::omp; }
+    std::string name() const override { return "omp"; }
+    void* alloc_bytes(std::size_t bytes) const override;
+    void free_bytes(void* ptr) const noexcept override;
+    void synchronize() const override {}
+    int num_threads() const noexcept { return num_threads_; }
+
+private:
+    explicit OmpExecutor(int num_threads) : num_threads_(num_threads) {}
+    int num_threads_;
+};
+
+/// One CUDA device and a stream of its own; every kernel on it is queued on that stream.
+class CudaExecutor final : public Executor {
+public:
+    /// NotCompiled without the CUDA backend, CudaError when the device does not exist.
+    static std::shared_ptr<const CudaExecutor> create(int device_id = 0);
+    /// Number of usable CUDA devices (0 when not compiled or no driver/device).
+    static int device_count() noexcept;
+    static bool available() noexcept { return device_count() > 0; }
+    ~CudaExecutor() override;
+
+    ExecKind kind() const noexcept override { return ExecKind::cuda; }
+    std::string name() const override;
+    void* alloc_bytes(std::size_t bytes) const override;
+    void free_bytes(void* ptr) const noexcept override;
+    void synchronize() const override;
+
+    int device_id() const noexcept { return device_id_; }
+    /// The executor's cudaStream_t.
+    void* stream() const noexcept { return stream_; }
+    int multiprocessor_count() const noexcept { return sm_count_; }
+    std::size_t l2_cache_bytes() const noexcept { return l2_bytes_; }
+    /// Library handles bound to the stream, created on first use.
+    void* cusparse_handle() const;
+    void* cublas_handle() const;
+
+private:
+    explicit CudaExecutor(int device_id);
+    int device_id_;
+    void* stream_ = nullptr;
+    int sm_count_ = 0;
+    std::size_t l2_bytes_ = 0;
+    mutable void* cusparse_ = nullptr;
+    mutable void* cublas_ = nullptr;
+};
+
+template <typename Visitor>
+decltype(auto) Executor::run(Visitor&& visitor) const
+{
+    switch (kind()) {
+    case ExecKind::reference:
+        return visitor(static_cast<const ReferenceExecutor&>(*this));
+    case ExecKind::omp:
+        return visitor(static_cast<const OmpExecutor&>(*this));
+    default:
+        return visitor(static_cast<const CudaExecutor&>(*this));
+    }
+}
+
+/// The executor named "reference", "omp" or "cuda" / "cuda:N" (used by the command line).
+std::shared_ptr<const Executor> make_executor(const std::string& name);
+
+}  // namespace loom

@@ -1,0 +1,45 @@
+// Vector BLAS on Dense multi-vectors, column by column: column j of the result belongs to
+// column j of the inputs. Results of reductions are 1 x k Dense on the inputs' executor, so
+// that a solver never waits for the host. Reductions are deterministic for a given executor,
+// thread count and size (fixed partition and combination order).
+#pragma once
+
+#include "loom/base/types.hpp"
+#include "loom/matrix/dense.hpp"
+
+namespace loom::blas {
+
+/// result(0, j) = sum_i x(i, j) * y(i, j)   (no conjugation)
+template <typename V>
+void dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result);
+/// result(0, j) = sum_i conj(x(i, j)) * y(i, j)
+template <typename V>
+void conj_dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result);
+/// result(0, j) = ||x(:, j)||_2
+template <typename V>
+void nrm2(const matrix::Dense<V>& x, matrix::Dense<remove_complex_t<V>>& result);
+
+/// y(:, j) += alpha(0, j) * x(:, j); alpha is 1 x 1 (shared) or 1 x k.
+template <typename V>
+void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
+template <typename V>
+void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
+/// y(:, j) = alpha(0, j) * x(:, j) + beta(0, j) * y(:, j); y is not read when beta is 0.
+template <typename V>
+void axpby(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,
+           const matrix::Dense<V>& beta, matrix::Dense<V>& y);
+template <typename V>
+void axpby(V alpha, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);
+/// x(:, j) *= alpha(0, j)
+template <typename V>
+void scal(const matrix::Dense<V>& alpha, matrix::Dense<V>& x);
+template <typename V>
+void scal(V alpha, matrix::Dense<V>& x);
+/// y = x (same shape, any strides)
+template <typename V>
+void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y);
+/// x(i, j) = value
+template <typename V>
+void fill(matrix::Dense<V>& x, V value);
+
+}  // namespace loom::blas

@@ -1,0 +1,68 @@
+// Sellp<V, I>: sliced ELLPACK with padding (SELL-P). Rows are grouped into slices of
+// `slice_size` consecutive rows; slice s is slice_lengths[s] slots wide (its longest row,
+// rounded up to a multiple of stride_factor) and starts at slot column slice_sets[s].
+// Slot k of row r (slice s = r / slice_size) sits at
+//     (slice_sets[s] + k) * slice_size + r % slice_size.
+// Unused slots have column invalid_index and value 0.
+#pragma once
+
+#include <memory>
+
+#include "loom/base/array.hpp"
+#include "loom/base/linop.hpp"
+#include "loom/matrix/ell.hpp"
+
+namespace loom::matrix {
+
+template <typename V>
+class Dense;
+
+template <typename V, typename I = int32>
+class Sellp : public LinOp<V> {
+public:
+    using value_type = V;
+    using index_type = I;
+    static constexpr size_type default_slice_size = 32;
+    static constexpr size_type default_stride_factor = 1;
+
+    Sellp() = default;
+    /// Uninitialized storage for total_cols slot columns (sum of slice lengths).
+    Sellp(std::shared_ptr<const Executor> exec, dim2 size, size_type total_cols,
+          size_type slice_size = default_slice_size,
+          size_type stride_factor = default_stride_factor);
+    Sellp(std::shared_ptr<const Executor> exec, const Sellp& other);
+    Sellp(const Sellp& other);
+    Sellp(Sellp&&) noexcept = default;
+    Sellp& operator=(const Sellp& other);
+    Sellp& operator=(Sellp&&) noexcept = default;
+
+    size_type rows() const noexcept { return this->size().rows; }
+    size_type cols() const noexcept { return this->size().cols; }
+    size_type slice_size() const noexcept { return slice_size_; }
+    size_type stride_factor() const noexcept { return stride_factor_; }
+    size_type num_slices() const noexcept { return slice_lengths_.size(); }
+    /// Stored slots including padding.
+    size_type slots() const noexcept { return values_.size(); }
+    Array<I>& slice_lengths() noexcept { return slice_lengths_; }
+    Array<I>& slice_sets() noexcept { return slice_sets_; }
+    Array<I>& col_idxs() noexcept { return col_idxs_; }
+    Array<V>& values() noexcept { return values_; }
+    const Array<I>& slice_lengths() const noexcept { return slice_lengths_; }
+    const Array<I>& slice_sets() const noexcept { return slice_sets_; }
+    const Array<I>& col_idxs() const noexcept { return col_idxs_; }
+    const Array<V>& values() const noexcept { return values_; }
+
+protected:
+    void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
+    void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;
+
+private:
+    size_type slice_size_ = default_slice_size;
+    size_type stride_factor_ = default_stride_factor;
+    Array<I> slice_lengths_;
+    Array<I> slice_sets_;
+    Array<I> col_idxs_;
+    Array<V> values_;
+};
+
+}  // namespace loom::matrix

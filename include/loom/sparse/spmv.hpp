@@ -1,0 +1,53 @@
+// Sparse matrix times (multi-)vector: y = alpha * op(A) * x + beta * y.
+#pragma once
+
+#include <string>
+
+#include "loom/matrix/coo.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/matrix/ell.hpp"
+#include "loom/matrix/sellp.hpp"
+
+namespace loom::sparse {
+
+/// op(A): A, A^T, conj(A) or A^H.
+enum class Mode { none, transpose, conjugate, conj_transpose };
+
+/// "n", "t", "c", "h" (also accepts the enum names); BadInput otherwise.
+Mode parse_mode(const std::string& text);
+const char* to_string(Mode mode);
+
+/// Which kernel computes a CSR SpMV. `automatic` picks among the native ones from the
+/// row-length statistics; `vendor` is cuSPARSE on CUDA (NotSupported on the host backends).
+enum class SpmvAlgorithm { automatic, row_vector, load_balanced, vendor };
+
+SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
+const char* to_string(SpmvAlgorithm algorithm);
+
+/// Options of one SpMV call. Analysis results are cached on the matrix (Csr::plan()).
+struct SpmvOptions {
+    SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
+};
+
+/// y = alpha * op(A) * x + beta * y. x is op(A).cols x k, y is op(A).rows x k; A, x and y
+/// on one executor. When beta is zero y is only written (NaNs in y do not propagate).
+/// DimensionMismatch on wrong shapes, BadInput when the executors differ.
+template <typename V, typename I>
+void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& x, V beta,
+          matrix::Dense<V>& y, const SpmvOptions& options = {});
+template <typename V, typename I>
+void spmv(Mode mode, V alpha, const matrix::Coo<V, I>& A, const matrix::Dense<V>& x, V beta,
+          matrix::Dense<V>& y);
+template <typename V, typename I>
+void spmv(Mode mode, V alpha, const matrix::Ell<V, I>& A, const matrix::Dense<V>& x, V beta,
+          matrix::Dense<V>& y);
+template <typename V, typename I>
+void spmv(Mode mode, V alpha, const matrix::Sellp<V, I>& A, const matrix::Dense<V>& x, V beta,
+          matrix::Dense<V>& y);
+
+/// The algorithm `automatic` would choose for A on its executor (for reports and benchmarks).
+template <typename V, typename I>
+SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A);
+
+}  // namespace loom::sparse

@@ -1,0 +1,35 @@
+#include "loom/base/array.hpp"
+
+#include <algorithm>
+
+#include "base/array_kernels.hpp"
+#include "base/dispatch.hpp"
+
+namespace loom {
+
+template <typename T>
+void Array<T>::fill(const T& value)
+{
+    if (size_ == 0) return;
+    exec_->run(detail::overloaded{
+        [&](const ReferenceExecutor&) { std::fill_n(data_, size_, value); },
+        [&](const OmpExecutor&) {
+#pragma omp parallel for schedule(static)
+            for (size_type i = 0; i < size_; ++i) data_[i] = value;
+        },
+        [&](const CudaExecutor& e) {
+            LOOM_CUDA_CALL("loom::Array::fill", cuda::fill(e, data_, size_, value));
+        }});
+}
+
+#define LOOM_INSTANTIATE_ARRAY(T) template void Array<T>::fill(const T&)
+LOOM_INSTANTIATE_ARRAY(int32);
+LOOM_INSTANTIATE_ARRAY(int64);
+LOOM_INSTANTIATE_ARRAY(std::uint32_t);
+LOOM_INSTANTIATE_ARRAY(std::uint64_t);
+LOOM_INSTANTIATE_ARRAY(float);
+LOOM_INSTANTIATE_ARRAY(double);
+LOOM_INSTANTIATE_ARRAY(std::complex<float>);
+LOOM_INSTANTIATE_ARRAY(std::complex<double>);
+
+}  // namespace loom

@@ -1,0 +1,160 @@
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <cusparse.h>
+
+#include "base/cuda/helpers.cuh"
+#include "base/cuda/memory.hpp"
+
+namespace loom {
+namespace {
+
+/// Makes `device` current for the lifetime of the guard, restoring the previous one after.
+class DeviceGuard {
+public:
+    explicit DeviceGuard(int device)
+    {
+        cudaGetDevice(&previous_);
+        if (previous_ != device) cudaSetDevice(device);
+    }
+    ~DeviceGuard() { cudaSetDevice(previous_); }
+
+private:
+    int previous_ = 0;
+};
+
+}  // namespace
+
+int CudaExecutor::device_count() noexcept
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky "no driver" error
+        return 0;
+    }
+    return count;
+}
+
+std::shared_ptr<const CudaExecutor> CudaExecutor::create(int device_id)
+{
+    const int count = device_count();
+    if (count == 0) {
+        throw CudaError("loom::CudaExecutor::create", "no CUDA device is available");
+    }
+    if (device_id < 0 || device_id >= count) {
+        throw OutOfRange("loom::CudaExecutor::create", "device id", device_id, count);
+    }
+    return std::shared_ptr<const CudaExecutor>(new CudaExecutor(device_id));
+}
+
+CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id)
+{
+    constexpr const char* where = "loom::CudaExecutor";
+    DeviceGuard guard(device_id);
+    cudaStream_t stream{};
+    LOOM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), where);
+    stream_ = stream;
+    cudaDeviceProp prop{};
+    LOOM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_id), where);
+    sm_count_ = prop.multiProcessorCount;
+    l2_bytes_ = static_cast<std::size_t>(prop.l2CacheSize);
+}
+
+CudaExecutor::~CudaExecutor()
+{
+    DeviceGuard guard(device_id_);
+    if (cusparse_) cusparseDestroy(static_cast<cusparseHandle_t>(cusparse_));
+    if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
+    cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+
+std::string CudaExecutor::name() const { return "cuda:" + std::to_string(device_id_); }
+
+void* CudaExecutor::alloc_bytes(std::size_t bytes) const
+{
+    if (bytes == 0) return nullptr;
+    DeviceGuard guard(device_id_);
+    void* ptr = nullptr;
+    const auto status = cudaMalloc(&ptr, bytes);
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        throw AllocationError("loom::CudaExecutor::alloc_bytes",
+                              "could not allocate " + std::to_string(bytes) + " bytes on " +
+                                  name() + ": " + cudaGetErrorString(status));
+    }
+    return ptr;
+}
+
+void CudaExecutor::free_bytes(void* ptr) const noexcept
+{
+    if (ptr == nullptr) return;
+    DeviceGuard guard(device_id_);
+    // Kernels still queued may use the memory: free in stream order.
+    cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream_));
+}
+
+void CudaExecutor::synchronize() const
+{
+    DeviceGuard guard(device_id_);
+    LOOM_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_)),
+                    "loom::CudaExecutor::synchronize");
+}
+
+void* CudaExecutor::cusparse_handle() const
+{
+    if (cusparse_ == nullptr) {
+        DeviceGuard guard(device_id_);
+        cusparseHandle_t handle{};
+        if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
+            throw CudaError("loom::CudaExecutor::cusparse_handle", "cusparseCreate failed");
+        }
+        cusparseSetStream(handle, static_cast<cudaStream_t>(stream_));
+        cusparse_ = handle;
+    }
+    return cusparse_;
+}
+
+void* CudaExecutor::cublas_handle() const
+{
+    if (cublas_ == nullptr) {
+        DeviceGuard guard(device_id_);
+        cublasHandle_t handle{};
+        if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+            throw CudaError("loom::CudaExecutor::cublas_handle", "cublasCreate failed");
+        }
+        cublasSetStream(handle, static_cast<cudaStream_t>(stream_));
+        cublas_ = handle;
+    }
+    return cublas_;
+}
+
+namespace detail {
+
+void cuda_copy(const Executor& dst_exec, const Executor& src_exec, std::size_t bytes,
+               const void* src, void* dst)
+{
+    constexpr const char* where = "loom::Executor::copy_from";
+    const bool dst_cuda = dst_exec.kind() == ExecKind::cuda;
+    const bool src_cuda = src_exec.kind() == ExecKind::cuda;
+    const auto& cuda_exec = static_cast<const CudaExecutor&>(dst_cuda ? dst_exec : src_exec);
+    DeviceGuard guard(cuda_exec.device_id());
+    auto stream = static_cast<cudaStream_t>(cuda_exec.stream());
+    if (dst_cuda && src_cuda) {
+        const auto& s = static_cast<const CudaExecutor&>(src_exec);
+        const auto& d = static_cast<const CudaExecutor&>(dst_exec);
+        if (&s != &d) s.synchronize();  // the source may still be written on its own stream
+        if (s.device_id() == d.device_id()) {
+            LOOM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream),
+                            where);
+        } else {
+            LOOM_CUDA_CHECK(
+                cudaMemcpyPeerAsync(dst, d.device_id(), src, s.device_id(), bytes, stream), where);
+        }
+        return;  // stream-ordered on the destination
+    }
+    const auto kind = dst_cuda ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    LOOM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream), where);
+    LOOM_CUDA_CHECK(cudaStreamSynchronize(stream), where);
+}
+
+}  // namespace detail
+}  // namespace loom

@@ -1,0 +1,111 @@
+#include "loom/base/executor.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "base/cuda/memory.hpp"
+#include "loom/base/error.hpp"
+#include "loom/config.hpp"
+
+#if LOOM_HAS_OPENMP
+#include <omp.h>
+#endif
+
+namespace loom {
+namespace {
+
+constexpr std::size_t host_alignment = 64;
+
+void* host_alloc(std::size_t bytes, const char* where)
+{
+    if (bytes == 0) return nullptr;
+    std::size_t rounded = (bytes + host_alignment - 1) / host_alignment * host_alignment;
+    void* ptr = std::aligned_alloc(host_alignment, rounded);
+    if (ptr == nullptr) {
+        throw AllocationError(where, "could not allocate " + std::to_string(bytes) +
+                                         " bytes of host memory");
+    }
+    return ptr;
+}
+
+}  // namespace
+
+void Executor::copy_from(const Executor& src_exec, std::size_t bytes, const void* src,
+                         void* dst) const
+{
+    if (bytes == 0 || src == dst) return;
+    if (is_host() && src_exec.is_host()) {
+        std::memcpy(dst, src, bytes);
+    } else {
+        detail::cuda_copy(*this, src_exec, bytes, src, dst);
+    }
+}
+
+bool Executor::same_memory_as(const Executor& other) const noexcept
+{
+    if (is_host() && other.is_host()) return true;
+    if (kind() == ExecKind::cuda && other.kind() == ExecKind::cuda) {
+        return static_cast<const CudaExecutor&>(*this).device_id() ==
+               static_cast<const CudaExecutor&>(other).device_id();
+    }
+    return false;
+}
+
+std::shared_ptr<const ReferenceExecutor> ReferenceExecutor::create()
+{
+    return std::shared_ptr<const ReferenceExecutor>(new ReferenceExecutor());
+}
+
+void* ReferenceExecutor::alloc_bytes(std::size_t bytes) const
+{
+    return host_alloc(bytes, "loom::ReferenceExecutor::alloc_bytes");
+}
+
+void ReferenceExecutor::free_bytes(void* ptr) const noexcept { std::free(ptr); }
+
+bool OmpExecutor::available() noexcept { return LOOM_HAS_OPENMP; }
+
+std::shared_ptr<const OmpExecutor> OmpExecutor::create(int num_threads)
+{
+#if LOOM_HAS_OPENMP
+    if (num_threads <= 0) num_threads = omp_get_max_threads();
+    return std::shared_ptr<const OmpExecutor>(new OmpExecutor(num_threads));
+#else
+    (void)num_threads;
+    throw NotCompiled("loom::OmpExecutor::create", "the OpenMP backend");
+#endif
+}
+
+void* OmpExecutor::alloc_bytes(std::size_t bytes) const
+{
+    return host_alloc(bytes, "loom::OmpExecutor::alloc_bytes");
+}
+
+void OmpExecutor::free_bytes(void* ptr) const noexcept { std::free(ptr); }
+
+std::shared_ptr<const Executor> make_executor(const std::string& name)
+{
+    if (name == "reference" || name == "ref") return ReferenceExecutor::create();
+    if (name == "omp") return OmpExecutor::create();
+    if (name == "cuda") return CudaExecutor::create(0);
+    if (name.rfind("cuda:", 0) == 0) {
+        try {
+            return CudaExecutor::create(std::stoi(name.substr(5)));
+        } catch (const std::logic_error&) {
+            // falls through to the error below
+        }
+    }
+    throw BadInput("loom::make_executor",
+                   "unknown executor '" + name + "' (expected reference, omp, cuda or cuda:N)");
+}
+
+namespace detail {
+std::shared_ptr<const Executor> host_executor()
+{
+    static const auto exec = ReferenceExecutor::create();
+    return exec;
+}
+}  // namespace detail
+
+}  // namespace loom

@@ -1,0 +1,190 @@
+// Argument checks and backend dispatch of BLAS on Dense.
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "blas/dense/kernels.hpp"
+#include "loom/base/error.hpp"
+#include "loom/blas/gemm.hpp"
+#include "loom/blas/vector.hpp"
+
+namespace loom::blas {
+namespace {
+
+template <typename A, typename B>
+void check_same_executor(const char* where, const A& a, const B& b)
+{
+    if (!a.executor() || !b.executor() || !a.executor()->same_memory_as(*b.executor())) {
+        throw BadInput(where, "operands live on different executors (" +
+                                  (a.executor() ? a.executor()->name() : "none") + " and " +
+                                  (b.executor() ? b.executor()->name() : "none") + ")");
+    }
+}
+
+template <typename V, typename W>
+void check_same_size(const char* where, const matrix::Dense<V>& x, const matrix::Dense<W>& y,
+                     const char* x_name, const char* y_name)
+{
+    if (x.size() != y.size()) {
+        throw DimensionMismatch(where, x_name, x.size(), y_name, y.size(), "shapes must agree");
+    }
+    check_same_executor(where, x, y);
+}
+
+template <typename V, typename W>
+void check_result(const char* where, const matrix::Dense<V>& x, const matrix::Dense<W>& result)
+{
+    if (result.rows() != 1 || result.cols() != x.cols()) {
+        throw DimensionMismatch(where, "x", x.size(), "result", result.size(),
+                                "result must be 1 x (columns of x)");
+    }
+    check_same_executor(where, x, result);
+}
+
+template <typename V>
+void check_coefficient(const char* where, const matrix::Dense<V>& x, const matrix::Dense<V>& c,
+                       const char* name)
+{
+    if (c.rows() != 1 || (c.cols() != 1 && c.cols() != x.cols())) {
+        throw DimensionMismatch(where, name, c.size(), "x", x.size(),
+                                "a coefficient must be 1 x 1 or 1 x (columns of x)");
+    }
+    check_same_executor(where, x, c);
+}
+
+/// Calls kernel(backend_namespace_tag, exec) on the operands' executor.
+#define LOOM_BLAS_DISPATCH(where, exec_ptr, call)                                              \
+    (exec_ptr)->run(detail::overloaded{                                                        \
+        [&](const ReferenceExecutor& e) { reference::call; },                                  \
+        [&](const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },                        \
+        [&](const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
+
+}  // namespace
+
+template <typename V>
+void dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result)
+{
+    constexpr const char* where = "loom::blas::dot";
+    check_same_size(where, x, y, "x", "y");
+    check_result(where, x, result);
+    LOOM_BLAS_DISPATCH(where, x.executor(), dot(e, x, y, result, false));
+}
+
+template <typename V>
+void conj_dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result)
+{
+    constexpr const char* where = "loom::blas::conj_dot";
+    check_same_size(where, x, y, "x", "y");
+    check_result(where, x, result);
+    LOOM_BLAS_DISPATCH(where, x.executor(), dot(e, x, y, result, true));
+}
+
+template <typename V>
+void nrm2(const matrix::Dense<V>& x, matrix::Dense<remove_complex_t<V>>& result)
+{
+    constexpr const char* where = "loom::blas::nrm2";
+    check_result(where, x, result);
+    LOOM_BLAS_DISPATCH(where, x.executor(), nrm2(e, x, result));
+}
+
+template <typename V>
+void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::axpy";
+    check_same_size(where, x, y, "x", "y");
+    check_coefficient(where, x, alpha, "alpha");
+    LOOM_BLAS_DISPATCH(where, x.executor(), axpby(e, &alpha, x, nullptr, y));
+}
+
+template <typename V>
+void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::axpy";
+    check_same_size(where, x, y, "x", "y");
+    LOOM_BLAS_DISPATCH(where, x.executor(), axpby_scalar(e, alpha, x, V{1}, y));
+}
+
+template <typename V>
+void axpby(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,
+           const matrix::Dense<V>& beta, matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::axpby";
+    check_same_size(where, x, y, "x", "y");
+    check_coefficient(where, x, alpha, "alpha");
+    check_coefficient(where, x, beta, "beta");
+    LOOM_BLAS_DISPATCH(where, x.executor(), axpby(e, &alpha, x, &beta, y));
+}
+
+template <typename V>
+void axpby(V alpha, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::axpby";
+    check_same_size(where, x, y, "x", "y");
+    LOOM_BLAS_DISPATCH(where, x.executor(), axpby_scalar(e, alpha, x, beta, y));
+}
+
+template <typename V>
+void scal(const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
+{
+    constexpr const char* where = "loom::blas::scal";
+    check_coefficient(where, x, alpha, "alpha");
+    LOOM_BLAS_DISPATCH(where, x.executor(), scal(e, alpha, x));
+}
+
+template <typename V>
+void scal(V alpha, matrix::Dense<V>& x)
+{
+    constexpr const char* where = "loom::blas::scal";
+    LOOM_BLAS_DISPATCH(where, x.executor(), scal_scalar(e, alpha, x));
+}
+
+template <typename V>
+void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::copy";
+    check_same_size(where, x, y, "x", "y");
+    LOOM_BLAS_DISPATCH(where, x.executor(), copy(e, x, y));
+}
+
+template <typename V>
+void fill(matrix::Dense<V>& x, V value)
+{
+    constexpr const char* where = "loom::blas::fill";
+    if (!x.executor()) return;
+    LOOM_BLAS_DISPATCH(where, x.executor(), fill(e, x, value));
+}
+
+template <typename V>
+void gemm(V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B, V beta,
+          matrix::Dense<V>& C)
+{
+    constexpr const char* where = "loom::blas::gemm";
+    if (A.cols() != B.rows()) {
+        throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
+                                "inner dimensions differ");
+    }
+    if (C.rows() != A.rows() || C.cols() != B.cols()) {
+        throw DimensionMismatch(where, "C", C.size(), "A*B", dim2{A.rows(), B.cols()}, "");
+    }
+    check_same_executor(where, A, B);
+    check_same_executor(where, A, C);
+    LOOM_BLAS_DISPATCH(where, A.executor(), gemm(e, alpha, A, B, beta, C));
+}
+
+#define LOOM_INSTANTIATE_BLAS_DENSE(V)                                                         \
+    template void dot(const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);   \
+    template void conj_dot(const matrix::Dense<V>&, const matrix::Dense<V>&,                  \
+                           matrix::Dense<V>&);                                                 \
+    template void nrm2(const matrix::Dense<V>&, matrix::Dense<remove_complex_t<V>>&);          \
+    template void axpy(const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);  \
+    template void axpy(V, const matrix::Dense<V>&, matrix::Dense<V>&);                        \
+    template void axpby(const matrix::Dense<V>&, const matrix::Dense<V>&,                     \
+                        const matrix::Dense<V>&, matrix::Dense<V>&);                           \
+    template void axpby(V, const matrix::Dense<V>&, V, matrix::Dense<V>&);                    \
+    template void scal(const matrix::Dense<V>&, matrix::Dense<V>&);                           \
+    template void scal(V, matrix::Dense<V>&);                                                  \
+    template void copy(const matrix::Dense<V>&, matrix::Dense<V>&);                           \
+    template void fill(matrix::Dense<V>&, V);                                                  \
+    template void gemm(V, const matrix::Dense<V>&, const matrix::Dense<V>&, V,                \
+                       matrix::Dense<V>&);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BLAS_DENSE)
+
+}  // namespace loom::blas

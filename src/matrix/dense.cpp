@@ -1,0 +1,141 @@
+#include "loom/matrix/dense.hpp"
+
+#include "base/instantiate.hpp"
+#include "loom/base/error.hpp"
+#include "loom/blas/gemm.hpp"
+#include "loom/blas/vector.hpp"
+
+namespace loom::matrix {
+
+template <typename V>
+Dense<V>::Dense(std::shared_ptr<const Executor> exec, dim2 size, size_type stride)
+    : LinOp<V>(exec, size), stride_(stride == 0 ? size.cols : stride)
+{
+    if (size.rows < 0 || size.cols < 0) {
+        throw BadInput("loom::matrix::Dense", "negative size " + to_string(size));
+    }
+    if (stride_ < size.cols) {
+        throw BadInput("loom::matrix::Dense", "stride " + std::to_string(stride_) +
+                                                  " is smaller than the column count " +
+                                                  std::to_string(size.cols));
+    }
+    values_ = Array<V>(std::move(exec), dense_span(size, stride_));
+}
+
+template <typename V>
+Dense<V>::Dense(std::shared_ptr<const Executor> exec, const Dense& other)
+    : LinOp<V>(exec, other.size()), stride_(other.stride_), values_(exec, other.values_)
+{}
+
+template <typename V>
+Dense<V>::Dense(const Dense& other) : Dense(other.executor(), other)
+{}
+
+template <typename V>
+Dense<V> Dense<V>::from_host(std::shared_ptr<const Executor> exec, dim2 size,
+                             const std::vector<V>& row_major)
+{
+    if (static_cast<size_type>(row_major.size()) != size.count()) {
+        throw BadInput("loom::matrix::Dense::from_host",
+                       "got " + std::to_string(row_major.size()) + " values for a " +
+                           to_string(size) + " matrix");
+    }
+    Dense result(exec, size);
+    result.values_ = Array<V>(std::move(exec), row_major);
+    return result;
+}
+
+template <typename V>
+Dense<V> Dense<V>::view(std::shared_ptr<const Executor> exec, dim2 size, size_type stride,
+                        V* data)
+{
+    Dense result;
+    result.set_executor(exec);
+    result.set_size(size);
+    result.stride_ = stride == 0 ? size.cols : stride;
+    result.values_ = Array<V>::view(std::move(exec), dense_span(size, result.stride_), data);
+    return result;
+}
+
+template <typename V>
+Dense<V>& Dense<V>::operator=(const Dense& other)
+{
+    if (this == &other) return *this;
+    if (!this->executor()) {
+        return *this = Dense(other);
+    }
+    if (!values_.is_owning() && this->size() != other.size()) {
+        throw DimensionMismatch("loom::matrix::Dense::operator=", "the target view",
+                                this->size(), "the source", other.size(),
+                                "a view cannot be resized");
+    }
+    if (values_.is_owning() && this->size() != other.size()) {
+        *this = Dense(this->executor(), other);
+        return *this;
+    }
+    if (stride_ == other.stride_) {
+        values_ = other.values_;
+    } else if (other.executor()->same_memory_as(*this->executor())) {
+        blas::copy(other, *this);
+    } else {
+        blas::copy(Dense(this->executor(), other), *this);
+    }
+    return *this;
+}
+
+template <typename V>
+Dense<V> Dense<V>::columns(size_type first, size_type count)
+{
+    if (first < 0 || count < 0 || first + count > cols()) {
+        throw OutOfRange("loom::matrix::Dense::columns", "last column",
+                         first + count - 1, cols());
+    }
+    return view(this->executor(), {rows(), count}, stride_, data() + first);
+}
+
+template <typename V>
+Dense<V> Dense<V>::rows_view(size_type first, size_type count)
+{
+    if (first < 0 || count < 0 || first + count > rows()) {
+        throw OutOfRange("loom::matrix::Dense::rows_view", "last row", first + count - 1,
+                         rows());
+    }
+    return view(this->executor(), {count, cols()}, stride_, data() + first * stride_);
+}
+
+template <typename V>
+void Dense<V>::fill(const V& value)
+{
+    blas::fill(*this, value);
+}
+
+template <typename V>
+std::vector<V> Dense<V>::to_host() const
+{
+    const auto span = values_.to_host();
+    if (stride_ == cols()) return span;
+    std::vector<V> packed(static_cast<std::size_t>(this->size().count()));
+    for (size_type r = 0; r < rows(); ++r) {
+        for (size_type c = 0; c < cols(); ++c) {
+            packed[r * cols() + c] = span[r * stride_ + c];
+        }
+    }
+    return packed;
+}
+
+template <typename V>
+void Dense<V>::apply_impl(const Dense& b, Dense& x) const
+{
+    blas::gemm(V{1}, *this, b, V{0}, x);
+}
+
+template <typename V>
+void Dense<V>::apply_impl(V alpha, const Dense& b, V beta, Dense& x) const
+{
+    blas::gemm(alpha, *this, b, beta, x);
+}
+
+#define LOOM_INSTANTIATE_DENSE(V) template class Dense<V>;
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_DENSE)
+
+}  // namespace loom::matrix

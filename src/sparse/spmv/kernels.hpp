@@ -1,0 +1,44 @@
+// Per-backend entry points of the SpMV family, declared once with one signature for every
+// backend. spmv.cpp checks arguments and dispatches; reference.cpp, omp.cpp, cuda.cu and
+// cusparse.cu define them. Arguments arrive checked: shapes fit op(A), one executor.
+#pragma once
+
+#include "loom/base/executor.hpp"
+#include "loom/matrix/coo.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/matrix/ell.hpp"
+#include "loom/matrix/sellp.hpp"
+#include "loom/sparse/spmv.hpp"
+
+#define LOOM_DECLARE_SPMV_KERNELS(Exec)                                                        \
+    template <typename V, typename I>                                                          \
+    void spmv_csr(const Exec& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,           \
+                  const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,                     \
+                  SpmvAlgorithm algorithm);                                                    \
+    template <typename V, typename I>                                                          \
+    void spmv_coo(const Exec& exec, Mode mode, V alpha, const matrix::Coo<V, I>& A,           \
+                  const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);                    \
+    template <typename V, typename I>                                                          \
+    void spmv_ell(const Exec& exec, Mode mode, V alpha, const matrix::Ell<V, I>& A,           \
+                  const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);                    \
+    template <typename V, typename I>                                                          \
+    void spmv_sellp(const Exec& exec, Mode mode, V alpha, const matrix::Sellp<V, I>& A,       \
+                    const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);                  \
+    /* the algorithm `automatic` resolves to for A on this backend */                          \
+    template <typename V, typename I>                                                          \
+    SpmvAlgorithm choose_csr_algorithm(const Exec& exec, const matrix::Csr<V, I>& A)
+
+namespace loom::sparse::reference {
+LOOM_DECLARE_SPMV_KERNELS(ReferenceExecutor);
+}
+namespace loom::sparse::omp {
+LOOM_DECLARE_SPMV_KERNELS(OmpExecutor);
+}
+namespace loom::sparse::cuda {
+LOOM_DECLARE_SPMV_KERNELS(CudaExecutor);
+/// cuSPARSE's SpMV (cusparse.cu), selected by SpmvAlgorithm::vendor.
+template <typename V, typename I>
+void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                     const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);
+}  // namespace loom::sparse::cuda

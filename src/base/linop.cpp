@@ -1,6 +1,7 @@
 #include "loom/base/linop.hpp"
 
 #include <optional>
+#include <typeinfo>
 
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
@@ -53,23 +54,35 @@ void on_executor(const std::shared_ptr<const Executor>& exec, const matrix::Dens
     if (!x_here) x = *x_moved;
 }
 
+template <typename V>
+void notify_apply(const LinOp<V>& op, size_type columns,
+                  void (log::Logger::*event)(const log::ApplyEvent&))
+{
+    const log::ApplyEvent e{&op, &typeid(op), op.size(), columns};
+    for (const auto& logger : op.loggers()) ((*logger).*event)(e);
+}
+
 }  // namespace
 
 template <typename V>
 void LinOp<V>::apply(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
     check_apply_sizes(size_, b, x);
+    if (has_loggers()) notify_apply(*this, b.cols(), &log::Logger::on_apply_started);
     on_executor(exec_, b, x, false,
                 [&](const matrix::Dense<V>& bb, matrix::Dense<V>& xx) { apply_impl(bb, xx); });
+    if (has_loggers()) notify_apply(*this, b.cols(), &log::Logger::on_apply_finished);
 }
 
 template <typename V>
 void LinOp<V>::apply(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const
 {
     check_apply_sizes(size_, b, x);
+    if (has_loggers()) notify_apply(*this, b.cols(), &log::Logger::on_apply_started);
     on_executor(exec_, b, x, beta != V{0}, [&](const matrix::Dense<V>& bb, matrix::Dense<V>& xx) {
         apply_impl(alpha, bb, beta, xx);
     });
+    if (has_loggers()) notify_apply(*this, b.cols(), &log::Logger::on_apply_finished);
 }
 
 #define LOOM_INSTANTIATE_LINOP(V) template class LinOp<V>;

@@ -1,5 +1,6 @@
 // LinOp: anything that maps a (multi-)vector b to x = op(b). Matrices, solvers and
 // preconditioners are all LinOps. This is an interface only; it knows no kernel.
+// Loggers attached with add_logger() see every apply (log/logger.hpp).
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
+#include "loom/log/logger.hpp"
 
 namespace loom {
 
@@ -16,7 +18,7 @@ class Dense;
 }
 
 template <typename V>
-class LinOp {
+class LinOp : public log::Loggable {
 public:
     using value_type = V;
 

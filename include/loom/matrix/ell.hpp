@@ -42,6 +42,10 @@ public:
     const Array<I>& col_idxs() const noexcept { return col_idxs_; }
     const Array<V>& values() const noexcept { return values_; }
 
+    /// Checks array sizes (BadInput) and that every slot of a row holds a column in
+    /// [0, cols) or invalid_index (OutOfRange naming the slot and row).
+    void validate() const;
+
 protected:
     void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
     void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;

@@ -3,7 +3,8 @@
 // rounded up to a multiple of stride_factor) and starts at slot column slice_sets[s].
 // Slot k of row r (slice s = r / slice_size) sits at
 //     (slice_sets[s] + k) * slice_size + r % slice_size.
-// Unused slots have column invalid_index and value 0.
+// Unused slots have column invalid_index and value 0. slice_sets has num_slices + 1 entries,
+// the last one being the total number of slot columns (so slots() = slice_sets[last] * slice_size).
 #pragma once
 
 #include <memory>
@@ -51,6 +52,11 @@ public:
     const Array<I>& slice_sets() const noexcept { return slice_sets_; }
     const Array<I>& col_idxs() const noexcept { return col_idxs_; }
     const Array<V>& values() const noexcept { return values_; }
+
+    /// Checks array sizes, that slice_sets is the prefix sum of slice_lengths and that
+    /// lengths are multiples of stride_factor (BadInput), and that every slot of a row holds
+    /// a column in [0, cols) or invalid_index (OutOfRange naming the slot and row).
+    void validate() const;
 
 protected:
     void apply_impl(const Dense<V>& b, Dense<V>& x) const override;

@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include <cusparse.h>
@@ -56,6 +58,13 @@ CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id)
     cudaDeviceProp prop{};
     LOOM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_id), where);
     sm_count_ = prop.multiProcessorCount;
+    // Allocations are stream-ordered (cudaMallocAsync); keep freed memory in the device's
+    // pool instead of returning it at every synchronization, so that scratch buffers of
+    // small kernels (a dot's partial sums) cost no driver round trip.
+    cudaMemPool_t pool{};
+    LOOM_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device_id), where);
+    std::uint64_t keep = UINT64_MAX;
+    LOOM_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), where);
     l2_bytes_ = static_cast<std::size_t>(prop.l2CacheSize);
 }
 
@@ -74,7 +83,7 @@ void* CudaExecutor::alloc_bytes(std::size_t bytes) const
     if (bytes == 0) return nullptr;
     DeviceGuard guard(device_id_);
     void* ptr = nullptr;
-    const auto status = cudaMalloc(&ptr, bytes);
+    const auto status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream_));
     if (status != cudaSuccess) {
         cudaGetLastError();
         throw AllocationError("loom::CudaExecutor::alloc_bytes",
@@ -88,7 +97,7 @@ void CudaExecutor::free_bytes(void* ptr) const noexcept
 {
     if (ptr == nullptr) return;
     DeviceGuard guard(device_id_);
-    // Kernels still queued may use the memory: free in stream order.
+    // Kernels still queued may use the memory: free in stream order (allocated likewise).
     cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream_));
 }
 

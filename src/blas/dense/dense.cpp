@@ -50,12 +50,16 @@ void check_coefficient(const char* where, const matrix::Dense<V>& x, const matri
     check_same_executor(where, x, c);
 }
 
+/// axpy is axpby without beta; a typed null so that the kernel templates deduce V.
+template <typename V>
+constexpr const matrix::Dense<V>* no_beta = nullptr;
+
 /// Calls kernel(backend_namespace_tag, exec) on the operands' executor.
 #define LOOM_BLAS_DISPATCH(where, exec_ptr, call)                                              \
     (exec_ptr)->run(detail::overloaded{                                                        \
         [&](const ReferenceExecutor& e) { reference::call; },                                  \
-        [&](const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },                        \
-        [&](const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
+        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },       \
+        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
 
 }  // namespace
 
@@ -91,7 +95,7 @@ void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dens
     constexpr const char* where = "loom::blas::axpy";
     check_same_size(where, x, y, "x", "y");
     check_coefficient(where, x, alpha, "alpha");
-    LOOM_BLAS_DISPATCH(where, x.executor(), axpby(e, &alpha, x, nullptr, y));
+    LOOM_BLAS_DISPATCH(where, x.executor(), axpby(e, &alpha, x, no_beta<V>, y));
 }
 
 template <typename V>
@@ -132,7 +136,8 @@ void scal(const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
 template <typename V>
 void scal(V alpha, matrix::Dense<V>& x)
 {
-    constexpr const char* where = "loom::blas::scal";
+    [[maybe_unused]] constexpr const char* where = "loom::blas::scal";
+    if (!x.executor()) return;
     LOOM_BLAS_DISPATCH(where, x.executor(), scal_scalar(e, alpha, x));
 }
 
@@ -147,7 +152,7 @@ void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y)
 template <typename V>
 void fill(matrix::Dense<V>& x, V value)
 {
-    constexpr const char* where = "loom::blas::fill";
+    [[maybe_unused]] constexpr const char* where = "loom::blas::fill";
     if (!x.executor()) return;
     LOOM_BLAS_DISPATCH(where, x.executor(), fill(e, x, value));
 }

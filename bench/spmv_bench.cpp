@@ -1,0 +1,304 @@
+#include "bench/spmv_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <random>
+
+#include <fmt/core.h>
+
+#include "base/instantiate.hpp"
+#include "bench/bandwidth.hpp"
+#include "bench/matrix_stats.hpp"
+#include "bench/peer_eigen.hpp"
+#include "bench/table.hpp"
+#include "bench/timing.hpp"
+
+namespace loom::bench {
+namespace {
+
+constexpr const char* where = "loom::bench::bench_spmv";
+
+template <typename V>
+matrix::Dense<V> random_vector(size_type rows, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<remove_complex_t<V>> dist(-1, 1);
+    std::vector<V> values(static_cast<std::size_t>(rows));
+    for (auto& v : values) {
+        if constexpr (is_complex_v<V>) {
+            const auto re = dist(rng);
+            v = V(re, dist(rng));
+        } else {
+            v = dist(rng);
+        }
+    }
+    return matrix::Dense<V>::from_host(detail::host_executor(), {rows, 1}, values);
+}
+
+/// The correct y = A * x + y0, and how far rounding may move a correct kernel's result:
+/// entry i of any summation order lies within (n + 1) * eps * scale_i of the exact value,
+/// where n is the row length and scale_i = |y0_i| + sum_j |a_ij| |x_j|.
+template <typename V>
+class Oracle {
+public:
+    template <typename I>
+    Oracle(const matrix::Csr<V, I>& A, const matrix::Dense<V>& x, const matrix::Dense<V>& y0,
+           size_type max_row_length)
+    {
+        // The reference backend is the oracle, whatever executor A came on.
+        const auto reference = ReferenceExecutor::create();
+        std::optional<matrix::Csr<V, I>> copy;
+        if (A.executor()->kind() != ExecKind::reference) copy.emplace(reference, A);
+        const auto& A_ref = copy ? *copy : A;
+        const matrix::Dense<V> x_ref(reference, x);
+        matrix::Dense<V> y_ref(reference, y0);
+        sparse::spmv(sparse::Mode::none, V{1}, A_ref, x_ref, V{1}, y_ref);
+        y_ = y_ref.to_host();
+
+        const auto* ptrs = A_ref.row_ptrs().data();
+        const auto* cols = A_ref.col_idxs().data();
+        const auto* vals = A_ref.values().data();
+        const auto* x_values = x_ref.data();
+        const auto y0_values = y0.to_host();
+        scale_.resize(y_.size());
+        for (size_type r = 0; r < A.rows(); ++r) {
+            double sum = std::abs(y0_values[r]);
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                sum += std::abs(vals[k]) * std::abs(x_values[cols[k]]);
+            }
+            scale_[r] = sum;
+        }
+        // Two results, each within the bound, differ by up to twice it; twice again for
+        // the extra rounding of complex products.
+        tolerance_ = 4.0 * static_cast<double>(max_row_length + 1) *
+                     std::numeric_limits<remove_complex_t<V>>::epsilon();
+    }
+
+    double tolerance() const noexcept { return tolerance_; }
+
+    /// max_i |y_i - y_ref_i| / scale_i
+    double error_of(const matrix::Dense<V>& y) const
+    {
+        const auto values = y.to_host();
+        double error = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const double diff = std::abs(values[i] - y_[i]);
+            if (std::isnan(diff)) return std::numeric_limits<double>::infinity();
+            if (diff > 0) {
+                error =
+                    std::max(error, diff / std::max(scale_[i], std::numeric_limits<double>::min()));
+            }
+        }
+        return error;
+    }
+
+private:
+    std::vector<V> y_;
+    std::vector<double> scale_;
+    double tolerance_ = 0;
+};
+
+struct Measurement {
+    std::string kernel;
+    bool peer = false;
+    double error = 0;
+    Timing timing;
+};
+
+/// Checks `spmv` (which computes y = A * x + y) against the oracle on a fresh y = y0, then
+/// times it. NumericalError when the result is wrong: a fast wrong kernel is no result.
+template <typename V>
+Measurement measure(std::string kernel, bool peer, const std::function<void()>& spmv,
+                    matrix::Dense<V>& y, const Oracle<V>& oracle, const SpmvBenchOptions& options)
+{
+    spmv();
+    const double error = oracle.error_of(y);
+    if (!(error <= oracle.tolerance())) {
+        throw NumericalError(where,
+                             fmt::format("{} on {} differs from the reference backend: "
+                                         "relative error {:.3g} > tolerance {:.3g}",
+                                         kernel, options.exec->name(), error, oracle.tolerance()));
+    }
+    const auto timing = time_kernel(*options.exec, spmv, {.samples = options.samples});
+    return {std::move(kernel), peer, error, timing};
+}
+
+void check_options(const SpmvBenchOptions& options)
+{
+    if (!options.exec) throw BadInput(where, "no executor given");
+    if (options.samples < 1) {
+        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
+    }
+    if (options.formats.empty() && options.peer == Peer::none) {
+        throw BadInput(where, "nothing to run: no format and no peer");
+    }
+    if (options.peer == Peer::cusparse && options.exec->kind() != ExecKind::cuda) {
+        throw BadInput(where, "peer cusparse runs on CUDA; use --exec cuda (or --peer eigen)");
+    }
+    if (options.peer == Peer::eigen) {
+        if (!eigen_available()) {
+            throw NotSupported(where,
+                               "not built with Eigen (install libeigen3-dev and reconfigure)");
+        }
+        if (!options.exec->is_host()) {
+            throw BadInput(where,
+                           "peer eigen runs on the host; use --exec omp (or --peer cusparse)");
+        }
+    }
+}
+
+int host_threads(const Executor& exec)
+{
+    return exec.kind() == ExecKind::omp ? static_cast<const OmpExecutor&>(exec).num_threads() : 1;
+}
+
+std::string executor_description(const Executor& exec)
+{
+    if (exec.kind() == ExecKind::omp) {
+        return fmt::format("{} ({} threads)", exec.name(), host_threads(exec));
+    }
+    return exec.name();
+}
+
+}  // namespace
+
+Peer parse_peer(const std::string& text)
+{
+    if (text == "none") return Peer::none;
+    if (text == "cusparse") return Peer::cusparse;
+    if (text == "eigen") return Peer::eigen;
+    throw BadInput("loom::bench::parse_peer",
+                   "unknown peer '" + text + "' (expected cusparse, eigen or none)");
+}
+
+const char* to_string(Peer peer)
+{
+    switch (peer) {
+    case Peer::cusparse: return "cusparse";
+    case Peer::eigen: return "eigen";
+    default: return "none";
+    }
+}
+
+template <typename V, typename I>
+nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOptions& options)
+{
+    check_options(options);
+    const auto& exec = options.exec;
+    const auto stats = row_stats(A);
+    const auto x_host = random_vector<V>(A.cols(), options.seed);
+    const auto y0_host = random_vector<V>(A.rows(), options.seed + 1);
+    const Oracle<V> oracle(A, x_host, y0_host, stats.max);
+    const matrix::Dense<V> x(exec, x_host);
+    matrix::Dense<V> y(exec, y0_host);
+
+    // Measured before the kernels, on the same memory, in the same process.
+    const auto default_copy_bytes = exec->is_host() ? std::size_t{512} << 20 : std::size_t{1} << 30;
+    const auto copy = measure_copy_bandwidth(
+        exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
+
+    std::vector<Measurement> results;
+    for (const auto format : options.formats) {
+        const SpmvMatrix<V, I> M(A, exec, format, options.algorithm);
+        y = y0_host;
+        results.push_back(measure(
+            M.name(), false, [&] { M.apply(sparse::Mode::none, V{1}, x, V{1}, y); }, y, oracle,
+            options));
+    }
+    if (options.peer == Peer::cusparse) {
+        const SpmvMatrix<V, I> M(A, exec, SpmvFormat::csr, sparse::SpmvAlgorithm::vendor);
+        y = y0_host;
+        results.push_back(measure(
+            "cusparse", true, [&] { M.apply(sparse::Mode::none, V{1}, x, V{1}, y); }, y, oracle,
+            options));
+    } else if (options.peer == Peer::eigen) {
+        const matrix::Csr<V, I> A_exec(exec, A);
+        y = y0_host;
+        results.push_back(measure("eigen", true, eigen_spmv(A_exec, x, y, host_threads(*exec)), y,
+                                  oracle, options));
+    }
+
+    const auto nnz = static_cast<double>(A.nnz());
+    const double bytes = nnz * (sizeof(V) + sizeof(I)) + (A.rows() + 1.0) * sizeof(I) +
+                         A.cols() * double(sizeof(V)) + 2.0 * A.rows() * sizeof(V);
+    const double flops = (is_complex_v<V> ? 8.0 : 2.0) * nnz;
+    const auto peer = std::find_if(results.begin(), results.end(), [](auto& m) { return m.peer; });
+
+    fmt::print("matrix    {}: {} x {}, {} stored entries, row length {}..{} (mean {:.2f})\n",
+               options.matrix_name, A.rows(), A.cols(), A.nnz(), stats.min, stats.max, stats.mean);
+    fmt::print("run       {}, {} values, {} indices, y = A*x + y, median of {} samples\n",
+               executor_description(*exec), type_name<V>(), type_name<I>(), options.samples);
+    fmt::print("copy      {:.1f} GB/s ({} MiB {}, read + write counted)\n",
+               copy.bytes_per_second / 1e9, copy.bytes >> 20,
+               exec->is_host() ? fmt::format("memcpy on {} threads", copy.threads)
+                               : std::string("device-to-device copy"));
+    fmt::print("bytes     {:.1f} MB per SpMV = nnz*({}+{}) + (rows+1)*{} + cols*{} + 2*rows*{}\n\n",
+               bytes / 1e6, sizeof(V), sizeof(I), sizeof(I), sizeof(V), sizeof(V));
+
+    const std::string peer_column = options.peer == Peer::none
+                                        ? std::string("vs peer")
+                                        : fmt::format("vs {}", to_string(options.peer));
+    Table table(
+        {"kernel", "time [us]", "GB/s", "GFLOP/s", "of copy BW", peer_column, "rel. error"});
+    auto json_results = nlohmann::ordered_json::array();
+    for (const auto& m : results) {
+        const double t = m.timing.median;
+        const double speedup = peer != results.end() ? peer->timing.median / t : 0.0;
+        table.add_row({m.kernel, fmt::format("{:.1f}", t * 1e6),
+                       fmt::format("{:.1f}", bytes / t / 1e9),
+                       fmt::format("{:.2f}", flops / t / 1e9),
+                       fmt::format("{:.1f}%", 100 * bytes / t / copy.bytes_per_second),
+                       peer != results.end() ? fmt::format("{:.2f}x", speedup) : "-",
+                       fmt::format("{:.1e}", m.error)});
+        json_results.push_back(
+            {{"kernel", m.kernel},
+             {"peer", m.peer},
+             {"time_s", t},
+             {"time_min_s", m.timing.min},
+             {"time_max_s", m.timing.max},
+             {"calls_per_sample", m.timing.batch},
+             {"gb_per_s", bytes / t / 1e9},
+             {"gflop_per_s", flops / t / 1e9},
+             {"fraction_of_copy_bandwidth", bytes / t / copy.bytes_per_second},
+             {"speedup_vs_peer",
+              peer != results.end() ? nlohmann::ordered_json(speedup) : nlohmann::ordered_json()},
+             {"relative_error", m.error},
+             {"tolerance", oracle.tolerance()}});
+    }
+    table.print();
+
+    return {{"benchmark", "spmv"},
+            {"matrix",
+             {{"name", options.matrix_name},
+              {"rows", A.rows()},
+              {"cols", A.cols()},
+              {"nnz", A.nnz()},
+              {"row_length",
+               {{"min", stats.min},
+                {"mean", stats.mean},
+                {"max", stats.max},
+                {"empty_rows", stats.empty}}}}},
+            {"executor", exec->name()},
+            {"threads", host_threads(*exec)},
+            {"value_type", type_name<V>()},
+            {"index_type", type_name<I>()},
+            {"operation", "y = A*x + y"},
+            {"samples", options.samples},
+            {"bytes_per_spmv", bytes},
+            {"bytes_formula", spmv_bytes_formula},
+            {"flops_per_spmv", flops},
+            {"copy_bandwidth",
+             {{"gb_per_s", copy.bytes_per_second / 1e9},
+              {"bytes", copy.bytes},
+              {"threads", copy.threads}}},
+            {"peer", to_string(options.peer)},
+            {"results", json_results}};
+}
+
+#define LOOM_INSTANTIATE_BENCH_SPMV(V, I) \
+    template nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>&, const SpmvBenchOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_SPMV)
+
+}  // namespace loom::bench

@@ -1,0 +1,46 @@
+// The SpMV benchmark behind `loom bench spmv`: checks every kernel against the reference
+// backend, then times y = A * x + y and reports time, GB/s, GFLOP/s, the fraction of the
+// copy bandwidth measured in the same run and the ratio to a peer library.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/spmv_matrix.hpp"
+
+namespace loom::bench {
+
+/// The library Loom is compared with: cuSPARSE (Loom's SpmvAlgorithm::vendor path, CUDA
+/// only) or Eigen (host only, when built with it).
+enum class Peer { none, cusparse, eigen };
+Peer parse_peer(const std::string& text);
+const char* to_string(Peer peer);
+
+/// How the bytes of one SpMV are counted (|T| = sizeof(T)), for help texts and reports:
+/// values and column indices, row pointers, x read, y read and written.
+inline constexpr const char* spmv_bytes_formula =
+    "nnz*(|V|+|I|) + (rows+1)*|I| + cols*|V| + 2*rows*|V|";
+
+struct SpmvBenchOptions {
+    std::shared_ptr<const Executor> exec;
+    std::vector<SpmvFormat> formats{SpmvFormat::automatic};
+    sparse::SpmvAlgorithm algorithm = sparse::SpmvAlgorithm::automatic;
+    Peer peer = Peer::none;
+    int samples = 50;
+    std::string matrix_name;
+    std::uint64_t seed = 1;
+    /// Size of the copy that measures the bandwidth; 0 picks 512 MiB on the host, 1 GiB on
+    /// a GPU (far beyond the last-level cache of either).
+    std::size_t copy_bytes = 0;
+};
+
+/// Runs the benchmark for A (on any executor), prints the report on stdout and returns it as
+/// JSON. NumericalError when a kernel's result differs from the reference beyond rounding.
+template <typename V, typename I>
+nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOptions& options);
+
+}  // namespace loom::bench

@@ -1,0 +1,40 @@
+// Flexible conjugate gradient (Notay): CG whose beta uses the Polak-Ribiere formula, so that
+// the preconditioner may change between iterations (e.g. an inner iterative solver).
+// One more dot product per iteration than CG.
+// See solver/solver.hpp for building, generating, criteria and failure handling.
+#pragma once
+
+#include <memory>
+
+#include "loom/solver/solver.hpp"
+
+namespace loom::solver {
+
+template <typename V>
+class Fcg final : public IterativeSolver<V> {
+public:
+    static constexpr const char* solver_name = "fcg";
+
+    struct Parameters : CommonParameters<V> {};
+    class Builder : public BuilderBase<Builder, Parameters, Fcg> {};
+    using Factory = solver::Factory<Fcg>;
+
+    static Builder build() { return {}; }
+
+    /// Made by Factory::generate.
+    Fcg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+        const Parameters& params);
+
+    const char* name() const noexcept override { return solver_name; }
+    const Parameters& parameters() const noexcept { return params_; }
+
+protected:
+    detail::Workspace workspace() const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+               detail::SolveState<V>& state) const override;
+
+private:
+    Parameters params_;
+};
+
+}  // namespace loom::solver

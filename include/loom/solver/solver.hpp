@@ -1,0 +1,227 @@
+// What every iterative solver shares: its parameters, the builder that collects them, the
+// factory that binds them to a system matrix, and the IterativeSolver base.
+//
+//     auto factory = solver::Cg<double>::build()
+//                        .with_preconditioner(jacobi_factory)     // a factory or an operator
+//                        .with_criteria(stop::max_iterations(1000), stop::relative_residual(1e-8))
+//                        .on(exec);
+//     auto cg = factory->generate(A);        // bound to A; the factory serves many matrices
+//     cg->apply(b, x);                       // x holds the initial guess on entry
+//     if (!cg->result().converged()) std::cerr << cg->result().message() << '\n';
+//
+// A solver is a LinOp (x = A^-1 b), so any solver factory can be another solver's
+// preconditioner. A solver copies its factory's parameters at generation: the factory may be
+// dropped or reused. Work vectors are allocated at the first apply (and again only when the
+// number of right-hand sides changes), so one solver object must not be applied from two
+// threads at once.
+//
+// Failure: a solve that does not converge (limit reached, breakdown, NaN/Inf) returns
+// normally; result() says why, per right-hand side, and x holds the last iterate computed
+// before the column stopped (never the garbage of a broken-down step). With
+// with_throw_on_failure(), apply raises NumericalError carrying result().message() instead
+// (x is left as just described). Bad input (null or non-square A, wrong b/x shapes) always
+// raises.
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "loom/base/error.hpp"
+#include "loom/base/linop.hpp"
+#include "loom/base/linop_factory.hpp"
+#include "loom/log/logger.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/solver/result.hpp"
+#include "loom/stop/criterion.hpp"
+
+namespace loom::solver {
+
+/// Where the iteration starts: from x as given, or from zero (x is overwritten first). Use
+/// zero for a solver that serves as a preconditioner, whose x holds unrelated data.
+enum class InitialGuess { provided, zero };
+
+/// Parameters every iterative solver takes.
+template <typename V>
+struct CommonParameters {
+    using value_type = V;
+
+    /// Generated on the system matrix at generate(); wins over `preconditioner` when both set.
+    std::shared_ptr<const LinOpFactory<V>> preconditioner_factory;
+    /// Used as is (must be n x n); none of the two means no preconditioner.
+    std::shared_ptr<const LinOp<V>> preconditioner;
+    /// Required: generate() raises BadInput without one.
+    std::shared_ptr<const stop::Criterion> criteria;
+    /// Attached to every generated solver.
+    std::vector<std::shared_ptr<log::Logger>> loggers;
+    InitialGuess initial_guess = InitialGuess::provided;
+    bool throw_on_failure = false;
+};
+
+template <typename SolverT>
+class Factory;
+
+/// Fluent setters shared by every solver's builder. Derived is the concrete builder.
+template <typename Derived, typename Params, typename SolverT>
+class BuilderBase {
+public:
+    using value_type = typename Params::value_type;
+    using V = value_type;
+
+    Derived& with_preconditioner(std::shared_ptr<const LinOpFactory<V>> factory)
+    {
+        params_.preconditioner_factory = std::move(factory);
+        params_.preconditioner = nullptr;
+        return self();
+    }
+    Derived& with_preconditioner(std::shared_ptr<const LinOp<V>> op)
+    {
+        params_.preconditioner = std::move(op);
+        params_.preconditioner_factory = nullptr;
+        return self();
+    }
+    /// One criterion, or several combined with stop::any_of (the first that holds stops).
+    template <typename... More>
+    Derived& with_criteria(std::shared_ptr<const stop::Criterion> first, More&&... more)
+    {
+        if constexpr (sizeof...(More) == 0) {
+            params_.criteria = std::move(first);
+        } else {
+            params_.criteria = stop::any_of({std::move(first), std::forward<More>(more)...});
+        }
+        return self();
+    }
+    /// Adds loggers attached to every generated solver.
+    template <typename... More>
+    Derived& with_loggers(std::shared_ptr<log::Logger> first, More&&... more)
+    {
+        params_.loggers.push_back(std::move(first));
+        (params_.loggers.push_back(std::forward<More>(more)), ...);
+        return self();
+    }
+    Derived& with_initial_guess(InitialGuess guess)
+    {
+        params_.initial_guess = guess;
+        return self();
+    }
+    Derived& with_throw_on_failure(bool enable = true)
+    {
+        params_.throw_on_failure = enable;
+        return self();
+    }
+
+    const Params& parameters() const noexcept { return params_; }
+    Params& parameters() noexcept { return params_; }
+
+    /// The factory, generating solvers that run on exec. BadInput when exec is null.
+    std::shared_ptr<const Factory<SolverT>> on(std::shared_ptr<const Executor> exec) const
+    {
+        return std::make_shared<const Factory<SolverT>>(std::move(exec), params_);
+    }
+
+protected:
+    Derived& self() noexcept { return static_cast<Derived&>(*this); }
+
+    Params params_;
+};
+
+/// Binds a solver's parameters to system matrices.
+template <typename SolverT>
+class Factory final : public LinOpFactory<typename SolverT::value_type> {
+public:
+    using value_type = typename SolverT::value_type;
+    using Parameters = typename SolverT::Parameters;
+
+    Factory(std::shared_ptr<const Executor> exec, Parameters params)
+        : LinOpFactory<value_type>(std::move(exec)), params_(std::move(params))
+    {}
+
+    const Parameters& parameters() const noexcept { return params_; }
+
+    /// A solver for `system` (square, non-null; BadInput / DimensionMismatch otherwise).
+    std::shared_ptr<SolverT> generate(std::shared_ptr<const LinOp<value_type>> system) const
+    {
+        if (!system) {
+            throw BadInput(std::string("loom::solver::") + SolverT::solver_name +
+                               "::Factory::generate",
+                           "the system matrix is null");
+        }
+        return std::make_shared<SolverT>(this->executor(), std::move(system), params_);
+    }
+
+protected:
+    std::shared_ptr<LinOp<value_type>> generate_impl(
+        std::shared_ptr<const LinOp<value_type>> system) const override
+    {
+        return generate(std::move(system));
+    }
+
+private:
+    Parameters params_;
+};
+
+namespace detail {
+template <typename V>
+class SolveState;
+/// Sizes of what a method needs per solve: multi-vectors of n x k, scalar slots of k
+/// values each, and host values per right-hand side.
+struct Workspace {
+    int vectors = 0;
+    int scalar_slots = 0;
+    size_type host_values_per_column = 0;
+};
+}  // namespace detail
+
+template <typename V>
+class IterativeSolver : public LinOp<V> {
+public:
+    using value_type = V;
+
+    ~IterativeSolver() override;
+    IterativeSolver(const IterativeSolver&) = delete;
+    IterativeSolver& operator=(const IterativeSolver&) = delete;
+
+    /// "cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir".
+    virtual const char* name() const noexcept = 0;
+
+    const std::shared_ptr<const LinOp<V>>& system_matrix() const noexcept { return system_; }
+    /// nullptr when there is none (the identity).
+    const std::shared_ptr<const LinOp<V>>& preconditioner() const noexcept
+    {
+        return preconditioner_;
+    }
+    const std::shared_ptr<const stop::Criterion>& criteria() const noexcept { return criteria_; }
+    InitialGuess initial_guess() const noexcept { return initial_guess_; }
+    bool throws_on_failure() const noexcept { return throw_on_failure_; }
+
+    /// The outcome of the last apply (reason `running` before the first).
+    const SolveResult& result() const noexcept { return result_; }
+
+protected:
+    /// Checks and binds the common parameters; `where` names the solver in messages.
+    IterativeSolver(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                    const CommonParameters<V>& params, const char* where);
+
+    void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const final;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
+                    matrix::Dense<V>& x) const final;
+
+    /// What solve() needs; asked at every apply (keep it cheap).
+    virtual detail::Workspace workspace() const = 0;
+    /// Runs the method: x holds the initial guess, state is sized for b.cols() columns
+    /// and started (status reset, clock running).
+    virtual void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                       detail::SolveState<V>& state) const = 0;
+
+private:
+    std::shared_ptr<const LinOp<V>> system_;
+    std::shared_ptr<const LinOp<V>> preconditioner_;
+    std::shared_ptr<const stop::Criterion> criteria_;
+    InitialGuess initial_guess_;
+    bool throw_on_failure_;
+    mutable SolveResult result_;
+    mutable std::unique_ptr<detail::SolveState<V>> state_;
+    mutable matrix::Dense<V> scaled_;  ///< the solution when apply has alpha and beta
+};
+
+}  // namespace loom::solver

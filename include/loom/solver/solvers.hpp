@@ -1,0 +1,12 @@
+// Every iterative solver, stopping criterion and logger.
+#pragma once
+
+#include "loom/log/loggers.hpp"
+#include "loom/solver/bicg.hpp"
+#include "loom/solver/bicgstab.hpp"
+#include "loom/solver/cg.hpp"
+#include "loom/solver/cgs.hpp"
+#include "loom/solver/fcg.hpp"
+#include "loom/solver/gmres.hpp"
+#include "loom/solver/ir.hpp"
+#include "loom/stop/criterion.hpp"

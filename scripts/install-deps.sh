@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Loom builds with, those that are missing. Stops with a clear
+# message when some are missing and cannot be installed (not root, or no apt-get).
+set -euo pipefail
+
+packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev
+          nlohmann-json3-dev libeigen3-dev)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2
+    exit 0
+fi
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: missing packages: ${missing[*]}, and there is no apt-get to install them" >&2
+    exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    echo "install-deps: run as root, or first: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

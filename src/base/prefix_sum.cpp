@@ -1,0 +1,47 @@
+#include "base/prefix_sum.hpp"
+
+#include "base/dispatch.hpp"
+
+namespace loom {
+namespace reference {
+
+template <typename I>
+void exclusive_prefix_sum(const ReferenceExecutor&, I* values, size_type n)
+{
+    I sum{0};
+    for (size_type i = 0; i < n; ++i) {
+        const I count = values[i];
+        values[i] = sum;
+        sum += count;
+    }
+}
+
+}  // namespace reference
+
+namespace detail {
+
+template <typename I>
+void exclusive_prefix_sum(Array<I>& values)
+{
+    [[maybe_unused]] constexpr const char* where = "loom::detail::exclusive_prefix_sum";
+    if (values.empty()) return;
+    const auto n = values.size();
+    values.executor()->run(overloaded{
+        [&](const ReferenceExecutor& e) { reference::exclusive_prefix_sum(e, values.data(), n); },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(where, omp::exclusive_prefix_sum(e, values.data(), n));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, cuda::exclusive_prefix_sum(e, values.data(), n));
+        }});
+}
+
+}  // namespace detail
+
+#define LOOM_INSTANTIATE_PREFIX_SUM(I)                                                     \
+    template void reference::exclusive_prefix_sum(const ReferenceExecutor&, I*, size_type); \
+    template void detail::exclusive_prefix_sum(Array<I>&);
+LOOM_INSTANTIATE_PREFIX_SUM(int32)
+LOOM_INSTANTIATE_PREFIX_SUM(int64)
+
+}  // namespace loom

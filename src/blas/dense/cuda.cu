@@ -1,0 +1,481 @@
+// CUDA BLAS on Dense. Everything is queued on the executor's stream and results stay on the
+// device. Reductions are deterministic: a grid whose size depends only on the problem size and
+// the device, one partial per block written in a fixed place, then (when there was more than
+// one block) a second pass adding the partials in a fixed order; no floating-point atomics.
+#include <algorithm>
+#include <type_traits>
+
+#include "base/cuda/helpers.cuh"
+#include "base/instantiate.hpp"
+#include "blas/dense/kernels.hpp"
+
+namespace loom::blas::cuda {
+namespace {
+
+using namespace loom::cuda;
+
+constexpr int block_size = 256;
+constexpr int warp_size = 32;
+/// Resident 256-thread blocks per SM that saturate memory bandwidth on Hopper.
+constexpr int blocks_per_sm = 8;
+/// Grid y-dimension limit; larger counts are covered by striding.
+constexpr long long max_grid_y = 65535;
+
+template <typename T>
+__device__ T shuffle_down(T value, int offset)
+{
+    return __shfl_down_sync(0xffffffffu, value, offset);
+}
+
+template <typename T>
+__device__ thrust::complex<T> shuffle_down(thrust::complex<T> value, int offset)
+{
+    return {shuffle_down(value.real(), offset), shuffle_down(value.imag(), offset)};
+}
+
+/// The sum over the warp, in lane 0 (a fixed butterfly, hence deterministic).
+template <typename T>
+__device__ T warp_sum(T value)
+{
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) value += shuffle_down(value, offset);
+    return value;
+}
+
+/// The sum over the block, in thread 0. Safe to call repeatedly in a loop.
+template <typename T>
+__device__ T block_sum(T value)
+{
+    constexpr int warps = block_size / warp_size;
+    // Raw storage: thrust::complex has a constructor, which __shared__ variables may not.
+    __shared__ alignas(T) unsigned char storage[warps * sizeof(T)];
+    T* warp_sums = reinterpret_cast<T*>(storage);
+    const int lane = threadIdx.x % warp_size;
+    const int warp = threadIdx.x / warp_size;
+    value = warp_sum(value);
+    __syncthreads();  // the previous call's readers are done with warp_sums
+    if (lane == 0) warp_sums[warp] = value;
+    __syncthreads();
+    if (warp == 0) value = warp_sum(lane < warps ? warp_sums[lane] : T{});
+    return value;
+}
+
+/// The products the reductions add up.
+template <bool conjugate>
+struct DotProduct {
+    template <typename D>
+    __device__ D operator()(const D& a, const D& b) const
+    {
+        return (conjugate ? conj_dev(a) : a) * b;
+    }
+};
+
+struct SquaredNorm {
+    template <typename D>
+    __device__ auto operator()(const D& a) const
+    {
+        if constexpr (std::is_arithmetic_v<D>) {
+            return a * a;
+        } else {
+            return thrust::norm(a);
+        }
+    }
+};
+
+/// term(i, j): the product at row i, column j of strided multi-vectors.
+template <typename D, typename Product>
+struct BinaryTerm {
+    const D* x;
+    long long x_stride;
+    const D* y;
+    long long y_stride;
+    Product product;
+    __device__ auto operator()(long long i, long long j) const
+    {
+        return product(x[i * x_stride + j], y[i * y_stride + j]);
+    }
+};
+
+template <typename D, typename Product>
+struct UnaryTerm {
+    const D* x;
+    long long stride;
+    Product product;
+    __device__ auto operator()(long long i, long long j) const { return product(x[i * stride + j]); }
+};
+
+struct Identity {
+    template <typename T>
+    __device__ T operator()(T value) const
+    {
+        return value;
+    }
+};
+
+struct SquareRoot {
+    __device__ float operator()(float value) const { return sqrtf(value); }
+    __device__ double operator()(double value) const { return sqrt(value); }
+};
+
+/// Pass 1 for one column: out[b] = finalize(sum of term(i, 0) over the rows block b visits).
+template <typename Acc, typename Term, typename Out, typename Finalize>
+__global__ void __launch_bounds__(block_size)
+    single_column_sums_kernel(long long rows, Term term, Out* out, Finalize finalize)
+{
+    const long long grid_stride = static_cast<long long>(gridDim.x) * block_size;
+    Acc sum{};
+#pragma unroll 4
+    for (long long i = blockIdx.x * static_cast<long long>(block_size) + threadIdx.x; i < rows;
+         i += grid_stride) {
+        sum += term(i, 0);
+    }
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) out[blockIdx.x] = finalize(sum);
+}
+
+/// Pass 1 for several columns: out[j * gridDim.x + b] = finalize(sum of term(i, j) over the
+/// rows block b visits). A block covers a tile of up to block_size columns and
+/// block_size / tile_cols rows at a time, so that a warp reads consecutive elements of a
+/// row-major multi-vector.
+template <typename Acc, typename Term, typename Out, typename Finalize>
+__global__ void __launch_bounds__(block_size)
+    multi_column_sums_kernel(long long rows, long long cols, Term term, Out* out,
+                             Finalize finalize)
+{
+    __shared__ alignas(Acc) unsigned char storage[block_size * sizeof(Acc)];
+    Acc* thread_sums = reinterpret_cast<Acc*>(storage);
+    const int tile_cols = static_cast<int>(cols < block_size ? cols : block_size);
+    const int tile_rows = block_size / tile_cols;
+    const int r = threadIdx.x / tile_cols;
+    const int c = threadIdx.x % tile_cols;
+    const long long row_step = static_cast<long long>(gridDim.x) * tile_rows;
+    for (long long j0 = blockIdx.y * static_cast<long long>(tile_cols); j0 < cols;
+         j0 += static_cast<long long>(gridDim.y) * tile_cols) {
+        const long long j = j0 + c;
+        Acc sum{};
+        if (r < tile_rows && j < cols) {
+#pragma unroll 4
+            for (long long i = blockIdx.x * static_cast<long long>(tile_rows) + r; i < rows;
+                 i += row_step) {
+                sum += term(i, j);
+            }
+        }
+        __syncthreads();  // the previous tile's readers are done with thread_sums
+        thread_sums[threadIdx.x] = sum;
+        __syncthreads();
+        // Threads 0 .. tile_cols-1 are row 0 of the tile: each adds up its column in row order.
+        if (threadIdx.x < tile_cols && j < cols) {
+            Acc total{};
+            for (int q = 0; q < tile_rows; ++q) total += thread_sums[q * tile_cols + threadIdx.x];
+            out[j * gridDim.x + blockIdx.x] = finalize(total);
+        }
+    }
+}
+
+/// Pass 2: result[j] = finalize(sum of the `count` partials of column j), one block per column.
+template <typename Acc, typename Out, typename Finalize>
+__global__ void __launch_bounds__(block_size)
+    combine_partials_kernel(long long count, long long cols, const Acc* partials, Out* result,
+                            Finalize finalize)
+{
+    for (long long j = blockIdx.x; j < cols; j += gridDim.x) {
+        Acc sum{};
+        for (long long b = threadIdx.x; b < count; b += block_size) sum += partials[j * count + b];
+        sum = block_sum(sum);
+        if (threadIdx.x == 0) result[j] = finalize(sum);
+    }
+}
+
+/// Scratch memory allocated and freed in stream order, so a reduction never waits for the host.
+template <typename T>
+class StreamScratch {
+public:
+    StreamScratch(cudaStream_t stream, long long count, const char* where) : stream_(stream)
+    {
+        LOOM_CUDA_CHECK(cudaMallocAsync(&data_, sizeof(T) * count, stream), where);
+    }
+    StreamScratch(const StreamScratch&) = delete;
+    StreamScratch& operator=(const StreamScratch&) = delete;
+    ~StreamScratch() { cudaFreeAsync(data_, stream_); }
+    T* get() const noexcept { return data_; }
+
+private:
+    cudaStream_t stream_;
+    T* data_ = nullptr;
+};
+
+/// Rows each thread handles at least before another block is worth its launch: below
+/// block_size * this many rows one block does the whole reduction in a single launch.
+constexpr long long min_rows_per_thread = 16;
+
+/// result[j] = finalize(sum_i term(i, j)) for the columns of a rows x cols multi-vector; the
+/// result row is 1 x cols (contiguous). The grid depends only on the shape and the device,
+/// so the result is deterministic.
+template <typename Acc, typename Out, typename Term, typename Finalize>
+void column_sums(const CudaExecutor& exec, long long rows, long long cols, Term term, Out* result,
+                 Finalize finalize, const char* where)
+{
+    if (cols == 0) return;
+    const auto stream = stream_of(exec);
+    const long long tile_cols = std::min<long long>(cols, block_size);
+    const long long tile_rows = block_size / tile_cols;
+    const long long col_tiles = std::min(ceildiv(cols, tile_cols), max_grid_y);
+    // Fill the device once over all column tiles; at least one block, so that empty columns
+    // still get their zero written.
+    const long long device_blocks =
+        static_cast<long long>(exec.multiprocessor_count()) * blocks_per_sm;
+    const long long blocks = std::max(1LL, std::min(ceildiv(rows, tile_rows * min_rows_per_thread),
+                                                    ceildiv(device_blocks, col_tiles)));
+    const auto first_pass = [&](auto* out, auto first_finalize) {
+        const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(col_tiles));
+        if (cols == 1) {
+            single_column_sums_kernel<Acc>
+                <<<grid, block_size, 0, stream>>>(rows, term, out, first_finalize);
+        } else {
+            multi_column_sums_kernel<Acc>
+                <<<grid, block_size, 0, stream>>>(rows, cols, term, out, first_finalize);
+        }
+        check_launch(where);
+    };
+    if (blocks == 1) {
+        first_pass(result, finalize);
+        return;
+    }
+    StreamScratch<Acc> partials(stream, blocks * cols, where);
+    first_pass(partials.get(), Identity{});
+    combine_partials_kernel<<<static_cast<unsigned>(std::min(cols, max_grid_y)), block_size, 0,
+                              stream>>>(blocks, cols, partials.get(), result, finalize);
+    check_launch(where);
+}
+
+/// f(i, j) for every element of a rows x cols block, grid-stride over the row-major index.
+template <typename F>
+__global__ void __launch_bounds__(block_size)
+    elementwise_kernel(long long rows, long long cols, F f)
+{
+    const long long n = rows * cols;
+    for (long long idx = blockIdx.x * static_cast<long long>(block_size) + threadIdx.x; idx < n;
+         idx += static_cast<long long>(gridDim.x) * block_size) {
+        if (cols == 1) {
+            f(idx, 0);
+        } else {
+            f(idx / cols, idx % cols);
+        }
+    }
+}
+
+template <typename F>
+void for_each_element(const CudaExecutor& exec, long long rows, long long cols, F f,
+                      const char* where)
+{
+    const long long n = rows * cols;
+    if (n == 0) return;
+    const long long max_blocks = static_cast<long long>(exec.multiprocessor_count()) * 32;
+    const long long blocks = std::min(ceildiv(n, block_size), max_blocks);
+    elementwise_kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(rows,
+                                                                                         cols, f);
+    check_launch(where);
+}
+
+constexpr int gemm_tile = 16;
+
+/// C = alpha A B + beta C with square shared-memory tiles; one thread per entry of C.
+/// Row tiles stride over gridDim.y, which caps at 65535.
+template <typename D>
+__global__ void __launch_bounds__(gemm_tile * gemm_tile)
+    gemm_kernel(long long m, long long n, long long inner, D alpha, const D* A, long long lda,
+                const D* B, long long ldb, D beta, D* C, long long ldc)
+{
+    __shared__ alignas(D) unsigned char a_storage[gemm_tile * gemm_tile * sizeof(D)];
+    __shared__ alignas(D) unsigned char b_storage[gemm_tile * gemm_tile * sizeof(D)];
+    auto a_tile = reinterpret_cast<D(*)[gemm_tile]>(a_storage);
+    auto b_tile = reinterpret_cast<D(*)[gemm_tile]>(b_storage);
+    const int tx = threadIdx.x;
+    const int ty = threadIdx.y;
+    const long long col = blockIdx.x * static_cast<long long>(gemm_tile) + tx;
+    const long long row_tiles = ceildiv(m, gemm_tile);
+    for (long long tile_row = blockIdx.y; tile_row < row_tiles; tile_row += gridDim.y) {
+        const long long row = tile_row * gemm_tile + ty;
+        D sum{};
+        for (long long k0 = 0; k0 < inner; k0 += gemm_tile) {
+            a_tile[ty][tx] = row < m && k0 + tx < inner ? A[row * lda + k0 + tx] : D{};
+            b_tile[ty][tx] = k0 + ty < inner && col < n ? B[(k0 + ty) * ldb + col] : D{};
+            __syncthreads();
+#pragma unroll
+            for (int k = 0; k < gemm_tile; ++k) sum += a_tile[ty][k] * b_tile[k][tx];
+            __syncthreads();
+        }
+        if (row < m && col < n) {
+            D& c = C[row * ldc + col];
+            // beta == 0 must not read C: it may hold NaN or be uninitialized.
+            c = beta == D{} ? alpha * sum : alpha * sum + beta * c;
+        }
+    }
+}
+
+}  // namespace
+
+template <typename V>
+void dot(const CudaExecutor& exec, const matrix::Dense<V>& x, const matrix::Dense<V>& y,
+         matrix::Dense<V>& result, bool conjugate)
+{
+    using D = device_type_t<V>;
+    constexpr const char* where = "loom::blas::dot";
+    const auto xd = as_device(x.data());
+    const auto yd = as_device(y.data());
+    const auto out = as_device(result.data());
+    if (conjugate) {
+        column_sums<D>(exec, x.rows(), x.cols(),
+                       BinaryTerm<D, DotProduct<true>>{xd, x.stride(), yd, y.stride(), {}}, out,
+                       Identity{}, where);
+    } else {
+        column_sums<D>(exec, x.rows(), x.cols(),
+                       BinaryTerm<D, DotProduct<false>>{xd, x.stride(), yd, y.stride(), {}}, out,
+                       Identity{}, where);
+    }
+}
+
+template <typename V>
+void nrm2(const CudaExecutor& exec, const matrix::Dense<V>& x,
+          matrix::Dense<remove_complex_t<V>>& result)
+{
+    using D = device_type_t<V>;
+    using R = remove_complex_t<V>;
+    column_sums<R>(exec, x.rows(), x.cols(),
+                   UnaryTerm<D, SquaredNorm>{as_device(x.data()), x.stride(), {}}, result.data(),
+                   SquareRoot{}, "loom::blas::nrm2");
+}
+
+template <typename V>
+void axpby(const CudaExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
+           const matrix::Dense<V>* beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const auto a = as_device(alpha->data());
+    const bool shared_alpha = alpha->cols() == 1;
+    // No beta means axpy: beta = 1.
+    const auto b = beta ? as_device(beta->data()) : nullptr;
+    const bool shared_beta = beta && beta->cols() == 1;
+    const auto xd = as_device(x.data());
+    const auto yd = as_device(y.data());
+    const long long xs = x.stride();
+    const long long ys = y.stride();
+    for_each_element(
+        exec, x.rows(), x.cols(),
+        [=] __device__(long long i, long long j) {
+            const D aj = a[shared_alpha ? 0 : j];
+            const D bj = b ? b[shared_beta ? 0 : j] : D{1};
+            D& out = yd[i * ys + j];
+            // beta == 0 must not read y: it may hold NaN or be uninitialized.
+            out = bj == D{} ? aj * xd[i * xs + j] : aj * xd[i * xs + j] + bj * out;
+        },
+        "loom::blas::axpby");
+}
+
+template <typename V>
+void axpby_scalar(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
+                  matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::axpby";
+    const auto a = as_device(alpha);
+    const auto b = as_device(beta);
+    const auto xd = as_device(x.data());
+    const auto yd = as_device(y.data());
+    const long long xs = x.stride();
+    const long long ys = y.stride();
+    if (beta == V{0}) {
+        for_each_element(
+            exec, x.rows(), x.cols(),
+            [=] __device__(long long i, long long j) { yd[i * ys + j] = a * xd[i * xs + j]; },
+            where);
+    } else {
+        for_each_element(
+            exec, x.rows(), x.cols(),
+            [=] __device__(long long i, long long j) {
+                yd[i * ys + j] = a * xd[i * xs + j] + b * yd[i * ys + j];
+            },
+            where);
+    }
+}
+
+template <typename V>
+void scal(const CudaExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
+{
+    const auto a = as_device(alpha.data());
+    const bool shared_alpha = alpha.cols() == 1;
+    const auto xd = as_device(x.data());
+    const long long xs = x.stride();
+    for_each_element(
+        exec, x.rows(), x.cols(),
+        [=] __device__(long long i, long long j) { xd[i * xs + j] *= a[shared_alpha ? 0 : j]; },
+        "loom::blas::scal");
+}
+
+template <typename V>
+void scal_scalar(const CudaExecutor& exec, V alpha, matrix::Dense<V>& x)
+{
+    const auto a = as_device(alpha);
+    const auto xd = as_device(x.data());
+    const long long xs = x.stride();
+    for_each_element(
+        exec, x.rows(), x.cols(), [=] __device__(long long i, long long j) { xd[i * xs + j] *= a; },
+        "loom::blas::scal");
+}
+
+template <typename V>
+void copy(const CudaExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
+{
+    const auto xd = as_device(x.data());
+    const auto yd = as_device(y.data());
+    const long long xs = x.stride();
+    const long long ys = y.stride();
+    for_each_element(
+        exec, x.rows(), x.cols(),
+        [=] __device__(long long i, long long j) { yd[i * ys + j] = xd[i * xs + j]; },
+        "loom::blas::copy");
+}
+
+template <typename V>
+void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
+{
+    const auto v = as_device(value);
+    const auto xd = as_device(x.data());
+    const long long xs = x.stride();
+    for_each_element(
+        exec, x.rows(), x.cols(), [=] __device__(long long i, long long j) { xd[i * xs + j] = v; },
+        "loom::blas::fill");
+}
+
+template <typename V>
+void gemm(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& A,
+          const matrix::Dense<V>& B, V beta, matrix::Dense<V>& C)
+{
+    const long long m = C.rows();
+    const long long n = C.cols();
+    if (m == 0 || n == 0) return;
+    const dim3 block(gemm_tile, gemm_tile);
+    const dim3 grid(static_cast<unsigned>(ceildiv(n, gemm_tile)),
+                    static_cast<unsigned>(std::min(ceildiv(m, gemm_tile), max_grid_y)));
+    gemm_kernel<<<grid, block, 0, stream_of(exec)>>>(
+        m, n, A.cols(), as_device(alpha), as_device(A.data()), A.stride(), as_device(B.data()),
+        B.stride(), as_device(beta), as_device(C.data()), C.stride());
+    check_launch("loom::blas::gemm");
+}
+
+#define LOOM_INSTANTIATE(V)                                                                    \
+    template void dot(const CudaExecutor&, const matrix::Dense<V>&, const matrix::Dense<V>&,  \
+                      matrix::Dense<V>&, bool);                                                \
+    template void nrm2(const CudaExecutor&, const matrix::Dense<V>&,                          \
+                       matrix::Dense<remove_complex_t<V>>&);                                   \
+    template void axpby(const CudaExecutor&, const matrix::Dense<V>*,                         \
+                        const matrix::Dense<V>&, const matrix::Dense<V>*, matrix::Dense<V>&); \
+    template void axpby_scalar(const CudaExecutor&, V, const matrix::Dense<V>&, V,            \
+                               matrix::Dense<V>&);                                             \
+    template void scal(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
+    template void scal_scalar(const CudaExecutor&, V, matrix::Dense<V>&);                     \
+    template void copy(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
+    template void fill(const CudaExecutor&, matrix::Dense<V>&, V);                            \
+    template void gemm(const CudaExecutor&, V, const matrix::Dense<V>&,                       \
+                       const matrix::Dense<V>&, V, matrix::Dense<V>&);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::blas::cuda

@@ -1,0 +1,330 @@
+// OpenMP conversions. Most kernels give each thread whole rows (or slices), so that every
+// entry keeps its place within its row without synchronisation; rows of very different
+// lengths are handed out dynamically.
+#include <omp.h>
+
+#include <algorithm>
+
+#include "base/instantiate.hpp"
+#include "base/omp/launch.hpp"
+#include "base/prefix_sum.hpp"
+#include "matrix/convert/kernels.hpp"
+
+namespace loom::matrix::omp {
+namespace {
+
+using loom::omp::exclusive_prefix_sum;
+using loom::omp::parallel_for;
+
+/// Rows per dynamically scheduled chunk where row lengths may differ a lot (a dense row).
+constexpr int uneven_chunk = 256;
+
+template <typename I>
+size_type sellp_slot(const I* sets, size_type slice_size, size_type r, size_type k)
+{
+    return (sets[r / slice_size] + k) * slice_size + r % slice_size;
+}
+
+template <typename T>
+void parallel_copy(const OmpExecutor& exec, const T* from, size_type n, T* to)
+{
+    parallel_for(exec, n, [&](size_type i) { to[i] = from[i]; });
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void coo_to_csr(const OmpExecutor& exec, const Coo<V, I>& source, Csr<V, I>& result)
+{
+    // A stable counting sort in parallel: the entries are cut into contiguous chunks, each
+    // chunk counts its own entries per row, and within a row the chunks' entries are placed
+    // one chunk after the other, each chunk in stored order. So that the per-chunk counters
+    // take no more memory than the entries, there are at most nnz / rows chunks.
+    const size_type rows = source.rows();
+    const size_type nnz = source.nnz();
+    const auto row_idxs = source.row_idxs().const_data();
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    auto row_ptrs = result.row_ptrs().data();
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+    const size_type chunks =
+        std::clamp<size_type>(nnz / std::max<size_type>(rows, 1), 1, exec.num_threads());
+    const auto chunk_begin = [&](size_type c) {
+        return nnz / chunks * c + std::min(c, nnz % chunks);
+    };
+    // offsets[c * rows + r]: entries of row r in chunk c, then where they start within row r.
+    Array<I> offset_array(exec.shared_from_this(), chunks * rows);
+    auto offsets = offset_array.data();
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast<int>(chunks))
+    for (size_type c = 0; c < chunks; ++c) {
+        I* counts = offsets + c * rows;
+        std::fill_n(counts, rows, I{0});
+        for (size_type k = chunk_begin(c); k < chunk_begin(c + 1); ++k) ++counts[row_idxs[k]];
+    }
+    parallel_for(exec, rows, [&](size_type r) {
+        I in_row = 0;
+        for (size_type c = 0; c < chunks; ++c) {
+            const I count = offsets[c * rows + r];
+            offsets[c * rows + r] = in_row;
+            in_row += count;
+        }
+        row_ptrs[r] = in_row;
+    });
+    exclusive_prefix_sum(exec, row_ptrs, rows + 1);
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast<int>(chunks))
+    for (size_type c = 0; c < chunks; ++c) {
+        I* next = offsets + c * rows;
+        for (size_type k = chunk_begin(c); k < chunk_begin(c + 1); ++k) {
+            const auto r = row_idxs[k];
+            const auto at = row_ptrs[r] + next[r]++;
+            out_cols[at] = cols[k];
+            out_values[at] = values[k];
+        }
+    }
+}
+
+template <typename V, typename I>
+void csr_to_coo(const OmpExecutor& exec, const Csr<V, I>& source, Coo<V, I>& result)
+{
+    const auto row_ptrs = source.row_ptrs().const_data();
+    auto out_rows = result.row_idxs().data();
+#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < source.rows(); ++r) {
+        std::fill(out_rows + row_ptrs[r], out_rows + row_ptrs[r + 1], static_cast<I>(r));
+    }
+    parallel_copy(exec, source.col_idxs().const_data(), source.nnz(), result.col_idxs().data());
+    parallel_copy(exec, source.values().const_data(), source.nnz(), result.values().data());
+}
+
+template <typename V, typename I>
+size_type csr_max_row_nnz(const OmpExecutor& exec, const Csr<V, I>& source)
+{
+    const auto row_ptrs = source.row_ptrs().const_data();
+    size_type longest = 0;
+#pragma omp parallel for reduction(max : longest) num_threads(exec.num_threads())
+    for (size_type r = 0; r < source.rows(); ++r) {
+        longest = std::max<size_type>(longest, row_ptrs[r + 1] - row_ptrs[r]);
+    }
+    return longest;
+}
+
+template <typename V, typename I>
+void csr_to_ell(const OmpExecutor& exec, const Csr<V, I>& source, Ell<V, I>& result)
+{
+    const auto row_ptrs = source.row_ptrs().const_data();
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+    const size_type stride = result.stride();
+    const size_type width = result.width();
+    parallel_for(exec, stride, [&](size_type r) {
+        const size_type begin = r < source.rows() ? row_ptrs[r] : 0;
+        const size_type length = r < source.rows() ? row_ptrs[r + 1] - begin : 0;
+        for (size_type k = 0; k < width; ++k) {
+            const bool stored = k < length;
+            out_cols[k * stride + r] = stored ? cols[begin + k] : I{invalid_index};
+            out_values[k * stride + r] = stored ? values[begin + k] : V{};
+        }
+    });
+}
+
+template <typename V, typename I>
+void csr_slice_lengths(const OmpExecutor& exec, const Csr<V, I>& source, size_type slice_size,
+                       size_type stride_factor, Array<I>& lengths, Array<I>& sets)
+{
+    const auto row_ptrs = source.row_ptrs().const_data();
+    auto out_lengths = lengths.data();
+    auto out_sets = sets.data();
+    parallel_for(exec, lengths.size(), [&](size_type s) {
+        const size_type end = std::min(source.rows(), (s + 1) * slice_size);
+        size_type longest = 0;
+        for (size_type r = s * slice_size; r < end; ++r) {
+            longest = std::max<size_type>(longest, row_ptrs[r + 1] - row_ptrs[r]);
+        }
+        const auto rounded =
+            static_cast<I>((longest + stride_factor - 1) / stride_factor * stride_factor);
+        out_lengths[s] = rounded;
+        out_sets[s] = rounded;
+    });
+}
+
+template <typename V, typename I>
+void csr_to_sellp(const OmpExecutor& exec, const Csr<V, I>& source, Sellp<V, I>& result)
+{
+    const auto row_ptrs = source.row_ptrs().const_data();
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    const auto lengths = result.slice_lengths().const_data();
+    const auto sets = result.slice_sets().const_data();
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+    const size_type slice_size = result.slice_size();
+    const size_type padded_rows = result.num_slices() * slice_size;
+#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < padded_rows; ++r) {
+        const size_type begin = r < source.rows() ? row_ptrs[r] : 0;
+        const size_type length = r < source.rows() ? row_ptrs[r + 1] - begin : 0;
+        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
+            const auto slot = sellp_slot(sets, slice_size, r, k);
+            const bool stored = k < length;
+            out_cols[slot] = stored ? cols[begin + k] : I{invalid_index};
+            out_values[slot] = stored ? values[begin + k] : V{};
+        }
+    }
+}
+
+template <typename V, typename I>
+void ell_row_nnz(const OmpExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
+{
+    const auto cols = source.col_idxs().const_data();
+    auto out = row_nnz.data();
+    parallel_for(exec, source.rows(), [&](size_type r) {
+        I count = 0;
+        for (size_type k = 0; k < source.width(); ++k) {
+            count += cols[k * source.stride() + r] != invalid_index;
+        }
+        out[r] = count;
+    });
+}
+
+template <typename V, typename I>
+void sellp_row_nnz(const OmpExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
+{
+    const auto cols = source.col_idxs().const_data();
+    const auto lengths = source.slice_lengths().const_data();
+    const auto sets = source.slice_sets().const_data();
+    const size_type slice_size = source.slice_size();
+    auto out = row_nnz.data();
+#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < source.rows(); ++r) {
+        I count = 0;
+        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
+            count += cols[sellp_slot(sets, slice_size, r, k)] != invalid_index;
+        }
+        out[r] = count;
+    }
+}
+
+template <typename V, typename I>
+void dense_row_nnz(const OmpExecutor& exec, const Dense<V>& source, Array<I>& row_nnz)
+{
+    auto out = row_nnz.data();
+    parallel_for(exec, source.rows(), [&](size_type r) {
+        I count = 0;
+        for (size_type c = 0; c < source.cols(); ++c) count += source.at(r, c) != V{};
+        out[r] = count;
+    });
+}
+
+template <typename V, typename I>
+void ell_to_csr(const OmpExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
+{
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    const auto row_ptrs = result.row_ptrs().const_data();
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+    parallel_for(exec, source.rows(), [&](size_type r) {
+        auto at = row_ptrs[r];
+        for (size_type k = 0; k < source.width(); ++k) {
+            const auto slot = k * source.stride() + r;
+            if (cols[slot] != invalid_index) {
+                out_cols[at] = cols[slot];
+                out_values[at] = values[slot];
+                ++at;
+            }
+        }
+    });
+}
+
+template <typename V, typename I>
+void sellp_to_csr(const OmpExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
+{
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    const auto lengths = source.slice_lengths().const_data();
+    const auto sets = source.slice_sets().const_data();
+    const size_type slice_size = source.slice_size();
+    const auto row_ptrs = result.row_ptrs().const_data();
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < source.rows(); ++r) {
+        auto at = row_ptrs[r];
+        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
+            const auto slot = sellp_slot(sets, slice_size, r, k);
+            if (cols[slot] != invalid_index) {
+                out_cols[at] = cols[slot];
+                out_values[at] = values[slot];
+                ++at;
+            }
+        }
+    }
+}
+
+template <typename V, typename I>
+void dense_to_csr(const OmpExecutor& exec, const Dense<V>& source, Csr<V, I>& result)
+{
+    const auto row_ptrs = result.row_ptrs().const_data();
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+    parallel_for(exec, source.rows(), [&](size_type r) {
+        auto at = row_ptrs[r];
+        for (size_type c = 0; c < source.cols(); ++c) {
+            if (source.at(r, c) != V{}) {
+                out_cols[at] = static_cast<I>(c);
+                out_values[at] = source.at(r, c);
+                ++at;
+            }
+        }
+    });
+}
+
+template <typename V, typename I>
+void csr_to_dense(const OmpExecutor& exec, const Csr<V, I>& source, Dense<V>& result)
+{
+    const auto row_ptrs = source.row_ptrs().const_data();
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < source.rows(); ++r) {
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) result.at(r, cols[k]) += values[k];
+    }
+}
+
+template <typename V, typename I>
+void ell_to_dense(const OmpExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
+{
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    parallel_for(exec, source.rows(), [&](size_type r) {
+        for (size_type k = 0; k < source.width(); ++k) {
+            const auto slot = k * source.stride() + r;
+            if (cols[slot] != invalid_index) result.at(r, cols[slot]) += values[slot];
+        }
+    });
+}
+
+template <typename V, typename I>
+void sellp_to_dense(const OmpExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
+{
+    const auto cols = source.col_idxs().const_data();
+    const auto values = source.values().const_data();
+    const auto lengths = source.slice_lengths().const_data();
+    const auto sets = source.slice_sets().const_data();
+    const size_type slice_size = source.slice_size();
+#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < source.rows(); ++r) {
+        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
+            const auto slot = sellp_slot(sets, slice_size, r, k);
+            if (cols[slot] != invalid_index) result.at(r, cols[slot]) += values[slot];
+        }
+    }
+}
+
+#define LOOM_INSTANTIATE_OMP_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(OmpExecutor, V, I)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_OMP_CONVERT)
+
+}  // namespace loom::matrix::omp

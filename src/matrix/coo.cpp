@@ -1,0 +1,120 @@
+#include "loom/matrix/coo.hpp"
+
+#include "base/instantiate.hpp"
+#include "loom/base/error.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/sparse/spmv.hpp"
+
+namespace loom::matrix {
+namespace {
+
+template <typename T>
+Array<T> on(const std::shared_ptr<const Executor>& exec, Array<T> array)
+{
+    if (array.executor() && array.executor()->same_memory_as(*exec)) return array;
+    return Array<T>(exec, array);
+}
+
+void check_size(const char* where, dim2 size, size_type nnz)
+{
+    if (size.rows < 0 || size.cols < 0 || nnz < 0) {
+        throw BadInput(where, "negative size " + to_string(size) + " or nnz " +
+                                  std::to_string(nnz));
+    }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz)
+    : LinOp<V>(exec, size)
+{
+    check_size("loom::matrix::Coo", size, nnz);
+    row_idxs_ = Array<I>(exec, nnz);
+    col_idxs_ = Array<I>(exec, nnz);
+    values_ = Array<V>(exec, nnz);
+}
+
+template <typename V, typename I>
+Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_idxs,
+               Array<I> col_idxs, Array<V> values)
+    : LinOp<V>(exec, size),
+      row_idxs_(on(exec, std::move(row_idxs))),
+      col_idxs_(on(exec, std::move(col_idxs))),
+      values_(on(exec, std::move(values)))
+{
+    check_size("loom::matrix::Coo", size, 0);
+    validate();
+}
+
+template <typename V, typename I>
+Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, const Coo& other)
+    : LinOp<V>(exec, other.size()),
+      row_idxs_(exec, other.row_idxs_),
+      col_idxs_(exec, other.col_idxs_),
+      values_(exec, other.values_)
+{}
+
+template <typename V, typename I>
+Coo<V, I>::Coo(const Coo& other) : Coo(other.executor(), other)
+{}
+
+template <typename V, typename I>
+Coo<V, I>& Coo<V, I>::operator=(const Coo& other)
+{
+    if (this != &other) {
+        *this = Coo(this->executor() ? this->executor() : other.executor(), other);
+    }
+    return *this;
+}
+
+template <typename V, typename I>
+Coo<V, I> Coo<V, I>::from_host(std::shared_ptr<const Executor> exec, dim2 size,
+                               const std::vector<I>& row_idxs, const std::vector<I>& col_idxs,
+                               const std::vector<V>& values)
+{
+    auto host = detail::host_executor();
+    return Coo(std::move(exec), size, Array<I>(host, row_idxs), Array<I>(host, col_idxs),
+               Array<V>(host, values));
+}
+
+template <typename V, typename I>
+void Coo<V, I>::validate() const
+{
+    constexpr const char* where = "loom::matrix::Coo::validate";
+    if (row_idxs_.size() != values_.size() || col_idxs_.size() != values_.size()) {
+        throw BadInput(where, "row_idxs, col_idxs and values have " +
+                                  std::to_string(row_idxs_.size()) + ", " +
+                                  std::to_string(col_idxs_.size()) + " and " +
+                                  std::to_string(values_.size()) +
+                                  " entries; they must have the same length");
+    }
+    const auto rows_h = row_idxs_.to_host();
+    const auto cols_h = col_idxs_.to_host();
+    for (size_type k = 0; k < nnz(); ++k) {
+        if (rows_h[k] < 0 || rows_h[k] >= rows()) {
+            throw OutOfRange(where, "row index of entry " + std::to_string(k), rows_h[k], rows());
+        }
+        if (cols_h[k] < 0 || cols_h[k] >= cols()) {
+            throw OutOfRange(where, "column index of entry " + std::to_string(k), cols_h[k],
+                             cols());
+        }
+    }
+}
+
+template <typename V, typename I>
+void Coo<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
+{
+    sparse::spmv(sparse::Mode::none, V{1}, *this, b, V{0}, x);
+}
+
+template <typename V, typename I>
+void Coo<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
+{
+    sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
+}
+
+#define LOOM_INSTANTIATE_COO(V, I) template class Coo<V, I>;
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_COO)
+
+}  // namespace loom::matrix

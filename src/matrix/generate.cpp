@@ -1,0 +1,443 @@
+// Generators build CSR arrays directly on the host: row lengths first (in parallel), a
+// prefix sum, then every row filled independently (in parallel). A random row draws from its
+// own counter-based stream, so the result does not depend on the thread count.
+#include "loom/matrix/generate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "base/instantiate.hpp"
+#include "loom/base/error.hpp"
+
+#ifdef _OPENMP
+#define LOOM_HOST_PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic, 1024)")
+#else
+#define LOOM_HOST_PARALLEL_FOR
+#endif
+
+namespace loom::matrix {
+namespace {
+
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same everywhere.
+class SplitMix64 {
+public:
+    explicit SplitMix64(std::uint64_t state) : state_(state) {}
+
+    /// A stream of its own for each (seed, purpose, row).
+    static SplitMix64 for_row(std::uint64_t seed, std::uint64_t purpose, size_type row)
+    {
+        SplitMix64 mixer(seed ^ (purpose * 0xd1b54a32d192ed03ULL));
+        return SplitMix64(mixer.next() ^ mix(static_cast<std::uint64_t>(row)));
+    }
+
+    std::uint64_t next()
+    {
+        return mix(state_ += 0x9e3779b97f4a7c15ULL);
+    }
+    /// Uniform in [0, 1), 53 random bits.
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+    /// Uniform in [0, n) for n < 2^53.
+    size_type below(size_type n)
+    {
+        return static_cast<size_type>(uniform() * static_cast<double>(n));
+    }
+
+private:
+    static std::uint64_t mix(std::uint64_t z)
+    {
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    std::uint64_t state_;
+};
+
+enum Purpose : std::uint64_t { row_length = 1, row_entries = 2 };
+
+template <typename V>
+V random_value(SplitMix64& rng)
+{
+    using R = remove_complex_t<V>;
+    if constexpr (is_complex_v<V>) {
+        const auto re = static_cast<R>(2 * rng.uniform() - 1);
+        return V(re, static_cast<R>(2 * rng.uniform() - 1));
+    } else {
+        return static_cast<V>(2 * rng.uniform() - 1);
+    }
+}
+
+/// k distinct sorted columns out of [0, n).
+template <typename I>
+void sample_columns(SplitMix64& rng, size_type k, size_type n, I* out)
+{
+    if (k * 4 >= n) {
+        // Many of them: selection sampling (Knuth's algorithm S) walks the columns once
+        // and yields them in order.
+        size_type needed = k;
+        for (size_type c = 0; c < n && needed > 0; ++c) {
+            if (rng.below(n - c) < needed) out[k - needed--] = static_cast<I>(c);
+        }
+        return;
+    }
+    // Few: draw, sort, drop repeats, draw again for the missing ones (rarely needed).
+    size_type have = 0;
+    while (have < k) {
+        for (auto i = have; i < k; ++i) out[i] = static_cast<I>(rng.below(n));
+        std::sort(out, out + k);
+        have = std::unique(out, out + k) - out;
+    }
+}
+
+std::shared_ptr<const Executor> host_of(const std::shared_ptr<const Executor>& exec)
+{
+    return exec->is_host() ? exec : detail::host_executor();
+}
+
+template <typename V, typename I>
+Csr<V, I> place_on(const std::shared_ptr<const Executor>& exec, Csr<V, I> host_matrix)
+{
+    if (host_matrix.executor() == exec) return host_matrix;
+    return Csr<V, I>(exec, host_matrix);
+}
+
+template <typename I>
+void check_fits(const char* where, const std::string& what, size_type count)
+{
+    if (count > std::numeric_limits<I>::max()) {
+        throw NotSupported(where, what + " " + std::to_string(count) +
+                                      " does not fit the index type " + type_name<I>() +
+                                      " (use int64)");
+    }
+}
+
+void check_size(const char* where, const std::string& what, size_type value)
+{
+    if (value < 0) throw BadInput(where, what + " is negative (" + std::to_string(value) + ")");
+}
+
+void check_executor(const char* where, const std::shared_ptr<const Executor>& exec)
+{
+    if (!exec) throw BadInput(where, "no executor given");
+}
+
+/// row_ptrs from row lengths already stored at ptrs[1..rows].
+template <typename I>
+void prefix_sum_lengths(I* ptrs, size_type rows)
+{
+    ptrs[0] = 0;
+    for (size_type r = 0; r < rows; ++r) ptrs[r + 1] += ptrs[r];
+}
+
+struct Offset {
+    int dz, dy, dx;
+};
+
+/// The Laplacian stencil on a grid of n^dims points; box = all neighbours of the cube,
+/// else face neighbours only. Offsets in (dz, dy, dx) order give sorted columns.
+template <typename V, typename I>
+Csr<V, I> stencil(const char* where, const std::shared_ptr<const Executor>& exec, size_type n,
+                  int dims, bool box)
+{
+    check_executor(where, exec);
+    check_size(where, "the grid size n", n);
+    std::vector<Offset> offsets;
+    for (int dz = dims == 3 ? -1 : 0; dz <= (dims == 3 ? 1 : 0); ++dz) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+                if (box || std::abs(dx) + std::abs(dy) + std::abs(dz) <= 1) {
+                    offsets.push_back({dz, dy, dx});
+                }
+            }
+        }
+    }
+    const auto points = static_cast<int>(offsets.size());
+    // Beyond these sizes even int64 could not count the entries.
+    if (n > (dims == 3 ? size_type{1} << 19 : size_type{1} << 29)) {
+        throw NotSupported(where, "a grid with n = " + std::to_string(n) + " is too large");
+    }
+    const size_type nz = dims == 3 ? n : 1;
+    const size_type rows = n * n * nz;
+    // Every dimension loses the neighbours that fall off the grid's two faces.
+    const size_type box_side = 3 * n - 2;
+    size_type nnz = 0;
+    if (n > 0) {
+        nnz = box ? box_side * box_side * (dims == 3 ? box_side : 1)
+                  : rows + 2 * dims * (n - 1) * (rows / n);
+    }
+    check_fits<I>(where, "the row count", rows);
+    check_fits<I>(where, "the number of entries", nnz);
+
+    Csr<V, I> A(host_of(exec), {rows, rows}, nnz);
+    I* ptrs = A.row_ptrs().data();
+    I* cols = A.col_idxs().data();
+    V* values = A.values().data();
+    const auto inside = [n](size_type coordinate, int delta) {
+        return coordinate + delta >= 0 && coordinate + delta < n;
+    };
+    const auto for_each_neighbour = [&](size_type row, auto&& f) {
+        const size_type x = row % n, y = row / n % n, z = row / (n * n);
+        for (const auto& o : offsets) {
+            if (inside(x, o.dx) && inside(y, o.dy) && (dims == 2 || inside(z, o.dz))) {
+                f(row + (o.dz * n + o.dy) * n + o.dx, o.dx == 0 && o.dy == 0 && o.dz == 0);
+            }
+        }
+    };
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type row = 0; row < rows; ++row) {
+        I count = 0;
+        for_each_neighbour(row, [&](size_type, bool) { ++count; });
+        ptrs[row + 1] = count;
+    }
+    prefix_sum_lengths(ptrs, rows);
+    const V center = static_cast<V>(points - 1);
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type row = 0; row < rows; ++row) {
+        auto k = ptrs[row];
+        for_each_neighbour(row, [&](size_type col, bool diagonal) {
+            cols[k] = static_cast<I>(col);
+            values[k++] = diagonal ? center : V{-1};
+        });
+    }
+    return place_on(exec, std::move(A));
+}
+
+/// A random matrix whose row r has lengths[r] entries.
+template <typename V, typename I>
+Csr<V, I> random_rows(const std::shared_ptr<const Executor>& exec, dim2 size,
+                      const std::vector<size_type>& lengths, std::uint64_t seed, const char* where)
+{
+    size_type nnz = 0;
+    for (auto length : lengths) nnz += length;
+    check_fits<I>(where, "the row count", size.rows);
+    check_fits<I>(where, "the column count", size.cols);
+    check_fits<I>(where, "the number of entries", nnz);
+    Csr<V, I> A(host_of(exec), size, nnz);
+    I* ptrs = A.row_ptrs().data();
+    I* cols = A.col_idxs().data();
+    V* values = A.values().data();
+    for (size_type r = 0; r < size.rows; ++r) ptrs[r + 1] = static_cast<I>(lengths[r]);
+    prefix_sum_lengths(ptrs, size.rows);
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type r = 0; r < size.rows; ++r) {
+        auto rng = SplitMix64::for_row(seed, row_entries, r);
+        sample_columns(rng, lengths[r], size.cols, cols + ptrs[r]);
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) values[k] = random_value<V>(rng);
+    }
+    return place_on(exec, std::move(A));
+}
+
+/// sum of f(i) for i in [0, n), in an order that does not depend on the thread count.
+template <typename F>
+double ordered_sum(size_type n, F&& f)
+{
+    constexpr size_type parts = 64;
+    std::array<double, parts> partial{};
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type p = 0; p < parts; ++p) {
+        for (size_type i = p * n / parts; i < (p + 1) * n / parts; ++i) partial[p] += f(i);
+    }
+    double sum = 0;
+    for (auto s : partial) sum += s;
+    return sum;
+}
+
+/// Power-law row lengths with the given mean, clipped to max_length.
+std::vector<size_type> power_law_lengths(size_type rows, size_type max_length, double mean,
+                                         std::uint64_t seed, double exponent)
+{
+    // Pareto weights w >= 1 with density ~ w^-exponent, by inversion; 1 / u when exponent
+    // is 2, exact in IEEE arithmetic, so the default is bit-identical on every platform.
+    if (rows == 0 || mean == 0) return std::vector<size_type>(static_cast<std::size_t>(rows), 0);
+    std::vector<double> weight(static_cast<std::size_t>(rows));
+    std::vector<double> jitter(static_cast<std::size_t>(rows));
+    const double power = -1.0 / (exponent - 1.0);
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type r = 0; r < rows; ++r) {
+        auto rng = SplitMix64::for_row(seed, row_length, r);
+        const double u = 1.0 - rng.uniform();  // in (0, 1]
+        weight[r] = exponent == 2.0 ? 1.0 / u : std::pow(u, power);
+        jitter[r] = rng.uniform();
+    }
+    // Scale so that sum(min(max_length, scale * w)) = rows * mean ("water filling"): rows
+    // clipped to max_length give up mass the others make up. Each round clips more rows
+    // and solves exactly for that clipped set; it stops when the set stays the same.
+    const double target = mean * static_cast<double>(rows);
+    const auto cap = static_cast<double>(max_length);
+    if (target >= cap * static_cast<double>(rows)) {
+        return std::vector<size_type>(static_cast<std::size_t>(rows), max_length);
+    }
+    double scale = target / ordered_sum(rows, [&](size_type r) { return weight[r]; });
+    double clipped_rows = -1;
+    for (int round = 0; round < 64; ++round) {
+        const double clipped = ordered_sum(rows, [&](size_type r) {
+            return scale * weight[r] >= cap ? 1.0 : 0.0;
+        });
+        if (clipped == clipped_rows) break;
+        clipped_rows = clipped;
+        const double free = ordered_sum(rows, [&](size_type r) {
+            return scale * weight[r] >= cap ? 0.0 : weight[r];
+        });
+        scale = (target - clipped * cap) / free;
+    }
+    // Random rounding keeps the mean: E[floor(x + jitter)] = x.
+    std::vector<size_type> lengths(static_cast<std::size_t>(rows));
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type r = 0; r < rows; ++r) {
+        const double length = std::floor(std::min(cap, scale * weight[r]) + jitter[r]);
+        lengths[r] = std::min(max_length, static_cast<size_type>(length));
+    }
+    return lengths;
+}
+
+/// Whole-token number parsing for specs.
+template <typename T>
+bool parse_number(std::string_view text, T& value)
+{
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc{} && ptr == text.data() + text.size();
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator)
+{
+    std::vector<std::string_view> parts;
+    for (std::size_t start = 0;;) {
+        const auto end = text.find(separator, start);
+        parts.push_back(text.substr(start, end - start));
+        if (end == std::string_view::npos) return parts;
+        start = end + 1;
+    }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+Csr<V, I> poisson2d(std::shared_ptr<const Executor> exec, size_type n, int points)
+{
+    constexpr const char* where = "loom::matrix::poisson2d";
+    if (points != 5 && points != 9) {
+        throw BadInput(where, "points must be 5 or 9, got " + std::to_string(points));
+    }
+    return stencil<V, I>(where, exec, n, 2, points == 9);
+}
+
+template <typename V, typename I>
+Csr<V, I> poisson3d(std::shared_ptr<const Executor> exec, size_type n, int points)
+{
+    constexpr const char* where = "loom::matrix::poisson3d";
+    if (points != 7 && points != 27) {
+        throw BadInput(where, "points must be 7 or 27, got " + std::to_string(points));
+    }
+    return stencil<V, I>(where, exec, n, 3, points == 27);
+}
+
+template <typename V, typename I>
+Csr<V, I> random_uniform(std::shared_ptr<const Executor> exec, size_type rows, size_type cols,
+                         size_type nnz_per_row, std::uint64_t seed)
+{
+    constexpr const char* where = "loom::matrix::random_uniform";
+    check_executor(where, exec);
+    check_size(where, "rows", rows);
+    check_size(where, "cols", cols);
+    check_size(where, "nnz_per_row", nnz_per_row);
+    const std::vector<size_type> lengths(static_cast<std::size_t>(rows),
+                                         std::min(nnz_per_row, cols));
+    return random_rows<V, I>(exec, {rows, cols}, lengths, seed, where);
+}
+
+template <typename V, typename I>
+Csr<V, I> power_law(std::shared_ptr<const Executor> exec, size_type rows, double avg_nnz_per_row,
+                    std::uint64_t seed, double exponent)
+{
+    constexpr const char* where = "loom::matrix::power_law";
+    check_executor(where, exec);
+    check_size(where, "rows", rows);
+    if (!(avg_nnz_per_row >= 0) || avg_nnz_per_row > static_cast<double>(rows)) {
+        throw BadInput(where, "avg_nnz_per_row must lie in [0, rows = " + std::to_string(rows) +
+                                  "], got " + std::to_string(avg_nnz_per_row));
+    }
+    if (!(exponent > 1) || !std::isfinite(exponent)) {
+        throw BadInput(where, "the exponent must be finite and > 1, got " +
+                                  std::to_string(exponent));
+    }
+    return random_rows<V, I>(exec, {rows, rows},
+                             power_law_lengths(rows, rows, avg_nnz_per_row, seed, exponent),
+                             seed, where);
+}
+
+template <typename V, typename I>
+Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& spec)
+{
+    const auto bad_spec = [&spec](const std::string& why) {
+        return BadInput("loom::matrix::generate_csr",
+                        "bad matrix spec '" + spec + "': " + why +
+                            " (expected poisson3d:N[:7|27], poisson2d:N[:5|9], "
+                            "powerlaw:ROWS:AVG[:SEED] or random:ROWS:COLS:PER_ROW[:SEED])");
+    };
+    const auto parts = split(spec, ':');
+    const auto name = parts[0];
+    const auto argument = [&](std::size_t i, auto& value, const char* what) {
+        if (!parse_number(parts[i], value)) {
+            throw bad_spec(std::string(what) + " '" + std::string(parts[i]) + "' is not valid");
+        }
+    };
+    const auto expect_parts = [&](std::size_t least, std::size_t most) {
+        if (parts.size() < least || parts.size() > most) {
+            throw bad_spec("wrong number of fields for '" + std::string(name) + "'");
+        }
+    };
+    if (name == "poisson2d" || name == "poisson3d") {
+        expect_parts(2, 3);
+        const bool three = name == "poisson3d";
+        size_type n = 0;
+        int points = three ? 7 : 5;
+        argument(1, n, "N");
+        if (parts.size() == 3) argument(2, points, "the stencil");
+        if (three ? points != 7 && points != 27 : points != 5 && points != 9) {
+            throw bad_spec("the stencil must have " + std::string(three ? "7 or 27" : "5 or 9") +
+                           " points");
+        }
+        if (n < 0) throw bad_spec("N is negative");
+        return three ? poisson3d<V, I>(exec, n, points) : poisson2d<V, I>(exec, n, points);
+    }
+    if (name == "powerlaw") {
+        expect_parts(3, 4);
+        size_type rows = 0;
+        double avg = 0;
+        std::uint64_t seed = default_generator_seed;
+        argument(1, rows, "ROWS");
+        argument(2, avg, "AVG");
+        if (parts.size() == 4) argument(3, seed, "SEED");
+        if (rows < 0 || !(avg >= 0) || avg > static_cast<double>(rows)) {
+            throw bad_spec("ROWS must be >= 0 and AVG in [0, ROWS]");
+        }
+        return power_law<V, I>(exec, rows, avg, seed);
+    }
+    if (name == "random") {
+        expect_parts(4, 5);
+        size_type rows = 0, cols = 0, per_row = 0;
+        std::uint64_t seed = default_generator_seed;
+        argument(1, rows, "ROWS");
+        argument(2, cols, "COLS");
+        argument(3, per_row, "PER_ROW");
+        if (parts.size() == 5) argument(4, seed, "SEED");
+        if (rows < 0 || cols < 0 || per_row < 0) throw bad_spec("sizes must be >= 0");
+        return random_uniform<V, I>(exec, rows, cols, per_row, seed);
+    }
+    throw bad_spec("unknown generator '" + std::string(name) + "'");
+}
+
+#define LOOM_INSTANTIATE_GENERATORS(V, I)                                                     \
+    template Csr<V, I> poisson2d<V, I>(std::shared_ptr<const Executor>, size_type, int);      \
+    template Csr<V, I> poisson3d<V, I>(std::shared_ptr<const Executor>, size_type, int);      \
+    template Csr<V, I> random_uniform<V, I>(std::shared_ptr<const Executor>, size_type,       \
+                                            size_type, size_type, std::uint64_t);             \
+    template Csr<V, I> power_law<V, I>(std::shared_ptr<const Executor>, size_type, double,    \
+                                       std::uint64_t, double);                                \
+    template Csr<V, I> generate_csr<V, I>(std::shared_ptr<const Executor>, const std::string&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GENERATORS)
+
+}  // namespace loom::matrix

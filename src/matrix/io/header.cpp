@@ -1,0 +1,196 @@
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <optional>
+
+#include "matrix/io/mtx.hpp"
+
+namespace loom::matrix {
+namespace io {
+namespace {
+
+bool equal_ignoring_case(std::string_view a, std::string_view b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) ==
+               std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+/// The blank-separated words of a line.
+std::vector<std::string_view> words(std::string_view line)
+{
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && is_blank(line[i])) ++i;
+        const auto start = i;
+        while (i < line.size() && !is_blank(line[i])) ++i;
+        if (i > start) out.push_back(line.substr(start, i - start));
+    }
+    return out;
+}
+
+/// The enumerator whose banner word is `word`, if any.
+template <typename E, std::size_t N>
+std::optional<E> lookup(std::string_view word, const E (&values)[N])
+{
+    for (auto value : values) {
+        if (equal_ignoring_case(word, to_string(value))) return value;
+    }
+    return std::nullopt;
+}
+
+constexpr MtxFormat all_formats[] = {MtxFormat::coordinate, MtxFormat::array};
+constexpr MtxField all_fields[] = {MtxField::real, MtxField::integer, MtxField::complex,
+                                   MtxField::pattern};
+constexpr MtxSymmetry all_symmetries[] = {MtxSymmetry::general, MtxSymmetry::symmetric,
+                                          MtxSymmetry::skew_symmetric, MtxSymmetry::hermitian};
+
+void read_banner(LineReader& in, MtxHeader& header)
+{
+    std::string_view line;
+    if (!in.next(line)) in.fail_at(1, "empty input, expected a %%MatrixMarket banner");
+    const auto w = words(line);
+    if (w.empty() || !equal_ignoring_case(w[0], "%%MatrixMarket")) {
+        in.fail("expected a banner '%%MatrixMarket matrix <format> <field> <symmetry>', got '" +
+                std::string(line) + "'");
+    }
+    if (w.size() != 5) {
+        in.fail("bad banner '" + std::string(line) +
+                "': expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
+    }
+    if (!equal_ignoring_case(w[1], "matrix")) {
+        in.fail("unsupported object '" + std::string(w[1]) + "' (only 'matrix' is supported)");
+    }
+    const auto format = lookup(w[2], all_formats);
+    if (!format) {
+        in.fail("unknown format '" + std::string(w[2]) + "' (expected coordinate or array)");
+    }
+    const auto field = lookup(w[3], all_fields);
+    if (!field) {
+        in.fail("unknown field '" + std::string(w[3]) +
+                "' (expected real, integer, complex or pattern)");
+    }
+    const auto symmetry = lookup(w[4], all_symmetries);
+    if (!symmetry) {
+        in.fail("unknown symmetry '" + std::string(w[4]) +
+                "' (expected general, symmetric, skew-symmetric or hermitian)");
+    }
+    if (*format == MtxFormat::array && *field == MtxField::pattern) {
+        in.fail("an array file cannot have the field 'pattern'");
+    }
+    if (*field == MtxField::pattern && *symmetry == MtxSymmetry::skew_symmetric) {
+        in.fail("a pattern file cannot be skew-symmetric (its mirrored entries need values)");
+    }
+    header.format = *format;
+    header.field = *field;
+    header.symmetry = *symmetry;
+}
+
+/// n (n + 1) / 2 without overflowing when n * n just fits.
+size_type triangle(size_type n)
+{
+    return n % 2 == 0 ? n / 2 * (n + 1) : (n + 1) / 2 * n;
+}
+
+/// Values an array file stores: the whole matrix or one triangle of it.
+size_type array_entries(const MtxHeader& h)
+{
+    switch (h.symmetry) {
+    case MtxSymmetry::general: return h.rows * h.cols;
+    case MtxSymmetry::skew_symmetric: return triangle(h.rows - 1);
+    default: return triangle(h.rows);
+    }
+}
+
+void read_size_line(LineReader& in, MtxHeader& header)
+{
+    std::string_view line;
+    do {
+        if (!in.next(line)) in.fail_at(in.line_number() + 1, "missing size line");
+    } while ((!line.empty() && line.front() == '%') || Tokens(line).done());
+
+    const bool coordinate = header.format == MtxFormat::coordinate;
+    const auto expected = coordinate ? "'rows cols entries'" : "'rows cols'";
+    Tokens tokens(line);
+    if (!tokens.integer(header.rows) || !tokens.integer(header.cols) ||
+        (coordinate && !tokens.integer(header.entries)) || !tokens.done()) {
+        in.fail("bad size line '" + std::string(line) + "': expected " + expected);
+    }
+    if (header.rows < 0 || header.cols < 0 || header.entries < 0) {
+        in.fail("bad size line '" + std::string(line) + "': negative size");
+    }
+    if (header.cols > 0 && header.rows > std::numeric_limits<size_type>::max() / header.cols) {
+        in.fail("bad size line '" + std::string(line) + "': the matrix is too large");
+    }
+    if (header.symmetry != MtxSymmetry::general && header.rows != header.cols) {
+        in.fail("a " + to_string(header.symmetry) + " matrix must be square, got " +
+                std::to_string(header.rows) + " x " + std::to_string(header.cols));
+    }
+    if (!coordinate) header.entries = array_entries(header);
+    // Every entry needs at least one digit and a line break: refuse to allocate for entries
+    // that a truncated or corrupt file cannot hold.
+    const auto remaining = in.remaining_bytes();
+    if (remaining >= 0 && header.entries > 0 && header.entries - 1 > remaining / 2) {
+        in.fail("the size line declares " + std::to_string(header.entries) +
+                " entries, but only " + std::to_string(remaining) + " bytes follow");
+    }
+}
+
+}  // namespace
+
+MtxHeader read_header(LineReader& in)
+{
+    MtxHeader header;
+    read_banner(in, header);
+    read_size_line(in, header);
+    return header;
+}
+
+std::string banner(MtxFormat format, MtxField field, MtxSymmetry symmetry)
+{
+    return "%%MatrixMarket matrix " + to_string(format) + " " + to_string(field) + " " +
+           to_string(symmetry);
+}
+
+}  // namespace io
+
+std::string to_string(MtxFormat format)
+{
+    return format == MtxFormat::coordinate ? "coordinate" : "array";
+}
+
+std::string to_string(MtxField field)
+{
+    switch (field) {
+    case MtxField::real: return "real";
+    case MtxField::integer: return "integer";
+    case MtxField::complex: return "complex";
+    default: return "pattern";
+    }
+}
+
+std::string to_string(MtxSymmetry symmetry)
+{
+    switch (symmetry) {
+    case MtxSymmetry::general: return "general";
+    case MtxSymmetry::symmetric: return "symmetric";
+    case MtxSymmetry::skew_symmetric: return "skew-symmetric";
+    default: return "hermitian";
+    }
+}
+
+MtxHeader read_mtx_header(const std::string& path)
+{
+    io::LineReader in("loom::matrix::read_mtx_header", path, io::LineReader::small_block);
+    return io::read_header(in);
+}
+
+MtxHeader read_mtx_header(std::istream& in)
+{
+    io::LineReader reader("loom::matrix::read_mtx_header", in, io::LineReader::small_block);
+    return io::read_header(reader);
+}
+
+}  // namespace loom::matrix

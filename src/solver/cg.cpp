@@ -1,0 +1,152 @@
+// CG and FCG: one recurrence, FCG's beta differing (Polak-Ribiere instead of Fletcher-Reeves).
+#include "loom/solver/cg.hpp"
+
+#include "base/instantiate.hpp"
+#include "loom/solver/fcg.hpp"
+#include "solver/state.hpp"
+
+namespace loom::solver {
+namespace {
+
+enum Slot : int { pq_slot, rho_slot, rr_slot, qz_slot, alpha_slot, neg_alpha_slot, beta_slot,
+                  one_slot, slot_count };
+enum Vector : int { r_vec, p_vec, q_vec, z_vec };
+
+detail::Workspace cg_workspace(bool preconditioned)
+{
+    return {preconditioned ? 4 : 3, slot_count, 1};
+}
+
+/// Preconditioned CG; with `flexible`, beta = z_new^H (r_new - r_old) / rho_old (FCG), which
+/// is -conj(alpha) q^H z_new / rho_old since r_new - r_old = -alpha q.
+template <typename V>
+void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense<V>& b,
+            matrix::Dense<V>& x, detail::SolveState<V>& st)
+{
+    const auto& A = *solver.system_matrix();
+    const auto* M = solver.preconditioner().get();
+    auto& s = st.scalars();
+    auto& r = st.vector(r_vec);
+    auto& p = st.vector(p_vec);
+    auto& q = st.vector(q_vec);
+    auto& z = M ? st.vector(z_vec) : r;
+    const auto k = st.columns();
+    const auto rho = st.host_values();  // rho_old per column
+    const char* rho_name = M ? "r^H M r" : "r^H r";
+
+    detail::residual(A, b, x, r);
+    if (st.start(b, x, r)) return;
+    if (M) M->apply(r, z);
+    blas::copy(z, p);
+    blas::conj_dot(r, z, s[rho_slot]);
+    s.fetch(rho_slot);
+    for (size_type j = 0; j < k; ++j) {
+        rho[j] = s.host(rho_slot, j);
+        if (st.running(j)) st.usable_denominator(j, rho[j], rho_name, 0);
+        s.host(one_slot, j) = V{1};
+    }
+    if (st.all_stopped()) return;
+    s.push(one_slot);
+
+    for (size_type it = 1;; ++it) {
+        A.apply(p, q);
+        blas::conj_dot(p, q, s[pq_slot]);
+        s.fetch(pq_slot);
+        for (size_type j = 0; j < k; ++j) {
+            V alpha{0};
+            if (st.running(j) && st.usable_denominator(j, s.host(pq_slot, j), "p^H A p", it)) {
+                alpha = rho[j] / s.host(pq_slot, j);
+                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
+            }
+            s.host(alpha_slot, j) = alpha;
+            s.host(neg_alpha_slot, j) = -alpha;
+        }
+        if (st.all_stopped()) return;
+        s.push(alpha_slot, 2);
+        s.axpy(alpha_slot, p, x);
+        s.axpy(neg_alpha_slot, q, r);
+        if (M) M->apply(r, z);
+
+        blas::conj_dot(r, z, s[rho_slot]);
+        int last = rho_slot;
+        if (M) {
+            blas::conj_dot(r, r, s[rr_slot]);
+            last = rr_slot;
+        }
+        if (flexible) {
+            blas::conj_dot(q, z, s[qz_slot]);
+            last = qz_slot;
+        }
+        s.fetch(rho_slot, last - rho_slot + 1);
+        st.set_norms_from_squares(M ? rr_slot : rho_slot);
+        if (st.check(it, &x)) return;
+
+        for (size_type j = 0; j < k; ++j) {
+            V beta{0};
+            if (st.running(j)) {
+                const V rho_new = s.host(rho_slot, j);
+                const V numerator = flexible ? -loom::conj(s.host(alpha_slot, j)) *
+                                                   s.host(qz_slot, j)
+                                             : rho_new;
+                if (st.usable_denominator(j, rho_new, rho_name, it)) {
+                    beta = numerator / rho[j];
+                    if (!st.finite_or_stop(j, beta, "beta", it)) beta = V{0};
+                }
+                rho[j] = rho_new;
+            }
+            s.host(beta_slot, j) = beta;
+        }
+        if (st.all_stopped()) return;
+        s.push(beta_slot);
+        s.axpby(one_slot, z, beta_slot, p);
+    }
+}
+
+}  // namespace
+
+template <typename V>
+Cg<V>::Cg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+          const Parameters& params)
+    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Cg"),
+      params_(params)
+{}
+
+template <typename V>
+detail::Workspace Cg<V>::workspace() const
+{
+    return cg_workspace(this->preconditioner() != nullptr);
+}
+
+template <typename V>
+void Cg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                  detail::SolveState<V>& state) const
+{
+    run_cg(*this, false, b, x, state);
+}
+
+template <typename V>
+Fcg<V>::Fcg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+            const Parameters& params)
+    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Fcg"),
+      params_(params)
+{}
+
+template <typename V>
+detail::Workspace Fcg<V>::workspace() const
+{
+    return cg_workspace(this->preconditioner() != nullptr);
+}
+
+template <typename V>
+void Fcg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                   detail::SolveState<V>& state) const
+{
+    run_cg(*this, true, b, x, state);
+}
+
+#define LOOM_INSTANTIATE_CG(V) \
+    template class Cg<V>;      \
+    template class Fcg<V>;
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_CG)
+
+}  // namespace loom::solver

@@ -1,0 +1,119 @@
+#include "loom/solver/cgs.hpp"
+
+#include "base/instantiate.hpp"
+#include "solver/state.hpp"
+
+namespace loom::solver {
+namespace {
+
+enum Slot : int { rho_slot, rr_slot, sigma_slot, alpha_slot, neg_alpha_slot, beta_slot,
+                  beta_squared_slot, slot_count };
+// v_hat and q_hat share storage (v_hat is dead once q is formed), as do p_hat and u_hat.
+enum Vector : int { r_vec, r_tld_vec, u_vec, p_vec, q_vec, v_hat_vec, t_vec, p_hat_vec };
+
+}  // namespace
+
+template <typename V>
+Cgs<V>::Cgs(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+            const Parameters& params)
+    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Cgs"),
+      params_(params)
+{}
+
+template <typename V>
+detail::Workspace Cgs<V>::workspace() const
+{
+    return {this->preconditioner() ? 8 : 7, slot_count, 1};
+}
+
+// Right-preconditioned CGS (Templates for the Solution of Linear Systems, fig. 2.9).
+template <typename V>
+void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                   detail::SolveState<V>& st) const
+{
+    const auto& A = *this->system_matrix();
+    const auto* M = this->preconditioner().get();
+    auto& s = st.scalars();
+    auto& r = st.vector(r_vec);
+    auto& r_tld = st.vector(r_tld_vec);
+    auto& u = st.vector(u_vec);
+    auto& p = st.vector(p_vec);
+    auto& q = st.vector(q_vec);
+    auto& v_hat = st.vector(v_hat_vec);
+    auto& q_hat = v_hat;
+    auto& t = st.vector(t_vec);
+    auto& p_hat = M ? st.vector(p_hat_vec) : p;
+    auto& u_hat = M ? st.vector(p_hat_vec) : t;
+    const auto k = st.columns();
+    const auto rho = st.host_values();
+
+    detail::residual(A, b, x, r);
+    if (st.start(b, x, r)) return;
+    blas::copy(r, r_tld);
+    blas::conj_dot(r_tld, r, s[rho_slot]);
+    s.fetch(rho_slot);
+    for (size_type j = 0; j < k; ++j) {
+        rho[j] = s.host(rho_slot, j);
+        if (st.running(j)) st.usable_denominator(j, rho[j], "rho", 0);
+    }
+    if (st.all_stopped()) return;
+    blas::copy(r, u);
+    blas::copy(r, p);
+
+    for (size_type it = 1;; ++it) {
+        if (M) M->apply(p, p_hat);
+        A.apply(p_hat, v_hat);
+        blas::conj_dot(r_tld, v_hat, s[sigma_slot]);
+        s.fetch(sigma_slot);
+        for (size_type j = 0; j < k; ++j) {
+            V alpha{0};
+            if (st.running(j) && st.usable_denominator(j, s.host(sigma_slot, j), "r~^H A p", it)) {
+                alpha = rho[j] / s.host(sigma_slot, j);
+                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
+            }
+            s.host(alpha_slot, j) = alpha;
+            s.host(neg_alpha_slot, j) = -alpha;
+        }
+        if (st.all_stopped()) return;
+        s.push(alpha_slot, 2);
+        blas::copy(u, q);
+        s.axpy(neg_alpha_slot, v_hat, q);  // q = u - alpha v_hat
+        blas::copy(u, t);
+        blas::axpy(V{1}, q, t);  // t = u + q
+        if (M) M->apply(t, u_hat);
+        s.axpy(alpha_slot, u_hat, x);
+        A.apply(u_hat, q_hat);
+        s.axpy(neg_alpha_slot, q_hat, r);
+
+        blas::conj_dot(r_tld, r, s[rho_slot]);
+        blas::conj_dot(r, r, s[rr_slot]);
+        s.fetch(rho_slot, 2);
+        st.set_norms_from_squares(rr_slot);
+        if (st.check(it, &x)) return;
+
+        for (size_type j = 0; j < k; ++j) {
+            V beta{0};
+            if (st.running(j)) {
+                const V rho_new = s.host(rho_slot, j);
+                if (st.usable_denominator(j, rho_new, "rho", it)) {
+                    beta = rho_new / rho[j];
+                    if (!st.finite_or_stop(j, beta, "beta", it)) beta = V{0};
+                }
+                rho[j] = rho_new;
+            }
+            s.host(beta_slot, j) = beta;
+            s.host(beta_squared_slot, j) = beta * beta;
+        }
+        if (st.all_stopped()) return;
+        s.push(beta_slot, 2);
+        blas::copy(r, u);
+        s.axpy(beta_slot, q, u);                   // u = r + beta q
+        s.axpby(beta_slot, q, beta_squared_slot, p);  // p = beta q + beta^2 p
+        blas::axpy(V{1}, u, p);                    //   + u
+    }
+}
+
+#define LOOM_INSTANTIATE_CGS(V) template class Cgs<V>;
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_CGS)
+
+}  // namespace loom::solver

@@ -1,0 +1,248 @@
+#include "loom/solver/gmres.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "base/instantiate.hpp"
+#include "solver/state.hpp"
+
+namespace loom::solver {
+
+const char* to_string(Orthogonalization method) noexcept
+{
+    return method == Orthogonalization::modified ? "modified" : "classical";
+}
+
+namespace {
+
+/// Per right-hand side, on the host: the Hessenberg matrix H ((m+1) x m, column-major), the
+/// Givens rotations (c_i real, s_i), the rotated right-hand side g and the solution y.
+template <typename V>
+class LeastSquares {
+public:
+    static size_type values_per_column(size_type m) { return (m + 1) * m + 2 * m + (m + 1) + m; }
+
+    LeastSquares(std::span<V> storage, size_type m, size_type column)
+        : data_(storage.data() + column * values_per_column(m)), m_(m)
+    {}
+
+    V& h(size_type i, size_type j) { return data_[j * (m_ + 1) + i]; }
+    V& c(size_type j) { return data_[(m_ + 1) * m_ + j]; }
+    V& s(size_type j) { return data_[(m_ + 1) * m_ + m_ + j]; }
+    V& g(size_type i) { return data_[(m_ + 1) * m_ + 2 * m_ + i]; }
+    V& y(size_type i) { return data_[(m_ + 1) * m_ + 2 * m_ + m_ + 1 + i]; }
+
+    /// Rotates column j of H (entries 0..j, plus `below` = h(j+1, j) >= 0) by the previous
+    /// rotations and a new one that zeroes `below`, and rotates g alike. Returns false when
+    /// the rotated column is zero (H singular).
+    bool rotate(size_type j, double below)
+    {
+        for (size_type i = 0; i < j; ++i) {
+            const V a = h(i, j);
+            const V b = h(i + 1, j);
+            h(i, j) = c(i) * a + s(i) * b;
+            h(i + 1, j) = -loom::conj(s(i)) * a + c(i) * b;
+        }
+        const V a = h(j, j);
+        const double abs_a = std::abs(a);
+        if (abs_a == 0 && below == 0) return false;
+        const double radius = std::hypot(abs_a, below);
+        if (abs_a == 0) {
+            c(j) = V{0};
+            s(j) = V{1};
+        } else {
+            c(j) = static_cast<V>(abs_a / radius);
+            s(j) = (a / static_cast<V>(abs_a)) * static_cast<V>(below / radius);
+        }
+        h(j, j) = c(j) * a + s(j) * static_cast<V>(below);
+        g(j + 1) = -loom::conj(s(j)) * g(j);
+        g(j) = c(j) * g(j);
+        return true;
+    }
+
+    /// y = H(0:d, 0:d)^-1 g(0:d) by back substitution (the diagonal is non-zero).
+    void solve(size_type d)
+    {
+        for (size_type i = d - 1; i >= 0; --i) {
+            V sum = g(i);
+            for (size_type l = i + 1; l < d; ++l) sum -= h(i, l) * y(l);
+            y(i) = sum / h(i, i);
+        }
+    }
+
+private:
+    V* data_;
+    size_type m_;
+};
+
+}  // namespace
+
+template <typename V>
+Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                const Parameters& params)
+    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Gmres"),
+      params_(params),
+      krylov_dim_(std::min(params.krylov_dim, std::max<size_type>(this->size().rows, 1)))
+{
+    if (params.krylov_dim < 1) {
+        throw BadInput("loom::solver::Gmres", "krylov_dim must be at least 1, got " +
+                                                  std::to_string(params.krylov_dim));
+    }
+}
+
+template <typename V>
+detail::Workspace Gmres<V>::workspace() const
+{
+    const auto m = krylov_dim_;
+    // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned;
+    // slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}
+    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)),
+            static_cast<int>(2 * m + 2), LeastSquares<V>::values_per_column(m)};
+}
+
+// Gram-Schmidt on the executor: slot i receives -h_ij, so that axpy can subtract h_ij V_i
+// without a round trip to the host.
+template <typename V>
+void Gmres<V>::orthogonalize(detail::SolveState<V>& st, size_type j) const
+{
+    auto& s = st.scalars();
+    auto& w = st.vector(static_cast<int>(j + 1));
+    if (params_.orthogonalization == Orthogonalization::modified) {
+        for (size_type i = 0; i <= j; ++i) {
+            const auto& vi = st.vector(static_cast<int>(i));
+            auto& h = s[static_cast<int>(i)];
+            blas::conj_dot(vi, w, h);
+            blas::scal(V{-1}, h);
+            blas::axpy(h, vi, w);
+        }
+    } else {
+        for (size_type i = 0; i <= j; ++i) {
+            blas::conj_dot(st.vector(static_cast<int>(i)), w, s[static_cast<int>(i)]);
+        }
+        auto h = s.range(0, static_cast<int>(j + 1));
+        blas::scal(V{-1}, h);
+        for (size_type i = 0; i <= j; ++i) {
+            blas::axpy(s[static_cast<int>(i)], st.vector(static_cast<int>(i)), w);
+        }
+    }
+}
+
+template <typename V>
+void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                     detail::SolveState<V>& st) const
+{
+    const auto m = krylov_dim_;
+    const auto& A = *this->system_matrix();
+    const auto* M = this->preconditioner().get();
+    auto& s = st.scalars();
+    const int inv_slot = static_cast<int>(m + 1);
+    const int y_slot = static_cast<int>(m + 2);
+    auto basis = [&](size_type i) -> matrix::Dense<V>& { return st.vector(static_cast<int>(i)); };
+    auto& r = basis(0);
+    const auto k = st.columns();
+    auto ls = [&](size_type c) { return LeastSquares<V>(st.host_values(), m, c); };
+    // Basis vectors each column has used in the current cycle (frozen when it stops).
+    std::vector<size_type> dims(static_cast<std::size_t>(k));
+
+    detail::residual(A, b, x, r);
+    if (st.start(b, x, r)) return;
+    size_type it = 0;
+    for (;;) {
+        for (size_type c = 0; c < k; ++c) {
+            const double beta = st.running(c) ? st.norm(c) : 0.0;
+            dims[c] = 0;
+            ls(c).g(0) = static_cast<V>(beta);
+            s.host(inv_slot, c) = beta > 0 ? static_cast<V>(1 / beta) : V{0};
+        }
+        s.push(inv_slot);
+        s.scal(inv_slot, r);
+
+        bool all_stopped = false;
+        for (size_type j = 0; j < m && !all_stopped; ++j) {
+            ++it;
+            auto& w = basis(j + 1);
+            if (M) {
+                auto& z = st.vector(static_cast<int>(m + 1));
+                M->apply(basis(j), z);
+                A.apply(z, w);
+            } else {
+                A.apply(basis(j), w);
+            }
+            orthogonalize(st, j);
+            blas::conj_dot(w, w, s[static_cast<int>(j + 1)]);
+            s.fetch(0, static_cast<int>(j + 2));
+            for (size_type c = 0; c < k; ++c) {
+                V inv{0};
+                if (st.running(c)) {
+                    auto q = ls(c);
+                    bool finite = true;
+                    for (size_type i = 0; i <= j; ++i) {
+                        q.h(i, j) = -s.host(static_cast<int>(i), c);
+                        finite = finite && detail::is_finite(q.h(i, j));
+                    }
+                    const double below = detail::norm_from_square(s.host(static_cast<int>(j + 1), c));
+                    if (!finite || !std::isfinite(below)) {
+                        st.stop(c, stop::Reason::not_finite, "Arnoldi coefficients", it);
+                    } else if (!q.rotate(j, below)) {
+                        st.stop(c, stop::Reason::breakdown, "Hessenberg matrix singular", it);
+                    } else {
+                        dims[c] = j + 1;
+                        st.set_norm(c, std::abs(q.g(j + 1)));
+                        // below == 0: the Krylov space holds the solution; the zero residual
+                        // norm converges the column at the check.
+                        if (below > 0) inv = static_cast<V>(1 / below);
+                    }
+                }
+                s.host(inv_slot, c) = inv;
+            }
+            s.push(inv_slot);
+            s.scal(inv_slot, w);
+            all_stopped = st.check(it, nullptr);
+        }
+
+        // x += M V y, each column with the basis it used.
+        size_type used = 0;
+        for (size_type c = 0; c < k; ++c) used = std::max(used, dims[c]);
+        if (used > 0) {
+            for (size_type c = 0; c < k; ++c) {
+                auto q = ls(c);
+                if (dims[c] > 0) q.solve(dims[c]);
+                for (size_type i = 0; i < used; ++i) {
+                    s.host(y_slot + static_cast<int>(i), c) = i < dims[c] ? q.y(i) : V{0};
+                }
+            }
+            s.push(y_slot, static_cast<int>(used));
+            if (M) {
+                auto& combination = st.vector(static_cast<int>(m + 2));
+                auto& z = st.vector(static_cast<int>(m + 1));
+                blas::fill(combination, V{0});
+                for (size_type i = 0; i < used; ++i) {
+                    s.axpy(y_slot + static_cast<int>(i), basis(i), combination);
+                }
+                M->apply(combination, z);
+                blas::axpy(V{1}, z, x);
+            } else {
+                for (size_type i = 0; i < used; ++i) {
+                    s.axpy(y_slot + static_cast<int>(i), basis(i), x);
+                }
+            }
+        }
+        st.freeze(x);
+        if (all_stopped) return;
+
+        // Restart from the true residual.
+        detail::residual(A, b, x, r);
+        blas::conj_dot(r, r, s[0]);
+        s.fetch(0);
+        st.set_norms_from_squares(0);
+        st.screen_norms(it);
+        st.freeze(x);
+        if (st.all_stopped()) return;
+    }
+}
+
+#define LOOM_INSTANTIATE_GMRES(V) template class Gmres<V>;
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_GMRES)
+
+}  // namespace loom::solver

@@ -1,0 +1,44 @@
+#include "loom/solver/result.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace loom::solver {
+
+double SolveResult::relative_residual_norm(size_type j) const
+{
+    if (j < 0 || j >= static_cast<size_type>(residual_norms.size())) return 0;
+    const double rhs = j < static_cast<size_type>(rhs_norms.size()) ? rhs_norms[j] : 0;
+    return rhs > 0 ? residual_norms[j] / rhs : residual_norms[j];
+}
+
+std::string SolveResult::message() const
+{
+    std::ostringstream out;
+    out.precision(3);
+    if (columns.empty()) return "not solved yet";
+    if (converged()) {
+        double worst = 0;
+        for (std::size_t j = 0; j < columns.size(); ++j) {
+            worst = std::max(worst, relative_residual_norm(static_cast<size_type>(j)));
+        }
+        out << "converged after " << iterations << " iteration" << (iterations == 1 ? "" : "s")
+            << " (relative residual " << std::scientific << worst << ")";
+        return out.str();
+    }
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+        const auto& c = columns[j];
+        if (c.converged()) continue;
+        if (columns.size() > 1) out << "column " << j << ": ";
+        out << stop::to_string(c.reason);
+        if (c.reason == stop::Reason::breakdown || c.reason == stop::Reason::not_finite) {
+            out << " (" << c.detail << ")";
+        }
+        out << " at iteration " << c.iteration << " (relative residual " << std::scientific
+            << relative_residual_norm(static_cast<size_type>(j)) << ")";
+        break;
+    }
+    return out.str();
+}
+
+}  // namespace loom::solver

@@ -1,0 +1,318 @@
+#include "loom/solver/solver.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "base/instantiate.hpp"
+#include "solver/state.hpp"
+
+namespace loom::solver {
+namespace detail {
+
+// ---------------------------------------------------------------- Scalars
+
+template <typename V>
+Scalars<V>::Scalars(const std::shared_ptr<const Executor>& exec, int slots, size_type k)
+    : exec_(exec), k_(k), device_(exec, {1, slots * k})
+{
+    device_.fill(V{0});
+    slots_.reserve(slots);
+    for (int s = 0; s < slots; ++s) slots_.push_back(device_.columns(s * k, k));
+    if (exec->is_host()) {
+        host_data_ = device_.data();
+    } else {
+        host_mirror_.assign(static_cast<std::size_t>(slots * k), V{0});
+        host_data_ = host_mirror_.data();
+    }
+}
+
+template <typename V>
+void Scalars<V>::fetch(int first, int count)
+{
+    if (exec_->is_host() || count == 0 || k_ == 0) return;
+    const auto offset = first * k_;
+    loom::detail::host_executor()->copy_from(*exec_, sizeof(V) * count * k_,
+                                             device_.data() + offset, host_data_ + offset);
+}
+
+template <typename V>
+void Scalars<V>::push(int first, int count)
+{
+    if (exec_->is_host() || k_ <= 1 || count == 0) return;
+    const auto offset = first * k_;
+    exec_->copy_from(*loom::detail::host_executor(), sizeof(V) * count * k_,
+                     host_data_ + offset, device_.data() + offset);
+}
+
+// ---------------------------------------------------------------- SolveState
+
+template <typename V>
+SolveState<V>::SolveState(const IterativeSolver<V>& solver, size_type k, const Workspace& sizes)
+    : solver_(solver),
+      k_(k),
+      sizes_(sizes),
+      scalars_(solver.executor(), std::max(sizes.scalar_slots, 2), k),
+      host_values_(static_cast<std::size_t>(sizes.host_values_per_column * k)),
+      status_(k),
+      norms_(k),
+      rhs_norms_(k),
+      initial_norms_(k),
+      frozen_(k)
+{
+    const auto& exec = solver.executor();
+    const dim2 size{solver.size().rows, k};
+    vectors_.reserve(sizes.vectors);
+    for (int i = 0; i < sizes.vectors; ++i) vectors_.emplace_back(exec, size);
+    if (k > 1) frozen_x_ = matrix::Dense<V>(exec, size);
+    context_.rhs_norms = rhs_norms_;
+    context_.initial_residual_norms = initial_norms_;
+}
+
+template <typename V>
+bool SolveState<V>::fits(size_type k, const Workspace& sizes) const noexcept
+{
+    return k == k_ && sizes.vectors == sizes_.vectors &&
+           sizes.scalar_slots == sizes_.scalar_slots &&
+           sizes.host_values_per_column == sizes_.host_values_per_column;
+}
+
+template <typename V>
+void SolveState<V>::begin()
+{
+    std::fill(status_.begin(), status_.end(), stop::ColumnStatus{});
+    std::fill(frozen_.begin(), frozen_.end(), char{0});
+    iteration_ = 0;
+    context_.start_time = std::chrono::steady_clock::now();
+}
+
+template <typename V>
+bool SolveState<V>::start(const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r)
+{
+    auto& s = scalars_;
+    blas::conj_dot(b, b, s[0]);
+    blas::conj_dot(r, r, s[1]);
+    s.fetch(0, 2);
+    for (size_type j = 0; j < k_; ++j) {
+        rhs_norms_[j] = norm_from_square(s.host(0, j));
+        initial_norms_[j] = norm_from_square(s.host(1, j));
+        if (rhs_norms_[j] == 0) {
+            // A x = 0 is solved by x = 0, whatever the initial guess.
+            auto xj = x.column(j);
+            auto rj = r.column(j);
+            blas::fill(xj, V{0});
+            blas::fill(rj, V{0});
+            initial_norms_[j] = 0;
+            status_[j] = {stop::Reason::converged, 0, "zero right-hand side"};
+        }
+        norms_[j] = initial_norms_[j];
+    }
+    if (solver_.has_loggers()) {
+        const log::SolveStartEvent event{&solver_, solver_.name(), solver_.size(), k_,
+                                         rhs_norms_, initial_norms_};
+        for (const auto& logger : solver_.loggers()) logger->on_solve_started(event);
+    }
+    return check(0, &x);
+}
+
+template <typename V>
+void SolveState<V>::set_norms_from_squares(int s)
+{
+    for (size_type j = 0; j < k_; ++j) {
+        if (!status_[j].stopped()) norms_[j] = norm_from_square(scalars_.host(s, j));
+    }
+}
+
+template <typename V>
+void SolveState<V>::screen_norms(size_type iteration)
+{
+    for (size_type j = 0; j < k_; ++j) {
+        if (status_[j].stopped()) continue;
+        if (!std::isfinite(norms_[j])) {
+            status_[j] = {stop::Reason::not_finite, iteration, "residual norm"};
+        } else if (norms_[j] == 0) {
+            status_[j] = {stop::Reason::converged, iteration, "zero residual"};
+        }
+    }
+}
+
+template <typename V>
+bool SolveState<V>::check(size_type iteration, matrix::Dense<V>* x)
+{
+    iteration_ = iteration;
+    screen_norms(iteration);
+    solver_.criteria()->check(context_, {iteration, norms_}, status_);
+    if (x) freeze(*x);
+    if (solver_.has_loggers()) log_iteration(iteration);
+    return all_stopped();
+}
+
+template <typename V>
+void SolveState<V>::stop(size_type j, stop::Reason reason, const char* detail,
+                         size_type iteration)
+{
+    if (!status_[j].stopped()) status_[j] = {reason, iteration, detail};
+}
+
+template <typename V>
+bool SolveState<V>::usable_denominator(size_type j, const V& d, const char* what,
+                                       size_type iteration)
+{
+    if (!is_finite(d)) {
+        stop(j, stop::Reason::not_finite, what, iteration);
+        return false;
+    }
+    if (d == V{0}) {
+        stop(j, stop::Reason::breakdown, what, iteration);
+        return false;
+    }
+    return true;
+}
+
+template <typename V>
+bool SolveState<V>::finite_or_stop(size_type j, const V& v, const char* what,
+                                   size_type iteration)
+{
+    if (is_finite(v)) return true;
+    stop(j, stop::Reason::not_finite, what, iteration);
+    return false;
+}
+
+template <typename V>
+bool SolveState<V>::all_stopped() const noexcept
+{
+    return std::all_of(status_.begin(), status_.end(),
+                       [](const stop::ColumnStatus& s) { return s.stopped(); });
+}
+
+template <typename V>
+void SolveState<V>::freeze(matrix::Dense<V>& x)
+{
+    if (k_ <= 1) return;
+    for (size_type j = 0; j < k_; ++j) {
+        if (!status_[j].stopped() || frozen_[j]) continue;
+        const auto xj = x.column(j);
+        auto saved = frozen_x_.column(j);
+        blas::copy(xj, saved);
+        frozen_[j] = 1;
+    }
+}
+
+template <typename V>
+void SolveState<V>::log_iteration(size_type iteration) const
+{
+    const log::IterationEvent event{&solver_, solver_.name(), iteration, norms_, status_};
+    for (const auto& logger : solver_.loggers()) logger->on_iteration(event);
+}
+
+template <typename V>
+SolveResult SolveState<V>::finish(matrix::Dense<V>& x)
+{
+    // Masked updates keep a stopped column's x in exact arithmetic; restoring the saved
+    // copy also guards it against NaNs that the other columns' steps may multiply by zero.
+    for (size_type j = 0; k_ > 1 && j < k_; ++j) {
+        if (!frozen_[j]) continue;
+        const auto saved = frozen_x_.column(j);
+        auto xj = x.column(j);
+        blas::copy(saved, xj);
+    }
+    SolveResult result;
+    result.reason = stop::Reason::converged;
+    for (const auto& s : status_) {
+        result.iterations = std::max(result.iterations, s.iteration);
+        if (result.reason == stop::Reason::converged && !s.converged()) {
+            result.reason = s.reason;
+            result.detail = s.detail;
+        }
+    }
+    result.columns = status_;
+    result.residual_norms = norms_;
+    result.initial_residual_norms = initial_norms_;
+    result.rhs_norms = rhs_norms_;
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                   context_.start_time)
+                         .count();
+    if (solver_.has_loggers()) {
+        const log::SolveEndEvent event{&solver_, solver_.name(), &result};
+        for (const auto& logger : solver_.loggers()) logger->on_solve_finished(event);
+    }
+    return result;
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------- IterativeSolver
+
+template <typename V>
+IterativeSolver<V>::IterativeSolver(std::shared_ptr<const Executor> exec,
+                                    std::shared_ptr<const LinOp<V>> system,
+                                    const CommonParameters<V>& params, const char* where)
+    : system_(std::move(system)),
+      preconditioner_(params.preconditioner),
+      criteria_(params.criteria),
+      initial_guess_(params.initial_guess),
+      throw_on_failure_(params.throw_on_failure)
+{
+    if (!exec) throw BadInput(where, "the executor is null");
+    if (!system_) throw BadInput(where, "the system matrix is null");
+    const auto size = system_->size();
+    if (size.rows != size.cols) {
+        throw DimensionMismatch(where, "the system matrix is " + to_string(size) +
+                                           "; an iterative solver needs a square one");
+    }
+    if (!criteria_) {
+        throw BadInput(where, "no stopping criterion given (use with_criteria, e.g. "
+                              "stop::max_iterations(1000) | stop::relative_residual(1e-8))");
+    }
+    if (params.preconditioner_factory) {
+        preconditioner_ = params.preconditioner_factory->generate(system_);
+    }
+    if (preconditioner_ && preconditioner_->size() != size) {
+        throw DimensionMismatch(where, "the preconditioner", preconditioner_->size(),
+                                "the system matrix", size,
+                                "a preconditioner must have the system's size");
+    }
+    this->set_executor(std::move(exec));
+    this->set_size(size);
+    for (const auto& logger : params.loggers) this->add_logger(logger);
+}
+
+template <typename V>
+IterativeSolver<V>::~IterativeSolver() = default;
+
+template <typename V>
+void IterativeSolver<V>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
+{
+    const auto sizes = workspace();
+    if (!state_ || !state_->fits(b.cols(), sizes)) {
+        state_.reset();  // release the old workspace before allocating the new one
+        state_ = std::make_unique<detail::SolveState<V>>(*this, b.cols(), sizes);
+    }
+    if (initial_guess_ == InitialGuess::zero) blas::fill(x, V{0});
+    state_->begin();
+    solve(b, x, *state_);
+    result_ = state_->finish(x);
+    if (throw_on_failure_ && !result_.converged()) {
+        throw NumericalError(std::string("loom::solver::") + name() + "::apply",
+                             result_.message());
+    }
+}
+
+template <typename V>
+void IterativeSolver<V>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
+                                    matrix::Dense<V>& x) const
+{
+    if (scaled_.size() != x.size() || !scaled_.executor()) {
+        scaled_ = matrix::Dense<V>(this->executor(), x.size());
+    }
+    if (initial_guess_ == InitialGuess::provided) blas::copy(x, scaled_);
+    apply_impl(b, scaled_);
+    blas::axpby(alpha, scaled_, beta, x);
+}
+
+#define LOOM_INSTANTIATE_SOLVER_BASE(V)    \
+    template class detail::Scalars<V>;    \
+    template class detail::SolveState<V>; \
+    template class IterativeSolver<V>;
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_SOLVER_BASE)
+
+}  // namespace loom::solver

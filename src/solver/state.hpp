@@ -1,0 +1,191 @@
+// Internal machinery of the iterative solvers: the per-solve state (work vectors, per-column
+// scalars, stopping status, logging) and the scalar buffer through which a method computes
+// its step coefficients.
+//
+// Scalars: the reductions of an iteration (dots, norms) land in one 1 x (slots * k) Dense on
+// the solver's executor; the method fetches the slots it needs with ONE copy to the host
+// (none on host executors, where the buffer is host memory), computes its coefficients per
+// column there — masking stopped columns and catching breakdowns before they poison the
+// vectors — and pushes them back with one copy when k > 1 (with k == 1 the host value is
+// passed to the BLAS call directly, so nothing is pushed).
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <span>
+#include <vector>
+
+#include "loom/blas/vector.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/solver/solver.hpp"
+#include "loom/stop/criterion.hpp"
+
+namespace loom::solver::detail {
+
+template <typename V>
+bool is_finite(const V& v)
+{
+    if constexpr (is_complex_v<V>) {
+        return std::isfinite(v.real()) && std::isfinite(v.imag());
+    } else {
+        return std::isfinite(v);
+    }
+}
+
+/// sqrt(real(v)) as a double: the norm from a squared norm computed by conj_dot.
+template <typename V>
+double norm_from_square(const V& v)
+{
+    return std::sqrt(static_cast<double>(std::real(v)));
+}
+
+/// r = b - A x.
+template <typename V>
+void residual(const LinOp<V>& A, const matrix::Dense<V>& b, const matrix::Dense<V>& x,
+              matrix::Dense<V>& r)
+{
+    blas::copy(b, r);
+    A.apply(V{-1}, x, V{1}, r);
+}
+
+template <typename V>
+class Scalars {
+public:
+    Scalars() = default;
+    Scalars(const std::shared_ptr<const Executor>& exec, int slots, size_type k);
+
+    size_type columns() const noexcept { return k_; }
+
+    /// Slot s on the executor: 1 x k.
+    matrix::Dense<V>& operator[](int s) noexcept { return slots_[s]; }
+    /// Slots [first, first + count) on the executor as one 1 x (count * k) row.
+    matrix::Dense<V> range(int first, int count)
+    {
+        return device_.columns(first * k_, count * k_);
+    }
+    /// Host value of slot s, column j (valid after fetch, or as written before push).
+    V& host(int s, size_type j) noexcept { return host_data_[s * k_ + j]; }
+
+    /// Slots [first, first + count) to the host: one copy, none on a host executor.
+    void fetch(int first, int count = 1);
+    /// Slots [first, first + count) to the executor: one copy, none on a host executor or
+    /// when k == 1 (the helpers below then pass host values).
+    void push(int first, int count = 1);
+
+    /// y += c x, per column, c in slot s.
+    void axpy(int s, const matrix::Dense<V>& x, matrix::Dense<V>& y)
+    {
+        if (k_ == 1) {
+            blas::axpy(host(s, 0), x, y);
+        } else {
+            blas::axpy(slots_[s], x, y);
+        }
+    }
+    /// y = a x + b y, per column, a in slot sa and b in slot sb (y not read where b is 0).
+    void axpby(int sa, const matrix::Dense<V>& x, int sb, matrix::Dense<V>& y)
+    {
+        if (k_ == 1) {
+            blas::axpby(host(sa, 0), x, host(sb, 0), y);
+        } else {
+            blas::axpby(slots_[sa], x, slots_[sb], y);
+        }
+    }
+    /// x *= c, per column, c in slot s.
+    void scal(int s, matrix::Dense<V>& x)
+    {
+        if (k_ == 1) {
+            blas::scal(host(s, 0), x);
+        } else {
+            blas::scal(slots_[s], x);
+        }
+    }
+
+private:
+    std::shared_ptr<const Executor> exec_;
+    size_type k_ = 0;
+    matrix::Dense<V> device_;
+    std::vector<matrix::Dense<V>> slots_;
+    std::vector<V> host_mirror_;  ///< only for device executors
+    V* host_data_ = nullptr;
+};
+
+template <typename V>
+class SolveState {
+public:
+    SolveState(const IterativeSolver<V>& solver, size_type k, const Workspace& sizes);
+    // The context holds spans into this object's vectors.
+    SolveState(const SolveState&) = delete;
+    SolveState& operator=(const SolveState&) = delete;
+
+    /// Whether this state fits a solve of k columns with these sizes.
+    bool fits(size_type k, const Workspace& sizes) const noexcept;
+
+    size_type columns() const noexcept { return k_; }
+    matrix::Dense<V>& vector(int i) noexcept { return vectors_[i]; }
+    Scalars<V>& scalars() noexcept { return scalars_; }
+    std::span<V> host_values() noexcept { return host_values_; }
+
+    // ---- one solve
+    /// Resets the status and starts the clock.
+    void begin();
+    /// After the method computed r = b - A x: takes ||b|| and ||r|| (slots 0 and 1 are
+    /// used), sets x and r of zero right-hand sides to zero, marks columns with a zero
+    /// residual converged, checks the criteria at iteration 0 and logs the start. Returns
+    /// true when every column already stopped.
+    bool start(const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r);
+    /// Residual norms of the running columns from squared norms in slot s (fetched).
+    void set_norms_from_squares(int s);
+    /// Residual norm of a running column.
+    void set_norm(size_type j, double norm) noexcept
+    {
+        if (!status_[j].stopped()) norms_[j] = norm;
+    }
+    /// The current residual norm of column j.
+    double norm(size_type j) const noexcept { return norms_[j]; }
+    /// Stops running columns whose norm is NaN/Inf (not_finite) or zero (converged),
+    /// without consulting the criteria.
+    void screen_norms(size_type iteration);
+    /// Checks the criteria after `iteration` iterations with the norms set; a NaN/Inf norm
+    /// stops its column (not_finite), a zero one converges it. When x is given, columns that
+    /// stopped are frozen (their x saved); pass nullptr when x is not final yet and call
+    /// freeze(x) once it is. Logs the iteration. Returns whether every column stopped.
+    bool check(size_type iteration, matrix::Dense<V>* x);
+    /// Stops a running column for a reason the method detected (breakdown, not_finite).
+    void stop(size_type j, stop::Reason reason, const char* detail, size_type iteration);
+    /// Classifies a denominator: stops column j and returns false when it is zero
+    /// (breakdown, naming `what`) or not finite.
+    bool usable_denominator(size_type j, const V& d, const char* what, size_type iteration);
+    /// Stops column j when v is not finite; returns whether it is.
+    bool finite_or_stop(size_type j, const V& v, const char* what, size_type iteration);
+
+    bool running(size_type j) const noexcept { return !status_[j].stopped(); }
+    bool all_stopped() const noexcept;
+    /// Saves the x of columns that stopped since the last freeze (only when k > 1: with one
+    /// column, the solve ends as soon as it stops).
+    void freeze(matrix::Dense<V>& x);
+    /// Restores frozen columns of x, builds the result and logs the end.
+    SolveResult finish(matrix::Dense<V>& x);
+
+private:
+    void log_iteration(size_type iteration) const;
+
+    const IterativeSolver<V>& solver_;
+    size_type k_;
+    Workspace sizes_;
+    std::vector<matrix::Dense<V>> vectors_;
+    Scalars<V> scalars_;
+    std::vector<V> host_values_;
+
+    std::vector<stop::ColumnStatus> status_;
+    std::vector<double> norms_;
+    std::vector<double> rhs_norms_;
+    std::vector<double> initial_norms_;
+    std::vector<char> pending_freeze_;
+    std::vector<char> frozen_;
+    matrix::Dense<V> frozen_x_;
+    stop::Context context_;
+    size_type iteration_ = 0;
+};
+
+}  // namespace loom::solver::detail

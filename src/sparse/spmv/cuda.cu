@@ -1,0 +1,1164 @@
+// CUDA SpMV (design, bytes moved and measured bandwidth: CUDA_NOTES.md).
+//
+// CSR, op(A) = A or conj(A), two kernels:
+//  * row_vector: a group of G lanes (a power of two sized to the mean row length) per row,
+//    reduced with warp shuffles, each group on 2 rows at once. For short rows (G <= 8) the
+//    warps persist and are software-pipelined: the next rows' entries load while this row
+//    block's x values are gathered.
+//  * load_balanced: the merge path of row ends and nonzeros is cut into equal tiles, one per
+//    warp. A warp stages its tile's products in shared memory from coalesced loads, each lane
+//    walks 7 merge items, and a segmented warp scan joins rows split between lanes. Rows cut
+//    by tile ends are finished by a fix-up that adds the tiles' carries in tile order (a
+//    block per row spanning many tiles), so results are deterministic. The partition is
+//    cached on the matrix (Csr::plan()).
+//  `automatic` picks load_balanced for irregular or long rows (row statistics cached too).
+//
+// Transposed products (a group per row, or the merge-path tiles when load_balanced) and
+// every COO product scatter into y with atomicAdd after y = beta y: their last bits depend on
+// timing. ELL and SELL-P use a thread per row (coalesced over the column-major slots) and
+// skip padding slots without reading x.
+//
+// A multi-vector x (k > 1 columns) is handled one column at a time; k == 1 is the hot path.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "base/cuda/helpers.cuh"
+#include "base/instantiate.hpp"
+#include "sparse/spmv/cuda_plan.hpp"
+#include "sparse/spmv/kernels.hpp"
+
+namespace loom::sparse::cuda {
+namespace {
+
+using loom::cuda::as_device;
+using loom::cuda::ceildiv;
+using loom::cuda::check_launch;
+using loom::cuda::device_type_t;
+using loom::cuda::stream_of;
+
+constexpr const char* spmv_where = "loom::sparse::spmv";
+constexpr int warp_size = 32;
+constexpr unsigned full_mask = 0xffffffffu;
+constexpr int block_size = 256;
+/// The largest grid.x; kernels loop (grid-stride) when it does not cover their work.
+constexpr long long max_grid = 0x7fffffffLL;
+
+bool conjugates(Mode mode) { return mode == Mode::conjugate || mode == Mode::conj_transpose; }
+bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
+
+unsigned grid_for(long long threads, int threads_per_block)
+{
+    return static_cast<unsigned>(std::clamp(ceildiv(threads, threads_per_block), 1LL, max_grid));
+}
+
+// ------------------------------------------------------------------ device arithmetic
+
+template <typename T>
+struct is_device_complex : std::false_type {};
+template <typename T>
+struct is_device_complex<thrust::complex<T>> : std::true_type {};
+template <typename T>
+constexpr bool is_device_complex_v = is_device_complex<T>::value;
+
+/// The CUDA vector type with the layout of thrust::complex<T>.
+template <typename T>
+struct pair_of;
+template <>
+struct pair_of<float> { using type = float2; };
+template <>
+struct pair_of<double> { using type = double2; };
+
+/// a * b; for complex types the textbook formula, without the infinity recovery of a
+/// library multiply (which would make every product a branchy call).
+template <typename D>
+__device__ __forceinline__ D mul(const D& a, const D& b)
+{
+    if constexpr (is_device_complex_v<D>) {
+        return D(a.real() * b.real() - a.imag() * b.imag(),
+                 a.real() * b.imag() + a.imag() * b.real());
+    } else {
+        return a * b;
+    }
+}
+
+template <bool Conj, typename D>
+__device__ __forceinline__ D op(const D& a)
+{
+    if constexpr (Conj) {
+        return loom::cuda::conj_dev(a);
+    } else {
+        return a;
+    }
+}
+
+/// Gathered operands (x): through the read-only cache, where neighbouring rows reuse them.
+template <typename T>
+__device__ __forceinline__ T load_cached(const T* p)
+{
+    if constexpr (is_device_complex_v<T>) {
+        using Pair = typename pair_of<typename T::value_type>::type;
+        const Pair v = __ldg(reinterpret_cast<const Pair*>(p));
+        return T(v.x, v.y);
+    } else {
+        return __ldg(p);
+    }
+}
+
+/// Matrix entries, read exactly once: marked evict-first so that they do not push x out of L2.
+template <typename T>
+__device__ __forceinline__ T load_streaming(const T* p)
+{
+    if constexpr (is_device_complex_v<T>) {
+        using Pair = typename pair_of<typename T::value_type>::type;
+        const Pair v = __ldcs(reinterpret_cast<const Pair*>(p));
+        return T(v.x, v.y);
+    } else {
+        return __ldcs(p);
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ T shfl_xor(const T& v, int mask)
+{
+    if constexpr (is_device_complex_v<T>) {
+        return T(__shfl_xor_sync(full_mask, v.real(), mask),
+                 __shfl_xor_sync(full_mask, v.imag(), mask));
+    } else {
+        return __shfl_xor_sync(full_mask, v, mask);
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ T shfl_up(const T& v, int delta)
+{
+    if constexpr (is_device_complex_v<T>) {
+        return T(__shfl_up_sync(full_mask, v.real(), delta),
+                 __shfl_up_sync(full_mask, v.imag(), delta));
+    } else {
+        return __shfl_up_sync(full_mask, v, delta);
+    }
+}
+
+/// Complex values are added part by part: there is no 128-bit (or 64-bit float pair) atomicAdd.
+template <typename D>
+__device__ __forceinline__ void atomic_add(D* target, const D& value)
+{
+    if constexpr (is_device_complex_v<D>) {
+        auto* parts = reinterpret_cast<typename D::value_type*>(target);
+        atomicAdd(parts, value.real());
+        atomicAdd(parts + 1, value.imag());
+    } else {
+        atomicAdd(target, value);
+    }
+}
+
+/// Sum over lanes [first, lane] of `value`, where `first` is the latest lane at or before this
+/// one with `head` set (lane 0 when there is none). Every lane of the warp must call it.
+template <typename D>
+__device__ __forceinline__ D segmented_inclusive_scan(D value, bool head)
+{
+    const int lane = threadIdx.x % warp_size;
+#pragma unroll
+    for (int offset = 1; offset < warp_size; offset *= 2) {
+        const D up = shfl_up(value, offset);
+        const bool up_head = __shfl_up_sync(full_mask, head, offset);
+        if (lane >= offset) {
+            if (!head) value += up;
+            head = head || up_head;
+        }
+    }
+    return value;
+}
+
+// ------------------------------------------------------------------ operands
+
+/// One column of x and y, and the coefficients of y = alpha * op(A) x + beta * y.
+template <typename D>
+struct Column {
+    const D* x;
+    long long x_stride;
+    D* y;
+    long long y_stride;
+    D alpha;
+    D beta;
+    bool beta_is_zero;
+
+    __device__ D x_at(long long i) const { return load_cached(x + i * x_stride); }
+
+    /// y(i) = alpha * sum + beta * y(i); y(i) is not read when beta is zero.
+    __device__ void store(long long i, const D& sum) const
+    {
+        D* out = y + i * y_stride;
+        *out = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *out);
+    }
+
+    /// y(i) += alpha * sum, for a row finished before (load_balanced's fix-up).
+    __device__ void add(long long i, const D& sum) const { y[i * y_stride] += mul(alpha, sum); }
+
+    /// y(i) += alpha * value, racing with other threads.
+    __device__ void scatter(long long i, const D& value) const
+    {
+        atomic_add(y + i * y_stride, mul(alpha, value));
+    }
+};
+
+template <typename V>
+Column<device_type_t<V>> column(V alpha, const matrix::Dense<V>& x, V beta,
+                                matrix::Dense<V>& y, size_type j)
+{
+    return {as_device(x.data()) + j, x.stride(), as_device(y.data()) + j, y.stride(),
+            as_device(alpha),        as_device(beta), beta == V{0}};
+}
+
+template <typename D, typename I>
+struct CsrView {
+    long long rows;
+    long long nnz;
+    const I* row_ptrs;
+    const I* cols;
+    const D* values;
+};
+
+template <typename V, typename I>
+CsrView<device_type_t<V>, I> view(const matrix::Csr<V, I>& A)
+{
+    return {A.rows(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
+            as_device(A.values().data())};
+}
+
+/// Calls body.template operator()<conj>() with the mode's conjugation as a constant.
+template <typename Body>
+void with_conjugation(Mode mode, Body&& body)
+{
+    if (conjugates(mode)) {
+        body.template operator()<true>();
+    } else {
+        body.template operator()<false>();
+    }
+}
+
+// ------------------------------------------------------------------ y = beta * y
+
+template <typename D>
+__global__ void __launch_bounds__(block_size)
+    scale_kernel(long long rows, long long cols, D* y, long long stride, D beta, bool beta_is_zero)
+{
+    const long long n = rows * cols;
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        D& e = y[(i / cols) * stride + i % cols];
+        e = beta_is_zero ? D{} : mul(beta, e);
+    }
+}
+
+/// y = beta * y before products are scattered into it; zeros are written (y not read) when
+/// beta is zero.
+template <typename V>
+void prepare_scatter(const CudaExecutor& exec, V beta, matrix::Dense<V>& y)
+{
+    if (beta == V{1} || y.rows() == 0 || y.cols() == 0) return;
+    scale_kernel<<<grid_for(y.rows() * y.cols(), block_size), block_size, 0, stream_of(exec)>>>(
+        y.rows(), y.cols(), as_device(y.data()), y.stride(), as_device(beta), beta == V{0});
+    check_launch(spmv_where);
+}
+
+// ------------------------------------------------------------------ CSR row_vector
+
+/// Rows each group of G lanes handles at once, their loads issued together, so that short
+/// rows still keep enough bytes in flight per warp. Measured on H100 (7-point Poisson, G 8):
+/// 1 row 182 us, 2 rows 168 us, 4 rows 172 us (more registers, fewer resident warps).
+constexpr int rows_per_group = 2;
+
+/// Group sizes up to this use the software-pipelined kernel. Longer rows spend their time in
+/// the gathers of the group's own entries and do better with more warps in flight (27-point
+/// Poisson, G 32: 145 us plain, 158 us pipelined).
+constexpr int max_pipelined_group = 8;
+
+/// The rows a warp handles at once (R per group of G lanes) and, for this lane, the first
+/// entry of each: with a group sized to the mean row length most rows take one pass.
+template <int G, int R, typename D, typename I>
+struct RowBlock {
+    static constexpr int groups = warp_size / G;
+    I begin[R];
+    I end[R];
+    D a[R];
+    I c[R];
+
+    /// Consecutive groups take consecutive rows: row pointers and y are accessed coalesced.
+    __device__ __forceinline__ static long long row(long long first, int r, int group)
+    {
+        return first + r * groups + group;
+    }
+
+    __device__ __forceinline__ void load_bounds(const CsrView<D, I>& A, long long first, int group)
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const long long i = row(first, r, group);
+            const bool valid = i < A.rows;
+            begin[r] = valid ? load_cached(A.row_ptrs + i) : I{};
+            end[r] = valid ? load_cached(A.row_ptrs + i + 1) : I{};
+        }
+    }
+
+    __device__ __forceinline__ void load_entries(const CsrView<D, I>& A, int lane)
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const long long nz = static_cast<long long>(begin[r]) + lane;
+            a[r] = D{};
+            c[r] = I{};
+            if (nz < end[r]) {
+                a[r] = load_streaming(A.values + nz);
+                c[r] = load_streaming(A.cols + nz);
+            }
+        }
+    }
+
+    /// y for the block's rows, from the loaded first entries, the rest of long rows, and the
+    /// group's shuffle reduction.
+    template <bool Conj>
+    __device__ __forceinline__ void finish(const CsrView<D, I>& A, const Column<D>& v,
+                                           long long first, int group, int lane) const
+    {
+        D sum[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            sum[r] = static_cast<long long>(begin[r]) + lane < end[r] ? mul(op<Conj>(a[r]), v.x_at(c[r]))
+                                                                      : D{};
+        }
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            for (long long nz = static_cast<long long>(begin[r]) + lane + G; nz < end[r]; nz += G) {
+                sum[r] += mul(op<Conj>(load_streaming(A.values + nz)),
+                              v.x_at(load_streaming(A.cols + nz)));
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+#pragma unroll
+            for (int offset = G / 2; offset > 0; offset /= 2) sum[r] += shfl_xor(sum[r], offset);
+            const long long i = row(first, r, group);
+            if (lane == 0 && i < A.rows) v.store(i, sum[r]);
+        }
+    }
+};
+
+/// A warp per block of rows, the grid covering all rows.
+template <int G, int R, bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    csr_row_vector_kernel(CsrView<D, I> A, Column<D> v)
+{
+    using Block = RowBlock<G, R, D, I>;
+    constexpr int warp_rows = Block::groups * R;
+    const int lane = threadIdx.x % G;
+    const int group = (threadIdx.x % warp_size) / G;
+    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
+    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows;
+    // The loop bounds are uniform over the warp, so that every lane reaches the shuffles.
+    for (long long first = warp * warp_rows; first < A.rows; first += step) {
+        Block block;
+        block.load_bounds(A, first, group);
+        block.load_entries(A, lane);
+        block.template finish<Conj>(A, v, first, group, lane);
+    }
+}
+
+/// Persistent warps stepping over blocks of rows, software-pipelined: while a block's x
+/// values are gathered and its sums reduced, the next block's entries and the row bounds of
+/// the one after are already loading, so the warp keeps DRAM busy through its gathers.
+template <int G, int R, bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    csr_row_vector_pipelined_kernel(CsrView<D, I> A, Column<D> v)
+{
+    using Block = RowBlock<G, R, D, I>;
+    constexpr int warp_rows = Block::groups * R;
+    const int lane = threadIdx.x % G;
+    const int group = (threadIdx.x % warp_size) / G;
+    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
+    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows;
+    long long first = warp * warp_rows;
+    if (first >= A.rows) return;  // the whole warp: its bounds below are uniform
+    Block current;
+    current.load_bounds(A, first, group);
+    current.load_entries(A, lane);
+    Block next;
+    next.load_bounds(A, first + step, group);
+    for (; first < A.rows; first += step) {
+        next.load_entries(A, lane);
+        Block after;
+        after.load_bounds(A, first + 2 * step, group);
+        current.template finish<Conj>(A, v, first, group, lane);
+        current = next;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            next.begin[r] = after.begin[r];
+            next.end[r] = after.end[r];
+        }
+    }
+}
+
+/// Blocks of a kernel that fit on the device at once (cached per kernel).
+template <auto Kernel>
+long long resident_blocks(const CudaExecutor& exec, int threads, std::size_t shared_bytes = 0)
+{
+    static const int per_sm = [&] {
+        int blocks = 0;
+        loom::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads,
+                                                                        shared_bytes),
+                          "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmv_where);
+        return std::max(blocks, 1);
+    }();
+    return static_cast<long long>(per_sm) * exec.multiprocessor_count();
+}
+
+/// Calls body.template operator()<G>() with G the runtime group size as a constant.
+template <typename Body>
+void with_group_size(int group_size, Body&& body)
+{
+    switch (group_size) {
+    case 1: body.template operator()<1>(); break;
+    case 2: body.template operator()<2>(); break;
+    case 4: body.template operator()<4>(); break;
+    case 8: body.template operator()<8>(); break;
+    case 16: body.template operator()<16>(); break;
+    default: body.template operator()<32>(); break;
+    }
+}
+
+/// The smallest power of two at least the mean row length, at most a warp.
+int group_size_for(size_type rows, size_type nnz)
+{
+    const double mean = rows == 0 ? 0.0 : static_cast<double>(nnz) / static_cast<double>(rows);
+    int size = 1;
+    while (size < warp_size && size < mean) size *= 2;
+    return size;
+}
+
+template <int G, bool Conj, typename V, typename I>
+void launch_row_vector(const CudaExecutor& exec, V alpha, const matrix::Csr<V, I>& A,
+                       const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    constexpr int R = rows_per_group;
+    constexpr bool pipelined = G <= max_pipelined_group;
+    constexpr auto kernel = pipelined ? csr_row_vector_pipelined_kernel<G, R, Conj, D, I>
+                                      : csr_row_vector_kernel<G, R, Conj, D, I>;
+    const long long warps = ceildiv(A.rows(), warp_size / G * R);
+    long long blocks = std::min(ceildiv(warps * warp_size, block_size), max_grid);
+    // The pipelined kernel's warps persist: no more of them than fit on the device at once.
+    if constexpr (pipelined) blocks = std::min(blocks, resident_blocks<kernel>(exec, block_size));
+    for (size_type j = 0; j < x.cols(); ++j) {
+        kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+            view(A), column(alpha, x, beta, y, j));
+        check_launch(spmv_where);
+    }
+}
+
+template <typename V, typename I>
+void csr_row_vector(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                    const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    with_conjugation(mode, [&]<bool Conj>() {
+        with_group_size(group_size_for(A.rows(), A.nnz()), [&]<int G>() {
+            launch_row_vector<G, Conj>(exec, alpha, A, x, beta, y);
+        });
+    });
+}
+
+// ------------------------------------------------------------------ CSR load_balanced
+
+/// Merge items (row ends + nonzeros) per lane of a tile. Odd, so that lanes walking their
+/// items through shared memory side by side hit distinct banks.
+constexpr int merge_items_per_lane = 7;
+constexpr int merge_tile_items = warp_size * merge_items_per_lane;
+constexpr int merge_warps_per_block = 4;
+constexpr int merge_block_size = merge_warps_per_block * warp_size;
+
+/// Where diagonal d (row ends consumed + nonzeros consumed = d) crosses the merge path of
+/// row_ends[0, rows) and the nonzero indices first_nz + [0, nnz): the row ends consumed.
+/// A row end is consumed before nonzero j when it is <= j (the row holds no more entries).
+template <typename I>
+__device__ long long merge_path_rows(long long d, const I* row_ends, long long rows,
+                                     long long nnz, long long first_nz)
+{
+    long long lo = d > nnz ? d - nnz : 0;
+    long long hi = d < rows ? d : rows;
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        if (row_ends[mid] <= first_nz + d - mid - 1) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+template <typename I>
+__global__ void __launch_bounds__(block_size)
+    merge_path_partition_kernel(const I* row_ptrs, long long rows, long long nnz,
+                                long long tile_items, long long tiles, I* tile_rows)
+{
+    const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (t > tiles) return;
+    const long long d = std::min(t * tile_items, rows + nnz);
+    tile_rows[t] = static_cast<I>(merge_path_rows(d, row_ptrs + 1, rows, nnz, 0));
+}
+
+/// One tile of the merge path, as a warp sees it: rows [first_row, first_row + rows) end in
+/// it, and it holds nonzeros [first_nz, first_nz + nnz).
+struct MergeTile {
+    long long first_row;
+    long long first_nz;
+    int rows;
+    int nnz;
+    int items;
+};
+
+template <int PerLane, typename I>
+__device__ __forceinline__ MergeTile merge_tile(const I* tile_rows, long long tile,
+                                                long long total_items)
+{
+    constexpr int items = warp_size * PerLane;
+    const long long first_item = tile * items;
+    const long long first_row = load_cached(tile_rows + tile);
+    const int rows = static_cast<int>(load_cached(tile_rows + tile + 1) - first_row);
+    const int n_items = static_cast<int>(std::min<long long>(items, total_items - first_item));
+    return {first_row, first_item - first_row, rows, n_items - rows, n_items};
+}
+
+/// From a tile staged in shared memory (products of its nonzeros, ends of its rows): y for
+/// the rows whose ends lie in the tile, and in carries[tile] the partial sum of the row its
+/// end cuts. Each lane walks its own PerLane merge items; a segmented warp scan joins the
+/// rows split between lanes.
+template <int PerLane, typename D, typename I>
+__device__ __forceinline__ void finish_merge_tile(const MergeTile& t, const D* products,
+                                                  const I* row_ends, const Column<D>& v,
+                                                  D* carries, long long tile, int lane)
+{
+    const int begin = std::min(lane * PerLane, t.items);
+    const int stop = std::min(begin + PerLane, t.items);
+    int i = static_cast<int>(merge_path_rows(begin, row_ends, t.rows, t.nnz, t.first_nz));
+    int j = begin - i;
+    D partial{};
+    D first_end_sum{};
+    int first_end = -1;  // the first row this lane ends (tile-local), -1: none
+    for (int item = begin; item < stop; ++item) {
+        if (i < t.rows && row_ends[i] <= t.first_nz + j) {
+            if (first_end < 0) {
+                first_end = i;
+                first_end_sum = partial;
+            } else {
+                v.store(t.first_row + i, partial);
+            }
+            partial = D{};
+            ++i;
+        } else {
+            partial += products[j];
+            ++j;
+        }
+    }
+    // The first row a lane ends may have begun in earlier lanes: add what they carried.
+    const D carry = segmented_inclusive_scan(partial, first_end >= 0);
+    const D carry_in = shfl_up(carry, 1);
+    if (first_end >= 0) {
+        v.store(t.first_row + first_end, first_end_sum + (lane > 0 ? carry_in : D{}));
+    }
+    if (lane == warp_size - 1) carries[tile] = carry;
+}
+
+/// One warp per tile of merge items. The tile's entries are loaded into registers, all
+/// loads issued before any x value is gathered, and its products staged in shared memory
+/// for the lanes' walks.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    csr_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
+                          D* carries)
+{
+    constexpr int per_lane = merge_items_per_lane;
+    constexpr int items = warp_size * per_lane;
+    __shared__ alignas(16) unsigned char storage[merge_warps_per_block * items * (sizeof(D) + sizeof(I))];
+    const int warp = threadIdx.x / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    D* products = reinterpret_cast<D*>(storage) + warp * items;
+    I* row_ends = reinterpret_cast<I*>(storage + merge_warps_per_block * items * sizeof(D)) + warp * items;
+    for (long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
+         tile < tiles; tile += static_cast<long long>(gridDim.x) * merge_warps_per_block) {
+        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
+        D a[per_lane];
+        I c[per_lane];
+#pragma unroll
+        for (int s = 0; s < per_lane; ++s) {
+            const int i = s * warp_size + lane;
+            a[s] = D{};
+            c[s] = I{};
+            if (i < t.nnz) {
+                a[s] = load_streaming(A.values + t.first_nz + i);
+                c[s] = load_streaming(A.cols + t.first_nz + i);
+            }
+        }
+#pragma unroll
+        for (int s = 0; s < per_lane; ++s) {
+            const int i = s * warp_size + lane;
+            if (i < t.rows) row_ends[i] = load_cached(A.row_ptrs + t.first_row + 1 + i);
+        }
+#pragma unroll
+        for (int s = 0; s < per_lane; ++s) {
+            const int i = s * warp_size + lane;
+            if (i < t.nnz) products[i] = mul(op<Conj>(a[s]), v.x_at(c[s]));
+        }
+        __syncwarp();
+        finish_merge_tile<per_lane>(t, products, row_ends, v, carries, tile, lane);
+        __syncwarp();  // the next tile reuses this warp's shared memory
+    }
+}
+
+/// y(r) += alpha * (sum of the carries of the tiles whose end cuts row r), in tile order,
+/// for runs of at most a warp's worth of tiles: one thread per tile, the thread's warp
+/// summing runs of several tiles. Longer runs are merge_path_long_runs_kernel's.
+template <typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    merge_path_fixup_kernel(const I* tile_rows, long long tiles, long long rows, const D* carries,
+                            Column<D> v)
+{
+    const int lane = threadIdx.x % warp_size;
+    for (long long base = blockIdx.x * static_cast<long long>(blockDim.x); base < tiles;
+         base += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long tile = base + threadIdx.x;
+        long long row = rows;
+        bool starts = false;  // first tile of a run carrying into `row`
+        bool single = false;  // ... and the only one
+        bool long_run = false;
+        if (tile < tiles) {
+            row = tile_rows[tile + 1];
+            starts = row < rows && (tile == 0 || tile_rows[tile] != row);
+            single = starts && (tile + 1 == tiles || tile_rows[tile + 2] != row);
+            long_run = starts && !single && tile + warp_size < tiles &&
+                       tile_rows[tile + warp_size + 1] == row;
+        }
+        if (single) v.add(row, carries[tile]);
+        unsigned runs = __ballot_sync(full_mask, starts && !single && !long_run);
+        while (runs != 0) {
+            const int leader = __ffs(runs) - 1;
+            runs &= runs - 1;
+            const long long first = __shfl_sync(full_mask, tile, leader);
+            const long long run_row = __shfl_sync(full_mask, row, leader);
+            const long long t = first + lane;
+            D sum = t < tiles && tile_rows[t + 1] == run_row ? carries[t] : D{};
+#pragma unroll
+            for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += shfl_xor(sum, offset);
+            if (lane == leader) v.add(run_row, sum);
+        }
+    }
+}
+
+/// One block per long run: y(row) += alpha * (its carries summed in a fixed order).
+template <typename D>
+__global__ void __launch_bounds__(block_size)
+    merge_path_long_runs_kernel(const MergeRun* runs, const D* carries, Column<D> v)
+{
+    const MergeRun run = runs[blockIdx.x];
+    D sum{};
+#pragma unroll 4
+    for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
+        sum += carries[t];
+    }
+#pragma unroll
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += shfl_xor(sum, offset);
+    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
+    D* warp_sums = reinterpret_cast<D*>(storage);
+    if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        D total = warp_sums[0];
+        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
+        v.add(run.row, total);
+    }
+}
+
+/// Runs of more than a warp's worth of tiles cutting one row, found on the host (once per
+/// matrix, with its partition).
+template <typename I>
+std::vector<MergeRun> long_runs_of(const std::vector<I>& tile_rows, long long rows)
+{
+    std::vector<MergeRun> runs;
+    const long long tiles = static_cast<long long>(tile_rows.size()) - 1;
+    for (long long first = 0; first < tiles;) {
+        const long long row = tile_rows[first + 1];
+        long long end = first + 1;
+        while (end < tiles && tile_rows[end + 1] == row) ++end;
+        if (row < rows && end - first > warp_size) runs.push_back({first, end, row});
+        first = end;
+    }
+    return runs;
+}
+
+/// A's merge-path partition, built on first use and cached in its plan with the long runs
+/// of its fix-up.
+template <typename V, typename I>
+std::shared_ptr<CsrPlan<V, I>> merge_path_plan(const CudaExecutor& exec,
+                                               const matrix::Csr<V, I>& A)
+{
+    constexpr int tile_items = merge_tile_items;
+    auto plan = plan_of(A);
+    if (plan->tile_items == tile_items) return plan;
+    const long long tiles = ceildiv(A.rows() + A.nnz(), tile_items);
+    Array<I> tile_rows(A.executor(), tiles + 1);
+    Array<V> carries(A.executor(), tiles);
+    merge_path_partition_kernel<<<grid_for(tiles + 1, block_size), block_size, 0,
+                                  stream_of(exec)>>>(A.row_ptrs().data(), A.rows(), A.nnz(),
+                                                     tile_items, tiles, tile_rows.data());
+    check_launch(spmv_where);
+    const auto runs = long_runs_of(tile_rows.to_host(), A.rows());
+    plan->long_runs = Array<MergeRun>(A.executor(), runs);
+    plan->tile_rows = std::move(tile_rows);
+    plan->carries = std::move(carries);
+    plan->tile_items = tile_items;
+    return plan;
+}
+
+template <typename V, typename I>
+void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                    const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const auto plan = merge_path_plan(exec, A);
+    const long long tiles = plan->carries.size();
+    const I* tile_rows = plan->tile_rows.data();
+    D* carries = as_device(plan->carries.data());
+    const auto csr = view(A);
+    with_conjugation(mode, [&]<bool Conj>() {
+        for (size_type j = 0; j < x.cols(); ++j) {
+            const auto v = column(alpha, x, beta, y, j);
+            csr_merge_path_kernel<Conj, D, I>
+                <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
+                   stream_of(exec)>>>(csr, v, tile_rows, tiles, carries);
+            check_launch(spmv_where);
+            merge_path_fixup_kernel<D, I>
+                <<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
+                    tile_rows, tiles, A.rows(), carries, v);
+            check_launch(spmv_where);
+            if (!plan->long_runs.empty()) {
+                merge_path_long_runs_kernel<D>
+                    <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
+                        plan->long_runs.data(), carries, v);
+                check_launch(spmv_where);
+            }
+        }
+    });
+}
+
+// ------------------------------------------------------------------ CSR transposed
+
+/// y(col) += alpha * op(A(row, col)) * x(row): a group of G lanes per row.
+template <int G, bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    csr_scatter_kernel(CsrView<D, I> A, Column<D> v)
+{
+    const long long thread = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    const int lane = threadIdx.x % G;
+    for (long long row = thread / G; row < A.rows; row += groups) {
+        const long long end = load_cached(A.row_ptrs + row + 1);
+        long long nz = load_cached(A.row_ptrs + row) + lane;
+        if (nz >= end) continue;
+        const D x_row = v.x_at(row);
+        for (; nz < end; nz += G) {
+            v.scatter(load_streaming(A.cols + nz), mul(op<Conj>(load_streaming(A.values + nz)), x_row));
+        }
+    }
+}
+
+/// The same over the merge-path tiles, for irregular rows: a warp stages its tile's entries
+/// and row ends in shared memory, and each lane walks its merge items, scattering entries.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    csr_merge_path_scatter_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows,
+                                  long long tiles)
+{
+    constexpr int per_lane = merge_items_per_lane;
+    constexpr int items = warp_size * per_lane;
+    __shared__ alignas(16) unsigned char storage[merge_warps_per_block * items * (sizeof(D) + 2 * sizeof(I))];
+    const int warp = threadIdx.x / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    D* values = reinterpret_cast<D*>(storage) + warp * items;
+    I* cols = reinterpret_cast<I*>(storage + merge_warps_per_block * items * sizeof(D)) + warp * items;
+    I* row_ends = cols + merge_warps_per_block * items;
+    for (long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
+         tile < tiles; tile += static_cast<long long>(gridDim.x) * merge_warps_per_block) {
+        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
+#pragma unroll
+        for (int s = 0; s < per_lane; ++s) {
+            const int i = s * warp_size + lane;
+            if (i < t.nnz) {
+                values[i] = op<Conj>(load_streaming(A.values + t.first_nz + i));
+                cols[i] = load_streaming(A.cols + t.first_nz + i);
+            }
+            if (i < t.rows) row_ends[i] = load_cached(A.row_ptrs + t.first_row + 1 + i);
+        }
+        __syncwarp();
+        const int begin = std::min(lane * per_lane, t.items);
+        const int stop = std::min(begin + per_lane, t.items);
+        int i = static_cast<int>(merge_path_rows(begin, row_ends, t.rows, t.nnz, t.first_nz));
+        int j = begin - i;
+        int x_row_of = -1;  // the tile-local row whose x value x_row holds
+        D x_row{};
+        for (int item = begin; item < stop; ++item) {
+            if (i < t.rows && row_ends[i] <= t.first_nz + j) {
+                ++i;
+            } else {
+                if (x_row_of != i) {
+                    x_row = v.x_at(t.first_row + i);
+                    x_row_of = i;
+                }
+                v.scatter(cols[j], mul(values[j], x_row));
+                ++j;
+            }
+        }
+        __syncwarp();  // the next tile reuses this warp's shared memory
+    }
+}
+
+template <typename V, typename I>
+void csr_scatter(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                 const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,
+                 SpmvAlgorithm algorithm)
+{
+    using D = device_type_t<V>;
+    prepare_scatter(exec, beta, y);
+    if (A.nnz() == 0) return;
+    const auto csr = view(A);
+    if (algorithm == SpmvAlgorithm::load_balanced) {
+        const auto plan = merge_path_plan(exec, A);
+        const long long tiles = plan->carries.size();
+        with_conjugation(mode, [&]<bool Conj>() {
+            for (size_type j = 0; j < x.cols(); ++j) {
+                csr_merge_path_scatter_kernel<Conj, D, I>
+                    <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
+                       stream_of(exec)>>>(csr, column(alpha, x, V{1}, y, j),
+                                          plan->tile_rows.data(), tiles);
+                check_launch(spmv_where);
+            }
+        });
+        return;
+    }
+    with_conjugation(mode, [&]<bool Conj>() {
+        with_group_size(group_size_for(A.rows(), A.nnz()), [&]<int G>() {
+            for (size_type j = 0; j < x.cols(); ++j) {
+                csr_scatter_kernel<G, Conj, D, I>
+                    <<<grid_for(A.rows() * G, block_size), block_size, 0, stream_of(exec)>>>(
+                        csr, column(alpha, x, V{1}, y, j));
+                check_launch(spmv_where);
+            }
+        });
+    });
+}
+
+// ------------------------------------------------------------------ row statistics
+
+struct RowStatsPartial {
+    long long max_length;
+    double sum_squares;
+};
+
+constexpr int stats_max_blocks = 256;
+
+/// Per block: the longest row and the sum of squared row lengths, reduced in a fixed order
+/// (the grid depends on the row count only), so the statistics are deterministic.
+template <typename I>
+__global__ void __launch_bounds__(block_size)
+    row_stats_kernel(const I* row_ptrs, long long rows, RowStatsPartial* partials)
+{
+    long long max_length = 0;
+    double sum_squares = 0;
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long length = row_ptrs[r + 1] - row_ptrs[r];
+        max_length = std::max(max_length, length);
+        sum_squares += static_cast<double>(length) * static_cast<double>(length);
+    }
+#pragma unroll
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) {
+        max_length = std::max(max_length, __shfl_xor_sync(full_mask, max_length, offset));
+        sum_squares += __shfl_xor_sync(full_mask, sum_squares, offset);
+    }
+    __shared__ RowStatsPartial warps[block_size / warp_size];
+    if (threadIdx.x % warp_size == 0) warps[threadIdx.x / warp_size] = {max_length, sum_squares};
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        RowStatsPartial block = warps[0];
+        for (int w = 1; w < block_size / warp_size; ++w) {
+            block.max_length = std::max(block.max_length, warps[w].max_length);
+            block.sum_squares += warps[w].sum_squares;
+        }
+        partials[blockIdx.x] = block;
+    }
+}
+
+/// load_balanced suits rows that are irregular, some much longer than the mean or lengths
+/// spread widely (a group sized to the mean then stalls its warp on the long rows), and rows
+/// that are all long (a warp per row keeps too few loads in flight and may leave SMs idle).
+bool wants_load_balance(size_type max_length, double mean, double cv)
+{
+    const bool irregular = max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
+    return irregular || mean > 4 * warp_size;
+}
+
+template <typename V, typename I>
+void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan)
+{
+    const long long blocks = std::min<long long>(ceildiv(A.rows(), block_size), stats_max_blocks);
+    Array<RowStatsPartial> partials(A.executor(), blocks);
+    row_stats_kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+        A.row_ptrs().data(), A.rows(), partials.data());
+    check_launch("loom::sparse::choose_spmv_algorithm");
+    const auto host = partials.to_host();
+    long long max_length = 0;
+    double sum_squares = 0;
+    for (const auto& p : host) {
+        max_length = std::max(max_length, p.max_length);
+        sum_squares += p.sum_squares;
+    }
+    const double rows = static_cast<double>(A.rows());
+    const double mean = static_cast<double>(A.nnz()) / rows;
+    const double variance = std::max(sum_squares / rows - mean * mean, 0.0);
+    plan.max_row_length = max_length;
+    plan.mean_row_length = mean;
+    plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
+    plan.automatic = wants_load_balance(max_length, mean, plan.row_length_cv)
+                         ? SpmvAlgorithm::load_balanced
+                         : SpmvAlgorithm::row_vector;
+    plan.has_stats = true;
+}
+
+// ------------------------------------------------------------------ COO
+
+/// A warp takes 32 consecutive entries; runs of one output row among them (sorted input has
+/// long ones) are summed in the warp, so that each run costs one atomicAdd.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    coo_scatter_kernel(long long nnz, const I* out_idxs, const I* in_idxs, const D* values,
+                       Column<D> v)
+{
+    const int lane = threadIdx.x % warp_size;
+    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
+    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / warp_size;
+    for (long long base = warp * warp_size; base < nnz; base += warps * warp_size) {
+        const long long e = base + lane;
+        long long out = -1;  // lanes past the end form a run of their own, never written
+        D product{};
+        if (e < nnz) {
+            out = load_streaming(out_idxs + e);
+            product = mul(op<Conj>(load_streaming(values + e)), v.x_at(load_streaming(in_idxs + e)));
+        }
+        const long long before = __shfl_up_sync(full_mask, out, 1);
+        const long long after = __shfl_down_sync(full_mask, out, 1);
+        const D run_sum = segmented_inclusive_scan(product, lane == 0 || before != out);
+        const bool run_end = lane == warp_size - 1 || after != out;
+        if (run_end && out >= 0) v.scatter(out, run_sum);
+    }
+}
+
+// ------------------------------------------------------------------ ELL and SELL-P
+
+/// Slot `slot` of a row, at base + slot * step in the column-major slot arrays.
+template <typename D, typename I>
+struct SlotRow {
+    const I* cols;
+    const D* values;
+    long long base;
+    long long step;
+    long long slots;
+};
+
+/// sum over the row's stored slots of op(value) * x(col); padding (col < 0) is skipped
+/// without touching x.
+template <bool Conj, typename D, typename I>
+__device__ __forceinline__ D slot_row_sum(const SlotRow<D, I>& row, const Column<D>& v)
+{
+    D sum{};
+    for (long long s = 0; s < row.slots; ++s) {
+        const long long k = row.base + s * row.step;
+        const I col = load_streaming(row.cols + k);
+        if (col >= 0) sum += mul(op<Conj>(load_streaming(row.values + k)), v.x_at(col));
+    }
+    return sum;
+}
+
+/// y(col) += alpha * op(value) * x(r) over the row's stored slots.
+template <bool Conj, typename D, typename I>
+__device__ __forceinline__ void slot_row_scatter(const SlotRow<D, I>& row, long long r,
+                                                 const Column<D>& v)
+{
+    const D x_row = v.x_at(r);
+    for (long long s = 0; s < row.slots; ++s) {
+        const long long k = row.base + s * row.step;
+        const I col = load_streaming(row.cols + k);
+        if (col >= 0) v.scatter(col, mul(op<Conj>(load_streaming(row.values + k)), x_row));
+    }
+}
+
+template <bool Transpose, bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    ell_kernel(long long rows, long long width, long long stride, const I* cols, const D* values,
+               Column<D> v)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const SlotRow<D, I> row{cols, values, r, stride, width};
+        if constexpr (Transpose) {
+            slot_row_scatter<Conj>(row, r, v);
+        } else {
+            v.store(r, slot_row_sum<Conj>(row, v));
+        }
+    }
+}
+
+/// A thread per row, so the slice_size threads of a slice read its slots side by side.
+template <bool Transpose, bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    sellp_kernel(long long rows, long long slice_size, const I* slice_lengths, const I* slice_sets,
+                 const I* cols, const D* values, Column<D> v)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long slice = r / slice_size;
+        const long long base = load_cached(slice_sets + slice) * slice_size + r % slice_size;
+        const SlotRow<D, I> row{cols, values, base, slice_size, load_cached(slice_lengths + slice)};
+        if constexpr (Transpose) {
+            slot_row_scatter<Conj>(row, r, v);
+        } else {
+            v.store(r, slot_row_sum<Conj>(row, v));
+        }
+    }
+}
+
+/// Runs launch.template operator()<transpose, conj>(column_beta) for every column's launch;
+/// transposed products first scale y (they scatter into it, so each launch adds with beta 1).
+template <typename V, typename Launch>
+void slotted_spmv(const CudaExecutor& exec, Mode mode, V beta, matrix::Dense<V>& y,
+                  Launch&& launch)
+{
+    if (transposes(mode)) {
+        prepare_scatter(exec, beta, y);
+        with_conjugation(mode, [&]<bool Conj>() { launch.template operator()<true, Conj>(V{1}); });
+    } else {
+        with_conjugation(mode, [&]<bool Conj>() { launch.template operator()<false, Conj>(beta); });
+    }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ entry points
+
+template <typename V, typename I>
+SpmvAlgorithm choose_csr_algorithm(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    if (A.rows() == 0 || A.nnz() == 0) return SpmvAlgorithm::row_vector;
+    const auto plan = plan_of(A);
+    if (!plan->has_stats) compute_row_stats(exec, A, *plan);
+    return plan->automatic;
+}
+
+template <typename V, typename I>
+void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, SpmvAlgorithm algorithm)
+{
+    if (y.rows() == 0 || y.cols() == 0) return;
+    if (algorithm == SpmvAlgorithm::vendor) {
+        spmv_csr_vendor(exec, mode, alpha, A, x, beta, y);
+        return;
+    }
+    if (algorithm == SpmvAlgorithm::automatic) algorithm = choose_csr_algorithm(exec, A);
+    if (transposes(mode)) {
+        csr_scatter(exec, mode, alpha, A, x, beta, y, algorithm);
+        return;
+    }
+    // Without nonzeros y = beta y: the row kernel does that without building a partition.
+    if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
+        csr_merge_path(exec, mode, alpha, A, x, beta, y);
+    } else {
+        csr_row_vector(exec, mode, alpha, A, x, beta, y);
+    }
+}
+
+template <typename V, typename I>
+void spmv_coo(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Coo<V, I>& A,
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    if (y.rows() == 0 || y.cols() == 0) return;
+    prepare_scatter(exec, beta, y);
+    if (A.nnz() == 0) return;
+    const I* out = transposes(mode) ? A.col_idxs().data() : A.row_idxs().data();
+    const I* in = transposes(mode) ? A.row_idxs().data() : A.col_idxs().data();
+    const D* values = as_device(A.values().data());
+    with_conjugation(mode, [&]<bool Conj>() {
+        for (size_type j = 0; j < x.cols(); ++j) {
+            coo_scatter_kernel<Conj, D, I>
+                <<<grid_for(A.nnz(), block_size), block_size, 0, stream_of(exec)>>>(
+                    A.nnz(), out, in, values, column(alpha, x, V{1}, y, j));
+            check_launch(spmv_where);
+        }
+    });
+}
+
+template <typename V, typename I>
+void spmv_ell(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Ell<V, I>& A,
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    if (y.rows() == 0 || y.cols() == 0) return;
+    const I* cols = A.col_idxs().data();
+    const D* values = as_device(A.values().data());
+    slotted_spmv(exec, mode, beta, y, [&]<bool Transpose, bool Conj>(V column_beta) {
+        if (A.rows() == 0) return;
+        for (size_type j = 0; j < x.cols(); ++j) {
+            ell_kernel<Transpose, Conj, D, I>
+                <<<grid_for(A.rows(), block_size), block_size, 0, stream_of(exec)>>>(
+                    A.rows(), A.width(), A.stride(), cols, values,
+                    column(alpha, x, column_beta, y, j));
+            check_launch(spmv_where);
+        }
+    });
+}
+
+template <typename V, typename I>
+void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sellp<V, I>& A,
+                const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    if (y.rows() == 0 || y.cols() == 0) return;
+    const I* lengths = A.slice_lengths().data();
+    const I* sets = A.slice_sets().data();
+    const I* cols = A.col_idxs().data();
+    const D* values = as_device(A.values().data());
+    slotted_spmv(exec, mode, beta, y, [&]<bool Transpose, bool Conj>(V column_beta) {
+        if (A.rows() == 0) return;
+        for (size_type j = 0; j < x.cols(); ++j) {
+            sellp_kernel<Transpose, Conj, D, I>
+                <<<grid_for(A.rows(), block_size), block_size, 0, stream_of(exec)>>>(
+                    A.rows(), A.slice_size(), lengths, sets, cols, values,
+                    column(alpha, x, column_beta, y, j));
+            check_launch(spmv_where);
+        }
+    });
+}
+
+#define LOOM_INSTANTIATE_SPMV_CUDA(V, I)                                                       \
+    template void spmv_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,             \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&, SpmvAlgorithm);      \
+    template void spmv_coo(const CudaExecutor&, Mode, V, const matrix::Coo<V, I>&,             \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
+    template void spmv_ell(const CudaExecutor&, Mode, V, const matrix::Ell<V, I>&,             \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
+    template void spmv_sellp(const CudaExecutor&, Mode, V, const matrix::Sellp<V, I>&,         \
+                             const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
+    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUDA)
+
+}  // namespace loom::sparse::cuda

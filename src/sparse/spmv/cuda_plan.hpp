@@ -1,0 +1,80 @@
+// What the CUDA SpMV caches on a Csr matrix (Csr::plan()): the row-length statistics and the
+// algorithm they select, the merge-path partition of load_balanced, and cuSPARSE's workspace.
+// Shared by cuda.cu and cusparse.cu; see CUDA_NOTES.md.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "loom/base/array.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/sparse/spmv.hpp"
+
+namespace loom::sparse::cuda {
+
+/// Tiles [first_tile, end_tile) of the merge-path partition whose ends all cut `row`: a row
+/// longer than many tiles, whose carries load_balanced's fix-up sums with a whole block.
+struct MergeRun {
+    long long first_tile;
+    long long end_tile;
+    long long row;
+};
+
+template <typename V, typename I>
+struct CsrPlan {
+    /// The pattern the plan describes; a plan found on a matrix whose row pointers were
+    /// replaced behind its back (same object, other arrays) is rebuilt.
+    const I* row_ptrs = nullptr;
+    size_type rows = 0;
+    size_type nnz = 0;
+
+    bool has_stats = false;
+    size_type max_row_length = 0;
+    double mean_row_length = 0;
+    /// Standard deviation of the row lengths over their mean.
+    double row_length_cv = 0;
+    SpmvAlgorithm automatic = SpmvAlgorithm::row_vector;
+
+    /// Merge items per tile the partition was cut for (0: no partition yet).
+    size_type tile_items = 0;
+    /// Rows whose ends precede tile t's first merge item, for t in [0, tiles]: tile t covers
+    /// row ends [tile_rows[t], tile_rows[t + 1]).
+    Array<I> tile_rows;
+    /// Per tile, its partial sum of the row cut by its end (written by every load_balanced call).
+    Array<V> carries;
+    /// The runs of more than a warp's worth of tiles cutting one row.
+    Array<MergeRun> long_runs;
+
+    Array<std::byte> vendor_workspace;
+};
+
+/// Tags a plan as this backend's: std::get_deleter identifies it, Csr::plan() being type-erased.
+template <typename V, typename I>
+struct CsrPlanDeleter {
+    void operator()(void* plan) const { delete static_cast<CsrPlan<V, I>*>(plan); }
+};
+
+/// A's plan, made empty on first use or when A's pattern is not the one it describes.
+/// Not thread-safe: concurrent SpMVs on one matrix must not be the first to build its plan.
+template <typename V, typename I>
+std::shared_ptr<CsrPlan<V, I>> plan_of(const matrix::Csr<V, I>& A)
+{
+    auto& slot = A.plan();
+    if (slot && std::get_deleter<CsrPlanDeleter<V, I>>(slot)) {
+        auto plan = std::shared_ptr<CsrPlan<V, I>>(slot, static_cast<CsrPlan<V, I>*>(slot.get()));
+        if (plan->row_ptrs == A.row_ptrs().data() && plan->rows == A.rows() &&
+            plan->nnz == A.nnz()) {
+            return plan;
+        }
+    }
+    auto fresh = std::make_unique<CsrPlan<V, I>>();
+    fresh->row_ptrs = A.row_ptrs().data();
+    fresh->rows = A.rows();
+    fresh->nnz = A.nnz();
+    // On failure the shared_ptr constructor hands the pointer to the deleter: nothing leaks.
+    auto* built = fresh.release();
+    slot = std::shared_ptr<void>(built, CsrPlanDeleter<V, I>{});
+    return std::shared_ptr<CsrPlan<V, I>>(slot, built);
+}
+
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,170 @@
+// cuSPARSE's CSR SpMV (SpmvAlgorithm::vendor), through the generic API on the executor's
+// cuSPARSE handle and stream. The workspace is cached in the matrix's plan (cuda_plan.hpp).
+#include <complex>
+#include <string>
+#include <type_traits>
+
+#include <cusparse.h>
+
+#include "base/cuda/helpers.cuh"
+#include "base/instantiate.hpp"
+#include "sparse/spmv/cuda_plan.hpp"
+#include "sparse/spmv/kernels.hpp"
+
+namespace loom::sparse::cuda {
+namespace {
+
+constexpr const char* vendor_where = "loom::sparse::spmv";
+
+void check(cusparseStatus_t status, const char* call)
+{
+    if (status == CUSPARSE_STATUS_SUCCESS) return;
+    const std::string what = std::string(call) + " failed: " + cusparseGetErrorName(status) +
+                             " (" + cusparseGetErrorString(status) + ")";
+    if (status == CUSPARSE_STATUS_NOT_SUPPORTED) {
+        throw NotSupported(vendor_where, "cuSPARSE does not offer this product: " + what);
+    }
+    throw CudaError(vendor_where, what);
+}
+
+#define LOOM_CUSPARSE_CHECK(call) check((call), #call)
+
+template <typename V>
+constexpr cudaDataType data_type()
+{
+    if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
+    else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
+    else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
+    else return CUDA_C_64F;
+}
+
+template <typename I>
+constexpr cusparseIndexType_t index_type()
+{
+    return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+}
+
+cusparseOperation_t operation(Mode mode, bool complex_values)
+{
+    switch (mode) {
+    case Mode::transpose: return CUSPARSE_OPERATION_TRANSPOSE;
+    // A^H of a real matrix is A^T; asked as such so that no real-type restriction applies.
+    case Mode::conj_transpose:
+        return complex_values ? CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE
+                              : CUSPARSE_OPERATION_TRANSPOSE;
+    default: return CUSPARSE_OPERATION_NON_TRANSPOSE;
+    }
+}
+
+/// Owns one generic-API descriptor; `destroy` is its cusparseDestroy* function.
+template <typename Descr, auto destroy>
+class Descriptor {
+public:
+    Descriptor() = default;
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    ~Descriptor()
+    {
+        if (handle_ != nullptr) destroy(handle_);
+    }
+    /// For the cusparseCreate* call.
+    Descr* out() { return &handle_; }
+    Descr get() const { return handle_; }
+
+private:
+    Descr handle_ = nullptr;
+};
+
+using SpMat = Descriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
+using ConstDnVec = Descriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
+using DnVec = Descriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
+using ConstDnMat = Descriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
+using DnMat = Descriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
+
+/// The plan's workspace, grown to at least `bytes` (a null pointer when none is needed).
+template <typename V, typename I>
+void* workspace(CsrPlan<V, I>& plan, const matrix::Csr<V, I>& A, std::size_t bytes)
+{
+    if (bytes == 0) return nullptr;
+    if (plan.vendor_workspace.size() < static_cast<size_type>(bytes)) {
+        plan.vendor_workspace = Array<std::byte>(A.executor(), static_cast<size_type>(bytes));
+    }
+    return plan.vendor_workspace.data();
+}
+
+/// Dense operands as cuSPARSE sees them: a contiguous single column is a vector (SpMV),
+/// anything else a row-major matrix with leading dimension = stride (SpMM).
+template <typename V>
+bool is_plain_vector(const matrix::Dense<V>& d)
+{
+    return d.cols() == 1 && (d.stride() == 1 || d.rows() <= 1);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                     const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    if (mode == Mode::conjugate) {
+        throw NotSupported(vendor_where,
+                           "cuSPARSE offers no conj(A) without transposition (Mode::conjugate); "
+                           "use SpmvAlgorithm::automatic, row_vector or load_balanced");
+    }
+    if (y.rows() == 0 || y.cols() == 0) return;
+    // cuSPARSE is not asked about a matrix without entries (y = beta y), nor about one with
+    // more stored entries than rows * cols (duplicates, which it rejects): the native row
+    // kernel computes the same product.
+    if (A.nnz() == 0 ||
+        static_cast<double>(A.nnz()) > static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
+        spmv_csr(exec, mode, alpha, A, x, beta, y, SpmvAlgorithm::row_vector);
+        return;
+    }
+    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
+    // The handle is shared with other callers, who may have switched it to device scalars.
+    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    constexpr auto type = data_type<V>();
+    const auto op = operation(mode, is_complex_v<V>);
+
+    SpMat matA;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
+        matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
+        A.values().data(), index_type<I>(), index_type<I>(), CUSPARSE_INDEX_BASE_ZERO, type));
+    const auto plan = plan_of(A);
+
+    if (is_plain_vector(x) && is_plain_vector(y)) {
+        ConstDnVec vecX;
+        DnVec vecY;
+        LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vecX.out(), x.rows(), x.data(), type));
+        LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vecY.out(), y.rows(), y.data(), type));
+        std::size_t bytes = 0;
+        LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(),
+                                                    &beta, vecY.get(), type,
+                                                    CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+        void* buffer = workspace(*plan, A, bytes);
+        LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta,
+                                         vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+        return;
+    }
+    ConstDnMat matX;
+    DnMat matY;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(matX.out(), x.rows(), x.cols(), x.stride(),
+                                                 x.data(), type, CUSPARSE_ORDER_ROW));
+    LOOM_CUSPARSE_CHECK(cusparseCreateDnMat(matY.out(), y.rows(), y.cols(), y.stride(), y.data(),
+                                            type, CUSPARSE_ORDER_ROW));
+    std::size_t bytes = 0;
+    LOOM_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                &alpha, matA.get(), matX.get(), &beta, matY.get(),
+                                                type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    void* buffer = workspace(*plan, A, bytes);
+    LOOM_CUSPARSE_CHECK(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                     matA.get(), matX.get(), &beta, matY.get(), type,
+                                     CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+}
+
+#define LOOM_INSTANTIATE_SPMV_CUSPARSE(V, I)                                                   \
+    template void spmv_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,      \
+                                  const matrix::Dense<V>&, V, matrix::Dense<V>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUSPARSE)
+
+}  // namespace loom::sparse::cuda

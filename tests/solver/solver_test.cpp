@@ -1,0 +1,578 @@
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "loom/base/error.hpp"
+#include "loom/base/operators.hpp"
+#include "loom/blas/vector.hpp"
+#include "loom/matrix/io.hpp"
+#include "loom/solver/solvers.hpp"
+#include "solver/problems.hpp"
+#include "support/executors.hpp"
+#include "support/random.hpp"
+#include "support/types.hpp"
+
+namespace {
+
+using namespace loom;
+using loom::test::all_solvers;
+using loom::test::grid_matrix;
+using loom::test::needs_spd;
+using loom::test::solve_tolerance;
+using loom::test::true_relative_residual;
+
+template <typename V>
+class Solvers : public ::testing::Test {
+protected:
+    std::shared_ptr<const Executor> ref = test::reference();
+
+    /// SPD/HPD for the CG family, nonsymmetric for the others.
+    std::shared_ptr<matrix::Csr<V>> system_for(const std::string& name, size_type n = 12) const
+    {
+        return needs_spd(name) ? grid_matrix<V>(ref, n, 0.0, 0.2)
+                               : grid_matrix<V>(ref, n, 0.5, 0.2);
+    }
+
+    std::shared_ptr<const stop::Criterion> criteria() const
+    {
+        return stop::max_iterations(2000) | stop::relative_residual(solve_tolerance<V>());
+    }
+};
+TYPED_TEST_SUITE(Solvers, loom::test::ValueTypes);
+
+TYPED_TEST(Solvers, EachConvergesToTheTolerance)
+{
+    using V = TypeParam;
+    for (const auto& [name, make] : all_solvers<V>()) {
+        SCOPED_TRACE(name);
+        auto A = this->system_for(name);
+        auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto solver = make(this->ref, this->criteria())->generate(A);
+        solver->apply(b, x);
+        const auto& result =
+            dynamic_cast<const solver::IterativeSolver<V>&>(*solver).result();
+        EXPECT_TRUE(result.converged()) << result.message();
+        EXPECT_GT(result.iterations, 0);
+        EXPECT_LE(result.relative_residual_norm(), solve_tolerance<V>());
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+    }
+}
+
+TYPED_TEST(Solvers, ColumnsOfOneSolveMatchSeparateSolves)
+{
+    using V = TypeParam;
+    for (const auto& [name, make] : all_solvers<V>()) {
+        SCOPED_TRACE(name);
+        auto A = this->system_for(name, 8);
+        const auto n = A->size().rows;
+        auto b = test::random_dense<V>(this->ref, {n, 3}, 11);
+        auto col2 = b.column(2);
+        col2.fill(V{0});  // a zero right-hand side among others
+        auto x = test::random_dense<V>(this->ref, {n, 3}, 12);
+        const auto x0 = x;
+        auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
+            make(this->ref, this->criteria())->generate(A));
+        solver->apply(b, x);
+        const auto together = solver->result();
+        ASSERT_EQ(together.columns.size(), 3u);
+        EXPECT_TRUE(together.converged()) << together.message();
+        EXPECT_EQ(together.columns[2].iteration, 0);
+        EXPECT_STREQ(together.columns[2].detail, "zero right-hand side");
+        EXPECT_EQ(std::abs(x.at(0, 2)), 0.0);
+        for (size_type j = 0; j < 2; ++j) {
+            auto bj = matrix::Dense<V>(this->ref, b.column(j));
+            auto xj = matrix::Dense<V>(this->ref, matrix::Dense<V>(x0).column(j));
+            solver->apply(bj, xj);
+            EXPECT_EQ(solver->result().columns[0].iteration, together.columns[j].iteration)
+                << "column " << j;
+            std::vector<V> joint;
+            for (size_type i = 0; i < n; ++i) joint.push_back(x.at(i, j));
+            LOOM_EXPECT_NEAR_VECTORS(joint, xj.to_host(), 1e3 * solve_tolerance<V>());
+        }
+    }
+}
+
+TYPED_TEST(Solvers, BackendsAgreeWithReference)
+{
+    using V = TypeParam;
+    for (const auto& exec : test::backends()) {
+        for (const auto& [name, make] : all_solvers<V>()) {
+            SCOPED_TRACE(name + " on " + exec->name());
+            auto A = this->system_for(name);
+            auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 5);
+            matrix::Dense<V> x_ref(this->ref, b.size());
+            x_ref.fill(V{0});
+            auto ref_solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
+                make(this->ref, this->criteria())->generate(A));
+            ref_solver->apply(b, x_ref);
+
+            auto A_exec = std::make_shared<matrix::Csr<V>>(exec, *A);
+            matrix::Dense<V> b_exec(exec, b);
+            matrix::Dense<V> x_exec(exec, b.size());
+            x_exec.fill(V{0});
+            auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
+                make(exec, this->criteria())->generate(A_exec));
+            solver->apply(b_exec, x_exec);
+
+            ASSERT_TRUE(solver->result().converged()) << solver->result().message();
+            for (size_type j = 0; j < 2; ++j) {
+                const auto ref_iterations =
+                    static_cast<double>(ref_solver->result().columns[j].iteration);
+                // In single precision the summation order of the parallel reductions changes
+                // the iterates enough for the erratic methods (CGS) to take a few more or less.
+                const double allowed =
+                    std::is_same_v<remove_complex_t<V>, float> ? 2 + 0.2 * ref_iterations : 1.0;
+                EXPECT_NEAR(static_cast<double>(solver->result().columns[j].iteration),
+                            ref_iterations, allowed);
+            }
+            EXPECT_LE(true_relative_residual(*A_exec, b_exec, x_exec),
+                      20 * solve_tolerance<V>());
+            LOOM_EXPECT_NEAR_VECTORS(x_exec.to_host(), x_ref.to_host(),
+                                     1e3 * solve_tolerance<V>());
+        }
+    }
+}
+
+TYPED_TEST(Solvers, StartFromTheInitialGuess)
+{
+    using V = TypeParam;
+    auto A = this->system_for("cg");
+    auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
+    matrix::Dense<V> x(this->ref, b.size());
+    x.fill(V{0});
+    auto cg = solver::Cg<V>::build().with_criteria(this->criteria()).on(this->ref)->generate(A);
+    cg->apply(b, x);
+    const auto first = cg->result().iterations;
+    cg->apply(b, x);  // already solved: converges at the initial check
+    EXPECT_EQ(cg->result().iterations, 0);
+    EXPECT_TRUE(cg->result().converged());
+
+    auto zero_start = solver::Cg<V>::build()
+                          .with_criteria(this->criteria())
+                          .with_initial_guess(solver::InitialGuess::zero)
+                          .on(this->ref)
+                          ->generate(A);
+    zero_start->apply(b, x);
+    EXPECT_EQ(zero_start->result().iterations, first);
+}
+
+TYPED_TEST(Solvers, ZeroRightHandSideGivesZero)
+{
+    using V = TypeParam;
+    for (const auto& [name, make] : all_solvers<V>()) {
+        SCOPED_TRACE(name);
+        auto A = this->system_for(name, 4);
+        matrix::Dense<V> b(this->ref, {A->size().rows, 1});
+        b.fill(V{0});
+        auto x = test::random_dense<V>(this->ref, b.size(), 9);
+        auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
+            make(this->ref, this->criteria())->generate(A));
+        solver->apply(b, x);
+        EXPECT_TRUE(solver->result().converged());
+        EXPECT_EQ(solver->result().iterations, 0);
+        for (const auto v : x.to_host()) EXPECT_EQ(v, V{0});
+    }
+}
+
+TYPED_TEST(Solvers, BreakdownStopsWithAClearStatus)
+{
+    using V = TypeParam;
+    // [[0, 1], [1, 0]] with b = e_1: p^H A p = 0 (CG, FCG, BiCG), r~^H A p = 0 (BiCGSTAB, CGS).
+    auto A = std::make_shared<matrix::Csr<V>>(matrix::Csr<V>::from_host(
+        this->ref, {2, 2}, {0, 1, 2}, {1, 0}, {V{1}, V{1}}));
+    auto b = matrix::Dense<V>::from_host(this->ref, {2, 1}, {V{1}, V{0}});
+    for (const auto& [name, make] : all_solvers<V>()) {
+        SCOPED_TRACE(name);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
+            make(this->ref, this->criteria())->generate(A));
+        solver->apply(b, x);
+        const auto& result = solver->result();
+        for (const auto v : x.to_host()) EXPECT_TRUE(std::isfinite(std::abs(v)));
+        if (name.starts_with("gmres")) {
+            EXPECT_TRUE(result.converged()) << result.message();
+            EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+        } else if (name != "ir") {  // IR's inner CG breaks down, so IR just stalls
+            EXPECT_EQ(result.reason, stop::Reason::breakdown) << result.message();
+            EXPECT_NE(std::string(result.detail), "");
+            EXPECT_NE(result.message().find("breakdown"), std::string::npos);
+        }
+    }
+}
+
+TYPED_TEST(Solvers, NanStopsAndKeepsTheLastGoodIterate)
+{
+    using V = TypeParam;
+    for (const auto& [name, make] : all_solvers<V>()) {
+        SCOPED_TRACE(name);
+        auto A = this->system_for(name, 4);
+        // Poisons its results from the third application on: the solve must notice and
+        // keep a finite x.
+        auto calls = std::make_shared<int>(0);
+        auto poisoned = std::make_shared<MatrixFree<V>>(
+            this->ref, A->size(),
+            [A, calls](const matrix::Dense<V>& in, matrix::Dense<V>& out) {
+                A->apply(in, out);
+                if (++*calls >= 3) out.fill(V{std::numeric_limits<double>::quiet_NaN()});
+            },
+            [A](const matrix::Dense<V>& in, matrix::Dense<V>& out) {
+                loom::conj_transpose<V>(A)->apply(in, out);
+            });
+        auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
+            make(this->ref, this->criteria())->generate(poisoned));
+        solver->apply(b, x);
+        EXPECT_EQ(solver->result().reason, stop::Reason::not_finite)
+            << solver->result().message();
+        for (const auto v : x.to_host()) EXPECT_TRUE(std::isfinite(std::abs(v)));
+    }
+}
+
+TYPED_TEST(Solvers, ThrowOnFailureRaises)
+{
+    using V = TypeParam;
+    auto A = this->system_for("cg");
+    auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
+    matrix::Dense<V> x(this->ref, b.size());
+    x.fill(V{0});
+    auto cg = solver::Cg<V>::build()
+                  .with_criteria(stop::max_iterations(2), stop::relative_residual(1e-12))
+                  .with_throw_on_failure()
+                  .on(this->ref)
+                  ->generate(A);
+    try {
+        cg->apply(b, x);
+        FAIL() << "no exception";
+    } catch (const NumericalError& e) {
+        EXPECT_NE(std::string(e.what()).find("iteration limit"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(cg->result().reason, stop::Reason::iteration_limit);
+    EXPECT_EQ(cg->result().iterations, 2);
+}
+
+TYPED_TEST(Solvers, BadInputIsRejected)
+{
+    using V = TypeParam;
+    auto A = this->system_for("cg", 3);
+    auto cg = solver::Cg<V>::build().with_criteria(this->criteria()).on(this->ref);
+    auto rect = std::make_shared<matrix::Dense<V>>(this->ref, dim2{3, 4});
+    EXPECT_THROW(cg->generate(rect), DimensionMismatch);
+    EXPECT_THROW(cg->generate(nullptr), BadInput);
+    EXPECT_THROW(solver::Cg<V>::build().on(this->ref)->generate(A), BadInput);  // no criteria
+    EXPECT_THROW(solver::Cg<V>::build().with_criteria(this->criteria()).on(nullptr), BadInput);
+    EXPECT_THROW(solver::Gmres<V>::build()
+                     .with_criteria(this->criteria())
+                     .with_krylov_dim(0)
+                     .on(this->ref)
+                     ->generate(A),
+                 BadInput);
+    auto small = std::make_shared<Identity<V>>(this->ref, 4);
+    EXPECT_THROW(solver::Cg<V>::build()
+                     .with_criteria(this->criteria())
+                     .with_preconditioner(std::shared_ptr<const LinOp<V>>(small))
+                     .on(this->ref)
+                     ->generate(A),
+                 DimensionMismatch);
+    auto no_transpose = std::make_shared<MatrixFree<V>>(
+        this->ref, A->size(),
+        [A](const matrix::Dense<V>& in, matrix::Dense<V>& out) { A->apply(in, out); });
+    EXPECT_THROW(solver::Bicg<V>::build()
+                     .with_criteria(this->criteria())
+                     .on(this->ref)
+                     ->generate(no_transpose),
+                 NotSupported);
+
+    auto solver = cg->generate(A);
+    matrix::Dense<V> b(this->ref, {9, 1});
+    matrix::Dense<V> x(this->ref, {8, 1});
+    b.fill(V{1});
+    x.fill(V{7});
+    EXPECT_THROW(solver->apply(b, x), DimensionMismatch);
+    matrix::Dense<V> x2(this->ref, {9, 2});
+    x2.fill(V{7});
+    EXPECT_THROW(solver->apply(b, x2), DimensionMismatch);
+    for (const auto v : x.to_host()) EXPECT_EQ(v, V{7});  // untouched
+}
+
+TYPED_TEST(Solvers, OneFactoryServesManyMatrices)
+{
+    using V = TypeParam;
+    auto factory = solver::Bicgstab<V>::build().with_criteria(this->criteria()).on(this->ref);
+    for (size_type n : {3, 7, 10}) {
+        auto A = this->system_for("bicgstab", n);
+        auto b = test::random_dense<V>(this->ref, {n * n, 1}, 1);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto solver = factory->generate(A);
+        EXPECT_EQ(solver->system_matrix(), A);
+        solver->apply(b, x);
+        EXPECT_TRUE(solver->result().converged());
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+    }
+}
+
+TYPED_TEST(Solvers, SolversPreconditionSolvers)
+{
+    using V = TypeParam;
+    auto spd = this->system_for("cg");
+    auto nonsym = this->system_for("gmres");
+    auto b = test::random_dense<V>(this->ref, {spd->size().rows, 1}, 3);
+    auto inner_cg = solver::Cg<V>::build()
+                        .with_criteria(stop::max_iterations(4))
+                        .with_initial_guess(solver::InitialGuess::zero)
+                        .on(this->ref);
+    // GMRES, BiCGSTAB and CGS need a fixed linear preconditioner: a fixed number of damped
+    // Richardson steps from zero is a polynomial in A. (A Krylov solver as preconditioner
+    // is nonlinear; only FCG and IR tolerate that.)
+    auto polynomial = solver::Ir<V>::build()
+                          .with_criteria(stop::max_iterations(3))
+                          .with_relaxation_factor(V{0.2})
+                          .with_initial_guess(solver::InitialGuess::zero)
+                          .on(this->ref);
+    auto inner_gmres = solver::Gmres<V>::build()
+                           .with_criteria(stop::max_iterations(3))
+                           .with_krylov_dim(3)
+                           .with_initial_guess(solver::InitialGuess::zero)
+                           .on(this->ref);
+    struct Case {
+        std::shared_ptr<const LinOpFactory<V>> outer;
+        std::shared_ptr<const LinOp<V>> A;
+    };
+    auto crit = this->criteria();
+    const std::vector<Case> cases{
+        {solver::Fcg<V>::build().with_preconditioner(inner_cg).with_criteria(crit).on(this->ref), spd},
+        {solver::Cg<V>::build().with_preconditioner(polynomial).with_criteria(crit).on(this->ref), spd},
+        {solver::Gmres<V>::build().with_preconditioner(polynomial).with_criteria(crit).on(this->ref), nonsym},
+        {solver::Bicgstab<V>::build().with_preconditioner(polynomial).with_criteria(crit).on(this->ref), nonsym},
+        {solver::Cgs<V>::build().with_preconditioner(polynomial).with_criteria(crit).on(this->ref), nonsym},
+        {solver::Ir<V>::build().with_solver(inner_gmres).with_criteria(crit).on(this->ref), nonsym},
+    };
+    for (const auto& c : cases) {
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(c.outer->generate(c.A));
+        SCOPED_TRACE(solver->name());
+        ASSERT_NE(solver->preconditioner(), nullptr);
+        solver->apply(b, x);
+        EXPECT_TRUE(solver->result().converged()) << solver->result().message();
+        EXPECT_LE(true_relative_residual(*c.A, b, x), 20 * solve_tolerance<V>());
+    }
+}
+
+TYPED_TEST(Solvers, PreconditionerGivenAsAnOperator)
+{
+    using V = TypeParam;
+    // M = diag(A)^-1 as a matrix-free operator: every method must accept it.
+    for (const auto& [name, make] : all_solvers<V>()) {
+        if (name == "ir") continue;  // IR's slot is its inner solver
+        SCOPED_TRACE(name);
+        auto A = this->system_for(name);
+        const auto diag = static_cast<V>(4 + 2 * (is_complex_v<V> ? 0.2 : 0.0));
+        auto jacobi = std::make_shared<MatrixFree<V>>(
+            this->ref, A->size(),
+            [diag](const matrix::Dense<V>& in, matrix::Dense<V>& out) {
+                blas::axpby(V{1} / diag, in, V{0}, out);
+            },
+            [diag](const matrix::Dense<V>& in, matrix::Dense<V>& out) {
+                blas::axpby(V{1} / loom::conj(diag), in, V{0}, out);
+            });
+        std::shared_ptr<const LinOpFactory<V>> plain = make(this->ref, this->criteria());
+        // Rebuild the same solver with the preconditioner through the typed builders.
+        std::shared_ptr<LinOp<V>> solver;
+        auto crit = this->criteria();
+        std::shared_ptr<const LinOp<V>> M = jacobi;
+        if (name == "cg") solver = solver::Cg<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "fcg") solver = solver::Fcg<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "bicg") solver = solver::Bicg<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "bicgstab") solver = solver::Bicgstab<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "cgs") solver = solver::Cgs<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name.starts_with("gmres")) solver = solver::Gmres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        ASSERT_NE(solver, nullptr);
+        auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        solver->apply(b, x);
+        const auto& it = dynamic_cast<const solver::IterativeSolver<V>&>(*solver);
+        EXPECT_TRUE(it.result().converged()) << it.result().message();
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+    }
+}
+
+TYPED_TEST(Solvers, ApplyWithAlphaAndBeta)
+{
+    using V = TypeParam;
+    auto A = this->system_for("gmres");
+    auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
+    auto gmres = solver::Gmres<V>::build()
+                     .with_criteria(this->criteria())
+                     .with_initial_guess(solver::InitialGuess::zero)
+                     .on(this->ref)
+                     ->generate(A);
+    matrix::Dense<V> solution(this->ref, b.size());
+    gmres->apply(b, solution);
+    auto x = test::random_dense<V>(this->ref, b.size(), 4);
+    const auto x0 = x.to_host();
+    gmres->apply(V{2}, b, V{0.5}, x);
+    const auto s = solution.to_host();
+    std::vector<V> expected(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) expected[i] = V{2} * s[i] + V{0.5} * x0[i];
+    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected, 10 * solve_tolerance<V>());
+}
+
+TYPED_TEST(Solvers, GmresRestartsAndHandlesTinySystems)
+{
+    using V = TypeParam;
+    auto A = this->system_for("gmres");
+    auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+    for (auto method : {solver::Orthogonalization::modified, solver::Orthogonalization::classical}) {
+        SCOPED_TRACE(solver::to_string(method));
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto gmres = solver::Gmres<V>::build()
+                         .with_criteria(this->criteria())
+                         .with_krylov_dim(4)
+                         .with_orthogonalization(method)
+                         .on(this->ref)
+                         ->generate(A);
+        EXPECT_EQ(gmres->krylov_dim(), 4);
+        gmres->apply(b, x);
+        EXPECT_TRUE(gmres->result().converged()) << gmres->result().message();
+        EXPECT_GT(gmres->result().iterations, 4);  // it had to restart
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+    }
+    // 1 x 1: the basis is clamped to the system size and the solve is exact.
+    auto one = std::make_shared<matrix::Dense<V>>(
+        matrix::Dense<V>::from_host(this->ref, {1, 1}, {V{4}}));
+    auto gmres = solver::Gmres<V>::build().with_criteria(this->criteria()).on(this->ref)->generate(one);
+    EXPECT_EQ(gmres->krylov_dim(), 1);
+    auto b1 = matrix::Dense<V>::from_host(this->ref, {1, 1}, {V{2}});
+    matrix::Dense<V> x1(this->ref, {1, 1});
+    x1.fill(V{0});
+    gmres->apply(b1, x1);
+    EXPECT_TRUE(gmres->result().converged());
+    EXPECT_NEAR(std::abs(x1.at(0, 0) - V{0.5}), 0.0, 1e-6);
+}
+
+TYPED_TEST(Solvers, EmptySystemsAndNoColumns)
+{
+    using V = TypeParam;
+    auto empty = std::make_shared<matrix::Dense<V>>(this->ref, dim2{0, 0});
+    auto cg = solver::Cg<V>::build().with_criteria(this->criteria()).on(this->ref);
+    matrix::Dense<V> b(this->ref, {0, 1});
+    matrix::Dense<V> x(this->ref, {0, 1});
+    auto solver = cg->generate(empty);
+    solver->apply(b, x);
+    EXPECT_TRUE(solver->result().converged());
+    auto A = this->system_for("cg", 3);
+    matrix::Dense<V> b0(this->ref, {9, 0});
+    matrix::Dense<V> x0(this->ref, {9, 0});
+    auto s2 = cg->generate(A);
+    s2->apply(b0, x0);
+    EXPECT_TRUE(s2->result().converged());
+    EXPECT_EQ(s2->result().iterations, 0);
+}
+
+// ------------------------------------------------------------ shared matrices (double)
+
+std::shared_ptr<matrix::Csr<double>> shared_matrix(const std::string& name)
+{
+    const std::string path = std::string(LOOM_SHARED_MATRICES) + "/" + name + ".mtx";
+    if (FILE* f = std::fopen(path.c_str(), "r")) {
+        std::fclose(f);
+    } else {
+        return nullptr;
+    }
+    return std::make_shared<matrix::Csr<double>>(
+        matrix::read_csr<double>(test::reference(), path));
+}
+
+struct SharedCase {
+    std::string matrix;
+    std::string solver;
+    double tolerance;
+    size_type max_iterations;
+    bool jacobi = false;
+    /// Backends may differ by this many iterations. BiCGSTAB's residual is not monotone, so
+    /// on sherman5 rounding differences of the reductions move the stop by a few steps.
+    double iteration_slack = 1;
+};
+
+class SharedMatrices : public ::testing::TestWithParam<SharedCase> {};
+
+TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
+{
+    const auto& c = GetParam();
+    auto A = shared_matrix(c.matrix);
+    if (!A) GTEST_SKIP() << c.matrix << ".mtx not found";
+    auto ref = test::reference();
+    const auto n = A->size().rows;
+    // b = A * 1, the usual test right-hand side.
+    matrix::Dense<double> ones(ref, {n, 1});
+    ones.fill(1.0);
+    matrix::Dense<double> b(ref, {n, 1});
+    A->apply(ones, b);
+    std::vector<std::shared_ptr<const LinOp<double>>> executors_A{A};
+    for (const auto& exec : test::backends()) {
+        executors_A.push_back(std::make_shared<matrix::Csr<double>>(exec, *A));
+    }
+    size_type ref_iterations = -1;
+    for (const auto& op : executors_A) {
+        SCOPED_TRACE(op->executor()->name());
+        const auto exec = op->executor();
+        std::shared_ptr<const LinOp<double>> M;
+        if (c.jacobi) M = test::inverse_diagonal(dynamic_cast<const matrix::Csr<double>&>(*op));
+        const auto crit =
+            stop::max_iterations(c.max_iterations) | stop::relative_residual(c.tolerance);
+        std::shared_ptr<LinOp<double>> generated;
+        if (c.solver == "cg") {
+            generated = solver::Cg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "fcg") {
+            generated = solver::Fcg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "bicgstab") {
+            generated = solver::Bicgstab<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "cgs") {
+            generated = solver::Cgs<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "bicg") {
+            generated = solver::Bicg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else {
+            generated = solver::Gmres<double>::build().with_preconditioner(M).with_krylov_dim(30).with_criteria(crit).on(exec)->generate(op);
+        }
+        auto s = std::dynamic_pointer_cast<solver::IterativeSolver<double>>(generated);
+        matrix::Dense<double> bb(exec, b);
+        matrix::Dense<double> x(exec, {n, 1});
+        x.fill(0.0);
+        s->apply(bb, x);
+        EXPECT_TRUE(s->result().converged()) << s->result().message();
+        EXPECT_LE(true_relative_residual(*op, bb, x), 10 * c.tolerance);
+        if (ref_iterations < 0) {
+            ref_iterations = s->result().iterations;
+        } else {
+            EXPECT_NEAR(static_cast<double>(s->result().iterations),
+                        static_cast<double>(ref_iterations), c.iteration_slack);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Solvers, SharedMatrices,
+    ::testing::Values(SharedCase{"nos4", "cg", 1e-10, 1000},
+                      SharedCase{"nos4", "fcg", 1e-10, 1000},
+                      SharedCase{"bcsstk01", "cg", 1e-8, 1000, true},
+                      SharedCase{"lund_a", "cg", 1e-8, 1000, true},
+                      SharedCase{"sherman5", "bicgstab", 1e-6, 1000, true, 3},
+                      SharedCase{"sherman5", "gmres", 1e-6, 1000, true},
+                      SharedCase{"add32", "bicgstab", 1e-8, 1000},
+                      SharedCase{"add32", "gmres", 1e-8, 1000},
+                      SharedCase{"add32", "cgs", 1e-8, 1000, true},
+                      SharedCase{"add32", "bicg", 1e-8, 1000, true}),
+    [](const auto& info) { return info.param.matrix + "_" + info.param.solver; });
+
+}  // namespace

@@ -1,0 +1,218 @@
+// CUDA SpMV: every CSR algorithm (row_vector for each group size, load_balanced, cuSPARSE)
+// against the reference, the automatic choice, determinism of the native kernels, and the
+// cuSPARSE restrictions. Skipped without a GPU.
+#include <complex>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loom/base/error.hpp"
+#include "loom/sparse/spmv.hpp"
+#include "support/executors.hpp"
+#include "support/random.hpp"
+#include "support/types.hpp"
+
+namespace {
+
+using loom::dim2;
+using loom::size_type;
+using loom::sparse::Mode;
+using loom::sparse::SpmvAlgorithm;
+namespace matrix = loom::matrix;
+namespace sparse = loom::sparse;
+
+constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
+constexpr SpmvAlgorithm all_algorithms[] = {SpmvAlgorithm::automatic, SpmvAlgorithm::row_vector,
+                                            SpmvAlgorithm::load_balanced, SpmvAlgorithm::vendor};
+
+bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
+
+/// Patterns for each row_vector group size (mean row length 0.3 .. 40), rows longer than a
+/// warp, a dense row spanning many load_balanced tiles, mostly empty rows, rectangles.
+std::vector<loom::test::PatternSpec> specs()
+{
+    std::vector<loom::test::PatternSpec> result;
+    std::uint64_t seed = 100;
+    const auto add = [&](size_type rows, size_type cols, double per_row, bool dense_row) {
+        result.push_back({rows, cols, per_row, dense_row, seed % 2 == 0, seed % 3 == 0, seed});
+        ++seed;
+    };
+    for (const auto n : loom::test::awkward_sizes()) add(n, n, 4, n > 2);
+    for (const double per_row : {0.3, 1.5, 3.0, 7.0, 12.0, 24.0, 40.0}) add(700, 900, per_row, false);
+    add(3000, 5000, 0.05, true);
+    add(33, 20000, 2, true);
+    add(20000, 33, 1, false);
+    add(1, 1, 1, true);
+    add(0, 5, 1, false);
+    add(5, 0, 1, false);
+    return result;
+}
+
+template <typename T>
+class SpmvCuda : public ::testing::Test {
+protected:
+    using V = typename T::value_type;
+    using I = typename T::index_type;
+    using Csr = matrix::Csr<V, I>;
+    using Dense = matrix::Dense<V>;
+
+    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+
+    static std::vector<std::pair<V, V>> coefficients()
+    {
+        std::vector<std::pair<V, V>> result{{V{1}, V{0}}, {V{2.5}, V{-1}}, {V{-0.5}, V{1}}};
+        if constexpr (loom::is_complex_v<V>) result.push_back({V(0.5, -2), V(0.25, 1)});
+        return result;
+    }
+
+    /// rows x k with a row stride wider than k; NaN when beta is zero (y must not be read).
+    static Dense initial_y(std::shared_ptr<const loom::Executor> exec, size_type rows,
+                           size_type k, V beta)
+    {
+        auto y = loom::test::random_dense<V>(exec, {rows, k}, 5, k + 2);
+        if (beta == V{0}) y.fill(V{std::numeric_limits<loom::remove_complex_t<V>>::quiet_NaN()});
+        return y;
+    }
+};
+
+TYPED_TEST_SUITE(SpmvCuda, loom::test::ValueIndexTypes);
+
+TYPED_TEST(SpmvCuda, EveryAlgorithmMatchesReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    std::size_t turn = 0;
+    for (const auto& spec : specs()) {
+        const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
+        const typename TestFixture::Csr A(cuda, A_ref);
+        for (const auto algorithm : all_algorithms) {
+            for (const auto mode : all_modes) {
+                if (algorithm == SpmvAlgorithm::vendor && mode == Mode::conjugate) continue;
+                const dim2 op = transposes(mode) ? A.size().transposed() : A.size();
+                for (const size_type k : {1, 2}) {
+                    const auto coefficients = this->coefficients();
+                    const auto [alpha, beta] = coefficients[turn++ % coefficients.size()];
+                    SCOPED_TRACE(loom::to_string(A.size()) + " avg " + std::to_string(spec.avg_per_row) +
+                                 " algorithm " + sparse::to_string(algorithm) + " mode " +
+                                 sparse::to_string(mode) + " k " + std::to_string(k));
+                    // k == 1 with a stride > 1 covers cuSPARSE's strided (SpMM) path too.
+                    const auto x = loom::test::random_dense<V>(this->ref, {op.cols, k}, spec.seed, k + 1);
+                    auto expected = this->initial_y(this->ref, op.rows, k, beta);
+                    Dense y(cuda, expected);
+                    sparse::spmv(mode, alpha, A_ref, x, beta, expected);
+                    sparse::spmv(mode, alpha, A, Dense(cuda, x), beta, y, {algorithm});
+                    LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(),
+                                             loom::test::tolerance<V>());
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(SpmvCuda, ContiguousVectorsMatchReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto A_ref = loom::test::random_csr<V, I>(this->ref, {2000, 1500, 9, true, true, false, 3});
+    const typename TestFixture::Csr A(cuda, A_ref);
+    for (const auto algorithm : all_algorithms) {
+        for (const auto mode : {Mode::none, Mode::conj_transpose}) {
+            SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " " + sparse::to_string(mode));
+            const dim2 op = transposes(mode) ? A.size().transposed() : A.size();
+            const auto x = loom::test::random_dense<V>(this->ref, {op.cols, 1}, 1);
+            auto expected = loom::test::random_dense<V>(this->ref, {op.rows, 1}, 4);
+            Dense y(cuda, expected);
+            sparse::spmv(mode, V{1}, A_ref, x, V{0.5}, expected);
+            sparse::spmv(mode, V{1}, A, Dense(cuda, x), V{0.5}, y, {algorithm});
+            LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<V>());
+        }
+    }
+}
+
+TYPED_TEST(SpmvCuda, RowsLongerThanManyTiles)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // Dense rows of 30000 entries (over a hundred tiles each) next to each other, between
+    // empty rows: the fix-up sums long runs of carries, and runs of runs.
+    const size_type cols = 30000;
+    std::vector<I> ptrs{0};
+    std::vector<I> col_idxs;
+    std::vector<V> values;
+    std::mt19937_64 rng(11);
+    for (size_type r = 0; r < 8; ++r) {
+        const size_type length = r % 4 == 0 ? 0 : r % 4 == 3 ? 5 : cols;
+        for (size_type c = 0; c < length; ++c) {
+            col_idxs.push_back(static_cast<I>(c));
+            values.push_back(loom::test::random_value<V>(rng));
+        }
+        ptrs.push_back(static_cast<I>(col_idxs.size()));
+    }
+    const auto A_ref = TestFixture::Csr::from_host(this->ref, {8, cols}, ptrs, col_idxs, values);
+    const typename TestFixture::Csr A(cuda, A_ref);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);
+    const auto x = loom::test::random_dense<V>(this->ref, {cols, 1}, 2);
+    auto expected = loom::test::random_dense<V>(this->ref, {8, 1}, 3);
+    Dense y(cuda, expected);
+    sparse::spmv(Mode::none, V{2}, A_ref, x, V{-1}, expected);
+    sparse::spmv(Mode::none, V{2}, A, Dense(cuda, x), V{-1}, y, {SpmvAlgorithm::load_balanced});
+    LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<V>());
+}
+
+TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto A = loom::test::random_csr<V, I>(cuda, {20000, 20000, 6, true, false, true, 21});
+    const auto x = loom::test::random_dense<V>(cuda, {20000, 1}, 22);
+    for (const auto algorithm : {SpmvAlgorithm::row_vector, SpmvAlgorithm::load_balanced}) {
+        SCOPED_TRACE(sparse::to_string(algorithm));
+        Dense first(cuda, {20000, 1});
+        Dense second(cuda, {20000, 1});
+        sparse::spmv(Mode::none, V{1}, A, x, V{0}, first, {algorithm});
+        sparse::spmv(Mode::none, V{1}, A, x, V{0}, second, {algorithm});
+        EXPECT_EQ(first.to_host(), second.to_host());
+    }
+}
+
+TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // Poisson-distributed lengths around 4 (at most a few dozen): one group size fits all.
+    const auto regular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, false, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::row_vector);
+    // One row 1000 times the mean.
+    const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
+    const typename TestFixture::Csr empty(cuda, dim2{0, 0});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(empty), SpmvAlgorithm::row_vector);
+}
+
+TYPED_TEST(SpmvCuda, VendorRejectsConjugateWithoutTranspose)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto A = loom::test::random_csr<V, I>(cuda, {10, 10, 3, false, true, false, 1});
+    const auto x = loom::test::random_dense<V>(cuda, {10, 1}, 1);
+    auto y = loom::test::random_dense<V>(cuda, {10, 1}, 2);
+    const auto before = y.to_host();
+    EXPECT_THROW(sparse::spmv(Mode::conjugate, V{1}, A, x, V{1}, y, {SpmvAlgorithm::vendor}),
+                 loom::NotSupported);
+    EXPECT_EQ(y.to_host(), before);
+}
+
+}  // namespace

@@ -1,0 +1,292 @@
+// The `loom` program end to end: it is run as a child process, as a user would run it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "loom/config.hpp"
+#include <nlohmann/json.hpp>
+
+#include "loom/base/executor.hpp"
+#include "loom/matrix/io.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string loom_program = LOOM_BINARY_DIR "/tools/loom/loom";
+
+struct Outcome {
+    int status = -1;
+    std::string output;  ///< stdout and stderr together
+};
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (!fs::exists(loom_program)) GTEST_SKIP() << "the loom program was not built";
+        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("loom-cli-test-" + std::to_string(::getpid()) + "-" + test->name());
+        fs::create_directories(dir_);
+    }
+    void TearDown() override
+    {
+        std::error_code ignored;
+        if (!dir_.empty()) fs::remove_all(dir_, ignored);
+    }
+
+    /// Runs `loom args` in the test's folder.
+    Outcome loom(const std::string& args) const
+    {
+        const auto command =
+            "cd '" + dir_.string() + "' && '" + loom_program + "' " + args + " 2>&1";
+        Outcome run;
+        std::FILE* pipe = ::popen(command.c_str(), "r");
+        if (pipe == nullptr) return run;
+        char buffer[4096];
+        std::size_t n = 0;
+        while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
+        const int status = ::pclose(pipe);
+        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return run;
+    }
+
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+    void write(const std::string& name, const std::string& text) const
+    {
+        std::ofstream(path(name)) << text;
+    }
+
+    std::string read(const std::string& name) const
+    {
+        std::ifstream in(path(name));
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    nlohmann::json info(const std::string& name) const
+    {
+        const auto run = loom("info " + name + " --json");
+        EXPECT_EQ(run.status, 0) << run.output;
+        return nlohmann::json::parse(run.output);
+    }
+
+    template <typename V = double>
+    std::vector<V> result(const std::string& name) const
+    {
+        return loom::matrix::read_dense<V>(loom::ReferenceExecutor::create(), path(name)).to_host();
+    }
+
+    /// [[1 2 0], [0 3 0]]: a 2 x 3 matrix, and x = (1, 1, 1).
+    void write_small_system() const
+    {
+        write("A.mtx",
+              "%%MatrixMarket matrix coordinate real general\n"
+              "2 3 3\n1 1 1\n1 2 2\n2 2 3\n");
+        write("x.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n");
+        write("xt.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
+        write("y0.mtx", "%%MatrixMarket matrix array real general\n2 1\n10\n20\n");
+    }
+
+    static std::vector<std::string> execs()
+    {
+        std::vector<std::string> execs{"reference"};
+        if (loom::OmpExecutor::available()) execs.push_back("omp");
+        if (loom::CudaExecutor::available()) execs.push_back("cuda");
+        return execs;
+    }
+
+    fs::path dir_;
+};
+
+TEST_F(Cli, GeneratesPoissonAndReportsIt)
+{
+    ASSERT_EQ(loom("generate poisson2d:10 -o A.mtx").status, 0);
+    const auto facts = info("A.mtx");
+    EXPECT_EQ(facts["rows"], 100);
+    EXPECT_EQ(facts["cols"], 100);
+    EXPECT_EQ(facts["nnz"], 5 * 100 - 4 * 10);
+    EXPECT_EQ(facts["stored_entries"], 460);
+    EXPECT_EQ(facts["field"], "real");
+    EXPECT_EQ(facts["symmetry"], "general");
+    EXPECT_EQ(facts["row_length"]["min"], 3);
+    EXPECT_EQ(facts["row_length"]["max"], 5);
+    EXPECT_DOUBLE_EQ(facts["row_length"]["mean"].get<double>(), 4.6);
+
+    const auto text = loom("info A.mtx");
+    EXPECT_EQ(text.status, 0);
+    EXPECT_NE(text.output.find("100 x 100"), std::string::npos) << text.output;
+}
+
+TEST_F(Cli, GeneratesBinaryByExtension)
+{
+    ASSERT_EQ(loom("generate poisson3d:4:27 -o A.bin").status, 0);
+    const auto facts = info("A.bin");
+    EXPECT_EQ(facts["rows"], 64);
+    EXPECT_EQ(facts["format"], "binary csr");
+    EXPECT_EQ(facts["row_length"]["max"], 27);
+}
+
+TEST_F(Cli, InfoCountsSymmetricEntriesBothWays)
+{
+    write("S.mtx",
+          "%%MatrixMarket matrix coordinate real symmetric\n"
+          "3 3 3\n1 1 4\n2 1 -1\n3 3 2\n");
+    const auto facts = info("S.mtx");
+    EXPECT_EQ(facts["nnz"], 4);
+    EXPECT_EQ(facts["stored_entries"], 3);
+    EXPECT_EQ(facts["symmetry"], "symmetric");
+    EXPECT_EQ(facts["row_length"]["min"], 1);
+    EXPECT_EQ(facts["row_length"]["max"], 2);
+}
+
+TEST_F(Cli, ConvertRoundTripKeepsTheMatrix)
+{
+    ASSERT_EQ(loom("generate powerlaw:300:6:7 -o A.mtx").status, 0);
+    ASSERT_EQ(loom("convert A.mtx -o A.bin").status, 0);
+    ASSERT_EQ(loom("convert A.bin -o B.mtx").status, 0);
+    EXPECT_EQ(read("A.mtx"), read("B.mtx"));
+    EXPECT_EQ(info("A.bin")["nnz"], info("A.mtx")["nnz"]);
+}
+
+TEST_F(Cli, ConvertKeepsComplexValues)
+{
+    write("Z.mtx",
+          "%%MatrixMarket matrix coordinate complex hermitian\n"
+          "2 2 2\n1 1 2 0\n2 1 1 -1\n");
+    ASSERT_EQ(loom("convert Z.mtx -o Z.bin").status, 0);
+    EXPECT_EQ(info("Z.bin")["field"], "complex");
+    ASSERT_EQ(loom("convert Z.bin -o W.mtx").status, 0);
+    const auto facts = info("W.mtx");
+    EXPECT_EQ(facts["field"], "complex");
+    EXPECT_EQ(facts["nnz"], 3);
+}
+
+TEST_F(Cli, SpmvMatchesKnownAnswerOnEveryBackendAndFormat)
+{
+    write_small_system();
+    for (const auto& exec : execs()) {
+        for (const std::string format : {"auto", "csr", "coo", "ell", "sellp"}) {
+            SCOPED_TRACE(exec + " " + format);
+            const auto run =
+                loom("spmv A.mtx x.mtx -o y.mtx --exec " + exec + " --format " + format);
+            ASSERT_EQ(run.status, 0) << run.output;
+            EXPECT_EQ(result("y.mtx"), (std::vector<double>{3, 3}));
+        }
+        const auto scaled =
+            loom("spmv A.mtx x.mtx -o y.mtx --alpha 2 --beta 0.5 --y0 y0.mtx --exec " + exec);
+        ASSERT_EQ(scaled.status, 0) << scaled.output;
+        EXPECT_EQ(result("y.mtx"), (std::vector<double>{11, 16}));
+        const auto transposed = loom("spmv A.mtx xt.mtx -o y.mtx --mode t --exec " + exec);
+        ASSERT_EQ(transposed.status, 0) << transposed.output;
+        EXPECT_EQ(result("y.mtx"), (std::vector<double>{1, 8, 0}));
+    }
+}
+
+TEST_F(Cli, SpmvComputesInComplex)
+{
+#if !LOOM_HAS_COMPLEX_DOUBLE_
+    GTEST_SKIP() << "complex<double> is not among LOOM_VALUE_TYPES";
+#else
+    write_small_system();
+    const auto run =
+        loom("spmv A.mtx x.mtx -o y.mtx --type complex-double --alpha 0,1 --exec reference");
+    ASSERT_EQ(run.status, 0) << run.output;
+    using Z = std::complex<double>;
+    EXPECT_EQ(result<Z>("y.mtx"), (std::vector<Z>{{0, 3}, {0, 3}}));
+#endif
+}
+
+TEST_F(Cli, WrongUsageExitsWithOne)
+{
+    write_small_system();
+    EXPECT_EQ(loom("").status, 1);
+    EXPECT_EQ(loom("frobnicate").status, 1);
+    EXPECT_EQ(loom("spmv A.mtx x.mtx").status, 1);  // no -o
+    EXPECT_EQ(loom("spmv A.mtx x.mtx -o y.mtx --mode q").status, 1);
+    EXPECT_EQ(loom("spmv A.mtx x.mtx -o y.mtx --alpha two").status, 1);
+    EXPECT_EQ(loom("bench spmv").status, 1);  // no matrix
+    EXPECT_EQ(loom("bench spmv A.mtx --generate poisson2d:4").status, 1);
+    const auto beta = loom("spmv A.mtx x.mtx -o y.mtx --beta 1");
+    EXPECT_EQ(beta.status, 1);
+    EXPECT_NE(beta.output.find("--y0"), std::string::npos) << beta.output;
+    EXPECT_EQ(loom("--help").status, 0);
+    EXPECT_EQ(loom("bench spmv --help").status, 0);
+}
+
+TEST_F(Cli, LoomErrorsExitWithTwoAndSayWhat)
+{
+    write_small_system();
+    write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 x 2\n");
+    const auto cases = {
+        "info missing.mtx",
+        "info bad.mtx",
+        "info A.txt",
+        "generate poisson3d:zero -o A2.mtx",
+        "spmv A.mtx xt.mtx -o y.mtx --exec reference",             // x has the wrong size
+        "spmv A.mtx x.mtx -o y.mtx --alpha 1,1 --exec reference",  // complex alpha, real type
+        "spmv A.mtx x.mtx -o y.mtx --algorithm vendor --exec reference",
+        "bench spmv --generate poisson2d:8 --peer cusparse --exec reference",
+    };
+    for (const auto* args : cases) {
+        const auto run = loom(args);
+        EXPECT_EQ(run.status, 2) << args << "\n" << run.output;
+        EXPECT_EQ(run.output.rfind("loom: error: ", 0), 0u) << args << "\n" << run.output;
+    }
+    EXPECT_NE(loom("info bad.mtx").output.find("bad.mtx:4"), std::string::npos);  // file:line
+}
+
+TEST_F(Cli, BenchSpmvChecksTimesAndWritesJson)
+{
+    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
+    const auto run = loom("bench spmv --generate poisson2d:30 --exec " + exec +
+                          " --format csr,sellp --reps 3 --copy-mib 8 --json out.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("GB/s"), std::string::npos) << run.output;
+    const auto report = nlohmann::json::parse(read("out.json"));
+    EXPECT_EQ(report["matrix"]["nnz"], 5 * 900 - 4 * 30);
+    ASSERT_EQ(report["results"].size(), 2u);
+    for (const auto& result : report["results"]) {
+        EXPECT_LE(result["relative_error"].get<double>(), result["tolerance"].get<double>());
+        EXPECT_GT(result["gb_per_s"].get<double>(), 0);
+    }
+    EXPECT_GT(report["copy_bandwidth"]["gb_per_s"].get<double>(), 0);
+}
+
+TEST_F(Cli, BenchSpmvAgainstEigen)
+{
+    if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
+    const auto run = loom(
+        "bench spmv --generate poisson3d:8 --exec omp --threads 2 --peer eigen "
+        "--reps 3 --copy-mib 8 --json out.json");
+    if (run.output.find("not built with Eigen") != std::string::npos) {
+        EXPECT_EQ(run.status, 2);
+        GTEST_SKIP() << "built without Eigen";
+    }
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto report = nlohmann::json::parse(read("out.json"));
+    ASSERT_EQ(report["results"].size(), 2u);
+    EXPECT_EQ(report["results"][1]["kernel"], "eigen");
+    EXPECT_DOUBLE_EQ(report["results"][1]["speedup_vs_peer"].get<double>(), 1.0);
+}
+
+TEST_F(Cli, BenchIoTimesTextAndBinary)
+{
+    const auto run = loom("bench io --generate poisson2d:20 --reps 2 --json io.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto report = nlohmann::json::parse(read("io.json"));
+    EXPECT_GT(report["read_csr"]["mb_per_s"].get<double>(), 0);
+    EXPECT_GT(report["read_binary_csr"]["gb_per_s"].get<double>(), 0);
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+// loom generate SPEC -o A.mtx: Poisson stencils and random patterns, as .mtx or .bin.
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct GenerateOptions {
+    std::string spec;
+    std::string output;
+    std::string type = "double";
+};
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<GenerateOptions>();
+    sub.add_option("spec", options->spec, "What to generate (see below)")->required();
+    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required();
+    sub.add_option("--type", options->type, "Value type")
+        ->check(CLI::IsMember(value_type_names))
+        ->capture_default_str();
+    sub.footer(std::string("Specs:\n") + generator_help);
+    return [options] {
+        file_format(options->output);  // a bad output name fails before the work
+        return with_value_type(options->type, [&]<typename V>(std::type_identity<V>) {
+            write_matrix(options->output, generate_matrix<V>(options->spec));
+            return exit_ok;
+        });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(generate, "Generate a Poisson or random matrix into a .mtx or .bin file",
+                      loom::cli::setup);

@@ -7,6 +7,7 @@
 
 #include "loom/base/array.hpp"
 #include "loom/base/linop.hpp"
+#include "loom/base/plan_cache.hpp"
 
 namespace loom::matrix {
 
@@ -42,9 +43,9 @@ public:
     size_type cols() const noexcept { return this->size().cols; }
     size_type nnz() const noexcept { return col_idxs_.size(); }
 
-    /// Non-const access to the pattern drops cached analysis (see plan()).
-    Array<I>& row_ptrs() noexcept { plan_.reset(); return row_ptrs_; }
-    Array<I>& col_idxs() noexcept { plan_.reset(); return col_idxs_; }
+    /// Non-const access to the pattern drops cached analysis (see plans()).
+    Array<I>& row_ptrs() noexcept { plans_.clear(); return row_ptrs_; }
+    Array<I>& col_idxs() noexcept { plans_.clear(); return col_idxs_; }
     Array<V>& values() noexcept { return values_; }
     const Array<I>& row_ptrs() const noexcept { return row_ptrs_; }
     const Array<I>& col_idxs() const noexcept { return col_idxs_; }
@@ -54,9 +55,9 @@ public:
     /// BadInput / OutOfRange naming the first offending row and entry.
     void validate() const;
 
-    /// Analysis that kernels cache per matrix (e.g. SpMV's load-balancing partition);
-    /// dropped whenever the pattern is accessed for writing.
-    std::shared_ptr<void>& plan() const noexcept { return plan_; }
+    /// Analysis that kernels cache per matrix (e.g. SpMV's load-balancing partition),
+    /// one slot per plan type; dropped whenever the pattern is accessed for writing.
+    PlanCache& plans() const noexcept { return plans_; }
 
 protected:
     void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
@@ -66,7 +67,7 @@ private:
     Array<I> row_ptrs_;
     Array<I> col_idxs_;
     Array<V> values_;
-    mutable std::shared_ptr<void> plan_;
+    mutable PlanCache plans_;
 };
 
 }  // namespace loom::matrix

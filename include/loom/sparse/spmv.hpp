@@ -25,7 +25,7 @@ enum class SpmvAlgorithm { automatic, row_vector, load_balanced, vendor };
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
 const char* to_string(SpmvAlgorithm algorithm);
 
-/// Options of one SpMV call. Analysis results are cached on the matrix (Csr::plan()).
+/// Options of one SpMV call. Analysis results are cached on the matrix (Csr::plans()).
 struct SpmvOptions {
     SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
 };

@@ -10,7 +10,7 @@
 //    walks 7 merge items, and a segmented warp scan joins rows split between lanes. Rows cut
 //    by tile ends are finished by a fix-up that adds the tiles' carries in tile order (a
 //    block per row spanning many tiles), so results are deterministic. The partition is
-//    cached on the matrix (Csr::plan()).
+//    cached on the matrix (Csr::plans()).
 //  `automatic` picks load_balanced for irregular or long rows (row statistics cached too).
 //
 // Transposed products (a group per row, or the merge-path tiles when load_balanced) and

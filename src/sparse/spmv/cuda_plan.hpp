@@ -1,4 +1,4 @@
-// What the CUDA SpMV caches on a Csr matrix (Csr::plan()): the row-length statistics and the
+// What the CUDA SpMV caches on a Csr matrix (Csr::plans()): the row-length statistics and the
 // algorithm they select, the merge-path partition of load_balanced, and cuSPARSE's workspace.
 // Shared by cuda.cu and cusparse.cu; see CUDA_NOTES.md.
 #pragma once
@@ -48,33 +48,24 @@ struct CsrPlan {
     Array<std::byte> vendor_workspace;
 };
 
-/// Tags a plan as this backend's: std::get_deleter identifies it, Csr::plan() being type-erased.
-template <typename V, typename I>
-struct CsrPlanDeleter {
-    void operator()(void* plan) const { delete static_cast<CsrPlan<V, I>*>(plan); }
-};
-
 /// A's plan, made empty on first use or when A's pattern is not the one it describes.
-/// Not thread-safe: concurrent SpMVs on one matrix must not be the first to build its plan.
+/// The lookup is thread-safe; filling a plan's parts lazily is not, which is harmless since
+/// work on one CUDA executor is serialized on its stream.
 template <typename V, typename I>
 std::shared_ptr<CsrPlan<V, I>> plan_of(const matrix::Csr<V, I>& A)
 {
-    auto& slot = A.plan();
-    if (slot && std::get_deleter<CsrPlanDeleter<V, I>>(slot)) {
-        auto plan = std::shared_ptr<CsrPlan<V, I>>(slot, static_cast<CsrPlan<V, I>*>(slot.get()));
-        if (plan->row_ptrs == A.row_ptrs().data() && plan->rows == A.rows() &&
-            plan->nnz == A.nnz()) {
-            return plan;
-        }
-    }
-    auto fresh = std::make_unique<CsrPlan<V, I>>();
-    fresh->row_ptrs = A.row_ptrs().data();
-    fresh->rows = A.rows();
-    fresh->nnz = A.nnz();
-    // On failure the shared_ptr constructor hands the pointer to the deleter: nothing leaks.
-    auto* built = fresh.release();
-    slot = std::shared_ptr<void>(built, CsrPlanDeleter<V, I>{});
-    return std::shared_ptr<CsrPlan<V, I>>(slot, built);
+    return A.plans().template obtain<CsrPlan<V, I>>(
+        [&](const CsrPlan<V, I>& plan) {
+            return plan.row_ptrs == A.row_ptrs().data() && plan.rows == A.rows() &&
+                   plan.nnz == A.nnz();
+        },
+        [&] {
+            auto fresh = std::make_shared<CsrPlan<V, I>>();
+            fresh->row_ptrs = A.row_ptrs().data();
+            fresh->rows = A.rows();
+            fresh->nnz = A.nnz();
+            return fresh;
+        });
 }
 
 }  // namespace loom::sparse::cuda

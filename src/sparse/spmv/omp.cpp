@@ -7,7 +7,7 @@
 // for it, and the partial sums of rows cut by a boundary ("carries") are added afterwards in
 // piece order, so results depend only on the thread count, never on timing. When the
 // columns are scattered far from the diagonal, x is prefetched a few nonzeros ahead. The
-// partition and that verdict are cached on the matrix (Csr::plan()) per thread count.
+// partition and that verdict are cached on the matrix (Csr::plans()) per thread count.
 //
 // Transposed products, and every COO product (entries come in any order), scatter into y:
 // y is scaled by beta first, then thread slot 0 adds into y and every other slot into a
@@ -126,7 +126,7 @@ constexpr size_type prefetch_distance = 32;
 /// What the OpenMP CSR kernels keep on a matrix, for one executor thread count.
 struct CsrPlan {
     /// What it was built for: the executor's thread count and the pattern (a cheap guard
-    /// against a pattern replaced through a reference kept from before plan() was reset).
+    /// against a pattern replaced through a reference kept from before plans() was cleared).
     int threads;
     const void* pattern;
     size_type pattern_rows;
@@ -138,11 +138,6 @@ struct CsrPlan {
     std::vector<size_type> rows;
     std::vector<size_type> nzs;
     bool scattered_columns;  ///< x is read far off the diagonal: prefetch it
-};
-
-/// Tags a plan as ours: std::get_deleter identifies it, since Csr::plan() is type-erased.
-struct CsrPlanDeleter {
-    void operator()(void* plan) const { delete static_cast<CsrPlan*>(plan); }
 };
 
 /// The point where diagonal `d` (rows consumed + nonzeros consumed = d) crosses the merge
@@ -189,34 +184,29 @@ bool reads_x_scattered(const matrix::Csr<V, I>& A)
 template <typename V, typename I>
 std::shared_ptr<const CsrPlan> csr_plan(const OmpExecutor& exec, const matrix::Csr<V, I>& A)
 {
-    auto& cache = A.plan();
-    if (cache && std::get_deleter<CsrPlanDeleter>(cache)) {
-        auto cached =
-            std::shared_ptr<const CsrPlan>(cache, static_cast<const CsrPlan*>(cache.get()));
-        if (cached->threads == exec.num_threads() && cached->pattern == A.row_ptrs().data() &&
-            cached->pattern_rows == A.rows() && cached->pattern_nnz == A.nnz()) {
-            return cached;
+    const auto still_valid = [&](const CsrPlan& plan) {
+        return plan.threads == exec.num_threads() && plan.pattern == A.row_ptrs().data() &&
+               plan.pattern_rows == A.rows() && plan.pattern_nnz == A.nnz();
+    };
+    const auto make = [&] {
+        auto plan = std::make_shared<CsrPlan>();
+        plan->threads = exec.num_threads();
+        plan->pattern = A.row_ptrs().data();
+        plan->pattern_rows = A.rows();
+        plan->pattern_nnz = A.nnz();
+        plan->slots = pieces_for(exec, A.rows() + A.nnz());
+        plan->pieces = plan->slots == 1 ? 1 : plan->slots * pieces_per_thread;
+        const size_type total = A.rows() + A.nnz();
+        for (int p = 0; p <= plan->pieces; ++p) {
+            const size_type d = piece_start(total, p, plan->pieces);
+            const size_type rows = merge_path_rows(d, A.row_ptrs().data(), A.rows(), A.nnz());
+            plan->rows.push_back(rows);
+            plan->nzs.push_back(d - rows);
         }
-    }
-    auto plan = std::make_unique<CsrPlan>();
-    plan->threads = exec.num_threads();
-    plan->pattern = A.row_ptrs().data();
-    plan->pattern_rows = A.rows();
-    plan->pattern_nnz = A.nnz();
-    plan->slots = pieces_for(exec, A.rows() + A.nnz());
-    plan->pieces = plan->slots == 1 ? 1 : plan->slots * pieces_per_thread;
-    const size_type total = A.rows() + A.nnz();
-    for (int p = 0; p <= plan->pieces; ++p) {
-        const size_type d = piece_start(total, p, plan->pieces);
-        const size_type rows = merge_path_rows(d, A.row_ptrs().data(), A.rows(), A.nnz());
-        plan->rows.push_back(rows);
-        plan->nzs.push_back(d - rows);
-    }
-    plan->scattered_columns = reads_x_scattered(A);
-    // On failure the shared_ptr constructor hands the pointer to the deleter: nothing leaks.
-    CsrPlan* built = plan.release();
-    cache = std::shared_ptr<void>(built, CsrPlanDeleter{});
-    return std::shared_ptr<const CsrPlan>(cache, built);
+        plan->scattered_columns = reads_x_scattered(A);
+        return plan;
+    };
+    return A.plans().template obtain<CsrPlan>(still_valid, make);
 }
 
 // ------------------------------------------------------------- CSR, y = alpha op(A) x + beta y

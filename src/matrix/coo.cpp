@@ -8,13 +8,6 @@
 namespace loom::matrix {
 namespace {
 
-template <typename T>
-Array<T> on(const std::shared_ptr<const Executor>& exec, Array<T> array)
-{
-    if (array.executor() && array.executor()->same_memory_as(*exec)) return array;
-    return Array<T>(exec, array);
-}
-
 void check_size(const char* where, dim2 size, size_type nnz)
 {
     if (size.rows < 0 || size.cols < 0 || nnz < 0) {
@@ -39,9 +32,9 @@ template <typename V, typename I>
 Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_idxs,
                Array<I> col_idxs, Array<V> values)
     : LinOp<V>(exec, size),
-      row_idxs_(on(exec, std::move(row_idxs))),
-      col_idxs_(on(exec, std::move(col_idxs))),
-      values_(on(exec, std::move(values)))
+      row_idxs_(moved_to(exec, std::move(row_idxs))),
+      col_idxs_(moved_to(exec, std::move(col_idxs))),
+      values_(moved_to(exec, std::move(values)))
 {
     check_size("loom::matrix::Coo", size, 0);
     validate();

@@ -6,16 +6,6 @@
 #include "loom/sparse/spmv.hpp"
 
 namespace loom::matrix {
-namespace {
-
-template <typename T>
-Array<T> on(const std::shared_ptr<const Executor>& exec, Array<T> array)
-{
-    if (array.executor() && array.executor()->same_memory_as(*exec)) return array;
-    return Array<T>(exec, array);
-}
-
-}  // namespace
 
 template <typename V, typename I>
 Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz)
@@ -35,9 +25,9 @@ template <typename V, typename I>
 Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_ptrs,
                Array<I> col_idxs, Array<V> values)
     : LinOp<V>(exec, size),
-      row_ptrs_(on(exec, std::move(row_ptrs))),
-      col_idxs_(on(exec, std::move(col_idxs))),
-      values_(on(exec, std::move(values)))
+      row_ptrs_(moved_to(exec, std::move(row_ptrs))),
+      col_idxs_(moved_to(exec, std::move(col_idxs))),
+      values_(moved_to(exec, std::move(values)))
 {
     validate();
 }

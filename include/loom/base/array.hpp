@@ -151,6 +151,15 @@ namespace detail {
 std::shared_ptr<const Executor> host_executor();
 }
 
+/// `array` itself when it already lives in exec's memory, else a copy placed on exec: for
+/// constructors that take arrays by value from wherever the caller built them.
+template <typename T>
+Array<T> moved_to(const std::shared_ptr<const Executor>& exec, Array<T> array)
+{
+    if (array.executor() && array.executor()->same_memory_as(*exec)) return array;
+    return Array<T>(exec, array);
+}
+
 template <typename T>
 std::shared_ptr<const Executor> Array<T>::host_executor()
 {

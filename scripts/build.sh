@@ -10,6 +10,8 @@ shift || true
 launchers=()
 if command -v ccache >/dev/null 2>&1; then
     launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+    # Paths relative to the checkout in the cache keys: a second clone reuses the objects.
+    export CCACHE_BASEDIR="$PWD"
 fi
 cmake --preset "$preset" "${launchers[@]}" ${LOOM_CMAKE_ARGS:-}
 targets=()

@@ -1,5 +1,6 @@
-// The subcommands of `loom`. Each lives in its own cmd_<name>.cpp and registers itself with
-// LOOM_REGISTER_COMMAND, so adding a subcommand means adding a file and nothing else.
+// The subcommands of `loom` and of `loom bench`. Each lives in its own file
+// (cmd_<name>.cpp, bench_<name>.cpp) and registers itself, so adding one means
+// adding a file and nothing else.
 #pragma once
 
 #include <functional>
@@ -15,34 +16,57 @@ namespace loom::cli {
 
 /// Exit statuses of the program.
 inline constexpr int exit_ok = 0;
-inline constexpr int exit_usage = 1;  ///< the command line was wrong
-inline constexpr int exit_error = 2;  ///< a loom::Error: bad input file, unsupported option...
+inline constexpr int exit_usage = 1; ///< the command line was wrong
+inline constexpr int exit_error =
+    2; ///< a loom::Error: bad input file, unsupported option...
 
 /// Runs a parsed subcommand and returns the exit status.
 using Runner = std::function<int()>;
 
-/// Declares the options of a subcommand on `sub` (already named and described) and returns
-/// the runner that acts on them once the command line is parsed.
-using Setup = Runner (*)(CLI::App& sub);
+/// Declares the options of a subcommand on `sub` (already named and described)
+/// and returns the runner that acts on them once the command line is parsed.
+using Setup = Runner (*)(CLI::App &sub);
 
 struct Command {
-    std::string name;
-    std::string description;
-    Setup setup;
+  std::string name;
+  std::string description;
+  Setup setup;
 };
 
-/// Every registered subcommand, in registration order (which is unspecified across files).
-inline std::vector<Command>& registry()
-{
-    static std::vector<Command> commands;
-    return commands;
+/// Which list a command belongs to: `loom <name>` or `loom bench <name>`.
+enum class CommandList { top, bench };
+
+/// Every registered command of a list, in registration order (unspecified
+/// across files).
+template <CommandList list> std::vector<Command> &registry() {
+  static std::vector<Command> commands;
+  return commands;
 }
 
-struct Registrar {
-    explicit Registrar(Command command) { registry().push_back(std::move(command)); }
+template <CommandList list> struct Registrar {
+  explicit Registrar(Command command) {
+    registry<list>().push_back(std::move(command));
+  }
 };
 
-}  // namespace loom::cli
+/// Adds every command of a list as a subcommand of `app` and returns the runner
+/// that runs the one parsed (exactly one is required).
+template <CommandList list> Runner add_registered(CLI::App &app);
 
-#define LOOM_REGISTER_COMMAND(name, description, setup) \
-    static const ::loom::cli::Registrar loom_register_##name{{#name, description, setup}}
+} // namespace loom::cli
+
+/// `loom <name>`: a subcommand in its own cmd_<name>.cpp.
+#define LOOM_REGISTER_COMMAND(name, description, setup)                        \
+  static const ::loom::cli::Registrar<::loom::cli::CommandList::top>           \
+      loom_register_##name {                                                   \
+    { #name, description, setup }                                              \
+  }
+
+/// `loom bench <name>`: a benchmark in its own bench_<id>.cpp. `id` is an
+/// identifier, `name` the string typed on the command line (it may hold dashes:
+/// "spmv-stencil").
+#define LOOM_REGISTER_BENCH(id, name, description, setup)                      \
+  static const ::loom::cli::Registrar<::loom::cli::CommandList::bench>         \
+      loom_register_bench_##id {                                               \
+    { name, description, setup }                                               \
+  }

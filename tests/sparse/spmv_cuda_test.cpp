@@ -25,7 +25,8 @@ namespace sparse = loom::sparse;
 
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
 constexpr SpmvAlgorithm all_algorithms[] = {SpmvAlgorithm::automatic, SpmvAlgorithm::row_vector,
-                                            SpmvAlgorithm::load_balanced, SpmvAlgorithm::vendor};
+                                            SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced,
+                                            SpmvAlgorithm::vendor};
 
 bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
 
@@ -40,7 +41,7 @@ std::vector<loom::test::PatternSpec> specs()
         ++seed;
     };
     for (const auto n : loom::test::awkward_sizes()) add(n, n, 4, n > 2);
-    for (const double per_row : {0.3, 1.5, 3.0, 7.0, 12.0, 24.0, 40.0}) add(700, 900, per_row, false);
+    for (const double per_row : {0.3, 1.5, 3.0, 7.0, 12.0, 24.0, 40.0, 150.0}) add(700, 900, per_row, false);
     add(3000, 5000, 0.05, true);
     add(33, 20000, 2, true);
     add(20000, 33, 1, false);
@@ -175,7 +176,8 @@ TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A = loom::test::random_csr<V, I>(cuda, {20000, 20000, 6, true, false, true, 21});
     const auto x = loom::test::random_dense<V>(cuda, {20000, 1}, 22);
-    for (const auto algorithm : {SpmvAlgorithm::row_vector, SpmvAlgorithm::load_balanced}) {
+    for (const auto algorithm :
+         {SpmvAlgorithm::row_vector, SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced}) {
         SCOPED_TRACE(sparse::to_string(algorithm));
         Dense first(cuda, {20000, 1});
         Dense second(cuda, {20000, 1});
@@ -192,7 +194,7 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     LOOM_CUDA_OR_SKIP(cuda);
     // Poisson-distributed lengths around 4 (at most a few dozen): one group size fits all.
     const auto regular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, false, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::row_vector);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::stream);
     // One row 1000 times the mean.
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);

@@ -13,32 +13,36 @@ namespace loom::cli {
 
 /// Where the benchmarked matrix comes from: a file or a generator spec.
 struct MatrixSource {
-  std::string path;
-  std::string spec;
+    std::string path;
+    std::string spec;
 
-  void add_to(CLI::App &sub, const std::string &file_help) {
-    auto *file = sub.add_option("matrix", path, file_help);
-    auto *generate = sub.add_option("--generate", spec,
-                                    "Generate the matrix instead (SPEC below)");
-    file->excludes(generate);
-    generate->excludes(file);
-  }
-  std::string name() const { return spec.empty() ? path : spec; }
-
-  /// Called once the command line is parsed: one of the two is needed.
-  void require() const {
-    if (path.empty() && spec.empty()) {
-      throw CLI::RequiredError("a matrix file or --generate SPEC");
+    void add_to(CLI::App& sub, const std::string& file_help)
+    {
+        auto* file = sub.add_option("matrix", path, file_help);
+        auto* generate =
+            sub.add_option("--generate", spec, "Generate the matrix instead (SPEC below)");
+        file->excludes(generate);
+        generate->excludes(file);
     }
-  }
+    std::string name() const { return spec.empty() ? path : spec; }
 
-  template <typename V> matrix::Csr<V, index_type> build() const {
-    return spec.empty() ? read_matrix<V>(path) : generate_matrix<V>(spec);
-  }
+    /// Called once the command line is parsed: one of the two is needed.
+    void require() const
+    {
+        if (path.empty() && spec.empty()) {
+            throw CLI::RequiredError("a matrix file or --generate SPEC");
+        }
+    }
+
+    template <typename V>
+    matrix::Csr<V, index_type> build() const
+    {
+        return spec.empty() ? read_matrix<V>(path) : generate_matrix<V>(spec);
+    }
 };
 
 /// Writes the report to path (nothing when path is empty); IoError when it
 /// cannot.
-void write_json(const std::string &path, const nlohmann::ordered_json &report);
+void write_json(const std::string& path, const nlohmann::ordered_json& report);
 
-} // namespace loom::cli
+}  // namespace loom::cli

@@ -5,12 +5,11 @@
 namespace loom::cli {
 namespace {
 
-Runner setup(CLI::App &sub) { return add_registered<CommandList::bench>(sub); }
+Runner setup(CLI::App& sub) { return add_registered<CommandList::bench>(sub); }
 
-} // namespace
-} // namespace loom::cli
+}  // namespace
+}  // namespace loom::cli
 
-LOOM_REGISTER_COMMAND(
-    bench,
-    "Benchmarks, each checked against the reference and timed against a peer",
-    loom::cli::setup);
+LOOM_REGISTER_COMMAND(bench,
+                      "Benchmarks, each checked against the reference and timed against a peer",
+                      loom::cli::setup);

@@ -87,7 +87,7 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--algorithm", options->algorithm,
                    "CSR kernel (vendor = cuSPARSE, CUDA only; csr format only)")
-        ->check(CLI::IsMember({"auto", "row_vector", "load_balanced", "vendor"}))
+        ->check(CLI::IsMember({"auto", "row_vector", "stream", "load_balanced", "vendor"}))
         ->capture_default_str();
     sub.add_option("--type", options->type, "Value type of the computation")
         ->check(CLI::IsMember(value_type_names))

@@ -16,21 +16,20 @@ namespace loom::cli {
 
 /// Exit statuses of the program.
 inline constexpr int exit_ok = 0;
-inline constexpr int exit_usage = 1; ///< the command line was wrong
-inline constexpr int exit_error =
-    2; ///< a loom::Error: bad input file, unsupported option...
+inline constexpr int exit_usage = 1;  ///< the command line was wrong
+inline constexpr int exit_error = 2;  ///< a loom::Error: bad input file, unsupported option...
 
 /// Runs a parsed subcommand and returns the exit status.
 using Runner = std::function<int()>;
 
 /// Declares the options of a subcommand on `sub` (already named and described)
 /// and returns the runner that acts on them once the command line is parsed.
-using Setup = Runner (*)(CLI::App &sub);
+using Setup = Runner (*)(CLI::App& sub);
 
 struct Command {
-  std::string name;
-  std::string description;
-  Setup setup;
+    std::string name;
+    std::string description;
+    Setup setup;
 };
 
 /// Which list a command belongs to: `loom <name>` or `loom bench <name>`.
@@ -38,35 +37,41 @@ enum class CommandList { top, bench };
 
 /// Every registered command of a list, in registration order (unspecified
 /// across files).
-template <CommandList list> std::vector<Command> &registry() {
-  static std::vector<Command> commands;
-  return commands;
+template <CommandList list>
+std::vector<Command>& registry()
+{
+    static std::vector<Command> commands;
+    return commands;
 }
 
-template <CommandList list> struct Registrar {
-  explicit Registrar(Command command) {
-    registry<list>().push_back(std::move(command));
-  }
+template <CommandList list>
+struct Registrar {
+    explicit Registrar(Command command) { registry<list>().push_back(std::move(command)); }
 };
 
 /// Adds every command of a list as a subcommand of `app` and returns the runner
 /// that runs the one parsed (exactly one is required).
-template <CommandList list> Runner add_registered(CLI::App &app);
+template <CommandList list>
+Runner add_registered(CLI::App& app);
 
-} // namespace loom::cli
+}  // namespace loom::cli
 
 /// `loom <name>`: a subcommand in its own cmd_<name>.cpp.
-#define LOOM_REGISTER_COMMAND(name, description, setup)                        \
-  static const ::loom::cli::Registrar<::loom::cli::CommandList::top>           \
-      loom_register_##name {                                                   \
-    { #name, description, setup }                                              \
-  }
+#define LOOM_REGISTER_COMMAND(name, description, setup)                                     \
+    static const ::loom::cli::Registrar<::loom::cli::CommandList::top> loom_register_##name \
+    {                                                                                       \
+        {                                                                                   \
+#name, description, setup                                                       \
+        }                                                                                   \
+    }
 
 /// `loom bench <name>`: a benchmark in its own bench_<id>.cpp. `id` is an
 /// identifier, `name` the string typed on the command line (it may hold dashes:
 /// "spmv-stencil").
-#define LOOM_REGISTER_BENCH(id, name, description, setup)                      \
-  static const ::loom::cli::Registrar<::loom::cli::CommandList::bench>         \
-      loom_register_bench_##id {                                               \
-    { name, description, setup }                                               \
-  }
+#define LOOM_REGISTER_BENCH(id, name, description, setup)                                         \
+    static const ::loom::cli::Registrar<::loom::cli::CommandList::bench> loom_register_bench_##id \
+    {                                                                                             \
+        {                                                                                         \
+            name, description, setup                                                              \
+        }                                                                                         \
+    }

@@ -3,8 +3,8 @@
 #include <exception>
 #include <new>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "command.hpp"
 #include "loom/base/error.hpp"

@@ -20,7 +20,7 @@ const char* to_string(Mode mode);
 
 /// Which kernel computes a CSR SpMV. `automatic` picks among the native ones from the
 /// row-length statistics; `vendor` is cuSPARSE on CUDA (NotSupported on the host backends).
-enum class SpmvAlgorithm { automatic, row_vector, load_balanced, vendor };
+enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor };
 
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
 const char* to_string(SpmvAlgorithm algorithm);

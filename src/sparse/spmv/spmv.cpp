@@ -145,11 +145,12 @@ SpmvAlgorithm parse_spmv_algorithm(const std::string& text)
     const auto t = lowercase(text);
     if (t == "automatic" || t == "auto") return SpmvAlgorithm::automatic;
     if (t == "row_vector") return SpmvAlgorithm::row_vector;
+    if (t == "stream") return SpmvAlgorithm::stream;
     if (t == "load_balanced") return SpmvAlgorithm::load_balanced;
     if (t == "vendor") return SpmvAlgorithm::vendor;
     throw BadInput("loom::sparse::parse_spmv_algorithm",
                    "unknown SpMV algorithm '" + text +
-                       "' (expected automatic, row_vector, load_balanced or vendor)");
+                       "' (expected automatic, row_vector, stream, load_balanced or vendor)");
 }
 
 const char* to_string(SpmvAlgorithm algorithm)
@@ -157,6 +158,7 @@ const char* to_string(SpmvAlgorithm algorithm)
     switch (algorithm) {
     case SpmvAlgorithm::automatic: return "automatic";
     case SpmvAlgorithm::row_vector: return "row_vector";
+    case SpmvAlgorithm::stream: return "stream";
     case SpmvAlgorithm::load_balanced: return "load_balanced";
     case SpmvAlgorithm::vendor: return "vendor";
     }
@@ -173,7 +175,7 @@ void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>
         throw NotSupported(spmv_where,
                            "SpmvAlgorithm::vendor is cuSPARSE, available on CUDA executors "
                            "only; A lives on " + A.executor()->name() +
-                               " (use automatic, row_vector or load_balanced)");
+                               " (use automatic, row_vector, stream or load_balanced)");
     }
     if (handled_trivially(alpha, beta, y)) return;
     A.executor()->run(detail::overloaded{

@@ -19,6 +19,8 @@ std::shared_ptr<const CudaExecutor> CudaExecutor::create(int)
     not_compiled("loom::CudaExecutor::create");
 }
 CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id) {}
+CudaExecutor::DeviceScope::DeviceScope(int device) : device_(device) {}
+CudaExecutor::DeviceScope::~DeviceScope() = default;
 CudaExecutor::~CudaExecutor() = default;
 std::string CudaExecutor::name() const { return "cuda"; }
 void* CudaExecutor::alloc_bytes(std::size_t) const { not_compiled("loom::CudaExecutor"); }

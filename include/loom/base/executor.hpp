@@ -83,6 +83,21 @@ private:
 /// One CUDA device and a stream of its own; every kernel on it is queued on that stream.
 class CudaExecutor final : public Executor {
 public:
+    /// While alive, the calling thread's current CUDA device is `device` (the previous one is
+    /// restored after). Executor::run opens one around every CUDA kernel call, so kernels and
+    /// library handles always act on their executor's device.
+    class [[nodiscard]] DeviceScope {
+    public:
+        explicit DeviceScope(int device);
+        ~DeviceScope();
+        DeviceScope(const DeviceScope&) = delete;
+        DeviceScope& operator=(const DeviceScope&) = delete;
+
+    private:
+        int previous_ = 0;
+        int device_ = 0;
+    };
+
     /// NotCompiled without the CUDA backend, CudaError when the device does not exist.
     static std::shared_ptr<const CudaExecutor> create(int device_id = 0);
     /// Number of usable CUDA devices (0 when not compiled or no driver/device).
@@ -123,8 +138,11 @@ decltype(auto) Executor::run(Visitor&& visitor) const
         return visitor(static_cast<const ReferenceExecutor&>(*this));
     case ExecKind::omp:
         return visitor(static_cast<const OmpExecutor&>(*this));
-    default:
-        return visitor(static_cast<const CudaExecutor&>(*this));
+    default: {
+        const auto& cuda = static_cast<const CudaExecutor&>(*this);
+        const CudaExecutor::DeviceScope scope(cuda.device_id());
+        return visitor(cuda);
+    }
     }
 }
 

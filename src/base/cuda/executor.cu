@@ -8,23 +8,18 @@
 #include "base/cuda/memory.hpp"
 
 namespace loom {
-namespace {
+// Only switches when needed: cudaSetDevice is cheap but not free, and the common case is one
+// device.
+CudaExecutor::DeviceScope::DeviceScope(int device) : device_(device)
+{
+    cudaGetDevice(&previous_);
+    if (previous_ != device) cudaSetDevice(device);
+}
 
-/// Makes `device` current for the lifetime of the guard, restoring the previous one after.
-class DeviceGuard {
-public:
-    explicit DeviceGuard(int device)
-    {
-        cudaGetDevice(&previous_);
-        if (previous_ != device) cudaSetDevice(device);
-    }
-    ~DeviceGuard() { cudaSetDevice(previous_); }
-
-private:
-    int previous_ = 0;
-};
-
-}  // namespace
+CudaExecutor::DeviceScope::~DeviceScope()
+{
+    if (previous_ != device_) cudaSetDevice(previous_);
+}
 
 int CudaExecutor::device_count() noexcept
 {
@@ -51,7 +46,7 @@ std::shared_ptr<const CudaExecutor> CudaExecutor::create(int device_id)
 CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id)
 {
     constexpr const char* where = "loom::CudaExecutor";
-    DeviceGuard guard(device_id);
+    const CudaExecutor::DeviceScope scope(device_id);
     cudaStream_t stream{};
     LOOM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), where);
     stream_ = stream;
@@ -70,7 +65,7 @@ CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id)
 
 CudaExecutor::~CudaExecutor()
 {
-    DeviceGuard guard(device_id_);
+    const CudaExecutor::DeviceScope scope(device_id_);
     if (cusparse_) cusparseDestroy(static_cast<cusparseHandle_t>(cusparse_));
     if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
     cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
@@ -81,7 +76,7 @@ std::string CudaExecutor::name() const { return "cuda:" + std::to_string(device_
 void* CudaExecutor::alloc_bytes(std::size_t bytes) const
 {
     if (bytes == 0) return nullptr;
-    DeviceGuard guard(device_id_);
+    const CudaExecutor::DeviceScope scope(device_id_);
     void* ptr = nullptr;
     const auto status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream_));
     if (status != cudaSuccess) {
@@ -96,14 +91,14 @@ void* CudaExecutor::alloc_bytes(std::size_t bytes) const
 void CudaExecutor::free_bytes(void* ptr) const noexcept
 {
     if (ptr == nullptr) return;
-    DeviceGuard guard(device_id_);
+    const CudaExecutor::DeviceScope scope(device_id_);
     // Kernels still queued may use the memory: free in stream order (allocated likewise).
     cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream_));
 }
 
 void CudaExecutor::synchronize() const
 {
-    DeviceGuard guard(device_id_);
+    const CudaExecutor::DeviceScope scope(device_id_);
     LOOM_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_)),
                     "loom::CudaExecutor::synchronize");
 }
@@ -111,7 +106,7 @@ void CudaExecutor::synchronize() const
 void* CudaExecutor::cusparse_handle() const
 {
     if (cusparse_ == nullptr) {
-        DeviceGuard guard(device_id_);
+        const CudaExecutor::DeviceScope scope(device_id_);
         cusparseHandle_t handle{};
         if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
             throw CudaError("loom::CudaExecutor::cusparse_handle", "cusparseCreate failed");
@@ -125,7 +120,7 @@ void* CudaExecutor::cusparse_handle() const
 void* CudaExecutor::cublas_handle() const
 {
     if (cublas_ == nullptr) {
-        DeviceGuard guard(device_id_);
+        const CudaExecutor::DeviceScope scope(device_id_);
         cublasHandle_t handle{};
         if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
             throw CudaError("loom::CudaExecutor::cublas_handle", "cublasCreate failed");
@@ -145,7 +140,7 @@ void cuda_copy(const Executor& dst_exec, const Executor& src_exec, std::size_t b
     const bool dst_cuda = dst_exec.kind() == ExecKind::cuda;
     const bool src_cuda = src_exec.kind() == ExecKind::cuda;
     const auto& cuda_exec = static_cast<const CudaExecutor&>(dst_cuda ? dst_exec : src_exec);
-    DeviceGuard guard(cuda_exec.device_id());
+    const CudaExecutor::DeviceScope scope(cuda_exec.device_id());
     auto stream = static_cast<cudaStream_t>(cuda_exec.stream());
     if (dst_cuda && src_cuda) {
         const auto& s = static_cast<const CudaExecutor&>(src_exec);

@@ -54,10 +54,16 @@ void apply_block_inverse(const OmpExecutor& exec, Mode mode, V alpha,
                          V beta, matrix::Dense<V>& x)
 {
     const auto apply_mode = host_blocks::apply_mode(mode);
-#pragma omp parallel for schedule(dynamic, blocks_per_chunk) num_threads(exec.num_threads())
-    for (size_type k = 0; k < inverse.num_blocks(); ++k) {
+    const auto apply_block = [&](size_type k) {
         host_blocks::apply_block(apply_mode, alpha, inverse, k, b, beta, x);
+    };
+    if (b.rows() * b.cols() < loom::omp::min_parallel_elements) {
+        // Small: on this thread (see min_parallel_elements).
+        for (size_type k = 0; k < inverse.num_blocks(); ++k) apply_block(k);
+        return;
     }
+#pragma omp parallel for schedule(dynamic, blocks_per_chunk) num_threads(exec.num_threads())
+    for (size_type k = 0; k < inverse.num_blocks(); ++k) apply_block(k);
 }
 
 template <typename V, typename I>
@@ -87,7 +93,7 @@ void apply_diagonal(const OmpExecutor& exec, Mode mode, V alpha, const Array<V>&
     const size_type cols = b.cols();
     const size_type b_stride = b.stride();
     const size_type x_stride = x.stride();
-    loom::omp::parallel_for(exec, b.rows(), [&](size_type row) {
+    loom::omp::parallel_for_elements(exec, b.rows(), b.rows() * cols, [&](size_type row) {
         host_blocks::scale_row(conjugates, alpha, d[row], bd + row * b_stride, beta,
                                xd + row * x_stride, cols);
     });

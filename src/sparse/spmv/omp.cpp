@@ -94,7 +94,12 @@ int pieces_for(const OmpExecutor& exec, size_type work)
 template <typename Piece>
 void for_each_piece(int pieces, Piece&& piece)
 {
-#pragma omp parallel num_threads(pieces) if (pieces > 1)
+    // Even a serialized parallel region costs about a microsecond with libgomp.
+    if (pieces == 1) {
+        piece(0);
+        return;
+    }
+#pragma omp parallel num_threads(pieces)
     {
         for (int p = omp_get_thread_num(); p < pieces; p += omp_get_num_threads()) piece(p);
     }
@@ -308,10 +313,16 @@ void csr_rows(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, 
     const size_type k = x.cols();
     std::vector<V> carries(static_cast<std::size_t>(plan->pieces * k));
     with_conjugation(mode, [&]<bool Conj>() {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(plan->slots) if (plan->slots > 1)
-        for (int p = 0; p < plan->pieces; ++p) {
+        const auto run_piece = [&](int p) {
             csr_piece<Conj>(*plan, p, alpha, A, x, beta, y, carries.data() + p * k);
+        };
+        if (plan->slots == 1) {
+            // Even a serialized parallel region costs about a microsecond with libgomp.
+            for (int p = 0; p < plan->pieces; ++p) run_piece(p);
+            return;
         }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(plan->slots)
+        for (int p = 0; p < plan->pieces; ++p) run_piece(p);
     });
     // A row cut by piece boundaries was written by the piece reaching its end; the pieces
     // before hold its other partial sums.

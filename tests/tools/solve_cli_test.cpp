@@ -1,11 +1,5 @@
 // `loom solve` and `loom bench solve` end to end, run as a child process as a user would.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,69 +9,16 @@
 
 #include "loom/base/executor.hpp"
 #include "loom/config.hpp"
-#include "loom/matrix/io.hpp"
+#include "tools/loom_program.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string loom_program = LOOM_BINARY_DIR "/tools/loom/loom";
 const std::string nos7 = LOOM_SHARED_MATRICES "/nos7.mtx";
 
-struct Outcome {
-    int status = -1;
-    std::string output;  ///< stdout and stderr together
-};
-
-class SolveCli : public ::testing::Test {
+class SolveCli : public loom::test::LoomProgram {
 protected:
-    void SetUp() override
-    {
-        if (!fs::exists(loom_program)) GTEST_SKIP() << "the loom program was not built";
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("loom-solve-test-" + std::to_string(::getpid()) + "-" + test->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override
-    {
-        std::error_code ignored;
-        if (!dir_.empty()) fs::remove_all(dir_, ignored);
-    }
-
-    /// Runs `loom args` in the test's folder; its output is a pipe, not a terminal.
-    Outcome loom(const std::string& args) const
-    {
-        const auto command =
-            "cd '" + dir_.string() + "' && '" + loom_program + "' " + args + " 2>&1";
-        Outcome run;
-        std::FILE* pipe = ::popen(command.c_str(), "r");
-        if (pipe == nullptr) return run;
-        char buffer[4096];
-        std::size_t n = 0;
-        while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        return run;
-    }
-
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    void write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(path(name)) << text;
-    }
-    std::string read(const std::string& name) const
-    {
-        std::ifstream in(path(name));
-        std::stringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-    std::vector<double> vector(const std::string& name) const
-    {
-        return loom::matrix::read_dense<double>(loom::ReferenceExecutor::create(), path(name))
-            .to_host();
-    }
     /// Rows of a CSV file after its header.
     std::vector<std::string> csv_rows(const std::string& name) const
     {
@@ -89,16 +30,6 @@ protected:
         while (std::getline(text, line)) rows.push_back(line);
         return rows;
     }
-
-    static std::vector<std::string> execs()
-    {
-        std::vector<std::string> execs{"reference"};
-        if (loom::OmpExecutor::available()) execs.push_back("omp");
-        if (loom::CudaExecutor::available()) execs.push_back("cuda");
-        return execs;
-    }
-
-    fs::path dir_;
 };
 
 bool contains(const std::string& text, const std::string& part)
@@ -116,7 +47,7 @@ TEST_F(SolveCli, SolvesAGeneratedProblemOnEveryBackend)
         EXPECT_TRUE(contains(run.output, "converged after")) << run.output;
         EXPECT_TRUE(contains(run.output, "216 x 216")) << run.output;
         EXPECT_FALSE(contains(run.output, "\r")) << "a progress line off a terminal";
-        const auto x = vector("x.mtx");  // b = A * 1, so x = 1
+        const auto x = result("x.mtx");  // b = A * 1, so x = 1
         ASSERT_EQ(x.size(), 216u);
         for (const double xi : x) EXPECT_NEAR(xi, 1.0, 1e-8);
         const auto rows = csv_rows("h.csv");
@@ -155,7 +86,7 @@ TEST_F(SolveCli, SolvesNos7)
         const auto at = run.output.find("residual  ");
         ASSERT_NE(at, std::string::npos) << run.output;
         EXPECT_LT(std::stod(run.output.substr(at + 10)), 1e-6) << run.output;
-        EXPECT_EQ(vector("x.mtx").size(), 729u);
+        EXPECT_EQ(result("x.mtx").size(), 729u);
         EXPECT_GT(csv_rows("h.csv").size(), 10u);
     }
 }
@@ -180,7 +111,7 @@ TEST_F(SolveCli, ReadsTheRightHandSides)
     write("b.mtx", "%%MatrixMarket matrix array real general\n3 2\n2\n4\n10\n0\n0\n0\n");
     const auto run = loom("solve A.mtx b.mtx --solver gmres --tol 1e-12 -o x.mtx --history h.csv");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto x = vector("x.mtx");  // row-major 3 x 2
+    const auto x = result("x.mtx");  // row-major 3 x 2
     ASSERT_EQ(x.size(), 6u);
     for (int i = 0; i < 3; ++i) {
         EXPECT_NEAR(x[2 * i], i + 1.0, 1e-10);

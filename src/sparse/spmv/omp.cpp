@@ -364,18 +364,25 @@ void scatter(int slots, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,
     const size_type k = y.cols();
     const size_type ys = y.stride();
     V* yd = y.data();
+    const auto scale_y = [&](size_type r) {
+        for (size_type j = 0; j < k; ++j) {
+            yd[r * ys + j] = beta == V{0} ? V{0} : mul(beta, yd[r * ys + j]);
+        }
+    };
+    if (slots == 1) {
+        // Even a serialized parallel region costs about a microsecond with libgomp.
+        for (size_type r = 0; r < n; ++r) scale_y(r);
+        scatter_slot(0, ScatterTarget<V>{yd, ys, x.data(), x.stride(), k});
+        return;
+    }
     const size_type buffer_size = n * k;
     // Left uninitialized here: each buffer is zeroed by the thread that fills it.
     auto buffers = std::make_unique_for_overwrite<V[]>(
         static_cast<std::size_t>((slots - 1) * buffer_size));
-#pragma omp parallel num_threads(slots) if (slots > 1)
+#pragma omp parallel num_threads(slots)
     {
 #pragma omp for schedule(static)
-        for (size_type r = 0; r < n; ++r) {
-            for (size_type j = 0; j < k; ++j) {
-                yd[r * ys + j] = beta == V{0} ? V{0} : mul(beta, yd[r * ys + j]);
-            }
-        }
+        for (size_type r = 0; r < n; ++r) scale_y(r);
         for (int s = omp_get_thread_num(); s < slots; s += omp_get_num_threads()) {
             if (s == 0) {
                 scatter_slot(0, ScatterTarget<V>{yd, ys, x.data(), x.stride(), k});
@@ -385,17 +392,15 @@ void scatter(int slots, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,
                 scatter_slot(s, ScatterTarget<V>{buffer, k, x.data(), x.stride(), k});
             }
         }
-        if (slots > 1) {
 #pragma omp barrier
 #pragma omp for schedule(static)
-            for (size_type r = 0; r < n; ++r) {
-                for (size_type j = 0; j < k; ++j) {
-                    V sum{};
-                    for (int s = 1; s < slots; ++s) {
-                        sum += buffers[(s - 1) * buffer_size + r * k + j];
-                    }
-                    yd[r * ys + j] += sum;
+        for (size_type r = 0; r < n; ++r) {
+            for (size_type j = 0; j < k; ++j) {
+                V sum{};
+                for (int s = 1; s < slots; ++s) {
+                    sum += buffers[(s - 1) * buffer_size + r * k + j];
                 }
+                yd[r * ys + j] += sum;
             }
         }
     }

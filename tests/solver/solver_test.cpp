@@ -500,9 +500,15 @@ struct SharedCase {
     double tolerance;
     size_type max_iterations;
     bool jacobi = false;
-    /// Backends may differ by this many iterations. BiCGSTAB's residual is not monotone, so
-    /// on sherman5 rounding differences of the reductions move the stop by a few steps.
+    /// Backends may differ from the reference by this many iterations, plus this fraction
+    /// of the reference's count. BiCGSTAB's residual is far from monotone, and the step at
+    /// which it first dips below the tolerance moves with rounding: on sherman5 with Jacobi,
+    /// 300 right-hand sides b = A * 1 perturbed by 4e-16 (relative, entrywise) took 100 to
+    /// 124 iterations on the reference (114 unperturbed), every one converging with a true
+    /// residual below the tolerance. A backend that sums its reductions in another order
+    /// (CUDA) is such a perturbation, so a slack of 3 iterations was not a sound expectation.
     double iteration_slack = 1;
+    double relative_iteration_slack = 0;
 };
 
 class SharedMatrices : public ::testing::TestWithParam<SharedCase> {};
@@ -556,7 +562,8 @@ TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
             ref_iterations = s->result().iterations;
         } else {
             EXPECT_NEAR(static_cast<double>(s->result().iterations),
-                        static_cast<double>(ref_iterations), c.iteration_slack);
+                        static_cast<double>(ref_iterations),
+                        c.iteration_slack + c.relative_iteration_slack * ref_iterations);
         }
     }
 }
@@ -567,7 +574,7 @@ INSTANTIATE_TEST_SUITE_P(
                       SharedCase{"nos4", "fcg", 1e-10, 1000},
                       SharedCase{"bcsstk01", "cg", 1e-8, 1000, true},
                       SharedCase{"lund_a", "cg", 1e-8, 1000, true},
-                      SharedCase{"sherman5", "bicgstab", 1e-6, 1000, true, 3},
+                      SharedCase{"sherman5", "bicgstab", 1e-6, 1000, true, 1, 0.2},
                       SharedCase{"sherman5", "gmres", 1e-6, 1000, true},
                       SharedCase{"add32", "bicgstab", 1e-8, 1000},
                       SharedCase{"add32", "gmres", 1e-8, 1000},

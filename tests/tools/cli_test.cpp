@@ -1,90 +1,22 @@
 // The `loom` program end to end: it is run as a child process, as a user would run it.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
-
-#include "loom/config.hpp"
 #include <nlohmann/json.hpp>
 
-#include "loom/base/executor.hpp"
-#include "loom/matrix/io.hpp"
+#include "loom/config.hpp"
+#include "tools/loom_program.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-const std::string loom_program = LOOM_BINARY_DIR "/tools/loom/loom";
-
-struct Outcome {
-    int status = -1;
-    std::string output;  ///< stdout and stderr together
-};
-
-class Cli : public ::testing::Test {
+class Cli : public loom::test::LoomProgram {
 protected:
-    void SetUp() override
-    {
-        if (!fs::exists(loom_program)) GTEST_SKIP() << "the loom program was not built";
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("loom-cli-test-" + std::to_string(::getpid()) + "-" + test->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override
-    {
-        std::error_code ignored;
-        if (!dir_.empty()) fs::remove_all(dir_, ignored);
-    }
-
-    /// Runs `loom args` in the test's folder.
-    Outcome loom(const std::string& args) const
-    {
-        const auto command =
-            "cd '" + dir_.string() + "' && '" + loom_program + "' " + args + " 2>&1";
-        Outcome run;
-        std::FILE* pipe = ::popen(command.c_str(), "r");
-        if (pipe == nullptr) return run;
-        char buffer[4096];
-        std::size_t n = 0;
-        while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        return run;
-    }
-
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-    void write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(path(name)) << text;
-    }
-
-    std::string read(const std::string& name) const
-    {
-        std::ifstream in(path(name));
-        std::stringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-
     nlohmann::json info(const std::string& name) const
     {
         const auto run = loom("info " + name + " --json");
         EXPECT_EQ(run.status, 0) << run.output;
         return nlohmann::json::parse(run.output);
-    }
-
-    template <typename V = double>
-    std::vector<V> result(const std::string& name) const
-    {
-        return loom::matrix::read_dense<V>(loom::ReferenceExecutor::create(), path(name)).to_host();
     }
 
     /// [[1 2 0], [0 3 0]]: a 2 x 3 matrix, and x = (1, 1, 1).
@@ -98,15 +30,6 @@ protected:
         write("y0.mtx", "%%MatrixMarket matrix array real general\n2 1\n10\n20\n");
     }
 
-    static std::vector<std::string> execs()
-    {
-        std::vector<std::string> execs{"reference"};
-        if (loom::OmpExecutor::available()) execs.push_back("omp");
-        if (loom::CudaExecutor::available()) execs.push_back("cuda");
-        return execs;
-    }
-
-    fs::path dir_;
 };
 
 TEST_F(Cli, GeneratesPoissonAndReportsIt)

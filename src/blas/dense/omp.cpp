@@ -1,6 +1,7 @@
 // OpenMP BLAS on Dense. Element-wise kernels split rows statically over the executor's
 // threads; reductions give each thread one fixed chunk of rows and combine the per-thread
 // partial sums in thread order, so a result depends only on the thread count and the size.
+// Small operands (min_parallel_elements) are handled by the calling thread alone.
 #include <omp.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 namespace loom::blas::omp {
 namespace {
 
+using loom::omp::min_parallel_elements;
 using loom::omp::parallel_for;
 
 /// Rows [begin, end) of thread `thread` out of `threads`: contiguous, sizes differ by at most 1.
@@ -52,6 +54,17 @@ Acc chunk_sum(size_type begin, size_type end, Term term)
 template <typename Acc, typename Term>
 void column_sums(const OmpExecutor& exec, size_type rows, size_type cols, Term term, Acc* out)
 {
+    if (rows * cols < min_parallel_elements) {
+        if (cols == 1) {
+            out[0] = chunk_sum<Acc>(0, rows, [&](size_type i) { return term(i, 0); });
+        } else {
+            std::fill(out, out + cols, Acc{});
+            for (size_type i = 0; i < rows; ++i) {
+                for (size_type j = 0; j < cols; ++j) out[j] += term(i, j);
+            }
+        }
+        return;
+    }
     const int max_threads = exec.num_threads();
     std::vector<Acc> partials(static_cast<std::size_t>(max_threads * cols), Acc{});
     int team_size = 1;
@@ -90,7 +103,7 @@ V coefficient(const matrix::Dense<V>& c, size_type j)
 template <typename F>
 void for_each_element(const OmpExecutor& exec, size_type rows, size_type cols, F f)
 {
-    parallel_for(exec, rows, [&](size_type i) {
+    loom::omp::parallel_for_elements(exec, rows, rows * cols, [&](size_type i) {
         for (size_type j = 0; j < cols; ++j) f(i, j);
     });
 }

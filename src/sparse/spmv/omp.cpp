@@ -94,7 +94,12 @@ int pieces_for(const OmpExecutor& exec, size_type work)
 template <typename Piece>
 void for_each_piece(int pieces, Piece&& piece)
 {
-#pragma omp parallel num_threads(pieces) if (pieces > 1)
+    // Even a serialized parallel region costs about a microsecond with libgomp.
+    if (pieces == 1) {
+        piece(0);
+        return;
+    }
+#pragma omp parallel num_threads(pieces)
     {
         for (int p = omp_get_thread_num(); p < pieces; p += omp_get_num_threads()) piece(p);
     }
@@ -308,10 +313,16 @@ void csr_rows(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, 
     const size_type k = x.cols();
     std::vector<V> carries(static_cast<std::size_t>(plan->pieces * k));
     with_conjugation(mode, [&]<bool Conj>() {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(plan->slots) if (plan->slots > 1)
-        for (int p = 0; p < plan->pieces; ++p) {
+        const auto run_piece = [&](int p) {
             csr_piece<Conj>(*plan, p, alpha, A, x, beta, y, carries.data() + p * k);
+        };
+        if (plan->slots == 1) {
+            // Even a serialized parallel region costs about a microsecond with libgomp.
+            for (int p = 0; p < plan->pieces; ++p) run_piece(p);
+            return;
         }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(plan->slots)
+        for (int p = 0; p < plan->pieces; ++p) run_piece(p);
     });
     // A row cut by piece boundaries was written by the piece reaching its end; the pieces
     // before hold its other partial sums.
@@ -353,18 +364,25 @@ void scatter(int slots, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,
     const size_type k = y.cols();
     const size_type ys = y.stride();
     V* yd = y.data();
+    const auto scale_y = [&](size_type r) {
+        for (size_type j = 0; j < k; ++j) {
+            yd[r * ys + j] = beta == V{0} ? V{0} : mul(beta, yd[r * ys + j]);
+        }
+    };
+    if (slots == 1) {
+        // Even a serialized parallel region costs about a microsecond with libgomp.
+        for (size_type r = 0; r < n; ++r) scale_y(r);
+        scatter_slot(0, ScatterTarget<V>{yd, ys, x.data(), x.stride(), k});
+        return;
+    }
     const size_type buffer_size = n * k;
     // Left uninitialized here: each buffer is zeroed by the thread that fills it.
     auto buffers = std::make_unique_for_overwrite<V[]>(
         static_cast<std::size_t>((slots - 1) * buffer_size));
-#pragma omp parallel num_threads(slots) if (slots > 1)
+#pragma omp parallel num_threads(slots)
     {
 #pragma omp for schedule(static)
-        for (size_type r = 0; r < n; ++r) {
-            for (size_type j = 0; j < k; ++j) {
-                yd[r * ys + j] = beta == V{0} ? V{0} : mul(beta, yd[r * ys + j]);
-            }
-        }
+        for (size_type r = 0; r < n; ++r) scale_y(r);
         for (int s = omp_get_thread_num(); s < slots; s += omp_get_num_threads()) {
             if (s == 0) {
                 scatter_slot(0, ScatterTarget<V>{yd, ys, x.data(), x.stride(), k});
@@ -374,17 +392,15 @@ void scatter(int slots, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,
                 scatter_slot(s, ScatterTarget<V>{buffer, k, x.data(), x.stride(), k});
             }
         }
-        if (slots > 1) {
 #pragma omp barrier
 #pragma omp for schedule(static)
-            for (size_type r = 0; r < n; ++r) {
-                for (size_type j = 0; j < k; ++j) {
-                    V sum{};
-                    for (int s = 1; s < slots; ++s) {
-                        sum += buffers[(s - 1) * buffer_size + r * k + j];
-                    }
-                    yd[r * ys + j] += sum;
+        for (size_type r = 0; r < n; ++r) {
+            for (size_type j = 0; j < k; ++j) {
+                V sum{};
+                for (int s = 1; s < slots; ++s) {
+                    sum += buffers[(s - 1) * buffer_size + r * k + j];
                 }
+                yd[r * ys + j] += sum;
             }
         }
     }

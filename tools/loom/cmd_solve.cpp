@@ -1,0 +1,355 @@
+// loom solve [A.mtx [b.mtx] | --generate SPEC] [-o x.mtx]: solves A x = b with a Krylov solver
+// and a preconditioner chosen on the command line or described in a JSON file, shows the
+// residual as it goes (on a terminal), then the outcome checked by the true residual.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/blas/vector.hpp"
+#include "loom/log/loggers.hpp"
+#include "loom/solver/config.hpp"
+#include "loom/solver/solver.hpp"
+
+namespace loom::cli {
+namespace {
+
+/// The exit status of a solve that did not converge (the message says why).
+constexpr int exit_not_converged = 3;
+
+constexpr const char* default_problem = "poisson3d:64";
+
+struct SolveOptions {
+    std::string matrix;
+    std::string rhs;
+    std::string spec;
+    std::string output;
+    std::string solver = "cg";
+    std::string precond = "none";
+    double tolerance = 1e-8;
+    size_type max_iters = 1000;
+    size_type restart = 30;
+    std::string config;
+    std::string exec = default_executor();
+    int threads = 0;
+    std::string type = "auto";
+    std::string history;
+    bool quiet = false;
+
+    std::string problem() const { return matrix.empty() ? spec : matrix; }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The solver stack the command-line flags describe, in the JSON of solver/config.hpp.
+nlohmann::json config_from_flags(const SolveOptions& options)
+{
+    nlohmann::json config{
+        {"solver", options.solver},
+        {"criteria", {{"max_iters", options.max_iters}, {"relative_residual", options.tolerance}}}};
+    // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
+    // is the Jacobi iteration.
+    config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
+    if (options.solver == "gmres") config["krylov_dim"] = options.restart;
+    return config;
+}
+
+/// One line on a terminal, rewritten in place ("\r") at most ten times a second, showing
+/// the outer solver's iteration and relative residual (the worst over the right-hand sides).
+class ProgressLine final : public log::Logger {
+public:
+    explicit ProgressLine(std::FILE* out) : out_(out) {}
+
+    void on_solve_started(const log::SolveStartEvent& e) override
+    {
+        if (solver_ != nullptr) return;  // an inner solver
+        solver_ = e.solver;
+        rhs_norms_.assign(e.rhs_norms.begin(), e.rhs_norms.end());
+        start_ = clock::now();
+        next_draw_ = start_;
+    }
+
+    void on_iteration(const log::IterationEvent& e) override
+    {
+        if (e.solver != solver_) return;
+        const auto now = clock::now();
+        if (now < next_draw_) return;
+        next_draw_ = now + std::chrono::milliseconds(100);
+        double worst = 0;
+        std::size_t running = 0;
+        for (std::size_t j = 0; j < e.residual_norms.size(); ++j) {
+            const double rhs = rhs_norms_[j] > 0 ? rhs_norms_[j] : 1.0;
+            worst = std::max(worst, e.residual_norms[j] / rhs);
+            running += e.status[j].stopped() ? 0 : 1;
+        }
+        auto line =
+            fmt::format("  iteration {:>6}   relative residual {:.3e}   {:.1f} s", e.iteration,
+                        worst, std::chrono::duration<double>(now - start_).count());
+        if (e.residual_norms.size() > 1) {
+            line += fmt::format("   {} of {} columns running", running, e.residual_norms.size());
+        }
+        draw(line);
+    }
+
+    void on_solve_finished(const log::SolveEndEvent& e) override
+    {
+        if (e.solver != solver_) return;
+        draw("");
+        solver_ = nullptr;
+    }
+
+private:
+    using clock = std::chrono::steady_clock;
+
+    /// Overwrites the previous line, padding with blanks where it was longer.
+    void draw(const std::string& line)
+    {
+        const auto pad = width_ > line.size() ? width_ - line.size() : 0;
+        fmt::print(out_, "\r{}{:{}}{}", line, "", pad, line.empty() ? "\r" : "");
+        std::fflush(out_);
+        width_ = line.size();
+    }
+
+    std::FILE* out_;
+    const void* solver_ = nullptr;
+    std::vector<double> rhs_norms_;
+    clock::time_point start_;
+    clock::time_point next_draw_;
+    std::size_t width_ = 0;
+};
+
+/// ||b_j - A x_j|| / ||b_j|| (||b_j - A x_j|| where b_j = 0) per column, from scratch.
+template <typename V>
+std::vector<double> true_relative_residuals(const LinOp<V>& A, const matrix::Dense<V>& b,
+                                            const matrix::Dense<V>& x)
+{
+    using R = remove_complex_t<V>;
+    const auto& exec = A.executor();
+    matrix::Dense<V> r(exec, b);
+    A.apply(V{-1}, x, V{1}, r);
+    matrix::Dense<R> r_norms(exec, {1, b.cols()});
+    matrix::Dense<R> b_norms(exec, {1, b.cols()});
+    blas::nrm2(r, r_norms);
+    blas::nrm2(b, b_norms);
+    const auto rn = r_norms.to_host();
+    const auto bn = b_norms.to_host();
+    std::vector<double> relative(rn.size());
+    for (std::size_t j = 0; j < rn.size(); ++j) {
+        relative[j] = bn[j] > 0 ? double(rn[j]) / double(bn[j]) : double(rn[j]);
+    }
+    return relative;
+}
+
+/// iteration,column,residual: the solver's residual norm ||r|| after each iteration (0: the
+/// initial residual), each column up to the iteration at which it stopped.
+void write_history(const std::string& path, const log::ConvergenceLogger& logger,
+                   const solver::SolveResult& result)
+{
+    std::ofstream out(path);
+    out << "iteration,column,residual\n";
+    const auto& history = logger.residual_history();
+    for (std::size_t it = 0; it < history.size(); ++it) {
+        for (std::size_t j = 0; j < history[it].size(); ++j) {
+            const auto& status = result.columns[j];
+            if (status.stopped() && static_cast<size_type>(it) > status.iteration) continue;
+            out << fmt::format("{},{},{}\n", it, j, history[it][j]);
+        }
+    }
+    if (!out) throw IoError("loom solve", "cannot write '" + path + "'");
+}
+
+/// "1.23 s", "45.6 ms" or "7.89 us".
+std::string duration(double seconds)
+{
+    if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
+    if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+    return fmt::format("{:.3g} us", seconds * 1e6);
+}
+
+std::string describe_executor(const Executor& exec)
+{
+    if (exec.kind() == ExecKind::omp) {
+        return fmt::format("{} ({} threads)", exec.name(),
+                           static_cast<const OmpExecutor&>(exec).num_threads());
+    }
+    return exec.name();
+}
+
+template <typename V>
+int run(const SolveOptions& options)
+{
+    const auto exec = make_executor(options.exec, options.threads);
+    const auto host = detail::host_executor();
+    const auto factory = options.config.empty()
+                             ? solver::from_config<V, index_type>(config_from_flags(options), exec)
+                             : solver::from_config_file<V, index_type>(options.config, exec);
+
+    auto clock_start = std::chrono::steady_clock::now();
+    const auto A_host =
+        options.matrix.empty() ? generate_matrix<V>(options.spec) : read_matrix<V>(options.matrix);
+    const auto A = std::make_shared<const matrix::Csr<V, index_type>>(exec, A_host);
+    const double load_seconds = seconds_since(clock_start);
+
+    matrix::Dense<V> b;
+    if (options.rhs.empty()) {
+        matrix::Dense<V> ones(exec, {A->cols(), 1});
+        ones.fill(V{1});
+        b = matrix::Dense<V>(exec, {A->rows(), 1});
+        A->apply(ones, b);
+    } else {
+        b = matrix::Dense<V>(exec, matrix::read_dense<V>(host, options.rhs));
+    }
+    matrix::Dense<V> x(exec, {A->cols(), b.cols()});
+    x.fill(V{0});
+
+    clock_start = std::chrono::steady_clock::now();
+    const auto op = factory->generate(A);
+    const double setup_seconds = seconds_since(clock_start);
+    const auto* solver = dynamic_cast<const solver::IterativeSolver<V>*>(op.get());
+    if (solver == nullptr) {
+        throw BadInput("loom solve", "the configuration does not describe an iterative solver");
+    }
+    const bool live = !options.quiet && ::isatty(STDERR_FILENO) == 1;
+    if (live) op->add_logger(std::make_shared<ProgressLine>(stderr));
+    const auto convergence = std::make_shared<log::ConvergenceLogger>();
+    if (!options.history.empty()) op->add_logger(convergence);
+
+    op->apply(b, x);
+    const auto& result = solver->result();
+    double worst_residual = 0;
+    for (const double residual : true_relative_residuals(*A, b, x)) {
+        worst_residual = std::max(worst_residual, residual);
+    }
+
+    fmt::print("system    {}: {} x {}, {} nonzeros, {} right-hand side{}{}\n", options.problem(),
+               A->rows(), A->cols(), A->nnz(), b.cols(), b.cols() == 1 ? "" : "s",
+               options.rhs.empty() ? " (b = A * 1)" : "");
+    fmt::print("solver    {}, stopping at {}\n",
+               options.config.empty()
+                   ? fmt::format("{}, preconditioner {}", options.solver, options.precond)
+                   : fmt::format("{} from {}", solver->name(), options.config),
+               solver->criteria()->description());
+    fmt::print("run       {}, {} values, x0 = 0\n", describe_executor(*exec), type_name<V>());
+    fmt::print("outcome   {}\n", result.message());
+    fmt::print("residual  {:.3e} = ||b - A x|| / ||b||, recomputed{}\n", worst_residual,
+               b.cols() > 1 ? " (worst column)" : "");
+    fmt::print("time      {} solve ({} per iteration), {} setup, {} {} A\n",
+               duration(result.seconds),
+               duration(result.iterations > 0 ? result.seconds / double(result.iterations) : 0.0),
+               duration(setup_seconds), duration(load_seconds),
+               options.matrix.empty() ? "to generate" : "to read");
+
+    if (!options.output.empty()) {
+        matrix::write_mtx(options.output, matrix::Dense<V>(host, x));
+        fmt::print("wrote     {}\n", options.output);
+    }
+    if (!options.history.empty()) {
+        write_history(options.history, *convergence, result);
+        fmt::print("wrote     {}\n", options.history);
+    }
+    if (!result.converged()) {
+        fmt::print(stderr, "loom solve: not converged: {}\n", result.message());
+        return exit_not_converged;
+    }
+    return exit_ok;
+}
+
+/// The value type: as asked, or (auto) complex-double for a complex matrix file, else double.
+std::string value_type_for(const SolveOptions& options)
+{
+    if (options.type != "auto") return options.type;
+    if (!options.matrix.empty() && file_format(options.matrix) == FileFormat::matrix_market &&
+        matrix::read_mtx_header(options.matrix).field == matrix::MtxField::complex) {
+        return "complex-double";
+    }
+    return "double";
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<SolveOptions>();
+    auto* matrix = sub.add_option("matrix", options->matrix, "System matrix A (.mtx or .bin)");
+    sub.add_option("rhs", options->rhs,
+                   "Right-hand side(s) b (Matrix Market array; default b = A * ones)")
+        ->needs(matrix);
+    // A later flag wins over an earlier one, so that scripts/run-main.sh "$@" can override.
+    sub.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    auto* generate = sub.add_option("--generate", options->spec,
+                                    "Solve for a generated matrix instead (SPEC below; the "
+                                    "default without a matrix is poisson3d:64)");
+    matrix->excludes(generate);
+    generate->excludes(matrix);
+    sub.add_option("-o,--output", options->output, "Where to write x (Matrix Market array)");
+    auto* solver =
+        sub.add_option("--solver", options->solver,
+                       "Krylov solver (cg and fcg need a Hermitian positive definite A)")
+            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"}))
+            ->capture_default_str();
+    auto* precond =
+        sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
+            ->check(CLI::IsMember({"none", "jacobi", "block-jacobi"}))
+            ->capture_default_str();
+    auto* tolerance =
+        sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")
+            ->check(CLI::NonNegativeNumber)
+            ->capture_default_str();
+    auto* max_iters = sub.add_option("--max-iters", options->max_iters, "Iteration limit")
+                          ->check(CLI::NonNegativeNumber)
+                          ->capture_default_str();
+    auto* restart = sub.add_option("--restart", options->restart, "GMRES restart length")
+                        ->check(CLI::PositiveNumber)
+                        ->capture_default_str();
+    auto* config = sub.add_option("--config", options->config,
+                                  "Solver stack from a JSON file instead of the flags above")
+                       ->check(CLI::ExistingFile);
+    for (auto* flag : {solver, precond, tolerance, max_iters, restart}) config->excludes(flag);
+    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
+        ->capture_default_str();
+    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
+        ->check(CLI::PositiveNumber);
+    sub.add_option("--type", options->type,
+                   "Value type (auto: complex-double for a complex matrix file, else double)")
+        ->check(CLI::IsMember({"auto", "double", "float", "complex-double", "complex-float"}))
+        ->capture_default_str();
+    sub.add_option("--history", options->history,
+                   "Write the residual history as CSV: iteration,column,residual");
+    sub.add_flag("-q,--quiet", options->quiet,
+                 "No live progress line (none off a terminal either)");
+    sub.footer(fmt::format(
+        "Prints the iterations, the relative residual ||b - A x|| / ||b|| recomputed from x, the\n"
+        "time and why the solver stopped. Exit status: 0 converged, 1 bad command line, 2 error\n"
+        "(bad file, unsupported option), 3 not converged (iteration or time limit, breakdown,\n"
+        "NaN; the message says which).\n"
+        "--config FILE describes the stack in JSON, e.g.\n"
+        "  {{\"solver\": \"gmres\", \"krylov_dim\": 30,\n"
+        "   \"preconditioner\": {{\"type\": \"block-jacobi\", \"max_block_size\": 16}},\n"
+        "   \"criteria\": {{\"max_iters\": 1000, \"relative_residual\": 1e-8}}}}\n"
+        "(see include/loom/solver/config.hpp for every key).\n"
+        "SPEC:\n{}",
+        generator_help));
+    sub.callback([options] {
+        if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;
+    });
+    return [options] {
+        return with_value_type(value_type_for(*options),
+                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(solve, "Solve A x = b with a Krylov solver (default: 3D Poisson, 64^3)",
+                      loom::cli::setup);

@@ -241,32 +241,6 @@ Measurement measure_eigen(const matrix::Csr<V, I>& A, const Oracle<V, I>& oracle
 }
 #endif
 
-void check_options(const SpgemmBenchOptions& options)
-{
-    if (!options.exec) throw BadInput(where, "no executor given");
-    if (options.samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
-    }
-    if (options.peer == Peer::cusparse && options.exec->kind() != ExecKind::cuda) {
-        throw BadInput(where, "peer cusparse runs on CUDA; use --exec cuda (or --peer eigen)");
-    }
-    if (options.peer == Peer::eigen) {
-        if (!eigen_available()) {
-            throw NotSupported(where,
-                               "not built with Eigen (install libeigen3-dev and reconfigure)");
-        }
-        if (!options.exec->is_host()) {
-            throw BadInput(where,
-                           "peer eigen runs on the host; use --exec omp (or --peer cusparse)");
-        }
-    }
-}
-
-int host_threads(const Executor& exec)
-{
-    return exec.kind() == ExecKind::omp ? static_cast<const OmpExecutor&>(exec).num_threads() : 1;
-}
-
 std::string ms(const std::optional<Timing>& t)
 {
     return t ? fmt::format("{:.2f}", t->median * 1e3) : std::string("-");
@@ -286,7 +260,7 @@ nlohmann::ordered_json timing_json(const std::optional<Timing>& t, double flops)
 template <typename V, typename I>
 nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenchOptions& options)
 {
-    check_options(options);
+    check_run(where, options.exec, options.samples, options.peer);
     if (A.rows() != A.cols()) {
         throw DimensionMismatch(where, "A is " + to_string(A.size()) +
                                            "; the benchmark computes A * A and needs it square");
@@ -329,11 +303,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     fmt::print("product   C = A*A: {} stored entries, {} multiply-adds ({:.2f} per entry of C)\n",
                c_nnz, oracle.multiply_adds(),
                c_nnz > 0 ? static_cast<double>(oracle.multiply_adds()) / c_nnz : 0.0);
-    fmt::print("run       {}{}, {} values, {} indices, median of {} samples, {} rows of C\n",
-               exec->name(),
-               exec->kind() == ExecKind::omp ? fmt::format(" ({} threads)", host_threads(*exec))
-                                             : std::string(),
-               type_name<V>(), type_name<I>(), options.samples,
+    fmt::print("run       {}, {} values, {} indices, median of {} samples, {} rows of C\n",
+               executor_description(*exec), type_name<V>(), type_name<I>(), options.samples,
                options.sort_output ? "sorted" : "unsorted");
     if (oracle.checked_rows() == oracle.total_rows()) {
         fmt::print("check     every row against the reference backend\n");

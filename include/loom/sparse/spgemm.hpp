@@ -22,7 +22,8 @@ namespace loom::sparse {
 
 /// Which implementation computes the product. `automatic` picks Loom's own kernels (on every
 /// backend); `vendor` is cuSPARSE's SpGEMM on CUDA (NotSupported on the host backends and
-/// for the Jacobi-fused product).
+/// for the Jacobi-fused product), which needs A and B with sorted rows free of duplicate
+/// entries (BadInput otherwise; the native kernels take any order and sum duplicates).
 enum class SpgemmAlgorithm { automatic, native, vendor };
 
 /// "automatic" (or "auto"), "native", "vendor"; BadInput otherwise.

@@ -26,6 +26,7 @@ using loom::cuda::check_launch;
 using loom::cuda::default_block_size;
 using loom::cuda::device_type_t;
 using loom::cuda::parallel_for;
+using loom::cuda::row_of_entry;
 using loom::cuda::stream_of;
 
 constexpr int warp_size = 32;
@@ -68,24 +69,6 @@ __device__ long long lower_bound(const I* keys, long long n, long long value)
         }
     }
     return lo;
-}
-
-/// The row holding entry k: the last r with row_ptrs[r] <= k (never an empty row).
-template <typename I>
-__device__ long long row_of_entry(const I* row_ptrs, long long rows, long long k)
-{
-    long long lo = 0;
-    long long n = rows + 1;
-    while (n > 0) {  // upper bound of k
-        const long long half = n / 2;
-        if (row_ptrs[lo + half] <= k) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo - 1;
 }
 
 template <typename I>

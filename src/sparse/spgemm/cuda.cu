@@ -46,6 +46,7 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::row_of_entry;
 using loom::cuda::stream_of;
 
 constexpr const char* symbolic_where = "loom::sparse::spgemm_symbolic";
@@ -391,24 +392,6 @@ __device__ inline V row_scale(const Operands<V, I>& in, long long row)
 
 // ------------------------------------------------------------------------- flops, groups
 
-/// The last row starting at or before entry k (never an empty row, k < nnz).
-template <typename I>
-__device__ long long row_of_entry(const I* row_ptrs, long long rows, long long k)
-{
-    long long lo = 0;
-    long long n = rows + 1;
-    while (n > 0) {
-        const long long half = n / 2;
-        if (row_ptrs[lo + half] <= k) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo - 1;
-}
-
 /// flops[r] += the lengths of the B rows selected by A's entries, flops_chunk entries per
 /// thread (flops zeroed before).
 template <typename I>
@@ -588,6 +571,31 @@ __device__ inline void reset_heavy_row(HeavyShared<V>& sh)
     }
 }
 
+/// Block-wide: sets the bit of every column of row `row` of the product in `bitmap` and
+/// leaves the range of bitmap words it touched in sh.lowest .. sh.highest.
+template <typename V, typename I>
+__device__ void mark_heavy_row(const Pattern<I>& in, long long row, unsigned* bitmap,
+                               HeavyShared<V>& sh)
+{
+    reset_heavy_row(sh);
+    __syncthreads();
+    long long first = 0;
+    long long end = 0;
+    entry_range(in, row, first, end);
+    const long long a_begin = in.a_ptrs[row];
+    WordRange range;
+    for_each_product<heavy_block>(
+        first, end, in.b_ptrs, sh.batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) {
+            const auto col = static_cast<unsigned long long>(in.b_cols[j]);
+            atomicOr(bitmap + (col >> 5), 1u << (col & 31));
+            range.add(col >> 5);
+        });
+    merge_range(range, sh);
+    __syncthreads();
+}
+
 /// Distinct columns of heavy rows: a block per row, a bitmap of B's columns.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
@@ -603,23 +611,7 @@ __global__ void __launch_bounds__(heavy_block)
     }
     for (long long h = blockIdx.x; h < n; h += gridDim.x) {
         const long long row = group_rows[h];
-        reset_heavy_row(sh);
-        __syncthreads();
-        long long first = 0;
-        long long end = 0;
-        entry_range(in, row, first, end);
-        const long long a_begin = in.a_ptrs[row];
-        WordRange range;
-        for_each_product<heavy_block>(
-            first, end, in.b_ptrs, sh.batch,
-            [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
-            [&](long long j, int) {
-                const auto col = static_cast<unsigned long long>(in.b_cols[j]);
-                atomicOr(bitmap + (col >> 5), 1u << (col & 31));
-                range.add(col >> 5);
-            });
-        merge_range(range, sh);
-        __syncthreads();
+        mark_heavy_row(in, row, bitmap, sh);
         const unsigned long long lowest = sh.lowest;
         const unsigned long long highest = sh.highest;
         unsigned long long count = 0;
@@ -741,24 +733,8 @@ __global__ void __launch_bounds__(heavy_block)
         const long long row = group_rows[h];
         const long long out = in.c_ptrs[row];
         const long long length = in.c_ptrs[row + 1] - out;
-        reset_heavy_row(sh);
         for (long long i = threadIdx.x; i < length; i += heavy_block) in.c_vals[out + i] = V(0);
-        __syncthreads();
-        long long first = 0;
-        long long end = 0;
-        entry_range(pattern, row, first, end);
-        const long long a_begin = pattern.a_ptrs[row];
-        WordRange range;
-        for_each_product<heavy_block>(
-            first, end, pattern.b_ptrs, sh.batch,
-            [&](long long k, int) -> long long { return k < a_begin ? row : pattern.a_cols[k]; },
-            [&](long long j, int) {
-                const auto col = static_cast<unsigned long long>(pattern.b_cols[j]);
-                atomicOr(bitmap + (col >> 5), 1u << (col & 31));
-                range.add(col >> 5);
-            });
-        merge_range(range, sh);
-        __syncthreads();
+        mark_heavy_row(pattern, row, bitmap, sh);
         // positions of the words and the columns, in order
         const unsigned long long lowest = sh.lowest;
         const unsigned long long highest = sh.highest;
@@ -781,6 +757,9 @@ __global__ void __launch_bounds__(heavy_block)
             __syncthreads();
         }
         const V scale = row_scale(in, row);
+        long long first = 0;
+        long long end = 0;
+        entry_range(pattern, row, first, end);
         for_each_product<heavy_block>(
             first, end, pattern.b_ptrs, sh.batch,
             [&](long long k, int s) -> long long {

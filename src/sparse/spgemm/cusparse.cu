@@ -6,72 +6,35 @@
 // the buffers _compute needs stay in the handle. The one-call product spgemm(A, B) uses the
 // plain API (cusparseSpGEMM_workEstimation, _compute, _copy), cuSPARSE's fastest route for
 // a product computed once. Products without entries (no rows, no columns, A or B empty) are
-// left to the native kernels, which cuSPARSE's descriptors do not always accept.
+// left to the native kernels, which cuSPARSE's descriptors do not always accept. cuSPARSE
+// needs rows sorted and free of duplicates: other input is refused (BadInput).
+#include <algorithm>
 #include <complex>
 #include <string>
 #include <type_traits>
 
 #include <cusparse.h>
 
+#include "base/cuda/cusparse.hpp"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
 #include "sparse/spgemm/kernels.hpp"
 
 namespace loom::sparse::cuda {
 namespace {
 
+using loom::cuda::cusparse_data_type;
+using loom::cuda::cusparse_index_type;
+using loom::cuda::CusparseDescriptor;
 using loom::cuda::stream_of;
 
-void check(cusparseStatus_t status, const char* call, const char* where)
-{
-    if (status == CUSPARSE_STATUS_SUCCESS) return;
-    const std::string what = std::string(call) + " failed: " + cusparseGetErrorName(status) +
-                             " (" + cusparseGetErrorString(status) + ")";
-    if (status == CUSPARSE_STATUS_NOT_SUPPORTED) {
-        throw NotSupported(where, "cuSPARSE does not offer this product: " + what);
-    }
-    if (status == CUSPARSE_STATUS_ALLOC_FAILED || status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) {
-        throw AllocationError(where, what);
-    }
-    throw CudaError(where, what);
-}
-
-#define LOOM_CUSPARSE_CHECK(call, where) check((call), #call, where)
-
-template <typename V>
-constexpr cudaDataType data_type()
-{
-    if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-    else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-    else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-    else return CUDA_C_64F;
-}
-
-template <typename I>
-constexpr cusparseIndexType_t index_type()
-{
-    return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-}
+#define LOOM_CUSPARSE_CHECK(call, where) loom::cuda::check_cusparse((call), #call, where)
 
 constexpr auto no_op = CUSPARSE_OPERATION_NON_TRANSPOSE;
 constexpr auto algorithm = CUSPARSE_SPGEMM_DEFAULT;
 
-/// A sparse matrix descriptor of cuSPARSE's generic API, destroyed with the object.
-class SpMat {
-public:
-    SpMat() = default;
-    SpMat(const SpMat&) = delete;
-    SpMat& operator=(const SpMat&) = delete;
-    ~SpMat()
-    {
-        if (handle_ != nullptr) cusparseDestroySpMat(handle_);
-    }
-    cusparseSpMatDescr_t* out() { return &handle_; }
-    cusparseSpMatDescr_t get() const { return handle_; }
-
-private:
-    cusparseSpMatDescr_t handle_ = nullptr;
-};
+using SpMat = CusparseDescriptor<cusparseSpMatDescr_t, &cusparseDestroySpMat>;
 
 class SpgemmDescr {
 public:
@@ -93,11 +56,12 @@ template <typename V, typename I>
 void describe(SpMat& descr, size_type rows, size_type cols, size_type nnz, const I* row_ptrs,
               const I* col_idxs, const V* values, const char* where)
 {
-    LOOM_CUSPARSE_CHECK(
-        cusparseCreateCsr(descr.out(), rows, cols, nnz, const_cast<I*>(row_ptrs),
-                          const_cast<I*>(col_idxs), const_cast<V*>(values), index_type<I>(),
-                          index_type<I>(), CUSPARSE_INDEX_BASE_ZERO, data_type<V>()),
-        where);
+    constexpr auto index = cusparse_index_type<I>();
+    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(descr.out(), rows, cols, nnz, const_cast<I*>(row_ptrs),
+                                          const_cast<I*>(col_idxs), const_cast<V*>(values), index,
+                                          index, CUSPARSE_INDEX_BASE_ZERO,
+                                          cusparse_data_type<V>()),
+                        where);
 }
 
 template <typename V, typename I>
@@ -149,6 +113,45 @@ struct VendorPlan {
     Array<std::byte> buffer5;
 };
 
+/// *unsorted = 1 when a row holds columns that are not strictly ascending.
+template <typename I>
+__global__ void __launch_bounds__(256)
+    find_unsorted_kernel(long long rows, const I* ptrs, const I* cols, int* unsorted)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        for (auto k = ptrs[r] + 1; k < ptrs[r + 1]; ++k) {
+            if (cols[k - 1] >= cols[k]) {
+                *unsorted = 1;
+                break;
+            }
+        }
+    }
+}
+
+/// cuSPARSE's SpGEMM silently computes garbage from rows that are unsorted or hold a
+/// column twice (the native kernels accept both): BadInput instead.
+template <typename V, typename I>
+void require_sorted_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& M, const char* name,
+                         const char* where)
+{
+    if (M.rows() == 0) return;
+    const auto stream = stream_of(exec);
+    Array<int> unsorted(exec.shared_from_this(), 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), stream), where);
+    const long long blocks = std::min<long long>(loom::cuda::ceildiv(M.rows(), 256),
+                                                 exec.multiprocessor_count() * 8ll);
+    find_unsorted_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+        M.rows(), M.row_ptrs().data(), M.col_idxs().data(), unsorted.data());
+    loom::cuda::check_launch(where);
+    if (loom::detail::load_element(unsorted, 0) != 0) {
+        throw BadInput(where, std::string(name) +
+                                  " has a row whose columns are unsorted or repeated; "
+                                  "SpgemmAlgorithm::vendor (cuSPARSE) needs sorted rows "
+                                  "without duplicates (the native algorithm takes any)");
+    }
+}
+
 template <typename V, typename I>
 matrix::Csr<V, I> result_of(const CudaExecutor& exec, const detail::SpgemmState<I>& state)
 {
@@ -176,6 +179,8 @@ void spgemm_vendor_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A
         C = result_of<V, I>(exec, state);
         return;
     }
+    require_sorted_rows(exec, A, "A", where);
+    require_sorted_rows(exec, B, "B", where);
     const auto self = exec.shared_from_this();
     auto handle = handle_of(exec, where);
     auto plan = std::make_shared<VendorPlan<V, I>>(where);
@@ -260,7 +265,7 @@ void spgemm_vendor_numeric(const CudaExecutor& exec, const detail::SpgemmState<I
     const V zero{0};
     LOOM_CUSPARSE_CHECK(cusparseSpGEMMreuse_compute(handle, no_op, no_op, &one, plan.a.get(),
                                                     plan.b.get(), &zero, plan.c.get(),
-                                                    data_type<V>(), algorithm,
+                                                    cusparse_data_type<V>(), algorithm,
                                                     plan.spgemm.get()),
                         where);
 }
@@ -277,6 +282,8 @@ matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I
         spgemm_symbolic(exec, A, B, false, state);
         return result_of<V, I>(exec, state);  // no entries: nothing to compute
     }
+    require_sorted_rows(exec, A, "A", where);
+    require_sorted_rows(exec, B, "B", where);
     auto handle = handle_of(exec, where);
     SpgemmDescr spgemm(where);
     SpMat a;
@@ -287,7 +294,7 @@ matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I
     describe<V, I>(c, A.rows(), B.cols(), 0, nullptr, nullptr, nullptr, where);
     const V one{1};
     const V zero{0};
-    constexpr auto type = data_type<V>();
+    constexpr auto type = cusparse_data_type<V>();
     std::size_t bytes1 = 0;
     LOOM_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, no_op, no_op, &one, a.get(),
                                                       b.get(), &zero, c.get(), type, algorithm,

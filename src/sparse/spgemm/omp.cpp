@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "base/omp/mul.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/spgemm/kernels.hpp"
 
@@ -41,18 +42,7 @@ constexpr size_type dense_accumulator_limit = size_type{1} << 24;
 /// Below this many flops one thread does all the work: forking a team costs more.
 constexpr size_type min_parallel_flops = size_type{1} << 15;
 
-/// a * b, for complex types without the C99 Annex G infinity recovery (a library call per
-/// product in GCC's std::complex).
-template <typename V>
-inline V mul(const V& a, const V& b)
-{
-    if constexpr (is_complex_v<V>) {
-        return V(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
+using loom::omp::mul;
 
 /// What the numeric phase reuses: piece p of the rows is [row_starts[p], row_starts[p+1]).
 struct Partition {

@@ -33,6 +33,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
@@ -47,6 +48,7 @@ using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
 using loom::cuda::row_of_entry;
+using loom::cuda::run_cub;
 using loom::cuda::stream_of;
 
 constexpr const char* symbolic_where = "loom::sparse::spgemm_symbolic";
@@ -790,17 +792,6 @@ unsigned grid_for(const CudaExecutor& exec, long long n)
     return static_cast<unsigned>(std::max<long long>(
         1, std::min<long long>(ceildiv(n, 256),
                                static_cast<long long>(exec.multiprocessor_count()) * 8)));
-}
-
-template <typename Call>
-void run_cub(const CudaExecutor& exec, const char* where, Call&& call)
-{
-    std::size_t bytes = 0;
-    LOOM_CUDA_CHECK(call(nullptr, bytes), where);
-    // Never a null pointer in the second call: CUB would take it for another size query.
-    Array<char> temp(exec.shared_from_this(),
-                     static_cast<size_type>(std::max<std::size_t>(bytes, 1)));
-    LOOM_CUDA_CHECK(call(temp.data(), bytes), where);
 }
 
 int launch_blocks(long long n, int per_block)

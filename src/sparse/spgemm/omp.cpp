@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "base/instantiate.hpp"
-#include "base/omp/mul.hpp"
+#include "base/omp/arithmetic.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/spgemm/kernels.hpp"
 

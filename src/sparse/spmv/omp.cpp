@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "base/instantiate.hpp"
-#include "base/omp/mul.hpp"
+#include "base/omp/arithmetic.hpp"
 #include "sparse/spmv/kernels.hpp"
 
 namespace loom::sparse::omp {

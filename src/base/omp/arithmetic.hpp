@@ -1,4 +1,4 @@
-// Multiplication for the host kernels' inner loops.
+// Host arithmetic for the OpenMP kernels.
 #pragma once
 
 #include "loom/base/types.hpp"
@@ -6,7 +6,7 @@
 namespace loom::omp {
 
 /// a * b, for complex types without the C99 Annex G infinity recovery (a library call per
-/// product in GCC's std::complex), which makes complex sparse kernels several times slower.
+/// product in GCC's std::complex), which makes complex kernels several times slower.
 template <typename V>
 inline V mul(const V& a, const V& b)
 {

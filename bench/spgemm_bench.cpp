@@ -63,8 +63,8 @@ matrix::Csr<V, I> select_rows(const matrix::Csr<V, I>& M, const std::vector<size
         }
         sub_ptrs.push_back(static_cast<I>(sub_cols.size()));
     }
-    return matrix::Csr<V, I>::from_host(M.executor(), {static_cast<size_type>(rows.size()), M.cols()},
-                                        sub_ptrs, sub_cols, sub_vals);
+    const dim2 size{static_cast<size_type>(rows.size()), M.cols()};
+    return matrix::Csr<V, I>::from_host(M.executor(), size, sub_ptrs, sub_cols, sub_vals);
 }
 
 /// The reference backend's rows of C = A * A, all of them or an evenly spread sample whose
@@ -82,7 +82,8 @@ public:
         multiply_adds_ = 0;
         for (const auto f : flops) multiply_adds_ += f;
         const size_type step =
-            multiply_adds_ <= limit ? 1 : (multiply_adds_ + limit - 1) / std::max<size_type>(limit, 1);
+            multiply_adds_ <= limit ? 1
+                                    : (multiply_adds_ + limit - 1) / std::max<size_type>(limit, 1);
         for (size_type r = 0; r < A.rows(); r += step) rows_.push_back(r);
         total_rows_ = A.rows();
         const auto sub = select_rows(A_ref, rows_);
@@ -269,7 +270,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     const matrix::Csr<V, I> A_exec(exec, A);
     const auto stats = row_stats(A);
     const Oracle<V, I> oracle(A, options.check_limit);
-    const double flops = (is_complex_v<V> ? 8.0 : 2.0) * static_cast<double>(oracle.multiply_adds());
+    const double flops =
+        (is_complex_v<V> ? 8.0 : 2.0) * static_cast<double>(oracle.multiply_adds());
 
     std::vector<Measurement> results;
     results.push_back(measure_loom(
@@ -332,7 +334,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         // the numeric phase against the peer's whole product when the peer has no phases
         const auto vs_numeric =
             peer != results.end()
-                ? ratio(m.numeric, peer->numeric ? peer->numeric : std::optional<Timing>(peer->total))
+                ? ratio(m.numeric,
+                        peer->numeric ? peer->numeric : std::optional<Timing>(peer->total))
                 : std::nullopt;
         const auto format_ratio = [](std::optional<double> r) {
             return r ? fmt::format("{:.2f}x", *r) : std::string("-");

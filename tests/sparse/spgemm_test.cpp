@@ -65,28 +65,41 @@ std::vector<ProductSpec> product_specs()
     };
 }
 
+/// A copy of A (on the host) with every row's entries, in stored order, passed through
+/// edit(row, entries) first.
+template <typename V, typename I, typename Edit>
+matrix::Csr<V, I> edit_rows(const matrix::Csr<V, I>& A, Edit&& edit)
+{
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto cols = A.col_idxs().to_host();
+    const auto vals = A.values().to_host();
+    std::vector<I> e_ptrs{0};
+    std::vector<I> e_cols;
+    std::vector<V> e_vals;
+    std::vector<std::pair<I, V>> entries;
+    for (size_type r = 0; r < A.rows(); ++r) {
+        entries.clear();
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) entries.emplace_back(cols[k], vals[k]);
+        edit(r, entries);
+        for (const auto& [c, v] : entries) {
+            e_cols.push_back(c);
+            e_vals.push_back(v);
+        }
+        e_ptrs.push_back(static_cast<I>(e_cols.size()));
+    }
+    return matrix::Csr<V, I>::from_host(A.executor(), A.size(), e_ptrs, e_cols, e_vals);
+}
+
 /// I - omega D^-1 A, formed explicitly on the host (the diagonal entry of I comes
 /// first, A's entries after it, so rows may hold a column twice).
 template <typename V, typename I>
 matrix::Csr<V, I> jacobi_operator(const matrix::Csr<V, I>& A, V omega,
                                   const std::vector<V>& d_inv)
 {
-    const auto ptrs = A.row_ptrs().to_host();
-    const auto cols = A.col_idxs().to_host();
-    const auto vals = A.values().to_host();
-    std::vector<I> m_ptrs{0};
-    std::vector<I> m_cols;
-    std::vector<V> m_vals;
-    for (size_type r = 0; r < A.rows(); ++r) {
-        m_cols.push_back(static_cast<I>(r));
-        m_vals.push_back(V{1});
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            m_cols.push_back(cols[k]);
-            m_vals.push_back(-omega * d_inv[r] * vals[k]);
-        }
-        m_ptrs.push_back(static_cast<I>(m_cols.size()));
-    }
-    return matrix::Csr<V, I>::from_host(A.executor(), A.size(), m_ptrs, m_cols, m_vals);
+    return edit_rows(A, [&](size_type r, std::vector<std::pair<I, V>>& entries) {
+        for (auto& entry : entries) entry.second = -omega * d_inv[r] * entry.second;
+        entries.insert(entries.begin(), {static_cast<I>(r), V{1}});
+    });
 }
 
 template <typename T>
@@ -461,22 +474,9 @@ bool has_unsorted_row(const matrix::Csr<V, I>& M)
 template <typename V, typename I>
 matrix::Csr<V, I> with_strong_diagonal(const matrix::Csr<V, I>& A)
 {
-    const auto ptrs = A.row_ptrs().to_host();
-    const auto cols = A.col_idxs().to_host();
-    const auto vals = A.values().to_host();
-    std::vector<I> m_ptrs{0};
-    std::vector<I> m_cols;
-    std::vector<V> m_vals;
-    for (size_type r = 0; r < A.rows(); ++r) {
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            m_cols.push_back(cols[k]);
-            m_vals.push_back(vals[k]);
-        }
-        m_cols.push_back(static_cast<I>(r));
-        m_vals.push_back(V{4});
-        m_ptrs.push_back(static_cast<I>(m_cols.size()));
-    }
-    return matrix::Csr<V, I>::from_host(A.executor(), A.size(), m_ptrs, m_cols, m_vals);
+    return edit_rows(A, [](size_type r, std::vector<std::pair<I, V>>& entries) {
+        entries.emplace_back(static_cast<I>(r), V{4});
+    });
 }
 
 /// The overloads that take D from A itself: 1 / (sum of A's stored (i, i) entries).
@@ -533,31 +533,23 @@ TYPED_TEST(Spgemm, JacobiFusedRefusesZeroDiagonal)
     using I = typename TestFixture::I;
     using Csr = typename TestFixture::Csr;
     using Handle = typename TestFixture::Handle;
+    using Entries = std::vector<std::pair<I, V>>;
     constexpr size_type n = 40;
     const auto strong = with_strong_diagonal(
         loom::test::random_csr<V, I>(this->ref, {n, n, 3, false, true, false, 70}));
     const auto B = loom::test::random_csr<V, I>(this->ref, {n, 9, 3, false, true, false, 71});
     // row 17 without its diagonal: drop every (17, 17) entry
-    auto ptrs = strong.row_ptrs().to_host();
-    auto cols = strong.col_idxs().to_host();
-    auto vals = strong.values().to_host();
-    std::vector<I> m_ptrs{0}, m_cols;
-    std::vector<V> m_vals;
-    for (size_type r = 0; r < n; ++r) {
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            if (r == 17 && cols[k] == I{17}) continue;
-            m_cols.push_back(cols[k]);
-            m_vals.push_back(vals[k]);
-        }
-        m_ptrs.push_back(static_cast<I>(m_cols.size()));
-    }
-    const auto missing = Csr::from_host(this->ref, {n, n}, m_ptrs, m_cols, m_vals);
+    const auto missing = edit_rows(strong, [](size_type r, Entries& entries) {
+        if (r != 17) return;
+        std::erase_if(entries, [](const auto& entry) { return entry.first == I{17}; });
+    });
     // row 5's diagonal entries summing to zero (the same pattern as `strong`)
-    for (auto k = ptrs[5]; k < ptrs[6]; ++k) {
-        if (cols[k] == I{5}) vals[k] = V{};
-    }
-    auto cancelling = strong;
-    cancelling.values() = loom::Array<V>(this->ref, vals);
+    const auto cancelling = edit_rows(strong, [](size_type r, Entries& entries) {
+        if (r != 5) return;
+        for (auto& entry : entries) {
+            if (entry.first == I{5}) entry.second = V{};
+        }
+    });
     auto execs = loom::test::backends();
     execs.push_back(this->ref);
     for (const auto& exec : execs) {

@@ -857,8 +857,8 @@ RowGroups<I> group_rows(const CudaExecutor& exec, long long rows, Need need,
     Array<unsigned char> groups(self, rows);
     Array<GroupCounts> counts(self, 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(GroupCounts), stream), where);
-    classify_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(rows, need, flops, light_groups, groups.data(),
-                                                counts.data());
+    classify_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(rows, need, flops, light_groups,
+                                                              groups.data(), counts.data());
     check_launch(where);
     const GroupCounts host = loom::detail::load_element(counts, 0);
     result.flops = host.flops;

@@ -78,7 +78,8 @@ inline void for_each_selected_row(const I* a_ptrs, const I* a_cols, const V* a_v
 /// Smallest power of two >= 2 * n (and >= 2).
 inline size_type table_size_for(size_type n)
 {
-    return static_cast<size_type>(std::bit_ceil(static_cast<std::uint64_t>(std::max<size_type>(2 * n, 2))));
+    const auto wanted = static_cast<std::uint64_t>(std::max<size_type>(2 * n, 2));
+    return static_cast<size_type>(std::bit_ceil(wanted));
 }
 
 template <typename I>

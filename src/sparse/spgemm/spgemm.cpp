@@ -49,7 +49,8 @@ void check_memory(const char* where, const std::shared_ptr<const Executor>& exec
                   const std::shared_ptr<const Executor>& operand, const char* name)
 {
     if (!exec || !operand || !exec->same_memory_as(*operand)) {
-        throw BadInput(where, std::string(name) + " must live in the memory of A's executor (A is on " +
+        throw BadInput(where, std::string(name) +
+                                  " must live in the memory of A's executor (A is on " +
                                   executor_name(exec) + ", " + name + " on " +
                                   executor_name(operand) + ")");
     }
@@ -171,8 +172,9 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
 
 /// The numeric phase, arguments checked.
 template <typename V, typename I>
-void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state, const matrix::Csr<V, I>& A,
-             const matrix::Csr<V, I>& B, const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
+             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+             const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
     if (state.nnz == 0) return;
     const auto& exec = state.exec;

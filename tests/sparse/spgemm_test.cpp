@@ -388,7 +388,9 @@ TYPED_TEST(Spgemm, VeryWideRightOperand)
         b_ptrs.push_back(static_cast<I>(b_cols.size()));
     }
     const auto B = Csr::from_host(this->ref, {inner, cols}, b_ptrs, b_cols, b_vals);
-    const auto A = loom::test::random_csr<V, I>(this->ref, {40, inner, 5, true, false, false, 26});
+    // enough rows for several OpenMP threads, each with a hashed accumulator
+    const auto A =
+        loom::test::random_csr<V, I>(this->ref, {3000, inner, 5, true, false, false, 26});
     const auto expected = sparse::spgemm(A, B);
     for (const auto& exec : loom::test::backends()) {
         for (const bool sorted : {true, false}) {

@@ -6,7 +6,8 @@
 // the numeric phase reuses that partition (kept in the handle).
 //
 // Accumulator of a row, per thread:
-// * dense, when B's columns times the threads stay below dense_accumulator_limit: an array
+// * dense, when B's columns times the threads stay below dense_accumulator_limit and B is
+//   not much wider than the work of a thread (the accumulator is set up every phase): an array
 //   indexed by column holding the last row that touched it (so it is never cleared) and,
 //   in the numeric phase, the running sums. The columns of a row are recorded in C in the
 //   order they first appear; sorting them (std::sort on the row, a small range) and then
@@ -38,6 +39,10 @@ constexpr const char* numeric_where = "loom::sparse::spgemm_numeric";
 /// Dense accumulators are used while B's columns times the threads stay below this (the
 /// markers alone then take at most 128 MiB).
 constexpr size_type dense_accumulator_limit = size_type{1} << 24;
+
+/// ... and while B has at most this many columns per multiply-add of a thread (beyond, setting
+/// up the dense arrays would cost more than the product).
+constexpr size_type dense_columns_per_flop = 16;
 
 /// Below this many flops one thread does all the work: forking a team costs more.
 constexpr size_type min_parallel_flops = size_type{1} << 15;
@@ -336,7 +341,9 @@ void spgemm_symbolic(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
 
     const int threads = std::max(exec.num_threads(), 1);
     const int pieces = state.multiply_adds < min_parallel_flops ? 1 : threads;
-    const bool dense = B.cols() * pieces <= dense_accumulator_limit;
+    const size_type flops_per_piece = state.multiply_adds / pieces;
+    const bool dense = B.cols() * pieces <= dense_accumulator_limit &&
+                       B.cols() <= dense_columns_per_flop * flops_per_piece + 4096;
     auto partition = std::make_shared<Partition>(partition_rows(prefix, rows, pieces, dense));
 
     state.row_ptrs = Array<I>(self, rows + 1);

@@ -127,39 +127,10 @@ Measurement measure(std::string kernel, bool peer, const std::function<void()>& 
 
 void check_options(const SpmvBenchOptions& options)
 {
-    if (!options.exec) throw BadInput(where, "no executor given");
-    if (options.samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
-    }
+    check_run(where, options.exec, options.samples, options.peer);
     if (options.formats.empty() && options.peer == Peer::none) {
         throw BadInput(where, "nothing to run: no format and no peer");
     }
-    if (options.peer == Peer::cusparse && options.exec->kind() != ExecKind::cuda) {
-        throw BadInput(where, "peer cusparse runs on CUDA; use --exec cuda (or --peer eigen)");
-    }
-    if (options.peer == Peer::eigen) {
-        if (!eigen_available()) {
-            throw NotSupported(where,
-                               "not built with Eigen (install libeigen3-dev and reconfigure)");
-        }
-        if (!options.exec->is_host()) {
-            throw BadInput(where,
-                           "peer eigen runs on the host; use --exec omp (or --peer cusparse)");
-        }
-    }
-}
-
-int host_threads(const Executor& exec)
-{
-    return exec.kind() == ExecKind::omp ? static_cast<const OmpExecutor&>(exec).num_threads() : 1;
-}
-
-std::string executor_description(const Executor& exec)
-{
-    if (exec.kind() == ExecKind::omp) {
-        return fmt::format("{} ({} threads)", exec.name(), host_threads(exec));
-    }
-    return exec.name();
 }
 
 }  // namespace
@@ -180,6 +151,41 @@ const char* to_string(Peer peer)
     case Peer::eigen: return "eigen";
     default: return "none";
     }
+}
+
+void check_run(const char* where, const std::shared_ptr<const Executor>& exec, int samples,
+               Peer peer)
+{
+    if (!exec) throw BadInput(where, "no executor given");
+    if (samples < 1) {
+        throw BadInput(where, fmt::format("need at least one repetition, got {}", samples));
+    }
+    if (peer == Peer::cusparse && exec->kind() != ExecKind::cuda) {
+        throw BadInput(where, "peer cusparse runs on CUDA; use --exec cuda (or --peer eigen)");
+    }
+    if (peer == Peer::eigen) {
+        if (!eigen_available()) {
+            throw NotSupported(where,
+                               "not built with Eigen (install libeigen3-dev and reconfigure)");
+        }
+        if (!exec->is_host()) {
+            throw BadInput(where,
+                           "peer eigen runs on the host; use --exec omp (or --peer cusparse)");
+        }
+    }
+}
+
+int host_threads(const Executor& exec)
+{
+    return exec.kind() == ExecKind::omp ? static_cast<const OmpExecutor&>(exec).num_threads() : 1;
+}
+
+std::string executor_description(const Executor& exec)
+{
+    if (exec.kind() == ExecKind::omp) {
+        return fmt::format("{} ({} threads)", exec.name(), host_threads(exec));
+    }
+    return exec.name();
 }
 
 template <typename V, typename I>

@@ -20,6 +20,16 @@ enum class Peer { none, cusparse, eigen };
 Peer parse_peer(const std::string& text);
 const char* to_string(Peer peer);
 
+/// BadInput or NotSupported (from `where`) unless a benchmark can run: an executor, at least
+/// one sample, and a peer that runs where exec does (cusparse on CUDA; eigen on the host, in
+/// a build with Eigen).
+void check_run(const char* where, const std::shared_ptr<const Executor>& exec, int samples,
+               Peer peer);
+/// The OpenMP threads of exec (1 for the other executors).
+int host_threads(const Executor& exec);
+/// exec's name, with its threads for OpenMP.
+std::string executor_description(const Executor& exec);
+
 /// How the bytes of one SpMV are counted (|T| = sizeof(T)), for help texts and reports:
 /// values and column indices, row pointers, x read, y read and written.
 inline constexpr const char* spmv_bytes_formula =

@@ -130,6 +130,63 @@ TEST_F(Cli, SpmvComputesInComplex)
 #endif
 }
 
+TEST_F(Cli, SpgemmMatchesKnownAnswerOnEveryBackend)
+{
+    write_small_system();  // A = [[1 2 0], [0 3 0]]
+    write("B.mtx",
+          "%%MatrixMarket matrix coordinate real general\n"
+          "3 2 4\n3 1 7\n1 2 1\n2 1 1\n2 1 1\n");  // unsorted, B(2, 1) = 1 + 1
+    const auto ref = loom::ReferenceExecutor::create();
+    for (const auto& exec : execs()) {
+        for (const std::string order : {"", " --unsorted"}) {
+            SCOPED_TRACE(exec + order);
+            const auto run = loom("spgemm A.mtx B.mtx -o C.mtx --exec " + exec + order);
+            ASSERT_EQ(run.status, 0) << run.output;
+            const auto C = loom::matrix::read_csr<double, loom::int32>(ref, path("C.mtx"));
+            EXPECT_EQ(C.size(), (loom::dim2{2, 2}));
+            EXPECT_EQ(C.row_ptrs().to_host(), (std::vector<loom::int32>{0, 2, 3}));
+            EXPECT_EQ(C.col_idxs().to_host(), (std::vector<loom::int32>{0, 1, 0}));
+            EXPECT_EQ(C.values().to_host(), (std::vector<double>{4, 1, 6}));
+        }
+    }
+    const auto mismatch = loom("spgemm A.mtx A.mtx -o C.mtx --exec reference");
+    EXPECT_EQ(mismatch.status, 2) << mismatch.output;
+    EXPECT_NE(mismatch.output.find("as many columns"), std::string::npos) << mismatch.output;
+    EXPECT_EQ(loom("spgemm A.mtx B.mtx").status, 1);  // no -o
+    const auto vendor = loom("spgemm A.mtx B.mtx -o C.mtx --algorithm vendor --exec reference");
+    EXPECT_EQ(vendor.status, 2) << vendor.output;
+}
+
+TEST_F(Cli, BenchSpgemmChecksTimesAndComparesWithEigen)
+{
+    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
+    const auto run =
+        loom("bench spgemm --generate poisson2d:20 --exec " + exec + " --reps 2 --json g.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("GFLOP/s"), std::string::npos) << run.output;
+    const auto report = nlohmann::json::parse(read("g.json"));
+    // A * A of the symmetric 5-point Laplacian: sum of the squared row lengths, which are 5
+    // (18 x 18 interior points), 4 (4 x 18 edge points) and 3 (4 corners)
+    EXPECT_EQ(report["matrix"]["rows"], 400);
+    EXPECT_EQ(report["product"]["multiply_adds"], 324 * 25 + 72 * 16 + 4 * 9);
+    ASSERT_EQ(report["results"].size(), 1u);
+    for (const char* phase : {"symbolic", "numeric", "total"}) {
+        EXPECT_GT(report["results"][0][phase]["gflop_per_s"].get<double>(), 0) << phase;
+    }
+    if (!loom::OmpExecutor::available()) return;
+    const auto eigen = loom("bench spgemm --generate poisson2d:20 --exec omp --threads 2 "
+                            "--peer eigen --reps 2 --json e.json");
+    if (eigen.output.find("not built with Eigen") != std::string::npos) {
+        EXPECT_EQ(eigen.status, 2);
+        return;
+    }
+    ASSERT_EQ(eigen.status, 0) << eigen.output;
+    const auto peer = nlohmann::json::parse(read("e.json"));
+    ASSERT_EQ(peer["results"].size(), 2u);
+    EXPECT_EQ(peer["results"][1]["kernel"], "eigen");
+    EXPECT_GT(peer["results"][0]["total_speedup_vs_peer"].get<double>(), 0);
+}
+
 TEST_F(Cli, WrongUsageExitsWithOne)
 {
     write_small_system();

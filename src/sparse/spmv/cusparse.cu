@@ -6,6 +6,7 @@
 
 #include <cusparse.h>
 
+#include "base/cuda/cusparse.hpp"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
@@ -14,35 +15,12 @@
 namespace loom::sparse::cuda {
 namespace {
 
+using loom::cuda::cusparse_data_type;
+using loom::cuda::cusparse_index_type;
+using loom::cuda::CusparseDescriptor;
 constexpr const char* vendor_where = "loom::sparse::spmv";
 
-void check(cusparseStatus_t status, const char* call)
-{
-    if (status == CUSPARSE_STATUS_SUCCESS) return;
-    const std::string what = std::string(call) + " failed: " + cusparseGetErrorName(status) +
-                             " (" + cusparseGetErrorString(status) + ")";
-    if (status == CUSPARSE_STATUS_NOT_SUPPORTED) {
-        throw NotSupported(vendor_where, "cuSPARSE does not offer this product: " + what);
-    }
-    throw CudaError(vendor_where, what);
-}
-
-#define LOOM_CUSPARSE_CHECK(call) check((call), #call)
-
-template <typename V>
-constexpr cudaDataType data_type()
-{
-    if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-    else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-    else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-    else return CUDA_C_64F;
-}
-
-template <typename I>
-constexpr cusparseIndexType_t index_type()
-{
-    return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-}
+#define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
 
 cusparseOperation_t operation(Mode mode, bool complex_values)
 {
@@ -56,30 +34,13 @@ cusparseOperation_t operation(Mode mode, bool complex_values)
     }
 }
 
-/// Owns one generic-API descriptor; `destroy` is its cusparseDestroy* function.
-template <typename Descr, auto destroy>
-class Descriptor {
-public:
-    Descriptor() = default;
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    ~Descriptor()
-    {
-        if (handle_ != nullptr) destroy(handle_);
-    }
-    /// For the cusparseCreate* call.
-    Descr* out() { return &handle_; }
-    Descr get() const { return handle_; }
-
-private:
-    Descr handle_ = nullptr;
-};
-
-using SpMat = Descriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
-using ConstDnVec = Descriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
-using DnVec = Descriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
-using ConstDnMat = Descriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
-using DnMat = Descriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
+using SpMat = CusparseDescriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
+using ConstDnVec =
+    CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
+using DnVec = CusparseDescriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
+using ConstDnMat =
+    CusparseDescriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
+using DnMat = CusparseDescriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
 
 /// The plan's workspace, grown to at least `bytes` (a null pointer when none is needed).
 template <typename V, typename I>
@@ -123,13 +84,14 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     // The handle is shared with other callers, who may have switched it to device scalars.
     LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
-    constexpr auto type = data_type<V>();
+    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto index = cusparse_index_type<I>();
     const auto op = operation(mode, is_complex_v<V>);
 
     SpMat matA;
     LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
         matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
-        A.values().data(), index_type<I>(), index_type<I>(), CUSPARSE_INDEX_BASE_ZERO, type));
+        A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
     const auto plan = plan_of(A);
 
     if (is_plain_vector(x) && is_plain_vector(y)) {

@@ -1,0 +1,393 @@
+#include "bench/spgemm_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "base/instantiate.hpp"
+#include "bench/matrix_stats.hpp"
+#include "bench/peer_eigen.hpp"
+#include "bench/table.hpp"
+#include "bench/timing.hpp"
+#include "loom/sparse/spgemm.hpp"
+
+#if LOOM_BENCH_HAS_EIGEN
+#include <Eigen/SparseCore>
+#endif
+
+namespace loom::bench {
+namespace {
+
+constexpr const char* where = "loom::bench::bench_spgemm";
+
+/// Multiply-adds of every row of A * A (A on the host).
+template <typename V, typename I>
+std::vector<int64> square_row_flops(const matrix::Csr<V, I>& A)
+{
+    const I* ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    std::vector<int64> flops(static_cast<std::size_t>(A.rows()), 0);
+    for (size_type r = 0; r < A.rows(); ++r) {
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) flops[r] += ptrs[cols[k] + 1] - ptrs[cols[k]];
+    }
+    return flops;
+}
+
+/// |M| entry by entry (as V), for the rounding scale of every entry of a product.
+template <typename V, typename I>
+matrix::Csr<V, I> magnitudes(const matrix::Csr<V, I>& M)
+{
+    matrix::Csr<V, I> result(M);
+    for (size_type k = 0; k < result.nnz(); ++k) {
+        result.values()[k] = V(std::abs(result.values()[k]));
+    }
+    return result;
+}
+
+/// Rows [rows] of M (on the host), as a matrix of their own.
+template <typename V, typename I>
+matrix::Csr<V, I> select_rows(const matrix::Csr<V, I>& M, const std::vector<size_type>& rows)
+{
+    const I* ptrs = M.row_ptrs().data();
+    std::vector<I> sub_ptrs{0};
+    std::vector<I> sub_cols;
+    std::vector<V> sub_vals;
+    for (const auto r : rows) {
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            sub_cols.push_back(M.col_idxs()[k]);
+            sub_vals.push_back(M.values()[k]);
+        }
+        sub_ptrs.push_back(static_cast<I>(sub_cols.size()));
+    }
+    const dim2 size{static_cast<size_type>(rows.size()), M.cols()};
+    return matrix::Csr<V, I>::from_host(M.executor(), size, sub_ptrs, sub_cols, sub_vals);
+}
+
+/// The reference backend's rows of C = A * A, all of them or an evenly spread sample whose
+/// multiply-adds stay below the limit, and how far rounding may move a correct result:
+/// entry (i, j) of any summation order lies within (n + 1) eps scale_ij of the exact value,
+/// n the number of terms (at most the row length of A) and scale = |A| |A|.
+template <typename V, typename I>
+class Oracle {
+public:
+    Oracle(const matrix::Csr<V, I>& A, size_type limit)
+    {
+        const auto reference = ReferenceExecutor::create();
+        const matrix::Csr<V, I> A_ref(reference, A);
+        const auto flops = square_row_flops(A_ref);
+        multiply_adds_ = 0;
+        for (const auto f : flops) multiply_adds_ += f;
+        const size_type step =
+            multiply_adds_ <= limit ? 1
+                                    : (multiply_adds_ + limit - 1) / std::max<size_type>(limit, 1);
+        for (size_type r = 0; r < A.rows(); r += step) rows_.push_back(r);
+        total_rows_ = A.rows();
+        const auto sub = select_rows(A_ref, rows_);
+        expected_ = sparse::spgemm(sub, A_ref);
+        scale_ = sparse::spgemm(magnitudes(sub), magnitudes(A_ref)).values().to_host();
+        const auto stats = row_stats(A_ref);
+        tolerance_ = 4.0 * static_cast<double>(stats.max + 1) *
+                     std::numeric_limits<remove_complex_t<V>>::epsilon();
+    }
+
+    size_type multiply_adds() const noexcept { return multiply_adds_; }
+    size_type checked_rows() const noexcept { return static_cast<size_type>(rows_.size()); }
+    size_type total_rows() const noexcept { return total_rows_; }
+    double tolerance() const noexcept { return tolerance_; }
+
+    /// max |c - c_ref| / scale over the checked rows; NumericalError when C's size or
+    /// pattern differ from the reference's (C in any order within rows, on any executor).
+    double error_of(const std::string& kernel, const matrix::Csr<V, I>& C) const
+    {
+        if (C.rows() != total_rows_ || C.cols() != expected_.cols()) {
+            throw NumericalError(where, kernel + " made a " + to_string(C.size()) + " matrix");
+        }
+        const auto ptrs = C.row_ptrs().to_host();
+        const auto cols = C.col_idxs().to_host();
+        const auto vals = C.values().to_host();
+        const I* e_ptrs = expected_.row_ptrs().data();
+        const I* e_cols = expected_.col_idxs().data();
+        const V* e_vals = expected_.values().data();
+        double error = 0;
+        std::vector<std::pair<I, V>> row;
+        for (std::size_t t = 0; t < rows_.size(); ++t) {
+            const auto r = rows_[t];
+            row.clear();
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) row.emplace_back(cols[k], vals[k]);
+            std::sort(row.begin(), row.end(),
+                      [](const auto& a, const auto& b) { return a.first < b.first; });
+            if (static_cast<size_type>(row.size()) != e_ptrs[t + 1] - e_ptrs[t]) {
+                throw NumericalError(where, fmt::format("{}: row {} of C has {} entries, the "
+                                                        "reference {}",
+                                                        kernel, r, row.size(),
+                                                        e_ptrs[t + 1] - e_ptrs[t]));
+            }
+            for (std::size_t q = 0; q < row.size(); ++q) {
+                const auto e = e_ptrs[t] + static_cast<I>(q);
+                if (row[q].first != e_cols[e]) {
+                    throw NumericalError(where, fmt::format("{}: row {} of C holds column {} "
+                                                            "where the reference has {}",
+                                                            kernel, r, row[q].first, e_cols[e]));
+                }
+                const double diff = std::abs(row[q].second - e_vals[e]);
+                if (std::isnan(diff)) return std::numeric_limits<double>::infinity();
+                if (diff > 0) {
+                    error = std::max(
+                        error, diff / std::max(static_cast<double>(std::abs(scale_[e])),
+                                               std::numeric_limits<double>::min()));
+                }
+            }
+        }
+        return error;
+    }
+
+private:
+    size_type multiply_adds_ = 0;
+    size_type total_rows_ = 0;
+    std::vector<size_type> rows_;
+    matrix::Csr<V, I> expected_;
+    std::vector<V> scale_;
+    double tolerance_ = 0;
+};
+
+struct Measurement {
+    std::string kernel;
+    bool peer = false;
+    double error = 0;
+    std::optional<Timing> symbolic;
+    std::optional<Timing> numeric;
+    Timing total;
+};
+
+template <typename V, typename I>
+void check(const std::string& kernel, const matrix::Csr<V, I>& C, const Oracle<V, I>& oracle,
+           Measurement& m, const Executor& exec)
+{
+    m.error = oracle.error_of(kernel, C);
+    if (!(m.error <= oracle.tolerance())) {
+        throw NumericalError(where, fmt::format("{} on {} differs from the reference backend: "
+                                                "relative error {:.3g} > tolerance {:.3g}",
+                                                kernel, exec.name(), m.error, oracle.tolerance()));
+    }
+}
+
+/// Checks, then times one algorithm through Loom's API: the symbolic phase (a fresh handle
+/// each time), the numeric phase (repeated on one handle) and the whole product.
+template <typename V, typename I>
+Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr<V, I>& A,
+                         const sparse::SpgemmOptions& spgemm_options, const Oracle<V, I>& oracle,
+                         const SpgemmBenchOptions& options)
+{
+    const auto& exec = *options.exec;
+    Measurement m;
+    m.kernel = kernel;
+    m.peer = peer;
+    check(kernel, sparse::spgemm(A, A, spgemm_options), oracle, m, exec);
+    const TimingOptions timing{.samples = options.samples};
+    {
+        matrix::Csr<V, I> C;
+        m.symbolic = time_kernel(
+            exec,
+            [&] {
+                sparse::SpgemmHandle<V, I> handle(spgemm_options);
+                sparse::spgemm_symbolic(handle, A, A, C);
+            },
+            timing);
+    }
+    {
+        sparse::SpgemmHandle<V, I> handle(spgemm_options);
+        matrix::Csr<V, I> C;
+        sparse::spgemm_symbolic(handle, A, A, C);
+        sparse::spgemm_numeric(handle, A, A, C);
+        check(kernel + " (handle)", C, oracle, m, exec);
+        m.numeric = time_kernel(exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
+    }
+    {
+        matrix::Csr<V, I> C;
+        m.total = time_kernel(exec, [&] { C = sparse::spgemm(A, A, spgemm_options); }, timing);
+    }
+    return m;
+}
+
+#if LOOM_BENCH_HAS_EIGEN
+/// Eigen's sparse product C = A * A on the host (single-threaded: Eigen does not
+/// parallelise sparse * sparse), on A's own arrays.
+template <typename V, typename I>
+Measurement measure_eigen(const matrix::Csr<V, I>& A, const Oracle<V, I>& oracle,
+                          const SpgemmBenchOptions& options)
+{
+    using Matrix = Eigen::SparseMatrix<V, Eigen::RowMajor, I>;
+    const Eigen::Map<const Matrix> eigen_A(A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(),
+                                           A.col_idxs().data(), A.values().data());
+    Matrix C = eigen_A * eigen_A;
+    C.makeCompressed();
+    const auto* ptrs = C.outerIndexPtr();
+    const auto nnz = static_cast<size_type>(ptrs[C.outerSize()]);
+    Measurement m;
+    m.kernel = "eigen";
+    m.peer = true;
+    check("eigen",
+          matrix::Csr<V, I>::from_host(detail::host_executor(), {A.rows(), A.cols()},
+                                       std::vector<I>(ptrs, ptrs + C.outerSize() + 1),
+                                       std::vector<I>(C.innerIndexPtr(), C.innerIndexPtr() + nnz),
+                                       std::vector<V>(C.valuePtr(), C.valuePtr() + nnz)),
+          oracle, m, *options.exec);
+    m.total = time_kernel(
+        *options.exec, [&] { C = eigen_A * eigen_A; }, {.samples = options.samples});
+    return m;
+}
+#endif
+
+std::string ms(const std::optional<Timing>& t)
+{
+    return t ? fmt::format("{:.2f}", t->median * 1e3) : std::string("-");
+}
+
+nlohmann::ordered_json timing_json(const std::optional<Timing>& t, double flops)
+{
+    if (!t) return nullptr;
+    return {{"time_s", t->median},
+            {"time_min_s", t->min},
+            {"time_max_s", t->max},
+            {"gflop_per_s", flops / t->median / 1e9}};
+}
+
+}  // namespace
+
+template <typename V, typename I>
+nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenchOptions& options)
+{
+    check_run(where, options.exec, options.samples, options.peer);
+    if (A.rows() != A.cols()) {
+        throw DimensionMismatch(where, "A is " + to_string(A.size()) +
+                                           "; the benchmark computes A * A and needs it square");
+    }
+    const auto& exec = options.exec;
+    const matrix::Csr<V, I> A_exec(exec, A);
+    const auto stats = row_stats(A);
+    const Oracle<V, I> oracle(A, options.check_limit);
+    const double flops =
+        (is_complex_v<V> ? 8.0 : 2.0) * static_cast<double>(oracle.multiply_adds());
+
+    std::vector<Measurement> results;
+    results.push_back(measure_loom(
+        options.sort_output ? "loom" : "loom/unsorted", false, A_exec,
+        {.algorithm = sparse::SpgemmAlgorithm::native, .sort_output = options.sort_output},
+        oracle, options));
+    std::string peer_note;
+    if (options.peer == Peer::cusparse) {
+        try {
+            results.push_back(measure_loom("cusparse", true, A_exec,
+                                           {.algorithm = sparse::SpgemmAlgorithm::vendor}, oracle,
+                                           options));
+        } catch (const NotSupported& e) {
+            peer_note = std::string("cusparse declined: ") + e.what();
+        }
+    } else if (options.peer == Peer::eigen) {
+#if LOOM_BENCH_HAS_EIGEN
+        results.push_back(measure_eigen(A_exec, oracle, options));
+#endif
+    }
+
+    // C's size, from a handle (also what the symbolic phase reports)
+    sparse::SpgemmHandle<V, I> handle({.algorithm = sparse::SpgemmAlgorithm::native});
+    matrix::Csr<V, I> C;
+    sparse::spgemm_symbolic(handle, A_exec, A_exec, C);
+    const auto c_nnz = handle.result_nnz();
+
+    const auto peer = std::find_if(results.begin(), results.end(), [](auto& m) { return m.peer; });
+    fmt::print("matrix    {}: {} x {}, {} stored entries, row length {}..{} (mean {:.2f})\n",
+               options.matrix_name, A.rows(), A.cols(), A.nnz(), stats.min, stats.max, stats.mean);
+    fmt::print("product   C = A*A: {} stored entries, {} multiply-adds ({:.2f} per entry of C)\n",
+               c_nnz, oracle.multiply_adds(),
+               c_nnz > 0 ? static_cast<double>(oracle.multiply_adds()) / c_nnz : 0.0);
+    fmt::print("run       {}, {} values, {} indices, median of {} samples, {} rows of C\n",
+               executor_description(*exec), type_name<V>(), type_name<I>(), options.samples,
+               options.sort_output ? "sorted" : "unsorted");
+    if (oracle.checked_rows() == oracle.total_rows()) {
+        fmt::print("check     every row against the reference backend\n");
+    } else {
+        fmt::print("check     {} of {} rows (1 in every {}) against the reference backend: the "
+                   "whole product ({} multiply-adds) would take the reference too long\n",
+                   oracle.checked_rows(), oracle.total_rows(),
+                   (oracle.total_rows() + oracle.checked_rows() - 1) / oracle.checked_rows(),
+                   oracle.multiply_adds());
+    }
+    if (!peer_note.empty()) fmt::print("peer      {}\n", peer_note);
+    fmt::print("flops     {}\n\n", spgemm_flops_formula);
+
+    const std::string vs = options.peer == Peer::none ? "peer" : to_string(options.peer);
+    Table table({"kernel", "symbolic [ms]", "numeric [ms]", "total [ms]", "GFLOP/s",
+                 "numeric GFLOP/s", "total vs " + vs, "numeric vs " + vs, "rel. error"});
+    auto json_results = nlohmann::ordered_json::array();
+    const auto ratio = [&](const std::optional<Timing>& mine, const std::optional<Timing>& theirs) {
+        return mine && theirs ? std::optional<double>(theirs->median / mine->median)
+                              : std::nullopt;
+    };
+    for (const auto& m : results) {
+        const std::optional<Timing> total = m.total;
+        const auto vs_total = peer != results.end() ? ratio(total, peer->total) : std::nullopt;
+        // the numeric phase against the peer's whole product when the peer has no phases
+        const auto vs_numeric =
+            peer != results.end()
+                ? ratio(m.numeric,
+                        peer->numeric ? peer->numeric : std::optional<Timing>(peer->total))
+                : std::nullopt;
+        const auto format_ratio = [](std::optional<double> r) {
+            return r ? fmt::format("{:.2f}x", *r) : std::string("-");
+        };
+        table.add_row({m.kernel, ms(m.symbolic), ms(m.numeric), ms(total),
+                       fmt::format("{:.2f}", flops / m.total.median / 1e9),
+                       m.numeric ? fmt::format("{:.2f}", flops / m.numeric->median / 1e9) : "-",
+                       format_ratio(vs_total), format_ratio(vs_numeric),
+                       fmt::format("{:.1e}", m.error)});
+        json_results.push_back(
+            {{"kernel", m.kernel},
+             {"peer", m.peer},
+             {"symbolic", timing_json(m.symbolic, flops)},
+             {"numeric", timing_json(m.numeric, flops)},
+             {"total", timing_json(total, flops)},
+             {"total_speedup_vs_peer",
+              vs_total ? nlohmann::ordered_json(*vs_total) : nlohmann::ordered_json()},
+             {"numeric_speedup_vs_peer",
+              vs_numeric ? nlohmann::ordered_json(*vs_numeric) : nlohmann::ordered_json()},
+             {"relative_error", m.error},
+             {"tolerance", oracle.tolerance()}});
+    }
+    table.print();
+    if (peer != results.end() && !peer->numeric) {
+        fmt::print("\n(numeric vs {}: Loom's numeric phase against {}'s whole product)\n", vs, vs);
+    }
+
+    return {{"benchmark", "spgemm"},
+            {"matrix",
+             {{"name", options.matrix_name},
+              {"rows", A.rows()},
+              {"cols", A.cols()},
+              {"nnz", A.nnz()},
+              {"row_length", {{"min", stats.min}, {"mean", stats.mean}, {"max", stats.max}}}}},
+            {"product", {{"operation", "C = A*A"}, {"nnz", c_nnz},
+                         {"multiply_adds", oracle.multiply_adds()}, {"flops", flops},
+                         {"sorted_rows", options.sort_output}}},
+            {"executor", exec->name()},
+            {"threads", host_threads(*exec)},
+            {"value_type", type_name<V>()},
+            {"index_type", type_name<I>()},
+            {"samples", options.samples},
+            {"checked_rows", oracle.checked_rows()},
+            {"flops_formula", spgemm_flops_formula},
+            {"peer", to_string(options.peer)},
+            {"peer_note", peer_note},
+            {"results", json_results}};
+}
+
+#define LOOM_INSTANTIATE_BENCH_SPGEMM(V, I)                                                    \
+    template nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>&,                     \
+                                                 const SpgemmBenchOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_SPGEMM)
+
+}  // namespace loom::bench

@@ -1,0 +1,144 @@
+// Sparse matrix times sparse matrix, C = A * B in CSR, split into a symbolic phase (the
+// pattern of C) and a numeric phase (its values) that can be repeated whenever the values of
+// A and B change but their patterns do not. Also the Jacobi-fused product
+// C = (I - omega D^-1 A) * B that smooths a multigrid prolongator in one numeric pass.
+//
+//     SpgemmHandle<double, int32> handle;
+//     Csr<double, int32> C;
+//     spgemm_symbolic(handle, A, B, C);   // C gets its size, row pointers and storage
+//     spgemm_numeric(handle, A, B, C);    // columns and values
+//     ... change the values of A or B ...
+//     spgemm_numeric(handle, A, B, C);    // again, no new analysis
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "loom/base/array.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+
+namespace loom::sparse {
+
+/// Which implementation computes the product. `automatic` picks Loom's own kernels (on every
+/// backend); `vendor` is cuSPARSE's SpGEMM on CUDA (NotSupported on the host backends and
+/// for the Jacobi-fused product), which needs A and B with sorted rows free of duplicate
+/// entries (BadInput otherwise; the native kernels take any order and sum duplicates).
+enum class SpgemmAlgorithm { automatic, native, vendor };
+
+/// "automatic" (or "auto"), "native", "vendor"; BadInput otherwise.
+SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text);
+const char* to_string(SpgemmAlgorithm algorithm);
+
+struct SpgemmOptions {
+    SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic;
+    /// Columns ascending within every row of C. false leaves the order to the kernel, which
+    /// saves a sort per row on some backends; the set of entries is the same.
+    bool sort_output = true;
+};
+
+namespace detail {
+template <typename I>
+struct SpgemmState;
+struct SpgemmHandleAccess;
+}  // namespace detail
+
+/// What the symbolic phase learns about one product, kept for its numeric phases: C's row
+/// pointers, the multiply-adds of every row, the rows grouped by the work they need (GPU),
+/// and fingerprints of the patterns of A and B, so that a numeric call with a changed
+/// pattern is refused (BadInput) instead of computing garbage. Move-only.
+template <typename V, typename I = int32>
+class SpgemmHandle {
+public:
+    explicit SpgemmHandle(SpgemmOptions options = {});
+    SpgemmHandle(SpgemmHandle&&) noexcept;
+    SpgemmHandle& operator=(SpgemmHandle&&) noexcept;
+    ~SpgemmHandle();
+
+    const SpgemmOptions& options() const noexcept { return options_; }
+
+    /// Whether a symbolic phase has run on this handle.
+    bool analyzed() const noexcept { return state_ != nullptr; }
+
+    // What the last symbolic phase found; BadInput before any symbolic phase.
+
+    /// The algorithm `automatic` resolved to (native or vendor).
+    SpgemmAlgorithm algorithm() const;
+    /// Whether it was spgemm_jacobi_symbolic, i.e. the pattern of (I + A) * B.
+    bool jacobi() const;
+    dim2 result_size() const;
+    size_type result_nnz() const;
+    /// Multiply-adds of one numeric phase: the sum over A's stored entries of the length of
+    /// the row of B they select (plus B's row lengths for the identity of the Jacobi product).
+    size_type multiply_adds() const;
+    /// C's row pointers (rows + 1) and the multiply-adds of every row of C, on the product's
+    /// executor.
+    const Array<I>& row_ptrs() const;
+    const Array<int64>& row_flops() const;
+
+private:
+    friend struct detail::SpgemmHandleAccess;
+    const detail::SpgemmState<I>& state(const char* where) const;
+
+    SpgemmOptions options_;
+    std::unique_ptr<detail::SpgemmState<I>> state_;
+};
+
+/// The pattern of C = A * B: C becomes an A.rows() x B.cols() matrix on A's executor with
+/// its row pointers set and its columns and values allocated (not yet computed, except with
+/// the vendor algorithm, which computes the columns here). Input rows may be unsorted and
+/// hold duplicate entries (they are summed); C never holds duplicates. A and B on one
+/// executor; DimensionMismatch when A.cols() != B.rows(). Replaces what the handle held.
+template <typename V, typename I>
+void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+
+/// The columns and values of C = A * B, for A and B with the patterns that
+/// spgemm_symbolic(handle, ...) saw (values may differ). C is the matrix it produced. BadInput
+/// when the handle holds no symbolic phase of a plain product, when the pattern of A or B
+/// changed (different sizes, number of entries, row pointers or columns), or when C does not
+/// have the size and number of entries of the symbolic result. On failure C is not modified.
+template <typename V, typename I>
+void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+
+/// C = A * B in one call (symbolic and numeric with a handle of its own).
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                         const SpgemmOptions& options = {});
+
+/// The pattern of C = (I + A) * B, the pattern of the Jacobi-fused product (whatever omega
+/// and the diagonal): A square n x n, B n x m. Otherwise as spgemm_symbolic.
+template <typename V, typename I>
+void spgemm_jacobi_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                            const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+
+/// C = (I - omega D^-1 A) * B in one numeric pass without forming I - omega D^-1 A, where
+/// D_inv holds the inverse diagonal (n x 1, or an array of n values) on A's executor. Needs a
+/// handle from spgemm_jacobi_symbolic; otherwise as spgemm_numeric.
+template <typename V, typename I>
+void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const matrix::Dense<V>& D_inv,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           matrix::Csr<V, I>& C);
+template <typename V, typename I>
+void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const Array<V>& D_inv,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           matrix::Csr<V, I>& C);
+
+/// C = (I - omega D^-1 A) * B with D the diagonal of A itself (duplicate diagonal entries
+/// summed). BadInput naming the row when a diagonal entry is zero or not stored; otherwise
+/// as the overloads above.
+template <typename V, typename I>
+void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const matrix::Csr<V, I>& A,
+                           const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+
+/// C = (I - omega D^-1 A) * B in one call.
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm_jacobi(V omega, const Array<V>& D_inv, const matrix::Csr<V, I>& A,
+                                const matrix::Csr<V, I>& B, const SpgemmOptions& options = {});
+/// ... with D the diagonal of A (BadInput when a diagonal entry is zero or not stored).
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm_jacobi(V omega, const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                const SpgemmOptions& options = {});
+
+}  // namespace loom::sparse

@@ -1,0 +1,66 @@
+// What the cuSPARSE adapters of the kernel families share: status checks that raise Loom's
+// errors, Loom's types as cuSPARSE data and index types, and owned generic-API descriptors.
+#pragma once
+
+#include <complex>
+#include <string>
+#include <type_traits>
+
+#include <cusparse.h>
+
+#include "loom/base/error.hpp"
+
+namespace loom::cuda {
+
+/// Raises NotSupported for what cuSPARSE declines, AllocationError when it runs out of
+/// memory, CudaError otherwise; `call` is the failed call as written.
+inline void check_cusparse(cusparseStatus_t status, const char* call, const char* where)
+{
+    if (status == CUSPARSE_STATUS_SUCCESS) return;
+    const std::string what = std::string(call) + " failed: " + cusparseGetErrorName(status) +
+                             " (" + cusparseGetErrorString(status) + ")";
+    if (status == CUSPARSE_STATUS_NOT_SUPPORTED) {
+        throw NotSupported(where, "cuSPARSE does not offer this operation: " + what);
+    }
+    if (status == CUSPARSE_STATUS_ALLOC_FAILED ||
+        status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) {
+        throw AllocationError(where, what);
+    }
+    throw CudaError(where, what);
+}
+
+template <typename V>
+constexpr cudaDataType cusparse_data_type()
+{
+    if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
+    else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
+    else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
+    else return CUDA_C_64F;
+}
+
+template <typename I>
+constexpr cusparseIndexType_t cusparse_index_type()
+{
+    return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+}
+
+/// Owns one generic-API descriptor; `destroy` is its cusparseDestroy* function.
+template <typename Descr, auto destroy>
+class CusparseDescriptor {
+public:
+    CusparseDescriptor() = default;
+    CusparseDescriptor(const CusparseDescriptor&) = delete;
+    CusparseDescriptor& operator=(const CusparseDescriptor&) = delete;
+    ~CusparseDescriptor()
+    {
+        if (handle_ != nullptr) destroy(handle_);
+    }
+    /// For the cusparseCreate* call.
+    Descr* out() { return &handle_; }
+    Descr get() const { return handle_; }
+
+private:
+    Descr handle_ = nullptr;
+};
+
+}  // namespace loom::cuda

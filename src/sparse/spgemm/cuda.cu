@@ -1,0 +1,1229 @@
+// CUDA SpGEMM: Gustavson's row-wise product with the rows grouped by the work they need.
+// NOTES.md beside this file explains the design and the expected speed; in short:
+//
+// * Symbolic: the multiply-adds ("flops") of every row (a thread per chunk of A's entries,
+//   so that one huge row does not serialise), then the rows grouped by the size of the
+//   hash table their distinct columns need (upper bound min(flops, B.cols)): a stable
+//   radix sort of (group, row) pairs. A team of G threads per row counts distinct columns
+//   in a shared-memory hash table of 32G slots, G from 1 (a thread per row, 256 rows per
+//   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and a
+//   bitmap of B's columns instead (in shared memory when it fits, else one per block in
+//   global memory). Scan of the counts -> C's row pointers; then the rows are grouped again
+//   by their exact length for the numeric phase, and that grouping stays in the handle.
+// * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
+//   of 8G slots (keys by atomicCAS, values by atomicAdd) sized for the row's exact length,
+//   at most half full, then sort the table
+//   in place (bitonic, empty slots sort last) and write the first `length` slots, or compact
+//   it unsorted. Heavy rows: set the bitmap bits, turn them into positions (block scan of
+//   popcounts, which also writes the columns, sorted), then add every product straight
+//   into C's value at its position.
+// * Inside a team, the products of a batch of G entries of A are spread evenly over the
+//   team: each thread loads one entry, a team scan of the B row lengths gives the product
+//   ranges, and thread t takes products t, t + G, ... (binary search for its entry).
+//
+// Every launch is on the executor's stream and checked. Values are summed with atomics in
+// an order that can differ between runs (last-bit differences for floating point).
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <type_traits>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "base/cuda/cub.cuh"
+#include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
+#include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
+#include "sparse/spgemm/kernels.hpp"
+
+namespace loom::sparse::cuda {
+namespace {
+
+using loom::cuda::as_device;
+using loom::cuda::ceildiv;
+using loom::cuda::check_launch;
+using loom::cuda::device_type_t;
+using loom::cuda::row_of_entry;
+using loom::cuda::run_cub;
+using loom::cuda::stream_of;
+
+constexpr const char* symbolic_where = "loom::sparse::spgemm_symbolic";
+constexpr const char* numeric_where = "loom::sparse::spgemm_numeric";
+constexpr const char* checksum_where = "loom::sparse::spgemm (pattern checksum)";
+
+// ------------------------------------------------------------------------- configuration
+
+/// Threads of a block of sub-warp or warp teams.
+constexpr int light_block = 256;
+/// Hash table slots per team thread: in the numeric phase a team of G threads owns a table
+/// of 8 G slots; in the symbolic phase 32 G, since its tables are sized by the flops of a
+/// row, which usually overstate its distinct columns several times (a team has about 16
+/// products per thread either way).
+constexpr int slots_per_thread = 8;
+constexpr int symbolic_slots_per_thread = 32;
+/// The smallest table; a row goes to the smallest table with at most half its slots used.
+constexpr int min_table = 32;
+/// Largest shared table of the symbolic phase (keys only).
+constexpr int max_symbolic_table = 8192;
+/// Threads of a block working on heavy rows.
+constexpr int heavy_block = 1024;
+/// A heavy row's bitmap (and positions) go to shared memory up to this many bytes.
+constexpr std::size_t heavy_shared_bitmap_bytes = 160 * 1024;
+/// Global memory for the per-block bitmaps of heavy rows, when shared memory is too small.
+constexpr std::size_t heavy_global_budget = std::size_t{256} << 20;
+/// A[k] entries per thread when counting the flops of every row.
+constexpr int flops_chunk = 32;
+
+/// Groups of rows: 0 .. 8 light (table of 32 << g slots), heavy, empty (nothing to do).
+constexpr int group_count = 16;  // radix of the grouping sort: 4 bits
+constexpr int heavy_group = 14;
+constexpr int empty_group = 15;
+
+/// Largest shared table of the numeric phase: keys and values of 8192 slots need up to
+/// 128 KiB; wider slots (complex<double>) stop at 4096.
+template <typename V, typename I>
+constexpr int max_numeric_table()
+{
+    return sizeof(V) + sizeof(I) <= 16 ? 8192 : 4096;
+}
+
+constexpr int light_groups_for(int max_table)
+{
+    int groups = 0;
+    while ((min_table << groups) <= max_table) ++groups;
+    return groups;
+}
+
+__host__ __device__ inline int group_of(long long needed, int light_groups)
+{
+    if (needed <= 0) return empty_group;
+    for (int g = 0; g < light_groups; ++g) {
+        if (2 * needed <= (static_cast<long long>(min_table) << g)) return g;
+    }
+    return heavy_group;
+}
+
+// ---------------------------------------------------------------------- device helpers
+
+template <typename I>
+constexpr I empty_key = I{-1};
+
+/// atomicCAS on a column index of either width.
+template <typename I>
+__device__ inline I atomic_cas(I* address, I expected, I desired)
+{
+    if constexpr (sizeof(I) == 4) {
+        return static_cast<I>(atomicCAS(reinterpret_cast<int*>(address), static_cast<int>(expected),
+                                        static_cast<int>(desired)));
+    } else {
+        return static_cast<I>(atomicCAS(reinterpret_cast<unsigned long long*>(address),
+                                        static_cast<unsigned long long>(expected),
+                                        static_cast<unsigned long long>(desired)));
+    }
+}
+
+/// A load that sees what other threads wrote with atomics (no stale L1 line for global
+/// memory; shared memory is coherent anyway).
+template <typename T>
+__device__ inline T racy_load(const T* address)
+{
+    return *const_cast<const volatile T*>(address);
+}
+
+template <typename T>
+__device__ inline std::enable_if_t<std::is_floating_point_v<T>> atomic_add(T* address, T value)
+{
+    atomicAdd(address, value);
+}
+template <typename T>
+__device__ inline void atomic_add(thrust::complex<T>* address, thrust::complex<T> value)
+{
+    auto* parts = reinterpret_cast<T*>(address);
+    atomicAdd(parts, value.real());
+    atomicAdd(parts + 1, value.imag());
+}
+
+/// Slot of `col` in a table of mask + 1 slots; `direct` when every column of B has a slot
+/// of its own (B no wider than the table): no collisions, and the table is in column order.
+template <typename I>
+__device__ inline unsigned slot_of(I col, unsigned mask, bool direct)
+{
+    if (direct) return static_cast<unsigned>(col) & mask;
+    const auto mixed = static_cast<unsigned long long>(col) * 0x9E3779B97F4A7C15ull;
+    return static_cast<unsigned>(mixed >> 32) & mask;
+}
+
+/// Inserts col into keys[S]; true when it was not there yet.
+template <int S, typename I>
+__device__ inline bool insert_key(I* keys, I col, bool direct)
+{
+    unsigned slot = slot_of(col, S - 1, direct);
+    for (int probe = 0; probe < S; ++probe) {
+        const I seen = racy_load(keys + slot);
+        if (seen == col) return false;
+        if (seen == empty_key<I>) {
+            const I old = atomic_cas(keys + slot, empty_key<I>, col);
+            if (old == empty_key<I>) return true;
+            if (old == col) return false;
+        }
+        slot = (slot + 1) & (S - 1);
+    }
+    return false;  // full: impossible with at least twice the row's distinct columns
+}
+
+/// Adds value to col's slot of keys[S] / values[S], claiming a slot for a new column.
+template <int S, typename V, typename I>
+__device__ inline void accumulate(I* keys, V* values, I col, V value, bool direct)
+{
+    unsigned slot = slot_of(col, S - 1, direct);
+    for (int probe = 0; probe < S; ++probe) {
+        I seen = racy_load(keys + slot);
+        if (seen == empty_key<I>) {
+            const I old = atomic_cas(keys + slot, empty_key<I>, col);
+            seen = old == empty_key<I> ? col : old;
+        }
+        if (seen == col) {
+            atomic_add(values + slot, value);
+            return;
+        }
+        slot = (slot + 1) & (S - 1);
+    }
+}
+
+// ---------------------------------------------------------------------------------- teams
+
+/// G threads working on one row: a part of a warp (G <= 32; light_block / G teams per
+/// block) or a whole block (G > 32).
+template <int G>
+struct Team {
+    static constexpr bool whole_block = G > 32;
+    static constexpr int per_block = whole_block ? 1 : light_block / G;
+    static constexpr int block_threads = whole_block ? G : light_block;
+
+    __device__ static int rank() { return whole_block ? threadIdx.x : threadIdx.x % G; }
+    __device__ static int index() { return whole_block ? 0 : threadIdx.x / G; }
+    __device__ static unsigned mask()
+    {
+        if constexpr (G >= 32) {
+            return 0xffffffffu;
+        } else {
+            return ((1u << G) - 1u) << (threadIdx.x % 32 / G * G);
+        }
+    }
+    __device__ static void sync()
+    {
+        if constexpr (whole_block) {
+            __syncthreads();
+        } else {
+            __syncwarp(mask());
+        }
+    }
+};
+
+/// Shared memory of one team for spreading a batch of A's entries over its threads.
+template <int G>
+struct Batch {
+    long long inclusive[G];  ///< inclusive prefix sums of the B row lengths of the batch
+    long long starts[G];     ///< where those B rows start
+    long long warp_totals[G > 32 ? 32 : 1];
+};
+
+/// Inclusive sum of `value` over the team's threads in rank order. Block teams use
+/// batch.warp_totals and synchronise the block; the caller synchronises before the next call.
+template <int G>
+__device__ long long team_inclusive_scan(long long value, Batch<G>& batch)
+{
+    constexpr int width = G < 32 ? G : 32;
+    const unsigned mask = Team<G>::mask();
+    const int lane = threadIdx.x % width;
+#pragma unroll
+    for (int d = 1; d < width; d <<= 1) {
+        const long long up = __shfl_up_sync(mask, value, d, width);
+        if (lane >= d) value += up;
+    }
+    if constexpr (G > 32) {
+        constexpr int warps = G / 32;
+        const int warp = threadIdx.x / 32;
+        if (lane == 31) batch.warp_totals[warp] = value;
+        __syncthreads();
+        if (warp == 0) {
+            long long total = lane < warps ? batch.warp_totals[lane] : 0;
+#pragma unroll
+            for (int d = 1; d < 32; d <<= 1) {
+                const long long up = __shfl_up_sync(0xffffffffu, total, d);
+                if (lane >= d) total += up;
+            }
+            if (lane < warps) batch.warp_totals[lane] = total;
+        }
+        __syncthreads();
+        if (warp > 0) value += batch.warp_totals[warp - 1];
+    }
+    return value;
+}
+
+/// Calls visit(j, s) for every product of one row: j an entry of B, s the rank in its
+/// batch of the A entry that selected j's row. Entries k in [first, end) are taken G at a
+/// time; load(k, s) runs on the thread of rank s and returns the row of B that k selects
+/// (it may stash per-entry data at index s, readable by every thread in visit). Team-wide:
+/// every thread of the team calls it with the same first and end.
+template <int G, typename I, typename Load, typename Visit>
+__device__ void for_each_product(long long first, long long end, const I* b_ptrs,
+                                 Batch<G>& batch, Load&& load, Visit&& visit)
+{
+    const int rank = Team<G>::rank();
+    for (long long base = first; base < end; base += G) {
+        const long long k = base + rank;
+        long long start = 0;
+        long long length = 0;
+        if (k < end) {
+            const long long row = load(k, rank);
+            start = b_ptrs[row];
+            length = b_ptrs[row + 1] - start;
+        }
+        const long long inclusive = team_inclusive_scan<G>(length, batch);
+        batch.inclusive[rank] = inclusive;
+        batch.starts[rank] = start;
+        Team<G>::sync();
+        const long long total = batch.inclusive[G - 1];
+        int s = 0;
+        for (long long p = rank; p < total; p += G) {
+            // the first entry of the batch whose products reach beyond p
+            int lo = s;
+            int hi = G - 1;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (batch.inclusive[mid] > p) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            s = lo;
+            const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
+            visit(batch.starts[s] + (p - before), s);
+        }
+        Team<G>::sync();
+    }
+}
+
+/// In-place bitonic sort of a team's table by column (empty slots, all bits set, last).
+template <int G, int S, typename V, typename I>
+__device__ void sort_table(I* keys, V* values)
+{
+    using U = std::make_unsigned_t<I>;
+    for (int size = 2; size <= S; size <<= 1) {
+        for (int stride = size / 2; stride > 0; stride >>= 1) {
+            for (int i = Team<G>::rank(); i < S; i += G) {
+                const int partner = i ^ stride;
+                if (partner > i) {
+                    const bool ascending = (i & size) == 0;
+                    const auto a = static_cast<U>(keys[i]);
+                    const auto b = static_cast<U>(keys[partner]);
+                    if (ascending ? a > b : a < b) {
+                        keys[i] = static_cast<I>(b);
+                        keys[partner] = static_cast<I>(a);
+                        const V swap = values[i];
+                        values[i] = values[partner];
+                        values[partner] = swap;
+                    }
+                }
+            }
+            Team<G>::sync();
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------ operands
+
+/// The patterns of the product, for the symbolic kernels.
+template <typename I>
+struct Pattern {
+    const I* a_ptrs;
+    const I* a_cols;
+    const I* b_ptrs;
+    const I* b_cols;
+    bool identity;  ///< (I + A) * B
+};
+
+/// Everything the numeric kernels read; V is the device value type.
+template <typename V, typename I>
+struct Operands {
+    Pattern<I> pattern;
+    const V* a_vals;
+    const V* b_vals;
+    const V* d_inv;  ///< Jacobi: row scale -omega * d_inv[row * d_stride]
+    long long d_stride;
+    V omega;
+    const I* c_ptrs;
+    I* c_cols;
+    V* c_vals;
+};
+
+/// Range of "entries" of row `row`: A's, preceded by one for the identity (index
+/// a_ptrs[row] - 1, which selects B's row `row`).
+template <typename I>
+__device__ inline void entry_range(const Pattern<I>& in, long long row, long long& first,
+                                   long long& end)
+{
+    first = static_cast<long long>(in.a_ptrs[row]) - (in.identity ? 1 : 0);
+    end = in.a_ptrs[row + 1];
+}
+
+/// The B row an entry selects and the factor its products carry.
+template <typename V, typename I>
+__device__ inline long long selected_row(const Operands<V, I>& in, long long row, V scale,
+                                         long long k, V& factor)
+{
+    if (k < in.pattern.a_ptrs[row]) {
+        factor = V(1);
+        return row;
+    }
+    factor = in.pattern.identity ? scale * in.a_vals[k] : in.a_vals[k];
+    return in.pattern.a_cols[k];
+}
+
+template <typename V, typename I>
+__device__ inline V row_scale(const Operands<V, I>& in, long long row)
+{
+    return in.pattern.identity ? -in.omega * in.d_inv[row * in.d_stride] : V(1);
+}
+
+// ------------------------------------------------------------------------- flops, groups
+
+/// flops[r] += the lengths of the B rows selected by A's entries, flops_chunk entries per
+/// thread (flops zeroed before).
+template <typename I>
+__global__ void __launch_bounds__(256)
+    row_flops_kernel(long long nnz, long long rows, const I* a_ptrs, const I* a_cols,
+                     const I* b_ptrs, unsigned long long* flops)
+{
+    const long long begin =
+        (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * flops_chunk;
+    if (begin >= nnz) return;
+    const long long end = min(nnz, begin + flops_chunk);
+    long long row = row_of_entry(a_ptrs, rows, begin);
+    unsigned long long sum = 0;
+    for (long long k = begin; k < end; ++k) {
+        while (a_ptrs[row + 1] <= k) {
+            if (sum > 0) atomicAdd(flops + row, sum);
+            sum = 0;
+            ++row;
+        }
+        const I col = a_cols[k];
+        sum += static_cast<unsigned long long>(b_ptrs[col + 1] - b_ptrs[col]);
+    }
+    if (sum > 0) atomicAdd(flops + row, sum);
+}
+
+template <typename I>
+__global__ void __launch_bounds__(256) iota_kernel(long long n, I* values)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        values[i] = static_cast<I>(i);
+    }
+}
+
+/// flops[r] += length of B's row r (the identity's share of the Jacobi product).
+template <typename I>
+__global__ void __launch_bounds__(256)
+    add_identity_flops_kernel(long long rows, const I* b_ptrs, unsigned long long* flops)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        flops[r] += static_cast<unsigned long long>(b_ptrs[r + 1] - b_ptrs[r]);
+    }
+}
+
+/// What the grouping counts: rows per group, and the flops of all rows.
+struct GroupCounts {
+    unsigned long long rows[group_count];
+    unsigned long long flops;
+};
+
+/// Table size a row needs in the symbolic phase: its distinct columns are at most
+/// min(flops, B.cols).
+struct SymbolicNeed {
+    const unsigned long long* flops;
+    long long b_cols;
+    __device__ long long operator()(long long row) const
+    {
+        return static_cast<long long>(min(flops[row], static_cast<unsigned long long>(b_cols)));
+    }
+};
+
+/// ... and in the numeric phase: exactly its length.
+template <typename I>
+struct NumericNeed {
+    const I* c_ptrs;
+    __device__ long long operator()(long long row) const { return c_ptrs[row + 1] - c_ptrs[row]; }
+};
+
+template <typename Need>
+__global__ void __launch_bounds__(256)
+    classify_kernel(long long rows, Need need, const unsigned long long* flops, int light_groups,
+                    unsigned char* groups, GroupCounts* counts)
+{
+    __shared__ unsigned long long local[group_count + 1];
+    if (threadIdx.x <= group_count) local[threadIdx.x] = 0;
+    __syncthreads();
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const int group = group_of(need(r), light_groups);
+        groups[r] = static_cast<unsigned char>(group);
+        atomicAdd(local + group, 1ull);
+        if (flops != nullptr) atomicAdd(local + group_count, flops[r]);
+    }
+    __syncthreads();
+    if (threadIdx.x < group_count && local[threadIdx.x] > 0) {
+        atomicAdd(counts->rows + threadIdx.x, local[threadIdx.x]);
+    }
+    if (threadIdx.x == group_count && local[group_count] > 0) {
+        atomicAdd(&counts->flops, local[group_count]);
+    }
+}
+
+// ---------------------------------------------------------------------- symbolic kernels
+
+template <int G, typename I>
+struct CountShared {
+    I keys[symbolic_slots_per_thread * G];
+    Batch<G> batch;
+    int count;
+};
+
+/// Distinct columns of every row of one light group (a team per row).
+template <int G, typename I>
+__global__ void __launch_bounds__(Team<G>::block_threads)
+    count_light_kernel(const I* group_rows, long long n, Pattern<I> in, bool direct, I* counts)
+{
+    using T = Team<G>;
+    constexpr int S = symbolic_slots_per_thread * G;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<CountShared<G, I>*>(shared_bytes)[T::index()];
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    const bool active = team < n;
+    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
+    if (T::rank() == 0) sh.count = 0;
+    T::sync();
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in, row, first, end);
+    const long long a_begin = active ? in.a_ptrs[row] : 0;
+    int found = 0;
+    for_each_product<G>(
+        first, end, in.b_ptrs, sh.batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) { found += insert_key<S>(sh.keys, in.b_cols[j], direct); });
+    if (found > 0) atomicAdd(&sh.count, found);
+    T::sync();
+    if (active && T::rank() == 0) counts[row] = static_cast<I>(sh.count);
+}
+
+/// Shared memory of a heavy block besides its bitmap.
+template <typename V>
+struct HeavyShared {
+    Batch<heavy_block> batch;
+    V factors[heavy_block];
+    unsigned long long lowest;   ///< first bitmap word touched by the row
+    unsigned long long highest;  ///< last one
+    unsigned long long count;
+};
+
+/// The block's bitmap: in shared memory, or its slice of the global bitmaps.
+__device__ inline unsigned* heavy_bitmap(unsigned char* shared_tail, unsigned* global_bitmaps,
+                                         long long words, bool in_shared)
+{
+    return in_shared ? reinterpret_cast<unsigned*>(shared_tail)
+                     : global_bitmaps + blockIdx.x * words;
+}
+
+/// The bitmap words a thread touched (merged over the block by merge_range).
+struct WordRange {
+    unsigned long long lowest = ~0ull;
+    unsigned long long highest = 0;
+    __device__ void add(unsigned long long w)
+    {
+        lowest = min(lowest, w);
+        highest = max(highest, w);
+    }
+};
+
+template <typename V>
+__device__ inline void merge_range(const WordRange& mine, HeavyShared<V>& sh)
+{
+    if (mine.lowest <= mine.highest) {
+        atomicMin(&sh.lowest, mine.lowest);
+        atomicMax(&sh.highest, mine.highest);
+    }
+}
+
+template <typename V>
+__device__ inline void reset_heavy_row(HeavyShared<V>& sh)
+{
+    if (threadIdx.x == 0) {
+        sh.lowest = ~0ull;
+        sh.highest = 0;
+        sh.count = 0;
+    }
+}
+
+/// Block-wide: sets the bit of every column of row `row` of the product in `bitmap` and
+/// leaves the range of bitmap words it touched in sh.lowest .. sh.highest.
+template <typename V, typename I>
+__device__ void mark_heavy_row(const Pattern<I>& in, long long row, unsigned* bitmap,
+                               HeavyShared<V>& sh)
+{
+    reset_heavy_row(sh);
+    __syncthreads();
+    long long first = 0;
+    long long end = 0;
+    entry_range(in, row, first, end);
+    const long long a_begin = in.a_ptrs[row];
+    WordRange range;
+    for_each_product<heavy_block>(
+        first, end, in.b_ptrs, sh.batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) {
+            const auto col = static_cast<unsigned long long>(in.b_cols[j]);
+            atomicOr(bitmap + (col >> 5), 1u << (col & 31));
+            range.add(col >> 5);
+        });
+    merge_range(range, sh);
+    __syncthreads();
+}
+
+/// Distinct columns of heavy rows: a block per row, a bitmap of B's columns.
+template <typename I>
+__global__ void __launch_bounds__(heavy_block)
+    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words,
+                       bool in_shared, unsigned* global_bitmaps, I* counts)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = *reinterpret_cast<HeavyShared<char>*>(shared_bytes);
+    unsigned* bitmap = heavy_bitmap(shared_bytes + sizeof(HeavyShared<char>), global_bitmaps,
+                                    words, in_shared);
+    if (in_shared) {
+        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    }
+    for (long long h = blockIdx.x; h < n; h += gridDim.x) {
+        const long long row = group_rows[h];
+        mark_heavy_row(in, row, bitmap, sh);
+        const unsigned long long lowest = sh.lowest;
+        const unsigned long long highest = sh.highest;
+        unsigned long long count = 0;
+        if (lowest <= highest) {
+            for (auto w = lowest + threadIdx.x; w <= highest; w += heavy_block) {
+                count += __popc(racy_load(bitmap + w));
+                bitmap[w] = 0;
+            }
+        }
+        if (count > 0) atomicAdd(&sh.count, count);
+        __syncthreads();
+        if (threadIdx.x == 0) counts[row] = static_cast<I>(sh.count);
+        __syncthreads();
+    }
+}
+
+// ----------------------------------------------------------------------- numeric kernels
+
+template <int G, typename V, typename I>
+struct MultiplyShared {
+    V values[slots_per_thread * G];
+    V factors[G];  ///< the factor of each entry of the current batch
+    I keys[slots_per_thread * G];
+    Batch<G> batch;
+    int count;
+};
+
+/// Columns and values of every row of one light group (a team per row).
+template <int G, typename V, typename I>
+__global__ void __launch_bounds__(Team<G>::block_threads)
+    multiply_light_kernel(const I* group_rows, long long n, Operands<V, I> in, bool direct,
+                          bool sort)
+{
+    using T = Team<G>;
+    constexpr int S = slots_per_thread * G;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<MultiplyShared<G, V, I>*>(shared_bytes)[T::index()];
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    const bool active = team < n;
+    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    for (int s = T::rank(); s < S; s += G) {
+        sh.keys[s] = empty_key<I>;
+        sh.values[s] = V(0);
+    }
+    if (T::rank() == 0) sh.count = 0;
+    T::sync();
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in.pattern, row, first, end);
+    const V scale = active ? row_scale(in, row) : V(1);
+    for_each_product<G>(
+        first, end, in.pattern.b_ptrs, sh.batch,
+        [&](long long k, int s) -> long long {
+            return selected_row(in, row, scale, k, sh.factors[s]);
+        },
+        [&](long long j, int s) {
+            accumulate<S>(sh.keys, sh.values, in.pattern.b_cols[j], sh.factors[s] * in.b_vals[j],
+                          direct);
+        });
+    T::sync();
+    const long long out = active ? static_cast<long long>(in.c_ptrs[row]) : 0;
+    const long long length = active ? in.c_ptrs[row + 1] - out : 0;
+    if (sort && !direct) sort_table<G, S>(sh.keys, sh.values);
+    if (sort) {
+        // sorted (or, direct, already in column order): the used slots come first, or are
+        // spread in order over the table
+        if (direct) {
+            // compact in order: a team scan over the table in chunks of G slots
+            long long written = 0;
+            for (int base = 0; base < S; base += G) {
+                const int s = base + T::rank();
+                const bool used = sh.keys[s] != empty_key<I>;
+                const long long inclusive = team_inclusive_scan<G>(used ? 1 : 0, sh.batch);
+                if (used && written + inclusive - 1 < length) {
+                    in.c_cols[out + written + inclusive - 1] = sh.keys[s];
+                    in.c_vals[out + written + inclusive - 1] = sh.values[s];
+                }
+                sh.batch.inclusive[T::rank()] = inclusive;
+                T::sync();
+                written += sh.batch.inclusive[G - 1];
+                T::sync();
+            }
+        } else {
+            for (long long i = T::rank(); i < length; i += G) {
+                in.c_cols[out + i] = sh.keys[i];
+                in.c_vals[out + i] = sh.values[i];
+            }
+        }
+    } else {
+        for (int s = T::rank(); s < S; s += G) {
+            if (sh.keys[s] == empty_key<I>) continue;
+            const int position = atomicAdd(&sh.count, 1);
+            if (position < length) {
+                in.c_cols[out + position] = sh.keys[s];
+                in.c_vals[out + position] = sh.values[s];
+            }
+        }
+    }
+}
+
+/// Columns and values of heavy rows: a block per row; bitmap of B's columns, then the
+/// position of column c in the row is positions[c / 32] + the bits below c in its word.
+template <typename V, typename I>
+__global__ void __launch_bounds__(heavy_block)
+    multiply_heavy_kernel(const I* group_rows, long long n, Operands<V, I> in, long long words,
+                          bool in_shared, unsigned* global_bitmaps, I* global_positions)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = *reinterpret_cast<HeavyShared<V>*>(shared_bytes);
+    // positions first: they may need 8-byte alignment, the bitmap words only 4
+    unsigned char* tail = shared_bytes + sizeof(HeavyShared<V>);
+    I* positions = in_shared ? reinterpret_cast<I*>(tail) : global_positions + blockIdx.x * words;
+    unsigned* bitmap = heavy_bitmap(tail + sizeof(I) * words, global_bitmaps, words, in_shared);
+    if (in_shared) {
+        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    }
+    const auto& pattern = in.pattern;
+    for (long long h = blockIdx.x; h < n; h += gridDim.x) {
+        const long long row = group_rows[h];
+        const long long out = in.c_ptrs[row];
+        const long long length = in.c_ptrs[row + 1] - out;
+        for (long long i = threadIdx.x; i < length; i += heavy_block) in.c_vals[out + i] = V(0);
+        mark_heavy_row(pattern, row, bitmap, sh);
+        // positions of the words and the columns, in order
+        const unsigned long long lowest = sh.lowest;
+        const unsigned long long highest = sh.highest;
+        long long written = 0;
+        for (unsigned long long base = lowest; lowest <= highest && base <= highest;
+             base += heavy_block) {
+            const unsigned long long w = base + threadIdx.x;
+            const unsigned bits = w <= highest ? racy_load(bitmap + w) : 0u;
+            const long long inclusive = team_inclusive_scan<heavy_block>(__popc(bits), sh.batch);
+            long long position = written + inclusive - __popc(bits);
+            if (w <= highest) positions[w] = static_cast<I>(position);
+            for (unsigned rest = bits; rest != 0; rest &= rest - 1, ++position) {
+                if (position < length) {
+                    in.c_cols[out + position] = static_cast<I>(w * 32 + (__ffs(rest) - 1));
+                }
+            }
+            sh.batch.inclusive[threadIdx.x] = inclusive;
+            __syncthreads();
+            written += sh.batch.inclusive[heavy_block - 1];
+            __syncthreads();
+        }
+        const V scale = row_scale(in, row);
+        long long first = 0;
+        long long end = 0;
+        entry_range(pattern, row, first, end);
+        for_each_product<heavy_block>(
+            first, end, pattern.b_ptrs, sh.batch,
+            [&](long long k, int s) -> long long {
+                return selected_row(in, row, scale, k, sh.factors[s]);
+            },
+            [&](long long j, int s) {
+                const auto col = static_cast<unsigned long long>(pattern.b_cols[j]);
+                const unsigned below = racy_load(bitmap + (col >> 5)) & ((1u << (col & 31)) - 1u);
+                const long long position =
+                    static_cast<long long>(positions[col >> 5]) + __popc(below);
+                if (position < length) {
+                    atomic_add(in.c_vals + out + position, sh.factors[s] * in.b_vals[j]);
+                }
+            });
+        __syncthreads();
+        if (lowest <= highest) {
+            for (auto w = lowest + threadIdx.x; w <= highest; w += heavy_block) bitmap[w] = 0;
+        }
+        __syncthreads();
+    }
+}
+
+// ------------------------------------------------------------------------ host side
+
+/// Blocks of 256 threads for a grid-stride loop over n items.
+unsigned grid_for(const CudaExecutor& exec, long long n)
+{
+    return static_cast<unsigned>(std::max<long long>(
+        1, std::min<long long>(ceildiv(n, 256),
+                               static_cast<long long>(exec.multiprocessor_count()) * 8)));
+}
+
+int launch_blocks(long long n, int per_block)
+{
+    const long long blocks = ceildiv(n, per_block);
+    if (blocks > std::numeric_limits<int>::max()) {
+        throw NotSupported(symbolic_where, "too many rows for one launch");
+    }
+    return static_cast<int>(blocks);
+}
+
+/// Lets `kernel` use `bytes` of dynamic shared memory (beyond the default 48 KiB).
+template <typename Kernel>
+void allow_shared(const CudaExecutor& exec, Kernel kernel, std::size_t bytes, const char* where)
+{
+    if (bytes <= 48 * 1024) return;
+    int limit = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    where);
+    if (bytes > static_cast<std::size_t>(limit)) {
+        throw NotSupported(where, "the SpGEMM kernels need " + std::to_string(bytes) +
+                                      " bytes of shared memory per block; this GPU offers " +
+                                      std::to_string(limit));
+    }
+    LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)),
+                    where);
+}
+
+int shared_limit(const CudaExecutor& exec, const char* where)
+{
+    int limit = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    where);
+    return limit;
+}
+
+/// Rows grouped by the work they need: rows[offsets[g] .. offsets[g + 1]) are group g's.
+template <typename I>
+struct RowGroups {
+    Array<I> rows;
+    std::array<long long, group_count + 1> offsets{};
+    unsigned long long flops = 0;
+
+    long long size(int group) const { return offsets[group + 1] - offsets[group]; }
+    const I* begin(int group) const { return rows.data() + offsets[group]; }
+};
+
+template <typename I, typename Need>
+RowGroups<I> group_rows(const CudaExecutor& exec, long long rows, Need need,
+                        const unsigned long long* flops, int light_groups, const char* where)
+{
+    const auto self = exec.shared_from_this();
+    const auto stream = stream_of(exec);
+    RowGroups<I> result;
+    result.rows = Array<I>(self, rows);
+    if (rows == 0) return result;
+    if (rows > std::numeric_limits<int>::max()) {
+        throw NotSupported(where, "more than 2^31 - 1 rows");
+    }
+    Array<unsigned char> groups(self, rows);
+    Array<GroupCounts> counts(self, 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(GroupCounts), stream), where);
+    classify_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(rows, need, flops, light_groups,
+                                                              groups.data(), counts.data());
+    check_launch(where);
+    const GroupCounts host = loom::detail::load_element(counts, 0);
+    result.flops = host.flops;
+    for (int g = 0; g < group_count; ++g) {
+        result.offsets[g + 1] = result.offsets[g] + static_cast<long long>(host.rows[g]);
+    }
+    iota_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(rows, result.rows.data());
+    check_launch(where);
+    const bool one_group = std::any_of(host.rows, host.rows + group_count,
+                                       [&](unsigned long long c) {
+                                           return static_cast<long long>(c) == rows;
+                                       });
+    if (one_group) return result;  // row order is already grouped
+    Array<I> ids_in(std::move(result.rows));
+    result.rows = Array<I>(self, rows);
+    Array<unsigned char> sorted_groups(self, rows);
+    const int n = static_cast<int>(rows);
+    run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, groups.data(), sorted_groups.data(),
+                                               ids_in.data(), result.rows.data(), n, 0, 4, stream);
+    });
+    return result;
+}
+
+/// What the numeric phase keeps in the handle.
+template <typename I>
+struct CudaPlan {
+    RowGroups<I> groups;      ///< by exact row length
+    long long b_cols = 0;
+    long long heavy_words = 0;  ///< bitmap words of a heavy row (B's columns / 32)
+    bool heavy_in_shared = false;
+    int heavy_blocks = 0;
+    Array<unsigned char> heavy_scratch;  ///< global bitmaps and positions, if not in shared
+};
+
+template <typename I>
+struct Widen {
+    __host__ __device__ long long operator()(I value) const { return value; }
+};
+
+template <typename I>
+long long sum_as_64bit(const CudaExecutor& exec, const I* values, long long n, const char* where)
+{
+    if (n == 0) return 0;
+    auto in = thrust::make_transform_iterator(values, Widen<I>{});
+    Array<long long> result(exec.shared_from_this(), 1);
+    run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(temp, bytes, in, result.data(), n, stream_of(exec));
+    });
+    return loom::detail::load_element(result, 0);
+}
+
+// Launchers of one group: team size G = 4 << group.
+
+template <int G, typename I>
+void launch_count(const CudaExecutor& exec, const RowGroups<I>& groups, int group,
+                  const Pattern<I>& in, long long b_cols, I* counts)
+{
+    using T = Team<G>;
+    const std::size_t bytes = sizeof(CountShared<G, I>) * T::per_block;
+    allow_shared(exec, count_light_kernel<G, I>, bytes, symbolic_where);
+    const bool direct = b_cols <= symbolic_slots_per_thread * G;
+    count_light_kernel<G, I>
+        <<<launch_blocks(groups.size(group), T::per_block), T::block_threads, bytes,
+           stream_of(exec)>>>(groups.begin(group), groups.size(group), in, direct, counts);
+    check_launch(symbolic_where);
+}
+
+/// Group `group` has teams of G = 1 << group threads: the recursion doubles G `level` times.
+template <int G = 1, typename I>
+void count_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
+                 const Pattern<I>& in, long long b_cols, I* counts)
+{
+    if constexpr (G <= max_symbolic_table / symbolic_slots_per_thread) {
+        if (level == 0) {
+            launch_count<G>(exec, groups, group, in, b_cols, counts);
+        } else {
+            count_group<2 * G>(exec, groups, group, level - 1, in, b_cols, counts);
+        }
+    }
+}
+
+template <int G, typename V, typename I>
+void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int group,
+                     const Operands<V, I>& in, long long b_cols, bool sort)
+{
+    using T = Team<G>;
+    const std::size_t bytes = sizeof(MultiplyShared<G, V, I>) * T::per_block;
+    allow_shared(exec, multiply_light_kernel<G, V, I>, bytes, numeric_where);
+    const bool direct = b_cols <= slots_per_thread * G;
+    multiply_light_kernel<G, V, I>
+        <<<launch_blocks(groups.size(group), T::per_block), T::block_threads, bytes,
+           stream_of(exec)>>>(groups.begin(group), groups.size(group), in, direct, sort);
+    check_launch(numeric_where);
+}
+
+/// Group `group` has teams of G = 4 << group threads (V is the device value type, of the
+/// same size as the host one).
+template <int G = 4, typename V, typename I>
+void multiply_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
+                    const Operands<V, I>& in, long long b_cols, bool sort)
+{
+    if constexpr (G <= max_numeric_table<V, I>() / slots_per_thread) {
+        if (level == 0) {
+            launch_multiply<G>(exec, groups, group, in, b_cols, sort);
+        } else {
+            multiply_group<2 * G>(exec, groups, group, level - 1, in, b_cols, sort);
+        }
+    }
+}
+
+/// How the heavy rows of a phase run: bitmap in shared memory, or per block in global.
+struct HeavyLaunch {
+    long long words = 0;
+    bool in_shared = false;
+    int blocks = 0;
+    std::size_t shared_bytes = 0;
+    std::size_t scratch_bytes = 0;  ///< global bytes per block when not in shared
+};
+
+/// bytes_per_word: bitmap word plus (numeric) its position.
+HeavyLaunch plan_heavy(const CudaExecutor& exec, long long heavy_rows, long long b_cols,
+                       std::size_t header_bytes, std::size_t bytes_per_word, const char* where)
+{
+    HeavyLaunch launch;
+    if (heavy_rows == 0) return launch;
+    launch.words = ceildiv(b_cols, 32);
+    const std::size_t bitmap_bytes = static_cast<std::size_t>(launch.words) * bytes_per_word;
+    const std::size_t limit = static_cast<std::size_t>(shared_limit(exec, where));
+    const long long wanted =
+        std::min<long long>(heavy_rows, static_cast<long long>(exec.multiprocessor_count()) * 2);
+    if (bitmap_bytes <= heavy_shared_bitmap_bytes && header_bytes + bitmap_bytes <= limit) {
+        launch.in_shared = true;
+        launch.shared_bytes = header_bytes + bitmap_bytes;
+        launch.blocks = static_cast<int>(wanted);
+        return launch;
+    }
+    launch.shared_bytes = header_bytes;
+    launch.scratch_bytes = bitmap_bytes;
+    const long long affordable =
+        std::max<long long>(1, static_cast<long long>(heavy_global_budget / bitmap_bytes));
+    launch.blocks = static_cast<int>(std::min(wanted, affordable));
+    return launch;
+}
+
+template <typename I>
+void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
+              long long b_cols, int numeric_light_groups, detail::SpgemmState<I>& state)
+{
+    const auto self = exec.shared_from_this();
+    const auto stream = stream_of(exec);
+    constexpr const char* where = symbolic_where;
+    state.row_flops = Array<int64>(self, rows);
+    state.row_ptrs = Array<I>(self, rows + 1);
+    auto plan = std::make_shared<CudaPlan<I>>();
+    plan->b_cols = b_cols;
+    LOOM_CUDA_CHECK(cudaMemsetAsync(state.row_ptrs.data(), 0, sizeof(I) * (rows + 1), stream),
+                    where);
+    if (rows == 0) {
+        state.nnz = 0;
+        state.multiply_adds = 0;
+        plan->groups.rows = Array<I>(self, 0);
+        state.backend = std::move(plan);
+        return;
+    }
+
+    // flops per row
+    auto* flops = reinterpret_cast<unsigned long long*>(state.row_flops.data());
+    LOOM_CUDA_CHECK(cudaMemsetAsync(flops, 0, sizeof(int64) * rows, stream), where);
+    if (a_nnz > 0) {
+        const long long threads = ceildiv(a_nnz, flops_chunk);
+        row_flops_kernel<<<static_cast<unsigned>(ceildiv(threads, 256)), 256, 0, stream>>>(
+            a_nnz, rows, in.a_ptrs, in.a_cols, in.b_ptrs, flops);
+        check_launch(where);
+    }
+    if (in.identity) {
+        add_identity_flops_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(rows, in.b_ptrs,
+                                                                             flops);
+        check_launch(where);
+    }
+
+    // distinct columns per row, into row_ptrs
+    const auto groups = group_rows<I>(exec, rows, SymbolicNeed{flops, b_cols}, flops,
+                                      light_groups_for(max_symbolic_table), where);
+    state.multiply_adds = static_cast<size_type>(groups.flops);
+    I* counts = state.row_ptrs.data();
+    for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
+        if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
+    }
+    if (groups.size(heavy_group) > 0) {
+        const auto heavy = plan_heavy(exec, groups.size(heavy_group), b_cols,
+                                      sizeof(HeavyShared<char>), sizeof(unsigned), where);
+        Array<unsigned char> scratch(self, static_cast<size_type>(heavy.scratch_bytes) *
+                                               (heavy.in_shared ? 0 : heavy.blocks));
+        if (!heavy.in_shared) {
+            LOOM_CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0, scratch.size(), stream), where);
+        }
+        allow_shared(exec, count_heavy_kernel<I>, heavy.shared_bytes, where);
+        count_heavy_kernel<I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
+            groups.begin(heavy_group), groups.size(heavy_group), in, heavy.words, heavy.in_shared,
+            reinterpret_cast<unsigned*>(scratch.data()), counts);
+        check_launch(where);
+    }
+    const long long nnz = sum_as_64bit(exec, counts, rows, where);
+    if (nnz > std::numeric_limits<I>::max()) {
+        throw OutOfRange(where,
+                         std::string("C has more stored entries than the index type ") +
+                             type_name<I>() + " can count (use 64-bit indices); entries",
+                         nnz, std::numeric_limits<I>::max());
+    }
+    loom::cuda::exclusive_prefix_sum(exec, counts, rows + 1);
+    state.nnz = nnz;
+
+    // the numeric phase's grouping, by exact row length
+    plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr,
+                                 numeric_light_groups, where);
+    state.backend = std::move(plan);
+}
+
+template <typename V, typename I>
+void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in,
+             bool sort, int light_groups)
+{
+    const auto self = exec.shared_from_this();
+    const auto stream = stream_of(exec);
+    constexpr const char* where = numeric_where;
+    const auto& groups = plan.groups;
+    for (int g = 0; g < light_groups; ++g) {
+        if (groups.size(g) > 0) multiply_group(exec, groups, g, g, in, plan.b_cols, sort);
+    }
+    const long long heavy_rows = groups.size(heavy_group);
+    if (heavy_rows == 0) return;
+    const auto heavy = plan_heavy(exec, heavy_rows, plan.b_cols, sizeof(HeavyShared<V>),
+                                  sizeof(unsigned) + sizeof(I), where);
+    Array<unsigned char> scratch(
+        self, static_cast<size_type>(heavy.scratch_bytes) * (heavy.in_shared ? 0 : heavy.blocks));
+    // positions first (alignment), then the bitmaps, which start zeroed
+    I* positions = reinterpret_cast<I*>(scratch.data());
+    unsigned* bitmaps = nullptr;
+    if (!heavy.in_shared) {
+        const std::size_t positions_bytes =
+            sizeof(I) * static_cast<std::size_t>(heavy.words) * heavy.blocks;
+        bitmaps = reinterpret_cast<unsigned*>(scratch.data() + positions_bytes);
+        LOOM_CUDA_CHECK(cudaMemsetAsync(bitmaps, 0, scratch.size() - positions_bytes, stream),
+                        where);
+    }
+    allow_shared(exec, multiply_heavy_kernel<V, I>, heavy.shared_bytes, where);
+    multiply_heavy_kernel<V, I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
+        groups.begin(heavy_group), heavy_rows, in, heavy.words, heavy.in_shared, bitmaps,
+        positions);
+    check_launch(where);
+}
+
+template <typename I>
+struct ChecksumTerm {
+    const I* ptrs;
+    const I* cols;
+    long long n;  ///< entries of ptrs
+    __host__ __device__ unsigned long long operator()(long long i) const
+    {
+        const I value = i < n ? ptrs[i] : cols[i - n];
+        return detail::checksum_term(static_cast<std::uint64_t>(i),
+                                     static_cast<std::uint64_t>(value));
+    }
+};
+
+/// d_inv[r] = 1 / (sum of A's entries (r, r)); first_zero = the lowest row where it is 0.
+template <typename V, typename I>
+__global__ void __launch_bounds__(256)
+    inverse_diagonal_kernel(long long rows, const I* ptrs, const I* cols, const V* vals,
+                            V* d_inv, unsigned long long* first_zero)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        V diagonal(0);
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            if (static_cast<long long>(cols[k]) == r) diagonal += vals[k];
+        }
+        const bool zero = diagonal == V(0);
+        if (zero) atomicMin(first_zero, static_cast<unsigned long long>(r));
+        d_inv[r] = zero ? V(0) : V(1) / diagonal;
+    }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+int64 inverse_diagonal(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Array<V>& d_inv)
+{
+    constexpr const char* where = "loom::sparse::spgemm_jacobi_numeric (diagonal of A)";
+    const long long rows = A.rows();
+    if (rows == 0) return -1;
+    const auto stream = stream_of(exec);
+    Array<unsigned long long> first_zero(exec.shared_from_this(), 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(first_zero.data(), 0xff, sizeof(unsigned long long), stream),
+                    where);
+    inverse_diagonal_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(
+        rows, A.row_ptrs().data(), A.col_idxs().data(), as_device(A.values().data()),
+        as_device(d_inv.data()), first_zero.data());
+    check_launch(where);
+    const auto first = loom::detail::load_element(first_zero, 0);
+    return first == ~0ull ? -1 : static_cast<int64>(first);
+}
+
+template <typename I>
+std::uint64_t pattern_checksum(const CudaExecutor& exec, const Array<I>& row_ptrs,
+                               const Array<I>& col_idxs)
+{
+    const long long n = row_ptrs.size();
+    const long long total = n + col_idxs.size();
+    if (total == 0) return 0;
+    auto terms = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
+                                                 ChecksumTerm<I>{row_ptrs.data(),
+                                                                 col_idxs.data(), n});
+    Array<unsigned long long> result(exec.shared_from_this(), 1);
+    run_cub(exec, checksum_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(temp, bytes, terms, result.data(), total, stream_of(exec));
+    });
+    return loom::detail::load_element(result, 0);
+}
+
+template <typename V, typename I>
+void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
+                     const matrix::Csr<V, I>& B, bool with_identity,
+                     detail::SpgemmState<I>& state)
+{
+    const Pattern<I> in{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(),
+                        B.col_idxs().data(), with_identity};
+    symbolic(exec, in, A.rows(), A.nnz(), B.cols(),
+             light_groups_for(max_numeric_table<V, I>()), state);
+}
+
+template <typename V, typename I>
+void spgemm_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                    const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    using DV = device_type_t<V>;
+    const auto& plan = *static_cast<const CudaPlan<I>*>(state.backend.get());
+    const Operands<DV, I> in{
+        {A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(), B.col_idxs().data(),
+         jacobi != nullptr},
+        as_device(A.values().data()),
+        as_device(B.values().data()),
+        jacobi ? as_device(jacobi->d_inv) : nullptr,
+        jacobi ? static_cast<long long>(jacobi->stride) : 0,
+        jacobi ? as_device(jacobi->omega) : DV(0),
+        state.row_ptrs.data(),
+        C.col_idxs().data(),
+        as_device(C.values().data())};
+    numeric(exec, plan, in, state.sort_output, light_groups_for(max_numeric_table<V, I>()));
+}
+
+#define LOOM_INSTANTIATE_SPGEMM_CUDA(V, I)                                                     \
+    template int64 inverse_diagonal(const CudaExecutor&, const matrix::Csr<V, I>&, Array<V>&); \
+    template void spgemm_symbolic(const CudaExecutor&, const matrix::Csr<V, I>&,               \
+                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);    \
+    template void spgemm_numeric(const CudaExecutor&, const detail::SpgemmState<I>&,           \
+                                 const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
+                                 const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CUDA)
+
+#define LOOM_INSTANTIATE_SPGEMM_CHECKSUM_CUDA(I)                                               \
+    template std::uint64_t pattern_checksum(const CudaExecutor&, const Array<I>&,              \
+                                            const Array<I>&);
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CHECKSUM_CUDA)
+
+}  // namespace loom::sparse::cuda

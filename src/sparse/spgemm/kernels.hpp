@@ -1,0 +1,134 @@
+// Per-backend entry points of the SpGEMM family, declared once with one signature for every
+// backend, and what the symbolic phase keeps in a handle (SpgemmState). spgemm.cpp checks
+// arguments and dispatches; reference.cpp, omp.cpp, cuda.cu and cusparse.cu define them.
+// Arguments arrive checked: A.cols() == B.rows() (A square for the Jacobi product), one
+// executor, and for the numeric phase the patterns the symbolic phase saw.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "loom/base/array.hpp"
+#include "loom/base/executor.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/sparse/spgemm.hpp"
+
+#if defined(__CUDACC__)
+#define LOOM_SPGEMM_HOST_DEVICE __host__ __device__
+#else
+#define LOOM_SPGEMM_HOST_DEVICE
+#endif
+
+namespace loom::sparse::detail {
+
+/// Enough of a pattern to notice that it changed between the symbolic and the numeric phase.
+struct PatternFingerprint {
+    dim2 size;
+    size_type nnz = 0;
+    std::uint64_t checksum = 0;
+    bool operator==(const PatternFingerprint&) const = default;
+};
+
+/// The symbolic result of one product. Backends fill row_ptrs, nnz, row_flops,
+/// multiply_adds and (if they need it) backend; spgemm.cpp fills the rest.
+template <typename I>
+struct SpgemmState {
+    std::shared_ptr<const Executor> exec;
+    SpgemmAlgorithm algorithm = SpgemmAlgorithm::native;
+    bool sort_output = true;
+    bool jacobi = false;
+    PatternFingerprint a;
+    PatternFingerprint b;
+    dim2 size;  ///< of C
+    size_type nnz = 0;
+    size_type multiply_adds = 0;
+    Array<I> row_ptrs;
+    Array<int64> row_flops;
+    /// What one backend keeps for its numeric phase (the OpenMP row partition, the CUDA row
+    /// bins, cuSPARSE's descriptors and buffers), type-erased.
+    std::shared_ptr<void> backend;
+};
+
+struct SpgemmHandleAccess {
+    template <typename V, typename I>
+    static std::unique_ptr<SpgemmState<I>>& state(SpgemmHandle<V, I>& handle)
+    {
+        return handle.state_;
+    }
+};
+
+/// The row scaling of the Jacobi-fused product: row i of C is B_i + s_i * (A B)_i with
+/// s_i = -omega * d_inv[i * stride].
+template <typename V>
+struct JacobiScaling {
+    V omega;
+    const V* d_inv;
+    size_type stride;
+};
+
+/// One term of a pattern checksum: a pattern's checksum is the sum (mod 2^64) of
+/// checksum_term(i, row_ptrs[i]) over i in [0, rows] and of
+/// checksum_term(rows + 1 + k, col_idxs[k]) over its entries k. A sum of well-mixed terms is
+/// a reduction on every backend and changes with any changed pointer or column.
+LOOM_SPGEMM_HOST_DEVICE inline std::uint64_t checksum_term(std::uint64_t position,
+                                                           std::uint64_t value)
+{
+    std::uint64_t z = position * 0x9E3779B97F4A7C15ull + value + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace loom::sparse::detail
+
+#define LOOM_DECLARE_SPGEMM_KERNELS(Exec)                                                     \
+    /* see detail::checksum_term */                                                           \
+    template <typename I>                                                                     \
+    std::uint64_t pattern_checksum(const Exec& exec, const Array<I>& row_ptrs,               \
+                                   const Array<I>& col_idxs);                                 \
+    /* state.row_ptrs, nnz, row_flops, multiply_adds (and backend) for C = A * B, or for */   \
+    /* (I + A) * B with with_identity */                                                      \
+    template <typename V, typename I>                                                         \
+    void spgemm_symbolic(const Exec& exec, const matrix::Csr<V, I>& A,                       \
+                         const matrix::Csr<V, I>& B, bool with_identity,                     \
+                         detail::SpgemmState<I>& state);                                      \
+    /* d_inv[i] = 1 / (the sum of A's stored entries (i, i)) for the Jacobi product; the */ \
+    /* first row where that sum is zero (or no such entry is stored), or -1 */                \
+    template <typename V, typename I>                                                         \
+    int64 inverse_diagonal(const Exec& exec, const matrix::Csr<V, I>& A, Array<V>& d_inv);   \
+    /* C's columns and values; C has the size, nnz and row pointers of the state. jacobi */   \
+    /* is null for the plain product, with a handle of the matching symbolic phase */         \
+    template <typename V, typename I>                                                         \
+    void spgemm_numeric(const Exec& exec, const detail::SpgemmState<I>& state,               \
+                        const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,              \
+                        const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+
+namespace loom::sparse::reference {
+LOOM_DECLARE_SPGEMM_KERNELS(ReferenceExecutor);
+}
+namespace loom::sparse::omp {
+LOOM_DECLARE_SPGEMM_KERNELS(OmpExecutor);
+}
+namespace loom::sparse::cuda {
+LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
+
+// cuSPARSE (cusparse.cu), SpgemmAlgorithm::vendor.
+
+/// cusparseSpGEMMreuse_workEstimation / _nnz / _copy: fills the state like spgemm_symbolic
+/// and makes C (size, row pointers and columns); the descriptors and buffers that the
+/// numeric phase needs stay in state.backend.
+template <typename V, typename I>
+void spgemm_vendor_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
+                            const matrix::Csr<V, I>& B, detail::SpgemmState<I>& state,
+                            matrix::Csr<V, I>& C);
+/// cusparseSpGEMMreuse_compute: C's values.
+template <typename V, typename I>
+void spgemm_vendor_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           matrix::Csr<V, I>& C);
+/// C = A * B in one cuSPARSE call sequence (cusparseSpGEMM_workEstimation / _compute /
+/// _copy), the fastest vendor path when the product is not repeated.
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
+                                const matrix::Csr<V, I>& B);
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,515 @@
+// The SpGEMM handle, argument checks and backend dispatch (include/loom/sparse/spgemm.hpp).
+#include "loom/sparse/spgemm.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "loom/base/error.hpp"
+#include "sparse/spgemm/kernels.hpp"
+
+namespace loom::sparse {
+namespace {
+
+constexpr const char* symbolic_where = "loom::sparse::spgemm_symbolic";
+constexpr const char* numeric_where = "loom::sparse::spgemm_numeric";
+constexpr const char* spgemm_where = "loom::sparse::spgemm";
+constexpr const char* jacobi_symbolic_where = "loom::sparse::spgemm_jacobi_symbolic";
+constexpr const char* jacobi_numeric_where = "loom::sparse::spgemm_jacobi_numeric";
+constexpr const char* jacobi_where = "loom::sparse::spgemm_jacobi";
+
+using detail::JacobiScaling;
+using detail::PatternFingerprint;
+using detail::SpgemmHandleAccess;
+using detail::SpgemmState;
+
+std::string lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string executor_name(const std::shared_ptr<const Executor>& exec)
+{
+    return exec ? exec->name() : "none";
+}
+
+/// Calls backend::call on `exec`, `e` naming the concrete executor in `call`.
+#define LOOM_SPGEMM_DISPATCH(exec_ptr, where, call)                                     \
+    (exec_ptr)->run(loom::detail::overloaded{                                                 \
+        [&](const ReferenceExecutor& e) { reference::call; },                           \
+        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); }, \
+        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
+
+/// `operand` lives in `exec`'s memory.
+void check_memory(const char* where, const std::shared_ptr<const Executor>& exec,
+                  const std::shared_ptr<const Executor>& operand, const char* name)
+{
+    if (!exec || !operand || !exec->same_memory_as(*operand)) {
+        throw BadInput(where, std::string(name) +
+                                  " must live in the memory of A's executor (A is on " +
+                                  executor_name(exec) + ", " + name + " on " +
+                                  executor_name(operand) + ")");
+    }
+}
+
+template <typename V, typename I>
+void check_product(const char* where, const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                   bool jacobi)
+{
+    if (!A.executor()) throw BadInput(where, "A has no executor (a default-constructed matrix)");
+    check_memory(where, A.executor(), B.executor(), "B");
+    if (jacobi && A.rows() != A.cols()) {
+        throw DimensionMismatch(where, "A is " + to_string(A.size()) +
+                                           ", but (I - omega D^-1 A) needs a square A");
+    }
+    if (A.cols() != B.rows()) {
+        throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
+                                "A needs as many columns as B has rows");
+    }
+}
+
+/// The algorithm that runs: `automatic` is native everywhere (the native kernels are the
+/// faster ones where cuSPARSE exists); `vendor` only on CUDA, for the plain product.
+SpgemmAlgorithm resolve(const char* where, SpgemmAlgorithm algorithm, const Executor& exec,
+                        bool jacobi)
+{
+    if (algorithm != SpgemmAlgorithm::vendor) return SpgemmAlgorithm::native;
+    if (exec.is_host()) {
+        throw NotSupported(where, "SpgemmAlgorithm::vendor is cuSPARSE, available on CUDA "
+                                  "executors only; the operands live on " +
+                                      exec.name() + " (use automatic or native)");
+    }
+    if (jacobi) {
+        throw NotSupported(where, "cuSPARSE has no Jacobi-fused product "
+                                  "(SpgemmAlgorithm::vendor); use automatic or native");
+    }
+    return SpgemmAlgorithm::vendor;
+}
+
+template <typename V, typename I>
+PatternFingerprint fingerprint([[maybe_unused]] const char* where, const matrix::Csr<V, I>& M)
+{
+    PatternFingerprint print{M.size(), M.nnz(), 0};
+    auto& sum = print.checksum;
+    M.executor()->run(loom::detail::overloaded{
+        [&](const ReferenceExecutor& e) {
+            sum = reference::pattern_checksum(e, M.row_ptrs(), M.col_idxs());
+        },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(where, sum = omp::pattern_checksum(e, M.row_ptrs(), M.col_idxs()));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, sum = cuda::pattern_checksum(e, M.row_ptrs(), M.col_idxs()));
+        }});
+    return print;
+}
+
+/// Whether A and B are one pattern (A * A), so that one fingerprint serves both.
+template <typename V, typename I>
+bool same_pattern_arrays(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
+{
+    return A.size() == B.size() && A.nnz() == B.nnz() &&
+           A.row_ptrs().data() == B.row_ptrs().data() &&
+           A.col_idxs().data() == B.col_idxs().data();
+}
+
+template <typename V, typename I>
+std::pair<PatternFingerprint, PatternFingerprint> fingerprints(const char* where,
+                                                               const matrix::Csr<V, I>& A,
+                                                               const matrix::Csr<V, I>& B)
+{
+    const auto a = fingerprint(where, A);
+    return {a, same_pattern_arrays(A, B) ? a : fingerprint(where, B)};
+}
+
+/// C as the symbolic phase leaves it: its size, row pointers and storage for the entries.
+template <typename V, typename I>
+matrix::Csr<V, I> make_result(const SpgemmState<I>& state)
+{
+    matrix::Csr<V, I> C(state.exec, state.size, state.nnz);
+    if (state.size.rows > 0) {
+        state.exec->copy_from(*state.exec, sizeof(I) * (state.size.rows + 1),
+                              state.row_ptrs.data(), C.row_ptrs().data());
+    }
+    return C;
+}
+
+/// The symbolic phase into a new state and a new C (the caller's are replaced only once
+/// everything succeeded). with_fingerprints: record the patterns for later numeric calls.
+template <typename V, typename I>
+std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions& options,
+                                         const matrix::Csr<V, I>& A,
+                                         const matrix::Csr<V, I>& B, bool jacobi,
+                                         bool with_fingerprints,
+                                         std::optional<matrix::Csr<V, I>>& C)
+{
+    check_product(where, A, B, jacobi);
+    const auto& exec = A.executor();
+    auto state = std::make_unique<SpgemmState<I>>();
+    state->exec = exec;
+    state->algorithm = resolve(where, options.algorithm, *exec, jacobi);
+    state->sort_output = options.sort_output;
+    state->jacobi = jacobi;
+    state->size = {A.rows(), B.cols()};
+    if (with_fingerprints) std::tie(state->a, state->b) = fingerprints(where, A, B);
+    if (state->algorithm == SpgemmAlgorithm::vendor) {
+        LOOM_CUDA_CALL(where, {
+            matrix::Csr<V, I> result;
+            cuda::spgemm_vendor_symbolic(static_cast<const CudaExecutor&>(*exec), A, B, *state,
+                                         result);
+            C.emplace(std::move(result));
+        });
+    } else {
+        LOOM_SPGEMM_DISPATCH(exec, where, spgemm_symbolic(e, A, B, jacobi, *state));
+        C.emplace(make_result<V, I>(*state));
+    }
+    return state;
+}
+
+/// The numeric phase, arguments checked.
+template <typename V, typename I>
+void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
+             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+             const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    if (state.nnz == 0) return;
+    const auto& exec = state.exec;
+    if (state.algorithm == SpgemmAlgorithm::vendor) {
+        LOOM_CUDA_CALL(where, cuda::spgemm_vendor_numeric(static_cast<const CudaExecutor&>(*exec),
+                                                          state, A, B, C));
+        return;
+    }
+    LOOM_SPGEMM_DISPATCH(exec, where, spgemm_numeric(e, state, A, B, jacobi, C));
+}
+
+std::string pattern_change(const char* name, const PatternFingerprint& then,
+                           const PatternFingerprint& now)
+{
+    const std::string again = "; run the symbolic phase again for the new pattern";
+    if (then.size != now.size) {
+        return std::string(name) + " is " + to_string(now.size) + ", but was " +
+               to_string(then.size) + " at the symbolic phase" + again;
+    }
+    if (then.nnz != now.nnz) {
+        return std::string(name) + " has " + std::to_string(now.nnz) +
+               " stored entries, but had " + std::to_string(then.nnz) +
+               " at the symbolic phase" + again;
+    }
+    return std::string("the row pointers or columns of ") + name +
+           " changed since the symbolic phase" + again;
+}
+
+/// The handle's state after checking that a numeric phase of the given kind may use it with
+/// these operands (see spgemm_numeric).
+template <typename V, typename I>
+const SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
+                                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                    const matrix::Csr<V, I>& C, bool jacobi)
+{
+    const auto& owned = SpgemmHandleAccess::state(handle);
+    if (!owned) {
+        throw BadInput(where, std::string("the handle holds no symbolic phase; call ") +
+                                  (jacobi ? "spgemm_jacobi_symbolic" : "spgemm_symbolic") +
+                                  " first");
+    }
+    const auto& state = *owned;
+    if (state.jacobi != jacobi) {
+        throw BadInput(where, state.jacobi
+                                  ? "the handle holds the symbolic phase of a Jacobi-fused "
+                                    "product; use spgemm_jacobi_numeric"
+                                  : "the handle holds the symbolic phase of a plain product; "
+                                    "use spgemm_numeric, or spgemm_jacobi_symbolic first");
+    }
+    check_product(where, A, B, jacobi);
+    if (!state.exec->same_memory_as(*A.executor())) {
+        throw BadInput(where, "A lives on " + A.executor()->name() +
+                                  ", but the symbolic phase ran on " + state.exec->name());
+    }
+    check_memory(where, A.executor(), C.executor(), "C");
+    const auto [a, b] = fingerprints(where, A, B);
+    if (!(a == state.a)) throw BadInput(where, pattern_change("A", state.a, a));
+    if (!(b == state.b)) throw BadInput(where, pattern_change("B", state.b, b));
+    if (C.size() != state.size || C.nnz() != state.nnz ||
+        C.row_ptrs().size() != state.size.rows + 1) {
+        throw BadInput(where, "C is " + to_string(C.size()) + " with " +
+                                  std::to_string(C.nnz()) +
+                                  " stored entries, but the symbolic phase made it " +
+                                  to_string(state.size) + " with " + std::to_string(state.nnz) +
+                                  "; pass the C that the symbolic phase produced");
+    }
+    return state;
+}
+
+/// Restores C's row pointers from the handle (cheap, and C's columns and values are then
+/// written where the numeric kernels expect them even if C's pointers were touched).
+template <typename V, typename I>
+void restore_row_ptrs(const SpgemmState<I>& state, matrix::Csr<V, I>& C)
+{
+    if (state.size.rows == 0) return;
+    state.exec->copy_from(*state.exec, sizeof(I) * (state.size.rows + 1), state.row_ptrs.data(),
+                          C.row_ptrs().data());
+}
+
+void check_diagonal(const char* where, const std::shared_ptr<const Executor>& exec,
+                    const std::shared_ptr<const Executor>& d_exec, size_type size, size_type n)
+{
+    check_memory(where, exec, d_exec, "D_inv");
+    if (size != n) {
+        throw DimensionMismatch(where, "D_inv has " + std::to_string(size) +
+                                           " values, but A has " + std::to_string(n) +
+                                           " rows (one inverse diagonal value per row)");
+    }
+}
+
+template <typename V, typename I>
+void jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const V* d_inv, size_type stride,
+                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    const auto& state = checked_state(jacobi_numeric_where, handle, A, B, C, true);
+    const JacobiScaling<V> scaling{omega, d_inv, stride};
+    restore_row_ptrs(state, C);
+    numeric(jacobi_numeric_where, state, A, B, &scaling, C);
+}
+
+/// 1 / the diagonal of A (A square), on A's executor; BadInput naming the first row whose
+/// diagonal is zero or missing.
+template <typename V, typename I>
+Array<V> inverse_diagonal([[maybe_unused]] const char* where, const matrix::Csr<V, I>& A)
+{
+    Array<V> d_inv(A.executor(), A.rows());
+    int64 zero_row = -1;
+    A.executor()->run(loom::detail::overloaded{
+        [&](const ReferenceExecutor& e) { zero_row = reference::inverse_diagonal(e, A, d_inv); },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(where, zero_row = omp::inverse_diagonal(e, A, d_inv));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, zero_row = cuda::inverse_diagonal(e, A, d_inv));
+        }});
+    if (zero_row >= 0) {
+        throw BadInput(where, "the diagonal of A is zero in row " + std::to_string(zero_row) +
+                                  " (no stored entry (i, i), or entries summing to zero), so "
+                                  "D^-1 A does not exist");
+    }
+    return d_inv;
+}
+
+}  // namespace
+
+SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text)
+{
+    const auto t = lowercase(text);
+    if (t == "automatic" || t == "auto") return SpgemmAlgorithm::automatic;
+    if (t == "native") return SpgemmAlgorithm::native;
+    if (t == "vendor") return SpgemmAlgorithm::vendor;
+    throw BadInput("loom::sparse::parse_spgemm_algorithm",
+                   "unknown SpGEMM algorithm '" + text +
+                       "' (expected automatic, native or vendor)");
+}
+
+const char* to_string(SpgemmAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case SpgemmAlgorithm::automatic: return "automatic";
+    case SpgemmAlgorithm::native: return "native";
+    case SpgemmAlgorithm::vendor: return "vendor";
+    }
+    return "unknown";
+}
+
+template <typename V, typename I>
+SpgemmHandle<V, I>::SpgemmHandle(SpgemmOptions options) : options_(options)
+{}
+
+template <typename V, typename I>
+SpgemmHandle<V, I>::SpgemmHandle(SpgemmHandle&&) noexcept = default;
+
+template <typename V, typename I>
+SpgemmHandle<V, I>& SpgemmHandle<V, I>::operator=(SpgemmHandle&&) noexcept = default;
+
+template <typename V, typename I>
+SpgemmHandle<V, I>::~SpgemmHandle() = default;
+
+template <typename V, typename I>
+const detail::SpgemmState<I>& SpgemmHandle<V, I>::state(const char* where) const
+{
+    if (!state_) {
+        throw BadInput(where, "the handle holds no symbolic phase yet (call spgemm_symbolic)");
+    }
+    return *state_;
+}
+
+template <typename V, typename I>
+SpgemmAlgorithm SpgemmHandle<V, I>::algorithm() const
+{
+    return state("loom::sparse::SpgemmHandle::algorithm").algorithm;
+}
+
+template <typename V, typename I>
+bool SpgemmHandle<V, I>::jacobi() const
+{
+    return state("loom::sparse::SpgemmHandle::jacobi").jacobi;
+}
+
+template <typename V, typename I>
+dim2 SpgemmHandle<V, I>::result_size() const
+{
+    return state("loom::sparse::SpgemmHandle::result_size").size;
+}
+
+template <typename V, typename I>
+size_type SpgemmHandle<V, I>::result_nnz() const
+{
+    return state("loom::sparse::SpgemmHandle::result_nnz").nnz;
+}
+
+template <typename V, typename I>
+size_type SpgemmHandle<V, I>::multiply_adds() const
+{
+    return state("loom::sparse::SpgemmHandle::multiply_adds").multiply_adds;
+}
+
+template <typename V, typename I>
+const Array<I>& SpgemmHandle<V, I>::row_ptrs() const
+{
+    return state("loom::sparse::SpgemmHandle::row_ptrs").row_ptrs;
+}
+
+template <typename V, typename I>
+const Array<int64>& SpgemmHandle<V, I>::row_flops() const
+{
+    return state("loom::sparse::SpgemmHandle::row_flops").row_flops;
+}
+
+template <typename V, typename I>
+void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    std::optional<matrix::Csr<V, I>> result;
+    auto state = symbolic(symbolic_where, handle.options(), A, B, false, true, result);
+    C = std::move(*result);
+    SpgemmHandleAccess::state(handle) = std::move(state);
+}
+
+template <typename V, typename I>
+void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    const auto& state = checked_state(numeric_where, handle, A, B, C, false);
+    restore_row_ptrs(state, C);
+    numeric<V, I>(numeric_where, state, A, B, nullptr, C);
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                         const SpgemmOptions& options)
+{
+    check_product(spgemm_where, A, B, false);
+    if (resolve(spgemm_where, options.algorithm, *A.executor(), false) ==
+        SpgemmAlgorithm::vendor) {
+        LOOM_CUDA_CALL(spgemm_where,
+                       return cuda::spgemm_vendor(
+                           static_cast<const CudaExecutor&>(*A.executor()), A, B));
+    }
+    // A handle of its own is never reused: no fingerprints.
+    std::optional<matrix::Csr<V, I>> C;
+    const auto state = symbolic(spgemm_where, options, A, B, false, false, C);
+    numeric<V, I>(spgemm_where, *state, A, B, nullptr, *C);
+    return std::move(*C);
+}
+
+template <typename V, typename I>
+void spgemm_jacobi_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                            const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    std::optional<matrix::Csr<V, I>> result;
+    auto state = symbolic(jacobi_symbolic_where, handle.options(), A, B, true, true, result);
+    C = std::move(*result);
+    SpgemmHandleAccess::state(handle) = std::move(state);
+}
+
+template <typename V, typename I>
+void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const matrix::Dense<V>& D_inv,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           matrix::Csr<V, I>& C)
+{
+    if (!A.executor()) throw BadInput(jacobi_numeric_where, "A has no executor");
+    if (D_inv.cols() != 1) {
+        throw DimensionMismatch(jacobi_numeric_where, "D_inv is " + to_string(D_inv.size()) +
+                                                          ", expected one column");
+    }
+    check_diagonal(jacobi_numeric_where, A.executor(), D_inv.executor(), D_inv.rows(),
+                      A.rows());
+    jacobi_numeric(handle, omega, D_inv.data(), D_inv.stride(), A, B, C);
+}
+
+template <typename V, typename I>
+void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const Array<V>& D_inv,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           matrix::Csr<V, I>& C)
+{
+    if (!A.executor()) throw BadInput(jacobi_numeric_where, "A has no executor");
+    check_diagonal(jacobi_numeric_where, A.executor(), D_inv.executor(), D_inv.size(),
+                      A.rows());
+    jacobi_numeric(handle, omega, D_inv.data(), size_type{1}, A, B, C);
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm_jacobi(V omega, const Array<V>& D_inv, const matrix::Csr<V, I>& A,
+                                const matrix::Csr<V, I>& B, const SpgemmOptions& options)
+{
+    check_product(jacobi_where, A, B, true);
+    check_diagonal(jacobi_where, A.executor(), D_inv.executor(), D_inv.size(), A.rows());
+    std::optional<matrix::Csr<V, I>> C;
+    const auto state = symbolic(jacobi_where, options, A, B, true, false, C);
+    const JacobiScaling<V> scaling{omega, D_inv.data(), 1};
+    numeric(jacobi_where, *state, A, B, &scaling, *C);
+    return std::move(*C);
+}
+
+template <typename V, typename I>
+void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const matrix::Csr<V, I>& A,
+                           const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    check_product(jacobi_numeric_where, A, B, true);
+    const auto d_inv = inverse_diagonal(jacobi_numeric_where, A);
+    jacobi_numeric(handle, omega, d_inv.data(), size_type{1}, A, B, C);
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> spgemm_jacobi(V omega, const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                const SpgemmOptions& options)
+{
+    check_product(jacobi_where, A, B, true);
+    return spgemm_jacobi(omega, inverse_diagonal(jacobi_where, A), A, B, options);
+}
+
+#define LOOM_INSTANTIATE_SPGEMM(V, I)                                                          \
+    template class SpgemmHandle<V, I>;                                                         \
+    template void spgemm_symbolic(SpgemmHandle<V, I>&, const matrix::Csr<V, I>&,              \
+                                  const matrix::Csr<V, I>&, matrix::Csr<V, I>&);              \
+    template void spgemm_numeric(SpgemmHandle<V, I>&, const matrix::Csr<V, I>&,               \
+                                 const matrix::Csr<V, I>&, matrix::Csr<V, I>&);               \
+    template matrix::Csr<V, I> spgemm(const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,     \
+                                      const SpgemmOptions&);                                   \
+    template void spgemm_jacobi_symbolic(SpgemmHandle<V, I>&, const matrix::Csr<V, I>&,       \
+                                         const matrix::Csr<V, I>&, matrix::Csr<V, I>&);       \
+    template void spgemm_jacobi_numeric(SpgemmHandle<V, I>&, V, const matrix::Dense<V>&,      \
+                                        const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,   \
+                                        matrix::Csr<V, I>&);                                   \
+    template void spgemm_jacobi_numeric(SpgemmHandle<V, I>&, V, const Array<V>&,              \
+                                        const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,   \
+                                        matrix::Csr<V, I>&);                                   \
+    template matrix::Csr<V, I> spgemm_jacobi(V, const Array<V>&, const matrix::Csr<V, I>&,    \
+                                             const matrix::Csr<V, I>&, const SpgemmOptions&); \
+    template void spgemm_jacobi_numeric(SpgemmHandle<V, I>&, V, const matrix::Csr<V, I>&,     \
+                                        const matrix::Csr<V, I>&, matrix::Csr<V, I>&);         \
+    template matrix::Csr<V, I> spgemm_jacobi(V, const matrix::Csr<V, I>&,                     \
+                                             const matrix::Csr<V, I>&, const SpgemmOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM)
+
+}  // namespace loom::sparse

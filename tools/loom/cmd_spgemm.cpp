@@ -1,0 +1,65 @@
+// loom spgemm A.mtx B.mtx -o C.mtx: C = A * B on any backend.
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/sparse/spgemm.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct SpgemmCli {
+    std::string a;
+    std::string b;
+    std::string output;
+    std::string exec = default_executor();
+    int threads = 0;
+    std::string algorithm = "auto";
+    bool unsorted = false;
+    std::string type = "double";
+};
+
+template <typename V>
+int run(const SpgemmCli& cli)
+{
+    const auto exec = make_executor(cli.exec, cli.threads);
+    const matrix::Csr<V, index_type> A(exec, read_matrix<V>(cli.a));
+    const matrix::Csr<V, index_type> B(exec, read_matrix<V>(cli.b));
+    const auto C = sparse::spgemm(
+        A, B, {.algorithm = sparse::parse_spgemm_algorithm(cli.algorithm),
+               .sort_output = !cli.unsorted});
+    write_matrix(cli.output, matrix::Csr<V, index_type>(detail::host_executor(), C));
+    return exit_ok;
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto cli = std::make_shared<SpgemmCli>();
+    sub.add_option("A", cli->a, "Left factor (.mtx or .bin)")->required();
+    sub.add_option("B", cli->b, "Right factor (.mtx or .bin)")->required();
+    sub.add_option("-o,--output", cli->output, "Where to write C = A * B (.mtx or .bin)")
+        ->required();
+    sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
+        ->capture_default_str();
+    sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
+        ->check(CLI::PositiveNumber);
+    sub.add_option("--algorithm", cli->algorithm, "native, or vendor = cuSPARSE (CUDA only)")
+        ->check(CLI::IsMember({"auto", "native", "vendor"}))
+        ->capture_default_str();
+    sub.add_flag("--unsorted", cli->unsorted,
+                 "Leave the columns of C's rows in the kernel's order (faster on CUDA)");
+    sub.add_option("--type", cli->type, "Value type of the computation")
+        ->check(CLI::IsMember(value_type_names))
+        ->capture_default_str();
+    return [cli] {
+        return with_value_type(cli->type,
+                               [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(spgemm, "C = A * B for sparse A and B on a chosen backend",
+                      loom::cli::setup);

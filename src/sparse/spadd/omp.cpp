@@ -1,6 +1,6 @@
 // OpenMP SpAdd. Symbolic: rows in parallel, each merged (sorted rows) or sorted (unsorted
-// ones) in a buffer of the thread's, counted in a first pass and written in a second after
-// the prefix sum. Numeric: rows in parallel, each row of C zeroed and then added into
+// ones, in a buffer of the thread's), counted in a first pass and written with every
+// entry's slot in a second after the prefix sum. Numeric: rows in parallel, each row of C zeroed and then added into
 // through the stored positions, so that a row is written by one thread while in its cache.
 #include <algorithm>
 #include <utility>
@@ -28,23 +28,56 @@ inline V mul(const V& a, const V& b)
     }
 }
 
-/// The sorted, distinct columns of row r of A and B, in `row`.
+/// One entry of a row of A or B: its column, which matrix holds it and where.
 template <typename I>
-void row_union(const I* a_cols, size_type a_begin, size_type a_end, const I* b_cols,
-               size_type b_begin, size_type b_end, std::vector<I>& row)
+struct Entry {
+    I col;
+    bool from_a;
+    I k;
+};
+
+/// Row r of C from row r of A and of B: walks their entries in column order, numbering the
+/// distinct columns. Writes C's columns to out_cols and each entry's slot to a_pos / b_pos
+/// when those are given; returns the row's length. Sorted rows are merged; others are
+/// sorted in `scratch` first.
+template <typename I>
+I unite_row(const I* a_ptrs, const I* a_cols, const I* b_ptrs, const I* b_cols, size_type r,
+            I* out_cols, I* a_pos, I* b_pos, std::vector<Entry<I>>& scratch)
 {
-    const I* a_first = a_cols + a_begin;
-    const I* a_last = a_cols + a_end;
-    const I* b_first = b_cols + b_begin;
-    const I* b_last = b_cols + b_end;
-    row.resize(static_cast<std::size_t>(a_end - a_begin + b_end - b_begin));
-    if (std::is_sorted(a_first, a_last) && std::is_sorted(b_first, b_last)) {
-        std::merge(a_first, a_last, b_first, b_last, row.begin());
-    } else {
-        std::copy(b_first, b_last, std::copy(a_first, a_last, row.begin()));
-        std::sort(row.begin(), row.end());
+    I count = 0;
+    I last = 0;
+    const auto take = [&](bool from_a, I k, I col) {
+        if (count == 0 || col != last) {
+            if (out_cols != nullptr) out_cols[count] = col;
+            ++count;
+            last = col;
+        }
+        if (a_pos != nullptr) (from_a ? a_pos : b_pos)[k] = count - 1;
+    };
+    const I a_begin = a_ptrs[r], a_end = a_ptrs[r + 1];
+    const I b_begin = b_ptrs[r], b_end = b_ptrs[r + 1];
+    if (std::is_sorted(a_cols + a_begin, a_cols + a_end) &&
+        std::is_sorted(b_cols + b_begin, b_cols + b_end)) {
+        I i = a_begin;
+        I j = b_begin;
+        while (i < a_end || j < b_end) {
+            if (j == b_end || (i < a_end && a_cols[i] <= b_cols[j])) {
+                take(true, i, a_cols[i]);
+                ++i;
+            } else {
+                take(false, j, b_cols[j]);
+                ++j;
+            }
+        }
+        return count;
     }
-    row.erase(std::unique(row.begin(), row.end()), row.end());
+    scratch.clear();
+    for (I k = a_begin; k < a_end; ++k) scratch.push_back({a_cols[k], true, k});
+    for (I k = b_begin; k < b_end; ++k) scratch.push_back({b_cols[k], false, k});
+    std::sort(scratch.begin(), scratch.end(),
+              [](const Entry<I>& x, const Entry<I>& y) { return x.col < y.col; });
+    for (const auto& e : scratch) take(e.from_a, e.k, e.col);
+    return count;
 }
 
 }  // namespace
@@ -79,11 +112,11 @@ void spadd_symbolic(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
     I* c_ptrs = row_ptrs.data();
 #pragma omp parallel num_threads(exec.num_threads())
     {
-        std::vector<I> row;
+        std::vector<Entry<I>> scratch;
 #pragma omp for schedule(dynamic, row_chunk)
         for (size_type r = 0; r < rows; ++r) {
-            row_union(a_cols, a_ptrs[r], a_ptrs[r + 1], b_cols, b_ptrs[r], b_ptrs[r + 1], row);
-            c_ptrs[r] = static_cast<I>(row.size());
+            c_ptrs[r] = unite_row<I>(a_ptrs, a_cols, b_ptrs, b_cols, r, nullptr, nullptr,
+                                     nullptr, scratch);
         }
     }
     loom::omp::exclusive_prefix_sum(exec, c_ptrs, rows + 1);
@@ -96,16 +129,11 @@ void spadd_symbolic(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
     I* b_pos = b_positions.data();
 #pragma omp parallel num_threads(exec.num_threads())
     {
-        std::vector<I> row;
+        std::vector<Entry<I>> scratch;
 #pragma omp for schedule(dynamic, row_chunk)
         for (size_type r = 0; r < rows; ++r) {
-            row_union(a_cols, a_ptrs[r], a_ptrs[r + 1], b_cols, b_ptrs[r], b_ptrs[r + 1], row);
-            std::copy(row.begin(), row.end(), c_cols + c_ptrs[r]);
-            const auto slot = [&](I col) {
-                return static_cast<I>(std::lower_bound(row.begin(), row.end(), col) - row.begin());
-            };
-            for (auto k = a_ptrs[r]; k < a_ptrs[r + 1]; ++k) a_pos[k] = slot(a_cols[k]);
-            for (auto k = b_ptrs[r]; k < b_ptrs[r + 1]; ++k) b_pos[k] = slot(b_cols[k]);
+            unite_row<I>(a_ptrs, a_cols, b_ptrs, b_cols, r, c_cols + c_ptrs[r], a_pos, b_pos,
+                         scratch);
         }
     }
     result.row_ptrs() = std::move(row_ptrs);

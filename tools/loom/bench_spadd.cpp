@@ -19,13 +19,8 @@ struct SpaddBenchCli {
     std::string b_path;
     std::string a_spec;
     std::string b_spec;
-    std::string exec = default_executor();
-    int threads = 0;
     std::string peer = "none";
-    int reps = 20;
-    std::string type = "double";
-    std::string json;
-    std::size_t copy_mib = 0;
+    BenchRun run{20};
 };
 
 /// The spec of a second random matrix like the one `spec` describes: its seed plus one.
@@ -54,10 +49,10 @@ template <typename V>
 int run(const SpaddBenchCli& cli)
 {
     bench::SpaddBenchOptions options;
-    options.exec = make_executor(cli.exec, cli.threads);
+    options.exec = cli.run.executor();
     options.peer = bench::parse_peer(cli.peer);
-    options.samples = cli.reps;
-    options.copy_bytes = cli.copy_mib << 20;
+    options.samples = cli.run.reps;
+    options.copy_bytes = cli.run.copy_bytes();
     const auto a_spec = cli.a_path.empty() && cli.a_spec.empty() ? default_spec : cli.a_spec;
     const auto A = a_spec.empty() ? read_matrix<V>(cli.a_path) : generate_matrix<V>(a_spec);
     options.a_name = a_spec.empty() ? cli.a_path : a_spec;
@@ -72,7 +67,7 @@ int run(const SpaddBenchCli& cli)
         B = A.rows() == A.cols() ? sparse::transpose(A) : A;
         options.b_name = A.rows() == A.cols() ? "A^T" : "A";
     }
-    write_json(cli.json, bench::bench_spadd(A, *B, options));
+    write_json(cli.run.json, bench::bench_spadd(A, *B, options));
     return exit_ok;
 }
 
@@ -88,24 +83,11 @@ Runner setup(CLI::App& sub_app)
     sub->add_option("--generate-b", cli->b_spec, "Generate B instead (SPEC below)");
     a_file->excludes(a_spec);
     a_spec->excludes(a_file);
-    sub->add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub->add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    cli->run.add_to(*sub);
     sub->add_option("--peer", cli->peer,
                     "Library timed alongside: cusparse (csrgeam2, CUDA) or eigen (host)")
         ->check(CLI::IsMember({"none", "cusparse", "eigen"}))
         ->capture_default_str();
-    sub->add_option("--reps", cli->reps, "Timed samples; the median is reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    sub->add_option("--type", cli->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub->add_option("--json", cli->json, "Also write every number to this JSON file");
-    sub->add_option("--copy-mib", cli->copy_mib,
-                    "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
-        ->check(CLI::PositiveNumber);
     sub->footer(fmt::format(
         "B defaults to: the generator spec of A with the next seed (the same matrix for\n"
         "Poisson specs); for a file A, A^T when A is square, else A.\n"
@@ -118,7 +100,7 @@ Runner setup(CLI::App& sub_app)
         "SPEC:\n{}",
         bench::spadd_bytes_formula, generator_help));
     return [cli] {
-        return with_value_type(cli->type,
+        return with_value_type(cli->run.type,
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
     };
 }

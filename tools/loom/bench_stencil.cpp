@@ -13,12 +13,7 @@ namespace {
 struct StencilBenchCli {
     size_type grid = 160;
     int points = 7;
-    std::string exec = default_executor();
-    int threads = 0;
-    int reps = 50;
-    std::string type = "double";
-    std::string json;
-    std::size_t copy_mib = 0;
+    BenchRun run{50};
 };
 
 Runner setup(CLI::App& sub_app)
@@ -31,20 +26,7 @@ Runner setup(CLI::App& sub_app)
     sub->add_option("--points", cli->points, "Stencil: 3 (1D), 5, 9 (2D), 7, 27 (3D)")
         ->check(CLI::IsMember({3, 5, 7, 9, 27}))
         ->capture_default_str();
-    sub->add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub->add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
-    sub->add_option("--reps", cli->reps, "Timed samples; the median is reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    sub->add_option("--type", cli->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub->add_option("--json", cli->json, "Also write every number to this JSON file");
-    sub->add_option("--copy-mib", cli->copy_mib,
-                    "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
-        ->check(CLI::PositiveNumber);
+    cli->run.add_to(*sub);
     sub->footer(
         "The Poisson operator (points - 1 at the centre, -1 at the neighbours) on grid^3\n"
         "points (grid^2 for 5 and 9 points, grid for 3), as a Stencil and as CSR, both checked\n"
@@ -54,13 +36,13 @@ Runner setup(CLI::App& sub_app)
         "  vs csr    CSR time / stencil time (> 1: the stencil is faster)");
     return [cli] {
         bench::StencilBenchOptions options;
-        options.exec = make_executor(cli->exec, cli->threads);
+        options.exec = cli->run.executor();
         options.grid = cli->grid;
         options.points = cli->points;
-        options.samples = cli->reps;
-        options.copy_bytes = cli->copy_mib << 20;
-        return with_value_type(cli->type, [&]<typename V>(std::type_identity<V>) {
-            write_json(cli->json, bench::bench_spmv_stencil<V, index_type>(options));
+        options.samples = cli->run.reps;
+        options.copy_bytes = cli->run.copy_bytes();
+        return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) {
+            write_json(cli->run.json, bench::bench_spmv_stencil<V, index_type>(options));
             return exit_ok;
         });
     };

@@ -19,6 +19,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
@@ -44,17 +45,6 @@ constexpr unsigned full_warp = 0xffffffffu;
 /// Lanes per row in the row-wise kernels: rows of a few to a few dozen entries (the common
 /// case) keep most lanes busy, and a long row still advances 8 entries per step.
 constexpr int group_size = 8;
-
-/// Runs a CUB algorithm twice, first to size its temporary storage.
-template <typename Call>
-void run_cub(const CudaExecutor& exec, Call&& call)
-{
-    std::size_t bytes = 0;
-    LOOM_CUDA_CHECK(call(nullptr, bytes), where);
-    Array<char> temp(exec.shared_from_this(),
-                     static_cast<size_type>(std::max<std::size_t>(bytes, 1)));
-    LOOM_CUDA_CHECK(call(temp.data(), bytes), where);
-}
 
 /// This lane's place in its group, and the group's lanes as a warp mask.
 struct RowGroup {
@@ -207,7 +197,7 @@ Array<std::uint64_t> sort_entries(const CudaExecutor& exec, const matrix::Csr<V,
     parallel_for(
         exec, nnz, [=] __device__(long long k) { positions[k] = static_cast<I>(k); }, where);
     const int end_bit = minor_bits + major_bits;
-    run_cub(exec, [&](void* temp, std::size_t& bytes) {
+    loom::cuda::run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.data(), sorted_keys.data(),
                                                identity.data(), order.data(), nnz, 0, end_bit,
                                                stream_of(exec));
@@ -272,7 +262,7 @@ ColumnOrder column_order(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
         thrust::make_counting_iterator<long long>(1),
         OrderViolation<I>{A.row_ptrs().data(), A.col_idxs().data(), A.rows()});
     Array<int> worst(exec.shared_from_this(), 1);
-    run_cub(exec, [&](void* temp, std::size_t& bytes) {
+    loom::cuda::run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
         return cub::DeviceReduce::Max(temp, bytes, violations, worst.data(), A.nnz() - 1,
                                       stream_of(exec));
     });

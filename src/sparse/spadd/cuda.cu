@@ -29,6 +29,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "base/cuda/arithmetic.cuh"
+#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
@@ -40,6 +42,7 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::mul;
 using loom::cuda::stream_of;
 
 namespace spadd_kernels {
@@ -339,27 +342,10 @@ __global__ void __launch_bounds__(symbolic_block)
 
 // ------------------------------------------------------------------ numeric
 
-template <typename T>
-struct is_device_complex : std::false_type {};
-template <typename T>
-struct is_device_complex<thrust::complex<T>> : std::true_type {};
-
-/// a * b; for complex values the textbook formula (no library call per product).
-template <typename D>
-__device__ __forceinline__ D mul(const D& a, const D& b)
-{
-    if constexpr (is_device_complex<D>::value) {
-        return D(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
-
 template <typename D>
 __device__ __forceinline__ void atomic_add(D* target, const D& value)
 {
-    if constexpr (is_device_complex<D>::value) {
+    if constexpr (loom::cuda::is_device_complex_v<D>) {
         auto* parts = reinterpret_cast<typename D::value_type*>(target);
         atomicAdd(parts, value.real());
         atomicAdd(parts + 1, value.imag());
@@ -459,17 +445,6 @@ struct FingerprintTerm {
     }
 };
 
-/// Runs a CUB algorithm twice, first to size its temporary storage.
-template <typename Call>
-void run_cub(const CudaExecutor& exec, Call&& call)
-{
-    std::size_t bytes = 0;
-    LOOM_CUDA_CHECK(call(nullptr, bytes), where);
-    Array<char> temp(exec.shared_from_this(),
-                     static_cast<size_type>(std::max<std::size_t>(bytes, 1)));
-    LOOM_CUDA_CHECK(call(temp.data(), bytes), where);
-}
-
 unsigned grid_for(const CudaExecutor& exec, long long work_items, int items_per_block,
                   int blocks_per_sm)
 {
@@ -498,7 +473,7 @@ std::uint64_t pattern_fingerprint(const CudaExecutor& exec, const matrix::Csr<V,
         thrust::make_counting_iterator<long long>(0),
         FingerprintTerm<I>{A.row_ptrs().data(), A.col_idxs().data(), A.rows()});
     Array<std::uint64_t> sum(exec.shared_from_this(), 1);
-    run_cub(exec, [&](void* temp, std::size_t& bytes) {
+    loom::cuda::run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
         return cub::DeviceReduce::Sum(temp, bytes, terms, sum.data(), A.rows() + 1 + A.nnz(),
                                       stream_of(exec));
     });

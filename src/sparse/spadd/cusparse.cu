@@ -5,6 +5,7 @@
 #include <complex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <cusparse.h>
 
@@ -134,6 +135,12 @@ void spadd_vendor_numeric(const CudaExecutor& exec, const std::shared_ptr<void>&
         throw NotSupported(vendor_where, "csrgeam2 takes 32-bit indices only");
     } else {
         auto* state = static_cast<Geam2State*>(vendor_state.get());
+        // csrgeam2 writes C's pattern again, with what the symbolic phase already put there:
+        // taken through const access so that C keeps its cached plans (its fingerprint).
+        const auto pattern_of = [](const Array<I>& array) {
+            return reinterpret_cast<int*>(const_cast<I*>(array.data()));
+        };
+        const auto& pattern = std::as_const(C);
         if (C.nnz() == 0) return;
         auto handle = handle_of(exec);
         LOOM_CUSPARSE_CHECK(LOOM_GEAM2_CALL(
@@ -144,8 +151,8 @@ void spadd_vendor_numeric(const CudaExecutor& exec, const std::shared_ptr<void>&
             static_cast<int>(B.nnz()), vendor(B.values().data()),
             reinterpret_cast<const int*>(B.row_ptrs().data()),
             reinterpret_cast<const int*>(B.col_idxs().data()), state->descr,
-            vendor(C.values().data()), reinterpret_cast<int*>(C.row_ptrs().data()),
-            reinterpret_cast<int*>(C.col_idxs().data()), state->workspace.data()));
+            vendor(C.values().data()), pattern_of(pattern.row_ptrs()),
+            pattern_of(pattern.col_idxs()), state->workspace.data()));
     }
 }
 

@@ -7,26 +7,16 @@
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "base/omp/arithmetic.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/spadd/kernels.hpp"
 
 namespace loom::sparse::omp {
 namespace {
 
-constexpr size_type row_chunk = 256;
+using loom::omp::mul;
 
-/// a * b; for complex values the textbook formula (GCC's operator* calls a library function
-/// per product to recover infinities).
-template <typename V>
-inline V mul(const V& a, const V& b)
-{
-    if constexpr (is_complex_v<V>) {
-        return V(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
+constexpr size_type row_chunk = 256;
 
 /// One entry of a row of A or B: its column, which matrix holds it and where.
 template <typename I>

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmv_stencil/kernels.hpp"
@@ -27,6 +28,8 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::load_cached;
+using loom::cuda::mul;
 using loom::cuda::stream_of;
 
 namespace stencil_kernels {
@@ -34,42 +37,6 @@ namespace stencil_kernels {
 constexpr const char* where = "loom::sparse::spmv (Stencil)";
 constexpr int block_size = 256;
 constexpr int max_points = 27;
-
-template <typename T>
-struct is_device_complex : std::false_type {};
-template <typename T>
-struct is_device_complex<thrust::complex<T>> : std::true_type {};
-
-template <typename D>
-__device__ __forceinline__ D mul(const D& a, const D& b)
-{
-    if constexpr (is_device_complex<D>::value) {
-        return D(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
-
-template <typename T>
-struct pair_of;
-template <>
-struct pair_of<float> { using type = float2; };
-template <>
-struct pair_of<double> { using type = double2; };
-
-/// x through the read-only cache: neighbouring threads and planes reuse it.
-template <typename D>
-__device__ __forceinline__ D load_cached(const D* p)
-{
-    if constexpr (is_device_complex<D>::value) {
-        using Pair = typename pair_of<typename D::value_type>::type;
-        const Pair v = __ldg(reinterpret_cast<const Pair*>(p));
-        return D(v.x, v.y);
-    } else {
-        return __ldg(p);
-    }
-}
 
 /// f.template operator()<i>() for i = 0 .. N-1, each i a constant.
 template <int N, typename F>

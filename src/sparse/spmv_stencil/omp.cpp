@@ -2,28 +2,18 @@
 // threads; each line is accumulated offset by offset into a buffer of the thread's (unit
 // stride in x, weights as scalars: the loops vectorize), then written to y once. Boundary
 // rows: the boundary CSR, rows split over the threads. Interior and boundary rows are
-// disjoint, so both passes write y without synchronisation.
+// disjoint, so both loops write y without synchronisation, in one parallel region.
 #include <algorithm>
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "base/omp/arithmetic.hpp"
 #include "sparse/spmv_stencil/kernels.hpp"
 
 namespace loom::sparse::omp {
 namespace {
 
-/// a * b; for complex values the textbook formula (GCC's operator* calls a library
-/// function per product to recover infinities).
-template <typename V>
-inline V mul(const V& a, const V& b)
-{
-    if constexpr (is_complex_v<V>) {
-        return V(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
+using loom::omp::mul;
 
 template <typename V>
 inline V combine(V alpha, const V& sum, V beta, const V& old)
@@ -55,10 +45,19 @@ void spmv_stencil(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Ste
     const size_type lines = line > 0 && lines_y > 0 && last.nz > first.nz
                                 ? lines_y * (last.nz - first.nz)
                                 : 0;
+    const auto& boundary = A.boundary();
+    const I* rows = A.boundary_rows().data();
+    const I* row_ptrs = boundary.row_ptrs().data();
+    const I* cols = boundary.col_idxs().data();
+    const bool conjugated = stencil_detail::conjugates(mode);
+    const V* values = stencil_detail::transposes(mode) ? A.boundary_transposed_values().data()
+                                                       : boundary.values().data();
+    // One parallel region for both parts (they write disjoint rows of y): a single fork and
+    // join per product.
 #pragma omp parallel num_threads(exec.num_threads())
     {
         std::vector<V> acc(static_cast<std::size_t>(std::max<size_type>(line, 0)));
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
         for (size_type l = 0; l < lines; ++l) {
             const size_type pz = first.nz + l / lines_y;
             const size_type py = first.ny + l % lines_y;
@@ -80,25 +79,17 @@ void spmv_stencil(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Ste
                 }
             }
         }
-    }
-
-    const auto& boundary = A.boundary();
-    const I* rows = A.boundary_rows().data();
-    const I* row_ptrs = boundary.row_ptrs().data();
-    const I* cols = boundary.col_idxs().data();
-    const bool conjugated = stencil_detail::conjugates(mode);
-    const V* values = stencil_detail::transposes(mode) ? A.boundary_transposed_values().data()
-                                                       : boundary.values().data();
-#pragma omp parallel for schedule(static) num_threads(exec.num_threads())
-    for (size_type b = 0; b < boundary.rows(); ++b) {
-        const size_type p = rows[b];
-        for (size_type j = 0; j < k; ++j) {
-            V sum{};
-            for (auto e = row_ptrs[b]; e < row_ptrs[b + 1]; ++e) {
-                const V a = conjugated ? loom::conj(values[e]) : values[e];
-                sum += mul(a, xd[cols[e] * xs + j]);
+#pragma omp for schedule(static)
+        for (size_type b = 0; b < boundary.rows(); ++b) {
+            const size_type p = rows[b];
+            for (size_type j = 0; j < k; ++j) {
+                V sum{};
+                for (auto e = row_ptrs[b]; e < row_ptrs[b + 1]; ++e) {
+                    const V a = conjugated ? loom::conj(values[e]) : values[e];
+                    sum += mul(a, xd[cols[e] * xs + j]);
+                }
+                yd[p * ys + j] = combine(alpha, sum, beta, yd[p * ys + j]);
             }
-            yd[p * ys + j] = combine(alpha, sum, beta, yd[p * ys + j]);
         }
     }
 }

@@ -47,7 +47,8 @@ std::vector<std::pair<loom::test::PatternSpec, loom::test::PatternSpec>> spec_pa
     add(33, 1, 0.5, 0.5);
     add(0, 7, 1, 1);
     add(7, 0, 1, 1);
-    add(300, 3000, 150, 140);  // rows past a warp's capacity, dense rows past a block's
+    add(300, 3000, 150, 140);  // rows past a warp's capacity, a dense row past a block's
+    result.back().first.dense_row = true;
     add(4000, 4000, 30, 30);
     return result;
 }

@@ -11,6 +11,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
@@ -26,23 +27,11 @@ using loom::cuda::check_launch;
 using loom::cuda::default_block_size;
 using loom::cuda::device_type_t;
 using loom::cuda::parallel_for;
+using loom::cuda::run_cub;
 using loom::cuda::stream_of;
 
 constexpr int warp_size = 32;
 constexpr unsigned full_warp = 0xffffffffu;
-
-/// Runs a CUB algorithm twice, first to size its temporary storage, which lives in a loom
-/// array on the executor and is released in stream order.
-template <typename Call>
-void run_cub(const CudaExecutor& exec, const char* where, Call&& call)
-{
-    std::size_t bytes = 0;
-    LOOM_CUDA_CHECK(call(nullptr, bytes), where);
-    // Never a null pointer in the second call: CUB would take it for another size query.
-    Array<char> temp(exec.shared_from_this(),
-                     static_cast<size_type>(std::max<std::size_t>(bytes, 1)));
-    LOOM_CUDA_CHECK(call(temp.data(), bytes), where);
-}
 
 template <typename T>
 void copy_on_device(const CudaExecutor& exec, const T* from, size_type n, T* to)

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "base/omp/arithmetic.hpp"
 #include "sparse/spmv/kernels.hpp"
 
 namespace loom::sparse::omp {
@@ -39,18 +40,7 @@ constexpr size_type ell_block_rows = 128;
 bool conjugates(Mode mode) { return mode == Mode::conjugate || mode == Mode::conj_transpose; }
 bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
 
-/// a * b, for complex types without the C99 Annex G infinity recovery (a library call per
-/// product in GCC's std::complex), which makes complex SpMV several times slower.
-template <typename V>
-inline V mul(const V& a, const V& b)
-{
-    if constexpr (is_complex_v<V>) {
-        return V(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
+using loom::omp::mul;
 
 /// Hint that *address will be read soon (a no-op where the compiler offers no prefetch).
 template <typename V>

@@ -260,6 +260,64 @@ TEST_F(Cli, BenchSpmvAgainstEigen)
     EXPECT_DOUBLE_EQ(report["results"][1]["speedup_vs_peer"].get<double>(), 1.0);
 }
 
+TEST_F(Cli, SpaddAndTransposeMatchKnownAnswers)
+{
+    write_small_system();  // A = [[1 2 0], [0 3 0]]
+    write("B.mtx",
+          "%%MatrixMarket matrix coordinate real general\n"
+          "2 3 3\n1 3 5\n2 2 1\n2 2 1\n");  // a duplicate entry: B(2, 2) = 2
+    for (const auto& exec : execs()) {
+        SCOPED_TRACE(exec);
+        const auto sum = loom("spadd A.mtx B.mtx --alpha 2 --beta -1 -o C.mtx --exec " + exec);
+        ASSERT_EQ(sum.status, 0) << sum.output;
+        const auto C = loom::matrix::read_csr<double, loom::int32>(
+            loom::ReferenceExecutor::create(), path("C.mtx"));
+        EXPECT_EQ(C.row_ptrs().to_host(), (std::vector<loom::int32>{0, 3, 4}));
+        EXPECT_EQ(C.col_idxs().to_host(), (std::vector<loom::int32>{0, 1, 2, 1}));
+        EXPECT_EQ(C.values().to_host(), (std::vector<double>{2, 4, -5, 4}));
+
+        const auto transposed = loom("transpose A.mtx -o At.mtx --exec " + exec);
+        ASSERT_EQ(transposed.status, 0) << transposed.output;
+        ASSERT_EQ(loom("transpose At.mtx -o Att.mtx --exec " + exec).status, 0);
+        const auto At = loom::matrix::read_csr<double, loom::int32>(
+            loom::ReferenceExecutor::create(), path("At.mtx"));
+        EXPECT_EQ(At.size(), (loom::dim2{3, 2}));
+        EXPECT_EQ(At.col_idxs().to_host(), (std::vector<loom::int32>{0, 0, 1}));
+        EXPECT_EQ(At.values().to_host(), (std::vector<double>{1, 2, 3}));
+        const auto ref = loom::ReferenceExecutor::create();
+        const auto A = loom::matrix::read_csr<double, loom::int32>(ref, path("A.mtx"));
+        const auto Att = loom::matrix::read_csr<double, loom::int32>(ref, path("Att.mtx"));
+        EXPECT_EQ(Att.col_idxs().to_host(), A.col_idxs().to_host());
+        EXPECT_EQ(Att.values().to_host(), A.values().to_host());
+    }
+    const auto mismatch = loom("spadd A.mtx At.mtx -o C.mtx --exec reference");
+    EXPECT_EQ(mismatch.status, 2) << mismatch.output;
+    EXPECT_NE(mismatch.output.find("same shape"), std::string::npos) << mismatch.output;
+    EXPECT_EQ(loom("spadd A.mtx B.mtx").status, 1);  // no -o
+}
+
+TEST_F(Cli, BenchSpaddAndStencilCheckAndTime)
+{
+    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
+    const auto spadd = loom("bench spadd --generate random:2000:1500:8 --exec " + exec +
+                            " --reps 2 --copy-mib 8 --json spadd.json");
+    ASSERT_EQ(spadd.status, 0) << spadd.output;
+    const auto report = nlohmann::json::parse(read("spadd.json"));
+    EXPECT_EQ(report["a"]["rows"], 2000);
+    ASSERT_EQ(report["results"].size(), 3u);  // symbolic, numeric, total
+    EXPECT_GT(report["results"][1]["gb_per_s"].get<double>(), 0);
+
+    const auto stencil = loom("bench spmv-stencil --grid 20 --points 27 --exec " + exec +
+                              " --reps 2 --copy-mib 8 --json stencil.json");
+    ASSERT_EQ(stencil.status, 0) << stencil.output;
+    const auto facts = nlohmann::json::parse(read("stencil.json"));
+    EXPECT_EQ(facts["rows"], 8000);
+    ASSERT_EQ(facts["results"].size(), 2u);  // stencil, csr
+    for (const auto& result : facts["results"]) {
+        EXPECT_GT(result["fraction_of_copy_bandwidth"].get<double>(), 0);
+    }
+}
+
 TEST_F(Cli, BenchIoTimesTextAndBinary)
 {
     const auto run = loom("bench io --generate poisson2d:20 --reps 2 --json io.json");

@@ -6,6 +6,24 @@
 
 namespace loom::cli {
 
+void BenchRun::add_to(CLI::App& sub)
+{
+    sub.add_option("--exec", exec, "Backend: reference, omp, cuda or cuda:N")
+        ->capture_default_str();
+    sub.add_option("--threads", threads, "OpenMP threads (default: all)")
+        ->check(CLI::PositiveNumber);
+    sub.add_option("--reps", reps, "Timed samples; the median is reported")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    sub.add_option("--type", type, "Value type")
+        ->check(CLI::IsMember(value_type_names))
+        ->capture_default_str();
+    sub.add_option("--json", json, "Also write every number to this JSON file");
+    sub.add_option("--copy-mib", copy_mib,
+                   "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
+        ->check(CLI::PositiveNumber);
+}
+
 void write_json(const std::string& path, const nlohmann::ordered_json& report)
 {
     if (path.empty()) return;

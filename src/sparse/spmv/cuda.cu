@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
@@ -41,6 +42,10 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::is_device_complex_v;
+using loom::cuda::load_cached;
+using loom::cuda::mul;
+using loom::cuda::pair_of;
 using loom::cuda::stream_of;
 
 constexpr const char* spmv_where = "loom::sparse::spmv";
@@ -60,34 +65,6 @@ unsigned grid_for(long long threads, int threads_per_block)
 
 // ------------------------------------------------------------------ device arithmetic
 
-template <typename T>
-struct is_device_complex : std::false_type {};
-template <typename T>
-struct is_device_complex<thrust::complex<T>> : std::true_type {};
-template <typename T>
-constexpr bool is_device_complex_v = is_device_complex<T>::value;
-
-/// The CUDA vector type with the layout of thrust::complex<T>.
-template <typename T>
-struct pair_of;
-template <>
-struct pair_of<float> { using type = float2; };
-template <>
-struct pair_of<double> { using type = double2; };
-
-/// a * b; for complex types the textbook formula, without the infinity recovery of a
-/// library multiply (which would make every product a branchy call).
-template <typename D>
-__device__ __forceinline__ D mul(const D& a, const D& b)
-{
-    if constexpr (is_device_complex_v<D>) {
-        return D(a.real() * b.real() - a.imag() * b.imag(),
-                 a.real() * b.imag() + a.imag() * b.real());
-    } else {
-        return a * b;
-    }
-}
-
 template <bool Conj, typename D>
 __device__ __forceinline__ D op(const D& a)
 {
@@ -95,19 +72,6 @@ __device__ __forceinline__ D op(const D& a)
         return loom::cuda::conj_dev(a);
     } else {
         return a;
-    }
-}
-
-/// Gathered operands (x): through the read-only cache, where neighbouring rows reuse them.
-template <typename T>
-__device__ __forceinline__ T load_cached(const T* p)
-{
-    if constexpr (is_device_complex_v<T>) {
-        using Pair = typename pair_of<typename T::value_type>::type;
-        const Pair v = __ldg(reinterpret_cast<const Pair*>(p));
-        return T(v.x, v.y);
-    } else {
-        return __ldg(p);
     }
 }
 

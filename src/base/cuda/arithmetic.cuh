@@ -1,0 +1,52 @@
+// Device arithmetic on Loom's device value types (float, double, thrust::complex): products
+// without a library call, and loads through the read-only cache.
+#pragma once
+
+#include <type_traits>
+
+#include <thrust/complex.h>
+
+namespace loom::cuda {
+
+template <typename T>
+struct is_device_complex : std::false_type {};
+template <typename T>
+struct is_device_complex<thrust::complex<T>> : std::true_type {};
+template <typename T>
+inline constexpr bool is_device_complex_v = is_device_complex<T>::value;
+
+/// The CUDA vector type with the layout of thrust::complex<T>.
+template <typename T>
+struct pair_of;
+template <>
+struct pair_of<float> { using type = float2; };
+template <>
+struct pair_of<double> { using type = double2; };
+
+/// a * b; for complex types the textbook formula, without the infinity recovery of a
+/// library multiply (which would make every product a branchy call).
+template <typename D>
+__device__ __forceinline__ D mul(const D& a, const D& b)
+{
+    if constexpr (is_device_complex_v<D>) {
+        return D(a.real() * b.real() - a.imag() * b.imag(),
+                 a.real() * b.imag() + a.imag() * b.real());
+    } else {
+        return a * b;
+    }
+}
+
+/// *p through the read-only cache (for data that neighbouring threads read again).
+template <typename D>
+__device__ __forceinline__ D load_cached(const D* p)
+{
+    if constexpr (is_device_complex_v<D>) {
+        using Pair = typename pair_of<typename D::value_type>::type;
+        const Pair v = __ldg(reinterpret_cast<const Pair*>(p));
+        return D(v.x, v.y);
+    } else {
+        return __ldg(p);
+    }
+}
+
+}  // namespace loom::cuda

@@ -1,0 +1,234 @@
+// Argument checks, result sizing and backend dispatch of the CSR utilities.
+#include "loom/sparse/csr_utils.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
+#include "loom/base/error.hpp"
+#include "sparse/csr_utils/kernels.hpp"
+
+namespace loom::sparse {
+namespace {
+
+/// Runs backend::kernel(e, args...) on the executor's backend.
+#define LOOM_CSR_UTILS_RUN(where, exec_ptr, kernel, ...)                             \
+    (exec_ptr)->run(detail::overloaded{                                              \
+        [&](const ReferenceExecutor& e) { reference::kernel(e, __VA_ARGS__); },      \
+        [&]([[maybe_unused]] const OmpExecutor& e) {                                 \
+            LOOM_OMP_CALL(where, omp::kernel(e, __VA_ARGS__));                       \
+        },                                                                           \
+        [&]([[maybe_unused]] const CudaExecutor& e) {                                \
+            LOOM_CUDA_CALL(where, cuda::kernel(e, __VA_ARGS__));                     \
+        }})
+
+template <typename Matrix>
+const std::shared_ptr<const Executor>& executor_of(const char* where, const Matrix& A)
+{
+    if (!A.executor()) {
+        throw BadInput(where, "the matrix has no executor (it was default-constructed)");
+    }
+    return A.executor();
+}
+
+/// A column vector of `rows` entries in A's memory.
+template <typename V, typename Matrix>
+void check_vector(const char* where, const Matrix& A, const matrix::Dense<V>& v,
+                  const char* name, size_type rows, const char* what)
+{
+    if (v.rows() != rows || v.cols() != 1) {
+        throw DimensionMismatch(where, "A", A.size(), name, v.size(), what);
+    }
+    if (!v.executor() || !v.executor()->same_memory_as(*A.executor())) {
+        throw BadInput(where, std::string(name) + " must live in A's memory (A is on " +
+                                  A.executor()->name() + ", " + name + " on " +
+                                  (v.executor() ? v.executor()->name() : "none") + ")");
+    }
+}
+
+/// A Csr of `size` whose row pointers are the exclusive prefix sum of the counts that
+/// count(row_ptrs) writes; fill(result) fills its entries.
+template <typename V, typename I, typename Count, typename Fill>
+matrix::Csr<V, I> csr_from_row_counts(const std::shared_ptr<const Executor>& exec, dim2 size,
+                                      Count&& count, Fill&& fill)
+{
+    Array<I> row_ptrs(exec, size.rows + 1);
+    count(row_ptrs);
+    detail::exclusive_prefix_sum(row_ptrs);
+    matrix::Csr<V, I> result(exec, size, detail::load_element(row_ptrs, size.rows));
+    result.row_ptrs() = std::move(row_ptrs);
+    fill(result);
+    return result;
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> transposed(const char* where, const matrix::Csr<V, I>& A, bool conjugate)
+{
+    const auto& exec = executor_of(where, A);
+    matrix::Csr<V, I> result(exec, A.size().transposed(), A.nnz());
+    LOOM_CSR_UTILS_RUN(where, exec, transpose, A, conjugate, result);
+    return result;
+}
+
+}  // namespace
+
+const char* to_string(ColumnOrder order)
+{
+    switch (order) {
+    case ColumnOrder::unordered: return "unordered";
+    case ColumnOrder::nondecreasing: return "nondecreasing";
+    case ColumnOrder::increasing: return "increasing";
+    }
+    return "unknown";
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> transpose(const matrix::Csr<V, I>& A)
+{
+    return transposed("loom::sparse::transpose", A, false);
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> conj_transpose(const matrix::Csr<V, I>& A)
+{
+    return transposed("loom::sparse::conj_transpose", A, is_complex_v<V>);
+}
+
+template <typename V, typename I>
+ColumnOrder column_order(const matrix::Csr<V, I>& A)
+{
+    constexpr const char* where = "loom::sparse::column_order";
+    const auto& exec = executor_of(where, A);
+    if (A.nnz() < 2) return ColumnOrder::increasing;
+    ColumnOrder order{};
+    exec->run(detail::overloaded{
+        [&](const ReferenceExecutor& e) { order = reference::column_order(e, A); },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(where, order = omp::column_order(e, A));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, order = cuda::column_order(e, A));
+        }});
+    return order;
+}
+
+template <typename V, typename I>
+void sort_columns(matrix::Csr<V, I>& A)
+{
+    constexpr const char* where = "loom::sparse::sort_columns";
+    const auto& exec = executor_of(where, A);
+    if (column_order(A) != ColumnOrder::unordered) return;
+    LOOM_CSR_UTILS_RUN(where, exec, sort_columns, A);
+}
+
+template <typename V, typename I>
+void merge_duplicates(matrix::Csr<V, I>& A)
+{
+    constexpr const char* where = "loom::sparse::merge_duplicates";
+    const auto& exec = executor_of(where, A);
+    const auto order = column_order(A);
+    if (order == ColumnOrder::increasing) return;
+    auto merge = [&](const matrix::Csr<V, I>& sorted) {
+        return csr_from_row_counts<V, I>(
+            exec, A.size(),
+            [&](Array<I>& row_nnz) {
+                LOOM_CSR_UTILS_RUN(where, exec, merged_row_nnz, sorted, row_nnz);
+            },
+            [&](matrix::Csr<V, I>& result) {
+                LOOM_CSR_UTILS_RUN(where, exec, merge_sorted_duplicates, sorted, result);
+            });
+    };
+    if (order == ColumnOrder::nondecreasing) {
+        A = merge(A);
+        return;
+    }
+    matrix::Csr<V, I> sorted(A);  // a copy: A is left as it is if anything below throws
+    LOOM_CSR_UTILS_RUN(where, exec, sort_columns, sorted);
+    A = merge(sorted);
+}
+
+template <typename V, typename I>
+matrix::Dense<V> extract_diagonal(const matrix::Csr<V, I>& A)
+{
+    constexpr const char* where = "loom::sparse::extract_diagonal";
+    const auto& exec = executor_of(where, A);
+    matrix::Dense<V> diagonal(exec, dim2{std::min(A.rows(), A.cols()), 1});
+    LOOM_CSR_UTILS_RUN(where, exec, extract_diagonal, A, diagonal);
+    return diagonal;
+}
+
+template <typename V, typename I>
+void extract_diagonal(const matrix::Csr<V, I>& A, matrix::Dense<V>& diagonal)
+{
+    constexpr const char* where = "loom::sparse::extract_diagonal";
+    const auto& exec = executor_of(where, A);
+    check_vector(where, A, diagonal, "diagonal", std::min(A.rows(), A.cols()),
+                 "the diagonal needs min(rows, cols) rows and one column");
+    LOOM_CSR_UTILS_RUN(where, exec, extract_diagonal, A, diagonal);
+}
+
+template <typename V, typename I>
+void scale_diagonal(matrix::Csr<V, I>& A, V factor)
+{
+    constexpr const char* where = "loom::sparse::scale_diagonal";
+    const auto& exec = executor_of(where, A);
+    if (factor == V{1}) return;
+    LOOM_CSR_UTILS_RUN(where, exec, scale_diagonal, A, factor);
+}
+
+template <typename V, typename I>
+void scale_rows(matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
+{
+    constexpr const char* where = "loom::sparse::scale_rows";
+    const auto& exec = executor_of(where, A);
+    check_vector(where, A, s, "s", A.rows(), "s needs one row per row of A and one column");
+    LOOM_CSR_UTILS_RUN(where, exec, scale_rows, A, s);
+}
+
+template <typename V, typename I>
+void scale_columns(matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
+{
+    constexpr const char* where = "loom::sparse::scale_columns";
+    const auto& exec = executor_of(where, A);
+    check_vector(where, A, s, "s", A.cols(), "s needs one row per column of A and one column");
+    LOOM_CSR_UTILS_RUN(where, exec, scale_columns, A, s);
+}
+
+template <typename V, typename I>
+void drop_small_entries(matrix::Csr<V, I>& A, remove_complex_t<V> threshold, bool keep_diagonal)
+{
+    constexpr const char* where = "loom::sparse::drop_small_entries";
+    const auto& exec = executor_of(where, A);
+    if (std::isnan(threshold) || threshold < 0) {
+        throw BadInput(where, "the threshold must be a non-negative number, got " +
+                                  std::to_string(threshold));
+    }
+    if (threshold == 0 || A.nnz() == 0) return;  // nothing is below 0 in absolute value
+    A = csr_from_row_counts<V, I>(
+        exec, A.size(),
+        [&](Array<I>& row_nnz) {
+            LOOM_CSR_UTILS_RUN(where, exec, kept_row_nnz, A, threshold, keep_diagonal, row_nnz);
+        },
+        [&](matrix::Csr<V, I>& result) {
+            LOOM_CSR_UTILS_RUN(where, exec, drop_small_entries, A, threshold, keep_diagonal,
+                               result);
+        });
+}
+
+#define LOOM_INSTANTIATE_CSR_UTILS(V, I)                                                       \
+    template matrix::Csr<V, I> transpose(const matrix::Csr<V, I>&);                            \
+    template matrix::Csr<V, I> conj_transpose(const matrix::Csr<V, I>&);                       \
+    template ColumnOrder column_order(const matrix::Csr<V, I>&);                               \
+    template void sort_columns(matrix::Csr<V, I>&);                                            \
+    template void merge_duplicates(matrix::Csr<V, I>&);                                        \
+    template matrix::Dense<V> extract_diagonal(const matrix::Csr<V, I>&);                      \
+    template void extract_diagonal(const matrix::Csr<V, I>&, matrix::Dense<V>&);               \
+    template void scale_diagonal(matrix::Csr<V, I>&, V);                                       \
+    template void scale_rows(matrix::Csr<V, I>&, const matrix::Dense<V>&);                     \
+    template void scale_columns(matrix::Csr<V, I>&, const matrix::Dense<V>&);                  \
+    template void drop_small_entries(matrix::Csr<V, I>&, remove_complex_t<V>, bool);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS)
+
+}  // namespace loom::sparse

@@ -1,0 +1,286 @@
+// OpenMP CSR utilities. Row-wise utilities split the rows over the threads (dynamically, so
+// that a long row does not hold up a whole static share). Transposition splits the rows
+// into one contiguous chunk per thread and gives every chunk its own column counters, so
+// that each thread fills its share of every result row in row order: results are sorted
+// and identical for any thread count, with no atomics and no sort.
+#include <omp.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "base/instantiate.hpp"
+#include "base/omp/launch.hpp"
+#include "base/prefix_sum.hpp"
+#include "sparse/csr_utils/kernels.hpp"
+
+namespace loom::sparse::omp {
+namespace {
+
+/// Rows handed out at a time by the dynamically scheduled loops.
+constexpr size_type row_chunk = 256;
+
+template <typename V>
+V conj_if(bool conjugate, const V& value)
+{
+    return conjugate ? loom::conj(value) : value;
+}
+
+template <typename V, typename I>
+bool is_kept(const V& value, size_type row, I col, remove_complex_t<V> threshold,
+             bool keep_diagonal)
+{
+    return !(std::abs(value) < threshold) || (keep_diagonal && col == row);
+}
+
+/// f(r) for every row, dynamically scheduled over the executor's threads.
+template <typename F>
+void for_each_row(const OmpExecutor& exec, size_type rows, F&& f)
+{
+#pragma omp parallel for schedule(dynamic, row_chunk) num_threads(exec.num_threads())
+    for (size_type r = 0; r < rows; ++r) f(r);
+}
+
+/// Chunks for the transposition: as many as threads, but no more than keep the column
+/// counters (chunks x cols of them) within a few times the matrix's own size.
+int transpose_chunks(const OmpExecutor& exec, size_type nnz, size_type cols)
+{
+    const int threads = std::max(exec.num_threads(), 1);
+    const size_type affordable = cols == 0 ? 1 : std::max<size_type>(1, 4 * nnz / cols);
+    return static_cast<int>(std::clamp<size_type>(affordable, 1, threads));
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void transpose(const OmpExecutor& exec, const matrix::Csr<V, I>& A, bool conjugate,
+               matrix::Csr<V, I>& result)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    const V* values = A.values().data();
+    const size_type n_cols = A.cols();
+    const int chunks = transpose_chunks(exec, A.nnz(), n_cols);
+    const auto first_row = [&](int c) { return A.rows() * c / chunks; };
+    // counts[c * n_cols + j]: entries of column j in chunk c, then their first slot.
+    std::vector<I> counts(static_cast<std::size_t>(chunks) * n_cols, I{0});
+    I* out_ptrs = result.row_ptrs().data();
+#pragma omp parallel num_threads(chunks)
+    {
+#pragma omp for schedule(static)
+        for (int c = 0; c < chunks; ++c) {
+            I* count = counts.data() + c * n_cols;
+            for (auto k = row_ptrs[first_row(c)]; k < row_ptrs[first_row(c + 1)]; ++k) {
+                ++count[cols[k]];
+            }
+        }
+        // Column j's entries chunk by chunk: where chunk c's share starts in result row j.
+#pragma omp for schedule(static)
+        for (size_type j = 0; j < n_cols; ++j) {
+            I sum = 0;
+            for (int c = 0; c < chunks; ++c) {
+                const I count = counts[c * n_cols + j];
+                counts[c * n_cols + j] = sum;
+                sum += count;
+            }
+            out_ptrs[j] = sum;
+        }
+    }
+    loom::omp::exclusive_prefix_sum(exec, out_ptrs, n_cols + 1);
+    I* out_cols = result.col_idxs().data();
+    V* out_values = result.values().data();
+#pragma omp parallel for schedule(static) num_threads(chunks)
+    for (int c = 0; c < chunks; ++c) {
+        I* next = counts.data() + c * n_cols;
+        for (size_type r = first_row(c); r < first_row(c + 1); ++r) {
+            for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+                const auto at = out_ptrs[cols[k]] + next[cols[k]]++;
+                out_cols[at] = static_cast<I>(r);
+                out_values[at] = conj_if(conjugate, values[k]);
+            }
+        }
+    }
+}
+
+template <typename V, typename I>
+ColumnOrder column_order(const OmpExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    // 0 increasing, 1 nondecreasing, 2 unordered: the worst row decides.
+    int worst = 0;
+#pragma omp parallel for schedule(dynamic, row_chunk) reduction(max : worst) \
+    num_threads(exec.num_threads())
+    for (size_type r = 0; r < A.rows(); ++r) {
+        for (auto k = row_ptrs[r] + 1; k < row_ptrs[r + 1]; ++k) {
+            worst = std::max(worst, cols[k] < cols[k - 1] ? 2 : cols[k] == cols[k - 1] ? 1 : 0);
+        }
+    }
+    return worst == 2 ? ColumnOrder::unordered
+                      : worst == 1 ? ColumnOrder::nondecreasing : ColumnOrder::increasing;
+}
+
+template <typename V, typename I>
+void sort_columns(const OmpExecutor& exec, matrix::Csr<V, I>& A)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    I* cols = A.col_idxs().data();
+    V* values = A.values().data();
+#pragma omp parallel num_threads(exec.num_threads())
+    {
+        std::vector<std::pair<I, V>> row;
+#pragma omp for schedule(dynamic, row_chunk)
+        for (size_type r = 0; r < A.rows(); ++r) {
+            const auto begin = row_ptrs[r];
+            const auto end = row_ptrs[r + 1];
+            if (std::is_sorted(cols + begin, cols + end)) continue;
+            row.clear();
+            for (auto k = begin; k < end; ++k) row.emplace_back(cols[k], values[k]);
+            std::stable_sort(row.begin(), row.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                cols[begin + i] = row[i].first;
+                values[begin + i] = row[i].second;
+            }
+        }
+    }
+}
+
+template <typename V, typename I>
+void merged_row_nnz(const OmpExecutor& exec, const matrix::Csr<V, I>& sorted, Array<I>& row_nnz)
+{
+    const I* row_ptrs = sorted.row_ptrs().data();
+    const I* cols = sorted.col_idxs().data();
+    I* out = row_nnz.data();
+    for_each_row(exec, sorted.rows(), [&](size_type r) {
+        I count = 0;
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+            count += k == row_ptrs[r] || cols[k] != cols[k - 1];
+        }
+        out[r] = count;
+    });
+}
+
+template <typename V, typename I>
+void merge_sorted_duplicates(const OmpExecutor& exec, const matrix::Csr<V, I>& sorted,
+                             matrix::Csr<V, I>& result)
+{
+    const I* row_ptrs = sorted.row_ptrs().data();
+    const I* cols = sorted.col_idxs().data();
+    const V* values = sorted.values().data();
+    const I* out_ptrs = result.row_ptrs().data();
+    I* out_cols = result.col_idxs().data();
+    V* out_values = result.values().data();
+    for_each_row(exec, sorted.rows(), [&](size_type r) {
+        auto at = out_ptrs[r] - 1;
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+            if (k == row_ptrs[r] || cols[k] != cols[k - 1]) {
+                ++at;
+                out_cols[at] = cols[k];
+                out_values[at] = values[k];
+            } else {
+                out_values[at] += values[k];
+            }
+        }
+    });
+}
+
+template <typename V, typename I>
+void extract_diagonal(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
+                      matrix::Dense<V>& diagonal)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    const V* values = A.values().data();
+    V* out = diagonal.data();
+    const size_type stride = diagonal.stride();
+    for_each_row(exec, diagonal.rows(), [&](size_type r) {
+        V sum{};
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+            if (cols[k] == r) sum += values[k];
+        }
+        out[r * stride] = sum;
+    });
+}
+
+template <typename V, typename I>
+void scale_diagonal(const OmpExecutor& exec, matrix::Csr<V, I>& A, V factor)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    V* values = A.values().data();
+    for_each_row(exec, A.rows(), [&](size_type r) {
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+            if (cols[k] == r) values[k] *= factor;
+        }
+    });
+}
+
+template <typename V, typename I>
+void scale_rows(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    V* values = A.values().data();
+    const V* scale = s.data();
+    const size_type stride = s.stride();
+    for_each_row(exec, A.rows(), [&](size_type r) {
+        const V factor = scale[r * stride];
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) values[k] *= factor;
+    });
+}
+
+template <typename V, typename I>
+void scale_columns(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
+{
+    const I* cols = A.col_idxs().data();
+    V* values = A.values().data();
+    const V* scale = s.data();
+    const size_type stride = s.stride();
+    loom::omp::parallel_for(exec, A.nnz(),
+                            [&](size_type k) { values[k] *= scale[cols[k] * stride]; });
+}
+
+template <typename V, typename I>
+void kept_row_nnz(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
+                  remove_complex_t<V> threshold, bool keep_diagonal, Array<I>& row_nnz)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    const V* values = A.values().data();
+    I* out = row_nnz.data();
+    for_each_row(exec, A.rows(), [&](size_type r) {
+        I count = 0;
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+            count += is_kept(values[k], r, cols[k], threshold, keep_diagonal);
+        }
+        out[r] = count;
+    });
+}
+
+template <typename V, typename I>
+void drop_small_entries(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
+                        remove_complex_t<V> threshold, bool keep_diagonal,
+                        matrix::Csr<V, I>& result)
+{
+    const I* row_ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    const V* values = A.values().data();
+    const I* out_ptrs = result.row_ptrs().data();
+    I* out_cols = result.col_idxs().data();
+    V* out_values = result.values().data();
+    for_each_row(exec, A.rows(), [&](size_type r) {
+        auto at = out_ptrs[r];
+        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
+            if (is_kept(values[k], r, cols[k], threshold, keep_diagonal)) {
+                out_cols[at] = cols[k];
+                out_values[at] = values[k];
+                ++at;
+            }
+        }
+    });
+}
+
+#define LOOM_INSTANTIATE_CSR_UTILS_OMP(V, I) LOOM_INSTANTIATE_CSR_UTILS_KERNELS(OmpExecutor, V, I)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_OMP)
+
+}  // namespace loom::sparse::omp

@@ -1,0 +1,281 @@
+// SpAdd: argument checks, the handle, and backend dispatch (include/loom/sparse/spadd.hpp).
+#include "loom/sparse/spadd.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "loom/base/error.hpp"
+#include "loom/sparse/csr_utils.hpp"
+#include "sparse/spadd/kernels.hpp"
+#include "sparse/spadd/state.hpp"
+
+namespace loom::sparse {
+namespace {
+
+constexpr const char* symbolic_where = "loom::sparse::spadd_symbolic";
+constexpr const char* numeric_where = "loom::sparse::spadd_numeric";
+
+std::string executor_name(const std::shared_ptr<const Executor>& exec)
+{
+    return exec ? exec->name() : "none";
+}
+
+template <typename V, typename I>
+void check_on(const char* where, const std::shared_ptr<const Executor>& exec,
+              const matrix::Csr<V, I>& M, const char* name)
+{
+    if (!M.executor() || !M.executor()->same_memory_as(*exec)) {
+        throw BadInput(where, std::string(name) + " must live in A's memory (A is on " +
+                                  exec->name() + ", " + name + " on " +
+                                  executor_name(M.executor()) + ")");
+    }
+}
+
+template <typename V, typename I>
+std::uint64_t computed_fingerprint(const matrix::Csr<V, I>& M)
+{
+    std::uint64_t result = 0;
+    M.executor()->run(detail::overloaded{
+        [&](const ReferenceExecutor& e) { result = reference::pattern_fingerprint(e, M); },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(numeric_where, result = omp::pattern_fingerprint(e, M));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(numeric_where, result = cuda::pattern_fingerprint(e, M));
+        }});
+    return result;
+}
+
+/// A pattern's fingerprint, kept in the matrix's plan cache: the matrix drops it whenever
+/// its pattern is handed out for writing, so a cached one still describes the pattern.
+struct PatternFingerprint {
+    std::uint64_t value = 0;
+};
+
+template <typename V, typename I>
+std::uint64_t fingerprint(const matrix::Csr<V, I>& M)
+{
+    const auto always = [](const PatternFingerprint&) { return true; };
+    const auto compute = [&] {
+        return std::make_shared<PatternFingerprint>(PatternFingerprint{computed_fingerprint(M)});
+    };
+    return M.plans().template obtain<PatternFingerprint>(always, compute)->value;
+}
+
+template <typename V, typename I>
+spadd_detail::PatternStamp stamp(const matrix::Csr<V, I>& M)
+{
+    return {M.size(), M.nnz(), fingerprint(M)};
+}
+
+/// BadInput unless M has the pattern `seen` describes. The fingerprint comes from M's plan
+/// cache unless `verify` asks for it to be computed again.
+template <typename V, typename I>
+void check_pattern(const spadd_detail::PatternStamp& seen, const matrix::Csr<V, I>& M,
+                   const char* name, bool verify)
+{
+    const auto changed = [&](const std::string& what) {
+        throw BadInput(numeric_where, std::string("the pattern of ") + name +
+                                          " changed since spadd_symbolic (" + what +
+                                          "); run spadd_symbolic again");
+    };
+    if (M.size() != seen.size) {
+        changed("size " + to_string(seen.size) + " became " + to_string(M.size()));
+    }
+    if (M.nnz() != seen.nnz) {
+        changed(std::to_string(seen.nnz) + " stored entries became " + std::to_string(M.nnz()));
+    }
+    const auto now = verify ? computed_fingerprint(M) : fingerprint(M);
+    if (now != seen.fingerprint) changed("its row pointers or column indices differ");
+}
+
+std::string lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+/// NotSupported unless cuSPARSE can add A and B.
+template <typename V, typename I>
+void check_vendor(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
+{
+    if (A.executor()->kind() != ExecKind::cuda) {
+        throw NotSupported(symbolic_where,
+                           "SpaddAlgorithm::vendor is cuSPARSE, available on CUDA executors "
+                           "only; A lives on " + A.executor()->name() + " (use native)");
+    }
+    if (sizeof(I) != sizeof(int32)) {
+        throw NotSupported(symbolic_where,
+                           "cuSPARSE's csrgeam2 takes 32-bit indices only; this matrix has " +
+                               std::string(type_name<I>()) + " indices (use native)");
+    }
+    for (const auto* M : {&A, &B}) {
+        if (column_order(*M) != ColumnOrder::increasing) {
+            throw NotSupported(symbolic_where,
+                               std::string("cuSPARSE's csrgeam2 needs rows sorted without "
+                                           "duplicates, and ") + (M == &A ? "A" : "B") +
+                                   " has " + to_string(column_order(*M)) +
+                                   " columns (use native, or sparse::merge_duplicates first)");
+        }
+    }
+}
+
+}  // namespace
+
+SpaddAlgorithm parse_spadd_algorithm(const std::string& text)
+{
+    const auto t = lowercase(text);
+    if (t == "automatic" || t == "auto") return SpaddAlgorithm::automatic;
+    if (t == "native") return SpaddAlgorithm::native;
+    if (t == "vendor" || t == "cusparse") return SpaddAlgorithm::vendor;
+    throw BadInput("loom::sparse::parse_spadd_algorithm",
+                   "unknown SpAdd algorithm '" + text + "' (expected automatic, native or vendor)");
+}
+
+const char* to_string(SpaddAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case SpaddAlgorithm::automatic: return "automatic";
+    case SpaddAlgorithm::native: return "native";
+    case SpaddAlgorithm::vendor: return "vendor";
+    }
+    return "unknown";
+}
+
+template <typename V, typename I>
+SpaddHandle<V, I>::SpaddHandle(SpaddOptions options) : options_(options)
+{}
+
+template <typename V, typename I>
+SpaddHandle<V, I>::~SpaddHandle() = default;
+template <typename V, typename I>
+SpaddHandle<V, I>::SpaddHandle(SpaddHandle&&) noexcept = default;
+template <typename V, typename I>
+SpaddHandle<V, I>& SpaddHandle<V, I>::operator=(SpaddHandle&&) noexcept = default;
+
+template <typename V, typename I>
+SpaddAlgorithm SpaddHandle<V, I>::algorithm() const noexcept
+{
+    return state_ ? state_->algorithm : options_.algorithm;
+}
+
+template <typename V, typename I>
+void SpaddHandle<V, I>::reset(std::unique_ptr<spadd_detail::SpaddState<V, I>> state) noexcept
+{
+    state_ = std::move(state);
+}
+
+template <typename V, typename I>
+void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    const auto& exec = A.executor();
+    if (!exec) throw BadInput(symbolic_where, "A has no executor (it was default-constructed)");
+    check_on(symbolic_where, exec, B, "B");
+    if (A.size() != B.size()) {
+        throw DimensionMismatch(symbolic_where, "A", A.size(), "B", B.size(),
+                                "A and B must have the same shape");
+    }
+    if (A.nnz() + B.nnz() > std::numeric_limits<I>::max()) {
+        throw NotSupported(symbolic_where,
+                           "nnz(A) + nnz(B) = " + std::to_string(A.nnz() + B.nnz()) +
+                               " may not fit the index type " + type_name<I>() +
+                               " of the sum (use 64-bit indices)");
+    }
+    auto state = std::make_unique<spadd_detail::SpaddState<V, I>>();
+    state->exec = exec;
+    state->algorithm = handle.options().algorithm == SpaddAlgorithm::vendor
+                           ? SpaddAlgorithm::vendor
+                           : SpaddAlgorithm::native;
+    if (state->algorithm == SpaddAlgorithm::vendor) check_vendor(A, B);
+
+    matrix::Csr<V, I> result;
+    exec->run(detail::overloaded{
+        [&](const ReferenceExecutor& e) {
+            reference::spadd_symbolic(e, A, B, result, state->a_positions, state->b_positions);
+        },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(symbolic_where, omp::spadd_symbolic(e, A, B, result, state->a_positions,
+                                                              state->b_positions));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(symbolic_where, {
+                if (state->algorithm == SpaddAlgorithm::vendor) {
+                    state->vendor = cuda::spadd_vendor_symbolic(e, A, B, result);
+                } else {
+                    cuda::spadd_symbolic(e, A, B, result, state->a_positions, state->b_positions);
+                }
+            });
+        }});
+    state->a = stamp(A);
+    state->b = stamp(B);
+    C = std::move(result);
+    state->c = stamp(C);  // after the move, which empties C's plan cache
+    handle.reset(std::move(state));
+}
+
+template <typename V, typename I>
+void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V, I>& A, V beta,
+                   const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
+{
+    const auto* state = handle.state();
+    if (state == nullptr) {
+        throw BadInput(numeric_where, "the handle has no symbolic phase; run spadd_symbolic first");
+    }
+    const auto& exec = state->exec;
+    check_on(numeric_where, exec, A, "A");
+    check_on(numeric_where, exec, B, "B");
+    check_on(numeric_where, exec, C, "C");
+    const bool verify = handle.options().verify_pattern;
+    check_pattern(state->a, A, "A", verify);
+    check_pattern(state->b, B, "B", verify);
+    check_pattern(state->c, C, "C", verify);
+    if (C.nnz() == 0) return;
+    exec->run(detail::overloaded{
+        [&](const ReferenceExecutor& e) {
+            reference::spadd_numeric(e, alpha, A, beta, B, state->a_positions, state->b_positions,
+                                     C);
+        },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(numeric_where, omp::spadd_numeric(e, alpha, A, beta, B,
+                                                            state->a_positions,
+                                                            state->b_positions, C));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(numeric_where, {
+                if (state->algorithm == SpaddAlgorithm::vendor) {
+                    cuda::spadd_vendor_numeric(e, state->vendor, alpha, A, beta, B, C);
+                } else {
+                    cuda::spadd_numeric(e, alpha, A, beta, B, state->a_positions,
+                                        state->b_positions, C);
+                }
+            });
+        }});
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> spadd(V alpha, const matrix::Csr<V, I>& A, V beta, const matrix::Csr<V, I>& B,
+                        const SpaddOptions& options)
+{
+    SpaddHandle<V, I> handle(options);
+    matrix::Csr<V, I> C;
+    spadd_symbolic(handle, A, B, C);
+    spadd_numeric(handle, alpha, A, beta, B, C);
+    return C;
+}
+
+#define LOOM_INSTANTIATE_SPADD(V, I)                                                           \
+    template class SpaddHandle<V, I>;                                                          \
+    template void spadd_symbolic(SpaddHandle<V, I>&, const matrix::Csr<V, I>&,                 \
+                                 const matrix::Csr<V, I>&, matrix::Csr<V, I>&);                \
+    template void spadd_numeric(const SpaddHandle<V, I>&, V, const matrix::Csr<V, I>&, V,      \
+                                const matrix::Csr<V, I>&, matrix::Csr<V, I>&);                 \
+    template matrix::Csr<V, I> spadd(V, const matrix::Csr<V, I>&, V, const matrix::Csr<V, I>&, \
+                                     const SpaddOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPADD)
+
+}  // namespace loom::sparse

@@ -1,0 +1,50 @@
+// loom transpose A.mtx -o At.mtx [--conjugate]: A^T (or A^H), rows sorted, on any backend.
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/sparse/csr_utils.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct TransposeOptions {
+    std::string input;
+    std::string output;
+    bool conjugate = false;
+    std::string exec = default_executor();
+    int threads = 0;
+};
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<TransposeOptions>();
+    sub.add_option("input", options->input, "Matrix A (.mtx or .bin)")->required();
+    sub.add_option("-o,--output", options->output, "Where to write A^T (.mtx or .bin)")
+        ->required();
+    sub.add_flag("--conjugate", options->conjugate, "Write the conjugate transpose A^H");
+    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
+        ->capture_default_str();
+    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
+        ->check(CLI::PositiveNumber);
+    sub.footer(
+        "Duplicate entries of A stay separate entries of A^T. Values keep their kind (real or\n"
+        "complex); --conjugate changes nothing for real values.");
+    return [options] {
+        file_format(options->output);  // a bad output name fails before the input is read
+        const auto exec = make_executor(options->exec, options->threads);
+        return with_stored_matrix(options->input, [&](const auto& A_host) {
+            using Matrix = std::decay_t<decltype(A_host)>;
+            const Matrix A(exec, A_host);
+            const auto At = options->conjugate ? sparse::conj_transpose(A) : sparse::transpose(A);
+            write_matrix(options->output, Matrix(detail::host_executor(), At));
+            return exit_ok;
+        });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(transpose, "Transpose (or conjugate-transpose) a sparse matrix",
+                      loom::cli::setup);

@@ -141,7 +141,8 @@ TYPED_TEST(Level3, GemmEveryTransposeAndBackendMatchesReference)
 {
     using V = TypeParam;
     const V alpha(1.5), beta(0.75);
-    const dim2 shapes[] = {{1, 1}, {31, 33}, {33, 65}, {70, 17}};
+    // m x n of C (k = m + 3): empty, single, one column (the gemv path), 31/32/33, tall.
+    const dim2 shapes[] = {{0, 4}, {5, 0}, {1, 1}, {32, 1}, {31, 33}, {32, 32}, {33, 65}, {70, 17}};
     for (const auto op_a : all_ops) {
         for (const auto op_b : all_ops) {
             for (const auto& mn : shapes) {
@@ -299,7 +300,7 @@ TYPED_TEST(Level3, TrsmEveryCaseSolvesAndMatchesReference)
     using V = TypeParam;
     const V alpha(1.5);
     for (const auto& c : triangular_cases()) {
-        for (const size_type n : {1, 33, 70}) {
+        for (const size_type n : {0, 1, 32, 33, 70}) {
             const size_type other = n == 1 ? 3 : 40;
             const auto A = random_triangular<V>(n, 13);
             const dim2 b_size = c.side == Side::left ? dim2{n, other} : dim2{other, n};
@@ -327,7 +328,7 @@ TYPED_TEST(Level3, TrmmEveryCaseMultipliesAndMatchesReference)
     using V = TypeParam;
     const V alpha(-0.75);
     for (const auto& c : triangular_cases()) {
-        for (const size_type n : {1, 33, 70}) {
+        for (const size_type n : {0, 1, 32, 33, 70}) {
             const size_type other = n == 1 ? 3 : 40;
             const auto A = random_triangular<V>(n, 15);
             const dim2 b_size = c.side == Side::left ? dim2{n, other} : dim2{other, n};

@@ -160,17 +160,19 @@ TYPED_TEST(DenseLapack, GetrsSolvesEveryOp)
 TYPED_TEST(DenseLapack, GesvSolvesAndLeavesAUnchanged)
 {
     using V = TypeParam;
-    const size_type n = 45;
-    const auto A = random_padded<V>({n, n}, 4);
-    const auto B = random_padded<V>({n, 3}, 5);
-    for (const auto& t : targets()) {
-        const Dense<V> a(t.exec, A);
-        Dense<V> X(t.exec, B);
-        loom::lapack::gesv(a, X, t.backend);
-        EXPECT_EQ(a.values().to_host(), A.values().to_host()) << t.name();
-        EXPECT_LE(error_of(multiply(Op::none, A, Dense<V>(loom::test::reference(), X)), B.to_host()),
-                  100 * tolerance<V>(n))
-            << t.name();
+    for (const size_type n : {0, 1, 32, 45}) {
+        const auto A = random_padded<V>({n, n}, 4);
+        const auto B = random_padded<V>({n, 3}, 5);
+        for (const auto& t : targets()) {
+            const Dense<V> a(t.exec, A);
+            Dense<V> X(t.exec, B);
+            loom::lapack::gesv(a, X, t.backend);
+            EXPECT_EQ(a.values().to_host(), A.values().to_host()) << t.name();
+            EXPECT_LE(error_of(multiply(Op::none, A, Dense<V>(loom::test::reference(), X)),
+                               B.to_host()),
+                      100 * tolerance<V>(n))
+                << t.name() << " n=" << n;
+        }
     }
 }
 

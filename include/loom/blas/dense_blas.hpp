@@ -23,6 +23,11 @@ template <typename V>
 void gemm(Op op_a, Op op_b, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B,
           V beta, matrix::Dense<V>& C, Backend backend = Backend::automatic);
 
+/// C = alpha * A * B + beta * C: gemm with Op::none for both operands (what Dense::apply uses).
+template <typename V>
+void gemm(V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B, V beta,
+          matrix::Dense<V>& C, Backend backend = Backend::automatic);
+
 /// Solves op(A) X = alpha B (Side::left) or X op(A) = alpha B (Side::right) for X, which
 /// overwrites B. A is square and triangular (uplo/diag); a zero on its diagonal gives
 /// infinities or NaNs as in BLAS (lapack::trtri and getrf report singularity).

@@ -130,8 +130,21 @@ void gemm(Op op_a, Op op_b, V alpha, const matrix::Dense<V>& A, const matrix::De
     const auto av = detail::apply_op(op_a, view_of(A));
     const auto bv = detail::apply_op(op_b, view_of(B));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, gemm, op_a, op_b, alpha, A, B, beta, C)) {
-        LOOM_LEVEL3_NATIVE(where, exec, gemm(e, alpha, av, bv, beta, view_of(C)));
+        if (C.cols() == 1) {
+            // A matrix times one vector (Dense::apply to a vector): gemv reads op(A) once
+            // without the packing a general product pays for.
+            LOOM_LEVEL3_NATIVE(where, exec, gemv(e, alpha, av, bv, beta, view_of(C)));
+        } else {
+            LOOM_LEVEL3_NATIVE(where, exec, gemm(e, alpha, av, bv, beta, view_of(C)));
+        }
     }
+}
+
+template <typename V>
+void gemm(V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B, V beta,
+          matrix::Dense<V>& C, Backend backend)
+{
+    gemm(Op::none, Op::none, alpha, A, B, beta, C, backend);
 }
 
 template <typename V>
@@ -205,6 +218,8 @@ void gemm_dot(Op op_a, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V
     template void gemv(Op, V, const matrix::Dense<V>&, const matrix::Dense<V>&, V,            \
                        matrix::Dense<V>&, Backend);                                            \
     template void gemm(Op, Op, V, const matrix::Dense<V>&, const matrix::Dense<V>&, V,        \
+                       matrix::Dense<V>&, Backend);                                            \
+    template void gemm(V, const matrix::Dense<V>&, const matrix::Dense<V>&, V,                \
                        matrix::Dense<V>&, Backend);                                            \
     template void trsm(Side, Uplo, Op, Diag, V, const matrix::Dense<V>&, matrix::Dense<V>&,   \
                        Backend);                                                               \

@@ -65,7 +65,8 @@ void getrf(matrix::Dense<V>& A, Array<int32>& pivots, Backend backend)
     Array<int32> new_pivots(exec, A.rows());
     auto info = make_info(exec);
     if (A.rows() > 0) {
-        const auto route = blas::detail::choose_route(where, *exec, backend, A.rows() >= 64);
+        const auto route = blas::detail::choose_route(where, *exec, backend, double(A.rows()),
+                                                      blas::detail::crossovers::getrf);
         if (!LOOM_TRY_VENDOR(route, *exec, cusolver, openblas, getrf, work, new_pivots.data(),
                              info.data())) {
             LOOM_LAPACK_NATIVE(void, where, *exec, getrf(e, view_of(work), new_pivots.data(), info.data()));
@@ -149,7 +150,8 @@ void trtri(Uplo uplo, Diag diag, matrix::Dense<V>& A, Backend backend)
         const auto row = LOOM_LAPACK_NATIVE(size_type, where, exec, first_zero_diagonal(e, view_of(std::as_const(A))));
         if (row >= 0) throw_zero_pivot(where, static_cast<int32>(row), "the diagonal entry");
     }
-    const auto route = blas::detail::choose_route(where, exec, backend, A.rows() >= 64);
+    const auto route = blas::detail::choose_route(where, exec, backend, double(A.rows()),
+                                                  blas::detail::crossovers::trtri);
     if (!LOOM_TRY_VENDOR(route, exec, cusolver, openblas, trtri, uplo, diag, A)) {
         LOOM_LAPACK_NATIVE(void, where, exec,
                            trtri(e, Triangle<V>{view_of(A), uplo == Uplo::lower, diag == Diag::unit}));

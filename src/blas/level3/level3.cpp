@@ -99,7 +99,7 @@ void gemv(Op op, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& x, 
     check_output(where, y, "y", x, "x");
     if (y.rows() == 0) return;
     const auto& exec = *A.executor();
-    const auto route = detail::choose_route(where, exec, backend, a.count() >= 4096);
+    const auto route = detail::choose_route(where, exec, backend, double(a.count()), detail::crossovers::gemv);
     const auto av = detail::apply_op(op, view_of(A));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, gemv, op, alpha, A, x, beta, y)) {
         LOOM_LEVEL3_NATIVE(where, exec, gemv(e, alpha, av, view_of(x), beta, view_of(y)));
@@ -126,7 +126,8 @@ void gemm(Op op_a, Op op_b, V alpha, const matrix::Dense<V>& A, const matrix::De
     if (C.size().count() == 0) return;
     const auto& exec = *A.executor();
     const auto route =
-        detail::choose_route(where, exec, backend, a.count() * b.cols >= 16 * 16 * 16);
+        detail::choose_route(where, exec, backend, double(a.count()) * double(b.cols),
+                             detail::crossovers::gemm);
     const auto av = detail::apply_op(op_a, view_of(A));
     const auto bv = detail::apply_op(op_b, view_of(B));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, gemm, op_a, op_b, alpha, A, B, beta, C)) {
@@ -157,7 +158,8 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
     if (B.size().count() == 0) return;
     const auto& exec = *A.executor();
     const auto route =
-        detail::choose_route(where, exec, backend, A.rows() * B.size().count() >= 32 * 32 * 32);
+        detail::choose_route(where, exec, backend, double(A.rows()) * double(B.size().count()),
+                             detail::crossovers::triangular);
     const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha, A,
                          B)) {
@@ -175,7 +177,8 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
     if (B.size().count() == 0) return;
     const auto& exec = *A.executor();
     const auto route =
-        detail::choose_route(where, exec, backend, A.rows() * B.size().count() >= 32 * 32 * 32);
+        detail::choose_route(where, exec, backend, double(A.rows()) * double(B.size().count()),
+                             detail::crossovers::triangular);
     const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, trmm, side, uplo, op, diag, alpha, A,
                          B)) {
@@ -204,9 +207,9 @@ void gemm_dot(Op op_a, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V
     check_output(where, C, "C", B, "B");
     if (C.size().count() == 0) return;
     const auto& exec = *A.executor();
-    // Few long dot products: one team per entry and chunk of rows fills the machine where a
-    // general gemm tiles a tiny C; a larger C is a gemm like any other.
-    const auto route = detail::choose_route(where, exec, backend, C.size().count() > 1024);
+    // A small C stays native on the GPU (see crossovers::gemm_dot); a larger one is a gemm.
+    const auto route = detail::choose_route(where, exec, backend, double(C.size().count()),
+                                            detail::crossovers::gemm_dot);
     const auto at = detail::apply_op(op_a, view_of(A));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, gemm, op_a, Op::none, alpha, A, B, beta,
                          C)) {

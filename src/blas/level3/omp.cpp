@@ -24,6 +24,7 @@ constexpr size_type tile_n = 128;    ///< columns of a C tile
 constexpr size_type tile_k = 128;    ///< depth of one packed panel
 constexpr size_type tri_block = 64;  ///< diagonal blocks of trsm/trmm
 constexpr size_type column_chunk = 64;
+constexpr size_type parallel_work = 32 * 32 * 32;  ///< multiply-adds worth a parallel region
 
 size_type ceil_div(size_type a, size_type b) { return (a + b - 1) / b; }
 
@@ -142,9 +143,15 @@ void gemm(const OmpExecutor& exec, V alpha, Strided<const V> A, Strided<const V>
     const size_type depth = A.cols;
     const size_type row_tiles = ceil_div(m, tile_m);
     const size_type col_tiles = ceil_div(n, tile_n);
-#pragma omp parallel num_threads(exec.num_threads())
+    // Buffers no larger than the product needs, and one thread for products too small to
+    // pay for waking the team: a small gemm (Dense::apply of a small matrix) stays cheap.
+    const size_type rows_max = std::min(tile_m, m);
+    const size_type cols_max = std::min(tile_n, n);
+    const size_type depth_max = std::min(tile_k, depth);
+    const bool parallel = m * n * depth >= parallel_work;
+#pragma omp parallel num_threads(exec.num_threads()) if (parallel)
     {
-        std::vector<V> Ap(tile_m * tile_k), Bp(tile_k * tile_n), acc(tile_m * tile_n);
+        std::vector<V> Ap(rows_max * depth_max), Bp(depth_max * cols_max), acc(rows_max * cols_max);
 #pragma omp for schedule(static) collapse(2)
         for (size_type ti = 0; ti < row_tiles; ++ti) {
             for (size_type tj = 0; tj < col_tiles; ++tj) {

@@ -16,11 +16,37 @@ inline bool vendor_compiled(const Executor& exec)
     return exec.kind() == ExecKind::cuda ? bool(LOOM_HAS_CUDA) : bool(LOOM_HAS_BLAS);
 }
 
-/// `vendor_wins`: whether, on this executor and shape, the vendor library is the faster one.
+/// The call size (multiply-adds, or the order of a factorization) from which the vendor
+/// library is the faster one, per kind of memory; each routine's values and the measurement
+/// behind them are in crossovers below.
+struct Crossover {
+    double host;  ///< OpenBLAS/LAPACK against the OpenMP kernels
+    double cuda;  ///< cuBLAS/cuSOLVER against the CUDA kernels
+};
+
+/// Default crossovers. Host: `loom bench gemm --threads 1 --routine R` with
+/// OPENBLAS_NUM_THREADS=1 on the 2-core development machine (OpenBLAS 0.3.21, double, shapes
+/// 2..256): OpenBLAS was 5-20x faster for gemm and gemv at every shape, and for gemm_dot at
+/// every tall-skinny shape tried (m, n 1..64, k 1e4..1e5); trsm and trmm tied up to 32 and
+/// lost from 64 on (2-10x); getrf was faster natively at 16, 2.4x slower at 32; trtri tied
+/// up to 32. CUDA: cuBLAS's gemm uses the FP64 tensor cores Loom's tiled kernel does not, so
+/// it takes everything but tiny calls, and gemm_dot keeps small C natively (one block per
+/// entry and chunk fills the GPU where a gemm tiles a tiny C); these GPU values are
+/// estimates until `loom bench gemm --exec cuda` is run on the H100.
+namespace crossovers {
+inline constexpr Crossover gemm{0, 16 * 16 * 16};
+inline constexpr Crossover gemv{0, 64 * 64};
+inline constexpr Crossover gemm_dot{0, 1025};  // the size is the entries of C
+inline constexpr Crossover triangular{32 * 32 * 32, 32 * 32 * 32};
+inline constexpr Crossover getrf{32, 64};
+inline constexpr Crossover trtri{64, 64};
+}  // namespace crossovers
+
 /// Backend::vendor without a vendor library raises NotCompiled; automatic keeps the reference
-/// executor native (it is the oracle) and uses a host BLAS only when built with one.
-inline Route choose_route(const char* where, const Executor& exec, Backend backend,
-                          bool vendor_wins)
+/// executor native (it is the oracle), uses a host BLAS only when built with one, and
+/// otherwise picks the vendor from the crossover on.
+inline Route choose_route(const char* where, const Executor& exec, Backend backend, double size,
+                          Crossover crossover)
 {
     switch (backend) {
     case Backend::native: return Route::native;
@@ -31,7 +57,9 @@ inline Route choose_route(const char* where, const Executor& exec, Backend backe
         return Route::vendor;
     default:
         if (exec.kind() == ExecKind::reference || !vendor_compiled(exec)) return Route::native;
-        return vendor_wins ? Route::vendor : Route::native;
+        return size >= (exec.kind() == ExecKind::cuda ? crossover.cuda : crossover.host)
+                   ? Route::vendor
+                   : Route::native;
     }
 }
 

@@ -1,15 +1,28 @@
 // Algorithms shared by the LAPACK backends: unblocked host versions (the reference backend,
-// and the panels/diagonal blocks of OpenMP) and blocked drivers written against a backend's
-// kernels `K` (a struct of static functions), so OpenMP and CUDA share one blocking scheme.
+// and the panels/diagonal blocks of OpenMP) and blocked drivers, so OpenMP and CUDA share one
+// blocking scheme. A driver calls the level-3 kernels and row interchanges of the executor's
+// backend (found by overload on the executor type) and its panel and diagonal-block
+// factorizations from `K` (a struct of static functions and the block widths).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "blas/level3/kernels.hpp"
 #include "blas/level3/strided.hpp"
+#include "lapack/kernels.hpp"
 
 namespace loom::lapack::detail {
+
+using blas::omp::gemm;
+using blas::omp::trmm;
+using blas::omp::trsm;
+using lapack::omp::permute_rows;
+using blas::cuda::gemm;
+using blas::cuda::trmm;
+using blas::cuda::trsm;
+using lapack::cuda::permute_rows;
 
 using blas::detail::mul;
 using blas::detail::Strided;
@@ -103,12 +116,12 @@ void blocked_getrf(const Exec& exec, Strided<V> A, int32* pivots, int32* info)
         const size_type rest = n - j0 - jb;
         K::panel(exec, A.block(j0, j0, n - j0, jb), pivots + j0, j0, info);
         // The panel's interchanges are global row numbers: apply them to the full rows.
-        if (j0 > 0) K::permute_rows(exec, pivots, j0, jb, A.block(0, 0, n, j0), false);
+        if (j0 > 0) permute_rows(exec, pivots, j0, jb, A.block(0, 0, n, j0), false);
         if (rest > 0) {
-            K::permute_rows(exec, pivots, j0, jb, A.block(0, j0 + jb, n, rest), false);
+            permute_rows(exec, pivots, j0, jb, A.block(0, j0 + jb, n, rest), false);
             auto U12 = A.block(j0, j0 + jb, jb, rest);
-            K::trsm(exec, Triangle<const V>{A.block(j0, j0, jb, jb), true, true}, V{1}, U12);
-            K::gemm(exec, V{-1}, Strided<const V>(A.block(j0 + jb, j0, rest, jb)),
+            trsm(exec, Triangle<const V>{A.block(j0, j0, jb, jb), true, true}, V{1}, U12);
+            gemm(exec, V{-1}, Strided<const V>(A.block(j0 + jb, j0, rest, jb)),
                     Strided<const V>(U12), V{1}, A.block(j0 + jb, j0 + jb, rest, rest));
         }
     }
@@ -133,9 +146,9 @@ void blocked_trtri(const Exec& exec, Triangle<V> T)
         const size_type rows = T.lower ? n - j0 - jb : j0;
         if (rows > 0) {
             auto X = A.block(r0, j0, rows, jb);
-            K::trmm(exec, Triangle<const V>{A.block(r0, r0, rows, rows), T.lower, T.unit}, V{1}, X);
+            trmm(exec, Triangle<const V>{A.block(r0, r0, rows, rows), T.lower, T.unit}, V{1}, X);
             // X = -X D^{-1}  <=>  D^T X^T = -X^T (D^T has the other triangle).
-            K::trsm(exec, Triangle<const V>{diagonal.transposed(), !T.lower, T.unit}, V{-1},
+            trsm(exec, Triangle<const V>{diagonal.transposed(), !T.lower, T.unit}, V{-1},
                     X.transposed());
         }
         K::diagonal_block(exec, Triangle<V>{diagonal, T.lower, T.unit});

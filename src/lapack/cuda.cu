@@ -198,28 +198,6 @@ struct Kernels {
         check_launch("loom::lapack::getrf");
     }
     template <typename V>
-    static void permute_rows(const CudaExecutor& exec, const int32* pivots, size_type first,
-                             size_type count, Strided<V> B, bool reverse)
-    {
-        cuda::permute_rows(exec, pivots, first, count, B, reverse);
-    }
-    template <typename V>
-    static void trsm(const CudaExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
-    {
-        blas::cuda::trsm(exec, T, alpha, B);
-    }
-    template <typename V>
-    static void trmm(const CudaExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
-    {
-        blas::cuda::trmm(exec, T, alpha, B);
-    }
-    template <typename V>
-    static void gemm(const CudaExecutor& exec, V alpha, Strided<const V> A, Strided<const V> B,
-                     V beta, Strided<V> C)
-    {
-        blas::cuda::gemm(exec, alpha, A, B, beta, C);
-    }
-    template <typename V>
     static void diagonal_block(const CudaExecutor& exec, Triangle<V> T)
     {
         using D = device_type_t<V>;

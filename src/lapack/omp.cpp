@@ -29,28 +29,6 @@ struct Kernels {
         detail::unblocked_getrf(P, pivots, offset, info);
     }
     template <typename V>
-    static void permute_rows(const OmpExecutor& exec, const int32* pivots, size_type first,
-                             size_type count, Strided<V> B, bool reverse)
-    {
-        omp::permute_rows(exec, pivots, first, count, B, reverse);
-    }
-    template <typename V>
-    static void trsm(const OmpExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
-    {
-        blas::omp::trsm(exec, T, alpha, B);
-    }
-    template <typename V>
-    static void trmm(const OmpExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
-    {
-        blas::omp::trmm(exec, T, alpha, B);
-    }
-    template <typename V>
-    static void gemm(const OmpExecutor& exec, V alpha, Strided<const V> A, Strided<const V> B,
-                     V beta, Strided<V> C)
-    {
-        blas::omp::gemm(exec, alpha, A, B, beta, C);
-    }
-    template <typename V>
     static void diagonal_block(const OmpExecutor&, Triangle<V> T)
     {
         detail::unblocked_trtri(T);

@@ -13,6 +13,7 @@
 #include "loom/blas/dense_blas.hpp"
 #include "loom/config.hpp"
 #include "loom/matrix/dense.hpp"
+#include "support/dense_backends.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/types.hpp"
@@ -30,37 +31,10 @@ using loom::matrix::Dense;
 
 constexpr Op all_ops[] = {Op::none, Op::transpose, Op::conj_transpose};
 
-/// Executors and backends compared with the reference: native everywhere, plus the vendor
-/// path where this build has one.
-struct Target {
-    std::shared_ptr<const loom::Executor> exec;
-    Backend backend;
-    std::string name() const { return exec->name() + "/" + loom::blas::to_string(backend); }
-};
-
-std::vector<Target> targets()
-{
-    std::vector<Target> result{{loom::test::reference(), Backend::native}};
-    for (const auto& exec : loom::test::backends()) {
-        result.push_back({exec, Backend::native});
-        result.push_back({exec, Backend::automatic});
-        if (exec->kind() == loom::ExecKind::cuda || LOOM_HAS_BLAS) {
-            result.push_back({exec, Backend::vendor});
-        }
-    }
-    return result;
-}
+using loom::test::dense_targets;
+using loom::test::error_of;
 
 /// A host matrix in a buffer wider than its columns, so the padding must survive untouched.
-/// The relative error of actual against expected (infinite when the sizes differ), for
-/// EXPECT_LE with a message.
-template <typename V>
-double error_of(const std::vector<V>& actual, const std::vector<V>& expected)
-{
-    if (actual.size() != expected.size()) return std::numeric_limits<double>::infinity();
-    return loom::test::relative_error(actual, expected);
-}
-
 template <typename V>
 Dense<V> random_padded(dim2 size, std::uint64_t seed)
 {
@@ -152,7 +126,7 @@ TYPED_TEST(Level3, GemmEveryTransposeAndBackendMatchesReference)
                 const auto C0 = random_padded<V>({m, n}, 6);
                 auto expected = C0;
                 loom::blas::gemm(op_a, op_b, alpha, A, B, beta, expected);
-                for (const auto& t : targets()) {
+                for (const auto& t : dense_targets()) {
                     const Dense<V> a(t.exec, A), b(t.exec, B);
                     Dense<V> c(t.exec, C0);
                     loom::blas::gemm(op_a, op_b, alpha, a, b, beta, c, t.backend);
@@ -173,7 +147,7 @@ TYPED_TEST(Level3, GemmWithZeroBetaIgnoresNanInC)
     Dense<V> expected(loom::test::reference(), {33, 9});
     expected.fill(V{});
     loom::blas::gemm(Op::none, Op::none, V{1}, A, B, V{}, expected);
-    for (const auto& t : targets()) {
+    for (const auto& t : dense_targets()) {
         Dense<V> c(t.exec, expected);
         c.fill(V(std::numeric_limits<loom::remove_complex_t<V>>::quiet_NaN()));
         loom::blas::gemm(Op::none, Op::none, V{1}, Dense<V>(t.exec, A), Dense<V>(t.exec, B), V{},
@@ -189,7 +163,7 @@ TYPED_TEST(Level3, EmptyInnerDimensionScalesC)
     const Dense<V> A(loom::test::reference(), {4, 0});
     const Dense<V> B(loom::test::reference(), {0, 3});
     const auto C0 = random_padded<V>({4, 3}, 9);
-    for (const auto& t : targets()) {
+    for (const auto& t : dense_targets()) {
         Dense<V> c(t.exec, C0);
         loom::blas::gemm(Op::none, Op::none, V{1}, Dense<V>(t.exec, A), Dense<V>(t.exec, B),
                          V{2}, c, t.backend);
@@ -219,7 +193,7 @@ TYPED_TEST(Level3, GemvEveryOpMatchesReference)
                 EXPECT_NEAR(std::abs(expected.at(i, 1) - (alpha * sum + beta * Y.at(i, 1))), 0,
                             tolerance_for<V>(a.cols));
             }
-            for (const auto& t : targets()) {
+            for (const auto& t : dense_targets()) {
                 Dense<V> a_exec(t.exec, A), x(t.exec, X), y(t.exec, Y);
                 auto y_column = y.column(1);
                 loom::blas::gemv(op, alpha, a_exec, x.column(0), beta, y_column, t.backend);
@@ -312,7 +286,7 @@ TYPED_TEST(Level3, TrsmEveryCaseSolvesAndMatchesReference)
             auto scaled = B.to_host();
             for (auto& v : scaled) v *= alpha;
             EXPECT_LE(error_of(residual, scaled), tolerance_for<V>(n)) << c.name() << " n=" << n;
-            for (const auto& t : targets()) {
+            for (const auto& t : dense_targets()) {
                 Dense<V> x(t.exec, B);
                 loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, Dense<V>(t.exec, A), x,
                                  t.backend);
@@ -339,7 +313,7 @@ TYPED_TEST(Level3, TrmmEveryCaseMultipliesAndMatchesReference)
             for (auto& v : expected) v *= alpha;
             EXPECT_LE(error_of(X.to_host(), expected), tolerance_for<V>(n))
                 << c.name() << " n=" << n;
-            for (const auto& t : targets()) {
+            for (const auto& t : dense_targets()) {
                 Dense<V> x(t.exec, B);
                 loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, Dense<V>(t.exec, A), x,
                                  t.backend);
@@ -362,7 +336,7 @@ TYPED_TEST(Level3, GemmDotTallSkinnyMatchesGemm)
                 const auto C0 = random_padded<V>(mn, 19);
                 auto expected = C0;
                 loom::blas::gemm(op, Op::none, alpha, A, B, beta, expected);
-                for (const auto& t : targets()) {
+                for (const auto& t : dense_targets()) {
                     Dense<V> c(t.exec, C0);
                     loom::blas::gemm_dot(op, alpha, Dense<V>(t.exec, A), Dense<V>(t.exec, B), beta,
                                          c, t.backend);

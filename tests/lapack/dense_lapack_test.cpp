@@ -12,6 +12,7 @@
 #include "loom/config.hpp"
 #include "loom/lapack/dense_lapack.hpp"
 #include "loom/matrix/dense.hpp"
+#include "support/dense_backends.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/types.hpp"
@@ -27,33 +28,8 @@ using loom::lapack::Op;
 using loom::lapack::Uplo;
 using loom::matrix::Dense;
 
-struct Target {
-    std::shared_ptr<const loom::Executor> exec;
-    Backend backend;
-    std::string name() const { return exec->name() + "/" + loom::blas::to_string(backend); }
-};
-
-std::vector<Target> targets()
-{
-    std::vector<Target> result{{loom::test::reference(), Backend::native}};
-    for (const auto& exec : loom::test::backends()) {
-        result.push_back({exec, Backend::native});
-        result.push_back({exec, Backend::automatic});
-        if (exec->kind() == loom::ExecKind::cuda || LOOM_HAS_BLAS) {
-            result.push_back({exec, Backend::vendor});
-        }
-    }
-    return result;
-}
-
-/// The relative error of actual against expected (infinite when the sizes differ), for
-/// EXPECT_LE with a message.
-template <typename V>
-double error_of(const std::vector<V>& actual, const std::vector<V>& expected)
-{
-    if (actual.size() != expected.size()) return std::numeric_limits<double>::infinity();
-    return loom::test::relative_error(actual, expected);
-}
+using loom::test::dense_targets;
+using loom::test::error_of;
 
 template <typename V>
 Dense<V> random_padded(dim2 size, std::uint64_t seed)
@@ -118,7 +94,7 @@ TYPED_TEST(DenseLapack, GetrfFactorsOnEveryBackend)
     using V = TypeParam;
     for (const size_type n : {0, 1, 2, 31, 32, 33, 65, 100}) {
         const auto A = random_padded<V>({n, n}, 1);
-        for (const auto& t : targets()) {
+        for (const auto& t : dense_targets()) {
             Dense<V> LU(t.exec, A);
             loom::Array<int32> pivots;
             loom::lapack::getrf(LU, pivots, t.backend);
@@ -142,7 +118,7 @@ TYPED_TEST(DenseLapack, GetrsSolvesEveryOp)
         for (const size_type n : {1, 33, 70}) {
             const auto A = random_padded<V>({n, n}, 2);
             const auto B = random_padded<V>({n, 5}, 3);
-            for (const auto& t : targets()) {
+            for (const auto& t : dense_targets()) {
                 Dense<V> LU(t.exec, A);
                 loom::Array<int32> pivots;
                 loom::lapack::getrf(LU, pivots, t.backend);
@@ -163,7 +139,7 @@ TYPED_TEST(DenseLapack, GesvSolvesAndLeavesAUnchanged)
     for (const size_type n : {0, 1, 32, 45}) {
         const auto A = random_padded<V>({n, n}, 4);
         const auto B = random_padded<V>({n, 3}, 5);
-        for (const auto& t : targets()) {
+        for (const auto& t : dense_targets()) {
             const Dense<V> a(t.exec, A);
             Dense<V> X(t.exec, B);
             loom::lapack::gesv(a, X, t.backend);
@@ -184,7 +160,7 @@ TYPED_TEST(DenseLapack, ZeroPivotIsReportedWithItsRowAndNothingChanges)
     // A zero column stays zero under elimination: the pivot of column 3 is exactly zero.
     for (size_type i = 0; i < n; ++i) A.at(i, 3) = V{};
     const auto B = random_padded<V>({n, 2}, 7);
-    for (const auto& t : targets()) {
+    for (const auto& t : dense_targets()) {
         Dense<V> LU(t.exec, A);
         loom::Array<int32> pivots(t.exec, std::vector<int32>{7, 7});
         try {
@@ -223,7 +199,7 @@ TYPED_TEST(DenseLapack, TrtriInvertsOnlyItsTriangle)
                     for (size_type j = 0; j < n; ++j) A.at(i, j) *= V(R(1) / static_cast<R>(n));
                     A.at(i, i) = A.at(i, i) * static_cast<R>(n) + V(R(2));
                 }
-                for (const auto& t : targets()) {
+                for (const auto& t : dense_targets()) {
                     Dense<V> inverse(t.exec, A);
                     loom::lapack::trtri(uplo, diag, inverse, t.backend);
                     const Dense<V> inv(loom::test::reference(), inverse);
@@ -257,7 +233,7 @@ TYPED_TEST(DenseLapack, TrtriZeroDiagonalIsReported)
     using V = TypeParam;
     auto A = random_padded<V>({20, 20}, 9);
     A.at(11, 11) = V{};
-    for (const auto& t : targets()) {
+    for (const auto& t : dense_targets()) {
         Dense<V> a(t.exec, A);
         try {
             loom::lapack::trtri(Uplo::upper, Diag::non_unit, a, t.backend);

@@ -1,7 +1,8 @@
 // The dense BLAS/LAPACK benchmark behind `loom bench gemm`: for each shape, checks Loom's
 // native kernel and the vendor library (cuBLAS/cuSOLVER, or OpenBLAS/LAPACK when built with
-// LOOM_WITH_BLAS) against the reference backend, then times native, vendor and the automatic
-// choice, reporting GFLOP/s, the fraction of a given peak and the vendor/native ratio.
+// LOOM_WITH_BLAS) against the reference backend (against the vendor for calls too large for
+// the reference loops), then times native, vendor and the automatic choice, reporting
+// GFLOP/s, the fraction of a given peak and the vendor/native ratio.
 #pragma once
 
 #include <memory>

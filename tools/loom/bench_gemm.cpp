@@ -63,7 +63,8 @@ Runner setup(CLI::App &sub) {
                  "Also write every number to this JSON file");
   sub.footer(
       "Every path is first checked against the reference backend (relative "
-      "Frobenius error);\n"
+      "Frobenius error;\n"
+      "beyond 2 GFLOP against the vendor library instead, where there is one);\n"
       "a wrong result aborts the run. Then: warm-up, and the median of --reps "
       "samples.\n"
       "  native    Loom's kernels (Backend::native)\n"

@@ -16,6 +16,27 @@
 #include "loom/base/array.hpp"
 
 namespace loom::lapack::cusolver {
+
+/// cuSOLVER's getrf by value type (named, not internal: a build with fewer value types
+/// leaves some unused).
+namespace api {
+#define LOOM_CUSOLVER_GETRF(T, p)                                                              \
+    inline cusolverStatus_t getrf_buffer_size(cusolverDnHandle_t h, int n, T* A, int lda, int* lwork) \
+    {                                                                                          \
+        return cusolverDn##p##getrf_bufferSize(h, n, n, A, lda, lwork);                        \
+    }                                                                                          \
+    inline cusolverStatus_t getrf(cusolverDnHandle_t h, int n, T* A, int lda, T* work, int* pivots,   \
+                           int* info)                                                          \
+    {                                                                                          \
+        return cusolverDn##p##getrf(h, n, n, A, lda, work, pivots, info);                      \
+    }
+LOOM_CUSOLVER_GETRF(float, S)
+LOOM_CUSOLVER_GETRF(double, D)
+LOOM_CUSOLVER_GETRF(cuComplex, C)
+LOOM_CUSOLVER_GETRF(cuDoubleComplex, Z)
+#undef LOOM_CUSOLVER_GETRF
+}  // namespace api
+
 namespace {
 
 using namespace loom::blas::cublas_detail;
@@ -67,21 +88,6 @@ private:
     cusolverDnHandle_t handle_ = nullptr;
 };
 
-#define LOOM_CUSOLVER_GETRF(T, p)                                                              \
-    inline cusolverStatus_t getrf_buffer_size(cusolverDnHandle_t h, int n, T* A, int lda, int* lwork) \
-    {                                                                                          \
-        return cusolverDn##p##getrf_bufferSize(h, n, n, A, lda, lwork);                        \
-    }                                                                                          \
-    inline cusolverStatus_t getrf(cusolverDnHandle_t h, int n, T* A, int lda, T* work, int* pivots,   \
-                           int* info)                                                          \
-    {                                                                                          \
-        return cusolverDn##p##getrf(h, n, n, A, lda, work, pivots, info);                      \
-    }
-LOOM_CUSOLVER_GETRF(float, S)
-LOOM_CUSOLVER_GETRF(double, D)
-LOOM_CUSOLVER_GETRF(cuComplex, C)
-LOOM_CUSOLVER_GETRF(cuDoubleComplex, Z)
-#undef LOOM_CUSOLVER_GETRF
 
 template <typename V>
 constexpr cudaDataType data_type()
@@ -124,9 +130,9 @@ bool getrf(const CudaExecutor& exec, matrix::Dense<V>& A, int32* pivots, int32* 
     {
         const SolverHandle solver(exec, where);
         int lwork = 0;
-        LOOM_CUSOLVER_CHECK(getrf_buffer_size(solver.get(), order, cm, order, &lwork), where);
+        LOOM_CUSOLVER_CHECK(api::getrf_buffer_size(solver.get(), order, cm, order, &lwork), where);
         Array<V> work(device, std::max(lwork, 1));
-        LOOM_CUSOLVER_CHECK(getrf(solver.get(), order, cm, order, cast(work.data()), pivots,
+        LOOM_CUSOLVER_CHECK(api::getrf(solver.get(), order, cm, order, cast(work.data()), pivots,
                                   status.data()),
                             where);
     }

@@ -1,5 +1,6 @@
 // Argument checks, the native/vendor choice and backend dispatch of level-2/3 BLAS.
 #include <functional>
+#include <optional>
 
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
@@ -79,6 +80,19 @@ void check_triangle(const char* where, Side side, dim2 A, dim2 B)
     }
 }
 
+/// The checks and the route shared by trsm and trmm; nothing when B is empty.
+template <typename V>
+std::optional<Route> triangular_route(const char* where, Side side, const matrix::Dense<V>& A,
+                                      const matrix::Dense<V>& B, Backend backend)
+{
+    check_triangle(where, side, A.size(), B.size());
+    check_output(where, B, "B", A, "A");
+    if (B.size().count() == 0) return std::nullopt;
+    return detail::choose_route(where, *A.executor(), backend,
+                                double(A.rows()) * double(B.size().count()),
+                                detail::crossovers::triangular);
+}
+
 }  // namespace
 
 template <typename V>
@@ -153,15 +167,11 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
           matrix::Dense<V>& B, Backend backend)
 {
     constexpr const char* where = "loom::blas::trsm";
-    check_triangle(where, side, A.size(), B.size());
-    check_output(where, B, "B", A, "A");
-    if (B.size().count() == 0) return;
+    const auto route = triangular_route(where, side, A, B, backend);
+    if (!route) return;
     const auto& exec = *A.executor();
-    const auto route =
-        detail::choose_route(where, exec, backend, double(A.rows()) * double(B.size().count()),
-                             detail::crossovers::triangular);
     const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
-    if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha, A,
+    if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha, A,
                          B)) {
         LOOM_LEVEL3_NATIVE(where, exec, trsm(e, T, alpha, X));
     }
@@ -172,15 +182,11 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
           matrix::Dense<V>& B, Backend backend)
 {
     constexpr const char* where = "loom::blas::trmm";
-    check_triangle(where, side, A.size(), B.size());
-    check_output(where, B, "B", A, "A");
-    if (B.size().count() == 0) return;
+    const auto route = triangular_route(where, side, A, B, backend);
+    if (!route) return;
     const auto& exec = *A.executor();
-    const auto route =
-        detail::choose_route(where, exec, backend, double(A.rows()) * double(B.size().count()),
-                             detail::crossovers::triangular);
     const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
-    if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, trmm, side, uplo, op, diag, alpha, A,
+    if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trmm, side, uplo, op, diag, alpha, A,
                          B)) {
         LOOM_LEVEL3_NATIVE(where, exec, trmm(e, T, alpha, X));
     }

@@ -42,34 +42,39 @@ bool gemv(const CudaExecutor& exec, Op op, V alpha, const matrix::Dense<V>& A,
     return true;
 }
 
+namespace {
+
+/// trsm or trmm (`call`, a cublas_detail overload set) on the column-major view: side and
+/// triangle flip, the operation stays.
+template <typename V, typename Call>
+bool triangular(const CudaExecutor& exec, const char* where, Call call, Side side, Uplo uplo,
+                Op op, Diag diag, V alpha, const matrix::Dense<V>& A, matrix::Dense<V>& B)
+{
+    if (!fits(A) || !fits(B)) return false;
+    LOOM_CUBLAS_CHECK(call(handle(exec, where), flipped(side), flipped(uplo), operation(op),
+                           diag_type(diag), static_cast<int>(B.cols()),
+                           static_cast<int>(B.rows()), cast(&alpha), cast(A.data()), ld(A),
+                           cast(B.data()), ld(B)),
+                      where);
+    return true;
+}
+
+}  // namespace
+
 template <typename V>
 bool trsm(const CudaExecutor& exec, Side side, Uplo uplo, Op op, Diag diag, V alpha,
           const matrix::Dense<V>& A, matrix::Dense<V>& B)
 {
-    constexpr const char* where = "loom::blas::trsm";
-    if (!fits(A) || !fits(B)) return false;
-    LOOM_CUBLAS_CHECK(cublas_detail::trsm(handle(exec, where), flipped(side), flipped(uplo),
-                                          operation(op), diag_type(diag),
-                                          static_cast<int>(B.cols()), static_cast<int>(B.rows()),
-                                          cast(&alpha), cast(A.data()), ld(A), cast(B.data()),
-                                          ld(B)),
-                      where);
-    return true;
+    const auto call = [](auto... args) { return cublas_detail::trsm(args...); };
+    return triangular(exec, "loom::blas::trsm", call, side, uplo, op, diag, alpha, A, B);
 }
 
 template <typename V>
 bool trmm(const CudaExecutor& exec, Side side, Uplo uplo, Op op, Diag diag, V alpha,
           const matrix::Dense<V>& A, matrix::Dense<V>& B)
 {
-    constexpr const char* where = "loom::blas::trmm";
-    if (!fits(A) || !fits(B)) return false;
-    LOOM_CUBLAS_CHECK(cublas_detail::trmm(handle(exec, where), flipped(side), flipped(uplo),
-                                          operation(op), diag_type(diag),
-                                          static_cast<int>(B.cols()), static_cast<int>(B.rows()),
-                                          cast(&alpha), cast(A.data()), ld(A), cast(B.data()),
-                                          ld(B)),
-                      where);
-    return true;
+    const auto call = [](auto... args) { return cublas_detail::trmm(args...); };
+    return triangular(exec, "loom::blas::trmm", call, side, uplo, op, diag, alpha, A, B);
 }
 
 #define LOOM_INSTANTIATE(V)                                                                    \

@@ -121,19 +121,6 @@ inline cublasDiagType_t diag_type(Diag diag)
                                const T* beta, const T* B, int ldb, T* C, int ldc)              \
     {                                                                                          \
         return cublas##p##geam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);          \
-    }                                                                                          \
-    inline cublasStatus_t gemm_strided_batched(                                                \
-        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,     \
-        const T* alpha, const T* A, int lda, long long sa, const T* B, int ldb, long long sb,  \
-        const T* beta, T* C, int ldc, long long sc, int count)                                 \
-    {                                                                                          \
-        return cublas##p##gemmStridedBatched(h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb,    \
-                                             sb, beta, C, ldc, sc, count);                     \
-    }                                                                                          \
-    inline cublasStatus_t getrf_batched(cublasHandle_t h, int n, T* const* A, int lda,         \
-                                        int* pivots, int* info, int count)                     \
-    {                                                                                          \
-        return cublas##p##getrfBatched(h, n, A, lda, pivots, info, count);                     \
     }
 LOOM_CUBLAS_OVERLOADS(float, S)
 LOOM_CUBLAS_OVERLOADS(double, D)

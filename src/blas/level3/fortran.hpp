@@ -38,8 +38,7 @@ extern "C" {
                   std::size_t, std::size_t, std::size_t, std::size_t);                          \
     void p##getrf_(const blas_int*, const blas_int*, T*, const blas_int*, blas_int*, blas_int*); \
     void p##trtri_(const char*, const char*, const blas_int*, T*, const blas_int*, blas_int*,   \
-                   std::size_t, std::size_t);                                                   \
-    void p##potrf_(const char*, const blas_int*, T*, const blas_int*, blas_int*, std::size_t);
+                   std::size_t, std::size_t);
 LOOM_FORTRAN_GEMM(s, float)
 LOOM_FORTRAN_GEMM(d, double)
 LOOM_FORTRAN_GEMM(c, cfloat)
@@ -78,12 +77,6 @@ LOOM_FORTRAN_GEMM(z, cdouble)
     {                                                                                           \
         blas_int info = 0;                                                                      \
         p##trtri_(&uplo, &diag, &n, A, &lda, &info, 1, 1);                                      \
-        return info;                                                                            \
-    }                                                                                           \
-    inline blas_int potrf(char uplo, blas_int n, T* A, blas_int lda)                            \
-    {                                                                                           \
-        blas_int info = 0;                                                                      \
-        p##potrf_(&uplo, &n, A, &lda, &info, 1);                                                \
         return info;                                                                            \
     }
 LOOM_FORTRAN_WRAPPERS(s, float)

@@ -25,6 +25,7 @@ constexpr size_type tile_k = 128;    ///< depth of one packed panel
 constexpr size_type tri_block = 64;  ///< diagonal blocks of trsm/trmm
 constexpr size_type column_chunk = 64;
 constexpr size_type parallel_work = 32 * 32 * 32;  ///< multiply-adds worth a parallel region
+constexpr size_type small_work = 24 * 24 * 24;     ///< multiply-adds not worth packing
 
 size_type ceil_div(size_type a, size_type b) { return (a + b - 1) / b; }
 
@@ -141,6 +142,30 @@ void gemm(const OmpExecutor& exec, V alpha, Strided<const V> A, Strided<const V>
     const size_type m = C.rows;
     const size_type n = C.cols;
     const size_type depth = A.cols;
+    if (m * n * depth <= small_work) {
+        // Packing and tiling cost more than they save on a product this small: rows of B
+        // streamed into a row of C, as many columns at a time as a stack buffer holds.
+        constexpr size_type chunk = 64;
+        const bool plain_rows = B.cs == 1 && !B.conj;
+        for (size_type i = 0; i < m; ++i) {
+            for (size_type j0 = 0; j0 < n; j0 += chunk) {
+                const size_type cols = std::min(chunk, n - j0);
+                V acc[chunk] = {};
+                for (size_type k = 0; k < depth; ++k) {
+                    const V a = A(i, k);
+                    if (plain_rows) {
+                        const V* b = B.ptr(k, j0);
+#pragma omp simd
+                        for (size_type j = 0; j < cols; ++j) acc[j] += mul(a, b[j]);
+                    } else {
+                        for (size_type j = 0; j < cols; ++j) acc[j] += mul(a, B(k, j0 + j));
+                    }
+                }
+                store_tile(acc, alpha, beta, C, i, j0, 1, cols);
+            }
+        }
+        return;
+    }
     const size_type row_tiles = ceil_div(m, tile_m);
     const size_type col_tiles = ceil_div(n, tile_n);
     // Buffers no larger than the product needs, and one thread for products too small to

@@ -178,7 +178,8 @@ TYPED_TEST(Level3, GemvEveryOpMatchesReference)
     using V = TypeParam;
     const V alpha(-0.5), beta(2);
     for (const auto op : all_ops) {
-        for (const dim2 size : {dim2{1, 1}, dim2{33, 31}, dim2{64, 300}, dim2{500, 7}}) {
+        for (const dim2 size : {dim2{0, 5}, dim2{5, 0}, dim2{1, 1}, dim2{33, 31}, dim2{32, 32},
+                                dim2{64, 300}, dim2{500, 7}}) {
             const auto A = random_padded<V>(size, 10);
             const dim2 a = op_size(op, size);
             // x and y are columns of wider matrices: row strides above 1.

@@ -190,7 +190,7 @@ TYPED_TEST(DenseLapack, TrtriInvertsOnlyItsTriangle)
     using V = TypeParam;
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {
         for (const auto diag : {Diag::non_unit, Diag::unit}) {
-            for (const size_type n : {1, 2, 31, 33, 64, 100}) {
+            for (const size_type n : {0, 1, 2, 31, 32, 33, 64, 100}) {
                 // Well conditioned with its diagonal or a unit one: off-diagonal entries below
                 // 1/n, diagonal ones of magnitude at least 1.
                 using R = loom::remove_complex_t<V>;

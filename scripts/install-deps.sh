@@ -5,17 +5,30 @@ set -euo pipefail
 
 packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev
           nlohmann-json3-dev libeigen3-dev)
+# Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
+# vendor path of dense BLAS/LAPACK); a machine without them builds without it.
+optional=(libopenblas-dev liblapack-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2
     exit 0
 fi
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for package in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$package")
-    fi
+    installed "$package" || missing+=("$package")
 done
+missing_optional=()
+for package in "${optional[@]}"; do
+    installed "$package" || missing_optional+=("$package")
+done
+if [ ${#missing_optional[@]} -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+        missing+=("${missing_optional[@]}")
+    else
+        echo "install-deps: optional packages not installed: ${missing_optional[*]} (building without LOOM_WITH_BLAS)" >&2
+    fi
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -2,7 +2,7 @@
 
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
-#include "loom/blas/gemm.hpp"
+#include "loom/blas/dense_blas.hpp"
 #include "loom/blas/vector.hpp"
 
 namespace loom::matrix {

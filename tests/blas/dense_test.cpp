@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
-#include "loom/blas/gemm.hpp"
+#include "loom/blas/dense_blas.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
 #include "support/executors.hpp"

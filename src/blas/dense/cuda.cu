@@ -276,42 +276,6 @@ void for_each_element(const CudaExecutor& exec, long long rows, long long cols, 
     check_launch(where);
 }
 
-constexpr int gemm_tile = 16;
-
-/// C = alpha A B + beta C with square shared-memory tiles; one thread per entry of C.
-/// Row tiles stride over gridDim.y, which caps at 65535.
-template <typename D>
-__global__ void __launch_bounds__(gemm_tile * gemm_tile)
-    gemm_kernel(long long m, long long n, long long inner, D alpha, const D* A, long long lda,
-                const D* B, long long ldb, D beta, D* C, long long ldc)
-{
-    __shared__ alignas(D) unsigned char a_storage[gemm_tile * gemm_tile * sizeof(D)];
-    __shared__ alignas(D) unsigned char b_storage[gemm_tile * gemm_tile * sizeof(D)];
-    auto a_tile = reinterpret_cast<D(*)[gemm_tile]>(a_storage);
-    auto b_tile = reinterpret_cast<D(*)[gemm_tile]>(b_storage);
-    const int tx = threadIdx.x;
-    const int ty = threadIdx.y;
-    const long long col = blockIdx.x * static_cast<long long>(gemm_tile) + tx;
-    const long long row_tiles = ceildiv(m, gemm_tile);
-    for (long long tile_row = blockIdx.y; tile_row < row_tiles; tile_row += gridDim.y) {
-        const long long row = tile_row * gemm_tile + ty;
-        D sum{};
-        for (long long k0 = 0; k0 < inner; k0 += gemm_tile) {
-            a_tile[ty][tx] = row < m && k0 + tx < inner ? A[row * lda + k0 + tx] : D{};
-            b_tile[ty][tx] = k0 + ty < inner && col < n ? B[(k0 + ty) * ldb + col] : D{};
-            __syncthreads();
-#pragma unroll
-            for (int k = 0; k < gemm_tile; ++k) sum += a_tile[ty][k] * b_tile[k][tx];
-            __syncthreads();
-        }
-        if (row < m && col < n) {
-            D& c = C[row * ldc + col];
-            // beta == 0 must not read C: it may hold NaN or be uninitialized.
-            c = beta == D{} ? alpha * sum : alpha * sum + beta * c;
-        }
-    }
-}
-
 }  // namespace
 
 template <typename V>
@@ -445,22 +409,6 @@ void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
         "loom::blas::fill");
 }
 
-template <typename V>
-void gemm(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& A,
-          const matrix::Dense<V>& B, V beta, matrix::Dense<V>& C)
-{
-    const long long m = C.rows();
-    const long long n = C.cols();
-    if (m == 0 || n == 0) return;
-    const dim3 block(gemm_tile, gemm_tile);
-    const dim3 grid(static_cast<unsigned>(ceildiv(n, gemm_tile)),
-                    static_cast<unsigned>(std::min(ceildiv(m, gemm_tile), max_grid_y)));
-    gemm_kernel<<<grid, block, 0, stream_of(exec)>>>(
-        m, n, A.cols(), as_device(alpha), as_device(A.data()), A.stride(), as_device(B.data()),
-        B.stride(), as_device(beta), as_device(C.data()), C.stride());
-    check_launch("loom::blas::gemm");
-}
-
 #define LOOM_INSTANTIATE(V)                                                                    \
     template void dot(const CudaExecutor&, const matrix::Dense<V>&, const matrix::Dense<V>&,  \
                       matrix::Dense<V>&, bool);                                                \
@@ -473,9 +421,7 @@ void gemm(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& A,
     template void scal(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
     template void scal_scalar(const CudaExecutor&, V, matrix::Dense<V>&);                     \
     template void copy(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
-    template void fill(const CudaExecutor&, matrix::Dense<V>&, V);                            \
-    template void gemm(const CudaExecutor&, V, const matrix::Dense<V>&,                       \
-                       const matrix::Dense<V>&, V, matrix::Dense<V>&);
+    template void fill(const CudaExecutor&, matrix::Dense<V>&, V);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::blas::cuda

@@ -3,7 +3,6 @@
 #include "base/instantiate.hpp"
 #include "blas/dense/kernels.hpp"
 #include "loom/base/error.hpp"
-#include "loom/blas/gemm.hpp"
 #include "loom/blas/vector.hpp"
 
 namespace loom::blas {
@@ -157,23 +156,6 @@ void fill(matrix::Dense<V>& x, V value)
     LOOM_BLAS_DISPATCH(where, x.executor(), fill(e, x, value));
 }
 
-template <typename V>
-void gemm(V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B, V beta,
-          matrix::Dense<V>& C)
-{
-    constexpr const char* where = "loom::blas::gemm";
-    if (A.cols() != B.rows()) {
-        throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
-                                "inner dimensions differ");
-    }
-    if (C.rows() != A.rows() || C.cols() != B.cols()) {
-        throw DimensionMismatch(where, "C", C.size(), "A*B", dim2{A.rows(), B.cols()}, "");
-    }
-    check_same_executor(where, A, B);
-    check_same_executor(where, A, C);
-    LOOM_BLAS_DISPATCH(where, A.executor(), gemm(e, alpha, A, B, beta, C));
-}
-
 #define LOOM_INSTANTIATE_BLAS_DENSE(V)                                                         \
     template void dot(const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);   \
     template void conj_dot(const matrix::Dense<V>&, const matrix::Dense<V>&,                  \
@@ -187,9 +169,7 @@ void gemm(V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B, V beta,
     template void scal(const matrix::Dense<V>&, matrix::Dense<V>&);                           \
     template void scal(V, matrix::Dense<V>&);                                                  \
     template void copy(const matrix::Dense<V>&, matrix::Dense<V>&);                           \
-    template void fill(matrix::Dense<V>&, V);                                                  \
-    template void gemm(V, const matrix::Dense<V>&, const matrix::Dense<V>&, V,                \
-                       matrix::Dense<V>&);
+    template void fill(matrix::Dense<V>&, V);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BLAS_DENSE)
 
 }  // namespace loom::blas

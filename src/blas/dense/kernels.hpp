@@ -1,4 +1,4 @@
-// Per-backend entry points of BLAS on Dense (include/loom/blas/vector.hpp and gemm.hpp),
+// Per-backend entry points of BLAS on Dense (include/loom/blas/vector.hpp),
 // declared once for every backend. dense.cpp checks arguments and dispatches. Arguments
 // arrive checked: equal shapes, alpha/beta 1 x 1 or 1 x k, one executor.
 #pragma once
@@ -29,10 +29,7 @@
     template <typename V>                                                                     \
     void scal_scalar(const Exec& exec, V alpha, matrix::Dense<V>& x);                      \
     template <typename V>                                                                     \
-    void fill(const Exec& exec, matrix::Dense<V>& x, V value);                               \
-    template <typename V>                                                                     \
-    void gemm(const Exec& exec, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& B, \
-              V beta, matrix::Dense<V>& C)
+    void fill(const Exec& exec, matrix::Dense<V>& x, V value)
 
 namespace loom::blas::reference {
 LOOM_DECLARE_BLAS_DENSE_KERNELS(ReferenceExecutor);

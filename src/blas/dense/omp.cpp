@@ -205,28 +205,6 @@ void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
                         [&](size_type i, size_type j) { x.at(i, j) = value; });
 }
 
-template <typename V>
-void gemm(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& A,
-          const matrix::Dense<V>& B, V beta, matrix::Dense<V>& C)
-{
-    const size_type n = C.cols();
-    const size_type inner = A.cols();
-    // i-k-j order: the innermost loop streams one row of B into one row of C.
-    parallel_for(exec, C.rows(), [&](size_type i) {
-        V* c = C.data() + i * C.stride();
-        if (beta == V{0}) {
-            std::fill_n(c, n, V{0});
-        } else if (beta != V{1}) {
-            for (size_type j = 0; j < n; ++j) c[j] *= beta;
-        }
-        for (size_type k = 0; k < inner; ++k) {
-            const V a = alpha * A.at(i, k);
-            const V* b = B.data() + k * B.stride();
-            for (size_type j = 0; j < n; ++j) c[j] += a * b[j];
-        }
-    });
-}
-
 #define LOOM_INSTANTIATE(V)                                                                    \
     template void dot(const OmpExecutor&, const matrix::Dense<V>&, const matrix::Dense<V>&,   \
                       matrix::Dense<V>&, bool);                                                \
@@ -239,9 +217,7 @@ void gemm(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& A,
     template void scal(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \
     template void scal_scalar(const OmpExecutor&, V, matrix::Dense<V>&);                      \
     template void copy(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \
-    template void fill(const OmpExecutor&, matrix::Dense<V>&, V);                             \
-    template void gemm(const OmpExecutor&, V, const matrix::Dense<V>&,                        \
-                       const matrix::Dense<V>&, V, matrix::Dense<V>&);
+    template void fill(const OmpExecutor&, matrix::Dense<V>&, V);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::blas::omp

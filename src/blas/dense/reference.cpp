@@ -95,19 +95,6 @@ void fill(const ReferenceExecutor&, matrix::Dense<V>& x, V value)
     }
 }
 
-template <typename V>
-void gemm(const ReferenceExecutor&, V alpha, const matrix::Dense<V>& A,
-          const matrix::Dense<V>& B, V beta, matrix::Dense<V>& C)
-{
-    for (size_type i = 0; i < C.rows(); ++i) {
-        for (size_type j = 0; j < C.cols(); ++j) {
-            V sum{};
-            for (size_type k = 0; k < A.cols(); ++k) sum += A.at(i, k) * B.at(k, j);
-            C.at(i, j) = beta == V{0} ? alpha * sum : alpha * sum + beta * C.at(i, j);
-        }
-    }
-}
-
 #define LOOM_INSTANTIATE(V)                                                                    \
     template void dot(const ReferenceExecutor&, const matrix::Dense<V>&,                      \
                       const matrix::Dense<V>&, matrix::Dense<V>&, bool);                       \
@@ -120,9 +107,7 @@ void gemm(const ReferenceExecutor&, V alpha, const matrix::Dense<V>& A,
     template void scal(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \
     template void scal_scalar(const ReferenceExecutor&, V, matrix::Dense<V>&);                \
     template void copy(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \
-    template void fill(const ReferenceExecutor&, matrix::Dense<V>&, V);                       \
-    template void gemm(const ReferenceExecutor&, V, const matrix::Dense<V>&,                  \
-                       const matrix::Dense<V>&, V, matrix::Dense<V>&);
+    template void fill(const ReferenceExecutor&, matrix::Dense<V>&, V);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::blas::reference

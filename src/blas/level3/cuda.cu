@@ -1,0 +1,75 @@
+// CUDA level-2/3 BLAS on strided views. gemm: 64 x 64 tiles of C, 256 threads with a 4 x 4
+// register block each, operands staged through shared memory with loads that follow whichever
+// stride is 1 (so transposed operands load coalesced too). Triangular kernels are blocked: a
+// 32 x 32 diagonal block solved or multiplied in registers, one thread per column of B, then
+// the tiled gemm for the rest. gemm_dot: one block per (entry of C, chunk of rows), partials
+// combined in a fixed order (deterministic, no atomics).
+#include <algorithm>
+
+#include "base/cuda/helpers.cuh"
+#include "base/instantiate.hpp"
+#include "blas/level3/cuda_kernels.cuh"
+#include "blas/level3/kernels.hpp"
+
+namespace loom::blas::cuda {
+
+using detail::Strided;
+using detail::Triangle;
+using namespace loom::cuda;
+using namespace loom::blas::cuda_kernels;
+
+template <typename V>
+void gemm(const CudaExecutor& exec, V alpha, Strided<const V> A, Strided<const V> B, V beta,
+          Strided<V> C)
+{
+    using D = device_type_t<V>;
+    launch_gemm(exec, as_device(alpha), A.template as<const D>(), B.template as<const D>(),
+                as_device(beta), C.template as<D>());
+}
+
+template <typename V>
+void gemv(const CudaExecutor& exec, V alpha, Strided<const V> A, Strided<const V> x, V beta,
+          Strided<V> y)
+{
+    using D = device_type_t<V>;
+    launch_gemv(exec, as_device(alpha), A.template as<const D>(), x.template as<const D>(),
+                as_device(beta), y.template as<D>());
+}
+
+template <typename V>
+void trsm(const CudaExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
+{
+    using D = device_type_t<V>;
+    launch_trsm(exec, Triangle<const D>{T.view.template as<const D>(), T.lower, T.unit},
+                as_device(alpha), B.template as<D>());
+}
+
+template <typename V>
+void trmm(const CudaExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
+{
+    using D = device_type_t<V>;
+    launch_trmm(exec, Triangle<const D>{T.view.template as<const D>(), T.lower, T.unit},
+                as_device(alpha), B.template as<D>());
+}
+
+template <typename V>
+void gemm_dot(const CudaExecutor& exec, V alpha, Strided<const V> At, Strided<const V> B, V beta,
+              Strided<V> C)
+{
+    using D = device_type_t<V>;
+    launch_gemm_dot(exec, as_device(alpha), At.template as<const D>(), B.template as<const D>(),
+                    as_device(beta), C.template as<D>());
+}
+
+#define LOOM_INSTANTIATE(V)                                                                    \
+    template void gemm(const CudaExecutor&, V, Strided<const V>, Strided<const V>, V,          \
+                       Strided<V>);                                                            \
+    template void gemv(const CudaExecutor&, V, Strided<const V>, Strided<const V>, V,          \
+                       Strided<V>);                                                            \
+    template void trsm(const CudaExecutor&, Triangle<const V>, V, Strided<V>);                 \
+    template void trmm(const CudaExecutor&, Triangle<const V>, V, Strided<V>);                 \
+    template void gemm_dot(const CudaExecutor&, V, Strided<const V>, Strided<const V>, V,      \
+                           Strided<V>);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::blas::cuda

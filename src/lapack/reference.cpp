@@ -1,0 +1,54 @@
+// Reference dense LAPACK: unblocked textbook algorithms, the oracle for the other backends.
+#include <utility>
+
+#include "base/instantiate.hpp"
+#include "lapack/algorithms.hpp"
+#include "lapack/kernels.hpp"
+
+namespace loom::lapack::reference {
+
+using blas::detail::Strided;
+using blas::detail::Triangle;
+
+template <typename V>
+void getrf(const ReferenceExecutor&, Strided<V> A, int32* pivots, int32* info)
+{
+    detail::unblocked_getrf(A, pivots, 0, info);
+}
+
+template <typename V>
+void permute_rows(const ReferenceExecutor&, const int32* pivots, size_type first, size_type count,
+                  Strided<V> B, bool reverse)
+{
+    for (size_type s = 0; s < count; ++s) {
+        const size_type k = reverse ? first + count - 1 - s : first + s;
+        const size_type p = pivots[k];
+        if (p == k) continue;
+        for (size_type j = 0; j < B.cols; ++j) std::swap(*B.ptr(k, j), *B.ptr(p, j));
+    }
+}
+
+template <typename V>
+size_type first_zero_diagonal(const ReferenceExecutor&, Strided<const V> A)
+{
+    for (size_type i = 0; i < A.rows; ++i) {
+        if (*A.ptr(i, i) == V{}) return i;
+    }
+    return -1;
+}
+
+template <typename V>
+void trtri(const ReferenceExecutor&, Triangle<V> T)
+{
+    detail::unblocked_trtri(T);
+}
+
+#define LOOM_INSTANTIATE(V)                                                                    \
+    template void getrf(const ReferenceExecutor&, Strided<V>, int32*, int32*);                 \
+    template void permute_rows(const ReferenceExecutor&, const int32*, size_type, size_type,   \
+                               Strided<V>, bool);                                              \
+    template size_type first_zero_diagonal(const ReferenceExecutor&, Strided<const V>);        \
+    template void trtri(const ReferenceExecutor&, Triangle<V>);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::lapack::reference

@@ -149,6 +149,8 @@ template <typename V>
 bool trtri(const CudaExecutor& exec, blas::Uplo uplo, blas::Diag diag, matrix::Dense<V>& A)
 {
     constexpr const char* where = "loom::lapack::trtri";
+    // cuSOLVER writes ones on a unit diagonal, which LAPACK's trtri leaves as it was.
+    if (diag == blas::Diag::unit) return false;
     if (!fits(A.rows()) || !fits(A.stride())) return false;
     const auto device = exec.shared_from_this();
     const auto fill = uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;

@@ -29,16 +29,17 @@ struct Crossover {
 /// 2..256): OpenBLAS was 5-20x faster for gemm and gemv at every shape, and for gemm_dot at
 /// every tall-skinny shape tried (m, n 1..64, k 1e4..1e5); trsm and trmm tied up to 32 and
 /// lost from 64 on (2-10x); getrf was faster natively at 16, 2.4x slower at 32; trtri tied
-/// up to 32. CUDA: cuBLAS's gemm uses the FP64 tensor cores Loom's tiled kernel does not, so
-/// it takes everything but tiny calls, and gemm_dot keeps small C natively (one block per
-/// entry and chunk fills the GPU where a gemm tiles a tiny C); these GPU values are
-/// estimates until `loom bench gemm --exec cuda` is run on the H100.
+/// up to 32. CUDA: `loom bench gemm --exec cuda --routine R` on an H200 (double): native gemm
+/// won up to 64^3 (0.0101 vs 0.0131 ms), cuBLAS from 128^3 (1.75x, 5.6x at 4096^3: its FP64
+/// tensor cores); gemv native up to 1024^2, cuBLAS at 8192^2 (1.14x); gemm_dot: cuBLAS 7.6x at
+/// C 8 x 8 (k 1e7), tied at 1 x 1; trsm cuBLAS 1.2x at 32^3, 6x at 4096^3; getrf cuSOLVER
+/// 1.15x at 32, 10x at 2048; trtri native 2x faster at 16, tied at 64, cuSOLVER 61x at 2048.
 namespace crossovers {
-inline constexpr Crossover gemm{0, 16 * 16 * 16};
-inline constexpr Crossover gemv{0, 64 * 64};
-inline constexpr Crossover gemm_dot{0, 1025};  // the size is the entries of C
+inline constexpr Crossover gemm{0, 100 * 100 * 100};
+inline constexpr Crossover gemv{0, 4096 * 4096};
+inline constexpr Crossover gemm_dot{0, 2};  // the size is the entries of C
 inline constexpr Crossover triangular{32 * 32 * 32, 32 * 32 * 32};
-inline constexpr Crossover getrf{32, 64};
+inline constexpr Crossover getrf{32, 32};
 inline constexpr Crossover trtri{64, 64};
 }  // namespace crossovers
 

@@ -8,8 +8,8 @@
 namespace loom::solver {
 namespace {
 
-enum Slot : int { pq_slot, rho_slot, rr_slot, qz_slot, alpha_slot, neg_alpha_slot, beta_slot,
-                  one_slot, slot_count };
+// The slots fetched together each iteration come first, contiguous.
+enum Slot : int { pq_slot, rho_slot, rr_slot, qz_slot, alpha_slot, beta_slot, one_slot, slot_count };
 enum Vector : int { r_vec, p_vec, q_vec, z_vec };
 
 detail::Workspace cg_workspace(bool preconditioned)
@@ -51,20 +51,12 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
     for (size_type it = 1;; ++it) {
         A.apply(p, q);
         blas::conj_dot(p, q, s[pq_slot]);
-        s.fetch(pq_slot);
-        for (size_type j = 0; j < k; ++j) {
-            V alpha{0};
-            if (st.running(j) && st.usable_denominator(j, s.host(pq_slot, j), "p^H A p", it)) {
-                alpha = rho[j] / s.host(pq_slot, j);
-                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
-            }
-            s.host(alpha_slot, j) = alpha;
-            s.host(neg_alpha_slot, j) = -alpha;
-        }
-        if (st.all_stopped()) return;
-        s.push(alpha_slot, 2);
-        s.axpy(alpha_slot, p, x);
-        s.axpy(neg_alpha_slot, q, r);
+        // alpha = rho / p^H q is formed on the executor (0 where it would break down), so the
+        // iteration goes on without waiting for the host; the host sees p^H q with the next
+        // dots, one copy per iteration, and stops a column that broke down then (its x and r
+        // unchanged, alpha having been 0).
+        blas::axpy_quotient(s[rho_slot], s[pq_slot], p, x);
+        blas::axpy_quotient(s[rho_slot], s[pq_slot], q, r, true);
         if (M) M->apply(r, z);
 
         blas::conj_dot(r, z, s[rho_slot]);
@@ -77,7 +69,16 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
             blas::conj_dot(q, z, s[qz_slot]);
             last = qz_slot;
         }
-        s.fetch(rho_slot, last - rho_slot + 1);
+        s.fetch(pq_slot, last - pq_slot + 1);
+        for (size_type j = 0; j < k; ++j) {
+            V alpha{0};
+            if (st.running(j) && st.usable_denominator(j, s.host(pq_slot, j), "p^H A p", it)) {
+                alpha = rho[j] / s.host(pq_slot, j);
+                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
+            }
+            s.host(alpha_slot, j) = alpha;
+        }
+        if (st.all_stopped()) return;
         st.set_norms_from_squares(M ? rr_slot : rho_slot);
         if (st.check(it, &x)) return;
 

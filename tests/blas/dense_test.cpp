@@ -308,6 +308,38 @@ TYPED_TEST(BlasDense, AxpyAndAxpbyMatchReference)
     });
 }
 
+TYPED_TEST(BlasDense, AxpyQuotientIsAxpyWithTheQuotientAndZeroWhereItBreaksDown)
+{
+    using V = TypeParam;
+    using R = loom::remove_complex_t<V>;
+    this->for_each_case(loom::test::backends(), [&](const auto& exec, const Shape& s) {
+        const auto x = this->random({s.rows, s.cols, s.cols + 1}, 16);
+        const auto y = this->random(s, 17);
+        // Column 1 divides by zero and column 2 overflows: both leave y as it was.
+        auto num = loom::test::random_dense<V>(this->ref, {1, s.cols}, 18);
+        auto den = loom::test::random_dense<V>(this->ref, {1, s.cols}, 19);
+        if (s.cols > 1) den.at(0, 1) = V{0};
+        if (s.cols > 2) {
+            num.at(0, 2) = V{std::numeric_limits<R>::max()};
+            den.at(0, 2) = V{std::numeric_limits<R>::min()};
+        }
+        for (const bool subtract : {false, true}) {
+            auto expected = y;
+            for (size_type j = 0; j < s.cols; ++j) {
+                const bool usable = !(s.cols > 1 && j == 1) && !(s.cols > 2 && j == 2);
+                const V q = usable ? num.at(0, j) / den.at(0, j) : V{0};
+                for (size_type i = 0; i < s.rows; ++i) {
+                    expected.at(i, j) += (subtract ? -q : q) * x.at(i, j);
+                }
+            }
+            Dense<V> actual(exec, y);
+            loom::blas::axpy_quotient(Dense<V>(exec, num), Dense<V>(exec, den), Dense<V>(exec, x),
+                                      actual, subtract);
+            this->expect_same_span(actual, expected, this->tol);
+        }
+    });
+}
+
 TYPED_TEST(BlasDense, ScalCopyFillMatchReference)
 {
     using V = TypeParam;

@@ -24,6 +24,13 @@ template <typename V>
 void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
 template <typename V>
 void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
+/// y(:, j) += s * q_j * x(:, j) with q_j = num(0, j) / den(0, j) and s = -1 when `subtract`,
+/// else 1; q_j is taken as 0 where den(0, j) is 0 or the quotient is not finite, so y never
+/// turns to NaN here. The quotient is formed where the data are: a step length computed by a
+/// reduction on a device needs no copy to the host before it is used. num and den: 1 x k.
+template <typename V>
+void axpy_quotient(const matrix::Dense<V>& num, const matrix::Dense<V>& den,
+                   const matrix::Dense<V>& x, matrix::Dense<V>& y, bool subtract = false);
 /// y(:, j) = alpha(0, j) * x(:, j) + beta(0, j) * y(:, j); y is not read when beta is 0.
 template <typename V>
 void axpby(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,

@@ -335,6 +335,44 @@ void axpby(const CudaExecutor& exec, const matrix::Dense<V>* alpha, const matrix
         "loom::blas::axpby");
 }
 
+template <typename D>
+__device__ D guarded_quotient(const D& num, const D& den)
+{
+    if (den == D{}) return D{};
+    const D q = num / den;
+    if constexpr (std::is_arithmetic_v<D>) {
+        return isfinite(q) ? q : D{};
+    } else {
+        return isfinite(q.real()) && isfinite(q.imag()) ? q : D{};
+    }
+}
+
+template <typename V>
+void axpy_quotient(const CudaExecutor& exec, const matrix::Dense<V>& num,
+                   const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,
+                   matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const auto n = as_device(num.data());
+    const auto d = as_device(den.data());
+    const bool shared_num = num.cols() == 1;
+    const bool shared_den = den.cols() == 1;
+    const D s = as_device(sign);
+    const auto xd = as_device(x.data());
+    const auto yd = as_device(y.data());
+    const long long xs = x.stride();
+    const long long ys = y.stride();
+    // The quotient per element costs nothing next to the memory traffic and needs no extra
+    // kernel to form it first.
+    for_each_element(
+        exec, x.rows(), x.cols(),
+        [=] __device__(long long i, long long j) {
+            const D q = guarded_quotient(n[shared_num ? 0 : j], d[shared_den ? 0 : j]);
+            yd[i * ys + j] += s * q * xd[i * xs + j];
+        },
+        "loom::blas::axpy_quotient");
+}
+
 template <typename V>
 void axpby_scalar(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
                   matrix::Dense<V>& y)
@@ -416,6 +454,9 @@ void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
                        matrix::Dense<remove_complex_t<V>>&);                                   \
     template void axpby(const CudaExecutor&, const matrix::Dense<V>*,                         \
                         const matrix::Dense<V>&, const matrix::Dense<V>*, matrix::Dense<V>&); \
+    template void axpy_quotient(const CudaExecutor&, const matrix::Dense<V>&,                 \
+                                const matrix::Dense<V>&, V, const matrix::Dense<V>&,           \
+                                matrix::Dense<V>&);                                            \
     template void axpby_scalar(const CudaExecutor&, V, const matrix::Dense<V>&, V,            \
                                matrix::Dense<V>&);                                             \
     template void scal(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \

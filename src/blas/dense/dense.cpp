@@ -98,6 +98,18 @@ void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dens
 }
 
 template <typename V>
+void axpy_quotient(const matrix::Dense<V>& num, const matrix::Dense<V>& den,
+                   const matrix::Dense<V>& x, matrix::Dense<V>& y, bool subtract)
+{
+    constexpr const char* where = "loom::blas::axpy_quotient";
+    check_same_size(where, x, y, "x", "y");
+    check_coefficient(where, x, num, "num");
+    check_coefficient(where, x, den, "den");
+    const V sign = subtract ? V{-1} : V{1};
+    LOOM_BLAS_DISPATCH(where, x.executor(), axpy_quotient(e, num, den, sign, x, y));
+}
+
+template <typename V>
 void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y)
 {
     constexpr const char* where = "loom::blas::axpy";
@@ -163,6 +175,8 @@ void fill(matrix::Dense<V>& x, V value)
     template void nrm2(const matrix::Dense<V>&, matrix::Dense<remove_complex_t<V>>&);          \
     template void axpy(const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);  \
     template void axpy(V, const matrix::Dense<V>&, matrix::Dense<V>&);                        \
+    template void axpy_quotient(const matrix::Dense<V>&, const matrix::Dense<V>&,             \
+                                const matrix::Dense<V>&, matrix::Dense<V>&, bool);             \
     template void axpby(const matrix::Dense<V>&, const matrix::Dense<V>&,                     \
                         const matrix::Dense<V>&, matrix::Dense<V>&);                           \
     template void axpby(V, const matrix::Dense<V>&, V, matrix::Dense<V>&);                    \

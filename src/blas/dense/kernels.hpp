@@ -18,6 +18,11 @@
     template <typename V>                                                                     \
     void axpby(const Exec& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,   \
                const matrix::Dense<V>* beta, matrix::Dense<V>& y);                           \
+    /* y += sign * num / den x, per column; the quotient 0 where den is 0 or it is not finite */ \
+    template <typename V>                                                                     \
+    void axpy_quotient(const Exec& exec, const matrix::Dense<V>& num,                         \
+                       const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,        \
+                       matrix::Dense<V>& y);                                                  \
     /* the same with host scalars */                                                          \
     template <typename V>                                                                     \
     void axpby_scalar(const Exec& exec, V alpha, const matrix::Dense<V>& x, V beta,          \

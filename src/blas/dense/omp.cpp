@@ -11,6 +11,7 @@
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "blas/dense/kernels.hpp"
+#include "blas/dense/quotient.hpp"
 
 namespace loom::blas::omp {
 namespace {
@@ -162,6 +163,20 @@ void axpby(const OmpExecutor& exec, const matrix::Dense<V>* alpha, const matrix:
 }
 
 template <typename V>
+void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
+                   const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,
+                   matrix::Dense<V>& y)
+{
+    const size_type k = x.cols();
+    std::vector<V> a(static_cast<std::size_t>(k));
+    for (size_type j = 0; j < k; ++j) {
+        a[j] = sign * detail::guarded_quotient(coefficient(num, j), coefficient(den, j));
+    }
+    for_each_element(exec, x.rows(), k,
+                     [&](size_type i, size_type j) { y.at(i, j) += a[j] * x.at(i, j); });
+}
+
+template <typename V>
 void axpby_scalar(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
                   matrix::Dense<V>& y)
 {
@@ -212,6 +227,9 @@ void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
                        matrix::Dense<remove_complex_t<V>>&);                                   \
     template void axpby(const OmpExecutor&, const matrix::Dense<V>*, const matrix::Dense<V>&, \
                         const matrix::Dense<V>*, matrix::Dense<V>&);                           \
+    template void axpy_quotient(const OmpExecutor&, const matrix::Dense<V>&,                  \
+                                const matrix::Dense<V>&, V, const matrix::Dense<V>&,           \
+                                matrix::Dense<V>&);                                            \
     template void axpby_scalar(const OmpExecutor&, V, const matrix::Dense<V>&, V,             \
                                matrix::Dense<V>&);                                             \
     template void scal(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \

@@ -3,6 +3,7 @@
 
 #include "base/instantiate.hpp"
 #include "blas/dense/kernels.hpp"
+#include "blas/dense/quotient.hpp"
 
 namespace loom::blas::reference {
 namespace {
@@ -49,6 +50,17 @@ void axpby(const ReferenceExecutor&, const matrix::Dense<V>* alpha, const matrix
         for (size_type i = 0; i < x.rows(); ++i) {
             y.at(i, j) = b == V{0} ? a * x.at(i, j) : a * x.at(i, j) + b * y.at(i, j);
         }
+    }
+}
+
+template <typename V>
+void axpy_quotient(const ReferenceExecutor&, const matrix::Dense<V>& num,
+                   const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,
+                   matrix::Dense<V>& y)
+{
+    for (size_type j = 0; j < x.cols(); ++j) {
+        const V a = sign * detail::guarded_quotient(coefficient(&num, j), coefficient(&den, j));
+        for (size_type i = 0; i < x.rows(); ++i) y.at(i, j) += a * x.at(i, j);
     }
 }
 
@@ -102,6 +114,9 @@ void fill(const ReferenceExecutor&, matrix::Dense<V>& x, V value)
                        matrix::Dense<remove_complex_t<V>>&);                                   \
     template void axpby(const ReferenceExecutor&, const matrix::Dense<V>*,                    \
                         const matrix::Dense<V>&, const matrix::Dense<V>*, matrix::Dense<V>&); \
+    template void axpy_quotient(const ReferenceExecutor&, const matrix::Dense<V>&,            \
+                                const matrix::Dense<V>&, V, const matrix::Dense<V>&,           \
+                                matrix::Dense<V>&);                                            \
     template void axpby_scalar(const ReferenceExecutor&, V, const matrix::Dense<V>&, V,       \
                                matrix::Dense<V>&);                                             \
     template void scal(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \

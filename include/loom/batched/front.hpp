@@ -2,6 +2,7 @@
 // BatchDense, launching the batched routines (routines.hpp) in the mode that suits the sizes:
 //
 //   loom::batched::gemm(alpha, A, B, beta, C);                        // C_b = alpha A_b B_b + beta C_b
+//   loom::batched::gemm(exec, alpha, A, B, beta, C);                  // the same, run on exec
 //   loom::batched::getrf(A, pivots, info);                            // P_b A_b = L_b U_b
 //   loom::batched::getrs(blas::Op::none, A, pivots, B);
 //
@@ -12,7 +13,10 @@
 // row k of matrix b was interchanged with row pivots[b * n + k] at step k.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "loom/base/array.hpp"
 #include "loom/blas/types.hpp"
@@ -122,5 +126,63 @@ void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch = Launch::automatic)
 template <typename V>
 void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B,
              Launch launch = Launch::automatic);
+
+/// A view of M on exec, so that a call runs on exec whatever executor made the batch (an
+/// OpenMP call on a batch built by the reference executor, say). BadInput when M's memory is
+/// not exec's (a GPU batch handed to a host executor).
+template <typename V>
+BatchDense<V> on(const std::shared_ptr<const Executor>& exec, const BatchDense<V>& M)
+{
+    if (!exec || !M.executor() || !M.executor()->same_memory_as(*exec)) {
+        throw BadInput("loom::batched::on", "the batch does not live in the memory of " +
+                                                std::string(exec ? exec->name() : "no executor"));
+    }
+    return BatchDense<V>::view(exec, M.batch_count(), M.size(), M.stride(), M.batch_stride(),
+                               const_cast<V*>(M.data()));
+}
+
+namespace detail {
+/// An argument of an executor-first call: batches become views on exec, the rest pass as is.
+template <typename T>
+T&& on_exec(const std::shared_ptr<const Executor>&, T&& arg)
+{
+    return std::forward<T>(arg);
+}
+template <typename V>
+BatchDense<V> on_exec(const std::shared_ptr<const Executor>& exec, BatchDense<V>& M)
+{
+    return on(exec, M);
+}
+template <typename V>
+BatchDense<V> on_exec(const std::shared_ptr<const Executor>& exec, const BatchDense<V>& M)
+{
+    return on(exec, M);
+}
+}  // namespace detail
+
+/// Executor-first forms of every call, `loom::batched::getrf(exec, A, pivots, info)`: the call
+/// without exec, run on exec over views of the batches (see on()); pivots and info are placed
+/// on exec. (qr's tau must already have its shape: a view cannot be resized.)
+#define LOOM_BATCHED_ON_EXEC(name)                                                              \
+    template <typename... Args>                                                                 \
+    void name(const std::shared_ptr<const Executor>& exec, Args&&... args)                      \
+    {                                                                                           \
+        std::tuple<decltype(detail::on_exec(exec, std::forward<Args>(args)))...> on_exec_args(  \
+            detail::on_exec(exec, std::forward<Args>(args))...);                                \
+        std::apply([](auto&... a) { name(a...); }, on_exec_args);                               \
+    }
+LOOM_BATCHED_ON_EXEC(gemm)
+LOOM_BATCHED_ON_EXEC(gemv)
+LOOM_BATCHED_ON_EXEC(trsm)
+LOOM_BATCHED_ON_EXEC(trmm)
+LOOM_BATCHED_ON_EXEC(trtri)
+LOOM_BATCHED_ON_EXEC(getrf)
+LOOM_BATCHED_ON_EXEC(getrs)
+LOOM_BATCHED_ON_EXEC(gesv)
+LOOM_BATCHED_ON_EXEC(potrf)
+LOOM_BATCHED_ON_EXEC(potrs)
+LOOM_BATCHED_ON_EXEC(qr)
+LOOM_BATCHED_ON_EXEC(apply_q)
+#undef LOOM_BATCHED_ON_EXEC
 
 }  // namespace loom::batched

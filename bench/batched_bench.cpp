@@ -283,7 +283,8 @@ Counts counts(BatchedRoutine routine, double n)
 bool has_peer(BatchedRoutine routine, BatchedPeer peer)
 {
     if (peer == BatchedPeer::cublas) {
-        return routine == BatchedRoutine::gemm || routine == BatchedRoutine::getrf;
+        return routine == BatchedRoutine::gemm || routine == BatchedRoutine::getrf ||
+               routine == BatchedRoutine::trsm;
     }
     if (peer == BatchedPeer::openblas) return routine != BatchedRoutine::qr;
     return false;
@@ -318,7 +319,7 @@ int host_threads(const Executor& exec)
 }
 
 struct Row {
-    size_type n;
+    size_type n = 0;
     std::string launch;
     double time = 0;
     double error = 0;
@@ -432,9 +433,11 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
         // different summation orders of two correct kernels on well-conditioned inputs.
         const double tolerance =
             100.0 * static_cast<double>(n) * std::numeric_limits<remove_complex_t<V>>::epsilon();
-        Row row{n, batched::to_string(options.launch == Launch::automatic
-                                          ? batched::choose_launch(*exec, n)
-                                          : options.launch)};
+        Row row;
+        row.n = n;
+        row.launch = batched::to_string(options.launch == Launch::automatic
+                                            ? batched::choose_launch(*exec, n)
+                                            : options.launch);
         row.error = check(routine, o, checked, n, options.launch);
         if (!(row.error <= tolerance)) {
             throw NumericalError(where, fmt::format("{} n={} ({}) differs from the reference: "

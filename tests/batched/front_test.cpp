@@ -325,7 +325,7 @@ TYPED_TEST(BatchedFront, TrsmAndTrmmEveryCaseMatchReference)
                                 }
                             };
                             call(A, expected, Launch::automatic);
-                            for (const auto& t : targets<V>({.host_vendor = true})) {
+                            for (const auto& t : targets<V>({.cuda_vendor = solve, .host_vendor = true})) {
                                 BatchDense<V> b(t.exec, B);
                                 call(BatchDense<V>(t.exec, A), b, t.launch);
                                 EXPECT_LE(error_of(raw(b), raw(expected)), tolerance<V>(n))

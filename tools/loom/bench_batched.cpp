@@ -63,7 +63,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
         ->check(CLI::PositiveNumber);
     sub.add_option("--peer", cli->peer,
-                    "Library timed alongside: cublas (CUDA: gemm, getrf) or openblas (host, "
+                    "Library timed alongside: cublas (CUDA: gemm, getrf, trsm) or openblas (host, "
                     "builds with LOOM_WITH_BLAS)")
         ->check(CLI::IsMember({"none", "cublas", "openblas"}))
         ->capture_default_str();
@@ -89,7 +89,8 @@ Runner setup(CLI::App& sub)
         "            (host, real values: SIMD packs of matrices), vendor (the peer library), auto\n"
         "            (CUDA: serial for n <= 8, teamvector above; host: serial)\n"
         "  vs peer   peer time / Loom time (> 1: Loom is faster); cublas times\n"
-        "            gemmStridedBatched and getrfBatched alone\n"
+        "            gemmStridedBatched, getrfBatched alone, trsmBatched (with its pointer\n"
+        "            arrays)\n"
         "Bytes and flops per matrix:\n{}",
         bench::batched_counts_help));
     return [cli] { return run(*cli); };

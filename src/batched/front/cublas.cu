@@ -67,6 +67,8 @@ cublasOperation_t operation(Op op)
 LOOM_CUBLAS_GENERIC(gemm_strided_batched_of, cublasSgemmStridedBatched,
                     cublasDgemmStridedBatched, cublasCgemmStridedBatched,
                     cublasZgemmStridedBatched)
+LOOM_CUBLAS_GENERIC(trsm_batched_of, cublasStrsmBatched, cublasDtrsmBatched,
+                    cublasCtrsmBatched, cublasZtrsmBatched)
 LOOM_CUBLAS_GENERIC(getrf_batched_of, cublasSgetrfBatched, cublasDgetrfBatched,
                     cublasCgetrfBatched, cublasZgetrfBatched)
 
@@ -74,6 +76,11 @@ template <typename T, typename... Args>
 cublasStatus_t gemm_strided_batched(cublasHandle_t h, Args... args)
 {
     return gemm_strided_batched_of(static_cast<T*>(nullptr), h, args...);
+}
+template <typename T, typename... Args>
+cublasStatus_t trsm_batched(cublasHandle_t h, Args... args)
+{
+    return trsm_batched_of(static_cast<T*>(nullptr), h, args...);
 }
 template <typename T, typename... Args>
 cublasStatus_t getrf_batched(cublasHandle_t h, Args... args)
@@ -153,6 +160,25 @@ int leading(const BatchDense<V>& M)
     return static_cast<int>(M.stride() > 0 ? M.stride() : 1);
 }
 
+/// The device array of the matrices' addresses that cuBLAS's pointer-array routines take.
+template <typename C>
+class PointerList {
+public:
+    PointerList(const CudaExecutor& exec, C* data, size_type count, size_type batch_stride,
+                const char* where)
+        // As bytes: Array has no pointer instantiations.
+        : bytes_(exec.shared_from_this(), static_cast<size_type>(sizeof(C*)) * count)
+    {
+        pointers_kernel<<<grid_for(exec, count), block, 0, stream_of(exec)>>>(data, count,
+                                                                              batch_stride, get());
+        check_launch(where);
+    }
+    C** get() const { return reinterpret_cast<C**>(const_cast<unsigned char*>(bytes_.data())); }
+
+private:
+    Array<unsigned char> bytes_;
+};
+
 /// cublasXgetrfBatched on the batch as stored (a column-major library factors A^T).
 template <typename V>
 void run_getrf_batched(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info,
@@ -160,14 +186,8 @@ void run_getrf_batched(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots
 {
     using C = cuda_type_t<V>;
     const auto count = A.batch_count();
-    // The pointer array as bytes (Array has no pointer instantiations).
-    Array<unsigned char> pointers(exec.shared_from_this(),
-                                  static_cast<size_type>(sizeof(C*)) * count);
-    auto** list = reinterpret_cast<C**>(pointers.data());
-    pointers_kernel<<<grid_for(exec, count), block, 0, stream_of(exec)>>>(
-        cast(A.data()), count, A.batch_stride(), list);
-    check_launch(where);
-    LOOM_CUBLAS_CHECK(getrf_batched<C>(handle(exec, where), static_cast<int>(A.rows()), list,
+    const PointerList<C> list(exec, cast(A.data()), count, A.batch_stride(), where);
+    LOOM_CUBLAS_CHECK(getrf_batched<C>(handle(exec, where), static_cast<int>(A.rows()), list.get(),
                                     leading(A), pivots, info, static_cast<int>(count)),
                       where);
 }
@@ -192,6 +212,33 @@ bool gemm(const CudaExecutor& exec, Op op_a, Op op_b, V alpha, const BatchDense<
                                            A.batch_stride(), cast(&beta), cast(C.data()),
                                            leading(C), C.batch_stride(), static_cast<int>(count)),
                       where);
+    return true;
+}
+
+template <typename V>
+bool trsm(const CudaExecutor& exec, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag,
+          V alpha, const BatchDense<V>& A, BatchDense<V>& B)
+{
+    constexpr const char* where = "loom::batched::trsm";
+    const auto count = B.batch_count();
+    if (count > INT_MAX || !fits(B.rows()) || !fits(B.cols()) || !fits(A.stride()) ||
+        !fits(B.stride())) {
+        return false;
+    }
+    using C = cuda_type_t<V>;
+    // Row-major op(A) X = alpha B is column-major X^T op(A)^T = alpha B^T, with A^T's
+    // triangle the other one: side and triangle flip, op stays.
+    const PointerList<C> a(exec, const_cast<C*>(cast(A.data())), count, A.batch_stride(), where);
+    const PointerList<C> b(exec, cast(B.data()), count, B.batch_stride(), where);
+    LOOM_CUBLAS_CHECK(
+        trsm_batched<C>(handle(exec, where),
+                        side == blas::Side::left ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
+                        uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                        operation(op), diag == blas::Diag::unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                        static_cast<int>(B.cols()), static_cast<int>(B.rows()), cast(&alpha),
+                        const_cast<const C* const*>(a.get()), leading(A), b.get(), leading(B),
+                        static_cast<int>(count)),
+        where);
     return true;
 }
 
@@ -222,6 +269,8 @@ void getrf_raw(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32*
 #define LOOM_INSTANTIATE(V)                                                                    \
     template bool gemm(const CudaExecutor&, Op, Op, V, const BatchDense<V>&,                   \
                        const BatchDense<V>&, V, BatchDense<V>&);                                \
+    template bool trsm(const CudaExecutor&, blas::Side, blas::Uplo, Op, blas::Diag, V,         \
+                       const BatchDense<V>&, BatchDense<V>&);                                   \
     template bool getrf(const CudaExecutor&, BatchDense<V>&, int32*, int32*);                   \
     template void getrf_raw(const CudaExecutor&, BatchDense<V>&, int32*, int32*);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)

@@ -254,40 +254,46 @@ void check_triangular(const char* where, blas::Side side, const BatchDense<V>& A
 
 }  // namespace
 
+namespace {
+
+/// trsm (solve) or trmm: the same checks, launches and vendor support.
 template <typename V>
-void trsm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
-          BatchDense<V>& B, Launch launch)
+void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo, Op op,
+                blas::Diag diag, V alpha, const BatchDense<V>& A, BatchDense<V>& B, Launch launch)
 {
-    constexpr const char* where = "loom::batched::trsm";
     check_triangular(where, side, A, B);
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()),
-                        {.simd = true, .host_vendor = true});
-    if (LOOM_BATCHED_VENDOR(launch, exec, openblas::trsm(exec, side, uplo, op, diag, alpha, A, B),
-                            false)) {
+                        {.simd = true, .cuda_vendor = solve, .host_vendor = true});
+    if (LOOM_BATCHED_VENDOR(launch, exec,
+                            solve ? openblas::trsm(exec, side, uplo, op, diag, alpha, A, B)
+                                  : openblas::trmm(exec, side, uplo, op, diag, alpha, A, B),
+                            solve && cublas::trsm(e, side, uplo, op, diag, alpha, A, B))) {
         return;
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_BATCHED_DISPATCH(where, exec, trsm(e, launch, side, uplo, op, diag, alpha, A, B));
+    if (solve) {
+        LOOM_BATCHED_DISPATCH(where, exec, trsm(e, launch, side, uplo, op, diag, alpha, A, B));
+    } else {
+        LOOM_BATCHED_DISPATCH(where, exec, trmm(e, launch, side, uplo, op, diag, alpha, A, B));
+    }
+}
+
+}  // namespace
+
+template <typename V>
+void trsm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
+          BatchDense<V>& B, Launch launch)
+{
+    triangular("loom::batched::trsm", true, side, uplo, op, diag, alpha, A, B, launch);
 }
 
 template <typename V>
 void trmm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
           BatchDense<V>& B, Launch launch)
 {
-    constexpr const char* where = "loom::batched::trmm";
-    check_triangular(where, side, A, B);
-    if (B.batch_count() == 0 || B.size().count() == 0) return;
-    const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()),
-                        {.simd = true, .host_vendor = true});
-    if (LOOM_BATCHED_VENDOR(launch, exec, openblas::trmm(exec, side, uplo, op, diag, alpha, A, B),
-                            false)) {
-        return;
-    }
-    if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_BATCHED_DISPATCH(where, exec, trmm(e, launch, side, uplo, op, diag, alpha, A, B));
+    triangular("loom::batched::trmm", false, side, uplo, op, diag, alpha, A, B, launch);
 }
 
 template <typename V>

@@ -80,6 +80,10 @@ namespace loom::batched::cublas {
 template <typename V>
 bool gemm(const CudaExecutor& exec, Op op_a, Op op_b, V alpha, const BatchDense<V>& A,
           const BatchDense<V>& B, V beta, BatchDense<V>& C);
+/// trsmBatched on the column-major views (X op(A)^T-form with the triangle flipped).
+template <typename V>
+bool trsm(const CudaExecutor& exec, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag,
+          V alpha, const BatchDense<V>& A, BatchDense<V>& B);
 /// getrfBatched on the row-major batch: transposes in place, factors, transposes back.
 template <typename V>
 bool getrf(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info);

@@ -433,6 +433,67 @@ TYPED_TEST(BatchedFront, GetrfFactorsAndReportsZeroPivots)
     }
 }
 
+TYPED_TEST(BatchedFront, GetrfNoPivotAndAddRadial)
+{
+    using V = TypeParam;
+    using R = loom::remove_complex_t<V>;
+    const size_type count = 30;
+    for (const size_type n : {1, 5, 17}) {
+        auto A = random_batch<V>(count, {n, n}, 41);
+        for (size_type b = 0; b < count; ++b) {
+            for (size_type i = 0; i < n; ++i) A.at(b, i, i) *= V(R(4 * n));
+        }
+        A.at(2, 0, 0) = V{};  // a zero pivot at the first step of matrix 2
+
+        // add_radial: by hand, padding untouched.
+        auto radial = A;
+        batched::add_radial(R(0.25), radial);
+        auto expected_radial = raw(A);
+        for (size_type b = 0; b < count; ++b) {
+            for (size_type i = 0; i < n; ++i) {
+                auto& d = expected_radial[b * A.batch_stride() + i * A.stride() + i];
+                d += V(std::real(d) >= R(0) ? R(0.25) : R(-0.25));
+            }
+        }
+        EXPECT_EQ(raw(radial), expected_radial) << "n=" << n;
+
+        // getrf_nopivot on the reference: L U = A with plain loops, the zero pivot reported.
+        auto lu = A;
+        loom::Array<int32> info;
+        batched::getrf_nopivot(lu, info);
+        const auto ir = host(info);
+        for (size_type b = 0; b < count; ++b) {
+            EXPECT_EQ(ir[b], b == 2 ? 1 : 0) << "n=" << n << " matrix " << b;
+            if (b == 2) continue;
+            std::vector<V> product(static_cast<std::size_t>(n * n), V{}), original(product.size());
+            for (size_type i = 0; i < n; ++i) {
+                for (size_type j = 0; j < n; ++j) {
+                    original[i * n + j] = A.at(b, i, j);
+                    for (size_type k = 0; k <= std::min(i, j); ++k) {
+                        const V l = k == i ? V(1) : lu.at(b, i, k);
+                        product[i * n + j] += l * lu.at(b, k, j);
+                    }
+                }
+            }
+            EXPECT_LE(error_of(product, original), tolerance<V>(n)) << "n=" << n << " matrix " << b;
+        }
+        for (const auto& t : targets<V>({})) {
+            BatchDense<V> a(t.exec, A), r(t.exec, A);
+            loom::Array<int32> got_info;
+            batched::getrf_nopivot(a, got_info, t.launch);
+            batched::add_radial(R(0.25), r, t.launch);
+            EXPECT_EQ(host(got_info), ir) << t.name() << " n=" << n;
+            EXPECT_EQ(raw(r), expected_radial) << t.name() << " n=" << n;
+            const BatchDense<V> got(loom::test::reference(), a);
+            for (size_type b = 0; b < count; ++b) {
+                if (b == 2) continue;
+                EXPECT_LE(error_of(got.item(b).to_host(), lu.item(b).to_host()), tolerance<V>(n))
+                    << t.name() << " n=" << n << " matrix " << b;
+            }
+        }
+    }
+}
+
 TYPED_TEST(BatchedFront, GetrsAndGesvSolve)
 {
     using V = TypeParam;

@@ -93,6 +93,16 @@ template <typename V>
 void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info,
            Launch launch = Launch::automatic);
 
+/// A_b = L_b U_b without pivoting, in place: for diagonally dominant matrices, or after
+/// add_radial; has a SIMD pack version. info[b] = k + 1 when U_b(k, k) is zero (the contents
+/// of that A_b are then unspecified).
+template <typename V>
+void getrf_nopivot(BatchDense<V>& A, Array<int32>& info, Launch launch = Launch::automatic);
+
+/// Static pivoting: A_b(i, i) += tiny where Re A_b(i, i) >= 0, -= tiny where it is negative.
+template <typename V>
+void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A, Launch launch = Launch::automatic);
+
 /// Solves op(A_b) X_b = B_b with the factors and pivots of getrf; X overwrites B.
 template <typename V>
 void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDense<V>& B,
@@ -178,6 +188,8 @@ LOOM_BATCHED_ON_EXEC(trmm)
 LOOM_BATCHED_ON_EXEC(trtri)
 LOOM_BATCHED_ON_EXEC(getrf)
 LOOM_BATCHED_ON_EXEC(getrs)
+LOOM_BATCHED_ON_EXEC(getrf_nopivot)
+LOOM_BATCHED_ON_EXEC(add_radial)
 LOOM_BATCHED_ON_EXEC(gesv)
 LOOM_BATCHED_ON_EXEC(potrf)
 LOOM_BATCHED_ON_EXEC(potrs)

@@ -88,6 +88,24 @@ void getrf(const Driver& driver, Launch launch, BatchDense<V>& A, int32* pivots,
 }
 
 template <typename Driver, typename V>
+void getrf_nopivot(const Driver& driver, Launch launch, BatchDense<V>& A, int32* info)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(),
+               GetrfNoPivotCall{info, A.batch_count()});
+}
+
+template <typename Driver, typename V>
+void add_radial(const Driver& driver, Launch launch, remove_complex_t<V> tiny, BatchDense<V>& A)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(),
+               AddRadialCall<remove_complex_t<V>>{tiny});
+}
+
+template <typename Driver, typename V>
 void getrs(const Driver& driver, Launch launch, Op op, const BatchDense<V>& LU,
            const int32* pivots, BatchDense<V>& B)
 {

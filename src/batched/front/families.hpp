@@ -4,8 +4,8 @@
 //     using Exec = OmpExecutor;  using Driver = ...;
 //     LOOM_BATCHED_FRONT_BLAS
 //     LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT_BLAS)
-// Families: BLAS (gemm, gemv, trsm, trmm), LU (trtri, getrf, getrs, gesv), FACTOR (potrf, potrs,
-// qr, apply_q).
+// Families: BLAS (gemm, gemv, trsm, trmm), LU (trtri, getrf, getrf_nopivot, add_radial, getrs,
+// gesv), FACTOR (potrf, potrs, qr, apply_q).
 #pragma once
 
 #include "base/instantiate.hpp"
@@ -61,6 +61,17 @@
         front::getrf(Driver{exec}, launch, A, pivots, info);                                    \
     }                                                                                           \
     template <typename V>                                                                       \
+    void getrf_nopivot(const Exec& exec, Launch launch, BatchDense<V>& A, int32* info)          \
+    {                                                                                           \
+        front::getrf_nopivot(Driver{exec}, launch, A, info);                                    \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void add_radial(const Exec& exec, Launch launch, remove_complex_t<V> tiny,                  \
+                    BatchDense<V>& A)                                                           \
+    {                                                                                           \
+        front::add_radial(Driver{exec}, launch, tiny, A);                                       \
+    }                                                                                           \
+    template <typename V>                                                                       \
     void getrs(const Exec& exec, Launch launch, Op op, const BatchDense<V>& LU,                 \
                const int32* pivots, BatchDense<V>& B)                                           \
     {                                                                                           \
@@ -76,6 +87,8 @@
 #define LOOM_INSTANTIATE_BATCHED_FRONT_LU(V)                                                   \
     template void trtri(const Exec&, Launch, blas::Uplo, blas::Diag, BatchDense<V>&, int32*);   \
     template void getrf(const Exec&, Launch, BatchDense<V>&, int32*, int32*);                   \
+    template void getrf_nopivot(const Exec&, Launch, BatchDense<V>&, int32*);                   \
+    template void add_radial(const Exec&, Launch, remove_complex_t<V>, BatchDense<V>&);         \
     template void getrs(const Exec&, Launch, Op, const BatchDense<V>&, const int32*,            \
                         BatchDense<V>&);                                                        \
     template void gesv(const Exec&, Launch, BatchDense<V>&, int32*, BatchDense<V>&, int32*);

@@ -336,6 +336,31 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
     LOOM_BATCHED_DISPATCH(where, exec, getrf(e, launch, A, pivots.data(), info.data()));
 }
 
+template <typename V>
+void getrf_nopivot(BatchDense<V>& A, Array<int32>& info, Launch launch)
+{
+    constexpr const char* where = "loom::batched::getrf_nopivot";
+    check_square(where, A, "A");
+    prepare(info, A.executor(), A.batch_count());
+    if (A.batch_count() == 0) return;
+    info.fill(0);
+    if (A.rows() == 0) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, getrf_nopivot(e, launch, A, info.data()));
+}
+
+template <typename V>
+void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A, Launch launch)
+{
+    constexpr const char* where = "loom::batched::add_radial";
+    check_extents(where, A, "A");
+    if (A.batch_count() == 0 || A.size().count() == 0) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, std::max(A.rows(), A.cols()), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, add_radial(e, launch, tiny, A));
+}
+
 namespace {
 
 template <typename V>
@@ -471,6 +496,8 @@ void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>
     template void trmm(blas::Side, blas::Uplo, Op, blas::Diag, V, const BatchDense<V>&, BatchDense<V>&, Launch); \
     template void trtri(blas::Uplo, blas::Diag, BatchDense<V>&, Array<int32>&, Launch);                     \
     template void getrf(BatchDense<V>&, Array<int32>&, Array<int32>&, Launch);                  \
+    template void getrf_nopivot(BatchDense<V>&, Array<int32>&, Launch);                         \
+    template void add_radial(remove_complex_t<V>, BatchDense<V>&, Launch);                      \
     template void getrs(Op, const BatchDense<V>&, const Array<int32>&, BatchDense<V>&, Launch); \
     template void gesv(BatchDense<V>&, Array<int32>&, BatchDense<V>&, Array<int32>&, Launch);   \
     template void potrf(blas::Uplo, BatchDense<V>&, Array<int32>&, Launch);                           \

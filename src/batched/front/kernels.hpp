@@ -27,6 +27,11 @@
     template <typename V>                                                                       \
     void getrf(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots, int32* info);  \
     template <typename V>                                                                       \
+    void getrf_nopivot(const Exec& exec, Launch launch, BatchDense<V>& A, int32* info);         \
+    template <typename V>                                                                       \
+    void add_radial(const Exec& exec, Launch launch, remove_complex_t<V> tiny,                  \
+                    BatchDense<V>& A);                                                          \
+    template <typename V>                                                                       \
     void getrs(const Exec& exec, Launch launch, Op op, const BatchDense<V>& LU,                 \
                const int32* pivots, BatchDense<V>& B);                                          \
     template <typename V>                                                                       \

@@ -101,6 +101,26 @@ struct GetrfCall {
     }
 };
 
+struct GetrfNoPivotCall {
+    int32* info;
+    size_type count;
+    template <typename ModeT, typename Member, typename VA>
+    LOOM_HOST_DEVICE void operator()(ModeT, const Member& m, size_type b, const VA& A) const
+    {
+        store_info(info, b, count, invoke<ModeT, Getrf<ModeT, Pivot::None>>(m, A));
+    }
+};
+
+template <typename R>
+struct AddRadialCall {
+    R tiny;
+    template <typename ModeT, typename Member, typename VA>
+    LOOM_HOST_DEVICE void operator()(ModeT, const Member& m, size_type, const VA& A) const
+    {
+        invoke<ModeT, AddRadial<ModeT>>(m, tiny, A);
+    }
+};
+
 template <typename TA>
 struct GetrsCall {
     const int32* pivots;

@@ -1,0 +1,200 @@
+// Front-level batched calls: one call factors, solves or multiplies every matrix of a
+// BatchDense, launching the batched routines (routines.hpp) in the mode that suits the sizes:
+//
+//   loom::batched::gemm(alpha, A, B, beta, C);                        // C_b = alpha A_b B_b + beta C_b
+//   loom::batched::gemm(exec, alpha, A, B, beta, C);                  // the same, run on exec
+//   loom::batched::getrf(A, pivots, info);                            // P_b A_b = L_b U_b
+//   loom::batched::getrs(blas::Op::none, A, pivots, B);
+//
+// All operands live on one executor; sizes are checked (DimensionMismatch, BadInput) before
+// anything runs. Numerical failures are reported per matrix in an info array, never thrown:
+// info[b] = 0, or k + 1 when step k of matrix b met a zero pivot (LAPACK's convention); the
+// other matrices are computed as usual. Pivots are 0-based, n per matrix, matrix after matrix:
+// row k of matrix b was interchanged with row pivots[b * n + k] at step k.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "loom/base/array.hpp"
+#include "loom/blas/types.hpp"
+#include "loom/matrix/batch_dense.hpp"
+
+namespace loom::batched {
+
+/// How a front-level call runs. (The routines' own mode tags are loom::batched::Mode::Serial,
+/// Team and TeamVector.)
+///   automatic    CUDA: serial for matrices of order <= 8, team_vector above; host: serial
+///   serial       one thread per matrix. On CUDA a block stages its matrices through shared
+///                memory so that every global access is coalesced
+///   team         a team per matrix (CUDA: a warp or a block, its threads as one flat set of
+///                workers); on the host a team is one thread
+///   team_vector  a team per matrix, its threads over rows and their vector lanes within rows
+///   simd         host only, real values only: W matrices interleaved in SIMD packs
+///                (batched::Simd), so that the serial routines vectorize across the batch;
+///                the batch is packed and unpacked around the call. Routines with pivoting
+///                have no pack version (NotSupported)
+///   vendor       the vendor library: cuBLAS on CUDA (gemm: gemmStridedBatched, getrf:
+///                getrfBatched around two in-place transposes, since cuBLAS is column-major),
+///                a loop of OpenBLAS/LAPACK calls on the host (LOOM_WITH_BLAS builds).
+///                NotSupported for routines the library does not batch
+/// The reference executor runs its plain loops whatever the launch (it is the oracle).
+enum class Launch { automatic, serial, team, team_vector, simd, vendor };
+
+/// "auto"/"automatic", "serial", "team", "teamvector"/"team_vector", "simd", "vendor".
+Launch parse_launch(const std::string& text);
+const char* to_string(Launch launch);
+/// The launch `automatic` picks for square matrices of order n on exec.
+Launch choose_launch(const Executor& exec, size_type n);
+
+// Side, Uplo and Diag name the routines' tag namespaces here (tags.hpp): the front-level
+// calls take blas::Side, blas::Uplo and blas::Diag.
+using blas::Op;
+using matrix::BatchDense;
+
+/// C_b = alpha op_a(A_b) op_b(B_b) + beta C_b (C not read when beta is zero).
+template <typename V>
+void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>& B, V beta,
+          BatchDense<V>& C, Launch launch = Launch::automatic);
+template <typename V>
+void gemm(V alpha, const BatchDense<V>& A, const BatchDense<V>& B, V beta, BatchDense<V>& C,
+          Launch launch = Launch::automatic)
+{
+    gemm(Op::none, Op::none, alpha, A, B, beta, C, launch);
+}
+
+/// y_b = alpha op(A_b) x_b + beta y_b; x and y are batches of single columns.
+template <typename V>
+void gemv(Op op, V alpha, const BatchDense<V>& A, const BatchDense<V>& x, V beta,
+          BatchDense<V>& y, Launch launch = Launch::automatic);
+
+/// B_b = alpha op(A_b)^{-1} B_b (Side::left) or alpha B_b op(A_b)^{-1} (Side::right), A_b
+/// triangular. A zero diagonal entry is not checked (trtri and getrf report singularity).
+template <typename V>
+void trsm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
+          BatchDense<V>& B, Launch launch = Launch::automatic);
+
+/// B_b = alpha op(A_b) B_b (Side::left) or alpha B_b op(A_b) (Side::right), A_b triangular.
+template <typename V>
+void trmm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
+          BatchDense<V>& B, Launch launch = Launch::automatic);
+
+/// A_b = A_b^{-1} for triangular A_b, in place (the other triangle untouched). info (resized to
+/// the batch count, on A's executor) flags a zero diagonal; such a matrix is left unchanged.
+template <typename V>
+void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& info,
+           Launch launch = Launch::automatic);
+
+/// P_b A_b = L_b U_b with partial pivoting, in place. pivots and info are resized (count * n
+/// and count entries, on A's executor). A zero pivot column is skipped, as LAPACK does.
+template <typename V>
+void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info,
+           Launch launch = Launch::automatic);
+
+/// A_b = L_b U_b without pivoting, in place: for diagonally dominant matrices, or after
+/// add_radial; has a SIMD pack version. info[b] = k + 1 when U_b(k, k) is zero (the contents
+/// of that A_b are then unspecified).
+template <typename V>
+void getrf_nopivot(BatchDense<V>& A, Array<int32>& info, Launch launch = Launch::automatic);
+
+/// Static pivoting: A_b(i, i) += tiny where Re A_b(i, i) >= 0, -= tiny where it is negative.
+template <typename V>
+void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A, Launch launch = Launch::automatic);
+
+/// Solves op(A_b) X_b = B_b with the factors and pivots of getrf; X overwrites B.
+template <typename V>
+void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDense<V>& B,
+           Launch launch = Launch::automatic);
+
+/// Solves A_b X_b = B_b by getrf then getrs: A is replaced by its factors, B by X (a matrix with
+/// a zero pivot keeps its B).
+template <typename V>
+void gesv(BatchDense<V>& A, Array<int32>& pivots, BatchDense<V>& B, Array<int32>& info,
+          Launch launch = Launch::automatic);
+
+/// Cholesky A_b = L_b L_b^H (Uplo::lower) or U_b^H U_b (Uplo::upper) of Hermitian positive
+/// definite matrices, in place on that triangle. info[b] = k + 1 when the leading minor of
+/// order k + 1 is not positive definite (that factorization stops there).
+template <typename V>
+void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info, Launch launch = Launch::automatic);
+
+/// Solves A_b X_b = B_b with the factors of potrf; X overwrites B.
+template <typename V>
+void potrs(blas::Uplo uplo, const BatchDense<V>& A, BatchDense<V>& B,
+           Launch launch = Launch::automatic);
+
+/// Householder QR A_b = Q_b R_b in place (LAPACK's geqrf storage: R on and above the diagonal,
+/// the reflectors below); tau is a batch of min(m, n) x 1 columns (resized when its shape is
+/// wrong).
+template <typename V>
+void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch = Launch::automatic);
+
+/// B_b = op(Q_b) B_b (Side::left) or B_b op(Q_b) (Side::right) with Q_b from qr; op is none or
+/// conj_transpose (transpose is accepted for real values).
+template <typename V>
+void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B,
+             Launch launch = Launch::automatic);
+
+/// A view of M on exec, so that a call runs on exec whatever executor made the batch (an
+/// OpenMP call on a batch built by the reference executor, say). BadInput when M's memory is
+/// not exec's (a GPU batch handed to a host executor).
+template <typename V>
+BatchDense<V> on(const std::shared_ptr<const Executor>& exec, const BatchDense<V>& M)
+{
+    if (!exec || !M.executor() || !M.executor()->same_memory_as(*exec)) {
+        throw BadInput("loom::batched::on", "the batch does not live in the memory of " +
+                                                std::string(exec ? exec->name() : "no executor"));
+    }
+    return BatchDense<V>::view(exec, M.batch_count(), M.size(), M.stride(), M.batch_stride(),
+                               const_cast<V*>(M.data()));
+}
+
+namespace detail {
+/// An argument of an executor-first call: batches become views on exec, the rest pass as is.
+template <typename T>
+T&& on_exec(const std::shared_ptr<const Executor>&, T&& arg)
+{
+    return std::forward<T>(arg);
+}
+template <typename V>
+BatchDense<V> on_exec(const std::shared_ptr<const Executor>& exec, BatchDense<V>& M)
+{
+    return on(exec, M);
+}
+template <typename V>
+BatchDense<V> on_exec(const std::shared_ptr<const Executor>& exec, const BatchDense<V>& M)
+{
+    return on(exec, M);
+}
+}  // namespace detail
+
+/// Executor-first forms of every call, `loom::batched::getrf(exec, A, pivots, info)`: the call
+/// without exec, run on exec over views of the batches (see on()); pivots and info are placed
+/// on exec. (qr's tau must already have its shape: a view cannot be resized.)
+#define LOOM_BATCHED_ON_EXEC(name)                                                              \
+    template <typename... Args>                                                                 \
+    void name(const std::shared_ptr<const Executor>& exec, Args&&... args)                      \
+    {                                                                                           \
+        std::tuple<decltype(detail::on_exec(exec, std::forward<Args>(args)))...> on_exec_args(  \
+            detail::on_exec(exec, std::forward<Args>(args))...);                                \
+        std::apply([](auto&... a) { name(a...); }, on_exec_args);                               \
+    }
+LOOM_BATCHED_ON_EXEC(gemm)
+LOOM_BATCHED_ON_EXEC(gemv)
+LOOM_BATCHED_ON_EXEC(trsm)
+LOOM_BATCHED_ON_EXEC(trmm)
+LOOM_BATCHED_ON_EXEC(trtri)
+LOOM_BATCHED_ON_EXEC(getrf)
+LOOM_BATCHED_ON_EXEC(getrs)
+LOOM_BATCHED_ON_EXEC(getrf_nopivot)
+LOOM_BATCHED_ON_EXEC(add_radial)
+LOOM_BATCHED_ON_EXEC(gesv)
+LOOM_BATCHED_ON_EXEC(potrf)
+LOOM_BATCHED_ON_EXEC(potrs)
+LOOM_BATCHED_ON_EXEC(qr)
+LOOM_BATCHED_ON_EXEC(apply_q)
+#undef LOOM_BATCHED_ON_EXEC
+
+}  // namespace loom::batched

@@ -1,0 +1,197 @@
+// The front-level calls written once for the OpenMP and CUDA backends: each turns its public
+// arguments into operands (transposes folded into views, conjugation and triangles into the
+// routine's tags) and hands them with the routine's functor to the backend's Driver:
+//   driver.run(launch, count, operands, functor)      (Driver::value<V>: the value type the
+//                                                       routines compute in on that backend)
+// Only the tag combinations a call can reach are instantiated: real values never conjugate.
+#pragma once
+
+#include "batched/front/operand.hpp"
+#include "batched/front/routines.hpp"
+#include "loom/batched/front.hpp"
+
+namespace loom::batched::front {
+
+template <typename Driver, typename V>
+void gemm(const Driver& driver, Launch launch, Op op_a, Op op_b, V alpha, const BatchDense<V>& A,
+          const BatchDense<V>& B, V beta, BatchDense<V>& C)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 3> ops{{input(A, view_transposed<V>(op_a)), input(B, view_transposed<V>(op_b)),
+                              beta == V{} ? output(C) : in_out(C)}};
+    with_conj<V>(conjugates<V>(op_a), [&](auto ta) {
+        with_conj<V>(conjugates<V>(op_b), [&](auto tb) {
+            driver.run(launch, C.batch_count(), ops.template as<T>(),
+                       GemmCall<T, decltype(ta), decltype(tb)>{T(alpha), T(beta)});
+        });
+    });
+}
+
+template <typename Driver, typename V>
+void gemv(const Driver& driver, Launch launch, Op op, V alpha, const BatchDense<V>& A,
+          const BatchDense<V>& x, V beta, BatchDense<V>& y)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 3> ops{
+        {input(A, view_transposed<V>(op)), input(x), beta == V{} ? output(y) : in_out(y)}};
+    with_conj<V>(conjugates<V>(op), [&](auto ta) {
+        driver.run(launch, y.batch_count(), ops.template as<T>(),
+                   GemvCall<T, decltype(ta)>{T(alpha), T(beta)});
+    });
+}
+
+template <typename Driver, typename V>
+void triangular(const Driver& driver, Launch launch, bool solve, blas::Side side, blas::Uplo uplo, Op op,
+                blas::Diag diag, V alpha, const BatchDense<V>& A, BatchDense<V>& B)
+{
+    using T = typename Driver::template value<V>;
+    const auto form = left_triangle<V>(side, uplo, op);
+    const Operands<V, 2> ops{{input(A, form.a_transposed), in_out(B, form.b_transposed)}};
+    with_uplo(form.lower, [&](auto u) {
+        with_conj<V>(form.conjugate, [&](auto t) {
+            with_diag(diag == blas::Diag::unit, [&](auto d) {
+                using U = decltype(u);
+                using TA = decltype(t);
+                using D = decltype(d);
+                if (solve) {
+                    driver.run(launch, B.batch_count(), ops.template as<T>(),
+                               TriangularCall<T, U, TA, D, true>{T(alpha)});
+                } else {
+                    driver.run(launch, B.batch_count(), ops.template as<T>(),
+                               TriangularCall<T, U, TA, D, false>{T(alpha)});
+                }
+            });
+        });
+    });
+}
+
+template <typename Driver, typename V>
+void trtri(const Driver& driver, Launch launch, blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A,
+           int32* info)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    with_uplo(uplo == blas::Uplo::lower, [&](auto u) {
+        with_diag(diag == blas::Diag::unit, [&](auto d) {
+            driver.run(launch, A.batch_count(), ops.template as<T>(),
+                       TrtriCall<decltype(u), decltype(d)>{info, A.batch_count()});
+        });
+    });
+}
+
+template <typename Driver, typename V>
+void getrf(const Driver& driver, Launch launch, BatchDense<V>& A, int32* pivots, int32* info)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(), GetrfCall{pivots, info});
+}
+
+template <typename Driver, typename V>
+void getrf_nopivot(const Driver& driver, Launch launch, BatchDense<V>& A, int32* info)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(),
+               GetrfNoPivotCall{info, A.batch_count()});
+}
+
+template <typename Driver, typename V>
+void add_radial(const Driver& driver, Launch launch, remove_complex_t<V> tiny, BatchDense<V>& A)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(),
+               AddRadialCall<remove_complex_t<V>>{tiny});
+}
+
+template <typename Driver, typename V>
+void getrs(const Driver& driver, Launch launch, Op op, const BatchDense<V>& LU,
+           const int32* pivots, BatchDense<V>& B)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 2> ops{{input(LU), in_out(B)}};
+    const auto run = [&](auto t) {
+        driver.run(launch, B.batch_count(), ops.template as<T>(), GetrsCall<decltype(t)>{pivots});
+    };
+    // A transposed solve runs its triangles in the other order: a tag, not a view.
+    if (op == Op::none) {
+        run(Trans::NoTranspose{});
+    } else if (conjugates<V>(op)) {
+        if constexpr (is_complex_v<V>) run(Trans::ConjTranspose{});
+    } else {
+        run(Trans::Transpose{});
+    }
+}
+
+template <typename Driver, typename V>
+void gesv(const Driver& driver, Launch launch, BatchDense<V>& A, int32* pivots, BatchDense<V>& B,
+          int32* info)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 2> ops{{in_out(A), in_out(B)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(), GesvCall{pivots, info});
+}
+
+template <typename Driver, typename V>
+void potrf(const Driver& driver, Launch launch, blas::Uplo uplo, BatchDense<V>& A, int32* info)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 1> ops{{in_out(A)}};
+    with_uplo(uplo == blas::Uplo::lower, [&](auto u) {
+        driver.run(launch, A.batch_count(), ops.template as<T>(),
+                   PotrfCall<decltype(u)>{info, A.batch_count()});
+    });
+}
+
+template <typename Driver, typename V>
+void potrs(const Driver& driver, Launch launch, blas::Uplo uplo, const BatchDense<V>& A,
+           BatchDense<V>& B)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 2> ops{{input(A), in_out(B)}};
+    with_uplo(uplo == blas::Uplo::lower, [&](auto u) {
+        driver.run(launch, B.batch_count(), ops.template as<T>(), PotrsCall<decltype(u)>{});
+    });
+}
+
+template <typename Driver, typename V>
+void qr(const Driver& driver, Launch launch, BatchDense<V>& A, BatchDense<V>& tau)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 2> ops{{in_out(A), output(tau)}};
+    driver.run(launch, A.batch_count(), ops.template as<T>(), QrCall{});
+}
+
+template <typename Driver, typename V>
+void apply_q(const Driver& driver, Launch launch, blas::Side side, Op op, const BatchDense<V>& A,
+             const BatchDense<V>& tau, BatchDense<V>& B)
+{
+    using T = typename Driver::template value<V>;
+    const Operands<V, 3> ops{{input(A), input(tau), in_out(B)}};
+    const auto run = [&](auto s, auto t) {
+        driver.run(launch, B.batch_count(), ops.template as<T>(),
+                   ApplyQCall<decltype(s), decltype(t)>{});
+    };
+    // Q^T of a real Q is Q^H: one adjoint tag for both.
+    const bool adjoint = op != Op::none;
+    if (side == blas::Side::left) {
+        adjoint ? run(batched::Side::Left{}, Trans::ConjTranspose{})
+                : run(batched::Side::Left{}, Trans::NoTranspose{});
+    } else {
+        adjoint ? run(batched::Side::Right{}, Trans::ConjTranspose{})
+                : run(batched::Side::Right{}, Trans::NoTranspose{});
+    }
+}
+
+/// Whether a functor's routine has a SIMD pack version (pivoting ones do not).
+template <typename F>
+inline constexpr bool has_pack_version = true;
+template <>
+inline constexpr bool has_pack_version<GetrfCall> = false;
+template <>
+inline constexpr bool has_pack_version<GesvCall> = false;
+template <typename TA>
+inline constexpr bool has_pack_version<GetrsCall<TA>> = false;
+
+}  // namespace loom::batched::front

@@ -1,0 +1,278 @@
+// Launch::vendor on CUDA: cuBLAS's batched gemm and LU. gemm needs no copy (C^T = op(B)^T
+// op(A)^T of the column-major views); getrfBatched pivots rows of column-major matrices, so
+// the row-major batch is transposed in place around it, and its 1-based pivots made 0-based.
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <type_traits>
+
+#include <cublas_v2.h>
+#include <cuComplex.h>
+
+#include "base/cuda/helpers.cuh"
+#include "base/instantiate.hpp"
+#include "batched/front/kernels.hpp"
+#include "loom/base/array.hpp"
+
+namespace loom::batched::cublas {
+namespace {
+
+template <typename V>
+struct cublas_type { using type = V; };
+template <>
+struct cublas_type<std::complex<float>> { using type = cuComplex; };
+template <>
+struct cublas_type<std::complex<double>> { using type = cuDoubleComplex; };
+template <typename V>
+using cuda_type_t = typename cublas_type<V>::type;
+
+template <typename V>
+cuda_type_t<V>* cast(V* p) { return reinterpret_cast<cuda_type_t<V>*>(p); }
+template <typename V>
+const cuda_type_t<V>* cast(const V* p) { return reinterpret_cast<const cuda_type_t<V>*>(p); }
+
+bool fits(size_type value) { return value >= 0 && value <= INT_MAX; }
+
+cublasHandle_t handle(const CudaExecutor& exec, const char*)
+{
+    return static_cast<cublasHandle_t>(exec.cublas_handle());
+}
+
+void check(cublasStatus_t status, const char* call, const char* where)
+{
+    if (status == CUBLAS_STATUS_SUCCESS) return;
+    throw CudaError(where, std::string(call) + " failed: " + cublasGetStatusName(status));
+}
+#define LOOM_CUBLAS_CHECK(call, where) check((call), #call, where)
+
+cublasOperation_t operation(Op op)
+{
+    switch (op) {
+    case Op::transpose: return CUBLAS_OP_T;
+    case Op::conj_transpose: return CUBLAS_OP_C;
+    default: return CUBLAS_OP_N;
+    }
+}
+
+// The type-generic names of cuBLAS's batched gemm and LU.
+#define LOOM_CUBLAS_GENERIC(name, S, D, C, Z)                                                  \
+    template <typename... Args>                                                                 \
+    cublasStatus_t name(float*, Args... args) { return S(args...); }                            \
+    template <typename... Args>                                                                 \
+    cublasStatus_t name(double*, Args... args) { return D(args...); }                           \
+    template <typename... Args>                                                                 \
+    cublasStatus_t name(cuComplex*, Args... args) { return C(args...); }                        \
+    template <typename... Args>                                                                 \
+    cublasStatus_t name(cuDoubleComplex*, Args... args) { return Z(args...); }
+LOOM_CUBLAS_GENERIC(gemm_strided_batched_of, cublasSgemmStridedBatched,
+                    cublasDgemmStridedBatched, cublasCgemmStridedBatched,
+                    cublasZgemmStridedBatched)
+LOOM_CUBLAS_GENERIC(trsm_batched_of, cublasStrsmBatched, cublasDtrsmBatched,
+                    cublasCtrsmBatched, cublasZtrsmBatched)
+LOOM_CUBLAS_GENERIC(getrf_batched_of, cublasSgetrfBatched, cublasDgetrfBatched,
+                    cublasCgetrfBatched, cublasZgetrfBatched)
+
+template <typename T, typename... Args>
+cublasStatus_t gemm_strided_batched(cublasHandle_t h, Args... args)
+{
+    return gemm_strided_batched_of(static_cast<T*>(nullptr), h, args...);
+}
+template <typename T, typename... Args>
+cublasStatus_t trsm_batched(cublasHandle_t h, Args... args)
+{
+    return trsm_batched_of(static_cast<T*>(nullptr), h, args...);
+}
+template <typename T, typename... Args>
+cublasStatus_t getrf_batched(cublasHandle_t h, Args... args)
+{
+    return getrf_batched_of(static_cast<T*>(nullptr), h, args...);
+}
+using loom::cuda::ceildiv;
+using loom::cuda::check_launch;
+using loom::cuda::device_type_t;
+using loom::cuda::stream_of;
+
+constexpr int block = 256;
+
+unsigned grid_for(const CudaExecutor& exec, long long work)
+{
+    return static_cast<unsigned>(std::clamp<long long>(
+        ceildiv(work, block), 1, static_cast<long long>(exec.multiprocessor_count()) * 16));
+}
+
+/// Swaps (i, j) with (j, i) of every square matrix: one thread per pair above the diagonal.
+template <typename D>
+__global__ void __launch_bounds__(block)
+    transpose_kernel(D* data, long long count, int n, long long stride, long long batch_stride)
+{
+    const long long pairs = static_cast<long long>(n) * (n - 1) / 2;
+    for (long long g = static_cast<long long>(blockIdx.x) * block + threadIdx.x; g < count * pairs;
+         g += static_cast<long long>(gridDim.x) * block) {
+        const long long b = g / pairs;
+        long long p = g - b * pairs;
+        // Pair p is (i, j) with i < j, row by row: row i holds n - 1 - i pairs.
+        int i = 0;
+        while (p >= n - 1 - i) {
+            p -= n - 1 - i;
+            ++i;
+        }
+        const int j = i + 1 + static_cast<int>(p);
+        D* M = data + b * batch_stride;
+        const D upper = M[i * stride + j];
+        M[i * stride + j] = M[j * stride + i];
+        M[j * stride + i] = upper;
+    }
+}
+
+template <typename D>
+__global__ void __launch_bounds__(block)
+    pointers_kernel(D* data, long long count, long long batch_stride, D** pointers)
+{
+    for (long long b = static_cast<long long>(blockIdx.x) * block + threadIdx.x; b < count;
+         b += static_cast<long long>(gridDim.x) * block) {
+        pointers[b] = data + b * batch_stride;
+    }
+}
+
+__global__ void __launch_bounds__(block) zero_based_kernel(int32* pivots, long long count)
+{
+    for (long long i = static_cast<long long>(blockIdx.x) * block + threadIdx.x; i < count;
+         i += static_cast<long long>(gridDim.x) * block) {
+        pivots[i] -= 1;
+    }
+}
+
+template <typename V>
+void transpose_all(const CudaExecutor& exec, BatchDense<V>& A)
+{
+    const long long pairs = A.rows() * (A.rows() - 1) / 2 * A.batch_count();
+    if (pairs == 0) return;
+    transpose_kernel<<<grid_for(exec, pairs), block, 0, stream_of(exec)>>>(
+        loom::cuda::as_device(A.data()), A.batch_count(), static_cast<int>(A.rows()), A.stride(),
+        A.batch_stride());
+    check_launch("loom::batched::getrf");
+}
+
+/// Leading dimension of a row-major batch seen column-major (at least 1).
+template <typename V>
+int leading(const BatchDense<V>& M)
+{
+    return static_cast<int>(M.stride() > 0 ? M.stride() : 1);
+}
+
+/// The device array of the matrices' addresses that cuBLAS's pointer-array routines take.
+template <typename C>
+class PointerList {
+public:
+    PointerList(const CudaExecutor& exec, C* data, size_type count, size_type batch_stride,
+                const char* where)
+        // As bytes: Array has no pointer instantiations.
+        : bytes_(exec.shared_from_this(), static_cast<size_type>(sizeof(C*)) * count)
+    {
+        pointers_kernel<<<grid_for(exec, count), block, 0, stream_of(exec)>>>(data, count,
+                                                                              batch_stride, get());
+        check_launch(where);
+    }
+    C** get() const { return reinterpret_cast<C**>(const_cast<unsigned char*>(bytes_.data())); }
+
+private:
+    Array<unsigned char> bytes_;
+};
+
+/// cublasXgetrfBatched on the batch as stored (a column-major library factors A^T).
+template <typename V>
+void run_getrf_batched(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info,
+                   const char* where)
+{
+    using C = cuda_type_t<V>;
+    const auto count = A.batch_count();
+    const PointerList<C> list(exec, cast(A.data()), count, A.batch_stride(), where);
+    LOOM_CUBLAS_CHECK(getrf_batched<C>(handle(exec, where), static_cast<int>(A.rows()), list.get(),
+                                    leading(A), pivots, info, static_cast<int>(count)),
+                      where);
+}
+
+}  // namespace
+
+template <typename V>
+bool gemm(const CudaExecutor& exec, Op op_a, Op op_b, V alpha, const BatchDense<V>& A,
+          const BatchDense<V>& B, V beta, BatchDense<V>& C)
+{
+    constexpr const char* where = "loom::batched::gemm";
+    const auto count = C.batch_count();
+    if (count > INT_MAX || !fits(C.rows()) || !fits(C.cols()) || !fits(A.stride()) ||
+        !fits(B.stride()) || !fits(C.stride())) {
+        return false;
+    }
+    const int k = static_cast<int>(op_a == Op::none ? A.cols() : A.rows());
+    LOOM_CUBLAS_CHECK(gemm_strided_batched<cuda_type_t<V>>(handle(exec, where), operation(op_b), operation(op_a),
+                                           static_cast<int>(C.cols()), static_cast<int>(C.rows()),
+                                           k, cast(&alpha), cast(B.data()), leading(B),
+                                           B.batch_stride(), cast(A.data()), leading(A),
+                                           A.batch_stride(), cast(&beta), cast(C.data()),
+                                           leading(C), C.batch_stride(), static_cast<int>(count)),
+                      where);
+    return true;
+}
+
+template <typename V>
+bool trsm(const CudaExecutor& exec, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag,
+          V alpha, const BatchDense<V>& A, BatchDense<V>& B)
+{
+    constexpr const char* where = "loom::batched::trsm";
+    const auto count = B.batch_count();
+    if (count > INT_MAX || !fits(B.rows()) || !fits(B.cols()) || !fits(A.stride()) ||
+        !fits(B.stride())) {
+        return false;
+    }
+    using C = cuda_type_t<V>;
+    // Row-major op(A) X = alpha B is column-major X^T op(A)^T = alpha B^T, with A^T's
+    // triangle the other one: side and triangle flip, op stays.
+    const PointerList<C> a(exec, const_cast<C*>(cast(A.data())), count, A.batch_stride(), where);
+    const PointerList<C> b(exec, cast(B.data()), count, B.batch_stride(), where);
+    LOOM_CUBLAS_CHECK(
+        trsm_batched<C>(handle(exec, where),
+                        side == blas::Side::left ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
+                        uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                        operation(op), diag == blas::Diag::unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                        static_cast<int>(B.cols()), static_cast<int>(B.rows()), cast(&alpha),
+                        const_cast<const C* const*>(a.get()), leading(A), b.get(), leading(B),
+                        static_cast<int>(count)),
+        where);
+    return true;
+}
+
+template <typename V>
+bool getrf(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info)
+{
+    constexpr const char* where = "loom::batched::getrf";
+    if (A.batch_count() > INT_MAX || !fits(A.rows()) || !fits(A.stride())) return false;
+    transpose_all(exec, A);
+    run_getrf_batched(exec, A, pivots, info, where);
+    transpose_all(exec, A);
+    const long long entries = A.batch_count() * A.rows();
+    zero_based_kernel<<<grid_for(exec, entries), block, 0, stream_of(exec)>>>(pivots, entries);
+    check_launch(where);
+    return true;
+}
+
+template <typename V>
+void getrf_raw(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info)
+{
+    constexpr const char* where = "loom::bench::batched (cuBLAS getrfBatched)";
+    if (A.batch_count() > INT_MAX || !fits(A.rows()) || !fits(A.stride())) {
+        throw NotSupported(where, "the batch exceeds cuBLAS's 32-bit counts");
+    }
+    run_getrf_batched(exec, A, pivots, info, where);
+}
+
+#define LOOM_INSTANTIATE(V)                                                                    \
+    template bool gemm(const CudaExecutor&, Op, Op, V, const BatchDense<V>&,                   \
+                       const BatchDense<V>&, V, BatchDense<V>&);                                \
+    template bool trsm(const CudaExecutor&, blas::Side, blas::Uplo, Op, blas::Diag, V,         \
+                       const BatchDense<V>&, BatchDense<V>&);                                   \
+    template bool getrf(const CudaExecutor&, BatchDense<V>&, int32*, int32*);                   \
+    template void getrf_raw(const CudaExecutor&, BatchDense<V>&, int32*, int32*);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::batched::cublas

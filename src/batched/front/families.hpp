@@ -1,0 +1,125 @@
+// The per-backend entry points of kernels.hpp, defined once: each family's functions forward
+// to calls.hpp with the backend's Driver. A backend translation unit per family writes, inside
+// its namespace (loom::batched::omp, ::cuda, ::reference),
+//     using Exec = OmpExecutor;  using Driver = ...;
+//     LOOM_BATCHED_FRONT_BLAS
+//     LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT_BLAS)
+// Families: BLAS (gemm, gemv, trsm, trmm), LU (trtri, getrf, getrf_nopivot, add_radial, getrs,
+// gesv), FACTOR (potrf, potrs, qr, apply_q).
+#pragma once
+
+#include "base/instantiate.hpp"
+#include "batched/front/calls.hpp"
+#include "batched/front/kernels.hpp"
+
+#define LOOM_BATCHED_FRONT_BLAS                                                                \
+    template <typename V>                                                                       \
+    void gemm(const Exec& exec, Launch launch, Op op_a, Op op_b, V alpha,                       \
+              const BatchDense<V>& A, const BatchDense<V>& B, V beta, BatchDense<V>& C)         \
+    {                                                                                           \
+        front::gemm(Driver{exec}, launch, op_a, op_b, alpha, A, B, beta, C);                    \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void gemv(const Exec& exec, Launch launch, Op op, V alpha, const BatchDense<V>& A,          \
+              const BatchDense<V>& x, V beta, BatchDense<V>& y)                                 \
+    {                                                                                           \
+        front::gemv(Driver{exec}, launch, op, alpha, A, x, beta, y);                            \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void trsm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op,         \
+              blas::Diag diag, V alpha, const BatchDense<V>& A, BatchDense<V>& B)               \
+    {                                                                                           \
+        front::triangular(Driver{exec}, launch, true, side, uplo, op, diag, alpha, A, B);       \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void trmm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op,         \
+              blas::Diag diag, V alpha, const BatchDense<V>& A, BatchDense<V>& B)               \
+    {                                                                                           \
+        front::triangular(Driver{exec}, launch, false, side, uplo, op, diag, alpha, A, B);      \
+    }
+
+#define LOOM_INSTANTIATE_BATCHED_FRONT_BLAS(V)                                                 \
+    template void gemm(const Exec&, Launch, Op, Op, V, const BatchDense<V>&,                    \
+                       const BatchDense<V>&, V, BatchDense<V>&);                                \
+    template void gemv(const Exec&, Launch, Op, V, const BatchDense<V>&, const BatchDense<V>&,  \
+                       V, BatchDense<V>&);                                                      \
+    template void trsm(const Exec&, Launch, blas::Side, blas::Uplo, Op, blas::Diag, V,          \
+                       const BatchDense<V>&, BatchDense<V>&);                                   \
+    template void trmm(const Exec&, Launch, blas::Side, blas::Uplo, Op, blas::Diag, V,          \
+                       const BatchDense<V>&, BatchDense<V>&);
+
+#define LOOM_BATCHED_FRONT_LU                                                                  \
+    template <typename V>                                                                       \
+    void trtri(const Exec& exec, Launch launch, blas::Uplo uplo, blas::Diag diag,               \
+               BatchDense<V>& A, int32* info)                                                   \
+    {                                                                                           \
+        front::trtri(Driver{exec}, launch, uplo, diag, A, info);                                \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void getrf(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots, int32* info)   \
+    {                                                                                           \
+        front::getrf(Driver{exec}, launch, A, pivots, info);                                    \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void getrf_nopivot(const Exec& exec, Launch launch, BatchDense<V>& A, int32* info)          \
+    {                                                                                           \
+        front::getrf_nopivot(Driver{exec}, launch, A, info);                                    \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void add_radial(const Exec& exec, Launch launch, remove_complex_t<V> tiny,                  \
+                    BatchDense<V>& A)                                                           \
+    {                                                                                           \
+        front::add_radial(Driver{exec}, launch, tiny, A);                                       \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void getrs(const Exec& exec, Launch launch, Op op, const BatchDense<V>& LU,                 \
+               const int32* pivots, BatchDense<V>& B)                                           \
+    {                                                                                           \
+        front::getrs(Driver{exec}, launch, op, LU, pivots, B);                                  \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void gesv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots,                 \
+              BatchDense<V>& B, int32* info)                                                    \
+    {                                                                                           \
+        front::gesv(Driver{exec}, launch, A, pivots, B, info);                                  \
+    }
+
+#define LOOM_INSTANTIATE_BATCHED_FRONT_LU(V)                                                   \
+    template void trtri(const Exec&, Launch, blas::Uplo, blas::Diag, BatchDense<V>&, int32*);   \
+    template void getrf(const Exec&, Launch, BatchDense<V>&, int32*, int32*);                   \
+    template void getrf_nopivot(const Exec&, Launch, BatchDense<V>&, int32*);                   \
+    template void add_radial(const Exec&, Launch, remove_complex_t<V>, BatchDense<V>&);         \
+    template void getrs(const Exec&, Launch, Op, const BatchDense<V>&, const int32*,            \
+                        BatchDense<V>&);                                                        \
+    template void gesv(const Exec&, Launch, BatchDense<V>&, int32*, BatchDense<V>&, int32*);
+
+#define LOOM_BATCHED_FRONT_FACTOR                                                              \
+    template <typename V>                                                                       \
+    void potrf(const Exec& exec, Launch launch, blas::Uplo uplo, BatchDense<V>& A, int32* info) \
+    {                                                                                           \
+        front::potrf(Driver{exec}, launch, uplo, A, info);                                      \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void potrs(const Exec& exec, Launch launch, blas::Uplo uplo, const BatchDense<V>& A,        \
+               BatchDense<V>& B)                                                                \
+    {                                                                                           \
+        front::potrs(Driver{exec}, launch, uplo, A, B);                                         \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void qr(const Exec& exec, Launch launch, BatchDense<V>& A, BatchDense<V>& tau)              \
+    {                                                                                           \
+        front::qr(Driver{exec}, launch, A, tau);                                                \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void apply_q(const Exec& exec, Launch launch, blas::Side side, Op op,                       \
+                 const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B)            \
+    {                                                                                           \
+        front::apply_q(Driver{exec}, launch, side, op, A, tau, B);                              \
+    }
+
+#define LOOM_INSTANTIATE_BATCHED_FRONT_FACTOR(V)                                               \
+    template void potrf(const Exec&, Launch, blas::Uplo, BatchDense<V>&, int32*);               \
+    template void potrs(const Exec&, Launch, blas::Uplo, const BatchDense<V>&, BatchDense<V>&); \
+    template void qr(const Exec&, Launch, BatchDense<V>&, BatchDense<V>&);                      \
+    template void apply_q(const Exec&, Launch, blas::Side, Op, const BatchDense<V>&,            \
+                          const BatchDense<V>&, BatchDense<V>&);

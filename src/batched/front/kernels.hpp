@@ -1,0 +1,100 @@
+// Per-backend entry points of the front-level batched calls (include/loom/batched/front.hpp),
+// declared once for every backend. front.cpp checks the arguments, resolves Launch::automatic
+// and dispatches; `launch` is never automatic here. Pointers (pivots, info) are in the
+// executor's memory; pivots hold n entries per matrix, info one per matrix.
+#pragma once
+
+#include "loom/base/executor.hpp"
+#include "loom/batched/front.hpp"
+#include "loom/config.hpp"
+
+#define LOOM_DECLARE_BATCHED_FRONT(Exec)                                                       \
+    template <typename V>                                                                       \
+    void gemm(const Exec& exec, Launch launch, Op op_a, Op op_b, V alpha,                       \
+              const BatchDense<V>& A, const BatchDense<V>& B, V beta, BatchDense<V>& C);        \
+    template <typename V>                                                                       \
+    void gemv(const Exec& exec, Launch launch, Op op, V alpha, const BatchDense<V>& A,          \
+              const BatchDense<V>& x, V beta, BatchDense<V>& y);                                \
+    template <typename V>                                                                       \
+    void trsm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,  \
+              const BatchDense<V>& A, BatchDense<V>& B);                                        \
+    template <typename V>                                                                       \
+    void trmm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,  \
+              const BatchDense<V>& A, BatchDense<V>& B);                                        \
+    template <typename V>                                                                       \
+    void trtri(const Exec& exec, Launch launch, blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A,         \
+               int32* info);                                                                    \
+    template <typename V>                                                                       \
+    void getrf(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots, int32* info);  \
+    template <typename V>                                                                       \
+    void getrf_nopivot(const Exec& exec, Launch launch, BatchDense<V>& A, int32* info);         \
+    template <typename V>                                                                       \
+    void add_radial(const Exec& exec, Launch launch, remove_complex_t<V> tiny,                  \
+                    BatchDense<V>& A);                                                          \
+    template <typename V>                                                                       \
+    void getrs(const Exec& exec, Launch launch, Op op, const BatchDense<V>& LU,                 \
+               const int32* pivots, BatchDense<V>& B);                                          \
+    template <typename V>                                                                       \
+    void gesv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots,                 \
+              BatchDense<V>& B, int32* info);                                                   \
+    template <typename V>                                                                       \
+    void potrf(const Exec& exec, Launch launch, blas::Uplo uplo, BatchDense<V>& A, int32* info);      \
+    template <typename V>                                                                       \
+    void potrs(const Exec& exec, Launch launch, blas::Uplo uplo, const BatchDense<V>& A,              \
+               BatchDense<V>& B);                                                               \
+    template <typename V>                                                                       \
+    void qr(const Exec& exec, Launch launch, BatchDense<V>& A, BatchDense<V>& tau);             \
+    template <typename V>                                                                       \
+    void apply_q(const Exec& exec, Launch launch, blas::Side side, Op op, const BatchDense<V>& A,      \
+                 const BatchDense<V>& tau, BatchDense<V>& B)
+
+namespace loom::batched::reference {
+LOOM_DECLARE_BATCHED_FRONT(ReferenceExecutor);
+}
+namespace loom::batched::omp {
+LOOM_DECLARE_BATCHED_FRONT(OmpExecutor);
+}
+namespace loom::batched::cuda {
+LOOM_DECLARE_BATCHED_FRONT(CudaExecutor);
+}
+
+/// A loop of host BLAS/LAPACK calls over the batch, on the OpenMP threads of exec (or one
+/// thread for the reference executor); only with LOOM_WITH_BLAS. False: not offered.
+namespace loom::batched::openblas {
+#if LOOM_HAS_BLAS
+template <typename V>
+bool gemm(const Executor& exec, Op op_a, Op op_b, V alpha, const BatchDense<V>& A,
+          const BatchDense<V>& B, V beta, BatchDense<V>& C);
+template <typename V>
+bool trsm(const Executor& exec, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+          const BatchDense<V>& A, BatchDense<V>& B);
+template <typename V>
+bool trmm(const Executor& exec, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+          const BatchDense<V>& A, BatchDense<V>& B);
+template <typename V>
+bool trtri(const Executor& exec, blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, int32* info);
+template <typename V>
+bool getrf(const Executor& exec, BatchDense<V>& A, int32* pivots, int32* info);
+template <typename V>
+bool potrf(const Executor& exec, blas::Uplo uplo, BatchDense<V>& A, int32* info);
+#endif
+}  // namespace loom::batched::openblas
+
+/// cuBLAS's batched routines. False: not offered for these arguments.
+namespace loom::batched::cublas {
+template <typename V>
+bool gemm(const CudaExecutor& exec, Op op_a, Op op_b, V alpha, const BatchDense<V>& A,
+          const BatchDense<V>& B, V beta, BatchDense<V>& C);
+/// trsmBatched on the column-major views (X op(A)^T-form with the triangle flipped).
+template <typename V>
+bool trsm(const CudaExecutor& exec, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag,
+          V alpha, const BatchDense<V>& A, BatchDense<V>& B);
+/// getrfBatched on the row-major batch: transposes in place, factors, transposes back.
+template <typename V>
+bool getrf(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info);
+/// cuBLAS getrfBatched alone on the batch as stored (it factors the transposes, as a
+/// column-major library sees row-major data): the peer timing of `loom bench batched`.
+/// Pivots and info are cuBLAS's (1-based). Needs a packed square batch.
+template <typename V>
+void getrf_raw(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info);
+}  // namespace loom::batched::cublas

@@ -1,0 +1,20 @@
+// Reference front-level batched calls: the Serial routines, one matrix after the other on the
+// calling thread, whatever the launch. The tests check them against plain loops written
+// independently of the routines (tests/batched/batched_support.hpp).
+#include "batched/front/families.hpp"
+#include "batched/front/host_driver.hpp"
+
+namespace loom::batched::reference {
+
+using Exec = ReferenceExecutor;
+using Driver = host_front::Driver<ReferenceExecutor>;
+
+LOOM_BATCHED_FRONT_BLAS
+LOOM_BATCHED_FRONT_LU
+LOOM_BATCHED_FRONT_FACTOR
+#define LOOM_INSTANTIATE_BATCHED_FRONT(V)                                                      \
+    LOOM_INSTANTIATE_BATCHED_FRONT_BLAS(V)                                                     \
+    LOOM_INSTANTIATE_BATCHED_FRONT_LU(V) LOOM_INSTANTIATE_BATCHED_FRONT_FACTOR(V)
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT)
+
+}  // namespace loom::batched::reference

@@ -11,6 +11,7 @@
 // memory (up to the device's opt-in limit, 227 KiB on an H100).
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstring>
@@ -308,10 +309,21 @@ void team_parallel_for(const CudaExecutor& exec, const TeamPolicy& policy, F&& f
     detail::CudaTeamShape shape{};
     shape.team_size = policy.team_size;
     shape.vector_length = policy.vector_length;
-    shape.teams_per_block = team_threads >= 32 ? 1 : detail::cuda_small_team_block / team_threads;
     shape.scratch_bytes = policy.scratch_bytes;
     shape.scratch_stride = detail::align_up(policy.scratch_bytes, detail::cuda_scratch_alignment);
     shape.reduce_bytes = team_threads > 32 ? team_threads / 32 * detail::cuda_reduce_slot_bytes : 0;
+    shape.teams_per_block = team_threads >= 32 ? 1 : detail::cuda_small_team_block / team_threads;
+    // Small teams share a block, and each brings its scratch: no more of them than fit in the
+    // default 48 KiB, in whole warps where possible (one team's scratch may still need more).
+    if (shape.scratch_stride > 0) {
+        const size_type fit = 48 * 1024 / shape.scratch_stride;
+        const int per_warp = team_threads >= 32 ? 1 : 32 / team_threads;
+        if (fit < static_cast<size_type>(shape.teams_per_block)) {
+            const size_type whole_warps = fit / per_warp * per_warp;
+            shape.teams_per_block = static_cast<int>(std::max<size_type>(
+                1, whole_warps > 0 ? whole_warps : fit));
+        }
+    }
     const size_type shared = shape.reduce_bytes + shape.teams_per_block * shape.scratch_stride;
     const size_type blocks =
         (policy.league_size + shape.teams_per_block - 1) / shape.teams_per_block;

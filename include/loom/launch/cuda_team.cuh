@@ -160,8 +160,10 @@ public:
 
     LOOM_HOST_DEVICE void* team_scratch(size_type bytes) const
     {
+        // The request must fit as asked; the padding that aligns the next one need not (a
+        // policy asking for exactly n bytes gets n bytes).
         const size_type size = detail::align_up(bytes, detail::scratch_alignment);
-        if (bytes < 0 || scratch_used_ + size > l_.scratch_bytes) return nullptr;
+        if (bytes < 0 || scratch_used_ + bytes > l_.scratch_bytes) return nullptr;
         void* result = l_.scratch + scratch_used_;
         scratch_used_ += size;
         return result;

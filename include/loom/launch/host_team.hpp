@@ -89,8 +89,10 @@ public:
 
     LOOM_HOST_DEVICE void* team_scratch(size_type bytes) const
     {
+        // The request must fit as asked; the padding that aligns the next one need not (a
+        // policy asking for exactly n bytes gets n bytes).
         const size_type size = detail::align_up(bytes, detail::scratch_alignment);
-        if (bytes < 0 || scratch_used_ + size > scratch_bytes_) return nullptr;
+        if (bytes < 0 || scratch_used_ + bytes > scratch_bytes_) return nullptr;
         void* result = scratch_ + scratch_used_;
         scratch_used_ += size;
         return result;

@@ -435,9 +435,11 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
             100.0 * static_cast<double>(n) * std::numeric_limits<remove_complex_t<V>>::epsilon();
         Row row;
         row.n = n;
-        row.launch = batched::to_string(options.launch == Launch::automatic
-                                            ? batched::choose_launch(*exec, n)
-                                            : options.launch);
+        row.launch = batched::to_string(
+            options.launch == Launch::automatic
+                ? batched::choose_launch(
+                      *exec, n, routine == BatchedRoutine::gemm ? batched::gemm_cuda_serial_max : 8)
+                : options.launch);
         row.error = check(routine, o, checked, n, options.launch);
         if (!(row.error <= tolerance)) {
             throw NumericalError(where, fmt::format("{} n={} ({}) differs from the reference: "

@@ -46,8 +46,14 @@ enum class Launch { automatic, serial, team, team_vector, simd, vendor };
 /// "auto"/"automatic", "serial", "team", "teamvector"/"team_vector", "simd", "vendor".
 Launch parse_launch(const std::string& text);
 const char* to_string(Launch launch);
-/// The launch `automatic` picks for square matrices of order n on exec.
-Launch choose_launch(const Executor& exec, size_type n);
+/// The launch `automatic` picks for square matrices of order n on exec: on CUDA one thread per
+/// matrix up to order cuda_serial_max, a team per matrix beyond; serial on the host.
+Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_max = 8);
+/// gemm's crossover on CUDA, measured on an H200 (batch 163840, `loom bench batched gemm`):
+/// n = 3 serial 36 us, team_vector 125 us; n = 5 194 vs 172 us; n = 8 1092 vs 224 us. The
+/// factorizations and triangular routines keep the default 8 (getrf n = 5: serial 56 us,
+/// team_vector 249 us; trsm n = 5: 123 vs 287 us).
+inline constexpr size_type gemm_cuda_serial_max = 4;
 
 // Side, Uplo and Diag name the routines' tag namespaces here (tags.hpp): the front-level
 // calls take blas::Side, blas::Uplo and blas::Diag.

@@ -88,12 +88,14 @@ struct Support {
     bool simd = true;
     bool cuda_vendor = false;
     bool host_vendor = false;
+    /// Largest order that `automatic` runs one thread per matrix on CUDA.
+    size_type cuda_serial_max = 8;
 };
 
 template <typename V>
 Launch resolve(const char* where, Launch launch, const Executor& exec, size_type n, Support s)
 {
-    if (launch == Launch::automatic) return choose_launch(exec, n);
+    if (launch == Launch::automatic) return choose_launch(exec, n, s.cuda_serial_max);
     if (exec.kind() == ExecKind::reference) return launch;
     if (launch == Launch::simd) {
         if (exec.kind() == ExecKind::cuda) {
@@ -173,12 +175,13 @@ const char* to_string(Launch launch)
     }
 }
 
-Launch choose_launch(const Executor& exec, size_type n)
+Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_max)
 {
-    // One thread per matrix while a matrix is tiny; a team per matrix beyond, where one thread
-    // would serialize n^3 work. Measured on an H200 (gemm, batch 163840, `loom bench batched`):
-    // n = 3 serial 36 us, team_vector 125 us; n = 5 194 vs 172 us; n = 8 1092 vs 224 us.
-    if (exec.kind() == ExecKind::cuda) return n <= 4 ? Launch::serial : Launch::team_vector;
+    // One thread per matrix while a matrix is small; a team per matrix beyond, where one
+    // thread would serialize n^3 work.
+    if (exec.kind() == ExecKind::cuda) {
+        return n <= cuda_serial_max ? Launch::serial : Launch::team_vector;
+    }
     return Launch::serial;
 }
 
@@ -204,7 +207,10 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
     if (C.batch_count() == 0 || C.size().count() == 0) return;
     const auto& exec = *C.executor();
     launch = resolve<V>(where, launch, exec, std::max({a.rows, a.cols, b.cols}),
-                        {.simd = true, .cuda_vendor = true, .host_vendor = true});
+                        {.simd = true,
+                         .cuda_vendor = true,
+                         .host_vendor = true,
+                         .cuda_serial_max = gemm_cuda_serial_max});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             openblas::gemm(exec, op_a, op_b, alpha, A, B, beta, C),
                             cublas::gemm(e, op_a, op_b, alpha, A, B, beta, C))) {

@@ -3,6 +3,7 @@
 // matrices, checked by the true residual, on every backend.
 #include <cmath>
 #include <complex>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -313,6 +314,13 @@ class SharedMatrices : public ::testing::Test {
 protected:
     using V = double;
     using Precond = precond::Jacobi<V>;
+
+    void SetUp() override
+    {
+        if (!std::filesystem::is_directory(LOOM_SHARED_MATRICES)) {
+            GTEST_SKIP() << LOOM_SHARED_MATRICES << " is missing";
+        }
+    }
 
     static std::shared_ptr<matrix::Csr<V>> load(const std::string& name)
     {

@@ -16,30 +16,25 @@ struct BatchedBenchCli {
     std::string orders = "3,5,8,16,32";
     size_type batch = 163840;
     std::string mode = "auto";
-    std::string exec = default_executor();
-    int threads = 0;
     std::string peer = "none";
-    int reps = 20;
     size_type check = 512;
-    std::string type = "double";
-    std::string json;
-    std::size_t copy_mib = 0;
+    BenchRun run{20};
 };
 
 int run(const BatchedBenchCli& cli)
 {
     bench::BatchedBenchOptions options;
-    options.exec = make_executor(cli.exec, cli.threads);
+    options.exec = cli.run.executor();
     options.routine = bench::parse_batched_routine(cli.routine);
     options.orders = bench::parse_orders(cli.orders);
     options.batch = cli.batch;
     options.launch = batched::parse_launch(cli.mode);
     options.peer = bench::parse_batched_peer(cli.peer);
-    options.samples = cli.reps;
+    options.samples = cli.run.reps;
     options.check_count = cli.check;
-    options.copy_bytes = cli.copy_mib << 20;
-    return with_value_type(cli.type, [&]<typename V>(std::type_identity<V>) {
-        write_json(cli.json, bench::bench_batched<V>(options));
+    options.copy_bytes = cli.run.copy_bytes();
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(cli.run.json, bench::bench_batched<V>(options));
         return exit_ok;
     });
 }
@@ -47,6 +42,7 @@ int run(const BatchedBenchCli& cli)
 Runner setup(CLI::App& sub)
 {
     auto cli = std::make_shared<BatchedBenchCli>();
+    cli->run.add_to(sub);
     sub.add_option("routine", cli->routine, "Routine")
         ->required()
         ->check(CLI::IsMember({"gemm", "getrf", "trsm", "trmm", "trtri", "potrf", "qr"}));
@@ -58,28 +54,14 @@ Runner setup(CLI::App& sub)
     sub.add_option("--mode", cli->mode, "Launch of the batched routines")
         ->check(CLI::IsMember({"auto", "serial", "team", "teamvector", "simd", "vendor"}))
         ->capture_default_str();
-    sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
     sub.add_option("--peer", cli->peer,
                     "Library timed alongside: cublas (CUDA: gemm, getrf, trsm) or openblas (host, "
                     "builds with LOOM_WITH_BLAS)")
         ->check(CLI::IsMember({"none", "cublas", "openblas"}))
         ->capture_default_str();
-    sub.add_option("--reps", cli->reps, "Timed samples; the median is reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
     sub.add_option("--check", cli->check, "Matrices checked against the reference backend")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    sub.add_option("--type", cli->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub.add_option("--json", cli->json, "Also write every number to this JSON file");
-    sub.add_option("--copy-mib", cli->copy_mib,
-                    "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
-        ->check(CLI::PositiveNumber);
     sub.footer(fmt::format(
         "Each order is first checked on the first --check matrices against the reference\n"
         "backend (the peer too); a wrong result aborts the run. Then: warm-up, and the median of\n"

@@ -1,8 +1,8 @@
 // loom bench gemm
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/dense_bench.hpp"
 #include "bench_support.hpp"
@@ -12,78 +12,62 @@ namespace loom::cli {
 namespace {
 
 struct GemmBenchCli {
-  std::string exec = default_executor();
-  int threads = 0;
-  std::string routine = "gemm";
-  std::vector<std::string> shapes{"64", "256", "1024"};
-  int reps = 20;
-  double peak = 0;
-  std::string type = "double";
-  std::string json;
+    std::string routine = "gemm";
+    std::vector<std::string> shapes{"64", "256", "1024"};
+    double peak = 0;
+    BenchRun run{20};
 };
 
-int run_gemm(const GemmBenchCli &cli) {
-  bench::DenseBenchOptions options;
-  options.exec = make_executor(cli.exec, cli.threads);
-  options.routine = bench::parse_dense_routine(cli.routine);
-  for (const auto &shape : cli.shapes)
-    options.shapes.push_back(bench::parse_dense_shape(shape));
-  options.samples = cli.reps;
-  options.peak_gflops = cli.peak;
-  return with_value_type(cli.type, [&]<typename V>(std::type_identity<V>) {
-    write_json(cli.json, bench::bench_dense<V>(options));
-    return exit_ok;
-  });
+int run_gemm(const GemmBenchCli& cli)
+{
+    bench::DenseBenchOptions options;
+    options.exec = cli.run.executor();
+    options.routine = bench::parse_dense_routine(cli.routine);
+    for (const auto& shape : cli.shapes) options.shapes.push_back(bench::parse_dense_shape(shape));
+    options.samples = cli.run.reps;
+    options.peak_gflops = cli.peak;
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(cli.run.json, bench::bench_dense<V>(options));
+        return exit_ok;
+    });
 }
 
-Runner setup(CLI::App &sub) {
-  auto cli = std::make_shared<GemmBenchCli>();
-  sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-      ->capture_default_str();
-  sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-      ->check(CLI::PositiveNumber);
-  sub.add_option("--routine", cli->routine, "Routine to time")
-      ->check(CLI::IsMember(
-          {"gemm", "gemv", "gemm_dot", "trsm", "trmm", "getrf", "trtri"}))
-      ->capture_default_str();
-  sub.add_option("--shape", cli->shapes,
-                 "Shapes, comma-separated: N (N x N x N) or MxNxK")
-      ->delimiter(',')
-      ->capture_default_str();
-  sub.add_option("--reps", cli->reps, "Timed samples; the median is reported")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  sub.add_option("--peak-gflops", cli->peak,
-                 "Peak GFLOP/s of the machine, for the 'of peak' columns")
-      ->check(CLI::PositiveNumber);
-  sub.add_option("--type", cli->type, "Value type")
-      ->check(CLI::IsMember(value_type_names))
-      ->capture_default_str();
-  sub.add_option("--json", cli->json,
-                 "Also write every number to this JSON file");
-  sub.footer(
-      "Every path is first checked against the reference backend (relative "
-      "Frobenius error;\n"
-      "beyond 2 GFLOP against the vendor library instead, where there is one);\n"
-      "a wrong result aborts the run. Then: warm-up, and the median of --reps "
-      "samples.\n"
-      "  native    Loom's kernels (Backend::native)\n"
-      "  vendor    cuBLAS/cuSOLVER on CUDA, OpenBLAS/LAPACK on the host (only "
-      "when built\n"
-      "            with LOOM_WITH_BLAS; '-' otherwise)\n"
-      "  auto      the default choice (Backend::automatic) for that shape\n"
-      "Shapes: gemm C m x n with inner k; gemv A m x n; gemm_dot C m x n = "
-      "A^T B with A k x m,\n"
-      "B k x n; trsm/trmm A m x m lower, B m x n; getrf/trtri A m x m.\n"
-      "GFLOP/s counts 2 per multiply-add (8 for complex): gemm 2mnk, gemv "
-      "2mn, trsm/trmm m^2 n,\n"
-      "getrf 2/3 m^3, trtri 1/3 m^3. FP64 peak of an H100 SXM: 67000 "
-      "(tensor cores), 34000 without.");
-  return [cli] { return run_gemm(*cli); };
+Runner setup(CLI::App& sub)
+{
+    auto cli = std::make_shared<GemmBenchCli>();
+    cli->run.add_to(sub, false);
+    sub.add_option("--routine", cli->routine, "Routine to time")
+        ->check(CLI::IsMember({"gemm", "gemv", "gemm_dot", "trsm", "trmm", "getrf", "trtri"}))
+        ->capture_default_str();
+    sub.add_option("--shape", cli->shapes, "Shapes, comma-separated: N (N x N x N) or MxNxK")
+        ->delimiter(',')
+        ->capture_default_str();
+    sub.add_option("--peak-gflops", cli->peak,
+                   "Peak GFLOP/s of the machine, for the 'of peak' columns")
+        ->check(CLI::PositiveNumber);
+    sub.footer(
+        "Every path is first checked against the reference backend (relative "
+        "Frobenius error;\n"
+        "beyond 2 GFLOP against the vendor library instead, where there is one);\n"
+        "a wrong result aborts the run. Then: warm-up, and the median of --reps "
+        "samples.\n"
+        "  native    Loom's kernels (Backend::native)\n"
+        "  vendor    cuBLAS/cuSOLVER on CUDA, OpenBLAS/LAPACK on the host (only "
+        "when built\n"
+        "            with LOOM_WITH_BLAS; '-' otherwise)\n"
+        "  auto      the default choice (Backend::automatic) for that shape\n"
+        "Shapes: gemm C m x n with inner k; gemv A m x n; gemm_dot C m x n = "
+        "A^T B with A k x m,\n"
+        "B k x n; trsm/trmm A m x m lower, B m x n; getrf/trtri A m x m.\n"
+        "GFLOP/s counts 2 per multiply-add (8 for complex): gemm 2mnk, gemv "
+        "2mn, trsm/trmm m^2 n,\n"
+        "getrf 2/3 m^3, trtri 1/3 m^3. FP64 peak of an H100 SXM: 67000 "
+        "(tensor cores), 34000 without.");
+    return [cli] { return run_gemm(*cli); };
 }
 
-} // namespace
-} // namespace loom::cli
+}  // namespace
+}  // namespace loom::cli
 
 LOOM_REGISTER_BENCH(gemm, "gemm",
                     "Check, then time dense BLAS/LAPACK (gemm, gemv, gemm_dot, "

@@ -14,28 +14,23 @@ namespace {
 struct SolveBenchCli {
     MatrixSource source;
     std::string solver = "cg";
-    std::string exec = default_executor();
-    int threads = 0;
     size_type iterations = 100;
-    int reps = 5;
-    std::string type = "double";
-    std::string json;
-    std::size_t copy_mib = 0;
     bool no_overhead = false;
+    BenchRun run{5};
 };
 
 int run_solve(const SolveBenchCli& cli)
 {
     bench::SolveBenchOptions options;
-    options.exec = make_executor(cli.exec, cli.threads);
+    options.exec = cli.run.executor();
     options.solver = cli.solver;
     options.iterations = cli.iterations;
-    options.samples = cli.reps;
+    options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
-    options.copy_bytes = cli.copy_mib << 20;
+    options.copy_bytes = cli.run.copy_bytes();
     options.overhead = !cli.no_overhead;
-    return with_value_type(cli.type, [&]<typename V>(std::type_identity<V>) {
-        write_json(cli.json, bench::bench_solve(cli.source.build<V>(), options));
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(cli.run.json, bench::bench_solve(cli.source.build<V>(), options));
         return exit_ok;
     });
 }
@@ -44,26 +39,13 @@ Runner setup(CLI::App& sub)
 {
     auto cli = std::make_shared<SolveBenchCli>();
     cli->source.add_to(sub, "Matrix file (.mtx or .bin), square");
+    cli->run.add_to(sub);
     sub.add_option("--solver", cli->solver, "Solver, without preconditioner")
         ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"}))
         ->capture_default_str();
-    sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
     sub.add_option("--iters", cli->iterations, "Iterations per timed solve")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    sub.add_option("--reps", cli->reps, "Timed solves; the median is reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    sub.add_option("--type", cli->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub.add_option("--json", cli->json, "Also write every number to this JSON file");
-    sub.add_option("--copy-mib", cli->copy_mib,
-                   "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
-        ->check(CLI::PositiveNumber);
     sub.add_flag("--no-overhead", cli->no_overhead, "Skip the 1x1 overhead measurement");
     sub.footer(fmt::format(
         "First checks the solver against the reference backend (a few iterations, the same\n"

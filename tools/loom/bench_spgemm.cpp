@@ -14,27 +14,23 @@ namespace {
 
 struct SpgemmBenchCli {
     MatrixSource source;
-    std::string exec = default_executor();
-    int threads = 0;
     std::string peer = "none";
-    int reps = 5;
     bool unsorted = false;
     size_type check_limit = 20'000'000;
-    std::string type = "double";
-    std::string json;
+    BenchRun run{5};
 };
 
 int run_bench(const SpgemmBenchCli& cli)
 {
     bench::SpgemmBenchOptions options;
-    options.exec = make_executor(cli.exec, cli.threads);
+    options.exec = cli.run.executor();
     options.peer = bench::parse_peer(cli.peer);
-    options.samples = cli.reps;
+    options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
     options.sort_output = !cli.unsorted;
     options.check_limit = cli.check_limit;
-    return with_value_type(cli.type, [&]<typename V>(std::type_identity<V>) {
-        write_json(cli.json, bench::bench_spgemm(cli.source.build<V>(), options));
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(cli.run.json, bench::bench_spgemm(cli.source.build<V>(), options));
         return exit_ok;
     });
 }
@@ -43,26 +39,16 @@ Runner setup(CLI::App& sub)
 {
     auto cli = std::make_shared<SpgemmBenchCli>();
     cli->source.add_to(sub, "Matrix file (.mtx or .bin), square");
-    sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    cli->run.add_to(sub, false);
     sub.add_option("--peer", cli->peer,
                    "Library timed alongside: cusparse (CUDA) or eigen (host, if built with it)")
         ->check(CLI::IsMember({"none", "cusparse", "eigen"}))
-        ->capture_default_str();
-    sub.add_option("--reps", cli->reps, "Timed samples; the median is reported")
-        ->check(CLI::PositiveNumber)
         ->capture_default_str();
     sub.add_flag("--unsorted", cli->unsorted, "Leave the columns of C's rows unsorted");
     sub.add_option("--check-limit", cli->check_limit,
                    "Multiply-adds the reference check may cost; beyond, a sample of rows")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    sub.add_option("--type", cli->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub.add_option("--json", cli->json, "Also write every number to this JSON file");
     sub.footer(fmt::format(
         "Every kernel's C is first checked against the reference backend (error relative to\n"
         "|A||A| per entry); a wrong result aborts the run. Then: warm-up, and the median of\n"

@@ -13,31 +13,26 @@ namespace {
 
 struct SpmvBenchCli {
     MatrixSource source;
-    std::string exec = default_executor();
-    int threads = 0;
     std::vector<std::string> formats{"auto"};
     std::string algorithm = "auto";
     std::string peer = "none";
-    int reps = 50;
-    std::string type = "double";
-    std::string json;
-    std::size_t copy_mib = 0;
+    BenchRun run{50};
 };
 
 int run_spmv(const SpmvBenchCli& cli)
 {
     bench::SpmvBenchOptions options;
-    options.exec = make_executor(cli.exec, cli.threads);
+    options.exec = cli.run.executor();
     options.formats.clear();
     for (const auto& format : cli.formats)
         options.formats.push_back(bench::parse_spmv_format(format));
     options.algorithm = sparse::parse_spmv_algorithm(cli.algorithm);
     options.peer = bench::parse_peer(cli.peer);
-    options.samples = cli.reps;
+    options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
-    options.copy_bytes = cli.copy_mib << 20;
-    return with_value_type(cli.type, [&]<typename V>(std::type_identity<V>) {
-        write_json(cli.json, bench::bench_spmv(cli.source.build<V>(), options));
+    options.copy_bytes = cli.run.copy_bytes();
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(cli.run.json, bench::bench_spmv(cli.source.build<V>(), options));
         return exit_ok;
     });
 }
@@ -46,10 +41,7 @@ Runner setup(CLI::App& sub)
 {
     auto cli = std::make_shared<SpmvBenchCli>();
     cli->source.add_to(sub, "Matrix file (.mtx or .bin)");
-    sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    cli->run.add_to(sub);
     sub.add_option("--format", cli->formats, "Storage formats to time, comma-separated")
         ->delimiter(',')
         ->check(CLI::IsMember({"auto", "csr", "coo", "ell", "sellp"}))
@@ -62,16 +54,6 @@ Runner setup(CLI::App& sub)
                    "built with it)")
         ->check(CLI::IsMember({"none", "cusparse", "eigen"}))
         ->capture_default_str();
-    sub.add_option("--reps", cli->reps, "Timed samples; the median is reported")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    sub.add_option("--type", cli->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub.add_option("--json", cli->json, "Also write every number to this JSON file");
-    sub.add_option("--copy-mib", cli->copy_mib,
-                   "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
-        ->check(CLI::PositiveNumber);
     sub.footer(
         fmt::format("Every kernel is first checked against the reference backend (error "
                     "relative to\n"

@@ -6,7 +6,7 @@
 
 namespace loom::cli {
 
-void BenchRun::add_to(CLI::App& sub)
+void BenchRun::add_to(CLI::App& sub, bool copy_bandwidth)
 {
     sub.add_option("--exec", exec, "Backend: reference, omp, cuda or cuda:N")
         ->capture_default_str();
@@ -19,6 +19,7 @@ void BenchRun::add_to(CLI::App& sub)
         ->check(CLI::IsMember(value_type_names))
         ->capture_default_str();
     sub.add_option("--json", json, "Also write every number to this JSON file");
+    if (!copy_bandwidth) return;
     sub.add_option("--copy-mib", copy_mib,
                    "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")
         ->check(CLI::PositiveNumber);

@@ -272,22 +272,6 @@ __global__ void team_kernel(F functor, size_type league_size, CudaTeamShape shap
     }
 }
 
-/// Makes device_id current for the lifetime of the guard.
-class CudaDeviceGuard {
-public:
-    explicit CudaDeviceGuard(int device)
-    {
-        cudaGetDevice(&previous_);
-        if (previous_ != device) cudaSetDevice(device);
-    }
-    ~CudaDeviceGuard() { cudaSetDevice(previous_); }
-    CudaDeviceGuard(const CudaDeviceGuard&) = delete;
-    CudaDeviceGuard& operator=(const CudaDeviceGuard&) = delete;
-
-private:
-    int previous_ = 0;
-};
-
 inline void check_cuda(cudaError_t status, const char* what, const char* where)
 {
     if (status != cudaSuccess) {
@@ -331,7 +315,7 @@ void team_parallel_for(const CudaExecutor& exec, const TeamPolicy& policy, F&& f
         (policy.league_size + shape.teams_per_block - 1) / shape.teams_per_block;
     const unsigned grid = static_cast<unsigned>(blocks < INT_MAX ? blocks : INT_MAX);
 
-    detail::CudaDeviceGuard guard(exec.device_id());
+    const CudaExecutor::DeviceScope scope(exec.device_id());
     const auto kernel = detail::team_kernel<Functor>;
     const int block = shape.teams_per_block * team_threads;
     // A functor that needs many registers cannot run in blocks of 512 or 1024 threads (the

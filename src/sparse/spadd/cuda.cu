@@ -3,10 +3,10 @@
 // Symbolic: each row of C is the union of a row of A and a row of B. A team builds it in a
 // buffer of (column, origin) pairs, origin = the entry's index in A's row, or nnz(A's row)
 // plus its index in B's row:
-//  * both rows sorted (checked by the team): merged, each entry placed at its index in its
-//    own row plus the count of the other row's entries before it, found by binary search
-//    (A first among equal columns);
-//  * otherwise: the concatenation sorted by (column, origin) with a bitonic network.
+//  * both rows sorted (checked by the team): A's row followed by B's reversed is a bitonic
+//    sequence, which the last log2(padded length) stages of a bitonic network merge;
+//  * otherwise: the concatenation sorted by (column, origin) with the whole bitonic network.
+//  Either way equal columns keep A's entries first, then B's, each in row order.
 // Runs of equal columns then become one entry of C each: a team scan over the run heads
 // gives every entry the offset of its run within C's row, which is what the numeric phase
 // needs, and the heads' columns are written into a scratch layout with room for both rows
@@ -139,27 +139,33 @@ struct BlockTeam {
     }
 };
 
-/// Entries of sorted keys[0, n) below `value` (Upper: not above it).
-template <bool Upper, typename I>
-__device__ long long count_before(const I* keys, long long n, I value)
-{
-    long long lo = 0;
-    while (n > 0) {
-        const long long half = n / 2;
-        const I key = keys[lo + half];
-        if (Upper ? key <= value : key < value) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo;
-}
-
 __device__ inline int next_power_of_two(int n)
 {
     return n <= 1 ? 1 : 1 << (32 - __clz(n - 1));
+}
+
+/// One stage of a bitonic network over (key, origin) pairs: pair (i, i ^ j) is put in
+/// ascending order where i & k is zero, descending elsewhere.
+template <typename Team, typename I>
+__device__ void bitonic_stage(const Team& team, I* keys, int* origins, int n, int k, int j)
+{
+    for (int i = team.rank(); i < n; i += team.size()) {
+        const int partner = i ^ j;
+        if (partner > i) {
+            const bool ascending = (i & k) == 0;
+            const I key = keys[i];
+            const I other = keys[partner];
+            const bool greater = key > other || (key == other && origins[i] > origins[partner]);
+            if (greater == ascending) {
+                keys[i] = other;
+                keys[partner] = key;
+                const int origin = origins[i];
+                origins[i] = origins[partner];
+                origins[partner] = origin;
+            }
+        }
+    }
+    team.sync();
 }
 
 /// Sorts (keys, origins) by key, then origin, ascending; n is a power of two.
@@ -167,27 +173,16 @@ template <typename Team, typename I>
 __device__ void bitonic_sort(const Team& team, I* keys, int* origins, int n)
 {
     for (int k = 2; k <= n; k *= 2) {
-        for (int j = k / 2; j > 0; j /= 2) {
-            for (int i = team.rank(); i < n; i += team.size()) {
-                const int partner = i ^ j;
-                if (partner > i) {
-                    const bool ascending = (i & k) == 0;
-                    const I key = keys[i];
-                    const I other = keys[partner];
-                    const bool greater =
-                        key > other || (key == other && origins[i] > origins[partner]);
-                    if (greater == ascending) {
-                        keys[i] = other;
-                        keys[partner] = key;
-                        const int origin = origins[i];
-                        origins[i] = origins[partner];
-                        origins[partner] = origin;
-                    }
-                }
-            }
-            team.sync();
-        }
+        for (int j = k / 2; j > 0; j /= 2) bitonic_stage(team, keys, origins, n, k, j);
     }
+}
+
+/// Sorts a bitonic sequence of n (a power of two) pairs ascending: the last log2(n) stages
+/// of the sort, every pair ascending.
+template <typename Team, typename I>
+__device__ void bitonic_merge(const Team& team, I* keys, int* origins, int n)
+{
+    for (int j = n / 2; j > 0; j /= 2) bitonic_stage(team, keys, origins, n, n, j);
 }
 
 /// Row r of C from rows r of A and B, in buffers of next_power_of_two(entries) pairs. Every
@@ -211,24 +206,29 @@ __device__ void unite_row(const Team& team, const SymbolicArgs<I>& args, long lo
             unsorted |= j > 0 && b[j] < b[j - 1];
         }
     }
+    const int padded = next_power_of_two(n);
+    constexpr I after_every_column = std::numeric_limits<I>::max();
     if (!team.any(unsorted)) {
-        for (int i = team.rank(); i < n; i += team.size()) {
-            I key;
-            long long at;
+        // A ascending, padding, B reversed: a bitonic sequence of (column, origin) pairs, which
+        // log2(padded) merge stages sort (A first among equal columns: its origins are lower).
+        for (int i = team.rank(); i < padded && n > 0; i += team.size()) {
             if (i < a_length) {
-                key = a[i];
-                at = i + count_before<false>(b, b_length, key);
+                keys[i] = a[i];
+                origins[i] = i;
+            } else if (i >= padded - b_length) {
+                const int j = padded - 1 - i;
+                keys[i] = b[j];
+                origins[i] = a_length + j;
             } else {
-                key = b[i - a_length];
-                at = i - a_length + count_before<true>(a, a_length, key);
+                keys[i] = after_every_column;
+                origins[i] = i;
             }
-            keys[at] = key;
-            origins[at] = i;
         }
+        team.sync();
+        bitonic_merge(team, keys, origins, padded);
     } else {
-        const int padded = next_power_of_two(n);
         for (int i = team.rank(); i < padded; i += team.size()) {
-            keys[i] = i < a_length ? a[i] : i < n ? b[i - a_length] : std::numeric_limits<I>::max();
+            keys[i] = i < a_length ? a[i] : i < n ? b[i - a_length] : after_every_column;
             origins[i] = i;
         }
         team.sync();

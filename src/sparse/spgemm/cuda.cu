@@ -6,17 +6,21 @@
 //   hash table their distinct columns need (upper bound min(flops, B.cols)): a stable
 //   radix sort of (group, row) pairs. A team of G threads per row counts distinct columns
 //   in a shared-memory hash table of 32G slots, G from 1 (a thread per row, 256 rows per
-//   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and a
-//   bitmap of B's columns instead (in shared memory when it fits, else one per block in
-//   global memory). Scan of the counts -> C's row pointers; then the rows are grouped again
-//   by their exact length for the numeric phase, and that grouping stays in the handle.
+//   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and,
+//   when B is narrow enough for a bitmap of its columns in shared memory, that bitmap;
+//   otherwise a two-level hash: a shared-memory first level and, for rows that may overflow
+//   it, a global second level from a pool sized by the rows' needs. Scan of the counts ->
+//   C's row pointers; then the rows are grouped again by their exact length for the numeric
+//   phase, and that grouping (and the numeric second levels' layout) stays in the handle.
 // * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
 //   of 8G slots (keys by atomicCAS, values by atomicAdd) sized for the row's exact length,
 //   at most half full, then sort the table
 //   in place (bitonic, empty slots sort last) and write the first `length` slots, or compact
-//   it unsorted. Heavy rows: set the bitmap bits, turn them into positions (block scan of
-//   popcounts, which also writes the columns, sorted), then add every product straight
-//   into C's value at its position.
+//   it unsorted. Heavy rows, bitmap: set the bitmap bits, turn them into positions (block
+//   scan of popcounts, which also writes the columns, sorted), then add every product
+//   straight into C's value at its position. Heavy rows, two-level hash: accumulate in both
+//   levels, append both to C's row (unsorted) or to a buffer that one CUB segmented sort
+//   orders before the copy into C.
 // * Inside a team, the products of a batch of G entries of A are spread evenly over the
 //   team: each thread loads one entry, a team scan of the B row lengths gives the product
 //   ranges, and thread t takes products t, t + G, ... (binary search for its entry).
@@ -30,11 +34,11 @@
 #include <type_traits>
 #include <vector>
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_sort.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
@@ -598,8 +602,7 @@ __device__ void mark_heavy_row(const Pattern<I>& in, long long row, unsigned* bi
 /// Distinct columns of heavy rows: a block per row, a bitmap of B's columns.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
-    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words,
-                       I* counts)
+    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words, I* counts)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = *reinterpret_cast<HeavyShared<char>*>(shared_bytes);
@@ -828,9 +831,8 @@ template <typename I>
 __device__ inline long long find_slot(const TwoLevelTable<I>& t, I col, bool& inserted)
 {
     inserted = false;
-    const long long first =
-        claim_slot(t.shared_keys, slot_of(col, t.shared_mask, false), t.shared_mask, t.probes,
-                   col, inserted);
+    const long long first = claim_slot(t.shared_keys, slot_of(col, t.shared_mask, false),
+                                       t.shared_mask, t.probes, col, inserted);
     if (first >= 0 || t.global_keys == nullptr) return first;
     const long long second =
         claim_slot(t.global_keys, global_slot_of(col, t.global_mask), t.global_mask,
@@ -871,8 +873,8 @@ struct HashRows {
 };
 
 template <typename I>
-__device__ inline TwoLevelTable<I> row_tables(const HashRows<I>& rows, long long h,
-                                              I* shared_keys, int shared_slots, I* pool)
+__device__ inline TwoLevelTable<I> row_tables(const HashRows<I>& rows, long long h, I* shared_keys,
+                                              int shared_slots, I* pool)
 {
     const long long begin = rows.table_offsets[h];
     const long long size = rows.table_offsets[h + 1] - begin;
@@ -932,8 +934,8 @@ __device__ inline long long append_position(bool used, unsigned long long* count
 
 /// Block-wide: appends the used slots of keys / values[size] to cols / vals (at most length).
 template <typename V, typename I>
-__device__ inline void append_used(const I* keys, const V* values, long long size, I* cols,
-                                   V* vals, long long length, unsigned long long* counter)
+__device__ inline void append_used(const I* keys, const V* values, long long size, I* cols, V* vals,
+                                   long long length, unsigned long long* counter)
 {
     for (long long base = 0; base < size; base += heavy_block) {
         const long long s = base + threadIdx.x;
@@ -1006,9 +1008,8 @@ __global__ void __launch_bounds__(heavy_block)
 
 /// Copies the sorted stretches of the sort buffers back to the heavy rows of C.
 template <typename V, typename I>
-__global__ void __launch_bounds__(256)
-    copy_sorted_kernel(HashRows<I> rows, const I* sorted_cols, const V* sorted_vals,
-                       Operands<V, I> in)
+__global__ void __launch_bounds__(256) copy_sorted_kernel(HashRows<I> rows, const I* sorted_cols,
+                                                          const V* sorted_vals, Operands<V, I> in)
 {
     for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
         const long long row = rows.rows[h];
@@ -1256,8 +1257,8 @@ bool heavy_uses_bitmap(const CudaExecutor& exec, long long b_cols, const char* w
 int hash_shared_slots(const CudaExecutor& exec, std::size_t header, std::size_t slot_bytes,
                       const char* where)
 {
-    const auto budget = std::min<std::size_t>(
-        static_cast<std::size_t>(shared_limit(exec, where)), hash_shared_bytes);
+    const auto budget = std::min<std::size_t>(static_cast<std::size_t>(shared_limit(exec, where)),
+                                              hash_shared_bytes);
     int slots = 1024;
     while (header + 2 * static_cast<std::size_t>(slots) * slot_bytes <= budget) slots *= 2;
     return slots;
@@ -1297,8 +1298,8 @@ HashPlan plan_hash(const CudaExecutor& exec, const RowGroups<I>& groups, Need ne
     plan.shared_slots = shared_slots;
     if (n == 0) return plan;
     Array<long long> needs(self, n);
-    heavy_needs_kernel<<<grid_for(exec, n), 256, 0, stream_of(exec)>>>(
-        groups.begin(heavy_group), n, need, needs.data());
+    heavy_needs_kernel<<<grid_for(exec, n), 256, 0, stream_of(exec)>>>(groups.begin(heavy_group), n,
+                                                                       need, needs.data());
     check_launch(where);
     const auto host_needs = needs.to_host();
     std::vector<long long> tables{0};
@@ -1321,11 +1322,10 @@ HashPlan plan_hash(const CudaExecutor& exec, const RowGroups<I>& groups, Need ne
     };
     for (long long h = 0; h < n; ++h) {
         const long long row_need = host_needs[static_cast<std::size_t>(h)];
-        const long long slots =
-            2 * row_need <= shared_slots
-                ? 0
-                : static_cast<long long>(
-                      std::bit_ceil(static_cast<unsigned long long>(2 * row_need)));
+        const long long slots = 2 * row_need <= shared_slots
+                                    ? 0
+                                    : static_cast<long long>(std::bit_ceil(
+                                          static_cast<unsigned long long>(2 * row_need)));
         const auto bytes = static_cast<std::size_t>(tables.back() + slots) * slot_bytes +
                            static_cast<std::size_t>(entries.back() + row_need) * entry_bytes;
         if (h > first && bytes > hash_pool_budget) close_chunk(h);
@@ -1359,9 +1359,8 @@ void count_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const Patt
     allow_shared(exec, count_hash_kernel<I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
         if (chunk.table_slots > 0) {
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool.data(), 0xff, sizeof(I) * chunk.table_slots,
-                                            stream),
-                            where);
+            LOOM_CUDA_CHECK(
+                cudaMemsetAsync(pool.data(), 0xff, sizeof(I) * chunk.table_slots, stream), where);
         }
         count_hash_kernel<I><<<heavy_grid(exec, chunk.count), heavy_block, bytes, stream>>>(
             hash_rows(groups, chunk), in, slots, pool.data(), counts);
@@ -1399,11 +1398,9 @@ void multiply_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const H
     allow_shared(exec, multiply_hash_kernel<V, I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
         if (chunk.table_slots > 0) {
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_keys, 0xff, sizeof(I) * chunk.table_slots,
-                                            stream),
+            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_keys, 0xff, sizeof(I) * chunk.table_slots, stream),
                             where);
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_values, 0, sizeof(V) * chunk.table_slots,
-                                            stream),
+            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_values, 0, sizeof(V) * chunk.table_slots, stream),
                             where);
         }
         const auto rows = hash_rows(groups, chunk);
@@ -1415,12 +1412,11 @@ void multiply_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const H
         if (!sort) continue;
         const long long* starts = chunk.entry_offsets.data();
         run_cub(exec, where, [&](void* temp, std::size_t& temp_bytes) {
-            return cub::DeviceSegmentedSort::SortPairs(temp, temp_bytes, cols, vals,
-                                                       chunk.entries, chunk.count, starts,
-                                                       starts + 1, stream);
+            return cub::DeviceSegmentedSort::SortPairs(temp, temp_bytes, cols, vals, chunk.entries,
+                                                       chunk.count, starts, starts + 1, stream);
         });
-        copy_sorted_kernel<<<static_cast<unsigned>(std::min<long long>(chunk.count, 65535)), 256,
-                             0, stream>>>(rows, cols.Current(), vals.Current(), in);
+        copy_sorted_kernel<<<static_cast<unsigned>(std::min<long long>(chunk.count, 65535)), 256, 0,
+                             stream>>>(rows, cols.Current(), vals.Current(), in);
         check_launch(where);
     }
 }
@@ -1430,8 +1426,9 @@ template <typename I>
 struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
-    bool heavy_bitmap = true;  ///< heavy rows: bitmaps, or the two-level hash (see heavy_uses_bitmap)
-    HashPlan hash;             ///< the numeric second-level tables, for the two-level hash
+    bool heavy_bitmap =
+        true;       ///< heavy rows: bitmaps, or the two-level hash (see heavy_uses_bitmap)
+    HashPlan hash;  ///< the numeric second-level tables, for the two-level hash
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.

@@ -42,7 +42,7 @@ struct ProductSpec {
 /// Awkward shapes: empty and degenerate operands, 31/32/33, rectangles both ways, unsorted
 /// rows with duplicates, a product large enough for the OpenMP kernels to split it, and
 /// long rows (a dense row of A) that reach the GPU's widest shared tables and its bitmap
-/// path for rows too wide for shared memory.
+/// path for rows too long for them (B narrow enough for a bitmap in shared memory).
 std::vector<ProductSpec> product_specs()
 {
     return {
@@ -366,7 +366,8 @@ TYPED_TEST(Spgemm, SquareOfOneMatrix)
 }
 
 /// B far wider than shared memory or a dense accumulator per thread can cover: the OpenMP
-/// hashed accumulator and the GPU's global-memory bitmaps for a row of ~7000 entries.
+/// hashed accumulator and the GPU's two-level hash for a row of ~7000 entries (in its
+/// shared-memory level for double, overflowing into global memory for complex<double>).
 TYPED_TEST(Spgemm, VeryWideRightOperand)
 {
     using V = typename TestFixture::V;
@@ -397,6 +398,71 @@ TYPED_TEST(Spgemm, VeryWideRightOperand)
             SCOPED_TRACE(exec->name());
             this->expect_same(this->product(exec, A, B, {.sort_output = sorted}), expected,
                               sorted);
+        }
+    }
+}
+
+/// Rows of C with 5k .. 40k distinct columns out of 3 M: on the GPU they overflow the
+/// shared-memory first level of the two-level hash into its global second level in both
+/// phases (B is too wide for the bitmap path), with sorted and unsorted output, numeric reuse
+/// and the Jacobi-fused product.
+TYPED_TEST(Spgemm, LongRowsOverflowSharedTables)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    constexpr size_type n = 4000;
+    constexpr size_type cols = 3'000'000;
+    std::mt19937_64 rng(41);
+    std::uniform_int_distribution<size_type> column(0, cols - 1);
+    std::vector<I> b_ptrs{0}, b_cols;
+    std::vector<V> b_vals;
+    for (size_type r = 0; r < n; ++r) {
+        std::set<I> row;
+        while (row.size() < 10) row.insert(static_cast<I>(column(rng)));
+        for (auto c : row) {
+            b_cols.push_back(c);
+            b_vals.push_back(loom::test::random_value<V>(rng));
+        }
+        b_ptrs.push_back(static_cast<I>(b_cols.size()));
+    }
+    const auto B = Csr::from_host(this->ref, {n, cols}, b_ptrs, b_cols, b_vals);
+    // every 400th row of A holds the first `length` columns (plus its random ones): rows of
+    // C of about 10 * length entries
+    const std::vector<size_type> lengths{500, 900, 1500, 2500, 4000, 3500, 1200, 700, 3000, 2000};
+    const auto A =
+        edit_rows(loom::test::random_csr<V, I>(this->ref, {n, n, 2, false, false, false, 42}),
+                  [&](size_type r, std::vector<std::pair<I, V>>& entries) {
+                      if (r % 400 != 0) return;
+                      for (size_type c = 0; c < lengths[static_cast<std::size_t>(r / 400)]; ++c) {
+                          entries.emplace_back(static_cast<I>(c), loom::test::random_value<V>(rng));
+                      }
+                  });
+    const auto expected = sparse::spgemm(A, B);
+    const auto A2 = this->with_new_values(A, 43);
+    const auto expected2 = sparse::spgemm(A2, B);
+    const V omega{0.6};
+    std::vector<V> d_inv(static_cast<std::size_t>(n));
+    for (auto& d : d_inv) d = V{1} + loom::test::random_value<V>(rng) * V{0.5};
+    const auto expected_jacobi = sparse::spgemm(jacobi_operator(A, omega, d_inv), B);
+    for (const auto& exec : loom::test::backends()) {
+        for (const bool sorted : {true, false}) {
+            SCOPED_TRACE(exec->name() + (sorted ? " sorted" : " unsorted"));
+            const Csr A_e(exec, A);
+            const Csr B_e(exec, B);
+            Handle handle({.sort_output = sorted});
+            Csr C;
+            sparse::spgemm_symbolic(handle, A_e, B_e, C);
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            this->expect_same(C, expected, sorted);
+            sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
+            this->expect_same(C, expected2, sorted);
+            Handle jacobi({.sort_output = sorted});
+            Csr J;
+            sparse::spgemm_jacobi_symbolic(jacobi, A_e, B_e, J);
+            sparse::spgemm_jacobi_numeric(jacobi, omega, loom::Array<V>(exec, d_inv), A_e, B_e, J);
+            this->expect_same(J, expected_jacobi, sorted);
         }
     }
 }

@@ -6,17 +6,21 @@
 //   hash table their distinct columns need (upper bound min(flops, B.cols)): a stable
 //   radix sort of (group, row) pairs. A team of G threads per row counts distinct columns
 //   in a shared-memory hash table of 32G slots, G from 1 (a thread per row, 256 rows per
-//   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and a
-//   bitmap of B's columns instead (in shared memory when it fits, else one per block in
-//   global memory). Scan of the counts -> C's row pointers; then the rows are grouped again
-//   by their exact length for the numeric phase, and that grouping stays in the handle.
+//   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and,
+//   when B is narrow enough for a bitmap of its columns in shared memory, that bitmap;
+//   otherwise a two-level hash: a shared-memory first level and, for rows that may overflow
+//   it, a global second level from a pool sized by the rows' needs. Scan of the counts ->
+//   C's row pointers; then the rows are grouped again by their exact length for the numeric
+//   phase, and that grouping (and the numeric second levels' layout) stays in the handle.
 // * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
 //   of 8G slots (keys by atomicCAS, values by atomicAdd) sized for the row's exact length,
 //   at most half full, then sort the table
 //   in place (bitonic, empty slots sort last) and write the first `length` slots, or compact
-//   it unsorted. Heavy rows: set the bitmap bits, turn them into positions (block scan of
-//   popcounts, which also writes the columns, sorted), then add every product straight
-//   into C's value at its position.
+//   it unsorted. Heavy rows, bitmap: set the bitmap bits, turn them into positions (block
+//   scan of popcounts, which also writes the columns, sorted), then add every product
+//   straight into C's value at its position. Heavy rows, two-level hash: accumulate in both
+//   levels, append both to C's row (unsorted) or to a buffer that one CUB segmented sort
+//   orders before the copy into C.
 // * Inside a team, the products of a batch of G entries of A are spread evenly over the
 //   team: each thread loads one entry, a team scan of the B row lengths gives the product
 //   ranges, and thread t takes products t, t + G, ... (binary search for its entry).
@@ -25,13 +29,16 @@
 // an order that can differ between runs (last-bit differences for floating point).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
@@ -73,8 +80,10 @@ constexpr int max_symbolic_table = 8192;
 constexpr int heavy_block = 1024;
 /// A heavy row's bitmap (and positions) go to shared memory up to this many bytes.
 constexpr std::size_t heavy_shared_bitmap_bytes = 160 * 1024;
-/// Global memory for the per-block bitmaps of heavy rows, when shared memory is too small.
-constexpr std::size_t heavy_global_budget = std::size_t{256} << 20;
+/// Shared memory for the first level of a heavy row's two-level hash (and its header).
+constexpr std::size_t hash_shared_bytes = 224 * 1024;
+/// Global memory for the second levels (and sort buffers) of one launch of heavy rows.
+constexpr std::size_t hash_pool_budget = std::size_t{1} << 30;
 /// A[k] entries per thread when counting the flops of every row.
 constexpr int flops_chunk = 32;
 
@@ -535,14 +544,6 @@ struct HeavyShared {
     unsigned long long count;
 };
 
-/// The block's bitmap: in shared memory, or its slice of the global bitmaps.
-__device__ inline unsigned* heavy_bitmap(unsigned char* shared_tail, unsigned* global_bitmaps,
-                                         long long words, bool in_shared)
-{
-    return in_shared ? reinterpret_cast<unsigned*>(shared_tail)
-                     : global_bitmaps + blockIdx.x * words;
-}
-
 /// The bitmap words a thread touched (merged over the block by merge_range).
 struct WordRange {
     unsigned long long lowest = ~0ull;
@@ -601,16 +602,12 @@ __device__ void mark_heavy_row(const Pattern<I>& in, long long row, unsigned* bi
 /// Distinct columns of heavy rows: a block per row, a bitmap of B's columns.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
-    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words,
-                       bool in_shared, unsigned* global_bitmaps, I* counts)
+    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words, I* counts)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = *reinterpret_cast<HeavyShared<char>*>(shared_bytes);
-    unsigned* bitmap = heavy_bitmap(shared_bytes + sizeof(HeavyShared<char>), global_bitmaps,
-                                    words, in_shared);
-    if (in_shared) {
-        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
-    }
+    auto* bitmap = reinterpret_cast<unsigned*>(shared_bytes + sizeof(HeavyShared<char>));
+    for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
     for (long long h = blockIdx.x; h < n; h += gridDim.x) {
         const long long row = group_rows[h];
         mark_heavy_row(in, row, bitmap, sh);
@@ -718,18 +715,15 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
 /// position of column c in the row is positions[c / 32] + the bits below c in its word.
 template <typename V, typename I>
 __global__ void __launch_bounds__(heavy_block)
-    multiply_heavy_kernel(const I* group_rows, long long n, Operands<V, I> in, long long words,
-                          bool in_shared, unsigned* global_bitmaps, I* global_positions)
+    multiply_heavy_kernel(const I* group_rows, long long n, Operands<V, I> in, long long words)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = *reinterpret_cast<HeavyShared<V>*>(shared_bytes);
     // positions first: they may need 8-byte alignment, the bitmap words only 4
     unsigned char* tail = shared_bytes + sizeof(HeavyShared<V>);
-    I* positions = in_shared ? reinterpret_cast<I*>(tail) : global_positions + blockIdx.x * words;
-    unsigned* bitmap = heavy_bitmap(tail + sizeof(I) * words, global_bitmaps, words, in_shared);
-    if (in_shared) {
-        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
-    }
+    auto* positions = reinterpret_cast<I*>(tail);
+    auto* bitmap = reinterpret_cast<unsigned*>(tail + sizeof(I) * words);
+    for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
     const auto& pattern = in.pattern;
     for (long long h = blockIdx.x; h < n; h += gridDim.x) {
         const long long row = group_rows[h];
@@ -781,6 +775,262 @@ __global__ void __launch_bounds__(heavy_block)
             for (auto w = lowest + threadIdx.x; w <= highest; w += heavy_block) bitmap[w] = 0;
         }
         __syncthreads();
+    }
+}
+
+// ------------------------------------------------------- two-level hash (heavy rows, wide B)
+
+/// The tables of one heavy row: a first level in shared memory, probed at most `probes`
+/// slots, and (rows that may overflow it) a second level in global memory, probed until
+/// found: it holds at least twice the keys that can reach it.
+template <typename I>
+struct TwoLevelTable {
+    I* shared_keys;
+    unsigned shared_mask;
+    int probes;
+    I* global_keys;  ///< null: the row fits in the first level (probes = its size)
+    unsigned long long global_mask;
+};
+
+/// Second-level start slot: other bits than the first level's, so that keys that crowded one
+/// stretch of shared memory spread out in global memory.
+template <typename I>
+__device__ inline unsigned long long global_slot_of(I col, unsigned long long mask)
+{
+    const auto mixed = static_cast<unsigned long long>(col) * 0xD6E8FEB86659FD93ull;
+    return (mixed >> 20) & mask;
+}
+
+/// Claims (or finds) col's slot in keys[mask + 1] from `slot` on, at most `probes` slots.
+/// Returns the slot or -1; `inserted` tells whether this call claimed it.
+template <typename I, typename Slot>
+__device__ inline long long claim_slot(I* keys, Slot slot, Slot mask, long long probes, I col,
+                                       bool& inserted)
+{
+    for (long long probe = 0; probe < probes; ++probe) {
+        I seen = racy_load(keys + slot);
+        if (seen == empty_key<I>) {
+            const I old = atomic_cas(keys + slot, empty_key<I>, col);
+            if (old == empty_key<I>) {
+                inserted = true;
+                return static_cast<long long>(slot);
+            }
+            seen = old;
+        }
+        if (seen == col) return static_cast<long long>(slot);
+        slot = (slot + 1) & mask;
+    }
+    return -1;
+}
+
+/// col's slot in the row's tables: [0, shared size) in shared memory, shared size + s for slot
+/// s of the global table; -1 only if the tables were sized wrong. A column lives in one level
+/// only: its bounded probe window in shared memory fills monotonically, so once a thread has
+/// seen the whole window taken by other columns, no thread can place col there later.
+template <typename I>
+__device__ inline long long find_slot(const TwoLevelTable<I>& t, I col, bool& inserted)
+{
+    inserted = false;
+    const long long first = claim_slot(t.shared_keys, slot_of(col, t.shared_mask, false),
+                                       t.shared_mask, t.probes, col, inserted);
+    if (first >= 0 || t.global_keys == nullptr) return first;
+    const long long second =
+        claim_slot(t.global_keys, global_slot_of(col, t.global_mask), t.global_mask,
+                   static_cast<long long>(t.global_mask) + 1, col, inserted);
+    return second < 0 ? -1 : second + t.shared_mask + 1;
+}
+
+/// Probes in shared memory before a key goes to the second level: every product of a column
+/// that lives in the second level pays them first, so few; enough that the first level fills
+/// to a high load before columns spill.
+constexpr int shared_probes = 16;
+
+/// Shared memory of a two-level hash block besides its first-level table.
+template <typename V>
+struct HashShared {
+    Batch<heavy_block> batch;
+    V factors[heavy_block];
+    unsigned long long count;
+};
+
+/// Bytes of HashShared<V>, rounded up so that the table after it is aligned for any slot.
+template <typename V>
+constexpr std::size_t hash_header_bytes()
+{
+    return (sizeof(HashShared<V>) + 15) / 16 * 16;
+}
+
+/// The rows of one launch of the two-level hash kernels (a chunk of the heavy rows):
+/// rows[h]'s global table is slots table_offsets[h] .. table_offsets[h + 1] of the pool
+/// (none when empty), and (numeric, sorted) its entries go to entry_offsets[h] .. of the
+/// sort buffers.
+template <typename I>
+struct HashRows {
+    const I* rows;
+    long long n;
+    const long long* table_offsets;
+    const long long* entry_offsets;
+};
+
+template <typename I>
+__device__ inline TwoLevelTable<I> row_tables(const HashRows<I>& rows, long long h, I* shared_keys,
+                                              int shared_slots, I* pool)
+{
+    const long long begin = rows.table_offsets[h];
+    const long long size = rows.table_offsets[h + 1] - begin;
+    const auto shared_mask = static_cast<unsigned>(shared_slots - 1);
+    if (size == 0) return {shared_keys, shared_mask, shared_slots, nullptr, 0};
+    return {shared_keys, shared_mask, shared_probes, pool + begin,
+            static_cast<unsigned long long>(size - 1)};
+}
+
+/// Distinct columns of heavy rows with a wide B: a block per row, two-level hash of keys.
+template <typename I>
+__global__ void __launch_bounds__(heavy_block)
+    count_hash_kernel(HashRows<I> rows, Pattern<I> in, int shared_slots, I* pool, I* counts)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = *reinterpret_cast<HashShared<char>*>(shared_bytes);
+    auto* keys = reinterpret_cast<I*>(shared_bytes + hash_header_bytes<char>());
+    for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
+        const long long row = rows.rows[h];
+        for (int s = threadIdx.x; s < shared_slots; s += heavy_block) keys[s] = empty_key<I>;
+        if (threadIdx.x == 0) sh.count = 0;
+        __syncthreads();
+        const auto tables = row_tables(rows, h, keys, shared_slots, pool);
+        long long first = 0;
+        long long end = 0;
+        entry_range(in, row, first, end);
+        const long long a_begin = in.a_ptrs[row];
+        unsigned long long found = 0;
+        for_each_product<heavy_block>(
+            first, end, in.b_ptrs, sh.batch,
+            [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+            [&](long long j, int) {
+                bool inserted = false;
+                find_slot(tables, in.b_cols[j], inserted);
+                found += inserted;
+            });
+        if (found > 0) atomicAdd(&sh.count, found);
+        __syncthreads();
+        if (threadIdx.x == 0) counts[row] = static_cast<I>(sh.count);
+        __syncthreads();
+    }
+}
+
+/// Position in the row for the threads of a warp that have an entry to write (used), in
+/// one shared atomic per warp; every lane of the warp calls it.
+__device__ inline long long append_position(bool used, unsigned long long* counter)
+{
+    const unsigned ballot = __ballot_sync(0xffffffffu, used);
+    if (ballot == 0) return -1;
+    const int lane = threadIdx.x % 32;
+    const int leader = __ffs(ballot) - 1;
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(counter, static_cast<unsigned long long>(__popc(ballot)));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    return used ? static_cast<long long>(base + __popc(ballot & ((1u << lane) - 1u))) : -1;
+}
+
+/// Block-wide: appends the used slots of keys / values[size] to cols / vals (at most length).
+template <typename V, typename I>
+__device__ inline void append_used(const I* keys, const V* values, long long size, I* cols, V* vals,
+                                   long long length, unsigned long long* counter)
+{
+    for (long long base = 0; base < size; base += heavy_block) {
+        const long long s = base + threadIdx.x;
+        const I key = s < size ? keys[s] : empty_key<I>;
+        const long long position = append_position(key != empty_key<I>, counter);
+        if (position >= 0 && position < length) {
+            cols[position] = key;
+            vals[position] = values[s];
+        }
+    }
+}
+
+/// Columns and values of heavy rows with a wide B: a block per row, two-level hash of
+/// (column, value), then both levels appended to the row: C's row itself (unsorted output)
+/// or the row's stretch of the sort buffers (sorted output, sorted afterwards).
+template <typename V, typename I>
+__global__ void __launch_bounds__(heavy_block)
+    multiply_hash_kernel(HashRows<I> rows, Operands<V, I> in, int shared_slots, I* pool_keys,
+                         V* pool_values, bool sort, I* sort_cols, V* sort_vals)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = *reinterpret_cast<HashShared<V>*>(shared_bytes);
+    auto* values = reinterpret_cast<V*>(shared_bytes + hash_header_bytes<V>());
+    auto* keys = reinterpret_cast<I*>(values + shared_slots);
+    const auto& pattern = in.pattern;
+    for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
+        const long long row = rows.rows[h];
+        for (int s = threadIdx.x; s < shared_slots; s += heavy_block) {
+            keys[s] = empty_key<I>;
+            values[s] = V(0);
+        }
+        if (threadIdx.x == 0) sh.count = 0;
+        __syncthreads();
+        const auto tables = row_tables(rows, h, keys, shared_slots, pool_keys);
+        V* global_values = pool_values + rows.table_offsets[h];
+        const V scale = row_scale(in, row);
+        long long first = 0;
+        long long end = 0;
+        entry_range(pattern, row, first, end);
+        for_each_product<heavy_block>(
+            first, end, pattern.b_ptrs, sh.batch,
+            [&](long long k, int s) -> long long {
+                return selected_row(in, row, scale, k, sh.factors[s]);
+            },
+            [&](long long j, int s) {
+                bool inserted = false;
+                const long long slot = find_slot(tables, pattern.b_cols[j], inserted);
+                if (slot < 0) return;
+                const V product = sh.factors[s] * in.b_vals[j];
+                if (slot < shared_slots) {
+                    atomic_add(values + slot, product);
+                } else {
+                    atomic_add(global_values + (slot - shared_slots), product);
+                }
+            });
+        __syncthreads();
+        const long long out = in.c_ptrs[row];
+        const long long length = in.c_ptrs[row + 1] - out;
+        I* cols = sort ? sort_cols + rows.entry_offsets[h] : in.c_cols + out;
+        V* vals = sort ? sort_vals + rows.entry_offsets[h] : in.c_vals + out;
+        append_used(keys, values, shared_slots, cols, vals, length, &sh.count);
+        if (tables.global_keys != nullptr) {
+            append_used(tables.global_keys, global_values,
+                        static_cast<long long>(tables.global_mask) + 1, cols, vals, length,
+                        &sh.count);
+        }
+        __syncthreads();
+    }
+}
+
+/// Copies the sorted stretches of the sort buffers back to the heavy rows of C.
+template <typename V, typename I>
+__global__ void __launch_bounds__(256) copy_sorted_kernel(HashRows<I> rows, const I* sorted_cols,
+                                                          const V* sorted_vals, Operands<V, I> in)
+{
+    for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
+        const long long row = rows.rows[h];
+        const long long out = in.c_ptrs[row];
+        const long long from = rows.entry_offsets[h];
+        const long long length = rows.entry_offsets[h + 1] - from;
+        for (long long i = threadIdx.x; i < length; i += blockDim.x) {
+            in.c_cols[out + i] = sorted_cols[from + i];
+            in.c_vals[out + i] = sorted_vals[from + i];
+        }
+    }
+}
+
+/// needs[h] = need(rows[h]) for the heavy rows.
+template <typename I, typename Need>
+__global__ void __launch_bounds__(256)
+    heavy_needs_kernel(const I* rows, long long n, Need need, long long* needs)
+{
+    for (long long h = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; h < n;
+         h += static_cast<long long>(gridDim.x) * blockDim.x) {
+        needs[h] = need(rows[h]);
     }
 }
 
@@ -883,17 +1133,6 @@ RowGroups<I> group_rows(const CudaExecutor& exec, long long rows, Need need,
     return result;
 }
 
-/// What the numeric phase keeps in the handle.
-template <typename I>
-struct CudaPlan {
-    RowGroups<I> groups;      ///< by exact row length
-    long long b_cols = 0;
-    long long heavy_words = 0;  ///< bitmap words of a heavy row (B's columns / 32)
-    bool heavy_in_shared = false;
-    int heavy_blocks = 0;
-    Array<unsigned char> heavy_scratch;  ///< global bitmaps and positions, if not in shared
-};
-
 template <typename I>
 struct Widen {
     __host__ __device__ long long operator()(I value) const { return value; }
@@ -970,43 +1209,238 @@ void multiply_group(const CudaExecutor& exec, const RowGroups<I>& groups, int gr
     }
 }
 
-/// How the heavy rows of a phase run: bitmap in shared memory, or per block in global.
+/// How the heavy rows of a phase run through bitmaps in shared memory.
 struct HeavyLaunch {
     long long words = 0;
-    bool in_shared = false;
     int blocks = 0;
     std::size_t shared_bytes = 0;
-    std::size_t scratch_bytes = 0;  ///< global bytes per block when not in shared
 };
+
+/// Blocks of a launch over n heavy rows (a block per row, grid-stride).
+int heavy_grid(const CudaExecutor& exec, long long n)
+{
+    return static_cast<int>(
+        std::max<long long>(1, std::min<long long>(n, exec.multiprocessor_count() * 2ll)));
+}
 
 /// bytes_per_word: bitmap word plus (numeric) its position.
 HeavyLaunch plan_heavy(const CudaExecutor& exec, long long heavy_rows, long long b_cols,
-                       std::size_t header_bytes, std::size_t bytes_per_word, const char* where)
+                       std::size_t header_bytes, std::size_t bytes_per_word)
 {
     HeavyLaunch launch;
-    if (heavy_rows == 0) return launch;
     launch.words = ceildiv(b_cols, 32);
-    const std::size_t bitmap_bytes = static_cast<std::size_t>(launch.words) * bytes_per_word;
-    const std::size_t limit = static_cast<std::size_t>(shared_limit(exec, where));
-    const long long wanted =
-        std::min<long long>(heavy_rows, static_cast<long long>(exec.multiprocessor_count()) * 2);
-    if (bitmap_bytes <= heavy_shared_bitmap_bytes && header_bytes + bitmap_bytes <= limit) {
-        launch.in_shared = true;
-        launch.shared_bytes = header_bytes + bitmap_bytes;
-        launch.blocks = static_cast<int>(wanted);
-        return launch;
-    }
-    launch.shared_bytes = header_bytes;
-    launch.scratch_bytes = bitmap_bytes;
-    const long long affordable =
-        std::max<long long>(1, static_cast<long long>(heavy_global_budget / bitmap_bytes));
-    launch.blocks = static_cast<int>(std::min(wanted, affordable));
+    launch.shared_bytes = header_bytes + static_cast<std::size_t>(launch.words) * bytes_per_word;
+    launch.blocks = heavy_grid(exec, heavy_rows);
     return launch;
 }
 
+/// The rule between the two accumulators of heavy rows: bitmaps of B's columns when the
+/// numeric phase's bitmap and word positions fit in shared memory (B narrow: at most 655,360
+/// columns with 32-bit indices; a dense bitmap costs a few words per entry of the row and
+/// yields sorted rows without a sort), else the two-level hash (B wide: a bitmap would be
+/// mostly empty words to scan and live in global memory). Decided once per symbolic phase
+/// and kept for the numeric phase.
+template <typename I>
+bool heavy_uses_bitmap(const CudaExecutor& exec, long long b_cols, const char* where)
+{
+    const auto bytes =
+        static_cast<std::size_t>(ceildiv(b_cols, 32)) * (sizeof(unsigned) + sizeof(I));
+    // the largest header of any value type, so that the rule does not depend on V
+    const std::size_t header = sizeof(HeavyShared<thrust::complex<double>>);
+    return bytes <= heavy_shared_bitmap_bytes &&
+           header + bytes <= static_cast<std::size_t>(shared_limit(exec, where));
+}
+
+/// Slots of the two-level hash's first level: the largest power of two whose table (slot_bytes
+/// each) fits beside the header in the shared memory a block may opt in to, at most
+/// hash_shared_bytes.
+int hash_shared_slots(const CudaExecutor& exec, std::size_t header, std::size_t slot_bytes,
+                      const char* where)
+{
+    const auto budget = std::min<std::size_t>(static_cast<std::size_t>(shared_limit(exec, where)),
+                                              hash_shared_bytes);
+    int slots = 1024;
+    while (header + 2 * static_cast<std::size_t>(slots) * slot_bytes <= budget) slots *= 2;
+    return slots;
+}
+
+/// One launch's worth of heavy rows of the two-level hash: heavy rows [first, first + count)
+/// (in group order) whose global tables and sort buffers fit in hash_pool_budget together
+/// (a single row may exceed it alone).
+struct HashChunk {
+    long long first = 0;
+    long long count = 0;
+    long long table_slots = 0;       ///< global slots of its rows
+    long long entries = 0;           ///< sum of its rows' needs (numeric: their C entries)
+    Array<long long> table_offsets;  ///< count + 1, exclusive scan of the table sizes
+    Array<long long> entry_offsets;  ///< count + 1, exclusive scan of the needs
+};
+
+/// Global second levels of the heavy rows of one phase, sized once: a row whose need
+/// (symbolic: min(flops, B.cols); numeric: exact length) fills at most half the first level
+/// gets none (it is probed without bound in shared memory), any other row a power of two
+/// >= twice its need.
+struct HashPlan {
+    int shared_slots = 0;
+    std::vector<HashChunk> chunks;
+    long long max_table_slots = 0;
+    long long max_entries = 0;
+};
+
+template <typename I, typename Need>
+HashPlan plan_hash(const CudaExecutor& exec, const RowGroups<I>& groups, Need need,
+                   int shared_slots, std::size_t slot_bytes, std::size_t entry_bytes,
+                   const char* where)
+{
+    const auto self = exec.shared_from_this();
+    const long long n = groups.size(heavy_group);
+    HashPlan plan;
+    plan.shared_slots = shared_slots;
+    if (n == 0) return plan;
+    Array<long long> needs(self, n);
+    heavy_needs_kernel<<<grid_for(exec, n), 256, 0, stream_of(exec)>>>(groups.begin(heavy_group), n,
+                                                                       need, needs.data());
+    check_launch(where);
+    const auto host_needs = needs.to_host();
+    std::vector<long long> tables{0};
+    std::vector<long long> entries{0};
+    long long first = 0;
+    const auto close_chunk = [&](long long end) {
+        HashChunk chunk;
+        chunk.first = first;
+        chunk.count = end - first;
+        chunk.table_slots = tables.back();
+        chunk.entries = entries.back();
+        chunk.table_offsets = Array<long long>(self, tables);
+        chunk.entry_offsets = Array<long long>(self, entries);
+        plan.max_table_slots = std::max(plan.max_table_slots, chunk.table_slots);
+        plan.max_entries = std::max(plan.max_entries, chunk.entries);
+        plan.chunks.push_back(std::move(chunk));
+        first = end;
+        tables.assign(1, 0);
+        entries.assign(1, 0);
+    };
+    for (long long h = 0; h < n; ++h) {
+        const long long row_need = host_needs[static_cast<std::size_t>(h)];
+        const long long slots = 2 * row_need <= shared_slots
+                                    ? 0
+                                    : static_cast<long long>(std::bit_ceil(
+                                          static_cast<unsigned long long>(2 * row_need)));
+        const auto bytes = static_cast<std::size_t>(tables.back() + slots) * slot_bytes +
+                           static_cast<std::size_t>(entries.back() + row_need) * entry_bytes;
+        if (h > first && bytes > hash_pool_budget) close_chunk(h);
+        tables.push_back(tables.back() + slots);
+        entries.push_back(entries.back() + row_need);
+    }
+    close_chunk(n);
+    return plan;
+}
+
+template <typename I>
+HashRows<I> hash_rows(const RowGroups<I>& groups, const HashChunk& chunk)
+{
+    return {groups.begin(heavy_group) + chunk.first, chunk.count, chunk.table_offsets.data(),
+            chunk.entry_offsets.data()};
+}
+
+/// Distinct columns of the heavy rows with a wide B (two-level hash).
+template <typename I>
+void count_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const Pattern<I>& in,
+                long long b_cols, const unsigned long long* flops, I* counts)
+{
+    constexpr const char* where = symbolic_where;
+    const auto stream = stream_of(exec);
+    constexpr std::size_t header = hash_header_bytes<char>();
+    const int slots = hash_shared_slots(exec, header, sizeof(I), where);
+    const auto plan =
+        plan_hash(exec, groups, SymbolicNeed{flops, b_cols}, slots, sizeof(I), 0, where);
+    Array<I> pool(exec.shared_from_this(), plan.max_table_slots);
+    const std::size_t bytes = header + sizeof(I) * static_cast<std::size_t>(slots);
+    allow_shared(exec, count_hash_kernel<I>, bytes, where);
+    for (const auto& chunk : plan.chunks) {
+        if (chunk.table_slots > 0) {
+            LOOM_CUDA_CHECK(
+                cudaMemsetAsync(pool.data(), 0xff, sizeof(I) * chunk.table_slots, stream), where);
+        }
+        count_hash_kernel<I><<<heavy_grid(exec, chunk.count), heavy_block, bytes, stream>>>(
+            hash_rows(groups, chunk), in, slots, pool.data(), counts);
+        check_launch(where);
+    }
+}
+
+/// Offset of the next buffer of a scratch allocation, aligned for any element type.
+std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+/// Columns and values of the heavy rows with a wide B (two-level hash), the plan made by the
+/// symbolic phase. Sorted output: each chunk's rows are appended to sort buffers, sorted there
+/// by one CUB segmented sort and copied to C.
+template <typename V, typename I>
+void multiply_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const HashPlan& plan,
+                   const Operands<V, I>& in, bool sort)
+{
+    constexpr const char* where = numeric_where;
+    const auto stream = stream_of(exec);
+    const int slots = plan.shared_slots;
+    // scratch: pool keys, pool values, then (sorted) two pairs of sort buffers
+    const auto table = static_cast<std::size_t>(plan.max_table_slots);
+    const auto entries = sort ? static_cast<std::size_t>(plan.max_entries) : 0;
+    std::array<std::size_t, 7> offsets{};
+    const std::array<std::size_t, 6> sizes{table * sizeof(I),   table * sizeof(V),
+                                           entries * sizeof(I), entries * sizeof(V),
+                                           entries * sizeof(I), entries * sizeof(V)};
+    for (std::size_t b = 0; b < sizes.size(); ++b) offsets[b + 1] = offsets[b] + aligned(sizes[b]);
+    Array<unsigned char> scratch(exec.shared_from_this(), static_cast<size_type>(offsets[6]));
+    const auto buffer = [&](int b) { return scratch.data() + offsets[b]; };
+    auto* pool_keys = reinterpret_cast<I*>(buffer(0));
+    auto* pool_values = reinterpret_cast<V*>(buffer(1));
+    const std::size_t bytes =
+        hash_header_bytes<V>() + (sizeof(I) + sizeof(V)) * static_cast<std::size_t>(slots);
+    allow_shared(exec, multiply_hash_kernel<V, I>, bytes, where);
+    for (const auto& chunk : plan.chunks) {
+        if (chunk.table_slots > 0) {
+            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_keys, 0xff, sizeof(I) * chunk.table_slots, stream),
+                            where);
+            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_values, 0, sizeof(V) * chunk.table_slots, stream),
+                            where);
+        }
+        const auto rows = hash_rows(groups, chunk);
+        cub::DoubleBuffer<I> cols(reinterpret_cast<I*>(buffer(2)), reinterpret_cast<I*>(buffer(4)));
+        cub::DoubleBuffer<V> vals(reinterpret_cast<V*>(buffer(3)), reinterpret_cast<V*>(buffer(5)));
+        multiply_hash_kernel<V, I><<<heavy_grid(exec, chunk.count), heavy_block, bytes, stream>>>(
+            rows, in, slots, pool_keys, pool_values, sort, cols.Current(), vals.Current());
+        check_launch(where);
+        if (!sort) continue;
+        const long long* starts = chunk.entry_offsets.data();
+        run_cub(exec, where, [&](void* temp, std::size_t& temp_bytes) {
+            return cub::DeviceSegmentedSort::SortPairs(temp, temp_bytes, cols, vals, chunk.entries,
+                                                       chunk.count, starts, starts + 1, stream);
+        });
+        copy_sorted_kernel<<<static_cast<unsigned>(std::min<long long>(chunk.count, 65535)), 256, 0,
+                             stream>>>(rows, cols.Current(), vals.Current(), in);
+        check_launch(where);
+    }
+}
+
+/// What the numeric phase keeps in the handle.
+template <typename I>
+struct CudaPlan {
+    RowGroups<I> groups;  ///< by exact row length
+    long long b_cols = 0;
+    bool heavy_bitmap =
+        true;       ///< heavy rows: bitmaps, or the two-level hash (see heavy_uses_bitmap)
+    HashPlan hash;  ///< the numeric second-level tables, for the two-level hash
+};
+
+/// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
+struct NumericHashShape {
+    std::size_t header;
+    std::size_t slot_bytes;
+};
+
 template <typename I>
 void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
-              long long b_cols, int numeric_light_groups, detail::SpgemmState<I>& state)
+              long long b_cols, int numeric_light_groups, NumericHashShape numeric_hash,
+              detail::SpgemmState<I>& state)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
@@ -1048,19 +1482,16 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
-    if (groups.size(heavy_group) > 0) {
+    plan->heavy_bitmap = heavy_uses_bitmap<I>(exec, b_cols, where);
+    if (groups.size(heavy_group) > 0 && plan->heavy_bitmap) {
         const auto heavy = plan_heavy(exec, groups.size(heavy_group), b_cols,
-                                      sizeof(HeavyShared<char>), sizeof(unsigned), where);
-        Array<unsigned char> scratch(self, static_cast<size_type>(heavy.scratch_bytes) *
-                                               (heavy.in_shared ? 0 : heavy.blocks));
-        if (!heavy.in_shared) {
-            LOOM_CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0, scratch.size(), stream), where);
-        }
+                                      sizeof(HeavyShared<char>), sizeof(unsigned));
         allow_shared(exec, count_heavy_kernel<I>, heavy.shared_bytes, where);
         count_heavy_kernel<I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
-            groups.begin(heavy_group), groups.size(heavy_group), in, heavy.words, heavy.in_shared,
-            reinterpret_cast<unsigned*>(scratch.data()), counts);
+            groups.begin(heavy_group), groups.size(heavy_group), in, heavy.words, counts);
         check_launch(where);
+    } else if (groups.size(heavy_group) > 0) {
+        count_hash(exec, groups, in, b_cols, flops, counts);
     }
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
@@ -1072,9 +1503,15 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     loom::cuda::exclusive_prefix_sum(exec, counts, rows + 1);
     state.nnz = nnz;
 
-    // the numeric phase's grouping, by exact row length
+    // the numeric phase's grouping, by exact row length, and its second-level tables
     plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr,
                                  numeric_light_groups, where);
+    if (!plan->heavy_bitmap) {
+        const int slots =
+            hash_shared_slots(exec, numeric_hash.header, numeric_hash.slot_bytes, where);
+        plan->hash = plan_hash(exec, plan->groups, NumericNeed<I>{counts}, slots,
+                               numeric_hash.slot_bytes, 2 * numeric_hash.slot_bytes, where);
+    }
     state.backend = std::move(plan);
 }
 
@@ -1082,7 +1519,6 @@ template <typename V, typename I>
 void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in,
              bool sort, int light_groups)
 {
-    const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
     constexpr const char* where = numeric_where;
     const auto& groups = plan.groups;
@@ -1091,24 +1527,15 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
     }
     const long long heavy_rows = groups.size(heavy_group);
     if (heavy_rows == 0) return;
-    const auto heavy = plan_heavy(exec, heavy_rows, plan.b_cols, sizeof(HeavyShared<V>),
-                                  sizeof(unsigned) + sizeof(I), where);
-    Array<unsigned char> scratch(
-        self, static_cast<size_type>(heavy.scratch_bytes) * (heavy.in_shared ? 0 : heavy.blocks));
-    // positions first (alignment), then the bitmaps, which start zeroed
-    I* positions = reinterpret_cast<I*>(scratch.data());
-    unsigned* bitmaps = nullptr;
-    if (!heavy.in_shared) {
-        const std::size_t positions_bytes =
-            sizeof(I) * static_cast<std::size_t>(heavy.words) * heavy.blocks;
-        bitmaps = reinterpret_cast<unsigned*>(scratch.data() + positions_bytes);
-        LOOM_CUDA_CHECK(cudaMemsetAsync(bitmaps, 0, scratch.size() - positions_bytes, stream),
-                        where);
+    if (!plan.heavy_bitmap) {
+        multiply_hash(exec, groups, plan.hash, in, sort);
+        return;
     }
+    const auto heavy = plan_heavy(exec, heavy_rows, plan.b_cols, sizeof(HeavyShared<V>),
+                                  sizeof(unsigned) + sizeof(I));
     allow_shared(exec, multiply_heavy_kernel<V, I>, heavy.shared_bytes, where);
     multiply_heavy_kernel<V, I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
-        groups.begin(heavy_group), heavy_rows, in, heavy.words, heavy.in_shared, bitmaps,
-        positions);
+        groups.begin(heavy_group), heavy_rows, in, heavy.words);
     check_launch(where);
 }
 
@@ -1187,8 +1614,9 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
 {
     const Pattern<I> in{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(),
                         B.col_idxs().data(), with_identity};
-    symbolic(exec, in, A.rows(), A.nnz(), B.cols(),
-             light_groups_for(max_numeric_table<V, I>()), state);
+    using DV = device_type_t<V>;
+    symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
+             NumericHashShape{hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
 }
 
 template <typename V, typename I>

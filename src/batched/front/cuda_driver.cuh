@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "base/cuda/helpers.cuh"
+#include "batched/front/cuda_rows.cuh"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
 #include "loom/batched/front.hpp"
@@ -163,6 +164,8 @@ struct Driver {
     void run(Launch launch, size_type count, const Operands<T, K>& ops, const F& f) const
     {
         if (count == 0) return;
+        // Square real matrices up to order 32 have lane-per-row kernels (cuda_rows.cuh).
+        if (launch == Launch::team_vector && rows::run(exec, count, ops, f)) return;
         switch (launch) {
         case Launch::team: return run_matrix_teams<Mode::Team>(count, ops, f);
         case Launch::team_vector: return run_matrix_teams<Mode::TeamVector>(count, ops, f);

@@ -48,9 +48,27 @@ constexpr int lanes_for(int n)
     return g;
 }
 
-/// Values of shared memory per matrix: odd, so that the groups of a warp reading the same
-/// entry of their own matrices hit distinct banks.
-constexpr int pitch_for(int nmax) { return (nmax * nmax) | 1; }
+/// Values of shared memory per matrix. The groups of a warp read the same entry of their own
+/// matrices at once: an odd pitch (odd orders), or one of 2 mod 16 (even orders, where pairs of
+/// entries are read as one 16-byte load), puts them on distinct banks.
+constexpr int pitch_for(int nmax)
+{
+    const int square = nmax * nmax;
+    if (nmax % 2 == 1) return square;
+    return lanes_for(nmax) == 32 ? square : square + 2;
+}
+
+/// Two consecutive values as one aligned load.
+template <typename T>
+struct PairOf;
+template <>
+struct PairOf<double> {
+    using type = double2;
+};
+template <>
+struct PairOf<float> {
+    using type = float2;
+};
 
 /// The template bound serving order n: exact up to 8, then 16 and 32.
 constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
@@ -160,15 +178,35 @@ __global__ void __launch_bounds__(block_threads)
     stage(g, B, sB, Everything{});
     g.sync();
     if (i >= n) return;
+    // Two columns at a time: two independent sums, and for an even order one 16-byte load of
+    // B(k, j..j+1) per k (the pitch keeps each group's B 16-byte aligned then).
     LOOM_PRAGMA_UNROLL
-    for (int j = 0; j < NMAX; ++j) {
+    for (int j = 0; j < NMAX; j += 2) {
         if (j >= n) break;
-        T s(0);
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; ++k) {
-            if (k < n) s += a[k] * sB[k * n + j];
+        const bool pair = j + 1 < n;
+        T s0(0);
+        T s1(0);
+        if (n % 2 == 0) {
+            using Pair = typename PairOf<T>::type;
+            LOOM_PRAGMA_UNROLL
+            for (int k = 0; k < NMAX; ++k) {
+                if (k < n) {
+                    const Pair b2 = *reinterpret_cast<const Pair*>(sB + k * n + j);
+                    s0 += a[k] * b2.x;
+                    s1 += a[k] * b2.y;
+                }
+            }
+        } else {
+            LOOM_PRAGMA_UNROLL
+            for (int k = 0; k < NMAX; ++k) {
+                if (k < n) {
+                    s0 += a[k] * sB[k * n + j];
+                    if (pair) s1 += a[k] * sB[k * n + j + 1];
+                }
+            }
         }
-        C(i, j) = beta_zero ? alpha * s : beta * c[j] + alpha * s;
+        C(i, j) = beta_zero ? alpha * s0 : beta * c[j] + alpha * s0;
+        if (j + 1 < NMAX && pair) C(i, j + 1) = beta_zero ? alpha * s1 : beta * c[j + 1] + alpha * s1;
     }
 }
 

@@ -93,11 +93,11 @@ struct Support {
 };
 
 /// cuda_serial_max for a routine with lane-per-row kernels on CUDA (cuda_rows.cuh: real
-/// square matrices up to order 32, run by team_vector): automatic takes them at every order.
+/// square operands up to order 32, run by team_vector): automatic takes them at every order.
 template <typename V>
-constexpr size_type rows_serial_max(size_type complex_max)
+constexpr size_type rows_serial_max(size_type otherwise, bool square = true)
 {
-    return is_complex_v<V> ? complex_max : 0;
+    return is_complex_v<V> || !square ? otherwise : 0;
 }
 
 template <typename V>
@@ -218,7 +218,8 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
                         {.simd = true,
                          .cuda_vendor = true,
                          .host_vendor = true,
-                         .cuda_serial_max = rows_serial_max<V>(gemm_cuda_serial_max)});
+                         .cuda_serial_max = rows_serial_max<V>(gemm_cuda_serial_max,
+                                                               a.rows == a.cols && a.cols == b.cols)});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             openblas::gemm(exec, op_a, op_b, alpha, A, B, beta, C),
                             cublas::gemm(e, op_a, op_b, alpha, A, B, beta, C))) {
@@ -283,7 +284,7 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
                         {.simd = true,
                          .cuda_vendor = solve,
                          .host_vendor = true,
-                         .cuda_serial_max = solve ? 8 : rows_serial_max<V>(8)});
+                         .cuda_serial_max = rows_serial_max<V>(8, !solve && B.rows() == B.cols())});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             solve ? openblas::trsm(exec, side, uplo, op, diag, alpha, A, B)
                                   : openblas::trmm(exec, side, uplo, op, diag, alpha, A, B),

@@ -769,4 +769,146 @@ TYPED_TEST(BatchedFront, BatchDenseLayoutCopiesAndViews)
     EXPECT_THROW(view = packed, loom::BadInput);
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Lane-per-row CUDA kernels (src/batched/front/cuda_rows.cuh): real square matrices up to order
+// 32 under team_vector and automatic. Every order 1..33 (each exact order up to 8, the bounds
+// 16 and 32, and 33 beyond them), a batch that leaves the last block partly empty, padded
+// (strided) batches whose padding must stay untouched. Other backends run the same checks.
+
+/// team_vector and automatic on every backend (the launches that reach the kernels).
+std::vector<Target> rows_targets()
+{
+    std::vector<Target> result;
+    for (const auto& exec : loom::test::backends()) {
+        for (auto launch : {Launch::automatic, Launch::team_vector}) result.push_back({exec, launch});
+    }
+    return result;
+}
+
+/// A first column of small integers: ties between the first pivot candidates (the first
+/// largest must win). Only the first column, so that the elimination stays exact up to there
+/// (multipliers 0, 1/2, 1 or 2) and host and device see the same ties.
+template <typename V>
+BatchDense<V> tied_batch(size_type count, size_type n, std::uint64_t seed)
+{
+    auto batch = random_batch<V>(count, {n, n}, seed);
+    for (size_type b = 0; b < count; ++b) {
+        for (size_type i = 0; i < n; ++i) {
+            batch.at(b, i, 0) = V(std::round(std::real(batch.at(b, i, 0)) * 2.0));
+        }
+    }
+    return batch;
+}
+
+constexpr size_type rows_count = 37;
+
+TYPED_TEST(BatchedFront, RowsGemmEveryOrder)
+{
+    using V = TypeParam;
+    for (size_type n = 1; n <= 33; ++n) {
+        for (const auto op_a : {Op::none, Op::transpose}) {
+            const auto A = random_batch<V>(rows_count, {n, n}, 21);
+            const auto B = random_batch<V>(rows_count, {n, n}, 22);
+            for (const V beta : {V{}, V(-0.5)}) {
+                auto expected = random_batch<V>(rows_count, {n, n}, 23);
+                const auto C0 = expected;
+                batched::gemm(op_a, Op::none, V(1.5), A, B, beta, expected);
+                for (const auto& t : rows_targets()) {
+                    BatchDense<V> C(t.exec, C0);
+                    batched::gemm(op_a, Op::none, V(1.5), BatchDense<V>(t.exec, A),
+                                  BatchDense<V>(t.exec, B), beta, C, t.launch);
+                    EXPECT_LE(error_of(raw(C), raw(expected)), tolerance<V>(n))
+                        << t.name() << " n=" << n << " " << loom::blas::to_string(op_a);
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(BatchedFront, RowsTrmmEveryOrder)
+{
+    using V = TypeParam;
+    for (size_type n = 1; n <= 33; ++n) {
+        const auto A = triangular_batch<V>(rows_count, n, 24);
+        const auto B = random_batch<V>(rows_count, {n, n}, 25);
+        for (auto side : {Side::left, Side::right}) {
+            for (auto uplo : {Uplo::lower, Uplo::upper}) {
+                for (auto op : {Op::none, Op::transpose}) {
+                    for (auto diag : {Diag::non_unit, Diag::unit}) {
+                        for (const V alpha : {V(1.5), V{}}) {
+                            auto expected = B;
+                            batched::trmm(side, uplo, op, diag, alpha, A, expected);
+                            for (const auto& t : rows_targets()) {
+                                BatchDense<V> b(t.exec, B);
+                                batched::trmm(side, uplo, op, diag, alpha, BatchDense<V>(t.exec, A),
+                                              b, t.launch);
+                                EXPECT_LE(error_of(raw(b), raw(expected)), tolerance<V>(n))
+                                    << t.name() << " n=" << n;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
+{
+    using V = TypeParam;
+    for (size_type n = 1; n <= 33; ++n) {
+        for (auto uplo : {Uplo::lower, Uplo::upper}) {
+            for (auto diag : {Diag::non_unit, Diag::unit}) {
+                auto A = triangular_batch<V>(rows_count, n, 26);
+                A.at(5, n / 2, n / 2) = V{};   // info n/2 + 1 unless the diagonal is implicit
+                A.at(36, n - 1, n - 1) = V{};  // in the last, partly filled block
+                auto expected = A;
+                loom::Array<int32> expected_info;
+                batched::trtri(uplo, diag, expected, expected_info);
+                const auto info_ref = host(expected_info);
+                for (const auto& t : rows_targets()) {
+                    BatchDense<V> a(t.exec, A);
+                    loom::Array<int32> info;
+                    batched::trtri(uplo, diag, a, info, t.launch);
+                    EXPECT_EQ(host(info), info_ref) << t.name() << " n=" << n;
+                    EXPECT_LE(error_of(raw(a), raw(expected)), tolerance<V>(n))
+                        << t.name() << " n=" << n;
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
+{
+    using V = TypeParam;
+    for (size_type n = 1; n <= 33; ++n) {
+        for (const bool tied : {false, true}) {
+            auto A = tied ? tied_batch<V>(rows_count, n, 27)
+                              : random_batch<V>(rows_count, {n, n}, 28);
+            for (size_type i = 0; i < n; ++i) A.at(3, i, n / 2) = V{};  // info n/2 + 1
+            for (size_type i = 0; i < n; ++i) {
+                for (size_type j = 0; j < n; ++j) A.at(36, i, j) = V{};  // info 1, no pivoting
+            }
+            auto expected = A;
+            loom::Array<int32> expected_pivots, expected_info;
+            batched::getrf(expected, expected_pivots, expected_info);
+            const auto info_ref = host(expected_info);
+            EXPECT_EQ(info_ref[3], static_cast<int32>(n / 2 + 1)) << "n=" << n;
+            EXPECT_EQ(info_ref[36], 1) << "n=" << n;
+            for (const auto& t : rows_targets()) {
+                BatchDense<V> a(t.exec, A);
+                loom::Array<int32> pivots, info;
+                batched::getrf(a, pivots, info, t.launch);
+                EXPECT_EQ(host(info), info_ref) << t.name() << " n=" << n;
+                EXPECT_EQ(host(pivots), host(expected_pivots))
+                    << t.name() << " n=" << n << (tied ? " tied" : "");
+                EXPECT_LE(error_of(raw(a), raw(expected)), tolerance<V>(n))
+                    << t.name() << " n=" << n << (tied ? " tied" : "");
+            }
+        }
+    }
+}
+
 }  // namespace

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "base/cuda/helpers.cuh"
+#include "batched/front/cuda_rows.cuh"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
 #include "loom/batched/front.hpp"
@@ -30,11 +31,38 @@ constexpr size_type staging_budget = 48 * 1024;
 /// Matrices per serial team, at most (and at least 32: a team must be a whole block).
 constexpr int max_serial_lanes = 128;
 
-/// Element offsets of each operand in a team's staging area.
+/// Loads each staging thread has in flight before it stores any.
+constexpr int staging_unroll = 4;
+
+/// g / d for 0 <= g < 2^22 without an integer division: the float quotient is off by at most
+/// one (relative error below 2^-22), which one comparison each way corrects.
+struct Divisor {
+    int d = 1;
+    float inverse = 1.f;
+
+    Divisor() = default;
+    explicit Divisor(int divisor) : d(divisor), inverse(1.f / static_cast<float>(divisor)) {}
+    __device__ LOOM_INLINE int quotient(int g) const
+    {
+        int q = __float2int_rz(__int2float_rn(g) * inverse);
+        if (q * d > g) {
+            --q;
+        } else if ((q + 1) * d <= g) {
+            ++q;
+        }
+        return q;
+    }
+};
+
+/// Element offsets of each operand in a team's staging area, and how to find entry e of a
+/// staged matrix in global memory without integer divisions.
 template <int K>
 struct Layout {
     size_type offset[K] = {};
     size_type total = 0;
+    Divisor entries[K];
+    Divisor cols[K];
+    bool packed[K] = {};  ///< matrix b is the range [b * entries, (b + 1) * entries)
 };
 
 template <typename T, int K>
@@ -42,10 +70,52 @@ Layout<K> layout_of(const Operands<T, K>& ops, size_type pitch)
 {
     Layout<K> l;
     for (int k = 0; k < K; ++k) {
+        const auto& o = ops[k];
         l.offset[k] = l.total;
-        l.total += static_cast<size_type>(ops[k].entries()) * pitch;
+        l.total += static_cast<size_type>(o.entries()) * pitch;
+        l.entries[k] = Divisor(o.entries() > 0 ? o.entries() : 1);
+        l.cols[k] = Divisor(o.cols > 0 ? o.cols : 1);
+        l.packed[k] = o.stride == o.cols && o.batch_stride == o.entries();
     }
     return l;
+}
+
+/// Where entry e of matrix b of operand k lives in global memory.
+template <typename T, int K>
+__device__ LOOM_INLINE size_type global_offset(const Operand<T>& o, const Layout<K>& l, int k,
+                                               size_type b, int e)
+{
+    if (l.packed[k]) return b * o.batch_stride + e;
+    const int row = l.cols[k].quotient(e);
+    return b * o.batch_stride + row * o.stride + (e - row * o.cols);
+}
+
+/// store(g, load(g)) for g in [0, total), spread over `threads` threads of which this is
+/// `rank`: each thread issues staging_unroll loads before their stores, so that enough bytes
+/// are in flight to keep HBM busy.
+template <typename Load, typename Store>
+__device__ LOOM_INLINE void copy(int rank, int threads, int total, Load&& load, Store&& store)
+{
+    constexpr int U = staging_unroll;
+    int g = rank;
+    for (; g + (U - 1) * threads < total; g += U * threads) {
+        decltype(load(0)) v[U];
+        LOOM_PRAGMA_UNROLL
+        for (int u = 0; u < U; ++u) v[u] = load(g + u * threads);
+        LOOM_PRAGMA_UNROLL
+        for (int u = 0; u < U; ++u) store(g + u * threads, v[u]);
+    }
+    for (; g < total; g += threads) store(g, load(g));
+}
+
+/// The thread's rank among the team's threads, and their number.
+__device__ LOOM_INLINE int thread_in_team(const CudaTeamMember& m)
+{
+    return m.team_rank() * m.vector_length() + m.vector_rank();
+}
+__device__ LOOM_INLINE int threads_in_team(const CudaTeamMember& m)
+{
+    return m.team_size() * m.vector_length();
 }
 
 /// L matrices per team, one per thread, staged interleaved (staged = false: in place).
@@ -78,11 +148,18 @@ struct SerialTeams {
             if (!o.read) continue;
             const int entries = o.entries();
             T* s = scratch + layout.offset[k];
-            m.team_vector_for(here * entries, [&](int g) {
-                const int t = g / entries;
-                const int e = g - t * entries;
-                s[e * pitch + t] = o.data[o.global_offset(first + t, e)];
-            });
+            // Consecutive threads on consecutive entries of the block's matrices: one
+            // contiguous range for a packed batch.
+            copy(
+                thread_in_team(m), threads_in_team(m), here * entries,
+                [&](int g) {
+                    const int t = layout.entries[k].quotient(g);
+                    return o.data[global_offset(o, layout, k, first + t, g - t * entries)];
+                },
+                [&](int g, const T& v) {
+                    const int t = layout.entries[k].quotient(g);
+                    s[(g - t * entries) * pitch + t] = v;
+                });
         }
         m.team_barrier();
         m.team_for(here, [&](int t) {
@@ -96,11 +173,16 @@ struct SerialTeams {
             if (!o.written) continue;
             const int entries = o.entries();
             const T* s = scratch + layout.offset[k];
-            m.team_vector_for(here * entries, [&](int g) {
-                const int t = g / entries;
-                const int e = g - t * entries;
-                o.data[o.global_offset(first + t, e)] = s[e * pitch + t];
-            });
+            copy(
+                thread_in_team(m), threads_in_team(m), here * entries,
+                [&](int g) {
+                    const int t = layout.entries[k].quotient(g);
+                    return s[(g - t * entries) * pitch + t];
+                },
+                [&](int g, const T& v) {
+                    const int t = layout.entries[k].quotient(g);
+                    o.data[global_offset(o, layout, k, first + t, g - t * entries)] = v;
+                });
         }
     }
 };
@@ -127,7 +209,10 @@ struct MatrixTeams {
             const auto& o = ops[k];
             if (!o.read) continue;
             T* s = scratch + layout.offset[k];
-            m.team_vector_for(o.entries(), [&](int e) { s[e] = o.data[o.global_offset(b, e)]; });
+            copy(
+                thread_in_team(m), threads_in_team(m), o.entries(),
+                [&](int e) { return o.data[global_offset(o, layout, k, b, e)]; },
+                [&](int e, const T& v) { s[e] = v; });
         }
         m.team_barrier();
         front::with_views(
@@ -138,7 +223,10 @@ struct MatrixTeams {
             const auto& o = ops[k];
             if (!o.written) continue;
             const T* s = scratch + layout.offset[k];
-            m.team_vector_for(o.entries(), [&](int e) { o.data[o.global_offset(b, e)] = s[e]; });
+            copy(
+                thread_in_team(m), threads_in_team(m), o.entries(),
+                [&](int e) { return s[e]; },
+                [&](int e, const T& v) { o.data[global_offset(o, layout, k, b, e)] = v; });
         }
     }
 };
@@ -163,6 +251,8 @@ struct Driver {
     void run(Launch launch, size_type count, const Operands<T, K>& ops, const F& f) const
     {
         if (count == 0) return;
+        // Square real matrices up to order 32 have lane-per-row kernels (cuda_rows.cuh).
+        if (launch == Launch::team_vector && rows::run(exec, count, ops, f)) return;
         switch (launch) {
         case Launch::team: return run_matrix_teams<Mode::Team>(count, ops, f);
         case Launch::team_vector: return run_matrix_teams<Mode::TeamVector>(count, ops, f);

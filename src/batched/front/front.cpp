@@ -92,6 +92,14 @@ struct Support {
     size_type cuda_serial_max = 8;
 };
 
+/// cuda_serial_max for a routine with lane-per-row kernels on CUDA (cuda_rows.cuh: real
+/// square operands up to order 32, run by team_vector): automatic takes them at every order.
+template <typename V>
+constexpr size_type rows_serial_max(size_type otherwise, bool square = true)
+{
+    return is_complex_v<V> || !square ? otherwise : 0;
+}
+
 template <typename V>
 Launch resolve(const char* where, Launch launch, const Executor& exec, size_type n, Support s)
 {
@@ -210,7 +218,8 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
                         {.simd = true,
                          .cuda_vendor = true,
                          .host_vendor = true,
-                         .cuda_serial_max = gemm_cuda_serial_max});
+                         .cuda_serial_max = rows_serial_max<V>(gemm_cuda_serial_max,
+                                                               a.rows == a.cols && a.cols == b.cols)});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             openblas::gemm(exec, op_a, op_b, alpha, A, B, beta, C),
                             cublas::gemm(e, op_a, op_b, alpha, A, B, beta, C))) {
@@ -272,7 +281,10 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()),
-                        {.simd = true, .cuda_vendor = solve, .host_vendor = true});
+                        {.simd = true,
+                         .cuda_vendor = solve,
+                         .host_vendor = true,
+                         .cuda_serial_max = rows_serial_max<V>(8, !solve && B.rows() == B.cols())});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             solve ? openblas::trsm(exec, side, uplo, op, diag, alpha, A, B)
                                   : openblas::trmm(exec, side, uplo, op, diag, alpha, A, B),
@@ -313,7 +325,8 @@ void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& inf
     info.fill(0);
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true, .host_vendor = true});
+    launch = resolve<V>(where, launch, exec, A.rows(),
+                        {.simd = true, .host_vendor = true, .cuda_serial_max = rows_serial_max<V>(8)});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::trtri(exec, uplo, diag, A, info.data()),
                             false)) {
         return;
@@ -334,7 +347,10 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(),
-                        {.simd = false, .cuda_vendor = true, .host_vendor = true});
+                        {.simd = false,
+                         .cuda_vendor = true,
+                         .host_vendor = true,
+                         .cuda_serial_max = rows_serial_max<V>(8)});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::getrf(exec, A, pivots.data(), info.data()),
                             cublas::getrf(e, A, pivots.data(), info.data()))) {
         return;

@@ -1,0 +1,540 @@
+// Launch::team_vector on CUDA for square real matrices of order n <= 32: a group of G lanes of
+// one warp per matrix (G the power of two >= n, so a warp holds 32 / G matrices), with the
+// order a template parameter (exact up to 8, a bound of 16 or 32 above) so that every loop
+// unrolls and the per-lane rows and columns live in registers. No block-wide barrier: a group
+// synchronizes with __syncwarp and exchanges values with shuffles over its own lanes.
+//
+//   gemm   lane i holds row i of A and of C; B is staged in shared memory (row k by the
+//          group's lanes, one column each: coalesced), read as broadcasts.
+//   trmm   lane i holds row i of the triangle; B staged as in gemm; row i of the result goes
+//          straight back to global memory.
+//   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
+//          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
+//   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
+//          lane knows the position its row has reached), the pivot search is a butterfly
+//          argmax over the group and the pivot row is shuffled to the lanes that update.
+//
+// Every lane issues all loads of its row (or of a chunk of staged rows) before it uses any,
+// which keeps enough bytes in flight for HBM; see NOTES.md ("CUDA tuning").
+#pragma once
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cuda/helpers.cuh"
+#include "batched/front/operand.hpp"
+#include "batched/front/routines.hpp"
+#include "loom/batched/front.hpp"
+
+namespace loom::batched::cuda_front::rows {
+
+using front::Operands;
+
+/// Threads per block: 128 / G matrices, whatever n (at most 33 KB of shared memory).
+constexpr int block_threads = 128;
+/// The largest order served (one matrix per warp).
+constexpr int max_order = 32;
+/// Staged rows a lane holds in registers at once (bounds the registers of the staging).
+constexpr int stage_chunk = 16;
+/// Matrices one launch takes (the grid is one pass of at least 4 matrices per block).
+constexpr size_type max_count = static_cast<size_type>(INT_MAX) * 4;
+
+constexpr int lanes_for(int n)
+{
+    int g = 1;
+    while (g < n) g *= 2;
+    return g;
+}
+
+/// Values of shared memory per matrix. The groups of a warp read the same entry of their own
+/// matrices at once: an odd pitch (odd orders), or one of 2 mod 16 (even orders, where pairs of
+/// entries are read as one 16-byte load), puts them on distinct banks.
+constexpr int pitch_for(int nmax)
+{
+    const int square = nmax * nmax;
+    if (nmax % 2 == 1) return square;
+    return lanes_for(nmax) == 32 ? square : square + 2;
+}
+
+/// Two consecutive values as one aligned load.
+template <typename T>
+struct PairOf;
+template <>
+struct PairOf<double> {
+    using type = double2;
+};
+template <>
+struct PairOf<float> {
+    using type = float2;
+};
+
+/// The template bound serving order n: exact up to 8, then 16 and 32.
+constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
+
+template <int NMAX>
+struct Group {
+    static constexpr int lanes = lanes_for(NMAX);
+    static constexpr int per_block = block_threads / lanes;
+    int lane;      ///< within the group
+    int index;     ///< group within the block
+    unsigned mask; ///< the group's lanes within the warp
+    int n;         ///< the order (a constant when NMAX <= 8)
+
+    __device__ static Group make(int runtime_n)
+    {
+        Group g;
+        g.lane = static_cast<int>(threadIdx.x) % lanes;
+        g.index = static_cast<int>(threadIdx.x) / lanes;
+        const int first = static_cast<int>(threadIdx.x) % 32 / lanes * lanes;
+        g.mask = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1u) << first;
+        g.n = NMAX <= 8 ? NMAX : runtime_n;
+        return g;
+    }
+    __device__ size_type matrix() const
+    {
+        return static_cast<size_type>(blockIdx.x) * per_block + index;
+    }
+    __device__ void sync() const { __syncwarp(mask); }
+    template <typename T>
+    __device__ T from(const T& value, int lane_in_group) const
+    {
+        return __shfl_sync(mask, value, lane_in_group, lanes);
+    }
+    template <typename T>
+    __device__ T xor_lane(const T& value, int offset) const
+    {
+        return __shfl_xor_sync(mask, value, offset, lanes);
+    }
+};
+
+/// Copies the entries (k, j) of M with keep(k, j) into s[k * n + j]: row after row, lane j
+/// taking column j, a chunk of rows loaded before any is stored.
+template <int NMAX, typename T, typename Keep>
+__device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep)
+{
+    const int j = g.lane;
+    LOOM_PRAGMA_UNROLL
+    for (int k0 = 0; k0 < NMAX; k0 += stage_chunk) {
+        T r[stage_chunk];
+        LOOM_PRAGMA_UNROLL
+        for (int t = 0; t < stage_chunk; ++t) {
+            const int k = k0 + t;
+            if (k < NMAX && k < g.n && j < g.n && keep(k, j)) r[t] = M(k, j);
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int t = 0; t < stage_chunk; ++t) {
+            const int k = k0 + t;
+            if (k < NMAX && k < g.n && j < g.n && keep(k, j)) s[k * g.n + j] = r[t];
+        }
+    }
+}
+
+struct Everything {
+    __device__ bool operator()(int, int) const { return true; }
+};
+template <bool Lower>
+struct Triangle {
+    __device__ bool operator()(int k, int j) const { return Lower ? j <= k : j >= k; }
+};
+
+template <typename T>
+__device__ T* shared_values()
+{
+    extern __shared__ __align__(16) unsigned char loom_rows_shared[];
+    return reinterpret_cast<T*>(loom_rows_shared);
+}
+
+// ---------------------------------------------------------------------------------------- gemm
+
+/// C = alpha A B + beta C (C not read when beta is zero), the products summed over k in
+/// order as Gemm<Mode::Serial> does.
+template <int NMAX, typename T>
+__global__ void __launch_bounds__(block_threads)
+    gemm_kernel(Operands<T, 3> ops, T alpha, T beta, size_type count, int runtime_n)
+{
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const int n = g.n;
+    const int i = g.lane;
+    const auto A = ops[0].global(b);
+    const auto B = ops[1].global(b);
+    const auto C = ops[2].global(b);
+    const bool beta_zero = beta == T(0);
+    T a[NMAX];
+    T c[NMAX];
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        a[k] = T(0);
+        c[k] = T(0);
+        if (k < n && i < n) {
+            a[k] = A(i, k);
+            if (!beta_zero) c[k] = C(i, k);
+        }
+    }
+    T* sB = shared_values<T>() + g.index * pitch_for(NMAX);
+    stage(g, B, sB, Everything{});
+    g.sync();
+    if (i >= n) return;
+    // Two columns at a time: two independent sums, and for an even order one 16-byte load of
+    // B(k, j..j+1) per k (the pitch keeps each group's B 16-byte aligned then).
+    LOOM_PRAGMA_UNROLL
+    for (int j = 0; j < NMAX; j += 2) {
+        if (j >= n) break;
+        const bool pair = j + 1 < n;
+        T s0(0);
+        T s1(0);
+        if (n % 2 == 0) {
+            using Pair = typename PairOf<T>::type;
+            LOOM_PRAGMA_UNROLL
+            for (int k = 0; k < NMAX; ++k) {
+                if (k < n) {
+                    const Pair b2 = *reinterpret_cast<const Pair*>(sB + k * n + j);
+                    s0 += a[k] * b2.x;
+                    s1 += a[k] * b2.y;
+                }
+            }
+        } else {
+            LOOM_PRAGMA_UNROLL
+            for (int k = 0; k < NMAX; ++k) {
+                if (k < n) {
+                    s0 += a[k] * sB[k * n + j];
+                    if (pair) s1 += a[k] * sB[k * n + j + 1];
+                }
+            }
+        }
+        C(i, j) = beta_zero ? alpha * s0 : beta * c[j] + alpha * s0;
+        if (j + 1 < NMAX && pair) C(i, j + 1) = beta_zero ? alpha * s1 : beta * c[j + 1] + alpha * s1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------- trmm
+
+/// B = alpha A B for the triangular A (Side::Left as the front call canonicalized it), each
+/// row summed in the order of detail::tri_mult: the diagonal term first, then the columns
+/// moving away from it.
+template <int NMAX, bool Lower, bool Unit, typename T>
+__global__ void __launch_bounds__(block_threads)
+    trmm_kernel(Operands<T, 2> ops, T alpha, size_type count, int runtime_n)
+{
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const int n = g.n;
+    const int i = g.lane;
+    const auto A = ops[0].global(b);
+    const auto B = ops[1].global(b);
+    if (alpha == T(0)) {  // as the routine: B = 0 without reading A or B
+        if (i < n) {
+            LOOM_PRAGMA_UNROLL
+            for (int j = 0; j < NMAX; ++j) {
+                if (j < n) B(i, j) = T(0);
+            }
+        }
+        return;
+    }
+    T a[NMAX];
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        a[k] = T(0);
+        if (k < n && i < n && (Lower ? k < i : k > i)) a[k] = A(i, k);
+    }
+    const T diagonal = !Unit && i < n ? A(i, i) : T(1);
+    T* sB = shared_values<T>() + g.index * pitch_for(NMAX);
+    stage(g, B, sB, Everything{});
+    g.sync();
+    if (i >= n) return;
+    LOOM_PRAGMA_UNROLL
+    for (int j = 0; j < NMAX; ++j) {
+        if (j >= n) break;
+        const T own = alpha * sB[i * n + j];
+        T s = Unit ? own : diagonal * own;
+        if constexpr (Lower) {
+            LOOM_PRAGMA_UNROLL
+            for (int k = NMAX - 1; k >= 0; --k) {
+                if (k < i) s += a[k] * (alpha * sB[k * n + j]);
+            }
+        } else {
+            LOOM_PRAGMA_UNROLL
+            for (int k = 0; k < NMAX; ++k) {
+                if (k > i && k < n) s += a[k] * (alpha * sB[k * n + j]);
+            }
+        }
+        B(i, j) = s;
+    }
+}
+
+// --------------------------------------------------------------------------------------- trtri
+
+/// A = inv(A) for the triangular A, in place (the other triangle and a unit diagonal are not
+/// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
+/// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
+/// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
+template <int NMAX, bool Lower, bool Unit, typename T>
+__global__ void __launch_bounds__(block_threads)
+    trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
+{
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const int n = g.n;
+    const int j = g.lane;
+    const auto A = ops[0].global(b);
+    T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
+    stage(g, A, sA, Triangle<Lower>{});
+    g.sync();
+    T reciprocal(1);
+    if constexpr (!Unit) {
+        const bool zero = j < n && sA[j * n + j] == T(0);
+        const unsigned zeros = __ballot_sync(g.mask, zero) & g.mask;
+        if (zeros != 0) {
+            const int first = __ffs(static_cast<int>(zeros >> (__ffs(static_cast<int>(g.mask)) - 1)));
+            if (info != nullptr && j == 0) info[b] = first;
+            return;
+        }
+        if (j < n) reciprocal = T(1) / sA[j * n + j];
+    }
+    T x[NMAX];
+    LOOM_PRAGMA_UNROLL
+    for (int s = 0; s < NMAX; ++s) {
+        const int r = Lower ? s : NMAX - 1 - s;  // row of the inverse, away from row 0 / n - 1
+        x[r] = T(0);
+        if (r >= n) continue;
+        const T r_reciprocal = Unit ? T(1) : g.from(reciprocal, r);
+        if (r == j) {
+            x[r] = reciprocal;
+        } else if (Lower ? r > j : r < j) {
+            T sum(0);
+            LOOM_PRAGMA_UNROLL
+            for (int k = 0; k < NMAX; ++k) {
+                const bool between = Lower ? k >= j && k < r : k > r && k <= j;
+                if (between) sum += sA[r * n + k] * x[k];
+            }
+            x[r] = Unit ? -sum : -(r_reciprocal * sum);
+        }
+    }
+    if (j < n) {
+        LOOM_PRAGMA_UNROLL
+        for (int r = 0; r < NMAX; ++r) {
+            const bool inside = Lower ? r > j : r < j;
+            if (r < n && (inside || (!Unit && r == j))) A(r, j) = x[r];
+        }
+    }
+    if (info != nullptr && j == 0) info[b] = 0;
+}
+
+// --------------------------------------------------------------------------------------- getrf
+
+/// The key of a pivot candidate: |A(row, k)|, NaN ordered as detail::getrf_partial's scan
+/// sees it (a NaN on the diagonal keeps its row, a NaN below is never taken).
+template <typename T>
+__device__ T candidate_key(T value, bool candidate, bool diagonal)
+{
+    if (!candidate) return T(-1);
+    const T magnitude = value < T(0) ? -value : value;
+    if (magnitude != magnitude) return diagonal ? T(INFINITY) : T(-1);
+    return magnitude;
+}
+
+/// P A = L U with partial pivoting (the first largest |A(i, k)|, as LAPACK and
+/// detail::getrf_partial), pivots 0-based, info the first zero pivot column + 1.
+template <int NMAX, typename T>
+__global__ void __launch_bounds__(block_threads)
+    getrf_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count, int runtime_n)
+{
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const int n = g.n;
+    const int lane = g.lane;
+    const bool active = lane < n;
+    const auto A = ops[0].global(b);
+    T a[NMAX];
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        a[k] = T(0);
+        if (k < n && active) a[k] = A(lane, k);
+    }
+    int position = active ? lane : INT_MAX;  // where this lane's row stands now
+    int my_pivot = 0;                         // ipiv(lane)
+    int failed = 0;
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k >= n) break;
+        const bool candidate = active && position >= k;
+        T best = candidate_key(a[k], candidate, position == k);
+        int best_position = candidate ? position : INT_MAX;
+        int owner = lane;
+        LOOM_PRAGMA_UNROLL
+        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+            const T other = g.xor_lane(best, offset);
+            const int other_position = g.xor_lane(best_position, offset);
+            const int other_owner = g.xor_lane(owner, offset);
+            if (other > best || (other == best && other_position < best_position)) {
+                best = other;
+                best_position = other_position;
+                owner = other_owner;
+            }
+        }
+        if (lane == k) my_pivot = best_position;
+        const T pivot = g.from(a[k], owner);
+        const bool nonzero = pivot != T(0);
+        if (!nonzero && failed == 0) failed = k + 1;
+        // Rows k and best_position trade places: only their labels move.
+        if (position == k) position = best_position;
+        if (lane == owner) position = k;
+        const bool update = nonzero && active && position > k;
+        const T inv = T(1) / pivot;
+        const T l = a[k] * inv;
+        if (update) a[k] = l;
+        LOOM_PRAGMA_UNROLL
+        for (int j = k + 1; j < NMAX; ++j) {
+            if (j >= n) break;
+            const T u = g.from(a[j], owner);
+            if (update) a[j] -= l * u;
+        }
+    }
+    if (active) {
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (k < n) A(position, k) = a[k];
+        }
+        pivots[b * n + lane] = my_pivot;
+    }
+    if (lane == 0) info[b] = failed;
+}
+
+// ------------------------------------------------------------------------------------ dispatch
+
+/// The order when every operand is n x n with 1 <= n <= 32, else 0.
+template <typename T, int K>
+int square_order(const Operands<T, K>& ops)
+{
+    const int n = ops[0].rows;
+    for (int k = 0; k < K; ++k) {
+        if (ops[k].rows != n || ops[k].cols != n) return 0;
+    }
+    return n >= 1 && n <= max_order ? n : 0;
+}
+
+/// Calls launch(std::integral_constant<int, bound_for(n)>).
+template <typename F>
+void with_bound(int n, F&& launch)
+{
+    switch (bound_for(n)) {
+    case 1: return launch(std::integral_constant<int, 1>{});
+    case 2: return launch(std::integral_constant<int, 2>{});
+    case 3: return launch(std::integral_constant<int, 3>{});
+    case 4: return launch(std::integral_constant<int, 4>{});
+    case 5: return launch(std::integral_constant<int, 5>{});
+    case 6: return launch(std::integral_constant<int, 6>{});
+    case 7: return launch(std::integral_constant<int, 7>{});
+    case 8: return launch(std::integral_constant<int, 8>{});
+    case 16: return launch(std::integral_constant<int, 16>{});
+    default: return launch(std::integral_constant<int, 32>{});
+    }
+}
+
+struct Grid {
+    unsigned blocks;
+    std::size_t shared;
+};
+
+template <int NMAX, typename T>
+Grid grid_for(size_type count, bool staged)
+{
+    constexpr int per_block = Group<NMAX>::per_block;
+    const auto blocks = (count + per_block - 1) / per_block;
+    return {static_cast<unsigned>(blocks),
+            staged ? static_cast<std::size_t>(per_block) * pitch_for(NMAX) * sizeof(T) : 0};
+}
+
+/// Whether a functor has a kernel here (real values only: the complex ones run the generic
+/// team_vector launch).
+template <typename T, int K, typename F>
+bool run(const CudaExecutor&, size_type, const Operands<T, K>&, const F&)
+{
+    return false;
+}
+
+template <typename T>
+    requires std::is_floating_point_v<T>
+bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
+         const front::GemmCall<T, Trans::NoTranspose, Trans::NoTranspose>& f)
+{
+    const int n = square_order(ops);
+    if (n == 0 || count > max_count) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        constexpr int NMAX = decltype(bound)::value;
+        const auto grid = grid_for<NMAX, T>(count, true);
+        gemm_kernel<NMAX, T><<<grid.blocks, block_threads, grid.shared, loom::cuda::stream_of(exec)>>>(
+            ops, f.alpha, f.beta, count, n);
+    });
+    loom::cuda::check_launch("loom::batched::gemm (CUDA team_vector)");
+    return true;
+}
+
+template <typename T, typename UploT, typename DiagT>
+    requires std::is_floating_point_v<T>
+bool run(const CudaExecutor& exec, size_type count, const Operands<T, 2>& ops,
+         const front::TriangularCall<T, UploT, Trans::NoTranspose, DiagT, false>& f)
+{
+    const int n = square_order(ops);
+    if (n == 0 || count > max_count) return false;
+    constexpr bool lower = std::is_same_v<UploT, Uplo::Lower>;
+    constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        constexpr int NMAX = decltype(bound)::value;
+        const auto grid = grid_for<NMAX, T>(count, true);
+        trmm_kernel<NMAX, lower, unit, T>
+            <<<grid.blocks, block_threads, grid.shared, loom::cuda::stream_of(exec)>>>(
+                ops, f.alpha, count, n);
+    });
+    loom::cuda::check_launch("loom::batched::trmm (CUDA team_vector)");
+    return true;
+}
+
+template <typename T, typename UploT, typename DiagT>
+    requires std::is_floating_point_v<T>
+bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
+         const front::TrtriCall<UploT, DiagT>& f)
+{
+    const int n = square_order(ops);
+    if (n == 0 || count > max_count) return false;
+    constexpr bool lower = std::is_same_v<UploT, Uplo::Lower>;
+    constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        constexpr int NMAX = decltype(bound)::value;
+        const auto grid = grid_for<NMAX, T>(count, true);
+        trtri_kernel<NMAX, lower, unit, T>
+            <<<grid.blocks, block_threads, grid.shared, loom::cuda::stream_of(exec)>>>(
+                ops, f.info, count, n);
+    });
+    loom::cuda::check_launch("loom::batched::trtri (CUDA team_vector)");
+    return true;
+}
+
+template <typename T>
+    requires std::is_floating_point_v<T>
+bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
+         const front::GetrfCall& f)
+{
+    const int n = square_order(ops);
+    if (n == 0 || count > max_count) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        constexpr int NMAX = decltype(bound)::value;
+        const auto grid = grid_for<NMAX, T>(count, false);
+        getrf_kernel<NMAX, T><<<grid.blocks, block_threads, 0, loom::cuda::stream_of(exec)>>>(
+            ops, f.pivots, f.info, count, n);
+    });
+    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return true;
+}
+
+}  // namespace loom::batched::cuda_front::rows

@@ -884,6 +884,19 @@ __device__ inline TwoLevelTable<I> row_tables(const HashRows<I>& rows, long long
             static_cast<unsigned long long>(size - 1)};
 }
 
+/// Block-wide: empties the row's second level (and zeroes its values unless null). The block
+/// that owns a row clears its table right before using it, so that the table is still in L2
+/// when it is probed (a memset of a whole chunk's pool beforehand would go through DRAM).
+template <typename V, typename I>
+__device__ inline void clear_second_level(const TwoLevelTable<I>& t, V* values)
+{
+    if (t.global_keys == nullptr) return;
+    for (unsigned long long s = threadIdx.x; s <= t.global_mask; s += heavy_block) {
+        t.global_keys[s] = empty_key<I>;
+        if (values != nullptr) values[s] = V(0);
+    }
+}
+
 /// Distinct columns of heavy rows with a wide B: a block per row, two-level hash of keys.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
@@ -895,9 +908,10 @@ __global__ void __launch_bounds__(heavy_block)
     for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
         const long long row = rows.rows[h];
         for (int s = threadIdx.x; s < shared_slots; s += heavy_block) keys[s] = empty_key<I>;
+        const auto tables = row_tables(rows, h, keys, shared_slots, pool);
+        clear_second_level(tables, static_cast<char*>(nullptr));
         if (threadIdx.x == 0) sh.count = 0;
         __syncthreads();
-        const auto tables = row_tables(rows, h, keys, shared_slots, pool);
         long long first = 0;
         long long end = 0;
         entry_range(in, row, first, end);
@@ -932,18 +946,33 @@ __device__ inline long long append_position(bool used, unsigned long long* count
     return used ? static_cast<long long>(base + __popc(ballot & ((1u << lane) - 1u))) : -1;
 }
 
-/// Block-wide: appends the used slots of keys / values[size] to cols / vals (at most length).
-template <typename V, typename I>
+/// A load of global memory from L2, never from a possibly stale L1 line: the second level
+/// was written by stores and atomics of the block. T is 4, 8 or 16 bytes.
+template <typename T>
+__device__ inline T load_coherent(const T* address)
+{
+    static_assert(sizeof(T) % 4 == 0);
+    T result;
+    auto* to = reinterpret_cast<unsigned*>(&result);
+    const auto* from = reinterpret_cast<const unsigned*>(address);
+    for (std::size_t i = 0; i < sizeof(T) / 4; ++i) to[i] = __ldcg(from + i);
+    return result;
+}
+
+/// Block-wide: appends the used slots of keys / values[size] to cols / vals (at most length);
+/// in_global: the table is a second level (loaded from L2), else in shared memory.
+template <bool in_global, typename V, typename I>
 __device__ inline void append_used(const I* keys, const V* values, long long size, I* cols, V* vals,
                                    long long length, unsigned long long* counter)
 {
     for (long long base = 0; base < size; base += heavy_block) {
         const long long s = base + threadIdx.x;
-        const I key = s < size ? keys[s] : empty_key<I>;
+        I key = empty_key<I>;
+        if (s < size) key = in_global ? load_coherent(keys + s) : keys[s];
         const long long position = append_position(key != empty_key<I>, counter);
         if (position >= 0 && position < length) {
             cols[position] = key;
-            vals[position] = values[s];
+            vals[position] = in_global ? load_coherent(values + s) : values[s];
         }
     }
 }
@@ -967,10 +996,11 @@ __global__ void __launch_bounds__(heavy_block)
             keys[s] = empty_key<I>;
             values[s] = V(0);
         }
-        if (threadIdx.x == 0) sh.count = 0;
-        __syncthreads();
         const auto tables = row_tables(rows, h, keys, shared_slots, pool_keys);
         V* global_values = pool_values + rows.table_offsets[h];
+        clear_second_level(tables, global_values);
+        if (threadIdx.x == 0) sh.count = 0;
+        __syncthreads();
         const V scale = row_scale(in, row);
         long long first = 0;
         long long end = 0;
@@ -996,9 +1026,9 @@ __global__ void __launch_bounds__(heavy_block)
         const long long length = in.c_ptrs[row + 1] - out;
         I* cols = sort ? sort_cols + rows.entry_offsets[h] : in.c_cols + out;
         V* vals = sort ? sort_vals + rows.entry_offsets[h] : in.c_vals + out;
-        append_used(keys, values, shared_slots, cols, vals, length, &sh.count);
+        append_used<false>(keys, values, shared_slots, cols, vals, length, &sh.count);
         if (tables.global_keys != nullptr) {
-            append_used(tables.global_keys, global_values,
+            append_used<true>(tables.global_keys, global_values,
                         static_cast<long long>(tables.global_mask) + 1, cols, vals, length,
                         &sh.count);
         }
@@ -1358,10 +1388,6 @@ void count_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const Patt
     const std::size_t bytes = header + sizeof(I) * static_cast<std::size_t>(slots);
     allow_shared(exec, count_hash_kernel<I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
-        if (chunk.table_slots > 0) {
-            LOOM_CUDA_CHECK(
-                cudaMemsetAsync(pool.data(), 0xff, sizeof(I) * chunk.table_slots, stream), where);
-        }
         count_hash_kernel<I><<<heavy_grid(exec, chunk.count), heavy_block, bytes, stream>>>(
             hash_rows(groups, chunk), in, slots, pool.data(), counts);
         check_launch(where);
@@ -1397,12 +1423,6 @@ void multiply_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const H
         hash_header_bytes<V>() + (sizeof(I) + sizeof(V)) * static_cast<std::size_t>(slots);
     allow_shared(exec, multiply_hash_kernel<V, I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
-        if (chunk.table_slots > 0) {
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_keys, 0xff, sizeof(I) * chunk.table_slots, stream),
-                            where);
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_values, 0, sizeof(V) * chunk.table_slots, stream),
-                            where);
-        }
         const auto rows = hash_rows(groups, chunk);
         cub::DoubleBuffer<I> cols(reinterpret_cast<I*>(buffer(2)), reinterpret_cast<I*>(buffer(4)));
         cub::DoubleBuffer<V> vals(reinterpret_cast<V*>(buffer(3)), reinterpret_cast<V*>(buffer(5)));

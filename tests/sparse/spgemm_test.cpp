@@ -402,10 +402,11 @@ TYPED_TEST(Spgemm, VeryWideRightOperand)
     }
 }
 
-/// Rows of C with 5k .. 40k distinct columns out of 3 M: on the GPU they overflow the
-/// shared-memory first level of the two-level hash into its global second level in both
-/// phases (B is too wide for the bitmap path), with sorted and unsorted output, numeric reuse
-/// and the Jacobi-fused product.
+/// Rows of C with 5k .. 40k distinct columns out of 9 M, on the GPU: those of 5k .. 35k
+/// entries are sparse enough for the two-level hash, and overflow its shared-memory first
+/// level into the global second level (numeric from 9k, symbolic from 17k); the row of 40k
+/// uses a global-memory bitmap. Sorted and unsorted output, numeric reuse, and the
+/// Jacobi-fused product.
 TYPED_TEST(Spgemm, LongRowsOverflowSharedTables)
 {
     using V = typename TestFixture::V;
@@ -413,7 +414,7 @@ TYPED_TEST(Spgemm, LongRowsOverflowSharedTables)
     using Csr = typename TestFixture::Csr;
     using Handle = typename TestFixture::Handle;
     constexpr size_type n = 4000;
-    constexpr size_type cols = 3'000'000;
+    constexpr size_type cols = 9'000'000;
     std::mt19937_64 rng(41);
     std::uniform_int_distribution<size_type> column(0, cols - 1);
     std::vector<I> b_ptrs{0}, b_cols;

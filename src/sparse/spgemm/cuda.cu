@@ -7,9 +7,10 @@
 //   radix sort of (group, row) pairs. A team of G threads per row counts distinct columns
 //   in a shared-memory hash table of 32G slots, G from 1 (a thread per row, 256 rows per
 //   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and,
-//   when B is narrow enough for a bitmap of its columns in shared memory, that bitmap;
-//   otherwise a two-level hash: a shared-memory first level and, for rows that may overflow
-//   it, a global second level from a pool sized by the rows' needs. Scan of the counts ->
+//   when they would fill at least one bit in 256 of it, a bitmap of B's columns (in shared
+//   memory when it fits, else one per block in global memory); sparser heavy rows a
+//   two-level hash: a shared-memory first level and, for rows that may overflow it, a
+//   global second level from a pool sized by the rows' needs. Scan of the counts ->
 //   C's row pointers; then the rows are grouped again by their exact length for the numeric
 //   phase, and that grouping (and the numeric second levels' layout) stays in the handle.
 // * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
@@ -82,13 +83,25 @@ constexpr int heavy_block = 1024;
 constexpr std::size_t heavy_shared_bitmap_bytes = 160 * 1024;
 /// Shared memory for the first level of a heavy row's two-level hash (and its header).
 constexpr std::size_t hash_shared_bytes = 224 * 1024;
+/// Global memory for the per-block bitmaps of heavy rows, when shared memory is too small.
+constexpr std::size_t heavy_global_budget = std::size_t{256} << 20;
 /// Global memory for the second levels (and sort buffers) of one launch of heavy rows.
 constexpr std::size_t hash_pool_budget = std::size_t{1} << 30;
+/// The rule between the accumulators of heavy rows (too long for the light tables): a bitmap
+/// of B's columns when it has at most this many 32-bit words per entry the row needs (the
+/// bound on its distinct columns in the symbolic phase, its length in the numeric phase):
+/// dense enough that scanning, clearing and positioning the words costs less than hashing,
+/// appending and sorting the entries (about 100-150 bytes of traffic per entry for the hash
+/// against 16-20 bytes per word for the bitmap, which moreover passes twice over the
+/// products with global atomics); sparser rows go to the two-level hash.
+constexpr long long bitmap_words_per_entry = 8;
 /// A[k] entries per thread when counting the flops of every row.
 constexpr int flops_chunk = 32;
 
-/// Groups of rows: 0 .. 8 light (table of 32 << g slots), heavy, empty (nothing to do).
+/// Groups of rows: 0 .. 8 light (table of 32 << g slots), heavy rows through the two-level
+/// hash, heavy rows through bitmaps of B's columns, empty (nothing to do).
 constexpr int group_count = 16;  // radix of the grouping sort: 4 bits
+constexpr int hash_group = 13;
 constexpr int heavy_group = 14;
 constexpr int empty_group = 15;
 
@@ -107,13 +120,13 @@ constexpr int light_groups_for(int max_table)
     return groups;
 }
 
-__host__ __device__ inline int group_of(long long needed, int light_groups)
+__host__ __device__ inline int group_of(long long needed, int light_groups, long long b_words)
 {
     if (needed <= 0) return empty_group;
     for (int g = 0; g < light_groups; ++g) {
         if (2 * needed <= (static_cast<long long>(min_table) << g)) return g;
     }
-    return heavy_group;
+    return b_words > bitmap_words_per_entry * needed ? hash_group : heavy_group;
 }
 
 // ---------------------------------------------------------------------- device helpers
@@ -475,14 +488,14 @@ struct NumericNeed {
 template <typename Need>
 __global__ void __launch_bounds__(256)
     classify_kernel(long long rows, Need need, const unsigned long long* flops, int light_groups,
-                    unsigned char* groups, GroupCounts* counts)
+                    long long b_words, unsigned char* groups, GroupCounts* counts)
 {
     __shared__ unsigned long long local[group_count + 1];
     if (threadIdx.x <= group_count) local[threadIdx.x] = 0;
     __syncthreads();
     for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
          r += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const int group = group_of(need(r), light_groups);
+        const int group = group_of(need(r), light_groups, b_words);
         groups[r] = static_cast<unsigned char>(group);
         atomicAdd(local + group, 1ull);
         if (flops != nullptr) atomicAdd(local + group_count, flops[r]);
@@ -544,6 +557,14 @@ struct HeavyShared {
     unsigned long long count;
 };
 
+/// The block's bitmap: in shared memory, or its slice of the global bitmaps.
+__device__ inline unsigned* heavy_bitmap(unsigned char* shared_tail, unsigned* global_bitmaps,
+                                         long long words, bool in_shared)
+{
+    return in_shared ? reinterpret_cast<unsigned*>(shared_tail)
+                     : global_bitmaps + blockIdx.x * words;
+}
+
 /// The bitmap words a thread touched (merged over the block by merge_range).
 struct WordRange {
     unsigned long long lowest = ~0ull;
@@ -602,12 +623,16 @@ __device__ void mark_heavy_row(const Pattern<I>& in, long long row, unsigned* bi
 /// Distinct columns of heavy rows: a block per row, a bitmap of B's columns.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
-    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words, I* counts)
+    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words,
+                       bool in_shared, unsigned* global_bitmaps, I* counts)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = *reinterpret_cast<HeavyShared<char>*>(shared_bytes);
-    auto* bitmap = reinterpret_cast<unsigned*>(shared_bytes + sizeof(HeavyShared<char>));
-    for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    unsigned* bitmap =
+        heavy_bitmap(shared_bytes + sizeof(HeavyShared<char>), global_bitmaps, words, in_shared);
+    if (in_shared) {
+        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    }
     for (long long h = blockIdx.x; h < n; h += gridDim.x) {
         const long long row = group_rows[h];
         mark_heavy_row(in, row, bitmap, sh);
@@ -715,15 +740,18 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
 /// position of column c in the row is positions[c / 32] + the bits below c in its word.
 template <typename V, typename I>
 __global__ void __launch_bounds__(heavy_block)
-    multiply_heavy_kernel(const I* group_rows, long long n, Operands<V, I> in, long long words)
+    multiply_heavy_kernel(const I* group_rows, long long n, Operands<V, I> in, long long words,
+                          bool in_shared, unsigned* global_bitmaps, I* global_positions)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = *reinterpret_cast<HeavyShared<V>*>(shared_bytes);
     // positions first: they may need 8-byte alignment, the bitmap words only 4
     unsigned char* tail = shared_bytes + sizeof(HeavyShared<V>);
-    auto* positions = reinterpret_cast<I*>(tail);
-    auto* bitmap = reinterpret_cast<unsigned*>(tail + sizeof(I) * words);
-    for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    I* positions = in_shared ? reinterpret_cast<I*>(tail) : global_positions + blockIdx.x * words;
+    unsigned* bitmap = heavy_bitmap(tail + sizeof(I) * words, global_bitmaps, words, in_shared);
+    if (in_shared) {
+        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    }
     const auto& pattern = in.pattern;
     for (long long h = blockIdx.x; h < n; h += gridDim.x) {
         const long long row = group_rows[h];
@@ -884,6 +912,19 @@ __device__ inline TwoLevelTable<I> row_tables(const HashRows<I>& rows, long long
             static_cast<unsigned long long>(size - 1)};
 }
 
+/// Block-wide: empties the row's second level (and zeroes its values unless null). The block
+/// that owns a row clears its table right before using it, so that the table is still in L2
+/// when it is probed (a memset of a whole chunk's pool beforehand would go through DRAM).
+template <typename V, typename I>
+__device__ inline void clear_second_level(const TwoLevelTable<I>& t, V* values)
+{
+    if (t.global_keys == nullptr) return;
+    for (unsigned long long s = threadIdx.x; s <= t.global_mask; s += heavy_block) {
+        t.global_keys[s] = empty_key<I>;
+        if (values != nullptr) values[s] = V(0);
+    }
+}
+
 /// Distinct columns of heavy rows with a wide B: a block per row, two-level hash of keys.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
@@ -895,9 +936,10 @@ __global__ void __launch_bounds__(heavy_block)
     for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
         const long long row = rows.rows[h];
         for (int s = threadIdx.x; s < shared_slots; s += heavy_block) keys[s] = empty_key<I>;
+        const auto tables = row_tables(rows, h, keys, shared_slots, pool);
+        clear_second_level(tables, static_cast<char*>(nullptr));
         if (threadIdx.x == 0) sh.count = 0;
         __syncthreads();
-        const auto tables = row_tables(rows, h, keys, shared_slots, pool);
         long long first = 0;
         long long end = 0;
         entry_range(in, row, first, end);
@@ -932,18 +974,33 @@ __device__ inline long long append_position(bool used, unsigned long long* count
     return used ? static_cast<long long>(base + __popc(ballot & ((1u << lane) - 1u))) : -1;
 }
 
-/// Block-wide: appends the used slots of keys / values[size] to cols / vals (at most length).
-template <typename V, typename I>
+/// A load of global memory from L2, never from a possibly stale L1 line: the second level
+/// was written by stores and atomics of the block. T is 4, 8 or 16 bytes.
+template <typename T>
+__device__ inline T load_coherent(const T* address)
+{
+    static_assert(sizeof(T) % 4 == 0);
+    T result;
+    auto* to = reinterpret_cast<unsigned*>(&result);
+    const auto* from = reinterpret_cast<const unsigned*>(address);
+    for (std::size_t i = 0; i < sizeof(T) / 4; ++i) to[i] = __ldcg(from + i);
+    return result;
+}
+
+/// Block-wide: appends the used slots of keys / values[size] to cols / vals (at most length);
+/// in_global: the table is a second level (loaded from L2), else in shared memory.
+template <bool in_global, typename V, typename I>
 __device__ inline void append_used(const I* keys, const V* values, long long size, I* cols, V* vals,
                                    long long length, unsigned long long* counter)
 {
     for (long long base = 0; base < size; base += heavy_block) {
         const long long s = base + threadIdx.x;
-        const I key = s < size ? keys[s] : empty_key<I>;
+        I key = empty_key<I>;
+        if (s < size) key = in_global ? load_coherent(keys + s) : keys[s];
         const long long position = append_position(key != empty_key<I>, counter);
         if (position >= 0 && position < length) {
             cols[position] = key;
-            vals[position] = values[s];
+            vals[position] = in_global ? load_coherent(values + s) : values[s];
         }
     }
 }
@@ -967,10 +1024,11 @@ __global__ void __launch_bounds__(heavy_block)
             keys[s] = empty_key<I>;
             values[s] = V(0);
         }
-        if (threadIdx.x == 0) sh.count = 0;
-        __syncthreads();
         const auto tables = row_tables(rows, h, keys, shared_slots, pool_keys);
         V* global_values = pool_values + rows.table_offsets[h];
+        clear_second_level(tables, global_values);
+        if (threadIdx.x == 0) sh.count = 0;
+        __syncthreads();
         const V scale = row_scale(in, row);
         long long first = 0;
         long long end = 0;
@@ -996,9 +1054,9 @@ __global__ void __launch_bounds__(heavy_block)
         const long long length = in.c_ptrs[row + 1] - out;
         I* cols = sort ? sort_cols + rows.entry_offsets[h] : in.c_cols + out;
         V* vals = sort ? sort_vals + rows.entry_offsets[h] : in.c_vals + out;
-        append_used(keys, values, shared_slots, cols, vals, length, &sh.count);
+        append_used<false>(keys, values, shared_slots, cols, vals, length, &sh.count);
         if (tables.global_keys != nullptr) {
-            append_used(tables.global_keys, global_values,
+            append_used<true>(tables.global_keys, global_values,
                         static_cast<long long>(tables.global_mask) + 1, cols, vals, length,
                         &sh.count);
         }
@@ -1094,7 +1152,8 @@ struct RowGroups {
 
 template <typename I, typename Need>
 RowGroups<I> group_rows(const CudaExecutor& exec, long long rows, Need need,
-                        const unsigned long long* flops, int light_groups, const char* where)
+                        const unsigned long long* flops, int light_groups, long long b_cols,
+                        const char* where)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
@@ -1107,8 +1166,8 @@ RowGroups<I> group_rows(const CudaExecutor& exec, long long rows, Need need,
     Array<unsigned char> groups(self, rows);
     Array<GroupCounts> counts(self, 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(GroupCounts), stream), where);
-    classify_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(rows, need, flops, light_groups,
-                                                              groups.data(), counts.data());
+    classify_kernel<<<grid_for(exec, rows), 256, 0, stream>>>(
+        rows, need, flops, light_groups, ceildiv(b_cols, 32), groups.data(), counts.data());
     check_launch(where);
     const GroupCounts host = loom::detail::load_element(counts, 0);
     result.flops = host.flops;
@@ -1209,46 +1268,45 @@ void multiply_group(const CudaExecutor& exec, const RowGroups<I>& groups, int gr
     }
 }
 
-/// How the heavy rows of a phase run through bitmaps in shared memory.
+/// How the heavy rows of a phase run: bitmap in shared memory, or per block in global.
 struct HeavyLaunch {
     long long words = 0;
+    bool in_shared = false;
     int blocks = 0;
     std::size_t shared_bytes = 0;
+    std::size_t scratch_bytes = 0;  ///< global bytes per block when not in shared
 };
+
+/// bytes_per_word: bitmap word plus (numeric) its position.
+HeavyLaunch plan_heavy(const CudaExecutor& exec, long long heavy_rows, long long b_cols,
+                       std::size_t header_bytes, std::size_t bytes_per_word, const char* where)
+{
+    HeavyLaunch launch;
+    if (heavy_rows == 0) return launch;
+    launch.words = ceildiv(b_cols, 32);
+    const std::size_t bitmap_bytes = static_cast<std::size_t>(launch.words) * bytes_per_word;
+    const std::size_t limit = static_cast<std::size_t>(shared_limit(exec, where));
+    const long long wanted =
+        std::min<long long>(heavy_rows, static_cast<long long>(exec.multiprocessor_count()) * 2);
+    if (bitmap_bytes <= heavy_shared_bitmap_bytes && header_bytes + bitmap_bytes <= limit) {
+        launch.in_shared = true;
+        launch.shared_bytes = header_bytes + bitmap_bytes;
+        launch.blocks = static_cast<int>(wanted);
+        return launch;
+    }
+    launch.shared_bytes = header_bytes;
+    launch.scratch_bytes = bitmap_bytes;
+    const long long affordable =
+        std::max<long long>(1, static_cast<long long>(heavy_global_budget / bitmap_bytes));
+    launch.blocks = static_cast<int>(std::min(wanted, affordable));
+    return launch;
+}
 
 /// Blocks of a launch over n heavy rows (a block per row, grid-stride).
 int heavy_grid(const CudaExecutor& exec, long long n)
 {
     return static_cast<int>(
         std::max<long long>(1, std::min<long long>(n, exec.multiprocessor_count() * 2ll)));
-}
-
-/// bytes_per_word: bitmap word plus (numeric) its position.
-HeavyLaunch plan_heavy(const CudaExecutor& exec, long long heavy_rows, long long b_cols,
-                       std::size_t header_bytes, std::size_t bytes_per_word)
-{
-    HeavyLaunch launch;
-    launch.words = ceildiv(b_cols, 32);
-    launch.shared_bytes = header_bytes + static_cast<std::size_t>(launch.words) * bytes_per_word;
-    launch.blocks = heavy_grid(exec, heavy_rows);
-    return launch;
-}
-
-/// The rule between the two accumulators of heavy rows: bitmaps of B's columns when the
-/// numeric phase's bitmap and word positions fit in shared memory (B narrow: at most 655,360
-/// columns with 32-bit indices; a dense bitmap costs a few words per entry of the row and
-/// yields sorted rows without a sort), else the two-level hash (B wide: a bitmap would be
-/// mostly empty words to scan and live in global memory). Decided once per symbolic phase
-/// and kept for the numeric phase.
-template <typename I>
-bool heavy_uses_bitmap(const CudaExecutor& exec, long long b_cols, const char* where)
-{
-    const auto bytes =
-        static_cast<std::size_t>(ceildiv(b_cols, 32)) * (sizeof(unsigned) + sizeof(I));
-    // the largest header of any value type, so that the rule does not depend on V
-    const std::size_t header = sizeof(HeavyShared<thrust::complex<double>>);
-    return bytes <= heavy_shared_bitmap_bytes &&
-           header + bytes <= static_cast<std::size_t>(shared_limit(exec, where));
 }
 
 /// Slots of the two-level hash's first level: the largest power of two whose table (slot_bytes
@@ -1293,12 +1351,12 @@ HashPlan plan_hash(const CudaExecutor& exec, const RowGroups<I>& groups, Need ne
                    const char* where)
 {
     const auto self = exec.shared_from_this();
-    const long long n = groups.size(heavy_group);
+    const long long n = groups.size(hash_group);
     HashPlan plan;
     plan.shared_slots = shared_slots;
     if (n == 0) return plan;
     Array<long long> needs(self, n);
-    heavy_needs_kernel<<<grid_for(exec, n), 256, 0, stream_of(exec)>>>(groups.begin(heavy_group), n,
+    heavy_needs_kernel<<<grid_for(exec, n), 256, 0, stream_of(exec)>>>(groups.begin(hash_group), n,
                                                                        need, needs.data());
     check_launch(where);
     const auto host_needs = needs.to_host();
@@ -1339,7 +1397,7 @@ HashPlan plan_hash(const CudaExecutor& exec, const RowGroups<I>& groups, Need ne
 template <typename I>
 HashRows<I> hash_rows(const RowGroups<I>& groups, const HashChunk& chunk)
 {
-    return {groups.begin(heavy_group) + chunk.first, chunk.count, chunk.table_offsets.data(),
+    return {groups.begin(hash_group) + chunk.first, chunk.count, chunk.table_offsets.data(),
             chunk.entry_offsets.data()};
 }
 
@@ -1358,10 +1416,6 @@ void count_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const Patt
     const std::size_t bytes = header + sizeof(I) * static_cast<std::size_t>(slots);
     allow_shared(exec, count_hash_kernel<I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
-        if (chunk.table_slots > 0) {
-            LOOM_CUDA_CHECK(
-                cudaMemsetAsync(pool.data(), 0xff, sizeof(I) * chunk.table_slots, stream), where);
-        }
         count_hash_kernel<I><<<heavy_grid(exec, chunk.count), heavy_block, bytes, stream>>>(
             hash_rows(groups, chunk), in, slots, pool.data(), counts);
         check_launch(where);
@@ -1397,12 +1451,6 @@ void multiply_hash(const CudaExecutor& exec, const RowGroups<I>& groups, const H
         hash_header_bytes<V>() + (sizeof(I) + sizeof(V)) * static_cast<std::size_t>(slots);
     allow_shared(exec, multiply_hash_kernel<V, I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
-        if (chunk.table_slots > 0) {
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_keys, 0xff, sizeof(I) * chunk.table_slots, stream),
-                            where);
-            LOOM_CUDA_CHECK(cudaMemsetAsync(pool_values, 0, sizeof(V) * chunk.table_slots, stream),
-                            where);
-        }
         const auto rows = hash_rows(groups, chunk);
         cub::DoubleBuffer<I> cols(reinterpret_cast<I*>(buffer(2)), reinterpret_cast<I*>(buffer(4)));
         cub::DoubleBuffer<V> vals(reinterpret_cast<V*>(buffer(3)), reinterpret_cast<V*>(buffer(5)));
@@ -1426,9 +1474,7 @@ template <typename I>
 struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
-    bool heavy_bitmap =
-        true;       ///< heavy rows: bitmaps, or the two-level hash (see heavy_uses_bitmap)
-    HashPlan hash;  ///< the numeric second-level tables, for the two-level hash
+    HashPlan hash;  ///< the second-level tables of the rows in hash_group
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
@@ -1476,23 +1522,27 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
 
     // distinct columns per row, into row_ptrs
     const auto groups = group_rows<I>(exec, rows, SymbolicNeed{flops, b_cols}, flops,
-                                      light_groups_for(max_symbolic_table), where);
+                                      light_groups_for(max_symbolic_table), b_cols, where);
     state.multiply_adds = static_cast<size_type>(groups.flops);
     I* counts = state.row_ptrs.data();
     for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
-    plan->heavy_bitmap = heavy_uses_bitmap<I>(exec, b_cols, where);
-    if (groups.size(heavy_group) > 0 && plan->heavy_bitmap) {
+    if (groups.size(heavy_group) > 0) {
         const auto heavy = plan_heavy(exec, groups.size(heavy_group), b_cols,
-                                      sizeof(HeavyShared<char>), sizeof(unsigned));
+                                      sizeof(HeavyShared<char>), sizeof(unsigned), where);
+        Array<unsigned char> scratch(self, static_cast<size_type>(heavy.scratch_bytes) *
+                                               (heavy.in_shared ? 0 : heavy.blocks));
+        if (!heavy.in_shared) {
+            LOOM_CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0, scratch.size(), stream), where);
+        }
         allow_shared(exec, count_heavy_kernel<I>, heavy.shared_bytes, where);
         count_heavy_kernel<I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
-            groups.begin(heavy_group), groups.size(heavy_group), in, heavy.words, counts);
+            groups.begin(heavy_group), groups.size(heavy_group), in, heavy.words, heavy.in_shared,
+            reinterpret_cast<unsigned*>(scratch.data()), counts);
         check_launch(where);
-    } else if (groups.size(heavy_group) > 0) {
-        count_hash(exec, groups, in, b_cols, flops, counts);
     }
+    if (groups.size(hash_group) > 0) count_hash(exec, groups, in, b_cols, flops, counts);
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
         throw OutOfRange(where,
@@ -1504,9 +1554,9 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     state.nnz = nnz;
 
     // the numeric phase's grouping, by exact row length, and its second-level tables
-    plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr,
-                                 numeric_light_groups, where);
-    if (!plan->heavy_bitmap) {
+    plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr, numeric_light_groups,
+                                 b_cols, where);
+    if (plan->groups.size(hash_group) > 0) {
         const int slots =
             hash_shared_slots(exec, numeric_hash.header, numeric_hash.slot_bytes, where);
         plan->hash = plan_hash(exec, plan->groups, NumericNeed<I>{counts}, slots,
@@ -1519,23 +1569,34 @@ template <typename V, typename I>
 void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in,
              bool sort, int light_groups)
 {
+    const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
     constexpr const char* where = numeric_where;
     const auto& groups = plan.groups;
     for (int g = 0; g < light_groups; ++g) {
         if (groups.size(g) > 0) multiply_group(exec, groups, g, g, in, plan.b_cols, sort);
     }
+    if (groups.size(hash_group) > 0) multiply_hash(exec, groups, plan.hash, in, sort);
     const long long heavy_rows = groups.size(heavy_group);
     if (heavy_rows == 0) return;
-    if (!plan.heavy_bitmap) {
-        multiply_hash(exec, groups, plan.hash, in, sort);
-        return;
-    }
     const auto heavy = plan_heavy(exec, heavy_rows, plan.b_cols, sizeof(HeavyShared<V>),
-                                  sizeof(unsigned) + sizeof(I));
+                                  sizeof(unsigned) + sizeof(I), where);
+    Array<unsigned char> scratch(
+        self, static_cast<size_type>(heavy.scratch_bytes) * (heavy.in_shared ? 0 : heavy.blocks));
+    // positions first (alignment), then the bitmaps, which start zeroed
+    I* positions = reinterpret_cast<I*>(scratch.data());
+    unsigned* bitmaps = nullptr;
+    if (!heavy.in_shared) {
+        const std::size_t positions_bytes =
+            sizeof(I) * static_cast<std::size_t>(heavy.words) * heavy.blocks;
+        bitmaps = reinterpret_cast<unsigned*>(scratch.data() + positions_bytes);
+        LOOM_CUDA_CHECK(cudaMemsetAsync(bitmaps, 0, scratch.size() - positions_bytes, stream),
+                        where);
+    }
     allow_shared(exec, multiply_heavy_kernel<V, I>, heavy.shared_bytes, where);
     multiply_heavy_kernel<V, I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
-        groups.begin(heavy_group), heavy_rows, in, heavy.words);
+        groups.begin(heavy_group), heavy_rows, in, heavy.words, heavy.in_shared, bitmaps,
+        positions);
     check_launch(where);
 }
 

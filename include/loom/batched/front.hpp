@@ -11,6 +11,10 @@
 // info[b] = 0, or k + 1 when step k of matrix b met a zero pivot (LAPACK's convention); the
 // other matrices are computed as usual. Pivots are 0-based, n per matrix, matrix after matrix:
 // row k of matrix b was interchanged with row pivots[b * n + k] at step k.
+//
+// Calls: gemm gemv trsm trmm trsv syr axpy scale dot conj_dot nrm2 add_radial (BLAS-like);
+// trtri getrf getrf_nopivot getrs gesv inverse_lu inverse_lu_nopivot (LU); potrf potrs
+// (Cholesky); qr apply_q utv (orthogonal); gbtrf gbtrs (banded LU).
 #pragma once
 
 #include <memory>
@@ -259,7 +263,8 @@ BatchDense<V> on_exec(const std::shared_ptr<const Executor>& exec, const BatchDe
 
 /// Executor-first forms of every call, `loom::batched::getrf(exec, A, pivots, info)`: the call
 /// without exec, run on exec over views of the batches (see on()); pivots and info are placed
-/// on exec. (qr's tau must already have its shape: a view cannot be resized.)
+/// on exec, and so are the results of dot, conj_dot and nrm2. (qr's tau and utv's U and W
+/// must already have their shapes: a view cannot be resized.)
 #define LOOM_BATCHED_ON_EXEC(name)                                                              \
     template <typename... Args>                                                                 \
     void name(const std::shared_ptr<const Executor>& exec, Args&&... args)                      \

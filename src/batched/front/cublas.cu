@@ -81,26 +81,25 @@ LOOM_CUBLAS_GENERIC(geqrf_batched_of, cublasSgeqrfBatched, cublasDgeqrfBatched,
                     cublasCgeqrfBatched, cublasZgeqrfBatched)
 #undef LOOM_CUBLAS_GENERIC
 
-// cuSOLVER's batched Cholesky by value type.
-cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, float** A,
-                               int lda, int* info, int count)
+// cuSOLVER's batched Cholesky by value type (templates: a build without some value types
+// leaves them uninstantiated, not unused).
+#define LOOM_CUSOLVER_GENERIC(name, S, D, C, Z)                                                \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(float*, Args... args) { return S(args...); }                          \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(double*, Args... args) { return D(args...); }                         \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(cuComplex*, Args... args) { return C(args...); }                      \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(cuDoubleComplex*, Args... args) { return Z(args...); }
+LOOM_CUSOLVER_GENERIC(potrf_batched_of, cusolverDnSpotrfBatched, cusolverDnDpotrfBatched,
+                      cusolverDnCpotrfBatched, cusolverDnZpotrfBatched)
+#undef LOOM_CUSOLVER_GENERIC
+
+template <typename T, typename... Args>
+cusolverStatus_t potrf_batched(cusolverDnHandle_t h, Args... args)
 {
-    return cusolverDnSpotrfBatched(h, uplo, n, A, lda, info, count);
-}
-cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, double** A,
-                               int lda, int* info, int count)
-{
-    return cusolverDnDpotrfBatched(h, uplo, n, A, lda, info, count);
-}
-cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n,
-                               cuComplex** A, int lda, int* info, int count)
-{
-    return cusolverDnCpotrfBatched(h, uplo, n, A, lda, info, count);
-}
-cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n,
-                               cuDoubleComplex** A, int lda, int* info, int count)
-{
-    return cusolverDnZpotrfBatched(h, uplo, n, A, lda, info, count);
+    return potrf_batched_of(static_cast<T*>(nullptr), h, args...);
 }
 
 template <typename T, typename... Args>
@@ -404,7 +403,7 @@ bool potrf(const CudaExecutor& exec, blas::Uplo uplo, BatchDense<V>& A, int32* i
     // wanted lower factor, read row-major (and the other way around for Uplo::upper).
     const SolverHandle solver(exec, where);
     SolverHandle::check(
-        potrf_batched(solver.get(),
+        potrf_batched<C>(solver.get(),
                       uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
                       static_cast<int>(A.rows()), list.get(), leading(A), info,
                       static_cast<int>(count)),
@@ -419,7 +418,9 @@ bool qr(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau)
     const auto count = A.batch_count();
     const auto m = A.rows();
     const auto n = A.cols();
-    if (count > INT_MAX || !fits(m) || !fits(n) || (tau.rows() > 1 && tau.stride() != 1)) {
+    // Wide matrices (m < n) stay with the native kernels: cuBLAS documents geqrfBatched for
+    // the tall and square ones that least-squares problems give.
+    if (count > INT_MAX || !fits(m) || !fits(n) || m < n || (tau.rows() > 1 && tau.stride() != 1)) {
         return false;
     }
     // Column-major m x n copies: matrix b at work + b m n, entry (i, j) at i + j m.

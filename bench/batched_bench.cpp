@@ -522,7 +522,7 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
     fmt::print("copy      {:.1f} GB/s ({} MiB, read + write counted)\n",
                copy.bytes_per_second / 1e9, copy.bytes >> 20);
     fmt::print("launch    {}{}\n", batched::to_string(options.launch),
-               options.launch == Launch::automatic ? " (per order: column launch)" : "");
+               options.launch == Launch::automatic ? " (the launch column: what ran for each order)" : "");
     fmt::print("peer      {}\n\n",
                peer ? fmt::format("{} ({}, Launch::vendor)", to_string(options.peer),
                                   peer_routine(routine, options.peer))

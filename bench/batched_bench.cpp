@@ -141,8 +141,8 @@ void call(BatchedRoutine routine, Operands<V>& o, Launch launch, bool raw_cublas
             if (o.tau.batch_count() != o.A.batch_count() || o.tau.rows() != k) {
                 o.tau = BatchDense<V>(o.A.executor(), o.A.batch_count(), {k, 1});
             }
-            return batched::cublas::qr_raw(static_cast<const CudaExecutor&>(*o.A.executor()),
-                                           o.A, o.tau);
+            return batched::cublas::qr_raw(static_cast<const CudaExecutor&>(*o.A.executor()), o.A,
+                                           o.tau);
 #endif
         }
         return batched::qr(o.A, o.tau, launch);

@@ -166,7 +166,8 @@ TYPED_TEST(BatchedFrontMore, TrsvEveryCaseMatchesReferenceAndPlainLoops)
                     batched::trsv(uplo, op, diag, V(0.5), A, expected);
                     const auto what = std::string(uplo == Uplo::lower ? " lower " : " upper ") +
                                       loom::blas::to_string(op) +
-                                      (diag == Diag::unit ? " unit" : "") + " n=" + std::to_string(n);
+                                      (diag == Diag::unit ? " unit" : "") +
+                                      " n=" + std::to_string(n);
                     // op(T) x = 0.5 x0, T the triangle (with a unit diagonal when unit).
                     for (size_type b = 0; b < count; ++b) {
                         double worst = 0;
@@ -177,19 +178,23 @@ TYPED_TEST(BatchedFrontMore, TrsvEveryCaseMatchesReferenceAndPlainLoops)
                                 const size_type c = op == Op::none ? k : i;
                                 const bool inside = uplo == Uplo::lower ? c <= r : c >= r;
                                 if (!inside) continue;
-                                const Wide<V> t = r == c && diag == Diag::unit ? Wide<V>(1)
-                                                                               : op_at(A, b, op, i, k);
+                                const Wide<V> t = r == c && diag == Diag::unit
+                                                      ? Wide<V>(1)
+                                                      : op_at(A, b, op, i, k);
                                 sum += t * wide(expected.at(b, k, 0));
                             }
-                            worst = std::max(worst, static_cast<double>(std::abs(
-                                                        sum - Wide<V>(0.5L) * wide(x0.at(b, i, 0)))));
+                            worst = std::max(
+                                worst, static_cast<double>(
+                                           std::abs(sum - Wide<V>(0.5L) * wide(x0.at(b, i, 0)))));
                         }
                         EXPECT_LE(worst, tolerance<V>(n)) << "reference" << what;
                     }
                     for (const auto& t : targets<V>(true)) {
                         BatchDense<V> x(t.exec, x0);
-                        batched::trsv(uplo, op, diag, V(0.5), BatchDense<V>(t.exec, A), x, t.launch);
-                        EXPECT_LE(error_of(raw(x), raw(expected)), tolerance<V>(n)) << t.name() << what;
+                        batched::trsv(uplo, op, diag, V(0.5), BatchDense<V>(t.exec, A), x,
+                                      t.launch);
+                        EXPECT_LE(error_of(raw(x), raw(expected)), tolerance<V>(n))
+                            << t.name() << what;
                     }
                 }
             }
@@ -256,8 +261,9 @@ TYPED_TEST(BatchedFrontMore, AxpyScaleDotNrm2MatchPlainLoops)
                         const auto ax = wide(alpha) * wide(x.at(b, i, j));
                         EXPECT_LE(std::abs(wide(y_ref.at(b, i, j)) - (ax + wide(y0.at(b, i, j)))),
                                   tolerance<V>(1));
-                        EXPECT_LE(std::abs(wide(s_ref.at(b, i, j)) - wide(alpha) * wide(y0.at(b, i, j))),
-                                  tolerance<V>(1));
+                        EXPECT_LE(
+                            std::abs(wide(s_ref.at(b, i, j)) - wide(alpha) * wide(y0.at(b, i, j))),
+                            tolerance<V>(1));
                     }
                 }
             }
@@ -265,8 +271,10 @@ TYPED_TEST(BatchedFrontMore, AxpyScaleDotNrm2MatchPlainLoops)
                 BatchDense<V> y(t.exec, y0), s(t.exec, y0);
                 batched::axpy(alpha, BatchDense<V>(t.exec, x), y, t.launch);
                 batched::scale(alpha, s, t.launch);
-                EXPECT_LE(error_of(raw(y), raw(y_ref)), tolerance<V>(1)) << t.name() << " axpy n=" << n;
-                EXPECT_LE(error_of(raw(s), raw(s_ref)), tolerance<V>(1)) << t.name() << " scale n=" << n;
+                EXPECT_LE(error_of(raw(y), raw(y_ref)), tolerance<V>(1))
+                    << t.name() << " axpy n=" << n;
+                EXPECT_LE(error_of(raw(s), raw(s_ref)), tolerance<V>(1))
+                    << t.name() << " scale n=" << n;
             }
         }
         const auto x = random_batch<V>(count, {n, 1}, 7);
@@ -288,7 +296,8 @@ TYPED_TEST(BatchedFrontMore, AxpyScaleDotNrm2MatchPlainLoops)
             }
             EXPECT_LE(std::abs(wide(dot_ref[b]) - d), tolerance<V>(n)) << "dot n=" << n;
             EXPECT_LE(std::abs(wide(conj_ref[b]) - c), tolerance<V>(n)) << "conj_dot n=" << n;
-            EXPECT_LE(std::abs(static_cast<long double>(norm_ref[b]) - std::sqrt(s)), tolerance<V>(n))
+            EXPECT_LE(std::abs(static_cast<long double>(norm_ref[b]) - std::sqrt(s)),
+                      tolerance<V>(n))
                 << "nrm2 n=" << n;
         }
         for (const auto& t : targets<V>(true)) {
@@ -300,7 +309,8 @@ TYPED_TEST(BatchedFrontMore, AxpyScaleDotNrm2MatchPlainLoops)
             batched::nrm2(xt, norm, t.launch);
             EXPECT_LE(error_of(host(d), host(dot_ref)), tolerance<V>(n)) << t.name() << " n=" << n;
             EXPECT_LE(error_of(host(c), host(conj_ref)), tolerance<V>(n)) << t.name() << " n=" << n;
-            EXPECT_LE(error_of(host(norm), host(norm_ref)), tolerance<V>(n)) << t.name() << " n=" << n;
+            EXPECT_LE(error_of(host(norm), host(norm_ref)), tolerance<V>(n))
+                << t.name() << " n=" << n;
         }
     }
 }
@@ -344,7 +354,8 @@ TYPED_TEST(BatchedFrontMore, InverseLuInvertsAndReportsZeroPivots)
             << "a failed matrix keeps its factors";
         for (size_type b = 0; b < count; ++b) {
             if (b == 3) continue;
-            EXPECT_LE(inverse_residual(A, expected, b), 4 * tolerance<V>(n)) << "n=" << n << " b=" << b;
+            EXPECT_LE(inverse_residual(A, expected, b), 4 * tolerance<V>(n))
+                << "n=" << n << " b=" << b;
         }
         for (const auto& t : targets<V>(false)) {
             BatchDense<V> lu(t.exec, factors);
@@ -403,7 +414,8 @@ void expect_utv(const BatchDense<V>& A0, const BatchDense<V>& T, const std::vect
                         sum += wide(U.at(b, i, k)) * wide(T.at(b, k, l)) * wide(W.at(b, l, j));
                     }
                 }
-                worst = std::max(worst, static_cast<double>(std::abs(sum - wide(A0.at(b, i, column[j])))));
+                worst = std::max(worst,
+                                 static_cast<double>(std::abs(sum - wide(A0.at(b, i, column[j])))));
             }
         }
         EXPECT_LE(worst, tol) << "A P = U T W, matrix " << b << " rank " << r;
@@ -411,8 +423,10 @@ void expect_utv(const BatchDense<V>& A0, const BatchDense<V>& T, const std::vect
         for (size_type i = 0; i < q; ++i) {
             for (size_type j = 0; j < q; ++j) {
                 Wide<V> uu{}, ww{};
-                for (size_type k = 0; k < m; ++k) uu += conj_if(wide(U.at(b, k, i)), true) * wide(U.at(b, k, j));
-                for (size_type k = 0; k < n; ++k) ww += wide(W.at(b, i, k)) * conj_if(wide(W.at(b, j, k)), true);
+                for (size_type k = 0; k < m; ++k)
+                    uu += conj_if(wide(U.at(b, k, i)), true) * wide(U.at(b, k, j));
+                for (size_type k = 0; k < n; ++k)
+                    ww += wide(W.at(b, i, k)) * conj_if(wide(W.at(b, j, k)), true);
                 const Wide<V> id(i == j ? 1 : 0);
                 orthogonality = std::max({orthogonality, static_cast<double>(std::abs(uu - id)),
                                           static_cast<double>(std::abs(ww - id))});
@@ -452,7 +466,8 @@ TYPED_TEST(BatchedFrontMore, UtvRevealsTheRankOfEveryMatrix)
         loom::Array<int32> jpiv_ref, rank_ref;
         batched::utv(T_ref, jpiv_ref, U_ref, W_ref, rank_ref, tol);
         EXPECT_EQ(host(rank_ref), ranks) << m << " x " << n;
-        expect_utv(A, T_ref, host(jpiv_ref), U_ref, W_ref, host(rank_ref), 20 * tolerance<V>(std::max(m, n)));
+        expect_utv(A, T_ref, host(jpiv_ref), U_ref, W_ref, host(rank_ref),
+                   20 * tolerance<V>(std::max(m, n)));
         for (const auto& t : targets<V>(false)) {
             BatchDense<V> a(t.exec, A), u, w;
             loom::Array<int32> jpiv, rank;
@@ -535,10 +550,12 @@ TYPED_TEST(BatchedFrontMore, GbtrfAndGbtrsSolveBandedSystems)
                             for (size_type k = 0; k < n; ++k) {
                                 sum += op_at(dense, b, op, i, k) * wide(X.at(b, k, j));
                             }
-                            worst = std::max(worst, static_cast<double>(std::abs(sum - wide(B.at(b, i, j)))));
+                            worst = std::max(
+                                worst, static_cast<double>(std::abs(sum - wide(B.at(b, i, j)))));
                         }
                     }
-                    EXPECT_LE(worst, 4 * tolerance<V>(n)) << "reference " << loom::blas::to_string(op) << what;
+                    EXPECT_LE(worst, 4 * tolerance<V>(n))
+                        << "reference " << loom::blas::to_string(op) << what;
                 }
                 for (const auto& t : targets<V>(false)) {
                     BatchDense<V> x(t.exec, B);
@@ -548,7 +565,8 @@ TYPED_TEST(BatchedFrontMore, GbtrfAndGbtrsSolveBandedSystems)
                     const BatchDense<V> got(loom::test::reference(), x);
                     for (size_type b = 0; b < count; ++b) {
                         if (b == 3) continue;
-                        EXPECT_LE(error_of(got.item(b).to_host(), X.item(b).to_host()), tolerance<V>(n))
+                        EXPECT_LE(error_of(got.item(b).to_host(), X.item(b).to_host()),
+                                  tolerance<V>(n))
                             << t.name() << " " << loom::blas::to_string(op) << what;
                     }
                 }
@@ -584,28 +602,34 @@ TYPED_TEST(BatchedFrontMore, BadSizesThrowAndLeaveDataUntouched)
     using loom::BadInput;
     using loom::DimensionMismatch;
     expect_throw_untouched<DimensionMismatch, V>(
-        [&] { batched::trsv(Uplo::lower, Op::none, Diag::unit, V(1), A, x4); }, {&A, &x4}, "trsv rows");
+        [&] { batched::trsv(Uplo::lower, Op::none, Diag::unit, V(1), A, x4); }, {&A, &x4},
+        "trsv rows");
     expect_throw_untouched<DimensionMismatch, V>(
-        [&] { batched::trsv(Uplo::lower, Op::none, Diag::unit, V(1), A, x5); }, {&A, &x5}, "trsv count");
+        [&] { batched::trsv(Uplo::lower, Op::none, Diag::unit, V(1), A, x5); }, {&A, &x5},
+        "trsv count");
     expect_throw_untouched<DimensionMismatch, V>(
-        [&] { batched::syr(Uplo::lower, Op::transpose, V(1), wide_x, A); }, {&A, &wide_x}, "syr columns");
-    expect_throw_untouched<BadInput, V>(
-        [&] { batched::syr(Uplo::lower, Op::none, V(1), x, A); }, {&A, &x}, "syr op none");
+        [&] { batched::syr(Uplo::lower, Op::transpose, V(1), wide_x, A); }, {&A, &wide_x},
+        "syr columns");
+    expect_throw_untouched<BadInput, V>([&] { batched::syr(Uplo::lower, Op::none, V(1), x, A); },
+                                        {&A, &x}, "syr op none");
     if constexpr (loom::is_complex_v<V>) {
         expect_throw_untouched<BadInput, V>(
             [&] { batched::syr(Uplo::upper, Op::conj_transpose, V(R(1), R(1)), x, A); }, {&A, &x},
             "her with a complex alpha");
     }
-    expect_throw_untouched<DimensionMismatch, V>([&] { batched::axpy(V(1), x, x4); }, {&x, &x4}, "axpy");
+    expect_throw_untouched<DimensionMismatch, V>([&] { batched::axpy(V(1), x, x4); }, {&x, &x4},
+                                                 "axpy");
     expect_throw_untouched<BadInput, V>([&] { batched::axpy(V(1), x, x); }, {&x}, "axpy aliasing");
-    expect_throw_untouched<DimensionMismatch, V>([&] { batched::dot(x, x5, result); }, {&x, &x5}, "dot");
+    expect_throw_untouched<DimensionMismatch, V>([&] { batched::dot(x, x5, result); }, {&x, &x5},
+                                                 "dot");
     expect_throw_untouched<DimensionMismatch, V>([&] { batched::conj_dot(wide_x, wide_x, result); },
                                                  {&wide_x}, "conj_dot columns");
     expect_throw_untouched<DimensionMismatch, V>([&] { batched::nrm2(wide_x, norms); }, {&wide_x},
                                                  "nrm2 columns");
     auto rectangular = random_batch<V>(4, {3, 2}, 25);
     expect_throw_untouched<DimensionMismatch, V>(
-        [&] { batched::inverse_lu_nopivot(rectangular, info); }, {&rectangular}, "inverse of 3 x 2");
+        [&] { batched::inverse_lu_nopivot(rectangular, info); }, {&rectangular},
+        "inverse of 3 x 2");
     loom::Array<int32> short_pivots(loom::test::reference(), std::vector<int32>{0, 1});
     expect_throw_untouched<BadInput, V>([&] { batched::inverse_lu(A, short_pivots, info); }, {&A},
                                         "inverse_lu pivots");
@@ -619,10 +643,12 @@ TYPED_TEST(BatchedFrontMore, BadSizesThrowAndLeaveDataUntouched)
     auto B = random_batch<V>(4, {4, 2}, 28);
     loom::Array<int32> band_pivots(loom::test::reference(), std::vector<int32>(20, 0));
     expect_throw_untouched<DimensionMismatch, V>(
-        [&] { batched::gbtrs(Op::none, 1, 1, AB4, band_pivots, B); }, {&AB4, &B}, "gbtrs rows of B");
+        [&] { batched::gbtrs(Op::none, 1, 1, AB4, band_pivots, B); }, {&AB4, &B},
+        "gbtrs rows of B");
     auto B5 = random_batch<V>(4, {5, 2}, 29);
     expect_throw_untouched<BadInput, V>(
-        [&] { batched::gbtrs(Op::none, 1, 1, AB4, short_pivots, B5); }, {&AB4, &B5}, "gbtrs pivots");
+        [&] { batched::gbtrs(Op::none, 1, 1, AB4, short_pivots, B5); }, {&AB4, &B5},
+        "gbtrs pivots");
     if (loom::OmpExecutor::available()) {
         const auto omp = loom::OmpExecutor::create();
         BatchDense<V> a(omp, A), u, w;
@@ -634,8 +660,8 @@ TYPED_TEST(BatchedFrontMore, BadSizesThrowAndLeaveDataUntouched)
             [&] { batched::gbtrf(1, 1, ab, pivots, info, Launch::simd); }, {&ab}, "gbtrf simd");
         using NoVendor = std::conditional_t<LOOM_HAS_BLAS, loom::NotSupported, loom::NotCompiled>;
         BatchDense<V> xo(omp, x);
-        expect_throw_untouched<NoVendor, V>([&] { batched::nrm2(xo, norms, Launch::vendor); }, {&xo},
-                                            "nrm2 vendor");
+        expect_throw_untouched<NoVendor, V>([&] { batched::nrm2(xo, norms, Launch::vendor); },
+                                            {&xo}, "nrm2 vendor");
     }
     if (loom::CudaExecutor::available()) {
         const auto cuda = loom::CudaExecutor::create(0);

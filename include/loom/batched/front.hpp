@@ -220,13 +220,13 @@ void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& 
 /// below; pivots (n per matrix, 0-based) and info (k + 1 at the first zero U(k, k); the
 /// factorization goes on, as LAPACK's) are resized for the batch. No SIMD pack version.
 template <typename V>
-void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots,
-           Array<int32>& info, Launch launch = Launch::automatic);
+void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, Array<int32>& info,
+           Launch launch = Launch::automatic);
 
 /// Solves op(A_b) X_b = B_b (B n x nrhs) with the factors and pivots of gbtrf; X overwrites B.
 template <typename V>
-void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB,
-           const Array<int32>& pivots, BatchDense<V>& B, Launch launch = Launch::automatic);
+void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Array<int32>& pivots,
+           BatchDense<V>& B, Launch launch = Launch::automatic);
 
 /// A view of M on exec, so that a call runs on exec whatever executor made the batch (an
 /// OpenMP call on a batch built by the reference executor, say). BadInput when M's memory is

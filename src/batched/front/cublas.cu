@@ -225,20 +225,21 @@ __global__ void __launch_bounds__(block)
                            long long dst_batch_stride)
 {
     const long long entries = static_cast<long long>(rows) * cols;
-    for (long long g = static_cast<long long>(blockIdx.x) * block + threadIdx.x; g < count * entries;
-         g += static_cast<long long>(gridDim.x) * block) {
+    for (long long g = static_cast<long long>(blockIdx.x) * block + threadIdx.x;
+         g < count * entries; g += static_cast<long long>(gridDim.x) * block) {
         const long long b = g / entries;
         const long long e = g - b * entries;
         const long long i = e / cols;
         const long long j = e - i * cols;
-        dst[b * dst_batch_stride + j * dst_stride + i] = src[b * src_batch_stride + i * src_stride + j];
+        dst[b * dst_batch_stride + j * dst_stride + i] =
+            src[b * src_batch_stride + i * src_stride + j];
     }
 }
 
 template <typename D>
 void copy_transposed(const CudaExecutor& exec, const D* src, long long count, int rows, int cols,
-                     long long src_stride, long long src_batch_stride, D* dst,
-                     long long dst_stride, long long dst_batch_stride, const char* where)
+                     long long src_stride, long long src_batch_stride, D* dst, long long dst_stride,
+                     long long dst_batch_stride, const char* where)
 {
     const long long work = count * rows * cols;
     if (work == 0) return;
@@ -312,8 +313,8 @@ void run_geqrf_batched(const CudaExecutor& exec, V* A, int m, int n, int lda, si
                       where);
     if (info != 0) {
         throw NotSupported(where, "cublasXgeqrfBatched rejected argument " + std::to_string(-info) +
-                                      " (m = " + std::to_string(m) + ", n = " +
-                                      std::to_string(n) + ")");
+                                      " (m = " + std::to_string(m) + ", n = " + std::to_string(n) +
+                                      ")");
     }
 }
 
@@ -403,10 +404,10 @@ bool potrf(const CudaExecutor& exec, blas::Uplo uplo, BatchDense<V>& A, int32* i
     // wanted lower factor, read row-major (and the other way around for Uplo::upper).
     const SolverHandle solver(exec, where);
     SolverHandle::check(
-        potrf_batched<C>(solver.get(),
-                      uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
-                      static_cast<int>(A.rows()), list.get(), leading(A), info,
-                      static_cast<int>(count)),
+        potrf_batched<C>(
+            solver.get(),
+            uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+            static_cast<int>(A.rows()), list.get(), leading(A), info, static_cast<int>(count)),
         "cusolverDnXpotrfBatched", where);
     return true;
 }
@@ -432,8 +433,8 @@ bool qr(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau)
     run_geqrf_batched(exec, work.data(), static_cast<int>(m), static_cast<int>(n),
                       static_cast<int>(std::max<size_type>(m, 1)), count, m * n, tau.data(),
                       tau.batch_stride(), where);
-    copy_transposed(exec, W, count, static_cast<int>(n),
-                    static_cast<int>(m), m, m * n, D, A.stride(), A.batch_stride(), where);
+    copy_transposed(exec, W, count, static_cast<int>(n), static_cast<int>(m), m, m * n, D,
+                    A.stride(), A.batch_stride(), where);
     return true;
 }
 

@@ -557,11 +557,10 @@ void check_band(const char* where, size_type kl, size_type ku, const BatchDense<
                                   " must be non-negative");
     }
     if (AB.rows() != 2 * kl + ku + 1) {
-        throw DimensionMismatch(where, describe("AB", AB.batch_count(), AB.size()) +
-                                           ": band storage needs 2 kl + ku + 1 = " +
-                                           std::to_string(2 * kl + ku + 1) + " rows (kl = " +
-                                           std::to_string(kl) + ", ku = " + std::to_string(ku) +
-                                           ")");
+        throw DimensionMismatch(
+            where, describe("AB", AB.batch_count(), AB.size()) +
+                       ": band storage needs 2 kl + ku + 1 = " + std::to_string(2 * kl + ku + 1) +
+                       " rows (kl = " + std::to_string(kl) + ", ku = " + std::to_string(ku) + ")");
     }
 }
 
@@ -596,8 +595,9 @@ void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>&
         throw DimensionMismatch(where, "A", A.size(), "x", x.size(), "x needs as many rows as A");
     }
     if (op == Op::none) {
-        throw BadInput(where, "op must be transpose (A += alpha x x^T) or conj_transpose "
-                              "(A += alpha x x^H)");
+        throw BadInput(where,
+                       "op must be transpose (A += alpha x x^T) or conj_transpose "
+                       "(A += alpha x x^H)");
     }
     const bool conjugate = is_complex_v<V> && op == Op::conj_transpose;
     if constexpr (is_complex_v<V>) {
@@ -620,8 +620,7 @@ void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y, Launch launch)
     check_extents(where, y, "y");
     check_batch(where, x, "x", y, "y");
     if (x.size() != y.size()) {
-        throw DimensionMismatch(where, "x", x.size(), "y", y.size(),
-                                "x and y must have one shape");
+        throw DimensionMismatch(where, "x", x.size(), "y", y.size(), "x and y must have one shape");
     }
     check_distinct(where, y, "y", x, "x");
     if (y.batch_count() == 0 || y.size().count() == 0) return;
@@ -644,8 +643,8 @@ void scale(V alpha, BatchDense<V>& x, Launch launch)
 namespace {
 
 template <typename V>
-void dot_product(const char* where, bool conjugate, const BatchDense<V>& x,
-                 const BatchDense<V>& y, Array<V>& result, Launch launch)
+void dot_product(const char* where, bool conjugate, const BatchDense<V>& x, const BatchDense<V>& y,
+                 Array<V>& result, Launch launch)
 {
     check_vectors(where, x, "x");
     check_vectors(where, y, "y");
@@ -748,13 +747,12 @@ void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& 
         return;
     }
     const auto& exec = *exec_ptr;
-    LOOM_BATCHED_DISPATCH(where, exec,
-                          utv(e, launch, A, jpiv.data(), U, W, rank.data(), tol));
+    LOOM_BATCHED_DISPATCH(where, exec, utv(e, launch, A, jpiv.data(), U, W, rank.data(), tol));
 }
 
 template <typename V>
-void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots,
-           Array<int32>& info, Launch launch)
+void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, Array<int32>& info,
+           Launch launch)
 {
     constexpr const char* where = "loom::batched::gbtrf";
     check_band(where, kl, ku, AB);
@@ -787,9 +785,9 @@ void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Arr
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *AB.executor();
     launch = resolve<V>(where, launch, exec, AB.cols(), {.simd = false});
-    LOOM_BATCHED_DISPATCH(where, exec,
-                          gbtrs(e, launch, op, static_cast<int>(kl), static_cast<int>(ku), AB,
-                                pivots.data(), B));
+    LOOM_BATCHED_DISPATCH(
+        where, exec,
+        gbtrs(e, launch, op, static_cast<int>(kl), static_cast<int>(ku), AB, pivots.data(), B));
 }
 
 #define LOOM_INSTANTIATE_BATCHED_FRONT(V)                                                      \

@@ -290,8 +290,8 @@ struct UtvCall {
     int32* rank;
     R tol;
     template <typename ModeT, typename Member, typename VA, typename VU, typename VV, typename VW>
-    LOOM_HOST_DEVICE void operator()(ModeT, const Member& m, size_type b, const VA& A,
-                                     const VU& U, const VV& V, const VW& work) const
+    LOOM_HOST_DEVICE void operator()(ModeT, const Member& m, size_type b, const VA& A, const VU& U,
+                                     const VV& V, const VW& work) const
     {
         const VectorView<int> p(jpiv + b * A.cols(), A.cols());
         rank[b] = invoke<ModeT, UTV<ModeT>>(m, A, p, U, V, work.col(0), tol);

@@ -134,7 +134,18 @@ void call(BatchedRoutine routine, Operands<V>& o, Launch launch, bool raw_cublas
                              launch);
     case BatchedRoutine::trtri: return batched::trtri(Uplo::lower, Diag::non_unit, o.A, o.info, launch);
     case BatchedRoutine::potrf: return batched::potrf(Uplo::lower, o.A, o.info, launch);
-    case BatchedRoutine::qr: return batched::qr(o.A, o.tau, launch);
+    case BatchedRoutine::qr:
+        if (raw_cublas_peer) {
+#if LOOM_HAS_CUDA
+            const auto k = std::min(o.A.rows(), o.A.cols());
+            if (o.tau.batch_count() != o.A.batch_count() || o.tau.rows() != k) {
+                o.tau = BatchDense<V>(o.A.executor(), o.A.batch_count(), {k, 1});
+            }
+            return batched::cublas::qr_raw(static_cast<const CudaExecutor&>(*o.A.executor()), o.A,
+                                           o.tau);
+#endif
+        }
+        return batched::qr(o.A, o.tau, launch);
     }
 }
 
@@ -244,7 +255,18 @@ double check(BatchedRoutine routine, Operands<V>& on_exec, size_type count, size
     const auto input = expected.A.to_host();
     call(routine, sample, launch, false);
     call(routine, expected, Launch::automatic, false);
-    const auto got = result_of(routine, sample);
+    auto got = result_of(routine, sample);
+    if (routine == BatchedRoutine::potrf) {
+        // The factor only: what a library leaves in the other triangle is its own business.
+        auto want = result_of(routine, expected);
+        const auto nn = static_cast<std::size_t>(n * n);
+        for (std::size_t e = 0; e < got.size() && got.size() == want.size(); ++e) {
+            if (static_cast<size_type>(e % nn % n) > static_cast<size_type>(e % nn / n)) {
+                got[e] = want[e] = V{};
+            }
+        }
+        return relative_error(got, want);
+    }
     if (routine != BatchedRoutine::getrf) return relative_error(got, result_of(routine, expected));
     // LU: pivots may differ between libraries on near-ties; P A = L U may not.
     const auto pivots = sample.pivots.to_host();
@@ -284,10 +306,25 @@ bool has_peer(BatchedRoutine routine, BatchedPeer peer)
 {
     if (peer == BatchedPeer::cublas) {
         return routine == BatchedRoutine::gemm || routine == BatchedRoutine::getrf ||
-               routine == BatchedRoutine::trsm;
+               routine == BatchedRoutine::trsm || routine == BatchedRoutine::potrf ||
+               routine == BatchedRoutine::qr;
     }
     if (peer == BatchedPeer::openblas) return routine != BatchedRoutine::qr;
     return false;
+}
+
+/// What the peer runs, for the report.
+std::string peer_routine(BatchedRoutine routine, BatchedPeer peer)
+{
+    if (peer == BatchedPeer::openblas) return "a loop of OpenBLAS/LAPACK calls";
+    switch (routine) {
+    case BatchedRoutine::gemm: return "cuBLAS gemmStridedBatched";
+    case BatchedRoutine::getrf: return "cuBLAS getrfBatched alone";
+    case BatchedRoutine::trsm: return "cuBLAS trsmBatched";
+    case BatchedRoutine::potrf: return "cuSOLVER potrfBatched";
+    case BatchedRoutine::qr: return "cuBLAS geqrfBatched alone";
+    default: return "none";
+    }
 }
 
 void check_options(const BatchedBenchOptions& options)
@@ -468,7 +505,9 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
             }
             // cuBLAS getrfBatched is timed alone, without the transposes Loom's vendor path
             // puts around it to get row-major semantics.
-            const bool raw = options.peer == BatchedPeer::cublas && routine == BatchedRoutine::getrf;
+            // So is geqrfBatched, without the column-major copies around it.
+            const bool raw = options.peer == BatchedPeer::cublas &&
+                             (routine == BatchedRoutine::getrf || routine == BatchedRoutine::qr);
             row.peer_time = time_call(*exec, restore, [&] { call(routine, o, peer_launch, raw); },
                                       options.samples);
         }
@@ -482,7 +521,12 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
                                              : std::string());
     fmt::print("copy      {:.1f} GB/s ({} MiB, read + write counted)\n",
                copy.bytes_per_second / 1e9, copy.bytes >> 20);
-    fmt::print("peer      {}\n\n", peer ? to_string(options.peer) : "none");
+    fmt::print("launch    {}{}\n", batched::to_string(options.launch),
+               options.launch == Launch::automatic ? " (the launch column: what ran for each order)" : "");
+    fmt::print("peer      {}\n\n",
+               peer ? fmt::format("{} ({}, Launch::vendor)", to_string(options.peer),
+                                  peer_routine(routine, options.peer))
+                    : std::string("none"));
 
     const std::string peer_column =
         peer ? fmt::format("vs {}", to_string(options.peer)) : std::string("vs peer");
@@ -536,6 +580,7 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
             {"copy_bandwidth",
              {{"gb_per_s", copy.bytes_per_second / 1e9}, {"bytes", copy.bytes}, {"threads", copy.threads}}},
             {"peer", peer ? to_string(options.peer) : "none"},
+            {"peer_routine", peer ? peer_routine(routine, options.peer) : "none"},
             {"results", json_rows}};
 }
 

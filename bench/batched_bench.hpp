@@ -21,8 +21,9 @@ enum class BatchedRoutine { gemm, getrf, trsm, trmm, trtri, potrf, qr };
 BatchedRoutine parse_batched_routine(const std::string& text);
 const char* to_string(BatchedRoutine routine);
 
-/// cublas: cuBLAS (gemmStridedBatched, getrfBatched, trsmBatched; CUDA only); openblas: a loop of OpenBLAS
-/// calls on the executor's threads (host, builds with LOOM_WITH_BLAS).
+/// cublas: cuBLAS (gemmStridedBatched, getrfBatched, trsmBatched, geqrfBatched) and cuSOLVER
+/// (potrfBatched); CUDA only; openblas: a loop of OpenBLAS calls on the executor's threads
+/// (host, builds with LOOM_WITH_BLAS).
 enum class BatchedPeer { none, cublas, openblas };
 BatchedPeer parse_batched_peer(const std::string& text);
 const char* to_string(BatchedPeer peer);

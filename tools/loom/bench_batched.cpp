@@ -55,7 +55,8 @@ Runner setup(CLI::App& sub)
         ->check(CLI::IsMember({"auto", "serial", "team", "teamvector", "simd", "vendor"}))
         ->capture_default_str();
     sub.add_option("--peer", cli->peer,
-                    "Library timed alongside: cublas (CUDA: gemm, getrf, trsm) or openblas (host, "
+                    "Library timed alongside: cublas (CUDA: gemm, getrf, trsm, potrf via cuSOLVER, qr) "
+                    "or openblas (host, "
                     "builds with LOOM_WITH_BLAS)")
         ->check(CLI::IsMember({"none", "cublas", "openblas"}))
         ->capture_default_str();
@@ -72,7 +73,8 @@ Runner setup(CLI::App& sub)
         "            (CUDA: serial for n <= 8, teamvector above; host: serial)\n"
         "  vs peer   peer time / Loom time (> 1: Loom is faster); cublas times\n"
         "            gemmStridedBatched, getrfBatched alone, trsmBatched (with its pointer\n"
-        "            arrays)\n"
+        "            arrays), cuSOLVER potrfBatched (with its pointer array), geqrfBatched alone\n"
+        "            (on the stored batch: the column-major view factors the transposes)\n"
         "Bytes and flops per matrix:\n{}",
         bench::batched_counts_help));
     return [cli] { return run(*cli); };

@@ -11,6 +11,10 @@
 // info[b] = 0, or k + 1 when step k of matrix b met a zero pivot (LAPACK's convention); the
 // other matrices are computed as usual. Pivots are 0-based, n per matrix, matrix after matrix:
 // row k of matrix b was interchanged with row pivots[b * n + k] at step k.
+//
+// Calls: gemm gemv trsm trmm trsv syr axpy scale dot conj_dot nrm2 add_radial (BLAS-like);
+// trtri getrf getrf_nopivot getrs gesv inverse_lu inverse_lu_nopivot (LU); potrf potrs
+// (Cholesky); qr apply_q utv (orthogonal); gbtrf gbtrs (banded LU).
 #pragma once
 
 #include <memory>
@@ -36,8 +40,10 @@ namespace loom::batched {
 ///                (batched::Simd), so that the serial routines vectorize across the batch;
 ///                the batch is packed and unpacked around the call. Routines with pivoting
 ///                have no pack version (NotSupported)
-///   vendor       the vendor library: cuBLAS on CUDA (gemm: gemmStridedBatched, getrf:
-///                getrfBatched around two in-place transposes, since cuBLAS is column-major),
+///   vendor       the vendor library: cuBLAS on CUDA (gemm: gemmStridedBatched, trsm:
+///                trsmBatched, getrf: getrfBatched around two in-place transposes, since
+///                cuBLAS is column-major; qr: geqrfBatched on a transposed copy), cuSOLVER's
+///                potrfBatched for potrf (no copy: the triangle flips),
 ///                a loop of OpenBLAS/LAPACK calls on the host (LOOM_WITH_BLAS builds).
 ///                NotSupported for routines the library does not batch
 /// The reference executor runs its plain loops whatever the launch (it is the oracle).
@@ -143,6 +149,85 @@ template <typename V>
 void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B,
              Launch launch = Launch::automatic);
 
+/// x_b = alpha op(A_b)^{-1} x_b, A_b triangular, x a batch of n x 1 columns. A zero diagonal
+/// entry is not checked.
+template <typename V>
+void trsv(blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
+          BatchDense<V>& x, Launch launch = Launch::automatic);
+
+/// Rank-1 update of one triangle of A_b (the other untouched): A_b += alpha x_b x_b^T
+/// (Op::transpose, BLAS syr) or A_b += alpha x_b x_b^H (Op::conj_transpose, BLAS her: alpha
+/// must be real, the diagonal stays real). The two are one update for real values. x is a
+/// batch of n x 1 columns.
+template <typename V>
+void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>& A,
+         Launch launch = Launch::automatic);
+
+/// y_b += alpha x_b. x and y are batches of one shape: vectors (n x 1), or whole matrices.
+template <typename V>
+void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y, Launch launch = Launch::automatic);
+
+/// x_b *= alpha (vectors or matrices).
+template <typename V>
+void scale(V alpha, BatchDense<V>& x, Launch launch = Launch::automatic);
+
+/// result[b] = sum_i x_b(i) y_b(i) (no conjugation, as blas::dot), x and y batches of n x 1
+/// columns. result is resized to the batch count, on x's executor.
+template <typename V>
+void dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result,
+         Launch launch = Launch::automatic);
+
+/// result[b] = sum_i conj(x_b(i)) y_b(i) (as blas::conj_dot).
+template <typename V>
+void conj_dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result,
+              Launch launch = Launch::automatic);
+
+/// result[b] = ||x_b||_2 (no scaling against overflow: the vectors are short), x a batch of
+/// n x 1 columns.
+template <typename V>
+void nrm2(const BatchDense<V>& x, Array<remove_complex_t<V>>& result,
+          Launch launch = Launch::automatic);
+
+/// A_b = A_b^{-1} in place, from the factors and pivots of getrf (LAPACK's getri). info flags
+/// a zero U_b(k, k) with k + 1; that A_b is then left as it was (its factors). Launches that
+/// run a matrix out of place (CUDA) take an n-entry work vector per matrix from shared memory.
+template <typename V>
+void inverse_lu(BatchDense<V>& LU, const Array<int32>& pivots, Array<int32>& info,
+                Launch launch = Launch::automatic);
+
+/// The same from the factors of getrf_nopivot; has a SIMD pack version.
+template <typename V>
+void inverse_lu_nopivot(BatchDense<V>& LU, Array<int32>& info, Launch launch = Launch::automatic);
+
+/// Rank-revealing A_b P_b = U_b T_b W_b of the m x n A_b, q = min(m, n): QR with column
+/// pivoting stopped at the numerical rank r_b (the largest remaining column norm at most tol
+/// times the largest of A_b; tol < 0 means max(m, n) epsilon), then an LQ of the r_b leading
+/// rows. On return A_b(0:r, 0:r) holds T_b (lower triangular, real diagonal) and the rest of
+/// A_b is zero; U (m x q) has orthonormal columns, the first r_b spanning the range; W (q x n)
+/// orthonormal rows, the first r_b used; jpiv (n per matrix, 0-based): column k was
+/// interchanged with column jpiv[b * n + k] at step k; rank[b] = r_b. U and W are resized when
+/// their shape is wrong, jpiv and rank always sized for the batch. No SIMD pack version.
+template <typename V>
+void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& W,
+         Array<int32>& rank, remove_complex_t<V> tol = -1, Launch launch = Launch::automatic);
+
+/// Banded LU with partial pivoting (LAPACK's gbtrf) of n x n matrices with kl sub- and ku
+/// super-diagonals, in place in LAPACK band storage: AB is a batch of (2 kl + ku + 1) x n
+/// matrices (row-major like every BatchDense, so row r of AB_b is a diagonal) holding A_b(i, j)
+/// at AB_b(kl + ku + i - j, j) for max(0, j - ku) <= i <= min(n - 1, j + kl). Its first kl rows
+/// are workspace for the fill-in of pivoting (set to zero here, need not be set on entry).
+/// After the call U (bandwidth kl + ku) is in rows 0 .. kl + ku and the multipliers of L
+/// below; pivots (n per matrix, 0-based) and info (k + 1 at the first zero U(k, k); the
+/// factorization goes on, as LAPACK's) are resized for the batch. No SIMD pack version.
+template <typename V>
+void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, Array<int32>& info,
+           Launch launch = Launch::automatic);
+
+/// Solves op(A_b) X_b = B_b (B n x nrhs) with the factors and pivots of gbtrf; X overwrites B.
+template <typename V>
+void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Array<int32>& pivots,
+           BatchDense<V>& B, Launch launch = Launch::automatic);
+
 /// A view of M on exec, so that a call runs on exec whatever executor made the batch (an
 /// OpenMP call on a batch built by the reference executor, say). BadInput when M's memory is
 /// not exec's (a GPU batch handed to a host executor).
@@ -178,7 +263,8 @@ BatchDense<V> on_exec(const std::shared_ptr<const Executor>& exec, const BatchDe
 
 /// Executor-first forms of every call, `loom::batched::getrf(exec, A, pivots, info)`: the call
 /// without exec, run on exec over views of the batches (see on()); pivots and info are placed
-/// on exec. (qr's tau must already have its shape: a view cannot be resized.)
+/// on exec, and so are the results of dot, conj_dot and nrm2. (qr's tau and utv's U and W
+/// must already have their shapes: a view cannot be resized.)
 #define LOOM_BATCHED_ON_EXEC(name)                                                              \
     template <typename... Args>                                                                 \
     void name(const std::shared_ptr<const Executor>& exec, Args&&... args)                      \
@@ -201,6 +287,18 @@ LOOM_BATCHED_ON_EXEC(potrf)
 LOOM_BATCHED_ON_EXEC(potrs)
 LOOM_BATCHED_ON_EXEC(qr)
 LOOM_BATCHED_ON_EXEC(apply_q)
+LOOM_BATCHED_ON_EXEC(trsv)
+LOOM_BATCHED_ON_EXEC(syr)
+LOOM_BATCHED_ON_EXEC(axpy)
+LOOM_BATCHED_ON_EXEC(scale)
+LOOM_BATCHED_ON_EXEC(dot)
+LOOM_BATCHED_ON_EXEC(conj_dot)
+LOOM_BATCHED_ON_EXEC(nrm2)
+LOOM_BATCHED_ON_EXEC(inverse_lu)
+LOOM_BATCHED_ON_EXEC(inverse_lu_nopivot)
+LOOM_BATCHED_ON_EXEC(utv)
+LOOM_BATCHED_ON_EXEC(gbtrf)
+LOOM_BATCHED_ON_EXEC(gbtrs)
 #undef LOOM_BATCHED_ON_EXEC
 
 }  // namespace loom::batched

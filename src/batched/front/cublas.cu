@@ -1,13 +1,19 @@
-// Launch::vendor on CUDA: cuBLAS's batched gemm and LU. gemm needs no copy (C^T = op(B)^T
-// op(A)^T of the column-major views); getrfBatched pivots rows of column-major matrices, so
-// the row-major batch is transposed in place around it, and its 1-based pivots made 0-based.
+// Launch::vendor on CUDA: cuBLAS's batched gemm, trsm, LU and QR, cuSOLVER's batched
+// Cholesky. gemm needs no copy (C^T = op(B)^T op(A)^T of the column-major views);
+// getrfBatched pivots rows of column-major matrices, so the row-major batch is transposed in
+// place around it, and its 1-based pivots made 0-based; geqrfBatched works on a column-major
+// copy; potrfBatched needs no copy (the column-major view of a Hermitian A is conj(A), whose
+// factor in the other triangle is the wanted one).
 #include <algorithm>
 #include <climits>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 #include <cublas_v2.h>
 #include <cuComplex.h>
+#include <cusolverDn.h>
 
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
@@ -71,6 +77,30 @@ LOOM_CUBLAS_GENERIC(trsm_batched_of, cublasStrsmBatched, cublasDtrsmBatched,
                     cublasCtrsmBatched, cublasZtrsmBatched)
 LOOM_CUBLAS_GENERIC(getrf_batched_of, cublasSgetrfBatched, cublasDgetrfBatched,
                     cublasCgetrfBatched, cublasZgetrfBatched)
+LOOM_CUBLAS_GENERIC(geqrf_batched_of, cublasSgeqrfBatched, cublasDgeqrfBatched,
+                    cublasCgeqrfBatched, cublasZgeqrfBatched)
+#undef LOOM_CUBLAS_GENERIC
+
+// cuSOLVER's batched Cholesky by value type (templates: a build without some value types
+// leaves them uninstantiated, not unused).
+#define LOOM_CUSOLVER_GENERIC(name, S, D, C, Z)                                                \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(float*, Args... args) { return S(args...); }                          \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(double*, Args... args) { return D(args...); }                         \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(cuComplex*, Args... args) { return C(args...); }                      \
+    template <typename... Args>                                                                 \
+    cusolverStatus_t name(cuDoubleComplex*, Args... args) { return Z(args...); }
+LOOM_CUSOLVER_GENERIC(potrf_batched_of, cusolverDnSpotrfBatched, cusolverDnDpotrfBatched,
+                      cusolverDnCpotrfBatched, cusolverDnZpotrfBatched)
+#undef LOOM_CUSOLVER_GENERIC
+
+template <typename T, typename... Args>
+cusolverStatus_t potrf_batched(cusolverDnHandle_t h, Args... args)
+{
+    return potrf_batched_of(static_cast<T*>(nullptr), h, args...);
+}
 
 template <typename T, typename... Args>
 cublasStatus_t gemm_strided_batched(cublasHandle_t h, Args... args)
@@ -87,6 +117,51 @@ cublasStatus_t getrf_batched(cublasHandle_t h, Args... args)
 {
     return getrf_batched_of(static_cast<T*>(nullptr), h, args...);
 }
+template <typename T, typename... Args>
+cublasStatus_t geqrf_batched(cublasHandle_t h, Args... args)
+{
+    return geqrf_batched_of(static_cast<T*>(nullptr), h, args...);
+}
+
+/// One cuSOLVER handle per device, created on first use and kept for the life of the process
+/// (destroying it at exit could run after the CUDA runtime is gone); the lock is held while a
+/// caller binds it to its stream and queues its call. (The dense layer keeps its own.)
+class SolverHandle {
+public:
+    SolverHandle(const CudaExecutor& exec, const char* where) : lock_(mutex())
+    {
+        auto& handle = handles()[exec.device_id()];
+        if (handle == nullptr) {
+            const CudaExecutor::DeviceScope scope(exec.device_id());
+            check(cusolverDnCreate(&handle), "cusolverDnCreate", where);
+        }
+        check(cusolverDnSetStream(handle, loom::cuda::stream_of(exec)), "cusolverDnSetStream",
+              where);
+        handle_ = handle;
+    }
+    cusolverDnHandle_t get() const { return handle_; }
+
+    static void check(cusolverStatus_t status, const char* call, const char* where)
+    {
+        if (status == CUSOLVER_STATUS_SUCCESS) return;
+        throw CudaError(where, std::string(call) + " failed with cusolverStatus_t " +
+                                   std::to_string(static_cast<int>(status)));
+    }
+
+private:
+    static std::mutex& mutex()
+    {
+        static std::mutex m;
+        return m;
+    }
+    static std::unordered_map<int, cusolverDnHandle_t>& handles()
+    {
+        static auto* map = new std::unordered_map<int, cusolverDnHandle_t>();
+        return *map;
+    }
+    std::lock_guard<std::mutex> lock_;
+    cusolverDnHandle_t handle_ = nullptr;
+};
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
@@ -142,6 +217,37 @@ __global__ void __launch_bounds__(block) zero_based_kernel(int32* pivots, long l
     }
 }
 
+/// dst_b(j, i) = src_b(i, j) for rows x cols matrices src (dst: cols x rows), both row-major.
+template <typename D>
+__global__ void __launch_bounds__(block)
+    copy_transposed_kernel(const D* src, long long count, int rows, int cols, long long src_stride,
+                           long long src_batch_stride, D* dst, long long dst_stride,
+                           long long dst_batch_stride)
+{
+    const long long entries = static_cast<long long>(rows) * cols;
+    for (long long g = static_cast<long long>(blockIdx.x) * block + threadIdx.x;
+         g < count * entries; g += static_cast<long long>(gridDim.x) * block) {
+        const long long b = g / entries;
+        const long long e = g - b * entries;
+        const long long i = e / cols;
+        const long long j = e - i * cols;
+        dst[b * dst_batch_stride + j * dst_stride + i] =
+            src[b * src_batch_stride + i * src_stride + j];
+    }
+}
+
+template <typename D>
+void copy_transposed(const CudaExecutor& exec, const D* src, long long count, int rows, int cols,
+                     long long src_stride, long long src_batch_stride, D* dst, long long dst_stride,
+                     long long dst_batch_stride, const char* where)
+{
+    const long long work = count * rows * cols;
+    if (work == 0) return;
+    copy_transposed_kernel<<<grid_for(exec, work), block, 0, stream_of(exec)>>>(
+        src, count, rows, cols, src_stride, src_batch_stride, dst, dst_stride, dst_batch_stride);
+    check_launch(where);
+}
+
 template <typename V>
 void transpose_all(const CudaExecutor& exec, BatchDense<V>& A)
 {
@@ -190,6 +296,26 @@ void run_getrf_batched(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots
     LOOM_CUBLAS_CHECK(getrf_batched<C>(handle(exec, where), static_cast<int>(A.rows()), list.get(),
                                     leading(A), pivots, info, static_cast<int>(count)),
                       where);
+}
+
+/// cublasXgeqrfBatched on count column-major m x n matrices (leading dimension lda) starting
+/// batch_stride apart, tau_b at tau + b * tau_stride (min(m, n) contiguous entries).
+template <typename V>
+void run_geqrf_batched(const CudaExecutor& exec, V* A, int m, int n, int lda, size_type count,
+                       size_type batch_stride, V* tau, size_type tau_stride, const char* where)
+{
+    using C = cuda_type_t<V>;
+    const PointerList<C> a(exec, cast(A), count, batch_stride, where);
+    const PointerList<C> t(exec, cast(tau), count, tau_stride, where);
+    int info = 0;
+    LOOM_CUBLAS_CHECK(geqrf_batched<C>(handle(exec, where), m, n, a.get(), lda, t.get(), &info,
+                                       static_cast<int>(count)),
+                      where);
+    if (info != 0) {
+        throw NotSupported(where, "cublasXgeqrfBatched rejected argument " + std::to_string(-info) +
+                                      " (m = " + std::to_string(m) + ", n = " + std::to_string(n) +
+                                      ")");
+    }
 }
 
 }  // namespace
@@ -266,13 +392,76 @@ void getrf_raw(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32*
     run_getrf_batched(exec, A, pivots, info, where);
 }
 
+template <typename V>
+bool potrf(const CudaExecutor& exec, blas::Uplo uplo, BatchDense<V>& A, int32* info)
+{
+    constexpr const char* where = "loom::batched::potrf";
+    const auto count = A.batch_count();
+    if (count > INT_MAX || !fits(A.rows()) || !fits(A.stride())) return false;
+    using C = cuda_type_t<V>;
+    const PointerList<C> list(exec, cast(A.data()), count, A.batch_stride(), where);
+    // The column-major view is A^T = conj(A) = conj(L) L^T: its upper factor U = L^T is the
+    // wanted lower factor, read row-major (and the other way around for Uplo::upper).
+    const SolverHandle solver(exec, where);
+    SolverHandle::check(
+        potrf_batched<C>(
+            solver.get(),
+            uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+            static_cast<int>(A.rows()), list.get(), leading(A), info, static_cast<int>(count)),
+        "cusolverDnXpotrfBatched", where);
+    return true;
+}
+
+template <typename V>
+bool qr(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau)
+{
+    constexpr const char* where = "loom::batched::qr";
+    const auto count = A.batch_count();
+    const auto m = A.rows();
+    const auto n = A.cols();
+    // Wide matrices (m < n) stay with the native kernels: cuBLAS documents geqrfBatched for
+    // the tall and square ones that least-squares problems give.
+    if (count > INT_MAX || !fits(m) || !fits(n) || m < n || (tau.rows() > 1 && tau.stride() != 1)) {
+        return false;
+    }
+    // Column-major m x n copies: matrix b at work + b m n, entry (i, j) at i + j m.
+    Array<V> work(exec.shared_from_this(), count * m * n);
+    auto* D = loom::cuda::as_device(A.data());
+    auto* W = loom::cuda::as_device(work.data());
+    copy_transposed(exec, D, count, static_cast<int>(m), static_cast<int>(n), A.stride(),
+                    A.batch_stride(), W, m, m * n, where);
+    run_geqrf_batched(exec, work.data(), static_cast<int>(m), static_cast<int>(n),
+                      static_cast<int>(std::max<size_type>(m, 1)), count, m * n, tau.data(),
+                      tau.batch_stride(), where);
+    copy_transposed(exec, W, count, static_cast<int>(n), static_cast<int>(m), m, m * n, D,
+                    A.stride(), A.batch_stride(), where);
+    return true;
+}
+
+template <typename V>
+void qr_raw(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau)
+{
+    constexpr const char* where = "loom::bench::batched (cuBLAS geqrfBatched)";
+    const auto count = A.batch_count();
+    if (count > INT_MAX || !fits(A.rows()) || !fits(A.cols()) || !fits(A.stride()) ||
+        (tau.rows() > 1 && tau.stride() != 1) || tau.rows() < std::min(A.rows(), A.cols())) {
+        throw NotSupported(where, "needs 32-bit counts and a contiguous tau per matrix");
+    }
+    // The column-major view of the row-major m x n batch: n x m matrices.
+    run_geqrf_batched(exec, A.data(), static_cast<int>(A.cols()), static_cast<int>(A.rows()),
+                      leading(A), count, A.batch_stride(), tau.data(), tau.batch_stride(), where);
+}
+
 #define LOOM_INSTANTIATE(V)                                                                    \
     template bool gemm(const CudaExecutor&, Op, Op, V, const BatchDense<V>&,                   \
                        const BatchDense<V>&, V, BatchDense<V>&);                                \
     template bool trsm(const CudaExecutor&, blas::Side, blas::Uplo, Op, blas::Diag, V,         \
                        const BatchDense<V>&, BatchDense<V>&);                                   \
     template bool getrf(const CudaExecutor&, BatchDense<V>&, int32*, int32*);                   \
-    template void getrf_raw(const CudaExecutor&, BatchDense<V>&, int32*, int32*);
+    template void getrf_raw(const CudaExecutor&, BatchDense<V>&, int32*, int32*);          \
+    template bool potrf(const CudaExecutor&, blas::Uplo, BatchDense<V>&, int32*);              \
+    template bool qr(const CudaExecutor&, BatchDense<V>&, BatchDense<V>&);                     \
+    template void qr_raw(const CudaExecutor&, BatchDense<V>&, BatchDense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::batched::cublas

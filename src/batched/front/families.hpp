@@ -5,7 +5,9 @@
 //     LOOM_BATCHED_FRONT_BLAS
 //     LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT_BLAS)
 // Families: BLAS (gemm, gemv, trsm, trmm), LU (trtri, getrf, getrf_nopivot, add_radial, getrs,
-// gesv), FACTOR (potrf, potrs, qr, apply_q).
+// gesv), FACTOR (potrf, potrs, qr, apply_q), VECTOR (trsv, syr, axpy, scale, dot, nrm2), SOLVE
+// (inverse_lu, gbtrf, gbtrs), UTV (utv, alone: the heaviest routine gets its own translation
+// unit so that the builds of the families run in parallel).
 #pragma once
 
 #include "base/instantiate.hpp"
@@ -123,3 +125,90 @@
     template void qr(const Exec&, Launch, BatchDense<V>&, BatchDense<V>&);                      \
     template void apply_q(const Exec&, Launch, blas::Side, Op, const BatchDense<V>&,            \
                           const BatchDense<V>&, BatchDense<V>&);
+
+
+#define LOOM_BATCHED_FRONT_VECTOR                                                              \
+    template <typename V>                                                                       \
+    void trsv(const Exec& exec, Launch launch, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, \
+              const BatchDense<V>& A, BatchDense<V>& x)                                         \
+    {                                                                                           \
+        front::trsv(Driver{exec}, launch, uplo, op, diag, alpha, A, x);                         \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void syr(const Exec& exec, Launch launch, blas::Uplo uplo, bool conjugate, V alpha,         \
+             const BatchDense<V>& x, BatchDense<V>& A)                                          \
+    {                                                                                           \
+        front::syr(Driver{exec}, launch, uplo, conjugate, alpha, x, A);                         \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void axpy(const Exec& exec, Launch launch, V alpha, const BatchDense<V>& x,                 \
+              BatchDense<V>& y)                                                                 \
+    {                                                                                           \
+        front::axpy(Driver{exec}, launch, alpha, x, y);                                         \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void scale(const Exec& exec, Launch launch, V alpha, BatchDense<V>& x)                      \
+    {                                                                                           \
+        front::scale(Driver{exec}, launch, alpha, x);                                           \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void dot(const Exec& exec, Launch launch, bool conjugate, const BatchDense<V>& x,           \
+             const BatchDense<V>& y, V* result)                                                 \
+    {                                                                                           \
+        front::dot(Driver{exec}, launch, conjugate, x, y, result);                              \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void nrm2(const Exec& exec, Launch launch, const BatchDense<V>& x,                          \
+              remove_complex_t<V>* result)                                                      \
+    {                                                                                           \
+        front::nrm2(Driver{exec}, launch, x, result);                                           \
+    }
+
+#define LOOM_INSTANTIATE_BATCHED_FRONT_VECTOR(V)                                               \
+    template void trsv(const Exec&, Launch, blas::Uplo, Op, blas::Diag, V, const BatchDense<V>&, \
+                       BatchDense<V>&);                                                         \
+    template void syr(const Exec&, Launch, blas::Uplo, bool, V, const BatchDense<V>&,           \
+                      BatchDense<V>&);                                                          \
+    template void axpy(const Exec&, Launch, V, const BatchDense<V>&, BatchDense<V>&);           \
+    template void scale(const Exec&, Launch, V, BatchDense<V>&);                                \
+    template void dot(const Exec&, Launch, bool, const BatchDense<V>&, const BatchDense<V>&,    \
+                      V*);                                                                      \
+    template void nrm2(const Exec&, Launch, const BatchDense<V>&, remove_complex_t<V>*);
+
+#define LOOM_BATCHED_FRONT_SOLVE                                                               \
+    template <typename V>                                                                       \
+    void inverse_lu(const Exec& exec, Launch launch, BatchDense<V>& A, const int32* pivots,     \
+                    int32* info)                                                                \
+    {                                                                                           \
+        front::inverse_lu(Driver{exec}, launch, A, pivots, info);                               \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void gbtrf(const Exec& exec, Launch launch, int kl, int ku, BatchDense<V>& AB,              \
+               int32* pivots, int32* info)                                                      \
+    {                                                                                           \
+        front::gbtrf(Driver{exec}, launch, kl, ku, AB, pivots, info);                           \
+    }                                                                                           \
+    template <typename V>                                                                       \
+    void gbtrs(const Exec& exec, Launch launch, Op op, int kl, int ku, const BatchDense<V>& AB, \
+               const int32* pivots, BatchDense<V>& B)                                           \
+    {                                                                                           \
+        front::gbtrs(Driver{exec}, launch, op, kl, ku, AB, pivots, B);                          \
+    }
+
+#define LOOM_INSTANTIATE_BATCHED_FRONT_SOLVE(V)                                                \
+    template void inverse_lu(const Exec&, Launch, BatchDense<V>&, const int32*, int32*);        \
+    template void gbtrf(const Exec&, Launch, int, int, BatchDense<V>&, int32*, int32*);         \
+    template void gbtrs(const Exec&, Launch, Op, int, int, const BatchDense<V>&, const int32*,  \
+                        BatchDense<V>&);
+
+#define LOOM_BATCHED_FRONT_UTV                                                                 \
+    template <typename V>                                                                       \
+    void utv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* jpiv, BatchDense<V>& U,  \
+             BatchDense<V>& V_, int32* rank, remove_complex_t<V> tol)                           \
+    {                                                                                           \
+        front::utv(Driver{exec}, launch, A, jpiv, U, V_, rank, tol);                            \
+    }
+
+#define LOOM_INSTANTIATE_BATCHED_FRONT_UTV(V)                                                  \
+    template void utv(const Exec&, Launch, BatchDense<V>&, int32*, BatchDense<V>&,              \
+                      BatchDense<V>&, int32*, remove_complex_t<V>);

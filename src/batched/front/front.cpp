@@ -1,6 +1,7 @@
 // Argument checks, the choice of launch and backend dispatch of the front-level batched calls.
 #include <climits>
 #include <string>
+#include <vector>
 
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
@@ -446,8 +447,10 @@ void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info, Launch launch)
     info.fill(0);
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true, .host_vendor = true});
-    if (LOOM_BATCHED_VENDOR(launch, exec, openblas::potrf(exec, uplo, A, info.data()), false)) {
+    launch = resolve<V>(where, launch, exec, A.rows(),
+                        {.simd = true, .cuda_vendor = true, .host_vendor = true});
+    if (LOOM_BATCHED_VENDOR(launch, exec, openblas::potrf(exec, uplo, A, info.data()),
+                            cublas::potrf(e, uplo, A, info.data()))) {
         return;
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
@@ -478,7 +481,10 @@ void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch)
     check_distinct(where, tau, "tau", A, "A");
     if (A.batch_count() == 0 || k == 0) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(A.rows(), A.cols()), {.simd = true});
+    launch = resolve<V>(where, launch, exec, std::max(A.rows(), A.cols()),
+                        {.simd = true, .cuda_vendor = true});
+    if (LOOM_BATCHED_VENDOR(launch, exec, false, cublas::qr(e, A, tau))) return;
+    if (launch == Launch::vendor) launch = choose_launch(exec, std::max(A.rows(), A.cols()));
     LOOM_BATCHED_DISPATCH(where, exec, qr(e, launch, A, tau));
 }
 
@@ -510,6 +516,296 @@ void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>
     LOOM_BATCHED_DISPATCH(where, exec, apply_q(e, launch, side, op, A, tau, B));
 }
 
+namespace {
+
+/// A batch of n x 1 columns (the vectors of the level-1 and level-2 calls).
+template <typename V>
+void check_vectors(const char* where, const BatchDense<V>& x, const char* name)
+{
+    check_extents(where, x, name);
+    if (x.cols() != 1) {
+        throw DimensionMismatch(where, describe(name, x.batch_count(), x.size()) +
+                                           ": must be a batch of n x 1 columns");
+    }
+}
+
+/// pivots of a factorization: n entries per matrix on the executor of the factors.
+template <typename V>
+void check_pivots(const char* where, const BatchDense<V>& factors, size_type n,
+                  const Array<int32>& pivots)
+{
+    if (pivots.size() != factors.batch_count() * n || !pivots.executor() ||
+        !pivots.executor()->same_memory_as(*factors.executor())) {
+        throw BadInput(where, "pivots must hold batch_count * n = " +
+                                  std::to_string(factors.batch_count() * n) +
+                                  " entries on the executor of the factors (got " +
+                                  std::to_string(pivots.size()) + ")");
+    }
+}
+
+/// An owning batch of count x size on exec unless M already is one (a view keeps its memory
+/// only when its shape is right).
+template <typename V>
+void shape(BatchDense<V>& M, const std::shared_ptr<const Executor>& exec, size_type count,
+           dim2 size)
+{
+    if (M.batch_count() != count || M.size() != size || !M.executor() ||
+        !M.executor()->same_memory_as(*exec)) {
+        M = BatchDense<V>(exec, count, size);
+    }
+}
+
+template <typename T>
+void prepare_results(Array<T>& array, const std::shared_ptr<const Executor>& exec, size_type size)
+{
+    if (array.size() != size || !array.executor() || !array.executor()->same_memory_as(*exec)) {
+        array = Array<T>(exec, size);
+    }
+}
+
+/// Band storage of n x n matrices with kl sub- and ku super-diagonals: 2 kl + ku + 1 rows.
+template <typename V>
+void check_band(const char* where, size_type kl, size_type ku, const BatchDense<V>& AB)
+{
+    check_extents(where, AB, "AB");
+    if (kl < 0 || ku < 0 || kl > INT_MAX / 4 || ku > INT_MAX / 4) {
+        throw BadInput(where, "kl = " + std::to_string(kl) + " and ku = " + std::to_string(ku) +
+                                  " must be non-negative");
+    }
+    if (AB.rows() != 2 * kl + ku + 1) {
+        throw DimensionMismatch(
+            where, describe("AB", AB.batch_count(), AB.size()) +
+                       ": band storage needs 2 kl + ku + 1 = " + std::to_string(2 * kl + ku + 1) +
+                       " rows (kl = " + std::to_string(kl) + ", ku = " + std::to_string(ku) + ")");
+    }
+}
+
+}  // namespace
+
+template <typename V>
+void trsv(blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
+          BatchDense<V>& x, Launch launch)
+{
+    constexpr const char* where = "loom::batched::trsv";
+    check_square(where, A, "A");
+    check_vectors(where, x, "x");
+    check_batch(where, A, "A", x, "x");
+    if (x.rows() != A.rows()) {
+        throw DimensionMismatch(where, "A", A.size(), "x", x.size(), "x needs as many rows as A");
+    }
+    check_distinct(where, x, "x", A, "A");
+    if (x.batch_count() == 0 || x.rows() == 0) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, trsv(e, launch, uplo, op, diag, alpha, A, x));
+}
+
+template <typename V>
+void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>& A, Launch launch)
+{
+    constexpr const char* where = "loom::batched::syr";
+    check_square(where, A, "A");
+    check_vectors(where, x, "x");
+    check_batch(where, A, "A", x, "x");
+    if (x.rows() != A.rows()) {
+        throw DimensionMismatch(where, "A", A.size(), "x", x.size(), "x needs as many rows as A");
+    }
+    if (op == Op::none) {
+        throw BadInput(where,
+                       "op must be transpose (A += alpha x x^T) or conj_transpose "
+                       "(A += alpha x x^H)");
+    }
+    const bool conjugate = is_complex_v<V> && op == Op::conj_transpose;
+    if constexpr (is_complex_v<V>) {
+        if (conjugate && alpha.imag() != 0) {
+            throw BadInput(where, "a Hermitian update (conj_transpose) needs a real alpha");
+        }
+    }
+    check_distinct(where, A, "A", x, "x");
+    if (A.batch_count() == 0 || A.rows() == 0) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, syr(e, launch, uplo, conjugate, alpha, x, A));
+}
+
+template <typename V>
+void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y, Launch launch)
+{
+    constexpr const char* where = "loom::batched::axpy";
+    check_extents(where, x, "x");
+    check_extents(where, y, "y");
+    check_batch(where, x, "x", y, "y");
+    if (x.size() != y.size()) {
+        throw DimensionMismatch(where, "x", x.size(), "y", y.size(), "x and y must have one shape");
+    }
+    check_distinct(where, y, "y", x, "x");
+    if (y.batch_count() == 0 || y.size().count() == 0) return;
+    const auto& exec = *y.executor();
+    launch = resolve<V>(where, launch, exec, std::max(y.rows(), y.cols()), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, axpy(e, launch, alpha, x, y));
+}
+
+template <typename V>
+void scale(V alpha, BatchDense<V>& x, Launch launch)
+{
+    constexpr const char* where = "loom::batched::scale";
+    check_extents(where, x, "x");
+    if (x.batch_count() == 0 || x.size().count() == 0) return;
+    const auto& exec = *x.executor();
+    launch = resolve<V>(where, launch, exec, std::max(x.rows(), x.cols()), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, scale(e, launch, alpha, x));
+}
+
+namespace {
+
+template <typename V>
+void dot_product(const char* where, bool conjugate, const BatchDense<V>& x, const BatchDense<V>& y,
+                 Array<V>& result, Launch launch)
+{
+    check_vectors(where, x, "x");
+    check_vectors(where, y, "y");
+    check_batch(where, x, "x", y, "y");
+    if (x.rows() != y.rows()) {
+        throw DimensionMismatch(where, "x", x.size(), "y", y.size(),
+                                "x and y must have as many rows");
+    }
+    prepare_results(result, x.executor(), x.batch_count());
+    if (x.batch_count() == 0) return;
+    if (x.rows() == 0) return result.fill(V{});
+    const auto& exec = *x.executor();
+    launch = resolve<V>(where, launch, exec, x.rows(), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, dot(e, launch, conjugate, x, y, result.data()));
+}
+
+}  // namespace
+
+template <typename V>
+void dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result, Launch launch)
+{
+    dot_product("loom::batched::dot", false, x, y, result, launch);
+}
+
+template <typename V>
+void conj_dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result, Launch launch)
+{
+    dot_product("loom::batched::conj_dot", true, x, y, result, launch);
+}
+
+template <typename V>
+void nrm2(const BatchDense<V>& x, Array<remove_complex_t<V>>& result, Launch launch)
+{
+    constexpr const char* where = "loom::batched::nrm2";
+    check_vectors(where, x, "x");
+    prepare_results(result, x.executor(), x.batch_count());
+    if (x.batch_count() == 0) return;
+    if (x.rows() == 0) return result.fill(remove_complex_t<V>{});
+    const auto& exec = *x.executor();
+    launch = resolve<V>(where, launch, exec, x.rows(), {.simd = true});
+    LOOM_BATCHED_DISPATCH(where, exec, nrm2(e, launch, x, result.data()));
+}
+
+namespace {
+
+template <typename V>
+void inverse_from_lu(const char* where, BatchDense<V>& LU, const Array<int32>* pivots,
+                     Array<int32>& info, Launch launch)
+{
+    check_square(where, LU, "LU");
+    if (pivots != nullptr) check_pivots(where, LU, LU.rows(), *pivots);
+    const auto& exec = *LU.executor();
+    launch = resolve<V>(where, launch, exec, LU.rows(), {.simd = pivots == nullptr});
+    prepare(info, LU.executor(), LU.batch_count());
+    if (LU.batch_count() == 0) return;
+    info.fill(0);
+    if (LU.rows() == 0) return;
+    const int32* p = pivots != nullptr ? pivots->data() : nullptr;
+    LOOM_BATCHED_DISPATCH(where, exec, inverse_lu(e, launch, LU, p, info.data()));
+}
+
+}  // namespace
+
+template <typename V>
+void inverse_lu(BatchDense<V>& LU, const Array<int32>& pivots, Array<int32>& info, Launch launch)
+{
+    inverse_from_lu("loom::batched::inverse_lu", LU, &pivots, info, launch);
+}
+
+template <typename V>
+void inverse_lu_nopivot(BatchDense<V>& LU, Array<int32>& info, Launch launch)
+{
+    inverse_from_lu("loom::batched::inverse_lu_nopivot", LU, nullptr, info, launch);
+}
+
+template <typename V>
+void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& W,
+         Array<int32>& rank, remove_complex_t<V> tol, Launch launch)
+{
+    constexpr const char* where = "loom::batched::utv";
+    check_extents(where, A, "A");
+    const auto& exec_ptr = A.executor();
+    launch = resolve<V>(where, launch, *exec_ptr, std::max(A.rows(), A.cols()), {.simd = false});
+    const size_type count = A.batch_count();
+    const size_type q = std::min(A.rows(), A.cols());
+    shape(U, exec_ptr, count, {A.rows(), q});
+    shape(W, exec_ptr, count, {q, A.cols()});
+    check_distinct(where, U, "U", A, "A");
+    check_distinct(where, W, "W", A, "A");
+    check_distinct(where, W, "W", U, "U");
+    prepare(jpiv, exec_ptr, count * A.cols());
+    prepare(rank, exec_ptr, count);
+    if (count == 0) return;
+    rank.fill(0);
+    if (A.size().count() == 0) {
+        // m = 0 or n = 0: rank 0, no column interchanged (jpiv(k) = k).
+        std::vector<int32> identity(static_cast<std::size_t>(count * A.cols()));
+        for (size_type i = 0; i < count * A.cols(); ++i) identity[i] = i % A.cols();
+        jpiv = Array<int32>(exec_ptr, identity);
+        return;
+    }
+    const auto& exec = *exec_ptr;
+    LOOM_BATCHED_DISPATCH(where, exec, utv(e, launch, A, jpiv.data(), U, W, rank.data(), tol));
+}
+
+template <typename V>
+void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, Array<int32>& info,
+           Launch launch)
+{
+    constexpr const char* where = "loom::batched::gbtrf";
+    check_band(where, kl, ku, AB);
+    const auto& exec = *AB.executor();
+    launch = resolve<V>(where, launch, exec, AB.cols(), {.simd = false});
+    prepare(pivots, AB.executor(), AB.batch_count() * AB.cols());
+    prepare(info, AB.executor(), AB.batch_count());
+    if (AB.batch_count() == 0) return;
+    info.fill(0);
+    if (AB.cols() == 0) return;
+    LOOM_BATCHED_DISPATCH(where, exec,
+                          gbtrf(e, launch, static_cast<int>(kl), static_cast<int>(ku), AB,
+                                pivots.data(), info.data()));
+}
+
+template <typename V>
+void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Array<int32>& pivots,
+           BatchDense<V>& B, Launch launch)
+{
+    constexpr const char* where = "loom::batched::gbtrs";
+    check_band(where, kl, ku, AB);
+    check_extents(where, B, "B");
+    check_batch(where, AB, "AB", B, "B");
+    if (B.rows() != AB.cols()) {
+        throw DimensionMismatch(where, "AB", AB.size(), "B", B.size(),
+                                "B needs n rows, n = the columns of AB");
+    }
+    check_pivots(where, AB, AB.cols(), pivots);
+    check_distinct(where, B, "B", AB, "AB");
+    if (B.batch_count() == 0 || B.size().count() == 0) return;
+    const auto& exec = *AB.executor();
+    launch = resolve<V>(where, launch, exec, AB.cols(), {.simd = false});
+    LOOM_BATCHED_DISPATCH(
+        where, exec,
+        gbtrs(e, launch, op, static_cast<int>(kl), static_cast<int>(ku), AB, pivots.data(), B));
+}
+
 #define LOOM_INSTANTIATE_BATCHED_FRONT(V)                                                      \
     template void gemm(Op, Op, V, const BatchDense<V>&, const BatchDense<V>&, V,               \
                        BatchDense<V>&, Launch);                                                 \
@@ -527,7 +823,23 @@ void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>
     template void potrs(blas::Uplo, const BatchDense<V>&, BatchDense<V>&, Launch);                    \
     template void qr(BatchDense<V>&, BatchDense<V>&, Launch);                                   \
     template void apply_q(blas::Side, Op, const BatchDense<V>&, const BatchDense<V>&,                 \
-                          BatchDense<V>&, Launch);
+                          BatchDense<V>&, Launch);                                              \
+    template void trsv(blas::Uplo, Op, blas::Diag, V, const BatchDense<V>&, BatchDense<V>&,     \
+                       Launch);                                                                 \
+    template void syr(blas::Uplo, Op, V, const BatchDense<V>&, BatchDense<V>&, Launch);        \
+    template void axpy(V, const BatchDense<V>&, BatchDense<V>&, Launch);                        \
+    template void scale(V, BatchDense<V>&, Launch);                                             \
+    template void dot(const BatchDense<V>&, const BatchDense<V>&, Array<V>&, Launch);           \
+    template void conj_dot(const BatchDense<V>&, const BatchDense<V>&, Array<V>&, Launch);      \
+    template void nrm2(const BatchDense<V>&, Array<remove_complex_t<V>>&, Launch);              \
+    template void inverse_lu(BatchDense<V>&, const Array<int32>&, Array<int32>&, Launch);       \
+    template void inverse_lu_nopivot(BatchDense<V>&, Array<int32>&, Launch);                    \
+    template void utv(BatchDense<V>&, Array<int32>&, BatchDense<V>&, BatchDense<V>&,            \
+                      Array<int32>&, remove_complex_t<V>, Launch);                              \
+    template void gbtrf(size_type, size_type, BatchDense<V>&, Array<int32>&, Array<int32>&,     \
+                        Launch);                                                                \
+    template void gbtrs(Op, size_type, size_type, const BatchDense<V>&, const Array<int32>&,    \
+                        BatchDense<V>&, Launch);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT)
 
 }  // namespace loom::batched

@@ -1,7 +1,8 @@
 // Per-backend entry points of the front-level batched calls (include/loom/batched/front.hpp),
 // declared once for every backend. front.cpp checks the arguments, resolves Launch::automatic
 // and dispatches; `launch` is never automatic here. Pointers (pivots, info) are in the
-// executor's memory; pivots hold n entries per matrix, info one per matrix.
+// executor's memory; pivots hold n entries per matrix, info one per matrix (inverse_lu: null
+// pivots for the factors of getrf_nopivot; dot and nrm2: one result per matrix).
 #pragma once
 
 #include "loom/base/executor.hpp"
@@ -46,7 +47,36 @@
     void qr(const Exec& exec, Launch launch, BatchDense<V>& A, BatchDense<V>& tau);             \
     template <typename V>                                                                       \
     void apply_q(const Exec& exec, Launch launch, blas::Side side, Op op, const BatchDense<V>& A,      \
-                 const BatchDense<V>& tau, BatchDense<V>& B)
+                 const BatchDense<V>& tau, BatchDense<V>& B);                                   \
+    template <typename V>                                                                       \
+    void trsv(const Exec& exec, Launch launch, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, \
+              const BatchDense<V>& A, BatchDense<V>& x);                                        \
+    template <typename V>                                                                       \
+    void syr(const Exec& exec, Launch launch, blas::Uplo uplo, bool conjugate, V alpha,         \
+             const BatchDense<V>& x, BatchDense<V>& A);                                         \
+    template <typename V>                                                                       \
+    void axpy(const Exec& exec, Launch launch, V alpha, const BatchDense<V>& x,                 \
+              BatchDense<V>& y);                                                                \
+    template <typename V>                                                                       \
+    void scale(const Exec& exec, Launch launch, V alpha, BatchDense<V>& x);                     \
+    template <typename V>                                                                       \
+    void dot(const Exec& exec, Launch launch, bool conjugate, const BatchDense<V>& x,           \
+             const BatchDense<V>& y, V* result);                                                \
+    template <typename V>                                                                       \
+    void nrm2(const Exec& exec, Launch launch, const BatchDense<V>& x,                          \
+              remove_complex_t<V>* result);                                                     \
+    template <typename V>                                                                       \
+    void inverse_lu(const Exec& exec, Launch launch, BatchDense<V>& A, const int32* pivots,     \
+                    int32* info);                                                               \
+    template <typename V>                                                                       \
+    void gbtrf(const Exec& exec, Launch launch, int kl, int ku, BatchDense<V>& AB,              \
+               int32* pivots, int32* info);                                                     \
+    template <typename V>                                                                       \
+    void gbtrs(const Exec& exec, Launch launch, Op op, int kl, int ku, const BatchDense<V>& AB, \
+               const int32* pivots, BatchDense<V>& B);                                          \
+    template <typename V>                                                                       \
+    void utv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* jpiv, BatchDense<V>& U,  \
+             BatchDense<V>& V_, int32* rank, remove_complex_t<V> tol)
 
 namespace loom::batched::reference {
 LOOM_DECLARE_BATCHED_FRONT(ReferenceExecutor);
@@ -97,4 +127,16 @@ bool getrf(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* inf
 /// Pivots and info are cuBLAS's (1-based). Needs a packed square batch.
 template <typename V>
 void getrf_raw(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info);
+/// cuSOLVER potrfBatched on the row-major batch: the column-major view is A^T = conj(A), whose
+/// factor with the other triangle is the wanted one, so no copy (the triangle flips).
+template <typename V>
+bool potrf(const CudaExecutor& exec, blas::Uplo uplo, BatchDense<V>& A, int32* info);
+/// cuBLAS geqrfBatched: A is transposed into a column-major workspace, factored and transposed
+/// back (geqrf storage either way). False where tau is not contiguous per matrix.
+template <typename V>
+bool qr(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau);
+/// cuBLAS geqrfBatched alone on the batch as stored (it factors the transposes): the peer
+/// timing of `loom bench batched qr`.
+template <typename V>
+void qr_raw(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau);
 }  // namespace loom::batched::cublas

@@ -128,6 +128,16 @@ Operand<V> output(matrix::BatchDense<V>& M)
     return o;
 }
 
+/// Scratch of a routine (its work vector): staged on CUDA like any operand, but never read from
+/// or written back to the batch that backs it.
+template <typename V>
+Operand<V> scratch(matrix::BatchDense<V>& M)
+{
+    auto o = output(M);
+    o.written = false;
+    return o;
+}
+
 /// How an op(A) reaches a routine: transposition through the view, conjugation through the
 /// routine's Trans tag (ConjTranspose on the untransposed view). Real values never conjugate,
 /// so their routines are instantiated once.

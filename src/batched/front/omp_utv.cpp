@@ -1,0 +1,13 @@
+// OpenMP front-level utv (the launches: host_driver.hpp).
+#include "batched/front/families.hpp"
+#include "batched/front/host_driver.hpp"
+
+namespace loom::batched::omp {
+
+using Exec = OmpExecutor;
+using Driver = host_front::Driver<OmpExecutor>;
+
+LOOM_BATCHED_FRONT_UTV
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT_UTV)
+
+}  // namespace loom::batched::omp

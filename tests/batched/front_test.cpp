@@ -846,7 +846,10 @@ TYPED_TEST(BatchedFront, RowsTrmmEveryOrder)
             for (auto uplo : {Uplo::lower, Uplo::upper}) {
                 for (auto op : {Op::none, Op::transpose}) {
                     for (auto diag : {Diag::non_unit, Diag::unit}) {
-                        for (const V alpha : {V(1.5), V{}}) {
+                        // alpha = 0 (B zeroed, nothing read) once per order and side.
+                        const bool with_zero = uplo == Uplo::lower && op == Op::none &&
+                                               diag == Diag::non_unit;
+                        for (const V alpha : {V(1.5), with_zero ? V{} : V(-2)}) {
                             auto expected = B;
                             batched::trmm(side, uplo, op, diag, alpha, A, expected);
                             for (const auto& t : rows_targets()) {
@@ -905,7 +908,8 @@ TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
             loom::Array<int32> expected_pivots, expected_info;
             batched::getrf(expected, expected_pivots, expected_info);
             const auto info_ref = host(expected_info);
-            EXPECT_EQ(info_ref[3], static_cast<int32>(n / 2 + 1)) << "n=" << n;
+            // (A tied first column may be zero as a whole: info 1 then.)
+            if (!tied) EXPECT_EQ(info_ref[3], static_cast<int32>(n / 2 + 1)) << "n=" << n;
             EXPECT_EQ(info_ref[36], 1) << "n=" << n;
             for (const auto& t : rows_targets()) {
                 BatchDense<V> a(t.exec, A);

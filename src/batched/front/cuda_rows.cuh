@@ -58,6 +58,10 @@ constexpr int pitch_for(int nmax)
     return lanes_for(nmax) == 32 ? square : square + 2;
 }
 
+/// Values of shared memory per matrix in getrf: rows at an odd pitch, and an odd total so that
+/// the groups of a warp fall on different banks too.
+constexpr int getrf_pitch(int nmax) { return (nmax * (nmax | 1)) | 1; }
+
 /// Two consecutive values as one aligned load.
 template <typename T>
 struct PairOf;
@@ -112,8 +116,10 @@ struct Group {
 /// Copies the entries (k, j) of M with keep(k, j) into s[k * n + j]: row after row, lane j
 /// taking column j, a chunk of rows loaded before any is stored.
 template <int NMAX, typename T, typename Keep>
-__device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep)
+__device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep,
+                                  int pitch = 0)
 {
+    if (pitch == 0) pitch = g.n;
     const int j = g.lane;
     LOOM_PRAGMA_UNROLL
     for (int k0 = 0; k0 < NMAX; k0 += stage_chunk) {
@@ -126,7 +132,7 @@ __device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, 
         LOOM_PRAGMA_UNROLL
         for (int t = 0; t < stage_chunk; ++t) {
             const int k = k0 + t;
-            if (k < NMAX && k < g.n && j < g.n && keep(k, j)) s[k * g.n + j] = r[t];
+            if (k < NMAX && k < g.n && j < g.n && keep(k, j)) s[k * pitch + j] = r[t];
         }
     }
 }
@@ -351,11 +357,18 @@ __global__ void __launch_bounds__(block_threads)
     const int lane = g.lane;
     const bool active = lane < n;
     const auto A = ops[0].global(b);
+    // Rows go in and out through shared memory: coalesced global accesses (a lane reading its
+    // own row from global memory touches one line per lane and instruction), and an odd row
+    // pitch keeps the lanes' row reads on distinct banks.
+    const int pitch = n | 1;
+    T* sA = shared_values<T>() + g.index * getrf_pitch(NMAX);
+    stage(g, A, sA, Everything{}, pitch);
+    g.sync();
     T a[NMAX];
     LOOM_PRAGMA_UNROLL
     for (int k = 0; k < NMAX; ++k) {
         a[k] = T(0);
-        if (k < n && active) a[k] = A(lane, k);
+        if (k < n && active) a[k] = sA[lane * pitch + k];
     }
     int position = active ? lane : INT_MAX;  // where this lane's row stands now
     int my_pivot = 0;                         // ipiv(lane)
@@ -396,12 +409,20 @@ __global__ void __launch_bounds__(block_threads)
             if (update) a[j] -= l * u;
         }
     }
+    g.sync();  // every lane has read its row
     if (active) {
         LOOM_PRAGMA_UNROLL
         for (int k = 0; k < NMAX; ++k) {
-            if (k < n) A(position, k) = a[k];
+            if (k < n) sA[position * pitch + k] = a[k];
         }
         pivots[b * n + lane] = my_pivot;
+    }
+    g.sync();
+    if (active) {
+        LOOM_PRAGMA_UNROLL
+        for (int r = 0; r < NMAX; ++r) {
+            if (r < n) A(r, lane) = sA[r * pitch + lane];
+        }
     }
     if (lane == 0) info[b] = failed;
 }
@@ -530,7 +551,9 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
     with_bound(n, [&](auto bound) {
         constexpr int NMAX = decltype(bound)::value;
         const auto grid = grid_for<NMAX, T>(count, false);
-        getrf_kernel<NMAX, T><<<grid.blocks, block_threads, 0, loom::cuda::stream_of(exec)>>>(
+        const auto shared = static_cast<std::size_t>(Group<NMAX>::per_block) *
+                            getrf_pitch(NMAX) * sizeof(T);
+        getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, loom::cuda::stream_of(exec)>>>(
             ops, f.pivots, f.info, count, n);
     });
     loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");

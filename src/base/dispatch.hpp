@@ -41,7 +41,8 @@ overloaded(F...) -> overloaded<F...>;
 #define LOOM_CUDA_CALL(where, ...) throw ::loom::NotCompiled(where, "the CUDA backend")
 #endif
 
-// clang-format off: one backend per three lines reads better than the formatter's wrapping.
+// One backend per three lines reads better than the formatter's wrapping of the macros below.
+// clang-format off
 /// The type `reference::kernel(e, args...)` returns; every backend of a family returns it too.
 #define LOOM_KERNEL_RESULT(kernel, ...)                                                        \
     decltype(reference::kernel(std::declval<const ::loom::ReferenceExecutor&>(), __VA_ARGS__))

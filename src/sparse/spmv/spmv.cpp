@@ -90,6 +90,7 @@ void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>
                                " (use automatic, row_vector, stream or load_balanced)");
     }
     if (handled_trivially(alpha, beta, y)) return;
+    // Not LOOM_RUN_KERNEL: on CUDA the algorithm is chosen here, and vendor is cuSPARSE.
     A.executor()->run(detail::overloaded{
         [&](const ReferenceExecutor& e) {
             reference::spmv_csr(e, mode, alpha, A, x, beta, y, options.algorithm);

@@ -5,11 +5,11 @@
 #include <complex>
 #include <cstdio>
 #include <optional>
-#include <random>
 
 #include <fmt/core.h>
 
 #include "base/instantiate.hpp"
+#include "bench/random.hpp"
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
 #include "loom/base/error.hpp"
@@ -61,18 +61,8 @@ double flops(DenseRoutine r, DenseShape s)
 template <typename V>
 Dense<V> random_matrix(dim2 size, std::uint64_t seed)
 {
-    using R = remove_complex_t<V>;
-    std::mt19937_64 engine(seed);
-    std::uniform_real_distribution<R> uniform(-1, 1);
-    std::vector<V> values(static_cast<std::size_t>(size.count()));
-    for (auto& v : values) {
-        if constexpr (is_complex_v<V>) {
-            v = V(uniform(engine), uniform(engine));
-        } else {
-            v = uniform(engine);
-        }
-    }
-    return Dense<V>::from_host(ReferenceExecutor::create(), size, values);
+    return Dense<V>::from_host(ReferenceExecutor::create(), size,
+                               random_values<V>(size.count(), seed));
 }
 
 /// Lower triangular, diagonal near 2, off-diagonal entries below 1/n: well conditioned, so

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <random>
 
 #include <fmt/core.h>
 
@@ -12,6 +11,7 @@
 #include "bench/bandwidth.hpp"
 #include "bench/matrix_stats.hpp"
 #include "bench/peer_eigen.hpp"
+#include "bench/random.hpp"
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
 
@@ -23,18 +23,8 @@ constexpr const char* where = "loom::bench::bench_spmv";
 template <typename V>
 matrix::Dense<V> random_vector(size_type rows, std::uint64_t seed)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<remove_complex_t<V>> dist(-1, 1);
-    std::vector<V> values(static_cast<std::size_t>(rows));
-    for (auto& v : values) {
-        if constexpr (is_complex_v<V>) {
-            const auto re = dist(rng);
-            v = V(re, dist(rng));
-        } else {
-            v = dist(rng);
-        }
-    }
-    return matrix::Dense<V>::from_host(detail::host_executor(), {rows, 1}, values);
+    return matrix::Dense<V>::from_host(detail::host_executor(), {rows, 1},
+                                       random_values<V>(rows, seed));
 }
 
 /// The correct y = A * x + y0, and how far rounding may move a correct kernel's result:

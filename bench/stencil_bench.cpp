@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include <fmt/core.h>
 
 #include "base/instantiate.hpp"
 #include "bench/bandwidth.hpp"
+#include "bench/random.hpp"
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
 #include "loom/matrix/stencil.hpp"
@@ -19,23 +19,6 @@ namespace loom::bench {
 namespace {
 
 constexpr const char* where = "loom::bench::bench_spmv_stencil";
-
-template <typename V>
-std::vector<V> random_values(size_type n, std::uint64_t seed)
-{
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<remove_complex_t<V>> dist(-1, 1);
-    std::vector<V> values(static_cast<std::size_t>(n));
-    for (auto& v : values) {
-        if constexpr (is_complex_v<V>) {
-            const auto re = dist(rng);
-            v = V(re, dist(rng));
-        } else {
-            v = dist(rng);
-        }
-    }
-    return values;
-}
 
 matrix::Box box_for(size_type grid, int points)
 {

@@ -11,13 +11,14 @@ template <typename T>
 void Array<T>::fill(const T& value)
 {
     if (size_ == 0) return;
+    // Not LOOM_RUN_KERNEL: the host backends fill inline, only CUDA has a kernel.
     exec_->run(detail::overloaded{
         [&](const ReferenceExecutor&) { std::fill_n(data_, size_, value); },
         [&](const OmpExecutor&) {
 #pragma omp parallel for schedule(static)
             for (size_type i = 0; i < size_; ++i) data_[i] = value;
         },
-        [&](const CudaExecutor& e) {
+        [&]([[maybe_unused]] const CudaExecutor& e) {
             LOOM_CUDA_CALL("loom::Array::fill", cuda::fill(e, data_, size_, value));
         }});
 }

@@ -26,14 +26,7 @@ void exclusive_prefix_sum(Array<I>& values)
     [[maybe_unused]] constexpr const char* where = "loom::detail::exclusive_prefix_sum";
     if (values.empty()) return;
     const auto n = values.size();
-    values.executor()->run(overloaded{
-        [&](const ReferenceExecutor& e) { reference::exclusive_prefix_sum(e, values.data(), n); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(where, omp::exclusive_prefix_sum(e, values.data(), n));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, cuda::exclusive_prefix_sum(e, values.data(), n));
-        }});
+    LOOM_RUN_KERNEL(where, *values.executor(), exclusive_prefix_sum, values.data(), n);
 }
 
 }  // namespace detail

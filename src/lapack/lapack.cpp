@@ -17,17 +17,6 @@ using blas::detail::Route;
 using blas::detail::Triangle;
 using blas::detail::view_of;
 
-/// The native kernel `call` on the executor, returning R.
-#define LOOM_LAPACK_NATIVE(R, where, exec, call)                                               \
-    (exec).run(loom::detail::overloaded{                                                       \
-        [&](const ReferenceExecutor& e) -> R { return reference::call; },                      \
-        [&]([[maybe_unused]] const OmpExecutor& e) -> R {                                      \
-            LOOM_OMP_CALL(where, return omp::call);                                            \
-        },                                                                                     \
-        [&]([[maybe_unused]] const CudaExecutor& e) -> R {                                     \
-            LOOM_CUDA_CALL(where, return cuda::call);                                          \
-        }})
-
 template <typename V>
 void check_square(const char* where, const matrix::Dense<V>& A, const char* name)
 {
@@ -69,7 +58,7 @@ void getrf(matrix::Dense<V>& A, Array<int32>& pivots, Backend backend)
                                                       blas::detail::crossovers::getrf);
         if (!LOOM_TRY_VENDOR(route, *exec, cusolver, openblas, getrf, work, new_pivots.data(),
                              info.data())) {
-            LOOM_LAPACK_NATIVE(void, where, *exec, getrf(e, view_of(work), new_pivots.data(), info.data()));
+            LOOM_RUN_KERNEL(where, *exec, getrf, view_of(work), new_pivots.data(), info.data());
         }
         if (const auto row = read_info(info); row >= 0) throw_zero_pivot(where, row, "the pivot");
     }
@@ -98,8 +87,8 @@ void getrs(Op op, const matrix::Dense<V>& LU, const Array<int32>& pivots, matrix
     if (B.size().count() == 0) return;
     const auto& exec = *LU.executor();
     const auto permute = [&](bool reverse) {
-        LOOM_LAPACK_NATIVE(void, where, exec,
-                           permute_rows(e, pivots.data(), 0, LU.rows(), view_of(B), reverse));
+        LOOM_RUN_KERNEL(where, exec, permute_rows, pivots.data(), 0, LU.rows(), view_of(B),
+                        reverse);
     };
     using blas::Side;
     if (op == Op::none) {
@@ -147,14 +136,15 @@ void trtri(Uplo uplo, Diag diag, matrix::Dense<V>& A, Backend backend)
     const auto& exec = *A.executor();
     if (diag == Diag::non_unit) {
         // The only way trtri fails, checked before anything is written.
-        const auto row = LOOM_LAPACK_NATIVE(size_type, where, exec, first_zero_diagonal(e, view_of(std::as_const(A))));
+        const auto row =
+            LOOM_RUN_KERNEL(where, exec, first_zero_diagonal, view_of(std::as_const(A)));
         if (row >= 0) throw_zero_pivot(where, static_cast<int32>(row), "the diagonal entry");
     }
     const auto route = blas::detail::choose_route(where, exec, backend, double(A.rows()),
                                                   blas::detail::crossovers::trtri);
     if (!LOOM_TRY_VENDOR(route, exec, cusolver, openblas, trtri, uplo, diag, A)) {
-        LOOM_LAPACK_NATIVE(void, where, exec,
-                           trtri(e, Triangle<V>{view_of(A), uplo == Uplo::lower, diag == Diag::unit}));
+        LOOM_RUN_KERNEL(where, exec, trtri,
+                        Triangle<V>{view_of(A), uplo == Uplo::lower, diag == Diag::unit});
     }
 }
 

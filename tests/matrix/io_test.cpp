@@ -17,6 +17,7 @@
 #include "loom/matrix/io.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -185,15 +186,10 @@ TEST(MtxHeader, CountsTheStoredValuesOfArrayFiles)
     EXPECT_EQ(matrix::read_mtx_header(skew).entries, 6);
 }
 
-/// The shared matrices live beside the checkout, not in it: machines without them skip.
-#define LOOM_SKIP_WITHOUT_SHARED_MATRICES()                                    \
-    if (!std::filesystem::is_directory(LOOM_SHARED_MATRICES))                 \
-    GTEST_SKIP() << LOOM_SHARED_MATRICES << " is missing"
-
 TEST(MtxHeader, ReadsASharedFile)
 {
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
-    const auto h = matrix::read_mtx_header(std::string(LOOM_SHARED_MATRICES) + "/bcsstk01.mtx");
+    const auto h = matrix::read_mtx_header(test::shared_matrix_path("bcsstk01"));
     EXPECT_EQ(h.field, MtxField::real);
     EXPECT_EQ(h.symmetry, MtxSymmetry::symmetric);
     EXPECT_EQ(h.rows, 48);
@@ -628,7 +624,7 @@ TEST(MtxShared, KnownMatricesHaveTheirEntriesInPlace)
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     for (const auto& m : shared_matrices) {
         SCOPED_TRACE(m.file);
-        const auto path = std::string(LOOM_SHARED_MATRICES) + "/" + m.file + ".mtx";
+        const auto path = test::shared_matrix_path(m.file);
         const auto header = matrix::read_mtx_header(path);
         EXPECT_EQ(header.field, m.field);
         EXPECT_EQ(header.symmetry, m.symmetry);
@@ -675,7 +671,7 @@ TEST(MtxShared, EveryFileReadsWithItsDeclaredEntries)
 {
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     int files = 0;
-    for (const auto& item : std::filesystem::directory_iterator(LOOM_SHARED_MATRICES)) {
+    for (const auto& item : std::filesystem::directory_iterator(test::shared_matrix_folder())) {
         if (item.path().extension() != ".mtx") continue;
         const auto path = item.path().string();
         SCOPED_TRACE(path);

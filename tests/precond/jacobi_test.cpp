@@ -20,6 +20,7 @@
 #include "solver/problems.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -315,17 +316,12 @@ protected:
     using V = double;
     using Precond = precond::Jacobi<V>;
 
-    void SetUp() override
-    {
-        if (!std::filesystem::is_directory(LOOM_SHARED_MATRICES)) {
-            GTEST_SKIP() << LOOM_SHARED_MATRICES << " is missing";
-        }
-    }
+    void SetUp() override { LOOM_SKIP_WITHOUT_SHARED_MATRICES(); }
 
     static std::shared_ptr<matrix::Csr<V>> load(const std::string& name)
     {
-        return std::make_shared<matrix::Csr<V>>(matrix::read_csr<V>(
-            test::reference(), std::string(LOOM_SHARED_MATRICES) + "/" + name + ".mtx"));
+        return std::make_shared<matrix::Csr<V>>(
+            matrix::read_csr<V>(test::reference(), test::shared_matrix_path(name)));
     }
 
     template <typename Solver>

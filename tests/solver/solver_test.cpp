@@ -13,6 +13,7 @@
 #include "solver/problems.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -484,14 +485,8 @@ TYPED_TEST(Solvers, EmptySystemsAndNoColumns)
 
 std::shared_ptr<matrix::Csr<double>> shared_matrix(const std::string& name)
 {
-    const std::string path = std::string(LOOM_SHARED_MATRICES) + "/" + name + ".mtx";
-    if (FILE* f = std::fopen(path.c_str(), "r")) {
-        std::fclose(f);
-    } else {
-        return nullptr;
-    }
     return std::make_shared<matrix::Csr<double>>(
-        matrix::read_csr<double>(test::reference(), path));
+        matrix::read_csr<double>(test::reference(), test::shared_matrix_path(name)));
 }
 
 struct SharedCase {
@@ -516,8 +511,8 @@ class SharedMatrices : public ::testing::TestWithParam<SharedCase> {};
 TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
 {
     const auto& c = GetParam();
+    LOOM_SKIP_WITHOUT_SHARED_MATRIX(c.matrix);
     auto A = shared_matrix(c.matrix);
-    if (!A) GTEST_SKIP() << c.matrix << ".mtx not found";
     auto ref = test::reference();
     const auto n = A->size().rows;
     // b = A * 1, the usual test right-hand side.

@@ -15,6 +15,7 @@
 #include "loom/sparse/spadd.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -165,9 +166,10 @@ TYPED_TEST(Spadd, RealMatrixPlusItsTranspose)
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
     using Csr = typename TestFixture::Csr;
+    LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     for (const std::string name : {"west0989", "sherman1", "add32"}) {
-        const std::string path = std::string(LOOM_SHARED_MATRICES) + "/" + name + ".mtx";
-        if (!std::filesystem::exists(path)) continue;
+        if (!loom::test::have_shared_matrix(name)) continue;
+        const auto path = loom::test::shared_matrix_path(name);
         const auto A = matrix::read_csr<V, I>(this->ref, path);
         const auto At = sparse::transpose(A);
         const auto C = sparse::spadd(V{1}, A, V{1}, At);

@@ -17,6 +17,7 @@
 #include "loom/sparse/spgemm.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -816,18 +817,14 @@ TEST(SpgemmSharedMatrices, SquareMatchesReference)
 {
 #if LOOM_HAS_DOUBLE && LOOM_HAS_INT32
     {
-        const std::string folder = LOOM_SHARED_MATRICES;
+        LOOM_SKIP_WITHOUT_SHARED_MATRICES();
         const auto ref = loom::test::reference();
         int found = 0;
         for (const char* name : {"bcsstk01", "west0989", "dwt_607", "lund_a", "add32",
                                  "bp_1600", "gr_30_30", "sherman1", "mcfe", "e05r0000",
                                  "rdb968"}) {
-            const std::string path = folder + "/" + name + ".mtx";
-            if (FILE* f = std::fopen(path.c_str(), "r")) {
-                std::fclose(f);
-            } else {
-                continue;
-            }
+            if (!loom::test::have_shared_matrix(name)) continue;
+            const auto path = loom::test::shared_matrix_path(name);
             ++found;
             SCOPED_TRACE(name);
             const auto A = matrix::read_csr<double, loom::int32>(ref, path);
@@ -869,7 +866,9 @@ TEST(SpgemmSharedMatrices, SquareMatchesReference)
                                          1e-12);
             }
         }
-        if (found == 0) GTEST_SKIP() << "no shared matrices in " << folder;
+        if (found == 0) {
+            GTEST_SKIP() << "none of its matrices is in " << loom::test::shared_matrix_folder();
+        }
     }
 #else
     GTEST_SKIP() << "needs double values and int32 indices";

@@ -9,13 +9,12 @@
 
 #include "loom/base/executor.hpp"
 #include "loom/config.hpp"
+#include "support/shared_matrices.hpp"
 #include "tools/loom_program.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-const std::string nos7 = LOOM_SHARED_MATRICES "/nos7.mtx";
 
 class SolveCli : public loom::test::LoomProgram {
 protected:
@@ -71,7 +70,8 @@ TEST_F(SolveCli, SolvesEverySolverOnAGeneratedProblem)
 
 TEST_F(SolveCli, SolvesNos7)
 {
-    if (!fs::exists(nos7)) GTEST_SKIP() << nos7 << " is missing";
+    LOOM_SKIP_WITHOUT_SHARED_MATRIX("nos7");
+    const auto nos7 = loom::test::shared_matrix_path("nos7");
     // nos7 is SPD with condition number 4e9: CG needs thousands of iterations unpreconditioned,
     // about a hundred with Jacobi. (GMRES(30) stagnates on it, near 0.5 relative residual with
     // either Jacobi, as restarted GMRES may on such a matrix: not a stack to test here.)

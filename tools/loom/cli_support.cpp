@@ -1,7 +1,10 @@
 #include "cli_support.hpp"
 
+#include <array>
 #include <charconv>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 
 #include "base/instantiate.hpp"
 
@@ -25,6 +28,36 @@ FileFormat file_format(const std::string& path)
     if (extension == ".bin") return FileFormat::binary;
     throw BadInput("loom", "cannot tell the format of '" + path +
                                "': use .mtx for Matrix Market or .bin for Loom's binary CSR");
+}
+
+namespace {
+
+/// The value type code of a binary matrix file, or 0 when its header cannot be read. The
+/// layout is that of src/matrix/io/binary.cpp: the 8-byte magic "LOOMCSR", a uint32 version,
+/// then the uint32 value code, little-endian.
+std::uint32_t binary_value_code(const std::string& path)
+{
+    std::array<unsigned char, 16> head{};
+    std::ifstream in(path, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(head.data()), head.size())) return 0;
+    if (std::string_view(reinterpret_cast<const char*>(head.data()), 8) !=
+        std::string_view("LOOMCSR\0", 8)) {
+        return 0;
+    }
+    return std::uint32_t(head[12]) | std::uint32_t(head[13]) << 8 | std::uint32_t(head[14]) << 16 |
+           std::uint32_t(head[15]) << 24;
+}
+
+}  // namespace
+
+bool holds_complex_values(const std::string& path)
+{
+    if (file_format(path) == FileFormat::matrix_market) {
+        return matrix::read_mtx_header(path).field == matrix::MtxField::complex;
+    }
+    // Codes 3 and 4 are complex<float> and complex<double> (src/matrix/io/binary.cpp).
+    const auto code = binary_value_code(path);
+    return code == 3 || code == 4;
 }
 
 template <typename V>

@@ -71,27 +71,30 @@ FileFormat file_format(const std::string& path);
 template <typename V>
 matrix::Csr<V, index_type> read_matrix(const std::string& path);
 
+/// Whether a matrix file holds complex values, from its header (Matrix Market's field, the
+/// value type code of a binary file). False for a binary file whose header cannot be read:
+/// reading it then reports why.
+bool holds_complex_values(const std::string& path);
+
 /// Reads a matrix file in the type its values have (complex<double> for complex values,
-/// double otherwise) and returns f(matrix).
+/// double otherwise) and returns f(matrix). Only that type need be compiled: NotCompiled names
+/// the file and the type when this build leaves it out (LOOM_VALUE_TYPES).
 template <typename F>
 int with_stored_matrix(const std::string& path, F&& f)
 {
-    if constexpr (LOOM_HAS_DOUBLE && LOOM_HAS_COMPLEX_DOUBLE_) {
-        using Complex = std::complex<double>;
-        if (file_format(path) == FileFormat::matrix_market) {
-            const bool complex = matrix::read_mtx_header(path).field == matrix::MtxField::complex;
-            return complex ? f(read_matrix<Complex>(path)) : f(read_matrix<double>(path));
+    if (holds_complex_values(path)) {
+        if constexpr (LOOM_HAS_COMPLEX_DOUBLE_) {
+            return f(read_matrix<std::complex<double>>(path));
+        } else {
+            throw NotCompiled("loom", "the value type complex-double, which the values of '" +
+                                          path + "' need (see LOOM_VALUE_TYPES)");
         }
-        // A binary file of complex values refuses, from its header, to be read as real.
-        std::optional<matrix::Csr<double, index_type>> real;
-        try {
-            real = read_matrix<double>(path);
-        } catch (const BadInput&) {
-            // complex values, or a broken file that the complex read reports again
-        }
-        return real ? f(std::move(*real)) : f(read_matrix<Complex>(path));
+    }
+    if constexpr (LOOM_HAS_DOUBLE) {
+        return f(read_matrix<double>(path));
     } else {
-        throw NotCompiled("loom", "the value types double and complex-double (LOOM_VALUE_TYPES)");
+        throw NotCompiled("loom", "the value type double, which reading '" + path +
+                                      "' (not complex) needs (see LOOM_VALUE_TYPES)");
     }
 }
 

@@ -270,11 +270,8 @@ int run(const SolveOptions& options)
 std::string value_type_for(const SolveOptions& options)
 {
     if (options.type != "auto") return options.type;
-    if (!options.matrix.empty() && file_format(options.matrix) == FileFormat::matrix_market &&
-        matrix::read_mtx_header(options.matrix).field == matrix::MtxField::complex) {
-        return "complex-double";
-    }
-    return "double";
+    const bool complex = !options.matrix.empty() && holds_complex_values(options.matrix);
+    return complex ? "complex-double" : "double";
 }
 
 Runner setup(CLI::App& sub)

@@ -19,13 +19,6 @@ struct SpaddCli {
     std::string algorithm = "auto";
 };
 
-/// Whether a Matrix Market file holds complex values (binary files say so when read).
-bool is_complex_file(const std::string& path)
-{
-    return file_format(path) == FileFormat::matrix_market &&
-           matrix::read_mtx_header(path).field == matrix::MtxField::complex;
-}
-
 template <typename V>
 int run(const SpaddCli& options)
 {
@@ -64,7 +57,7 @@ Runner setup(CLI::App& sub)
         "entries of A or B are summed. Values are complex when A, B or a scale is.");
     return [options] {
         file_format(options->output);  // a bad output name fails before the inputs are read
-        const bool complex = is_complex_file(options->a) || is_complex_file(options->b) ||
+        const bool complex = holds_complex_values(options->a) || holds_complex_values(options->b) ||
                              parse_scalar(options->alpha, "--alpha").imag() != 0 ||
                              parse_scalar(options->beta, "--beta").imag() != 0;
         return with_value_type(complex ? "complex-double" : "double",

@@ -53,13 +53,6 @@ void check_coefficient(const char* where, const matrix::Dense<V>& x, const matri
 template <typename V>
 constexpr const matrix::Dense<V>* no_beta = nullptr;
 
-/// Calls kernel(backend_namespace_tag, exec) on the operands' executor.
-#define LOOM_BLAS_DISPATCH(where, exec_ptr, call)                                              \
-    (exec_ptr)->run(detail::overloaded{                                                        \
-        [&](const ReferenceExecutor& e) { reference::call; },                                  \
-        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },       \
-        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
-
 }  // namespace
 
 template <typename V>
@@ -68,7 +61,7 @@ void dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>&
     constexpr const char* where = "loom::blas::dot";
     check_same_size(where, x, y, "x", "y");
     check_result(where, x, result);
-    LOOM_BLAS_DISPATCH(where, x.executor(), dot(e, x, y, result, false));
+    LOOM_RUN_KERNEL(where, *x.executor(), dot, x, y, result, false);
 }
 
 template <typename V>
@@ -77,7 +70,7 @@ void conj_dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dens
     constexpr const char* where = "loom::blas::conj_dot";
     check_same_size(where, x, y, "x", "y");
     check_result(where, x, result);
-    LOOM_BLAS_DISPATCH(where, x.executor(), dot(e, x, y, result, true));
+    LOOM_RUN_KERNEL(where, *x.executor(), dot, x, y, result, true);
 }
 
 template <typename V>
@@ -85,7 +78,7 @@ void nrm2(const matrix::Dense<V>& x, matrix::Dense<remove_complex_t<V>>& result)
 {
     constexpr const char* where = "loom::blas::nrm2";
     check_result(where, x, result);
-    LOOM_BLAS_DISPATCH(where, x.executor(), nrm2(e, x, result));
+    LOOM_RUN_KERNEL(where, *x.executor(), nrm2, x, result);
 }
 
 template <typename V>
@@ -94,7 +87,7 @@ void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dens
     constexpr const char* where = "loom::blas::axpy";
     check_same_size(where, x, y, "x", "y");
     check_coefficient(where, x, alpha, "alpha");
-    LOOM_BLAS_DISPATCH(where, x.executor(), axpby(e, &alpha, x, no_beta<V>, y));
+    LOOM_RUN_KERNEL(where, *x.executor(), axpby, &alpha, x, no_beta<V>, y);
 }
 
 template <typename V>
@@ -106,7 +99,7 @@ void axpy_quotient(const matrix::Dense<V>& num, const matrix::Dense<V>& den,
     check_coefficient(where, x, num, "num");
     check_coefficient(where, x, den, "den");
     const V sign = subtract ? V{-1} : V{1};
-    LOOM_BLAS_DISPATCH(where, x.executor(), axpy_quotient(e, num, den, sign, x, y));
+    LOOM_RUN_KERNEL(where, *x.executor(), axpy_quotient, num, den, sign, x, y);
 }
 
 template <typename V>
@@ -114,7 +107,7 @@ void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y)
 {
     constexpr const char* where = "loom::blas::axpy";
     check_same_size(where, x, y, "x", "y");
-    LOOM_BLAS_DISPATCH(where, x.executor(), axpby_scalar(e, alpha, x, V{1}, y));
+    LOOM_RUN_KERNEL(where, *x.executor(), axpby_scalar, alpha, x, V{1}, y);
 }
 
 template <typename V>
@@ -125,7 +118,7 @@ void axpby(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,
     check_same_size(where, x, y, "x", "y");
     check_coefficient(where, x, alpha, "alpha");
     check_coefficient(where, x, beta, "beta");
-    LOOM_BLAS_DISPATCH(where, x.executor(), axpby(e, &alpha, x, &beta, y));
+    LOOM_RUN_KERNEL(where, *x.executor(), axpby, &alpha, x, &beta, y);
 }
 
 template <typename V>
@@ -133,7 +126,7 @@ void axpby(V alpha, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
 {
     constexpr const char* where = "loom::blas::axpby";
     check_same_size(where, x, y, "x", "y");
-    LOOM_BLAS_DISPATCH(where, x.executor(), axpby_scalar(e, alpha, x, beta, y));
+    LOOM_RUN_KERNEL(where, *x.executor(), axpby_scalar, alpha, x, beta, y);
 }
 
 template <typename V>
@@ -141,7 +134,7 @@ void scal(const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
 {
     constexpr const char* where = "loom::blas::scal";
     check_coefficient(where, x, alpha, "alpha");
-    LOOM_BLAS_DISPATCH(where, x.executor(), scal(e, alpha, x));
+    LOOM_RUN_KERNEL(where, *x.executor(), scal, alpha, x);
 }
 
 template <typename V>
@@ -149,7 +142,7 @@ void scal(V alpha, matrix::Dense<V>& x)
 {
     [[maybe_unused]] constexpr const char* where = "loom::blas::scal";
     if (!x.executor()) return;
-    LOOM_BLAS_DISPATCH(where, x.executor(), scal_scalar(e, alpha, x));
+    LOOM_RUN_KERNEL(where, *x.executor(), scal_scalar, alpha, x);
 }
 
 template <typename V>
@@ -157,7 +150,7 @@ void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y)
 {
     constexpr const char* where = "loom::blas::copy";
     check_same_size(where, x, y, "x", "y");
-    LOOM_BLAS_DISPATCH(where, x.executor(), copy(e, x, y));
+    LOOM_RUN_KERNEL(where, *x.executor(), copy, x, y);
 }
 
 template <typename V>
@@ -165,7 +158,7 @@ void fill(matrix::Dense<V>& x, V value)
 {
     [[maybe_unused]] constexpr const char* where = "loom::blas::fill";
     if (!x.executor()) return;
-    LOOM_BLAS_DISPATCH(where, x.executor(), fill(e, x, value));
+    LOOM_RUN_KERNEL(where, *x.executor(), fill, x, value);
 }
 
 #define LOOM_INSTANTIATE_BLAS_DENSE(V)                                                         \

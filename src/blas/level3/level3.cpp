@@ -15,13 +15,6 @@ namespace {
 using detail::Route;
 using detail::view_of;
 
-/// Calls `call` (a kernel of the native backend namespaces) on the executor.
-#define LOOM_LEVEL3_NATIVE(where, exec, call)                                                  \
-    (exec).run(loom::detail::overloaded{                                                       \
-        [&](const ReferenceExecutor& e) { reference::call; },                                  \
-        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },       \
-        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
-
 template <typename V>
 void check_same_executor(const char* where, const matrix::Dense<V>& a, const char* a_name,
                          const matrix::Dense<V>& b, const char* b_name)
@@ -116,7 +109,7 @@ void gemv(Op op, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V>& x, 
     const auto route = detail::choose_route(where, exec, backend, double(a.count()), detail::crossovers::gemv);
     const auto av = detail::apply_op(op, view_of(A));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, gemv, op, alpha, A, x, beta, y)) {
-        LOOM_LEVEL3_NATIVE(where, exec, gemv(e, alpha, av, view_of(x), beta, view_of(y)));
+        LOOM_RUN_KERNEL(where, exec, gemv, alpha, av, view_of(x), beta, view_of(y));
     }
 }
 
@@ -148,9 +141,9 @@ void gemm(Op op_a, Op op_b, V alpha, const matrix::Dense<V>& A, const matrix::De
         if (C.cols() == 1) {
             // A matrix times one vector (Dense::apply to a vector): gemv reads op(A) once
             // without the packing a general product pays for.
-            LOOM_LEVEL3_NATIVE(where, exec, gemv(e, alpha, av, bv, beta, view_of(C)));
+            LOOM_RUN_KERNEL(where, exec, gemv, alpha, av, bv, beta, view_of(C));
         } else {
-            LOOM_LEVEL3_NATIVE(where, exec, gemm(e, alpha, av, bv, beta, view_of(C)));
+            LOOM_RUN_KERNEL(where, exec, gemm, alpha, av, bv, beta, view_of(C));
         }
     }
 }
@@ -173,7 +166,7 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
     const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
     if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha, A,
                          B)) {
-        LOOM_LEVEL3_NATIVE(where, exec, trsm(e, T, alpha, X));
+        LOOM_RUN_KERNEL(where, exec, trsm, T, alpha, X);
     }
 }
 
@@ -188,7 +181,7 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
     const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
     if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trmm, side, uplo, op, diag, alpha, A,
                          B)) {
-        LOOM_LEVEL3_NATIVE(where, exec, trmm(e, T, alpha, X));
+        LOOM_RUN_KERNEL(where, exec, trmm, T, alpha, X);
     }
 }
 
@@ -219,7 +212,7 @@ void gemm_dot(Op op_a, V alpha, const matrix::Dense<V>& A, const matrix::Dense<V
     const auto at = detail::apply_op(op_a, view_of(A));
     if (!LOOM_TRY_VENDOR(route, exec, cublas, openblas, gemm, op_a, Op::none, alpha, A, B, beta,
                          C)) {
-        LOOM_LEVEL3_NATIVE(where, exec, gemm_dot(e, alpha, at, view_of(B), beta, view_of(C)));
+        LOOM_RUN_KERNEL(where, exec, gemm_dot, alpha, at, view_of(B), beta, view_of(C));
     }
 }
 

@@ -14,17 +14,6 @@
 namespace loom::matrix {
 namespace {
 
-/// Runs backend::kernel(e, args...) on the executor's backend.
-#define LOOM_CONVERT_RUN(where, exec_ptr, kernel, ...)                                   \
-    (exec_ptr)->run(detail::overloaded{                                               \
-        [&](const ReferenceExecutor& e) { reference::kernel(e, __VA_ARGS__); },       \
-        [&]([[maybe_unused]] const OmpExecutor& e) {                                  \
-            LOOM_OMP_CALL(where, omp::kernel(e, __VA_ARGS__));                        \
-        },                                                                            \
-        [&]([[maybe_unused]] const CudaExecutor& e) {                                 \
-            LOOM_CUDA_CALL(where, cuda::kernel(e, __VA_ARGS__));                      \
-        }})
-
 template <typename Matrix>
 const std::shared_ptr<const Executor>& executor_of(const char* where, const Matrix& source)
 {
@@ -77,7 +66,7 @@ Csr<V, I> to_csr(const Coo<V, I>& source)
     const auto& exec = executor_of(where, source);
     check_fits_index<I>(where, source.nnz(), "the number of stored entries");
     Csr<V, I> result(exec, source.size(), source.nnz());
-    LOOM_CONVERT_RUN(where, exec, coo_to_csr, source, result);
+    LOOM_RUN_KERNEL(where, *exec, coo_to_csr, source, result);
     return result;
 }
 
@@ -89,8 +78,8 @@ Csr<V, I> to_csr(const Ell<V, I>& source)
     check_fits_index<I>(where, source.slots(), "the number of slots");
     return csr_from_row_counts<V, I>(
         exec, source.size(),
-        [&](Array<I>& row_nnz) { LOOM_CONVERT_RUN(where, exec, ell_row_nnz, source, row_nnz); },
-        [&](Csr<V, I>& result) { LOOM_CONVERT_RUN(where, exec, ell_to_csr, source, result); });
+        [&](Array<I>& row_nnz) { LOOM_RUN_KERNEL(where, *exec, ell_row_nnz, source, row_nnz); },
+        [&](Csr<V, I>& result) { LOOM_RUN_KERNEL(where, *exec, ell_to_csr, source, result); });
 }
 
 template <typename V, typename I>
@@ -101,8 +90,8 @@ Csr<V, I> to_csr(const Sellp<V, I>& source)
     check_fits_index<I>(where, source.slots(), "the number of slots");
     return csr_from_row_counts<V, I>(
         exec, source.size(),
-        [&](Array<I>& row_nnz) { LOOM_CONVERT_RUN(where, exec, sellp_row_nnz, source, row_nnz); },
-        [&](Csr<V, I>& result) { LOOM_CONVERT_RUN(where, exec, sellp_to_csr, source, result); });
+        [&](Array<I>& row_nnz) { LOOM_RUN_KERNEL(where, *exec, sellp_row_nnz, source, row_nnz); },
+        [&](Csr<V, I>& result) { LOOM_RUN_KERNEL(where, *exec, sellp_to_csr, source, result); });
 }
 
 template <typename I, typename V>
@@ -113,8 +102,8 @@ Csr<V, I> to_csr(const Dense<V>& source)
     check_fits_index<I>(where, source.size().count(), "the number of matrix elements");
     return csr_from_row_counts<V, I>(
         exec, source.size(),
-        [&](Array<I>& row_nnz) { LOOM_CONVERT_RUN(where, exec, dense_row_nnz, source, row_nnz); },
-        [&](Csr<V, I>& result) { LOOM_CONVERT_RUN(where, exec, dense_to_csr, source, result); });
+        [&](Array<I>& row_nnz) { LOOM_RUN_KERNEL(where, *exec, dense_row_nnz, source, row_nnz); },
+        [&](Csr<V, I>& result) { LOOM_RUN_KERNEL(where, *exec, dense_to_csr, source, result); });
 }
 
 template <typename V, typename I>
@@ -123,7 +112,7 @@ Coo<V, I> to_coo(const Csr<V, I>& source)
     constexpr const char* where = "loom::matrix::to_coo";
     const auto& exec = executor_of(where, source);
     Coo<V, I> result(exec, source.size(), source.nnz());
-    LOOM_CONVERT_RUN(where, exec, csr_to_coo, source, result);
+    LOOM_RUN_KERNEL(where, *exec, csr_to_coo, source, result);
     return result;
 }
 
@@ -150,17 +139,9 @@ Ell<V, I> to_ell(const Csr<V, I>& source)
 {
     constexpr const char* where = "loom::matrix::to_ell";
     const auto& exec = executor_of(where, source);
-    size_type width = 0;
-    exec->run(detail::overloaded{
-        [&](const ReferenceExecutor& e) { width = reference::csr_max_row_nnz(e, source); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(where, width = omp::csr_max_row_nnz(e, source));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, width = cuda::csr_max_row_nnz(e, source));
-        }});
+    const size_type width = LOOM_RUN_KERNEL(where, *exec, csr_max_row_nnz, source);
     Ell<V, I> result(exec, source.size(), width);
-    LOOM_CONVERT_RUN(where, exec, csr_to_ell, source, result);
+    LOOM_RUN_KERNEL(where, *exec, csr_to_ell, source, result);
     return result;
 }
 
@@ -191,14 +172,14 @@ Sellp<V, I> to_sellp(const Csr<V, I>& source, size_type slice_size, size_type st
     const size_type slices = (source.rows() + slice_size - 1) / slice_size;
     Array<I> lengths(exec, slices);
     Array<I> sets(exec, slices + 1);
-    LOOM_CONVERT_RUN(where, exec, csr_slice_lengths, source, slice_size, stride_factor, lengths,
-                     sets);
+    LOOM_RUN_KERNEL(where, *exec, csr_slice_lengths, source, slice_size, stride_factor, lengths,
+                    sets);
     detail::exclusive_prefix_sum(sets);
     Sellp<V, I> result(exec, source.size(), detail::load_element(sets, slices), slice_size,
                        stride_factor);
     result.slice_lengths() = std::move(lengths);
     result.slice_sets() = std::move(sets);
-    LOOM_CONVERT_RUN(where, exec, csr_to_sellp, source, result);
+    LOOM_RUN_KERNEL(where, *exec, csr_to_sellp, source, result);
     return result;
 }
 
@@ -230,7 +211,7 @@ Dense<V> to_dense(const Csr<V, I>& source)
     const auto& exec = executor_of(where, source);
     Dense<V> result(exec, source.size());
     result.values().fill(V{});
-    LOOM_CONVERT_RUN(where, exec, csr_to_dense, source, result);
+    LOOM_RUN_KERNEL(where, *exec, csr_to_dense, source, result);
     return result;
 }
 
@@ -249,7 +230,7 @@ Dense<V> to_dense(const Ell<V, I>& source)
     const auto& exec = executor_of(where, source);
     Dense<V> result(exec, source.size());
     result.values().fill(V{});
-    LOOM_CONVERT_RUN(where, exec, ell_to_dense, source, result);
+    LOOM_RUN_KERNEL(where, *exec, ell_to_dense, source, result);
     return result;
 }
 
@@ -260,7 +241,7 @@ Dense<V> to_dense(const Sellp<V, I>& source)
     const auto& exec = executor_of(where, source);
     Dense<V> result(exec, source.size());
     result.values().fill(V{});
-    LOOM_CONVERT_RUN(where, exec, sellp_to_dense, source, result);
+    LOOM_RUN_KERNEL(where, *exec, sellp_to_dense, source, result);
     return result;
 }
 

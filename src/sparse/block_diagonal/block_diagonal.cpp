@@ -19,13 +19,6 @@
 namespace loom::sparse {
 namespace {
 
-/// Calls backend::call on the executor, `e` naming the concrete executor in `call`.
-#define LOOM_BLOCK_DIAGONAL_DISPATCH(where, exec_ptr, call)                                \
-    (exec_ptr)->run(detail::overloaded{                                                    \
-        [&](const ReferenceExecutor& e) { reference::call; },                              \
-        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },   \
-        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
-
 template <typename V, typename I>
 void check_square(const char* where, const matrix::Csr<V, I>& A)
 {
@@ -256,9 +249,8 @@ BlockDiagonalInverse<V, I> invert_blocks(const matrix::Csr<V, I>& A, const Array
     Array<unsigned char> storage(exec, working_bytes);
     Array<R> conditions(exec, static_cast<size_type>(num_blocks));
     Array<std::int64_t> failure(exec, {block_storage::no_failure});
-    LOOM_BLOCK_DIAGONAL_DISPATCH(where, exec,
-                                 invert_blocks(e, A, ptrs, max_block_size, offsets, storage,
-                                               conditions, failure));
+    LOOM_RUN_KERNEL(where, *exec, invert_blocks, A, ptrs, max_block_size, offsets, storage,
+                    conditions, failure);
     const auto code = detail::load_element(failure, 0);
     if (code != block_storage::no_failure) {
         const auto block = static_cast<std::size_t>(code / block_storage::failure_radix);
@@ -285,9 +277,8 @@ BlockDiagonalInverse<V, I> invert_blocks(const matrix::Csr<V, I>& A, const Array
     Array<std::int64_t> final_offsets(exec, reduced_offsets);
     Array<unsigned char> final_storage(exec, bytes);
     Array<R> scales(exec, static_cast<size_type>(num_blocks));
-    LOOM_BLOCK_DIAGONAL_DISPATCH(where, exec,
-                                 compress_blocks<V>(e, ptrs, offsets, storage, block_precisions,
-                                                    final_offsets, final_storage, scales));
+    LOOM_RUN_KERNEL(where, *exec, compress_blocks<V>, ptrs, offsets, storage, block_precisions,
+                    final_offsets, final_storage, scales);
     return {A.rows(),
             max_block_size,
             std::move(ptrs),
@@ -305,8 +296,8 @@ void apply_block_inverse(Mode mode, V alpha, const BlockDiagonalInverse<V, I>& i
     constexpr const char* where = "loom::sparse::apply_block_inverse";
     check_apply(where, inverse.rows(), inverse.executor(), b, x);
     if (b.rows() == 0 || b.cols() == 0) return;
-    LOOM_BLOCK_DIAGONAL_DISPATCH(where, inverse.executor(),
-                                 apply_block_inverse(e, mode, alpha, inverse, b, beta, x));
+    LOOM_RUN_KERNEL(where, *inverse.executor(), apply_block_inverse, mode, alpha, inverse, b, beta,
+                    x);
 }
 
 template <typename V, typename I>
@@ -318,7 +309,7 @@ Array<V> invert_diagonal(const matrix::Csr<V, I>& A)
     Array<V> inverse(exec, A.rows());
     Array<std::int64_t> failure(exec, {block_storage::no_failure});
     if (A.rows() > 0) {
-        LOOM_BLOCK_DIAGONAL_DISPATCH(where, exec, invert_diagonal(e, A, inverse, failure));
+        LOOM_RUN_KERNEL(where, *exec, invert_diagonal, A, inverse, failure);
     }
     const auto row = detail::load_element(failure, 0);
     if (row != block_storage::no_failure) {
@@ -335,8 +326,8 @@ void apply_diagonal(Mode mode, V alpha, const Array<V>& inverse_diagonal,
     constexpr const char* where = "loom::sparse::apply_diagonal";
     check_apply(where, inverse_diagonal.size(), inverse_diagonal.executor(), b, x);
     if (b.rows() == 0 || b.cols() == 0) return;
-    LOOM_BLOCK_DIAGONAL_DISPATCH(where, inverse_diagonal.executor(),
-                                 apply_diagonal(e, mode, alpha, inverse_diagonal, b, beta, x));
+    LOOM_RUN_KERNEL(where, *inverse_diagonal.executor(), apply_diagonal, mode, alpha,
+                    inverse_diagonal, b, beta, x);
 }
 
 #define LOOM_INSTANTIATE_BLOCK_DIAGONAL(V, I)                                                  \

@@ -13,17 +13,6 @@
 namespace loom::sparse {
 namespace {
 
-/// Runs backend::kernel(e, args...) on the executor's backend.
-#define LOOM_CSR_UTILS_RUN(where, exec_ptr, kernel, ...)                             \
-    (exec_ptr)->run(detail::overloaded{                                              \
-        [&](const ReferenceExecutor& e) { reference::kernel(e, __VA_ARGS__); },      \
-        [&]([[maybe_unused]] const OmpExecutor& e) {                                 \
-            LOOM_OMP_CALL(where, omp::kernel(e, __VA_ARGS__));                       \
-        },                                                                           \
-        [&]([[maybe_unused]] const CudaExecutor& e) {                                \
-            LOOM_CUDA_CALL(where, cuda::kernel(e, __VA_ARGS__));                     \
-        }})
-
 template <typename Matrix>
 const std::shared_ptr<const Executor>& executor_of(const char* where, const Matrix& A)
 {
@@ -68,7 +57,7 @@ matrix::Csr<V, I> transposed(const char* where, const matrix::Csr<V, I>& A, bool
 {
     const auto& exec = executor_of(where, A);
     matrix::Csr<V, I> result(exec, A.size().transposed(), A.nnz());
-    LOOM_CSR_UTILS_RUN(where, exec, transpose, A, conjugate, result);
+    LOOM_RUN_KERNEL(where, *exec, transpose, A, conjugate, result);
     return result;
 }
 
@@ -102,16 +91,7 @@ ColumnOrder column_order(const matrix::Csr<V, I>& A)
     constexpr const char* where = "loom::sparse::column_order";
     const auto& exec = executor_of(where, A);
     if (A.nnz() < 2) return ColumnOrder::increasing;
-    ColumnOrder order{};
-    exec->run(detail::overloaded{
-        [&](const ReferenceExecutor& e) { order = reference::column_order(e, A); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(where, order = omp::column_order(e, A));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, order = cuda::column_order(e, A));
-        }});
-    return order;
+    return LOOM_RUN_KERNEL(where, *exec, column_order, A);
 }
 
 template <typename V, typename I>
@@ -120,7 +100,7 @@ void sort_columns(matrix::Csr<V, I>& A)
     constexpr const char* where = "loom::sparse::sort_columns";
     const auto& exec = executor_of(where, A);
     if (column_order(A) != ColumnOrder::unordered) return;
-    LOOM_CSR_UTILS_RUN(where, exec, sort_columns, A);
+    LOOM_RUN_KERNEL(where, *exec, sort_columns, A);
 }
 
 template <typename V, typename I>
@@ -134,10 +114,10 @@ void merge_duplicates(matrix::Csr<V, I>& A)
         return csr_from_row_counts<V, I>(
             exec, A.size(),
             [&](Array<I>& row_nnz) {
-                LOOM_CSR_UTILS_RUN(where, exec, merged_row_nnz, sorted, row_nnz);
+                LOOM_RUN_KERNEL(where, *exec, merged_row_nnz, sorted, row_nnz);
             },
             [&](matrix::Csr<V, I>& result) {
-                LOOM_CSR_UTILS_RUN(where, exec, merge_sorted_duplicates, sorted, result);
+                LOOM_RUN_KERNEL(where, *exec, merge_sorted_duplicates, sorted, result);
             });
     };
     if (order == ColumnOrder::nondecreasing) {
@@ -145,7 +125,7 @@ void merge_duplicates(matrix::Csr<V, I>& A)
         return;
     }
     matrix::Csr<V, I> sorted(A);  // a copy: A is left as it is if anything below throws
-    LOOM_CSR_UTILS_RUN(where, exec, sort_columns, sorted);
+    LOOM_RUN_KERNEL(where, *exec, sort_columns, sorted);
     A = merge(sorted);
 }
 
@@ -155,7 +135,7 @@ matrix::Dense<V> extract_diagonal(const matrix::Csr<V, I>& A)
     constexpr const char* where = "loom::sparse::extract_diagonal";
     const auto& exec = executor_of(where, A);
     matrix::Dense<V> diagonal(exec, dim2{std::min(A.rows(), A.cols()), 1});
-    LOOM_CSR_UTILS_RUN(where, exec, extract_diagonal, A, diagonal);
+    LOOM_RUN_KERNEL(where, *exec, extract_diagonal, A, diagonal);
     return diagonal;
 }
 
@@ -166,7 +146,7 @@ void extract_diagonal(const matrix::Csr<V, I>& A, matrix::Dense<V>& diagonal)
     const auto& exec = executor_of(where, A);
     check_vector(where, A, diagonal, "diagonal", std::min(A.rows(), A.cols()),
                  "the diagonal needs min(rows, cols) rows and one column");
-    LOOM_CSR_UTILS_RUN(where, exec, extract_diagonal, A, diagonal);
+    LOOM_RUN_KERNEL(where, *exec, extract_diagonal, A, diagonal);
 }
 
 template <typename V, typename I>
@@ -175,7 +155,7 @@ void scale_diagonal(matrix::Csr<V, I>& A, V factor)
     constexpr const char* where = "loom::sparse::scale_diagonal";
     const auto& exec = executor_of(where, A);
     if (factor == V{1}) return;
-    LOOM_CSR_UTILS_RUN(where, exec, scale_diagonal, A, factor);
+    LOOM_RUN_KERNEL(where, *exec, scale_diagonal, A, factor);
 }
 
 template <typename V, typename I>
@@ -184,7 +164,7 @@ void scale_rows(matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
     constexpr const char* where = "loom::sparse::scale_rows";
     const auto& exec = executor_of(where, A);
     check_vector(where, A, s, "s", A.rows(), "s needs one row per row of A and one column");
-    LOOM_CSR_UTILS_RUN(where, exec, scale_rows, A, s);
+    LOOM_RUN_KERNEL(where, *exec, scale_rows, A, s);
 }
 
 template <typename V, typename I>
@@ -193,7 +173,7 @@ void scale_columns(matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
     constexpr const char* where = "loom::sparse::scale_columns";
     const auto& exec = executor_of(where, A);
     check_vector(where, A, s, "s", A.cols(), "s needs one row per column of A and one column");
-    LOOM_CSR_UTILS_RUN(where, exec, scale_columns, A, s);
+    LOOM_RUN_KERNEL(where, *exec, scale_columns, A, s);
 }
 
 template <typename V, typename I>
@@ -209,11 +189,10 @@ void drop_small_entries(matrix::Csr<V, I>& A, remove_complex_t<V> threshold, boo
     A = csr_from_row_counts<V, I>(
         exec, A.size(),
         [&](Array<I>& row_nnz) {
-            LOOM_CSR_UTILS_RUN(where, exec, kept_row_nnz, A, threshold, keep_diagonal, row_nnz);
+            LOOM_RUN_KERNEL(where, *exec, kept_row_nnz, A, threshold, keep_diagonal, row_nnz);
         },
         [&](matrix::Csr<V, I>& result) {
-            LOOM_CSR_UTILS_RUN(where, exec, drop_small_entries, A, threshold, keep_diagonal,
-                               result);
+            LOOM_RUN_KERNEL(where, *exec, drop_small_entries, A, threshold, keep_diagonal, result);
         });
 }
 

@@ -27,15 +27,6 @@ std::string lowercase(std::string text)
     return text;
 }
 
-/// Calls backend::call on A's executor, `e` naming the concrete executor in `call`.
-#define LOOM_SPMV_DISPATCH(exec_ptr, call)                                                   \
-    (exec_ptr)->run(detail::overloaded{                                                      \
-        [&](const ReferenceExecutor& e) { reference::call; },                                \
-        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(spmv_where, omp::call); }, \
-        [&]([[maybe_unused]] const CudaExecutor& e) {                                        \
-            LOOM_CUDA_CALL(spmv_where, cuda::call);                                          \
-        }})
-
 }  // namespace
 
 Mode parse_mode(const std::string& text)
@@ -99,6 +90,7 @@ void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>
                                " (use automatic, row_vector, stream or load_balanced)");
     }
     if (handled_trivially(alpha, beta, y)) return;
+    // Not LOOM_RUN_KERNEL: on CUDA the algorithm is chosen here, and vendor is cuSPARSE.
     A.executor()->run(detail::overloaded{
         [&](const ReferenceExecutor& e) {
             reference::spmv_csr(e, mode, alpha, A, x, beta, y, options.algorithm);
@@ -128,7 +120,7 @@ void spmv(Mode mode, V alpha, const matrix::Coo<V, I>& A, const matrix::Dense<V>
 {
     check_spmv(spmv_where, mode, A, x, y);
     if (handled_trivially(alpha, beta, y)) return;
-    LOOM_SPMV_DISPATCH(A.executor(), spmv_coo(e, mode, alpha, A, x, beta, y));
+    LOOM_RUN_KERNEL(spmv_where, *A.executor(), spmv_coo, mode, alpha, A, x, beta, y);
 }
 
 template <typename V, typename I>
@@ -137,7 +129,7 @@ void spmv(Mode mode, V alpha, const matrix::Ell<V, I>& A, const matrix::Dense<V>
 {
     check_spmv(spmv_where, mode, A, x, y);
     if (handled_trivially(alpha, beta, y)) return;
-    LOOM_SPMV_DISPATCH(A.executor(), spmv_ell(e, mode, alpha, A, x, beta, y));
+    LOOM_RUN_KERNEL(spmv_where, *A.executor(), spmv_ell, mode, alpha, A, x, beta, y);
 }
 
 template <typename V, typename I>
@@ -146,7 +138,7 @@ void spmv(Mode mode, V alpha, const matrix::Sellp<V, I>& A, const matrix::Dense<
 {
     check_spmv(spmv_where, mode, A, x, y);
     if (handled_trivially(alpha, beta, y)) return;
-    LOOM_SPMV_DISPATCH(A.executor(), spmv_sellp(e, mode, alpha, A, x, beta, y));
+    LOOM_RUN_KERNEL(spmv_where, *A.executor(), spmv_sellp, mode, alpha, A, x, beta, y);
 }
 
 template <typename V, typename I>
@@ -155,18 +147,8 @@ SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A)
     if (!A.executor()) {
         throw BadInput("loom::sparse::choose_spmv_algorithm", "A has no executor");
     }
-    SpmvAlgorithm chosen{};
-    A.executor()->run(detail::overloaded{
-        [&](const ReferenceExecutor& e) { chosen = reference::choose_csr_algorithm(e, A); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL("loom::sparse::choose_spmv_algorithm",
-                          chosen = omp::choose_csr_algorithm(e, A));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL("loom::sparse::choose_spmv_algorithm",
-                           chosen = cuda::choose_csr_algorithm(e, A));
-        }});
-    return chosen;
+    return LOOM_RUN_KERNEL("loom::sparse::choose_spmv_algorithm", *A.executor(),
+                           choose_csr_algorithm, A);
 }
 
 #define LOOM_INSTANTIATE_SPMV(V, I)                                                            \

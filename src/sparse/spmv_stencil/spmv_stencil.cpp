@@ -20,16 +20,7 @@ void spmv(Mode mode, V alpha, const matrix::Stencil<V, I>& A, const matrix::Dens
 {
     spmv_checks::check_spmv(where, mode, A, x, y);
     if (spmv_checks::handled_trivially(alpha, beta, y)) return;
-    A.executor()->run(detail::overloaded{
-        [&](const ReferenceExecutor& e) {
-            reference::spmv_stencil(e, mode, alpha, A, x, beta, y);
-        },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(where, omp::spmv_stencil(e, mode, alpha, A, x, beta, y));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, cuda::spmv_stencil(e, mode, alpha, A, x, beta, y));
-        }});
+    LOOM_RUN_KERNEL(where, *A.executor(), spmv_stencil, mode, alpha, A, x, beta, y);
 }
 
 #define LOOM_INSTANTIATE_SPMV_STENCIL(V, I)                                                    \

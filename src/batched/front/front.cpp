@@ -12,13 +12,6 @@
 namespace loom::batched {
 namespace {
 
-/// Runs the backend's `call`; the reference executor ignores the launch (it is the oracle).
-#define LOOM_BATCHED_DISPATCH(where, exec, call)                                               \
-    (exec).run(loom::detail::overloaded{                                                       \
-        [&](const ReferenceExecutor& e) { reference::call; },                                  \
-        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); },       \
-        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
-
 std::string describe(const char* name, size_type count, dim2 size)
 {
     return std::string(name) + " (" + std::to_string(count) + " x " + to_string(size) + ")";
@@ -227,7 +220,7 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
         return;
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, a.rows);
-    LOOM_BATCHED_DISPATCH(where, exec, gemm(e, launch, op_a, op_b, alpha, A, B, beta, C));
+    LOOM_RUN_KERNEL(where, exec, gemm, launch, op_a, op_b, alpha, A, B, beta, C);
 }
 
 template <typename V>
@@ -250,7 +243,7 @@ void gemv(Op op, V alpha, const BatchDense<V>& A, const BatchDense<V>& x, V beta
     if (y.batch_count() == 0 || y.rows() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, std::max(a.rows, a.cols), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, gemv(e, launch, op, alpha, A, x, beta, y));
+    LOOM_RUN_KERNEL(where, exec, gemv, launch, op, alpha, A, x, beta, y);
 }
 
 namespace {
@@ -294,9 +287,9 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
     if (solve) {
-        LOOM_BATCHED_DISPATCH(where, exec, trsm(e, launch, side, uplo, op, diag, alpha, A, B));
+        LOOM_RUN_KERNEL(where, exec, trsm, launch, side, uplo, op, diag, alpha, A, B);
     } else {
-        LOOM_BATCHED_DISPATCH(where, exec, trmm(e, launch, side, uplo, op, diag, alpha, A, B));
+        LOOM_RUN_KERNEL(where, exec, trmm, launch, side, uplo, op, diag, alpha, A, B);
     }
 }
 
@@ -333,7 +326,7 @@ void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& inf
         return;
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_BATCHED_DISPATCH(where, exec, trtri(e, launch, uplo, diag, A, info.data()));
+    LOOM_RUN_KERNEL(where, exec, trtri, launch, uplo, diag, A, info.data());
 }
 
 template <typename V>
@@ -357,7 +350,7 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
         return;
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_BATCHED_DISPATCH(where, exec, getrf(e, launch, A, pivots.data(), info.data()));
+    LOOM_RUN_KERNEL(where, exec, getrf, launch, A, pivots.data(), info.data());
 }
 
 template <typename V>
@@ -371,7 +364,7 @@ void getrf_nopivot(BatchDense<V>& A, Array<int32>& info, Launch launch)
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, getrf_nopivot(e, launch, A, info.data()));
+    LOOM_RUN_KERNEL(where, exec, getrf_nopivot, launch, A, info.data());
 }
 
 template <typename V>
@@ -382,7 +375,7 @@ void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A, Launch launch)
     if (A.batch_count() == 0 || A.size().count() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, std::max(A.rows(), A.cols()), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, add_radial(e, launch, tiny, A));
+    LOOM_RUN_KERNEL(where, exec, add_radial, launch, tiny, A);
 }
 
 namespace {
@@ -418,7 +411,7 @@ void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDens
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *LU.executor();
     launch = resolve<V>(where, launch, exec, LU.rows(), {.simd = false});
-    LOOM_BATCHED_DISPATCH(where, exec, getrs(e, launch, op, LU, pivots.data(), B));
+    LOOM_RUN_KERNEL(where, exec, getrs, launch, op, LU, pivots.data(), B);
 }
 
 template <typename V>
@@ -434,7 +427,7 @@ void gesv(BatchDense<V>& A, Array<int32>& pivots, BatchDense<V>& B, Array<int32>
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(), {.simd = false});
-    LOOM_BATCHED_DISPATCH(where, exec, gesv(e, launch, A, pivots.data(), B, info.data()));
+    LOOM_RUN_KERNEL(where, exec, gesv, launch, A, pivots.data(), B, info.data());
 }
 
 template <typename V>
@@ -454,7 +447,7 @@ void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info, Launch launch)
         return;
     }
     if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_BATCHED_DISPATCH(where, exec, potrf(e, launch, uplo, A, info.data()));
+    LOOM_RUN_KERNEL(where, exec, potrf, launch, uplo, A, info.data());
 }
 
 template <typename V>
@@ -465,7 +458,7 @@ void potrs(blas::Uplo uplo, const BatchDense<V>& A, BatchDense<V>& B, Launch lau
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, potrs(e, launch, uplo, A, B));
+    LOOM_RUN_KERNEL(where, exec, potrs, launch, uplo, A, B);
 }
 
 template <typename V>
@@ -485,7 +478,7 @@ void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch)
                         {.simd = true, .cuda_vendor = true});
     if (LOOM_BATCHED_VENDOR(launch, exec, false, cublas::qr(e, A, tau))) return;
     if (launch == Launch::vendor) launch = choose_launch(exec, std::max(A.rows(), A.cols()));
-    LOOM_BATCHED_DISPATCH(where, exec, qr(e, launch, A, tau));
+    LOOM_RUN_KERNEL(where, exec, qr, launch, A, tau);
 }
 
 template <typename V>
@@ -513,7 +506,7 @@ void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, apply_q(e, launch, side, op, A, tau, B));
+    LOOM_RUN_KERNEL(where, exec, apply_q, launch, side, op, A, tau, B);
 }
 
 namespace {
@@ -597,7 +590,7 @@ void trsv(blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>&
     if (x.batch_count() == 0 || x.rows() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, trsv(e, launch, uplo, op, diag, alpha, A, x));
+    LOOM_RUN_KERNEL(where, exec, trsv, launch, uplo, op, diag, alpha, A, x);
 }
 
 template <typename V>
@@ -625,7 +618,7 @@ void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>&
     if (A.batch_count() == 0 || A.rows() == 0) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, syr(e, launch, uplo, conjugate, alpha, x, A));
+    LOOM_RUN_KERNEL(where, exec, syr, launch, uplo, conjugate, alpha, x, A);
 }
 
 template <typename V>
@@ -642,7 +635,7 @@ void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y, Launch launch)
     if (y.batch_count() == 0 || y.size().count() == 0) return;
     const auto& exec = *y.executor();
     launch = resolve<V>(where, launch, exec, std::max(y.rows(), y.cols()), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, axpy(e, launch, alpha, x, y));
+    LOOM_RUN_KERNEL(where, exec, axpy, launch, alpha, x, y);
 }
 
 template <typename V>
@@ -653,7 +646,7 @@ void scale(V alpha, BatchDense<V>& x, Launch launch)
     if (x.batch_count() == 0 || x.size().count() == 0) return;
     const auto& exec = *x.executor();
     launch = resolve<V>(where, launch, exec, std::max(x.rows(), x.cols()), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, scale(e, launch, alpha, x));
+    LOOM_RUN_KERNEL(where, exec, scale, launch, alpha, x);
 }
 
 namespace {
@@ -674,7 +667,7 @@ void dot_product(const char* where, bool conjugate, const BatchDense<V>& x, cons
     if (x.rows() == 0) return result.fill(V{});
     const auto& exec = *x.executor();
     launch = resolve<V>(where, launch, exec, x.rows(), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, dot(e, launch, conjugate, x, y, result.data()));
+    LOOM_RUN_KERNEL(where, exec, dot, launch, conjugate, x, y, result.data());
 }
 
 }  // namespace
@@ -701,7 +694,7 @@ void nrm2(const BatchDense<V>& x, Array<remove_complex_t<V>>& result, Launch lau
     if (x.rows() == 0) return result.fill(remove_complex_t<V>{});
     const auto& exec = *x.executor();
     launch = resolve<V>(where, launch, exec, x.rows(), {.simd = true});
-    LOOM_BATCHED_DISPATCH(where, exec, nrm2(e, launch, x, result.data()));
+    LOOM_RUN_KERNEL(where, exec, nrm2, launch, x, result.data());
 }
 
 namespace {
@@ -719,7 +712,7 @@ void inverse_from_lu(const char* where, BatchDense<V>& LU, const Array<int32>* p
     info.fill(0);
     if (LU.rows() == 0) return;
     const int32* p = pivots != nullptr ? pivots->data() : nullptr;
-    LOOM_BATCHED_DISPATCH(where, exec, inverse_lu(e, launch, LU, p, info.data()));
+    LOOM_RUN_KERNEL(where, exec, inverse_lu, launch, LU, p, info.data());
 }
 
 }  // namespace
@@ -763,7 +756,7 @@ void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& 
         return;
     }
     const auto& exec = *exec_ptr;
-    LOOM_BATCHED_DISPATCH(where, exec, utv(e, launch, A, jpiv.data(), U, W, rank.data(), tol));
+    LOOM_RUN_KERNEL(where, exec, utv, launch, A, jpiv.data(), U, W, rank.data(), tol);
 }
 
 template <typename V>
@@ -779,9 +772,8 @@ void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, 
     if (AB.batch_count() == 0) return;
     info.fill(0);
     if (AB.cols() == 0) return;
-    LOOM_BATCHED_DISPATCH(where, exec,
-                          gbtrf(e, launch, static_cast<int>(kl), static_cast<int>(ku), AB,
-                                pivots.data(), info.data()));
+    LOOM_RUN_KERNEL(where, exec, gbtrf, launch, static_cast<int>(kl), static_cast<int>(ku), AB,
+                                pivots.data(), info.data());
 }
 
 template <typename V>
@@ -801,9 +793,7 @@ void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Arr
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *AB.executor();
     launch = resolve<V>(where, launch, exec, AB.cols(), {.simd = false});
-    LOOM_BATCHED_DISPATCH(
-        where, exec,
-        gbtrs(e, launch, op, static_cast<int>(kl), static_cast<int>(ku), AB, pivots.data(), B));
+    LOOM_RUN_KERNEL(where, exec, gbtrs, launch, op, static_cast<int>(kl), static_cast<int>(ku), AB, pivots.data(), B);
 }
 
 #define LOOM_INSTANTIATE_BATCHED_FRONT(V)                                                      \

@@ -37,16 +37,7 @@ void check_on(const char* where, const std::shared_ptr<const Executor>& exec,
 template <typename V, typename I>
 std::uint64_t computed_fingerprint(const matrix::Csr<V, I>& M)
 {
-    std::uint64_t result = 0;
-    M.executor()->run(detail::overloaded{
-        [&](const ReferenceExecutor& e) { result = reference::pattern_fingerprint(e, M); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(numeric_where, result = omp::pattern_fingerprint(e, M));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(numeric_where, result = cuda::pattern_fingerprint(e, M));
-        }});
-    return result;
+    return LOOM_RUN_KERNEL(numeric_where, *M.executor(), pattern_fingerprint, M);
 }
 
 /// A pattern's fingerprint, kept in the matrix's plan cache: the matrix drops it whenever

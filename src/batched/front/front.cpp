@@ -5,6 +5,7 @@
 
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
+#include "batched/front/host_gemm.hpp"
 #include "batched/front/kernels.hpp"
 #include "loom/base/error.hpp"
 #include "loom/batched/front.hpp"
@@ -208,6 +209,13 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
     check_distinct(where, C, "C", B, "B");
     if (C.batch_count() == 0 || C.size().count() == 0) return;
     const auto& exec = *C.executor();
+    if constexpr (!is_complex_v<V>) {
+        // The vectorized host kernel beats Serial at every order, where the CPU has it.
+        if (launch == Launch::automatic && exec.kind() == ExecKind::omp &&
+            host_kernels::vector_gemm_kernel<V>() != nullptr) {
+            launch = Launch::simd;
+        }
+    }
     launch = resolve<V>(where, launch, exec, std::max({a.rows, a.cols, b.cols}),
                         {.simd = true,
                          .cuda_vendor = true,

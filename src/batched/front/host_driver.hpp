@@ -2,21 +2,32 @@
 // team launcher: one team (one thread) per matrix on the executor's threads, in place on the
 // batch. Launch::simd packs W matrices into SIMD packs per league rank (in the thread's team
 // scratch, so a pack stays in cache from packing to unpacking) and runs the Serial routine on
-// the packs.
+// the packs; GEMM's simd launch runs the vectorized kernel of host_gemm.hpp instead where the
+// CPU has it (see NOTES.md, "Host").
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "batched/front/calls.hpp"
+#include "batched/front/host_gemm.hpp"
 #include "loom/batched/simd.hpp"
 #include "loom/launch/team.hpp"
 
 namespace loom::batched::host_front {
 
-
 using front::Operands;
+
+template <typename F>
+inline constexpr bool is_gemm_call = false;
+template <typename T, typename TA, typename TB>
+inline constexpr bool is_gemm_call<front::GemmCall<T, TA, TB>> = true;
+
+/// Matrices per league rank of the vectorized GEMM: enough to make the launch's per-rank
+/// cost vanish, few enough to balance the threads.
+constexpr size_type gemm_chunk = 32;
 
 /// Packs of 32 bytes (AVX2): 4 doubles or 8 floats per pack.
 template <typename T>
@@ -55,6 +66,9 @@ struct Driver {
         case Launch::team: return run_teams(Mode::Team{}, count, ops, f);
         case Launch::team_vector: return run_teams(Mode::TeamVector{}, count, ops, f);
         case Launch::simd:
+            if constexpr (!is_complex_v<T> && is_gemm_call<F>) {
+                if (run_vector_gemm(count, ops, f)) return;
+            }
             if constexpr (!is_complex_v<T> && front::has_pack_version<F>) {
                 return run_simd<simd_width<T>>(count, ops, f);
             }
@@ -72,6 +86,38 @@ struct Driver {
                 ops, [&](int k) { return ops[k].global(b); },
                 [&](const auto&... views) { f(mode, m, b, views...); });
         });
+    }
+
+    /// GEMM by the vectorized host kernel, chunk by chunk; false where the CPU has none.
+    template <typename T, typename F>
+    bool run_vector_gemm(size_type count, const Operands<T, 3>& ops, const F& f) const
+    {
+        const auto kernel = host_kernels::vector_gemm_kernel<T>();
+        if (kernel == nullptr) return false;
+        const auto& a = ops[0];
+        const auto& b = ops[1];
+        const auto& c = ops[2];
+        // (row, column) strides of the matrix the routine sees (C is never transposed).
+        const auto strides = [](const front::Operand<T>& o) {
+            return o.transposed ? std::pair<size_type, size_type>{1, o.stride}
+                                : std::pair<size_type, size_type>{o.stride, 1};
+        };
+        const auto [a_row, a_col] = strides(a);
+        const auto [b_row, b_col] = strides(b);
+        const int depth = a.transposed ? a.rows : a.cols;
+        const host_kernels::GemmBatch<T> batch{a.data, a_row,    a_col,          a.batch_stride,
+                                               b.data, b_row,    b_col,          b.batch_stride,
+                                               c.data, c.stride, c.batch_stride, c.rows,
+                                               c.cols, depth,    f.alpha,        f.beta};
+        const size_type b_copy = b_col == 1 ? 0 : static_cast<size_type>(depth) * c.cols;
+        launch::TeamPolicy policy{pack_count(count, gemm_chunk), 1, 1};
+        policy.set_scratch_bytes(b_copy * static_cast<size_type>(sizeof(T)));
+        launch::team_parallel_for(exec, policy, [&](const auto& m) {
+            const size_type first = m.league_rank() * gemm_chunk;
+            const size_type last = std::min(count, first + gemm_chunk);
+            kernel(batch, first, last, b_copy > 0 ? m.template team_scratch<T>(b_copy) : nullptr);
+        });
+        return true;
     }
 
     /// One league rank per pack of W matrices: pack, compute, unpack, all in cache.

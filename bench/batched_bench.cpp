@@ -474,8 +474,7 @@ nlohmann::ordered_json bench_batched(const BatchedBenchOptions& options)
         row.n = n;
         row.launch = batched::to_string(
             options.launch == Launch::automatic
-                ? batched::choose_launch(
-                      *exec, n, routine == BatchedRoutine::gemm ? batched::gemm_cuda_serial_max : 8)
+                ? batched::automatic_launch<V>(to_string(routine), *exec, n)
                 : options.launch);
         row.error = check(routine, o, checked, n, options.launch);
         if (!(row.error <= tolerance)) {

@@ -19,6 +19,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -60,6 +61,13 @@ Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_ma
 /// factorizations and triangular routines keep the default 8 (getrf n = 5: serial 56 us,
 /// team_vector 249 us; trsm n = 5: 123 vs 287 us).
 inline constexpr size_type gemm_cuda_serial_max = 4;
+/// The launch `automatic` takes for square operands of order n of the front-level call named
+/// `routine` ("gemm", "getrf", "trmm", ...) with values V on exec: what a benchmark reports.
+/// On CUDA, real gemm/trmm/trtri/getrf up to order 32 run the lane-per-row kernels of the
+/// team_vector launch; on the host, real gemm runs the vectorized kernel (simd) where the CPU
+/// has AVX2 and FMA.
+template <typename V>
+Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n);
 
 // Side, Uplo and Diag name the routines' tag namespaces here (tags.hpp): the front-level
 // calls take blas::Side, blas::Uplo and blas::Diag.

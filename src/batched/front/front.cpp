@@ -189,6 +189,22 @@ Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_ma
 }
 
 template <typename V>
+Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n)
+{
+    // The same rules as the calls below take for square operands.
+    if (routine == "gemm") {
+        if constexpr (!is_complex_v<V>) {
+            if (exec.kind() == ExecKind::omp && host_kernels::vector_gemm_kernel<V>() != nullptr) {
+                return Launch::simd;
+            }
+        }
+        return choose_launch(exec, n, rows_serial_max<V>(gemm_cuda_serial_max));
+    }
+    const bool rows = routine == "trmm" || routine == "trtri" || routine == "getrf";
+    return choose_launch(exec, n, rows ? rows_serial_max<V>(8) : 8);
+}
+
+template <typename V>
 void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>& B, V beta,
           BatchDense<V>& C, Launch launch)
 {
@@ -805,6 +821,7 @@ void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Arr
 }
 
 #define LOOM_INSTANTIATE_BATCHED_FRONT(V)                                                      \
+    template Launch automatic_launch<V>(std::string_view, const Executor&, size_type);          \
     template void gemm(Op, Op, V, const BatchDense<V>&, const BatchDense<V>&, V,               \
                        BatchDense<V>&, Launch);                                                 \
     template void gemv(Op, V, const BatchDense<V>&, const BatchDense<V>&, V, BatchDense<V>&,   \

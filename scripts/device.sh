@@ -65,11 +65,11 @@ if wants bench; then
     bench stencil-cuda-7pt-160 spmv-stencil --grid 160 --points 7 --exec cuda
     bench stencil-cuda-27pt-100 spmv-stencil --grid 100 --points 27 --exec cuda
     # Issue 5: batched routines against cuBLAS, dense BLAS/LAPACK against cuBLAS/cuSOLVER.
-    for routine in gemm getrf trsm; do
+    for routine in gemm getrf trsm potrf qr; do
         bench batched-$routine batched $routine --n 3,5,8,11,16,32 --batch 163840 --exec cuda --peer cublas --reps 5
     done
-    for routine in trmm trtri potrf qr; do
-        bench batched-$routine batched $routine --n 3,5,8,16 --batch 163840 --exec cuda --reps 5
+    for routine in trmm trtri; do
+        bench batched-$routine batched $routine --n 3,5,8,11,16 --batch 163840 --exec cuda --reps 5
     done
     bench gemm-cuda gemm --exec cuda --shape 64,256,1024,4096 --peak-gflops 67000
 fi

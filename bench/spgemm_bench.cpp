@@ -14,6 +14,7 @@
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
 #include "loom/sparse/spgemm.hpp"
+#include "sparse/spgemm/kernels.hpp"
 
 #if LOOM_BENCH_HAS_EIGEN
 #include <Eigen/SparseCore>
@@ -159,7 +160,8 @@ struct Measurement {
     bool peer = false;
     double error = 0;
     std::optional<Timing> symbolic;
-    std::optional<Timing> numeric;
+    std::optional<Timing> numeric;        ///< the first numeric call after the symbolic phase
+    std::optional<Timing> numeric_reuse;  ///< a repeated call, C's columns known (if any)
     Timing total;
 };
 
@@ -167,16 +169,20 @@ template <typename V, typename I>
 void check(const std::string& kernel, const matrix::Csr<V, I>& C, const Oracle<V, I>& oracle,
            Measurement& m, const Executor& exec)
 {
-    m.error = oracle.error_of(kernel, C);
-    if (!(m.error <= oracle.tolerance())) {
+    const double error = oracle.error_of(kernel, C);
+    if (!(error <= oracle.tolerance())) {
         throw NumericalError(where, fmt::format("{} on {} differs from the reference backend: "
                                                 "relative error {:.3g} > tolerance {:.3g}",
-                                                kernel, exec.name(), m.error, oracle.tolerance()));
+                                                kernel, exec.name(), error, oracle.tolerance()));
     }
+    m.error = std::max(m.error, error);
 }
 
 /// Checks, then times one algorithm through Loom's API: the symbolic phase (a fresh handle
-/// each time), the numeric phase (repeated on one handle) and the whole product.
+/// each time), the numeric phase as a first call after the symbolic phase does it (the full
+/// phase: C's columns and values), the numeric phase repeated on one handle and C whose
+/// columns it already wrote (where the backend has a values-only path for that) and the
+/// whole product.
 template <typename V, typename I>
 Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr<V, I>& A,
                          const sparse::SpgemmOptions& spgemm_options, const Oracle<V, I>& oracle,
@@ -204,7 +210,27 @@ Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr
         sparse::spgemm_symbolic(handle, A, A, C);
         sparse::spgemm_numeric(handle, A, A, C);
         check(kernel + " (handle)", C, oracle, m, exec);
-        m.numeric = time_kernel(exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
+        // forgetting the pattern of C that the last call recorded makes every timed call a
+        // first one: the full phase, then the checksum of C's pattern that it records
+        auto& state = *sparse::detail::SpgemmHandleAccess::state(handle);
+        m.numeric = time_kernel(
+            exec,
+            [&] {
+                state.written_c.reset();
+                sparse::spgemm_numeric(handle, A, A, C);
+            },
+            timing);
+        // a repeated call: values only when the backend has that path (then C's values,
+        // poisoned first, must all be rewritten)
+        sparse::spgemm_numeric(handle, A, A, C);
+        C.values().fill(V(std::numeric_limits<remove_complex_t<V>>::quiet_NaN()));
+        const auto before = state.values_only_calls;
+        sparse::spgemm_numeric(handle, A, A, C);
+        if (state.values_only_calls > before) {
+            check(kernel + " (numeric reuse)", C, oracle, m, exec);
+            m.numeric_reuse = time_kernel(
+                exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
+        }
     }
     {
         matrix::Csr<V, I> C;
@@ -321,44 +347,62 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     fmt::print("flops     {}\n\n", spgemm_flops_formula);
 
     const std::string vs = options.peer == Peer::none ? "peer" : to_string(options.peer);
-    Table table({"kernel", "symbolic [ms]", "numeric [ms]", "total [ms]", "GFLOP/s",
-                 "numeric GFLOP/s", "total vs " + vs, "numeric vs " + vs, "rel. error"});
+    Table table({"kernel", "symbolic [ms]", "numeric [ms]", "reuse [ms]", "total [ms]", "GFLOP/s",
+                 "numeric GFLOP/s", "total vs " + vs, "numeric vs " + vs, "reuse vs " + vs,
+                 "rel. error"});
     auto json_results = nlohmann::ordered_json::array();
     const auto ratio = [&](const std::optional<Timing>& mine, const std::optional<Timing>& theirs) {
         return mine && theirs ? std::optional<double>(theirs->median / mine->median)
                               : std::nullopt;
     };
+    // the numeric phases against the peer's whole product when the peer has no phases
+    const Timing* peer_numeric = nullptr;
+    if (peer != results.end()) peer_numeric = peer->numeric ? &*peer->numeric : &peer->total;
+    const auto ratio_to_peer = [&](const std::optional<Timing>& mine) {
+        return mine && peer_numeric ? std::optional<double>(peer_numeric->median / mine->median)
+                                    : std::nullopt;
+    };
     for (const auto& m : results) {
         const std::optional<Timing> total = m.total;
         const auto vs_total = peer != results.end() ? ratio(total, peer->total) : std::nullopt;
-        // the numeric phase against the peer's whole product when the peer has no phases
-        const auto vs_numeric =
-            peer != results.end()
-                ? ratio(m.numeric,
-                        peer->numeric ? peer->numeric : std::optional<Timing>(peer->total))
-                : std::nullopt;
+        const auto vs_numeric = ratio_to_peer(m.numeric);
+        const auto vs_reuse = ratio_to_peer(m.numeric_reuse);
         const auto format_ratio = [](std::optional<double> r) {
             return r ? fmt::format("{:.2f}x", *r) : std::string("-");
         };
-        table.add_row({m.kernel, ms(m.symbolic), ms(m.numeric), ms(total),
+        table.add_row({m.kernel, ms(m.symbolic), ms(m.numeric), ms(m.numeric_reuse), ms(total),
                        fmt::format("{:.2f}", flops / m.total.median / 1e9),
                        m.numeric ? fmt::format("{:.2f}", flops / m.numeric->median / 1e9) : "-",
-                       format_ratio(vs_total), format_ratio(vs_numeric),
+                       format_ratio(vs_total), format_ratio(vs_numeric), format_ratio(vs_reuse),
                        fmt::format("{:.1e}", m.error)});
         json_results.push_back(
             {{"kernel", m.kernel},
              {"peer", m.peer},
              {"symbolic", timing_json(m.symbolic, flops)},
              {"numeric", timing_json(m.numeric, flops)},
+             {"numeric_reuse", timing_json(m.numeric_reuse, flops)},
              {"total", timing_json(total, flops)},
              {"total_speedup_vs_peer",
               vs_total ? nlohmann::ordered_json(*vs_total) : nlohmann::ordered_json()},
              {"numeric_speedup_vs_peer",
               vs_numeric ? nlohmann::ordered_json(*vs_numeric) : nlohmann::ordered_json()},
+             {"numeric_reuse_speedup_vs_peer",
+              vs_reuse ? nlohmann::ordered_json(*vs_reuse) : nlohmann::ordered_json()},
              {"relative_error", m.error},
              {"tolerance", oracle.tolerance()}});
     }
     table.print();
+    fmt::print(
+        "\nnumeric: the first numeric call after the symbolic phase (C's columns and "
+        "values; Loom then records a checksum of C's pattern). reuse: numeric repeated on "
+        "the same handle and C, whose columns that call wrote (Loom on CUDA with sorted "
+        "rows: a checksum of C's pattern, then the light rows' values only; '-' where the "
+        "backend has no such path).\n");
+    if (options.peer == Peer::cusparse) {
+        fmt::print(
+            "cusparse's numeric is cusparseSpGEMMreuse_compute, which keeps C's columns "
+            "from its symbolic phase.\n");
+    }
     if (peer != results.end() && !peer->numeric) {
         fmt::print("\n(numeric vs {}: Loom's numeric phase against {}'s whole product)\n", vs, vs);
     }

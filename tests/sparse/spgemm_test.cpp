@@ -15,6 +15,8 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/sparse/spgemm.hpp"
+// white-box: the handle's count of values-only numeric calls
+#include "../../src/sparse/spgemm/kernels.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -647,6 +649,153 @@ TYPED_TEST(Spgemm, JacobiFusedRefusesZeroDiagonal)
             EXPECT_EQ(C.values().to_host(), before.values().to_host());
             EXPECT_THROW(sparse::spgemm_jacobi(V{0.5}, A_e, B_e), loom::BadInput);
         }
+    }
+}
+
+/// Numeric calls on `handle` that took the values-only path (C's columns known).
+template <typename V, typename I>
+size_type values_only_calls(sparse::SpgemmHandle<V, I>& handle)
+{
+    return loom::sparse::detail::SpgemmHandleAccess::state(handle)->values_only_calls;
+}
+
+/// Repeated numeric calls on CUDA with sorted rows compute values only once C's columns are
+/// those the handle wrote, over light rows (narrow B, addressed directly; wide B, hashed)
+/// and long rows (up to the bitmap path): every value rewritten (C's values are poisoned
+/// first) and equal to the reference. Host backends never take that path.
+TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
+{
+    using V = typename TestFixture::V;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    const std::vector<ProductSpec> specs{
+        {200, 300, 150, 6, 5, false, false, true, 81},
+        {3000, 3000, 3000, 8, 8, false, true, false, 82},
+        {5000, 5000, 5000, 2, 4, true, false, true, 83},
+    };
+    auto execs = loom::test::backends();
+    execs.push_back(this->ref);
+    for (const auto& spec : specs) {
+        const auto [A, B] = this->operands(spec);
+        for (const auto& exec : execs) {
+            SCOPED_TRACE(exec->name() + " " + this->describe(spec));
+            const bool fast = !exec->is_host();
+            const Csr B_e(exec, B);
+            Handle handle;
+            Csr C;
+            sparse::spgemm_symbolic(handle, Csr(exec, A), B_e, C);
+            sparse::spgemm_numeric(handle, Csr(exec, A), B_e, C);
+            EXPECT_EQ(values_only_calls(handle), 0);
+            this->expect_same(C, sparse::spgemm(A, B));
+            for (int repeat = 1; repeat <= 2; ++repeat) {
+                const auto A2 = this->with_new_values(A, 90 + repeat);
+                C.values().fill(V{1234.5});
+                sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
+                EXPECT_EQ(values_only_calls(handle), fast ? repeat : 0);
+                this->expect_same(C, sparse::spgemm(A2, B));
+            }
+        }
+    }
+}
+
+/// C's columns changed by the caller between numeric calls (one column, or a C of the
+/// right size that no numeric call wrote): the full phase runs and C is right again.
+TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
+{
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    const ProductSpec spec{500, 400, 300, 6, 5, true, false, true, 84};
+    const auto [A, B] = this->operands(spec);
+    const auto expected = sparse::spgemm(A, B);
+    auto execs = loom::test::backends();
+    execs.push_back(this->ref);
+    for (const auto& exec : execs) {
+        SCOPED_TRACE(exec->name());
+        const Csr A_e(exec, A);
+        const Csr B_e(exec, B);
+        Handle handle;
+        Csr C;
+        sparse::spgemm_symbolic(handle, A_e, B_e, C);
+        sparse::spgemm_numeric(handle, A_e, B_e, C);
+        // one column of a middle row replaced by another valid column
+        auto cols = C.col_idxs().to_host();
+        const auto ptrs = C.row_ptrs().to_host();
+        const auto k = ptrs[250];
+        ASSERT_LT(k, ptrs[251]);
+        cols[k] = static_cast<I>(cols[k] == 0 ? 1 : 0);
+        C.col_idxs() = loom::Array<I>(exec, cols);
+        sparse::spgemm_numeric(handle, A_e, B_e, C);
+        EXPECT_EQ(values_only_calls(handle), 0);
+        this->expect_same(C, expected);
+        // C's columns restored by that full call: values only again
+        sparse::spgemm_numeric(handle, A_e, B_e, C);
+        EXPECT_EQ(values_only_calls(handle), exec->is_host() ? 0 : 1);
+        this->expect_same(C, expected);
+        // another C of the same size, never written by a numeric call
+        Csr other(exec, C.size(), C.nnz());
+        other.col_idxs().fill(I{0});
+        sparse::spgemm_numeric(handle, A_e, B_e, other);
+        EXPECT_EQ(values_only_calls(handle), exec->is_host() ? 0 : 1);
+        this->expect_same(other, expected);
+    }
+}
+
+/// Unsorted rows never take the values-only path (their order may change between calls);
+/// the Jacobi-fused product does, with the same kernels as the plain one.
+TYPED_TEST(Spgemm, ValuesOnlyPathSortedPlainAndJacobi)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    const ProductSpec spec{400, 400, 350, 5, 5, true, false, true, 85};
+    const auto [A, B] = this->operands(spec);
+    auto execs = loom::test::backends();
+    execs.push_back(this->ref);
+    for (const auto& exec : execs) {
+        SCOPED_TRACE(exec->name());
+        const Csr A_e(exec, A);
+        const Csr B_e(exec, B);
+        {
+            Handle handle({.sort_output = false});
+            Csr C;
+            sparse::spgemm_symbolic(handle, A_e, B_e, C);
+            for (int repeat = 0; repeat < 3; ++repeat) {
+                sparse::spgemm_numeric(handle, A_e, B_e, C);
+                this->expect_same(C, sparse::spgemm(A, B), false);
+            }
+            EXPECT_EQ(values_only_calls(handle), 0);
+        }
+        const V omega{0.75};
+        const auto J = with_strong_diagonal(A);
+        const auto d_of = [](const Csr& M) {
+            std::vector<V> d(static_cast<std::size_t>(M.rows()), V{});
+            const auto ptrs = M.row_ptrs().to_host();
+            const auto cols = M.col_idxs().to_host();
+            const auto vals = M.values().to_host();
+            for (size_type r = 0; r < M.rows(); ++r) {
+                for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                    if (cols[k] == static_cast<I>(r)) d[r] += vals[k];
+                }
+                d[r] = V{1} / d[r];
+            }
+            return d;
+        };
+        Handle handle;
+        Csr C;
+        const Csr J_e(exec, J);
+        sparse::spgemm_jacobi_symbolic(handle, J_e, B_e, C);
+        sparse::spgemm_jacobi_numeric(handle, omega, J_e, B_e, C);
+        this->expect_same(C, sparse::spgemm(jacobi_operator(J, omega, d_of(J)), B));
+        EXPECT_EQ(values_only_calls(handle), 0);
+        // new values, J's pattern (A's with the diagonal appended)
+        const auto J2 = with_strong_diagonal(this->with_new_values(A, 86));
+        const auto B2 = this->with_new_values(B, 87);
+        C.values().fill(V{-7});
+        sparse::spgemm_jacobi_numeric(handle, omega, Csr(exec, J2), Csr(exec, B2), C);
+        EXPECT_EQ(values_only_calls(handle), exec->is_host() ? 0 : 1);
+        this->expect_same(C, sparse::spgemm(jacobi_operator(J2, omega, d_of(J2)), B2));
     }
 }
 

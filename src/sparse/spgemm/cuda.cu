@@ -736,6 +736,67 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     }
 }
 
+/// Position of col in the ascending cols[0 .. length), or -1.
+template <typename I>
+__device__ inline int find_column(const I* cols, int length, I col)
+{
+    int lo = 0;
+    int hi = length;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (cols[mid] < col) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < length && cols[lo] == col ? lo : -1;
+}
+
+/// Values of every row of one light group whose columns C already holds, sorted, as a
+/// previous numeric call wrote them: the team stages the row's columns in the key array
+/// (coalesced), finds every product's column by binary search and adds into the value of
+/// that position; then writes the values only. No keys to claim, no table to clear or sort,
+/// no columns to write. Same shared layout and launch as multiply_light_kernel.
+template <int G, typename V, typename I>
+__global__ void __launch_bounds__(Team<G>::block_threads)
+    multiply_known_columns_kernel(const I* group_rows, long long n, Operands<V, I> in)
+{
+    using T = Team<G>;
+    constexpr int S = slots_per_thread * G;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<MultiplyShared<G, V, I>*>(shared_bytes)[T::index()];
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    const bool active = team < n;
+    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    const long long out = active ? static_cast<long long>(in.c_ptrs[row]) : 0;
+    // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays regardless
+    const long long stored = active ? in.c_ptrs[row + 1] - out : 0;
+    const int length = static_cast<int>(max(0ll, min(stored, static_cast<long long>(S))));
+    for (int s = T::rank(); s < length; s += G) {
+        sh.keys[s] = in.c_cols[out + s];
+        sh.values[s] = V(0);
+    }
+    T::sync();
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in.pattern, row, first, end);
+    const V scale = active ? row_scale(in, row) : V(1);
+    for_each_product<G>(
+        first, end, in.pattern.b_ptrs, sh.batch,
+        [&](long long k, int s) -> long long {
+            return selected_row(in, row, scale, k, sh.factors[s]);
+        },
+        [&](long long j, int s) {
+            // a column missing from the row cannot happen when C's pattern is the one the
+            // handle recorded; skipped, to stay memory-safe
+            const int position = find_column(sh.keys, length, in.pattern.b_cols[j]);
+            if (position >= 0) atomic_add(sh.values + position, sh.factors[s] * in.b_vals[j]);
+        });
+    T::sync();
+    for (int s = T::rank(); s < length; s += G) in.c_vals[out + s] = sh.values[s];
+}
+
 /// Columns and values of heavy rows: a block per row; bitmap of B's columns, then the
 /// position of column c in the row is positions[c / 32] + the bits below c in its word.
 template <typename V, typename I>
@@ -1239,17 +1300,25 @@ void count_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group
     }
 }
 
+/// known_columns: C's columns are in place (sorted), values only.
 template <int G, typename V, typename I>
 void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int group,
-                     const Operands<V, I>& in, long long b_cols, bool sort)
+                     const Operands<V, I>& in, long long b_cols, bool sort, bool known_columns)
 {
     using T = Team<G>;
     const std::size_t bytes = sizeof(MultiplyShared<G, V, I>) * T::per_block;
-    allow_shared(exec, multiply_light_kernel<G, V, I>, bytes, numeric_where);
-    const bool direct = b_cols <= slots_per_thread * G;
-    multiply_light_kernel<G, V, I>
-        <<<launch_blocks(groups.size(group), T::per_block), T::block_threads, bytes,
-           stream_of(exec)>>>(groups.begin(group), groups.size(group), in, direct, sort);
+    const int blocks = launch_blocks(groups.size(group), T::per_block);
+    if (known_columns) {
+        allow_shared(exec, multiply_known_columns_kernel<G, V, I>, bytes, numeric_where);
+        multiply_known_columns_kernel<G, V, I>
+            <<<blocks, T::block_threads, bytes, stream_of(exec)>>>(groups.begin(group),
+                                                                   groups.size(group), in);
+    } else {
+        allow_shared(exec, multiply_light_kernel<G, V, I>, bytes, numeric_where);
+        const bool direct = b_cols <= slots_per_thread * G;
+        multiply_light_kernel<G, V, I><<<blocks, T::block_threads, bytes, stream_of(exec)>>>(
+            groups.begin(group), groups.size(group), in, direct, sort);
+    }
     check_launch(numeric_where);
 }
 
@@ -1257,13 +1326,13 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
 /// same size as the host one).
 template <int G = 4, typename V, typename I>
 void multiply_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
-                    const Operands<V, I>& in, long long b_cols, bool sort)
+                    const Operands<V, I>& in, long long b_cols, bool sort, bool known_columns)
 {
     if constexpr (G <= max_numeric_table<V, I>() / slots_per_thread) {
         if (level == 0) {
-            launch_multiply<G>(exec, groups, group, in, b_cols, sort);
+            launch_multiply<G>(exec, groups, group, in, b_cols, sort, known_columns);
         } else {
-            multiply_group<2 * G>(exec, groups, group, level - 1, in, b_cols, sort);
+            multiply_group<2 * G>(exec, groups, group, level - 1, in, b_cols, sort, known_columns);
         }
     }
 }
@@ -1565,16 +1634,20 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     state.backend = std::move(plan);
 }
 
+/// known_columns: C's columns are those a previous call wrote (sorted); light rows then
+/// compute values only, heavy rows run as always.
 template <typename V, typename I>
-void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in,
-             bool sort, int light_groups)
+void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in, bool sort,
+             int light_groups, bool known_columns)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
     constexpr const char* where = numeric_where;
     const auto& groups = plan.groups;
     for (int g = 0; g < light_groups; ++g) {
-        if (groups.size(g) > 0) multiply_group(exec, groups, g, g, in, plan.b_cols, sort);
+        if (groups.size(g) > 0) {
+            multiply_group(exec, groups, g, g, in, plan.b_cols, sort, known_columns);
+        }
     }
     if (groups.size(hash_group) > 0) multiply_hash(exec, groups, plan.hash, in, sort);
     const long long heavy_rows = groups.size(heavy_group);
@@ -1680,10 +1753,12 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
              NumericHashShape{hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
 }
 
+namespace {
+
 template <typename V, typename I>
-void spgemm_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                    const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+void numeric_phase(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C, bool known_columns)
 {
     using DV = device_type_t<V>;
     const auto& plan = *static_cast<const CudaPlan<I>*>(state.backend.get());
@@ -1698,7 +1773,29 @@ void spgemm_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& stat
         state.row_ptrs.data(),
         C.col_idxs().data(),
         as_device(C.values().data())};
-    numeric(exec, plan, in, state.sort_output, light_groups_for(max_numeric_table<V, I>()));
+    numeric(exec, plan, in, state.sort_output, light_groups_for(max_numeric_table<V, I>()),
+            known_columns);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void spgemm_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                    const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    numeric_phase(exec, state, A, B, jacobi, C, false);
+}
+
+template <typename V, typename I>
+void spgemm_numeric_values(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    if (!state.sort_output) {
+        throw NotSupported(numeric_where, "the values-only numeric phase needs sorted rows");
+    }
+    numeric_phase(exec, state, A, B, jacobi, C, true);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_CUDA(V, I)                                                     \
@@ -1707,7 +1804,10 @@ void spgemm_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& stat
                                   const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);    \
     template void spgemm_numeric(const CudaExecutor&, const detail::SpgemmState<I>&,           \
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
-                                 const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
+                                 const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);         \
+    template void spgemm_numeric_values(const CudaExecutor&, const detail::SpgemmState<I>&,    \
+                                        const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,    \
+                                        const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CUDA)
 
 #define LOOM_INSTANTIATE_SPGEMM_CHECKSUM_CUDA(I)                                               \

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
@@ -47,6 +48,13 @@ struct SpgemmState {
     /// What one backend keeps for its numeric phase (the OpenMP row partition, the CUDA row
     /// bins, cuSPARSE's descriptors and buffers), type-erased.
     std::shared_ptr<void> backend;
+    /// C's pattern (row pointers and columns) as this handle's last full numeric call wrote
+    /// it, kept only where a values-only numeric path exists (native CUDA, sorted rows):
+    /// a later call whose C still has this pattern computes values only. Empty before the
+    /// first numeric call and while one runs (a failed call may leave C half written).
+    std::optional<PatternFingerprint> written_c;
+    /// Numeric calls that took the values-only path (observed by the tests).
+    size_type values_only_calls = 0;
 };
 
 struct SpgemmHandleAccess {
@@ -111,6 +119,15 @@ LOOM_DECLARE_SPGEMM_KERNELS(OmpExecutor);
 }
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
+
+/// spgemm_numeric for a C whose columns are exactly those that a previous spgemm_numeric of
+/// this state wrote (state.sort_output, so every row sorted): the light rows look each
+/// product's column up in C's row and write values only (no hashing, sorting or column
+/// writes); the other rows run as in spgemm_numeric (which rewrites the same columns).
+template <typename V, typename I>
+void spgemm_numeric_values(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                           const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
 
 // cuSPARSE (cusparse.cu), SpgemmAlgorithm::vendor.
 

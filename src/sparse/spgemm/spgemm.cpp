@@ -186,6 +186,40 @@ void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
     LOOM_SPGEMM_DISPATCH(exec, where, spgemm_numeric(e, state, A, B, jacobi, C));
 }
 
+/// Whether this handle's numeric calls record C's pattern for the values-only path: the
+/// native CUDA kernels with sorted rows (unsorted rows may come out in another order on the
+/// next call, and the host kernels have no such path).
+template <typename I>
+bool has_values_only_path(const SpgemmState<I>& state)
+{
+    return state.algorithm == SpgemmAlgorithm::native && state.sort_output &&
+           !state.exec->is_host();
+}
+
+/// The numeric phase of a handle: values only when C's pattern (one checksum over its row
+/// pointers and columns) is what this handle's last full numeric call wrote; else the full
+/// phase, recording C's pattern afterwards where a values-only path exists.
+template <typename V, typename I>
+void handle_numeric(const char* where, SpgemmState<I>& state, const matrix::Csr<V, I>& A,
+                    const matrix::Csr<V, I>& B, const JacobiScaling<V>* jacobi,
+                    matrix::Csr<V, I>& C)
+{
+    if (state.nnz == 0 || !has_values_only_path(state)) {
+        numeric(where, state, A, B, jacobi, C);
+        return;
+    }
+    if (state.written_c && fingerprint(where, C) == *state.written_c) {
+        LOOM_CUDA_CALL(
+            where, cuda::spgemm_numeric_values(static_cast<const CudaExecutor&>(*state.exec), state,
+                                               A, B, jacobi, C));
+        ++state.values_only_calls;
+        return;
+    }
+    state.written_c.reset();
+    numeric(where, state, A, B, jacobi, C);
+    state.written_c = fingerprint(where, C);
+}
+
 std::string pattern_change(const char* name, const PatternFingerprint& then,
                            const PatternFingerprint& now)
 {
@@ -206,9 +240,9 @@ std::string pattern_change(const char* name, const PatternFingerprint& then,
 /// The handle's state after checking that a numeric phase of the given kind may use it with
 /// these operands (see spgemm_numeric).
 template <typename V, typename I>
-const SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
-                                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                                    const matrix::Csr<V, I>& C, bool jacobi)
+SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
+                              const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                              const matrix::Csr<V, I>& C, bool jacobi)
 {
     const auto& owned = SpgemmHandleAccess::state(handle);
     if (!owned) {
@@ -216,7 +250,7 @@ const SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handl
                                   (jacobi ? "spgemm_jacobi_symbolic" : "spgemm_symbolic") +
                                   " first");
     }
-    const auto& state = *owned;
+    auto& state = *owned;
     if (state.jacobi != jacobi) {
         throw BadInput(where, state.jacobi
                                   ? "the handle holds the symbolic phase of a Jacobi-fused "
@@ -269,10 +303,10 @@ template <typename V, typename I>
 void jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const V* d_inv, size_type stride,
                     const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {
-    const auto& state = checked_state(jacobi_numeric_where, handle, A, B, C, true);
+    auto& state = checked_state(jacobi_numeric_where, handle, A, B, C, true);
     const JacobiScaling<V> scaling{omega, d_inv, stride};
     restore_row_ptrs(state, C);
-    numeric(jacobi_numeric_where, state, A, B, &scaling, C);
+    handle_numeric(jacobi_numeric_where, state, A, B, &scaling, C);
 }
 
 /// 1 / the diagonal of A (A square), on A's executor; BadInput naming the first row whose
@@ -399,9 +433,9 @@ template <typename V, typename I>
 void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {
-    const auto& state = checked_state(numeric_where, handle, A, B, C, false);
+    auto& state = checked_state(numeric_where, handle, A, B, C, false);
     restore_row_ptrs(state, C);
-    numeric<V, I>(numeric_where, state, A, B, nullptr, C);
+    handle_numeric<V, I>(numeric_where, state, A, B, nullptr, C);
 }
 
 template <typename V, typename I>

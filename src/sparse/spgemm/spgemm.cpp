@@ -37,13 +37,6 @@ std::string executor_name(const std::shared_ptr<const Executor>& exec)
     return exec ? exec->name() : "none";
 }
 
-/// Calls backend::call on `exec`, `e` naming the concrete executor in `call`.
-#define LOOM_SPGEMM_DISPATCH(exec_ptr, where, call)                                     \
-    (exec_ptr)->run(loom::detail::overloaded{                                                 \
-        [&](const ReferenceExecutor& e) { reference::call; },                           \
-        [&]([[maybe_unused]] const OmpExecutor& e) { LOOM_OMP_CALL(where, omp::call); }, \
-        [&]([[maybe_unused]] const CudaExecutor& e) { LOOM_CUDA_CALL(where, cuda::call); }})
-
 /// `operand` lives in `exec`'s memory.
 void check_memory(const char* where, const std::shared_ptr<const Executor>& exec,
                   const std::shared_ptr<const Executor>& operand, const char* name)
@@ -94,17 +87,8 @@ template <typename V, typename I>
 PatternFingerprint fingerprint([[maybe_unused]] const char* where, const matrix::Csr<V, I>& M)
 {
     PatternFingerprint print{M.size(), M.nnz(), 0};
-    auto& sum = print.checksum;
-    M.executor()->run(loom::detail::overloaded{
-        [&](const ReferenceExecutor& e) {
-            sum = reference::pattern_checksum(e, M.row_ptrs(), M.col_idxs());
-        },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(where, sum = omp::pattern_checksum(e, M.row_ptrs(), M.col_idxs()));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, sum = cuda::pattern_checksum(e, M.row_ptrs(), M.col_idxs()));
-        }});
+    print.checksum = LOOM_RUN_KERNEL(where, *M.executor(), pattern_checksum, M.row_ptrs(),
+                                     M.col_idxs());
     return print;
 }
 
@@ -164,7 +148,7 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
             C.emplace(std::move(result));
         });
     } else {
-        LOOM_SPGEMM_DISPATCH(exec, where, spgemm_symbolic(e, A, B, jacobi, *state));
+        LOOM_RUN_KERNEL(where, *exec, spgemm_symbolic, A, B, jacobi, *state);
         C.emplace(make_result<V, I>(*state));
     }
     return state;
@@ -183,7 +167,7 @@ void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
                                                           state, A, B, C));
         return;
     }
-    LOOM_SPGEMM_DISPATCH(exec, where, spgemm_numeric(e, state, A, B, jacobi, C));
+    LOOM_RUN_KERNEL(where, *exec, spgemm_numeric, state, A, B, jacobi, C);
 }
 
 /// Whether this handle's numeric calls record C's pattern for the values-only path: the
@@ -315,15 +299,7 @@ template <typename V, typename I>
 Array<V> inverse_diagonal([[maybe_unused]] const char* where, const matrix::Csr<V, I>& A)
 {
     Array<V> d_inv(A.executor(), A.rows());
-    int64 zero_row = -1;
-    A.executor()->run(loom::detail::overloaded{
-        [&](const ReferenceExecutor& e) { zero_row = reference::inverse_diagonal(e, A, d_inv); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(where, zero_row = omp::inverse_diagonal(e, A, d_inv));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, zero_row = cuda::inverse_diagonal(e, A, d_inv));
-        }});
+    const int64 zero_row = LOOM_RUN_KERNEL(where, *A.executor(), inverse_diagonal, A, d_inv);
     if (zero_row >= 0) {
         throw BadInput(where, "the diagonal of A is zero in row " + std::to_string(zero_row) +
                                   " (no stored entry (i, i), or entries summing to zero), so "

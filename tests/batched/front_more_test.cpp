@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "batched/front_support.hpp"
 #include "loom/base/error.hpp"
 #include "loom/batched/front.hpp"
 #include "loom/config.hpp"
@@ -101,31 +102,9 @@ BatchDense<V> random_batch(size_type count, dim2 size, std::uint64_t seed, doubl
     return batch;
 }
 
-template <typename V>
-std::vector<V> raw(const BatchDense<V>& batch)
-{
-    return batch.values().to_host();
-}
-
-template <typename V>
-double error_of(const std::vector<V>& actual, const std::vector<V>& expected)
-{
-    if (actual.size() != expected.size()) return std::numeric_limits<double>::infinity();
-    double diff = 0, scale = 1;
-    for (std::size_t i = 0; i < actual.size(); ++i) {
-        const double d = std::abs(actual[i] - expected[i]);
-        if (std::isnan(d)) return std::numeric_limits<double>::infinity();
-        diff = std::max(diff, d);
-        scale = std::max(scale, static_cast<double>(std::abs(expected[i])));
-    }
-    return diff / scale;
-}
-
-template <typename V>
-double tolerance(size_type n)
-{
-    return loom::test::tolerance<V>() * std::max<double>(4, static_cast<double>(n));
-}
+using loom::test::batched_front::error_of;
+using loom::test::batched_front::raw;
+using loom::test::batched_front::tolerance;
 
 template <typename T>
 std::vector<T> host(const loom::Array<T>& a)

@@ -427,6 +427,9 @@ TYPED_TEST(BatchedFrontMore, UtvRevealsTheRankOfEveryMatrix)
         // Matrix b has rank b % (q + 1): a product of m x r and r x n factors, their diagonals
         // raised so that the nonzero singular values stay far above the tolerance.
         BatchDense<V> A(loom::test::reference(), count, size, n + 2, m * (n + 2) + 1);
+        // The padding is compared too (a call may not touch it): it must not be uninitialized
+        // memory, which may hold NaNs that differ from themselves.
+        A.values().fill(V(7));
         const auto X = random_batch<V>(count, {m, q}, 10, 3);
         const auto Y = random_batch<V>(count, {q, n}, 11, 3);
         std::vector<int32> ranks(count);

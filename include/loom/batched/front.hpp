@@ -31,7 +31,10 @@ namespace loom::batched {
 
 /// How a front-level call runs. (The routines' own mode tags are loom::batched::Mode::Serial,
 /// Team and TeamVector.)
-///   automatic    CUDA: serial for matrices of order <= 8, team_vector above; host: serial
+///   automatic    per call and order, as `automatic_launch` says (measured choices: on CUDA
+///                the lane-per-row kernels or a team for real square operands, serial up to
+///                order 8 and team_vector above otherwise; on the host serial, or the AVX2
+///                kernel for real gemm)
 ///   serial       one thread per matrix. On CUDA a block stages its matrices through shared
 ///                memory so that every global access is coalesced
 ///   team         a team per matrix (CUDA: a warp or a block, its threads as one flat set of
@@ -56,16 +59,17 @@ const char* to_string(Launch launch);
 /// The launch `automatic` picks for square matrices of order n on exec: on CUDA one thread per
 /// matrix up to order cuda_serial_max, a team per matrix beyond; serial on the host.
 Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_max = 8);
-/// gemm's crossover on CUDA, measured on an H200 (batch 163840, `loom bench batched gemm`):
-/// n = 3 serial 36 us, team_vector 125 us; n = 5 194 vs 172 us; n = 8 1092 vs 224 us. The
-/// factorizations and triangular routines keep the default 8 (getrf n = 5: serial 56 us,
-/// team_vector 249 us; trsm n = 5: 123 vs 287 us).
+/// gemm's serial/team_vector crossover on CUDA for complex or rectangular operands, measured on
+/// an H200 (batch 163840, `loom bench batched gemm`): n = 3 serial 36 us, team_vector 125 us;
+/// n = 5 194 vs 172 us; n = 8 1092 vs 224 us. Other calls switch at 8 (getrf n = 5: serial
+/// 56 us, team_vector 249 us; trsm n = 5: 123 vs 287 us).
 inline constexpr size_type gemm_cuda_serial_max = 4;
 /// The launch `automatic` takes for square operands of order n of the front-level call named
 /// `routine` ("gemm", "getrf", "trmm", ...) with values V on exec: what a benchmark reports.
-/// On CUDA, real gemm/trmm/trtri/getrf up to order 32 run the lane-per-row kernels of the
-/// team_vector launch; on the host, real gemm runs the vectorized kernel (simd) where the CPU
-/// has AVX2 and FMA.
+/// On CUDA, real square gemm/trmm/trtri/getrf take whichever of serial, team and team_vector
+/// (whose lane-per-row kernels cover orders up to 32) measured fastest for the order; on the
+/// host, real gemm runs the vectorized kernel (simd) where the CPU has AVX2 and FMA. The
+/// choices and their measurements: cuda_real_square_launch in front.cpp.
 template <typename V>
 Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n);
 

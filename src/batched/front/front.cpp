@@ -87,14 +87,6 @@ struct Support {
     size_type cuda_serial_max = 8;
 };
 
-/// cuda_serial_max for a routine with lane-per-row kernels on CUDA (cuda_rows.cuh: real
-/// square operands up to order 32, run by team_vector): automatic takes them at every order.
-template <typename V>
-constexpr size_type rows_serial_max(size_type otherwise, bool square = true)
-{
-    return is_complex_v<V> || !square ? otherwise : 0;
-}
-
 template <typename V>
 Launch resolve(const char* where, Launch launch, const Executor& exec, size_type n, Support s)
 {
@@ -188,20 +180,39 @@ Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_ma
     return Launch::serial;
 }
 
+/// `automatic` on CUDA for real square operands, measured on an H100 (batch 163840, double,
+/// `loom bench batched R --n ... --mode M`, microseconds):
+///   gemm   n = 3..11 team_vector (lane-per-row kernels): 14 / 54 / 140 / 304 us, 70-110% of
+///          copy; n = 16: team 561 us (81%) vs team_vector 806 / serial 8881; n = 32:
+///          team_vector 3265 vs team 3588;
+///   getrf  n = 3, 5: serial 15.5 / 34.5 vs team_vector 21.0 / 44.6; n = 8, 16, 32:
+///          team_vector 80 / 614 / 4473 vs serial 131 / 1283 / 163147;
+///   trtri  n = 3: serial 12.5 vs 14.4; n >= 5: team_vector (27.5 vs 29.0 at n = 5);
+///   trmm   team_vector at every order (17 us vs serial 21 us at n = 3).
+static Launch cuda_real_square_launch(std::string_view routine, size_type n)
+{
+    if (routine == "gemm") return n >= 13 && n <= 24 ? Launch::team : Launch::team_vector;
+    if (routine == "getrf") return n <= 6 ? Launch::serial : Launch::team_vector;
+    if (routine == "trtri") return n <= 4 ? Launch::serial : Launch::team_vector;
+    if (routine == "trmm") return Launch::team_vector;
+    return n <= 8 ? Launch::serial : Launch::team_vector;
+}
+
 template <typename V>
 Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n)
 {
-    // The same rules as the calls below take for square operands.
-    if (routine == "gemm") {
-        if constexpr (!is_complex_v<V>) {
-            if (exec.kind() == ExecKind::omp && host_kernels::vector_gemm_kernel<V>() != nullptr) {
-                return Launch::simd;
-            }
-        }
-        return choose_launch(exec, n, rows_serial_max<V>(gemm_cuda_serial_max));
+    if (exec.kind() == ExecKind::cuda) {
+        if (!is_complex_v<V>) return cuda_real_square_launch(routine, n);
+        return choose_launch(exec, n, routine == "gemm" ? gemm_cuda_serial_max : 8);
     }
-    const bool rows = routine == "trmm" || routine == "trtri" || routine == "getrf";
-    return choose_launch(exec, n, rows ? rows_serial_max<V>(8) : 8);
+    if constexpr (!is_complex_v<V>) {
+        // The vectorized host kernel beats Serial at every order, where the CPU has it.
+        if (routine == "gemm" && exec.kind() == ExecKind::omp &&
+            host_kernels::vector_gemm_kernel<V>() != nullptr) {
+            return Launch::simd;
+        }
+    }
+    return choose_launch(exec, n);
 }
 
 template <typename V>
@@ -225,19 +236,16 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
     check_distinct(where, C, "C", B, "B");
     if (C.batch_count() == 0 || C.size().count() == 0) return;
     const auto& exec = *C.executor();
-    if constexpr (!is_complex_v<V>) {
-        // The vectorized host kernel beats Serial at every order, where the CPU has it.
-        if (launch == Launch::automatic && exec.kind() == ExecKind::omp &&
-            host_kernels::vector_gemm_kernel<V>() != nullptr) {
-            launch = Launch::simd;
-        }
+    // On the host the choice does not depend on the shape (the AVX2 kernel takes any).
+    const bool square = a.rows == a.cols && a.cols == b.cols;
+    if (launch == Launch::automatic && (square || exec.kind() != ExecKind::cuda)) {
+        launch = automatic_launch<V>("gemm", exec, a.rows);
     }
     launch = resolve<V>(where, launch, exec, std::max({a.rows, a.cols, b.cols}),
                         {.simd = true,
                          .cuda_vendor = true,
                          .host_vendor = true,
-                         .cuda_serial_max = rows_serial_max<V>(gemm_cuda_serial_max,
-                                                               a.rows == a.cols && a.cols == b.cols)});
+                         .cuda_serial_max = gemm_cuda_serial_max});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             openblas::gemm(exec, op_a, op_b, alpha, A, B, beta, C),
                             cublas::gemm(e, op_a, op_b, alpha, A, B, beta, C))) {
@@ -298,11 +306,14 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
     check_triangular(where, side, A, B);
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *A.executor();
+    if (launch == Launch::automatic && !solve && B.rows() == B.cols()) {
+        launch = automatic_launch<V>("trmm", exec, B.rows());
+    }
     launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()),
                         {.simd = true,
                          .cuda_vendor = solve,
                          .host_vendor = true,
-                         .cuda_serial_max = rows_serial_max<V>(8, !solve && B.rows() == B.cols())});
+                         .cuda_serial_max = 8});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             solve ? openblas::trsm(exec, side, uplo, op, diag, alpha, A, B)
                                   : openblas::trmm(exec, side, uplo, op, diag, alpha, A, B),
@@ -343,8 +354,8 @@ void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& inf
     info.fill(0);
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(),
-                        {.simd = true, .host_vendor = true, .cuda_serial_max = rows_serial_max<V>(8)});
+    if (launch == Launch::automatic) launch = automatic_launch<V>("trtri", exec, A.rows());
+    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true, .host_vendor = true});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::trtri(exec, uplo, diag, A, info.data()),
                             false)) {
         return;
@@ -364,11 +375,9 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
     info.fill(0);
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
+    if (launch == Launch::automatic) launch = automatic_launch<V>("getrf", exec, A.rows());
     launch = resolve<V>(where, launch, exec, A.rows(),
-                        {.simd = false,
-                         .cuda_vendor = true,
-                         .host_vendor = true,
-                         .cuda_serial_max = rows_serial_max<V>(8)});
+                        {.simd = false, .cuda_vendor = true, .host_vendor = true});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::getrf(exec, A, pivots.data(), info.data()),
                             cublas::getrf(e, A, pivots.data(), info.data()))) {
         return;

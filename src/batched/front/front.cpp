@@ -183,15 +183,15 @@ Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_ma
 /// `automatic` on CUDA for real square operands, measured on an H100 (batch 163840, double,
 /// `loom bench batched R --n ... --mode M`, microseconds):
 ///   gemm   n = 3..11 team_vector (lane-per-row kernels): 14 / 54 / 140 / 304 us, 70-110% of
-///          copy; n = 16: team 561 us (81%) vs team_vector 806 / serial 8881; n = 32:
-///          team_vector 3265 vs team 3588;
+///          copy; team vs team_vector: n = 13 475 / 450, 14 593 / 541, 16 560 / 808 (team 81%
+///          of copy), 20 1283 / 1327, 24 1608 / 1744, 28 2729 / 2443, 32 3589 / 3248 us;
 ///   getrf  n = 3, 5: serial 15.5 / 34.5 vs team_vector 21.0 / 44.6; n = 8, 16, 32:
 ///          team_vector 80 / 614 / 4473 vs serial 131 / 1283 / 163147;
 ///   trtri  n = 3: serial 12.5 vs 14.4; n >= 5: team_vector (27.5 vs 29.0 at n = 5);
 ///   trmm   team_vector at every order (17 us vs serial 21 us at n = 3).
 static Launch cuda_real_square_launch(std::string_view routine, size_type n)
 {
-    if (routine == "gemm") return n >= 13 && n <= 24 ? Launch::team : Launch::team_vector;
+    if (routine == "gemm") return n >= 15 && n <= 24 ? Launch::team : Launch::team_vector;
     if (routine == "getrf") return n <= 6 ? Launch::serial : Launch::team_vector;
     if (routine == "trtri") return n <= 4 ? Launch::serial : Launch::team_vector;
     if (routine == "trmm") return Launch::team_vector;

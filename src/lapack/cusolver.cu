@@ -3,13 +3,12 @@
 // workspace (cuBLAS geam), factored, and transposed back. trtri needs no copy: the inverse of
 // the view A^T is (A^{-1})^T, the same memory with the other triangle.
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <cusolverDn.h>
 
+#include "base/cuda/cusolver.cuh"
 #include "base/instantiate.hpp"
 #include "blas/level3/cublas.cuh"
 #include "lapack/kernels.hpp"
@@ -42,52 +41,9 @@ namespace {
 using namespace loom::blas::cublas_detail;
 using loom::cuda::stream_of;
 
-void check(cusolverStatus_t status, const char* call, const char* where)
-{
-    if (status != CUSOLVER_STATUS_SUCCESS) {
-        throw CudaError(where, std::string(call) + " failed with cusolverStatus_t " +
-                                   std::to_string(static_cast<int>(status)));
-    }
-}
+using loom::cuda::SolverHandle;
 
-#define LOOM_CUSOLVER_CHECK(call, where) check((call), #call, where)
-
-/// One cuSOLVER handle per device, created on first use and kept for the life of the process
-/// (destroying it at exit could run after the CUDA runtime is gone). The lock is held while a
-/// caller binds the handle to its stream and queues its calls.
-class SolverHandle {
-public:
-    SolverHandle(const CudaExecutor& exec, const char* where) : lock_(mutex())
-    {
-        auto& handle = handles()[exec.device_id()];
-        if (handle == nullptr) {
-            int previous = 0;
-            cudaGetDevice(&previous);
-            cudaSetDevice(exec.device_id());
-            const auto status = cusolverDnCreate(&handle);
-            cudaSetDevice(previous);
-            LOOM_CUSOLVER_CHECK(status, where);
-        }
-        LOOM_CUSOLVER_CHECK(cusolverDnSetStream(handle, stream_of(exec)), where);
-        handle_ = handle;
-    }
-    cusolverDnHandle_t get() const { return handle_; }
-
-private:
-    static std::mutex& mutex()
-    {
-        static std::mutex m;
-        return m;
-    }
-    static std::unordered_map<int, cusolverDnHandle_t>& handles()
-    {
-        static auto* map = new std::unordered_map<int, cusolverDnHandle_t>();
-        return *map;
-    }
-    std::lock_guard<std::mutex> lock_;
-    cusolverDnHandle_t handle_ = nullptr;
-};
-
+#define LOOM_CUSOLVER_CHECK(call, where) loom::cuda::check_cusolver((call), #call, where)
 
 template <typename V>
 constexpr cudaDataType data_type()

@@ -6,15 +6,14 @@
 // factor in the other triangle is the wanted one).
 #include <algorithm>
 #include <climits>
-#include <mutex>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 
 #include <cublas_v2.h>
 #include <cuComplex.h>
 #include <cusolverDn.h>
 
+#include "base/cuda/cusolver.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "batched/front/kernels.hpp"
@@ -123,45 +122,7 @@ cublasStatus_t geqrf_batched(cublasHandle_t h, Args... args)
     return geqrf_batched_of(static_cast<T*>(nullptr), h, args...);
 }
 
-/// One cuSOLVER handle per device, created on first use and kept for the life of the process
-/// (destroying it at exit could run after the CUDA runtime is gone); the lock is held while a
-/// caller binds it to its stream and queues its call. (The dense layer keeps its own.)
-class SolverHandle {
-public:
-    SolverHandle(const CudaExecutor& exec, const char* where) : lock_(mutex())
-    {
-        auto& handle = handles()[exec.device_id()];
-        if (handle == nullptr) {
-            const CudaExecutor::DeviceScope scope(exec.device_id());
-            check(cusolverDnCreate(&handle), "cusolverDnCreate", where);
-        }
-        check(cusolverDnSetStream(handle, loom::cuda::stream_of(exec)), "cusolverDnSetStream",
-              where);
-        handle_ = handle;
-    }
-    cusolverDnHandle_t get() const { return handle_; }
-
-    static void check(cusolverStatus_t status, const char* call, const char* where)
-    {
-        if (status == CUSOLVER_STATUS_SUCCESS) return;
-        throw CudaError(where, std::string(call) + " failed with cusolverStatus_t " +
-                                   std::to_string(static_cast<int>(status)));
-    }
-
-private:
-    static std::mutex& mutex()
-    {
-        static std::mutex m;
-        return m;
-    }
-    static std::unordered_map<int, cusolverDnHandle_t>& handles()
-    {
-        static auto* map = new std::unordered_map<int, cusolverDnHandle_t>();
-        return *map;
-    }
-    std::lock_guard<std::mutex> lock_;
-    cusolverDnHandle_t handle_ = nullptr;
-};
+using loom::cuda::SolverHandle;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
@@ -403,7 +364,7 @@ bool potrf(const CudaExecutor& exec, blas::Uplo uplo, BatchDense<V>& A, int32* i
     // The column-major view is A^T = conj(A) = conj(L) L^T: its upper factor U = L^T is the
     // wanted lower factor, read row-major (and the other way around for Uplo::upper).
     const SolverHandle solver(exec, where);
-    SolverHandle::check(
+    loom::cuda::check_cusolver(
         potrf_batched<C>(
             solver.get(),
             uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,

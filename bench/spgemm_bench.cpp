@@ -258,7 +258,7 @@ Measurement measure_eigen(const matrix::Csr<V, I>& A, const Oracle<V, I>& oracle
     m.kernel = "eigen";
     m.peer = true;
     check("eigen",
-          matrix::Csr<V, I>::from_host(detail::host_executor(), {A.rows(), A.cols()},
+          matrix::Csr<V, I>::from_host(ReferenceExecutor::create(), {A.rows(), A.cols()},
                                        std::vector<I>(ptrs, ptrs + C.outerSize() + 1),
                                        std::vector<I>(C.innerIndexPtr(), C.innerIndexPtr() + nnz),
                                        std::vector<V>(C.valuePtr(), C.valuePtr() + nnz)),

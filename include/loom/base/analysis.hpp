@@ -12,6 +12,9 @@
 // current, and the backend state that analysis left (opaque here: each family defines it
 // in its own sources). What the analysis found is answered by public queries of the
 // family's handle (SpgemmHandle::result_nnz(), ...), which raise BadInput before any.
+// Analysis of one matrix alone, which every caller may share (SpMV's row partition, a
+// pattern's fingerprint), lives in that matrix's plan cache (loom/base/plan_cache.hpp)
+// instead; a handle holds the analysis of one operation on its operands.
 //
 // The rule of every numeric call: its operands, and the outputs whose pattern the symbolic
 // call made, must still have the patterns the analysis saw. A changed pattern raises

@@ -702,33 +702,45 @@ TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
     auto execs = loom::test::backends();
     execs.push_back(this->ref);
     for (const auto& exec : execs) {
-        SCOPED_TRACE(exec->name());
-        const Csr A_e(exec, A);
-        const Csr B_e(exec, B);
-        Handle handle;
+        for (const auto check : {loom::PatternCheck::cached, loom::PatternCheck::always}) {
+            SCOPED_TRACE(exec->name() +
+                         (check == loom::PatternCheck::cached ? " cached" : " always"));
+            const Csr A_e(exec, A);
+            const Csr B_e(exec, B);
+            Handle handle({.pattern_check = check});
+            Csr C;
+            sparse::spgemm_symbolic(handle, A_e, B_e, C);
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            // one column of a middle row replaced by another valid column
+            auto cols = C.col_idxs().to_host();
+            const auto ptrs = C.row_ptrs().to_host();
+            const auto k = ptrs[250];
+            ASSERT_LT(k, ptrs[251]);
+            cols[k] = static_cast<I>(cols[k] == 0 ? 1 : 0);
+            C.col_idxs() = loom::Array<I>(exec, cols);
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            EXPECT_EQ(handle.values_only_calls(), 0);
+            this->expect_same(C, expected);
+            // C's columns restored by that full call: values only again
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+            this->expect_same(C, expected);
+            // another C of the same size, never written by a numeric call
+            Csr other(exec, C.size(), C.nnz());
+            other.col_idxs().fill(I{0});
+            sparse::spgemm_numeric(handle, A_e, B_e, other);
+            EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+            this->expect_same(other, expected);
+        }
+        // a handle that declines the reuse writes columns on every call
+        Handle full({.reuse_columns = false});
         Csr C;
-        sparse::spgemm_symbolic(handle, A_e, B_e, C);
-        sparse::spgemm_numeric(handle, A_e, B_e, C);
-        // one column of a middle row replaced by another valid column
-        auto cols = C.col_idxs().to_host();
-        const auto ptrs = C.row_ptrs().to_host();
-        const auto k = ptrs[250];
-        ASSERT_LT(k, ptrs[251]);
-        cols[k] = static_cast<I>(cols[k] == 0 ? 1 : 0);
-        C.col_idxs() = loom::Array<I>(exec, cols);
-        sparse::spgemm_numeric(handle, A_e, B_e, C);
-        EXPECT_EQ(handle.values_only_calls(), 0);
-        this->expect_same(C, expected);
-        // C's columns restored by that full call: values only again
-        sparse::spgemm_numeric(handle, A_e, B_e, C);
-        EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
-        this->expect_same(C, expected);
-        // another C of the same size, never written by a numeric call
-        Csr other(exec, C.size(), C.nnz());
-        other.col_idxs().fill(I{0});
-        sparse::spgemm_numeric(handle, A_e, B_e, other);
-        EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
-        this->expect_same(other, expected);
+        sparse::spgemm_symbolic(full, Csr(exec, A), Csr(exec, B), C);
+        for (int repeat = 0; repeat < 2; ++repeat) {
+            sparse::spgemm_numeric(full, Csr(exec, A), Csr(exec, B), C);
+            this->expect_same(C, expected);
+        }
+        EXPECT_EQ(full.values_only_calls(), 0);
     }
 }
 

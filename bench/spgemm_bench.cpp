@@ -14,7 +14,6 @@
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
 #include "loom/sparse/spgemm.hpp"
-#include "sparse/spgemm/kernels.hpp"
 
 #if LOOM_BENCH_HAS_EIGEN
 #include <Eigen/SparseCore>
@@ -195,38 +194,40 @@ Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr
     check(kernel, sparse::spgemm(A, A, spgemm_options), oracle, m, exec);
     const TimingOptions timing{.samples = options.samples};
     {
+        // every timed call a first analysis of A: its fingerprint computed, not cached
+        auto first_options = spgemm_options;
+        first_options.pattern_check = PatternCheck::always;
         matrix::Csr<V, I> C;
         m.symbolic = time_kernel(
             exec,
             [&] {
-                sparse::SpgemmHandle<V, I> handle(spgemm_options);
+                sparse::SpgemmHandle<V, I> handle(first_options);
                 sparse::spgemm_symbolic(handle, A, A, C);
             },
             timing);
     }
     {
-        sparse::SpgemmHandle<V, I> handle(spgemm_options);
+        // a handle that never reuses C's columns: every timed call is the full phase
+        auto full_options = spgemm_options;
+        full_options.reuse_columns = false;
+        sparse::SpgemmHandle<V, I> handle(full_options);
         matrix::Csr<V, I> C;
         sparse::spgemm_symbolic(handle, A, A, C);
         sparse::spgemm_numeric(handle, A, A, C);
         check(kernel + " (handle)", C, oracle, m, exec);
-        // forgetting the pattern of C that the last call recorded makes every timed call a
-        // first one: the full phase, then the checksum of C's pattern that it records
-        auto& state = *sparse::detail::SpgemmHandleAccess::state(handle);
         m.numeric = time_kernel(
-            exec,
-            [&] {
-                state.written_c.reset();
-                sparse::spgemm_numeric(handle, A, A, C);
-            },
-            timing);
+            exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
+    }
+    {
         // a repeated call: values only when the backend has that path (then C's values,
         // poisoned first, must all be rewritten)
+        sparse::SpgemmHandle<V, I> handle(spgemm_options);
+        matrix::Csr<V, I> C;
+        sparse::spgemm_symbolic(handle, A, A, C);
         sparse::spgemm_numeric(handle, A, A, C);
         C.values().fill(V(std::numeric_limits<remove_complex_t<V>>::quiet_NaN()));
-        const auto before = state.values_only_calls;
         sparse::spgemm_numeric(handle, A, A, C);
-        if (state.values_only_calls > before) {
+        if (handle.values_only_calls() > 0) {
             check(kernel + " (numeric reuse)", C, oracle, m, exec);
             m.numeric_reuse = time_kernel(
                 exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
@@ -257,7 +258,7 @@ Measurement measure_eigen(const matrix::Csr<V, I>& A, const Oracle<V, I>& oracle
     m.kernel = "eigen";
     m.peer = true;
     check("eigen",
-          matrix::Csr<V, I>::from_host(detail::host_executor(), {A.rows(), A.cols()},
+          matrix::Csr<V, I>::from_host(ReferenceExecutor::create(), {A.rows(), A.cols()},
                                        std::vector<I>(ptrs, ptrs + C.outerSize() + 1),
                                        std::vector<I>(C.innerIndexPtr(), C.innerIndexPtr() + nnz),
                                        std::vector<V>(C.valuePtr(), C.valuePtr() + nnz)),
@@ -393,11 +394,12 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     }
     table.print();
     fmt::print(
-        "\nnumeric: the first numeric call after the symbolic phase (C's columns and "
-        "values; Loom then records a checksum of C's pattern). reuse: numeric repeated on "
-        "the same handle and C, whose columns that call wrote (Loom on CUDA with sorted "
-        "rows: a checksum of C's pattern, then the light rows' values only; '-' where the "
-        "backend has no such path).\n");
+        "\nnumeric: the full numeric phase (C's columns and values), as every call of a "
+        "handle with reuse_columns off (a handle that reuses them adds one pass over C's "
+        "pattern to its first call, which records C's fingerprint). reuse: numeric repeated "
+        "on the same handle and C, whose columns that call wrote (Loom on CUDA with sorted "
+        "rows: C's fingerprint from its plan cache, then the light rows' values only; '-' "
+        "where the backend has no such path).\n");
     if (options.peer == Peer::cusparse) {
         fmt::print(
             "cusparse's numeric is cusparseSpGEMMreuse_compute, which keeps C's columns "

@@ -199,7 +199,7 @@ TYPED_TEST(Spadd, NumericIsReusableForNewValues)
         sparse::SpaddHandle<V, I> handle;
         Csr C;
         sparse::spadd_symbolic(handle, A, B, C);
-        EXPECT_TRUE(handle.has_symbolic());
+        EXPECT_TRUE(handle.analyzed());
         EXPECT_EQ(handle.algorithm(), SpaddAlgorithm::native);
         sparse::spadd_numeric(handle, V{1}, A, V{1}, B, C);
         this->expect_sum(V{1}, A, V{1}, B, C);
@@ -258,7 +258,7 @@ TYPED_TEST(Spadd, PatternChangesAreRejected)
         EXPECT_THROW(sparse::spadd_numeric(plain, V{1}, A_mutable, V{1}, B, C), loom::BadInput);
 
         // Written through a pointer kept from before: caught when the handle verifies.
-        sparse::SpaddHandle<V, I> verifying({SpaddAlgorithm::automatic, true});
+        sparse::SpaddHandle<V, I> verifying({.pattern_check = loom::PatternCheck::always});
         Csr A_raw(A);
         I* raw_cols = A_raw.col_idxs().data();
         sparse::spadd_symbolic(verifying, A_raw, B, C);
@@ -278,7 +278,7 @@ TYPED_TEST(Spadd, BadInput)
     sparse::SpaddHandle<V, I> handle;
     Csr C = A;
     EXPECT_THROW(sparse::spadd_symbolic(handle, A, B, C), loom::DimensionMismatch);
-    EXPECT_FALSE(handle.has_symbolic());
+    EXPECT_FALSE(handle.analyzed());
     EXPECT_EQ(C.col_idxs().to_host(), A.col_idxs().to_host());
     EXPECT_THROW(sparse::spadd_symbolic(handle, Csr{}, A, C), loom::BadInput);
     for (const auto& exec : loom::test::backends()) {

@@ -15,8 +15,6 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/sparse/spgemm.hpp"
-// white-box: the handle's count of values-only numeric calls
-#include "../../src/sparse/spgemm/kernels.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -652,13 +650,6 @@ TYPED_TEST(Spgemm, JacobiFusedRefusesZeroDiagonal)
     }
 }
 
-/// Numeric calls on `handle` that took the values-only path (C's columns known).
-template <typename V, typename I>
-size_type values_only_calls(sparse::SpgemmHandle<V, I>& handle)
-{
-    return loom::sparse::detail::SpgemmHandleAccess::state(handle)->values_only_calls;
-}
-
 /// Repeated numeric calls on CUDA with sorted rows compute values only once C's columns are
 /// those the handle wrote, over light rows (narrow B, addressed directly; wide B, hashed)
 /// and long rows (up to the bitmap path): every value rewritten (C's values are poisoned
@@ -685,13 +676,13 @@ TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
             Csr C;
             sparse::spgemm_symbolic(handle, Csr(exec, A), B_e, C);
             sparse::spgemm_numeric(handle, Csr(exec, A), B_e, C);
-            EXPECT_EQ(values_only_calls(handle), 0);
+            EXPECT_EQ(handle.values_only_calls(), 0);
             this->expect_same(C, sparse::spgemm(A, B));
             for (int repeat = 1; repeat <= 2; ++repeat) {
                 const auto A2 = this->with_new_values(A, 90 + repeat);
                 C.values().fill(V{1234.5});
                 sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
-                EXPECT_EQ(values_only_calls(handle), fast ? repeat : 0);
+                EXPECT_EQ(handle.values_only_calls(), fast ? repeat : 0);
                 this->expect_same(C, sparse::spgemm(A2, B));
             }
         }
@@ -711,33 +702,45 @@ TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
     auto execs = loom::test::backends();
     execs.push_back(this->ref);
     for (const auto& exec : execs) {
-        SCOPED_TRACE(exec->name());
-        const Csr A_e(exec, A);
-        const Csr B_e(exec, B);
-        Handle handle;
+        for (const auto check : {loom::PatternCheck::cached, loom::PatternCheck::always}) {
+            SCOPED_TRACE(exec->name() +
+                         (check == loom::PatternCheck::cached ? " cached" : " always"));
+            const Csr A_e(exec, A);
+            const Csr B_e(exec, B);
+            Handle handle({.pattern_check = check});
+            Csr C;
+            sparse::spgemm_symbolic(handle, A_e, B_e, C);
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            // one column of a middle row replaced by another valid column
+            auto cols = C.col_idxs().to_host();
+            const auto ptrs = C.row_ptrs().to_host();
+            const auto k = ptrs[250];
+            ASSERT_LT(k, ptrs[251]);
+            cols[k] = static_cast<I>(cols[k] == 0 ? 1 : 0);
+            C.col_idxs() = loom::Array<I>(exec, cols);
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            EXPECT_EQ(handle.values_only_calls(), 0);
+            this->expect_same(C, expected);
+            // C's columns restored by that full call: values only again
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+            this->expect_same(C, expected);
+            // another C of the same size, never written by a numeric call
+            Csr other(exec, C.size(), C.nnz());
+            other.col_idxs().fill(I{0});
+            sparse::spgemm_numeric(handle, A_e, B_e, other);
+            EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+            this->expect_same(other, expected);
+        }
+        // a handle that declines the reuse writes columns on every call
+        Handle full({.reuse_columns = false});
         Csr C;
-        sparse::spgemm_symbolic(handle, A_e, B_e, C);
-        sparse::spgemm_numeric(handle, A_e, B_e, C);
-        // one column of a middle row replaced by another valid column
-        auto cols = C.col_idxs().to_host();
-        const auto ptrs = C.row_ptrs().to_host();
-        const auto k = ptrs[250];
-        ASSERT_LT(k, ptrs[251]);
-        cols[k] = static_cast<I>(cols[k] == 0 ? 1 : 0);
-        C.col_idxs() = loom::Array<I>(exec, cols);
-        sparse::spgemm_numeric(handle, A_e, B_e, C);
-        EXPECT_EQ(values_only_calls(handle), 0);
-        this->expect_same(C, expected);
-        // C's columns restored by that full call: values only again
-        sparse::spgemm_numeric(handle, A_e, B_e, C);
-        EXPECT_EQ(values_only_calls(handle), exec->is_host() ? 0 : 1);
-        this->expect_same(C, expected);
-        // another C of the same size, never written by a numeric call
-        Csr other(exec, C.size(), C.nnz());
-        other.col_idxs().fill(I{0});
-        sparse::spgemm_numeric(handle, A_e, B_e, other);
-        EXPECT_EQ(values_only_calls(handle), exec->is_host() ? 0 : 1);
-        this->expect_same(other, expected);
+        sparse::spgemm_symbolic(full, Csr(exec, A), Csr(exec, B), C);
+        for (int repeat = 0; repeat < 2; ++repeat) {
+            sparse::spgemm_numeric(full, Csr(exec, A), Csr(exec, B), C);
+            this->expect_same(C, expected);
+        }
+        EXPECT_EQ(full.values_only_calls(), 0);
     }
 }
 
@@ -765,7 +768,7 @@ TYPED_TEST(Spgemm, ValuesOnlyPathSortedPlainAndJacobi)
                 sparse::spgemm_numeric(handle, A_e, B_e, C);
                 this->expect_same(C, sparse::spgemm(A, B), false);
             }
-            EXPECT_EQ(values_only_calls(handle), 0);
+            EXPECT_EQ(handle.values_only_calls(), 0);
         }
         const V omega{0.75};
         const auto J = with_strong_diagonal(A);
@@ -788,13 +791,13 @@ TYPED_TEST(Spgemm, ValuesOnlyPathSortedPlainAndJacobi)
         sparse::spgemm_jacobi_symbolic(handle, J_e, B_e, C);
         sparse::spgemm_jacobi_numeric(handle, omega, J_e, B_e, C);
         this->expect_same(C, sparse::spgemm(jacobi_operator(J, omega, d_of(J)), B));
-        EXPECT_EQ(values_only_calls(handle), 0);
+        EXPECT_EQ(handle.values_only_calls(), 0);
         // new values, J's pattern (A's with the diagonal appended)
         const auto J2 = with_strong_diagonal(this->with_new_values(A, 86));
         const auto B2 = this->with_new_values(B, 87);
         C.values().fill(V{-7});
         sparse::spgemm_jacobi_numeric(handle, omega, Csr(exec, J2), Csr(exec, B2), C);
-        EXPECT_EQ(values_only_calls(handle), exec->is_host() ? 0 : 1);
+        EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
         this->expect_same(C, sparse::spgemm(jacobi_operator(J2, omega, d_of(J2)), B2));
     }
 }

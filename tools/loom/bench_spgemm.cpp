@@ -55,7 +55,7 @@ Runner setup(CLI::App& sub)
         "--reps samples of each phase.\n"
         "  symbolic  the pattern of C (a fresh handle each time; allocates C)\n"
         "  numeric   columns and values, repeated on one handle (includes the check that the\n"
-        "            pattern of A did not change)\n"
+        "            pattern of A did not change, from A's cached fingerprint)\n"
         "  total     sparse::spgemm(A, A): both phases, allocation included\n"
         "  GFLOP/s   {}\n"
         "  vs peer   peer time / Loom time (> 1: Loom is faster); cusparse is Loom's\n"

@@ -14,10 +14,9 @@
 // are kept, so that C's pattern depends on the patterns only.
 #pragma once
 
-#include <cstdint>
-#include <memory>
 #include <string>
 
+#include "loom/base/analysis.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 
@@ -33,44 +32,28 @@ const char* to_string(SpaddAlgorithm algorithm);
 
 struct SpaddOptions {
     SpaddAlgorithm algorithm = SpaddAlgorithm::automatic;
-    /// The numeric phase makes sure that A, B and C still have the patterns the symbolic
-    /// phase saw, by a fingerprint of each pattern that the matrix keeps in its plan cache
-    /// (Csr::plans(), dropped whenever the pattern is handed out for writing). Set this to
-    /// compute the fingerprints on every call, which also catches a pattern rewritten through
-    /// a pointer kept from earlier (one extra pass over the column indices).
-    bool verify_pattern = false;
+    /// How numeric calls make sure that A, B and C still have the patterns of the symbolic
+    /// phase (loom/base/analysis.hpp).
+    PatternCheck pattern_check = PatternCheck::cached;
 };
 
-namespace spadd_detail {
+namespace detail {
 template <typename V, typename I>
 struct SpaddState;
 }
 
 /// What the symbolic phase leaves for the numeric phase; bound to the executor and the
-/// patterns it was computed for. Movable, not copyable.
+/// patterns it was computed for. An analysis handle (loom/base/analysis.hpp): options(),
+/// analyzed(), reset(). Move-only.
 template <typename V, typename I = int32>
-class SpaddHandle {
+class SpaddHandle : public AnalysisHandle<SpaddOptions, detail::SpaddState<V, I>> {
 public:
-    explicit SpaddHandle(SpaddOptions options = {});
-    ~SpaddHandle();
-    SpaddHandle(SpaddHandle&&) noexcept;
-    SpaddHandle& operator=(SpaddHandle&&) noexcept;
-    SpaddHandle(const SpaddHandle&) = delete;
-    SpaddHandle& operator=(const SpaddHandle&) = delete;
+    using AnalysisHandle<SpaddOptions, detail::SpaddState<V, I>>::AnalysisHandle;
 
-    const SpaddOptions& options() const noexcept { return options_; }
-    /// Whether a symbolic phase has run, so that the numeric phase may follow.
-    bool has_symbolic() const noexcept { return state_ != nullptr; }
     /// The algorithm that runs (`automatic` resolved); `automatic` before the symbolic phase.
     SpaddAlgorithm algorithm() const noexcept;
-
-    /// For the implementation (src/sparse/spadd): the symbolic phase's results.
-    spadd_detail::SpaddState<V, I>* state() const noexcept { return state_.get(); }
-    void reset(std::unique_ptr<spadd_detail::SpaddState<V, I>> state) noexcept;
-
-private:
-    SpaddOptions options_;
-    std::unique_ptr<spadd_detail::SpaddState<V, I>> state_;
+    /// What the symbolic phase found: C's number of entries. BadInput before it.
+    size_type result_nnz() const;
 };
 
 /// C's pattern for alpha * A + beta * B: row pointers and sorted, distinct columns; C's values
@@ -84,7 +67,7 @@ void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
 
 /// C's values = alpha * A + beta * B, with the patterns of the symbolic phase. BadInput when
 /// no symbolic phase has run, or when A, B or C do not have the patterns it saw (see
-/// SpaddOptions::verify_pattern); C is unchanged then.
+/// SpaddOptions::pattern_check); C is unchanged then.
 template <typename V, typename I>
 void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V, I>& A, V beta,
                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "loom/base/analysis.hpp"
 #include "loom/base/array.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -35,30 +36,30 @@ struct SpgemmOptions {
     /// Columns ascending within every row of C. false leaves the order to the kernel, which
     /// saves a sort per row on some backends; the set of entries is the same.
     bool sort_output = true;
+    /// How numeric calls make sure that A and B still have the patterns of the symbolic
+    /// phase, and that C still has the columns the handle last wrote (loom/base/analysis.hpp).
+    PatternCheck pattern_check = PatternCheck::cached;
+    /// A numeric call whose C still holds the columns that this handle's previous numeric
+    /// call wrote computes values only (native CUDA kernels with sort_output; the host
+    /// kernels have no such path). false: every numeric call writes columns and values, and
+    /// the handle keeps no fingerprint of C.
+    bool reuse_columns = true;
 };
 
 namespace detail {
 template <typename I>
 struct SpgemmState;
-struct SpgemmHandleAccess;
 }  // namespace detail
 
 /// What the symbolic phase learns about one product, kept for its numeric phases: C's row
 /// pointers, the multiply-adds of every row, the rows grouped by the work they need (GPU),
 /// and fingerprints of the patterns of A and B, so that a numeric call with a changed
-/// pattern is refused (BadInput) instead of computing garbage. Move-only.
+/// pattern is refused (BadInput) instead of computing garbage. An analysis handle
+/// (loom/base/analysis.hpp): options(), analyzed(), reset(). Move-only.
 template <typename V, typename I = int32>
-class SpgemmHandle {
+class SpgemmHandle : public AnalysisHandle<SpgemmOptions, detail::SpgemmState<I>> {
 public:
-    explicit SpgemmHandle(SpgemmOptions options = {});
-    SpgemmHandle(SpgemmHandle&&) noexcept;
-    SpgemmHandle& operator=(SpgemmHandle&&) noexcept;
-    ~SpgemmHandle();
-
-    const SpgemmOptions& options() const noexcept { return options_; }
-
-    /// Whether a symbolic phase has run on this handle.
-    bool analyzed() const noexcept { return state_ != nullptr; }
+    using AnalysisHandle<SpgemmOptions, detail::SpgemmState<I>>::AnalysisHandle;
 
     // What the last symbolic phase found; BadInput before any symbolic phase.
 
@@ -75,13 +76,9 @@ public:
     /// executor.
     const Array<I>& row_ptrs() const;
     const Array<int64>& row_flops() const;
-
-private:
-    friend struct detail::SpgemmHandleAccess;
-    const detail::SpgemmState<I>& state(const char* where) const;
-
-    SpgemmOptions options_;
-    std::unique_ptr<detail::SpgemmState<I>> state_;
+    /// Numeric calls since the symbolic phase that computed values only, C's columns being
+    /// those this handle wrote before (see SpgemmOptions::reuse_columns).
+    size_type values_only_calls() const;
 };
 
 /// The pattern of C = A * B: C becomes an A.rows() x B.cols() matrix on A's executor with
@@ -97,7 +94,8 @@ void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
 /// spgemm_symbolic(handle, ...) saw (values may differ). C is the matrix it produced. BadInput
 /// when the handle holds no symbolic phase of a plain product, when the pattern of A or B
 /// changed (different sizes, number of entries, row pointers or columns), or when C does not
-/// have the size and number of entries of the symbolic result. On failure C is not modified.
+/// have the size and number of entries of the symbolic result (SpgemmOptions::pattern_check
+/// says how patterns are compared). On failure C is not modified.
 template <typename V, typename I>
 void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);

@@ -25,12 +25,7 @@
 #include <cstdint>
 #include <limits>
 
-#include <cub/device/device_reduce.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include "base/cuda/arithmetic.cuh"
-#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
@@ -431,20 +426,6 @@ __global__ void __launch_bounds__(numeric_block) numeric_kernel(NumericArgs<D, I
     }
 }
 
-template <typename I>
-struct FingerprintTerm {
-    const I* row_ptrs;
-    const I* cols;
-    long long rows;
-
-    __host__ __device__ std::uint64_t operator()(long long i) const
-    {
-        const I value = i <= rows ? row_ptrs[i] : cols[i - rows - 1];
-        return spadd_detail::fingerprint_term(static_cast<std::uint64_t>(i),
-                                        static_cast<std::uint64_t>(value));
-    }
-};
-
 unsigned grid_for(const CudaExecutor& exec, long long work_items, int items_per_block,
                   int blocks_per_sm)
 {
@@ -465,20 +446,6 @@ void launch_numeric(const CudaExecutor& exec, const NumericArgs<D, I>& args)
 }  // namespace spadd_kernels
 
 using namespace spadd_kernels;
-
-template <typename V, typename I>
-std::uint64_t pattern_fingerprint(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
-{
-    const auto terms = thrust::make_transform_iterator(
-        thrust::make_counting_iterator<long long>(0),
-        FingerprintTerm<I>{A.row_ptrs().data(), A.col_idxs().data(), A.rows()});
-    Array<std::uint64_t> sum(exec.shared_from_this(), 1);
-    loom::cuda::run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceReduce::Sum(temp, bytes, terms, sum.data(), A.rows() + 1 + A.nnz(),
-                                      stream_of(exec));
-    });
-    return detail::load_element(sum, 0);
-}
 
 template <typename V, typename I>
 void spadd_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
@@ -539,7 +506,7 @@ void spadd_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         }
     }
     loom::cuda::exclusive_prefix_sum(exec, row_ptrs.data(), rows + 1);
-    matrix::Csr<V, I> result(shared_exec, A.size(), detail::load_element(row_ptrs, rows));
+    matrix::Csr<V, I> result(shared_exec, A.size(), loom::detail::load_element(row_ptrs, rows));
     if (rows > 0 && result.nnz() > 0) {
         compact_columns_kernel<<<grid_for(exec, rows, warps_per_block, 8), symbolic_block, 0,
                                  stream>>>(rows, args.a_ptrs, args.b_ptrs, row_ptrs.data(),

@@ -6,7 +6,6 @@
 // without looking at a column index, and these offsets fit the index type whatever nnz(C).
 #pragma once
 
-#include <cstdint>
 #include <memory>
 
 #include "loom/base/array.hpp"
@@ -15,32 +14,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/spadd.hpp"
 
-#ifdef __CUDACC__
-#define LOOM_SPADD_HOST_DEVICE __host__ __device__
-#else
-#define LOOM_SPADD_HOST_DEVICE
-#endif
-
-namespace loom::sparse::spadd_detail {
-
-/// One term of a pattern fingerprint: the value stored at a position, mixed (SplitMix64's
-/// finaliser) so that the sum of all terms changes when any value moves or changes.
-LOOM_SPADD_HOST_DEVICE inline std::uint64_t fingerprint_term(std::uint64_t position,
-                                                             std::uint64_t value)
-{
-    std::uint64_t z = position * 0x9e3779b97f4a7c15ULL ^ (value + 0x632be59bd9b4e019ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-}  // namespace loom::sparse::spadd_detail
-
 #define LOOM_DECLARE_SPADD_KERNELS(Exec)                                                       \
-    /* The wrapping sum of fingerprint_term over row_ptrs[r] at position r and col_idxs[k]    \
-       at position rows + 1 + k: order-independent, so every backend agrees. */               \
-    template <typename V, typename I>                                                          \
-    std::uint64_t pattern_fingerprint(const Exec& exec, const matrix::Csr<V, I>& A);           \
     /* C: replaced by the pattern of A + B (values allocated, not set); positions: one per    \
        entry of A and of B, its offset within its row of C. */                                 \
     template <typename V, typename I>                                                          \
@@ -54,7 +28,6 @@ LOOM_SPADD_HOST_DEVICE inline std::uint64_t fingerprint_term(std::uint64_t posit
                        const Array<I>& b_positions, matrix::Csr<V, I>& C)
 
 #define LOOM_INSTANTIATE_SPADD_KERNELS(Exec, V, I)                                             \
-    template std::uint64_t pattern_fingerprint(const Exec&, const matrix::Csr<V, I>&);        \
     template void spadd_symbolic(const Exec&, const matrix::Csr<V, I>&,                        \
                                  const matrix::Csr<V, I>&, matrix::Csr<V, I>&, Array<I>&,      \
                                  Array<I>&);                                                   \

@@ -73,21 +73,6 @@ I unite_row(const I* a_ptrs, const I* a_cols, const I* b_ptrs, const I* b_cols, 
 }  // namespace
 
 template <typename V, typename I>
-std::uint64_t pattern_fingerprint(const OmpExecutor& exec, const matrix::Csr<V, I>& A)
-{
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const size_type rows = A.rows();
-    std::uint64_t sum = 0;
-#pragma omp parallel for reduction(+ : sum) schedule(static) num_threads(exec.num_threads())
-    for (size_type i = 0; i <= rows + A.nnz(); ++i) {
-        const auto value = i <= rows ? row_ptrs[i] : cols[i - rows - 1];
-        sum += spadd_detail::fingerprint_term(i, static_cast<std::uint64_t>(value));
-    }
-    return sum;
-}
-
-template <typename V, typename I>
 void spadd_symbolic(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C, Array<I>& a_positions,
                     Array<I>& b_positions)

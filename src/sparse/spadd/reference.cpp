@@ -10,22 +10,6 @@
 namespace loom::sparse::reference {
 
 template <typename V, typename I>
-std::uint64_t pattern_fingerprint(const ReferenceExecutor&, const matrix::Csr<V, I>& A)
-{
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    std::uint64_t sum = 0;
-    for (size_type r = 0; r <= A.rows(); ++r) {
-        sum += spadd_detail::fingerprint_term(r, static_cast<std::uint64_t>(row_ptrs[r]));
-    }
-    for (size_type k = 0; k < A.nnz(); ++k) {
-        sum += spadd_detail::fingerprint_term(A.rows() + 1 + k,
-                                              static_cast<std::uint64_t>(cols[k]));
-    }
-    return sum;
-}
-
-template <typename V, typename I>
 void spadd_symbolic(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C, Array<I>& a_positions,
                     Array<I>& b_positions)

@@ -9,6 +9,7 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/sparse/csr_utils.hpp"
+#include "loom/sparse/fingerprint.hpp"
 #include "sparse/spadd/kernels.hpp"
 #include "sparse/spadd/state.hpp"
 
@@ -32,55 +33,6 @@ void check_on(const char* where, const std::shared_ptr<const Executor>& exec,
                                   exec->name() + ", " + name + " on " +
                                   executor_name(M.executor()) + ")");
     }
-}
-
-template <typename V, typename I>
-std::uint64_t computed_fingerprint(const matrix::Csr<V, I>& M)
-{
-    return LOOM_RUN_KERNEL(numeric_where, *M.executor(), pattern_fingerprint, M);
-}
-
-/// A pattern's fingerprint, kept in the matrix's plan cache: the matrix drops it whenever
-/// its pattern is handed out for writing, so a cached one still describes the pattern.
-struct PatternFingerprint {
-    std::uint64_t value = 0;
-};
-
-template <typename V, typename I>
-std::uint64_t fingerprint(const matrix::Csr<V, I>& M)
-{
-    const auto always = [](const PatternFingerprint&) { return true; };
-    const auto compute = [&] {
-        return std::make_shared<PatternFingerprint>(PatternFingerprint{computed_fingerprint(M)});
-    };
-    return M.plans().template obtain<PatternFingerprint>(always, compute)->value;
-}
-
-template <typename V, typename I>
-spadd_detail::PatternStamp stamp(const matrix::Csr<V, I>& M)
-{
-    return {M.size(), M.nnz(), fingerprint(M)};
-}
-
-/// BadInput unless M has the pattern `seen` describes. The fingerprint comes from M's plan
-/// cache unless `verify` asks for it to be computed again.
-template <typename V, typename I>
-void check_pattern(const spadd_detail::PatternStamp& seen, const matrix::Csr<V, I>& M,
-                   const char* name, bool verify)
-{
-    const auto changed = [&](const std::string& what) {
-        throw BadInput(numeric_where, std::string("the pattern of ") + name +
-                                          " changed since spadd_symbolic (" + what +
-                                          "); run spadd_symbolic again");
-    };
-    if (M.size() != seen.size) {
-        changed("size " + to_string(seen.size) + " became " + to_string(M.size()));
-    }
-    if (M.nnz() != seen.nnz) {
-        changed(std::to_string(seen.nnz) + " stored entries became " + std::to_string(M.nnz()));
-    }
-    const auto now = verify ? computed_fingerprint(M) : fingerprint(M);
-    if (now != seen.fingerprint) changed("its row pointers or column indices differ");
 }
 
 std::string lowercase(std::string text)
@@ -138,26 +90,16 @@ const char* to_string(SpaddAlgorithm algorithm)
 }
 
 template <typename V, typename I>
-SpaddHandle<V, I>::SpaddHandle(SpaddOptions options) : options_(options)
-{}
-
-template <typename V, typename I>
-SpaddHandle<V, I>::~SpaddHandle() = default;
-template <typename V, typename I>
-SpaddHandle<V, I>::SpaddHandle(SpaddHandle&&) noexcept = default;
-template <typename V, typename I>
-SpaddHandle<V, I>& SpaddHandle<V, I>::operator=(SpaddHandle&&) noexcept = default;
-
-template <typename V, typename I>
 SpaddAlgorithm SpaddHandle<V, I>::algorithm() const noexcept
 {
-    return state_ ? state_->algorithm : options_.algorithm;
+    const auto* state = this->state();
+    return state ? state->algorithm : this->options().algorithm;
 }
 
 template <typename V, typename I>
-void SpaddHandle<V, I>::reset(std::unique_ptr<spadd_detail::SpaddState<V, I>> state) noexcept
+size_type SpaddHandle<V, I>::result_nnz() const
 {
-    state_ = std::move(state);
+    return this->analysis("loom::sparse::SpaddHandle::result_nnz").c.nnz;
 }
 
 template <typename V, typename I>
@@ -177,7 +119,7 @@ void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                                " may not fit the index type " + type_name<I>() +
                                " of the sum (use 64-bit indices)");
     }
-    auto state = std::make_unique<spadd_detail::SpaddState<V, I>>();
+    auto state = std::make_unique<detail::SpaddState<V, I>>();
     state->exec = exec;
     state->algorithm = handle.options().algorithm == SpaddAlgorithm::vendor
                            ? SpaddAlgorithm::vendor
@@ -185,7 +127,7 @@ void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
     if (state->algorithm == SpaddAlgorithm::vendor) check_vendor(A, B);
 
     matrix::Csr<V, I> result;
-    exec->run(detail::overloaded{
+    exec->run(loom::detail::overloaded{
         [&](const ReferenceExecutor& e) {
             reference::spadd_symbolic(e, A, B, result, state->a_positions, state->b_positions);
         },
@@ -202,11 +144,12 @@ void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                 }
             });
         }});
-    state->a = stamp(A);
-    state->b = stamp(B);
+    const auto check = handle.options().pattern_check;
+    state->a = pattern_fingerprint(A, check);
+    state->b = pattern_fingerprint(B, check);
     C = std::move(result);
-    state->c = stamp(C);  // after the move, which empties C's plan cache
-    handle.reset(std::move(state));
+    state->c = pattern_fingerprint(C, check);  // after the move, which empties C's plan cache
+    handle.adopt(std::move(state));
 }
 
 template <typename V, typename I>
@@ -214,19 +157,19 @@ void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V
                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {
     const auto* state = handle.state();
-    if (state == nullptr) {
+    if (!state) {
         throw BadInput(numeric_where, "the handle has no symbolic phase; run spadd_symbolic first");
     }
     const auto& exec = state->exec;
     check_on(numeric_where, exec, A, "A");
     check_on(numeric_where, exec, B, "B");
     check_on(numeric_where, exec, C, "C");
-    const bool verify = handle.options().verify_pattern;
-    check_pattern(state->a, A, "A", verify);
-    check_pattern(state->b, B, "B", verify);
-    check_pattern(state->c, C, "C", verify);
+    const auto check = handle.options().pattern_check;
+    check_pattern(numeric_where, "A", state->a, A, check);
+    check_pattern(numeric_where, "B", state->b, B, check);
+    check_pattern(numeric_where, "C", state->c, C, check);
     if (C.nnz() == 0) return;
-    exec->run(detail::overloaded{
+    exec->run(loom::detail::overloaded{
         [&](const ReferenceExecutor& e) {
             reference::spadd_numeric(e, alpha, A, beta, B, state->a_positions, state->b_positions,
                                      C);

@@ -61,7 +61,6 @@ using loom::cuda::stream_of;
 
 constexpr const char* symbolic_where = "loom::sparse::spgemm_symbolic";
 constexpr const char* numeric_where = "loom::sparse::spgemm_numeric";
-constexpr const char* checksum_where = "loom::sparse::spgemm (pattern checksum)";
 
 // ------------------------------------------------------------------------- configuration
 
@@ -1673,19 +1672,6 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
     check_launch(where);
 }
 
-template <typename I>
-struct ChecksumTerm {
-    const I* ptrs;
-    const I* cols;
-    long long n;  ///< entries of ptrs
-    __host__ __device__ unsigned long long operator()(long long i) const
-    {
-        const I value = i < n ? ptrs[i] : cols[i - n];
-        return detail::checksum_term(static_cast<std::uint64_t>(i),
-                                     static_cast<std::uint64_t>(value));
-    }
-};
-
 /// d_inv[r] = 1 / (sum of A's entries (r, r)); first_zero = the lowest row where it is 0.
 template <typename V, typename I>
 __global__ void __launch_bounds__(256)
@@ -1722,23 +1708,6 @@ int64 inverse_diagonal(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Arr
     check_launch(where);
     const auto first = loom::detail::load_element(first_zero, 0);
     return first == ~0ull ? -1 : static_cast<int64>(first);
-}
-
-template <typename I>
-std::uint64_t pattern_checksum(const CudaExecutor& exec, const Array<I>& row_ptrs,
-                               const Array<I>& col_idxs)
-{
-    const long long n = row_ptrs.size();
-    const long long total = n + col_idxs.size();
-    if (total == 0) return 0;
-    auto terms = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
-                                                 ChecksumTerm<I>{row_ptrs.data(),
-                                                                 col_idxs.data(), n});
-    Array<unsigned long long> result(exec.shared_from_this(), 1);
-    run_cub(exec, checksum_where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceReduce::Sum(temp, bytes, terms, result.data(), total, stream_of(exec));
-    });
-    return loom::detail::load_element(result, 0);
 }
 
 template <typename V, typename I>
@@ -1809,10 +1778,5 @@ void spgemm_numeric_values(const CudaExecutor& exec, const detail::SpgemmState<I
                                         const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,    \
                                         const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CUDA)
-
-#define LOOM_INSTANTIATE_SPGEMM_CHECKSUM_CUDA(I)                                               \
-    template std::uint64_t pattern_checksum(const CudaExecutor&, const Array<I>&,              \
-                                            const Array<I>&);
-LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CHECKSUM_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -5,30 +5,16 @@
 // executor, and for the numeric phase the patterns the symbolic phase saw.
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <optional>
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/sparse/fingerprint.hpp"
 #include "loom/sparse/spgemm.hpp"
 
-#if defined(__CUDACC__)
-#define LOOM_SPGEMM_HOST_DEVICE __host__ __device__
-#else
-#define LOOM_SPGEMM_HOST_DEVICE
-#endif
-
 namespace loom::sparse::detail {
-
-/// Enough of a pattern to notice that it changed between the symbolic and the numeric phase.
-struct PatternFingerprint {
-    dim2 size;
-    size_type nnz = 0;
-    std::uint64_t checksum = 0;
-    bool operator==(const PatternFingerprint&) const = default;
-};
 
 /// The symbolic result of one product. Backends fill row_ptrs, nnz, row_flops,
 /// multiply_adds and (if they need it) backend; spgemm.cpp fills the rest.
@@ -49,20 +35,13 @@ struct SpgemmState {
     /// bins, cuSPARSE's descriptors and buffers), type-erased.
     std::shared_ptr<void> backend;
     /// C's pattern (row pointers and columns) as this handle's last full numeric call wrote
-    /// it, kept only where a values-only numeric path exists (native CUDA, sorted rows):
+    /// it, kept only where a values-only numeric path exists (native CUDA, sorted rows) and
+    /// SpgemmOptions::reuse_columns asks for it:
     /// a later call whose C still has this pattern computes values only. Empty before the
     /// first numeric call and while one runs (a failed call may leave C half written).
     std::optional<PatternFingerprint> written_c;
-    /// Numeric calls that took the values-only path (observed by the tests).
+    /// Numeric calls that took the values-only path (SpgemmHandle::values_only_calls).
     size_type values_only_calls = 0;
-};
-
-struct SpgemmHandleAccess {
-    template <typename V, typename I>
-    static std::unique_ptr<SpgemmState<I>>& state(SpgemmHandle<V, I>& handle)
-    {
-        return handle.state_;
-    }
 };
 
 /// The row scaling of the Jacobi-fused product: row i of C is B_i + s_i * (A B)_i with
@@ -74,26 +53,9 @@ struct JacobiScaling {
     size_type stride;
 };
 
-/// One term of a pattern checksum: a pattern's checksum is the sum (mod 2^64) of
-/// checksum_term(i, row_ptrs[i]) over i in [0, rows] and of
-/// checksum_term(rows + 1 + k, col_idxs[k]) over its entries k. A sum of well-mixed terms is
-/// a reduction on every backend and changes with any changed pointer or column.
-LOOM_SPGEMM_HOST_DEVICE inline std::uint64_t checksum_term(std::uint64_t position,
-                                                           std::uint64_t value)
-{
-    std::uint64_t z = position * 0x9E3779B97F4A7C15ull + value + 0x632BE59BD9B4E019ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 }  // namespace loom::sparse::detail
 
 #define LOOM_DECLARE_SPGEMM_KERNELS(Exec)                                                     \
-    /* see detail::checksum_term */                                                           \
-    template <typename I>                                                                     \
-    std::uint64_t pattern_checksum(const Exec& exec, const Array<I>& row_ptrs,               \
-                                   const Array<I>& col_idxs);                                 \
     /* state.row_ptrs, nnz, row_flops, multiply_adds (and backend) for C = A * B, or for */   \
     /* (I + A) * B with with_identity */                                                      \
     template <typename V, typename I>                                                         \

@@ -305,25 +305,6 @@ void multiply_rows_hashed(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B
 
 }  // namespace
 
-template <typename I>
-std::uint64_t pattern_checksum(const OmpExecutor& exec, const Array<I>& row_ptrs,
-                               const Array<I>& col_idxs)
-{
-    const I* ptrs = row_ptrs.data();
-    const I* cols = col_idxs.data();
-    const size_type n = row_ptrs.size();
-    const size_type total = n + col_idxs.size();
-    std::uint64_t sum = 0;
-#pragma omp parallel for reduction(+ : sum) num_threads(exec.num_threads()) \
-    if (total > min_parallel_flops)
-    for (size_type i = 0; i < total; ++i) {
-        const auto value = i < n ? ptrs[i] : cols[i - n];
-        sum += detail::checksum_term(static_cast<std::uint64_t>(i),
-                                     static_cast<std::uint64_t>(value));
-    }
-    return sum;
-}
-
 template <typename V, typename I>
 void spgemm_symbolic(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
                      const matrix::Csr<V, I>& B, bool with_identity,
@@ -468,10 +449,5 @@ int64 inverse_diagonal(const OmpExecutor& exec, const matrix::Csr<V, I>& A, Arra
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_OMP)
-
-#define LOOM_INSTANTIATE_SPGEMM_CHECKSUM_OMP(I)                                                \
-    template std::uint64_t pattern_checksum(const OmpExecutor&, const Array<I>&,               \
-                                            const Array<I>&);
-LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CHECKSUM_OMP)
 
 }  // namespace loom::sparse::omp

@@ -31,23 +31,6 @@ void for_each_selected_row(const matrix::Csr<V, I>& A, size_type row, bool with_
 
 }  // namespace
 
-template <typename I>
-std::uint64_t pattern_checksum(const ReferenceExecutor&, const Array<I>& row_ptrs,
-                               const Array<I>& col_idxs)
-{
-    std::uint64_t sum = 0;
-    const auto n = static_cast<std::uint64_t>(row_ptrs.size());
-    for (size_type i = 0; i < row_ptrs.size(); ++i) {
-        sum += detail::checksum_term(static_cast<std::uint64_t>(i),
-                                     static_cast<std::uint64_t>(row_ptrs[i]));
-    }
-    for (size_type k = 0; k < col_idxs.size(); ++k) {
-        sum += detail::checksum_term(n + static_cast<std::uint64_t>(k),
-                                     static_cast<std::uint64_t>(col_idxs[k]));
-    }
-    return sum;
-}
-
 template <typename V, typename I>
 void spgemm_symbolic(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
                      const matrix::Csr<V, I>& B, bool with_identity,
@@ -137,10 +120,5 @@ int64 inverse_diagonal(const ReferenceExecutor&, const matrix::Csr<V, I>& A, Arr
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_REFERENCE)
-
-#define LOOM_INSTANTIATE_SPGEMM_CHECKSUM_REFERENCE(I)                                          \
-    template std::uint64_t pattern_checksum(const ReferenceExecutor&, const Array<I>&,         \
-                                            const Array<I>&);
-LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CHECKSUM_REFERENCE)
 
 }  // namespace loom::sparse::reference

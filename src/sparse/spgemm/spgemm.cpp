@@ -8,6 +8,7 @@
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
+#include "sparse/fingerprint/kernels.hpp"
 #include "sparse/spgemm/kernels.hpp"
 
 namespace loom::sparse {
@@ -21,8 +22,6 @@ constexpr const char* jacobi_numeric_where = "loom::sparse::spgemm_jacobi_numeri
 constexpr const char* jacobi_where = "loom::sparse::spgemm_jacobi";
 
 using detail::JacobiScaling;
-using detail::PatternFingerprint;
-using detail::SpgemmHandleAccess;
 using detail::SpgemmState;
 
 std::string lowercase(std::string text)
@@ -83,15 +82,6 @@ SpgemmAlgorithm resolve(const char* where, SpgemmAlgorithm algorithm, const Exec
     return SpgemmAlgorithm::vendor;
 }
 
-template <typename V, typename I>
-PatternFingerprint fingerprint([[maybe_unused]] const char* where, const matrix::Csr<V, I>& M)
-{
-    PatternFingerprint print{M.size(), M.nnz(), 0};
-    print.checksum = LOOM_RUN_KERNEL(where, *M.executor(), pattern_checksum, M.row_ptrs(),
-                                     M.col_idxs());
-    return print;
-}
-
 /// Whether A and B are one pattern (A * A), so that one fingerprint serves both.
 template <typename V, typename I>
 bool same_pattern_arrays(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
@@ -102,12 +92,12 @@ bool same_pattern_arrays(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
 }
 
 template <typename V, typename I>
-std::pair<PatternFingerprint, PatternFingerprint> fingerprints(const char* where,
-                                                               const matrix::Csr<V, I>& A,
-                                                               const matrix::Csr<V, I>& B)
+std::pair<PatternFingerprint, PatternFingerprint> fingerprints(const matrix::Csr<V, I>& A,
+                                                               const matrix::Csr<V, I>& B,
+                                                               PatternCheck check)
 {
-    const auto a = fingerprint(where, A);
-    return {a, same_pattern_arrays(A, B) ? a : fingerprint(where, B)};
+    const auto a = pattern_fingerprint(A, check);
+    return {a, same_pattern_arrays(A, B) ? a : pattern_fingerprint(B, check)};
 }
 
 /// C as the symbolic phase leaves it: its size, row pointers and storage for the entries.
@@ -139,7 +129,9 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     state->sort_output = options.sort_output;
     state->jacobi = jacobi;
     state->size = {A.rows(), B.cols()};
-    if (with_fingerprints) std::tie(state->a, state->b) = fingerprints(where, A, B);
+    if (with_fingerprints) {
+        std::tie(state->a, state->b) = fingerprints(A, B, options.pattern_check);
+    }
     if (state->algorithm == SpgemmAlgorithm::vendor) {
         LOOM_CUDA_CALL(where, {
             matrix::Csr<V, I> result;
@@ -172,53 +164,49 @@ void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
 
 /// Whether this handle's numeric calls record C's pattern for the values-only path: the
 /// native CUDA kernels with sorted rows (unsorted rows may come out in another order on the
-/// next call, and the host kernels have no such path).
+/// next call, and the host kernels have no such path), unless the options decline it.
 template <typename I>
-bool has_values_only_path(const SpgemmState<I>& state)
+bool has_values_only_path(const SpgemmState<I>& state, const SpgemmOptions& options)
 {
-    return state.algorithm == SpgemmAlgorithm::native && state.sort_output &&
-           !state.exec->is_host();
+    return options.reuse_columns && state.algorithm == SpgemmAlgorithm::native &&
+           state.sort_output && !state.exec->is_host();
 }
 
-/// The numeric phase of a handle: values only when C's pattern (one checksum over its row
-/// pointers and columns) is what this handle's last full numeric call wrote; else the full
-/// phase, recording C's pattern afterwards where a values-only path exists.
+/// Restores C's row pointers from the handle (cheap, and C's columns and values are then
+/// written where the numeric kernels expect them even if C's pointers were touched).
 template <typename V, typename I>
-void handle_numeric(const char* where, SpgemmState<I>& state, const matrix::Csr<V, I>& A,
-                    const matrix::Csr<V, I>& B, const JacobiScaling<V>* jacobi,
-                    matrix::Csr<V, I>& C)
+void restore_row_ptrs(const SpgemmState<I>& state, matrix::Csr<V, I>& C)
 {
-    if (state.nnz == 0 || !has_values_only_path(state)) {
-        numeric(where, state, A, B, jacobi, C);
-        return;
-    }
-    if (state.written_c && fingerprint(where, C) == *state.written_c) {
+    if (state.size.rows == 0) return;
+    state.exec->copy_from(*state.exec, sizeof(I) * (state.size.rows + 1), state.row_ptrs.data(),
+                          C.row_ptrs().data());
+}
+
+/// The numeric phase of a handle: values only when C's pattern fingerprint is the one this
+/// handle's last full numeric call wrote; else the full phase, recording C's fingerprint
+/// afterwards where a values-only path exists. Under PatternCheck::cached the record lives in
+/// C's plan cache too, so that the next call's comparison costs no pass over C.
+template <typename V, typename I>
+void handle_numeric(const char* where, SpgemmState<I>& state, const SpgemmOptions& options,
+                    const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                    const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    const bool values_only_path = state.nnz > 0 && has_values_only_path(state, options);
+    if (values_only_path && state.written_c &&
+        pattern_fingerprint(C, options.pattern_check) == *state.written_c) {
         LOOM_CUDA_CALL(
             where, cuda::spgemm_numeric_values(static_cast<const CudaExecutor&>(*state.exec), state,
                                                A, B, jacobi, C));
         ++state.values_only_calls;
+        // the kernel took C's columns through non-const access, which dropped the cached
+        // fingerprint, but left them as they were
+        detail::remember_pattern_fingerprint(C, *state.written_c);
         return;
     }
     state.written_c.reset();
+    restore_row_ptrs(state, C);
     numeric(where, state, A, B, jacobi, C);
-    state.written_c = fingerprint(where, C);
-}
-
-std::string pattern_change(const char* name, const PatternFingerprint& then,
-                           const PatternFingerprint& now)
-{
-    const std::string again = "; run the symbolic phase again for the new pattern";
-    if (then.size != now.size) {
-        return std::string(name) + " is " + to_string(now.size) + ", but was " +
-               to_string(then.size) + " at the symbolic phase" + again;
-    }
-    if (then.nnz != now.nnz) {
-        return std::string(name) + " has " + std::to_string(now.nnz) +
-               " stored entries, but had " + std::to_string(then.nnz) +
-               " at the symbolic phase" + again;
-    }
-    return std::string("the row pointers or columns of ") + name +
-           " changed since the symbolic phase" + again;
+    if (values_only_path) state.written_c = pattern_fingerprint(C, options.pattern_check);
 }
 
 /// The handle's state after checking that a numeric phase of the given kind may use it with
@@ -228,7 +216,7 @@ SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
                               const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                               const matrix::Csr<V, I>& C, bool jacobi)
 {
-    const auto& owned = SpgemmHandleAccess::state(handle);
+    auto* owned = handle.state();
     if (!owned) {
         throw BadInput(where, std::string("the handle holds no symbolic phase; call ") +
                                   (jacobi ? "spgemm_jacobi_symbolic" : "spgemm_symbolic") +
@@ -248,9 +236,12 @@ SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
                                   ", but the symbolic phase ran on " + state.exec->name());
     }
     check_memory(where, A.executor(), C.executor(), "C");
-    const auto [a, b] = fingerprints(where, A, B);
-    if (!(a == state.a)) throw BadInput(where, pattern_change("A", state.a, a));
-    if (!(b == state.b)) throw BadInput(where, pattern_change("B", state.b, b));
+    const auto check = handle.options().pattern_check;
+    check_pattern(where, "A", state.a, A, check);
+    // A * A: B's arrays are A's, just checked
+    if (!(same_pattern_arrays(A, B) && state.b == state.a)) {
+        check_pattern(where, "B", state.b, B, check);
+    }
     if (C.size() != state.size || C.nnz() != state.nnz ||
         C.row_ptrs().size() != state.size.rows + 1) {
         throw BadInput(where, "C is " + to_string(C.size()) + " with " +
@@ -260,16 +251,6 @@ SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
                                   "; pass the C that the symbolic phase produced");
     }
     return state;
-}
-
-/// Restores C's row pointers from the handle (cheap, and C's columns and values are then
-/// written where the numeric kernels expect them even if C's pointers were touched).
-template <typename V, typename I>
-void restore_row_ptrs(const SpgemmState<I>& state, matrix::Csr<V, I>& C)
-{
-    if (state.size.rows == 0) return;
-    state.exec->copy_from(*state.exec, sizeof(I) * (state.size.rows + 1), state.row_ptrs.data(),
-                          C.row_ptrs().data());
 }
 
 void check_diagonal(const char* where, const std::shared_ptr<const Executor>& exec,
@@ -289,8 +270,7 @@ void jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const V* d_inv, size_ty
 {
     auto& state = checked_state(jacobi_numeric_where, handle, A, B, C, true);
     const JacobiScaling<V> scaling{omega, d_inv, stride};
-    restore_row_ptrs(state, C);
-    handle_numeric(jacobi_numeric_where, state, A, B, &scaling, C);
+    handle_numeric(jacobi_numeric_where, state, handle.options(), A, B, &scaling, C);
 }
 
 /// 1 / the diagonal of A (A square), on A's executor; BadInput naming the first row whose
@@ -332,67 +312,51 @@ const char* to_string(SpgemmAlgorithm algorithm)
 }
 
 template <typename V, typename I>
-SpgemmHandle<V, I>::SpgemmHandle(SpgemmOptions options) : options_(options)
-{}
-
-template <typename V, typename I>
-SpgemmHandle<V, I>::SpgemmHandle(SpgemmHandle&&) noexcept = default;
-
-template <typename V, typename I>
-SpgemmHandle<V, I>& SpgemmHandle<V, I>::operator=(SpgemmHandle&&) noexcept = default;
-
-template <typename V, typename I>
-SpgemmHandle<V, I>::~SpgemmHandle() = default;
-
-template <typename V, typename I>
-const detail::SpgemmState<I>& SpgemmHandle<V, I>::state(const char* where) const
-{
-    if (!state_) {
-        throw BadInput(where, "the handle holds no symbolic phase yet (call spgemm_symbolic)");
-    }
-    return *state_;
-}
-
-template <typename V, typename I>
 SpgemmAlgorithm SpgemmHandle<V, I>::algorithm() const
 {
-    return state("loom::sparse::SpgemmHandle::algorithm").algorithm;
+    return this->analysis("loom::sparse::SpgemmHandle::algorithm").algorithm;
 }
 
 template <typename V, typename I>
 bool SpgemmHandle<V, I>::jacobi() const
 {
-    return state("loom::sparse::SpgemmHandle::jacobi").jacobi;
+    return this->analysis("loom::sparse::SpgemmHandle::jacobi").jacobi;
 }
 
 template <typename V, typename I>
 dim2 SpgemmHandle<V, I>::result_size() const
 {
-    return state("loom::sparse::SpgemmHandle::result_size").size;
+    return this->analysis("loom::sparse::SpgemmHandle::result_size").size;
 }
 
 template <typename V, typename I>
 size_type SpgemmHandle<V, I>::result_nnz() const
 {
-    return state("loom::sparse::SpgemmHandle::result_nnz").nnz;
+    return this->analysis("loom::sparse::SpgemmHandle::result_nnz").nnz;
 }
 
 template <typename V, typename I>
 size_type SpgemmHandle<V, I>::multiply_adds() const
 {
-    return state("loom::sparse::SpgemmHandle::multiply_adds").multiply_adds;
+    return this->analysis("loom::sparse::SpgemmHandle::multiply_adds").multiply_adds;
 }
 
 template <typename V, typename I>
 const Array<I>& SpgemmHandle<V, I>::row_ptrs() const
 {
-    return state("loom::sparse::SpgemmHandle::row_ptrs").row_ptrs;
+    return this->analysis("loom::sparse::SpgemmHandle::row_ptrs").row_ptrs;
 }
 
 template <typename V, typename I>
 const Array<int64>& SpgemmHandle<V, I>::row_flops() const
 {
-    return state("loom::sparse::SpgemmHandle::row_flops").row_flops;
+    return this->analysis("loom::sparse::SpgemmHandle::row_flops").row_flops;
+}
+
+template <typename V, typename I>
+size_type SpgemmHandle<V, I>::values_only_calls() const
+{
+    return this->analysis("loom::sparse::SpgemmHandle::values_only_calls").values_only_calls;
 }
 
 template <typename V, typename I>
@@ -402,7 +366,7 @@ void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
     std::optional<matrix::Csr<V, I>> result;
     auto state = symbolic(symbolic_where, handle.options(), A, B, false, true, result);
     C = std::move(*result);
-    SpgemmHandleAccess::state(handle) = std::move(state);
+    handle.adopt(std::move(state));
 }
 
 template <typename V, typename I>
@@ -410,8 +374,7 @@ void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {
     auto& state = checked_state(numeric_where, handle, A, B, C, false);
-    restore_row_ptrs(state, C);
-    handle_numeric<V, I>(numeric_where, state, A, B, nullptr, C);
+    handle_numeric<V, I>(numeric_where, state, handle.options(), A, B, nullptr, C);
 }
 
 template <typename V, typename I>
@@ -439,7 +402,7 @@ void spgemm_jacobi_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>&
     std::optional<matrix::Csr<V, I>> result;
     auto state = symbolic(jacobi_symbolic_where, handle.options(), A, B, true, true, result);
     C = std::move(*result);
-    SpgemmHandleAccess::state(handle) = std::move(state);
+    handle.adopt(std::move(state));
 }
 
 template <typename V, typename I>

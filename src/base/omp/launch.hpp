@@ -1,6 +1,8 @@
-// Unified launchers, OpenMP side: simple kernels are written once as a lambda over an index.
+// Unified launchers, OpenMP side (base/parallel.hpp): simple kernels are written once as a
+// lambda over an index.
 #pragma once
 
+#include "base/parallel.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
 
@@ -30,8 +32,26 @@ void parallel_for_elements(const OmpExecutor& exec, size_type n, size_type eleme
     if (elements < min_parallel_elements) {
         for (size_type i = 0; i < n; ++i) f(i);
     } else {
-        parallel_for(exec, n, f);
+        omp::parallel_for(exec, n, f);  // qualified: f may come from loom::detail (ADL)
     }
 }
 
 }  // namespace loom::omp
+
+namespace loom::detail {
+
+template <typename F>
+void parallel_for(const OmpExecutor& exec, size_type n, F f, const char*)
+{
+    omp::parallel_for(exec, n, f);
+}
+
+template <typename F>
+void parallel_for(const OmpExecutor& exec, size_type rows, size_type cols, F f, const char*)
+{
+    omp::parallel_for_elements(exec, rows, rows * cols, [&](size_type i) {
+        for (size_type j = 0; j < cols; ++j) f(i, j);
+    });
+}
+
+}  // namespace loom::detail

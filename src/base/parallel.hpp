@@ -1,23 +1,24 @@
 // The unified launchers: a simple kernel is written once, as a LOOM_HOST_DEVICE lambda or
-// functor over an index, in a header beside its family's backends (e.g. elementwise.hpp), and
-// the OpenMP and CUDA entry points both call that one template with their executor:
+// functor over an index, in a header beside its family's backends (unified.hpp), and the
+// OpenMP and CUDA entry points both call that one template with their executor:
 //
-//     template <typename Exec, typename V>
-//     void fill(const Exec& exec, matrix::Dense<V>& x, V value)      // elementwise.hpp
+//     template <typename Exec, typename V>                               // unified.hpp
+//     void fill(const Exec& exec, matrix::Dense<V>& x, V value)
 //     {
-//         const auto xd = detail::kernel_data(exec, x.data());
-//         const auto v = detail::kernel_value(exec, value);
+//         const auto xd = loom::detail::kernel_data(exec, x.data());
+//         const auto v = loom::detail::kernel_value(exec, value);
 //         const size_type xs = x.stride();
-//         detail::parallel_for(exec, x.rows(), x.cols(),
-//                              [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] = v; });
+//         loom::detail::parallel_for(exec, x.rows(), x.cols(),
+//             [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] = v; });
 //     }
 //
 // Each backend keeps its own memory access pattern: OpenMP splits the index range statically
 // over the executor's threads (the element-wise form on the calling thread below
 // omp::min_parallel_elements elements), CUDA runs a grid-stride loop, consecutive threads on
-// consecutive indices. The launchers are declared
-// here for both backends and defined by base/omp/launch.hpp and base/cuda/parallel.cuh, so a
-// translation unit links only the backend it includes.
+// consecutive indices. The launchers are declared here for both backends and defined by
+// base/omp/launch.hpp and base/cuda/parallel.cuh: a translation unit includes the one of its
+// backend, so an OpenMP file never sees CUDA code. Reductions and scans stay with their tuned
+// per-backend kernels (blas/dense, base/prefix_sum.hpp) until a unified one matches them.
 #pragma once
 
 #include "loom/base/executor.hpp"

@@ -8,7 +8,7 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
-#include "blas/dense/elementwise.hpp"
+#include "blas/dense/unified.hpp"
 #include "blas/dense/kernels.hpp"
 
 namespace loom::blas::cuda {
@@ -282,12 +282,12 @@ void nrm2(const CudaExecutor& exec, const matrix::Dense<V>& x,
                    SquareRoot{}, "loom::blas::nrm2");
 }
 
-// The element-wise kernels: written once with OpenMP's (elementwise.hpp).
+// The element-wise kernels: written once with OpenMP's (unified.hpp).
 template <typename V>
 void axpby(const CudaExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
            const matrix::Dense<V>* beta, matrix::Dense<V>& y)
 {
-    elementwise::axpby(exec, alpha, x, beta, y);
+    unified::axpby(exec, alpha, x, beta, y);
 }
 
 template <typename D>
@@ -332,31 +332,31 @@ template <typename V>
 void axpby_scalar(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
                   matrix::Dense<V>& y)
 {
-    elementwise::axpby_scalar(exec, alpha, x, beta, y);
+    unified::axpby_scalar(exec, alpha, x, beta, y);
 }
 
 template <typename V>
 void scal(const CudaExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
 {
-    elementwise::scal(exec, alpha, x);
+    unified::scal(exec, alpha, x);
 }
 
 template <typename V>
 void scal_scalar(const CudaExecutor& exec, V alpha, matrix::Dense<V>& x)
 {
-    elementwise::scal_scalar(exec, alpha, x);
+    unified::scal_scalar(exec, alpha, x);
 }
 
 template <typename V>
 void copy(const CudaExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
 {
-    elementwise::copy(exec, x, y);
+    unified::copy(exec, x, y);
 }
 
 template <typename V>
 void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
 {
-    elementwise::fill(exec, x, value);
+    unified::fill(exec, x, value);
 }
 
 #define LOOM_INSTANTIATE(V)                                                                    \

@@ -10,7 +10,7 @@
 
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
-#include "blas/dense/elementwise.hpp"
+#include "blas/dense/unified.hpp"
 #include "blas/dense/kernels.hpp"
 #include "blas/dense/quotient.hpp"
 
@@ -137,43 +137,43 @@ void nrm2(const OmpExecutor& exec, const matrix::Dense<V>& x,
     for (size_type j = 0; j < x.cols(); ++j) result.at(0, j) = std::sqrt(sums[j]);
 }
 
-// The element-wise kernels: written once with CUDA's (elementwise.hpp).
+// The element-wise kernels: written once with CUDA's (unified.hpp).
 template <typename V>
 void axpby(const OmpExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
            const matrix::Dense<V>* beta, matrix::Dense<V>& y)
 {
-    elementwise::axpby(exec, alpha, x, beta, y);
+    unified::axpby(exec, alpha, x, beta, y);
 }
 
 template <typename V>
 void axpby_scalar(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
                   matrix::Dense<V>& y)
 {
-    elementwise::axpby_scalar(exec, alpha, x, beta, y);
+    unified::axpby_scalar(exec, alpha, x, beta, y);
 }
 
 template <typename V>
 void scal(const OmpExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
 {
-    elementwise::scal(exec, alpha, x);
+    unified::scal(exec, alpha, x);
 }
 
 template <typename V>
 void scal_scalar(const OmpExecutor& exec, V alpha, matrix::Dense<V>& x)
 {
-    elementwise::scal_scalar(exec, alpha, x);
+    unified::scal_scalar(exec, alpha, x);
 }
 
 template <typename V>
 void copy(const OmpExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
 {
-    elementwise::copy(exec, x, y);
+    unified::copy(exec, x, y);
 }
 
 template <typename V>
 void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
 {
-    elementwise::fill(exec, x, value);
+    unified::fill(exec, x, value);
 }
 
 template <typename V>

@@ -14,9 +14,11 @@
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
+#include "matrix/convert/unified.hpp"
 
 namespace loom::matrix::cuda {
 namespace {
@@ -311,15 +313,7 @@ void csr_to_sellp(const CudaExecutor& exec, const Csr<V, I>& source, Sellp<V, I>
 template <typename V, typename I>
 void ell_row_nnz(const CudaExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
 {
-    const long long width = source.width();
-    const long long stride = source.stride();
-    const I* cols = source.col_idxs().const_data();
-    auto out = row_nnz.data();
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        I count = 0;
-        for (long long k = 0; k < width; ++k) count += cols[k * stride + r] != invalid_index;
-        out[r] = count;
-    }, "loom::matrix::to_csr");
+    unified::ell_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
@@ -354,24 +348,7 @@ void dense_row_nnz(const CudaExecutor& exec, const Dense<V>& source, Array<I>& r
 template <typename V, typename I>
 void ell_to_csr(const CudaExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
 {
-    const long long width = source.width();
-    const long long stride = source.stride();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    const I* row_ptrs = result.row_ptrs().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = as_device(result.values().data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        long long at = row_ptrs[r];
-        for (long long k = 0; k < width; ++k) {
-            const long long slot = k * stride + r;
-            if (cols[slot] != invalid_index) {
-                out_cols[at] = cols[slot];
-                out_values[at] = values[slot];
-                ++at;
-            }
-        }
-    }, "loom::matrix::to_csr");
+    unified::ell_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
@@ -428,18 +405,7 @@ void csr_to_dense(const CudaExecutor& exec, const Csr<V, I>& source, Dense<V>& r
 template <typename V, typename I>
 void ell_to_dense(const CudaExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
 {
-    const long long width = source.width();
-    const long long ell_stride = source.stride();
-    const long long stride = result.stride();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    auto out = as_device(result.data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        for (long long k = 0; k < width; ++k) {
-            const long long slot = k * ell_stride + r;
-            if (cols[slot] != invalid_index) out[r * stride + cols[slot]] += values[slot];
-        }
-    }, "loom::matrix::to_dense");
+    unified::ell_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>

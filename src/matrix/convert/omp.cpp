@@ -9,6 +9,7 @@
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
+#include "matrix/convert/unified.hpp"
 
 namespace loom::matrix::omp {
 namespace {
@@ -178,15 +179,7 @@ void csr_to_sellp(const OmpExecutor& exec, const Csr<V, I>& source, Sellp<V, I>&
 template <typename V, typename I>
 void ell_row_nnz(const OmpExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
 {
-    const auto cols = source.col_idxs().const_data();
-    auto out = row_nnz.data();
-    parallel_for(exec, source.rows(), [&](size_type r) {
-        I count = 0;
-        for (size_type k = 0; k < source.width(); ++k) {
-            count += cols[k * source.stride() + r] != invalid_index;
-        }
-        out[r] = count;
-    });
+    unified::ell_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
@@ -221,22 +214,7 @@ void dense_row_nnz(const OmpExecutor& exec, const Dense<V>& source, Array<I>& ro
 template <typename V, typename I>
 void ell_to_csr(const OmpExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    const auto row_ptrs = result.row_ptrs().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = result.values().data();
-    parallel_for(exec, source.rows(), [&](size_type r) {
-        auto at = row_ptrs[r];
-        for (size_type k = 0; k < source.width(); ++k) {
-            const auto slot = k * source.stride() + r;
-            if (cols[slot] != invalid_index) {
-                out_cols[at] = cols[slot];
-                out_values[at] = values[slot];
-                ++at;
-            }
-        }
-    });
+    unified::ell_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
@@ -297,14 +275,7 @@ void csr_to_dense(const OmpExecutor& exec, const Csr<V, I>& source, Dense<V>& re
 template <typename V, typename I>
 void ell_to_dense(const OmpExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    parallel_for(exec, source.rows(), [&](size_type r) {
-        for (size_type k = 0; k < source.width(); ++k) {
-            const auto slot = k * source.stride() + r;
-            if (cols[slot] != invalid_index) result.at(r, cols[slot]) += values[slot];
-        }
-    });
+    unified::ell_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>

@@ -25,7 +25,7 @@
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
-#include "sparse/csr_utils/elementwise.hpp"
+#include "sparse/csr_utils/unified.hpp"
 #include "sparse/csr_utils/kernels.hpp"
 
 namespace loom::sparse::cuda {
@@ -404,7 +404,7 @@ void scale_rows(const CudaExecutor& exec, matrix::Csr<V, I>& A, const matrix::De
 template <typename V, typename I>
 void scale_columns(const CudaExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
 {
-    csr_elementwise::scale_columns(exec, A, s);
+    unified::scale_columns(exec, A, s);
 }
 
 template <typename V, typename I>

@@ -12,7 +12,7 @@
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
-#include "sparse/csr_utils/elementwise.hpp"
+#include "sparse/csr_utils/unified.hpp"
 #include "sparse/csr_utils/kernels.hpp"
 
 namespace loom::sparse::omp {
@@ -233,7 +233,7 @@ void scale_rows(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Den
 template <typename V, typename I>
 void scale_columns(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
 {
-    csr_elementwise::scale_columns(exec, A, s);
+    unified::scale_columns(exec, A, s);
 }
 
 template <typename V, typename I>

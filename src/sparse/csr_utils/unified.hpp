@@ -6,7 +6,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 
-namespace loom::sparse::csr_elementwise {
+namespace loom::sparse::unified {
 
 /// Every entry of A times the factor of its column, s(col, 0).
 template <typename Exec, typename V, typename I>
@@ -22,4 +22,4 @@ void scale_columns(const Exec& exec, matrix::Csr<V, I>& A, const matrix::Dense<V
         "loom::sparse::scale_columns");
 }
 
-}  // namespace loom::sparse::csr_elementwise
+}  // namespace loom::sparse::unified

@@ -6,7 +6,7 @@
 #include "base/parallel.hpp"
 #include "loom/matrix/dense.hpp"
 
-namespace loom::blas::elementwise {
+namespace loom::blas::unified {
 
 /// y = alpha x + beta y per column; no beta means beta = 1 (axpy).
 template <typename Exec, typename V>
@@ -109,4 +109,4 @@ void fill(const Exec& exec, matrix::Dense<V>& x, V value)
         [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] = v; }, "loom::blas::fill");
 }
 
-}  // namespace loom::blas::elementwise
+}  // namespace loom::blas::unified

@@ -15,10 +15,12 @@
 // Each backend keeps its own memory access pattern: OpenMP splits the index range statically
 // over the executor's threads (the element-wise form on the calling thread below
 // omp::min_parallel_elements elements), CUDA runs a grid-stride loop, consecutive threads on
-// consecutive indices. The launchers are declared here for both backends and defined by
-// base/omp/launch.hpp and base/cuda/parallel.cuh: a translation unit includes the one of its
-// backend, so an OpenMP file never sees CUDA code. Reductions and scans stay with their tuned
-// per-backend kernels (blas/dense, base/prefix_sum.hpp) until a unified one matches them.
+// consecutive indices. parallel_reduce is deterministic for a given executor and size: OpenMP
+// combines per-thread partials of static chunks in thread order, CUDA runs CUB's reduction.
+// The launchers are declared here for both backends and defined by base/omp/launch.hpp and
+// base/cuda/parallel.cuh: a translation unit includes the one of its backend, so an OpenMP
+// file never sees CUDA code. The tuned reductions of blas/dense (multi-column, in the
+// executor's memory) and the scans of base/prefix_sum.hpp keep their own kernels.
 #pragma once
 
 #include "loom/base/executor.hpp"
@@ -71,5 +73,23 @@ void parallel_for(const OmpExecutor& exec, size_type rows, size_type cols, F f,
 template <typename F>
 void parallel_for(const CudaExecutor& exec, size_type rows, size_type cols, F f,
                   const char* where = parallel_for_caller);
+
+/// op(...op(op(init, f(0)), f(1))..., f(n - 1)) in some order, read back to the host: op must
+/// be associative and commutative (Max, Sum on integers); T a plain host-and-device type.
+template <typename T, typename F, typename Op>
+T parallel_reduce(const OmpExecutor& exec, size_type n, F f, T init, Op op,
+                  const char* where = parallel_for_caller);
+template <typename T, typename F, typename Op>
+T parallel_reduce(const CudaExecutor& exec, size_type n, F f, T init, Op op,
+                  const char* where = parallel_for_caller);
+
+/// The larger of two values, for parallel_reduce.
+struct Max {
+    template <typename T>
+    LOOM_HOST_DEVICE T operator()(const T& a, const T& b) const
+    {
+        return a < b ? b : a;
+    }
+};
 
 }  // namespace loom::detail

@@ -1,5 +1,6 @@
 // Unified launchers, CUDA side (base/parallel.hpp): the bodies written once for OpenMP and
-// CUDA run in the grid-stride loop of launch.cuh, one element per thread per step.
+// CUDA run in the grid-stride loop of launch.cuh, one element per thread per step
+// (parallel_reduce: parallel_reduce.cuh, apart for its CUB include).
 #pragma once
 
 #include "base/cuda/helpers.cuh"

@@ -15,6 +15,7 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/parallel.cuh"
+#include "base/cuda/parallel_reduce.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
@@ -66,12 +67,6 @@ template <typename I>
 struct Descends {
     const I* row_idxs;
     __host__ __device__ int operator()(long long k) const { return row_idxs[k] > row_idxs[k + 1]; }
-};
-
-template <typename I>
-struct RowLength {
-    const I* row_ptrs;
-    __host__ __device__ I operator()(long long r) const { return row_ptrs[r + 1] - row_ptrs[r]; }
 };
 
 /// Max of op(i) over i in [0, n) (n > 0), read back to the host.
@@ -233,9 +228,7 @@ void csr_to_coo(const CudaExecutor& exec, const Csr<V, I>& source, Coo<V, I>& re
 template <typename V, typename I>
 size_type csr_max_row_nnz(const CudaExecutor& exec, const Csr<V, I>& source)
 {
-    if (source.rows() == 0) return 0;
-    return max_over<I>(exec, "loom::matrix::to_ell", source.rows(),
-                       RowLength<I>{source.row_ptrs().const_data()});
+    return unified::csr_max_row_nnz(exec, source);
 }
 
 template <typename V, typename I>

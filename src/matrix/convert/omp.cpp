@@ -101,13 +101,7 @@ void csr_to_coo(const OmpExecutor& exec, const Csr<V, I>& source, Coo<V, I>& res
 template <typename V, typename I>
 size_type csr_max_row_nnz(const OmpExecutor& exec, const Csr<V, I>& source)
 {
-    const auto row_ptrs = source.row_ptrs().const_data();
-    size_type longest = 0;
-#pragma omp parallel for reduction(max : longest) num_threads(exec.num_threads())
-    for (size_type r = 0; r < source.rows(); ++r) {
-        longest = std::max<size_type>(longest, row_ptrs[r + 1] - row_ptrs[r]);
-    }
-    return longest;
+    return unified::csr_max_row_nnz(exec, source);
 }
 
 template <typename V, typename I>

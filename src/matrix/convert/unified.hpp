@@ -1,7 +1,7 @@
-// The conversions from ELL that give one thread a row, written once for OpenMP and CUDA on
-// the unified launchers (base/parallel.hpp): omp.cpp and cuda.cu forward to them. ELL stores
-// slot k of row r at k * stride + r, so consecutive rows are consecutive addresses: coalesced
-// on CUDA, contiguous per thread's static share on the host.
+// The conversion kernels written once for OpenMP and CUDA on the unified launchers
+// (base/parallel.hpp): omp.cpp and cuda.cu forward to them. Those from ELL give one thread a
+// row: ELL stores slot k of row r at k * stride + r, so consecutive rows are consecutive
+// addresses, coalesced on CUDA, contiguous in each thread's static share on the host.
 #pragma once
 
 #include "base/parallel.hpp"
@@ -11,6 +11,17 @@
 #include "loom/matrix/ell.hpp"
 
 namespace loom::matrix::unified {
+
+/// The longest row of a CSR matrix (ELL's width).
+template <typename Exec, typename V, typename I>
+size_type csr_max_row_nnz(const Exec& exec, const Csr<V, I>& source)
+{
+    const I* row_ptrs = source.row_ptrs().const_data();
+    return loom::detail::parallel_reduce(
+        exec, source.rows(),
+        [=] LOOM_HOST_DEVICE(size_type r) { return static_cast<I>(row_ptrs[r + 1] - row_ptrs[r]); },
+        I{0}, loom::detail::Max{}, "loom::matrix::to_ell");
+}
 
 /// row_nnz[r] = the stored entries of row r.
 template <typename Exec, typename V, typename I>

@@ -66,6 +66,15 @@ template <typename F>
 void parallel_for(const CudaExecutor& exec, size_type n, F f,
                   const char* where = parallel_for_caller);
 
+/// The same where the iterations differ much in cost (rows of very different lengths): on
+/// OpenMP handed out dynamically, omp::uneven_chunk at a time; on CUDA as parallel_for.
+template <typename F>
+void parallel_for_uneven(const OmpExecutor& exec, size_type n, F f,
+                         const char* where = parallel_for_caller);
+template <typename F>
+void parallel_for_uneven(const CudaExecutor& exec, size_type n, F f,
+                         const char* where = parallel_for_caller);
+
 /// f(i, j) for every element of a rows x cols block (a row-major multi-vector).
 template <typename F>
 void parallel_for(const OmpExecutor& exec, size_type rows, size_type cols, F f,

@@ -36,6 +36,12 @@ void parallel_for(const CudaExecutor& exec, size_type n, F f, const char* where)
 }
 
 template <typename F>
+void parallel_for_uneven(const CudaExecutor& exec, size_type n, F f, const char* where)
+{
+    cuda::parallel_for(exec, n, f, where);
+}
+
+template <typename F>
 void parallel_for(const CudaExecutor& exec, size_type rows, size_type cols, F f,
                   const char* where)
 {

@@ -21,6 +21,10 @@ namespace loom::omp {
 /// kernel of every iteration.
 inline constexpr size_type min_parallel_elements = size_type{1} << 12;
 
+/// Iterations handed out at a time where their costs differ much (a dense row among short
+/// ones): small enough to balance the threads, large enough to make the hand-out vanish.
+inline constexpr int uneven_chunk = 256;
+
 /// f(i) for i in [0, n), statically split over the executor's threads.
 template <typename F>
 void parallel_for(const OmpExecutor& exec, size_type n, F&& f)
@@ -51,6 +55,13 @@ template <typename F>
 void parallel_for(const OmpExecutor& exec, size_type n, F f, const char*)
 {
     omp::parallel_for(exec, n, f);
+}
+
+template <typename F>
+void parallel_for_uneven(const OmpExecutor& exec, size_type n, F f, const char*)
+{
+#pragma omp parallel for schedule(dynamic, omp::uneven_chunk) num_threads(exec.num_threads())
+    for (size_type i = 0; i < n; ++i) f(i);
 }
 
 template <typename F>

@@ -291,13 +291,13 @@ void csr_to_sellp(const CudaExecutor& exec, const Csr<V, I>& source, Sellp<V, I>
 template <typename V, typename I>
 void ell_row_nnz(const CudaExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
 {
-    unified::ell_row_nnz(exec, source, row_nnz);
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
 void sellp_row_nnz(const CudaExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
 {
-    unified::sellp_row_nnz(exec, source, row_nnz);
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
@@ -313,13 +313,13 @@ void dense_row_nnz(const CudaExecutor& exec, const Dense<V>& source, Array<I>& r
 template <typename V, typename I>
 void ell_to_csr(const CudaExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
 {
-    unified::ell_to_csr(exec, source, result);
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_csr(const CudaExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
 {
-    unified::sellp_to_csr(exec, source, result);
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
@@ -343,13 +343,13 @@ void csr_to_dense(const CudaExecutor& exec, const Csr<V, I>& source, Dense<V>& r
 template <typename V, typename I>
 void ell_to_dense(const CudaExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
 {
-    unified::ell_to_dense(exec, source, result);
+    unified::slotted_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_dense(const CudaExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
 {
-    unified::sellp_to_dense(exec, source, result);
+    unified::slotted_to_dense(exec, source, result);
 }
 
 #define LOOM_INSTANTIATE_CUDA_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(CudaExecutor, V, I)

@@ -158,13 +158,13 @@ void csr_to_sellp(const OmpExecutor& exec, const Csr<V, I>& source, Sellp<V, I>&
 template <typename V, typename I>
 void ell_row_nnz(const OmpExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
 {
-    unified::ell_row_nnz(exec, source, row_nnz);
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
 void sellp_row_nnz(const OmpExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
 {
-    unified::sellp_row_nnz(exec, source, row_nnz);
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
@@ -181,13 +181,13 @@ void dense_row_nnz(const OmpExecutor& exec, const Dense<V>& source, Array<I>& ro
 template <typename V, typename I>
 void ell_to_csr(const OmpExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
 {
-    unified::ell_to_csr(exec, source, result);
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_csr(const OmpExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
 {
-    unified::sellp_to_csr(exec, source, result);
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
@@ -217,13 +217,13 @@ void csr_to_dense(const OmpExecutor& exec, const Csr<V, I>& source, Dense<V>& re
 template <typename V, typename I>
 void ell_to_dense(const OmpExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
 {
-    unified::ell_to_dense(exec, source, result);
+    unified::slotted_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_dense(const OmpExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
 {
-    unified::sellp_to_dense(exec, source, result);
+    unified::slotted_to_dense(exec, source, result);
 }
 
 #define LOOM_INSTANTIATE_OMP_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(OmpExecutor, V, I)

@@ -13,8 +13,8 @@ void fill(const Exec& exec, T* data, size_type n, const T& value)
 {
     const auto d = detail::kernel_data(exec, data);
     const auto v = detail::kernel_value(exec, value);
-    detail::parallel_for(exec, n, [=] LOOM_HOST_DEVICE(size_type i) { d[i] = v; },
-                         "loom::Array::fill");
+    detail::parallel_for(
+        exec, n, [=] LOOM_HOST_DEVICE(size_type i) { d[i] = v; }, "loom::Array::fill");
 }
 
 }  // namespace loom::array_kernels

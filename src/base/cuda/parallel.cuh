@@ -42,8 +42,7 @@ void parallel_for_uneven(const CudaExecutor& exec, size_type n, F f, const char*
 }
 
 template <typename F>
-void parallel_for(const CudaExecutor& exec, size_type rows, size_type cols, F f,
-                  const char* where)
+void parallel_for(const CudaExecutor& exec, size_type rows, size_type cols, F f, const char* where)
 {
     cuda::parallel_for(exec, rows * cols, RowMajorElement<F>{cols, f}, where);
 }

@@ -2,9 +2,9 @@
 // reduction over the body's values, read back to the host.
 #pragma once
 
-#include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
 
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"

@@ -8,8 +8,8 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
-#include "blas/dense/unified.hpp"
 #include "blas/dense/kernels.hpp"
+#include "blas/dense/unified.hpp"
 
 namespace loom::blas::cuda {
 namespace {

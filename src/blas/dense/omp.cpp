@@ -10,9 +10,9 @@
 
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
-#include "blas/dense/unified.hpp"
 #include "blas/dense/kernels.hpp"
 #include "blas/dense/quotient.hpp"
+#include "blas/dense/unified.hpp"
 
 namespace loom::blas::omp {
 namespace {

@@ -35,8 +35,7 @@ void axpby(const Exec& exec, const matrix::Dense<V>* alpha, const matrix::Dense<
 }
 
 template <typename Exec, typename V>
-void axpby_scalar(const Exec& exec, V alpha, const matrix::Dense<V>& x, V beta,
-                  matrix::Dense<V>& y)
+void axpby_scalar(const Exec& exec, V alpha, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
 {
     constexpr const char* where = "loom::blas::axpby";
     const auto a = loom::detail::kernel_value(exec, alpha);
@@ -70,7 +69,9 @@ void scal(const Exec& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
     const size_type xs = x.stride();
     loom::detail::parallel_for(
         exec, x.rows(), x.cols(),
-        [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] *= a[shared_alpha ? 0 : j]; },
+        [=] LOOM_HOST_DEVICE(size_type i, size_type j) {
+            xd[i * xs + j] *= a[shared_alpha ? 0 : j];
+        },
         "loom::blas::scal");
 }
 
@@ -82,7 +83,8 @@ void scal_scalar(const Exec& exec, V alpha, matrix::Dense<V>& x)
     const size_type xs = x.stride();
     loom::detail::parallel_for(
         exec, x.rows(), x.cols(),
-        [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] *= a; }, "loom::blas::scal");
+        [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] *= a; },
+        "loom::blas::scal");
 }
 
 template <typename Exec, typename V>

@@ -80,8 +80,8 @@ void stored_row_nnz(const Exec& exec, size_type rows, const I* cols, Rows row_sl
 
 /// The stored entries of each row, in slot order, into CSR arrays from row_ptrs[r] on.
 template <typename Exec, typename T, typename I, typename Rows>
-void stored_to_csr(const Exec& exec, size_type rows, const I* cols, const T* values,
-                   Rows row_slots, const I* row_ptrs, I* out_cols, T* out_values)
+void stored_to_csr(const Exec& exec, size_type rows, const I* cols, const T* values, Rows row_slots,
+                   const I* row_ptrs, I* out_cols, T* out_values)
 {
     for_each_row<Rows>(
         exec, rows,
@@ -154,9 +154,8 @@ template <typename Exec, typename Slotted, typename V>
 void slotted_to_dense(const Exec& exec, const Slotted& source, Dense<V>& result)
 {
     stored_to_dense(exec, source.rows(), source.col_idxs().const_data(),
-                    loom::detail::kernel_data(exec, source.values().const_data()),
-                    slots_of(source), result.stride(),
-                    loom::detail::kernel_data(exec, result.data()));
+                    loom::detail::kernel_data(exec, source.values().const_data()), slots_of(source),
+                    result.stride(), loom::detail::kernel_data(exec, result.data()));
 }
 
 /// The longest row of a CSR matrix (ELL's width).

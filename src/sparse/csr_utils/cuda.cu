@@ -25,8 +25,8 @@
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
-#include "sparse/csr_utils/unified.hpp"
 #include "sparse/csr_utils/kernels.hpp"
+#include "sparse/csr_utils/unified.hpp"
 
 namespace loom::sparse::cuda {
 

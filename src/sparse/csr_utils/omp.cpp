@@ -12,8 +12,8 @@
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
-#include "sparse/csr_utils/unified.hpp"
 #include "sparse/csr_utils/kernels.hpp"
+#include "sparse/csr_utils/unified.hpp"
 
 namespace loom::sparse::omp {
 namespace {

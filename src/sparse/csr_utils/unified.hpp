@@ -17,8 +17,7 @@ void scale_columns(const Exec& exec, matrix::Csr<V, I>& A, const matrix::Dense<V
     const auto scale = loom::detail::kernel_data(exec, s.data());
     const size_type stride = s.stride();
     loom::detail::parallel_for(
-        exec, A.nnz(),
-        [=] LOOM_HOST_DEVICE(size_type k) { values[k] *= scale[cols[k] * stride]; },
+        exec, A.nnz(), [=] LOOM_HOST_DEVICE(size_type k) { values[k] *= scale[cols[k] * stride]; },
         "loom::sparse::scale_columns");
 }
 

@@ -4,6 +4,7 @@
 
 #include "base/array_kernels.hpp"
 #include "base/dispatch.hpp"
+#include "base/omp/launch.hpp"
 
 namespace loom {
 
@@ -11,13 +12,10 @@ template <typename T>
 void Array<T>::fill(const T& value)
 {
     if (size_ == 0) return;
-    // Not LOOM_RUN_KERNEL: the host backends fill inline, only CUDA has a kernel.
+    // Not LOOM_RUN_KERNEL: the host backends fill here, only CUDA has a translation unit.
     exec_->run(detail::overloaded{
         [&](const ReferenceExecutor&) { std::fill_n(data_, size_, value); },
-        [&](const OmpExecutor&) {
-#pragma omp parallel for schedule(static)
-            for (size_type i = 0; i < size_; ++i) data_[i] = value;
-        },
+        [&](const OmpExecutor& e) { array_kernels::fill(e, data_, size_, value); },
         [&]([[maybe_unused]] const CudaExecutor& e) {
             LOOM_CUDA_CALL("loom::Array::fill", cuda::fill(e, data_, size_, value));
         }});

@@ -1,11 +1,27 @@
-// Per-backend kernels behind Array (the host ones are inline in array.cpp).
+// The kernels behind Array: fill written once for OpenMP and CUDA on the unified launchers
+// (base/parallel.hpp); the reference backend fills inline in array.cpp.
 #pragma once
 
+#include "base/parallel.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
 
+namespace loom::array_kernels {
+
+template <typename Exec, typename T>
+void fill(const Exec& exec, T* data, size_type n, const T& value)
+{
+    const auto d = detail::kernel_data(exec, data);
+    const auto v = detail::kernel_value(exec, value);
+    detail::parallel_for(
+        exec, n, [=] LOOM_HOST_DEVICE(size_type i) { d[i] = v; }, "loom::Array::fill");
+}
+
+}  // namespace loom::array_kernels
+
 namespace loom::cuda {
 
+/// array_kernels::fill on CUDA (base/cuda/array.cu).
 template <typename T>
 void fill(const CudaExecutor& exec, T* data, size_type n, T value);
 

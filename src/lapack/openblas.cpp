@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "base/host/fortran.hpp"
 #include "base/instantiate.hpp"
-#include "blas/level3/fortran.hpp"
 #include "lapack/kernels.hpp"
 
 namespace loom::lapack::openblas {

@@ -578,6 +578,54 @@ TYPED_TEST(BatchedFront, PotrfAndPotrsMatchReference)
     }
 }
 
+/// The host vendor path of trtri and potrf on its own: a loop of LAPACK calls whose CHARACTER
+/// arguments (uplo, diag) travel with their hidden Fortran lengths (src/base/host/fortran.hpp).
+/// Both triangles, unit and non-unit diagonals, and a failing matrix whose info must match.
+TYPED_TEST(BatchedFront, HostVendorTrtriAndPotrfMatchReference)
+{
+    using V = TypeParam;
+    if (!LOOM_HAS_BLAS) GTEST_SKIP() << "built without a host BLAS/LAPACK";
+    if (!loom::OmpExecutor::available()) GTEST_SKIP() << "built without OpenMP";
+    const auto omp = loom::OmpExecutor::create();
+    const size_type count = 12;
+    for (const size_type n : {1, 2, 7, 16, 33}) {
+        for (auto uplo : {Uplo::lower, Uplo::upper}) {
+            for (auto diag : {Diag::non_unit, Diag::unit}) {
+                auto A = triangular_batch<V>(count, n, 31);
+                A.at(3, 0, 0) = V{};  // singular at the first step unless the diagonal is implicit
+                auto expected = A;
+                loom::Array<int32> info_ref;
+                batched::trtri(uplo, diag, expected, info_ref, Launch::serial);
+                BatchDense<V> a(omp, A);
+                loom::Array<int32> info;
+                batched::trtri(uplo, diag, a, info, Launch::vendor);
+                EXPECT_EQ(host(info), host(info_ref)) << "trtri n=" << n;
+                EXPECT_EQ(host(info)[3], diag == Diag::unit ? 0 : 1) << "trtri n=" << n;
+                EXPECT_LE(error_of(raw(a), raw(expected)), tolerance<V>(n)) << "trtri n=" << n;
+            }
+            auto A = spd_batch<V>(count, n, 32);
+            A.at(5, 0, 0) = V(-1);  // not positive definite at the first step
+            auto expected = A;
+            loom::Array<int32> info_ref;
+            batched::potrf(uplo, expected, info_ref, Launch::serial);
+            BatchDense<V> a(omp, A);
+            loom::Array<int32> info;
+            batched::potrf(uplo, a, info, Launch::vendor);
+            EXPECT_EQ(host(info), host(info_ref)) << "potrf n=" << n;
+            EXPECT_EQ(host(info)[5], 1) << "potrf n=" << n;
+            // LAPACK leaves the other triangle as it was; compare the factor's triangle.
+            const auto got = plain_triangle(BatchDense<V>(loom::test::reference(), a), uplo,
+                                            Diag::non_unit);
+            const auto want = plain_triangle(expected, uplo, Diag::non_unit);
+            for (size_type b = 0; b < count; ++b) {
+                if (b == 5) continue;
+                EXPECT_LE(error_of(got.item(b).to_host(), want.item(b).to_host()), tolerance<V>(n))
+                    << "potrf n=" << n << " matrix " << b;
+            }
+        }
+    }
+}
+
 TYPED_TEST(BatchedFront, QrAndApplyQMatchReference)
 {
     using V = TypeParam;
@@ -900,6 +948,49 @@ TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
                     << t.name() << " n=" << n << (tied ? " tied" : "");
             }
         }
+    }
+}
+
+}  // namespace
+
+namespace {
+
+/// Launch::automatic picks what the measurements of src/batched/front/tuning.hpp chose.
+TYPED_TEST(BatchedFront, AutomaticPinsTheMeasuredChoices)
+{
+    using V = TypeParam;
+    constexpr bool complex = loom::is_complex_v<V>;
+    const auto ref = loom::test::reference();
+    for (const char* routine : {"gemm", "getrf", "trtri", "trmm", "trsm"}) {
+        EXPECT_EQ(batched::automatic_launch<V>(routine, *ref, 20), Launch::serial) << routine;
+    }
+    if (loom::OmpExecutor::available()) {
+        const auto omp = loom::OmpExecutor::create();
+        EXPECT_EQ(batched::automatic_launch<V>("getrf", *omp, 16), Launch::serial);
+        // Real gemm: the vectorized kernel where the CPU has AVX2 and FMA, Serial elsewhere.
+        const auto gemm = batched::automatic_launch<V>("gemm", *omp, 16);
+        EXPECT_TRUE(gemm == Launch::serial || (!complex && gemm == Launch::simd));
+    }
+    LOOM_CUDA_OR_SKIP(cuda);
+    struct Pin {
+        const char* routine;
+        size_type n;
+        Launch real;
+        Launch complex;
+    };
+    constexpr auto serial = Launch::serial, team = Launch::team, tv = Launch::team_vector;
+    const Pin pins[] = {
+        {"gemm", 3, tv, serial},       {"gemm", 4, tv, serial},       {"gemm", 5, tv, tv},
+        {"gemm", 14, tv, tv},          {"gemm", 15, team, tv},        {"gemm", 24, team, tv},
+        {"gemm", 25, tv, tv},          {"getrf", 6, serial, serial},  {"getrf", 7, tv, serial},
+        {"getrf", 9, tv, tv},          {"trtri", 4, serial, serial},  {"trtri", 5, tv, serial},
+        {"trmm", 1, tv, serial},       {"trmm", 9, tv, tv},           {"trsm", 8, serial, serial},
+        {"trsm", 9, tv, tv},           {"potrf", 8, serial, serial},  {"potrf", 9, tv, tv},
+    };
+    for (const auto& p : pins) {
+        EXPECT_EQ(batched::automatic_launch<V>(p.routine, *cuda, p.n),
+                  complex ? p.complex : p.real)
+            << p.routine << " n=" << p.n;
     }
 }
 

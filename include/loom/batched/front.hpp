@@ -69,7 +69,7 @@ inline constexpr size_type gemm_cuda_serial_max = 4;
 /// On CUDA, real square gemm/trmm/trtri/getrf take whichever of serial, team and team_vector
 /// (whose lane-per-row kernels cover orders up to 32) measured fastest for the order; on the
 /// host, real gemm runs the vectorized kernel (simd) where the CPU has AVX2 and FMA. The
-/// choices and their measurements: cuda_real_square_launch in front.cpp.
+/// choices and their measurements: the table of src/batched/front/tuning.hpp.
 template <typename V>
 Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n);
 

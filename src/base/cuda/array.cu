@@ -2,16 +2,14 @@
 #include <cstdint>
 
 #include "base/array_kernels.hpp"
-#include "base/cuda/launch.cuh"
+#include "base/cuda/parallel.cuh"
 
 namespace loom::cuda {
 
 template <typename T>
 void fill(const CudaExecutor& exec, T* data, size_type n, T value)
 {
-    auto d = as_device(data);
-    const auto v = as_device(value);
-    parallel_for(exec, n, [=] __device__(long long i) { d[i] = v; }, "loom::Array::fill");
+    array_kernels::fill(exec, data, n, value);
 }
 
 #define LOOM_INSTANTIATE_FILL(T) template void fill<T>(const CudaExecutor&, T*, size_type, T)

@@ -15,6 +15,7 @@
 
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_rows.cuh"
+#include "batched/front/kernels.hpp"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
 #include "loom/batched/front.hpp"
@@ -295,3 +296,10 @@ struct Driver {
 };
 
 }  // namespace loom::batched::cuda_front
+
+namespace loom::batched::backend {
+template <>
+struct DriverOf<CudaExecutor> {
+    using type = cuda_front::Driver;
+};
+}  // namespace loom::batched::backend

@@ -2,12 +2,9 @@
 #include "batched/front/cuda_driver.cuh"
 #include "batched/front/families.hpp"
 
-namespace loom::batched::cuda {
+namespace loom::batched::backend {
 
 using Exec = CudaExecutor;
-using Driver = cuda_front::Driver;
-
-LOOM_BATCHED_FRONT_VECTOR
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT_VECTOR)
 
-}  // namespace loom::batched::cuda
+}  // namespace loom::batched::backend

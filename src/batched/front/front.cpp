@@ -5,8 +5,8 @@
 
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
-#include "batched/front/host_gemm.hpp"
 #include "batched/front/kernels.hpp"
+#include "batched/front/tuning.hpp"
 #include "loom/base/error.hpp"
 #include "loom/batched/front.hpp"
 
@@ -78,19 +78,21 @@ void prepare(Array<int32>& array, const std::shared_ptr<const Executor>& exec, s
 }
 
 /// What a call may run as; `pivoting` routines have no SIMD pack version, `vendor` lists the
-/// routine's vendor support.
+/// routine's vendor support; `routine` and `square` pick its row of the automatic table.
 struct Support {
     bool simd = true;
     bool cuda_vendor = false;
     bool host_vendor = false;
-    /// Largest order that `automatic` runs one thread per matrix on CUDA.
-    size_type cuda_serial_max = 8;
+    tuning::Routine routine = tuning::Routine::other;
+    bool square = false;
 };
 
 template <typename V>
 Launch resolve(const char* where, Launch launch, const Executor& exec, size_type n, Support s)
 {
-    if (launch == Launch::automatic) return choose_launch(exec, n, s.cuda_serial_max);
+    if (launch == Launch::automatic) {
+        return tuning::automatic_launch<V>(s.routine, exec, n, s.square);
+    }
     if (exec.kind() == ExecKind::reference) return launch;
     if (launch == Launch::simd) {
         if (exec.kind() == ExecKind::cuda) {
@@ -180,39 +182,10 @@ Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_ma
     return Launch::serial;
 }
 
-/// `automatic` on CUDA for real square operands, measured on an H100 (batch 163840, double,
-/// `loom bench batched R --n ... --mode M`, microseconds):
-///   gemm   n = 3..11 team_vector (lane-per-row kernels): 14 / 54 / 140 / 304 us, 70-110% of
-///          copy; team vs team_vector: n = 13 475 / 450, 14 593 / 541, 16 560 / 808 (team 81%
-///          of copy), 20 1283 / 1327, 24 1608 / 1744, 28 2729 / 2443, 32 3589 / 3248 us;
-///   getrf  n = 3, 5: serial 15.5 / 34.5 vs team_vector 21.0 / 44.6; n = 8, 16, 32:
-///          team_vector 80 / 614 / 4473 vs serial 131 / 1283 / 163147;
-///   trtri  n = 3: serial 12.5 vs 14.4; n >= 5: team_vector (27.5 vs 29.0 at n = 5);
-///   trmm   team_vector at every order (17 us vs serial 21 us at n = 3).
-static Launch cuda_real_square_launch(std::string_view routine, size_type n)
-{
-    if (routine == "gemm") return n >= 15 && n <= 24 ? Launch::team : Launch::team_vector;
-    if (routine == "getrf") return n <= 6 ? Launch::serial : Launch::team_vector;
-    if (routine == "trtri") return n <= 4 ? Launch::serial : Launch::team_vector;
-    if (routine == "trmm") return Launch::team_vector;
-    return n <= 8 ? Launch::serial : Launch::team_vector;
-}
-
 template <typename V>
 Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n)
 {
-    if (exec.kind() == ExecKind::cuda) {
-        if (!is_complex_v<V>) return cuda_real_square_launch(routine, n);
-        return choose_launch(exec, n, routine == "gemm" ? gemm_cuda_serial_max : 8);
-    }
-    if constexpr (!is_complex_v<V>) {
-        // The vectorized host kernel beats Serial at every order, where the CPU has it.
-        if (routine == "gemm" && exec.kind() == ExecKind::omp &&
-            host_kernels::vector_gemm_kernel<V>() != nullptr) {
-            return Launch::simd;
-        }
-    }
-    return choose_launch(exec, n);
+    return tuning::automatic_launch<V>(tuning::routine_named(routine), exec, n, true);
 }
 
 template <typename V>
@@ -236,16 +209,12 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
     check_distinct(where, C, "C", B, "B");
     if (C.batch_count() == 0 || C.size().count() == 0) return;
     const auto& exec = *C.executor();
-    // On the host the choice does not depend on the shape (the AVX2 kernel takes any).
-    const bool square = a.rows == a.cols && a.cols == b.cols;
-    if (launch == Launch::automatic && (square || exec.kind() != ExecKind::cuda)) {
-        launch = automatic_launch<V>("gemm", exec, a.rows);
-    }
     launch = resolve<V>(where, launch, exec, std::max({a.rows, a.cols, b.cols}),
                         {.simd = true,
                          .cuda_vendor = true,
                          .host_vendor = true,
-                         .cuda_serial_max = gemm_cuda_serial_max});
+                         .routine = tuning::Routine::gemm,
+                         .square = a.rows == a.cols && a.cols == b.cols});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             openblas::gemm(exec, op_a, op_b, alpha, A, B, beta, C),
                             cublas::gemm(e, op_a, op_b, alpha, A, B, beta, C))) {
@@ -306,14 +275,12 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
     check_triangular(where, side, A, B);
     if (B.batch_count() == 0 || B.size().count() == 0) return;
     const auto& exec = *A.executor();
-    if (launch == Launch::automatic && !solve && B.rows() == B.cols()) {
-        launch = automatic_launch<V>("trmm", exec, B.rows());
-    }
     launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()),
                         {.simd = true,
                          .cuda_vendor = solve,
                          .host_vendor = true,
-                         .cuda_serial_max = 8});
+                         .routine = solve ? tuning::Routine::other : tuning::Routine::trmm,
+                         .square = B.rows() == B.cols()});
     if (LOOM_BATCHED_VENDOR(launch, exec,
                             solve ? openblas::trsm(exec, side, uplo, op, diag, alpha, A, B)
                                   : openblas::trmm(exec, side, uplo, op, diag, alpha, A, B),
@@ -354,8 +321,11 @@ void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& inf
     info.fill(0);
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
-    if (launch == Launch::automatic) launch = automatic_launch<V>("trtri", exec, A.rows());
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true, .host_vendor = true});
+    launch = resolve<V>(where, launch, exec, A.rows(),
+                        {.simd = true,
+                         .host_vendor = true,
+                         .routine = tuning::Routine::trtri,
+                         .square = true});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::trtri(exec, uplo, diag, A, info.data()),
                             false)) {
         return;
@@ -375,9 +345,12 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
     info.fill(0);
     if (A.rows() == 0) return;
     const auto& exec = *A.executor();
-    if (launch == Launch::automatic) launch = automatic_launch<V>("getrf", exec, A.rows());
     launch = resolve<V>(where, launch, exec, A.rows(),
-                        {.simd = false, .cuda_vendor = true, .host_vendor = true});
+                        {.simd = false,
+                         .cuda_vendor = true,
+                         .host_vendor = true,
+                         .routine = tuning::Routine::getrf,
+                         .square = true});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::getrf(exec, A, pivots.data(), info.data()),
                             cublas::getrf(e, A, pivots.data(), info.data()))) {
         return;

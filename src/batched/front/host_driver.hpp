@@ -13,6 +13,7 @@
 
 #include "batched/front/calls.hpp"
 #include "batched/front/host_gemm.hpp"
+#include "batched/front/kernels.hpp"
 #include "loom/batched/simd.hpp"
 #include "loom/launch/team.hpp"
 
@@ -182,3 +183,14 @@ struct Driver {
 };
 
 }  // namespace loom::batched::host_front
+
+namespace loom::batched::backend {
+template <>
+struct DriverOf<ReferenceExecutor> {
+    using type = host_front::Driver<ReferenceExecutor>;
+};
+template <>
+struct DriverOf<OmpExecutor> {
+    using type = host_front::Driver<OmpExecutor>;
+};
+}  // namespace loom::batched::backend

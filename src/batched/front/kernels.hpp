@@ -1,5 +1,6 @@
 // Per-backend entry points of the front-level batched calls (include/loom/batched/front.hpp),
-// declared once for every backend. front.cpp checks the arguments, resolves Launch::automatic
+// declared once for every backend as templates over the executor (families.hpp defines them,
+// each backend's sources instantiate them for their executor). front.cpp checks the arguments, resolves Launch::automatic
 // and dispatches; `launch` is never automatic here. Pointers (pivots, info) are in the
 // executor's memory; pivots hold n entries per matrix, info one per matrix (inverse_lu: null
 // pivots for the factors of getrf_nopivot; dot and nrm2: one result per matrix).
@@ -9,83 +10,92 @@
 #include "loom/batched/front.hpp"
 #include "loom/config.hpp"
 
-#define LOOM_DECLARE_BATCHED_FRONT(Exec)                                                       \
-    template <typename V>                                                                       \
-    void gemm(const Exec& exec, Launch launch, Op op_a, Op op_b, V alpha,                       \
-              const BatchDense<V>& A, const BatchDense<V>& B, V beta, BatchDense<V>& C);        \
-    template <typename V>                                                                       \
-    void gemv(const Exec& exec, Launch launch, Op op, V alpha, const BatchDense<V>& A,          \
-              const BatchDense<V>& x, V beta, BatchDense<V>& y);                                \
-    template <typename V>                                                                       \
-    void trsm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,  \
-              const BatchDense<V>& A, BatchDense<V>& B);                                        \
-    template <typename V>                                                                       \
-    void trmm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,  \
-              const BatchDense<V>& A, BatchDense<V>& B);                                        \
-    template <typename V>                                                                       \
-    void trtri(const Exec& exec, Launch launch, blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A,         \
-               int32* info);                                                                    \
-    template <typename V>                                                                       \
-    void getrf(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots, int32* info);  \
-    template <typename V>                                                                       \
-    void getrf_nopivot(const Exec& exec, Launch launch, BatchDense<V>& A, int32* info);         \
-    template <typename V>                                                                       \
-    void add_radial(const Exec& exec, Launch launch, remove_complex_t<V> tiny,                  \
-                    BatchDense<V>& A);                                                          \
-    template <typename V>                                                                       \
-    void getrs(const Exec& exec, Launch launch, Op op, const BatchDense<V>& LU,                 \
-               const int32* pivots, BatchDense<V>& B);                                          \
-    template <typename V>                                                                       \
-    void gesv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots,                 \
-              BatchDense<V>& B, int32* info);                                                   \
-    template <typename V>                                                                       \
-    void potrf(const Exec& exec, Launch launch, blas::Uplo uplo, BatchDense<V>& A, int32* info);      \
-    template <typename V>                                                                       \
-    void potrs(const Exec& exec, Launch launch, blas::Uplo uplo, const BatchDense<V>& A,              \
-               BatchDense<V>& B);                                                               \
-    template <typename V>                                                                       \
-    void qr(const Exec& exec, Launch launch, BatchDense<V>& A, BatchDense<V>& tau);             \
-    template <typename V>                                                                       \
-    void apply_q(const Exec& exec, Launch launch, blas::Side side, Op op, const BatchDense<V>& A,      \
-                 const BatchDense<V>& tau, BatchDense<V>& B);                                   \
-    template <typename V>                                                                       \
-    void trsv(const Exec& exec, Launch launch, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, \
-              const BatchDense<V>& A, BatchDense<V>& x);                                        \
-    template <typename V>                                                                       \
-    void syr(const Exec& exec, Launch launch, blas::Uplo uplo, bool conjugate, V alpha,         \
-             const BatchDense<V>& x, BatchDense<V>& A);                                         \
-    template <typename V>                                                                       \
-    void axpy(const Exec& exec, Launch launch, V alpha, const BatchDense<V>& x,                 \
-              BatchDense<V>& y);                                                                \
-    template <typename V>                                                                       \
-    void scale(const Exec& exec, Launch launch, V alpha, BatchDense<V>& x);                     \
-    template <typename V>                                                                       \
-    void dot(const Exec& exec, Launch launch, bool conjugate, const BatchDense<V>& x,           \
-             const BatchDense<V>& y, V* result);                                                \
-    template <typename V>                                                                       \
-    void nrm2(const Exec& exec, Launch launch, const BatchDense<V>& x,                          \
-              remove_complex_t<V>* result);                                                     \
-    template <typename V>                                                                       \
-    void inverse_lu(const Exec& exec, Launch launch, BatchDense<V>& A, const int32* pivots,     \
-                    int32* info);                                                               \
-    template <typename V>                                                                       \
-    void gbtrf(const Exec& exec, Launch launch, int kl, int ku, BatchDense<V>& AB,              \
-               int32* pivots, int32* info);                                                     \
-    template <typename V>                                                                       \
-    void gbtrs(const Exec& exec, Launch launch, Op op, int kl, int ku, const BatchDense<V>& AB, \
-               const int32* pivots, BatchDense<V>& B);                                          \
-    template <typename V>                                                                       \
-    void utv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* jpiv, BatchDense<V>& U,  \
-             BatchDense<V>& V_, int32* rank, remove_complex_t<V> tol)
+namespace loom::batched::backend {
 
+/// The Driver (calls.hpp) that runs the calls on executor Exec, as `type`.
+template <typename Exec>
+struct DriverOf;
+
+template <typename Exec, typename V>
+void gemm(const Exec& exec, Launch launch, Op op_a, Op op_b, V alpha,
+          const BatchDense<V>& A, const BatchDense<V>& B, V beta, BatchDense<V>& C);
+template <typename Exec, typename V>
+void gemv(const Exec& exec, Launch launch, Op op, V alpha, const BatchDense<V>& A,
+          const BatchDense<V>& x, V beta, BatchDense<V>& y);
+template <typename Exec, typename V>
+void trsm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+          const BatchDense<V>& A, BatchDense<V>& B);
+template <typename Exec, typename V>
+void trmm(const Exec& exec, Launch launch, blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+          const BatchDense<V>& A, BatchDense<V>& B);
+template <typename Exec, typename V>
+void trtri(const Exec& exec, Launch launch, blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A,
+           int32* info);
+template <typename Exec, typename V>
+void getrf(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots, int32* info);
+template <typename Exec, typename V>
+void getrf_nopivot(const Exec& exec, Launch launch, BatchDense<V>& A, int32* info);
+template <typename Exec, typename V>
+void add_radial(const Exec& exec, Launch launch, remove_complex_t<V> tiny,
+                BatchDense<V>& A);
+template <typename Exec, typename V>
+void getrs(const Exec& exec, Launch launch, Op op, const BatchDense<V>& LU,
+           const int32* pivots, BatchDense<V>& B);
+template <typename Exec, typename V>
+void gesv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* pivots,
+          BatchDense<V>& B, int32* info);
+template <typename Exec, typename V>
+void potrf(const Exec& exec, Launch launch, blas::Uplo uplo, BatchDense<V>& A, int32* info);
+template <typename Exec, typename V>
+void potrs(const Exec& exec, Launch launch, blas::Uplo uplo, const BatchDense<V>& A,
+           BatchDense<V>& B);
+template <typename Exec, typename V>
+void qr(const Exec& exec, Launch launch, BatchDense<V>& A, BatchDense<V>& tau);
+template <typename Exec, typename V>
+void apply_q(const Exec& exec, Launch launch, blas::Side side, Op op, const BatchDense<V>& A,
+             const BatchDense<V>& tau, BatchDense<V>& B);
+template <typename Exec, typename V>
+void trsv(const Exec& exec, Launch launch, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+          const BatchDense<V>& A, BatchDense<V>& x);
+template <typename Exec, typename V>
+void syr(const Exec& exec, Launch launch, blas::Uplo uplo, bool conjugate, V alpha,
+         const BatchDense<V>& x, BatchDense<V>& A);
+template <typename Exec, typename V>
+void axpy(const Exec& exec, Launch launch, V alpha, const BatchDense<V>& x,
+          BatchDense<V>& y);
+template <typename Exec, typename V>
+void scale(const Exec& exec, Launch launch, V alpha, BatchDense<V>& x);
+template <typename Exec, typename V>
+void dot(const Exec& exec, Launch launch, bool conjugate, const BatchDense<V>& x,
+         const BatchDense<V>& y, V* result);
+template <typename Exec, typename V>
+void nrm2(const Exec& exec, Launch launch, const BatchDense<V>& x,
+          remove_complex_t<V>* result);
+template <typename Exec, typename V>
+void inverse_lu(const Exec& exec, Launch launch, BatchDense<V>& A, const int32* pivots,
+                int32* info);
+template <typename Exec, typename V>
+void gbtrf(const Exec& exec, Launch launch, int kl, int ku, BatchDense<V>& AB,
+           int32* pivots, int32* info);
+template <typename Exec, typename V>
+void gbtrs(const Exec& exec, Launch launch, Op op, int kl, int ku, const BatchDense<V>& AB,
+           const int32* pivots, BatchDense<V>& B);
+template <typename Exec, typename V>
+void utv(const Exec& exec, Launch launch, BatchDense<V>& A, int32* jpiv, BatchDense<V>& U,
+         BatchDense<V>& V_, int32* rank, remove_complex_t<V> tol);
+
+}  // namespace loom::batched::backend
+
+// The backend namespaces LOOM_RUN_KERNEL reaches (reference::gemm(e, ...), omp::..., cuda::...):
+// each sees the one set of entry points, instantiated for its executor by its own sources.
 namespace loom::batched::reference {
-LOOM_DECLARE_BATCHED_FRONT(ReferenceExecutor);
+using namespace backend;
 }
 namespace loom::batched::omp {
-LOOM_DECLARE_BATCHED_FRONT(OmpExecutor);
+using namespace backend;
 }
 namespace loom::batched::cuda {
-LOOM_DECLARE_BATCHED_FRONT(CudaExecutor);
+using namespace backend;
 }
 
 /// A loop of host BLAS/LAPACK calls over the batch, on the OpenMP threads of exec (or one

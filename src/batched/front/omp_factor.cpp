@@ -2,12 +2,9 @@
 #include "batched/front/families.hpp"
 #include "batched/front/host_driver.hpp"
 
-namespace loom::batched::omp {
+namespace loom::batched::backend {
 
 using Exec = OmpExecutor;
-using Driver = host_front::Driver<OmpExecutor>;
-
-LOOM_BATCHED_FRONT_FACTOR
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT_FACTOR)
 
-}  // namespace loom::batched::omp
+}  // namespace loom::batched::backend

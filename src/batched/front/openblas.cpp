@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/host/fortran.hpp"
 #include "base/instantiate.hpp"
 #include "batched/front/kernels.hpp"
-#include "batched/front/fortran.hpp"
 #include "loom/launch/team.hpp"
 
 namespace loom::batched::openblas {

@@ -4,17 +4,9 @@
 #include "batched/front/families.hpp"
 #include "batched/front/host_driver.hpp"
 
-namespace loom::batched::reference {
+namespace loom::batched::backend {
 
 using Exec = ReferenceExecutor;
-using Driver = host_front::Driver<ReferenceExecutor>;
-
-LOOM_BATCHED_FRONT_BLAS
-LOOM_BATCHED_FRONT_LU
-LOOM_BATCHED_FRONT_FACTOR
-LOOM_BATCHED_FRONT_VECTOR
-LOOM_BATCHED_FRONT_SOLVE
-LOOM_BATCHED_FRONT_UTV
 #define LOOM_INSTANTIATE_BATCHED_FRONT(V)                                                      \
     LOOM_INSTANTIATE_BATCHED_FRONT_BLAS(V)                                                     \
     LOOM_INSTANTIATE_BATCHED_FRONT_LU(V) LOOM_INSTANTIATE_BATCHED_FRONT_FACTOR(V)              \
@@ -22,4 +14,4 @@ LOOM_BATCHED_FRONT_UTV
     LOOM_INSTANTIATE_BATCHED_FRONT_UTV(V)
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BATCHED_FRONT)
 
-}  // namespace loom::batched::reference
+}  // namespace loom::batched::backend

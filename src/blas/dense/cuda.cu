@@ -6,8 +6,10 @@
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "blas/dense/kernels.hpp"
+#include "blas/dense/unified.hpp"
 
 namespace loom::blas::cuda {
 namespace {
@@ -247,35 +249,6 @@ void column_sums(const CudaExecutor& exec, long long rows, long long cols, Term 
     check_launch(where);
 }
 
-/// f(i, j) for every element of a rows x cols block, grid-stride over the row-major index.
-template <typename F>
-__global__ void __launch_bounds__(block_size)
-    elementwise_kernel(long long rows, long long cols, F f)
-{
-    const long long n = rows * cols;
-    for (long long idx = blockIdx.x * static_cast<long long>(block_size) + threadIdx.x; idx < n;
-         idx += static_cast<long long>(gridDim.x) * block_size) {
-        if (cols == 1) {
-            f(idx, 0);
-        } else {
-            f(idx / cols, idx % cols);
-        }
-    }
-}
-
-template <typename F>
-void for_each_element(const CudaExecutor& exec, long long rows, long long cols, F f,
-                      const char* where)
-{
-    const long long n = rows * cols;
-    if (n == 0) return;
-    const long long max_blocks = static_cast<long long>(exec.multiprocessor_count()) * 32;
-    const long long blocks = std::min(ceildiv(n, block_size), max_blocks);
-    elementwise_kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(rows,
-                                                                                         cols, f);
-    check_launch(where);
-}
-
 }  // namespace
 
 template <typename V>
@@ -309,30 +282,12 @@ void nrm2(const CudaExecutor& exec, const matrix::Dense<V>& x,
                    SquareRoot{}, "loom::blas::nrm2");
 }
 
+// The element-wise kernels: written once with OpenMP's (unified.hpp).
 template <typename V>
 void axpby(const CudaExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
            const matrix::Dense<V>* beta, matrix::Dense<V>& y)
 {
-    using D = device_type_t<V>;
-    const auto a = as_device(alpha->data());
-    const bool shared_alpha = alpha->cols() == 1;
-    // No beta means axpy: beta = 1.
-    const auto b = beta ? as_device(beta->data()) : nullptr;
-    const bool shared_beta = beta && beta->cols() == 1;
-    const auto xd = as_device(x.data());
-    const auto yd = as_device(y.data());
-    const long long xs = x.stride();
-    const long long ys = y.stride();
-    for_each_element(
-        exec, x.rows(), x.cols(),
-        [=] __device__(long long i, long long j) {
-            const D aj = a[shared_alpha ? 0 : j];
-            const D bj = b ? b[shared_beta ? 0 : j] : D{1};
-            D& out = yd[i * ys + j];
-            // beta == 0 must not read y: it may hold NaN or be uninitialized.
-            out = bj == D{} ? aj * xd[i * xs + j] : aj * xd[i * xs + j] + bj * out;
-        },
-        "loom::blas::axpby");
+    unified::axpby(exec, alpha, x, beta, y);
 }
 
 template <typename D>
@@ -364,7 +319,7 @@ void axpy_quotient(const CudaExecutor& exec, const matrix::Dense<V>& num,
     const long long ys = y.stride();
     // The quotient per element costs nothing next to the memory traffic and needs no extra
     // kernel to form it first.
-    for_each_element(
+    loom::detail::parallel_for(
         exec, x.rows(), x.cols(),
         [=] __device__(long long i, long long j) {
             const D q = guarded_quotient(n[shared_num ? 0 : j], d[shared_den ? 0 : j]);
@@ -377,74 +332,31 @@ template <typename V>
 void axpby_scalar(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
                   matrix::Dense<V>& y)
 {
-    constexpr const char* where = "loom::blas::axpby";
-    const auto a = as_device(alpha);
-    const auto b = as_device(beta);
-    const auto xd = as_device(x.data());
-    const auto yd = as_device(y.data());
-    const long long xs = x.stride();
-    const long long ys = y.stride();
-    if (beta == V{0}) {
-        for_each_element(
-            exec, x.rows(), x.cols(),
-            [=] __device__(long long i, long long j) { yd[i * ys + j] = a * xd[i * xs + j]; },
-            where);
-    } else {
-        for_each_element(
-            exec, x.rows(), x.cols(),
-            [=] __device__(long long i, long long j) {
-                yd[i * ys + j] = a * xd[i * xs + j] + b * yd[i * ys + j];
-            },
-            where);
-    }
+    unified::axpby_scalar(exec, alpha, x, beta, y);
 }
 
 template <typename V>
 void scal(const CudaExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
 {
-    const auto a = as_device(alpha.data());
-    const bool shared_alpha = alpha.cols() == 1;
-    const auto xd = as_device(x.data());
-    const long long xs = x.stride();
-    for_each_element(
-        exec, x.rows(), x.cols(),
-        [=] __device__(long long i, long long j) { xd[i * xs + j] *= a[shared_alpha ? 0 : j]; },
-        "loom::blas::scal");
+    unified::scal(exec, alpha, x);
 }
 
 template <typename V>
 void scal_scalar(const CudaExecutor& exec, V alpha, matrix::Dense<V>& x)
 {
-    const auto a = as_device(alpha);
-    const auto xd = as_device(x.data());
-    const long long xs = x.stride();
-    for_each_element(
-        exec, x.rows(), x.cols(), [=] __device__(long long i, long long j) { xd[i * xs + j] *= a; },
-        "loom::blas::scal");
+    unified::scal_scalar(exec, alpha, x);
 }
 
 template <typename V>
 void copy(const CudaExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
 {
-    const auto xd = as_device(x.data());
-    const auto yd = as_device(y.data());
-    const long long xs = x.stride();
-    const long long ys = y.stride();
-    for_each_element(
-        exec, x.rows(), x.cols(),
-        [=] __device__(long long i, long long j) { yd[i * ys + j] = xd[i * xs + j]; },
-        "loom::blas::copy");
+    unified::copy(exec, x, y);
 }
 
 template <typename V>
 void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
 {
-    const auto v = as_device(value);
-    const auto xd = as_device(x.data());
-    const long long xs = x.stride();
-    for_each_element(
-        exec, x.rows(), x.cols(), [=] __device__(long long i, long long j) { xd[i * xs + j] = v; },
-        "loom::blas::fill");
+    unified::fill(exec, x, value);
 }
 
 #define LOOM_INSTANTIATE(V)                                                                    \

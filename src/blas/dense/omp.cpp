@@ -12,12 +12,12 @@
 #include "base/omp/launch.hpp"
 #include "blas/dense/kernels.hpp"
 #include "blas/dense/quotient.hpp"
+#include "blas/dense/unified.hpp"
 
 namespace loom::blas::omp {
 namespace {
 
 using loom::omp::min_parallel_elements;
-using loom::omp::parallel_for;
 
 /// Rows [begin, end) of thread `thread` out of `threads`: contiguous, sizes differ by at most 1.
 struct RowRange {
@@ -100,15 +100,6 @@ V coefficient(const matrix::Dense<V>& c, size_type j)
     return c.cols() == 1 ? c.at(0, 0) : c.at(0, j);
 }
 
-/// f(row pointer, column) for every element, rows split over threads.
-template <typename F>
-void for_each_element(const OmpExecutor& exec, size_type rows, size_type cols, F f)
-{
-    loom::omp::parallel_for_elements(exec, rows, rows * cols, [&](size_type i) {
-        for (size_type j = 0; j < cols; ++j) f(i, j);
-    });
-}
-
 }  // namespace
 
 template <typename V>
@@ -146,20 +137,43 @@ void nrm2(const OmpExecutor& exec, const matrix::Dense<V>& x,
     for (size_type j = 0; j < x.cols(); ++j) result.at(0, j) = std::sqrt(sums[j]);
 }
 
+// The element-wise kernels: written once with CUDA's (unified.hpp).
 template <typename V>
 void axpby(const OmpExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
            const matrix::Dense<V>* beta, matrix::Dense<V>& y)
 {
-    const size_type k = x.cols();
-    std::vector<V> a(static_cast<std::size_t>(k)), b(static_cast<std::size_t>(k));
-    for (size_type j = 0; j < k; ++j) {
-        a[j] = coefficient(*alpha, j);
-        b[j] = beta ? coefficient(*beta, j) : V{1};
-    }
-    for_each_element(exec, x.rows(), k, [&](size_type i, size_type j) {
-        // beta == 0 must not read y: it may hold NaN or be uninitialized.
-        y.at(i, j) = b[j] == V{0} ? a[j] * x.at(i, j) : a[j] * x.at(i, j) + b[j] * y.at(i, j);
-    });
+    unified::axpby(exec, alpha, x, beta, y);
+}
+
+template <typename V>
+void axpby_scalar(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
+                  matrix::Dense<V>& y)
+{
+    unified::axpby_scalar(exec, alpha, x, beta, y);
+}
+
+template <typename V>
+void scal(const OmpExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
+{
+    unified::scal(exec, alpha, x);
+}
+
+template <typename V>
+void scal_scalar(const OmpExecutor& exec, V alpha, matrix::Dense<V>& x)
+{
+    unified::scal_scalar(exec, alpha, x);
+}
+
+template <typename V>
+void copy(const OmpExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
+{
+    unified::copy(exec, x, y);
+}
+
+template <typename V>
+void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
+{
+    unified::fill(exec, x, value);
 }
 
 template <typename V>
@@ -167,57 +181,17 @@ void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
                    const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,
                    matrix::Dense<V>& y)
 {
+    // Not on the shared bodies: a division per element would cost the host more than the
+    // memory traffic, so the quotients are formed once per column here (CUDA forms them per
+    // element, which is free there and needs no extra kernel).
     const size_type k = x.cols();
     std::vector<V> a(static_cast<std::size_t>(k));
     for (size_type j = 0; j < k; ++j) {
         a[j] = sign * detail::guarded_quotient(coefficient(num, j), coefficient(den, j));
     }
-    for_each_element(exec, x.rows(), k,
-                     [&](size_type i, size_type j) { y.at(i, j) += a[j] * x.at(i, j); });
-}
-
-template <typename V>
-void axpby_scalar(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
-                  matrix::Dense<V>& y)
-{
-    if (beta == V{0}) {
-        for_each_element(exec, x.rows(), x.cols(),
-                            [&](size_type i, size_type j) { y.at(i, j) = alpha * x.at(i, j); });
-    } else {
-        for_each_element(exec, x.rows(), x.cols(), [&](size_type i, size_type j) {
-            y.at(i, j) = alpha * x.at(i, j) + beta * y.at(i, j);
-        });
-    }
-}
-
-template <typename V>
-void scal(const OmpExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
-{
-    std::vector<V> a(static_cast<std::size_t>(x.cols()));
-    for (size_type j = 0; j < x.cols(); ++j) a[j] = coefficient(alpha, j);
-    for_each_element(exec, x.rows(), x.cols(),
-                        [&](size_type i, size_type j) { x.at(i, j) *= a[j]; });
-}
-
-template <typename V>
-void scal_scalar(const OmpExecutor& exec, V alpha, matrix::Dense<V>& x)
-{
-    for_each_element(exec, x.rows(), x.cols(),
-                        [&](size_type i, size_type j) { x.at(i, j) *= alpha; });
-}
-
-template <typename V>
-void copy(const OmpExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
-{
-    for_each_element(exec, x.rows(), x.cols(),
-                        [&](size_type i, size_type j) { y.at(i, j) = x.at(i, j); });
-}
-
-template <typename V>
-void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
-{
-    for_each_element(exec, x.rows(), x.cols(),
-                        [&](size_type i, size_type j) { x.at(i, j) = value; });
+    loom::detail::parallel_for(exec, x.rows(), k, [&](size_type i, size_type j) {
+        y.at(i, j) += a[j] * x.at(i, j);
+    });
 }
 
 #define LOOM_INSTANTIATE(V)                                                                    \

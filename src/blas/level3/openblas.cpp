@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
+#include "base/host/fortran.hpp"
 #include "base/instantiate.hpp"
-#include "blas/level3/fortran.hpp"
 #include "blas/level3/kernels.hpp"
 
 namespace loom::blas::openblas {

@@ -14,9 +14,12 @@
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/parallel.cuh"
+#include "base/cuda/parallel_reduce.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
+#include "matrix/convert/unified.hpp"
 
 namespace loom::matrix::cuda {
 namespace {
@@ -64,12 +67,6 @@ template <typename I>
 struct Descends {
     const I* row_idxs;
     __host__ __device__ int operator()(long long k) const { return row_idxs[k] > row_idxs[k + 1]; }
-};
-
-template <typename I>
-struct RowLength {
-    const I* row_ptrs;
-    __host__ __device__ I operator()(long long r) const { return row_ptrs[r + 1] - row_ptrs[r]; }
 };
 
 /// Max of op(i) over i in [0, n) (n > 0), read back to the host.
@@ -231,9 +228,7 @@ void csr_to_coo(const CudaExecutor& exec, const Csr<V, I>& source, Coo<V, I>& re
 template <typename V, typename I>
 size_type csr_max_row_nnz(const CudaExecutor& exec, const Csr<V, I>& source)
 {
-    if (source.rows() == 0) return 0;
-    return max_over<I>(exec, "loom::matrix::to_ell", source.rows(),
-                       RowLength<I>{source.row_ptrs().const_data()});
+    return unified::csr_max_row_nnz(exec, source);
 }
 
 template <typename V, typename I>
@@ -262,22 +257,7 @@ template <typename V, typename I>
 void csr_slice_lengths(const CudaExecutor& exec, const Csr<V, I>& source, size_type slice_size,
                        size_type stride_factor, Array<I>& lengths, Array<I>& sets)
 {
-    const long long rows = source.rows();
-    const I* row_ptrs = source.row_ptrs().const_data();
-    auto out_lengths = lengths.data();
-    auto out_sets = sets.data();
-    const long long slice = slice_size;
-    const long long factor = stride_factor;
-    parallel_for(exec, lengths.size(), [=] __device__(long long s) {
-        const long long end = min(rows, (s + 1) * slice);
-        long long longest = 0;
-        for (long long r = s * slice; r < end; ++r) {
-            longest = max(longest, static_cast<long long>(row_ptrs[r + 1] - row_ptrs[r]));
-        }
-        const auto rounded = static_cast<I>((longest + factor - 1) / factor * factor);
-        out_lengths[s] = rounded;
-        out_sets[s] = rounded;
-    }, "loom::matrix::to_sellp");
+    unified::csr_slice_lengths(exec, source, slice_size, stride_factor, lengths, sets);
 }
 
 template <typename V, typename I>
@@ -311,34 +291,13 @@ void csr_to_sellp(const CudaExecutor& exec, const Csr<V, I>& source, Sellp<V, I>
 template <typename V, typename I>
 void ell_row_nnz(const CudaExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
 {
-    const long long width = source.width();
-    const long long stride = source.stride();
-    const I* cols = source.col_idxs().const_data();
-    auto out = row_nnz.data();
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        I count = 0;
-        for (long long k = 0; k < width; ++k) count += cols[k * stride + r] != invalid_index;
-        out[r] = count;
-    }, "loom::matrix::to_csr");
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
 void sellp_row_nnz(const CudaExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
 {
-    const long long slice_size = source.slice_size();
-    const I* cols = source.col_idxs().const_data();
-    const I* lengths = source.slice_lengths().const_data();
-    const I* sets = source.slice_sets().const_data();
-    auto out = row_nnz.data();
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        const long long s = r / slice_size;
-        const long long first = sets[s] * slice_size + r % slice_size;
-        I count = 0;
-        for (long long k = 0; k < lengths[s]; ++k) {
-            count += cols[first + k * slice_size] != invalid_index;
-        }
-        out[r] = count;
-    }, "loom::matrix::to_csr");
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
@@ -354,50 +313,13 @@ void dense_row_nnz(const CudaExecutor& exec, const Dense<V>& source, Array<I>& r
 template <typename V, typename I>
 void ell_to_csr(const CudaExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
 {
-    const long long width = source.width();
-    const long long stride = source.stride();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    const I* row_ptrs = result.row_ptrs().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = as_device(result.values().data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        long long at = row_ptrs[r];
-        for (long long k = 0; k < width; ++k) {
-            const long long slot = k * stride + r;
-            if (cols[slot] != invalid_index) {
-                out_cols[at] = cols[slot];
-                out_values[at] = values[slot];
-                ++at;
-            }
-        }
-    }, "loom::matrix::to_csr");
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_csr(const CudaExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
 {
-    const long long slice_size = source.slice_size();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    const I* lengths = source.slice_lengths().const_data();
-    const I* sets = source.slice_sets().const_data();
-    const I* row_ptrs = result.row_ptrs().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = as_device(result.values().data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        const long long s = r / slice_size;
-        const long long first = sets[s] * slice_size + r % slice_size;
-        long long at = row_ptrs[r];
-        for (long long k = 0; k < lengths[s]; ++k) {
-            const long long slot = first + k * slice_size;
-            if (cols[slot] != invalid_index) {
-                out_cols[at] = cols[slot];
-                out_values[at] = values[slot];
-                ++at;
-            }
-        }
-    }, "loom::matrix::to_csr");
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
@@ -415,51 +337,19 @@ void dense_to_csr(const CudaExecutor& exec, const Dense<V>& source, Csr<V, I>& r
 template <typename V, typename I>
 void csr_to_dense(const CudaExecutor& exec, const Csr<V, I>& source, Dense<V>& result)
 {
-    const long long stride = result.stride();
-    const I* row_ptrs = source.row_ptrs().const_data();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    auto out = as_device(result.data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) out[r * stride + cols[k]] += values[k];
-    }, "loom::matrix::to_dense");
+    unified::csr_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>
 void ell_to_dense(const CudaExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
 {
-    const long long width = source.width();
-    const long long ell_stride = source.stride();
-    const long long stride = result.stride();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    auto out = as_device(result.data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        for (long long k = 0; k < width; ++k) {
-            const long long slot = k * ell_stride + r;
-            if (cols[slot] != invalid_index) out[r * stride + cols[slot]] += values[slot];
-        }
-    }, "loom::matrix::to_dense");
+    unified::slotted_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_dense(const CudaExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
 {
-    const long long slice_size = source.slice_size();
-    const long long stride = result.stride();
-    const I* cols = source.col_idxs().const_data();
-    const auto values = as_device(source.values().const_data());
-    const I* lengths = source.slice_lengths().const_data();
-    const I* sets = source.slice_sets().const_data();
-    auto out = as_device(result.data());
-    parallel_for(exec, source.rows(), [=] __device__(long long r) {
-        const long long s = r / slice_size;
-        const long long first = sets[s] * slice_size + r % slice_size;
-        for (long long k = 0; k < lengths[s]; ++k) {
-            const long long slot = first + k * slice_size;
-            if (cols[slot] != invalid_index) out[r * stride + cols[slot]] += values[slot];
-        }
-    }, "loom::matrix::to_dense");
+    unified::slotted_to_dense(exec, source, result);
 }
 
 #define LOOM_INSTANTIATE_CUDA_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(CudaExecutor, V, I)

@@ -9,15 +9,14 @@
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
+#include "matrix/convert/unified.hpp"
 
 namespace loom::matrix::omp {
 namespace {
 
 using loom::omp::exclusive_prefix_sum;
 using loom::omp::parallel_for;
-
-/// Rows per dynamically scheduled chunk where row lengths may differ a lot (a dense row).
-constexpr int uneven_chunk = 256;
+using loom::omp::uneven_chunk;
 
 template <typename I>
 size_type sellp_slot(const I* sets, size_type slice_size, size_type r, size_type k)
@@ -100,13 +99,7 @@ void csr_to_coo(const OmpExecutor& exec, const Csr<V, I>& source, Coo<V, I>& res
 template <typename V, typename I>
 size_type csr_max_row_nnz(const OmpExecutor& exec, const Csr<V, I>& source)
 {
-    const auto row_ptrs = source.row_ptrs().const_data();
-    size_type longest = 0;
-#pragma omp parallel for reduction(max : longest) num_threads(exec.num_threads())
-    for (size_type r = 0; r < source.rows(); ++r) {
-        longest = std::max<size_type>(longest, row_ptrs[r + 1] - row_ptrs[r]);
-    }
-    return longest;
+    return unified::csr_max_row_nnz(exec, source);
 }
 
 template <typename V, typename I>
@@ -134,20 +127,7 @@ template <typename V, typename I>
 void csr_slice_lengths(const OmpExecutor& exec, const Csr<V, I>& source, size_type slice_size,
                        size_type stride_factor, Array<I>& lengths, Array<I>& sets)
 {
-    const auto row_ptrs = source.row_ptrs().const_data();
-    auto out_lengths = lengths.data();
-    auto out_sets = sets.data();
-    parallel_for(exec, lengths.size(), [&](size_type s) {
-        const size_type end = std::min(source.rows(), (s + 1) * slice_size);
-        size_type longest = 0;
-        for (size_type r = s * slice_size; r < end; ++r) {
-            longest = std::max<size_type>(longest, row_ptrs[r + 1] - row_ptrs[r]);
-        }
-        const auto rounded =
-            static_cast<I>((longest + stride_factor - 1) / stride_factor * stride_factor);
-        out_lengths[s] = rounded;
-        out_sets[s] = rounded;
-    });
+    unified::csr_slice_lengths(exec, source, slice_size, stride_factor, lengths, sets);
 }
 
 template <typename V, typename I>
@@ -178,33 +158,13 @@ void csr_to_sellp(const OmpExecutor& exec, const Csr<V, I>& source, Sellp<V, I>&
 template <typename V, typename I>
 void ell_row_nnz(const OmpExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
 {
-    const auto cols = source.col_idxs().const_data();
-    auto out = row_nnz.data();
-    parallel_for(exec, source.rows(), [&](size_type r) {
-        I count = 0;
-        for (size_type k = 0; k < source.width(); ++k) {
-            count += cols[k * source.stride() + r] != invalid_index;
-        }
-        out[r] = count;
-    });
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
 void sellp_row_nnz(const OmpExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto lengths = source.slice_lengths().const_data();
-    const auto sets = source.slice_sets().const_data();
-    const size_type slice_size = source.slice_size();
-    auto out = row_nnz.data();
-#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
-    for (size_type r = 0; r < source.rows(); ++r) {
-        I count = 0;
-        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
-            count += cols[sellp_slot(sets, slice_size, r, k)] != invalid_index;
-        }
-        out[r] = count;
-    }
+    unified::slotted_row_nnz(exec, source, row_nnz);
 }
 
 template <typename V, typename I>
@@ -221,47 +181,13 @@ void dense_row_nnz(const OmpExecutor& exec, const Dense<V>& source, Array<I>& ro
 template <typename V, typename I>
 void ell_to_csr(const OmpExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    const auto row_ptrs = result.row_ptrs().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = result.values().data();
-    parallel_for(exec, source.rows(), [&](size_type r) {
-        auto at = row_ptrs[r];
-        for (size_type k = 0; k < source.width(); ++k) {
-            const auto slot = k * source.stride() + r;
-            if (cols[slot] != invalid_index) {
-                out_cols[at] = cols[slot];
-                out_values[at] = values[slot];
-                ++at;
-            }
-        }
-    });
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_csr(const OmpExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    const auto lengths = source.slice_lengths().const_data();
-    const auto sets = source.slice_sets().const_data();
-    const size_type slice_size = source.slice_size();
-    const auto row_ptrs = result.row_ptrs().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = result.values().data();
-#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
-    for (size_type r = 0; r < source.rows(); ++r) {
-        auto at = row_ptrs[r];
-        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
-            const auto slot = sellp_slot(sets, slice_size, r, k);
-            if (cols[slot] != invalid_index) {
-                out_cols[at] = cols[slot];
-                out_values[at] = values[slot];
-                ++at;
-            }
-        }
-    }
+    unified::slotted_to_csr(exec, source, result);
 }
 
 template <typename V, typename I>
@@ -285,43 +211,19 @@ void dense_to_csr(const OmpExecutor& exec, const Dense<V>& source, Csr<V, I>& re
 template <typename V, typename I>
 void csr_to_dense(const OmpExecutor& exec, const Csr<V, I>& source, Dense<V>& result)
 {
-    const auto row_ptrs = source.row_ptrs().const_data();
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
-    for (size_type r = 0; r < source.rows(); ++r) {
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) result.at(r, cols[k]) += values[k];
-    }
+    unified::csr_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>
 void ell_to_dense(const OmpExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    parallel_for(exec, source.rows(), [&](size_type r) {
-        for (size_type k = 0; k < source.width(); ++k) {
-            const auto slot = k * source.stride() + r;
-            if (cols[slot] != invalid_index) result.at(r, cols[slot]) += values[slot];
-        }
-    });
+    unified::slotted_to_dense(exec, source, result);
 }
 
 template <typename V, typename I>
 void sellp_to_dense(const OmpExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
 {
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    const auto lengths = source.slice_lengths().const_data();
-    const auto sets = source.slice_sets().const_data();
-    const size_type slice_size = source.slice_size();
-#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
-    for (size_type r = 0; r < source.rows(); ++r) {
-        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
-            const auto slot = sellp_slot(sets, slice_size, r, k);
-            if (cols[slot] != invalid_index) result.at(r, cols[slot]) += values[slot];
-        }
-    }
+    unified::slotted_to_dense(exec, source, result);
 }
 
 #define LOOM_INSTANTIATE_OMP_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(OmpExecutor, V, I)

@@ -22,9 +22,11 @@
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/csr_utils/kernels.hpp"
+#include "sparse/csr_utils/unified.hpp"
 
 namespace loom::sparse::cuda {
 
@@ -402,14 +404,7 @@ void scale_rows(const CudaExecutor& exec, matrix::Csr<V, I>& A, const matrix::De
 template <typename V, typename I>
 void scale_columns(const CudaExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
 {
-    using D = device_type_t<V>;
-    const I* cols = A.col_idxs().data();
-    D* values = as_device(A.values().data());
-    const D* scale = as_device(s.data());
-    const long long stride = s.stride();
-    parallel_for(
-        exec, A.nnz(), [=] __device__(long long k) { values[k] *= scale[cols[k] * stride]; },
-        where);
+    unified::scale_columns(exec, A, s);
 }
 
 template <typename V, typename I>

@@ -13,6 +13,7 @@
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/csr_utils/kernels.hpp"
+#include "sparse/csr_utils/unified.hpp"
 
 namespace loom::sparse::omp {
 namespace {
@@ -232,12 +233,7 @@ void scale_rows(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Den
 template <typename V, typename I>
 void scale_columns(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
 {
-    const I* cols = A.col_idxs().data();
-    V* values = A.values().data();
-    const V* scale = s.data();
-    const size_type stride = s.stride();
-    loom::omp::parallel_for(exec, A.nnz(),
-                            [&](size_type k) { values[k] *= scale[cols[k] * stride]; });
+    unified::scale_columns(exec, A, s);
 }
 
 template <typename V, typename I>

@@ -1,7 +1,8 @@
-// The Fortran interface of BLAS and LAPACK (OpenBLAS, reference LAPACK, ...), declared here so
-// that no cblas.h/lapacke.h is needed, with type-overloaded C++ wrappers. Only for builds
-// with LOOM_WITH_BLAS. Integers are 32-bit (the LP64 interface every distribution ships);
-// character arguments carry their hidden lengths, as gfortran expects.
+// The Fortran interface of BLAS and LAPACK (OpenBLAS, reference LAPACK, ...), declared once for
+// the whole library so that no cblas.h/lapacke.h is needed, with type-overloaded C++ wrappers.
+// Only for builds with LOOM_WITH_BLAS. Integers are 32-bit (the LP64 interface every
+// distribution ships). Every CHARACTER argument carries its hidden length (a size_t after the
+// other arguments, as gfortran passes it): a prototype without them calls the wrong ABI.
 //
 // Row-major matrices are column-major matrices transposed: every caller maps
 // row-major calls to column-major ones (C = A B  <=>  C^T = B^T A^T) instead of copying.
@@ -23,7 +24,7 @@ using cdouble = std::complex<double>;
 inline bool fits(size_type value) { return value >= 0 && value <= INT_MAX; }
 
 extern "C" {
-#define LOOM_FORTRAN_GEMM(p, T)                                                                \
+#define LOOM_FORTRAN_DECLARE(p, T)                                                             \
     void p##gemm_(const char*, const char*, const blas_int*, const blas_int*, const blas_int*, \
                   const T*, const T*, const blas_int*, const T*, const blas_int*, const T*, T*, \
                   const blas_int*, std::size_t, std::size_t);                                   \
@@ -38,12 +39,13 @@ extern "C" {
                   std::size_t, std::size_t, std::size_t, std::size_t);                          \
     void p##getrf_(const blas_int*, const blas_int*, T*, const blas_int*, blas_int*, blas_int*); \
     void p##trtri_(const char*, const char*, const blas_int*, T*, const blas_int*, blas_int*,   \
-                   std::size_t, std::size_t);
-LOOM_FORTRAN_GEMM(s, float)
-LOOM_FORTRAN_GEMM(d, double)
-LOOM_FORTRAN_GEMM(c, cfloat)
-LOOM_FORTRAN_GEMM(z, cdouble)
-#undef LOOM_FORTRAN_GEMM
+                   std::size_t, std::size_t);                                                   \
+    void p##potrf_(const char*, const blas_int*, T*, const blas_int*, blas_int*, std::size_t);
+LOOM_FORTRAN_DECLARE(s, float)
+LOOM_FORTRAN_DECLARE(d, double)
+LOOM_FORTRAN_DECLARE(c, cfloat)
+LOOM_FORTRAN_DECLARE(z, cdouble)
+#undef LOOM_FORTRAN_DECLARE
 }
 
 #define LOOM_FORTRAN_WRAPPERS(p, T)                                                            \
@@ -77,6 +79,12 @@ LOOM_FORTRAN_GEMM(z, cdouble)
     {                                                                                           \
         blas_int info = 0;                                                                      \
         p##trtri_(&uplo, &diag, &n, A, &lda, &info, 1, 1);                                      \
+        return info;                                                                            \
+    }                                                                                           \
+    inline blas_int potrf(char uplo, blas_int n, T* A, blas_int lda)                            \
+    {                                                                                           \
+        blas_int info = 0;                                                                      \
+        p##potrf_(&uplo, &n, A, &lda, &info, 1);                                                \
         return info;                                                                            \
     }
 LOOM_FORTRAN_WRAPPERS(s, float)

@@ -63,7 +63,7 @@ size_type decide(const CudaExecutor& exec, Array<Key>& keys, const Array<Key>& l
             }
         },
         where);
-    return static_cast<size_type>(detail::load_element(count, 0));
+    return static_cast<size_type>(loom::detail::load_element(count, 0));
 }
 
 template <typename I>

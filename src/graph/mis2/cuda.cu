@@ -20,13 +20,15 @@ constexpr const char* where = "loom::graph::mis2";
 
 template <typename I>
 void refresh_keys(const CudaExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                  int round, Array<Key>& keys)
+                  int round, Array<Key>& keys, Array<std::uint8_t>& active)
 {
     Key* key = keys.data();
+    std::uint8_t* is_active = active.data();
     const I* row_ptrs = graph.row_ptrs;
     parallel_for(
         exec, graph.vertices,
         [=] __device__(long long v) {
+            if (round == 0) is_active[v] = 1;
             if (round == 0 || is_undecided(key[v])) {
                 key[v] = undecided_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], round);
             }
@@ -35,14 +37,36 @@ void refresh_keys(const CudaExecutor& exec, const GraphView<I>& graph, const Key
 }
 
 template <typename I>
-void neighbourhood_max(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
-                       Array<Key>& largest)
+void max_within_1(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
+                  Array<std::uint8_t>& active, Array<Key>& within_1)
 {
     const Key* key = keys.data();
-    Key* out = largest.data();
+    std::uint8_t* is_active = active.data();
+    Key* out = within_1.data();
     parallel_for(
         exec, graph.vertices,
-        [=] __device__(long long v) { out[v] = largest_key(graph, key, v); }, where);
+        [=] __device__(long long v) {
+            if (!is_active[v]) return;
+            bool still_active = true;
+            out[v] = largest_key(graph, key, v, still_active);
+            if (!still_active) is_active[v] = 0;
+        },
+        where);
+}
+
+template <typename I>
+void max_within_2(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
+                  const Array<Key>& within_1, Array<Key>& within_2)
+{
+    const Key* key = keys.data();
+    const Key* in = within_1.data();
+    Key* out = within_2.data();
+    parallel_for(
+        exec, graph.vertices,
+        [=] __device__(long long v) {
+            if (is_undecided(key[v])) out[v] = largest_key(graph, in, v);
+        },
+        where);
 }
 
 size_type decide(const CudaExecutor& exec, Array<Key>& keys, const Array<Key>& largest)

@@ -4,22 +4,32 @@
 // vertex. They depend on the index type only: values play no part in a graph.
 #pragma once
 
+#include <cstdint>
+
 #include "graph/mis2/rules.hpp"
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
 
 #define LOOM_DECLARE_MIS2_KERNELS(Exec)                                                        \
-    /* keys[v] = undecided_key(v, round) for every undecided v (every v in round 0) */         \
+    /* keys[v] = undecided_key(v, round) for every undecided v; in round 0 every v, and  */  \
+    /* every v active                                                                     */  \
     template <typename I>                                                                      \
     void refresh_keys(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
                       const mis2_detail::KeyLayout& layout, int round,                         \
-                      Array<mis2_detail::Key>& keys);                                          \
-    /* largest[v] = max of keys over v and its neighbours */                                   \
+                      Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active);             \
+    /* within_1[v] = max of keys over v and its neighbours, for every active v; clears    */  \
+    /* active[v] where that neighbourhood holds no undecided key                          */  \
     template <typename I>                                                                      \
-    void neighbourhood_max(const Exec& exec, const mis2_detail::GraphView<I>& graph,          \
-                           const Array<mis2_detail::Key>& keys,                                \
-                           Array<mis2_detail::Key>& largest);                                  \
+    void max_within_1(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
+                      const Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active,        \
+                      Array<mis2_detail::Key>& within_1);                                      \
+    /* within_2[v] = max of within_1 over v and its neighbours, for every undecided v */      \
+    template <typename I>                                                                      \
+    void max_within_2(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
+                      const Array<mis2_detail::Key>& keys,                                     \
+                      const Array<mis2_detail::Key>& within_1,                                 \
+                      Array<mis2_detail::Key>& within_2);                                      \
     /* keys[v] = decided_key(keys[v], largest[v]); returns how many stay undecided */          \
     size_type decide(const Exec& exec, Array<mis2_detail::Key>& keys,                          \
                      const Array<mis2_detail::Key>& largest);                                  \
@@ -47,9 +57,14 @@
 
 #define LOOM_INSTANTIATE_MIS2_KERNELS(Exec, I)                                                 \
     template void refresh_keys(const Exec&, const mis2_detail::GraphView<I>&,                 \
-                               const mis2_detail::KeyLayout&, int, Array<mis2_detail::Key>&);  \
-    template void neighbourhood_max(const Exec&, const mis2_detail::GraphView<I>&,            \
-                                    const Array<mis2_detail::Key>&, Array<mis2_detail::Key>&); \
+                               const mis2_detail::KeyLayout&, int, Array<mis2_detail::Key>&,   \
+                               Array<std::uint8_t>&);                                          \
+    template void max_within_1(const Exec&, const mis2_detail::GraphView<I>&,                 \
+                               const Array<mis2_detail::Key>&, Array<std::uint8_t>&,           \
+                               Array<mis2_detail::Key>&);                                      \
+    template void max_within_2(const Exec&, const mis2_detail::GraphView<I>&,                 \
+                               const Array<mis2_detail::Key>&, const Array<mis2_detail::Key>&, \
+                               Array<mis2_detail::Key>&);                                      \
     template void set_flags(const Exec&, const Array<mis2_detail::Key>&, Array<I>&);          \
     template void gather_set(const Exec&, const Array<mis2_detail::Key>&, const Array<I>&,    \
                              Array<I>&);                                                       \

@@ -1,6 +1,7 @@
 // MIS-2 and its aggregation: argument checks, the rounds, result sizing and backend dispatch.
 #include "loom/graph/mis2.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -42,7 +43,9 @@ private:
 
 /// Every vertex's final key (in the set or removed): rounds of "largest key within distance
 /// 2, taken as two distance-1 maxima" until no vertex is undecided. The undecided vertex with
-/// the largest key overall joins in every round, so the rounds end.
+/// the largest key overall joins in every round, so the rounds end. Vertices whose
+/// neighbourhood is decided drop out of the first maximum, decided ones out of the second:
+/// late rounds touch few rows.
 template <typename I>
 Array<Key> final_keys(const char* where, const Executor& exec, const GraphView<I>& graph,
                       Mis2Mode mode)
@@ -51,11 +54,12 @@ Array<Key> final_keys(const char* where, const Executor& exec, const GraphView<I
     Array<Key> keys(shared, graph.vertices);
     Array<Key> within_1(shared, graph.vertices);
     Array<Key> within_2(shared, graph.vertices);
+    Array<std::uint8_t> active(shared, graph.vertices);
     const auto layout = mis2_detail::key_layout(graph.vertices, mode);
     for (int round = 0; graph.vertices > 0; ++round) {
-        LOOM_RUN_KERNEL(where, exec, refresh_keys, graph, layout, round, keys);
-        LOOM_RUN_KERNEL(where, exec, neighbourhood_max, graph, keys, within_1);
-        LOOM_RUN_KERNEL(where, exec, neighbourhood_max, graph, within_1, within_2);
+        LOOM_RUN_KERNEL(where, exec, refresh_keys, graph, layout, round, keys, active);
+        LOOM_RUN_KERNEL(where, exec, max_within_1, graph, keys, active, within_1);
+        LOOM_RUN_KERNEL(where, exec, max_within_2, graph, keys, within_1, within_2);
         if (LOOM_RUN_KERNEL(where, exec, decide, keys, within_2) == 0) break;
     }
     return keys;

@@ -28,10 +28,12 @@ void for_each_vertex(const OmpExecutor& exec, size_type vertices, F&& f)
 
 template <typename I>
 void refresh_keys(const OmpExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                  int round, Array<Key>& keys)
+                  int round, Array<Key>& keys, Array<std::uint8_t>& active)
 {
     Key* key = keys.data();
+    std::uint8_t* is_active = active.data();
     parallel_for(exec, graph.vertices, [&](size_type v) {
+        if (round == 0) is_active[v] = 1;
         if (round == 0 || is_undecided(key[v])) {
             key[v] = undecided_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round);
         }
@@ -39,13 +41,30 @@ void refresh_keys(const OmpExecutor& exec, const GraphView<I>& graph, const KeyL
 }
 
 template <typename I>
-void neighbourhood_max(const OmpExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
-                       Array<Key>& largest)
+void max_within_1(const OmpExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
+                  Array<std::uint8_t>& active, Array<Key>& within_1)
 {
     const Key* key = keys.data();
-    Key* out = largest.data();
-    for_each_vertex(exec, graph.vertices,
-                    [&](size_type v) { out[v] = largest_key(graph, key, v); });
+    std::uint8_t* is_active = active.data();
+    Key* out = within_1.data();
+    for_each_vertex(exec, graph.vertices, [&](size_type v) {
+        if (!is_active[v]) return;
+        bool still_active = true;
+        out[v] = largest_key(graph, key, v, still_active);
+        is_active[v] = still_active;
+    });
+}
+
+template <typename I>
+void max_within_2(const OmpExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
+                  const Array<Key>& within_1, Array<Key>& within_2)
+{
+    const Key* key = keys.data();
+    const Key* in = within_1.data();
+    Key* out = within_2.data();
+    for_each_vertex(exec, graph.vertices, [&](size_type v) {
+        if (is_undecided(key[v])) out[v] = largest_key(graph, in, v);
+    });
 }
 
 size_type decide(const OmpExecutor& exec, Array<Key>& keys, const Array<Key>& largest)

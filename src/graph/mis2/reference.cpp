@@ -8,10 +8,11 @@ using namespace mis2_detail;
 
 template <typename I>
 void refresh_keys(const ReferenceExecutor&, const GraphView<I>& graph, const KeyLayout& layout,
-                  int round, Array<Key>& keys)
+                  int round, Array<Key>& keys, Array<std::uint8_t>& active)
 {
     Key* key = keys.data();
     for (size_type v = 0; v < graph.vertices; ++v) {
+        if (round == 0) active.data()[v] = 1;
         if (round == 0 || is_undecided(key[v])) {
             key[v] = undecided_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round);
         }
@@ -19,11 +20,25 @@ void refresh_keys(const ReferenceExecutor&, const GraphView<I>& graph, const Key
 }
 
 template <typename I>
-void neighbourhood_max(const ReferenceExecutor&, const GraphView<I>& graph,
-                       const Array<Key>& keys, Array<Key>& largest)
+void max_within_1(const ReferenceExecutor&, const GraphView<I>& graph, const Array<Key>& keys,
+                  Array<std::uint8_t>& active, Array<Key>& within_1)
 {
     for (size_type v = 0; v < graph.vertices; ++v) {
-        largest.data()[v] = largest_key(graph, keys.data(), v);
+        if (!active.data()[v]) continue;
+        bool still_active = true;
+        within_1.data()[v] = largest_key(graph, keys.data(), v, still_active);
+        active.data()[v] = still_active;
+    }
+}
+
+template <typename I>
+void max_within_2(const ReferenceExecutor&, const GraphView<I>& graph, const Array<Key>& keys,
+                  const Array<Key>& within_1, Array<Key>& within_2)
+{
+    for (size_type v = 0; v < graph.vertices; ++v) {
+        if (is_undecided(keys.data()[v])) {
+            within_2.data()[v] = largest_key(graph, within_1.data(), v);
+        }
     }
 }
 

@@ -101,6 +101,24 @@ LOOM_HOST_DEVICE inline Key largest_key(const GraphView<I>& graph, const Key* ke
     return largest;
 }
 
+/// The same, for the first of the two distance-1 maxima, and whether v must take part in
+/// later rounds: a vertex whose neighbourhood is decided (no undecided key in it) never
+/// changes again and no undecided vertex reads its maximum, so later rounds skip it.
+template <typename I>
+LOOM_HOST_DEVICE inline Key largest_key(const GraphView<I>& graph, const Key* keys, size_type v,
+                                        bool& still_active)
+{
+    Key largest = keys[v];
+    bool any_undecided = is_undecided(largest);
+    for (auto k = graph.row_ptrs[v]; k < graph.row_ptrs[v + 1]; ++k) {
+        const Key key = keys[graph.cols[k]];
+        largest = key > largest ? key : largest;
+        any_undecided = any_undecided || is_undecided(key);
+    }
+    still_active = any_undecided;
+    return largest;
+}
+
 /// Aggregation, first step, for vertex v: a root starts its aggregate (level 0), a vertex
 /// adjacent to a root joins it (level 1; the lowest aggregate if several, which only an
 /// asymmetric pattern promised symmetric can give), any other waits (-1, level 2).

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,16 @@ inline std::vector<size_type> within_2(const std::vector<std::vector<size_type>>
     std::sort(result.begin(), result.end());
     result.erase(std::unique(result.begin(), result.end()), result.end());
     return result;
+}
+
+/// A random renumbering of 0 .. n - 1.
+template <typename I>
+std::vector<I> random_permutation(size_type n, unsigned seed)
+{
+    std::vector<I> perm(n);
+    std::iota(perm.begin(), perm.end(), I{0});
+    std::shuffle(perm.begin(), perm.end(), std::mt19937(seed));
+    return perm;
 }
 
 /// A named graph for the tests.

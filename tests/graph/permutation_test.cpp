@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "graph/graph_support.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/permutation.hpp"
 #include "support/executors.hpp"
@@ -29,14 +30,6 @@ protected:
     using Perm = matrix::Permutation<I>;
 
     std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-
-    static std::vector<I> shuffled(size_type n, unsigned seed)
-    {
-        std::vector<I> perm(n);
-        std::iota(perm.begin(), perm.end(), I{0});
-        std::shuffle(perm.begin(), perm.end(), std::mt19937(seed));
-        return perm;
-    }
 
     /// Dense row-major values of A, duplicates summed.
     static std::vector<V> dense_of(const Csr& A)
@@ -74,7 +67,7 @@ TYPED_TEST(Permutation, PermutesVectorsAndMatricesOnEveryBackend)
     auto executors = loom::test::backends();
     executors.push_back(this->ref);
     for (const size_type n : {0, 1, 31, 32, 33, 500}) {
-        const auto perm = this->shuffled(n, static_cast<unsigned>(n));
+        const auto perm = loom::test::random_permutation<I>(n, static_cast<unsigned>(n));
         const loom::test::PatternSpec spec{n, n, 5, n > 32, false, true, 17};
         const auto A = loom::test::random_csr<V, I>(this->ref, spec);
         const auto x = loom::test::random_dense<V>(this->ref, {n, 3}, 5, 4);

@@ -30,15 +30,6 @@ protected:
 
     std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
-    /// A random renumbering of n indices.
-    static std::vector<I> shuffled(size_type n, unsigned seed)
-    {
-        std::vector<I> perm(n);
-        std::iota(perm.begin(), perm.end(), I{0});
-        std::shuffle(perm.begin(), perm.end(), std::mt19937(seed));
-        return perm;
-    }
-
     static void expect_permutation(const std::vector<I>& perm, size_type n,
                                    const std::string& name)
     {
@@ -74,7 +65,7 @@ TYPED_TEST(Rcm, RestoresASmallBandwidthToARenumberedPoissonMatrix)
     for (const auto& exec : loom::test::backends()) {
         const size_type n = 12;
         const auto A = matrix::poisson3d<V, I>(exec, n);
-        const matrix::Permutation<I> scramble(exec, loom::Array<I>(exec, this->shuffled(A.rows(), 3)));
+        const matrix::Permutation<I> scramble(exec, loom::Array<I>(exec, loom::test::random_permutation<I>(A.rows(), 3)));
         const auto scrambled = scramble.permute(A);
         const matrix::Permutation<I> reorder(exec, graph::rcm(scrambled));
         const auto B = reorder.permute(scrambled);

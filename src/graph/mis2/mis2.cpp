@@ -65,25 +65,35 @@ Array<Key> final_keys(const char* where, const Executor& exec, const GraphView<I
     return keys;
 }
 
-/// Every set vertex's rank among the set vertices (vertices + 1 entries; the last one is the
-/// set's size).
-template <typename I>
-Array<I> set_positions(const char* where, const Executor& exec, const Array<Key>& keys)
-{
-    Array<I> positions(exec.shared_from_this(), keys.size() + 1);
-    LOOM_RUN_KERNEL(where, exec, set_flags, keys, positions);
-    loom::detail::exclusive_prefix_sum(positions);
-    return positions;
-}
+/// The MIS-2 of A's graph: the graph it is taken on, every vertex's final key, and every set
+/// vertex's rank among the set vertices (vertices + 1 entries; the last is the set's size).
+template <typename V, typename I>
+struct IndependentSet {
+    IndependentSet(const char* where, const matrix::Csr<V, I>& A, const Mis2Options& options)
+        : where(where),
+          exec(detail::graph_executor(where, A)),
+          graph(A, options.symmetric),
+          keys(final_keys(where, exec, graph.view(), options.mode)),
+          positions(exec.shared_from_this(), keys.size() + 1)
+    {
+        LOOM_RUN_KERNEL(where, exec, set_flags, keys, positions);
+        loom::detail::exclusive_prefix_sum(positions);
+    }
 
-template <typename I>
-Array<I> set_vertices(const char* where, const Executor& exec, const Array<Key>& keys,
-                      const Array<I>& positions)
-{
-    Array<I> set(exec.shared_from_this(), loom::detail::load_element(positions, keys.size()));
-    LOOM_RUN_KERNEL(where, exec, gather_set, keys, positions, set);
-    return set;
-}
+    /// The set's vertices, increasing.
+    Array<I> vertices() const
+    {
+        Array<I> set(exec.shared_from_this(), loom::detail::load_element(positions, keys.size()));
+        LOOM_RUN_KERNEL(where, exec, gather_set, keys, positions, set);
+        return set;
+    }
+
+    const char* where;
+    const Executor& exec;
+    Graph<V, I> graph;
+    Array<Key> keys;
+    Array<I> positions;
+};
 
 }  // namespace
 
@@ -108,27 +118,20 @@ Mis2Mode parse_mis2_mode(const std::string& text)
 template <typename V, typename I>
 Array<I> mis2(const matrix::Csr<V, I>& A, const Mis2Options& options)
 {
-    constexpr const char* where = "loom::graph::mis2";
-    const auto& exec = detail::graph_executor(where, A);
-    const Graph<V, I> graph(A, options.symmetric);
-    const auto keys = final_keys(where, exec, graph.view(), options.mode);
-    return set_vertices(where, exec, keys, set_positions<I>(where, exec, keys));
+    return IndependentSet<V, I>("loom::graph::mis2", A, options).vertices();
 }
 
 template <typename V, typename I>
 Aggregation<I> mis2_aggregation(const matrix::Csr<V, I>& A, const Mis2Options& options)
 {
     constexpr const char* where = "loom::graph::mis2_aggregation";
-    const auto& exec = detail::graph_executor(where, A);
-    const Graph<V, I> graph(A, options.symmetric);
-    const auto keys = final_keys(where, exec, graph.view(), options.mode);
-    const auto positions = set_positions<I>(where, exec, keys);
-    Aggregation<I> result{Array<I>(A.executor(), A.rows()),
-                          set_vertices(where, exec, keys, positions)};
+    const IndependentSet<V, I> set(where, A, options);
+    Aggregation<I> result{Array<I>(A.executor(), A.rows()), set.vertices()};
     Array<I> level(A.executor(), A.rows());
-    LOOM_RUN_KERNEL(where, exec, join_roots, graph.view(), keys, positions, result.aggregate_of,
-                    level);
-    LOOM_RUN_KERNEL(where, exec, join_neighbours, graph.view(), level, result.aggregate_of);
+    LOOM_RUN_KERNEL(where, set.exec, join_roots, set.graph.view(), set.keys, set.positions,
+                    result.aggregate_of, level);
+    LOOM_RUN_KERNEL(where, set.exec, join_neighbours, set.graph.view(), level,
+                    result.aggregate_of);
     return result;
 }
 

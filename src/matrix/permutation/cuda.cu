@@ -5,8 +5,11 @@
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/permutation/kernels.hpp"
+#include "matrix/permutation/rows.hpp"
 
 namespace loom::matrix::cuda {
+
+using namespace permutation_detail;
 
 using loom::cuda::as_device;
 using loom::cuda::parallel_for;
@@ -70,10 +73,7 @@ void permuted_row_nnz(const CudaExecutor& exec, const matrix::Csr<V, I>& A, cons
     I* out = row_nnz.data();
     parallel_for(
         exec, A.rows(),
-        [=] __device__(long long k) {
-            const long long r = old_row ? old_row[k] : k;
-            out[k] = row_ptrs[r + 1] - row_ptrs[r];
-        },
+        [=] __device__(long long k) { out[k] = permuted_row_length(row_ptrs, old_row, k); },
         where);
 }
 
@@ -81,21 +81,16 @@ template <typename V, typename I>
 void permute_entries(const CudaExecutor& exec, const matrix::Csr<V, I>& A, const I* old_row,
                      const I* new_col, matrix::Csr<V, I>& result)
 {
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const auto* values = as_device(A.values().data());
+    using Value = loom::cuda::device_type_t<V>;
+    const CsrArrays<Value, I> source{A.row_ptrs().data(), A.col_idxs().data(),
+                                     as_device(A.values().data())};
     const I* out_ptrs = result.row_ptrs().data();
     I* out_cols = result.col_idxs().data();
-    auto* out_values = as_device(result.values().data());
+    Value* out_values = as_device(result.values().data());
     parallel_for(
         exec, A.rows(),
         [=] __device__(long long k) {
-            const long long r = old_row ? old_row[k] : k;
-            auto at = out_ptrs[k];
-            for (auto e = row_ptrs[r]; e < row_ptrs[r + 1]; ++e, ++at) {
-                out_cols[at] = new_col ? new_col[cols[e]] : cols[e];
-                out_values[at] = values[e];
-            }
+            copy_permuted_row(source, old_row, new_col, out_ptrs, out_cols, out_values, k);
         },
         where);
 }

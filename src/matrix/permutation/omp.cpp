@@ -5,8 +5,11 @@
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "matrix/permutation/kernels.hpp"
+#include "matrix/permutation/rows.hpp"
 
 namespace loom::matrix::omp {
+
+using namespace permutation_detail;
 
 using loom::omp::parallel_for;
 
@@ -49,30 +52,22 @@ void permuted_row_nnz(const OmpExecutor& exec, const matrix::Csr<V, I>& A, const
 {
     const I* row_ptrs = A.row_ptrs().data();
     I* out = row_nnz.data();
-    parallel_for(exec, A.rows(), [&](size_type k) {
-        const size_type r = old_row ? old_row[k] : k;
-        out[k] = row_ptrs[r + 1] - row_ptrs[r];
-    });
+    parallel_for(exec, A.rows(),
+                 [&](size_type k) { out[k] = permuted_row_length(row_ptrs, old_row, k); });
 }
 
 template <typename V, typename I>
 void permute_entries(const OmpExecutor& exec, const matrix::Csr<V, I>& A, const I* old_row,
                      const I* new_col, matrix::Csr<V, I>& result)
 {
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const V* values = A.values().data();
+    const CsrArrays<V, I> source{A.row_ptrs().data(), A.col_idxs().data(), A.values().data()};
     const I* out_ptrs = result.row_ptrs().data();
     I* out_cols = result.col_idxs().data();
     V* out_values = result.values().data();
+    // Dynamic: the rows that land side by side may differ much in length.
 #pragma omp parallel for schedule(dynamic, 256) num_threads(exec.num_threads())
     for (size_type k = 0; k < A.rows(); ++k) {
-        const size_type r = old_row ? old_row[k] : k;
-        auto at = out_ptrs[k];
-        for (auto e = row_ptrs[r]; e < row_ptrs[r + 1]; ++e, ++at) {
-            out_cols[at] = new_col ? new_col[cols[e]] : cols[e];
-            out_values[at] = values[e];
-        }
+        copy_permuted_row(source, old_row, new_col, out_ptrs, out_cols, out_values, k);
     }
 }
 

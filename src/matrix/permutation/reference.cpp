@@ -1,8 +1,11 @@
 // Sequential permutation kernels: plain loops, the oracle for the other backends.
 #include "base/instantiate.hpp"
 #include "matrix/permutation/kernels.hpp"
+#include "matrix/permutation/rows.hpp"
 
 namespace loom::matrix::reference {
+
+using namespace permutation_detail;
 
 template <typename I>
 bool invert(const ReferenceExecutor&, const Array<I>& perm, Array<I>& inverse)
@@ -32,10 +35,8 @@ template <typename V, typename I>
 void permuted_row_nnz(const ReferenceExecutor&, const matrix::Csr<V, I>& A, const I* old_row,
                       Array<I>& row_nnz)
 {
-    const I* row_ptrs = A.row_ptrs().data();
     for (size_type k = 0; k < A.rows(); ++k) {
-        const size_type r = old_row ? old_row[k] : k;
-        row_nnz[k] = row_ptrs[r + 1] - row_ptrs[r];
+        row_nnz[k] = permuted_row_length(A.row_ptrs().data(), old_row, k);
     }
 }
 
@@ -43,19 +44,10 @@ template <typename V, typename I>
 void permute_entries(const ReferenceExecutor&, const matrix::Csr<V, I>& A, const I* old_row,
                      const I* new_col, matrix::Csr<V, I>& result)
 {
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const V* values = A.values().data();
-    const I* out_ptrs = result.row_ptrs().data();
-    I* out_cols = result.col_idxs().data();
-    V* out_values = result.values().data();
+    const CsrArrays<V, I> source{A.row_ptrs().data(), A.col_idxs().data(), A.values().data()};
     for (size_type k = 0; k < A.rows(); ++k) {
-        const size_type r = old_row ? old_row[k] : k;
-        auto at = out_ptrs[k];
-        for (auto e = row_ptrs[r]; e < row_ptrs[r + 1]; ++e, ++at) {
-            out_cols[at] = new_col ? new_col[cols[e]] : cols[e];
-            out_values[at] = values[e];
-        }
+        copy_permuted_row(source, old_row, new_col, result.row_ptrs().data(),
+                          result.col_idxs().data(), result.values().data(), k);
     }
 }
 

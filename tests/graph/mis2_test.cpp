@@ -182,7 +182,9 @@ TYPED_TEST(Mis2, CoarseGraphIsGalerkinProductOfTheAggregation)
         std::vector<int> stored(count * count, 0);
         for (size_type r = 0; r < count; ++r) {
             for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-                if (k > ptrs[r]) EXPECT_LT(cols[k - 1], cols[k]) << name << ": row " << r;
+                if (k > ptrs[r]) {
+                    EXPECT_LT(cols[k - 1], cols[k]) << name << ": row " << r;
+                }
                 actual[r * count + cols[k]] = values[k];
                 stored[r * count + cols[k]] = 1;
             }

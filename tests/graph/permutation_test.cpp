@@ -9,6 +9,7 @@
 
 #include "graph/graph_support.hpp"
 #include "loom/base/error.hpp"
+#include "loom/matrix/convert.hpp"
 #include "loom/matrix/permutation.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
@@ -32,17 +33,7 @@ protected:
     std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
     /// Dense row-major values of A, duplicates summed.
-    static std::vector<V> dense_of(const Csr& A)
-    {
-        std::vector<V> result(A.rows() * A.cols(), V{0});
-        const auto ptrs = A.row_ptrs().to_host();
-        const auto cols = A.col_idxs().to_host();
-        const auto values = A.values().to_host();
-        for (size_type r = 0; r < A.rows(); ++r) {
-            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) result[r * A.cols() + cols[k]] += values[k];
-        }
-        return result;
-    }
+    static std::vector<V> dense_of(const Csr& A) { return matrix::to_dense(A).to_host(); }
 
     static bool rows_sorted(const Csr& A)
     {

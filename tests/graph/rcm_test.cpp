@@ -1,8 +1,6 @@
 // RCM: a permutation, the same on every backend, that brings a randomly renumbered Poisson
 // matrix back to a small bandwidth; the bandwidth and profile helpers; bad input.
 #include <algorithm>
-#include <numeric>
-#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -11,8 +9,10 @@
 #include "loom/base/error.hpp"
 #include "loom/graph/rcm.hpp"
 #include "loom/matrix/generate.hpp"
+#include "loom/matrix/io.hpp"
 #include "loom/matrix/permutation.hpp"
 #include "support/executors.hpp"
+#include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -65,7 +65,8 @@ TYPED_TEST(Rcm, RestoresASmallBandwidthToARenumberedPoissonMatrix)
     for (const auto& exec : loom::test::backends()) {
         const size_type n = 12;
         const auto A = matrix::poisson3d<V, I>(exec, n);
-        const matrix::Permutation<I> scramble(exec, loom::Array<I>(exec, loom::test::random_permutation<I>(A.rows(), 3)));
+        const matrix::Permutation<I> scramble(
+            exec, loom::Array<I>(exec, loom::test::random_permutation<I>(A.rows(), 3)));
         const auto scrambled = scramble.permute(A);
         const matrix::Permutation<I> reorder(exec, graph::rcm(scrambled));
         const auto B = reorder.permute(scrambled);
@@ -73,6 +74,24 @@ TYPED_TEST(Rcm, RestoresASmallBandwidthToARenumberedPoissonMatrix)
         // Level sets of a 3D grid from a corner hold at most about 3/4 n^2 + ... vertices.
         EXPECT_LE(graph::bandwidth(B), 2 * n * n) << exec->name();
         EXPECT_LT(graph::profile(B), graph::profile(scrambled) / 4) << exec->name();
+    }
+}
+
+TYPED_TEST(Rcm, ReducesTheBandwidthOfRenumberedSharedMatrices)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    LOOM_SKIP_WITHOUT_SHARED_MATRICES();
+    for (const std::string name : {"can_838", "dwt_992", "bcsstk09", "lund_a"}) {
+        if (!loom::test::have_shared_matrix(name)) continue;
+        const auto A = matrix::read_csr<V, I>(this->ref, loom::test::shared_matrix_path(name));
+        const matrix::Permutation<I> scramble(
+            this->ref, loom::Array<I>(this->ref, loom::test::random_permutation<I>(A.rows(), 7)));
+        const auto scrambled = scramble.permute(A);
+        const matrix::Permutation<I> reorder(this->ref, graph::rcm(scrambled));
+        const auto B = reorder.permute(scrambled);
+        EXPECT_LT(graph::bandwidth(B), graph::bandwidth(scrambled) / 2) << name;
+        EXPECT_LT(graph::profile(B), graph::profile(scrambled) / 2) << name;
     }
 }
 

@@ -26,11 +26,22 @@ struct Adjacency {
     size_type degree(size_type v) const { return ptrs[v + 1] - ptrs[v]; }
 };
 
+/// A's pattern in host memory (the values are left behind, uninitialized).
+template <typename V, typename I>
+matrix::Csr<V, I> pattern_on_host(const matrix::Csr<V, I>& A)
+{
+    const auto host = ReferenceExecutor::create();
+    matrix::Csr<V, I> result(host, A.size(), 0);
+    result.row_ptrs() = Array<I>(host, A.row_ptrs());
+    result.col_idxs() = Array<I>(host, A.col_idxs());
+    result.values().resize_and_reset(A.nnz());
+    return result;
+}
+
 template <typename V, typename I>
 Adjacency<I> host_adjacency(const matrix::Csr<V, I>& A)
 {
-    const auto host = ReferenceExecutor::create();
-    const auto pattern = detail::symmetrized_pattern(matrix::Csr<V, I>(host, A));
+    const auto pattern = detail::symmetrized_pattern(pattern_on_host(A));
     const I* ptrs = pattern.row_ptrs().data();
     const I* cols = pattern.col_idxs().data();
     Adjacency<I> result;
@@ -148,12 +159,6 @@ std::vector<I> reverse_cuthill_mckee(const Adjacency<I>& graph)
     return result;
 }
 
-template <typename V, typename I>
-matrix::Csr<V, I> on_host(const matrix::Csr<V, I>& A)
-{
-    return matrix::Csr<V, I>(ReferenceExecutor::create(), A);
-}
-
 }  // namespace
 
 template <typename V, typename I>
@@ -166,7 +171,7 @@ Array<I> rcm(const matrix::Csr<V, I>& A)
 template <typename V, typename I>
 size_type bandwidth(const matrix::Csr<V, I>& A)
 {
-    const auto host = on_host(A);
+    const auto host = pattern_on_host(A);
     size_type result = 0;
     for (size_type r = 0; r < host.rows(); ++r) {
         for (auto k = host.row_ptrs()[r]; k < host.row_ptrs()[r + 1]; ++k) {
@@ -179,7 +184,7 @@ size_type bandwidth(const matrix::Csr<V, I>& A)
 template <typename V, typename I>
 size_type profile(const matrix::Csr<V, I>& A)
 {
-    const auto host = on_host(A);
+    const auto host = pattern_on_host(A);
     size_type result = 0;
     for (size_type r = 0; r < host.rows(); ++r) {
         size_type lowest = r;

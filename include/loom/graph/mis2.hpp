@@ -34,7 +34,8 @@ struct Mis2Options {
 };
 
 /// The vertices of a maximal distance-2 independent set of A's graph, sorted, on A's
-/// executor. BadInput for a non-square matrix or one without an executor.
+/// executor. BadInput for a non-square matrix or one without an executor; NotSupported when
+/// the symmetrized pattern (up to 2 nnz(A) entries) would not fit the index type.
 template <typename V, typename I>
 Array<I> mis2(const matrix::Csr<V, I>& A, const Mis2Options& options = {});
 

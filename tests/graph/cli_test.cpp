@@ -62,7 +62,7 @@ TEST_F(GraphCli, ReorderWritesPAPtAndThePermutation)
     }
 }
 
-TEST_F(GraphCli, RefusesANonSquareMatrix)
+TEST_F(GraphCli, RefusesBadInput)
 {
     write("R.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 1\n1 3 1.0\n");
     const auto mis2 = loom("mis2 R.mtx -o set.txt");
@@ -72,6 +72,10 @@ TEST_F(GraphCli, RefusesANonSquareMatrix)
     EXPECT_NE(reorder.status, 0);
     EXPECT_NE(reorder.output.find("square"), std::string::npos) << reorder.output;
     EXPECT_NE(loom("reorder R.mtx -o B.mtx").status, 0);  // --rcm is required
+    ASSERT_EQ(loom("generate poisson2d:4 -o A.mtx").status, 0);
+    const auto mode = loom("mis2 A.mtx -o set.txt --mode slow");
+    EXPECT_NE(mode.status, 0);
+    EXPECT_NE(mode.output.find("fast or quality"), std::string::npos) << mode.output;
 }
 
 }  // namespace

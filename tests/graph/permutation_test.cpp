@@ -118,6 +118,7 @@ TYPED_TEST(Permutation, RefusesOperandsOfTheWrongSize)
     const auto square = Csr::from_host(this->ref, {2, 2}, {0, 1, 2}, {0, 1}, {V{1}, V{2}});
     const auto tall = Csr::from_host(this->ref, {3, 2}, {0, 1, 2, 2}, {0, 1}, {V{1}, V{2}});
     EXPECT_THROW(P.permute(square), loom::BadInput);
+    EXPECT_THROW(Perm{}.permute(square), loom::BadInput);
     EXPECT_THROW(P.permute(tall), loom::BadInput);
     EXPECT_NO_THROW(P.permute_rows(tall));
     EXPECT_THROW(P.permute_columns(tall), loom::BadInput);

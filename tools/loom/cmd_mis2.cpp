@@ -34,7 +34,6 @@ Runner setup(CLI::App& sub)
                    "Also write the MIS-2 aggregation: the 0-based aggregate of every vertex, "
                    "one per line in vertex order");
     sub.add_option("--mode", options->mode, "fast, or quality (larger sets, a few more rounds)")
-        ->check(CLI::IsMember({"fast", "quality"}))
         ->capture_default_str();
     sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
         ->capture_default_str();

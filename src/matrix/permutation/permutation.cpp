@@ -15,6 +15,13 @@ namespace {
 
 constexpr const char* where = "loom::matrix::Permutation";
 
+/// The permutation's executor; BadInput for a default-constructed one.
+const Executor& executor_of(const std::shared_ptr<const Executor>& exec)
+{
+    if (!exec) throw BadInput(where, "the permutation is empty (default-constructed)");
+    return *exec;
+}
+
 template <typename Operand>
 void check_memory(const Executor& exec, const Operand& operand, const char* name)
 {
@@ -76,7 +83,7 @@ template <typename I>
 template <typename V>
 void Permutation<I>::apply(const Dense<V>& x, Dense<V>& y) const
 {
-    const auto& exec = *executor();
+    const auto& exec = executor_of(executor());
     check_memory(exec, x, "x");
     check_memory(exec, y, "y");
     check_extent(x.rows(), size(), "x has rows");
@@ -90,7 +97,7 @@ template <typename I>
 template <typename V>
 Dense<V> Permutation<I>::apply(const Dense<V>& x) const
 {
-    check_memory(*executor(), x, "x");
+    check_memory(executor_of(executor()), x, "x");
     Dense<V> y(executor(), x.size());
     apply(x, y);
     return y;
@@ -100,7 +107,7 @@ template <typename I>
 template <typename V>
 Csr<V, I> Permutation<I>::permute(const Csr<V, I>& A) const
 {
-    check_memory(*executor(), A, "A");
+    check_memory(executor_of(executor()), A, "A");
     check_extent(A.rows(), size(), "A has rows");
     check_extent(A.cols(), size(), "A has columns");
     return permuted(*executor(), A, perm_.data(), inverse_.data());
@@ -110,7 +117,7 @@ template <typename I>
 template <typename V>
 Csr<V, I> Permutation<I>::permute_rows(const Csr<V, I>& A) const
 {
-    check_memory(*executor(), A, "A");
+    check_memory(executor_of(executor()), A, "A");
     check_extent(A.rows(), size(), "A has rows");
     return permuted(*executor(), A, perm_.data(), static_cast<const I*>(nullptr));
 }
@@ -119,7 +126,7 @@ template <typename I>
 template <typename V>
 Csr<V, I> Permutation<I>::permute_columns(const Csr<V, I>& A) const
 {
-    check_memory(*executor(), A, "A");
+    check_memory(executor_of(executor()), A, "A");
     check_extent(A.cols(), size(), "A has columns");
     return permuted(*executor(), A, static_cast<const I*>(nullptr), inverse_.data());
 }

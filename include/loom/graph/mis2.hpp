@@ -42,8 +42,8 @@ Array<I> mis2(const matrix::Csr<V, I>& A, const Mis2Options& options = {});
 /// Every vertex's aggregate: the roots are an MIS-2 (aggregate a has root roots[a], the
 /// roots in increasing order); a vertex adjacent to a root joins it (it is adjacent to one
 /// root only), every other vertex joins the aggregate it has most edges to among its
-/// neighbours adjacent to a root (ties: the lowest aggregate id). Every vertex is within
-/// distance 2 of its root.
+/// neighbours adjacent to a root (ties, and rows over 64 entries: the lowest aggregate id).
+/// Every vertex is within distance 2 of its root.
 template <typename I>
 struct Aggregation {
     Array<I> aggregate_of;  ///< one aggregate id per vertex, in [0, count())

@@ -71,7 +71,11 @@ void max_within_2(const CudaExecutor& exec, const GraphView<I>& graph, const Arr
 
 size_type decide(const CudaExecutor& exec, Array<Key>& keys, const Array<Key>& largest)
 {
-    Array<unsigned long long> count(exec.shared_from_this(), {0ull});
+    // Zeroed in stream order: the count read back below is the round's only synchronization.
+    Array<unsigned long long> count(exec.shared_from_this(), 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long),
+                                    loom::cuda::stream_of(exec)),
+                    where);
     Key* key = keys.data();
     const Key* max = largest.data();
     unsigned long long* total = count.data();

@@ -143,25 +143,33 @@ LOOM_HOST_DEVICE inline void join_root(const GraphView<I>& graph, const Key* key
     level[v] = aggregate < 0 ? 2 : 1;
 }
 
+/// Rows up to this long pick their aggregate by counting edges (quadratic in the row).
+inline constexpr size_type max_counted_row = 64;
+
 /// Aggregation, second step, for a level-2 vertex v: the aggregate it has most edges to
-/// among its level-0/1 neighbours, ties to the lowest id (-1 when it has none, which a
-/// maximal set on the same graph rules out). Rows are short: counting is quadratic in them.
+/// among its level-0/1 neighbours, ties to the lowest id; in a row longer than
+/// max_counted_row, the lowest such aggregate (a linear scan). -1 when it has none, which a
+/// maximal set on the same graph rules out.
 template <typename I>
 LOOM_HOST_DEVICE inline I best_aggregate(const GraphView<I>& graph, const I* level,
                                          const I* aggregate_of, size_type v)
 {
     const auto begin = graph.row_ptrs[v];
     const auto end = graph.row_ptrs[v + 1];
+    const bool count_edges = end - begin <= max_counted_row;
     I best = -1;
     I best_edges = 0;
     for (auto k = begin; k < end; ++k) {
         if (level[graph.cols[k]] > 1) continue;
         const I candidate = aggregate_of[graph.cols[k]];
-        I edges = 0;
-        for (auto j = begin; j < end; ++j) {
-            edges += level[graph.cols[j]] <= 1 && aggregate_of[graph.cols[j]] == candidate;
+        I edges = 1;
+        if (count_edges) {
+            edges = 0;
+            for (auto j = begin; j < end; ++j) {
+                edges += level[graph.cols[j]] <= 1 && aggregate_of[graph.cols[j]] == candidate;
+            }
         }
-        if (edges > best_edges || (edges == best_edges && candidate < best)) {
+        if (best < 0 || edges > best_edges || (edges == best_edges && candidate < best)) {
             best = candidate;
             best_edges = edges;
         }

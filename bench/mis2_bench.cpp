@@ -52,23 +52,26 @@ nlohmann::ordered_json bench_mis2(const matrix::Csr<V, I>& A_in, const Mis2Bench
                                                     to_string(mode), exec.name()));
         }
         rows.push_back({fmt::format("mis2 {}", to_string(mode)),
-                        time_kernel(exec, [&] { graph::mis2(A, mis2_options); }, timing),
+                        time_kernel(
+                            exec, [&] { graph::mis2(A, mis2_options); }, timing),
                         static_cast<size_type>(set.size())});
     }
     const graph::Mis2Options fast{graph::Mis2Mode::fast, options.symmetric};
     const auto aggregates = graph::mis2_aggregation(A, fast).count();
     rows.push_back({"aggregation fast",
-                    time_kernel(exec, [&] { graph::mis2_aggregation(A, fast); }, timing),
+                    time_kernel(
+                        exec, [&] { graph::mis2_aggregation(A, fast); }, timing),
                     aggregates});
 
     matrix::Dense<V> x(options.exec, {A.cols(), 1});
     matrix::Dense<V> y(options.exec, {A.rows(), 1});
     x.fill(V{1});
-    const auto spmv = time_kernel(exec, [&] { A.apply(x, y); }, timing);
+    const auto spmv = time_kernel(
+        exec, [&] { A.apply(x, y); }, timing);
     const double budget = spmv_budget * spmv.median;
 
-    fmt::print("matrix    {}: {} vertices, {} stored entries{}\n", options.name, A.rows(),
-               A.nnz(), options.symmetric ? " (pattern declared symmetric)" : "");
+    fmt::print("matrix    {}: {} vertices, {} stored entries{}\n", options.name, A.rows(), A.nnz(),
+               options.symmetric ? " (pattern declared symmetric)" : "");
     fmt::print("run       {}, {} indices, median of {} samples\n", exec.name(), type_name<I>(),
                options.samples);
     fmt::print("spmv      {:.1f} us; target: MIS-2 within {} SpMVs = {:.1f} us\n\n",

@@ -55,7 +55,8 @@ TEST_F(GraphCli, ReorderWritesPAPtAndThePermutation)
         ASSERT_EQ(run.status, 0) << run.output;
         EXPECT_EQ(indices_of(read("p.txt")), perm) << exec;
         const auto B = matrix::read_csr<double>(host, path("B.mtx"));
-        const auto expected = matrix::Permutation<loom::int32>(host, loom::Array<loom::int32>(host, perm)).permute(A);
+        const auto expected =
+            matrix::Permutation<loom::int32>(host, loom::Array<loom::int32>(host, perm)).permute(A);
         EXPECT_EQ(B.row_ptrs().to_host(), expected.row_ptrs().to_host()) << exec;
         EXPECT_EQ(B.col_idxs().to_host(), expected.col_idxs().to_host()) << exec;
         EXPECT_EQ(B.values().to_host(), expected.values().to_host()) << exec;

@@ -85,9 +85,9 @@ std::vector<NamedGraph<V, I>> awkward_graphs(std::shared_ptr<const Executor> exe
             cols.push_back(c);
         }
         for (size_type r = 0; r < n; ++r) ptrs[r + 1] += ptrs[r];
-        result.push_back({std::move(name),
-                          matrix::Csr<V, I>::from_host(exec, {n, n}, ptrs, cols,
-                                                       std::vector<V>(cols.size(), V{1}))});
+        result.push_back(
+            {std::move(name), matrix::Csr<V, I>::from_host(exec, {n, n}, ptrs, cols,
+                                                           std::vector<V>(cols.size(), V{1}))});
     };
     from_edges("empty", 0, {});
     from_edges("one vertex", 1, {});

@@ -102,8 +102,8 @@ TYPED_TEST_SUITE(Mis2, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Mis2, IsMaximalAndIndependentAtDistance2)
 {
-    for (const auto& [name, A] : loom::test::awkward_graphs<typename TestFixture::V,
-                                                            typename TestFixture::I>(this->ref)) {
+    for (const auto& [name, A] :
+         loom::test::awkward_graphs<typename TestFixture::V, typename TestFixture::I>(this->ref)) {
         for (const auto& options : all_options) {
             const auto set = graph::mis2(A, options).to_host();
             this->expect_maximal_independent(A, set, name + " " + to_string(options.mode));
@@ -119,8 +119,8 @@ TYPED_TEST(Mis2, IsTheSameOnEveryBackendAndThreadCount)
         executors.push_back(loom::OmpExecutor::create(1));
         executors.push_back(loom::OmpExecutor::create(3));
     }
-    for (const auto& [name, A] : loom::test::awkward_graphs<typename TestFixture::V,
-                                                            typename TestFixture::I>(this->ref)) {
+    for (const auto& [name, A] :
+         loom::test::awkward_graphs<typename TestFixture::V, typename TestFixture::I>(this->ref)) {
         for (const auto& options : all_options) {
             const auto expected = graph::mis2(A, options).to_host();
             const auto aggregation = graph::mis2_aggregation(A, options);
@@ -156,12 +156,11 @@ TYPED_TEST(Mis2, SymmetricPromiseGivesTheSameSetOnSymmetricPatterns)
 
 TYPED_TEST(Mis2, AggregationCoversEveryVertexWithOneRootWithinDistance2)
 {
-    for (const auto& [name, A] : loom::test::awkward_graphs<typename TestFixture::V,
-                                                            typename TestFixture::I>(this->ref)) {
+    for (const auto& [name, A] :
+         loom::test::awkward_graphs<typename TestFixture::V, typename TestFixture::I>(this->ref)) {
         for (const auto& options : all_options) {
             const auto aggregation = graph::mis2_aggregation(A, options);
-            this->expect_valid_aggregation(A, aggregation, graph::mis2(A, options).to_host(),
-                                           name);
+            this->expect_valid_aggregation(A, aggregation, graph::mis2(A, options).to_host(), name);
         }
     }
 }
@@ -169,7 +168,8 @@ TYPED_TEST(Mis2, AggregationCoversEveryVertexWithOneRootWithinDistance2)
 TYPED_TEST(Mis2, CoarseGraphIsGalerkinProductOfTheAggregation)
 {
     using V = typename TestFixture::V;
-    for (const auto& [name, A] : loom::test::awkward_graphs<V, typename TestFixture::I>(this->ref)) {
+    for (const auto& [name, A] :
+         loom::test::awkward_graphs<V, typename TestFixture::I>(this->ref)) {
         const auto aggregation = graph::mis2_aggregation(A);
         const auto coarse = graph::coarse_graph(A, aggregation);
         const auto count = aggregation.count();

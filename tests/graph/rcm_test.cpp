@@ -30,8 +30,7 @@ protected:
 
     std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
-    static void expect_permutation(const std::vector<I>& perm, size_type n,
-                                   const std::string& name)
+    static void expect_permutation(const std::vector<I>& perm, size_type n, const std::string& name)
     {
         ASSERT_EQ(static_cast<size_type>(perm.size()), n) << name;
         auto sorted = perm;
@@ -45,8 +44,8 @@ TYPED_TEST_SUITE(Rcm, loom::test::ValueIndexTypes);
 TYPED_TEST(Rcm, GivesAPermutationTheSameOnEveryBackend)
 {
     using Csr = typename TestFixture::Csr;
-    for (const auto& [name, A] : loom::test::awkward_graphs<typename TestFixture::V,
-                                                            typename TestFixture::I>(this->ref)) {
+    for (const auto& [name, A] :
+         loom::test::awkward_graphs<typename TestFixture::V, typename TestFixture::I>(this->ref)) {
         const auto perm = graph::rcm(A).to_host();
         this->expect_permutation(perm, A.rows(), name);
         for (const auto& exec : loom::test::backends()) {

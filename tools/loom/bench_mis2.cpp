@@ -1,6 +1,6 @@
 // loom bench mis2: the command-line side of bench/mis2_bench.
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/mis2_bench.hpp"
 #include "bench_support.hpp"
@@ -48,6 +48,5 @@ Runner setup(CLI::App& sub)
 }  // namespace
 }  // namespace loom::cli
 
-LOOM_REGISTER_BENCH(mis2, "mis2",
-                    "Check, then time MIS-2 and its aggregation against 30 CSR SpMVs",
+LOOM_REGISTER_BENCH(mis2, "mis2", "Check, then time MIS-2 and its aggregation against 30 CSR SpMVs",
                     loom::cli::setup);

@@ -52,8 +52,7 @@ Runner setup(CLI::App& sub)
             write_matrix(options->output, Matrix(detail::host_executor(), B));
             if (!options->perm.empty()) write_index_file(options->perm, P.indices());
             std::cout << "bandwidth " << graph::bandwidth(A) << " -> " << graph::bandwidth(B)
-                      << ", profile " << graph::profile(A) << " -> " << graph::profile(B)
-                      << '\n';
+                      << ", profile " << graph::profile(A) << " -> " << graph::profile(B) << '\n';
             return exit_ok;
         });
     };

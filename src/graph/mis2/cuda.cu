@@ -73,9 +73,9 @@ size_type decide(const CudaExecutor& exec, Array<Key>& keys, const Array<Key>& l
 {
     // Zeroed in stream order: the count read back below is the round's only synchronization.
     Array<unsigned long long> count(exec.shared_from_this(), 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long),
-                                    loom::cuda::stream_of(exec)),
-                    where);
+    LOOM_CUDA_CHECK(
+        cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), loom::cuda::stream_of(exec)),
+        where);
     Key* key = keys.data();
     const Key* max = largest.data();
     unsigned long long* total = count.data();
@@ -128,8 +128,7 @@ void join_roots(const CudaExecutor& exec, const GraphView<I>& graph, const Array
     I* lvl = level.data();
     parallel_for(
         exec, graph.vertices,
-        [=] __device__(long long v) { join_root(graph, key, position, aggregate, lvl, v); },
-        where);
+        [=] __device__(long long v) { join_root(graph, key, position, aggregate, lvl, v); }, where);
 }
 
 template <typename I>

@@ -130,8 +130,7 @@ Aggregation<I> mis2_aggregation(const matrix::Csr<V, I>& A, const Mis2Options& o
     Array<I> level(A.executor(), A.rows());
     LOOM_RUN_KERNEL(where, set.exec, join_roots, set.graph.view(), set.keys, set.positions,
                     result.aggregate_of, level);
-    LOOM_RUN_KERNEL(where, set.exec, join_neighbours, set.graph.view(), level,
-                    result.aggregate_of);
+    LOOM_RUN_KERNEL(where, set.exec, join_neighbours, set.graph.view(), level, result.aggregate_of);
     return result;
 }
 
@@ -146,8 +145,8 @@ matrix::Csr<V, I> coarse_graph(const matrix::Csr<V, I>& A, const Aggregation<I>&
                                   " vertices, the matrix " + std::to_string(A.rows()));
     }
     if (!aggregate_of.executor() || !aggregate_of.executor()->same_memory_as(exec)) {
-        throw BadInput(where, "the aggregation must live in A's memory (A is on " + exec.name() +
-                                  ")");
+        throw BadInput(where,
+                       "the aggregation must live in A's memory (A is on " + exec.name() + ")");
     }
     // Every entry (i, j, a) becomes (aggregate_of[i], aggregate_of[j], a); converting to CSR
     // keeps the entries in order and merging sums the duplicates in that order.
@@ -163,9 +162,9 @@ matrix::Csr<V, I> coarse_graph(const matrix::Csr<V, I>& A, const Aggregation<I>&
     return result;
 }
 
-#define LOOM_INSTANTIATE_MIS2(V, I)                                                            \
-    template Array<I> mis2(const matrix::Csr<V, I>&, const Mis2Options&);                      \
-    template Aggregation<I> mis2_aggregation(const matrix::Csr<V, I>&, const Mis2Options&);    \
+#define LOOM_INSTANTIATE_MIS2(V, I)                                                         \
+    template Array<I> mis2(const matrix::Csr<V, I>&, const Mis2Options&);                   \
+    template Aggregation<I> mis2_aggregation(const matrix::Csr<V, I>&, const Mis2Options&); \
     template matrix::Csr<V, I> coarse_graph(const matrix::Csr<V, I>&, const Aggregation<I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MIS2)
 

@@ -109,9 +109,8 @@ void join_roots(const OmpExecutor& exec, const GraphView<I>& graph, const Array<
     const I* position = positions.data();
     I* aggregate = aggregate_of.data();
     I* lvl = level.data();
-    for_each_vertex(exec, graph.vertices, [&](size_type v) {
-        join_root(graph, key, position, aggregate, lvl, v);
-    });
+    for_each_vertex(exec, graph.vertices,
+                    [&](size_type v) { join_root(graph, key, position, aggregate, lvl, v); });
 }
 
 template <typename I>

@@ -30,8 +30,8 @@ matrix::Csr<V, I> symmetrized_pattern(const matrix::Csr<V, I>& A)
     return result;
 }
 
-#define LOOM_INSTANTIATE_GRAPH_PATTERN(V, I)                                              \
-    template const Executor& graph_executor(const char*, const matrix::Csr<V, I>&);      \
+#define LOOM_INSTANTIATE_GRAPH_PATTERN(V, I)                                        \
+    template const Executor& graph_executor(const char*, const matrix::Csr<V, I>&); \
     template matrix::Csr<V, I> symmetrized_pattern(const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GRAPH_PATTERN)
 

@@ -35,7 +35,8 @@ inline KeyLayout key_layout(size_type vertices, Mis2Mode mode)
     int id_bits = 1;
     while (id_bits < 62 && (size_type{1} << id_bits) < vertices) ++id_bits;
     const int priority_bits = 62 - id_bits;
-    const int degree_bits = mode == Mis2Mode::quality ? (priority_bits < 10 ? priority_bits : 10) : 0;
+    const int degree_bits =
+        mode == Mis2Mode::quality ? (priority_bits < 10 ? priority_bits : 10) : 0;
     return {id_bits, degree_bits, priority_bits - degree_bits};
 }
 
@@ -67,7 +68,10 @@ LOOM_HOST_DEVICE inline Key undecided_key(const KeyLayout& layout, std::uint64_t
     return undecided | (priority << layout.id_bits) | v;
 }
 
-LOOM_HOST_DEVICE inline bool is_undecided(Key key) { return (key & undecided) != 0 && key < in_set; }
+LOOM_HOST_DEVICE inline bool is_undecided(Key key)
+{
+    return (key & undecided) != 0 && key < in_set;
+}
 
 /// A vertex's next key, given the largest key within distance 2 (its own included): an
 /// undecided vertex that holds the largest joins the set, one that sees a set vertex is
@@ -124,8 +128,7 @@ LOOM_HOST_DEVICE inline Key largest_key(const GraphView<I>& graph, const Key* ke
 /// asymmetric pattern promised symmetric can give), any other waits (-1, level 2).
 template <typename I>
 LOOM_HOST_DEVICE inline void join_root(const GraphView<I>& graph, const Key* keys,
-                                       const I* positions, I* aggregate_of, I* level,
-                                       size_type v)
+                                       const I* positions, I* aggregate_of, I* level, size_type v)
 {
     if (keys[v] >= in_set) {
         aggregate_of[v] = positions[v];

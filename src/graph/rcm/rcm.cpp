@@ -62,9 +62,7 @@ Adjacency<I> host_adjacency(const matrix::Csr<V, I>& A)
 template <typename I>
 class Search {
 public:
-    explicit Search(const Adjacency<I>& graph)
-        : graph_(graph), stamp_(graph.vertices(), 0)
-    {}
+    explicit Search(const Adjacency<I>& graph) : graph_(graph), stamp_(graph.vertices(), 0) {}
 
     /// The vertices reached from `root` level by level; in each level, the neighbours of a
     /// vertex are taken by increasing degree, ties by index (Cuthill-McKee's order).
@@ -118,8 +116,8 @@ I pseudo_peripheral(const Adjacency<I>& graph, Search<I>& search, I start, std::
     size_type last_level = 0;
     int depth = search.run(root, order, last_level);
     for (;;) {
-        const auto candidate = *std::min_element(
-            order.begin() + last_level, order.end(), [&](I a, I b) {
+        const auto candidate =
+            *std::min_element(order.begin() + last_level, order.end(), [&](I a, I b) {
                 const auto da = graph.degree(a);
                 const auto db = graph.degree(b);
                 return da != db ? da < db : a < b;
@@ -196,9 +194,9 @@ size_type profile(const matrix::Csr<V, I>& A)
     return result;
 }
 
-#define LOOM_INSTANTIATE_RCM(V, I)                                 \
-    template Array<I> rcm(const matrix::Csr<V, I>&);               \
-    template size_type bandwidth(const matrix::Csr<V, I>&);        \
+#define LOOM_INSTANTIATE_RCM(V, I)                          \
+    template Array<I> rcm(const matrix::Csr<V, I>&);        \
+    template size_type bandwidth(const matrix::Csr<V, I>&); \
     template size_type profile(const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_RCM)
 

@@ -73,8 +73,7 @@ void permuted_row_nnz(const CudaExecutor& exec, const matrix::Csr<V, I>& A, cons
     I* out = row_nnz.data();
     parallel_for(
         exec, A.rows(),
-        [=] __device__(long long k) { out[k] = permuted_row_length(row_ptrs, old_row, k); },
-        where);
+        [=] __device__(long long k) { out[k] = permuted_row_length(row_ptrs, old_row, k); }, where);
 }
 
 template <typename V, typename I>

@@ -35,8 +35,7 @@ void check_extent(size_type extent, size_type size, const char* what)
 {
     if (extent != size) {
         throw BadInput(where, std::string(what) + " " + std::to_string(extent) +
-                                  ", but the permutation has " + std::to_string(size) +
-                                  " indices");
+                                  ", but the permutation has " + std::to_string(size) + " indices");
     }
 }
 
@@ -134,11 +133,11 @@ Csr<V, I> Permutation<I>::permute_columns(const Csr<V, I>& A) const
 #define LOOM_INSTANTIATE_PERMUTATION(I) template class Permutation<I>;
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_PERMUTATION)
 
-#define LOOM_INSTANTIATE_PERMUTATION_APPLY(V, I)                                   \
-    template void Permutation<I>::apply(const Dense<V>&, Dense<V>&) const;         \
-    template Dense<V> Permutation<I>::apply(const Dense<V>&) const;                \
-    template Csr<V, I> Permutation<I>::permute(const Csr<V, I>&) const;            \
-    template Csr<V, I> Permutation<I>::permute_rows(const Csr<V, I>&) const;       \
+#define LOOM_INSTANTIATE_PERMUTATION_APPLY(V, I)                             \
+    template void Permutation<I>::apply(const Dense<V>&, Dense<V>&) const;   \
+    template Dense<V> Permutation<I>::apply(const Dense<V>&) const;          \
+    template Csr<V, I> Permutation<I>::permute(const Csr<V, I>&) const;      \
+    template Csr<V, I> Permutation<I>::permute_rows(const Csr<V, I>&) const; \
     template Csr<V, I> Permutation<I>::permute_columns(const Csr<V, I>&) const;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_PERMUTATION_APPLY)
 

@@ -33,7 +33,8 @@ Runner setup(CLI::App& sub)
     sub.add_option("--aggregates", options->aggregates,
                    "Also write the MIS-2 aggregation: the 0-based aggregate of every vertex, "
                    "one per line in vertex order");
-    sub.add_option("--mode", options->mode, "fast, or quality (larger sets, a few more rounds)")
+    sub.add_option("--mode", options->mode,
+                   "fast, or quality (low degree first: usually larger sets)")
         ->capture_default_str();
     sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
         ->capture_default_str();

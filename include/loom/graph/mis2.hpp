@@ -20,7 +20,7 @@
 namespace loom::graph {
 
 /// `fast`: hashed priorities, re-drawn every round. `quality`: low-degree vertices first
-/// (ties by hash), which gives larger sets, hence smaller aggregates, in a few more rounds.
+/// (ties by hash), which usually gives larger sets, hence smaller aggregates.
 enum class Mis2Mode { fast, quality };
 const char* to_string(Mis2Mode mode);
 /// "fast" or "quality"; BadInput otherwise.

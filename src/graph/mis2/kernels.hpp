@@ -1,0 +1,86 @@
+// Per-backend entry points of MIS-2 and its aggregation (include/loom/graph/mis2.hpp),
+// declared once with the same signature for every backend. mis2.cpp symmetrizes the graph,
+// runs the rounds and sizes the results; the kernels apply the rules of rules.hpp to every
+// vertex. They depend on the index type only: values play no part in a graph.
+#pragma once
+
+#include <cstdint>
+
+#include "graph/mis2/rules.hpp"
+#include "loom/base/array.hpp"
+#include "loom/base/executor.hpp"
+#include "loom/base/types.hpp"
+
+#define LOOM_DECLARE_MIS2_KERNELS(Exec)                                                        \
+    /* keys[v] = undecided_key(v, round) for every undecided v; in round 0 every v, and  */  \
+    /* every v active                                                                     */  \
+    template <typename I>                                                                      \
+    void refresh_keys(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
+                      const mis2_detail::KeyLayout& layout, int round,                         \
+                      Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active);             \
+    /* within_1[v] = max of keys over v and its neighbours, for every active v; clears    */  \
+    /* active[v] where that neighbourhood holds no undecided key                          */  \
+    template <typename I>                                                                      \
+    void max_within_1(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
+                      const Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active,        \
+                      Array<mis2_detail::Key>& within_1);                                      \
+    /* within_2[v] = max of within_1 over v and its neighbours, for every undecided v */      \
+    template <typename I>                                                                      \
+    void max_within_2(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
+                      const Array<mis2_detail::Key>& keys,                                     \
+                      const Array<mis2_detail::Key>& within_1,                                 \
+                      Array<mis2_detail::Key>& within_2);                                      \
+    /* keys[v] = decided_key(keys[v], largest[v]); returns how many stay undecided */          \
+    size_type decide(const Exec& exec, Array<mis2_detail::Key>& keys,                          \
+                     const Array<mis2_detail::Key>& largest);                                  \
+    /* flags[v] = 1 for set vertices, 0 for others (vertices + 1 entries, the last left) */     \
+    template <typename I>                                                                      \
+    void set_flags(const Exec& exec, const Array<mis2_detail::Key>& keys, Array<I>& flags);    \
+    /* set[positions[v]] = v for every set vertex (positions: the scanned flags) */             \
+    template <typename I>                                                                      \
+    void gather_set(const Exec& exec, const Array<mis2_detail::Key>& keys,                     \
+                    const Array<I>& positions, Array<I>& set);                                 \
+    /* roots: aggregate_of[v] = positions[v], level 0; a vertex adjacent to a root: that   */  \
+    /* root's aggregate (the lowest one if several), level 1; others -1, level 2           */  \
+    template <typename I>                                                                      \
+    void join_roots(const Exec& exec, const mis2_detail::GraphView<I>& graph,                  \
+                    const Array<mis2_detail::Key>& keys, const Array<I>& positions,            \
+                    Array<I>& aggregate_of, Array<I>& level);                                  \
+    /* every level-2 vertex: the aggregate it has most edges to among its level-0/1       */  \
+    /* neighbours (ties: the lowest id); reads level-0/1 entries only, writes level-2 ones */  \
+    template <typename I>                                                                      \
+    void join_neighbours(const Exec& exec, const mis2_detail::GraphView<I>& graph,             \
+                         const Array<I>& level, Array<I>& aggregate_of);                       \
+    /* indices[k] = map[indices[k]] */                                                          \
+    template <typename I>                                                                      \
+    void map_indices(const Exec& exec, const Array<I>& map, Array<I>& indices)
+
+#define LOOM_INSTANTIATE_MIS2_KERNELS(Exec, I)                                                 \
+    template void refresh_keys(const Exec&, const mis2_detail::GraphView<I>&,                 \
+                               const mis2_detail::KeyLayout&, int, Array<mis2_detail::Key>&,   \
+                               Array<std::uint8_t>&);                                          \
+    template void max_within_1(const Exec&, const mis2_detail::GraphView<I>&,                 \
+                               const Array<mis2_detail::Key>&, Array<std::uint8_t>&,           \
+                               Array<mis2_detail::Key>&);                                      \
+    template void max_within_2(const Exec&, const mis2_detail::GraphView<I>&,                 \
+                               const Array<mis2_detail::Key>&, const Array<mis2_detail::Key>&, \
+                               Array<mis2_detail::Key>&);                                      \
+    template void set_flags(const Exec&, const Array<mis2_detail::Key>&, Array<I>&);          \
+    template void gather_set(const Exec&, const Array<mis2_detail::Key>&, const Array<I>&,    \
+                             Array<I>&);                                                       \
+    template void join_roots(const Exec&, const mis2_detail::GraphView<I>&,                   \
+                             const Array<mis2_detail::Key>&, const Array<I>&, Array<I>&,       \
+                             Array<I>&);                                                       \
+    template void join_neighbours(const Exec&, const mis2_detail::GraphView<I>&,              \
+                                  const Array<I>&, Array<I>&);                                 \
+    template void map_indices(const Exec&, const Array<I>&, Array<I>&);
+
+namespace loom::graph::reference {
+LOOM_DECLARE_MIS2_KERNELS(ReferenceExecutor);
+}
+namespace loom::graph::omp {
+LOOM_DECLARE_MIS2_KERNELS(OmpExecutor);
+}
+namespace loom::graph::cuda {
+LOOM_DECLARE_MIS2_KERNELS(CudaExecutor);
+}

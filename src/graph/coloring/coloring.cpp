@@ -108,8 +108,12 @@ Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
                 Host&& host)
 {
     Coloring<I> result{Array<I>(exec, vertices), 0};
+    // What an empty graph reports: nothing ran, and nothing was chosen.
     const bool sequential = exec->kind() == ExecKind::reference;
-    ColoringRun run{sequential ? ColoringAlgorithm::greedy : algorithm, 0, 0};
+    ColoringRun run{sequential || algorithm == ColoringAlgorithm::automatic
+                        ? ColoringAlgorithm::greedy
+                        : algorithm,
+                    0, 0};
     if (vertices > 0 && algorithm == ColoringAlgorithm::greedy && !sequential) {
         const auto reference = ReferenceExecutor::create();
         Array<I> colors(reference, vertices);

@@ -110,7 +110,7 @@ ColoringRun speculate(const OmpExecutor& exec, ColoringAlgorithm algorithm, size
 #pragma omp parallel num_threads(exec.num_threads())
         {
             ForbiddenColors forbidden;
-#pragma omp for schedule(dynamic, vertex_chunk)
+#pragma omp for schedule(static)
             for (size_type i = 0; i < count; ++i) {
                 shared.store(worklist[i], pick(worklist[i], forbidden));
             }

@@ -80,43 +80,24 @@ template <typename I>
     return ::testing::AssertionSuccess();
 }
 
+/// No two vertices within `distance` (1 or 2) edges of A's symmetric pattern share a color.
 template <typename V, typename I>
-::testing::AssertionResult valid_distance1(const matrix::Csr<V, I>& A,
-                                           const graph::Coloring<I>& coloring)
+::testing::AssertionResult valid_at_distance(int distance, const matrix::Csr<V, I>& A,
+                                             const graph::Coloring<I>& coloring)
 {
     const auto colors = coloring.colors.to_host();
     if (auto range = in_range(colors, coloring.num_colors); !range) return range;
     const auto adjacent = neighbours(A);
+    const auto clash = [&](std::size_t u, I w, I through) {
+        return ::testing::AssertionFailure() << "vertices " << u << " and " << w << " (through "
+                                             << through << ") share color " << colors[u];
+    };
     for (std::size_t u = 0; u < adjacent.size(); ++u) {
         for (const auto v : adjacent[u]) {
-            if (colors[u] == colors[v]) {
-                return ::testing::AssertionFailure() << "neighbours " << u << " and " << v
-                                                     << " share color " << colors[u];
-            }
-        }
-    }
-    return ::testing::AssertionSuccess();
-}
-
-template <typename V, typename I>
-::testing::AssertionResult valid_distance2(const matrix::Csr<V, I>& A,
-                                           const graph::Coloring<I>& coloring)
-{
-    const auto colors = coloring.colors.to_host();
-    if (auto range = in_range(colors, coloring.num_colors); !range) return range;
-    const auto adjacent = neighbours(A);
-    for (std::size_t u = 0; u < adjacent.size(); ++u) {
-        for (const auto v : adjacent[u]) {
+            if (colors[u] == colors[v]) return clash(u, v, v);
+            if (distance == 1) continue;
             for (const auto w : adjacent[v]) {
-                if (w != static_cast<I>(u) && colors[u] == colors[w]) {
-                    return ::testing::AssertionFailure() << "vertices " << u << " and " << w
-                                                         << " (through " << v
-                                                         << ") share color " << colors[u];
-                }
-            }
-            if (colors[u] == colors[v]) {
-                return ::testing::AssertionFailure() << "neighbours " << u << " and " << v
-                                                     << " share color " << colors[u];
+                if (w != static_cast<I>(u) && colors[u] == colors[w]) return clash(u, w, v);
             }
         }
     }
@@ -292,7 +273,7 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance1)
                 SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
                 ColoringHandle used;
                 const auto coloring = this->run(A, exec, {algorithm, 1}, &used);
-                EXPECT_TRUE(valid_distance1(A, coloring));
+                EXPECT_TRUE(valid_at_distance(1, A, coloring));
                 if (A.rows() > 0 && algorithm != ColoringAlgorithm::vendor) {
                     EXPECT_GE(used.rounds(), 1);
                 }
@@ -308,7 +289,7 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance2)
         for (const auto algorithm : algorithms_for<I>(2, *exec)) {
             for (const auto& [name, A] : this->graphs(2)) {
                 SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
-                EXPECT_TRUE(valid_distance2(A, this->run(A, exec, {algorithm, 2})));
+                EXPECT_TRUE(valid_at_distance(2, A, this->run(A, exec, {algorithm, 2})));
             }
         }
     }
@@ -322,8 +303,7 @@ TYPED_TEST(Coloring, SymmetricInputNeedsNoSymmetrization)
         for (const int distance : {1, 2}) {
             ColoringOptions options{ColoringAlgorithm::automatic, distance, true};
             const auto coloring = this->run(A, exec, options);
-            EXPECT_TRUE(distance == 1 ? valid_distance1(A, coloring) : valid_distance2(A, coloring))
-                << exec->name();
+            EXPECT_TRUE(valid_at_distance(distance, A, coloring)) << exec->name();
         }
     }
 }
@@ -399,8 +379,7 @@ TYPED_TEST(Coloring, SharedMatrices)
                 for (const auto algorithm : algorithms_for<I>(distance, *exec)) {
                     SCOPED_TRACE(name + " " + exec->name() + " " + graph::to_string(algorithm));
                     const auto coloring = this->run(A, exec, {algorithm, distance});
-                    EXPECT_TRUE(distance == 1 ? valid_distance1(A, coloring)
-                                              : valid_distance2(A, coloring));
+                    EXPECT_TRUE(valid_at_distance(distance, A, coloring));
                 }
             }
             ColoringHandle handle;

@@ -68,7 +68,7 @@ Runner setup(CLI::App& sub)
             const auto coloring = options->bipartite ? graph::color_bipartite(handle, A)
                                                      : graph::color(handle, A);
             write_colors(options->output, coloring.colors);
-            fmt::print("{} {}, {} colors ({}, {} rounds, {})\n", coloring.colors.size(),
+            fmt::print("{} {}, {} colors ({}, rounds: {}, {})\n", coloring.colors.size(),
                        options->bipartite ? "rows" : "vertices", coloring.num_colors,
                        graph::to_string(handle.algorithm()), handle.rounds(), exec->name());
             return exit_ok;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "base/instantiate.hpp"
@@ -93,48 +94,6 @@ size_type count_colors(const OmpExecutor& exec, size_type n, const I* colors)
     return size_type{largest} + 1;
 }
 
-/// The vertex-based algorithms (VB, VBBIT, VBCS; NB at distance 2): pick(u, forbidden) is
-/// the color u tries, detect(worklist, round) uncolors the losers of the round's clashes.
-template <typename I, typename Pick, typename Detect>
-ColoringRun speculate(const OmpExecutor& exec, ColoringAlgorithm algorithm, size_type n,
-                      I* colors, Pick&& pick, Detect&& detect)
-{
-    const SharedColors<I> shared{colors};
-    std::fill(colors, colors + n, I{coloring_detail::uncolored});
-    std::vector<I> worklist(n);
-    for (size_type u = 0; u < n; ++u) worklist[u] = static_cast<I>(u);
-    int rounds = 0;
-    while (!worklist.empty()) {
-        check_progress(++rounds, n);
-        const auto count = static_cast<size_type>(worklist.size());
-#pragma omp parallel num_threads(exec.num_threads())
-        {
-            ForbiddenColors forbidden;
-#pragma omp for schedule(static)
-            for (size_type i = 0; i < count; ++i) {
-                shared.store(worklist[i], pick(worklist[i], forbidden));
-            }
-        }
-        detect(worklist, rounds);
-        compact(exec, worklist, [&](I u) { return shared(u) < 0; });
-    }
-    return {algorithm, count_colors(exec, n, colors), rounds};
-}
-
-/// Vertex-based conflict detection: every vertex of the worklist checks its neighbourhood.
-template <typename I, typename Neighbourhood>
-void detect_by_vertex(const OmpExecutor& exec, const Neighbourhood& around,
-                      const std::vector<I>& worklist, I* colors)
-{
-    const SharedColors<I> shared{colors};
-    const auto count = static_cast<size_type>(worklist.size());
-#pragma omp parallel for schedule(dynamic, vertex_chunk) num_threads(exec.num_threads())
-    for (size_type i = 0; i < count; ++i) {
-        const I u = worklist[i];
-        if (coloring_detail::loses_clash(around, u, shared)) shared.store(u, I{-1});
-    }
-}
-
 /// Net-based conflict detection (NB): every net checks its members.
 template <typename I>
 void detect_by_net(const OmpExecutor& exec, const Distance2<I>& around, I* colors)
@@ -152,6 +111,46 @@ void detect_by_net(const OmpExecutor& exec, const Distance2<I>& around, I* color
             if (coloring_detail::loses_clash_in_net(around, net, w, shared)) shared.store(w, I{-1});
         }
     }
+}
+
+/// The vertex-based algorithms (VB, VBBIT, VBCS; NB at distance 2): pick(u, forbidden) is
+/// the color u tries; a round's clashes are found in the neighbourhood `around`, by net in
+/// NB's first two rounds (while most vertices are being colored, every net holds some), else
+/// by the worklist's vertices as the worklist is compacted.
+template <typename I, typename Neighbourhood, typename Pick>
+ColoringRun speculate(const OmpExecutor& exec, ColoringAlgorithm algorithm,
+                      const Neighbourhood& around, size_type n, I* colors, Pick&& pick)
+{
+    const SharedColors<I> shared{colors};
+    std::fill(colors, colors + n, I{coloring_detail::uncolored});
+    std::vector<I> worklist(n);
+    for (size_type u = 0; u < n; ++u) worklist[u] = static_cast<I>(u);
+    int rounds = 0;
+    while (!worklist.empty()) {
+        check_progress(++rounds, n);
+        const auto count = static_cast<size_type>(worklist.size());
+#pragma omp parallel num_threads(exec.num_threads())
+        {
+            ForbiddenColors forbidden;
+#pragma omp for schedule(static)
+            for (size_type i = 0; i < count; ++i) {
+                shared.store(worklist[i], pick(worklist[i], forbidden));
+            }
+        }
+        if constexpr (std::is_same_v<Neighbourhood, Distance2<I>>) {
+            if (algorithm == ColoringAlgorithm::nb && rounds <= 2) {
+                detect_by_net(exec, around, colors);
+                compact(exec, worklist, [&](I u) { return shared(u) < 0; });
+                continue;
+            }
+        }
+        compact(exec, worklist, [&](I u) {
+            const bool loses = coloring_detail::loses_clash(around, u, shared);
+            if (loses) shared.store(u, I{-1});
+            return loses;
+        });
+    }
+    return {algorithm, count_colors(exec, n, colors), rounds};
 }
 
 /// f(u, v) for every edge (u, v), v != u, of the worklist's vertices, the edges split evenly
@@ -240,33 +239,26 @@ ColoringRun color_distance1(const OmpExecutor& exec, ColoringAlgorithm algorithm
 {
     const Distance1<I> around{graph};
     const SharedColors<I> shared{colors};
-    const auto detect = [&](const std::vector<I>& worklist, int) {
-        detect_by_vertex(exec, around, worklist, colors);
-    };
     switch (algorithm) {
     case ColoringAlgorithm::eb: return color_edge_based(exec, graph, colors);
     case ColoringAlgorithm::vbbit:
-        return speculate(
-            exec, algorithm, graph.rows, colors,
-            [&](I u, ForbiddenColors&) { return coloring_detail::first_fit_bits(around, u, I{0}, shared); },
-            detect);
+        return speculate(exec, algorithm, around, graph.rows, colors, [&](I u, ForbiddenColors&) {
+            return coloring_detail::first_fit_bits(around, u, I{0}, shared);
+        });
     case ColoringAlgorithm::vbcs: {
         // The window of a vertex's last color: it resumes there after losing a clash.
         std::vector<I> start(graph.rows, 0);
-        return speculate(
-            exec, algorithm, graph.rows, colors,
-            [&](I u, ForbiddenColors&) {
-                const I c = coloring_detail::first_fit_bits(around, u, start[u], shared);
-                start[u] = c / window_bits * window_bits;
-                return c;
-            },
-            detect);
+        return speculate(exec, algorithm, around, graph.rows, colors, [&](I u, ForbiddenColors&) {
+            const I c = coloring_detail::first_fit_bits(around, u, start[u], shared);
+            start[u] = c / window_bits * window_bits;
+            return c;
+        });
     }
     default:  // vb, and what automatic picks on the host
-        return speculate(
-            exec, ColoringAlgorithm::vb, graph.rows, colors,
-            [&](I u, ForbiddenColors& forbidden) { return forbidden.first_fit(around, u, shared); },
-            detect);
+        return speculate(exec, ColoringAlgorithm::vb, around, graph.rows, colors,
+                         [&](I u, ForbiddenColors& forbidden) {
+                             return forbidden.first_fit(around, u, shared);
+                         });
     }
 }
 
@@ -276,30 +268,17 @@ ColoringRun color_distance2(const OmpExecutor& exec, ColoringAlgorithm algorithm
 {
     const Distance2<I> around{nets, members, self_net};
     const SharedColors<I> shared{colors};
-    const auto by_vertex = [&](const std::vector<I>& worklist, int) {
-        detect_by_vertex(exec, around, worklist, colors);
-    };
     const auto bits = [&](I u, ForbiddenColors&) {
         return coloring_detail::first_fit_bits(around, u, I{0}, shared);
     };
     switch (algorithm) {
-    case ColoringAlgorithm::vbbit: return speculate(exec, algorithm, nets.rows, colors, bits, by_vertex);
-    case ColoringAlgorithm::nb:
-        // Nets check their members while most vertices are being colored (every net then
-        // holds some), vertices their neighbourhoods once few are left.
-        return speculate(exec, algorithm, nets.rows, colors, bits,
-                         [&](const std::vector<I>& worklist, int round) {
-                             if (round <= 2) {
-                                 detect_by_net(exec, around, colors);
-                             } else {
-                                 by_vertex(worklist, round);
-                             }
-                         });
+    case ColoringAlgorithm::vbbit:
+    case ColoringAlgorithm::nb: return speculate(exec, algorithm, around, nets.rows, colors, bits);
     default:  // vb, and what automatic picks on the host
-        return speculate(
-            exec, ColoringAlgorithm::vb, nets.rows, colors,
-            [&](I u, ForbiddenColors& forbidden) { return forbidden.first_fit(around, u, shared); },
-            by_vertex);
+        return speculate(exec, ColoringAlgorithm::vb, around, nets.rows, colors,
+                         [&](I u, ForbiddenColors& forbidden) {
+                             return forbidden.first_fit(around, u, shared);
+                         });
     }
 }
 

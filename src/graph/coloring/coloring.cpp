@@ -108,7 +108,7 @@ Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
                 Host&& host)
 {
     Coloring<I> result{Array<I>(exec, vertices), 0};
-    // What an empty graph reports: nothing ran, and nothing was chosen.
+    // Without vertices nothing runs; the handle then reports greedy for automatic.
     const bool sequential = exec->kind() == ExecKind::reference;
     ColoringRun run{sequential || algorithm == ColoringAlgorithm::automatic
                         ? ColoringAlgorithm::greedy

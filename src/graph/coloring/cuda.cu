@@ -98,7 +98,7 @@ public:
         counter_.fill(0);
         const I* items = items_.data();
         I* kept = spare_.data();
-        unsigned long long* counter = counter_.data();
+        auto* counter = reinterpret_cast<unsigned long long*>(counter_.data());
         parallel_for(
             exec_, size_,
             [=] __device__(long long i) {
@@ -114,7 +114,7 @@ private:
     const CudaExecutor& exec_;
     Array<I> items_;
     Array<I> spare_;
-    Array<unsigned long long> counter_;
+    Array<std::uint64_t> counter_;  // unsigned long long for atomicAdd, same bits
     size_type size_;
 };
 
@@ -263,12 +263,13 @@ ColoringRun color_edge_based(const CudaExecutor& exec, Adjacency<I> graph, I* co
     const auto shared_exec = exec.shared_from_this();
     const size_type n = graph.rows;
     Array<I>::view(shared_exec, n, colors).fill(I{coloring_detail::uncolored});
-    Array<unsigned long long> forbidden_array(shared_exec, n);
+    Array<std::uint64_t> forbidden_array(shared_exec, n);
     forbidden_array.fill(0);
     Array<I> window_array(shared_exec, n);
     window_array.fill(0);
     Array<I> offset_array(shared_exec, n + 1);
-    unsigned long long* forbidden = forbidden_array.data();
+    // unsigned long long for atomicOr, the same bits as std::uint64_t.
+    auto* forbidden = reinterpret_cast<unsigned long long*>(forbidden_array.data());
     I* window = window_array.data();
     I* offsets = offset_array.data();
     Worklist<I> work(exec, n);

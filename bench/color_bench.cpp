@@ -93,9 +93,8 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
     const auto host = ReferenceExecutor::create();
     const matrix::Csr<V, I> A_host(host, A_in);
     // The graph the algorithms see: A + A^T's pattern (rows of A when bipartite).
-    const auto G_host = options.bipartite
-                            ? A_host
-                            : sparse::spadd(V{1}, A_host, V{1}, sparse::transpose(A_host));
+    const auto G_host =
+        options.bipartite ? A_host : sparse::spadd(V{1}, A_host, V{1}, sparse::transpose(A_host));
     const HostPattern<I> nets(G_host);
     const HostPattern<I> members(options.bipartite ? sparse::transpose(A_host) : G_host);
     const matrix::Csr<V, I> G(options.exec, G_host);
@@ -110,9 +109,9 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
         const auto coloring = run(graph_matrix, handle);
         check_coloring(graph::to_string(algorithm), coloring.colors.to_host(), coloring.num_colors,
                        nets, members, !options.bipartite, options.bipartite ? 2 : distance);
-        const auto timing = time_kernel(
-            *graph_matrix.executor(), [&] { run(graph_matrix, handle); },
-            {.samples = options.samples, .min_batch_seconds = 0, .max_batch = 1});
+        const auto timing =
+            time_kernel(*graph_matrix.executor(), [&] { run(graph_matrix, handle); },
+                        {.samples = options.samples, .min_batch_seconds = 0, .max_batch = 1});
         return Result{algorithm, handle.algorithm(), handle.num_colors(), handle.rounds(), timing};
     };
 
@@ -141,37 +140,41 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
     fmt::print("run       {}, {} indices, median of {} samples; every coloring checked first\n\n",
                executor_description(*options.exec), sizeof(I) == 4 ? "int32" : "int64",
                options.samples);
-    Table table({"algorithm", "ran", "colors", "vs greedy", "rounds", "time [ms]",
-                 "vs " + peer_name});
+    Table table(
+        {"algorithm", "ran", "colors", "vs greedy", "rounds", "time [ms]", "vs " + peer_name});
     auto json_results = nlohmann::ordered_json::array();
     results.insert(results.begin(), greedy);
     for (const auto& r : results) {
         const double t = r.timing.median;
         const double colors_ratio = double(r.colors) / std::max<size_type>(greedy.colors, 1);
         const double speedup = peer.timing.median / t;
-        table.add_row({r.algorithm == graph::ColoringAlgorithm::greedy ? "greedy (host)"
-                                                                         : graph::to_string(r.algorithm),
+        table.add_row({r.algorithm == graph::ColoringAlgorithm::greedy
+                           ? "greedy (host)"
+                           : graph::to_string(r.algorithm),
                        graph::to_string(r.ran), fmt::format("{}", r.colors),
                        fmt::format("{:.2f}x", colors_ratio), fmt::format("{}", r.rounds),
                        fmt::format("{:.3f}", t * 1e3), fmt::format("{:.2f}x", speedup)});
-        json_results.push_back({{"algorithm", graph::to_string(r.algorithm)},
-                                {"ran", graph::to_string(r.ran)},
-                                {"executor", r.algorithm == graph::ColoringAlgorithm::greedy
-                                                 ? host->name()
-                                                 : options.exec->name()},
-                                {"colors", r.colors},
-                                {"colors_vs_greedy", colors_ratio},
-                                {"rounds", r.rounds},
-                                {"time_s", t},
-                                {"time_min_s", r.timing.min},
-                                {"time_max_s", r.timing.max},
-                                {"speedup_vs_peer", speedup}});
+        json_results.push_back(
+            {{"algorithm", graph::to_string(r.algorithm)},
+             {"ran", graph::to_string(r.ran)},
+             {"executor", r.algorithm == graph::ColoringAlgorithm::greedy ? host->name()
+                                                                          : options.exec->name()},
+             {"colors", r.colors},
+             {"colors_vs_greedy", colors_ratio},
+             {"rounds", r.rounds},
+             {"time_s", t},
+             {"time_min_s", r.timing.min},
+             {"time_max_s", r.timing.max},
+             {"speedup_vs_peer", speedup}});
     }
     table.print();
     return {{"benchmark", "color"},
-            {"matrix", {{"name", options.matrix_name}, {"rows", A_in.rows()},
-                        {"cols", A_in.cols()}, {"nnz", A_in.nnz()},
-                        {"symmetrized_nnz", G_host.nnz()}}},
+            {"matrix",
+             {{"name", options.matrix_name},
+              {"rows", A_in.rows()},
+              {"cols", A_in.cols()},
+              {"nnz", A_in.nnz()},
+              {"symmetrized_nnz", G_host.nnz()}}},
             {"distance", distance},
             {"bipartite", options.bipartite},
             {"executor", executor_description(*options.exec)},
@@ -181,9 +184,8 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
             {"results", json_results}};
 }
 
-#define LOOM_INSTANTIATE_BENCH_COLOR(V, I)                                                     \
-    template nlohmann::ordered_json bench_color(const matrix::Csr<V, I>&,                      \
-                                                const ColorBenchOptions&);
+#define LOOM_INSTANTIATE_BENCH_COLOR(V, I) \
+    template nlohmann::ordered_json bench_color(const matrix::Csr<V, I>&, const ColorBenchOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_COLOR)
 
 }  // namespace loom::bench

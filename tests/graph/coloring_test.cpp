@@ -111,8 +111,8 @@ template <typename V, typename I>
 {
     const auto colors = coloring.colors.to_host();
     if (static_cast<size_type>(colors.size()) != A.rows()) {
-        return ::testing::AssertionFailure() << colors.size() << " colors for " << A.rows()
-                                             << " rows";
+        return ::testing::AssertionFailure()
+               << colors.size() << " colors for " << A.rows() << " rows";
     }
     if (auto range = in_range(colors, coloring.num_colors); !range) return range;
     const auto ptrs = A.row_ptrs().to_host();
@@ -172,7 +172,8 @@ protected:
     static Csr path(size_type n)
     {
         std::vector<std::pair<I, I>> edges;
-        for (size_type v = 1; v < n; ++v) edges.emplace_back(static_cast<I>(v - 1), static_cast<I>(v));
+        for (size_type v = 1; v < n; ++v)
+            edges.emplace_back(static_cast<I>(v - 1), static_cast<I>(v));
         return undirected(n, edges);
     }
 
@@ -201,7 +202,8 @@ protected:
         result.emplace_back("poisson3d", matrix::poisson3d<V, I>(ref, 10));
         result.emplace_back("poisson27", matrix::poisson3d<V, I>(ref, 8, 27));
         // Distance 2 checks every pair of a hub's neighbours: a smaller power law keeps it quick.
-        result.emplace_back("power-law", matrix::power_law<V, I>(ref, distance == 1 ? 2000 : 300, 4));
+        result.emplace_back("power-law",
+                            matrix::power_law<V, I>(ref, distance == 1 ? 2000 : 300, 4));
         return result;
     }
 
@@ -356,7 +358,7 @@ TYPED_TEST(Coloring, QualityIsCloseToGreedyOnPoisson)
     // targets is what `loom bench color` reports. The counts are printed for that reason.
     const auto bound = [](const loom::Executor& exec, ColoringAlgorithm algorithm, double target) {
         return exec.kind() == loom::ExecKind::cuda || algorithm == ColoringAlgorithm::eb ? 2.0
-                                                                                        : target;
+                                                                                         : target;
     };
     const auto check = [&](const loom::Executor& exec, ColoringAlgorithm algorithm, int distance,
                            size_type colors, size_type greedy, double target) {
@@ -405,7 +407,8 @@ TYPED_TEST(Coloring, SharedMatrices)
                 }
             }
             ColoringHandle handle;
-            EXPECT_TRUE(valid_bipartite(A, graph::color_bipartite(handle, typename TestFixture::Csr(exec, A))));
+            EXPECT_TRUE(valid_bipartite(
+                A, graph::color_bipartite(handle, typename TestFixture::Csr(exec, A))));
         }
     }
 }

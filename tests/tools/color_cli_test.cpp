@@ -59,8 +59,9 @@ TEST_F(ColorCli, RejectsAnAlgorithmOfTheOtherDistance)
 
 TEST_F(ColorCli, BenchChecksAndReportsEveryAlgorithm)
 {
-    const auto run = loom("bench color --generate poisson3d:8 --reps 2 --exec reference "
-                          "--json r.json");
+    const auto run = loom(
+        "bench color --generate poisson3d:8 --reps 2 --exec reference "
+        "--json r.json");
     ASSERT_EQ(run.status, 0) << run.output;
     const auto report = nlohmann::json::parse(read("r.json"));
     EXPECT_EQ(report["benchmark"], "color");

@@ -1,6 +1,6 @@
 // loom bench color: the command-line side of bench/color_bench.
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/color_bench.hpp"
 #include "bench_support.hpp"
@@ -61,5 +61,7 @@ Runner setup(CLI::App& sub)
 }  // namespace
 }  // namespace loom::cli
 
-LOOM_REGISTER_BENCH(color, "color", "Check, then time every coloring algorithm against greedy "
-                                    "and cuSPARSE", loom::cli::setup);
+LOOM_REGISTER_BENCH(color, "color",
+                    "Check, then time every coloring algorithm against greedy "
+                    "and cuSPARSE",
+                    loom::cli::setup);

@@ -2,8 +2,8 @@
 // of A's graph (or of its rows), one 0-based color per line in vertex order.
 #include <fstream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "cli_support.hpp"
 #include "command.hpp"
@@ -38,8 +38,9 @@ Runner setup(CLI::App& sub)
         ->required();
     sub.add_option("-o,--output", options->output, "Where to write the colors (one per line)")
         ->required();
-    sub.add_option("--distance", options->distance, "1: neighbours differ; 2: also vertices two "
-                                                    "edges apart")
+    sub.add_option("--distance", options->distance,
+                   "1: neighbours differ; 2: also vertices two "
+                   "edges apart")
         ->check(CLI::IsMember({1, 2}))
         ->capture_default_str();
     sub.add_flag("--bipartite", options->bipartite,
@@ -65,8 +66,8 @@ Runner setup(CLI::App& sub)
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;
             const Matrix A(exec, A_host);
-            const auto coloring = options->bipartite ? graph::color_bipartite(handle, A)
-                                                     : graph::color(handle, A);
+            const auto coloring =
+                options->bipartite ? graph::color_bipartite(handle, A) : graph::color(handle, A);
             write_colors(options->output, coloring.colors);
             fmt::print("{} {}, {} colors ({}, rounds: {}, {})\n", coloring.colors.size(),
                        options->bipartite ? "rows" : "vertices", coloring.num_colors,

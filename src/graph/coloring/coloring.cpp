@@ -46,8 +46,8 @@ const AlgorithmName& entry_of(ColoringAlgorithm algorithm)
     for (const auto& entry : algorithm_names) {
         if (entry.algorithm == algorithm) return entry;
     }
-    throw BadInput("loom::graph", "unknown coloring algorithm " +
-                                      std::to_string(static_cast<int>(algorithm)));
+    throw BadInput("loom::graph",
+                   "unknown coloring algorithm " + std::to_string(static_cast<int>(algorithm)));
 }
 
 std::string names_at(int distance)
@@ -83,11 +83,11 @@ void check_algorithm(const char* where, ColoringAlgorithm algorithm, int distanc
                                   " does not color at distance " + std::to_string(distance) +
                                   " (use one of " + names_at(distance) + ")");
     }
-    if (algorithm == ColoringAlgorithm::vendor &&
-        (exec.kind() != ExecKind::cuda || wide_indices)) {
-        throw NotSupported(where, "the vendor algorithm is cuSPARSE's csrcolor, which needs a "
-                                  "CUDA executor and 32-bit indices (the graph is on " +
-                                      exec.name() + ")");
+    if (algorithm == ColoringAlgorithm::vendor && (exec.kind() != ExecKind::cuda || wide_indices)) {
+        throw NotSupported(where,
+                           "the vendor algorithm is cuSPARSE's csrcolor, which needs a "
+                           "CUDA executor and 32-bit indices (the graph is on " +
+                               exec.name() + ")");
     }
 }
 
@@ -130,8 +130,8 @@ Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
 #if LOOM_HAS_CUDA
 /// CUDA's distance-1 kernels, cuSPARSE's csrcolor among them (32-bit indices only).
 template <typename I>
-ColoringRun color_on_cuda(const CudaExecutor& exec, ColoringAlgorithm algorithm,
-                          Adjacency<I> graph, I* colors)
+ColoringRun color_on_cuda(const CudaExecutor& exec, ColoringAlgorithm algorithm, Adjacency<I> graph,
+                          I* colors)
 {
     if constexpr (std::is_same_v<I, int32>) {
         if (algorithm == ColoringAlgorithm::vendor) return cuda::color_vendor(exec, graph, colors);
@@ -149,9 +149,9 @@ ColoringAlgorithm parse_coloring_algorithm(const std::string& text)
     }
     if (text == "auto") return ColoringAlgorithm::automatic;
     if (text == "cusparse") return ColoringAlgorithm::vendor;
-    throw BadInput("loom::graph::parse_coloring_algorithm",
-                   "unknown coloring algorithm '" + text + "' (expected one of " +
-                       names_at(1) + ", nb)");
+    throw BadInput(
+        "loom::graph::parse_coloring_algorithm",
+        "unknown coloring algorithm '" + text + "' (expected one of " + names_at(1) + ", nb)");
 }
 
 const char* to_string(ColoringAlgorithm algorithm)
@@ -183,8 +183,8 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                                 "one use color_bipartite)");
     }
     if (options.distance != 1 && options.distance != 2) {
-        throw BadInput(where, "the distance must be 1 or 2, got " +
-                                  std::to_string(options.distance));
+        throw BadInput(where,
+                       "the distance must be 1 or 2, got " + std::to_string(options.distance));
     }
     check_algorithm(where, options.algorithm, options.distance, *exec, sizeof(I) > 4);
     const auto symmetric = symmetrized(A, options.assume_symmetric || A.rows() == 0);
@@ -199,12 +199,12 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                         return reference::color_distance1(e, algorithm, adjacency(G), colors);
                     },
                     [&]([[maybe_unused]] const OmpExecutor& e) -> ColoringRun {
-                        LOOM_OMP_CALL(where, return omp::color_distance1(e, algorithm,
-                                                                         adjacency(G), colors));
+                        LOOM_OMP_CALL(
+                            where, return omp::color_distance1(e, algorithm, adjacency(G), colors));
                     },
                     [&]([[maybe_unused]] const CudaExecutor& e) -> ColoringRun {
-                        LOOM_CUDA_CALL(where, return color_on_cuda(e, algorithm, adjacency(G),
-                                                                   colors));
+                        LOOM_CUDA_CALL(where,
+                                       return color_on_cuda(e, algorithm, adjacency(G), colors));
                     }});
             },
             [&](const auto& host, I* colors) {
@@ -242,13 +242,13 @@ Coloring<I> color_bipartite(ColoringHandle& handle, const matrix::Csr<V, I>& A)
         [&](const auto& host, I* colors) {
             const matrix::Csr<V, I> H(host, A);
             const matrix::Csr<V, I> Ht(host, At);
-            return reference::color_distance2(*host, algorithm, adjacency(H), adjacency(Ht),
-                                              false, colors);
+            return reference::color_distance2(*host, algorithm, adjacency(H), adjacency(Ht), false,
+                                              colors);
         });
 }
 
-#define LOOM_INSTANTIATE_COLORING(V, I)                                                        \
-    template Coloring<I> color(ColoringHandle&, const matrix::Csr<V, I>&);                     \
+#define LOOM_INSTANTIATE_COLORING(V, I)                                    \
+    template Coloring<I> color(ColoringHandle&, const matrix::Csr<V, I>&); \
     template Coloring<I> color_bipartite(ColoringHandle&, const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_COLORING)
 

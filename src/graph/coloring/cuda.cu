@@ -10,10 +10,10 @@
 #include <cstdint>
 
 #define DISABLE_CUSPARSE_DEPRECATED  // csrcolor is deprecated, and still the vendor's coloring
-#include <cub/device/device_reduce.cuh>
 #include <cusparse.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
 
 #include "base/cuda/cub.cuh"
 #include "base/cuda/cusparse.hpp"
@@ -74,7 +74,8 @@ __device__ I first_fit_flags(const Neighbourhood& around, I u, ColorOf color_of)
 template <typename I>
 void fill_identity(const CudaExecutor& exec, I* items, size_type n)
 {
-    parallel_for(exec, n, [=] __device__(long long i) { items[i] = static_cast<I>(i); }, where);
+    parallel_for(
+        exec, n, [=] __device__(long long i) { items[i] = static_cast<I>(i); }, where);
 }
 
 /// The vertices still to color, compacted on the device after every round.
@@ -82,8 +83,11 @@ template <typename I>
 class Worklist {
 public:
     Worklist(const CudaExecutor& exec, size_type n)
-        : exec_(exec), items_(exec.shared_from_this(), n), spare_(exec.shared_from_this(), n),
-          counter_(exec.shared_from_this(), 1), size_(n)
+        : exec_(exec),
+          items_(exec.shared_from_this(), n),
+          spare_(exec.shared_from_this(), n),
+          counter_(exec.shared_from_this(), 1),
+          size_(n)
     {
         fill_identity(exec, items_.data(), n);
     }
@@ -129,7 +133,8 @@ void check_progress(int rounds, size_type vertices)
 template <typename T, typename F>
 T device_max(const CudaExecutor& exec, size_type n, F f)
 {
-    const auto values = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), f);
+    const auto values =
+        thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), f);
     Array<T> result(exec.shared_from_this(), 1);
     run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
         return cub::DeviceReduce::Max(temp, bytes, values, result.data(), n, stream_of(exec));
@@ -287,11 +292,10 @@ ColoringRun color_edge_based(const CudaExecutor& exec, Adjacency<I> graph, I* co
         loom::cuda::exclusive_prefix_sum(exec, offsets, size + 1);
         const long long edges = detail::load_element(offset_array, size);
         const DeviceColors<I> color_of{colors};
-        for_each_worklist_edge(exec, graph, items, size, offsets, edges,
-                               [=] __device__(I u, I v) {
-                                   const auto bit = coloring_detail::window_bit(color_of(v), window[u]);
-                                   if (bit != 0) atomicOr(forbidden + u, static_cast<unsigned long long>(bit));
-                               });
+        for_each_worklist_edge(exec, graph, items, size, offsets, edges, [=] __device__(I u, I v) {
+            const auto bit = coloring_detail::window_bit(color_of(v), window[u]);
+            if (bit != 0) atomicOr(forbidden + u, static_cast<unsigned long long>(bit));
+        });
         parallel_for(
             exec, size,
             [=] __device__(long long i) {
@@ -305,11 +309,10 @@ ColoringRun color_edge_based(const CudaExecutor& exec, Adjacency<I> graph, I* co
                 }
             },
             where);
-        for_each_worklist_edge(exec, graph, items, size, offsets, edges,
-                               [=] __device__(I u, I v) {
-                                   const I own = color_of(u);
-                                   if (own >= 0 && v < u && color_of(v) == own) colors[u] = -1;
-                               });
+        for_each_worklist_edge(exec, graph, items, size, offsets, edges, [=] __device__(I u, I v) {
+            const I own = color_of(u);
+            if (own >= 0 && v < u && color_of(v) == own) colors[u] = -1;
+        });
         work.keep_if([=] __device__(I u) { return colors[u] < 0; });
     }
     return {ColoringAlgorithm::eb, count_colors(exec, n, colors), rounds};
@@ -373,13 +376,14 @@ ColoringRun color_distance2(const CudaExecutor& exec, ColoringAlgorithm algorith
     case ColoringAlgorithm::vb:
         return speculate(exec, algorithm, around, nets.rows, colors,
                          [=] __device__(I u) { return first_fit_flags(around, u, color_of); });
-    case ColoringAlgorithm::vbbit: return speculate(exec, algorithm, around, nets.rows, colors, bits);
+    case ColoringAlgorithm::vbbit:
+        return speculate(exec, algorithm, around, nets.rows, colors, bits);
     default:  // nb, and what automatic picks
         return speculate(exec, ColoringAlgorithm::nb, around, nets.rows, colors, bits);
     }
 }
 
-#define LOOM_COLORING_CUSPARSE(call)                                                           \
+#define LOOM_COLORING_CUSPARSE(call) \
     ::loom::cuda::check_cusparse((call), #call, "loom::graph::color (cuSPARSE csrcolor)")
 
 ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32* colors)
@@ -402,11 +406,10 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
         LOOM_COLORING_CUSPARSE(cusparseCreateColorInfo(&info));
         const float fraction = 1.0f;
         int ncolors = 0;
-        LOOM_COLORING_CUSPARSE(
-            cusparseScsrcolor(static_cast<cusparseHandle_t>(exec.cusparse_handle()),
-                              static_cast<int>(graph.rows), static_cast<int>(nnz), descr,
-                              values.data(), graph.row_ptrs, graph.cols, &fraction, &ncolors,
-                              colors, reordering.data(), info));
+        LOOM_COLORING_CUSPARSE(cusparseScsrcolor(
+            static_cast<cusparseHandle_t>(exec.cusparse_handle()), static_cast<int>(graph.rows),
+            static_cast<int>(nnz), descr, values.data(), graph.row_ptrs, graph.cols, &fraction,
+            &ncolors, colors, reordering.data(), info));
     } catch (...) {
         release();
         throw;

@@ -38,22 +38,20 @@ inline constexpr int uncolored = -1;
 // nets of u being the columns of row u of `nets` (and u itself when self_net), the members of
 // net c the columns of row c of `members`. Distance-2 coloring of a symmetric G passes
 // nets = members = G and self_net; bipartite coloring of A passes nets = A, members = A^T.
-#define LOOM_DECLARE_COLORING_KERNELS(Exec)                                                    \
-    template <typename I>                                                                      \
-    coloring_detail::ColoringRun color_distance1(const Exec& exec, ColoringAlgorithm algorithm, \
-                                                 coloring_detail::Adjacency<I> graph,           \
-                                                 I* colors);                                   \
-    template <typename I>                                                                      \
-    coloring_detail::ColoringRun color_distance2(const Exec& exec, ColoringAlgorithm algorithm, \
-                                                 coloring_detail::Adjacency<I> nets,            \
-                                                 coloring_detail::Adjacency<I> members,         \
-                                                 bool self_net, I* colors)
+#define LOOM_DECLARE_COLORING_KERNELS(Exec)                                                       \
+    template <typename I>                                                                         \
+    coloring_detail::ColoringRun color_distance1(const Exec& exec, ColoringAlgorithm algorithm,   \
+                                                 coloring_detail::Adjacency<I> graph, I* colors); \
+    template <typename I>                                                                         \
+    coloring_detail::ColoringRun color_distance2(                                                 \
+        const Exec& exec, ColoringAlgorithm algorithm, coloring_detail::Adjacency<I> nets,        \
+        coloring_detail::Adjacency<I> members, bool self_net, I* colors)
 
-#define LOOM_INSTANTIATE_COLORING_KERNELS(Exec, I)                                             \
-    template coloring_detail::ColoringRun color_distance1(                                     \
-        const Exec&, ColoringAlgorithm, coloring_detail::Adjacency<I>, I*);                    \
-    template coloring_detail::ColoringRun color_distance2(                                     \
-        const Exec&, ColoringAlgorithm, coloring_detail::Adjacency<I>,                         \
+#define LOOM_INSTANTIATE_COLORING_KERNELS(Exec, I)                                            \
+    template coloring_detail::ColoringRun color_distance1(const Exec&, ColoringAlgorithm,     \
+                                                          coloring_detail::Adjacency<I>, I*); \
+    template coloring_detail::ColoringRun color_distance2(                                    \
+        const Exec&, ColoringAlgorithm, coloring_detail::Adjacency<I>,                        \
         coloring_detail::Adjacency<I>, bool, I*);
 
 namespace loom::graph::reference {
@@ -64,7 +62,7 @@ LOOM_DECLARE_COLORING_KERNELS(OmpExecutor);
 }
 namespace loom::graph::cuda {
 LOOM_DECLARE_COLORING_KERNELS(CudaExecutor);
-/// cuSPARSE's csrcolor (cusparse.cu); 32-bit indices.
+/// cuSPARSE's csrcolor (at the end of cuda.cu); 32-bit indices.
 coloring_detail::ColoringRun color_vendor(const CudaExecutor& exec,
                                           coloring_detail::Adjacency<int32> graph, int32* colors);
-}
+}  // namespace loom::graph::cuda

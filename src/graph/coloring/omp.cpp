@@ -39,7 +39,10 @@ template <typename I>
 struct SharedColors {
     I* colors;
 
-    I operator()(I v) const { return std::atomic_ref<I>(colors[v]).load(std::memory_order_relaxed); }
+    I operator()(I v) const
+    {
+        return std::atomic_ref<I>(colors[v]).load(std::memory_order_relaxed);
+    }
     void store(I v, I color) const
     {
         std::atomic_ref<I>(colors[v]).store(color, std::memory_order_relaxed);
@@ -207,8 +210,8 @@ ColoringRun color_edge_based(const OmpExecutor& exec, Adjacency<I> graph, I* col
         for_each_worklist_edge(exec, graph, worklist, offsets, [&](I u, I v) {
             const auto bit = coloring_detail::window_bit(shared(v), window[u]);
             if (bit != 0) {
-                std::atomic_ref<std::uint64_t>(forbidden[u]).fetch_or(bit,
-                                                                      std::memory_order_relaxed);
+                std::atomic_ref<std::uint64_t>(forbidden[u])
+                    .fetch_or(bit, std::memory_order_relaxed);
             }
         });
 #pragma omp parallel for schedule(static) num_threads(exec.num_threads())
@@ -263,8 +266,8 @@ ColoringRun color_distance1(const OmpExecutor& exec, ColoringAlgorithm algorithm
 }
 
 template <typename I>
-ColoringRun color_distance2(const OmpExecutor& exec, ColoringAlgorithm algorithm,
-                            Adjacency<I> nets, Adjacency<I> members, bool self_net, I* colors)
+ColoringRun color_distance2(const OmpExecutor& exec, ColoringAlgorithm algorithm, Adjacency<I> nets,
+                            Adjacency<I> members, bool self_net, I* colors)
 {
     const Distance2<I> around{nets, members, self_net};
     const SharedColors<I> shared{colors};

@@ -37,8 +37,8 @@ coloring_detail::ColoringRun color_distance1(const ReferenceExecutor&, ColoringA
 template <typename I>
 coloring_detail::ColoringRun color_distance2(const ReferenceExecutor&, ColoringAlgorithm,
                                              coloring_detail::Adjacency<I> nets,
-                                             coloring_detail::Adjacency<I> members,
-                                             bool self_net, I* colors)
+                                             coloring_detail::Adjacency<I> members, bool self_net,
+                                             I* colors)
 {
     return greedy(coloring_detail::Distance2<I>{nets, members, self_net}, nets.rows, colors);
 }

@@ -389,6 +389,31 @@ TYPED_TEST(Coloring, QualityIsCloseToGreedyOnPoisson)
     }
 }
 
+TYPED_TEST(Coloring, AutomaticPicksPerBackendAndDegrees)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto ref = loom::test::reference();
+    const auto poisson = matrix::poisson3d<V, I>(ref, 12);
+    ColoringHandle used;
+    this->run(poisson, ref, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::greedy);
+    if (loom::OmpExecutor::available()) {
+        this->run(poisson, loom::OmpExecutor::create(), {}, &used);
+        EXPECT_EQ(used.algorithm(), ColoringAlgorithm::vb);
+    }
+    LOOM_CUDA_OR_SKIP(cuda);
+    this->run(poisson, cuda, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::vbbit);
+    this->run(poisson, cuda, {ColoringAlgorithm::automatic, 2}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::nb);
+    // Hubs of thousands of neighbours against a mean of a few: edge-based.
+    const auto skewed = matrix::power_law<V, I>(ref, 20000, 4);
+    const auto coloring = this->run(skewed, cuda, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::eb);
+    EXPECT_TRUE(valid_at_distance(1, skewed, coloring));
+}
+
 TYPED_TEST(Coloring, SharedMatrices)
 {
     using V = typename TestFixture::V;

@@ -36,7 +36,7 @@ enum class ColoringAlgorithm {
     vbcs,       ///< VB over color sets: a vertex keeps its 64-color set across rounds (distance 1)
     eb,         ///< edge-based: work split over edges, for skewed degrees (distance 1)
     nb,         ///< net-based conflict detection (Taş et al.; distance 2 and bipartite)
-    vendor      ///< cuSPARSE csrcolor (distance 1, CUDA, 32-bit indices)
+    vendor      ///< cuSPARSE csrcolor (distance 1, CUDA, 32-bit indices; rows sorted)
 };
 
 /// "automatic", "greedy", "vb", "vbbit", "vbcs", "eb", "nb", "vendor" (also "cusparse").

@@ -403,13 +403,15 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
         cusparseDestroyMatDescr(descr);
     };
     try {
+        const auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
+        // The handle is shared: fractionToColor and ncolors are host scalars here.
+        LOOM_COLORING_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
         LOOM_COLORING_CUSPARSE(cusparseCreateColorInfo(&info));
         const float fraction = 1.0f;
         int ncolors = 0;
         LOOM_COLORING_CUSPARSE(cusparseScsrcolor(
-            static_cast<cusparseHandle_t>(exec.cusparse_handle()), static_cast<int>(graph.rows),
-            static_cast<int>(nnz), descr, values.data(), graph.row_ptrs, graph.cols, &fraction,
-            &ncolors, colors, reordering.data(), info));
+            handle, static_cast<int>(graph.rows), static_cast<int>(nnz), descr, values.data(),
+            graph.row_ptrs, graph.cols, &fraction, &ncolors, colors, reordering.data(), info));
     } catch (...) {
         release();
         throw;

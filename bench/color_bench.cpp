@@ -1,0 +1,191 @@
+#include "bench/color_bench.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "base/instantiate.hpp"
+#include "bench/spmv_bench.hpp"
+#include "bench/table.hpp"
+#include "bench/timing.hpp"
+#include "loom/graph/coloring.hpp"
+#include "loom/sparse/csr_utils.hpp"
+#include "loom/sparse/spadd.hpp"
+
+namespace loom::bench {
+namespace {
+
+constexpr const char* where = "loom::bench::bench_color";
+
+struct Result {
+    graph::ColoringAlgorithm algorithm;  ///< as asked for
+    graph::ColoringAlgorithm ran;        ///< automatic resolved
+    size_type colors = 0;
+    int rounds = 0;
+    Timing timing;
+};
+
+/// Host copies of a pattern: nets[u] (row u) and members[c] (row c of the transpose).
+template <typename I>
+struct HostPattern {
+    std::vector<I> ptrs;
+    std::vector<I> cols;
+
+    template <typename V>
+    explicit HostPattern(const matrix::Csr<V, I>& A)
+        : ptrs(A.row_ptrs().to_host()), cols(A.col_idxs().to_host())
+    {}
+};
+
+/// NumericalError naming `who` unless colors is a coloring: at distance 1 (of G), at distance 2
+/// through nets and members (self_net: a vertex is a member of its own net).
+template <typename I>
+void check_coloring(const std::string& who, const std::vector<I>& colors, size_type num_colors,
+                    const HostPattern<I>& nets, const HostPattern<I>& members, bool self_net,
+                    int distance)
+{
+    const auto fail = [&](const std::string& what) {
+        throw NumericalError(where, who + ": " + what);
+    };
+    for (const auto c : colors) {
+        if (c < 0 || c >= num_colors) fail(fmt::format("color {} outside [0, {})", c, num_colors));
+    }
+    const auto vertices = static_cast<size_type>(colors.size());
+    if (distance == 1) {
+        for (size_type u = 0; u < vertices; ++u) {
+            for (auto k = nets.ptrs[u]; k < nets.ptrs[u + 1]; ++k) {
+                const auto v = nets.cols[k];
+                if (v != u && colors[v] == colors[u]) {
+                    fail(fmt::format("neighbours {} and {} share color {}", u, v, colors[u]));
+                }
+            }
+        }
+        return;
+    }
+    // Every net holds distinct colors: a stamp per color says which net saw it last.
+    const auto net_count = static_cast<size_type>(members.ptrs.size()) - 1;
+    std::vector<size_type> seen(std::max<size_type>(num_colors, 1), -1);
+    for (size_type c = 0; c < net_count; ++c) {
+        const auto visit = [&](I w) {
+            if (seen[colors[w]] == c) {
+                fail(fmt::format("two members of net {} share color {}", c, colors[w]));
+            }
+            seen[colors[w]] = c;
+        };
+        if (self_net) visit(static_cast<I>(c));
+        for (auto k = members.ptrs[c]; k < members.ptrs[c + 1]; ++k) {
+            if (!self_net || members.cols[k] != c) visit(members.cols[k]);
+        }
+    }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBenchOptions& options)
+{
+    check_run(where, options.exec, options.samples, Peer::none);
+    if (options.distance != 1 && options.distance != 2) {
+        throw BadInput(where, fmt::format("the distance must be 1 or 2, got {}", options.distance));
+    }
+    const int distance = options.bipartite ? 2 : options.distance;
+    const auto host = ReferenceExecutor::create();
+    const matrix::Csr<V, I> A_host(host, A_in);
+    // The graph the algorithms see: A + A^T's pattern (rows of A when bipartite).
+    const auto G_host =
+        options.bipartite ? A_host : sparse::spadd(V{1}, A_host, V{1}, sparse::transpose(A_host));
+    const HostPattern<I> nets(G_host);
+    const HostPattern<I> members(options.bipartite ? sparse::transpose(A_host) : G_host);
+    const matrix::Csr<V, I> G(options.exec, G_host);
+
+    const auto run = [&](const matrix::Csr<V, I>& graph_matrix, graph::ColoringHandle& handle) {
+        return options.bipartite ? graph::color_bipartite(handle, graph_matrix)
+                                 : graph::color(handle, graph_matrix);
+    };
+    const auto measure = [&](const matrix::Csr<V, I>& graph_matrix,
+                             graph::ColoringAlgorithm algorithm) {
+        graph::ColoringHandle handle({algorithm, distance, true});
+        const auto coloring = run(graph_matrix, handle);
+        check_coloring(graph::to_string(algorithm), coloring.colors.to_host(), coloring.num_colors,
+                       nets, members, !options.bipartite, options.bipartite ? 2 : distance);
+        const auto timing =
+            time_kernel(*graph_matrix.executor(), [&] { run(graph_matrix, handle); },
+                        {.samples = options.samples, .min_batch_seconds = 0, .max_batch = 1});
+        return Result{algorithm, handle.algorithm(), handle.num_colors(), handle.rounds(), timing};
+    };
+
+    // The sequential greedy, on the host: the yardstick.
+    const auto greedy = measure(G_host, graph::ColoringAlgorithm::greedy);
+    std::vector<Result> results;
+    const bool cuda = options.exec->kind() == ExecKind::cuda;
+    for (const auto algorithm : graph::coloring_algorithms(distance)) {
+        if (algorithm == graph::ColoringAlgorithm::greedy) continue;
+        if (algorithm == graph::ColoringAlgorithm::vendor && (!cuda || sizeof(I) > 4)) continue;
+        if (options.bipartite && algorithm == graph::ColoringAlgorithm::vendor) continue;
+        results.push_back(measure(G, algorithm));
+    }
+    const Result* vendor = nullptr;
+    for (const auto& r : results) {
+        if (r.algorithm == graph::ColoringAlgorithm::vendor) vendor = &r;
+    }
+    // The peer: cuSPARSE where it ran, else the sequential greedy.
+    const Result& peer = vendor != nullptr ? *vendor : greedy;
+    const std::string peer_name = vendor != nullptr ? "cusparse" : "greedy";
+
+    fmt::print("graph     {}: {} x {}, {} stored entries ({} after symmetrization)\n",
+               options.matrix_name, A_in.rows(), A_in.cols(), A_in.nnz(), G_host.nnz());
+    fmt::print("coloring  {}\n", options.bipartite ? "bipartite (rows sharing a column differ)"
+                                                   : fmt::format("distance {}", distance));
+    fmt::print("run       {}, {} indices, median of {} samples; every coloring checked first\n\n",
+               executor_description(*options.exec), sizeof(I) == 4 ? "int32" : "int64",
+               options.samples);
+    Table table(
+        {"algorithm", "ran", "colors", "vs greedy", "rounds", "time [ms]", "vs " + peer_name});
+    auto json_results = nlohmann::ordered_json::array();
+    results.insert(results.begin(), greedy);
+    for (const auto& r : results) {
+        const double t = r.timing.median;
+        const double colors_ratio = double(r.colors) / std::max<size_type>(greedy.colors, 1);
+        const double speedup = peer.timing.median / t;
+        table.add_row({r.algorithm == graph::ColoringAlgorithm::greedy
+                           ? "greedy (host)"
+                           : graph::to_string(r.algorithm),
+                       graph::to_string(r.ran), fmt::format("{}", r.colors),
+                       fmt::format("{:.2f}x", colors_ratio), fmt::format("{}", r.rounds),
+                       fmt::format("{:.3f}", t * 1e3), fmt::format("{:.2f}x", speedup)});
+        json_results.push_back(
+            {{"algorithm", graph::to_string(r.algorithm)},
+             {"ran", graph::to_string(r.ran)},
+             {"executor", r.algorithm == graph::ColoringAlgorithm::greedy ? host->name()
+                                                                          : options.exec->name()},
+             {"colors", r.colors},
+             {"colors_vs_greedy", colors_ratio},
+             {"rounds", r.rounds},
+             {"time_s", t},
+             {"time_min_s", r.timing.min},
+             {"time_max_s", r.timing.max},
+             {"speedup_vs_peer", speedup}});
+    }
+    table.print();
+    return {{"benchmark", "color"},
+            {"matrix",
+             {{"name", options.matrix_name},
+              {"rows", A_in.rows()},
+              {"cols", A_in.cols()},
+              {"nnz", A_in.nnz()},
+              {"symmetrized_nnz", G_host.nnz()}}},
+            {"distance", distance},
+            {"bipartite", options.bipartite},
+            {"executor", executor_description(*options.exec)},
+            {"index_type", sizeof(I) == 4 ? "int32" : "int64"},
+            {"samples", options.samples},
+            {"peer", peer_name},
+            {"results", json_results}};
+}
+
+#define LOOM_INSTANTIATE_BENCH_COLOR(V, I) \
+    template nlohmann::ordered_json bench_color(const matrix::Csr<V, I>&, const ColorBenchOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_COLOR)
+
+}  // namespace loom::bench

@@ -1,0 +1,255 @@
+// Argument checks, graph preparation and backend dispatch of graph coloring.
+//
+// The kernels see a symmetric pattern (symmetrized here unless the caller promises symmetry)
+// and, at distance 2, the nets of every vertex and the members of every net (kernels.hpp).
+// `greedy` is sequential by definition: it runs on a host copy and the colors travel back.
+#include "loom/graph/coloring.hpp"
+
+#include <array>
+#include <optional>
+#include <utility>
+
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "graph/coloring/kernels.hpp"
+#include "loom/base/error.hpp"
+#include "loom/sparse/csr_utils.hpp"
+#include "loom/sparse/spadd.hpp"
+
+namespace loom::graph {
+namespace {
+
+using coloring_detail::Adjacency;
+using coloring_detail::ColoringRun;
+
+struct AlgorithmName {
+    ColoringAlgorithm algorithm;
+    const char* name;
+    bool distance1;
+    bool distance2;
+};
+
+/// The one table of the algorithms' names and of the distances each colors at.
+constexpr std::array<AlgorithmName, 8> algorithm_names{{
+    {ColoringAlgorithm::automatic, "automatic", true, true},
+    {ColoringAlgorithm::greedy, "greedy", true, true},
+    {ColoringAlgorithm::vb, "vb", true, true},
+    {ColoringAlgorithm::vbbit, "vbbit", true, true},
+    {ColoringAlgorithm::vbcs, "vbcs", true, false},
+    {ColoringAlgorithm::eb, "eb", true, false},
+    {ColoringAlgorithm::nb, "nb", false, true},
+    {ColoringAlgorithm::vendor, "vendor", true, false},
+}};
+
+const AlgorithmName& entry_of(ColoringAlgorithm algorithm)
+{
+    for (const auto& entry : algorithm_names) {
+        if (entry.algorithm == algorithm) return entry;
+    }
+    throw BadInput("loom::graph",
+                   "unknown coloring algorithm " + std::to_string(static_cast<int>(algorithm)));
+}
+
+std::string names_at(int distance)
+{
+    std::string names;
+    for (const auto algorithm : coloring_algorithms(distance)) {
+        names += (names.empty() ? "" : ", ") + std::string(to_string(algorithm));
+    }
+    return names;
+}
+
+template <typename V, typename I>
+Adjacency<I> adjacency(const matrix::Csr<V, I>& A)
+{
+    return {A.rows(), A.row_ptrs().data(), A.col_idxs().data()};
+}
+
+template <typename V, typename I>
+const std::shared_ptr<const Executor>& executor_of(const char* where, const matrix::Csr<V, I>& A)
+{
+    if (!A.executor()) {
+        throw BadInput(where, "the matrix has no executor (it was default-constructed)");
+    }
+    return A.executor();
+}
+
+void check_algorithm(const char* where, ColoringAlgorithm algorithm, int distance,
+                     const Executor& exec, bool wide_indices)
+{
+    const auto& entry = entry_of(algorithm);
+    if (!(distance == 1 ? entry.distance1 : entry.distance2)) {
+        throw BadInput(where, std::string("the algorithm ") + entry.name +
+                                  " does not color at distance " + std::to_string(distance) +
+                                  " (use one of " + names_at(distance) + ")");
+    }
+    if (algorithm == ColoringAlgorithm::vendor && (exec.kind() != ExecKind::cuda || wide_indices)) {
+        throw NotSupported(where,
+                           "the vendor algorithm is cuSPARSE's csrcolor, which needs a "
+                           "CUDA executor and 32-bit indices (the graph is on " +
+                               exec.name() + ")");
+    }
+}
+
+/// The pattern of A + A^T (values are meaningless), or nothing when A is taken as symmetric.
+template <typename V, typename I>
+std::optional<matrix::Csr<V, I>> symmetrized(const matrix::Csr<V, I>& A, bool assume_symmetric)
+{
+    if (assume_symmetric) return std::nullopt;
+    return sparse::spadd(V{1}, A, V{1}, sparse::transpose(A));
+}
+
+/// Colors `vertices` vertices on `exec`: kernel(colors) runs the backend, host(host, colors)
+/// the reference backend on host copies of the operands (for greedy off the reference
+/// backend). Records the run in the handle.
+template <typename I, typename Kernel, typename Host>
+Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
+                const std::shared_ptr<const Executor>& exec, size_type vertices, Kernel&& kernel,
+                Host&& host)
+{
+    Coloring<I> result{Array<I>(exec, vertices), 0};
+    // Without vertices nothing runs; the handle then reports greedy for automatic.
+    const bool sequential = exec->kind() == ExecKind::reference;
+    ColoringRun run{sequential || algorithm == ColoringAlgorithm::automatic
+                        ? ColoringAlgorithm::greedy
+                        : algorithm,
+                    0, 0};
+    if (vertices > 0 && algorithm == ColoringAlgorithm::greedy && !sequential) {
+        const auto reference = ReferenceExecutor::create();
+        Array<I> colors(reference, vertices);
+        run = host(reference, colors.data());
+        result.colors = Array<I>(exec, colors);
+    } else if (vertices > 0) {
+        run = kernel(result.colors.data());
+    }
+    result.num_colors = run.num_colors;
+    handle.record(run.algorithm, run.num_colors, run.rounds);
+    return result;
+}
+
+#if LOOM_HAS_CUDA
+/// CUDA's distance-1 kernels, cuSPARSE's csrcolor among them (32-bit indices only).
+template <typename I>
+ColoringRun color_on_cuda(const CudaExecutor& exec, ColoringAlgorithm algorithm, Adjacency<I> graph,
+                          I* colors)
+{
+    if constexpr (std::is_same_v<I, int32>) {
+        if (algorithm == ColoringAlgorithm::vendor) return cuda::color_vendor(exec, graph, colors);
+    }
+    return cuda::color_distance1(exec, algorithm, graph, colors);
+}
+#endif
+
+}  // namespace
+
+ColoringAlgorithm parse_coloring_algorithm(const std::string& text)
+{
+    for (const auto& entry : algorithm_names) {
+        if (text == entry.name) return entry.algorithm;
+    }
+    if (text == "auto") return ColoringAlgorithm::automatic;
+    if (text == "cusparse") return ColoringAlgorithm::vendor;
+    throw BadInput(
+        "loom::graph::parse_coloring_algorithm",
+        "unknown coloring algorithm '" + text + "' (expected one of " + names_at(1) + ", nb)");
+}
+
+const char* to_string(ColoringAlgorithm algorithm)
+{
+    for (const auto& entry : algorithm_names) {
+        if (entry.algorithm == algorithm) return entry.name;
+    }
+    return "unknown";
+}
+
+std::vector<ColoringAlgorithm> coloring_algorithms(int distance)
+{
+    std::vector<ColoringAlgorithm> result;
+    for (const auto& entry : algorithm_names) {
+        if (distance == 1 ? entry.distance1 : entry.distance2) result.push_back(entry.algorithm);
+    }
+    return result;
+}
+
+template <typename V, typename I>
+Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
+{
+    constexpr const char* where = "loom::graph::color";
+    const auto& exec = executor_of(where, A);
+    const auto& options = handle.options();
+    if (A.rows() != A.cols()) {
+        throw DimensionMismatch(where, "A", A.size(), "A^T", A.size().transposed(),
+                                "a graph is a square matrix (for the rows of a rectangular "
+                                "one use color_bipartite)");
+    }
+    if (options.distance != 1 && options.distance != 2) {
+        throw BadInput(where,
+                       "the distance must be 1 or 2, got " + std::to_string(options.distance));
+    }
+    check_algorithm(where, options.algorithm, options.distance, *exec, sizeof(I) > 4);
+    const auto symmetric = symmetrized(A, options.assume_symmetric || A.rows() == 0);
+    const auto& G = symmetric ? *symmetric : A;
+    const auto algorithm = options.algorithm;
+    if (options.distance == 1) {
+        return run<I>(
+            handle, algorithm, exec, G.rows(),
+            [&](I* colors) {
+                return exec->run(detail::overloaded{
+                    [&](const ReferenceExecutor& e) {
+                        return reference::color_distance1(e, algorithm, adjacency(G), colors);
+                    },
+                    [&]([[maybe_unused]] const OmpExecutor& e) -> ColoringRun {
+                        LOOM_OMP_CALL(
+                            where, return omp::color_distance1(e, algorithm, adjacency(G), colors));
+                    },
+                    [&]([[maybe_unused]] const CudaExecutor& e) -> ColoringRun {
+                        LOOM_CUDA_CALL(where,
+                                       return color_on_cuda(e, algorithm, adjacency(G), colors));
+                    }});
+            },
+            [&](const auto& host, I* colors) {
+                const matrix::Csr<V, I> H(host, G);
+                return reference::color_distance1(*host, algorithm, adjacency(H), colors);
+            });
+    }
+    return run<I>(
+        handle, algorithm, exec, G.rows(),
+        [&](I* colors) {
+            return LOOM_RUN_KERNEL(where, *exec, color_distance2, algorithm, adjacency(G),
+                                   adjacency(G), true, colors);
+        },
+        [&](const auto& host, I* colors) {
+            const matrix::Csr<V, I> H(host, G);
+            return reference::color_distance2(*host, algorithm, adjacency(H), adjacency(H), true,
+                                              colors);
+        });
+}
+
+template <typename V, typename I>
+Coloring<I> color_bipartite(ColoringHandle& handle, const matrix::Csr<V, I>& A)
+{
+    constexpr const char* where = "loom::graph::color_bipartite";
+    const auto& exec = executor_of(where, A);
+    const auto algorithm = handle.options().algorithm;
+    check_algorithm(where, algorithm, 2, *exec, sizeof(I) > 4);
+    const auto At = sparse::transpose(A);
+    return run<I>(
+        handle, algorithm, exec, A.rows(),
+        [&](I* colors) {
+            return LOOM_RUN_KERNEL(where, *exec, color_distance2, algorithm, adjacency(A),
+                                   adjacency(At), false, colors);
+        },
+        [&](const auto& host, I* colors) {
+            const matrix::Csr<V, I> H(host, A);
+            const matrix::Csr<V, I> Ht(host, At);
+            return reference::color_distance2(*host, algorithm, adjacency(H), adjacency(Ht), false,
+                                              colors);
+        });
+}
+
+#define LOOM_INSTANTIATE_COLORING(V, I)                                    \
+    template Coloring<I> color(ColoringHandle&, const matrix::Csr<V, I>&); \
+    template Coloring<I> color_bipartite(ColoringHandle&, const matrix::Csr<V, I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_COLORING)
+
+}  // namespace loom::graph

@@ -1,0 +1,426 @@
+// CUDA coloring: the speculative algorithms of Deveci et al. with one thread per vertex of
+// the worklist (VB, VBBIT, VBCS; VB, VBBIT and NB at distance 2) or per edge of the
+// worklist's vertices (EB), a kernel per phase, and the worklist compacted with an atomic
+// counter after every round (its size is the one value read back per round). cuSPARSE's
+// csrcolor is the vendor algorithm.
+//
+// Colors are read with volatile loads: a neighbour colored a moment ago by another block is
+// then seen at once (L1 is not coherent), which keeps clashes, and so rounds, few.
+#include <algorithm>
+#include <cstdint>
+
+#define DISABLE_CUSPARSE_DEPRECATED  // csrcolor is deprecated, and still the vendor's coloring
+#include <cusparse.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
+
+#include "base/cuda/cub.cuh"
+#include "base/cuda/cusparse.hpp"
+#include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
+#include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
+#include "graph/coloring/kernels.hpp"
+#include "graph/coloring/speculative.hpp"
+
+namespace loom::graph::cuda {
+
+using coloring_detail::Adjacency;
+using coloring_detail::ColoringRun;
+using coloring_detail::Distance1;
+using coloring_detail::Distance2;
+using coloring_detail::window_bits;
+using loom::cuda::parallel_for;
+using loom::cuda::row_of_entry;
+using loom::cuda::run_cub;
+using loom::cuda::stream_of;
+
+// Named, not anonymous: nvcc's extended lambdas need an enclosing function it can name.
+namespace coloring_kernels {
+
+constexpr const char* where = "loom::graph (CUDA coloring)";
+
+/// Fresh reads of the colors other threads write.
+template <typename I>
+struct DeviceColors {
+    I* colors;
+
+    __host__ __device__ I operator()(I v) const
+    {
+        return *static_cast<volatile const I*>(colors + v);
+    }
+};
+
+/// First fit with a flag per color of a 64-color window in thread-local memory (VB).
+template <typename I, typename Neighbourhood, typename ColorOf>
+__device__ I first_fit_flags(const Neighbourhood& around, I u, ColorOf color_of)
+{
+    for (I offset = 0;; offset += window_bits) {
+        bool forbidden[window_bits];
+        for (int c = 0; c < window_bits; ++c) forbidden[c] = false;
+        around.for_each(u, [&](I v) {
+            const I c = color_of(v) - offset;
+            if (c >= 0 && c < window_bits) forbidden[c] = true;
+            return false;
+        });
+        for (int c = 0; c < window_bits; ++c) {
+            if (!forbidden[c]) return offset + c;
+        }
+    }
+}
+
+/// items[i] = i.
+template <typename I>
+void fill_identity(const CudaExecutor& exec, I* items, size_type n)
+{
+    parallel_for(
+        exec, n, [=] __device__(long long i) { items[i] = static_cast<I>(i); }, where);
+}
+
+/// The vertices still to color, compacted on the device after every round.
+template <typename I>
+class Worklist {
+public:
+    Worklist(const CudaExecutor& exec, size_type n)
+        : exec_(exec),
+          items_(exec.shared_from_this(), n),
+          spare_(exec.shared_from_this(), n),
+          counter_(exec.shared_from_this(), 1),
+          size_(n)
+    {
+        fill_identity(exec, items_.data(), n);
+    }
+
+    size_type size() const noexcept { return size_; }
+    const I* items() const noexcept { return items_.data(); }
+
+    /// Keeps the vertices u with keep(u) (a device functor).
+    template <typename Keep>
+    void keep_if(Keep keep)
+    {
+        counter_.fill(0);
+        const I* items = items_.data();
+        I* kept = spare_.data();
+        auto* counter = reinterpret_cast<unsigned long long*>(counter_.data());
+        parallel_for(
+            exec_, size_,
+            [=] __device__(long long i) {
+                const I u = items[i];
+                if (keep(u)) kept[atomicAdd(counter, 1ull)] = u;
+            },
+            where);
+        size_ = static_cast<size_type>(detail::load_element(counter_, 0));
+        items_.swap(spare_);
+    }
+
+private:
+    const CudaExecutor& exec_;
+    Array<I> items_;
+    Array<I> spare_;
+    Array<std::uint64_t> counter_;  // unsigned long long for atomicAdd, same bits
+    size_type size_;
+};
+
+void check_progress(int rounds, size_type vertices)
+{
+    if (rounds > vertices + 1000) {
+        throw NumericalError(where, "the coloring rounds did not finish (an internal error)");
+    }
+}
+
+/// The largest value of f(i) over i in [0, n) (n >= 1), read back.
+template <typename T, typename F>
+T device_max(const CudaExecutor& exec, size_type n, F f)
+{
+    const auto values =
+        thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), f);
+    Array<T> result(exec.shared_from_this(), 1);
+    run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::Max(temp, bytes, values, result.data(), n, stream_of(exec));
+    });
+    return detail::load_element(result, 0);
+}
+
+template <typename I>
+struct ColorAt {
+    const I* colors;
+    __host__ __device__ I operator()(long long v) const { return colors[v]; }
+};
+
+template <typename I>
+struct DegreeOf {
+    const I* row_ptrs;
+    __host__ __device__ I operator()(long long v) const { return row_ptrs[v + 1] - row_ptrs[v]; }
+};
+
+/// The number of entries of a pattern (its last row pointer, read back).
+template <typename I>
+size_type entries_of(const CudaExecutor& exec, Adjacency<I> pattern)
+{
+    I nnz = 0;
+    detail::host_executor()->copy_from(exec, sizeof(I), pattern.row_ptrs + pattern.rows, &nnz);
+    return nnz;
+}
+
+template <typename I>
+size_type count_colors(const CudaExecutor& exec, size_type n, const I* colors)
+{
+    return size_type{device_max<I>(exec, n, ColorAt<I>{colors})} + 1;
+}
+
+template <typename I, typename Neighbourhood>
+void detect_by_vertex(const CudaExecutor& exec, Neighbourhood around, const I* items,
+                      size_type size, I* colors)
+{
+    parallel_for(
+        exec, size,
+        [=] __device__(long long i) {
+            const I u = items[i];
+            if (coloring_detail::loses_clash(around, u, DeviceColors<I>{colors})) colors[u] = -1;
+        },
+        where);
+}
+
+/// NB: a thread per (net, member) entry, plus one per vertex as member of its own net.
+template <typename I>
+void detect_by_net(const CudaExecutor& exec, Distance2<I> around, I* colors)
+{
+    const long long nnz = entries_of(exec, around.members);
+    const long long total = nnz + (around.self_net ? around.members.rows : 0);
+    parallel_for(
+        exec, total,
+        [=] __device__(long long e) {
+            I net;
+            I w;
+            if (e < nnz) {
+                net = static_cast<I>(row_of_entry(around.members.row_ptrs, around.members.rows, e));
+                w = around.members.cols[e];
+            } else {
+                net = w = static_cast<I>(e - nnz);
+            }
+            if (coloring_detail::loses_clash_in_net(around, net, w, DeviceColors<I>{colors})) {
+                colors[w] = -1;
+            }
+        },
+        where);
+}
+
+/// Uncolors the losers of a round's clashes. NB's nets check their members while most
+/// vertices are being colored (every net then holds some), vertices their neighbourhoods
+/// once few are left.
+template <typename I, typename Neighbourhood>
+void detect_clashes(const CudaExecutor& exec, ColoringAlgorithm algorithm,
+                    const Neighbourhood& around, const I* items, size_type size, int round,
+                    I* colors)
+{
+    if constexpr (std::is_same_v<Neighbourhood, Distance2<I>>) {
+        if (algorithm == ColoringAlgorithm::nb && round <= 2) {
+            detect_by_net(exec, around, colors);
+            return;
+        }
+    }
+    detect_by_vertex(exec, around, items, size, colors);
+}
+
+/// The vertex-based algorithms: pick(u) is the color u tries (a device functor); the
+/// round's clashes are found in the neighbourhood `around` (by net in NB's first rounds).
+template <typename I, typename Neighbourhood, typename Pick>
+ColoringRun speculate(const CudaExecutor& exec, ColoringAlgorithm algorithm,
+                      const Neighbourhood& around, size_type n, I* colors, Pick pick)
+{
+    Array<I>::view(exec.shared_from_this(), n, colors).fill(I{coloring_detail::uncolored});
+    Worklist<I> work(exec, n);
+    int rounds = 0;
+    while (work.size() > 0) {
+        check_progress(++rounds, n);
+        const I* items = work.items();
+        parallel_for(
+            exec, work.size(), [=] __device__(long long i) { colors[items[i]] = pick(items[i]); },
+            where);
+        detect_clashes(exec, algorithm, around, items, work.size(), rounds, colors);
+        work.keep_if([=] __device__(I u) { return colors[u] < 0; });
+    }
+    return {algorithm, count_colors(exec, n, colors), rounds};
+}
+
+/// f(u, v) for every edge (u, v), v != u, of the worklist's vertices, a thread per edge.
+/// offsets: size + 1 entries, the edges of the vertices before each entry.
+template <typename I, typename F>
+void for_each_worklist_edge(const CudaExecutor& exec, Adjacency<I> graph, const I* items,
+                            size_type size, const I* offsets, long long edges, F f)
+{
+    parallel_for(
+        exec, edges,
+        [=] __device__(long long e) {
+            const auto i = row_of_entry(offsets, size, e);
+            const I u = items[i];
+            const I v = graph.cols[graph.row_ptrs[u] + (e - offsets[i])];
+            if (v != u) f(u, v);
+        },
+        where);
+}
+
+/// EB (see omp.cpp): the neighbour scans of a round run over edges.
+template <typename I>
+ColoringRun color_edge_based(const CudaExecutor& exec, Adjacency<I> graph, I* colors)
+{
+    const auto shared_exec = exec.shared_from_this();
+    const size_type n = graph.rows;
+    Array<I>::view(shared_exec, n, colors).fill(I{coloring_detail::uncolored});
+    Array<std::uint64_t> forbidden_array(shared_exec, n);
+    forbidden_array.fill(0);
+    Array<I> window_array(shared_exec, n);
+    window_array.fill(0);
+    Array<I> offset_array(shared_exec, n + 1);
+    // unsigned long long for atomicOr, the same bits as std::uint64_t.
+    auto* forbidden = reinterpret_cast<unsigned long long*>(forbidden_array.data());
+    I* window = window_array.data();
+    I* offsets = offset_array.data();
+    Worklist<I> work(exec, n);
+    int rounds = 0;
+    while (work.size() > 0) {
+        check_progress(++rounds, n);
+        const I* items = work.items();
+        const size_type size = work.size();
+        parallel_for(
+            exec, size,
+            [=] __device__(long long i) {
+                offsets[i] = graph.row_ptrs[items[i] + 1] - graph.row_ptrs[items[i]];
+            },
+            where);
+        loom::cuda::exclusive_prefix_sum(exec, offsets, size + 1);
+        const long long edges = detail::load_element(offset_array, size);
+        const DeviceColors<I> color_of{colors};
+        for_each_worklist_edge(exec, graph, items, size, offsets, edges, [=] __device__(I u, I v) {
+            const auto bit = coloring_detail::window_bit(color_of(v), window[u]);
+            if (bit != 0) atomicOr(forbidden + u, static_cast<unsigned long long>(bit));
+        });
+        parallel_for(
+            exec, size,
+            [=] __device__(long long i) {
+                const I u = items[i];
+                const std::uint64_t free = ~forbidden[u];
+                forbidden[u] = 0;
+                if (free != 0) {
+                    colors[u] = window[u] + coloring_detail::lowest_set_bit(free);
+                } else {
+                    window[u] += window_bits;
+                }
+            },
+            where);
+        for_each_worklist_edge(exec, graph, items, size, offsets, edges, [=] __device__(I u, I v) {
+            const I own = color_of(u);
+            if (own >= 0 && v < u && color_of(v) == own) colors[u] = -1;
+        });
+        work.keep_if([=] __device__(I u) { return colors[u] < 0; });
+    }
+    return {ColoringAlgorithm::eb, count_colors(exec, n, colors), rounds};
+}
+
+/// What automatic runs at distance 1: EB when a few vertices have many times the mean degree
+/// (a thread per vertex would leave their warps waiting), VBBIT otherwise.
+template <typename I>
+ColoringAlgorithm automatic_distance1(const CudaExecutor& exec, Adjacency<I> graph)
+{
+    const auto largest = device_max<I>(exec, graph.rows, DegreeOf<I>{graph.row_ptrs});
+    const double mean = double(entries_of(exec, graph)) / graph.rows;
+    return largest > 256 && largest > 32 * mean ? ColoringAlgorithm::eb : ColoringAlgorithm::vbbit;
+}
+
+}  // namespace coloring_kernels
+
+template <typename I>
+ColoringRun color_distance1(const CudaExecutor& exec, ColoringAlgorithm algorithm,
+                            Adjacency<I> graph, I* colors)
+{
+    using namespace coloring_kernels;
+    if (algorithm == ColoringAlgorithm::automatic) algorithm = automatic_distance1(exec, graph);
+    const Distance1<I> around{graph};
+    const DeviceColors<I> color_of{colors};
+    switch (algorithm) {
+    case ColoringAlgorithm::eb: return color_edge_based(exec, graph, colors);
+    case ColoringAlgorithm::vb:
+        return speculate(exec, algorithm, around, graph.rows, colors,
+                         [=] __device__(I u) { return first_fit_flags(around, u, color_of); });
+    case ColoringAlgorithm::vbcs: {
+        // The window of a vertex's last color: it resumes there after losing a clash.
+        Array<I> start_array(exec.shared_from_this(), graph.rows);
+        start_array.fill(0);
+        I* start = start_array.data();
+        return speculate(exec, algorithm, around, graph.rows, colors, [=] __device__(I u) {
+            const I c = coloring_detail::first_fit_bits(around, u, start[u], color_of);
+            start[u] = c / window_bits * window_bits;
+            return c;
+        });
+    }
+    default:  // vbbit
+        return speculate(exec, ColoringAlgorithm::vbbit, around, graph.rows, colors,
+                         [=] __device__(I u) {
+                             return coloring_detail::first_fit_bits(around, u, I{0}, color_of);
+                         });
+    }
+}
+
+template <typename I>
+ColoringRun color_distance2(const CudaExecutor& exec, ColoringAlgorithm algorithm,
+                            Adjacency<I> nets, Adjacency<I> members, bool self_net, I* colors)
+{
+    using namespace coloring_kernels;
+    const Distance2<I> around{nets, members, self_net};
+    const DeviceColors<I> color_of{colors};
+    const auto bits = [=] __device__(I u) {
+        return coloring_detail::first_fit_bits(around, u, I{0}, color_of);
+    };
+    switch (algorithm) {
+    case ColoringAlgorithm::vb:
+        return speculate(exec, algorithm, around, nets.rows, colors,
+                         [=] __device__(I u) { return first_fit_flags(around, u, color_of); });
+    case ColoringAlgorithm::vbbit:
+        return speculate(exec, algorithm, around, nets.rows, colors, bits);
+    default:  // nb, and what automatic picks
+        return speculate(exec, ColoringAlgorithm::nb, around, nets.rows, colors, bits);
+    }
+}
+
+#define LOOM_COLORING_CUSPARSE(call) \
+    ::loom::cuda::check_cusparse((call), #call, "loom::graph::color (cuSPARSE csrcolor)")
+
+ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32* colors)
+{
+    using namespace coloring_kernels;
+    const auto shared_exec = exec.shared_from_this();
+    const auto nnz = entries_of(exec, graph);
+    // csrcolor reads values it does not use for the coloring; ones stand in for them.
+    Array<float> values(shared_exec, nnz);
+    values.fill(1.0f);
+    Array<int32> reordering(shared_exec, graph.rows);
+    cusparseMatDescr_t descr = nullptr;
+    cusparseColorInfo_t info = nullptr;
+    LOOM_COLORING_CUSPARSE(cusparseCreateMatDescr(&descr));
+    const auto release = [&] {
+        if (info != nullptr) cusparseDestroyColorInfo(info);
+        cusparseDestroyMatDescr(descr);
+    };
+    try {
+        const auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
+        // The handle is shared: fractionToColor and ncolors are host scalars here.
+        LOOM_COLORING_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+        LOOM_COLORING_CUSPARSE(cusparseCreateColorInfo(&info));
+        const float fraction = 1.0f;
+        int ncolors = 0;
+        LOOM_COLORING_CUSPARSE(cusparseScsrcolor(
+            handle, static_cast<int>(graph.rows), static_cast<int>(nnz), descr, values.data(),
+            graph.row_ptrs, graph.cols, &fraction, &ncolors, colors, reordering.data(), info));
+    } catch (...) {
+        release();
+        throw;
+    }
+    release();
+    return {ColoringAlgorithm::vendor, count_colors(exec, graph.rows, colors), 0};
+}
+
+#define LOOM_INSTANTIATE(I) LOOM_INSTANTIATE_COLORING_KERNELS(CudaExecutor, I)
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::graph::cuda

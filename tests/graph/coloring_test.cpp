@@ -1,0 +1,472 @@
+// Graph coloring: exact greedy answers on small graphs, validity of every algorithm on every
+// backend (neighbours, distance-2 neighbours, rows sharing a column get different colors),
+// quality against greedy, and the argument checks.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loom/base/error.hpp"
+#include "loom/graph/coloring.hpp"
+#include "loom/matrix/generate.hpp"
+#include "loom/matrix/io.hpp"
+#include "support/executors.hpp"
+#include "support/random.hpp"
+#include "support/shared_matrices.hpp"
+#include "support/types.hpp"
+
+namespace {
+
+using loom::dim2;
+using loom::size_type;
+using loom::graph::ColoringAlgorithm;
+using loom::graph::ColoringHandle;
+using loom::graph::ColoringOptions;
+namespace graph = loom::graph;
+namespace matrix = loom::matrix;
+
+/// The executors under test: reference first, then omp and cuda when present.
+std::vector<std::shared_ptr<const loom::Executor>> all_executors()
+{
+    auto result = loom::test::backends();
+    result.insert(result.begin(), loom::test::reference());
+    return result;
+}
+
+/// The algorithms to run at a distance on exec (vendor only where cuSPARSE can run).
+template <typename I>
+std::vector<ColoringAlgorithm> algorithms_for(int distance, const loom::Executor& exec)
+{
+    auto algorithms = graph::coloring_algorithms(distance);
+    if (exec.kind() != loom::ExecKind::cuda || sizeof(I) > 4) {
+        std::erase(algorithms, ColoringAlgorithm::vendor);
+    }
+    return algorithms;
+}
+
+/// The symmetric adjacency of A's pattern, without self-loops: what the colorings respect.
+template <typename V, typename I>
+std::vector<std::set<I>> neighbours(const matrix::Csr<V, I>& A)
+{
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto cols = A.col_idxs().to_host();
+    std::vector<std::set<I>> adjacent(A.rows());
+    for (size_type r = 0; r < A.rows(); ++r) {
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            if (cols[k] == r) continue;
+            adjacent[r].insert(cols[k]);
+            adjacent[cols[k]].insert(static_cast<I>(r));
+        }
+    }
+    return adjacent;
+}
+
+/// Colors in [0, num_colors), num_colors the largest plus one.
+template <typename I>
+::testing::AssertionResult in_range(const std::vector<I>& colors, size_type num_colors)
+{
+    I largest = -1;
+    for (std::size_t v = 0; v < colors.size(); ++v) {
+        if (colors[v] < 0) return ::testing::AssertionFailure() << "vertex " << v << " uncolored";
+        largest = std::max(largest, colors[v]);
+    }
+    if (largest + 1 != num_colors) {
+        return ::testing::AssertionFailure()
+               << "num_colors " << num_colors << " but the largest color is " << largest;
+    }
+    return ::testing::AssertionSuccess();
+}
+
+/// No two vertices within `distance` (1 or 2) edges of A's symmetric pattern share a color.
+template <typename V, typename I>
+::testing::AssertionResult valid_at_distance(int distance, const matrix::Csr<V, I>& A,
+                                             const graph::Coloring<I>& coloring)
+{
+    const auto colors = coloring.colors.to_host();
+    if (auto range = in_range(colors, coloring.num_colors); !range) return range;
+    const auto adjacent = neighbours(A);
+    const auto clash = [&](std::size_t u, I w, I through) {
+        return ::testing::AssertionFailure() << "vertices " << u << " and " << w << " (through "
+                                             << through << ") share color " << colors[u];
+    };
+    for (std::size_t u = 0; u < adjacent.size(); ++u) {
+        for (const auto v : adjacent[u]) {
+            if (colors[u] == colors[v]) return clash(u, v, v);
+            if (distance == 1) continue;
+            for (const auto w : adjacent[v]) {
+                if (w != static_cast<I>(u) && colors[u] == colors[w]) return clash(u, w, v);
+            }
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+template <typename V, typename I>
+::testing::AssertionResult valid_bipartite(const matrix::Csr<V, I>& A,
+                                           const graph::Coloring<I>& coloring)
+{
+    const auto colors = coloring.colors.to_host();
+    if (static_cast<size_type>(colors.size()) != A.rows()) {
+        return ::testing::AssertionFailure()
+               << colors.size() << " colors for " << A.rows() << " rows";
+    }
+    if (auto range = in_range(colors, coloring.num_colors); !range) return range;
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto cols = A.col_idxs().to_host();
+    std::vector<std::map<I, I>> row_of_color(A.cols());  // per column: color -> row
+    for (size_type r = 0; r < A.rows(); ++r) {
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            const auto [at, fresh] = row_of_color[cols[k]].emplace(colors[r], static_cast<I>(r));
+            if (!fresh && at->second != r) {
+                return ::testing::AssertionFailure()
+                       << "rows " << at->second << " and " << r << " share column " << cols[k]
+                       << " and color " << colors[r];
+            }
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+template <typename T>
+class Coloring : public ::testing::Test {
+protected:
+    using V = typename T::value_type;
+    using I = typename T::index_type;
+    using Csr = matrix::Csr<V, I>;
+
+    static Csr from_host(dim2 size, const std::vector<I>& ptrs, const std::vector<I>& cols)
+    {
+        return Csr::from_host(loom::test::reference(), size, ptrs, cols,
+                              std::vector<V>(cols.size(), V{1}));
+    }
+
+    /// An undirected edge list as a matrix storing both directions.
+    static Csr undirected(size_type n, const std::vector<std::pair<I, I>>& edges)
+    {
+        std::vector<std::vector<I>> rows(n);
+        for (const auto& [a, b] : edges) {
+            rows[a].push_back(b);
+            rows[b].push_back(a);
+        }
+        std::vector<I> ptrs{0};
+        std::vector<I> cols;
+        for (auto& row : rows) {
+            std::sort(row.begin(), row.end());
+            cols.insert(cols.end(), row.begin(), row.end());
+            ptrs.push_back(static_cast<I>(cols.size()));
+        }
+        return from_host({n, n}, ptrs, cols);
+    }
+
+    static Csr star(size_type n)
+    {
+        std::vector<std::pair<I, I>> edges;
+        for (size_type v = 1; v < n; ++v) edges.emplace_back(I{0}, static_cast<I>(v));
+        return undirected(n, edges);
+    }
+
+    static Csr path(size_type n)
+    {
+        std::vector<std::pair<I, I>> edges;
+        for (size_type v = 1; v < n; ++v)
+            edges.emplace_back(static_cast<I>(v - 1), static_cast<I>(v));
+        return undirected(n, edges);
+    }
+
+    static Csr random(size_type n, double per_row, std::uint64_t seed, bool dense_row = false)
+    {
+        return loom::test::random_csr<V, I>(loom::test::reference(),
+                                            {n, n, per_row, dense_row, false, true, seed});
+    }
+
+    /// The graphs every algorithm colors: empty, isolated vertices, a star, self-loops only,
+    /// an asymmetric pattern, 31/32/33 vertices, a dense row, Poisson, a power law.
+    static std::vector<std::pair<std::string, Csr>> graphs(int distance)
+    {
+        const auto ref = loom::test::reference();
+        std::vector<std::pair<std::string, Csr>> result;
+        result.emplace_back("empty", from_host({0, 0}, {0}, {}));
+        result.emplace_back("isolated", from_host({5, 5}, {0, 0, 0, 0, 0, 0}, {}));
+        result.emplace_back("star", star(70));
+        result.emplace_back("self-loops", from_host({4, 4}, {0, 1, 3, 4, 6}, {0, 1, 2, 2, 1, 3}));
+        // Only the upper triangle of a path and a triangle: symmetrized before coloring.
+        result.emplace_back("asymmetric", from_host({5, 5}, {0, 2, 3, 4, 5, 5}, {1, 2, 2, 3, 4}));
+        for (const size_type n : {31, 32, 33}) {
+            result.emplace_back("random" + std::to_string(n), random(n, 4, n));
+        }
+        result.emplace_back("dense-row", random(distance == 1 ? 500 : 200, 5, 9, true));
+        result.emplace_back("poisson3d", matrix::poisson3d<V, I>(ref, 10));
+        result.emplace_back("poisson27", matrix::poisson3d<V, I>(ref, 8, 27));
+        // Distance 2 checks every pair of a hub's neighbours: a smaller power law keeps it quick.
+        result.emplace_back("power-law",
+                            matrix::power_law<V, I>(ref, distance == 1 ? 2000 : 300, 4));
+        return result;
+    }
+
+    static graph::Coloring<I> run(const Csr& A, const std::shared_ptr<const loom::Executor>& exec,
+                                  ColoringOptions options, ColoringHandle* used = nullptr)
+    {
+        ColoringHandle handle(options);
+        auto coloring = graph::color(handle, Csr(exec, A));
+        EXPECT_TRUE(handle.has_run());
+        EXPECT_NE(handle.algorithm(), ColoringAlgorithm::automatic);
+        EXPECT_EQ(handle.num_colors(), coloring.num_colors);
+        EXPECT_EQ(coloring.colors.executor(), exec);
+        if (used != nullptr) *used = handle;
+        return coloring;
+    }
+};
+
+TYPED_TEST_SUITE(Coloring, loom::test::ValueIndexTypes);
+
+TYPED_TEST(Coloring, AlgorithmNamesRoundTrip)
+{
+    for (const int distance : {1, 2}) {
+        for (const auto algorithm : graph::coloring_algorithms(distance)) {
+            EXPECT_EQ(graph::parse_coloring_algorithm(graph::to_string(algorithm)), algorithm);
+        }
+    }
+    EXPECT_EQ(graph::parse_coloring_algorithm("cusparse"), ColoringAlgorithm::vendor);
+    EXPECT_THROW(graph::parse_coloring_algorithm("rainbow"), loom::BadInput);
+}
+
+TYPED_TEST(Coloring, GreedyGivesFirstFitInVertexOrder)
+{
+    using I = typename TestFixture::I;
+    for (const auto& exec : all_executors()) {
+        SCOPED_TRACE(exec->name());
+        const ColoringOptions greedy{ColoringAlgorithm::greedy, 1};
+        ColoringHandle used;
+        auto coloring = this->run(this->path(5), exec, greedy, &used);
+        EXPECT_EQ(coloring.colors.to_host(), (std::vector<I>{0, 1, 0, 1, 0}));
+        EXPECT_EQ(coloring.num_colors, 2);
+        EXPECT_EQ(used.algorithm(), ColoringAlgorithm::greedy);
+        EXPECT_EQ(used.rounds(), 1);
+        coloring = this->run(this->star(6), exec, greedy);
+        EXPECT_EQ(coloring.colors.to_host(), (std::vector<I>{0, 1, 1, 1, 1, 1}));
+        coloring = this->run(this->path(5), exec, {ColoringAlgorithm::greedy, 2});
+        EXPECT_EQ(coloring.colors.to_host(), (std::vector<I>{0, 1, 2, 0, 1}));
+        coloring = this->run(this->star(6), exec, {ColoringAlgorithm::greedy, 2});
+        EXPECT_EQ(coloring.colors.to_host(), (std::vector<I>{0, 1, 2, 3, 4, 5}));
+    }
+}
+
+TYPED_TEST(Coloring, GreedyIsTheSameOnEveryBackend)
+{
+    const auto A = this->random(400, 6, 3);
+    for (const int distance : {1, 2}) {
+        const ColoringOptions greedy{ColoringAlgorithm::greedy, distance};
+        const auto expected = this->run(A, loom::test::reference(), greedy).colors.to_host();
+        for (const auto& exec : loom::test::backends()) {
+            EXPECT_EQ(this->run(A, exec, greedy).colors.to_host(), expected) << exec->name();
+        }
+    }
+}
+
+TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance1)
+{
+    using I = typename TestFixture::I;
+    for (const auto& exec : all_executors()) {
+        for (const auto algorithm : algorithms_for<I>(1, *exec)) {
+            for (const auto& [name, A] : this->graphs(1)) {
+                SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
+                ColoringHandle used;
+                const auto coloring = this->run(A, exec, {algorithm, 1}, &used);
+                EXPECT_TRUE(valid_at_distance(1, A, coloring));
+                if (A.rows() > 0 && algorithm != ColoringAlgorithm::vendor) {
+                    EXPECT_GE(used.rounds(), 1);
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance2)
+{
+    using I = typename TestFixture::I;
+    for (const auto& exec : all_executors()) {
+        for (const auto algorithm : algorithms_for<I>(2, *exec)) {
+            for (const auto& [name, A] : this->graphs(2)) {
+                SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
+                EXPECT_TRUE(valid_at_distance(2, A, this->run(A, exec, {algorithm, 2})));
+            }
+        }
+    }
+}
+
+TYPED_TEST(Coloring, SymmetricInputNeedsNoSymmetrization)
+{
+    const auto A = matrix::poisson3d<typename TestFixture::V, typename TestFixture::I>(
+        loom::test::reference(), 9);
+    for (const auto& exec : all_executors()) {
+        for (const int distance : {1, 2}) {
+            ColoringOptions options{ColoringAlgorithm::automatic, distance, true};
+            const auto coloring = this->run(A, exec, options);
+            EXPECT_TRUE(valid_at_distance(distance, A, coloring)) << exec->name();
+        }
+    }
+}
+
+TYPED_TEST(Coloring, EveryAlgorithmColorsBipartiteRowsValidly)
+{
+    using Csr = typename TestFixture::Csr;
+    using I = typename TestFixture::I;
+    const auto ref = loom::test::reference();
+    std::vector<std::pair<std::string, Csr>> matrices;
+    matrices.emplace_back("0x4", TestFixture::from_host({0, 4}, {0}, {}));
+    matrices.emplace_back("3x0", TestFixture::from_host({3, 0}, {0, 0, 0, 0}, {}));
+    matrices.emplace_back("one-column", TestFixture::from_host({4, 1}, {0, 1, 1, 2, 3}, {0, 0, 0}));
+    for (const auto& [rows, cols] : {std::pair{33, 100}, {300, 31}, {1000, 1000}}) {
+        matrices.emplace_back(std::to_string(rows) + "x" + std::to_string(cols),
+                              loom::test::random_csr<typename TestFixture::V, I>(
+                                  ref, {rows, cols, 5, rows == 300, false, true, 5}));
+    }
+    matrices.emplace_back("poisson3d", matrix::poisson3d<typename TestFixture::V, I>(ref, 8));
+    for (const auto& exec : all_executors()) {
+        for (const auto algorithm : algorithms_for<I>(2, *exec)) {
+            for (const auto& [name, A] : matrices) {
+                SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
+                ColoringHandle handle({algorithm});
+                const auto coloring = graph::color_bipartite(handle, Csr(exec, A));
+                EXPECT_TRUE(valid_bipartite(A, coloring));
+                EXPECT_EQ(handle.num_colors(), coloring.num_colors);
+            }
+        }
+    }
+    // One column holding rows 0, 2 and 3: those get their own colors, row 1 is free.
+    ColoringHandle handle({ColoringAlgorithm::greedy});
+    const auto coloring = graph::color_bipartite(handle, matrices[2].second);
+    EXPECT_EQ(coloring.colors.to_host(), (std::vector<I>{0, 0, 1, 2}));
+}
+
+TYPED_TEST(Coloring, QualityIsCloseToGreedyOnPoisson)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto ref = loom::test::reference();
+    const auto poisson27 = matrix::poisson3d<V, I>(ref, 20, 27);
+    const auto poisson7 = matrix::poisson3d<V, I>(ref, 20);
+    const auto greedy1 = this->run(poisson27, ref, {ColoringAlgorithm::greedy, 1}).num_colors;
+    const auto greedy2 = this->run(poisson7, ref, {ColoringAlgorithm::greedy, 2}).num_colors;
+    // The targets (1.2x greedy at distance 1, 1.3x at distance 2) hold for the host
+    // algorithms. EB colors a round's vertices all at once, and so does any CUDA algorithm
+    // (thousands of vertices in flight): they are held to 2x here, and where they stand on the
+    // targets is what `loom bench color` reports. The counts are printed for that reason.
+    const auto bound = [](const loom::Executor& exec, ColoringAlgorithm algorithm, double target) {
+        return exec.kind() == loom::ExecKind::cuda || algorithm == ColoringAlgorithm::eb ? 2.0
+                                                                                         : target;
+    };
+    const auto check = [&](const loom::Executor& exec, ColoringAlgorithm algorithm, int distance,
+                           size_type colors, size_type greedy, double target) {
+        std::printf("[ colors   ] %s %s distance %d: %lld (greedy %lld)\n", exec.name().c_str(),
+                    graph::to_string(algorithm), distance, static_cast<long long>(colors),
+                    static_cast<long long>(greedy));
+        EXPECT_LE(colors, bound(exec, algorithm, target) * greedy);
+    };
+    // Two OpenMP threads, whatever OMP_NUM_THREADS says: every thread's share of the
+    // worklist starts without its predecessors' colors, and the bound is the one of two
+    // shares (NOTES.md, "Why the host colors contiguous shares").
+    auto executors = loom::test::backends();
+    for (auto& exec : executors) {
+        if (exec->kind() == loom::ExecKind::omp) exec = loom::OmpExecutor::create(2);
+    }
+    for (const auto& exec : executors) {
+        for (const auto algorithm : algorithms_for<I>(1, *exec)) {
+            if (algorithm == ColoringAlgorithm::vendor) continue;  // cuSPARSE promises nothing
+            SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm));
+            check(*exec, algorithm, 1, this->run(poisson27, exec, {algorithm, 1}).num_colors,
+                  greedy1, 1.2);
+        }
+        for (const auto algorithm : algorithms_for<I>(2, *exec)) {
+            SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm));
+            check(*exec, algorithm, 2, this->run(poisson7, exec, {algorithm, 2}).num_colors,
+                  greedy2, 1.3);
+        }
+    }
+}
+
+TYPED_TEST(Coloring, AutomaticPicksPerBackendAndDegrees)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto ref = loom::test::reference();
+    const auto poisson = matrix::poisson3d<V, I>(ref, 12);
+    ColoringHandle used;
+    this->run(poisson, ref, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::greedy);
+    if (loom::OmpExecutor::available()) {
+        this->run(poisson, loom::OmpExecutor::create(), {}, &used);
+        EXPECT_EQ(used.algorithm(), ColoringAlgorithm::vb);
+    }
+    LOOM_CUDA_OR_SKIP(cuda);
+    this->run(poisson, cuda, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::vbbit);
+    this->run(poisson, cuda, {ColoringAlgorithm::automatic, 2}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::nb);
+    // Hubs of thousands of neighbours against a mean of a few: edge-based.
+    const auto skewed = matrix::power_law<V, I>(ref, 20000, 4);
+    const auto coloring = this->run(skewed, cuda, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::eb);
+    EXPECT_TRUE(valid_at_distance(1, skewed, coloring));
+}
+
+TYPED_TEST(Coloring, SharedMatrices)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    LOOM_SKIP_WITHOUT_SHARED_MATRICES();
+    for (const std::string name : {"bcsstk01", "can_838", "dwt_607", "add32"}) {
+        if (!loom::test::have_shared_matrix(name)) continue;
+        const auto A =
+            matrix::read_csr<V, I>(loom::test::reference(), loom::test::shared_matrix_path(name));
+        for (const auto& exec : all_executors()) {
+            for (const int distance : {1, 2}) {
+                for (const auto algorithm : algorithms_for<I>(distance, *exec)) {
+                    SCOPED_TRACE(name + " " + exec->name() + " " + graph::to_string(algorithm));
+                    const auto coloring = this->run(A, exec, {algorithm, distance});
+                    EXPECT_TRUE(valid_at_distance(distance, A, coloring));
+                }
+            }
+            ColoringHandle handle;
+            EXPECT_TRUE(valid_bipartite(
+                A, graph::color_bipartite(handle, typename TestFixture::Csr(exec, A))));
+        }
+    }
+}
+
+TYPED_TEST(Coloring, BadInputIsRejected)
+{
+    using Csr = typename TestFixture::Csr;
+    const auto rectangular = TestFixture::from_host({2, 3}, {0, 1, 2}, {0, 2});
+    const auto square = this->path(4);
+    const auto expect_rejected = [](ColoringOptions options, const Csr& A, auto error) {
+        ColoringHandle handle(options);
+        EXPECT_THROW(graph::color(handle, A), decltype(error));
+        EXPECT_FALSE(handle.has_run());
+    };
+    expect_rejected({}, rectangular, loom::DimensionMismatch("", ""));
+    expect_rejected({ColoringAlgorithm::automatic, 3}, square, loom::BadInput("", ""));
+    expect_rejected({ColoringAlgorithm::automatic, 0}, square, loom::BadInput("", ""));
+    expect_rejected({ColoringAlgorithm::eb, 2}, square, loom::BadInput("", ""));
+    expect_rejected({ColoringAlgorithm::vbcs, 2}, square, loom::BadInput("", ""));
+    expect_rejected({ColoringAlgorithm::nb, 1}, square, loom::BadInput("", ""));
+    expect_rejected({ColoringAlgorithm::vendor, 1}, square, loom::NotSupported("", ""));
+    expect_rejected({}, Csr{}, loom::BadInput("", ""));
+    for (const auto algorithm : {ColoringAlgorithm::eb, ColoringAlgorithm::vbcs}) {
+        ColoringHandle handle({algorithm});
+        EXPECT_THROW(graph::color_bipartite(handle, rectangular), loom::BadInput);
+        EXPECT_FALSE(handle.has_run());
+    }
+    try {
+        ColoringHandle handle({ColoringAlgorithm::eb, 2});
+        graph::color(handle, square);
+    } catch (const loom::BadInput& e) {
+        EXPECT_NE(std::string(e.what()).find("distance 2"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace

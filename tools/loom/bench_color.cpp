@@ -1,0 +1,67 @@
+// loom bench color: the command-line side of bench/color_bench.
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "bench/color_bench.hpp"
+#include "bench_support.hpp"
+#include "command.hpp"
+
+namespace loom::cli {
+namespace {
+
+constexpr const char* default_spec = "poisson3d:100";
+
+struct ColorBenchCli {
+    MatrixSource source;
+    int distance = 1;
+    bool bipartite = false;
+    BenchRun run{10};
+};
+
+template <typename V>
+int run(const ColorBenchCli& cli)
+{
+    bench::ColorBenchOptions options;
+    options.exec = cli.run.executor();
+    options.distance = cli.distance;
+    options.bipartite = cli.bipartite;
+    options.samples = cli.run.reps;
+    MatrixSource source = cli.source;
+    if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
+    options.matrix_name = source.name();
+    write_json(cli.run.json, bench::bench_color(source.build<V>(), options));
+    return exit_ok;
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto cli = std::make_shared<ColorBenchCli>();
+    cli->source.add_to(sub, "Matrix whose pattern is the graph (.mtx or .bin)");
+    sub.add_option("--distance", cli->distance, "1 or 2")
+        ->check(CLI::IsMember({1, 2}))
+        ->capture_default_str();
+    sub.add_flag("--bipartite", cli->bipartite, "Color the rows (rows sharing a column differ)");
+    cli->run.add_to(sub, false);
+    sub.footer(fmt::format(
+        "Every algorithm at the distance runs on --exec, next to the sequential greedy on the\n"
+        "host (the colors' yardstick) and, on CUDA at distance 1, cuSPARSE's csrcolor. Each\n"
+        "coloring is checked before it is timed; an invalid one aborts the run. The graph is\n"
+        "A + A^T's pattern, built once before timing. Default matrix: {}.\n"
+        "  vs greedy  colors / greedy's colors\n"
+        "  vs peer    peer time / this time (> 1: faster); the peer is cuSPARSE where it ran,\n"
+        "             else the greedy\n"
+        "SPEC:\n{}",
+        default_spec, generator_help));
+    return [cli] {
+        return with_value_type(cli->run.type,
+                               [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_BENCH(color, "color",
+                    "Check, then time every coloring algorithm against greedy "
+                    "and cuSPARSE",
+                    loom::cli::setup);

@@ -13,20 +13,15 @@
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/launch/macros.hpp"
 #include "loom/sparse/spadd.hpp"
-
-#ifdef __CUDACC__
-#define LOOM_SPADD_HOST_DEVICE __host__ __device__
-#else
-#define LOOM_SPADD_HOST_DEVICE
-#endif
 
 namespace loom::sparse::spadd_detail {
 
 /// One term of a pattern fingerprint: the value stored at a position, mixed (SplitMix64's
 /// finaliser) so that the sum of all terms changes when any value moves or changes.
-LOOM_SPADD_HOST_DEVICE inline std::uint64_t fingerprint_term(std::uint64_t position,
-                                                             std::uint64_t value)
+LOOM_HOST_DEVICE inline std::uint64_t fingerprint_term(std::uint64_t position,
+                                                       std::uint64_t value)
 {
     std::uint64_t z = position * 0x9e3779b97f4a7c15ULL ^ (value + 0x632be59bd9b4e019ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

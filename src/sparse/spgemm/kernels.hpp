@@ -12,13 +12,8 @@
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/launch/macros.hpp"
 #include "loom/sparse/spgemm.hpp"
-
-#if defined(__CUDACC__)
-#define LOOM_SPGEMM_HOST_DEVICE __host__ __device__
-#else
-#define LOOM_SPGEMM_HOST_DEVICE
-#endif
 
 namespace loom::sparse::detail {
 
@@ -78,8 +73,8 @@ struct JacobiScaling {
 /// checksum_term(i, row_ptrs[i]) over i in [0, rows] and of
 /// checksum_term(rows + 1 + k, col_idxs[k]) over its entries k. A sum of well-mixed terms is
 /// a reduction on every backend and changes with any changed pointer or column.
-LOOM_SPGEMM_HOST_DEVICE inline std::uint64_t checksum_term(std::uint64_t position,
-                                                           std::uint64_t value)
+LOOM_HOST_DEVICE inline std::uint64_t checksum_term(std::uint64_t position,
+                                                    std::uint64_t value)
 {
     std::uint64_t z = position * 0x9E3779B97F4A7C15ull + value + 0x632BE59BD9B4E019ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

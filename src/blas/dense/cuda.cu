@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "blas/dense/kernels.hpp"
 
@@ -269,10 +270,8 @@ void for_each_element(const CudaExecutor& exec, long long rows, long long cols, 
 {
     const long long n = rows * cols;
     if (n == 0) return;
-    const long long max_blocks = static_cast<long long>(exec.multiprocessor_count()) * 32;
-    const long long blocks = std::min(ceildiv(n, block_size), max_blocks);
-    elementwise_kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(rows,
-                                                                                         cols, f);
+    elementwise_kernel<<<grid_for(exec, n, block_size, 32), block_size, 0, stream_of(exec)>>>(
+        rows, cols, f);
     check_launch(where);
 }
 

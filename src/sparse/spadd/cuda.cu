@@ -32,6 +32,7 @@
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/spadd/kernels.hpp"
@@ -42,6 +43,7 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::grid_for;
 using loom::cuda::mul;
 using loom::cuda::stream_of;
 
@@ -444,14 +446,6 @@ struct FingerprintTerm {
                                         static_cast<std::uint64_t>(value));
     }
 };
-
-unsigned grid_for(const CudaExecutor& exec, long long work_items, int items_per_block,
-                  int blocks_per_sm)
-{
-    const long long wanted = std::max(ceildiv(work_items, items_per_block), 1LL);
-    const long long resident = static_cast<long long>(exec.multiprocessor_count()) * blocks_per_sm;
-    return static_cast<unsigned>(std::min(wanted, resident));
-}
 
 template <int G, typename D, typename I>
 void launch_numeric(const CudaExecutor& exec, const NumericArgs<D, I>& args)

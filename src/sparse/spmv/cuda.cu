@@ -31,6 +31,7 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
@@ -42,6 +43,7 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::grid_for;
 using loom::cuda::is_device_complex_v;
 using loom::cuda::load_cached;
 using loom::cuda::mul;
@@ -52,16 +54,9 @@ constexpr const char* spmv_where = "loom::sparse::spmv";
 constexpr int warp_size = 32;
 constexpr unsigned full_mask = 0xffffffffu;
 constexpr int block_size = 256;
-/// The largest grid.x; kernels loop (grid-stride) when it does not cover their work.
-constexpr long long max_grid = 0x7fffffffLL;
 
 bool conjugates(Mode mode) { return mode == Mode::conjugate || mode == Mode::conj_transpose; }
 bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
-
-unsigned grid_for(long long threads, int threads_per_block)
-{
-    return static_cast<unsigned>(std::clamp(ceildiv(threads, threads_per_block), 1LL, max_grid));
-}
 
 // ------------------------------------------------------------------ device arithmetic
 
@@ -416,7 +411,7 @@ void launch_row_vector(const CudaExecutor& exec, V alpha, const matrix::Csr<V, I
     constexpr auto kernel = pipelined ? csr_row_vector_pipelined_kernel<G, R, Conj, D, I>
                                       : csr_row_vector_kernel<G, R, Conj, D, I>;
     const long long warps = ceildiv(A.rows(), warp_size / G * R);
-    long long blocks = std::min(ceildiv(warps * warp_size, block_size), max_grid);
+    long long blocks = grid_for(warps * warp_size, block_size);
     // The pipelined kernel's warps persist: no more of them than fit on the device at once.
     if constexpr (pipelined) blocks = std::min(blocks, resident_blocks<kernel>(exec, block_size));
     for (size_type j = 0; j < x.cols(); ++j) {

@@ -1,8 +1,8 @@
 // Warp- and block-level building blocks for CUDA kernels: shuffles of any device value type
 // (thrust::complex moves as its two parts), inclusive scans over a warp (or an aligned slice
 // of one) and over a whole block, and a warp-aggregated append (one atomic per warp). Used by
-// the kernels of spmv, spgemm and spadd; the team launcher (launch/cuda_team.cuh) has the
-// reductions of its public team handle.
+// the kernels of spmv, spgemm, spadd and block_diagonal; the team launcher
+// (launch/cuda_team.cuh) has the reductions of its public team handle.
 #pragma once
 
 #include "base/cuda/arithmetic.cuh"

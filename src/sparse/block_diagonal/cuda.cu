@@ -18,6 +18,7 @@
 
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/block_diagonal/kernels.hpp"
 #include "sparse/block_diagonal/storage.hpp"
@@ -29,11 +30,11 @@ using loom::cuda::as_device;
 using loom::cuda::check_launch;
 using loom::cuda::conj_dev;
 using loom::cuda::device_type_t;
+using loom::cuda::full_mask;
 using loom::cuda::grid_for;
 using loom::cuda::stream_of;
+using loom::cuda::warp_size;
 
-constexpr int warp_size = 32;
-constexpr unsigned full_mask = 0xffffffffu;
 constexpr int apply_block_size = 256;
 /// Shared memory a thread block may use without opting in.
 constexpr long long default_shared_bytes = 48 * 1024;

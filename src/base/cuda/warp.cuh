@@ -1,8 +1,8 @@
 // Warp- and block-level building blocks for CUDA kernels: shuffles of any device value type
-// (thrust::complex moves as its two parts), inclusive scans over a warp (or an aligned slice
-// of one) and over a whole block, and a warp-aggregated append (one atomic per warp). Used by
-// the kernels of spmv, spgemm, spadd and block_diagonal; the team launcher
-// (launch/cuda_team.cuh) has the reductions of its public team handle.
+// (thrust::complex moves as its two parts), sums and inclusive scans over a warp (or an
+// aligned slice of one), an inclusive scan over a whole block, and a warp-aggregated append
+// (one atomic per warp). Used by the kernels of spmv, spgemm, spadd and block_diagonal; the
+// team launcher (launch/cuda_team.cuh) has the reductions of its public team handle.
 #pragma once
 
 #include "base/cuda/arithmetic.cuh"
@@ -34,6 +34,16 @@ __device__ __forceinline__ T shuffle_up(const T& v, int delta, unsigned mask = f
     } else {
         return __shfl_up_sync(mask, v, delta);
     }
+}
+
+/// Sum of `value` over each aligned slice of Width lanes (a power of two, at most 32), on
+/// every lane of the slice: a butterfly of xor shuffles, in the same order on every lane.
+template <int Width, typename T>
+__device__ __forceinline__ T warp_sum(T value, unsigned mask = full_mask)
+{
+#pragma unroll
+    for (int offset = Width / 2; offset > 0; offset /= 2) value += shuffle_xor(value, offset, mask);
+    return value;
 }
 
 /// Inclusive sum of an integer `value` over the aligned slices of Width lanes (a power of two,

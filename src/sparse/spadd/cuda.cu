@@ -42,7 +42,6 @@ namespace loom::sparse::cuda {
 
 using loom::cuda::as_device;
 using loom::cuda::atomic_add;
-using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
 using loom::cuda::full_mask;

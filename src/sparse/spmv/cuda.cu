@@ -52,9 +52,9 @@ using loom::cuda::load_cached;
 using loom::cuda::mul;
 using loom::cuda::pair_of;
 using loom::cuda::shuffle_up;
-using loom::cuda::shuffle_xor;
 using loom::cuda::stream_of;
 using loom::cuda::warp_size;
+using loom::cuda::warp_sum;
 
 constexpr const char* spmv_where = "loom::sparse::spmv";
 constexpr int block_size = 256;
@@ -271,8 +271,7 @@ struct RowBlock {
         }
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-#pragma unroll
-            for (int offset = G / 2; offset > 0; offset /= 2) sum[r] += shuffle_xor(sum[r], offset);
+            sum[r] = warp_sum<G>(sum[r]);
             const long long i = row(first, r, group);
             if (lane == 0 && i < A.rows) v.store(i, sum[r]);
         }
@@ -458,8 +457,7 @@ __global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
         for (long long e = begin + lane; e < end; e += L) sum += products[e - chunk];
         __syncthreads();  // the next chunk reuses the shared memory
     }
-#pragma unroll
-    for (int offset = L / 2; offset > 0; offset /= 2) sum += shuffle_xor(sum, offset);
+    sum = warp_sum<L>(sum);
     if (lane == 0 && owns_row) v.store(row, sum);
 }
 
@@ -670,10 +668,7 @@ __global__ void __launch_bounds__(block_size)
             const long long run_row = __shfl_sync(full_mask, row, leader);
             const long long t = first + lane;
             D sum = t < tiles && tile_rows[t + 1] == run_row ? carries[t] : D{};
-#pragma unroll
-            for (int offset = warp_size / 2; offset > 0; offset /= 2) {
-                sum += shuffle_xor(sum, offset);
-            }
+            sum = warp_sum<warp_size>(sum);
             if (lane == leader) v.add(run_row, sum);
         }
     }
@@ -690,8 +685,7 @@ __global__ void __launch_bounds__(block_size)
     for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
         sum += carries[t];
     }
-#pragma unroll
-    for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += shuffle_xor(sum, offset);
+    sum = warp_sum<warp_size>(sum);
     __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
     D* warp_sums = reinterpret_cast<D*>(storage);
     if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = sum;

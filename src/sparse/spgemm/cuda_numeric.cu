@@ -1,6 +1,6 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
-// cuda_heavy.cu and cuda_hash.cu. cuda.cu explains the design.
+// cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"

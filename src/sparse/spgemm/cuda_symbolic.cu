@@ -1,7 +1,7 @@
 // CUDA SpGEMM, symbolic phase: the flops of every row, the rows grouped by the table size
 // their distinct columns need, the light groups counted by teams in shared-memory hash tables
 // (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
-// phase's grouping and plan. cuda.cu explains the design.
+// phase's grouping and plan. cuda_common.cuh explains the design.
 #include <limits>
 #include <memory>
 #include <string>

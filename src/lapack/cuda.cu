@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "blas/level3/kernels.hpp"
 #include "lapack/algorithms.hpp"
@@ -177,12 +178,6 @@ __global__ void __launch_bounds__(panel_columns) trtri_block_kernel(Triangle<D> 
     }
 }
 
-long long grid_for(const CudaExecutor& exec, long long n)
-{
-    return std::clamp(ceildiv(n, small_threads), 1LL,
-                      static_cast<long long>(exec.multiprocessor_count()) * 8);
-}
-
 /// The CUDA kernels the blocked drivers are written against (host value types).
 struct Kernels {
     static constexpr size_type panel_width = panel_columns;
@@ -221,7 +216,7 @@ void permute_rows(const CudaExecutor& exec, const int32* pivots, size_type first
 {
     if (B.cols == 0 || count == 0) return;
     using D = device_type_t<V>;
-    permute_kernel<<<static_cast<unsigned>(grid_for(exec, B.cols)), small_threads, 0,
+    permute_kernel<<<grid_for(exec, B.cols, small_threads, 8), small_threads, 0,
                      stream_of(exec)>>>(pivots, first, count, B.template as<D>(), reverse);
     check_launch("loom::lapack::getrs");
 }
@@ -233,7 +228,7 @@ size_type first_zero_diagonal(const CudaExecutor& exec, Strided<const V> A)
     constexpr const char* where = "loom::lapack::trtri";
     const auto none = static_cast<unsigned long long>(A.rows);
     Array<unsigned long long> first(exec.shared_from_this(), std::vector<unsigned long long>{none});
-    zero_diagonal_kernel<<<static_cast<unsigned>(grid_for(exec, A.rows)), small_threads, 0,
+    zero_diagonal_kernel<<<grid_for(exec, A.rows, small_threads, 8), small_threads, 0,
                            stream_of(exec)>>>(A.template as<const D>(), first.data());
     check_launch(where);
     const auto row = first.to_host()[0];

@@ -1,5 +1,6 @@
-// Portability macros for code that runs on the host and inside CUDA kernels alike: the team
-// launcher, the batched routines and user kernels written against them.
+// Portability macros for code that runs on the host and inside CUDA kernels alike (the team
+// launcher, the batched routines, user kernels, and every header shared by a host backend and
+// a .cu file). The one copy of these macros in Loom: define no others.
 #pragma once
 
 #if defined(__CUDACC__)

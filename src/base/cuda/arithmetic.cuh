@@ -1,5 +1,6 @@
 // Device arithmetic on Loom's device value types (float, double, thrust::complex): products
-// without a library call, and loads through the read-only cache.
+// without a library call, loads through the read-only cache, and atomic sums. Used by the
+// kernels of spmv, spmv_stencil, spgemm and spadd.
 #pragma once
 
 #include <type_traits>
@@ -46,6 +47,20 @@ __device__ __forceinline__ D load_cached(const D* p)
         return D(v.x, v.y);
     } else {
         return __ldg(p);
+    }
+}
+
+/// *target += value. Complex values are added part by part (there is no 128-bit, or 64-bit
+/// float pair, atomicAdd): other threads may see one part updated before the other.
+template <typename D>
+__device__ __forceinline__ void atomic_add(D* target, const D& value)
+{
+    if constexpr (is_device_complex_v<D>) {
+        auto* parts = reinterpret_cast<typename D::value_type*>(target);
+        atomicAdd(parts, value.real());
+        atomicAdd(parts + 1, value.imag());
+    } else {
+        atomicAdd(target, value);
     }
 }
 

@@ -15,6 +15,7 @@
 
 #include "base/cuda/cusolver.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "batched/front/kernels.hpp"
 #include "loom/base/array.hpp"
@@ -123,18 +124,12 @@ cublasStatus_t geqrf_batched(cublasHandle_t h, Args... args)
 }
 
 using loom::cuda::SolverHandle;
-using loom::cuda::ceildiv;
+using loom::cuda::grid_for;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
 using loom::cuda::stream_of;
 
 constexpr int block = 256;
-
-unsigned grid_for(const CudaExecutor& exec, long long work)
-{
-    return static_cast<unsigned>(std::clamp<long long>(
-        ceildiv(work, block), 1, static_cast<long long>(exec.multiprocessor_count()) * 16));
-}
 
 /// Swaps (i, j) with (j, i) of every square matrix: one thread per pair above the diagonal.
 template <typename D>
@@ -204,7 +199,7 @@ void copy_transposed(const CudaExecutor& exec, const D* src, long long count, in
 {
     const long long work = count * rows * cols;
     if (work == 0) return;
-    copy_transposed_kernel<<<grid_for(exec, work), block, 0, stream_of(exec)>>>(
+    copy_transposed_kernel<<<grid_for(exec, work, block, 16), block, 0, stream_of(exec)>>>(
         src, count, rows, cols, src_stride, src_batch_stride, dst, dst_stride, dst_batch_stride);
     check_launch(where);
 }
@@ -214,7 +209,7 @@ void transpose_all(const CudaExecutor& exec, BatchDense<V>& A)
 {
     const long long pairs = A.rows() * (A.rows() - 1) / 2 * A.batch_count();
     if (pairs == 0) return;
-    transpose_kernel<<<grid_for(exec, pairs), block, 0, stream_of(exec)>>>(
+    transpose_kernel<<<grid_for(exec, pairs, block, 16), block, 0, stream_of(exec)>>>(
         loom::cuda::as_device(A.data()), A.batch_count(), static_cast<int>(A.rows()), A.stride(),
         A.batch_stride());
     check_launch("loom::batched::getrf");
@@ -236,8 +231,8 @@ public:
         // As bytes: Array has no pointer instantiations.
         : bytes_(exec.shared_from_this(), static_cast<size_type>(sizeof(C*)) * count)
     {
-        pointers_kernel<<<grid_for(exec, count), block, 0, stream_of(exec)>>>(data, count,
-                                                                              batch_stride, get());
+        pointers_kernel<<<grid_for(exec, count, block, 16), block, 0, stream_of(exec)>>>(
+            data, count, batch_stride, get());
         check_launch(where);
     }
     C** get() const { return reinterpret_cast<C**>(const_cast<unsigned char*>(bytes_.data())); }
@@ -338,7 +333,8 @@ bool getrf(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* inf
     run_getrf_batched(exec, A, pivots, info, where);
     transpose_all(exec, A);
     const long long entries = A.batch_count() * A.rows();
-    zero_based_kernel<<<grid_for(exec, entries), block, 0, stream_of(exec)>>>(pivots, entries);
+    zero_based_kernel<<<grid_for(exec, entries, block, 16), block, 0, stream_of(exec)>>>(pivots,
+                                                                                        entries);
     check_launch(where);
     return true;
 }

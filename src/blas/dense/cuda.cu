@@ -7,6 +7,7 @@
 
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/parallel.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "blas/dense/kernels.hpp"
 #include "blas/dense/unified.hpp"

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "blas/level3/strided.hpp"
 #include "loom/base/array.hpp"
 
@@ -15,6 +16,7 @@ using detail::Strided;
 using detail::Triangle;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
+using loom::cuda::grid_for;
 using loom::cuda::stream_of;
 
 constexpr int warp_size = 32;
@@ -172,15 +174,12 @@ void launch_gemv(const CudaExecutor& exec, D alpha, Strided<const D> A, Strided<
                  D beta, Strided<D> y)
 {
     if (A.rows == 0) return;
-    const long long max_blocks = static_cast<long long>(exec.multiprocessor_count()) * 16;
     if (A.cs == 1 && A.rs != 1) {
-        const long long blocks = std::min(ceildiv(A.rows * warp_size, gemv_threads), max_blocks);
-        gemv_rows_kernel<<<static_cast<unsigned>(blocks), gemv_threads, 0, stream_of(exec)>>>(
-            alpha, A, x, beta, y);
+        gemv_rows_kernel<<<grid_for(exec, A.rows * warp_size, gemv_threads, 16), gemv_threads, 0,
+                           stream_of(exec)>>>(alpha, A, x, beta, y);
     } else {
-        const long long blocks = std::min(ceildiv(A.rows, gemv_threads), max_blocks);
-        gemv_columns_kernel<<<static_cast<unsigned>(blocks), gemv_threads, 0, stream_of(exec)>>>(
-            alpha, A, x, beta, y);
+        gemv_columns_kernel<<<grid_for(exec, A.rows, gemv_threads, 16), gemv_threads, 0,
+                              stream_of(exec)>>>(alpha, A, x, beta, y);
     }
     check_launch("loom::blas::gemv");
 }
@@ -281,9 +280,8 @@ void launch_scale(const CudaExecutor& exec, D alpha, Strided<D> B)
 {
     const long long count = B.rows * B.cols;
     if (count == 0) return;
-    const long long blocks = std::min(ceildiv(count, gemv_threads),
-                                      static_cast<long long>(exec.multiprocessor_count()) * 16);
-    scale_kernel<<<static_cast<unsigned>(blocks), gemv_threads, 0, stream_of(exec)>>>(alpha, B);
+    scale_kernel<<<grid_for(exec, count, gemv_threads, 16), gemv_threads, 0, stream_of(exec)>>>(
+        alpha, B);
     check_launch("loom::blas::trsm");
 }
 
@@ -452,10 +450,8 @@ void launch_gemm_dot(const CudaExecutor& exec, D alpha, Strided<const D> At, Str
     dot_entries_kernel<<<grid, dot_threads, 0, stream_of(exec)>>>(alpha, At, B, beta, C, chunk,
                                                                   partial_values);
     check_launch(where);
-    const long long blocks = std::min(ceildiv(entries, gemv_threads),
-                                      static_cast<long long>(exec.multiprocessor_count()) * 16);
-    combine_chunks_kernel<<<static_cast<unsigned>(blocks), gemv_threads, 0, stream_of(exec)>>>(
-        alpha, partial_values, chunks, beta, C);
+    combine_chunks_kernel<<<grid_for(exec, entries, gemv_threads, 16), gemv_threads, 0,
+                            stream_of(exec)>>>(alpha, partial_values, chunks, beta, C);
     check_launch(where);
 }
 

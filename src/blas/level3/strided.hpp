@@ -10,13 +10,8 @@
 
 #include "loom/base/types.hpp"
 #include "loom/blas/dense_blas.hpp"
+#include "loom/launch/macros.hpp"
 #include "loom/matrix/dense.hpp"
-
-#if defined(__CUDACC__)
-#define LOOM_HD __host__ __device__
-#else
-#define LOOM_HD
-#endif
 
 namespace loom::blas::detail {
 
@@ -25,7 +20,7 @@ concept complex_like = requires(const T& x) { x.imag(); };
 
 /// x or conj(x); conj found by argument-dependent lookup (std:: or thrust::).
 template <typename T>
-LOOM_HD inline T conj_if(const T& x, bool conjugate)
+LOOM_HOST_DEVICE inline T conj_if(const T& x, bool conjugate)
 {
     if constexpr (complex_like<T>) {
         return conjugate ? conj(x) : x;
@@ -37,7 +32,7 @@ LOOM_HD inline T conj_if(const T& x, bool conjugate)
 /// a * b without the NaN/infinity recovery of std::complex's operator* (a library call that
 /// keeps loops from vectorizing); the products of BLAS kernels need none.
 template <typename T>
-LOOM_HD inline T mul(const T& a, const T& b)
+LOOM_HOST_DEVICE inline T mul(const T& a, const T& b)
 {
     if constexpr (complex_like<T>) {
         return T(a.real() * b.real() - a.imag() * b.imag(),
@@ -64,21 +59,21 @@ struct Strided {
     size_type cs = 1;  ///< distance between columns
     bool conj = false;
 
-    LOOM_HD T* ptr(size_type i, size_type j) const { return data + i * rs + j * cs; }
+    LOOM_HOST_DEVICE T* ptr(size_type i, size_type j) const { return data + i * rs + j * cs; }
     /// The element as op(A) sees it (conjugated when the view says so).
-    LOOM_HD std::remove_const_t<T> operator()(size_type i, size_type j) const
+    LOOM_HOST_DEVICE std::remove_const_t<T> operator()(size_type i, size_type j) const
     {
         return conj_if(std::remove_const_t<T>(data[i * rs + j * cs]), conj);
     }
-    LOOM_HD Strided transposed() const { return {data, cols, rows, cs, rs, conj}; }
-    LOOM_HD Strided conjugated() const { return {data, rows, cols, rs, cs, !conj}; }
-    LOOM_HD Strided block(size_type i, size_type j, size_type r, size_type c) const
+    LOOM_HOST_DEVICE Strided transposed() const { return {data, cols, rows, cs, rs, conj}; }
+    LOOM_HOST_DEVICE Strided conjugated() const { return {data, rows, cols, rs, cs, !conj}; }
+    LOOM_HOST_DEVICE Strided block(size_type i, size_type j, size_type r, size_type c) const
     {
         return {data + i * rs + j * cs, r, c, rs, cs, conj};
     }
     /// Storage order when one stride is 1 (what BLAS libraries can take).
-    LOOM_HD bool row_contiguous() const { return cs == 1 || cols <= 1; }
-    LOOM_HD bool col_contiguous() const { return rs == 1 || rows <= 1; }
+    LOOM_HOST_DEVICE bool row_contiguous() const { return cs == 1 || cols <= 1; }
+    LOOM_HOST_DEVICE bool col_contiguous() const { return rs == 1 || rows <= 1; }
     template <typename U>
     Strided<U> as() const
     {

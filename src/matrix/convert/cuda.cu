@@ -111,9 +111,7 @@ __device__ WarpPosition warp_position()
 
 unsigned warp_grid(const CudaExecutor& exec, long long warps)
 {
-    const long long blocks = ceildiv(warps * warp_size, default_block_size);
-    return static_cast<unsigned>(
-        std::max<long long>(1, std::min<long long>(blocks, exec.multiprocessor_count() * 32LL)));
+    return loom::cuda::grid_for(exec, warps * warp_size, default_block_size, 32);
 }
 
 template <typename V, typename I>

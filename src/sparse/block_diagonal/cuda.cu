@@ -18,6 +18,7 @@
 
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/block_diagonal/kernels.hpp"
 #include "sparse/block_diagonal/storage.hpp"
@@ -26,14 +27,14 @@ namespace loom::sparse::cuda {
 namespace {
 
 using loom::cuda::as_device;
-using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::conj_dev;
 using loom::cuda::device_type_t;
+using loom::cuda::full_mask;
+using loom::cuda::grid_for;
 using loom::cuda::stream_of;
+using loom::cuda::warp_size;
 
-constexpr int warp_size = 32;
-constexpr unsigned full_mask = 0xffffffffu;
 constexpr int apply_block_size = 256;
 /// Shared memory a thread block may use without opting in.
 constexpr long long default_shared_bytes = 48 * 1024;
@@ -366,12 +367,6 @@ __global__ void __launch_bounds__(apply_block_size)
     }
 }
 
-unsigned grid_for(const CudaExecutor& exec, long long items, long long per_block)
-{
-    const long long max_blocks = static_cast<long long>(exec.multiprocessor_count()) * 32;
-    return static_cast<unsigned>(std::clamp(ceildiv(items, per_block), 1LL, max_blocks));
-}
-
 /// The smallest power of two >= size (size in [1, 32]).
 int group_size(size_type size)
 {
@@ -395,7 +390,7 @@ void invert_blocks(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     const long long warp_bytes = block_area * static_cast<long long>(sizeof(D));
     const int warps = static_cast<int>(
         std::clamp<long long>(default_shared_bytes / warp_bytes, 1, max_warps_per_block));
-    invert_blocks_kernel<<<grid_for(exec, num_blocks, warps), warps * warp_size,
+    invert_blocks_kernel<<<grid_for(exec, num_blocks, warps, 32), warps * warp_size,
                            warps * warp_bytes, stream_of(exec)>>>(
         num_blocks, block_ptrs.data(), A.row_ptrs().data(), A.col_idxs().data(),
         as_device(A.values().data()), block_area, offsets.data(), storage.data(),
@@ -413,7 +408,7 @@ void compress_blocks(const CudaExecutor& exec, const Array<I>& block_ptrs,
     const long long num_blocks = precisions.size();
     if (num_blocks == 0) return;
     constexpr int warps = 8;
-    compress_blocks_kernel<<<grid_for(exec, num_blocks, warps), warps * warp_size, 0,
+    compress_blocks_kernel<<<grid_for(exec, num_blocks, warps, 32), warps * warp_size, 0,
                              stream_of(exec)>>>(
         num_blocks, is_complex_v<V> ? 2 : 1, working_precision<V>(), block_ptrs.data(),
         source_offsets.data(), source.data(), precisions.data(), offsets.data(), storage.data(),
@@ -428,7 +423,7 @@ void apply_block_inverse(const CudaExecutor& exec, Mode mode, V alpha,
 {
     const long long num_blocks = inverse.num_blocks();
     const int group = group_size(inverse.max_block_size());
-    apply_blocks_kernel<<<grid_for(exec, num_blocks * group, apply_block_size),
+    apply_blocks_kernel<<<grid_for(exec, num_blocks * group, apply_block_size, 32),
                           apply_block_size, 0, stream_of(exec)>>>(
         num_blocks, group, inverse.block_ptrs().data(), inverse.offsets().data(),
         inverse.precisions().data(), inverse.scales().data(), inverse.storage().data(),

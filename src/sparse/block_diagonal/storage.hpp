@@ -10,11 +10,10 @@
 #include "loom/base/types.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 
+#include "loom/launch/macros.hpp"
+
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>
-#define LOOM_HOST_DEVICE __host__ __device__
-#else
-#define LOOM_HOST_DEVICE
 #endif
 
 namespace loom::sparse::block_storage {

@@ -77,10 +77,8 @@ template <typename F>
 void for_each_row(const CudaExecutor& exec, long long rows, F f)
 {
     if (rows <= 0) return;
-    const long long blocks = std::min<long long>(ceildiv(rows * group_size, default_block_size),
-                                                 exec.multiprocessor_count() * 32LL);
-    row_group_kernel<<<static_cast<unsigned>(std::max(blocks, 1LL)), default_block_size, 0,
-                       stream_of(exec)>>>(rows, f);
+    row_group_kernel<<<loom::cuda::grid_for(exec, rows * group_size, default_block_size, 32),
+                       default_block_size, 0, stream_of(exec)>>>(rows, f);
     check_launch(where);
 }
 

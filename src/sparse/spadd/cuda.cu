@@ -27,6 +27,8 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/spadd/kernels.hpp"
@@ -34,17 +36,18 @@
 namespace loom::sparse::cuda {
 
 using loom::cuda::as_device;
-using loom::cuda::ceildiv;
+using loom::cuda::atomic_add;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::full_mask;
+using loom::cuda::grid_for;
 using loom::cuda::mul;
 using loom::cuda::stream_of;
+using loom::cuda::warp_size;
 
 namespace spadd_kernels {
 
 constexpr const char* where = "loom::sparse::spadd";
-constexpr int warp_size = 32;
-constexpr unsigned full_warp = 0xffffffffu;
 
 constexpr int symbolic_block = 256;
 constexpr int warps_per_block = symbolic_block / warp_size;
@@ -89,17 +92,12 @@ struct WarpTeam {
     __device__ int rank() const { return threadIdx.x % warp_size; }
     __device__ int size() const { return warp_size; }
     __device__ void sync() const { __syncwarp(); }
-    __device__ bool any(bool p) const { return __any_sync(full_warp, p); }
+    __device__ bool any(bool p) const { return __any_sync(full_mask, p); }
     /// Inclusive sum of `value` over the ranks up to this one; `total` over all ranks.
     __device__ int inclusive_sum(int value, int& total) const
     {
-        const int lane = rank();
-#pragma unroll
-        for (int offset = 1; offset < warp_size; offset *= 2) {
-            const int up = __shfl_up_sync(full_warp, value, offset);
-            if (lane >= offset) value += up;
-        }
-        total = __shfl_sync(full_warp, value, warp_size - 1);
+        value = loom::cuda::warp_inclusive_scan<warp_size>(value, full_mask);
+        total = __shfl_sync(full_mask, value, warp_size - 1);
         return value;
     }
 };
@@ -114,20 +112,8 @@ struct BlockTeam {
     __device__ bool any(bool p) const { return __syncthreads_or(p); }
     __device__ int inclusive_sum(int value, int& total) const
     {
-        const int lane = threadIdx.x % warp_size;
-        const int warp = threadIdx.x / warp_size;
         const int warps = blockDim.x / warp_size;
-        value = WarpTeam{}.inclusive_sum(value, total);
-        if (lane == warp_size - 1) partials[warp] = value;
-        __syncthreads();
-        if (warp == 0) {
-            int partial = lane < warps ? partials[lane] : 0;
-            int ignored = 0;
-            partial = WarpTeam{}.inclusive_sum(partial, ignored);
-            if (lane < warps) partials[lane] = partial;
-        }
-        __syncthreads();
-        if (warp > 0) value += partials[warp - 1];
+        value = loom::cuda::block_inclusive_scan(value, partials, warps);
         total = partials[warps - 1];
         __syncthreads();  // the partials are reused by the next call
         return value;
@@ -267,13 +253,9 @@ __global__ void __launch_bounds__(symbolic_block)
         const long long r = base + lane;
         const long long n = r < args.rows ? args.span(r).size() : 0;
         const bool is_long = n > warp_capacity;
-        const unsigned longs = __ballot_sync(full_warp, is_long);
-        if (longs == 0) continue;
-        unsigned long long first = 0;
-        if (lane == __ffs(longs) - 1) first = atomicAdd(counters, __popc(longs));
-        first = __shfl_sync(full_warp, first, __ffs(longs) - 1);
+        const long long slot = loom::cuda::warp_append(is_long, counters);
         if (is_long) {
-            long_rows[first + __popc(longs & ((1u << lane) - 1))] = static_cast<I>(r);
+            long_rows[slot] = static_cast<I>(r);
             atomicMax(counters + 1, static_cast<unsigned long long>(n));
         }
     }
@@ -336,18 +318,6 @@ __global__ void __launch_bounds__(symbolic_block)
 }
 
 // ------------------------------------------------------------------ numeric
-
-template <typename D>
-__device__ __forceinline__ void atomic_add(D* target, const D& value)
-{
-    if constexpr (loom::cuda::is_device_complex_v<D>) {
-        auto* parts = reinterpret_cast<typename D::value_type*>(target);
-        atomicAdd(parts, value.real());
-        atomicAdd(parts + 1, value.imag());
-    } else {
-        atomicAdd(target, value);
-    }
-}
 
 template <typename D, typename I>
 struct NumericArgs {
@@ -426,13 +396,6 @@ __global__ void __launch_bounds__(numeric_block) numeric_kernel(NumericArgs<D, I
     }
 }
 
-unsigned grid_for(const CudaExecutor& exec, long long work_items, int items_per_block,
-                  int blocks_per_sm)
-{
-    const long long wanted = std::max(ceildiv(work_items, items_per_block), 1LL);
-    const long long resident = static_cast<long long>(exec.multiprocessor_count()) * blocks_per_sm;
-    return static_cast<unsigned>(std::min(wanted, resident));
-}
 
 template <int G, typename D, typename I>
 void launch_numeric(const CudaExecutor& exec, const NumericArgs<D, I>& args)

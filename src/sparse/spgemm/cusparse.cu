@@ -17,6 +17,7 @@
 
 #include "base/cuda/cusparse.hpp"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/spgemm/kernels.hpp"
@@ -139,9 +140,7 @@ void require_sorted_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& M, c
     const auto stream = stream_of(exec);
     Array<int> unsorted(exec.shared_from_this(), 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), stream), where);
-    const long long blocks = std::min<long long>(loom::cuda::ceildiv(M.rows(), 256),
-                                                 exec.multiprocessor_count() * 8ll);
-    find_unsorted_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+    find_unsorted_kernel<<<loom::cuda::grid_for(exec, M.rows(), 256, 8), 256, 0, stream>>>(
         M.rows(), M.row_ptrs().data(), M.col_idxs().data(), unsorted.data());
     loom::cuda::check_launch(where);
     if (loom::detail::load_element(unsorted, 0) != 0) {

@@ -31,6 +31,8 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
@@ -39,29 +41,26 @@ namespace loom::sparse::cuda {
 namespace {
 
 using loom::cuda::as_device;
+using loom::cuda::atomic_add;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::full_mask;
+using loom::cuda::grid_for;
 using loom::cuda::is_device_complex_v;
 using loom::cuda::load_cached;
 using loom::cuda::mul;
 using loom::cuda::pair_of;
+using loom::cuda::shuffle_up;
 using loom::cuda::stream_of;
+using loom::cuda::warp_size;
+using loom::cuda::warp_sum;
 
 constexpr const char* spmv_where = "loom::sparse::spmv";
-constexpr int warp_size = 32;
-constexpr unsigned full_mask = 0xffffffffu;
 constexpr int block_size = 256;
-/// The largest grid.x; kernels loop (grid-stride) when it does not cover their work.
-constexpr long long max_grid = 0x7fffffffLL;
 
 bool conjugates(Mode mode) { return mode == Mode::conjugate || mode == Mode::conj_transpose; }
 bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
-
-unsigned grid_for(long long threads, int threads_per_block)
-{
-    return static_cast<unsigned>(std::clamp(ceildiv(threads, threads_per_block), 1LL, max_grid));
-}
 
 // ------------------------------------------------------------------ device arithmetic
 
@@ -88,41 +87,6 @@ __device__ __forceinline__ T load_streaming(const T* p)
     }
 }
 
-template <typename T>
-__device__ __forceinline__ T shfl_xor(const T& v, int mask)
-{
-    if constexpr (is_device_complex_v<T>) {
-        return T(__shfl_xor_sync(full_mask, v.real(), mask),
-                 __shfl_xor_sync(full_mask, v.imag(), mask));
-    } else {
-        return __shfl_xor_sync(full_mask, v, mask);
-    }
-}
-
-template <typename T>
-__device__ __forceinline__ T shfl_up(const T& v, int delta)
-{
-    if constexpr (is_device_complex_v<T>) {
-        return T(__shfl_up_sync(full_mask, v.real(), delta),
-                 __shfl_up_sync(full_mask, v.imag(), delta));
-    } else {
-        return __shfl_up_sync(full_mask, v, delta);
-    }
-}
-
-/// Complex values are added part by part: there is no 128-bit (or 64-bit float pair) atomicAdd.
-template <typename D>
-__device__ __forceinline__ void atomic_add(D* target, const D& value)
-{
-    if constexpr (is_device_complex_v<D>) {
-        auto* parts = reinterpret_cast<typename D::value_type*>(target);
-        atomicAdd(parts, value.real());
-        atomicAdd(parts + 1, value.imag());
-    } else {
-        atomicAdd(target, value);
-    }
-}
-
 /// Sum over lanes [first, lane] of `value`, where `first` is the latest lane at or before this
 /// one with `head` set (lane 0 when there is none). Every lane of the warp must call it.
 template <typename D>
@@ -131,7 +95,7 @@ __device__ __forceinline__ D segmented_inclusive_scan(D value, bool head)
     const int lane = threadIdx.x % warp_size;
 #pragma unroll
     for (int offset = 1; offset < warp_size; offset *= 2) {
-        const D up = shfl_up(value, offset);
+        const D up = shuffle_up(value, offset);
         const bool up_head = __shfl_up_sync(full_mask, head, offset);
         if (lane >= offset) {
             if (!head) value += up;
@@ -307,8 +271,7 @@ struct RowBlock {
         }
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-#pragma unroll
-            for (int offset = G / 2; offset > 0; offset /= 2) sum[r] += shfl_xor(sum[r], offset);
+            sum[r] = warp_sum<G>(sum[r]);
             const long long i = row(first, r, group);
             if (lane == 0 && i < A.rows) v.store(i, sum[r]);
         }
@@ -416,7 +379,7 @@ void launch_row_vector(const CudaExecutor& exec, V alpha, const matrix::Csr<V, I
     constexpr auto kernel = pipelined ? csr_row_vector_pipelined_kernel<G, R, Conj, D, I>
                                       : csr_row_vector_kernel<G, R, Conj, D, I>;
     const long long warps = ceildiv(A.rows(), warp_size / G * R);
-    long long blocks = std::min(ceildiv(warps * warp_size, block_size), max_grid);
+    long long blocks = grid_for(warps * warp_size, block_size);
     // The pipelined kernel's warps persist: no more of them than fit on the device at once.
     if constexpr (pipelined) blocks = std::min(blocks, resident_blocks<kernel>(exec, block_size));
     for (size_type j = 0; j < x.cols(); ++j) {
@@ -494,8 +457,7 @@ __global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
         for (long long e = begin + lane; e < end; e += L) sum += products[e - chunk];
         __syncthreads();  // the next chunk reuses the shared memory
     }
-#pragma unroll
-    for (int offset = L / 2; offset > 0; offset /= 2) sum += shfl_xor(sum, offset);
+    sum = warp_sum<L>(sum);
     if (lane == 0 && owns_row) v.store(row, sum);
 }
 
@@ -621,7 +583,7 @@ __device__ __forceinline__ void finish_merge_tile(const MergeTile& t, const D* p
     }
     // The first row a lane ends may have begun in earlier lanes: add what they carried.
     const D carry = segmented_inclusive_scan(partial, first_end >= 0);
-    const D carry_in = shfl_up(carry, 1);
+    const D carry_in = shuffle_up(carry, 1);
     if (first_end >= 0) {
         v.store(t.first_row + first_end, first_end_sum + (lane > 0 ? carry_in : D{}));
     }
@@ -706,8 +668,7 @@ __global__ void __launch_bounds__(block_size)
             const long long run_row = __shfl_sync(full_mask, row, leader);
             const long long t = first + lane;
             D sum = t < tiles && tile_rows[t + 1] == run_row ? carries[t] : D{};
-#pragma unroll
-            for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += shfl_xor(sum, offset);
+            sum = warp_sum<warp_size>(sum);
             if (lane == leader) v.add(run_row, sum);
         }
     }
@@ -724,8 +685,7 @@ __global__ void __launch_bounds__(block_size)
     for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
         sum += carries[t];
     }
-#pragma unroll
-    for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += shfl_xor(sum, offset);
+    sum = warp_sum<warp_size>(sum);
     __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
     D* warp_sums = reinterpret_cast<D*>(storage);
     if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = sum;

@@ -19,6 +19,7 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmv_stencil/kernels.hpp"
 
@@ -223,8 +224,7 @@ void spmv_stencil(const CudaExecutor& exec, Mode mode, V alpha, const matrix::St
     const D* boundary_values = as_device(stencil_detail::transposes(mode)
                                              ? A.boundary_transposed_values().data()
                                              : boundary.values().data());
-    const unsigned boundary_grid = static_cast<unsigned>(std::clamp<long long>(
-        ceildiv(boundary.rows(), block_size), 1, exec.multiprocessor_count() * 16LL));
+    const unsigned boundary_grid = loom::cuda::grid_for(exec, boundary.rows(), block_size, 16);
 
     for (size_type j = 0; j < x.cols(); ++j) {
         const Vectors<D> v{as_device(x.data()) + j, x.stride(), as_device(y.data()) + j,

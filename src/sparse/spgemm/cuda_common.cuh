@@ -1,0 +1,436 @@
+// CUDA SpGEMM: Gustavson's row-wise product with the rows grouped by the work they need.
+// NOTES.md beside it explains the design and the expected speed; in short:
+//
+// * Symbolic: the multiply-adds ("flops") of every row (a thread per chunk of A's entries,
+//   so that one huge row does not serialise), then the rows grouped by the size of the
+//   hash table their distinct columns need (upper bound min(flops, B.cols)): a stable
+//   radix sort of (group, row) pairs. A team of G threads per row counts distinct columns
+//   in a shared-memory hash table of 32G slots, G from 1 (a thread per row, 256 rows per
+//   block) to 256 (a block). Rows too wide for shared memory ("heavy") get a block each and,
+//   when they would fill at least one bit in 256 of it, a bitmap of B's columns (in shared
+//   memory when it fits, else one per block in global memory); sparser heavy rows a
+//   two-level hash: a shared-memory first level and, for rows that may overflow it, a
+//   global second level from a pool sized by the rows' needs. Scan of the counts ->
+//   C's row pointers; then the rows are grouped again by their exact length for the numeric
+//   phase, and that grouping (and the numeric second levels' layout) stays in the handle.
+// * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
+//   of 8G slots (keys by atomicCAS, values by atomicAdd) sized for the row's exact length,
+//   at most half full, then sort the table
+//   in place (bitonic, empty slots sort last) and write the first `length` slots, or compact
+//   it unsorted. Heavy rows, bitmap: set the bitmap bits, turn them into positions (block
+//   scan of popcounts, which also writes the columns, sorted), then add every product
+//   straight into C's value at its position. Heavy rows, two-level hash: accumulate in both
+//   levels, append both to C's row (unsorted) or to a buffer that one CUB segmented sort
+//   orders before the copy into C.
+// * Inside a team, the products of a batch of G entries of A are spread evenly over the
+//   team: each thread loads one entry, a team scan of the B row lengths gives the product
+//   ranges, and thread t takes products t, t + G, ... (binary search for its entry).
+//
+// Every launch is on the executor's stream and checked. Values are summed with atomics in
+// an order that can differ between runs (last-bit differences for floating point).
+//
+// Files: this header is private to the cuda*.cu files beside it and holds what they share:
+// the configuration, the teams that spread a row's products over their threads, the
+// operands, the grouping of rows by the work they need, the plan the symbolic phase leaves
+// for the numeric one, and the launchers that one phase file defines for the others:
+//   cuda_symbolic.cu  flops, grouping, light rows' distinct columns, the symbolic phase
+//   cuda_numeric.cu   light rows' columns and values, the numeric phase
+//   cuda_heavy.cu     heavy rows through bitmaps of B's columns (both phases)
+//   cuda_hash.cu      heavy rows with a wide B through two-level hash tables (both phases)
+//   cuda_jacobi.cu    the inverse diagonal of the Jacobi product
+//   cuda.cu           the pattern checksum
+// The hash tables, the row grouping and the team scans are base/cuda's (hash_table.cuh,
+// row_binning.cuh, warp.cuh).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
+#include "base/cuda/row_binning.cuh"
+#include "base/cuda/warp.cuh"
+#include "loom/base/array.hpp"
+#include "sparse/spgemm/kernels.hpp"
+
+namespace loom::sparse::cuda::spgemm_kernels {
+
+using loom::cuda::ceildiv;
+using loom::cuda::check_launch;
+using loom::cuda::stream_of;
+
+constexpr const char* symbolic_where = "loom::sparse::spgemm_symbolic";
+constexpr const char* numeric_where = "loom::sparse::spgemm_numeric";
+
+// ------------------------------------------------------------------------- configuration
+
+/// Threads of a block of sub-warp or warp teams.
+constexpr int light_block = 256;
+/// Hash table slots per team thread: in the numeric phase a team of G threads owns a table
+/// of 8 G slots; in the symbolic phase 32 G, since its tables are sized by the flops of a
+/// row, which usually overstate its distinct columns several times (a team has about 16
+/// products per thread either way).
+constexpr int slots_per_thread = 8;
+constexpr int symbolic_slots_per_thread = 32;
+/// The smallest table; a row goes to the smallest table with at most half its slots used.
+constexpr int min_table = 32;
+/// Largest shared table of the symbolic phase (keys only).
+constexpr int max_symbolic_table = 8192;
+/// Threads of a block working on heavy rows.
+constexpr int heavy_block = 1024;
+/// A heavy row's bitmap (and positions) go to shared memory up to this many bytes.
+constexpr std::size_t heavy_shared_bitmap_bytes = 160 * 1024;
+/// Shared memory for the first level of a heavy row's two-level hash (and its header).
+constexpr std::size_t hash_shared_bytes = 224 * 1024;
+/// Global memory for the per-block bitmaps of heavy rows, when shared memory is too small.
+constexpr std::size_t heavy_global_budget = std::size_t{256} << 20;
+/// Global memory for the second levels (and sort buffers) of one launch of heavy rows.
+constexpr std::size_t hash_pool_budget = std::size_t{1} << 30;
+/// The rule between the accumulators of heavy rows (too long for the light tables): a bitmap
+/// of B's columns when it has at most this many 32-bit words per entry the row needs (the
+/// bound on its distinct columns in the symbolic phase, its length in the numeric phase):
+/// dense enough that scanning, clearing and positioning the words costs less than hashing,
+/// appending and sorting the entries (about 100-150 bytes of traffic per entry for the hash
+/// against 16-20 bytes per word for the bitmap, which moreover passes twice over the
+/// products with global atomics); sparser rows go to the two-level hash.
+constexpr long long bitmap_words_per_entry = 8;
+/// A[k] entries per thread when counting the flops of every row.
+constexpr int flops_chunk = 32;
+
+/// Groups of rows: 0 .. 8 light (table of 32 << g slots), heavy rows through the two-level
+/// hash, heavy rows through bitmaps of B's columns, empty (nothing to do).
+constexpr int group_count = 16;  // radix of the grouping sort: 4 bits
+constexpr int hash_group = 13;
+constexpr int heavy_group = 14;
+constexpr int empty_group = 15;
+
+/// Largest shared table of the numeric phase: keys and values of 8192 slots need up to
+/// 128 KiB; wider slots (complex<double>) stop at 4096.
+template <typename V, typename I>
+constexpr int max_numeric_table()
+{
+    return sizeof(V) + sizeof(I) <= 16 ? 8192 : 4096;
+}
+
+constexpr int light_groups_for(int max_table)
+{
+    int groups = 0;
+    while ((min_table << groups) <= max_table) ++groups;
+    return groups;
+}
+
+__host__ __device__ inline int group_of(long long needed, int light_groups, long long b_words)
+{
+    if (needed <= 0) return empty_group;
+    for (int g = 0; g < light_groups; ++g) {
+        if (2 * needed <= (static_cast<long long>(min_table) << g)) return g;
+    }
+    return b_words > bitmap_words_per_entry * needed ? hash_group : heavy_group;
+}
+
+// ---------------------------------------------------------------------------------- teams
+
+/// G threads working on one row: a part of a warp (G <= 32; light_block / G teams per
+/// block) or a whole block (G > 32).
+template <int G>
+struct Team {
+    static constexpr bool whole_block = G > 32;
+    static constexpr int per_block = whole_block ? 1 : light_block / G;
+    static constexpr int block_threads = whole_block ? G : light_block;
+
+    __device__ static int rank() { return whole_block ? threadIdx.x : threadIdx.x % G; }
+    __device__ static int index() { return whole_block ? 0 : threadIdx.x / G; }
+    __device__ static unsigned mask()
+    {
+        if constexpr (G >= 32) {
+            return 0xffffffffu;
+        } else {
+            return ((1u << G) - 1u) << (threadIdx.x % 32 / G * G);
+        }
+    }
+    __device__ static void sync()
+    {
+        if constexpr (whole_block) {
+            __syncthreads();
+        } else {
+            __syncwarp(mask());
+        }
+    }
+};
+
+/// Shared memory of one team for spreading a batch of A's entries over its threads.
+template <int G>
+struct Batch {
+    long long inclusive[G];  ///< inclusive prefix sums of the B row lengths of the batch
+    long long starts[G];     ///< where those B rows start
+    long long warp_totals[G > 32 ? 32 : 1];
+};
+
+/// Inclusive sum of `value` over the team's threads in rank order. Block teams use
+/// batch.warp_totals and synchronise the block; the caller synchronises before the next call.
+template <int G>
+__device__ long long team_inclusive_scan(long long value, Batch<G>& batch)
+{
+    if constexpr (G > 32) {
+        return loom::cuda::block_inclusive_scan(value, batch.warp_totals, G / 32);
+    } else {
+        return loom::cuda::warp_inclusive_scan<G>(value, Team<G>::mask());
+    }
+}
+
+/// Calls visit(j, s) for every product of one row: j an entry of B, s the rank in its
+/// batch of the A entry that selected j's row. Entries k in [first, end) are taken G at a
+/// time; load(k, s) runs on the thread of rank s and returns the row of B that k selects
+/// (it may stash per-entry data at index s, readable by every thread in visit). Team-wide:
+/// every thread of the team calls it with the same first and end.
+template <int G, typename I, typename Load, typename Visit>
+__device__ void for_each_product(long long first, long long end, const I* b_ptrs,
+                                 Batch<G>& batch, Load&& load, Visit&& visit)
+{
+    const int rank = Team<G>::rank();
+    for (long long base = first; base < end; base += G) {
+        const long long k = base + rank;
+        long long start = 0;
+        long long length = 0;
+        if (k < end) {
+            const long long row = load(k, rank);
+            start = b_ptrs[row];
+            length = b_ptrs[row + 1] - start;
+        }
+        const long long inclusive = team_inclusive_scan<G>(length, batch);
+        batch.inclusive[rank] = inclusive;
+        batch.starts[rank] = start;
+        Team<G>::sync();
+        const long long total = batch.inclusive[G - 1];
+        int s = 0;
+        for (long long p = rank; p < total; p += G) {
+            // the first entry of the batch whose products reach beyond p
+            int lo = s;
+            int hi = G - 1;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (batch.inclusive[mid] > p) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            s = lo;
+            const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
+            visit(batch.starts[s] + (p - before), s);
+        }
+        Team<G>::sync();
+    }
+}
+
+// ------------------------------------------------------------------------------ operands
+
+/// The patterns of the product, for the symbolic kernels.
+template <typename I>
+struct Pattern {
+    const I* a_ptrs;
+    const I* a_cols;
+    const I* b_ptrs;
+    const I* b_cols;
+    bool identity;  ///< (I + A) * B
+};
+
+/// Everything the numeric kernels read; V is the device value type.
+template <typename V, typename I>
+struct Operands {
+    Pattern<I> pattern;
+    const V* a_vals;
+    const V* b_vals;
+    const V* d_inv;  ///< Jacobi: row scale -omega * d_inv[row * d_stride]
+    long long d_stride;
+    V omega;
+    const I* c_ptrs;
+    I* c_cols;
+    V* c_vals;
+};
+
+/// Range of "entries" of row `row`: A's, preceded by one for the identity (index
+/// a_ptrs[row] - 1, which selects B's row `row`).
+template <typename I>
+__device__ inline void entry_range(const Pattern<I>& in, long long row, long long& first,
+                                   long long& end)
+{
+    first = static_cast<long long>(in.a_ptrs[row]) - (in.identity ? 1 : 0);
+    end = in.a_ptrs[row + 1];
+}
+
+/// The B row an entry selects and the factor its products carry.
+template <typename V, typename I>
+__device__ inline long long selected_row(const Operands<V, I>& in, long long row, V scale,
+                                         long long k, V& factor)
+{
+    if (k < in.pattern.a_ptrs[row]) {
+        factor = V(1);
+        return row;
+    }
+    factor = in.pattern.identity ? scale * in.a_vals[k] : in.a_vals[k];
+    return in.pattern.a_cols[k];
+}
+
+template <typename V, typename I>
+__device__ inline V row_scale(const Operands<V, I>& in, long long row)
+{
+    return in.pattern.identity ? -in.omega * in.d_inv[row * in.d_stride] : V(1);
+}
+
+/// Table size a row needs in the symbolic phase: its distinct columns are at most
+/// min(flops, B.cols).
+struct SymbolicNeed {
+    const unsigned long long* flops;
+    long long b_cols;
+    __device__ long long operator()(long long row) const
+    {
+        return static_cast<long long>(min(flops[row], static_cast<unsigned long long>(b_cols)));
+    }
+};
+
+/// ... and in the numeric phase: exactly its length.
+template <typename I>
+struct NumericNeed {
+    const I* c_ptrs;
+    __device__ long long operator()(long long row) const { return c_ptrs[row + 1] - c_ptrs[row]; }
+};
+
+/// The group of a row in the grouping for a phase: light tables by need, heavy, or empty.
+template <typename Need>
+struct GroupOf {
+    Need need;
+    int light_groups;
+    long long b_words;
+    __device__ int operator()(long long row) const
+    {
+        return group_of(need(row), light_groups, b_words);
+    }
+};
+
+/// Rows grouped by the work they need: rows[offsets[g] .. offsets[g + 1]) are group g's, and
+/// weight is the flops of all rows (when counted).
+template <typename I>
+using RowGroups = loom::cuda::RowBins<I, group_count>;
+
+template <typename I, typename Need>
+RowGroups<I> group_rows(const CudaExecutor& exec, long long rows, Need need,
+                        const unsigned long long* flops, int light_groups, long long b_cols,
+                        const char* where)
+{
+    return loom::cuda::bin_rows<I, group_count>(
+        exec, rows, GroupOf<Need>{need, light_groups, ceildiv(b_cols, 32)}, flops, where);
+}
+
+// ------------------------------------------------------------------------ host side
+
+/// Lets `kernel` use `bytes` of dynamic shared memory (beyond the default 48 KiB).
+template <typename Kernel>
+void allow_shared(const CudaExecutor& exec, Kernel kernel, std::size_t bytes, const char* where)
+{
+    if (bytes <= 48 * 1024) return;
+    int limit = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    where);
+    if (bytes > static_cast<std::size_t>(limit)) {
+        throw NotSupported(where, "the SpGEMM kernels need " + std::to_string(bytes) +
+                                      " bytes of shared memory per block; this GPU offers " +
+                                      std::to_string(limit));
+    }
+    LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)),
+                    where);
+}
+
+inline int shared_limit(const CudaExecutor& exec, const char* where)
+{
+    int limit = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    where);
+    return limit;
+}
+
+/// Shared memory of a two-level hash block besides its first-level table.
+template <typename V>
+struct HashShared {
+    Batch<heavy_block> batch;
+    V factors[heavy_block];
+    unsigned long long count;
+};
+
+/// Bytes of HashShared<V>, rounded up so that the table after it is aligned for any slot.
+template <typename V>
+constexpr std::size_t hash_header_bytes()
+{
+    return (sizeof(HashShared<V>) + 15) / 16 * 16;
+}
+
+/// One launch's worth of heavy rows of the two-level hash: heavy rows [first, first + count)
+/// (in group order) whose global tables and sort buffers fit in hash_pool_budget together
+/// (a single row may exceed it alone).
+struct HashChunk {
+    long long first = 0;
+    long long count = 0;
+    long long table_slots = 0;       ///< global slots of its rows
+    long long entries = 0;           ///< sum of its rows' needs (numeric: their C entries)
+    Array<long long> table_offsets;  ///< count + 1, exclusive scan of the table sizes
+    Array<long long> entry_offsets;  ///< count + 1, exclusive scan of the needs
+};
+
+/// Global second levels of the heavy rows of one phase, sized once: a row whose need
+/// (symbolic: min(flops, B.cols); numeric: exact length) fills at most half the first level
+/// gets none (it is probed without bound in shared memory), any other row a power of two
+/// >= twice its need.
+struct HashPlan {
+    int shared_slots = 0;
+    std::vector<HashChunk> chunks;
+    long long max_table_slots = 0;
+    long long max_entries = 0;
+};
+
+/// What the numeric phase keeps in the handle.
+template <typename I>
+struct CudaPlan {
+    RowGroups<I> groups;  ///< by exact row length
+    long long b_cols = 0;
+    HashPlan hash;  ///< the second-level tables of the rows in hash_group
+};
+
+/// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
+struct NumericHashShape {
+    std::size_t header;
+    std::size_t slot_bytes;
+};
+
+// ------------------------------------------------------- launchers of the phase files
+
+/// cuda_heavy.cu: distinct columns (counts) of the rows in heavy_group.
+template <typename I>
+void count_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups, const Pattern<I>& in,
+                      long long b_cols, I* counts);
+
+/// cuda_heavy.cu: columns and values of the rows in heavy_group.
+template <typename V, typename I>
+void multiply_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
+                         const Operands<V, I>& in, long long b_cols);
+
+/// cuda_hash.cu: distinct columns (counts) of the rows in hash_group.
+template <typename I>
+void count_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups, const Pattern<I>& in,
+                     long long b_cols, const unsigned long long* flops, I* counts);
+
+/// cuda_hash.cu: the numeric phase's second-level tables of the rows in hash_group, whose
+/// lengths are known (C's row pointers).
+template <typename I>
+HashPlan plan_numeric_hash(const CudaExecutor& exec, const RowGroups<I>& groups,
+                           const I* c_ptrs, NumericHashShape shape);
+
+/// cuda_hash.cu: columns and values of the rows in hash_group.
+template <typename V, typename I>
+void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
+                        const HashPlan& plan, const Operands<V, I>& in, bool sort);
+
+}  // namespace loom::sparse::cuda::spgemm_kernels

@@ -1,0 +1,238 @@
+// CUDA SpGEMM, symbolic phase: the flops of every row, the rows grouped by the table size
+// their distinct columns need, the light groups counted by teams in shared-memory hash tables
+// (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
+// phase's grouping and plan. cuda_common.cuh explains the design.
+#include <limits>
+#include <memory>
+#include <string>
+
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
+
+#include "base/cuda/cub.cuh"
+#include "base/cuda/hash_table.cuh"
+#include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
+#include "sparse/spgemm/cuda_common.cuh"
+
+namespace loom::sparse::cuda::spgemm_kernels {
+namespace {
+
+using loom::cuda::empty_key;
+using loom::cuda::exact_grid;
+using loom::cuda::grid_for;
+using loom::cuda::hash_insert;
+using loom::cuda::row_of_entry;
+using loom::cuda::run_cub;
+
+// ------------------------------------------------------------------------- flops, groups
+
+/// flops[r] += the lengths of the B rows selected by A's entries, flops_chunk entries per
+/// thread (flops zeroed before).
+template <typename I>
+__global__ void __launch_bounds__(256)
+    row_flops_kernel(long long nnz, long long rows, const I* a_ptrs, const I* a_cols,
+                     const I* b_ptrs, unsigned long long* flops)
+{
+    const long long begin =
+        (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * flops_chunk;
+    if (begin >= nnz) return;
+    const long long end = min(nnz, begin + flops_chunk);
+    long long row = row_of_entry(a_ptrs, rows, begin);
+    unsigned long long sum = 0;
+    for (long long k = begin; k < end; ++k) {
+        while (a_ptrs[row + 1] <= k) {
+            if (sum > 0) atomicAdd(flops + row, sum);
+            sum = 0;
+            ++row;
+        }
+        const I col = a_cols[k];
+        sum += static_cast<unsigned long long>(b_ptrs[col + 1] - b_ptrs[col]);
+    }
+    if (sum > 0) atomicAdd(flops + row, sum);
+}
+
+/// flops[r] += length of B's row r (the identity's share of the Jacobi product).
+template <typename I>
+__global__ void __launch_bounds__(256)
+    add_identity_flops_kernel(long long rows, const I* b_ptrs, unsigned long long* flops)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        flops[r] += static_cast<unsigned long long>(b_ptrs[r + 1] - b_ptrs[r]);
+    }
+}
+
+// ---------------------------------------------------------------------- symbolic kernels
+
+template <int G, typename I>
+struct CountShared {
+    I keys[symbolic_slots_per_thread * G];
+    Batch<G> batch;
+    int count;
+};
+
+/// Distinct columns of every row of one light group (a team per row).
+template <int G, typename I>
+__global__ void __launch_bounds__(Team<G>::block_threads)
+    count_light_kernel(const I* group_rows, long long n, Pattern<I> in, bool direct, I* counts)
+{
+    using T = Team<G>;
+    constexpr int S = symbolic_slots_per_thread * G;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<CountShared<G, I>*>(shared_bytes)[T::index()];
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    const bool active = team < n;
+    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
+    if (T::rank() == 0) sh.count = 0;
+    T::sync();
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in, row, first, end);
+    const long long a_begin = active ? in.a_ptrs[row] : 0;
+    int found = 0;
+    for_each_product<G>(
+        first, end, in.b_ptrs, sh.batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) { found += hash_insert<S>(sh.keys, in.b_cols[j], direct); });
+    if (found > 0) atomicAdd(&sh.count, found);
+    T::sync();
+    if (active && T::rank() == 0) counts[row] = static_cast<I>(sh.count);
+}
+
+template <typename I>
+struct Widen {
+    __host__ __device__ long long operator()(I value) const { return value; }
+};
+
+template <typename I>
+long long sum_as_64bit(const CudaExecutor& exec, const I* values, long long n, const char* where)
+{
+    if (n == 0) return 0;
+    auto in = thrust::make_transform_iterator(values, Widen<I>{});
+    Array<long long> result(exec.shared_from_this(), 1);
+    run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(temp, bytes, in, result.data(), n, stream_of(exec));
+    });
+    return loom::detail::load_element(result, 0);
+}
+
+template <int G, typename I>
+void launch_count(const CudaExecutor& exec, const RowGroups<I>& groups, int group,
+                  const Pattern<I>& in, long long b_cols, I* counts)
+{
+    using T = Team<G>;
+    const std::size_t bytes = sizeof(CountShared<G, I>) * T::per_block;
+    allow_shared(exec, count_light_kernel<G, I>, bytes, symbolic_where);
+    const bool direct = b_cols <= symbolic_slots_per_thread * G;
+    count_light_kernel<G, I>
+        <<<exact_grid(groups.size(group), T::per_block, symbolic_where), T::block_threads, bytes,
+           stream_of(exec)>>>(groups.begin(group), groups.size(group), in, direct, counts);
+    check_launch(symbolic_where);
+}
+
+/// Group `group` has teams of G = 1 << group threads: the recursion doubles G `level` times.
+template <int G = 1, typename I>
+void count_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
+                 const Pattern<I>& in, long long b_cols, I* counts)
+{
+    if constexpr (G <= max_symbolic_table / symbolic_slots_per_thread) {
+        if (level == 0) {
+            launch_count<G>(exec, groups, group, in, b_cols, counts);
+        } else {
+            count_group<2 * G>(exec, groups, group, level - 1, in, b_cols, counts);
+        }
+    }
+}
+
+template <typename I>
+void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
+              long long b_cols, int numeric_light_groups, NumericHashShape numeric_hash,
+              detail::SpgemmState<I>& state)
+{
+    const auto self = exec.shared_from_this();
+    const auto stream = stream_of(exec);
+    constexpr const char* where = symbolic_where;
+    state.row_flops = Array<int64>(self, rows);
+    state.row_ptrs = Array<I>(self, rows + 1);
+    auto plan = std::make_shared<CudaPlan<I>>();
+    plan->b_cols = b_cols;
+    LOOM_CUDA_CHECK(cudaMemsetAsync(state.row_ptrs.data(), 0, sizeof(I) * (rows + 1), stream),
+                    where);
+    if (rows == 0) {
+        state.nnz = 0;
+        state.multiply_adds = 0;
+        plan->groups.rows = Array<I>(self, 0);
+        state.backend = std::move(plan);
+        return;
+    }
+
+    // flops per row
+    auto* flops = reinterpret_cast<unsigned long long*>(state.row_flops.data());
+    LOOM_CUDA_CHECK(cudaMemsetAsync(flops, 0, sizeof(int64) * rows, stream), where);
+    if (a_nnz > 0) {
+        const long long threads = ceildiv(a_nnz, flops_chunk);
+        row_flops_kernel<<<exact_grid(threads, 256, where), 256, 0, stream>>>(
+            a_nnz, rows, in.a_ptrs, in.a_cols, in.b_ptrs, flops);
+        check_launch(where);
+    }
+    if (in.identity) {
+        add_identity_flops_kernel<<<grid_for(exec, rows, 256, 8), 256, 0, stream>>>(
+            rows, in.b_ptrs, flops);
+        check_launch(where);
+    }
+
+    // distinct columns per row, into row_ptrs
+    const auto groups = group_rows<I>(exec, rows, SymbolicNeed{flops, b_cols}, flops,
+                                      light_groups_for(max_symbolic_table), b_cols, where);
+    state.multiply_adds = static_cast<size_type>(groups.weight);
+    I* counts = state.row_ptrs.data();
+    for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
+        if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
+    }
+    if (groups.size(heavy_group) > 0) count_heavy_rows(exec, groups, in, b_cols, counts);
+    if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
+    const long long nnz = sum_as_64bit(exec, counts, rows, where);
+    if (nnz > std::numeric_limits<I>::max()) {
+        throw OutOfRange(where,
+                         std::string("C has more stored entries than the index type ") +
+                             type_name<I>() + " can count (use 64-bit indices); entries",
+                         nnz, std::numeric_limits<I>::max());
+    }
+    loom::cuda::exclusive_prefix_sum(exec, counts, rows + 1);
+    state.nnz = nnz;
+
+    // the numeric phase's grouping, by exact row length, and its second-level tables
+    plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr, numeric_light_groups,
+                                 b_cols, where);
+    if (plan->groups.size(hash_group) > 0) {
+        plan->hash = plan_numeric_hash(exec, plan->groups, counts, numeric_hash);
+    }
+    state.backend = std::move(plan);
+}
+
+}  // namespace
+}  // namespace loom::sparse::cuda::spgemm_kernels
+
+namespace loom::sparse::cuda {
+
+template <typename V, typename I>
+void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
+                     const matrix::Csr<V, I>& B, bool with_identity,
+                     detail::SpgemmState<I>& state)
+{
+    using namespace spgemm_kernels;
+    const Pattern<I> in{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(),
+                        B.col_idxs().data(), with_identity};
+    using DV = loom::cuda::device_type_t<V>;
+    symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
+             NumericHashShape{hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
+}
+
+#define LOOM_INSTANTIATE_SPGEMM_SYMBOLIC_CUDA(V, I)                                            \
+    template void spgemm_symbolic(const CudaExecutor&, const matrix::Csr<V, I>&,               \
+                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_SYMBOLIC_CUDA)
+
+}  // namespace loom::sparse::cuda

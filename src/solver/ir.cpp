@@ -30,16 +30,17 @@ void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
 {
     const auto& A = *this->system_matrix();
     const auto* S = inner_solver().get();
+    const auto& space = st.space();
     auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& d = S ? st.vector(d_vec) : r;
     const auto k = st.columns();
 
-    detail::residual(A, b, x, r);
+    detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
     for (size_type it = 1;; ++it) {
         if (S) {
-            blas::fill(d, V{0});
+            space.fill(d, V{0});
             S->apply(r, d);
         }
         for (size_type j = 0; j < k; ++j) {
@@ -47,8 +48,8 @@ void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         }
         s.push(omega_slot);
         s.axpy(omega_slot, d, x);
-        detail::residual(A, b, x, r);
-        blas::conj_dot(r, r, s[rr_slot]);
+        detail::residual(space, A, b, x, r);
+        s.conj_dot(rr_slot, r, r);
         s.fetch(rr_slot);
         st.set_norms_from_squares(rr_slot);
         if (st.check(it, &x)) return;

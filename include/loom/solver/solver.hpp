@@ -33,6 +33,7 @@
 #include "loom/log/logger.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/solver/result.hpp"
+#include "loom/solver/vector_space.hpp"
 #include "loom/stop/criterion.hpp"
 
 namespace loom::solver {
@@ -172,8 +173,10 @@ struct Workspace {
 };
 }  // namespace detail
 
+/// A solver's vectors are those of its system matrix (vector_space_of): a solver of a
+/// distributed system is itself distributed.
 template <typename V>
-class IterativeSolver : public LinOp<V> {
+class IterativeSolver : public LinOp<V>, public HasVectorSpace<V> {
 public:
     using value_type = V;
 
@@ -193,6 +196,8 @@ public:
     const std::shared_ptr<const stop::Criterion>& criteria() const noexcept { return criteria_; }
     InitialGuess initial_guess() const noexcept { return initial_guess_; }
     bool throws_on_failure() const noexcept { return throw_on_failure_; }
+    /// Where the work vectors live and how they are reduced.
+    std::shared_ptr<const VectorSpace<V>> vector_space() const override { return space_; }
 
     /// The outcome of the last apply (reason `running` before the first).
     const SolveResult& result() const noexcept { return result_; }
@@ -216,6 +221,7 @@ protected:
 private:
     std::shared_ptr<const LinOp<V>> system_;
     std::shared_ptr<const LinOp<V>> preconditioner_;
+    std::shared_ptr<const VectorSpace<V>> space_;
     std::shared_ptr<const stop::Criterion> criteria_;
     InitialGuess initial_guess_;
     bool throw_on_failure_;

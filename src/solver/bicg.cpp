@@ -15,9 +15,8 @@ enum Vector : int { r_vec, r2_vec, p_vec, p2_vec, q_vec, q2_vec, z_vec, z2_vec }
 
 template <typename V>
 Bicg<V>::Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-              const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Bicg"),
-      params_(params),
+              const CommonParameters<V>& params)
+    : EnableIterativeSolver<Bicg<V>, V>(std::move(exec), std::move(system), params),
       system_conj_transpose_(loom::conj_transpose(this->system_matrix()))
 {
     if (this->preconditioner()) {
@@ -33,8 +32,7 @@ detail::Workspace Bicg<V>::workspace() const
 
 // Preconditioned BiCG: the shadow system runs with A^H and M^H from r2_0 = r_0.
 template <typename V>
-void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                    detail::SolveState<V>& st) const
+void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
 {
     const auto& A = *this->system_matrix();
     const auto& AH = *system_conj_transpose_;

@@ -16,13 +16,6 @@ enum Host : int { rho_old_h, alpha_h, omega_h, host_count };
 }  // namespace
 
 template <typename V>
-Bicgstab<V>::Bicgstab(std::shared_ptr<const Executor> exec,
-                      std::shared_ptr<const LinOp<V>> system, const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Bicgstab"),
-      params_(params)
-{}
-
-template <typename V>
 detail::Workspace Bicgstab<V>::workspace() const
 {
     return {this->preconditioner() ? 7 : 5, slot_count, host_count};
@@ -73,7 +66,7 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
             space.copy(r, p);
         } else {
             s.push(beta_slot);
-            s.axpy(neg_omega_slot, v, p);       // p - omega v
+            s.axpy(neg_omega_slot, v, p);        // p - omega v
             s.axpby(one_slot, r, beta_slot, p);  // r + beta (p - omega v)
         }
         if (M) M->apply(p, p_hat);
@@ -81,8 +74,8 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         s.conj_dot(sigma_slot, r_tld, v);
         s.fetch(sigma_slot);
         for (size_type j = 0; j < k; ++j) {
-            const V alpha = st.coefficient(j, at(j, rho_old_h), s.host(sigma_slot, j), "alpha",
-                                           "r~^H A p", it);
+            const V alpha =
+                st.coefficient(j, at(j, rho_old_h), s.host(sigma_slot, j), "alpha", "r~^H A p", it);
             at(j, alpha_h) = alpha;
             s.host(alpha_slot, j) = alpha;
             s.host(neg_alpha_slot, j) = -alpha;

@@ -73,8 +73,8 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
         }
         s.fetch(pq_slot, last - pq_slot + 1);
         for (size_type j = 0; j < k; ++j) {
-            s.host(alpha_slot, j) = st.coefficient(j, rho[j], s.host(pq_slot, j), "alpha",
-                                                   "p^H A p", it);
+            s.host(alpha_slot, j) =
+                st.coefficient(j, rho[j], s.host(pq_slot, j), "alpha", "p^H A p", it);
         }
         if (st.all_stopped()) return;
         st.set_norms_from_squares(M ? rr_slot : rho_slot);
@@ -95,13 +95,6 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
 }  // namespace
 
 template <typename V>
-Cg<V>::Cg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-          const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Cg"),
-      params_(params)
-{}
-
-template <typename V>
 detail::Workspace Cg<V>::workspace() const
 {
     return cg_workspace(this->preconditioner() != nullptr);
@@ -113,13 +106,6 @@ void Cg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
 {
     run_cg(*this, false, b, x, state);
 }
-
-template <typename V>
-Fcg<V>::Fcg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Fcg"),
-      params_(params)
-{}
 
 template <typename V>
 detail::Workspace Fcg<V>::workspace() const

@@ -14,13 +14,6 @@ enum Vector : int { r_vec, r_tld_vec, u_vec, p_vec, q_vec, v_hat_vec, t_vec, p_h
 }  // namespace
 
 template <typename V>
-Cgs<V>::Cgs(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Cgs"),
-      params_(params)
-{}
-
-template <typename V>
 detail::Workspace Cgs<V>::workspace() const
 {
     return {this->preconditioner() ? 8 : 7, slot_count, 1};
@@ -28,8 +21,7 @@ detail::Workspace Cgs<V>::workspace() const
 
 // Right-preconditioned CGS (Templates for the Solution of Linear Systems, fig. 2.9).
 template <typename V>
-void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                   detail::SolveState<V>& st) const
+void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
 {
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();

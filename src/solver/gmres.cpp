@@ -80,14 +80,14 @@ private:
 
 template <typename V>
 Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Gmres"),
-      params_(params),
+                const GmresParameters<V>& params)
+    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
+                                                             params),
       krylov_dim_(std::min(params.krylov_dim, std::max<size_type>(this->size().rows, 1)))
 {
     if (params.krylov_dim < 1) {
-        throw BadInput("loom::solver::Gmres", "krylov_dim must be at least 1, got " +
-                                                  std::to_string(params.krylov_dim));
+        throw BadInput("loom::solver::gmres",
+                       "krylov_dim must be at least 1, got " + std::to_string(params.krylov_dim));
     }
 }
 
@@ -97,8 +97,8 @@ detail::Workspace Gmres<V>::workspace() const
     const auto m = krylov_dim_;
     // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned;
     // slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}
-    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)),
-            static_cast<int>(2 * m + 2), LeastSquares<V>::values_per_column(m)};
+    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)), static_cast<int>(2 * m + 2),
+            LeastSquares<V>::values_per_column(m)};
 }
 
 // Gram-Schmidt on the executor: slot i receives -h_ij, so that axpy can subtract h_ij V_i
@@ -111,7 +111,7 @@ void Gmres<V>::orthogonalize(detail::SolveState<V>& st, size_type j) const
     auto& s = st.scalars();
     auto& w = st.vector(static_cast<int>(j + 1));
     const int count = static_cast<int>(j + 1);
-    if (params_.orthogonalization == Orthogonalization::modified) {
+    if (this->parameters().orthogonalization == Orthogonalization::modified) {
         for (int i = 0; i < count; ++i) {
             const auto& vi = st.vector(i);
             s.conj_dot(i, vi, w);
@@ -181,7 +181,8 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                         q.h(i, j) = -s.host(static_cast<int>(i), c);
                         finite = finite && detail::is_finite(q.h(i, j));
                     }
-                    const double below = detail::norm_from_square(s.host(static_cast<int>(j + 1), c));
+                    const double below =
+                        detail::norm_from_square(s.host(static_cast<int>(j + 1), c));
                     if (!finite || !std::isfinite(below)) {
                         st.stop(c, stop::Reason::not_finite, "Arnoldi coefficients", it);
                     } else if (!q.rotate(j, below)) {

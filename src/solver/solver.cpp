@@ -309,13 +309,14 @@ SolveResult SolveState<V>::finish(matrix::Dense<V>& x)
 template <typename V>
 IterativeSolver<V>::IterativeSolver(std::shared_ptr<const Executor> exec,
                                     std::shared_ptr<const LinOp<V>> system,
-                                    const CommonParameters<V>& params, const char* where)
+                                    const CommonParameters<V>& params, const char* name)
     : system_(std::move(system)),
       preconditioner_(params.preconditioner),
       criteria_(params.criteria),
       initial_guess_(params.initial_guess),
       throw_on_failure_(params.throw_on_failure)
 {
+    const auto where = std::string("loom::solver::") + name;
     if (!exec) throw BadInput(where, "the executor is null");
     if (!system_) throw BadInput(where, "the system matrix is null");
     const auto size = system_->size();
@@ -324,8 +325,9 @@ IterativeSolver<V>::IterativeSolver(std::shared_ptr<const Executor> exec,
                                            "; an iterative solver needs a square one");
     }
     if (!criteria_) {
-        throw BadInput(where, "no stopping criterion given (use with_criteria, e.g. "
-                              "stop::max_iterations(1000) | stop::relative_residual(1e-8))");
+        throw BadInput(where,
+                       "no stopping criterion given (use with_criteria, e.g. "
+                       "stop::max_iterations(1000) | stop::relative_residual(1e-8))");
     }
     if (params.preconditioner_factory) {
         preconditioner_ = params.preconditioner_factory->generate(system_);
@@ -357,8 +359,7 @@ void IterativeSolver<V>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>&
     solve(b, x, *state_);
     result_ = state_->finish(x);
     if (throw_on_failure_ && !result_.converged()) {
-        throw NumericalError(std::string("loom::solver::") + name() + "::apply",
-                             result_.message());
+        throw NumericalError(std::string("loom::solver::") + name() + "::apply", result_.message());
     }
 }
 
@@ -374,7 +375,7 @@ void IterativeSolver<V>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
     space_->axpby(alpha, scaled_, beta, x);
 }
 
-#define LOOM_INSTANTIATE_SOLVER_BASE(V)    \
+#define LOOM_INSTANTIATE_SOLVER_BASE(V)   \
     template class detail::Scalars<V>;    \
     template class detail::SolveState<V>; \
     template class IterativeSolver<V>;

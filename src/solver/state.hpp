@@ -190,8 +190,8 @@ public:
     /// A step coefficient num / den of column j (`what` names it): 0 for a stopped column,
     /// and 0 with the column stopped when den is zero or not finite (naming `den_name`) or
     /// the quotient is not finite.
-    V coefficient(size_type j, const V& num, const V& den, const char* what,
-                  const char* den_name, size_type iteration);
+    V coefficient(size_type j, const V& num, const V& den, const char* what, const char* den_name,
+                  size_type iteration);
     /// beta = num / rho_old of a recurrence on rho (r^H z, or the shadow residual's), which
     /// becomes rho_new: 0 for a stopped column, and 0 with the column stopped when rho_new
     /// is zero or not finite (the next step would divide by it) or beta is not finite.

@@ -143,9 +143,9 @@ public:
     std::shared_ptr<SolverT> generate(std::shared_ptr<const LinOp<value_type>> system) const
     {
         if (!system) {
-            throw BadInput(std::string("loom::solver::") + SolverT::solver_name +
-                               "::Factory::generate",
-                           "the system matrix is null");
+            throw BadInput(
+                std::string("loom::solver::") + SolverT::solver_name + "::Factory::generate",
+                "the system matrix is null");
         }
         return std::make_shared<SolverT>(this->executor(), std::move(system), params_);
     }
@@ -203,13 +203,12 @@ public:
     const SolveResult& result() const noexcept { return result_; }
 
 protected:
-    /// Checks and binds the common parameters; `where` names the solver in messages.
+    /// Checks and binds the common parameters; messages name the solver "loom::solver::<name>".
     IterativeSolver(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                    const CommonParameters<V>& params, const char* where);
+                    const CommonParameters<V>& params, const char* name);
 
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const final;
-    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                    matrix::Dense<V>& x) const final;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const final;
 
     /// What solve() needs; asked at every apply (keep it cheap).
     virtual detail::Workspace workspace() const = 0;
@@ -228,6 +227,33 @@ private:
     mutable SolveResult result_;
     mutable std::unique_ptr<detail::SolveState<V>> state_;
     mutable matrix::Dense<V> scaled_;  ///< the solution when apply has alpha and beta
+};
+
+/// What a concrete solver has because it is one: its parameters (copied from the factory),
+/// builder, factory type and name. Derived names itself (`solver_name`) and implements
+/// workspace() and solve(). A solver with parameters of its own passes them as ParametersT
+/// and declares a Builder with their setters, and build(), hiding these.
+template <typename Derived, typename V, typename ParametersT = CommonParameters<V>>
+class EnableIterativeSolver : public IterativeSolver<V> {
+public:
+    using Parameters = ParametersT;
+    class Builder : public BuilderBase<Builder, Parameters, Derived> {};
+    using Factory = solver::Factory<Derived>;
+
+    static Builder build() { return {}; }
+
+    /// Made by Factory::generate.
+    EnableIterativeSolver(std::shared_ptr<const Executor> exec,
+                          std::shared_ptr<const LinOp<V>> system, const Parameters& params)
+        : IterativeSolver<V>(std::move(exec), std::move(system), params, Derived::solver_name),
+          params_(params)
+    {}
+
+    const char* name() const noexcept override { return Derived::solver_name; }
+    const Parameters& parameters() const noexcept { return params_; }
+
+private:
+    Parameters params_;
 };
 
 }  // namespace loom::solver

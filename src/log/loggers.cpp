@@ -6,7 +6,6 @@
 
 #include "log/demangle.hpp"
 #include "loom/base/error.hpp"
-#include "loom/stop/criterion.hpp"
 
 namespace loom::log {
 namespace {
@@ -93,7 +92,7 @@ void StreamLogger::on_solve_finished(const SolveEndEvent& e)
 void StreamLogger::on_criterion_checked(const CriterionCheckEvent& e)
 {
     if (!(events_ & criteria) || !e.stopped_any) return;
-    stream_ << "[loom] criterion '" << e.criterion->description() << "' holds at iteration "
+    stream_ << "[loom] criterion '" << e.description << "' holds at iteration "
             << e.iteration << " for column(s)";
     for (std::size_t j = 0; j < e.status.size(); ++j) {
         if (e.status[j].stopped() && e.status[j].iteration == e.iteration) stream_ << ' ' << j;

@@ -31,8 +31,8 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
 #include "loom/log/logger.hpp"
+#include "loom/log/outcome.hpp"
 #include "loom/matrix/dense.hpp"
-#include "loom/solver/result.hpp"
 #include "loom/solver/vector_space.hpp"
 #include "loom/stop/criterion.hpp"
 

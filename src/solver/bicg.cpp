@@ -1,7 +1,7 @@
 #include "loom/solver/bicg.hpp"
 
 #include "base/instantiate.hpp"
-#include "loom/base/operators.hpp"
+#include "loom/solver/operators.hpp"
 #include "solver/state.hpp"
 
 namespace loom::solver {

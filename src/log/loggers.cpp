@@ -28,6 +28,16 @@ std::vector<stop::ColumnStatus> copy_of(std::span<const stop::ColumnStatus> s)
     return {s.begin(), s.end()};
 }
 
+Record record_of(EventKind kind, const ApplyEvent& e)
+{
+    Record r;
+    r.kind = kind;
+    r.source = e.op;
+    r.size = e.size;
+    r.columns = e.columns;
+    return r;
+}
+
 }  // namespace
 
 const char* to_string(EventKind kind) noexcept
@@ -119,22 +129,12 @@ void RecordLogger::push(Record record)
 
 void RecordLogger::on_apply_started(const ApplyEvent& e)
 {
-    Record r;
-    r.kind = EventKind::apply_started;
-    r.source = e.op;
-    r.size = e.size;
-    r.columns = e.columns;
-    push(std::move(r));
+    push(record_of(EventKind::apply_started, e));
 }
 
 void RecordLogger::on_apply_finished(const ApplyEvent& e)
 {
-    Record r;
-    r.kind = EventKind::apply_finished;
-    r.source = e.op;
-    r.size = e.size;
-    r.columns = e.columns;
-    push(std::move(r));
+    push(record_of(EventKind::apply_finished, e));
 }
 
 void RecordLogger::on_solve_started(const SolveStartEvent& e)

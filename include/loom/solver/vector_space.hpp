@@ -1,15 +1,13 @@
-// Vectors. The solvers never allocate a vector or reduce one themselves: they ask the
-// VectorSpace of their system matrix. A vector is a matrix::Dense multi-vector (rows x k,
-// column j is right-hand side j), so LinOp::apply(const Dense&, Dense&) stays as it is.
-// The solver code relies on four things only: create() gives vectors its operators accept,
-// updates act column by column on the rows this process holds, a reduction writes a partial
-// result per column into a 1 x k row that finish_reductions() completes, and a reduced
-// value is not used before it is completed (SolveState's Scalars enforce it and hand every
-// range fetched together to ONE finish_reductions call).
-// A distributed vector is a Dense holding the local rows: its matrix reports the local size
-// to LinOp and implements HasVectorSpace, with a space whose finish_reductions is one
-// all-reduce (sum) over the communicator. A batch of systems is an operator applying system
-// j to column j: the per-column reductions are already the per-system ones.
+// Vectors. A solver never allocates or reduces a vector itself: it asks the VectorSpace of
+// its system matrix (HasVectorSpace; else the plain one below: Dense on one executor, blas
+// kernels). A vector is a matrix::Dense multi-vector, column j right-hand side j, so
+// LinOp::apply(const Dense&, Dense&) stays. The solver code relies on: create() gives vectors
+// its operators accept; updates act per column on the rows held here; a reduction writes a
+// partial 1 x k row that finish_reductions() completes, and no reduced value is used before
+// (Scalars enforce it and pass each range fetched together to ONE finish_reductions call).
+// A distributed vector is a Dense of the local rows: its matrix reports its local size to
+// LinOp and supplies a space whose finish_reductions is one all-reduce (sum). A batch of
+// systems is an operator applying system j to column j: per-column reductions are per system.
 #pragma once
 
 #include <memory>

@@ -6,7 +6,6 @@
 
 #include "log/demangle.hpp"
 #include "loom/base/error.hpp"
-#include "loom/stop/criterion.hpp"
 
 namespace loom::log {
 namespace {
@@ -27,6 +26,16 @@ std::vector<double> copy_of(std::span<const double> s) { return {s.begin(), s.en
 std::vector<stop::ColumnStatus> copy_of(std::span<const stop::ColumnStatus> s)
 {
     return {s.begin(), s.end()};
+}
+
+Record record_of(EventKind kind, const ApplyEvent& e)
+{
+    Record r;
+    r.kind = kind;
+    r.source = e.op;
+    r.size = e.size;
+    r.columns = e.columns;
+    return r;
 }
 
 }  // namespace
@@ -93,7 +102,7 @@ void StreamLogger::on_solve_finished(const SolveEndEvent& e)
 void StreamLogger::on_criterion_checked(const CriterionCheckEvent& e)
 {
     if (!(events_ & criteria) || !e.stopped_any) return;
-    stream_ << "[loom] criterion '" << e.criterion->description() << "' holds at iteration "
+    stream_ << "[loom] criterion '" << e.description << "' holds at iteration "
             << e.iteration << " for column(s)";
     for (std::size_t j = 0; j < e.status.size(); ++j) {
         if (e.status[j].stopped() && e.status[j].iteration == e.iteration) stream_ << ' ' << j;
@@ -120,22 +129,12 @@ void RecordLogger::push(Record record)
 
 void RecordLogger::on_apply_started(const ApplyEvent& e)
 {
-    Record r;
-    r.kind = EventKind::apply_started;
-    r.source = e.op;
-    r.size = e.size;
-    r.columns = e.columns;
-    push(std::move(r));
+    push(record_of(EventKind::apply_started, e));
 }
 
 void RecordLogger::on_apply_finished(const ApplyEvent& e)
 {
-    Record r;
-    r.kind = EventKind::apply_finished;
-    r.source = e.op;
-    r.size = e.size;
-    r.columns = e.columns;
-    push(std::move(r));
+    push(record_of(EventKind::apply_finished, e));
 }
 
 void RecordLogger::on_solve_started(const SolveStartEvent& e)

@@ -1,7 +1,7 @@
 #include "loom/solver/bicg.hpp"
 
 #include "base/instantiate.hpp"
-#include "loom/base/operators.hpp"
+#include "loom/solver/operators.hpp"
 #include "solver/state.hpp"
 
 namespace loom::solver {
@@ -15,9 +15,8 @@ enum Vector : int { r_vec, r2_vec, p_vec, p2_vec, q_vec, q2_vec, z_vec, z2_vec }
 
 template <typename V>
 Bicg<V>::Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-              const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Bicg"),
-      params_(params),
+              const CommonParameters<V>& params)
+    : EnableIterativeSolver<Bicg<V>, V>(std::move(exec), std::move(system), params),
       system_conj_transpose_(loom::conj_transpose(this->system_matrix()))
 {
     if (this->preconditioner()) {
@@ -33,13 +32,13 @@ detail::Workspace Bicg<V>::workspace() const
 
 // Preconditioned BiCG: the shadow system runs with A^H and M^H from r2_0 = r_0.
 template <typename V>
-void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                    detail::SolveState<V>& st) const
+void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
 {
     const auto& A = *this->system_matrix();
     const auto& AH = *system_conj_transpose_;
     const auto* M = this->preconditioner().get();
     const auto* MH = preconditioner_conj_transpose_.get();
+    const auto& space = st.space();
     auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& r2 = st.vector(r2_vec);
@@ -52,16 +51,16 @@ void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     const auto k = st.columns();
     const auto rho = st.host_values();
 
-    detail::residual(A, b, x, r);
+    detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
-    blas::copy(r, r2);
+    space.copy(r, r2);
     if (M) {
         M->apply(r, z);
         MH->apply(r2, z2);
     }
-    blas::copy(z, p);
-    blas::copy(z2, p2);
-    blas::conj_dot(r2, z, s[rho_slot]);
+    space.copy(z, p);
+    space.copy(z2, p2);
+    s.conj_dot(rho_slot, r2, z);
     s.fetch(rho_slot);
     for (size_type j = 0; j < k; ++j) {
         rho[j] = s.host(rho_slot, j);
@@ -74,14 +73,10 @@ void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     for (size_type it = 1;; ++it) {
         A.apply(p, q);
         AH.apply(p2, q2);
-        blas::conj_dot(p2, q, s[pq_slot]);
+        s.conj_dot(pq_slot, p2, q);
         s.fetch(pq_slot);
         for (size_type j = 0; j < k; ++j) {
-            V alpha{0};
-            if (st.running(j) && st.usable_denominator(j, s.host(pq_slot, j), "p2^H A p", it)) {
-                alpha = rho[j] / s.host(pq_slot, j);
-                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
-            }
+            const V alpha = st.coefficient(j, rho[j], s.host(pq_slot, j), "alpha", "p2^H A p", it);
             s.host(alpha_slot, j) = alpha;
             s.host(neg_alpha_slot, j) = -alpha;
             s.host(neg_conj_alpha_slot, j) = -loom::conj(alpha);
@@ -95,22 +90,15 @@ void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
             M->apply(r, z);
             MH->apply(r2, z2);
         }
-        blas::conj_dot(r2, z, s[rho_slot]);
-        blas::conj_dot(r, r, s[rr_slot]);
+        s.conj_dot(rho_slot, r2, z);
+        s.conj_dot(rr_slot, r, r);
         s.fetch(rho_slot, 2);
         st.set_norms_from_squares(rr_slot);
         if (st.check(it, &x)) return;
 
         for (size_type j = 0; j < k; ++j) {
-            V beta{0};
-            if (st.running(j)) {
-                const V rho_new = s.host(rho_slot, j);
-                if (st.usable_denominator(j, rho_new, "rho", it)) {
-                    beta = rho_new / rho[j];
-                    if (!st.finite_or_stop(j, beta, "beta", it)) beta = V{0};
-                }
-                rho[j] = rho_new;
-            }
+            const V rho_new = s.host(rho_slot, j);
+            const V beta = st.next_beta(j, rho_new, rho[j], rho_new, "rho", it);
             s.host(beta_slot, j) = beta;
             s.host(conj_beta_slot, j) = loom::conj(beta);
         }

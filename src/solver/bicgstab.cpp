@@ -16,13 +16,6 @@ enum Host : int { rho_old_h, alpha_h, omega_h, host_count };
 }  // namespace
 
 template <typename V>
-Bicgstab<V>::Bicgstab(std::shared_ptr<const Executor> exec,
-                      std::shared_ptr<const LinOp<V>> system, const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Bicgstab"),
-      params_(params)
-{}
-
-template <typename V>
 detail::Workspace Bicgstab<V>::workspace() const
 {
     return {this->preconditioner() ? 7 : 5, slot_count, host_count};
@@ -35,6 +28,7 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
 {
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
+    const auto& space = st.space();
     auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& r_tld = st.vector(r_tld_vec);
@@ -47,10 +41,10 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     const auto host = st.host_values();
     auto at = [&](size_type j, Host h) -> V& { return host[j * host_count + h]; };
 
-    detail::residual(A, b, x, r);
+    detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
-    blas::copy(r, r_tld);
-    blas::conj_dot(r_tld, r, s[rho_slot]);
+    space.copy(r, r_tld);
+    s.conj_dot(rho_slot, r_tld, r);
     s.fetch(rho_slot);
     for (size_type j = 0; j < k; ++j) s.host(one_slot, j) = V{1};
     s.push(one_slot);
@@ -69,22 +63,19 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         }
         if (st.all_stopped()) return;
         if (it == 1) {
-            blas::copy(r, p);
+            space.copy(r, p);
         } else {
             s.push(beta_slot);
-            s.axpy(neg_omega_slot, v, p);       // p - omega v
+            s.axpy(neg_omega_slot, v, p);        // p - omega v
             s.axpby(one_slot, r, beta_slot, p);  // r + beta (p - omega v)
         }
         if (M) M->apply(p, p_hat);
         A.apply(p_hat, v);
-        blas::conj_dot(r_tld, v, s[sigma_slot]);
+        s.conj_dot(sigma_slot, r_tld, v);
         s.fetch(sigma_slot);
         for (size_type j = 0; j < k; ++j) {
-            V alpha{0};
-            if (st.running(j) && st.usable_denominator(j, s.host(sigma_slot, j), "r~^H A p", it)) {
-                alpha = at(j, rho_old_h) / s.host(sigma_slot, j);
-                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
-            }
+            const V alpha =
+                st.coefficient(j, at(j, rho_old_h), s.host(sigma_slot, j), "alpha", "r~^H A p", it);
             at(j, alpha_h) = alpha;
             s.host(alpha_slot, j) = alpha;
             s.host(neg_alpha_slot, j) = -alpha;
@@ -94,8 +85,8 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         s.axpy(neg_alpha_slot, v, r);  // s = r - alpha v
         if (M) M->apply(r, s_hat);
         A.apply(s_hat, t);
-        blas::conj_dot(t, t, s[tt_slot]);
-        blas::conj_dot(t, r, s[ts_slot]);
+        s.conj_dot(tt_slot, t, t);
+        s.conj_dot(ts_slot, t, r);
         s.fetch(tt_slot, 2);
         // omega = 0 (t = 0 or t orthogonal to s) keeps the half step x + alpha p_hat with
         // residual s. The next beta would divide by omega, so such a column breaks down
@@ -118,8 +109,8 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         s.axpy(omega_slot, s_hat, x);
         s.axpy(neg_omega_slot, t, r);
 
-        blas::conj_dot(r_tld, r, s[rho_slot]);
-        blas::conj_dot(r, r, s[rr_slot]);
+        s.conj_dot(rho_slot, r_tld, r);
+        s.conj_dot(rr_slot, r, r);
         s.fetch(rho_slot, 2);
         st.set_norms_from_squares(rr_slot);
         if (st.check(it, &x)) return;

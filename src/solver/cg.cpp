@@ -25,6 +25,7 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
 {
     const auto& A = *solver.system_matrix();
     const auto* M = solver.preconditioner().get();
+    const auto& space = st.space();
     auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& p = st.vector(p_vec);
@@ -34,11 +35,11 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
     const auto rho = st.host_values();  // rho_old per column
     const char* rho_name = M ? "r^H M r" : "r^H r";
 
-    detail::residual(A, b, x, r);
+    detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
     if (M) M->apply(r, z);
-    blas::copy(z, p);
-    blas::conj_dot(r, z, s[rho_slot]);
+    space.copy(z, p);
+    s.conj_dot(rho_slot, r, z);
     s.fetch(rho_slot);
     for (size_type j = 0; j < k; ++j) {
         rho[j] = s.host(rho_slot, j);
@@ -50,52 +51,40 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
 
     for (size_type it = 1;; ++it) {
         A.apply(p, q);
-        blas::conj_dot(p, q, s[pq_slot]);
+        s.conj_dot(pq_slot, p, q);
+        s.finish(pq_slot);
         // alpha = rho / p^H q is formed on the executor (0 where it would break down), so the
         // iteration goes on without waiting for the host; the host sees p^H q with the next
         // dots, one copy per iteration, and stops a column that broke down then (its x and r
         // unchanged, alpha having been 0).
-        blas::axpy_quotient(s[rho_slot], s[pq_slot], p, x);
-        blas::axpy_quotient(s[rho_slot], s[pq_slot], q, r, true);
+        space.axpy_quotient(s[rho_slot], s[pq_slot], p, x, false);
+        space.axpy_quotient(s[rho_slot], s[pq_slot], q, r, true);
         if (M) M->apply(r, z);
 
-        blas::conj_dot(r, z, s[rho_slot]);
+        s.conj_dot(rho_slot, r, z);
         int last = rho_slot;
         if (M) {
-            blas::conj_dot(r, r, s[rr_slot]);
+            s.conj_dot(rr_slot, r, r);
             last = rr_slot;
         }
         if (flexible) {
-            blas::conj_dot(q, z, s[qz_slot]);
+            s.conj_dot(qz_slot, q, z);
             last = qz_slot;
         }
         s.fetch(pq_slot, last - pq_slot + 1);
         for (size_type j = 0; j < k; ++j) {
-            V alpha{0};
-            if (st.running(j) && st.usable_denominator(j, s.host(pq_slot, j), "p^H A p", it)) {
-                alpha = rho[j] / s.host(pq_slot, j);
-                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
-            }
-            s.host(alpha_slot, j) = alpha;
+            s.host(alpha_slot, j) =
+                st.coefficient(j, rho[j], s.host(pq_slot, j), "alpha", "p^H A p", it);
         }
         if (st.all_stopped()) return;
         st.set_norms_from_squares(M ? rr_slot : rho_slot);
         if (st.check(it, &x)) return;
 
         for (size_type j = 0; j < k; ++j) {
-            V beta{0};
-            if (st.running(j)) {
-                const V rho_new = s.host(rho_slot, j);
-                const V numerator = flexible ? -loom::conj(s.host(alpha_slot, j)) *
-                                                   s.host(qz_slot, j)
-                                             : rho_new;
-                if (st.usable_denominator(j, rho_new, rho_name, it)) {
-                    beta = numerator / rho[j];
-                    if (!st.finite_or_stop(j, beta, "beta", it)) beta = V{0};
-                }
-                rho[j] = rho_new;
-            }
-            s.host(beta_slot, j) = beta;
+            const V rho_new = s.host(rho_slot, j);
+            const V numerator =
+                flexible ? -loom::conj(s.host(alpha_slot, j)) * s.host(qz_slot, j) : rho_new;
+            s.host(beta_slot, j) = st.next_beta(j, numerator, rho[j], rho_new, rho_name, it);
         }
         if (st.all_stopped()) return;
         s.push(beta_slot);
@@ -104,13 +93,6 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
 }
 
 }  // namespace
-
-template <typename V>
-Cg<V>::Cg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-          const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Cg"),
-      params_(params)
-{}
 
 template <typename V>
 detail::Workspace Cg<V>::workspace() const
@@ -124,13 +106,6 @@ void Cg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
 {
     run_cg(*this, false, b, x, state);
 }
-
-template <typename V>
-Fcg<V>::Fcg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Fcg"),
-      params_(params)
-{}
 
 template <typename V>
 detail::Workspace Fcg<V>::workspace() const

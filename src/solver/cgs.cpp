@@ -14,13 +14,6 @@ enum Vector : int { r_vec, r_tld_vec, u_vec, p_vec, q_vec, v_hat_vec, t_vec, p_h
 }  // namespace
 
 template <typename V>
-Cgs<V>::Cgs(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Cgs"),
-      params_(params)
-{}
-
-template <typename V>
 detail::Workspace Cgs<V>::workspace() const
 {
     return {this->preconditioner() ? 8 : 7, slot_count, 1};
@@ -28,11 +21,11 @@ detail::Workspace Cgs<V>::workspace() const
 
 // Right-preconditioned CGS (Templates for the Solution of Linear Systems, fig. 2.9).
 template <typename V>
-void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                   detail::SolveState<V>& st) const
+void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
 {
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
+    const auto& space = st.space();
     auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& r_tld = st.vector(r_tld_vec);
@@ -47,69 +40,59 @@ void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     const auto k = st.columns();
     const auto rho = st.host_values();
 
-    detail::residual(A, b, x, r);
+    detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
-    blas::copy(r, r_tld);
-    blas::conj_dot(r_tld, r, s[rho_slot]);
+    space.copy(r, r_tld);
+    s.conj_dot(rho_slot, r_tld, r);
     s.fetch(rho_slot);
     for (size_type j = 0; j < k; ++j) {
         rho[j] = s.host(rho_slot, j);
         if (st.running(j)) st.usable_denominator(j, rho[j], "rho", 0);
     }
     if (st.all_stopped()) return;
-    blas::copy(r, u);
-    blas::copy(r, p);
+    space.copy(r, u);
+    space.copy(r, p);
 
     for (size_type it = 1;; ++it) {
         if (M) M->apply(p, p_hat);
         A.apply(p_hat, v_hat);
-        blas::conj_dot(r_tld, v_hat, s[sigma_slot]);
+        s.conj_dot(sigma_slot, r_tld, v_hat);
         s.fetch(sigma_slot);
         for (size_type j = 0; j < k; ++j) {
-            V alpha{0};
-            if (st.running(j) && st.usable_denominator(j, s.host(sigma_slot, j), "r~^H A p", it)) {
-                alpha = rho[j] / s.host(sigma_slot, j);
-                if (!st.finite_or_stop(j, alpha, "alpha", it)) alpha = V{0};
-            }
+            const V alpha =
+                st.coefficient(j, rho[j], s.host(sigma_slot, j), "alpha", "r~^H A p", it);
             s.host(alpha_slot, j) = alpha;
             s.host(neg_alpha_slot, j) = -alpha;
         }
         if (st.all_stopped()) return;
         s.push(alpha_slot, 2);
-        blas::copy(u, q);
+        space.copy(u, q);
         s.axpy(neg_alpha_slot, v_hat, q);  // q = u - alpha v_hat
-        blas::copy(u, t);
-        blas::axpy(V{1}, q, t);  // t = u + q
+        space.copy(u, t);
+        space.axpy(V{1}, q, t);  // t = u + q
         if (M) M->apply(t, u_hat);
         s.axpy(alpha_slot, u_hat, x);
         A.apply(u_hat, q_hat);
         s.axpy(neg_alpha_slot, q_hat, r);
 
-        blas::conj_dot(r_tld, r, s[rho_slot]);
-        blas::conj_dot(r, r, s[rr_slot]);
+        s.conj_dot(rho_slot, r_tld, r);
+        s.conj_dot(rr_slot, r, r);
         s.fetch(rho_slot, 2);
         st.set_norms_from_squares(rr_slot);
         if (st.check(it, &x)) return;
 
         for (size_type j = 0; j < k; ++j) {
-            V beta{0};
-            if (st.running(j)) {
-                const V rho_new = s.host(rho_slot, j);
-                if (st.usable_denominator(j, rho_new, "rho", it)) {
-                    beta = rho_new / rho[j];
-                    if (!st.finite_or_stop(j, beta, "beta", it)) beta = V{0};
-                }
-                rho[j] = rho_new;
-            }
+            const V rho_new = s.host(rho_slot, j);
+            const V beta = st.next_beta(j, rho_new, rho[j], rho_new, "rho", it);
             s.host(beta_slot, j) = beta;
             s.host(beta_squared_slot, j) = beta * beta;
         }
         if (st.all_stopped()) return;
         s.push(beta_slot, 2);
-        blas::copy(r, u);
-        s.axpy(beta_slot, q, u);                   // u = r + beta q
+        space.copy(r, u);
+        s.axpy(beta_slot, q, u);                      // u = r + beta q
         s.axpby(beta_slot, q, beta_squared_slot, p);  // p = beta q + beta^2 p
-        blas::axpy(V{1}, u, p);                    //   + u
+        space.axpy(V{1}, u, p);                       //   + u
     }
 }
 

@@ -80,14 +80,14 @@ private:
 
 template <typename V>
 Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                const Parameters& params)
-    : IterativeSolver<V>(std::move(exec), std::move(system), params, "loom::solver::Gmres"),
-      params_(params),
+                const GmresParameters<V>& params)
+    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
+                                                             params),
       krylov_dim_(std::min(params.krylov_dim, std::max<size_type>(this->size().rows, 1)))
 {
     if (params.krylov_dim < 1) {
-        throw BadInput("loom::solver::Gmres", "krylov_dim must be at least 1, got " +
-                                                  std::to_string(params.krylov_dim));
+        throw BadInput("loom::solver::gmres",
+                       "krylov_dim must be at least 1, got " + std::to_string(params.krylov_dim));
     }
 }
 
@@ -97,34 +97,33 @@ detail::Workspace Gmres<V>::workspace() const
     const auto m = krylov_dim_;
     // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned;
     // slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}
-    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)),
-            static_cast<int>(2 * m + 2), LeastSquares<V>::values_per_column(m)};
+    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)), static_cast<int>(2 * m + 2),
+            LeastSquares<V>::values_per_column(m)};
 }
 
 // Gram-Schmidt on the executor: slot i receives -h_ij, so that axpy can subtract h_ij V_i
-// without a round trip to the host.
+// without a round trip to the host. Modified Gram-Schmidt completes each dot before its
+// update; classical completes all j + 1 of them at once (one all-reduce when distributed).
 template <typename V>
 void Gmres<V>::orthogonalize(detail::SolveState<V>& st, size_type j) const
 {
+    const auto& space = st.space();
     auto& s = st.scalars();
     auto& w = st.vector(static_cast<int>(j + 1));
-    if (params_.orthogonalization == Orthogonalization::modified) {
-        for (size_type i = 0; i <= j; ++i) {
-            const auto& vi = st.vector(static_cast<int>(i));
-            auto& h = s[static_cast<int>(i)];
-            blas::conj_dot(vi, w, h);
-            blas::scal(V{-1}, h);
-            blas::axpy(h, vi, w);
+    const int count = static_cast<int>(j + 1);
+    if (this->parameters().orthogonalization == Orthogonalization::modified) {
+        for (int i = 0; i < count; ++i) {
+            const auto& vi = st.vector(i);
+            s.conj_dot(i, vi, w);
+            s.finish(i);
+            s.negate(i);
+            space.axpy(s[i], vi, w);
         }
     } else {
-        for (size_type i = 0; i <= j; ++i) {
-            blas::conj_dot(st.vector(static_cast<int>(i)), w, s[static_cast<int>(i)]);
-        }
-        auto h = s.range(0, static_cast<int>(j + 1));
-        blas::scal(V{-1}, h);
-        for (size_type i = 0; i <= j; ++i) {
-            blas::axpy(s[static_cast<int>(i)], st.vector(static_cast<int>(i)), w);
-        }
+        for (int i = 0; i < count; ++i) s.conj_dot(i, st.vector(i), w);
+        s.finish(0, count);
+        s.negate(0, count);
+        for (int i = 0; i < count; ++i) space.axpy(s[i], st.vector(i), w);
     }
 }
 
@@ -135,6 +134,7 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     const auto m = krylov_dim_;
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
+    const auto& space = st.space();
     auto& s = st.scalars();
     const int inv_slot = static_cast<int>(m + 1);
     const int y_slot = static_cast<int>(m + 2);
@@ -145,7 +145,7 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     // Basis vectors each column has used in the current cycle (frozen when it stops).
     std::vector<size_type> dims(static_cast<std::size_t>(k));
 
-    detail::residual(A, b, x, r);
+    detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
     size_type it = 0;
     for (;;) {
@@ -170,7 +170,7 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                 A.apply(basis(j), w);
             }
             orthogonalize(st, j);
-            blas::conj_dot(w, w, s[static_cast<int>(j + 1)]);
+            s.conj_dot(static_cast<int>(j + 1), w, w);
             s.fetch(0, static_cast<int>(j + 2));
             for (size_type c = 0; c < k; ++c) {
                 V inv{0};
@@ -181,7 +181,8 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                         q.h(i, j) = -s.host(static_cast<int>(i), c);
                         finite = finite && detail::is_finite(q.h(i, j));
                     }
-                    const double below = detail::norm_from_square(s.host(static_cast<int>(j + 1), c));
+                    const double below =
+                        detail::norm_from_square(s.host(static_cast<int>(j + 1), c));
                     if (!finite || !std::isfinite(below)) {
                         st.stop(c, stop::Reason::not_finite, "Arnoldi coefficients", it);
                     } else if (!q.rotate(j, below)) {
@@ -216,12 +217,12 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
             if (M) {
                 auto& combination = st.vector(static_cast<int>(m + 2));
                 auto& z = st.vector(static_cast<int>(m + 1));
-                blas::fill(combination, V{0});
+                space.fill(combination, V{0});
                 for (size_type i = 0; i < used; ++i) {
                     s.axpy(y_slot + static_cast<int>(i), basis(i), combination);
                 }
                 M->apply(combination, z);
-                blas::axpy(V{1}, z, x);
+                space.axpy(V{1}, z, x);
             } else {
                 for (size_type i = 0; i < used; ++i) {
                     s.axpy(y_slot + static_cast<int>(i), basis(i), x);
@@ -232,8 +233,8 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         if (all_stopped) return;
 
         // Restart from the true residual.
-        detail::residual(A, b, x, r);
-        blas::conj_dot(r, r, s[0]);
+        detail::residual(space, A, b, x, r);
+        s.conj_dot(0, r, r);
         s.fetch(0);
         st.set_norms_from_squares(0);
         st.screen_norms(it);

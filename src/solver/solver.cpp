@@ -1,6 +1,7 @@
 #include "loom/solver/solver.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "base/instantiate.hpp"
@@ -12,13 +13,17 @@ namespace detail {
 // ---------------------------------------------------------------- Scalars
 
 template <typename V>
-Scalars<V>::Scalars(const std::shared_ptr<const Executor>& exec, int slots, size_type k)
-    : exec_(exec), k_(k), device_(exec, {1, slots * k})
+Scalars<V>::Scalars(const VectorSpace<V>& space, int slots, size_type k)
+    : space_(&space),
+      exec_(space.executor()),
+      k_(k),
+      device_(space.create_scalars(slots * k)),
+      pending_(static_cast<std::size_t>(slots))
 {
-    device_.fill(V{0});
+    space.fill(device_, V{0});
     slots_.reserve(slots);
     for (int s = 0; s < slots; ++s) slots_.push_back(device_.columns(s * k, k));
-    if (exec->is_host()) {
+    if (exec_->is_host()) {
         host_data_ = device_.data();
     } else {
         host_mirror_.assign(static_cast<std::size_t>(slots * k), V{0});
@@ -27,8 +32,45 @@ Scalars<V>::Scalars(const std::shared_ptr<const Executor>& exec, int slots, size
 }
 
 template <typename V>
+void Scalars<V>::conj_dot(int s, const Vector& x, const Vector& y)
+{
+    space_->conj_dot(x, y, slots_[s]);
+    pending_[s] = 1;
+}
+
+template <typename V>
+void Scalars<V>::finish(int first, int count)
+{
+    // Each run of adjacent pending slots is completed by one call (one all-reduce).
+    const int end = first + count;
+    for (int s = first; s < end;) {
+        if (!pending_[s]) {
+            ++s;
+            continue;
+        }
+        int run_end = s;
+        while (run_end < end && pending_[run_end]) pending_[run_end++] = 0;
+        auto partials = device_.columns(s * k_, (run_end - s) * k_);
+        space_->finish_reductions(partials);
+        s = run_end;
+    }
+}
+
+template <typename V>
+void Scalars<V>::check_finished(int first, int count) const
+{
+    for (int s = first; s < first + count; ++s) {
+        if (pending_[s]) {
+            throw std::logic_error("loom::solver: scalar slot " + std::to_string(s) +
+                                   " used before its reduction was finished");
+        }
+    }
+}
+
+template <typename V>
 void Scalars<V>::fetch(int first, int count)
 {
+    finish(first, count);
     if (exec_->is_host() || count == 0 || k_ == 0) return;
     const auto offset = first * k_;
     loom::detail::host_executor()->copy_from(*exec_, sizeof(V) * count * k_,
@@ -49,9 +91,10 @@ void Scalars<V>::push(int first, int count)
 template <typename V>
 SolveState<V>::SolveState(const IterativeSolver<V>& solver, size_type k, const Workspace& sizes)
     : solver_(solver),
+      space_(*solver.vector_space()),
       k_(k),
       sizes_(sizes),
-      scalars_(solver.executor(), std::max(sizes.scalar_slots, 2), k),
+      scalars_(space_, std::max(sizes.scalar_slots, 2), k),
       host_values_(static_cast<std::size_t>(sizes.host_values_per_column * k)),
       status_(k),
       norms_(k),
@@ -59,11 +102,9 @@ SolveState<V>::SolveState(const IterativeSolver<V>& solver, size_type k, const W
       initial_norms_(k),
       frozen_(k)
 {
-    const auto& exec = solver.executor();
-    const dim2 size{solver.size().rows, k};
     vectors_.reserve(sizes.vectors);
-    for (int i = 0; i < sizes.vectors; ++i) vectors_.emplace_back(exec, size);
-    if (k > 1) frozen_x_ = matrix::Dense<V>(exec, size);
+    for (int i = 0; i < sizes.vectors; ++i) vectors_.push_back(space_.create(k));
+    if (k > 1) frozen_x_ = space_.create(k);
     context_.rhs_norms = rhs_norms_;
     context_.initial_residual_norms = initial_norms_;
 }
@@ -89,8 +130,8 @@ template <typename V>
 bool SolveState<V>::start(const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r)
 {
     auto& s = scalars_;
-    blas::conj_dot(b, b, s[0]);
-    blas::conj_dot(r, r, s[1]);
+    s.conj_dot(0, b, b);
+    s.conj_dot(1, r, r);
     s.fetch(0, 2);
     for (size_type j = 0; j < k_; ++j) {
         rhs_norms_[j] = norm_from_square(s.host(0, j));
@@ -99,8 +140,8 @@ bool SolveState<V>::start(const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix
             // A x = 0 is solved by x = 0, whatever the initial guess.
             auto xj = x.column(j);
             auto rj = r.column(j);
-            blas::fill(xj, V{0});
-            blas::fill(rj, V{0});
+            space_.fill(xj, V{0});
+            space_.fill(rj, V{0});
             initial_norms_[j] = 0;
             status_[j] = {stop::Reason::converged, 0, "zero right-hand side"};
         }
@@ -178,6 +219,29 @@ bool SolveState<V>::finite_or_stop(size_type j, const V& v, const char* what,
 }
 
 template <typename V>
+V SolveState<V>::coefficient(size_type j, const V& num, const V& den, const char* what,
+                             const char* den_name, size_type iteration)
+{
+    if (!running(j) || !usable_denominator(j, den, den_name, iteration)) return V{0};
+    const V q = num / den;
+    return finite_or_stop(j, q, what, iteration) ? q : V{0};
+}
+
+template <typename V>
+V SolveState<V>::next_beta(size_type j, const V& num, V& rho_old, const V& rho_new,
+                           const char* rho_name, size_type iteration)
+{
+    if (!running(j)) return V{0};
+    V beta{0};
+    if (usable_denominator(j, rho_new, rho_name, iteration)) {
+        beta = num / rho_old;
+        if (!finite_or_stop(j, beta, "beta", iteration)) beta = V{0};
+    }
+    rho_old = rho_new;
+    return beta;
+}
+
+template <typename V>
 bool SolveState<V>::all_stopped() const noexcept
 {
     return std::all_of(status_.begin(), status_.end(),
@@ -192,7 +256,7 @@ void SolveState<V>::freeze(matrix::Dense<V>& x)
         if (!status_[j].stopped() || frozen_[j]) continue;
         const auto xj = x.column(j);
         auto saved = frozen_x_.column(j);
-        blas::copy(xj, saved);
+        space_.copy(xj, saved);
         frozen_[j] = 1;
     }
 }
@@ -213,7 +277,7 @@ SolveResult SolveState<V>::finish(matrix::Dense<V>& x)
         if (!frozen_[j]) continue;
         const auto saved = frozen_x_.column(j);
         auto xj = x.column(j);
-        blas::copy(saved, xj);
+        space_.copy(saved, xj);
     }
     SolveResult result;
     result.reason = stop::Reason::converged;
@@ -245,13 +309,14 @@ SolveResult SolveState<V>::finish(matrix::Dense<V>& x)
 template <typename V>
 IterativeSolver<V>::IterativeSolver(std::shared_ptr<const Executor> exec,
                                     std::shared_ptr<const LinOp<V>> system,
-                                    const CommonParameters<V>& params, const char* where)
+                                    const CommonParameters<V>& params, const char* name)
     : system_(std::move(system)),
       preconditioner_(params.preconditioner),
       criteria_(params.criteria),
       initial_guess_(params.initial_guess),
       throw_on_failure_(params.throw_on_failure)
 {
+    const auto where = std::string("loom::solver::") + name;
     if (!exec) throw BadInput(where, "the executor is null");
     if (!system_) throw BadInput(where, "the system matrix is null");
     const auto size = system_->size();
@@ -260,8 +325,9 @@ IterativeSolver<V>::IterativeSolver(std::shared_ptr<const Executor> exec,
                                            "; an iterative solver needs a square one");
     }
     if (!criteria_) {
-        throw BadInput(where, "no stopping criterion given (use with_criteria, e.g. "
-                              "stop::max_iterations(1000) | stop::relative_residual(1e-8))");
+        throw BadInput(where,
+                       "no stopping criterion given (use with_criteria, e.g. "
+                       "stop::max_iterations(1000) | stop::relative_residual(1e-8))");
     }
     if (params.preconditioner_factory) {
         preconditioner_ = params.preconditioner_factory->generate(system_);
@@ -271,6 +337,7 @@ IterativeSolver<V>::IterativeSolver(std::shared_ptr<const Executor> exec,
                                 "the system matrix", size,
                                 "a preconditioner must have the system's size");
     }
+    space_ = vector_space_of(*system_, exec);
     this->set_executor(std::move(exec));
     this->set_size(size);
     for (const auto& logger : params.loggers) this->add_logger(logger);
@@ -287,13 +354,12 @@ void IterativeSolver<V>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>&
         state_.reset();  // release the old workspace before allocating the new one
         state_ = std::make_unique<detail::SolveState<V>>(*this, b.cols(), sizes);
     }
-    if (initial_guess_ == InitialGuess::zero) blas::fill(x, V{0});
+    if (initial_guess_ == InitialGuess::zero) space_->fill(x, V{0});
     state_->begin();
     solve(b, x, *state_);
     result_ = state_->finish(x);
     if (throw_on_failure_ && !result_.converged()) {
-        throw NumericalError(std::string("loom::solver::") + name() + "::apply",
-                             result_.message());
+        throw NumericalError(std::string("loom::solver::") + name() + "::apply", result_.message());
     }
 }
 
@@ -302,14 +368,14 @@ void IterativeSolver<V>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                                     matrix::Dense<V>& x) const
 {
     if (scaled_.size() != x.size() || !scaled_.executor()) {
-        scaled_ = matrix::Dense<V>(this->executor(), x.size());
+        scaled_ = space_->create(x.cols());
     }
-    if (initial_guess_ == InitialGuess::provided) blas::copy(x, scaled_);
+    if (initial_guess_ == InitialGuess::provided) space_->copy(x, scaled_);
     apply_impl(b, scaled_);
-    blas::axpby(alpha, scaled_, beta, x);
+    space_->axpby(alpha, scaled_, beta, x);
 }
 
-#define LOOM_INSTANTIATE_SOLVER_BASE(V)    \
+#define LOOM_INSTANTIATE_SOLVER_BASE(V)   \
     template class detail::Scalars<V>;    \
     template class detail::SolveState<V>; \
     template class IterativeSolver<V>;

@@ -1,13 +1,17 @@
 // Internal machinery of the iterative solvers: the per-solve state (work vectors, per-column
 // scalars, stopping status, logging) and the scalar buffer through which a method computes
-// its step coefficients.
+// its step coefficients. Every vector is allocated, reduced and updated through the solver's
+// VectorSpace (solver/vector_space.hpp); nothing here calls a kernel.
 //
-// Scalars: the reductions of an iteration (dots, norms) land in one 1 x (slots * k) Dense on
-// the solver's executor; the method fetches the slots it needs with ONE copy to the host
-// (none on host executors, where the buffer is host memory), computes its coefficients per
-// column there — masking stopped columns and catching breakdowns before they poison the
-// vectors — and pushes them back with one copy when k > 1 (with k == 1 the host value is
-// passed to the BLAS call directly, so nothing is pushed).
+// Scalars: the reductions of an iteration (dots, norms) land in one 1 x (slots * k) row on
+// the solver's executor as partial results; finish() completes them, one
+// finish_reductions call per run of pending slots, so that the reductions an iteration
+// fetches together (kept in adjacent slots) cost one all-reduce when distributed. The method
+// fetches the slots it needs with ONE copy to the host (none on host executors, where the
+// buffer is host memory), computes its coefficients per column there — masking stopped
+// columns and catching breakdowns before they poison the vectors — and pushes them back with
+// one copy when k > 1 (with k == 1 the host value is passed to the update directly, so
+// nothing is pushed).
 #pragma once
 
 #include <chrono>
@@ -16,9 +20,9 @@
 #include <span>
 #include <vector>
 
-#include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/solver/solver.hpp"
+#include "loom/solver/vector_space.hpp"
 #include "loom/stop/criterion.hpp"
 
 namespace loom::solver::detail {
@@ -42,70 +46,94 @@ double norm_from_square(const V& v)
 
 /// r = b - A x.
 template <typename V>
-void residual(const LinOp<V>& A, const matrix::Dense<V>& b, const matrix::Dense<V>& x,
-              matrix::Dense<V>& r)
+void residual(const VectorSpace<V>& space, const LinOp<V>& A, const matrix::Dense<V>& b,
+              const matrix::Dense<V>& x, matrix::Dense<V>& r)
 {
-    blas::copy(b, r);
+    space.copy(b, r);
     A.apply(V{-1}, x, V{1}, r);
 }
 
 template <typename V>
 class Scalars {
 public:
+    using Vector = matrix::Dense<V>;
+
     Scalars() = default;
-    Scalars(const std::shared_ptr<const Executor>& exec, int slots, size_type k);
+    Scalars(const VectorSpace<V>& space, int slots, size_type k);
 
     size_type columns() const noexcept { return k_; }
 
-    /// Slot s on the executor: 1 x k.
-    matrix::Dense<V>& operator[](int s) noexcept { return slots_[s]; }
-    /// Slots [first, first + count) on the executor as one 1 x (count * k) row.
-    matrix::Dense<V> range(int first, int count)
+    /// Slot s on the executor (1 x k), as an argument of an update: its reduction finished.
+    const Vector& operator[](int s) const
     {
+        check_finished(s, 1);
+        return slots_[s];
+    }
+    /// Slots [first, first + count) on the executor as one 1 x (count * k) row (finished).
+    Vector range(int first, int count)
+    {
+        check_finished(first, count);
         return device_.columns(first * k_, count * k_);
     }
     /// Host value of slot s, column j (valid after fetch, or as written before push).
     V& host(int s, size_type j) noexcept { return host_data_[s * k_ + j]; }
 
-    /// Slots [first, first + count) to the host: one copy, none on a host executor.
+    /// Slot s = x^H y per column: a partial result until finished.
+    void conj_dot(int s, const Vector& x, const Vector& y);
+    /// Completes the pending reductions in slots [first, first + count).
+    void finish(int first, int count = 1);
+    /// Finishes slots [first, first + count) and copies them to the host: one copy, none on
+    /// a host executor.
     void fetch(int first, int count = 1);
     /// Slots [first, first + count) to the executor: one copy, none on a host executor or
-    /// when k == 1 (the helpers below then pass host values).
+    /// when k == 1 (the updates below then pass host values).
     void push(int first, int count = 1);
 
+    /// Slots [first, first + count) = -slots, on the executor (finished slots only).
+    void negate(int first, int count = 1)
+    {
+        auto values = range(first, count);
+        space_->scal(V{-1}, values);
+    }
     /// y += c x, per column, c in slot s.
-    void axpy(int s, const matrix::Dense<V>& x, matrix::Dense<V>& y)
+    void axpy(int s, const Vector& x, Vector& y) const
     {
         if (k_ == 1) {
-            blas::axpy(host(s, 0), x, y);
+            space_->axpy(host_data_[s], x, y);
         } else {
-            blas::axpy(slots_[s], x, y);
+            space_->axpy(slots_[s], x, y);
         }
     }
     /// y = a x + b y, per column, a in slot sa and b in slot sb (y not read where b is 0).
-    void axpby(int sa, const matrix::Dense<V>& x, int sb, matrix::Dense<V>& y)
+    void axpby(int sa, const Vector& x, int sb, Vector& y) const
     {
         if (k_ == 1) {
-            blas::axpby(host(sa, 0), x, host(sb, 0), y);
+            space_->axpby(host_data_[sa], x, host_data_[sb], y);
         } else {
-            blas::axpby(slots_[sa], x, slots_[sb], y);
+            space_->axpby(slots_[sa], x, slots_[sb], y);
         }
     }
     /// x *= c, per column, c in slot s.
-    void scal(int s, matrix::Dense<V>& x)
+    void scal(int s, Vector& x) const
     {
         if (k_ == 1) {
-            blas::scal(host(s, 0), x);
+            space_->scal(host_data_[s], x);
         } else {
-            blas::scal(slots_[s], x);
+            space_->scal(slots_[s], x);
         }
     }
 
 private:
+    /// Throws std::logic_error when a slot of the range still holds a partial result: a
+    /// method that reads one before finish() would be right on one process only.
+    void check_finished(int first, int count) const;
+
+    const VectorSpace<V>* space_ = nullptr;
     std::shared_ptr<const Executor> exec_;
     size_type k_ = 0;
-    matrix::Dense<V> device_;
-    std::vector<matrix::Dense<V>> slots_;
+    Vector device_;
+    std::vector<Vector> slots_;
+    std::vector<char> pending_;
     std::vector<V> host_mirror_;  ///< only for device executors
     V* host_data_ = nullptr;
 };
@@ -122,6 +150,7 @@ public:
     bool fits(size_type k, const Workspace& sizes) const noexcept;
 
     size_type columns() const noexcept { return k_; }
+    const VectorSpace<V>& space() const noexcept { return space_; }
     matrix::Dense<V>& vector(int i) noexcept { return vectors_[i]; }
     Scalars<V>& scalars() noexcept { return scalars_; }
     std::span<V> host_values() noexcept { return host_values_; }
@@ -158,6 +187,16 @@ public:
     bool usable_denominator(size_type j, const V& d, const char* what, size_type iteration);
     /// Stops column j when v is not finite; returns whether it is.
     bool finite_or_stop(size_type j, const V& v, const char* what, size_type iteration);
+    /// A step coefficient num / den of column j (`what` names it): 0 for a stopped column,
+    /// and 0 with the column stopped when den is zero or not finite (naming `den_name`) or
+    /// the quotient is not finite.
+    V coefficient(size_type j, const V& num, const V& den, const char* what, const char* den_name,
+                  size_type iteration);
+    /// beta = num / rho_old of a recurrence on rho (r^H z, or the shadow residual's), which
+    /// becomes rho_new: 0 for a stopped column, and 0 with the column stopped when rho_new
+    /// is zero or not finite (the next step would divide by it) or beta is not finite.
+    V next_beta(size_type j, const V& num, V& rho_old, const V& rho_new, const char* rho_name,
+                size_type iteration);
 
     bool running(size_type j) const noexcept { return !status_[j].stopped(); }
     bool all_stopped() const noexcept;
@@ -171,6 +210,7 @@ private:
     void log_iteration(size_type iteration) const;
 
     const IterativeSolver<V>& solver_;
+    const VectorSpace<V>& space_;
     size_type k_;
     Workspace sizes_;
     std::vector<matrix::Dense<V>> vectors_;

@@ -32,19 +32,6 @@ bool stop_where(std::span<ColumnStatus> status, size_type iteration, Reason reas
 
 }  // namespace
 
-const char* to_string(Reason reason) noexcept
-{
-    switch (reason) {
-    case Reason::running: return "running";
-    case Reason::converged: return "converged";
-    case Reason::iteration_limit: return "iteration limit";
-    case Reason::time_limit: return "time limit";
-    case Reason::breakdown: return "breakdown";
-    case Reason::not_finite: return "not finite";
-    }
-    return "unknown";
-}
-
 const char* to_string(Baseline baseline) noexcept
 {
     switch (baseline) {
@@ -60,8 +47,8 @@ bool Criterion::check(const Context& context, const Progress& progress,
 {
     const bool stopped_any = check_impl(context, progress, status);
     if (has_loggers()) {
-        const log::CriterionCheckEvent event{this, progress.iteration, progress.residual_norms,
-                                             status, stopped_any};
+        const log::CriterionCheckEvent event{this, description(), progress.iteration,
+                                             progress.residual_norms, status, stopped_any};
         notify([&](log::Logger& logger) { logger.on_criterion_checked(event); });
     }
     return stopped_any;

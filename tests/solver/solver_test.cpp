@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
-#include "loom/base/operators.hpp"
+#include "loom/solver/operators.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/solver/solvers.hpp"

@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <memory>
 #include <span>
+#include <string>
 #include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include "loom/base/types.hpp"
-#include "loom/solver/result.hpp"
-#include "loom/stop/status.hpp"
+#include "loom/log/outcome.hpp"
 
 namespace loom::stop {
 class Criterion;
@@ -58,7 +58,8 @@ struct SolveEndEvent {
 };
 
 struct CriterionCheckEvent {
-    const stop::Criterion* criterion = nullptr;
+    const stop::Criterion* criterion = nullptr;  ///< identity only
+    std::string description;                    ///< criterion->description()
     size_type iteration = 0;
     std::span<const double> residual_norms;
     std::span<const stop::ColumnStatus> status;

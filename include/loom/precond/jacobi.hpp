@@ -26,7 +26,7 @@
 #include "loom/base/array.hpp"
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
-#include "loom/base/operators.hpp"
+#include "loom/solver/operators.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 

@@ -11,22 +11,13 @@
 namespace loom::solver {
 
 template <typename V>
-class Bicg final : public IterativeSolver<V> {
+class Bicg final : public EnableIterativeSolver<Bicg<V>, V> {
 public:
     static constexpr const char* solver_name = "bicg";
 
-    struct Parameters : CommonParameters<V> {};
-    class Builder : public BuilderBase<Builder, Parameters, Bicg> {};
-    using Factory = solver::Factory<Bicg>;
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate.
+    /// Made by Factory::generate. NotSupported when A^H or M^H cannot be formed.
     Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-         const Parameters& params);
-
-    const char* name() const noexcept override { return solver_name; }
-    const Parameters& parameters() const noexcept { return params_; }
+         const CommonParameters<V>& params);
 
 protected:
     detail::Workspace workspace() const override;
@@ -34,7 +25,6 @@ protected:
                detail::SolveState<V>& state) const override;
 
 private:
-    Parameters params_;
     std::shared_ptr<const LinOp<V>> system_conj_transpose_;
     std::shared_ptr<const LinOp<V>> preconditioner_conj_transpose_;
 };

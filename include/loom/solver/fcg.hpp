@@ -4,37 +4,21 @@
 // See solver/solver.hpp for building, generating, criteria and failure handling.
 #pragma once
 
-#include <memory>
-
 #include "loom/solver/solver.hpp"
 
 namespace loom::solver {
 
 template <typename V>
-class Fcg final : public IterativeSolver<V> {
+class Fcg final : public EnableIterativeSolver<Fcg<V>, V> {
 public:
     static constexpr const char* solver_name = "fcg";
 
-    struct Parameters : CommonParameters<V> {};
-    class Builder : public BuilderBase<Builder, Parameters, Fcg> {};
-    using Factory = solver::Factory<Fcg>;
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate.
-    Fcg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-        const Parameters& params);
-
-    const char* name() const noexcept override { return solver_name; }
-    const Parameters& parameters() const noexcept { return params_; }
+    using EnableIterativeSolver<Fcg<V>, V>::EnableIterativeSolver;
 
 protected:
     detail::Workspace workspace() const override;
     void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                detail::SolveState<V>& state) const override;
-
-private:
-    Parameters params_;
 };
 
 }  // namespace loom::solver

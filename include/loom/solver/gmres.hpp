@@ -6,8 +6,6 @@
 // See solver/solver.hpp for building, generating, criteria and failure handling.
 #pragma once
 
-#include <memory>
-
 #include "loom/solver/solver.hpp"
 
 namespace loom::solver {
@@ -18,17 +16,20 @@ enum class Orthogonalization {
 };
 
 template <typename V>
-class Gmres final : public IterativeSolver<V> {
+struct GmresParameters : CommonParameters<V> {
+    static constexpr size_type default_krylov_dim = 30;
+    /// Basis vectors per cycle (the restart length m). At least 1.
+    size_type krylov_dim = default_krylov_dim;
+    Orthogonalization orthogonalization = Orthogonalization::modified;
+};
+
+template <typename V>
+class Gmres final : public EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>> {
 public:
     static constexpr const char* solver_name = "gmres";
-    static constexpr size_type default_krylov_dim = 30;
+    static constexpr size_type default_krylov_dim = GmresParameters<V>::default_krylov_dim;
 
-    struct Parameters : CommonParameters<V> {
-        /// Basis vectors per cycle (the restart length m). At least 1.
-        size_type krylov_dim = default_krylov_dim;
-        Orthogonalization orthogonalization = Orthogonalization::modified;
-    };
-    class Builder : public BuilderBase<Builder, Parameters, Gmres> {
+    class Builder : public BuilderBase<Builder, GmresParameters<V>, Gmres> {
     public:
         Builder& with_krylov_dim(size_type m)
         {
@@ -41,16 +42,12 @@ public:
             return *this;
         }
     };
-    using Factory = solver::Factory<Gmres>;
-
     static Builder build() { return {}; }
 
     /// Made by Factory::generate. BadInput when krylov_dim < 1.
     Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-          const Parameters& params);
+          const GmresParameters<V>& params);
 
-    const char* name() const noexcept override { return solver_name; }
-    const Parameters& parameters() const noexcept { return params_; }
     /// The restart length used: krylov_dim, or the system size when that is smaller.
     size_type krylov_dim() const noexcept { return krylov_dim_; }
 
@@ -62,7 +59,6 @@ protected:
 private:
     void orthogonalize(detail::SolveState<V>& state, size_type j) const;
 
-    Parameters params_;
     size_type krylov_dim_;
 };
 

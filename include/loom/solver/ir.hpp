@@ -14,15 +14,17 @@
 namespace loom::solver {
 
 template <typename V>
-class Ir final : public IterativeSolver<V> {
+struct IrParameters : CommonParameters<V> {
+    /// omega, the damping of each correction.
+    V relaxation_factor = V{1};
+};
+
+template <typename V>
+class Ir final : public EnableIterativeSolver<Ir<V>, V, IrParameters<V>> {
 public:
     static constexpr const char* solver_name = "ir";
 
-    struct Parameters : CommonParameters<V> {
-        /// omega, the damping of each correction.
-        V relaxation_factor = V{1};
-    };
-    class Builder : public BuilderBase<Builder, Parameters, Ir> {
+    class Builder : public BuilderBase<Builder, IrParameters<V>, Ir> {
     public:
         Builder& with_solver(std::shared_ptr<const LinOpFactory<V>> factory)
         {
@@ -38,16 +40,10 @@ public:
             return *this;
         }
     };
-    using Factory = solver::Factory<Ir>;
-
     static Builder build() { return {}; }
 
-    /// Made by Factory::generate.
-    Ir(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-       const Parameters& params);
+    using EnableIterativeSolver<Ir<V>, V, IrParameters<V>>::EnableIterativeSolver;
 
-    const char* name() const noexcept override { return solver_name; }
-    const Parameters& parameters() const noexcept { return params_; }
     /// The inner solver (nullptr: the identity).
     const std::shared_ptr<const LinOp<V>>& inner_solver() const noexcept
     {
@@ -58,9 +54,6 @@ protected:
     detail::Workspace workspace() const override;
     void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                detail::SolveState<V>& state) const override;
-
-private:
-    Parameters params_;
 };
 
 }  // namespace loom::solver

@@ -31,8 +31,9 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
 #include "loom/log/logger.hpp"
+#include "loom/log/outcome.hpp"
 #include "loom/matrix/dense.hpp"
-#include "loom/solver/result.hpp"
+#include "loom/solver/vector_space.hpp"
 #include "loom/stop/criterion.hpp"
 
 namespace loom::solver {
@@ -142,9 +143,9 @@ public:
     std::shared_ptr<SolverT> generate(std::shared_ptr<const LinOp<value_type>> system) const
     {
         if (!system) {
-            throw BadInput(std::string("loom::solver::") + SolverT::solver_name +
-                               "::Factory::generate",
-                           "the system matrix is null");
+            throw BadInput(
+                std::string("loom::solver::") + SolverT::solver_name + "::Factory::generate",
+                "the system matrix is null");
         }
         return std::make_shared<SolverT>(this->executor(), std::move(system), params_);
     }
@@ -172,8 +173,10 @@ struct Workspace {
 };
 }  // namespace detail
 
+/// A solver's vectors are those of its system matrix (vector_space_of): a solver of a
+/// distributed system is itself distributed.
 template <typename V>
-class IterativeSolver : public LinOp<V> {
+class IterativeSolver : public LinOp<V>, public HasVectorSpace<V> {
 public:
     using value_type = V;
 
@@ -193,18 +196,19 @@ public:
     const std::shared_ptr<const stop::Criterion>& criteria() const noexcept { return criteria_; }
     InitialGuess initial_guess() const noexcept { return initial_guess_; }
     bool throws_on_failure() const noexcept { return throw_on_failure_; }
+    /// Where the work vectors live and how they are reduced.
+    std::shared_ptr<const VectorSpace<V>> vector_space() const override { return space_; }
 
     /// The outcome of the last apply (reason `running` before the first).
     const SolveResult& result() const noexcept { return result_; }
 
 protected:
-    /// Checks and binds the common parameters; `where` names the solver in messages.
+    /// Checks and binds the common parameters; messages name the solver "loom::solver::<name>".
     IterativeSolver(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                    const CommonParameters<V>& params, const char* where);
+                    const CommonParameters<V>& params, const char* name);
 
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const final;
-    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                    matrix::Dense<V>& x) const final;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const final;
 
     /// What solve() needs; asked at every apply (keep it cheap).
     virtual detail::Workspace workspace() const = 0;
@@ -216,12 +220,40 @@ protected:
 private:
     std::shared_ptr<const LinOp<V>> system_;
     std::shared_ptr<const LinOp<V>> preconditioner_;
+    std::shared_ptr<const VectorSpace<V>> space_;
     std::shared_ptr<const stop::Criterion> criteria_;
     InitialGuess initial_guess_;
     bool throw_on_failure_;
     mutable SolveResult result_;
     mutable std::unique_ptr<detail::SolveState<V>> state_;
     mutable matrix::Dense<V> scaled_;  ///< the solution when apply has alpha and beta
+};
+
+/// What a concrete solver has because it is one: its parameters (copied from the factory),
+/// builder, factory type and name. Derived names itself (`solver_name`) and implements
+/// workspace() and solve(). A solver with parameters of its own passes them as ParametersT
+/// and declares a Builder with their setters, and build(), hiding these.
+template <typename Derived, typename V, typename ParametersT = CommonParameters<V>>
+class EnableIterativeSolver : public IterativeSolver<V> {
+public:
+    using Parameters = ParametersT;
+    class Builder : public BuilderBase<Builder, Parameters, Derived> {};
+    using Factory = solver::Factory<Derived>;
+
+    static Builder build() { return {}; }
+
+    /// Made by Factory::generate.
+    EnableIterativeSolver(std::shared_ptr<const Executor> exec,
+                          std::shared_ptr<const LinOp<V>> system, const Parameters& params)
+        : IterativeSolver<V>(std::move(exec), std::move(system), params, Derived::solver_name),
+          params_(params)
+    {}
+
+    const char* name() const noexcept override { return Derived::solver_name; }
+    const Parameters& parameters() const noexcept { return params_; }
+
+private:
+    Parameters params_;
 };
 
 }  // namespace loom::solver

@@ -18,7 +18,7 @@
 
 #include "loom/base/types.hpp"
 #include "loom/log/logger.hpp"
-#include "loom/stop/status.hpp"
+#include "loom/log/outcome.hpp"
 
 namespace loom::stop {
 

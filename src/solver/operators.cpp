@@ -1,4 +1,4 @@
-#include "loom/base/operators.hpp"
+#include "loom/solver/operators.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,7 +1,24 @@
-#include "loom/solver/result.hpp"
+#include "loom/log/outcome.hpp"
 
 #include <algorithm>
 #include <sstream>
+
+namespace loom::stop {
+
+const char* to_string(Reason reason) noexcept
+{
+    switch (reason) {
+    case Reason::running: return "running";
+    case Reason::converged: return "converged";
+    case Reason::iteration_limit: return "iteration limit";
+    case Reason::time_limit: return "time limit";
+    case Reason::breakdown: return "breakdown";
+    case Reason::not_finite: return "not finite";
+    }
+    return "unknown";
+}
+
+}  // namespace loom::stop
 
 namespace loom::solver {
 

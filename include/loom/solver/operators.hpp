@@ -7,6 +7,8 @@
 // references to its parts, which it never modifies (they may be shared with other
 // composites or solvers). Intermediate vectors are cached per column count, so applying
 // the same composite from two threads at once is not supported.
+// They sit with the solvers, not in base/, because they apply kernels (a Csr's conjugate
+// transpose is an SpMV mode, combinations are axpys).
 #pragma once
 
 #include <functional>

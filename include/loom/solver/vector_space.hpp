@@ -1,0 +1,93 @@
+// Vectors. A solver never allocates or reduces a vector itself: it asks the VectorSpace of
+// its system matrix (HasVectorSpace; else the plain one below: Dense on one executor, blas
+// kernels). A vector is a matrix::Dense multi-vector, column j right-hand side j, so
+// LinOp::apply(const Dense&, Dense&) stays. The solver code relies on: create() gives vectors
+// its operators accept; updates act per column on the rows held here; a reduction writes a
+// partial 1 x k row that finish_reductions() completes, and no reduced value is used before
+// (Scalars enforce it and pass each range fetched together to ONE finish_reductions call).
+// A distributed vector is a Dense of the local rows: its matrix reports its local size to
+// LinOp and supplies a space whose finish_reductions is one all-reduce (sum). A batch of
+// systems is an operator applying system j to column j: per-column reductions are per system.
+#pragma once
+
+#include <memory>
+
+#include "loom/base/executor.hpp"
+#include "loom/base/linop.hpp"
+#include "loom/base/types.hpp"
+#include "loom/matrix/dense.hpp"
+
+namespace loom::solver {
+
+/// Dense multi-vectors of `rows` rows on one executor, with the blas kernels. Derive to change
+/// where the rows live or how reductions complete; every member is virtual.
+template <typename V>
+class VectorSpace {
+public:
+    using Vector = matrix::Dense<V>;
+
+    VectorSpace(std::shared_ptr<const Executor> exec, size_type rows);
+    virtual ~VectorSpace() = default;
+
+    const std::shared_ptr<const Executor>& executor() const noexcept { return exec_; }
+    /// Rows of every vector (this process's rows when distributed).
+    size_type rows() const noexcept { return rows_; }
+
+    /// A rows() x columns vector; its values are unspecified.
+    virtual Vector create(size_type columns) const;
+    /// A 1 x count row on the executor for reduction results and step coefficients.
+    virtual Vector create_scalars(size_type count) const;
+
+    // ---- reductions: partial until finish_reductions
+    /// out(0, j) = x(:, j)^H y(:, j) over the rows this space holds.
+    virtual void conj_dot(const Vector& x, const Vector& y, Vector& out) const;
+    /// Completes the partial results in `partials` (1 x n, written by the reductions above):
+    /// nothing to do on one process, one all-reduce (sum) over the ranks when distributed.
+    virtual void finish_reductions(Vector& partials) const;
+
+    // ---- updates: per column, on the local rows, no communication
+    virtual void copy(const Vector& x, Vector& y) const;
+    virtual void fill(Vector& x, V value) const;
+    /// y(:, j) += alpha x(:, j).
+    virtual void axpy(V alpha, const Vector& x, Vector& y) const;
+    /// y(:, j) += alpha(0, j) x(:, j).
+    virtual void axpy(const Vector& alpha, const Vector& x, Vector& y) const;
+    /// y(:, j) += (+-) num(0, j) / den(0, j) x(:, j), 0 where that quotient is not usable
+    /// (blas::axpy_quotient).
+    virtual void axpy_quotient(const Vector& num, const Vector& den, const Vector& x, Vector& y,
+                               bool subtract) const;
+    /// y(:, j) = alpha x(:, j) + beta y(:, j).
+    virtual void axpby(V alpha, const Vector& x, V beta, Vector& y) const;
+    /// y(:, j) = alpha(0, j) x(:, j) + beta(0, j) y(:, j).
+    virtual void axpby(const Vector& alpha, const Vector& x, const Vector& beta, Vector& y) const;
+    /// x(:, j) *= alpha.
+    virtual void scal(V alpha, Vector& x) const;
+    /// x(:, j) *= alpha(0, j).
+    virtual void scal(const Vector& alpha, Vector& x) const;
+
+private:
+    std::shared_ptr<const Executor> exec_;
+    size_type rows_;
+};
+
+/// Implemented by operators whose vectors are not plain Dense on one executor (a distributed
+/// matrix). A solver takes its system matrix's space from here, or else the plain one.
+template <typename V>
+class HasVectorSpace {
+public:
+    virtual std::shared_ptr<const VectorSpace<V>> vector_space() const = 0;
+
+protected:
+    ~HasVectorSpace() = default;
+};
+
+/// The space of `op`'s vectors: its own when it has one, else Dense of op's rows on exec.
+template <typename V>
+std::shared_ptr<const VectorSpace<V>> vector_space_of(const LinOp<V>& op,
+                                                      std::shared_ptr<const Executor> exec)
+{
+    if (const auto* has = dynamic_cast<const HasVectorSpace<V>*>(&op)) return has->vector_space();
+    return std::make_shared<const VectorSpace<V>>(std::move(exec), op.size().rows);
+}
+
+}  // namespace loom::solver

@@ -1,0 +1,97 @@
+#include "loom/solver/vector_space.hpp"
+
+#include "base/instantiate.hpp"
+#include "loom/blas/vector.hpp"
+
+namespace loom::solver {
+
+// The plain space is the blas vector kernels one to one: the solvers keep the launches and
+// host copies they had when they called blas:: themselves.
+
+template <typename V>
+VectorSpace<V>::VectorSpace(std::shared_ptr<const Executor> exec, size_type rows)
+    : exec_(std::move(exec)), rows_(rows)
+{}
+
+template <typename V>
+auto VectorSpace<V>::create(size_type columns) const -> Vector
+{
+    return Vector(exec_, {rows_, columns});
+}
+
+template <typename V>
+auto VectorSpace<V>::create_scalars(size_type count) const -> Vector
+{
+    return Vector(exec_, {1, count});
+}
+
+template <typename V>
+void VectorSpace<V>::conj_dot(const Vector& x, const Vector& y, Vector& out) const
+{
+    blas::conj_dot(x, y, out);
+}
+
+template <typename V>
+void VectorSpace<V>::finish_reductions(Vector&) const
+{}
+
+template <typename V>
+void VectorSpace<V>::copy(const Vector& x, Vector& y) const
+{
+    blas::copy(x, y);
+}
+
+template <typename V>
+void VectorSpace<V>::fill(Vector& x, V value) const
+{
+    blas::fill(x, value);
+}
+
+template <typename V>
+void VectorSpace<V>::axpy(V alpha, const Vector& x, Vector& y) const
+{
+    blas::axpy(alpha, x, y);
+}
+
+template <typename V>
+void VectorSpace<V>::axpy(const Vector& alpha, const Vector& x, Vector& y) const
+{
+    blas::axpy(alpha, x, y);
+}
+
+template <typename V>
+void VectorSpace<V>::axpy_quotient(const Vector& num, const Vector& den, const Vector& x, Vector& y,
+                                   bool subtract) const
+{
+    blas::axpy_quotient(num, den, x, y, subtract);
+}
+
+template <typename V>
+void VectorSpace<V>::axpby(V alpha, const Vector& x, V beta, Vector& y) const
+{
+    blas::axpby(alpha, x, beta, y);
+}
+
+template <typename V>
+void VectorSpace<V>::axpby(const Vector& alpha, const Vector& x, const Vector& beta,
+                           Vector& y) const
+{
+    blas::axpby(alpha, x, beta, y);
+}
+
+template <typename V>
+void VectorSpace<V>::scal(V alpha, Vector& x) const
+{
+    blas::scal(alpha, x);
+}
+
+template <typename V>
+void VectorSpace<V>::scal(const Vector& alpha, Vector& x) const
+{
+    blas::scal(alpha, x);
+}
+
+#define LOOM_INSTANTIATE_VECTOR_SPACE(V) template class VectorSpace<V>;
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_VECTOR_SPACE)
+
+}  // namespace loom::solver

@@ -7,6 +7,7 @@
 // current values and a transposed solve needs no numeric phase of its own.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -25,6 +26,7 @@ namespace loom::sparse::detail {
 template <typename V, typename I>
 struct TriangularRows {
     size_type n = 0;
+    size_type nnz = 0;
     const I* row_ptrs = nullptr;
     const I* col_idxs = nullptr;
     const V* values = nullptr;
@@ -90,11 +92,14 @@ LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
-/// Sync-free: a warp per row, taken in dependency order from a global ticket, spinning on
-/// the ready flags of the rows it reads.
+/// Sync-free: a group of lanes per row, rows taken in dependency order from a global ticket,
+/// spinning on the ready flags of the rows they read. flags: n + 1 entries (the last is the
+/// ticket), flags[r] == epoch once row r is solved; epoch differs from every value the
+/// flags hold before the call.
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                      const matrix::Dense<V>& b, matrix::Dense<V>& x);
+                      const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                      Array<std::uint32_t>& flags, std::uint32_t epoch);
 
 /// cuSPARSE SpSV (cusparse.cu) on T itself (op passed to cuSPARSE): its analysis, kept in
 /// the returned object; 32-bit indices, sorted rows (checked by the caller).

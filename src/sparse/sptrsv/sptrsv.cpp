@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -220,6 +221,18 @@ void check_solve(const std::shared_ptr<const Executor>& exec, const matrix::Csr<
     }
 }
 
+/// The epoch of a new sync-free solve; clears the flags when the counter wraps around.
+template <typename V, typename I>
+std::uint32_t next_epoch(const detail::SptrsvState<V, I>& state)
+{
+    if (++state.epoch == 0) {
+        state.flags = Array<std::uint32_t>(
+            state.exec, std::vector<std::uint32_t>(state.flags.size(), 0));
+        state.epoch = 1;
+    }
+    return state.epoch;
+}
+
 }  // namespace
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
@@ -314,6 +327,9 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
         state->schedule = std::move(schedule);
     }
+    if (state->algorithm == SptrsvAlgorithm::sync_free) {
+        state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
+    }
     if (state->algorithm == SptrsvAlgorithm::vendor) {
         check_vendor(T);
         LOOM_CUDA_CALL(symbolic_where, state->vendor = cuda::sptrsv_vendor_analysis(
@@ -358,6 +374,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
 
     detail::TriangularRows<V, I> rows;
     rows.n = T.rows();
+    rows.nnz = T.nnz();
     rows.values = T.values().const_data();
     rows.lower = solves_lower(options);
     rows.unit = options.diag == blas::Diag::unit;
@@ -380,7 +397,9 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
         [&]([[maybe_unused]] const CudaExecutor& e) {
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
-                case SptrsvAlgorithm::sync_free: cuda::sptrsv_sync_free(e, rows, b, x); break;
+                case SptrsvAlgorithm::sync_free:
+                    cuda::sptrsv_sync_free(e, rows, b, x, state->flags, next_epoch(*state));
+                    break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);
                     break;

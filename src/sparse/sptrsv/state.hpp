@@ -1,6 +1,7 @@
 // What an SptrsvHandle keeps between the analysis and the solves.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "loom/base/array.hpp"
@@ -26,6 +27,10 @@ struct SptrsvState {
     size_type levels = 0;
     size_type max_level_width = 0;
     LevelSchedule<I> schedule;
+    /// sync_free: a ready flag per row and the ticket counter, and the last solve's epoch
+    /// (cuda.cu). A solve updates them, so solves with one handle must not run concurrently.
+    mutable Array<std::uint32_t> flags;
+    mutable std::uint32_t epoch = 0;
     /// vendor: cuSPARSE's descriptors, buffer and analysis (cusparse.cu).
     std::shared_ptr<void> vendor;
 };

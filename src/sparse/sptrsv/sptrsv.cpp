@@ -57,8 +57,8 @@ void check_triangle(const std::vector<I>& ptrs, const std::vector<I>& cols, blas
             if (lower ? c > r : c < r) {
                 throw BadInput(symbolic_where,
                                "entry (" + std::to_string(r) + ", " + std::to_string(c) +
-                                   ") lies " + (lower ? "above" : "below") + " the diagonal of a " +
-                                   (lower ? "lower" : "upper") + " triangular matrix");
+                                   ") lies " + (lower ? "above" : "below") + " the diagonal of " +
+                                   (lower ? "a lower" : "an upper") + " triangular matrix");
             }
         }
     }

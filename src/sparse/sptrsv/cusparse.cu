@@ -109,7 +109,10 @@ void sptrsv_vendor_update(const CudaExecutor& exec, const std::shared_ptr<void>&
                           const matrix::Csr<V, I>& T)
 {
     auto& state = *static_cast<SpsvState<V, I>*>(vendor.get());
-    state.T.values() = T.values();
+    // Into the buffer cuSPARSE's descriptor points to: an assignment could reallocate it.
+    auto& values = state.T.values();
+    exec.copy_from(*T.executor(), sizeof(V) * static_cast<std::size_t>(values.size()),
+                   T.values().data(), values.data());
     LOOM_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(handle_of(exec), state.descr.get(),
                                                   state.T.values().data(),
                                                   CUSPARSE_SPSV_UPDATE_GENERAL));

@@ -24,7 +24,7 @@ struct Phase {
     std::string algorithm;
     std::string phase;  ///< "analysis", "numeric" or "solve"
     Timing timing;
-    double error = 0;   ///< solve: relative error of x against the reference
+    double error = 0;  ///< solve: relative error of x against the reference
     size_type levels = 0;
     size_type stages = 0;
 };
@@ -58,8 +58,8 @@ double check(const std::string& who, const matrix::Dense<V>& x, const std::vecto
     const double tolerance = 64.0 * static_cast<double>(std::max<size_type>(levels, 1)) *
                              std::numeric_limits<remove_complex_t<V>>::epsilon();
     if (!(error <= tolerance)) {
-        throw NumericalError(where, fmt::format("{}: relative error {:.3g} > tolerance {:.3g}",
-                                                who, error, tolerance));
+        throw NumericalError(where, fmt::format("{}: relative error {:.3g} > tolerance {:.3g}", who,
+                                                error, tolerance));
     }
     return error;
 }
@@ -87,12 +87,15 @@ std::vector<Phase> time_algorithm(sparse::SptrsvAlgorithm algorithm, const matri
     const std::string name = sparse::to_string(algorithm);
     sparse::SptrsvHandle<V, I> handle(solve_options);
     const TimingOptions timing{.samples = options.samples};
-    const auto analysis = time_kernel(exec, [&] { sparse::sptrsv_symbolic(handle, T); }, timing);
+    const auto analysis = time_kernel(
+        exec, [&] { sparse::sptrsv_symbolic(handle, T); }, timing);
     matrix::Dense<V> x(options.exec, b.size());
     sparse::sptrsv_solve(handle, T, b, x);
     const double error = check(name, x, expected, handle.levels());
-    const auto numeric = time_kernel(exec, [&] { sparse::sptrsv_numeric(handle, T); }, timing);
-    const auto solve = time_kernel(exec, [&] { sparse::sptrsv_solve(handle, T, b, x); }, timing);
+    const auto numeric = time_kernel(
+        exec, [&] { sparse::sptrsv_numeric(handle, T); }, timing);
+    const auto solve = time_kernel(
+        exec, [&] { sparse::sptrsv_solve(handle, T, b, x); }, timing);
     const auto levels = handle.levels();
     const auto stages = handle.stages();
     return {{name, "analysis", analysis, 0, levels, stages},
@@ -111,7 +114,8 @@ void check_options(const SptrsvBenchOptions& options)
 }  // namespace
 
 template <typename V, typename I>
-nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in, const SptrsvBenchOptions& options)
+nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
+                                    const SptrsvBenchOptions& options)
 {
     check_options(options);
     const auto reference = ReferenceExecutor::create();
@@ -132,8 +136,8 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in, const SptrsvB
         options.exec->is_host() ? std::size_t{512} << 20 : std::size_t{1} << 30;
     const auto copy = measure_copy_bandwidth(
         options.exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
-    const double bytes = T.nnz() * double(sizeof(V) + sizeof(I)) +
-                         (T.rows() + 1.0) * sizeof(I) + 2.0 * T.rows() * sizeof(V);
+    const double bytes = T.nnz() * double(sizeof(V) + sizeof(I)) + (T.rows() + 1.0) * sizeof(I) +
+                         2.0 * T.rows() * sizeof(V);
     /// cuSPARSE's time for a phase; 0 when it did not run.
     const auto vendor_time = [&](const std::string& phase) {
         for (const auto& p : results) {
@@ -147,13 +151,13 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in, const SptrsvB
                T.rows(), T.cols(), T.nnz(), o.uplo == blas::Uplo::lower ? "lower" : "upper",
                o.diag == blas::Diag::unit ? "unit diagonal" : "stored diagonal",
                blas::to_string(o.op));
-    fmt::print("run       {}, {} values, {} indices, median of {} samples\n",
-               options.exec->name(), type_name<V>(), type_name<I>(), options.samples);
+    fmt::print("run       {}, {} values, {} indices, median of {} samples\n", options.exec->name(),
+               type_name<V>(), type_name<I>(), options.samples);
     fmt::print("copy      {:.1f} GB/s (read + write counted)\n", copy.bytes_per_second / 1e9);
     fmt::print("bytes     {:.1f} MB per solve = {}\n\n", bytes / 1e6, sptrsv_bytes_formula);
 
-    Table table({"algorithm", "phase", "time [us]", "GB/s", "of copy BW", "vs cusparse",
-                 "levels", "stages", "rel. error"});
+    Table table({"algorithm", "phase", "time [us]", "GB/s", "of copy BW", "vs cusparse", "levels",
+                 "stages", "rel. error"});
     auto json_results = nlohmann::ordered_json::array();
     for (const auto& p : results) {
         const double t = p.timing.median;
@@ -162,13 +166,12 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in, const SptrsvB
         const auto if_solve = [&](double value) {
             return solve ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
         };
-        table.add_row({p.algorithm, p.phase, fmt::format("{:.1f}", t * 1e6),
-                       solve ? fmt::format("{:.1f}", bytes / t / 1e9) : "-",
-                       solve ? fmt::format("{:.1f}%", 100 * bytes / t / copy.bytes_per_second)
-                             : "-",
-                       vendor > 0 ? fmt::format("{:.2f}x", vendor / t) : "-",
-                       fmt::format("{}", p.levels), fmt::format("{}", p.stages),
-                       solve ? fmt::format("{:.1e}", p.error) : "-"});
+        table.add_row(
+            {p.algorithm, p.phase, fmt::format("{:.1f}", t * 1e6),
+             solve ? fmt::format("{:.1f}", bytes / t / 1e9) : "-",
+             solve ? fmt::format("{:.1f}%", 100 * bytes / t / copy.bytes_per_second) : "-",
+             vendor > 0 ? fmt::format("{:.2f}x", vendor / t) : "-", fmt::format("{}", p.levels),
+             fmt::format("{}", p.stages), solve ? fmt::format("{:.1e}", p.error) : "-"});
         json_results.push_back(
             {{"algorithm", p.algorithm},
              {"phase", p.phase},
@@ -201,8 +204,8 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in, const SptrsvB
             {"results", json_results}};
 }
 
-#define LOOM_INSTANTIATE_BENCH_SPTRSV(V, I)                                                    \
-    template nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>&,                     \
+#define LOOM_INSTANTIATE_BENCH_SPTRSV(V, I)                                \
+    template nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>&, \
                                                  const SptrsvBenchOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_SPTRSV)
 

@@ -1,8 +1,8 @@
 // loom bench sptrsv: the command-line side of bench/sptrsv_bench.
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/sptrsv_bench.hpp"
 #include "bench_support.hpp"

@@ -1,5 +1,6 @@
 // LowerTrs / UpperTrs: exact solves of a triangular matrix, the triangle of a general one,
 // alpha/beta applies, conj_transpose, errors, and Gauss-Seidel as a GMRES preconditioner.
+#include <cmath>
 #include <memory>
 #include <vector>
 

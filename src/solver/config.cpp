@@ -16,6 +16,7 @@
 
 #include "base/instantiate.hpp"
 #include "loom/precond/jacobi.hpp"
+#include "loom/solver/triangular.hpp"
 #include "loom/solver/solvers.hpp"
 
 namespace loom::solver {
@@ -139,7 +140,8 @@ private:
 };
 
 const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
-const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
+const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi",
+                                                    "lower_trs", "upper_trs"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
 const std::vector<std::string> criterion_names{
@@ -226,6 +228,7 @@ private:
         if (node.value().is_string()) {
             const auto name = node.one_of(preconditioner_names);
             if (name == "none") return nullptr;
+            if (name == "lower_trs" || name == "upper_trs") return triangular(node, name);
             return jacobi_builder(name == "jacobi" ? 1 : max_jacobi_block_size).on(exec_);
         }
         if (!node.value().is_object()) node.expected(what);
@@ -239,6 +242,11 @@ private:
         if (type == "none") {
             node.allow_keys({"type"}, "preconditioner \"none\"");
             return nullptr;
+        }
+        if (type == "lower_trs" || type == "upper_trs") {
+            node.allow_keys({"type", "algorithm", "unit_diagonal"},
+                            "preconditioner \"" + type + "\"");
+            return triangular(node, type);
         }
         std::vector<std::string> keys{"type", "adaptive_precision", "accuracy"};
         if (type == "block-jacobi") keys.push_back("max_block_size");
@@ -261,6 +269,26 @@ private:
             builder.with_accuracy(bound);
         }
         return builder.on(exec_);
+    }
+
+    /// LowerTrs / UpperTrs from a name or an object with "algorithm" and "unit_diagonal".
+    std::shared_ptr<const LinOpFactory<V>> triangular(const Node& node,
+                                                      const std::string& type) const
+    {
+        typename solver::LowerTrs<V, I>::Parameters params;
+        if (node.value().is_object()) {
+            if (auto algorithm = node.find("algorithm")) {
+                params.algorithm = sparse::parse_sptrsv_algorithm(algorithm->one_of(
+                    {"automatic", "level_set", "sync_free", "vendor"}));
+            }
+            if (auto unit = node.find("unit_diagonal")) params.unit_diagonal = unit->boolean();
+        }
+        const auto configure = [&](auto builder) {
+            builder.with_algorithm(params.algorithm).with_unit_diagonal(params.unit_diagonal);
+            return std::shared_ptr<const LinOpFactory<V>>(builder.on(exec_));
+        };
+        if (type == "lower_trs") return configure(solver::LowerTrs<V, I>::build());
+        return configure(solver::UpperTrs<V, I>::build());
     }
 
     static typename precond::Jacobi<V, I>::Builder jacobi_builder(size_type max_block_size)

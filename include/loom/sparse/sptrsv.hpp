@@ -1,0 +1,108 @@
+// Sparse triangular solve x = op(T)^-1 b for a triangular CSR matrix T, split into an analysis
+// (symbolic) phase kept in a handle and a solve phase that can be repeated for new right-hand
+// sides and for new values of T with the same pattern:
+//
+//     sparse::SptrsvHandle<double> handle({.uplo = blas::Uplo::lower});
+//     sparse::sptrsv_symbolic(handle, L);     // checks L, finds its levels
+//     sparse::sptrsv_solve(handle, L, b, x);  // x = L^-1 b; b, x: n x k, any k
+//     ...                                     // new values in L, same pattern
+//     sparse::sptrsv_numeric(handle, L);      // checks the new diagonal, refreshes kept values
+//     sparse::sptrsv_solve(handle, L, b, x);
+//
+// T's rows may be unsorted; duplicate entries are summed. An entry in the other triangle is
+// an error, not ignored, so that a full matrix handed over by mistake is noticed.
+#pragma once
+
+#include <string>
+
+#include "loom/base/analysis.hpp"
+#include "loom/base/types.hpp"
+#include "loom/blas/types.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+
+namespace loom::sparse {
+
+/// How a solve is scheduled (sptrsv NOTES.md compares them).
+enum class SptrsvAlgorithm {
+    /// Chosen by the analysis from the executor and the level structure it found.
+    automatic,
+    /// Rows grouped by level (a row's level is one more than its dependencies'); the rows of a
+    /// level run in parallel, and consecutive thin levels run chained in one launch (CUDA) or
+    /// one serial stretch (OpenMP) instead of paying a launch or a barrier each.
+    level_set,
+    /// CUDA: every row waits on readiness flags of the rows it depends on; no level analysis.
+    sync_free,
+    /// cuSPARSE SpSV (CUDA; 32-bit indices, sorted rows, one right-hand side of stride 1).
+    vendor
+};
+
+SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text);
+const char* to_string(SptrsvAlgorithm algorithm);
+
+struct SptrsvOptions {
+    SptrsvAlgorithm algorithm = SptrsvAlgorithm::automatic;
+    /// Which triangle of the matrix holds T.
+    blas::Uplo uplo = blas::Uplo::lower;
+    /// unit: T's diagonal is all ones; stored diagonal entries are ignored.
+    blas::Diag diag = blas::Diag::non_unit;
+    /// op(T): T, T^T or T^H.
+    blas::Op op = blas::Op::none;
+    /// How solves and value updates make sure that T still has the analysed pattern
+    /// (loom/base/analysis.hpp).
+    PatternCheck pattern_check = PatternCheck::cached;
+};
+
+namespace detail {
+template <typename V, typename I>
+struct SptrsvState;
+}
+
+/// What the analysis of one triangular matrix leaves for its solves; bound to the executor
+/// and the pattern it saw. An analysis handle (loom/base/analysis.hpp): options(),
+/// analyzed(), reset(). Move-only. The queries raise BadInput before an analysis.
+template <typename V, typename I = int32>
+class SptrsvHandle : public AnalysisHandle<SptrsvOptions, detail::SptrsvState<V, I>> {
+public:
+    using AnalysisHandle<SptrsvOptions, detail::SptrsvState<V, I>>::AnalysisHandle;
+
+    /// The algorithm that runs (`automatic` resolved); `automatic` before the analysis.
+    SptrsvAlgorithm algorithm() const noexcept;
+    /// The number of levels of op(T): the length of its longest dependency chain.
+    size_type levels() const;
+    /// The most rows in one level.
+    size_type max_level_width() const;
+    /// Kernel launches (CUDA) or parallel stages (OpenMP) of one level-set solve once thin
+    /// levels are chained; equal to levels() without chaining, 1 for other algorithms.
+    size_type stages() const;
+};
+
+/// Analyses T (the handle's uplo triangle of a square matrix) for solves with op(T).
+/// DimensionMismatch when T is not square; BadInput naming the row and column of an entry
+/// outside the triangle; NumericalError naming the row of a zero or missing diagonal entry
+/// (non-unit diagonal); NotSupported for an algorithm the executor or T cannot run. The
+/// handle is unchanged on failure.
+template <typename V, typename I>
+void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
+
+/// Takes new values of T (same pattern): checks its diagonal again (NumericalError naming
+/// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy).
+/// BadInput when no analysis ran or T's pattern changed.
+template <typename V, typename I>
+void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
+
+/// x = op(T)^-1 b for b and x of n x k (any k, any strides), distinct, on T's executor.
+/// After changing T's values, call sptrsv_numeric first: the solve does not check the
+/// diagonal, and cuSPARSE (vendor) solves with the values it was last given. BadInput when
+/// no analysis ran, T's pattern changed or b and x overlap; DimensionMismatch for wrong
+/// shapes. x is untouched on failure.
+template <typename V, typename I>
+void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
+                  const matrix::Dense<V>& b, matrix::Dense<V>& x);
+
+/// Both phases at once.
+template <typename V, typename I>
+void sptrsv(const matrix::Csr<V, I>& T, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+            const SptrsvOptions& options = {});
+
+}  // namespace loom::sparse

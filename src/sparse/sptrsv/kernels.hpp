@@ -1,0 +1,118 @@
+// Per-backend entry points of SpTRSV, and what the analysis hands them. sptrsv.cpp checks
+// the arguments, analyses the pattern (on the host) and dispatches.
+//
+// Every solve reads op(T) as the rows of a triangular matrix (TriangularRows): T's own rows
+// for op none, the rows of T^T otherwise, whose pattern the analysis builds once and whose
+// values are gathered from T's through `value_index`, so that a solve always reads T's
+// current values and a transposed solve needs no numeric phase of its own.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "loom/base/array.hpp"
+#include "loom/base/executor.hpp"
+#include "loom/base/types.hpp"
+#include "loom/launch/macros.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/sparse/sptrsv.hpp"
+
+namespace loom::sparse::detail {
+
+/// op(T) as rows: row r of op(T) holds entries row_ptrs[r] .. row_ptrs[r + 1] - 1. Entries
+/// with col == r are the diagonal (summed; never read for a unit diagonal); the others lie
+/// in one triangle (checked by the analysis).
+template <typename V, typename I>
+struct TriangularRows {
+    size_type n = 0;
+    size_type nnz = 0;
+    const I* row_ptrs = nullptr;
+    const I* col_idxs = nullptr;
+    const V* values = nullptr;
+    /// nullptr: entry k's value is values[k]; otherwise values[value_index[k]].
+    const I* value_index = nullptr;
+    bool lower = true;
+    bool unit = false;
+    bool conjugate = false;
+
+    LOOM_HOST_DEVICE LOOM_INLINE V value(I k) const
+    {
+        return values[value_index == nullptr ? k : value_index[k]];
+    }
+};
+
+/// The level schedule of op(T): rows sorted by level, and how levels group into stages (a
+/// fat level alone, or a run of consecutive thin levels chained).
+template <typename I>
+struct LevelSchedule {
+    /// Rows of level l are order[level_ptrs[l] .. level_ptrs[l + 1] - 1], on the executor.
+    Array<I> order;
+    Array<I> level_ptrs;
+    /// order and level_ptrs on the host (level_ptrs drives the loop over stages).
+    std::vector<I> host_order;
+    std::vector<I> host_level_ptrs;
+    /// Stage s runs levels stage_ptrs[s] .. stage_ptrs[s + 1] - 1; chained[s] says whether
+    /// they are thin ones run together.
+    std::vector<size_type> stage_ptrs;
+    std::vector<bool> chained;
+
+    size_type levels() const
+    {
+        return host_level_ptrs.empty() ? 0 : static_cast<size_type>(host_level_ptrs.size()) - 1;
+    }
+    size_type stages() const { return static_cast<size_type>(chained.size()); }
+};
+
+/// CUDA: a level of fewer rows than this is thin, and consecutive thin levels run in one
+/// launch of one block (cuda.cu), synchronised by __syncthreads between levels.
+constexpr size_type cuda_chain_width = 1024;
+
+}  // namespace loom::sparse::detail
+
+#define LOOM_DECLARE_SPTRSV_KERNELS(Exec)                                                      \
+    /* x = op(T)^-1 b, rows by level stage by stage */                                         \
+    template <typename V, typename I>                                                          \
+    void sptrsv_level_set(const Exec& exec, const detail::TriangularRows<V, I>& rows,          \
+                          const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b, \
+                          matrix::Dense<V>& x)
+
+#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                          \
+    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,         \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
+                                   matrix::Dense<V>&);
+
+namespace loom::sparse::reference {
+/// The reference ignores the schedule: one row after the other in dependency order.
+LOOM_DECLARE_SPTRSV_KERNELS(ReferenceExecutor);
+}  // namespace loom::sparse::reference
+namespace loom::sparse::omp {
+LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
+}
+namespace loom::sparse::cuda {
+LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
+
+/// Sync-free: a group of lanes per row, rows taken in dependency order from a global ticket,
+/// spinning on the ready flags of the rows they read. flags: n + 1 entries (the last is the
+/// ticket), flags[r] == epoch once row r is solved; epoch differs from every value the
+/// flags hold before the call.
+template <typename V, typename I>
+void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                      const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
+                      std::uint32_t epoch);
+
+/// cuSPARSE SpSV (cusparse.cu) on T itself (op passed to cuSPARSE): its analysis, kept in
+/// the returned object; 32-bit indices, sorted rows (checked by the caller).
+template <typename V, typename I>
+std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const matrix::Csr<V, I>& T,
+                                             const SptrsvOptions& options);
+/// cusparseSpSV_updateMatrix with T's current values.
+template <typename V, typename I>
+void sptrsv_vendor_update(const CudaExecutor& exec, const std::shared_ptr<void>& vendor,
+                          const matrix::Csr<V, I>& T);
+/// cusparseSpSV_solve for one right-hand side of stride 1.
+template <typename V, typename I>
+void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& vendor,
+                         const matrix::Csr<V, I>& T, const matrix::Dense<V>& b,
+                         matrix::Dense<V>& x);
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,21 @@
+// Reference SpTRSV: the rows one after the other, forward for a lower op(T), backward for an
+// upper one, which is an order every dependency respects.
+#include "base/instantiate.hpp"
+#include "sparse/sptrsv/host_row.hpp"
+#include "sparse/sptrsv/kernels.hpp"
+
+namespace loom::sparse::reference {
+
+template <typename V, typename I>
+void sptrsv_level_set(const ReferenceExecutor&, const detail::TriangularRows<V, I>& rows,
+                      const detail::LevelSchedule<I>&, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x)
+{
+    const auto n = static_cast<I>(rows.n);
+    for (I i = 0; i < n; ++i) detail::solve_row(rows, rows.lower ? i : n - 1 - i, b, x);
+}
+
+#define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_SPTRSV_KERNELS(ReferenceExecutor, V, I)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::sparse::reference

@@ -1,0 +1,38 @@
+// What an SptrsvHandle keeps between the analysis and the solves.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "loom/base/array.hpp"
+#include "loom/base/executor.hpp"
+#include "loom/sparse/fingerprint.hpp"
+#include "loom/sparse/sptrsv.hpp"
+#include "sparse/sptrsv/kernels.hpp"
+
+namespace loom::sparse::detail {
+
+template <typename V, typename I>
+struct SptrsvState {
+    std::shared_ptr<const Executor> exec;
+    SptrsvAlgorithm algorithm = SptrsvAlgorithm::level_set;  ///< resolved
+    /// T's pattern as the analysis saw it.
+    PatternFingerprint pattern;
+    /// op(T) transposed (op transpose or conj_transpose): the rows of T^T and, for each of
+    /// their entries, where T stores its value. Empty for op none.
+    Array<I> transposed_row_ptrs;
+    Array<I> transposed_col_idxs;
+    Array<I> transposed_value_index;
+    /// What the analysis found (all algorithms), and the level-set algorithm's schedule.
+    size_type levels = 0;
+    size_type max_level_width = 0;
+    LevelSchedule<I> schedule;
+    /// sync_free: a ready flag per row and the ticket counter, and the last solve's epoch
+    /// (cuda.cu). A solve updates them, so solves with one handle must not run concurrently.
+    mutable Array<std::uint32_t> flags;
+    mutable std::uint32_t epoch = 0;
+    /// vendor: cuSPARSE's descriptors, buffer and analysis (cusparse.cu).
+    std::shared_ptr<void> vendor;
+};
+
+}  // namespace loom::sparse::detail

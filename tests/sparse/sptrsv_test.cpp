@@ -1,0 +1,515 @@
+// SpTRSV: every backend and algorithm against x_true (b = op(T) x_true, built on the host)
+// and against the reference; levels and chaining; numeric reuse; pattern changes; bad input.
+#include <algorithm>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loom/base/error.hpp"
+#include "loom/matrix/io.hpp"
+#include "loom/sparse/csr_utils.hpp"
+#include "loom/sparse/sptrsv.hpp"
+#include "loom/sparse/triangle.hpp"
+#include "support/executors.hpp"
+#include "support/random.hpp"
+#include "support/shared_matrices.hpp"
+#include "support/types.hpp"
+
+namespace {
+
+using loom::dim2;
+using loom::size_type;
+using loom::blas::Diag;
+using loom::blas::Op;
+using loom::blas::Uplo;
+using loom::sparse::SptrsvAlgorithm;
+using loom::sparse::SptrsvOptions;
+namespace matrix = loom::matrix;
+namespace sparse = loom::sparse;
+
+/// How a random triangular test matrix looks.
+struct TriangularSpec {
+    size_type n = 0;
+    double per_row = 4;  ///< mean off-diagonal entries per row
+    Uplo uplo = Uplo::lower;
+    bool diagonal = true;  ///< store a (dominant) diagonal; off: rows may be empty
+    bool sorted = true;
+    bool duplicates = false;  ///< a row's first off-diagonal entry stored twice
+    bool dense_row = false;   ///< the last row (lower) or first (upper) is full
+    std::uint64_t seed = 7;
+};
+
+template <typename V, typename I>
+matrix::Csr<V, I> random_triangular(std::shared_ptr<const loom::Executor> exec,
+                                    const TriangularSpec& spec)
+{
+    std::mt19937_64 rng(spec.seed);
+    std::poisson_distribution<int> count(spec.per_row);
+    std::vector<I> ptrs{0}, cols;
+    std::vector<V> values;
+    const bool lower = spec.uplo == Uplo::lower;
+    for (size_type r = 0; r < spec.n; ++r) {
+        const size_type first = lower ? 0 : r + 1;
+        const size_type last = lower ? r : spec.n;  // off-diagonal columns [first, last)
+        std::vector<I> row;
+        if (spec.dense_row && r == (lower ? spec.n - 1 : 0)) {
+            for (auto c = first; c < last; ++c) row.push_back(static_cast<I>(c));
+        } else if (last > first) {
+            std::uniform_int_distribution<size_type> col(first, last - 1);
+            const auto k = std::min<size_type>(count(rng), last - first);
+            while (static_cast<size_type>(row.size()) < k) {
+                const auto c = static_cast<I>(col(rng));
+                if (std::find(row.begin(), row.end(), c) == row.end()) row.push_back(c);
+            }
+        }
+        if (spec.duplicates && !row.empty()) row.push_back(row.front());
+        // Off-diagonal values of total magnitude below 1 against a diagonal of 2 or more
+        // keep every solve well conditioned whatever the size.
+        const double scale = row.empty() ? 0 : 0.9 / static_cast<double>(row.size());
+        for (const auto c : row) {
+            cols.push_back(c);
+            values.push_back(static_cast<V>(scale) * loom::test::random_value<V>(rng));
+        }
+        if (spec.diagonal) {
+            cols.push_back(static_cast<I>(r));
+            values.push_back(V{2} + static_cast<V>(0.5) * loom::test::random_value<V>(rng));
+        }
+        if (!spec.sorted) {
+            // Reverse the row (the diagonal comes first) and swap its halves.
+            const auto begin = static_cast<std::ptrdiff_t>(ptrs.back());
+            std::reverse(cols.begin() + begin, cols.end());
+            std::reverse(values.begin() + begin, values.end());
+            const auto middle = begin + (static_cast<std::ptrdiff_t>(cols.size()) - begin) / 2;
+            std::rotate(cols.begin() + begin, cols.begin() + middle, cols.end());
+            std::rotate(values.begin() + begin, values.begin() + middle, values.end());
+        }
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    return matrix::Csr<V, I>::from_host(exec, {spec.n, spec.n}, ptrs, cols, values);
+}
+
+/// op(T) x on the host, the diagonal taken as ones for a unit diagonal.
+template <typename V, typename I>
+std::vector<V> apply_op(const matrix::Csr<V, I>& T, const SptrsvOptions& options,
+                        const std::vector<V>& x, size_type k)
+{
+    const auto ptrs = T.row_ptrs().to_host();
+    const auto cols = T.col_idxs().to_host();
+    const auto values = T.values().to_host();
+    const bool unit = options.diag == Diag::unit;
+    std::vector<V> b(x.size(), V{0});
+    if (unit) b = x;
+    for (size_type r = 0; r < T.rows(); ++r) {
+        for (auto e = ptrs[r]; e < ptrs[r + 1]; ++e) {
+            const size_type c = cols[e];
+            if (unit && c == r) continue;
+            const V v = options.op == Op::conj_transpose ? loom::conj(values[e]) : values[e];
+            const auto [out, in] = options.op == Op::none ? std::pair{r, c} : std::pair{c, r};
+            for (size_type j = 0; j < k; ++j) b[out * k + j] += v * x[in * k + j];
+        }
+    }
+    return b;
+}
+
+/// The algorithms that run on exec.
+std::vector<SptrsvAlgorithm> algorithms_on(const loom::Executor& exec)
+{
+    if (exec.kind() == loom::ExecKind::cuda) {
+        return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free};
+    }
+    return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set};
+}
+
+std::string describe(const SptrsvOptions& o)
+{
+    return std::string(sparse::to_string(o.algorithm)) +
+           (o.uplo == Uplo::lower ? " lower" : " upper") +
+           (o.diag == Diag::unit ? " unit " : " non-unit ") + loom::blas::to_string(o.op);
+}
+
+template <typename Types>
+class Sptrsv : public ::testing::Test {
+protected:
+    using V = typename Types::value_type;
+    using I = typename Types::index_type;
+    using Csr = matrix::Csr<V, I>;
+    using Dense = matrix::Dense<V>;
+
+    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+
+    static std::vector<std::shared_ptr<const loom::Executor>> executors()
+    {
+        auto result = loom::test::backends();
+        result.insert(result.begin(), loom::test::reference());
+        return result;
+    }
+
+    /// Solves op(T) x = b on exec for b = op(T) x_true; checks x against x_true.
+    std::vector<V> solve_and_check(const std::shared_ptr<const loom::Executor>& exec,
+                                   const Csr& T_ref, const SptrsvOptions& options, size_type k,
+                                   double tol)
+    {
+        std::mt19937_64 rng(99);
+        std::vector<V> x_true(static_cast<std::size_t>(T_ref.rows() * k));
+        for (auto& v : x_true) v = loom::test::random_value<V>(rng);
+        const auto b_host = apply_op(T_ref, options, x_true, k);
+        const Csr T(exec, T_ref);
+        const auto b = Dense::from_host(exec, {T.rows(), k}, b_host);
+        Dense x(exec, {T.rows(), k});
+        sparse::SptrsvHandle<V, I> handle(options);
+        sparse::sptrsv_symbolic(handle, T);
+        sparse::sptrsv_solve(handle, T, b, x);
+        const auto result = x.to_host();
+        EXPECT_LE(loom::test::relative_error(result, x_true), tol)
+            << describe(options) << " on " << exec->name() << ", n = " << T.rows();
+        return result;
+    }
+};
+
+TYPED_TEST_SUITE(Sptrsv, loom::test::ValueIndexTypes);
+
+TYPED_TEST(Sptrsv, EveryAlgorithmOpAndDiagonalMatchesTheTrueSolution)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const double tol = 100 * loom::test::tolerance<V>();
+    std::uint64_t seed = 1;
+    for (const auto n : loom::test::awkward_sizes()) {
+        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+            for (const auto diag : {Diag::non_unit, Diag::unit}) {
+                TriangularSpec spec{.n = n,
+                                    .uplo = uplo,
+                                    .diagonal = diag == Diag::non_unit,
+                                    .sorted = seed % 2 == 0,
+                                    .duplicates = seed % 3 == 0,
+                                    .dense_row = seed % 4 == 1,
+                                    .seed = seed};
+                ++seed;
+                const auto T = random_triangular<V, I>(this->ref, spec);
+                for (const auto op : {Op::none, Op::transpose, Op::conj_transpose}) {
+                    for (const auto& exec : this->executors()) {
+                        for (const auto algorithm : algorithms_on(*exec)) {
+                            const SptrsvOptions options{algorithm, uplo, diag, op};
+                            this->solve_and_check(exec, T, options, 1, tol);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, UnitDiagonalIgnoresStoredDiagonalEntries)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto T = random_triangular<V, I>(this->ref, {.n = 100, .seed = 3});
+    const auto strict = sparse::triangle(T, Uplo::lower, false);
+    for (const auto& exec : this->executors()) {
+        const SptrsvOptions options{.diag = Diag::unit};
+        const auto with = this->solve_and_check(exec, strict, options, 1, 1e-10);
+        const auto without = this->solve_and_check(exec, T, options, 1, 1e-10);
+        LOOM_EXPECT_NEAR_VECTORS(with, without, loom::test::tolerance<V>());
+    }
+}
+
+TYPED_TEST(Sptrsv, MultipleRightHandSidesWithStrides)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    const auto T_ref = random_triangular<V, I>(this->ref, {.n = 500, .per_row = 6, .seed = 5});
+    for (const auto& exec : this->executors()) {
+        for (const auto op : {Op::none, Op::transpose}) {
+            const SptrsvOptions options{.op = op};
+            this->solve_and_check(exec, T_ref, options, 3, 1e-10);
+            // Views with strides: the second and third columns of wider blocks.
+            const typename TestFixture::Csr T(exec, T_ref);
+            auto b_wide = loom::test::random_dense<V>(exec, {500, 4});
+            Dense x_wide(exec, {500, 5});
+            x_wide.fill(V{0});
+            auto b = b_wide.columns(1, 2);
+            auto x = x_wide.columns(2, 2);
+            sparse::sptrsv(T, b, x, options);
+            Dense x_packed(exec, {500, 2});
+            sparse::sptrsv(T, Dense(exec, b), x_packed, options);
+            LOOM_EXPECT_NEAR_VECTORS(Dense(exec, x).to_host(), x_packed.to_host(),
+                                     loom::test::tolerance<V>());
+            EXPECT_EQ(Dense(exec, x_wide.column(0)).to_host(), std::vector<V>(500, V{0}));
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, ManyThinLevelsAreChained)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const size_type n = 5000;
+    std::vector<I> ptrs{0}, cols;
+    std::vector<V> values;
+    for (size_type r = 0; r < n; ++r) {
+        if (r > 0) {
+            cols.push_back(static_cast<I>(r - 1));
+            values.push_back(V{-0.5});
+        }
+        cols.push_back(static_cast<I>(r));
+        values.push_back(V{2});
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    const auto T = matrix::Csr<V, I>::from_host(this->ref, {n, n}, ptrs, cols, values);
+    for (const auto& exec : this->executors()) {
+        for (const auto algorithm : algorithms_on(*exec)) {
+            for (const auto op : {Op::none, Op::transpose}) {
+                const SptrsvOptions options{.algorithm = algorithm, .op = op};
+                this->solve_and_check(exec, T, options, 1, 1e-10);
+                sparse::SptrsvHandle<V, I> handle(options);
+                sparse::sptrsv_symbolic(handle, matrix::Csr<V, I>(exec, T));
+                EXPECT_EQ(handle.levels(), n);
+                EXPECT_EQ(handle.max_level_width(), 1);
+                if (handle.algorithm() == SptrsvAlgorithm::level_set &&
+                    exec->kind() != loom::ExecKind::reference) {
+                    EXPECT_EQ(handle.stages(), 1) << exec->name();
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, QueriesDescribeTheLevels)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto T = random_triangular<V, I>(this->ref, {.n = 40, .per_row = 0});
+    sparse::SptrsvHandle<V, I> handle;
+    EXPECT_EQ(handle.algorithm(), SptrsvAlgorithm::automatic);
+    EXPECT_THROW(handle.levels(), loom::BadInput);
+    sparse::sptrsv_symbolic(handle, T);
+    EXPECT_EQ(handle.levels(), 1);
+    EXPECT_EQ(handle.max_level_width(), 40);
+    EXPECT_EQ(handle.algorithm(), SptrsvAlgorithm::level_set);
+    handle.reset();
+    EXPECT_FALSE(handle.analyzed());
+}
+
+TYPED_TEST(Sptrsv, FatLevelsRunInParallelStages)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
+    // Block lower bidiagonal: 3 levels of 2000 rows each.
+    const size_type w = 2000;
+    std::vector<I> ptrs{0}, cols;
+    std::vector<V> values;
+    for (size_type r = 0; r < 3 * w; ++r) {
+        if (r >= w) {
+            cols.push_back(static_cast<I>(r - w));
+            values.push_back(V{1});
+        }
+        cols.push_back(static_cast<I>(r));
+        values.push_back(V{4});
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    const auto omp = loom::OmpExecutor::create(2);
+    const auto T = matrix::Csr<V, I>::from_host(omp, {3 * w, 3 * w}, ptrs, cols, values);
+    sparse::SptrsvHandle<V, I> handle;
+    sparse::sptrsv_symbolic(handle, T);
+    EXPECT_EQ(handle.levels(), 3);
+    EXPECT_EQ(handle.max_level_width(), w);
+    EXPECT_EQ(handle.stages(), 3);
+    this->solve_and_check(omp, T, {}, 2, 1e-12);
+}
+
+TYPED_TEST(Sptrsv, NumericReuseAfterAValueChange)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    for (const auto& exec : this->executors()) {
+        for (const auto op : {Op::none, Op::conj_transpose}) {
+            const SptrsvOptions options{.op = op};
+            auto T = matrix::Csr<V, I>(exec, random_triangular<V, I>(this->ref, {.n = 300}));
+            sparse::SptrsvHandle<V, I> handle(options);
+            sparse::sptrsv_symbolic(handle, T);
+            const auto changed = random_triangular<V, I>(this->ref, {.n = 300, .seed = 7});
+            // Same pattern (same seed of the pattern's generator), new values.
+            auto values = changed.values().to_host();
+            for (auto& v : values) v = v * V{1.5};
+            T.values() = loom::Array<V>(exec, values);
+            sparse::sptrsv_numeric(handle, T);
+            const auto b = loom::test::random_dense<V>(exec, {300, 1});
+            Dense x(exec, {300, 1});
+            sparse::sptrsv_solve(handle, T, b, x);
+            Dense expected(exec, {300, 1});
+            sparse::sptrsv(T, b, expected, options);
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), loom::test::tolerance<V>());
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, PatternChangeIsBadInputAndLeavesXUntouched)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    for (const auto& exec : this->executors()) {
+        auto T = matrix::Csr<V, I>(exec, random_triangular<V, I>(this->ref, {.n = 50}));
+        sparse::SptrsvHandle<V, I> handle;
+        sparse::sptrsv_symbolic(handle, T);
+        const auto other = random_triangular<V, I>(this->ref, {.n = 50, .seed = 8});
+        T = matrix::Csr<V, I>(exec, other);
+        const auto b = loom::test::random_dense<V>(exec, {50, 1});
+        Dense x(exec, {50, 1});
+        x.fill(V{3});
+        EXPECT_THROW(sparse::sptrsv_solve(handle, T, b, x), loom::BadInput);
+        EXPECT_THROW(sparse::sptrsv_numeric(handle, T), loom::BadInput);
+        EXPECT_EQ(x.to_host(), std::vector<V>(50, V{3}));
+    }
+}
+
+TYPED_TEST(Sptrsv, BadInputGivesClearErrors)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Dense = typename TestFixture::Dense;
+    for (const auto& exec : this->executors()) {
+        sparse::SptrsvHandle<V, I> handle;
+        const auto rect = Csr::from_host(exec, {2, 3}, {0, 1, 2}, {0, 1}, {V{1}, V{1}});
+        EXPECT_THROW(sparse::sptrsv_symbolic(handle, rect), loom::DimensionMismatch);
+
+        const auto upper_entry =
+            Csr::from_host(exec, {3, 3}, {0, 1, 3, 4}, {0, 1, 2, 2}, {V{1}, V{1}, V{1}, V{1}});
+        try {
+            sparse::sptrsv_symbolic(handle, upper_entry);
+            ADD_FAILURE() << "an entry above the diagonal was accepted";
+        } catch (const loom::BadInput& e) {
+            EXPECT_NE(std::string(e.what()).find("(1, 2)"), std::string::npos) << e.what();
+        }
+        const auto zero_diagonal =
+            Csr::from_host(exec, {3, 3}, {0, 1, 3, 4}, {0, 0, 1, 2}, {V{1}, V{1}, V{0}, V{1}});
+        const auto missing_diagonal =
+            Csr::from_host(exec, {3, 3}, {0, 1, 2, 3}, {0, 0, 2}, {V{1}, V{1}, V{1}});
+        for (const auto* M : {&zero_diagonal, &missing_diagonal}) {
+            try {
+                sparse::sptrsv_symbolic(handle, *M);
+                ADD_FAILURE() << "a zero diagonal entry was accepted";
+            } catch (const loom::NumericalError& e) {
+                EXPECT_NE(std::string(e.what()).find("row 1"), std::string::npos) << e.what();
+            }
+        }
+        EXPECT_FALSE(handle.analyzed());
+        sparse::SptrsvHandle<V, I> unit({.diag = Diag::unit});
+        EXPECT_NO_THROW(sparse::sptrsv_symbolic(unit, missing_diagonal));
+
+        const auto T = Csr(exec, random_triangular<V, I>(this->ref, {.n = 10}));
+        Dense x(exec, {10, 2});
+        x.fill(V{5});
+        const auto b = loom::test::random_dense<V>(exec, {10, 2});
+        EXPECT_THROW(sparse::sptrsv_solve(handle, T, b, x), loom::BadInput);  // no analysis
+        sparse::sptrsv_symbolic(handle, T);
+        EXPECT_THROW(sparse::sptrsv_solve(handle, T, loom::test::random_dense<V>(exec, {9, 2}), x),
+                     loom::DimensionMismatch);
+        EXPECT_THROW(sparse::sptrsv_solve(handle, T, loom::test::random_dense<V>(exec, {10, 1}), x),
+                     loom::DimensionMismatch);
+        Dense short_x(exec, {9, 2});
+        EXPECT_THROW(sparse::sptrsv_solve(handle, T, b, short_x), loom::DimensionMismatch);
+        EXPECT_THROW(sparse::sptrsv_solve(handle, T, x, x), loom::BadInput);
+        EXPECT_EQ(x.to_host(), std::vector<V>(20, V{5}));
+
+        // A zero diagonal value arriving through new values, same pattern.
+        auto values = T.values().to_host();
+        const auto ptrs = T.row_ptrs().to_host();
+        const auto cols = T.col_idxs().to_host();
+        for (auto k = ptrs[5]; k < ptrs[6]; ++k) values[k] = cols[k] == 5 ? V{0} : values[k];
+        auto T_zero = T;
+        T_zero.values() = loom::Array<V>(exec, values);
+        try {
+            sparse::sptrsv_numeric(handle, T_zero);
+            ADD_FAILURE() << "a zero diagonal value was accepted";
+        } catch (const loom::NumericalError& e) {
+            EXPECT_NE(std::string(e.what()).find("row 5"), std::string::npos) << e.what();
+        }
+        if (exec->kind() != loom::ExecKind::cuda) {
+            sparse::SptrsvHandle<V, I> sync_free({.algorithm = SptrsvAlgorithm::sync_free});
+            EXPECT_THROW(sparse::sptrsv_symbolic(sync_free, T), loom::NotSupported);
+            sparse::SptrsvHandle<V, I> vendor({.algorithm = SptrsvAlgorithm::vendor});
+            EXPECT_THROW(sparse::sptrsv_symbolic(vendor, T), loom::NotSupported);
+        }
+    }
+    EXPECT_EQ(sparse::parse_sptrsv_algorithm("sync-free"), SptrsvAlgorithm::sync_free);
+    EXPECT_THROW(sparse::parse_sptrsv_algorithm("magic"), loom::BadInput);
+}
+
+TYPED_TEST(Sptrsv, TrianglesOfRealMatricesMatchTheReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_SKIP_WITHOUT_SHARED_MATRICES();
+    for (const auto* name : {"bcsstk05", "nos4", "gr_30_30", "sherman1", "west0989"}) {
+        if (!loom::test::have_shared_matrix(name)) continue;
+        const auto A = matrix::read_csr<V, I>(this->ref, loom::test::shared_matrix_path(name));
+        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+            auto T = sparse::triangle(A, uplo);
+            const auto diagonal = sparse::extract_diagonal(T).to_host();
+            const bool unit = std::count(diagonal.begin(), diagonal.end(), V{0}) > 0;
+            for (const auto op : {Op::none, Op::transpose}) {
+                const SptrsvOptions options{
+                    .uplo = uplo, .diag = unit ? Diag::unit : Diag::non_unit, .op = op};
+                const auto b = loom::test::random_dense<V>(this->ref, {A.rows(), 1});
+                Dense expected(this->ref, {A.rows(), 1});
+                sparse::sptrsv(T, b, expected, options);
+                for (const auto& exec : loom::test::backends()) {
+                    for (const auto algorithm : algorithms_on(*exec)) {
+                        auto o = options;
+                        o.algorithm = algorithm;
+                        Dense x(exec, {A.rows(), 1});
+                        sparse::sptrsv(matrix::Csr<V, I>(exec, T), Dense(exec, b), x, o);
+                        EXPECT_LE(loom::test::relative_error(x.to_host(), expected.to_host()), 1e-9)
+                            << name << " " << describe(o) << " on " << exec->name();
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(SptrsvCuda, VendorMatchesTheReference)
+{
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        for (const auto op : {Op::none, Op::transpose}) {
+            for (const auto diag : {Diag::non_unit, Diag::unit}) {
+                const auto T_ref = random_triangular<double, loom::int32>(
+                    ref, {.n = 2000, .per_row = 5, .uplo = uplo, .seed = 11});
+                const SptrsvOptions options{SptrsvAlgorithm::vendor, uplo, diag, op};
+                const auto b = loom::test::random_dense<double>(ref, {2000, 1});
+                matrix::Dense<double> expected(ref, {2000, 1});
+                sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
+                auto T = matrix::Csr<double, loom::int32>(cuda, T_ref);
+                sparse::SptrsvHandle<double, loom::int32> handle(options);
+                sparse::sptrsv_symbolic(handle, T);
+                matrix::Dense<double> x(cuda, {2000, 1});
+                sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+                LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-12);
+                // New values through cusparseSpSV_updateMatrix.
+                auto values = T.values().to_host();
+                for (auto& v : values) v *= 2;
+                T.values() = loom::Array<double>(cuda, values);
+                sparse::sptrsv_numeric(handle, T);
+                sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+                auto halved = x.to_host();
+                for (auto& v : halved) v *= diag == Diag::unit ? 1 : 2;
+                if (diag == Diag::non_unit) {
+                    LOOM_EXPECT_NEAR_VECTORS(halved, expected.to_host(), 1e-12);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace

@@ -17,7 +17,7 @@
 
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
-#include "loom/base/operators.hpp"
+#include "loom/solver/operators.hpp"
 #include "loom/blas/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/sptrsv.hpp"

@@ -18,6 +18,9 @@
 #include "loom/solver/result.hpp"
 #include "loom/stop/status.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::stop {
 class Criterion;
 }
@@ -108,3 +111,5 @@ private:
 };
 
 }  // namespace loom::log
+
+LOOM_PUBLIC_END

@@ -7,6 +7,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 template <typename V>
@@ -37,3 +40,5 @@ private:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

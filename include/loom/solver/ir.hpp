@@ -11,6 +11,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 template <typename V>
@@ -64,3 +67,5 @@ private:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -8,6 +8,9 @@
 #include "loom/base/types.hpp"
 #include "loom/stop/status.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 struct SolveResult {
@@ -37,3 +40,5 @@ struct SolveResult {
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

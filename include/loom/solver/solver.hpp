@@ -35,6 +35,9 @@
 #include "loom/solver/result.hpp"
 #include "loom/stop/criterion.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 /// Where the iteration starts: from x as given, or from zero (x is overwritten first). Use
@@ -225,3 +228,5 @@ private:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -5,6 +5,9 @@
 
 #include "loom/base/types.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::stop {
 
 enum class Reason : std::uint8_t {
@@ -34,3 +37,5 @@ struct ColumnStatus {
 };
 
 }  // namespace loom::stop
+
+LOOM_PUBLIC_END

@@ -10,11 +10,12 @@
 #include <fmt/core.h>
 
 #include "base/instantiate.hpp"
-#include "batched/front/kernels.hpp"
 #include "bench/bandwidth.hpp"
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
 #include "loom/base/error.hpp"
+#include "loom/batched/front.hpp"
+#include "loom/batched/vendor_peer.hpp"
 #include "loom/config.hpp"
 
 namespace loom::bench {
@@ -116,14 +117,11 @@ void call(BatchedRoutine routine, Operands<V>& o, Launch launch, bool raw_cublas
         return batched::gemm(Op::none, Op::none, V{1}, o.A, o.B, V{1}, o.C, launch);
     case BatchedRoutine::getrf:
         if (raw_cublas_peer) {
-#if LOOM_HAS_CUDA
             if (o.pivots.size() != o.A.batch_count() * o.A.rows()) {
                 o.pivots = Array<int32>(o.A.executor(), o.A.batch_count() * o.A.rows());
                 o.info = Array<int32>(o.A.executor(), o.A.batch_count());
             }
-            return batched::cublas::getrf_raw(static_cast<const CudaExecutor&>(*o.A.executor()),
-                                              o.A, o.pivots.data(), o.info.data());
-#endif
+            return batched::vendor_peer_getrf(o.A, o.pivots, o.info);
         }
         return batched::getrf(o.A, o.pivots, o.info, launch);
     case BatchedRoutine::trsm:
@@ -136,14 +134,11 @@ void call(BatchedRoutine routine, Operands<V>& o, Launch launch, bool raw_cublas
     case BatchedRoutine::potrf: return batched::potrf(Uplo::lower, o.A, o.info, launch);
     case BatchedRoutine::qr:
         if (raw_cublas_peer) {
-#if LOOM_HAS_CUDA
             const auto k = std::min(o.A.rows(), o.A.cols());
             if (o.tau.batch_count() != o.A.batch_count() || o.tau.rows() != k) {
                 o.tau = BatchDense<V>(o.A.executor(), o.A.batch_count(), {k, 1});
             }
-            return batched::cublas::qr_raw(static_cast<const CudaExecutor&>(*o.A.executor()), o.A,
-                                           o.tau);
-#endif
+            return batched::vendor_peer_qr(o.A, o.tau);
         }
         return batched::qr(o.A, o.tau, launch);
     }

@@ -18,7 +18,11 @@ std::shared_ptr<const CudaExecutor> CudaExecutor::create(int)
 {
     not_compiled("loom::CudaExecutor::create");
 }
-CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id) {}
+std::shared_ptr<const CudaExecutor> CudaExecutor::create_on_stream(int, void*)
+{
+    not_compiled("loom::CudaExecutor::create_on_stream");
+}
+CudaExecutor::CudaExecutor(int device_id, void*, bool) : device_id_(device_id) {}
 CudaExecutor::DeviceScope::DeviceScope(int device) : device_(device) {}
 CudaExecutor::DeviceScope::~DeviceScope() = default;
 CudaExecutor::~CudaExecutor() = default;

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "base/cuda/memory.hpp"
+#include "loom/base/array.hpp"  // declares detail::host_executor (exported from there)
 #include "loom/base/error.hpp"
 #include "loom/config.hpp"
 

@@ -47,13 +47,14 @@ Dense<V> Dense<V>::from_host(std::shared_ptr<const Executor> exec, dim2 size,
 
 template <typename V>
 Dense<V> Dense<V>::view(std::shared_ptr<const Executor> exec, dim2 size, size_type stride,
-                        V* data)
+                        V* data, std::shared_ptr<const void> keep_alive)
 {
     Dense result;
     result.set_executor(exec);
     result.set_size(size);
     result.stride_ = stride == 0 ? size.cols : stride;
-    result.values_ = Array<V>::view(std::move(exec), dense_span(size, result.stride_), data);
+    result.values_ = Array<V>::view(std::move(exec), dense_span(size, result.stride_), data,
+                                    std::move(keep_alive));
     return result;
 }
 

@@ -1,5 +1,12 @@
 // Array<T>: a contiguous buffer bound to one executor, either owning its memory or a view
 // of memory somebody else owns. Copies between executors go through Executor::copy_from.
+//
+// A view of external memory (a NumPy buffer, a tensor of another GPU library) may hold a
+// keep-alive: a shared_ptr to whatever owns the memory. The view holds it for as long as it
+// views the memory, and so does whatever the view is moved into (a Csr built from viewed
+// arrays); it is released when that last holder is destroyed or stops viewing (resized,
+// assigned an array of another size), after the work queued on a device executor has
+// finished. Copies of a view are deep, owning copies and do not hold it.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +18,9 @@
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
+
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
 
 namespace loom {
 
@@ -52,14 +62,20 @@ public:
         }
     }
 
-    /// Non-owning view of `size` elements at `data`, which must live on `exec`.
-    static Array view(std::shared_ptr<const Executor> exec, size_type size, T* data)
+    /// Non-owning view of `size` elements at `data`, which must live on `exec`. `keep_alive`
+    /// (the owner of the memory, may be empty) is held while the memory is viewed.
+    static Array view(std::shared_ptr<const Executor> exec, size_type size, T* data,
+                      std::shared_ptr<const void> keep_alive = {})
     {
+        if (size < 0) {
+            throw BadInput("loom::Array::view", "negative size " + std::to_string(size));
+        }
         Array a;
         a.exec_ = std::move(exec);
         a.size_ = size;
         a.data_ = data;
         a.owning_ = false;
+        a.keep_alive_ = std::move(keep_alive);
         return a;
     }
 
@@ -93,6 +109,7 @@ public:
         std::swap(size_, other.size_);
         std::swap(data_, other.data_);
         std::swap(owning_, other.owning_);
+        std::swap(keep_alive_, other.keep_alive_);
     }
 
     size_type size() const noexcept { return size_; }
@@ -137,14 +154,24 @@ private:
     void release() noexcept
     {
         if (owning_ && data_ != nullptr) exec_->free_bytes(data_);
+        if (keep_alive_ && exec_ && !exec_->is_host()) {
+            // The owner may free or reuse the memory at once: let queued kernels finish first.
+            try {
+                exec_->synchronize();
+            } catch (...) {
+                // Nothing to report from a destructor; the device error resurfaces later.
+            }
+        }
         data_ = nullptr;
         size_ = 0;
+        keep_alive_.reset();
     }
 
     std::shared_ptr<const Executor> exec_;
     size_type size_ = 0;
     T* data_ = nullptr;
     bool owning_ = true;
+    std::shared_ptr<const void> keep_alive_;  ///< the viewed memory's owner, if given
 };
 
 namespace detail {
@@ -167,3 +194,5 @@ std::shared_ptr<const Executor> Array<T>::host_executor()
 }
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

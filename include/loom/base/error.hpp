@@ -7,6 +7,9 @@
 
 #include "loom/base/types.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 /// Base of every error Loom raises.
@@ -86,3 +89,5 @@ public:
 std::string to_string(dim2 size);
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

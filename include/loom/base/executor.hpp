@@ -8,6 +8,9 @@
 
 #include "loom/base/types.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 enum class ExecKind { reference, omp, cuda };
@@ -80,7 +83,8 @@ private:
     int num_threads_;
 };
 
-/// One CUDA device and a stream of its own; every kernel on it is queued on that stream.
+/// One CUDA device and one stream, its own or the caller's; every kernel, copy, allocation and
+/// library call (cuSPARSE, cuBLAS, cuSOLVER) on it is queued on that stream.
 class CudaExecutor final : public Executor {
 public:
     /// While alive, the calling thread's current CUDA device is `device` (the previous one is
@@ -100,6 +104,12 @@ public:
 
     /// NotCompiled without the CUDA backend, CudaError when the device does not exist.
     static std::shared_ptr<const CudaExecutor> create(int device_id = 0);
+    /// An executor queuing its work on the caller's `stream` (a cudaStream_t of `device_id`;
+    /// null is the legacy default stream), so that Loom's work is ordered with the caller's
+    /// own. The stream stays the caller's: the executor never destroys it, and it must outlive
+    /// the executor and every array allocated on it (their memory is freed in stream order).
+    /// BadInput when the stream is not one of that device's (where CUDA can tell).
+    static std::shared_ptr<const CudaExecutor> create_on_stream(int device_id, void* stream);
     /// Number of usable CUDA devices (0 when not compiled or no driver/device).
     static int device_count() noexcept;
     static bool available() noexcept { return device_count() > 0; }
@@ -112,8 +122,10 @@ public:
     void synchronize() const override;
 
     int device_id() const noexcept { return device_id_; }
-    /// The executor's cudaStream_t.
+    /// The cudaStream_t all work is queued on.
     void* stream() const noexcept { return stream_; }
+    /// Whether the executor created its stream (and destroys it), or was given the caller's.
+    bool owns_stream() const noexcept { return owns_stream_; }
     int multiprocessor_count() const noexcept { return sm_count_; }
     std::size_t l2_cache_bytes() const noexcept { return l2_bytes_; }
     /// Library handles bound to the stream, created on first use.
@@ -121,9 +133,11 @@ public:
     void* cublas_handle() const;
 
 private:
-    explicit CudaExecutor(int device_id);
+    /// With owns_stream, creates a stream of its own (`stream` is ignored).
+    CudaExecutor(int device_id, void* stream, bool owns_stream);
     int device_id_;
     void* stream_ = nullptr;
+    bool owns_stream_ = true;
     int sm_count_ = 0;
     std::size_t l2_bytes_ = 0;
     mutable void* cusparse_ = nullptr;
@@ -150,3 +164,5 @@ decltype(auto) Executor::run(Visitor&& visitor) const
 std::shared_ptr<const Executor> make_executor(const std::string& name);
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

@@ -10,6 +10,9 @@
 #include "loom/base/types.hpp"
 #include "loom/log/logger.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 namespace matrix {
@@ -55,3 +58,5 @@ private:
 };
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

@@ -15,6 +15,9 @@
 #include "loom/base/executor.hpp"
 #include "loom/base/linop.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 template <typename V>
@@ -53,3 +56,5 @@ private:
 };
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

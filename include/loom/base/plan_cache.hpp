@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 class PlanCache {
@@ -61,3 +64,5 @@ private:
 };
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

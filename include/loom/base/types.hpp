@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 /// Sizes and counts: signed, so that differences and reverse loops are safe.
@@ -72,3 +75,5 @@ constexpr const char* type_name()
 }
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

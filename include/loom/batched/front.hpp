@@ -27,6 +27,9 @@
 #include "loom/blas/types.hpp"
 #include "loom/matrix/batch_dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::batched {
 
 /// How a front-level call runs. (The routines' own mode tags are loom::batched::Mode::Serial,
@@ -71,7 +74,7 @@ inline constexpr size_type gemm_cuda_serial_max = 4;
 /// host, real gemm runs the vectorized kernel (simd) where the CPU has AVX2 and FMA. The
 /// choices and their measurements: the table of src/batched/front/tuning.hpp.
 template <typename V>
-Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n);
+LOOM_EXPORT Launch automatic_launch(std::string_view routine, const Executor& exec, size_type n);
 
 // Side, Uplo and Diag name the routines' tag namespaces here (tags.hpp): the front-level
 // calls take blas::Side, blas::Uplo and blas::Diag.
@@ -80,8 +83,8 @@ using matrix::BatchDense;
 
 /// C_b = alpha op_a(A_b) op_b(B_b) + beta C_b (C not read when beta is zero).
 template <typename V>
-void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>& B, V beta,
-          BatchDense<V>& C, Launch launch = Launch::automatic);
+LOOM_EXPORT void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>& B,
+                      V beta, BatchDense<V>& C, Launch launch = Launch::automatic);
 template <typename V>
 void gemm(V alpha, const BatchDense<V>& A, const BatchDense<V>& B, V beta, BatchDense<V>& C,
           Launch launch = Launch::automatic)
@@ -91,125 +94,130 @@ void gemm(V alpha, const BatchDense<V>& A, const BatchDense<V>& B, V beta, Batch
 
 /// y_b = alpha op(A_b) x_b + beta y_b; x and y are batches of single columns.
 template <typename V>
-void gemv(Op op, V alpha, const BatchDense<V>& A, const BatchDense<V>& x, V beta,
-          BatchDense<V>& y, Launch launch = Launch::automatic);
+LOOM_EXPORT void gemv(Op op, V alpha, const BatchDense<V>& A, const BatchDense<V>& x, V beta,
+                      BatchDense<V>& y, Launch launch = Launch::automatic);
 
 /// B_b = alpha op(A_b)^{-1} B_b (Side::left) or alpha B_b op(A_b)^{-1} (Side::right), A_b
 /// triangular. A zero diagonal entry is not checked (trtri and getrf report singularity).
 template <typename V>
-void trsm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
-          BatchDense<V>& B, Launch launch = Launch::automatic);
+LOOM_EXPORT void trsm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+                      const BatchDense<V>& A, BatchDense<V>& B, Launch launch = Launch::automatic);
 
 /// B_b = alpha op(A_b) B_b (Side::left) or alpha B_b op(A_b) (Side::right), A_b triangular.
 template <typename V>
-void trmm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
-          BatchDense<V>& B, Launch launch = Launch::automatic);
+LOOM_EXPORT void trmm(blas::Side side, blas::Uplo uplo, Op op, blas::Diag diag, V alpha,
+                      const BatchDense<V>& A, BatchDense<V>& B, Launch launch = Launch::automatic);
 
 /// A_b = A_b^{-1} for triangular A_b, in place (the other triangle untouched). info (resized to
 /// the batch count, on A's executor) flags a zero diagonal; such a matrix is left unchanged.
 template <typename V>
-void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& info,
-           Launch launch = Launch::automatic);
+LOOM_EXPORT void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& info,
+                       Launch launch = Launch::automatic);
 
 /// P_b A_b = L_b U_b with partial pivoting, in place. pivots and info are resized (count * n
 /// and count entries, on A's executor). A zero pivot column is skipped, as LAPACK does.
 template <typename V>
-void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info,
-           Launch launch = Launch::automatic);
+LOOM_EXPORT void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info,
+                       Launch launch = Launch::automatic);
 
 /// A_b = L_b U_b without pivoting, in place: for diagonally dominant matrices, or after
 /// add_radial; has a SIMD pack version. info[b] = k + 1 when U_b(k, k) is zero (the contents
 /// of that A_b are then unspecified).
 template <typename V>
-void getrf_nopivot(BatchDense<V>& A, Array<int32>& info, Launch launch = Launch::automatic);
+LOOM_EXPORT void getrf_nopivot(BatchDense<V>& A, Array<int32>& info,
+                               Launch launch = Launch::automatic);
 
 /// Static pivoting: A_b(i, i) += tiny where Re A_b(i, i) >= 0, -= tiny where it is negative.
 template <typename V>
-void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A, Launch launch = Launch::automatic);
+LOOM_EXPORT void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A,
+                            Launch launch = Launch::automatic);
 
 /// Solves op(A_b) X_b = B_b with the factors and pivots of getrf; X overwrites B.
 template <typename V>
-void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDense<V>& B,
-           Launch launch = Launch::automatic);
+LOOM_EXPORT void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDense<V>& B,
+                       Launch launch = Launch::automatic);
 
 /// Solves A_b X_b = B_b by getrf then getrs: A is replaced by its factors, B by X (a matrix with
 /// a zero pivot keeps its B).
 template <typename V>
-void gesv(BatchDense<V>& A, Array<int32>& pivots, BatchDense<V>& B, Array<int32>& info,
-          Launch launch = Launch::automatic);
+LOOM_EXPORT void gesv(BatchDense<V>& A, Array<int32>& pivots, BatchDense<V>& B, Array<int32>& info,
+                      Launch launch = Launch::automatic);
 
 /// Cholesky A_b = L_b L_b^H (Uplo::lower) or U_b^H U_b (Uplo::upper) of Hermitian positive
 /// definite matrices, in place on that triangle. info[b] = k + 1 when the leading minor of
 /// order k + 1 is not positive definite (that factorization stops there).
 template <typename V>
-void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info, Launch launch = Launch::automatic);
+LOOM_EXPORT void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info,
+                       Launch launch = Launch::automatic);
 
 /// Solves A_b X_b = B_b with the factors of potrf; X overwrites B.
 template <typename V>
-void potrs(blas::Uplo uplo, const BatchDense<V>& A, BatchDense<V>& B,
-           Launch launch = Launch::automatic);
+LOOM_EXPORT void potrs(blas::Uplo uplo, const BatchDense<V>& A, BatchDense<V>& B,
+                       Launch launch = Launch::automatic);
 
 /// Householder QR A_b = Q_b R_b in place (LAPACK's geqrf storage: R on and above the diagonal,
 /// the reflectors below); tau is a batch of min(m, n) x 1 columns (resized when its shape is
 /// wrong).
 template <typename V>
-void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch = Launch::automatic);
+LOOM_EXPORT void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch = Launch::automatic);
 
 /// B_b = op(Q_b) B_b (Side::left) or B_b op(Q_b) (Side::right) with Q_b from qr; op is none or
 /// conj_transpose (transpose is accepted for real values).
 template <typename V>
-void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B,
-             Launch launch = Launch::automatic);
+LOOM_EXPORT void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau,
+                         BatchDense<V>& B, Launch launch = Launch::automatic);
 
 /// x_b = alpha op(A_b)^{-1} x_b, A_b triangular, x a batch of n x 1 columns. A zero diagonal
 /// entry is not checked.
 template <typename V>
-void trsv(blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
-          BatchDense<V>& x, Launch launch = Launch::automatic);
+LOOM_EXPORT void trsv(blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>& A,
+                      BatchDense<V>& x, Launch launch = Launch::automatic);
 
 /// Rank-1 update of one triangle of A_b (the other untouched): A_b += alpha x_b x_b^T
 /// (Op::transpose, BLAS syr) or A_b += alpha x_b x_b^H (Op::conj_transpose, BLAS her: alpha
 /// must be real, the diagonal stays real). The two are one update for real values. x is a
 /// batch of n x 1 columns.
 template <typename V>
-void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>& A,
-         Launch launch = Launch::automatic);
+LOOM_EXPORT void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>& A,
+                     Launch launch = Launch::automatic);
 
 /// y_b += alpha x_b. x and y are batches of one shape: vectors (n x 1), or whole matrices.
 template <typename V>
-void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y, Launch launch = Launch::automatic);
+LOOM_EXPORT void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y,
+                      Launch launch = Launch::automatic);
 
 /// x_b *= alpha (vectors or matrices).
 template <typename V>
-void scale(V alpha, BatchDense<V>& x, Launch launch = Launch::automatic);
+LOOM_EXPORT void scale(V alpha, BatchDense<V>& x, Launch launch = Launch::automatic);
 
 /// result[b] = sum_i x_b(i) y_b(i) (no conjugation, as blas::dot), x and y batches of n x 1
 /// columns. result is resized to the batch count, on x's executor.
 template <typename V>
-void dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result,
-         Launch launch = Launch::automatic);
+LOOM_EXPORT void dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result,
+                     Launch launch = Launch::automatic);
 
 /// result[b] = sum_i conj(x_b(i)) y_b(i) (as blas::conj_dot).
 template <typename V>
-void conj_dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result,
-              Launch launch = Launch::automatic);
+LOOM_EXPORT void conj_dot(const BatchDense<V>& x, const BatchDense<V>& y, Array<V>& result,
+                          Launch launch = Launch::automatic);
 
 /// result[b] = ||x_b||_2 (no scaling against overflow: the vectors are short), x a batch of
 /// n x 1 columns.
 template <typename V>
-void nrm2(const BatchDense<V>& x, Array<remove_complex_t<V>>& result,
-          Launch launch = Launch::automatic);
+LOOM_EXPORT void nrm2(const BatchDense<V>& x, Array<remove_complex_t<V>>& result,
+                      Launch launch = Launch::automatic);
 
 /// A_b = A_b^{-1} in place, from the factors and pivots of getrf (LAPACK's getri). info flags
 /// a zero U_b(k, k) with k + 1; that A_b is then left as it was (its factors). Launches that
 /// run a matrix out of place (CUDA) take an n-entry work vector per matrix from shared memory.
 template <typename V>
-void inverse_lu(BatchDense<V>& LU, const Array<int32>& pivots, Array<int32>& info,
-                Launch launch = Launch::automatic);
+LOOM_EXPORT void inverse_lu(BatchDense<V>& LU, const Array<int32>& pivots, Array<int32>& info,
+                            Launch launch = Launch::automatic);
 
 /// The same from the factors of getrf_nopivot; has a SIMD pack version.
 template <typename V>
-void inverse_lu_nopivot(BatchDense<V>& LU, Array<int32>& info, Launch launch = Launch::automatic);
+LOOM_EXPORT void inverse_lu_nopivot(BatchDense<V>& LU, Array<int32>& info,
+                                    Launch launch = Launch::automatic);
 
 /// Rank-revealing A_b P_b = U_b T_b W_b of the m x n A_b, q = min(m, n): QR with column
 /// pivoting stopped at the numerical rank r_b (the largest remaining column norm at most tol
@@ -220,8 +228,9 @@ void inverse_lu_nopivot(BatchDense<V>& LU, Array<int32>& info, Launch launch = L
 /// interchanged with column jpiv[b * n + k] at step k; rank[b] = r_b. U and W are resized when
 /// their shape is wrong, jpiv and rank always sized for the batch. No SIMD pack version.
 template <typename V>
-void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& W,
-         Array<int32>& rank, remove_complex_t<V> tol = -1, Launch launch = Launch::automatic);
+LOOM_EXPORT void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& W,
+                     Array<int32>& rank, remove_complex_t<V> tol = -1,
+                     Launch launch = Launch::automatic);
 
 /// Banded LU with partial pivoting (LAPACK's gbtrf) of n x n matrices with kl sub- and ku
 /// super-diagonals, in place in LAPACK band storage: AB is a batch of (2 kl + ku + 1) x n
@@ -232,13 +241,14 @@ void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& 
 /// below; pivots (n per matrix, 0-based) and info (k + 1 at the first zero U(k, k); the
 /// factorization goes on, as LAPACK's) are resized for the batch. No SIMD pack version.
 template <typename V>
-void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, Array<int32>& info,
-           Launch launch = Launch::automatic);
+LOOM_EXPORT void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots,
+                       Array<int32>& info, Launch launch = Launch::automatic);
 
 /// Solves op(A_b) X_b = B_b (B n x nrhs) with the factors and pivots of gbtrf; X overwrites B.
 template <typename V>
-void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Array<int32>& pivots,
-           BatchDense<V>& B, Launch launch = Launch::automatic);
+LOOM_EXPORT void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB,
+                       const Array<int32>& pivots, BatchDense<V>& B,
+                       Launch launch = Launch::automatic);
 
 /// A view of M on exec, so that a call runs on exec whatever executor made the batch (an
 /// OpenMP call on a batch built by the reference executor, say). BadInput when M's memory is
@@ -314,3 +324,5 @@ LOOM_BATCHED_ON_EXEC(gbtrs)
 #undef LOOM_BATCHED_ON_EXEC
 
 }  // namespace loom::batched
+
+LOOM_PUBLIC_END

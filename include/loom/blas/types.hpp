@@ -4,6 +4,9 @@
 
 #include <string>
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::blas {
 
 /// op(A): A, A^T or A^H.
@@ -30,3 +33,5 @@ Backend parse_backend(const std::string& text);
 const char* to_string(Backend backend);
 
 }  // namespace loom::blas
+
+LOOM_PUBLIC_END

@@ -7,46 +7,55 @@
 #include "loom/base/types.hpp"
 #include "loom/matrix/dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::blas {
 
 /// result(0, j) = sum_i x(i, j) * y(i, j)   (no conjugation)
 template <typename V>
-void dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result);
+LOOM_EXPORT void dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y,
+                     matrix::Dense<V>& result);
 /// result(0, j) = sum_i conj(x(i, j)) * y(i, j)
 template <typename V>
-void conj_dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result);
+LOOM_EXPORT void conj_dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y,
+                          matrix::Dense<V>& result);
 /// result(0, j) = ||x(:, j)||_2
 template <typename V>
-void nrm2(const matrix::Dense<V>& x, matrix::Dense<remove_complex_t<V>>& result);
+LOOM_EXPORT void nrm2(const matrix::Dense<V>& x, matrix::Dense<remove_complex_t<V>>& result);
 
 /// y(:, j) += alpha(0, j) * x(:, j); alpha is 1 x 1 (shared) or 1 x k.
 template <typename V>
-void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
+LOOM_EXPORT void axpy(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,
+                      matrix::Dense<V>& y);
 template <typename V>
-void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
+LOOM_EXPORT void axpy(V alpha, const matrix::Dense<V>& x, matrix::Dense<V>& y);
 /// y(:, j) += s * q_j * x(:, j) with q_j = num(0, j) / den(0, j) and s = -1 when `subtract`,
 /// else 1; q_j is taken as 0 where den(0, j) is 0 or the quotient is not finite, so y never
 /// turns to NaN here. The quotient is formed where the data are: a step length computed by a
 /// reduction on a device needs no copy to the host before it is used. num and den: 1 x k.
 template <typename V>
-void axpy_quotient(const matrix::Dense<V>& num, const matrix::Dense<V>& den,
-                   const matrix::Dense<V>& x, matrix::Dense<V>& y, bool subtract = false);
+LOOM_EXPORT void axpy_quotient(const matrix::Dense<V>& num, const matrix::Dense<V>& den,
+                               const matrix::Dense<V>& x, matrix::Dense<V>& y,
+                               bool subtract = false);
 /// y(:, j) = alpha(0, j) * x(:, j) + beta(0, j) * y(:, j); y is not read when beta is 0.
 template <typename V>
-void axpby(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,
-           const matrix::Dense<V>& beta, matrix::Dense<V>& y);
+LOOM_EXPORT void axpby(const matrix::Dense<V>& alpha, const matrix::Dense<V>& x,
+                       const matrix::Dense<V>& beta, matrix::Dense<V>& y);
 template <typename V>
-void axpby(V alpha, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);
+LOOM_EXPORT void axpby(V alpha, const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);
 /// x(:, j) *= alpha(0, j)
 template <typename V>
-void scal(const matrix::Dense<V>& alpha, matrix::Dense<V>& x);
+LOOM_EXPORT void scal(const matrix::Dense<V>& alpha, matrix::Dense<V>& x);
 template <typename V>
-void scal(V alpha, matrix::Dense<V>& x);
+LOOM_EXPORT void scal(V alpha, matrix::Dense<V>& x);
 /// y = x (same shape, any strides)
 template <typename V>
-void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y);
+LOOM_EXPORT void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y);
 /// x(i, j) = value
 template <typename V>
-void fill(matrix::Dense<V>& x, V value);
+LOOM_EXPORT void fill(matrix::Dense<V>& x, V value);
 
 }  // namespace loom::blas
+
+LOOM_PUBLIC_END

@@ -24,6 +24,9 @@
 #include "loom/base/array.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::graph {
 
@@ -98,12 +101,14 @@ private:
 /// 1 or 2, or an algorithm that does not color at that distance; NotSupported for `vendor`
 /// off CUDA or with 64-bit indices. The handle is unchanged on failure.
 template <typename V, typename I>
-Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A);
+LOOM_EXPORT Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A);
 
 /// Colors the rows of A (m x n, any shape) so that rows storing an entry in the same column
 /// get different colors: the distance-2 coloring of the rows' side of A's bipartite graph.
 /// Algorithms: automatic, greedy, vb, vbbit, nb (BadInput for the others).
 template <typename V, typename I>
-Coloring<I> color_bipartite(ColoringHandle& handle, const matrix::Csr<V, I>& A);
+LOOM_EXPORT Coloring<I> color_bipartite(ColoringHandle& handle, const matrix::Csr<V, I>& A);
 
 }  // namespace loom::graph
+
+LOOM_PUBLIC_END

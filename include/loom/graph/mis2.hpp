@@ -16,6 +16,9 @@
 #include "loom/base/array.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::graph {
 
@@ -37,7 +40,7 @@ struct Mis2Options {
 /// executor. BadInput for a non-square matrix or one without an executor; NotSupported when
 /// the symmetrized pattern (up to 2 nnz(A) entries) would not fit the index type.
 template <typename V, typename I>
-Array<I> mis2(const matrix::Csr<V, I>& A, const Mis2Options& options = {});
+LOOM_EXPORT Array<I> mis2(const matrix::Csr<V, I>& A, const Mis2Options& options = {});
 
 /// Every vertex's aggregate: the roots are an MIS-2 (aggregate a has root roots[a], the
 /// roots in increasing order); a vertex adjacent to a root joins it (it is adjacent to one
@@ -53,13 +56,15 @@ struct Aggregation {
 
 /// The MIS-2 aggregation of A's graph, on A's executor (errors as mis2()).
 template <typename V, typename I>
-Aggregation<I> mis2_aggregation(const matrix::Csr<V, I>& A, const Mis2Options& options = {});
+LOOM_EXPORT Aggregation<I> mis2_aggregation(const matrix::Csr<V, I>& A, const Mis2Options& options = {});
 
 /// The coarse graph P^T A P, where P (vertices x aggregates) has P(v, aggregate_of[v]) = 1:
 /// count() x count(), columns sorted and distinct, values the sums of A's entries between
 /// two aggregates (summed in A's stored order: the same bits on every backend). BadInput
 /// when the aggregation does not belong to A (size, executor).
 template <typename V, typename I>
-matrix::Csr<V, I> coarse_graph(const matrix::Csr<V, I>& A, const Aggregation<I>& aggregation);
+LOOM_EXPORT matrix::Csr<V, I> coarse_graph(const matrix::Csr<V, I>& A, const Aggregation<I>& aggregation);
 
 }  // namespace loom::graph
+
+LOOM_PUBLIC_END

@@ -13,6 +13,9 @@
 #include "loom/base/array.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::graph {
 
@@ -20,15 +23,17 @@ namespace loom::graph {
 /// vertex that becomes vertex k (matrix::Permutation applies it: B = P A P^T). BadInput for
 /// a non-square matrix or one without an executor.
 template <typename V, typename I>
-Array<I> rcm(const matrix::Csr<V, I>& A);
+LOOM_EXPORT Array<I> rcm(const matrix::Csr<V, I>& A);
 
 /// max |i - j| over A's stored entries (0 without entries).
 template <typename V, typename I>
-size_type bandwidth(const matrix::Csr<V, I>& A);
+LOOM_EXPORT size_type bandwidth(const matrix::Csr<V, I>& A);
 
 /// The profile (envelope size): the sum over rows i of i - (the lowest column j <= i stored
 /// in row i), rows without such a column counting 0.
 template <typename V, typename I>
-size_type profile(const matrix::Csr<V, I>& A);
+LOOM_EXPORT size_type profile(const matrix::Csr<V, I>& A);
 
 }  // namespace loom::graph
+
+LOOM_PUBLIC_END

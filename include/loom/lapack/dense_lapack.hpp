@@ -11,6 +11,9 @@
 #include "loom/blas/dense_blas.hpp"
 #include "loom/matrix/dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::lapack {
 
 using blas::Backend;
@@ -24,21 +27,26 @@ using blas::Uplo;
 /// the entry of largest magnitude (|re| + |im| for complex values, as LAPACK), the first one
 /// on ties. NumericalError naming the row on an exactly zero pivot; A and pivots untouched.
 template <typename V>
-void getrf(matrix::Dense<V>& A, Array<int32>& pivots, Backend backend = Backend::automatic);
+LOOM_EXPORT void getrf(matrix::Dense<V>& A, Array<int32>& pivots,
+                       Backend backend = Backend::automatic);
 
 /// Solves op(A) X = B with the factors of getrf; X overwrites B (n x k).
 template <typename V>
-void getrs(Op op, const matrix::Dense<V>& LU, const Array<int32>& pivots, matrix::Dense<V>& B,
-           Backend backend = Backend::automatic);
+LOOM_EXPORT void getrs(Op op, const matrix::Dense<V>& LU, const Array<int32>& pivots,
+                       matrix::Dense<V>& B, Backend backend = Backend::automatic);
 
 /// Solves A X = B (X overwrites B) by LU with partial pivoting of a copy of A; A is not
 /// changed. NumericalError naming the row of the first zero pivot; B then is untouched too.
 template <typename V>
-void gesv(const matrix::Dense<V>& A, matrix::Dense<V>& B, Backend backend = Backend::automatic);
+LOOM_EXPORT void gesv(const matrix::Dense<V>& A, matrix::Dense<V>& B,
+                      Backend backend = Backend::automatic);
 
 /// A = A^{-1} for a triangular A, in place; only the uplo triangle is read and written.
 /// NumericalError naming the first zero diagonal entry (for Diag::non_unit); A untouched.
 template <typename V>
-void trtri(Uplo uplo, Diag diag, matrix::Dense<V>& A, Backend backend = Backend::automatic);
+LOOM_EXPORT void trtri(Uplo uplo, Diag diag, matrix::Dense<V>& A,
+                       Backend backend = Backend::automatic);
 
 }  // namespace loom::lapack
+
+LOOM_PUBLIC_END

@@ -10,6 +10,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/export.hpp"
 #include "loom/config.hpp"
 #include "loom/launch/host_team.hpp"
 #include "loom/launch/policy.hpp"
@@ -24,8 +25,8 @@ using HostTeamChunk = void (*)(void* functor, size_type first, size_type last,
 
 /// Calls `chunk` once per OpenMP thread of exec with that thread's share of the league, and
 /// rethrows (after the parallel region) the first exception a chunk raised.
-void omp_run_teams(const OmpExecutor& exec, const TeamPolicy& policy, HostTeamChunk chunk,
-                   void* functor);
+LOOM_EXPORT void omp_run_teams(const OmpExecutor& exec, const TeamPolicy& policy,
+                               HostTeamChunk chunk, void* functor);
 
 }  // namespace detail
 

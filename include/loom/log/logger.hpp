@@ -18,6 +18,9 @@
 #include "loom/base/types.hpp"
 #include "loom/log/outcome.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::stop {
 class Criterion;
 }
@@ -109,3 +112,5 @@ private:
 };
 
 }  // namespace loom::log
+
+LOOM_PUBLIC_END

@@ -12,6 +12,9 @@
 
 #include "loom/log/logger.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::log {
 
 /// Writes one line per event to a stream: "[loom] cg: iteration 12: residual norm 1.2e-05".
@@ -119,3 +122,5 @@ private:
 };
 
 }  // namespace loom::log
+
+LOOM_PUBLIC_END

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "loom/base/types.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::stop {
 
@@ -70,3 +73,5 @@ struct SolveResult {
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -10,6 +10,9 @@
 #include "loom/base/array.hpp"
 #include "loom/matrix/dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 template <typename V>
@@ -97,3 +100,5 @@ constexpr size_type batch_span(size_type count, dim2 size, size_type stride,
 }
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

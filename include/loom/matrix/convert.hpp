@@ -21,64 +21,69 @@
 #include "loom/matrix/ell.hpp"
 #include "loom/matrix/sellp.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 template <typename V, typename I>
-Csr<V, I> to_csr(const Coo<V, I>& source);
+LOOM_EXPORT Csr<V, I> to_csr(const Coo<V, I>& source);
 template <typename V, typename I>
-Csr<V, I> to_csr(const Ell<V, I>& source);
+LOOM_EXPORT Csr<V, I> to_csr(const Ell<V, I>& source);
 template <typename V, typename I>
-Csr<V, I> to_csr(const Sellp<V, I>& source);
+LOOM_EXPORT Csr<V, I> to_csr(const Sellp<V, I>& source);
 /// The index type is chosen by the caller: to_csr<int64>(dense).
 template <typename I = int32, typename V>
-Csr<V, I> to_csr(const Dense<V>& source);
+LOOM_EXPORT Csr<V, I> to_csr(const Dense<V>& source);
 
 template <typename V, typename I>
-Coo<V, I> to_coo(const Csr<V, I>& source);
+LOOM_EXPORT Coo<V, I> to_coo(const Csr<V, I>& source);
 template <typename V, typename I>
-Coo<V, I> to_coo(const Ell<V, I>& source);
+LOOM_EXPORT Coo<V, I> to_coo(const Ell<V, I>& source);
 template <typename V, typename I>
-Coo<V, I> to_coo(const Sellp<V, I>& source);
+LOOM_EXPORT Coo<V, I> to_coo(const Sellp<V, I>& source);
 template <typename I = int32, typename V>
-Coo<V, I> to_coo(const Dense<V>& source);
+LOOM_EXPORT Coo<V, I> to_coo(const Dense<V>& source);
 
 /// Width = the longest row; stride = rows.
 template <typename V, typename I>
-Ell<V, I> to_ell(const Csr<V, I>& source);
+LOOM_EXPORT Ell<V, I> to_ell(const Csr<V, I>& source);
 template <typename V, typename I>
-Ell<V, I> to_ell(const Coo<V, I>& source);
+LOOM_EXPORT Ell<V, I> to_ell(const Coo<V, I>& source);
 template <typename V, typename I>
-Ell<V, I> to_ell(const Sellp<V, I>& source);
+LOOM_EXPORT Ell<V, I> to_ell(const Sellp<V, I>& source);
 template <typename I = int32, typename V>
-Ell<V, I> to_ell(const Dense<V>& source);
+LOOM_EXPORT Ell<V, I> to_ell(const Dense<V>& source);
 
 /// Slices of slice_size rows, each as wide as its longest row rounded up to a multiple of
 /// stride_factor. BadInput unless both are positive.
 template <typename V, typename I>
-Sellp<V, I> to_sellp(const Csr<V, I>& source,
-                     size_type slice_size = Sellp<V, I>::default_slice_size,
-                     size_type stride_factor = Sellp<V, I>::default_stride_factor);
+LOOM_EXPORT Sellp<V, I> to_sellp(const Csr<V, I>& source,
+                                 size_type slice_size = Sellp<V, I>::default_slice_size,
+                                 size_type stride_factor = Sellp<V, I>::default_stride_factor);
 template <typename V, typename I>
-Sellp<V, I> to_sellp(const Coo<V, I>& source,
-                     size_type slice_size = Sellp<V, I>::default_slice_size,
-                     size_type stride_factor = Sellp<V, I>::default_stride_factor);
+LOOM_EXPORT Sellp<V, I> to_sellp(const Coo<V, I>& source,
+                                 size_type slice_size = Sellp<V, I>::default_slice_size,
+                                 size_type stride_factor = Sellp<V, I>::default_stride_factor);
 template <typename V, typename I>
-Sellp<V, I> to_sellp(const Ell<V, I>& source,
-                     size_type slice_size = Sellp<V, I>::default_slice_size,
-                     size_type stride_factor = Sellp<V, I>::default_stride_factor);
+LOOM_EXPORT Sellp<V, I> to_sellp(const Ell<V, I>& source,
+                                 size_type slice_size = Sellp<V, I>::default_slice_size,
+                                 size_type stride_factor = Sellp<V, I>::default_stride_factor);
 template <typename I = int32, typename V>
-Sellp<V, I> to_sellp(const Dense<V>& source,
-                     size_type slice_size = Sellp<V, I>::default_slice_size,
-                     size_type stride_factor = Sellp<V, I>::default_stride_factor);
+LOOM_EXPORT Sellp<V, I> to_sellp(const Dense<V>& source,
+                                 size_type slice_size = Sellp<V, I>::default_slice_size,
+                                 size_type stride_factor = Sellp<V, I>::default_stride_factor);
 
 /// A packed (stride = cols) dense matrix; duplicate entries are summed.
 template <typename V, typename I>
-Dense<V> to_dense(const Csr<V, I>& source);
+LOOM_EXPORT Dense<V> to_dense(const Csr<V, I>& source);
 template <typename V, typename I>
-Dense<V> to_dense(const Coo<V, I>& source);
+LOOM_EXPORT Dense<V> to_dense(const Coo<V, I>& source);
 template <typename V, typename I>
-Dense<V> to_dense(const Ell<V, I>& source);
+LOOM_EXPORT Dense<V> to_dense(const Ell<V, I>& source);
 template <typename V, typename I>
-Dense<V> to_dense(const Sellp<V, I>& source);
+LOOM_EXPORT Dense<V> to_dense(const Sellp<V, I>& source);
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

@@ -8,6 +8,9 @@
 #include "loom/base/array.hpp"
 #include "loom/base/linop.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 template <typename V>
@@ -57,3 +60,5 @@ private:
 };
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

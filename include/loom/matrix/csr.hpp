@@ -9,6 +9,9 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/plan_cache.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 template <typename V>
@@ -71,3 +74,5 @@ private:
 };
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

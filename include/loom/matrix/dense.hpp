@@ -8,6 +8,9 @@
 #include "loom/base/array.hpp"
 #include "loom/base/linop.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 template <typename V>
@@ -23,8 +26,10 @@ public:
     /// A matrix on exec holding host values given row by row (size.rows * size.cols of them).
     static Dense from_host(std::shared_ptr<const Executor> exec, dim2 size,
                            const std::vector<V>& row_major);
-    /// Non-owning view of memory on exec.
-    static Dense view(std::shared_ptr<const Executor> exec, dim2 size, size_type stride, V* data);
+    /// Non-owning view of memory on exec; `keep_alive` (the memory's owner, may be empty) is
+    /// held while the memory is viewed (see Array::view).
+    static Dense view(std::shared_ptr<const Executor> exec, dim2 size, size_type stride, V* data,
+                      std::shared_ptr<const void> keep_alive = {});
 
     Dense(const Dense& other);
     Dense(Dense&& other) noexcept = default;
@@ -70,3 +75,5 @@ constexpr size_type dense_span(dim2 size, size_type stride)
 }
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

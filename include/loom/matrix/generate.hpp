@@ -13,6 +13,9 @@
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 /// The seed the random generators use when none is given.
@@ -22,32 +25,35 @@ inline constexpr std::uint64_t default_generator_seed = 42;
 /// points = 5: 4 on the diagonal, -1 for the 4 neighbours; points = 9: 8 and -1 for the
 /// 8 neighbours (including diagonals). Interior rows sum to 0.
 template <typename V, typename I = int32>
-Csr<V, I> poisson2d(std::shared_ptr<const Executor> exec, size_type n, int points = 5);
+LOOM_EXPORT Csr<V, I> poisson2d(std::shared_ptr<const Executor> exec, size_type n, int points = 5);
 
 /// The same on an n x n x n grid: n^3 rows, row (z * n + y) * n + x; points = 7 (6 and -1
 /// for the 6 face neighbours) or 27 (26 and -1 for every neighbour of the 3x3x3 cube).
 template <typename V, typename I = int32>
-Csr<V, I> poisson3d(std::shared_ptr<const Executor> exec, size_type n, int points = 7);
+LOOM_EXPORT Csr<V, I> poisson3d(std::shared_ptr<const Executor> exec, size_type n, int points = 7);
 
 /// rows x cols, every row with min(nnz_per_row, cols) distinct uniformly drawn columns;
 /// values uniform in [-1, 1) (real and imaginary parts alike).
 template <typename V, typename I = int32>
-Csr<V, I> random_uniform(std::shared_ptr<const Executor> exec, size_type rows, size_type cols,
-                         size_type nnz_per_row, std::uint64_t seed = default_generator_seed);
+LOOM_EXPORT Csr<V, I> random_uniform(std::shared_ptr<const Executor> exec, size_type rows,
+                                     size_type cols, size_type nnz_per_row,
+                                     std::uint64_t seed = default_generator_seed);
 
 /// rows x rows with power-law row lengths: the length of a row is a Pareto draw of density
 /// ~ x^-exponent (exponent > 1; 2 gives P(length >= k) ~ 1/k, as in many graphs), scaled so
 /// that the mean is avg_nnz_per_row and clipped to rows. Many rows are short or empty, a few
 /// are very long. Columns are uniform without repeats, values uniform in [-1, 1).
 template <typename V, typename I = int32>
-Csr<V, I> power_law(std::shared_ptr<const Executor> exec, size_type rows,
-                    double avg_nnz_per_row, std::uint64_t seed = default_generator_seed,
-                    double exponent = 2.0);
+LOOM_EXPORT Csr<V, I> power_law(std::shared_ptr<const Executor> exec, size_type rows,
+                                double avg_nnz_per_row, std::uint64_t seed = default_generator_seed,
+                                double exponent = 2.0);
 
 /// The matrix a spec names: "poisson3d:N[:7|27]", "poisson2d:N[:5|9]",
 /// "powerlaw:ROWS:AVG[:SEED]" or "random:ROWS:COLS:PER_ROW[:SEED]". BadInput naming the spec
 /// when it is malformed.
 template <typename V, typename I = int32>
-Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& spec);
+LOOM_EXPORT Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& spec);
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

@@ -19,6 +19,9 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 enum class MtxFormat { coordinate, array };
@@ -50,56 +53,59 @@ MtxHeader read_mtx_header(std::istream& in);
 /// Every stored entry (symmetric files expanded, a mirrored entry right after its original),
 /// in file order. Array files give their nonzero values in row-major order.
 template <typename V, typename I = int32>
-Coo<V, I> read_coo(std::shared_ptr<const Executor> exec, const std::string& path);
+LOOM_EXPORT Coo<V, I> read_coo(std::shared_ptr<const Executor> exec, const std::string& path);
 template <typename V, typename I = int32>
-Coo<V, I> read_coo(std::shared_ptr<const Executor> exec, std::istream& in);
+LOOM_EXPORT Coo<V, I> read_coo(std::shared_ptr<const Executor> exec, std::istream& in);
 
 /// CSR with the columns of each row sorted; duplicate entries are kept (in file order).
 /// Array files give their nonzero values. A matrix too large for I is NotSupported.
 template <typename V, typename I = int32>
-Csr<V, I> read_csr(std::shared_ptr<const Executor> exec, const std::string& path);
+LOOM_EXPORT Csr<V, I> read_csr(std::shared_ptr<const Executor> exec, const std::string& path);
 template <typename V, typename I = int32>
-Csr<V, I> read_csr(std::shared_ptr<const Executor> exec, std::istream& in);
+LOOM_EXPORT Csr<V, I> read_csr(std::shared_ptr<const Executor> exec, std::istream& in);
 
 /// A dense matrix from an array file, or from a coordinate file (duplicates summed).
 template <typename V>
-Dense<V> read_dense(std::shared_ptr<const Executor> exec, const std::string& path);
+LOOM_EXPORT Dense<V> read_dense(std::shared_ptr<const Executor> exec, const std::string& path);
 template <typename V>
-Dense<V> read_dense(std::shared_ptr<const Executor> exec, std::istream& in);
+LOOM_EXPORT Dense<V> read_dense(std::shared_ptr<const Executor> exec, std::istream& in);
 
 /// Writes a coordinate file (field real or complex after V). With a symmetry other than
 /// general the matrix must have it (BadInput otherwise) and only its lower triangle is
 /// written (without the diagonal for skew-symmetric). Values are printed in the shortest
 /// form that reads back to the same number.
 template <typename V, typename I>
-void write_mtx(const std::string& path, const Csr<V, I>& matrix,
-               MtxSymmetry symmetry = MtxSymmetry::general);
+LOOM_EXPORT void write_mtx(const std::string& path, const Csr<V, I>& matrix,
+                           MtxSymmetry symmetry = MtxSymmetry::general);
 template <typename V, typename I>
-void write_mtx(std::ostream& out, const Csr<V, I>& matrix,
-               MtxSymmetry symmetry = MtxSymmetry::general);
+LOOM_EXPORT void write_mtx(std::ostream& out, const Csr<V, I>& matrix,
+                           MtxSymmetry symmetry = MtxSymmetry::general);
 template <typename V, typename I>
-void write_mtx(const std::string& path, const Coo<V, I>& matrix,
-               MtxSymmetry symmetry = MtxSymmetry::general);
+LOOM_EXPORT void write_mtx(const std::string& path, const Coo<V, I>& matrix,
+                           MtxSymmetry symmetry = MtxSymmetry::general);
 template <typename V, typename I>
-void write_mtx(std::ostream& out, const Coo<V, I>& matrix,
-               MtxSymmetry symmetry = MtxSymmetry::general);
+LOOM_EXPORT void write_mtx(std::ostream& out, const Coo<V, I>& matrix,
+                           MtxSymmetry symmetry = MtxSymmetry::general);
 /// Writes an array file (column-major, as Matrix Market requires).
 template <typename V>
-void write_mtx(const std::string& path, const Dense<V>& matrix,
-               MtxSymmetry symmetry = MtxSymmetry::general);
+LOOM_EXPORT void write_mtx(const std::string& path, const Dense<V>& matrix,
+                           MtxSymmetry symmetry = MtxSymmetry::general);
 template <typename V>
-void write_mtx(std::ostream& out, const Dense<V>& matrix,
-               MtxSymmetry symmetry = MtxSymmetry::general);
+LOOM_EXPORT void write_mtx(std::ostream& out, const Dense<V>& matrix,
+                           MtxSymmetry symmetry = MtxSymmetry::general);
 
 /// Binary CSR: a 48-byte little-endian header (magic "LOOMCSR\0", version, value and index
 /// type codes, rows, cols, nnz) followed by the raw row_ptrs, col_idxs and values arrays.
 template <typename V, typename I>
-void write_binary(const std::string& path, const Csr<V, I>& matrix);
+LOOM_EXPORT void write_binary(const std::string& path, const Csr<V, I>& matrix);
 
 /// Reads a binary CSR file written with any value and index type, converting to V and I.
 /// Complex into real, a bad magic, a truncated file, a size mismatch or an invalid structure
 /// is BadInput naming the file; a matrix too large for I is NotSupported.
 template <typename V, typename I = int32>
-Csr<V, I> read_binary_csr(std::shared_ptr<const Executor> exec, const std::string& path);
+LOOM_EXPORT Csr<V, I> read_binary_csr(std::shared_ptr<const Executor> exec,
+                                      const std::string& path);
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

@@ -10,6 +10,9 @@
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::matrix {
 
@@ -33,20 +36,20 @@ public:
     /// y = P x: row k of y is row perm[k] of x, for every column. x and y are size() rows of
     /// the same number of columns, and must not overlap.
     template <typename V>
-    void apply(const Dense<V>& x, Dense<V>& y) const;
+    LOOM_EXPORT void apply(const Dense<V>& x, Dense<V>& y) const;
     template <typename V>
-    Dense<V> apply(const Dense<V>& x) const;
+    LOOM_EXPORT Dense<V> apply(const Dense<V>& x) const;
 
     /// P A P^T (A square), columns sorted within rows, duplicates kept in A's order.
     template <typename V>
-    Csr<V, I> permute(const Csr<V, I>& A) const;
+    LOOM_EXPORT Csr<V, I> permute(const Csr<V, I>& A) const;
     /// P A: row k is row perm[k] of A, entries in A's order (A has size() rows).
     template <typename V>
-    Csr<V, I> permute_rows(const Csr<V, I>& A) const;
+    LOOM_EXPORT Csr<V, I> permute_rows(const Csr<V, I>& A) const;
     /// A P^T: column perm[l] of A becomes column l, columns sorted within rows (A has size()
     /// columns).
     template <typename V>
-    Csr<V, I> permute_columns(const Csr<V, I>& A) const;
+    LOOM_EXPORT Csr<V, I> permute_columns(const Csr<V, I>& A) const;
 
 private:
     Permutation(Array<I> perm, Array<I> inverse)
@@ -58,3 +61,5 @@ private:
 };
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

@@ -13,6 +13,9 @@
 #include "loom/base/linop.hpp"
 #include "loom/matrix/ell.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 template <typename V>
@@ -72,3 +75,5 @@ private:
 };
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

@@ -19,6 +19,9 @@
 #include "loom/base/linop.hpp"
 #include "loom/matrix/csr.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::matrix {
 
 /// The extents of a box of grid points.
@@ -124,3 +127,5 @@ private:
 };
 
 }  // namespace loom::matrix
+
+LOOM_PUBLIC_END

@@ -30,6 +30,9 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::precond {
 
 template <typename V, typename I = int32>
@@ -128,3 +131,5 @@ private:
 };
 
 }  // namespace loom::precond
+
+LOOM_PUBLIC_END

@@ -8,6 +8,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 template <typename V>
@@ -30,3 +33,5 @@ private:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

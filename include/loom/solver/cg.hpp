@@ -5,6 +5,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 template <typename V>
@@ -21,3 +24,5 @@ protected:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -4,6 +4,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 template <typename V>
@@ -20,3 +23,5 @@ protected:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -45,14 +45,17 @@
 #include "loom/base/linop_factory.hpp"
 #include "loom/base/types.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 /// The factory a JSON text describes, generating operators on exec. BadInput for malformed
 /// JSON (with its position) or a config that breaks the rules above. I is the index type of
 /// the system matrices (a Jacobi preconditioner needs a matrix::Csr<V, I>).
 template <typename V, typename I = int32>
-std::shared_ptr<const LinOpFactory<V>> from_config(std::string_view json_text,
-                                                   std::shared_ptr<const Executor> exec);
+LOOM_EXPORT std::shared_ptr<const LinOpFactory<V>> from_config(
+    std::string_view json_text, std::shared_ptr<const Executor> exec);
 
 /// The same from a parsed JSON value (nlohmann::json or alike).
 template <typename V, typename I = int32, typename Json>
@@ -68,7 +71,9 @@ std::shared_ptr<const LinOpFactory<V>> from_config(const Json& config,
 /// The same from a JSON file. IoError when it cannot be read; BadInput messages start with
 /// the path.
 template <typename V, typename I = int32>
-std::shared_ptr<const LinOpFactory<V>> from_config_file(const std::string& path,
-                                                        std::shared_ptr<const Executor> exec);
+LOOM_EXPORT std::shared_ptr<const LinOpFactory<V>> from_config_file(
+    const std::string& path, std::shared_ptr<const Executor> exec);
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

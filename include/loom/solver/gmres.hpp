@@ -8,6 +8,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 enum class Orthogonalization {
@@ -65,3 +68,5 @@ private:
 const char* to_string(Orthogonalization method) noexcept;
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -11,6 +11,9 @@
 
 #include "loom/solver/solver.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 template <typename V>
@@ -57,3 +60,5 @@ protected:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

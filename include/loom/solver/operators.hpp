@@ -18,6 +18,9 @@
 #include "loom/base/linop.hpp"
 #include "loom/matrix/dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom {
 
 /// Operators that can give their conjugate transpose op^H, as BiCG needs. A LinOp may
@@ -33,7 +36,8 @@ public:
 /// MatrixFree only when it was given a transposed callable), Csr (applied through the
 /// conjugate-transposed SpMV, no copy) and Dense (an explicit copy). NotSupported otherwise.
 template <typename V>
-std::shared_ptr<const LinOp<V>> conj_transpose(const std::shared_ptr<const LinOp<V>>& op);
+LOOM_EXPORT std::shared_ptr<const LinOp<V>> conj_transpose(
+    const std::shared_ptr<const LinOp<V>>& op);
 
 template <typename V>
 class Identity final : public LinOp<V>, public ConjTransposable<V> {
@@ -124,3 +128,5 @@ private:
 };
 
 }  // namespace loom
+
+LOOM_PUBLIC_END

@@ -36,6 +36,9 @@
 #include "loom/solver/vector_space.hpp"
 #include "loom/stop/criterion.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::solver {
 
 /// Where the iteration starts: from x as given, or from zero (x is overwritten first). Use
@@ -257,3 +260,5 @@ private:
 };
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

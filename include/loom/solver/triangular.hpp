@@ -21,6 +21,9 @@
 #include "loom/blas/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/sptrsv.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::solver {
 
@@ -111,3 +114,5 @@ template <typename V, typename I = int32>
 using UpperTrs = TriangularSolver<V, I, blas::Uplo::upper>;
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -16,6 +16,9 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/dense.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::solver {
 
@@ -91,3 +94,5 @@ std::shared_ptr<const VectorSpace<V>> vector_space_of(const LinOp<V>& op,
 }
 
 }  // namespace loom::solver
+
+LOOM_PUBLIC_END

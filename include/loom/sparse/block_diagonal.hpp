@@ -26,6 +26,9 @@
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/spmv.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::sparse {
 
 /// The largest block the kernels handle (one CUDA warp per block).
@@ -52,7 +55,7 @@ constexpr StoragePrecision working_precision()
 /// ||M~ D - I||_1 <= accuracy (to first order). A condition number that is not finite keeps
 /// the working precision.
 template <typename V>
-StoragePrecision choose_storage_precision(double condition, double accuracy);
+LOOM_EXPORT StoragePrecision choose_storage_precision(double condition, double accuracy);
 
 /// Block boundaries of a square A found from its pattern by supervariable agglomeration:
 /// consecutive rows with identical column sets (order and duplicates within a row do not
@@ -63,7 +66,7 @@ StoragePrecision choose_storage_precision(double condition, double accuracy);
 /// when A lives on a device): it is a single O(nnz) sweep, done once per pattern.
 /// BadInput when max_block_size is outside [1, 32], DimensionMismatch when A is not square.
 template <typename V, typename I>
-Array<I> find_blocks(const matrix::Csr<V, I>& A, size_type max_block_size);
+LOOM_EXPORT Array<I> find_blocks(const matrix::Csr<V, I>& A, size_type max_block_size);
 
 /// Options of invert_blocks.
 struct BlockInversionOptions {
@@ -138,29 +141,32 @@ private:
 /// accuracy outside (0, 1); NumericalError naming the block and the row when a block is
 /// singular (a zero pivot). Nothing is returned, and A is unchanged, on failure.
 template <typename V, typename I>
-BlockDiagonalInverse<V, I> invert_blocks(const matrix::Csr<V, I>& A, const Array<I>& block_ptrs,
-                                         const BlockInversionOptions& options = {});
+LOOM_EXPORT BlockDiagonalInverse<V, I> invert_blocks(const matrix::Csr<V, I>& A,
+                                                     const Array<I>& block_ptrs,
+                                                     const BlockInversionOptions& options = {});
 
 /// x = alpha * op(D^-1) * b + beta * x for op given by mode (none, transpose, conjugate,
 /// conj_transpose); b and x are rows x k multi-vectors on D^-1's executor, x not sharing
 /// memory with b; x is not read when beta is zero. DimensionMismatch on wrong shapes,
 /// BadInput when the executors differ.
 template <typename V, typename I>
-void apply_block_inverse(Mode mode, V alpha, const BlockDiagonalInverse<V, I>& inverse,
-                         const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x);
+LOOM_EXPORT void apply_block_inverse(Mode mode, V alpha, const BlockDiagonalInverse<V, I>& inverse,
+                                     const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x);
 
 /// 1 / A(i, i) for every row i of a square A (duplicates summed), on A's executor.
 /// DimensionMismatch when A is not square, NumericalError naming the first row whose
 /// diagonal entry is zero or missing.
 template <typename V, typename I>
-Array<V> invert_diagonal(const matrix::Csr<V, I>& A);
+LOOM_EXPORT Array<V> invert_diagonal(const matrix::Csr<V, I>& A);
 
 /// x(i, j) = alpha * op(d(i)) * b(i, j) + beta * x(i, j): a Jacobi scaling by the inverted
 /// diagonal d (op conjugates for the conjugate modes); x is not read when beta is zero and
 /// may be b itself.
 /// DimensionMismatch on wrong shapes, BadInput when the executors differ.
 template <typename V>
-void apply_diagonal(Mode mode, V alpha, const Array<V>& inverse_diagonal,
-                    const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x);
+LOOM_EXPORT void apply_diagonal(Mode mode, V alpha, const Array<V>& inverse_diagonal,
+                                const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x);
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

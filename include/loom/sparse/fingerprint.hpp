@@ -8,6 +8,9 @@
 #include "loom/base/analysis.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::sparse {
 
@@ -24,18 +27,20 @@ struct PatternFingerprint {
 
 /// M's fingerprint, computed now.
 template <typename V, typename I>
-PatternFingerprint pattern_fingerprint(const matrix::Csr<V, I>& M);
+LOOM_EXPORT PatternFingerprint pattern_fingerprint(const matrix::Csr<V, I>& M);
 
 /// M's fingerprint as `check` says: `cached` takes it from M's plan cache (and computes it
 /// there once after the pattern was handed out for writing), `always` computes it now.
 template <typename V, typename I>
-PatternFingerprint pattern_fingerprint(const matrix::Csr<V, I>& M, PatternCheck check);
+LOOM_EXPORT PatternFingerprint pattern_fingerprint(const matrix::Csr<V, I>& M, PatternCheck check);
 
 /// The rule of every numeric call of an analysis handle: BadInput (from `where`, naming
 /// `operand` and what changed) unless M has the pattern `seen` describes, compared as
 /// `check` says. Touches nothing.
 template <typename V, typename I>
-void check_pattern(const char* where, const char* operand, const PatternFingerprint& seen,
+LOOM_EXPORT void check_pattern(const char* where, const char* operand, const PatternFingerprint& seen,
                    const matrix::Csr<V, I>& M, PatternCheck check);
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

@@ -20,6 +20,9 @@
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::sparse {
 
 /// Which kernels add. `native` is Loom's own; `vendor` is cuSPARSE's csrgeam2 on CUDA (32-bit
@@ -62,19 +65,21 @@ public:
 /// different executors, NotSupported when nnz(A) + nnz(B) does not fit I (C might not) or when
 /// the handle asks for cuSPARSE where it cannot run. C and the handle are unchanged on failure.
 template <typename V, typename I>
-void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
-                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+LOOM_EXPORT void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                                const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
 
 /// C's values = alpha * A + beta * B, with the patterns of the symbolic phase. BadInput when
 /// no symbolic phase has run, or when A, B or C do not have the patterns it saw (see
 /// SpaddOptions::pattern_check); C is unchanged then.
 template <typename V, typename I>
-void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V, I>& A, V beta,
-                   const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+LOOM_EXPORT void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V, I>& A,
+                               V beta, const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
 
 /// Both phases at once: alpha * A + beta * B as a new matrix.
 template <typename V, typename I>
-matrix::Csr<V, I> spadd(V alpha, const matrix::Csr<V, I>& A, V beta, const matrix::Csr<V, I>& B,
-                        const SpaddOptions& options = {});
+LOOM_EXPORT matrix::Csr<V, I> spadd(V alpha, const matrix::Csr<V, I>& A, V beta,
+                                    const matrix::Csr<V, I>& B, const SpaddOptions& options = {});
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

@@ -19,6 +19,9 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::sparse {
 
 /// Which implementation computes the product. `automatic` picks Loom's own kernels (on every
@@ -87,8 +90,8 @@ public:
 /// hold duplicate entries (they are summed); C never holds duplicates. A and B on one
 /// executor; DimensionMismatch when A.cols() != B.rows(). Replaces what the handle held.
 template <typename V, typename I>
-void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
-                     const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+LOOM_EXPORT void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                                 const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
 
 /// The columns and values of C = A * B, for A and B with the patterns that
 /// spgemm_symbolic(handle, ...) saw (values may differ). C is the matrix it produced. BadInput
@@ -97,46 +100,51 @@ void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
 /// have the size and number of entries of the symbolic result (SpgemmOptions::pattern_check
 /// says how patterns are compared). On failure C is not modified.
 template <typename V, typename I>
-void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
-                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+LOOM_EXPORT void spgemm_numeric(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                                const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
 
 /// C = A * B in one call (symbolic and numeric with a handle of its own).
 template <typename V, typename I>
-matrix::Csr<V, I> spgemm(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                         const SpgemmOptions& options = {});
+LOOM_EXPORT matrix::Csr<V, I> spgemm(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                     const SpgemmOptions& options = {});
 
 /// The pattern of C = (I + A) * B, the pattern of the Jacobi-fused product (whatever omega
 /// and the diagonal): A square n x n, B n x m. Otherwise as spgemm_symbolic.
 template <typename V, typename I>
-void spgemm_jacobi_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
-                            const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+LOOM_EXPORT void spgemm_jacobi_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
+                                        const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
 
 /// C = (I - omega D^-1 A) * B in one numeric pass without forming I - omega D^-1 A, where
 /// D_inv holds the inverse diagonal (n x 1, or an array of n values) on A's executor. Needs a
 /// handle from spgemm_jacobi_symbolic; otherwise as spgemm_numeric.
 template <typename V, typename I>
-void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const matrix::Dense<V>& D_inv,
-                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                           matrix::Csr<V, I>& C);
+LOOM_EXPORT void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega,
+                                       const matrix::Dense<V>& D_inv, const matrix::Csr<V, I>& A,
+                                       const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
 template <typename V, typename I>
-void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const Array<V>& D_inv,
-                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                           matrix::Csr<V, I>& C);
+LOOM_EXPORT void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const Array<V>& D_inv,
+                                       const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                       matrix::Csr<V, I>& C);
 
 /// C = (I - omega D^-1 A) * B with D the diagonal of A itself (duplicate diagonal entries
 /// summed). BadInput naming the row when a diagonal entry is zero or not stored; otherwise
 /// as the overloads above.
 template <typename V, typename I>
-void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega, const matrix::Csr<V, I>& A,
-                           const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C);
+LOOM_EXPORT void spgemm_jacobi_numeric(SpgemmHandle<V, I>& handle, V omega,
+                                       const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                       matrix::Csr<V, I>& C);
 
 /// C = (I - omega D^-1 A) * B in one call.
 template <typename V, typename I>
-matrix::Csr<V, I> spgemm_jacobi(V omega, const Array<V>& D_inv, const matrix::Csr<V, I>& A,
-                                const matrix::Csr<V, I>& B, const SpgemmOptions& options = {});
+LOOM_EXPORT matrix::Csr<V, I> spgemm_jacobi(V omega, const Array<V>& D_inv,
+                                            const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                            const SpgemmOptions& options = {});
 /// ... with D the diagonal of A (BadInput when a diagonal entry is zero or not stored).
 template <typename V, typename I>
-matrix::Csr<V, I> spgemm_jacobi(V omega, const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                                const SpgemmOptions& options = {});
+LOOM_EXPORT matrix::Csr<V, I> spgemm_jacobi(V omega, const matrix::Csr<V, I>& A,
+                                            const matrix::Csr<V, I>& B,
+                                            const SpgemmOptions& options = {});
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

@@ -9,6 +9,9 @@
 #include "loom/matrix/ell.hpp"
 #include "loom/matrix/sellp.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::sparse {
 
 /// op(A): A, A^T, conj(A) or A^H.
@@ -34,20 +37,22 @@ struct SpmvOptions {
 /// on one executor. When beta is zero y is only written (NaNs in y do not propagate).
 /// DimensionMismatch on wrong shapes, BadInput when the executors differ.
 template <typename V, typename I>
-void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& x, V beta,
-          matrix::Dense<V>& y, const SpmvOptions& options = {});
+LOOM_EXPORT void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& x,
+                      V beta, matrix::Dense<V>& y, const SpmvOptions& options = {});
 template <typename V, typename I>
-void spmv(Mode mode, V alpha, const matrix::Coo<V, I>& A, const matrix::Dense<V>& x, V beta,
-          matrix::Dense<V>& y);
+LOOM_EXPORT void spmv(Mode mode, V alpha, const matrix::Coo<V, I>& A, const matrix::Dense<V>& x,
+                      V beta, matrix::Dense<V>& y);
 template <typename V, typename I>
-void spmv(Mode mode, V alpha, const matrix::Ell<V, I>& A, const matrix::Dense<V>& x, V beta,
-          matrix::Dense<V>& y);
+LOOM_EXPORT void spmv(Mode mode, V alpha, const matrix::Ell<V, I>& A, const matrix::Dense<V>& x,
+                      V beta, matrix::Dense<V>& y);
 template <typename V, typename I>
-void spmv(Mode mode, V alpha, const matrix::Sellp<V, I>& A, const matrix::Dense<V>& x, V beta,
-          matrix::Dense<V>& y);
+LOOM_EXPORT void spmv(Mode mode, V alpha, const matrix::Sellp<V, I>& A, const matrix::Dense<V>& x,
+                      V beta, matrix::Dense<V>& y);
 
 /// The algorithm `automatic` would choose for A on its executor (for reports and benchmarks).
 template <typename V, typename I>
-SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A);
+LOOM_EXPORT SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A);
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

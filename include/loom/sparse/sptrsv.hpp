@@ -20,6 +20,9 @@
 #include "loom/blas/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::sparse {
 
@@ -83,13 +86,13 @@ public:
 /// (non-unit diagonal); NotSupported for an algorithm the executor or T cannot run. The
 /// handle is unchanged on failure.
 template <typename V, typename I>
-void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
+LOOM_EXPORT void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// Takes new values of T (same pattern): checks its diagonal again (NumericalError naming
 /// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy).
 /// BadInput when no analysis ran or T's pattern changed.
 template <typename V, typename I>
-void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
+LOOM_EXPORT void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// x = op(T)^-1 b for b and x of n x k (any k, any strides), distinct, on T's executor.
 /// After changing T's values, call sptrsv_numeric first: the solve does not check the
@@ -97,12 +100,14 @@ void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 /// no analysis ran, T's pattern changed or b and x overlap; DimensionMismatch for wrong
 /// shapes. x is untouched on failure.
 template <typename V, typename I>
-void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
+LOOM_EXPORT void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                   const matrix::Dense<V>& b, matrix::Dense<V>& x);
 
 /// Both phases at once.
 template <typename V, typename I>
-void sptrsv(const matrix::Csr<V, I>& T, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+LOOM_EXPORT void sptrsv(const matrix::Csr<V, I>& T, const matrix::Dense<V>& b, matrix::Dense<V>& x,
             const SptrsvOptions& options = {});
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

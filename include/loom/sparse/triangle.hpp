@@ -4,6 +4,9 @@
 
 #include "loom/blas/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::sparse {
 
@@ -12,6 +15,8 @@ namespace loom::sparse {
 /// matrix of A's shape on A's executor. Runs on the host (A's pattern travels there and
 /// back): a preparation step, not a kernel.
 template <typename V, typename I>
-matrix::Csr<V, I> triangle(const matrix::Csr<V, I>& A, blas::Uplo uplo, bool with_diagonal = true);
+LOOM_EXPORT matrix::Csr<V, I> triangle(const matrix::Csr<V, I>& A, blas::Uplo uplo, bool with_diagonal = true);
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

@@ -20,6 +20,9 @@
 #include "loom/log/logger.hpp"
 #include "loom/log/outcome.hpp"
 
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
 namespace loom::stop {
 
 /// Fixed for one solve, one entry per right-hand side.
@@ -140,3 +143,5 @@ std::shared_ptr<AnyOf> operator|(std::shared_ptr<const Criterion> first,
                                  std::shared_ptr<const Criterion> second);
 
 }  // namespace loom::stop
+
+LOOM_PUBLIC_END

@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <string>
 
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
@@ -31,25 +32,55 @@ int CudaExecutor::device_count() noexcept
     return count;
 }
 
+namespace {
+void check_device_id(int device_id, const char* where)
+{
+    const int count = CudaExecutor::device_count();
+    if (count == 0) throw CudaError(where, "no CUDA device is available");
+    if (device_id < 0 || device_id >= count) {
+        throw OutOfRange(where, "device id", device_id, count);
+    }
+}
+}  // namespace
+
 std::shared_ptr<const CudaExecutor> CudaExecutor::create(int device_id)
 {
-    const int count = device_count();
-    if (count == 0) {
-        throw CudaError("loom::CudaExecutor::create", "no CUDA device is available");
-    }
-    if (device_id < 0 || device_id >= count) {
-        throw OutOfRange("loom::CudaExecutor::create", "device id", device_id, count);
-    }
-    return std::shared_ptr<const CudaExecutor>(new CudaExecutor(device_id));
+    check_device_id(device_id, "loom::CudaExecutor::create");
+    return std::shared_ptr<const CudaExecutor>(new CudaExecutor(device_id, nullptr, true));
 }
 
-CudaExecutor::CudaExecutor(int device_id) : device_id_(device_id)
+std::shared_ptr<const CudaExecutor> CudaExecutor::create_on_stream(int device_id, void* stream)
+{
+    constexpr const char* where = "loom::CudaExecutor::create_on_stream";
+    check_device_id(device_id, where);
+#if CUDART_VERSION >= 12080
+    // Work queued on another device's stream would run on the wrong device: refuse it here
+    // rather than fail in the first kernel.
+    const CudaExecutor::DeviceScope scope(device_id);
+    int stream_device = -1;
+    const auto status = cudaStreamGetDevice(static_cast<cudaStream_t>(stream), &stream_device);
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        throw BadInput(where, std::string("not a usable CUDA stream: ") + cudaGetErrorString(status));
+    }
+    if (stream_device != device_id) {
+        throw BadInput(where, "the stream belongs to device " + std::to_string(stream_device) +
+                                  ", not to device " + std::to_string(device_id));
+    }
+#endif
+    return std::shared_ptr<const CudaExecutor>(new CudaExecutor(device_id, stream, false));
+}
+
+CudaExecutor::CudaExecutor(int device_id, void* stream, bool owns_stream)
+    : device_id_(device_id), stream_(stream), owns_stream_(owns_stream)
 {
     constexpr const char* where = "loom::CudaExecutor";
     const CudaExecutor::DeviceScope scope(device_id);
-    cudaStream_t stream{};
-    LOOM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), where);
-    stream_ = stream;
+    if (owns_stream_) {
+        cudaStream_t own{};
+        LOOM_CUDA_CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking), where);
+        stream_ = own;
+    }
     cudaDeviceProp prop{};
     LOOM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_id), where);
     sm_count_ = prop.multiProcessorCount;
@@ -68,7 +99,7 @@ CudaExecutor::~CudaExecutor()
     const CudaExecutor::DeviceScope scope(device_id_);
     if (cusparse_) cusparseDestroy(static_cast<cusparseHandle_t>(cusparse_));
     if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
-    cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+    if (owns_stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
 std::string CudaExecutor::name() const { return "cuda:" + std::to_string(device_id_); }

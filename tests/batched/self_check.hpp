@@ -1,6 +1,11 @@
-// The self-check of loom::launch::self_check, written once for every backend: self_check.cpp
-// instantiates it for the host executors, self_check.cu for CUDA (with thrust::complex as the
-// device complex type, layout-compatible with std::complex).
+// The self-check of the team launcher and of the batched routines, written once for every
+// backend: self_check_test.cpp runs it on the host executors, self_check.cu on CUDA (with
+// thrust::complex as the device complex type, layout-compatible with std::complex). It runs
+// team launches of many shapes (rank coverage, the member's loops, barriers, reductions of
+// several value types, scratch) and a sequence of batched routines in each mode (Serial one
+// matrix per thread, Team, TeamVector; scalars, complex numbers and SIMD packs), comparing
+// every result with the sequential one computed on the host. run_all returns one line per
+// failure; empty when everything agrees.
 #pragma once
 
 #include <algorithm>
@@ -17,9 +22,12 @@
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/batched/routines.hpp"
+#include "loom/config.hpp"
 #include "loom/launch/team.hpp"
 
-namespace loom::launch::check {
+namespace loom::test::self_check {
+
+using namespace loom::launch;
 
 /// Sets bits in a team's error word (atomically on the GPU, where several threads may fail).
 LOOM_HOST_DEVICE inline void flag_error(int* flag, int bits)
@@ -508,4 +516,9 @@ std::vector<std::string> run_all(const std::shared_ptr<const Executor>& exec)
     return failures;
 }
 
-}  // namespace loom::launch::check
+#if LOOM_HAS_CUDA
+/// run_all on a CudaExecutor (self_check.cu, compiled by nvcc).
+std::vector<std::string> run_all_cuda(const std::shared_ptr<const Executor>& exec);
+#endif
+
+}  // namespace loom::test::self_check

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 
@@ -28,6 +29,18 @@ namespace loom::sparse {
 /// backends). `automatic` is native.
 enum class SpaddAlgorithm { automatic, native, vendor };
 
+inline constexpr Name<SpaddAlgorithm> spadd_algorithm_names[] = {
+    {SpaddAlgorithm::automatic, "automatic", "Loom's kernels", {"auto"}},
+    {SpaddAlgorithm::native, "native", "Loom's kernels"},
+    {SpaddAlgorithm::vendor, "vendor", "cuSPARSE csrgeam2 (CUDA, sorted rows, 32-bit indices)",
+     {"cusparse"}},
+};
+constexpr NameTable<SpaddAlgorithm> names_of(SpaddAlgorithm)
+{
+    return {"SpAdd algorithm", spadd_algorithm_names};
+}
+
+/// A name of spadd_algorithm_names; BadInput otherwise.
 SpaddAlgorithm parse_spadd_algorithm(const std::string& text);
 const char* to_string(SpaddAlgorithm algorithm);
 

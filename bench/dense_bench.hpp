@@ -28,7 +28,10 @@ inline constexpr Name<DenseRoutine> dense_routine_names[] = {
     {DenseRoutine::getrf, "getrf", "P A = L U"},
     {DenseRoutine::trtri, "trtri", "L = L^-1"},
 };
-constexpr NameTable<DenseRoutine> names_of(DenseRoutine) { return {"routine", dense_routine_names}; }
+constexpr NameTable<DenseRoutine> names_of(DenseRoutine)
+{
+    return {"routine", dense_routine_names};
+}
 
 /// A name of dense_routine_names; BadInput otherwise.
 DenseRoutine parse_dense_routine(const std::string& text);

@@ -155,8 +155,7 @@ public:
     {
         node.expect_object("an object with a \"solver\" key");
         if (!node.has("solver")) {
-            node.fail("missing \"solver\" (one of " + names_of(SolverKind{}).joined_names() +
-                      ")");
+            node.fail("missing \"solver\" (one of " + names_of(SolverKind{}).joined_names() + ")");
         }
         const auto kind = node.child("solver").one_of<SolverKind>();
         switch (kind) {

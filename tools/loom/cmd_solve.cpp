@@ -286,11 +286,10 @@ Runner setup(CLI::App& sub)
     matrix->excludes(generate);
     generate->excludes(matrix);
     sub.add_option("-o,--output", options->output, "Where to write x (Matrix Market array)");
-    auto* solver =
-        sub.add_option("--solver", options->solver,
-                       "Krylov solver (cg and fcg need a Hermitian positive definite A)")
-            ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
-            ->capture_default_str();
+    auto* solver = sub.add_option("--solver", options->solver,
+                                  "Krylov solver (cg and fcg need a Hermitian positive definite A)")
+                       ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
+                       ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
             ->check(CLI::IsMember(names_of(solver::PreconditionerKind{}).spellings()))

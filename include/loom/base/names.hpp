@@ -85,9 +85,8 @@ public:
     /// ("cuda:N"): for readers with their own error path (a file line) or syntax.
     std::string unknown(std::string_view text, std::string_view other_forms = {}) const
     {
-        return "unknown " + std::string(what_) + " '" + std::string(text) +
-               "' (expected one of " + joined_names() +
-               (other_forms.empty() ? "" : ", " + std::string(other_forms)) + ")";
+        return "unknown " + std::string(what_) + " '" + std::string(text) + "' (expected one of " +
+               joined_names() + (other_forms.empty() ? "" : ", " + std::string(other_forms)) + ")";
     }
 
     /// The name of `value` ("unknown" for a value cast from outside the enum).
@@ -124,7 +123,8 @@ public:
     std::string joined_names() const
     {
         std::string text;
-        for (const auto& entry : entries_) text += (text.empty() ? "" : ", ") + std::string(entry.name);
+        for (const auto& entry : entries_)
+            text += (text.empty() ? "" : ", ") + std::string(entry.name);
         return text;
     }
 
@@ -132,11 +132,13 @@ public:
     std::string help() const
     {
         std::size_t width = 0;
-        for (const auto& entry : entries_) width = std::max(width, std::string_view(entry.name).size());
+        for (const auto& entry : entries_)
+            width = std::max(width, std::string_view(entry.name).size());
         std::string text;
         for (const auto& entry : entries_) {
             const std::string name = entry.name;
-            text += "  " + name + std::string(width + 2 - name.size(), ' ') + entry.description + "\n";
+            text +=
+                "  " + name + std::string(width + 2 - name.size(), ' ') + entry.description + "\n";
         }
         return text;
     }

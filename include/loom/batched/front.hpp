@@ -54,12 +54,10 @@ namespace loom::batched {
 enum class Launch { automatic, serial, team, team_vector, simd, vendor };
 
 inline constexpr Name<Launch> launch_names[] = {
-    {Launch::automatic, "auto", "the launch measured fastest for the call and order",
-     {"automatic"}},
+    {Launch::automatic, "auto", "the launch measured fastest for the call", {"automatic"}},
     {Launch::serial, "serial", "a thread per matrix"},
     {Launch::team, "team", "a team per matrix"},
-    {Launch::team_vector, "teamvector", "a team per matrix, vector lanes within rows",
-     {"team_vector"}},
+    {Launch::team_vector, "teamvector", "a team per matrix, lanes within rows", {"team_vector"}},
     {Launch::simd, "simd", "host, real values: SIMD packs of matrices"},
     {Launch::vendor, "vendor", "the vendor library"},
 };

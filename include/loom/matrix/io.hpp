@@ -47,10 +47,7 @@ inline constexpr Name<MtxSymmetry> mtx_symmetry_names[] = {
     {MtxSymmetry::skew_symmetric, "skew-symmetric", "one triangle stored, a(j, i) = -a(i, j)"},
     {MtxSymmetry::hermitian, "hermitian", "one triangle stored, a(j, i) = conj(a(i, j))"},
 };
-constexpr NameTable<MtxSymmetry> names_of(MtxSymmetry)
-{
-    return {"symmetry", mtx_symmetry_names};
-}
+constexpr NameTable<MtxSymmetry> names_of(MtxSymmetry) { return {"symmetry", mtx_symmetry_names}; }
 
 /// What the banner and the size line of a Matrix Market file say.
 struct MtxHeader {

@@ -32,8 +32,7 @@ enum class SpaddAlgorithm { automatic, native, vendor };
 inline constexpr Name<SpaddAlgorithm> spadd_algorithm_names[] = {
     {SpaddAlgorithm::automatic, "automatic", "Loom's kernels", {"auto"}},
     {SpaddAlgorithm::native, "native", "Loom's kernels"},
-    {SpaddAlgorithm::vendor, "vendor", "cuSPARSE csrgeam2 (CUDA, sorted rows, 32-bit indices)",
-     {"cusparse"}},
+    {SpaddAlgorithm::vendor, "vendor", "cuSPARSE csrgeam2 (CUDA, sorted rows)", {"cusparse"}},
 };
 constexpr NameTable<SpaddAlgorithm> names_of(SpaddAlgorithm)
 {

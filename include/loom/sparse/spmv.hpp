@@ -32,8 +32,7 @@ const char* to_string(Mode mode);
 enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor };
 
 inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
-    {SpmvAlgorithm::automatic, "automatic", "a native kernel chosen from the row lengths",
-     {"auto"}},
+    {SpmvAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmvAlgorithm::row_vector, "row_vector", "a group of lanes per row"},
     {SpmvAlgorithm::stream, "stream", "rows streamed through shared memory in blocks"},
     {SpmvAlgorithm::load_balanced, "load_balanced", "equal shares of the nonzeros (merge path)"},

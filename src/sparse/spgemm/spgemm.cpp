@@ -307,7 +307,10 @@ SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text)
     return names_of(SpgemmAlgorithm{}).parse(text, "loom::sparse::parse_spgemm_algorithm");
 }
 
-const char* to_string(SpgemmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
+const char* to_string(SpgemmAlgorithm algorithm)
+{
+    return names_of(algorithm).to_string(algorithm);
+}
 
 template <typename V, typename I>
 SpgemmHandle<V, I>::SpgemmHandle(SpgemmOptions options) : options_(options)

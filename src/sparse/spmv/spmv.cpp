@@ -43,8 +43,8 @@ void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>
     if (options.algorithm == SpmvAlgorithm::vendor && A.executor()->is_host()) {
         throw NotSupported(spmv_where,
                            "SpmvAlgorithm::vendor is cuSPARSE, available on CUDA executors "
-                           "only; A lives on " + A.executor()->name() +
-                               " (automatic runs on every backend)");
+                           "only; A lives on " +
+                               A.executor()->name() + " (automatic runs on every backend)");
     }
     if (handled_trivially(alpha, beta, y)) return;
     LOOM_RUN_KERNEL(spmv_where, *A.executor(), spmv_csr, mode, alpha, A, x, beta, y,

@@ -147,6 +147,16 @@ TEST(Names, UnknownNameNamesTheFunctionAndTheChoices)
     }
 }
 
+TEST(Names, HelpListsNamesAlignedWithTheirDescriptions)
+{
+    using loom::solver::PreconditionerKind;
+    EXPECT_EQ(names_of(PreconditionerKind{}).help(),
+              "  none          no preconditioner\n"
+              "  jacobi        the inverted diagonal\n"
+              "  block-jacobi  inverted diagonal blocks (up to 32 x 32, found from the "
+              "structure)\n");
+}
+
 TEST(Names, ExecutorNamesIncludeDevices)
 {
     using loom::ExecKind;

@@ -323,7 +323,8 @@ Runner setup(CLI::App& sub)
         "   \"preconditioner\": {{\"type\": \"block-jacobi\", \"max_block_size\": 16}},\n"
         "   \"criteria\": {{\"max_iters\": 1000, \"relative_residual\": 1e-8}}}}\n"
         "(see include/loom/solver/config.hpp for every key).\n"
-        "SPEC:\n{}",
+        "Solvers:\n{}Preconditioners:\n{}SPEC:\n{}",
+        names_of(solver::SolverKind{}).help(), names_of(solver::PreconditionerKind{}).help(),
         generator_help));
     sub.callback([options] {
         if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;

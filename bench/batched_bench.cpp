@@ -378,45 +378,17 @@ double time_call(const Executor& exec, const std::function<void()>& restore,
 
 BatchedRoutine parse_batched_routine(const std::string& text)
 {
-    for (auto r : {BatchedRoutine::gemm, BatchedRoutine::getrf, BatchedRoutine::trsm,
-                   BatchedRoutine::trmm, BatchedRoutine::trtri, BatchedRoutine::potrf,
-                   BatchedRoutine::qr}) {
-        if (text == to_string(r)) return r;
-    }
-    throw BadInput("loom::bench::parse_batched_routine",
-                   "unknown routine '" + text + "' (gemm, getrf, trsm, trmm, trtri, potrf, qr)");
+    return names_of(BatchedRoutine{}).parse(text, "loom::bench::parse_batched_routine");
 }
 
-const char* to_string(BatchedRoutine routine)
-{
-    switch (routine) {
-    case BatchedRoutine::getrf: return "getrf";
-    case BatchedRoutine::trsm: return "trsm";
-    case BatchedRoutine::trmm: return "trmm";
-    case BatchedRoutine::trtri: return "trtri";
-    case BatchedRoutine::potrf: return "potrf";
-    case BatchedRoutine::qr: return "qr";
-    default: return "gemm";
-    }
-}
+const char* to_string(BatchedRoutine routine) { return names_of(routine).to_string(routine); }
 
 BatchedPeer parse_batched_peer(const std::string& text)
 {
-    if (text == "none") return BatchedPeer::none;
-    if (text == "cublas") return BatchedPeer::cublas;
-    if (text == "openblas") return BatchedPeer::openblas;
-    throw BadInput("loom::bench::parse_batched_peer",
-                   "unknown peer '" + text + "' (expected cublas, openblas or none)");
+    return names_of(BatchedPeer{}).parse(text, "loom::bench::parse_batched_peer");
 }
 
-const char* to_string(BatchedPeer peer)
-{
-    switch (peer) {
-    case BatchedPeer::cublas: return "cublas";
-    case BatchedPeer::openblas: return "openblas";
-    default: return "none";
-    }
-}
+const char* to_string(BatchedPeer peer) { return names_of(peer).to_string(peer); }
 
 std::vector<size_type> parse_orders(const std::string& text)
 {

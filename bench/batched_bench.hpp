@@ -13,11 +13,27 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/base/executor.hpp"
+#include "loom/base/names.hpp"
 #include "loom/batched/front.hpp"
 
 namespace loom::bench {
 
 enum class BatchedRoutine { gemm, getrf, trsm, trmm, trtri, potrf, qr };
+
+inline constexpr Name<BatchedRoutine> batched_routine_names[] = {
+    {BatchedRoutine::gemm, "gemm", "C = A B + C"},
+    {BatchedRoutine::getrf, "getrf", "P A = L U, partial pivoting"},
+    {BatchedRoutine::trsm, "trsm", "solve L X = B"},
+    {BatchedRoutine::trmm, "trmm", "B = L B"},
+    {BatchedRoutine::trtri, "trtri", "L = L^-1"},
+    {BatchedRoutine::potrf, "potrf", "Cholesky A = L L^H"},
+    {BatchedRoutine::qr, "qr", "Householder A = Q R"},
+};
+constexpr NameTable<BatchedRoutine> names_of(BatchedRoutine)
+{
+    return {"routine", batched_routine_names};
+}
+
 BatchedRoutine parse_batched_routine(const std::string& text);
 const char* to_string(BatchedRoutine routine);
 
@@ -25,6 +41,13 @@ const char* to_string(BatchedRoutine routine);
 /// (potrfBatched); CUDA only; openblas: a loop of OpenBLAS calls on the executor's threads
 /// (host, builds with LOOM_WITH_BLAS).
 enum class BatchedPeer { none, cublas, openblas };
+
+inline constexpr Name<BatchedPeer> batched_peer_names[] = {
+    {BatchedPeer::none, "none", "no peer"},
+    {BatchedPeer::cublas, "cublas", "cuBLAS and cuSOLVER (CUDA)"},
+    {BatchedPeer::openblas, "openblas", "a loop of OpenBLAS calls (host)"},
+};
+constexpr NameTable<BatchedPeer> names_of(BatchedPeer) { return {"peer", batched_peer_names}; }
 BatchedPeer parse_batched_peer(const std::string& text);
 const char* to_string(BatchedPeer peer);
 

@@ -28,11 +28,6 @@ using matrix::Dense;
 
 namespace {
 
-constexpr DenseRoutine all_routines[] = {DenseRoutine::gemm,  DenseRoutine::gemv,
-                                         DenseRoutine::gemm_dot, DenseRoutine::trsm,
-                                         DenseRoutine::trmm,  DenseRoutine::getrf,
-                                         DenseRoutine::trtri};
-
 /// Routines that overwrite their input: every timed call first restores it.
 bool in_place(DenseRoutine r)
 {
@@ -217,26 +212,10 @@ nlohmann::ordered_json json_of(std::optional<double> value)
 
 DenseRoutine parse_dense_routine(const std::string& text)
 {
-    for (const auto r : all_routines) {
-        if (text == to_string(r)) return r;
-    }
-    throw BadInput("loom bench gemm", "unknown routine '" + text +
-                                          "' (expected gemm, gemv, gemm_dot, trsm, trmm, getrf "
-                                          "or trtri)");
+    return names_of(DenseRoutine{}).parse(text, "loom bench gemm");
 }
 
-const char* to_string(DenseRoutine routine)
-{
-    switch (routine) {
-    case DenseRoutine::gemv: return "gemv";
-    case DenseRoutine::gemm_dot: return "gemm_dot";
-    case DenseRoutine::trsm: return "trsm";
-    case DenseRoutine::trmm: return "trmm";
-    case DenseRoutine::getrf: return "getrf";
-    case DenseRoutine::trtri: return "trtri";
-    default: return "gemm";
-    }
-}
+const char* to_string(DenseRoutine routine) { return names_of(routine).to_string(routine); }
 
 DenseShape parse_dense_shape(const std::string& text)
 {

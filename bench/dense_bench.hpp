@@ -12,12 +12,28 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/base/executor.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 
 namespace loom::bench {
 
 enum class DenseRoutine { gemm, gemv, gemm_dot, trsm, trmm, getrf, trtri };
-/// "gemm", "gemv", "gemm_dot", "trsm", "trmm", "getrf", "trtri"; BadInput otherwise.
+
+inline constexpr Name<DenseRoutine> dense_routine_names[] = {
+    {DenseRoutine::gemm, "gemm", "C = A B + C"},
+    {DenseRoutine::gemv, "gemv", "y = A x + y"},
+    {DenseRoutine::gemm_dot, "gemm_dot", "C = A^T B"},
+    {DenseRoutine::trsm, "trsm", "solve L X = B"},
+    {DenseRoutine::trmm, "trmm", "B = L B"},
+    {DenseRoutine::getrf, "getrf", "P A = L U"},
+    {DenseRoutine::trtri, "trtri", "L = L^-1"},
+};
+constexpr NameTable<DenseRoutine> names_of(DenseRoutine)
+{
+    return {"routine", dense_routine_names};
+}
+
+/// A name of dense_routine_names; BadInput otherwise.
 DenseRoutine parse_dense_routine(const std::string& text);
 const char* to_string(DenseRoutine routine);
 

@@ -127,21 +127,10 @@ void check_options(const SpmvBenchOptions& options)
 
 Peer parse_peer(const std::string& text)
 {
-    if (text == "none") return Peer::none;
-    if (text == "cusparse") return Peer::cusparse;
-    if (text == "eigen") return Peer::eigen;
-    throw BadInput("loom::bench::parse_peer",
-                   "unknown peer '" + text + "' (expected cusparse, eigen or none)");
+    return names_of(Peer{}).parse(text, "loom::bench::parse_peer");
 }
 
-const char* to_string(Peer peer)
-{
-    switch (peer) {
-    case Peer::cusparse: return "cusparse";
-    case Peer::eigen: return "eigen";
-    default: return "none";
-    }
-}
+const char* to_string(Peer peer) { return names_of(peer).to_string(peer); }
 
 void check_run(const char* where, const std::shared_ptr<const Executor>& exec, int samples,
                Peer peer)

@@ -17,6 +17,13 @@ namespace loom::bench {
 /// The library Loom is compared with: cuSPARSE (Loom's SpmvAlgorithm::vendor path, CUDA
 /// only) or Eigen (host only, when built with it).
 enum class Peer { none, cusparse, eigen };
+
+inline constexpr Name<Peer> peer_names[] = {
+    {Peer::none, "none", "no peer"},
+    {Peer::cusparse, "cusparse", "cuSPARSE (CUDA)"},
+    {Peer::eigen, "eigen", "Eigen (host, builds with Eigen)"},
+};
+constexpr NameTable<Peer> names_of(Peer) { return {"peer", peer_names}; }
 Peer parse_peer(const std::string& text);
 const char* to_string(Peer peer);
 

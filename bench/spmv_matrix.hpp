@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "loom/base/error.hpp"
+#include "loom/base/names.hpp"
 #include "loom/matrix/convert.hpp"
 #include "loom/sparse/spmv.hpp"
 
@@ -14,7 +15,16 @@ namespace loom::bench {
 
 enum class SpmvFormat { automatic, csr, coo, ell, sellp };
 
-/// "auto", "csr", "coo", "ell", "sellp"; BadInput otherwise.
+inline constexpr Name<SpmvFormat> spmv_format_names[] = {
+    {SpmvFormat::automatic, "auto", "CSR, whose kernel choice adapts to the rows", {"automatic"}},
+    {SpmvFormat::csr, "csr", "compressed sparse rows"},
+    {SpmvFormat::coo, "coo", "coordinates"},
+    {SpmvFormat::ell, "ell", "ELLPACK"},
+    {SpmvFormat::sellp, "sellp", "sliced ELLPACK"},
+};
+constexpr NameTable<SpmvFormat> names_of(SpmvFormat) { return {"format", spmv_format_names}; }
+
+/// A name of spmv_format_names; BadInput otherwise.
 SpmvFormat parse_spmv_format(const std::string& text);
 const char* to_string(SpmvFormat format);
 

@@ -12,6 +12,7 @@
 #include "loom/base/export.hpp"
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/plan_cache.hpp"
 #include "loom/base/types.hpp"
 

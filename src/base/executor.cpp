@@ -87,18 +87,26 @@ void OmpExecutor::free_bytes(void* ptr) const noexcept { std::free(ptr); }
 
 std::shared_ptr<const Executor> make_executor(const std::string& name)
 {
-    if (name == "reference" || name == "ref") return ReferenceExecutor::create();
-    if (name == "omp") return OmpExecutor::create();
-    if (name == "cuda") return CudaExecutor::create(0);
-    if (name.rfind("cuda:", 0) == 0) {
-        try {
-            return CudaExecutor::create(std::stoi(name.substr(5)));
-        } catch (const std::logic_error&) {
-            // falls through to the error below
-        }
+    const auto [kind, device] = parse_executor_name(name);
+    switch (kind) {
+    case ExecKind::reference: return ReferenceExecutor::create();
+    case ExecKind::omp: return OmpExecutor::create();
+    default: return CudaExecutor::create(device);
     }
-    throw BadInput("loom::make_executor",
-                   "unknown executor '" + name + "' (expected reference, omp, cuda or cuda:N)");
+}
+
+ExecutorName parse_executor_name(const std::string& name)
+{
+    const auto colon = name.find(':');
+    const auto kind = names_of(ExecKind{}).find(std::string_view(name).substr(0, colon));
+    if (kind && colon == std::string::npos) return {*kind};
+    const auto device = name.substr(colon + 1);
+    // Up to 5 digits: std::stoi cannot overflow, and no machine has more devices.
+    if (kind == ExecKind::cuda && !device.empty() && device.size() <= 5 &&
+        device.find_first_not_of("0123456789") == std::string::npos) {
+        return {ExecKind::cuda, std::stoi(device)};
+    }
+    throw BadInput("loom::parse_executor_name", names_of(ExecKind{}).unknown(name, "cuda:N"));
 }
 
 namespace detail {

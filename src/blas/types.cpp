@@ -1,42 +1,19 @@
 #include "loom/blas/types.hpp"
 
-#include "loom/base/error.hpp"
-
 namespace loom::blas {
 
-Op parse_op(const std::string& text)
-{
-    if (text == "n" || text == "none") return Op::none;
-    if (text == "t" || text == "transpose") return Op::transpose;
-    if (text == "h" || text == "c" || text == "conj_transpose") return Op::conj_transpose;
-    throw BadInput("loom::blas::parse_op", "unknown operation '" + text + "' (expected n, t or h)");
-}
+Op parse_op(const std::string& text) { return names_of(Op{}).parse(text, "loom::blas::parse_op"); }
 
-const char* to_string(Op op)
-{
-    switch (op) {
-    case Op::transpose: return "transpose";
-    case Op::conj_transpose: return "conj_transpose";
-    default: return "none";
-    }
-}
+const char* to_string(Op op) { return names_of(op).to_string(op); }
 
 Backend parse_backend(const std::string& text)
 {
-    if (text == "auto" || text == "automatic") return Backend::automatic;
-    if (text == "native") return Backend::native;
-    if (text == "vendor") return Backend::vendor;
-    throw BadInput("loom::blas::parse_backend",
-                   "unknown backend '" + text + "' (expected auto, native or vendor)");
+    return names_of(Backend{}).parse(text, "loom::blas::parse_backend");
 }
 
-const char* to_string(Backend backend)
-{
-    switch (backend) {
-    case Backend::native: return "native";
-    case Backend::vendor: return "vendor";
-    default: return "automatic";
-    }
-}
+const char* to_string(Backend backend) { return names_of(backend).to_string(backend); }
+const char* to_string(Side side) { return names_of(side).to_string(side); }
+const char* to_string(Uplo uplo) { return names_of(uplo).to_string(uplo); }
+const char* to_string(Diag diag) { return names_of(diag).to_string(diag); }
 
 }  // namespace loom::blas

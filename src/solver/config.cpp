@@ -72,13 +72,15 @@ public:
         }
     }
 
-    std::string one_of(const std::vector<std::string>& choices) const
+    /// A string naming a value of E (its table: names_of(E{})).
+    template <typename E>
+    E one_of() const
     {
+        const auto table = names_of(E{});
         if (value_.is_string()) {
-            const auto& text = value_.get_ref<const std::string&>();
-            if (std::find(choices.begin(), choices.end(), text) != choices.end()) return text;
+            if (const auto value = table.find(value_.get_ref<const std::string&>())) return *value;
         }
-        expected("one of " + joined(choices));
+        expected("one of " + table.joined_names());
     }
     bool boolean() const
     {
@@ -139,9 +141,6 @@ private:
     std::string path_;
 };
 
-const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
-const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi",
-                                                    "lower_trs", "upper_trs"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
 const std::vector<std::string> criterion_names{
@@ -157,44 +156,70 @@ public:
     {
         node.expect_object("an object with a \"solver\" key");
         if (!node.has("solver")) {
-            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir)");
+            node.fail("missing \"solver\" (one of " + names_of(SolverKind{}).joined_names() + ")");
         }
-        const auto name = node.child("solver").one_of(solver_names);
-        std::vector<std::string> keys{"solver", "criteria", "initial_guess", "throw_on_failure"};
-        const auto owner = "solver \"" + name + "\"";
-        if (name == "gmres") {
-            keys.insert(keys.end(), {"preconditioner", "krylov_dim", "orthogonalization"});
-            node.allow_keys(keys, owner);
-            auto builder = Gmres<V>::build();
-            if (auto m = node.find("krylov_dim")) {
-                builder.with_krylov_dim(m->integer(1, "a positive integer"));
-            }
-            if (auto method = node.find("orthogonalization")) {
-                const bool modified = method->one_of({"modified", "classical"}) == "modified";
-                builder.with_orthogonalization(modified ? Orthogonalization::modified
-                                                        : Orthogonalization::classical);
-            }
-            return common(std::move(builder), node, "preconditioner", guess);
+        const auto kind = node.child("solver").one_of<SolverKind>();
+        switch (kind) {
+        case SolverKind::cg: return krylov(Cg<V>::build(), node, guess);
+        case SolverKind::fcg: return krylov(Fcg<V>::build(), node, guess);
+        case SolverKind::bicg: return krylov(Bicg<V>::build(), node, guess);
+        case SolverKind::bicgstab: return krylov(Bicgstab<V>::build(), node, guess);
+        case SolverKind::cgs: return krylov(Cgs<V>::build(), node, guess);
+        case SolverKind::gmres: return gmres(node, guess);
+        case SolverKind::ir: return ir(node, guess);
         }
-        if (name == "ir") {
-            keys.insert(keys.end(), {"inner", "relaxation_factor"});
-            node.allow_keys(keys, owner);
-            auto builder = Ir<V>::build();
-            if (auto omega = node.find("relaxation_factor")) {
-                builder.with_relaxation_factor(static_cast<V>(omega->number()));
-            }
-            return common(std::move(builder), node, "inner", guess);
-        }
-        keys.push_back("preconditioner");
-        node.allow_keys(keys, owner);
-        if (name == "cg") return common(Cg<V>::build(), node, "preconditioner", guess);
-        if (name == "fcg") return common(Fcg<V>::build(), node, "preconditioner", guess);
-        if (name == "bicg") return common(Bicg<V>::build(), node, "preconditioner", guess);
-        if (name == "bicgstab") return common(Bicgstab<V>::build(), node, "preconditioner", guess);
-        return common(Cgs<V>::build(), node, "preconditioner", guess);
+        node.fail("unknown solver");  // unreachable: one_of returns a value of the table
     }
 
 private:
+    /// The keys every solver takes, then `own` (that solver's), for allow_keys.
+    static std::vector<std::string> solver_keys(std::initializer_list<const char*> own)
+    {
+        std::vector<std::string> keys{"solver", "criteria", "initial_guess", "throw_on_failure"};
+        keys.insert(keys.end(), own.begin(), own.end());
+        return keys;
+    }
+
+    /// "solver \"gmres\"": whose keys allow_keys checks.
+    static std::string owner(const Node& node)
+    {
+        const auto kind = node.child("solver").one_of<SolverKind>();
+        return "solver \"" + std::string(names_of(kind).to_string(kind)) + "\"";
+    }
+
+    /// A solver with nothing of its own but a preconditioner.
+    template <typename Builder>
+    std::shared_ptr<const LinOpFactory<V>> krylov(Builder builder, const Node& node,
+                                                  InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner"}), owner(node));
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    std::shared_ptr<const LinOpFactory<V>> gmres(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner", "krylov_dim", "orthogonalization"}),
+                        owner(node));
+        auto builder = Gmres<V>::build();
+        if (auto m = node.find("krylov_dim")) {
+            builder.with_krylov_dim(m->integer(1, "a positive integer"));
+        }
+        if (auto method = node.find("orthogonalization")) {
+            builder.with_orthogonalization(method->one_of<Orthogonalization>());
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    std::shared_ptr<const LinOpFactory<V>> ir(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"inner", "relaxation_factor"}), owner(node));
+        auto builder = Ir<V>::build();
+        if (auto omega = node.find("relaxation_factor")) {
+            builder.with_relaxation_factor(static_cast<V>(omega->number()));
+        }
+        return common(std::move(builder), node, "inner", guess);
+    }
+
     /// What every solver takes; `inner_key` names its preconditioner slot.
     template <typename Builder>
     std::shared_ptr<const LinOpFactory<V>> common(Builder builder, const Node& node,
@@ -210,8 +235,7 @@ private:
         }
         builder.with_criteria(criteria(node.child("criteria")));
         if (auto initial = node.find("initial_guess")) {
-            guess = initial->one_of({"provided", "zero"}) == "zero" ? InitialGuess::zero
-                                                                    : InitialGuess::provided;
+            guess = initial->one_of<InitialGuess>();
         }
         builder.with_initial_guess(guess);
         if (auto throws = node.find("throw_on_failure")) {
@@ -223,35 +247,55 @@ private:
     /// nullptr for "none".
     std::shared_ptr<const LinOpFactory<V>> preconditioner(const Node& node) const
     {
-        const std::string what =
-            "\"none\", \"jacobi\", \"block-jacobi\", a preconditioner object or a solver object";
+        const auto names = names_of(PreconditionerKind{});
         if (node.value().is_string()) {
-            const auto name = node.one_of(preconditioner_names);
-            if (name == "none") return nullptr;
-            if (name == "lower_trs" || name == "upper_trs") return triangular(node, name);
-            return jacobi_builder(name == "jacobi" ? 1 : max_jacobi_block_size).on(exec_);
+            return preconditioner(node.one_of<PreconditionerKind>(), node);
         }
-        if (!node.value().is_object()) node.expected(what);
+        if (!node.value().is_object()) {
+            std::string quoted;
+            for (const auto& name : names.names()) quoted += "\"" + name + "\", ";
+            node.expected(quoted + "a preconditioner object or a solver object");
+        }
         // A nested solver must not start from its x: as a preconditioner that is unrelated.
         if (node.has("solver")) return solver(node, InitialGuess::zero);
         if (!node.has("type")) {
-            node.fail("missing \"type\" (none, jacobi, block-jacobi) or \"solver\" (a nested "
-                      "solver)");
+            node.fail("missing \"type\" (" + names.joined_names() +
+                      ") or \"solver\" (a nested solver)");
         }
-        const auto type = node.child("type").one_of(preconditioner_names);
-        if (type == "none") {
-            node.allow_keys({"type"}, "preconditioner \"none\"");
+        return preconditioner(node.child("type").one_of<PreconditionerKind>(), node);
+    }
+
+    /// The preconditioner `kind` with the options of `node` (none for a string).
+    std::shared_ptr<const LinOpFactory<V>> preconditioner(PreconditionerKind kind,
+                                                          const Node& node) const
+    {
+        const bool options = node.value().is_object();
+        const auto owner = "preconditioner \"" + std::string(names_of(kind).to_string(kind)) + "\"";
+        switch (kind) {
+        case PreconditionerKind::none:
+            if (options) node.allow_keys({"type"}, owner);
             return nullptr;
+        case PreconditionerKind::jacobi:
+            if (options) node.allow_keys({"type", "adaptive_precision", "accuracy"}, owner);
+            return jacobi(1, node);
+        case PreconditionerKind::block_jacobi:
+            if (options) {
+                node.allow_keys({"type", "adaptive_precision", "accuracy", "max_block_size"},
+                                owner);
+            }
+            return jacobi(max_jacobi_block_size, node);
+        case PreconditionerKind::lower_trs:
+        case PreconditionerKind::upper_trs:
+            if (options) node.allow_keys({"type", "algorithm", "unit_diagonal"}, owner);
+            return triangular(kind, node);
         }
-        if (type == "lower_trs" || type == "upper_trs") {
-            node.allow_keys({"type", "algorithm", "unit_diagonal"},
-                            "preconditioner \"" + type + "\"");
-            return triangular(node, type);
-        }
-        std::vector<std::string> keys{"type", "adaptive_precision", "accuracy"};
-        if (type == "block-jacobi") keys.push_back("max_block_size");
-        node.allow_keys(keys, "preconditioner \"" + type + "\"");
-        size_type block_size = type == "jacobi" ? 1 : max_jacobi_block_size;
+        node.fail("unknown preconditioner");  // unreachable: one_of returns a table value
+    }
+
+    /// Jacobi with blocks up to `block_size`, unless the options of `node` say otherwise.
+    std::shared_ptr<const LinOpFactory<V>> jacobi(size_type block_size, const Node& node) const
+    {
+        if (!node.value().is_object()) return jacobi_builder(block_size).on(exec_);
         if (auto size = node.find("max_block_size")) {
             block_size = size->integer(1, "a positive integer");
             if (block_size > max_jacobi_block_size) {
@@ -272,14 +316,13 @@ private:
     }
 
     /// LowerTrs / UpperTrs from a name or an object with "algorithm" and "unit_diagonal".
-    std::shared_ptr<const LinOpFactory<V>> triangular(const Node& node,
-                                                      const std::string& type) const
+    std::shared_ptr<const LinOpFactory<V>> triangular(PreconditionerKind kind,
+                                                      const Node& node) const
     {
         typename solver::LowerTrs<V, I>::Parameters params;
         if (node.value().is_object()) {
             if (auto algorithm = node.find("algorithm")) {
-                params.algorithm = sparse::parse_sptrsv_algorithm(algorithm->one_of(
-                    {"automatic", "level_set", "sync_free", "vendor"}));
+                params.algorithm = algorithm->one_of<sparse::SptrsvAlgorithm>();
             }
             if (auto unit = node.find("unit_diagonal")) params.unit_diagonal = unit->boolean();
         }
@@ -287,7 +330,7 @@ private:
             builder.with_algorithm(params.algorithm).with_unit_diagonal(params.unit_diagonal);
             return std::shared_ptr<const LinOpFactory<V>>(builder.on(exec_));
         };
-        if (type == "lower_trs") return configure(solver::LowerTrs<V, I>::build());
+        if (kind == PreconditionerKind::lower_trs) return configure(solver::LowerTrs<V, I>::build());
         return configure(solver::UpperTrs<V, I>::build());
     }
 

@@ -11,7 +11,7 @@ namespace loom::solver {
 
 const char* to_string(Orthogonalization method) noexcept
 {
-    return method == Orthogonalization::modified ? "modified" : "classical";
+    return names_of(method).to_string(method);
 }
 
 namespace {

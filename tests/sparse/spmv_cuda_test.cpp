@@ -24,9 +24,13 @@ namespace matrix = loom::matrix;
 namespace sparse = loom::sparse;
 
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
-constexpr SpmvAlgorithm all_algorithms[] = {SpmvAlgorithm::automatic, SpmvAlgorithm::row_vector,
-                                            SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced,
-                                            SpmvAlgorithm::vendor};
+/// Every algorithm of the table, so that a new one is tested without an edit here.
+std::vector<SpmvAlgorithm> all_algorithms()
+{
+    std::vector<SpmvAlgorithm> algorithms;
+    for (const auto& entry : sparse::spmv_algorithm_names) algorithms.push_back(entry.value);
+    return algorithms;
+}
 
 bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
 
@@ -90,7 +94,7 @@ TYPED_TEST(SpmvCuda, EveryAlgorithmMatchesReference)
     for (const auto& spec : specs()) {
         const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
         const typename TestFixture::Csr A(cuda, A_ref);
-        for (const auto algorithm : all_algorithms) {
+        for (const auto algorithm : all_algorithms()) {
             for (const auto mode : all_modes) {
                 if (algorithm == SpmvAlgorithm::vendor && mode == Mode::conjugate) continue;
                 const dim2 op = transposes(mode) ? A.size().transposed() : A.size();
@@ -122,7 +126,7 @@ TYPED_TEST(SpmvCuda, ContiguousVectorsMatchReference)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A_ref = loom::test::random_csr<V, I>(this->ref, {2000, 1500, 9, true, true, false, 3});
     const typename TestFixture::Csr A(cuda, A_ref);
-    for (const auto algorithm : all_algorithms) {
+    for (const auto algorithm : all_algorithms()) {
         for (const auto mode : {Mode::none, Mode::conj_transpose}) {
             SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " " + sparse::to_string(mode));
             const dim2 op = transposes(mode) ? A.size().transposed() : A.size();

@@ -212,6 +212,47 @@ TEST_F(Cli, WrongUsageExitsWithOne)
     EXPECT_EQ(loom("bench spmv --help").status, 0);
 }
 
+TEST_F(Cli, BadExecOrTypeIsRefusedAlikeByEveryCommand)
+{
+    write_small_system();
+    // The line of the message that names the bad value, the same whichever command reads it.
+    const auto refusal = [&](const std::string& args, const std::string& value) {
+        const auto run = loom(args);
+        EXPECT_EQ(run.status, 1) << args << "\n" << run.output;
+        const auto at = run.output.find(value);
+        EXPECT_NE(at, std::string::npos) << args << "\n" << run.output;
+        if (at == std::string::npos) return std::string();
+        const auto begin = run.output.rfind('\n', at) + 1;  // npos + 1 == 0
+        return run.output.substr(begin, run.output.find('\n', at) - begin);
+    };
+    const auto spmv_exec = refusal("spmv A.mtx x.mtx -o y.mtx --exec bogus", "bogus");
+    EXPECT_NE(spmv_exec.find("reference, omp, cuda, cuda:N"), std::string::npos) << spmv_exec;
+    EXPECT_EQ(refusal("spadd A.mtx A.mtx -o C.mtx --exec bogus", "bogus"), spmv_exec);
+    EXPECT_EQ(refusal("bench spmv --generate poisson2d:4 --exec bogus", "bogus"), spmv_exec);
+    EXPECT_EQ(refusal("spmv A.mtx x.mtx -o y.mtx --exec cuda:x", "cuda:x"),
+              refusal("solve --exec cuda:x", "cuda:x"));
+
+    const auto spmv_type = refusal("spmv A.mtx x.mtx -o y.mtx --type bogus", "bogus");
+    EXPECT_NE(spmv_type.find("complex-double"), std::string::npos) << spmv_type;
+    EXPECT_EQ(refusal("spgemm A.mtx A.mtx -o C.mtx --type bogus", "bogus"), spmv_type);
+    EXPECT_EQ(refusal("bench spmv --generate poisson2d:4 --type bogus", "bogus"), spmv_type);
+    // Where auto is a choice, it is listed too.
+    EXPECT_NE(refusal("spadd A.mtx A.mtx -o C.mtx --type bogus", "bogus").find("auto"),
+              std::string::npos);
+}
+
+TEST_F(Cli, SpaddTakesAType)
+{
+    write_small_system();
+    const auto sum = loom("spadd A.mtx A.mtx -o C.mtx --type double --exec reference");
+    ASSERT_EQ(sum.status, 0) << sum.output;
+    const auto C = loom::matrix::read_csr<double, loom::int32>(loom::ReferenceExecutor::create(),
+                                                               path("C.mtx"));
+    EXPECT_EQ(C.values().to_host(), (std::vector<double>{2, 4, 6}));
+    // A complex scale with a real type is a loom::Error, as in spmv.
+    EXPECT_EQ(loom("spadd A.mtx A.mtx -o C.mtx --alpha 1,1 --type double").status, 2);
+}
+
 TEST_F(Cli, LoomErrorsExitWithTwoAndSayWhat)
 {
     write_small_system();

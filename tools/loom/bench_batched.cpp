@@ -45,20 +45,20 @@ Runner setup(CLI::App& sub)
     cli->run.add_to(sub);
     sub.add_option("routine", cli->routine, "Routine")
         ->required()
-        ->check(CLI::IsMember({"gemm", "getrf", "trsm", "trmm", "trtri", "potrf", "qr"}));
+        ->check(CLI::IsMember(names_of(bench::BatchedRoutine{}).spellings()));
     sub.add_option("--n", cli->orders, "Matrix orders: 3..32 (each), 3,5,8 or 16")
         ->capture_default_str();
     sub.add_option("--batch", cli->batch, "Matrices per call")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     sub.add_option("--mode", cli->mode, "Launch of the batched routines")
-        ->check(CLI::IsMember({"auto", "serial", "team", "teamvector", "simd", "vendor"}))
+        ->check(CLI::IsMember(names_of(batched::Launch{}).spellings()))
         ->capture_default_str();
     sub.add_option("--peer", cli->peer,
                     "Library timed alongside: cublas (CUDA: gemm, getrf, trsm, potrf via cuSOLVER, qr) "
                     "or openblas (host, "
                     "builds with LOOM_WITH_BLAS)")
-        ->check(CLI::IsMember({"none", "cublas", "openblas"}))
+        ->check(CLI::IsMember(names_of(bench::BatchedPeer{}).spellings()))
         ->capture_default_str();
     sub.add_option("--check", cli->check, "Matrices checked against the reference backend")
         ->check(CLI::PositiveNumber)

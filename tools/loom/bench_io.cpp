@@ -15,14 +15,14 @@ namespace {
 struct IoBenchCli {
     MatrixSource source;
     int reps = 5;
-    std::string json;
+    ExecOptions report;  ///< --json only: the files are read on the host
 };
 
 int run_io(const IoBenchCli& cli)
 {
     const auto bench_file = [&](const std::string& mtx_path, const std::string& type) {
         return with_value_type(type, [&]<typename V>(std::type_identity<V>) {
-            write_json(cli.json, bench::bench_io<V, index_type>(mtx_path, cli.reps));
+            write_json(cli.report.json, bench::bench_io<V, index_type>(mtx_path, cli.reps));
             return exit_ok;
         });
     };
@@ -47,7 +47,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("--reps", cli->reps, "Timed reads of each file; the median is reported")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    sub.add_option("--json", cli->json, "Also write every number to this JSON file");
+    add_exec_options(sub, cli->report, {.json = true});
     sub.footer(std::string("SPEC:\n") + generator_help);
     sub.callback([cli] { cli->source.require(); });
     return [cli] { return run_io(*cli); };

@@ -7,6 +7,7 @@
 #include "bench/solve_bench.hpp"
 #include "bench_support.hpp"
 #include "command.hpp"
+#include "loom/solver/config.hpp"
 
 namespace loom::cli {
 namespace {
@@ -41,7 +42,7 @@ Runner setup(CLI::App& sub)
     cli->source.add_to(sub, "Matrix file (.mtx or .bin), square");
     cli->run.add_to(sub);
     sub.add_option("--solver", cli->solver, "Solver, without preconditioner")
-        ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"}))
+        ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
         ->capture_default_str();
     sub.add_option("--iters", cli->iterations, "Iterations per timed solve")
         ->check(CLI::PositiveNumber)

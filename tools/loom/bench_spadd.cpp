@@ -86,7 +86,7 @@ Runner setup(CLI::App& sub_app)
     cli->run.add_to(*sub);
     sub->add_option("--peer", cli->peer,
                     "Library timed alongside: cusparse (csrgeam2, CUDA) or eigen (host)")
-        ->check(CLI::IsMember({"none", "cusparse", "eigen"}))
+        ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
         ->capture_default_str();
     sub->footer(fmt::format(
         "B defaults to: the generator spec of A with the next seed (the same matrix for\n"

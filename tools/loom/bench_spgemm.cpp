@@ -42,7 +42,7 @@ Runner setup(CLI::App& sub)
     cli->run.add_to(sub, false);
     sub.add_option("--peer", cli->peer,
                    "Library timed alongside: cusparse (CUDA) or eigen (host, if built with it)")
-        ->check(CLI::IsMember({"none", "cusparse", "eigen"}))
+        ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
         ->capture_default_str();
     sub.add_flag("--unsorted", cli->unsorted, "Leave the columns of C's rows unsorted");
     sub.add_option("--check-limit", cli->check_limit,

@@ -44,15 +44,15 @@ Runner setup(CLI::App& sub)
     cli->run.add_to(sub);
     sub.add_option("--format", cli->formats, "Storage formats to time, comma-separated")
         ->delimiter(',')
-        ->check(CLI::IsMember({"auto", "csr", "coo", "ell", "sellp"}))
+        ->check(CLI::IsMember(names_of(bench::SpmvFormat{}).spellings()))
         ->capture_default_str();
     sub.add_option("--algorithm", cli->algorithm, "CSR kernel (vendor = cuSPARSE)")
-        ->check(CLI::IsMember({"auto", "row_vector", "stream", "load_balanced", "vendor"}))
+        ->check(CLI::IsMember(names_of(sparse::SpmvAlgorithm{}).spellings()))
         ->capture_default_str();
     sub.add_option("--peer", cli->peer,
                    "Library timed alongside: cusparse (CUDA) or eigen (host, if "
                    "built with it)")
-        ->check(CLI::IsMember({"none", "cusparse", "eigen"}))
+        ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
         ->capture_default_str();
     sub.footer(
         fmt::format("Every kernel is first checked against the reference backend (error "

@@ -8,17 +8,10 @@ namespace loom::cli {
 
 void BenchRun::add_to(CLI::App& sub, bool copy_bandwidth)
 {
-    sub.add_option("--exec", exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_options(sub, *this, {.exec = true, .type = TypeOption::named, .json = true});
     sub.add_option("--reps", reps, "Timed samples; the median is reported")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    sub.add_option("--type", type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
-    sub.add_option("--json", json, "Also write every number to this JSON file");
     if (!copy_bandwidth) return;
     sub.add_option("--copy-mib", copy_mib,
                    "MiB copied to measure the bandwidth (default 512 host, 1024 GPU)")

@@ -43,22 +43,17 @@ struct MatrixSource {
     }
 };
 
-/// The options every benchmark of one kernel takes: where it runs, how many samples, the
-/// value type, the JSON report and the size of the bandwidth-measuring copy.
-struct BenchRun {
-    std::string exec = default_executor();
-    int threads = 0;
+/// The options every benchmark of one kernel takes: the execution options (where it runs,
+/// the value type, the JSON report), how many samples, and the size of the
+/// bandwidth-measuring copy.
+struct BenchRun : ExecOptions {
     int reps;
-    std::string type = "double";
-    std::string json;
     std::size_t copy_mib = 0;
 
-
     explicit BenchRun(int default_reps) : reps(default_reps) {}
-    /// Declares --exec, --threads, --reps, --type, --json and, for a benchmark that reports a
+    /// Declares --exec, --threads, --type, --json, --reps and, for a benchmark that reports a
     /// fraction of the copy bandwidth, --copy-mib.
     void add_to(CLI::App& sub, bool copy_bandwidth = true);
-    std::shared_ptr<const Executor> executor() const { return make_executor(exec, threads); }
     std::size_t copy_bytes() const { return copy_mib << 20; }
 };
 

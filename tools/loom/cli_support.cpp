@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <CLI/CLI.hpp>
+
 #include "base/instantiate.hpp"
 
 namespace loom::cli {
@@ -19,6 +21,55 @@ std::shared_ptr<const Executor> make_executor(const std::string& name, int threa
         return OmpExecutor::create(threads);
     }
     return loom::make_executor(name);
+}
+
+namespace {
+
+/// Accepts what parse_executor_name accepts, so that a bad --exec is a usage error.
+CLI::Validator executor_check()
+{
+    const auto names = names_of(ExecKind{}).names();
+    std::string accepted;
+    for (const auto& name : names) accepted += name + ",";
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            try {
+                parse_executor_name(text);
+                return {};
+            } catch (const BadInput& e) {
+                const std::string what = e.what();
+                return what.substr(e.where().size() + 2);  // without "where: "
+            }
+        },
+        "{" + accepted + "cuda:N}");
+}
+
+}  // namespace
+
+void add_exec_options(CLI::App& sub, ExecOptions& options, ExecOptionSet which)
+{
+    if (which.exec) {
+        sub.add_option("--exec", options.exec, "Backend")
+            ->check(executor_check())
+            ->capture_default_str();
+        sub.add_option("--threads", options.threads, "OpenMP threads (default: all)")
+            ->check(CLI::PositiveNumber);
+    }
+    if (which.type != TypeOption::none) {
+        auto types = names_of(ValueType{}).spellings();
+        std::string help = "Value type of the computation";
+        if (which.type == TypeOption::named_or_auto) {
+            options.type = "auto";
+            types.insert(types.begin(), "auto");
+            help += " (auto: complex-double for complex input, else double)";
+        }
+        sub.add_option("--type", options.type, help)
+            ->check(CLI::IsMember(types))
+            ->capture_default_str();
+    }
+    if (which.json) {
+        sub.add_option("--json", options.json, "Also write every number to this JSON file");
+    }
 }
 
 FileFormat file_format(const std::string& path)

@@ -1,4 +1,4 @@
-// What several subcommands share: executors and value types named on the command line,
+// What several subcommands share: the execution options (--exec, --threads, --type, --json),
 // matrix files chosen by extension, generator specs and scalars.
 #pragma once
 
@@ -11,10 +11,15 @@
 
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/names.hpp"
 #include "loom/config.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace loom::cli {
 
@@ -28,39 +33,77 @@ using index_type = int64;
 /// What --exec means when not given: omp when built with OpenMP, else reference.
 inline std::string default_executor() { return OmpExecutor::available() ? "omp" : "reference"; }
 
-/// The executor for --exec ("reference", "omp", "cuda", "cuda:N"); `threads` > 0 sets the
+/// The executor for --exec (a name of exec_kind_names, or "cuda:N"); `threads` > 0 sets the
 /// OpenMP thread count (BadInput with another executor).
 std::shared_ptr<const Executor> make_executor(const std::string& name, int threads = 0);
 
-/// The names --type accepts.
-inline const std::vector<std::string> value_type_names{"double", "float", "complex-double",
-                                                       "complex-float"};
+/// The value types --type names.
+enum class ValueType { real_double, real_float, complex_double, complex_float };
 
-/// Returns f(std::type_identity<V>{}) for the value type named (one of value_type_names).
+inline constexpr Name<ValueType> value_type_names[] = {
+    {ValueType::real_double, "double", "IEEE double"},
+    {ValueType::real_float, "float", "IEEE single"},
+    {ValueType::complex_double, "complex-double", "std::complex<double>"},
+    {ValueType::complex_float, "complex-float", "std::complex<float>"},
+};
+constexpr NameTable<ValueType> names_of(ValueType) { return {"value type", value_type_names}; }
+
+/// Returns f(std::type_identity<V>{}) for the value type named (BadInput for an unknown name).
 /// NotCompiled when this build leaves that type out (LOOM_VALUE_TYPES).
 template <typename F>
 int with_value_type(const std::string& name, F&& f)
 {
-    const auto not_compiled = [&] {
-        throw NotCompiled("loom", "the value type " + name + " (see LOOM_VALUE_TYPES)");
-    };
-    if (name == "double") {
+    switch (names_of(ValueType{}).parse(name, "loom")) {
+    case ValueType::real_double:
         if constexpr (LOOM_HAS_DOUBLE) return f(std::type_identity<double>{});
-        not_compiled();
-    } else if (name == "float") {
+        break;
+    case ValueType::real_float:
         if constexpr (LOOM_HAS_FLOAT) return f(std::type_identity<float>{});
-        not_compiled();
-    } else if (name == "complex-double") {
-        if constexpr (LOOM_HAS_COMPLEX_DOUBLE_)
+        break;
+    case ValueType::complex_double:
+        if constexpr (LOOM_HAS_COMPLEX_DOUBLE_) {
             return f(std::type_identity<std::complex<double>>{});
-        not_compiled();
-    } else if (name == "complex-float") {
+        }
+        break;
+    case ValueType::complex_float:
         if constexpr (LOOM_HAS_COMPLEX_FLOAT_) return f(std::type_identity<std::complex<float>>{});
-        not_compiled();
+        break;
     }
-    throw BadInput("loom", "unknown value type '" + name +
-                               "' (expected double, float, complex-double or complex-float)");
+    throw NotCompiled("loom", "the value type " + name + " (see LOOM_VALUE_TYPES)");
 }
+
+/// The options that say where a command computes (--exec, --threads), in which value type
+/// (--type) and where its JSON report goes (--json FILE). Declared by add_exec_options, with
+/// the same help and checks in every command.
+struct ExecOptions {
+    std::string exec = default_executor();
+    int threads = 0;
+    /// A name of value_type_names, or "auto" where the command allows it.
+    std::string type = "double";
+    std::string json;
+
+    std::shared_ptr<const Executor> executor() const { return make_executor(exec, threads); }
+    /// --type, with auto resolved: complex-double for complex input, else double.
+    std::string value_type(bool complex_input) const
+    {
+        if (type != "auto") return type;
+        return complex_input ? "complex-double" : "double";
+    }
+};
+
+/// Whether a command takes --type, and whether `auto` (the type of the input) is one choice.
+enum class TypeOption { none, named, named_or_auto };
+
+/// The shared options a command declares.
+struct ExecOptionSet {
+    bool exec = false;  ///< --exec and --threads
+    TypeOption type = TypeOption::none;
+    bool json = false;  ///< --json FILE
+};
+
+/// Declares the options of `which` on `sub`, bound to `options`. With TypeOption::named_or_auto
+/// the default type becomes auto.
+void add_exec_options(CLI::App& sub, ExecOptions& options, ExecOptionSet which);
 
 enum class FileFormat { matrix_market, binary };
 

@@ -10,7 +10,7 @@ namespace {
 struct GenerateOptions {
     std::string spec;
     std::string output;
-    std::string type = "double";
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -18,13 +18,11 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<GenerateOptions>();
     sub.add_option("spec", options->spec, "What to generate (see below)")->required();
     sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required();
-    sub.add_option("--type", options->type, "Value type")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
+    add_exec_options(sub, options->run, {.type = TypeOption::named});
     sub.footer(std::string("Specs:\n") + generator_help);
     return [options] {
         file_format(options->output);  // a bad output name fails before the work
-        return with_value_type(options->type, [&]<typename V>(std::type_identity<V>) {
+        return with_value_type(options->run.type, [&]<typename V>(std::type_identity<V>) {
             write_matrix(options->output, generate_matrix<V>(options->spec));
             return exit_ok;
         });

@@ -39,9 +39,7 @@ struct SolveOptions {
     size_type max_iters = 1000;
     size_type restart = 30;
     std::string config;
-    std::string exec = default_executor();
-    int threads = 0;
-    std::string type = "auto";
+    ExecOptions run;
     std::string history;
     bool quiet = false;
 
@@ -61,8 +59,9 @@ nlohmann::json config_from_flags(const SolveOptions& options)
         {"criteria", {{"max_iters", options.max_iters}, {"relative_residual", options.tolerance}}}};
     // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
     // is the Jacobi iteration.
-    config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
-    if (options.solver == "gmres") config["krylov_dim"] = options.restart;
+    const auto kind = names_of(solver::SolverKind{}).parse(options.solver, "loom solve");
+    config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
+    if (kind == solver::SolverKind::gmres) config["krylov_dim"] = options.restart;
     return config;
 }
 
@@ -190,7 +189,7 @@ std::string describe_executor(const Executor& exec)
 template <typename V>
 int run(const SolveOptions& options)
 {
-    const auto exec = make_executor(options.exec, options.threads);
+    const auto exec = options.run.executor();
     const auto host = detail::host_executor();
     const auto factory = options.config.empty()
                              ? solver::from_config<V, index_type>(config_from_flags(options), exec)
@@ -269,9 +268,7 @@ int run(const SolveOptions& options)
 /// The value type: as asked, or (auto) complex-double for a complex matrix file, else double.
 std::string value_type_for(const SolveOptions& options)
 {
-    if (options.type != "auto") return options.type;
-    const bool complex = !options.matrix.empty() && holds_complex_values(options.matrix);
-    return complex ? "complex-double" : "double";
+    return options.run.value_type(!options.matrix.empty() && holds_complex_values(options.matrix));
 }
 
 Runner setup(CLI::App& sub)
@@ -289,14 +286,13 @@ Runner setup(CLI::App& sub)
     matrix->excludes(generate);
     generate->excludes(matrix);
     sub.add_option("-o,--output", options->output, "Where to write x (Matrix Market array)");
-    auto* solver =
-        sub.add_option("--solver", options->solver,
-                       "Krylov solver (cg and fcg need a Hermitian positive definite A)")
-            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"}))
-            ->capture_default_str();
+    auto* solver = sub.add_option("--solver", options->solver,
+                                  "Krylov solver (cg and fcg need a Hermitian positive definite A)")
+                       ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
+                       ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
-            ->check(CLI::IsMember({"none", "jacobi", "block-jacobi"}))
+            ->check(CLI::IsMember(names_of(solver::PreconditionerKind{}).spellings()))
             ->capture_default_str();
     auto* tolerance =
         sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")
@@ -312,14 +308,7 @@ Runner setup(CLI::App& sub)
                                   "Solver stack from a JSON file instead of the flags above")
                        ->check(CLI::ExistingFile);
     for (auto* flag : {solver, precond, tolerance, max_iters, restart}) config->excludes(flag);
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
-    sub.add_option("--type", options->type,
-                   "Value type (auto: complex-double for a complex matrix file, else double)")
-        ->check(CLI::IsMember({"auto", "double", "float", "complex-double", "complex-float"}))
-        ->capture_default_str();
+    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});
     sub.add_option("--history", options->history,
                    "Write the residual history as CSV: iteration,column,residual");
     sub.add_flag("-q,--quiet", options->quiet,
@@ -334,7 +323,8 @@ Runner setup(CLI::App& sub)
         "   \"preconditioner\": {{\"type\": \"block-jacobi\", \"max_block_size\": 16}},\n"
         "   \"criteria\": {{\"max_iters\": 1000, \"relative_residual\": 1e-8}}}}\n"
         "(see include/loom/solver/config.hpp for every key).\n"
-        "SPEC:\n{}",
+        "Solvers:\n{}Preconditioners:\n{}SPEC:\n{}",
+        names_of(solver::SolverKind{}).help(), names_of(solver::PreconditionerKind{}).help(),
         generator_help));
     sub.callback([options] {
         if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;

@@ -14,9 +14,8 @@ struct SpaddCli {
     std::string output;
     std::string alpha = "1";
     std::string beta = "1";
-    std::string exec = default_executor();
-    int threads = 0;
     std::string algorithm = "auto";
+    ExecOptions run;
 };
 
 template <typename V>
@@ -24,7 +23,7 @@ int run(const SpaddCli& options)
 {
     const auto alpha = scalar_as<V>(parse_scalar(options.alpha, "--alpha"), "--alpha");
     const auto beta = scalar_as<V>(parse_scalar(options.beta, "--beta"), "--beta");
-    const auto exec = make_executor(options.exec, options.threads);
+    const auto exec = options.run.executor();
     using Csr = matrix::Csr<V, index_type>;
     const Csr A(exec, read_matrix<V>(options.a));
     const Csr B(exec, read_matrix<V>(options.b));
@@ -44,23 +43,21 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--beta", options->beta, "Scale of B (a number, or re,im)")
         ->capture_default_str();
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});
     sub.add_option("--algorithm", options->algorithm,
                    "native, or vendor (cuSPARSE csrgeam2: CUDA, sorted rows, 32-bit indices)")
-        ->check(CLI::IsMember({"auto", "native", "vendor"}))
+        ->check(CLI::IsMember(names_of(sparse::SpaddAlgorithm{}).spellings()))
         ->capture_default_str();
     sub.footer(
         "C holds every (row, column) that A or B stores, once, columns sorted; duplicate\n"
-        "entries of A or B are summed. Values are complex when A, B or a scale is.");
+        "entries of A or B are summed. With --type auto, values are complex when A, B or a\n"
+        "scale is.");
     return [options] {
         file_format(options->output);  // a bad output name fails before the inputs are read
         const bool complex = holds_complex_values(options->a) || holds_complex_values(options->b) ||
                              parse_scalar(options->alpha, "--alpha").imag() != 0 ||
                              parse_scalar(options->beta, "--beta").imag() != 0;
-        return with_value_type(complex ? "complex-double" : "double",
+        return with_value_type(options->run.value_type(complex),
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
     };
 }

@@ -13,17 +13,15 @@ struct SpgemmCli {
     std::string a;
     std::string b;
     std::string output;
-    std::string exec = default_executor();
-    int threads = 0;
     std::string algorithm = "auto";
     bool unsorted = false;
-    std::string type = "double";
+    ExecOptions run;
 };
 
 template <typename V>
 int run(const SpgemmCli& cli)
 {
-    const auto exec = make_executor(cli.exec, cli.threads);
+    const auto exec = cli.run.executor();
     const matrix::Csr<V, index_type> A(exec, read_matrix<V>(cli.a));
     const matrix::Csr<V, index_type> B(exec, read_matrix<V>(cli.b));
     const auto C = sparse::spgemm(
@@ -40,20 +38,14 @@ Runner setup(CLI::App& sub)
     sub.add_option("B", cli->b, "Right factor (.mtx or .bin)")->required();
     sub.add_option("-o,--output", cli->output, "Where to write C = A * B (.mtx or .bin)")
         ->required();
-    sub.add_option("--exec", cli->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", cli->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_options(sub, cli->run, {.exec = true, .type = TypeOption::named});
     sub.add_option("--algorithm", cli->algorithm, "native, or vendor = cuSPARSE (CUDA only)")
-        ->check(CLI::IsMember({"auto", "native", "vendor"}))
+        ->check(CLI::IsMember(names_of(sparse::SpgemmAlgorithm{}).spellings()))
         ->capture_default_str();
     sub.add_flag("--unsorted", cli->unsorted,
                  "Leave the columns of C's rows in the kernel's order (faster on CUDA)");
-    sub.add_option("--type", cli->type, "Value type of the computation")
-        ->check(CLI::IsMember(value_type_names))
-        ->capture_default_str();
     return [cli] {
-        return with_value_type(cli->type,
+        return with_value_type(cli->run.type,
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
     };
 }

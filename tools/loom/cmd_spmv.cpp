@@ -16,11 +16,9 @@ struct SpmvOptions {
     std::string mode = "n";
     std::string alpha = "1";
     std::string beta = "0";
-    std::string exec = default_executor();
-    int threads = 0;
     std::string format = "auto";
     std::string algorithm = "auto";
-    std::string type = "double";
+    ExecOptions run;
 };
 
 template <typename V>
@@ -29,7 +27,7 @@ int run(const SpmvOptions& options)
     const auto alpha = scalar_as<V>(parse_scalar(options.alpha, "--alpha"), "--alpha");
     const auto beta = scalar_as<V>(parse_scalar(options.beta, "--beta"), "--beta");
     const auto mode = sparse::parse_mode(options.mode);
-    const auto exec = make_executor(options.exec, options.threads);
+    const auto exec = options.run.executor();
     const auto host = detail::host_executor();
 
     const bench::SpmvMatrix<V, index_type> A(read_matrix<V>(options.matrix), exec,
@@ -69,7 +67,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("-o,--output", options->output, "Where to write y (Matrix Market array)")
         ->required();
     sub.add_option("--mode", options->mode, "op(A): n = A, t = A^T, c = conj(A), h = A^H")
-        ->check(CLI::IsMember({"n", "t", "c", "h"}))
+        ->check(CLI::IsMember(names_of(sparse::Mode{}).spellings()))
         ->capture_default_str();
     sub.add_option("--alpha", options->alpha, "Scale of op(A) * x")
         ->check(scalar_validator())
@@ -78,19 +76,12 @@ Runner setup(CLI::App& sub)
         ->check(scalar_validator())
         ->capture_default_str();
     sub.add_option("--y0", options->y0, "Initial y (Matrix Market), read when beta is not zero");
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
     sub.add_option("--format", options->format, "Storage format of A on the backend")
-        ->check(CLI::IsMember({"auto", "csr", "coo", "ell", "sellp"}))
+        ->check(CLI::IsMember(names_of(bench::SpmvFormat{}).spellings()))
         ->capture_default_str();
-    sub.add_option("--algorithm", options->algorithm,
-                   "CSR kernel (vendor = cuSPARSE, CUDA only; csr format only)")
-        ->check(CLI::IsMember({"auto", "row_vector", "stream", "load_balanced", "vendor"}))
-        ->capture_default_str();
-    sub.add_option("--type", options->type, "Value type of the computation")
-        ->check(CLI::IsMember(value_type_names))
+    sub.add_option("--algorithm", options->algorithm, "CSR kernel (csr format only)")
+        ->check(CLI::IsMember(names_of(sparse::SpmvAlgorithm{}).spellings()))
         ->capture_default_str();
     sub.callback([options] {
         if (parse_scalar(options->beta, "--beta") != 0.0 && options->y0.empty()) {
@@ -98,7 +89,7 @@ Runner setup(CLI::App& sub)
         }
     });
     return [options] {
-        return with_value_type(options->type,
+        return with_value_type(options->run.type,
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
     };
 }

@@ -12,8 +12,7 @@ struct TransposeOptions {
     std::string input;
     std::string output;
     bool conjugate = false;
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -23,16 +22,13 @@ Runner setup(CLI::App& sub)
     sub.add_option("-o,--output", options->output, "Where to write A^T (.mtx or .bin)")
         ->required();
     sub.add_flag("--conjugate", options->conjugate, "Write the conjugate transpose A^H");
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "Duplicate entries of A stay separate entries of A^T. Values keep their kind (real or\n"
         "complex); --conjugate changes nothing for real values.");
     return [options] {
         file_format(options->output);  // a bad output name fails before the input is read
-        const auto exec = make_executor(options->exec, options->threads);
+        const auto exec = options->run.executor();
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;
             const Matrix A(exec, A_host);

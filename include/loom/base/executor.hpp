@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 
 #include "loom/base/export.hpp"
@@ -14,6 +15,13 @@ LOOM_PUBLIC_BEGIN
 namespace loom {
 
 enum class ExecKind { reference, omp, cuda };
+
+inline constexpr Name<ExecKind> exec_kind_names[] = {
+    {ExecKind::reference, "reference", "sequential host loops, the oracle", {"ref"}},
+    {ExecKind::omp, "omp", "OpenMP threads on the host"},
+    {ExecKind::cuda, "cuda", "a CUDA device (cuda:N for device N)"},
+};
+constexpr NameTable<ExecKind> names_of(ExecKind) { return {"executor", exec_kind_names}; }
 
 class ReferenceExecutor;
 class OmpExecutor;
@@ -160,7 +168,15 @@ decltype(auto) Executor::run(Visitor&& visitor) const
     }
 }
 
-/// The executor named "reference", "omp" or "cuda" / "cuda:N" (used by the command line).
+/// What an executor name says: "reference", "omp", "cuda" (device 0) or "cuda:N".
+struct ExecutorName {
+    ExecKind kind;
+    int device = 0;
+};
+/// BadInput listing the accepted names for another text.
+ExecutorName parse_executor_name(const std::string& name);
+
+/// The executor parse_executor_name(name) describes (used by the command line).
 std::shared_ptr<const Executor> make_executor(const std::string& name);
 
 }  // namespace loom

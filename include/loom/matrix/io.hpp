@@ -14,6 +14,7 @@
 #include <string>
 
 #include "loom/base/executor.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/coo.hpp"
 #include "loom/matrix/csr.hpp"
@@ -27,6 +28,29 @@ namespace loom::matrix {
 enum class MtxFormat { coordinate, array };
 enum class MtxField { real, integer, complex, pattern };
 enum class MtxSymmetry { general, symmetric, skew_symmetric, hermitian };
+
+/// The words of the banner, matched regardless of case.
+inline constexpr Name<MtxFormat> mtx_format_names[] = {
+    {MtxFormat::coordinate, "coordinate", "the nonzeros, one (row, column, value) per line"},
+    {MtxFormat::array, "array", "every value, column by column"},
+};
+constexpr NameTable<MtxFormat> names_of(MtxFormat) { return {"format", mtx_format_names}; }
+
+inline constexpr Name<MtxField> mtx_field_names[] = {
+    {MtxField::real, "real", "real values"},
+    {MtxField::integer, "integer", "integer values (read as real)"},
+    {MtxField::complex, "complex", "complex values: real and imaginary parts"},
+    {MtxField::pattern, "pattern", "no values (each entry is 1)"},
+};
+constexpr NameTable<MtxField> names_of(MtxField) { return {"field", mtx_field_names}; }
+
+inline constexpr Name<MtxSymmetry> mtx_symmetry_names[] = {
+    {MtxSymmetry::general, "general", "every entry stored"},
+    {MtxSymmetry::symmetric, "symmetric", "one triangle stored, a(j, i) = a(i, j)"},
+    {MtxSymmetry::skew_symmetric, "skew-symmetric", "one triangle stored, a(j, i) = -a(i, j)"},
+    {MtxSymmetry::hermitian, "hermitian", "one triangle stored, a(j, i) = conj(a(i, j))"},
+};
+constexpr NameTable<MtxSymmetry> names_of(MtxSymmetry) { return {"symmetry", mtx_symmetry_names}; }
 
 /// What the banner and the size line of a Matrix Market file say.
 struct MtxHeader {

@@ -3,7 +3,7 @@
 // same factory the C++ builder makes.
 //
 //     {
-//       "solver": "gmres",                  // cg fcg bicg bicgstab cgs gmres ir (required)
+//       "solver": "gmres",                  // a name of solver_names (required)
 //       "krylov_dim": 30,                   // gmres: restart length (default 30)
 //       "orthogonalization": "modified",    // gmres: modified | classical
 //       "relaxation_factor": 1.0,           // ir: damping of each correction
@@ -15,7 +15,7 @@
 //       "throw_on_failure": false
 //     }
 //
-// "preconditioner" and "inner" take "none", "jacobi" or "block-jacobi" as a string, an
+// "preconditioner" and "inner" take a name of preconditioner_names as a string, an
 // object {"type": "jacobi" | "block-jacobi" | "none", "max_block_size": 1..32 (block-jacobi,
 // default 32), "adaptive_precision": bool (default false), "accuracy": the bound adaptive
 // precision keeps, in (0, 1) (default 0.1)}, or a nested solver config (an
@@ -43,12 +43,44 @@
 
 #include "loom/base/executor.hpp"
 #include "loom/base/linop_factory.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
 
 namespace loom::solver {
+
+/// The solvers a config (and the command line) names. A new solver is a line here and its
+/// builder in from_config.
+enum class SolverKind { cg, fcg, bicg, bicgstab, cgs, gmres, ir };
+
+inline constexpr Name<SolverKind> solver_names[] = {
+    {SolverKind::cg, "cg", "conjugate gradients (Hermitian positive definite A)"},
+    {SolverKind::fcg, "fcg", "flexible CG (Hermitian positive definite A)"},
+    {SolverKind::bicg, "bicg", "biconjugate gradients"},
+    {SolverKind::bicgstab, "bicgstab", "stabilized BiCG"},
+    {SolverKind::cgs, "cgs", "conjugate gradients squared"},
+    {SolverKind::gmres, "gmres", "restarted GMRES"},
+    {SolverKind::ir, "ir", "iterative refinement around an inner solver"},
+};
+constexpr NameTable<SolverKind> names_of(SolverKind) { return {"solver", solver_names}; }
+
+/// The preconditioners a config names by a string (or as the "type" of an object).
+enum class PreconditionerKind { none, jacobi, block_jacobi, lower_trs, upper_trs };
+
+inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
+    {PreconditionerKind::none, "none", "no preconditioner"},
+    {PreconditionerKind::jacobi, "jacobi", "the inverted diagonal"},
+    {PreconditionerKind::block_jacobi, "block-jacobi",
+     "inverted diagonal blocks (up to 32 x 32, found from the structure)"},
+    {PreconditionerKind::lower_trs, "lower_trs", "a solve with the lower triangle (Gauss-Seidel)"},
+    {PreconditionerKind::upper_trs, "upper_trs", "a solve with the upper triangle"},
+};
+constexpr NameTable<PreconditionerKind> names_of(PreconditionerKind)
+{
+    return {"preconditioner", preconditioner_names};
+}
 
 /// The factory a JSON text describes, generating operators on exec. BadInput for malformed
 /// JSON (with its position) or a config that breaks the rules above. I is the index type of

@@ -18,6 +18,15 @@ enum class Orthogonalization {
     classical,  ///< classical Gram-Schmidt: all dots against the same vector (more parallel)
 };
 
+inline constexpr Name<Orthogonalization> orthogonalization_names[] = {
+    {Orthogonalization::modified, "modified", "modified Gram-Schmidt (stabler)"},
+    {Orthogonalization::classical, "classical", "classical Gram-Schmidt (more parallel)"},
+};
+constexpr NameTable<Orthogonalization> names_of(Orthogonalization)
+{
+    return {"orthogonalization", orthogonalization_names};
+}
+
 template <typename V>
 struct GmresParameters : CommonParameters<V> {
     static constexpr size_type default_krylov_dim = 30;

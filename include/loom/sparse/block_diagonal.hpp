@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "loom/base/array.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -36,6 +37,16 @@ inline constexpr size_type max_supported_block_size = 32;
 
 /// The format one inverted block is stored in. float64 only for double-based V.
 enum class StoragePrecision : std::uint8_t { float64 = 0, float32 = 1, float16 = 2 };
+
+inline constexpr Name<StoragePrecision> storage_precision_names[] = {
+    {StoragePrecision::float64, "float64", "IEEE double"},
+    {StoragePrecision::float32, "float32", "IEEE single"},
+    {StoragePrecision::float16, "float16", "IEEE half"},
+};
+constexpr NameTable<StoragePrecision> names_of(StoragePrecision)
+{
+    return {"storage precision", storage_precision_names};
+}
 
 const char* to_string(StoragePrecision precision);
 

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "loom/base/analysis.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 
@@ -30,6 +31,17 @@ namespace loom::sparse {
 /// backends). `automatic` is native.
 enum class SpaddAlgorithm { automatic, native, vendor };
 
+inline constexpr Name<SpaddAlgorithm> spadd_algorithm_names[] = {
+    {SpaddAlgorithm::automatic, "automatic", "Loom's kernels", {"auto"}},
+    {SpaddAlgorithm::native, "native", "Loom's kernels"},
+    {SpaddAlgorithm::vendor, "vendor", "cuSPARSE csrgeam2 (CUDA, sorted rows)", {"cusparse"}},
+};
+constexpr NameTable<SpaddAlgorithm> names_of(SpaddAlgorithm)
+{
+    return {"SpAdd algorithm", spadd_algorithm_names};
+}
+
+/// A name of spadd_algorithm_names; BadInput otherwise.
 SpaddAlgorithm parse_spadd_algorithm(const std::string& text);
 const char* to_string(SpaddAlgorithm algorithm);
 

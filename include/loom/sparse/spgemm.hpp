@@ -16,6 +16,7 @@
 
 #include "loom/base/analysis.hpp"
 #include "loom/base/array.hpp"
+#include "loom/base/names.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 
@@ -30,7 +31,17 @@ namespace loom::sparse {
 /// entries (BadInput otherwise; the native kernels take any order and sum duplicates).
 enum class SpgemmAlgorithm { automatic, native, vendor };
 
-/// "automatic" (or "auto"), "native", "vendor"; BadInput otherwise.
+inline constexpr Name<SpgemmAlgorithm> spgemm_algorithm_names[] = {
+    {SpgemmAlgorithm::automatic, "automatic", "Loom's kernels", {"auto"}},
+    {SpgemmAlgorithm::native, "native", "Loom's kernels"},
+    {SpgemmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
+};
+constexpr NameTable<SpgemmAlgorithm> names_of(SpgemmAlgorithm)
+{
+    return {"SpGEMM algorithm", spgemm_algorithm_names};
+}
+
+/// A name of spgemm_algorithm_names; BadInput otherwise.
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text);
 const char* to_string(SpgemmAlgorithm algorithm);
 

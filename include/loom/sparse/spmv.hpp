@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "loom/base/names.hpp"
 #include "loom/matrix/coo.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -17,13 +18,33 @@ namespace loom::sparse {
 /// op(A): A, A^T, conj(A) or A^H.
 enum class Mode { none, transpose, conjugate, conj_transpose };
 
-/// "n", "t", "c", "h" (also accepts the enum names); BadInput otherwise.
+inline constexpr Name<Mode> mode_names[] = {
+    {Mode::none, "none", "A", {"n"}},
+    {Mode::transpose, "transpose", "A^T", {"t"}},
+    {Mode::conjugate, "conjugate", "conj(A)", {"c"}},
+    {Mode::conj_transpose, "conj_transpose", "A^H", {"h"}},
+};
+constexpr NameTable<Mode> names_of(Mode) { return {"mode", mode_names}; }
+
+/// "n", "t", "c", "h" or the names of mode_names; BadInput otherwise.
 Mode parse_mode(const std::string& text);
 const char* to_string(Mode mode);
 
 /// Which kernel computes a CSR SpMV. `automatic` picks among the native ones from the
 /// row-length statistics; `vendor` is cuSPARSE on CUDA (NotSupported on the host backends).
 enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor };
+
+inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
+    {SpmvAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
+    {SpmvAlgorithm::row_vector, "row_vector", "a group of lanes per row"},
+    {SpmvAlgorithm::stream, "stream", "rows streamed through shared memory in blocks"},
+    {SpmvAlgorithm::load_balanced, "load_balanced", "equal shares of the nonzeros (merge path)"},
+    {SpmvAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
+};
+constexpr NameTable<SpmvAlgorithm> names_of(SpmvAlgorithm)
+{
+    return {"SpMV algorithm", spmv_algorithm_names};
+}
 
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
 const char* to_string(SpmvAlgorithm algorithm);

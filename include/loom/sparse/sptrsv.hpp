@@ -21,6 +21,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/base/export.hpp"
+#include "loom/base/names.hpp"
 
 LOOM_PUBLIC_BEGIN
 
@@ -39,6 +40,20 @@ enum class SptrsvAlgorithm {
     /// cuSPARSE SpSV (CUDA; 32-bit indices, sorted rows, one right-hand side of stride 1).
     vendor
 };
+
+inline constexpr Name<SptrsvAlgorithm> sptrsv_algorithm_names[] = {
+    {SptrsvAlgorithm::automatic, "automatic", "chosen from the executor and the levels",
+     {"auto"}},
+    {SptrsvAlgorithm::level_set, "level_set", "levels in parallel, thin levels chained",
+     {"level-set", "levels"}},
+    {SptrsvAlgorithm::sync_free, "sync_free", "rows wait on their dependencies' flags (CUDA)",
+     {"sync-free"}},
+    {SptrsvAlgorithm::vendor, "vendor", "cuSPARSE SpSV (CUDA)", {"cusparse"}},
+};
+constexpr NameTable<SptrsvAlgorithm> names_of(SptrsvAlgorithm)
+{
+    return {"SpTRSV algorithm", sptrsv_algorithm_names};
+}
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text);
 const char* to_string(SptrsvAlgorithm algorithm);

@@ -149,28 +149,10 @@ Launch resolve(const char* where, Launch launch, const Executor& exec, size_type
 
 Launch parse_launch(const std::string& text)
 {
-    if (text == "auto" || text == "automatic") return Launch::automatic;
-    if (text == "serial") return Launch::serial;
-    if (text == "team") return Launch::team;
-    if (text == "teamvector" || text == "team_vector") return Launch::team_vector;
-    if (text == "simd") return Launch::simd;
-    if (text == "vendor") return Launch::vendor;
-    throw BadInput("loom::batched::parse_launch",
-                   "unknown launch '" + text +
-                       "' (expected auto, serial, team, teamvector, simd or vendor)");
+    return names_of(Launch{}).parse(text, "loom::batched::parse_launch");
 }
 
-const char* to_string(Launch launch)
-{
-    switch (launch) {
-    case Launch::serial: return "serial";
-    case Launch::team: return "team";
-    case Launch::team_vector: return "teamvector";
-    case Launch::simd: return "simd";
-    case Launch::vendor: return "vendor";
-    default: return "auto";
-    }
-}
+const char* to_string(Launch launch) { return names_of(launch).to_string(launch); }
 
 Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_max)
 {

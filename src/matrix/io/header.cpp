@@ -1,21 +1,10 @@
-#include <algorithm>
-#include <cctype>
 #include <limits>
-#include <optional>
 
 #include "matrix/io/mtx.hpp"
 
 namespace loom::matrix {
 namespace io {
 namespace {
-
-bool equal_ignoring_case(std::string_view a, std::string_view b)
-{
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) ==
-               std::tolower(static_cast<unsigned char>(y));
-    });
-}
 
 /// The blank-separated words of a line.
 std::vector<std::string_view> words(std::string_view line)
@@ -31,21 +20,16 @@ std::vector<std::string_view> words(std::string_view line)
     return out;
 }
 
-/// The enumerator whose banner word is `word`, if any.
-template <typename E, std::size_t N>
-std::optional<E> lookup(std::string_view word, const E (&values)[N])
-{
-    for (auto value : values) {
-        if (equal_ignoring_case(word, to_string(value))) return value;
-    }
-    return std::nullopt;
-}
+using loom::detail::equal_ignoring_case;
 
-constexpr MtxFormat all_formats[] = {MtxFormat::coordinate, MtxFormat::array};
-constexpr MtxField all_fields[] = {MtxField::real, MtxField::integer, MtxField::complex,
-                                   MtxField::pattern};
-constexpr MtxSymmetry all_symmetries[] = {MtxSymmetry::general, MtxSymmetry::symmetric,
-                                          MtxSymmetry::skew_symmetric, MtxSymmetry::hermitian};
+/// The enumerator whose banner word is `word`; fails at the banner line otherwise.
+template <typename E>
+E banner_word(LineReader& in, std::string_view word)
+{
+    const auto table = names_of(E{});
+    if (const auto value = table.find(word)) return *value;
+    in.fail(table.unknown(word));
+}
 
 void read_banner(LineReader& in, MtxHeader& header)
 {
@@ -63,29 +47,18 @@ void read_banner(LineReader& in, MtxHeader& header)
     if (!equal_ignoring_case(w[1], "matrix")) {
         in.fail("unsupported object '" + std::string(w[1]) + "' (only 'matrix' is supported)");
     }
-    const auto format = lookup(w[2], all_formats);
-    if (!format) {
-        in.fail("unknown format '" + std::string(w[2]) + "' (expected coordinate or array)");
-    }
-    const auto field = lookup(w[3], all_fields);
-    if (!field) {
-        in.fail("unknown field '" + std::string(w[3]) +
-                "' (expected real, integer, complex or pattern)");
-    }
-    const auto symmetry = lookup(w[4], all_symmetries);
-    if (!symmetry) {
-        in.fail("unknown symmetry '" + std::string(w[4]) +
-                "' (expected general, symmetric, skew-symmetric or hermitian)");
-    }
-    if (*format == MtxFormat::array && *field == MtxField::pattern) {
+    const auto format = banner_word<MtxFormat>(in, w[2]);
+    const auto field = banner_word<MtxField>(in, w[3]);
+    const auto symmetry = banner_word<MtxSymmetry>(in, w[4]);
+    if (format == MtxFormat::array && field == MtxField::pattern) {
         in.fail("an array file cannot have the field 'pattern'");
     }
-    if (*field == MtxField::pattern && *symmetry == MtxSymmetry::skew_symmetric) {
+    if (field == MtxField::pattern && symmetry == MtxSymmetry::skew_symmetric) {
         in.fail("a pattern file cannot be skew-symmetric (its mirrored entries need values)");
     }
-    header.format = *format;
-    header.field = *field;
-    header.symmetry = *symmetry;
+    header.format = format;
+    header.field = field;
+    header.symmetry = symmetry;
 }
 
 /// n (n + 1) / 2 without overflowing when n * n just fits.
@@ -156,30 +129,9 @@ std::string banner(MtxFormat format, MtxField field, MtxSymmetry symmetry)
 
 }  // namespace io
 
-std::string to_string(MtxFormat format)
-{
-    return format == MtxFormat::coordinate ? "coordinate" : "array";
-}
-
-std::string to_string(MtxField field)
-{
-    switch (field) {
-    case MtxField::real: return "real";
-    case MtxField::integer: return "integer";
-    case MtxField::complex: return "complex";
-    default: return "pattern";
-    }
-}
-
-std::string to_string(MtxSymmetry symmetry)
-{
-    switch (symmetry) {
-    case MtxSymmetry::general: return "general";
-    case MtxSymmetry::symmetric: return "symmetric";
-    case MtxSymmetry::skew_symmetric: return "skew-symmetric";
-    default: return "hermitian";
-    }
-}
+std::string to_string(MtxFormat format) { return names_of(format).to_string(format); }
+std::string to_string(MtxField field) { return names_of(field).to_string(field); }
+std::string to_string(MtxSymmetry symmetry) { return names_of(symmetry).to_string(symmetry); }
 
 MtxHeader read_mtx_header(const std::string& path)
 {

@@ -168,12 +168,7 @@ std::vector<std::int64_t> block_offsets(std::span<const I> ptrs, Precision preci
 
 const char* to_string(StoragePrecision precision)
 {
-    switch (precision) {
-    case StoragePrecision::float64: return "float64";
-    case StoragePrecision::float32: return "float32";
-    case StoragePrecision::float16: return "float16";
-    }
-    return "unknown";
+    return names_of(precision).to_string(precision);
 }
 
 double unit_roundoff(StoragePrecision precision)

@@ -2,7 +2,6 @@
 #include "loom/sparse/spadd.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <limits>
 
 #include "base/dispatch.hpp"
@@ -35,13 +34,6 @@ void check_on(const char* where, const std::shared_ptr<const Executor>& exec,
     }
 }
 
-std::string lowercase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
 /// NotSupported unless cuSPARSE can add A and B.
 template <typename V, typename I>
 void check_vendor(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
@@ -71,23 +63,10 @@ void check_vendor(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
 
 SpaddAlgorithm parse_spadd_algorithm(const std::string& text)
 {
-    const auto t = lowercase(text);
-    if (t == "automatic" || t == "auto") return SpaddAlgorithm::automatic;
-    if (t == "native") return SpaddAlgorithm::native;
-    if (t == "vendor" || t == "cusparse") return SpaddAlgorithm::vendor;
-    throw BadInput("loom::sparse::parse_spadd_algorithm",
-                   "unknown SpAdd algorithm '" + text + "' (expected automatic, native or vendor)");
+    return names_of(SpaddAlgorithm{}).parse(text, "loom::sparse::parse_spadd_algorithm");
 }
 
-const char* to_string(SpaddAlgorithm algorithm)
-{
-    switch (algorithm) {
-    case SpaddAlgorithm::automatic: return "automatic";
-    case SpaddAlgorithm::native: return "native";
-    case SpaddAlgorithm::vendor: return "vendor";
-    }
-    return "unknown";
-}
+const char* to_string(SpaddAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
 template <typename V, typename I>
 SpaddAlgorithm SpaddHandle<V, I>::algorithm() const noexcept

@@ -2,7 +2,6 @@
 #include "loom/sparse/spgemm.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "base/dispatch.hpp"
@@ -23,13 +22,6 @@ constexpr const char* jacobi_where = "loom::sparse::spgemm_jacobi";
 
 using detail::JacobiScaling;
 using detail::SpgemmState;
-
-std::string lowercase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 std::string executor_name(const std::shared_ptr<const Executor>& exec)
 {
@@ -292,23 +284,12 @@ Array<V> inverse_diagonal([[maybe_unused]] const char* where, const matrix::Csr<
 
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text)
 {
-    const auto t = lowercase(text);
-    if (t == "automatic" || t == "auto") return SpgemmAlgorithm::automatic;
-    if (t == "native") return SpgemmAlgorithm::native;
-    if (t == "vendor") return SpgemmAlgorithm::vendor;
-    throw BadInput("loom::sparse::parse_spgemm_algorithm",
-                   "unknown SpGEMM algorithm '" + text +
-                       "' (expected automatic, native or vendor)");
+    return names_of(SpgemmAlgorithm{}).parse(text, "loom::sparse::parse_spgemm_algorithm");
 }
 
 const char* to_string(SpgemmAlgorithm algorithm)
 {
-    switch (algorithm) {
-    case SpgemmAlgorithm::automatic: return "automatic";
-    case SpgemmAlgorithm::native: return "native";
-    case SpgemmAlgorithm::vendor: return "vendor";
-    }
-    return "unknown";
+    return names_of(algorithm).to_string(algorithm);
 }
 
 template <typename V, typename I>

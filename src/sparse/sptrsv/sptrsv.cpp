@@ -32,13 +32,6 @@ constexpr size_type omp_thin_rows_per_thread = 32;
 /// spinning, and sync-free is the automatic choice.
 constexpr size_type cuda_level_set_max_levels = 64;
 
-std::string lowercase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
 bool transposes(blas::Op op) { return op != blas::Op::none; }
 
 /// Whether op(T) is lower triangular: T's triangle, swapped by a transpose.
@@ -237,26 +230,10 @@ std::uint32_t next_epoch(const detail::SptrsvState<V, I>& state)
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
 {
-    const auto t = lowercase(text);
-    if (t == "automatic" || t == "auto") return SptrsvAlgorithm::automatic;
-    if (t == "level_set" || t == "level-set" || t == "levels") return SptrsvAlgorithm::level_set;
-    if (t == "sync_free" || t == "sync-free") return SptrsvAlgorithm::sync_free;
-    if (t == "vendor" || t == "cusparse") return SptrsvAlgorithm::vendor;
-    throw BadInput("loom::sparse::parse_sptrsv_algorithm",
-                   "unknown SpTRSV algorithm '" + text +
-                       "' (expected automatic, level_set, sync_free or vendor)");
+    return names_of(SptrsvAlgorithm{}).parse(text, "loom::sparse::parse_sptrsv_algorithm");
 }
 
-const char* to_string(SptrsvAlgorithm algorithm)
-{
-    switch (algorithm) {
-    case SptrsvAlgorithm::automatic: return "automatic";
-    case SptrsvAlgorithm::level_set: return "level_set";
-    case SptrsvAlgorithm::sync_free: return "sync_free";
-    case SptrsvAlgorithm::vendor: return "vendor";
-    }
-    return "unknown";
-}
+const char* to_string(SptrsvAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
 template <typename V, typename I>
 SptrsvAlgorithm SptrsvHandle<V, I>::algorithm() const noexcept

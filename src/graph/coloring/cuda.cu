@@ -163,6 +163,24 @@ size_type entries_of(const CudaExecutor& exec, Adjacency<I> pattern)
     return nnz;
 }
 
+/// v + 1 when vertex v is uncolored or shares its color with a neighbour, else 0.
+template <typename I>
+struct InvalidAt {
+    Adjacency<I> graph;
+    const I* colors;
+
+    __host__ __device__ long long operator()(long long v) const
+    {
+        const I color = colors[v];
+        if (color < 0) return v + 1;
+        for (I k = graph.row_ptrs[v]; k < graph.row_ptrs[v + 1]; ++k) {
+            const I u = graph.cols[k];
+            if (u != v && colors[u] == color) return v + 1;
+        }
+        return 0;
+    }
+};
+
 template <typename I>
 size_type count_colors(const CudaExecutor& exec, size_type n, const I* colors)
 {
@@ -404,19 +422,36 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
     };
     try {
         const auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-        // The handle is shared: fractionToColor and ncolors are host scalars here.
+        cusparsePointerMode_t mode = CUSPARSE_POINTER_MODE_HOST;
+        LOOM_COLORING_CUSPARSE(cusparseGetPointerMode(handle, &mode));
         LOOM_COLORING_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
         LOOM_COLORING_CUSPARSE(cusparseCreateColorInfo(&info));
         const float fraction = 1.0f;
         int ncolors = 0;
-        LOOM_COLORING_CUSPARSE(cusparseScsrcolor(
+        const auto status = cusparseScsrcolor(
             handle, static_cast<int>(graph.rows), static_cast<int>(nnz), descr, values.data(),
-            graph.row_ptrs, graph.cols, &fraction, &ncolors, colors, reordering.data(), info));
+            graph.row_ptrs, graph.cols, &fraction, &ncolors, colors, reordering.data(), info);
+        // The handle is the executor's: give the other families back the mode they expect.
+        cusparseSetPointerMode(handle, mode);
+        LOOM_COLORING_CUSPARSE(status);
     } catch (...) {
         release();
         throw;
     }
     release();
+    exec.synchronize();
+    // cuSPARSE's coloring is checked, never trusted: on some graphs (isolated vertices) it
+    // leaves vertices uncolored, and a peer's wrong answer must not pass for a coloring.
+    if (graph.rows > 0) {
+        const auto invalid = device_max<long long>(exec, graph.rows, InvalidAt<int32>{graph, colors});
+        if (invalid > 0) {
+            throw NumericalError("loom::graph::color (cuSPARSE csrcolor)",
+                                 "cuSPARSE returned an invalid coloring: vertex " +
+                                     std::to_string(invalid - 1) +
+                                     " is uncolored or shares its color with a neighbour; "
+                                     "use a native algorithm");
+        }
+    }
     return {ColoringAlgorithm::vendor, count_colors(exec, graph.rows, colors), 0};
 }
 

@@ -178,8 +178,9 @@ HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& bas
     std::vector<I> gather_ptrs, sources;
     gather_lists(base, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
     const auto a = A.values().to_host();
-    const detail::FactorPattern<I> view{static_cast<size_type>(base.rows()), base.ptrs.data(),
-                                        base.cols.data(), diag.data()};
+    const detail::FactorPattern<I> view{static_cast<size_type>(base.rows()),
+                                        static_cast<size_type>(base.cols.size()),
+                                        base.ptrs.data(), base.cols.data(), diag.data()};
     std::vector<V> a_f(base.cols.size());
     for (I i = 0; i < base.rows(); ++i) {
         detail::assemble_row(view, i, a.data(), gather_ptrs.data(), sources.data(),

@@ -1,5 +1,7 @@
 // Reference incomplete factorizations: the rows one after the other (rows.hpp); the IKJ
 // factorization in row order, which every dependency respects.
+#include <algorithm>
+
 #include "base/instantiate.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/threshold.hpp"
@@ -19,7 +21,7 @@ template <typename V, typename I>
 void ilu_factorize(const ReferenceExecutor&, const detail::FactorPattern<I>& f,
                    const detail::LevelSchedule<I>&, const V* a_f, V* values)
 {
-    std::copy(a_f, a_f + f.row_ptrs[f.n], values);
+    std::copy(a_f, a_f + f.nnz, values);
     for (I i = 0; i < static_cast<I>(f.n); ++i) detail::factorize_row(f, i, values);
 }
 

@@ -19,6 +19,7 @@ namespace loom::sparse::detail {
 template <typename I>
 struct FactorPattern {
     size_type n = 0;
+    size_type nnz = 0;
     const I* row_ptrs = nullptr;
     const I* col_idxs = nullptr;
     const I* diag = nullptr;

@@ -37,7 +37,8 @@ struct IluState {
 
     FactorPattern<I> pattern() const
     {
-        return {static_cast<size_type>(diag.size()), row_ptrs.const_data(),
+        return {static_cast<size_type>(diag.size()), static_cast<size_type>(col_idxs.size()),
+                row_ptrs.const_data(),
                 col_idxs.const_data(), diag.const_data()};
     }
 };

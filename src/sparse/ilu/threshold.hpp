@@ -32,7 +32,8 @@ struct HostFactor {
 
     FactorPattern<I> view() const
     {
-        return {static_cast<size_type>(diag.size()), ptrs.data(), cols.data(), diag.data()};
+        return {static_cast<size_type>(diag.size()), static_cast<size_type>(cols.size()),
+                ptrs.data(), cols.data(), diag.data()};
     }
     /// diag from ptrs and cols (every row holds its diagonal).
     void find_diagonal()

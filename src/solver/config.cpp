@@ -10,11 +10,13 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "base/instantiate.hpp"
+#include "loom/precond/ilu.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
 #include "loom/solver/solvers.hpp"
@@ -140,8 +142,15 @@ private:
 };
 
 const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
-const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi",
-                                                    "lower_trs", "upper_trs"};
+const std::vector<std::string> preconditioner_names{
+    "none", "jacobi", "block-jacobi", "lower_trs", "upper_trs", "ilu", "ic", "ilut", "parilu",
+    "parict"};
+/// Incomplete factorizations: each name's kind (ilu and ic are ILU(0) and IC(0); a "level"
+/// makes them ILU(k) and IC(k)).
+const std::vector<std::pair<std::string, sparse::IluKind>> incomplete_kinds{
+    {"ilu", sparse::IluKind::ilu0},       {"ic", sparse::IluKind::ic0},
+    {"ilut", sparse::IluKind::parilut},   {"parilu", sparse::IluKind::parilu},
+    {"parict", sparse::IluKind::parict}};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
 const std::vector<std::string> criterion_names{
@@ -229,6 +238,7 @@ private:
             const auto name = node.one_of(preconditioner_names);
             if (name == "none") return nullptr;
             if (name == "lower_trs" || name == "upper_trs") return triangular(node, name);
+            if (auto factory = incomplete(node, name)) return factory;
             return jacobi_builder(name == "jacobi" ? 1 : max_jacobi_block_size).on(exec_);
         }
         if (!node.value().is_object()) node.expected(what);
@@ -248,6 +258,7 @@ private:
                             "preconditioner \"" + type + "\"");
             return triangular(node, type);
         }
+        if (auto factory = incomplete(node, type)) return factory;
         std::vector<std::string> keys{"type", "adaptive_precision", "accuracy"};
         if (type == "block-jacobi") keys.push_back("max_block_size");
         node.allow_keys(keys, "preconditioner \"" + type + "\"");
@@ -289,6 +300,69 @@ private:
         };
         if (type == "lower_trs") return configure(solver::LowerTrs<V, I>::build());
         return configure(solver::UpperTrs<V, I>::build());
+    }
+
+    /// Ilu / Ic for the names of incomplete_kinds, from a name or an object with the options
+    /// of precond/ilu.hpp; nullptr for other names.
+    std::shared_ptr<const LinOpFactory<V>> incomplete(const Node& node,
+                                                      const std::string& type) const
+    {
+        const auto named = std::find_if(incomplete_kinds.begin(), incomplete_kinds.end(),
+                                        [&](const auto& entry) { return entry.first == type; });
+        if (named == incomplete_kinds.end()) return nullptr;
+        sparse::IluOptions options{.kind = named->second};
+        typename precond::Ilu<V, I>::Parameters params;
+        if (node.value().is_object()) {
+            node.allow_keys({"type", "level", "sweeps", "fill_limit", "drop_tolerance",
+                             "diagonal_shift", "triangular_solve", "triangular_sweeps",
+                             "algorithm"},
+                            "preconditioner \"" + type + "\"");
+            if (auto level = node.find("level")) {
+                options.level = static_cast<int>(level->integer(0, "a non-negative integer"));
+                if (options.level > 0 && options.kind == sparse::IluKind::ilu0) {
+                    options.kind = sparse::IluKind::iluk;
+                }
+                if (options.level > 0 && options.kind == sparse::IluKind::ic0) {
+                    options.kind = sparse::IluKind::ick;
+                }
+            }
+            if (auto sweeps = node.find("sweeps")) {
+                options.sweeps = static_cast<int>(sweeps->integer(0, "a non-negative integer"));
+            }
+            if (auto fill = node.find("fill_limit")) {
+                options.fill_limit = fill->number("a positive number");
+                if (!(options.fill_limit > 0)) fill->expected("a positive number");
+            }
+            if (auto drop = node.find("drop_tolerance")) {
+                options.drop_tolerance = drop->non_negative_number();
+            }
+            if (auto shift = node.find("diagonal_shift")) {
+                const auto choice = shift->one_of({"automatic", "off", "on"});
+                options.diagonal_shift = choice == "on"    ? sparse::DiagonalShift::on
+                                         : choice == "off" ? sparse::DiagonalShift::off
+                                                           : sparse::DiagonalShift::automatic;
+            }
+            if (auto solve = node.find("triangular_solve")) {
+                params.triangular_solve =
+                    precond::parse_triangular_solve(solve->one_of({"exact", "jacobi"}));
+            }
+            if (auto sweeps = node.find("triangular_sweeps")) {
+                params.triangular_sweeps =
+                    static_cast<int>(sweeps->integer(1, "a positive integer"));
+            }
+            if (auto algorithm = node.find("algorithm")) {
+                params.algorithm = sparse::parse_sptrsv_algorithm(algorithm->one_of(
+                    {"automatic", "level_set", "sync_free", "vendor"}));
+            }
+        }
+        const auto configure = [&](auto builder) {
+            builder.with_factorization(options)
+                .with_triangular_solve(params.triangular_solve, params.triangular_sweeps)
+                .with_algorithm(params.algorithm);
+            return std::shared_ptr<const LinOpFactory<V>>(builder.on(exec_));
+        };
+        if (sparse::is_cholesky(options.kind)) return configure(precond::Ic<V, I>::build());
+        return configure(precond::Ilu<V, I>::build());
     }
 
     static typename precond::Jacobi<V, I>::Builder jacobi_builder(size_type max_block_size)

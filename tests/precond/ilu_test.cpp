@@ -16,6 +16,7 @@
 #include "loom/matrix/io.hpp"
 #include "loom/precond/ilu.hpp"
 #include "loom/precond/jacobi.hpp"
+#include "loom/solver/config.hpp"
 #include "loom/solver/solvers.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "solver/problems.hpp"
@@ -207,6 +208,50 @@ TEST(IluPrecond, KrylovSolversConvergeOnRealMatricesInFewerIterationsThanJacobi)
             }
         }
     }
+}
+
+TEST(IluPrecond, JsonConfigNamesThem)
+{
+    const auto exec = test::reference();
+    const auto A = stencil(8, 0.2);
+    struct Case {
+        const char* config;
+        IluKind kind;
+    };
+    for (const auto& [config, kind] : {
+             Case{R"({"solver": "gmres", "preconditioner": "ilu", "criteria": {"max_iters": 3}})",
+                  IluKind::ilu0},
+             Case{R"({"solver": "gmres", "preconditioner": "ilut", "criteria": {"max_iters": 3}})",
+                  IluKind::parilut},
+             Case{R"({"solver": "gmres", "preconditioner": "parilu", "criteria": {"max_iters": 3}})",
+                  IluKind::parilu},
+             Case{R"({"solver": "gmres", "criteria": {"max_iters": 3},
+                      "preconditioner": {"type": "ilu", "level": 2, "triangular_solve": "jacobi",
+                                         "triangular_sweeps": 4}})",
+                  IluKind::iluk},
+             Case{R"({"solver": "cg", "preconditioner": "ic", "criteria": {"max_iters": 3}})",
+                  IluKind::ic0},
+             Case{R"({"solver": "cg", "criteria": {"max_iters": 3},
+                      "preconditioner": {"type": "parict", "fill_limit": 1.5, "sweeps": 2,
+                                         "diagonal_shift": "on"}})",
+                  IluKind::parict}}) {
+        const auto generated = solver::from_config<double>(config, exec)->generate(A);
+        const auto* iterative =
+            dynamic_cast<const solver::IterativeSolver<double>*>(generated.get());
+        ASSERT_NE(iterative, nullptr);
+        const auto* M = iterative->preconditioner().get();
+        const auto* ilu = dynamic_cast<const precond::Ilu<double>*>(M);
+        const auto* ic = dynamic_cast<const precond::Ic<double>*>(M);
+        ASSERT_TRUE(ilu || ic) << config;
+        EXPECT_EQ(ilu ? ilu->parameters().factorization.kind : ic->parameters().factorization.kind,
+                  kind)
+            << config;
+    }
+    EXPECT_THROW(solver::from_config<double>(
+                     R"({"solver": "cg", "criteria": {"max_iters": 3},
+                         "preconditioner": {"type": "ic", "fill": 2}})",
+                     exec),
+                 BadInput);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
-// OpenMP incomplete factorizations: the IKJ factorization by level sets in one parallel
-// region (a fat level is a parallel loop over its rows; a stage of chained thin levels runs
-// on one thread, as in SpTRSV's omp.cpp); every other kernel is a parallel loop over rows.
+// OpenMP incomplete factorizations: the IKJ factorization by level sets (omp_levels.hpp);
+// every other kernel is a parallel loop over rows.
 #include <algorithm>
 
 #include "base/instantiate.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/threshold.hpp"
+#include "sparse/sptrsv/omp_levels.hpp"
 
 namespace loom::sparse::omp {
 namespace {
@@ -36,20 +36,7 @@ void ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
     for_rows(exec, static_cast<I>(f.n), [&](I i) {
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
     });
-    const auto* order = schedule.host_order.data();
-    const auto& level_ptrs = schedule.host_level_ptrs;
-#pragma omp parallel num_threads(exec.num_threads())
-    for (size_type s = 0; s < schedule.stages(); ++s) {
-        const I begin = level_ptrs[schedule.stage_ptrs[s]];
-        const I end = level_ptrs[schedule.stage_ptrs[s + 1]];
-        if (schedule.chained[s]) {
-#pragma omp single
-            for (I i = begin; i < end; ++i) detail::factorize_row(f, order[i], values);
-        } else {
-#pragma omp for schedule(dynamic, 16)
-            for (I i = begin; i < end; ++i) detail::factorize_row(f, order[i], values);
-        }
-    }
+    detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
 }
 
 template <typename V, typename I>

@@ -15,6 +15,7 @@
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
 #include "loom/sparse/csr_utils.hpp"
+#include "loom/sparse/isai.hpp"
 
 namespace loom::precond {
 namespace {
@@ -78,8 +79,9 @@ TriangularSolve parse_triangular_solve(const std::string& text)
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (t == "exact" || t == "sptrsv") return TriangularSolve::exact;
     if (t == "jacobi") return TriangularSolve::jacobi;
+    if (t == "isai") return TriangularSolve::isai;
     throw BadInput("loom::precond::parse_triangular_solve",
-                   "unknown triangular solve '" + text + "' (expected exact or jacobi)");
+                   "unknown triangular solve '" + text + "' (expected exact, jacobi or isai)");
 }
 
 template <typename V, typename I, bool cholesky>
@@ -214,13 +216,20 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
     shift_ = handle.shift();
     l_ = std::make_shared<const matrix::Csr<V, I>>(std::move(L));
     u_ = std::make_shared<const matrix::Csr<V, I>>(std::move(U));
-    if (params.triangular_solve == TriangularSolve::jacobi) {
-        // Sweeps multiply by the factor itself, so IC needs L^H stored.
+    if (params.triangular_solve != TriangularSolve::exact) {
+        // Sweeps and ISAI work on the factor itself, so IC needs L^H stored.
         const auto upper =
             cholesky ? std::make_shared<const matrix::Csr<V, I>>(sparse::conj_transpose(*l_))
                      : u_;
-        lower_solve_ = std::make_shared<JacobiSweeps<V, I>>(l_, params.triangular_sweeps);
-        upper_solve_ = std::make_shared<JacobiSweeps<V, I>>(upper, params.triangular_sweeps);
+        if (params.triangular_solve == TriangularSolve::jacobi) {
+            lower_solve_ = std::make_shared<JacobiSweeps<V, I>>(l_, params.triangular_sweeps);
+            upper_solve_ = std::make_shared<JacobiSweeps<V, I>>(upper, params.triangular_sweeps);
+        } else {
+            lower_solve_ = std::make_shared<const matrix::Csr<V, I>>(
+                sparse::isai(*l_, {.kind = sparse::IsaiKind::lower}));
+            upper_solve_ = std::make_shared<const matrix::Csr<V, I>>(
+                sparse::isai(*upper, {.kind = sparse::IsaiKind::upper}));
+        }
         return;
     }
     auto lower = solver::LowerTrs<V, I>::build()

@@ -17,6 +17,7 @@
 
 #include "base/instantiate.hpp"
 #include "loom/precond/ilu.hpp"
+#include "loom/precond/isai.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
 #include "loom/solver/solvers.hpp"
@@ -144,7 +145,7 @@ private:
 const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
 const std::vector<std::string> preconditioner_names{
     "none", "jacobi", "block-jacobi", "lower_trs", "upper_trs", "ilu", "ic", "ilut", "parilu",
-    "parict"};
+    "parict", "isai"};
 /// Incomplete factorizations: each name's kind (ilu and ic are ILU(0) and IC(0); a "level"
 /// makes them ILU(k) and IC(k)).
 const std::vector<std::pair<std::string, sparse::IluKind>> incomplete_kinds{
@@ -239,6 +240,7 @@ private:
             if (name == "none") return nullptr;
             if (name == "lower_trs" || name == "upper_trs") return triangular(node, name);
             if (auto factory = incomplete(node, name)) return factory;
+            if (name == "isai") return isai(node);
             return jacobi_builder(name == "jacobi" ? 1 : max_jacobi_block_size).on(exec_);
         }
         if (!node.value().is_object()) node.expected(what);
@@ -259,6 +261,7 @@ private:
             return triangular(node, type);
         }
         if (auto factory = incomplete(node, type)) return factory;
+        if (type == "isai") return isai(node);
         std::vector<std::string> keys{"type", "adaptive_precision", "accuracy"};
         if (type == "block-jacobi") keys.push_back("max_block_size");
         node.allow_keys(keys, "preconditioner \"" + type + "\"");
@@ -344,7 +347,7 @@ private:
             }
             if (auto solve = node.find("triangular_solve")) {
                 params.triangular_solve =
-                    precond::parse_triangular_solve(solve->one_of({"exact", "jacobi"}));
+                    precond::parse_triangular_solve(solve->one_of({"exact", "jacobi", "isai"}));
             }
             if (auto sweeps = node.find("triangular_sweeps")) {
                 params.triangular_sweeps =
@@ -363,6 +366,25 @@ private:
         };
         if (sparse::is_cholesky(options.kind)) return configure(precond::Ic<V, I>::build());
         return configure(precond::Ilu<V, I>::build());
+    }
+
+    /// Isai from a name or an object with "kind" (general, lower, upper) and "power".
+    std::shared_ptr<const LinOpFactory<V>> isai(const Node& node) const
+    {
+        auto builder = precond::Isai<V, I>::build();
+        if (node.value().is_object()) {
+            node.allow_keys({"type", "kind", "power"}, "preconditioner \"isai\"");
+            if (auto kind = node.find("kind")) {
+                const auto name = kind->one_of({"general", "lower", "upper"});
+                builder.with_kind(name == "lower"   ? sparse::IsaiKind::lower
+                                  : name == "upper" ? sparse::IsaiKind::upper
+                                                    : sparse::IsaiKind::general);
+            }
+            if (auto power = node.find("power")) {
+                builder.with_power(static_cast<int>(power->integer(1, "a positive integer")));
+            }
+        }
+        return builder.on(exec_);
     }
 
     static typename precond::Jacobi<V, I>::Builder jacobi_builder(size_type max_block_size)

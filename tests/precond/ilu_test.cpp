@@ -15,6 +15,7 @@
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/precond/ilu.hpp"
+#include "loom/precond/isai.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/solvers.hpp"
@@ -210,6 +211,32 @@ TEST(IluPrecond, KrylovSolversConvergeOnRealMatricesInFewerIterationsThanJacobi)
     }
 }
 
+TEST(IluPrecond, IsaiTriangularSolvesAndIsaiPreconditionGmres)
+{
+    const auto A = stencil(16, 0.3);
+    for (const auto& exec : all_executors()) {
+        bool ok = false;
+        const auto builder = [] { return solver::Gmres<double>::build().with_krylov_dim(50); };
+        const auto exact = iterations(exec, A, precond::Ilu<double>::build().on(exec), builder(), ok);
+        EXPECT_TRUE(ok);
+        const auto with_isai = iterations(
+            exec, A,
+            precond::Ilu<double>::build()
+                .with_triangular_solve(precond::TriangularSolve::isai)
+                .on(exec),
+            builder(), ok);
+        EXPECT_TRUE(ok);
+        const auto isai = iterations(exec, A, precond::Isai<double>::build().with_power(2).on(exec),
+                                     builder(), ok);
+        EXPECT_TRUE(ok);
+        const auto jacobi = iterations(
+            exec, A, precond::Jacobi<double>::build().with_max_block_size(1).on(exec), builder(), ok);
+        EXPECT_LE(exact, with_isai) << exec->name();
+        EXPECT_LT(with_isai, jacobi) << exec->name();
+        EXPECT_LT(isai, jacobi) << exec->name();
+    }
+}
+
 TEST(IluPrecond, JsonConfigNamesThem)
 {
     const auto exec = test::reference();
@@ -247,6 +274,15 @@ TEST(IluPrecond, JsonConfigNamesThem)
                   kind)
             << config;
     }
+    const auto isai = solver::from_config<double>(
+        R"({"solver": "gmres", "criteria": {"max_iters": 3},
+            "preconditioner": {"type": "isai", "kind": "general", "power": 2}})",
+        exec)->generate(A);
+    const auto* with_isai = dynamic_cast<const solver::IterativeSolver<double>*>(isai.get());
+    ASSERT_NE(with_isai, nullptr);
+    const auto* M = dynamic_cast<const precond::Isai<double>*>(with_isai->preconditioner().get());
+    ASSERT_NE(M, nullptr);
+    EXPECT_EQ(M->parameters().isai.power, 2);
     EXPECT_THROW(solver::from_config<double>(
                      R"({"solver": "cg", "criteria": {"max_iters": 3},
                          "preconditioner": {"type": "ic", "fill": 2}})",

@@ -262,7 +262,7 @@ TEST(Config, RefusesEveryMalformedConfig)
          "throw_on_failure: expected true or false, got 1"},
         {R"({"solver": "cg", "preconditioner": "ilu7", "criteria": {"max_iters": 1}})",
          "preconditioner: expected one of none, jacobi, block-jacobi, lower_trs, upper_trs, ilu, "
-         "ic, ilut, parilu, parict, got \"ilu7\""},
+         "ic, ilut, parilu, parict, isai, got \"ilu7\""},
         {R"({"solver": "cg", "preconditioner": 4, "criteria": {"max_iters": 1}})",
          "preconditioner: expected \"none\", \"jacobi\", \"block-jacobi\", a preconditioner "
          "object or a solver object, got 4"},

@@ -12,6 +12,7 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/sparse/ilu.hpp"
+#include "loom/sparse/isai.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -412,6 +413,60 @@ TYPED_TEST(Ilu, BadInputGivesClearErrors)
                  loom::BadInput);
     EXPECT_THROW(sparse::parse_ilu_kind("lu"), loom::BadInput);
     EXPECT_EQ(sparse::parse_ilu_kind("ILUT"), IluKind::parilut);
+}
+
+TYPED_TEST(Ilu, IsaiSolvesItsRowsSystemsAndInvertsABidiagonalExactly)
+{
+    using V = typename TestFixture::V;
+    const auto A = this->dominant(80, 3, false);
+    const auto a = TestFixture::to_dense(A);
+    for (const auto kind : {sparse::IsaiKind::general, sparse::IsaiKind::lower,
+                            sparse::IsaiKind::upper}) {
+        for (const auto& exec : loom::test::backends()) {
+            const auto M = sparse::isai(matrix::Csr<V, typename TestFixture::I>(exec, A),
+                                        {.kind = kind, .power = 2});
+            const auto m = TestFixture::to_dense(M);
+            const auto ptrs = M.row_ptrs().to_host();
+            const auto cols = M.col_idxs().to_host();
+            // (M T)(i, j) = delta_ij for every j of row i's pattern.
+            for (size_type i = 0; i < 80; ++i) {
+                for (auto k = ptrs[i]; k < ptrs[i + 1]; ++k) {
+                    const auto j = cols[k];
+                    V sum{};
+                    for (auto t = ptrs[i]; t < ptrs[i + 1]; ++t) {
+                        const auto c = cols[t];
+                        const bool inside = kind == sparse::IsaiKind::general ||
+                                            (kind == sparse::IsaiKind::lower ? j <= c : j >= c);
+                        if (inside) sum += m[i][c] * a[c][j];
+                    }
+                    EXPECT_NEAR(std::abs(sum - V(i == j ? 1 : 0)), 0, this->tolerance() * 100)
+                        << exec->name() << " (" << i << ", " << j << ")";
+                }
+            }
+        }
+    }
+    // A lower bidiagonal's inverse is full lower: power n gives it exactly.
+    const size_type n = 12;
+    typename TestFixture::Dense b(n, std::vector<V>(n));
+    std::vector<std::vector<bool>> stored(n, std::vector<bool>(n, false));
+    for (size_type i = 0; i < n; ++i) {
+        b[i][i] = V(2);
+        stored[i][i] = true;
+        if (i > 0) {
+            b[i][i - 1] = V(-1);
+            stored[i][i - 1] = true;
+        }
+    }
+    const auto M = TestFixture::to_dense(
+        sparse::isai(this->from_dense(b, stored), {.kind = sparse::IsaiKind::lower, .power = 12}));
+    for (size_type i = 0; i < n; ++i) {
+        for (size_type j = 0; j < n; ++j) {
+            V sum{};
+            for (size_type k = 0; k < n; ++k) sum += M[i][k] * b[k][j];
+            EXPECT_NEAR(std::abs(sum - V(i == j ? 1 : 0)), 0, this->tolerance() * 100);
+        }
+    }
+    EXPECT_THROW(sparse::isai(A, {.power = 0}), loom::BadInput);
 }
 
 TYPED_TEST(Ilu, RealMatricesMatchTheReferenceOnEveryBackend)

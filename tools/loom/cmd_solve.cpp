@@ -297,7 +297,7 @@ Runner setup(CLI::App& sub)
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
             ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu", "ic", "ilut", "parilu",
-                                   "parict"}))
+                                   "parict", "isai"}))
             ->capture_default_str();
     auto* tolerance =
         sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")

@@ -12,8 +12,8 @@
 //
 // An apply solves with L, then with U (L^H): exactly, by SpTRSV analysed once at generation
 // (any SptrsvAlgorithm), or approximately, by a number of Jacobi sweeps
-// x <- x + D^-1 (b - T x) from x = D^-1 b, which costs SpMVs only and runs in parallel
-// whatever the levels of the factors.
+// x <- x + D^-1 (b - T x) from x = D^-1 b, or by an SpMV with the factor's ISAI; the two
+// approximate ones cost SpMVs only and run in parallel whatever the levels of the factors.
 #pragma once
 
 #include <memory>
@@ -32,7 +32,10 @@ enum class TriangularSolve {
     /// Exactly, by SpTRSV.
     exact,
     /// Approximately, by Parameters::triangular_sweeps Jacobi sweeps.
-    jacobi
+    jacobi,
+    /// Approximately, by an SpMV with an ISAI of the factor on its own pattern
+    /// (loom/sparse/isai.hpp).
+    isai
 };
 
 TriangularSolve parse_triangular_solve(const std::string& text);

@@ -79,13 +79,26 @@ struct ThresholdParams {
                                         const V*, const detail::ThresholdParams&,              \
                                         std::vector<I>&, std::vector<I>&);
 
+/// ISAI on the host (isai_row.hpp): M's values on its pattern, for every row; the first row
+/// whose system is singular, or n.
+#define LOOM_DECLARE_ISAI(Exec)                                                                 \
+    template <typename V, typename I>                                                          \
+    size_type isai_rows(const Exec& exec, size_type n, const I* a_ptrs, const I* a_cols,       \
+                        const V* a_vals, const I* m_ptrs, const I* m_cols, V* m_vals)
+
+#define LOOM_INSTANTIATE_ISAI(Exec, V, I)                                                       \
+    template size_type isai_rows(const Exec&, size_type, const I*, const I*, const V*,         \
+                                 const I*, const I*, V*);
+
 namespace loom::sparse::reference {
 LOOM_DECLARE_ILU_KERNELS(ReferenceExecutor);
 LOOM_DECLARE_ILU_THRESHOLD(ReferenceExecutor);
+LOOM_DECLARE_ISAI(ReferenceExecutor);
 }  // namespace loom::sparse::reference
 namespace loom::sparse::omp {
 LOOM_DECLARE_ILU_KERNELS(OmpExecutor);
 LOOM_DECLARE_ILU_THRESHOLD(OmpExecutor);
+LOOM_DECLARE_ISAI(OmpExecutor);
 }  // namespace loom::sparse::omp
 namespace loom::sparse::cuda {
 LOOM_DECLARE_ILU_KERNELS(CudaExecutor);

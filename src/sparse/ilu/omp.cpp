@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/instantiate.hpp"
+#include "sparse/ilu/isai_row.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/threshold.hpp"
 #include "sparse/sptrsv/omp_levels.hpp"
@@ -92,9 +93,28 @@ void ilu_threshold_pattern(const OmpExecutor& exec, const detail::FactorPattern<
     detail::threshold_pattern(f, a_f, params, parallel, ptrs, cols);
 }
 
+template <typename V, typename I>
+size_type isai_rows(const OmpExecutor& exec, size_type n, const I* a_ptrs, const I* a_cols,
+                    const V* a_vals, const I* m_ptrs, const I* m_cols, V* m_vals)
+{
+    size_type first = n;
+#pragma omp parallel num_threads(exec.num_threads()) reduction(min : first)
+    {
+        std::vector<V> dense;
+#pragma omp for schedule(dynamic, 64)
+        for (I i = 0; i < static_cast<I>(n); ++i) {
+            if (!detail::isai_row(i, a_ptrs, a_cols, a_vals, m_ptrs, m_cols, m_vals, dense)) {
+                first = std::min<size_type>(first, i);
+            }
+        }
+    }
+    return first;
+}
+
 #define LOOM_INSTANTIATE(V, I)                           \
     LOOM_INSTANTIATE_ILU_KERNELS(OmpExecutor, V, I)      \
-    LOOM_INSTANTIATE_ILU_THRESHOLD(OmpExecutor, V, I)
+    LOOM_INSTANTIATE_ILU_THRESHOLD(OmpExecutor, V, I)    \
+    LOOM_INSTANTIATE_ISAI(OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::sparse::omp

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/instantiate.hpp"
+#include "sparse/ilu/isai_row.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/threshold.hpp"
 
@@ -77,9 +78,21 @@ void ilu_threshold_pattern(const ReferenceExecutor&, const detail::FactorPattern
     detail::threshold_pattern(f, a_f, params, serial, ptrs, cols);
 }
 
+template <typename V, typename I>
+size_type isai_rows(const ReferenceExecutor&, size_type n, const I* a_ptrs, const I* a_cols,
+                    const V* a_vals, const I* m_ptrs, const I* m_cols, V* m_vals)
+{
+    std::vector<V> dense;
+    for (I i = 0; i < static_cast<I>(n); ++i) {
+        if (!detail::isai_row(i, a_ptrs, a_cols, a_vals, m_ptrs, m_cols, m_vals, dense)) return i;
+    }
+    return n;
+}
+
 #define LOOM_INSTANTIATE(V, I)                                 \
     LOOM_INSTANTIATE_ILU_KERNELS(ReferenceExecutor, V, I)      \
-    LOOM_INSTANTIATE_ILU_THRESHOLD(ReferenceExecutor, V, I)
+    LOOM_INSTANTIATE_ILU_THRESHOLD(ReferenceExecutor, V, I)    \
+    LOOM_INSTANTIATE_ISAI(ReferenceExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::sparse::reference

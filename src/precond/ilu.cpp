@@ -16,6 +16,7 @@
 #include "loom/solver/triangular.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/isai.hpp"
+#include "loom/sparse/spgemm.hpp"
 
 namespace loom::precond {
 namespace {
@@ -57,6 +58,30 @@ private:
     int sweeps_;
     std::shared_ptr<const Jacobi<V, I>> inverse_diagonal_;
 };
+
+/// P with P(i, permutation[i]) = 1; BadInput unless permutation is one of 0 .. n - 1.
+template <typename V, typename I>
+matrix::Csr<V, I> permutation_matrix(const std::shared_ptr<const Executor>& exec,
+                                     const std::vector<I>& permutation, size_type n)
+{
+    constexpr const char* where = "loom::precond::Ilu::Factory::generate";
+    if (static_cast<size_type>(permutation.size()) != n) {
+        throw BadInput(where, "the permutation has " + std::to_string(permutation.size()) +
+                                  " entries for a system of " + std::to_string(n) + " rows");
+    }
+    std::vector<bool> seen(n, false);
+    for (const auto p : permutation) {
+        if (p < 0 || static_cast<size_type>(p) >= n || seen[p]) {
+            throw BadInput(where, "the permutation is not one of 0 .. " + std::to_string(n - 1) +
+                                      " (entry " + std::to_string(p) + ")");
+        }
+        seen[p] = true;
+    }
+    std::vector<I> ptrs(n + 1);
+    for (size_type i = 0; i <= n; ++i) ptrs[i] = static_cast<I>(i);
+    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, ptrs, permutation,
+                                        std::vector<V>(n, V{1}));
+}
 
 template <bool cholesky>
 void check_kind(sparse::IluKind kind)
@@ -161,6 +186,14 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_algorithm(
 }
 
 template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_permutation(std::vector<I> permutation)
+    -> Builder&
+{
+    params_.permutation = std::move(permutation);
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::on(
     std::shared_ptr<const Executor> exec) const -> std::shared_ptr<const Factory>
 {
@@ -208,6 +241,12 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
 {
     std::optional<matrix::Csr<V, I>> moved;
     if (!A.executor()->same_memory_as(*this->executor())) moved.emplace(this->executor(), A);
+    if (!params.permutation.empty()) {
+        p_ = std::make_shared<const matrix::Csr<V, I>>(
+            permutation_matrix<V>(this->executor(), params.permutation, A.rows()));
+        p_transposed_ = std::make_shared<const matrix::Csr<V, I>>(sparse::transpose(*p_));
+        moved = sparse::spgemm(sparse::spgemm(*p_, moved ? *moved : A), *p_transposed_);
+    }
     const auto& system = moved ? *moved : A;
     sparse::IluHandle<V, I> handle(params.factorization);
     matrix::Csr<V, I> L, U;
@@ -250,8 +289,16 @@ void IncompleteFactorization<V, I, cholesky>::apply_impl(const matrix::Dense<V>&
                                                          matrix::Dense<V>& x) const
 {
     matrix::Dense<V> intermediate(this->executor(), b.size());
-    lower_solve_->apply(b, intermediate);
-    upper_solve_->apply(intermediate, x);
+    if (!p_) {
+        lower_solve_->apply(b, intermediate);
+        upper_solve_->apply(intermediate, x);
+        return;
+    }
+    matrix::Dense<V> permuted(this->executor(), b.size());
+    p_->apply(b, permuted);
+    lower_solve_->apply(permuted, intermediate);
+    upper_solve_->apply(intermediate, permuted);
+    p_transposed_->apply(permuted, x);
 }
 
 template <typename V, typename I, bool cholesky>

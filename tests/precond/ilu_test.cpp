@@ -114,6 +114,38 @@ TEST(IluPrecond, ApplyInvertsTheFactors)
     }
 }
 
+TEST(IluPrecond, PermutationReordersTheSystem)
+{
+    // A tridiagonal in reverse order is tridiagonal again: its ILU(0) is its exact LU, so the
+    // permuted preconditioner is A^-1.
+    std::vector<int32> ptrs{0}, cols;
+    std::vector<double> values;
+    const size_type n = 40;
+    for (size_type i = 0; i < n; ++i) {
+        if (i > 0) cols.push_back(static_cast<int32>(i - 1)), values.push_back(-1.0 - 0.01 * i);
+        cols.push_back(static_cast<int32>(i)), values.push_back(4.0);
+        if (i + 1 < n) cols.push_back(static_cast<int32>(i + 1)), values.push_back(-1.0);
+        ptrs.push_back(static_cast<int32>(cols.size()));
+    }
+    const auto A = std::make_shared<const Csr>(
+        Csr::from_host(test::reference(), {n, n}, ptrs, cols, values));
+    std::vector<int32> reverse(n);
+    for (size_type i = 0; i < n; ++i) reverse[i] = static_cast<int32>(n - 1 - i);
+    const auto b = test::random_dense<double>(test::reference(), {n, 1});
+    for (const auto& exec : all_executors()) {
+        const auto M = precond::Ilu<double>::build().with_permutation(reverse).on(exec)->generate(A);
+        Dense x(exec, b.size());
+        M->apply(Dense(exec, b), x);
+        EXPECT_LE(test::true_relative_residual(*A, b, Dense(test::reference(), x)), 1e-13)
+            << exec->name();
+    }
+    EXPECT_THROW(precond::Ilu<double>::build()
+                     .with_permutation(std::vector<int32>(n, 0))
+                     .on(test::reference())
+                     ->generate(A),
+                 BadInput);
+}
+
 TEST(IluPrecond, JacobiSweepsApproachTheExactSolve)
 {
     const auto A = stencil(10, 0.2);

@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
@@ -55,6 +56,10 @@ public:
         int triangular_sweeps = 3;
         /// The SpTRSV algorithm of exact solves.
         sparse::SptrsvAlgorithm algorithm = sparse::SptrsvAlgorithm::automatic;
+        /// A symmetric reordering: row and column i of the factored matrix are row and column
+        /// permutation[i] of the system (P A P^T), and an apply is P^T M P. Empty: none. The
+        /// place for an RCM or AMD ordering (graph::rcm) until one is computed here.
+        std::vector<I> permutation;
     };
 
     class Factory;
@@ -75,6 +80,8 @@ public:
         /// BadInput for fewer than 1 sweep.
         Builder& with_triangular_solve(TriangularSolve solve, int sweeps = 3);
         Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm);
+        /// Checked at generation: BadInput unless a permutation of 0 .. n - 1.
+        Builder& with_permutation(std::vector<I> permutation);
 
         const Parameters& parameters() const noexcept { return params_; }
         /// The factory, generating preconditioners on exec. BadInput when exec is null.
@@ -112,7 +119,7 @@ public:
                             const Parameters& params);
 
     const Parameters& parameters() const noexcept { return params_; }
-    /// L (unit diagonal stored for ILU kinds).
+    /// L (unit diagonal stored for ILU kinds), of the permuted system P A P^T when permuted.
     const matrix::Csr<V, I>& lower_factor() const noexcept { return *l_; }
     /// U; an empty matrix for IC (whose solves use L^H).
     const matrix::Csr<V, I>& upper_factor() const noexcept { return *u_; }
@@ -128,6 +135,10 @@ private:
     Parameters params_;
     std::shared_ptr<const matrix::Csr<V, I>> l_;
     std::shared_ptr<const matrix::Csr<V, I>> u_;
+    /// The permutation P and P^T as matrices (an SpMV permutes on every backend); null
+    /// without a permutation.
+    std::shared_ptr<const matrix::Csr<V, I>> p_;
+    std::shared_ptr<const matrix::Csr<V, I>> p_transposed_;
     /// x = L^-1 b and x = U^-1 b (L^-H b for IC).
     std::shared_ptr<const LinOp<V>> lower_solve_;
     std::shared_ptr<const LinOp<V>> upper_solve_;

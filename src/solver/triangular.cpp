@@ -71,8 +71,7 @@ std::shared_ptr<LinOp<V>> TriangularSolver<V, I, uplo>::Factory::generate_impl(
 
 template <typename V, typename I, blas::Uplo uplo>
 TriangularSolver<V, I, uplo>::TriangularSolver(std::shared_ptr<const Executor> exec,
-                                               const matrix::Csr<V, I>& A,
-                                               const Parameters& params)
+                                               const matrix::Csr<V, I>& A, const Parameters& params)
     : LinOp<V>(exec, A.size()), params_(params)
 {
     const auto on_exec = A.executor()->same_memory_as(*exec)
@@ -83,8 +82,7 @@ TriangularSolver<V, I, uplo>::TriangularSolver(std::shared_ptr<const Executor> e
 }
 
 template <typename V, typename I, blas::Uplo uplo>
-TriangularSolver<V, I, uplo>::TriangularSolver(const TriangularSolver& other,
-                                               bool conj_transposed)
+TriangularSolver<V, I, uplo>::TriangularSolver(const TriangularSolver& other, bool conj_transposed)
     : LinOp<V>(other.executor(), other.size()),
       params_(other.params_),
       triangle_(other.triangle_),
@@ -107,13 +105,11 @@ void TriangularSolver<V, I, uplo>::analyse()
 template <typename V, typename I, blas::Uplo uplo>
 std::shared_ptr<const LinOp<V>> TriangularSolver<V, I, uplo>::conj_transpose() const
 {
-    return std::shared_ptr<const TriangularSolver>(
-        new TriangularSolver(*this, !conj_transposed_));
+    return std::shared_ptr<const TriangularSolver>(new TriangularSolver(*this, !conj_transposed_));
 }
 
 template <typename V, typename I, blas::Uplo uplo>
-void TriangularSolver<V, I, uplo>::apply_impl(const matrix::Dense<V>& b,
-                                              matrix::Dense<V>& x) const
+void TriangularSolver<V, I, uplo>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
     sparse::sptrsv_solve(*handle_, *triangle_, b, x);
 }
@@ -127,8 +123,8 @@ void TriangularSolver<V, I, uplo>::apply_impl(V alpha, const matrix::Dense<V>& b
     blas::axpby(alpha, solution, beta, x);
 }
 
-#define LOOM_INSTANTIATE_TRIANGULAR_SOLVER(V, I)                   \
-    template class TriangularSolver<V, I, blas::Uplo::lower>;      \
+#define LOOM_INSTANTIATE_TRIANGULAR_SOLVER(V, I)              \
+    template class TriangularSolver<V, I, blas::Uplo::lower>; \
     template class TriangularSolver<V, I, blas::Uplo::upper>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_TRIANGULAR_SOLVER)
 

@@ -1,5 +1,6 @@
 // LowerTrs / UpperTrs: exact solves of a triangular matrix, the triangle of a general one,
 // alpha/beta applies, conj_transpose, errors, and Gauss-Seidel as a GMRES preconditioner.
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -151,8 +152,8 @@ TEST(TriangularSolver, JsonConfigNamesThem)
         const auto gmres = solver::from_config<double>(config, exec)->generate(A);
         const auto* iterative = dynamic_cast<const solver::IterativeSolver<double>*>(gmres.get());
         ASSERT_NE(iterative, nullptr);
-        const auto* upper = dynamic_cast<const solver::UpperTrs<double>*>(
-            iterative->preconditioner().get());
+        const auto* upper =
+            dynamic_cast<const solver::UpperTrs<double>*>(iterative->preconditioner().get());
         ASSERT_NE(upper, nullptr) << config;
     }
     EXPECT_THROW(solver::from_config<double>(

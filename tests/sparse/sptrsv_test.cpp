@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -32,9 +33,9 @@ namespace sparse = loom::sparse;
 /// How a random triangular test matrix looks.
 struct TriangularSpec {
     size_type n = 0;
-    double per_row = 4;       ///< mean off-diagonal entries per row
+    double per_row = 4;  ///< mean off-diagonal entries per row
     Uplo uplo = Uplo::lower;
-    bool diagonal = true;     ///< store a (dominant) diagonal; off: rows may be empty
+    bool diagonal = true;  ///< store a (dominant) diagonal; off: rows may be empty
     bool sorted = true;
     bool duplicates = false;  ///< a row's first off-diagonal entry stored twice
     bool dense_row = false;   ///< the last row (lower) or first (upper) is full
@@ -117,8 +118,7 @@ std::vector<V> apply_op(const matrix::Csr<V, I>& T, const SptrsvOptions& options
 std::vector<SptrsvAlgorithm> algorithms_on(const loom::Executor& exec)
 {
     if (exec.kind() == loom::ExecKind::cuda) {
-        return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set,
-                SptrsvAlgorithm::sync_free};
+        return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free};
     }
     return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set};
 }
@@ -180,9 +180,13 @@ TYPED_TEST(Sptrsv, EveryAlgorithmOpAndDiagonalMatchesTheTrueSolution)
     for (const auto n : loom::test::awkward_sizes()) {
         for (const auto uplo : {Uplo::lower, Uplo::upper}) {
             for (const auto diag : {Diag::non_unit, Diag::unit}) {
-                TriangularSpec spec{.n = n, .uplo = uplo, .diagonal = diag == Diag::non_unit,
-                                    .sorted = seed % 2 == 0, .duplicates = seed % 3 == 0,
-                                    .dense_row = seed % 4 == 1, .seed = seed};
+                TriangularSpec spec{.n = n,
+                                    .uplo = uplo,
+                                    .diagonal = diag == Diag::non_unit,
+                                    .sorted = seed % 2 == 0,
+                                    .duplicates = seed % 3 == 0,
+                                    .dense_row = seed % 4 == 1,
+                                    .seed = seed};
                 ++seed;
                 const auto T = random_triangular<V, I>(this->ref, spec);
                 for (const auto op : {Op::none, Op::transpose, Op::conj_transpose}) {
@@ -453,9 +457,8 @@ TYPED_TEST(Sptrsv, TrianglesOfRealMatricesMatchTheReference)
             const auto diagonal = sparse::extract_diagonal(T).to_host();
             const bool unit = std::count(diagonal.begin(), diagonal.end(), V{0}) > 0;
             for (const auto op : {Op::none, Op::transpose}) {
-                const SptrsvOptions options{.uplo = uplo,
-                                            .diag = unit ? Diag::unit : Diag::non_unit,
-                                            .op = op};
+                const SptrsvOptions options{
+                    .uplo = uplo, .diag = unit ? Diag::unit : Diag::non_unit, .op = op};
                 const auto b = loom::test::random_dense<V>(this->ref, {A.rows(), 1});
                 Dense expected(this->ref, {A.rows(), 1});
                 sparse::sptrsv(T, b, expected, options);
@@ -465,8 +468,7 @@ TYPED_TEST(Sptrsv, TrianglesOfRealMatricesMatchTheReference)
                         o.algorithm = algorithm;
                         Dense x(exec, {A.rows(), 1});
                         sparse::sptrsv(matrix::Csr<V, I>(exec, T), Dense(exec, b), x, o);
-                        EXPECT_LE(loom::test::relative_error(x.to_host(), expected.to_host()),
-                                  1e-9)
+                        EXPECT_LE(loom::test::relative_error(x.to_host(), expected.to_host()), 1e-9)
                             << name << " " << describe(o) << " on " << exec->name();
                     }
                 }

@@ -93,8 +93,9 @@ void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// x = op(T)^-1 b for b and x of n x k (any k, any strides), distinct, on T's executor.
 /// After changing T's values, call sptrsv_numeric first: the solve does not check the
-/// diagonal, and cuSPARSE (vendor) solves with the values it was last given. BadInput when no analysis ran, T's pattern changed or b and x
-/// overlap; DimensionMismatch for wrong shapes. x is untouched on failure.
+/// diagonal, and cuSPARSE (vendor) solves with the values it was last given. BadInput when
+/// no analysis ran, T's pattern changed or b and x overlap; DimensionMismatch for wrong
+/// shapes. x is untouched on failure.
 template <typename V, typename I>
 void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                   const matrix::Dense<V>& b, matrix::Dense<V>& x);

@@ -12,7 +12,6 @@ namespace loom::sparse {
 /// matrix of A's shape on A's executor. Runs on the host (A's pattern travels there and
 /// back): a preparation step, not a kernel.
 template <typename V, typename I>
-matrix::Csr<V, I> triangle(const matrix::Csr<V, I>& A, blas::Uplo uplo,
-                           bool with_diagonal = true);
+matrix::Csr<V, I> triangle(const matrix::Csr<V, I>& A, blas::Uplo uplo, bool with_diagonal = true);
 
 }  // namespace loom::sparse

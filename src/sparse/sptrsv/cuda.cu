@@ -10,12 +10,12 @@
 // levels one after the other with __syncthreads between them (TP1CHAIN): a bidiagonal
 // matrix of 5000 rows costs one launch, not 5000.
 //
-// Sync-free: one launch. A group takes the next row from a global ticket, so a row is only
-// taken once every row before it (in dependency order) has been taken by a running group:
-// waiting on them cannot deadlock. It spins on the ready flags of the rows its entries
-// name, reads their x through L2 (ld.cg: L1 is not coherent between SMs), writes x_r, fences
-// and sets its own flag. Flags hold the number of the solve (an epoch) that set them, so no
-// solve clears them.
+// Sync-free: one launch. A block takes the next rows (one per group) from a global ticket,
+// so a row is only taken once every row before it (in dependency order) has been taken by a
+// running block: waiting on them cannot deadlock, whatever order blocks are scheduled in. A
+// group spins on the ready flags of the rows its entries name, reads their x through L2
+// (ld.cg: L1 is not coherent between SMs), writes x_r, fences and sets its own flag. Flags
+// hold the number of the solve (an epoch) that set them, so no solve clears them.
 #include <cstdint>
 
 #include "base/cuda/arithmetic.cuh"
@@ -149,23 +149,27 @@ __global__ void __launch_bounds__(chain_block_size)
 /// Sync-free: rows in dependency order from a ticket; flags[n] is the ticket counter.
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    sync_free_kernel(detail::TriangularRows<D, I> rows, std::uint32_t* flags,
-                     std::uint32_t epoch, Block<const D> b, Block<D> x)
+    sync_free_kernel(detail::TriangularRows<D, I> rows, std::uint32_t* flags, std::uint32_t epoch,
+                     Block<const D> b, Block<D> x)
 {
+    constexpr unsigned groups = block_size / G;
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
-    const int leader = threadIdx.x % warp_size / G * G;
     const auto n = static_cast<I>(rows.n);
-    unsigned long long ticket = 0;
-    if (lane == 0) ticket = atomicAdd(reinterpret_cast<unsigned int*>(flags + n), 1u);
-    ticket = __shfl_sync(mask, ticket, leader);
+    // One ticket per block, not per group: millions of atomics on one address would
+    // serialise in L2.
+    __shared__ unsigned int first_ticket;
+    if (threadIdx.x == 0) {
+        first_ticket = atomicAdd(reinterpret_cast<unsigned int*>(flags + n), groups);
+    }
+    __syncthreads();
+    const unsigned long long ticket = first_ticket + threadIdx.x / G;
     if (ticket >= static_cast<unsigned long long>(n)) return;
     const I r = rows.lower ? static_cast<I>(ticket) : n - 1 - static_cast<I>(ticket);
     for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
         const I c = rows.col_idxs[k];
         if (c == r) continue;
-        while (static_cast<volatile std::uint32_t*>(flags)[c] != epoch) {
-        }
+        while (static_cast<volatile std::uint32_t*>(flags)[c] != epoch) {}
     }
     __syncwarp(mask);
     __threadfence();
@@ -223,9 +227,9 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
         const auto first = schedule.stage_ptrs[s];
         const auto last = schedule.stage_ptrs[s + 1];
         if (schedule.chained[s]) {
-            chain_kernel<G><<<1, chain_block_size, 0, stream>>>(
-                rows, order, schedule.level_ptrs.const_data(), first, last, block_of(b),
-                block_of(x));
+            chain_kernel<G>
+                <<<1, chain_block_size, 0, stream>>>(rows, order, schedule.level_ptrs.const_data(),
+                                                     first, last, block_of(b), block_of(x));
         } else {
             const I begin = schedule.host_level_ptrs[first];
             const I end = schedule.host_level_ptrs[first + 1];
@@ -267,8 +271,8 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
 
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                      const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                      Array<std::uint32_t>& flags, std::uint32_t epoch)
+                      const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
+                      std::uint32_t epoch)
 {
     if (sptrsv_kernels::long_rows(rows)) {
         sptrsv_kernels::sync_free<32>(exec, rows, b, x, flags, epoch);
@@ -277,10 +281,10 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
     }
 }
 
-#define LOOM_INSTANTIATE(V, I)                                                                 \
-    LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                        \
-    template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&,   \
-                                   const matrix::Dense<V>&, matrix::Dense<V>&,                 \
+#define LOOM_INSTANTIATE(V, I)                                                               \
+    LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \
+    template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
+                                   const matrix::Dense<V>&, matrix::Dense<V>&,               \
                                    Array<std::uint32_t>&, std::uint32_t);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 

@@ -69,18 +69,17 @@ std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const mat
     state->T = matrix::Csr<V, I>(T.executor(), T);
     auto& M = state->T;
     state->op = operation(options.op, is_complex_v<V>);
-    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(state->mat.out(), M.rows(), M.cols(), M.nnz(),
-                                          M.row_ptrs().data(), M.col_idxs().data(),
-                                          M.values().data(), index, index,
-                                          CUSPARSE_INDEX_BASE_ZERO, type));
-    cusparseFillMode_t fill = options.uplo == blas::Uplo::lower ? CUSPARSE_FILL_MODE_LOWER
-                                                                : CUSPARSE_FILL_MODE_UPPER;
-    cusparseDiagType_t diag = options.diag == blas::Diag::unit ? CUSPARSE_DIAG_TYPE_UNIT
-                                                               : CUSPARSE_DIAG_TYPE_NON_UNIT;
-    LOOM_CUSPARSE_CHECK(cusparseSpMatSetAttribute(state->mat.get(), CUSPARSE_SPMAT_FILL_MODE,
-                                                  &fill, sizeof(fill)));
-    LOOM_CUSPARSE_CHECK(cusparseSpMatSetAttribute(state->mat.get(), CUSPARSE_SPMAT_DIAG_TYPE,
-                                                  &diag, sizeof(diag)));
+    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(
+        state->mat.out(), M.rows(), M.cols(), M.nnz(), M.row_ptrs().data(), M.col_idxs().data(),
+        M.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
+    cusparseFillMode_t fill =
+        options.uplo == blas::Uplo::lower ? CUSPARSE_FILL_MODE_LOWER : CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t diag =
+        options.diag == blas::Diag::unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
+    LOOM_CUSPARSE_CHECK(
+        cusparseSpMatSetAttribute(state->mat.get(), CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+    LOOM_CUSPARSE_CHECK(
+        cusparseSpMatSetAttribute(state->mat.get(), CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
     LOOM_CUSPARSE_CHECK(cusparseSpSV_createDescr(state->descr.out()));
     // The analysis asks for vectors; it reads neither.
     matrix::Dense<V> b(T.executor(), {M.rows(), 1});
@@ -92,15 +91,13 @@ std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const mat
     const V one{1};
     const auto handle = handle_of(exec);
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_bufferSize(handle, state->op, &one, state->mat.get(),
-                                                vec_b.get(), vec_x.get(), type,
-                                                CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(),
-                                                &bytes));
+    LOOM_CUSPARSE_CHECK(
+        cusparseSpSV_bufferSize(handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(),
+                                type, CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(), &bytes));
     state->buffer = Array<std::byte>(T.executor(), static_cast<size_type>(bytes));
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_analysis(handle, state->op, &one, state->mat.get(),
-                                              vec_b.get(), vec_x.get(), type,
-                                              CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(),
-                                              state->buffer.data()));
+    LOOM_CUSPARSE_CHECK(cusparseSpSV_analysis(
+        handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(), type,
+        CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(), state->buffer.data()));
     return state;
 }
 
@@ -109,16 +106,17 @@ void sptrsv_vendor_update(const CudaExecutor& exec, const std::shared_ptr<void>&
                           const matrix::Csr<V, I>& T)
 {
     auto& state = *static_cast<SpsvState<V, I>*>(vendor.get());
-    state.T.values() = T.values();
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(handle_of(exec), state.descr.get(),
-                                                  state.T.values().data(),
-                                                  CUSPARSE_SPSV_UPDATE_GENERAL));
+    // Into the buffer cuSPARSE's descriptor points to: an assignment could reallocate it.
+    auto& values = state.T.values();
+    exec.copy_from(*T.executor(), sizeof(V) * static_cast<std::size_t>(values.size()),
+                   T.values().data(), values.data());
+    LOOM_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(
+        handle_of(exec), state.descr.get(), state.T.values().data(), CUSPARSE_SPSV_UPDATE_GENERAL));
 }
 
 template <typename V, typename I>
 void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& vendor,
-                         const matrix::Csr<V, I>& T, const matrix::Dense<V>& b,
-                         matrix::Dense<V>& x)
+                         const matrix::Csr<V, I>& T, const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
     const auto& state = *static_cast<const SpsvState<V, I>*>(vendor.get());
     for (const auto* d : {&b, static_cast<const matrix::Dense<V>*>(&x)}) {
@@ -139,13 +137,13 @@ void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& 
                                            CUSPARSE_SPSV_ALG_DEFAULT, state.descr.get()));
 }
 
-#define LOOM_INSTANTIATE_SPTRSV_CUSPARSE(V, I)                                                 \
-    template std::shared_ptr<void> sptrsv_vendor_analysis(                                     \
-        const CudaExecutor&, const matrix::Csr<V, I>&, const SptrsvOptions&);                  \
-    template void sptrsv_vendor_update(const CudaExecutor&, const std::shared_ptr<void>&,       \
-                                       const matrix::Csr<V, I>&);                              \
-    template void sptrsv_vendor_solve(const CudaExecutor&, const std::shared_ptr<void>&,       \
-                                      const matrix::Csr<V, I>&, const matrix::Dense<V>&,       \
+#define LOOM_INSTANTIATE_SPTRSV_CUSPARSE(V, I)                                            \
+    template std::shared_ptr<void> sptrsv_vendor_analysis(                                \
+        const CudaExecutor&, const matrix::Csr<V, I>&, const SptrsvOptions&);             \
+    template void sptrsv_vendor_update(const CudaExecutor&, const std::shared_ptr<void>&, \
+                                       const matrix::Csr<V, I>&);                         \
+    template void sptrsv_vendor_solve(const CudaExecutor&, const std::shared_ptr<void>&,  \
+                                      const matrix::Csr<V, I>&, const matrix::Dense<V>&,  \
                                       matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPTRSV_CUSPARSE)
 

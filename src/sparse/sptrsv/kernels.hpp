@@ -77,15 +77,15 @@ constexpr size_type cuda_chain_width = 1024;
                           const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b, \
                           matrix::Dense<V>& x)
 
-#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                            \
-    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,           \
-                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,   \
+#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                          \
+    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,         \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
                                    matrix::Dense<V>&);
 
 namespace loom::sparse::reference {
 /// The reference ignores the schedule: one row after the other in dependency order.
 LOOM_DECLARE_SPTRSV_KERNELS(ReferenceExecutor);
-}
+}  // namespace loom::sparse::reference
 namespace loom::sparse::omp {
 LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 }
@@ -98,14 +98,13 @@ LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 /// flags hold before the call.
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                      const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                      Array<std::uint32_t>& flags, std::uint32_t epoch);
+                      const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
+                      std::uint32_t epoch);
 
 /// cuSPARSE SpSV (cusparse.cu) on T itself (op passed to cuSPARSE): its analysis, kept in
 /// the returned object; 32-bit indices, sorted rows (checked by the caller).
 template <typename V, typename I>
-std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec,
-                                             const matrix::Csr<V, I>& T,
+std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const matrix::Csr<V, I>& T,
                                              const SptrsvOptions& options);
 /// cusparseSpSV_updateMatrix with T's current values.
 template <typename V, typename I>

@@ -28,9 +28,10 @@ constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
 constexpr size_type omp_thin_rows_per_thread = 32;
-/// CUDA: below this mean level width a level-set solve is mostly chained stages run by one
-/// block, and sync-free, which keeps the whole GPU busy, is the automatic choice.
-constexpr size_type cuda_sync_free_mean_width = 256;
+/// CUDA: with more levels than this, a level-set solve pays more in launches (a few
+/// microseconds each for fat levels, one SM for chained ones) than sync-free pays in
+/// spinning, and sync-free is the automatic choice.
+constexpr size_type cuda_level_set_max_levels = 64;
 
 std::string lowercase(std::string text)
 {
@@ -58,8 +59,8 @@ void check_triangle(const std::vector<I>& ptrs, const std::vector<I>& cols, blas
             if (lower ? c > r : c < r) {
                 throw BadInput(symbolic_where,
                                "entry (" + std::to_string(r) + ", " + std::to_string(c) +
-                                   ") lies " + (lower ? "above" : "below") + " the diagonal of a " +
-                                   (lower ? "lower" : "upper") + " triangular matrix");
+                                   ") lies " + (lower ? "above" : "below") + " the diagonal of " +
+                                   (lower ? "a lower" : "an upper") + " triangular matrix");
             }
         }
     }
@@ -102,8 +103,7 @@ void transpose_pattern(size_type n, const std::vector<I>& ptrs, const std::vecto
 
 /// The algorithm that runs: `automatic` resolved for the executor and the levels found;
 /// NotSupported for one the executor cannot run.
-SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type rows,
-                        size_type levels)
+SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
     if (!cuda && (asked == SptrsvAlgorithm::sync_free || asked == SptrsvAlgorithm::vendor)) {
@@ -112,9 +112,7 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type r
                                                exec.name() + " (use level_set)");
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
-    if (cuda && levels > 0 && rows / levels < cuda_sync_free_mean_width) {
-        return SptrsvAlgorithm::sync_free;
-    }
+    if (cuda && levels > cuda_level_set_max_levels) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
 
@@ -165,8 +163,10 @@ void check_solve(const std::shared_ptr<const Executor>& exec, const matrix::Csr<
     }
     for (const auto* operand : {&T.executor(), &b.executor(), &x.executor()}) {
         if (!*operand || !exec->same_memory_as(**operand)) {
-            throw BadInput(solve_where, "T, b and x must live in the memory of the executor "
-                                        "the analysis ran on (" + exec->name() + ")");
+            throw BadInput(solve_where,
+                           "T, b and x must live in the memory of the executor "
+                           "the analysis ran on (" +
+                               exec->name() + ")");
         }
     }
     if (spmv_checks::overlap(b, x)) {
@@ -179,8 +179,8 @@ template <typename V, typename I>
 std::uint32_t next_epoch(const detail::SptrsvState<V, I>& state)
 {
     if (++state.epoch == 0) {
-        state.flags = Array<std::uint32_t>(
-            state.exec, std::vector<std::uint32_t>(state.flags.size(), 0));
+        state.flags =
+            Array<std::uint32_t>(state.exec, std::vector<std::uint32_t>(state.flags.size(), 0));
         state.epoch = 1;
     }
     return state.epoch;
@@ -270,11 +270,10 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     auto schedule = detail::level_schedule(level, thin_width(*exec));
     state->levels = schedule.levels();
     for (size_type l = 0; l < state->levels; ++l) {
-        state->max_level_width =
-            std::max<size_type>(state->max_level_width, schedule.host_level_ptrs[l + 1] -
-                                                            schedule.host_level_ptrs[l]);
+        state->max_level_width = std::max<size_type>(
+            state->max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    state->algorithm = resolve(options.algorithm, *exec, n, state->levels);
+    state->algorithm = resolve(options.algorithm, *exec, state->levels);
     if (state->algorithm == SptrsvAlgorithm::level_set) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
@@ -300,8 +299,10 @@ void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
         throw BadInput(numeric_where, "the handle has no analysis; run sptrsv_symbolic first");
     }
     if (!T.executor() || !state->exec->same_memory_as(*T.executor())) {
-        throw BadInput(numeric_where, "T must live in the memory of the executor the analysis "
-                                      "ran on (" + state->exec->name() + ")");
+        throw BadInput(numeric_where,
+                       "T must live in the memory of the executor the analysis "
+                       "ran on (" +
+                           state->exec->name() + ")");
     }
     check_pattern(numeric_where, "T", state->pattern, T, handle.options().pattern_check);
     check_diagonal(numeric_where, T, handle.options());

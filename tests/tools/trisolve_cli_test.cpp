@@ -1,0 +1,70 @@
+// loom trisolve and loom bench sptrsv, run as a user would.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tools/loom_program.hpp"
+
+namespace {
+
+class TrisolveCli : public loom::test::LoomProgram {
+protected:
+    /// L = [[2 0 0], [1 4 0], [0 1 5]] with its rows unsorted, and b = L (1, 1, 2).
+    void write_lower_system() const
+    {
+        write("L.mtx",
+              "%%MatrixMarket matrix coordinate real general\n"
+              "3 3 5\n2 2 4\n1 1 2\n2 1 1\n3 3 5\n3 2 1\n");
+        write("b.mtx", "%%MatrixMarket matrix array real general\n3 1\n2\n5\n11\n");
+    }
+};
+
+TEST_F(TrisolveCli, SolvesOnEveryBackend)
+{
+    write_lower_system();
+    for (const auto& exec : execs()) {
+        SCOPED_TRACE(exec);
+        const auto run = loom("trisolve L.mtx b.mtx -o x.mtx --exec " + exec);
+        ASSERT_EQ(run.status, 0) << run.output;
+        EXPECT_EQ(result("x.mtx"), (std::vector<double>{1, 1, 2}));
+        // L^T x = b: x = (0.65, 0.7, 2.2).
+        const auto transposed = loom("trisolve L.mtx b.mtx -o xt.mtx --op t --exec " + exec);
+        ASSERT_EQ(transposed.status, 0) << transposed.output;
+        const auto xt = result("xt.mtx");
+        ASSERT_EQ(xt.size(), 3u);
+        EXPECT_NEAR(xt[0], 0.65, 1e-15);
+        EXPECT_NEAR(xt[1], 0.7, 1e-15);
+        EXPECT_NEAR(xt[2], 2.2, 1e-15);
+        // Unit diagonal: x = (2, 3, 8).
+        const auto unit = loom("trisolve L.mtx b.mtx -o xu.mtx --unit --exec " + exec);
+        ASSERT_EQ(unit.status, 0) << unit.output;
+        EXPECT_EQ(result("xu.mtx"), (std::vector<double>{2, 3, 8}));
+    }
+}
+
+TEST_F(TrisolveCli, RejectsAMatrixOutsideTheTriangle)
+{
+    write_lower_system();
+    const auto run = loom("trisolve L.mtx b.mtx -o x.mtx --upper --exec reference");
+    EXPECT_EQ(run.status, 2) << run.output;
+    EXPECT_NE(run.output.find("entry (1, 0)"), std::string::npos) << run.output;
+    EXPECT_EQ(loom("trisolve L.mtx b.mtx").status, 1);  // no -o
+}
+
+TEST_F(TrisolveCli, BenchChecksAndTimesEveryAlgorithm)
+{
+    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
+    const auto run = loom("bench sptrsv --generate poisson3d:12 --exec " + exec +
+                          " --reps 2 --copy-mib 8 --json sptrsv.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto report = nlohmann::json::parse(read("sptrsv.json"));
+    EXPECT_EQ(report["matrix"]["rows"], 1728);
+    ASSERT_EQ(report["results"].size(), 3u);  // level_set: analysis, numeric, solve
+    EXPECT_EQ(report["results"][2]["phase"], "solve");
+    EXPECT_EQ(report["results"][2]["levels"], 34);  // 3 * 12 - 2 diagonal planes
+    EXPECT_GT(report["results"][2]["gb_per_s"].get<double>(), 0);
+}
+
+}  // namespace

@@ -1,0 +1,74 @@
+// loom bench sptrsv: the command-line side of bench/sptrsv_bench.
+#include <memory>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "bench/sptrsv_bench.hpp"
+#include "bench_support.hpp"
+#include "command.hpp"
+#include "loom/sparse/triangle.hpp"
+
+namespace loom::cli {
+namespace {
+
+constexpr const char* default_spec = "poisson3d:160";
+
+struct SptrsvBenchCli {
+    MatrixSource source;
+    bool upper = false;
+    bool unit = false;
+    std::string op = "n";
+    BenchRun run{20};
+};
+
+int run_sptrsv(const SptrsvBenchCli& cli)
+{
+    bench::SptrsvBenchOptions options;
+    options.exec = cli.run.executor();
+    options.samples = cli.run.reps;
+    options.copy_bytes = cli.run.copy_bytes();
+    options.solve.uplo = cli.upper ? blas::Uplo::upper : blas::Uplo::lower;
+    options.solve.diag = cli.unit ? blas::Diag::unit : blas::Diag::non_unit;
+    options.solve.op = blas::parse_op(cli.op);
+    auto source = cli.source;
+    if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
+    options.matrix_name = fmt::format("{} of {}", cli.upper ? "triu" : "tril", source.name());
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        const auto T = sparse::triangle(source.build<V>(), options.solve.uplo);
+        write_json(cli.run.json, bench::bench_sptrsv(T, options));
+        return exit_ok;
+    });
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto cli = std::make_shared<SptrsvBenchCli>();
+    cli->source.add_to(sub, "Matrix file (.mtx or .bin); its triangle is solved with");
+    cli->run.add_to(sub);
+    sub.add_flag("--upper", cli->upper, "Solve with the upper triangle (default: lower)");
+    sub.add_flag("--unit", cli->unit, "Take the diagonal as all ones");
+    sub.add_option("--op", cli->op, "op(T): n = T, t = T^T, h = T^H")
+        ->check(CLI::IsMember({"n", "t", "h"}))
+        ->capture_default_str();
+    sub.footer(fmt::format(
+        "Default matrix: the lower triangle of {}. Every algorithm that runs on the executor\n"
+        "is timed (level_set; on CUDA also sync_free and vendor = cuSPARSE SpSV), each first\n"
+        "checked against the reference backend; a wrong result aborts the run.\n"
+        "  analysis    sptrsv_symbolic (cuSPARSE: bufferSize + SpSV_analysis)\n"
+        "  numeric     sptrsv_numeric, new values (cuSPARSE: SpSV_updateMatrix)\n"
+        "  solve       one right-hand side\n"
+        "  GB/s        solve: bytes / time, bytes = {}\n"
+        "  of copy     GB/s over the copy bandwidth measured in this run\n"
+        "  vs cusparse cuSPARSE's time / this time for the same phase (> 1: faster)\n"
+        "SPEC:\n{}",
+        default_spec, bench::sptrsv_bytes_formula, generator_help));
+    return [cli] { return run_sptrsv(*cli); };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_BENCH(sptrsv, "sptrsv",
+                    "Check, then time SpTRSV analysis, value update and solve per algorithm",
+                    loom::cli::setup);

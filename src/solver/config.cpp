@@ -10,11 +10,14 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "base/instantiate.hpp"
+#include "loom/precond/ilu.hpp"
+#include "loom/precond/isai.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
 #include "loom/solver/solvers.hpp"
@@ -288,6 +291,14 @@ private:
         case PreconditionerKind::upper_trs:
             if (options) node.allow_keys({"type", "algorithm", "unit_diagonal"}, owner);
             return triangular(kind, node);
+        case PreconditionerKind::ilu: return incomplete(sparse::IluKind::ilu0, node, owner);
+        case PreconditionerKind::ic: return incomplete(sparse::IluKind::ic0, node, owner);
+        case PreconditionerKind::ilut: return incomplete(sparse::IluKind::parilut, node, owner);
+        case PreconditionerKind::parilu: return incomplete(sparse::IluKind::parilu, node, owner);
+        case PreconditionerKind::parict: return incomplete(sparse::IluKind::parict, node, owner);
+        case PreconditionerKind::isai:
+            if (options) node.allow_keys({"type", "kind", "power"}, owner);
+            return isai(node);
         }
         node.fail("unknown preconditioner");  // unreachable: one_of returns a table value
     }
@@ -332,6 +343,74 @@ private:
         };
         if (kind == PreconditionerKind::lower_trs) return configure(solver::LowerTrs<V, I>::build());
         return configure(solver::UpperTrs<V, I>::build());
+    }
+
+    /// Ilu / Ic for an incomplete factorization kind, from a name or an object with the options
+    /// of precond/ilu.hpp; nullptr for other names.
+    std::shared_ptr<const LinOpFactory<V>> incomplete(sparse::IluKind kind, const Node& node,
+                                                      const std::string& owner) const
+    {
+        sparse::IluOptions options{.kind = kind};
+        typename precond::Ilu<V, I>::Parameters params;
+        if (node.value().is_object()) {
+            node.allow_keys({"type", "level", "sweeps", "fill_limit", "drop_tolerance",
+                             "diagonal_shift", "triangular_solve", "triangular_sweeps",
+                             "algorithm"},
+                            owner);
+            if (auto level = node.find("level")) {
+                options.level = static_cast<int>(level->integer(0, "a non-negative integer"));
+                if (options.level > 0 && options.kind == sparse::IluKind::ilu0) {
+                    options.kind = sparse::IluKind::iluk;
+                }
+                if (options.level > 0 && options.kind == sparse::IluKind::ic0) {
+                    options.kind = sparse::IluKind::ick;
+                }
+            }
+            if (auto sweeps = node.find("sweeps")) {
+                options.sweeps = static_cast<int>(sweeps->integer(0, "a non-negative integer"));
+            }
+            if (auto fill = node.find("fill_limit")) {
+                options.fill_limit = fill->number("a positive number");
+                if (!(options.fill_limit > 0)) fill->expected("a positive number");
+            }
+            if (auto drop = node.find("drop_tolerance")) {
+                options.drop_tolerance = drop->non_negative_number();
+            }
+            if (auto shift = node.find("diagonal_shift")) {
+                options.diagonal_shift = shift->one_of<sparse::DiagonalShift>();
+            }
+            if (auto solve = node.find("triangular_solve")) {
+                params.triangular_solve = solve->one_of<precond::TriangularSolve>();
+            }
+            if (auto sweeps = node.find("triangular_sweeps")) {
+                params.triangular_sweeps =
+                    static_cast<int>(sweeps->integer(1, "a positive integer"));
+            }
+            if (auto algorithm = node.find("algorithm")) {
+                params.algorithm = algorithm->one_of<sparse::SptrsvAlgorithm>();
+            }
+        }
+        const auto configure = [&](auto builder) {
+            builder.with_factorization(options)
+                .with_triangular_solve(params.triangular_solve, params.triangular_sweeps)
+                .with_algorithm(params.algorithm);
+            return std::shared_ptr<const LinOpFactory<V>>(builder.on(exec_));
+        };
+        if (sparse::is_cholesky(options.kind)) return configure(precond::Ic<V, I>::build());
+        return configure(precond::Ilu<V, I>::build());
+    }
+
+    /// Isai from a name or an object with "kind" (general, lower, upper) and "power".
+    std::shared_ptr<const LinOpFactory<V>> isai(const Node& node) const
+    {
+        auto builder = precond::Isai<V, I>::build();
+        if (node.value().is_object()) {
+            if (auto kind = node.find("kind")) builder.with_kind(kind->one_of<sparse::IsaiKind>());
+            if (auto power = node.find("power")) {
+                builder.with_power(static_cast<int>(power->integer(1, "a positive integer")));
+            }
+        }
+        return builder.on(exec_);
     }
 
     static typename precond::Jacobi<V, I>::Builder jacobi_builder(size_type max_block_size)

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "loom/precond/ilu.hpp"
+#include "loom/sparse/isai.hpp"
+#include "loom/sparse/ilu.hpp"
+#include "loom/sparse/sptrsv.hpp"
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/names.hpp"
@@ -92,7 +96,12 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(solver::Orthogonalization::classical);
     expect_complete_table(solver::InitialGuess::zero);
     expect_complete_table(solver::SolverKind::ir);
-    expect_complete_table(solver::PreconditionerKind::block_jacobi);
+    expect_complete_table(solver::PreconditionerKind::isai);
+    expect_complete_table(sparse::SptrsvAlgorithm::vendor);
+    expect_complete_table(sparse::IluKind::parict);
+    expect_complete_table(sparse::DiagonalShift::on);
+    expect_complete_table(sparse::IsaiKind::upper);
+    expect_complete_table(precond::TriangularSolve::isai);
 }
 
 TEST(Names, PublicParseAndPrintUseTheTables)
@@ -149,12 +158,11 @@ TEST(Names, UnknownNameNamesTheFunctionAndTheChoices)
 
 TEST(Names, HelpListsNamesAlignedWithTheirDescriptions)
 {
-    using loom::solver::PreconditionerKind;
-    EXPECT_EQ(names_of(PreconditionerKind{}).help(),
-              "  none          no preconditioner\n"
-              "  jacobi        the inverted diagonal\n"
-              "  block-jacobi  inverted diagonal blocks (up to 32 x 32, found from the "
-              "structure)\n");
+    using loom::sparse::IsaiKind;
+    EXPECT_EQ(names_of(IsaiKind{}).help(),
+              "  general  a general matrix\n"
+              "  lower    a lower triangular matrix\n"
+              "  upper    an upper triangular matrix\n");
 }
 
 TEST(Names, ExecutorNamesIncludeDevices)

@@ -260,11 +260,13 @@ TEST(Config, RefusesEveryMalformedConfig)
          "initial_guess: expected one of provided, zero, got \"random\""},
         {R"({"solver": "cg", "throw_on_failure": 1, "criteria": {"max_iters": 1}})",
          "throw_on_failure: expected true or false, got 1"},
-        {R"({"solver": "cg", "preconditioner": "ilu", "criteria": {"max_iters": 1}})",
-         "preconditioner: expected one of none, jacobi, block-jacobi, lower_trs, upper_trs, got \"ilu\""},
+        {R"({"solver": "cg", "preconditioner": "ilu7", "criteria": {"max_iters": 1}})",
+         "preconditioner: expected one of none, jacobi, block-jacobi, lower_trs, upper_trs, ilu, "
+         "ic, ilut, parilu, parict, isai, got \"ilu7\""},
         {R"({"solver": "cg", "preconditioner": 4, "criteria": {"max_iters": 1}})",
-         "preconditioner: expected \"none\", \"jacobi\", \"block-jacobi\", a preconditioner "
-         "object or a solver object, got 4"},
+         "preconditioner: expected \"none\", \"jacobi\", \"block-jacobi\", \"lower_trs\", "
+         "\"upper_trs\", \"ilu\", \"ic\", \"ilut\", \"parilu\", \"parict\", \"isai\", a "
+         "preconditioner object or a solver object, got 4"},
         {R"({"solver": "cg", "preconditioner": {"max_block_size": 4},
              "criteria": {"max_iters": 1}})",
          "preconditioner: missing \"type\""},

@@ -155,7 +155,7 @@ TEST_F(SolveCli, TakesTheStackFromAConfigFile)
 TEST_F(SolveCli, BadUsageExitsWithOne)
 {
     EXPECT_EQ(loom("solve --solver lu").status, 1);
-    EXPECT_EQ(loom("solve --precond ilu").status, 1);
+    EXPECT_EQ(loom("solve --precond ilu7").status, 1);
     EXPECT_EQ(loom("solve --tol -1").status, 1);
     EXPECT_EQ(loom("solve --restart 0").status, 1);
     EXPECT_EQ(loom("solve --config missing.json").status, 1);

@@ -67,7 +67,19 @@ inline constexpr Name<SolverKind> solver_names[] = {
 constexpr NameTable<SolverKind> names_of(SolverKind) { return {"solver", solver_names}; }
 
 /// The preconditioners a config names by a string (or as the "type" of an object).
-enum class PreconditionerKind { none, jacobi, block_jacobi, lower_trs, upper_trs };
+enum class PreconditionerKind {
+    none,
+    jacobi,
+    block_jacobi,
+    lower_trs,
+    upper_trs,
+    ilu,
+    ic,
+    ilut,
+    parilu,
+    parict,
+    isai
+};
 
 inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
     {PreconditionerKind::none, "none", "no preconditioner"},
@@ -76,6 +88,12 @@ inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
      "inverted diagonal blocks (up to 32 x 32, found from the structure)"},
     {PreconditionerKind::lower_trs, "lower_trs", "a solve with the lower triangle (Gauss-Seidel)"},
     {PreconditionerKind::upper_trs, "upper_trs", "a solve with the upper triangle"},
+    {PreconditionerKind::ilu, "ilu", "ILU(0) (ILU(k) with a \"level\")"},
+    {PreconditionerKind::ic, "ic", "IC(0), shifting the diagonal where a pivot breaks down"},
+    {PreconditionerKind::ilut, "ilut", "threshold ILU (ParILUT)"},
+    {PreconditionerKind::parilu, "parilu", "ILU(0) by Chow-Patel sweeps"},
+    {PreconditionerKind::parict, "parict", "threshold IC (ParICT)"},
+    {PreconditionerKind::isai, "isai", "an incomplete sparse approximate inverse"},
 };
 constexpr NameTable<PreconditionerKind> names_of(PreconditionerKind)
 {

@@ -15,6 +15,7 @@
 #include "loom/sparse/fingerprint.hpp"
 #include "sparse/spmv/checks.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/levels.hpp"
 #include "sparse/sptrsv/state.hpp"
 
 namespace loom::sparse {
@@ -91,54 +92,6 @@ void transpose_pattern(size_type n, const std::vector<I>& ptrs, const std::vecto
             t_index[slot] = k;
         }
     }
-}
-
-/// Every row's level in op(T) (0 for a row that depends on none), rows in dependency order.
-template <typename I>
-std::vector<I> row_levels(size_type n, const std::vector<I>& ptrs, const std::vector<I>& cols,
-                          bool lower)
-{
-    std::vector<I> level(n, 0);
-    for (size_type i = 0; i < n; ++i) {
-        const auto r = lower ? i : n - 1 - i;
-        I l = 0;
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            if (cols[k] != r) l = std::max<I>(l, level[cols[k]] + 1);
-        }
-        level[r] = l;
-    }
-    return level;
-}
-
-/// Rows sorted by level (counting sort, rows ascending within a level), and the stages: a
-/// run of consecutive levels narrower than `thin_width` forms one chained stage.
-template <typename I>
-detail::LevelSchedule<I> level_schedule(const std::vector<I>& level, size_type thin_width)
-{
-    detail::LevelSchedule<I> schedule;
-    const auto levels = level.empty() ? 0 : *std::max_element(level.begin(), level.end()) + 1;
-    auto& ptrs = schedule.host_level_ptrs;
-    ptrs.assign(levels + 1, 0);
-    for (const auto l : level) ++ptrs[l + 1];
-    for (I l = 0; l < levels; ++l) ptrs[l + 1] += ptrs[l];
-    std::vector<I> order(level.size());
-    auto next = ptrs;
-    for (size_type r = 0; r < static_cast<size_type>(level.size()); ++r) {
-        order[next[level[r]]++] = static_cast<I>(r);
-    }
-    for (I l = 0; l < levels; ++l) {
-        const bool thin = ptrs[l + 1] - ptrs[l] < thin_width;
-        if (thin && !schedule.chained.empty() && schedule.chained.back()) {
-            ++schedule.stage_ptrs.back();
-            continue;
-        }
-        if (schedule.stage_ptrs.empty()) schedule.stage_ptrs.push_back(0);
-        schedule.stage_ptrs.push_back(l + 1);
-        schedule.chained.push_back(thin);
-    }
-    if (schedule.stage_ptrs.empty()) schedule.stage_ptrs.push_back(0);
-    schedule.host_order = std::move(order);
-    return schedule;
 }
 
 /// The algorithm that runs: `automatic` resolved for the executor and the levels found;
@@ -284,14 +237,14 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     if (transposes(options.op)) {
         std::vector<I> t_ptrs, t_cols, t_index;
         transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
-        level = row_levels(n, t_ptrs, t_cols, lower);
+        level = detail::row_levels(n, t_ptrs, t_cols, lower);
         state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
         state->transposed_col_idxs = Array<I>(exec, t_cols);
         state->transposed_value_index = Array<I>(exec, t_index);
     } else {
-        level = row_levels(n, ptrs, cols, lower);
+        level = detail::row_levels(n, ptrs, cols, lower);
     }
-    auto schedule = level_schedule(level, thin_width(*exec));
+    auto schedule = detail::level_schedule(level, thin_width(*exec));
     state->levels = schedule.levels();
     for (size_type l = 0; l < state->levels; ++l) {
         state->max_level_width = std::max<size_type>(

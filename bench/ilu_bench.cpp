@@ -1,0 +1,256 @@
+#include "bench/ilu_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/core.h>
+
+#include "base/instantiate.hpp"
+#include "bench/table.hpp"
+#include "bench/timing.hpp"
+#include "loom/blas/vector.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/sparse/sptrsv.hpp"
+
+#if LOOM_BENCH_HAS_EIGEN
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseCore>
+#endif
+
+namespace loom::bench {
+namespace {
+
+constexpr const char* where = "loom::bench::bench_ilu";
+
+struct Phase {
+    std::string library;
+    std::string phase;  ///< symbolic, numeric, setup (both), solve
+    Timing timing;
+};
+
+template <typename V, typename I>
+struct Factors {
+    matrix::Csr<V, I> L, U;
+};
+
+template <typename V, typename I>
+Factors<V, I> factor(const matrix::Csr<V, I>& A, sparse::IluHandle<V, I>& handle)
+{
+    Factors<V, I> f;
+    sparse::ilu_symbolic(handle, A, f.L, f.U);
+    sparse::ilu_numeric(handle, A, f.L, f.U);
+    return f;
+}
+
+/// The largest difference between two matrices' values relative to the largest value;
+/// NumericalError when the patterns differ or it is beyond rounding.
+template <typename V, typename I>
+double check_against(const char* which, const matrix::Csr<V, I>& got,
+                     const matrix::Csr<V, I>& expected)
+{
+    if (got.col_idxs().to_host() != expected.col_idxs().to_host()) {
+        throw NumericalError(where, fmt::format("{}: pattern differs from the reference's", which));
+    }
+    const auto g = got.values().to_host();
+    const auto e = expected.values().to_host();
+    double scale = 1, error = 0;
+    for (const auto& v : e) scale = std::max(scale, double(std::abs(v)));
+    for (std::size_t k = 0; k < g.size(); ++k) {
+        const double diff = std::abs(g[k] - e[k]);
+        error = std::isnan(diff) ? std::numeric_limits<double>::infinity()
+                                 : std::max(error, diff / scale);
+    }
+    const double tolerance = 1e3 * std::numeric_limits<remove_complex_t<V>>::epsilon();
+    if (!(error <= tolerance)) {
+        throw NumericalError(where, fmt::format("{}: relative error {:.3g} > {:.3g}", which,
+                                                error, tolerance));
+    }
+    return error;
+}
+
+/// ||A x - b|| / ||b|| on the host.
+template <typename V, typename I>
+double quality(const matrix::Csr<V, I>& A, const std::vector<V>& b, const std::vector<V>& x)
+{
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto cols = A.col_idxs().to_host();
+    const auto values = A.values().to_host();
+    double r2 = 0, b2 = 0;
+    for (size_type i = 0; i < A.rows(); ++i) {
+        V sum{};
+        for (auto k = ptrs[i]; k < ptrs[i + 1]; ++k) sum += values[k] * x[cols[k]];
+        r2 += std::norm(std::complex<double>(sum - b[i]));
+        b2 += std::norm(std::complex<double>(b[i]));
+    }
+    return std::sqrt(r2 / std::max(b2, 1e-300));
+}
+
+template <typename V, typename I>
+std::vector<Phase> time_eigen(const matrix::Csr<V, I>& A, const std::vector<V>& b,
+                              const IluBenchOptions& options, double& peer_quality)
+{
+#if LOOM_BENCH_HAS_EIGEN
+    using Matrix = Eigen::SparseMatrix<V, Eigen::RowMajor, I>;
+    using Vector = Eigen::Matrix<V, Eigen::Dynamic, 1>;
+    const matrix::Csr<V, I> host(detail::host_executor(), A);
+    const Eigen::Map<const Matrix> a(host.rows(), host.cols(), host.nnz(),
+                                     host.row_ptrs().data(), host.col_idxs().data(),
+                                     host.values().data());
+    const Eigen::Map<const Vector> rhs(b.data(), static_cast<Eigen::Index>(b.size()));
+    Vector x;
+    std::vector<Phase> phases;
+    const auto run = [&](auto& precond) {
+        const auto setup = time_kernel(*options.exec, [&] { precond.compute(a); },
+                                       {.samples = options.samples});
+        if (precond.info() != Eigen::Success) {
+            throw NumericalError(where, "eigen: the incomplete factorization failed");
+        }
+        const auto solve = time_kernel(*options.exec, [&] { x = precond.solve(rhs); },
+                                       {.samples = options.samples});
+        phases = {{"eigen", "setup", setup}, {"eigen", "solve", solve}};
+    };
+    if (sparse::is_cholesky(options.factorization.kind)) {
+        if constexpr (!is_complex_v<V>) {
+            Eigen::SparseMatrix<V, Eigen::ColMajor, I> lower = a.template triangularView<Eigen::Lower>();
+            Eigen::IncompleteCholesky<V, Eigen::Lower> precond;
+            const auto setup = time_kernel(*options.exec, [&] { precond.compute(lower); },
+                                           {.samples = options.samples});
+            if (precond.info() != Eigen::Success) {
+                throw NumericalError(where, "eigen: the incomplete Cholesky failed");
+            }
+            const auto solve = time_kernel(*options.exec, [&] { x = precond.solve(rhs); },
+                                           {.samples = options.samples});
+            phases = {{"eigen", "setup", setup}, {"eigen", "solve", solve}};
+        } else {
+            throw NotSupported(where, "the Eigen peer's incomplete Cholesky is real only here");
+        }
+    } else {
+        Eigen::IncompleteLUT<V, I> precond;
+        if (options.factorization.kind == sparse::IluKind::parilut) {
+            precond.setFillfactor(static_cast<int>(std::ceil(options.factorization.fill_limit)));
+            precond.setDroptol(options.factorization.drop_tolerance);
+        }
+        run(precond);
+    }
+    peer_quality = quality(host, b, std::vector<V>(x.data(), x.data() + x.size()));
+    return phases;
+#else
+    (void)A, (void)b, (void)options, (void)peer_quality;
+    throw NotSupported(where, "not built with Eigen (install libeigen3-dev and reconfigure)");
+#endif
+}
+
+}  // namespace
+
+template <typename V, typename I>
+nlohmann::ordered_json bench_ilu(const matrix::Csr<V, I>& A_in, const IluBenchOptions& options)
+{
+    check_run(where, options.exec, options.samples, options.peer);
+    if (options.peer == Peer::cusparse) {
+        throw NotSupported(where, "the cuSPARSE csrilu02 peer is not written yet (use eigen on "
+                                  "the host, or none)");
+    }
+    const bool cholesky = sparse::is_cholesky(options.factorization.kind);
+    const auto reference = ReferenceExecutor::create();
+    sparse::IluHandle<V, I> ref_handle(options.factorization);
+    const auto expected = factor(matrix::Csr<V, I>(reference, A_in), ref_handle);
+
+    const matrix::Csr<V, I> A(options.exec, A_in);
+    sparse::IluHandle<V, I> handle(options.factorization);
+    auto f = factor(A, handle);
+    const double error = std::max(check_against("L", f.L, expected.L),
+                                  cholesky ? 0.0 : check_against("U", f.U, expected.U));
+
+    const auto symbolic = time_kernel(
+        *options.exec, [&] { sparse::ilu_symbolic(handle, A, f.L, f.U); },
+        {.samples = options.samples});
+    sparse::ilu_numeric(handle, A, f.L, f.U);
+    const auto numeric = time_kernel(
+        *options.exec, [&] { sparse::ilu_numeric(handle, A, f.L, f.U); },
+        {.samples = options.samples});
+
+    sparse::SptrsvHandle<V, I> lower({.uplo = blas::Uplo::lower});
+    sparse::SptrsvHandle<V, I> upper(
+        cholesky ? sparse::SptrsvOptions{.uplo = blas::Uplo::lower, .op = blas::Op::conj_transpose}
+                 : sparse::SptrsvOptions{.uplo = blas::Uplo::upper});
+    const auto& second = cholesky ? f.L : f.U;
+    const auto analysis = time_kernel(
+        *options.exec,
+        [&] {
+            sparse::sptrsv_symbolic(lower, f.L);
+            sparse::sptrsv_symbolic(upper, second);
+        },
+        {.samples = options.samples});
+    std::vector<V> b_host(A.rows());
+    for (size_type i = 0; i < A.rows(); ++i) b_host[i] = V(1 + (i % 7) * 0.25);
+    const auto b = matrix::Dense<V>::from_host(options.exec, {A.rows(), 1}, b_host);
+    matrix::Dense<V> y(options.exec, {A.rows(), 1});
+    matrix::Dense<V> x(options.exec, {A.rows(), 1});
+    const auto solve = time_kernel(
+        *options.exec,
+        [&] {
+            sparse::sptrsv_solve(lower, f.L, b, y);
+            sparse::sptrsv_solve(upper, second, y, x);
+        },
+        {.samples = options.samples});
+    const double loom_quality = quality(A, b_host, x.to_host());
+
+    std::vector<Phase> results{{"loom", "symbolic", symbolic},
+                               {"loom", "numeric", numeric},
+                               {"loom", "solve analysis", analysis},
+                               {"loom", "solve", solve}};
+    double peer_quality = 0;
+    if (options.peer == Peer::eigen) {
+        const auto peer = time_eigen(A, b_host, options, peer_quality);
+        results.insert(results.end(), peer.begin(), peer.end());
+    }
+
+    fmt::print("A         {}: {} x {}, {} stored entries\n", options.a_name, A.rows(), A.cols(),
+               A.nnz());
+    fmt::print("factors   {}: nnz(L) {}{}, {} levels{}\n",
+               sparse::to_string(options.factorization.kind), handle.l_nnz(),
+               cholesky ? "" : fmt::format(", nnz(U) {}", handle.u_nnz()), handle.levels(),
+               handle.shift() > 0 ? fmt::format(", diagonal shift {:g}", handle.shift()) : "");
+    fmt::print("run       {}, {} values, {} indices, median of {} samples\n",
+               executor_description(*options.exec), type_name<V>(), type_name<I>(),
+               options.samples);
+    fmt::print("check     factors against the reference backend: relative error {:.1e}\n",
+               error);
+    fmt::print("quality   ||A M^-1 b - b|| / ||b||: loom {:.3e}{}\n\n", loom_quality,
+               options.peer == Peer::eigen ? fmt::format(", eigen {:.3e}", peer_quality) : "");
+    Table table({"library", "phase", "time [us]"});
+    auto json_results = nlohmann::ordered_json::array();
+    for (const auto& p : results) {
+        table.add_row({p.library, p.phase, fmt::format("{:.1f}", p.timing.median * 1e6)});
+        json_results.push_back({{"library", p.library},
+                                {"phase", p.phase},
+                                {"time_s", p.timing.median},
+                                {"time_min_s", p.timing.min},
+                                {"time_max_s", p.timing.max}});
+    }
+    table.print();
+    return {{"benchmark", "ilu"},
+            {"a", {{"name", options.a_name}, {"rows", A.rows()}, {"nnz", A.nnz()}}},
+            {"kind", sparse::to_string(options.factorization.kind)},
+            {"l_nnz", handle.l_nnz()},
+            {"u_nnz", handle.u_nnz()},
+            {"levels", handle.levels()},
+            {"shift", handle.shift()},
+            {"executor", options.exec->name()},
+            {"value_type", type_name<V>()},
+            {"index_type", type_name<I>()},
+            {"samples", options.samples},
+            {"peer", to_string(options.peer)},
+            {"relative_error", error},
+            {"quality_loom", loom_quality},
+            {"quality_peer", options.peer == Peer::eigen ? nlohmann::ordered_json(peer_quality)
+                                                         : nlohmann::ordered_json()},
+            {"results", json_results}};
+}
+
+#define LOOM_INSTANTIATE_BENCH_ILU(V, I) \
+    template nlohmann::ordered_json bench_ilu(const matrix::Csr<V, I>&, const IluBenchOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_ILU)
+
+}  // namespace loom::bench

@@ -1,0 +1,35 @@
+// Incomplete sparse approximate inverse (ISAI; Anzt, Huckle, Schaefer, Dongarra 2018): M ~ A^-1
+// on the pattern of A^k (of the lower or upper triangle of A for a triangular ISAI), each row i
+// of M solving M(i, J) A(J, J) = e_i(J) on its pattern J, a small dense system. Applying M
+// is an SpMV, so an ISAI replaces a triangular solve by parallel work of every row at once.
+//
+//     const auto M = sparse::isai(L, {.kind = sparse::IsaiKind::lower});   // M ~ L^-1
+#pragma once
+
+#include "loom/base/names.hpp"
+#include "loom/matrix/csr.hpp"
+
+namespace loom::sparse {
+
+/// Which part of A is inverted.
+enum class IsaiKind { general, lower, upper };
+
+inline constexpr Name<IsaiKind> isai_kind_names[] = {
+    {IsaiKind::general, "general", "a general matrix"},
+    {IsaiKind::lower, "lower", "a lower triangular matrix"},
+    {IsaiKind::upper, "upper", "an upper triangular matrix"},
+};
+constexpr NameTable<IsaiKind> names_of(IsaiKind) { return {"ISAI kind", isai_kind_names}; }
+
+struct IsaiOptions {
+    IsaiKind kind = IsaiKind::general;
+    /// M gets the pattern of T^power (T: A, or its triangle), with the diagonal.
+    int power = 1;
+};
+
+/// M on A's executor (computed on the host for CUDA executors). DimensionMismatch when A is
+/// not square, BadInput for power < 1, NumericalError naming the row of a singular A(J, J).
+template <typename V, typename I>
+matrix::Csr<V, I> isai(const matrix::Csr<V, I>& A, const IsaiOptions& options = {});
+
+}  // namespace loom::sparse

@@ -1,0 +1,311 @@
+// Ilu / Ic preconditioners (include/loom/precond/ilu.hpp).
+#include "loom/precond/ilu.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <typeinfo>
+
+#include "base/instantiate.hpp"
+#include "log/demangle.hpp"
+#include "loom/base/error.hpp"
+#include "loom/blas/vector.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/precond/jacobi.hpp"
+#include "loom/solver/triangular.hpp"
+#include "loom/sparse/csr_utils.hpp"
+#include "loom/sparse/isai.hpp"
+#include "loom/sparse/spgemm.hpp"
+
+namespace loom::precond {
+namespace {
+
+/// x = T^-1 b approximately: x = D^-1 b, then `sweeps` times x += D^-1 (b - T x).
+template <typename V, typename I>
+class JacobiSweeps final : public LinOp<V> {
+public:
+    JacobiSweeps(std::shared_ptr<const matrix::Csr<V, I>> T, int sweeps)
+        : LinOp<V>(T->executor(), T->size()),
+          t_(T),
+          sweeps_(sweeps),
+          inverse_diagonal_(
+              Jacobi<V, I>::build().with_max_block_size(1).on(T->executor())->generate(T))
+    {}
+
+protected:
+    void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override
+    {
+        inverse_diagonal_->apply(b, x);
+        matrix::Dense<V> residual(this->executor(), b.size());
+        for (int s = 0; s < sweeps_; ++s) {
+            blas::axpby(V{1}, b, V{0}, residual);
+            t_->apply(V{-1}, x, V{1}, residual);
+            inverse_diagonal_->apply(V{1}, residual, V{1}, x);
+        }
+    }
+
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
+                    matrix::Dense<V>& x) const override
+    {
+        matrix::Dense<V> solution(this->executor(), x.size());
+        apply_impl(b, solution);
+        blas::axpby(alpha, solution, beta, x);
+    }
+
+private:
+    std::shared_ptr<const matrix::Csr<V, I>> t_;
+    int sweeps_;
+    std::shared_ptr<const Jacobi<V, I>> inverse_diagonal_;
+};
+
+/// P with P(i, permutation[i]) = 1; BadInput unless permutation is one of 0 .. n - 1.
+template <typename V, typename I>
+matrix::Csr<V, I> permutation_matrix(const std::shared_ptr<const Executor>& exec,
+                                     const std::vector<I>& permutation, size_type n)
+{
+    constexpr const char* where = "loom::precond::Ilu::Factory::generate";
+    if (static_cast<size_type>(permutation.size()) != n) {
+        throw BadInput(where, "the permutation has " + std::to_string(permutation.size()) +
+                                  " entries for a system of " + std::to_string(n) + " rows");
+    }
+    std::vector<bool> seen(n, false);
+    for (const auto p : permutation) {
+        if (p < 0 || static_cast<size_type>(p) >= n || seen[p]) {
+            throw BadInput(where, "the permutation is not one of 0 .. " + std::to_string(n - 1) +
+                                      " (entry " + std::to_string(p) + ")");
+        }
+        seen[p] = true;
+    }
+    std::vector<I> ptrs(n + 1);
+    for (size_type i = 0; i <= n; ++i) ptrs[i] = static_cast<I>(i);
+    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, ptrs, permutation,
+                                        std::vector<V>(n, V{1}));
+}
+
+template <bool cholesky>
+void check_kind(sparse::IluKind kind)
+{
+    if (sparse::is_cholesky(kind) == cholesky) return;
+    throw BadInput(cholesky ? "loom::precond::Ic::Builder" : "loom::precond::Ilu::Builder",
+                   std::string("kind ") + sparse::to_string(kind) +
+                       (cholesky ? " is not an incomplete Cholesky (use ic0, ick, paric or "
+                                   "parict, or precond::Ilu)"
+                                 : " is an incomplete Cholesky (use ilu0, iluk, parilu or "
+                                   "parilut, or precond::Ic)"));
+}
+
+}  // namespace
+
+TriangularSolve parse_triangular_solve(const std::string& text)
+{
+    return names_of(TriangularSolve{}).parse(text, "loom::precond::parse_triangular_solve");
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_kind(sparse::IluKind kind)
+    -> Builder&
+{
+    check_kind<cholesky>(kind);
+    params_.factorization.kind = kind;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_level(int level) -> Builder&
+{
+    params_.factorization.level = level;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_sweeps(int sweeps) -> Builder&
+{
+    params_.factorization.sweeps = sweeps;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_fill_limit(double limit) -> Builder&
+{
+    params_.factorization.fill_limit = limit;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_drop_tolerance(double tolerance)
+    -> Builder&
+{
+    params_.factorization.drop_tolerance = tolerance;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_diagonal_shift(
+    sparse::DiagonalShift shift) -> Builder&
+{
+    params_.factorization.diagonal_shift = shift;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_factorization(
+    const sparse::IluOptions& options) -> Builder&
+{
+    check_kind<cholesky>(options.kind);
+    params_.factorization = options;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_triangular_solve(
+    TriangularSolve solve, int sweeps) -> Builder&
+{
+    if (sweeps < 1) {
+        throw BadInput("loom::precond::Ilu::Builder::with_triangular_solve",
+                       "sweeps must be at least 1, got " + std::to_string(sweeps));
+    }
+    params_.triangular_solve = solve;
+    params_.triangular_sweeps = sweeps;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_algorithm(
+    sparse::SptrsvAlgorithm algorithm) -> Builder&
+{
+    params_.algorithm = algorithm;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_permutation(std::vector<I> permutation)
+    -> Builder&
+{
+    params_.permutation = std::move(permutation);
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::on(
+    std::shared_ptr<const Executor> exec) const -> std::shared_ptr<const Factory>
+{
+    return std::make_shared<const Factory>(std::move(exec), params_);
+}
+
+template <typename V, typename I, bool cholesky>
+IncompleteFactorization<V, I, cholesky>::Factory::Factory(std::shared_ptr<const Executor> exec,
+                                                          Parameters params)
+    : LinOpFactory<V>(std::move(exec)), params_(std::move(params))
+{}
+
+template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Factory::generate(
+    std::shared_ptr<const LinOp<V>> system) const -> std::shared_ptr<IncompleteFactorization>
+{
+    const char* where = cholesky ? "loom::precond::Ic::Factory::generate"
+                                 : "loom::precond::Ilu::Factory::generate";
+    if (!system) throw BadInput(where, "the system matrix is null");
+    const auto* csr = dynamic_cast<const matrix::Csr<V, I>*>(system.get());
+    if (csr == nullptr) {
+        const auto& op = *system;
+        throw NotSupported(where, std::string("an incomplete factorization needs a matrix::Csr<") +
+                                      type_name<V>() + ", " + type_name<I>() +
+                                      "> system matrix; got " + detail::demangle(typeid(op)));
+    }
+    if (csr->rows() != csr->cols()) {
+        throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
+                                           "; a preconditioner needs a square one");
+    }
+    return std::make_shared<IncompleteFactorization>(this->executor(), *csr, params_);
+}
+
+template <typename V, typename I, bool cholesky>
+std::shared_ptr<LinOp<V>> IncompleteFactorization<V, I, cholesky>::Factory::generate_impl(
+    std::shared_ptr<const LinOp<V>> system) const
+{
+    return generate(std::move(system));
+}
+
+template <typename V, typename I, bool cholesky>
+IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
+    std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& A, const Parameters& params)
+    : LinOp<V>(std::move(exec), A.size()), params_(params)
+{
+    std::optional<matrix::Csr<V, I>> moved;
+    if (!A.executor()->same_memory_as(*this->executor())) moved.emplace(this->executor(), A);
+    if (!params.permutation.empty()) {
+        p_ = std::make_shared<const matrix::Csr<V, I>>(
+            permutation_matrix<V>(this->executor(), params.permutation, A.rows()));
+        p_transposed_ = std::make_shared<const matrix::Csr<V, I>>(sparse::transpose(*p_));
+        moved = sparse::spgemm(sparse::spgemm(*p_, moved ? *moved : A), *p_transposed_);
+    }
+    const auto& system = moved ? *moved : A;
+    sparse::IluHandle<V, I> handle(params.factorization);
+    matrix::Csr<V, I> L, U;
+    sparse::ilu_symbolic(handle, system, L, U);
+    sparse::ilu_numeric(handle, system, L, U);
+    shift_ = handle.shift();
+    l_ = std::make_shared<const matrix::Csr<V, I>>(std::move(L));
+    u_ = std::make_shared<const matrix::Csr<V, I>>(std::move(U));
+    if (params.triangular_solve != TriangularSolve::exact) {
+        // Sweeps and ISAI work on the factor itself, so IC needs L^H stored.
+        const auto upper =
+            cholesky ? std::make_shared<const matrix::Csr<V, I>>(sparse::conj_transpose(*l_))
+                     : u_;
+        if (params.triangular_solve == TriangularSolve::jacobi) {
+            lower_solve_ = std::make_shared<JacobiSweeps<V, I>>(l_, params.triangular_sweeps);
+            upper_solve_ = std::make_shared<JacobiSweeps<V, I>>(upper, params.triangular_sweeps);
+        } else {
+            lower_solve_ = std::make_shared<const matrix::Csr<V, I>>(
+                sparse::isai(*l_, {.kind = sparse::IsaiKind::lower}));
+            upper_solve_ = std::make_shared<const matrix::Csr<V, I>>(
+                sparse::isai(*upper, {.kind = sparse::IsaiKind::upper}));
+        }
+        return;
+    }
+    auto lower = solver::LowerTrs<V, I>::build()
+                     .with_algorithm(params.algorithm)
+                     .on(this->executor())
+                     ->generate(l_);
+    // L^H shares L and its analysis of the transposed pattern.
+    upper_solve_ = cholesky ? lower->conj_transpose()
+                            : solver::UpperTrs<V, I>::build()
+                                  .with_algorithm(params.algorithm)
+                                  .on(this->executor())
+                                  ->generate(u_);
+    lower_solve_ = std::move(lower);
+}
+
+template <typename V, typename I, bool cholesky>
+void IncompleteFactorization<V, I, cholesky>::apply_impl(const matrix::Dense<V>& b,
+                                                         matrix::Dense<V>& x) const
+{
+    matrix::Dense<V> intermediate(this->executor(), b.size());
+    if (!p_) {
+        lower_solve_->apply(b, intermediate);
+        upper_solve_->apply(intermediate, x);
+        return;
+    }
+    matrix::Dense<V> permuted(this->executor(), b.size());
+    p_->apply(b, permuted);
+    lower_solve_->apply(permuted, intermediate);
+    upper_solve_->apply(intermediate, permuted);
+    p_transposed_->apply(permuted, x);
+}
+
+template <typename V, typename I, bool cholesky>
+void IncompleteFactorization<V, I, cholesky>::apply_impl(V alpha, const matrix::Dense<V>& b,
+                                                         V beta, matrix::Dense<V>& x) const
+{
+    matrix::Dense<V> solution(this->executor(), x.size());
+    apply_impl(b, solution);
+    blas::axpby(alpha, solution, beta, x);
+}
+
+#define LOOM_INSTANTIATE_INCOMPLETE_FACTORIZATION(V, I) \
+    template class IncompleteFactorization<V, I, false>;  \
+    template class IncompleteFactorization<V, I, true>;
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_INCOMPLETE_FACTORIZATION)
+
+}  // namespace loom::precond

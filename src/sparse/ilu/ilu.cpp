@@ -1,0 +1,499 @@
+// Incomplete factorizations: argument checks, the symbolic phase (on the host: the pattern is
+// read back once), the diagonal-shift retries and backend dispatch (include/loom/sparse/ilu.hpp).
+#include "loom/sparse/ilu.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cmath>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "loom/base/error.hpp"
+#include "loom/sparse/fingerprint.hpp"
+#include "sparse/ilu/kernels.hpp"
+#include "sparse/ilu/state.hpp"
+#include "sparse/sptrsv/levels.hpp"
+
+namespace loom::sparse {
+namespace {
+
+constexpr const char* symbolic_where = "loom::sparse::ilu_symbolic";
+constexpr const char* numeric_where = "loom::sparse::ilu_numeric";
+
+/// OpenMP: a level with fewer rows than this per thread runs chained on one thread (a row of
+/// a factorization costs more than a row of a triangular solve, so fewer than SpTRSV's 32).
+constexpr size_type omp_thin_rows_per_thread = 8;
+/// Shift retries before a factorization is declared impossible: 2^60 times the first shift.
+constexpr int max_shift_attempts = 60;
+
+/// A pattern on the host: row pointers and sorted, distinct columns.
+template <typename I>
+struct HostPattern {
+    std::vector<I> ptrs{0};
+    std::vector<I> cols;
+
+    I rows() const { return static_cast<I>(ptrs.size()) - 1; }
+    void push_row(const std::vector<I>& row)
+    {
+        cols.insert(cols.end(), row.begin(), row.end());
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+};
+
+/// The pattern the factorization starts from: A's (ILU) or that of its lower triangle and
+/// its mirror (IC), with every diagonal entry.
+template <typename I>
+HostPattern<I> base_pattern(size_type n, const std::vector<I>& ptrs, const std::vector<I>& cols,
+                            bool cholesky)
+{
+    std::vector<std::vector<I>> rows(n);
+    for (I r = 0; r < static_cast<I>(n); ++r) {
+        rows[r].push_back(r);
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            const I c = cols[k];
+            if (!cholesky) {
+                rows[r].push_back(c);
+            } else if (c < r) {
+                rows[r].push_back(c);
+                rows[c].push_back(r);
+            }
+        }
+    }
+    HostPattern<I> pattern;
+    for (auto& row : rows) {
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end()), row.end());
+        pattern.push_row(row);
+    }
+    return pattern;
+}
+
+/// ILU(k)'s pattern by level of fill: an entry of A has level 0; eliminating row k from row i
+/// makes (i, j) of level lev(i, k) + lev(k, j) + 1, kept when at most k_max. Symmetric
+/// patterns stay symmetric, so IC(k) runs the same on its symmetric base.
+template <typename I>
+HostPattern<I> level_of_fill(const HostPattern<I>& base, int k_max)
+{
+    const auto n = base.rows();
+    std::vector<int> level(n, INT_MAX);
+    std::vector<std::vector<std::pair<I, int>>> upper(n);
+    HostPattern<I> pattern;
+    std::vector<I> row_cols;
+    for (I i = 0; i < n; ++i) {
+        std::set<I> row(base.cols.begin() + base.ptrs[i], base.cols.begin() + base.ptrs[i + 1]);
+        for (const I j : row) level[j] = 0;
+        // Columns inserted lie beyond the k that made them, so the walk meets them later.
+        for (auto it = row.begin(); it != row.end() && *it < i; ++it) {
+            const I k = *it;
+            for (const auto& [j, level_kj] : upper[k]) {
+                const int fill = level[k] + level_kj + 1;
+                if (fill > k_max) continue;
+                if (level[j] == INT_MAX) row.insert(j);
+                level[j] = std::min(level[j], fill);
+            }
+        }
+        row_cols.assign(row.begin(), row.end());
+        pattern.push_row(row_cols);
+        for (const I j : row_cols) {
+            if (j > i) upper[i].emplace_back(j, level[j]);
+            level[j] = INT_MAX;
+        }
+    }
+    return pattern;
+}
+
+/// Each row's diagonal position in a pattern that has every diagonal entry.
+template <typename I>
+std::vector<I> diagonal_positions(const HostPattern<I>& f)
+{
+    std::vector<I> diag(f.rows());
+    for (I i = 0; i < f.rows(); ++i) {
+        const auto begin = f.cols.begin() + f.ptrs[i];
+        diag[i] = static_cast<I>(std::lower_bound(begin, f.cols.begin() + f.ptrs[i + 1], i) -
+                                 f.cols.begin());
+    }
+    return diag;
+}
+
+/// Position of (r, c) in f, or -1.
+template <typename I>
+I position(const HostPattern<I>& f, I r, I c)
+{
+    const auto begin = f.cols.begin() + f.ptrs[r];
+    const auto end = f.cols.begin() + f.ptrs[r + 1];
+    const auto at = std::lower_bound(begin, end, c);
+    return at != end && *at == c ? static_cast<I>(at - f.cols.begin()) : I{-1};
+}
+
+/// For every entry of F, the entries of A that make it (rows.hpp: assemble_row): ILU takes
+/// A's entries inside F; IC takes the lower triangle and its conjugated mirror.
+template <typename I>
+void gather_lists(const HostPattern<I>& f, const std::vector<I>& a_ptrs,
+                  const std::vector<I>& a_cols, bool cholesky, std::vector<I>& gather_ptrs,
+                  std::vector<I>& sources)
+{
+    std::vector<std::pair<I, I>> links;  // (entry of F, source)
+    for (I r = 0; r < f.rows(); ++r) {
+        for (auto k = a_ptrs[r]; k < a_ptrs[r + 1]; ++k) {
+            const I c = a_cols[k];
+            if (cholesky && c > r) continue;
+            if (const I p = position(f, r, c); p >= 0) links.emplace_back(p, k);
+            if (cholesky && c < r) {
+                if (const I p = position(f, c, r); p >= 0) links.emplace_back(p, -k - 1);
+            }
+        }
+    }
+    std::stable_sort(links.begin(), links.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    gather_ptrs.assign(f.cols.size() + 1, 0);
+    sources.clear();
+    for (const auto& [p, s] : links) {
+        ++gather_ptrs[p + 1];
+        sources.push_back(s);
+    }
+    for (size_type p = 0; p < static_cast<size_type>(f.cols.size()); ++p) {
+        gather_ptrs[p + 1] += gather_ptrs[p];
+    }
+}
+
+/// ParILUT / ParICT's pattern, found from A's values on the host.
+template <typename V, typename I>
+HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& base,
+                                 const matrix::Csr<V, I>& A, const std::vector<I>& a_ptrs,
+                                 const std::vector<I>& a_cols, const IluOptions& options)
+{
+    const bool cholesky = is_cholesky(options.kind);
+    const auto diag = diagonal_positions(base);
+    std::vector<I> gather_ptrs, sources;
+    gather_lists(base, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
+    const auto a = A.values().to_host();
+    const detail::FactorPattern<I> view{static_cast<size_type>(base.rows()),
+                                        static_cast<size_type>(base.cols.size()),
+                                        base.ptrs.data(), base.cols.data(), diag.data()};
+    std::vector<V> a_f(base.cols.size());
+    for (I i = 0; i < base.rows(); ++i) {
+        detail::assemble_row(view, i, a.data(), gather_ptrs.data(), sources.data(),
+                             static_cast<const V*>(nullptr), V{}, a_f.data());
+    }
+    size_type entries = A.nnz();
+    if (cholesky) {
+        entries = 0;
+        for (I r = 0; r < base.rows(); ++r) entries += diag[r] - base.ptrs[r] + 1;
+    }
+    const auto allowed = static_cast<size_type>(std::floor(options.fill_limit * entries));
+    const auto n = static_cast<size_type>(base.rows());
+    detail::ThresholdParams params{options.sweeps, allowed > n ? allowed - n : 0,
+                                   options.drop_tolerance, cholesky};
+    HostPattern<I> pattern;
+    const auto search = [&](const auto& e) {
+        reference::ilu_threshold_pattern(e, view, a_f.data(), params, pattern.ptrs,
+                                         pattern.cols);
+    };
+    exec.run(loom::detail::overloaded{
+        [&](const ReferenceExecutor& e) { search(e); },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(symbolic_where, omp::ilu_threshold_pattern(e, view, a_f.data(), params,
+                                                                     pattern.ptrs, pattern.cols));
+        },
+        // The search is host code; on CUDA it runs on the reference backend.
+        [&](const CudaExecutor&) { search(*ReferenceExecutor::create()); }});
+    return pattern;
+}
+
+/// The pattern of F for the handle's kind.
+template <typename V, typename I>
+HostPattern<I> factor_pattern(const Executor& exec, const matrix::Csr<V, I>& A,
+                              const std::vector<I>& a_ptrs, const std::vector<I>& a_cols,
+                              const IluOptions& options)
+{
+    const bool cholesky = is_cholesky(options.kind);
+    auto base = base_pattern(A.rows(), a_ptrs, a_cols, cholesky);
+    switch (options.kind) {
+    case IluKind::iluk:
+    case IluKind::ick: return level_of_fill(base, options.level);
+    case IluKind::parilut:
+    case IluKind::parict: return threshold_pattern(exec, base, A, a_ptrs, a_cols, options);
+    default: return base;
+    }
+}
+
+/// L's and U's patterns from F's, and where each entry of F goes in them. ILU: L is F's
+/// strictly lower part and a unit diagonal, U its upper part; IC (F symmetric): L is F's
+/// lower part, and entry (i, j >= i) of F goes to (j, i) of L.
+template <typename I>
+void split_pattern(const HostPattern<I>& f, bool cholesky, HostPattern<I>& l, HostPattern<I>& u,
+                   std::vector<I>& l_index, std::vector<I>& u_index)
+{
+    const auto nnz = f.cols.size();
+    l_index.assign(nnz, -1);
+    u_index.assign(nnz, -1);
+    std::vector<I> l_row, u_row;
+    for (I i = 0; i < f.rows(); ++i) {
+        l_row.clear();
+        u_row.clear();
+        for (auto p = f.ptrs[i]; p < f.ptrs[i + 1]; ++p) {
+            const I j = f.cols[p];
+            if (j <= i) {
+                if (!cholesky || j < i) l_index[p] = static_cast<I>(l.cols.size() + l_row.size());
+                l_row.push_back(j);
+            }
+            if (j >= i && !cholesky) {
+                u_index[p] = static_cast<I>(u.cols.size() + u_row.size());
+                u_row.push_back(j);
+            }
+        }
+        l.push_row(l_row);
+        if (!cholesky) u.push_row(u_row);
+    }
+    if (!cholesky) return;
+    // l_index so far holds, for entries below the diagonal, their own place in L.
+    std::vector<I> own = l_index;
+    for (I i = 0; i < f.rows(); ++i) {
+        for (auto p = f.ptrs[i]; p < f.ptrs[i + 1]; ++p) {
+            const I j = f.cols[p];
+            if (j == i) {
+                l_index[p] = l.ptrs[i + 1] - 1;
+            } else if (j > i) {
+                l_index[p] = own[position(f, j, i)];
+            } else {
+                l_index[p] = -1;
+            }
+        }
+    }
+}
+
+template <typename V, typename I>
+matrix::Csr<V, I> zero_matrix(const std::shared_ptr<const Executor>& exec, size_type n,
+                              const HostPattern<I>& pattern)
+{
+    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, pattern.ptrs, pattern.cols,
+                                        std::vector<V>(pattern.cols.size()));
+}
+
+void check_options(const IluOptions& options)
+{
+    const auto fail = [](const std::string& what) { throw BadInput(symbolic_where, what); };
+    if (options.level < 0) fail("IluOptions::level must be >= 0");
+    if (options.sweeps < 0) fail("IluOptions::sweeps must be >= 0");
+    if (!(options.fill_limit > 0)) fail("IluOptions::fill_limit must be > 0");
+    if (!(options.drop_tolerance >= 0)) fail("IluOptions::drop_tolerance must be >= 0");
+    if (!(options.initial_shift > 0)) fail("IluOptions::initial_shift must be > 0");
+}
+
+bool may_shift(const IluOptions& options)
+{
+    return options.diagonal_shift == DiagonalShift::on ||
+           (options.diagonal_shift == DiagonalShift::automatic && is_cholesky(options.kind));
+}
+
+/// r_i = the largest |a_ij| of row i (the scale of row i's shift), on exec.
+template <typename V, typename I>
+Array<V> shift_scale(const std::shared_ptr<const Executor>& exec, const matrix::Csr<V, I>& A)
+{
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto values = A.values().to_host();
+    std::vector<V> scale(A.rows(), V{1});
+    for (size_type r = 0; r < A.rows(); ++r) {
+        remove_complex_t<V> largest = 0;
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) largest = std::max(largest, std::abs(values[k]));
+        if (largest > 0) scale[r] = V{largest};
+    }
+    return Array<V>(exec, scale);
+}
+
+/// F's values for A + shift * diag(scale) (scale: nullptr for none); the first row whose
+/// pivot broke, or n.
+template <typename V, typename I>
+size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& options,
+                        const matrix::Csr<V, I>& A, const V* scale, double shift,
+                        Array<V>& values)
+{
+    const auto& exec = *state.exec;
+    const auto f = state.pattern();
+    const auto nnz = static_cast<size_type>(state.col_idxs.size());
+    Array<V> a_f(state.exec, nnz);
+    LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, A.values().const_data(),
+                    state.gather_ptrs.const_data(), state.sources.const_data(), scale,
+                    static_cast<V>(shift), a_f.data());
+    switch (options.kind) {
+    case IluKind::ilu0:
+    case IluKind::iluk:
+    case IluKind::ic0:
+    case IluKind::ick:
+        LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
+                        a_f.const_data(), values.data());
+        break;
+    default: {
+        LOOM_RUN_KERNEL(numeric_where, exec, ilu_initial_guess, f, a_f.const_data(),
+                        values.data());
+        Array<V> next(state.exec, nnz);
+        for (int s = 0; s < options.sweeps; ++s) {
+            LOOM_RUN_KERNEL(numeric_where, exec, ilu_sweep, f, a_f.const_data(),
+                            values.const_data(), next.data());
+            std::swap(values, next);
+        }
+    }
+    }
+    return LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f, a_f.const_data(),
+                           values.const_data(), is_cholesky(options.kind));
+}
+
+}  // namespace
+
+IluKind parse_ilu_kind(const std::string& text)
+{
+    return names_of(IluKind{}).parse(text, "loom::sparse::parse_ilu_kind");
+}
+
+const char* to_string(IluKind kind) { return names_of(kind).to_string(kind); }
+
+bool is_cholesky(IluKind kind) noexcept
+{
+    return kind == IluKind::ic0 || kind == IluKind::ick || kind == IluKind::paric ||
+           kind == IluKind::parict;
+}
+
+template <typename V, typename I>
+size_type IluHandle<V, I>::l_nnz() const
+{
+    return this->analysis("loom::sparse::IluHandle::l_nnz").l_nnz;
+}
+
+template <typename V, typename I>
+size_type IluHandle<V, I>::u_nnz() const
+{
+    return this->analysis("loom::sparse::IluHandle::u_nnz").u_nnz;
+}
+
+template <typename V, typename I>
+size_type IluHandle<V, I>::levels() const
+{
+    return this->analysis("loom::sparse::IluHandle::levels").schedule.levels();
+}
+
+template <typename V, typename I>
+double IluHandle<V, I>::shift() const
+{
+    return this->analysis("loom::sparse::IluHandle::shift").shift;
+}
+
+template <typename V, typename I>
+void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
+                  matrix::Csr<V, I>& U)
+{
+    const auto& exec = A.executor();
+    if (!exec) throw BadInput(symbolic_where, "A has no executor (it was default-constructed)");
+    if (A.rows() != A.cols()) {
+        throw DimensionMismatch(symbolic_where, "A", A.size(), "A", A.size(),
+                                "an incomplete factorization needs a square matrix");
+    }
+    const auto& options = handle.options();
+    check_options(options);
+    const bool cholesky = is_cholesky(options.kind);
+    const auto n = A.rows();
+    const auto a_ptrs = A.row_ptrs().to_host();
+    const auto a_cols = A.col_idxs().to_host();
+    const auto f = factor_pattern(*exec, A, a_ptrs, a_cols, options);
+
+    auto state = std::make_unique<detail::IluState<V, I>>();
+    state->exec = exec;
+    state->row_ptrs = Array<I>(exec, f.ptrs);
+    state->col_idxs = Array<I>(exec, f.cols);
+    state->diag = Array<I>(exec, diagonal_positions(f));
+    std::vector<I> gather_ptrs, sources;
+    gather_lists(f, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
+    state->gather_ptrs = Array<I>(exec, gather_ptrs);
+    state->sources = Array<I>(exec, sources);
+    HostPattern<I> l_pattern, u_pattern;
+    std::vector<I> l_index, u_index;
+    split_pattern(f, cholesky, l_pattern, u_pattern, l_index, u_index);
+    state->l_index = Array<I>(exec, l_index);
+    state->u_index = Array<I>(exec, u_index);
+    state->l_nnz = l_pattern.cols.size();
+    state->u_nnz = cholesky ? 0 : u_pattern.cols.size();
+
+    // Row i of F waits on the rows of its strictly lower entries: L's dependencies.
+    const auto* omp = dynamic_cast<const OmpExecutor*>(exec.get());
+    const size_type thin = omp ? omp_thin_rows_per_thread * std::max(omp->num_threads(), 1) : 0;
+    auto schedule = detail::level_schedule(
+        detail::row_levels(n, l_pattern.ptrs, l_pattern.cols, true), thin);
+    if (exec->kind() == ExecKind::cuda) {
+        schedule.order = Array<I>(exec, schedule.host_order);
+        schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
+    }
+    state->schedule = std::move(schedule);
+
+    auto new_l = zero_matrix<V>(exec, n, l_pattern);
+    auto new_u = cholesky ? matrix::Csr<V, I>{} : zero_matrix<V>(exec, n, u_pattern);
+    const auto check = options.pattern_check;
+    state->a_pattern = pattern_fingerprint(A, check);
+    L = std::move(new_l);
+    state->l_pattern = pattern_fingerprint(L, check);  // after the move, which empties its cache
+    if (!cholesky) {
+        U = std::move(new_u);
+        state->u_pattern = pattern_fingerprint(U, check);
+    }
+    handle.adopt(std::move(state));
+}
+
+template <typename V, typename I>
+void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
+                 matrix::Csr<V, I>& U)
+{
+    auto* state = handle.state();
+    if (!state) {
+        throw BadInput(numeric_where, "the handle has no analysis; run ilu_symbolic first");
+    }
+    const auto& options = handle.options();
+    const bool cholesky = is_cholesky(options.kind);
+    for (const matrix::Csr<V, I>* operand : {&A, static_cast<const matrix::Csr<V, I>*>(&L),
+                                             static_cast<const matrix::Csr<V, I>*>(&U)}) {
+        if (cholesky && operand == &U) continue;
+        if (!operand->executor() || !state->exec->same_memory_as(*operand->executor())) {
+            throw BadInput(numeric_where, "A, L and U must live in the memory of the executor "
+                                          "the analysis ran on (" + state->exec->name() + ")");
+        }
+    }
+    const auto check = options.pattern_check;
+    check_pattern(numeric_where, "A", state->a_pattern, A, check);
+    check_pattern(numeric_where, "L", state->l_pattern, L, check);
+    if (!cholesky) check_pattern(numeric_where, "U", state->u_pattern, U, check);
+
+    Array<V> values(state->exec, state->col_idxs.size());
+    Array<V> scale;
+    double shift = 0;
+    for (int attempt = 0;; ++attempt) {
+        const auto bad = factor_values(*state, options, A, shift > 0 ? scale.const_data() : nullptr,
+                                       shift, values);
+        if (bad == A.rows()) break;
+        if (!may_shift(options) || attempt == max_shift_attempts) {
+            throw NumericalError(
+                numeric_where,
+                "row " + std::to_string(bad) + " has a zero, tiny" +
+                    (cholesky ? ", non-positive" : "") + " or non-finite pivot" +
+                    (may_shift(options) ? " even with the largest diagonal shift tried"
+                                        : " (IluOptions::diagonal_shift = on shifts the diagonal)"));
+        }
+        if (shift == 0) scale = shift_scale(state->exec, A);
+        shift = shift == 0 ? options.initial_shift : 2 * shift;
+    }
+    state->shift = shift;
+    LOOM_RUN_KERNEL(numeric_where, *state->exec, ilu_extract, state->pattern(),
+                    values.const_data(), state->l_index.const_data(),
+                    state->u_index.const_data(), cholesky, L.values().data(),
+                    cholesky ? static_cast<V*>(nullptr) : U.values().data());
+}
+
+#define LOOM_INSTANTIATE_ILU(V, I)                                                          \
+    template class IluHandle<V, I>;                                                         \
+    template void ilu_symbolic(IluHandle<V, I>&, const matrix::Csr<V, I>&,                  \
+                               matrix::Csr<V, I>&, matrix::Csr<V, I>&);                     \
+    template void ilu_numeric(IluHandle<V, I>&, const matrix::Csr<V, I>&, matrix::Csr<V, I>&, \
+                              matrix::Csr<V, I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_ILU)
+
+}  // namespace loom::sparse

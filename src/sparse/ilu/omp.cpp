@@ -1,0 +1,120 @@
+// OpenMP incomplete factorizations: the IKJ factorization by level sets (omp_levels.hpp);
+// every other kernel is a parallel loop over rows.
+#include <algorithm>
+
+#include "base/instantiate.hpp"
+#include "sparse/ilu/isai_row.hpp"
+#include "sparse/ilu/kernels.hpp"
+#include "sparse/ilu/threshold.hpp"
+#include "sparse/sptrsv/omp_levels.hpp"
+
+namespace loom::sparse::omp {
+namespace {
+
+/// body(i) for every row, rows split among the threads.
+template <typename I, typename Body>
+void for_rows(const OmpExecutor& exec, I n, const Body& body)
+{
+#pragma omp parallel for schedule(dynamic, 64) num_threads(exec.num_threads())
+    for (I i = 0; i < n; ++i) body(i);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void ilu_assemble(const OmpExecutor& exec, const detail::FactorPattern<I>& f, const V* a,
+                  const I* gather_ptrs, const I* sources, const V* scale, V shift, V* a_f)
+{
+    for_rows(exec, static_cast<I>(f.n), [&](I i) {
+        detail::assemble_row(f, i, a, gather_ptrs, sources, scale, shift, a_f);
+    });
+}
+
+template <typename V, typename I>
+void ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
+                   const detail::LevelSchedule<I>& schedule, const V* a_f, V* values)
+{
+    for_rows(exec, static_cast<I>(f.n), [&](I i) {
+        for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
+    });
+    detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
+}
+
+template <typename V, typename I>
+void ilu_initial_guess(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
+                       const V* a_f, V* values)
+{
+    for_rows(exec, static_cast<I>(f.n), [&](I i) {
+        for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
+            values[p] = detail::initial_entry(f, i, p, a_f);
+        }
+    });
+}
+
+template <typename V, typename I>
+void ilu_sweep(const OmpExecutor& exec, const detail::FactorPattern<I>& f, const V* a_f,
+               const V* old, V* values)
+{
+    for_rows(exec, static_cast<I>(f.n), [&](I i) {
+        for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
+            values[p] = detail::sweep_entry(f, i, p, a_f, old);
+        }
+    });
+}
+
+template <typename V, typename I>
+size_type ilu_first_bad_pivot(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
+                              const V* a_f, const V* values, bool cholesky)
+{
+    size_type first = f.n;
+    const auto n = static_cast<I>(f.n);
+#pragma omp parallel for reduction(min : first) num_threads(exec.num_threads())
+    for (I i = 0; i < n; ++i) {
+        if (detail::bad_pivot(f, i, a_f, values, cholesky)) first = std::min<size_type>(first, i);
+    }
+    return first;
+}
+
+template <typename V, typename I>
+void ilu_extract(const OmpExecutor& exec, const detail::FactorPattern<I>& f, const V* values,
+                 const I* l_index, const I* u_index, bool cholesky, V* l, V* u)
+{
+    for_rows(exec, static_cast<I>(f.n), [&](I i) {
+        detail::extract_row(f, i, values, l_index, u_index, cholesky, l, u);
+    });
+}
+
+template <typename V, typename I>
+void ilu_threshold_pattern(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
+                           const V* a_f, const detail::ThresholdParams& params,
+                           std::vector<I>& ptrs, std::vector<I>& cols)
+{
+    const auto parallel = [&](I n, const auto& body) { for_rows(exec, n, body); };
+    detail::threshold_pattern(f, a_f, params, parallel, ptrs, cols);
+}
+
+template <typename V, typename I>
+size_type isai_rows(const OmpExecutor& exec, size_type n, const I* a_ptrs, const I* a_cols,
+                    const V* a_vals, const I* m_ptrs, const I* m_cols, V* m_vals)
+{
+    size_type first = n;
+#pragma omp parallel num_threads(exec.num_threads()) reduction(min : first)
+    {
+        std::vector<V> dense;
+#pragma omp for schedule(dynamic, 64)
+        for (I i = 0; i < static_cast<I>(n); ++i) {
+            if (!detail::isai_row(i, a_ptrs, a_cols, a_vals, m_ptrs, m_cols, m_vals, dense)) {
+                first = std::min<size_type>(first, i);
+            }
+        }
+    }
+    return first;
+}
+
+#define LOOM_INSTANTIATE(V, I)                           \
+    LOOM_INSTANTIATE_ILU_KERNELS(OmpExecutor, V, I)      \
+    LOOM_INSTANTIATE_ILU_THRESHOLD(OmpExecutor, V, I)    \
+    LOOM_INSTANTIATE_ISAI(OmpExecutor, V, I)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
+
+}  // namespace loom::sparse::omp

@@ -1,0 +1,190 @@
+// The work on one row (or one entry) of an incomplete factorization, written once for every
+// backend: the host backends call these with V, the CUDA kernels with V's device type.
+//
+// Every kernel works on F, the combined factor: a square CSR pattern with sorted rows and a
+// diagonal entry in every row, which holds L's strictly lower entries and U's upper ones
+// (L's unit diagonal implied). IC kinds factor the symmetric pattern the same way and take
+// their L from U (ilu.cpp).
+#pragma once
+
+#include <limits>
+#include <type_traits>
+
+#include "loom/base/types.hpp"
+#include "loom/launch/macros.hpp"
+
+namespace loom::sparse::detail {
+
+/// F's pattern, and where each row keeps its diagonal.
+template <typename I>
+struct FactorPattern {
+    size_type n = 0;
+    size_type nnz = 0;
+    const I* row_ptrs = nullptr;
+    const I* col_idxs = nullptr;
+    const I* diag = nullptr;
+};
+
+template <typename T>
+LOOM_HOST_DEVICE LOOM_INLINE auto real_of(const T& x)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        return x;
+    } else {
+        return x.real();
+    }
+}
+
+template <typename T>
+LOOM_HOST_DEVICE LOOM_INLINE T conj_of(const T& x)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        return x;
+    } else {
+        return T(x.real(), -x.imag());
+    }
+}
+
+template <typename R>
+LOOM_HOST_DEVICE LOOM_INLINE R square_root(R x)
+{
+    if constexpr (std::is_same_v<R, float>) {
+        return sqrtf(x);
+    } else {
+        return sqrt(x);
+    }
+}
+
+template <typename T>
+LOOM_HOST_DEVICE LOOM_INLINE auto magnitude(const T& x)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        return x < 0 ? -x : x;
+    } else {
+        return square_root(x.real() * x.real() + x.imag() * x.imag());
+    }
+}
+
+/// The position of column c in row r of F, or -1.
+template <typename I>
+LOOM_HOST_DEVICE LOOM_INLINE I find_in_row(const FactorPattern<I>& f, I r, I c)
+{
+    I lo = f.row_ptrs[r];
+    I hi = f.row_ptrs[r + 1];
+    while (lo < hi) {
+        const I mid = lo + (hi - lo) / 2;
+        if (f.col_idxs[mid] < c) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < f.row_ptrs[r + 1] && f.col_idxs[lo] == c ? lo : I{-1};
+}
+
+/// A on F's pattern: entry p of row i is the sum of A's entries that `sources` lists for it
+/// (gather_ptrs[p] .. gather_ptrs[p + 1] - 1; s >= 0 is a[s], s < 0 is conj(a[-s - 1]), the
+/// mirror of a lower entry for IC), plus shift * scale[i] on the diagonal (scale: nullptr
+/// when no shift).
+template <typename T, typename I>
+LOOM_HOST_DEVICE void assemble_row(const FactorPattern<I>& f, I i, const T* a,
+                                   const I* gather_ptrs, const I* sources, const T* scale,
+                                   T shift, T* a_f)
+{
+    for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
+        T sum{};
+        for (I g = gather_ptrs[p]; g < gather_ptrs[p + 1]; ++g) {
+            const I s = sources[g];
+            sum += s >= 0 ? a[s] : conj_of(a[-s - 1]);
+        }
+        if (scale != nullptr && p == f.diag[i]) sum += shift * scale[i];
+        a_f[p] = sum;
+    }
+}
+
+/// Row i of ILU by the IKJ variant of Gaussian elimination, in place: needs the rows of its
+/// strictly lower entries finished, and row i holding A's values.
+template <typename T, typename I>
+LOOM_HOST_DEVICE void factorize_row(const FactorPattern<I>& f, I i, T* values)
+{
+    const I end = f.row_ptrs[i + 1];
+    for (I p = f.row_ptrs[i]; p < end && f.col_idxs[p] < i; ++p) {
+        const I k = f.col_idxs[p];
+        const T l = values[p] / values[f.diag[k]];
+        values[p] = l;
+        // Both rows are sorted: one merge walk finds the columns they share beyond k.
+        I target = p + 1;
+        for (I q = f.diag[k] + 1; q < f.row_ptrs[k + 1]; ++q) {
+            const I j = f.col_idxs[q];
+            while (target < end && f.col_idxs[target] < j) ++target;
+            if (target == end) break;
+            if (f.col_idxs[target] == j) values[target] -= l * values[q];
+        }
+    }
+}
+
+/// Chow-Patel's starting point for entry p = (i, j): l_ij = a_ij / a_jj, u_ij = a_ij.
+template <typename T, typename I>
+LOOM_HOST_DEVICE LOOM_INLINE T initial_entry(const FactorPattern<I>& f, I i, I p, const T* a_f)
+{
+    const I j = f.col_idxs[p];
+    return j < i ? a_f[p] / a_f[f.diag[j]] : a_f[p];
+}
+
+/// One fixed-point update of entry p = (i, j) from the values `old`:
+/// u_ij = a_ij - sum_{k < i} l_ik u_kj, l_ij = (a_ij - sum_{k < j} l_ik u_kj) / u_jj.
+template <typename T, typename I>
+LOOM_HOST_DEVICE T sweep_entry(const FactorPattern<I>& f, I i, I p, const T* a_f, const T* old)
+{
+    const I j = f.col_idxs[p];
+    const I limit = j < i ? j : i;
+    T sum = a_f[p];
+    for (I t = f.row_ptrs[i]; t < f.row_ptrs[i + 1] && f.col_idxs[t] < limit; ++t) {
+        const I kj = find_in_row(f, f.col_idxs[t], j);
+        if (kj >= 0) sum -= old[t] * old[kj];
+    }
+    return j < i ? sum / old[f.diag[j]] : sum;
+}
+
+/// Whether row i's pivot breaks the factorization: zero, tiny against the row of A, not
+/// finite, or (IC) not positive.
+template <typename T, typename I>
+LOOM_HOST_DEVICE bool bad_pivot(const FactorPattern<I>& f, I i, const T* a_f, const T* values,
+                                bool cholesky)
+{
+    using R = decltype(magnitude(T{}));
+    R row_max = 0;
+    for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
+        const R m = magnitude(a_f[p]);
+        if (m > row_max) row_max = m;
+    }
+    const T d = values[f.diag[i]];
+    const R m = magnitude(d);
+    const bool finite = m <= std::numeric_limits<R>::max();
+    const bool large = m > std::numeric_limits<R>::epsilon() * row_max;
+    return !finite || !large || (cholesky && !(real_of(d) > 0));
+}
+
+/// Row i of F into the factors: ILU: l_ij (j < i), a unit l_ii, u_ij (j >= i) at l_index /
+/// u_index; IC: l_ji = conj(u_ij) / sqrt(u_ii) for j >= i at l_index (the position of
+/// (j, i) in L).
+template <typename T, typename I>
+LOOM_HOST_DEVICE void extract_row(const FactorPattern<I>& f, I i, const T* values,
+                                  const I* l_index, const I* u_index, bool cholesky, T* l,
+                                  T* u)
+{
+    const auto pivot_root = cholesky ? square_root(real_of(values[f.diag[i]])) : 1;
+    for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
+        const I j = f.col_idxs[p];
+        if (cholesky) {
+            if (j >= i) l[l_index[p]] = conj_of(values[p]) / T(pivot_root);
+        } else if (j < i) {
+            l[l_index[p]] = values[p];
+        } else {
+            u[u_index[p]] = values[p];
+            if (j == i) l[l_index[p]] = T(1);
+        }
+    }
+}
+
+}  // namespace loom::sparse::detail

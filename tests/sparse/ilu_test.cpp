@@ -1,0 +1,493 @@
+// Incomplete factorizations: exact answers where there is no fill (tridiagonal), L U = A on
+// A's pattern, level-of-fill patterns, every kind on every backend against the reference,
+// ParILU's convergence, ParILUT's fill limit, pivots and shifts, numeric reuse, bad input.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loom/base/error.hpp"
+#include "loom/matrix/io.hpp"
+#include "loom/sparse/ilu.hpp"
+#include "loom/sparse/isai.hpp"
+#include "support/executors.hpp"
+#include "support/random.hpp"
+#include "support/shared_matrices.hpp"
+#include "support/types.hpp"
+
+namespace {
+
+using loom::dim2;
+using loom::size_type;
+using loom::sparse::DiagonalShift;
+using loom::sparse::IluKind;
+using loom::sparse::IluOptions;
+namespace matrix = loom::matrix;
+namespace sparse = loom::sparse;
+
+const std::vector<IluKind> all_kinds{IluKind::ilu0,   IluKind::iluk,  IluKind::ic0,
+                                     IluKind::ick,    IluKind::parilu, IluKind::paric,
+                                     IluKind::parilut, IluKind::parict};
+
+template <typename T>
+class Ilu : public ::testing::Test {
+protected:
+    using V = typename T::value_type;
+    using I = typename T::index_type;
+    using Csr = matrix::Csr<V, I>;
+    using Dense = std::vector<std::vector<V>>;
+
+    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+
+    /// A random matrix with a dominant diagonal; Hermitian when `hermitian`.
+    Csr dominant(size_type n, double per_row, bool hermitian, std::uint64_t seed = 7) const
+    {
+        std::mt19937_64 rng(seed);
+        std::poisson_distribution<int> count(per_row);
+        std::uniform_int_distribution<size_type> col(0, n - 1);
+        Dense a(n, std::vector<V>(n));
+        std::vector<std::vector<bool>> stored(n, std::vector<bool>(n, false));
+        for (size_type r = 0; r < n; ++r) {
+            for (int k = count(rng); k > 0; --k) {
+                const auto c = col(rng);
+                const auto v = loom::test::random_value<V>(rng);
+                a[r][c] += v;
+                stored[r][c] = true;
+                if (hermitian) {
+                    a[c][r] += loom::conj(v);
+                    stored[c][r] = true;
+                }
+            }
+        }
+        for (size_type r = 0; r < n; ++r) {
+            double sum = 0;
+            for (size_type c = 0; c < n; ++c) sum += std::abs(a[r][c]);
+            a[r][r] = V(static_cast<loom::remove_complex_t<V>>(sum + 1));
+            stored[r][r] = true;
+        }
+        return from_dense(a, stored);
+    }
+
+    Csr from_dense(const Dense& a, const std::vector<std::vector<bool>>& stored) const
+    {
+        std::vector<I> ptrs{0}, cols;
+        std::vector<V> values;
+        for (size_type r = 0; r < static_cast<size_type>(a.size()); ++r) {
+            for (size_type c = 0; c < static_cast<size_type>(a.size()); ++c) {
+                if (!stored[r][c]) continue;
+                cols.push_back(static_cast<I>(c));
+                values.push_back(a[r][c]);
+            }
+            ptrs.push_back(static_cast<I>(cols.size()));
+        }
+        const auto n = static_cast<size_type>(a.size());
+        return Csr::from_host(ref, dim2{n, n}, ptrs, cols, values);
+    }
+
+    static Dense to_dense(const Csr& M)
+    {
+        Dense d(M.rows(), std::vector<V>(M.cols()));
+        const auto ptrs = M.row_ptrs().to_host();
+        const auto cols = M.col_idxs().to_host();
+        const auto values = M.values().to_host();
+        for (size_type r = 0; r < M.rows(); ++r) {
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) d[r][cols[k]] += values[k];
+        }
+        return d;
+    }
+
+    /// L R, with R = U, or L^H for IC.
+    static Dense product(const Csr& L, const Csr* U)
+    {
+        const auto l = to_dense(L);
+        const auto n = static_cast<size_type>(l.size());
+        Dense r(n, std::vector<V>(n));
+        if (U) {
+            r = to_dense(*U);
+        } else {
+            for (size_type i = 0; i < n; ++i) {
+                for (size_type j = 0; j < n; ++j) r[i][j] = loom::conj(l[j][i]);
+            }
+        }
+        Dense p(n, std::vector<V>(n));
+        for (size_type i = 0; i < n; ++i) {
+            for (size_type k = 0; k < n; ++k) {
+                if (l[i][k] == V{}) continue;
+                for (size_type j = 0; j < n; ++j) p[i][j] += l[i][k] * r[k][j];
+            }
+        }
+        return p;
+    }
+
+    struct Factors {
+        Csr L, U;
+        double shift = 0;
+        size_type l_nnz = 0, u_nnz = 0;
+    };
+
+    Factors factor(const std::shared_ptr<const loom::Executor>& exec, const Csr& A,
+                   const IluOptions& options) const
+    {
+        Factors f;
+        const Csr a(exec, A);
+        sparse::IluHandle<V, I> handle(options);
+        sparse::ilu_symbolic(handle, a, f.L, f.U);
+        sparse::ilu_numeric(handle, a, f.L, f.U);
+        f.shift = handle.shift();
+        f.l_nnz = handle.l_nnz();
+        f.u_nnz = handle.u_nnz();
+        return f;
+    }
+
+    static double max_difference(const Csr& X, const Csr& Y)
+    {
+        const auto x = X.values().to_host();
+        const auto y = Y.values().to_host();
+        EXPECT_EQ(x.size(), y.size());
+        EXPECT_EQ(X.col_idxs().to_host(), Y.col_idxs().to_host());
+        double worst = 0;
+        for (size_t k = 0; k < std::min(x.size(), y.size()); ++k) {
+            worst = std::max(worst, static_cast<double>(std::abs(x[k] - y[k])) /
+                                        (1 + static_cast<double>(std::abs(y[k]))));
+        }
+        return worst;
+    }
+
+    static double tolerance() { return std::is_same_v<loom::remove_complex_t<V>, float> ? 1e-4 : 1e-11; }
+};
+
+TYPED_TEST_SUITE(Ilu, loom::test::ValueIndexTypes);
+
+TYPED_TEST(Ilu, Ilu0OfATridiagonalIsTheExactLu)
+{
+    using V = typename TestFixture::V;
+    const size_type n = 50;
+    typename TestFixture::Dense a(n, std::vector<V>(n));
+    std::vector<std::vector<bool>> stored(n, std::vector<bool>(n, false));
+    for (size_type i = 0; i < n; ++i) {
+        a[i][i] = V(4 + 0.01 * i);
+        stored[i][i] = true;
+        if (i > 0) {
+            a[i][i - 1] = V(-1 - 0.02 * i);
+            a[i - 1][i] = V(-1 + 0.03 * i);
+            stored[i][i - 1] = stored[i - 1][i] = true;
+        }
+    }
+    const auto A = this->from_dense(a, stored);
+    // Thomas: l_i = a_{i,i-1} / u_{i-1}, u_i = a_ii - l_i a_{i-1,i}.
+    std::vector<V> l(n), u(n);
+    u[0] = a[0][0];
+    for (size_type i = 1; i < n; ++i) {
+        l[i] = a[i][i - 1] / u[i - 1];
+        u[i] = a[i][i] - l[i] * a[i - 1][i];
+    }
+    for (const auto& exec : loom::test::backends()) {
+        const auto f = this->factor(exec, A, {.kind = IluKind::ilu0});
+        const auto L = TestFixture::to_dense(f.L);
+        const auto U = TestFixture::to_dense(f.U);
+        for (size_type i = 0; i < n; ++i) {
+            EXPECT_NEAR(std::abs(L[i][i] - V(1)), 0, this->tolerance());
+            EXPECT_NEAR(std::abs(U[i][i] - u[i]), 0, this->tolerance() * 10) << i;
+            if (i > 0) {
+                EXPECT_NEAR(std::abs(L[i][i - 1] - l[i]), 0, this->tolerance()) << i;
+                EXPECT_NEAR(std::abs(U[i - 1][i] - a[i - 1][i]), 0, this->tolerance()) << i;
+            }
+        }
+        EXPECT_EQ(f.l_nnz, 2 * n - 1);
+        EXPECT_EQ(f.u_nnz, 2 * n - 1);
+    }
+}
+
+TYPED_TEST(Ilu, ProductMatchesAOnItsPattern)
+{
+    for (const auto kind : {IluKind::ilu0, IluKind::ic0}) {
+        const bool ic = sparse::is_cholesky(kind);
+        const auto A = this->dominant(60, 3, ic);
+        const auto f = this->factor(this->ref, A, {.kind = kind});
+        const auto p = TestFixture::product(f.L, ic ? nullptr : &f.U);
+        const auto a = TestFixture::to_dense(A);
+        const auto ptrs = A.row_ptrs().to_host();
+        const auto cols = A.col_idxs().to_host();
+        for (size_type r = 0; r < A.rows(); ++r) {
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                const auto c = cols[k];
+                EXPECT_NEAR(std::abs(p[r][c] - a[r][c]), 0, this->tolerance() * 100)
+                    << sparse::to_string(kind) << " (" << r << ", " << c << ")";
+            }
+        }
+    }
+}
+
+TYPED_TEST(Ilu, LevelOfFillGrowsToTheFullLuPattern)
+{
+    using V = typename TestFixture::V;
+    const auto A = this->dominant(40, 2, false);
+    // The pattern of the complete LU without pivoting: symbolic Gaussian elimination.
+    auto full = TestFixture::to_dense(A);
+    std::vector<std::vector<bool>> nz(40, std::vector<bool>(40));
+    for (int i = 0; i < 40; ++i) {
+        for (int j = 0; j < 40; ++j) nz[i][j] = full[i][j] != V{} || i == j;
+    }
+    for (int k = 0; k < 40; ++k) {
+        for (int i = k + 1; i < 40; ++i) {
+            if (!nz[i][k]) continue;
+            for (int j = k + 1; j < 40; ++j) nz[i][j] = nz[i][j] || nz[k][j];
+        }
+    }
+    size_type full_nnz = 0;
+    for (const auto& row : nz) full_nnz += std::count(row.begin(), row.end(), true);
+    size_type previous = 0;
+    for (const int level : {0, 1, 2, 3, 40}) {
+        const auto f = this->factor(this->ref, A, {.kind = IluKind::iluk, .level = level});
+        const auto nnz = f.l_nnz + f.u_nnz - 40;
+        EXPECT_GE(nnz, previous) << level;
+        previous = nnz;
+        if (level == 40) EXPECT_EQ(nnz, full_nnz);
+    }
+    // With every fill entry the factorization is the exact LU: L U = A everywhere.
+    const auto f = this->factor(this->ref, A, {.kind = IluKind::iluk, .level = 40});
+    const auto p = TestFixture::product(f.L, &f.U);
+    for (int i = 0; i < 40; ++i) {
+        for (int j = 0; j < 40; ++j) {
+            EXPECT_NEAR(std::abs(p[i][j] - full[i][j]), 0, this->tolerance() * 100);
+        }
+    }
+}
+
+TYPED_TEST(Ilu, EveryKindOnEveryBackendMatchesTheReference)
+{
+    for (const auto kind : all_kinds) {
+        const auto A = this->dominant(300, 5, sparse::is_cholesky(kind));
+        const IluOptions options{.kind = kind, .level = 2, .sweeps = 3};
+        const auto expected = this->factor(this->ref, A, options);
+        for (const auto& exec : loom::test::backends()) {
+            const auto f = this->factor(exec, A, options);
+            EXPECT_LE(TestFixture::max_difference(f.L, expected.L), this->tolerance())
+                << sparse::to_string(kind) << " on " << exec->name();
+            if (!sparse::is_cholesky(kind)) {
+                EXPECT_LE(TestFixture::max_difference(f.U, expected.U), this->tolerance())
+                    << sparse::to_string(kind) << " on " << exec->name();
+            }
+        }
+    }
+}
+
+TYPED_TEST(Ilu, ParIluConvergesTowardsIlu0)
+{
+    for (const auto [par, exact] : {std::pair{IluKind::parilu, IluKind::ilu0},
+                                    std::pair{IluKind::paric, IluKind::ic0}}) {
+        const auto A = this->dominant(200, 4, sparse::is_cholesky(par));
+        const auto ilu0 = this->factor(this->ref, A, {.kind = exact});
+        double previous = INFINITY;
+        for (const int sweeps : {0, 1, 2, 4, 8}) {
+            const auto f = this->factor(this->ref, A, {.kind = par, .sweeps = sweeps});
+            const auto error = TestFixture::max_difference(f.L, ilu0.L);
+            EXPECT_TRUE(error < previous || error == 0) << sparse::to_string(par) << " " << sweeps;
+            previous = error;
+        }
+        const auto f = this->factor(this->ref, A, {.kind = par, .sweeps = 60});
+        EXPECT_LE(TestFixture::max_difference(f.L, ilu0.L), this->tolerance() * 10);
+    }
+}
+
+TYPED_TEST(Ilu, ThresholdFactorsStayUnderTheFillLimit)
+{
+    const auto A = this->dominant(300, 6, false);
+    const auto S = this->dominant(300, 6, true);
+    size_type lower = 0;
+    {
+        const auto ptrs = S.row_ptrs().to_host();
+        const auto cols = S.col_idxs().to_host();
+        for (size_type r = 0; r < S.rows(); ++r) {
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) lower += cols[k] <= r;
+        }
+    }
+    for (const double fill : {1.0, 1.5, 3.0}) {
+        const auto f = this->factor(this->ref, A, {.kind = IluKind::parilut, .fill_limit = fill});
+        EXPECT_LE(f.l_nnz + f.u_nnz - A.rows(), fill * A.nnz()) << fill;
+        const auto c = this->factor(this->ref, S, {.kind = IluKind::parict, .fill_limit = fill});
+        EXPECT_LE(c.l_nnz, fill * lower) << fill;
+    }
+    // A larger limit admits fill: the factors are then more than A's pattern.
+    const auto f = this->factor(this->ref, A, {.kind = IluKind::parilut, .fill_limit = 3.0});
+    EXPECT_GT(f.l_nnz + f.u_nnz - A.rows(), A.nnz());
+}
+
+TYPED_TEST(Ilu, ZeroPivotNamesItsRowUnlessShifting)
+{
+    using V = typename TestFixture::V;
+    const size_type n = 6;
+    typename TestFixture::Dense a(n, std::vector<V>(n));
+    std::vector<std::vector<bool>> stored(n, std::vector<bool>(n, false));
+    for (size_type i = 0; i < n; ++i) {
+        a[i][i] = i == 3 ? V{0} : V{2};
+        stored[i][i] = true;
+    }
+    const auto A = this->from_dense(a, stored);
+    for (const auto& exec : loom::test::backends()) {
+        try {
+            this->factor(exec, A, {.kind = IluKind::ilu0});
+            ADD_FAILURE() << "no NumericalError on " << exec->name();
+        } catch (const loom::NumericalError& e) {
+            EXPECT_NE(std::string(e.what()).find("row 3"), std::string::npos) << e.what();
+        }
+        const auto f = this->factor(exec, A, {.kind = IluKind::ilu0,
+                                              .diagonal_shift = DiagonalShift::on});
+        EXPECT_GT(f.shift, 0);
+        // IC shifts by default; off makes the same pivot an error.
+        const auto c = this->factor(exec, A, {.kind = IluKind::ic0});
+        EXPECT_GT(c.shift, 0);
+        EXPECT_THROW(this->factor(exec, A, {.kind = IluKind::ic0,
+                                            .diagonal_shift = DiagonalShift::off}),
+                     loom::NumericalError);
+    }
+    // A matrix that needs no shift reports none.
+    EXPECT_EQ(this->factor(this->ref, this->dominant(20, 2, true), {.kind = IluKind::ic0}).shift,
+              0.0);
+}
+
+TYPED_TEST(Ilu, NumericReuseAfterAValueChange)
+{
+    using Csr = typename TestFixture::Csr;
+    using V = typename TestFixture::V;
+    for (const auto kind : all_kinds) {
+        const bool ic = sparse::is_cholesky(kind);
+        for (const auto& exec : loom::test::backends()) {
+            Csr A(exec, this->dominant(60, 3, ic));
+            sparse::IluHandle<V, typename TestFixture::I> handle({.kind = kind});
+            Csr L, U;
+            sparse::ilu_symbolic(handle, A, L, U);
+            sparse::ilu_numeric(handle, A, L, U);
+            auto values = A.values().to_host();
+            for (auto& v : values) v = v * V(2);
+            A.values() = loom::Array<V>(exec, values);
+            sparse::ilu_numeric(handle, A, L, U);
+            // The threshold kinds' pattern came from the old values; the rest compare with a
+            // fresh factorization.
+            if (kind == IluKind::parilut || kind == IluKind::parict) continue;
+            const auto fresh = this->factor(exec, A, {.kind = kind});
+            EXPECT_LE(TestFixture::max_difference(L, fresh.L), this->tolerance())
+                << sparse::to_string(kind);
+        }
+    }
+}
+
+TYPED_TEST(Ilu, PatternChangeIsBadInputAndLeavesTheFactorsUntouched)
+{
+    using Csr = typename TestFixture::Csr;
+    using V = typename TestFixture::V;
+    for (const auto check : {loom::PatternCheck::cached, loom::PatternCheck::always}) {
+        Csr A = this->dominant(50, 3, false);
+        sparse::IluHandle<V, typename TestFixture::I> handle({.pattern_check = check});
+        Csr L, U;
+        sparse::ilu_symbolic(handle, A, L, U);
+        sparse::ilu_numeric(handle, A, L, U);
+        const auto l_before = L.values().to_host();
+        const auto u_before = U.values().to_host();
+        auto cols = A.col_idxs().to_host();
+        std::swap(cols[0], cols[1]);
+        A.col_idxs() = loom::Array<typename TestFixture::I>(this->ref, cols);
+        EXPECT_THROW(sparse::ilu_numeric(handle, A, L, U), loom::BadInput);
+        EXPECT_EQ(L.values().to_host(), l_before);
+        EXPECT_EQ(U.values().to_host(), u_before);
+    }
+}
+
+TYPED_TEST(Ilu, BadInputGivesClearErrors)
+{
+    using Csr = typename TestFixture::Csr;
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    Csr L, U;
+    sparse::IluHandle<V, I> handle;
+    const auto rect = loom::test::random_csr<V, I>(this->ref, {.rows = 4, .cols = 5});
+    EXPECT_THROW(sparse::ilu_symbolic(handle, rect, L, U), loom::DimensionMismatch);
+    EXPECT_FALSE(handle.analyzed());
+    EXPECT_THROW(sparse::ilu_numeric(handle, this->dominant(5, 1, false), L, U), loom::BadInput);
+    EXPECT_THROW(handle.shift(), loom::BadInput);
+    sparse::IluHandle<V, I> negative({.kind = IluKind::iluk, .level = -1});
+    EXPECT_THROW(sparse::ilu_symbolic(negative, this->dominant(5, 1, false), L, U),
+                 loom::BadInput);
+    EXPECT_THROW(sparse::parse_ilu_kind("lu"), loom::BadInput);
+    EXPECT_EQ(sparse::parse_ilu_kind("ILUT"), IluKind::parilut);
+}
+
+TYPED_TEST(Ilu, IsaiSolvesItsRowsSystemsAndInvertsABidiagonalExactly)
+{
+    using V = typename TestFixture::V;
+    const auto A = this->dominant(80, 3, false);
+    const auto a = TestFixture::to_dense(A);
+    for (const auto kind : {sparse::IsaiKind::general, sparse::IsaiKind::lower,
+                            sparse::IsaiKind::upper}) {
+        for (const auto& exec : loom::test::backends()) {
+            const auto M = sparse::isai(matrix::Csr<V, typename TestFixture::I>(exec, A),
+                                        {.kind = kind, .power = 2});
+            const auto m = TestFixture::to_dense(M);
+            const auto ptrs = M.row_ptrs().to_host();
+            const auto cols = M.col_idxs().to_host();
+            // (M T)(i, j) = delta_ij for every j of row i's pattern.
+            for (size_type i = 0; i < 80; ++i) {
+                for (auto k = ptrs[i]; k < ptrs[i + 1]; ++k) {
+                    const auto j = cols[k];
+                    V sum{};
+                    for (auto t = ptrs[i]; t < ptrs[i + 1]; ++t) {
+                        const auto c = cols[t];
+                        const bool inside = kind == sparse::IsaiKind::general ||
+                                            (kind == sparse::IsaiKind::lower ? j <= c : j >= c);
+                        if (inside) sum += m[i][c] * a[c][j];
+                    }
+                    EXPECT_NEAR(std::abs(sum - V(i == j ? 1 : 0)), 0, this->tolerance() * 100)
+                        << exec->name() << " (" << i << ", " << j << ")";
+                }
+            }
+        }
+    }
+    // A lower bidiagonal's inverse is full lower: power n gives it exactly.
+    const size_type n = 12;
+    typename TestFixture::Dense b(n, std::vector<V>(n));
+    std::vector<std::vector<bool>> stored(n, std::vector<bool>(n, false));
+    for (size_type i = 0; i < n; ++i) {
+        b[i][i] = V(2);
+        stored[i][i] = true;
+        if (i > 0) {
+            b[i][i - 1] = V(-1);
+            stored[i][i - 1] = true;
+        }
+    }
+    const auto M = TestFixture::to_dense(
+        sparse::isai(this->from_dense(b, stored), {.kind = sparse::IsaiKind::lower, .power = 12}));
+    for (size_type i = 0; i < n; ++i) {
+        for (size_type j = 0; j < n; ++j) {
+            V sum{};
+            for (size_type k = 0; k < n; ++k) sum += M[i][k] * b[k][j];
+            EXPECT_NEAR(std::abs(sum - V(i == j ? 1 : 0)), 0, this->tolerance() * 100);
+        }
+    }
+    EXPECT_THROW(sparse::isai(A, {.power = 0}), loom::BadInput);
+}
+
+TYPED_TEST(Ilu, RealMatricesMatchTheReferenceOnEveryBackend)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    LOOM_SKIP_WITHOUT_SHARED_MATRICES();
+    for (const auto& [name, kind] : {std::pair{"sherman1", IluKind::ilu0},
+                                     std::pair{"e05r0000", IluKind::iluk},
+                                     std::pair{"nos4", IluKind::ic0},
+                                     std::pair{"bcsstk05", IluKind::ick}}) {
+        if (!loom::test::have_shared_matrix(name)) continue;
+        const auto A = matrix::read_csr<V, I>(this->ref, loom::test::shared_matrix_path(name));
+        const IluOptions options{.kind = kind};
+        const auto expected = this->factor(this->ref, A, options);
+        for (const auto& exec : loom::test::backends()) {
+            const auto f = this->factor(exec, A, options);
+            EXPECT_LE(TestFixture::max_difference(f.L, expected.L), this->tolerance() * 100)
+                << name << " on " << exec->name();
+        }
+    }
+}
+
+}  // namespace

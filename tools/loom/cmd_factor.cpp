@@ -1,0 +1,113 @@
+// loom factor A.mtx --type ilu0|iluk|ic0|ick|parilu|paric|ilut|ict -o L.mtx [U.mtx]: an
+// incomplete factorization of A on any backend; L (and U for the ILU kinds) written out.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/sparse/ilu.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct FactorOptions {
+    std::string input;
+    std::vector<std::string> outputs;
+    std::string type = "ilu0";
+    int level = 1;
+    int sweeps = 5;
+    double fill_limit = 2.0;
+    double drop_tolerance = 0.0;
+    std::string shift = "automatic";
+    std::string exec = default_executor();
+    int threads = 0;
+};
+
+sparse::DiagonalShift parse_shift(const std::string& text)
+{
+    if (text == "on") return sparse::DiagonalShift::on;
+    if (text == "off") return sparse::DiagonalShift::off;
+    return sparse::DiagonalShift::automatic;
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<FactorOptions>();
+    sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
+    sub.add_option("-o,--output", options->outputs,
+                   "Where to write L, then U (ILU kinds; .mtx or .bin)")
+        ->required()
+        ->expected(1, 2);
+    sub.add_option("--type", options->type, "The factorization")
+        ->check(CLI::IsMember({"ilu0", "iluk", "ic0", "ick", "parilu", "paric", "ilut", "ict",
+                               "parilut", "parict"}))
+        ->capture_default_str();
+    sub.add_option("--level", options->level, "Level of fill of iluk and ick")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub.add_option("--sweeps", options->sweeps,
+                   "Sweeps of parilu / paric; add-drop steps of ilut / ict")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub.add_option("--fill-limit", options->fill_limit,
+                   "ilut / ict: entries kept, relative to nnz(A)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    sub.add_option("--drop-tolerance", options->drop_tolerance,
+                   "ilut / ict: drop entries below this times their row's norm")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub.add_option("--shift", options->shift,
+                   "Shift the diagonal where a pivot breaks down (automatic: for IC kinds)")
+        ->check(CLI::IsMember({"automatic", "on", "off"}))
+        ->capture_default_str();
+    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
+        ->capture_default_str();
+    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
+        ->check(CLI::PositiveNumber);
+    sub.footer(
+        "ILU kinds write L (unit diagonal stored) and U; give both file names. IC kinds write\n"
+        "L with A ~ L L^H. The diagonal shift used, if any, is printed.");
+    return [options] {
+        const auto kind = sparse::parse_ilu_kind(options->type);
+        const bool cholesky = sparse::is_cholesky(kind);
+        if (options->outputs.size() != (cholesky ? 1u : 2u)) {
+            throw BadInput("loom factor", fmt::format("--type {} writes {}; give {} output file{}",
+                                                      options->type, cholesky ? "L" : "L and U",
+                                                      cholesky ? 1 : 2, cholesky ? "" : "s"));
+        }
+        for (const auto& output : options->outputs) file_format(output);
+        const auto exec = make_executor(options->exec, options->threads);
+        return with_stored_matrix(options->input, [&](const auto& A_host) {
+            using Matrix = std::decay_t<decltype(A_host)>;
+            using V = typename Matrix::value_type;
+            using I = typename Matrix::index_type;
+            const Matrix A(exec, A_host);
+            sparse::IluHandle<V, I> handle({.kind = kind,
+                                            .level = options->level,
+                                            .sweeps = options->sweeps,
+                                            .fill_limit = options->fill_limit,
+                                            .drop_tolerance = options->drop_tolerance,
+                                            .diagonal_shift = parse_shift(options->shift)});
+            Matrix L, U;
+            sparse::ilu_symbolic(handle, A, L, U);
+            sparse::ilu_numeric(handle, A, L, U);
+            write_matrix(options->outputs[0], Matrix(detail::host_executor(), L));
+            if (!cholesky) write_matrix(options->outputs[1], Matrix(detail::host_executor(), U));
+            fmt::print("{}: nnz(A) {}, nnz(L) {}{}, levels {}{}\n", sparse::to_string(kind),
+                       A.nnz(), handle.l_nnz(),
+                       cholesky ? "" : fmt::format(", nnz(U) {}", handle.u_nnz()),
+                       handle.levels(),
+                       handle.shift() > 0 ? fmt::format(", diagonal shift {:g}", handle.shift())
+                                          : "");
+            return exit_ok;
+        });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(factor, "Incomplete factorization (ILU, IC and variants) of a matrix",
+                      loom::cli::setup);

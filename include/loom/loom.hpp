@@ -43,6 +43,8 @@
 #include "loom/sparse/block_diagonal.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "loom/sparse/ilu.hpp"
+#include "loom/sparse/isai.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "loom/sparse/spmv.hpp"
@@ -78,6 +80,8 @@
 #include "loom/log/loggers.hpp"
 #include "loom/log/outcome.hpp"
 
+#include "loom/precond/ilu.hpp"
+#include "loom/precond/isai.hpp"
 #include "loom/precond/jacobi.hpp"
 
 #include "loom/solver/bicg.hpp"

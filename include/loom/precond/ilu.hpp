@@ -26,6 +26,9 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/sptrsv.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::precond {
 
@@ -165,3 +168,5 @@ template <typename V, typename I = int32>
 using Ic = IncompleteFactorization<V, I, true>;
 
 }  // namespace loom::precond
+
+LOOM_PUBLIC_END

@@ -11,6 +11,9 @@
 #include "loom/base/linop_factory.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/isai.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::precond {
 
@@ -80,3 +83,5 @@ private:
 };
 
 }  // namespace loom::precond
+
+LOOM_PUBLIC_END

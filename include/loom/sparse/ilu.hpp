@@ -20,6 +20,9 @@
 #include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::sparse {
 
@@ -128,14 +131,16 @@ public:
 /// DimensionMismatch when A is not square, BadInput for a bad option; the handle and the
 /// outputs are unchanged on failure.
 template <typename V, typename I>
-void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
+LOOM_EXPORT void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
                   matrix::Csr<V, I>& U);
 
 /// The factors' values for A's current values on the analysed patterns. BadInput when no
 /// symbolic phase ran or A, L or U changed pattern; NumericalError naming the row of a zero,
 /// tiny or (IC) non-positive pivot unless shifting is on. L and U are untouched on failure.
 template <typename V, typename I>
-void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
+LOOM_EXPORT void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
                  matrix::Csr<V, I>& U);
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

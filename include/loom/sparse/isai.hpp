@@ -8,6 +8,9 @@
 
 #include "loom/base/names.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
 
 namespace loom::sparse {
 
@@ -30,6 +33,8 @@ struct IsaiOptions {
 /// M on A's executor (computed on the host for CUDA executors). DimensionMismatch when A is
 /// not square, BadInput for power < 1, NumericalError naming the row of a singular A(J, J).
 template <typename V, typename I>
-matrix::Csr<V, I> isai(const matrix::Csr<V, I>& A, const IsaiOptions& options = {});
+LOOM_EXPORT matrix::Csr<V, I> isai(const matrix::Csr<V, I>& A, const IsaiOptions& options = {});
 
 }  // namespace loom::sparse
+
+LOOM_PUBLIC_END

@@ -113,7 +113,7 @@ std::vector<Phase> time_eigen(const matrix::Csr<V, I>& A, const std::vector<V>& 
     if (sparse::is_cholesky(options.factorization.kind)) {
         if constexpr (!is_complex_v<V>) {
             Eigen::SparseMatrix<V, Eigen::ColMajor, I> lower = a.template triangularView<Eigen::Lower>();
-            Eigen::IncompleteCholesky<V, Eigen::Lower> precond;
+            Eigen::IncompleteCholesky<V, Eigen::Lower, Eigen::AMDOrdering<I>> precond;
             const auto setup = time_kernel(*options.exec, [&] { precond.compute(lower); },
                                            {.samples = options.samples});
             if (precond.info() != Eigen::Success) {

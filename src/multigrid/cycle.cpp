@@ -70,10 +70,12 @@ void chebyshev(const matrix::Csr<V, I>& A, const Array<V>& inverse_diagonal, dou
     }
 }
 
-/// The interval of D^-1 A's spectrum Chebyshev damps: the upper part, with 10% margin over
-/// the power iteration's (under)estimate.
+/// The interval of D^-1 A's spectrum Chebyshev damps: [0.3, 1.1] rho, the upper part with
+/// 10% margin over the power iteration's (under)estimate; the lower 30% is the coarse
+/// level's work. hypre's fraction: ML's rho / 30 damps less per sweep at degrees 1 to 3
+/// (Poisson 2D 48^2, V(2,2): 37 instead of 23 stationary iterations).
 constexpr double chebyshev_upper = 1.1;
-constexpr double chebyshev_ratio = 30;
+constexpr double chebyshev_lower_fraction = 0.3;
 
 /// The weight of damped Jacobi: 4/3 / rho(D^-1 A), which damps the upper part of the
 /// spectrum of D^-1 A best (2/3 for the Laplacian's rho = 2).
@@ -100,7 +102,7 @@ void Multigrid<V, I>::smooth(const Level& level, int sweeps, const matrix::Dense
         break;
     case MultigridSmoother::chebyshev: {
         const double upper = chebyshev_upper * level.rho;
-        chebyshev(A, level.inverse_diagonal, upper / chebyshev_ratio, upper, sweeps, b, x,
+        chebyshev(A, level.inverse_diagonal, chebyshev_lower_fraction * upper, upper, sweeps, b, x,
                   level.r, level.d, zero_guess);
         break;
     }

@@ -16,6 +16,7 @@
 
 #include "base/instantiate.hpp"
 #include "loom/precond/jacobi.hpp"
+#include "loom/solver/multigrid.hpp"
 #include "loom/solver/solvers.hpp"
 
 namespace loom::solver {
@@ -139,7 +140,7 @@ private:
 };
 
 const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
-const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
+const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi", "amg"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
 const std::vector<std::string> criterion_names{
@@ -226,6 +227,7 @@ private:
         if (node.value().is_string()) {
             const auto name = node.one_of(preconditioner_names);
             if (name == "none") return nullptr;
+            if (name == "amg") return Multigrid<V, I>::build().on(exec_);
             return jacobi_builder(name == "jacobi" ? 1 : max_jacobi_block_size).on(exec_);
         }
         if (!node.value().is_object()) node.expected(what);
@@ -240,6 +242,7 @@ private:
             node.allow_keys({"type"}, "preconditioner \"none\"");
             return nullptr;
         }
+        if (type == "amg") return multigrid(node);
         std::vector<std::string> keys{"type", "adaptive_precision", "accuracy"};
         if (type == "block-jacobi") keys.push_back("max_block_size");
         node.allow_keys(keys, "preconditioner \"" + type + "\"");
@@ -260,6 +263,36 @@ private:
             if (!(bound > 0 && bound < 1)) accuracy->expected("a number in (0, 1)");
             builder.with_accuracy(bound);
         }
+        return builder.on(exec_);
+    }
+
+    /// {"type": "amg", "cycle": "v", "smoother": "chebyshev", "pre_sweeps": 2, ...}
+    std::shared_ptr<const LinOpFactory<V>> multigrid(const Node& node) const
+    {
+        node.allow_keys({"type", "cycle", "smoother", "pre_sweeps", "post_sweeps",
+                         "strength_threshold", "coarse_size", "max_levels"},
+                        "preconditioner \"amg\"");
+        auto builder = Multigrid<V, I>::build();
+        if (auto cycle = node.find("cycle")) {
+            builder.with_cycle(parse_multigrid_cycle(cycle->one_of({"v", "w", "f"})));
+        }
+        if (auto smoother = node.find("smoother")) {
+            builder.with_smoother(parse_multigrid_smoother(
+                smoother->one_of({"jacobi", "l1-jacobi", "chebyshev", "gauss-seidel"})));
+        }
+        const auto& params = builder.parameters();
+        int pre = params.pre_sweeps;
+        int post = params.post_sweeps;
+        if (auto sweeps = node.find("pre_sweeps")) pre = static_cast<int>(sweeps->integer(0, "a count"));
+        if (auto sweeps = node.find("post_sweeps")) post = static_cast<int>(sweeps->integer(1, "a positive count"));
+        builder.with_sweeps(pre, post);
+        if (auto theta = node.find("strength_threshold")) {
+            const double value = theta->number("a number in [0, 1)");
+            if (!(value >= 0 && value < 1)) theta->expected("a number in [0, 1)");
+            builder.with_strength_threshold(value);
+        }
+        if (auto rows = node.find("coarse_size")) builder.with_coarse_size(rows->integer(1, "a positive integer"));
+        if (auto levels = node.find("max_levels")) builder.with_max_levels(levels->integer(1, "a positive integer"));
         return builder.on(exec_);
     }
 

@@ -62,6 +62,8 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
     // is the Jacobi iteration.
     config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
+    // --solver amg is the multigrid iteration: IR around one cycle.
+    if (options.solver == "amg") config.update({{"solver", "ir"}, {"inner", "amg"}});
     if (options.solver == "gmres") config["krylov_dim"] = options.restart;
     return config;
 }
@@ -292,11 +294,11 @@ Runner setup(CLI::App& sub)
     auto* solver =
         sub.add_option("--solver", options->solver,
                        "Krylov solver (cg and fcg need a Hermitian positive definite A)")
-            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"}))
+            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "amg"}))
             ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
-            ->check(CLI::IsMember({"none", "jacobi", "block-jacobi"}))
+            ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "amg"}))
             ->capture_default_str();
     auto* tolerance =
         sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")

@@ -41,7 +41,7 @@ MultigridCycle parse_multigrid_cycle(const std::string& text);
 
 /// The smoother of every level but the coarsest. jacobi: x += (4/3) / rho(D^-1 A) D^-1 r;
 /// l1_jacobi: x += D_l1^-1 r with D_l1 = diag(sum_j |a_ij|); chebyshev: the Chebyshev
-/// polynomial of D^-1 A on [rho / 30, 1.1 rho] of degree `sweeps`; gauss_seidel: the slot
+/// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: the slot
 /// of multicolor symmetric Gauss-Seidel (NotSupported until its kernel lands).
 enum class MultigridSmoother { jacobi, l1_jacobi, chebyshev, gauss_seidel };
 const char* to_string(MultigridSmoother smoother);
@@ -79,10 +79,10 @@ public:
         /// Power iterations of the estimate of rho(D^-1 A).
         int power_iterations = 15;
         MultigridCycle cycle = MultigridCycle::v;
-        MultigridSmoother smoother = MultigridSmoother::jacobi;
+        MultigridSmoother smoother = MultigridSmoother::chebyshev;
         /// Smoothing sweeps before and after the coarse correction (the Chebyshev degree).
-        int pre_sweeps = 1;
-        int post_sweeps = 1;
+        int pre_sweeps = 2;
+        int post_sweeps = 2;
         /// n x m near-null-space vectors of A (rigid-body modes); none: the constant vector.
         std::shared_ptr<const matrix::Dense<V>> near_null_space;
     };

@@ -63,7 +63,10 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // is the Jacobi iteration.
     config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
     // --solver amg is the multigrid iteration: IR around one cycle.
-    if (options.solver == "amg") config.update({{"solver", "ir"}, {"inner", "amg"}});
+    if (options.solver == "amg") {
+        config.erase("preconditioner");
+        config.update({{"solver", "ir"}, {"inner", "amg"}});
+    }
     if (options.solver == "gmres") config["krylov_dim"] = options.restart;
     return config;
 }

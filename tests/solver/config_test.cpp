@@ -261,7 +261,7 @@ TEST(Config, RefusesEveryMalformedConfig)
         {R"({"solver": "cg", "throw_on_failure": 1, "criteria": {"max_iters": 1}})",
          "throw_on_failure: expected true or false, got 1"},
         {R"({"solver": "cg", "preconditioner": "ilu", "criteria": {"max_iters": 1}})",
-         "preconditioner: expected one of none, jacobi, block-jacobi, got \"ilu\""},
+         "preconditioner: expected one of none, jacobi, block-jacobi, amg, got \"ilu\""},
         {R"({"solver": "cg", "preconditioner": 4, "criteria": {"max_iters": 1}})",
          "preconditioner: expected \"none\", \"jacobi\", \"block-jacobi\", a preconditioner "
          "object or a solver object, got 4"},

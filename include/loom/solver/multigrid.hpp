@@ -17,7 +17,8 @@
 // omega = prolongator_weight / rho(D^-1 A) by the Jacobi-fused SpGEMM, R = P^T and
 // A_c = R (A P) by two SpGEMMs; the coarsest level is solved by dense LU. update() redoes the
 // numeric part only (new values on the same pattern), reusing the aggregates and the SpGEMM
-// analyses.
+// analyses. The cycle's work vectors live in the hierarchy: one object must not be applied
+// from two threads at once.
 #pragma once
 
 #include <memory>

@@ -382,7 +382,7 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
                                   std::to_string(levels_.front()->A->nnz()));
     }
     const auto start = Clock::now();
-    for (size_type k = 0; k < levels_.size(); ++k) {
+    for (size_type k = 0; k < num_levels(); ++k) {
         const auto level_start = Clock::now();
         auto& level = *levels_[k];
         const auto& Ak = k == 0 ? A : level.A;

@@ -14,7 +14,7 @@ namespace {
 struct AmgInfoOptions {
     std::string input;
     double strength_threshold = 0.0;
-    size_type coarse_size = 2000;
+    size_type coarse_size = 300;
     size_type max_levels = 20;
     bool symmetric = false;
     std::string exec = default_executor();

@@ -74,7 +74,7 @@ public:
         /// Levels at most (>= 1), the finest included.
         size_type max_levels = 20;
         /// A level with at most this many rows is the coarsest (dense LU).
-        size_type coarse_size = 2000;
+        size_type coarse_size = 300;
         /// omega * rho(D^-1 A) of the prolongator smoothing; 0 keeps P = P_tent.
         double prolongator_weight = 4.0 / 3.0;
         /// Power iterations of the estimate of rho(D^-1 A).

@@ -64,13 +64,14 @@ Row run_cg(const std::string& method, const std::shared_ptr<const matrix::Csr<V,
     cg->apply(b, x);
     const double residual = true_relative_residual(*A, b, x);
     if (!(residual <= 10 * options.tolerance)) {
-        throw NumericalError(where, fmt::format("{} reached a true relative residual of {:.3e} "
-                                                "({}), not {:.1e}",
-                                                method, residual, cg->result().message(),
-                                                options.tolerance));
+        throw NumericalError(
+            where, fmt::format("{} reached a true relative residual of {:.3e} "
+                               "({}), not {:.1e}",
+                               method, residual, cg->result().message(), options.tolerance));
     }
     Row row{method, setup, resetup, {}, cg->result().iterations, residual};
-    row.solve = time_kernel(*options.exec, [&] { cg->apply(b, x); }, timing);
+    row.solve = time_kernel(
+        *options.exec, [&] { cg->apply(b, x); }, timing);
     return row;
 }
 
@@ -88,22 +89,21 @@ nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>& A_in, const AmgBenchOp
     timing.samples = options.samples;
     timing.max_batch = 1;
 
-    auto amg_factory = solver::Multigrid<V, I>::build()
-                           .with_symmetric_pattern(options.symmetric)
-                           .on(options.exec);
+    auto amg_factory =
+        solver::Multigrid<V, I>::build().with_symmetric_pattern(options.symmetric).on(options.exec);
     std::shared_ptr<solver::Multigrid<V, I>> amg;
-    const auto setup = time_kernel(exec, [&] { amg = amg_factory->generate(A); }, timing);
-    const auto resetup = time_kernel(exec, [&] { amg->update(A); }, timing);
-    auto jacobi_factory =
-        precond::Jacobi<V, I>::build().with_max_block_size(1).on(options.exec);
+    const auto setup = time_kernel(
+        exec, [&] { amg = amg_factory->generate(A); }, timing);
+    const auto resetup = time_kernel(
+        exec, [&] { amg->update(A); }, timing);
+    auto jacobi_factory = precond::Jacobi<V, I>::build().with_max_block_size(1).on(options.exec);
     std::shared_ptr<const LinOp<V>> jacobi;
-    const auto jacobi_setup =
-        time_kernel(exec, [&] { jacobi = jacobi_factory->generate(A); }, timing);
+    const auto jacobi_setup = time_kernel(
+        exec, [&] { jacobi = jacobi_factory->generate(A); }, timing);
 
     std::vector<Row> rows;
     rows.push_back(run_cg<V, I>("amg-cg", A, amg, setup.median, resetup.median, options, timing));
-    rows.push_back(
-        run_cg<V, I>("jacobi-cg", A, jacobi, jacobi_setup.median, -1, options, timing));
+    rows.push_back(run_cg<V, I>("jacobi-cg", A, jacobi, jacobi_setup.median, -1, options, timing));
 
     fmt::print("matrix    {}: {} rows, {} stored entries\n", options.name, A->rows(), A->nnz());
     fmt::print("run       {}, {} indices, b = ones, to {:.0e}, median of {} samples\n\n",
@@ -121,8 +121,8 @@ nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>& A_in, const AmgBenchOp
                        fmt::format("{:.2e}", row.relative_residual)});
         json_rows.push_back({{"method", row.method},
                              {"setup_s", row.setup},
-                             {"resetup_s", row.resetup < 0 ? nlohmann::ordered_json() :
-                                                             nlohmann::ordered_json(row.resetup)},
+                             {"resetup_s", row.resetup < 0 ? nlohmann::ordered_json()
+                                                           : nlohmann::ordered_json(row.resetup)},
                              {"solve_s", row.solve.median},
                              {"total_s", total},
                              {"iterations", row.iterations},

@@ -26,8 +26,7 @@ void residual(const matrix::Csr<V, I>& A, const matrix::Dense<V>& b, const matri
 /// `sweeps` steps x += weight D^-1 (b - A x); the first one skips the product from zero.
 template <typename V, typename I>
 void jacobi(const matrix::Csr<V, I>& A, const Array<V>& inverse_diagonal, V weight, int sweeps,
-            const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r,
-            bool zero_guess)
+            const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r, bool zero_guess)
 {
     for (int s = 0; s < sweeps; ++s) {
         if (s == 0 && zero_guess) {
@@ -94,8 +93,8 @@ void Multigrid<V, I>::smooth(const Level& level, int sweeps, const matrix::Dense
     const auto& A = *level.A;
     switch (params_.smoother) {
     case MultigridSmoother::jacobi:
-        jacobi(A, level.inverse_diagonal, static_cast<V>(jacobi_weight / level.rho), sweeps, b,
-               x, level.r, zero_guess);
+        jacobi(A, level.inverse_diagonal, static_cast<V>(jacobi_weight / level.rho), sweeps, b, x,
+               level.r, zero_guess);
         break;
     case MultigridSmoother::l1_jacobi:
         jacobi(A, level.l1_inverse_diagonal, V{1}, sweeps, b, x, level.r, zero_guess);
@@ -180,16 +179,15 @@ void Multigrid<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
     blas::axpby(alpha, scaled_, beta, x);
 }
 
-#define LOOM_INSTANTIATE_MULTIGRID_CYCLE(V, I)                                              \
-    template void Multigrid<V, I>::smooth(const Level&, int, const matrix::Dense<V>&,      \
-                                          matrix::Dense<V>&, bool) const;                   \
-    template void Multigrid<V, I>::cycle(size_type, MultigridCycle, const matrix::Dense<V>&, \
-                                         matrix::Dense<V>&, bool) const;                    \
-    template void Multigrid<V, I>::prepare_workspace(size_type) const;                     \
-    template void Multigrid<V, I>::apply_impl(const matrix::Dense<V>&, matrix::Dense<V>&)   \
-        const;                                                                              \
-    template void Multigrid<V, I>::apply_impl(V, const matrix::Dense<V>&, V,               \
-                                              matrix::Dense<V>&) const;
+#define LOOM_INSTANTIATE_MULTIGRID_CYCLE(V, I)                                                   \
+    template void Multigrid<V, I>::smooth(const Level&, int, const matrix::Dense<V>&,            \
+                                          matrix::Dense<V>&, bool) const;                        \
+    template void Multigrid<V, I>::cycle(size_type, MultigridCycle, const matrix::Dense<V>&,     \
+                                         matrix::Dense<V>&, bool) const;                         \
+    template void Multigrid<V, I>::prepare_workspace(size_type) const;                           \
+    template void Multigrid<V, I>::apply_impl(const matrix::Dense<V>&, matrix::Dense<V>&) const; \
+    template void Multigrid<V, I>::apply_impl(V, const matrix::Dense<V>&, V, matrix::Dense<V>&)  \
+        const;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_CYCLE)
 
 }  // namespace loom::solver

@@ -75,9 +75,9 @@ MultigridSmoother parse_multigrid_smoother(const std::string& text)
                           MultigridSmoother::chebyshev, MultigridSmoother::gauss_seidel}) {
         if (text == to_string(smoother)) return smoother;
     }
-    throw BadInput("loom::solver::parse_multigrid_smoother",
-                   "unknown smoother '" + text +
-                       "' (expected jacobi, l1-jacobi, chebyshev or gauss-seidel)");
+    throw BadInput(
+        "loom::solver::parse_multigrid_smoother",
+        "unknown smoother '" + text + "' (expected jacobi, l1-jacobi, chebyshev or gauss-seidel)");
 }
 
 // ---------------------------------------------------------------- builder and factory
@@ -94,8 +94,8 @@ void require(bool holds, const std::string& what)
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_strength_threshold(double theta) -> Builder&
 {
-    require(theta >= 0 && theta < 1, "strength threshold " + std::to_string(theta) +
-                                         " is outside [0, 1)");
+    require(theta >= 0 && theta < 1,
+            "strength threshold " + std::to_string(theta) + " is outside [0, 1)");
     params_.strength_threshold = theta;
     return *this;
 }
@@ -133,8 +133,8 @@ auto Multigrid<V, I>::Builder::with_coarse_size(size_type rows) -> Builder&
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_prolongator_weight(double weight) -> Builder&
 {
-    require(weight >= 0 && weight < 2, "prolongator weight " + std::to_string(weight) +
-                                           " is outside [0, 2)");
+    require(weight >= 0 && weight < 2,
+            "prolongator weight " + std::to_string(weight) + " is outside [0, 2)");
     params_.prolongator_weight = weight;
     return *this;
 }
@@ -165,16 +165,15 @@ template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_sweeps(int pre, int post) -> Builder&
 {
     require(pre >= 0 && post >= 1, "sweeps " + std::to_string(pre) + " and " +
-                                       std::to_string(post) +
-                                       ": pre must be >= 0 and post >= 1");
+                                       std::to_string(post) + ": pre must be >= 0 and post >= 1");
     params_.pre_sweeps = pre;
     params_.post_sweeps = post;
     return *this;
 }
 
 template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_near_null_space(
-    std::shared_ptr<const matrix::Dense<V>> vectors) -> Builder&
+auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors)
+    -> Builder&
 {
     require(!vectors || vectors->cols() >= 1, "the near-null space has no vectors");
     params_.near_null_space = std::move(vectors);
@@ -203,19 +202,18 @@ auto Multigrid<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) 
     if (csr == nullptr) {
         const auto& op = *system;
         throw NotSupported(where, std::string("Multigrid<") + type_name<V>() + ", " +
-                                      type_name<I>() + "> needs a matrix::Csr<" +
-                                      type_name<V>() + ", " + type_name<I>() +
-                                      "> system matrix; got " + detail::demangle(typeid(op)));
+                                      type_name<I>() + "> needs a matrix::Csr<" + type_name<V>() +
+                                      ", " + type_name<I>() + "> system matrix; got " +
+                                      detail::demangle(typeid(op)));
     }
     if (csr->rows() != csr->cols()) {
         throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
                                            "; multigrid needs a square one");
     }
     if (params_.near_null_space && params_.near_null_space->rows() != csr->rows()) {
-        throw DimensionMismatch(where, "the near-null space has " +
-                                           std::to_string(params_.near_null_space->rows()) +
-                                           " rows; the system matrix " +
-                                           std::to_string(csr->rows()));
+        throw DimensionMismatch(
+            where, "the near-null space has " + std::to_string(params_.near_null_space->rows()) +
+                       " rows; the system matrix " + std::to_string(csr->rows()));
     }
     if (params_.smoother == MultigridSmoother::gauss_seidel) {
         throw NotSupported(where, "the multicolor Gauss-Seidel smoother is not available yet");
@@ -340,9 +338,8 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
             coarsest = aggregation.count() * per_aggregate >= A->rows();
             if (!coarsest) {
                 if (vectors) {
-                    auto tentative = on_level(k, [&] {
-                        return multigrid::orthonormal_tentative(aggregation, *vectors);
-                    });
+                    auto tentative = on_level(
+                        k, [&] { return multigrid::orthonormal_tentative(aggregation, *vectors); });
                     level->tentative = std::move(tentative.P);
                     vectors = std::make_shared<const matrix::Dense<V>>(
                         std::move(tentative.coarse_vectors));
@@ -395,7 +392,8 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         level.inverse_diagonal = std::move(data.inverse_diagonal);
         level.l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
         level.rho = data.rho;
-        if (level.is_coarsest()) on_level(k, [&] { factor_coarsest<V, I>(level, params_.coarse_size); });
+        if (level.is_coarsest())
+            on_level(k, [&] { factor_coarsest<V, I>(level, params_.coarse_size); });
         level.info.spectral_radius = level.rho;
         level.info.setup_seconds = seconds_since(level_start);
     }
@@ -414,8 +412,8 @@ namespace {
 void check_level(size_type k, size_type count, const char* where)
 {
     if (k < 0 || k >= count) {
-        throw OutOfRange(where, "level " + std::to_string(k) + " of a hierarchy of " +
-                                    std::to_string(count));
+        throw OutOfRange(
+            where, "level " + std::to_string(k) + " of a hierarchy of " + std::to_string(count));
     }
 }
 }  // namespace
@@ -472,13 +470,13 @@ std::string Multigrid<V, I>::report() const
     char line[160];
     for (size_type k = 0; k < num_levels(); ++k) {
         const auto& info = levels_[k]->info;
-        std::snprintf(line, sizeof line, "%5lld %11lld %11lld %8.2f %12.4f %10.4f%s\n",
-                      static_cast<long long>(k), static_cast<long long>(info.rows),
-                      static_cast<long long>(info.nnz),
-                      info.rows > 0 ? static_cast<double>(info.nnz) / info.rows : 0.0,
-                      info.spectral_radius, info.setup_seconds,
-                      levels_[k]->is_coarsest() ? (levels_[k]->lu ? "  (dense LU)" : "  (smoothed)")
-                                                : "");
+        std::snprintf(
+            line, sizeof line, "%5lld %11lld %11lld %8.2f %12.4f %10.4f%s\n",
+            static_cast<long long>(k), static_cast<long long>(info.rows),
+            static_cast<long long>(info.nnz),
+            info.rows > 0 ? static_cast<double>(info.nnz) / info.rows : 0.0, info.spectral_radius,
+            info.setup_seconds,
+            levels_[k]->is_coarsest() ? (levels_[k]->lu ? "  (dense LU)" : "  (smoothed)") : "");
         text += line;
     }
     std::snprintf(line, sizeof line,

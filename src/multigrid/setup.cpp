@@ -115,8 +115,7 @@ matrix::Csr<V, I> piecewise_constant(const graph::Aggregation<I>& aggregation)
     matrix::Dense<V> ones(exec, dim2{n, 1});
     ones.fill(V{1});
     return matrix::Csr<V, I>(exec, dim2{n, aggregation.count()}, Array<I>(exec, row_ptrs),
-                             Array<I>(exec, aggregation.aggregate_of),
-                             std::move(ones.values()));
+                             Array<I>(exec, aggregation.aggregate_of), std::move(ones.values()));
 }
 
 template <typename V, typename I>
@@ -138,7 +137,7 @@ TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& ag
     auto next = first;
     for (size_type r = 0; r < n; ++r) members[next[aggregate_of[r]]++] = r;
 
-    std::vector<V> Q(static_cast<std::size_t>(n * m));          // row r: Q(r, 0..m-1)
+    std::vector<V> Q(static_cast<std::size_t>(n * m));                // row r: Q(r, 0..m-1)
     std::vector<V> R(static_cast<std::size_t>(count * m * m), V{0});  // row a m + i
     for (size_type a = 0; a < count; ++a) {
         const size_type begin = first[a];
@@ -167,11 +166,11 @@ TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& ag
             norm = std::sqrt(norm);
             // Relative to the column's own size: what is left is rounding, not a direction.
             if (!(norm > 1e-10 * std::sqrt(original))) {
-                throw NumericalError(where, "aggregate " + std::to_string(a) + " (" +
-                                                std::to_string(end - begin) +
-                                                " rows) cannot represent near-null-space "
-                                                "vector " + std::to_string(j) +
-                                                " independently of the previous ones");
+                throw NumericalError(
+                    where, "aggregate " + std::to_string(a) + " (" + std::to_string(end - begin) +
+                               " rows) cannot represent near-null-space "
+                               "vector " +
+                               std::to_string(j) + " independently of the previous ones");
             }
             for (size_type k = begin; k < end; ++k) Q[members[k] * m + j] /= static_cast<V>(norm);
             R[(a * m + j) * m + j] = static_cast<V>(norm);
@@ -181,15 +180,15 @@ TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& ag
     std::vector<I> col_idxs(static_cast<std::size_t>(n * m));
     for (size_type r = 0; r <= n; ++r) row_ptrs[r] = static_cast<I>(r * m);
     for (size_type r = 0; r < n; ++r) {
-        for (size_type j = 0; j < m; ++j) col_idxs[r * m + j] = static_cast<I>(aggregate_of[r] * m + j);
+        for (size_type j = 0; j < m; ++j)
+            col_idxs[r * m + j] = static_cast<I>(aggregate_of[r] * m + j);
     }
     return {matrix::Csr<V, I>::from_host(exec, dim2{n, count * m}, row_ptrs, col_idxs, Q),
             matrix::Dense<V>::from_host(exec, dim2{count * m, m}, R)};
 }
 
 template <typename V, typename I>
-double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diagonal,
-                       int iterations)
+double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diagonal, int iterations)
 {
     const auto& exec = A.executor();
     const size_type n = A.rows();
@@ -212,12 +211,12 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
     return rho;
 }
 
-#define LOOM_INSTANTIATE_MULTIGRID_SETUP(V, I)                                                \
-    template matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>&, double);              \
-    template Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>&);                         \
-    template matrix::Csr<V, I> piecewise_constant<V, I>(const graph::Aggregation<I>&);       \
-    template TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>&,  \
-                                                              const matrix::Dense<V>&);      \
+#define LOOM_INSTANTIATE_MULTIGRID_SETUP(V, I)                                              \
+    template matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>&, double);            \
+    template Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>&);                        \
+    template matrix::Csr<V, I> piecewise_constant<V, I>(const graph::Aggregation<I>&);      \
+    template TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>&, \
+                                                              const matrix::Dense<V>&);     \
     template double spectral_radius(const matrix::Csr<V, I>&, const Array<V>&, int);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_SETUP)
 

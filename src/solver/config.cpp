@@ -283,16 +283,24 @@ private:
         const auto& params = builder.parameters();
         int pre = params.pre_sweeps;
         int post = params.post_sweeps;
-        if (auto sweeps = node.find("pre_sweeps")) pre = static_cast<int>(sweeps->integer(0, "a count"));
-        if (auto sweeps = node.find("post_sweeps")) post = static_cast<int>(sweeps->integer(1, "a positive count"));
+        if (auto sweeps = node.find("pre_sweeps")) {
+            pre = static_cast<int>(sweeps->integer(0, "a count"));
+        }
+        if (auto sweeps = node.find("post_sweeps")) {
+            post = static_cast<int>(sweeps->integer(1, "a positive count"));
+        }
         builder.with_sweeps(pre, post);
         if (auto theta = node.find("strength_threshold")) {
             const double value = theta->number("a number in [0, 1)");
             if (!(value >= 0 && value < 1)) theta->expected("a number in [0, 1)");
             builder.with_strength_threshold(value);
         }
-        if (auto rows = node.find("coarse_size")) builder.with_coarse_size(rows->integer(1, "a positive integer"));
-        if (auto levels = node.find("max_levels")) builder.with_max_levels(levels->integer(1, "a positive integer"));
+        if (auto rows = node.find("coarse_size")) {
+            builder.with_coarse_size(rows->integer(1, "a positive integer"));
+        }
+        if (auto levels = node.find("max_levels")) {
+            builder.with_max_levels(levels->integer(1, "a positive integer"));
+        }
         return builder.on(exec_);
     }
 

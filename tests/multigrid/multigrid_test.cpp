@@ -66,12 +66,11 @@ Dense zeros(std::shared_ptr<const Executor> exec, size_type n)
 
 /// CG to 1e-8 with `precond` (a factory or nothing); its iterations.
 size_type cg_iterations(std::shared_ptr<const Csr> A,
-                        std::shared_ptr<const LinOpFactory<double>> precond,
-                        size_type limit = 5000)
+                        std::shared_ptr<const LinOpFactory<double>> precond, size_type limit = 5000)
 {
     const auto& exec = A->executor();
-    auto builder = solver::Cg<double>::build().with_criteria(
-        stop::max_iterations(limit), stop::relative_residual(1e-8));
+    auto builder = solver::Cg<double>::build().with_criteria(stop::max_iterations(limit),
+                                                             stop::relative_residual(1e-8));
     if (precond) builder.with_preconditioner(precond);
     auto cg = builder.on(exec)->generate(A);
     const auto b = ones(exec, A->rows());
@@ -89,8 +88,8 @@ std::vector<double> host_dense(const Csr& A)
 
 TEST(Multigrid, Names)
 {
-    for (auto cycle : {solver::MultigridCycle::v, solver::MultigridCycle::w,
-                       solver::MultigridCycle::f}) {
+    for (auto cycle :
+         {solver::MultigridCycle::v, solver::MultigridCycle::w, solver::MultigridCycle::f}) {
         EXPECT_EQ(solver::parse_multigrid_cycle(solver::to_string(cycle)), cycle);
     }
     for (auto s : {solver::MultigridSmoother::jacobi, solver::MultigridSmoother::l1_jacobi,
@@ -123,8 +122,7 @@ TEST(Multigrid, HierarchyIsValid)
             // A_c = P^T A P against an explicit product on the reference.
             const Csr Ph(test::reference(), P);
             const Csr Ah(test::reference(), Ak);
-            const auto explicit_Ac =
-                sparse::spgemm(sparse::transpose(Ph), sparse::spgemm(Ah, Ph));
+            const auto explicit_Ac = sparse::spgemm(sparse::transpose(Ph), sparse::spgemm(Ah, Ph));
             const auto expected = host_dense(explicit_Ac);
             const auto actual = host_dense(Ac);
             ASSERT_EQ(expected.size(), actual.size());
@@ -144,8 +142,10 @@ TEST(Multigrid, HierarchyIsValid)
 
 TEST(Multigrid, BackendsBuildTheReferenceHierarchy)
 {
-    const auto reference = Amg::build().with_coarse_size(50).on(test::reference())->generate(
-        poisson3d(test::reference(), 12));
+    const auto reference = Amg::build()
+                               .with_coarse_size(50)
+                               .on(test::reference())
+                               ->generate(poisson3d(test::reference(), 12));
     for (const auto& exec : test::backends()) {
         SCOPED_TRACE(exec->name());
         auto amg = Amg::build().with_coarse_size(50).on(exec)->generate(poisson3d(exec, 12));
@@ -159,8 +159,8 @@ TEST(Multigrid, BackendsBuildTheReferenceHierarchy)
 
 /// The convergence factor of the stationary multigrid iteration (Ir around one cycle) over
 /// its iterations to 1e-8.
-double convergence_factor(std::shared_ptr<const Csr> A,
-                          std::shared_ptr<const Amg::Factory> amg, size_type* iterations)
+double convergence_factor(std::shared_ptr<const Csr> A, std::shared_ptr<const Amg::Factory> amg,
+                          size_type* iterations)
 {
     const auto& exec = A->executor();
     auto ir = solver::Ir<double>::build()
@@ -314,9 +314,10 @@ TEST(Multigrid, StrengthFilter)
                 ptrs.push_back(static_cast<int32>(cols.size()));
             }
         }
-        auto A = std::make_shared<const Csr>(Csr::from_host(exec, dim2{n * n, n * n}, ptrs, cols, vals));
-        const auto filtered =
-            cg_iterations(A, Amg::build().with_coarse_size(40).with_strength_threshold(0.1).on(exec));
+        auto A =
+            std::make_shared<const Csr>(Csr::from_host(exec, dim2{n * n, n * n}, ptrs, cols, vals));
+        const auto filtered = cg_iterations(
+            A, Amg::build().with_coarse_size(40).with_strength_threshold(0.1).on(exec));
         const auto unfiltered = cg_iterations(A, Amg::build().with_coarse_size(40).on(exec));
         EXPECT_LE(filtered, 15);
         EXPECT_LE(filtered, unfiltered);
@@ -362,7 +363,8 @@ TEST(Multigrid, BadInput)
     auto zero_row = std::make_shared<const Csr>(
         Csr::from_host(exec, dim2{3, 3}, {0, 1, 1, 2}, {0, 2}, {2.0, 2.0}));
     EXPECT_THROW(factory->generate(zero_row), NumericalError);
-    EXPECT_THROW(Amg::build().with_smoother(solver::MultigridSmoother::gauss_seidel)
+    EXPECT_THROW(Amg::build()
+                     .with_smoother(solver::MultigridSmoother::gauss_seidel)
                      .on(exec)
                      ->generate(poisson2d(exec, 4)),
                  NotSupported);

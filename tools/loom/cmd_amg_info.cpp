@@ -46,8 +46,7 @@ Runner setup(CLI::App& sub)
         const auto exec = make_executor(options->exec, options->threads);
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;
-            using Amg = solver::Multigrid<typename Matrix::value_type,
-                                          typename Matrix::index_type>;
+            using Amg = solver::Multigrid<typename Matrix::value_type, typename Matrix::index_type>;
             auto A = std::make_shared<const Matrix>(exec, A_host);
             const auto amg = Amg::build()
                                  .with_strength_threshold(options->strength_threshold)

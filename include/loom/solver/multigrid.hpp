@@ -172,8 +172,7 @@ public:
 
 protected:
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
-    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                    matrix::Dense<V>& x) const override;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const override;
 
 private:
     void build_levels(std::shared_ptr<const matrix::Csr<V, I>> A);

@@ -92,6 +92,7 @@
 #include "loom/solver/fcg.hpp"
 #include "loom/solver/gmres.hpp"
 #include "loom/solver/ir.hpp"
+#include "loom/solver/multigrid.hpp"
 #include "loom/solver/operators.hpp"
 #include "loom/solver/solver.hpp"
 #include "loom/solver/solvers.hpp"

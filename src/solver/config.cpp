@@ -20,6 +20,7 @@
 #include "loom/precond/isai.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
+#include "loom/solver/multigrid.hpp"
 #include "loom/solver/solvers.hpp"
 
 namespace loom::solver {
@@ -170,6 +171,7 @@ public:
         case SolverKind::cgs: return krylov(Cgs<V>::build(), node, guess);
         case SolverKind::gmres: return gmres(node, guess);
         case SolverKind::ir: return ir(node, guess);
+        case SolverKind::amg: return amg(node, guess);
         }
         node.fail("unknown solver");  // unreachable: one_of returns a value of the table
     }
@@ -211,6 +213,17 @@ private:
             builder.with_orthogonalization(method->one_of<Orthogonalization>());
         }
         return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    /// The multigrid iteration: IR around one cycle (x += M^-1 (b - A x)); "amg" holds the
+    /// hierarchy's options as the preconditioner "amg" takes them.
+    std::shared_ptr<const LinOpFactory<V>> amg(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"amg"}), owner(node));
+        auto builder = Ir<V>::build();
+        const auto options = node.find("amg");
+        builder.with_preconditioner(options ? multigrid(*options) : multigrid(node.child("solver")));
+        return common(std::move(builder), node, "inner", guess);
     }
 
     std::shared_ptr<const LinOpFactory<V>> ir(const Node& node, InitialGuess guess) const
@@ -296,6 +309,7 @@ private:
         case PreconditionerKind::ilut: return incomplete(sparse::IluKind::parilut, node, owner);
         case PreconditionerKind::parilu: return incomplete(sparse::IluKind::parilu, node, owner);
         case PreconditionerKind::parict: return incomplete(sparse::IluKind::parict, node, owner);
+        case PreconditionerKind::amg: return multigrid(node);
         case PreconditionerKind::isai:
             if (options) node.allow_keys({"type", "kind", "power"}, owner);
             return isai(node);
@@ -409,6 +423,44 @@ private:
             if (auto power = node.find("power")) {
                 builder.with_power(static_cast<int>(power->integer(1, "a positive integer")));
             }
+        }
+        return builder.on(exec_);
+    }
+
+    /// {"type": "amg", "cycle": "v", "smoother": "chebyshev", "pre_sweeps": 2, ...}
+    std::shared_ptr<const LinOpFactory<V>> multigrid(const Node& node) const
+    {
+        auto builder = Multigrid<V, I>::build();
+        if (!node.value().is_object()) return builder.on(exec_);
+        node.allow_keys({"type", "cycle", "smoother", "pre_sweeps", "post_sweeps",
+                         "strength_threshold", "coarse_size", "max_levels"},
+                        "preconditioner \"amg\"");
+        if (auto cycle = node.find("cycle")) {
+            builder.with_cycle(cycle->one_of<MultigridCycle>());
+        }
+        if (auto smoother = node.find("smoother")) {
+            builder.with_smoother(smoother->one_of<MultigridSmoother>());
+        }
+        const auto& params = builder.parameters();
+        int pre = params.pre_sweeps;
+        int post = params.post_sweeps;
+        if (auto sweeps = node.find("pre_sweeps")) {
+            pre = static_cast<int>(sweeps->integer(0, "a count"));
+        }
+        if (auto sweeps = node.find("post_sweeps")) {
+            post = static_cast<int>(sweeps->integer(1, "a positive count"));
+        }
+        builder.with_sweeps(pre, post);
+        if (auto theta = node.find("strength_threshold")) {
+            const double value = theta->number("a number in [0, 1)");
+            if (!(value >= 0 && value < 1)) theta->expected("a number in [0, 1)");
+            builder.with_strength_threshold(value);
+        }
+        if (auto rows = node.find("coarse_size")) {
+            builder.with_coarse_size(rows->integer(1, "a positive integer"));
+        }
+        if (auto levels = node.find("max_levels")) {
+            builder.with_max_levels(levels->integer(1, "a positive integer"));
         }
         return builder.on(exec_);
     }

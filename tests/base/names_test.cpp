@@ -17,6 +17,7 @@
 #include "loom/matrix/io.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/gmres.hpp"
+#include "loom/solver/multigrid.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
@@ -95,7 +96,9 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(matrix::MtxSymmetry::hermitian);
     expect_complete_table(solver::Orthogonalization::classical);
     expect_complete_table(solver::InitialGuess::zero);
-    expect_complete_table(solver::SolverKind::ir);
+    expect_complete_table(solver::SolverKind::amg);
+    expect_complete_table(solver::MultigridCycle::f);
+    expect_complete_table(solver::MultigridSmoother::gauss_seidel);
     expect_complete_table(solver::PreconditionerKind::isai);
     expect_complete_table(sparse::SptrsvAlgorithm::vendor);
     expect_complete_table(sparse::IluKind::parict);

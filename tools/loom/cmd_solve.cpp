@@ -60,7 +60,10 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
     // is the Jacobi iteration.
     const auto kind = names_of(solver::SolverKind{}).parse(options.solver, "loom solve");
-    config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
+    // --solver amg is the multigrid iteration itself: it takes no preconditioner.
+    if (kind != solver::SolverKind::amg) {
+        config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
+    }
     if (kind == solver::SolverKind::gmres) config["krylov_dim"] = options.restart;
     return config;
 }

@@ -53,7 +53,7 @@ namespace loom::solver {
 
 /// The solvers a config (and the command line) names. A new solver is a line here and its
 /// builder in from_config.
-enum class SolverKind { cg, fcg, bicg, bicgstab, cgs, gmres, ir };
+enum class SolverKind { cg, fcg, bicg, bicgstab, cgs, gmres, ir, amg };
 
 inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::cg, "cg", "conjugate gradients (Hermitian positive definite A)"},
@@ -63,6 +63,7 @@ inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::cgs, "cgs", "conjugate gradients squared"},
     {SolverKind::gmres, "gmres", "restarted GMRES"},
     {SolverKind::ir, "ir", "iterative refinement around an inner solver"},
+    {SolverKind::amg, "amg", "smoothed-aggregation multigrid cycles"},
 };
 constexpr NameTable<SolverKind> names_of(SolverKind) { return {"solver", solver_names}; }
 
@@ -73,6 +74,7 @@ enum class PreconditionerKind {
     block_jacobi,
     lower_trs,
     upper_trs,
+    amg,
     ilu,
     ic,
     ilut,
@@ -88,6 +90,7 @@ inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
      "inverted diagonal blocks (up to 32 x 32, found from the structure)"},
     {PreconditionerKind::lower_trs, "lower_trs", "a solve with the lower triangle (Gauss-Seidel)"},
     {PreconditionerKind::upper_trs, "upper_trs", "a solve with the upper triangle"},
+    {PreconditionerKind::amg, "amg", "one smoothed-aggregation multigrid cycle"},
     {PreconditionerKind::ilu, "ilu", "ILU(0) (ILU(k) with a \"level\")"},
     {PreconditionerKind::ic, "ic", "IC(0), shifting the diagonal where a pivot breaks down"},
     {PreconditionerKind::ilut, "ilut", "threshold ILU (ParILUT)"},

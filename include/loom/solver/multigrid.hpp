@@ -1,0 +1,217 @@
+// Algebraic multigrid by smoothed aggregation: a hierarchy of ever smaller Galerkin operators
+// built from a Csr matrix, applied as one multigrid cycle (x = M^-1 b, from a zero guess).
+//
+//     auto amg = solver::Multigrid<double>::build()
+//                    .with_cycle(solver::MultigridCycle::v)
+//                    .with_smoother(solver::MultigridSmoother::chebyshev)
+//                    .on(exec);
+//     auto cg = solver::Cg<double>::build().with_preconditioner(amg)...on(exec);
+//
+// As a solver on its own, with criteria, it is the inner solver of solver::Ir (stationary
+// iteration x += M^-1 (b - A x)): Ir<V>::build().with_solver(amg).with_criteria(...).
+//
+// Setup, level by level until `coarse_size` rows or `max_levels` levels (src/multigrid/NOTES.md):
+// strength filter (keep |a_ij| >= theta sqrt(|a_ii a_jj|); theta = 0 keeps A's pattern),
+// MIS-2 aggregation of the filtered graph, tentative prolongator (piecewise constant, or the
+// near-null-space vectors orthonormalized per aggregate), P = (I - omega D^-1 A) P_tent with
+// omega = prolongator_weight / rho(D^-1 A) by the Jacobi-fused SpGEMM, R = P^T and
+// A_c = R (A P) by two SpGEMMs; the coarsest level is solved by dense LU. update() redoes the
+// numeric part only (new values on the same pattern), reusing the aggregates and the SpGEMM
+// analyses. The cycle's work vectors live in the hierarchy: one object must not be applied
+// from two threads at once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/base/names.hpp"
+#include "loom/base/array.hpp"
+#include "loom/base/linop.hpp"
+#include "loom/base/linop_factory.hpp"
+#include "loom/graph/mis2.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/base/export.hpp"
+
+LOOM_PUBLIC_BEGIN
+
+namespace loom::solver {
+
+/// V: one coarse visit per level; W: two; F: an F-cycle then a V-cycle on the coarse level.
+enum class MultigridCycle { v, w, f };
+inline constexpr Name<MultigridCycle> multigrid_cycle_names[] = {
+    {MultigridCycle::v, "v", "one coarse visit per level"},
+    {MultigridCycle::w, "w", "two coarse visits per level"},
+    {MultigridCycle::f, "f", "an F-cycle then a V-cycle on the coarse level"},
+};
+constexpr NameTable<MultigridCycle> names_of(MultigridCycle)
+{
+    return {"multigrid cycle", multigrid_cycle_names};
+}
+const char* to_string(MultigridCycle cycle);
+/// "v", "w" or "f"; BadInput otherwise.
+MultigridCycle parse_multigrid_cycle(const std::string& text);
+
+/// The smoother of every level but the coarsest. jacobi: x += (4/3) / rho(D^-1 A) D^-1 r;
+/// l1_jacobi: x += D_l1^-1 r with D_l1 = diag(sum_j |a_ij|); chebyshev: the Chebyshev
+/// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: the slot
+/// of multicolor symmetric Gauss-Seidel (NotSupported until its kernel lands).
+enum class MultigridSmoother { jacobi, l1_jacobi, chebyshev, gauss_seidel };
+inline constexpr Name<MultigridSmoother> multigrid_smoother_names[] = {
+    {MultigridSmoother::jacobi, "jacobi", "damped Jacobi"},
+    {MultigridSmoother::l1_jacobi, "l1-jacobi", "L1-Jacobi", {"l1_jacobi"}},
+    {MultigridSmoother::chebyshev, "chebyshev", "Chebyshev polynomial of D^-1 A"},
+    {MultigridSmoother::gauss_seidel, "gauss-seidel", "multicolor symmetric Gauss-Seidel",
+     {"gauss_seidel", "sgs"}},
+};
+constexpr NameTable<MultigridSmoother> names_of(MultigridSmoother)
+{
+    return {"multigrid smoother", multigrid_smoother_names};
+}
+const char* to_string(MultigridSmoother smoother);
+/// "jacobi", "l1-jacobi", "chebyshev" or "gauss-seidel"; BadInput otherwise.
+MultigridSmoother parse_multigrid_smoother(const std::string& text);
+
+/// What setup built on one level.
+struct MultigridLevelInfo {
+    size_type rows = 0;
+    size_type nnz = 0;
+    /// rho(D^-1 A) as the power iteration estimated it (0 on the coarsest level).
+    double spectral_radius = 0;
+    /// Wall time of this level's setup (or of its last update()).
+    double setup_seconds = 0;
+};
+
+template <typename V, typename I = int32>
+class Multigrid final : public LinOp<V> {
+public:
+    using value_type = V;
+    using index_type = I;
+
+    struct Parameters {
+        /// theta of the strength filter, in [0, 1).
+        double strength_threshold = 0.0;
+        graph::Mis2Mode aggregation_mode = graph::Mis2Mode::quality;
+        /// Whether A's pattern is symmetric (skips the symmetrization in MIS-2).
+        bool symmetric_pattern = false;
+        /// Levels at most (>= 1), the finest included.
+        size_type max_levels = 20;
+        /// A level with at most this many rows is the coarsest (dense LU).
+        size_type coarse_size = 300;
+        /// omega * rho(D^-1 A) of the prolongator smoothing; 0 keeps P = P_tent.
+        double prolongator_weight = 4.0 / 3.0;
+        /// Power iterations of the estimate of rho(D^-1 A).
+        int power_iterations = 15;
+        MultigridCycle cycle = MultigridCycle::v;
+        MultigridSmoother smoother = MultigridSmoother::chebyshev;
+        /// Smoothing sweeps before and after the coarse correction (the Chebyshev degree).
+        int pre_sweeps = 2;
+        int post_sweeps = 2;
+        /// n x m near-null-space vectors of A (rigid-body modes); none: the constant vector.
+        std::shared_ptr<const matrix::Dense<V>> near_null_space;
+    };
+
+    class Factory;
+
+    class Builder {
+    public:
+        /// BadInput outside [0, 1).
+        Builder& with_strength_threshold(double theta);
+        Builder& with_aggregation_mode(graph::Mis2Mode mode);
+        Builder& with_symmetric_pattern(bool symmetric = true);
+        /// BadInput below 1.
+        Builder& with_max_levels(size_type levels);
+        /// BadInput below 1.
+        Builder& with_coarse_size(size_type rows);
+        /// BadInput outside [0, 2).
+        Builder& with_prolongator_weight(double weight);
+        /// BadInput below 1.
+        Builder& with_power_iterations(int iterations);
+        Builder& with_cycle(MultigridCycle cycle);
+        Builder& with_smoother(MultigridSmoother smoother);
+        /// BadInput below 0 (pre), 1 (post: the cycle must smooth at least once).
+        Builder& with_sweeps(int pre, int post);
+        Builder& with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors);
+
+        const Parameters& parameters() const noexcept { return params_; }
+        /// The factory, generating hierarchies on exec. BadInput when exec is null.
+        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
+
+    private:
+        Parameters params_;
+    };
+
+    /// Binds the parameters to system matrices.
+    class Factory final : public LinOpFactory<V> {
+    public:
+        Factory(std::shared_ptr<const Executor> exec, Parameters params);
+        const Parameters& parameters() const noexcept { return params_; }
+
+        /// The hierarchy of `system`, a square matrix::Csr<V, I> (copied to the factory's
+        /// executor when it lives elsewhere). BadInput when null, NotSupported naming the type
+        /// of any other operator, DimensionMismatch when not square or when the near-null
+        /// space has another number of rows, NumericalError naming the level and row of a zero
+        /// diagonal entry (a zero row), or for a singular coarsest operator.
+        std::shared_ptr<Multigrid> generate(std::shared_ptr<const LinOp<V>> system) const;
+
+    protected:
+        std::shared_ptr<LinOp<V>> generate_impl(
+            std::shared_ptr<const LinOp<V>> system) const override;
+
+    private:
+        Parameters params_;
+    };
+
+    static Builder build() { return {}; }
+
+    /// Made by Factory::generate.
+    Multigrid(std::shared_ptr<const Executor> exec, std::shared_ptr<const matrix::Csr<V, I>> A,
+              const Parameters& params);
+    ~Multigrid() override;
+
+    /// Numeric re-setup: the hierarchy of `A`, a matrix with the pattern of the one it was
+    /// built for and new values. Keeps the aggregates and the SpGEMM analyses; gives the
+    /// hierarchy a fresh setup with the same aggregates would give. BadInput when the size or
+    /// pattern differs (the hierarchy is then untouched); NumericalError as generate.
+    void update(std::shared_ptr<const matrix::Csr<V, I>> A);
+
+    const Parameters& parameters() const noexcept { return params_; }
+    size_type num_levels() const noexcept;
+    /// The operator of level k (0: the system matrix), on this executor.
+    const matrix::Csr<V, I>& level_matrix(size_type k) const;
+    /// The prolongator from level k + 1 to level k (k < num_levels() - 1).
+    const matrix::Csr<V, I>& prolongator(size_type k) const;
+    const MultigridLevelInfo& level_info(size_type k) const;
+    /// Sum of the levels' nonzeros over the finest level's.
+    double operator_complexity() const noexcept;
+    /// Sum of the levels' rows over the finest level's.
+    double grid_complexity() const noexcept;
+    /// Wall time of the whole setup (or of the last update()).
+    double setup_seconds() const noexcept;
+    /// One line per level and the complexities, for people.
+    std::string report() const;
+
+    struct Level;
+
+protected:
+    void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const override;
+
+private:
+    void build_levels(std::shared_ptr<const matrix::Csr<V, I>> A);
+    void cycle(size_type k, MultigridCycle kind, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+               bool zero_guess) const;
+    void smooth(const Level& level, int sweeps, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                bool zero_guess) const;
+    void prepare_workspace(size_type columns) const;
+
+    Parameters params_;
+    std::vector<std::unique_ptr<Level>> levels_;
+    double setup_seconds_ = 0;
+    mutable matrix::Dense<V> scaled_;  ///< the cycle's result when apply has alpha and beta
+};
+
+}  // namespace loom::solver
+
+LOOM_PUBLIC_END

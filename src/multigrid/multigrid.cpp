@@ -1,0 +1,464 @@
+#include "loom/solver/multigrid.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <typeinfo>
+
+#include "base/instantiate.hpp"
+#include "log/demangle.hpp"
+#include "loom/base/error.hpp"
+#include "loom/lapack/dense_lapack.hpp"
+#include "loom/matrix/convert.hpp"
+#include "loom/sparse/block_diagonal.hpp"
+#include "loom/sparse/csr_utils.hpp"
+#include "multigrid/level.hpp"
+#include "multigrid/setup.hpp"
+
+namespace loom::solver {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Runs `step`, naming the level in the message of a NumericalError it raises.
+template <typename Step>
+auto on_level(size_type level, Step&& step)
+{
+    try {
+        return step();
+    } catch (const NumericalError& e) {
+        throw NumericalError("loom::solver::Multigrid",
+                             "level " + std::to_string(level) + ": " + e.what());
+    }
+}
+
+}  // namespace
+
+const char* to_string(MultigridCycle cycle) { return names_of(cycle).to_string(cycle); }
+
+MultigridCycle parse_multigrid_cycle(const std::string& text)
+{
+    return names_of(MultigridCycle{}).parse(text, "loom::solver::parse_multigrid_cycle");
+}
+
+const char* to_string(MultigridSmoother smoother) { return names_of(smoother).to_string(smoother); }
+
+MultigridSmoother parse_multigrid_smoother(const std::string& text)
+{
+    return names_of(MultigridSmoother{}).parse(text, "loom::solver::parse_multigrid_smoother");
+}
+
+// ---------------------------------------------------------------- builder and factory
+
+namespace {
+constexpr const char* builder_where = "loom::solver::Multigrid::Builder";
+
+void require(bool holds, const std::string& what)
+{
+    if (!holds) throw BadInput(builder_where, what);
+}
+}  // namespace
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_strength_threshold(double theta) -> Builder&
+{
+    require(theta >= 0 && theta < 1,
+            "strength threshold " + std::to_string(theta) + " is outside [0, 1)");
+    params_.strength_threshold = theta;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_aggregation_mode(graph::Mis2Mode mode) -> Builder&
+{
+    params_.aggregation_mode = mode;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_symmetric_pattern(bool symmetric) -> Builder&
+{
+    params_.symmetric_pattern = symmetric;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_max_levels(size_type levels) -> Builder&
+{
+    require(levels >= 1, "max levels " + std::to_string(levels) + " is below 1");
+    params_.max_levels = levels;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_coarse_size(size_type rows) -> Builder&
+{
+    require(rows >= 1, "coarse size " + std::to_string(rows) + " is below 1");
+    params_.coarse_size = rows;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_prolongator_weight(double weight) -> Builder&
+{
+    require(weight >= 0 && weight < 2,
+            "prolongator weight " + std::to_string(weight) + " is outside [0, 2)");
+    params_.prolongator_weight = weight;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_power_iterations(int iterations) -> Builder&
+{
+    require(iterations >= 1, "power iterations " + std::to_string(iterations) + " is below 1");
+    params_.power_iterations = iterations;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_cycle(MultigridCycle cycle) -> Builder&
+{
+    params_.cycle = cycle;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_smoother(MultigridSmoother smoother) -> Builder&
+{
+    params_.smoother = smoother;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_sweeps(int pre, int post) -> Builder&
+{
+    require(pre >= 0 && post >= 1, "sweeps " + std::to_string(pre) + " and " +
+                                       std::to_string(post) + ": pre must be >= 0 and post >= 1");
+    params_.pre_sweeps = pre;
+    params_.post_sweeps = post;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors)
+    -> Builder&
+{
+    require(!vectors || vectors->cols() >= 1, "the near-null space has no vectors");
+    params_.near_null_space = std::move(vectors);
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::on(std::shared_ptr<const Executor> exec) const
+    -> std::shared_ptr<const Factory>
+{
+    return std::make_shared<const Factory>(std::move(exec), params_);
+}
+
+template <typename V, typename I>
+Multigrid<V, I>::Factory::Factory(std::shared_ptr<const Executor> exec, Parameters params)
+    : LinOpFactory<V>(std::move(exec)), params_(std::move(params))
+{}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) const
+    -> std::shared_ptr<Multigrid>
+{
+    constexpr const char* where = "loom::solver::Multigrid::Factory::generate";
+    if (!system) throw BadInput(where, "the system matrix is null");
+    const auto* csr = dynamic_cast<const matrix::Csr<V, I>*>(system.get());
+    if (csr == nullptr) {
+        const auto& op = *system;
+        throw NotSupported(where, std::string("Multigrid<") + type_name<V>() + ", " +
+                                      type_name<I>() + "> needs a matrix::Csr<" + type_name<V>() +
+                                      ", " + type_name<I>() + "> system matrix; got " +
+                                      detail::demangle(typeid(op)));
+    }
+    if (csr->rows() != csr->cols()) {
+        throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
+                                           "; multigrid needs a square one");
+    }
+    if (params_.near_null_space && params_.near_null_space->rows() != csr->rows()) {
+        throw DimensionMismatch(
+            where, "the near-null space has " + std::to_string(params_.near_null_space->rows()) +
+                       " rows; the system matrix " + std::to_string(csr->rows()));
+    }
+    if (params_.smoother == MultigridSmoother::gauss_seidel) {
+        throw NotSupported(where, "the multicolor Gauss-Seidel smoother is not available yet");
+    }
+    std::shared_ptr<const matrix::Csr<V, I>> A(system, csr);
+    if (!csr->executor()->same_memory_as(*this->executor())) {
+        A = std::make_shared<const matrix::Csr<V, I>>(this->executor(), *csr);
+    }
+    return std::make_shared<Multigrid>(this->executor(), std::move(A), params_);
+}
+
+template <typename V, typename I>
+std::shared_ptr<LinOp<V>> Multigrid<V, I>::Factory::generate_impl(
+    std::shared_ptr<const LinOp<V>> system) const
+{
+    return generate(std::move(system));
+}
+
+// ---------------------------------------------------------------- setup
+
+template <typename V, typename I>
+Multigrid<V, I>::Multigrid(std::shared_ptr<const Executor> exec,
+                           std::shared_ptr<const matrix::Csr<V, I>> A, const Parameters& params)
+    : LinOp<V>(std::move(exec), A->size()), params_(params)
+{
+    build_levels(std::move(A));
+}
+
+template <typename V, typename I>
+Multigrid<V, I>::~Multigrid() = default;
+
+namespace {
+
+/// What a level's smoother and prolongator smoothing need from its operator: D^-1,
+/// rho(D^-1 A) and, for L1-Jacobi, D_l1^-1. Computed before anything is stored, so that a
+/// failure leaves the level as it was.
+template <typename V, typename I>
+struct SmootherData {
+    Array<V> inverse_diagonal;
+    Array<V> l1_inverse_diagonal;
+    double rho = 0;
+};
+
+template <typename V, typename I>
+SmootherData<V, I> smoother_data(const matrix::Csr<V, I>& A,
+                                 const typename Multigrid<V, I>::Parameters& params)
+{
+    SmootherData<V, I> data;
+    if (A.rows() == 0) return data;
+    data.inverse_diagonal = sparse::invert_diagonal(A);
+    data.rho = multigrid::spectral_radius(A, data.inverse_diagonal, params.power_iterations);
+    if (params.smoother == MultigridSmoother::l1_jacobi) {
+        data.l1_inverse_diagonal = multigrid::l1_inverse_diagonal(A);
+    }
+    return data;
+}
+
+}  // namespace
+
+namespace {
+
+/// P = (I - omega D^-1 A) P_tent (symbolic phase on the first call), R = P^H, A_c = R (A P).
+template <typename V, typename I>
+void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Csr<V, I>& A,
+                        const Array<V>& inverse_diagonal, double rho, double weight, bool first)
+{
+    if (weight == 0) {
+        if (first) level.P = level.tentative;
+    } else {
+        if (first) sparse::spgemm_jacobi_symbolic(level.smooth_handle, A, level.tentative, level.P);
+        sparse::spgemm_jacobi_numeric(level.smooth_handle, static_cast<V>(weight / rho),
+                                      inverse_diagonal, A, level.tentative, level.P);
+    }
+    // A's pattern is checked by the first numeric product above (or by A P below when P is
+    // P_tent); nothing of the level has changed when it raises.
+    if (first) {
+        sparse::spgemm_symbolic(level.ap_handle, A, level.P, level.AP);
+        level.coarse = std::make_shared<matrix::Csr<V, I>>();
+    }
+    sparse::spgemm_numeric(level.ap_handle, A, level.P, level.AP);
+    level.R = sparse::conj_transpose(level.P);
+    if (first) sparse::spgemm_symbolic(level.rap_handle, level.R, level.AP, *level.coarse);
+    sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);
+}
+
+template <typename V, typename I>
+void factor_coarsest(typename Multigrid<V, I>::Level& level, size_type coarse_size)
+{
+    // Too large a coarsest level (coarsening stalled, or max_levels reached) is smoothed
+    // instead: a dense LU would cost n^2 memory.
+    const auto rows = level.A->rows();
+    if (rows == 0 || rows > coarse_size) {
+        level.lu.reset();
+        return;
+    }
+    auto lu = matrix::to_dense(*level.A);
+    lapack::getrf(lu, level.pivots);
+    level.lu = std::move(lu);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
+{
+    const auto start = Clock::now();
+    auto vectors = params_.near_null_space;
+    for (size_type k = 0;; ++k) {
+        const auto level_start = Clock::now();
+        auto level = std::make_unique<Level>();
+        level->A = A;
+        auto data = on_level(k, [&] { return smoother_data(*A, params_); });
+        level->inverse_diagonal = std::move(data.inverse_diagonal);
+        level->l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
+        level->rho = data.rho;
+        bool coarsest = A->rows() <= params_.coarse_size || k + 1 >= params_.max_levels;
+        if (!coarsest) {
+            auto aggregation = graph::mis2_aggregation(
+                multigrid::strength_graph(*A, params_.strength_threshold),
+                {.mode = params_.aggregation_mode, .symmetric = params_.symmetric_pattern});
+            const size_type per_aggregate = vectors ? vectors->cols() : 1;
+            coarsest = aggregation.count() * per_aggregate >= A->rows();
+            if (!coarsest) {
+                if (vectors) {
+                    auto tentative = on_level(
+                        k, [&] { return multigrid::orthonormal_tentative(aggregation, *vectors); });
+                    level->tentative = std::move(tentative.P);
+                    vectors = std::make_shared<const matrix::Dense<V>>(
+                        std::move(tentative.coarse_vectors));
+                } else {
+                    level->tentative = multigrid::piecewise_constant<V>(aggregation);
+                }
+                smooth_and_project<V, I>(*level, *A, level->inverse_diagonal, level->rho,
+                                         params_.prolongator_weight, true);
+                level->aggregation = std::move(aggregation);
+            }
+        }
+        if (coarsest) on_level(k, [&] { factor_coarsest<V, I>(*level, params_.coarse_size); });
+        level->info = {A->rows(), A->nnz(), level->rho, seconds_since(level_start)};
+        levels_.push_back(std::move(level));
+        if (coarsest) break;
+        A = levels_.back()->coarse;
+    }
+    setup_seconds_ = seconds_since(start);
+}
+
+template <typename V, typename I>
+void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
+{
+    constexpr const char* where = "loom::solver::Multigrid::update";
+    if (!A) throw BadInput(where, "the matrix is null");
+    if (A->size() != this->size()) {
+        throw DimensionMismatch(where, "the matrix is " + to_string(A->size()) +
+                                           "; the hierarchy was built for " +
+                                           to_string(this->size()));
+    }
+    if (!A->executor()->same_memory_as(*this->executor())) {
+        A = std::make_shared<const matrix::Csr<V, I>>(this->executor(), *A);
+    }
+    if (A->nnz() != levels_.front()->A->nnz()) {
+        throw BadInput(where, "the matrix has " + std::to_string(A->nnz()) +
+                                  " entries; the hierarchy was built for " +
+                                  std::to_string(levels_.front()->A->nnz()));
+    }
+    const auto start = Clock::now();
+    for (size_type k = 0; k < num_levels(); ++k) {
+        const auto level_start = Clock::now();
+        auto& level = *levels_[k];
+        const auto& Ak = k == 0 ? A : level.A;
+        auto data = on_level(k, [&] { return smoother_data(*Ak, params_); });
+        if (!level.is_coarsest()) {
+            smooth_and_project<V, I>(level, *Ak, data.inverse_diagonal, data.rho,
+                                     params_.prolongator_weight, false);
+        }
+        level.A = Ak;
+        level.inverse_diagonal = std::move(data.inverse_diagonal);
+        level.l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
+        level.rho = data.rho;
+        if (level.is_coarsest())
+            on_level(k, [&] { factor_coarsest<V, I>(level, params_.coarse_size); });
+        level.info.spectral_radius = level.rho;
+        level.info.setup_seconds = seconds_since(level_start);
+    }
+    setup_seconds_ = seconds_since(start);
+}
+
+// ---------------------------------------------------------------- queries
+
+template <typename V, typename I>
+size_type Multigrid<V, I>::num_levels() const noexcept
+{
+    return static_cast<size_type>(levels_.size());
+}
+
+namespace {
+void check_level(size_type k, size_type count, const char* where)
+{
+    if (k < 0 || k >= count) {
+        throw OutOfRange(
+            where, "level " + std::to_string(k) + " of a hierarchy of " + std::to_string(count));
+    }
+}
+}  // namespace
+
+template <typename V, typename I>
+const matrix::Csr<V, I>& Multigrid<V, I>::level_matrix(size_type k) const
+{
+    check_level(k, num_levels(), "loom::solver::Multigrid::level_matrix");
+    return *levels_[k]->A;
+}
+
+template <typename V, typename I>
+const matrix::Csr<V, I>& Multigrid<V, I>::prolongator(size_type k) const
+{
+    check_level(k, num_levels() - 1, "loom::solver::Multigrid::prolongator");
+    return levels_[k]->P;
+}
+
+template <typename V, typename I>
+const MultigridLevelInfo& Multigrid<V, I>::level_info(size_type k) const
+{
+    check_level(k, num_levels(), "loom::solver::Multigrid::level_info");
+    return levels_[k]->info;
+}
+
+template <typename V, typename I>
+double Multigrid<V, I>::operator_complexity() const noexcept
+{
+    double sum = 0;
+    for (const auto& level : levels_) sum += static_cast<double>(level->info.nnz);
+    const auto finest = static_cast<double>(levels_.front()->info.nnz);
+    return finest > 0 ? sum / finest : 1.0;
+}
+
+template <typename V, typename I>
+double Multigrid<V, I>::grid_complexity() const noexcept
+{
+    double sum = 0;
+    for (const auto& level : levels_) sum += static_cast<double>(level->info.rows);
+    const auto finest = static_cast<double>(levels_.front()->info.rows);
+    return finest > 0 ? sum / finest : 1.0;
+}
+
+template <typename V, typename I>
+double Multigrid<V, I>::setup_seconds() const noexcept
+{
+    return setup_seconds_;
+}
+
+template <typename V, typename I>
+std::string Multigrid<V, I>::report() const
+{
+    std::string text = "level        rows         nnz  nnz/row  rho(D^-1 A)  setup [s]\n";
+    char line[160];
+    for (size_type k = 0; k < num_levels(); ++k) {
+        const auto& info = levels_[k]->info;
+        std::snprintf(
+            line, sizeof line, "%5lld %11lld %11lld %8.2f %12.4f %10.4f%s\n",
+            static_cast<long long>(k), static_cast<long long>(info.rows),
+            static_cast<long long>(info.nnz),
+            info.rows > 0 ? static_cast<double>(info.nnz) / info.rows : 0.0, info.spectral_radius,
+            info.setup_seconds,
+            levels_[k]->is_coarsest() ? (levels_[k]->lu ? "  (dense LU)" : "  (smoothed)") : "");
+        text += line;
+    }
+    std::snprintf(line, sizeof line,
+                  "operator complexity %.3f, grid complexity %.3f, setup %.4f s\n",
+                  operator_complexity(), grid_complexity(), setup_seconds_);
+    return text + line;
+}
+
+#define LOOM_INSTANTIATE_MULTIGRID(V, I) template class Multigrid<V, I>;
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID)
+
+}  // namespace loom::solver

@@ -1,0 +1,46 @@
+// The building blocks of smoothed-aggregation setup that are not a public kernel of their
+// own: the strength graph, the L1 diagonal, tentative prolongators and the spectral-radius
+// estimate. Each takes and returns data on the matrix's executor.
+#pragma once
+
+#include "loom/base/array.hpp"
+#include "loom/graph/mis2.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+
+namespace loom::multigrid {
+
+/// The entries of A with |a_ij|^2 >= theta^2 |a_ii a_jj|, and the diagonal (values kept).
+/// theta = 0 returns A's pattern unchanged (a copy).
+template <typename V, typename I>
+matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>& A, double theta);
+
+/// 1 / sum_j |a_ij| for every row; NumericalError naming the first zero row.
+template <typename V, typename I>
+Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>& A);
+
+/// P(v, aggregate_of[v]) = 1: rows x count, one entry per row.
+template <typename V, typename I>
+matrix::Csr<V, I> piecewise_constant(const graph::Aggregation<I>& aggregation);
+
+/// The tentative prolongator of near-null-space vectors B (n x m) and the coarse vectors:
+/// per aggregate, B restricted to its rows = Q R (modified Gram-Schmidt); P holds the Qs
+/// (aggregate a owns columns a m .. a m + m - 1) and the coarse vectors the Rs. So
+/// P * B_coarse = B and P^H P = I. NumericalError naming an aggregate whose rows cannot
+/// represent m independent vectors.
+template <typename V, typename I>
+struct TentativeProlongator {
+    matrix::Csr<V, I> P;
+    matrix::Dense<V> coarse_vectors;
+};
+template <typename V, typename I>
+TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& aggregation,
+                                                 const matrix::Dense<V>& vectors);
+
+/// rho(D^-1 A) estimated by `iterations` power iterations from a fixed pseudo-random vector
+/// (the norm ratio of the last one): a slight underestimate that tightens with iterations.
+template <typename V, typename I>
+double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diagonal,
+                       int iterations);
+
+}  // namespace loom::multigrid

@@ -1,0 +1,54 @@
+// loom bench amg: the command-line side of bench/amg_bench.
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "bench/amg_bench.hpp"
+#include "bench_support.hpp"
+#include "command.hpp"
+
+namespace loom::cli {
+namespace {
+
+constexpr const char* default_spec = "poisson3d:64";
+
+struct AmgBenchCli {
+    MatrixSource matrix;
+    bool symmetric = false;
+    double tolerance = 1e-8;
+    BenchRun run{5};
+};
+
+Runner setup(CLI::App& sub)
+{
+    auto cli = std::make_shared<AmgBenchCli>();
+    cli->matrix.add_to(sub, "Square matrix A (.mtx or .bin), Hermitian positive definite");
+    sub.add_flag("--symmetric", cli->symmetric,
+                 "A's pattern is symmetric: the aggregation skips symmetrizing it");
+    sub.add_option("--tolerance", cli->tolerance, "Relative residual to reach")
+        ->capture_default_str();
+    cli->run.add_to(sub, false);
+    sub.footer(fmt::format(
+        "Without a matrix, --generate {}. Both solves (AMG-CG and Jacobi-CG, b = ones, x0 = 0)\n"
+        "are checked by their true residual before anything is timed.\nSPEC:\n{}",
+        default_spec, generator_help));
+    return [cli] {
+        if (cli->matrix.path.empty() && cli->matrix.spec.empty()) cli->matrix.spec = default_spec;
+        return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) {
+            bench::AmgBenchOptions options;
+            options.exec = cli->run.executor();
+            options.samples = cli->run.reps;
+            options.name = cli->matrix.name();
+            options.symmetric = cli->symmetric;
+            options.tolerance = cli->tolerance;
+            write_json(cli->run.json, bench::bench_amg(cli->matrix.build<V>(), options));
+            return exit_ok;
+        });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_BENCH(amg, "amg",
+                    "AMG-CG against Jacobi-CG: setup, re-setup, solve, iterations, complexities",
+                    loom::cli::setup);

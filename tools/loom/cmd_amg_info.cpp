@@ -1,0 +1,69 @@
+// loom amg-info A.mtx: the smoothed-aggregation hierarchy solver::Multigrid builds for A -
+// rows, nonzeros, rho(D^-1 A) and setup time per level, operator and grid complexity.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/solver/multigrid.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct AmgInfoOptions {
+    std::string input;
+    double strength_threshold = 0.0;
+    size_type coarse_size = 300;
+    size_type max_levels = 20;
+    bool symmetric = false;
+    std::string exec = default_executor();
+    int threads = 0;
+};
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<AmgInfoOptions>();
+    sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
+    sub.add_option("--theta", options->strength_threshold,
+                   "Strength threshold: keep |a_ij| >= theta sqrt(|a_ii a_jj|)")
+        ->check(CLI::Range(0.0, 0.999999))
+        ->capture_default_str();
+    sub.add_option("--coarse-size", options->coarse_size,
+                   "Rows at which a level is the coarsest (dense LU)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    sub.add_option("--max-levels", options->max_levels, "Levels at most")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    sub.add_flag("--symmetric", options->symmetric,
+                 "A's pattern is symmetric (skips the symmetrization of the aggregation)");
+    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
+        ->capture_default_str();
+    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
+        ->check(CLI::PositiveNumber);
+    return [options] {
+        const auto exec = make_executor(options->exec, options->threads);
+        return with_stored_matrix(options->input, [&](const auto& A_host) {
+            using Matrix = std::decay_t<decltype(A_host)>;
+            using Amg = solver::Multigrid<typename Matrix::value_type, typename Matrix::index_type>;
+            auto A = std::make_shared<const Matrix>(exec, A_host);
+            const auto amg = Amg::build()
+                                 .with_strength_threshold(options->strength_threshold)
+                                 .with_coarse_size(options->coarse_size)
+                                 .with_max_levels(options->max_levels)
+                                 .with_symmetric_pattern(options->symmetric)
+                                 .on(exec)
+                                 ->generate(A);
+            std::fputs(amg->report().c_str(), stdout);
+            return exit_ok;
+        });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+// Registered by hand: the command's name has a dash, which LOOM_REGISTER_COMMAND's #name cannot.
+static const ::loom::cli::Registrar<::loom::cli::CommandList::top> loom_register_amg_info{
+    {"amg-info", "Print the algebraic multigrid hierarchy of a matrix", loom::cli::setup}};

@@ -319,7 +319,7 @@ TYPED_TEST(Sptrsv, FatLevelsRunInParallelStages)
     EXPECT_EQ(handle.levels(), 3);
     EXPECT_EQ(handle.max_level_width(), w);
     EXPECT_EQ(handle.stages(), 3);
-    this->solve_and_check(omp, T, {}, 2, 1e-12);
+    this->solve_and_check(omp, T, {}, 2, std::max(1e-12, loom::test::tolerance<V>()));
 }
 
 TYPED_TEST(Sptrsv, NumericReuseAfterAValueChange)

@@ -409,6 +409,11 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
     using namespace coloring_kernels;
     const auto shared_exec = exec.shared_from_this();
     const auto nnz = entries_of(exec, graph);
+    if (nnz == 0) {
+        // No edges: one color. csrcolor is not asked (it has left such graphs uncolored).
+        parallel_for(exec, graph.rows, [=] __device__(long long v) { colors[v] = 0; }, where);
+        return {ColoringAlgorithm::vendor, graph.rows > 0 ? 1 : 0, 0};
+    }
     // csrcolor reads values it does not use for the coloring; ones stand in for them.
     Array<float> values(shared_exec, nnz);
     values.fill(1.0f);

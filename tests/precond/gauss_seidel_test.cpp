@@ -1,6 +1,7 @@
 // precond::GaussSeidel and sparse::gauss_seidel_sweep: the colored order, sweeps against a
 // plain sequential Gauss-Seidel in that order, every backend against the reference, CG with
 // symmetric Gauss-Seidel against CG with Jacobi, and bad input.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -230,7 +231,7 @@ size_type cg_iterations(std::shared_ptr<const Executor> exec, const matrix::Csr<
     return cg->result().iterations;
 }
 
-TYPED_TEST(GaussSeidel, SymmetricGaussSeidelHalvesTheCgIterationsOfJacobiOnPoisson3d)
+TYPED_TEST(GaussSeidel, SymmetricGaussSeidelHalvesCgIterationsOfJacobiOnPoisson3d)
 {
     using V = TypeParam;
     if constexpr (std::is_same_v<remove_complex_t<V>, float>) GTEST_SKIP() << "1e-8 needs double";
@@ -249,8 +250,11 @@ TYPED_TEST(GaussSeidel, SymmetricGaussSeidelHalvesTheCgIterationsOfJacobiOnPoiss
                                                   .with_direction(Direction::symmetric)
                                                   .with_variant(Variant::cluster)
                                                   .on(exec));
-        EXPECT_LT(2 * sgs, jacobi) << "sgs " << sgs << ", jacobi " << jacobi;
-        EXPECT_LE(cluster, sgs);
+        // Poisson's graph is bipartite, so the point variant is red-black SGS, whose
+        // preconditioned spectrum is 1 - mu^2 for Jacobi's eigenvalues +-mu: CG needs half of
+        // Jacobi's iterations, not fewer (39 against 78 here). The cluster variant does better.
+        EXPECT_LE(2 * sgs, jacobi + 2) << "sgs " << sgs << ", jacobi " << jacobi;
+        EXPECT_LT(2 * cluster, jacobi) << "cluster " << cluster << ", jacobi " << jacobi;
     }
 }
 

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/instantiate.hpp"
+#include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/solvers.hpp"
 
@@ -139,7 +140,8 @@ private:
 };
 
 const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
-const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
+const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi",
+                                                    "gauss-seidel", "sgs"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
 const std::vector<std::string> criterion_names{
@@ -222,10 +224,12 @@ private:
     std::shared_ptr<const LinOpFactory<V>> preconditioner(const Node& node) const
     {
         const std::string what =
-            "\"none\", \"jacobi\", \"block-jacobi\", a preconditioner object or a solver object";
+            "\"none\", \"jacobi\", \"block-jacobi\", \"gauss-seidel\", \"sgs\", a preconditioner "
+            "object or a solver object";
         if (node.value().is_string()) {
             const auto name = node.one_of(preconditioner_names);
             if (name == "none") return nullptr;
+            if (name == "gauss-seidel" || name == "sgs") return gauss_seidel(nullptr, name);
             return jacobi_builder(name == "jacobi" ? 1 : max_jacobi_block_size).on(exec_);
         }
         if (!node.value().is_object()) node.expected(what);
@@ -240,6 +244,7 @@ private:
             node.allow_keys({"type"}, "preconditioner \"none\"");
             return nullptr;
         }
+        if (type == "gauss-seidel" || type == "sgs") return gauss_seidel(&node, type);
         std::vector<std::string> keys{"type", "adaptive_precision", "accuracy"};
         if (type == "block-jacobi") keys.push_back("max_block_size");
         node.allow_keys(keys, "preconditioner \"" + type + "\"");
@@ -259,6 +264,38 @@ private:
             const double bound = accuracy->number("a number in (0, 1)");
             if (!(bound > 0 && bound < 1)) accuracy->expected("a number in (0, 1)");
             builder.with_accuracy(bound);
+        }
+        return builder.on(exec_);
+    }
+
+    /// "gauss-seidel" (forward unless "direction" says otherwise) or "sgs" (symmetric), with
+    /// the optional keys of its object form when `node` is given.
+    std::shared_ptr<const LinOpFactory<V>> gauss_seidel(const Node* node,
+                                                        const std::string& type) const
+    {
+        auto builder = precond::GaussSeidel<V, I>::build();
+        builder.with_direction(type == "sgs" ? precond::GaussSeidelDirection::symmetric
+                                             : precond::GaussSeidelDirection::forward);
+        if (node == nullptr) return builder.on(exec_);
+        std::vector<std::string> keys{"type", "relaxation", "sweeps", "variant"};
+        if (type == "gauss-seidel") keys.push_back("direction");
+        node->allow_keys(keys, "preconditioner \"" + type + "\"");
+        if (auto direction = node->find("direction")) {
+            builder.with_direction(precond::parse_gauss_seidel_direction(
+                direction->one_of({"forward", "backward", "symmetric"})));
+        }
+        if (auto variant = node->find("variant")) {
+            builder.with_variant(variant->one_of({"point", "cluster"}) == "point"
+                                     ? precond::GaussSeidelVariant::point
+                                     : precond::GaussSeidelVariant::cluster);
+        }
+        if (auto omega = node->find("relaxation")) {
+            const double value = omega->number("a number in (0, 2)");
+            if (!(value > 0 && value < 2)) omega->expected("a number in (0, 2)");
+            builder.with_relaxation(value);
+        }
+        if (auto sweeps = node->find("sweeps")) {
+            builder.with_sweeps(sweeps->integer(1, "a positive integer"));
         }
         return builder.on(exec_);
     }

@@ -296,7 +296,7 @@ Runner setup(CLI::App& sub)
             ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
-            ->check(CLI::IsMember({"none", "jacobi", "block-jacobi"}))
+            ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "gauss-seidel", "sgs"}))
             ->capture_default_str();
     auto* tolerance =
         sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")

@@ -39,6 +39,12 @@ LOOM_DECLARE_SORT_KERNELS(OmpExecutor);
 }
 namespace loom::sort::cuda {
 LOOM_DECLARE_SORT_KERNELS(CudaExecutor);
+/// CUB radix sort / segmented sort (the benchmark's peers), keys alone.
+template <typename K>
+void vendor_sort(const CudaExecutor& exec, K* keys, size_type n, Order order);
+template <typename K, typename I>
+void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type num_segments,
+                          K* keys, size_type n, Order order);
 }
 
 // Instantiation lists: keys of the four scalar types, values of the two index types.

@@ -96,6 +96,33 @@ void sort(Array<K>& keys, Array<T>& values, Order order)
     run_array(keys, values.data(), order);
 }
 
+template <typename K>
+void vendor_sort(Array<K>& keys, Order order)
+{
+    constexpr const char* where = "loom::sort::vendor_sort";
+    if (keys.size() < 2) return;
+    keys.executor()->run(loom::detail::overloaded{
+        [&](const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, cuda::vendor_sort(e, keys.data(), keys.size(), order));
+        },
+        [&](const auto&) { throw NotSupported(where, "CUB runs on the CUDA backend only"); }});
+}
+
+template <typename K, typename I>
+void vendor_sort_segments(const Array<I>& offsets, Array<K>& keys, Order order)
+{
+    constexpr const char* where = "loom::sort::vendor_sort_segments";
+    check_same_memory(where, offsets.executor(), keys.executor());
+    if (longest_segment(where, offsets, keys.size()) < 2) return;
+    keys.executor()->run(loom::detail::overloaded{
+        [&](const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, cuda::vendor_sort_segments(e, offsets.data(),
+                                                             offsets.size() - 1, keys.data(),
+                                                             keys.size(), order));
+        },
+        [&](const auto&) { throw NotSupported(where, "CUB runs on the CUDA backend only"); }});
+}
+
 #define LOOM_INSTANTIATE_SORT_PAIRS(K, T)                                                      \
     template void sort_segments(const Array<int32>&, Array<K>&, Array<T>&, Order);             \
     template void sort_segments(const Array<int64>&, Array<K>&, Array<T>&, Order);             \
@@ -104,6 +131,9 @@ void sort(Array<K>& keys, Array<T>& values, Order order)
     template void sort_segments(const Array<int32>&, Array<K>&, Order);                        \
     template void sort_segments(const Array<int64>&, Array<K>&, Order);                        \
     template void sort(Array<K>&, Order);                                                      \
+    template void vendor_sort(Array<K>&, Order);                                               \
+    template void vendor_sort_segments(const Array<int32>&, Array<K>&, Order);                 \
+    template void vendor_sort_segments(const Array<int64>&, Array<K>&, Order);                 \
     LOOM_INSTANTIATE_SORT_PAIRS(K, ::loom::int32) LOOM_INSTANTIATE_SORT_PAIRS(K, ::loom::int64)
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT, _)
 

@@ -178,4 +178,12 @@ void sort(Array<K>& keys, Order order = Order::ascending);
 template <typename K, typename T>
 void sort(Array<K>& keys, Array<T>& values, Order order = Order::ascending);
 
+/// CUB's radix sort of a whole array and CUB's segmented sort, keys alone: the peers of
+/// `loom bench sort`. NotSupported off CUDA; arguments as sort / sort_segments.
+template <typename K>
+void vendor_sort(Array<K>& keys, Order order = Order::ascending);
+template <typename K, typename I>
+void vendor_sort_segments(const Array<I>& offsets, Array<K>& keys,
+                          Order order = Order::ascending);
+
 }  // namespace loom::sort

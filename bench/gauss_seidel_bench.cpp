@@ -79,7 +79,8 @@ nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
     const auto symmetric = precond::GaussSeidel<V, I>::build()
                                .with_direction(precond::GaussSeidelDirection::symmetric)
                                .on(options.exec);
-    const auto setup = time_kernel(exec, [&] { symmetric->generate(A); }, timing);
+    const auto setup = time_kernel(
+        exec, [&] { symmetric->generate(A); }, timing);
     const auto sgs = symmetric->generate(A);
     const auto& order = sgs->order();
 
@@ -109,19 +110,22 @@ nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
     const auto sweep = time_kernel(
         exec,
         [&] {
-            sparse::gauss_seidel_sweep(*A, inverse, order, sparse::SweepDirection::forward, V{1},
-                                       b, x);
+            sparse::gauss_seidel_sweep(*A, inverse, order, sparse::SweepDirection::forward, V{1}, b,
+                                       x);
         },
         timing);
-    const auto apply = time_kernel(exec, [&] { sgs->apply(b, x); }, timing);
+    const auto apply = time_kernel(
+        exec, [&] { sgs->apply(b, x); }, timing);
     matrix::Dense<V> y(options.exec, b.size());
-    const auto spmv = time_kernel(exec, [&] { A->apply(b, y); }, timing);
+    const auto spmv = time_kernel(
+        exec, [&] { A->apply(b, y); }, timing);
 
     fmt::print("matrix    {}: {} rows, {} stored entries, {} colors\n", options.name, A->rows(),
                A->nnz(), sgs->num_colors());
-    fmt::print("run       {}, {} indices, median of {} samples; checked against the reference "
-               "({:.1e})\n",
-               exec.name(), type_name<I>(), options.samples, difference);
+    fmt::print(
+        "run       {}, {} indices, median of {} samples; checked against the reference "
+        "({:.1e})\n",
+        exec.name(), type_name<I>(), options.samples, difference);
     fmt::print("setup     {:.1f} us (coloring, grouping, inverse diagonal)\n", setup.median * 1e6);
     fmt::print("spmv      {:.1f} us\n", spmv.median * 1e6);
     fmt::print("sweep     {:.1f} us forward = {:.2f} SpMVs (target <= {})\n", sweep.median * 1e6,
@@ -153,8 +157,8 @@ nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
     return report;
 }
 
-#define LOOM_INSTANTIATE_BENCH_GAUSS_SEIDEL(V, I)                                               \
-    template nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>&,                \
+#define LOOM_INSTANTIATE_BENCH_GAUSS_SEIDEL(V, I)                                \
+    template nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>&, \
                                                        const GaussSeidelBenchOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_GAUSS_SEIDEL)
 

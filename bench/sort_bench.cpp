@@ -36,7 +36,13 @@ Timing time_sort(const Executor& exec, const Array<int32>& input, Array<int32>& 
 {
     const auto bytes = sizeof(int32) * static_cast<std::size_t>(input.size());
     const auto copy = [&] { exec.copy_from(exec, bytes, input.data(), work.data()); };
-    const auto both = time_kernel(exec, [&] { copy(); sort(); }, timing);
+    const auto both = time_kernel(
+        exec,
+        [&] {
+            copy();
+            sort();
+        },
+        timing);
     const auto alone = time_kernel(exec, copy, timing);
     return {both.median - alone.median, both.min - alone.min, both.max - alone.max, both.samples,
             both.batch};
@@ -74,21 +80,26 @@ nlohmann::ordered_json bench_sort(const SortBenchOptions& options)
     check(work.to_host(), expected, "loom::sort::sort");
     std::vector<Row> rows;
     {
-        const auto mine = time_sort(exec, input, work, [&] { sort::sort(work); }, timing);
+        const auto mine = time_sort(
+            exec, input, work, [&] { sort::sort(work); }, timing);
         Timing peer;
         if (cuda) {
             sort::vendor_sort(work);
             check(work.to_host(), expected, "CUB's radix sort");
-            peer = time_sort(exec, input, work, [&] { sort::vendor_sort(work); }, timing);
+            peer = time_sort(
+                exec, input, work, [&] { sort::vendor_sort(work); }, timing);
         } else {
             auto host = keys;
-            peer = time_kernel(exec, [&] {
-                host = keys;
-                std::sort(host.begin(), host.end());
-            }, timing);
+            peer = time_kernel(
+                exec,
+                [&] {
+                    host = keys;
+                    std::sort(host.begin(), host.end());
+                },
+                timing);
         }
-        rows.push_back({cuda ? "sort (bitonic)" : "sort (std::sort inside)", cuda ? "CUB radix" : "std::sort", mine.median,
-                        peer.median, options.keys});
+        rows.push_back({cuda ? "sort (bitonic)" : "sort (std::sort inside)",
+                        cuda ? "CUB radix" : "std::sort", mine.median, peer.median, options.keys});
     }
 
     // Segments.
@@ -112,32 +123,36 @@ nlohmann::ordered_json bench_sort(const SortBenchOptions& options)
     sort::sort_segments(device_offsets, segment_work);
     check(segment_work.to_host(), expected_segments, "loom::sort::sort_segments");
     {
-        const auto mine = time_sort(exec, segment_input, segment_work,
-                                    [&] { sort::sort_segments(device_offsets, segment_work); },
-                                    timing);
+        const auto mine = time_sort(
+            exec, segment_input, segment_work,
+            [&] { sort::sort_segments(device_offsets, segment_work); }, timing);
         Timing peer;
         if (cuda) {
             sort::vendor_sort_segments(device_offsets, segment_work);
             check(segment_work.to_host(), expected_segments, "CUB's segmented sort");
-            peer = time_sort(exec, segment_input, segment_work,
-                             [&] { sort::vendor_sort_segments(device_offsets, segment_work); },
-                             timing);
+            peer = time_sort(
+                exec, segment_input, segment_work,
+                [&] { sort::vendor_sort_segments(device_offsets, segment_work); }, timing);
         } else {
             auto host = segment_keys;
-            peer = time_kernel(exec, [&] {
-                host = segment_keys;
-                sort_host_segments(host);
-            }, timing);
+            peer = time_kernel(
+                exec,
+                [&] {
+                    host = segment_keys;
+                    sort_host_segments(host);
+                },
+                timing);
         }
-        rows.push_back({fmt::format("segments (bitonic, {}..{})", options.min_length,
-                                    options.max_length),
-                        cuda ? "CUB segmented" : "std::sort", mine.median, peer.median,
-                        static_cast<size_type>(segment_keys.size())});
+        rows.push_back(
+            {fmt::format("segments (bitonic, {}..{})", options.min_length, options.max_length),
+             cuda ? "CUB segmented" : "std::sort", mine.median, peer.median,
+             static_cast<size_type>(segment_keys.size())});
     }
 
-    fmt::print("run       {}, int32 keys, median of {} samples; results checked against "
-               "std::sort\n",
-               exec.name(), options.samples);
+    fmt::print(
+        "run       {}, int32 keys, median of {} samples; results checked against "
+        "std::sort\n",
+        exec.name(), options.samples);
     fmt::print("targets   whole array within 3x CUB radix; segments within 1.1x CUB segmented\n\n");
     Table table({"kernel", "keys", "time [ms]", "Gkeys/s", "peer", "peer [ms]", "time / peer"});
     auto json_rows = nlohmann::ordered_json::array();

@@ -1,14 +1,13 @@
 #include "loom/precond/gauss_seidel.hpp"
 
 #include <string>
-#include <typeinfo>
 
 #include "base/instantiate.hpp"
-#include "log/demangle.hpp"
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/block_diagonal.hpp"
+#include "precond/system_matrix.hpp"
 
 namespace loom::precond {
 
@@ -90,20 +89,8 @@ template <typename V, typename I>
 auto GaussSeidel<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) const
     -> std::shared_ptr<GaussSeidel>
 {
-    constexpr const char* where = "loom::precond::GaussSeidel::Factory::generate";
-    if (!system) throw BadInput(where, "the system matrix is null");
-    auto csr = std::dynamic_pointer_cast<const matrix::Csr<V, I>>(system);
-    if (csr == nullptr) {
-        const auto& op = *system;
-        throw NotSupported(where, std::string("GaussSeidel<") + type_name<V>() + ", " +
-                                      type_name<I>() + "> needs a matrix::Csr<" +
-                                      type_name<V>() + ", " + type_name<I>() +
-                                      "> system matrix; got " + detail::demangle(typeid(op)));
-    }
-    if (csr->rows() != csr->cols()) {
-        throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
-                                           "; Gauss-Seidel needs a square one");
-    }
+    auto csr = detail::square_csr_system<V, I>("loom::precond::GaussSeidel::Factory::generate",
+                                               "GaussSeidel", std::move(system));
     return std::make_shared<GaussSeidel>(this->executor(), std::move(csr), params_);
 }
 
@@ -116,8 +103,7 @@ std::shared_ptr<LinOp<V>> GaussSeidel<V, I>::Factory::generate_impl(
 
 template <typename V, typename I>
 GaussSeidel<V, I>::GaussSeidel(std::shared_ptr<const Executor> exec,
-                               std::shared_ptr<const matrix::Csr<V, I>> A,
-                               const Parameters& params)
+                               std::shared_ptr<const matrix::Csr<V, I>> A, const Parameters& params)
     : LinOp<V>(std::move(exec), A->size()), params_(params)
 {
     if (!A->executor()->same_memory_as(*this->executor())) {
@@ -125,9 +111,8 @@ GaussSeidel<V, I>::GaussSeidel(std::shared_ptr<const Executor> exec,
     }
     inverse_diagonal_ = sparse::invert_diagonal(*A);
     graph::ColoringHandle handle({.algorithm = params.coloring});
-    order_ = params.variant == GaussSeidelVariant::point
-                 ? sparse::point_sweep_order(*A, handle)
-                 : sparse::cluster_sweep_order(*A, handle);
+    order_ = params.variant == GaussSeidelVariant::point ? sparse::point_sweep_order(*A, handle)
+                                                         : sparse::cluster_sweep_order(*A, handle);
     matrix_ = std::move(A);
 }
 

@@ -111,8 +111,8 @@ void sort_whole(const CudaExecutor& exec, K* keys, T* values, long long n, Compa
 {
     const long long tiles = (n + tile - 1) / tile;
     const long long N = detail::ceil_power_of_two(n);
-    tile_stages<<<static_cast<unsigned>(tiles), tile_threads, 0, stream_of(exec)>>>(
-        keys, values, n, tile, comp);
+    tile_stages<<<static_cast<unsigned>(tiles), tile_threads, 0, stream_of(exec)>>>(keys, values, n,
+                                                                                    tile, comp);
     loom::cuda::check_launch("loom::sort::sort");
     for (long long block = 2LL * tile; block <= N; block <<= 1) {
         for (long long stride = block / 2; stride >= tile; stride >>= 1) {
@@ -146,10 +146,9 @@ void sort_segments(const CudaExecutor& exec, const I* offsets, size_type num_seg
     launch::TeamPolicy policy{static_cast<size_type>(num_segments), threads, 1};
     if (staged) policy.set_scratch_bytes(max_segment * entry_bytes + 2 * 64);
     with_comparator(order, [&](auto comp) {
-        launch::team_parallel_for(
-            exec, policy,
-            SegmentSort<K, T, I, decltype(comp)>{offsets, keys, values,
-                                                  staged ? max_segment : 0, comp});
+        launch::team_parallel_for(exec, policy,
+                                  SegmentSort<K, T, I, decltype(comp)>{
+                                      offsets, keys, values, staged ? max_segment : 0, comp});
     });
 }
 
@@ -199,25 +198,25 @@ void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type 
             return order == Order::ascending
                        ? cub::DeviceSegmentedSort::SortKeys(temp, bytes, buffers, n, num_segments,
                                                             offsets, offsets + 1, stream_of(exec))
-                       : cub::DeviceSegmentedSort::SortKeysDescending(
-                             temp, bytes, buffers, n, num_segments, offsets, offsets + 1,
-                             stream_of(exec));
+                       : cub::DeviceSegmentedSort::SortKeysDescending(temp, bytes, buffers, n,
+                                                                      num_segments, offsets,
+                                                                      offsets + 1, stream_of(exec));
         });
     settle(exec, buffers, keys, n);
 }
 
-#define LOOM_INSTANTIATE_SORT_CUDA(K, T)                                                       \
-    template void sort_segments(const CudaExecutor&, const int32*, size_type, size_type, K*,  \
-                                T*, Order);                                                    \
-    template void sort_segments(const CudaExecutor&, const int64*, size_type, size_type, K*,  \
-                                T*, Order);                                                    \
+#define LOOM_INSTANTIATE_SORT_CUDA(K, T)                                                         \
+    template void sort_segments(const CudaExecutor&, const int32*, size_type, size_type, K*, T*, \
+                                Order);                                                          \
+    template void sort_segments(const CudaExecutor&, const int64*, size_type, size_type, K*, T*, \
+                                Order);                                                          \
     template void sort_array(const CudaExecutor&, K*, T*, size_type, Order);
-#define LOOM_INSTANTIATE_SORT_CUDA_KEY(K, unused)                                              \
-    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_CUDA, K)                                    \
-    template void vendor_sort(const CudaExecutor&, K*, size_type, Order);                      \
-    template void vendor_sort_segments(const CudaExecutor&, const int32*, size_type, K*,       \
-                                       size_type, Order);                                      \
-    template void vendor_sort_segments(const CudaExecutor&, const int64*, size_type, K*,       \
+#define LOOM_INSTANTIATE_SORT_CUDA_KEY(K, unused)                                        \
+    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_CUDA, K)                              \
+    template void vendor_sort(const CudaExecutor&, K*, size_type, Order);                \
+    template void vendor_sort_segments(const CudaExecutor&, const int32*, size_type, K*, \
+                                       size_type, Order);                                \
+    template void vendor_sort_segments(const CudaExecutor&, const int64*, size_type, K*, \
                                        size_type, Order);
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_CUDA_KEY, _)
 

@@ -6,11 +6,11 @@
 #include "loom/base/executor.hpp"
 #include "loom/sort/bitonic.hpp"
 
-#define LOOM_DECLARE_SORT_KERNELS(Exec)                                                        \
-    template <typename K, typename T, typename I>                                             \
-    void sort_segments(const Exec& exec, const I* offsets, size_type num_segments,            \
-                       size_type max_segment, K* keys, T* values, Order order);               \
-    template <typename K, typename T>                                                         \
+#define LOOM_DECLARE_SORT_KERNELS(Exec)                                            \
+    template <typename K, typename T, typename I>                                  \
+    void sort_segments(const Exec& exec, const I* offsets, size_type num_segments, \
+                       size_type max_segment, K* keys, T* values, Order order);    \
+    template <typename K, typename T>                                              \
     void sort_array(const Exec& exec, K* keys, T* values, size_type n, Order order)
 
 namespace loom::sort {
@@ -45,11 +45,11 @@ void vendor_sort(const CudaExecutor& exec, K* keys, size_type n, Order order);
 template <typename K, typename I>
 void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type num_segments,
                           K* keys, size_type n, Order order);
-}
+}  // namespace loom::sort::cuda
 
 // Instantiation lists: keys of the four scalar types, values of the two index types.
-#define LOOM_SORT_FOR_EACH_KEY(M, ...)                                                         \
-    M(::loom::int32, __VA_ARGS__)                                                              \
+#define LOOM_SORT_FOR_EACH_KEY(M, ...) \
+    M(::loom::int32, __VA_ARGS__)      \
     M(::loom::int64, __VA_ARGS__) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
-#define LOOM_SORT_FOR_EACH_VALUE(M, K)                                                         \
+#define LOOM_SORT_FOR_EACH_VALUE(M, K) \
     M(K, ::loom::sort::NoValues) M(K, ::loom::int32) M(K, ::loom::int64)

@@ -7,8 +7,8 @@
 namespace loom::sort::omp {
 
 template <typename K, typename T, typename I>
-void sort_segments(const OmpExecutor& exec, const I* offsets, size_type num_segments,
-                   size_type, K* keys, T* values, Order order)
+void sort_segments(const OmpExecutor& exec, const I* offsets, size_type num_segments, size_type,
+                   K* keys, T* values, Order order)
 {
     with_comparator(order, [&](auto comp) {
 #pragma omp parallel for schedule(dynamic, 16) num_threads(exec.num_threads())
@@ -24,13 +24,13 @@ void sort_array(const OmpExecutor&, K* keys, T* values, size_type n, Order order
     with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
 }
 
-#define LOOM_INSTANTIATE_SORT_OMP(K, T)                                                        \
-    template void sort_segments(const OmpExecutor&, const int32*, size_type, size_type, K*,   \
-                                T*, Order);                                                    \
-    template void sort_segments(const OmpExecutor&, const int64*, size_type, size_type, K*,   \
-                                T*, Order);                                                    \
+#define LOOM_INSTANTIATE_SORT_OMP(K, T)                                                         \
+    template void sort_segments(const OmpExecutor&, const int32*, size_type, size_type, K*, T*, \
+                                Order);                                                         \
+    template void sort_segments(const OmpExecutor&, const int64*, size_type, size_type, K*, T*, \
+                                Order);                                                         \
     template void sort_array(const OmpExecutor&, K*, T*, size_type, Order);
-#define LOOM_INSTANTIATE_SORT_OMP_KEY(K, unused)                                               \
+#define LOOM_INSTANTIATE_SORT_OMP_KEY(K, unused) \
     LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_OMP, K)
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_OMP_KEY, _)
 

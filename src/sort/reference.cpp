@@ -6,8 +6,8 @@
 namespace loom::sort::reference {
 
 template <typename K, typename T, typename I>
-void sort_segments(const ReferenceExecutor&, const I* offsets, size_type num_segments,
-                   size_type, K* keys, T* values, Order order)
+void sort_segments(const ReferenceExecutor&, const I* offsets, size_type num_segments, size_type,
+                   K* keys, T* values, Order order)
 {
     with_comparator(order, [&](auto comp) {
         for (size_type s = 0; s < num_segments; ++s) {
@@ -22,13 +22,13 @@ void sort_array(const ReferenceExecutor&, K* keys, T* values, size_type n, Order
     with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
 }
 
-#define LOOM_INSTANTIATE_SORT_REFERENCE(K, T)                                                  \
-    template void sort_segments(const ReferenceExecutor&, const int32*, size_type, size_type, \
-                                K*, T*, Order);                                                \
-    template void sort_segments(const ReferenceExecutor&, const int64*, size_type, size_type, \
-                                K*, T*, Order);                                                \
+#define LOOM_INSTANTIATE_SORT_REFERENCE(K, T)                                                     \
+    template void sort_segments(const ReferenceExecutor&, const int32*, size_type, size_type, K*, \
+                                T*, Order);                                                       \
+    template void sort_segments(const ReferenceExecutor&, const int64*, size_type, size_type, K*, \
+                                T*, Order);                                                       \
     template void sort_array(const ReferenceExecutor&, K*, T*, size_type, Order);
-#define LOOM_INSTANTIATE_SORT_REFERENCE_KEY(K, unused)                                         \
+#define LOOM_INSTANTIATE_SORT_REFERENCE_KEY(K, unused) \
     LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_REFERENCE, K)
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_REFERENCE_KEY, _)
 

@@ -27,8 +27,8 @@ size_type longest_segment(const char* where, const Array<I>& offsets, size_type 
     size_type longest = 0;
     for (std::size_t s = 0; s + 1 < host.size(); ++s) {
         if (host[s] < 0 || host[s + 1] < host[s]) {
-            throw BadInput(where, "offsets decrease (or are negative) at segment " +
-                                      std::to_string(s));
+            throw BadInput(where,
+                           "offsets decrease (or are negative) at segment " + std::to_string(s));
         }
         longest = std::max<size_type>(longest, host[s + 1] - host[s]);
     }
@@ -116,24 +116,23 @@ void vendor_sort_segments(const Array<I>& offsets, Array<K>& keys, Order order)
     if (longest_segment(where, offsets, keys.size()) < 2) return;
     keys.executor()->run(loom::detail::overloaded{
         [&](const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, cuda::vendor_sort_segments(e, offsets.data(),
-                                                             offsets.size() - 1, keys.data(),
-                                                             keys.size(), order));
+            LOOM_CUDA_CALL(where, cuda::vendor_sort_segments(e, offsets.data(), offsets.size() - 1,
+                                                             keys.data(), keys.size(), order));
         },
         [&](const auto&) { throw NotSupported(where, "CUB runs on the CUDA backend only"); }});
 }
 
-#define LOOM_INSTANTIATE_SORT_PAIRS(K, T)                                                      \
-    template void sort_segments(const Array<int32>&, Array<K>&, Array<T>&, Order);             \
-    template void sort_segments(const Array<int64>&, Array<K>&, Array<T>&, Order);             \
+#define LOOM_INSTANTIATE_SORT_PAIRS(K, T)                                          \
+    template void sort_segments(const Array<int32>&, Array<K>&, Array<T>&, Order); \
+    template void sort_segments(const Array<int64>&, Array<K>&, Array<T>&, Order); \
     template void sort(Array<K>&, Array<T>&, Order);
-#define LOOM_INSTANTIATE_SORT(K, unused)                                                       \
-    template void sort_segments(const Array<int32>&, Array<K>&, Order);                        \
-    template void sort_segments(const Array<int64>&, Array<K>&, Order);                        \
-    template void sort(Array<K>&, Order);                                                      \
-    template void vendor_sort(Array<K>&, Order);                                               \
-    template void vendor_sort_segments(const Array<int32>&, Array<K>&, Order);                 \
-    template void vendor_sort_segments(const Array<int64>&, Array<K>&, Order);                 \
+#define LOOM_INSTANTIATE_SORT(K, unused)                                       \
+    template void sort_segments(const Array<int32>&, Array<K>&, Order);        \
+    template void sort_segments(const Array<int64>&, Array<K>&, Order);        \
+    template void sort(Array<K>&, Order);                                      \
+    template void vendor_sort(Array<K>&, Order);                               \
+    template void vendor_sort_segments(const Array<int32>&, Array<K>&, Order); \
+    template void vendor_sort_segments(const Array<int64>&, Array<K>&, Order); \
     LOOM_INSTANTIATE_SORT_PAIRS(K, ::loom::int32) LOOM_INSTANTIATE_SORT_PAIRS(K, ::loom::int64)
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT, _)
 

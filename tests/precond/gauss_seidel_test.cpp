@@ -141,8 +141,8 @@ TYPED_TEST(GaussSeidel, SweepsEqualSequentialGaussSeidelInTheColoredOrder)
     const auto b = test::random_dense<V>(this->ref, {A.rows(), rhs}, 5);
     const auto x0 = test::random_dense<V>(this->ref, {A.rows(), rhs}, 6);
     for (const auto variant : {Variant::point, Variant::cluster}) {
-        for (const auto direction : {Direction::forward, Direction::backward,
-                                     Direction::symmetric}) {
+        for (const auto direction :
+             {Direction::forward, Direction::backward, Direction::symmetric}) {
             for (const double omega : {1.0, 1.4, 0.6}) {
                 SCOPED_TRACE(std::string(precond::to_string(direction)) + " omega " +
                              std::to_string(omega));
@@ -197,15 +197,14 @@ TYPED_TEST(GaussSeidel, EveryBackendMatchesTheReference)
             const auto inverse = sparse::invert_diagonal(A);
             matrix::Dense<V> expected(this->ref, x0);
             for (int s = 0; s < 2; ++s) {
-                for (const auto d : {sparse::SweepDirection::forward,
-                                     sparse::SweepDirection::backward}) {
+                for (const auto d :
+                     {sparse::SweepDirection::forward, sparse::SweepDirection::backward}) {
                     sparse::gauss_seidel_sweep(A, inverse, order, d, V(1.2), b, expected);
                 }
             }
             matrix::Dense<V> x(exec, x0);
             gs->smooth(matrix::Dense<V>(exec, b), x, 2);
-            EXPECT_LE(test::relative_error(x.to_host(), expected.to_host()),
-                      test::tolerance<V>());
+            EXPECT_LE(test::relative_error(x.to_host(), expected.to_host()), test::tolerance<V>());
         }
         EXPECT_GT(expected_gs->num_colors(), 1u);
     }
@@ -240,8 +239,8 @@ TYPED_TEST(GaussSeidel, SymmetricGaussSeidelHalvesCgIterationsOfJacobiOnPoisson3
     executors.insert(executors.begin(), this->ref);
     for (const auto& exec : executors) {
         SCOPED_TRACE(exec->name());
-        const auto jacobi =
-            cg_iterations<V>(exec, A, precond::Jacobi<V, I>::build().with_max_block_size(1).on(exec));
+        const auto jacobi = cg_iterations<V>(
+            exec, A, precond::Jacobi<V, I>::build().with_max_block_size(1).on(exec));
         const auto sgs = cg_iterations<V>(
             exec, A,
             precond::GaussSeidel<V, I>::build().with_direction(Direction::symmetric).on(exec));
@@ -281,9 +280,8 @@ TYPED_TEST(GaussSeidel, BadInputIsRejectedAndLeavesXUntouched)
     EXPECT_THROW(precond::parse_gauss_seidel_direction("sideways"), BadInput);
     const auto factory = Precond::build().on(this->ref);
     EXPECT_THROW(factory->generate(nullptr), BadInput);
-    EXPECT_THROW(factory->generate(std::make_shared<matrix::Csr<V, I>>(
-                     matrix::Csr<V, I>::from_host(this->ref, {2, 3}, {0, 1, 2}, {0, 1},
-                                                  {V{1}, V{1}}))),
+    EXPECT_THROW(factory->generate(std::make_shared<matrix::Csr<V, I>>(matrix::Csr<V, I>::from_host(
+                     this->ref, {2, 3}, {0, 1, 2}, {0, 1}, {V{1}, V{1}}))),
                  DimensionMismatch);
     EXPECT_THROW(factory->generate(std::make_shared<matrix::Dense<V>>(this->ref, dim2{2, 2})),
                  NotSupported);
@@ -301,8 +299,8 @@ TYPED_TEST(GaussSeidel, EmptyMatrix)
 {
     using V = TypeParam;
     const auto gs = precond::GaussSeidel<V, I>::build().on(this->ref)->generate(
-        std::make_shared<matrix::Csr<V, I>>(matrix::Csr<V, I>::from_host(this->ref, {0, 0}, {0},
-                                                                         {}, {})));
+        std::make_shared<matrix::Csr<V, I>>(
+            matrix::Csr<V, I>::from_host(this->ref, {0, 0}, {0}, {}, {})));
     matrix::Dense<V> b(this->ref, {0, 1}), x(this->ref, {0, 1});
     gs->apply(b, x);
     EXPECT_EQ(gs->num_colors(), 0u);

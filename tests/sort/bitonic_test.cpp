@@ -91,8 +91,8 @@ TEST(TeamSort, InsideAUserTeamKernelWithACustomComparator)
     auto sorted = originals;
     auto ranks = std::vector<std::vector<int32>>(lengths);
     for (int n = 0; n < lengths; ++n) ranks[n] = positions(n);
-    for (const auto& exec : {test::reference(), std::shared_ptr<const Executor>(
-                                                    OmpExecutor::create())}) {
+    for (const auto& exec :
+         {test::reference(), std::shared_ptr<const Executor>(OmpExecutor::create())}) {
         auto data = originals;
         auto values = ranks;
         launch::team_parallel_for(
@@ -190,12 +190,11 @@ TEST(Sort, BadInputIsRejectedAndKeysUntouched)
     EXPECT_THROW(sort::sort(keys, short_values), BadInput);
     EXPECT_THROW(sort::sort_segments(Array<int32>(ref, std::vector<int32>{0, 2, 1}), keys),
                  BadInput);
-    EXPECT_THROW(sort::sort_segments(Array<int32>(ref, std::vector<int32>{0, 4}), keys),
-                 BadInput);
+    EXPECT_THROW(sort::sort_segments(Array<int32>(ref, std::vector<int32>{0, 4}), keys), BadInput);
     EXPECT_THROW(sort::sort_segments(Array<int32>(ref, std::vector<int32>{}), keys), BadInput);
-    EXPECT_THROW(sort::sort_segments(Array<int32>(ref, std::vector<int32>{0, 2}), keys,
-                                     short_values),
-                 BadInput);
+    EXPECT_THROW(
+        sort::sort_segments(Array<int32>(ref, std::vector<int32>{0, 2}), keys, short_values),
+        BadInput);
     EXPECT_EQ(keys.to_host(), original);
 }
 

@@ -26,8 +26,9 @@ Runner setup(CLI::App& sub)
     sub.add_option("--max-length", cli->options.max_length, "Longest segment")
         ->capture_default_str();
     cli->run.add_to(sub, false);
-    sub.footer("Random int32 keys. Each sort is first checked against std::sort. The peers:\n"
-               "CUB's radix sort and segmented sort on CUDA, std::sort on the host.");
+    sub.footer(
+        "Random int32 keys. Each sort is first checked against std::sort. The peers:\n"
+        "CUB's radix sort and segmented sort on CUDA, std::sort on the host.");
     return [cli] {
         auto options = cli->options;
         options.exec = cli->run.executor();

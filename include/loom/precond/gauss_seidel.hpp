@@ -107,8 +107,7 @@ public:
 
 protected:
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
-    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                    matrix::Dense<V>& x) const override;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const override;
 
 private:
     Parameters params_;

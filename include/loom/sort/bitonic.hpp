@@ -89,8 +89,7 @@ LOOM_HOST_DEVICE LOOM_INLINE I stage_pair(I t, I block, I stride, I& partner)
 /// Runs the whole network: for_stage(count, f) must call f(t) for t in [0, count) and return
 /// only when every call of the stage is visible to the next stage.
 template <typename K, typename T, typename I, typename Compare, typename ForStage>
-LOOM_HOST_DEVICE LOOM_INLINE void bitonic_network(K* keys, T* values, I n,
-                                                  const Compare& comp,
+LOOM_HOST_DEVICE LOOM_INLINE void bitonic_network(K* keys, T* values, I n, const Compare& comp,
                                                   const ForStage& for_stage)
 {
     const I N = ceil_power_of_two(n);
@@ -183,7 +182,6 @@ void sort(Array<K>& keys, Array<T>& values, Order order = Order::ascending);
 template <typename K>
 void vendor_sort(Array<K>& keys, Order order = Order::ascending);
 template <typename K, typename I>
-void vendor_sort_segments(const Array<I>& offsets, Array<K>& keys,
-                          Order order = Order::ascending);
+void vendor_sort_segments(const Array<I>& offsets, Array<K>& keys, Order order = Order::ascending);
 
 }  // namespace loom::sort

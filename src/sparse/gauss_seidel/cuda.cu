@@ -23,9 +23,7 @@ void gauss_seidel_sweep(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         const auto end = static_cast<long long>(order.color_ptrs[color + 1]);
         loom::cuda::parallel_for(
             exec, end - begin,
-            [=] __device__(long long u) {
-                gauss_seidel::relax_cluster(s, begin + u, backward);
-            },
+            [=] __device__(long long u) { gauss_seidel::relax_cluster(s, begin + u, backward); },
             "loom::sparse::gauss_seidel_sweep");
     }
 }

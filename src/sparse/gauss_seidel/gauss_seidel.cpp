@@ -18,8 +18,8 @@ template <typename V, typename I>
 void check_square(const char* where, const matrix::Csr<V, I>& A)
 {
     if (A.rows() != A.cols()) {
-        throw DimensionMismatch(where, "A is " + loom::to_string(A.size()) +
-                                           "; Gauss-Seidel needs a square matrix");
+        throw DimensionMismatch(
+            where, "A is " + loom::to_string(A.size()) + "; Gauss-Seidel needs a square matrix");
     }
     if (!A.executor()) throw BadInput(where, "A has no executor");
 }
@@ -93,29 +93,29 @@ void gauss_seidel_sweep(const matrix::Csr<V, I>& A, const Array<V>& inverse_diag
                                   std::to_string(n) + "-row matrix");
     }
     if (b.rows() != n || x.rows() != n || b.cols() != x.cols()) {
-        throw DimensionMismatch(where, "b", b.size(), "x", x.size(),
-                                "b and x need A's " + std::to_string(n) +
-                                    " rows and the same number of columns");
+        throw DimensionMismatch(
+            where, "b", b.size(), "x", x.size(),
+            "b and x need A's " + std::to_string(n) + " rows and the same number of columns");
     }
     const auto& exec = A.executor();
-    for (const auto* other : {&inverse_diagonal.executor(), &order.rows.executor(),
-                              &b.executor(), &x.executor()}) {
+    for (const auto* other :
+         {&inverse_diagonal.executor(), &order.rows.executor(), &b.executor(), &x.executor()}) {
         if (!*other || !exec->same_memory_as(**other)) {
-            throw BadInput(where, "A, the inverse diagonal, the order, b and x must live in "
-                                  "one executor's memory");
+            throw BadInput(where,
+                           "A, the inverse diagonal, the order, b and x must live in "
+                           "one executor's memory");
         }
     }
     if (n == 0 || b.cols() == 0) return;
-    LOOM_RUN_KERNEL(where, *exec, gauss_seidel_sweep, A, inverse_diagonal, order, direction,
-                    omega, b, x);
+    LOOM_RUN_KERNEL(where, *exec, gauss_seidel_sweep, A, inverse_diagonal, order, direction, omega,
+                    b, x);
 }
 
-#define LOOM_INSTANTIATE_GAUSS_SEIDEL(V, I)                                                    \
-    template SweepOrder<I> point_sweep_order(const matrix::Csr<V, I>&, graph::ColoringHandle&); \
-    template SweepOrder<I> cluster_sweep_order(const matrix::Csr<V, I>&,                       \
-                                               graph::ColoringHandle&);                        \
-    template void gauss_seidel_sweep(const matrix::Csr<V, I>&, const Array<V>&,                \
-                                     const SweepOrder<I>&, SweepDirection, V,                  \
+#define LOOM_INSTANTIATE_GAUSS_SEIDEL(V, I)                                                       \
+    template SweepOrder<I> point_sweep_order(const matrix::Csr<V, I>&, graph::ColoringHandle&);   \
+    template SweepOrder<I> cluster_sweep_order(const matrix::Csr<V, I>&, graph::ColoringHandle&); \
+    template void gauss_seidel_sweep(const matrix::Csr<V, I>&, const Array<V>&,                   \
+                                     const SweepOrder<I>&, SweepDirection, V,                     \
                                      const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GAUSS_SEIDEL)
 

@@ -81,11 +81,11 @@ LOOM_HOST_DEVICE LOOM_INLINE void relax_cluster(const SweepData<D, I>& s, long l
 
 }  // namespace loom::sparse::gauss_seidel
 
-#define LOOM_DECLARE_GAUSS_SEIDEL_KERNELS(Exec)                                                \
-    template <typename V, typename I>                                                         \
-    void gauss_seidel_sweep(const Exec& exec, const matrix::Csr<V, I>& A,                     \
-                            const Array<V>& inverse_diagonal, const SweepOrder<I>& order,     \
-                            SweepDirection direction, V omega, const matrix::Dense<V>& b,     \
+#define LOOM_DECLARE_GAUSS_SEIDEL_KERNELS(Exec)                                           \
+    template <typename V, typename I>                                                     \
+    void gauss_seidel_sweep(const Exec& exec, const matrix::Csr<V, I>& A,                 \
+                            const Array<V>& inverse_diagonal, const SweepOrder<I>& order, \
+                            SweepDirection direction, V omega, const matrix::Dense<V>& b, \
                             matrix::Dense<V>& x)
 
 namespace loom::sparse::reference {

@@ -43,6 +43,7 @@
 #include "loom/sparse/block_diagonal.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "loom/sparse/gauss_seidel.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/isai.hpp"
 #include "loom/sparse/spadd.hpp"
@@ -80,6 +81,7 @@
 #include "loom/log/loggers.hpp"
 #include "loom/log/outcome.hpp"
 
+#include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/ilu.hpp"
 #include "loom/precond/isai.hpp"
 #include "loom/precond/jacobi.hpp"
@@ -98,3 +100,5 @@
 #include "loom/solver/solvers.hpp"
 #include "loom/solver/triangular.hpp"
 #include "loom/solver/vector_space.hpp"
+
+#include "loom/sort/bitonic.hpp"

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <optional>
 #include <string>
-#include <typeinfo>
 
 #include "base/instantiate.hpp"
-#include "log/demangle.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
+#include "precond/system_matrix.hpp"
 
 namespace loom::precond {
 namespace {
@@ -90,20 +89,8 @@ template <typename V, typename I>
 auto Jacobi<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) const
     -> std::shared_ptr<Jacobi>
 {
-    constexpr const char* where = "loom::precond::Jacobi::Factory::generate";
-    if (!system) throw BadInput(where, "the system matrix is null");
-    const auto* csr = dynamic_cast<const matrix::Csr<V, I>*>(system.get());
-    if (csr == nullptr) {
-        const auto& op = *system;
-        throw NotSupported(where, std::string("Jacobi<") + type_name<V>() + ", " +
-                                      type_name<I>() + "> needs a matrix::Csr<" +
-                                      type_name<V>() + ", " + type_name<I>() +
-                                      "> system matrix; got " + detail::demangle(typeid(op)));
-    }
-    if (csr->rows() != csr->cols()) {
-        throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
-                                           "; a preconditioner needs a square one");
-    }
+    const auto csr = detail::square_csr_system<V, I>("loom::precond::Jacobi::Factory::generate",
+                                                     "Jacobi", std::move(system));
     return std::make_shared<Jacobi>(this->executor(), *csr, params_);
 }
 
@@ -137,8 +124,8 @@ Jacobi<V, I>::Jacobi(std::shared_ptr<const Executor> exec, const matrix::Csr<V, 
         return;
     }
     blocks_ = std::make_shared<const sparse::BlockDiagonalInverse<V, I>>(sparse::invert_blocks(
-        A, pointers, {.adaptive_precision = params.adaptive_precision,
-                      .accuracy = params.accuracy}));
+        A, pointers,
+        {.adaptive_precision = params.adaptive_precision, .accuracy = params.accuracy}));
 }
 
 template <typename V, typename I>
@@ -176,8 +163,7 @@ void Jacobi<V, I>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) co
 }
 
 template <typename V, typename I>
-void Jacobi<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                              matrix::Dense<V>& x) const
+void Jacobi<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const
 {
     const auto mode = mode_of(conj_transposed_);
     if (is_scalar()) {

@@ -18,6 +18,7 @@
 #include "base/instantiate.hpp"
 #include "loom/precond/ilu.hpp"
 #include "loom/precond/isai.hpp"
+#include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
 #include "loom/solver/multigrid.hpp"
@@ -310,6 +311,8 @@ private:
         case PreconditionerKind::parilu: return incomplete(sparse::IluKind::parilu, node, owner);
         case PreconditionerKind::parict: return incomplete(sparse::IluKind::parict, node, owner);
         case PreconditionerKind::amg: return multigrid(node);
+        case PreconditionerKind::gauss_seidel:
+        case PreconditionerKind::sgs: return gauss_seidel(kind, node, owner);
         case PreconditionerKind::isai:
             if (options) node.allow_keys({"type", "kind", "power"}, owner);
             return isai(node);
@@ -461,6 +464,37 @@ private:
         }
         if (auto levels = node.find("max_levels")) {
             builder.with_max_levels(levels->integer(1, "a positive integer"));
+        }
+        return builder.on(exec_);
+    }
+
+    /// "gauss-seidel" (forward unless "direction" says otherwise) or "sgs" (symmetric), with
+    /// the optional keys of its object form when `node` is given.
+    std::shared_ptr<const LinOpFactory<V>> gauss_seidel(PreconditionerKind kind,
+                                                        const Node& node,
+                                                        const std::string& owner) const
+    {
+        auto builder = precond::GaussSeidel<V, I>::build();
+        builder.with_direction(kind == PreconditionerKind::sgs
+                                   ? precond::GaussSeidelDirection::symmetric
+                                   : precond::GaussSeidelDirection::forward);
+        if (!node.value().is_object()) return builder.on(exec_);
+        std::vector<std::string> keys{"type", "relaxation", "sweeps", "variant"};
+        if (kind == PreconditionerKind::gauss_seidel) keys.push_back("direction");
+        node.allow_keys(keys, owner);
+        if (auto direction = node.find("direction")) {
+            builder.with_direction(direction->one_of<precond::GaussSeidelDirection>());
+        }
+        if (auto variant = node.find("variant")) {
+            builder.with_variant(variant->one_of<precond::GaussSeidelVariant>());
+        }
+        if (auto omega = node.find("relaxation")) {
+            const double value = omega->number("a number in (0, 2)");
+            if (!(value > 0 && value < 2)) omega->expected("a number in (0, 2)");
+            builder.with_relaxation(value);
+        }
+        if (auto sweeps = node.find("sweeps")) {
+            builder.with_sweeps(sweeps->integer(1, "a positive integer"));
         }
         return builder.on(exec_);
     }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/ilu.hpp"
 #include "loom/sparse/isai.hpp"
 #include "loom/sparse/ilu.hpp"
@@ -98,6 +99,8 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(solver::InitialGuess::zero);
     expect_complete_table(solver::SolverKind::amg);
     expect_complete_table(solver::MultigridCycle::f);
+    expect_complete_table(precond::GaussSeidelDirection::symmetric);
+    expect_complete_table(precond::GaussSeidelVariant::cluster);
     expect_complete_table(solver::MultigridSmoother::gauss_seidel);
     expect_complete_table(solver::PreconditionerKind::isai);
     expect_complete_table(sparse::SptrsvAlgorithm::vendor);

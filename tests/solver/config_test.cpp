@@ -15,6 +15,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/log/loggers.hpp"
+#include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/solvers.hpp"
@@ -173,6 +174,29 @@ precond::Jacobi<V>::Parameters jacobi_parameters(
     return jacobi->parameters();
 }
 
+TEST(Config, PreconditionerGaussSeidelInEveryForm)
+{
+    const auto params_of = [](const std::string& precond) {
+        const auto factory =
+            parameters_of<solver::Cg<V>>(parse(R"({"solver": "cg", "preconditioner": )" +
+                                               precond + ", " + criteria + "}"))
+                .preconditioner_factory;
+        const auto* gs = dynamic_cast<const precond::GaussSeidel<V>::Factory*>(factory.get());
+        if (gs == nullptr) throw std::runtime_error("not a Gauss-Seidel factory");
+        return gs->parameters();
+    };
+    EXPECT_EQ(params_of(R"("gauss-seidel")").direction, precond::GaussSeidelDirection::forward);
+    EXPECT_EQ(params_of(R"("sgs")").direction, precond::GaussSeidelDirection::symmetric);
+    const auto full = params_of(R"({"type": "gauss-seidel", "direction": "backward",
+                                    "variant": "cluster", "relaxation": 1.5, "sweeps": 3})");
+    EXPECT_EQ(full.direction, precond::GaussSeidelDirection::backward);
+    EXPECT_EQ(full.variant, precond::GaussSeidelVariant::cluster);
+    EXPECT_EQ(full.relaxation, 1.5);
+    EXPECT_EQ(full.sweeps, 3);
+    EXPECT_THROW(params_of(R"({"type": "sgs", "relaxation": 2.5})"), BadInput);
+    EXPECT_THROW(params_of(R"({"type": "sgs", "direction": "forward"})"), BadInput);
+}
+
 TEST(Config, PreconditionerJacobiInEveryForm)
 {
     const auto precond_of = [](const std::string& precond) {
@@ -261,11 +285,11 @@ TEST(Config, RefusesEveryMalformedConfig)
         {R"({"solver": "cg", "throw_on_failure": 1, "criteria": {"max_iters": 1}})",
          "throw_on_failure: expected true or false, got 1"},
         {R"({"solver": "cg", "preconditioner": "ilu7", "criteria": {"max_iters": 1}})",
-         "preconditioner: expected one of none, jacobi, block-jacobi, lower_trs, upper_trs, amg, ilu, "
+         "preconditioner: expected one of none, jacobi, block-jacobi, lower_trs, upper_trs, gauss-seidel, sgs, amg, ilu, "
          "ic, ilut, parilu, parict, isai, got \"ilu7\""},
         {R"({"solver": "cg", "preconditioner": 4, "criteria": {"max_iters": 1}})",
          "preconditioner: expected \"none\", \"jacobi\", \"block-jacobi\", \"lower_trs\", "
-         "\"upper_trs\", \"amg\", \"ilu\", \"ic\", \"ilut\", \"parilu\", \"parict\", \"isai\", a "
+         "\"upper_trs\", \"gauss-seidel\", \"sgs\", \"amg\", \"ilu\", \"ic\", \"ilut\", \"parilu\", \"parict\", \"isai\", a "
          "preconditioner object or a solver object, got 4"},
         {R"({"solver": "cg", "preconditioner": {"max_block_size": 4},
              "criteria": {"max_iters": 1}})",

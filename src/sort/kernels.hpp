@@ -1,0 +1,55 @@
+// Per-backend entry points of the segmented and whole-array sorts (include/loom/sort/
+// bitonic.hpp). Arguments arrive checked and on the executor; `values` is nullptr and T is
+// NoValues for keys alone. max_segment: the longest segment's length.
+#pragma once
+
+#include "loom/base/executor.hpp"
+#include "loom/sort/bitonic.hpp"
+
+#define LOOM_DECLARE_SORT_KERNELS(Exec)                                            \
+    template <typename K, typename T, typename I>                                  \
+    void sort_segments(const Exec& exec, const I* offsets, size_type num_segments, \
+                       size_type max_segment, K* keys, T* values, Order order);    \
+    template <typename K, typename T>                                              \
+    void sort_array(const Exec& exec, K* keys, T* values, size_type n, Order order)
+
+namespace loom::sort {
+
+/// Calls f(comp) with the comparator of `order`, so kernels are compiled for both.
+template <typename F>
+decltype(auto) with_comparator(Order order, F&& f)
+{
+    return order == Order::ascending ? f(Less{}) : f(Greater{});
+}
+
+/// values + offset, or nullptr when there are no values.
+template <typename T>
+LOOM_HOST_DEVICE LOOM_INLINE T* shifted(T* values, long long offset)
+{
+    return values == nullptr ? nullptr : values + offset;
+}
+
+}  // namespace loom::sort
+
+namespace loom::sort::reference {
+LOOM_DECLARE_SORT_KERNELS(ReferenceExecutor);
+}
+namespace loom::sort::omp {
+LOOM_DECLARE_SORT_KERNELS(OmpExecutor);
+}
+namespace loom::sort::cuda {
+LOOM_DECLARE_SORT_KERNELS(CudaExecutor);
+/// CUB radix sort / segmented sort (the benchmark's peers), keys alone.
+template <typename K>
+void vendor_sort(const CudaExecutor& exec, K* keys, size_type n, Order order);
+template <typename K, typename I>
+void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type num_segments,
+                          K* keys, size_type n, Order order);
+}  // namespace loom::sort::cuda
+
+// Instantiation lists: keys of the four scalar types, values of the two index types.
+#define LOOM_SORT_FOR_EACH_KEY(M, ...) \
+    M(::loom::int32, __VA_ARGS__)      \
+    M(::loom::int64, __VA_ARGS__) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
+#define LOOM_SORT_FOR_EACH_VALUE(M, K) \
+    M(K, ::loom::sort::NoValues) M(K, ::loom::int32) M(K, ::loom::int64)

@@ -1,0 +1,37 @@
+// OpenMP sorts: segments spread over the threads (dynamic: their lengths differ), each
+// through the serial bitonic network; whole arrays by std::sort (the comparison network's
+// n log^2 n work would not pay on a few cores).
+#include "sort/host_sort.hpp"
+#include "sort/kernels.hpp"
+
+namespace loom::sort::omp {
+
+template <typename K, typename T, typename I>
+void sort_segments(const OmpExecutor& exec, const I* offsets, size_type num_segments, size_type,
+                   K* keys, T* values, Order order)
+{
+    with_comparator(order, [&](auto comp) {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(exec.num_threads())
+        for (size_type s = 0; s < num_segments; ++s) {
+            host::sort_segment(offsets, s, keys, values, comp);
+        }
+    });
+}
+
+template <typename K, typename T>
+void sort_array(const OmpExecutor&, K* keys, T* values, size_type n, Order order)
+{
+    with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
+}
+
+#define LOOM_INSTANTIATE_SORT_OMP(K, T)                                                         \
+    template void sort_segments(const OmpExecutor&, const int32*, size_type, size_type, K*, T*, \
+                                Order);                                                         \
+    template void sort_segments(const OmpExecutor&, const int64*, size_type, size_type, K*, T*, \
+                                Order);                                                         \
+    template void sort_array(const OmpExecutor&, K*, T*, size_type, Order);
+#define LOOM_INSTANTIATE_SORT_OMP_KEY(K, unused) \
+    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_OMP, K)
+LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_OMP_KEY, _)
+
+}  // namespace loom::sort::omp

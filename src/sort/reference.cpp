@@ -1,0 +1,35 @@
+// Sequential sorts: segments through the serial bitonic network one after the other, whole
+// arrays by std::sort.
+#include "sort/host_sort.hpp"
+#include "sort/kernels.hpp"
+
+namespace loom::sort::reference {
+
+template <typename K, typename T, typename I>
+void sort_segments(const ReferenceExecutor&, const I* offsets, size_type num_segments, size_type,
+                   K* keys, T* values, Order order)
+{
+    with_comparator(order, [&](auto comp) {
+        for (size_type s = 0; s < num_segments; ++s) {
+            host::sort_segment(offsets, s, keys, values, comp);
+        }
+    });
+}
+
+template <typename K, typename T>
+void sort_array(const ReferenceExecutor&, K* keys, T* values, size_type n, Order order)
+{
+    with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
+}
+
+#define LOOM_INSTANTIATE_SORT_REFERENCE(K, T)                                                     \
+    template void sort_segments(const ReferenceExecutor&, const int32*, size_type, size_type, K*, \
+                                T*, Order);                                                       \
+    template void sort_segments(const ReferenceExecutor&, const int64*, size_type, size_type, K*, \
+                                T*, Order);                                                       \
+    template void sort_array(const ReferenceExecutor&, K*, T*, size_type, Order);
+#define LOOM_INSTANTIATE_SORT_REFERENCE_KEY(K, unused) \
+    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_REFERENCE, K)
+LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_REFERENCE_KEY, _)
+
+}  // namespace loom::sort::reference

@@ -35,6 +35,7 @@ public:
     Node(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
 
     const json& value() const noexcept { return value_; }
+    const std::string& path() const noexcept { return path_; }
     bool has(const std::string& key) const { return value_.contains(key); }
     Node child(const std::string& key) const
     {
@@ -138,7 +139,8 @@ private:
     std::string path_;
 };
 
-const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
+const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir",
+                                            "pipe-cg", "chebyshev"};
 const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
@@ -155,7 +157,7 @@ public:
     {
         node.expect_object("an object with a \"solver\" key");
         if (!node.has("solver")) {
-            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir)");
+            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe-cg, chebyshev)");
         }
         const auto name = node.child("solver").one_of(solver_names);
         std::vector<std::string> keys{"solver", "criteria", "initial_guess", "throw_on_failure"};
@@ -182,6 +184,32 @@ public:
                 builder.with_relaxation_factor(static_cast<V>(omega->number()));
             }
             return common(std::move(builder), node, "inner", guess);
+        }
+        if (name == "pipe-cg") {
+            keys.insert(keys.end(), {"preconditioner", "replacement_interval"});
+            node.allow_keys(keys, owner);
+            auto builder = PipeCg<V>::build();
+            if (auto k = node.find("replacement_interval")) {
+                builder.with_replacement_interval(k->integer(0, "a non-negative integer"));
+            }
+            return common(std::move(builder), node, "preconditioner", guess);
+        }
+        if (name == "chebyshev") {
+            keys.insert(keys.end(), {"preconditioner", "eigenvalue_bounds", "estimation_steps"});
+            node.allow_keys(keys, owner);
+            auto builder = Chebyshev<V>::build();
+            if (auto bounds = node.find("eigenvalue_bounds")) {
+                if (!bounds->value().is_array() || bounds->value().size() != 2) {
+                    bounds->expected("[lower, upper]");
+                }
+                const auto& pair = bounds->value();
+                builder.with_eigenvalue_bounds(Node(pair[0], bounds->path() + "[0]").number(),
+                                               Node(pair[1], bounds->path() + "[1]").number());
+            }
+            if (auto steps = node.find("estimation_steps")) {
+                builder.with_estimation_steps(steps->integer(1, "a positive integer"));
+            }
+            return common(std::move(builder), node, "preconditioner", guess);
         }
         keys.push_back("preconditioner");
         node.allow_keys(keys, owner);

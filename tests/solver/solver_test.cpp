@@ -395,6 +395,8 @@ TYPED_TEST(Solvers, PreconditionerGivenAsAnOperator)
         if (name == "bicg") solver = solver::Bicg<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "bicgstab") solver = solver::Bicgstab<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "cgs") solver = solver::Cgs<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "pipe-cg") solver = solver::PipeCg<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "chebyshev") solver = solver::Chebyshev<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name.starts_with("gmres")) solver = solver::Gmres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         ASSERT_NE(solver, nullptr);
         auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);

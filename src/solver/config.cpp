@@ -140,7 +140,7 @@ private:
 };
 
 const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir",
-                                            "pipe-cg", "chebyshev"};
+                                            "pipe-cg", "chebyshev", "cb-gmres"};
 const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
@@ -157,25 +157,14 @@ public:
     {
         node.expect_object("an object with a \"solver\" key");
         if (!node.has("solver")) {
-            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe-cg, chebyshev)");
+            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, "
+                      "pipe-cg, chebyshev, cb-gmres)");
         }
         const auto name = node.child("solver").one_of(solver_names);
         std::vector<std::string> keys{"solver", "criteria", "initial_guess", "throw_on_failure"};
         const auto owner = "solver \"" + name + "\"";
-        if (name == "gmres") {
-            keys.insert(keys.end(), {"preconditioner", "krylov_dim", "orthogonalization"});
-            node.allow_keys(keys, owner);
-            auto builder = Gmres<V>::build();
-            if (auto m = node.find("krylov_dim")) {
-                builder.with_krylov_dim(m->integer(1, "a positive integer"));
-            }
-            if (auto method = node.find("orthogonalization")) {
-                const bool modified = method->one_of({"modified", "classical"}) == "modified";
-                builder.with_orthogonalization(modified ? Orthogonalization::modified
-                                                        : Orthogonalization::classical);
-            }
-            return common(std::move(builder), node, "preconditioner", guess);
-        }
+        if (name == "gmres") return gmres(Gmres<V>::build(), node, keys, owner, guess);
+        if (name == "cb-gmres") return gmres(CbGmres<V>::build(), node, keys, owner, guess);
         if (name == "ir") {
             keys.insert(keys.end(), {"inner", "relaxation_factor"});
             node.allow_keys(keys, owner);
@@ -221,6 +210,26 @@ public:
     }
 
 private:
+    /// GMRES and CB-GMRES: their parameters, then what every solver takes.
+    template <typename Builder>
+    std::shared_ptr<const LinOpFactory<V>> gmres(Builder builder, const Node& node,
+                                                 std::vector<std::string> keys,
+                                                 const std::string& owner,
+                                                 InitialGuess guess) const
+    {
+        keys.insert(keys.end(), {"preconditioner", "krylov_dim", "orthogonalization"});
+        node.allow_keys(keys, owner);
+        if (auto m = node.find("krylov_dim")) {
+            builder.with_krylov_dim(m->integer(1, "a positive integer"));
+        }
+        if (auto method = node.find("orthogonalization")) {
+            const bool modified = method->one_of({"modified", "classical"}) == "modified";
+            builder.with_orthogonalization(modified ? Orthogonalization::modified
+                                                    : Orthogonalization::classical);
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
     /// What every solver takes; `inner_key` names its preconditioner slot.
     template <typename Builder>
     std::shared_ptr<const LinOpFactory<V>> common(Builder builder, const Node& node,

@@ -221,7 +221,7 @@ TEST(Config, RefusesEveryMalformedConfig)
         {R"({"criteria": {"max_iters": 1}})", "the config: missing \"solver\""},
         {R"({"solver": "lu", "criteria": {"max_iters": 1}})",
          "solver: expected one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe-cg, chebyshev, "
-         "got \"lu\""},
+         "cb-gmres, got \"lu\""},
         {R"({"solver": 3, "criteria": {"max_iters": 1}})", "solver: expected one of"},
         {R"({"solver": "cg"})", "the config: missing \"criteria\""},
         {R"({"solver": "cg", "criteria": {}})", "criteria: expected at least one criterion"},

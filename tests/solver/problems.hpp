@@ -130,6 +130,9 @@ std::map<std::string, SolverMaker<V>> all_solvers()
             .with_orthogonalization(Orthogonalization::classical)
             .on(exec);
     };
+    m["cb-gmres"] = [](auto exec, auto c) {
+        return CbGmres<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
+    };
     m["pipe-cg"] = [](auto exec, auto c) { return PipeCg<V>::build().with_criteria(c).on(exec); };
     m["chebyshev"] = [](auto exec, auto c) {
         return Chebyshev<V>::build().with_criteria(c).on(exec);

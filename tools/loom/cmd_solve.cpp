@@ -62,7 +62,7 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
     // is the Jacobi iteration.
     config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
-    if (options.solver == "gmres") config["krylov_dim"] = options.restart;
+    if (options.solver == "gmres" || options.solver == "cb-gmres") config["krylov_dim"] = options.restart;
     return config;
 }
 
@@ -292,7 +292,7 @@ Runner setup(CLI::App& sub)
     auto* solver =
         sub.add_option("--solver", options->solver,
                        "Krylov solver (cg and fcg need a Hermitian positive definite A)")
-            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "pipe-cg", "chebyshev"}))
+            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "pipe-cg", "chebyshev", "cb-gmres"}))
             ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")

@@ -3,9 +3,13 @@
 // same factory the C++ builder makes.
 //
 //     {
-//       "solver": "gmres",                  // cg fcg bicg bicgstab cgs gmres ir (required)
-//       "krylov_dim": 30,                   // gmres: restart length (default 30)
-//       "orthogonalization": "modified",    // gmres: modified | classical
+//       "solver": "gmres",                  // cg fcg bicg bicgstab cgs gmres ir pipe-cg
+//                                           // chebyshev cb-gmres (required)
+//       "krylov_dim": 30,                   // gmres, cb-gmres: restart length (default 30)
+//       "orthogonalization": "modified",    // gmres, cb-gmres: modified | classical
+//       "replacement_interval": 0,          // pipe-cg: residual replacement every k (0: off)
+//       "eigenvalue_bounds": [0.1, 8],      // chebyshev: [lower, upper] (default: estimated)
+//       "estimation_steps": 20,             // chebyshev: CG steps of the estimate
 //       "relaxation_factor": 1.0,           // ir: damping of each correction
 //       "inner": { ... },                   // ir: inner solver (default: none, Richardson)
 //       "preconditioner": {"type": "block-jacobi", "max_block_size": 16,

@@ -4,6 +4,7 @@
 #include "loom/log/loggers.hpp"
 #include "loom/solver/bicg.hpp"
 #include "loom/solver/bicgstab.hpp"
+#include "loom/solver/cb_gmres.hpp"
 #include "loom/solver/cg.hpp"
 #include "loom/solver/cgs.hpp"
 #include "loom/solver/chebyshev.hpp"

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/built_types.hpp"
 #include "base/instantiate.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/solvers.hpp"
@@ -149,6 +150,9 @@ const std::vector<std::string> criterion_names{
 
 template <typename V, typename I>
 class Reader {
+    template <typename, typename>
+    friend class Reader;  // IR's lower-precision inner config
+
 public:
     explicit Reader(std::shared_ptr<const Executor> exec) : exec_(std::move(exec)) {}
 
@@ -166,11 +170,18 @@ public:
         if (name == "gmres") return gmres(Gmres<V>::build(), node, keys, owner, guess);
         if (name == "cb-gmres") return gmres(CbGmres<V>::build(), node, keys, owner, guess);
         if (name == "ir") {
-            keys.insert(keys.end(), {"inner", "relaxation_factor"});
+            keys.insert(keys.end(), {"inner", "relaxation_factor", "inner_precision"});
             node.allow_keys(keys, owner);
             auto builder = Ir<V>::build();
             if (auto omega = node.find("relaxation_factor")) {
                 builder.with_relaxation_factor(static_cast<V>(omega->number()));
+            }
+            if (auto precision = node.find("inner_precision")) {
+                if (precision->one_of({"working", "lower"}) == "lower") {
+                    builder.with_lower_precision_solver(lower_precision_inner(node));
+                    // The inner config was read in the lower precision: common() skips it.
+                    return common(std::move(builder), node, "", guess);
+                }
             }
             return common(std::move(builder), node, "inner", guess);
         }
@@ -228,6 +239,23 @@ private:
                                                     : Orthogonalization::classical);
         }
         return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    /// IR's "inner" read in lower_precision_t<V> (required with inner_precision "lower").
+    std::shared_ptr<const LinOpFactory<lower_precision_t<V>>> lower_precision_inner(
+        const Node& node) const
+    {
+        using S = lower_precision_t<V>;
+        if constexpr (std::is_same_v<S, V> || !loom::detail::is_built_value_type<S>()) {
+            node.child("inner_precision")
+                .fail("\"lower\" needs a value type with a lower precision that is built "
+                      "(double with float, complex<double> with complex<float>)");
+        } else {
+            if (!node.has("inner")) node.fail("inner_precision \"lower\" needs an \"inner\"");
+            auto inner = Reader<S, I>(exec_).preconditioner(node.child("inner"));
+            if (!inner) node.child("inner").fail("inner_precision \"lower\" needs an inner solver");
+            return inner;
+        }
     }
 
     /// What every solver takes; `inner_key` names its preconditioner slot.

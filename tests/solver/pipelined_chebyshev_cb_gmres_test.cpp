@@ -1,7 +1,7 @@
-// What the generic solver tests cannot see of pipe-cg, chebyshev and cb-gmres: pipelined CG
-// takes CG's iterations, Chebyshev's bounds (given or estimated) hold the spectrum, the
-// compressed basis is float for double and still reaches double accuracy, and their own
-// parameters are checked.
+// What the generic solver tests cannot see of pipe-cg, chebyshev, cb-gmres and mixed-precision
+// IR: pipelined CG takes CG's iterations, Chebyshev's bounds (given or estimated) hold the
+// spectrum, the compressed basis is float for double and still reaches double accuracy, IR
+// with a float inner solve reaches double accuracy, and their own parameters are checked.
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -12,6 +12,8 @@
 
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
+#include "loom/config.hpp"
+#include "loom/solver/config.hpp"
 #include "loom/solver/solvers.hpp"
 #include "solver/problems.hpp"
 #include "support/executors.hpp"
@@ -173,6 +175,53 @@ TYPED_TEST(NewMethods, CompressionRoundsToTheLowerPrecision)
         for (std::size_t i = 0; i < xh.size(); ++i) EXPECT_EQ(yh[i], V(S(xh[i])));
         auto wrong = space.create_compressed(2);
         EXPECT_THROW(space.compress(x, wrong), BadInput);
+    }
+}
+
+/// Whether lower_precision_t<V> is a lower precision that this build has.
+template <typename V>
+constexpr bool has_built_lower_precision()
+{
+    if constexpr (std::is_same_v<V, double>) return LOOM_HAS_FLOAT;
+    if constexpr (std::is_same_v<V, std::complex<double>>) return LOOM_HAS_COMPLEX_FLOAT_;
+    return false;
+}
+
+TYPED_TEST(NewMethods, MixedPrecisionIrReachesWorkingAccuracy)
+{
+    using V = TypeParam;
+    const std::string config = R"({"solver": "ir", "inner_precision": "lower",
+        "inner": {"solver": "cg", "criteria": {"max_iters": 40, "residual_reduction": 1e-3}},
+        "criteria": {"max_iters": 200, "relative_residual": 1e-10}})";
+    if constexpr (!has_built_lower_precision<V>()) {
+        // No lower precision (float types) or not built: refused, clearly. (The lower type's
+        // solvers do not link here, so the builder path is tested where they are built.)
+        EXPECT_THROW(solver::from_config<V>(config, this->ref), BadInput);
+    } else {
+        using S = lower_precision_t<V>;
+        auto A = grid_matrix<V>(this->ref, 12, 0.0, 0.2);
+        auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 12);
+        matrix::Dense<V> x(this->ref, b.size());
+        auto inner = solver::Cg<S>::build()
+                         .with_criteria(stop::max_iterations(40) | stop::residual_reduction(1e-3))
+                         .with_initial_guess(solver::InitialGuess::zero)
+                         .on(this->ref);
+        auto factory = solver::Ir<V>::build()
+                           .with_lower_precision_solver(inner)
+                           .with_criteria(this->criteria())
+                           .on(this->ref);
+        const auto s = this->solve(*factory, A, b, x);
+        EXPECT_NE(std::dynamic_pointer_cast<solver::Ir<V>>(s)->lower_precision_solver(), nullptr);
+        EXPECT_TRUE(s->result().converged()) << s->result().message();
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+        // Each float inner solve gains about 3 digits: a handful of refinement steps.
+        EXPECT_LE(s->result().iterations, 12);
+        const auto from_json = this->solve(*solver::from_config<V>(config, this->ref), A, b, x);
+        EXPECT_TRUE(from_json->result().converged()) << from_json->result().message();
+        // A matrix-free system cannot be rounded.
+        auto matrix_free =
+            std::make_shared<matrix::Dense<V>>(test::random_dense<V>(this->ref, {4, 4}, 13));
+        EXPECT_THROW(factory->generate(matrix_free), BadInput);
     }
 }
 

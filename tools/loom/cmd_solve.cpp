@@ -38,6 +38,7 @@ struct SolveOptions {
     double tolerance = 1e-8;
     size_type max_iters = 1000;
     size_type restart = 30;
+    std::string inner_precision = "working";
     std::string config;
     std::string exec = default_executor();
     int threads = 0;
@@ -62,7 +63,10 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
     // is the Jacobi iteration.
     config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
-    if (options.solver == "gmres" || options.solver == "cb-gmres") config["krylov_dim"] = options.restart;
+    if (options.solver == "gmres" || options.solver == "cb-gmres") {
+        config["krylov_dim"] = options.restart;
+    }
+    if (options.solver == "ir") config["inner_precision"] = options.inner_precision;
     return config;
 }
 
@@ -308,10 +312,18 @@ Runner setup(CLI::App& sub)
     auto* restart = sub.add_option("--restart", options->restart, "GMRES restart length")
                         ->check(CLI::PositiveNumber)
                         ->capture_default_str();
+    auto* inner_precision =
+        sub.add_option("--inner-precision", options->inner_precision,
+                       "With ir: its inner solve in the working precision or the lower one "
+                       "(float for double)")
+            ->check(CLI::IsMember({"working", "lower"}))
+            ->capture_default_str();
     auto* config = sub.add_option("--config", options->config,
                                   "Solver stack from a JSON file instead of the flags above")
                        ->check(CLI::ExistingFile);
-    for (auto* flag : {solver, precond, tolerance, max_iters, restart}) config->excludes(flag);
+    for (auto* flag : {solver, precond, tolerance, max_iters, restart, inner_precision}) {
+        config->excludes(flag);
+    }
     sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
         ->capture_default_str();
     sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")

@@ -12,6 +12,8 @@
 //       "estimation_steps": 20,             // chebyshev: CG steps of the estimate
 //       "relaxation_factor": 1.0,           // ir: damping of each correction
 //       "inner": { ... },                   // ir: inner solver (default: none, Richardson)
+//       "inner_precision": "working",       // ir: working | lower (inner read and run in
+//                                           // float for double: mixed-precision IR)
 //       "preconditioner": {"type": "block-jacobi", "max_block_size": 16,
 //                          "adaptive_precision": true},
 //       "criteria": {"max_iters": 1000, "relative_residual": 1e-8},     // required

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/built_types.hpp"
 #include "base/instantiate.hpp"
 #include "loom/precond/ilu.hpp"
 #include "loom/precond/isai.hpp"
@@ -41,6 +42,7 @@ public:
     Node(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
 
     const json& value() const noexcept { return value_; }
+    const std::string& path() const noexcept { return path_; }
     bool has(const std::string& key) const { return value_.contains(key); }
     Node child(const std::string& key) const
     {
@@ -153,6 +155,9 @@ const std::vector<std::string> criterion_names{
 
 template <typename V, typename I>
 class Reader {
+    template <typename, typename>
+    friend class Reader;  // IR's lower-precision inner config
+
 public:
     explicit Reader(std::shared_ptr<const Executor> exec) : exec_(std::move(exec)) {}
 
@@ -170,7 +175,10 @@ public:
         case SolverKind::bicg: return krylov(Bicg<V>::build(), node, guess);
         case SolverKind::bicgstab: return krylov(Bicgstab<V>::build(), node, guess);
         case SolverKind::cgs: return krylov(Cgs<V>::build(), node, guess);
-        case SolverKind::gmres: return gmres(node, guess);
+        case SolverKind::gmres: return gmres(Gmres<V>::build(), node, guess);
+        case SolverKind::cb_gmres: return gmres(CbGmres<V>::build(), node, guess);
+        case SolverKind::pipe_cg: return pipe_cg(node, guess);
+        case SolverKind::chebyshev: return chebyshev(node, guess);
         case SolverKind::ir: return ir(node, guess);
         case SolverKind::amg: return amg(node, guess);
         }
@@ -202,11 +210,13 @@ private:
         return common(std::move(builder), node, "preconditioner", guess);
     }
 
-    std::shared_ptr<const LinOpFactory<V>> gmres(const Node& node, InitialGuess guess) const
+    /// GMRES and CB-GMRES: their parameters, then what every solver takes.
+    template <typename Builder>
+    std::shared_ptr<const LinOpFactory<V>> gmres(Builder builder, const Node& node,
+                                                 InitialGuess guess) const
     {
         node.allow_keys(solver_keys({"preconditioner", "krylov_dim", "orthogonalization"}),
                         owner(node));
-        auto builder = Gmres<V>::build();
         if (auto m = node.find("krylov_dim")) {
             builder.with_krylov_dim(m->integer(1, "a positive integer"));
         }
@@ -229,12 +239,66 @@ private:
 
     std::shared_ptr<const LinOpFactory<V>> ir(const Node& node, InitialGuess guess) const
     {
-        node.allow_keys(solver_keys({"inner", "relaxation_factor"}), owner(node));
+        node.allow_keys(solver_keys({"inner", "relaxation_factor", "inner_precision"}),
+                        owner(node));
         auto builder = Ir<V>::build();
         if (auto omega = node.find("relaxation_factor")) {
             builder.with_relaxation_factor(static_cast<V>(omega->number()));
         }
+        if (auto precision = node.find("inner_precision")) {
+            if (precision->one_of<InnerPrecision>() == InnerPrecision::lower) {
+                builder.with_lower_precision_solver(lower_precision_inner(node));
+                // The inner config was read in the lower precision: common() skips it.
+                return common(std::move(builder), node, "", guess);
+            }
+        }
         return common(std::move(builder), node, "inner", guess);
+    }
+
+    std::shared_ptr<const LinOpFactory<V>> pipe_cg(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner", "replacement_interval"}), owner(node));
+        auto builder = PipeCg<V>::build();
+        if (auto k = node.find("replacement_interval")) {
+            builder.with_replacement_interval(k->integer(0, "a non-negative integer"));
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    std::shared_ptr<const LinOpFactory<V>> chebyshev(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner", "eigenvalue_bounds", "estimation_steps"}),
+                        owner(node));
+        auto builder = Chebyshev<V>::build();
+        if (auto bounds = node.find("eigenvalue_bounds")) {
+            if (!bounds->value().is_array() || bounds->value().size() != 2) {
+                bounds->expected("[lower, upper]");
+            }
+            const auto& pair = bounds->value();
+            builder.with_eigenvalue_bounds(Node(pair[0], bounds->path() + "[0]").number(),
+                                           Node(pair[1], bounds->path() + "[1]").number());
+        }
+        if (auto steps = node.find("estimation_steps")) {
+            builder.with_estimation_steps(steps->integer(1, "a positive integer"));
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    /// IR's "inner" read in lower_precision_t<V> (required with inner_precision "lower").
+    std::shared_ptr<const LinOpFactory<lower_precision_t<V>>> lower_precision_inner(
+        const Node& node) const
+    {
+        using S = lower_precision_t<V>;
+        if constexpr (std::is_same_v<S, V> || !loom::detail::is_built_value_type<S>()) {
+            node.child("inner_precision")
+                .fail("\"lower\" needs a value type with a lower precision that is built "
+                      "(double with float, complex<double> with complex<float>)");
+        } else {
+            if (!node.has("inner")) node.fail("inner_precision \"lower\" needs an \"inner\"");
+            auto inner = Reader<S, I>(exec_).preconditioner(node.child("inner"));
+            if (!inner) node.child("inner").fail("inner_precision \"lower\" needs an inner solver");
+            return inner;
+        }
     }
 
     /// What every solver takes; `inner_key` names its preconditioner slot.

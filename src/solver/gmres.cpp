@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "loom/solver/cb_gmres.hpp"
 #include "solver/state.hpp"
 
 namespace loom::solver {
@@ -76,75 +78,95 @@ private:
     size_type m_;
 };
 
-}  // namespace
-
+/// GMRES's basis V_0..V_m: the state's vectors 0..m, used in place.
 template <typename V>
-Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                const GmresParameters<V>& params)
-    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
-                                                             params),
-      krylov_dim_(std::min(params.krylov_dim, std::max<size_type>(this->size().rows, 1)))
-{
-    if (params.krylov_dim < 1) {
-        throw BadInput("loom::solver::gmres",
-                       "krylov_dim must be at least 1, got " + std::to_string(params.krylov_dim));
+class FullBasis {
+public:
+    explicit FullBasis(detail::SolveState<V>& st) : st_(st) {}
+
+    /// Where r is computed and V_0 = r / ||r|| formed.
+    matrix::Dense<V>& first() { return st_.vector(0); }
+    /// Where w = A M V_j is formed and orthogonalized into V_{j+1}.
+    matrix::Dense<V>& next(size_type j) { return st_.vector(static_cast<int>(j + 1)); }
+    /// Keeps first() or next(j - 1), normalized, as V_j.
+    void store(size_type) {}
+    /// V_i, valid until the next call.
+    const matrix::Dense<V>& operator[](size_type i) { return st_.vector(static_cast<int>(i)); }
+
+private:
+    detail::SolveState<V>& st_;
+};
+
+/// CB-GMRES's basis: V_i compressed in `stored`, formed in the state's vector 0 and read
+/// back into vector 1.
+template <typename V>
+class CompressedBasis {
+public:
+    CompressedBasis(detail::SolveState<V>& st, std::vector<typename VectorSpace<V>::Compressed>& stored)
+        : st_(st), stored_(stored)
+    {}
+
+    matrix::Dense<V>& first() { return st_.vector(0); }
+    matrix::Dense<V>& next(size_type) { return st_.vector(0); }
+    void store(size_type j) { st_.space().compress(st_.vector(0), stored_[j]); }
+    const matrix::Dense<V>& operator[](size_type i)
+    {
+        auto& v = st_.vector(1);
+        st_.space().decompress(stored_[i], v);
+        return v;
     }
-}
 
-template <typename V>
-detail::Workspace Gmres<V>::workspace() const
-{
-    const auto m = krylov_dim_;
-    // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned;
-    // slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}
-    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)), static_cast<int>(2 * m + 2),
-            LeastSquares<V>::values_per_column(m)};
-}
+private:
+    detail::SolveState<V>& st_;
+    std::vector<typename VectorSpace<V>::Compressed>& stored_;
+};
 
 // Gram-Schmidt on the executor: slot i receives -h_ij, so that axpy can subtract h_ij V_i
 // without a round trip to the host. Modified Gram-Schmidt completes each dot before its
 // update; classical completes all j + 1 of them at once (one all-reduce when distributed).
-template <typename V>
-void Gmres<V>::orthogonalize(detail::SolveState<V>& st, size_type j) const
+template <typename V, typename Basis>
+void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization method,
+                   size_type j)
 {
     const auto& space = st.space();
     auto& s = st.scalars();
-    auto& w = st.vector(static_cast<int>(j + 1));
+    auto& w = basis.next(j);
     const int count = static_cast<int>(j + 1);
-    if (this->parameters().orthogonalization == Orthogonalization::modified) {
+    if (method == Orthogonalization::modified) {
         for (int i = 0; i < count; ++i) {
-            const auto& vi = st.vector(i);
+            const auto& vi = basis[i];
             s.conj_dot(i, vi, w);
             s.finish(i);
             s.negate(i);
             space.axpy(s[i], vi, w);
         }
     } else {
-        for (int i = 0; i < count; ++i) s.conj_dot(i, st.vector(i), w);
+        for (int i = 0; i < count; ++i) s.conj_dot(i, basis[i], w);
         s.finish(0, count);
         s.negate(0, count);
-        for (int i = 0; i < count; ++i) space.axpy(s[i], st.vector(i), w);
+        for (int i = 0; i < count; ++i) space.axpy(s[i], basis[i], w);
     }
 }
 
-template <typename V>
-void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                     detail::SolveState<V>& st) const
+/// Restarted GMRES(m) over a basis store; z_vec and combination_vec are the state's vectors
+/// for M V_j and V y when preconditioned.
+template <typename V, typename Basis>
+void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization method,
+               Basis& basis, int z_vec, int combination_vec, const matrix::Dense<V>& b,
+               matrix::Dense<V>& x, detail::SolveState<V>& st)
 {
-    const auto m = krylov_dim_;
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
+    const auto& A = *solver.system_matrix();
+    const auto* M = solver.preconditioner().get();
     const auto& space = st.space();
     auto& s = st.scalars();
     const int inv_slot = static_cast<int>(m + 1);
     const int y_slot = static_cast<int>(m + 2);
-    auto basis = [&](size_type i) -> matrix::Dense<V>& { return st.vector(static_cast<int>(i)); };
-    auto& r = basis(0);
     const auto k = st.columns();
     auto ls = [&](size_type c) { return LeastSquares<V>(st.host_values(), m, c); };
     // Basis vectors each column has used in the current cycle (frozen when it stops).
     std::vector<size_type> dims(static_cast<std::size_t>(k));
 
+    auto& r = basis.first();
     detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
     size_type it = 0;
@@ -156,20 +178,21 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
             s.host(inv_slot, c) = beta > 0 ? static_cast<V>(1 / beta) : V{0};
         }
         s.push(inv_slot);
-        s.scal(inv_slot, r);
+        s.scal(inv_slot, basis.first());
+        basis.store(0);
 
         bool all_stopped = false;
         for (size_type j = 0; j < m && !all_stopped; ++j) {
             ++it;
-            auto& w = basis(j + 1);
+            auto& w = basis.next(j);
             if (M) {
-                auto& z = st.vector(static_cast<int>(m + 1));
-                M->apply(basis(j), z);
+                auto& z = st.vector(z_vec);
+                M->apply(basis[j], z);
                 A.apply(z, w);
             } else {
-                A.apply(basis(j), w);
+                A.apply(basis[j], w);
             }
-            orthogonalize(st, j);
+            orthogonalize(st, basis, method, j);
             s.conj_dot(static_cast<int>(j + 1), w, w);
             s.fetch(0, static_cast<int>(j + 2));
             for (size_type c = 0; c < k; ++c) {
@@ -199,6 +222,7 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
             }
             s.push(inv_slot);
             s.scal(inv_slot, w);
+            basis.store(j + 1);
             all_stopped = st.check(it, nullptr);
         }
 
@@ -215,17 +239,17 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
             }
             s.push(y_slot, static_cast<int>(used));
             if (M) {
-                auto& combination = st.vector(static_cast<int>(m + 2));
-                auto& z = st.vector(static_cast<int>(m + 1));
+                auto& combination = st.vector(combination_vec);
+                auto& z = st.vector(z_vec);
                 space.fill(combination, V{0});
                 for (size_type i = 0; i < used; ++i) {
-                    s.axpy(y_slot + static_cast<int>(i), basis(i), combination);
+                    s.axpy(y_slot + static_cast<int>(i), basis[i], combination);
                 }
                 M->apply(combination, z);
                 space.axpy(V{1}, z, x);
             } else {
                 for (size_type i = 0; i < used; ++i) {
-                    s.axpy(y_slot + static_cast<int>(i), basis(i), x);
+                    s.axpy(y_slot + static_cast<int>(i), basis[i], x);
                 }
             }
         }
@@ -233,8 +257,9 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         if (all_stopped) return;
 
         // Restart from the true residual.
-        detail::residual(space, A, b, x, r);
-        s.conj_dot(0, r, r);
+        auto& restart = basis.first();
+        detail::residual(space, A, b, x, restart);
+        s.conj_dot(0, restart, restart);
         s.fetch(0);
         st.set_norms_from_squares(0);
         st.screen_norms(it);
@@ -243,7 +268,85 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     }
 }
 
-#define LOOM_INSTANTIATE_GMRES(V) template class Gmres<V>;
+/// The restart length: krylov_dim, at most the system size; BadInput below 1.
+size_type restart_length(const char* name, size_type krylov_dim, size_type rows)
+{
+    if (krylov_dim < 1) {
+        throw BadInput(std::string("loom::solver::") + name,
+                       "krylov_dim must be at least 1, got " + std::to_string(krylov_dim));
+    }
+    return std::min(krylov_dim, std::max<size_type>(rows, 1));
+}
+
+/// Slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}.
+template <typename V>
+detail::Workspace gmres_workspace(int vectors, size_type m)
+{
+    return {vectors, static_cast<int>(2 * m + 2), LeastSquares<V>::values_per_column(m)};
+}
+
+}  // namespace
+
+template <typename V>
+Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                const GmresParameters<V>& params)
+    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
+                                                             params),
+      krylov_dim_(restart_length(solver_name, params.krylov_dim, this->size().rows))
+{}
+
+template <typename V>
+detail::Workspace Gmres<V>::workspace() const
+{
+    // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned
+    return gmres_workspace<V>(static_cast<int>(krylov_dim_ + 1 + (this->preconditioner() ? 2 : 0)),
+                              krylov_dim_);
+}
+
+template <typename V>
+void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                     detail::SolveState<V>& st) const
+{
+    FullBasis<V> basis(st);
+    const auto m = static_cast<int>(krylov_dim_);
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, m + 1, m + 2, b, x,
+              st);
+}
+
+template <typename V>
+CbGmres<V>::CbGmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                    const GmresParameters<V>& params)
+    : EnableIterativeSolver<CbGmres<V>, V, GmresParameters<V>>(std::move(exec),
+                                                               std::move(system), params),
+      krylov_dim_(restart_length(solver_name, params.krylov_dim, this->size().rows))
+{}
+
+template <typename V>
+detail::Workspace CbGmres<V>::workspace() const
+{
+    // w (V_j before compression), V_i decompressed, plus z and V y when preconditioned
+    return gmres_workspace<V>(this->preconditioner() ? 4 : 2, krylov_dim_);
+}
+
+template <typename V>
+void CbGmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                       detail::SolveState<V>& st) const
+{
+    const auto k = st.columns();
+    const auto count = static_cast<std::size_t>(krylov_dim_ + 1);
+    if (basis_.size() != count || basis_[0].size() != st.space().rows() * k) {
+        basis_.clear();
+        for (std::size_t i = 0; i < count; ++i) {
+            basis_.push_back(st.space().create_compressed(k));
+        }
+    }
+    CompressedBasis<V> basis(st, basis_);
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, 2, 3, b, x, st);
+}
+
+#define LOOM_INSTANTIATE_GMRES(V) \
+    template class Gmres<V>;      \
+    template class CbGmres<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_GMRES)
 
 }  // namespace loom::solver

@@ -91,6 +91,24 @@ void VectorSpace<V>::scal(const Vector& alpha, Vector& x) const
     blas::scal(alpha, x);
 }
 
+template <typename V>
+auto VectorSpace<V>::create_compressed(size_type columns) const -> Compressed
+{
+    return Compressed(exec_, rows_ * columns);
+}
+
+template <typename V>
+void VectorSpace<V>::compress(const Vector& x, Compressed& y) const
+{
+    blas::pack(x, y);
+}
+
+template <typename V>
+void VectorSpace<V>::decompress(const Compressed& x, Vector& y) const
+{
+    blas::unpack(x, y);
+}
+
 #define LOOM_INSTANTIATE_VECTOR_SPACE(V) template class VectorSpace<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_VECTOR_SPACE)
 

@@ -98,6 +98,7 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(solver::Orthogonalization::classical);
     expect_complete_table(solver::InitialGuess::zero);
     expect_complete_table(solver::SolverKind::amg);
+    expect_complete_table(solver::InnerPrecision::lower);
     expect_complete_table(solver::MultigridCycle::f);
     expect_complete_table(precond::GaussSeidelDirection::symmetric);
     expect_complete_table(precond::GaussSeidelVariant::cluster);

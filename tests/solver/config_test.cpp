@@ -244,7 +244,7 @@ TEST(Config, RefusesEveryMalformedConfig)
         {"[1, 2]", "the config: expected an object with a \"solver\" key, got [1,2]"},
         {R"({"criteria": {"max_iters": 1}})", "the config: missing \"solver\""},
         {R"({"solver": "lu", "criteria": {"max_iters": 1}})",
-         "solver: expected one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, amg, got \"lu\""},
+         "solver: expected one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe-cg, chebyshev, cb-gmres, amg, got \"lu\""},
         {R"({"solver": 3, "criteria": {"max_iters": 1}})", "solver: expected one of"},
         {R"({"solver": "cg"})", "the config: missing \"criteria\""},
         {R"({"solver": "cg", "criteria": {}})", "criteria: expected at least one criterion"},

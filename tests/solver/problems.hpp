@@ -130,6 +130,13 @@ std::map<std::string, SolverMaker<V>> all_solvers()
             .with_orthogonalization(Orthogonalization::classical)
             .on(exec);
     };
+    m["cb-gmres"] = [](auto exec, auto c) {
+        return CbGmres<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
+    };
+    m["pipe-cg"] = [](auto exec, auto c) { return PipeCg<V>::build().with_criteria(c).on(exec); };
+    m["chebyshev"] = [](auto exec, auto c) {
+        return Chebyshev<V>::build().with_criteria(c).on(exec);
+    };
     // IR around a few CG steps (SPD only) converges quickly; plain Richardson would not.
     m["ir"] = [](auto exec, auto c) {
         auto inner = Cg<V>::build()
@@ -141,6 +148,9 @@ std::map<std::string, SolverMaker<V>> all_solvers()
 }
 
 /// Solvers that need a Hermitian positive definite matrix.
-inline bool needs_spd(const std::string& name) { return name == "cg" || name == "fcg" || name == "ir"; }
+inline bool needs_spd(const std::string& name)
+{
+    return name == "cg" || name == "fcg" || name == "ir" || name == "pipe-cg" || name == "chebyshev";
+}
 
 }  // namespace loom::test

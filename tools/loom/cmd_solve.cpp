@@ -38,6 +38,7 @@ struct SolveOptions {
     double tolerance = 1e-8;
     size_type max_iters = 1000;
     size_type restart = 30;
+    std::string inner_precision = "working";
     std::string config;
     ExecOptions run;
     std::string history;
@@ -64,7 +65,10 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     if (kind != solver::SolverKind::amg) {
         config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
     }
-    if (kind == solver::SolverKind::gmres) config["krylov_dim"] = options.restart;
+    if (kind == solver::SolverKind::gmres || kind == solver::SolverKind::cb_gmres) {
+        config["krylov_dim"] = options.restart;
+    }
+    if (kind == solver::SolverKind::ir) config["inner_precision"] = options.inner_precision;
     return config;
 }
 
@@ -307,10 +311,18 @@ Runner setup(CLI::App& sub)
     auto* restart = sub.add_option("--restart", options->restart, "GMRES restart length")
                         ->check(CLI::PositiveNumber)
                         ->capture_default_str();
+    auto* inner_precision =
+        sub.add_option("--inner-precision", options->inner_precision,
+                       "With ir: its inner solve in the working precision or the lower one "
+                       "(float for double)")
+            ->check(CLI::IsMember(names_of(solver::InnerPrecision{}).spellings()))
+            ->capture_default_str();
     auto* config = sub.add_option("--config", options->config,
                                   "Solver stack from a JSON file instead of the flags above")
                        ->check(CLI::ExistingFile);
-    for (auto* flag : {solver, precond, tolerance, max_iters, restart}) config->excludes(flag);
+    for (auto* flag : {solver, precond, tolerance, max_iters, restart, inner_precision}) {
+        config->excludes(flag);
+    }
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});
     sub.add_option("--history", options->history,
                    "Write the residual history as CSV: iteration,column,residual");

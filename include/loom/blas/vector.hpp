@@ -4,6 +4,8 @@
 // thread count and size (fixed partition and combination order).
 #pragma once
 
+#include "loom/base/array.hpp"
+#include "loom/base/lower_precision.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/dense.hpp"
 
@@ -55,6 +57,13 @@ LOOM_EXPORT void copy(const matrix::Dense<V>& x, matrix::Dense<V>& y);
 /// x(i, j) = value
 template <typename V>
 LOOM_EXPORT void fill(matrix::Dense<V>& x, V value);
+/// packed[i * cols + j] = x(i, j) rounded to lower_precision_t<V> (packed: rows x cols
+/// values, on x's executor).
+template <typename V>
+LOOM_EXPORT void pack(const matrix::Dense<V>& x, Array<lower_precision_t<V>>& packed);
+/// y(i, j) = packed[i * cols + j] (unpack(pack(x)) is x rounded to the lower precision).
+template <typename V>
+LOOM_EXPORT void unpack(const Array<lower_precision_t<V>>& packed, matrix::Dense<V>& y);
 
 }  // namespace loom::blas
 

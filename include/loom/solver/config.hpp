@@ -3,11 +3,17 @@
 // same factory the C++ builder makes.
 //
 //     {
-//       "solver": "gmres",                  // a name of solver_names (required)
-//       "krylov_dim": 30,                   // gmres: restart length (default 30)
-//       "orthogonalization": "modified",    // gmres: modified | classical
+//       "solver": "gmres",                  // cg fcg bicg bicgstab cgs gmres ir pipe-cg
+//                                           // chebyshev cb-gmres (required)
+//       "krylov_dim": 30,                   // gmres, cb-gmres: restart length (default 30)
+//       "orthogonalization": "modified",    // gmres, cb-gmres: modified | classical
+//       "replacement_interval": 0,          // pipe-cg: residual replacement every k (0: off)
+//       "eigenvalue_bounds": [0.1, 8],      // chebyshev: [lower, upper] (default: estimated)
+//       "estimation_steps": 20,             // chebyshev: CG steps of the estimate
 //       "relaxation_factor": 1.0,           // ir: damping of each correction
 //       "inner": { ... },                   // ir: inner solver (default: none, Richardson)
+//       "inner_precision": "working",       // ir: working | lower (inner read and run in
+//                                           // float for double: mixed-precision IR)
 //       "preconditioner": {"type": "block-jacobi", "max_block_size": 16,
 //                          "adaptive_precision": true},
 //       "criteria": {"max_iters": 1000, "relative_residual": 1e-8},     // required
@@ -53,7 +59,7 @@ namespace loom::solver {
 
 /// The solvers a config (and the command line) names. A new solver is a line here and its
 /// builder in from_config.
-enum class SolverKind { cg, fcg, bicg, bicgstab, cgs, gmres, ir, amg };
+enum class SolverKind { cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe_cg, chebyshev, cb_gmres, amg };
 
 inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::cg, "cg", "conjugate gradients (Hermitian positive definite A)"},
@@ -63,9 +69,23 @@ inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::cgs, "cgs", "conjugate gradients squared"},
     {SolverKind::gmres, "gmres", "restarted GMRES"},
     {SolverKind::ir, "ir", "iterative refinement around an inner solver"},
+    {SolverKind::pipe_cg, "pipe-cg", "pipelined CG: one global reduction per iteration"},
+    {SolverKind::chebyshev, "chebyshev", "Chebyshev iteration (bounds given or estimated)"},
+    {SolverKind::cb_gmres, "cb-gmres", "GMRES with its basis stored in a lower precision"},
     {SolverKind::amg, "amg", "smoothed-aggregation multigrid cycles"},
 };
 constexpr NameTable<SolverKind> names_of(SolverKind) { return {"solver", solver_names}; }
+
+/// The precision of IR's inner solve.
+enum class InnerPrecision { working, lower };
+inline constexpr Name<InnerPrecision> inner_precision_names[] = {
+    {InnerPrecision::working, "working", "the system's value type"},
+    {InnerPrecision::lower, "lower", "float for double, complex<float> for complex<double>"},
+};
+constexpr NameTable<InnerPrecision> names_of(InnerPrecision)
+{
+    return {"inner precision", inner_precision_names};
+}
 
 /// The preconditioners a config names by a string (or as the "type" of an object).
 enum class PreconditionerKind {

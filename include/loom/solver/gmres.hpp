@@ -35,25 +35,30 @@ struct GmresParameters : CommonParameters<V> {
     Orthogonalization orthogonalization = Orthogonalization::modified;
 };
 
+/// The builder of GMRES and its variants (CB-GMRES): the common setters and GMRES's own.
+template <typename SolverT>
+class GmresBuilder : public BuilderBase<GmresBuilder<SolverT>,
+                                        GmresParameters<typename SolverT::value_type>, SolverT> {
+public:
+    GmresBuilder& with_krylov_dim(size_type m)
+    {
+        this->params_.krylov_dim = m;
+        return *this;
+    }
+    GmresBuilder& with_orthogonalization(Orthogonalization method)
+    {
+        this->params_.orthogonalization = method;
+        return *this;
+    }
+};
+
 template <typename V>
 class Gmres final : public EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>> {
 public:
     static constexpr const char* solver_name = "gmres";
     static constexpr size_type default_krylov_dim = GmresParameters<V>::default_krylov_dim;
 
-    class Builder : public BuilderBase<Builder, GmresParameters<V>, Gmres> {
-    public:
-        Builder& with_krylov_dim(size_type m)
-        {
-            this->params_.krylov_dim = m;
-            return *this;
-        }
-        Builder& with_orthogonalization(Orthogonalization method)
-        {
-            this->params_.orthogonalization = method;
-            return *this;
-        }
-    };
+    using Builder = GmresBuilder<Gmres>;
     static Builder build() { return {}; }
 
     /// Made by Factory::generate. BadInput when krylov_dim < 1.
@@ -69,8 +74,6 @@ protected:
                detail::SolveState<V>& state) const override;
 
 private:
-    void orthogonalize(detail::SolveState<V>& state, size_type j) const;
-
     size_type krylov_dim_;
 };
 

@@ -4,10 +4,20 @@
 // common parameters: with_solver() and with_preconditioner() set the same thing. Its
 // solution vector is zeroed before each inner solve. The residual is recomputed from
 // b - A x every iteration, so the criteria see the true residual.
+//
+// Mixed precision: with a lower_precision_solver (a factory of lower_precision_t<V>, float
+// for double), the inner solve runs in that precision: the residual (computed in V) is
+// rounded to it, the inner solver, generated at construction on A rounded to it, solves,
+// and its correction is added to x in V. The attainable accuracy stays V's (the outer
+// residual is V's); each inner solve only needs to reduce the residual, so float's
+// precision limits the convergence rate, not the result. A must then be a matrix::Csr, and
+// the lower type must be among the built value types (LOOM_VALUE_TYPES); BadInput otherwise.
 // See solver/solver.hpp for building, generating, criteria and failure handling.
 #pragma once
 
 #include <memory>
+
+#include "loom/base/lower_precision.hpp"
 
 #include "loom/solver/solver.hpp"
 
@@ -20,6 +30,8 @@ template <typename V>
 struct IrParameters : CommonParameters<V> {
     /// omega, the damping of each correction.
     V relaxation_factor = V{1};
+    /// When set, the inner solve runs in the lower precision (replacing the inner solver).
+    std::shared_ptr<const LinOpFactory<lower_precision_t<V>>> lower_precision_solver;
 };
 
 template <typename V>
@@ -37,6 +49,12 @@ public:
         {
             return this->with_preconditioner(std::move(op));
         }
+        Builder& with_lower_precision_solver(
+            std::shared_ptr<const LinOpFactory<lower_precision_t<V>>> factory)
+        {
+            this->params_.lower_precision_solver = std::move(factory);
+            return *this;
+        }
         Builder& with_relaxation_factor(V omega)
         {
             this->params_.relaxation_factor = omega;
@@ -45,18 +63,35 @@ public:
     };
     static Builder build() { return {}; }
 
-    using EnableIterativeSolver<Ir<V>, V, IrParameters<V>>::EnableIterativeSolver;
+    /// Made by Factory::generate; generates the lower-precision inner solver when asked.
+    Ir(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+       const IrParameters<V>& params);
 
-    /// The inner solver (nullptr: the identity).
+    /// The inner solver (nullptr: the identity, or the lower-precision one).
     const std::shared_ptr<const LinOp<V>>& inner_solver() const noexcept
     {
         return this->preconditioner();
+    }
+    /// The inner solver in the lower precision (nullptr unless mixed precision).
+    const std::shared_ptr<const LinOp<lower_precision_t<V>>>& lower_precision_solver() const noexcept
+    {
+        return lower_solver_;
     }
 
 protected:
     detail::Workspace workspace() const override;
     void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                detail::SolveState<V>& state) const override;
+
+private:
+    /// d = S(r) with S the lower-precision inner solver.
+    void solve_in_lower_precision(detail::SolveState<V>& state, const matrix::Dense<V>& r,
+                                  matrix::Dense<V>& d) const;
+
+    std::shared_ptr<const LinOp<lower_precision_t<V>>> lower_solver_;
+    /// r and d rounded, sized at the first solve of k columns.
+    mutable typename VectorSpace<V>::Compressed lower_r_;
+    mutable typename VectorSpace<V>::Compressed lower_d_;
 };
 
 }  // namespace loom::solver

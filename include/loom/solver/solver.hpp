@@ -196,7 +196,8 @@ public:
     IterativeSolver(const IterativeSolver&) = delete;
     IterativeSolver& operator=(const IterativeSolver&) = delete;
 
-    /// "cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir".
+    /// "cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "pipe-cg", "chebyshev",
+    /// "cb-gmres".
     virtual const char* name() const noexcept = 0;
 
     const std::shared_ptr<const LinOp<V>>& system_matrix() const noexcept { return system_; }

@@ -12,7 +12,9 @@
 
 #include <memory>
 
+#include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/lower_precision.hpp"
 #include "loom/base/linop.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/dense.hpp"
@@ -67,6 +69,15 @@ public:
     virtual void scal(V alpha, Vector& x) const;
     /// x(:, j) *= alpha(0, j).
     virtual void scal(const Vector& alpha, Vector& x) const;
+
+    // ---- compressed storage: vectors kept in lower_precision_t<V> (CB-GMRES's basis)
+    using Compressed = Array<lower_precision_t<V>>;
+    /// Room for a rows() x columns vector in the lower precision; values unspecified.
+    virtual Compressed create_compressed(size_type columns) const;
+    /// y = x rounded to the lower precision (y from create_compressed(x.cols())).
+    virtual void compress(const Vector& x, Compressed& y) const;
+    /// y = x in the working precision.
+    virtual void decompress(const Compressed& x, Vector& y) const;
 
 private:
     std::shared_ptr<const Executor> exec_;

@@ -360,6 +360,18 @@ void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
     unified::fill(exec, x, value);
 }
 
+template <typename V>
+void pack(const CudaExecutor& exec, const matrix::Dense<V>& x, lower_precision_t<V>* packed)
+{
+    unified::pack(exec, x, packed);
+}
+
+template <typename V>
+void unpack(const CudaExecutor& exec, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
+{
+    unified::unpack(exec, packed, y);
+}
+
 #define LOOM_INSTANTIATE(V)                                                                    \
     template void dot(const CudaExecutor&, const matrix::Dense<V>&, const matrix::Dense<V>&,  \
                       matrix::Dense<V>&, bool);                                                \
@@ -375,7 +387,9 @@ void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
     template void scal(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
     template void scal_scalar(const CudaExecutor&, V, matrix::Dense<V>&);                     \
     template void copy(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
-    template void fill(const CudaExecutor&, matrix::Dense<V>&, V);
+    template void fill(const CudaExecutor&, matrix::Dense<V>&, V);                                  \
+    template void pack(const CudaExecutor&, const matrix::Dense<V>&, lower_precision_t<V>*);           \
+    template void unpack(const CudaExecutor&, const lower_precision_t<V>*, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::blas::cuda

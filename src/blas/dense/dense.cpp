@@ -161,6 +161,35 @@ void fill(matrix::Dense<V>& x, V value)
     LOOM_RUN_KERNEL(where, *x.executor(), fill, x, value);
 }
 
+template <typename V>
+void check_packed(const char* where, const matrix::Dense<V>& x,
+                  const Array<lower_precision_t<V>>& packed)
+{
+    if (packed.size() != x.rows() * x.cols()) {
+        throw BadInput(where, "the packed array holds " + std::to_string(packed.size()) +
+                                  " values, the matrix " + std::to_string(x.rows() * x.cols()));
+    }
+    check_same_executor(where, x, packed);
+}
+
+template <typename V>
+void pack(const matrix::Dense<V>& x, Array<lower_precision_t<V>>& packed)
+{
+    constexpr const char* where = "loom::blas::pack";
+    check_packed(where, x, packed);
+    if (packed.size() == 0) return;
+    LOOM_RUN_KERNEL(where, *x.executor(), pack, x, packed.data());
+}
+
+template <typename V>
+void unpack(const Array<lower_precision_t<V>>& packed, matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::unpack";
+    check_packed(where, y, packed);
+    if (packed.size() == 0) return;
+    LOOM_RUN_KERNEL(where, *y.executor(), unpack, packed.data(), y);
+}
+
 #define LOOM_INSTANTIATE_BLAS_DENSE(V)                                                         \
     template void dot(const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);   \
     template void conj_dot(const matrix::Dense<V>&, const matrix::Dense<V>&,                  \
@@ -176,7 +205,9 @@ void fill(matrix::Dense<V>& x, V value)
     template void scal(const matrix::Dense<V>&, matrix::Dense<V>&);                           \
     template void scal(V, matrix::Dense<V>&);                                                  \
     template void copy(const matrix::Dense<V>&, matrix::Dense<V>&);                           \
-    template void fill(matrix::Dense<V>&, V);
+    template void fill(matrix::Dense<V>&, V);                                                 \
+    template void pack(const matrix::Dense<V>&, Array<lower_precision_t<V>>&);                \
+    template void unpack(const Array<lower_precision_t<V>>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BLAS_DENSE)
 
 }  // namespace loom::blas

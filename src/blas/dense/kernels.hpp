@@ -4,6 +4,7 @@
 #pragma once
 
 #include "loom/base/executor.hpp"
+#include "loom/base/lower_precision.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/dense.hpp"
 
@@ -34,7 +35,12 @@
     template <typename V>                                                                     \
     void scal_scalar(const Exec& exec, V alpha, matrix::Dense<V>& x);                      \
     template <typename V>                                                                     \
-    void fill(const Exec& exec, matrix::Dense<V>& x, V value)
+    void fill(const Exec& exec, matrix::Dense<V>& x, V value);                                \
+    /* packed: x.rows() * x.cols() values, row-major without padding */                      \
+    template <typename V>                                                                     \
+    void pack(const Exec& exec, const matrix::Dense<V>& x, lower_precision_t<V>* packed);      \
+    template <typename V>                                                                     \
+    void unpack(const Exec& exec, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
 
 namespace loom::blas::reference {
 LOOM_DECLARE_BLAS_DENSE_KERNELS(ReferenceExecutor);

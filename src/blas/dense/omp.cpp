@@ -177,6 +177,18 @@ void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
 }
 
 template <typename V>
+void pack(const OmpExecutor& exec, const matrix::Dense<V>& x, lower_precision_t<V>* packed)
+{
+    unified::pack(exec, x, packed);
+}
+
+template <typename V>
+void unpack(const OmpExecutor& exec, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
+{
+    unified::unpack(exec, packed, y);
+}
+
+template <typename V>
 void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
                    const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,
                    matrix::Dense<V>& y)
@@ -209,7 +221,9 @@ void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
     template void scal(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \
     template void scal_scalar(const OmpExecutor&, V, matrix::Dense<V>&);                      \
     template void copy(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \
-    template void fill(const OmpExecutor&, matrix::Dense<V>&, V);
+    template void fill(const OmpExecutor&, matrix::Dense<V>&, V);                                  \
+    template void pack(const OmpExecutor&, const matrix::Dense<V>&, lower_precision_t<V>*);           \
+    template void unpack(const OmpExecutor&, const lower_precision_t<V>*, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::blas::omp

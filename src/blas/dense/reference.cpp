@@ -107,6 +107,23 @@ void fill(const ReferenceExecutor&, matrix::Dense<V>& x, V value)
     }
 }
 
+template <typename V>
+void pack(const ReferenceExecutor&, const matrix::Dense<V>& x, lower_precision_t<V>* packed)
+{
+    using S = lower_precision_t<V>;
+    for (size_type i = 0; i < x.rows(); ++i) {
+        for (size_type j = 0; j < x.cols(); ++j) packed[i * x.cols() + j] = S(x.at(i, j));
+    }
+}
+
+template <typename V>
+void unpack(const ReferenceExecutor&, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
+{
+    for (size_type i = 0; i < y.rows(); ++i) {
+        for (size_type j = 0; j < y.cols(); ++j) y.at(i, j) = V(packed[i * y.cols() + j]);
+    }
+}
+
 #define LOOM_INSTANTIATE(V)                                                                    \
     template void dot(const ReferenceExecutor&, const matrix::Dense<V>&,                      \
                       const matrix::Dense<V>&, matrix::Dense<V>&, bool);                       \
@@ -122,7 +139,9 @@ void fill(const ReferenceExecutor&, matrix::Dense<V>& x, V value)
     template void scal(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \
     template void scal_scalar(const ReferenceExecutor&, V, matrix::Dense<V>&);                \
     template void copy(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \
-    template void fill(const ReferenceExecutor&, matrix::Dense<V>&, V);
+    template void fill(const ReferenceExecutor&, matrix::Dense<V>&, V);                       \
+    template void pack(const ReferenceExecutor&, const matrix::Dense<V>&, lower_precision_t<V>*); \
+    template void unpack(const ReferenceExecutor&, const lower_precision_t<V>*, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::blas::reference

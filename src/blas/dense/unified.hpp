@@ -111,4 +111,33 @@ void fill(const Exec& exec, matrix::Dense<V>& x, V value)
         [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] = v; }, "loom::blas::fill");
 }
 
+/// Rounds x to the lower precision (a conversion of the kernel's value types).
+template <typename Exec, typename V>
+void pack(const Exec& exec, const matrix::Dense<V>& x, lower_precision_t<V>* packed)
+{
+    using S = loom::detail::kernel_type_t<Exec, lower_precision_t<V>>;
+    const auto xd = loom::detail::kernel_data(exec, x.data());
+    const auto pd = loom::detail::kernel_data(exec, packed);
+    const size_type xs = x.stride();
+    const size_type cols = x.cols();
+    loom::detail::parallel_for(
+        exec, x.rows(), x.cols(),
+        [=] LOOM_HOST_DEVICE(size_type i, size_type j) { pd[i * cols + j] = S(xd[i * xs + j]); },
+        "loom::blas::pack");
+}
+
+template <typename Exec, typename V>
+void unpack(const Exec& exec, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
+{
+    using D = loom::detail::kernel_type_t<Exec, V>;
+    const auto pd = loom::detail::kernel_data(exec, packed);
+    const auto yd = loom::detail::kernel_data(exec, y.data());
+    const size_type ys = y.stride();
+    const size_type cols = y.cols();
+    loom::detail::parallel_for(
+        exec, y.rows(), y.cols(),
+        [=] LOOM_HOST_DEVICE(size_type i, size_type j) { yd[i * ys + j] = D(pd[i * cols + j]); },
+        "loom::blas::unpack");
+}
+
 }  // namespace loom::blas::unified

@@ -33,6 +33,11 @@ enum class SptrsvAlgorithm {
     level_set,
     /// CUDA: every row waits on readiness flags of the rows it depends on; no level analysis.
     sync_free,
+    /// Rows cut into supernodes (runs of consecutive rows with a dense diagonal block, as the
+    /// factors of a supernodal Cholesky or LU have) whose diagonal blocks are inverted once
+    /// (batched TRTRI): a solve is a dense product per supernode, level by level of the
+    /// supernodal elimination tree. Every executor.
+    supernodal,
     /// cuSPARSE SpSV (CUDA; 32-bit indices, sorted rows, one right-hand side of stride 1).
     vendor
 };
@@ -73,8 +78,11 @@ public:
     /// The most rows in one level.
     size_type max_level_width() const;
     /// Kernel launches (CUDA) or parallel stages (OpenMP) of one level-set solve once thin
-    /// levels are chained; equal to levels() without chaining, 1 for other algorithms.
+    /// levels are chained; equal to levels() without chaining; supernodal: two per level of
+    /// supernodes; 1 for other algorithms.
     size_type stages() const;
+    /// The supernodes the analysis found in op(T) (every algorithm; 1-row ones included).
+    size_type supernodes() const;
 };
 
 /// Analyses T (the handle's uplo triangle of a square matrix) for solves with op(T).

@@ -21,7 +21,9 @@
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
+#include "base/cuda/parallel.cuh"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/supernodal.hpp"
 
 namespace loom::sparse::cuda {
 
@@ -279,6 +281,21 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
     } else {
         sptrsv_kernels::sync_free<4>(exec, rows, b, x, flags, epoch);
     }
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              detail::Supernodes<V, I>& supernodes)
+{
+    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, matrix::Dense<V>& work)
+{
+    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work);
 }
 
 #define LOOM_INSTANTIATE(V, I)                                                               \

@@ -4,7 +4,9 @@
 // stage costs one barrier instead of one per level.
 #include "base/instantiate.hpp"
 #include "sparse/sptrsv/host_row.hpp"
+#include "base/omp/launch.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/supernodal.hpp"
 
 namespace loom::sparse::omp {
 
@@ -27,6 +29,21 @@ void sptrsv_level_set(const OmpExecutor& exec, const detail::TriangularRows<V, I
             for (I i = begin; i < end; ++i) detail::solve_row(rows, order[i], b, x);
         }
     }
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal_blocks(const OmpExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              detail::Supernodes<V, I>& supernodes)
+{
+    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal(const OmpExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, matrix::Dense<V>& work)
+{
+    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work);
 }
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_SPTRSV_KERNELS(OmpExecutor, V, I)

@@ -3,6 +3,7 @@
 #include "base/instantiate.hpp"
 #include "sparse/sptrsv/host_row.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/supernodal.hpp"
 
 namespace loom::sparse::reference {
 
@@ -13,6 +14,21 @@ void sptrsv_level_set(const ReferenceExecutor&, const detail::TriangularRows<V, 
 {
     const auto n = static_cast<I>(rows.n);
     for (I i = 0; i < n; ++i) detail::solve_row(rows, rows.lower ? i : n - 1 - i, b, x);
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal_blocks(const ReferenceExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              detail::Supernodes<V, I>& supernodes)
+{
+    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal(const ReferenceExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, matrix::Dense<V>& work)
+{
+    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work);
 }
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_SPTRSV_KERNELS(ReferenceExecutor, V, I)

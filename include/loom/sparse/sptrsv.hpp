@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "loom/base/analysis.hpp"
 #include "loom/base/types.hpp"
@@ -56,6 +57,11 @@ struct SptrsvOptions {
     /// How solves and value updates make sure that T still has the analysed pattern
     /// (loom/base/analysis.hpp).
     PatternCheck pattern_check = PatternCheck::cached;
+    /// Where op(T)'s supernodes start, n last: a supernodal factorization's partition (e.g.
+    /// CholeskyFactor::supernodes, loom/sparse/cholmod.hpp) instead of the one the analysis
+    /// finds. Any partition into runs of consecutive rows solves correctly; runs wider than
+    /// 64 rows are cut. Empty: found by the analysis.
+    std::vector<size_type> supernodes;
 };
 
 namespace detail {

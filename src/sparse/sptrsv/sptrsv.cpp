@@ -184,6 +184,28 @@ std::vector<I> supernode_starts(size_type n, const std::vector<I>& ptrs, const s
     return first;
 }
 
+/// The partition the caller gave (options.supernodes), its runs cut at max_supernode_width;
+/// BadInput unless it runs from 0 to n in increasing steps.
+template <typename I>
+std::vector<I> given_supernode_starts(size_type n, const std::vector<size_type>& given)
+{
+    bool valid = given.size() >= 2 && given.front() == 0 && given.back() == n;
+    for (std::size_t s = 0; valid && s + 1 < given.size(); ++s) valid = given[s] < given[s + 1];
+    if (!valid && !(n == 0 && given.size() == 1 && given.front() == 0)) {
+        throw BadInput(symbolic_where, "options.supernodes must rise strictly from 0 to n = " +
+                                           std::to_string(n) + " (where each supernode starts, "
+                                                               "n last)");
+    }
+    std::vector<I> first{0};
+    for (std::size_t s = 0; s + 1 < given.size(); ++s) {
+        for (auto r = given[s] + max_supernode_width; r < given[s + 1]; r += max_supernode_width) {
+            first.push_back(static_cast<I>(r));
+        }
+        first.push_back(static_cast<I>(given[s + 1]));
+    }
+    return first;
+}
+
 /// The supernodal schedule on exec: supernodes sorted by their level in op(T)'s supernodal
 /// elimination tree (one more than the highest supernode they read), and their diagonal
 /// blocks laid out in batches of one padded width, the padding set to the identity (the
@@ -487,8 +509,10 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
         state->transposed_value_index = Array<I>(exec, t_index);
     }
     const auto level = row_levels(n, op_ptrs, op_cols, lower);
-    const auto first = options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
-                                                         : supernode_starts(n, t_ptrs, t_cols);
+    const auto first = !options.supernodes.empty()
+                           ? given_supernode_starts<I>(n, options.supernodes)
+                       : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
+                                                           : supernode_starts(n, t_ptrs, t_cols);
     state->supernode_count = static_cast<size_type>(first.size()) - 1;
     auto schedule = level_schedule(level, thin_width(*exec));
     state->levels = schedule.levels();

@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+#include "loom/sparse/cholmod.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/sptrsv.hpp"
 #include "loom/sparse/triangle.hpp"
@@ -594,6 +596,49 @@ TYPED_TEST(Sptrsv, AutomaticPicksSupernodalOnlyOnCudaForWideSupernodes)
         sparse::sptrsv_symbolic(handle, matrix::Csr<V, I>(exec, thin));
         EXPECT_GT(4 * handle.supernodes(), 300);  // a mean width below 4
         EXPECT_NE(handle.algorithm(), SptrsvAlgorithm::supernodal) << exec->name();
+    }
+}
+
+TYPED_TEST(Sptrsv, SupernodalSolvesWithCholmodFactorsOfPoisson)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    if constexpr (!std::is_floating_point_v<V>) {
+        GTEST_SKIP() << "CHOLMOD factors real matrices";
+    } else {
+        if (!sparse::cholmod_available()) GTEST_SKIP() << "built without CHOLMOD";
+        for (const int points : {7, 27}) {
+            const auto A = matrix::poisson3d<V, I>(this->ref, 9, points);
+            const auto factor = sparse::cholmod_cholesky(A);
+            ASSERT_EQ(factor.permutation.size(), 9u * 9 * 9);
+            ASSERT_GE(factor.supernodes.size(), 2u);
+            for (const auto& exec : this->executors()) {
+                for (const auto op : {Op::none, Op::transpose}) {
+                    // CHOLMOD's partition, and the one the analysis finds.
+                    SptrsvOptions options{.algorithm = SptrsvAlgorithm::supernodal, .op = op};
+                    this->solve_and_check(exec, factor.L, options, 4, 1e-10);
+                    options.supernodes = factor.supernodes;
+                    this->solve_and_check(exec, factor.L, options, 4, 1e-10);
+                }
+            }
+            // The analysis finds supernodes at least as wide as CHOLMOD's on average.
+            sparse::SptrsvHandle<V, I> handle({.algorithm = SptrsvAlgorithm::supernodal});
+            sparse::sptrsv_symbolic(handle, factor.L);
+            EXPECT_LE(handle.supernodes(), factor.supernodes.size());
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, SupernodalRejectsABadPartition)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto T = supernodal_triangular<V, I>(this->ref, {3, 4}, Uplo::lower);
+    for (const auto& bad : std::vector<std::vector<size_type>>{{0, 3}, {1, 7}, {0, 4, 4, 7}}) {
+        sparse::SptrsvHandle<V, I> handle(
+            {.algorithm = SptrsvAlgorithm::supernodal, .supernodes = bad});
+        EXPECT_THROW(sparse::sptrsv_symbolic(handle, T), loom::BadInput);
+        EXPECT_FALSE(handle.analyzed());
     }
 }
 

@@ -393,7 +393,7 @@ detail::TriangularRows<V, I> triangular_rows(const detail::SptrsvState<V, I>& st
 /// The partitioned inverse: gathers T's current values into the supernodes' diagonal blocks
 /// and inverts them in place, one batched TRTRI per padded width.
 template <typename V, typename I>
-void invert_diagonal_blocks(const char* where, detail::SptrsvState<V, I>& state,
+void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
                             const SptrsvOptions& options, const matrix::Csr<V, I>& T)
 {
     if (T.rows() == 0) return;

@@ -113,7 +113,8 @@ matrix::Csr<V, I> supernodal_triangular(std::shared_ptr<const loom::Executor> ex
             for (auto c = first; c < r; ++c) off.push_back(c);
             // Never the row just above the block, so that the block stays a supernode of its own.
             for (int e = 0; e < 3 && first > 1; ++e) {
-                const auto c = static_cast<size_type>(pattern() % static_cast<std::uint64_t>(first - 1));
+                const auto c =
+                    static_cast<size_type>(pattern() % static_cast<std::uint64_t>(first - 1));
                 if (std::find(off.begin(), off.end(), c) == off.end()) off.push_back(c);
             }
             const double scale = off.empty() ? 0 : 0.9 / static_cast<double>(off.size());

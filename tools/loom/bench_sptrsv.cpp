@@ -39,7 +39,8 @@ int run_sptrsv(const SptrsvBenchCli& cli)
     if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
     options.matrix_name = fmt::format("{} of {}", cli.upper ? "triu" : "tril", source.name());
     if (cli.cholesky) {
-        if (cli.upper) throw BadInput("loom bench sptrsv", "--cholesky solves with L (--op t: L^T)");
+        if (cli.upper)
+            throw BadInput("loom bench sptrsv", "--cholesky solves with L (--op t: L^T)");
         options.matrix_name = fmt::format("CHOLMOD's L of {}", source.name());
     }
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
@@ -74,7 +75,8 @@ Runner setup(CLI::App& sub)
         "Default matrix: the lower triangle of {}; e.g. --cholesky poisson3d:64 or\n"
         "--cholesky poisson3d:40:27 for supernodal's target factors. Every algorithm that runs\n"
         "on the executor is timed (level_set, supernodal; on CUDA also sync_free and vendor =\n"
-        "cuSPARSE SpSV), each first checked against the reference backend; a wrong result aborts the run.\n"
+        "cuSPARSE SpSV), each first checked against the reference backend; a wrong result aborts "
+        "the run.\n"
         "  analysis    sptrsv_symbolic (cuSPARSE: bufferSize + SpSV_analysis)\n"
         "  numeric     sptrsv_numeric, new values (cuSPARSE: SpSV_updateMatrix)\n"
         "  solve       one right-hand side\n"

@@ -46,9 +46,8 @@ CholeskyFactor<V, I> factor(const matrix::Csr<V, I>& A)
     auto* c = common.get();
     c->supernodal = CHOLMOD_SUPERNODAL;
     // A's rows are the columns of A^T = A: CHOLMOD reads the upper triangle of that CSC.
-    cholmod_sparse* a =
-        cholmod_allocate_sparse(n, n, values.size(), /*sorted=*/0, /*packed=*/1, /*stype=*/1,
-                                CHOLMOD_REAL, c);
+    cholmod_sparse* a = cholmod_allocate_sparse(n, n, values.size(), /*sorted=*/0, /*packed=*/1,
+                                                /*stype=*/1, CHOLMOD_REAL, c);
     if (a == nullptr) throw Error(where, "cholmod_allocate_sparse failed");
     auto* ap = static_cast<int*>(a->p);
     auto* ai = static_cast<int*>(a->i);
@@ -115,13 +114,15 @@ CholeskyFactor<V, I> cholmod_cholesky(const matrix::Csr<V, I>& A)
 #if LOOM_HAS_CHOLMOD
         return factor(A);
 #else
-        throw NotSupported(where, "this build of Loom has no CHOLMOD (install SuiteSparse, "
-                                  "Debian libsuitesparse-dev, and configure again)");
+        throw NotSupported(where,
+                           "this build of Loom has no CHOLMOD (install SuiteSparse, "
+                           "Debian libsuitesparse-dev, and configure again)");
 #endif
     }
 }
 
-#define LOOM_INSTANTIATE(V, I) template CholeskyFactor<V, I> cholmod_cholesky(const matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE(V, I) \
+    template CholeskyFactor<V, I> cholmod_cholesky(const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 
 }  // namespace loom::sparse

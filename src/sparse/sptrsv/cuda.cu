@@ -20,8 +20,8 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
-#include "base/instantiate.hpp"
 #include "base/cuda/parallel.cuh"
+#include "base/instantiate.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/supernodal.hpp"
 

@@ -102,29 +102,29 @@ constexpr size_type cuda_chain_width = 1024;
 
 }  // namespace loom::sparse::detail
 
-#define LOOM_DECLARE_SPTRSV_KERNELS(Exec)                                                      \
-    /* x = op(T)^-1 b, rows by level stage by stage */                                         \
-    template <typename V, typename I>                                                          \
-    void sptrsv_level_set(const Exec& exec, const detail::TriangularRows<V, I>& rows,          \
-                          const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b, \
-                          matrix::Dense<V>& x);                                                 \
-    /* the diagonal blocks of op(T)'s supernodes (not yet inverted) into supernodes.blocks */  \
-    template <typename V, typename I>                                                          \
-    void sptrsv_supernodal_blocks(const Exec& exec, const detail::TriangularRows<V, I>& rows,  \
-                                  detail::Supernodes<V, I>& supernodes);                       \
-    /* x = op(T)^-1 b, supernodes level by level; work: n x k scratch */                       \
-    template <typename V, typename I>                                                          \
-    void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& rows,         \
+#define LOOM_DECLARE_SPTRSV_KERNELS(Exec)                                                         \
+    /* x = op(T)^-1 b, rows by level stage by stage */                                            \
+    template <typename V, typename I>                                                             \
+    void sptrsv_level_set(const Exec& exec, const detail::TriangularRows<V, I>& rows,             \
+                          const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,    \
+                          matrix::Dense<V>& x);                                                   \
+    /* the diagonal blocks of op(T)'s supernodes (not yet inverted) into supernodes.blocks */     \
+    template <typename V, typename I>                                                             \
+    void sptrsv_supernodal_blocks(const Exec& exec, const detail::TriangularRows<V, I>& rows,     \
+                                  detail::Supernodes<V, I>& supernodes);                          \
+    /* x = op(T)^-1 b, supernodes level by level; work: n x k scratch */                          \
+    template <typename V, typename I>                                                             \
+    void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& rows,            \
                            const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b, \
                            matrix::Dense<V>& x, matrix::Dense<V>& work)
 
-#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                          \
-    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,         \
-                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
-                                   matrix::Dense<V>&);                                       \
-    template void sptrsv_supernodal_blocks(const Exec&, const detail::TriangularRows<V, I>&, \
-                                           detail::Supernodes<V, I>&);                       \
-    template void sptrsv_supernodal(const Exec&, const detail::TriangularRows<V, I>&,        \
+#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                           \
+    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,          \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
+                                   matrix::Dense<V>&);                                        \
+    template void sptrsv_supernodal_blocks(const Exec&, const detail::TriangularRows<V, I>&,  \
+                                           detail::Supernodes<V, I>&);                        \
+    template void sptrsv_supernodal(const Exec&, const detail::TriangularRows<V, I>&,         \
                                     const detail::Supernodes<V, I>&, const matrix::Dense<V>&, \
                                     matrix::Dense<V>&, matrix::Dense<V>&);
 

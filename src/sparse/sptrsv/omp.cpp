@@ -3,8 +3,8 @@
 // thread, level after level, which is an order every dependency respects, so the whole
 // stage costs one barrier instead of one per level.
 #include "base/instantiate.hpp"
-#include "sparse/sptrsv/host_row.hpp"
 #include "base/omp/launch.hpp"
+#include "sparse/sptrsv/host_row.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/supernodal.hpp"
 

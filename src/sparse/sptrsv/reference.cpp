@@ -17,7 +17,8 @@ void sptrsv_level_set(const ReferenceExecutor&, const detail::TriangularRows<V, 
 }
 
 template <typename V, typename I>
-void sptrsv_supernodal_blocks(const ReferenceExecutor& exec, const detail::TriangularRows<V, I>& rows,
+void sptrsv_supernodal_blocks(const ReferenceExecutor& exec,
+                              const detail::TriangularRows<V, I>& rows,
                               detail::Supernodes<V, I>& supernodes)
 {
     unified::sptrsv_supernodal_blocks(exec, rows, supernodes);

@@ -192,9 +192,10 @@ std::vector<I> given_supernode_starts(size_type n, const std::vector<size_type>&
     bool valid = given.size() >= 2 && given.front() == 0 && given.back() == n;
     for (std::size_t s = 0; valid && s + 1 < given.size(); ++s) valid = given[s] < given[s + 1];
     if (!valid && !(n == 0 && given.size() == 1 && given.front() == 0)) {
-        throw BadInput(symbolic_where, "options.supernodes must rise strictly from 0 to n = " +
-                                           std::to_string(n) + " (where each supernode starts, "
-                                                               "n last)");
+        throw BadInput(symbolic_where,
+                       "options.supernodes must rise strictly from 0 to n = " + std::to_string(n) +
+                           " (where each supernode starts, "
+                           "n last)");
     }
     std::vector<I> first{0};
     for (std::size_t s = 0; s + 1 < given.size(); ++s) {
@@ -214,8 +215,8 @@ std::vector<I> given_supernode_starts(size_type n, const std::vector<size_type>&
 template <typename V, typename I>
 detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executor>& exec,
                                              const std::vector<I>& first,
-                                             const std::vector<I>& ptrs,
-                                             const std::vector<I>& cols, bool lower)
+                                             const std::vector<I>& ptrs, const std::vector<I>& cols,
+                                             bool lower)
 {
     const size_type count = static_cast<size_type>(first.size()) - 1;
     const size_type n = first.back();
@@ -279,8 +280,8 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
 
 /// The algorithm that runs: `automatic` resolved for the executor and the levels found;
 /// NotSupported for one the executor cannot run.
-SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels,
-                        size_type n, size_type supernodes)
+SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels, size_type n,
+                        size_type supernodes)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
     if (!cuda && (asked == SptrsvAlgorithm::sync_free || asked == SptrsvAlgorithm::vendor)) {
@@ -400,7 +401,9 @@ void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvSt
     const auto rows = triangular_rows(state, options, T);
     auto& supernodes = state.supernodes;
     state.exec->run(loom::detail::overloaded{
-        [&](const ReferenceExecutor& e) { reference::sptrsv_supernodal_blocks(e, rows, supernodes); },
+        [&](const ReferenceExecutor& e) {
+            reference::sptrsv_supernodal_blocks(e, rows, supernodes);
+        },
         [&]([[maybe_unused]] const OmpExecutor& e) {
             LOOM_OMP_CALL(where, omp::sptrsv_supernodal_blocks(e, rows, supernodes));
         },
@@ -411,9 +414,9 @@ void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvSt
     Array<int32> info(state.exec, 0);
     for (size_type c = 0; c < static_cast<size_type>(supernodes.batch_count.size()); ++c) {
         const auto w = supernodes.batch_width[c];
-        auto batch = matrix::BatchDense<V>::view(state.exec, supernodes.batch_count[c], {w, w}, w,
-                                                 w * w,
-                                                 supernodes.blocks.data() + supernodes.batch_offset[c]);
+        auto batch =
+            matrix::BatchDense<V>::view(state.exec, supernodes.batch_count[c], {w, w}, w, w * w,
+                                        supernodes.blocks.data() + supernodes.batch_offset[c]);
         batched::trtri(uplo, blas::Diag::non_unit, batch, info);
     }
 }
@@ -520,8 +523,7 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
         state->max_level_width = std::max<size_type>(
             state->max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    state->algorithm =
-        resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
+    state->algorithm = resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
     if (state->algorithm == SptrsvAlgorithm::level_set) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);

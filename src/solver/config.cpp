@@ -279,7 +279,7 @@ private:
         if (node.value().is_object()) {
             if (auto algorithm = node.find("algorithm")) {
                 params.algorithm = sparse::parse_sptrsv_algorithm(algorithm->one_of(
-                    {"automatic", "level_set", "sync_free", "vendor"}));
+                    {"automatic", "level_set", "sync_free", "supernodal", "vendor"}));
             }
             if (auto unit = node.find("unit_diagonal")) params.unit_diagonal = unit->boolean();
         }

@@ -61,7 +61,7 @@ struct SptrsvOptions {
     /// CholeskyFactor::supernodes, loom/sparse/cholmod.hpp) instead of the one the analysis
     /// finds. Any partition into runs of consecutive rows solves correctly; runs wider than
     /// 64 rows are cut. Empty: found by the analysis.
-    std::vector<size_type> supernodes;
+    std::vector<size_type> supernodes{};
 };
 
 namespace detail {

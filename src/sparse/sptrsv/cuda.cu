@@ -283,20 +283,7 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
     }
 }
 
-template <typename V, typename I>
-void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                              detail::Supernodes<V, I>& supernodes)
-{
-    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
-}
-
-template <typename V, typename I>
-void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
-                       matrix::Dense<V>& x, matrix::Dense<V>& work)
-{
-    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work);
-}
+LOOM_DEFINE_SPTRSV_SUPERNODAL(CudaExecutor)
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \

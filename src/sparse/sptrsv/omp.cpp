@@ -31,20 +31,7 @@ void sptrsv_level_set(const OmpExecutor& exec, const detail::TriangularRows<V, I
     }
 }
 
-template <typename V, typename I>
-void sptrsv_supernodal_blocks(const OmpExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                              detail::Supernodes<V, I>& supernodes)
-{
-    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
-}
-
-template <typename V, typename I>
-void sptrsv_supernodal(const OmpExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
-                       matrix::Dense<V>& x, matrix::Dense<V>& work)
-{
-    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work);
-}
+LOOM_DEFINE_SPTRSV_SUPERNODAL(OmpExecutor)
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_SPTRSV_KERNELS(OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

@@ -143,3 +143,21 @@ void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& hos
 }
 
 }  // namespace loom::sparse::unified
+
+/// The backend entry points of kernels.hpp for Exec, in its backend's namespace: forwarders to
+/// the templates above.
+#define LOOM_DEFINE_SPTRSV_SUPERNODAL(Exec)                                                     \
+    template <typename V, typename I>                                                          \
+    void sptrsv_supernodal_blocks(const Exec& exec, const detail::TriangularRows<V, I>& rows,  \
+                                  detail::Supernodes<V, I>& supernodes)                        \
+    {                                                                                          \
+        unified::sptrsv_supernodal_blocks(exec, rows, supernodes);                             \
+    }                                                                                          \
+    template <typename V, typename I>                                                          \
+    void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& rows,         \
+                           const detail::Supernodes<V, I>& supernodes,                         \
+                           const matrix::Dense<V>& b, matrix::Dense<V>& x,                     \
+                           matrix::Dense<V>& work)                                             \
+    {                                                                                          \
+        unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work);                        \
+    }

@@ -69,8 +69,11 @@ template <typename V, typename I>
 std::vector<sparse::SptrsvAlgorithm> algorithms_for(const Executor& exec)
 {
     using sparse::SptrsvAlgorithm;
-    if (exec.kind() != ExecKind::cuda) return {SptrsvAlgorithm::level_set};
-    std::vector<SptrsvAlgorithm> result{SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free};
+    if (exec.kind() != ExecKind::cuda) {
+        return {SptrsvAlgorithm::level_set, SptrsvAlgorithm::supernodal};
+    }
+    std::vector<SptrsvAlgorithm> result{SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free,
+                                        SptrsvAlgorithm::supernodal};
     if (sizeof(I) == sizeof(int32)) result.push_back(SptrsvAlgorithm::vendor);
     return result;
 }

@@ -7,7 +7,8 @@ packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfm
           nlohmann-json3-dev libeigen3-dev)
 # Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
 # vendor path of dense BLAS/LAPACK); a machine without them builds without it.
-optional=(libopenblas-dev liblapack-dev)
+# libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.
+optional=(libopenblas-dev liblapack-dev libsuitesparse-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2
@@ -26,7 +27,7 @@ if [ ${#missing_optional[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
         missing+=("${missing_optional[@]}")
     else
-        echo "install-deps: optional packages not installed: ${missing_optional[*]} (building without LOOM_WITH_BLAS)" >&2
+        echo "install-deps: optional packages not installed: ${missing_optional[*]} (building without LOOM_WITH_BLAS or CHOLMOD)" >&2
     fi
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -42,6 +42,7 @@
 #include "loom/lapack/dense_lapack.hpp"
 
 #include "loom/sparse/block_diagonal.hpp"
+#include "loom/sparse/cholmod.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
 #include "loom/sparse/gauss_seidel.hpp"

@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+#include "loom/sparse/cholmod.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/sptrsv.hpp"
 #include "loom/sparse/triangle.hpp"
@@ -91,6 +93,55 @@ matrix::Csr<V, I> random_triangular(std::shared_ptr<const loom::Executor> exec,
     return matrix::Csr<V, I>::from_host(exec, {spec.n, spec.n}, ptrs, cols, values);
 }
 
+/// A triangular matrix made of supernodes of the given widths: dense diagonal blocks (a
+/// dominant diagonal) and a few random entries left of each block (lower; the mirror image,
+/// (r, c) -> (n - 1 - r, n - 1 - c), for upper).
+template <typename V, typename I>
+matrix::Csr<V, I> supernodal_triangular(std::shared_ptr<const loom::Executor> exec,
+                                        const std::vector<size_type>& widths, Uplo uplo,
+                                        std::uint64_t seed = 5)
+{
+    std::mt19937_64 pattern(5);  // the same pattern for every seed
+    std::mt19937_64 rng(seed);
+    size_type n = 0;
+    for (const auto w : widths) n += w;
+    std::vector<std::vector<std::pair<I, V>>> rows(n);
+    size_type first = 0;
+    for (const auto w : widths) {
+        for (auto r = first; r < first + w; ++r) {
+            std::vector<size_type> off;
+            for (auto c = first; c < r; ++c) off.push_back(c);
+            // Never the row just above the block, so that the block stays a supernode of its own.
+            for (int e = 0; e < 3 && first > 1; ++e) {
+                const auto c =
+                    static_cast<size_type>(pattern() % static_cast<std::uint64_t>(first - 1));
+                if (std::find(off.begin(), off.end(), c) == off.end()) off.push_back(c);
+            }
+            const double scale = off.empty() ? 0 : 0.9 / static_cast<double>(off.size());
+            const auto at = [&](size_type i) { return uplo == Uplo::lower ? i : n - 1 - i; };
+            for (const auto c : off) {
+                rows[at(r)].emplace_back(static_cast<I>(at(c)),
+                                         static_cast<V>(scale) * loom::test::random_value<V>(rng));
+            }
+            rows[at(r)].emplace_back(static_cast<I>(at(r)),
+                                     V{2} + static_cast<V>(0.5) * loom::test::random_value<V>(rng));
+        }
+        first += w;
+    }
+    std::vector<I> ptrs{0}, cols;
+    std::vector<V> values;
+    for (auto& row : rows) {
+        std::sort(row.begin(), row.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [c, v] : row) {
+            cols.push_back(c);
+            values.push_back(v);
+        }
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    return matrix::Csr<V, I>::from_host(exec, {n, n}, ptrs, cols, values);
+}
+
 /// op(T) x on the host, the diagonal taken as ones for a unit diagonal.
 template <typename V, typename I>
 std::vector<V> apply_op(const matrix::Csr<V, I>& T, const SptrsvOptions& options,
@@ -118,9 +169,10 @@ std::vector<V> apply_op(const matrix::Csr<V, I>& T, const SptrsvOptions& options
 std::vector<SptrsvAlgorithm> algorithms_on(const loom::Executor& exec)
 {
     if (exec.kind() == loom::ExecKind::cuda) {
-        return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free};
+        return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free,
+                SptrsvAlgorithm::supernodal};
     }
-    return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set};
+    return {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::supernodal};
 }
 
 std::string describe(const SptrsvOptions& o)
@@ -475,6 +527,120 @@ TYPED_TEST(Sptrsv, TrianglesOfRealMatricesMatchTheReference)
                 }
             }
         }
+    }
+}
+
+/// Supernodes of 1 to 70 rows (70: cut at the widest supernode, 64).
+const std::vector<size_type> supernode_widths{1, 3, 64, 70, 5, 2, 17, 1, 33, 8, 8, 40};
+
+TYPED_TEST(Sptrsv, SupernodalMatchesTheTrueSolutionForEveryOpAndDiagonal)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const double tol = 100 * loom::test::tolerance<V>();
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        const auto T = supernodal_triangular<V, I>(this->ref, supernode_widths, uplo);
+        for (const auto diag : {Diag::non_unit, Diag::unit}) {
+            for (const auto op : {Op::none, Op::transpose, Op::conj_transpose}) {
+                const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
+                for (const auto& exec : this->executors()) {
+                    this->solve_and_check(exec, T, options, 5, tol);
+                    sparse::SptrsvHandle<V, I> handle(options);
+                    sparse::sptrsv_symbolic(handle, matrix::Csr<V, I>(exec, T));
+                    // 70 rows make two supernodes of 64 and 6.
+                    EXPECT_EQ(handle.supernodes(), supernode_widths.size() + 1);
+                    EXPECT_EQ(handle.algorithm(), SptrsvAlgorithm::supernodal);
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, SupernodalNumericReuseInvertsTheNewBlocks)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    const auto T1 = supernodal_triangular<V, I>(this->ref, supernode_widths, Uplo::lower, 5);
+    const auto T2 = supernodal_triangular<V, I>(this->ref, supernode_widths, Uplo::lower, 6);
+    ASSERT_EQ(T1.col_idxs().to_host(), T2.col_idxs().to_host());
+    for (const auto& exec : this->executors()) {
+        for (const auto op : {Op::none, Op::transpose}) {
+            const SptrsvOptions options{.algorithm = SptrsvAlgorithm::supernodal, .op = op};
+            matrix::Csr<V, I> T(exec, T1);
+            const auto b = loom::test::random_dense<V>(exec, {T.rows(), 3});
+            sparse::SptrsvHandle<V, I> handle(options);
+            sparse::sptrsv_symbolic(handle, T);
+            T.values() = loom::Array<V>(exec, T2.values().to_host());
+            sparse::sptrsv_numeric(handle, T);
+            Dense x(exec, {T.rows(), 3});
+            sparse::sptrsv_solve(handle, T, b, x);
+            Dense expected(this->ref, {T.rows(), 3});
+            sparse::sptrsv(T2, Dense(this->ref, b), expected,
+                           {.algorithm = SptrsvAlgorithm::level_set, .op = op});
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(),
+                                     100 * loom::test::tolerance<V>());
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, AutomaticPicksSupernodalOnlyOnCudaForWideSupernodes)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto wide = supernodal_triangular<V, I>(this->ref, supernode_widths, Uplo::lower);
+    const auto thin = random_triangular<V, I>(this->ref, {.n = 300, .per_row = 3});
+    for (const auto& exec : this->executors()) {
+        const bool cuda = exec->kind() == loom::ExecKind::cuda;
+        sparse::SptrsvHandle<V, I> handle;
+        sparse::sptrsv_symbolic(handle, matrix::Csr<V, I>(exec, wide));
+        EXPECT_EQ(handle.algorithm() == SptrsvAlgorithm::supernodal, cuda) << exec->name();
+        sparse::sptrsv_symbolic(handle, matrix::Csr<V, I>(exec, thin));
+        EXPECT_GT(4 * handle.supernodes(), 300);  // a mean width below 4
+        EXPECT_NE(handle.algorithm(), SptrsvAlgorithm::supernodal) << exec->name();
+    }
+}
+
+TYPED_TEST(Sptrsv, SupernodalSolvesWithCholmodFactorsOfPoisson)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    if constexpr (!std::is_floating_point_v<V>) {
+        GTEST_SKIP() << "CHOLMOD factors real matrices";
+    } else {
+        if (!sparse::cholmod_available()) GTEST_SKIP() << "built without CHOLMOD";
+        for (const int points : {7, 27}) {
+            const auto A = matrix::poisson3d<V, I>(this->ref, 9, points);
+            const auto factor = sparse::cholmod_cholesky(A);
+            ASSERT_EQ(factor.permutation.size(), 9u * 9 * 9);
+            ASSERT_GE(factor.supernodes.size(), 2u);
+            for (const auto& exec : this->executors()) {
+                for (const auto op : {Op::none, Op::transpose}) {
+                    // CHOLMOD's partition, and the one the analysis finds.
+                    SptrsvOptions options{.algorithm = SptrsvAlgorithm::supernodal, .op = op};
+                    this->solve_and_check(exec, factor.L, options, 4, 1e-10);
+                    options.supernodes = factor.supernodes;
+                    this->solve_and_check(exec, factor.L, options, 4, 1e-10);
+                }
+            }
+            // The analysis finds supernodes at least as wide as CHOLMOD's on average.
+            sparse::SptrsvHandle<V, I> handle({.algorithm = SptrsvAlgorithm::supernodal});
+            sparse::sptrsv_symbolic(handle, factor.L);
+            EXPECT_LE(handle.supernodes(), factor.supernodes.size());
+        }
+    }
+}
+
+TYPED_TEST(Sptrsv, SupernodalRejectsABadPartition)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    const auto T = supernodal_triangular<V, I>(this->ref, {3, 4}, Uplo::lower);
+    for (const auto& bad : std::vector<std::vector<size_type>>{{0, 3}, {1, 7}, {0, 4, 4, 7}}) {
+        sparse::SptrsvHandle<V, I> handle(
+            {.algorithm = SptrsvAlgorithm::supernodal, .supernodes = bad});
+        EXPECT_THROW(sparse::sptrsv_symbolic(handle, T), loom::BadInput);
+        EXPECT_FALSE(handle.analyzed());
     }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "loom/sparse/cholmod.hpp"
 #include "tools/loom_program.hpp"
 
 namespace {
@@ -61,10 +62,25 @@ TEST_F(TrisolveCli, BenchChecksAndTimesEveryAlgorithm)
     ASSERT_EQ(run.status, 0) << run.output;
     const auto report = nlohmann::json::parse(read("sptrsv.json"));
     EXPECT_EQ(report["matrix"]["rows"], 1728);
-    ASSERT_EQ(report["results"].size(), 3u);  // level_set: analysis, numeric, solve
+    // level_set and supernodal: analysis, numeric, solve each.
+    ASSERT_EQ(report["results"].size(), 6u);
     EXPECT_EQ(report["results"][2]["phase"], "solve");
     EXPECT_EQ(report["results"][2]["levels"], 34);  // 3 * 12 - 2 diagonal planes
     EXPECT_GT(report["results"][2]["gb_per_s"].get<double>(), 0);
+    EXPECT_EQ(report["results"][5]["algorithm"], "supernodal");
+}
+
+TEST_F(TrisolveCli, BenchSolvesWithACholmodFactor)
+{
+    if (!loom::sparse::cholmod_available()) GTEST_SKIP() << "built without CHOLMOD";
+    const auto run = loom("bench sptrsv --cholesky --generate poisson3d:8:27 --exec reference "
+                          "--reps 1 --copy-mib 8 --op t --json sptrsv.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto report = nlohmann::json::parse(read("sptrsv.json"));
+    ASSERT_EQ(report["results"].size(), 6u);
+    EXPECT_EQ(report["results"][5]["algorithm"], "supernodal");
+    EXPECT_EQ(report["results"][5]["phase"], "solve");
 }
 
 }  // namespace
+

@@ -7,6 +7,8 @@
 #include "bench/sptrsv_bench.hpp"
 #include "bench_support.hpp"
 #include "command.hpp"
+#include "loom/base/error.hpp"
+#include "loom/sparse/cholmod.hpp"
 #include "loom/sparse/triangle.hpp"
 
 namespace loom::cli {
@@ -19,6 +21,8 @@ struct SptrsvBenchCli {
     bool upper = false;
     bool unit = false;
     std::string op = "n";
+    bool cholesky = false;
+    bool detect_supernodes = false;
     BenchRun run{20};
 };
 
@@ -34,9 +38,20 @@ int run_sptrsv(const SptrsvBenchCli& cli)
     auto source = cli.source;
     if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
     options.matrix_name = fmt::format("{} of {}", cli.upper ? "triu" : "tril", source.name());
+    if (cli.cholesky) {
+        if (cli.upper)
+            throw BadInput("loom bench sptrsv", "--cholesky solves with L (--op t: L^T)");
+        options.matrix_name = fmt::format("CHOLMOD's L of {}", source.name());
+    }
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
-        const auto T = sparse::triangle(source.build<V>(), options.solve.uplo);
-        write_json(cli.run.json, bench::bench_sptrsv(T, options));
+        if (!cli.cholesky) {
+            const auto T = sparse::triangle(source.build<V>(), options.solve.uplo);
+            write_json(cli.run.json, bench::bench_sptrsv(T, options));
+            return exit_ok;
+        }
+        auto factor = sparse::cholmod_cholesky(source.build<V>());
+        if (!cli.detect_supernodes) options.solve.supernodes = factor.supernodes;
+        write_json(cli.run.json, bench::bench_sptrsv(factor.L, options));
         return exit_ok;
     });
 }
@@ -51,10 +66,17 @@ Runner setup(CLI::App& sub)
     sub.add_option("--op", cli->op, "op(T): n = T, t = T^T, h = T^H")
         ->check(CLI::IsMember({"n", "t", "h"}))
         ->capture_default_str();
+    sub.add_flag("--cholesky", cli->cholesky,
+                 "Solve with the Cholesky factor L of the (SPD) matrix by CHOLMOD's supernodal "
+                 "factorization (builds with CHOLMOD only), supernodal with CHOLMOD's supernodes");
+    sub.add_flag("--detect-supernodes", cli->detect_supernodes,
+                 "With --cholesky: supernodal finds its supernodes itself");
     sub.footer(fmt::format(
-        "Default matrix: the lower triangle of {}. Every algorithm that runs on the executor\n"
-        "is timed (level_set; on CUDA also sync_free and vendor = cuSPARSE SpSV), each first\n"
-        "checked against the reference backend; a wrong result aborts the run.\n"
+        "Default matrix: the lower triangle of {}; e.g. --cholesky poisson3d:64 or\n"
+        "--cholesky poisson3d:40:27 for supernodal's target factors. Every algorithm that runs\n"
+        "on the executor is timed (level_set, supernodal; on CUDA also sync_free and vendor =\n"
+        "cuSPARSE SpSV), each first checked against the reference backend; a wrong result aborts "
+        "the run.\n"
         "  analysis    sptrsv_symbolic (cuSPARSE: bufferSize + SpSV_analysis)\n"
         "  numeric     sptrsv_numeric, new values (cuSPARSE: SpSV_updateMatrix)\n"
         "  solve       one right-hand side\n"

@@ -35,7 +35,7 @@ Runner setup(CLI::App& sub)
         ->check(CLI::IsMember({"n", "t", "h"}))
         ->capture_default_str();
     sub.add_option("--algorithm", options->algorithm,
-                   "automatic, level_set, sync_free (CUDA) or vendor (cuSPARSE)")
+                   "automatic, level_set, sync_free (CUDA), supernodal or vendor (cuSPARSE)")
         ->capture_default_str();
     sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
         ->capture_default_str();

@@ -28,8 +28,8 @@
 // object with a "solver" key). A nested solver starts from a zero initial guess unless it
 // says otherwise: as a preconditioner it must not read the unrelated data in its x.
 // "lower_trs" / "upper_trs" (a string, or an object with "algorithm": automatic | level_set |
-// sync_free | vendor and "unit_diagonal": bool) solve with the system's lower / upper
-// triangle (solver/triangular.hpp): Gauss-Seidel for a general system.
+// sync_free | supernodal | vendor and "unit_diagonal": bool) solve with the system's lower /
+// upper triangle (solver/triangular.hpp): Gauss-Seidel for a general system.
 // "criteria" takes any of "max_iters" (a non-negative integer), "relative_residual" (of
 // ||b||), "absolute_residual", "residual_reduction" (of the initial residual) and
 // "time_limit_s" (tolerances non-negative, times positive); the first that holds stops.

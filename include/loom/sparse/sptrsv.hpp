@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "loom/base/analysis.hpp"
 #include "loom/base/types.hpp"
@@ -37,6 +38,11 @@ enum class SptrsvAlgorithm {
     level_set,
     /// CUDA: every row waits on readiness flags of the rows it depends on; no level analysis.
     sync_free,
+    /// Rows cut into supernodes (runs of consecutive rows with a dense diagonal block, as the
+    /// factors of a supernodal Cholesky or LU have) whose diagonal blocks are inverted once
+    /// (batched TRTRI): a solve is a dense product per supernode, level by level of the
+    /// supernodal elimination tree. Every executor.
+    supernodal,
     /// cuSPARSE SpSV (CUDA; 32-bit indices, sorted rows, one right-hand side of stride 1).
     vendor
 };
@@ -48,6 +54,7 @@ inline constexpr Name<SptrsvAlgorithm> sptrsv_algorithm_names[] = {
      {"level-set", "levels"}},
     {SptrsvAlgorithm::sync_free, "sync_free", "rows wait on their dependencies' flags (CUDA)",
      {"sync-free"}},
+    {SptrsvAlgorithm::supernodal, "supernodal", "inverted diagonal blocks of supernodes"},
     {SptrsvAlgorithm::vendor, "vendor", "cuSPARSE SpSV (CUDA)", {"cusparse"}},
 };
 constexpr NameTable<SptrsvAlgorithm> names_of(SptrsvAlgorithm)
@@ -69,6 +76,11 @@ struct SptrsvOptions {
     /// How solves and value updates make sure that T still has the analysed pattern
     /// (loom/base/analysis.hpp).
     PatternCheck pattern_check = PatternCheck::cached;
+    /// Where op(T)'s supernodes start, n last: a supernodal factorization's partition (e.g.
+    /// CholeskyFactor::supernodes, loom/sparse/cholmod.hpp) instead of the one the analysis
+    /// finds. Any partition into runs of consecutive rows solves correctly; runs wider than
+    /// 64 rows are cut. Empty: found by the analysis.
+    std::vector<size_type> supernodes{};
 };
 
 namespace detail {
@@ -91,8 +103,11 @@ public:
     /// The most rows in one level.
     size_type max_level_width() const;
     /// Kernel launches (CUDA) or parallel stages (OpenMP) of one level-set solve once thin
-    /// levels are chained; equal to levels() without chaining, 1 for other algorithms.
+    /// levels are chained; equal to levels() without chaining; supernodal: two per level of
+    /// supernodes; 1 for other algorithms.
     size_type stages() const;
+    /// The supernodes the analysis found in op(T) (every algorithm; 1-row ones included).
+    size_type supernodes() const;
 };
 
 /// Analyses T (the handle's uplo triangle of a square matrix) for solves with op(T).

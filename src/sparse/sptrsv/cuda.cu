@@ -20,8 +20,10 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/supernodal.hpp"
 
 namespace loom::sparse::cuda {
 
@@ -280,6 +282,8 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
         sptrsv_kernels::sync_free<4>(exec, rows, b, x, flags, epoch);
     }
 }
+
+LOOM_DEFINE_SPTRSV_SUPERNODAL(CudaExecutor)
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \

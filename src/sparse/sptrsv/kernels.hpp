@@ -64,23 +64,69 @@ struct LevelSchedule {
     size_type stages() const { return static_cast<size_type>(chained.size()); }
 };
 
+/// The supernodal schedule of op(T) (algorithm supernodal): its rows cut into supernodes,
+/// runs of consecutive rows whose diagonal block is dense, and the inverses of those blocks
+/// (the partitioned inverse). Every array lives on the executor unless it says host.
+template <typename V, typename I>
+struct Supernodes {
+    /// Supernode s holds rows first_row[s] .. first_row[s + 1] - 1; count + 1 entries.
+    Array<I> first_row;
+    /// The supernode of every row.
+    Array<I> row_super;
+    /// Supernode s's block is the W x W row-major matrix at blocks[block_offset[s]], W =
+    /// block_width[s]: its width rounded up to a power of two, padded with the identity so
+    /// that blocks of one W form one uniform batch for batched::trtri.
+    Array<size_type> block_offset;
+    Array<I> block_width;
+    Array<V> blocks;
+    /// The batches: blocks of width batch_width[c] are the batch_count[c] matrices from
+    /// blocks[batch_offset[c]] on (host).
+    std::vector<size_type> batch_offset;
+    std::vector<size_type> batch_count;
+    std::vector<size_type> batch_width;
+    /// Rows sorted by the level of their supernode; level l's rows are
+    /// order[level_ptrs[l] .. level_ptrs[l + 1] - 1] (level_ptrs on the host).
+    Array<I> order;
+    std::vector<I> host_level_ptrs;
+
+    size_type count() const { return first_row.size() == 0 ? 0 : first_row.size() - 1; }
+    size_type levels() const
+    {
+        return host_level_ptrs.empty() ? 0 : static_cast<size_type>(host_level_ptrs.size()) - 1;
+    }
+};
+
 /// CUDA: a level of fewer rows than this is thin, and consecutive thin levels run in one
 /// launch of one block (cuda.cu), synchronised by __syncthreads between levels.
 constexpr size_type cuda_chain_width = 1024;
 
 }  // namespace loom::sparse::detail
 
-#define LOOM_DECLARE_SPTRSV_KERNELS(Exec)                                                      \
-    /* x = op(T)^-1 b, rows by level stage by stage */                                         \
-    template <typename V, typename I>                                                          \
-    void sptrsv_level_set(const Exec& exec, const detail::TriangularRows<V, I>& rows,          \
-                          const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b, \
-                          matrix::Dense<V>& x)
+#define LOOM_DECLARE_SPTRSV_KERNELS(Exec)                                                         \
+    /* x = op(T)^-1 b, rows by level stage by stage */                                            \
+    template <typename V, typename I>                                                             \
+    void sptrsv_level_set(const Exec& exec, const detail::TriangularRows<V, I>& rows,             \
+                          const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,    \
+                          matrix::Dense<V>& x);                                                   \
+    /* the diagonal blocks of op(T)'s supernodes (not yet inverted) into supernodes.blocks */     \
+    template <typename V, typename I>                                                             \
+    void sptrsv_supernodal_blocks(const Exec& exec, const detail::TriangularRows<V, I>& rows,     \
+                                  detail::Supernodes<V, I>& supernodes);                          \
+    /* x = op(T)^-1 b, supernodes level by level; work: n x k scratch */                          \
+    template <typename V, typename I>                                                             \
+    void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& rows,            \
+                           const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b, \
+                           matrix::Dense<V>& x, matrix::Dense<V>& work)
 
-#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                          \
-    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,         \
-                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
-                                   matrix::Dense<V>&);
+#define LOOM_INSTANTIATE_SPTRSV_KERNELS(Exec, V, I)                                           \
+    template void sptrsv_level_set(const Exec&, const detail::TriangularRows<V, I>&,          \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
+                                   matrix::Dense<V>&);                                        \
+    template void sptrsv_supernodal_blocks(const Exec&, const detail::TriangularRows<V, I>&,  \
+                                           detail::Supernodes<V, I>&);                        \
+    template void sptrsv_supernodal(const Exec&, const detail::TriangularRows<V, I>&,         \
+                                    const detail::Supernodes<V, I>&, const matrix::Dense<V>&, \
+                                    matrix::Dense<V>&, matrix::Dense<V>&);
 
 namespace loom::sparse::reference {
 /// The reference ignores the schedule: one row after the other in dependency order.

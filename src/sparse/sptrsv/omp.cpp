@@ -1,8 +1,10 @@
 // OpenMP SpTRSV by level sets (omp_levels.hpp: one parallel region, thin levels chained).
 #include "base/instantiate.hpp"
+#include "base/omp/launch.hpp"
 #include "sparse/sptrsv/host_row.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/omp_levels.hpp"
+#include "sparse/sptrsv/supernodal.hpp"
 
 namespace loom::sparse::omp {
 
@@ -13,6 +15,8 @@ void sptrsv_level_set(const OmpExecutor& exec, const detail::TriangularRows<V, I
 {
     detail::run_by_levels(exec, schedule, [&](I r) { detail::solve_row(rows, r, b, x); });
 }
+
+LOOM_DEFINE_SPTRSV_SUPERNODAL(OmpExecutor)
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_SPTRSV_KERNELS(OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

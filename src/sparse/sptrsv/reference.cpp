@@ -3,6 +3,7 @@
 #include "base/instantiate.hpp"
 #include "sparse/sptrsv/host_row.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/supernodal.hpp"
 
 namespace loom::sparse::reference {
 
@@ -14,6 +15,8 @@ void sptrsv_level_set(const ReferenceExecutor&, const detail::TriangularRows<V, 
     const auto n = static_cast<I>(rows.n);
     for (I i = 0; i < n; ++i) detail::solve_row(rows, rows.lower ? i : n - 1 - i, b, x);
 }
+
+LOOM_DEFINE_SPTRSV_SUPERNODAL(ReferenceExecutor)
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_SPTRSV_KERNELS(ReferenceExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

@@ -11,6 +11,7 @@
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
+#include "loom/batched/front.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
 #include "sparse/spmv/checks.hpp"
@@ -32,6 +33,13 @@ constexpr size_type omp_thin_rows_per_thread = 32;
 /// microseconds each for fat levels, one SM for chained ones) than sync-free pays in
 /// spinning, and sync-free is the automatic choice.
 constexpr size_type cuda_level_set_max_levels = 64;
+/// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
+/// a short dense product per row, its padding to a power of two small, and the cut adds a
+/// level only every 64 rows.
+constexpr size_type max_supernode_width = 64;
+/// CUDA: automatic picks supernodal when op(T)'s supernodes average at least this many rows
+/// (then a supernodal level replaces at least that many level-set levels).
+constexpr size_type cuda_supernodal_min_mean_width = 4;
 
 bool transposes(blas::Op op) { return op != blas::Op::none; }
 
@@ -94,9 +102,132 @@ void transpose_pattern(size_type n, const std::vector<I>& ptrs, const std::vecto
     }
 }
 
+/// Where op(T)'s supernodes start, n last: a row joins the supernode above it while their
+/// diagonal block stays dense (every entry present) and at most max_supernode_width wide.
+/// ptrs, cols: the lower one of T and T^T (a block dense in one is dense in the other).
+template <typename I>
+std::vector<I> supernode_starts(size_type n, const std::vector<I>& ptrs, const std::vector<I>& cols)
+{
+    std::vector<I> first{0};
+    if (n == 0) return first;
+    std::vector<I> seen(n, -1);
+    for (size_type r = 1; r < n; ++r) {
+        const size_type s = first.back();
+        if (r - s < max_supernode_width) {
+            size_type found = 0;
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                const size_type c = cols[k];
+                if (c >= s && c < r && seen[c] != r) {
+                    seen[c] = static_cast<I>(r);
+                    ++found;
+                }
+            }
+            if (found == r - s) continue;
+        }
+        first.push_back(static_cast<I>(r));
+    }
+    first.push_back(static_cast<I>(n));
+    return first;
+}
+
+/// The partition the caller gave (options.supernodes), its runs cut at max_supernode_width;
+/// BadInput unless it runs from 0 to n in increasing steps.
+template <typename I>
+std::vector<I> given_supernode_starts(size_type n, const std::vector<size_type>& given)
+{
+    bool valid = given.size() >= 2 && given.front() == 0 && given.back() == n;
+    for (std::size_t s = 0; valid && s + 1 < given.size(); ++s) valid = given[s] < given[s + 1];
+    if (!valid && !(n == 0 && given.size() == 1 && given.front() == 0)) {
+        throw BadInput(symbolic_where,
+                       "options.supernodes must rise strictly from 0 to n = " + std::to_string(n) +
+                           " (where each supernode starts, "
+                           "n last)");
+    }
+    std::vector<I> first{0};
+    for (std::size_t s = 0; s + 1 < given.size(); ++s) {
+        for (auto r = given[s] + max_supernode_width; r < given[s + 1]; r += max_supernode_width) {
+            first.push_back(static_cast<I>(r));
+        }
+        first.push_back(static_cast<I>(given[s + 1]));
+    }
+    return first;
+}
+
+/// The supernodal schedule on exec: supernodes sorted by their level in op(T)'s supernodal
+/// elimination tree (one more than the highest supernode they read), and their diagonal
+/// blocks laid out in batches of one padded width, the padding set to the identity (the
+/// blocks themselves are gathered and inverted by invert_diagonal_blocks). ptrs, cols:
+/// op(T)'s rows.
+template <typename V, typename I>
+detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executor>& exec,
+                                             const std::vector<I>& first,
+                                             const std::vector<I>& ptrs, const std::vector<I>& cols,
+                                             bool lower)
+{
+    const size_type count = static_cast<size_type>(first.size()) - 1;
+    const size_type n = first.back();
+    std::vector<I> row_super(n);
+    for (size_type s = 0; s < count; ++s) {
+        std::fill(row_super.begin() + first[s], row_super.begin() + first[s + 1], I(s));
+    }
+    std::vector<I> level(count, 0);
+    for (size_type i = 0; i < count; ++i) {
+        const auto s = lower ? i : count - 1 - i;
+        I l = 0;
+        for (auto k = ptrs[first[s]]; k < ptrs[first[s + 1]]; ++k) {
+            const auto t = row_super[cols[k]];
+            if (t != s) l = std::max<I>(l, level[t] + 1);
+        }
+        level[s] = l;
+    }
+    detail::Supernodes<V, I> supernodes;
+    const auto levels = count == 0 ? 0 : *std::max_element(level.begin(), level.end()) + 1;
+    auto& level_ptrs = supernodes.host_level_ptrs;
+    level_ptrs.assign(levels + 1, 0);
+    for (size_type s = 0; s < count; ++s) level_ptrs[level[s] + 1] += first[s + 1] - first[s];
+    for (I l = 0; l < levels; ++l) level_ptrs[l + 1] += level_ptrs[l];
+    std::vector<I> order(n);
+    auto next = level_ptrs;
+    for (size_type s = 0; s < count; ++s) {
+        for (auto r = first[s]; r < first[s + 1]; ++r) order[next[level[s]]++] = r;
+    }
+    // Blocks by padded width, narrowest batch first.
+    std::vector<I> width(count);
+    std::vector<size_type> offset(count);
+    size_type total = 0;
+    for (size_type w = 1; w <= max_supernode_width; w *= 2) {
+        size_type in_batch = 0;
+        for (size_type s = 0; s < count; ++s) {
+            const size_type rows = first[s + 1] - first[s];
+            if (rows > w || (w > 1 && rows <= w / 2)) continue;
+            width[s] = static_cast<I>(w);
+            offset[s] = total + in_batch++ * w * w;
+        }
+        if (in_batch == 0) continue;
+        supernodes.batch_offset.push_back(total);
+        supernodes.batch_count.push_back(in_batch);
+        supernodes.batch_width.push_back(w);
+        total += in_batch * w * w;
+    }
+    std::vector<V> blocks(total, V{0});
+    for (size_type s = 0; s < count; ++s) {
+        for (size_type i = first[s + 1] - first[s]; i < width[s]; ++i) {
+            blocks[offset[s] + i * width[s] + i] = V{1};
+        }
+    }
+    supernodes.first_row = Array<I>(exec, first);
+    supernodes.row_super = Array<I>(exec, row_super);
+    supernodes.block_offset = Array<size_type>(exec, offset);
+    supernodes.block_width = Array<I>(exec, width);
+    supernodes.blocks = Array<V>(exec, blocks);
+    supernodes.order = Array<I>(exec, order);
+    return supernodes;
+}
+
 /// The algorithm that runs: `automatic` resolved for the executor and the levels found;
 /// NotSupported for one the executor cannot run.
-SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels)
+SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels, size_type n,
+                        size_type supernodes)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
     if (!cuda && (asked == SptrsvAlgorithm::sync_free || asked == SptrsvAlgorithm::vendor)) {
@@ -105,6 +236,9 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type l
                                                exec.name() + " (use level_set)");
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
+    if (cuda && n >= cuda_supernodal_min_mean_width * supernodes) {
+        return SptrsvAlgorithm::supernodal;
+    }
     if (cuda && levels > cuda_level_set_max_levels) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
@@ -179,6 +313,60 @@ std::uint32_t next_epoch(const detail::SptrsvState<V, I>& state)
     return state.epoch;
 }
 
+/// op(T) as the kernels read it: T's rows, or those of T^T the analysis built.
+template <typename V, typename I>
+detail::TriangularRows<V, I> triangular_rows(const detail::SptrsvState<V, I>& state,
+                                             const SptrsvOptions& options,
+                                             const matrix::Csr<V, I>& T)
+{
+    detail::TriangularRows<V, I> rows;
+    rows.n = T.rows();
+    rows.nnz = T.nnz();
+    rows.values = T.values().const_data();
+    rows.lower = solves_lower(options);
+    rows.unit = options.diag == blas::Diag::unit;
+    rows.conjugate = options.op == blas::Op::conj_transpose;
+    if (transposes(options.op)) {
+        rows.row_ptrs = state.transposed_row_ptrs.const_data();
+        rows.col_idxs = state.transposed_col_idxs.const_data();
+        rows.value_index = state.transposed_value_index.const_data();
+    } else {
+        rows.row_ptrs = T.row_ptrs().const_data();
+        rows.col_idxs = T.col_idxs().const_data();
+    }
+    return rows;
+}
+
+/// The partitioned inverse: gathers T's current values into the supernodes' diagonal blocks
+/// and inverts them in place, one batched TRTRI per padded width.
+template <typename V, typename I>
+void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
+                            const SptrsvOptions& options, const matrix::Csr<V, I>& T)
+{
+    if (T.rows() == 0) return;
+    const auto rows = triangular_rows(state, options, T);
+    auto& supernodes = state.supernodes;
+    state.exec->run(loom::detail::overloaded{
+        [&](const ReferenceExecutor& e) {
+            reference::sptrsv_supernodal_blocks(e, rows, supernodes);
+        },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(where, omp::sptrsv_supernodal_blocks(e, rows, supernodes));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, cuda::sptrsv_supernodal_blocks(e, rows, supernodes));
+        }});
+    const auto uplo = rows.lower ? blas::Uplo::lower : blas::Uplo::upper;
+    Array<int32> info(state.exec, 0);
+    for (size_type c = 0; c < static_cast<size_type>(supernodes.batch_count.size()); ++c) {
+        const auto w = supernodes.batch_width[c];
+        auto batch =
+            matrix::BatchDense<V>::view(state.exec, supernodes.batch_count[c], {w, w}, w, w * w,
+                                        supernodes.blocks.data() + supernodes.batch_offset[c]);
+        batched::trtri(uplo, blas::Diag::non_unit, batch, info);
+    }
+}
+
 }  // namespace
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
@@ -211,7 +399,14 @@ template <typename V, typename I>
 size_type SptrsvHandle<V, I>::stages() const
 {
     const auto& state = this->analysis("loom::sparse::SptrsvHandle::stages");
+    if (state.algorithm == SptrsvAlgorithm::supernodal) return 2 * state.supernodes.levels();
     return state.algorithm == SptrsvAlgorithm::level_set ? state.schedule.stages() : 1;
+}
+
+template <typename V, typename I>
+size_type SptrsvHandle<V, I>::supernodes() const
+{
+    return this->analysis("loom::sparse::SptrsvHandle::supernodes").supernode_count;
 }
 
 template <typename V, typename I>
@@ -233,28 +428,38 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     auto state = std::make_unique<detail::SptrsvState<V, I>>();
     state->exec = exec;
     const bool lower = solves_lower(options);
-    std::vector<I> level;
-    if (transposes(options.op)) {
-        std::vector<I> t_ptrs, t_cols, t_index;
+    std::vector<I> t_ptrs, t_cols, t_index;
+    if (transposes(options.op) || options.uplo == blas::Uplo::upper) {
         transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
-        level = detail::row_levels(n, t_ptrs, t_cols, lower);
+    }
+    const auto& op_ptrs = transposes(options.op) ? t_ptrs : ptrs;
+    const auto& op_cols = transposes(options.op) ? t_cols : cols;
+    if (transposes(options.op)) {
         state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
         state->transposed_col_idxs = Array<I>(exec, t_cols);
         state->transposed_value_index = Array<I>(exec, t_index);
-    } else {
-        level = detail::row_levels(n, ptrs, cols, lower);
     }
+    const auto level = detail::row_levels(n, op_ptrs, op_cols, lower);
+    const auto first = !options.supernodes.empty()
+                           ? given_supernode_starts<I>(n, options.supernodes)
+                       : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
+                                                           : supernode_starts(n, t_ptrs, t_cols);
+    state->supernode_count = static_cast<size_type>(first.size()) - 1;
     auto schedule = detail::level_schedule(level, thin_width(*exec));
     state->levels = schedule.levels();
     for (size_type l = 0; l < state->levels; ++l) {
         state->max_level_width = std::max<size_type>(
             state->max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    state->algorithm = resolve(options.algorithm, *exec, state->levels);
+    state->algorithm = resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
     if (state->algorithm == SptrsvAlgorithm::level_set) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
         state->schedule = std::move(schedule);
+    }
+    if (state->algorithm == SptrsvAlgorithm::supernodal) {
+        state->supernodes = supernodal_schedule<V>(exec, first, op_ptrs, op_cols, lower);
+        invert_diagonal_blocks(symbolic_where, *state, options, T);
     }
     if (state->algorithm == SptrsvAlgorithm::sync_free) {
         state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
@@ -283,6 +488,9 @@ void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     }
     check_pattern(numeric_where, "T", state->pattern, T, handle.options().pattern_check);
     check_diagonal(numeric_where, T, handle.options());
+    if (state->algorithm == SptrsvAlgorithm::supernodal) {
+        invert_diagonal_blocks(numeric_where, *state, handle.options(), T);
+    }
     if (state->algorithm == SptrsvAlgorithm::vendor) {
         LOOM_CUDA_CALL(numeric_where,
                        cuda::sptrsv_vendor_update(dynamic_cast<const CudaExecutor&>(*state->exec),
@@ -303,27 +511,26 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
     check_pattern(solve_where, "T", state->pattern, T, options.pattern_check);
     if (T.rows() == 0 || b.cols() == 0) return;
 
-    detail::TriangularRows<V, I> rows;
-    rows.n = T.rows();
-    rows.nnz = T.nnz();
-    rows.values = T.values().const_data();
-    rows.lower = solves_lower(options);
-    rows.unit = options.diag == blas::Diag::unit;
-    rows.conjugate = options.op == blas::Op::conj_transpose;
-    if (transposes(options.op)) {
-        rows.row_ptrs = state->transposed_row_ptrs.const_data();
-        rows.col_idxs = state->transposed_col_idxs.const_data();
-        rows.value_index = state->transposed_value_index.const_data();
-    } else {
-        rows.row_ptrs = T.row_ptrs().const_data();
-        rows.col_idxs = T.col_idxs().const_data();
-    }
+    const auto rows = triangular_rows(*state, options, T);
+    const bool supernodal = state->algorithm == SptrsvAlgorithm::supernodal;
+    matrix::Dense<V> work;
+    if (supernodal) work = matrix::Dense<V>(state->exec, b.size());
     state->exec->run(loom::detail::overloaded{
         [&](const ReferenceExecutor& e) {
-            reference::sptrsv_level_set(e, rows, state->schedule, b, x);
+            if (supernodal) {
+                reference::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
+            } else {
+                reference::sptrsv_level_set(e, rows, state->schedule, b, x);
+            }
         },
         [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(solve_where, omp::sptrsv_level_set(e, rows, state->schedule, b, x));
+            LOOM_OMP_CALL(solve_where, {
+                if (supernodal) {
+                    omp::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
+                } else {
+                    omp::sptrsv_level_set(e, rows, state->schedule, b, x);
+                }
+            });
         },
         [&]([[maybe_unused]] const CudaExecutor& e) {
             LOOM_CUDA_CALL(solve_where, {
@@ -333,6 +540,9 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);
+                    break;
+                case SptrsvAlgorithm::supernodal:
+                    cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
                 default: cuda::sptrsv_level_set(e, rows, state->schedule, b, x);
                 }

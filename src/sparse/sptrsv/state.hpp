@@ -27,6 +27,10 @@ struct SptrsvState {
     size_type levels = 0;
     size_type max_level_width = 0;
     LevelSchedule<I> schedule;
+    /// The supernode partition (every algorithm: automatic decides on it) and, for the
+    /// supernodal algorithm, its schedule and inverted diagonal blocks.
+    size_type supernode_count = 0;
+    Supernodes<V, I> supernodes;
     /// sync_free: a ready flag per row and the ticket counter, and the last solve's epoch
     /// (cuda.cu). A solve updates them, so solves with one handle must not run concurrently.
     mutable Array<std::uint32_t> flags;

@@ -42,9 +42,7 @@ template <typename I>
 std::vector<ColoringAlgorithm> algorithms_for(int distance, const loom::Executor& exec)
 {
     auto algorithms = graph::coloring_algorithms(distance);
-    if (exec.kind() != loom::ExecKind::cuda || sizeof(I) > 4) {
-        std::erase(algorithms, ColoringAlgorithm::vendor);
-    }
+    std::erase(algorithms, ColoringAlgorithm::vendor);  // disabled (coloring NOTES.md)
     return algorithms;
 }
 

@@ -252,7 +252,10 @@ TYPED_TEST(GaussSeidel, SymmetricGaussSeidelHalvesCgIterationsOfJacobiOnPoisson3
         // Poisson's graph is bipartite, so the point variant is red-black SGS, whose
         // preconditioned spectrum is 1 - mu^2 for Jacobi's eigenvalues +-mu: CG needs half of
         // Jacobi's iterations, not fewer (39 against 78 here). The cluster variant does better.
-        EXPECT_LE(2 * sgs, jacobi + 2) << "sgs " << sgs << ", jacobi " << jacobi;
+        // CUDA's speculative coloring uses more than red-black's 2 colors: 41 against
+        // Jacobi's 79 measured on the H200 (complex<double>).
+        const int slack = exec->kind() == loom::ExecKind::cuda ? 6 : 2;
+        EXPECT_LE(2 * sgs, jacobi + slack) << "sgs " << sgs << ", jacobi " << jacobi;
         EXPECT_LT(2 * cluster, jacobi) << "cluster " << cluster << ", jacobi " << jacobi;
     }
 }

@@ -118,7 +118,6 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
     // The sequential greedy, on the host: the yardstick.
     const auto greedy = measure(G_host, graph::ColoringAlgorithm::greedy);
     std::vector<Result> results;
-    const bool cuda = options.exec->kind() == ExecKind::cuda;
     for (const auto algorithm : graph::coloring_algorithms(distance)) {
         if (algorithm == graph::ColoringAlgorithm::greedy) continue;
         // cuSPARSE's csrcolor is disabled (invalid colorings, crashes: coloring NOTES.md).

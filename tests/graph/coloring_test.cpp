@@ -37,7 +37,7 @@ std::vector<std::shared_ptr<const loom::Executor>> all_executors()
     return result;
 }
 
-/// The algorithms to run at a distance on exec (vendor only where cuSPARSE can run).
+/// The algorithms to run at a distance on exec.
 template <typename I>
 std::vector<ColoringAlgorithm> algorithms_for(int distance, const loom::Executor& exec)
 {
@@ -273,17 +273,6 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance1)
             for (const auto& [name, A] : this->graphs(1)) {
                 SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
                 ColoringHandle used;
-                if (algorithm == ColoringAlgorithm::vendor) {
-                    // cuSPARSE's csrcolor is a peer: its result is checked, and where it is
-                    // not a coloring (it leaves isolated vertices uncolored) Loom says so.
-                    try {
-                        const auto coloring = this->run(A, exec, {algorithm, 1}, &used);
-                        EXPECT_TRUE(valid_at_distance(1, A, coloring));
-                    } catch (const loom::NumericalError& e) {
-                        EXPECT_NE(std::string(e.what()).find("cuSPARSE"), std::string::npos);
-                    }
-                    continue;
-                }
                 const auto coloring = this->run(A, exec, {algorithm, 1}, &used);
                 EXPECT_TRUE(valid_at_distance(1, A, coloring));
                 if (A.rows() > 0 && algorithm != ColoringAlgorithm::vendor) {
@@ -439,17 +428,6 @@ TYPED_TEST(Coloring, SharedMatrices)
             for (const int distance : {1, 2}) {
                 for (const auto algorithm : algorithms_for<I>(distance, *exec)) {
                     SCOPED_TRACE(name + " " + exec->name() + " " + graph::to_string(algorithm));
-                    if (algorithm == ColoringAlgorithm::vendor) {
-                        // Checked by Loom: an invalid cuSPARSE coloring (seen on can_838) is
-                        // a NumericalError naming cuSPARSE, never a result.
-                        try {
-                            const auto coloring = this->run(A, exec, {algorithm, distance});
-                            EXPECT_TRUE(valid_at_distance(distance, A, coloring));
-                        } catch (const loom::NumericalError& e) {
-                            EXPECT_NE(std::string(e.what()).find("cuSPARSE"), std::string::npos);
-                        }
-                        continue;
-                    }
                     const auto coloring = this->run(A, exec, {algorithm, distance});
                     EXPECT_TRUE(valid_at_distance(distance, A, coloring));
                 }

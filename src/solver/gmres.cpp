@@ -1,5 +1,7 @@
 #include "loom/solver/gmres.hpp"
 
+#include "loom/solver/fgmres.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -76,28 +78,14 @@ private:
     size_type m_;
 };
 
-}  // namespace
-
+/// The basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned, or
+/// Z_0..Z_{m-1} (Z_j = M V_j) when flexible; slots: h_0..h_{m} (the last also ||w||^2),
+/// 1 / h_{j+1,j}, y_0..y_{m-1}.
 template <typename V>
-Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                const GmresParameters<V>& params)
-    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
-                                                             params),
-      krylov_dim_(std::min(params.krylov_dim, std::max<size_type>(this->size().rows, 1)))
+detail::Workspace gmres_workspace(size_type m, bool preconditioned, bool flexible)
 {
-    if (params.krylov_dim < 1) {
-        throw BadInput("loom::solver::gmres",
-                       "krylov_dim must be at least 1, got " + std::to_string(params.krylov_dim));
-    }
-}
-
-template <typename V>
-detail::Workspace Gmres<V>::workspace() const
-{
-    const auto m = krylov_dim_;
-    // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned;
-    // slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}
-    return {static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0)), static_cast<int>(2 * m + 2),
+    const auto extra = flexible ? m : (preconditioned ? 2 : 0);
+    return {static_cast<int>(m + 1 + extra), static_cast<int>(2 * m + 2),
             LeastSquares<V>::values_per_column(m)};
 }
 
@@ -105,13 +93,13 @@ detail::Workspace Gmres<V>::workspace() const
 // without a round trip to the host. Modified Gram-Schmidt completes each dot before its
 // update; classical completes all j + 1 of them at once (one all-reduce when distributed).
 template <typename V>
-void Gmres<V>::orthogonalize(detail::SolveState<V>& st, size_type j) const
+void orthogonalize(Orthogonalization method, detail::SolveState<V>& st, size_type j)
 {
     const auto& space = st.space();
     auto& s = st.scalars();
     auto& w = st.vector(static_cast<int>(j + 1));
     const int count = static_cast<int>(j + 1);
-    if (this->parameters().orthogonalization == Orthogonalization::modified) {
+    if (method == Orthogonalization::modified) {
         for (int i = 0; i < count; ++i) {
             const auto& vi = st.vector(i);
             s.conj_dot(i, vi, w);
@@ -127,13 +115,14 @@ void Gmres<V>::orthogonalize(detail::SolveState<V>& st, size_type j) const
     }
 }
 
+/// GMRES(m); with `flexible`, FGMRES: Z_j = M V_j kept, x += Z y.
 template <typename V>
-void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                     detail::SolveState<V>& st) const
+void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization method,
+               bool flexible, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+               detail::SolveState<V>& st)
 {
-    const auto m = krylov_dim_;
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
+    const auto& A = *solver.system_matrix();
+    const auto* M = solver.preconditioner().get();
     const auto& space = st.space();
     auto& s = st.scalars();
     const int inv_slot = static_cast<int>(m + 1);
@@ -162,14 +151,18 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         for (size_type j = 0; j < m && !all_stopped; ++j) {
             ++it;
             auto& w = basis(j + 1);
-            if (M) {
+            if (flexible && M) {
+                auto& z = st.vector(static_cast<int>(m + 1 + j));
+                M->apply(basis(j), z);
+                A.apply(z, w);
+            } else if (M) {
                 auto& z = st.vector(static_cast<int>(m + 1));
                 M->apply(basis(j), z);
                 A.apply(z, w);
             } else {
                 A.apply(basis(j), w);
             }
-            orthogonalize(st, j);
+            orthogonalize(method, st, j);
             s.conj_dot(static_cast<int>(j + 1), w, w);
             s.fetch(0, static_cast<int>(j + 2));
             for (size_type c = 0; c < k; ++c) {
@@ -214,7 +207,12 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                 }
             }
             s.push(y_slot, static_cast<int>(used));
-            if (M) {
+            if (flexible && M) {
+                for (size_type i = 0; i < used; ++i) {
+                    s.axpy(y_slot + static_cast<int>(i), st.vector(static_cast<int>(m + 1 + i)),
+                           x);
+                }
+            } else if (M) {
                 auto& combination = st.vector(static_cast<int>(m + 2));
                 auto& z = st.vector(static_cast<int>(m + 1));
                 space.fill(combination, V{0});
@@ -243,7 +241,63 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     }
 }
 
-#define LOOM_INSTANTIATE_GMRES(V) template class Gmres<V>;
+}  // namespace
+
+size_type detail::restart_length(size_type krylov_dim, size_type rows, const char* where)
+{
+    if (krylov_dim < 1) {
+        throw BadInput(where, "krylov_dim must be at least 1, got " + std::to_string(krylov_dim));
+    }
+    return std::min(krylov_dim, std::max<size_type>(rows, 1));
+}
+
+template <typename V>
+Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                const GmresParameters<V>& params)
+    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
+                                                             params),
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+                                         "loom::solver::gmres"))
+{}
+
+template <typename V>
+detail::Workspace Gmres<V>::workspace() const
+{
+    return gmres_workspace<V>(krylov_dim_, this->preconditioner() != nullptr, false);
+}
+
+template <typename V>
+void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                     detail::SolveState<V>& st) const
+{
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, false, b, x, st);
+}
+
+template <typename V>
+Fgmres<V>::Fgmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                  const GmresParameters<V>& params)
+    : EnableIterativeSolver<Fgmres<V>, V, GmresParameters<V>>(std::move(exec),
+                                                              std::move(system), params),
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+                                         "loom::solver::fgmres"))
+{}
+
+template <typename V>
+detail::Workspace Fgmres<V>::workspace() const
+{
+    return gmres_workspace<V>(krylov_dim_, this->preconditioner() != nullptr, true);
+}
+
+template <typename V>
+void Fgmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                      detail::SolveState<V>& st) const
+{
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, true, b, x, st);
+}
+
+#define LOOM_INSTANTIATE_GMRES(V) \
+    template class Gmres<V>;      \
+    template class Fgmres<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_GMRES)
 
 }  // namespace loom::solver

@@ -23,25 +23,30 @@ struct GmresParameters : CommonParameters<V> {
     Orthogonalization orthogonalization = Orthogonalization::modified;
 };
 
+/// The builder of GMRES and FGMRES: the common setters, the restart length and the
+/// orthogonalization.
+template <typename SolverT, typename V>
+class GmresBuilder : public BuilderBase<GmresBuilder<SolverT, V>, GmresParameters<V>, SolverT> {
+public:
+    GmresBuilder& with_krylov_dim(size_type m)
+    {
+        this->params_.krylov_dim = m;
+        return *this;
+    }
+    GmresBuilder& with_orthogonalization(Orthogonalization method)
+    {
+        this->params_.orthogonalization = method;
+        return *this;
+    }
+};
+
 template <typename V>
 class Gmres final : public EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>> {
 public:
     static constexpr const char* solver_name = "gmres";
     static constexpr size_type default_krylov_dim = GmresParameters<V>::default_krylov_dim;
 
-    class Builder : public BuilderBase<Builder, GmresParameters<V>, Gmres> {
-    public:
-        Builder& with_krylov_dim(size_type m)
-        {
-            this->params_.krylov_dim = m;
-            return *this;
-        }
-        Builder& with_orthogonalization(Orthogonalization method)
-        {
-            this->params_.orthogonalization = method;
-            return *this;
-        }
-    };
+    using Builder = GmresBuilder<Gmres, V>;
     static Builder build() { return {}; }
 
     /// Made by Factory::generate. BadInput when krylov_dim < 1.
@@ -57,11 +62,15 @@ protected:
                detail::SolveState<V>& state) const override;
 
 private:
-    void orthogonalize(detail::SolveState<V>& state, size_type j) const;
-
     size_type krylov_dim_;
 };
 
 const char* to_string(Orthogonalization method) noexcept;
+
+namespace detail {
+/// krylov_dim clamped to the system size (at least 1); BadInput naming `where` when the
+/// parameter is below 1.
+size_type restart_length(size_type krylov_dim, size_type rows, const char* where);
+}  // namespace detail
 
 }  // namespace loom::solver

@@ -138,7 +138,8 @@ private:
     std::string path_;
 };
 
-const std::vector<std::string> solver_names{"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"};
+const std::vector<std::string> solver_names{"cg",  "fcg",    "bicg", "bicgstab", "cgs",   "gmres",
+                                           "ir", "fgmres", "gcr",  "minres"};
 const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
@@ -155,25 +156,26 @@ public:
     {
         node.expect_object("an object with a \"solver\" key");
         if (!node.has("solver")) {
-            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir)");
+            node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, "
+                      "fgmres, gcr, minres)");
         }
         const auto name = node.child("solver").one_of(solver_names);
         std::vector<std::string> keys{"solver", "criteria", "initial_guess", "throw_on_failure"};
         const auto owner = "solver \"" + name + "\"";
-        if (name == "gmres") {
-            keys.insert(keys.end(), {"preconditioner", "krylov_dim", "orthogonalization"});
+        if (name == "gmres") return gmres(Gmres<V>::build(), node, keys, owner, guess);
+        if (name == "fgmres") return gmres(Fgmres<V>::build(), node, keys, owner, guess);
+        if (name == "gcr") {
+            keys.insert(keys.end(), {"preconditioner", "krylov_dim"});
             node.allow_keys(keys, owner);
-            auto builder = Gmres<V>::build();
+            auto builder = Gcr<V>::build();
             if (auto m = node.find("krylov_dim")) {
                 builder.with_krylov_dim(m->integer(1, "a positive integer"));
             }
-            if (auto method = node.find("orthogonalization")) {
-                const bool modified = method->one_of({"modified", "classical"}) == "modified";
-                builder.with_orthogonalization(modified ? Orthogonalization::modified
-                                                        : Orthogonalization::classical);
-            }
             return common(std::move(builder), node, "preconditioner", guess);
         }
+        if (name == "bicg") return shadow(Bicg<V>::build(), node, keys, owner, guess);
+        if (name == "bicgstab") return shadow(Bicgstab<V>::build(), node, keys, owner, guess);
+        if (name == "cgs") return shadow(Cgs<V>::build(), node, keys, owner, guess);
         if (name == "ir") {
             keys.insert(keys.end(), {"inner", "relaxation_factor"});
             node.allow_keys(keys, owner);
@@ -187,12 +189,45 @@ public:
         node.allow_keys(keys, owner);
         if (name == "cg") return common(Cg<V>::build(), node, "preconditioner", guess);
         if (name == "fcg") return common(Fcg<V>::build(), node, "preconditioner", guess);
-        if (name == "bicg") return common(Bicg<V>::build(), node, "preconditioner", guess);
-        if (name == "bicgstab") return common(Bicgstab<V>::build(), node, "preconditioner", guess);
-        return common(Cgs<V>::build(), node, "preconditioner", guess);
+        return common(Minres<V>::build(), node, "preconditioner", guess);
     }
 
 private:
+    /// GMRES or FGMRES: krylov_dim and orthogonalization.
+    template <typename Builder>
+    std::shared_ptr<const LinOpFactory<V>> gmres(Builder builder, const Node& node,
+                                                 std::vector<std::string> keys,
+                                                 const std::string& owner,
+                                                 InitialGuess guess) const
+    {
+        keys.insert(keys.end(), {"preconditioner", "krylov_dim", "orthogonalization"});
+        node.allow_keys(keys, owner);
+        if (auto m = node.find("krylov_dim")) {
+            builder.with_krylov_dim(m->integer(1, "a positive integer"));
+        }
+        if (auto method = node.find("orthogonalization")) {
+            const bool modified = method->one_of({"modified", "classical"}) == "modified";
+            builder.with_orthogonalization(modified ? Orthogonalization::modified
+                                                    : Orthogonalization::classical);
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    /// BiCG, BiCGSTAB or CGS: max_restarts (solver/shadow_restart.hpp).
+    template <typename Builder>
+    std::shared_ptr<const LinOpFactory<V>> shadow(Builder builder, const Node& node,
+                                                  std::vector<std::string> keys,
+                                                  const std::string& owner,
+                                                  InitialGuess guess) const
+    {
+        keys.insert(keys.end(), {"preconditioner", "max_restarts"});
+        node.allow_keys(keys, owner);
+        if (auto restarts = node.find("max_restarts")) {
+            builder.with_max_restarts(restarts->integer(0, "a non-negative integer"));
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
     /// What every solver takes; `inner_key` names its preconditioner slot.
     template <typename Builder>
     std::shared_ptr<const LinOpFactory<V>> common(Builder builder, const Node& node,

@@ -130,6 +130,13 @@ std::map<std::string, SolverMaker<V>> all_solvers()
             .with_orthogonalization(Orthogonalization::classical)
             .on(exec);
     };
+    m["fgmres"] = [](auto exec, auto c) {
+        return Fgmres<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
+    };
+    m["gcr"] = [](auto exec, auto c) {
+        return Gcr<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
+    };
+    m["minres"] = [](auto exec, auto c) { return Minres<V>::build().with_criteria(c).on(exec); };
     // IR around a few CG steps (SPD only) converges quickly; plain Richardson would not.
     m["ir"] = [](auto exec, auto c) {
         auto inner = Cg<V>::build()
@@ -140,7 +147,10 @@ std::map<std::string, SolverMaker<V>> all_solvers()
     return m;
 }
 
-/// Solvers that need a Hermitian positive definite matrix.
-inline bool needs_spd(const std::string& name) { return name == "cg" || name == "fcg" || name == "ir"; }
+/// Solvers that need a Hermitian matrix (positive definite but for MINRES).
+inline bool needs_spd(const std::string& name)
+{
+    return name == "cg" || name == "fcg" || name == "ir" || name == "minres";
+}
 
 }  // namespace loom::test

@@ -196,7 +196,7 @@ TYPED_TEST(Solvers, BreakdownStopsWithAClearStatus)
         solver->apply(b, x);
         const auto& result = solver->result();
         for (const auto v : x.to_host()) EXPECT_TRUE(std::isfinite(std::abs(v)));
-        if (name.starts_with("gmres")) {
+        if (name.ends_with("gmres") || name == "minres") {  // A is symmetric: MINRES solves it
             EXPECT_TRUE(result.converged()) << result.message();
             EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
         } else if (name != "ir") {  // IR's inner CG breaks down, so IR just stalls
@@ -396,6 +396,9 @@ TYPED_TEST(Solvers, PreconditionerGivenAsAnOperator)
         if (name == "bicgstab") solver = solver::Bicgstab<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "cgs") solver = solver::Cgs<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name.starts_with("gmres")) solver = solver::Gmres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "fgmres") solver = solver::Fgmres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "gcr") solver = solver::Gcr<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "minres") solver = solver::Minres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         ASSERT_NE(solver, nullptr);
         auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
         matrix::Dense<V> x(this->ref, b.size());
@@ -460,6 +463,141 @@ TYPED_TEST(Solvers, GmresRestartsAndHandlesTinySystems)
     gmres->apply(b1, x1);
     EXPECT_TRUE(gmres->result().converged());
     EXPECT_NEAR(std::abs(x1.at(0, 0) - V{0.5}), 0.0, 1e-6);
+}
+
+TYPED_TEST(Solvers, ShadowSolversRestartOnARhoBreakdown)
+{
+    using V = TypeParam;
+    // Lower triangular with b = e_1: r~ = r_0 = e_1, and the first entry of r_1 (of BiCG's
+    // shadow r2_1) is exactly zero, so rho = r~^H r_1 = 0 at iteration 1 while r_1 != 0.
+    auto A = std::make_shared<matrix::Csr<V>>(matrix::Csr<V>::from_host(
+        this->ref, {3, 3}, {0, 1, 3, 6}, {0, 0, 1, 0, 1, 2},
+        {V{1}, V{1}, V{2}, V{1}, V{1}, V{3}}));
+    // Column 0 breaks down; column 1 (b = A * 1) runs on its own.
+    auto b = matrix::Dense<V>::from_host(this->ref, {3, 2},
+                                         {V{1}, V{1}, V{0}, V{3}, V{0}, V{5}});
+    auto crit = this->criteria();
+    auto make = [&](const std::string& name,
+                    size_type restarts) -> std::shared_ptr<solver::IterativeSolver<V>> {
+        if (name == "bicg") return solver::Bicg<V>::build().with_criteria(crit).with_max_restarts(restarts).on(this->ref)->generate(A);
+        if (name == "bicgstab") return solver::Bicgstab<V>::build().with_criteria(crit).with_max_restarts(restarts).on(this->ref)->generate(A);
+        return solver::Cgs<V>::build().with_criteria(crit).with_max_restarts(restarts).on(this->ref)->generate(A);
+    };
+    for (const std::string name : {"bicg", "bicgstab", "cgs"}) {
+        SCOPED_TRACE(name);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        auto solver = make(name, solver::ShadowParameters<V>::default_max_restarts);
+        solver->apply(b, x);
+        const auto& result = solver->result();
+        EXPECT_TRUE(result.converged()) << result.message();
+        ASSERT_EQ(result.restarts.size(), 2u);
+        EXPECT_GE(result.restarts[0], 1);
+        EXPECT_LE(result.restarts[0], solver::ShadowParameters<V>::default_max_restarts);
+        EXPECT_NE(result.message().find("restart"), std::string::npos) << result.message();
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+
+        // Without restarts the same column stops at iteration 1, x the last good iterate.
+        auto b0 = matrix::Dense<V>(this->ref, b.column(0));
+        matrix::Dense<V> x0(this->ref, b0.size());
+        x0.fill(V{0});
+        auto strict = make(name, 0);
+        strict->apply(b0, x0);
+        EXPECT_EQ(strict->result().reason, stop::Reason::breakdown) << strict->result().message();
+        EXPECT_STREQ(strict->result().detail, "rho");
+        EXPECT_EQ(strict->result().columns[0].iteration, 1);
+        EXPECT_EQ(strict->result().restarts[0], 0);
+        for (const auto v : x0.to_host()) EXPECT_TRUE(std::isfinite(std::abs(v)));
+    }
+}
+
+TYPED_TEST(Solvers, MinresSolvesSymmetricIndefiniteSystems)
+{
+    using V = TypeParam;
+    // Tridiagonal, 1 off the diagonal, diagonal +-4 alternating: Hermitian, indefinite,
+    // well conditioned. CG is not applicable; MINRES must converge, also preconditioned by
+    // an SPD M (here |diag(A)|^-1 = I / 4, scaled).
+    const size_type n = 60;
+    std::vector<int32> rows{0};
+    std::vector<int32> cols;
+    std::vector<V> vals;
+    for (size_type i = 0; i < n; ++i) {
+        for (size_type j = std::max<size_type>(i - 1, 0); j <= std::min(i + 1, n - 1); ++j) {
+            cols.push_back(static_cast<int32>(j));
+            vals.push_back(i == j ? V(i % 2 == 0 ? 4 : -4) : V{1});
+        }
+        rows.push_back(static_cast<int32>(cols.size()));
+    }
+    auto A = std::make_shared<matrix::Csr<V>>(
+        matrix::Csr<V>::from_host(this->ref, {n, n}, rows, cols, vals));
+    auto b = test::random_dense<V>(this->ref, {n, 2}, 7);
+    auto M = std::make_shared<Identity<V>>(this->ref, n);
+    for (const bool preconditioned : {false, true}) {
+        SCOPED_TRACE(preconditioned ? "preconditioned" : "plain");
+        auto builder = solver::Minres<V>::build().with_criteria(this->criteria());
+        if (preconditioned) builder.with_preconditioner(std::shared_ptr<const LinOp<V>>(M));
+        auto minres = builder.on(this->ref)->generate(A);
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        minres->apply(b, x);
+        EXPECT_TRUE(minres->result().converged()) << minres->result().message();
+        EXPECT_LT(minres->result().iterations, n);
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+    }
+    // An indefinite preconditioner is refused by the recurrence, not silently used.
+    auto negative = std::make_shared<MatrixFree<V>>(
+        this->ref, A->size(),
+        [](const matrix::Dense<V>& in, matrix::Dense<V>& out) { blas::axpby(V{-1}, in, V{0}, out); });
+    auto bad = solver::Minres<V>::build()
+                   .with_criteria(this->criteria())
+                   .with_preconditioner(std::shared_ptr<const LinOp<V>>(negative))
+                   .on(this->ref)
+                   ->generate(A);
+    matrix::Dense<V> x(this->ref, b.size());
+    x.fill(V{0});
+    bad->apply(b, x);
+    EXPECT_EQ(bad->result().reason, stop::Reason::breakdown) << bad->result().message();
+    EXPECT_STREQ(bad->result().detail, "r^H M r");
+    for (const auto v : x.to_host()) EXPECT_EQ(v, V{0});
+}
+
+TYPED_TEST(Solvers, FlexibleSolversTakeAChangingPreconditioner)
+{
+    using V = TypeParam;
+    auto A = this->system_for("gmres");
+    auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+    auto crit = this->criteria();
+    // A few GMRES steps are a different (nonlinear) operator at every apply.
+    auto inner = solver::Gmres<V>::build()
+                     .with_criteria(stop::max_iterations(3))
+                     .with_krylov_dim(3)
+                     .with_initial_guess(solver::InitialGuess::zero)
+                     .on(this->ref);
+    std::vector<std::shared_ptr<solver::IterativeSolver<V>>> flexible{
+        solver::Fgmres<V>::build().with_preconditioner(inner).with_criteria(crit).with_krylov_dim(5).on(this->ref)->generate(A),
+        solver::Gcr<V>::build().with_preconditioner(inner).with_criteria(crit).with_krylov_dim(5).on(this->ref)->generate(A)};
+    for (const auto& solver : flexible) {
+        SCOPED_TRACE(solver->name());
+        matrix::Dense<V> x(this->ref, b.size());
+        x.fill(V{0});
+        solver->apply(b, x);
+        EXPECT_TRUE(solver->result().converged()) << solver->result().message();
+        EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+    }
+    // With a fixed preconditioner FGMRES is GMRES: the same iterations, the same x.
+    auto M = test::inverse_diagonal(*A);
+    auto gmres = solver::Gmres<V>::build().with_preconditioner(std::shared_ptr<const LinOp<V>>(M)).with_criteria(crit).with_krylov_dim(7).on(this->ref)->generate(A);
+    auto fgmres = solver::Fgmres<V>::build().with_preconditioner(std::shared_ptr<const LinOp<V>>(M)).with_criteria(crit).with_krylov_dim(7).on(this->ref)->generate(A);
+    matrix::Dense<V> xg(this->ref, b.size());
+    matrix::Dense<V> xf(this->ref, b.size());
+    xg.fill(V{0});
+    xf.fill(V{0});
+    gmres->apply(b, xg);
+    fgmres->apply(b, xf);
+    EXPECT_EQ(gmres->result().iterations, fgmres->result().iterations);
+    LOOM_EXPECT_NEAR_VECTORS(xf.to_host(), xg.to_host(), 1e2 * solve_tolerance<V>());
+    EXPECT_THROW(solver::Gcr<V>::build().with_criteria(crit).with_krylov_dim(0).on(this->ref)->generate(A), BadInput);
+    EXPECT_THROW(solver::Fgmres<V>::build().with_criteria(crit).with_krylov_dim(0).on(this->ref)->generate(A), BadInput);
 }
 
 TYPED_TEST(Solvers, EmptySystemsAndNoColumns)

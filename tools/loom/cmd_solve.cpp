@@ -62,7 +62,9 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // IR's inner solver sits where other solvers have their preconditioner: IR with Jacobi
     // is the Jacobi iteration.
     config[options.solver == "ir" ? "inner" : "preconditioner"] = options.precond;
-    if (options.solver == "gmres") config["krylov_dim"] = options.restart;
+    if (options.solver.ends_with("gmres") || options.solver == "gcr") {
+        config["krylov_dim"] = options.restart;
+    }
     return config;
 }
 
@@ -292,7 +294,8 @@ Runner setup(CLI::App& sub)
     auto* solver =
         sub.add_option("--solver", options->solver,
                        "Krylov solver (cg and fcg need a Hermitian positive definite A)")
-            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir"}))
+            ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "fgmres",
+                                   "gcr", "minres"}))
             ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
@@ -305,7 +308,7 @@ Runner setup(CLI::App& sub)
     auto* max_iters = sub.add_option("--max-iters", options->max_iters, "Iteration limit")
                           ->check(CLI::NonNegativeNumber)
                           ->capture_default_str();
-    auto* restart = sub.add_option("--restart", options->restart, "GMRES restart length")
+    auto* restart = sub.add_option("--restart", options->restart, "GMRES, FGMRES and GCR restart length")
                         ->check(CLI::PositiveNumber)
                         ->capture_default_str();
     auto* config = sub.add_option("--config", options->config,

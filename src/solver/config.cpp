@@ -139,7 +139,7 @@ private:
 };
 
 const std::vector<std::string> solver_names{"cg",  "fcg",    "bicg", "bicgstab", "cgs",   "gmres",
-                                           "ir", "fgmres", "gcr",  "minres"};
+                                           "ir", "fgmres", "gcr",  "minres",   "idr"};
 const std::vector<std::string> preconditioner_names{"none", "jacobi", "block-jacobi"};
 /// In the order the builder's with_criteria would list them; AnyOf sorts residual criteria
 /// first either way.
@@ -157,7 +157,7 @@ public:
         node.expect_object("an object with a \"solver\" key");
         if (!node.has("solver")) {
             node.fail("missing \"solver\" (one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, "
-                      "fgmres, gcr, minres)");
+                      "fgmres, gcr, minres, idr)");
         }
         const auto name = node.child("solver").one_of(solver_names);
         std::vector<std::string> keys{"solver", "criteria", "initial_guess", "throw_on_failure"};
@@ -170,6 +170,18 @@ public:
             auto builder = Gcr<V>::build();
             if (auto m = node.find("krylov_dim")) {
                 builder.with_krylov_dim(m->integer(1, "a positive integer"));
+            }
+            return common(std::move(builder), node, "preconditioner", guess);
+        }
+        if (name == "idr") {
+            keys.insert(keys.end(), {"preconditioner", "subspace_dim", "seed"});
+            node.allow_keys(keys, owner);
+            auto builder = Idr<V>::build();
+            if (auto dim = node.find("subspace_dim")) {
+                builder.with_subspace_dim(dim->integer(1, "a positive integer"));
+            }
+            if (auto seed = node.find("seed")) {
+                builder.with_seed(static_cast<std::uint64_t>(seed->integer(0, "a non-negative integer")));
             }
             return common(std::move(builder), node, "preconditioner", guess);
         }

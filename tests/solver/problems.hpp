@@ -136,6 +136,7 @@ std::map<std::string, SolverMaker<V>> all_solvers()
     m["gcr"] = [](auto exec, auto c) {
         return Gcr<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
     };
+    m["idr"] = [](auto exec, auto c) { return Idr<V>::build().with_criteria(c).on(exec); };
     m["minres"] = [](auto exec, auto c) { return Minres<V>::build().with_criteria(c).on(exec); };
     // IR around a few CG steps (SPD only) converges quickly; plain Richardson would not.
     m["ir"] = [](auto exec, auto c) {

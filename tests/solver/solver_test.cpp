@@ -398,6 +398,7 @@ TYPED_TEST(Solvers, PreconditionerGivenAsAnOperator)
         if (name.starts_with("gmres")) solver = solver::Gmres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "fgmres") solver = solver::Fgmres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "gcr") solver = solver::Gcr<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
+        if (name == "idr") solver = solver::Idr<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "minres") solver = solver::Minres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         ASSERT_NE(solver, nullptr);
         auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
@@ -598,6 +599,34 @@ TYPED_TEST(Solvers, FlexibleSolversTakeAChangingPreconditioner)
     LOOM_EXPECT_NEAR_VECTORS(xf.to_host(), xg.to_host(), 1e2 * solve_tolerance<V>());
     EXPECT_THROW(solver::Gcr<V>::build().with_criteria(crit).with_krylov_dim(0).on(this->ref)->generate(A), BadInput);
     EXPECT_THROW(solver::Fgmres<V>::build().with_criteria(crit).with_krylov_dim(0).on(this->ref)->generate(A), BadInput);
+    EXPECT_THROW(solver::Idr<V>::build().with_criteria(crit).with_subspace_dim(0).on(this->ref)->generate(A), BadInput);
+}
+
+TYPED_TEST(Solvers, IdrIsReproducibleForEachShadowDimension)
+{
+    using V = TypeParam;
+    auto A = this->system_for("idr");
+    auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+    for (size_type dim : {1, 2, 4}) {
+        SCOPED_TRACE(dim);
+        auto factory = solver::Idr<V>::build()
+                           .with_criteria(this->criteria())
+                           .with_subspace_dim(dim)
+                           .on(this->ref);
+        auto idr = factory->generate(A);
+        EXPECT_EQ(idr->subspace_dim(), dim);
+        matrix::Dense<V> x1(this->ref, b.size());
+        matrix::Dense<V> x2(this->ref, b.size());
+        x1.fill(V{0});
+        x2.fill(V{0});
+        idr->apply(b, x1);
+        EXPECT_TRUE(idr->result().converged()) << idr->result().message();
+        EXPECT_LE(true_relative_residual(*A, b, x1), 20 * solve_tolerance<V>());
+        const auto iterations = idr->result().iterations;
+        factory->generate(A)->apply(b, x2);  // the same seed: the same shadow space
+        EXPECT_EQ(x1.to_host(), x2.to_host());
+        EXPECT_GT(iterations, 0);
+    }
 }
 
 TYPED_TEST(Solvers, EmptySystemsAndNoColumns)

@@ -295,7 +295,7 @@ Runner setup(CLI::App& sub)
         sub.add_option("--solver", options->solver,
                        "Krylov solver (cg and fcg need a Hermitian positive definite A)")
             ->check(CLI::IsMember({"cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "fgmres",
-                                   "gcr", "minres"}))
+                                   "gcr", "minres", "idr"}))
             ->capture_default_str();
     auto* precond =
         sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")

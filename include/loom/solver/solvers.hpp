@@ -10,6 +10,7 @@
 #include "loom/solver/fgmres.hpp"
 #include "loom/solver/gcr.hpp"
 #include "loom/solver/gmres.hpp"
+#include "loom/solver/idr.hpp"
 #include "loom/solver/ir.hpp"
 #include "loom/solver/minres.hpp"
 #include "loom/stop/criterion.hpp"

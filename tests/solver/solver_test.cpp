@@ -199,6 +199,9 @@ TYPED_TEST(Solvers, BreakdownStopsWithAClearStatus)
         if (name.ends_with("gmres") || name == "minres") {  // A is symmetric: MINRES solves it
             EXPECT_TRUE(result.converged()) << result.message();
             EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
+        } else if (name == "idr") {  // its random shadow space spans R^2: it may just solve it
+            EXPECT_TRUE(result.converged() || result.reason == stop::Reason::breakdown)
+                << result.message();
         } else if (name != "ir") {  // IR's inner CG breaks down, so IR just stalls
             EXPECT_EQ(result.reason, stop::Reason::breakdown) << result.message();
             EXPECT_NE(std::string(result.detail), "");

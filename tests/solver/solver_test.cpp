@@ -713,6 +713,14 @@ TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
             generated = solver::Cgs<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
         } else if (c.solver == "bicg") {
             generated = solver::Bicg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "idr") {
+            generated = solver::Idr<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "gcr") {
+            generated = solver::Gcr<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "fgmres") {
+            generated = solver::Fgmres<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
+        } else if (c.solver == "minres") {
+            generated = solver::Minres<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
         } else {
             generated = solver::Gmres<double>::build().with_preconditioner(M).with_krylov_dim(30).with_criteria(crit).on(exec)->generate(op);
         }
@@ -744,7 +752,13 @@ INSTANTIATE_TEST_SUITE_P(
                       SharedCase{"add32", "bicgstab", 1e-8, 1000},
                       SharedCase{"add32", "gmres", 1e-8, 1000},
                       SharedCase{"add32", "cgs", 1e-8, 1000, true},
-                      SharedCase{"add32", "bicg", 1e-8, 1000, true}),
+                      SharedCase{"add32", "bicg", 1e-8, 1000, true},
+                      SharedCase{"sherman5", "idr", 1e-6, 1000, true, 1, 0.2},
+                      SharedCase{"sherman5", "gcr", 1e-6, 1000, true},
+                      SharedCase{"sherman5", "fgmres", 1e-6, 1000, true},
+                      SharedCase{"add32", "idr", 1e-8, 1000, true, 1, 0.2},
+                      SharedCase{"nos4", "minres", 1e-10, 1000},
+                      SharedCase{"bcsstk01", "minres", 1e-8, 1000, true}),
     [](const auto& info) { return info.param.matrix + "_" + info.param.solver; });
 
 }  // namespace

@@ -1,5 +1,4 @@
 #include <cmath>
-#include <iostream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -763,15 +762,14 @@ INSTANTIATE_TEST_SUITE_P(
                       SharedCase{"bcsstk01", "minres", 1e-8, 1000, true}),
     [](const auto& info) { return info.param.matrix + "_" + info.param.solver; });
 
-class ShadowRestartMatrices : public ::testing::TestWithParam<std::string> {};
-
-// BiCGSTAB + Jacobi, b = A * 1, to 1e-8: on these real nonsymmetric systems rho = r~^H r
-// becomes exactly zero; without restarts the solve stops there, with them it converges.
-TEST_P(ShadowRestartMatrices, BicgstabJacobiConvergesAfterRestarts)
+// BiCGSTAB + Jacobi, b = A * 1, to 1e-8, on the real nonsymmetric systems Jacobi applies
+// to (add32, mcfe, rdb968, sherman5, tomography): only rdb968 meets rho = r~^H r = 0 (at
+// iteration 1178, relative residual 0.62, BiCGSTAB having stalled). With restarts it goes
+// on past that point (it does not converge there either: Jacobi is too weak for rdb968).
+TEST(ShadowRestartMatrices, BicgstabJacobiRestartsOnRdb968)
 {
-    const auto& name = GetParam();
-    LOOM_SKIP_WITHOUT_SHARED_MATRIX(name);
-    auto A = shared_matrix(name);
+    LOOM_SKIP_WITHOUT_SHARED_MATRIX("rdb968");
+    auto A = shared_matrix("rdb968");
     auto ref = test::reference();
     const auto n = A->size().rows;
     matrix::Dense<double> ones(ref, {n, 1});
@@ -779,8 +777,8 @@ TEST_P(ShadowRestartMatrices, BicgstabJacobiConvergesAfterRestarts)
     matrix::Dense<double> b(ref, {n, 1});
     A->apply(ones, b);
     std::shared_ptr<const LinOp<double>> M = test::inverse_diagonal(*A);
-    const auto crit = stop::max_iterations(5000) | stop::relative_residual(1e-8);
-    for (const size_type restarts : {size_type{0}, size_type{10}}) {
+    const auto crit = stop::max_iterations(2000) | stop::relative_residual(1e-8);
+    auto solve = [&](size_type restarts) {
         auto bicgstab = solver::Bicgstab<double>::build()
                             .with_preconditioner(M)
                             .with_criteria(crit)
@@ -790,12 +788,15 @@ TEST_P(ShadowRestartMatrices, BicgstabJacobiConvergesAfterRestarts)
         matrix::Dense<double> x(ref, {n, 1});
         x.fill(0.0);
         bicgstab->apply(b, x);
-        const auto& result = bicgstab->result();
-        std::cout << name << " max_restarts " << restarts << ": " << result.message() << '\n';
-    }
+        for (const auto v : x.to_host()) EXPECT_TRUE(std::isfinite(v));
+        return bicgstab->result();
+    };
+    const auto strict = solve(0);
+    EXPECT_EQ(strict.reason, stop::Reason::breakdown) << strict.message();
+    EXPECT_STREQ(strict.detail, "rho");
+    const auto restarted = solve(solver::ShadowParameters<double>::default_max_restarts);
+    EXPECT_GE(restarted.restarts[0], 1) << restarted.message();
+    EXPECT_GT(restarted.iterations, strict.iterations) << restarted.message();
 }
-
-INSTANTIATE_TEST_SUITE_P(Solvers, ShadowRestartMatrices,
-                         ::testing::Values("add32", "mcfe", "rdb968", "sherman5", "tomography"));
 
 }  // namespace

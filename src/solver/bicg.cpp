@@ -16,7 +16,8 @@ enum Vector : int { r_vec, r2_vec, p_vec, p2_vec, q_vec, q2_vec, z_vec, z2_vec }
 template <typename V>
 Bicg<V>::Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
               const ShadowParameters<V>& params)
-    : EnableIterativeSolver<Bicg<V>, V, ShadowParameters<V>>(std::move(exec), std::move(system), params),
+    : EnableIterativeSolver<Bicg<V>, V, ShadowParameters<V>>(std::move(exec), std::move(system),
+                                                             params),
       system_conj_transpose_(loom::conj_transpose(this->system_matrix()))
 {
     if (this->preconditioner()) {

@@ -181,7 +181,8 @@ public:
                 builder.with_subspace_dim(dim->integer(1, "a positive integer"));
             }
             if (auto seed = node.find("seed")) {
-                builder.with_seed(static_cast<std::uint64_t>(seed->integer(0, "a non-negative integer")));
+                const auto value = seed->integer(0, "a non-negative integer");
+                builder.with_seed(static_cast<std::uint64_t>(value));
             }
             return common(std::move(builder), node, "preconditioner", guess);
         }

@@ -184,7 +184,7 @@ public:
     IterativeSolver(const IterativeSolver&) = delete;
     IterativeSolver& operator=(const IterativeSolver&) = delete;
 
-    /// "cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir".
+    /// "cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "fgmres", "gcr", "minres", "idr".
     virtual const char* name() const noexcept = 0;
 
     const std::shared_ptr<const LinOp<V>>& system_matrix() const noexcept { return system_; }

@@ -158,8 +158,8 @@ std::map<std::string, SolverMaker<V>> all_solvers()
 /// Solvers that need a Hermitian matrix (positive definite but for MINRES).
 inline bool needs_spd(const std::string& name)
 {
-    return name == "cg" || name == "fcg" || name == "ir" || name == "pipe-cg" || name == "chebyshev" ||
-           name == "minres";
+    return name == "cg" || name == "fcg" || name == "ir" || name == "pipe-cg" ||
+           name == "chebyshev" || name == "minres";
 }
 
 }  // namespace loom::test

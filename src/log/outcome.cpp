@@ -21,12 +21,27 @@ const char* to_string(Reason reason) noexcept
 }  // namespace loom::stop
 
 namespace loom::solver {
+namespace {
+
+void append_restarts_of(std::ostream& out, size_type restarts)
+{
+    if (restarts > 0) out << ", " << restarts << " restart" << (restarts == 1 ? "" : "s");
+}
+
+}  // namespace
 
 double SolveResult::relative_residual_norm(size_type j) const
 {
     if (j < 0 || j >= static_cast<size_type>(residual_norms.size())) return 0;
     const double rhs = j < static_cast<size_type>(rhs_norms.size()) ? rhs_norms[j] : 0;
     return rhs > 0 ? residual_norms[j] / rhs : residual_norms[j];
+}
+
+size_type SolveResult::total_restarts() const noexcept
+{
+    size_type total = 0;
+    for (const auto n : restarts) total += n;
+    return total;
 }
 
 std::string SolveResult::message() const
@@ -41,6 +56,7 @@ std::string SolveResult::message() const
         }
         out << "converged after " << iterations << " iteration" << (iterations == 1 ? "" : "s")
             << " (relative residual " << std::scientific << worst << ")";
+        append_restarts_of(out, total_restarts());
         return out.str();
     }
     for (std::size_t j = 0; j < columns.size(); ++j) {
@@ -55,6 +71,7 @@ std::string SolveResult::message() const
             << relative_residual_norm(static_cast<size_type>(j)) << ")";
         break;
     }
+    append_restarts_of(out, total_restarts());
     return out.str();
 }
 

@@ -15,8 +15,9 @@ enum Vector : int { r_vec, r2_vec, p_vec, p2_vec, q_vec, q2_vec, z_vec, z2_vec }
 
 template <typename V>
 Bicg<V>::Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-              const CommonParameters<V>& params)
-    : EnableIterativeSolver<Bicg<V>, V>(std::move(exec), std::move(system), params),
+              const ShadowParameters<V>& params)
+    : EnableIterativeSolver<Bicg<V>, V, ShadowParameters<V>>(std::move(exec), std::move(system),
+                                                             params),
       system_conj_transpose_(loom::conj_transpose(this->system_matrix()))
 {
     if (this->preconditioner()) {
@@ -49,6 +50,7 @@ void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::Solv
     auto& z = M ? st.vector(z_vec) : r;
     auto& z2 = M ? st.vector(z2_vec) : r2;
     const auto k = st.columns();
+    const auto max_restarts = this->parameters().max_restarts;
     const auto rho = st.host_values();
 
     detail::residual(space, A, b, x, r);
@@ -96,13 +98,32 @@ void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::Solv
         st.set_norms_from_squares(rr_slot);
         if (st.check(it, &x)) return;
 
+        bool restarted = false;
         for (size_type j = 0; j < k; ++j) {
             const V rho_new = s.host(rho_slot, j);
-            const V beta = st.next_beta(j, rho_new, rho[j], rho_new, "rho", it);
+            V beta{0};
+            if (st.restart_shadow(j, rho_new, max_restarts)) {
+                // r2 = r; beta = 0 restarts p and p2 from z and z2; rho is recomputed below.
+                detail::copy_column(space, r, r2, j);
+                restarted = true;
+            } else {
+                beta = st.next_beta(j, rho_new, rho[j], rho_new, "rho", it);
+            }
             s.host(beta_slot, j) = beta;
             s.host(conj_beta_slot, j) = loom::conj(beta);
         }
         if (st.all_stopped()) return;
+        if (restarted) {
+            // The other columns' z2 and rho come out as they were: the same inputs.
+            if (M) MH->apply(r2, z2);
+            s.conj_dot(rho_slot, r2, z);
+            s.fetch(rho_slot);
+            for (size_type j = 0; j < k; ++j) {
+                rho[j] = s.host(rho_slot, j);
+                if (st.running(j)) st.usable_denominator(j, rho[j], "rho", it);
+            }
+            if (st.all_stopped()) return;
+        }
         s.push(beta_slot, 2);
         s.axpby(one_slot, z, beta_slot, p);
         s.axpby(one_slot, z2, conj_beta_slot, p2);

@@ -38,6 +38,7 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     auto& p_hat = M ? st.vector(p_hat_vec) : p;
     auto& s_hat = M ? st.vector(s_hat_vec) : r;
     const auto k = st.columns();
+    const auto max_restarts = this->parameters().max_restarts;
     const auto host = st.host_values();
     auto at = [&](size_type j, Host h) -> V& { return host[j * host_count + h]; };
 
@@ -50,11 +51,15 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
     s.push(one_slot);
 
     for (size_type it = 1;; ++it) {
-        // rho = r~^H r is in rho_slot, fetched.
+        // rho = r~^H r is in rho_slot, fetched (with r^H r after iteration 1).
         for (size_type j = 0; j < k; ++j) {
             V beta{0};
-            const V rho = s.host(rho_slot, j);
-            if (st.running(j) && st.usable_denominator(j, rho, "rho", it - 1) && it > 1) {
+            V rho = s.host(rho_slot, j);
+            if (it > 1 && st.restart_shadow(j, rho, max_restarts)) {
+                // r~ = r makes rho = r^H r; beta = 0 restarts p from r.
+                detail::copy_column(space, r, r_tld, j);
+                rho = s.host(rr_slot, j);
+            } else if (st.running(j) && st.usable_denominator(j, rho, "rho", it - 1) && it > 1) {
                 beta = (rho / at(j, rho_old_h)) * (at(j, alpha_h) / at(j, omega_h));
                 if (!st.finite_or_stop(j, beta, "beta", it - 1)) beta = V{0};
             }

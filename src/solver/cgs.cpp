@@ -38,6 +38,7 @@ void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::Solve
     auto& p_hat = M ? st.vector(p_hat_vec) : p;
     auto& u_hat = M ? st.vector(p_hat_vec) : t;
     const auto k = st.columns();
+    const auto max_restarts = this->parameters().max_restarts;
     const auto rho = st.host_values();
 
     detail::residual(space, A, b, x, r);
@@ -83,7 +84,14 @@ void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::Solve
 
         for (size_type j = 0; j < k; ++j) {
             const V rho_new = s.host(rho_slot, j);
-            const V beta = st.next_beta(j, rho_new, rho[j], rho_new, "rho", it);
+            V beta{0};
+            if (st.restart_shadow(j, rho_new, max_restarts)) {
+                // r~ = r makes rho = r^H r; beta = 0 restarts u and p from r.
+                detail::copy_column(space, r, r_tld, j);
+                rho[j] = s.host(rr_slot, j);
+            } else {
+                beta = st.next_beta(j, rho_new, rho[j], rho_new, "rho", it);
+            }
             s.host(beta_slot, j) = beta;
             s.host(beta_squared_slot, j) = beta * beta;
         }

@@ -172,11 +172,15 @@ public:
         switch (kind) {
         case SolverKind::cg: return krylov(Cg<V>::build(), node, guess);
         case SolverKind::fcg: return krylov(Fcg<V>::build(), node, guess);
-        case SolverKind::bicg: return krylov(Bicg<V>::build(), node, guess);
-        case SolverKind::bicgstab: return krylov(Bicgstab<V>::build(), node, guess);
-        case SolverKind::cgs: return krylov(Cgs<V>::build(), node, guess);
+        case SolverKind::bicg: return shadow(Bicg<V>::build(), node, guess);
+        case SolverKind::bicgstab: return shadow(Bicgstab<V>::build(), node, guess);
+        case SolverKind::cgs: return shadow(Cgs<V>::build(), node, guess);
         case SolverKind::gmres: return gmres(Gmres<V>::build(), node, guess);
         case SolverKind::cb_gmres: return gmres(CbGmres<V>::build(), node, guess);
+        case SolverKind::fgmres: return gmres(Fgmres<V>::build(), node, guess);
+        case SolverKind::gcr: return gcr(node, guess);
+        case SolverKind::minres: return krylov(Minres<V>::build(), node, guess);
+        case SolverKind::idr: return idr(node, guess);
         case SolverKind::pipe_cg: return pipe_cg(node, guess);
         case SolverKind::chebyshev: return chebyshev(node, guess);
         case SolverKind::ir: return ir(node, guess);
@@ -210,7 +214,7 @@ private:
         return common(std::move(builder), node, "preconditioner", guess);
     }
 
-    /// GMRES and CB-GMRES: their parameters, then what every solver takes.
+    /// GMRES, CB-GMRES and FGMRES: their parameters, then what every solver takes.
     template <typename Builder>
     std::shared_ptr<const LinOpFactory<V>> gmres(Builder builder, const Node& node,
                                                  InitialGuess guess) const
@@ -299,6 +303,42 @@ private:
             if (!inner) node.child("inner").fail("inner_precision \"lower\" needs an inner solver");
             return inner;
         }
+    }
+
+    /// BiCG, BiCGSTAB or CGS: max_restarts (solver/shadow_restart.hpp).
+    template <typename Builder>
+    std::shared_ptr<const LinOpFactory<V>> shadow(Builder builder, const Node& node,
+                                                  InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner", "max_restarts"}), owner(node));
+        if (auto restarts = node.find("max_restarts")) {
+            builder.with_max_restarts(restarts->integer(0, "a non-negative integer"));
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    std::shared_ptr<const LinOpFactory<V>> gcr(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner", "krylov_dim"}), owner(node));
+        auto builder = Gcr<V>::build();
+        if (auto m = node.find("krylov_dim")) {
+            builder.with_krylov_dim(m->integer(1, "a positive integer"));
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
+    }
+
+    std::shared_ptr<const LinOpFactory<V>> idr(const Node& node, InitialGuess guess) const
+    {
+        node.allow_keys(solver_keys({"preconditioner", "subspace_dim", "seed"}), owner(node));
+        auto builder = Idr<V>::build();
+        if (auto dim = node.find("subspace_dim")) {
+            builder.with_subspace_dim(dim->integer(1, "a positive integer"));
+        }
+        if (auto seed = node.find("seed")) {
+            const auto value = seed->integer(0, "a non-negative integer");
+            builder.with_seed(static_cast<std::uint64_t>(value));
+        }
+        return common(std::move(builder), node, "preconditioner", guess);
     }
 
     /// What every solver takes; `inner_key` names its preconditioner slot.

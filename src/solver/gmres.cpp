@@ -1,5 +1,7 @@
 #include "loom/solver/gmres.hpp"
 
+#include "loom/solver/fgmres.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -149,11 +151,12 @@ void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization me
 }
 
 /// Restarted GMRES(m) over a basis store; z_vec and combination_vec are the state's vectors
-/// for M V_j and V y when preconditioned.
+/// for M V_j and V y when preconditioned. Flexible (FGMRES) when z_first >= 0: Z_j = M V_j is
+/// kept in vector z_first + j and x += Z y (M may change between applies); -1 otherwise.
 template <typename V, typename Basis>
 void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization method,
-               Basis& basis, int z_vec, int combination_vec, const matrix::Dense<V>& b,
-               matrix::Dense<V>& x, detail::SolveState<V>& st)
+               Basis& basis, int z_vec, int combination_vec, int z_first,
+               const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st)
 {
     const auto& A = *solver.system_matrix();
     const auto* M = solver.preconditioner().get();
@@ -186,7 +189,7 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
             ++it;
             auto& w = basis.next(j);
             if (M) {
-                auto& z = st.vector(z_vec);
+                auto& z = st.vector(z_first >= 0 ? z_first + static_cast<int>(j) : z_vec);
                 M->apply(basis[j], z);
                 A.apply(z, w);
             } else {
@@ -238,7 +241,12 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
                 }
             }
             s.push(y_slot, static_cast<int>(used));
-            if (M) {
+            if (M && z_first >= 0) {
+                for (size_type i = 0; i < used; ++i) {
+                    s.axpy(y_slot + static_cast<int>(i), st.vector(z_first + static_cast<int>(i)),
+                           x);
+                }
+            } else if (M) {
                 auto& combination = st.vector(combination_vec);
                 auto& z = st.vector(z_vec);
                 space.fill(combination, V{0});
@@ -268,16 +276,6 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
     }
 }
 
-/// The restart length: krylov_dim, at most the system size; BadInput below 1.
-size_type restart_length(const char* name, size_type krylov_dim, size_type rows)
-{
-    if (krylov_dim < 1) {
-        throw BadInput(std::string("loom::solver::") + name,
-                       "krylov_dim must be at least 1, got " + std::to_string(krylov_dim));
-    }
-    return std::min(krylov_dim, std::max<size_type>(rows, 1));
-}
-
 /// Slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}.
 template <typename V>
 detail::Workspace gmres_workspace(int vectors, size_type m)
@@ -287,12 +285,21 @@ detail::Workspace gmres_workspace(int vectors, size_type m)
 
 }  // namespace
 
+size_type detail::restart_length(size_type krylov_dim, size_type rows, const char* where)
+{
+    if (krylov_dim < 1) {
+        throw BadInput(where, "krylov_dim must be at least 1, got " + std::to_string(krylov_dim));
+    }
+    return std::min(krylov_dim, std::max<size_type>(rows, 1));
+}
+
 template <typename V>
 Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
                 const GmresParameters<V>& params)
     : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
                                                              params),
-      krylov_dim_(restart_length(solver_name, params.krylov_dim, this->size().rows))
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+                                         "loom::solver::gmres"))
 {}
 
 template <typename V>
@@ -309,8 +316,8 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
 {
     FullBasis<V> basis(st);
     const auto m = static_cast<int>(krylov_dim_);
-    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, m + 1, m + 2, b, x,
-              st);
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, m + 1, m + 2, -1,
+              b, x, st);
 }
 
 template <typename V>
@@ -318,7 +325,8 @@ CbGmres<V>::CbGmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const 
                     const GmresParameters<V>& params)
     : EnableIterativeSolver<CbGmres<V>, V, GmresParameters<V>>(std::move(exec),
                                                                std::move(system), params),
-      krylov_dim_(restart_length(solver_name, params.krylov_dim, this->size().rows))
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+                                         "loom::solver::cb-gmres"))
 {}
 
 template <typename V>
@@ -341,12 +349,39 @@ void CbGmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         }
     }
     CompressedBasis<V> basis(st, basis_);
-    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, 2, 3, b, x, st);
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, 2, 3, -1, b, x,
+              st);
+}
+
+template <typename V>
+Fgmres<V>::Fgmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+                  const GmresParameters<V>& params)
+    : EnableIterativeSolver<Fgmres<V>, V, GmresParameters<V>>(std::move(exec),
+                                                              std::move(system), params),
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+                                         "loom::solver::fgmres"))
+{}
+
+template <typename V>
+detail::Workspace Fgmres<V>::workspace() const
+{
+    // the basis V_0..V_m, plus Z_0..Z_{m-1}
+    return gmres_workspace<V>(static_cast<int>(2 * krylov_dim_ + 1), krylov_dim_);
+}
+
+template <typename V>
+void Fgmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                      detail::SolveState<V>& st) const
+{
+    FullBasis<V> basis(st);
+    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, -1, -1,
+              static_cast<int>(krylov_dim_ + 1), b, x, st);
 }
 
 #define LOOM_INSTANTIATE_GMRES(V) \
     template class Gmres<V>;      \
-    template class CbGmres<V>;
+    template class CbGmres<V>;    \
+    template class Fgmres<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_GMRES)
 
 }  // namespace loom::solver

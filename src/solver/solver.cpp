@@ -100,6 +100,7 @@ SolveState<V>::SolveState(const IterativeSolver<V>& solver, size_type k, const W
       norms_(k),
       rhs_norms_(k),
       initial_norms_(k),
+      restarts_(k),
       frozen_(k)
 {
     vectors_.reserve(sizes.vectors);
@@ -122,6 +123,7 @@ void SolveState<V>::begin()
 {
     std::fill(status_.begin(), status_.end(), stop::ColumnStatus{});
     std::fill(frozen_.begin(), frozen_.end(), char{0});
+    std::fill(restarts_.begin(), restarts_.end(), size_type{0});
     iteration_ = 0;
     context_.start_time = std::chrono::steady_clock::now();
 }
@@ -242,6 +244,14 @@ V SolveState<V>::next_beta(size_type j, const V& num, V& rho_old, const V& rho_n
 }
 
 template <typename V>
+bool SolveState<V>::restart_shadow(size_type j, const V& rho, size_type max_restarts)
+{
+    if (!running(j) || rho != V{0} || restarts_[j] >= max_restarts) return false;
+    ++restarts_[j];
+    return true;
+}
+
+template <typename V>
 bool SolveState<V>::all_stopped() const noexcept
 {
     return std::all_of(status_.begin(), status_.end(),
@@ -292,6 +302,7 @@ SolveResult SolveState<V>::finish(matrix::Dense<V>& x)
     result.residual_norms = norms_;
     result.initial_residual_norms = initial_norms_;
     result.rhs_norms = rhs_norms_;
+    result.restarts = restarts_;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                                    context_.start_time)
                          .count();

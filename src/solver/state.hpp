@@ -53,6 +53,16 @@ void residual(const VectorSpace<V>& space, const LinOp<V>& A, const matrix::Dens
     A.apply(V{-1}, x, V{1}, r);
 }
 
+/// y(:, j) = x(:, j).
+template <typename V>
+void copy_column(const VectorSpace<V>& space, matrix::Dense<V>& x, matrix::Dense<V>& y,
+                 size_type j)
+{
+    const auto xj = x.column(j);
+    auto yj = y.column(j);
+    space.copy(xj, yj);
+}
+
 template <typename V>
 class Scalars {
 public:
@@ -198,6 +208,12 @@ public:
     V next_beta(size_type j, const V& num, V& rho_old, const V& rho_new, const char* rho_name,
                 size_type iteration);
 
+    /// Whether running column j, whose rho = r~^H r is exactly zero, restarts with a fresh
+    /// shadow residual (solver/shadow_restart.hpp): true, and counted, while it made fewer
+    /// than max_restarts. The method then sets r~(:, j) = r(:, j) and restarts its
+    /// directions; otherwise the usual denominator check stops the column.
+    bool restart_shadow(size_type j, const V& rho, size_type max_restarts);
+
     bool running(size_type j) const noexcept { return !status_[j].stopped(); }
     bool all_stopped() const noexcept;
     /// Saves the x of columns that stopped since the last freeze (only when k > 1: with one
@@ -221,6 +237,7 @@ private:
     std::vector<double> norms_;
     std::vector<double> rhs_norms_;
     std::vector<double> initial_norms_;
+    std::vector<size_type> restarts_;
     std::vector<char> pending_freeze_;
     std::vector<char> frozen_;
     matrix::Dense<V> frozen_x_;

@@ -1,5 +1,9 @@
 #include "loom/solver/vector_space.hpp"
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "base/instantiate.hpp"
 #include "loom/blas/vector.hpp"
 
@@ -34,6 +38,28 @@ void VectorSpace<V>::conj_dot(const Vector& x, const Vector& y, Vector& out) con
 template <typename V>
 void VectorSpace<V>::finish_reductions(Vector&) const
 {}
+
+template <typename V>
+void VectorSpace<V>::fill_random(Vector& x, std::uint64_t seed) const
+{
+    std::mt19937_64 engine(seed);
+    std::uniform_real_distribution<double> uniform(-1, 1);
+    const auto rows = x.size().rows;
+    const auto cols = x.size().cols;
+    std::vector<V> values(static_cast<std::size_t>(rows * cols));
+    for (size_type i = 0; i < rows; ++i) {
+        V value;
+        if constexpr (is_complex_v<V>) {
+            const double re = uniform(engine);
+            value = V(re, uniform(engine));
+        } else {
+            value = static_cast<V>(uniform(engine));
+        }
+        std::fill_n(values.begin() + i * cols, cols, value);
+    }
+    const auto staged = Vector::from_host(exec_, x.size(), values);
+    blas::copy(staged, x);
+}
 
 template <typename V>
 void VectorSpace<V>::copy(const Vector& x, Vector& y) const

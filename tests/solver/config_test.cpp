@@ -72,6 +72,34 @@ TEST(Config, BuildsEachSolver)
     EXPECT_NO_THROW(parameters_of<solver::Cgs<V>>(with("cgs")));
     EXPECT_NO_THROW(parameters_of<solver::Gmres<V>>(with("gmres")));
     EXPECT_NO_THROW(parameters_of<solver::Ir<V>>(with("ir")));
+    EXPECT_NO_THROW(parameters_of<solver::Fgmres<V>>(with("fgmres")));
+    EXPECT_NO_THROW(parameters_of<solver::Gcr<V>>(with("gcr")));
+    EXPECT_NO_THROW(parameters_of<solver::Minres<V>>(with("minres")));
+    EXPECT_NO_THROW(parameters_of<solver::Idr<V>>(with("idr")));
+}
+
+TEST(Config, ReadsTheNewSolversParameters)
+{
+    const auto bicgstab = parameters_of<solver::Bicgstab<V>>(parse(
+        R"({"solver": "bicgstab", "max_restarts": 3, )" + std::string(criteria) + "}"));
+    EXPECT_EQ(bicgstab.max_restarts, 3);
+    EXPECT_EQ(parameters_of<solver::Cgs<V>>(parse(R"({"solver": "cgs", )" +
+                                                  std::string(criteria) + "}"))
+                  .max_restarts,
+              solver::ShadowParameters<V>::default_max_restarts);
+    const auto idr = parameters_of<solver::Idr<V>>(parse(
+        R"({"solver": "idr", "subspace_dim": 4, "seed": 7, )" + std::string(criteria) + "}"));
+    EXPECT_EQ(idr.subspace_dim, 4);
+    EXPECT_EQ(idr.seed, 7u);
+    const auto fgmres = parameters_of<solver::Fgmres<V>>(parse(
+        R"({"solver": "fgmres", "krylov_dim": 12, "preconditioner": "jacobi", )" +
+        std::string(criteria) + "}"));
+    EXPECT_EQ(fgmres.krylov_dim, 12);
+    EXPECT_NE(fgmres.preconditioner_factory, nullptr);
+    EXPECT_EQ(parameters_of<solver::Gcr<V>>(parse(R"({"solver": "gcr", "krylov_dim": 5, )" +
+                                                  std::string(criteria) + "}"))
+                  .krylov_dim,
+              5);
 }
 
 TEST(Config, DefaultsMatchTheBuilder)
@@ -244,7 +272,14 @@ TEST(Config, RefusesEveryMalformedConfig)
         {"[1, 2]", "the config: expected an object with a \"solver\" key, got [1,2]"},
         {R"({"criteria": {"max_iters": 1}})", "the config: missing \"solver\""},
         {R"({"solver": "lu", "criteria": {"max_iters": 1}})",
-         "solver: expected one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe-cg, chebyshev, cb-gmres, amg, got \"lu\""},
+         "solver: expected one of cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe-cg, chebyshev, "
+         "cb-gmres, fgmres, gcr, minres, idr, amg, got \"lu\""},
+        {R"({"solver": "cgs", "max_restarts": -1, "criteria": {"max_iters": 1}})",
+         "max_restarts: expected a non-negative integer, got -1"},
+        {R"({"solver": "idr", "subspace_dim": 0, "criteria": {"max_iters": 1}})",
+         "subspace_dim: expected a positive integer, got 0"},
+        {R"({"solver": "minres", "krylov_dim": 5, "criteria": {"max_iters": 1}})",
+         "krylov_dim: unknown key for solver \"minres\""},
         {R"({"solver": 3, "criteria": {"max_iters": 1}})", "solver: expected one of"},
         {R"({"solver": "cg"})", "the config: missing \"criteria\""},
         {R"({"solver": "cg", "criteria": {}})", "criteria: expected at least one criterion"},

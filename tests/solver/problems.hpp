@@ -137,6 +137,14 @@ std::map<std::string, SolverMaker<V>> all_solvers()
     m["chebyshev"] = [](auto exec, auto c) {
         return Chebyshev<V>::build().with_criteria(c).on(exec);
     };
+    m["fgmres"] = [](auto exec, auto c) {
+        return Fgmres<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
+    };
+    m["gcr"] = [](auto exec, auto c) {
+        return Gcr<V>::build().with_criteria(c).with_krylov_dim(10).on(exec);
+    };
+    m["idr"] = [](auto exec, auto c) { return Idr<V>::build().with_criteria(c).on(exec); };
+    m["minres"] = [](auto exec, auto c) { return Minres<V>::build().with_criteria(c).on(exec); };
     // IR around a few CG steps (SPD only) converges quickly; plain Richardson would not.
     m["ir"] = [](auto exec, auto c) {
         auto inner = Cg<V>::build()
@@ -147,10 +155,11 @@ std::map<std::string, SolverMaker<V>> all_solvers()
     return m;
 }
 
-/// Solvers that need a Hermitian positive definite matrix.
+/// Solvers that need a Hermitian matrix (positive definite but for MINRES).
 inline bool needs_spd(const std::string& name)
 {
-    return name == "cg" || name == "fcg" || name == "ir" || name == "pipe-cg" || name == "chebyshev";
+    return name == "cg" || name == "fcg" || name == "ir" || name == "pipe-cg" ||
+           name == "chebyshev" || name == "minres";
 }
 
 }  // namespace loom::test

@@ -65,7 +65,8 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     if (kind != solver::SolverKind::amg) {
         config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
     }
-    if (kind == solver::SolverKind::gmres || kind == solver::SolverKind::cb_gmres) {
+    if (kind == solver::SolverKind::gmres || kind == solver::SolverKind::cb_gmres ||
+        kind == solver::SolverKind::fgmres || kind == solver::SolverKind::gcr) {
         config["krylov_dim"] = options.restart;
     }
     if (kind == solver::SolverKind::ir) config["inner_precision"] = options.inner_precision;
@@ -308,7 +309,8 @@ Runner setup(CLI::App& sub)
     auto* max_iters = sub.add_option("--max-iters", options->max_iters, "Iteration limit")
                           ->check(CLI::NonNegativeNumber)
                           ->capture_default_str();
-    auto* restart = sub.add_option("--restart", options->restart, "GMRES restart length")
+    auto* restart = sub.add_option("--restart", options->restart,
+                                   "GMRES, CB-GMRES, FGMRES and GCR restart length")
                         ->check(CLI::PositiveNumber)
                         ->capture_default_str();
     auto* inner_precision =

@@ -61,14 +61,19 @@ struct SolveResult {
     std::vector<double> residual_norms;
     std::vector<double> initial_residual_norms;
     std::vector<double> rhs_norms;
+    /// Restarts with a fresh shadow residual per column (BiCG, BiCGSTAB, CGS; 0 elsewhere).
+    std::vector<size_type> restarts;
     /// Wall-clock time of the solve.
     double seconds = 0;
 
     bool converged() const noexcept { return reason == stop::Reason::converged; }
     /// Residual norm of column j relative to ||b_j|| (its absolute norm when b_j is zero).
     double relative_residual_norm(size_type j = 0) const;
+    /// The restarts of all columns together.
+    size_type total_restarts() const noexcept;
     /// One line: "converged after 42 iterations (relative residual 3.1e-09)" or
-    /// "column 2: breakdown (rho = 0) at iteration 7".
+    /// "column 2: breakdown (rho) at iteration 7", followed by ", 2 restarts" when the
+    /// shadow residual was restarted.
     std::string message() const;
 };
 

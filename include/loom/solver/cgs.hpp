@@ -1,8 +1,9 @@
 // Conjugate gradient squared (Sonneveld) for general systems, right-preconditioned.
+// Restarts on a rho breakdown (solver/shadow_restart.hpp).
 // See solver/solver.hpp for building, generating, criteria and failure handling.
 #pragma once
 
-#include "loom/solver/solver.hpp"
+#include "loom/solver/shadow_restart.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
@@ -10,11 +11,13 @@ LOOM_PUBLIC_BEGIN
 namespace loom::solver {
 
 template <typename V>
-class Cgs final : public EnableIterativeSolver<Cgs<V>, V> {
+class Cgs final : public EnableIterativeSolver<Cgs<V>, V, ShadowParameters<V>> {
 public:
     static constexpr const char* solver_name = "cgs";
 
-    using EnableIterativeSolver<Cgs<V>, V>::EnableIterativeSolver;
+    using EnableIterativeSolver<Cgs<V>, V, ShadowParameters<V>>::EnableIterativeSolver;
+    using Builder = ShadowBuilder<Cgs, V>;
+    static Builder build() { return {}; }
 
 protected:
     detail::Workspace workspace() const override;

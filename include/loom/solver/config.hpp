@@ -4,9 +4,13 @@
 //
 //     {
 //       "solver": "gmres",                  // cg fcg bicg bicgstab cgs gmres ir pipe-cg
-//                                           // chebyshev cb-gmres (required)
-//       "krylov_dim": 30,                   // gmres, cb-gmres: restart length (default 30)
-//       "orthogonalization": "modified",    // gmres, cb-gmres: modified | classical
+//                                           // chebyshev cb-gmres fgmres gcr minres idr amg
+//                                           // (required)
+//       "krylov_dim": 30,                   // gmres, cb-gmres, fgmres, gcr: restart length
+//       "orthogonalization": "modified",    // gmres, cb-gmres, fgmres: modified | classical
+//       "max_restarts": 10,                 // bicg, bicgstab, cgs: fresh shadow residuals
+//       "subspace_dim": 2,                  // idr: the shadow space dimension s
+//       "seed": 15,                         // idr: seed of the random shadow space
 //       "replacement_interval": 0,          // pipe-cg: residual replacement every k (0: off)
 //       "eigenvalue_bounds": [0.1, 8],      // chebyshev: [lower, upper] (default: estimated)
 //       "estimation_steps": 20,             // chebyshev: CG steps of the estimate
@@ -59,7 +63,23 @@ namespace loom::solver {
 
 /// The solvers a config (and the command line) names. A new solver is a line here and its
 /// builder in from_config.
-enum class SolverKind { cg, fcg, bicg, bicgstab, cgs, gmres, ir, pipe_cg, chebyshev, cb_gmres, amg };
+enum class SolverKind {
+    cg,
+    fcg,
+    bicg,
+    bicgstab,
+    cgs,
+    gmres,
+    ir,
+    pipe_cg,
+    chebyshev,
+    cb_gmres,
+    fgmres,
+    gcr,
+    minres,
+    idr,
+    amg,
+};
 
 inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::cg, "cg", "conjugate gradients (Hermitian positive definite A)"},
@@ -72,6 +92,10 @@ inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::pipe_cg, "pipe-cg", "pipelined CG: one global reduction per iteration"},
     {SolverKind::chebyshev, "chebyshev", "Chebyshev iteration (bounds given or estimated)"},
     {SolverKind::cb_gmres, "cb-gmres", "GMRES with its basis stored in a lower precision"},
+    {SolverKind::fgmres, "fgmres", "flexible GMRES (the preconditioner may vary)"},
+    {SolverKind::gcr, "gcr", "restarted generalized conjugate residual"},
+    {SolverKind::minres, "minres", "minimal residual (Hermitian, possibly indefinite A)"},
+    {SolverKind::idr, "idr", "induced dimension reduction IDR(s)"},
     {SolverKind::amg, "amg", "smoothed-aggregation multigrid cycles"},
 };
 constexpr NameTable<SolverKind> names_of(SolverKind) { return {"solver", solver_names}; }

@@ -35,7 +35,7 @@ struct GmresParameters : CommonParameters<V> {
     Orthogonalization orthogonalization = Orthogonalization::modified;
 };
 
-/// The builder of GMRES and its variants (CB-GMRES): the common setters and GMRES's own.
+/// The builder of GMRES and its variants (CB-GMRES, FGMRES): the common setters and GMRES's own.
 template <typename SolverT>
 class GmresBuilder : public BuilderBase<GmresBuilder<SolverT>,
                                         GmresParameters<typename SolverT::value_type>, SolverT> {
@@ -78,6 +78,12 @@ private:
 };
 
 const char* to_string(Orthogonalization method) noexcept;
+
+namespace detail {
+/// krylov_dim clamped to the system size (at least 1); BadInput naming `where` when the
+/// parameter is below 1.
+size_type restart_length(size_type krylov_dim, size_type rows, const char* where);
+}  // namespace detail
 
 }  // namespace loom::solver
 

@@ -197,7 +197,7 @@ public:
     IterativeSolver& operator=(const IterativeSolver&) = delete;
 
     /// "cg", "fcg", "bicg", "bicgstab", "cgs", "gmres", "ir", "pipe-cg", "chebyshev",
-    /// "cb-gmres".
+    /// "cb-gmres", "fgmres", "gcr", "minres", "idr".
     virtual const char* name() const noexcept = 0;
 
     const std::shared_ptr<const LinOp<V>>& system_matrix() const noexcept { return system_; }

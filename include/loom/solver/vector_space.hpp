@@ -10,6 +10,7 @@
 // systems is an operator applying system j to column j: per-column reductions are per system.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "loom/base/array.hpp"
@@ -53,6 +54,9 @@ public:
     // ---- updates: per column, on the local rows, no communication
     virtual void copy(const Vector& x, Vector& y) const;
     virtual void fill(Vector& x, V value) const;
+    /// x(:, j) = one pseudo-random vector (entries uniform in [-1, 1], real and imaginary
+    /// parts alike) for every j, a function of `seed` and the row only: reproducible.
+    virtual void fill_random(Vector& x, std::uint64_t seed) const;
     /// y(:, j) += alpha x(:, j).
     virtual void axpy(V alpha, const Vector& x, Vector& y) const;
     /// y(:, j) += alpha(0, j) x(:, j).

@@ -1,0 +1,41 @@
+// Flexible GMRES(m) (Saad): right-preconditioned GMRES that stores the preconditioned
+// vectors z_j = M_j v_j, so that the preconditioner may change between applies (an inner
+// iterative solver, say); x = x0 + Z y. Costs m more vectors than GMRES; with a fixed
+// preconditioner its iterates are those of GMRES. Parameters and counting as for GMRES.
+// See solver/solver.hpp for building, generating, criteria and failure handling.
+#pragma once
+
+#include "loom/solver/gmres.hpp"
+
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
+namespace loom::solver {
+
+template <typename V>
+class Fgmres final : public EnableIterativeSolver<Fgmres<V>, V, GmresParameters<V>> {
+public:
+    static constexpr const char* solver_name = "fgmres";
+
+    using Builder = GmresBuilder<Fgmres>;
+    static Builder build() { return {}; }
+
+    /// Made by Factory::generate. BadInput when krylov_dim < 1.
+    Fgmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
+           const GmresParameters<V>& params);
+
+    /// The restart length used: krylov_dim, or the system size when that is smaller.
+    size_type krylov_dim() const noexcept { return krylov_dim_; }
+
+protected:
+    detail::Workspace workspace() const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
+               detail::SolveState<V>& state) const override;
+
+private:
+    size_type krylov_dim_;
+};
+
+}  // namespace loom::solver
+
+LOOM_PUBLIC_END

@@ -22,14 +22,14 @@ const char* to_string(GaussSeidelDirection direction) { return names_of(directio
 template <typename V, typename I>
 auto GaussSeidel<V, I>::Builder::with_direction(GaussSeidelDirection direction) -> Builder&
 {
-    params_.direction = direction;
+    this->params_.direction = direction;
     return *this;
 }
 
 template <typename V, typename I>
 auto GaussSeidel<V, I>::Builder::with_variant(GaussSeidelVariant variant) -> Builder&
 {
-    params_.variant = variant;
+    this->params_.variant = variant;
     return *this;
 }
 
@@ -40,7 +40,7 @@ auto GaussSeidel<V, I>::Builder::with_relaxation(double omega) -> Builder&
         throw BadInput("loom::precond::GaussSeidel::Builder::with_relaxation",
                        "relaxation factor " + std::to_string(omega) + " is outside (0, 2)");
     }
-    params_.relaxation = omega;
+    this->params_.relaxation = omega;
     return *this;
 }
 
@@ -51,53 +51,24 @@ auto GaussSeidel<V, I>::Builder::with_sweeps(size_type sweeps) -> Builder&
         throw BadInput("loom::precond::GaussSeidel::Builder::with_sweeps",
                        "at least one sweep is needed");
     }
-    params_.sweeps = sweeps;
+    this->params_.sweeps = sweeps;
     return *this;
 }
 
 template <typename V, typename I>
 auto GaussSeidel<V, I>::Builder::with_coloring(graph::ColoringAlgorithm algorithm) -> Builder&
 {
-    params_.coloring = algorithm;
+    this->params_.coloring = algorithm;
     return *this;
 }
 
 template <typename V, typename I>
-auto GaussSeidel<V, I>::Builder::on(std::shared_ptr<const Executor> exec) const
-    -> std::shared_ptr<const Factory>
-{
-    return std::make_shared<const Factory>(std::move(exec), params_);
-}
-
-template <typename V, typename I>
-GaussSeidel<V, I>::Factory::Factory(std::shared_ptr<const Executor> exec, Parameters params)
-    : LinOpFactory<V>(std::move(exec)), params_(std::move(params))
-{}
-
-template <typename V, typename I>
-auto GaussSeidel<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) const
-    -> std::shared_ptr<GaussSeidel>
-{
-    auto csr = detail::square_csr_system<V, I>("loom::precond::GaussSeidel::Factory::generate",
-                                               "GaussSeidel", std::move(system));
-    return std::make_shared<GaussSeidel>(this->executor(), std::move(csr), params_);
-}
-
-template <typename V, typename I>
-std::shared_ptr<LinOp<V>> GaussSeidel<V, I>::Factory::generate_impl(
-    std::shared_ptr<const LinOp<V>> system) const
-{
-    return generate(std::move(system));
-}
-
-template <typename V, typename I>
 GaussSeidel<V, I>::GaussSeidel(std::shared_ptr<const Executor> exec,
-                               std::shared_ptr<const matrix::Csr<V, I>> A, const Parameters& params)
-    : LinOp<V>(std::move(exec), A->size()), params_(params)
+                               std::shared_ptr<const LinOp<V>> system, const Parameters& params)
+    : EnableGenerated<GaussSeidel, V, Parameters>(exec, {}, params)
 {
-    if (!A->executor()->same_memory_as(*this->executor())) {
-        A = std::make_shared<const matrix::Csr<V, I>>(this->executor(), *A);
-    }
+    auto A = detail::square_csr_system<V, I>("loom::precond::GaussSeidel", system, exec);
+    this->set_size(A->size());
     inverse_diagonal_ = sparse::invert_diagonal(*A);
     graph::ColoringHandle handle({.algorithm = params.coloring});
     order_ = params.variant == GaussSeidelVariant::point ? sparse::point_sweep_order(*A, handle)
@@ -109,15 +80,15 @@ template <typename V, typename I>
 void GaussSeidel<V, I>::smooth(const matrix::Dense<V>& b, matrix::Dense<V>& x,
                                size_type sweeps) const
 {
-    const V omega = static_cast<V>(params_.relaxation);
+    const V omega = static_cast<V>(this->parameters().relaxation);
     const auto sweep = [&](sparse::SweepDirection direction) {
         sparse::gauss_seidel_sweep(*matrix_, inverse_diagonal_, order_, direction, omega, b, x);
     };
     for (size_type s = 0; s < sweeps; ++s) {
-        if (params_.direction != GaussSeidelDirection::backward) {
+        if (this->parameters().direction != GaussSeidelDirection::backward) {
             sweep(sparse::SweepDirection::forward);
         }
-        if (params_.direction != GaussSeidelDirection::forward) {
+        if (this->parameters().direction != GaussSeidelDirection::forward) {
             sweep(sparse::SweepDirection::backward);
         }
     }
@@ -127,7 +98,7 @@ template <typename V, typename I>
 void GaussSeidel<V, I>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
     x.fill(V{0});
-    smooth(b, x, params_.sweeps);
+    smooth(b, x, this->parameters().sweeps);
 }
 
 template <typename V, typename I>

@@ -169,15 +169,9 @@ void Chebyshev<V>::estimate_bounds(size_type steps, double safety_factor)
 }
 
 template <typename V>
-detail::Workspace Chebyshev<V>::workspace() const
+void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {this->preconditioner() ? 3 : 2, slot_count, 0};
-}
-
-template <typename V>
-void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                         detail::SolveState<V>& st) const
-{
+    auto& st = this->state(b.cols(), {this->preconditioner() ? 3 : 2, slot_count, 0});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();

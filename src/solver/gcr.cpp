@@ -15,25 +15,10 @@ enum Vector : int { r_vec, basis_vec };
 }  // namespace
 
 template <typename V>
-Gcr<V>::Gcr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const GcrParameters<V>& params)
-    : EnableIterativeSolver<Gcr<V>, V, GcrParameters<V>>(std::move(exec), std::move(system),
-                                                         params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
-                                         "loom::solver::gcr"))
-{}
-
-template <typename V>
-detail::Workspace Gcr<V>::workspace() const
+void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {static_cast<int>(basis_vec + 2 * krylov_dim_), slot_count, 0};
-}
-
-template <typename V>
-void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                   detail::SolveState<V>& st) const
-{
-    const auto m = krylov_dim_;
+    const auto m = this->krylov_dim();
+    auto& st = this->state(b.cols(), {static_cast<int>(basis_vec + 2 * m), slot_count, 0});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();

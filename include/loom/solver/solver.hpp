@@ -175,12 +175,12 @@ protected:
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const final;
     void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const final;
 
-    /// What solve() needs; asked at every apply (keep it cheap).
-    virtual detail::Workspace workspace() const = 0;
-    /// Runs the method: x holds the initial guess, state is sized for b.cols() columns
-    /// and started (status reset, clock running).
-    virtual void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                       detail::SolveState<V>& state) const = 0;
+    /// Runs the method: x holds the initial guess. The method first takes its state from
+    /// state(), saying what it needs.
+    virtual void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const = 0;
+    /// The state of this apply, sized for `columns` right-hand sides and `sizes` (reused from
+    /// the last apply when it fits) and started (status reset, clock running).
+    detail::SolveState<V>& state(size_type columns, const detail::Workspace& sizes) const;
 
 private:
     std::shared_ptr<const LinOp<V>> system_;
@@ -196,7 +196,7 @@ private:
 
 /// What a concrete solver has because it is one: its parameters (copied from the factory),
 /// builder, factory type and name. Derived names itself (`solver_name`) and implements
-/// workspace() and solve(). A solver with parameters of its own passes them as ParametersT
+/// solve(). A solver with parameters of its own passes them as ParametersT
 /// and declares a Builder with their setters, and build(), hiding these.
 template <typename Derived, typename V, typename ParametersT = CommonParameters<V>>
 class EnableIterativeSolver : public IterativeSolver<V> {
@@ -219,6 +219,34 @@ public:
 
 private:
     Parameters params_;
+};
+
+namespace detail {
+/// krylov_dim clamped to the system size (at least 1); BadInput naming `where` when the
+/// parameter is below 1.
+size_type restart_length(size_type krylov_dim, size_type rows, const char* where);
+}  // namespace detail
+
+/// A solver restarted every krylov_dim steps (GMRES and its variants, GCR): ParametersT has
+/// `krylov_dim`, clamped here to the system size.
+template <typename Derived, typename V, typename ParametersT>
+class EnableRestartedSolver : public EnableIterativeSolver<Derived, V, ParametersT> {
+public:
+    /// Made by Factory::generate. BadInput when krylov_dim < 1.
+    EnableRestartedSolver(std::shared_ptr<const Executor> exec,
+                          std::shared_ptr<const LinOp<V>> system, const ParametersT& params)
+        : EnableIterativeSolver<Derived, V, ParametersT>(std::move(exec), std::move(system),
+                                                         params),
+          krylov_dim_(detail::restart_length(
+              params.krylov_dim, this->size().rows,
+              (std::string("loom::solver::") + Derived::solver_name).c_str()))
+    {}
+
+    /// The restart length used: krylov_dim, or the system size when that is smaller.
+    size_type krylov_dim() const noexcept { return krylov_dim_; }
+
+private:
+    size_type krylov_dim_;
 };
 
 }  // namespace loom::solver

@@ -70,10 +70,7 @@ void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
         s.axpy(neg_alpha_slot, q, r);
         s.scal(inv_norm_slot, p);
         s.scal(inv_norm_slot, q);
-        s.conj_dot(rr_slot, r, r);
-        s.fetch(rr_slot);
-        st.set_norms_from_squares(rr_slot);
-        if (st.check(it, &x)) return;
+        if (st.check_residual(it, rr_slot, r, x)) return;
     }
 }
 

@@ -110,10 +110,7 @@ void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
         s.push(omega_slot);
         s.axpy(omega_slot, d, x);
         detail::residual(space, A, b, x, r);
-        s.conj_dot(rr_slot, r, r);
-        s.fetch(rr_slot);
-        st.set_norms_from_squares(rr_slot);
-        if (st.check(it, &x)) return;
+        if (st.check_residual(it, rr_slot, r, x)) return;
     }
 }
 

@@ -179,6 +179,16 @@ void SolveState<V>::screen_norms(size_type iteration)
 }
 
 template <typename V>
+bool SolveState<V>::check_residual(size_type iteration, int rr_slot, const matrix::Dense<V>& r,
+                                   matrix::Dense<V>& x)
+{
+    scalars_.conj_dot(rr_slot, r, r);
+    scalars_.fetch(rr_slot);
+    set_norms_from_squares(rr_slot);
+    return check(iteration, &x);
+}
+
+template <typename V>
 bool SolveState<V>::check(size_type iteration, matrix::Dense<V>* x)
 {
     iteration_ = iteration;

@@ -30,12 +30,7 @@ std::vector<stop::ColumnStatus> copy_of(std::span<const stop::ColumnStatus> s)
 
 Record record_of(EventKind kind, const ApplyEvent& e)
 {
-    Record r;
-    r.kind = kind;
-    r.source = e.op;
-    r.size = e.size;
-    r.columns = e.columns;
-    return r;
+    return {.kind = kind, .source = e.op, .size = e.size, .columns = e.columns};
 }
 
 }  // namespace
@@ -139,49 +134,28 @@ void RecordLogger::on_apply_finished(const ApplyEvent& e)
 
 void RecordLogger::on_solve_started(const SolveStartEvent& e)
 {
-    Record r;
-    r.kind = EventKind::solve_started;
-    r.source = e.solver;
-    r.name = e.name;
-    r.size = e.size;
-    r.columns = e.columns;
-    r.residual_norms = copy_of(e.initial_residual_norms);
-    push(std::move(r));
+    push({.kind = EventKind::solve_started, .source = e.solver, .name = e.name, .size = e.size,
+          .columns = e.columns, .residual_norms = copy_of(e.initial_residual_norms)});
 }
 
 void RecordLogger::on_iteration(const IterationEvent& e)
 {
-    Record r;
-    r.kind = EventKind::iteration;
-    r.source = e.solver;
-    r.name = e.name;
-    r.iteration = e.iteration;
-    r.residual_norms = copy_of(e.residual_norms);
-    r.status = copy_of(e.status);
-    push(std::move(r));
+    push({.kind = EventKind::iteration, .source = e.solver, .name = e.name,
+          .iteration = e.iteration, .residual_norms = copy_of(e.residual_norms),
+          .status = copy_of(e.status)});
 }
 
 void RecordLogger::on_solve_finished(const SolveEndEvent& e)
 {
-    Record r;
-    r.kind = EventKind::solve_finished;
-    r.source = e.solver;
-    r.name = e.name;
-    r.iteration = e.result->iterations;
-    r.result = *e.result;
-    push(std::move(r));
+    push({.kind = EventKind::solve_finished, .source = e.solver, .name = e.name,
+          .iteration = e.result->iterations, .result = *e.result});
 }
 
 void RecordLogger::on_criterion_checked(const CriterionCheckEvent& e)
 {
-    Record r;
-    r.kind = EventKind::criterion_checked;
-    r.source = e.criterion;
-    r.iteration = e.iteration;
-    r.stopped_any = e.stopped_any;
-    r.residual_norms = copy_of(e.residual_norms);
-    r.status = copy_of(e.status);
-    push(std::move(r));
+    push({.kind = EventKind::criterion_checked, .source = e.criterion, .iteration = e.iteration,
+          .stopped_any = e.stopped_any, .residual_norms = copy_of(e.residual_norms),
+          .status = copy_of(e.status)});
 }
 
 // ---------------------------------------------------------------- ConvergenceLogger

@@ -91,7 +91,7 @@ void Multigrid<V, I>::smooth(const Level& level, int sweeps, const matrix::Dense
         return;
     }
     const auto& A = *level.A;
-    switch (params_.smoother) {
+    switch (this->parameters().smoother) {
     case MultigridSmoother::jacobi:
         jacobi(A, level.inverse_diagonal, static_cast<V>(jacobi_weight / level.rho), sweeps, b, x,
                level.r, zero_guess);
@@ -115,10 +115,11 @@ template <typename V, typename I>
 void Multigrid<V, I>::cycle(size_type k, MultigridCycle kind, const matrix::Dense<V>& b,
                             matrix::Dense<V>& x, bool zero_guess) const
 {
+    const auto& params = this->parameters();
     const auto& level = *levels_[k];
     if (level.is_coarsest()) {
         if (!level.lu) {
-            smooth(level, params_.pre_sweeps + params_.post_sweeps, b, x, zero_guess);
+            smooth(level, params.pre_sweeps + params.post_sweeps, b, x, zero_guess);
         } else if (zero_guess) {
             blas::copy(b, x);
             lapack::getrs(blas::Op::none, *level.lu, level.pivots, x);
@@ -129,7 +130,7 @@ void Multigrid<V, I>::cycle(size_type k, MultigridCycle kind, const matrix::Dens
         }
         return;
     }
-    smooth(level, params_.pre_sweeps, b, x, zero_guess);
+    smooth(level, params.pre_sweeps, b, x, zero_guess);
     residual(*level.A, b, x, level.r);
     auto& next = *levels_[k + 1];
     sparse::spmv(none, V{1}, level.R, level.r, V{0}, next.b);
@@ -141,14 +142,14 @@ void Multigrid<V, I>::cycle(size_type k, MultigridCycle kind, const matrix::Dens
         cycle(k + 1, MultigridCycle::v, next.b, next.x, false);
     }
     sparse::spmv(none, V{1}, level.P, next.x, V{1}, x);
-    smooth(level, params_.post_sweeps, b, x, false);
+    smooth(level, params.post_sweeps, b, x, false);
 }
 
 template <typename V, typename I>
 void Multigrid<V, I>::prepare_workspace(size_type columns) const
 {
     const auto& exec = this->executor();
-    const bool chebyshev = params_.smoother == MultigridSmoother::chebyshev;
+    const bool chebyshev = this->parameters().smoother == MultigridSmoother::chebyshev;
     for (size_type k = 0; k < num_levels(); ++k) {
         auto& level = *levels_[k];
         const dim2 size{level.A->rows(), columns};
@@ -167,7 +168,7 @@ void Multigrid<V, I>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
     if (this->size().rows == 0) return;
     prepare_workspace(b.cols());
-    cycle(0, params_.cycle, b, x, true);
+    cycle(0, this->parameters().cycle, b, x, true);
 }
 
 template <typename V, typename I>

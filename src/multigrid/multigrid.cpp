@@ -3,10 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
-#include <typeinfo>
 
 #include "base/instantiate.hpp"
-#include "log/demangle.hpp"
 #include "loom/base/error.hpp"
 #include "loom/lapack/dense_lapack.hpp"
 #include "loom/matrix/convert.hpp"
@@ -14,6 +12,7 @@
 #include "loom/sparse/csr_utils.hpp"
 #include "multigrid/level.hpp"
 #include "multigrid/setup.hpp"
+#include "precond/system_matrix.hpp"
 
 namespace loom::solver {
 namespace {
@@ -69,21 +68,21 @@ auto Multigrid<V, I>::Builder::with_strength_threshold(double theta) -> Builder&
 {
     require(theta >= 0 && theta < 1,
             "strength threshold " + std::to_string(theta) + " is outside [0, 1)");
-    params_.strength_threshold = theta;
+    this->params_.strength_threshold = theta;
     return *this;
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_aggregation_mode(graph::Mis2Mode mode) -> Builder&
 {
-    params_.aggregation_mode = mode;
+    this->params_.aggregation_mode = mode;
     return *this;
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_symmetric_pattern(bool symmetric) -> Builder&
 {
-    params_.symmetric_pattern = symmetric;
+    this->params_.symmetric_pattern = symmetric;
     return *this;
 }
 
@@ -91,7 +90,7 @@ template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_max_levels(size_type levels) -> Builder&
 {
     require(levels >= 1, "max levels " + std::to_string(levels) + " is below 1");
-    params_.max_levels = levels;
+    this->params_.max_levels = levels;
     return *this;
 }
 
@@ -99,7 +98,7 @@ template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_coarse_size(size_type rows) -> Builder&
 {
     require(rows >= 1, "coarse size " + std::to_string(rows) + " is below 1");
-    params_.coarse_size = rows;
+    this->params_.coarse_size = rows;
     return *this;
 }
 
@@ -108,7 +107,7 @@ auto Multigrid<V, I>::Builder::with_prolongator_weight(double weight) -> Builder
 {
     require(weight >= 0 && weight < 2,
             "prolongator weight " + std::to_string(weight) + " is outside [0, 2)");
-    params_.prolongator_weight = weight;
+    this->params_.prolongator_weight = weight;
     return *this;
 }
 
@@ -116,21 +115,21 @@ template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_power_iterations(int iterations) -> Builder&
 {
     require(iterations >= 1, "power iterations " + std::to_string(iterations) + " is below 1");
-    params_.power_iterations = iterations;
+    this->params_.power_iterations = iterations;
     return *this;
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_cycle(MultigridCycle cycle) -> Builder&
 {
-    params_.cycle = cycle;
+    this->params_.cycle = cycle;
     return *this;
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_smoother(MultigridSmoother smoother) -> Builder&
 {
-    params_.smoother = smoother;
+    this->params_.smoother = smoother;
     return *this;
 }
 
@@ -139,8 +138,8 @@ auto Multigrid<V, I>::Builder::with_sweeps(int pre, int post) -> Builder&
 {
     require(pre >= 0 && post >= 1, "sweeps " + std::to_string(pre) + " and " +
                                        std::to_string(post) + ": pre must be >= 0 and post >= 1");
-    params_.pre_sweeps = pre;
-    params_.post_sweeps = post;
+    this->params_.pre_sweeps = pre;
+    this->params_.post_sweeps = post;
     return *this;
 }
 
@@ -149,69 +148,28 @@ auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix
     -> Builder&
 {
     require(!vectors || vectors->cols() >= 1, "the near-null space has no vectors");
-    params_.near_null_space = std::move(vectors);
+    this->params_.near_null_space = std::move(vectors);
     return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::on(std::shared_ptr<const Executor> exec) const
-    -> std::shared_ptr<const Factory>
-{
-    return std::make_shared<const Factory>(std::move(exec), params_);
-}
-
-template <typename V, typename I>
-Multigrid<V, I>::Factory::Factory(std::shared_ptr<const Executor> exec, Parameters params)
-    : LinOpFactory<V>(std::move(exec)), params_(std::move(params))
-{}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) const
-    -> std::shared_ptr<Multigrid>
-{
-    constexpr const char* where = "loom::solver::Multigrid::Factory::generate";
-    if (!system) throw BadInput(where, "the system matrix is null");
-    const auto* csr = dynamic_cast<const matrix::Csr<V, I>*>(system.get());
-    if (csr == nullptr) {
-        const auto& op = *system;
-        throw NotSupported(where, std::string("Multigrid<") + type_name<V>() + ", " +
-                                      type_name<I>() + "> needs a matrix::Csr<" + type_name<V>() +
-                                      ", " + type_name<I>() + "> system matrix; got " +
-                                      detail::demangle(typeid(op)));
-    }
-    if (csr->rows() != csr->cols()) {
-        throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
-                                           "; multigrid needs a square one");
-    }
-    if (params_.near_null_space && params_.near_null_space->rows() != csr->rows()) {
-        throw DimensionMismatch(
-            where, "the near-null space has " + std::to_string(params_.near_null_space->rows()) +
-                       " rows; the system matrix " + std::to_string(csr->rows()));
-    }
-    if (params_.smoother == MultigridSmoother::gauss_seidel) {
-        throw NotSupported(where, "the multicolor Gauss-Seidel smoother is not available yet");
-    }
-    std::shared_ptr<const matrix::Csr<V, I>> A(system, csr);
-    if (!csr->executor()->same_memory_as(*this->executor())) {
-        A = std::make_shared<const matrix::Csr<V, I>>(this->executor(), *csr);
-    }
-    return std::make_shared<Multigrid>(this->executor(), std::move(A), params_);
-}
-
-template <typename V, typename I>
-std::shared_ptr<LinOp<V>> Multigrid<V, I>::Factory::generate_impl(
-    std::shared_ptr<const LinOp<V>> system) const
-{
-    return generate(std::move(system));
 }
 
 // ---------------------------------------------------------------- setup
 
 template <typename V, typename I>
 Multigrid<V, I>::Multigrid(std::shared_ptr<const Executor> exec,
-                           std::shared_ptr<const matrix::Csr<V, I>> A, const Parameters& params)
-    : LinOp<V>(std::move(exec), A->size()), params_(params)
+                           std::shared_ptr<const LinOp<V>> system, const Parameters& params)
+    : EnableGenerated<Multigrid, V, Parameters>(exec, {}, params)
 {
+    constexpr const char* where = "loom::solver::Multigrid";
+    auto A = precond::detail::square_csr_system<V, I>(where, system, exec);
+    if (params.near_null_space && params.near_null_space->rows() != A->rows()) {
+        throw DimensionMismatch(
+            where, "the near-null space has " + std::to_string(params.near_null_space->rows()) +
+                       " rows; the system matrix " + std::to_string(A->rows()));
+    }
+    if (params.smoother == MultigridSmoother::gauss_seidel) {
+        throw NotSupported(where, "the multicolor Gauss-Seidel smoother is not available yet");
+    }
+    this->set_size(A->size());
     build_levels(std::move(A));
 }
 
@@ -292,21 +250,22 @@ void factor_coarsest(typename Multigrid<V, I>::Level& level, size_type coarse_si
 template <typename V, typename I>
 void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
 {
+    const auto& params = this->parameters();
     const auto start = Clock::now();
-    auto vectors = params_.near_null_space;
+    auto vectors = params.near_null_space;
     for (size_type k = 0;; ++k) {
         const auto level_start = Clock::now();
         auto level = std::make_unique<Level>();
         level->A = A;
-        auto data = on_level(k, [&] { return smoother_data(*A, params_); });
+        auto data = on_level(k, [&] { return smoother_data(*A, params); });
         level->inverse_diagonal = std::move(data.inverse_diagonal);
         level->l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
         level->rho = data.rho;
-        bool coarsest = A->rows() <= params_.coarse_size || k + 1 >= params_.max_levels;
+        bool coarsest = A->rows() <= params.coarse_size || k + 1 >= params.max_levels;
         if (!coarsest) {
             auto aggregation = graph::mis2_aggregation(
-                multigrid::strength_graph(*A, params_.strength_threshold),
-                {.mode = params_.aggregation_mode, .symmetric = params_.symmetric_pattern});
+                multigrid::strength_graph(*A, params.strength_threshold),
+                {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern});
             const size_type per_aggregate = vectors ? vectors->cols() : 1;
             coarsest = aggregation.count() * per_aggregate >= A->rows();
             if (!coarsest) {
@@ -320,11 +279,11 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
                     level->tentative = multigrid::piecewise_constant<V>(aggregation);
                 }
                 smooth_and_project<V, I>(*level, *A, level->inverse_diagonal, level->rho,
-                                         params_.prolongator_weight, true);
+                                         params.prolongator_weight, true);
                 level->aggregation = std::move(aggregation);
             }
         }
-        if (coarsest) on_level(k, [&] { factor_coarsest<V, I>(*level, params_.coarse_size); });
+        if (coarsest) on_level(k, [&] { factor_coarsest<V, I>(*level, params.coarse_size); });
         level->info = {A->rows(), A->nnz(), level->rho, seconds_since(level_start)};
         levels_.push_back(std::move(level));
         if (coarsest) break;
@@ -351,22 +310,23 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
                                   " entries; the hierarchy was built for " +
                                   std::to_string(levels_.front()->A->nnz()));
     }
+    const auto& params = this->parameters();
     const auto start = Clock::now();
     for (size_type k = 0; k < num_levels(); ++k) {
         const auto level_start = Clock::now();
         auto& level = *levels_[k];
         const auto& Ak = k == 0 ? A : level.A;
-        auto data = on_level(k, [&] { return smoother_data(*Ak, params_); });
+        auto data = on_level(k, [&] { return smoother_data(*Ak, params); });
         if (!level.is_coarsest()) {
             smooth_and_project<V, I>(level, *Ak, data.inverse_diagonal, data.rho,
-                                     params_.prolongator_weight, false);
+                                     params.prolongator_weight, false);
         }
         level.A = Ak;
         level.inverse_diagonal = std::move(data.inverse_diagonal);
         level.l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
         level.rho = data.rho;
         if (level.is_coarsest())
-            on_level(k, [&] { factor_coarsest<V, I>(level, params_.coarse_size); });
+            on_level(k, [&] { factor_coarsest<V, I>(level, params.coarse_size); });
         level.info.spectral_radius = level.rho;
         level.info.setup_seconds = seconds_since(level_start);
     }

@@ -1,7 +1,6 @@
 #include "multigrid/setup.hpp"
 
 #include <cmath>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "loom/blas/vector.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 #include "loom/sparse/spmv.hpp"
+#include "solver/pseudo_random.hpp"
 
 namespace loom::multigrid {
 namespace {
@@ -43,19 +43,6 @@ std::vector<double> diagonal_magnitudes(const matrix::Csr<V, I>& A)
         diagonal[r] = magnitude(sum);
     }
     return diagonal;
-}
-
-/// A deterministic vector with every frequency in it (the power iteration's start).
-template <typename V>
-std::vector<V> scrambled_vector(size_type n)
-{
-    std::vector<V> values(static_cast<std::size_t>(n));
-    std::uint64_t state = 0x9e3779b97f4a7c15ull;
-    for (auto& v : values) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        v = static_cast<V>(static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5);
-    }
-    return values;
 }
 
 }  // namespace
@@ -193,7 +180,8 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
     const auto& exec = A.executor();
     const size_type n = A.rows();
     if (n == 0) return 0;
-    auto x = matrix::Dense<V>::from_host(exec, dim2{n, 1}, scrambled_vector<V>(n));
+    auto x = matrix::Dense<V>::from_host(exec, dim2{n, 1},
+                                         solver::detail::pseudo_random_values<V>(n, -0.5, 1.0));
     matrix::Dense<V> y(exec, dim2{n, 1});
     matrix::Dense<remove_complex_t<V>> norm(exec, dim2{1, 1});
     blas::nrm2(x, norm);

@@ -3,12 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <string>
-#include <typeinfo>
 
 #include "base/instantiate.hpp"
-#include "log/demangle.hpp"
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
@@ -17,6 +14,7 @@
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/isai.hpp"
 #include "loom/sparse/spgemm.hpp"
+#include "precond/system_matrix.hpp"
 
 namespace loom::precond {
 namespace {
@@ -107,28 +105,28 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_kind(sparse::IluKind
     -> Builder&
 {
     check_kind<cholesky>(kind);
-    params_.factorization.kind = kind;
+    this->params_.factorization.kind = kind;
     return *this;
 }
 
 template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_level(int level) -> Builder&
 {
-    params_.factorization.level = level;
+    this->params_.factorization.level = level;
     return *this;
 }
 
 template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_sweeps(int sweeps) -> Builder&
 {
-    params_.factorization.sweeps = sweeps;
+    this->params_.factorization.sweeps = sweeps;
     return *this;
 }
 
 template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_fill_limit(double limit) -> Builder&
 {
-    params_.factorization.fill_limit = limit;
+    this->params_.factorization.fill_limit = limit;
     return *this;
 }
 
@@ -136,7 +134,7 @@ template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_drop_tolerance(double tolerance)
     -> Builder&
 {
-    params_.factorization.drop_tolerance = tolerance;
+    this->params_.factorization.drop_tolerance = tolerance;
     return *this;
 }
 
@@ -144,7 +142,7 @@ template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_diagonal_shift(
     sparse::DiagonalShift shift) -> Builder&
 {
-    params_.factorization.diagonal_shift = shift;
+    this->params_.factorization.diagonal_shift = shift;
     return *this;
 }
 
@@ -153,7 +151,7 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_factorization(
     const sparse::IluOptions& options) -> Builder&
 {
     check_kind<cholesky>(options.kind);
-    params_.factorization = options;
+    this->params_.factorization = options;
     return *this;
 }
 
@@ -165,8 +163,8 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_triangular_solve(
         throw BadInput("loom::precond::Ilu::Builder::with_triangular_solve",
                        "sweeps must be at least 1, got " + std::to_string(sweeps));
     }
-    params_.triangular_solve = solve;
-    params_.triangular_sweeps = sweeps;
+    this->params_.triangular_solve = solve;
+    this->params_.triangular_sweeps = sweeps;
     return *this;
 }
 
@@ -174,7 +172,7 @@ template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_algorithm(
     sparse::SptrsvAlgorithm algorithm) -> Builder&
 {
-    params_.algorithm = algorithm;
+    this->params_.algorithm = algorithm;
     return *this;
 }
 
@@ -182,65 +180,27 @@ template <typename V, typename I, bool cholesky>
 auto IncompleteFactorization<V, I, cholesky>::Builder::with_permutation(std::vector<I> permutation)
     -> Builder&
 {
-    params_.permutation = std::move(permutation);
+    this->params_.permutation = std::move(permutation);
     return *this;
 }
 
 template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::on(
-    std::shared_ptr<const Executor> exec) const -> std::shared_ptr<const Factory>
-{
-    return std::make_shared<const Factory>(std::move(exec), params_);
-}
-
-template <typename V, typename I, bool cholesky>
-IncompleteFactorization<V, I, cholesky>::Factory::Factory(std::shared_ptr<const Executor> exec,
-                                                          Parameters params)
-    : LinOpFactory<V>(std::move(exec)), params_(std::move(params))
-{}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Factory::generate(
-    std::shared_ptr<const LinOp<V>> system) const -> std::shared_ptr<IncompleteFactorization>
-{
-    const char* where = cholesky ? "loom::precond::Ic::Factory::generate"
-                                 : "loom::precond::Ilu::Factory::generate";
-    if (!system) throw BadInput(where, "the system matrix is null");
-    const auto* csr = dynamic_cast<const matrix::Csr<V, I>*>(system.get());
-    if (csr == nullptr) {
-        const auto& op = *system;
-        throw NotSupported(where, std::string("an incomplete factorization needs a matrix::Csr<") +
-                                      type_name<V>() + ", " + type_name<I>() +
-                                      "> system matrix; got " + detail::demangle(typeid(op)));
-    }
-    if (csr->rows() != csr->cols()) {
-        throw DimensionMismatch(where, "the system matrix is " + to_string(csr->size()) +
-                                           "; a preconditioner needs a square one");
-    }
-    return std::make_shared<IncompleteFactorization>(this->executor(), *csr, params_);
-}
-
-template <typename V, typename I, bool cholesky>
-std::shared_ptr<LinOp<V>> IncompleteFactorization<V, I, cholesky>::Factory::generate_impl(
-    std::shared_ptr<const LinOp<V>> system) const
-{
-    return generate(std::move(system));
-}
-
-template <typename V, typename I, bool cholesky>
 IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
-    std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& A, const Parameters& params)
-    : LinOp<V>(std::move(exec), A.size()), params_(params)
+    std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system_matrix,
+    const Parameters& params)
+    : EnableGenerated<IncompleteFactorization, V, Parameters>(exec, {}, params)
 {
-    std::optional<matrix::Csr<V, I>> moved;
-    if (!A.executor()->same_memory_as(*this->executor())) moved.emplace(this->executor(), A);
+    auto A = detail::square_csr_system<V, I>(
+        cholesky ? "loom::precond::Ic" : "loom::precond::Ilu", system_matrix, exec);
+    this->set_size(A->size());
     if (!params.permutation.empty()) {
         p_ = std::make_shared<const matrix::Csr<V, I>>(
-            permutation_matrix<V>(this->executor(), params.permutation, A.rows()));
+            permutation_matrix<V>(this->executor(), params.permutation, A->rows()));
         p_transposed_ = std::make_shared<const matrix::Csr<V, I>>(sparse::transpose(*p_));
-        moved = sparse::spgemm(sparse::spgemm(*p_, moved ? *moved : A), *p_transposed_);
+        A = std::make_shared<const matrix::Csr<V, I>>(
+            sparse::spgemm(sparse::spgemm(*p_, *A), *p_transposed_));
     }
-    const auto& system = moved ? *moved : A;
+    const auto& system = *A;
     sparse::IluHandle<V, I> handle(params.factorization);
     matrix::Csr<V, I> L, U;
     sparse::ilu_symbolic(handle, system, L, U);

@@ -1,7 +1,6 @@
 #include "loom/precond/jacobi.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
 #include "base/instantiate.hpp"
@@ -38,14 +37,14 @@ auto Jacobi<V, I>::Builder::with_max_block_size(size_type size) -> Builder&
                        "max_block_size " + std::to_string(size) + " is outside [1, " +
                            std::to_string(sparse::max_supported_block_size) + "]");
     }
-    params_.max_block_size = size;
+    this->params_.max_block_size = size;
     return *this;
 }
 
 template <typename V, typename I>
 auto Jacobi<V, I>::Builder::with_block_pointers(std::vector<I> pointers) -> Builder&
 {
-    params_.block_pointers = std::move(pointers);
+    this->params_.block_pointers = std::move(pointers);
     return *this;
 }
 
@@ -58,7 +57,7 @@ auto Jacobi<V, I>::Builder::with_block_pointers(const Array<I>& pointers) -> Bui
 template <typename V, typename I>
 auto Jacobi<V, I>::Builder::with_adaptive_precision(bool enable) -> Builder&
 {
-    params_.adaptive_precision = enable;
+    this->params_.adaptive_precision = enable;
     return *this;
 }
 
@@ -69,48 +68,18 @@ auto Jacobi<V, I>::Builder::with_accuracy(double accuracy) -> Builder&
         throw BadInput("loom::precond::Jacobi::Builder::with_accuracy",
                        "accuracy " + std::to_string(accuracy) + " is outside (0, 1)");
     }
-    params_.accuracy = accuracy;
+    this->params_.accuracy = accuracy;
     return *this;
 }
 
 template <typename V, typename I>
-auto Jacobi<V, I>::Builder::on(std::shared_ptr<const Executor> exec) const
-    -> std::shared_ptr<const Factory>
-{
-    return std::make_shared<const Factory>(std::move(exec), params_);
-}
-
-template <typename V, typename I>
-Jacobi<V, I>::Factory::Factory(std::shared_ptr<const Executor> exec, Parameters params)
-    : LinOpFactory<V>(std::move(exec)), params_(std::move(params))
-{}
-
-template <typename V, typename I>
-auto Jacobi<V, I>::Factory::generate(std::shared_ptr<const LinOp<V>> system) const
-    -> std::shared_ptr<Jacobi>
-{
-    const auto csr = detail::square_csr_system<V, I>("loom::precond::Jacobi::Factory::generate",
-                                                     "Jacobi", std::move(system));
-    return std::make_shared<Jacobi>(this->executor(), *csr, params_);
-}
-
-template <typename V, typename I>
-std::shared_ptr<LinOp<V>> Jacobi<V, I>::Factory::generate_impl(
-    std::shared_ptr<const LinOp<V>> system) const
-{
-    return generate(std::move(system));
-}
-
-template <typename V, typename I>
-Jacobi<V, I>::Jacobi(std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& system,
+Jacobi<V, I>::Jacobi(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
                      const Parameters& params)
-    : LinOp<V>(std::move(exec), system.size()), params_(params)
+    : EnableGenerated<Jacobi, V, Parameters>(exec, {}, params)
 {
-    std::optional<matrix::Csr<V, I>> moved;
-    if (!system.executor()->same_memory_as(*this->executor())) {
-        moved.emplace(this->executor(), system);
-    }
-    const auto& A = moved ? *moved : system;
+    const auto csr = detail::square_csr_system<V, I>("loom::precond::Jacobi", system, exec);
+    const auto& A = *csr;
+    this->set_size(A.size());
     const bool given = !params.block_pointers.empty();
     if (given ? all_single_rows(params.block_pointers, A.rows()) : params.max_block_size == 1) {
         diagonal_ = std::make_shared<const Array<V>>(sparse::invert_diagonal(A));
@@ -130,8 +99,7 @@ Jacobi<V, I>::Jacobi(std::shared_ptr<const Executor> exec, const matrix::Csr<V, 
 
 template <typename V, typename I>
 Jacobi<V, I>::Jacobi(const Jacobi& other, bool conj_transposed)
-    : LinOp<V>(other.executor(), other.size()),
-      params_(other.params_),
+    : EnableGenerated<Jacobi, V, Parameters>(other.executor(), other.size(), other.parameters()),
       blocks_(other.blocks_),
       diagonal_(other.diagonal_),
       conj_transposed_(conj_transposed)

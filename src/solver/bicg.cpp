@@ -25,16 +25,11 @@ Bicg<V>::Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<
     }
 }
 
-template <typename V>
-detail::Workspace Bicg<V>::workspace() const
-{
-    return {this->preconditioner() ? 8 : 6, slot_count, 1};
-}
-
 // Preconditioned BiCG: the shadow system runs with A^H and M^H from r2_0 = r_0.
 template <typename V>
-void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
+void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    auto& st = this->state(b.cols(), {this->preconditioner() ? 8 : 6, slot_count, 1});
     const auto& A = *this->system_matrix();
     const auto& AH = *system_conj_transpose_;
     const auto* M = this->preconditioner().get();

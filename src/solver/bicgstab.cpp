@@ -15,17 +15,12 @@ enum Host : int { rho_old_h, alpha_h, omega_h, host_count };
 
 }  // namespace
 
-template <typename V>
-detail::Workspace Bicgstab<V>::workspace() const
-{
-    return {this->preconditioner() ? 7 : 5, slot_count, host_count};
-}
-
 // Right-preconditioned BiCGSTAB (Templates for the Solution of Linear Systems, fig. 2.10).
 template <typename V>
-void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                        detail::SolveState<V>& st) const
+void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    auto& st =
+        this->state(b.cols(), {this->preconditioner() ? 7 : 5, slot_count, host_count});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();

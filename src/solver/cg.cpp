@@ -95,29 +95,17 @@ void run_cg(const IterativeSolver<V>& solver, bool flexible, const matrix::Dense
 }  // namespace
 
 template <typename V>
-detail::Workspace Cg<V>::workspace() const
+void Cg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return cg_workspace(this->preconditioner() != nullptr);
+    auto& st = this->state(b.cols(), cg_workspace(this->preconditioner() != nullptr));
+    run_cg(*this, false, b, x, st);
 }
 
 template <typename V>
-void Cg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                  detail::SolveState<V>& state) const
+void Fcg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    run_cg(*this, false, b, x, state);
-}
-
-template <typename V>
-detail::Workspace Fcg<V>::workspace() const
-{
-    return cg_workspace(this->preconditioner() != nullptr);
-}
-
-template <typename V>
-void Fcg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                   detail::SolveState<V>& state) const
-{
-    run_cg(*this, true, b, x, state);
+    auto& st = this->state(b.cols(), cg_workspace(this->preconditioner() != nullptr));
+    run_cg(*this, true, b, x, st);
 }
 
 #define LOOM_INSTANTIATE_CG(V) \

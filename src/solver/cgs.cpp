@@ -13,16 +13,11 @@ enum Vector : int { r_vec, r_tld_vec, u_vec, p_vec, q_vec, v_hat_vec, t_vec, p_h
 
 }  // namespace
 
-template <typename V>
-detail::Workspace Cgs<V>::workspace() const
-{
-    return {this->preconditioner() ? 8 : 7, slot_count, 1};
-}
-
 // Right-preconditioned CGS (Templates for the Solution of Linear Systems, fig. 2.9).
 template <typename V>
-void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
+void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    auto& st = this->state(b.cols(), {this->preconditioner() ? 8 : 7, slot_count, 1});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "solver/pseudo_random.hpp"
 #include "solver/state.hpp"
 
 namespace loom::solver {
@@ -50,19 +50,6 @@ double tridiagonal_eigenvalue(const std::vector<double>& a, const std::vector<do
         (eigenvalues_below(a, e, mid) > index ? hi : lo) = mid;
     }
     return lo + (hi - lo) / 2;
-}
-
-/// Rows of pseudo-random values in [-1, 1) (a fixed sequence: the estimate is repeatable).
-template <typename V>
-std::vector<V> start_values(size_type rows)
-{
-    std::vector<V> values(static_cast<std::size_t>(rows));
-    std::uint64_t state = 0x9e3779b97f4a7c15ull;
-    for (auto& v : values) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        v = static_cast<V>(static_cast<double>(state >> 11) * 0x1p-52 - 1.0);
-    }
-    return values;
 }
 
 }  // namespace
@@ -112,9 +99,8 @@ void Chebyshev<V>::estimate_bounds(size_type steps, double safety_factor)
     auto q = space.create(1);
     auto z_store = M ? space.create(1) : matrix::Dense<V>{};
     auto& z = M ? z_store : r;
-    space.copy(matrix::Dense<V>::from_host(space.executor(), {space.rows(), 1},
-                                           start_values<V>(space.rows())),
-               r);
+    const auto start = detail::pseudo_random_values<V>(space.rows(), -1.0, 2.0);
+    space.copy(matrix::Dense<V>::from_host(space.executor(), {space.rows(), 1}, start), r);
     if (M) M->apply(r, z);
     space.copy(z, p);
     s.conj_dot(rho, r, z);
@@ -169,19 +155,12 @@ void Chebyshev<V>::estimate_bounds(size_type steps, double safety_factor)
 }
 
 template <typename V>
-detail::Workspace Chebyshev<V>::workspace() const
+void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {this->preconditioner() ? 3 : 2, slot_count, 0};
-}
-
-template <typename V>
-void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                         detail::SolveState<V>& st) const
-{
+    auto& st = this->state(b.cols(), {this->preconditioner() ? 3 : 2, slot_count, 0});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();
-    auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& d = st.vector(d_vec);
     auto& z = M ? st.vector(z_vec) : r;
@@ -208,10 +187,7 @@ void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         // Stopped columns keep being updated: their x is frozen by check().
         space.axpy(V{1}, d, x);
         A.apply(V{-1}, d, V{1}, r);
-        s.conj_dot(rr_slot, r, r);
-        s.fetch(rr_slot);
-        st.set_norms_from_squares(rr_slot);
-        if (st.check(it, &x)) return;
+        if (st.check_residual(it, rr_slot, r, x)) return;
         if (M) M->apply(r, z);
         const double rho_new = 1 / (2 * sigma - rho);
         space.axpby(static_cast<V>(2 * rho_new / delta), z, static_cast<V>(rho_new * rho), d);

@@ -236,8 +236,7 @@ private:
     {
         node.allow_keys(solver_keys({"amg"}), owner(node));
         auto builder = Ir<V>::build();
-        const auto options = node.find("amg");
-        builder.with_preconditioner(options ? multigrid(*options) : multigrid(node.child("solver")));
+        builder.with_preconditioner(multigrid(node.find("amg")));
         return common(std::move(builder), node, "inner", guess);
     }
 
@@ -534,11 +533,13 @@ private:
         return builder.on(exec_);
     }
 
-    /// {"type": "amg", "cycle": "v", "smoother": "chebyshev", "pre_sweeps": 2, ...}
-    std::shared_ptr<const LinOpFactory<V>> multigrid(const Node& node) const
+    /// {"type": "amg", "cycle": "v", "smoother": "chebyshev", "pre_sweeps": 2, ...}; the
+    /// defaults when there are no options (none given, or the plain name "amg").
+    std::shared_ptr<const LinOpFactory<V>> multigrid(const std::optional<Node>& options) const
     {
         auto builder = Multigrid<V, I>::build();
-        if (!node.value().is_object()) return builder.on(exec_);
+        if (!options || !options->value().is_object()) return builder.on(exec_);
+        const auto& node = *options;
         node.allow_keys({"type", "cycle", "smoother", "pre_sweeps", "post_sweeps",
                          "strength_threshold", "coarse_size", "max_levels"},
                         "preconditioner \"amg\"");

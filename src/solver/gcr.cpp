@@ -15,25 +15,10 @@ enum Vector : int { r_vec, basis_vec };
 }  // namespace
 
 template <typename V>
-Gcr<V>::Gcr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const GcrParameters<V>& params)
-    : EnableIterativeSolver<Gcr<V>, V, GcrParameters<V>>(std::move(exec), std::move(system),
-                                                         params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
-                                         "loom::solver::gcr"))
-{}
-
-template <typename V>
-detail::Workspace Gcr<V>::workspace() const
+void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {static_cast<int>(basis_vec + 2 * krylov_dim_), slot_count, 0};
-}
-
-template <typename V>
-void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                   detail::SolveState<V>& st) const
-{
-    const auto m = krylov_dim_;
+    const auto m = this->krylov_dim();
+    auto& st = this->state(b.cols(), {static_cast<int>(basis_vec + 2 * m), slot_count, 0});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();
@@ -85,10 +70,7 @@ void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         s.axpy(neg_alpha_slot, q, r);
         s.scal(inv_norm_slot, p);
         s.scal(inv_norm_slot, q);
-        s.conj_dot(rr_slot, r, r);
-        s.fetch(rr_slot);
-        st.set_norms_from_squares(rr_slot);
-        if (st.check(it, &x)) return;
+        if (st.check_residual(it, rr_slot, r, x)) return;
     }
 }
 

@@ -294,54 +294,26 @@ size_type detail::restart_length(size_type krylov_dim, size_type rows, const cha
 }
 
 template <typename V>
-Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                const GmresParameters<V>& params)
-    : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
-                                                             params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
-                                         "loom::solver::gmres"))
-{}
-
-template <typename V>
-detail::Workspace Gmres<V>::workspace() const
+void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    const auto m = this->krylov_dim();
     // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned
-    return gmres_workspace<V>(static_cast<int>(krylov_dim_ + 1 + (this->preconditioner() ? 2 : 0)),
-                              krylov_dim_);
-}
-
-template <typename V>
-void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                     detail::SolveState<V>& st) const
-{
+    const auto vectors = static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0));
+    auto& st = this->state(b.cols(), gmres_workspace<V>(vectors, m));
     FullBasis<V> basis(st);
-    const auto m = static_cast<int>(krylov_dim_);
-    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, m + 1, m + 2, -1,
-              b, x, st);
+    const auto last = static_cast<int>(m);
+    run_gmres(*this, m, this->parameters().orthogonalization, basis, last + 1, last + 2, -1, b,
+              x, st);
 }
 
 template <typename V>
-CbGmres<V>::CbGmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                    const GmresParameters<V>& params)
-    : EnableIterativeSolver<CbGmres<V>, V, GmresParameters<V>>(std::move(exec),
-                                                               std::move(system), params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
-                                         "loom::solver::cb-gmres"))
-{}
-
-template <typename V>
-detail::Workspace CbGmres<V>::workspace() const
+void CbGmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    const auto m = this->krylov_dim();
     // w (V_j before compression), V_i decompressed, plus z and V y when preconditioned
-    return gmres_workspace<V>(this->preconditioner() ? 4 : 2, krylov_dim_);
-}
-
-template <typename V>
-void CbGmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                       detail::SolveState<V>& st) const
-{
+    auto& st = this->state(b.cols(), gmres_workspace<V>(this->preconditioner() ? 4 : 2, m));
     const auto k = st.columns();
-    const auto count = static_cast<std::size_t>(krylov_dim_ + 1);
+    const auto count = static_cast<std::size_t>(m + 1);
     if (basis_.size() != count || basis_[0].size() != st.space().rows() * k) {
         basis_.clear();
         for (std::size_t i = 0; i < count; ++i) {
@@ -349,33 +321,18 @@ void CbGmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
         }
     }
     CompressedBasis<V> basis(st, basis_);
-    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, 2, 3, -1, b, x,
-              st);
+    run_gmres(*this, m, this->parameters().orthogonalization, basis, 2, 3, -1, b, x, st);
 }
 
 template <typename V>
-Fgmres<V>::Fgmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-                  const GmresParameters<V>& params)
-    : EnableIterativeSolver<Fgmres<V>, V, GmresParameters<V>>(std::move(exec),
-                                                              std::move(system), params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
-                                         "loom::solver::fgmres"))
-{}
-
-template <typename V>
-detail::Workspace Fgmres<V>::workspace() const
+void Fgmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    const auto m = this->krylov_dim();
     // the basis V_0..V_m, plus Z_0..Z_{m-1}
-    return gmres_workspace<V>(static_cast<int>(2 * krylov_dim_ + 1), krylov_dim_);
-}
-
-template <typename V>
-void Fgmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                      detail::SolveState<V>& st) const
-{
+    auto& st = this->state(b.cols(), gmres_workspace<V>(static_cast<int>(2 * m + 1), m));
     FullBasis<V> basis(st);
-    run_gmres(*this, krylov_dim_, this->parameters().orthogonalization, basis, -1, -1,
-              static_cast<int>(krylov_dim_ + 1), b, x, st);
+    run_gmres(*this, m, this->parameters().orthogonalization, basis, -1, -1,
+              static_cast<int>(m + 1), b, x, st);
 }
 
 #define LOOM_INSTANTIATE_GMRES(V) \

@@ -67,16 +67,11 @@ Idr<V>::Idr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>
 }
 
 template <typename V>
-detail::Workspace Idr<V>::workspace() const
+void Idr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {static_cast<int>(basis_vec + 3 * s_), static_cast<int>(4 * s_ + fixed_count),
-            Small<V>::values_per_column(s_)};
-}
-
-template <typename V>
-void Idr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                   detail::SolveState<V>& st) const
-{
+    auto& st = this->state(b.cols(), {static_cast<int>(basis_vec + 3 * s_),
+                                      static_cast<int>(4 * s_ + fixed_count),
+                                      Small<V>::values_per_column(s_)});
     const auto ns = s_;
     const int S = static_cast<int>(ns);
     const auto& A = *this->system_matrix();

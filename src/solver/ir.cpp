@@ -62,12 +62,6 @@ Ir<V>::Ir(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> 
 }
 
 template <typename V>
-detail::Workspace Ir<V>::workspace() const
-{
-    return {inner_solver() || lower_solver_ ? 2 : 1, slot_count, 0};
-}
-
-template <typename V>
 void Ir<V>::solve_in_lower_precision(detail::SolveState<V>& st, const matrix::Dense<V>& r,
                                      matrix::Dense<V>& d) const
 {
@@ -90,8 +84,9 @@ void Ir<V>::solve_in_lower_precision(detail::SolveState<V>& st, const matrix::De
 }
 
 template <typename V>
-void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st) const
+void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
+    auto& st = this->state(b.cols(), {inner_solver() || lower_solver_ ? 2 : 1, slot_count, 0});
     const auto& A = *this->system_matrix();
     const auto* S = inner_solver().get();
     const auto& space = st.space();
@@ -115,10 +110,7 @@ void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveS
         s.push(omega_slot);
         s.axpy(omega_slot, d, x);
         detail::residual(space, A, b, x, r);
-        s.conj_dot(rr_slot, r, r);
-        s.fetch(rr_slot);
-        st.set_norms_from_squares(rr_slot);
-        if (st.check(it, &x)) return;
+        if (st.check_residual(it, rr_slot, r, x)) return;
     }
 }
 

@@ -33,15 +33,10 @@ struct Recurrence {
 }  // namespace
 
 template <typename V>
-detail::Workspace Minres<V>::workspace() const
+void Minres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {this->preconditioner() ? awb_vec + 1 : res_vec, slot_count, 0};
-}
-
-template <typename V>
-void Minres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                      detail::SolveState<V>& st) const
-{
+    auto& st =
+        this->state(b.cols(), {this->preconditioner() ? awb_vec + 1 : res_vec, slot_count, 0});
     using R = remove_complex_t<V>;
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();

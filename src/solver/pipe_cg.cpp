@@ -32,15 +32,9 @@ PipeCg<V>::PipeCg(std::shared_ptr<const Executor> exec, std::shared_ptr<const Li
 }
 
 template <typename V>
-detail::Workspace PipeCg<V>::workspace() const
+void PipeCg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    return {this->preconditioner() ? 9 : 6, slot_count, host_count};
-}
-
-template <typename V>
-void PipeCg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                      detail::SolveState<V>& st) const
-{
+    auto& st = this->state(b.cols(), {this->preconditioner() ? 9 : 6, slot_count, host_count});
     const auto& A = *this->system_matrix();
     const auto* M = this->preconditioner().get();
     const auto& space = st.space();

@@ -179,6 +179,16 @@ void SolveState<V>::screen_norms(size_type iteration)
 }
 
 template <typename V>
+bool SolveState<V>::check_residual(size_type iteration, int rr_slot, const matrix::Dense<V>& r,
+                                   matrix::Dense<V>& x)
+{
+    scalars_.conj_dot(rr_slot, r, r);
+    scalars_.fetch(rr_slot);
+    set_norms_from_squares(rr_slot);
+    return check(iteration, &x);
+}
+
+template <typename V>
 bool SolveState<V>::check(size_type iteration, matrix::Dense<V>* x)
 {
     iteration_ = iteration;
@@ -360,18 +370,24 @@ IterativeSolver<V>::~IterativeSolver() = default;
 template <typename V>
 void IterativeSolver<V>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    const auto sizes = workspace();
-    if (!state_ || !state_->fits(b.cols(), sizes)) {
-        state_.reset();  // release the old workspace before allocating the new one
-        state_ = std::make_unique<detail::SolveState<V>>(*this, b.cols(), sizes);
-    }
     if (initial_guess_ == InitialGuess::zero) space_->fill(x, V{0});
-    state_->begin();
-    solve(b, x, *state_);
+    solve(b, x);
     result_ = state_->finish(x);
     if (throw_on_failure_ && !result_.converged()) {
         throw NumericalError(std::string("loom::solver::") + name() + "::apply", result_.message());
     }
+}
+
+template <typename V>
+detail::SolveState<V>& IterativeSolver<V>::state(size_type columns,
+                                                 const detail::Workspace& sizes) const
+{
+    if (!state_ || !state_->fits(columns, sizes)) {
+        state_.reset();  // release the old workspace before allocating the new one
+        state_ = std::make_unique<detail::SolveState<V>>(*this, columns, sizes);
+    }
+    state_->begin();
+    return *state_;
 }
 
 template <typename V>

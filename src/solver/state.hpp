@@ -190,6 +190,10 @@ public:
     /// stopped are frozen (their x saved); pass nullptr when x is not final yet and call
     /// freeze(x) once it is. Logs the iteration. Returns whether every column stopped.
     bool check(size_type iteration, matrix::Dense<V>* x);
+    /// The residual norms ||r|| (r^H r into scalar slot rr_slot, fetched), then
+    /// check(iteration, &x): the step of the methods that keep the true residual.
+    bool check_residual(size_type iteration, int rr_slot, const matrix::Dense<V>& r,
+                        matrix::Dense<V>& x);
     /// Stops a running column for a reason the method detected (breakdown, not_finite).
     void stop(size_type j, stop::Reason reason, const char* detail, size_type iteration);
     /// Classifies a denominator: stops column j and returns false when it is zero

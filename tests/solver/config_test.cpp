@@ -18,6 +18,7 @@
 #include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/config.hpp"
+#include "loom/solver/multigrid.hpp"
 #include "loom/solver/solvers.hpp"
 #include "solver/problems.hpp"
 #include "support/executors.hpp"
@@ -223,6 +224,30 @@ TEST(Config, PreconditionerGaussSeidelInEveryForm)
     EXPECT_EQ(full.sweeps, 3);
     EXPECT_THROW(params_of(R"({"type": "sgs", "relaxation": 2.5})"), BadInput);
     EXPECT_THROW(params_of(R"({"type": "sgs", "direction": "forward"})"), BadInput);
+}
+
+TEST(Config, AmgSolverReadsItsOwnOptions)
+{
+    const auto hierarchy_of = [](const std::string& amg) {
+        const auto factory = parameters_of<solver::Ir<V>>(
+                                 parse(R"({"solver": "amg", )" + amg + criteria + "}"))
+                                 .preconditioner_factory;
+        const auto* mg = dynamic_cast<const solver::Multigrid<V>::Factory*>(factory.get());
+        if (mg == nullptr) throw std::runtime_error("not a multigrid factory");
+        return mg->parameters();
+    };
+    const solver::MultigridParameters<V> defaults;
+    const auto plain = hierarchy_of("");
+    EXPECT_EQ(plain.cycle, defaults.cycle);
+    EXPECT_EQ(plain.coarse_size, defaults.coarse_size);
+    EXPECT_EQ(plain.pre_sweeps, defaults.pre_sweeps);
+    const auto given =
+        hierarchy_of(R"("amg": {"cycle": "w", "coarse_size": 10, "post_sweeps": 3}, )");
+    EXPECT_EQ(given.cycle, solver::MultigridCycle::w);
+    EXPECT_EQ(given.coarse_size, 10);
+    EXPECT_EQ(given.post_sweeps, 3);
+    EXPECT_EQ(given.pre_sweeps, defaults.pre_sweeps);
+    EXPECT_THROW(hierarchy_of(R"("amg": {"cycle": "x"}, )"), BadInput);
 }
 
 TEST(Config, PreconditionerJacobiInEveryForm)

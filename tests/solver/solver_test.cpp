@@ -682,6 +682,23 @@ struct SharedCase {
 
 class SharedMatrices : public ::testing::TestWithParam<SharedCase> {};
 
+/// The solver among Solvers whose solver_name is `name` (default parameters, preconditioned
+/// by M when not null), generated on op's executor for op; null when none is so named.
+template <typename... Solvers>
+std::shared_ptr<solver::IterativeSolver<double>> generate_named(
+    const std::string& name, std::shared_ptr<const LinOp<double>> M,
+    std::shared_ptr<const stop::Criterion> criteria, std::shared_ptr<const LinOp<double>> op)
+{
+    std::shared_ptr<solver::IterativeSolver<double>> generated;
+    const auto generate = [&](auto builder) {
+        return builder.with_preconditioner(M).with_criteria(criteria).on(op->executor())->generate(
+            op);
+    };
+    ((name == Solvers::solver_name ? (generated = generate(Solvers::build()), true) : false) ||
+     ...);
+    return generated;
+}
+
 TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
 {
     const auto& c = GetParam();
@@ -706,29 +723,12 @@ TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
         if (c.jacobi) M = test::inverse_diagonal(dynamic_cast<const matrix::Csr<double>&>(*op));
         const auto crit =
             stop::max_iterations(c.max_iterations) | stop::relative_residual(c.tolerance);
-        std::shared_ptr<LinOp<double>> generated;
-        if (c.solver == "cg") {
-            generated = solver::Cg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "fcg") {
-            generated = solver::Fcg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "bicgstab") {
-            generated = solver::Bicgstab<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "cgs") {
-            generated = solver::Cgs<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "bicg") {
-            generated = solver::Bicg<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "idr") {
-            generated = solver::Idr<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "gcr") {
-            generated = solver::Gcr<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "fgmres") {
-            generated = solver::Fgmres<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else if (c.solver == "minres") {
-            generated = solver::Minres<double>::build().with_preconditioner(M).with_criteria(crit).on(exec)->generate(op);
-        } else {
-            generated = solver::Gmres<double>::build().with_preconditioner(M).with_krylov_dim(30).with_criteria(crit).on(exec)->generate(op);
-        }
-        auto s = std::dynamic_pointer_cast<solver::IterativeSolver<double>>(generated);
+        auto s = generate_named<solver::Cg<double>, solver::Fcg<double>, solver::Bicgstab<double>,
+                                solver::Cgs<double>, solver::Bicg<double>, solver::Idr<double>,
+                                solver::Gcr<double>, solver::Fgmres<double>,
+                                solver::Minres<double>, solver::Gmres<double>>(c.solver, M,
+                                                                               crit, op);
+        ASSERT_NE(s, nullptr) << "no solver named " << c.solver;
         matrix::Dense<double> bb(exec, b);
         matrix::Dense<double> x(exec, {n, 1});
         x.fill(0.0);

@@ -6,6 +6,12 @@
 // Implementing one: derive, and override generate_impl (A arrives non-null). A concrete
 // factory may also offer a typed `generate` returning its own operator type; it hides this
 // one, which stays usable through the base class.
+//
+// Most operators need no factory class of their own: one made from a system matrix and a
+// Parameters struct alone derives from EnableGenerated<Op, V, Parameters> and declares a
+// Builder deriving from FactoryBuilder (its with_... setters only); GeneratedFactory<Op>
+// then binds the parameters, and Op's constructor (exec, system, parameters) checks the
+// system. Preconditioners, triangular solvers, multigrid and the Krylov solvers are made so.
 #pragma once
 
 #include <memory>
@@ -53,6 +59,81 @@ protected:
 
 private:
     std::shared_ptr<const Executor> exec_;
+};
+
+/// The factory of OpT: keeps a copy of the parameters and generates
+/// OpT(executor, system, parameters); OpT's constructor checks the system (null, type, size).
+template <typename OpT>
+class GeneratedFactory final : public LinOpFactory<typename OpT::value_type> {
+public:
+    using value_type = typename OpT::value_type;
+    using Parameters = typename OpT::Parameters;
+
+    /// BadInput when exec is null.
+    GeneratedFactory(std::shared_ptr<const Executor> exec, Parameters params)
+        : LinOpFactory<value_type>(std::move(exec)), params_(std::move(params))
+    {}
+
+    const Parameters& parameters() const noexcept { return params_; }
+
+    /// OpT bound to `system`; OpT's constructor says what it accepts.
+    std::shared_ptr<OpT> generate(std::shared_ptr<const LinOp<value_type>> system) const
+    {
+        return std::make_shared<OpT>(this->executor(), std::move(system), params_);
+    }
+
+protected:
+    std::shared_ptr<LinOp<value_type>> generate_impl(
+        std::shared_ptr<const LinOp<value_type>> system) const override
+    {
+        return generate(std::move(system));
+    }
+
+private:
+    Parameters params_;
+};
+
+/// What every builder has: the parameters it collects and on(). Derived, the concrete
+/// builder, adds its with_... setters (returning Derived&; self() gives it).
+template <typename Derived, typename Params, typename OpT>
+class FactoryBuilder {
+public:
+    const Params& parameters() const noexcept { return params_; }
+    Params& parameters() noexcept { return params_; }
+
+    /// The factory, generating operators on exec. BadInput when exec is null.
+    std::shared_ptr<const GeneratedFactory<OpT>> on(std::shared_ptr<const Executor> exec) const
+    {
+        return std::make_shared<const GeneratedFactory<OpT>>(std::move(exec), params_);
+    }
+
+protected:
+    Derived& self() noexcept { return static_cast<Derived&>(*this); }
+
+    Params params_;
+};
+
+/// What an operator made by GeneratedFactory has because it is one: the parameters it was
+/// generated with, its factory type and build() (Derived declares the Builder).
+template <typename Derived, typename V, typename ParametersT>
+class EnableGenerated : public LinOp<V> {
+public:
+    using value_type = V;
+    using Parameters = ParametersT;
+    using Factory = GeneratedFactory<Derived>;
+
+    static auto build() { return typename Derived::Builder{}; }
+
+    const Parameters& parameters() const noexcept { return params_; }
+
+protected:
+    /// The size is set by Derived once it has checked its system (set_size).
+    EnableGenerated(std::shared_ptr<const Executor> exec, dim2 size, const Parameters& params)
+        : LinOp<V>(std::move(exec), size), params_(params)
+    {}
+
+private:
+    Parameters params_;
 };
 
 }  // namespace loom

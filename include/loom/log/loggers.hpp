@@ -64,9 +64,9 @@ struct Record {
     size_type columns = 0;      ///< apply and solve-start events
     size_type iteration = 0;    ///< iteration and criterion events
     bool stopped_any = false;   ///< criterion events
-    std::vector<double> residual_norms;        ///< iteration and criterion events
-    std::vector<stop::ColumnStatus> status;    ///< iteration and criterion events
-    std::optional<solver::SolveResult> result; ///< solve-finished events
+    std::vector<double> residual_norms{};        ///< iteration and criterion events
+    std::vector<stop::ColumnStatus> status{};    ///< iteration and criterion events
+    std::optional<solver::SolveResult> result{}; ///< solve-finished events
 };
 
 /// Keeps every event (or the most recent `max_records`) in order.

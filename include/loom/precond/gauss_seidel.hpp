@@ -56,26 +56,24 @@ constexpr NameTable<GaussSeidelVariant> names_of(GaussSeidelVariant)
     return {"Gauss-Seidel variant", gauss_seidel_variant_names};
 }
 
+struct GaussSeidelParameters {
+    GaussSeidelDirection direction = GaussSeidelDirection::forward;
+    GaussSeidelVariant variant = GaussSeidelVariant::point;
+    /// The relaxation factor omega, in (0, 2).
+    double relaxation = 1.0;
+    /// Sweeps per apply, at least 1 (a symmetric sweep counts once).
+    size_type sweeps = 1;
+    /// How the rows (or clusters) are colored.
+    graph::ColoringAlgorithm coloring = graph::ColoringAlgorithm::automatic;
+};
+
 template <typename V, typename I = int32>
-class GaussSeidel final : public LinOp<V> {
+class GaussSeidel final : public EnableGenerated<GaussSeidel<V, I>, V, GaussSeidelParameters> {
 public:
-    using value_type = V;
     using index_type = I;
+    using Parameters = GaussSeidelParameters;
 
-    struct Parameters {
-        GaussSeidelDirection direction = GaussSeidelDirection::forward;
-        GaussSeidelVariant variant = GaussSeidelVariant::point;
-        /// The relaxation factor omega, in (0, 2).
-        double relaxation = 1.0;
-        /// Sweeps per apply, at least 1 (a symmetric sweep counts once).
-        size_type sweeps = 1;
-        /// How the rows (or clusters) are colored.
-        graph::ColoringAlgorithm coloring = graph::ColoringAlgorithm::automatic;
-    };
-
-    class Factory;
-
-    class Builder {
+    class Builder : public FactoryBuilder<Builder, Parameters, GaussSeidel> {
     public:
         Builder& with_direction(GaussSeidelDirection direction);
         Builder& with_variant(GaussSeidelVariant variant);
@@ -84,42 +82,15 @@ public:
         /// BadInput for 0.
         Builder& with_sweeps(size_type sweeps);
         Builder& with_coloring(graph::ColoringAlgorithm algorithm);
-
-        const Parameters& parameters() const noexcept { return params_; }
-        /// BadInput when exec is null.
-        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
-
-    private:
-        Parameters params_;
     };
 
-    class Factory final : public LinOpFactory<V> {
-    public:
-        Factory(std::shared_ptr<const Executor> exec, Parameters params);
-        const Parameters& parameters() const noexcept { return params_; }
-
-        /// The sweeps of `system`, a square matrix::Csr<V, I> (moved to the factory's executor
-        /// when it lives elsewhere). BadInput when null, NotSupported for other operators,
-        /// DimensionMismatch when not square, NumericalError naming the row of a zero,
-        /// missing or non-finite diagonal entry.
-        std::shared_ptr<GaussSeidel> generate(std::shared_ptr<const LinOp<V>> system) const;
-
-    protected:
-        std::shared_ptr<LinOp<V>> generate_impl(
-            std::shared_ptr<const LinOp<V>> system) const override;
-
-    private:
-        Parameters params_;
-    };
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate: the sweeps of a square A (shared when it lives in exec's
-    /// memory, else copied there).
-    GaussSeidel(std::shared_ptr<const Executor> exec, std::shared_ptr<const matrix::Csr<V, I>> A,
+    /// Made by Factory::generate: the sweeps of `system`, a square matrix::Csr<V, I> (shared
+    /// when it lives in exec's memory, else copied there). BadInput when null, NotSupported
+    /// for other operators, DimensionMismatch when not square, NumericalError naming the row
+    /// of a zero, missing or non-finite diagonal entry.
+    GaussSeidel(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
                 const Parameters& params);
 
-    const Parameters& parameters() const noexcept { return params_; }
     size_type num_colors() const noexcept { return order_.num_colors(); }
     const sparse::SweepOrder<I>& order() const noexcept { return order_; }
 
@@ -132,7 +103,6 @@ protected:
     void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const override;
 
 private:
-    Parameters params_;
     std::shared_ptr<const matrix::Csr<V, I>> matrix_;
     Array<V> inverse_diagonal_;
     sparse::SweepOrder<I> order_;

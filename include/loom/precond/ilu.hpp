@@ -55,30 +55,31 @@ constexpr NameTable<TriangularSolve> names_of(TriangularSolve)
 
 TriangularSolve parse_triangular_solve(const std::string& text);
 
+template <typename I, bool cholesky>
+struct IncompleteFactorizationParameters {
+    /// The factorization; its kind must be an ILU kind for Ilu and an IC kind for Ic.
+    sparse::IluOptions factorization{.kind = cholesky ? sparse::IluKind::ic0
+                                                      : sparse::IluKind::ilu0};
+    TriangularSolve triangular_solve = TriangularSolve::exact;
+    /// Jacobi sweeps per triangular solve (TriangularSolve::jacobi).
+    int triangular_sweeps = 3;
+    /// The SpTRSV algorithm of exact solves.
+    sparse::SptrsvAlgorithm algorithm = sparse::SptrsvAlgorithm::automatic;
+    /// A symmetric reordering: row and column i of the factored matrix are row and column
+    /// permutation[i] of the system (P A P^T), and an apply is P^T M P. Empty: none. The
+    /// place for an RCM or AMD ordering (graph::rcm) until one is computed here.
+    std::vector<I> permutation;
+};
+
 template <typename V, typename I, bool cholesky>
-class IncompleteFactorization final : public LinOp<V> {
+class IncompleteFactorization final
+    : public EnableGenerated<IncompleteFactorization<V, I, cholesky>, V,
+                             IncompleteFactorizationParameters<I, cholesky>> {
 public:
-    using value_type = V;
     using index_type = I;
+    using Parameters = IncompleteFactorizationParameters<I, cholesky>;
 
-    struct Parameters {
-        /// The factorization; its kind must be an ILU kind for Ilu and an IC kind for Ic.
-        sparse::IluOptions factorization{.kind = cholesky ? sparse::IluKind::ic0
-                                                          : sparse::IluKind::ilu0};
-        TriangularSolve triangular_solve = TriangularSolve::exact;
-        /// Jacobi sweeps per triangular solve (TriangularSolve::jacobi).
-        int triangular_sweeps = 3;
-        /// The SpTRSV algorithm of exact solves.
-        sparse::SptrsvAlgorithm algorithm = sparse::SptrsvAlgorithm::automatic;
-        /// A symmetric reordering: row and column i of the factored matrix are row and column
-        /// permutation[i] of the system (P A P^T), and an apply is P^T M P. Empty: none. The
-        /// place for an RCM or AMD ordering (graph::rcm) until one is computed here.
-        std::vector<I> permutation;
-    };
-
-    class Factory;
-
-    class Builder {
+    class Builder : public FactoryBuilder<Builder, Parameters, IncompleteFactorization> {
     public:
         /// BadInput for a kind of the other family (an IC kind for Ilu, an ILU kind for Ic).
         Builder& with_kind(sparse::IluKind kind);
@@ -96,43 +97,16 @@ public:
         Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm);
         /// Checked at generation: BadInput unless a permutation of 0 .. n - 1.
         Builder& with_permutation(std::vector<I> permutation);
-
-        const Parameters& parameters() const noexcept { return params_; }
-        /// The factory, generating preconditioners on exec. BadInput when exec is null.
-        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
-
-    private:
-        Parameters params_;
     };
 
-    /// Binds the parameters to system matrices.
-    class Factory final : public LinOpFactory<V> {
-    public:
-        Factory(std::shared_ptr<const Executor> exec, Parameters params);
-        const Parameters& parameters() const noexcept { return params_; }
+    /// Made by Factory::generate: the factors of `system`, which must be a square
+    /// matrix::Csr<V, I> (copied to exec when it lives elsewhere). BadInput when null,
+    /// NotSupported naming the type of any other operator, DimensionMismatch when not square,
+    /// and the errors of ilu_symbolic / ilu_numeric (NumericalError naming the row of a
+    /// pivot).
+    IncompleteFactorization(std::shared_ptr<const Executor> exec,
+                            std::shared_ptr<const LinOp<V>> system, const Parameters& params);
 
-        /// The factors of `system`, which must be a square matrix::Csr<V, I> (moved to the
-        /// factory's executor when it lives elsewhere). BadInput when null, NotSupported
-        /// naming the type of any other operator, DimensionMismatch when not square, and the
-        /// errors of ilu_symbolic / ilu_numeric (NumericalError naming the row of a pivot).
-        std::shared_ptr<IncompleteFactorization> generate(
-            std::shared_ptr<const LinOp<V>> system) const;
-
-    protected:
-        std::shared_ptr<LinOp<V>> generate_impl(
-            std::shared_ptr<const LinOp<V>> system) const override;
-
-    private:
-        Parameters params_;
-    };
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate: the factors of a square A (copied to exec when elsewhere).
-    IncompleteFactorization(std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& A,
-                            const Parameters& params);
-
-    const Parameters& parameters() const noexcept { return params_; }
     /// L (unit diagonal stored for ILU kinds), of the permuted system P A P^T when permuted.
     const matrix::Csr<V, I>& lower_factor() const noexcept { return *l_; }
     /// U; an empty matrix for IC (whose solves use L^H).
@@ -146,7 +120,6 @@ protected:
                     matrix::Dense<V>& x) const override;
 
 private:
-    Parameters params_;
     std::shared_ptr<const matrix::Csr<V, I>> l_;
     std::shared_ptr<const matrix::Csr<V, I>> u_;
     /// The permutation P and P^T as matrices (an SpMV permutes on every backend); null

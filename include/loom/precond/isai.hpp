@@ -17,58 +17,29 @@ LOOM_PUBLIC_BEGIN
 
 namespace loom::precond {
 
+struct IsaiParameters {
+    sparse::IsaiOptions isai;
+};
+
 template <typename V, typename I = int32>
-class Isai final : public LinOp<V> {
+class Isai final : public EnableGenerated<Isai<V, I>, V, IsaiParameters> {
 public:
-    using value_type = V;
     using index_type = I;
+    using Parameters = IsaiParameters;
 
-    struct Parameters {
-        sparse::IsaiOptions isai;
-    };
-
-    class Factory;
-
-    class Builder {
+    class Builder : public FactoryBuilder<Builder, Parameters, Isai> {
     public:
         Builder& with_kind(sparse::IsaiKind kind);
         /// BadInput below 1.
         Builder& with_power(int power);
-
-        const Parameters& parameters() const noexcept { return params_; }
-        /// The factory, generating preconditioners on exec. BadInput when exec is null.
-        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
-
-    private:
-        Parameters params_;
     };
 
-    /// Binds the parameters to system matrices.
-    class Factory final : public LinOpFactory<V> {
-    public:
-        Factory(std::shared_ptr<const Executor> exec, Parameters params);
-        const Parameters& parameters() const noexcept { return params_; }
-
-        /// M for `system`, a square matrix::Csr<V, I> (moved to the factory's executor when it
-        /// lives elsewhere). BadInput when null, NotSupported for any other operator, and
-        /// sparse::isai's errors.
-        std::shared_ptr<Isai> generate(std::shared_ptr<const LinOp<V>> system) const;
-
-    protected:
-        std::shared_ptr<LinOp<V>> generate_impl(
-            std::shared_ptr<const LinOp<V>> system) const override;
-
-    private:
-        Parameters params_;
-    };
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate.
-    Isai(std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& A,
+    /// Made by Factory::generate: M for `system`, a square matrix::Csr<V, I> (copied to exec
+    /// when it lives elsewhere). BadInput when null, NotSupported naming the type of any
+    /// other operator, DimensionMismatch when not square, and sparse::isai's errors.
+    Isai(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
          const Parameters& params);
 
-    const Parameters& parameters() const noexcept { return params_; }
     /// The approximate inverse.
     const matrix::Csr<V, I>& inverse() const noexcept { return *m_; }
 
@@ -78,7 +49,6 @@ protected:
                     matrix::Dense<V>& x) const override;
 
 private:
-    Parameters params_;
     std::shared_ptr<const matrix::Csr<V, I>> m_;
 };
 

@@ -35,26 +35,26 @@ LOOM_PUBLIC_BEGIN
 
 namespace loom::precond {
 
+template <typename I>
+struct JacobiParameters {
+    /// Largest block find_blocks may form, in [1, 32]; 1 is scalar Jacobi.
+    size_type max_block_size = 32;
+    /// Block boundaries (num_blocks + 1, from 0 to the order); empty: found from A.
+    std::vector<I> block_pointers;
+    /// Store each inverted block in the lowest precision its condition number allows.
+    bool adaptive_precision = false;
+    /// The bound adaptive precision keeps on ||M~_k D_k - I||_1 per block, in (0, 1).
+    double accuracy = 1e-1;
+};
+
 template <typename V, typename I = int32>
-class Jacobi final : public LinOp<V>, public ConjTransposable<V> {
+class Jacobi final : public EnableGenerated<Jacobi<V, I>, V, JacobiParameters<I>>,
+                     public ConjTransposable<V> {
 public:
-    using value_type = V;
     using index_type = I;
+    using Parameters = JacobiParameters<I>;
 
-    struct Parameters {
-        /// Largest block find_blocks may form, in [1, 32]; 1 is scalar Jacobi.
-        size_type max_block_size = 32;
-        /// Block boundaries (num_blocks + 1, from 0 to the order); empty: found from A.
-        std::vector<I> block_pointers;
-        /// Store each inverted block in the lowest precision its condition number allows.
-        bool adaptive_precision = false;
-        /// The bound adaptive precision keeps on ||M~_k D_k - I||_1 per block, in (0, 1).
-        double accuracy = 1e-1;
-    };
-
-    class Factory;
-
-    class Builder {
+    class Builder : public FactoryBuilder<Builder, Parameters, Jacobi> {
     public:
         /// BadInput outside [1, 32].
         Builder& with_max_block_size(size_type size);
@@ -65,42 +65,16 @@ public:
         Builder& with_adaptive_precision(bool enable = true);
         /// BadInput outside (0, 1).
         Builder& with_accuracy(double accuracy);
-
-        const Parameters& parameters() const noexcept { return params_; }
-        /// The factory, generating preconditioners on exec. BadInput when exec is null.
-        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
-
-    private:
-        Parameters params_;
     };
 
-    /// Binds the parameters to system matrices.
-    class Factory final : public LinOpFactory<V> {
-    public:
-        Factory(std::shared_ptr<const Executor> exec, Parameters params);
-        const Parameters& parameters() const noexcept { return params_; }
-
-        /// D^-1 of `system`, which must be a square matrix::Csr<V, I> (moved to the factory's
-        /// executor when it lives elsewhere). BadInput when null, NotSupported naming the
-        /// type of any other operator, DimensionMismatch when not square, NumericalError
-        /// naming the block and row of a singular block (the row of a zero diagonal entry).
-        std::shared_ptr<Jacobi> generate(std::shared_ptr<const LinOp<V>> system) const;
-
-    protected:
-        std::shared_ptr<LinOp<V>> generate_impl(
-            std::shared_ptr<const LinOp<V>> system) const override;
-
-    private:
-        Parameters params_;
-    };
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate: D^-1 of a square A (copied to exec when elsewhere) on exec.
-    Jacobi(std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& A,
+    /// Made by Factory::generate: D^-1 of `system`, which must be a square
+    /// matrix::Csr<V, I> (copied to exec when it lives elsewhere). BadInput when null,
+    /// NotSupported naming the type of any other operator, DimensionMismatch when not square,
+    /// NumericalError naming the block and row of a singular block (the row of a zero
+    /// diagonal entry).
+    Jacobi(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
            const Parameters& params);
 
-    const Parameters& parameters() const noexcept { return params_; }
     /// Whether every block has one row (then inverse_diagonal() holds D^-1).
     bool is_scalar() const noexcept { return diagonal_ != nullptr; }
     size_type num_blocks() const noexcept;
@@ -124,7 +98,6 @@ protected:
 private:
     Jacobi(const Jacobi& other, bool conj_transposed);
 
-    Parameters params_;
     std::shared_ptr<const sparse::BlockDiagonalInverse<V, I>> blocks_;
     std::shared_ptr<const Array<V>> diagonal_;
     bool conj_transposed_ = false;

@@ -26,9 +26,7 @@ public:
          const ShadowParameters<V>& params);
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 
 private:
     std::shared_ptr<const LinOp<V>> system_conj_transpose_;

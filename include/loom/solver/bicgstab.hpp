@@ -20,9 +20,7 @@ public:
     static Builder build() { return {}; }
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
 
 }  // namespace loom::solver

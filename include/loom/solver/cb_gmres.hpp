@@ -19,27 +19,19 @@ LOOM_PUBLIC_BEGIN
 namespace loom::solver {
 
 template <typename V>
-class CbGmres final : public EnableIterativeSolver<CbGmres<V>, V, GmresParameters<V>> {
+class CbGmres final : public EnableRestartedSolver<CbGmres<V>, V, GmresParameters<V>> {
 public:
     static constexpr const char* solver_name = "cb-gmres";
 
     using Builder = GmresBuilder<CbGmres>;
     static Builder build() { return {}; }
 
-    /// Made by Factory::generate. BadInput when krylov_dim < 1.
-    CbGmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-            const GmresParameters<V>& params);
-
-    /// The restart length used: krylov_dim, or the system size when that is smaller.
-    size_type krylov_dim() const noexcept { return krylov_dim_; }
+    using EnableRestartedSolver<CbGmres<V>, V, GmresParameters<V>>::EnableRestartedSolver;
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 
 private:
-    size_type krylov_dim_;
     /// The compressed basis V_0..V_m, sized at the first solve of k columns.
     mutable std::vector<typename VectorSpace<V>::Compressed> basis_;
 };

@@ -76,9 +76,7 @@ public:
     const EigenvalueBounds& eigenvalue_bounds() const noexcept { return bounds_; }
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 
 private:
     /// Sets bounds_, or estimate_failure_ when the estimate fails.

@@ -19,9 +19,7 @@ public:
     using EnableIterativeSolver<Fcg<V>, V>::EnableIterativeSolver;
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
 
 }  // namespace loom::solver

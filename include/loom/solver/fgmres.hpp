@@ -13,27 +13,17 @@ LOOM_PUBLIC_BEGIN
 namespace loom::solver {
 
 template <typename V>
-class Fgmres final : public EnableIterativeSolver<Fgmres<V>, V, GmresParameters<V>> {
+class Fgmres final : public EnableRestartedSolver<Fgmres<V>, V, GmresParameters<V>> {
 public:
     static constexpr const char* solver_name = "fgmres";
 
     using Builder = GmresBuilder<Fgmres>;
     static Builder build() { return {}; }
 
-    /// Made by Factory::generate. BadInput when krylov_dim < 1.
-    Fgmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-           const GmresParameters<V>& params);
-
-    /// The restart length used: krylov_dim, or the system size when that is smaller.
-    size_type krylov_dim() const noexcept { return krylov_dim_; }
+    using EnableRestartedSolver<Fgmres<V>, V, GmresParameters<V>>::EnableRestartedSolver;
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
-
-private:
-    size_type krylov_dim_;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
 
 }  // namespace loom::solver

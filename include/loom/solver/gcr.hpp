@@ -21,7 +21,7 @@ struct GcrParameters : CommonParameters<V> {
 };
 
 template <typename V>
-class Gcr final : public EnableIterativeSolver<Gcr<V>, V, GcrParameters<V>> {
+class Gcr final : public EnableRestartedSolver<Gcr<V>, V, GcrParameters<V>> {
 public:
     static constexpr const char* solver_name = "gcr";
 
@@ -35,20 +35,10 @@ public:
     };
     static Builder build() { return {}; }
 
-    /// Made by Factory::generate. BadInput when krylov_dim < 1.
-    Gcr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-        const GcrParameters<V>& params);
-
-    /// The restart length used: krylov_dim, or the system size when that is smaller.
-    size_type krylov_dim() const noexcept { return krylov_dim_; }
+    using EnableRestartedSolver<Gcr<V>, V, GcrParameters<V>>::EnableRestartedSolver;
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
-
-private:
-    size_type krylov_dim_;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
 
 }  // namespace loom::solver

@@ -53,7 +53,7 @@ public:
 };
 
 template <typename V>
-class Gmres final : public EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>> {
+class Gmres final : public EnableRestartedSolver<Gmres<V>, V, GmresParameters<V>> {
 public:
     static constexpr const char* solver_name = "gmres";
     static constexpr size_type default_krylov_dim = GmresParameters<V>::default_krylov_dim;
@@ -61,29 +61,13 @@ public:
     using Builder = GmresBuilder<Gmres>;
     static Builder build() { return {}; }
 
-    /// Made by Factory::generate. BadInput when krylov_dim < 1.
-    Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
-          const GmresParameters<V>& params);
-
-    /// The restart length used: krylov_dim, or the system size when that is smaller.
-    size_type krylov_dim() const noexcept { return krylov_dim_; }
+    using EnableRestartedSolver<Gmres<V>, V, GmresParameters<V>>::EnableRestartedSolver;
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
-
-private:
-    size_type krylov_dim_;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
 
 const char* to_string(Orthogonalization method) noexcept;
-
-namespace detail {
-/// krylov_dim clamped to the system size (at least 1); BadInput naming `where` when the
-/// parameter is below 1.
-size_type restart_length(size_type krylov_dim, size_type rows, const char* where);
-}  // namespace detail
 
 }  // namespace loom::solver
 

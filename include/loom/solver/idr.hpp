@@ -52,9 +52,7 @@ public:
         const IdrParameters<V>& params);
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 
 private:
     size_type s_;  ///< subspace_dim, or the system size when that is smaller

@@ -79,9 +79,7 @@ public:
     }
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 
 private:
     /// d = S(r) with S the lower-precision inner solver.

@@ -23,9 +23,7 @@ public:
     using EnableIterativeSolver<Minres<V>, V>::EnableIterativeSolver;
 
 protected:
-    detail::Workspace workspace() const override;
-    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-               detail::SolveState<V>& state) const override;
+    void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
 
 }  // namespace loom::solver

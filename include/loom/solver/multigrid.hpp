@@ -83,38 +83,37 @@ struct MultigridLevelInfo {
     double setup_seconds = 0;
 };
 
+template <typename V>
+struct MultigridParameters {
+    /// theta of the strength filter, in [0, 1).
+    double strength_threshold = 0.0;
+    graph::Mis2Mode aggregation_mode = graph::Mis2Mode::quality;
+    /// Whether A's pattern is symmetric (skips the symmetrization in MIS-2).
+    bool symmetric_pattern = false;
+    /// Levels at most (>= 1), the finest included.
+    size_type max_levels = 20;
+    /// A level with at most this many rows is the coarsest (dense LU).
+    size_type coarse_size = 300;
+    /// omega * rho(D^-1 A) of the prolongator smoothing; 0 keeps P = P_tent.
+    double prolongator_weight = 4.0 / 3.0;
+    /// Power iterations of the estimate of rho(D^-1 A).
+    int power_iterations = 15;
+    MultigridCycle cycle = MultigridCycle::v;
+    MultigridSmoother smoother = MultigridSmoother::chebyshev;
+    /// Smoothing sweeps before and after the coarse correction (the Chebyshev degree).
+    int pre_sweeps = 2;
+    int post_sweeps = 2;
+    /// n x m near-null-space vectors of A (rigid-body modes); none: the constant vector.
+    std::shared_ptr<const matrix::Dense<V>> near_null_space;
+};
+
 template <typename V, typename I = int32>
-class Multigrid final : public LinOp<V> {
+class Multigrid final : public EnableGenerated<Multigrid<V, I>, V, MultigridParameters<V>> {
 public:
-    using value_type = V;
     using index_type = I;
+    using Parameters = MultigridParameters<V>;
 
-    struct Parameters {
-        /// theta of the strength filter, in [0, 1).
-        double strength_threshold = 0.0;
-        graph::Mis2Mode aggregation_mode = graph::Mis2Mode::quality;
-        /// Whether A's pattern is symmetric (skips the symmetrization in MIS-2).
-        bool symmetric_pattern = false;
-        /// Levels at most (>= 1), the finest included.
-        size_type max_levels = 20;
-        /// A level with at most this many rows is the coarsest (dense LU).
-        size_type coarse_size = 300;
-        /// omega * rho(D^-1 A) of the prolongator smoothing; 0 keeps P = P_tent.
-        double prolongator_weight = 4.0 / 3.0;
-        /// Power iterations of the estimate of rho(D^-1 A).
-        int power_iterations = 15;
-        MultigridCycle cycle = MultigridCycle::v;
-        MultigridSmoother smoother = MultigridSmoother::chebyshev;
-        /// Smoothing sweeps before and after the coarse correction (the Chebyshev degree).
-        int pre_sweeps = 2;
-        int post_sweeps = 2;
-        /// n x m near-null-space vectors of A (rigid-body modes); none: the constant vector.
-        std::shared_ptr<const matrix::Dense<V>> near_null_space;
-    };
-
-    class Factory;
-
-    class Builder {
+    class Builder : public FactoryBuilder<Builder, Parameters, Multigrid> {
     public:
         /// BadInput outside [0, 1).
         Builder& with_strength_threshold(double theta);
@@ -133,40 +132,14 @@ public:
         /// BadInput below 0 (pre), 1 (post: the cycle must smooth at least once).
         Builder& with_sweeps(int pre, int post);
         Builder& with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors);
-
-        const Parameters& parameters() const noexcept { return params_; }
-        /// The factory, generating hierarchies on exec. BadInput when exec is null.
-        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
-
-    private:
-        Parameters params_;
     };
 
-    /// Binds the parameters to system matrices.
-    class Factory final : public LinOpFactory<V> {
-    public:
-        Factory(std::shared_ptr<const Executor> exec, Parameters params);
-        const Parameters& parameters() const noexcept { return params_; }
-
-        /// The hierarchy of `system`, a square matrix::Csr<V, I> (copied to the factory's
-        /// executor when it lives elsewhere). BadInput when null, NotSupported naming the type
-        /// of any other operator, DimensionMismatch when not square or when the near-null
-        /// space has another number of rows, NumericalError naming the level and row of a zero
-        /// diagonal entry (a zero row), or for a singular coarsest operator.
-        std::shared_ptr<Multigrid> generate(std::shared_ptr<const LinOp<V>> system) const;
-
-    protected:
-        std::shared_ptr<LinOp<V>> generate_impl(
-            std::shared_ptr<const LinOp<V>> system) const override;
-
-    private:
-        Parameters params_;
-    };
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate.
-    Multigrid(std::shared_ptr<const Executor> exec, std::shared_ptr<const matrix::Csr<V, I>> A,
+    /// Made by Factory::generate: the hierarchy of `system`, a square matrix::Csr<V, I>
+    /// (copied to exec when it lives elsewhere). BadInput when null, NotSupported naming the
+    /// type of any other operator, DimensionMismatch when not square or when the near-null
+    /// space has another number of rows, NumericalError naming the level and row of a zero
+    /// diagonal entry (a zero row), or for a singular coarsest operator.
+    Multigrid(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
               const Parameters& params);
     ~Multigrid() override;
 
@@ -176,7 +149,6 @@ public:
     /// pattern differs (the hierarchy is then untouched); NumericalError as generate.
     void update(std::shared_ptr<const matrix::Csr<V, I>> A);
 
-    const Parameters& parameters() const noexcept { return params_; }
     size_type num_levels() const noexcept;
     /// The operator of level k (0: the system matrix), on this executor.
     const matrix::Csr<V, I>& level_matrix(size_type k) const;
@@ -206,7 +178,6 @@ private:
                 bool zero_guess) const;
     void prepare_workspace(size_type columns) const;
 
-    Parameters params_;
     std::vector<std::unique_ptr<Level>> levels_;
     double setup_seconds_ = 0;
     mutable matrix::Dense<V> scaled_;  ///< the cycle's result when apply has alpha and beta

@@ -71,106 +71,58 @@ struct CommonParameters {
     bool throw_on_failure = false;
 };
 
+/// Binds a solver's parameters to system matrices.
 template <typename SolverT>
-class Factory;
+using Factory = GeneratedFactory<SolverT>;
 
 /// Fluent setters shared by every solver's builder. Derived is the concrete builder.
 template <typename Derived, typename Params, typename SolverT>
-class BuilderBase {
+class BuilderBase : public FactoryBuilder<Derived, Params, SolverT> {
 public:
     using value_type = typename Params::value_type;
     using V = value_type;
 
     Derived& with_preconditioner(std::shared_ptr<const LinOpFactory<V>> factory)
     {
-        params_.preconditioner_factory = std::move(factory);
-        params_.preconditioner = nullptr;
-        return self();
+        this->params_.preconditioner_factory = std::move(factory);
+        this->params_.preconditioner = nullptr;
+        return this->self();
     }
     Derived& with_preconditioner(std::shared_ptr<const LinOp<V>> op)
     {
-        params_.preconditioner = std::move(op);
-        params_.preconditioner_factory = nullptr;
-        return self();
+        this->params_.preconditioner = std::move(op);
+        this->params_.preconditioner_factory = nullptr;
+        return this->self();
     }
     /// One criterion, or several combined with stop::any_of (the first that holds stops).
     template <typename... More>
     Derived& with_criteria(std::shared_ptr<const stop::Criterion> first, More&&... more)
     {
         if constexpr (sizeof...(More) == 0) {
-            params_.criteria = std::move(first);
+            this->params_.criteria = std::move(first);
         } else {
-            params_.criteria = stop::any_of({std::move(first), std::forward<More>(more)...});
+            this->params_.criteria = stop::any_of({std::move(first), std::forward<More>(more)...});
         }
-        return self();
+        return this->self();
     }
     /// Adds loggers attached to every generated solver.
     template <typename... More>
     Derived& with_loggers(std::shared_ptr<log::Logger> first, More&&... more)
     {
-        params_.loggers.push_back(std::move(first));
-        (params_.loggers.push_back(std::forward<More>(more)), ...);
-        return self();
+        this->params_.loggers.push_back(std::move(first));
+        (this->params_.loggers.push_back(std::forward<More>(more)), ...);
+        return this->self();
     }
     Derived& with_initial_guess(InitialGuess guess)
     {
-        params_.initial_guess = guess;
-        return self();
+        this->params_.initial_guess = guess;
+        return this->self();
     }
     Derived& with_throw_on_failure(bool enable = true)
     {
-        params_.throw_on_failure = enable;
-        return self();
+        this->params_.throw_on_failure = enable;
+        return this->self();
     }
-
-    const Params& parameters() const noexcept { return params_; }
-    Params& parameters() noexcept { return params_; }
-
-    /// The factory, generating solvers that run on exec. BadInput when exec is null.
-    std::shared_ptr<const Factory<SolverT>> on(std::shared_ptr<const Executor> exec) const
-    {
-        return std::make_shared<const Factory<SolverT>>(std::move(exec), params_);
-    }
-
-protected:
-    Derived& self() noexcept { return static_cast<Derived&>(*this); }
-
-    Params params_;
-};
-
-/// Binds a solver's parameters to system matrices.
-template <typename SolverT>
-class Factory final : public LinOpFactory<typename SolverT::value_type> {
-public:
-    using value_type = typename SolverT::value_type;
-    using Parameters = typename SolverT::Parameters;
-
-    Factory(std::shared_ptr<const Executor> exec, Parameters params)
-        : LinOpFactory<value_type>(std::move(exec)), params_(std::move(params))
-    {}
-
-    const Parameters& parameters() const noexcept { return params_; }
-
-    /// A solver for `system` (square, non-null; BadInput / DimensionMismatch otherwise).
-    std::shared_ptr<SolverT> generate(std::shared_ptr<const LinOp<value_type>> system) const
-    {
-        if (!system) {
-            throw BadInput(
-                std::string("loom::solver::") + SolverT::solver_name + "::Factory::generate",
-                "the system matrix is null");
-        }
-        return std::make_shared<SolverT>(this->executor(), std::move(system), params_);
-    }
-
-protected:
-    std::shared_ptr<LinOp<value_type>> generate_impl(
-        std::shared_ptr<const LinOp<value_type>> system) const override
-    {
-        return generate(std::move(system));
-    }
-
-private:
-    Parameters params_;
 };
 
 namespace detail {
@@ -223,12 +175,12 @@ protected:
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const final;
     void apply_impl(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x) const final;
 
-    /// What solve() needs; asked at every apply (keep it cheap).
-    virtual detail::Workspace workspace() const = 0;
-    /// Runs the method: x holds the initial guess, state is sized for b.cols() columns
-    /// and started (status reset, clock running).
-    virtual void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                       detail::SolveState<V>& state) const = 0;
+    /// Runs the method: x holds the initial guess. The method first takes its state from
+    /// state(), saying what it needs.
+    virtual void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const = 0;
+    /// The state of this apply, sized for `columns` right-hand sides and `sizes` (reused from
+    /// the last apply when it fits) and started (status reset, clock running).
+    detail::SolveState<V>& state(size_type columns, const detail::Workspace& sizes) const;
 
 private:
     std::shared_ptr<const LinOp<V>> system_;
@@ -244,14 +196,14 @@ private:
 
 /// What a concrete solver has because it is one: its parameters (copied from the factory),
 /// builder, factory type and name. Derived names itself (`solver_name`) and implements
-/// workspace() and solve(). A solver with parameters of its own passes them as ParametersT
+/// solve(). A solver with parameters of its own passes them as ParametersT
 /// and declares a Builder with their setters, and build(), hiding these.
 template <typename Derived, typename V, typename ParametersT = CommonParameters<V>>
 class EnableIterativeSolver : public IterativeSolver<V> {
 public:
     using Parameters = ParametersT;
     class Builder : public BuilderBase<Builder, Parameters, Derived> {};
-    using Factory = solver::Factory<Derived>;
+    using Factory = GeneratedFactory<Derived>;
 
     static Builder build() { return {}; }
 
@@ -267,6 +219,34 @@ public:
 
 private:
     Parameters params_;
+};
+
+namespace detail {
+/// krylov_dim clamped to the system size (at least 1); BadInput naming `where` when the
+/// parameter is below 1.
+size_type restart_length(size_type krylov_dim, size_type rows, const char* where);
+}  // namespace detail
+
+/// A solver restarted every krylov_dim steps (GMRES and its variants, GCR): ParametersT has
+/// `krylov_dim`, clamped here to the system size.
+template <typename Derived, typename V, typename ParametersT>
+class EnableRestartedSolver : public EnableIterativeSolver<Derived, V, ParametersT> {
+public:
+    /// Made by Factory::generate. BadInput when krylov_dim < 1.
+    EnableRestartedSolver(std::shared_ptr<const Executor> exec,
+                          std::shared_ptr<const LinOp<V>> system, const ParametersT& params)
+        : EnableIterativeSolver<Derived, V, ParametersT>(std::move(exec), std::move(system),
+                                                         params),
+          krylov_dim_(detail::restart_length(
+              params.krylov_dim, this->size().rows,
+              (std::string("loom::solver::") + Derived::solver_name).c_str()))
+    {}
+
+    /// The restart length used: krylov_dim, or the system size when that is smaller.
+    size_type krylov_dim() const noexcept { return krylov_dim_; }
+
+private:
+    size_type krylov_dim_;
 };
 
 }  // namespace loom::solver

@@ -27,60 +27,33 @@ LOOM_PUBLIC_BEGIN
 
 namespace loom::solver {
 
+struct TriangularSolverParameters {
+    sparse::SptrsvAlgorithm algorithm = sparse::SptrsvAlgorithm::automatic;
+    /// Take T's diagonal as all ones (stored diagonal entries are ignored).
+    bool unit_diagonal = false;
+};
+
 template <typename V, typename I, blas::Uplo uplo>
-class TriangularSolver final : public LinOp<V>, public ConjTransposable<V> {
+class TriangularSolver final
+    : public EnableGenerated<TriangularSolver<V, I, uplo>, V, TriangularSolverParameters>,
+      public ConjTransposable<V> {
 public:
-    using value_type = V;
     using index_type = I;
+    using Parameters = TriangularSolverParameters;
 
-    struct Parameters {
-        sparse::SptrsvAlgorithm algorithm = sparse::SptrsvAlgorithm::automatic;
-        /// Take T's diagonal as all ones (stored diagonal entries are ignored).
-        bool unit_diagonal = false;
-    };
-
-    class Factory;
-
-    class Builder {
+    class Builder : public FactoryBuilder<Builder, Parameters, TriangularSolver> {
     public:
         Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm);
         Builder& with_unit_diagonal(bool unit = true);
-
-        const Parameters& parameters() const noexcept { return params_; }
-        /// The factory, generating solvers on exec. BadInput when exec is null.
-        std::shared_ptr<const Factory> on(std::shared_ptr<const Executor> exec) const;
-
-    private:
-        Parameters params_;
     };
 
-    /// Binds the parameters to system matrices.
-    class Factory final : public LinOpFactory<V> {
-    public:
-        Factory(std::shared_ptr<const Executor> exec, Parameters params);
-        const Parameters& parameters() const noexcept { return params_; }
-
-        /// The solver of `system`'s triangle, which must be a square matrix::Csr<V, I> (moved
-        /// to the factory's executor when it lives elsewhere). BadInput when null, NotSupported
-        /// naming the type of any other operator, DimensionMismatch when not square,
-        /// NumericalError naming the row of a zero diagonal entry (non-unit diagonal).
-        std::shared_ptr<TriangularSolver> generate(std::shared_ptr<const LinOp<V>> system) const;
-
-    protected:
-        std::shared_ptr<LinOp<V>> generate_impl(
-            std::shared_ptr<const LinOp<V>> system) const override;
-
-    private:
-        Parameters params_;
-    };
-
-    static Builder build() { return {}; }
-
-    /// Made by Factory::generate: the solver of A's triangle on exec.
-    TriangularSolver(std::shared_ptr<const Executor> exec, const matrix::Csr<V, I>& A,
+    /// Made by Factory::generate: the solver of `system`'s triangle, which must be a square
+    /// matrix::Csr<V, I> (copied to exec when it lives elsewhere). BadInput when null,
+    /// NotSupported naming the type of any other operator, DimensionMismatch when not square,
+    /// NumericalError naming the row of a zero diagonal entry (non-unit diagonal).
+    TriangularSolver(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
                      const Parameters& params);
 
-    const Parameters& parameters() const noexcept { return params_; }
     /// The triangle solved with.
     const matrix::Csr<V, I>& matrix() const noexcept { return *triangle_; }
     /// The analysis, for its queries (levels(), algorithm(), ...).
@@ -100,7 +73,6 @@ private:
     /// A new analysis of the triangle for op none or conj_transpose.
     void analyse();
 
-    Parameters params_;
     std::shared_ptr<const matrix::Csr<V, I>> triangle_;
     std::shared_ptr<sparse::SptrsvHandle<V, I>> handle_;
     bool conj_transposed_ = false;

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "loom/base/array.hpp"
-#include "loom/graph/coloring.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/base/export.hpp"
@@ -27,7 +26,8 @@ namespace loom::sparse {
 
 enum class SweepDirection { forward, backward };
 
-/// The order of a multicolor sweep, on the matrix's executor.
+/// The order of a multicolor sweep, on the matrix's executor (precond::GaussSeidel builds it
+/// from a coloring of A's graph; any order whose colors are independent sets will do).
 template <typename I>
 struct SweepOrder {
     /// Every row once, grouped by cluster, the clusters grouped by color.
@@ -40,16 +40,6 @@ struct SweepOrder {
     size_type num_colors() const noexcept { return color_ptrs.empty() ? 0 : color_ptrs.size() - 1; }
     bool is_point() const noexcept { return cluster_ptrs.size() == 0; }
 };
-
-/// Rows grouped by a distance-1 coloring of A's (symmetrized) pattern. DimensionMismatch
-/// when A is not square.
-template <typename V, typename I>
-LOOM_EXPORT SweepOrder<I> point_sweep_order(const matrix::Csr<V, I>& A, graph::ColoringHandle& handle);
-
-/// Clusters = the MIS-2 aggregates of A's graph, colored by a distance-1 coloring of the
-/// coarse graph; a cluster's rows ascending. DimensionMismatch when A is not square.
-template <typename V, typename I>
-LOOM_EXPORT SweepOrder<I> cluster_sweep_order(const matrix::Csr<V, I>& A, graph::ColoringHandle& handle);
 
 /// One sweep over `order` updating x in place. inverse_diagonal = 1 / a_ii
 /// (sparse::invert_diagonal). DimensionMismatch for sizes that do not fit A; BadInput when

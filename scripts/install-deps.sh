@@ -8,7 +8,8 @@ packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfm
 # Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
 # vendor path of dense BLAS/LAPACK); a machine without them builds without it.
 # libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.
-optional=(libopenblas-dev liblapack-dev libsuitesparse-dev)
+# openmpi-bin, libopenmpi-dev: the distributed layer (LOOM_WITH_MPI); libmetis-dev: METIS partitions.
+optional=(libopenblas-dev liblapack-dev libsuitesparse-dev openmpi-bin libopenmpi-dev libmetis-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2

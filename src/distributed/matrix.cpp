@@ -351,6 +351,15 @@ Triplets<V> Matrix<V, I>::local_entries() const
 }
 
 template <typename V, typename I>
+std::shared_ptr<const LinOp<V>> Matrix<V, I>::conj_transpose() const
+{
+    auto entries = local_entries();
+    std::swap(entries.rows, entries.cols);
+    for (auto& value : entries.values) value = loom::conj(value);
+    return assemble(this->executor(), comm_, partition_, global_size(), entries);
+}
+
+template <typename V, typename I>
 int Matrix<V, I>::neighbours() const noexcept
 {
     auto ranks = pattern_->recv_ranks;

@@ -19,7 +19,7 @@ Gcr<V>::Gcr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>
             const GcrParameters<V>& params)
     : EnableIterativeSolver<Gcr<V>, V, GcrParameters<V>>(std::move(exec), std::move(system),
                                                          params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->vector_space()->global_rows(),
                                          "loom::solver::gcr"))
 {}
 

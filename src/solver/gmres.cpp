@@ -298,7 +298,7 @@ Gmres<V>::Gmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinO
                 const GmresParameters<V>& params)
     : EnableIterativeSolver<Gmres<V>, V, GmresParameters<V>>(std::move(exec), std::move(system),
                                                              params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->vector_space()->global_rows(),
                                          "loom::solver::gmres"))
 {}
 
@@ -325,7 +325,7 @@ CbGmres<V>::CbGmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const 
                     const GmresParameters<V>& params)
     : EnableIterativeSolver<CbGmres<V>, V, GmresParameters<V>>(std::move(exec),
                                                                std::move(system), params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->vector_space()->global_rows(),
                                          "loom::solver::cb-gmres"))
 {}
 
@@ -358,7 +358,7 @@ Fgmres<V>::Fgmres(std::shared_ptr<const Executor> exec, std::shared_ptr<const Li
                   const GmresParameters<V>& params)
     : EnableIterativeSolver<Fgmres<V>, V, GmresParameters<V>>(std::move(exec),
                                                               std::move(system), params),
-      krylov_dim_(detail::restart_length(params.krylov_dim, this->size().rows,
+      krylov_dim_(detail::restart_length(params.krylov_dim, this->vector_space()->global_rows(),
                                          "loom::solver::fgmres"))
 {}
 

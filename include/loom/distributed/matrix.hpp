@@ -33,6 +33,7 @@
 #include "loom/distributed/vector_space.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "loom/solver/operators.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
@@ -55,7 +56,9 @@ struct HaloStats {
 };
 
 template <typename V, typename I = int32>
-class Matrix final : public matrix::Csr<V, I>, public solver::HasVectorSpace<V> {
+class Matrix final : public matrix::Csr<V, I>,
+                     public solver::HasVectorSpace<V>,
+                     public ConjTransposable<V> {
 public:
     /// Assembles from global triplets given on any rank (each entry is sent to its row's
     /// owner, MPI_Alltoallv). Every rank passes the same global_size, equal to the partition's
@@ -94,6 +97,8 @@ public:
     Triplets<V> local_entries() const;
 
     std::shared_ptr<const solver::VectorSpace<V>> vector_space() const override { return space_; }
+    /// A^H, distributed like A (assembled from the transposed entries: BiCG asks for it once).
+    std::shared_ptr<const LinOp<V>> conj_transpose() const override;
     const VectorSpace<V>& space() const noexcept { return *space_; }
 
     /// "CUDA-aware MPI", "staged through host memory" or "host memory".

@@ -36,6 +36,7 @@ public:
     /// Sums partials over the ranks: one MPI_Allreduce (staged through the host on a device
     /// executor: a few scalars).
     void finish_reductions(Vector& partials) const override;
+    size_type global_rows() const override { return partition_.global_rows(); }
     /// The same pseudo-random vector as on one process (a function of seed and the global
     /// row), whatever the partition: results do not depend on the number of ranks.
     void fill_random(Vector& x, std::uint64_t seed) const override;

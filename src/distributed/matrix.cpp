@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <numeric>
 #include <tuple>
 
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
 #include "distributed/halo/kernels.hpp"
+#include "distributed/halo/pinned.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/io.hpp"
 
@@ -88,6 +91,62 @@ void check_fits(size_type value, const char* what)
     }
 }
 
+/// Where line containing byte `pos` - 1 ends: `pos` moved to the start of a line (kept at
+/// `first`, the first byte of the entries, and at the end of the file).
+std::streamoff next_line_start(std::ifstream& in, std::streamoff pos, std::streamoff first,
+                               std::streamoff size)
+{
+    if (pos <= first || pos >= size) return std::clamp(pos, first, size);
+    in.clear();
+    in.seekg(pos - 1);
+    std::string rest;
+    std::getline(in, rest);
+    return in.eof() ? size : static_cast<std::streamoff>(in.tellg());
+}
+
+/// This rank's share of a coordinate file's entries: bytes [begin, end) of the part after
+/// the size line, moved to whole lines, read by Loom's Matrix Market reader as a file of
+/// those lines alone (so every field and symmetry reads as without MPI). Line numbers in its
+/// errors count from the share's first line.
+template <typename V, typename I>
+matrix::Coo<V, I> read_share(const std::string& path, const matrix::MtxHeader& header,
+                             const Communicator& comm, size_type& entries)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError("loom::distributed::Matrix::read_mtx", "cannot open '" + path + "'");
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto text = line.find_first_not_of(" \t\r");
+        if (text == std::string::npos || line[text] == '%') continue;
+        break;  // the size line
+    }
+    const std::streamoff first = in.eof() ? 0 : static_cast<std::streamoff>(in.tellg());
+    in.clear();
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    const std::streamoff share = (size - first) / comm.size();
+    const auto begin = next_line_start(in, first + share * comm.rank(), first, size);
+    const auto end = comm.rank() + 1 == comm.size()
+                         ? size
+                         : next_line_start(in, first + share * (comm.rank() + 1), first, size);
+    std::string lines(static_cast<std::size_t>(std::max<std::streamoff>(end - begin, 0)), '\0');
+    in.clear();
+    in.seekg(begin);
+    in.read(lines.data(), static_cast<std::streamsize>(lines.size()));
+    entries = 0;
+    std::istringstream scan(lines);
+    while (std::getline(scan, line)) {
+        const auto text = line.find_first_not_of(" \t\r");
+        if (text != std::string::npos && line[text] != '%') ++entries;
+    }
+    std::stringstream file;
+    file << "%%MatrixMarket matrix coordinate " << matrix::to_string(header.field) << ' '
+         << matrix::to_string(header.symmetry) << '\n'
+         << header.rows << ' ' << header.cols << ' ' << entries << '\n'
+         << lines;
+    return matrix::read_coo<V, I>(loom::detail::host_executor(), file);
+}
+
 }  // namespace
 
 /// The exchange pattern, computed once at assembly, and the buffers it reuses.
@@ -105,8 +164,8 @@ struct Matrix<V, I>::Pattern {
     // buffers, sized for the columns of the last apply
     matrix::Dense<V> send_buffer;
     matrix::Dense<V> halo;
-    std::vector<V> send_host;
-    std::vector<V> recv_host;
+    detail::PinnedBuffer<V> send_host;
+    detail::PinnedBuffer<V> recv_host;
     std::vector<MPI_Request> requests;
 };
 
@@ -270,27 +329,41 @@ auto Matrix<V, I>::read_mtx(std::shared_ptr<const Executor> exec, Communicator c
     -> std::shared_ptr<Matrix>
 {
     const auto where = "loom::distributed::Matrix::read_mtx";
-    // Every rank parses the file and keeps its rows.
+    // Coordinate files: each rank parses its share of the lines, then the entries go to their
+    // owners (assemble). Array files (dense) are read whole by every rank.
+    matrix::MtxHeader header;
     matrix::Coo<V, I> coo;
+    size_type lines = 0;
     comm.agree(where, [&] {
-        coo = matrix::read_coo<V, I>(loom::detail::host_executor(), path);
-        if (coo.rows() != coo.cols()) {
-            throw DimensionMismatch(where, "'" + path + "' is " + to_string(coo.size()) +
+        header = matrix::read_mtx_header(path);
+        if (header.rows != header.cols) {
+            throw DimensionMismatch(where, "'" + path + "' is " + std::to_string(header.rows) +
+                                               " x " + std::to_string(header.cols) +
                                                "; a distributed matrix is square");
         }
+        coo = header.format == matrix::MtxFormat::coordinate
+                  ? read_share<V, I>(path, header, comm, lines)
+                  : matrix::read_coo<V, I>(loom::detail::host_executor(), path);
     });
-    if (!partition) partition = Partition::contiguous(coo.rows(), comm.size());
+    if (!partition) partition = Partition::contiguous(header.rows, comm.size());
+    const bool whole = header.format != matrix::MtxFormat::coordinate;
     Triplets<V> mine;
     comm.agree(where, [&] {
-        if (partition->global_rows() != coo.rows()) return;  // assemble says so
+        if (whole && partition->global_rows() != header.rows) return;  // assemble says so
         for (size_type k = 0; k < coo.nnz(); ++k) {
-            if (partition->owner(coo.row_idxs()[k]) != comm.rank()) continue;
+            if (whole && partition->owner(coo.row_idxs()[k]) != comm.rank()) continue;
             mine.rows.push_back(coo.row_idxs()[k]);
             mine.cols.push_back(coo.col_idxs()[k]);
             mine.values.push_back(coo.values()[k]);
         }
     });
-    return assemble(std::move(exec), comm, std::move(*partition), coo.rows(), mine);
+    const auto entries = comm.sum(lines);
+    comm.agree_on(where, whole || entries == header.entries
+                             ? std::string()
+                             : "'" + path + "' holds " + std::to_string(entries) +
+                                   " entry lines, its size line says " +
+                                   std::to_string(header.entries));
+    return assemble(std::move(exec), comm, std::move(*partition), header.rows, mine);
 }
 
 template <typename V, typename I>

@@ -1,7 +1,6 @@
 #include "loom/distributed/vector_space.hpp"
 
 #include <chrono>
-#include <random>
 
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
@@ -64,29 +63,17 @@ void VectorSpace<V>::finish_reductions(Vector& partials) const
 template <typename V>
 void VectorSpace<V>::fill_random(Vector& x, std::uint64_t seed) const
 {
-    // The one-process sequence (solver::VectorSpace::fill_random) walked up to this rank's
-    // last row, keeping its rows: the same vector for any partition.
-    std::mt19937_64 engine(seed);
-    std::uniform_real_distribution<double> uniform(-1, 1);
-    const auto cols = x.cols();
-    std::vector<V> values(static_cast<std::size_t>(x.rows() * cols));
-    const size_type last = global_rows_.empty() ? -1 : global_rows_.back();
-    std::size_t mine = 0;
-    for (size_type row = 0; row <= last; ++row) {
-        V value;
-        if constexpr (is_complex_v<V>) {
-            const double re = uniform(engine);
-            value = V(re, uniform(engine));
-        } else {
-            value = static_cast<V>(uniform(engine));
-        }
-        if (mine < global_rows_.size() && global_rows_[mine] == row) {
-            std::fill_n(values.begin() + static_cast<std::ptrdiff_t>(mine * cols), cols, value);
-            ++mine;
-        }
+    // The one-process vector up to this rank's last row, of which it keeps its rows: the
+    // same vector for any partition.
+    const auto host = loom::detail::host_executor();
+    const solver::VectorSpace<V> prefix(host, global_rows_.empty() ? 0 : global_rows_.back() + 1);
+    auto all = prefix.create(x.cols());
+    prefix.fill_random(all, seed);
+    Vector mine(host, x.size());
+    for (std::size_t i = 0; i < global_rows_.size(); ++i) {
+        for (size_type j = 0; j < x.cols(); ++j) mine.at(i, j) = all.at(global_rows_[i], j);
     }
-    const auto staged = Vector::from_host(this->executor(), x.size(), values);
-    this->copy(staged, x);
+    this->copy(Vector(this->executor(), mine), x);
 }
 
 template <typename V>

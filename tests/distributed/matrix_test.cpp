@@ -1,4 +1,9 @@
 // Partitions, assembly and the distributed SpMV, compared with the single-process product.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "loom/matrix/generate.hpp"
@@ -93,10 +98,60 @@ TEST(DistributedSpmv, SharedMatrixMatchesOneProcess)
     const auto path = shared_matrix_path("bcsstk05");
     const auto A = matrix::read_csr<V, I>(reference(), path);
     expect_spmv_matches(A, 2);
-    // Read by every rank from the file: the same product.
+    // Read by every rank from the file (each its share of the lines): the same product.
     const auto dA = DMatrix::read_mtx(reference(), world(), path);
     EXPECT_EQ(dA->global_size(), A.rows());
     EXPECT_EQ(dA->global_nnz(), A.nnz());
+    const auto x = random_dense<V>(reference(), {A.rows(), 1}, 8);
+    auto y_local = dA->space().create(1);
+    dA->apply(dA->space().local_part(x), y_local);
+    const auto y = dA->space().gather(y_local);
+    if (world().rank() == 0) {
+        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), single_process_apply(A, x).to_host(),
+                                 tolerance<V>());
+    }
+}
+
+/// A file of this process's own (every rank writes the same text to its own path).
+std::string write_file(const std::string& name, const std::string& text)
+{
+    const auto path = std::filesystem::temp_directory_path() /
+                      (name + "_" + std::to_string(::getpid()) + ".mtx");
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+TEST(DistributedMatrix, ReadsEveryFieldAndSymmetryInShares)
+{
+    // Pattern, skew-symmetric, comments between entries: the shares split anywhere.
+    const auto text = std::string("%%MatrixMarket matrix coordinate real skew-symmetric\n% c\n") +
+                      "5 5 4\n2 1 1.5\n% between\n3 1 -2\n5 4 3\n\n4 2 0.25\n";
+    const auto path = write_file("loom_skew", text);
+    const auto A = matrix::read_csr<V, I>(reference(), path);
+    const auto dA = DMatrix::read_mtx(reference(), world(), path);
+    EXPECT_EQ(dA->global_nnz(), 8);
+    const auto x = random_dense<V>(reference(), {5, 2}, 1);
+    auto y_local = dA->space().create(2);
+    dA->apply(dA->space().local_part(x), y_local);
+    const auto y = dA->space().gather(y_local);
+    if (world().rank() == 0) {
+        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), single_process_apply(A, x).to_host(),
+                                 tolerance<V>());
+    }
+    std::filesystem::remove(path);
+}
+
+TEST(DistributedErrors, MalformedFileRaisesOnEveryRank)
+{
+    const auto bad_line = write_file(
+        "loom_bad", "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 1 1\n2 2 x\n"
+                    "3 3 1\n4 4 1\n");
+    EXPECT_THROW(DMatrix::read_mtx(reference(), world(), bad_line), BadInput);
+    const auto short_file = write_file(
+        "loom_short", "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 1 1\n2 2 1\n");
+    EXPECT_THROW(DMatrix::read_mtx(reference(), world(), short_file), BadInput);
+    std::filesystem::remove(bad_line);
+    std::filesystem::remove(short_file);
 }
 
 TEST(DistributedSpmv, RankWithoutHalo)

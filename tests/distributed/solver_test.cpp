@@ -52,9 +52,9 @@ matrix::Csr<V, I> convection(size_type n)
     return A;
 }
 
-void expect_same_solve(const std::string& config, const matrix::Csr<V, I>& A, bool equal_iterations)
+void expect_same_solve(const std::string& config, const matrix::Csr<V, I>& A, bool equal_iterations,
+                       std::shared_ptr<const Executor> exec = OmpExecutor::create(1))
 {
-    const auto exec = OmpExecutor::create(1);
     const auto global = std::make_shared<const matrix::Csr<V, I>>(exec, A);
     std::vector<V> ramp(static_cast<std::size_t>(A.rows()));
     for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = V(i + 1) / V(ramp.size());
@@ -122,6 +122,17 @@ TEST(DistributedSolvers, BlockPreconditionersConverge)
         config_of("fgmres",
                   R"({"solver": "cg", "criteria": {"max_iters": 3}})"),
         matrix::poisson2d<V, I>(reference(), 12), false);
+}
+
+TEST(DistributedSolvers, OnTheGpuMatchOneProcess)
+{
+    // Ranks share device 0 here; the halo goes through MPI as it is (CUDA-aware or staged).
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto A = convection(16);
+    expect_same_solve(config_of("cg", R"("jacobi")"), matrix::poisson2d<V, I>(reference(), 16),
+                      true, cuda);
+    expect_same_solve(config_of("gmres", R"("jacobi")", R"(, "krylov_dim": 20)"), A, true, cuda);
+    expect_same_solve(config_of("bicgstab", R"("ilu")"), A, false, cuda);
 }
 
 TEST(DistributedSolvers, BlockJacobiWithALocalSolver)

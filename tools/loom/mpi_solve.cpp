@@ -223,6 +223,20 @@ std::string solver_config(const std::string& solver, size_type iterations)
     return nlohmann::json{{"solver", solver}, {"criteria", {{"max_iters", iterations}}}}.dump();
 }
 
+/// b = A * 1 and x = 0, this rank's rows.
+template <typename V>
+std::pair<matrix::Dense<V>, matrix::Dense<V>> ones_system(const DMatrix<V>& A)
+{
+    const auto& space = A.space();
+    auto ones = space.create(1);
+    space.fill(ones, V{1});
+    auto b = space.create(1);
+    A.apply(ones, b);
+    auto x = space.create(1);
+    space.fill(x, V{0});
+    return {std::move(b), std::move(x)};
+}
+
 /// The solve of A x = A * 1 from x0 = 0 for `iterations` iterations on comm's ranks.
 template <typename V>
 Measurement measure(const Communicator& comm, const BenchRequest& request,
@@ -236,12 +250,7 @@ Measurement measure(const Communicator& comm, const BenchRequest& request,
         solver::from_config<V, index_type>(solver_config(request.solver, request.iterations), exec)
             ->generate(A);
     const auto& solver = dynamic_cast<const solver::IterativeSolver<V>&>(*op);
-    auto ones = space.create(1);
-    space.fill(ones, V{1});
-    auto b = space.create(1);
-    A->apply(ones, b);
-    auto x = space.create(1);
-    space.fill(x, V{0});
+    auto [b, x] = ones_system(*A);
     op->apply(b, x);  // warm-up
     A->reset_halo_stats();
     space.reset_reduction_stats();
@@ -284,12 +293,7 @@ void check_against_one_process(const Communicator& comm, const BenchRequest& req
     const auto A = DMatrix<V>::from_global(
         exec, comm, Partition::contiguous(global.rows(), comm.size()), global);
     const auto& space = A->space();
-    auto ones = space.create(1);
-    space.fill(ones, V{1});
-    auto b = space.create(1);
-    A->apply(ones, b);
-    auto x = space.create(1);
-    space.fill(x, V{0});
+    auto [b, x] = ones_system(*A);
     factory->generate(A)->apply(b, x);
     const auto x_distributed = space.gather(x);
     std::string error;

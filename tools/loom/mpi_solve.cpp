@@ -401,10 +401,12 @@ int run_bench(const BenchRequest& request)
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
         for (const auto& m : table) {
             const double ratio = table.front().per_iteration / m.per_iteration;
+            // Without a halo there is nothing to overlap.
+            const auto overlap = m.halo > 0 ? fmt::format("{:.0f}%", m.overlap * 100) : "-";
             fmt::print("{:>5} {:>10} {:>9.4f} ms {:>8.2f}x {:>10.4f} ms {:>10.4f} ms {:>9.4f} ms "
-                       "{:>7.0f}% {:>9}\n",
+                       "{:>8} {:>9}\n",
                        m.ranks, m.rows, m.per_iteration * 1e3, ratio, m.halo_wait * 1e3,
-                       m.allreduce * 1e3, m.exchange * 1e3, m.overlap * 100, m.halo);
+                       m.allreduce * 1e3, m.exchange * 1e3, overlap, m.halo);
             rows.push_back({{"ranks", m.ranks},
                             {"rows", m.rows},
                             {"iterations", m.iterations},

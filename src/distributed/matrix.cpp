@@ -464,6 +464,7 @@ void Matrix<V, I>::post_exchange(const matrix::Dense<V>& x) const
     const auto sent = p.send_rows.size();
     const auto received = halo_size();
     if (p.send_buffer.rows() != sent || p.send_buffer.cols() != k) {
+        exec->synchronize();  // a queued copy may still read the old buffers
         p.send_buffer = matrix::Dense<V>(exec, {sent, k});
         p.halo = matrix::Dense<V>(exec, {received, k});
         if (p.staged) {
@@ -477,15 +478,16 @@ void Matrix<V, I>::post_exchange(const matrix::Dense<V>& x) const
     }
     V* send_data = p.send_buffer.data();
     V* recv_data = p.halo.data();
-    if (p.staged) {
-        if (sent > 0) {
-            loom::detail::host_executor()->copy_from(*exec, sizeof(V) * sent * k, send_data,
-                                                     p.send_host.data());
-        }
-        send_data = p.send_host.data();
-        recv_data = p.recv_host.data();
+    if (p.staged && sent > 0) {
+        // Waits for the stream: also for the last apply's copy out of recv_host.
+        loom::detail::host_executor()->copy_from(*exec, sizeof(V) * sent * k, send_data,
+                                                 p.send_host.data());
     } else {
         exec->synchronize();  // the gathered rows are complete before MPI reads them
+    }
+    if (p.staged) {
+        send_data = p.send_host.data();
+        recv_data = p.recv_host.data();
     }
     p.requests.assign(p.recv_ranks.size() + p.send_ranks.size(), MPI_REQUEST_NULL);
     const auto type = mpi_type<V>();
@@ -508,9 +510,10 @@ void Matrix<V, I>::finish_exchange() const
 {
     auto& p = *pattern_;
     MPI_Waitall(static_cast<int>(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE);
-    if (p.staged && !p.recv_host.empty()) {
-        this->executor()->copy_from(*loom::detail::host_executor(), sizeof(V) * p.recv_host.size(),
-                                    p.recv_host.data(), p.halo.data());
+    if (p.staged) {
+        // Queued only: the non-local SpMV follows on the same stream.
+        detail::copy_to_executor_async(*this->executor(), p.recv_host.data(), p.halo.data(),
+                                       sizeof(V) * p.recv_host.size());
     }
 }
 

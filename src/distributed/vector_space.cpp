@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "base/instantiate.hpp"
+#include "distributed/halo/pinned.hpp"
 #include "loom/base/error.hpp"
 
 namespace loom::distributed {
@@ -30,7 +31,8 @@ VectorSpace<V>::VectorSpace(std::shared_ptr<const Executor> exec, Communicator c
                              partition.parts() == comm.size() ? partition.local_rows(comm.rank())
                                                               : 0),
       comm_(comm),
-      partition_(std::move(partition))
+      partition_(std::move(partition)),
+      scratch_(std::make_shared<detail::PinnedBuffer<V>>())
 {
     comm_.agree_on("loom::distributed::VectorSpace",
                    partition_.parts() == comm_.size()
@@ -52,9 +54,16 @@ void VectorSpace<V>::finish_reductions(Vector& partials) const
     if (this->executor()->is_host()) {
         MPI_Allreduce(MPI_IN_PLACE, partials.data(), count, mpi_type<V>(), MPI_SUM, comm_.get());
     } else {
-        auto host = on_host(partials);
-        MPI_Allreduce(MPI_IN_PLACE, host.data(), count, mpi_type<V>(), MPI_SUM, comm_.get());
-        partials.values() = Array<V>(this->executor(), host.values());
+        // Through pinned host memory: one synchronizing copy out, the sums queued back.
+        if (scratch_->size() != static_cast<std::size_t>(count)) {
+            this->executor()->synchronize();  // a queued copy may still read the old buffer
+            scratch_->resize(static_cast<std::size_t>(count));
+        }
+        loom::detail::host_executor()->copy_from(*this->executor(), sizeof(V) * count,
+                                                 partials.data(), scratch_->data());
+        MPI_Allreduce(MPI_IN_PLACE, scratch_->data(), count, mpi_type<V>(), MPI_SUM, comm_.get());
+        detail::copy_to_executor_async(*this->executor(), scratch_->data(), partials.data(),
+                                       sizeof(V) * count);
     }
     stats_->count += 1;
     stats_->seconds += now_seconds() - start;

@@ -15,6 +15,11 @@ LOOM_PUBLIC_BEGIN
 
 namespace loom::distributed {
 
+namespace detail {
+template <typename T>
+class PinnedBuffer;
+}
+
 /// Time spent in the all-reduces of a space, for benchmarks.
 struct ReductionStats {
     size_type count = 0;
@@ -55,6 +60,8 @@ private:
     Partition partition_;
     std::vector<size_type> global_rows_;  ///< this rank's rows, in local order
     std::shared_ptr<ReductionStats> stats_ = std::make_shared<ReductionStats>();
+    /// Host memory of the partials on a device executor (pinned with CUDA).
+    std::shared_ptr<detail::PinnedBuffer<V>> scratch_;
 };
 
 }  // namespace loom::distributed

@@ -10,7 +10,9 @@ packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfm
 # libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.
 # petsc-dev: the CPU peer of the solver benchmarks (tools/peers: PETSc's KSP/PC, hypre's
 # BoomerAMG through PETSc); nothing of the library needs it.
-optional=(libopenblas-dev liblapack-dev libsuitesparse-dev petsc-dev)
+# openmpi-bin, libopenmpi-dev: the distributed layer (LOOM_WITH_MPI); libmetis-dev: METIS partitions.
+optional=(libopenblas-dev liblapack-dev libsuitesparse-dev petsc-dev
+          openmpi-bin libopenmpi-dev libmetis-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2

@@ -112,3 +112,12 @@
 #include "loom/solver/vector_space.hpp"
 
 #include "loom/sort/bitonic.hpp"
+
+// The distributed layer: in Loom::distributed (loom_distributed, built with MPI), which
+// defines LOOM_HAS_MPI for its users.
+#if defined(LOOM_HAS_MPI)
+#include "loom/distributed/communicator.hpp"
+#include "loom/distributed/matrix.hpp"
+#include "loom/distributed/partition.hpp"
+#include "loom/distributed/vector_space.hpp"
+#endif

@@ -71,7 +71,7 @@ Chebyshev<V>::Chebyshev(std::shared_ptr<const Executor> exec,
             throw BadInput(where, "upper_safety_factor must be finite and at least 1, got " +
                                       std::to_string(params.upper_safety_factor));
         }
-        if (this->size().rows > 0) {
+        if (this->vector_space()->global_rows() > 0) {
             estimate_bounds(params.estimation_steps, params.upper_safety_factor);
         }
     } else {

@@ -58,7 +58,8 @@ Idr<V>::Idr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>
             const IdrParameters<V>& params)
     : EnableIterativeSolver<Idr<V>, V, IdrParameters<V>>(std::move(exec), std::move(system),
                                                          params),
-      s_(std::min(params.subspace_dim, std::max<size_type>(this->size().rows, 1)))
+      s_(std::min(params.subspace_dim,
+                  std::max<size_type>(this->vector_space()->global_rows(), 1)))
 {
     if (params.subspace_dim < 1) {
         throw BadInput("loom::solver::idr", "subspace_dim must be at least 1, got " +

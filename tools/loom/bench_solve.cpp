@@ -8,6 +8,7 @@
 #include "bench_support.hpp"
 #include "command.hpp"
 #include "loom/solver/config.hpp"
+#include "mpi_solve.hpp"
 
 namespace loom::cli {
 namespace {
@@ -18,10 +19,18 @@ struct SolveBenchCli {
     size_type iterations = 100;
     bool no_overhead = false;
     BenchRun run{5};
+    std::string scaling;  ///< under mpirun (mpi_solve.hpp)
 };
 
 int run_solve(const SolveBenchCli& cli)
 {
+#if LOOM_CLI_WITH_MPI
+    if (mpi::launched_by_mpirun()) {
+        return mpi::bench_solve({cli.source.path, cli.source.spec, cli.solver, cli.iterations,
+                                 cli.run.reps, cli.scaling, cli.run});
+    }
+#endif
+    if (!cli.scaling.empty()) throw BadInput("loom bench solve", "--scaling needs mpirun");
     bench::SolveBenchOptions options;
     options.exec = cli.run.executor();
     options.solver = cli.solver;
@@ -48,6 +57,10 @@ Runner setup(CLI::App& sub)
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     sub.add_flag("--no-overhead", cli->no_overhead, "Skip the 1x1 overhead measurement");
+    sub.add_option("--scaling", cli->scaling,
+                   "Under mpirun: a strong (same problem) or weak (poisson grown with the "
+                   "ranks) scaling table on 1, 2, 4, ... ranks")
+        ->check(CLI::IsMember({"strong", "weak"}));
     sub.footer(fmt::format(
         "First checks the solver against the reference backend (a few iterations, the same\n"
         "residual history), then solves A x = b, b = A * 1, from x0 = 0 with max_iters = --iters\n"

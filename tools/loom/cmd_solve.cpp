@@ -19,6 +19,7 @@
 #include "loom/log/loggers.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/solver.hpp"
+#include "mpi_solve.hpp"
 
 namespace loom::cli {
 namespace {
@@ -279,6 +280,24 @@ std::string value_type_for(const SolveOptions& options)
     return options.run.value_type(!options.matrix.empty() && holds_complex_values(options.matrix));
 }
 
+#if LOOM_CLI_WITH_MPI
+/// The options as the MPI side takes them (mpi_solve.hpp): under mpirun every rank solves.
+mpi::SolveRequest mpi_request(const SolveOptions& options)
+{
+    if (!options.history.empty()) throw NotSupported("loom solve", "--history under mpirun");
+    std::string config = config_from_flags(options).dump();
+    if (!options.config.empty()) {
+        std::ifstream in(options.config);
+        config.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    return {options.matrix, options.spec, options.rhs, options.output, config,
+            options.config.empty()
+                ? fmt::format("{}, preconditioner {}", options.solver, options.precond)
+                : fmt::format("from {}", options.config),
+            options.run, value_type_for(options)};
+}
+#endif
+
 Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<SolveOptions>();
@@ -347,6 +366,9 @@ Runner setup(CLI::App& sub)
         if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;
     });
     return [options] {
+#if LOOM_CLI_WITH_MPI
+        if (mpi::launched_by_mpirun()) return mpi::solve(mpi_request(*options));
+#endif
         return with_value_type(value_type_for(*options),
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
     };

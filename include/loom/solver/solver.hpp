@@ -237,8 +237,9 @@ public:
                           std::shared_ptr<const LinOp<V>> system, const ParametersT& params)
         : EnableIterativeSolver<Derived, V, ParametersT>(std::move(exec), std::move(system),
                                                          params),
+          // Clamped to the global size: every rank of a distributed system restarts alike.
           krylov_dim_(detail::restart_length(
-              params.krylov_dim, this->size().rows,
+              params.krylov_dim, this->vector_space()->global_rows(),
               (std::string("loom::solver::") + Derived::solver_name).c_str()))
     {}
 

@@ -38,6 +38,9 @@ public:
     const std::shared_ptr<const Executor>& executor() const noexcept { return exec_; }
     /// Rows of every vector (this process's rows when distributed).
     size_type rows() const noexcept { return rows_; }
+    /// Rows over all processes (rows() on one process), the same on every rank: what a
+    /// method's size-dependent parameters (a restart length) are clamped to.
+    virtual size_type global_rows() const { return rows_; }
 
     /// A rows() x columns vector; its values are unspecified.
     virtual Vector create(size_type columns) const;

@@ -288,8 +288,7 @@ void fill_csr(const CudaExecutor& exec, const Dense<V>& source, Csr<V, I>& resul
 }  // namespace loom::matrix::cuda
 
 namespace loom::matrix {
-#define LOOM_INSTANTIATE_CUDA_CONVERT(V, I)                                   \
-    LOOM_INSTANTIATE_CONVERT_KERNELS(cuda, CudaExecutor, V, I)                \
-    LOOM_INSTANTIATE_CONVERT_ROW_KERNELS(unified, CudaExecutor, V, I)
+#define LOOM_INSTANTIATE_CUDA_CONVERT(V, I) \
+    LOOM_INSTANTIATE_CONVERT_BACKEND(cuda, unified, CudaExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CUDA_CONVERT)
 }  // namespace loom::matrix

@@ -65,8 +65,11 @@
     template <__VA_ARGS__ typename Matrix, typename V>                                         \
     void add_to_dense(const Exec& exec, const Matrix& source, matrix::Dense<V>& result)
 
-/* Explicit instantiation of every kernel of the backend in namespace ns (at loom::matrix
-   scope: the row kernels of OpenMP and CUDA are unified's) */
+/* Explicit instantiation of a backend's kernels at loom::matrix scope: ns is the backend's
+   namespace, row_ns where its row kernels live (unified for OpenMP and CUDA) */
+#define LOOM_INSTANTIATE_CONVERT_BACKEND(ns, row_ns, Exec, V, I)                               \
+    LOOM_INSTANTIATE_CONVERT_KERNELS(ns, Exec, V, I)                                           \
+    LOOM_INSTANTIATE_CONVERT_ROW_KERNELS(row_ns, Exec, V, I)
 #define LOOM_INSTANTIATE_CONVERT_KERNELS(ns, Exec, V, I)                                       \
     template void ns::coo_to_csr(const Exec&, const Coo<V, I>&, Csr<V, I>&);                   \
     template void ns::csr_to_coo(const Exec&, const Csr<V, I>&, Coo<V, I>&);                   \
@@ -93,19 +96,18 @@ LOOM_DECLARE_CONVERT_ROW_KERNELS(ReferenceExecutor);
 namespace loom::matrix::unified {
 LOOM_DECLARE_CONVERT_ROW_KERNELS(Exec, typename Exec, );
 }
+// OpenMP and CUDA take the row kernels from unified: omp::add_to_dense(exec, ...) finds
+// unified::add_to_dense through the using-directive; row_nnz and fill_csr, which the backend
+// overloads for Dense, need using-declarations to join the overload set.
 namespace loom::matrix::omp {
 LOOM_DECLARE_CONVERT_KERNELS(OmpExecutor);
-using unified::add_to_dense;
-using unified::csr_max_row_nnz;
-using unified::csr_slice_lengths;
+using namespace unified;
 using unified::fill_csr;
 using unified::row_nnz;
 }  // namespace loom::matrix::omp
 namespace loom::matrix::cuda {
 LOOM_DECLARE_CONVERT_KERNELS(CudaExecutor);
-using unified::add_to_dense;
-using unified::csr_max_row_nnz;
-using unified::csr_slice_lengths;
+using namespace unified;
 using unified::fill_csr;
 using unified::row_nnz;
 }  // namespace loom::matrix::cuda

@@ -142,8 +142,7 @@ void fill_csr(const OmpExecutor& exec, const Dense<V>& source, Csr<V, I>& result
 }  // namespace loom::matrix::omp
 
 namespace loom::matrix {
-#define LOOM_INSTANTIATE_OMP_CONVERT(V, I)                                    \
-    LOOM_INSTANTIATE_CONVERT_KERNELS(omp, OmpExecutor, V, I)                  \
-    LOOM_INSTANTIATE_CONVERT_ROW_KERNELS(unified, OmpExecutor, V, I)
+#define LOOM_INSTANTIATE_OMP_CONVERT(V, I) \
+    LOOM_INSTANTIATE_CONVERT_BACKEND(omp, unified, OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_OMP_CONVERT)
 }  // namespace loom::matrix

@@ -88,8 +88,8 @@ LOOM_HOST_DEVICE I count_stored(const I* cols, RowSlots row)
 
 /// The stored entries of a row, in slot order, into CSR arrays from position at on.
 template <typename I, typename T>
-LOOM_HOST_DEVICE void copy_stored(const I* cols, const T* values, RowSlots row, I at,
-                                  I* out_cols, T* out_values)
+LOOM_HOST_DEVICE void copy_stored(const I* cols, const T* values, RowSlots row, I at, I* out_cols,
+                                  T* out_values)
 {
     for (size_type k = 0; k < row.count; ++k) {
         const size_type slot = row[k];

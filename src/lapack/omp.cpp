@@ -75,7 +75,6 @@ void trtri(const OmpExecutor& exec, Triangle<V> T)
     detail::blocked_trtri<Kernels>(exec, T);
 }
 
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_LAPACK_KERNELS(OmpExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_LAPACK_KERNELS, OmpExecutor)
 
 }  // namespace loom::lapack::omp

@@ -43,7 +43,6 @@ void trtri(const ReferenceExecutor&, Triangle<V> T)
     detail::unblocked_trtri(T);
 }
 
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_LAPACK_KERNELS(ReferenceExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_LAPACK_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::lapack::reference

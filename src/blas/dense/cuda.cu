@@ -325,6 +325,5 @@ void axpy_quotient(const CudaExecutor& exec, const matrix::Dense<V>& num,
 }  // namespace loom::blas::cuda
 
 namespace loom::blas {
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_BLAS_DENSE_BACKEND(cuda, unified, CudaExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_DENSE_BACKEND, cuda, unified, CudaExecutor)
 }  // namespace loom::blas

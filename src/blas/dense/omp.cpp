@@ -158,6 +158,5 @@ void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
 }  // namespace loom::blas::omp
 
 namespace loom::blas {
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_BLAS_DENSE_BACKEND(omp, unified, OmpExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_DENSE_BACKEND, omp, unified, OmpExecutor)
 }  // namespace loom::blas

@@ -127,7 +127,6 @@ void unpack(const ReferenceExecutor&, const lower_precision_t<V>* packed, matrix
 }  // namespace loom::blas::reference
 
 namespace loom::blas {
-#define LOOM_INSTANTIATE(V) \
-    LOOM_INSTANTIATE_BLAS_DENSE_BACKEND(reference, reference, ReferenceExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_DENSE_BACKEND,
+                            reference, reference, ReferenceExecutor)
 }  // namespace loom::blas

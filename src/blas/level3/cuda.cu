@@ -61,7 +61,6 @@ void gemm_dot(const CudaExecutor& exec, V alpha, Strided<const V> At, Strided<co
                     as_device(beta), C.template as<D>());
 }
 
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS(CudaExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, CudaExecutor)
 
 }  // namespace loom::blas::cuda

@@ -313,7 +313,6 @@ void gemm_dot(const OmpExecutor& exec, V alpha, Strided<const V> At, Strided<con
     }
 }
 
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS(OmpExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, OmpExecutor)
 
 }  // namespace loom::blas::omp

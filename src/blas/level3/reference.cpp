@@ -72,7 +72,6 @@ void gemm_dot(const ReferenceExecutor& exec, V alpha, Strided<const V> At, Strid
     gemm(exec, alpha, At, B, beta, C);
 }
 
-#define LOOM_INSTANTIATE(V) LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS(ReferenceExecutor, V)
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::blas::reference

@@ -288,7 +288,5 @@ void fill_csr(const CudaExecutor& exec, const Dense<V>& source, Csr<V, I>& resul
 }  // namespace loom::matrix::cuda
 
 namespace loom::matrix {
-#define LOOM_INSTANTIATE_CUDA_CONVERT(V, I) \
-    LOOM_INSTANTIATE_CONVERT_BACKEND(cuda, unified, CudaExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CUDA_CONVERT)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CONVERT_BACKEND, cuda, unified, CudaExecutor)
 }  // namespace loom::matrix

@@ -142,7 +142,5 @@ void fill_csr(const OmpExecutor& exec, const Dense<V>& source, Csr<V, I>& result
 }  // namespace loom::matrix::omp
 
 namespace loom::matrix {
-#define LOOM_INSTANTIATE_OMP_CONVERT(V, I) \
-    LOOM_INSTANTIATE_CONVERT_BACKEND(omp, unified, OmpExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_OMP_CONVERT)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CONVERT_BACKEND, omp, unified, OmpExecutor)
 }  // namespace loom::matrix

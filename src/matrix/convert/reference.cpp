@@ -141,7 +141,6 @@ void add_to_dense(const ReferenceExecutor&, const Matrix& source, Dense<V>& resu
 }  // namespace loom::matrix::reference
 
 namespace loom::matrix {
-#define LOOM_INSTANTIATE_REFERENCE_CONVERT(V, I) \
-    LOOM_INSTANTIATE_CONVERT_BACKEND(reference, reference, ReferenceExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_REFERENCE_CONVERT)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CONVERT_BACKEND,
+                                      reference, reference, ReferenceExecutor)
 }  // namespace loom::matrix

@@ -441,7 +441,6 @@ int64 inverse_diagonal(const OmpExecutor& exec, const matrix::Csr<V, I>& A, Arra
     return first_zero == std::numeric_limits<int64>::max() ? -1 : first_zero;
 }
 
-#define LOOM_INSTANTIATE_SPGEMM_OMP(V, I) LOOM_INSTANTIATE_SPGEMM_KERNELS(OmpExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_OMP)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPGEMM_KERNELS, OmpExecutor)
 
 }  // namespace loom::sparse::omp

@@ -111,8 +111,6 @@ int64 inverse_diagonal(const ReferenceExecutor&, const matrix::Csr<V, I>& A, Arr
     return first_zero;
 }
 
-#define LOOM_INSTANTIATE_SPGEMM_REFERENCE(V, I) \
-    LOOM_INSTANTIATE_SPGEMM_KERNELS(ReferenceExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_REFERENCE)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPGEMM_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::sparse::reference

@@ -4,9 +4,10 @@
 // sized: one executor, results allocated with the shapes given below.
 //
 // The kernels that read a format row by row (row_nnz, fill_csr, add_to_dense) are templates
-// over the format; each backend also has an overload for Dense, which partial ordering
-// prefers. OpenMP and CUDA share one definition of the row kernels (unified.hpp), declared
-// here once and brought into their namespaces.
+// over the format; row_nnz and fill_csr also have an overload for Dense in each backend,
+// which partial ordering prefers. OpenMP and CUDA share one definition of the row kernels
+// (unified.hpp, on the row bodies of rows.hpp), declared here once and brought into their
+// namespaces.
 #pragma once
 
 #include "loom/base/array.hpp"

@@ -241,12 +241,6 @@ void trtri(const CudaExecutor& exec, Triangle<V> T)
     detail::blocked_trtri<Kernels>(exec, T);
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void getrf(const CudaExecutor&, Strided<V>, int32*, int32*);                      \
-    template void permute_rows(const CudaExecutor&, const int32*, size_type, size_type,        \
-                               Strided<V>, bool);                                              \
-    template size_type first_zero_diagonal(const CudaExecutor&, Strided<const V>);             \
-    template void trtri(const CudaExecutor&, Triangle<V>);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_LAPACK_KERNELS, CudaExecutor)
 
 }  // namespace loom::lapack::cuda

@@ -52,3 +52,11 @@ LOOM_DECLARE_LAPACK_VENDOR();
 namespace loom::lapack::cusolver {
 LOOM_DECLARE_LAPACK_VENDOR(const CudaExecutor& exec, );
 }
+
+/* Explicit instantiation of every kernel for one backend, inside its namespace */
+#define LOOM_INSTANTIATE_LAPACK_KERNELS(Exec, V)                                               \
+    template void getrf(const Exec&, blas::detail::Strided<V>, int32*, int32*);                \
+    template void permute_rows(const Exec&, const int32*, size_type, size_type,                \
+                               blas::detail::Strided<V>, bool);                                \
+    template size_type first_zero_diagonal(const Exec&, blas::detail::Strided<const V>);       \
+    template void trtri(const Exec&, blas::detail::Triangle<V>);

@@ -75,12 +75,6 @@ void trtri(const OmpExecutor& exec, Triangle<V> T)
     detail::blocked_trtri<Kernels>(exec, T);
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void getrf(const OmpExecutor&, Strided<V>, int32*, int32*);                       \
-    template void permute_rows(const OmpExecutor&, const int32*, size_type, size_type,         \
-                               Strided<V>, bool);                                              \
-    template size_type first_zero_diagonal(const OmpExecutor&, Strided<const V>);              \
-    template void trtri(const OmpExecutor&, Triangle<V>);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_LAPACK_KERNELS, OmpExecutor)
 
 }  // namespace loom::lapack::omp

@@ -43,12 +43,6 @@ void trtri(const ReferenceExecutor&, Triangle<V> T)
     detail::unblocked_trtri(T);
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void getrf(const ReferenceExecutor&, Strided<V>, int32*, int32*);                 \
-    template void permute_rows(const ReferenceExecutor&, const int32*, size_type, size_type,   \
-                               Strided<V>, bool);                                              \
-    template size_type first_zero_diagonal(const ReferenceExecutor&, Strided<const V>);        \
-    template void trtri(const ReferenceExecutor&, Triangle<V>);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_LAPACK_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::lapack::reference

@@ -205,19 +205,13 @@ void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type 
     settle(exec, buffers, keys, n);
 }
 
-#define LOOM_INSTANTIATE_SORT_CUDA(K, T)                                                         \
-    template void sort_segments(const CudaExecutor&, const int32*, size_type, size_type, K*, T*, \
-                                Order);                                                          \
-    template void sort_segments(const CudaExecutor&, const int64*, size_type, size_type, K*, T*, \
-                                Order);                                                          \
-    template void sort_array(const CudaExecutor&, K*, T*, size_type, Order);
-#define LOOM_INSTANTIATE_SORT_CUDA_KEY(K, unused)                                        \
-    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_CUDA, K)                              \
+LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_KERNELS, CudaExecutor)
+#define LOOM_INSTANTIATE_SORT_CUDA_VENDOR(K, unused)                                     \
     template void vendor_sort(const CudaExecutor&, K*, size_type, Order);                \
     template void vendor_sort_segments(const CudaExecutor&, const int32*, size_type, K*, \
                                        size_type, Order);                                \
     template void vendor_sort_segments(const CudaExecutor&, const int64*, size_type, K*, \
                                        size_type, Order);
-LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_CUDA_KEY, _)
+LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_CUDA_VENDOR, _)
 
 }  // namespace loom::sort::cuda

@@ -51,5 +51,15 @@ void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type 
 #define LOOM_SORT_FOR_EACH_KEY(M, ...) \
     M(::loom::int32, __VA_ARGS__)      \
     M(::loom::int64, __VA_ARGS__) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
-#define LOOM_SORT_FOR_EACH_VALUE(M, K) \
-    M(K, ::loom::sort::NoValues) M(K, ::loom::int32) M(K, ::loom::int64)
+#define LOOM_SORT_FOR_EACH_VALUE(M, ...)                                 \
+    M(__VA_ARGS__, ::loom::sort::NoValues) M(__VA_ARGS__, ::loom::int32) \
+    M(__VA_ARGS__, ::loom::int64)
+
+/* Explicit instantiation of the sorts of one backend for key type K, inside its namespace:
+   LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_KERNELS, Exec) */
+#define LOOM_INSTANTIATE_SORT_KERNELS(K, Exec) \
+    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_KEY_VALUE, Exec, K)
+#define LOOM_INSTANTIATE_SORT_KEY_VALUE(Exec, K, T)                                             \
+    template void sort_segments(const Exec&, const int32*, size_type, size_type, K*, T*, Order); \
+    template void sort_segments(const Exec&, const int64*, size_type, size_type, K*, T*, Order); \
+    template void sort_array(const Exec&, K*, T*, size_type, Order);

@@ -24,14 +24,6 @@ void sort_array(const OmpExecutor&, K* keys, T* values, size_type n, Order order
     with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
 }
 
-#define LOOM_INSTANTIATE_SORT_OMP(K, T)                                                         \
-    template void sort_segments(const OmpExecutor&, const int32*, size_type, size_type, K*, T*, \
-                                Order);                                                         \
-    template void sort_segments(const OmpExecutor&, const int64*, size_type, size_type, K*, T*, \
-                                Order);                                                         \
-    template void sort_array(const OmpExecutor&, K*, T*, size_type, Order);
-#define LOOM_INSTANTIATE_SORT_OMP_KEY(K, unused) \
-    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_OMP, K)
-LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_OMP_KEY, _)
+LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_KERNELS, OmpExecutor)
 
 }  // namespace loom::sort::omp

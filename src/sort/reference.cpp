@@ -22,14 +22,6 @@ void sort_array(const ReferenceExecutor&, K* keys, T* values, size_type n, Order
     with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
 }
 
-#define LOOM_INSTANTIATE_SORT_REFERENCE(K, T)                                                     \
-    template void sort_segments(const ReferenceExecutor&, const int32*, size_type, size_type, K*, \
-                                T*, Order);                                                       \
-    template void sort_segments(const ReferenceExecutor&, const int64*, size_type, size_type, K*, \
-                                T*, Order);                                                       \
-    template void sort_array(const ReferenceExecutor&, K*, T*, size_type, Order);
-#define LOOM_INSTANTIATE_SORT_REFERENCE_KEY(K, unused) \
-    LOOM_SORT_FOR_EACH_VALUE(LOOM_INSTANTIATE_SORT_REFERENCE, K)
-LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_REFERENCE_KEY, _)
+LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::sort::reference

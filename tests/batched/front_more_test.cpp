@@ -25,17 +25,9 @@
 
 namespace {
 
-using loom::dim2;
-using loom::int32;
-using loom::size_type;
-using loom::batched::Launch;
-using loom::blas::Diag;
-using loom::blas::Op;
-using loom::blas::Uplo;
-using loom::matrix::BatchDense;
+using namespace loom::test::batched_front;
 namespace batched = loom::batched;
 
-constexpr Op all_ops[] = {Op::none, Op::transpose, Op::conj_transpose};
 constexpr size_type orders[] = {1, 2, 5, 8, 16, 31, 32, 33};
 
 /// Long double (complex) arithmetic for the plain references.
@@ -61,50 +53,6 @@ W conj_if(W v, bool conjugate)
         return conjugate ? std::conj(v) : v;
     }
 }
-
-struct Target {
-    std::shared_ptr<const loom::Executor> exec;
-    Launch launch;
-    std::string name() const { return exec->name() + "/" + batched::to_string(launch); }
-};
-
-/// Every launch of every backend; simd on the host for real values where the routine has a
-/// pack version.
-template <typename V>
-std::vector<Target> targets(bool simd)
-{
-    std::vector<Target> result;
-    for (const auto& exec : loom::test::backends()) {
-        for (auto launch : {Launch::automatic, Launch::serial, Launch::team, Launch::team_vector}) {
-            result.push_back({exec, launch});
-        }
-        if (exec->kind() != loom::ExecKind::cuda && simd && !loom::is_complex_v<V>) {
-            result.push_back({exec, Launch::simd});
-        }
-    }
-    return result;
-}
-
-/// A random batch on the reference executor, padded between rows and between matrices.
-template <typename V>
-BatchDense<V> random_batch(size_type count, dim2 size, std::uint64_t seed, double shift = 0)
-{
-    BatchDense<V> batch(loom::test::reference(), count, size, size.cols + 1,
-                        size.rows * (size.cols + 1) + 3);
-    std::mt19937_64 rng(seed);
-    auto& values = batch.values();
-    for (size_type i = 0; i < values.size(); ++i) values[i] = loom::test::random_value<V>(rng);
-    for (size_type b = 0; b < count; ++b) {
-        for (size_type i = 0; i < std::min(size.rows, size.cols); ++i) {
-            batch.at(b, i, i) += V(static_cast<loom::remove_complex_t<V>>(shift));
-        }
-    }
-    return batch;
-}
-
-using loom::test::batched_front::error_of;
-using loom::test::batched_front::raw;
-using loom::test::batched_front::tolerance;
 
 template <typename T>
 std::vector<T> host(const loom::Array<T>& a)
@@ -168,7 +116,7 @@ TYPED_TEST(BatchedFrontMore, TrsvEveryCaseMatchesReferenceAndPlainLoops)
                         }
                         EXPECT_LE(worst, tolerance<V>(n)) << "reference" << what;
                     }
-                    for (const auto& t : targets<V>(true)) {
+                    for (const auto& t : targets<V>({})) {
                         BatchDense<V> x(t.exec, x0);
                         batched::trsv(uplo, op, diag, V(0.5), BatchDense<V>(t.exec, A), x,
                                       t.launch);
@@ -208,7 +156,7 @@ TYPED_TEST(BatchedFrontMore, SyrUpdatesOneTriangle)
                         }
                     }
                 }
-                for (const auto& t : targets<V>(true)) {
+                for (const auto& t : targets<V>({})) {
                     BatchDense<V> a(t.exec, A0);
                     batched::syr(uplo, op, V(-0.75), BatchDense<V>(t.exec, x), a, t.launch);
                     EXPECT_LE(error_of(raw(a), raw(expected)), tolerance<V>(n))
@@ -246,7 +194,7 @@ TYPED_TEST(BatchedFrontMore, AxpyScaleDotNrm2MatchPlainLoops)
                     }
                 }
             }
-            for (const auto& t : targets<V>(true)) {
+            for (const auto& t : targets<V>({})) {
                 BatchDense<V> y(t.exec, y0), s(t.exec, y0);
                 batched::axpy(alpha, BatchDense<V>(t.exec, x), y, t.launch);
                 batched::scale(alpha, s, t.launch);
@@ -279,7 +227,7 @@ TYPED_TEST(BatchedFrontMore, AxpyScaleDotNrm2MatchPlainLoops)
                       tolerance<V>(n))
                 << "nrm2 n=" << n;
         }
-        for (const auto& t : targets<V>(true)) {
+        for (const auto& t : targets<V>({})) {
             const BatchDense<V> xt(t.exec, x), yt(t.exec, y);
             loom::Array<V> d, c;
             loom::Array<R> norm;
@@ -336,7 +284,7 @@ TYPED_TEST(BatchedFrontMore, InverseLuInvertsAndReportsZeroPivots)
             EXPECT_LE(inverse_residual(A, expected, b), 4 * tolerance<V>(n))
                 << "n=" << n << " b=" << b;
         }
-        for (const auto& t : targets<V>(false)) {
+        for (const auto& t : targets<V>({.simd = false})) {
             BatchDense<V> lu(t.exec, factors);
             loom::Array<int32> info;
             batched::inverse_lu(lu, loom::Array<int32>(t.exec, pivots), info, t.launch);
@@ -361,7 +309,7 @@ TYPED_TEST(BatchedFrontMore, InverseLuInvertsAndReportsZeroPivots)
             EXPECT_EQ(ir0[b], 0);
             EXPECT_LE(inverse_residual(nopivot, expected0, b), 4 * tolerance<V>(n)) << "n=" << n;
         }
-        for (const auto& t : targets<V>(true)) {
+        for (const auto& t : targets<V>({})) {
             BatchDense<V> lu(t.exec, lu0);
             loom::Array<int32> info;
             batched::inverse_lu_nopivot(lu, info, t.launch);
@@ -450,7 +398,7 @@ TYPED_TEST(BatchedFrontMore, UtvRevealsTheRankOfEveryMatrix)
         EXPECT_EQ(host(rank_ref), ranks) << m << " x " << n;
         expect_utv(A, T_ref, host(jpiv_ref), U_ref, W_ref, host(rank_ref),
                    20 * tolerance<V>(std::max(m, n)));
-        for (const auto& t : targets<V>(false)) {
+        for (const auto& t : targets<V>({.simd = false})) {
             BatchDense<V> a(t.exec, A), u, w;
             loom::Array<int32> jpiv, rank;
             batched::utv(a, jpiv, u, w, rank, tol, t.launch);
@@ -510,7 +458,7 @@ TYPED_TEST(BatchedFrontMore, GbtrfAndGbtrsSolveBandedSystems)
             EXPECT_EQ(ir[3], static_cast<int32>(zero_column + 1)) << "n=" << n;
             const auto what = " n=" + std::to_string(n) + " kl=" + std::to_string(kl) +
                               " ku=" + std::to_string(ku);
-            for (const auto& t : targets<V>(false)) {
+            for (const auto& t : targets<V>({.simd = false})) {
                 BatchDense<V> ab(t.exec, AB);
                 loom::Array<int32> pivots, info;
                 batched::gbtrf(kl, ku, ab, pivots, info, t.launch);
@@ -539,7 +487,7 @@ TYPED_TEST(BatchedFrontMore, GbtrfAndGbtrsSolveBandedSystems)
                     EXPECT_LE(worst, 4 * tolerance<V>(n))
                         << "reference " << loom::blas::to_string(op) << what;
                 }
-                for (const auto& t : targets<V>(false)) {
+                for (const auto& t : targets<V>({.simd = false})) {
                     BatchDense<V> x(t.exec, B);
                     batched::gbtrs(op, kl, ku, BatchDense<V>(t.exec, factors),
                                    loom::Array<int32>(t.exec, pivots_ref), x, t.launch);
@@ -657,7 +605,7 @@ TYPED_TEST(BatchedFrontMore, EmptyBatchesAndExecutorFirstForms)
 {
     using V = TypeParam;
     using R = loom::remove_complex_t<V>;
-    for (const auto& t : targets<V>(false)) {
+    for (const auto& t : targets<V>({.simd = false})) {
         BatchDense<V> none(t.exec, 0, {3, 1});
         loom::Array<R> norms;
         batched::nrm2(none, norms, t.launch);

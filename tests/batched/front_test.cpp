@@ -23,65 +23,8 @@
 
 namespace {
 
-using loom::dim2;
-using loom::int32;
-using loom::size_type;
-using loom::batched::Launch;
-using loom::blas::Diag;
-using loom::blas::Op;
-using loom::blas::Side;
-using loom::blas::Uplo;
-using loom::matrix::BatchDense;
+using namespace loom::test::batched_front;
 namespace batched = loom::batched;
-
-constexpr Op all_ops[] = {Op::none, Op::transpose, Op::conj_transpose};
-
-/// A backend and launch compared with the reference.
-struct Target {
-    std::shared_ptr<const loom::Executor> exec;
-    Launch launch;
-    std::string name() const { return exec->name() + "/" + batched::to_string(launch); }
-};
-
-struct Capabilities {
-    bool simd = true;         ///< has a pack version (no pivoting)
-    bool cuda_vendor = false; ///< cuBLAS batches it
-    bool host_vendor = false; ///< looped over the host BLAS
-};
-
-template <typename V>
-std::vector<Target> targets(Capabilities c)
-{
-    std::vector<Target> result;
-    for (const auto& exec : loom::test::backends()) {
-        for (auto launch : {Launch::automatic, Launch::serial, Launch::team, Launch::team_vector}) {
-            result.push_back({exec, launch});
-        }
-        const bool cuda = exec->kind() == loom::ExecKind::cuda;
-        if (!cuda && c.simd && !loom::is_complex_v<V>) result.push_back({exec, Launch::simd});
-        if ((cuda && c.cuda_vendor) || (!cuda && c.host_vendor && LOOM_HAS_BLAS)) {
-            result.push_back({exec, Launch::vendor});
-        }
-    }
-    return result;
-}
-
-/// A random batch on the reference executor, padded between rows and between matrices.
-template <typename V>
-BatchDense<V> random_batch(size_type count, dim2 size, std::uint64_t seed, double shift = 0)
-{
-    const auto ref = loom::test::reference();
-    BatchDense<V> batch(ref, count, size, size.cols + 1, size.rows * (size.cols + 1) + 3);
-    std::mt19937_64 rng(seed);
-    auto& values = batch.values();
-    for (size_type i = 0; i < values.size(); ++i) values[i] = loom::test::random_value<V>(rng);
-    for (size_type b = 0; b < count; ++b) {
-        for (size_type i = 0; i < std::min(size.rows, size.cols); ++i) {
-            batch.at(b, i, i) += V(static_cast<loom::remove_complex_t<V>>(shift));
-        }
-    }
-    return batch;
-}
 
 /// Triangles that are well conditioned with their diagonal or a unit one.
 template <typename V>
@@ -98,9 +41,6 @@ BatchDense<V> triangular_batch(size_type count, size_type n, std::uint64_t seed)
     return batch;
 }
 
-using loom::test::batched_front::error_of;
-using loom::test::batched_front::raw;
-using loom::test::batched_front::tolerance;
 
 std::vector<int32> host(const loom::Array<int32>& a) { return a.to_host(); }
 

@@ -270,6 +270,21 @@ std::vector<V> triangular_product(const TriangularCase& c, const Dense<V>& A, co
     return out;
 }
 
+/// call(A, B, backend) (trsm or trmm of case c, B overwritten) on every backend gives the
+/// reference's result X.
+template <typename V, typename Call>
+void expect_backends_match(const TriangularCase& c, const Dense<V>& A, const Dense<V>& B,
+                           const Dense<V>& X, Call call)
+{
+    const size_type n = A.rows();
+    for (const auto& t : dense_targets()) {
+        Dense<V> x(t.exec, B);
+        call(Dense<V>(t.exec, A), x, t.backend);
+        EXPECT_LE(error_of(raw(x), raw(X)), tolerance_for<V>(n))
+            << t.name() << " " << c.name() << " n=" << n;
+    }
+}
+
 TYPED_TEST(Level3, TrsmEveryCaseSolvesAndMatchesReference)
 {
     using V = TypeParam;
@@ -287,13 +302,9 @@ TYPED_TEST(Level3, TrsmEveryCaseSolvesAndMatchesReference)
             auto scaled = B.to_host();
             for (auto& v : scaled) v *= alpha;
             EXPECT_LE(error_of(residual, scaled), tolerance_for<V>(n)) << c.name() << " n=" << n;
-            for (const auto& t : dense_targets()) {
-                Dense<V> x(t.exec, B);
-                loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, Dense<V>(t.exec, A), x,
-                                 t.backend);
-                EXPECT_LE(error_of(raw(x), raw(X)), tolerance_for<V>(n))
-                    << t.name() << " " << c.name() << " n=" << n;
-            }
+            expect_backends_match(c, A, B, X, [&](const Dense<V>& A_t, Dense<V>& x, Backend b) {
+                loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, A_t, x, b);
+            });
         }
     }
 }
@@ -314,13 +325,9 @@ TYPED_TEST(Level3, TrmmEveryCaseMultipliesAndMatchesReference)
             for (auto& v : expected) v *= alpha;
             EXPECT_LE(error_of(X.to_host(), expected), tolerance_for<V>(n))
                 << c.name() << " n=" << n;
-            for (const auto& t : dense_targets()) {
-                Dense<V> x(t.exec, B);
-                loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, Dense<V>(t.exec, A), x,
-                                 t.backend);
-                EXPECT_LE(error_of(raw(x), raw(X)), tolerance_for<V>(n))
-                    << t.name() << " " << c.name() << " n=" << n;
-            }
+            expect_backends_match(c, A, B, X, [&](const Dense<V>& A_t, Dense<V>& x, Backend b) {
+                loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, A_t, x, b);
+            });
         }
     }
 }

@@ -15,6 +15,7 @@
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
 #include "support/executors.hpp"
+#include "support/graphs.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
 #include "support/types.hpp"
@@ -145,19 +146,7 @@ protected:
     /// An undirected edge list as a matrix storing both directions.
     static Csr undirected(size_type n, const std::vector<std::pair<I, I>>& edges)
     {
-        std::vector<std::vector<I>> rows(n);
-        for (const auto& [a, b] : edges) {
-            rows[a].push_back(b);
-            rows[b].push_back(a);
-        }
-        std::vector<I> ptrs{0};
-        std::vector<I> cols;
-        for (auto& row : rows) {
-            std::sort(row.begin(), row.end());
-            cols.insert(cols.end(), row.begin(), row.end());
-            ptrs.push_back(static_cast<I>(cols.size()));
-        }
-        return from_host({n, n}, ptrs, cols);
+        return loom::test::undirected_graph<V, I>(loom::test::reference(), n, edges);
     }
 
     static Csr star(size_type n)

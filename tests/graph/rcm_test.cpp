@@ -12,6 +12,7 @@
 #include "loom/matrix/io.hpp"
 #include "loom/matrix/permutation.hpp"
 #include "support/executors.hpp"
+#include "support/graphs.hpp"
 #include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
@@ -98,22 +99,9 @@ TYPED_TEST(Rcm, OrdersEachComponentAndAPathEndToEnd)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
     // Two paths 0-2-4-6 and 1-3-5 (interleaved numbering), plus an isolated vertex 7.
     const std::vector<std::pair<I, I>> edges{{0, 2}, {2, 4}, {4, 6}, {1, 3}, {3, 5}};
-    std::vector<std::vector<I>> rows(8);
-    for (const auto& [a, b] : edges) {
-        rows[a].push_back(b);
-        rows[b].push_back(a);
-    }
-    std::vector<I> ptrs{0};
-    std::vector<I> cols;
-    for (auto& row : rows) {
-        std::sort(row.begin(), row.end());
-        cols.insert(cols.end(), row.begin(), row.end());
-        ptrs.push_back(static_cast<I>(cols.size()));
-    }
-    const auto A = Csr::from_host(this->ref, {8, 8}, ptrs, cols, std::vector<V>(cols.size(), V{1}));
+    const auto A = loom::test::undirected_graph<V, I>(this->ref, 8, edges);
     const auto perm = graph::rcm(A).to_host();
     this->expect_permutation(perm, 8, "paths");
     const matrix::Permutation<I> P(this->ref, loom::Array<I>(this->ref, perm));

@@ -366,6 +366,27 @@ TYPED_TEST(Spgemm, SquareOfOneMatrix)
     }
 }
 
+/// A size.rows x size.cols matrix whose rows each hold per_row random distinct columns, sorted,
+/// with random values drawn from rng: a very wide matrix when size.cols is large.
+template <typename V, typename I>
+matrix::Csr<V, I> scattered_rows(std::shared_ptr<const loom::Executor> exec, dim2 size,
+                                 std::size_t per_row, std::mt19937_64& rng)
+{
+    std::uniform_int_distribution<size_type> column(0, size.cols - 1);
+    std::vector<I> ptrs{0}, cols;
+    std::vector<V> values;
+    for (size_type r = 0; r < size.rows; ++r) {
+        std::set<I> row;
+        while (row.size() < per_row) row.insert(static_cast<I>(column(rng)));
+        for (auto c : row) {
+            cols.push_back(c);
+            values.push_back(loom::test::random_value<V>(rng));
+        }
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    return matrix::Csr<V, I>::from_host(std::move(exec), size, ptrs, cols, values);
+}
+
 /// B far wider than shared memory or a dense accumulator per thread can cover: the OpenMP
 /// hashed accumulator and the GPU's two-level hash for a row of ~7000 entries (in its
 /// shared-memory level for double, overflowing into global memory for complex<double>).
@@ -373,23 +394,10 @@ TYPED_TEST(Spgemm, VeryWideRightOperand)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
     constexpr size_type inner = 600;
     constexpr size_type cols = 20'000'000;
     std::mt19937_64 rng(25);
-    std::uniform_int_distribution<size_type> column(0, cols - 1);
-    std::vector<I> b_ptrs{0}, b_cols;
-    std::vector<V> b_vals;
-    for (size_type r = 0; r < inner; ++r) {
-        std::set<I> row;
-        while (row.size() < 12) row.insert(static_cast<I>(column(rng)));
-        for (auto c : row) {
-            b_cols.push_back(c);
-            b_vals.push_back(loom::test::random_value<V>(rng));
-        }
-        b_ptrs.push_back(static_cast<I>(b_cols.size()));
-    }
-    const auto B = Csr::from_host(this->ref, {inner, cols}, b_ptrs, b_cols, b_vals);
+    const auto B = scattered_rows<V, I>(this->ref, {inner, cols}, 12, rng);
     // enough rows for several OpenMP threads, each with a hashed accumulator
     const auto A =
         loom::test::random_csr<V, I>(this->ref, {3000, inner, 5, true, false, false, 26});
@@ -417,19 +425,7 @@ TYPED_TEST(Spgemm, LongRowsOverflowSharedTables)
     constexpr size_type n = 4000;
     constexpr size_type cols = 9'000'000;
     std::mt19937_64 rng(41);
-    std::uniform_int_distribution<size_type> column(0, cols - 1);
-    std::vector<I> b_ptrs{0}, b_cols;
-    std::vector<V> b_vals;
-    for (size_type r = 0; r < n; ++r) {
-        std::set<I> row;
-        while (row.size() < 10) row.insert(static_cast<I>(column(rng)));
-        for (auto c : row) {
-            b_cols.push_back(c);
-            b_vals.push_back(loom::test::random_value<V>(rng));
-        }
-        b_ptrs.push_back(static_cast<I>(b_cols.size()));
-    }
-    const auto B = Csr::from_host(this->ref, {n, cols}, b_ptrs, b_cols, b_vals);
+    const auto B = scattered_rows<V, I>(this->ref, {n, cols}, 10, rng);
     // every 400th row of A holds the first `length` columns (plus its random ones): rows of
     // C of about 10 * length entries
     const std::vector<size_type> lengths{500, 900, 1500, 2500, 4000, 3500, 1200, 700, 3000, 2000};

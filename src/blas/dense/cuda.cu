@@ -284,13 +284,6 @@ void nrm2(const CudaExecutor& exec, const matrix::Dense<V>& x,
 }
 
 // The element-wise kernels: written once with OpenMP's (unified.hpp).
-template <typename V>
-void axpby(const CudaExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
-           const matrix::Dense<V>* beta, matrix::Dense<V>& y)
-{
-    unified::axpby(exec, alpha, x, beta, y);
-}
-
 template <typename D>
 __device__ D guarded_quotient(const D& num, const D& den)
 {
@@ -329,67 +322,8 @@ void axpy_quotient(const CudaExecutor& exec, const matrix::Dense<V>& num,
         "loom::blas::axpy_quotient");
 }
 
-template <typename V>
-void axpby_scalar(const CudaExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
-                  matrix::Dense<V>& y)
-{
-    unified::axpby_scalar(exec, alpha, x, beta, y);
-}
-
-template <typename V>
-void scal(const CudaExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
-{
-    unified::scal(exec, alpha, x);
-}
-
-template <typename V>
-void scal_scalar(const CudaExecutor& exec, V alpha, matrix::Dense<V>& x)
-{
-    unified::scal_scalar(exec, alpha, x);
-}
-
-template <typename V>
-void copy(const CudaExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
-{
-    unified::copy(exec, x, y);
-}
-
-template <typename V>
-void fill(const CudaExecutor& exec, matrix::Dense<V>& x, V value)
-{
-    unified::fill(exec, x, value);
-}
-
-template <typename V>
-void pack(const CudaExecutor& exec, const matrix::Dense<V>& x, lower_precision_t<V>* packed)
-{
-    unified::pack(exec, x, packed);
-}
-
-template <typename V>
-void unpack(const CudaExecutor& exec, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
-{
-    unified::unpack(exec, packed, y);
-}
-
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void dot(const CudaExecutor&, const matrix::Dense<V>&, const matrix::Dense<V>&,  \
-                      matrix::Dense<V>&, bool);                                                \
-    template void nrm2(const CudaExecutor&, const matrix::Dense<V>&,                          \
-                       matrix::Dense<remove_complex_t<V>>&);                                   \
-    template void axpby(const CudaExecutor&, const matrix::Dense<V>*,                         \
-                        const matrix::Dense<V>&, const matrix::Dense<V>*, matrix::Dense<V>&); \
-    template void axpy_quotient(const CudaExecutor&, const matrix::Dense<V>&,                 \
-                                const matrix::Dense<V>&, V, const matrix::Dense<V>&,           \
-                                matrix::Dense<V>&);                                            \
-    template void axpby_scalar(const CudaExecutor&, V, const matrix::Dense<V>&, V,            \
-                               matrix::Dense<V>&);                                             \
-    template void scal(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
-    template void scal_scalar(const CudaExecutor&, V, matrix::Dense<V>&);                     \
-    template void copy(const CudaExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);      \
-    template void fill(const CudaExecutor&, matrix::Dense<V>&, V);                                  \
-    template void pack(const CudaExecutor&, const matrix::Dense<V>&, lower_precision_t<V>*);           \
-    template void unpack(const CudaExecutor&, const lower_precision_t<V>*, matrix::Dense<V>&);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
-
 }  // namespace loom::blas::cuda
+
+namespace loom::blas {
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_DENSE_BACKEND, cuda, unified, CudaExecutor)
+}  // namespace loom::blas

@@ -137,57 +137,6 @@ void nrm2(const OmpExecutor& exec, const matrix::Dense<V>& x,
     for (size_type j = 0; j < x.cols(); ++j) result.at(0, j) = std::sqrt(sums[j]);
 }
 
-// The element-wise kernels: written once with CUDA's (unified.hpp).
-template <typename V>
-void axpby(const OmpExecutor& exec, const matrix::Dense<V>* alpha, const matrix::Dense<V>& x,
-           const matrix::Dense<V>* beta, matrix::Dense<V>& y)
-{
-    unified::axpby(exec, alpha, x, beta, y);
-}
-
-template <typename V>
-void axpby_scalar(const OmpExecutor& exec, V alpha, const matrix::Dense<V>& x, V beta,
-                  matrix::Dense<V>& y)
-{
-    unified::axpby_scalar(exec, alpha, x, beta, y);
-}
-
-template <typename V>
-void scal(const OmpExecutor& exec, const matrix::Dense<V>& alpha, matrix::Dense<V>& x)
-{
-    unified::scal(exec, alpha, x);
-}
-
-template <typename V>
-void scal_scalar(const OmpExecutor& exec, V alpha, matrix::Dense<V>& x)
-{
-    unified::scal_scalar(exec, alpha, x);
-}
-
-template <typename V>
-void copy(const OmpExecutor& exec, const matrix::Dense<V>& x, matrix::Dense<V>& y)
-{
-    unified::copy(exec, x, y);
-}
-
-template <typename V>
-void fill(const OmpExecutor& exec, matrix::Dense<V>& x, V value)
-{
-    unified::fill(exec, x, value);
-}
-
-template <typename V>
-void pack(const OmpExecutor& exec, const matrix::Dense<V>& x, lower_precision_t<V>* packed)
-{
-    unified::pack(exec, x, packed);
-}
-
-template <typename V>
-void unpack(const OmpExecutor& exec, const lower_precision_t<V>* packed, matrix::Dense<V>& y)
-{
-    unified::unpack(exec, packed, y);
-}
-
 template <typename V>
 void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
                    const matrix::Dense<V>& den, V sign, const matrix::Dense<V>& x,
@@ -206,24 +155,8 @@ void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
     });
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void dot(const OmpExecutor&, const matrix::Dense<V>&, const matrix::Dense<V>&,   \
-                      matrix::Dense<V>&, bool);                                                \
-    template void nrm2(const OmpExecutor&, const matrix::Dense<V>&,                           \
-                       matrix::Dense<remove_complex_t<V>>&);                                   \
-    template void axpby(const OmpExecutor&, const matrix::Dense<V>*, const matrix::Dense<V>&, \
-                        const matrix::Dense<V>*, matrix::Dense<V>&);                           \
-    template void axpy_quotient(const OmpExecutor&, const matrix::Dense<V>&,                  \
-                                const matrix::Dense<V>&, V, const matrix::Dense<V>&,           \
-                                matrix::Dense<V>&);                                            \
-    template void axpby_scalar(const OmpExecutor&, V, const matrix::Dense<V>&, V,             \
-                               matrix::Dense<V>&);                                             \
-    template void scal(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \
-    template void scal_scalar(const OmpExecutor&, V, matrix::Dense<V>&);                      \
-    template void copy(const OmpExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&);       \
-    template void fill(const OmpExecutor&, matrix::Dense<V>&, V);                                  \
-    template void pack(const OmpExecutor&, const matrix::Dense<V>&, lower_precision_t<V>*);           \
-    template void unpack(const OmpExecutor&, const lower_precision_t<V>*, matrix::Dense<V>&);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
-
 }  // namespace loom::blas::omp
+
+namespace loom::blas {
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_DENSE_BACKEND, omp, unified, OmpExecutor)
+}  // namespace loom::blas

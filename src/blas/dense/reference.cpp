@@ -124,24 +124,9 @@ void unpack(const ReferenceExecutor&, const lower_precision_t<V>* packed, matrix
     }
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void dot(const ReferenceExecutor&, const matrix::Dense<V>&,                      \
-                      const matrix::Dense<V>&, matrix::Dense<V>&, bool);                       \
-    template void nrm2(const ReferenceExecutor&, const matrix::Dense<V>&,                     \
-                       matrix::Dense<remove_complex_t<V>>&);                                   \
-    template void axpby(const ReferenceExecutor&, const matrix::Dense<V>*,                    \
-                        const matrix::Dense<V>&, const matrix::Dense<V>*, matrix::Dense<V>&); \
-    template void axpy_quotient(const ReferenceExecutor&, const matrix::Dense<V>&,            \
-                                const matrix::Dense<V>&, V, const matrix::Dense<V>&,           \
-                                matrix::Dense<V>&);                                            \
-    template void axpby_scalar(const ReferenceExecutor&, V, const matrix::Dense<V>&, V,       \
-                               matrix::Dense<V>&);                                             \
-    template void scal(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \
-    template void scal_scalar(const ReferenceExecutor&, V, matrix::Dense<V>&);                \
-    template void copy(const ReferenceExecutor&, const matrix::Dense<V>&, matrix::Dense<V>&); \
-    template void fill(const ReferenceExecutor&, matrix::Dense<V>&, V);                       \
-    template void pack(const ReferenceExecutor&, const matrix::Dense<V>&, lower_precision_t<V>*); \
-    template void unpack(const ReferenceExecutor&, const lower_precision_t<V>*, matrix::Dense<V>&);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
-
 }  // namespace loom::blas::reference
+
+namespace loom::blas {
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_DENSE_BACKEND,
+                            reference, reference, ReferenceExecutor)
+}  // namespace loom::blas

@@ -1,9 +1,11 @@
 // The element-wise BLAS kernels on Dense, written once for OpenMP and CUDA on the unified
-// launchers (base/parallel.hpp): omp.cpp and cuda.cu forward their entry points here.
+// launchers (base/parallel.hpp), declared in kernels.hpp: omp.cpp and cuda.cu include this
+// header and instantiate them.
 // Coefficient arrays (alpha, beta) are 1 x 1 or 1 x k in the executor's memory, read in place.
 #pragma once
 
 #include "base/parallel.hpp"
+#include "blas/dense/kernels.hpp"
 #include "loom/matrix/dense.hpp"
 
 namespace loom::blas::unified {

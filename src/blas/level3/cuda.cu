@@ -61,15 +61,6 @@ void gemm_dot(const CudaExecutor& exec, V alpha, Strided<const V> At, Strided<co
                     as_device(beta), C.template as<D>());
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void gemm(const CudaExecutor&, V, Strided<const V>, Strided<const V>, V,          \
-                       Strided<V>);                                                            \
-    template void gemv(const CudaExecutor&, V, Strided<const V>, Strided<const V>, V,          \
-                       Strided<V>);                                                            \
-    template void trsm(const CudaExecutor&, Triangle<const V>, V, Strided<V>);                 \
-    template void trmm(const CudaExecutor&, Triangle<const V>, V, Strided<V>);                 \
-    template void gemm_dot(const CudaExecutor&, V, Strided<const V>, Strided<const V>, V,      \
-                           Strided<V>);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, CudaExecutor)
 
 }  // namespace loom::blas::cuda

@@ -64,3 +64,14 @@ LOOM_DECLARE_BLAS_LEVEL3_VENDOR();
 namespace loom::blas::cublas {
 LOOM_DECLARE_BLAS_LEVEL3_VENDOR(const CudaExecutor& exec, );
 }
+
+/* Explicit instantiation of every kernel for one backend, inside its namespace */
+#define LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS(Exec, V)                                          \
+    template void gemm(const Exec&, V, detail::Strided<const V>, detail::Strided<const V>, V,  \
+                       detail::Strided<V>);                                                    \
+    template void gemv(const Exec&, V, detail::Strided<const V>, detail::Strided<const V>, V,  \
+                       detail::Strided<V>);                                                    \
+    template void trsm(const Exec&, detail::Triangle<const V>, V, detail::Strided<V>);         \
+    template void trmm(const Exec&, detail::Triangle<const V>, V, detail::Strided<V>);         \
+    template void gemm_dot(const Exec&, V, detail::Strided<const V>, detail::Strided<const V>, V, \
+                           detail::Strided<V>);

@@ -313,15 +313,6 @@ void gemm_dot(const OmpExecutor& exec, V alpha, Strided<const V> At, Strided<con
     }
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template void gemm(const OmpExecutor&, V, Strided<const V>, Strided<const V>, V,           \
-                       Strided<V>);                                                            \
-    template void gemv(const OmpExecutor&, V, Strided<const V>, Strided<const V>, V,           \
-                       Strided<V>);                                                            \
-    template void trsm(const OmpExecutor&, Triangle<const V>, V, Strided<V>);                  \
-    template void trmm(const OmpExecutor&, Triangle<const V>, V, Strided<V>);                  \
-    template void gemm_dot(const OmpExecutor&, V, Strided<const V>, Strided<const V>, V,       \
-                           Strided<V>);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, OmpExecutor)
 
 }  // namespace loom::blas::omp

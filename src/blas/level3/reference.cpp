@@ -72,15 +72,6 @@ void gemm_dot(const ReferenceExecutor& exec, V alpha, Strided<const V> At, Strid
     gemm(exec, alpha, At, B, beta, C);
 }
 
-#define LOOM_INSTANTIATE(V)                                                                   \
-    template void gemm(const ReferenceExecutor&, V, Strided<const V>, Strided<const V>, V,    \
-                       Strided<V>);                                                           \
-    template void gemv(const ReferenceExecutor&, V, Strided<const V>, Strided<const V>, V,    \
-                       Strided<V>);                                                           \
-    template void trsm(const ReferenceExecutor&, Triangle<const V>, V, Strided<V>);           \
-    template void trmm(const ReferenceExecutor&, Triangle<const V>, V, Strided<V>);           \
-    template void gemm_dot(const ReferenceExecutor&, V, Strided<const V>, Strided<const V>, V, \
-                           Strided<V>);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::blas::reference

@@ -42,18 +42,34 @@ void check_slicing(const char* where, size_type slice_size, size_type stride_fac
     }
 }
 
-/// The count -> prefix sum -> fill pattern: count(row_ptrs) writes the entries of each row
-/// into row_ptrs[0, rows), fill(result) fills a Csr whose row_ptrs are the scanned counts.
-template <typename V, typename I, typename Count, typename Fill>
-Csr<V, I> csr_from_row_counts(const std::shared_ptr<const Executor>& exec, dim2 size,
-                              Count&& count, Fill&& fill)
+/// A Csr from an Ell, Sellp or Dense matrix by the count -> prefix sum -> fill pattern: the
+/// row_nnz kernel counts the entries of each row into row_ptrs[0, rows), fill_csr fills a
+/// Csr whose row_ptrs are the scanned counts. positions (what the source can hold) must fit
+/// the index type I.
+template <typename V, typename I, typename Matrix>
+Csr<V, I> csr_by_rows(const Matrix& source, size_type positions, const char* what)
 {
-    Array<I> row_ptrs(exec, size.rows + 1);
-    count(row_ptrs);
+    constexpr const char* where = "loom::matrix::to_csr";
+    const auto& exec = executor_of(where, source);
+    check_fits_index<I>(where, positions, what);
+    Array<I> row_ptrs(exec, source.rows() + 1);
+    LOOM_RUN_KERNEL(where, *exec, row_nnz, source, row_ptrs);
     detail::exclusive_prefix_sum(row_ptrs);
-    Csr<V, I> result(exec, size, detail::load_element(row_ptrs, size.rows));
+    Csr<V, I> result(exec, source.size(), detail::load_element(row_ptrs, source.rows()));
     result.row_ptrs() = std::move(row_ptrs);
-    fill(result);
+    LOOM_RUN_KERNEL(where, *exec, fill_csr, source, result);
+    return result;
+}
+
+/// A Dense holding the entries of a Csr, Ell or Sellp matrix, duplicates summed.
+template <typename V, typename Matrix>
+Dense<V> dense_by_rows(const Matrix& source)
+{
+    constexpr const char* where = "loom::matrix::to_dense";
+    const auto& exec = executor_of(where, source);
+    Dense<V> result(exec, source.size());
+    result.values().fill(V{});
+    LOOM_RUN_KERNEL(where, *exec, add_to_dense, source, result);
     return result;
 }
 
@@ -73,37 +89,19 @@ Csr<V, I> to_csr(const Coo<V, I>& source)
 template <typename V, typename I>
 Csr<V, I> to_csr(const Ell<V, I>& source)
 {
-    constexpr const char* where = "loom::matrix::to_csr";
-    const auto& exec = executor_of(where, source);
-    check_fits_index<I>(where, source.slots(), "the number of slots");
-    return csr_from_row_counts<V, I>(
-        exec, source.size(),
-        [&](Array<I>& row_nnz) { LOOM_RUN_KERNEL(where, *exec, ell_row_nnz, source, row_nnz); },
-        [&](Csr<V, I>& result) { LOOM_RUN_KERNEL(where, *exec, ell_to_csr, source, result); });
+    return csr_by_rows<V, I>(source, source.slots(), "the number of slots");
 }
 
 template <typename V, typename I>
 Csr<V, I> to_csr(const Sellp<V, I>& source)
 {
-    constexpr const char* where = "loom::matrix::to_csr";
-    const auto& exec = executor_of(where, source);
-    check_fits_index<I>(where, source.slots(), "the number of slots");
-    return csr_from_row_counts<V, I>(
-        exec, source.size(),
-        [&](Array<I>& row_nnz) { LOOM_RUN_KERNEL(where, *exec, sellp_row_nnz, source, row_nnz); },
-        [&](Csr<V, I>& result) { LOOM_RUN_KERNEL(where, *exec, sellp_to_csr, source, result); });
+    return csr_by_rows<V, I>(source, source.slots(), "the number of slots");
 }
 
 template <typename I, typename V>
 Csr<V, I> to_csr(const Dense<V>& source)
 {
-    constexpr const char* where = "loom::matrix::to_csr";
-    const auto& exec = executor_of(where, source);
-    check_fits_index<I>(where, source.size().count(), "the number of matrix elements");
-    return csr_from_row_counts<V, I>(
-        exec, source.size(),
-        [&](Array<I>& row_nnz) { LOOM_RUN_KERNEL(where, *exec, dense_row_nnz, source, row_nnz); },
-        [&](Csr<V, I>& result) { LOOM_RUN_KERNEL(where, *exec, dense_to_csr, source, result); });
+    return csr_by_rows<V, I>(source, source.size().count(), "the number of matrix elements");
 }
 
 template <typename V, typename I>
@@ -207,12 +205,7 @@ Sellp<V, I> to_sellp(const Dense<V>& source, size_type slice_size, size_type str
 template <typename V, typename I>
 Dense<V> to_dense(const Csr<V, I>& source)
 {
-    constexpr const char* where = "loom::matrix::to_dense";
-    const auto& exec = executor_of(where, source);
-    Dense<V> result(exec, source.size());
-    result.values().fill(V{});
-    LOOM_RUN_KERNEL(where, *exec, csr_to_dense, source, result);
-    return result;
+    return dense_by_rows<V>(source);
 }
 
 template <typename V, typename I>
@@ -226,23 +219,13 @@ Dense<V> to_dense(const Coo<V, I>& source)
 template <typename V, typename I>
 Dense<V> to_dense(const Ell<V, I>& source)
 {
-    constexpr const char* where = "loom::matrix::to_dense";
-    const auto& exec = executor_of(where, source);
-    Dense<V> result(exec, source.size());
-    result.values().fill(V{});
-    LOOM_RUN_KERNEL(where, *exec, ell_to_dense, source, result);
-    return result;
+    return dense_by_rows<V>(source);
 }
 
 template <typename V, typename I>
 Dense<V> to_dense(const Sellp<V, I>& source)
 {
-    constexpr const char* where = "loom::matrix::to_dense";
-    const auto& exec = executor_of(where, source);
-    Dense<V> result(exec, source.size());
-    result.values().fill(V{});
-    LOOM_RUN_KERNEL(where, *exec, sellp_to_dense, source, result);
-    return result;
+    return dense_by_rows<V>(source);
 }
 
 #define LOOM_INSTANTIATE_CONVERT(V, I)                                          \

@@ -28,7 +28,6 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::default_block_size;
-using loom::cuda::device_type_t;
 using loom::cuda::parallel_for;
 using loom::cuda::row_of_entry;
 using loom::cuda::run_cub;
@@ -224,12 +223,6 @@ void csr_to_coo(const CudaExecutor& exec, const Csr<V, I>& source, Coo<V, I>& re
 }
 
 template <typename V, typename I>
-size_type csr_max_row_nnz(const CudaExecutor& exec, const Csr<V, I>& source)
-{
-    return unified::csr_max_row_nnz(exec, source);
-}
-
-template <typename V, typename I>
 void csr_to_ell(const CudaExecutor& exec, const Csr<V, I>& source, Ell<V, I>& result)
 {
     const long long rows = source.rows();
@@ -239,23 +232,11 @@ void csr_to_ell(const CudaExecutor& exec, const Csr<V, I>& source, Ell<V, I>& re
     const auto values = as_device(source.values().const_data());
     auto out_cols = result.col_idxs().data();
     auto out_values = as_device(result.values().data());
-    using DV = device_type_t<V>;
     parallel_for(exec, result.slots(), [=] __device__(long long slot) {
-        const long long k = slot / stride;
         const long long r = slot % stride;
-        const long long begin = r < rows ? row_ptrs[r] : 0;
-        const long long length = r < rows ? row_ptrs[r + 1] - begin : 0;
-        const bool stored = k < length;
-        out_cols[slot] = stored ? cols[begin + k] : I{invalid_index};
-        out_values[slot] = stored ? values[begin + k] : DV{};
+        format_rows::fill_slot(cols, values, format_rows::padded_row(row_ptrs, rows, r),
+                               slot / stride, slot, out_cols, out_values);
     }, "loom::matrix::to_ell");
-}
-
-template <typename V, typename I>
-void csr_slice_lengths(const CudaExecutor& exec, const Csr<V, I>& source, size_type slice_size,
-                       size_type stride_factor, Array<I>& lengths, Array<I>& sets)
-{
-    unified::csr_slice_lengths(exec, source, slice_size, stride_factor, lengths, sets);
 }
 
 template <typename V, typename I>
@@ -270,7 +251,6 @@ void csr_to_sellp(const CudaExecutor& exec, const Csr<V, I>& source, Sellp<V, I>
     const I* sets = result.slice_sets().const_data();
     auto out_cols = result.col_idxs().data();
     auto out_values = as_device(result.values().data());
-    using DV = device_type_t<V>;
     parallel_for(exec, result.slots(), [=] __device__(long long slot) {
         const long long column = slot / slice_size;
         const long long lane = slot % slice_size;
@@ -278,28 +258,13 @@ void csr_to_sellp(const CudaExecutor& exec, const Csr<V, I>& source, Sellp<V, I>
         const long long s = row_of_entry(sets, slices, column);
         const long long k = column - sets[s];
         const long long r = s * slice_size + lane;
-        const long long begin = r < rows ? row_ptrs[r] : 0;
-        const long long length = r < rows ? row_ptrs[r + 1] - begin : 0;
-        const bool stored = k < length;
-        out_cols[slot] = stored ? cols[begin + k] : I{invalid_index};
-        out_values[slot] = stored ? values[begin + k] : DV{};
+        format_rows::fill_slot(cols, values, format_rows::padded_row(row_ptrs, rows, r), k, slot,
+                               out_cols, out_values);
     }, "loom::matrix::to_sellp");
 }
 
 template <typename V, typename I>
-void ell_row_nnz(const CudaExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
-{
-    unified::slotted_row_nnz(exec, source, row_nnz);
-}
-
-template <typename V, typename I>
-void sellp_row_nnz(const CudaExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
-{
-    unified::slotted_row_nnz(exec, source, row_nnz);
-}
-
-template <typename V, typename I>
-void dense_row_nnz(const CudaExecutor& exec, const Dense<V>& source, Array<I>& row_nnz)
+void row_nnz(const CudaExecutor& exec, const Dense<V>& source, Array<I>& row_nnz)
 {
     if (source.rows() == 0) return;
     dense_row_nnz_kernel<<<warp_grid(exec, source.rows()), default_block_size, 0,
@@ -309,19 +274,7 @@ void dense_row_nnz(const CudaExecutor& exec, const Dense<V>& source, Array<I>& r
 }
 
 template <typename V, typename I>
-void ell_to_csr(const CudaExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
-{
-    unified::slotted_to_csr(exec, source, result);
-}
-
-template <typename V, typename I>
-void sellp_to_csr(const CudaExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
-{
-    unified::slotted_to_csr(exec, source, result);
-}
-
-template <typename V, typename I>
-void dense_to_csr(const CudaExecutor& exec, const Dense<V>& source, Csr<V, I>& result)
+void fill_csr(const CudaExecutor& exec, const Dense<V>& source, Csr<V, I>& result)
 {
     if (source.rows() == 0) return;
     dense_to_csr_kernel<<<warp_grid(exec, source.rows()), default_block_size, 0,
@@ -332,25 +285,8 @@ void dense_to_csr(const CudaExecutor& exec, const Dense<V>& source, Csr<V, I>& r
     check_launch("loom::matrix::to_csr");
 }
 
-template <typename V, typename I>
-void csr_to_dense(const CudaExecutor& exec, const Csr<V, I>& source, Dense<V>& result)
-{
-    unified::csr_to_dense(exec, source, result);
-}
-
-template <typename V, typename I>
-void ell_to_dense(const CudaExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
-{
-    unified::slotted_to_dense(exec, source, result);
-}
-
-template <typename V, typename I>
-void sellp_to_dense(const CudaExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
-{
-    unified::slotted_to_dense(exec, source, result);
-}
-
-#define LOOM_INSTANTIATE_CUDA_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(CudaExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CUDA_CONVERT)
-
 }  // namespace loom::matrix::cuda
+
+namespace loom::matrix {
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CONVERT_BACKEND, cuda, unified, CudaExecutor)
+}  // namespace loom::matrix

@@ -18,10 +18,20 @@ using loom::omp::exclusive_prefix_sum;
 using loom::omp::parallel_for;
 using loom::omp::uneven_chunk;
 
-template <typename I>
-size_type sellp_slot(const I* sets, size_type slice_size, size_type r, size_type k)
+/// Rows [0, padded_rows) of source into the slots of result (an Ell or Sellp); SELL-P's
+/// slices differ in length, so its rows are handed out dynamically.
+template <typename V, typename I, typename Slotted>
+void fill_slots(const OmpExecutor& exec, const Csr<V, I>& source, Slotted& result,
+                size_type padded_rows)
 {
-    return (sets[r / slice_size] + k) * slice_size + r % slice_size;
+    const auto layout = format_rows::rows_of(result);
+    const auto csr = format_rows::view_of(source);
+    auto out_cols = result.col_idxs().data();
+    auto out_values = result.values().data();
+    unified::for_each_row<decltype(layout)>(
+        exec, padded_rows,
+        [=](size_type r) { format_rows::fill_slots(csr, r, layout(r), out_cols, out_values); },
+        "loom::matrix::convert");
 }
 
 template <typename T>
@@ -97,136 +107,40 @@ void csr_to_coo(const OmpExecutor& exec, const Csr<V, I>& source, Coo<V, I>& res
 }
 
 template <typename V, typename I>
-size_type csr_max_row_nnz(const OmpExecutor& exec, const Csr<V, I>& source)
-{
-    return unified::csr_max_row_nnz(exec, source);
-}
-
-template <typename V, typename I>
 void csr_to_ell(const OmpExecutor& exec, const Csr<V, I>& source, Ell<V, I>& result)
 {
-    const auto row_ptrs = source.row_ptrs().const_data();
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = result.values().data();
-    const size_type stride = result.stride();
-    const size_type width = result.width();
-    parallel_for(exec, stride, [&](size_type r) {
-        const size_type begin = r < source.rows() ? row_ptrs[r] : 0;
-        const size_type length = r < source.rows() ? row_ptrs[r + 1] - begin : 0;
-        for (size_type k = 0; k < width; ++k) {
-            const bool stored = k < length;
-            out_cols[k * stride + r] = stored ? cols[begin + k] : I{invalid_index};
-            out_values[k * stride + r] = stored ? values[begin + k] : V{};
-        }
-    });
-}
-
-template <typename V, typename I>
-void csr_slice_lengths(const OmpExecutor& exec, const Csr<V, I>& source, size_type slice_size,
-                       size_type stride_factor, Array<I>& lengths, Array<I>& sets)
-{
-    unified::csr_slice_lengths(exec, source, slice_size, stride_factor, lengths, sets);
+    fill_slots(exec, source, result, result.stride());
 }
 
 template <typename V, typename I>
 void csr_to_sellp(const OmpExecutor& exec, const Csr<V, I>& source, Sellp<V, I>& result)
 {
-    const auto row_ptrs = source.row_ptrs().const_data();
-    const auto cols = source.col_idxs().const_data();
-    const auto values = source.values().const_data();
-    const auto lengths = result.slice_lengths().const_data();
-    const auto sets = result.slice_sets().const_data();
-    auto out_cols = result.col_idxs().data();
-    auto out_values = result.values().data();
-    const size_type slice_size = result.slice_size();
-    const size_type padded_rows = result.num_slices() * slice_size;
-#pragma omp parallel for schedule(dynamic, uneven_chunk) num_threads(exec.num_threads())
-    for (size_type r = 0; r < padded_rows; ++r) {
-        const size_type begin = r < source.rows() ? row_ptrs[r] : 0;
-        const size_type length = r < source.rows() ? row_ptrs[r + 1] - begin : 0;
-        for (size_type k = 0; k < lengths[r / slice_size]; ++k) {
-            const auto slot = sellp_slot(sets, slice_size, r, k);
-            const bool stored = k < length;
-            out_cols[slot] = stored ? cols[begin + k] : I{invalid_index};
-            out_values[slot] = stored ? values[begin + k] : V{};
-        }
-    }
+    fill_slots(exec, source, result, result.num_slices() * result.slice_size());
 }
 
 template <typename V, typename I>
-void ell_row_nnz(const OmpExecutor& exec, const Ell<V, I>& source, Array<I>& row_nnz)
-{
-    unified::slotted_row_nnz(exec, source, row_nnz);
-}
-
-template <typename V, typename I>
-void sellp_row_nnz(const OmpExecutor& exec, const Sellp<V, I>& source, Array<I>& row_nnz)
-{
-    unified::slotted_row_nnz(exec, source, row_nnz);
-}
-
-template <typename V, typename I>
-void dense_row_nnz(const OmpExecutor& exec, const Dense<V>& source, Array<I>& row_nnz)
+void row_nnz(const OmpExecutor& exec, const Dense<V>& source, Array<I>& row_nnz)
 {
     auto out = row_nnz.data();
     parallel_for(exec, source.rows(), [&](size_type r) {
-        I count = 0;
-        for (size_type c = 0; c < source.cols(); ++c) count += source.at(r, c) != V{};
-        out[r] = count;
+        out[r] = format_rows::count_nonzeros<I>(&source.at(r, 0), source.cols());
     });
 }
 
 template <typename V, typename I>
-void ell_to_csr(const OmpExecutor& exec, const Ell<V, I>& source, Csr<V, I>& result)
-{
-    unified::slotted_to_csr(exec, source, result);
-}
-
-template <typename V, typename I>
-void sellp_to_csr(const OmpExecutor& exec, const Sellp<V, I>& source, Csr<V, I>& result)
-{
-    unified::slotted_to_csr(exec, source, result);
-}
-
-template <typename V, typename I>
-void dense_to_csr(const OmpExecutor& exec, const Dense<V>& source, Csr<V, I>& result)
+void fill_csr(const OmpExecutor& exec, const Dense<V>& source, Csr<V, I>& result)
 {
     const auto row_ptrs = result.row_ptrs().const_data();
     auto out_cols = result.col_idxs().data();
     auto out_values = result.values().data();
     parallel_for(exec, source.rows(), [&](size_type r) {
-        auto at = row_ptrs[r];
-        for (size_type c = 0; c < source.cols(); ++c) {
-            if (source.at(r, c) != V{}) {
-                out_cols[at] = static_cast<I>(c);
-                out_values[at] = source.at(r, c);
-                ++at;
-            }
-        }
+        format_rows::copy_nonzeros(&source.at(r, 0), source.cols(), row_ptrs[r], out_cols,
+                                   out_values);
     });
 }
 
-template <typename V, typename I>
-void csr_to_dense(const OmpExecutor& exec, const Csr<V, I>& source, Dense<V>& result)
-{
-    unified::csr_to_dense(exec, source, result);
-}
-
-template <typename V, typename I>
-void ell_to_dense(const OmpExecutor& exec, const Ell<V, I>& source, Dense<V>& result)
-{
-    unified::slotted_to_dense(exec, source, result);
-}
-
-template <typename V, typename I>
-void sellp_to_dense(const OmpExecutor& exec, const Sellp<V, I>& source, Dense<V>& result)
-{
-    unified::slotted_to_dense(exec, source, result);
-}
-
-#define LOOM_INSTANTIATE_OMP_CONVERT(V, I) LOOM_INSTANTIATE_CONVERT_KERNELS(OmpExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_OMP_CONVERT)
-
 }  // namespace loom::matrix::omp
+
+namespace loom::matrix {
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CONVERT_BACKEND, omp, unified, OmpExecutor)
+}  // namespace loom::matrix

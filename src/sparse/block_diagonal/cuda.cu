@@ -486,24 +486,8 @@ void apply_diagonal(const CudaExecutor& exec, Mode mode, V alpha, const Array<V>
         "loom::sparse::apply_diagonal");
 }
 
-#define LOOM_INSTANTIATE_BLOCK_DIAGONAL_CUDA(V, I)                                             \
-    template void invert_blocks(const CudaExecutor&, const matrix::Csr<V, I>&, const Array<I>&, \
-                                size_type, const Array<std::int64_t>&, Array<unsigned char>&,  \
-                                Array<remove_complex_t<V>>&, Array<std::int64_t>&);            \
-    template void compress_blocks<V, I>(const CudaExecutor&, const Array<I>&,                  \
-                                        const Array<std::int64_t>&, const Array<unsigned char>&, \
-                                        const Array<std::uint8_t>&, const Array<std::int64_t>&, \
-                                        Array<unsigned char>&, Array<remove_complex_t<V>>&);   \
-    template void apply_block_inverse(const CudaExecutor&, Mode, V,                            \
-                                      const BlockDiagonalInverse<V, I>&,                       \
-                                      const matrix::Dense<V>&, V, matrix::Dense<V>&);          \
-    template void invert_diagonal(const CudaExecutor&, const matrix::Csr<V, I>&, Array<V>&,    \
-                                  Array<std::int64_t>&);
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BLOCK_DIAGONAL_CUDA)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BLOCK_DIAGONAL_KERNELS, CudaExecutor)
 
-#define LOOM_INSTANTIATE_APPLY_DIAGONAL_CUDA(V)                                                \
-    template void apply_diagonal(const CudaExecutor&, Mode, V, const Array<V>&,                \
-                                 const matrix::Dense<V>&, V, matrix::Dense<V>&);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_APPLY_DIAGONAL_CUDA)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_APPLY_DIAGONAL_KERNELS, CudaExecutor)
 
 }  // namespace loom::sparse::cuda

@@ -53,3 +53,22 @@ LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS(CudaExecutor);
 }
+
+/* Explicit instantiation of every kernel for one backend, inside its namespace */
+#define LOOM_INSTANTIATE_BLOCK_DIAGONAL_KERNELS(Exec, V, I)                                    \
+    template void invert_blocks(const Exec&, const matrix::Csr<V, I>&,                         \
+                                const Array<I>&, size_type, const Array<std::int64_t>&,        \
+                                Array<unsigned char>&, Array<remove_complex_t<V>>&,            \
+                                Array<std::int64_t>&);                                         \
+    template void compress_blocks<V, I>(const Exec&, const Array<I>&,                          \
+                                        const Array<std::int64_t>&, const Array<unsigned char>&, \
+                                        const Array<std::uint8_t>&, const Array<std::int64_t>&, \
+                                        Array<unsigned char>&, Array<remove_complex_t<V>>&);   \
+    template void apply_block_inverse(const Exec&, Mode, V,                                    \
+                                      const BlockDiagonalInverse<V, I>&,                       \
+                                      const matrix::Dense<V>&, V, matrix::Dense<V>&);          \
+    template void invert_diagonal(const Exec&, const matrix::Csr<V, I>&,                       \
+                                  Array<V>&, Array<std::int64_t>&);
+#define LOOM_INSTANTIATE_APPLY_DIAGONAL_KERNELS(Exec, V)                                       \
+    template void apply_diagonal(const Exec&, Mode, V, const Array<V>&,                        \
+                                 const matrix::Dense<V>&, V, matrix::Dense<V>&);

@@ -99,24 +99,8 @@ void apply_diagonal(const OmpExecutor& exec, Mode mode, V alpha, const Array<V>&
     });
 }
 
-#define LOOM_INSTANTIATE_BLOCK_DIAGONAL_OMP(V, I)                                              \
-    template void invert_blocks(const OmpExecutor&, const matrix::Csr<V, I>&, const Array<I>&, \
-                                size_type, const Array<std::int64_t>&, Array<unsigned char>&,  \
-                                Array<remove_complex_t<V>>&, Array<std::int64_t>&);            \
-    template void compress_blocks<V, I>(const OmpExecutor&, const Array<I>&,                   \
-                                        const Array<std::int64_t>&, const Array<unsigned char>&, \
-                                        const Array<std::uint8_t>&, const Array<std::int64_t>&, \
-                                        Array<unsigned char>&, Array<remove_complex_t<V>>&);   \
-    template void apply_block_inverse(const OmpExecutor&, Mode, V,                             \
-                                      const BlockDiagonalInverse<V, I>&,                       \
-                                      const matrix::Dense<V>&, V, matrix::Dense<V>&);          \
-    template void invert_diagonal(const OmpExecutor&, const matrix::Csr<V, I>&, Array<V>&,     \
-                                  Array<std::int64_t>&);
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BLOCK_DIAGONAL_OMP)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BLOCK_DIAGONAL_KERNELS, OmpExecutor)
 
-#define LOOM_INSTANTIATE_APPLY_DIAGONAL_OMP(V)                                                 \
-    template void apply_diagonal(const OmpExecutor&, Mode, V, const Array<V>&,                 \
-                                 const matrix::Dense<V>&, V, matrix::Dense<V>&);
-LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_APPLY_DIAGONAL_OMP)
+LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_APPLY_DIAGONAL_KERNELS, OmpExecutor)
 
 }  // namespace loom::sparse::omp

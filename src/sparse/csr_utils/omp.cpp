@@ -13,26 +13,16 @@
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/csr_utils/kernels.hpp"
+#include "sparse/csr_utils/rows.hpp"
 #include "sparse/csr_utils/unified.hpp"
 
 namespace loom::sparse::omp {
 namespace {
 
+using csr_rows::conj_if;
+
 /// Rows handed out at a time by the dynamically scheduled loops.
 constexpr size_type row_chunk = 256;
-
-template <typename V>
-V conj_if(bool conjugate, const V& value)
-{
-    return conjugate ? loom::conj(value) : value;
-}
-
-template <typename V, typename I>
-bool is_kept(const V& value, size_type row, I col, remove_complex_t<V> threshold,
-             bool keep_diagonal)
-{
-    return !(std::abs(value) < threshold) || (keep_diagonal && col == row);
-}
 
 /// f(r) for every row, dynamically scheduled over the executor's threads.
 template <typename F>
@@ -153,13 +143,8 @@ void merged_row_nnz(const OmpExecutor& exec, const matrix::Csr<V, I>& sorted, Ar
     const I* row_ptrs = sorted.row_ptrs().data();
     const I* cols = sorted.col_idxs().data();
     I* out = row_nnz.data();
-    for_each_row(exec, sorted.rows(), [&](size_type r) {
-        I count = 0;
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            count += k == row_ptrs[r] || cols[k] != cols[k - 1];
-        }
-        out[r] = count;
-    });
+    for_each_row(exec, sorted.rows(),
+                 [&](size_type r) { out[r] = csr_rows::merged_count(row_ptrs, cols, r); });
 }
 
 template <typename V, typename I>
@@ -173,16 +158,7 @@ void merge_sorted_duplicates(const OmpExecutor& exec, const matrix::Csr<V, I>& s
     I* out_cols = result.col_idxs().data();
     V* out_values = result.values().data();
     for_each_row(exec, sorted.rows(), [&](size_type r) {
-        auto at = out_ptrs[r] - 1;
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (k == row_ptrs[r] || cols[k] != cols[k - 1]) {
-                ++at;
-                out_cols[at] = cols[k];
-                out_values[at] = values[k];
-            } else {
-                out_values[at] += values[k];
-            }
-        }
+        csr_rows::merge_row(row_ptrs, cols, values, r, out_ptrs[r], out_cols, out_values);
     });
 }
 
@@ -196,11 +172,7 @@ void extract_diagonal(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
     V* out = diagonal.data();
     const size_type stride = diagonal.stride();
     for_each_row(exec, diagonal.rows(), [&](size_type r) {
-        V sum{};
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (cols[k] == r) sum += values[k];
-        }
-        out[r * stride] = sum;
+        out[r * stride] = csr_rows::diagonal_sum(row_ptrs, cols, values, r);
     });
 }
 
@@ -211,9 +183,7 @@ void scale_diagonal(const OmpExecutor& exec, matrix::Csr<V, I>& A, V factor)
     const I* cols = A.col_idxs().data();
     V* values = A.values().data();
     for_each_row(exec, A.rows(), [&](size_type r) {
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (cols[k] == r) values[k] *= factor;
-        }
+        csr_rows::scale_diagonal(row_ptrs, cols, values, r, factor);
     });
 }
 
@@ -245,11 +215,7 @@ void kept_row_nnz(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
     const V* values = A.values().data();
     I* out = row_nnz.data();
     for_each_row(exec, A.rows(), [&](size_type r) {
-        I count = 0;
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            count += is_kept(values[k], r, cols[k], threshold, keep_diagonal);
-        }
-        out[r] = count;
+        out[r] = csr_rows::kept_count(row_ptrs, cols, values, r, threshold, keep_diagonal);
     });
 }
 
@@ -265,14 +231,8 @@ void drop_small_entries(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
     I* out_cols = result.col_idxs().data();
     V* out_values = result.values().data();
     for_each_row(exec, A.rows(), [&](size_type r) {
-        auto at = out_ptrs[r];
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (is_kept(values[k], r, cols[k], threshold, keep_diagonal)) {
-                out_cols[at] = cols[k];
-                out_values[at] = values[k];
-                ++at;
-            }
-        }
+        csr_rows::copy_kept(row_ptrs, cols, values, r, threshold, keep_diagonal, out_ptrs[r],
+                            out_cols, out_values);
     });
 }
 

@@ -5,24 +5,10 @@
 
 #include "base/instantiate.hpp"
 #include "sparse/csr_utils/kernels.hpp"
+#include "sparse/csr_utils/rows.hpp"
 
 namespace loom::sparse::reference {
-namespace {
-
-template <typename V>
-V conj_if(bool conjugate, const V& value)
-{
-    return conjugate ? loom::conj(value) : value;
-}
-
-template <typename V, typename I>
-bool is_kept(const V& value, size_type row, I col, remove_complex_t<V> threshold,
-             bool keep_diagonal)
-{
-    return !(std::abs(value) < threshold) || (keep_diagonal && col == row);
-}
-
-}  // namespace
+using csr_rows::conj_if;
 
 template <typename V, typename I>
 void transpose(const ReferenceExecutor&, const matrix::Csr<V, I>& A, bool conjugate,
@@ -89,11 +75,7 @@ void merged_row_nnz(const ReferenceExecutor&, const matrix::Csr<V, I>& sorted, A
     const I* row_ptrs = sorted.row_ptrs().data();
     const I* cols = sorted.col_idxs().data();
     for (size_type r = 0; r < sorted.rows(); ++r) {
-        I count = 0;
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            count += k == row_ptrs[r] || cols[k] != cols[k - 1];
-        }
-        row_nnz.data()[r] = count;
+        row_nnz.data()[r] = csr_rows::merged_count(row_ptrs, cols, r);
     }
 }
 
@@ -101,22 +83,11 @@ template <typename V, typename I>
 void merge_sorted_duplicates(const ReferenceExecutor&, const matrix::Csr<V, I>& sorted,
                              matrix::Csr<V, I>& result)
 {
-    const I* row_ptrs = sorted.row_ptrs().data();
-    const I* cols = sorted.col_idxs().data();
-    const V* values = sorted.values().data();
-    I* out_cols = result.col_idxs().data();
-    V* out_values = result.values().data();
-    size_type at = -1;
+    const I* out_ptrs = result.row_ptrs().data();
     for (size_type r = 0; r < sorted.rows(); ++r) {
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (k == row_ptrs[r] || cols[k] != cols[k - 1]) {
-                ++at;
-                out_cols[at] = cols[k];
-                out_values[at] = values[k];
-            } else {
-                out_values[at] += values[k];
-            }
-        }
+        csr_rows::merge_row(sorted.row_ptrs().data(), sorted.col_idxs().data(),
+                            sorted.values().data(), r, out_ptrs[r], result.col_idxs().data(),
+                            result.values().data());
     }
 }
 
@@ -124,15 +95,9 @@ template <typename V, typename I>
 void extract_diagonal(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
                       matrix::Dense<V>& diagonal)
 {
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const V* values = A.values().data();
     for (size_type r = 0; r < diagonal.rows(); ++r) {
-        V sum{};
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (cols[k] == r) sum += values[k];
-        }
-        diagonal.at(r, 0) = sum;
+        diagonal.at(r, 0) =
+            csr_rows::diagonal_sum(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(), r);
     }
 }
 
@@ -143,9 +108,7 @@ void scale_diagonal(const ReferenceExecutor&, matrix::Csr<V, I>& A, V factor)
     const I* cols = A.col_idxs().data();
     V* values = A.values().data();
     for (size_type r = 0; r < A.rows(); ++r) {
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (cols[k] == r) values[k] *= factor;
-        }
+        csr_rows::scale_diagonal(row_ptrs, cols, values, r, factor);
     }
 }
 
@@ -171,15 +134,9 @@ template <typename V, typename I>
 void kept_row_nnz(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
                   remove_complex_t<V> threshold, bool keep_diagonal, Array<I>& row_nnz)
 {
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const V* values = A.values().data();
     for (size_type r = 0; r < A.rows(); ++r) {
-        I count = 0;
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            count += is_kept(values[k], r, cols[k], threshold, keep_diagonal);
-        }
-        row_nnz.data()[r] = count;
+        row_nnz.data()[r] = csr_rows::kept_count(A.row_ptrs().data(), A.col_idxs().data(),
+                                                 A.values().data(), r, threshold, keep_diagonal);
     }
 }
 
@@ -188,20 +145,11 @@ void drop_small_entries(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
                         remove_complex_t<V> threshold, bool keep_diagonal,
                         matrix::Csr<V, I>& result)
 {
-    const I* row_ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const V* values = A.values().data();
-    I* out_cols = result.col_idxs().data();
-    V* out_values = result.values().data();
-    size_type at = 0;
+    const I* out_ptrs = result.row_ptrs().data();
     for (size_type r = 0; r < A.rows(); ++r) {
-        for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-            if (is_kept(values[k], r, cols[k], threshold, keep_diagonal)) {
-                out_cols[at] = cols[k];
-                out_values[at] = values[k];
-                ++at;
-            }
-        }
+        csr_rows::copy_kept(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(), r,
+                            threshold, keep_diagonal, out_ptrs[r], result.col_idxs().data(),
+                            result.values().data());
     }
 }
 

@@ -111,3 +111,14 @@ template <typename V, typename I>
 matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
                                 const matrix::Csr<V, I>& B);
 }  // namespace loom::sparse::cuda
+
+/* Explicit instantiation of the kernels above for the reference or OpenMP backend, inside its
+   namespace (CUDA instantiates each phase in its own file) */
+#define LOOM_INSTANTIATE_SPGEMM_KERNELS(Exec, V, I)                                            \
+    template int64 inverse_diagonal(const Exec&, const matrix::Csr<V, I>&,                     \
+                                    Array<V>&);                                                \
+    template void spgemm_symbolic(const Exec&, const matrix::Csr<V, I>&,                       \
+                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);    \
+    template void spgemm_numeric(const Exec&, const detail::SpgemmState<I>&,                   \
+                                 const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
+                                 const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);

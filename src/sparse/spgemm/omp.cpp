@@ -441,13 +441,6 @@ int64 inverse_diagonal(const OmpExecutor& exec, const matrix::Csr<V, I>& A, Arra
     return first_zero == std::numeric_limits<int64>::max() ? -1 : first_zero;
 }
 
-#define LOOM_INSTANTIATE_SPGEMM_OMP(V, I)                                                      \
-    template int64 inverse_diagonal(const OmpExecutor&, const matrix::Csr<V, I>&, Array<V>&); \
-    template void spgemm_symbolic(const OmpExecutor&, const matrix::Csr<V, I>&,                \
-                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);    \
-    template void spgemm_numeric(const OmpExecutor&, const detail::SpgemmState<I>&,            \
-                                 const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
-                                 const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_OMP)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPGEMM_KERNELS, OmpExecutor)
 
 }  // namespace loom::sparse::omp

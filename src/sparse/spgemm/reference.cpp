@@ -111,14 +111,6 @@ int64 inverse_diagonal(const ReferenceExecutor&, const matrix::Csr<V, I>& A, Arr
     return first_zero;
 }
 
-#define LOOM_INSTANTIATE_SPGEMM_REFERENCE(V, I)                                                \
-    template int64 inverse_diagonal(const ReferenceExecutor&, const matrix::Csr<V, I>&,        \
-                                    Array<V>&);                                                \
-    template void spgemm_symbolic(const ReferenceExecutor&, const matrix::Csr<V, I>&,          \
-                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);    \
-    template void spgemm_numeric(const ReferenceExecutor&, const detail::SpgemmState<I>&,      \
-                                 const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
-                                 const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_REFERENCE)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPGEMM_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::sparse::reference

@@ -1,0 +1,285 @@
+"""How Loom meets NumPy, SciPy, CuPy and PyTorch: which library an array comes from, the
+executor that reaches its memory (the caller's current CUDA stream for device arrays), output
+arrays of the caller's kind, and the three arrays of a CSR matrix in any of these libraries.
+
+Nothing here copies unless the types or the layout force it:
+  * index arrays of a type this build lacks (int64 indices in an int32-only build, or
+    indptr and indices of different types) are converted to the first built index type;
+  * a sparse matrix in another format (COO, CSC, ...) is converted to CSR;
+  * arrays that are not contiguous are copied to contiguous ones.
+With copy=False these raise ValueError instead; with copy=True everything is copied.
+"""
+
+import sys
+
+import numpy as np
+
+from . import _loom
+
+# ------------------------------------------------------------------------------ kinds
+
+
+def kind(obj):
+    """'numpy', 'cupy', 'torch', or 'other' (anything with the buffer protocol or the CUDA
+    array interface)."""
+    if type(obj) is np.ndarray:
+        return "numpy"
+    module = type(obj).__module__.partition(".")[0]
+    if module in ("cupy", "cupyx"):
+        return "cupy"
+    if module == "torch":
+        return "torch"
+    if isinstance(obj, np.ndarray):
+        return "numpy"
+    return "other"
+
+
+def on_device(obj):
+    """Whether an array lives in CUDA device memory."""
+    return hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray)
+
+
+_executors = {}
+
+
+def _current_stream(obj, device):
+    """The caller's current stream on `device` for the library `obj` comes from (0: the
+    legacy default stream)."""
+    k = kind(obj)
+    if k == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(device):
+            return cupy.cuda.get_current_stream().ptr
+    if k == "torch":
+        import torch
+
+        return torch.cuda.current_stream(device).cuda_stream
+    return 0
+
+
+def device_of(obj):
+    if hasattr(obj, "__dlpack_device__"):
+        return int(obj.__dlpack_device__()[1])
+    device = getattr(obj, "device", None)
+    for name in ("id", "index"):
+        if getattr(device, name, None) is not None:
+            return int(getattr(device, name))
+    return 0
+
+
+def cuda_exec_for(obj):
+    """The executor on the device of `obj` queuing on the caller's current stream (one per
+    device and stream, kept for the life of the process)."""
+    device = device_of(obj)
+    stream = _current_stream(obj, device)
+    key = (device, stream)
+    exec_ = _executors.get(key)
+    if exec_ is None:
+        exec_ = _loom._cuda_exec(device, stream, True)
+        _executors[key] = exec_
+    return exec_
+
+
+def exec_for(obj, exec_=None):
+    """`exec_` when given; else the executor of the memory `obj` is in."""
+    if exec_ is not None:
+        return exec_
+    if on_device(obj):
+        return cuda_exec_for(obj)
+    return None
+
+
+# ------------------------------------------------------------------------------ outputs
+
+
+def empty_like(template, shape, dtype=None):
+    """An uninitialized array of the kind and device of `template`."""
+    k = kind(template)
+    if k == "numpy" or k == "other" and not on_device(template):
+        return np.empty(shape, dtype if dtype is not None else template.dtype)
+    if k == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(device_of(template)):
+            return cupy.empty(shape, dtype if dtype is not None else template.dtype)
+    if k == "torch":
+        import torch
+
+        return torch.empty(shape, dtype=template.dtype, device=template.device)
+    raise TypeError(f"cannot make an output array like a {type(template).__name__}")
+
+
+def zeros_like(template, shape=None):
+    k = kind(template)
+    shape = template.shape if shape is None else shape
+    if k == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(device_of(template)):
+            return cupy.zeros(shape, template.dtype)
+    if k == "torch":
+        import torch
+
+        return torch.zeros(shape, dtype=template.dtype, device=template.device)
+    return np.zeros(shape, np.asarray(template).dtype)
+
+
+def copy_of(array):
+    """A C-ordered copy of the same kind."""
+    k = kind(array)
+    if k == "cupy":
+        import cupy
+
+        return cupy.array(array, order="C", copy=True)
+    if k == "torch":
+        return array.clone(memory_format=__import__("torch").contiguous_format)
+    return np.array(array, order="C", copy=True)
+
+
+def as_kind(array, template):
+    """A Loom result (NumPy for host memory, loom._loom.DeviceArray for device memory) as an
+    array of the kind of `template`, sharing its memory."""
+    k = kind(template)
+    if k == "torch":
+        import torch
+
+        if isinstance(array, np.ndarray):
+            return torch.from_numpy(array)
+        return torch.as_tensor(array, device=f"cuda:{array.__dlpack_device__()[1]}")
+    if isinstance(array, np.ndarray):
+        return array
+    import cupy
+
+    return cupy.asarray(array)
+
+
+def device_array(array):
+    """Loom memory as an array for Python: NumPy on the host, CuPy on a device (or the
+    DeviceArray itself, readable through __cuda_array_interface__, without CuPy)."""
+    if isinstance(array, np.ndarray):
+        return array
+    if "cupy" in sys.modules or _importable("cupy"):
+        import cupy
+
+        return cupy.asarray(array)
+    return array
+
+
+def _importable(name):
+    try:
+        __import__(name)
+        return True
+    except ImportError:
+        return False
+
+
+# ------------------------------------------------------------------------------ sparse
+
+
+def sparse_kind(A):
+    """'scipy', 'cupy', 'torch' or None for a sparse matrix of one of these libraries."""
+    module = type(A).__module__.partition(".")[0]
+    if module == "scipy":
+        return "scipy"
+    if module == "cupyx":
+        return "cupy"
+    if module == "torch" and getattr(A, "layout", None) is not None and A.layout != __import__(
+        "torch"
+    ).strided:
+        return "torch"
+    return None
+
+
+def _preferred_index():
+    return np.dtype(_loom.index_types[0])
+
+
+def _contiguous(array, name, copy):
+    """`array` itself when 1-D and contiguous, else a contiguous copy (ValueError with
+    copy=False)."""
+    if kind(array) == "torch":
+        if array.is_contiguous():
+            return array
+    elif getattr(array, "flags", None) is not None and array.flags.c_contiguous:
+        return array
+    if copy is False:
+        raise ValueError(f"{name} is not contiguous and copy=False forbids copying it")
+    return copy_of(array)
+
+
+def _as_index(array, dtype, name, copy):
+    if np.dtype(str(array.dtype).replace("torch.", "")) == dtype:
+        return array
+    if copy is False:
+        raise ValueError(
+            f"{name} has dtype {array.dtype} and would need a conversion to {dtype} "
+            "(index types of this build: " + ", ".join(_loom.index_types) + "), which copy=False forbids"
+        )
+    if kind(array) == "torch":
+        import torch
+
+        return array.to(getattr(torch, dtype.name))
+    return array.astype(dtype)
+
+
+def csr_arrays(A, shape, copy):
+    """(rows, cols, indptr, indices, data) of a SciPy, CuPy or PyTorch sparse matrix, or of a
+    SciPy-style tuple (data, indices, indptr) with `shape`; converted only where needed."""
+    sk = sparse_kind(A)
+    if sk == "scipy" or sk == "cupy":
+        if A.format != "csr":
+            if copy is False:
+                raise ValueError(f"a {A.format} matrix needs a conversion to CSR, which copy=False forbids")
+            A = A.tocsr()
+        rows, cols = A.shape
+        indptr, indices, data = A.indptr, A.indices, A.data
+    elif sk == "torch":
+        import torch
+
+        if A.layout != torch.sparse_csr:
+            if copy is False:
+                raise ValueError("a non-CSR torch tensor needs a conversion, which copy=False forbids")
+            A = A.to_sparse_csr()
+        rows, cols = A.shape
+        indptr, indices, data = A.crow_indices(), A.col_indices(), A.values()
+    elif isinstance(A, tuple) and len(A) == 3:
+        if shape is None:
+            raise ValueError("a (data, indices, indptr) tuple needs shape=(rows, cols)")
+        data, indices, indptr = A
+        rows, cols = shape
+    else:
+        raise TypeError(
+            f"cannot make a loom.Csr from a {type(A).__name__} (expected a SciPy, CuPy or "
+            "PyTorch sparse matrix, a loom.Csr, or a (data, indices, indptr) tuple with shape)"
+        )
+    if copy:
+        indptr, indices, data = copy_of(indptr), copy_of(indices), copy_of(data)
+    index_dtype = np.dtype(str(indptr.dtype).replace("torch.", ""))
+    if index_dtype.name not in _loom.index_types or str(indices.dtype) != str(indptr.dtype):
+        index_dtype = _preferred_index()
+    indptr = _contiguous(_as_index(indptr, index_dtype, "indptr", copy), "indptr", copy)
+    indices = _contiguous(_as_index(indices, index_dtype, "indices", copy), "indices", copy)
+    data = _contiguous(data, "data", copy)
+    return int(rows), int(cols), indptr, indices, data
+
+
+def sparse_like(template, csr):
+    """A loom.Csr result as a sparse matrix of the library `template` comes from, sharing
+    Loom's memory (a loom.Csr for anything else)."""
+    sk = sparse_kind(template)
+    if sk == "scipy":
+        import scipy.sparse as sp
+
+        kind_ = sp.csr_array if isinstance(template, getattr(sp, "sparray", ())) else sp.csr_matrix
+        return kind_((csr.data, csr.indices, csr.indptr), shape=csr.shape, copy=False)
+    if sk == "cupy":
+        import cupyx.scipy.sparse as csp
+
+        return csp.csr_matrix((csr.data, csr.indices, csr.indptr), shape=csr.shape, copy=False)
+    if sk == "torch":
+        import torch
+
+        parts = [as_kind(a, template) for a in (csr._core.indptr, csr._core.indices, csr._core.data)]
+        return torch.sparse_csr_tensor(*parts, size=csr.shape)
+    return csr

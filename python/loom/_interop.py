@@ -271,7 +271,9 @@ def sparse_like(template, csr):
     if sk == "scipy":
         import scipy.sparse as sp
 
-        kind_ = sp.csr_array if isinstance(template, getattr(sp, "sparray", ())) else sp.csr_matrix
+        # SciPy's sparse arrays (csr_array, ...) give csr_array, its matrices csr_matrix.
+        is_array = getattr(template, "_is_array", False) or isinstance(template, getattr(sp, "sparray", ()))
+        kind_ = sp.csr_array if is_array else sp.csr_matrix
         return kind_((csr.data, csr.indices, csr.indptr), shape=csr.shape, copy=False)
     if sk == "cupy":
         import cupyx.scipy.sparse as csp

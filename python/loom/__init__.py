@@ -179,6 +179,8 @@ def spmv(A, x, *, alpha=1, beta=0, y=None, mode="n"):
     """y = alpha * op(A) @ x + beta * y; op by mode: "n" (A), "t" (A^T), "c" (conj(A)),
     "h" (A^H). x is (n,) or (n, k), of A's dtype; y (given, written in place) or a new array
     of x's kind. A is a loom.Csr (fastest: nothing to set up) or any sparse matrix Csr takes."""
+    if not hasattr(x, "shape"):
+        x = _interop.as_array(x, "x")
     core = A._core if type(A) is Csr else _as_csr(A, _interop.exec_for(x))._core
     if y is None:
         if beta != 0:
@@ -243,7 +245,7 @@ def aslinearoperator(A):
     products run in Loom."""
     from scipy.sparse.linalg import LinearOperator as ScipyOperator
 
-    if hasattr(A, "solve") and hasattr(A, "result"):
+    if isinstance(A, solver.Solver):
         return ScipyOperator(A.shape, matvec=A.solve, matmat=A.solve, dtype=A.dtype)
     A = _as_csr(A)
     return ScipyOperator(

@@ -93,6 +93,17 @@ def exec_for(obj, exec_=None):
 # ------------------------------------------------------------------------------ outputs
 
 
+def as_array(x, name):
+    """x itself when it is an array; a list or tuple as a NumPy array; TypeError otherwise."""
+    if hasattr(x, "shape"):
+        return x
+    if isinstance(x, (list, tuple)):
+        return np.asarray(x)
+    raise TypeError(f"{name} is a {type(x).__name__}, not an array (NumPy, CuPy, PyTorch or "
+                    "anything with the buffer protocol or __cuda_array_interface__)")
+
+
+
 def empty_like(template, shape, dtype=None):
     """An uninitialized array of the kind and device of `template`."""
     k = kind(template)

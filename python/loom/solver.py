@@ -32,7 +32,8 @@ class SolveResult:
     def __init__(self, values):
         history = values.pop("residual_history")
         self.__dict__.update(values)
-        self.residual_history = np.array(history, dtype=np.float64).reshape(len(history), -1)
+        columns = len(history[0]) if history else 0
+        self.residual_history = np.array(history, dtype=np.float64).reshape(len(history), columns)
 
     @property
     def info(self):

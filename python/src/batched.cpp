@@ -102,7 +102,7 @@ void bind_batched(py::module_& m)
             const auto how = batched::parse_launch(launch);
             const py::gil_scoped_release release;
             batched::gemm(oa, ob, x, a, bb, y, cc, how);
-            return py::object();
+            return py::none().cast<py::object>();
         });
     });
     b.def("getrf", [](const py::handle& A, const std::string& launch,
@@ -129,7 +129,7 @@ void bind_batched(py::module_& m)
             const auto how = names_of(blas::Op{}).parse(op, "loom.batched.getrs");
             const py::gil_scoped_release release;
             batched::getrs(how, factors, piv, bb, batched::parse_launch(launch));
-            return py::object();
+            return py::none().cast<py::object>();
         });
     });
     b.def("gesv", [](const py::handle& A, const py::handle& B, const std::string& launch,
@@ -167,7 +167,7 @@ void bind_batched(py::module_& m)
             auto bb = batch_view<V>(describe(B, "B"), a.exec, "B");
             const py::gil_scoped_release release;
             batched::potrs(uplo(lower), aa, bb, batched::parse_launch(launch));
-            return py::object();
+            return py::none().cast<py::object>();
         });
     });
 }

@@ -137,6 +137,18 @@ Buffer describe(const py::handle& object, const char* what)
 {
     if (py::isinstance<py::array>(object)) return describe_numpy(py::reinterpret_borrow<py::array>(object));
     if (py::hasattr(object, "__cuda_array_interface__")) return describe_cuda(object, what);
+    if (py::hasattr(object, "__dlpack__") && py::hasattr(object, "__dlpack_device__")) {
+        // DLPack only (JAX, ...): imported by NumPy (host) or CuPy (CUDA), without a copy; the
+        // imported array holds the producer's capsule.
+        const int device_type = object.attr("__dlpack_device__")().cast<py::tuple>()[0].cast<int>();
+        constexpr int dlpack_cpu = 1, dlpack_cuda = 2;
+        if (device_type == dlpack_cpu) {
+            return describe_numpy(py::module_::import("numpy").attr("from_dlpack")(object));
+        }
+        if (device_type == dlpack_cuda) {
+            return describe_cuda(py::module_::import("cupy").attr("from_dlpack")(object), what);
+        }
+    }
     if (PyObject_CheckBuffer(object.ptr()) || py::hasattr(object, "__array_interface__") ||
         py::hasattr(object, "__array__")) {
         // np.asarray views these (a CPU torch tensor through __array__) without a copy.

@@ -1,6 +1,8 @@
 // loom.Csr and the sparse kernels on it: SpMV, SpGEMM, SpAdd, transposition.
 #include "csr.hpp"
 
+#include <chrono>
+
 #include <pybind11/stl.h>
 
 #include "loom/sparse/csr_utils.hpp"
@@ -112,6 +114,31 @@ void spmv(const PyCsr& A, const py::handle& x, const py::handle& y, const py::ob
     });
 }
 
+/// Seconds per call of the C++ SpMV alone (views made once, `repetitions` calls in a C++
+/// loop): what bench/bench_solve.py compares loom.spmv's per-call time with.
+double spmv_seconds(const PyCsr& A, const py::handle& x, const py::handle& y, int repetitions)
+{
+    double seconds = 0;
+    A.visit([&](const auto& matrix) -> py::object {
+        using V = typename std::decay_t<decltype(*matrix)>::value_type;
+        const auto& exec = matrix->executor();
+        const auto xb = describe(x, "x");
+        const auto yb = describe(y, "y");
+        const auto x_view = dense_view<V>(xb, executor_for(xb, exec, "x"), "x", false);
+        auto y_view = dense_view<V>(yb, executor_for(yb, exec, "y"), "y", true);
+        const py::gil_scoped_release release;
+        exec->synchronize();
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < repetitions; ++i) {
+            sparse::spmv(sparse::Mode::none, V{1}, *matrix, x_view, V{0}, y_view);
+        }
+        exec->synchronize();
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return {};
+    });
+    return seconds / repetitions;
+}
+
 /// f(A, B) for two matrices of one type; TypeError naming both otherwise.
 template <typename F>
 py::object with_pair(const PyCsr& A, const PyCsr& B, F&& f)
@@ -190,6 +217,8 @@ void bind_sparse(py::module_& m)
 
     m.def("_spmv", &spmv, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
           py::arg("beta"), py::arg("mode"));
+    m.def("_spmv_seconds", &spmv_seconds, py::arg("A"), py::arg("x"), py::arg("y"),
+          py::arg("repetitions"));
     m.def("_spgemm", [](const PyCsr& A, const PyCsr& B) {
         return with_pair(A, B, [](const auto& a, const auto& b) {
             return shared(sparse::spgemm(a, b));

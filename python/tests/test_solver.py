@@ -2,6 +2,7 @@
 as scipy.sparse.linalg.cg with the same Jacobi preconditioner and tolerance; results,
 history, configs equal to `loom solve --config`, LinearOperators both ways."""
 
+import inspect
 import json
 
 import numpy as np
@@ -21,7 +22,7 @@ def scipy_jacobi_cg(A, b, rtol):
     """SciPy's CG with Jacobi and its iteration count."""
     counter = []
     M = sp.diags(1.0 / A.diagonal())
-    kwargs = {"rtol": rtol} if "rtol" in spla.cg.__code__.co_varnames else {"tol": rtol}
+    kwargs = {"rtol": rtol} if "rtol" in inspect.signature(spla.cg).parameters else {"tol": rtol}
     x, info = spla.cg(A, b, M=M, atol=0, maxiter=10 * A.shape[0],
                       callback=lambda xk: counter.append(1), **kwargs)
     return x, info, len(counter)

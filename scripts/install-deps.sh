@@ -8,7 +8,10 @@ packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfm
 # Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
 # vendor path of dense BLAS/LAPACK); a machine without them builds without it.
 # libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.
-optional=(libopenblas-dev liblapack-dev libsuitesparse-dev)
+# python3-dev pybind11-dev python3-pybind11 python3-numpy: the Python module (import loom);
+# python3-scipy python3-pytest: its tests.
+optional=(libopenblas-dev liblapack-dev libsuitesparse-dev
+          python3-dev pybind11-dev python3-pybind11 python3-numpy python3-scipy python3-pytest)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2

@@ -185,7 +185,7 @@ def spmv(A, x, *, alpha=1, beta=0, y=None, mode="n"):
     if y is None:
         if beta != 0:
             raise ValueError("beta needs y")
-        rows = core.shape[1] if mode in _transposing else core.shape[0]
+        rows = core.shape[1] if mode.lower() in _transposing else core.shape[0]
         y = _interop.empty_like(x, (rows,) + tuple(x.shape[1:]))
     _loom._spmv(core, x, y, alpha, beta, mode)
     return y
@@ -227,6 +227,10 @@ class LinearOperator:
         self.shape = tuple(int(n) for n in shape)
         self.dtype = _np.dtype(dtype if dtype is not None else _np.float64)
         self._matvec = matvec
+        if exec is not None and not exec.is_host:
+            # Loom hands device memory over as a DeviceArray: the callable gets CuPy arrays.
+            device_matvec = matvec
+            matvec = lambda x: device_matvec(_interop.device_array(x))  # noqa: E731
         self._core = _loom._Operator(self.shape[0], self.shape[1], self.dtype, matvec, exec)
 
     def matvec(self, x):

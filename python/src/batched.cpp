@@ -55,6 +55,13 @@ Operand operand(const py::handle& object, const std::shared_ptr<Executor>& exec,
     return {std::move(buf), std::move(where)};
 }
 
+/// Waits for a batched call's work where the caller's stream does not order it (the batch
+/// views hold no keep-alive).
+void finish(const Executor& exec)
+{
+    if (runs_on_own_stream(exec)) exec.synchronize();
+}
+
 template <typename T>
 py::object owned(Array<T>&& array)
 {
@@ -70,7 +77,7 @@ Array<int32> pivot_view(const py::handle& pivots, const std::shared_ptr<const Ex
         throw py::type_error("pivots must be a contiguous 1-D int32 array (from getrf)");
     }
     return Array<int32>::view(executor_for(buf, exec, "pivots"), buf.shape[0],
-                              static_cast<int32*>(buf.data), hold(buf.owner));
+                              static_cast<int32*>(buf.data));  // for the call only
 }
 
 /// Calls f(std::type_identity<V>) for A's value type.
@@ -102,6 +109,7 @@ void bind_batched(py::module_& m)
             const auto how = batched::parse_launch(launch);
             const py::gil_scoped_release release;
             batched::gemm(oa, ob, x, a, bb, y, cc, how);
+            finish(*c.exec);
             return py::none().cast<py::object>();
         });
     });
@@ -114,6 +122,7 @@ void bind_batched(py::module_& m)
             {
                 const py::gil_scoped_release release;
                 batched::getrf(aa, pivots, info, batched::parse_launch(launch));
+                finish(*a.exec);
             }
             return py::object(py::make_tuple(owned(std::move(pivots)), owned(std::move(info))));
         });
@@ -129,6 +138,7 @@ void bind_batched(py::module_& m)
             const auto how = names_of(blas::Op{}).parse(op, "loom.batched.getrs");
             const py::gil_scoped_release release;
             batched::getrs(how, factors, piv, bb, batched::parse_launch(launch));
+            finish(*lu.exec);
             return py::none().cast<py::object>();
         });
     });
@@ -142,6 +152,7 @@ void bind_batched(py::module_& m)
             {
                 const py::gil_scoped_release release;
                 batched::gesv(aa, pivots, bb, info, batched::parse_launch(launch));
+                finish(*a.exec);
             }
             return py::object(py::make_tuple(owned(std::move(pivots)), owned(std::move(info))));
         });
@@ -155,6 +166,7 @@ void bind_batched(py::module_& m)
             {
                 const py::gil_scoped_release release;
                 batched::potrf(uplo(lower), aa, info, batched::parse_launch(launch));
+                finish(*a.exec);
             }
             return owned(std::move(info));
         });
@@ -167,6 +179,7 @@ void bind_batched(py::module_& m)
             auto bb = batch_view<V>(describe(B, "B"), a.exec, "B");
             const py::gil_scoped_release release;
             batched::potrs(uplo(lower), aa, bb, batched::parse_launch(launch));
+            finish(*a.exec);
             return py::none().cast<py::object>();
         });
     });

@@ -170,6 +170,11 @@ std::shared_ptr<const void> hold(py::object object)
     });
 }
 
+bool runs_on_own_stream(const Executor& exec) noexcept
+{
+    return !exec.is_host() && static_cast<const CudaExecutor&>(exec).owns_stream();
+}
+
 std::shared_ptr<const Executor> default_host_executor()
 {
     static const std::shared_ptr<const Executor> exec =
@@ -207,6 +212,7 @@ struct DeviceArray {
     std::vector<int64> shape;
     std::vector<int64> strides;  ///< in bytes; empty: C order
     int device;
+    std::uintptr_t stream;  ///< where the values are computed (0: the legacy default stream)
 
     py::dict interface() const
     {
@@ -224,8 +230,9 @@ struct DeviceArray {
             cai["strides"] = strides_tuple;
         }
         cai["version"] = 3;
-        // Loom synchronizes its executor before handing results back: no stream to wait on.
-        cai["stream"] = py::none();
+        // The stream the values are computed on, for the consumer to wait on (1 is the array
+        // interface's name of the legacy default stream).
+        cai["stream"] = stream == 0 ? std::uintptr_t{1} : stream;
         return cai;
     }
 };
@@ -243,9 +250,9 @@ py::object export_buffer(std::shared_ptr<const void> owner, void* data, ScalarTy
         py::capsule base(held, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
         return py::array(dtype, shape, strides, data, base);
     }
-    const int device = static_cast<const CudaExecutor&>(exec).device_id();
-    return py::cast(
-        DeviceArray{std::move(owner), data, type, std::move(shape), std::move(strides), device});
+    const auto& cuda = static_cast<const CudaExecutor&>(exec);
+    return py::cast(DeviceArray{std::move(owner), data, type, std::move(shape), std::move(strides),
+                                cuda.device_id(), reinterpret_cast<std::uintptr_t>(cuda.stream())});
 }
 
 void bind_device_array(py::module_& m)

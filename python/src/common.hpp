@@ -166,9 +166,16 @@ std::shared_ptr<const Executor> executor_for(const Buffer& buf,
                                              const std::shared_ptr<const Executor>& exec,
                                              const char* what);
 
+/// Whether work queued on exec may outlive a call without being ordered with the caller's
+/// own work: a CUDA executor with a stream of its own (not the caller's current stream).
+bool runs_on_own_stream(const Executor& exec) noexcept;
+
 /// A 1-D array (n) as an n x 1 Dense, a 2-D one (n, k) as n x k, viewed without a copy when
 /// its rows are evenly spaced and its columns contiguous; otherwise ValueError saying why.
-/// TypeError when its dtype is not V. The view holds the Python owner.
+/// TypeError when its dtype is not V. For the operands of one call: the caller's reference
+/// keeps the array alive meanwhile, and work on the caller's stream stays ordered with the
+/// caller's use of the memory after it. Only on an executor with its own stream does the
+/// view hold the Python owner, and releasing it waits for that stream.
 template <typename V>
 matrix::Dense<V> dense_view(const Buffer& buf, std::shared_ptr<const Executor> exec,
                             const char* what, bool writable)
@@ -203,8 +210,9 @@ matrix::Dense<V> dense_view(const Buffer& buf, std::shared_ptr<const Executor> e
                               " is not contiguous along its columns with evenly spaced rows "
                               "(pass np.ascontiguousarray(...) or a C-ordered copy)");
     }
+    auto keep_alive = runs_on_own_stream(*exec) ? hold(buf.owner) : nullptr;
     return matrix::Dense<V>::view(std::move(exec), {rows, cols}, row_stride / item,
-                                  static_cast<V*>(buf.data), hold(buf.owner));
+                                  static_cast<V*>(buf.data), std::move(keep_alive));
 }
 
 // ------------------------------------------------------------------------------- export

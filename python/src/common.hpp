@@ -115,11 +115,10 @@ decltype(auto) with_index_type(ScalarType type, const std::string& what, F&& f)
 /// The index type of operators that have none of their own (a Python callable as a LinOp).
 using default_index = std::conditional_t<LOOM_HAS_INT32, int32, int64>;
 
-/// A Python scalar (int, float, complex) as V; TypeError for a complex one with real V.
+/// A complex number as V; TypeError for a non-zero imaginary part with real V. Needs no GIL.
 template <typename V>
-V scalar_as(const py::handle& value, const char* what)
+V value_from(std::complex<double> z, const char* what)
 {
-    const auto z = py::cast<std::complex<double>>(value);
     if constexpr (is_complex_v<V>) {
         return V(z);
     } else {
@@ -128,6 +127,13 @@ V scalar_as(const py::handle& value, const char* what)
         }
         return V(z.real());
     }
+}
+
+/// A Python scalar (int, float, complex) as V.
+template <typename V>
+V scalar_as(const py::handle& value, const char* what)
+{
+    return value_from<V>(py::cast<std::complex<double>>(value), what);
 }
 
 // ------------------------------------------------------------------------------- buffers

@@ -226,13 +226,11 @@ void bind_sparse(py::module_& m)
     });
     m.def("_spadd", [](const py::object& alpha, const PyCsr& A, const py::object& beta,
                        const PyCsr& B) {
-        return A.visit([&](const auto& a) {
-            using V = typename std::decay_t<decltype(*a)>::value_type;
-            const auto x = scalar_as<V>(alpha, "alpha");
-            const auto y = scalar_as<V>(beta, "beta");
-            return with_pair(A, B, [&](const auto& a_, const auto& b_) {
-                return shared(sparse::spadd(x, a_, y, b_));
-            });
+        const auto za = py::cast<std::complex<double>>(alpha);
+        const auto zb = py::cast<std::complex<double>>(beta);
+        return with_pair(A, B, [&](const auto& a, const auto& b) {
+            using V = typename std::decay_t<decltype(a)>::value_type;
+            return shared(sparse::spadd(value_from<V>(za, "alpha"), a, value_from<V>(zb, "beta"), b));
         });
     });
     m.def("_transpose", [](const PyCsr& A, bool conjugate) {

@@ -221,6 +221,16 @@ matrix::Dense<V> dense_view(const Buffer& buf, std::shared_ptr<const Executor> e
                                   static_cast<V*>(buf.data), std::move(keep_alive));
 }
 
+/// The operand `object` of a call on exec as a Dense view (describe, executor_for, dense_view).
+template <typename V>
+matrix::Dense<V> dense_operand(const py::handle& object,
+                               const std::shared_ptr<const Executor>& exec, const char* what,
+                               bool writable)
+{
+    const auto buf = describe(object, what);
+    return dense_view<V>(buf, executor_for(buf, exec, what), what, writable);
+}
+
 // ------------------------------------------------------------------------------- export
 
 /// A view of the array at `data` (C order, or the given strides in bytes) for Python, holding `owner` while it lives: a NumPy

@@ -129,11 +129,8 @@ public:
 
     void solve(const py::handle& b, const py::handle& x) override
     {
-        const auto& exec = op_->executor();
-        const auto bb = describe(b, "b");
-        const auto xb = describe(x, "x");
-        const auto b_view = dense_view<V>(bb, executor_for(bb, exec, "b"), "b", false);
-        auto x_view = dense_view<V>(xb, executor_for(xb, exec, "x"), "x", true);
+        const auto b_view = dense_operand<V>(b, op_->executor(), "b", false);
+        auto x_view = dense_operand<V>(x, op_->executor(), "x", true);
         const py::gil_scoped_release release;
         op_->apply(b_view, x_view);
     }

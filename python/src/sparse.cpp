@@ -101,11 +101,8 @@ void spmv(const PyCsr& A, const py::handle& x, const py::handle& y, const py::ob
     const auto op = sparse::parse_mode(mode);
     A.visit([&](const auto& matrix) -> py::object {
         using V = typename std::decay_t<decltype(*matrix)>::value_type;
-        const auto& exec = matrix->executor();
-        const auto xb = describe(x, "x");
-        const auto yb = describe(y, "y");
-        const auto x_view = dense_view<V>(xb, executor_for(xb, exec, "x"), "x", false);
-        auto y_view = dense_view<V>(yb, executor_for(yb, exec, "y"), "y", true);
+        const auto x_view = dense_operand<V>(x, matrix->executor(), "x", false);
+        auto y_view = dense_operand<V>(y, matrix->executor(), "y", true);
         const auto a = scalar_as<V>(alpha, "alpha");
         const auto b = scalar_as<V>(beta, "beta");
         const py::gil_scoped_release release;
@@ -122,10 +119,8 @@ double spmv_seconds(const PyCsr& A, const py::handle& x, const py::handle& y, in
     A.visit([&](const auto& matrix) -> py::object {
         using V = typename std::decay_t<decltype(*matrix)>::value_type;
         const auto& exec = matrix->executor();
-        const auto xb = describe(x, "x");
-        const auto yb = describe(y, "y");
-        const auto x_view = dense_view<V>(xb, executor_for(xb, exec, "x"), "x", false);
-        auto y_view = dense_view<V>(yb, executor_for(yb, exec, "y"), "y", true);
+        const auto x_view = dense_operand<V>(x, exec, "x", false);
+        auto y_view = dense_operand<V>(y, exec, "y", true);
         const py::gil_scoped_release release;
         exec->synchronize();
         const auto start = std::chrono::steady_clock::now();

@@ -129,3 +129,32 @@ def test_dense_input_left_untouched():
     saved = x.copy()
     loom.spmv(A, x)
     np.testing.assert_array_equal(x, saved)
+
+
+class FakeDeviceArray:
+    """Host memory dressed up with __cuda_array_interface__: exercises the device path's
+    parsing on machines without a GPU."""
+
+    def __init__(self, array, typestr=None):
+        self.array = array
+        self.shape = array.shape
+        self.typestr = typestr or array.dtype.str
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.array.shape, "typestr": self.typestr, "strides": None,
+                "data": (self.array.ctypes.data, False), "version": 3}
+
+
+def test_device_memory_with_a_host_matrix_is_bad_input():
+    M = loom.Csr(random_csr(4, 4))
+    y = np.zeros(4)
+    with pytest.raises(loom.BadInput, match="memory of CUDA device 0"):
+        loom.spmv(M, FakeDeviceArray(np.ones(4)), y=y)
+    assert np.all(y == 0)
+
+
+def test_foreign_byte_order_is_type_error():
+    M = loom.Csr(random_csr(4, 4))
+    with pytest.raises(TypeError, match="native-byte-order"):
+        loom.spmv(M, FakeDeviceArray(np.ones(4), typestr=">f8"), y=np.zeros(4))

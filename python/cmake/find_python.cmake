@@ -32,3 +32,7 @@ if(Python3_FOUND)
     set(LOOM_PYTHON_FOUND ON)
   endif()
 endif()
+if(NOT LOOM_PYTHON_FOUND)
+  message(STATUS "Loom: no Python module (needs a python3 with NumPy and pybind11, its "
+                 "headers and pybind11's CMake files; Python3_EXECUTABLE picks one)")
+endif()

@@ -44,7 +44,7 @@ from ._loom import (
 __version__ = _loom.version
 
 __all__ = [
-    "Csr", "LinearOperator", "aslinearoperator", "exec", "default_exec", "spmv", "spgemm",
+    "Csr", "Coo", "LinearOperator", "aslinearoperator", "exec", "default_exec", "spmv", "spgemm",
     "spadd", "transpose", "solve", "solver", "batched", "io", "Error", "BadInput",
     "DimensionMismatch", "OutOfRange", "NotCompiled", "NotSupported", "NumericalError",
     "CudaError", "AllocationError", "IoError", "value_types", "index_types",
@@ -120,9 +120,9 @@ class Csr:
     dtype = property(lambda self: self._core.dtype)
     index_dtype = property(lambda self: self._core.index_dtype)
     exec = property(lambda self: self._core.exec)
-    indptr = property(lambda self: _interop.device_array(self._core.indptr))
-    indices = property(lambda self: _interop.device_array(self._core.indices))
-    data = property(lambda self: _interop.device_array(self._core.data))
+    indptr = property(lambda self: _interop.device_array(self._core._array("first")))
+    indices = property(lambda self: _interop.device_array(self._core._array("second")))
+    data = property(lambda self: _interop.device_array(self._core._array("data")))
     ndim = 2
 
     def to(self, exec):  # noqa: A002
@@ -160,9 +160,57 @@ class Csr:
         )
 
 
+class Coo:
+    """A COO matrix viewing the row, col and data arrays of a SciPy/CuPy COO matrix, a torch
+    sparse COO tensor (coalesced) or a tuple (data, (row, col)) with shape=(rows, cols), as
+    loom.Csr does (same exec and copy rules). SpMV takes it; tocsr() converts."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, A, *, shape=None, exec=None, copy=None):  # noqa: A002
+        if isinstance(A, Coo):
+            self._core = A._core._to(exec if exec is not None else A.exec) if exec is not None or copy else A._core
+            return
+        rows, cols, row, col, data = _interop.coo_arrays(A, shape, copy)
+        self._core = _loom._Coo._from_arrays(rows, cols, row, col, data, _interop.exec_for(data, exec))
+
+    shape = property(lambda self: self._core.shape)
+    nnz = property(lambda self: self._core.nnz)
+    dtype = property(lambda self: self._core.dtype)
+    index_dtype = property(lambda self: self._core.index_dtype)
+    exec = property(lambda self: self._core.exec)
+    row = property(lambda self: _interop.device_array(self._core._array("first")))
+    col = property(lambda self: _interop.device_array(self._core._array("second")))
+    data = property(lambda self: _interop.device_array(self._core._array("data")))
+    ndim = 2
+
+    def tocsr(self):
+        """The same entries in a loom.Csr (rows sorted, duplicates kept)."""
+        return Csr._wrap(_loom._coo_to_csr(self._core))
+
+    def to_scipy(self):
+        """A scipy.sparse.coo_array sharing this matrix's memory (host matrices only)."""
+        import scipy.sparse as sp
+
+        if not self.exec.is_host:
+            raise BadInput("loom.Coo.to_scipy: the matrix is on " + self.exec.name)
+        return sp.coo_array((self.data, (self.row, self.col)), shape=self.shape, copy=False)
+
+    def __matmul__(self, x):
+        return spmv(self, x)
+
+    def __repr__(self):
+        return (
+            f"<loom.Coo {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, {self.dtype}/"
+            f"{self.index_dtype} on {self.exec.name}>"
+        )
+
+
 def _as_csr(A, exec=None):  # noqa: A002
     if type(A) is Csr and exec is None:
         return A
+    if type(A) is Coo and exec is None:
+        return A.tocsr()
     return Csr(A, exec=exec)
 
 
@@ -181,7 +229,7 @@ def spmv(A, x, *, alpha=1, beta=0, y=None, mode="n"):
     of x's kind. A is a loom.Csr (fastest: nothing to set up) or any sparse matrix Csr takes."""
     if not hasattr(x, "shape"):
         x = _interop.as_array(x, "x")
-    core = A._core if type(A) is Csr else _as_csr(A, _interop.exec_for(x))._core
+    core = A._core if type(A) in (Csr, Coo) else _as_csr(A, _interop.exec_for(x))._core
     if y is None:
         if beta != 0:
             raise ValueError("beta needs y")

@@ -275,6 +275,46 @@ def csr_arrays(A, shape, copy):
     return int(rows), int(cols), indptr, indices, data
 
 
+def coo_arrays(A, shape, copy):
+    """(rows, cols, row, col, data) of a SciPy/CuPy COO matrix, a torch sparse COO tensor or a
+    tuple (data, (row, col)) with `shape`; converted only where needed (as csr_arrays)."""
+    sk = sparse_kind(A)
+    if sk == "scipy" or sk == "cupy":
+        if A.format != "coo":
+            if copy is False:
+                raise ValueError(f"a {A.format} matrix needs a conversion to COO, which copy=False forbids")
+            A = A.tocoo()
+        rows, cols = A.shape
+        row, col, data = A.row, A.col, A.data
+    elif sk == "torch":
+        if not A.is_coalesced():
+            if copy is False:
+                raise ValueError("an uncoalesced torch tensor needs coalescing, which copy=False forbids")
+            A = A.coalesce()
+        rows, cols = A.shape
+        indices = A.indices()
+        row, col, data = indices[0], indices[1], A.values()
+    elif isinstance(A, tuple) and len(A) == 2 and len(A[1]) == 2:
+        if shape is None:
+            raise ValueError("a (data, (row, col)) tuple needs shape=(rows, cols)")
+        data, (row, col) = A
+        rows, cols = shape
+    else:
+        raise TypeError(
+            f"cannot make a loom.Coo from a {type(A).__name__} (expected a SciPy, CuPy or "
+            "PyTorch COO matrix, a loom.Coo, or a (data, (row, col)) tuple with shape)"
+        )
+    if copy:
+        row, col, data = copy_of(row), copy_of(col), copy_of(data)
+    index_dtype = np.dtype(str(row.dtype).replace("torch.", ""))
+    if index_dtype.name not in _loom.index_types or str(col.dtype) != str(row.dtype):
+        index_dtype = _preferred_index()
+    row = _contiguous(_as_index(row, index_dtype, "row", copy), "row", copy)
+    col = _contiguous(_as_index(col, index_dtype, "col", copy), "col", copy)
+    data = _contiguous(data, "data", copy)
+    return int(rows), int(cols), row, col, data
+
+
 def sparse_like(template, csr):
     """A loom.Csr result as a sparse matrix of the library `template` comes from, sharing
     Loom's memory (a loom.Csr for anything else)."""
@@ -293,6 +333,6 @@ def sparse_like(template, csr):
     if sk == "torch":
         import torch
 
-        parts = [as_kind(a, template) for a in (csr._core.indptr, csr._core.indices, csr._core.data)]
+        parts = [as_kind(csr._core._array(a), template) for a in ("first", "second", "data")]
         return torch.sparse_csr_tensor(*parts, size=csr.shape)
     return csr

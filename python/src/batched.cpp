@@ -28,10 +28,11 @@ matrix::BatchDense<V> batch_view(const Buffer& buf, std::shared_ptr<const Execut
     // A (batch, n) array is a batch of columns: its rows are its elements.
     int64 batch_stride = buf.strides[0], row_stride = buf.strides[1];
     int64 col_stride = dims == 3 ? buf.strides[2] : item;
-    // Strides of extents 0 and 1 are never followed.
-    if (cols <= 1) col_stride = item;
-    if (rows <= 1) row_stride = cols * item;
-    if (count <= 1) batch_stride = rows * row_stride;
+    // Strides of extents 0 and 1 are never followed (NumPy gives empty arrays zero strides).
+    const bool empty = count * rows * cols == 0;
+    if (cols <= 1 || empty) col_stride = item;
+    if (rows <= 1 || empty) row_stride = cols * item;
+    if (count <= 1 || empty) batch_stride = rows * row_stride;
     if (col_stride != item || row_stride % item != 0 || batch_stride % item != 0 ||
         row_stride < cols * item || batch_stride < rows * row_stride) {
         throw py::value_error(std::string(what) +

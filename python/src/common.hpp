@@ -208,9 +208,10 @@ matrix::Dense<V> dense_view(const Buffer& buf, std::shared_ptr<const Executor> e
         throw py::value_error(std::string(what) + " must be 1-D or 2-D, got " +
                               std::to_string(buf.shape.size()) + " dimensions");
     }
-    // Strides of extents 0 and 1 are never followed: any value will do.
-    if (cols <= 1) col_stride = item;
-    if (rows <= 1) row_stride = cols * item;
+    // Strides of extents 0 and 1 are never followed: any value will do (NumPy gives empty
+    // arrays zero strides).
+    if (cols <= 1 || rows == 0) col_stride = item;
+    if (rows <= 1 || cols == 0) row_stride = cols * item;
     if (col_stride != item || row_stride % item != 0 || row_stride < cols * item) {
         throw py::value_error(std::string(what) +
                               " is not contiguous along its columns with evenly spaced rows "

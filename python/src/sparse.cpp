@@ -5,23 +5,13 @@
 
 #include <pybind11/stl.h>
 
+#include "loom/matrix/convert.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "loom/sparse/spmv.hpp"
 
 namespace loom::python {
-
-std::string PyCsr::type_text() const
-{
-    return std::visit(
-        [](const auto& matrix) {
-            using M = typename std::decay_t<decltype(matrix)>::element_type;
-            return numpy_name(scalar_type_of<typename M::value_type>()) + " values and " +
-                   numpy_name(scalar_type_of<typename M::index_type>()) + " indices";
-        },
-        matrix_);
-}
 
 namespace {
 
@@ -39,63 +29,91 @@ Array<T> array_view(const Buffer& buf, const std::shared_ptr<const Executor>& ex
     return Array<T>::view(exec, buf.shape[0], static_cast<T*>(buf.data), hold(buf.owner));
 }
 
-/// A Csr viewing the three arrays (validated: BadInput / OutOfRange for a broken structure).
-/// On `exec` when given: arrays in other memory are then copied there.
-PyCsr make_csr(int64 rows, int64 cols, const py::handle& indptr, const py::handle& indices,
-               const py::handle& data, const std::shared_ptr<Executor>& exec)
+/// The names a format gives its three arrays, and how many entries the first holds.
+template <template <typename, typename> class Format>
+struct Layout;
+template <>
+struct Layout<matrix::Csr> {
+    static constexpr const char* name = "loom.Csr";
+    static constexpr const char* first = "indptr";
+    static constexpr const char* second = "indices";
+    static int64 first_length(int64 rows, int64 /*nnz*/) { return rows + 1; }
+    static constexpr const char* length_text = "rows + 1 = ";
+    template <typename V, typename I>
+    static const Array<I>& first_array(const matrix::Csr<V, I>& A) { return A.row_ptrs(); }
+};
+template <>
+struct Layout<matrix::Coo> {
+    static constexpr const char* name = "loom.Coo";
+    static constexpr const char* first = "row";
+    static constexpr const char* second = "col";
+    static int64 first_length(int64 /*rows*/, int64 nnz) { return nnz; }
+    static constexpr const char* length_text = "as many as data: ";
+    template <typename V, typename I>
+    static const Array<I>& first_array(const matrix::Coo<V, I>& A) { return A.row_idxs(); }
+};
+
+/// A matrix viewing its three arrays (CSR: indptr, indices, data; COO: row, col, data),
+/// validated (BadInput / OutOfRange for a broken structure). On `exec` when given: arrays in
+/// other memory are then copied there.
+template <template <typename, typename> class Format>
+PySparse<Format> make_sparse(int64 rows, int64 cols, const py::handle& first,
+                             const py::handle& second, const py::handle& data,
+                             const std::shared_ptr<Executor>& exec)
 {
-    const auto row_ptrs = describe(indptr, "indptr");
-    const auto col_idxs = describe(indices, "indices");
+    using L = Layout<Format>;
+    const auto a = describe(first, L::first);
+    const auto b = describe(second, L::second);
     const auto values = describe(data, "data");
-    if (row_ptrs.type != col_idxs.type) {
-        throw py::type_error("indptr has dtype " + numpy_name(row_ptrs.type) + " but indices " +
-                             numpy_name(col_idxs.type) + " (they must match)");
+    if (a.type != b.type) {
+        throw py::type_error(std::string(L::first) + " has dtype " + numpy_name(a.type) + " but " +
+                             L::second + " " + numpy_name(b.type) + " (they must match)");
     }
-    if (row_ptrs.device != col_idxs.device || row_ptrs.device != values.device) {
-        throw BadInput("loom.Csr", "indptr, indices and data are not in the same memory");
+    if (a.device != b.device || a.device != values.device) {
+        throw BadInput(L::name, "its three arrays are not in the same memory");
     }
-    if (rows < 0 || cols < 0) throw BadInput("loom.Csr", "negative shape");
-    if (row_ptrs.shape.size() != 1 || row_ptrs.shape[0] != rows + 1) {
-        throw DimensionMismatch("loom.Csr", "indptr must hold rows + 1 = " +
-                                                std::to_string(rows + 1) + " entries");
+    if (rows < 0 || cols < 0) throw BadInput(L::name, "negative shape");
+    if (b.shape.size() != 1 || values.shape.size() != 1 || b.shape[0] != values.shape[0]) {
+        throw DimensionMismatch(L::name, std::string(L::second) +
+                                             " and data must be 1-D of one length");
     }
-    if (col_idxs.shape.size() != 1 || values.shape.size() != 1 ||
-        col_idxs.shape[0] != values.shape[0]) {
-        throw DimensionMismatch("loom.Csr", "indices and data must be 1-D of one length");
+    const auto length = L::first_length(rows, values.shape[0]);
+    if (a.shape.size() != 1 || a.shape[0] != length) {
+        throw DimensionMismatch(L::name, std::string(L::first) + " must hold " + L::length_text +
+                                             std::to_string(length) + " entries");
     }
-    // The arrays are viewed where they are, and copied by the Csr when exec is elsewhere.
+    // The arrays are viewed where they are, and copied by the matrix when exec is elsewhere.
     const auto source_exec = values.on_host() && !(exec && exec->is_host())
                                  ? default_host_executor()
                                  : executor_for(values, exec, "data");
     const std::shared_ptr<const Executor> target_exec = exec ? exec : source_exec;
     return with_value_type(values.type, "data", [&]<typename V>(std::type_identity<V>) {
-        return with_index_type(row_ptrs.type, "indptr", [&]<typename I>(std::type_identity<I>) {
-            auto rp = array_view<I>(row_ptrs, source_exec, "indptr");
-            auto ci = array_view<I>(col_idxs, source_exec, "indices");
-            auto vals = array_view<V>(values, source_exec, "data");
+        return with_index_type(a.type, L::first, [&]<typename I>(std::type_identity<I>) {
+            auto first_view = array_view<I>(a, source_exec, L::first);
+            auto second_view = array_view<I>(b, source_exec, L::second);
+            auto value_view = array_view<V>(values, source_exec, "data");
             const py::gil_scoped_release release;
-            return PyCsr(std::make_shared<matrix::Csr<V, I>>(target_exec, dim2{rows, cols},
-                                                             std::move(rp), std::move(ci),
-                                                             std::move(vals)));
+            return PySparse<Format>(std::make_shared<Format<V, I>>(
+                target_exec, dim2{rows, cols}, std::move(first_view), std::move(second_view),
+                std::move(value_view)));
         });
     });
 }
 
-template <typename V, typename I>
-py::object export_csr_array(const CsrPtr<V, I>& matrix, const char* which)
+/// One of a matrix's arrays for Python, sharing its memory: "first" (indptr / row), "second"
+/// (indices / col) or "data".
+template <template <typename, typename> class Format>
+py::object sparse_array(const PySparse<Format>& A, const std::string& which)
 {
-    const std::string name = which;
-    if (name == "indptr") return export_array(matrix, matrix->row_ptrs());
-    if (name == "indices") return export_array(matrix, matrix->col_idxs());
-    return export_array(matrix, matrix->values());
+    return A.visit([&](const auto& matrix) {
+        if (which == "first") return export_array(matrix, Layout<Format>::first_array(*matrix));
+        if (which == "second") return export_array(matrix, matrix->col_idxs());
+        return export_array(matrix, matrix->values());
+    });
 }
 
-py::object csr_property(const PyCsr& A, const char* which)
-{
-    return A.visit([&](const auto& matrix) { return export_csr_array(matrix, which); });
-}
-
-void spmv(const PyCsr& A, const py::handle& x, const py::handle& y, const py::object& alpha,
+template <typename Holder>
+void spmv(const Holder& A, const py::handle& x, const py::handle& y, const py::object& alpha,
           const py::object& beta, const std::string& mode)
 {
     const auto op = sparse::parse_mode(mode);
@@ -155,62 +173,78 @@ CsrPtr<V, I> shared(matrix::Csr<V, I>&& matrix)
     return std::make_shared<matrix::Csr<V, I>>(std::move(matrix));
 }
 
-}  // namespace
-
-void bind_sparse(py::module_& m)
+template <template <typename, typename> class Format>
+void bind_format(py::module_& m, const char* name)
 {
-    py::class_<PyCsr>(m, "_Csr", "A CSR matrix (the Python class loom.Csr derives from this)")
-        .def_static("_from_arrays", &make_csr, py::arg("rows"), py::arg("cols"),
-                    py::arg("indptr"), py::arg("indices"), py::arg("data"),
+    using Holder = PySparse<Format>;
+    py::class_<Holder>(m, name, "A sparse matrix (the Python classes loom.Csr / loom.Coo hold it)")
+        .def_static("_from_arrays", &make_sparse<Format>, py::arg("rows"), py::arg("cols"),
+                    py::arg("first"), py::arg("second"), py::arg("data"),
                     py::arg("exec") = nullptr)
         .def_property_readonly("shape",
-                               [](const PyCsr& A) {
+                               [](const Holder& A) {
                                    return A.visit([](const auto& a) {
                                        return py::make_tuple(a->rows(), a->cols());
                                    });
                                })
         .def_property_readonly("nnz",
-                               [](const PyCsr& A) {
+                               [](const Holder& A) {
                                    return A.visit([](const auto& a) { return py::int_(a->nnz()); });
                                })
         .def_property_readonly("dtype",
-                               [](const PyCsr& A) {
+                               [](const Holder& A) {
                                    return A.visit([](const auto& a) -> py::object {
                                        using V = typename std::decay_t<decltype(*a)>::value_type;
                                        return py::dtype(numpy_name(scalar_type_of<V>()));
                                    });
                                })
         .def_property_readonly("index_dtype",
-                               [](const PyCsr& A) {
+                               [](const Holder& A) {
                                    return A.visit([](const auto& a) -> py::object {
                                        using I = typename std::decay_t<decltype(*a)>::index_type;
                                        return py::dtype(numpy_name(scalar_type_of<I>()));
                                    });
                                })
         .def_property_readonly("exec",
-                               [](const PyCsr& A) {
+                               [](const Holder& A) {
                                    return A.visit([](const auto& a) {
                                        return py::cast(std::const_pointer_cast<Executor>(
                                            a->executor()));
                                    });
                                })
-        .def_property_readonly("indptr", [](const PyCsr& A) { return csr_property(A, "indptr"); },
-                               "The row pointers, sharing Loom's memory (NumPy on the host)")
-        .def_property_readonly("indices",
-                               [](const PyCsr& A) { return csr_property(A, "indices"); })
-        .def_property_readonly("data", [](const PyCsr& A) { return csr_property(A, "data"); })
-        .def("_to", [](const PyCsr& A, const std::shared_ptr<Executor>& exec) {
+        .def("_array", &sparse_array<Format>, py::arg("which"),
+             "\"first\" (indptr / row), \"second\" (indices / col) or \"data\", sharing "
+             "Loom's memory (NumPy on the host)")
+        .def("_to", [](const Holder& A, const std::shared_ptr<Executor>& exec) {
             return A.visit([&](const auto& a) {
                 using M = typename std::decay_t<decltype(*a)>;
                 auto copy = [&] {
                     const py::gil_scoped_release release;
-                    return PyCsr(std::make_shared<M>(exec, *a));
+                    return Holder(std::make_shared<M>(exec, *a));
                 }();
                 return py::cast(std::move(copy));
             });
         });
+}
 
-    m.def("_spmv", &spmv, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
+}  // namespace
+
+void bind_sparse(py::module_& m)
+{
+    bind_format<matrix::Csr>(m, "_Csr");
+    bind_format<matrix::Coo>(m, "_Coo");
+    m.def("_coo_to_csr", [](const PyCoo& A) {
+        return A.visit([](const auto& a) {
+            auto result = [&] {
+                const py::gil_scoped_release release;
+                return PyCsr(shared(matrix::to_csr(*a)));
+            }();
+            return py::cast(std::move(result));
+        });
+    });
+    m.def("_spmv", &spmv<PyCsr>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
+          py::arg("beta"), py::arg("mode"));
+    m.def("_spmv", &spmv<PyCoo>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
           py::arg("beta"), py::arg("mode"));
     m.def("_spmv_seconds", &spmv_seconds, py::arg("A"), py::arg("x"), py::arg("y"),
           py::arg("repetitions"));

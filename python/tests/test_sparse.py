@@ -98,3 +98,16 @@ def close_sparse(actual, expected, dtype):
     """Equal entries (compared through the difference, without densifying)."""
     scale = max(1.0, abs(expected).max())
     assert abs(actual - expected).max() <= tolerance(dtype) * scale
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_coo_spmv_equals_scipy(shape, dtype):
+    A = random_csr(*shape, density=0.2, dtype=dtype).tocoo()
+    A.row, A.col = A.row.astype(INDEX_TYPES[0]), A.col.astype(INDEX_TYPES[0])
+    M = loom.Coo(A)
+    assert M.shape == shape and M.nnz == A.nnz
+    x = random_dense((shape[1], 2), dtype)
+    close(loom.spmv(M, x), A @ x, dtype)
+    z = random_dense(shape[0], dtype, seed=3)
+    close(loom.spmv(M, z, mode="t"), A.T @ z, dtype)
+    close(M.tocsr().to_scipy().toarray(), A.toarray(), dtype)

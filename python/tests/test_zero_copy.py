@@ -114,3 +114,17 @@ def test_raw_arrays():
     M = loom.Csr((A.data, A.indices, A.indptr), shape=(8, 6))
     assert M.shape == (8, 6)
     np.testing.assert_allclose(loom.spmv(M, np.ones(6)), A @ np.ones(6))
+
+
+def test_coo_views_scipy_arrays():
+    A = random_csr(20, 30).tocoo()
+    A.row, A.col = A.row.astype(INDEX_TYPES[0]), A.col.astype(INDEX_TYPES[0])
+    M = loom.Coo(A, copy=False)
+    assert address(M.row) == address(A.row) and address(M.col) == address(A.col)
+    assert address(M.data) == address(A.data)
+    back = M.to_scipy()
+    assert address(back.data) == address(A.data)
+    np.testing.assert_allclose(loom.spmv(M, np.ones(30)), A @ np.ones(30))
+    with pytest.raises(loom.DimensionMismatch, match="col and data"):
+        loom.Coo((np.ones(3), (np.zeros(3, INDEX_TYPES[0]), np.zeros(2, INDEX_TYPES[0]))),
+                 shape=(2, 2))

@@ -234,6 +234,19 @@ def _as_index(array, dtype, name, copy):
     return array.astype(dtype)
 
 
+def _three_arrays(first, second, data, names, copy):
+    """The two index arrays in one built index type and the three arrays contiguous, each
+    converted or copied only where needed (always with copy=True, never with copy=False)."""
+    if copy:
+        first, second, data = copy_of(first), copy_of(second), copy_of(data)
+    index_dtype = np.dtype(str(first.dtype).replace("torch.", ""))
+    if index_dtype.name not in _loom.index_types or str(second.dtype) != str(first.dtype):
+        index_dtype = _preferred_index()
+    first = _contiguous(_as_index(first, index_dtype, names[0], copy), names[0], copy)
+    second = _contiguous(_as_index(second, index_dtype, names[1], copy), names[1], copy)
+    return first, second, _contiguous(data, "data", copy)
+
+
 def csr_arrays(A, shape, copy):
     """(rows, cols, indptr, indices, data) of a SciPy, CuPy or PyTorch sparse matrix, or of a
     SciPy-style tuple (data, indices, indptr) with `shape`; converted only where needed."""
@@ -264,15 +277,7 @@ def csr_arrays(A, shape, copy):
             f"cannot make a loom.Csr from a {type(A).__name__} (expected a SciPy, CuPy or "
             "PyTorch sparse matrix, a loom.Csr, or a (data, indices, indptr) tuple with shape)"
         )
-    if copy:
-        indptr, indices, data = copy_of(indptr), copy_of(indices), copy_of(data)
-    index_dtype = np.dtype(str(indptr.dtype).replace("torch.", ""))
-    if index_dtype.name not in _loom.index_types or str(indices.dtype) != str(indptr.dtype):
-        index_dtype = _preferred_index()
-    indptr = _contiguous(_as_index(indptr, index_dtype, "indptr", copy), "indptr", copy)
-    indices = _contiguous(_as_index(indices, index_dtype, "indices", copy), "indices", copy)
-    data = _contiguous(data, "data", copy)
-    return int(rows), int(cols), indptr, indices, data
+    return (int(rows), int(cols)) + _three_arrays(indptr, indices, data, ("indptr", "indices"), copy)
 
 
 def coo_arrays(A, shape, copy):
@@ -304,15 +309,7 @@ def coo_arrays(A, shape, copy):
             f"cannot make a loom.Coo from a {type(A).__name__} (expected a SciPy, CuPy or "
             "PyTorch COO matrix, a loom.Coo, or a (data, (row, col)) tuple with shape)"
         )
-    if copy:
-        row, col, data = copy_of(row), copy_of(col), copy_of(data)
-    index_dtype = np.dtype(str(row.dtype).replace("torch.", ""))
-    if index_dtype.name not in _loom.index_types or str(col.dtype) != str(row.dtype):
-        index_dtype = _preferred_index()
-    row = _contiguous(_as_index(row, index_dtype, "row", copy), "row", copy)
-    col = _contiguous(_as_index(col, index_dtype, "col", copy), "col", copy)
-    data = _contiguous(data, "data", copy)
-    return int(rows), int(cols), row, col, data
+    return (int(rows), int(cols)) + _three_arrays(row, col, data, ("row", "col"), copy)
 
 
 def sparse_like(template, csr):

@@ -18,6 +18,9 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system, not checking packages; CMake will say what is missing" >&2
     exit 0
 fi
+# python3-dev pybind11-dev python3-pybind11 python3-numpy: the Python module (import loom);
+# python3-scipy python3-pytest: its tests.
+optional+=(python3-dev pybind11-dev python3-pybind11 python3-numpy python3-scipy python3-pytest)
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,327 @@
+"""Loom from Python: sparse kernels and iterative solvers on NumPy/SciPy data (CPU) and
+CuPy/PyTorch data (GPU), without copies.
+
+    import loom, scipy.sparse as sp, numpy as np
+    A = sp.random(1000, 1000, density=0.01, format="csr") + 10 * sp.eye(1000, format="csr")
+    y = loom.spmv(A, np.ones(1000))                   # NumPy in, NumPy out
+    C = loom.spgemm(A, A)                             # SciPy in, SciPy out
+    x, info = loom.solve(A, y, solver="bicgstab", precond="jacobi", rtol=1e-10)
+    s = loom.solver.Cg(A, precond="jacobi", rtol=1e-8)
+    x = s.solve(y); print(s.result.iterations, s.result.residual_history[-1])
+
+Matrices: loom.Csr views the arrays of a scipy.sparse CSR matrix, a cupyx.scipy.sparse
+csr_matrix, a torch sparse CSR tensor or raw (data, indices, indptr) arrays; every function
+also takes those directly. Dense operands: anything with the buffer protocol or
+__cuda_array_interface__ (NumPy, CuPy, PyTorch), read and written in place; results come back
+as arrays of the caller's kind. GPU work runs on the caller's current CuPy/PyTorch stream.
+Errors: loom.Error and its subclasses (loom.BadInput, loom.DimensionMismatch, ...).
+"""
+
+import json as _json
+
+import numpy as _np
+
+from . import _interop, _loom
+from ._loom import (
+    AllocationError,
+    BadInput,
+    CudaError,
+    DimensionMismatch,
+    Error,
+    Executor,
+    IoError,
+    NotCompiled,
+    NotSupported,
+    NumericalError,
+    OutOfRange,
+    cuda_device_count,
+    has_cuda,
+    has_openmp,
+    index_types,
+    value_types,
+)
+
+__version__ = _loom.version
+
+__all__ = [
+    "Csr", "Coo", "LinearOperator", "aslinearoperator", "exec", "default_exec", "spmv", "spgemm",
+    "spadd", "transpose", "solve", "solver", "batched", "io", "Error", "BadInput",
+    "DimensionMismatch", "OutOfRange", "NotCompiled", "NotSupported", "NumericalError",
+    "CudaError", "AllocationError", "IoError", "value_types", "index_types",
+]
+
+# ------------------------------------------------------------------------------ executors
+
+
+def exec(kind="omp", *, threads=0, device=0, stream=None):  # noqa: A001 - loom.exec is the API
+    """An executor: exec("reference"), exec("omp", threads=4), exec("cuda", device=0) (a
+    stream of its own), exec("cuda", device=0, stream=s) with s a CuPy/PyTorch stream or a
+    cudaStream_t as an int (Loom then queues its work on it), or "cuda:1"."""
+    name, _, number = kind.partition(":")
+    name = name.lower()
+    if number:
+        device = int(number)
+    if name in ("reference", "ref"):
+        return _loom._reference_exec()
+    if name == "omp":
+        return _loom._omp_exec(threads)
+    if name == "cuda":
+        if stream is None:
+            return _loom._cuda_exec(device, 0, False)
+        pointer = getattr(stream, "ptr", None)
+        if pointer is None:
+            pointer = getattr(stream, "cuda_stream", stream)
+        return _loom._cuda_exec(device, int(pointer), True)
+    raise BadInput(
+        f"loom.exec: unknown executor '{kind}' (expected one of "
+        + ", ".join(_loom.executor_names())
+        + ", cuda:N)"
+    )
+
+
+def default_exec():
+    """The host executor used for NumPy/SciPy data: OpenMP when built, else reference."""
+    return _loom._default_host_exec()
+
+
+# ------------------------------------------------------------------------------ matrices
+
+
+class Csr:
+    """A CSR matrix. Built from a SciPy/CuPy/PyTorch sparse matrix, a loom.Csr, or a tuple
+    (data, indices, indptr) with shape=(rows, cols), it views their arrays without a copy
+    (see loom._interop for when a copy is forced) and keeps them alive. With `exec` on other
+    memory (exec=loom.exec("cuda") for a SciPy matrix) the arrays are copied there.
+    copy=None copies only where forced, copy=False never (ValueError), copy=True always.
+    Its indptr, indices and data share Loom's memory (NumPy on the host, CuPy on a device)."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, A, *, shape=None, exec=None, copy=None):  # noqa: A002
+        if isinstance(A, Csr):
+            if exec is not None or copy:
+                self._core = A._core._to(exec if exec is not None else A.exec)
+            else:
+                self._core = A._core
+            return
+        rows, cols, indptr, indices, data = _interop.csr_arrays(A, shape, copy)
+        self._core = _loom._Csr._from_arrays(
+            rows, cols, indptr, indices, data, _interop.exec_for(data, exec)
+        )
+
+    @classmethod
+    def _wrap(cls, core):
+        matrix = cls.__new__(cls)
+        matrix._core = core
+        return matrix
+
+    shape = property(lambda self: self._core.shape)
+    nnz = property(lambda self: self._core.nnz)
+    dtype = property(lambda self: self._core.dtype)
+    index_dtype = property(lambda self: self._core.index_dtype)
+    exec = property(lambda self: self._core.exec)
+    indptr = property(lambda self: _interop.device_array(self._core._array("first")))
+    indices = property(lambda self: _interop.device_array(self._core._array("second")))
+    data = property(lambda self: _interop.device_array(self._core._array("data")))
+    ndim = 2
+
+    def to(self, exec):  # noqa: A002
+        """A deep copy on another executor."""
+        return Csr._wrap(self._core._to(exec))
+
+    def to_scipy(self):
+        """A scipy.sparse.csr_array sharing this matrix's memory (host matrices only)."""
+        import scipy.sparse as sp
+
+        if not self.exec.is_host:
+            raise BadInput("loom.Csr.to_scipy: the matrix is on " + self.exec.name)
+        return sp.csr_array((self.data, self.indices, self.indptr), shape=self.shape, copy=False)
+
+    def transpose(self):
+        return transpose(self)
+
+    T = property(transpose)
+
+    def __matmul__(self, other):
+        if isinstance(other, Csr) or _interop.sparse_kind(other) is not None:
+            return spgemm(self, other)
+        return spmv(self, other)
+
+    def __add__(self, other):
+        return spadd(self, other)
+
+    def __sub__(self, other):
+        return spadd(self, other, beta=-1)
+
+    def __repr__(self):
+        return (
+            f"<loom.Csr {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, {self.dtype}/"
+            f"{self.index_dtype} on {self.exec.name}>"
+        )
+
+
+class Coo:
+    """A COO matrix viewing the row, col and data arrays of a SciPy/CuPy COO matrix, a torch
+    sparse COO tensor (coalesced) or a tuple (data, (row, col)) with shape=(rows, cols), as
+    loom.Csr does (same exec and copy rules). SpMV takes it; tocsr() converts."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, A, *, shape=None, exec=None, copy=None):  # noqa: A002
+        if isinstance(A, Coo):
+            self._core = A._core._to(exec if exec is not None else A.exec) if exec is not None or copy else A._core
+            return
+        rows, cols, row, col, data = _interop.coo_arrays(A, shape, copy)
+        self._core = _loom._Coo._from_arrays(rows, cols, row, col, data, _interop.exec_for(data, exec))
+
+    shape = property(lambda self: self._core.shape)
+    nnz = property(lambda self: self._core.nnz)
+    dtype = property(lambda self: self._core.dtype)
+    index_dtype = property(lambda self: self._core.index_dtype)
+    exec = property(lambda self: self._core.exec)
+    row = property(lambda self: _interop.device_array(self._core._array("first")))
+    col = property(lambda self: _interop.device_array(self._core._array("second")))
+    data = property(lambda self: _interop.device_array(self._core._array("data")))
+    ndim = 2
+
+    def tocsr(self):
+        """The same entries in a loom.Csr (rows sorted, duplicates kept)."""
+        return Csr._wrap(_loom._coo_to_csr(self._core))
+
+    def to_scipy(self):
+        """A scipy.sparse.coo_array sharing this matrix's memory (host matrices only)."""
+        import scipy.sparse as sp
+
+        if not self.exec.is_host:
+            raise BadInput("loom.Coo.to_scipy: the matrix is on " + self.exec.name)
+        return sp.coo_array((self.data, (self.row, self.col)), shape=self.shape, copy=False)
+
+    def __matmul__(self, x):
+        return spmv(self, x)
+
+    def __repr__(self):
+        return (
+            f"<loom.Coo {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, {self.dtype}/"
+            f"{self.index_dtype} on {self.exec.name}>"
+        )
+
+
+def _as_csr(A, exec=None):  # noqa: A002
+    if type(A) is Csr and exec is None:
+        return A
+    if type(A) is Coo and exec is None:
+        return A.tocsr()
+    return Csr(A, exec=exec)
+
+
+def _result_like(template, core):
+    return _interop.sparse_like(template, Csr._wrap(core))
+
+
+# ------------------------------------------------------------------------------ kernels
+
+_transposing = {"t", "h", "transpose", "conj_transpose"}
+
+
+def spmv(A, x, *, alpha=1, beta=0, y=None, mode="n"):
+    """y = alpha * op(A) @ x + beta * y; op by mode: "n" (A), "t" (A^T), "c" (conj(A)),
+    "h" (A^H). x is (n,) or (n, k), of A's dtype; y (given, written in place) or a new array
+    of x's kind. A is a loom.Csr (fastest: nothing to set up) or any sparse matrix Csr takes."""
+    if not hasattr(x, "shape"):
+        x = _interop.as_array(x, "x")
+    core = A._core if type(A) in (Csr, Coo) else _as_csr(A, _interop.exec_for(x))._core
+    if y is None:
+        if beta != 0:
+            raise ValueError("beta needs y")
+        rows = core.shape[1] if mode.lower() in _transposing else core.shape[0]
+        y = _interop.empty_like(x, (rows,) + tuple(x.shape[1:]))
+    _loom._spmv(core, x, y, alpha, beta, mode)
+    return y
+
+
+def spgemm(A, B):
+    """A @ B of two sparse matrices of one type, as a sparse matrix of A's kind."""
+    core = _loom._spgemm(_as_csr(A)._core, _as_csr(B)._core)
+    return _result_like(A, core)
+
+
+def spadd(A, B, *, alpha=1, beta=1):
+    """alpha * A + beta * B (same shape and type), as a sparse matrix of A's kind."""
+    core = _loom._spadd(alpha, _as_csr(A)._core, beta, _as_csr(B)._core)
+    return _result_like(A, core)
+
+
+def transpose(A, *, conjugate=False):
+    """A^T (A^H with conjugate=True), rows sorted, as a sparse matrix of A's kind."""
+    return _result_like(A, _loom._transpose(_as_csr(A)._core, conjugate))
+
+
+# ------------------------------------------------------------------------------ operators
+
+
+class LinearOperator:
+    """A Python callable y = matvec(x) as a Loom operator, so that Loom's solvers run on it:
+    x arrives as (n,) or (n, k) array (a view valid during the call only) and the callable
+    returns an array of the same kind. loom.LinearOperator(scipy_linear_operator) wraps a
+    SciPy LinearOperator (its matmat)."""
+
+    __slots__ = ("_core", "shape", "dtype", "_matvec")
+
+    def __init__(self, shape=None, matvec=None, *, dtype=None, exec=None):  # noqa: A002
+        if matvec is None and hasattr(shape, "matmat"):  # a SciPy LinearOperator
+            operator = shape
+            shape, dtype = operator.shape, operator.dtype
+            matvec = _scipy_apply(operator)
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = _np.dtype(dtype if dtype is not None else _np.float64)
+        self._matvec = matvec
+        if exec is not None and not exec.is_host:
+            # Loom hands device memory over as a DeviceArray: the callable gets CuPy arrays.
+            device_matvec = matvec
+            matvec = lambda x: device_matvec(_interop.device_array(x))  # noqa: E731
+        self._core = _loom._Operator(self.shape[0], self.shape[1], self.dtype, matvec, exec)
+
+    def matvec(self, x):
+        return self._matvec(x)
+
+
+def _scipy_apply(operator):
+    def apply(x):
+        return operator.matvec(x) if x.ndim == 1 else operator.matmat(x)
+
+    return apply
+
+
+def aslinearoperator(A):
+    """A loom.Csr (or a solver: its solve) as a scipy.sparse.linalg.LinearOperator whose
+    products run in Loom."""
+    from scipy.sparse.linalg import LinearOperator as ScipyOperator
+
+    if isinstance(A, solver.Solver):
+        return ScipyOperator(A.shape, matvec=A.solve, matmat=A.solve, dtype=A.dtype)
+    A = _as_csr(A)
+    return ScipyOperator(
+        A.shape,
+        matvec=lambda x: spmv(A, x),
+        rmatvec=lambda x: spmv(A, x, mode="h"),
+        matmat=lambda x: spmv(A, x),
+        rmatmat=lambda x: spmv(A, x, mode="h"),
+        dtype=A.dtype,
+    )
+
+
+def _system(A, exec=None):  # noqa: A002
+    """A system matrix for a solver: a loom.Csr or a loom.LinearOperator."""
+    if isinstance(A, (Csr, LinearOperator)) and exec is None:
+        return A
+    if hasattr(A, "matmat") and not hasattr(A, "indptr"):
+        return LinearOperator(A, exec=exec)
+    if callable(A):
+        raise TypeError("wrap a callable in loom.LinearOperator(shape, matvec, dtype=...)")
+    return _as_csr(A, exec)
+
+
+# ------------------------------------------------------------------------------ solvers
+
+from . import batched, io, solver  # noqa: E402  (they use the names above)
+from .solver import SolveResult, solve  # noqa: E402,F401

@@ -1,0 +1,180 @@
+"""The same on the GPU with CuPy and PyTorch data: results equal to SciPy's, zero copy,
+lifetime, the caller's stream. Skipped without CuPy/PyTorch, the CUDA backend or a device."""
+
+import gc
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import loom
+from conftest import poisson2d, random_csr, random_dense
+
+cupy = pytest.importorskip("cupy")
+if not (loom.has_cuda and loom.cuda_device_count() > 0):
+    pytest.skip("Loom was built without CUDA or there is no device", allow_module_level=True)
+if "float64" not in loom.value_types:
+    pytest.skip("the GPU tests use float64", allow_module_level=True)
+
+import cupyx.scipy.sparse as csp  # noqa: E402
+
+
+def device_csr(A):
+    return csp.csr_matrix(A)
+
+
+def test_spmv_cupy_in_cupy_out():
+    A = random_csr(300, 200, seed=1)
+    x = random_dense(200)
+    y = loom.spmv(device_csr(A), cupy.asarray(x))
+    assert isinstance(y, cupy.ndarray)
+    np.testing.assert_allclose(cupy.asnumpy(y), A @ x, rtol=1e-12, atol=1e-12)
+
+
+def test_csr_views_cupy_memory_and_writes_are_shared():
+    A = device_csr(random_csr(50, 50, seed=2))
+    M = loom.Csr(A, copy=False)
+    assert M.data.data.ptr == A.data.data.ptr
+    assert M.indptr.data.ptr == A.indptr.data.ptr
+    assert not M.exec.is_host
+    A.data[:] = 2.0
+    x = cupy.ones(50)
+    np.testing.assert_allclose(cupy.asnumpy(loom.spmv(M, x)), cupy.asnumpy(A @ x))
+    M.data[:] = 3.0
+    assert bool(cupy.all(A.data == 3.0))
+
+
+def test_output_written_in_place_on_device():
+    A = device_csr(random_csr(40, 40, seed=3))
+    x = cupy.asarray(random_dense(40))
+    y = cupy.zeros(40)
+    pointer = y.data.ptr
+    assert loom.spmv(A, x, y=y) is y and y.data.ptr == pointer
+    np.testing.assert_allclose(cupy.asnumpy(y), cupy.asnumpy(A @ x), rtol=1e-12)
+
+
+def test_device_source_deleted_while_loom_holds_it():
+    A_host = random_csr(60, 60, seed=4)
+    A = device_csr(A_host)
+    M = loom.Csr(A)
+    del A
+    gc.collect()
+    cupy.get_default_memory_pool().free_all_blocks()
+    y = loom.spmv(M, cupy.ones(60))
+    np.testing.assert_allclose(cupy.asnumpy(y), A_host @ np.ones(60), rtol=1e-12)
+
+
+def test_spgemm_spadd_transpose_cupyx_in_cupyx_out():
+    A_host = random_csr(70, 50, seed=5)
+    B_host = random_csr(50, 40, seed=6)
+    A, B = device_csr(A_host), device_csr(B_host)
+    C = loom.spgemm(A, B)
+    assert isinstance(C, csp.csr_matrix)
+    assert abs(C.get() - A_host @ B_host).max() <= 1e-12
+    assert abs(loom.spadd(A, A, beta=-2).get() + A_host).max() <= 1e-12
+    assert abs(loom.transpose(A).get() - A_host.T).max() == 0
+
+
+def test_host_matrix_copied_to_the_device():
+    A = random_csr(30, 30, seed=7)
+    M = loom.Csr(A, exec=loom.exec("cuda"))
+    assert not M.exec.is_host
+    y = loom.spmv(M, cupy.ones(30))
+    np.testing.assert_allclose(cupy.asnumpy(y), A @ np.ones(30), rtol=1e-12)
+
+
+def test_solve_on_the_device_equals_the_host():
+    A = poisson2d(40)
+    b = random_dense(A.shape[0])
+    x_host, info_host = loom.solve(A, b, precond="jacobi", rtol=1e-8)
+    s_host = loom.solver.Cg(A, precond="jacobi", rtol=1e-8)
+    s_host.solve(b)
+    s = loom.solver.Cg(device_csr(A), precond="jacobi", rtol=1e-8)
+    x = s.solve(cupy.asarray(b))
+    assert isinstance(x, cupy.ndarray) and s.result.converged
+    assert abs(s.result.iterations - s_host.result.iterations) <= 1
+    np.testing.assert_allclose(cupy.asnumpy(x), x_host, rtol=1e-6, atol=1e-8)
+    # A SciPy matrix with a CuPy right-hand side: the matrix goes to b's device.
+    x2, info = loom.solve(A, cupy.asarray(b), precond="jacobi", rtol=1e-8)
+    assert info == 0 and isinstance(x2, cupy.ndarray)
+
+
+def test_work_runs_on_the_callers_stream():
+    A = random_csr(100, 100, seed=8)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        M = loom.Csr(device_csr(A))
+        assert M.exec.stream == stream.ptr
+        y = loom.spmv(M, cupy.ones(100))
+    stream.synchronize()
+    np.testing.assert_allclose(cupy.asnumpy(y), A @ np.ones(100), rtol=1e-12)
+
+
+def test_batched_gesv_on_cupy():
+    A = random_dense((10, 6, 6)) + 6 * np.eye(6)
+    B = random_dense((10, 6), seed=2)
+    X, info = loom.batched.gesv(cupy.asarray(A), cupy.asarray(B))
+    assert isinstance(X, cupy.ndarray) and bool(cupy.all(info == 0))
+    np.testing.assert_allclose(cupy.asnumpy(X), np.linalg.solve(A, B[..., None])[..., 0],
+                               rtol=1e-10)
+
+
+def test_wrong_device_dtype_is_type_error():
+    A = device_csr(random_csr(5, 5))
+    with pytest.raises(TypeError, match="float32"):
+        loom.spmv(A, cupy.ones(5, dtype=cupy.float32))
+
+
+def test_host_vector_with_device_matrix_is_bad_input():
+    M = loom.Csr(device_csr(random_csr(5, 5)))
+    with pytest.raises(loom.BadInput, match="host memory"):
+        loom.spmv(M, np.ones(5))
+
+
+# ------------------------------------------------------------------------------ PyTorch
+
+def torch_csr(A, torch):
+    return torch.sparse_csr_tensor(torch.from_numpy(A.indptr.astype(np.int64)),
+                                   torch.from_numpy(A.indices.astype(np.int64)),
+                                   torch.from_numpy(A.data), size=A.shape).to("cuda")
+
+
+def test_torch_spmv_and_zero_copy():
+    torch = pytest.importorskip("torch")
+    A = random_csr(80, 60, seed=9)
+    T = torch_csr(A, torch)
+    x = torch.from_numpy(random_dense(60)).to("cuda")
+    y = loom.spmv(T, x)
+    assert isinstance(y, torch.Tensor) and y.is_cuda
+    np.testing.assert_allclose(y.cpu().numpy(), A @ x.cpu().numpy(), rtol=1e-12)
+    M = loom.Csr(T)
+    assert M.data.data.ptr == T.values().data_ptr()
+    if "int64" in loom.index_types:
+        assert M.indices.data.ptr == T.col_indices().data_ptr()
+
+
+def test_torch_solve_and_spgemm():
+    torch = pytest.importorskip("torch")
+    A = poisson2d(20)
+    T = torch_csr(A, torch)
+    b = torch.from_numpy(random_dense(A.shape[0])).to("cuda")
+    x, info = loom.solve(T, b, rtol=1e-10)
+    assert info == 0 and isinstance(x, torch.Tensor) and x.is_cuda
+    r = b.cpu().numpy() - A @ x.cpu().numpy()
+    assert np.linalg.norm(r) <= 1e-9 * np.linalg.norm(b.cpu().numpy())
+    C = loom.spgemm(T, T)
+    assert C.layout == torch.sparse_csr
+    expected = (A @ A).toarray()
+    np.testing.assert_allclose(C.to_dense().cpu().numpy(), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_torch_current_stream():
+    torch = pytest.importorskip("torch")
+    A = random_csr(50, 50, seed=10)
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        M = loom.Csr(torch_csr(A, torch))
+        assert M.exec.stream == stream.cuda_stream
+        y = loom.spmv(M, torch.ones(50, dtype=torch.float64, device="cuda"))
+    stream.synchronize()
+    np.testing.assert_allclose(y.cpu().numpy(), A @ np.ones(50), rtol=1e-12)

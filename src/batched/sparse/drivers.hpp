@@ -1,0 +1,336 @@
+// The batched sparse launches written once for every backend: a team per matrix (or system)
+// through launch::team_parallel_for, running the team-level routines of
+// loom/batched/sparse/team_*.hpp. The reference and OpenMP backends instantiate them with
+// their executor (a team is one thread there); cuda.cu with the CUDA executor, where a team
+// is a thread block. LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS defines a backend's entry points
+// on them.
+#pragma once
+
+#include <algorithm>
+
+#include "base/parallel.hpp"
+#include "batched/sparse/kernels.hpp"
+#include "loom/launch/team.hpp"
+
+namespace loom::batched::bsparse {
+
+template <typename Exec, typename T>
+using kernel_t = loom::detail::kernel_type_t<Exec, T>;
+
+/// Threads of a team for matrices of `rows` rows: one on the host; on CUDA a thread per row
+/// up to 128 (systems of a few hundred rows keep many teams per multiprocessor), at least a
+/// warp.
+inline int team_threads(const ReferenceExecutor&, size_type) { return 1; }
+inline int team_threads(const OmpExecutor&, size_type) { return 1; }
+inline int team_threads(const CudaExecutor&, size_type rows)
+{
+    int threads = 32;
+    while (threads < rows && threads < 128) threads *= 2;
+    return threads;
+}
+
+/// The matrices of a shared-pattern CSR batch, as a view per matrix.
+template <typename T, typename I>
+struct SharedCsr {
+    int rows;
+    int cols;
+    size_type nnz;
+    const I* row_ptrs;
+    const I* col_idxs;
+    const T* values;
+
+    LOOM_HOST_DEVICE CsrView<T, I> operator()(size_type b) const
+    {
+        return {rows, cols, row_ptrs, col_idxs, values + b * nnz};
+    }
+};
+
+template <typename T, typename I>
+struct SharedEll {
+    int rows;
+    int cols;
+    int width;
+    const I* col_idxs;
+    const T* values;
+
+    LOOM_HOST_DEVICE EllView<T, I> operator()(size_type b) const
+    {
+        return {rows, cols, width, rows, col_idxs, values + b * width * static_cast<size_type>(rows)};
+    }
+};
+
+template <typename T, typename I>
+struct HeteroMatrices {
+    const matrix::BatchLayout* layouts;
+    const I* row_ptrs;
+    const I* row_idxs;
+    const I* col_idxs;
+    const T* values;
+
+    LOOM_HOST_DEVICE LayoutView<T, I> operator()(size_type b) const
+    {
+        return {layouts[b], row_ptrs, row_idxs, col_idxs, values};
+    }
+};
+
+/// Vectors of a BatchDense of n x 1 columns (T may be const).
+template <typename T>
+struct ColumnVectors {
+    T* data;
+    size_type stride;
+    size_type batch_stride;
+
+    template <typename MatrixV>
+    LOOM_HOST_DEVICE VectorView<T> input(size_type b, const MatrixV& A) const
+    {
+        return {data + b * batch_stride, A.cols(), stride};
+    }
+    template <typename MatrixV>
+    LOOM_HOST_DEVICE VectorView<T> output(size_type b, const MatrixV& A) const
+    {
+        return {data + b * batch_stride, A.rows(), stride};
+    }
+};
+
+/// Vectors pooled in one array at the offsets of a heterogeneous batch's layouts.
+template <typename T>
+struct PooledVectors {
+    T* data;
+    const matrix::BatchLayout* layouts;
+
+    template <typename MatrixV>
+    LOOM_HOST_DEVICE VectorView<T> input(size_type b, const MatrixV& A) const
+    {
+        return {data + layouts[b].x_offset, A.cols()};
+    }
+    template <typename MatrixV>
+    LOOM_HOST_DEVICE VectorView<T> output(size_type b, const MatrixV& A) const
+    {
+        return {data + layouts[b].y_offset, A.rows()};
+    }
+};
+
+template <typename Matrices, typename XVectors, typename YVectors, typename T>
+struct SpmvTeams {
+    Matrices A;
+    XVectors x;
+    YVectors y;
+    T alpha;
+    T beta;
+
+    template <typename Member>
+    LOOM_HOST_DEVICE void operator()(const Member& member) const
+    {
+        const size_type b = member.league_rank();
+        const auto Ab = A(b);
+        Spmv<Mode::Team>::invoke(member, alpha, Ab, x.input(b, Ab), beta, y.output(b, Ab));
+    }
+};
+
+template <typename Matrices, typename BVectors, typename XVectors, typename T>
+struct SolveTeams {
+    Matrices A;
+    BVectors rhs;
+    XVectors sol;
+    T* workspace;
+    const size_type* offsets;
+    KrylovOutcome* outcomes;
+    KrylovMethod method;
+    BatchPrecond precond;
+    int block_size;
+    KrylovSettings settings;
+
+    template <typename Member>
+    LOOM_HOST_DEVICE void operator()(const Member& member) const
+    {
+        const size_type b = member.league_rank();
+        const auto Ab = A(b);
+        const auto bv = rhs.output(b, Ab);
+        const auto xv = sol.input(b, Ab);
+        const int n = Ab.rows();
+        T* prec = workspace + offsets[b];
+        T* work = prec + precond_storage(precond, n, block_size);
+        const auto par = detail::make_par<Mode::Team>(member);
+        KrylovOutcome out;
+        out.status = KrylovStatus::breakdown;
+        switch (precond) {
+        case BatchPrecond::none:
+            out = detail::krylov(par, method, Ab, IdentityPrec{}, bv, xv, work, settings);
+            break;
+        case BatchPrecond::jacobi:
+            if (detail::jacobi_setup(par, Ab, prec) == 0) {
+                out = detail::krylov(par, method, Ab, JacobiPrec<T>{prec}, bv, xv, work, settings);
+            }
+            break;
+        case BatchPrecond::block_jacobi:
+            if (detail::block_jacobi_setup(par, Ab, block_size, prec) == 0) {
+                out = detail::krylov(par, method, Ab, BlockJacobiPrec<T>{prec, block_size}, bv, xv,
+                                     work, settings);
+            }
+            break;
+        }
+        // The residual reported is the true one, whatever the method stopped on.
+        const auto r = detail::work_vector(work, n, 0);
+        detail::residual(par, Ab, bv, xv, r);
+        out.residual = detail::norm2(par, r);
+        par.single([&] { outcomes[b] = out; });
+    }
+};
+
+template <typename Exec, typename F>
+void launch_teams(const Exec& exec, size_type count, size_type rows, const F& functor)
+{
+    if (count == 0) return;
+    launch::team_parallel_for(exec, launch::TeamPolicy{count, team_threads(exec, rows), 1},
+                              functor);
+}
+
+template <typename Exec, typename V, typename I>
+SharedCsr<kernel_t<Exec, V>, I> matrices_of(const Exec& exec, const BatchCsr<V, I>& A)
+{
+    return {static_cast<int>(A.rows()), static_cast<int>(A.cols()), A.nnz(), A.row_ptrs().data(),
+            A.col_idxs().data(), loom::detail::kernel_data(exec, A.values().data())};
+}
+
+template <typename Exec, typename V, typename I>
+SharedEll<kernel_t<Exec, V>, I> matrices_of(const Exec& exec, const BatchEll<V, I>& A)
+{
+    return {static_cast<int>(A.rows()), static_cast<int>(A.cols()), static_cast<int>(A.width()),
+            A.col_idxs().data(), loom::detail::kernel_data(exec, A.values().data())};
+}
+
+template <typename Exec, typename V, typename I>
+HeteroMatrices<kernel_t<Exec, V>, I> matrices_of(const Exec& exec, const HeteroBatch<V, I>& A)
+{
+    return {A.layouts().data(), A.row_ptrs().data(), A.row_idxs().data(), A.col_idxs().data(),
+            loom::detail::kernel_data(exec, A.values().data())};
+}
+
+template <typename Exec, typename V>
+auto vectors_of(const Exec& exec, const BatchDense<V>& x)
+{
+    return ColumnVectors<const kernel_t<Exec, V>>{loom::detail::kernel_data(exec, x.data()),
+                                                  x.stride(), x.batch_stride()};
+}
+template <typename Exec, typename V>
+auto vectors_of(const Exec& exec, BatchDense<V>& x)
+{
+    return ColumnVectors<kernel_t<Exec, V>>{loom::detail::kernel_data(exec, x.data()), x.stride(),
+                                            x.batch_stride()};
+}
+template <typename Exec, typename V, typename I>
+auto vectors_of(const Exec& exec, const Array<V>& x, const HeteroBatch<V, I>& A)
+{
+    return PooledVectors<const kernel_t<Exec, V>>{loom::detail::kernel_data(exec, x.data()),
+                                                  A.layouts().data()};
+}
+template <typename Exec, typename V, typename I>
+auto vectors_of(const Exec& exec, Array<V>& x, const HeteroBatch<V, I>& A)
+{
+    return PooledVectors<kernel_t<Exec, V>>{loom::detail::kernel_data(exec, x.data()),
+                                            A.layouts().data()};
+}
+
+template <typename Exec, typename Matrices, typename XVectors, typename YVectors, typename V>
+void spmv_teams(const Exec& exec, size_type count, size_type rows, const Matrices& A,
+                const XVectors& x, const YVectors& y, V alpha, V beta)
+{
+    using T = kernel_t<Exec, V>;
+    launch_teams(exec, count, rows,
+                 SpmvTeams<Matrices, XVectors, YVectors, T>{
+                     A, x, y, loom::detail::kernel_value(exec, alpha),
+                     loom::detail::kernel_value(exec, beta)});
+}
+
+template <typename Exec, typename Matrices, typename BVectors, typename XVectors, typename V>
+void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count, size_type rows,
+                 const Matrices& A, const BVectors& b, const XVectors& x, SolveTarget<V> target)
+{
+    using T = kernel_t<Exec, V>;
+    KrylovSettings settings;
+    settings.max_iterations = options.max_iterations;
+    settings.rtol = options.rtol;
+    settings.atol = options.atol;
+    settings.restart = options.restart;
+    settings.modified_gs = options.modified_gs;
+    settings.right = options.right;
+    settings.relaxation = options.relaxation;
+    launch_teams(exec, count, rows,
+                 SolveTeams<Matrices, BVectors, XVectors, T>{
+                     A, b, x, loom::detail::kernel_data(exec, target.workspace), target.offsets,
+                     target.outcomes, options.method, options.precond, options.block_size,
+                     settings});
+}
+
+/// Max rows over a heterogeneous batch (host layouts).
+template <typename V, typename I>
+size_type max_rows(const HeteroBatch<V, I>& A)
+{
+    size_type rows = 0;
+    for (const auto& layout : A.host_layouts()) rows = std::max<size_type>(rows, layout.rows);
+    return rows;
+}
+
+}  // namespace loom::batched::bsparse
+
+/// A backend's entry points on the team launches; HETERO_SPMV 1 also defines spmv_hetero
+/// there (the host backends), 0 leaves it to the backend's own kernels (CUDA).
+#define LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS(Exec, HETERO_SPMV)                               \
+    template <typename V, typename I>                                                          \
+    void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,  \
+                  V beta, BatchDense<V>& y)                                                    \
+    {                                                                                          \
+        spmv_teams(exec, A.batch_count(), A.rows(), matrices_of(exec, A), vectors_of(exec, x), \
+                   vectors_of(exec, y), alpha, beta);                                          \
+    }                                                                                          \
+    template <typename V, typename I>                                                          \
+    void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,  \
+                  V beta, BatchDense<V>& y)                                                    \
+    {                                                                                          \
+        spmv_teams(exec, A.batch_count(), A.rows(), matrices_of(exec, A), vectors_of(exec, x), \
+                   vectors_of(exec, y), alpha, beta);                                          \
+    }                                                                                          \
+    LOOM_EXPAND_IF(HETERO_SPMV)(                                                               \
+    template <typename V, typename I>                                                          \
+    void spmv_hetero(const Exec& exec, const BatchSpmvState& plan, V alpha,                    \
+                     const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y)       \
+    {                                                                                          \
+        spmv_teams(exec, A.batch_count(), plan.max_rows, matrices_of(exec, A),                 \
+                   vectors_of(exec, x, A), vectors_of(exec, y, A), alpha, beta);               \
+    })                                                                                         \
+    template <typename V, typename I>                                                          \
+    void solve_csr(const Exec& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,    \
+                   const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
+    {                                                                                          \
+        solve_teams(exec, options, A.batch_count(), A.rows(), matrices_of(exec, A),            \
+                    vectors_of(exec, b), vectors_of(exec, x), target);                         \
+    }                                                                                          \
+    template <typename V, typename I>                                                          \
+    void solve_ell(const Exec& exec, const KrylovOptions& options, const BatchEll<V, I>& A,    \
+                   const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
+    {                                                                                          \
+        solve_teams(exec, options, A.batch_count(), A.rows(), matrices_of(exec, A),            \
+                    vectors_of(exec, b), vectors_of(exec, x), target);                         \
+    }                                                                                          \
+    template <typename V, typename I>                                                          \
+    void solve_hetero(const Exec& exec, const KrylovOptions& options,                          \
+                      const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,              \
+                      SolveTarget<V> target)                                                   \
+    {                                                                                          \
+        solve_teams(exec, options, A.batch_count(), max_rows(A), matrices_of(exec, A),         \
+                    vectors_of(exec, b, A), vectors_of(exec, x, A), target);                   \
+    }
+
+#define LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(Exec, V, I)                                      \
+    template void spmv_csr(const Exec&, V, const BatchCsr<V, I>&, const BatchDense<V>&, V,     \
+                           BatchDense<V>&);                                                    \
+    template void spmv_ell(const Exec&, V, const BatchEll<V, I>&, const BatchDense<V>&, V,     \
+                           BatchDense<V>&);                                                    \
+    template void spmv_hetero(const Exec&, const BatchSpmvState&, V, const HeteroBatch<V, I>&, \
+                              const Array<V>&, V, Array<V>&);                                  \
+    template void solve_csr(const Exec&, const KrylovOptions&, const BatchCsr<V, I>&,          \
+                            const BatchDense<V>&, BatchDense<V>&, SolveTarget<V>);             \
+    template void solve_ell(const Exec&, const KrylovOptions&, const BatchEll<V, I>&,          \
+                            const BatchDense<V>&, BatchDense<V>&, SolveTarget<V>);             \
+    template void solve_hetero(const Exec&, const KrylovOptions&, const HeteroBatch<V, I>&,    \
+                               const Array<V>&, Array<V>&, SolveTarget<V>);

@@ -1,6 +1,8 @@
 // The batch containers of batched sparse: BatchCsr, BatchEll and HeteroBatch, built on the host
 // from host copies of their inputs and placed on their executor, and Matrix Market batches.
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <tuple>
@@ -80,18 +82,14 @@ BatchCsr<V, I> BatchCsr<V, I>::replicate(std::shared_ptr<const Executor> exec, c
     std::vector<V> all;
     all.reserve(static_cast<std::size_t>(values.size() * std::max<size_type>(count, 0)));
     for (size_type b = 0; b < count; ++b) all.insert(all.end(), values.begin(), values.end());
-    return with_values(exec, A, Array<V>(exec, all));
+    return with_values(exec, A, count, Array<V>(exec, all));
 }
 
 template <typename V, typename I>
 BatchCsr<V, I> BatchCsr<V, I>::with_values(std::shared_ptr<const Executor> exec,
-                                           const Csr<V, I>& A, Array<V> values)
+                                           const Csr<V, I>& A, size_type count,
+                                           Array<V> values)
 {
-    const size_type count = A.nnz() == 0 ? 0 : values.size() / A.nnz();
-    if (A.nnz() == 0 && values.size() != 0) {
-        throw BadInput("loom::matrix::BatchCsr::with_values",
-                       "value sets given for a pattern without entries");
-    }
     Array<I> row_ptrs = A.row_ptrs().size() == 0 ? Array<I>(exec, std::vector<I>{0})
                                                  : Array<I>(exec, A.row_ptrs());
     return BatchCsr(exec, count, A.size(), std::move(row_ptrs), Array<I>(exec, A.col_idxs()),
@@ -348,6 +346,71 @@ Csr<V, I> HeteroBatch<V, I>::item(size_type b) const
 
 namespace {
 
+/// A uniform number in [0, 1) from a key (splitmix64): the same on every platform.
+double unit_hash(std::uint64_t key)
+{
+    key += 0x9e3779b97f4a7c15ULL;
+    key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
+    key ^= key >> 31;
+    return static_cast<double>(key >> 11) * 0x1.0p-53;
+}
+
+}  // namespace
+
+template <typename V, typename I>
+BatchCsr<V, I> poisson_batch(std::shared_ptr<const Executor> exec, size_type count, size_type nx,
+                             size_type ny, size_type nz, std::uint64_t seed)
+{
+    if (count < 0 || nx < 0 || ny < 0 || nz < 0) {
+        throw BadInput("loom::matrix::poisson_batch", "negative count or grid size");
+    }
+    const size_type n = nx * ny * nz;
+    std::vector<I> row_ptrs{0};
+    std::vector<I> cols;
+    for (size_type z = 0; z < nz; ++z) {
+        for (size_type y = 0; y < ny; ++y) {
+            for (size_type x = 0; x < nx; ++x) {
+                const size_type row = (z * ny + y) * nx + x;
+                const size_type neighbours[] = {z > 0 ? row - nx * ny : -1, y > 0 ? row - nx : -1,
+                                                x > 0 ? row - 1 : -1,       row,
+                                                x + 1 < nx ? row + 1 : -1,  y + 1 < ny ? row + nx : -1,
+                                                z + 1 < nz ? row + nx * ny : -1};
+                for (size_type col : neighbours) {
+                    if (col >= 0) cols.push_back(static_cast<I>(col));
+                }
+                row_ptrs.push_back(static_cast<I>(cols.size()));
+            }
+        }
+    }
+    const auto nnz = static_cast<size_type>(cols.size());
+    std::vector<V> values(static_cast<std::size_t>(count * nnz));
+    for (size_type b = 0; b < count; ++b) {
+        V* matrix = values.data() + b * nnz;
+        const std::uint64_t key = (seed * 0x100000001b3ULL + static_cast<std::uint64_t>(b)) << 20;
+        const double shift = std::pow(10.0, -3.0 * unit_hash(key ^ 0xfffff));
+        for (size_type row = 0; row < n; ++row) {
+            double diagonal = shift;
+            for (size_type k = row_ptrs[row]; k < row_ptrs[row + 1]; ++k) {
+                const size_type col = cols[k];
+                if (col == row) continue;
+                // One draw per unordered pair keeps the matrix symmetric.
+                const auto pair = static_cast<std::uint64_t>(std::min(row, col) * n + std::max(row, col));
+                const double off = -(1.0 + unit_hash(key ^ (pair * 0x9e3779b97f4a7c15ULL)));
+                matrix[k] = static_cast<V>(off);
+                diagonal -= off;
+            }
+            for (size_type k = row_ptrs[row]; k < row_ptrs[row + 1]; ++k) {
+                if (cols[k] == row) matrix[k] = static_cast<V>(diagonal);
+            }
+        }
+    }
+    return BatchCsr<V, I>(exec, count, {n, n}, Array<I>(exec, row_ptrs), Array<I>(exec, cols),
+                          Array<V>(exec, values));
+}
+
+namespace {
+
 bool ends_with(const std::string& text, const std::string& tail)
 {
     return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
@@ -428,6 +491,9 @@ void write_batch(const std::string& folder, const std::vector<Csr<V, I>>& list,
     template std::vector<Csr<V, I>> read_batch<V, I>(std::shared_ptr<const Executor>,          \
                                                      const std::string&,                       \
                                                      std::vector<std::string>*);               \
+    template BatchCsr<V, I> poisson_batch<V, I>(std::shared_ptr<const Executor>, size_type,     \
+                                                 size_type, size_type, size_type,              \
+                                                 std::uint64_t);                               \
     template void write_batch<V, I>(const std::string&, const std::vector<Csr<V, I>>&,         \
                                     const std::vector<std::string>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_CONTAINERS)

@@ -5,6 +5,7 @@
 // contiguous for the team that works on it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -30,10 +31,10 @@ public:
     /// count copies of A (pattern and values).
     static BatchCsr replicate(std::shared_ptr<const Executor> exec,
                                           const Csr<V, I>& A, size_type count);
-    /// The pattern of A with many value sets: values holds count * A.nnz() entries, set after
-    /// set, each in A's entry order.
-    static BatchCsr with_values(std::shared_ptr<const Executor> exec,
-                                            const Csr<V, I>& A, Array<V> values);
+    /// The pattern of A with count value sets: values holds count * A.nnz() entries, set
+    /// after set, each in A's entry order (BadInput otherwise).
+    static BatchCsr with_values(std::shared_ptr<const Executor> exec, const Csr<V, I>& A,
+                                size_type count, Array<V> values);
     /// Matrices of one pattern; BadInput naming the first entry whose size or pattern differs.
     static BatchCsr from_list(std::shared_ptr<const Executor> exec,
                                           const std::vector<Csr<V, I>>& list);
@@ -92,6 +93,15 @@ private:
     Array<I> col_idxs_;
     Array<V> values_;
 };
+
+/// count symmetric positive definite matrices of one 7-point pattern on an nx x ny x nz grid
+/// (3D Poisson-like): each off-diagonal pair -(1 + u), the diagonal the sum of its row's
+/// off-diagonal magnitudes plus a shift 10^(-3 v), u and v in [0, 1) drawn per matrix and
+/// entry from seed, so that coefficients and conditioning vary across the batch.
+template <typename V, typename I = int32>
+LOOM_EXPORT BatchCsr<V, I> poisson_batch(std::shared_ptr<const Executor> exec, size_type count,
+                                         size_type nx, size_type ny, size_type nz,
+                                         std::uint64_t seed = 1);
 
 }  // namespace loom::matrix
 

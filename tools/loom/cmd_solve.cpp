@@ -19,6 +19,7 @@
 #include "loom/log/loggers.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/solver.hpp"
+#include "solve_batch.hpp"
 
 namespace loom::cli {
 namespace {
@@ -43,6 +44,7 @@ struct SolveOptions {
     ExecOptions run;
     std::string history;
     bool quiet = false;
+    std::string batch;
 
     std::string problem() const { return matrix.empty() ? spec : matrix; }
 };
@@ -343,10 +345,22 @@ Runner setup(CLI::App& sub)
         "Solvers:\n{}Preconditioners:\n{}SPEC:\n{}",
         names_of(solver::SolverKind{}).help(), names_of(solver::PreconditionerKind{}).help(),
         generator_help));
+    sub.add_option("--batch", options->batch,
+                   "Solve every FOLDER/NAME.mtx (b: NAME_b.mtx, else A * ones) in one batched "
+                   "call, x to OUTDIR/NAME_x.mtx with -o OUTDIR; solvers cg, bicgstab, gmres, ir; "
+                   "preconditioners none, jacobi, block-jacobi")
+        ->excludes(matrix)
+        ->excludes(generate)
+        ->excludes(config);
     sub.callback([options] {
         if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;
     });
     return [options] {
+        if (!options->batch.empty()) {
+            return solve_batch({options->batch, options->output, options->solver, options->precond,
+                                options->tolerance, options->max_iters, options->restart,
+                                options->run, options->quiet});
+        }
         return with_value_type(value_type_for(*options),
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
     };

@@ -31,7 +31,7 @@ inline constexpr Name<KrylovMethod> krylov_method_names[] = {
     {KrylovMethod::cg, "cg", "conjugate gradients (Hermitian positive definite)"},
     {KrylovMethod::bicgstab, "bicgstab", "BiCGSTAB"},
     {KrylovMethod::gmres, "gmres", "restarted GMRES"},
-    {KrylovMethod::richardson, "richardson", "preconditioned Richardson iteration"},
+    {KrylovMethod::richardson, "richardson", "preconditioned Richardson iteration", {"ir"}},
 };
 constexpr NameTable<KrylovMethod> names_of(KrylovMethod) { return {"batched solver", krylov_method_names}; }
 

@@ -127,6 +127,37 @@ struct SpmvTeams {
     }
 };
 
+/// The preconditioner chosen at run time: one solver body serves the three kinds (each kind
+/// as its own template would triple the code every solve kernel compiles to).
+template <typename T>
+struct AnyPrec {
+    BatchPrecond kind;
+    T* data;
+    int block_size;
+
+    /// Sets the preconditioner up for A; nonzero when it cannot be.
+    template <typename Par, typename MatrixV>
+    LOOM_HOST_DEVICE int setup(const Par& par, const MatrixV& A) const
+    {
+        switch (kind) {
+        case BatchPrecond::jacobi: return detail::jacobi_setup(par, A, data);
+        case BatchPrecond::block_jacobi: return detail::block_jacobi_setup(par, A, block_size, data);
+        case BatchPrecond::none: break;
+        }
+        return 0;
+    }
+    template <typename Par, typename VR, typename VZ>
+    LOOM_HOST_DEVICE void apply(const Par& par, const VR& r, const VZ& z) const
+    {
+        switch (kind) {
+        case BatchPrecond::jacobi: return JacobiPrec<T>{data}.apply(par, r, z);
+        case BatchPrecond::block_jacobi: return BlockJacobiPrec<T>{data, block_size}.apply(par, r, z);
+        case BatchPrecond::none: break;
+        }
+        IdentityPrec{}.apply(par, r, z);
+    }
+};
+
 template <typename Matrices, typename BVectors, typename XVectors, typename T>
 struct SolveTeams {
     Matrices A;
@@ -151,24 +182,12 @@ struct SolveTeams {
         T* prec = workspace + offsets[b];
         T* work = prec + precond_storage(precond, n, block_size);
         const auto par = detail::make_par<Mode::Team>(member);
+        const AnyPrec<T> M{precond, prec, block_size};
         KrylovOutcome out;
         out.status = KrylovStatus::breakdown;
-        switch (precond) {
-        case BatchPrecond::none:
-            out = detail::krylov(par, method, Ab, IdentityPrec{}, bv, xv, work, settings);
-            break;
-        case BatchPrecond::jacobi:
-            if (detail::jacobi_setup(par, Ab, prec) == 0) {
-                out = detail::krylov(par, method, Ab, JacobiPrec<T>{prec}, bv, xv, work, settings);
-            }
-            break;
-        case BatchPrecond::block_jacobi:
-            if (detail::block_jacobi_setup(par, Ab, block_size, prec) == 0) {
-                out = detail::krylov(par, method, Ab, BlockJacobiPrec<T>{prec, block_size}, bv, xv,
-                                     work, settings);
-            }
-            break;
-        }
+        // A preconditioner that cannot be set up (a zero diagonal, a singular block) leaves
+        // x as it came and reports a breakdown.
+        if (M.setup(par, Ab) == 0) out = detail::krylov(par, method, Ab, M, bv, xv, work, settings);
         // The residual reported is the true one, whatever the method stopped on.
         const auto r = detail::work_vector(work, n, 0);
         detail::residual(par, Ab, bv, xv, r);

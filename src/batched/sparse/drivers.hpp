@@ -1,8 +1,9 @@
 // The batched sparse launches written once for every backend: a team per matrix (or system)
 // through launch::team_parallel_for, running the team-level routines of
-// loom/batched/sparse/team_*.hpp. The reference and OpenMP backends instantiate them with
-// their executor (a team is one thread there); cuda.cu with the CUDA executor, where a team
-// is a thread block. LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS defines a backend's entry points
+// loom/batched/sparse/team_*.hpp in TeamVector mode. The reference and OpenMP backends
+// instantiate them with their executor (a team is one thread there); cuda.cu with the CUDA
+// executor, where a team is a thread block whose threads take rows and whose vector lanes a
+// row's entries (the CSR-smart width of the batch's mean row length). LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS defines a backend's entry points
 // on them.
 #pragma once
 
@@ -17,16 +18,34 @@ namespace loom::batched::bsparse {
 template <typename Exec, typename T>
 using kernel_t = loom::detail::kernel_type_t<Exec, T>;
 
-/// Threads of a team for matrices of `rows` rows: one on the host; on CUDA a thread per row
-/// up to 128 (systems of a few hundred rows keep many teams per multiprocessor), at least a
-/// warp.
-inline int team_threads(const ReferenceExecutor&, size_type) { return 1; }
-inline int team_threads(const OmpExecutor&, size_type) { return 1; }
-inline int team_threads(const CudaExecutor&, size_type rows)
+/// Lanes per row of the CUDA launches: the smallest power of two at least the mean row length
+/// (at most 32), so that a row's lanes read its consecutive entries together (CSR-smart); 1 for
+/// ELL, whose slots are strided by the row count.
+inline int lanes_per_row(size_type rows, size_type nnz)
+{
+    const size_type mean = rows == 0 ? 0 : (nnz + rows - 1) / rows;
+    int lanes = 1;
+    while (lanes < mean && lanes < 32) lanes *= 2;
+    return lanes;
+}
+
+/// The team of a matrix of `rows` rows: one thread on the host; on CUDA up to 128 threads
+/// (systems of a few hundred rows keep several teams per multiprocessor), at least a warp,
+/// `lanes` of them per row.
+inline launch::TeamPolicy team_policy(const ReferenceExecutor&, size_type count, size_type, int)
+{
+    return {count, 1, 1};
+}
+inline launch::TeamPolicy team_policy(const OmpExecutor&, size_type count, size_type, int)
+{
+    return {count, 1, 1};
+}
+inline launch::TeamPolicy team_policy(const CudaExecutor&, size_type count, size_type rows,
+                                      int lanes)
 {
     int threads = 32;
-    while (threads < rows && threads < 128) threads *= 2;
-    return threads;
+    while (threads < rows * lanes && threads < 128) threads *= 2;
+    return {count, threads / lanes, lanes};
 }
 
 /// The matrices of a shared-pattern CSR batch, as a view per matrix.
@@ -123,7 +142,7 @@ struct SpmvTeams {
     {
         const size_type b = member.league_rank();
         const auto Ab = A(b);
-        Spmv<Mode::Team>::invoke(member, alpha, Ab, x.input(b, Ab), beta, y.output(b, Ab));
+        Spmv<Mode::TeamVector>::invoke(member, alpha, Ab, x.input(b, Ab), beta, y.output(b, Ab));
     }
 };
 
@@ -181,7 +200,7 @@ struct SolveTeams {
         const int n = Ab.rows();
         T* prec = workspace + offsets[b];
         T* work = prec + precond_storage(precond, n, block_size);
-        const auto par = detail::make_par<Mode::Team>(member);
+        const auto par = detail::make_par<Mode::TeamVector>(member);
         const AnyPrec<T> M{precond, prec, block_size};
         KrylovOutcome out;
         out.status = KrylovStatus::breakdown;
@@ -197,11 +216,27 @@ struct SolveTeams {
 };
 
 template <typename Exec, typename F>
-void launch_teams(const Exec& exec, size_type count, size_type rows, const F& functor)
+void launch_teams(const Exec& exec, size_type count, size_type rows, int lanes, const F& functor)
 {
     if (count == 0) return;
-    launch::team_parallel_for(exec, launch::TeamPolicy{count, team_threads(exec, rows), 1},
-                              functor);
+    launch::team_parallel_for(exec, team_policy(exec, count, rows, lanes), functor);
+}
+
+/// Lanes per row for each kind of batch.
+template <typename V, typename I>
+int lanes_of(const BatchCsr<V, I>& A)
+{
+    return lanes_per_row(A.rows(), A.nnz());
+}
+template <typename V, typename I>
+int lanes_of(const BatchEll<V, I>&)
+{
+    return 1;
+}
+template <typename V, typename I>
+int lanes_of(const HeteroBatch<V, I>& A)
+{
+    return lanes_per_row(A.total_rows(), A.total_nnz());
 }
 
 template <typename Exec, typename V, typename I>
@@ -251,11 +286,11 @@ auto vectors_of(const Exec& exec, Array<V>& x, const HeteroBatch<V, I>& A)
 }
 
 template <typename Exec, typename Matrices, typename XVectors, typename YVectors, typename V>
-void spmv_teams(const Exec& exec, size_type count, size_type rows, const Matrices& A,
+void spmv_teams(const Exec& exec, size_type count, size_type rows, int lanes, const Matrices& A,
                 const XVectors& x, const YVectors& y, V alpha, V beta)
 {
     using T = kernel_t<Exec, V>;
-    launch_teams(exec, count, rows,
+    launch_teams(exec, count, rows, lanes,
                  SpmvTeams<Matrices, XVectors, YVectors, T>{
                      A, x, y, loom::detail::kernel_value(exec, alpha),
                      loom::detail::kernel_value(exec, beta)});
@@ -263,7 +298,8 @@ void spmv_teams(const Exec& exec, size_type count, size_type rows, const Matrice
 
 template <typename Exec, typename Matrices, typename BVectors, typename XVectors, typename V>
 void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count, size_type rows,
-                 const Matrices& A, const BVectors& b, const XVectors& x, SolveTarget<V> target)
+                 int lanes, const Matrices& A, const BVectors& b, const XVectors& x,
+                 SolveTarget<V> target)
 {
     using T = kernel_t<Exec, V>;
     KrylovSettings settings;
@@ -274,7 +310,7 @@ void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count
     settings.modified_gs = options.modified_gs;
     settings.right = options.right;
     settings.relaxation = options.relaxation;
-    launch_teams(exec, count, rows,
+    launch_teams(exec, count, rows, lanes,
                  SolveTeams<Matrices, BVectors, XVectors, T>{
                      A, b, x, loom::detail::kernel_data(exec, target.workspace), target.offsets,
                      target.outcomes, options.method, options.precond, options.block_size,
@@ -299,14 +335,16 @@ size_type max_rows(const HeteroBatch<V, I>& A)
     void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y)                                                    \
     {                                                                                          \
-        spmv_teams(exec, A.batch_count(), A.rows(), matrices_of(exec, A), vectors_of(exec, x), \
+        spmv_teams(exec, A.batch_count(), A.rows(), lanes_of(A), matrices_of(exec, A),         \
+                   vectors_of(exec, x),                                                        \
                    vectors_of(exec, y), alpha, beta);                                          \
     }                                                                                          \
     template <typename V, typename I>                                                          \
     void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y)                                                    \
     {                                                                                          \
-        spmv_teams(exec, A.batch_count(), A.rows(), matrices_of(exec, A), vectors_of(exec, x), \
+        spmv_teams(exec, A.batch_count(), A.rows(), lanes_of(A), matrices_of(exec, A),         \
+                   vectors_of(exec, x),                                                        \
                    vectors_of(exec, y), alpha, beta);                                          \
     }                                                                                          \
     LOOM_EXPAND_IF(HETERO_SPMV)(                                                               \
@@ -314,21 +352,23 @@ size_type max_rows(const HeteroBatch<V, I>& A)
     void spmv_hetero(const Exec& exec, const BatchSpmvState& plan, V alpha,                    \
                      const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y)       \
     {                                                                                          \
-        spmv_teams(exec, A.batch_count(), plan.max_rows, matrices_of(exec, A),                 \
+        spmv_teams(exec, A.batch_count(), plan.max_rows, lanes_of(A), matrices_of(exec, A),    \
                    vectors_of(exec, x, A), vectors_of(exec, y, A), alpha, beta);               \
     })                                                                                         \
     template <typename V, typename I>                                                          \
     void solve_csr(const Exec& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,    \
                    const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
     {                                                                                          \
-        solve_teams(exec, options, A.batch_count(), A.rows(), matrices_of(exec, A),            \
+        solve_teams(exec, options, A.batch_count(), A.rows(), lanes_of(A),                     \
+                    matrices_of(exec, A),                                                      \
                     vectors_of(exec, b), vectors_of(exec, x), target);                         \
     }                                                                                          \
     template <typename V, typename I>                                                          \
     void solve_ell(const Exec& exec, const KrylovOptions& options, const BatchEll<V, I>& A,    \
                    const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
     {                                                                                          \
-        solve_teams(exec, options, A.batch_count(), A.rows(), matrices_of(exec, A),            \
+        solve_teams(exec, options, A.batch_count(), A.rows(), lanes_of(A),                     \
+                    matrices_of(exec, A),                                                      \
                     vectors_of(exec, b), vectors_of(exec, x), target);                         \
     }                                                                                          \
     template <typename V, typename I>                                                          \
@@ -336,7 +376,8 @@ size_type max_rows(const HeteroBatch<V, I>& A)
                       const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,              \
                       SolveTarget<V> target)                                                   \
     {                                                                                          \
-        solve_teams(exec, options, A.batch_count(), max_rows(A), matrices_of(exec, A),         \
+        solve_teams(exec, options, A.batch_count(), max_rows(A), lanes_of(A),                  \
+                    matrices_of(exec, A),                                                      \
                     vectors_of(exec, b, A), vectors_of(exec, x, A), target);                   \
     }
 

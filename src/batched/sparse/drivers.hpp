@@ -129,6 +129,10 @@ struct PooledVectors {
     }
 };
 
+/// Bytes of x a team stages in its scratch (shared memory on CUDA), at most: x is read once
+/// per entry, so a team copies it in once and reads it from there.
+constexpr size_type x_stage_bytes = 16 * 1024;
+
 template <typename Matrices, typename XVectors, typename YVectors, typename T>
 struct SpmvTeams {
     Matrices A;
@@ -136,13 +140,25 @@ struct SpmvTeams {
     YVectors y;
     T alpha;
     T beta;
+    bool stage_x;  ///< the launch's scratch holds every matrix's x
 
     template <typename Member>
     LOOM_HOST_DEVICE void operator()(const Member& member) const
     {
         const size_type b = member.league_rank();
         const auto Ab = A(b);
-        Spmv<Mode::TeamVector>::invoke(member, alpha, Ab, x.input(b, Ab), beta, y.output(b, Ab));
+        const auto xb = x.input(b, Ab);
+        const auto yb = y.output(b, Ab);
+        const auto par = detail::make_par<Mode::TeamVector>(member);
+        T* staged = stage_x ? member.template team_scratch<T>(Ab.cols()) : nullptr;
+        if (staged == nullptr) {
+            detail::spmv(par, alpha, Ab, xb, beta, yb);
+            return;
+        }
+        par.flat(Ab.cols(), [&](int i) { staged[i] = xb(i); });
+        par.barrier();
+        // (The launcher makes a team's successor on the same threads wait before restaging.)
+        detail::spmv(par, alpha, Ab, VectorView<const T>(staged, Ab.cols()), beta, yb);
     }
 };
 
@@ -216,10 +232,12 @@ struct SolveTeams {
 };
 
 template <typename Exec, typename F>
-void launch_teams(const Exec& exec, size_type count, size_type rows, int lanes, const F& functor)
+void launch_teams(const Exec& exec, size_type count, size_type rows, int lanes, const F& functor,
+                  size_type scratch_bytes = 0)
 {
     if (count == 0) return;
-    launch::team_parallel_for(exec, team_policy(exec, count, rows, lanes), functor);
+    launch::team_parallel_for(exec, team_policy(exec, count, rows, lanes).set_scratch_bytes(scratch_bytes),
+                              functor);
 }
 
 /// Lanes per row for each kind of batch.
@@ -285,15 +303,19 @@ auto vectors_of(const Exec& exec, Array<V>& x, const HeteroBatch<V, I>& A)
                                             A.layouts().data()};
 }
 
+/// max_cols: the widest matrix, whose x decides whether the launch stages x.
 template <typename Exec, typename Matrices, typename XVectors, typename YVectors, typename V>
-void spmv_teams(const Exec& exec, size_type count, size_type rows, int lanes, const Matrices& A,
-                const XVectors& x, const YVectors& y, V alpha, V beta)
+void spmv_teams(const Exec& exec, size_type count, size_type rows, size_type max_cols, int lanes,
+                const Matrices& A, const XVectors& x, const YVectors& y, V alpha, V beta)
 {
     using T = kernel_t<Exec, V>;
+    const size_type x_bytes = max_cols * static_cast<size_type>(sizeof(T));
+    const bool stage_x = x_bytes > 0 && x_bytes <= x_stage_bytes;
     launch_teams(exec, count, rows, lanes,
                  SpmvTeams<Matrices, XVectors, YVectors, T>{
                      A, x, y, loom::detail::kernel_value(exec, alpha),
-                     loom::detail::kernel_value(exec, beta)});
+                     loom::detail::kernel_value(exec, beta), stage_x},
+                 stage_x ? x_bytes : 0);
 }
 
 template <typename Exec, typename Matrices, typename BVectors, typename XVectors, typename V>
@@ -317,13 +339,20 @@ void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count
                      settings});
 }
 
-/// Max rows over a heterogeneous batch (host layouts).
+/// Max rows and max columns over a heterogeneous batch (host layouts).
 template <typename V, typename I>
 size_type max_rows(const HeteroBatch<V, I>& A)
 {
     size_type rows = 0;
     for (const auto& layout : A.host_layouts()) rows = std::max<size_type>(rows, layout.rows);
     return rows;
+}
+template <typename V, typename I>
+size_type max_cols(const HeteroBatch<V, I>& A)
+{
+    size_type cols = 0;
+    for (const auto& layout : A.host_layouts()) cols = std::max<size_type>(cols, layout.cols);
+    return cols;
 }
 
 }  // namespace loom::batched::bsparse
@@ -335,7 +364,8 @@ size_type max_rows(const HeteroBatch<V, I>& A)
     void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y)                                                    \
     {                                                                                          \
-        spmv_teams(exec, A.batch_count(), A.rows(), lanes_of(A), matrices_of(exec, A),         \
+        spmv_teams(exec, A.batch_count(), A.rows(), A.cols(), lanes_of(A),                    \
+                   matrices_of(exec, A),                                                       \
                    vectors_of(exec, x),                                                        \
                    vectors_of(exec, y), alpha, beta);                                          \
     }                                                                                          \
@@ -343,7 +373,8 @@ size_type max_rows(const HeteroBatch<V, I>& A)
     void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y)                                                    \
     {                                                                                          \
-        spmv_teams(exec, A.batch_count(), A.rows(), lanes_of(A), matrices_of(exec, A),         \
+        spmv_teams(exec, A.batch_count(), A.rows(), A.cols(), lanes_of(A),                    \
+                   matrices_of(exec, A),                                                       \
                    vectors_of(exec, x),                                                        \
                    vectors_of(exec, y), alpha, beta);                                          \
     }                                                                                          \
@@ -352,7 +383,8 @@ size_type max_rows(const HeteroBatch<V, I>& A)
     void spmv_hetero(const Exec& exec, const BatchSpmvState& plan, V alpha,                    \
                      const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y)       \
     {                                                                                          \
-        spmv_teams(exec, A.batch_count(), plan.max_rows, lanes_of(A), matrices_of(exec, A),    \
+        spmv_teams(exec, A.batch_count(), plan.max_rows, max_cols(A), lanes_of(A),             \
+                   matrices_of(exec, A),                                                       \
                    vectors_of(exec, x, A), vectors_of(exec, y, A), alpha, beta);               \
     })                                                                                         \
     template <typename V, typename I>                                                          \

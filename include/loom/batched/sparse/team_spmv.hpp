@@ -88,11 +88,35 @@ struct CooView {
 
     LOOM_HOST_DEVICE int rows() const { return num_rows; }
     LOOM_HOST_DEVICE int cols() const { return num_cols; }
-    /// The first entry of a row at least r.
+    /// The first entry of a row at least r: a gallop from where r would start if the entries
+    /// were spread evenly over the rows (found in a step or two for most matrices), then a
+    /// binary search in the bracket.
     LOOM_HOST_DEVICE size_type lower_bound(int r) const
     {
+        // The answer stays in [lo, hi].
         size_type lo = 0;
         size_type hi = nnz;
+        if (num_rows > 0 && nnz > 0) {
+            size_type guess = static_cast<size_type>(r) * nnz / num_rows;
+            guess = guess < nnz - 1 ? guess : nnz - 1;
+            size_type step = 1;
+            if (row_idxs[guess] < r) {
+                size_type probe = guess;
+                while (probe < nnz && row_idxs[probe] < r) {
+                    lo = probe + 1;
+                    probe = guess + step;
+                    step *= 2;
+                }
+                hi = probe < nnz ? probe : nnz;
+            } else {
+                hi = guess;
+                while (step <= guess && row_idxs[guess - step] >= r) {
+                    hi = guess - step;
+                    step *= 2;
+                }
+                lo = step <= guess ? guess - step + 1 : 0;
+            }
+        }
         while (lo < hi) {
             const size_type mid = lo + (hi - lo) / 2;
             if (row_idxs[mid] < r) {

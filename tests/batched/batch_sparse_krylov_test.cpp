@@ -36,6 +36,16 @@ double solve_tolerance()
     return std::max(1e-10, loom::test::tolerance<V>());
 }
 
+template <typename V>
+constexpr bool is_single = std::is_same_v<loom::remove_complex_t<V>, float>;
+
+/// The relative tolerance the solves ask for: what the value type can reach.
+template <typename V>
+double solver_rtol()
+{
+    return is_single<V> ? 1e-5 : 1e-10;
+}
+
 /// ||b - A x|| / ||b|| of one system by the reference SpMV.
 template <typename V, typename I>
 double relative_residual(const matrix::Csr<V, I>& A, const std::vector<V>& b, const std::vector<V>& x)
@@ -118,7 +128,7 @@ TYPED_TEST(BatchSparseKrylov, EveryMethodPreconditionerAndSideOnAHeterogeneousBa
             options.modified_gs = setup.modified_gs;
             options.restart = 8;  // restarts happen on the larger systems
             options.block_size = 3;
-            options.rtol = 1e-11;
+            options.rtol = is_single<V> ? 1e-5 : 1e-11;
             options.max_iterations = 500;
             batched::KrylovHandle<V> handle(exec, options);
             const loom::Array<V> b(exec, bs);
@@ -137,12 +147,12 @@ TYPED_TEST(BatchSparseKrylov, EveryMethodPreconditionerAndSideOnAHeterogeneousBa
                 const std::vector<V> be(bs.begin() + L.y_offset, bs.begin() + L.y_offset + L.rows);
                 const std::vector<V> xe(xs.begin() + L.x_offset, xs.begin() + L.x_offset + L.cols);
                 // Left preconditioning stops on M^-1 r: allow the preconditioner's scaling.
-                EXPECT_LE(relative_residual(list[e], be, xe), 100 * std::max(1e-11, loom::test::tolerance<V>()))
+                EXPECT_LE(relative_residual(list[e], be, xe), 100 * options.rtol)
                     << what << " batch entry " << e;
                 double bn = 0;
                 for (const auto& v : be) bn += std::norm(std::complex<double>(v));
                 EXPECT_NEAR(residuals[e], relative_residual(list[e], be, xe) * std::sqrt(bn),
-                            1e-8 * (1 + std::sqrt(bn)))
+                            (is_single<V> ? 1e-4 : 1e-8) * (1 + std::sqrt(bn)))
                     << what << " batch entry " << e;
             }
         }
@@ -165,7 +175,7 @@ TYPED_TEST(BatchSparseKrylov, CgJacobiOnPoissonBlocksConvergesPerSystem)
                                            loom::Array<I>(exec, host.col_idxs()),
                                            loom::Array<V>(exec, host.values()));
             batched::KrylovHandle<V> handle(exec, {.method = KrylovMethod::cg, .precond = BatchPrecond::jacobi,
-                                                   .rtol = 1e-10});
+                                                   .rtol = solver_rtol<V>()});
             const auto b = matrix::BatchDense<V>::from_host(exec, count, {host.rows(), 1}, bs);
             matrix::BatchDense<V> x(exec, count, {host.rows(), 1});
             x.fill(V(0));
@@ -186,9 +196,11 @@ TYPED_TEST(BatchSparseKrylov, CgJacobiOnPoissonBlocksConvergesPerSystem)
             iterations.push_back(handle.iterations());
         }
     }
-    // Every executor iterates alike (up to rounding: within two iterations).
+    // Every executor iterates alike (up to rounding: within a few iterations).
     for (const auto& its : iterations) {
-        for (size_type e = 0; e < count; ++e) EXPECT_LE(std::abs(its[e] - iterations[0][e]), 2) << e;
+        for (size_type e = 0; e < count; ++e) {
+            EXPECT_LE(std::abs(its[e] - iterations[0][e]), is_single<V> ? 5 : 2) << e;
+        }
     }
 }
 
@@ -215,7 +227,8 @@ TYPED_TEST(BatchSparseKrylov, SystemsConvergeAtVeryDifferentIterations)
     const std::vector<matrix::Csr<V, I>> list{D, poisson, P2};
     for (const auto& exec : all_executors()) {
         const matrix::HeteroBatch<V, I> A(exec, list);
-        batched::KrylovHandle<V> handle(exec, {.method = KrylovMethod::cg, .precond = BatchPrecond::jacobi});
+        batched::KrylovHandle<V> handle(
+            exec, {.method = KrylovMethod::cg, .precond = BatchPrecond::jacobi, .rtol = solver_rtol<V>()});
         const loom::Array<V> b(exec, std::vector<V>(3 * n, V(1)));
         loom::Array<V> x(exec, std::vector<V>(3 * n, V(0)));
         batched::solve(handle, A, b, x);
@@ -241,7 +254,8 @@ TYPED_TEST(BatchSparseKrylov, BreakdownsAreReportedPerSystem)
         const matrix::HeteroBatch<V, I> A(exec, list);
         const std::vector<V> ones(6, V(1));
         for (auto precond : {BatchPrecond::none, BatchPrecond::jacobi}) {
-            batched::KrylovHandle<V> handle(exec, {.method = KrylovMethod::cg, .precond = precond});
+            batched::KrylovHandle<V> handle(exec, {.method = KrylovMethod::cg, .precond = precond,
+                                                   .rtol = solver_rtol<V>()});
             const loom::Array<V> b(exec, ones);
             loom::Array<V> x(exec, std::vector<V>(6, V(0)));
             ASSERT_NO_THROW(batched::solve(handle, A, b, x));
@@ -260,7 +274,8 @@ TYPED_TEST(BatchSparseKrylov, BreakdownsAreReportedPerSystem)
                                                     {V(1), V(1), V(1), V(1)});
         const matrix::HeteroBatch<V, I> B(exec, {S, list[2]});
         batched::KrylovHandle<V> handle(exec, {.method = KrylovMethod::gmres,
-                                               .precond = BatchPrecond::block_jacobi, .block_size = 2});
+                                               .precond = BatchPrecond::block_jacobi,
+                                               .rtol = solver_rtol<V>(), .block_size = 2});
         const loom::Array<V> b(exec, std::vector<V>(4, V(1)));
         loom::Array<V> x(exec, std::vector<V>(4, V(0)));
         batched::solve(handle, B, b, x);
@@ -300,7 +315,7 @@ TYPED_TEST(BatchSparseKrylov, HundredThousandTinySystemsAndAReusedHandle)
     const auto pattern = matrix::Csr<V, I>::from_host(exec, {2, 2}, {0, 2, 4}, {0, 1, 0, 1},
                                                       {V(1), V(0), V(0), V(1)});
     const auto A = matrix::BatchCsr<V, I>::with_values(exec, pattern, count, loom::Array<V>(exec, values));
-    batched::KrylovHandle<V> handle(exec, {.precond = BatchPrecond::none});
+    batched::KrylovHandle<V> handle(exec, {.precond = BatchPrecond::none, .rtol = solver_rtol<V>()});
     for (const size_type used : {count, size_type{10}}) {
         const auto sub = matrix::BatchCsr<V, I>::with_values(
             exec, pattern, used, loom::Array<V>(exec, std::vector<V>(values.begin(), values.begin() + 4 * used)));
@@ -314,8 +329,9 @@ TYPED_TEST(BatchSparseKrylov, HundredThousandTinySystemsAndAReusedHandle)
         for (size_type e = 0; e < used; ++e) {
             const double s = e % 5 + 2;
             // (s x0 + x1, x0 + 2 x1) = (1, 1): x0 = 1 / (2 s - 1), x1 = (s - 1) / (2 s - 1).
-            ASSERT_NEAR(std::real(std::complex<double>(xs[2 * e])), 1 / (2 * s - 1), 1e-6) << e;
-            ASSERT_NEAR(std::real(std::complex<double>(xs[2 * e + 1])), (s - 1) / (2 * s - 1), 1e-6) << e;
+            const double tol = 10 * solver_rtol<V>();
+            ASSERT_NEAR(std::real(std::complex<double>(xs[2 * e])), 1 / (2 * s - 1), tol) << e;
+            ASSERT_NEAR(std::real(std::complex<double>(xs[2 * e + 1])), (s - 1) / (2 * s - 1), tol) << e;
             ASSERT_LE(iterations[e], 2);
         }
     }
@@ -342,14 +358,15 @@ struct UserCg {
         T* w = work + e * (n + batched::krylov_workspace(KrylovMethod::cg, n, 0));
         const batched::VectorView<const T> be(b + e * n, n);
         const batched::VectorView<T> xe(x + e * n, n);
+        batched::KrylovSettings settings;
+        settings.rtol = solver_rtol<T>();
         if constexpr (std::is_same_v<ModeT, batched::Mode::Serial>) {
             batched::JacobiSetup<ModeT>::invoke(A, w);
-            outcomes[e] = batched::Cg<ModeT>::invoke(A, batched::JacobiPrec<T>{w}, be, xe, w + n,
-                                                     batched::KrylovSettings{});
+            outcomes[e] = batched::Cg<ModeT>::invoke(A, batched::JacobiPrec<T>{w}, be, xe, w + n, settings);
         } else {
             batched::JacobiSetup<ModeT>::invoke(member, A, w);
             outcomes[e] = batched::Cg<ModeT>::invoke(member, A, batched::JacobiPrec<T>{w}, be, xe, w + n,
-                                                     batched::KrylovSettings{});
+                                                     settings);
         }
     }
 };

@@ -223,6 +223,13 @@ int run_spmv(const BatchedSparseCli& cli)
                        }, {.samples = cli.run.reps}).median * double(cli.batch) / double(peers);
     }
     const double gbs = bytes / seconds / 1e9;
+    if (peer_seconds > 0) {
+        fmt::print("peer: a loop of {} single calls of loom::sparse::spmv ({}) on {}, one per "
+                   "matrix{}\n",
+                   peers, exec->is_host() ? "its automatic algorithm" : "the cuSPARSE algorithm",
+                   exec->name(),
+                   peers < cli.batch ? fmt::format(", scaled to the batch of {}", cli.batch) : "");
+    }
     print_rows({{cli.hetero ? "heterogeneous " + cli.formats : "shared pattern", fmt::format("{:.4g} ms", seconds * 1e3),
                  fmt::format("{:.1f}", gbs), fmt::format("{:.0f}%", 100 * bytes / seconds / copy.bytes_per_second),
                  peer_seconds > 0 ? fmt::format("{:.1f}x", peer_seconds / seconds) : "-"}});
@@ -293,10 +300,12 @@ int run_solve(const BatchedSparseCli& cli)
         return exit_error;
     }
     const double seconds = bench::time_kernel(*exec, solve, {.samples = cli.run.reps, .max_batch = 1}).median;
-    // Bytes of one CG iteration of one system, counted: the matrix values once, and about 18
-    // vector passes (SpMV in and out, two dots, the updates, the norm, Jacobi).
-    const double per_iteration = double(A.nnz()) * sizeof(V) + 18.0 * n * sizeof(V);
-    const double bytes = per_iteration * double(iterations);
+    // Bytes an iteration must move from memory, counted per system: its matrix values (65536
+    // systems' values do not fit in any cache) and one vector in and one out of the SpMV. The
+    // other vector passes of an iteration stay in the team's cache; the shared pattern is
+    // read once per launch (counted once).
+    const double per_iteration = double(A.nnz()) * sizeof(V) + 2.0 * double(n) * sizeof(V);
+    const double bytes = per_iteration * double(iterations) + double(n + 1 + A.nnz()) * sizeof(I);
     double peer_seconds = 0;
     const size_type peers = std::min(cli.peer_count, cli.batch);
     if (cli.peer != "none" && peers > 0) {
@@ -325,6 +334,13 @@ int run_solve(const BatchedSparseCli& cli)
                  peer_seconds > 0 ? fmt::format("{:.1f}x", peer_seconds / seconds) : "-"}});
     fmt::print("iterations: {:.1f} on average, max relative residual checked {:.3e}\n",
                double(iterations) / double(std::max<size_type>(1, A.batch_count())), worst);
+    fmt::print("bytes counted: per system and iteration its values and one vector in and out of "
+               "the SpMV\n");
+    if (peer_seconds > 0) {
+        fmt::print("peer: a loop of Loom's single-system {} + {} (loom::solver::from_config) on {}, "
+                   "timed on {} of the systems and scaled to {}\n",
+                   cli.solver, cli.precond, exec->name(), peers, A.batch_count());
+    }
     write_json(cli.run.json, nlohmann::ordered_json{
         {"benchmark", "batched-solve"}, {"executor", exec->name()}, {"batch", A.batch_count()},
         {"rows", n}, {"solver", cli.solver}, {"precond", cli.precond}, {"tolerance", cli.tolerance},

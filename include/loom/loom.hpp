@@ -76,6 +76,12 @@
 #include "loom/batched/utv.hpp"
 #include "loom/batched/vendor_peer.hpp"
 #include "loom/batched/view.hpp"
+#include "loom/batched/sparse/batch_csr.hpp"
+#include "loom/batched/sparse/hetero_batch.hpp"
+#include "loom/batched/sparse/krylov.hpp"
+#include "loom/batched/sparse/spmv.hpp"
+#include "loom/batched/sparse/team_krylov.hpp"
+#include "loom/batched/sparse/team_spmv.hpp"
 
 #include "loom/stop/criterion.hpp"
 

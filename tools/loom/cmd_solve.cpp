@@ -20,6 +20,7 @@
 #include "loom/solver/config.hpp"
 #include "loom/solver/solver.hpp"
 #include "mpi_solve.hpp"
+#include "solve_batch.hpp"
 
 namespace loom::cli {
 namespace {
@@ -44,6 +45,7 @@ struct SolveOptions {
     ExecOptions run;
     std::string history;
     bool quiet = false;
+    std::string batch;
 
     std::string problem() const { return matrix.empty() ? spec : matrix; }
 };
@@ -362,10 +364,22 @@ Runner setup(CLI::App& sub)
         "Solvers:\n{}Preconditioners:\n{}SPEC:\n{}",
         names_of(solver::SolverKind{}).help(), names_of(solver::PreconditionerKind{}).help(),
         generator_help));
+    sub.add_option("--batch", options->batch,
+                   "Solve every FOLDER/NAME.mtx (b: NAME_b.mtx, else A * ones) in one batched "
+                   "call, x to OUTDIR/NAME_x.mtx with -o OUTDIR; solvers cg, bicgstab, gmres, ir; "
+                   "preconditioners none, jacobi, block-jacobi")
+        ->excludes(matrix)
+        ->excludes(generate)
+        ->excludes(config);
     sub.callback([options] {
         if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;
     });
     return [options] {
+        if (!options->batch.empty()) {
+            return solve_batch({options->batch, options->output, options->solver, options->precond,
+                                options->tolerance, options->max_iters, options->restart,
+                                options->run, options->quiet});
+        }
 #if LOOM_CLI_WITH_MPI
         if (mpi::launched_by_mpirun()) return mpi::solve(mpi_request(*options));
 #endif

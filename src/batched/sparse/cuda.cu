@@ -1,0 +1,244 @@
+// Batched sparse on CUDA. Shared-pattern SpMV and every Krylov solve are the team launches of
+// drivers.hpp (a thread block per matrix or system, a thread per row). The heterogeneous
+// SpMV has its own kernel: a block per matrix (grid-stride over the batch), x staged in shared
+// memory when it fits, and per matrix the kernel its analysis chose (kernels.hpp):
+//   csr_scalar/csr_vector/csr_smart  slices of W = 1 / 32 / the matrix's width lanes per row,
+//                                     summed by shuffles; every thread of the block loops the
+//                                     same number of times, so whole warps shuffle together
+//   csr_i    the block's 256 threads take equal runs of entries from the row the analysis
+//            found for each, adding the sums of rows they leave to y by atomics
+//   coo      equal runs of (row-sorted) entries per thread, a segment per row, atomics at
+//            segment ends
+//   ell      a thread per row, slot after slot (consecutive rows are consecutive in memory)
+//   hybrid   the ELL part as ell (writing y), then the COO part as coo (adding to it)
+#include "base/cuda/launch.cuh"
+#include "base/cuda/parallel.cuh"
+#include "base/cuda/warp.cuh"
+#include "base/instantiate.hpp"
+#include "batched/sparse/drivers.hpp"
+
+namespace loom::batched::bsparse::cuda {
+
+LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS(CudaExecutor, 0)
+
+namespace {
+
+constexpr int hetero_block = csr_i_chunks;
+/// Bytes of x a block stages in shared memory, at most.
+constexpr size_type x_stage_bytes = 16 * 1024;
+
+template <typename T, typename I>
+struct HeteroSpmvArgs {
+    const matrix::BatchLayout* layouts;
+    const int32* kernels;
+    const size_type* csr_i_offsets;
+    const int32* csr_i_rows;
+    const I* row_ptrs;
+    const I* row_idxs;
+    const I* col_idxs;
+    const T* values;
+    const T* x;
+    T* y;
+    T alpha;
+    T beta;
+    bool overwrite;  ///< beta is zero: y is written, not read
+    int x_capacity;  ///< values of x the shared staging area holds
+
+    __device__ T combine(const T& sum, const T& old) const
+    {
+        return overwrite ? T(alpha * sum) : T(alpha * sum + beta * old);
+    }
+};
+
+/// A slice of W lanes per row.
+template <int W, typename T, typename I>
+__device__ void csr_rows(const HeteroSpmvArgs<T, I>& a, const matrix::BatchLayout& L, const T* x,
+                         T* y)
+{
+    const I* ptrs = a.row_ptrs + L.row_ptr_offset;
+    const I* cols = a.col_idxs + L.entry_offset;
+    const T* values = a.values + L.entry_offset;
+    const int lane = threadIdx.x % W;
+    const int groups = blockDim.x / W;
+    for (int base = 0; base < L.rows; base += groups) {
+        const int r = base + static_cast<int>(threadIdx.x) / W;
+        T sum(0);
+        if (r < L.rows) {
+            for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += W) sum += values[k] * x[cols[k]];
+        }
+        sum = ::loom::cuda::warp_sum<W>(sum);
+        if (r < L.rows && lane == 0) y[r] = a.combine(sum, y[r]);
+    }
+}
+
+/// The smallest power of two at least the mean row length, at most 32.
+__device__ int smart_width(const matrix::BatchLayout& L)
+{
+    const size_type mean = L.rows == 0 ? 0 : (L.nnz + L.rows - 1) / L.rows;
+    int width = 1;
+    while (width < mean && width < 32) width *= 2;
+    return width;
+}
+
+template <typename T, typename I>
+__device__ void csr_smart(const HeteroSpmvArgs<T, I>& a, const matrix::BatchLayout& L, const T* x,
+                          T* y)
+{
+    switch (smart_width(L)) {
+    case 1: return csr_rows<1>(a, L, x, y);
+    case 2: return csr_rows<2>(a, L, x, y);
+    case 4: return csr_rows<4>(a, L, x, y);
+    case 8: return csr_rows<8>(a, L, x, y);
+    case 16: return csr_rows<16>(a, L, x, y);
+    default: return csr_rows<32>(a, L, x, y);
+    }
+}
+
+/// y := beta y (or 0) by the block, before atomics add to it.
+template <typename T, typename I>
+__device__ void scale_rows(const HeteroSpmvArgs<T, I>& a, int rows, T* y)
+{
+    for (int r = threadIdx.x; r < rows; r += blockDim.x) y[r] = a.overwrite ? T(0) : T(a.beta * y[r]);
+    __syncthreads();
+}
+
+template <typename T, typename I>
+__device__ void csr_i(const HeteroSpmvArgs<T, I>& a, size_type b, const matrix::BatchLayout& L,
+                      const T* x, T* y)
+{
+    scale_rows(a, L.rows, y);
+    const I* ptrs = a.row_ptrs + L.row_ptr_offset;
+    const I* cols = a.col_idxs + L.entry_offset;
+    const T* values = a.values + L.entry_offset;
+    const size_type nnz = L.nnz;
+    const int t = threadIdx.x;
+    const size_type first = nnz * t / csr_i_chunks;
+    const size_type last = nnz * (t + 1) / csr_i_chunks;
+    if (first >= last) return;
+    int row = a.csr_i_rows[a.csr_i_offsets[b] + t];
+    T sum(0);
+    for (size_type k = first; k < last; ++k) {
+        while (ptrs[row + 1] <= k) {
+            ::loom::cuda::atomic_add(y + row, T(a.alpha * sum));
+            sum = T(0);
+            ++row;
+        }
+        sum += values[k] * x[cols[k]];
+    }
+    ::loom::cuda::atomic_add(y + row, T(a.alpha * sum));
+}
+
+/// Equal runs of a row-sorted COO part per thread, added to y (already scaled).
+template <typename T, typename I>
+__device__ void coo_segments(const HeteroSpmvArgs<T, I>& a, const matrix::BatchLayout& L,
+                             const T* x, T* y)
+{
+    const I* rows = a.row_idxs + L.coo_offset;
+    const I* cols = a.col_idxs + L.coo_offset;
+    const T* values = a.values + L.coo_offset;
+    const size_type first = L.coo_nnz * threadIdx.x / blockDim.x;
+    const size_type last = L.coo_nnz * (threadIdx.x + 1) / blockDim.x;
+    if (first >= last) return;
+    I row = rows[first];
+    T sum(0);
+    for (size_type k = first; k < last; ++k) {
+        if (rows[k] != row) {
+            ::loom::cuda::atomic_add(y + row, T(a.alpha * sum));
+            sum = T(0);
+            row = rows[k];
+        }
+        sum += values[k] * x[cols[k]];
+    }
+    ::loom::cuda::atomic_add(y + row, T(a.alpha * sum));
+}
+
+template <typename T, typename I>
+__device__ void ell_rows(const HeteroSpmvArgs<T, I>& a, const matrix::BatchLayout& L, const T* x,
+                         T* y)
+{
+    const I* cols = a.col_idxs + L.entry_offset;
+    const T* values = a.values + L.entry_offset;
+    for (int r = threadIdx.x; r < L.rows; r += blockDim.x) {
+        T sum(0);
+        for (int s = 0; s < L.ell_width; ++s) {
+            const size_type k = static_cast<size_type>(s) * L.rows + r;
+            if (cols[k] >= 0) sum += values[k] * x[cols[k]];
+        }
+        y[r] = a.combine(sum, y[r]);
+    }
+}
+
+template <typename T, typename I>
+__global__ void __launch_bounds__(hetero_block)
+    hetero_spmv_kernel(size_type count, HeteroSpmvArgs<T, I> a)
+{
+    extern __shared__ __align__(16) unsigned char staged_x[];
+    T* xs = reinterpret_cast<T*>(staged_x);
+    for (size_type b = blockIdx.x; b < count; b += gridDim.x) {
+        const matrix::BatchLayout L = a.layouts[b];
+        const T* xg = a.x + L.x_offset;
+        T* y = a.y + L.y_offset;
+        const bool staged = L.cols <= a.x_capacity;
+        if (staged) {
+            for (int i = threadIdx.x; i < L.cols; i += blockDim.x) xs[i] = xg[i];
+        }
+        __syncthreads();
+        const T* x = staged ? xs : xg;
+        switch (static_cast<SpmvKernel>(a.kernels[b])) {
+        case SpmvKernel::csr_scalar: csr_rows<1>(a, L, x, y); break;
+        case SpmvKernel::csr_vector: csr_rows<32>(a, L, x, y); break;
+        case SpmvKernel::csr_i: csr_i(a, b, L, x, y); break;
+        case SpmvKernel::coo:
+            scale_rows(a, L.rows, y);
+            coo_segments(a, L, x, y);
+            break;
+        case SpmvKernel::ell: ell_rows(a, L, x, y); break;
+        case SpmvKernel::hybrid:
+            ell_rows(a, L, x, y);
+            __syncthreads();
+            coo_segments(a, L, x, y);
+            break;
+        default: csr_smart(a, L, x, y); break;
+        }
+        // The next matrix restages x.
+        __syncthreads();
+    }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void spmv_hetero(const CudaExecutor& exec, const BatchSpmvState& plan, V alpha,
+                 const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y)
+{
+    using T = kernel_t<CudaExecutor, V>;
+    const size_type count = A.batch_count();
+    if (count == 0) return;
+    size_type max_cols = 0;
+    for (const auto& layout : A.host_layouts()) max_cols = std::max<size_type>(max_cols, layout.cols);
+    const auto capacity = static_cast<int>(
+        std::min<size_type>(max_cols, x_stage_bytes / static_cast<size_type>(sizeof(T))));
+    const HeteroSpmvArgs<T, I> args{A.layouts().data(),
+                                    plan.kernels.data(),
+                                    plan.csr_i_offsets.data(),
+                                    plan.csr_i_rows.data(),
+                                    A.row_ptrs().data(),
+                                    A.row_idxs().data(),
+                                    A.col_idxs().data(),
+                                    loom::detail::kernel_data(exec, A.values().data()),
+                                    loom::detail::kernel_data(exec, x.data()),
+                                    loom::detail::kernel_data(exec, y.data()),
+                                    T(alpha),
+                                    T(beta),
+                                    beta == V(0),
+                                    capacity};
+    const unsigned blocks = ::loom::cuda::grid_for(count, 1);
+    hetero_spmv_kernel<<<blocks, hetero_block, capacity * sizeof(T), ::loom::cuda::stream_of(exec)>>>(
+        count, args);
+    ::loom::cuda::check_launch("loom::batched::spmv");
+}
+
+#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA(V, I) LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(CudaExecutor, V, I)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA)
+
+}  // namespace loom::batched::bsparse::cuda

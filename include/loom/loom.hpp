@@ -50,6 +50,7 @@
 #include "loom/sparse/isai.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
+#include "loom/sparse/spmm.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "loom/sparse/spmv_stencil.hpp"
 #include "loom/sparse/sptrsv.hpp"

@@ -22,7 +22,8 @@
 // timing. ELL and SELL-P use a thread per row (coalesced over the column-major slots) and
 // skip padding slots without reading x.
 //
-// A multi-vector x (k > 1 columns) is handled one column at a time; k == 1 is the hot path.
+// A CSR multi-vector x (k > 1 columns) goes to SpMM (sparse/spmm/cuda.cu), which reads A once
+// for all columns; COO, ELL and SELL-P handle one column at a time. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -34,6 +35,7 @@
 #include "base/cuda/launch.cuh"
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
+#include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
 
@@ -1088,6 +1090,17 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     if (y.rows() == 0 || y.cols() == 0) return;
     if (algorithm == SpmvAlgorithm::vendor) {
         spmv_csr_vendor(exec, mode, alpha, A, x, beta, y);
+        return;
+    }
+    if (x.cols() > 1) {
+        // SpMM reads A once for all k columns (these kernels would read it once per column).
+        const auto spmm_algorithm = algorithm == SpmvAlgorithm::load_balanced
+                                        ? SpmmAlgorithm::nnz_balanced
+                                    : algorithm == SpmvAlgorithm::automatic
+                                        ? SpmmAlgorithm::automatic
+                                        : SpmmAlgorithm::row_split;
+        spmm_csr(exec, mode, alpha, A, operand(x, DenseLayout::row_major), beta,
+                 operand(y, DenseLayout::row_major), x.cols(), spmm_algorithm);
         return;
     }
     if (algorithm == SpmvAlgorithm::automatic) algorithm = choose_csr_algorithm(exec, A);

@@ -11,47 +11,16 @@
 #include "base/instantiate.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
+#include "sparse/spmv/vendor.hpp"
 
 namespace loom::sparse::cuda {
 namespace {
 
 using loom::cuda::cusparse_data_type;
 using loom::cuda::cusparse_index_type;
-using loom::cuda::CusparseDescriptor;
 constexpr const char* vendor_where = "loom::sparse::spmv";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
-
-cusparseOperation_t operation(Mode mode, bool complex_values)
-{
-    switch (mode) {
-    case Mode::transpose: return CUSPARSE_OPERATION_TRANSPOSE;
-    // A^H of a real matrix is A^T; asked as such so that no real-type restriction applies.
-    case Mode::conj_transpose:
-        return complex_values ? CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE
-                              : CUSPARSE_OPERATION_TRANSPOSE;
-    default: return CUSPARSE_OPERATION_NON_TRANSPOSE;
-    }
-}
-
-using SpMat = CusparseDescriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
-using ConstDnVec =
-    CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
-using DnVec = CusparseDescriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
-using ConstDnMat =
-    CusparseDescriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
-using DnMat = CusparseDescriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
-
-/// The plan's workspace, grown to at least `bytes` (a null pointer when none is needed).
-template <typename V, typename I>
-void* workspace(CsrPlan<V, I>& plan, const matrix::Csr<V, I>& A, std::size_t bytes)
-{
-    if (bytes == 0) return nullptr;
-    if (plan.vendor_workspace.size() < static_cast<size_type>(bytes)) {
-        plan.vendor_workspace = Array<std::byte>(A.executor(), static_cast<size_type>(bytes));
-    }
-    return plan.vendor_workspace.data();
-}
 
 /// Dense operands as cuSPARSE sees them: a contiguous single column is a vector (SpMV),
 /// anything else a row-major matrix with leading dimension = stride (SpMM).
@@ -86,13 +55,12 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
     constexpr auto type = cusparse_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
-    const auto op = operation(mode, is_complex_v<V>);
+    const auto op = cusparse_operation(mode, is_complex_v<V>);
 
     SpMat matA;
     LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
         matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
         A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
-    const auto plan = plan_of(A);
 
     if (is_plain_vector(x) && is_plain_vector(y)) {
         ConstDnVec vecX;
@@ -103,7 +71,7 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
         LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(),
                                                     &beta, vecY.get(), type,
                                                     CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-        void* buffer = workspace(*plan, A, bytes);
+        void* buffer = vendor_workspace(A, bytes);
         LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta,
                                          vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
         return;
@@ -118,7 +86,7 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     LOOM_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                 &alpha, matA.get(), matX.get(), &beta, matY.get(),
                                                 type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
-    void* buffer = workspace(*plan, A, bytes);
+    void* buffer = vendor_workspace(A, bytes);
     LOOM_CUSPARSE_CHECK(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
                                      matA.get(), matX.get(), &beta, matY.get(), type,
                                      CUSPARSE_SPMM_ALG_DEFAULT, buffer));

@@ -48,6 +48,7 @@
 #include "loom/sparse/gauss_seidel.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/isai.hpp"
+#include "loom/sparse/sddmm.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "loom/sparse/spmm.hpp"

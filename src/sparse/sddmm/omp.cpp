@@ -1,0 +1,86 @@
+// OpenMP SDDMM: rows in dynamic chunks of about equal nonzero counts; each stored entry is a
+// dot product of two rows of length k, vectorized along k. Row i of X stays in L1 while the
+// row's entries walk the rows of Y.
+#include <omp.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "base/instantiate.hpp"
+#include "base/omp/arithmetic.hpp"
+#include "sparse/sddmm/kernels.hpp"
+
+namespace loom::sparse::omp {
+namespace {
+
+using loom::omp::mul;
+
+/// Below this many multiply-adds one thread does all the work.
+constexpr size_type min_parallel_work = size_type{1} << 15;
+
+template <bool RowMajor, typename V>
+V dot(const DenseOperand<const V>& X, size_type r, const DenseOperand<const V>& Y, size_type c,
+      size_type k)
+{
+    const V* x = X.data + r * X.row_step;
+    const V* y = Y.data + c * Y.row_step;
+    const size_type x_step = RowMajor ? 1 : X.col_step;
+    const size_type y_step = RowMajor ? 1 : Y.col_step;
+    V sum{};
+    if constexpr (is_complex_v<V>) {
+        for (size_type j = 0; j < k; ++j) sum += mul(x[j * x_step], y[j * y_step]);
+    } else {
+#pragma omp simd reduction(+ : sum)
+        for (size_type j = 0; j < k; ++j) sum += x[j * x_step] * y[j * y_step];
+    }
+    return sum;
+}
+
+template <bool RowMajor, typename V, typename I>
+void sddmm_rows(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X,
+                const DenseOperand<const V>& Y, size_type k, V beta, matrix::Csr<V, I>& S)
+{
+    // Through a const view: the non-const pattern accessors would drop S's cached plans.
+    const auto& pattern = std::as_const(S);
+    const I* row_ptrs = pattern.row_ptrs().data();
+    const I* cols = pattern.col_idxs().data();
+    V* values = S.values().data();
+    const size_type rows = S.rows();
+    const auto row = [&](size_type r) {
+        for (auto e = row_ptrs[r]; e < row_ptrs[r + 1]; ++e) {
+            const V sum = dot<RowMajor>(X, r, Y, cols[e], k);
+            values[e] = beta == V{0} ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, values[e]);
+        }
+    };
+    const int threads =
+        S.nnz() * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
+    if (threads == 1) {
+        for (size_type r = 0; r < rows; ++r) row(r);
+        return;
+    }
+    const size_type chunk = std::max<size_type>(1, rows / (32 * static_cast<size_type>(threads)));
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads)
+    for (size_type r = 0; r < rows; ++r) row(r);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X,
+               DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S,
+               SddmmAlgorithm)
+{
+    if (X.row_major() && Y.row_major()) {
+        sddmm_rows<true>(exec, alpha, X, Y, k, beta, S);
+    } else {
+        sddmm_rows<false>(exec, alpha, X, Y, k, beta, S);
+    }
+}
+
+#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                       \
+    template void sddmm_csr(const OmpExecutor&, V, DenseOperand<const V>,                      \
+                            DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&,           \
+                            SddmmAlgorithm);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
+
+}  // namespace loom::sparse::omp

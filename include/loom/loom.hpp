@@ -45,6 +45,8 @@
 #include "loom/sparse/cholmod.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "loom/sparse/fusedmm.hpp"
+#include "loom/sparse/fusedmm_custom.hpp"
 #include "loom/sparse/gauss_seidel.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/isai.hpp"

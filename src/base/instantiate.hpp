@@ -32,3 +32,8 @@
     LOOM_EXPAND_IF(LOOM_HAS_DOUBLE)(LOOM_WITH_EACH_INDEX_TYPE(M, double))                 \
     LOOM_EXPAND_IF(LOOM_HAS_COMPLEX_FLOAT_)(LOOM_WITH_EACH_INDEX_TYPE(M, std::complex<float>)) \
     LOOM_EXPAND_IF(LOOM_HAS_COMPLEX_DOUBLE_)(LOOM_WITH_EACH_INDEX_TYPE(M, std::complex<double>))
+
+/// The real value types only (kernels without a complex meaning, such as FusedMM's sigmoid).
+#define LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(M)                          \
+    LOOM_EXPAND_IF(LOOM_HAS_FLOAT)(LOOM_WITH_EACH_INDEX_TYPE(M, float))     \
+    LOOM_EXPAND_IF(LOOM_HAS_DOUBLE)(LOOM_WITH_EACH_INDEX_TYPE(M, double))

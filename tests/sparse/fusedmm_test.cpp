@@ -80,14 +80,19 @@ TYPED_TEST(Fusedmm, BackendsMatchSddmmThenSpmm)
     using I = typename TestFixture::I;
     using Csr = typename TestFixture::Csr;
     using Dense = typename TestFixture::Dense;
-    const std::vector<loom::test::PatternSpec> specs{
-        {40, 40, 3, true, true, false, 1}, {33, 70, 0.5, false, true, false, 2},
-        {70, 33, 4, true, false, true, 3}, {0, 5, 1, false, true, false, 4},
-        {1, 500, 400, false, true, false, 5}};
+    const std::vector<loom::test::PatternSpec> specs{{40, 40, 3, true, true, false, 1},
+                                                     {33, 70, 0.5, false, true, false, 2},
+                                                     {70, 33, 4, true, false, true, 3},
+                                                     {0, 5, 1, false, true, false, 4},
+                                                     {1, 500, 400, false, true, false, 5}};
     for (const auto& spec : specs) {
         const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
-        for (const auto [k, kw] : {std::pair<size_type, size_type>{1, 1}, {2, 33}, {31, 32},
-                                   {33, 2}, {64, 256}, {256, 64}}) {
+        for (const auto [k, kw] : {std::pair<size_type, size_type>{1, 1},
+                                   {2, 33},
+                                   {31, 32},
+                                   {33, 2},
+                                   {64, 256},
+                                   {256, 64}}) {
             const auto X_ref = loom::test::random_dense<V>(this->ref, {spec.rows, k}, 3, k + 1);
             const auto Y_ref = loom::test::random_dense<V>(this->ref, {spec.cols, k}, 4);
             const auto W_ref = loom::test::random_dense<V>(this->ref, {spec.cols, kw}, 5);
@@ -154,9 +159,8 @@ TYPED_TEST(Fusedmm, UserEdgeFunctorAndPresets)
     // attention_aggregate is the sigmoid operator; gcn_aggregate is A W.
     Dense Z(this->ref, dim2{50, 16});
     sparse::attention_aggregate(A, X, Y, W, Z);
-    LOOM_EXPECT_NEAR_VECTORS(Z.to_host(),
-                             this->unfused(sparse::SigmoidEdge{}, A, X, Y, W).to_host(),
-                             this->tolerance());
+    LOOM_EXPECT_NEAR_VECTORS(
+        Z.to_host(), this->unfused(sparse::SigmoidEdge{}, A, X, Y, W).to_host(), this->tolerance());
     sparse::gcn_aggregate(A, W, Z);
     Dense AW(this->ref, dim2{50, 16});
     sparse::spmm(sparse::Mode::none, V{1}, A, W, V{0}, AW);

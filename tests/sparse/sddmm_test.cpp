@@ -73,8 +73,8 @@ TYPED_TEST(Sddmm, BackendsMatchReference)
     using Csr = typename TestFixture::Csr;
     using Dense = typename TestFixture::Dense;
     const std::vector<loom::test::PatternSpec> specs{
-        {40, 40, 3, true, true, false, 1},  {33, 70, 0.5, false, true, false, 2},
-        {70, 33, 4, true, false, true, 3},  {0, 5, 1, false, true, false, 4},
+        {40, 40, 3, true, true, false, 1},     {33, 70, 0.5, false, true, false, 2},
+        {70, 33, 4, true, false, true, 3},     {0, 5, 1, false, true, false, 4},
         {1, 1000, 900, false, true, false, 5}, {300, 50, 9, true, true, false, 6}};
     for (const auto& exec : loom::test::backends()) {
         std::vector<SddmmAlgorithm> algorithms{SddmmAlgorithm::automatic};
@@ -85,15 +85,17 @@ TYPED_TEST(Sddmm, BackendsMatchReference)
                 for (const auto x_layout : layouts) {
                     for (const auto y_layout : layouts) {
                         for (const V beta : {V{0}, V{-0.5}}) {
-                            const auto X_ref = this->operand(this->ref, {spec.rows, k}, x_layout, 7);
-                            const auto Y_ref = this->operand(this->ref, {spec.cols, k}, y_layout, 8);
+                            const auto X_ref =
+                                this->operand(this->ref, {spec.rows, k}, x_layout, 7);
+                            const auto Y_ref =
+                                this->operand(this->ref, {spec.cols, k}, y_layout, 8);
                             sparse::SddmmOptions options{SddmmAlgorithm::automatic, x_layout,
                                                          y_layout};
                             Csr expected(S_start);
                             if (beta == V{0}) {
                                 // beta = 0: S's values are written without being read.
-                                expected.values().fill(V{std::numeric_limits<
-                                    loom::remove_complex_t<V>>::quiet_NaN()});
+                                expected.values().fill(
+                                    V{std::numeric_limits<loom::remove_complex_t<V>>::quiet_NaN()});
                             }
                             const Csr start(expected);
                             sparse::sddmm(V{1.5}, X_ref, Y_ref, beta, expected, options);

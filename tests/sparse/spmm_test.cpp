@@ -66,9 +66,9 @@ protected:
     /// no columns, and rows long enough for nnz_balanced to cut them.
     static std::vector<loom::test::PatternSpec> specs()
     {
-        return {{40, 40, 3, true, true, false, 1},   {33, 70, 0.5, false, true, false, 2},
-                {70, 33, 4, true, false, true, 3},   {0, 5, 1, false, true, false, 4},
-                {6, 0, 1, false, true, false, 5},    {1, 1000, 900, false, true, false, 6},
+        return {{40, 40, 3, true, true, false, 1}, {33, 70, 0.5, false, true, false, 2},
+                {70, 33, 4, true, false, true, 3}, {0, 5, 1, false, true, false, 4},
+                {6, 0, 1, false, true, false, 5},  {1, 1000, 900, false, true, false, 6},
                 {300, 50, 9, true, true, false, 7}};
     }
 };
@@ -236,9 +236,9 @@ TYPED_TEST(Spmm, BadShapesRaiseAndLeaveCUntouched)
         // cuSPARSE has no conj(A) without transposition.
         const typename TestFixture::Csr A_there(exec, A);
         Dense C_there(exec, C);
-        EXPECT_THROW(sparse::spmm(Mode::conjugate, V{1}, A_there, B_elsewhere, V{0}, C_there,
-                                  vendor),
-                     loom::NotSupported);
+        EXPECT_THROW(
+            sparse::spmm(Mode::conjugate, V{1}, A_there, B_elsewhere, V{0}, C_there, vendor),
+            loom::NotSupported);
     }
 }
 

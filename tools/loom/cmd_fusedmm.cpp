@@ -23,7 +23,8 @@ template <typename V>
 int run(const FusedmmCliOptions& options)
 {
     if constexpr (is_complex_v<V>) {
-        throw NotSupported("loom fusedmm", "FusedMM takes real value types (--type double or float)");
+        throw NotSupported("loom fusedmm",
+                           "FusedMM takes real value types (--type double or float)");
     } else {
         const auto exec = options.run.executor();
         const auto host = detail::host_executor();

@@ -41,8 +41,7 @@ Runner setup(CLI::App& sub)
         ->required();
     sub.add_option("Y", options->y, "Dense Y, one row per column of A (Matrix Market array)")
         ->required();
-    sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")
-        ->required();
+    sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")->required();
     sub.add_option("--algorithm", options->algorithm, "SDDMM kernel")
         ->check(CLI::IsMember(names_of(sparse::SddmmAlgorithm{}).spellings()))
         ->capture_default_str();

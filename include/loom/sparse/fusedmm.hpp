@@ -75,8 +75,7 @@ decltype(auto) with_edge_functor(EdgeOp op, Body&& body)
 /// executors or overlap; Z is untouched on failure. float and double.
 template <typename V, typename I>
 LOOM_EXPORT void fusedmm(EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
-                         const matrix::Dense<V>& Y, const matrix::Dense<V>& W,
-                         matrix::Dense<V>& Z);
+                         const matrix::Dense<V>& Y, const matrix::Dense<V>& W, matrix::Dense<V>& Z);
 
 /// GCN aggregation Z = A W (the edge value is a_ij itself: no dot products), one SpMM.
 template <typename V, typename I>
@@ -89,8 +88,7 @@ void gcn_aggregate(const matrix::Csr<V, I>& A, const matrix::Dense<V>& W, matrix
 /// z_i = sum_j score_ij h_j over the edges of A, in one pass (scores never stored).
 template <typename V, typename I>
 void attention_aggregate(const matrix::Csr<V, I>& A, const matrix::Dense<V>& Q,
-                         const matrix::Dense<V>& K, const matrix::Dense<V>& H,
-                         matrix::Dense<V>& Z)
+                         const matrix::Dense<V>& K, const matrix::Dense<V>& H, matrix::Dense<V>& Z)
 {
     fusedmm(EdgeOp::sigmoid, A, Q, K, H, Z);
 }

@@ -75,13 +75,13 @@ inline std::string executor_name(const Executor* exec) { return exec ? exec->nam
 
 /// Shapes, one executor, Z apart from the inputs; DimensionMismatch / BadInput otherwise.
 template <typename V, typename I>
-void check_fusedmm(const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
-                   const matrix::Dense<V>& Y, const matrix::Dense<V>& W,
-                   const matrix::Dense<V>& Z)
+void check_fusedmm(const matrix::Csr<V, I>& A, const matrix::Dense<V>& X, const matrix::Dense<V>& Y,
+                   const matrix::Dense<V>& W, const matrix::Dense<V>& Z)
 {
     constexpr const char* where = "loom::sparse::fusedmm";
     if (X.rows() != A.rows()) {
-        throw DimensionMismatch(where, "A", A.size(), "X", X.size(), "X needs one row per row of A");
+        throw DimensionMismatch(where, "A", A.size(), "X", X.size(),
+                                "X needs one row per row of A");
     }
     if (Y.rows() != A.cols()) {
         throw DimensionMismatch(where, "A", A.size(), "Y", Y.size(),
@@ -112,9 +112,9 @@ void check_fusedmm(const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
     for (const auto* operand : {&X, &Y, &W}) {
         const auto* begin = operand->data();
         const auto* end = begin + operand->values().size();
-        if (Z.size().count() > 0 && operand->size().count() > 0 && begin < z_end &&
-            z_begin < end) {
-            throw BadInput(where, "Z shares memory with an input; the result needs its own storage");
+        if (Z.size().count() > 0 && operand->size().count() > 0 && begin < z_end && z_begin < end) {
+            throw BadInput(where,
+                           "Z shares memory with an input; the result needs its own storage");
         }
     }
 }
@@ -122,8 +122,8 @@ void check_fusedmm(const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
 /// The team launch of FusedmmRows on exec's backend.
 template <typename Exec, typename V, typename I, typename Edge>
 void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
-                    const matrix::Dense<V>& X, const matrix::Dense<V>& Y,
-                    const matrix::Dense<V>& W, matrix::Dense<V>& Z)
+                    const matrix::Dense<V>& X, const matrix::Dense<V>& Y, const matrix::Dense<V>& W,
+                    matrix::Dense<V>& Z)
 {
     const size_type k = X.cols();
     const size_type kw = W.cols();
@@ -134,9 +134,9 @@ void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
     policy.set_scratch_bytes(kw * static_cast<size_type>(sizeof(V)));
     launch::team_parallel_for(
         exec, policy,
-        FusedmmRows<V, I, Edge>{edge, A.row_ptrs().data(), A.col_idxs().data(),
-                                A.values().data(), X.data(), X.stride(), Y.data(), Y.stride(),
-                                W.data(), W.stride(), Z.data(), Z.stride(), k, kw});
+        FusedmmRows<V, I, Edge>{edge, A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
+                                X.data(), X.stride(), Y.data(), Y.stride(), W.data(), W.stride(),
+                                Z.data(), Z.stride(), k, kw});
 }
 
 }  // namespace detail

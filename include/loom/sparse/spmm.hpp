@@ -25,10 +25,15 @@ enum class DenseLayout { row_major, col_major };
 
 inline constexpr Name<DenseLayout> dense_layout_names[] = {
     {DenseLayout::row_major, "row_major", "rows contiguous (Dense as it is)", {"row", "r"}},
-    {DenseLayout::col_major, "col_major", "columns contiguous (the Dense holds the transpose)",
+    {DenseLayout::col_major,
+     "col_major",
+     "columns contiguous (the Dense holds the transpose)",
      {"col", "c"}},
 };
-constexpr NameTable<DenseLayout> names_of(DenseLayout) { return {"dense layout", dense_layout_names}; }
+constexpr NameTable<DenseLayout> names_of(DenseLayout)
+{
+    return {"dense layout", dense_layout_names};
+}
 
 DenseLayout parse_dense_layout(const std::string& text);
 const char* to_string(DenseLayout layout);

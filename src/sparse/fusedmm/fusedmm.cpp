@@ -24,8 +24,8 @@ void fusedmm(EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
     LOOM_RUN_KERNEL("loom::sparse::fusedmm", *A.executor(), fusedmm_csr, op, A, X, Y, W, Z);
 }
 
-#define LOOM_INSTANTIATE_FUSEDMM(V, I)                                                         \
-    template void fusedmm(EdgeOp, const matrix::Csr<V, I>&, const matrix::Dense<V>&,           \
+#define LOOM_INSTANTIATE_FUSEDMM(V, I)                                               \
+    template void fusedmm(EdgeOp, const matrix::Csr<V, I>&, const matrix::Dense<V>&, \
                           const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM)
 

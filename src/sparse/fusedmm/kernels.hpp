@@ -7,19 +7,18 @@
 #include "loom/base/executor.hpp"
 #include "loom/sparse/fusedmm_custom.hpp"
 
-#define LOOM_DECLARE_FUSEDMM_KERNELS(Exec)                                                     \
-    template <typename V, typename I>                                                          \
-    void fusedmm_csr(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A,                 \
-                     const matrix::Dense<V>& X, const matrix::Dense<V>& Y,                    \
+#define LOOM_DECLARE_FUSEDMM_KERNELS(Exec)                                    \
+    template <typename V, typename I>                                         \
+    void fusedmm_csr(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A, \
+                     const matrix::Dense<V>& X, const matrix::Dense<V>& Y,    \
                      const matrix::Dense<V>& W, matrix::Dense<V>& Z)
 
 namespace loom::sparse {
 
 /// The body of every backend's fusedmm_csr: the team kernel with op's functor on exec.
 template <typename Exec, typename V, typename I>
-void run_fusedmm(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A,
-                 const matrix::Dense<V>& X, const matrix::Dense<V>& Y, const matrix::Dense<V>& W,
-                 matrix::Dense<V>& Z)
+void run_fusedmm(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
+                 const matrix::Dense<V>& Y, const matrix::Dense<V>& W, matrix::Dense<V>& Z)
 {
     with_edge_functor(op, [&](auto edge) { detail::launch_fusedmm(exec, edge, A, X, Y, W, Z); });
 }

@@ -12,9 +12,9 @@ void fusedmm_csr(const OmpExecutor& exec, EdgeOp op, const matrix::Csr<V, I>& A,
     run_fusedmm(exec, op, A, X, Y, W, Z);
 }
 
-#define LOOM_INSTANTIATE_FUSEDMM_OMP(V, I)                                                \
-    template void fusedmm_csr(const OmpExecutor&, EdgeOp, const matrix::Csr<V, I>&,                   \
-                              const matrix::Dense<V>&, const matrix::Dense<V>&,                  \
+#define LOOM_INSTANTIATE_FUSEDMM_OMP(V, I)                                          \
+    template void fusedmm_csr(const OmpExecutor&, EdgeOp, const matrix::Csr<V, I>&, \
+                              const matrix::Dense<V>&, const matrix::Dense<V>&,     \
                               const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_OMP)
 

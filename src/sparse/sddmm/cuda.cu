@@ -110,9 +110,8 @@ void with_group_size(long long k, Body&& body)
 }  // namespace
 
 template <typename V, typename I>
-void sddmm_csr(const CudaExecutor& exec, V alpha, DenseOperand<const V> X,
-               DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S,
-               SddmmAlgorithm algorithm)
+void sddmm_csr(const CudaExecutor& exec, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y,
+               size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm algorithm)
 {
     using D = device_type_t<V>;
     if (algorithm == SddmmAlgorithm::vendor) {
@@ -143,10 +142,9 @@ void sddmm_csr(const CudaExecutor& exec, V alpha, DenseOperand<const V> X,
     check_launch(sddmm_where);
 }
 
-#define LOOM_INSTANTIATE_SDDMM_CUDA(V, I)                                                      \
-    template void sddmm_csr(const CudaExecutor&, V, DenseOperand<const V>,                     \
-                            DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&,           \
-                            SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_CUDA(V, I)                                                         \
+    template void sddmm_csr(const CudaExecutor&, V, DenseOperand<const V>, DenseOperand<const V>, \
+                            size_type, V, matrix::Csr<V, I>&, SddmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -56,8 +56,8 @@ void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X
                                       matS.get(), type, CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
 }
 
-#define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                                  \
-    template void sddmm_csr_vendor(const CudaExecutor&, V, DenseOperand<const V>,              \
+#define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                     \
+    template void sddmm_csr_vendor(const CudaExecutor&, V, DenseOperand<const V>, \
                                    DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUSPARSE)
 

@@ -9,11 +9,10 @@
 #include "loom/sparse/sddmm.hpp"
 #include "sparse/spmm/operand.hpp"
 
-#define LOOM_DECLARE_SDDMM_KERNELS(Exec)                                                       \
-    template <typename V, typename I>                                                          \
-    void sddmm_csr(const Exec& exec, V alpha, DenseOperand<const V> X,                        \
-                   DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S,        \
-                   SddmmAlgorithm algorithm)
+#define LOOM_DECLARE_SDDMM_KERNELS(Exec)                                                        \
+    template <typename V, typename I>                                                           \
+    void sddmm_csr(const Exec& exec, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y, \
+                   size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm algorithm)
 
 namespace loom::sparse::reference {
 LOOM_DECLARE_SDDMM_KERNELS(ReferenceExecutor);

@@ -52,8 +52,7 @@ void sddmm_rows(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X
             values[e] = beta == V{0} ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, values[e]);
         }
     };
-    const int threads =
-        S.nnz() * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
+    const int threads = S.nnz() * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
     if (threads == 1) {
         for (size_type r = 0; r < rows; ++r) row(r);
         return;
@@ -66,9 +65,8 @@ void sddmm_rows(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X
 }  // namespace
 
 template <typename V, typename I>
-void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X,
-               DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S,
-               SddmmAlgorithm)
+void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y,
+               size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm)
 {
     if (X.row_major() && Y.row_major()) {
         sddmm_rows<true>(exec, alpha, X, Y, k, beta, S);
@@ -77,10 +75,9 @@ void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X,
     }
 }
 
-#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                       \
-    template void sddmm_csr(const OmpExecutor&, V, DenseOperand<const V>,                      \
-                            DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&,           \
-                            SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                         \
+    template void sddmm_csr(const OmpExecutor&, V, DenseOperand<const V>, DenseOperand<const V>, \
+                            size_type, V, matrix::Csr<V, I>&, SddmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
 
 }  // namespace loom::sparse::omp

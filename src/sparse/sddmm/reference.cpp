@@ -7,9 +7,8 @@
 namespace loom::sparse::reference {
 
 template <typename V, typename I>
-void sddmm_csr(const ReferenceExecutor&, V alpha, DenseOperand<const V> X,
-               DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S,
-               SddmmAlgorithm)
+void sddmm_csr(const ReferenceExecutor&, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y,
+               size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm)
 {
     // Through a const view: the non-const pattern accessors would drop S's cached plans.
     const auto& pattern = std::as_const(S);
@@ -25,9 +24,9 @@ void sddmm_csr(const ReferenceExecutor&, V alpha, DenseOperand<const V> X,
     }
 }
 
-#define LOOM_INSTANTIATE_SDDMM_REFERENCE(V, I)                                                 \
-    template void sddmm_csr(const ReferenceExecutor&, V, DenseOperand<const V>,                \
-                            DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&,           \
+#define LOOM_INSTANTIATE_SDDMM_REFERENCE(V, I)                                       \
+    template void sddmm_csr(const ReferenceExecutor&, V, DenseOperand<const V>,      \
+                            DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&, \
                             SddmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_REFERENCE)
 

@@ -20,8 +20,8 @@ std::string described(const char* name, DenseLayout layout)
 }
 
 template <typename V, typename I>
-void check_sddmm(const matrix::Dense<V>& X, const matrix::Dense<V>& Y,
-                 const matrix::Csr<V, I>& S, const SddmmOptions& options)
+void check_sddmm(const matrix::Dense<V>& X, const matrix::Dense<V>& Y, const matrix::Csr<V, I>& S,
+                 const SddmmOptions& options)
 {
     const dim2 x = logical_size(X, options.x_layout);
     const dim2 y = logical_size(Y, options.y_layout);
@@ -41,11 +41,10 @@ void check_sddmm(const matrix::Dense<V>& X, const matrix::Dense<V>& Y,
     const auto& exec = S.executor();
     for (const auto* operand : {&X.executor(), &Y.executor()}) {
         if (!exec || !*operand || !exec->same_memory_as(**operand)) {
-            throw BadInput(sddmm_where,
-                           "S, X and Y must live in one executor's memory (S is on " +
-                               spmv_checks::executor_name(exec) + ", X on " +
-                               spmv_checks::executor_name(X.executor()) + ", Y on " +
-                               spmv_checks::executor_name(Y.executor()) + ")");
+            throw BadInput(sddmm_where, "S, X and Y must live in one executor's memory (S is on " +
+                                            spmv_checks::executor_name(exec) + ", X on " +
+                                            spmv_checks::executor_name(X.executor()) + ", Y on " +
+                                            spmv_checks::executor_name(Y.executor()) + ")");
         }
     }
     if (options.algorithm == SddmmAlgorithm::vendor && exec->is_host()) {
@@ -76,8 +75,8 @@ void sddmm(V alpha, const matrix::Dense<V>& X, const matrix::Dense<V>& Y, V beta
                     operand(Y, options.y_layout), k, beta, S, options.algorithm);
 }
 
-#define LOOM_INSTANTIATE_SDDMM(V, I)                                                           \
-    template void sddmm(V, const matrix::Dense<V>&, const matrix::Dense<V>&, V,                \
+#define LOOM_INSTANTIATE_SDDMM(V, I)                                            \
+    template void sddmm(V, const matrix::Dense<V>&, const matrix::Dense<V>&, V, \
                         matrix::Csr<V, I>&, const SddmmOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM)
 

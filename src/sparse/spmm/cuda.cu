@@ -249,8 +249,8 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
             spmm_balanced_kernel<G, PerLane, RowMajor, D, I>
-                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
-                    csr, A.nnz(), conj, b, out, k);
+                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
+                                                                                  conj, b, out, k);
         });
     } else {
         with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
@@ -262,10 +262,9 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     check_launch(spmm_where);
 }
 
-#define LOOM_INSTANTIATE_SPMM_CUDA(V, I)                                                       \
-    template void spmm_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,             \
-                           DenseOperand<const V>, V, DenseOperand<V>, size_type,               \
-                           SpmmAlgorithm);                                                     \
+#define LOOM_INSTANTIATE_SPMM_CUDA(V, I)                                                         \
+    template void spmm_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,               \
+                           DenseOperand<const V>, V, DenseOperand<V>, size_type, SpmmAlgorithm); \
     template SpmmAlgorithm choose_spmm(const CudaExecutor&, const matrix::Csr<V, I>&, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUDA)
 

@@ -107,17 +107,14 @@ void with_shape(long long k, Body&& body)
 
 /// Calls body.template operator()<G, PerLane, RowMajor>() for the operands' layouts and k.
 template <typename T, typename U, typename Body>
-void with_kernel_shape(const DenseOperand<T>& B, const DenseOperand<U>& C, long long k,
-                       Body&& body)
+void with_kernel_shape(const DenseOperand<T>& B, const DenseOperand<U>& C, long long k, Body&& body)
 {
     if (B.row_major() && C.row_major()) {
-        with_shape<true>(k, [&]<int G, int PerLane>() {
-            body.template operator()<G, PerLane, true>();
-        });
+        with_shape<true>(
+            k, [&]<int G, int PerLane>() { body.template operator()<G, PerLane, true>(); });
     } else {
-        with_shape<false>(k, [&]<int G, int PerLane>() {
-            body.template operator()<G, PerLane, false>();
-        });
+        with_shape<false>(
+            k, [&]<int G, int PerLane>() { body.template operator()<G, PerLane, false>(); });
     }
 }
 

@@ -39,8 +39,8 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     const bool transposes = mode == Mode::transpose || mode == Mode::conj_transpose;
     // Like SpMV's vendor path: no entries, or duplicates (more entries than rows * cols,
     // which cuSPARSE rejects), go to the native kernel, which computes the same product.
-    if (A.nnz() == 0 ||
-        static_cast<double>(A.nnz()) > static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
+    if (A.nnz() == 0 || static_cast<double>(A.nnz()) >
+                            static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
         spmm_csr(exec, mode, alpha, A, B, beta, C, k, SpmmAlgorithm::row_split);
         return;
     }
@@ -73,8 +73,8 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
                                      CUSPARSE_SPMM_ALG_DEFAULT, buffer));
 }
 
-#define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                                   \
-    template void spmm_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,      \
+#define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                              \
+    template void spmm_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&, \
                                   DenseOperand<const V>, V, DenseOperand<V>, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
 

@@ -11,13 +11,13 @@
 #include "loom/sparse/spmm.hpp"
 #include "sparse/spmm/operand.hpp"
 
-#define LOOM_DECLARE_SPMM_KERNELS(Exec)                                                        \
-    template <typename V, typename I>                                                          \
-    void spmm_csr(const Exec& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,           \
-                  DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k,            \
-                  SpmmAlgorithm algorithm);                                                    \
-    /* the algorithm `automatic` resolves to for A and k columns on this backend */            \
-    template <typename V, typename I>                                                          \
+#define LOOM_DECLARE_SPMM_KERNELS(Exec)                                             \
+    template <typename V, typename I>                                               \
+    void spmm_csr(const Exec& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A, \
+                  DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k,  \
+                  SpmmAlgorithm algorithm);                                         \
+    /* the algorithm `automatic` resolves to for A and k columns on this backend */ \
+    template <typename V, typename I>                                               \
     SpmmAlgorithm choose_spmm(const Exec& exec, const matrix::Csr<V, I>& A, size_type k)
 
 namespace loom::sparse::reference {

@@ -68,8 +68,8 @@ void spmm_rows(const OmpExecutor& exec, V alpha, const matrix::Csr<V, I>& A,
     const size_type full = k / panel * panel;
     const auto row = [&](size_type r) {
         for (size_type j0 = 0; j0 < full; j0 += panel) {
-            row_panel<panel, Conj, RowB, RowC>(r, j0, panel, alpha, row_ptrs, cols, values, B,
-                                               beta, C);
+            row_panel<panel, Conj, RowB, RowC>(r, j0, panel, alpha, row_ptrs, cols, values, B, beta,
+                                               C);
         }
         if (full < k) {
             row_panel<0, Conj, RowB, RowC>(r, full, k - full, alpha, row_ptrs, cols, values, B,
@@ -123,10 +123,9 @@ SpmmAlgorithm choose_spmm(const OmpExecutor&, const matrix::Csr<V, I>&, size_typ
     return SpmmAlgorithm::row_split;
 }
 
-#define LOOM_INSTANTIATE_SPMM_OMP(V, I)                                                        \
-    template void spmm_csr(const OmpExecutor&, Mode, V, const matrix::Csr<V, I>&,              \
-                           DenseOperand<const V>, V, DenseOperand<V>, size_type,               \
-                           SpmmAlgorithm);                                                     \
+#define LOOM_INSTANTIATE_SPMM_OMP(V, I)                                                          \
+    template void spmm_csr(const OmpExecutor&, Mode, V, const matrix::Csr<V, I>&,                \
+                           DenseOperand<const V>, V, DenseOperand<V>, size_type, SpmmAlgorithm); \
     template SpmmAlgorithm choose_spmm(const OmpExecutor&, const matrix::Csr<V, I>&, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_OMP)
 

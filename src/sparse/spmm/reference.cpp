@@ -35,11 +35,10 @@ SpmmAlgorithm choose_spmm(const ReferenceExecutor&, const matrix::Csr<V, I>&, si
     return SpmmAlgorithm::row_split;
 }
 
-#define LOOM_INSTANTIATE_SPMM_REFERENCE(V, I)                                                  \
-    template void spmm_csr(const ReferenceExecutor&, Mode, V, const matrix::Csr<V, I>&,        \
-                           DenseOperand<const V>, V, DenseOperand<V>, size_type,               \
-                           SpmmAlgorithm);                                                     \
-    template SpmmAlgorithm choose_spmm(const ReferenceExecutor&, const matrix::Csr<V, I>&,     \
+#define LOOM_INSTANTIATE_SPMM_REFERENCE(V, I)                                                    \
+    template void spmm_csr(const ReferenceExecutor&, Mode, V, const matrix::Csr<V, I>&,          \
+                           DenseOperand<const V>, V, DenseOperand<V>, size_type, SpmmAlgorithm); \
+    template SpmmAlgorithm choose_spmm(const ReferenceExecutor&, const matrix::Csr<V, I>&,       \
                                        size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_REFERENCE)
 

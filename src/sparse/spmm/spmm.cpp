@@ -112,13 +112,12 @@ SpmmAlgorithm choose_spmm_algorithm(const matrix::Csr<V, I>& A, size_type k)
     if (!A.executor()) {
         throw BadInput("loom::sparse::choose_spmm_algorithm", "A has no executor");
     }
-    return LOOM_RUN_KERNEL("loom::sparse::choose_spmm_algorithm", *A.executor(), choose_spmm, A,
-                           k);
+    return LOOM_RUN_KERNEL("loom::sparse::choose_spmm_algorithm", *A.executor(), choose_spmm, A, k);
 }
 
-#define LOOM_INSTANTIATE_SPMM(V, I)                                                            \
-    template void spmm(Mode, V, const matrix::Csr<V, I>&, const matrix::Dense<V>&, V,          \
-                       matrix::Dense<V>&, const SpmmOptions&);                                 \
+#define LOOM_INSTANTIATE_SPMM(V, I)                                                   \
+    template void spmm(Mode, V, const matrix::Csr<V, I>&, const matrix::Dense<V>&, V, \
+                       matrix::Dense<V>&, const SpmmOptions&);                        \
     template SpmmAlgorithm choose_spmm_algorithm(const matrix::Csr<V, I>&, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM)
 

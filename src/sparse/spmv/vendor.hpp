@@ -14,11 +14,9 @@ namespace loom::sparse::cuda {
 
 /// Owned generic-API descriptors.
 using SpMat = loom::cuda::CusparseDescriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
-using ConstDnVec =
-    loom::cuda::CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
+using ConstDnVec = loom::cuda::CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
 using DnVec = loom::cuda::CusparseDescriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
-using ConstDnMat =
-    loom::cuda::CusparseDescriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
+using ConstDnMat = loom::cuda::CusparseDescriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
 using DnMat = loom::cuda::CusparseDescriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
 
 /// op(A) for cuSPARSE; Mode::conjugate (which it lacks) is the caller's to refuse.

@@ -1,6 +1,7 @@
-// OpenMP SDDMM: rows in dynamic chunks of about equal nonzero counts; each stored entry is a
-// dot product of two rows of length k, vectorized along k. Row i of X stays in L1 while the
-// row's entries walk the rows of Y.
+// OpenMP SDDMM: every stored entry is a dot product of two rows of length k (vectorized
+// along k), independent of the others, so the entries are cut into equal chunks whatever
+// their rows (a dense row is shared by all threads). Row i of X stays in L1 while the row's
+// entries walk the rows of Y.
 #include <omp.h>
 
 #include <algorithm>
@@ -37,8 +38,8 @@ V dot(const DenseOperand<const V>& X, size_type r, const DenseOperand<const V>& 
 }
 
 template <bool RowMajor, typename V, typename I>
-void sddmm_rows(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X,
-                const DenseOperand<const V>& Y, size_type k, V beta, matrix::Csr<V, I>& S)
+void sddmm_chunks(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X,
+                  const DenseOperand<const V>& Y, size_type k, V beta, matrix::Csr<V, I>& S)
 {
     // Through a const view: the non-const pattern accessors would drop S's cached plans.
     const auto& pattern = std::as_const(S);
@@ -46,20 +47,25 @@ void sddmm_rows(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X
     const I* cols = pattern.col_idxs().data();
     V* values = S.values().data();
     const size_type rows = S.rows();
-    const auto row = [&](size_type r) {
-        for (auto e = row_ptrs[r]; e < row_ptrs[r + 1]; ++e) {
+    const size_type nnz = S.nnz();
+    // Entries [first, last), whatever their rows: every entry is its own dot product.
+    const auto chunk = [&](size_type first, size_type last) {
+        size_type r = std::upper_bound(row_ptrs, row_ptrs + rows + 1, static_cast<I>(first)) -
+                      row_ptrs - 1;
+        for (size_type e = first; e < last; ++e) {
+            while (row_ptrs[r + 1] <= e) ++r;
             const V sum = dot<RowMajor>(X, r, Y, cols[e], k);
             values[e] = beta == V{0} ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, values[e]);
         }
     };
-    const int threads = S.nnz() * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
+    const int threads = nnz * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
     if (threads == 1) {
-        for (size_type r = 0; r < rows; ++r) row(r);
+        chunk(0, nnz);
         return;
     }
-    const size_type chunk = std::max<size_type>(1, rows / (32 * static_cast<size_type>(threads)));
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads)
-    for (size_type r = 0; r < rows; ++r) row(r);
+    const size_type chunks = std::min<size_type>(nnz, 32 * static_cast<size_type>(threads));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (size_type c = 0; c < chunks; ++c) chunk(c * nnz / chunks, (c + 1) * nnz / chunks);
 }
 
 }  // namespace
@@ -69,9 +75,9 @@ void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X, DenseO
                size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm)
 {
     if (X.row_major() && Y.row_major()) {
-        sddmm_rows<true>(exec, alpha, X, Y, k, beta, S);
+        sddmm_chunks<true>(exec, alpha, X, Y, k, beta, S);
     } else {
-        sddmm_rows<false>(exec, alpha, X, Y, k, beta, S);
+        sddmm_chunks<false>(exec, alpha, X, Y, k, beta, S);
     }
 }
 

@@ -11,6 +11,7 @@
 #include "loom/sparse/fusedmm.hpp"
 #include "loom/sparse/fusedmm_custom.hpp"
 #include "loom/sparse/sddmm.hpp"
+#include "sparse/fusedmm_edge.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/types.hpp"
@@ -23,14 +24,7 @@ using loom::sparse::EdgeOp;
 namespace matrix = loom::matrix;
 namespace sparse = loom::sparse;
 
-/// A user's edge operator: a leaky ReLU of the dot product, scaled by a_ij.
-struct LeakyReluEdge {
-    template <typename V>
-    LOOM_HOST_DEVICE V operator()(V dot, V a) const
-    {
-        return a * (dot > V{0} ? dot : V{0.2} * dot);
-    }
-};
+using loom::test::LeakyReluEdge;
 
 template <typename T>
 class Fusedmm : public ::testing::Test {
@@ -165,6 +159,31 @@ TYPED_TEST(Fusedmm, UserEdgeFunctorAndPresets)
     Dense AW(this->ref, dim2{50, 16});
     sparse::spmm(sparse::Mode::none, V{1}, A, W, V{0}, AW);
     EXPECT_EQ(Z.to_host(), AW.to_host());
+}
+
+TEST(FusedmmCuda, UserEdgeFunctorCompiledByNvcc)
+{
+    LOOM_CUDA_OR_SKIP(cuda);
+#if LOOM_HAS_CUDA && LOOM_HAS_DOUBLE && LOOM_HAS_INT32
+    const auto ref = loom::test::reference();
+    const auto A =
+        loom::test::random_csr<double, loom::int32>(ref, {300, 200, 6, true, true, false, 3});
+    const auto X = loom::test::random_dense<double>(ref, {300, 33}, 3);
+    const auto Y = loom::test::random_dense<double>(ref, {200, 33}, 4);
+    const auto W = loom::test::random_dense<double>(ref, {200, 64}, 5);
+    matrix::Dense<double> expected(ref, dim2{300, 64});
+    sparse::fusedmm_with(LeakyReluEdge{}, A, X, Y, W, expected);
+    const matrix::Csr<double, loom::int32> A_gpu(cuda, A);
+    const matrix::Dense<double> X_gpu(cuda, X), Y_gpu(cuda, Y), W_gpu(cuda, W);
+    matrix::Dense<double> Z(cuda, dim2{300, 64});
+    loom::test::fusedmm_leaky_relu_from_cuda(A_gpu, X_gpu, Y_gpu, W_gpu, Z);
+    LOOM_EXPECT_NEAR_VECTORS(Z.to_host(), expected.to_host(), 1e-12);
+    // From a host-compiled file the CUDA launch is refused, not silently run elsewhere.
+    EXPECT_THROW(sparse::fusedmm_with(LeakyReluEdge{}, A_gpu, X_gpu, Y_gpu, W_gpu, Z),
+                 loom::NotSupported);
+#else
+    (void)cuda;
+#endif
 }
 
 TYPED_TEST(Fusedmm, BadShapesRaiseAndLeaveZUntouched)

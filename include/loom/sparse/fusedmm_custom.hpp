@@ -119,6 +119,15 @@ void check_fusedmm(const matrix::Csr<V, I>& A, const matrix::Dense<V>& X, const 
     }
 }
 
+// What calls the launcher differs between host-compiled and nvcc-compiled translation units
+// (only the latter reach CUDA): distinct inline namespaces keep the two apart at link time, as
+// loom/launch/team.hpp does for team_parallel_for.
+#if defined(__CUDACC__)
+inline namespace with_cuda {
+#else
+inline namespace host_only {
+#endif
+
 /// The team launch of FusedmmRows on exec's backend.
 template <typename Exec, typename V, typename I, typename Edge>
 void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
@@ -139,7 +148,14 @@ void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
                                 Z.data(), Z.stride(), k, kw});
 }
 
+}  // inline namespace
 }  // namespace detail
+
+#if defined(__CUDACC__)
+inline namespace with_cuda {
+#else
+inline namespace host_only {
+#endif
 
 /// Z = edge(X Y^T o pattern(A)) W for any edge callable (see the top of this header).
 template <typename Edge, typename V, typename I>
@@ -151,6 +167,8 @@ void fusedmm_with(Edge edge, const matrix::Csr<V, I>& A, const matrix::Dense<V>&
     if (Z.rows() == 0 || Z.cols() == 0) return;
     detail::launch_fusedmm(*A.executor(), edge, A, X, Y, W, Z);
 }
+
+}  // inline namespace
 
 }  // namespace loom::sparse
 

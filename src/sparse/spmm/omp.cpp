@@ -1,11 +1,11 @@
 // OpenMP SpMM, op(A) = A or conj(A) (spmm.cpp transposes A for A^T and A^H).
 //
-// Rows are handed to threads in chunks of about equal nonzero counts (dynamic, so a few
-// heavy rows do not stall a thread). Within a row, the k columns are cut into panels of
-// `panel` values whose accumulators stay in registers (the panel width is a compile-time
-// constant for full panels, so the inner loop vectorizes); the row's entries are read once
-// per panel, from L1 after the first. Row-major B and C get contiguous panel loads and stores;
-// column-major ones the same loop with strided access.
+// The k columns are cut into panels of `panel` values whose accumulators stay in registers
+// (the width a compile-time constant for full panels and for k = 4, 8, 16, so the inner loop
+// vectorizes); a row's entries are read once per panel, from L1 after the first. The work
+// items (row, panel) go to threads in dynamic chunks, so a few heavy rows do not stall one
+// thread, and the panels of one long row can run on several. Row-major B and C get contiguous
+// panel loads and stores; column-major ones the same loop with strided access.
 #include <omp.h>
 
 #include <algorithm>
@@ -65,28 +65,38 @@ void spmm_rows(const OmpExecutor& exec, V alpha, const matrix::Csr<V, I>& A,
     const I* cols = A.col_idxs().data();
     const V* values = A.values().data();
     const size_type rows = A.rows();
-    const size_type full = k / panel * panel;
-    const auto row = [&](size_type r) {
-        for (size_type j0 = 0; j0 < full; j0 += panel) {
-            row_panel<panel, Conj, RowB, RowC>(r, j0, panel, alpha, row_ptrs, cols, values, B, beta,
-                                               C);
-        }
-        if (full < k) {
-            row_panel<0, Conj, RowB, RowC>(r, full, k - full, alpha, row_ptrs, cols, values, B,
-                                           beta, C);
+    const size_type panels = (k + panel - 1) / panel;
+    // Work item i is panel i % panels of row i / panels: consecutive items share a row, whose
+    // entries stay in L1 from one panel to the next, and a few rows still spread over every
+    // thread when k is wide.
+    const auto item = [&](size_type i) {
+        const size_type r = i / panels;
+        const size_type j0 = i % panels * panel;
+        const size_type width = std::min(panel, k - j0);
+        const auto run = [&]<size_type W>() {
+            row_panel<W, Conj, RowB, RowC>(r, j0, width, alpha, row_ptrs, cols, values, B, beta, C);
+        };
+        // Widths of common small k get a compile-time trip count too.
+        switch (width) {
+        case panel: run.template operator()<panel>(); break;
+        case 16: run.template operator()<16>(); break;
+        case 8: run.template operator()<8>(); break;
+        case 4: run.template operator()<4>(); break;
+        default: run.template operator()<0>(); break;
         }
     };
+    const size_type items = rows * panels;
     const size_type work = (A.nnz() + rows) * k;
     const int threads = work < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
     if (threads == 1) {
-        for (size_type r = 0; r < rows; ++r) row(r);
+        for (size_type i = 0; i < items; ++i) item(i);
         return;
     }
     // About 32 chunks per thread: small enough to balance, large enough to keep the rows a
     // thread walks contiguous.
-    const size_type chunk = std::max<size_type>(1, rows / (32 * static_cast<size_type>(threads)));
+    const size_type chunk = std::max<size_type>(1, items / (32 * static_cast<size_type>(threads)));
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(threads)
-    for (size_type r = 0; r < rows; ++r) row(r);
+    for (size_type i = 0; i < items; ++i) item(i);
 }
 
 }  // namespace

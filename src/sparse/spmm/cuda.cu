@@ -16,8 +16,6 @@
 //    call for load balancing (irregular or long rows).
 //  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
 //    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
-#include <algorithm>
-
 #include "base/instantiate.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 #include "sparse/spmm/kernels.hpp"
@@ -32,7 +30,6 @@ using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
 using loom::cuda::grid_for;
-using loom::cuda::is_device_complex_v;
 using loom::cuda::load_cached;
 using loom::cuda::mul;
 using loom::cuda::stream_of;

@@ -1,6 +1,5 @@
 // cuSPARSE's SDDMM (SddmmAlgorithm::vendor) on the executor's cuSPARSE handle and stream:
-// S = alpha * X * Y^T o spy(S) + beta * S. Y (n x k) is handed over as the k x n matrix its
-// memory also is in the other order, so that no transposition is asked of cuSPARSE.
+// S = alpha * X * Y^T o spy(S) + beta * S, with op(Y) = transpose.
 #include <utility>
 
 #include <cusparse.h>
@@ -41,19 +40,21 @@ void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X
     LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(
         matX.out(), S.rows(), k, X.row_major() ? X.row_step : X.col_step, X.data, type,
         X.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
-    // Y^T (k x n): row-major Y is column-major Y^T with the same leading dimension.
-    ConstDnMat matYt;
+    // op(Y) = Y^T: Y described as it is stored (n x k), so that row-major X and Y share one
+    // order, as cuSPARSE's SDDMM is most commonly called.
+    ConstDnMat matY;
     LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(
-        matYt.out(), k, S.cols(), Y.row_major() ? Y.row_step : Y.col_step, Y.data, type,
-        Y.row_major() ? CUSPARSE_ORDER_COL : CUSPARSE_ORDER_ROW));
+        matY.out(), S.cols(), k, Y.row_major() ? Y.row_step : Y.col_step, Y.data, type,
+        Y.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
     constexpr auto none = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    constexpr auto transpose = CUSPARSE_OPERATION_TRANSPOSE;
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSDDMM_bufferSize(handle, none, none, &alpha, matX.get(),
-                                                 matYt.get(), &beta, matS.get(), type,
+    LOOM_CUSPARSE_CHECK(cusparseSDDMM_bufferSize(handle, none, transpose, &alpha, matX.get(),
+                                                 matY.get(), &beta, matS.get(), type,
                                                  CUSPARSE_SDDMM_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(pattern, bytes);
-    LOOM_CUSPARSE_CHECK(cusparseSDDMM(handle, none, none, &alpha, matX.get(), matYt.get(), &beta,
-                                      matS.get(), type, CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
+    LOOM_CUSPARSE_CHECK(cusparseSDDMM(handle, none, transpose, &alpha, matX.get(), matY.get(),
+                                      &beta, matS.get(), type, CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
 }
 
 #define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                     \

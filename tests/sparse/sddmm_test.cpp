@@ -102,6 +102,10 @@ TYPED_TEST(Sddmm, BackendsMatchReference)
                             const Dense X(exec, X_ref);
                             const Dense Y(exec, Y_ref);
                             for (const auto algorithm : algorithms) {
+                                // cuSPARSE may decline X and Y in different orders.
+                                if (algorithm == SddmmAlgorithm::vendor && x_layout != y_layout) {
+                                    continue;
+                                }
                                 SCOPED_TRACE(exec->name() + " " + loom::to_string(S_start.size()) +
                                              " k " + std::to_string(k) + " X " +
                                              sparse::to_string(x_layout) + " Y " +

@@ -9,6 +9,7 @@
 #include "base/cuda/cusparse.hpp"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
+#include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
 #include "sparse/spmv/vendor.hpp"
@@ -45,9 +46,15 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     // cuSPARSE is not asked about a matrix without entries (y = beta y), nor about one with
     // more stored entries than rows * cols (duplicates, which it rejects): the native row
     // kernel computes the same product.
-    if (A.nnz() == 0 ||
-        static_cast<double>(A.nnz()) > static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
+    if (A.nnz() == 0 || static_cast<double>(A.nnz()) >
+                            static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
         spmv_csr(exec, mode, alpha, A, x, beta, y, SpmvAlgorithm::row_vector);
+        return;
+    }
+    if (!is_plain_vector(x) || !is_plain_vector(y)) {
+        // Several (or strided) columns: cuSPARSE's SpMM, through SpMM's vendor path.
+        spmm_csr_vendor(exec, mode, alpha, A, operand(x, DenseLayout::row_major), beta,
+                        operand(y, DenseLayout::row_major), x.cols());
         return;
     }
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
@@ -61,39 +68,21 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
         matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
         A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
-
-    if (is_plain_vector(x) && is_plain_vector(y)) {
-        ConstDnVec vecX;
-        DnVec vecY;
-        LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vecX.out(), x.rows(), x.data(), type));
-        LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vecY.out(), y.rows(), y.data(), type));
-        std::size_t bytes = 0;
-        LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(),
-                                                    &beta, vecY.get(), type,
-                                                    CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-        void* buffer = vendor_workspace(A, bytes);
-        LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta,
-                                         vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
-        return;
-    }
-    ConstDnMat matX;
-    DnMat matY;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(matX.out(), x.rows(), x.cols(), x.stride(),
-                                                 x.data(), type, CUSPARSE_ORDER_ROW));
-    LOOM_CUSPARSE_CHECK(cusparseCreateDnMat(matY.out(), y.rows(), y.cols(), y.stride(), y.data(),
-                                            type, CUSPARSE_ORDER_ROW));
+    ConstDnVec vecX;
+    DnVec vecY;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vecX.out(), x.rows(), x.data(), type));
+    LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vecY.out(), y.rows(), y.data(), type));
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                &alpha, matA.get(), matX.get(), &beta, matY.get(),
-                                                type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(), &beta,
+                                                vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT,
+                                                &bytes));
     void* buffer = vendor_workspace(A, bytes);
-    LOOM_CUSPARSE_CHECK(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                     matA.get(), matX.get(), &beta, matY.get(), type,
-                                     CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+    LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta, vecY.get(),
+                                     type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
 }
 
-#define LOOM_INSTANTIATE_SPMV_CUSPARSE(V, I)                                                   \
-    template void spmv_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,      \
+#define LOOM_INSTANTIATE_SPMV_CUSPARSE(V, I)                                              \
+    template void spmv_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&, \
                                   const matrix::Dense<V>&, V, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUSPARSE)
 

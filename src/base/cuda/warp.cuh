@@ -1,8 +1,9 @@
 // Warp- and block-level building blocks for CUDA kernels: shuffles of any device value type
 // (thrust::complex moves as its two parts), sums and inclusive scans over a warp (or an
 // aligned slice of one), an inclusive scan over a whole block, and a warp-aggregated append
-// (one atomic per warp). Used by the kernels of spmv, spgemm, spadd and block_diagonal; the
-// team launcher (launch/cuda_team.cuh) has the reductions of its public team handle.
+// (one atomic per warp). Used by the kernels of spmv, spmm, sddmm, fusedmm, spgemm, spadd and
+// block_diagonal; the team launcher (launch/cuda_team.cuh) has the reductions of its public
+// team handle.
 #pragma once
 
 #include "base/cuda/arithmetic.cuh"
@@ -22,6 +23,20 @@ __device__ __forceinline__ T shuffle_xor(const T& v, int lane_mask, unsigned mas
                  __shfl_xor_sync(mask, v.imag(), lane_mask));
     } else {
         return __shfl_xor_sync(mask, v, lane_mask);
+    }
+}
+
+/// __shfl_sync (lane `source` of each slice of `width` lanes) for float, double, integers and
+/// thrust::complex (part by part).
+template <typename T>
+__device__ __forceinline__ T shuffle(const T& v, int source, unsigned mask = full_mask,
+                                     int width = warp_size)
+{
+    if constexpr (is_device_complex_v<T>) {
+        return T(__shfl_sync(mask, v.real(), source, width),
+                 __shfl_sync(mask, v.imag(), source, width));
+    } else {
+        return __shfl_sync(mask, v, source, width);
     }
 }
 

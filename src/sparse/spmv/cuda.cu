@@ -22,7 +22,9 @@
 // timing. ELL and SELL-P use a thread per row (coalesced over the column-major slots) and
 // skip padding slots without reading x.
 //
-// A multi-vector x (k > 1 columns) is handled one column at a time; k == 1 is the hot path.
+// A multi-vector x (k > 1 columns) is one launch for all columns, A read once: CSR goes to
+// SpMM (sparse/spmm/cuda.cu); COO, ELL and SELL-P give each entry (row) a group of lanes
+// along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -34,6 +36,7 @@
 #include "base/cuda/launch.cuh"
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
+#include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
 
@@ -143,6 +146,51 @@ Column<device_type_t<V>> column(V alpha, const matrix::Dense<V>& x, V beta,
 {
     return {as_device(x.data()) + j, x.stride(), as_device(y.data()) + j, y.stride(),
             as_device(alpha),        as_device(beta), beta == V{0}};
+}
+
+/// Every column of x and y at once (k > 1), for the multi-column COO, ELL and SELL-P kernels.
+template <typename D>
+struct Columns {
+    const D* x;
+    long long x_stride;
+    D* y;
+    long long y_stride;
+    long long k;
+    D alpha;
+    D beta;
+    bool beta_is_zero;
+
+    __device__ D x_at(long long i, long long j) const { return load_cached(x + i * x_stride + j); }
+
+    /// y(i, j) = alpha * sum + beta * y(i, j); y(i, j) is not read when beta is zero.
+    __device__ void store(long long i, long long j, const D& sum) const
+    {
+        D* out = y + i * y_stride + j;
+        *out = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *out);
+    }
+
+    /// y(i, j) += alpha * value, racing with other threads.
+    __device__ void scatter(long long i, long long j, const D& value) const
+    {
+        atomic_add(y + i * y_stride + j, mul(alpha, value));
+    }
+};
+
+template <typename V>
+Columns<device_type_t<V>> columns(V alpha, const matrix::Dense<V>& x, V beta,
+                                  matrix::Dense<V>& y)
+{
+    return {as_device(x.data()), x.stride(), as_device(y.data()), y.stride(), x.cols(),
+            as_device(alpha),    as_device(beta), beta == V{0}};
+}
+
+/// Lanes per row (or entry) of the multi-column kernels: a power of two covering k, at most a
+/// warp; the lanes own columns j = lane, lane + lanes, ... and read the entries together.
+inline int lanes_for(size_type k)
+{
+    int lanes = 2;
+    while (lanes < warp_size && lanes < k) lanes *= 2;
+    return lanes;
 }
 
 template <typename D, typename I>
@@ -382,11 +430,9 @@ void launch_row_vector(const CudaExecutor& exec, V alpha, const matrix::Csr<V, I
     long long blocks = grid_for(warps * warp_size, block_size);
     // The pipelined kernel's warps persist: no more of them than fit on the device at once.
     if constexpr (pipelined) blocks = std::min(blocks, resident_blocks<kernel>(exec, block_size));
-    for (size_type j = 0; j < x.cols(); ++j) {
-        kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
-            view(A), column(alpha, x, beta, y, j));
-        check_launch(spmv_where);
-    }
+    kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+        view(A), column(alpha, x, beta, y, 0));
+    check_launch(spmv_where);
 }
 
 template <typename V, typename I>
@@ -479,11 +525,9 @@ void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     with_conjugation(mode, [&]<bool Conj>() {
         with_group_size(stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
             const unsigned blocks = grid_for(A.rows() * L, stream_block_size);
-            for (size_type j = 0; j < x.cols(); ++j) {
-                csr_stream_kernel<L, Conj, D, I><<<blocks, stream_block_size, 0, stream_of(exec)>>>(
-                    view(A), column(alpha, x, beta, y, j));
-                check_launch(spmv_where);
-            }
+            csr_stream_kernel<L, Conj, D, I><<<blocks, stream_block_size, 0, stream_of(exec)>>>(
+                view(A), column(alpha, x, beta, y, 0));
+            check_launch(spmv_where);
         });
     });
 }
@@ -748,25 +792,22 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
     const I* tile_rows = plan->tile_rows.data();
     D* carries = as_device(plan->carries.data());
     const auto csr = view(A);
+    const auto v = column(alpha, x, beta, y, 0);
     with_conjugation(mode, [&]<bool Conj>() {
-        for (size_type j = 0; j < x.cols(); ++j) {
-            const auto v = column(alpha, x, beta, y, j);
-            csr_merge_path_kernel<Conj, D, I>
-                <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
-                   stream_of(exec)>>>(csr, v, tile_rows, tiles, carries);
-            check_launch(spmv_where);
-            merge_path_fixup_kernel<D, I>
-                <<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
-                    tile_rows, tiles, A.rows(), carries, v);
-            check_launch(spmv_where);
-            if (!plan->long_runs.empty()) {
-                merge_path_long_runs_kernel<D>
-                    <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
-                        plan->long_runs.data(), carries, v);
-                check_launch(spmv_where);
-            }
-        }
+        csr_merge_path_kernel<Conj, D, I>
+            <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0, stream_of(exec)>>>(
+                csr, v, tile_rows, tiles, carries);
+        check_launch(spmv_where);
     });
+    merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
+        tile_rows, tiles, A.rows(), carries, v);
+    check_launch(spmv_where);
+    if (!plan->long_runs.empty()) {
+        merge_path_long_runs_kernel<D>
+            <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
+                plan->long_runs.data(), carries, v);
+        check_launch(spmv_where);
+    }
 }
 
 // ------------------------------------------------------------------ CSR transposed
@@ -853,24 +894,20 @@ void csr_scatter(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr
         const auto plan = merge_path_plan(exec, A);
         const long long tiles = plan->carries.size();
         with_conjugation(mode, [&]<bool Conj>() {
-            for (size_type j = 0; j < x.cols(); ++j) {
-                csr_merge_path_scatter_kernel<Conj, D, I>
-                    <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
-                       stream_of(exec)>>>(csr, column(alpha, x, V{1}, y, j),
-                                          plan->tile_rows.data(), tiles);
-                check_launch(spmv_where);
-            }
+            csr_merge_path_scatter_kernel<Conj, D, I>
+                <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
+                   stream_of(exec)>>>(csr, column(alpha, x, V{1}, y, 0), plan->tile_rows.data(),
+                                      tiles);
+            check_launch(spmv_where);
         });
         return;
     }
     with_conjugation(mode, [&]<bool Conj>() {
         with_group_size(group_size_for(A.rows(), A.nnz()), [&]<int G>() {
-            for (size_type j = 0; j < x.cols(); ++j) {
-                csr_scatter_kernel<G, Conj, D, I>
-                    <<<grid_for(A.rows() * G, block_size), block_size, 0, stream_of(exec)>>>(
-                        csr, column(alpha, x, V{1}, y, j));
-                check_launch(spmv_where);
-            }
+            csr_scatter_kernel<G, Conj, D, I>
+                <<<grid_for(A.rows() * G, block_size), block_size, 0, stream_of(exec)>>>(
+                    csr, column(alpha, x, V{1}, y, 0));
+            check_launch(spmv_where);
         });
     });
 }
@@ -980,6 +1017,24 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
+/// k > 1 columns: `lanes` lanes per entry, along the columns, each adding its products to y
+/// with atomics (A read once for all columns).
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    coo_scatter_columns_kernel(long long nnz, const I* out_idxs, const I* in_idxs,
+                               const D* values, Columns<D> v, int lanes)
+{
+    const int lane = threadIdx.x % lanes;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / lanes;
+    for (long long e = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / lanes;
+         e < nnz; e += groups) {
+        const long long out = load_cached(out_idxs + e);
+        const long long in = load_cached(in_idxs + e);
+        const D a = op<Conj>(load_cached(values + e));
+        for (long long j = lane; j < v.k; j += lanes) v.scatter(out, j, mul(a, v.x_at(in, j)));
+    }
+}
+
 // ------------------------------------------------------------------ ELL and SELL-P
 
 /// Slot `slot` of a row, at base + slot * step in the column-major slot arrays.
@@ -1019,33 +1074,47 @@ __device__ __forceinline__ void slot_row_scatter(const SlotRow<D, I>& row, long 
     }
 }
 
-template <bool Transpose, bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    ell_kernel(long long rows, long long width, long long stride, const I* cols, const D* values,
-               Column<D> v)
-{
-    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
-         r += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const SlotRow<D, I> row{cols, values, r, stride, width};
-        if constexpr (Transpose) {
-            slot_row_scatter<Conj>(row, r, v);
-        } else {
-            v.store(r, slot_row_sum<Conj>(row, v));
-        }
-    }
-}
+/// The slots of row r of an ELL matrix.
+template <typename D, typename I>
+struct EllRows {
+    long long rows;
+    long long width;
+    long long stride;
+    const I* cols;
+    const D* values;
 
-/// A thread per row, so the slice_size threads of a slice read its slots side by side.
-template <bool Transpose, bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    sellp_kernel(long long rows, long long slice_size, const I* slice_lengths, const I* slice_sets,
-                 const I* cols, const D* values, Column<D> v)
-{
-    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
-         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+    __device__ SlotRow<D, I> operator()(long long r) const
+    {
+        return {cols, values, r, stride, width};
+    }
+};
+
+/// The slots of row r of a SELL-P matrix.
+template <typename D, typename I>
+struct SellpRows {
+    long long rows;
+    long long slice_size;
+    const I* slice_lengths;
+    const I* slice_sets;
+    const I* cols;
+    const D* values;
+
+    __device__ SlotRow<D, I> operator()(long long r) const
+    {
         const long long slice = r / slice_size;
         const long long base = load_cached(slice_sets + slice) * slice_size + r % slice_size;
-        const SlotRow<D, I> row{cols, values, base, slice_size, load_cached(slice_lengths + slice)};
+        return {cols, values, base, slice_size, load_cached(slice_lengths + slice)};
+    }
+};
+
+/// A thread per row (for SELL-P the slice_size threads of a slice read its slots side by
+/// side; for ELL consecutive rows' slots are adjacent).
+template <bool Transpose, bool Conj, typename D, typename I, template <typename, typename> class Rows>
+__global__ void __launch_bounds__(block_size) slotted_kernel(Rows<D, I> rows, Column<D> v)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+         r < rows.rows; r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const SlotRow<D, I> row = rows(r);
         if constexpr (Transpose) {
             slot_row_scatter<Conj>(row, r, v);
         } else {
@@ -1054,8 +1123,59 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// Runs launch.template operator()<transpose, conj>(column_beta) for every column's launch;
-/// transposed products first scale y (they scatter into it, so each launch adds with beta 1).
+/// k > 1 columns: `lanes` lanes per row, along the columns; the lanes of a row read its slots
+/// together (one load serves them all), so A is read once for all columns.
+template <bool Transpose, bool Conj, typename D, typename I, template <typename, typename> class Rows>
+__global__ void __launch_bounds__(block_size)
+    slotted_columns_kernel(Rows<D, I> rows, Columns<D> v, int lanes)
+{
+    const int lane = threadIdx.x % lanes;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / lanes;
+    for (long long r = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / lanes;
+         r < rows.rows; r += groups) {
+        const SlotRow<D, I> row = rows(r);
+        for (long long j = lane; j < v.k; j += lanes) {
+            if constexpr (Transpose) {
+                const D x_row = v.x_at(r, j);
+                for (long long s = 0; s < row.slots; ++s) {
+                    const long long e = row.base + s * row.step;
+                    const I col = load_cached(row.cols + e);
+                    if (col >= 0) v.scatter(col, j, mul(op<Conj>(load_cached(row.values + e)), x_row));
+                }
+            } else {
+                D sum{};
+                for (long long s = 0; s < row.slots; ++s) {
+                    const long long e = row.base + s * row.step;
+                    const I col = load_cached(row.cols + e);
+                    if (col >= 0) sum += mul(op<Conj>(load_cached(row.values + e)), v.x_at(col, j));
+                }
+                v.store(r, j, sum);
+            }
+        }
+    }
+}
+
+/// Launches the slotted kernel of `rows` for y = alpha op(A) x + column_beta y: one launch
+/// for all k columns.
+template <bool Transpose, bool Conj, typename V, typename Rows>
+void launch_slotted(const CudaExecutor& exec, const Rows& rows, V alpha,
+                    const matrix::Dense<V>& x, V column_beta, matrix::Dense<V>& y)
+{
+    if (rows.rows == 0) return;
+    if (x.cols() == 1) {
+        slotted_kernel<Transpose, Conj><<<grid_for(rows.rows, block_size), block_size, 0,
+                                          stream_of(exec)>>>(rows, column(alpha, x, column_beta, y, 0));
+    } else {
+        const int lanes = lanes_for(x.cols());
+        slotted_columns_kernel<Transpose, Conj>
+            <<<grid_for(rows.rows * lanes, block_size), block_size, 0, stream_of(exec)>>>(
+                rows, columns(alpha, x, column_beta, y), lanes);
+    }
+    check_launch(spmv_where);
+}
+
+/// Runs launch.template operator()<transpose, conj>(column_beta); transposed products first
+/// scale y (they scatter into it, so the launch adds with beta 1).
 template <typename V, typename Launch>
 void slotted_spmv(const CudaExecutor& exec, Mode mode, V beta, matrix::Dense<V>& y,
                   Launch&& launch)
@@ -1090,6 +1210,17 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
         spmv_csr_vendor(exec, mode, alpha, A, x, beta, y);
         return;
     }
+    if (x.cols() > 1) {
+        // SpMM reads A once for all k columns; the kernels below take a single column.
+        const auto spmm_algorithm = algorithm == SpmvAlgorithm::load_balanced
+                                        ? SpmmAlgorithm::nnz_balanced
+                                    : algorithm == SpmvAlgorithm::automatic
+                                        ? SpmmAlgorithm::automatic
+                                        : SpmmAlgorithm::row_split;
+        spmm_csr(exec, mode, alpha, A, operand(x, DenseLayout::row_major), beta,
+                 operand(y, DenseLayout::row_major), x.cols(), spmm_algorithm);
+        return;
+    }
     if (algorithm == SpmvAlgorithm::automatic) algorithm = choose_csr_algorithm(exec, A);
     if (transposes(mode)) {
         csr_scatter(exec, mode, alpha, A, x, beta, y, algorithm);
@@ -1117,12 +1248,17 @@ void spmv_coo(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Coo<V,
     const I* in = transposes(mode) ? A.row_idxs().data() : A.col_idxs().data();
     const D* values = as_device(A.values().data());
     with_conjugation(mode, [&]<bool Conj>() {
-        for (size_type j = 0; j < x.cols(); ++j) {
+        if (x.cols() == 1) {
             coo_scatter_kernel<Conj, D, I>
                 <<<grid_for(A.nnz(), block_size), block_size, 0, stream_of(exec)>>>(
-                    A.nnz(), out, in, values, column(alpha, x, V{1}, y, j));
-            check_launch(spmv_where);
+                    A.nnz(), out, in, values, column(alpha, x, V{1}, y, 0));
+        } else {
+            const int lanes = lanes_for(x.cols());
+            coo_scatter_columns_kernel<Conj, D, I>
+                <<<grid_for(A.nnz() * lanes, block_size), block_size, 0, stream_of(exec)>>>(
+                    A.nnz(), out, in, values, columns(alpha, x, V{1}, y), lanes);
         }
+        check_launch(spmv_where);
     });
 }
 
@@ -1134,15 +1270,9 @@ void spmv_ell(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Ell<V,
     if (y.rows() == 0 || y.cols() == 0) return;
     const I* cols = A.col_idxs().data();
     const D* values = as_device(A.values().data());
+    const EllRows<D, I> rows{A.rows(), A.width(), A.stride(), cols, values};
     slotted_spmv(exec, mode, beta, y, [&]<bool Transpose, bool Conj>(V column_beta) {
-        if (A.rows() == 0) return;
-        for (size_type j = 0; j < x.cols(); ++j) {
-            ell_kernel<Transpose, Conj, D, I>
-                <<<grid_for(A.rows(), block_size), block_size, 0, stream_of(exec)>>>(
-                    A.rows(), A.width(), A.stride(), cols, values,
-                    column(alpha, x, column_beta, y, j));
-            check_launch(spmv_where);
-        }
+        launch_slotted<Transpose, Conj>(exec, rows, alpha, x, column_beta, y);
     });
 }
 
@@ -1156,15 +1286,9 @@ void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sell
     const I* sets = A.slice_sets().data();
     const I* cols = A.col_idxs().data();
     const D* values = as_device(A.values().data());
+    const SellpRows<D, I> rows{A.rows(), A.slice_size(), lengths, sets, cols, values};
     slotted_spmv(exec, mode, beta, y, [&]<bool Transpose, bool Conj>(V column_beta) {
-        if (A.rows() == 0) return;
-        for (size_type j = 0; j < x.cols(); ++j) {
-            sellp_kernel<Transpose, Conj, D, I>
-                <<<grid_for(A.rows(), block_size), block_size, 0, stream_of(exec)>>>(
-                    A.rows(), A.slice_size(), lengths, sets, cols, values,
-                    column(alpha, x, column_beta, y, j));
-            check_launch(spmv_where);
-        }
+        launch_slotted<Transpose, Conj>(exec, rows, alpha, x, column_beta, y);
     });
 }
 

@@ -9,49 +9,19 @@
 #include "base/cuda/cusparse.hpp"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
+#include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
+#include "sparse/spmv/vendor.hpp"
 
 namespace loom::sparse::cuda {
 namespace {
 
 using loom::cuda::cusparse_data_type;
 using loom::cuda::cusparse_index_type;
-using loom::cuda::CusparseDescriptor;
 constexpr const char* vendor_where = "loom::sparse::spmv";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
-
-cusparseOperation_t operation(Mode mode, bool complex_values)
-{
-    switch (mode) {
-    case Mode::transpose: return CUSPARSE_OPERATION_TRANSPOSE;
-    // A^H of a real matrix is A^T; asked as such so that no real-type restriction applies.
-    case Mode::conj_transpose:
-        return complex_values ? CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE
-                              : CUSPARSE_OPERATION_TRANSPOSE;
-    default: return CUSPARSE_OPERATION_NON_TRANSPOSE;
-    }
-}
-
-using SpMat = CusparseDescriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
-using ConstDnVec =
-    CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
-using DnVec = CusparseDescriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
-using ConstDnMat =
-    CusparseDescriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
-using DnMat = CusparseDescriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
-
-/// The plan's workspace, grown to at least `bytes` (a null pointer when none is needed).
-template <typename V, typename I>
-void* workspace(CsrPlan<V, I>& plan, const matrix::Csr<V, I>& A, std::size_t bytes)
-{
-    if (bytes == 0) return nullptr;
-    if (plan.vendor_workspace.size() < static_cast<size_type>(bytes)) {
-        plan.vendor_workspace = Array<std::byte>(A.executor(), static_cast<size_type>(bytes));
-    }
-    return plan.vendor_workspace.data();
-}
 
 /// Dense operands as cuSPARSE sees them: a contiguous single column is a vector (SpMV),
 /// anything else a row-major matrix with leading dimension = stride (SpMM).
@@ -76,9 +46,15 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     // cuSPARSE is not asked about a matrix without entries (y = beta y), nor about one with
     // more stored entries than rows * cols (duplicates, which it rejects): the native row
     // kernel computes the same product.
-    if (A.nnz() == 0 ||
-        static_cast<double>(A.nnz()) > static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
+    if (A.nnz() == 0 || static_cast<double>(A.nnz()) >
+                            static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
         spmv_csr(exec, mode, alpha, A, x, beta, y, SpmvAlgorithm::row_vector);
+        return;
+    }
+    if (!is_plain_vector(x) || !is_plain_vector(y)) {
+        // Several (or strided) columns: cuSPARSE's SpMM, through SpMM's vendor path.
+        spmm_csr_vendor(exec, mode, alpha, A, operand(x, DenseLayout::row_major), beta,
+                        operand(y, DenseLayout::row_major), x.cols());
         return;
     }
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
@@ -86,46 +62,27 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
     constexpr auto type = cusparse_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
-    const auto op = operation(mode, is_complex_v<V>);
+    const auto op = cusparse_operation(mode, is_complex_v<V>);
 
     SpMat matA;
     LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
         matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
         A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
-    const auto plan = plan_of(A);
-
-    if (is_plain_vector(x) && is_plain_vector(y)) {
-        ConstDnVec vecX;
-        DnVec vecY;
-        LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vecX.out(), x.rows(), x.data(), type));
-        LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vecY.out(), y.rows(), y.data(), type));
-        std::size_t bytes = 0;
-        LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(),
-                                                    &beta, vecY.get(), type,
-                                                    CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-        void* buffer = workspace(*plan, A, bytes);
-        LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta,
-                                         vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
-        return;
-    }
-    ConstDnMat matX;
-    DnMat matY;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(matX.out(), x.rows(), x.cols(), x.stride(),
-                                                 x.data(), type, CUSPARSE_ORDER_ROW));
-    LOOM_CUSPARSE_CHECK(cusparseCreateDnMat(matY.out(), y.rows(), y.cols(), y.stride(), y.data(),
-                                            type, CUSPARSE_ORDER_ROW));
+    ConstDnVec vecX;
+    DnVec vecY;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vecX.out(), x.rows(), x.data(), type));
+    LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vecY.out(), y.rows(), y.data(), type));
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                &alpha, matA.get(), matX.get(), &beta, matY.get(),
-                                                type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
-    void* buffer = workspace(*plan, A, bytes);
-    LOOM_CUSPARSE_CHECK(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                     matA.get(), matX.get(), &beta, matY.get(), type,
-                                     CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+    LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(), &beta,
+                                                vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT,
+                                                &bytes));
+    void* buffer = vendor_workspace(A, bytes);
+    LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta, vecY.get(),
+                                     type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
 }
 
-#define LOOM_INSTANTIATE_SPMV_CUSPARSE(V, I)                                                   \
-    template void spmv_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,      \
+#define LOOM_INSTANTIATE_SPMV_CUSPARSE(V, I)                                              \
+    template void spmv_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&, \
                                   const matrix::Dense<V>&, V, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUSPARSE)
 

@@ -1,0 +1,362 @@
+#include "bench/spmm_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include <fmt/core.h>
+
+#include "base/instantiate.hpp"
+#include "bench/bandwidth.hpp"
+#include "bench/random.hpp"
+#include "bench/table.hpp"
+#include "bench/timing.hpp"
+#include "loom/sparse/fusedmm.hpp"
+#include "loom/sparse/sddmm.hpp"
+#include "loom/sparse/spmm.hpp"
+
+#if LOOM_BENCH_HAS_EIGEN
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#endif
+
+namespace loom::bench {
+namespace {
+
+constexpr const char* where = "loom::bench::bench_spmm";
+
+const char* kernel_name(SpmmKernel kernel)
+{
+    switch (kernel) {
+    case SpmmKernel::spmm: return "spmm";
+    case SpmmKernel::sddmm: return "sddmm";
+    default: return "fusedmm";
+    }
+}
+
+/// The part of spmm_bytes_formula that counts `kernel`.
+std::string bytes_formula(SpmmKernel kernel)
+{
+    const std::string all = spmm_bytes_formula;
+    const auto begin = all.find(std::string(kernel_name(kernel)) + ":");
+    const auto end = all.find(';', begin);
+    return all.substr(begin, end == std::string::npos ? end : end - begin);
+}
+
+/// One timed variant at one k.
+struct Row {
+    size_type k;
+    std::string library;
+    std::string variant;
+    Timing timing;
+    double error;
+};
+
+template <typename V>
+matrix::Dense<V> random_dense(const std::shared_ptr<const Executor>& exec, dim2 size,
+                              std::uint64_t seed)
+{
+    return matrix::Dense<V>(exec,
+                            matrix::Dense<V>::from_host(ReferenceExecutor::create(), size,
+                                                        random_values<V>(size.count(), seed)));
+}
+
+/// Max |got - want| / max(1, max |want|); infinite for a NaN.
+template <typename V>
+double relative_error(const std::vector<V>& got, const std::vector<V>& want)
+{
+    double diff = 0;
+    double scale = 1;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double d = std::abs(got[i] - want[i]);
+        if (std::isnan(d)) return std::numeric_limits<double>::infinity();
+        diff = std::max(diff, d);
+        scale = std::max(scale, static_cast<double>(std::abs(want[i])));
+    }
+    return diff / scale;
+}
+
+/// Generous enough for any summation order over long rows, tight enough to catch a wrong
+/// entry.
+template <typename V>
+double tolerance()
+{
+    return std::is_same_v<remove_complex_t<V>, float> ? 1e-3 : 1e-9;
+}
+
+/// The error of `got` against `want`; NumericalError naming `who` beyond the tolerance.
+template <typename V>
+double check(const std::string& who, size_type k, const std::vector<V>& got,
+             const std::vector<V>& want)
+{
+    const double error = relative_error(got, want);
+    if (!(error <= tolerance<V>())) {
+        throw NumericalError(where, fmt::format("{} at k = {}: relative error {:.3g} > {:.3g}", who,
+                                                k, error, tolerance<V>()));
+    }
+    return error;
+}
+
+/// Eigen's C = A * B (row-major sparse times row-major dense, parallel over rows with OpenMP).
+template <typename V, typename I>
+std::function<void()> eigen_spmm(const matrix::Csr<V, I>& A, const matrix::Dense<V>& B,
+                                 matrix::Dense<V>& C, int threads)
+{
+#if LOOM_BENCH_HAS_EIGEN
+    using Sparse = Eigen::SparseMatrix<V, Eigen::RowMajor, I>;
+    using DenseMatrix = Eigen::Matrix<V, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    using Stride = Eigen::OuterStride<>;
+    Eigen::Map<const Sparse> a(A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(),
+                               A.col_idxs().data(), A.values().data());
+    Eigen::Map<const DenseMatrix, 0, Stride> b(B.data(), B.rows(), B.cols(), Stride(B.stride()));
+    Eigen::Map<DenseMatrix, 0, Stride> c(C.data(), C.rows(), C.cols(), Stride(C.stride()));
+    return [=]() mutable {
+        Eigen::setNbThreads(threads);
+        c.noalias() = a * b;
+    };
+#else
+    (void)A, (void)B, (void)C, (void)threads;
+    throw NotSupported(where, "not built with Eigen (install libeigen3-dev and reconfigure)");
+#endif
+}
+
+/// Times `run` after checking the result it leaves in `result` (read by `values`).
+template <typename V>
+Row timed(const SpmmBenchOptions& options, size_type k, const std::string& library,
+          const std::string& variant, const std::function<void()>& run,
+          const std::function<std::vector<V>()>& values, const std::vector<V>& want)
+{
+    run();
+    const double error = check(library + " " + variant, k, values(), want);
+    return {k, library, variant, time_kernel(*options.exec, run, {.samples = options.samples}),
+            error};
+}
+
+template <typename V, typename I>
+std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& A_ref,
+                              size_type k, const SpmmBenchOptions& options)
+{
+    const auto& exec = options.exec;
+    const auto host = ReferenceExecutor::create();
+    const auto B = random_dense<V>(exec, {A.cols(), k}, 2);
+    matrix::Dense<V> C(exec, dim2{A.rows(), k});
+    matrix::Dense<V> C_ref(host, dim2{A.rows(), k});
+    sparse::spmm(sparse::Mode::none, V{1}, A_ref, matrix::Dense<V>(host, B), V{0}, C_ref);
+    const auto want = C_ref.to_host();
+    const std::function<std::vector<V>()> values = [&] { return C.to_host(); };
+    const auto spmm_with = [&](sparse::SpmmAlgorithm algorithm) {
+        return
+            [&, algorithm] { sparse::spmm(sparse::Mode::none, V{1}, A, B, V{0}, C, {algorithm}); };
+    };
+    std::vector<Row> rows;
+    rows.push_back(timed<V>(options, k, "loom", "automatic",
+                            spmm_with(sparse::SpmmAlgorithm::automatic), values, want));
+    if (!exec->is_host()) {
+        for (const auto algorithm :
+             {sparse::SpmmAlgorithm::row_split, sparse::SpmmAlgorithm::nnz_balanced}) {
+            rows.push_back(timed<V>(options, k, "loom", sparse::to_string(algorithm),
+                                    spmm_with(algorithm), values, want));
+        }
+    }
+    // k single-column SpMVs: what a multi-vector cost before SpMM (A read k times).
+    auto B_columns = B;
+    rows.push_back(timed<V>(
+        options, k, "loom", "spmv per column",
+        [&] {
+            for (size_type j = 0; j < k; ++j) {
+                auto c = C.column(j);
+                sparse::spmv(sparse::Mode::none, V{1}, A, B_columns.column(j), V{0}, c);
+            }
+        },
+        values, want));
+    if (options.peer == Peer::cusparse) {
+        rows.push_back(timed<V>(options, k, "cusparse", "SpMM",
+                                spmm_with(sparse::SpmmAlgorithm::vendor), values, want));
+    } else if (options.peer == Peer::eigen) {
+        rows.push_back(timed<V>(options, k, "eigen", "sparse * dense",
+                                eigen_spmm(A, B, C, host_threads(*exec)), values, want));
+    }
+    return rows;
+}
+
+template <typename V, typename I>
+std::vector<Row> bench_sddmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& A_ref,
+                               size_type k, const SpmmBenchOptions& options)
+{
+    const auto& exec = options.exec;
+    const auto host = ReferenceExecutor::create();
+    const auto X = random_dense<V>(exec, {A.rows(), k}, 3);
+    const auto Y = random_dense<V>(exec, {A.cols(), k}, 4);
+    matrix::Csr<V, I> S(exec, A);
+    matrix::Csr<V, I> S_ref(A_ref);
+    sparse::sddmm(V{1}, matrix::Dense<V>(host, X), matrix::Dense<V>(host, Y), V{0}, S_ref);
+    const auto want = S_ref.values().to_host();
+    const std::function<std::vector<V>()> values = [&] { return S.values().to_host(); };
+    const auto sddmm_with = [&](sparse::SddmmAlgorithm algorithm) {
+        return [&, algorithm] { sparse::sddmm(V{1}, X, Y, V{0}, S, {algorithm}); };
+    };
+    std::vector<Row> rows;
+    rows.push_back(timed<V>(options, k, "loom", "native",
+                            sddmm_with(sparse::SddmmAlgorithm::native), values, want));
+    if (options.peer == Peer::cusparse) {
+        rows.push_back(timed<V>(options, k, "cusparse", "SDDMM",
+                                sddmm_with(sparse::SddmmAlgorithm::vendor), values, want));
+    } else if (options.peer == Peer::eigen) {
+        throw NotSupported(where, "Eigen has no SDDMM; use --peer none on the host");
+    }
+    return rows;
+}
+
+template <typename V, typename I>
+std::vector<Row> bench_fusedmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& A_ref,
+                                 size_type k, const SpmmBenchOptions& options)
+{
+    const auto& exec = options.exec;
+    const auto host = ReferenceExecutor::create();
+    const auto X = random_dense<V>(exec, {A.rows(), k}, 3);
+    const auto Y = random_dense<V>(exec, {A.cols(), k}, 4);
+    const auto W = random_dense<V>(exec, {A.cols(), k}, 5);
+    matrix::Dense<V> Z(exec, dim2{A.rows(), k});
+    matrix::Dense<V> Z_ref(host, dim2{A.rows(), k});
+    sparse::fusedmm(sparse::EdgeOp::identity, A_ref, matrix::Dense<V>(host, X),
+                    matrix::Dense<V>(host, Y), matrix::Dense<V>(host, W), Z_ref);
+    const auto want = Z_ref.to_host();
+    const std::function<std::vector<V>()> values = [&] { return Z.to_host(); };
+    std::vector<Row> rows;
+    rows.push_back(timed<V>(
+        options, k, "loom", "fused (identity)",
+        [&] { sparse::fusedmm(sparse::EdgeOp::identity, A, X, Y, W, Z); }, values, want));
+    if (options.peer == Peer::cusparse) {
+        // The unfused peer: the sampled values stored by SDDMM, then read back by SpMM.
+        matrix::Csr<V, I> S(exec, A);
+        rows.push_back(timed<V>(
+            options, k, "cusparse", "SDDMM + SpMM",
+            [&] {
+                sparse::sddmm(V{1}, X, Y, V{0}, S, {sparse::SddmmAlgorithm::vendor});
+                sparse::spmm(sparse::Mode::none, V{1}, S, W, V{0}, Z,
+                             {sparse::SpmmAlgorithm::vendor});
+            },
+            values, want));
+    } else if (options.peer == Peer::eigen) {
+        throw NotSupported(where, "Eigen has no SDDMM to pair with its SpMM; use --peer none");
+    }
+    return rows;
+}
+
+/// Bytes one call moves at the minimum (see spmm_bytes_formula).
+template <typename V, typename I>
+double bytes_of(SpmmKernel kernel, const matrix::Csr<V, I>& A, size_type k)
+{
+    const double v = sizeof(V);
+    const double pattern = A.nnz() * double(sizeof(I)) + (A.rows() + 1.0) * sizeof(I);
+    const double dense = (A.rows() + A.cols()) * double(k) * v;
+    switch (kernel) {
+    case SpmmKernel::spmm: return pattern + A.nnz() * v + dense;
+    case SpmmKernel::sddmm: return pattern + 2 * A.nnz() * v + dense;
+    default: return pattern + A.nnz() * v + 2 * dense;
+    }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBenchOptions& options)
+{
+    check_run(where, options.exec, options.samples, options.peer);
+    if (options.ks.empty()) throw BadInput(where, "no k given");
+    if constexpr (is_complex_v<V>) {
+        if (options.kernel == SpmmKernel::fusedmm) {
+            throw NotSupported(where, "FusedMM takes real value types");
+        }
+    }
+    const matrix::Csr<V, I> A_ref(ReferenceExecutor::create(), A_in);
+    const matrix::Csr<V, I> A(options.exec, A_in);
+    std::vector<Row> rows;
+    for (const auto k : options.ks) {
+        if (k < 1) throw BadInput(where, fmt::format("k must be positive, got {}", k));
+        std::vector<Row> at_k;
+        if (options.kernel == SpmmKernel::spmm) {
+            at_k = bench_spmm_k(A, A_ref, k, options);
+        } else if (options.kernel == SpmmKernel::sddmm) {
+            at_k = bench_sddmm_k(A, A_ref, k, options);
+        } else if constexpr (!is_complex_v<V>) {
+            at_k = bench_fusedmm_k(A, A_ref, k, options);
+        }
+        rows.insert(rows.end(), at_k.begin(), at_k.end());
+    }
+
+    const auto default_copy_bytes =
+        options.exec->is_host() ? std::size_t{512} << 20 : std::size_t{1} << 30;
+    const auto copy = measure_copy_bandwidth(
+        options.exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
+    const double flops_per_entry = options.kernel == SpmmKernel::fusedmm ? 4 : 2;
+    const auto peer_time = [&](size_type k) {
+        for (const auto& r : rows) {
+            if (r.k == k && r.library != "loom") return r.timing.median;
+        }
+        return 0.0;
+    };
+
+    fmt::print("kernel    {}\n", kernel_name(options.kernel));
+    fmt::print("A         {}: {} x {}, {} stored entries\n", options.matrix_name, A.rows(),
+               A.cols(), A.nnz());
+    fmt::print("run       {}, {} values, {} indices, median of {} samples\n",
+               executor_description(*options.exec), type_name<V>(), type_name<I>(),
+               options.samples);
+    fmt::print("copy      {:.1f} GB/s (read + write counted)\n", copy.bytes_per_second / 1e9);
+    fmt::print("bytes     {}\n\n", bytes_formula(options.kernel));
+    const std::string peer_column = options.peer == Peer::none
+                                        ? std::string("vs peer")
+                                        : fmt::format("vs {}", to_string(options.peer));
+    Table table({"k", "library", "variant", "time [us]", "GB/s", "GFLOP/s", "of copy BW",
+                 peer_column, "rel. error"});
+    auto json_rows = nlohmann::ordered_json::array();
+    for (const auto& r : rows) {
+        const double t = r.timing.median;
+        const double bytes = bytes_of(options.kernel, A, r.k);
+        const double flops =
+            flops_per_entry * double(A.nnz()) * double(r.k) * (is_complex_v<V> ? 4 : 1);
+        const double other = r.library == "loom" ? peer_time(r.k) : 0.0;
+        table.add_row(
+            {std::to_string(r.k), r.library, r.variant, fmt::format("{:.1f}", t * 1e6),
+             fmt::format("{:.1f}", bytes / t / 1e9), fmt::format("{:.1f}", flops / t / 1e9),
+             fmt::format("{:.1f}%", 100 * bytes / t / copy.bytes_per_second),
+             other > 0 ? fmt::format("{:.2f}x", other / t) : "-", fmt::format("{:.1e}", r.error)});
+        json_rows.push_back({{"k", r.k},
+                             {"library", r.library},
+                             {"variant", r.variant},
+                             {"time_s", t},
+                             {"time_min_s", r.timing.min},
+                             {"time_max_s", r.timing.max},
+                             {"calls_per_sample", r.timing.batch},
+                             {"bytes", bytes},
+                             {"gb_per_s", bytes / t / 1e9},
+                             {"gflop_per_s", flops / t / 1e9},
+                             {"fraction_of_copy_bandwidth", bytes / t / copy.bytes_per_second},
+                             {"speedup_vs_peer", other > 0 ? nlohmann::ordered_json(other / t)
+                                                           : nlohmann::ordered_json()},
+                             {"relative_error", r.error}});
+    }
+    table.print();
+    return {
+        {"benchmark", kernel_name(options.kernel)},
+        {"matrix",
+         {{"name", options.matrix_name}, {"rows", A.rows()}, {"cols", A.cols()}, {"nnz", A.nnz()}}},
+        {"executor", options.exec->name()},
+        {"value_type", type_name<V>()},
+        {"index_type", type_name<I>()},
+        {"samples", options.samples},
+        {"bytes_formula", bytes_formula(options.kernel)},
+        {"flops_formula", spmm_flops_formula},
+        {"peer", to_string(options.peer)},
+        {"tolerance", tolerance<V>()},
+        {"copy_bandwidth_gb_per_s", copy.bytes_per_second / 1e9},
+        {"results", json_rows}};
+}
+
+#define LOOM_INSTANTIATE_BENCH_SPMM(V, I) \
+    template nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>&, const SpmmBenchOptions&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_SPMM)
+
+}  // namespace loom::bench

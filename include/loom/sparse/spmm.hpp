@@ -1,0 +1,79 @@
+// Sparse matrix times a tall dense matrix: C = alpha * op(A) * B + beta * C (SpMM), with B and
+// C stored row-major or column-major. A is read once for all k columns of B on every backend.
+//
+//     spmm(Mode::none, 1.0, A, B, 0.0, C);                         // row-major B and C
+//     SpmmOptions o;  o.b_layout = o.c_layout = DenseLayout::col_major;
+//     spmm(Mode::none, 1.0, A, Bt, 0.0, Ct, o);   // Bt, Ct: k x n and k x m Dense objects
+#pragma once
+
+#include <string>
+
+#include "loom/base/names.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+#include "loom/sparse/spmv.hpp"
+
+#include "loom/base/export.hpp"
+LOOM_PUBLIC_BEGIN
+
+namespace loom::sparse {
+
+/// How a dense operand of a sparse kernel is stored. Dense is row-major; a column-major
+/// n x k operand is handed over as the Dense holding its transpose (k x n, same memory, its
+/// stride the leading dimension), marked col_major.
+enum class DenseLayout { row_major, col_major };
+
+inline constexpr Name<DenseLayout> dense_layout_names[] = {
+    {DenseLayout::row_major, "row_major", "rows contiguous (Dense as it is)", {"row", "r"}},
+    {DenseLayout::col_major,
+     "col_major",
+     "columns contiguous (the Dense holds the transpose)",
+     {"col", "c"}},
+};
+constexpr NameTable<DenseLayout> names_of(DenseLayout)
+{
+    return {"dense layout", dense_layout_names};
+}
+
+DenseLayout parse_dense_layout(const std::string& text);
+const char* to_string(DenseLayout layout);
+
+/// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
+/// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
+enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
+
+inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
+    {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
+    {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
+    {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
+    {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
+};
+constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
+{
+    return {"SpMM algorithm", spmm_algorithm_names};
+}
+
+SpmmAlgorithm parse_spmm_algorithm(const std::string& text);
+const char* to_string(SpmmAlgorithm algorithm);
+
+struct SpmmOptions {
+    SpmmAlgorithm algorithm = SpmmAlgorithm::automatic;
+    DenseLayout b_layout = DenseLayout::row_major;
+    DenseLayout c_layout = DenseLayout::row_major;
+};
+
+/// C = alpha * op(A) * B + beta * C. B is op(A).cols x k and C op(A).rows x k as logical
+/// matrices (their Dense objects are transposed for col_major). A, B and C on one executor;
+/// C shares no memory with B. When beta is zero C is only written. DimensionMismatch on wrong
+/// shapes, BadInput on mixed executors or overlap; C is untouched on failure.
+template <typename V, typename I>
+LOOM_EXPORT void spmm(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& B,
+                      V beta, matrix::Dense<V>& C, const SpmmOptions& options = {});
+
+/// The algorithm `automatic` would choose for A and k columns on A's executor.
+template <typename V, typename I>
+LOOM_EXPORT SpmmAlgorithm choose_spmm_algorithm(const matrix::Csr<V, I>& A, size_type k);
+
+}  // namespace loom::sparse
+
+LOOM_PUBLIC_END

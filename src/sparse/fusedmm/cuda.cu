@@ -1,0 +1,22 @@
+// FusedMM on CUDA: the team kernel, a team of up to 32 lanes per row of A, its row of Z
+// accumulated in shared memory (team scratch).
+#include "base/instantiate.hpp"
+#include "sparse/fusedmm/kernels.hpp"
+
+namespace loom::sparse::cuda {
+
+template <typename V, typename I>
+void fusedmm_csr(const CudaExecutor& exec, EdgeOp op, const matrix::Csr<V, I>& A,
+                 const matrix::Dense<V>& X, const matrix::Dense<V>& Y, const matrix::Dense<V>& W,
+                 matrix::Dense<V>& Z)
+{
+    run_fusedmm(exec, op, A, X, Y, W, Z);
+}
+
+#define LOOM_INSTANTIATE_FUSEDMM_CUDA(V, I)                                          \
+    template void fusedmm_csr(const CudaExecutor&, EdgeOp, const matrix::Csr<V, I>&, \
+                              const matrix::Dense<V>&, const matrix::Dense<V>&,      \
+                              const matrix::Dense<V>&, matrix::Dense<V>&);
+LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_CUDA)
+
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,65 @@
+// cuSPARSE's SDDMM (SddmmAlgorithm::vendor) on the executor's cuSPARSE handle and stream:
+// S = alpha * X * Y^T o spy(S) + beta * S, with op(Y) = transpose.
+#include <utility>
+
+#include <cusparse.h>
+
+#include "base/cuda/cusparse.hpp"
+#include "base/instantiate.hpp"
+#include "sparse/sddmm/kernels.hpp"
+#include "sparse/spmv/vendor.hpp"
+
+namespace loom::sparse::cuda {
+namespace {
+
+using loom::cuda::cusparse_data_type;
+using loom::cuda::cusparse_index_type;
+constexpr const char* vendor_where = "loom::sparse::sddmm";
+
+#define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
+
+using MutableSpMat = loom::cuda::CusparseDescriptor<cusparseSpMatDescr_t, &cusparseDestroySpMat>;
+
+}  // namespace
+
+template <typename V, typename I>
+void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X,
+                      DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S)
+{
+    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
+    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto index = cusparse_index_type<I>();
+    const auto& pattern = std::as_const(S);
+    MutableSpMat matS;
+    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(
+        matS.out(), S.rows(), S.cols(), S.nnz(), const_cast<I*>(pattern.row_ptrs().data()),
+        const_cast<I*>(pattern.col_idxs().data()), S.values().data(), index, index,
+        CUSPARSE_INDEX_BASE_ZERO, type));
+    ConstDnMat matX;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(
+        matX.out(), S.rows(), k, X.row_major() ? X.row_step : X.col_step, X.data, type,
+        X.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
+    // op(Y) = Y^T: Y described as it is stored (n x k), so that row-major X and Y share one
+    // order, as cuSPARSE's SDDMM is most commonly called.
+    ConstDnMat matY;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(
+        matY.out(), S.cols(), k, Y.row_major() ? Y.row_step : Y.col_step, Y.data, type,
+        Y.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
+    constexpr auto none = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    constexpr auto transpose = CUSPARSE_OPERATION_TRANSPOSE;
+    std::size_t bytes = 0;
+    LOOM_CUSPARSE_CHECK(cusparseSDDMM_bufferSize(handle, none, transpose, &alpha, matX.get(),
+                                                 matY.get(), &beta, matS.get(), type,
+                                                 CUSPARSE_SDDMM_ALG_DEFAULT, &bytes));
+    void* buffer = vendor_workspace(pattern, bytes);
+    LOOM_CUSPARSE_CHECK(cusparseSDDMM(handle, none, transpose, &alpha, matX.get(), matY.get(),
+                                      &beta, matS.get(), type, CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
+}
+
+#define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                     \
+    template void sddmm_csr_vendor(const CudaExecutor&, V, DenseOperand<const V>, \
+                                   DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUSPARSE)
+
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,89 @@
+// OpenMP SDDMM: every stored entry is a dot product of two rows of length k (vectorized
+// along k), independent of the others, so the entries are cut into equal chunks whatever
+// their rows (a dense row is shared by all threads). Row i of X stays in L1 while the row's
+// entries walk the rows of Y.
+#include <omp.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "base/instantiate.hpp"
+#include "base/omp/arithmetic.hpp"
+#include "sparse/sddmm/kernels.hpp"
+
+namespace loom::sparse::omp {
+namespace {
+
+using loom::omp::mul;
+
+/// Below this many multiply-adds one thread does all the work.
+constexpr size_type min_parallel_work = size_type{1} << 15;
+
+template <bool RowMajor, typename V>
+V dot(const DenseOperand<const V>& X, size_type r, const DenseOperand<const V>& Y, size_type c,
+      size_type k)
+{
+    const V* x = X.data + r * X.row_step;
+    const V* y = Y.data + c * Y.row_step;
+    const size_type x_step = RowMajor ? 1 : X.col_step;
+    const size_type y_step = RowMajor ? 1 : Y.col_step;
+    V sum{};
+    if constexpr (is_complex_v<V>) {
+        for (size_type j = 0; j < k; ++j) sum += mul(x[j * x_step], y[j * y_step]);
+    } else {
+#pragma omp simd reduction(+ : sum)
+        for (size_type j = 0; j < k; ++j) sum += x[j * x_step] * y[j * y_step];
+    }
+    return sum;
+}
+
+template <bool RowMajor, typename V, typename I>
+void sddmm_chunks(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X,
+                  const DenseOperand<const V>& Y, size_type k, V beta, matrix::Csr<V, I>& S)
+{
+    // Through a const view: the non-const pattern accessors would drop S's cached plans.
+    const auto& pattern = std::as_const(S);
+    const I* row_ptrs = pattern.row_ptrs().data();
+    const I* cols = pattern.col_idxs().data();
+    V* values = S.values().data();
+    const size_type rows = S.rows();
+    const size_type nnz = S.nnz();
+    // Entries [first, last), whatever their rows: every entry is its own dot product.
+    const auto chunk = [&](size_type first, size_type last) {
+        size_type r = std::upper_bound(row_ptrs, row_ptrs + rows + 1, static_cast<I>(first)) -
+                      row_ptrs - 1;
+        for (size_type e = first; e < last; ++e) {
+            while (row_ptrs[r + 1] <= e) ++r;
+            const V sum = dot<RowMajor>(X, r, Y, cols[e], k);
+            values[e] = beta == V{0} ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, values[e]);
+        }
+    };
+    const int threads = nnz * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
+    if (threads == 1) {
+        chunk(0, nnz);
+        return;
+    }
+    const size_type chunks = std::min<size_type>(nnz, 32 * static_cast<size_type>(threads));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (size_type c = 0; c < chunks; ++c) chunk(c * nnz / chunks, (c + 1) * nnz / chunks);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y,
+               size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm)
+{
+    if (X.row_major() && Y.row_major()) {
+        sddmm_chunks<true>(exec, alpha, X, Y, k, beta, S);
+    } else {
+        sddmm_chunks<false>(exec, alpha, X, Y, k, beta, S);
+    }
+}
+
+#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                         \
+    template void sddmm_csr(const OmpExecutor&, V, DenseOperand<const V>, DenseOperand<const V>, \
+                            size_type, V, matrix::Csr<V, I>&, SddmmAlgorithm);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
+
+}  // namespace loom::sparse::omp

@@ -1,0 +1,268 @@
+// CUDA SpMM: C = alpha * op(A) * B + beta * C, A read once for all k columns of a panel.
+//
+// A group of G lanes (a power of two, 4 to 32) works on one row of A at a time; its lanes own
+// the columns of C: lane l holds columns l, l + G, ... of a panel of G * PerLane columns in
+// registers, so that the loads of a row of B and the stores of a row of C are coalesced
+// along k. The G lanes load G entries of the row at once (coalesced) and hand them round
+// with shuffles. Shapes (G, PerLane) are compile-time for k up to 4, 8, 16, 32, 64, 128 and
+// 256; a larger k runs in panels of 256 columns (A re-read from L2 once per panel).
+// Column-major B or C (strided along k) use G up to 32 with one column per lane.
+//
+//  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
+//  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
+//    of a million entries is shared by thousands of groups. Rows wholly inside a chunk are
+//    added to C = beta C by their group; rows cut by chunk ends are added with atomics
+//    (their last bits depend on timing). Chosen by `automatic` when SpMV's row statistics
+//    call for load balancing (irregular or long rows).
+//  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
+//    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
+#include "base/instantiate.hpp"
+#include "sparse/spmm/cuda_common.cuh"
+#include "sparse/spmm/kernels.hpp"
+#include "sparse/spmv/kernels.hpp"
+
+namespace loom::sparse::cuda {
+namespace {
+
+using loom::cuda::as_device;
+using loom::cuda::atomic_add;
+using loom::cuda::ceildiv;
+using loom::cuda::check_launch;
+using loom::cuda::device_type_t;
+using loom::cuda::grid_for;
+using loom::cuda::load_cached;
+using loom::cuda::mul;
+using loom::cuda::stream_of;
+
+constexpr const char* spmm_where = "loom::sparse::spmm";
+constexpr int block_size = spmm_block_size;
+/// Nonzeros per group of nnz_balanced.
+constexpr long long balanced_chunk = 256;
+
+/// C and the coefficients of C = alpha * sum + beta * C.
+template <typename D>
+struct Output {
+    DenseOperand<D> C;
+    D alpha;
+    D beta;
+    bool beta_is_zero;
+
+    /// C(i, j) = alpha * sum + beta * C(i, j); C(i, j) is not read when beta is zero.
+    template <bool RowMajor>
+    __device__ void store(long long i, long long j, const D& sum) const
+    {
+        D* c = element<RowMajor>(C, i, j);
+        *c = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *c);
+    }
+    /// C(i, j) += alpha * sum, by the only thread writing C(i, j).
+    template <bool RowMajor>
+    __device__ void add(long long i, long long j, const D& sum) const
+    {
+        *element<RowMajor>(C, i, j) += mul(alpha, sum);
+    }
+    /// C(i, j) += alpha * sum, racing with other threads.
+    template <bool RowMajor>
+    __device__ void scatter(long long i, long long j, const D& sum) const
+    {
+        atomic_add(element<RowMajor>(C, i, j), mul(alpha, sum));
+    }
+};
+
+template <typename V>
+Output<device_type_t<V>> output(V alpha, V beta, DenseOperand<V> C)
+{
+    return {on_device(C), as_device(alpha), as_device(beta), beta == V{0}};
+}
+
+/// acc[p] += sum over entries [begin, end) of a * B(col, j0 + lane + p * G).
+template <int G, int PerLane, bool RowMajor, typename D, typename I>
+__device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
+                                           long long end, const DenseOperand<const D>& B,
+                                           long long j0, long long k, D (&acc)[PerLane])
+{
+    const int lane = threadIdx.x % G;
+    for_each_entry<G>(A, conj, begin, end, [&](I col, const D& a) {
+#pragma unroll
+        for (int p = 0; p < PerLane; ++p) {
+            const long long j = j0 + lane + p * G;
+            if (j < k) acc[p] += mul(a, load_cached(element<RowMajor>(B, col, j)));
+        }
+    });
+}
+
+template <int G, int PerLane, bool RowMajor, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
+{
+    const int lane = threadIdx.x % G;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         row < A.rows; row += groups) {
+        const long long begin = A.row_ptrs[row];
+        const long long end = A.row_ptrs[row + 1];
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
+            D acc[PerLane] = {};
+            accumulate<G, PerLane, RowMajor>(A, conj, begin, end, B, j0, k, acc);
+#pragma unroll
+            for (int p = 0; p < PerLane; ++p) {
+                const long long j = j0 + lane + p * G;
+                if (j < k) out.template store<RowMajor>(row, j, acc[p]);
+            }
+        }
+    }
+}
+
+/// nnz_balanced on C = beta C: a group per chunk of nonzeros.
+template <int G, int PerLane, bool RowMajor, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
+                         Output<D> out, long long k)
+{
+    const int lane = threadIdx.x % G;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    const long long chunks = ceildiv(nnz, balanced_chunk);
+    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         chunk < chunks; chunk += groups) {
+        const long long first = chunk * balanced_chunk;
+        const long long last = min(nnz, first + balanced_chunk);
+        const long long first_row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
+            long long e = first;
+            for (long long row = first_row; e < last; ++row) {
+                const long long row_begin = A.row_ptrs[row];
+                const long long row_end = A.row_ptrs[row + 1];
+                if (row_end <= e) continue;  // an empty row
+                const long long stop = min(row_end, last);
+                D acc[PerLane] = {};
+                accumulate<G, PerLane, RowMajor>(A, conj, e, stop, B, j0, k, acc);
+                const bool whole = row_begin >= first && row_end <= last;
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+                    const long long j = j0 + lane + p * G;
+                    if (j >= k) continue;
+                    if (whole) {
+                        out.template add<RowMajor>(row, j, acc[p]);
+                    } else {
+                        out.template scatter<RowMajor>(row, j, acc[p]);
+                    }
+                }
+                e = stop;
+            }
+        }
+    }
+}
+
+/// op(A) = A^T / A^H on C = beta C: a group per row r of A adds a_rc * B(r, :) to C(c, :).
+template <int G, int PerLane, bool RowMajor, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_scatter_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out,
+                        long long k)
+{
+    const int lane = threadIdx.x % G;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         row < A.rows; row += groups) {
+        const long long begin = A.row_ptrs[row];
+        const long long end = A.row_ptrs[row + 1];
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
+            D b[PerLane];
+#pragma unroll
+            for (int p = 0; p < PerLane; ++p) {
+                const long long j = j0 + lane + p * G;
+                b[p] = j < k ? load_cached(element<RowMajor>(B, row, j)) : D{};
+            }
+            for_each_entry<G>(A, conj, begin, end, [&](I col, const D& a) {
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+                    const long long j = j0 + lane + p * G;
+                    if (j < k) out.template scatter<RowMajor>(col, j, mul(a, b[p]));
+                }
+            });
+        }
+    }
+}
+
+template <typename D>
+__global__ void __launch_bounds__(block_size)
+    scale_kernel(long long rows, long long k, Output<D> out)
+{
+    const long long n = rows * k;
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        D* c = element<false>(out.C, i / k, i % k);
+        *c = out.beta_is_zero ? D{} : mul(out.beta, *c);
+    }
+}
+
+/// C = beta C before products are added into it.
+template <typename D>
+void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
+                          const Output<D>& out)
+{
+    if (!out.beta_is_zero && out.beta == D{1}) return;
+    scale_kernel<<<grid_for(exec, rows * k, block_size, spmm_blocks_per_sm), block_size, 0,
+                   stream_of(exec)>>>(rows, k, out);
+    check_launch(spmm_where);
+}
+
+}  // namespace
+
+template <typename V, typename I>
+SpmmAlgorithm choose_spmm(const CudaExecutor& exec, const matrix::Csr<V, I>& A, size_type)
+{
+    if (A.rows() == 0 || A.nnz() == 0) return SpmmAlgorithm::row_split;
+    // SpMV's row statistics (cached on A) decide: rows irregular or long enough for SpMV to
+    // balance by nonzeros make SpMM's row groups just as unequal.
+    return choose_csr_algorithm(exec, A) == SpmvAlgorithm::load_balanced
+               ? SpmmAlgorithm::nnz_balanced
+               : SpmmAlgorithm::row_split;
+}
+
+template <typename V, typename I>
+void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+              DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k,
+              SpmmAlgorithm algorithm)
+{
+    using D = device_type_t<V>;
+    if (algorithm == SpmmAlgorithm::vendor) {
+        spmm_csr_vendor(exec, mode, alpha, A, B, beta, C, k);
+        return;
+    }
+    if (algorithm == SpmmAlgorithm::automatic) algorithm = choose_spmm(exec, A, k);
+    const bool conj = mode == Mode::conjugate || mode == Mode::conj_transpose;
+    const auto csr = rows_of(A);
+    const auto b = on_device(B);
+    const auto out = output(alpha, beta, C);
+    if (mode == Mode::transpose || mode == Mode::conj_transpose) {
+        prepare_accumulation(exec, A.cols(), k, out);
+        if (A.nnz() == 0) return;
+        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
+            spmm_scatter_kernel<G, PerLane, RowMajor, D, I>
+                <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj, b,
+                                                                                    out, k);
+        });
+    } else if (algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0) {
+        prepare_accumulation(exec, A.rows(), k, out);
+        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
+        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
+            spmm_balanced_kernel<G, PerLane, RowMajor, D, I>
+                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
+                                                                                  conj, b, out, k);
+        });
+    } else {
+        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
+            spmm_row_kernel<G, PerLane, RowMajor, D, I>
+                <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj, b,
+                                                                                    out, k);
+        });
+    }
+    check_launch(spmm_where);
+}
+
+#define LOOM_INSTANTIATE_SPMM_CUDA(V, I)                                                         \
+    template void spmm_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,               \
+                           DenseOperand<const V>, V, DenseOperand<V>, size_type, SpmmAlgorithm); \
+    template SpmmAlgorithm choose_spmm(const CudaExecutor&, const matrix::Csr<V, I>&, size_type);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUDA)
+
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,128 @@
+// CUDA building blocks of the SpMM, SDDMM and FusedMM kernels: A's rows and the dense
+// operands in device types, groups of G lanes (a power of two) working on one row or one
+// chunk of entries, the entries of a row handed round a group by shuffles, and the
+// compile-time group shapes (G lanes, PerLane columns each) for a given k.
+#pragma once
+
+#include "base/cuda/arithmetic.cuh"
+#include "base/cuda/helpers.cuh"
+#include "base/cuda/launch.cuh"
+#include "base/cuda/warp.cuh"
+#include "sparse/spmm/operand.hpp"
+
+namespace loom::sparse::cuda {
+
+constexpr int spmm_block_size = 256;
+/// Blocks per multiprocessor of a grid-stride launch: enough to fill every warp slot.
+constexpr int spmm_blocks_per_sm = 8;
+
+template <typename D, typename I>
+struct CsrRows {
+    long long rows;
+    const I* row_ptrs;
+    const I* cols;
+    const D* values;
+};
+
+template <typename V, typename I>
+CsrRows<loom::cuda::device_type_t<V>, I> rows_of(const matrix::Csr<V, I>& A)
+{
+    return {A.rows(), A.row_ptrs().data(), A.col_idxs().data(),
+            loom::cuda::as_device(A.values().data())};
+}
+
+template <typename T>
+DenseOperand<loom::cuda::device_type_t<T>> on_device(DenseOperand<T> d)
+{
+    return {loom::cuda::as_device(d.data), d.row_step, d.col_step};
+}
+
+/// d(i, j), with the row-major case's unit column step known at compile time.
+template <bool RowMajor, typename T>
+__device__ __forceinline__ T* element(const DenseOperand<T>& d, long long i, long long j)
+{
+    return RowMajor ? d.data + i * d.row_step + j : d.data + i * d.row_step + j * d.col_step;
+}
+
+/// The lanes of this thread's aligned group of G lanes.
+template <int G>
+__device__ __forceinline__ unsigned group_mask()
+{
+    if constexpr (G == loom::cuda::warp_size) {
+        return loom::cuda::full_mask;
+    } else {
+        return ((1u << G) - 1u) << (threadIdx.x % loom::cuda::warp_size / G * G);
+    }
+}
+
+/// visit(col, a) for the entries [begin, end) of A, a conjugated when `conj` (complex types
+/// only). The G lanes of the group load G entries at once and pass them round by shuffles;
+/// every lane of the group calls it with the same range and sees every entry.
+template <int G, typename D, typename I, typename Visit>
+__device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj, long long begin,
+                                               long long end, Visit&& visit)
+{
+    const int lane = threadIdx.x % G;
+    const unsigned mask = group_mask<G>();
+    for (long long base = begin; base < end; base += G) {
+        const long long e = base + lane;
+        I col = 0;
+        D value{};
+        if (e < end) {
+            col = loom::cuda::load_cached(A.cols + e);
+            value = loom::cuda::load_cached(A.values + e);
+            if constexpr (loom::cuda::is_device_complex_v<D>) {
+                if (conj) value = loom::cuda::conj_dev(value);
+            }
+        }
+        const int count = static_cast<int>(min(static_cast<long long>(G), end - base));
+        for (int t = 0; t < count; ++t) {
+            visit(__shfl_sync(mask, col, t, G), loom::cuda::shuffle(value, t, mask, G));
+        }
+    }
+}
+
+/// Calls body.template operator()<G, PerLane>() with the group shape for k columns.
+template <bool RowMajor, typename Body>
+void with_shape(long long k, Body&& body)
+{
+    if (k <= 4) {
+        body.template operator()<4, 1>();
+    } else if (k <= 8) {
+        body.template operator()<8, 1>();
+    } else if (k <= 16) {
+        body.template operator()<16, 1>();
+    } else if constexpr (!RowMajor) {
+        body.template operator()<32, 1>();
+    } else if (k <= 32) {
+        body.template operator()<32, 1>();
+    } else if (k <= 64) {
+        body.template operator()<32, 2>();
+    } else if (k <= 128) {
+        body.template operator()<32, 4>();
+    } else {
+        body.template operator()<32, 8>();
+    }
+}
+
+/// Calls body.template operator()<G, PerLane, RowMajor>() for the operands' layouts and k.
+template <typename T, typename U, typename Body>
+void with_kernel_shape(const DenseOperand<T>& B, const DenseOperand<U>& C, long long k, Body&& body)
+{
+    if (B.row_major() && C.row_major()) {
+        with_shape<true>(
+            k, [&]<int G, int PerLane>() { body.template operator()<G, PerLane, true>(); });
+    } else {
+        with_shape<false>(
+            k, [&]<int G, int PerLane>() { body.template operator()<G, PerLane, false>(); });
+    }
+}
+
+/// Blocks of a grid-stride launch over `groups` groups of G lanes.
+template <int G>
+unsigned blocks_for(const CudaExecutor& exec, long long groups)
+{
+    return loom::cuda::grid_for(exec, groups * G, spmm_block_size, spmm_blocks_per_sm);
+}
+
+}  // namespace loom::sparse::cuda

@@ -1,0 +1,81 @@
+// cuSPARSE's CSR SpMM (SpmmAlgorithm::vendor), through the generic API on the executor's
+// cuSPARSE handle and stream, for row- and column-major B and C. The workspace is cached in
+// A's CUDA plan (shared with SpMV's vendor path).
+#include <cusparse.h>
+
+#include "base/cuda/cusparse.hpp"
+#include "base/instantiate.hpp"
+#include "sparse/spmm/kernels.hpp"
+#include "sparse/spmv/vendor.hpp"
+
+namespace loom::sparse::cuda {
+namespace {
+
+using loom::cuda::cusparse_data_type;
+using loom::cuda::cusparse_index_type;
+constexpr const char* vendor_where = "loom::sparse::spmm";
+
+#define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
+
+/// The order and leading dimension of a rows x cols operand.
+template <typename T>
+void describe(const DenseOperand<T>& d, cusparseOrder_t& order, long long& ld)
+{
+    order = d.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    ld = d.row_major() ? d.row_step : d.col_step;
+}
+
+}  // namespace
+
+template <typename V, typename I>
+void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                     DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k)
+{
+    if (mode == Mode::conjugate) {
+        throw NotSupported(vendor_where,
+                           "cuSPARSE offers no conj(A) without transposition (Mode::conjugate); "
+                           "use SpmmAlgorithm::automatic, row_split or nnz_balanced");
+    }
+    const bool transposes = mode == Mode::transpose || mode == Mode::conj_transpose;
+    // Like SpMV's vendor path: no entries, or duplicates (more entries than rows * cols,
+    // which cuSPARSE rejects), go to the native kernel, which computes the same product.
+    if (A.nnz() == 0 || static_cast<double>(A.nnz()) >
+                            static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
+        spmm_csr(exec, mode, alpha, A, B, beta, C, k, SpmmAlgorithm::row_split);
+        return;
+    }
+    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
+    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto index = cusparse_index_type<I>();
+    const auto op = cusparse_operation(mode, is_complex_v<V>);
+    SpMat matA;
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
+        matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
+        A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
+    const long long b_rows = transposes ? A.rows() : A.cols();
+    const long long c_rows = transposes ? A.cols() : A.rows();
+    cusparseOrder_t order = CUSPARSE_ORDER_ROW;
+    long long ld = 0;
+    ConstDnMat matB;
+    describe(B, order, ld);
+    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(matB.out(), b_rows, k, ld, B.data, type, order));
+    DnMat matC;
+    describe(C, order, ld);
+    LOOM_CUSPARSE_CHECK(cusparseCreateDnMat(matC.out(), c_rows, k, ld, C.data, type, order));
+    std::size_t bytes = 0;
+    LOOM_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                &alpha, matA.get(), matB.get(), &beta, matC.get(),
+                                                type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    void* buffer = vendor_workspace(A, bytes);
+    LOOM_CUSPARSE_CHECK(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                     matA.get(), matB.get(), &beta, matC.get(), type,
+                                     CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+}
+
+#define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                              \
+    template void spmm_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&, \
+                                  DenseOperand<const V>, V, DenseOperand<V>, size_type);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
+
+}  // namespace loom::sparse::cuda

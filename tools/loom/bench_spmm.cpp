@@ -1,0 +1,82 @@
+// loom bench spmm | sddmm | fusedmm: for each --k, the kernel checked against the reference,
+// then timed against a peer in the same run.
+#include <memory>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "bench/spmm_bench.hpp"
+#include "bench_support.hpp"
+#include "command.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct SpmmBenchCli {
+    MatrixSource source;
+    std::vector<size_type> ks{32, 64, 128, 256};
+    std::string peer = "none";
+    BenchRun run{20};
+};
+
+int run_bench(const SpmmBenchCli& cli, bench::SpmmKernel kernel)
+{
+    bench::SpmmBenchOptions options;
+    options.exec = cli.run.executor();
+    options.kernel = kernel;
+    options.ks = cli.ks;
+    options.peer = bench::parse_peer(cli.peer);
+    options.samples = cli.run.reps;
+    options.matrix_name = cli.source.name();
+    options.copy_bytes = cli.run.copy_bytes();
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(cli.run.json, bench::bench_spmm(cli.source.build<V>(), options));
+        return exit_ok;
+    });
+}
+
+/// The command line of one of the three kernels.
+Runner setup_for(CLI::App& sub, bench::SpmmKernel kernel)
+{
+    auto cli = std::make_shared<SpmmBenchCli>();
+    cli->source.add_to(sub, "Matrix file (.mtx or .bin)");
+    cli->run.add_to(sub);
+    sub.add_option("--k", cli->ks, "Columns of the dense operands, comma-separated")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    sub.add_option("--peer", cli->peer,
+                   "Library timed alongside: cusparse (CUDA) or eigen (host, spmm only)")
+        ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
+        ->capture_default_str();
+    sub.footer(fmt::format(
+        "Every kernel is first checked against the reference backend (error relative to the\n"
+        "largest entry); a wrong result aborts the run. Then: warm-up, and the median of\n"
+        "--reps samples. Dense operands are row-major, random in [-1, 1).\n"
+        "  GB/s      minimal bytes / time, bytes = {}\n"
+        "  GFLOP/s   {}\n"
+        "  of copy   GB/s over the copy bandwidth measured in this run\n"
+        "  vs peer   peer time / Loom time (> 1: Loom is faster). cusparse: SpMM, SDDMM, or for\n"
+        "            fusedmm SDDMM followed by SpMM (Loom's vendor paths); eigen: row-major\n"
+        "            SparseMatrix times a row-major dense matrix on the same threads\n"
+        "  spmv per column (spmm): k single-column SpMVs, A read once per column\n"
+        "SPEC:\n{}",
+        bench::spmm_bytes_formula, bench::spmm_flops_formula, generator_help));
+    sub.callback([cli] { cli->source.require(); });
+    return [cli, kernel] { return run_bench(*cli, kernel); };
+}
+
+Runner setup_spmm(CLI::App& sub) { return setup_for(sub, bench::SpmmKernel::spmm); }
+Runner setup_sddmm(CLI::App& sub) { return setup_for(sub, bench::SpmmKernel::sddmm); }
+Runner setup_fusedmm(CLI::App& sub) { return setup_for(sub, bench::SpmmKernel::fusedmm); }
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_BENCH(spmm, "spmm", "Check, then time C = A*B (B dense) against a peer, per k",
+                    loom::cli::setup_spmm);
+LOOM_REGISTER_BENCH(sddmm, "sddmm", "Check, then time S = (X Y^T) o pattern(A), per k",
+                    loom::cli::setup_sddmm);
+LOOM_REGISTER_BENCH(fusedmm, "fusedmm",
+                    "Check, then time Z = (X Y^T o pattern(A)) W against SDDMM + SpMM, per k",
+                    loom::cli::setup_fusedmm);

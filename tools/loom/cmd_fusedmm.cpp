@@ -1,0 +1,70 @@
+// loom fusedmm A.mtx X.mtx Y.mtx W.mtx --op sigmoid -o Z.mtx:
+// Z = edge(X Y^T o pattern(A)) W on any backend, the sampled values never stored.
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/sparse/fusedmm.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct FusedmmCliOptions {
+    std::string matrix;
+    std::string x;
+    std::string y;
+    std::string w;
+    std::string output;
+    std::string op = "identity";
+    ExecOptions run;
+};
+
+template <typename V>
+int run(const FusedmmCliOptions& options)
+{
+    if constexpr (is_complex_v<V>) {
+        throw NotSupported("loom fusedmm",
+                           "FusedMM takes real value types (--type double or float)");
+    } else {
+        const auto exec = options.run.executor();
+        const auto host = detail::host_executor();
+        const matrix::Csr<V, index_type> A(exec, read_matrix<V>(options.matrix));
+        const matrix::Dense<V> X(exec, matrix::read_dense<V>(host, options.x));
+        const matrix::Dense<V> Y(exec, matrix::read_dense<V>(host, options.y));
+        const matrix::Dense<V> W(exec, matrix::read_dense<V>(host, options.w));
+        matrix::Dense<V> Z(exec, dim2{A.rows(), W.cols()});
+        sparse::fusedmm(sparse::parse_edge_op(options.op), A, X, Y, W, Z);
+        matrix::write_mtx(options.output, Z);
+        return exit_ok;
+    }
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<FusedmmCliOptions>();
+    sub.add_option("matrix", options->matrix, "Sparse matrix A whose pattern is sampled")
+        ->required();
+    sub.add_option("X", options->x, "Dense X, one row per row of A (Matrix Market array)")
+        ->required();
+    sub.add_option("Y", options->y, "Dense Y, one row per column of A (Matrix Market array)")
+        ->required();
+    sub.add_option("W", options->w, "Dense W, one row per column of A (Matrix Market array)")
+        ->required();
+    sub.add_option("-o,--output", options->output, "Where to write Z (Matrix Market array)")
+        ->required();
+    sub.add_option("--op", options->op,
+                   "Edge operator on s = x_i . y_j: identity (s), scale (a_ij s), sigmoid")
+        ->check(CLI::IsMember(names_of(sparse::EdgeOp{}).spellings()))
+        ->capture_default_str();
+    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
+    return [options] {
+        return with_value_type(options->run.type,
+                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(fusedmm, "Z = edge(X Y^T o pattern(A)) W in one pass, on a chosen backend",
+                      loom::cli::setup);

@@ -1,0 +1,59 @@
+// loom sddmm A.mtx X.mtx Y.mtx -o S.mtx: S = (X Y^T) o pattern(A) on any backend.
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "command.hpp"
+#include "loom/sparse/sddmm.hpp"
+
+namespace loom::cli {
+namespace {
+
+struct SddmmCliOptions {
+    std::string matrix;
+    std::string x;
+    std::string y;
+    std::string output;
+    std::string algorithm = "auto";
+    ExecOptions run;
+};
+
+template <typename V>
+int run(const SddmmCliOptions& options)
+{
+    const auto exec = options.run.executor();
+    const auto host = detail::host_executor();
+    matrix::Csr<V, index_type> S(exec, read_matrix<V>(options.matrix));
+    const matrix::Dense<V> X(exec, matrix::read_dense<V>(host, options.x));
+    const matrix::Dense<V> Y(exec, matrix::read_dense<V>(host, options.y));
+    sparse::SddmmOptions sddmm_options;
+    sddmm_options.algorithm = sparse::parse_sddmm_algorithm(options.algorithm);
+    sparse::sddmm(V{1}, X, Y, V{0}, S, sddmm_options);
+    matrix::write_mtx(options.output, matrix::Csr<V, index_type>(host, S));
+    return exit_ok;
+}
+
+Runner setup(CLI::App& sub)
+{
+    auto options = std::make_shared<SddmmCliOptions>();
+    sub.add_option("matrix", options->matrix, "Sparse matrix A whose pattern is sampled")
+        ->required();
+    sub.add_option("X", options->x, "Dense X, one row per row of A (Matrix Market array)")
+        ->required();
+    sub.add_option("Y", options->y, "Dense Y, one row per column of A (Matrix Market array)")
+        ->required();
+    sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")->required();
+    sub.add_option("--algorithm", options->algorithm, "SDDMM kernel")
+        ->check(CLI::IsMember(names_of(sparse::SddmmAlgorithm{}).spellings()))
+        ->capture_default_str();
+    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
+    return [options] {
+        return with_value_type(options->run.type,
+                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
+    };
+}
+
+}  // namespace
+}  // namespace loom::cli
+
+LOOM_REGISTER_COMMAND(sddmm, "S = (X Y^T) o pattern(A), X and Y dense, on a chosen backend",
+                      loom::cli::setup);

@@ -74,6 +74,25 @@ struct CommonParameters {
 template <typename SolverT>
 class Factory;
 
+template <typename V>
+class IterativeSolver;
+
+/// What every solver's Factory is: a LinOpFactory whose generate gives an IterativeSolver,
+/// with its result(), whichever solver it makes (solver::from_config returns one).
+template <typename V>
+class IterativeSolverFactory : public LinOpFactory<V> {
+public:
+    /// A solver for `system`; BadInput when system is null.
+    std::shared_ptr<IterativeSolver<V>> generate(std::shared_ptr<const LinOp<V>> system) const
+    {
+        return std::static_pointer_cast<IterativeSolver<V>>(
+            LinOpFactory<V>::generate(std::move(system)));
+    }
+
+protected:
+    using LinOpFactory<V>::LinOpFactory;
+};
+
 /// Fluent setters shared by every solver's builder. Derived is the concrete builder.
 template <typename Derived, typename Params, typename SolverT>
 class BuilderBase {
@@ -140,13 +159,13 @@ protected:
 
 /// Binds a solver's parameters to system matrices.
 template <typename SolverT>
-class Factory final : public LinOpFactory<typename SolverT::value_type> {
+class Factory final : public IterativeSolverFactory<typename SolverT::value_type> {
 public:
     using value_type = typename SolverT::value_type;
     using Parameters = typename SolverT::Parameters;
 
     Factory(std::shared_ptr<const Executor> exec, Parameters params)
-        : LinOpFactory<value_type>(std::move(exec)), params_(std::move(params))
+        : IterativeSolverFactory<value_type>(std::move(exec)), params_(std::move(params))
     {}
 
     const Parameters& parameters() const noexcept { return params_; }

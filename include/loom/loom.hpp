@@ -15,6 +15,7 @@
 #include "loom/base/lower_precision.hpp"
 #include "loom/base/names.hpp"
 #include "loom/base/plan_cache.hpp"
+#include "loom/base/resources.hpp"
 #include "loom/base/types.hpp"
 
 #include "loom/launch/host_team.hpp"

@@ -1,5 +1,8 @@
 #include "loom/base/executor.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -7,6 +10,7 @@
 #include "base/cuda/memory.hpp"
 #include "loom/base/array.hpp"  // declares detail::host_executor (exported from there)
 #include "loom/base/error.hpp"
+#include "loom/base/resources.hpp"
 #include "loom/config.hpp"
 
 #if LOOM_HAS_OPENMP
@@ -24,8 +28,9 @@ void* host_alloc(std::size_t bytes, const char* where)
     std::size_t rounded = (bytes + host_alignment - 1) / host_alignment * host_alignment;
     void* ptr = std::aligned_alloc(host_alignment, rounded);
     if (ptr == nullptr) {
-        throw AllocationError(where, "could not allocate " + std::to_string(bytes) +
-                                         " bytes of host memory");
+        const auto available = static_cast<std::size_t>(::sysconf(_SC_AVPHYS_PAGES)) *
+                               static_cast<std::size_t>(::sysconf(_SC_PAGE_SIZE));
+        throw OutOfMemory(where, "host memory", bytes, available);
     }
     return ptr;
 }
@@ -69,8 +74,14 @@ bool OmpExecutor::available() noexcept { return LOOM_HAS_OPENMP; }
 
 std::shared_ptr<const OmpExecutor> OmpExecutor::create(int num_threads)
 {
+    // 0 is the OpenMP default; above max_omp_threads the OpenMP runtime can crash.
+    if (num_threads < 0 || num_threads > max_omp_threads) {
+        throw BadInput("loom::OmpExecutor::create",
+                       "the thread count must lie in [1, " + std::to_string(max_omp_threads) +
+                           "] (0: the OpenMP default), got " + std::to_string(num_threads));
+    }
 #if LOOM_HAS_OPENMP
-    if (num_threads <= 0) num_threads = omp_get_max_threads();
+    if (num_threads == 0) num_threads = std::min(omp_get_max_threads(), max_omp_threads);
     return std::shared_ptr<const OmpExecutor>(new OmpExecutor(num_threads));
 #else
     (void)num_threads;

@@ -35,6 +35,10 @@ constexpr const char* where = "loom::solver::from_config";
 /// Block Jacobi blocks are at most this large (issue 3: up to 32 x 32).
 constexpr size_type max_jacobi_block_size = 32;
 
+/// Nesting limits of a config (see check_nesting); config.hpp documents them.
+constexpr size_type max_config_depth = 64;
+constexpr size_type max_solver_depth = 8;
+
 /// A JSON value and the key path that leads to it ("preconditioner.criteria.max_iters"),
 /// with the checks that report a wrong value by that path.
 class Node {
@@ -649,7 +653,8 @@ json parse(std::string_view text)
 {
     try {
         return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for a number beyond double (1e400).
         // e.what() is "[json.exception.parse_error.101] parse error at line 2, column 5: ..."
         std::string message = e.what();
         const auto bracket = message.find("] ");
@@ -660,20 +665,64 @@ json parse(std::string_view text)
     }
 }
 
+/// Refuses configs nested deeper than max_config_depth JSON levels or max_solver_depth
+/// solvers, before the recursive reader sees them: thousands of levels overflowed its stack,
+/// and as each nested solver applies the one inside it at least twice per iteration, 30
+/// solvers deep ran for ever. The walk keeps its own stack.
+void check_nesting(const json& config)
+{
+    struct Level {
+        const json* value;
+        std::string path;
+        size_type depth;
+        size_type solvers;
+    };
+    std::vector<Level> pending{{&config, "", 1, 0}};
+    while (!pending.empty()) {
+        auto level = std::move(pending.back());
+        pending.pop_back();
+        const auto& value = *level.value;
+        const auto shown_path = level.path.empty() ? std::string("the config") : level.path;
+        if (level.depth > max_config_depth) {
+            throw BadInput(where, shown_path + ": nested more than " +
+                                      std::to_string(max_config_depth) + " levels deep");
+        }
+        if (value.is_object() && value.contains("solver")) ++level.solvers;
+        if (level.solvers > max_solver_depth) {
+            throw BadInput(where, shown_path + ": more than " + std::to_string(max_solver_depth) +
+                                      " solvers nested in one another (each multiplies the "
+                                      "work of the ones inside it)");
+        }
+        if (!value.is_structured()) continue;
+        std::size_t index = 0;
+        for (const auto& item : value.items()) {
+            const auto key = value.is_array() ? "[" + std::to_string(index++) + "]" : item.key();
+            const auto separator = level.path.empty() || value.is_array() ? "" : ".";
+            pending.push_back(
+                {&item.value(), level.path + separator + key, level.depth + 1, level.solvers});
+        }
+    }
+}
+
 }  // namespace
 
 template <typename V, typename I>
-std::shared_ptr<const LinOpFactory<V>> from_config(std::string_view json_text,
-                                                   std::shared_ptr<const Executor> exec)
+std::shared_ptr<const IterativeSolverFactory<V>> from_config(std::string_view json_text,
+                                                    std::shared_ptr<const Executor> exec)
 {
     if (!exec) throw BadInput(where, "the executor is null");
     const auto config = parse(json_text);
-    return Reader<V, I>(std::move(exec)).solver(Node(config, ""), InitialGuess::provided);
+    check_nesting(config);
+    auto factory = std::dynamic_pointer_cast<const IterativeSolverFactory<V>>(
+        Reader<V, I>(std::move(exec)).solver(Node(config, ""), InitialGuess::provided));
+    // Every solver the reader builds is an iterative solver's Factory.
+    if (!factory) throw NotSupported(where, "the config does not describe an iterative solver");
+    return factory;
 }
 
 template <typename V, typename I>
-std::shared_ptr<const LinOpFactory<V>> from_config_file(const std::string& path,
-                                                        std::shared_ptr<const Executor> exec)
+std::shared_ptr<const IterativeSolverFactory<V>> from_config_file(const std::string& path,
+                                                         std::shared_ptr<const Executor> exec)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("loom::solver::from_config_file", "cannot open '" + path + "'");
@@ -689,9 +738,9 @@ std::shared_ptr<const LinOpFactory<V>> from_config_file(const std::string& path,
 }
 
 #define LOOM_INSTANTIATE_FROM_CONFIG(V, I)                                  \
-    template std::shared_ptr<const LinOpFactory<V>> from_config<V, I>(      \
-        std::string_view, std::shared_ptr<const Executor>);                 \
-    template std::shared_ptr<const LinOpFactory<V>> from_config_file<V, I>( \
+    template std::shared_ptr<const IterativeSolverFactory<V>> from_config<V, I>(      \
+        std::string_view, std::shared_ptr<const Executor>);                  \
+    template std::shared_ptr<const IterativeSolverFactory<V>> from_config_file<V, I>( \
         const std::string&, std::shared_ptr<const Executor>);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FROM_CONFIG)
 

@@ -3,6 +3,7 @@
 #include "loom/base/array.hpp"
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/resources.hpp"
 #include "support/executors.hpp"
 
 namespace {
@@ -51,6 +52,21 @@ TEST(Executor, ArrayViewDoesNotOwn)
 TEST(Executor, NegativeSizeIsBadInput)
 {
     EXPECT_THROW(loom::Array<double>(loom::ReferenceExecutor::create(), -1), loom::BadInput);
+}
+
+TEST(Executor, OmpThreadCountIsLimited)
+{
+    // 100000 threads crashed inside the OpenMP runtime.
+    for (const int threads : {-1, loom::max_omp_threads + 1, 100000}) {
+        EXPECT_THROW(loom::OmpExecutor::create(threads), loom::BadInput) << threads;
+    }
+    if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
+    EXPECT_EQ(loom::OmpExecutor::create(3)->num_threads(), 3);
+    EXPECT_EQ(loom::OmpExecutor::create(loom::max_omp_threads)->num_threads(),
+              loom::max_omp_threads);
+    const auto by_default = loom::OmpExecutor::create()->num_threads();
+    EXPECT_GE(by_default, 1);
+    EXPECT_LE(by_default, loom::max_omp_threads);
 }
 
 TEST(Executor, MakeExecutorByName)

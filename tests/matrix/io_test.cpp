@@ -788,3 +788,102 @@ TEST(MtxBinary, CorruptFilesAreBadInputNamingTheFile)
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------------ hardening (issue 18)
+
+TEST(MtxHardening, SymmetricEntriesAboveTheDiagonalAreErrorsNamingTheLine)
+{
+    // A(1, 2) listed besides A(2, 1) was mirrored twice: counted double.
+    for (const std::string symmetry : {"symmetric", "skew-symmetric", "hermitian"}) {
+        expect_malformed("%%MatrixMarket matrix coordinate real " + symmetry +
+                             "\n2 2 2\n2 1 1\n1 2 1\n",
+                         4, "entry (1, 2) lies above the diagonal");
+    }
+}
+
+#if LOOM_HAS_COMPLEX_DOUBLE_ || LOOM_HAS_COMPLEX_FLOAT_
+TEST(MtxHardening, HermitianDiagonalMustBeReal)
+{
+    using C = std::conditional_t<LOOM_HAS_COMPLEX_DOUBLE_, std::complex<double>, std::complex<float>>;
+    expect_bad_input(
+        [] {
+            std::istringstream in(
+                "%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 1 0\n2 2 1 3\n");
+            matrix::read_csr<C, Index>(test::reference(), in);
+        },
+        {"<stream>:4:", "diagonal entry (2, 2) of a hermitian file is not real"});
+    expect_bad_input(
+        [] {
+            std::istringstream in(
+                "%%MatrixMarket matrix array complex hermitian\n2 2\n1 2\n3 0\n4 0\n");
+            matrix::read_dense<C>(test::reference(), in);
+        },
+        {"<stream>:3:", "not real"});
+}
+#endif
+
+TEST(MtxHardening, ACutInTheLastNumberIsDetected)
+{
+    const std::string head = "%%MatrixMarket matrix coordinate real general\n2 2 2\n";
+    const std::string whole = head + "1 1 531278103.775\n2 2 531278103.775";
+    // Without its final line break the file still reads: real files (e05r0000) end so.
+    EXPECT_EQ(host_csr(read_text<Value, Index>(whole)).values.back(), Value(531278103.775));
+    // Every cut inside the last number that leaves a valid number is refused.
+    for (std::size_t cut = whole.size() - 12; cut < whole.size(); ++cut) {
+        expect_malformed(whole.substr(0, cut), 4, "looks cut off");
+    }
+    TempFile file;
+    file.write(whole.substr(0, whole.size() - 10));
+    expect_bad_input([&] { matrix::read_csr<Value, Index>(test::reference(), file.path()); },
+                     {file.path() + ":4:", "'531'", "looks cut off"});
+    expect_malformed("%%MatrixMarket matrix array real general\n2 1\n0.125\n0.1", 4,
+                     "looks cut off");
+}
+
+TEST(MtxHardening, ByteOrderMarkAndWindowsLineEndsAreAccepted)
+{
+    const auto A = read_text<Value, Index>(
+        "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\r\n2 2 1\r\n2 1 5\r\n");
+    EXPECT_EQ(host_csr(A).ptrs, (std::vector<Index>{0, 0, 1}));
+    EXPECT_EQ(host_csr(A).values, (std::vector<Value>{Value{5}}));
+}
+
+TEST(MtxHardening, MessagesShowInputEscapedAndBounded)
+{
+    // A CRLF line quoted without its '\r'; control characters escaped; long lines cut.
+    expect_malformed("%%MatrixMarket matrix coordinate real general\r\n1 1 1\r\n1 1 x\r\n", 3,
+                     "value 'x' is not a number");
+    expect_malformed("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 \x01\n", 3,
+                     "value '\\x01'");
+    try {
+        std::istringstream in("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1 " +
+                              std::string(10000, 'y') + "\n");
+        matrix::read_csr<Value, Index>(test::reference(), in);
+        ADD_FAILURE() << "no error";
+    } catch (const BadInput& e) {
+        EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+    }
+    // Bare '\r' line ends (classic Mac) make one line: said so, not echoed raw.
+    expect_malformed("%%MatrixMarket matrix coordinate real general\r1 1 1\r1 1 1\r", 1,
+                     "bare carriage return");
+}
+
+TEST(MtxHardening, SizesBeyondMemoryAreRefusedBeforeAllocating)
+{
+    // A vector file declaring 3e9 x 3e9 (coordinate: few bytes, 72 exabytes dense).
+    try {
+        std::istringstream in(
+            "%%MatrixMarket matrix coordinate real general\n3000000000 3000000000 0\n");
+        matrix::read_dense<Value>(test::reference(), in);
+        ADD_FAILURE() << "no error";
+    } catch (const AllocationError& e) {
+        EXPECT_NE(std::string(e.what()).find("a dense 3000000000 x 3000000000 matrix needs"),
+                  std::string::npos)
+            << e.what();
+    }
+    if constexpr (sizeof(Index) == 8) {
+        std::istringstream in("%%MatrixMarket matrix coordinate real general\n"
+                              "1000000000000000 1 0\n");
+        EXPECT_THROW((matrix::read_csr<Value, Index>(test::reference(), in)), AllocationError);
+    }
+}

@@ -391,6 +391,63 @@ TEST(Config, RefusesEveryMalformedConfig)
     }
 }
 
+/// A config of `levels` solvers, each the preconditioner of the one around it.
+std::string nested_solvers(int levels)
+{
+    std::string text;
+    for (int level = 0; level < levels; ++level) {
+        text += R"({"solver": "cg", "criteria": {"max_iters": 1}, "preconditioner": )";
+    }
+    text += "\"none\"";
+    for (int level = 0; level < levels; ++level) text += "}";
+    return text;
+}
+
+TEST(Config, NestingIsLimited)
+{
+    // 8 solvers deep is accepted: IR around GMRES around ... is far less.
+    EXPECT_NO_THROW(parse(nested_solvers(8)));
+    // 30 solvers with max_iters 1 each ran for ever (the work doubles per level).
+    const auto thirty = error_of(nested_solvers(30));
+    EXPECT_NE(thirty.find("more than 8 solvers nested"), std::string::npos) << thirty;
+    EXPECT_NE(thirty.find("preconditioner.preconditioner"), std::string::npos) << thirty;
+    // ~6000 levels overflowed the stack of the recursive reader.
+    const auto deep = error_of(nested_solvers(6000));
+    EXPECT_NE(deep.find("more than 8 solvers nested"), std::string::npos) << deep.substr(0, 300);
+    const auto arrays = error_of(R"({"solver": "cg", "criteria": {"max_iters": 1}, "x": )" +
+                                 std::string(100000, '[') + std::string(100000, ']') + "}");
+    EXPECT_NE(arrays.find("nested more than 64 levels deep"), std::string::npos)
+        << arrays.substr(0, 300);
+}
+
+TEST(Config, TolerancesMustBeFinite)
+{
+    // 1e400 overflows a double: it was an internal JSON exception (exit 3 in loom solve).
+    const auto huge = error_of(R"({"solver": "cg", "criteria": {"relative_residual": 1e400}})");
+    EXPECT_NE(huge.find("loom::solver::from_config: invalid JSON"), std::string::npos) << huge;
+    EXPECT_NE(huge.find("1e400"), std::string::npos) << huge;
+    const auto negative = error_of(R"({"solver": "cg", "criteria": {"absolute_residual": -1}})");
+    EXPECT_NE(negative.find("expected a non-negative number"), std::string::npos) << negative;
+}
+
+TEST(Config, GenerateGivesTheSolverWithItsResult)
+{
+    const auto exec = test::reference();
+    const auto A = grid_matrix<V>(exec, 6, 0.0, 0.2);
+    const auto factory = solver::from_config<V>(
+        R"({"solver": "cg", "criteria": {"max_iters": 100, "relative_residual": 1e-8}})", exec);
+    const auto cg = factory->generate(A);  // an IterativeSolver<V>: result() at hand
+    auto b = test::random_dense<V>(exec, {A->size().rows, 1}, 3);
+    matrix::Dense<V> x(exec, b.size());
+    x.fill(V{0});
+    cg->apply(b, x);
+    EXPECT_TRUE(cg->result().converged());
+    EXPECT_GT(cg->result().iterations, 0);
+    EXPECT_STREQ(cg->name(), "cg");
+    // Still the solver's own factory, as the builder makes it.
+    EXPECT_NE(dynamic_cast<const solver::Factory<solver::Cg<V>>*>(factory.get()), nullptr);
+}
+
 TEST(Config, RefusesNullExecutor)
 {
     EXPECT_THROW(

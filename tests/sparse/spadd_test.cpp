@@ -292,6 +292,33 @@ TYPED_TEST(Spadd, BadInput)
     EXPECT_THROW(sparse::parse_spadd_algorithm("fast"), loom::BadInput);
 }
 
+TYPED_TEST(Spadd, OutputAliasingAnInputIsBadInput)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    // spadd_symbolic(h, C, A, C) + spadd_numeric(h, 1, C, 1, A, C) returned A, not 2A.
+    for (const auto& exec : loom::test::backends()) {
+        SCOPED_TRACE(exec->name());
+        const Csr A(exec, loom::test::random_csr<V, I>(this->ref, {12, 12, 3}));
+        Csr C(A);
+        const auto before = C.values().to_host();
+        sparse::SpaddHandle<V, I> handle;
+        EXPECT_THROW(sparse::spadd_symbolic(handle, C, A, C), loom::BadInput);
+        EXPECT_THROW(sparse::spadd_symbolic(handle, A, C, C), loom::BadInput);
+        EXPECT_EQ(C.values().to_host(), before);  // untouched
+        // A handle analysed for separate matrices, then asked to write into an input.
+        Csr D;
+        sparse::spadd_symbolic(handle, C, A, D);
+        EXPECT_THROW(sparse::spadd_numeric(handle, V{1}, C, V{1}, A, C), loom::BadInput);
+        EXPECT_EQ(C.values().to_host(), before);
+        // A view of an input's arrays is the input too.
+        auto view = Csr(exec, {12, 12}, A.nnz());
+        view.values() = loom::Array<V>::view(exec, A.nnz(), const_cast<V*>(A.values().const_data()));
+        EXPECT_THROW(sparse::spadd_numeric(handle, V{1}, C, V{1}, A, view), loom::BadInput);
+    }
+}
+
 TYPED_TEST(Spadd, CusparseMatchesNative)
 {
     using V = typename TestFixture::V;

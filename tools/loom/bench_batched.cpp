@@ -49,7 +49,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("--n", cli->orders, "Matrix orders: 3..32 (each), 3,5,8 or 16")
         ->capture_default_str();
     sub.add_option("--batch", cli->batch, "Matrices per call")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.add_option("--mode", cli->mode, "Launch of the batched routines")
         ->check(CLI::IsMember(names_of(batched::Launch{}).spellings()))
@@ -61,7 +61,7 @@ Runner setup(CLI::App& sub)
         ->check(CLI::IsMember(names_of(bench::BatchedPeer{}).spellings()))
         ->capture_default_str();
     sub.add_option("--check", cli->check, "Matrices checked against the reference backend")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.footer(fmt::format(
         "Each order is first checked on the first --check matrices against the reference\n"

@@ -44,7 +44,7 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--peak-gflops", cli->peak,
                    "Peak GFLOP/s of the machine, for the 'of peak' columns")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number());
     sub.footer(
         "Every path is first checked against the reference backend (relative "
         "Frobenius error;\n"

@@ -45,7 +45,7 @@ Runner setup(CLI::App& sub)
     auto cli = std::make_shared<IoBenchCli>();
     cli->source.add_to(sub, "Matrix Market file (.mtx)");
     sub.add_option("--reps", cli->reps, "Timed reads of each file; the median is reported")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     add_exec_options(sub, cli->report, {.json = true});
     sub.footer(std::string("SPEC:\n") + generator_help);

@@ -54,7 +54,7 @@ Runner setup(CLI::App& sub)
         ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
         ->capture_default_str();
     sub.add_option("--iters", cli->iterations, "Iterations per timed solve")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.add_flag("--no-overhead", cli->no_overhead, "Skip the 1x1 overhead measurement");
     sub.add_option("--scaling", cli->scaling,

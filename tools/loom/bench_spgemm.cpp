@@ -47,7 +47,7 @@ Runner setup(CLI::App& sub)
     sub.add_flag("--unsorted", cli->unsorted, "Leave the columns of C's rows unsorted");
     sub.add_option("--check-limit", cli->check_limit,
                    "Multiply-adds the reference check may cost; beyond, a sample of rows")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.footer(fmt::format(
         "Every kernel's C is first checked against the reference backend (error relative to\n"

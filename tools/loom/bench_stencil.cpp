@@ -21,7 +21,7 @@ Runner setup(CLI::App& sub_app)
     auto cli = std::make_shared<StencilBenchCli>();
     auto* sub = &sub_app;
     sub->add_option("--grid", cli->grid, "Points along each direction of the box")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub->add_option("--points", cli->points, "Stencil: 3 (1D), 5, 9 (2D), 7, 27 (3D)")
         ->check(CLI::IsMember({3, 5, 7, 9, 27}))

@@ -1,14 +1,18 @@
 #include "cli_support.hpp"
 
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 #include "base/instantiate.hpp"
+#include "loom/base/resources.hpp"
 
 namespace loom::cli {
 
@@ -25,39 +29,86 @@ std::shared_ptr<const Executor> make_executor(const std::string& name, int threa
 
 namespace {
 
-/// Accepts what parse_executor_name accepts, so that a bad --exec is a usage error.
-CLI::Validator executor_check()
+/// A validator that accepts what `check` accepts (it returns) and reports the message of its
+/// BadInput otherwise: the library's own check becomes a command-line error (exit 1).
+CLI::Validator validator_of(void (*check)(const std::string&), const std::string& description)
 {
-    const auto names = names_of(ExecKind{}).names();
-    std::string accepted;
-    for (const auto& name : names) accepted += name + ",";
     return CLI::Validator(
-        [](std::string& text) -> std::string {
+        [check](std::string& text) -> std::string {
             try {
-                parse_executor_name(text);
+                check(text);
                 return {};
             } catch (const BadInput& e) {
                 const std::string what = e.what();
                 return what.substr(e.where().size() + 2);  // without "where: "
             }
         },
-        "{" + accepted + "cuda:N}");
+        description);
+}
+
+/// Accepts what parse_executor_name accepts, so that a bad --exec is a usage error.
+CLI::Validator executor_check()
+{
+    const auto names = names_of(ExecKind{}).names();
+    std::string accepted;
+    for (const auto& name : names) accepted += name + ",";
+    return validator_of([](const std::string& text) { parse_executor_name(text); },
+                        "{" + accepted + "cuda:N}");
 }
 
 }  // namespace
 
+namespace {
+
+/// Accepts finite numbers above `minimum` (at or above it unless `strict`).
+CLI::Validator number_from(double minimum, bool strict, const std::string& description)
+{
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            const bool number = !text.empty() && end == text.c_str() + text.size();
+            if (number && std::isfinite(value) && (strict ? value > minimum : value >= minimum)) {
+                return {};
+            }
+            return "expected a finite " + description + ", got '" + bounded(text) + "'";
+        },
+        description);
+}
+
+}  // namespace
+
+CLI::Validator positive_number() { return number_from(0, true, "number > 0"); }
+CLI::Validator non_negative_number() { return number_from(0, false, "number >= 0"); }
+
+std::string bounded(std::string_view text, std::size_t limit)
+{
+    if (text.size() <= limit) return std::string(text);
+    return std::string(text.substr(0, limit)) + "... (" + std::to_string(text.size()) +
+           " characters)";
+}
+
+std::string readable(double value) { return fmt::format("{:.6g}", value); }
+
+void add_exec_and_threads(CLI::App& sub, std::string& exec, int& threads)
+{
+    sub.add_option("--exec", exec, "Backend")->check(executor_check())->capture_default_str();
+    sub.add_option("--threads", threads,
+                   "OpenMP threads, 1 to " + std::to_string(max_omp_threads) +
+                       " (default: all)")
+        ->check(CLI::Range(1, max_omp_threads));
+}
+
 void add_exec_options(CLI::App& sub, ExecOptions& options, ExecOptionSet which)
 {
-    if (which.exec) {
-        sub.add_option("--exec", options.exec, "Backend")
-            ->check(executor_check())
-            ->capture_default_str();
-        sub.add_option("--threads", options.threads, "OpenMP threads (default: all)")
-            ->check(CLI::PositiveNumber);
-    }
+    if (which.exec) add_exec_and_threads(sub, options.exec, options.threads);
     if (which.type != TypeOption::none) {
         auto types = names_of(ValueType{}).spellings();
         std::string help = "Value type of the computation";
+        if (which.type == TypeOption::named_by_input) {
+            options.type = "auto";
+            help += " (default: complex-double for complex input, else double)";
+        }
         if (which.type == TypeOption::named_or_auto) {
             options.type = "auto";
             types.insert(types.begin(), "auto");
@@ -80,6 +131,22 @@ FileFormat file_format(const std::string& path)
     throw BadInput("loom", "cannot tell the format of '" + path +
                                "': use .mtx for Matrix Market or .bin for Loom's binary CSR");
 }
+
+void check_dense_output(const std::string& path)
+{
+    if (file_format(path) != FileFormat::matrix_market) {
+        throw BadInput("loom", "'" + path +
+                                   "': dense results are written as Matrix Market arrays; "
+                                   "name the file .mtx (.bin holds sparse CSR matrices only)");
+    }
+}
+
+CLI::Validator matrix_file_check()
+{
+    return validator_of([](const std::string& path) { file_format(path); }, "FILE.mtx|FILE.bin");
+}
+
+CLI::Validator dense_output_check() { return validator_of(check_dense_output, "FILE.mtx"); }
 
 namespace {
 
@@ -124,12 +191,12 @@ matrix::Csr<V, index_type> read_matrix(const std::string& path)
 std::complex<double> parse_scalar(const std::string& text, const std::string& option)
 {
     const auto fail = [&]() -> std::complex<double> {
-        throw BadInput("loom", option + " expects a number or re,im; got '" + text + "'");
+        throw BadInput("loom", option + " expects a number or re,im; got '" + bounded(text) + "'");
     };
     const auto parse = [&](std::string_view part, double& out) {
         const auto* end = part.data() + part.size();
         const auto [ptr, ec] = std::from_chars(part.data(), end, out);
-        return ec == std::errc{} && ptr == end;
+        return ec == std::errc{} && ptr == end && std::isfinite(out);
     };
     const std::string_view all(text);
     const auto comma = all.find(',');
@@ -140,6 +207,20 @@ std::complex<double> parse_scalar(const std::string& text, const std::string& op
         return fail();
     }
     return {re, im};
+}
+
+CLI::Validator scalar_validator()
+{
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            try {
+                parse_scalar(text, "the value");
+                return {};
+            } catch (const Error&) {
+                return "expected a number or re,im; got '" + bounded(text) + "'";
+            }
+        },
+        "NUMBER|RE,IM");
 }
 
 #define LOOM_INSTANTIATE_READ_MATRIX(V) \

@@ -2,10 +2,12 @@
 // matrix files chosen by extension, generator specs and scalars.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -16,9 +18,11 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+#include "output_file.hpp"
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace loom::cli {
@@ -92,7 +96,9 @@ struct ExecOptions {
 };
 
 /// Whether a command takes --type, and whether `auto` (the type of the input) is one choice.
-enum class TypeOption { none, named, named_or_auto };
+/// named_by_input: the named types are the choices, and without --type the input's type is
+/// taken (as auto would), so that a complex file needs no --type.
+enum class TypeOption { none, named, named_or_auto, named_by_input };
 
 /// The shared options a command declares.
 struct ExecOptionSet {
@@ -101,8 +107,43 @@ struct ExecOptionSet {
     bool json = false;  ///< --json FILE
 };
 
+/// Checks of numeric options, with messages that show numbers readably (CLI11's own print
+/// the largest double with all its 309 digits) and refuse what is not finite ("1e400").
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+
+/// A long piece of user input, cut for a message ("aaaa...").
+std::string bounded(std::string_view text, std::size_t limit = 80);
+
+/// A number for a message: "1.79769e+308", "nan", "inf", "(1, -2)" for complex values.
+std::string readable(double value);
+template <typename V>
+std::string readable(const V& value)
+{
+    if constexpr (is_complex_v<V>) {
+        return "(" + readable(double(value.real())) + ", " + readable(double(value.imag())) + ")";
+    } else {
+        return readable(double(value));
+    }
+}
+
+/// Whether a value (both parts of a complex one) is neither NaN nor infinite.
+template <typename V>
+bool is_finite(const V& value)
+{
+    if constexpr (is_complex_v<V>) {
+        return std::isfinite(value.real()) && std::isfinite(value.imag());
+    } else {
+        return std::isfinite(value);
+    }
+}
+
+/// Declares --exec (checked against the executor names) and --threads (checked to lie in
+/// [1, max_omp_threads] (loom/base/resources.hpp)) on `sub`.
+void add_exec_and_threads(CLI::App& sub, std::string& exec, int& threads);
+
 /// Declares the options of `which` on `sub`, bound to `options`. With TypeOption::named_or_auto
-/// the default type becomes auto.
+/// and named_by_input the default type becomes auto.
 void add_exec_options(CLI::App& sub, ExecOptions& options, ExecOptionSet which);
 
 enum class FileFormat { matrix_market, binary };
@@ -141,15 +182,36 @@ int with_stored_matrix(const std::string& path, F&& f)
     }
 }
 
-/// Writes A as .mtx or .bin, by the extension of path.
+/// Writes A as .mtx or .bin, by the extension of path, through write_output (never over
+/// the previous file unless the write succeeded).
 template <typename V, typename I>
 void write_matrix(const std::string& path, const matrix::Csr<V, I>& A)
 {
-    if (file_format(path) == FileFormat::binary) {
-        matrix::write_binary(path, A);
-    } else {
-        matrix::write_mtx(path, A);
-    }
+    const auto format = file_format(path);
+    write_output(path, [&](const std::string& file) {
+        if (format == FileFormat::binary) {
+            matrix::write_binary(file, A);
+        } else {
+            matrix::write_mtx(file, A);
+        }
+    });
+}
+
+/// BadInput unless path names a Matrix Market file: dense results (x, y) are written as
+/// Matrix Market arrays, which the binary CSR format cannot hold. Checked before any work.
+void check_dense_output(const std::string& path);
+
+/// -o checks, so that a bad output name is a command-line error found before any work:
+/// .mtx or .bin for a sparse matrix, .mtx for a dense result.
+CLI::Validator matrix_file_check();
+CLI::Validator dense_output_check();
+
+/// Writes a dense result as a Matrix Market array through write_output.
+template <typename V>
+void write_dense(const std::string& path, const matrix::Dense<V>& x)
+{
+    check_dense_output(path);
+    write_output(path, [&](const std::string& file) { matrix::write_mtx(file, x); });
 }
 
 /// The generator specs of matrix::generate_csr, for help texts.
@@ -168,6 +230,10 @@ matrix::Csr<V, index_type> generate_matrix(const std::string& spec)
 
 /// A scalar option: "2.5", or "re,im" for a complex value. BadInput names the option.
 std::complex<double> parse_scalar(const std::string& text, const std::string& option);
+
+/// Accepts what parse_scalar accepts, so that a bad scalar is a command-line error (exit 1)
+/// in every command.
+CLI::Validator scalar_validator();
 
 /// The scalar as V; BadInput when V is real and the scalar has an imaginary part.
 template <typename V>

@@ -31,17 +31,14 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--coarse-size", options->coarse_size,
                    "Rows at which a level is the coarsest (dense LU)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.add_option("--max-levels", options->max_levels, "Levels at most")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.add_flag("--symmetric", options->symmetric,
                  "A's pattern is symmetric (skips the symmetrization of the aggregation)");
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_and_threads(sub, options->exec, options->threads);
     return [options] {
         const auto exec = make_executor(options->exec, options->threads);
         return with_stored_matrix(options->input, [&](const auto& A_host) {

@@ -1,12 +1,11 @@
 // loom color A.mtx -o colors.txt [--distance 1|2] [--bipartite] [--algorithm NAME]: a coloring
 // of A's graph (or of its rows), one 0-based color per line in vertex order.
-#include <fstream>
-
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "index_file.hpp"
 #include "loom/graph/coloring.hpp"
 
 namespace loom::cli {
@@ -22,14 +21,6 @@ struct ColorOptions {
     std::string exec = default_executor();
     int threads = 0;
 };
-
-template <typename I>
-void write_colors(const std::string& path, const Array<I>& colors)
-{
-    std::ofstream out(path);
-    for (const auto c : colors.to_host()) out << c << '\n';
-    if (!out) throw IoError("loom color", "cannot write '" + path + "'");
-}
 
 Runner setup(CLI::App& sub)
 {
@@ -51,10 +42,7 @@ Runner setup(CLI::App& sub)
                    "automatic, greedy, vb, vbbit, vbcs (distance 1), eb (distance 1), nb "
                    "(distance 2, bipartite), vendor (cuSPARSE, distance 1)")
         ->capture_default_str();
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_and_threads(sub, options->exec, options->threads);
     sub.footer(
         "The graph has an edge i - j when A stores (i, j) or (j, i); self-loops are ignored.\n"
         "With --bipartite, --distance is not read: rows are colored at distance 2 through\n"
@@ -68,7 +56,7 @@ Runner setup(CLI::App& sub)
             const Matrix A(exec, A_host);
             const auto coloring =
                 options->bipartite ? graph::color_bipartite(handle, A) : graph::color(handle, A);
-            write_colors(options->output, coloring.colors);
+            write_index_file(options->output, coloring.colors);
             fmt::print("{} {}, {} colors ({}, rounds: {}, {})\n", coloring.colors.size(),
                        options->bipartite ? "rows" : "vertices", coloring.num_colors,
                        graph::to_string(handle.algorithm()), handle.rounds(), exec->name());

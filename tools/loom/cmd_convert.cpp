@@ -16,7 +16,8 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<ConvertOptions>();
     sub.add_option("input", options->input, "Matrix to read (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required();
+    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required()
+        ->check(matrix_file_check());
     sub.footer(
         "Values keep their kind (real or complex). Symmetric Matrix Market files are\n"
         "written out with all their entries.");

@@ -38,34 +38,32 @@ Runner setup(CLI::App& sub)
     sub.add_option("-o,--output", options->outputs,
                    "Where to write L, then U (ILU kinds; .mtx or .bin)")
         ->required()
-        ->expected(1, 2);
+        ->expected(1, 2)
+        ->check(matrix_file_check());
     sub.add_option("--type", options->type, "The factorization")
         ->check(CLI::IsMember({"ilu0", "iluk", "ic0", "ick", "parilu", "paric", "ilut", "ict",
                                "parilut", "parict"}))
         ->capture_default_str();
     sub.add_option("--level", options->level, "Level of fill of iluk and ick")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->capture_default_str();
     sub.add_option("--sweeps", options->sweeps,
                    "Sweeps of parilu / paric; add-drop steps of ilut / ict")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->capture_default_str();
     sub.add_option("--fill-limit", options->fill_limit,
                    "ilut / ict: entries kept, relative to nnz(A)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     sub.add_option("--drop-tolerance", options->drop_tolerance,
                    "ilut / ict: drop entries below this times their row's norm")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->capture_default_str();
     sub.add_option("--shift", options->shift,
                    "Shift the diagonal where a pivot breaks down (automatic: for IC kinds)")
         ->check(CLI::IsMember({"automatic", "on", "off"}))
         ->capture_default_str();
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_and_threads(sub, options->exec, options->threads);
     sub.footer(
         "ILU kinds write L (unit diagonal stored) and U; give both file names. IC kinds write\n"
         "L with A ~ L L^H. The diagonal shift used, if any, is printed.");

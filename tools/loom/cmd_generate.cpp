@@ -17,7 +17,8 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<GenerateOptions>();
     sub.add_option("spec", options->spec, "What to generate (see below)")->required();
-    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required();
+    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required()
+        ->check(matrix_file_check());
     add_exec_options(sub, options->run, {.type = TypeOption::named});
     sub.footer(std::string("Specs:\n") + generator_help);
     return [options] {

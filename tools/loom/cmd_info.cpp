@@ -1,4 +1,6 @@
 // loom info A.mtx [--json]: size, entries and row-length statistics of a matrix file.
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -34,10 +36,20 @@ Storage storage_of(const std::string& path, const matrix::Csr<V, I>& A)
             matrix::to_string(header.symmetry), header.entries};
 }
 
+/// How many stored values are NaN or infinite: a solve with such a matrix gives NaN.
+template <typename V, typename I>
+size_type non_finite_values(const matrix::Csr<V, I>& A)
+{
+    const auto values = A.values().to_host();
+    return static_cast<size_type>(
+        std::count_if(values.begin(), values.end(), [](const V& v) { return !is_finite(v); }));
+}
+
 template <typename V, typename I>
 int print_info(const InfoOptions& options, const matrix::Csr<V, I>& A)
 {
     const auto storage = storage_of(options.path, A);
+    const auto non_finite = non_finite_values(A);
     const auto rows = bench::row_stats(A);
     if (options.json) {
         const nlohmann::ordered_json info{{"file", options.path},
@@ -48,6 +60,7 @@ int print_info(const InfoOptions& options, const matrix::Csr<V, I>& A)
                                           {"stored_entries", storage.stored_entries},
                                           {"field", storage.field},
                                           {"symmetry", storage.symmetry},
+                                          {"non_finite_values", non_finite},
                                           {"row_length",
                                            {{"min", rows.min},
                                             {"mean", rows.mean},
@@ -61,6 +74,10 @@ int print_info(const InfoOptions& options, const matrix::Csr<V, I>& A)
     fmt::print("nnz         {} ({} stored in the file)\n", A.nnz(), storage.stored_entries);
     fmt::print("field       {}\n", storage.field);
     fmt::print("symmetry    {}\n", storage.symmetry);
+    fmt::print("values      {}\n", non_finite == 0
+                                       ? std::string("all finite")
+                                       : fmt::format("{} NaN or infinite (of {})", non_finite,
+                                                     A.nnz()));
     fmt::print("row length  min {}, mean {:.2f}, max {} ({} empty rows)\n", rows.min, rows.mean,
                rows.max, rows.empty);
     return exit_ok;

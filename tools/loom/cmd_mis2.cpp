@@ -36,10 +36,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("--mode", options->mode,
                    "fast, or quality (low degree first: usually larger sets)")
         ->capture_default_str();
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_and_threads(sub, options->exec, options->threads);
     sub.footer(
         "A must be square; an asymmetric pattern is symmetrized (an entry (i, j) is the edge\n"
         "{i, j}); values and self-loops are ignored. No two vertices of the set are within\n"

@@ -27,16 +27,14 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<ReorderOptions>();
     sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
     sub.add_option("-o,--output", options->output, "Where to write B = P A P^T (.mtx or .bin)")
-        ->required();
+        ->required()
+        ->check(matrix_file_check());
     sub.add_flag("--rcm", options->rcm, "Reverse Cuthill-McKee (the only ordering so far)")
         ->required();
     sub.add_option("--perm", options->perm,
                    "Also write the permutation: line k holds the 0-based original index of the "
                    "row that becomes row k");
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_and_threads(sub, options->exec, options->threads);
     sub.footer(
         "The ordering itself is computed on the host (it is sequential); the permutation of\n"
         "the matrix runs on the backend. An asymmetric pattern is ordered by its symmetrized\n"

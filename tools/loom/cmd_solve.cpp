@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <optional>
 
 #include <CLI/CLI.hpp>
@@ -25,9 +25,6 @@
 namespace loom::cli {
 namespace {
 
-/// The exit status of a solve that did not converge (the message says why).
-constexpr int exit_not_converged = 3;
-
 constexpr const char* default_problem = "poisson3d:64";
 
 struct SolveOptions {
@@ -36,7 +33,10 @@ struct SolveOptions {
     std::string spec;
     std::string output;
     std::string solver = "cg";
-    std::string precond = "none";
+    /// Jacobi: defined for every solver (it keeps CG's operator Hermitian positive definite),
+    /// no setup to speak of, and no breakdown on the pivots where ILU(0) can fail. Where it
+    /// does nothing (a constant diagonal, as Poisson's) it costs one scaling per iteration.
+    std::string precond = "jacobi";
     double tolerance = 1e-8;
     size_type max_iters = 1000;
     size_type restart = 30;
@@ -46,6 +46,7 @@ struct SolveOptions {
     std::string history;
     bool quiet = false;
     std::string batch;
+    bool overwrite_unconverged = false;
 
     std::string problem() const { return matrix.empty() ? spec : matrix; }
 };
@@ -167,17 +168,32 @@ std::vector<double> true_relative_residuals(const LinOp<V>& A, const matrix::Den
 void write_history(const std::string& path, const log::ConvergenceLogger& logger,
                    const solver::SolveResult& result)
 {
-    std::ofstream out(path);
-    out << "iteration,column,residual\n";
+    std::string out = "iteration,column,residual\n";
     const auto& history = logger.residual_history();
     for (std::size_t it = 0; it < history.size(); ++it) {
         for (std::size_t j = 0; j < history[it].size(); ++j) {
             const auto& status = result.columns[j];
             if (status.stopped() && static_cast<size_type>(it) > status.iteration) continue;
-            out << fmt::format("{},{},{}\n", it, j, history[it][j]);
+            out += fmt::format("{},{},{}\n", it, j, history[it][j]);
         }
     }
-    if (!out) throw IoError("loom solve", "cannot write '" + path + "'");
+    write_text_output(path, out);
+}
+
+/// BadInput naming the first NaN or infinity of b: no solve reaches a finite x from it, and
+/// the residuals it gives compare as nothing (a NaN residual printed as 0).
+template <typename V>
+void check_finite(const matrix::Dense<V>& b, const std::string& name)
+{
+    const auto values = b.to_host();  // row-major
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        if (!is_finite(values[k])) {
+            throw BadInput("loom solve",
+                           fmt::format("{} holds a non-finite value ({}) at row {}, column {}",
+                                       name, readable(values[k]), k / b.cols() + 1,
+                                       k % b.cols() + 1));
+        }
+    }
 }
 
 /// "1.23 s", "45.6 ms" or "7.89 us".
@@ -221,26 +237,24 @@ int run(const SolveOptions& options)
     } else {
         b = matrix::Dense<V>(exec, matrix::read_dense<V>(host, options.rhs));
     }
+    check_finite(b, options.rhs.empty() ? "b = A * 1" : "'" + options.rhs + "'");
     matrix::Dense<V> x(exec, {A->cols(), b.cols()});
     x.fill(V{0});
 
     clock_start = std::chrono::steady_clock::now();
-    const auto op = factory->generate(A);
+    const auto solver = factory->generate(A);
     const double setup_seconds = seconds_since(clock_start);
-    const auto* solver = dynamic_cast<const solver::IterativeSolver<V>*>(op.get());
-    if (solver == nullptr) {
-        throw BadInput("loom solve", "the configuration does not describe an iterative solver");
-    }
     const bool live = !options.quiet && ::isatty(STDERR_FILENO) == 1;
-    if (live) op->add_logger(std::make_shared<ProgressLine>(stderr));
+    if (live) solver->add_logger(std::make_shared<ProgressLine>(stderr));
     const auto convergence = std::make_shared<log::ConvergenceLogger>();
-    if (!options.history.empty()) op->add_logger(convergence);
+    if (!options.history.empty()) solver->add_logger(convergence);
 
-    op->apply(b, x);
+    solver->apply(b, x);
     const auto& result = solver->result();
     double worst_residual = 0;
     for (const double residual : true_relative_residuals(*A, b, x)) {
-        worst_residual = std::max(worst_residual, residual);
+        // NaN wins: a NaN residual (a NaN in A, or a breakdown) must not read as 0.
+        if (!(residual <= worst_residual)) worst_residual = residual;
     }
 
     fmt::print("system    {}: {} x {}, {} nonzeros, {} right-hand side{}{}\n", options.problem(),
@@ -262,8 +276,17 @@ int run(const SolveOptions& options)
                options.matrix.empty() ? "to generate" : "to read");
 
     if (!options.output.empty()) {
-        matrix::write_mtx(options.output, matrix::Dense<V>(host, x));
-        fmt::print("wrote     {}\n", options.output);
+        // An iterate that did not converge never replaces the user's file unless asked; it
+        // goes to x.not-converged.mtx, a name that says so and still reads as Matrix Market.
+        const std::filesystem::path output(options.output);
+        const auto target =
+            result.converged() || options.overwrite_unconverged
+                ? options.output
+                : (output.parent_path() / (output.stem().string() + ".not-converged.mtx"))
+                      .string();
+        write_dense(target, matrix::Dense<V>(host, x));
+        fmt::print("wrote     {}{}\n", target,
+                   target == options.output ? "" : " (not converged; -o's file left as it was)");
     }
     if (!options.history.empty()) {
         write_history(options.history, *convergence, result);
@@ -314,7 +337,12 @@ Runner setup(CLI::App& sub)
                                     "default without a matrix is poisson3d:64)");
     matrix->excludes(generate);
     generate->excludes(matrix);
-    sub.add_option("-o,--output", options->output, "Where to write x (Matrix Market array)");
+    sub.add_option("-o,--output", options->output,
+                   "Where to write x (Matrix Market array, X.mtx); when the solve does not "
+                   "converge, to X.not-converged.mtx instead")
+        ->check(dense_output_check());
+    sub.add_flag("--overwrite-unconverged", options->overwrite_unconverged,
+                 "Write x to -o's file even when the solve did not converge");
     auto* solver = sub.add_option("--solver", options->solver,
                                   "Krylov solver (cg and fcg need a Hermitian positive definite A)")
                        ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
@@ -325,14 +353,14 @@ Runner setup(CLI::App& sub)
             ->capture_default_str();
     auto* tolerance =
         sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")
-            ->check(CLI::NonNegativeNumber)
+            ->check(non_negative_number())
             ->capture_default_str();
     auto* max_iters = sub.add_option("--max-iters", options->max_iters, "Iteration limit")
-                          ->check(CLI::NonNegativeNumber)
+                          ->check(non_negative_number())
                           ->capture_default_str();
     auto* restart = sub.add_option("--restart", options->restart,
                                    "GMRES, CB-GMRES, FGMRES and GCR restart length")
-                        ->check(CLI::PositiveNumber)
+                        ->check(positive_number())
                         ->capture_default_str();
     auto* inner_precision =
         sub.add_option("--inner-precision", options->inner_precision,

@@ -38,10 +38,13 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<SpaddCli>();
     sub.add_option("A", options->a, "Sparse matrix A (.mtx or .bin)")->required();
     sub.add_option("B", options->b, "Sparse matrix B of A's shape (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", options->output, "Where to write C (.mtx or .bin)")->required();
+    sub.add_option("-o,--output", options->output, "Where to write C (.mtx or .bin)")->required()
+        ->check(matrix_file_check());
     sub.add_option("--alpha", options->alpha, "Scale of A (a number, or re,im)")
+        ->check(scalar_validator())
         ->capture_default_str();
     sub.add_option("--beta", options->beta, "Scale of B (a number, or re,im)")
+        ->check(scalar_validator())
         ->capture_default_str();
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});
     sub.add_option("--algorithm", options->algorithm,

@@ -37,15 +37,18 @@ Runner setup(CLI::App& sub)
     sub.add_option("A", cli->a, "Left factor (.mtx or .bin)")->required();
     sub.add_option("B", cli->b, "Right factor (.mtx or .bin)")->required();
     sub.add_option("-o,--output", cli->output, "Where to write C = A * B (.mtx or .bin)")
-        ->required();
-    add_exec_options(sub, cli->run, {.exec = true, .type = TypeOption::named});
+        ->required()
+        ->check(matrix_file_check());
+    add_exec_options(sub, cli->run, {.exec = true, .type = TypeOption::named_by_input});
     sub.add_option("--algorithm", cli->algorithm, "native, or vendor = cuSPARSE (CUDA only)")
         ->check(CLI::IsMember(names_of(sparse::SpgemmAlgorithm{}).spellings()))
         ->capture_default_str();
     sub.add_flag("--unsorted", cli->unsorted,
                  "Leave the columns of C's rows in the kernel's order (faster on CUDA)");
     return [cli] {
-        return with_value_type(cli->run.type,
+        file_format(cli->output);  // a bad output name fails before the inputs are read
+        const bool complex = holds_complex_values(cli->a) || holds_complex_values(cli->b);
+        return with_value_type(cli->run.value_type(complex),
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
     };
 }

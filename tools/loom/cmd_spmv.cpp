@@ -40,23 +40,8 @@ int run(const SpmvOptions& options)
                              ? matrix::Dense<V>(exec, dim2{y_rows, x.cols()})
                              : matrix::Dense<V>(exec, matrix::read_dense<V>(host, options.y0));
     A.apply(mode, alpha, x, beta, y);
-    matrix::write_mtx(options.output, y);
+    write_dense(options.output, y);
     return exit_ok;
-}
-
-/// Accepts what parse_scalar accepts, so that a bad number is a usage error.
-CLI::Validator scalar_validator()
-{
-    return CLI::Validator(
-        [](std::string& text) -> std::string {
-            try {
-                parse_scalar(text, "the value");
-                return {};
-            } catch (const Error&) {
-                return "expected a number or re,im; got '" + text + "'";
-            }
-        },
-        "NUMBER|RE,IM");
 }
 
 Runner setup(CLI::App& sub)
@@ -65,7 +50,8 @@ Runner setup(CLI::App& sub)
     sub.add_option("matrix", options->matrix, "Sparse matrix A (.mtx or .bin)")->required();
     sub.add_option("x", options->x, "Vector or multi-vector x (Matrix Market)")->required();
     sub.add_option("-o,--output", options->output, "Where to write y (Matrix Market array)")
-        ->required();
+        ->required()
+        ->check(dense_output_check());
     sub.add_option("--mode", options->mode, "op(A): n = A, t = A^T, c = conj(A), h = A^H")
         ->check(CLI::IsMember(names_of(sparse::Mode{}).spellings()))
         ->capture_default_str();
@@ -76,7 +62,7 @@ Runner setup(CLI::App& sub)
         ->check(scalar_validator())
         ->capture_default_str();
     sub.add_option("--y0", options->y0, "Initial y (Matrix Market), read when beta is not zero");
-    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
+    add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_by_input});
     sub.add_option("--format", options->format, "Storage format of A on the backend")
         ->check(CLI::IsMember(names_of(bench::SpmvFormat{}).spellings()))
         ->capture_default_str();
@@ -89,7 +75,14 @@ Runner setup(CLI::App& sub)
         }
     });
     return [options] {
-        return with_value_type(options->run.type,
+        // x and y0 are Matrix Market files whatever their names.
+        const auto complex_array = [](const std::string& path) {
+            return !path.empty() &&
+                   matrix::read_mtx_header(path).field == matrix::MtxField::complex;
+        };
+        const bool complex = holds_complex_values(options->matrix) ||
+                             complex_array(options->x) || complex_array(options->y0);
+        return with_value_type(options->run.value_type(complex),
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
     };
 }

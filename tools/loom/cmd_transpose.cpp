@@ -20,7 +20,8 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<TransposeOptions>();
     sub.add_option("input", options->input, "Matrix A (.mtx or .bin)")->required();
     sub.add_option("-o,--output", options->output, "Where to write A^T (.mtx or .bin)")
-        ->required();
+        ->required()
+        ->check(matrix_file_check());
     sub.add_flag("--conjugate", options->conjugate, "Write the conjugate transpose A^H");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(

@@ -28,7 +28,8 @@ Runner setup(CLI::App& sub)
         ->required();
     sub.add_option("b", options->rhs, "Right-hand side(s) b (Matrix Market array)")->required();
     sub.add_option("-o,--output", options->output, "Where to write x (Matrix Market array)")
-        ->required();
+        ->required()
+        ->check(dense_output_check());
     sub.add_flag("--upper", options->upper, "T is upper triangular (default: lower)");
     sub.add_flag("--unit", options->unit, "T's diagonal is all ones (stored entries ignored)");
     sub.add_option("--op", options->op, "op(T): n = T, t = T^T, h = T^H")
@@ -37,10 +38,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("--algorithm", options->algorithm,
                    "automatic, level_set, sync_free (CUDA), supernodal or vendor (cuSPARSE)")
         ->capture_default_str();
-    sub.add_option("--exec", options->exec, "Backend: reference, omp, cuda or cuda:N")
-        ->capture_default_str();
-    sub.add_option("--threads", options->threads, "OpenMP threads (default: all)")
-        ->check(CLI::PositiveNumber);
+    add_exec_and_threads(sub, options->exec, options->threads);
     sub.footer(
         "T must hold no entry outside its triangle, and (without --unit) no zero or missing\n"
         "diagonal entry: both are errors naming the row.");
@@ -59,7 +57,7 @@ Runner setup(CLI::App& sub)
             const matrix::Dense<V> b(exec, matrix::read_dense<V>(host, options->rhs));
             matrix::Dense<V> x(exec, b.size());
             sparse::sptrsv(T, b, x, solve);
-            matrix::write_mtx(options->output, matrix::Dense<V>(host, x));
+            write_dense(options->output, x);
             return exit_ok;
         });
     };

@@ -14,10 +14,15 @@ class App;
 
 namespace loom::cli {
 
-/// Exit statuses of the program.
+/// Exit statuses of the program (README "Exit status"). Messages go to stderr as
+/// "loom: error: ...".
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_usage = 1;  ///< the command line was wrong
-inline constexpr int exit_error = 2;  ///< a loom::Error: bad input file, unsupported option...
+/// Any error Loom reports: a bad input file, an unsupported option, a failed write, and
+/// every other exception (an internal one is reported with its message).
+inline constexpr int exit_error = 2;
+/// Only `loom solve`: the solve did not converge (the message says why).
+inline constexpr int exit_not_converged = 3;
 
 /// Runs a parsed subcommand and returns the exit status.
 using Runner = std::function<int()>;

@@ -2,23 +2,22 @@
 // vertices, an aggregate per vertex, a permutation).
 #pragma once
 
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "loom/base/array.hpp"
-#include "loom/base/error.hpp"
+#include "output_file.hpp"
 
 namespace loom::cli {
 
-/// Writes the array's values (copied to the host), one per line; IoError when the file cannot
-/// be written.
+/// Writes the array's values (copied to the host), one per line, through write_output;
+/// IoError when the file cannot be written.
 template <typename I>
 void write_index_file(const std::string& path, const Array<I>& indices)
 {
-    std::ofstream out(path);
-    for (const auto index : indices.to_host()) out << index << '\n';
-    if (!out.flush()) throw IoError("loom", "cannot write " + path);
+    std::string text;
+    for (const auto index : indices.to_host()) (text += std::to_string(index)) += '\n';
+    write_text_output(path, text);
 }
 
 }  // namespace loom::cli

@@ -63,15 +63,17 @@ private:
 
 /// The factory of OpT: keeps a copy of the parameters and generates
 /// OpT(executor, system, parameters); OpT's constructor checks the system (null, type, size).
-template <typename OpT>
-class GeneratedFactory final : public LinOpFactory<typename OpT::value_type> {
+/// Base is the interface it is known by: LinOpFactory, or one that says more of what it
+/// generates (solver::IterativeSolverFactory).
+template <typename OpT, typename Base = LinOpFactory<typename OpT::value_type>>
+class GeneratedFactory final : public Base {
 public:
     using value_type = typename OpT::value_type;
     using Parameters = typename OpT::Parameters;
 
     /// BadInput when exec is null.
     GeneratedFactory(std::shared_ptr<const Executor> exec, Parameters params)
-        : LinOpFactory<value_type>(std::move(exec)), params_(std::move(params))
+        : Base(std::move(exec)), params_(std::move(params))
     {}
 
     const Parameters& parameters() const noexcept { return params_; }
@@ -101,10 +103,12 @@ public:
     const Params& parameters() const noexcept { return params_; }
     Params& parameters() noexcept { return params_; }
 
-    /// The factory, generating operators on exec. BadInput when exec is null.
-    std::shared_ptr<const GeneratedFactory<OpT>> on(std::shared_ptr<const Executor> exec) const
+    /// The factory (OpT::Factory), generating operators on exec. BadInput when exec is null.
+    /// The return type is deduced: OpT is complete only where on() is called.
+    auto on(std::shared_ptr<const Executor> exec) const
     {
-        return std::make_shared<const GeneratedFactory<OpT>>(std::move(exec), params_);
+        return std::shared_ptr<const typename OpT::Factory>(
+            std::make_shared<const typename OpT::Factory>(std::move(exec), params_));
     }
 
 protected:

@@ -38,6 +38,10 @@
 // ||b||), "absolute_residual", "residual_reduction" (of the initial residual) and
 // "time_limit_s" (tolerances non-negative, times positive); the first that holds stops.
 //
+// A config nests at most 64 JSON levels and at most 8 solvers (a solver inside a solver's
+// preconditioner or inner counts as one more); deeper ones are BadInput. Tolerances must be
+// finite and non-negative.
+//
 // Every key is checked: an unknown key, a wrong type or a value out of range raises
 // BadInput naming the key's path, e.g. "preconditioner.max_block_size: expected a positive
 // integer, got -3".
@@ -55,6 +59,7 @@
 #include "loom/base/linop_factory.hpp"
 #include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
+#include "loom/solver/solver.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
@@ -151,11 +156,13 @@ constexpr NameTable<PreconditionerKind> names_of(PreconditionerKind)
     return {"preconditioner", preconditioner_names};
 }
 
-/// The factory a JSON text describes, generating operators on exec. BadInput for malformed
+/// The factory a JSON text describes, generating operators on exec. Its generate(A) gives
+/// the iterative solver itself (IterativeSolver<V>, with result()), as the C++ builders do;
+/// the object is the solver's own Factory (dynamic_cast to solver::Factory<Cg<V>> works). BadInput for malformed
 /// JSON (with its position) or a config that breaks the rules above. I is the index type of
 /// the system matrices (a Jacobi preconditioner needs a matrix::Csr<V, I>).
 template <typename V, typename I = int32>
-LOOM_EXPORT std::shared_ptr<const LinOpFactory<V>> from_config(
+LOOM_EXPORT std::shared_ptr<const IterativeSolverFactory<V>> from_config(
     std::string_view json_text, std::shared_ptr<const Executor> exec);
 
 /// The same from a parsed JSON value (nlohmann::json or alike).
@@ -163,8 +170,8 @@ template <typename V, typename I = int32, typename Json>
     requires requires(const Json& json) {
         { json.dump() } -> std::convertible_to<std::string>;
     }
-std::shared_ptr<const LinOpFactory<V>> from_config(const Json& config,
-                                                   std::shared_ptr<const Executor> exec)
+std::shared_ptr<const IterativeSolverFactory<V>> from_config(const Json& config,
+                                                    std::shared_ptr<const Executor> exec)
 {
     return from_config<V, I>(std::string_view(config.dump()), std::move(exec));
 }
@@ -172,7 +179,7 @@ std::shared_ptr<const LinOpFactory<V>> from_config(const Json& config,
 /// The same from a JSON file. IoError when it cannot be read; BadInput messages start with
 /// the path.
 template <typename V, typename I = int32>
-LOOM_EXPORT std::shared_ptr<const LinOpFactory<V>> from_config_file(
+LOOM_EXPORT std::shared_ptr<const IterativeSolverFactory<V>> from_config_file(
     const std::string& path, std::shared_ptr<const Executor> exec);
 
 }  // namespace loom::solver

@@ -71,9 +71,28 @@ struct CommonParameters {
     bool throw_on_failure = false;
 };
 
+template <typename V>
+class IterativeSolver;
+
+/// What every solver's Factory is: a LinOpFactory whose generate gives an IterativeSolver,
+/// with its result(), whichever solver it makes (solver::from_config returns one).
+template <typename V>
+class IterativeSolverFactory : public LinOpFactory<V> {
+public:
+    /// A solver for `system`; BadInput when system is null.
+    std::shared_ptr<IterativeSolver<V>> generate(std::shared_ptr<const LinOp<V>> system) const
+    {
+        return std::static_pointer_cast<IterativeSolver<V>>(
+            LinOpFactory<V>::generate(std::move(system)));
+    }
+
+protected:
+    using LinOpFactory<V>::LinOpFactory;
+};
+
 /// Binds a solver's parameters to system matrices.
 template <typename SolverT>
-using Factory = GeneratedFactory<SolverT>;
+using Factory = GeneratedFactory<SolverT, IterativeSolverFactory<typename SolverT::value_type>>;
 
 /// Fluent setters shared by every solver's builder. Derived is the concrete builder.
 template <typename Derived, typename Params, typename SolverT>
@@ -203,7 +222,7 @@ class EnableIterativeSolver : public IterativeSolver<V> {
 public:
     using Parameters = ParametersT;
     class Builder : public BuilderBase<Builder, Parameters, Derived> {};
-    using Factory = GeneratedFactory<Derived>;
+    using Factory = solver::Factory<Derived>;
 
     static Builder build() { return {}; }
 

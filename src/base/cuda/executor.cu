@@ -7,6 +7,7 @@
 
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/memory.hpp"
+#include "loom/base/resources.hpp"
 
 namespace loom {
 // Only switches when needed: cudaSetDevice is cheap but not free, and the common case is one
@@ -112,6 +113,12 @@ void* CudaExecutor::alloc_bytes(std::size_t bytes) const
     const auto status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream_));
     if (status != cudaSuccess) {
         cudaGetLastError();
+        if (status == cudaErrorMemoryAllocation) {
+            std::size_t free = 0, total = 0;
+            if (cudaMemGetInfo(&free, &total) != cudaSuccess) cudaGetLastError();
+            throw OutOfMemory("loom::CudaExecutor::alloc_bytes", "memory on " + name(), bytes,
+                              free);
+        }
         throw AllocationError("loom::CudaExecutor::alloc_bytes",
                               "could not allocate " + std::to_string(bytes) + " bytes on " +
                                   name() + ": " + cudaGetErrorString(status));

@@ -1,4 +1,8 @@
+#include <unistd.h>
+
+#include <cstdio>
 #include <limits>
+
 
 #include "matrix/io/mtx.hpp"
 
@@ -28,24 +32,29 @@ E banner_word(LineReader& in, std::string_view word)
 {
     const auto table = names_of(E{});
     if (const auto value = table.find(word)) return *value;
-    in.fail(table.unknown(word));
+    in.fail(table.unknown(shown(word)));
 }
 
 void read_banner(LineReader& in, MtxHeader& header)
 {
     std::string_view line;
     if (!in.next(line)) in.fail_at(1, "empty input, expected a %%MatrixMarket banner");
+    // Lines that end in a bare '\r' (classic Mac) make the whole file one line.
+    if (line.find('\r') != std::string_view::npos) {
+        in.fail("the lines end in a bare carriage return ('\\r'); Matrix Market lines end in "
+                "'\\n' (or \"\\r\\n\")");
+    }
     const auto w = words(line);
     if (w.empty() || !equal_ignoring_case(w[0], "%%MatrixMarket")) {
         in.fail("expected a banner '%%MatrixMarket matrix <format> <field> <symmetry>', got '" +
-                std::string(line) + "'");
+                shown(line) + "'");
     }
     if (w.size() != 5) {
-        in.fail("bad banner '" + std::string(line) +
+        in.fail("bad banner '" + shown(line) +
                 "': expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
     }
     if (!equal_ignoring_case(w[1], "matrix")) {
-        in.fail("unsupported object '" + std::string(w[1]) + "' (only 'matrix' is supported)");
+        in.fail("unsupported object '" + shown(w[1]) + "' (only 'matrix' is supported)");
     }
     const auto format = banner_word<MtxFormat>(in, w[2]);
     const auto field = banner_word<MtxField>(in, w[3]);
@@ -89,13 +98,13 @@ void read_size_line(LineReader& in, MtxHeader& header)
     Tokens tokens(line);
     if (!tokens.integer(header.rows) || !tokens.integer(header.cols) ||
         (coordinate && !tokens.integer(header.entries)) || !tokens.done()) {
-        in.fail("bad size line '" + std::string(line) + "': expected " + expected);
+        in.fail("bad size line '" + shown(line) + "': expected " + expected);
     }
     if (header.rows < 0 || header.cols < 0 || header.entries < 0) {
-        in.fail("bad size line '" + std::string(line) + "': negative size");
+        in.fail("bad size line '" + shown(line) + "': negative size");
     }
     if (header.cols > 0 && header.rows > std::numeric_limits<size_type>::max() / header.cols) {
-        in.fail("bad size line '" + std::string(line) + "': the matrix is too large");
+        in.fail("bad size line '" + shown(line) + "': the matrix is too large");
     }
     if (header.symmetry != MtxSymmetry::general && header.rows != header.cols) {
         in.fail("a " + to_string(header.symmetry) + " matrix must be square, got " +
@@ -119,6 +128,18 @@ MtxHeader read_header(LineReader& in)
     read_banner(in, header);
     read_size_line(in, header);
     return header;
+}
+
+void check_fits_memory(const LineReader& in, double bytes, const std::string& what)
+{
+    const double memory =
+        double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
+    if (memory > 0 && bytes > memory) {
+        char sizes[96];
+        std::snprintf(sizes, sizeof sizes, " needs %.3g GB, more than the %.3g GB of memory",
+                      bytes / 1e9, memory / 1e9);
+        throw AllocationError(in.where(), in.name() + ": " + what + sizes + " of this machine");
+    }
 }
 
 std::string banner(MtxFormat format, MtxField field, MtxSymmetry symmetry)

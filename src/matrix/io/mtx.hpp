@@ -39,6 +39,11 @@ Matrix place_on(const std::shared_ptr<const Executor>& exec, Matrix host_matrix)
 /// matrix, an array of patterns, more entries declared than the rest of the file can hold).
 MtxHeader read_header(LineReader& in);
 
+/// AllocationError naming the file when `bytes` (for `what`, e.g. "a dense 3 x 4 matrix")
+/// exceed the memory of this machine: a header's sizes are checked before anything is
+/// allocated for them, so that a few bytes of a corrupt file cannot claim gigabytes.
+void check_fits_memory(const LineReader& in, double bytes, const std::string& what);
+
 /// The banner Loom writes: "%%MatrixMarket matrix <format> <field> <symmetry>".
 std::string banner(MtxFormat format, MtxField field, MtxSymmetry symmetry);
 

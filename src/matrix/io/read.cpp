@@ -50,7 +50,7 @@ void check_target(const LineReader& in, const MtxHeader& h)
     const auto rest = tokens.rest();
     const auto length = std::find_if(rest.begin(), rest.end(), is_blank) - rest.begin();
     const auto token = rest.substr(0, static_cast<std::size_t>(length));
-    in.fail(what + " '" + std::string(token) + "' is not " + (integer ? "an integer" : "a number"));
+    in.fail(what + " '" + shown(token) + "' is not " + (integer ? "an integer" : "a number"));
 }
 
 [[noreturn]] void bad_value(const LineReader& in, Tokens& tokens, const MtxHeader& h)
@@ -60,7 +60,7 @@ void check_target(const LineReader& in, const MtxHeader& h)
 
 void check_line_end(const LineReader& in, Tokens& tokens)
 {
-    if (!tokens.done()) in.fail("unexpected text '" + std::string(tokens.rest()) + "'");
+    if (!tokens.done()) in.fail("unexpected text '" + shown(tokens.rest()) + "'");
 }
 
 /// Reads one value of the file's field; pattern entries are 1, integers become reals.
@@ -110,6 +110,58 @@ bool is_blank_or_comment(std::string_view line)
     return (!line.empty() && line.front() == '%') || Tokens(line).done();
 }
 
+/// A file cut off inside its last number still parses ("531278103.775" cut to "531").
+/// Real files do end without a line break, so a last entry without one is accepted only
+/// when its last number is at least as long as the shortest last number of the entries
+/// before it: writers print values in one format, and a cut shortens the one it hits.
+/// (A cut that leaves the number that long goes unnoticed; only the line break proves it.)
+class CutOffCheck {
+public:
+    void check(const LineReader& in, std::string_view line)
+    {
+        const auto length = last_token_length(line);
+        if (!in.line_terminated() && length < shortest_) {
+            in.fail("the last entry has no line break after it and its last number, '" +
+                    shown(line.substr(line.size() - length)) +
+                    "', is shorter than every other: the input looks cut off");
+        }
+        shortest_ = std::min(shortest_, length);
+    }
+
+private:
+    static std::size_t last_token_length(std::string_view line)
+    {
+        while (!line.empty() && is_blank(line.back())) line.remove_suffix(1);
+        std::size_t length = 0;
+        while (length < line.size() && !is_blank(line[line.size() - 1 - length])) ++length;
+        return length;
+    }
+
+    std::size_t shortest_ = std::numeric_limits<std::size_t>::max();
+};
+
+/// One triangle of a symmetric, skew-symmetric or hermitian file is stored: the lower one
+/// (Matrix Market's rule). An entry above the diagonal would be counted twice once mirrored.
+void check_lower_triangle(const LineReader& in, const MtxHeader& h, size_type row, size_type col)
+{
+    if (h.symmetry != MtxSymmetry::general && col > row) {
+        in.fail("entry (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) +
+                ") lies above the diagonal, but a " + to_string(h.symmetry) +
+                " file stores only the lower triangle");
+    }
+}
+
+/// A hermitian matrix has a real diagonal.
+template <typename V>
+void check_diagonal(const LineReader& in, const MtxHeader& h, size_type row, size_type col,
+                    const V& value)
+{
+    if (h.symmetry == MtxSymmetry::hermitian && row == col && value != loom::conj(value)) {
+        in.fail("diagonal entry (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) +
+                ") of a hermitian file is not real");
+    }
+}
+
 [[noreturn]] void too_many(const LineReader& in, const MtxHeader& h)
 {
     in.fail("more entries than the " + std::to_string(h.entries) +
@@ -149,6 +201,7 @@ Triplets<V, I> read_coordinate(LineReader& in, const MtxHeader& h)
     t.values.reserve(capacity);
 
     size_type count = 0;
+    CutOffCheck cut_off;
     std::string_view line;
     while (in.next(line)) {
         Tokens tokens(line);
@@ -159,6 +212,9 @@ Triplets<V, I> read_coordinate(LineReader& in, const MtxHeader& h)
         V value{};
         if (!read_value(tokens, h.field, value)) bad_value(in, tokens, h);
         check_line_end(in, tokens);
+        cut_off.check(in, line);
+        check_lower_triangle(in, h, row, col);
+        check_diagonal(in, h, row, col, value);
         t.rows.push_back(row);
         t.cols.push_back(col);
         t.values.push_back(value);
@@ -196,6 +252,7 @@ std::vector<V> read_array(LineReader& in, const MtxHeader& h)
     skip_finished_columns();
 
     size_type count = 0;
+    CutOffCheck cut_off;
     std::string_view line;
     while (in.next(line)) {
         if (is_blank_or_comment(line)) continue;
@@ -204,6 +261,8 @@ std::vector<V> read_array(LineReader& in, const MtxHeader& h)
         V value{};
         if (!read_value(tokens, h.field, value)) bad_value(in, tokens, h);
         check_line_end(in, tokens);
+        cut_off.check(in, line);
+        check_diagonal(in, h, row, col, value);
         out[row * h.cols + col] = value;
         if (row != col && h.symmetry != MtxSymmetry::general) {
             out[col * h.cols + row] = mirrored(value, h.symmetry);
@@ -238,6 +297,9 @@ Triplets<V, I> read_triplets(LineReader& in)
 {
     const auto h = read_header(in);
     check_target<V, I>(in, h);
+    // The row pointers of the CSR built at the end: refused before reading any entry.
+    check_fits_memory(in, double(h.rows + 1) * double(sizeof(I)),
+                      "the row pointers of " + std::to_string(h.rows) + " rows");
     if (h.format == MtxFormat::array) return nonzeros<V, I>({h.rows, h.cols}, read_array<V>(in, h));
     return read_coordinate<V, I>(in, h);
 }
@@ -306,6 +368,9 @@ Dense<V> read_dense_from(const std::shared_ptr<const Executor>& exec, LineReader
 {
     const auto h = read_header(in);
     check_value_type<V>(in, h);
+    check_fits_memory(in, double(h.rows) * double(h.cols) * double(sizeof(V)),
+                      "a dense " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                          " matrix");
     if (h.format == MtxFormat::array) {
         return Dense<V>::from_host(exec, {h.rows, h.cols}, read_array<V>(in, h));
     }

@@ -79,14 +79,60 @@ bool LineReader::refill()
     return true;
 }
 
+namespace {
+
+/// The line without the '\r' of a "\r\n" line end.
+std::string_view without_carriage_return(std::string_view line)
+{
+    return !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
+}
+
+constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+
+}  // namespace
+
+std::string shown(std::string_view text, std::size_t limit)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (out.size() >= limit) {
+            out += "...";
+            break;
+        }
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7f) {
+            constexpr char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 bool LineReader::next(std::string_view& line)
 {
+    if (line_ == 0) {
+        while (end_ - begin_ < utf8_bom.size() && refill()) {
+        }
+        if (std::string_view(buffer_.data() + begin_, end_ - begin_).starts_with(utf8_bom)) {
+            begin_ += utf8_bom.size();
+            consumed_bytes_ += static_cast<size_type>(utf8_bom.size());
+        }
+    }
     for (;;) {
         const char* start = buffer_.data() + begin_;
         const auto available = end_ - begin_;
         if (const void* newline = std::memchr(start, '\n', available)) {
             const auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - start);
-            line = {start, length};
+            line = without_carriage_return({start, length});
+            terminated_ = true;
             begin_ += length + 1;
             consumed_bytes_ += static_cast<size_type>(length + 1);
             ++line_;
@@ -96,7 +142,8 @@ bool LineReader::next(std::string_view& line)
     }
     if (begin_ == end_) return false;
     // The last line has no '\n'.
-    line = {buffer_.data() + begin_, end_ - begin_};
+    line = without_carriage_return({buffer_.data() + begin_, end_ - begin_});
+    terminated_ = false;
     consumed_bytes_ += static_cast<size_type>(end_ - begin_);
     begin_ = end_;
     ++line_;

@@ -35,9 +35,13 @@ public:
     LineReader(std::string where, const std::string& path, std::size_t block_bytes);
     LineReader(std::string where, std::istream& in, std::size_t block_bytes);
 
-    /// The next line without its '\n' (a '\r' before it stays: it counts as a blank); false
-    /// at the end of the input.
+    /// The next line without its '\n' or "\r\n" (Windows line ends are accepted); false at
+    /// the end of the input. A UTF-8 byte order mark before the first line is skipped: editors
+    /// add it, and it would otherwise hide the banner behind bytes a message cannot show.
     bool next(std::string_view& line);
+    /// Whether the line last returned ended with a line break. Only the last line of the
+    /// input can lack one, which a file cut off inside its last number does.
+    bool line_terminated() const noexcept { return terminated_; }
     /// Number of the line last returned by next(), counting from 1.
     size_type line_number() const noexcept { return line_; }
     /// Bytes not yet returned as lines, or -1 for a stream of unknown length.
@@ -64,11 +68,16 @@ private:
     std::size_t end_ = 0;
     bool eof_ = false;
     size_type line_ = 0;
+    bool terminated_ = true;
     size_type total_bytes_ = -1;
     size_type consumed_bytes_ = 0;
 };
 
 inline bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\r'; }
+
+/// Input text for a message: control characters escaped ("\\r", "\\x01"), and cut after
+/// `limit` characters with "..." so that a huge line echoes in bounded form.
+std::string shown(std::string_view text, std::size_t limit = 60);
 
 /// A cursor over one line, for reading whitespace-separated numbers.
 class Tokens {

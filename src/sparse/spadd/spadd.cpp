@@ -9,6 +9,7 @@
 #include "loom/base/error.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "sparse/aliasing.hpp"
 #include "sparse/spadd/kernels.hpp"
 #include "sparse/spadd/state.hpp"
 
@@ -88,6 +89,8 @@ void spadd_symbolic(SpaddHandle<V, I>& handle, const matrix::Csr<V, I>& A,
     const auto& exec = A.executor();
     if (!exec) throw BadInput(symbolic_where, "A has no executor (it was default-constructed)");
     check_on(symbolic_where, exec, B, "B");
+    detail::check_not_aliased(symbolic_where, C, "C", A, "A");
+    detail::check_not_aliased(symbolic_where, C, "C", B, "B");
     if (A.size() != B.size()) {
         throw DimensionMismatch(symbolic_where, "A", A.size(), "B", B.size(),
                                 "A and B must have the same shape");
@@ -143,6 +146,8 @@ void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V
     check_on(numeric_where, exec, A, "A");
     check_on(numeric_where, exec, B, "B");
     check_on(numeric_where, exec, C, "C");
+    detail::check_not_aliased(numeric_where, C, "C", A, "A");
+    detail::check_not_aliased(numeric_where, C, "C", B, "B");
     const auto check = handle.options().pattern_check;
     check_pattern(numeric_where, "A", state->a, A, check);
     check_pattern(numeric_where, "B", state->b, B, check);

@@ -7,6 +7,7 @@
 #include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
+#include "sparse/aliasing.hpp"
 #include "sparse/fingerprint/kernels.hpp"
 #include "sparse/spgemm/kernels.hpp"
 
@@ -228,6 +229,8 @@ SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
                                   ", but the symbolic phase ran on " + state.exec->name());
     }
     check_memory(where, A.executor(), C.executor(), "C");
+    detail::check_not_aliased(where, C, "C", A, "A");
+    detail::check_not_aliased(where, C, "C", B, "B");
     const auto check = handle.options().pattern_check;
     check_pattern(where, "A", state.a, A, check);
     // A * A: B's arrays are A's, just checked

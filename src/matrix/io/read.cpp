@@ -176,9 +176,10 @@ Triplets<V, I> read_coordinate(LineReader& in, const MtxHeader& h)
     return t;
 }
 
-/// The values of an array file as a row-major rows x cols matrix, triangles mirrored.
+/// The values of an array file, in file order, placed into a row-major rows x cols matrix with
+/// the triangles mirrored.
 template <typename V>
-std::vector<V> read_array(LineReader& in, const MtxHeader& h)
+std::vector<V> place_array(const MtxHeader& h, const std::vector<V>& stored)
 {
     std::vector<V> out(static_cast<std::size_t>(h.rows * h.cols), V{});
     // The file walks the columns; a symmetric one only the lower triangle of each.
@@ -190,30 +191,44 @@ std::vector<V> read_array(LineReader& in, const MtxHeader& h)
         }
     };
     size_type row = first_row(0), col = 0;
-    const auto skip_finished_columns = [&] {
-        while (col < h.cols && row >= h.rows) row = first_row(++col);
-    };
-    skip_finished_columns();
-
-    size_type count = 0;
-    std::string_view line;
-    while (in.next(line)) {
-        if (is_blank_or_comment(line)) continue;
-        if (count == h.entries) too_many(in, h);
-        Tokens tokens(line);
-        V value{};
-        if (!read_value(tokens, h.field, value)) bad_value(in, tokens, h);
-        check_line_end(in, tokens);
+    for (const auto& value : stored) {
+        // The next column with a stored value: one exists, the file held as many as declared.
+        // (Skipped only here, before a value: a file of 0 x 10^18 must not walk its columns.)
+        while (row >= h.rows) row = first_row(++col);
         out[row * h.cols + col] = value;
         if (row != col && h.symmetry != MtxSymmetry::general) {
             out[col * h.cols + row] = mirrored(value, h.symmetry);
         }
-        ++count;
         ++row;
-        skip_finished_columns();
     }
-    if (count < h.entries) too_few(in, h, count);
     return out;
+}
+
+/// The values of an array file as a row-major rows x cols matrix, triangles mirrored. The
+/// matrix is allocated once every value has been read: memory follows what the input holds,
+/// not what its size line claims (a stream's length is not known beforehand).
+template <typename V>
+std::vector<V> read_array(LineReader& in, const MtxHeader& h)
+{
+    std::vector<V> stored;
+    // Streams of unknown length get a capped guess; files were checked to hold the values.
+    auto capacity = h.entries;
+    if (in.remaining_bytes() < 0) capacity = std::min<size_type>(capacity, size_type{1} << 20);
+    stored.reserve(static_cast<std::size_t>(capacity));
+    std::string_view line;
+    while (in.next(line)) {
+        if (is_blank_or_comment(line)) continue;
+        if (static_cast<size_type>(stored.size()) == h.entries) too_many(in, h);
+        Tokens tokens(line);
+        V value{};
+        if (!read_value(tokens, h.field, value)) bad_value(in, tokens, h);
+        check_line_end(in, tokens);
+        stored.push_back(value);
+    }
+    if (static_cast<size_type>(stored.size()) < h.entries) {
+        too_few(in, h, static_cast<size_type>(stored.size()));
+    }
+    return place_array(h, stored);
 }
 
 /// The nonzero values of a row-major dense matrix, row by row.

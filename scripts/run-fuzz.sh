@@ -38,8 +38,10 @@ for target in "${targets[@]}"; do
     name=${target#fuzz_}
     # New inputs go to build/fuzz/corpus; the seeds in fuzz/corpus stay as they are.
     mkdir -p "build/fuzz/corpus/$name" "build/fuzz/findings/$name"
+    dict=()
+    [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
     echo "run-fuzz: $target ${limit[*]}"
-    if ! "build/fuzz/fuzz/$target" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    if ! "build/fuzz/fuzz/$target" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
             -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" \
             "build/fuzz/corpus/$name" "fuzz/corpus/$name" 2>"build/fuzz/$name.log"; then
         failed+=("$target")

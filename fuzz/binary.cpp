@@ -15,8 +15,9 @@ using namespace loom;
 template <typename V>
 std::optional<matrix::Csr<V, int32>> read_as(const std::string& path)
 {
-    auto csr = fuzz::expect_loom_error(
-        "read_binary_csr", [&] { return matrix::read_binary_csr<V>(detail::host_executor(), path); });
+    auto csr = fuzz::expect_loom_error("read_binary_csr", [&] {
+        return matrix::read_binary_csr<V>(detail::host_executor(), path);
+    });
     if (csr) csr->validate();  // throws (a finding: the exception escapes) for a broken structure
     return csr;
 }

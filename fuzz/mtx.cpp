@@ -85,7 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const auto& path = file.write(text);
 
-    const auto header = from_stream(text, [](std::istream& in) { return matrix::read_mtx_header(in); });
+    const auto header =
+        from_stream(text, [](std::istream& in) { return matrix::read_mtx_header(in); });
     const auto real = read_as<double>(text, path, header);
     const auto complex = read_as<std::complex<double>>(text, path, header);
     // A file that reads as real reads as complex too, with the same values (compared as CSR).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Loom builds with, those that are missing (clang-14 with libFuzzer,
-# the sanitizers' runtime and its OpenMP: the fuzz build of scripts/run-fuzz.sh). Stops with a clear
-# message when some are missing and cannot be installed (not root, or no apt-get).
+# the sanitizers' runtime and its OpenMP: the fuzz build of scripts/run-fuzz.sh). Stops with a
+# clear message when some are missing and cannot be installed (not root, or no apt-get).
 set -euo pipefail
 
 packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev

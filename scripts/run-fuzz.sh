@@ -41,8 +41,8 @@ for target in "${targets[@]}"; do
     dict=()
     [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
     echo "run-fuzz: $target ${limit[*]}"
-    if ! "build/fuzz/fuzz/$target" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-            -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" \
+    if ! "build/fuzz/fuzz/$target" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 \
+            -max_len=8192 -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" \
             "build/fuzz/corpus/$name" "fuzz/corpus/$name" 2>"build/fuzz/$name.log"; then
         failed+=("$target")
         tail -n 60 "build/fuzz/$name.log" >&2

@@ -26,7 +26,8 @@ matrix::Dense<Value> read_dense_text(const std::string& text)
 TEST(MtxFuzzFindings, ArrayWithNoRowsDoesNotWalkItsColumns)
 {
     // It walked all 10^18 empty columns after the size line: a hang.
-    const auto A = read_dense_text("%%MatrixMarket matrix array real general\n0 1000000000000000000\n");
+    const auto A =
+        read_dense_text("%%MatrixMarket matrix array real general\n0 1000000000000000000\n");
     EXPECT_EQ(A.size(), (dim2{0, 1000000000000000000}));
 }
 

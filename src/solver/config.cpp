@@ -648,7 +648,8 @@ json parse(std::string_view text)
 {
     try {
         return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for a number beyond double (1e400).
         // e.what() is "[json.exception.parse_error.101] parse error at line 2, column 5: ..."
         std::string message = e.what();
         const auto bracket = message.find("] ");

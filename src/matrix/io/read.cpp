@@ -176,12 +176,12 @@ Triplets<V, I> read_coordinate(LineReader& in, const MtxHeader& h)
     return t;
 }
 
-/// The values of an array file, in file order, placed into a row-major rows x cols matrix with
-/// the triangles mirrored.
+/// The values of an array file as a row-major rows x cols matrix, triangles mirrored. The
+/// matrix is allocated once every value has been read: memory follows what the input holds,
+/// not what its size line claims (a stream's length is not known beforehand).
 template <typename V>
-std::vector<V> place_array(const MtxHeader& h, const std::vector<V>& stored)
+std::vector<V> read_array(LineReader& in, const MtxHeader& h)
 {
-    std::vector<V> out(static_cast<std::size_t>(h.rows * h.cols), V{});
     // The file walks the columns; a symmetric one only the lower triangle of each.
     const auto first_row = [&](size_type col) {
         switch (h.symmetry) {
@@ -191,25 +191,12 @@ std::vector<V> place_array(const MtxHeader& h, const std::vector<V>& stored)
         }
     };
     size_type row = first_row(0), col = 0;
-    for (const auto& value : stored) {
-        // The next column with a stored value: one exists, the file held as many as declared.
-        // (Skipped only here, before a value: a file of 0 x 10^18 must not walk its columns.)
+    // Moves to the next column with a stored value, only when a value is there to take it:
+    // a 0 x 10^18 file must not walk its columns.
+    const auto skip_finished_columns = [&] {
         while (row >= h.rows) row = first_row(++col);
-        out[row * h.cols + col] = value;
-        if (row != col && h.symmetry != MtxSymmetry::general) {
-            out[col * h.cols + row] = mirrored(value, h.symmetry);
-        }
-        ++row;
-    }
-    return out;
-}
+    };
 
-/// The values of an array file as a row-major rows x cols matrix, triangles mirrored. The
-/// matrix is allocated once every value has been read: memory follows what the input holds,
-/// not what its size line claims (a stream's length is not known beforehand).
-template <typename V>
-std::vector<V> read_array(LineReader& in, const MtxHeader& h)
-{
     std::vector<V> stored;
     // Streams of unknown length get a capped guess; files were checked to hold the values.
     auto capacity = h.entries;
@@ -223,12 +210,26 @@ std::vector<V> read_array(LineReader& in, const MtxHeader& h)
         V value{};
         if (!read_value(tokens, h.field, value)) bad_value(in, tokens, h);
         check_line_end(in, tokens);
+        skip_finished_columns();  // (row, col): where the value goes, for checks naming its line
         stored.push_back(value);
+        ++row;
     }
     if (static_cast<size_type>(stored.size()) < h.entries) {
         too_few(in, h, static_cast<size_type>(stored.size()));
     }
-    return place_array(h, stored);
+
+    std::vector<V> out(static_cast<std::size_t>(h.rows * h.cols), V{});
+    row = first_row(0);
+    col = 0;
+    for (const auto& value : stored) {
+        skip_finished_columns();
+        out[row * h.cols + col] = value;
+        if (row != col && h.symmetry != MtxSymmetry::general) {
+            out[col * h.cols + row] = mirrored(value, h.symmetry);
+        }
+        ++row;
+    }
+    return out;
 }
 
 /// The nonzero values of a row-major dense matrix, row by row.

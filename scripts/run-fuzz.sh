@@ -47,7 +47,7 @@ for target in "${targets[@]}"; do
         failed+=("$target")
         tail -n 60 "build/fuzz/$name.log" >&2
     fi
-    grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec)' \
+    grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::average_exec_per_sec)' \
         "build/fuzz/$name.log" || true
 done
 if [ ${#failed[@]} -gt 0 ]; then

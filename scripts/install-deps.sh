@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Loom builds with, those that are missing. Stops with a clear
-# message when some are missing and cannot be installed (not root, or no apt-get).
+# Installs the Debian packages Loom builds with, those that are missing (clang-14 with libFuzzer,
+# the sanitizers' runtime and its OpenMP: the fuzz build of scripts/run-fuzz.sh). Stops with a
+# clear message when some are missing and cannot be installed (not root, or no apt-get).
 set -euo pipefail
 
 packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev
-          nlohmann-json3-dev libeigen3-dev)
+          nlohmann-json3-dev libeigen3-dev
+          clang-14 libfuzzer-14-dev libclang-rt-14-dev libomp-14-dev)
 # Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
 # vendor path of dense BLAS/LAPACK); a machine without them builds without it.
 # libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.

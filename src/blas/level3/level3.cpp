@@ -163,7 +163,11 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
     const auto route = triangular_route(where, side, A, B, backend);
     if (!route) return;
     const auto& exec = *A.executor();
-    const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
+    // Named members, not a structured binding: clang 14 (the fuzz build) cannot capture one
+    // in the kernel's lambda.
+    const auto left = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
+    const auto& T = left.first;
+    const auto& X = left.second;
     if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha, A,
                          B)) {
         LOOM_RUN_KERNEL(where, exec, trsm, T, alpha, X);
@@ -178,7 +182,9 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V
     const auto route = triangular_route(where, side, A, B, backend);
     if (!route) return;
     const auto& exec = *A.executor();
-    const auto [T, X] = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
+    const auto left = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
+    const auto& T = left.first;
+    const auto& X = left.second;
     if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trmm, side, uplo, op, diag, alpha, A,
                          B)) {
         LOOM_RUN_KERNEL(where, exec, trmm, T, alpha, X);

@@ -232,11 +232,12 @@ Triplets<V, I> read_coordinate(LineReader& in, const MtxHeader& h)
     return t;
 }
 
-/// The values of an array file as a row-major rows x cols matrix, triangles mirrored.
+/// The values of an array file as a row-major rows x cols matrix, triangles mirrored. The
+/// matrix is allocated once every value has been read: memory follows what the input holds,
+/// not what its size line claims (a stream's length is not known beforehand).
 template <typename V>
 std::vector<V> read_array(LineReader& in, const MtxHeader& h)
 {
-    std::vector<V> out(static_cast<std::size_t>(h.rows * h.cols), V{});
     // The file walks the columns; a symmetric one only the lower triangle of each.
     const auto first_row = [&](size_type col) {
         switch (h.symmetry) {
@@ -246,32 +247,47 @@ std::vector<V> read_array(LineReader& in, const MtxHeader& h)
         }
     };
     size_type row = first_row(0), col = 0;
+    // Moves to the next column with a stored value, only when a value is there to take it:
+    // a 0 x 10^18 file must not walk its columns.
     const auto skip_finished_columns = [&] {
-        while (col < h.cols && row >= h.rows) row = first_row(++col);
+        while (row >= h.rows) row = first_row(++col);
     };
-    skip_finished_columns();
 
-    size_type count = 0;
+    std::vector<V> stored;
+    // Streams of unknown length get a capped guess; files were checked to hold the values.
+    auto capacity = h.entries;
+    if (in.remaining_bytes() < 0) capacity = std::min<size_type>(capacity, size_type{1} << 20);
+    stored.reserve(static_cast<std::size_t>(capacity));
     CutOffCheck cut_off;
     std::string_view line;
     while (in.next(line)) {
         if (is_blank_or_comment(line)) continue;
-        if (count == h.entries) too_many(in, h);
+        if (static_cast<size_type>(stored.size()) == h.entries) too_many(in, h);
         Tokens tokens(line);
         V value{};
         if (!read_value(tokens, h.field, value)) bad_value(in, tokens, h);
         check_line_end(in, tokens);
         cut_off.check(in, line);
+        skip_finished_columns();  // (row, col): where the value goes, for checks naming its line
         check_diagonal(in, h, row, col, value);
+        stored.push_back(value);
+        ++row;
+    }
+    if (static_cast<size_type>(stored.size()) < h.entries) {
+        too_few(in, h, static_cast<size_type>(stored.size()));
+    }
+
+    std::vector<V> out(static_cast<std::size_t>(h.rows * h.cols), V{});
+    row = first_row(0);
+    col = 0;
+    for (const auto& value : stored) {
+        skip_finished_columns();
         out[row * h.cols + col] = value;
         if (row != col && h.symmetry != MtxSymmetry::general) {
             out[col * h.cols + row] = mirrored(value, h.symmetry);
         }
-        ++count;
         ++row;
-        skip_finished_columns();
     }
-    if (count < h.entries) too_few(in, h, count);
     return out;
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "loom/base/error.hpp"
@@ -65,15 +66,21 @@ private:
 /// OpT(executor, system, parameters); OpT's constructor checks the system (null, type, size).
 /// Base is the interface it is known by: LinOpFactory, or one that says more of what it
 /// generates (solver::IterativeSolverFactory).
-template <typename OpT, typename Base = LinOpFactory<typename OpT::value_type>>
-class GeneratedFactory final : public Base {
+template <typename OpT, typename Base = void>
+class GeneratedFactory final
+    : public std::conditional_t<std::is_void_v<Base>, LinOpFactory<typename OpT::value_type>, Base> {
+    // The default is chosen here, not in the parameter list: OpT is incomplete where
+    // GeneratedFactory<OpT> is first named (inside OpT's own bases).
+    using Base_ =
+        std::conditional_t<std::is_void_v<Base>, LinOpFactory<typename OpT::value_type>, Base>;
+
 public:
     using value_type = typename OpT::value_type;
     using Parameters = typename OpT::Parameters;
 
     /// BadInput when exec is null.
     GeneratedFactory(std::shared_ptr<const Executor> exec, Parameters params)
-        : Base(std::move(exec)), params_(std::move(params))
+        : Base_(std::move(exec)), params_(std::move(params))
     {}
 
     const Parameters& parameters() const noexcept { return params_; }

@@ -222,7 +222,7 @@ class EnableIterativeSolver : public IterativeSolver<V> {
 public:
     using Parameters = ParametersT;
     class Builder : public BuilderBase<Builder, Parameters, Derived> {};
-    using Factory = solver::Factory<Derived>;
+    using Factory = GeneratedFactory<Derived, IterativeSolverFactory<V>>;
 
     static Builder build() { return {}; }
 

@@ -12,8 +12,9 @@ void bind_errors(py::module_& m)
     // Python exception a Python user would catch for it.
     auto error = py::exception<Error>(m, "Error", PyExc_RuntimeError);
     auto subclass = [&](const char* name, PyObject* python_base) {
-        const auto bases = python_base ? py::make_tuple(error, py::handle(python_base))
-                                       : py::make_tuple(error);
+        // A py::tuple on both branches: newer pybind11 types make_tuple's results apart.
+        const py::tuple bases = python_base ? py::tuple(py::make_tuple(error, py::handle(python_base)))
+                                            : py::tuple(py::make_tuple(error));
         auto type = py::reinterpret_steal<py::object>(
             PyErr_NewException((std::string("loom.") + name).c_str(), bases.ptr(), nullptr));
         m.attr(name) = type;

@@ -37,15 +37,9 @@ TEST(MtxFuzzFindings, ArrayFromAStreamAllocatesForTheValuesItHolds)
     // length is unknown, so the size line cannot be checked against it): std::length_error.
     const std::string text =
         "%%MatrixMarket matrix array real general\n3000000000 3000000000\n1\n2\n";
-    try {
-        read_dense_text(text);
-        FAIL() << "no error";
-    } catch (const BadInput& e) {
-        EXPECT_NE(std::string(e.what()).find("<stream>:5: the input ends after 2 of the "
-                                             "9000000000000000000 entries"),
-                  std::string::npos)
-            << e.what();
-    }
+    // The size line is refused before anything is allocated (it cannot fit in memory) or, on a
+    // machine where it could, the stream's end is found after 2 values: a loom::Error either way.
+    EXPECT_THROW(read_dense_text(text), Error);
     std::istringstream in(text);
     EXPECT_THROW((matrix::read_coo<Value, Index>(test::reference(), in)), Error);
 }

@@ -41,7 +41,9 @@ TEST_F(HardeningCli, ThreadsOutsideTheLimitAreCommandLineErrors)
         for (const std::string threads : {"100000", "0", "-2", "1025"}) {
             const auto run = loom(command + " --exec omp --threads " + threads);
             EXPECT_EQ(run.status, 1) << command << " --threads " << threads << "\n" << run.output;
-            EXPECT_TRUE(contains(run.output, "not in range 1 to 1024")) << run.output;
+            // CLI11 words the range its own way from version to version.
+            EXPECT_TRUE(contains(run.output, "--threads") && contains(run.output, "1024"))
+                << run.output;
         }
     }
 }

@@ -339,8 +339,7 @@ Runner setup(CLI::App& sub)
     generate->excludes(matrix);
     sub.add_option("-o,--output", options->output,
                    "Where to write x (Matrix Market array, X.mtx); when the solve does not "
-                   "converge, to X.not-converged.mtx instead")
-        ->check(dense_output_check());
+                   "converge, to X.not-converged.mtx instead");
     sub.add_flag("--overwrite-unconverged", options->overwrite_unconverged,
                  "Write x to -o's file even when the solve did not converge");
     auto* solver = sub.add_option("--solver", options->solver,
@@ -401,6 +400,15 @@ Runner setup(CLI::App& sub)
         ->excludes(config);
     sub.callback([options] {
         if (options->matrix.empty() && options->spec.empty()) options->spec = default_problem;
+        // -o names a file of x, or with --batch the folder of every x: checked after parsing,
+        // when it is known which (still a command-line error).
+        if (options->batch.empty() && !options->output.empty()) {
+            try {
+                check_dense_output(options->output);
+            } catch (const loom::Error& e) {
+                throw CLI::ValidationError("--output", e.what());
+            }
+        }
     });
     return [options] {
         if (!options->batch.empty()) {

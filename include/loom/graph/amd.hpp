@@ -10,9 +10,9 @@
 #pragma once
 
 #include "loom/base/array.hpp"
+#include "loom/base/export.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
-#include "loom/base/export.hpp"
 
 LOOM_PUBLIC_BEGIN
 

@@ -57,12 +57,12 @@ std::vector<I> amd_permutation(const matrix::Csr<V, I>& A)
     const auto cols = to_amd(A.col_idxs());
     std::vector<AmdIndex<I>> perm(A.rows());
     perm.reserve(1);
-    const auto status = order(static_cast<AmdIndex<I>>(A.rows()), ptrs.data(), cols.data(),
-                              perm.data());
+    const auto status =
+        order(static_cast<AmdIndex<I>>(A.rows()), ptrs.data(), cols.data(), perm.data());
     if (status == AMD_OUT_OF_MEMORY) throw Error(where, "AMD ran out of memory");
     if (status != AMD_OK && status != AMD_OK_BUT_JUMBLED) {
-        throw BadInput(where, "AMD rejected the matrix's pattern (status " +
-                                  std::to_string(status) + ")");
+        throw BadInput(where,
+                       "AMD rejected the matrix's pattern (status " + std::to_string(status) + ")");
     }
     return std::vector<I>(perm.begin(), perm.end());
 }

@@ -1,6 +1,7 @@
 // AMD: a permutation, the same on every backend, whose Cholesky factor of a 2D Poisson
 // matrix has less fill than the natural order's; bad input; NotCompiled without SuiteSparse.
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <vector>
 
@@ -52,14 +53,6 @@ protected:
     using Csr = matrix::Csr<V, I>;
 
     std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-
-    static void expect_permutation(const std::vector<I>& perm, size_type n, const std::string& name)
-    {
-        ASSERT_EQ(static_cast<size_type>(perm.size()), n) << name;
-        auto sorted = perm;
-        std::sort(sorted.begin(), sorted.end());
-        for (size_type k = 0; k < n; ++k) ASSERT_EQ(sorted[k], k) << name;
-    }
 };
 
 TYPED_TEST_SUITE(Amd, loom::test::ValueIndexTypes);
@@ -71,7 +64,10 @@ TYPED_TEST(Amd, GivesAPermutationTheSameOnEveryBackend)
     for (const auto& [name, A] :
          loom::test::awkward_graphs<typename TestFixture::V, typename TestFixture::I>(this->ref)) {
         const auto perm = graph::amd(A).to_host();
-        this->expect_permutation(perm, A.rows(), name);
+        std::vector<typename TestFixture::I> identity(A.rows());
+        std::iota(identity.begin(), identity.end(), 0);
+        EXPECT_TRUE(std::is_permutation(perm.begin(), perm.end(), identity.begin(), identity.end()))
+            << name;
         for (const auto& exec : loom::test::backends()) {
             const Csr B(exec, A);
             const auto other = graph::amd(B);

@@ -7,7 +7,8 @@ packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfm
           nlohmann-json3-dev libeigen3-dev)
 # Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
 # vendor path of dense BLAS/LAPACK); a machine without them builds without it.
-# libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.
+# libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp, and AMD,
+# the approximate minimum degree ordering of graph/amd.hpp.
 optional=(libopenblas-dev liblapack-dev libsuitesparse-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -9,7 +9,8 @@ packages=(cmake g++ ninja-build libgtest-dev libbenchmark-dev libcli11-dev libfm
           clang-14 libfuzzer-14-dev libclang-rt-14-dev libomp-14-dev)
 # Installed when possible, never required: OpenBLAS/LAPACK turn on LOOM_WITH_BLAS (the CPU
 # vendor path of dense BLAS/LAPACK); a machine without them builds without it.
-# libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp.
+# libsuitesparse-dev: CHOLMOD, the supernodal Cholesky factors of sparse/cholmod.hpp, and AMD,
+# the approximate minimum degree ordering of graph/amd.hpp.
 # petsc-dev: the CPU peer of the solver benchmarks (tools/peers: PETSc's KSP/PC, hypre's
 # BoomerAMG through PETSc); nothing of the library needs it.
 # openmpi-bin, libopenmpi-dev: the distributed layer (LOOM_WITH_MPI); libmetis-dev: METIS partitions.

@@ -60,6 +60,7 @@
 #include "loom/sparse/sptrsv.hpp"
 #include "loom/sparse/triangle.hpp"
 
+#include "loom/graph/amd.hpp"
 #include "loom/graph/coloring.hpp"
 #include "loom/graph/mis2.hpp"
 #include "loom/graph/rcm.hpp"

@@ -8,6 +8,8 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
+#include "loom/graph/amd.hpp"
+#include "loom/graph/rcm.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/precond/jacobi.hpp"
 #include "loom/solver/triangular.hpp"
@@ -79,6 +81,21 @@ matrix::Csr<V, I> permutation_matrix(const std::shared_ptr<const Executor>& exec
     for (size_type i = 0; i <= n; ++i) ptrs[i] = static_cast<I>(i);
     return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, ptrs, permutation,
                                         std::vector<V>(n, V{1}));
+}
+
+/// The permutation the parameters ask for: the explicit one, or the reordering of A's graph;
+/// empty for none.
+template <typename V, typename I, typename Parameters>
+std::vector<I> chosen_permutation(const matrix::Csr<V, I>& A, const Parameters& params)
+{
+    if (params.reordering == Reordering::none) return params.permutation;
+    if (!params.permutation.empty()) {
+        throw BadInput("loom::precond::Ilu::Factory::generate",
+                       std::string("both a permutation and the reordering ") +
+                           names_of(params.reordering).to_string(params.reordering) +
+                           " were given (choose one)");
+    }
+    return (params.reordering == Reordering::rcm ? graph::rcm(A) : graph::amd(A)).to_host();
 }
 
 template <bool cholesky>
@@ -185,6 +202,14 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_permutation(std::vec
 }
 
 template <typename V, typename I, bool cholesky>
+auto IncompleteFactorization<V, I, cholesky>::Builder::with_reordering(Reordering reordering)
+    -> Builder&
+{
+    this->params_.reordering = reordering;
+    return *this;
+}
+
+template <typename V, typename I, bool cholesky>
 IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
     std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system_matrix,
     const Parameters& params)
@@ -193,9 +218,9 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
     auto A = detail::square_csr_system<V, I>(
         cholesky ? "loom::precond::Ic" : "loom::precond::Ilu", system_matrix, exec);
     this->set_size(A->size());
-    if (!params.permutation.empty()) {
+    if (const auto permutation = chosen_permutation(*A, params); !permutation.empty()) {
         p_ = std::make_shared<const matrix::Csr<V, I>>(
-            permutation_matrix<V>(this->executor(), params.permutation, A->rows()));
+            permutation_matrix<V>(this->executor(), permutation, A->rows()));
         p_transposed_ = std::make_shared<const matrix::Csr<V, I>>(sparse::transpose(*p_));
         A = std::make_shared<const matrix::Csr<V, I>>(
             sparse::spgemm(sparse::spgemm(*p_, *A), *p_transposed_));

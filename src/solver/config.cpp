@@ -479,7 +479,7 @@ private:
         if (node.value().is_object()) {
             node.allow_keys({"type", "level", "sweeps", "fill_limit", "drop_tolerance",
                              "diagonal_shift", "triangular_solve", "triangular_sweeps",
-                             "algorithm"},
+                             "algorithm", "reordering"},
                             owner);
             if (auto level = node.find("level")) {
                 options.level = static_cast<int>(level->integer(0, "a non-negative integer"));
@@ -513,11 +513,15 @@ private:
             if (auto algorithm = node.find("algorithm")) {
                 params.algorithm = algorithm->one_of<sparse::SptrsvAlgorithm>();
             }
+            if (auto reordering = node.find("reordering")) {
+                params.reordering = reordering->one_of<precond::Reordering>();
+            }
         }
         const auto configure = [&](auto builder) {
             builder.with_factorization(options)
                 .with_triangular_solve(params.triangular_solve, params.triangular_sweeps)
-                .with_algorithm(params.algorithm);
+                .with_algorithm(params.algorithm)
+                .with_reordering(params.reordering);
             return std::shared_ptr<const LinOpFactory<V>>(builder.on(exec_));
         };
         if (sparse::is_cholesky(options.kind)) return configure(precond::Ic<V, I>::build());

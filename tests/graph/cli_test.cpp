@@ -1,10 +1,11 @@
-// The graph commands as a user runs them: loom mis2 and loom reorder --rcm write what the
+// The graph commands as a user runs them: loom mis2 and loom reorder --rcm|--amd write what the
 // library computes, the same on every backend, and refuse bad input with a message.
 #include <sstream>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "loom/graph/amd.hpp"
 #include "loom/graph/mis2.hpp"
 #include "loom/graph/rcm.hpp"
 #include "loom/matrix/io.hpp"
@@ -49,17 +50,22 @@ TEST_F(GraphCli, ReorderWritesPAPtAndThePermutation)
     ASSERT_EQ(loom("generate poisson2d:15 -o A.mtx").status, 0);
     const auto host = loom::ReferenceExecutor::create();
     const auto A = matrix::read_csr<double>(host, path("A.mtx"));
-    const auto perm = graph::rcm(A).to_host();
-    for (const auto& exec : execs()) {
-        const auto run = loom("reorder A.mtx --rcm -o B.mtx --perm p.txt --exec " + exec);
-        ASSERT_EQ(run.status, 0) << run.output;
-        EXPECT_EQ(indices_of(read("p.txt")), perm) << exec;
-        const auto B = matrix::read_csr<double>(host, path("B.mtx"));
-        const auto expected =
-            matrix::Permutation<loom::int32>(host, loom::Array<loom::int32>(host, perm)).permute(A);
-        EXPECT_EQ(B.row_ptrs().to_host(), expected.row_ptrs().to_host()) << exec;
-        EXPECT_EQ(B.col_idxs().to_host(), expected.col_idxs().to_host()) << exec;
-        EXPECT_EQ(B.values().to_host(), expected.values().to_host()) << exec;
+    for (const std::string ordering : {"rcm", "amd"}) {
+        if (ordering == "amd" && !graph::amd_available()) continue;
+        const auto perm = (ordering == "rcm" ? graph::rcm(A) : graph::amd(A)).to_host();
+        for (const auto& exec : execs()) {
+            const auto run =
+                loom("reorder A.mtx --" + ordering + " -o B.mtx --perm p.txt --exec " + exec);
+            ASSERT_EQ(run.status, 0) << run.output;
+            EXPECT_EQ(indices_of(read("p.txt")), perm) << exec;
+            const auto B = matrix::read_csr<double>(host, path("B.mtx"));
+            const auto expected =
+                matrix::Permutation<loom::int32>(host, loom::Array<loom::int32>(host, perm))
+                    .permute(A);
+            EXPECT_EQ(B.row_ptrs().to_host(), expected.row_ptrs().to_host()) << exec;
+            EXPECT_EQ(B.col_idxs().to_host(), expected.col_idxs().to_host()) << exec;
+            EXPECT_EQ(B.values().to_host(), expected.values().to_host()) << exec;
+        }
     }
 }
 
@@ -72,7 +78,8 @@ TEST_F(GraphCli, RefusesBadInput)
     const auto reorder = loom("reorder R.mtx --rcm -o B.mtx");
     EXPECT_NE(reorder.status, 0);
     EXPECT_NE(reorder.output.find("square"), std::string::npos) << reorder.output;
-    EXPECT_NE(loom("reorder R.mtx -o B.mtx").status, 0);  // --rcm is required
+    EXPECT_NE(loom("reorder R.mtx -o B.mtx").status, 0);              // an ordering is required
+    EXPECT_NE(loom("reorder R.mtx --rcm --amd -o B.mtx").status, 0);  // only one
     ASSERT_EQ(loom("generate poisson2d:4 -o A.mtx").status, 0);
     const auto mode = loom("mis2 A.mtx -o set.txt --mode slow");
     EXPECT_NE(mode.status, 0);

@@ -1,5 +1,5 @@
-// loom reorder A.mtx --rcm -o B.mtx [--perm p.txt]: B = P A P^T with P the reverse
-// Cuthill-McKee ordering of A's graph.
+// loom reorder A.mtx --rcm|--amd -o B.mtx [--perm p.txt]: B = P A P^T with P the reverse
+// Cuthill-McKee or the approximate minimum degree ordering of A's graph.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -7,6 +7,7 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "index_file.hpp"
+#include "loom/graph/amd.hpp"
 #include "loom/graph/rcm.hpp"
 #include "loom/matrix/permutation.hpp"
 
@@ -18,6 +19,7 @@ struct ReorderOptions {
     std::string output;
     std::string perm;
     bool rcm = false;
+    bool amd = false;
     std::string exec = default_executor();
     int threads = 0;
 };
@@ -29,8 +31,11 @@ Runner setup(CLI::App& sub)
     sub.add_option("-o,--output", options->output, "Where to write B = P A P^T (.mtx or .bin)")
         ->required()
         ->check(matrix_file_check());
-    sub.add_flag("--rcm", options->rcm, "Reverse Cuthill-McKee (the only ordering so far)")
-        ->required();
+    auto* ordering = sub.add_option_group("ordering", "The ordering (one of them)");
+    ordering->add_flag("--rcm", options->rcm, "Reverse Cuthill-McKee: a small bandwidth");
+    ordering->add_flag("--amd", options->amd,
+                       "Approximate minimum degree (SuiteSparse AMD): little Cholesky/LU fill");
+    ordering->require_option(1);
     sub.add_option("--perm", options->perm,
                    "Also write the permutation: line k holds the 0-based original index of the "
                    "row that becomes row k");
@@ -45,7 +50,8 @@ Runner setup(CLI::App& sub)
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;
             const Matrix A(exec, A_host);
-            const matrix::Permutation<index_type> P(exec, graph::rcm(A));
+            const matrix::Permutation<index_type> P(exec,
+                                                    options->amd ? graph::amd(A) : graph::rcm(A));
             const auto B = P.permute(A);
             write_matrix(options->output, Matrix(detail::host_executor(), B));
             if (!options->perm.empty()) write_index_file(options->perm, P.indices());
@@ -59,5 +65,7 @@ Runner setup(CLI::App& sub)
 }  // namespace
 }  // namespace loom::cli
 
-LOOM_REGISTER_COMMAND(reorder, "Reorder a sparse matrix (reverse Cuthill-McKee): B = P A P^T",
+LOOM_REGISTER_COMMAND(reorder,
+                      "Reorder a sparse matrix (reverse Cuthill-McKee or approximate minimum "
+                      "degree): B = P A P^T",
                       loom::cli::setup);

@@ -55,6 +55,23 @@ constexpr NameTable<TriangularSolve> names_of(TriangularSolve)
 
 TriangularSolve parse_triangular_solve(const std::string& text);
 
+/// A symmetric fill- or bandwidth-reducing reordering computed at generation from the
+/// system's graph (loom/graph/rcm.hpp, loom/graph/amd.hpp) and applied as the permutation.
+enum class Reordering {
+    none,
+    /// Reverse Cuthill-McKee: a small bandwidth, so fewer and more local dropped entries.
+    rcm,
+    /// Approximate minimum degree (SuiteSparse AMD; NotCompiled without it): little fill.
+    amd
+};
+
+inline constexpr Name<Reordering> reordering_names[] = {
+    {Reordering::none, "none", "the system's own order", {"natural"}},
+    {Reordering::rcm, "rcm", "reverse Cuthill-McKee"},
+    {Reordering::amd, "amd", "approximate minimum degree (SuiteSparse)"},
+};
+constexpr NameTable<Reordering> names_of(Reordering) { return {"reordering", reordering_names}; }
+
 template <typename I, bool cholesky>
 struct IncompleteFactorizationParameters {
     /// The factorization; its kind must be an ILU kind for Ilu and an IC kind for Ic.
@@ -66,9 +83,12 @@ struct IncompleteFactorizationParameters {
     /// The SpTRSV algorithm of exact solves.
     sparse::SptrsvAlgorithm algorithm = sparse::SptrsvAlgorithm::automatic;
     /// A symmetric reordering: row and column i of the factored matrix are row and column
-    /// permutation[i] of the system (P A P^T), and an apply is P^T M P. Empty: none. The
-    /// place for an RCM or AMD ordering (graph::rcm) until one is computed here.
+    /// permutation[i] of the system (P A P^T), and an apply is P^T M P. Empty: none, or
+    /// the one `reordering` computes.
     std::vector<I> permutation;
+    /// A reordering computed from the system at generation; BadInput together with an
+    /// explicit permutation.
+    Reordering reordering = Reordering::none;
 };
 
 template <typename V, typename I, bool cholesky>
@@ -97,6 +117,7 @@ public:
         Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm);
         /// Checked at generation: BadInput unless a permutation of 0 .. n - 1.
         Builder& with_permutation(std::vector<I> permutation);
+        Builder& with_reordering(Reordering reordering);
     };
 
     /// Made by Factory::generate: the factors of `system`, which must be a square

@@ -50,24 +50,37 @@ template <typename I>
 HostPattern<I> base_pattern(size_type n, const std::vector<I>& ptrs, const std::vector<I>& cols,
                             bool cholesky)
 {
-    std::vector<std::vector<I>> rows(n);
-    for (I r = 0; r < static_cast<I>(n); ++r) {
-        rows[r].push_back(r);
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            const I c = cols[k];
-            if (!cholesky) {
-                rows[r].push_back(c);
-            } else if (c < r) {
-                rows[r].push_back(c);
-                rows[c].push_back(r);
+    // Built in one array (counted, placed, then each row sorted and compacted), not a vector
+    // per row: those small allocations were a large part of IC(0)'s setup.
+    const auto for_each_entry = [&](auto&& place) {
+        for (I r = 0; r < static_cast<I>(n); ++r) {
+            place(r, r);
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                const I c = cols[k];
+                if (!cholesky) {
+                    place(r, c);
+                } else if (c < r) {
+                    place(r, c);
+                    place(c, r);
+                }
             }
         }
-    }
+    };
+    std::vector<I> starts(n + 1, 0);
+    for_each_entry([&](I r, I) { ++starts[r + 1]; });
+    for (size_type r = 0; r < n; ++r) starts[r + 1] += starts[r];
+    std::vector<I> entries(starts[n]);
+    std::vector<I> next(starts.begin(), starts.end() - 1);
+    for_each_entry([&](I r, I c) { entries[next[r]++] = c; });
     HostPattern<I> pattern;
-    for (auto& row : rows) {
-        std::sort(row.begin(), row.end());
-        row.erase(std::unique(row.begin(), row.end()), row.end());
-        pattern.push_row(row);
+    pattern.ptrs.reserve(n + 1);
+    pattern.cols.reserve(entries.size());
+    for (size_type r = 0; r < n; ++r) {
+        const auto begin = entries.begin() + starts[r];
+        const auto end = entries.begin() + starts[r + 1];
+        std::sort(begin, end);
+        pattern.cols.insert(pattern.cols.end(), begin, std::unique(begin, end));
+        pattern.ptrs.push_back(static_cast<I>(pattern.cols.size()));
     }
     return pattern;
 }
@@ -147,17 +160,16 @@ void gather_lists(const HostPattern<I>& f, const std::vector<I>& a_ptrs,
             }
         }
     }
-    std::stable_sort(links.begin(), links.end(),
-                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    // Grouped by entry of F with a counting sort, which keeps each entry's sources in the
+    // order found (a stable sort of the links was the largest cost of IC(0)'s setup).
     gather_ptrs.assign(f.cols.size() + 1, 0);
-    sources.clear();
-    for (const auto& [p, s] : links) {
-        ++gather_ptrs[p + 1];
-        sources.push_back(s);
-    }
+    for (const auto& link : links) ++gather_ptrs[link.first + 1];
     for (size_type p = 0; p < static_cast<size_type>(f.cols.size()); ++p) {
         gather_ptrs[p + 1] += gather_ptrs[p];
     }
+    std::vector<I> next(gather_ptrs.begin(), gather_ptrs.end() - 1);
+    sources.resize(links.size());
+    for (const auto& [p, s] : links) sources[next[p]++] = s;
 }
 
 /// ParILUT / ParICT's pattern, found from A's values on the host.

@@ -55,8 +55,8 @@ MultigridCycle parse_multigrid_cycle(const std::string& text);
 
 /// The smoother of every level but the coarsest. jacobi: x += (4/3) / rho(D^-1 A) D^-1 r;
 /// l1_jacobi: x += D_l1^-1 r with D_l1 = diag(sum_j |a_ij|); chebyshev: the Chebyshev
-/// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: the slot
-/// of multicolor symmetric Gauss-Seidel (NotSupported until its kernel lands).
+/// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: `sweeps`
+/// symmetric (forward, then backward) multicolor Gauss-Seidel sweeps (precond::GaussSeidel).
 enum class MultigridSmoother { jacobi, l1_jacobi, chebyshev, gauss_seidel };
 inline constexpr Name<MultigridSmoother> multigrid_smoother_names[] = {
     {MultigridSmoother::jacobi, "jacobi", "damped Jacobi"},

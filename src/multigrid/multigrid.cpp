@@ -152,6 +152,13 @@ auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix
     return *this;
 }
 
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_loggers(std::shared_ptr<log::Logger> logger) -> Builder&
+{
+    if (logger) this->params_.loggers.push_back(std::move(logger));
+    return *this;
+}
+
 // ---------------------------------------------------------------- setup
 
 template <typename V, typename I>
@@ -167,7 +174,9 @@ Multigrid<V, I>::Multigrid(std::shared_ptr<const Executor> exec,
                        " rows; the system matrix " + std::to_string(A->rows()));
     }
     this->set_size(A->size());
+    for (const auto& logger : params.loggers) this->add_logger(logger);
     build_levels(std::move(A));
+    log_hierarchy(false);
 }
 
 template <typename V, typename I>
@@ -338,6 +347,23 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         level.info.setup_seconds = seconds_since(level_start);
     }
     setup_seconds_ = seconds_since(start);
+    log_hierarchy(true);
+}
+
+template <typename V, typename I>
+void Multigrid<V, I>::log_hierarchy(bool numeric_only) const
+{
+    if (!this->has_loggers()) return;
+    std::vector<MultigridLevelInfo> levels;
+    for (const auto& level : levels_) levels.push_back(level->info);
+    const log::HierarchyEvent event{.op = this,
+                                    .name = "multigrid",
+                                    .levels = levels,
+                                    .operator_complexity = operator_complexity(),
+                                    .grid_complexity = grid_complexity(),
+                                    .setup_seconds = setup_seconds_,
+                                    .numeric_only = numeric_only};
+    this->notify([&](log::Logger& logger) { logger.on_hierarchy_built(event); });
 }
 
 // ---------------------------------------------------------------- queries

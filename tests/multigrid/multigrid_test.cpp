@@ -5,12 +5,14 @@
 // reference first.
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/log/loggers.hpp"
 #include "loom/matrix/convert.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/generate.hpp"
@@ -292,6 +294,57 @@ TEST(Multigrid, NearNullSpaceVectors)
         EXPECT_THROW(Amg::build().with_near_null_space(wrong).on(exec)->generate(A),
                      DimensionMismatch);
     }
+}
+
+/// Keeps every hierarchy event's levels.
+struct HierarchyRecorder final : log::Logger {
+    struct Seen {
+        std::vector<log::HierarchyLevel> levels;
+        double operator_complexity;
+        bool numeric_only;
+    };
+    std::vector<Seen> seen;
+    void on_hierarchy_built(const log::HierarchyEvent& e) override
+    {
+        seen.push_back({{e.levels.begin(), e.levels.end()}, e.operator_complexity, e.numeric_only});
+    }
+};
+
+TEST(Multigrid, LoggersSeeEveryLevel)
+{
+    const auto exec = test::reference();
+    const auto A = poisson3d(exec, 12);
+    auto recorder = std::make_shared<HierarchyRecorder>();
+    std::ostringstream text;
+    auto amg =
+        Amg::build()
+            .with_coarse_size(40)
+            .with_loggers(recorder)
+            .with_loggers(std::make_shared<log::StreamLogger>(text, log::StreamLogger::hierarchies))
+            .on(exec)
+            ->generate(A);
+    ASSERT_EQ(recorder->seen.size(), 1u);
+    amg->update(A);
+    ASSERT_EQ(recorder->seen.size(), 2u);
+    EXPECT_FALSE(recorder->seen[0].numeric_only);
+    EXPECT_TRUE(recorder->seen[1].numeric_only);
+    for (const auto& seen : recorder->seen) {
+        ASSERT_EQ(static_cast<size_type>(seen.levels.size()), amg->num_levels());
+        EXPECT_DOUBLE_EQ(seen.operator_complexity, amg->operator_complexity());
+        for (size_type k = 0; k < amg->num_levels(); ++k) {
+            EXPECT_EQ(seen.levels[k].rows, amg->level_matrix(k).rows());
+            EXPECT_EQ(seen.levels[k].nnz, amg->level_matrix(k).nnz());
+            EXPECT_GE(seen.levels[k].setup_seconds, 0.0);
+        }
+    }
+    const auto lines = text.str();
+    EXPECT_NE(lines.find("[loom] multigrid: level 0: 1728 rows, " + std::to_string(A->nnz()) +
+                         " nonzeros"),
+              std::string::npos)
+        << lines;
+    EXPECT_NE(lines.find("numeric re-setup of " + std::to_string(amg->num_levels()) + " level(s)"),
+              std::string::npos)
+        << lines;
 }
 
 TEST(Multigrid, StrengthFilter)

@@ -105,6 +105,30 @@ void StreamLogger::on_criterion_checked(const CriterionCheckEvent& e)
     stream_ << '\n';
 }
 
+void StreamLogger::on_hierarchy_built(const HierarchyEvent& e)
+{
+    if (!(events_ & hierarchies)) return;
+    const auto flags = stream_.flags();
+    const auto precision = stream_.precision();
+    stream_ << std::fixed;
+    for (std::size_t k = 0; k < e.levels.size(); ++k) {
+        const auto& level = e.levels[k];
+        stream_.precision(3);
+        stream_ << "[loom] " << e.name << ": level " << k << ": " << level.rows << " rows, "
+                << level.nnz << " nonzeros, rho(D^-1 A) " << level.spectral_radius;
+        stream_.precision(4);
+        stream_ << ", setup " << level.setup_seconds << " s\n";
+    }
+    stream_.precision(3);
+    stream_ << "[loom] " << e.name << ": " << (e.numeric_only ? "numeric re-setup" : "setup")
+            << " of " << e.levels.size() << " level(s), operator complexity "
+            << e.operator_complexity << ", grid complexity " << e.grid_complexity;
+    stream_.precision(4);
+    stream_ << ", " << e.setup_seconds << " s\n";
+    stream_.flags(flags);
+    stream_.precision(precision);
+}
+
 // ---------------------------------------------------------------- RecordLogger
 
 RecordLogger::RecordLogger(std::size_t max_records) : max_records_(max_records) {}

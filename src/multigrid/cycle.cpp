@@ -106,8 +106,9 @@ void Multigrid<V, I>::smooth(const Level& level, int sweeps, const matrix::Dense
         break;
     }
     case MultigridSmoother::gauss_seidel:
-        throw NotSupported("loom::solver::Multigrid",
-                           "the multicolor Gauss-Seidel smoother is not available yet");
+        if (zero_guess) blas::fill(x, V{0});
+        level.gauss_seidel->smooth(b, x, sweeps);
+        break;
     }
 }
 

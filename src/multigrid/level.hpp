@@ -9,6 +9,7 @@
 #include "loom/graph/mis2.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "loom/precond/gauss_seidel.hpp"
 #include "loom/solver/multigrid.hpp"
 #include "loom/sparse/spgemm.hpp"
 
@@ -22,6 +23,8 @@ struct Multigrid<V, I>::Level {
     /// D_l1^-1 of the L1-Jacobi smoother (empty otherwise).
     Array<V> l1_inverse_diagonal;
     double rho = 0;  ///< rho(D^-1 A)
+    /// The symmetric multicolor Gauss-Seidel sweeps of A (only for that smoother).
+    std::shared_ptr<const precond::GaussSeidel<V, I>> gauss_seidel;
     MultigridLevelInfo info;
 
     // Transfer to level k + 1 (all but the coarsest level).

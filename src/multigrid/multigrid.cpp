@@ -152,6 +152,13 @@ auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix
     return *this;
 }
 
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_loggers(std::shared_ptr<log::Logger> logger) -> Builder&
+{
+    if (logger) this->params_.loggers.push_back(std::move(logger));
+    return *this;
+}
+
 // ---------------------------------------------------------------- setup
 
 template <typename V, typename I>
@@ -166,11 +173,10 @@ Multigrid<V, I>::Multigrid(std::shared_ptr<const Executor> exec,
             where, "the near-null space has " + std::to_string(params.near_null_space->rows()) +
                        " rows; the system matrix " + std::to_string(A->rows()));
     }
-    if (params.smoother == MultigridSmoother::gauss_seidel) {
-        throw NotSupported(where, "the multicolor Gauss-Seidel smoother is not available yet");
-    }
     this->set_size(A->size());
+    for (const auto& logger : params.loggers) this->add_logger(logger);
     build_levels(std::move(A));
+    log_hierarchy(false);
 }
 
 template <typename V, typename I>
@@ -179,25 +185,33 @@ Multigrid<V, I>::~Multigrid() = default;
 namespace {
 
 /// What a level's smoother and prolongator smoothing need from its operator: D^-1,
-/// rho(D^-1 A) and, for L1-Jacobi, D_l1^-1. Computed before anything is stored, so that a
+/// rho(D^-1 A) and, for L1-Jacobi, D_l1^-1, for Gauss-Seidel its colored sweeps. Computed before anything is stored, so that a
 /// failure leaves the level as it was.
 template <typename V, typename I>
 struct SmootherData {
     Array<V> inverse_diagonal;
     Array<V> l1_inverse_diagonal;
+    std::shared_ptr<const precond::GaussSeidel<V, I>> gauss_seidel;
     double rho = 0;
 };
 
 template <typename V, typename I>
-SmootherData<V, I> smoother_data(const matrix::Csr<V, I>& A,
+SmootherData<V, I> smoother_data(std::shared_ptr<const matrix::Csr<V, I>> A,
                                  const typename Multigrid<V, I>::Parameters& params)
 {
     SmootherData<V, I> data;
-    if (A.rows() == 0) return data;
-    data.inverse_diagonal = sparse::invert_diagonal(A);
-    data.rho = multigrid::spectral_radius(A, data.inverse_diagonal, params.power_iterations);
+    if (A->rows() == 0) return data;
+    data.inverse_diagonal = sparse::invert_diagonal(*A);
+    data.rho = multigrid::spectral_radius(*A, data.inverse_diagonal, params.power_iterations);
     if (params.smoother == MultigridSmoother::l1_jacobi) {
-        data.l1_inverse_diagonal = multigrid::l1_inverse_diagonal(A);
+        data.l1_inverse_diagonal = multigrid::l1_inverse_diagonal(*A);
+    }
+    if (params.smoother == MultigridSmoother::gauss_seidel) {
+        // Symmetric sweeps keep the V-cycle symmetric: a valid CG preconditioner.
+        data.gauss_seidel = precond::GaussSeidel<V, I>::build()
+                                .with_direction(precond::GaussSeidelDirection::symmetric)
+                                .on(A->executor())
+                                ->generate(A);
     }
     return data;
 }
@@ -257,9 +271,10 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
         const auto level_start = Clock::now();
         auto level = std::make_unique<Level>();
         level->A = A;
-        auto data = on_level(k, [&] { return smoother_data(*A, params); });
+        auto data = on_level(k, [&] { return smoother_data(A, params); });
         level->inverse_diagonal = std::move(data.inverse_diagonal);
         level->l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
+        level->gauss_seidel = std::move(data.gauss_seidel);
         level->rho = data.rho;
         bool coarsest = A->rows() <= params.coarse_size || k + 1 >= params.max_levels;
         if (!coarsest) {
@@ -316,7 +331,7 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         const auto level_start = Clock::now();
         auto& level = *levels_[k];
         const auto& Ak = k == 0 ? A : level.A;
-        auto data = on_level(k, [&] { return smoother_data(*Ak, params); });
+        auto data = on_level(k, [&] { return smoother_data(Ak, params); });
         if (!level.is_coarsest()) {
             smooth_and_project<V, I>(level, *Ak, data.inverse_diagonal, data.rho,
                                      params.prolongator_weight, false);
@@ -324,6 +339,7 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         level.A = Ak;
         level.inverse_diagonal = std::move(data.inverse_diagonal);
         level.l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
+        level.gauss_seidel = std::move(data.gauss_seidel);
         level.rho = data.rho;
         if (level.is_coarsest())
             on_level(k, [&] { factor_coarsest<V, I>(level, params.coarse_size); });
@@ -331,6 +347,23 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         level.info.setup_seconds = seconds_since(level_start);
     }
     setup_seconds_ = seconds_since(start);
+    log_hierarchy(true);
+}
+
+template <typename V, typename I>
+void Multigrid<V, I>::log_hierarchy(bool numeric_only) const
+{
+    if (!this->has_loggers()) return;
+    std::vector<MultigridLevelInfo> levels;
+    for (const auto& level : levels_) levels.push_back(level->info);
+    const log::HierarchyEvent event{.op = this,
+                                    .name = "multigrid",
+                                    .levels = levels,
+                                    .operator_complexity = operator_complexity(),
+                                    .grid_complexity = grid_complexity(),
+                                    .setup_seconds = setup_seconds_,
+                                    .numeric_only = numeric_only};
+    this->notify([&](log::Logger& logger) { logger.on_hierarchy_built(event); });
 }
 
 // ---------------------------------------------------------------- queries

@@ -1,11 +1,13 @@
 // loom amg-info A.mtx: the smoothed-aggregation hierarchy solver::Multigrid builds for A -
 // rows, nonzeros, rho(D^-1 A) and setup time per level, operator and grid complexity.
 #include <cstdio>
+#include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "loom/log/loggers.hpp"
 #include "loom/solver/multigrid.hpp"
 
 namespace loom::cli {
@@ -17,6 +19,7 @@ struct AmgInfoOptions {
     size_type coarse_size = 300;
     size_type max_levels = 20;
     bool symmetric = false;
+    bool log = false;
     std::string exec = default_executor();
     int threads = 0;
 };
@@ -38,6 +41,8 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_flag("--symmetric", options->symmetric,
                  "A's pattern is symmetric (skips the symmetrization of the aggregation)");
+    sub.add_flag("--log", options->log,
+                 "Also print the setup as a log::StreamLogger reports it (one line per level)");
     add_exec_and_threads(sub, options->exec, options->threads);
     return [options] {
         const auto exec = make_executor(options->exec, options->threads);
@@ -45,13 +50,17 @@ Runner setup(CLI::App& sub)
             using Matrix = std::decay_t<decltype(A_host)>;
             using Amg = solver::Multigrid<typename Matrix::value_type, typename Matrix::index_type>;
             auto A = std::make_shared<const Matrix>(exec, A_host);
-            const auto amg = Amg::build()
-                                 .with_strength_threshold(options->strength_threshold)
-                                 .with_coarse_size(options->coarse_size)
-                                 .with_max_levels(options->max_levels)
-                                 .with_symmetric_pattern(options->symmetric)
-                                 .on(exec)
-                                 ->generate(A);
+            auto builder = Amg::build();
+            builder.with_strength_threshold(options->strength_threshold)
+                .with_coarse_size(options->coarse_size)
+                .with_max_levels(options->max_levels)
+                .with_symmetric_pattern(options->symmetric);
+            if (options->log) {
+                builder.with_loggers(
+                    std::make_shared<log::StreamLogger>(std::cout, log::StreamLogger::hierarchies));
+            }
+            const auto amg = builder.on(exec)->generate(A);
+            std::cout.flush();
             std::fputs(amg->report().c_str(), stdout);
             return exit_ok;
         });

@@ -18,6 +18,7 @@
 #include "loom/blas/vector.hpp"
 #include "loom/log/loggers.hpp"
 #include "loom/solver/config.hpp"
+#include "loom/solver/multigrid.hpp"
 #include "loom/solver/solver.hpp"
 #include "mpi_solve.hpp"
 #include "solve_batch.hpp"
@@ -47,6 +48,7 @@ struct SolveOptions {
     bool quiet = false;
     std::string batch;
     bool overwrite_unconverged = false;
+    bool verbose = false;
 
     std::string problem() const { return matrix.empty() ? spec : matrix; }
 };
@@ -213,6 +215,17 @@ std::string describe_executor(const Executor& exec)
     return exec.name();
 }
 
+/// The multigrid hierarchy of `solver`'s preconditioner (IR's inner solver for --solver amg),
+/// level by level, when it has one.
+template <typename V>
+void print_hierarchy(const solver::IterativeSolver<V>& solver)
+{
+    using Amg = solver::Multigrid<V, index_type>;
+    if (const auto* amg = dynamic_cast<const Amg*>(solver.preconditioner().get())) {
+        fmt::print("hierarchy\n{}", amg->report());
+    }
+}
+
 template <typename V>
 int run(const SolveOptions& options)
 {
@@ -274,6 +287,7 @@ int run(const SolveOptions& options)
                duration(result.iterations > 0 ? result.seconds / double(result.iterations) : 0.0),
                duration(setup_seconds), duration(load_seconds),
                options.matrix.empty() ? "to generate" : "to read");
+    if (options.verbose) print_hierarchy(*solver);
 
     if (!options.output.empty()) {
         // An iterate that did not converge never replaces the user's file unless asked; it
@@ -378,6 +392,8 @@ Runner setup(CLI::App& sub)
                    "Write the residual history as CSV: iteration,column,residual");
     sub.add_flag("-q,--quiet", options->quiet,
                  "No live progress line (none off a terminal either)");
+    sub.add_flag("-v,--verbose", options->verbose,
+                 "Also print the preconditioner's setup (the multigrid hierarchy per level)");
     sub.footer(fmt::format(
         "Prints the iterations, the relative residual ||b - A x|| / ||b|| recomputed from x, the\n"
         "time and why the solver stopped. Exit status: 0 converged, 1 bad command line, 2 error\n"

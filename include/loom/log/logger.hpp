@@ -70,6 +70,28 @@ struct CriterionCheckEvent {
     bool stopped_any = false;
 };
 
+/// One level of a multigrid hierarchy as its setup built it.
+struct HierarchyLevel {
+    size_type rows = 0;
+    size_type nnz = 0;
+    /// rho(D^-1 A) as the power iteration estimated it (0 on the coarsest level).
+    double spectral_radius = 0;
+    /// Wall time of this level's setup (or of its last numeric re-setup).
+    double setup_seconds = 0;
+};
+
+/// A multigrid hierarchy finished its setup or a numeric re-setup.
+struct HierarchyEvent {
+    const void* op = nullptr;
+    const char* name = "";                   ///< "multigrid"
+    std::span<const HierarchyLevel> levels;  ///< finest first
+    /// Sums of the levels' nonzeros and rows over the finest level's.
+    double operator_complexity = 0;
+    double grid_complexity = 0;
+    double setup_seconds = 0;
+    bool numeric_only = false;  ///< a re-setup with new values on the same pattern
+};
+
 /// Receives events; override the ones of interest. Called on the thread that runs the
 /// operation, synchronously.
 class Logger {
@@ -82,6 +104,7 @@ public:
     virtual void on_iteration(const IterationEvent&) {}
     virtual void on_solve_finished(const SolveEndEvent&) {}
     virtual void on_criterion_checked(const CriterionCheckEvent&) {}
+    virtual void on_hierarchy_built(const HierarchyEvent&) {}
 };
 
 /// The list of loggers an object notifies. Loggers are shared: one logger may watch many

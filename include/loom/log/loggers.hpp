@@ -26,7 +26,8 @@ public:
         solves = 2u,      ///< solve started/finished (with the outcome)
         iterations = 4u,  ///< every criteria check
         criteria = 8u,    ///< criteria checks that stopped a column
-        all = 15u,
+        hierarchies = 16u,  ///< a multigrid setup: one line per level
+        all = 31u,
     };
 
     /// The stream must outlive the logger.
@@ -38,6 +39,7 @@ public:
     void on_iteration(const IterationEvent& e) override;
     void on_solve_finished(const SolveEndEvent& e) override;
     void on_criterion_checked(const CriterionCheckEvent& e) override;
+    void on_hierarchy_built(const HierarchyEvent& e) override;
 
 private:
     std::ostream& stream_;

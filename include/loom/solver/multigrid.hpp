@@ -30,6 +30,7 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
 #include "loom/graph/mis2.hpp"
+#include "loom/log/logger.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/base/export.hpp"
@@ -55,8 +56,8 @@ MultigridCycle parse_multigrid_cycle(const std::string& text);
 
 /// The smoother of every level but the coarsest. jacobi: x += (4/3) / rho(D^-1 A) D^-1 r;
 /// l1_jacobi: x += D_l1^-1 r with D_l1 = diag(sum_j |a_ij|); chebyshev: the Chebyshev
-/// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: the slot
-/// of multicolor symmetric Gauss-Seidel (NotSupported until its kernel lands).
+/// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: `sweeps`
+/// symmetric (forward, then backward) multicolor Gauss-Seidel sweeps (precond::GaussSeidel).
 enum class MultigridSmoother { jacobi, l1_jacobi, chebyshev, gauss_seidel };
 inline constexpr Name<MultigridSmoother> multigrid_smoother_names[] = {
     {MultigridSmoother::jacobi, "jacobi", "damped Jacobi"},
@@ -73,15 +74,8 @@ const char* to_string(MultigridSmoother smoother);
 /// "jacobi", "l1-jacobi", "chebyshev" or "gauss-seidel"; BadInput otherwise.
 MultigridSmoother parse_multigrid_smoother(const std::string& text);
 
-/// What setup built on one level.
-struct MultigridLevelInfo {
-    size_type rows = 0;
-    size_type nnz = 0;
-    /// rho(D^-1 A) as the power iteration estimated it (0 on the coarsest level).
-    double spectral_radius = 0;
-    /// Wall time of this level's setup (or of its last update()).
-    double setup_seconds = 0;
-};
+/// What setup built on one level: rows, nonzeros, rho(D^-1 A), setup time (log/logger.hpp).
+using MultigridLevelInfo = log::HierarchyLevel;
 
 template <typename V>
 struct MultigridParameters {
@@ -105,6 +99,9 @@ struct MultigridParameters {
     int post_sweeps = 2;
     /// n x m near-null-space vectors of A (rigid-body modes); none: the constant vector.
     std::shared_ptr<const matrix::Dense<V>> near_null_space;
+    /// Attached to every generated hierarchy; told of its setup and every update()
+    /// (log::Logger::on_hierarchy_built).
+    std::vector<std::shared_ptr<log::Logger>> loggers;
 };
 
 template <typename V, typename I = int32>
@@ -132,6 +129,8 @@ public:
         /// BadInput below 0 (pre), 1 (post: the cycle must smooth at least once).
         Builder& with_sweeps(int pre, int post);
         Builder& with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors);
+        /// Adds a logger attached to every generated hierarchy (null: ignored).
+        Builder& with_loggers(std::shared_ptr<log::Logger> logger);
     };
 
     /// Made by Factory::generate: the hierarchy of `system`, a square matrix::Csr<V, I>
@@ -177,6 +176,8 @@ private:
     void smooth(const Level& level, int sweeps, const matrix::Dense<V>& b, matrix::Dense<V>& x,
                 bool zero_guess) const;
     void prepare_workspace(size_type columns) const;
+    /// Tells the loggers the hierarchy's levels (after a setup or a numeric re-setup).
+    void log_hierarchy(bool numeric_only) const;
 
     std::vector<std::unique_ptr<Level>> levels_;
     double setup_seconds_ = 0;

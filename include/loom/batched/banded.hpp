@@ -144,43 +144,24 @@ LOOM_HOST_DEVICE int gbtrs(const Par& par, const VB& AB, const VP& ipiv, int kl,
 /// entries. Returns the info (k + 1 at the first zero pivot U(k, k); the factorization goes
 /// on, as LAPACK's). Scalar views only. invoke([member,] AB, ipiv, kl, ku).
 template <typename ModeT>
-struct Gbtrf {
-    static_assert(is_mode_v<ModeT>);
-
-    template <MatrixViewType VB, VectorViewType VP>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VB& AB, const VP& ipiv, int kl, int ku)
+struct Gbtrf : Invoke<ModeT, Gbtrf<ModeT>> {
+    template <typename Par, MatrixViewType VB, VectorViewType VP>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VB& AB, const VP& ipiv, int kl, int ku)
     {
-        return detail::gbtrf(detail::SerialPar{}, AB, ipiv, kl, ku);
-    }
-    template <typename Member, MatrixViewType VB, VectorViewType VP>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VB& AB, const VP& ipiv, int kl,
-                                       int ku)
-    {
-        return detail::gbtrf(detail::make_par<ModeT>(member), AB, ipiv, kl, ku);
+        return detail::gbtrf(par, AB, ipiv, kl, ku);
     }
 };
 
 /// Solves op(A) X = B in place of B (n × nrhs, or a vector) with the factors of Gbtrf.
 /// invoke([member,] AB, ipiv, kl, ku, B). Returns 0.
 template <typename ModeT, typename TransA = Trans::NoTranspose>
-struct Gbtrs {
-    static_assert(is_mode_v<ModeT> && is_trans_v<TransA>);
+struct Gbtrs : Invoke<ModeT, Gbtrs<ModeT, TransA>> {
+    static_assert(is_trans_v<TransA>);
 
-    template <MatrixViewType VB, VectorViewType VP, typename VX>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VB& AB, const VP& ipiv, int kl, int ku, const VX& B)
+    template <typename Par, MatrixViewType VB, VectorViewType VP, typename VX>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VB& AB, const VP& ipiv, int kl, int ku, const VX& B)
     {
-        return detail::gbtrs<TransA>(detail::SerialPar{}, AB, ipiv, kl, ku,
-                                     detail::as_column_matrix(B));
-    }
-    template <typename Member, MatrixViewType VB, VectorViewType VP, typename VX>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VB& AB, const VP& ipiv, int kl,
-                                       int ku, const VX& B)
-    {
-        return detail::gbtrs<TransA>(detail::make_par<ModeT>(member), AB, ipiv, kl, ku,
+        return detail::gbtrs<TransA>(par, AB, ipiv, kl, ku,
                                      detail::as_column_matrix(B));
     }
 };

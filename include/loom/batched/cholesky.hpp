@@ -73,40 +73,25 @@ LOOM_HOST_DEVICE void potrs(const Par& par, const VA& A, const VB& B)
 /// or written. Returns the info: 0, or k + 1 when the leading minor of order k + 1 is not
 /// positive definite (the factorization stops there; packs: per lane, the other lanes finish).
 template <typename ModeT, typename UploT = Uplo::Lower>
-struct Potrf {
-    static_assert(is_mode_v<ModeT> && is_uplo_v<UploT>);
+struct Potrf : Invoke<ModeT, Potrf<ModeT, UploT>> {
+    static_assert(is_uplo_v<UploT>);
 
-    template <MatrixViewType VA>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static auto invoke(const VA& A)
+    template <typename Par, MatrixViewType VA>
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VA& A)
     {
-        return detail::potrf<UploT>(detail::SerialPar{}, A);
-    }
-    template <typename Member, MatrixViewType VA>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VA& A)
-    {
-        return detail::potrf<UploT>(detail::make_par<ModeT>(member), A);
+        return detail::potrf<UploT>(par, A);
     }
 };
 
 /// Solves A X = B in place of B (matrix or vector) with the factor of Potrf. Returns 0.
 template <typename ModeT, typename UploT = Uplo::Lower>
-struct Potrs {
-    static_assert(is_mode_v<ModeT> && is_uplo_v<UploT>);
+struct Potrs : Invoke<ModeT, Potrs<ModeT, UploT>> {
+    static_assert(is_uplo_v<UploT>);
 
-    template <MatrixViewType VA, typename VB>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VB& B)
+    template <typename Par, MatrixViewType VA, typename VB>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VB& B)
     {
-        detail::potrs<UploT>(detail::SerialPar{}, A, detail::as_column_matrix(B));
-        return 0;
-    }
-    template <typename Member, MatrixViewType VA, typename VB>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VB& B)
-    {
-        detail::potrs<UploT>(detail::make_par<ModeT>(member), A, detail::as_column_matrix(B));
+        detail::potrs<UploT>(par, A, detail::as_column_matrix(B));
         return 0;
     }
 };

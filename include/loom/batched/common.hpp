@@ -101,4 +101,25 @@ LOOM_HOST_DEVICE LOOM_INLINE auto as_column_matrix(const B& b)
 }
 
 }  // namespace detail
+
+/// The two entry points of a routine: invoke(args...) under Mode::Serial and
+/// invoke(member, args...) under a team mode, both running Routine::run(par, args...) on the
+/// workers of the mode. A routine derives from Invoke<ModeT, itself> and writes its body once.
+template <typename ModeT, typename Routine>
+struct Invoke {
+    static_assert(is_mode_v<ModeT>);
+    template <typename... Args>
+        requires std::is_same_v<ModeT, Mode::Serial>
+    LOOM_HOST_DEVICE static auto invoke(const Args&... args)
+    {
+        return Routine::run(detail::SerialPar{}, args...);
+    }
+    template <typename Member, typename... Args>
+        requires is_team_mode_v<ModeT>
+    LOOM_HOST_DEVICE static auto invoke(const Member& member, const Args&... args)
+    {
+        return Routine::run(detail::make_par<ModeT>(member), args...);
+    }
+};
+
 }  // namespace loom::batched

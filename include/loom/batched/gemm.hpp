@@ -93,25 +93,15 @@ LOOM_HOST_DEVICE int gemv(const Par& par, const Alpha& alpha_in, const VA& A_in,
 ///   Team/TeamVector: Gemm<Mode::Team, TA, TB>::invoke(member, alpha, A, B, beta, C)
 template <typename ModeT, typename TransA = Trans::NoTranspose,
           typename TransB = Trans::NoTranspose>
-struct Gemm {
-    static_assert(is_mode_v<ModeT> && is_trans_v<TransA> && is_trans_v<TransB>);
+struct Gemm : Invoke<ModeT, Gemm<ModeT, TransA, TransB>> {
+    static_assert(is_trans_v<TransA> && is_trans_v<TransB>);
 
-    template <typename Alpha, MatrixViewType VA, MatrixViewType VB, typename Beta,
+    template <typename Par, typename Alpha, MatrixViewType VA, MatrixViewType VB, typename Beta,
               MatrixViewType VC>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VA& A, const VB& B,
-                                       const Beta& beta, const VC& C)
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VA& A, const VB& B,
+                                    const Beta& beta, const VC& C)
     {
-        return detail::gemm<TransA, TransB>(detail::SerialPar{}, alpha, A, B, beta, C);
-    }
-    template <typename Member, typename Alpha, MatrixViewType VA, MatrixViewType VB,
-              typename Beta, MatrixViewType VC>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VA& A,
-                                       const VB& B, const Beta& beta, const VC& C)
-    {
-        return detail::gemm<TransA, TransB>(detail::make_par<ModeT>(member), alpha, A, B, beta,
-                                            C);
+        return detail::gemm<TransA, TransB>(par, alpha, A, B, beta, C);
     }
 };
 
@@ -158,24 +148,15 @@ struct GemmFixed {
 
 /// y := alpha op(A) x + beta y. When beta is 0, y is not read. Returns 0.
 template <typename ModeT, typename TransA = Trans::NoTranspose>
-struct Gemv {
-    static_assert(is_mode_v<ModeT> && is_trans_v<TransA>);
+struct Gemv : Invoke<ModeT, Gemv<ModeT, TransA>> {
+    static_assert(is_trans_v<TransA>);
 
-    template <typename Alpha, MatrixViewType VA, VectorViewType VX, typename Beta,
+    template <typename Par, typename Alpha, MatrixViewType VA, VectorViewType VX, typename Beta,
               VectorViewType VY>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VA& A, const VX& x,
-                                       const Beta& beta, const VY& y)
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VA& A, const VX& x,
+                                    const Beta& beta, const VY& y)
     {
-        return detail::gemv<TransA>(detail::SerialPar{}, alpha, A, x, beta, y);
-    }
-    template <typename Member, typename Alpha, MatrixViewType VA, VectorViewType VX,
-              typename Beta, VectorViewType VY>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VA& A,
-                                       const VX& x, const Beta& beta, const VY& y)
-    {
-        return detail::gemv<TransA>(detail::make_par<ModeT>(member), alpha, A, x, beta, y);
+        return detail::gemv<TransA>(par, alpha, A, x, beta, y);
     }
 };
 

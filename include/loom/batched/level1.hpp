@@ -138,148 +138,85 @@ LOOM_HOST_DEVICE int syr(const Par& par, const Alpha& alpha_in, const VX& x, con
 
 /// y := alpha x + y (vectors, or matrices of one shape). Returns 0.
 template <typename ModeT>
-struct Axpy {
-    static_assert(is_mode_v<ModeT>);
-    template <typename Alpha, typename VX, typename VY>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VX& x, const VY& y)
+struct Axpy : Invoke<ModeT, Axpy<ModeT>> {
+    template <typename Par, typename Alpha, typename VX, typename VY>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VX& x, const VY& y)
     {
-        return detail::axpy(detail::SerialPar{}, alpha, x, y);
-    }
-    template <typename Member, typename Alpha, typename VX, typename VY>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VX& x,
-                                       const VY& y)
-    {
-        return detail::axpy(detail::make_par<ModeT>(member), alpha, x, y);
+        return detail::axpy(par, alpha, x, y);
     }
 };
 
 /// x := alpha x (a vector or a matrix). Returns 0.
 template <typename ModeT>
-struct Scale {
-    static_assert(is_mode_v<ModeT>);
-    template <typename Alpha, typename VX>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VX& x)
+struct Scale : Invoke<ModeT, Scale<ModeT>> {
+    template <typename Par, typename Alpha, typename VX>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VX& x)
     {
-        return detail::scale(detail::SerialPar{}, alpha, x);
-    }
-    template <typename Member, typename Alpha, typename VX>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VX& x)
-    {
-        return detail::scale(detail::make_par<ModeT>(member), alpha, x);
+        return detail::scale(par, alpha, x);
     }
 };
 
 /// B := op(A) (vectors: B := A, conjugated for ConjTranspose). Returns 0.
 template <typename ModeT, typename TransT = Trans::NoTranspose>
-struct Copy {
-    static_assert(is_mode_v<ModeT> && is_trans_v<TransT>);
-    template <typename VA, typename VB>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VB& B)
+struct Copy : Invoke<ModeT, Copy<ModeT, TransT>> {
+    static_assert(is_trans_v<TransT>);
+    template <typename Par, typename VA, typename VB>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VB& B)
     {
-        return detail::copy<TransT>(detail::SerialPar{}, A, B);
-    }
-    template <typename Member, typename VA, typename VB>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VB& B)
-    {
-        return detail::copy<TransT>(detail::make_par<ModeT>(member), A, B);
+        return detail::copy<TransT>(par, A, B);
     }
 };
 
 /// Every entry of A (a vector or a matrix) := alpha. Returns 0.
 template <typename ModeT>
-struct Set {
-    static_assert(is_mode_v<ModeT>);
-    template <typename Alpha, typename VA>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VA& A)
+struct Set : Invoke<ModeT, Set<ModeT>> {
+    template <typename Par, typename Alpha, typename VA>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VA& A)
     {
-        return detail::set(detail::SerialPar{}, alpha, alpha, A);
-    }
-    template <typename Member, typename Alpha, typename VA>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VA& A)
-    {
-        return detail::set(detail::make_par<ModeT>(member), alpha, alpha, A);
+        return detail::set(par, alpha, alpha, A);
     }
 };
 
 /// A := the identity (ones on the diagonal of the possibly rectangular A). Returns 0.
 template <typename ModeT>
-struct SetIdentity {
-    static_assert(is_mode_v<ModeT>);
-    template <MatrixViewType VA>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VA& A)
+struct SetIdentity : Invoke<ModeT, SetIdentity<ModeT>> {
+    template <typename Par, MatrixViewType VA>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A)
     {
-        return detail::set(detail::SerialPar{}, 0, 1, A);
-    }
-    template <typename Member, MatrixViewType VA>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A)
-    {
-        return detail::set(detail::make_par<ModeT>(member), 0, 1, A);
+        return detail::set(par, 0, 1, A);
     }
 };
 
 /// x·y = Σ conj(x(i)) y(i) (Trans::ConjTranspose, the default) or Σ x(i) y(i)
 /// (Trans::Transpose). Every worker of the team receives the result.
 template <typename ModeT, typename TransT = Trans::ConjTranspose>
-struct Dot {
-    static_assert(is_mode_v<ModeT> && transposes_v<TransT>);
-    template <VectorViewType VX, VectorViewType VY>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static auto invoke(const VX& x, const VY& y)
+struct Dot : Invoke<ModeT, Dot<ModeT, TransT>> {
+    static_assert(transposes_v<TransT>);
+    template <typename Par, VectorViewType VX, VectorViewType VY>
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VX& x, const VY& y)
     {
-        return detail::dot<TransT>(detail::SerialPar{}, x, y);
-    }
-    template <typename Member, VectorViewType VX, VectorViewType VY>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VX& x, const VY& y)
-    {
-        return detail::dot<TransT>(detail::make_par<ModeT>(member), x, y);
+        return detail::dot<TransT>(par, x, y);
     }
 };
 
 /// ‖x‖₂ (real-typed; no scaling against overflow). Every worker receives the result.
 template <typename ModeT>
-struct Nrm2 {
-    static_assert(is_mode_v<ModeT>);
-    template <VectorViewType VX>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static auto invoke(const VX& x)
+struct Nrm2 : Invoke<ModeT, Nrm2<ModeT>> {
+    template <typename Par, VectorViewType VX>
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VX& x)
     {
-        return detail::nrm2(detail::SerialPar{}, x);
-    }
-    template <typename Member, VectorViewType VX>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VX& x)
-    {
-        return detail::nrm2(detail::make_par<ModeT>(member), x);
+        return detail::nrm2(par, x);
     }
 };
 
 /// Pushes the diagonal away from zero: A(i, i) += |tiny| where Re A(i, i) >= 0, and -= |tiny|
 /// where it is negative (a static pivoting perturbation). tiny is real. Returns 0.
 template <typename ModeT>
-struct AddRadial {
-    static_assert(is_mode_v<ModeT>);
-    template <typename Tiny, MatrixViewType VA>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Tiny& tiny, const VA& A)
+struct AddRadial : Invoke<ModeT, AddRadial<ModeT>> {
+    template <typename Par, typename Tiny, MatrixViewType VA>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Tiny& tiny, const VA& A)
     {
-        return detail::add_radial(detail::SerialPar{}, tiny, A);
-    }
-    template <typename Member, typename Tiny, MatrixViewType VA>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Tiny& tiny, const VA& A)
-    {
-        return detail::add_radial(detail::make_par<ModeT>(member), tiny, A);
+        return detail::add_radial(par, tiny, A);
     }
 };
 
@@ -287,20 +224,12 @@ struct AddRadial {
 /// (Trans::Transpose) or A := alpha x xᴴ + A (Trans::ConjTranspose, the default; alpha should be
 /// real and the diagonal stays real, as BLAS her). Returns 0.
 template <typename ModeT, typename UploT, typename TransT = Trans::ConjTranspose>
-struct Syr {
-    static_assert(is_mode_v<ModeT> && is_uplo_v<UploT> && transposes_v<TransT>);
-    template <typename Alpha, VectorViewType VX, MatrixViewType VA>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VX& x, const VA& A)
+struct Syr : Invoke<ModeT, Syr<ModeT, UploT, TransT>> {
+    static_assert(is_uplo_v<UploT> && transposes_v<TransT>);
+    template <typename Par, typename Alpha, VectorViewType VX, MatrixViewType VA>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VX& x, const VA& A)
     {
-        return detail::syr<UploT, TransT>(detail::SerialPar{}, alpha, x, A);
-    }
-    template <typename Member, typename Alpha, VectorViewType VX, MatrixViewType VA>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VX& x,
-                                       const VA& A)
-    {
-        return detail::syr<UploT, TransT>(detail::make_par<ModeT>(member), alpha, x, A);
+        return detail::syr<UploT, TransT>(par, alpha, x, A);
     }
 };
 

@@ -181,33 +181,21 @@ struct NoPivots {
 ///   Pivot::None:    invoke([member,] A); stops at the first zero pivot (packs: per lane) and
 ///                   returns its info (Simd<int, W> for packs).
 template <typename ModeT, typename PivotT = Pivot::Partial>
-struct Getrf {
-    static_assert(is_mode_v<ModeT> && is_pivot_v<PivotT>);
+struct Getrf : Invoke<ModeT, Getrf<ModeT, PivotT>> {
+    static_assert(is_pivot_v<PivotT>);
     static constexpr bool pivoted = std::is_same_v<PivotT, Pivot::Partial>;
 
-    template <MatrixViewType VA, VectorViewType VP>
-        requires(std::is_same_v<ModeT, Mode::Serial> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VP& ipiv)
+    template <typename Par, MatrixViewType VA, VectorViewType VP>
+        requires(pivoted)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VP& ipiv)
     {
-        return detail::getrf_partial(detail::SerialPar{}, A, ipiv);
+        return detail::getrf_partial(par, A, ipiv);
     }
-    template <typename Member, MatrixViewType VA, VectorViewType VP>
-        requires(is_team_mode_v<ModeT> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VP& ipiv)
+    template <typename Par, MatrixViewType VA>
+        requires(!pivoted)
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VA& A)
     {
-        return detail::getrf_partial(detail::make_par<ModeT>(member), A, ipiv);
-    }
-    template <MatrixViewType VA>
-        requires(std::is_same_v<ModeT, Mode::Serial> && !pivoted)
-    LOOM_HOST_DEVICE static auto invoke(const VA& A)
-    {
-        return detail::getrf_nopivot(detail::SerialPar{}, A);
-    }
-    template <typename Member, MatrixViewType VA>
-        requires(is_team_mode_v<ModeT> && !pivoted)
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VA& A)
-    {
-        return detail::getrf_nopivot(detail::make_par<ModeT>(member), A);
+        return detail::getrf_nopivot(par, A);
     }
 };
 
@@ -219,39 +207,22 @@ using LU = Getrf<ModeT, Pivot::None>;
 ///   Pivot::Partial: invoke([member,] LU, ipiv, B);   Pivot::None: invoke([member,] LU, B).
 /// Returns 0.
 template <typename ModeT, typename TransA = Trans::NoTranspose, typename PivotT = Pivot::Partial>
-struct Getrs {
-    static_assert(is_mode_v<ModeT> && is_trans_v<TransA> && is_pivot_v<PivotT>);
+struct Getrs : Invoke<ModeT, Getrs<ModeT, TransA, PivotT>> {
+    static_assert(is_trans_v<TransA> && is_pivot_v<PivotT>);
     static constexpr bool pivoted = std::is_same_v<PivotT, Pivot::Partial>;
 
-    template <MatrixViewType VA, VectorViewType VP, typename VB>
-        requires(std::is_same_v<ModeT, Mode::Serial> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VP& ipiv, const VB& B)
+    template <typename Par, MatrixViewType VA, VectorViewType VP, typename VB>
+        requires(pivoted)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VP& ipiv, const VB& B)
     {
-        detail::getrs<TransA, true>(detail::SerialPar{}, A, ipiv, detail::as_column_matrix(B));
+        detail::getrs<TransA, true>(par, A, ipiv, detail::as_column_matrix(B));
         return 0;
     }
-    template <typename Member, MatrixViewType VA, VectorViewType VP, typename VB>
-        requires(is_team_mode_v<ModeT> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VP& ipiv,
-                                       const VB& B)
+    template <typename Par, MatrixViewType VA, typename VB>
+        requires(!pivoted)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VB& B)
     {
-        detail::getrs<TransA, true>(detail::make_par<ModeT>(member), A, ipiv,
-                                    detail::as_column_matrix(B));
-        return 0;
-    }
-    template <MatrixViewType VA, typename VB>
-        requires(std::is_same_v<ModeT, Mode::Serial> && !pivoted)
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VB& B)
-    {
-        detail::getrs<TransA, false>(detail::SerialPar{}, A, detail::NoPivots{},
-                                     detail::as_column_matrix(B));
-        return 0;
-    }
-    template <typename Member, MatrixViewType VA, typename VB>
-        requires(is_team_mode_v<ModeT> && !pivoted)
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VB& B)
-    {
-        detail::getrs<TransA, false>(detail::make_par<ModeT>(member), A, detail::NoPivots{},
+        detail::getrs<TransA, false>(par, A, detail::NoPivots{},
                                      detail::as_column_matrix(B));
         return 0;
     }
@@ -261,34 +232,21 @@ struct Getrs {
 /// info; on a zero pivot B is left unchanged (packs: solved in the other lanes).
 ///   Pivot::Partial: invoke([member,] A, ipiv, B);   Pivot::None: invoke([member,] A, B).
 template <typename ModeT, typename PivotT = Pivot::Partial>
-struct Gesv {
-    static_assert(is_mode_v<ModeT> && is_pivot_v<PivotT>);
+struct Gesv : Invoke<ModeT, Gesv<ModeT, PivotT>> {
+    static_assert(is_pivot_v<PivotT>);
     static constexpr bool pivoted = std::is_same_v<PivotT, Pivot::Partial>;
 
-    template <MatrixViewType VA, VectorViewType VP, typename VB>
-        requires(std::is_same_v<ModeT, Mode::Serial> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VP& ipiv, const VB& B)
+    template <typename Par, MatrixViewType VA, VectorViewType VP, typename VB>
+        requires(pivoted)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VP& ipiv, const VB& B)
     {
-        return solve(detail::SerialPar{}, A, ipiv, B);
+        return solve(par, A, ipiv, B);
     }
-    template <typename Member, MatrixViewType VA, VectorViewType VP, typename VB>
-        requires(is_team_mode_v<ModeT> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VP& ipiv,
-                                       const VB& B)
+    template <typename Par, MatrixViewType VA, typename VB>
+        requires(!pivoted)
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VA& A, const VB& B)
     {
-        return solve(detail::make_par<ModeT>(member), A, ipiv, B);
-    }
-    template <MatrixViewType VA, typename VB>
-        requires(std::is_same_v<ModeT, Mode::Serial> && !pivoted)
-    LOOM_HOST_DEVICE static auto invoke(const VA& A, const VB& B)
-    {
-        return solve(detail::SerialPar{}, A, detail::NoPivots{}, B);
-    }
-    template <typename Member, MatrixViewType VA, typename VB>
-        requires(is_team_mode_v<ModeT> && !pivoted)
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VA& A, const VB& B)
-    {
-        return solve(detail::make_par<ModeT>(member), A, detail::NoPivots{}, B);
+        return solve(par, A, detail::NoPivots{}, B);
     }
 
 private:
@@ -316,35 +274,21 @@ private:
 /// unchanged — packs: per lane).
 ///   Pivot::Partial: invoke([member,] LU, ipiv, work);   Pivot::None: invoke([member,] LU, work).
 template <typename ModeT, typename PivotT = Pivot::Partial>
-struct InverseLU {
-    static_assert(is_mode_v<ModeT> && is_pivot_v<PivotT>);
+struct InverseLU : Invoke<ModeT, InverseLU<ModeT, PivotT>> {
+    static_assert(is_pivot_v<PivotT>);
     static constexpr bool pivoted = std::is_same_v<PivotT, Pivot::Partial>;
 
-    template <MatrixViewType VA, VectorViewType VP, VectorViewType VW>
-        requires(std::is_same_v<ModeT, Mode::Serial> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VP& ipiv, const VW& work)
+    template <typename Par, MatrixViewType VA, VectorViewType VP, VectorViewType VW>
+        requires(pivoted)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VP& ipiv, const VW& work)
     {
-        return detail::inverse_lu<true>(detail::SerialPar{}, A, ipiv, work);
+        return detail::inverse_lu<true>(par, A, ipiv, work);
     }
-    template <typename Member, MatrixViewType VA, VectorViewType VP, VectorViewType VW>
-        requires(is_team_mode_v<ModeT> && pivoted)
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VP& ipiv,
-                                       const VW& work)
+    template <typename Par, MatrixViewType VA, VectorViewType VW>
+        requires(!pivoted)
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VA& A, const VW& work)
     {
-        return detail::inverse_lu<true>(detail::make_par<ModeT>(member), A, ipiv, work);
-    }
-    template <MatrixViewType VA, VectorViewType VW>
-        requires(std::is_same_v<ModeT, Mode::Serial> && !pivoted)
-    LOOM_HOST_DEVICE static auto invoke(const VA& A, const VW& work)
-    {
-        return detail::inverse_lu<false>(detail::SerialPar{}, A, detail::NoPivots{}, work);
-    }
-    template <typename Member, MatrixViewType VA, VectorViewType VW>
-        requires(is_team_mode_v<ModeT> && !pivoted)
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VA& A, const VW& work)
-    {
-        return detail::inverse_lu<false>(detail::make_par<ModeT>(member), A, detail::NoPivots{},
-                                         work);
+        return detail::inverse_lu<false>(par, A, detail::NoPivots{}, work);
     }
 };
 

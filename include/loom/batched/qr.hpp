@@ -107,19 +107,11 @@ LOOM_HOST_DEVICE int apply_q(const Par& par, const VA& A, const VT& tau, const V
 /// Householder QR of the m × n A, in place (R above the diagonal, reflectors below); tau is a
 /// vector of min(m, n) entries. Returns 0.
 template <typename ModeT>
-struct QR {
-    static_assert(is_mode_v<ModeT>);
-    template <MatrixViewType VA, VectorViewType VT>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VT& tau)
+struct QR : Invoke<ModeT, QR<ModeT>> {
+    template <typename Par, MatrixViewType VA, VectorViewType VT>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VT& tau)
     {
-        return detail::qr(detail::SerialPar{}, A, tau);
-    }
-    template <typename Member, MatrixViewType VA, VectorViewType VT>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VT& tau)
-    {
-        return detail::qr(detail::make_par<ModeT>(member), A, tau);
+        return detail::qr(par, A, tau);
     }
 };
 
@@ -128,23 +120,14 @@ struct QR {
 /// (Side::Right, B has A.rows() columns). TransT is NoTranspose or ConjTranspose (Transpose
 /// means the same for real types). Returns 0.
 template <typename ModeT, typename SideT = Side::Left, typename TransT = Trans::NoTranspose>
-struct ApplyQ {
-    static_assert(is_mode_v<ModeT> && is_side_v<SideT> && is_trans_v<TransT>);
+struct ApplyQ : Invoke<ModeT, ApplyQ<ModeT, SideT, TransT>> {
+    static_assert(is_side_v<SideT> && is_trans_v<TransT>);
 
-    template <MatrixViewType VA, VectorViewType VT, MatrixViewType VB>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VT& tau, const VB& B)
+    template <typename Par, MatrixViewType VA, VectorViewType VT, MatrixViewType VB>
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VT& tau, const VB& B)
     {
         check_trans<detail::value_of<VB>>();
-        return detail::apply_q<SideT, TransT>(detail::SerialPar{}, A, tau, B);
-    }
-    template <typename Member, MatrixViewType VA, VectorViewType VT, MatrixViewType VB>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VT& tau,
-                                       const VB& B)
-    {
-        check_trans<detail::value_of<VB>>();
-        return detail::apply_q<SideT, TransT>(detail::make_par<ModeT>(member), A, tau, B);
+        return detail::apply_q<SideT, TransT>(par, A, tau, B);
     }
 
 private:

@@ -88,31 +88,26 @@ struct LeftForm {
     }
 };
 
-template <typename SideT, typename UploT, typename TransA, typename DiagT, typename Par,
-          typename Alpha, typename VA, typename VB>
-LOOM_HOST_DEVICE int trsm(const Par& par, const Alpha& alpha_in, const VA& A, const VB& B)
+/// The frame trsm and trmm share: the columns x of op(B), seen as a left-side problem, are
+/// independent, one per worker group; each is zeroed when alpha is zero, else handed to
+/// column(sub, op(A), x, alpha) with Form's op(A). No team-wide barrier between columns.
+template <typename Form, typename Par, typename Alpha, typename VA, typename VB, typename F>
+LOOM_HOST_DEVICE int triangular_columns(const Par& par, const Alpha& alpha_in, const VA& A,
+                                        const VB& B, F&& column)
 {
     using T = value_of<VB>;
-    using Form = LeftForm<SideT, UploT, TransA>;
-    constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
     const T alpha(alpha_in);
     const auto Aop = Form::a(A);
     const auto X = Form::b(B);
     LOOM_BATCHED_ASSERT(A.rows() == A.cols() && X.rows() == A.rows());
     const bool zero = all_zero(alpha);
-    const bool one = all_one(alpha);
-    // Columns of X are independent solves: one per worker group, no team-wide barriers.
     par.split(X.cols(), [&](int j, const auto& sub) {
         const auto x = X.col(j);
         if (zero) {
             sub.flat(x.size(), [&](int i) { x(i) = T(0); });
             return;
         }
-        if (!one) {
-            sub.flat(x.size(), [&](int i) { x(i) = alpha * x(i); });
-            sub.barrier();
-        }
-        tri_solve<Form::lower, Form::conj, unit>(sub, Aop, x);
+        column(sub, Aop, x, alpha);
     });
     par.barrier();
     return 0;
@@ -120,26 +115,31 @@ LOOM_HOST_DEVICE int trsm(const Par& par, const Alpha& alpha_in, const VA& A, co
 
 template <typename SideT, typename UploT, typename TransA, typename DiagT, typename Par,
           typename Alpha, typename VA, typename VB>
-LOOM_HOST_DEVICE int trmm(const Par& par, const Alpha& alpha_in, const VA& A, const VB& B)
+LOOM_HOST_DEVICE int trsm(const Par& par, const Alpha& alpha, const VA& A, const VB& B)
 {
-    using T = value_of<VB>;
     using Form = LeftForm<SideT, UploT, TransA>;
     constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
-    const T alpha(alpha_in);
-    const auto Aop = Form::a(A);
-    const auto X = Form::b(B);
-    LOOM_BATCHED_ASSERT(A.rows() == A.cols() && X.rows() == A.rows());
-    const bool zero = all_zero(alpha);
-    par.split(X.cols(), [&](int j, const auto& sub) {
-        const auto x = X.col(j);
-        if (zero) {
-            sub.flat(x.size(), [&](int i) { x(i) = T(0); });
-            return;
+    const bool one = all_one(value_of<VB>(alpha));
+    return triangular_columns<Form>(par, alpha, A, B, [&](const auto& sub, const auto& Aop,
+                                                          const auto& x, const auto& a) {
+        if (!one) {
+            sub.flat(x.size(), [&](int i) { x(i) = a * x(i); });
+            sub.barrier();
         }
-        tri_mult<Form::lower, Form::conj, unit>(sub, alpha, Aop, x);
+        tri_solve<Form::lower, Form::conj, unit>(sub, Aop, x);
     });
-    par.barrier();
-    return 0;
+}
+
+template <typename SideT, typename UploT, typename TransA, typename DiagT, typename Par,
+          typename Alpha, typename VA, typename VB>
+LOOM_HOST_DEVICE int trmm(const Par& par, const Alpha& alpha, const VA& A, const VB& B)
+{
+    using Form = LeftForm<SideT, UploT, TransA>;
+    constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
+    return triangular_columns<Form>(par, alpha, A, B, [&](const auto& sub, const auto& Aop,
+                                                          const auto& x, const auto& a) {
+        tri_mult<Form::lower, Form::conj, unit>(sub, a, Aop, x);
+    });
 }
 
 template <typename UploT, typename TransA, typename DiagT, typename Par, typename Alpha,
@@ -201,68 +201,42 @@ LOOM_HOST_DEVICE info_type_t<value_of<VA>> trtri(const Par& par, const VA& A)
 /// (UploT) with a unit or non-unit diagonal. A zero diagonal is not checked (use Trtri or the
 /// factorization's info). Returns 0.
 template <typename ModeT, typename SideT, typename UploT, typename TransA, typename DiagT>
-struct Trsm {
-    static_assert(is_mode_v<ModeT> && is_side_v<SideT> && is_uplo_v<UploT> &&
+struct Trsm : Invoke<ModeT, Trsm<ModeT, SideT, UploT, TransA, DiagT>> {
+    static_assert(is_side_v<SideT> && is_uplo_v<UploT> &&
                   is_trans_v<TransA> && is_diag_v<DiagT>);
 
-    template <typename Alpha, MatrixViewType VA, MatrixViewType VB>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VA& A, const VB& B)
+    template <typename Par, typename Alpha, MatrixViewType VA, MatrixViewType VB>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VA& A, const VB& B)
     {
-        return detail::trsm<SideT, UploT, TransA, DiagT>(detail::SerialPar{}, alpha, A, B);
-    }
-    template <typename Member, typename Alpha, MatrixViewType VA, MatrixViewType VB>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VA& A,
-                                       const VB& B)
-    {
-        return detail::trsm<SideT, UploT, TransA, DiagT>(detail::make_par<ModeT>(member), alpha,
-                                                         A, B);
+        return detail::trsm<SideT, UploT, TransA, DiagT>(par, alpha, A, B);
     }
 };
 
 /// Triangular multiply, in place: B := alpha op(A) B (Left) or B := alpha B op(A) (Right).
 /// Returns 0.
 template <typename ModeT, typename SideT, typename UploT, typename TransA, typename DiagT>
-struct Trmm {
-    static_assert(is_mode_v<ModeT> && is_side_v<SideT> && is_uplo_v<UploT> &&
+struct Trmm : Invoke<ModeT, Trmm<ModeT, SideT, UploT, TransA, DiagT>> {
+    static_assert(is_side_v<SideT> && is_uplo_v<UploT> &&
                   is_trans_v<TransA> && is_diag_v<DiagT>);
 
-    template <typename Alpha, MatrixViewType VA, MatrixViewType VB>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VA& A, const VB& B)
+    template <typename Par, typename Alpha, MatrixViewType VA, MatrixViewType VB>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VA& A, const VB& B)
     {
-        return detail::trmm<SideT, UploT, TransA, DiagT>(detail::SerialPar{}, alpha, A, B);
-    }
-    template <typename Member, typename Alpha, MatrixViewType VA, MatrixViewType VB>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VA& A,
-                                       const VB& B)
-    {
-        return detail::trmm<SideT, UploT, TransA, DiagT>(detail::make_par<ModeT>(member), alpha,
-                                                         A, B);
+        return detail::trmm<SideT, UploT, TransA, DiagT>(par, alpha, A, B);
     }
 };
 
 /// Triangular solve with one right-hand side, in place: x := alpha inv(op(A)) x. In the team
 /// modes the rows are spread over the workers (Trsm spreads the columns). Returns 0.
 template <typename ModeT, typename UploT, typename TransA, typename DiagT>
-struct Trsv {
-    static_assert(is_mode_v<ModeT> && is_uplo_v<UploT> && is_trans_v<TransA> &&
+struct Trsv : Invoke<ModeT, Trsv<ModeT, UploT, TransA, DiagT>> {
+    static_assert(is_uplo_v<UploT> && is_trans_v<TransA> &&
                   is_diag_v<DiagT>);
 
-    template <typename Alpha, MatrixViewType VA, VectorViewType VX>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const Alpha& alpha, const VA& A, const VX& x)
+    template <typename Par, typename Alpha, MatrixViewType VA, VectorViewType VX>
+    LOOM_HOST_DEVICE static int run(const Par& par, const Alpha& alpha, const VA& A, const VX& x)
     {
-        return detail::trsv<UploT, TransA, DiagT>(detail::SerialPar{}, alpha, A, x);
-    }
-    template <typename Member, typename Alpha, MatrixViewType VA, VectorViewType VX>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const Alpha& alpha, const VA& A,
-                                       const VX& x)
-    {
-        return detail::trsv<UploT, TransA, DiagT>(detail::make_par<ModeT>(member), alpha, A, x);
+        return detail::trsv<UploT, TransA, DiagT>(par, alpha, A, x);
     }
 };
 
@@ -270,20 +244,13 @@ struct Trsv {
 /// info: 0, or k + 1 when A(k, k) is the first zero diagonal entry — A is then unchanged (for
 /// packs, per lane: the other lanes are inverted).
 template <typename ModeT, typename UploT, typename DiagT = Diag::NonUnit>
-struct Trtri {
-    static_assert(is_mode_v<ModeT> && is_uplo_v<UploT> && is_diag_v<DiagT>);
+struct Trtri : Invoke<ModeT, Trtri<ModeT, UploT, DiagT>> {
+    static_assert(is_uplo_v<UploT> && is_diag_v<DiagT>);
 
-    template <MatrixViewType VA>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static auto invoke(const VA& A)
+    template <typename Par, MatrixViewType VA>
+    LOOM_HOST_DEVICE static auto run(const Par& par, const VA& A)
     {
-        return detail::trtri<UploT, DiagT>(detail::SerialPar{}, A);
-    }
-    template <typename Member, MatrixViewType VA>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static auto invoke(const Member& member, const VA& A)
-    {
-        return detail::trtri<UploT, DiagT>(detail::make_par<ModeT>(member), A);
+        return detail::trtri<UploT, DiagT>(par, A);
     }
 };
 

@@ -124,25 +124,13 @@ LOOM_HOST_DEVICE void solve_utv(const Par& par, const VU& U, const VT& A, const 
 ///  - work: at least q entries of scratch.
 /// Scalar views only (pivoting). invoke([member,] A, jpiv, U, V, work[, tol]).
 template <typename ModeT>
-struct UTV {
-    static_assert(is_mode_v<ModeT>);
-
-    template <MatrixViewType VA, VectorViewType VP, MatrixViewType VU, MatrixViewType VV,
-              VectorViewType VW, typename Tol = double>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VA& A, const VP& jpiv, const VU& U, const VV& V,
-                                       const VW& work, const Tol& tol = -1)
-    {
-        return detail::utv(detail::SerialPar{}, A, jpiv, U, V, work, tol);
-    }
-    template <typename Member, MatrixViewType VA, VectorViewType VP, MatrixViewType VU,
+struct UTV : Invoke<ModeT, UTV<ModeT>> {
+    template <typename Par, MatrixViewType VA, VectorViewType VP, MatrixViewType VU,
               MatrixViewType VV, VectorViewType VW, typename Tol = double>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VA& A, const VP& jpiv,
-                                       const VU& U, const VV& V, const VW& work,
-                                       const Tol& tol = -1)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VA& A, const VP& jpiv, const VU& U,
+                                    const VV& V, const VW& work, const Tol& tol = -1)
     {
-        return detail::utv(detail::make_par<ModeT>(member), A, jpiv, U, V, work, tol);
+        return detail::utv(par, A, jpiv, U, V, work, tol);
     }
 };
 
@@ -150,28 +138,14 @@ struct UTV {
 /// a vector) from UTV's output (U, A holding T, V, jpiv, rank); W is scratch of at least
 /// rank × nrhs. B is not modified. invoke([member,] U, T, V, jpiv, rank, B, X, W). Returns 0.
 template <typename ModeT>
-struct SolveUTV {
-    static_assert(is_mode_v<ModeT>);
-
-    template <MatrixViewType VU, MatrixViewType VT, MatrixViewType VV, VectorViewType VP,
-              typename VB, typename VX, MatrixViewType VW>
-        requires std::is_same_v<ModeT, Mode::Serial>
-    LOOM_HOST_DEVICE static int invoke(const VU& U, const VT& T, const VV& V, const VP& jpiv,
-                                       int rank, const VB& B, const VX& X, const VW& W)
-    {
-        detail::solve_utv(detail::SerialPar{}, U, T, V, jpiv, rank, detail::as_column_matrix(B),
-                          detail::as_column_matrix(X), W);
-        return 0;
-    }
-    template <typename Member, MatrixViewType VU, MatrixViewType VT, MatrixViewType VV,
+struct SolveUTV : Invoke<ModeT, SolveUTV<ModeT>> {
+    template <typename Par, MatrixViewType VU, MatrixViewType VT, MatrixViewType VV,
               VectorViewType VP, typename VB, typename VX, MatrixViewType VW>
-        requires is_team_mode_v<ModeT>
-    LOOM_HOST_DEVICE static int invoke(const Member& member, const VU& U, const VT& T,
-                                       const VV& V, const VP& jpiv, int rank, const VB& B,
-                                       const VX& X, const VW& W)
+    LOOM_HOST_DEVICE static int run(const Par& par, const VU& U, const VT& T, const VV& V,
+                                    const VP& jpiv, int rank, const VB& B, const VX& X, const VW& W)
     {
-        detail::solve_utv(detail::make_par<ModeT>(member), U, T, V, jpiv, rank,
-                          detail::as_column_matrix(B), detail::as_column_matrix(X), W);
+        detail::solve_utv(par, U, T, V, jpiv, rank, detail::as_column_matrix(B),
+                          detail::as_column_matrix(X), W);
         return 0;
     }
 };

@@ -113,17 +113,9 @@ void getrs(const Driver& driver, Launch launch, Op op, const BatchDense<V>& LU,
 {
     using T = typename Driver::template value<V>;
     const Operands<V, 2> ops{{input(LU), in_out(B)}};
-    const auto run = [&](auto t) {
+    with_trans<V>(op, [&](auto t) {
         driver.run(launch, B.batch_count(), ops.template as<T>(), GetrsCall<decltype(t)>{pivots});
-    };
-    // A transposed solve runs its triangles in the other order: a tag, not a view.
-    if (op == Op::none) {
-        run(Trans::NoTranspose{});
-    } else if (conjugates<V>(op)) {
-        if constexpr (is_complex_v<V>) run(Trans::ConjTranspose{});
-    } else {
-        run(Trans::Transpose{});
-    }
+    });
 }
 
 template <typename Driver, typename V>
@@ -312,17 +304,10 @@ void gbtrs(const Driver& driver, Launch launch, Op op, int kl, int ku, const Bat
 {
     using T = typename Driver::template value<V>;
     const Operands<V, 2> ops{{input(AB), in_out(B)}};
-    const auto run = [&](auto t) {
+    with_trans<V>(op, [&](auto t) {
         driver.run(launch, B.batch_count(), ops.template as<T>(),
                    GbtrsCall<decltype(t)>{pivots, kl, ku});
-    };
-    if (op == Op::none) {
-        run(Trans::NoTranspose{});
-    } else if (conjugates<V>(op)) {
-        if constexpr (is_complex_v<V>) run(Trans::ConjTranspose{});
-    } else {
-        run(Trans::Transpose{});
-    }
+    });
 }
 
 /// Whether a functor's routine has a SIMD pack version (pivoting ones do not).

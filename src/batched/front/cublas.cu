@@ -17,48 +17,20 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
+#include "blas/level3/cublas.cuh"
 #include "batched/front/kernels.hpp"
 #include "loom/base/array.hpp"
 
 namespace loom::batched::cublas {
 namespace {
 
-template <typename V>
-struct cublas_type { using type = V; };
-template <>
-struct cublas_type<std::complex<float>> { using type = cuComplex; };
-template <>
-struct cublas_type<std::complex<double>> { using type = cuDoubleComplex; };
-template <typename V>
-using cuda_type_t = typename cublas_type<V>::type;
-
-template <typename V>
-cuda_type_t<V>* cast(V* p) { return reinterpret_cast<cuda_type_t<V>*>(p); }
-template <typename V>
-const cuda_type_t<V>* cast(const V* p) { return reinterpret_cast<const cuda_type_t<V>*>(p); }
-
-bool fits(size_type value) { return value >= 0 && value <= INT_MAX; }
-
-cublasHandle_t handle(const CudaExecutor& exec, const char*)
-{
-    return static_cast<cublasHandle_t>(exec.cublas_handle());
-}
-
-void check(cublasStatus_t status, const char* call, const char* where)
-{
-    if (status == CUBLAS_STATUS_SUCCESS) return;
-    throw CudaError(where, std::string(call) + " failed: " + cublasGetStatusName(status));
-}
-#define LOOM_CUBLAS_CHECK(call, where) check((call), #call, where)
-
-cublasOperation_t operation(Op op)
-{
-    switch (op) {
-    case Op::transpose: return CUBLAS_OP_T;
-    case Op::conj_transpose: return CUBLAS_OP_C;
-    default: return CUBLAS_OP_N;
-    }
-}
+// The cuBLAS plumbing of the BLAS vendor path: device types and casts, int extents, status
+// checks, the executor's handle, operations.
+using ::loom::blas::cublas_detail::cast;
+using ::loom::blas::cublas_detail::cuda_type_t;
+using ::loom::blas::cublas_detail::fits;
+using ::loom::blas::cublas_detail::handle;
+using ::loom::blas::cublas_detail::operation;
 
 // The type-generic names of cuBLAS's batched gemm and LU.
 #define LOOM_CUBLAS_GENERIC(name, S, D, C, Z)                                                  \

@@ -472,6 +472,23 @@ Grid grid_for(size_type count, bool staged)
             staged ? static_cast<std::size_t>(per_block) * pitch_for(NMAX) * sizeof(T) : 0};
 }
 
+/// Runs launch(bound, grid, stream) on exec for count matrices of order n (bound: with_bound's
+/// constant, grid: grid_for's) and checks the launch under `name`; false, launching nothing,
+/// where no kernel here takes n or count (the call then runs the generic team_vector launch).
+template <typename T, typename F>
+bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, const char* name,
+                 F&& launch)
+{
+    if (n == 0 || count > max_count) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        launch(bound, grid_for<decltype(bound)::value, T>(count, staged),
+               loom::cuda::stream_of(exec));
+    });
+    loom::cuda::check_launch(name);
+    return true;
+}
+
 /// Whether a functor has a kernel here (real values only: the complex ones run the generic
 /// team_vector launch).
 template <typename T, int K, typename F>
@@ -486,17 +503,18 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
          const front::GemmCall<T, Trans::NoTranspose, Trans::NoTranspose>& f)
 {
     const int n = square_order(ops);
-    if (n == 0 || count > max_count) return false;
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_bound(n, [&](auto bound) {
-        constexpr int NMAX = decltype(bound)::value;
-        const auto grid = grid_for<NMAX, T>(count, true);
-        gemm_kernel<NMAX, T><<<grid.blocks, block_threads, grid.shared, loom::cuda::stream_of(exec)>>>(
-            ops, f.alpha, f.beta, count, n);
+    return launch_rows<T>(exec, count, n, true, "loom::batched::gemm (CUDA team_vector)",
+                          [&](auto bound, Grid grid, auto stream) {
+        gemm_kernel<decltype(bound)::value, T>
+            <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.alpha, f.beta, count, n);
     });
-    loom::cuda::check_launch("loom::batched::gemm (CUDA team_vector)");
-    return true;
 }
+
+/// trmm's and trtri's kernels take the triangle and the diagonal as flags.
+template <typename UploT>
+constexpr bool lower_v = std::is_same_v<UploT, Uplo::Lower>;
+template <typename DiagT>
+constexpr bool unit_v = std::is_same_v<DiagT, Diag::Unit>;
 
 template <typename T, typename UploT, typename DiagT>
     requires std::is_floating_point_v<T>
@@ -504,19 +522,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 2>& ops,
          const front::TriangularCall<T, UploT, Trans::NoTranspose, DiagT, false>& f)
 {
     const int n = square_order(ops);
-    if (n == 0 || count > max_count) return false;
-    constexpr bool lower = std::is_same_v<UploT, Uplo::Lower>;
-    constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_bound(n, [&](auto bound) {
-        constexpr int NMAX = decltype(bound)::value;
-        const auto grid = grid_for<NMAX, T>(count, true);
-        trmm_kernel<NMAX, lower, unit, T>
-            <<<grid.blocks, block_threads, grid.shared, loom::cuda::stream_of(exec)>>>(
-                ops, f.alpha, count, n);
+    return launch_rows<T>(exec, count, n, true, "loom::batched::trmm (CUDA team_vector)",
+                          [&](auto bound, Grid grid, auto stream) {
+        trmm_kernel<decltype(bound)::value, lower_v<UploT>, unit_v<DiagT>, T>
+            <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.alpha, count, n);
     });
-    loom::cuda::check_launch("loom::batched::trmm (CUDA team_vector)");
-    return true;
 }
 
 template <typename T, typename UploT, typename DiagT>
@@ -525,19 +535,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::TrtriCall<UploT, DiagT>& f)
 {
     const int n = square_order(ops);
-    if (n == 0 || count > max_count) return false;
-    constexpr bool lower = std::is_same_v<UploT, Uplo::Lower>;
-    constexpr bool unit = std::is_same_v<DiagT, Diag::Unit>;
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_bound(n, [&](auto bound) {
-        constexpr int NMAX = decltype(bound)::value;
-        const auto grid = grid_for<NMAX, T>(count, true);
-        trtri_kernel<NMAX, lower, unit, T>
-            <<<grid.blocks, block_threads, grid.shared, loom::cuda::stream_of(exec)>>>(
-                ops, f.info, count, n);
+    return launch_rows<T>(exec, count, n, true, "loom::batched::trtri (CUDA team_vector)",
+                          [&](auto bound, Grid grid, auto stream) {
+        trtri_kernel<decltype(bound)::value, lower_v<UploT>, unit_v<DiagT>, T>
+            <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
     });
-    loom::cuda::check_launch("loom::batched::trtri (CUDA team_vector)");
-    return true;
 }
 
 template <typename T>
@@ -546,18 +548,15 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::GetrfCall& f)
 {
     const int n = square_order(ops);
-    if (n == 0 || count > max_count) return false;
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_bound(n, [&](auto bound) {
+    // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
+    return launch_rows<T>(exec, count, n, false, "loom::batched::getrf (CUDA team_vector)",
+                          [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
-        const auto grid = grid_for<NMAX, T>(count, false);
-        const auto shared = static_cast<std::size_t>(Group<NMAX>::per_block) *
-                            getrf_pitch(NMAX) * sizeof(T);
-        getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, loom::cuda::stream_of(exec)>>>(
-            ops, f.pivots, f.info, count, n);
+        const auto shared =
+            static_cast<std::size_t>(Group<NMAX>::per_block) * getrf_pitch(NMAX) * sizeof(T);
+        getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(ops, f.pivots,
+                                                                               f.info, count, n);
     });
-    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return true;
 }
 
 }  // namespace loom::batched::cuda_front::rows

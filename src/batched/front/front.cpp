@@ -69,12 +69,76 @@ void check_distinct(const char* where, const BatchDense<V>& out, const char* out
 
 dim2 op_size(Op op, dim2 size) { return op == Op::none ? size : size.transposed(); }
 
-/// info (and pivots) sized for the batch, on exec.
-void prepare(Array<int32>& array, const std::shared_ptr<const Executor>& exec, size_type size)
+/// An output array (info, pivots, results) sized for the batch, on exec.
+template <typename T>
+void prepare(Array<T>& array, const std::shared_ptr<const Executor>& exec, size_type size)
 {
     if (array.size() != size || !array.executor() || !array.executor()->same_memory_as(*exec)) {
-        array = Array<int32>(exec, size);
+        array = Array<T>(exec, size);
     }
+}
+
+/// An operand of a call and the name its errors give it.
+template <typename V>
+struct Named {
+    const BatchDense<V>& matrix;
+    const char* name;
+};
+
+/// Every operand has int extents and shares the first one's executor and batch count.
+template <typename V>
+void check_operands(const char* where, std::initializer_list<Named<V>> operands)
+{
+    const Named<V>& first = *operands.begin();
+    for (const Named<V>& operand : operands) {
+        check_extents(where, operand.matrix, operand.name);
+        if (&operand != &first) {
+            check_batch(where, first.matrix, first.name, operand.matrix, operand.name);
+        }
+    }
+}
+
+/// An owning batch of count x size on exec unless M already is one (a view keeps its memory
+/// only when its shape is right).
+template <typename V>
+void shape(BatchDense<V>& M, const std::shared_ptr<const Executor>& exec, size_type count,
+           dim2 size)
+{
+    if (M.batch_count() != count || M.size() != size || !M.executor() ||
+        !M.executor()->same_memory_as(*exec)) {
+        M = BatchDense<V>(exec, count, size);
+    }
+}
+
+/// No matrix, or matrices without entries: nothing to compute.
+template <typename V>
+bool no_work(const BatchDense<V>& M)
+{
+    return M.batch_count() == 0 || M.size().count() == 0;
+}
+
+/// info of a factorization: one zero per matrix of A on its executor. False: no work left
+/// (no matrix, or matrices of order n = 0, which every routine factors successfully).
+template <typename V>
+bool start_info(const BatchDense<V>& A, Array<int32>& info, size_type n)
+{
+    prepare(info, A.executor(), A.batch_count());
+    if (A.batch_count() == 0) return false;
+    info.fill(0);
+    return n != 0;
+}
+
+/// The larger extent of the matrices of M, what a launch is tuned by.
+template <typename V>
+size_type extent(const BatchDense<V>& M)
+{
+    return std::max(M.rows(), M.cols());
+}
+
+/// The native kernels' launch once a vendor call was not taken (the executor offers none).
+Launch native(Launch launch, const Executor& exec, size_type n)
+{
+    return launch == Launch::vendor ? choose_launch(exec, n) : launch;
 }
 
 /// What a call may run as; `pivoting` routines have no SIMD pack version, `vendor` lists the
@@ -175,11 +239,7 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
           BatchDense<V>& C, Launch launch)
 {
     constexpr const char* where = "loom::batched::gemm";
-    check_extents(where, A, "A");
-    check_extents(where, B, "B");
-    check_extents(where, C, "C");
-    check_batch(where, A, "A", B, "B");
-    check_batch(where, A, "A", C, "C");
+    check_operands<V>(where, {{A, "A"}, {B, "B"}, {C, "C"}});
     const dim2 a = op_size(op_a, A.size());
     const dim2 b = op_size(op_b, B.size());
     if (a.cols != b.rows || C.rows() != a.rows || C.cols() != b.cols) {
@@ -189,7 +249,7 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
     }
     check_distinct(where, C, "C", A, "A");
     check_distinct(where, C, "C", B, "B");
-    if (C.batch_count() == 0 || C.size().count() == 0) return;
+    if (no_work(C)) return;
     const auto& exec = *C.executor();
     launch = resolve<V>(where, launch, exec, std::max({a.rows, a.cols, b.cols}),
                         {.simd = true,
@@ -202,8 +262,7 @@ void gemm(Op op_a, Op op_b, V alpha, const BatchDense<V>& A, const BatchDense<V>
                             cublas::gemm(e, op_a, op_b, alpha, A, B, beta, C))) {
         return;
     }
-    if (launch == Launch::vendor) launch = choose_launch(exec, a.rows);
-    LOOM_RUN_KERNEL(where, exec, gemm, launch, op_a, op_b, alpha, A, B, beta, C);
+    LOOM_RUN_KERNEL(where, exec, gemm, native(launch, exec, a.rows), op_a, op_b, alpha, A, B, beta, C);
 }
 
 template <typename V>
@@ -211,11 +270,7 @@ void gemv(Op op, V alpha, const BatchDense<V>& A, const BatchDense<V>& x, V beta
           BatchDense<V>& y, Launch launch)
 {
     constexpr const char* where = "loom::batched::gemv";
-    check_extents(where, A, "A");
-    check_extents(where, x, "x");
-    check_extents(where, y, "y");
-    check_batch(where, A, "A", x, "x");
-    check_batch(where, A, "A", y, "y");
+    check_operands<V>(where, {{A, "A"}, {x, "x"}, {y, "y"}});
     const dim2 a = op_size(op, A.size());
     if (x.cols() != 1 || y.cols() != 1 || x.rows() != a.cols || y.rows() != a.rows) {
         throw DimensionMismatch(where, "op(A)", a, "x", x.size(),
@@ -223,10 +278,9 @@ void gemv(Op op, V alpha, const BatchDense<V>& A, const BatchDense<V>& x, V beta
     }
     check_distinct(where, y, "y", A, "A");
     check_distinct(where, y, "y", x, "x");
-    if (y.batch_count() == 0 || y.rows() == 0) return;
+    if (no_work(y)) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(a.rows, a.cols), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, gemv, launch, op, alpha, A, x, beta, y);
+    LOOM_RUN_KERNEL(where, exec, gemv, resolve<V>(where, launch, exec, std::max(a.rows, a.cols), {}), op, alpha, A, x, beta, y);
 }
 
 namespace {
@@ -235,8 +289,7 @@ template <typename V>
 void check_triangular(const char* where, blas::Side side, const BatchDense<V>& A, const BatchDense<V>& B)
 {
     check_square(where, A, "A");
-    check_extents(where, B, "B");
-    check_batch(where, A, "A", B, "B");
+    check_operands<V>(where, {{A, "A"}, {B, "B"}});
     if ((side == blas::Side::left ? B.rows() : B.cols()) != A.rows()) {
         throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
                                 side == blas::Side::left ? "B needs as many rows as A"
@@ -255,11 +308,10 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
                 blas::Diag diag, V alpha, const BatchDense<V>& A, BatchDense<V>& B, Launch launch)
 {
     check_triangular(where, side, A, B);
-    if (B.batch_count() == 0 || B.size().count() == 0) return;
+    if (no_work(B)) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()),
-                        {.simd = true,
-                         .cuda_vendor = solve,
+    launch = resolve<V>(where, launch, exec, extent(B),
+                        {.cuda_vendor = solve,
                          .host_vendor = true,
                          .routine = solve ? tuning::Routine::other : tuning::Routine::trmm,
                          .square = B.rows() == B.cols()});
@@ -269,7 +321,7 @@ void triangular(const char* where, bool solve, blas::Side side, blas::Uplo uplo,
                             solve && cublas::trsm(e, side, uplo, op, diag, alpha, A, B))) {
         return;
     }
-    if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
+    launch = native(launch, exec, A.rows());
     if (solve) {
         LOOM_RUN_KERNEL(where, exec, trsm, launch, side, uplo, op, diag, alpha, A, B);
     } else {
@@ -298,22 +350,17 @@ void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& inf
 {
     constexpr const char* where = "loom::batched::trtri";
     check_square(where, A, "A");
-    prepare(info, A.executor(), A.batch_count());
-    if (A.batch_count() == 0) return;
-    info.fill(0);
-    if (A.rows() == 0) return;
+    if (!start_info(A, info, A.rows())) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(),
-                        {.simd = true,
-                         .host_vendor = true,
+                        {.host_vendor = true,
                          .routine = tuning::Routine::trtri,
                          .square = true});
     if (LOOM_BATCHED_VENDOR(launch, exec, openblas::trtri(exec, uplo, diag, A, info.data()),
                             false)) {
         return;
     }
-    if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_RUN_KERNEL(where, exec, trtri, launch, uplo, diag, A, info.data());
+    LOOM_RUN_KERNEL(where, exec, trtri, native(launch, exec, A.rows()), uplo, diag, A, info.data());
 }
 
 template <typename V>
@@ -322,10 +369,7 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
     constexpr const char* where = "loom::batched::getrf";
     check_square(where, A, "A");
     prepare(pivots, A.executor(), A.batch_count() * A.rows());
-    prepare(info, A.executor(), A.batch_count());
-    if (A.batch_count() == 0) return;
-    info.fill(0);
-    if (A.rows() == 0) return;
+    if (!start_info(A, info, A.rows())) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(),
                         {.simd = false,
@@ -337,8 +381,7 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
                             cublas::getrf(e, A, pivots.data(), info.data()))) {
         return;
     }
-    if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_RUN_KERNEL(where, exec, getrf, launch, A, pivots.data(), info.data());
+    LOOM_RUN_KERNEL(where, exec, getrf, native(launch, exec, A.rows()), A, pivots.data(), info.data());
 }
 
 template <typename V>
@@ -346,13 +389,10 @@ void getrf_nopivot(BatchDense<V>& A, Array<int32>& info, Launch launch)
 {
     constexpr const char* where = "loom::batched::getrf_nopivot";
     check_square(where, A, "A");
-    prepare(info, A.executor(), A.batch_count());
-    if (A.batch_count() == 0) return;
-    info.fill(0);
-    if (A.rows() == 0) return;
+    if (!start_info(A, info, A.rows())) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, getrf_nopivot, launch, A, info.data());
+    LOOM_RUN_KERNEL(where, exec, getrf_nopivot, resolve<V>(where, launch, exec, A.rows(), {}), A,
+                    info.data());
 }
 
 template <typename V>
@@ -360,10 +400,10 @@ void add_radial(remove_complex_t<V> tiny, BatchDense<V>& A, Launch launch)
 {
     constexpr const char* where = "loom::batched::add_radial";
     check_extents(where, A, "A");
-    if (A.batch_count() == 0 || A.size().count() == 0) return;
+    if (no_work(A)) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(A.rows(), A.cols()), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, add_radial, launch, tiny, A);
+    LOOM_RUN_KERNEL(where, exec, add_radial, resolve<V>(where, launch, exec, extent(A), {}), tiny,
+                    A);
 }
 
 namespace {
@@ -372,142 +412,12 @@ template <typename V>
 void check_solve(const char* where, const BatchDense<V>& A, const BatchDense<V>& B)
 {
     check_square(where, A, "A");
-    check_extents(where, B, "B");
-    check_batch(where, A, "A", B, "B");
+    check_operands<V>(where, {{A, "A"}, {B, "B"}});
     if (B.rows() != A.rows()) {
         throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
                                 "B needs as many rows as A");
     }
     check_distinct(where, B, "B", A, "A");
-}
-
-}  // namespace
-
-template <typename V>
-void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDense<V>& B,
-           Launch launch)
-{
-    constexpr const char* where = "loom::batched::getrs";
-    check_solve(where, LU, B);
-    if (pivots.size() != LU.batch_count() * LU.rows() || !pivots.executor() ||
-        !pivots.executor()->same_memory_as(*LU.executor())) {
-        throw BadInput(where, "pivots must hold batch_count * n = " +
-                                  std::to_string(LU.batch_count() * LU.rows()) +
-                                  " entries on the executor of LU (got " +
-                                  std::to_string(pivots.size()) + ")");
-    }
-    if (B.batch_count() == 0 || B.size().count() == 0) return;
-    const auto& exec = *LU.executor();
-    launch = resolve<V>(where, launch, exec, LU.rows(), {.simd = false});
-    LOOM_RUN_KERNEL(where, exec, getrs, launch, op, LU, pivots.data(), B);
-}
-
-template <typename V>
-void gesv(BatchDense<V>& A, Array<int32>& pivots, BatchDense<V>& B, Array<int32>& info,
-          Launch launch)
-{
-    constexpr const char* where = "loom::batched::gesv";
-    check_solve(where, A, B);
-    prepare(pivots, A.executor(), A.batch_count() * A.rows());
-    prepare(info, A.executor(), A.batch_count());
-    if (A.batch_count() == 0) return;
-    info.fill(0);
-    if (A.rows() == 0) return;
-    const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = false});
-    LOOM_RUN_KERNEL(where, exec, gesv, launch, A, pivots.data(), B, info.data());
-}
-
-template <typename V>
-void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info, Launch launch)
-{
-    constexpr const char* where = "loom::batched::potrf";
-    check_square(where, A, "A");
-    prepare(info, A.executor(), A.batch_count());
-    if (A.batch_count() == 0) return;
-    info.fill(0);
-    if (A.rows() == 0) return;
-    const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(),
-                        {.simd = true, .cuda_vendor = true, .host_vendor = true});
-    if (LOOM_BATCHED_VENDOR(launch, exec, openblas::potrf(exec, uplo, A, info.data()),
-                            cublas::potrf(e, uplo, A, info.data()))) {
-        return;
-    }
-    if (launch == Launch::vendor) launch = choose_launch(exec, A.rows());
-    LOOM_RUN_KERNEL(where, exec, potrf, launch, uplo, A, info.data());
-}
-
-template <typename V>
-void potrs(blas::Uplo uplo, const BatchDense<V>& A, BatchDense<V>& B, Launch launch)
-{
-    constexpr const char* where = "loom::batched::potrs";
-    check_solve(where, A, B);
-    if (B.batch_count() == 0 || B.size().count() == 0) return;
-    const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, potrs, launch, uplo, A, B);
-}
-
-template <typename V>
-void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch)
-{
-    constexpr const char* where = "loom::batched::qr";
-    check_extents(where, A, "A");
-    const size_type k = std::min(A.rows(), A.cols());
-    if (tau.batch_count() != A.batch_count() || tau.size() != dim2{k, 1} || !tau.executor() ||
-        !tau.executor()->same_memory_as(*A.executor())) {
-        tau = BatchDense<V>(A.executor(), A.batch_count(), {k, 1});
-    }
-    check_distinct(where, tau, "tau", A, "A");
-    if (A.batch_count() == 0 || k == 0) return;
-    const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(A.rows(), A.cols()),
-                        {.simd = true, .cuda_vendor = true});
-    if (LOOM_BATCHED_VENDOR(launch, exec, false, cublas::qr(e, A, tau))) return;
-    if (launch == Launch::vendor) launch = choose_launch(exec, std::max(A.rows(), A.cols()));
-    LOOM_RUN_KERNEL(where, exec, qr, launch, A, tau);
-}
-
-template <typename V>
-void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B,
-             Launch launch)
-{
-    constexpr const char* where = "loom::batched::apply_q";
-    check_extents(where, A, "A");
-    check_extents(where, B, "B");
-    check_batch(where, A, "A", tau, "tau");
-    check_batch(where, A, "A", B, "B");
-    if (op == Op::transpose && is_complex_v<V>) {
-        throw NotSupported(where, "Q^T of a complex Q is not offered; use Op::conj_transpose");
-    }
-    if (tau.cols() != 1 || tau.rows() > std::min(A.rows(), A.cols())) {
-        throw DimensionMismatch(where, "A", A.size(), "tau", tau.size(),
-                                "tau must be a column of at most min(m, n) reflector factors");
-    }
-    if ((side == blas::Side::left ? B.rows() : B.cols()) != A.rows()) {
-        throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
-                                side == blas::Side::left ? "B needs as many rows as A"
-                                                   : "B needs as many columns as A has rows");
-    }
-    check_distinct(where, B, "B", A, "A");
-    if (B.batch_count() == 0 || B.size().count() == 0) return;
-    const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, std::max(B.rows(), B.cols()), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, apply_q, launch, side, op, A, tau, B);
-}
-
-namespace {
-
-/// A batch of n x 1 columns (the vectors of the level-1 and level-2 calls).
-template <typename V>
-void check_vectors(const char* where, const BatchDense<V>& x, const char* name)
-{
-    check_extents(where, x, name);
-    if (x.cols() != 1) {
-        throw DimensionMismatch(where, describe(name, x.batch_count(), x.size()) +
-                                           ": must be a batch of n x 1 columns");
-    }
 }
 
 /// pivots of a factorization: n entries per matrix on the executor of the factors.
@@ -524,24 +434,133 @@ void check_pivots(const char* where, const BatchDense<V>& factors, size_type n,
     }
 }
 
-/// An owning batch of count x size on exec unless M already is one (a view keeps its memory
-/// only when its shape is right).
+}  // namespace
+
 template <typename V>
-void shape(BatchDense<V>& M, const std::shared_ptr<const Executor>& exec, size_type count,
-           dim2 size)
+void getrs(Op op, const BatchDense<V>& LU, const Array<int32>& pivots, BatchDense<V>& B,
+           Launch launch)
 {
-    if (M.batch_count() != count || M.size() != size || !M.executor() ||
-        !M.executor()->same_memory_as(*exec)) {
-        M = BatchDense<V>(exec, count, size);
+    constexpr const char* where = "loom::batched::getrs";
+    check_solve(where, LU, B);
+    check_pivots(where, LU, LU.rows(), pivots);
+    if (no_work(B)) return;
+    const auto& exec = *LU.executor();
+    launch = resolve<V>(where, launch, exec, LU.rows(), {.simd = false});
+    LOOM_RUN_KERNEL(where, exec, getrs, launch, op, LU, pivots.data(), B);
+}
+
+template <typename V>
+void gesv(BatchDense<V>& A, Array<int32>& pivots, BatchDense<V>& B, Array<int32>& info,
+          Launch launch)
+{
+    constexpr const char* where = "loom::batched::gesv";
+    check_solve(where, A, B);
+    prepare(pivots, A.executor(), A.batch_count() * A.rows());
+    if (!start_info(A, info, A.rows())) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = false});
+    LOOM_RUN_KERNEL(where, exec, gesv, launch, A, pivots.data(), B, info.data());
+}
+
+template <typename V>
+void potrf(blas::Uplo uplo, BatchDense<V>& A, Array<int32>& info, Launch launch)
+{
+    constexpr const char* where = "loom::batched::potrf";
+    check_square(where, A, "A");
+    if (!start_info(A, info, A.rows())) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, A.rows(), {.cuda_vendor = true, .host_vendor = true});
+    if (LOOM_BATCHED_VENDOR(launch, exec, openblas::potrf(exec, uplo, A, info.data()),
+                            cublas::potrf(e, uplo, A, info.data()))) {
+        return;
+    }
+    LOOM_RUN_KERNEL(where, exec, potrf, native(launch, exec, A.rows()), uplo, A, info.data());
+}
+
+template <typename V>
+void potrs(blas::Uplo uplo, const BatchDense<V>& A, BatchDense<V>& B, Launch launch)
+{
+    constexpr const char* where = "loom::batched::potrs";
+    check_solve(where, A, B);
+    if (no_work(B)) return;
+    const auto& exec = *A.executor();
+    LOOM_RUN_KERNEL(where, exec, potrs, resolve<V>(where, launch, exec, A.rows(), {}), uplo, A, B);
+}
+
+template <typename V>
+void qr(BatchDense<V>& A, BatchDense<V>& tau, Launch launch)
+{
+    constexpr const char* where = "loom::batched::qr";
+    check_extents(where, A, "A");
+    const size_type k = std::min(A.rows(), A.cols());
+    shape(tau, A.executor(), A.batch_count(), {k, 1});
+    check_distinct(where, tau, "tau", A, "A");
+    if (A.batch_count() == 0 || k == 0) return;
+    const auto& exec = *A.executor();
+    launch = resolve<V>(where, launch, exec, extent(A), {.cuda_vendor = true});
+    if (LOOM_BATCHED_VENDOR(launch, exec, false, cublas::qr(e, A, tau))) return;
+    LOOM_RUN_KERNEL(where, exec, qr, native(launch, exec, extent(A)), A, tau);
+}
+
+template <typename V>
+void apply_q(blas::Side side, Op op, const BatchDense<V>& A, const BatchDense<V>& tau, BatchDense<V>& B,
+             Launch launch)
+{
+    constexpr const char* where = "loom::batched::apply_q";
+    check_operands<V>(where, {{A, "A"}, {B, "B"}});
+    check_batch(where, A, "A", tau, "tau");
+    if (op == Op::transpose && is_complex_v<V>) {
+        throw NotSupported(where, "Q^T of a complex Q is not offered; use Op::conj_transpose");
+    }
+    if (tau.cols() != 1 || tau.rows() > std::min(A.rows(), A.cols())) {
+        throw DimensionMismatch(where, "A", A.size(), "tau", tau.size(),
+                                "tau must be a column of at most min(m, n) reflector factors");
+    }
+    if ((side == blas::Side::left ? B.rows() : B.cols()) != A.rows()) {
+        throw DimensionMismatch(where, "A", A.size(), "B", B.size(),
+                                side == blas::Side::left ? "B needs as many rows as A"
+                                                   : "B needs as many columns as A has rows");
+    }
+    check_distinct(where, B, "B", A, "A");
+    if (no_work(B)) return;
+    const auto& exec = *A.executor();
+    LOOM_RUN_KERNEL(where, exec, apply_q, resolve<V>(where, launch, exec, extent(B), {}), side, op, A, tau, B);
+}
+
+namespace {
+
+/// A batch of n x 1 columns (the vectors of the level-1 and level-2 calls).
+template <typename V>
+void check_vectors(const char* where, const BatchDense<V>& x, const char* name)
+{
+    check_extents(where, x, name);
+    if (x.cols() != 1) {
+        throw DimensionMismatch(where, describe(name, x.batch_count(), x.size()) +
+                                           ": must be a batch of n x 1 columns");
     }
 }
 
-template <typename T>
-void prepare_results(Array<T>& array, const std::shared_ptr<const Executor>& exec, size_type size)
+/// A square A and a vector x of as many rows (the operands of trsv and syr).
+template <typename V>
+void check_square_and_vector(const char* where, const BatchDense<V>& A, const BatchDense<V>& x)
 {
-    if (array.size() != size || !array.executor() || !array.executor()->same_memory_as(*exec)) {
-        array = Array<T>(exec, size);
+    check_square(where, A, "A");
+    check_vectors(where, x, "x");
+    check_batch(where, A, "A", x, "x");
+    if (x.rows() != A.rows()) {
+        throw DimensionMismatch(where, "A", A.size(), "x", x.size(), "x needs as many rows as A");
     }
+}
+
+/// result (of dot or nrm2): one entry per vector of x on its executor, zero for empty vectors.
+/// False: no work left.
+template <typename V, typename T>
+bool start_results(const BatchDense<V>& x, Array<T>& result)
+{
+    prepare(result, x.executor(), x.batch_count());
+    if (x.batch_count() == 0) return false;
+    if (x.rows() == 0) result.fill(T{});
+    return x.rows() != 0;
 }
 
 /// Band storage of n x n matrices with kl sub- and ku super-diagonals: 2 kl + ku + 1 rows.
@@ -568,29 +587,18 @@ void trsv(blas::Uplo uplo, Op op, blas::Diag diag, V alpha, const BatchDense<V>&
           BatchDense<V>& x, Launch launch)
 {
     constexpr const char* where = "loom::batched::trsv";
-    check_square(where, A, "A");
-    check_vectors(where, x, "x");
-    check_batch(where, A, "A", x, "x");
-    if (x.rows() != A.rows()) {
-        throw DimensionMismatch(where, "A", A.size(), "x", x.size(), "x needs as many rows as A");
-    }
+    check_square_and_vector(where, A, x);
     check_distinct(where, x, "x", A, "A");
-    if (x.batch_count() == 0 || x.rows() == 0) return;
+    if (no_work(x)) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, trsv, launch, uplo, op, diag, alpha, A, x);
+    LOOM_RUN_KERNEL(where, exec, trsv, resolve<V>(where, launch, exec, A.rows(), {}), uplo, op, diag, alpha, A, x);
 }
 
 template <typename V>
 void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>& A, Launch launch)
 {
     constexpr const char* where = "loom::batched::syr";
-    check_square(where, A, "A");
-    check_vectors(where, x, "x");
-    check_batch(where, A, "A", x, "x");
-    if (x.rows() != A.rows()) {
-        throw DimensionMismatch(where, "A", A.size(), "x", x.size(), "x needs as many rows as A");
-    }
+    check_square_and_vector(where, A, x);
     if (op == Op::none) {
         throw BadInput(where,
                        "op must be transpose (A += alpha x x^T) or conj_transpose "
@@ -603,27 +611,23 @@ void syr(blas::Uplo uplo, Op op, V alpha, const BatchDense<V>& x, BatchDense<V>&
         }
     }
     check_distinct(where, A, "A", x, "x");
-    if (A.batch_count() == 0 || A.rows() == 0) return;
+    if (no_work(A)) return;
     const auto& exec = *A.executor();
-    launch = resolve<V>(where, launch, exec, A.rows(), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, syr, launch, uplo, conjugate, alpha, x, A);
+    LOOM_RUN_KERNEL(where, exec, syr, resolve<V>(where, launch, exec, A.rows(), {}), uplo, conjugate, alpha, x, A);
 }
 
 template <typename V>
 void axpy(V alpha, const BatchDense<V>& x, BatchDense<V>& y, Launch launch)
 {
     constexpr const char* where = "loom::batched::axpy";
-    check_extents(where, x, "x");
-    check_extents(where, y, "y");
-    check_batch(where, x, "x", y, "y");
+    check_operands<V>(where, {{x, "x"}, {y, "y"}});
     if (x.size() != y.size()) {
         throw DimensionMismatch(where, "x", x.size(), "y", y.size(), "x and y must have one shape");
     }
     check_distinct(where, y, "y", x, "x");
-    if (y.batch_count() == 0 || y.size().count() == 0) return;
+    if (no_work(y)) return;
     const auto& exec = *y.executor();
-    launch = resolve<V>(where, launch, exec, std::max(y.rows(), y.cols()), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, axpy, launch, alpha, x, y);
+    LOOM_RUN_KERNEL(where, exec, axpy, resolve<V>(where, launch, exec, extent(y), {}), alpha, x, y);
 }
 
 template <typename V>
@@ -631,10 +635,9 @@ void scale(V alpha, BatchDense<V>& x, Launch launch)
 {
     constexpr const char* where = "loom::batched::scale";
     check_extents(where, x, "x");
-    if (x.batch_count() == 0 || x.size().count() == 0) return;
+    if (no_work(x)) return;
     const auto& exec = *x.executor();
-    launch = resolve<V>(where, launch, exec, std::max(x.rows(), x.cols()), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, scale, launch, alpha, x);
+    LOOM_RUN_KERNEL(where, exec, scale, resolve<V>(where, launch, exec, extent(x), {}), alpha, x);
 }
 
 namespace {
@@ -650,12 +653,9 @@ void dot_product(const char* where, bool conjugate, const BatchDense<V>& x, cons
         throw DimensionMismatch(where, "x", x.size(), "y", y.size(),
                                 "x and y must have as many rows");
     }
-    prepare_results(result, x.executor(), x.batch_count());
-    if (x.batch_count() == 0) return;
-    if (x.rows() == 0) return result.fill(V{});
+    if (!start_results(x, result)) return;
     const auto& exec = *x.executor();
-    launch = resolve<V>(where, launch, exec, x.rows(), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, dot, launch, conjugate, x, y, result.data());
+    LOOM_RUN_KERNEL(where, exec, dot, resolve<V>(where, launch, exec, x.rows(), {}), conjugate, x, y, result.data());
 }
 
 }  // namespace
@@ -677,12 +677,10 @@ void nrm2(const BatchDense<V>& x, Array<remove_complex_t<V>>& result, Launch lau
 {
     constexpr const char* where = "loom::batched::nrm2";
     check_vectors(where, x, "x");
-    prepare_results(result, x.executor(), x.batch_count());
-    if (x.batch_count() == 0) return;
-    if (x.rows() == 0) return result.fill(remove_complex_t<V>{});
+    if (!start_results(x, result)) return;
     const auto& exec = *x.executor();
-    launch = resolve<V>(where, launch, exec, x.rows(), {.simd = true});
-    LOOM_RUN_KERNEL(where, exec, nrm2, launch, x, result.data());
+    LOOM_RUN_KERNEL(where, exec, nrm2, resolve<V>(where, launch, exec, x.rows(), {}), x,
+                    result.data());
 }
 
 namespace {
@@ -695,10 +693,7 @@ void inverse_from_lu(const char* where, BatchDense<V>& LU, const Array<int32>* p
     if (pivots != nullptr) check_pivots(where, LU, LU.rows(), *pivots);
     const auto& exec = *LU.executor();
     launch = resolve<V>(where, launch, exec, LU.rows(), {.simd = pivots == nullptr});
-    prepare(info, LU.executor(), LU.batch_count());
-    if (LU.batch_count() == 0) return;
-    info.fill(0);
-    if (LU.rows() == 0) return;
+    if (!start_info(LU, info, LU.rows())) return;
     const int32* p = pivots != nullptr ? pivots->data() : nullptr;
     LOOM_RUN_KERNEL(where, exec, inverse_lu, launch, LU, p, info.data());
 }
@@ -724,7 +719,7 @@ void utv(BatchDense<V>& A, Array<int32>& jpiv, BatchDense<V>& U, BatchDense<V>& 
     constexpr const char* where = "loom::batched::utv";
     check_extents(where, A, "A");
     const auto& exec_ptr = A.executor();
-    launch = resolve<V>(where, launch, *exec_ptr, std::max(A.rows(), A.cols()), {.simd = false});
+    launch = resolve<V>(where, launch, *exec_ptr, extent(A), {.simd = false});
     const size_type count = A.batch_count();
     const size_type q = std::min(A.rows(), A.cols());
     shape(U, exec_ptr, count, {A.rows(), q});
@@ -756,12 +751,9 @@ void gbtrf(size_type kl, size_type ku, BatchDense<V>& AB, Array<int32>& pivots, 
     const auto& exec = *AB.executor();
     launch = resolve<V>(where, launch, exec, AB.cols(), {.simd = false});
     prepare(pivots, AB.executor(), AB.batch_count() * AB.cols());
-    prepare(info, AB.executor(), AB.batch_count());
-    if (AB.batch_count() == 0) return;
-    info.fill(0);
-    if (AB.cols() == 0) return;
+    if (!start_info(AB, info, AB.cols())) return;
     LOOM_RUN_KERNEL(where, exec, gbtrf, launch, static_cast<int>(kl), static_cast<int>(ku), AB,
-                                pivots.data(), info.data());
+                    pivots.data(), info.data());
 }
 
 template <typename V>
@@ -770,15 +762,14 @@ void gbtrs(Op op, size_type kl, size_type ku, const BatchDense<V>& AB, const Arr
 {
     constexpr const char* where = "loom::batched::gbtrs";
     check_band(where, kl, ku, AB);
-    check_extents(where, B, "B");
-    check_batch(where, AB, "AB", B, "B");
+    check_operands<V>(where, {{AB, "AB"}, {B, "B"}});
     if (B.rows() != AB.cols()) {
         throw DimensionMismatch(where, "AB", AB.size(), "B", B.size(),
                                 "B needs n rows, n = the columns of AB");
     }
     check_pivots(where, AB, AB.cols(), pivots);
     check_distinct(where, B, "B", AB, "AB");
-    if (B.batch_count() == 0 || B.size().count() == 0) return;
+    if (no_work(B)) return;
     const auto& exec = *AB.executor();
     launch = resolve<V>(where, launch, exec, AB.cols(), {.simd = false});
     LOOM_RUN_KERNEL(where, exec, gbtrs, launch, op, static_cast<int>(kl), static_cast<int>(ku), AB, pivots.data(), B);

@@ -162,6 +162,18 @@ decltype(auto) with_conj(bool conjugate, F&& f)
     return f(Trans::NoTranspose{});
 }
 
+/// f(the Trans tag of op) for routines that take op as a tag, not as a view (a transposed
+/// solve runs its triangles in the other order); real values never take ConjTranspose.
+template <typename V, typename F>
+void with_trans(blas::Op op, F&& f)
+{
+    if (op == blas::Op::none) return f(Trans::NoTranspose{});
+    if constexpr (is_complex_v<V>) {
+        if (conjugates<V>(op)) return f(Trans::ConjTranspose{});
+    }
+    f(Trans::Transpose{});
+}
+
 template <typename F>
 decltype(auto) with_uplo(bool lower, F&& f)
 {

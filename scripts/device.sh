@@ -37,6 +37,10 @@ if wants test; then
     ctest --test-dir "$build" --output-on-failure --parallel 8 --timeout 900 2>&1 |
         tee "$out/ctest.log" | grep -vE "^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed|^ +Start +[0-9]+:"
     [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("tests")
+    # The out-of-memory tests fill the device: alone, after everything else.
+    LOOM_TEST_FILL_DEVICE=1 "$build/tests/test_sparse" --gtest_filter='DeviceMemory.*' 2>&1 |
+        tee -a "$out/ctest.log" | tail -3
+    [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("device-memory tests")
 fi
 
 # Each benchmark's table goes to $out/NAME.txt and its JSON to $out/NAME.json.

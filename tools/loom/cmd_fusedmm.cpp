@@ -34,7 +34,7 @@ int run(const FusedmmCliOptions& options)
         const matrix::Dense<V> W(exec, matrix::read_dense<V>(host, options.w));
         matrix::Dense<V> Z(exec, dim2{A.rows(), W.cols()});
         sparse::fusedmm(sparse::parse_edge_op(options.op), A, X, Y, W, Z);
-        matrix::write_mtx(options.output, Z);
+        write_dense(options.output, Z);
         return exit_ok;
     }
 }

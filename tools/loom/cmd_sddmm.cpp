@@ -28,7 +28,7 @@ int run(const SddmmCliOptions& options)
     sparse::SddmmOptions sddmm_options;
     sddmm_options.algorithm = sparse::parse_sddmm_algorithm(options.algorithm);
     sparse::sddmm(V{1}, X, Y, V{0}, S, sddmm_options);
-    matrix::write_mtx(options.output, matrix::Csr<V, index_type>(host, S));
+    write_matrix(options.output, matrix::Csr<V, index_type>(host, S));
     return exit_ok;
 }
 

@@ -29,7 +29,7 @@ int run(const SpmmCliOptions& options)
     sparse::SpmmOptions spmm_options;
     spmm_options.algorithm = sparse::parse_spmm_algorithm(options.algorithm);
     sparse::spmm(mode, V{1}, A, B, V{0}, C, spmm_options);
-    matrix::write_mtx(options.output, C);
+    write_dense(options.output, C);
     return exit_ok;
 }
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_support.hpp"
+#include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/distributed/matrix.hpp"
 #include "loom/matrix/io.hpp"
@@ -201,7 +202,7 @@ int run_solve(const SolveRequest& request)
                    load_seconds, request.spec.empty() ? "read" : "generate");
     }
     comm.agree("loom solve", [&] {
-        if (root && !request.output.empty()) matrix::write_mtx(request.output, x_global);
+        if (root && !request.output.empty()) write_dense(request.output, x_global);
     });
     if (root && !request.output.empty()) fmt::print("wrote     {}\n", request.output);
     if (!result.converged()) {

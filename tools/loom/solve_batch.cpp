@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/batched/sparse/krylov.hpp"
 #include "loom/batched/sparse/spmv.hpp"
@@ -77,7 +78,7 @@ int run(const BatchSolveRequest& request)
             const auto xi = matrix::Dense<V>::from_host(
                 detail::host_executor(), {L.rows, 1},
                 std::vector<V>(xs.begin() + L.x_offset, xs.begin() + L.x_offset + L.cols));
-            matrix::write_mtx((std::filesystem::path(request.output) / (names[s] + "_x.mtx")).string(), xi);
+            write_dense((std::filesystem::path(request.output) / (names[s] + "_x.mtx")).string(), xi);
         }
     }
     int failed = 0;

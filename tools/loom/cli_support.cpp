@@ -227,4 +227,11 @@ CLI::Validator scalar_validator()
     template matrix::Csr<V, index_type> read_matrix<V>(const std::string&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_READ_MATRIX)
 
+std::string solution_path(const std::string& output, bool converged, bool overwrite_unconverged)
+{
+    if (converged || overwrite_unconverged) return output;
+    const std::filesystem::path path(output);
+    return (path.parent_path() / (path.stem().string() + ".not-converged.mtx")).string();
+}
+
 }  // namespace loom::cli

@@ -206,6 +206,11 @@ void check_dense_output(const std::string& path);
 CLI::Validator matrix_file_check();
 CLI::Validator dense_output_check();
 
+/// Where a solve writes x for `-o output`: output itself when it converged (or overwriting
+/// was asked), else OUTPUT-STEM.not-converged.mtx beside it, so that an iterate that did not
+/// converge never replaces the user's file and still reads as Matrix Market.
+std::string solution_path(const std::string& output, bool converged, bool overwrite_unconverged);
+
 /// Writes a dense result as a Matrix Market array through write_output.
 template <typename V>
 void write_dense(const std::string& path, const matrix::Dense<V>& x)

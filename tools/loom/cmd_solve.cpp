@@ -290,14 +290,8 @@ int run(const SolveOptions& options)
     if (options.verbose) print_hierarchy(*solver);
 
     if (!options.output.empty()) {
-        // An iterate that did not converge never replaces the user's file unless asked; it
-        // goes to x.not-converged.mtx, a name that says so and still reads as Matrix Market.
-        const std::filesystem::path output(options.output);
         const auto target =
-            result.converged() || options.overwrite_unconverged
-                ? options.output
-                : (output.parent_path() / (output.stem().string() + ".not-converged.mtx"))
-                      .string();
+            solution_path(options.output, result.converged(), options.overwrite_unconverged);
         write_dense(target, matrix::Dense<V>(host, x));
         fmt::print("wrote     {}{}\n", target,
                    target == options.output ? "" : " (not converged; -o's file left as it was)");
@@ -333,7 +327,7 @@ mpi::SolveRequest mpi_request(const SolveOptions& options)
             options.config.empty()
                 ? fmt::format("{}, preconditioner {}", options.solver, options.precond)
                 : fmt::format("from {}", options.config),
-            options.run, value_type_for(options)};
+            options.run, value_type_for(options), options.overwrite_unconverged};
 }
 #endif
 

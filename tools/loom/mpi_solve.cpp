@@ -201,10 +201,15 @@ int run_solve(const SolveRequest& request)
                    per_iteration(wait) * 1e3, per_iteration(reduce) * 1e3, setup_seconds,
                    load_seconds, request.spec.empty() ? "read" : "generate");
     }
+    const auto target =
+        solution_path(request.output, result.converged(), request.overwrite_unconverged);
     comm.agree("loom solve", [&] {
-        if (root && !request.output.empty()) write_dense(request.output, x_global);
+        if (root && !request.output.empty()) write_dense(target, x_global);
     });
-    if (root && !request.output.empty()) fmt::print("wrote     {}\n", request.output);
+    if (root && !request.output.empty()) {
+        fmt::print("wrote     {}{}\n", target,
+                   target == request.output ? "" : " (not converged; -o's file left as it was)");
+    }
     if (!result.converged()) {
         if (root) fmt::print(stderr, "loom solve: not converged: {}\n", result.message());
         return 3;

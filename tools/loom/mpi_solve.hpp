@@ -23,6 +23,7 @@ struct SolveRequest {
     std::string description;   ///< how the stack was given, for the report
     ExecOptions run;
     std::string value_type;
+    bool overwrite_unconverged = false;  ///< else x goes to X.not-converged.mtx (solution_path)
 };
 /// loom solve on every rank; the exit status of cmd_solve.
 int solve(const SolveRequest& request);

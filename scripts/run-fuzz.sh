@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of fuzz/ (clang-14, ASan + UBSan, reference and OpenMP backends,
-# double and complex<double> with int32 indices) in build/fuzz and runs each on its seed corpus.
+# Builds the libFuzzer targets of fuzz/ (clang-14, ASan + UBSan, the reference backend only —
+# no target runs a kernel —, double and complex<double> with int32 indices) in build/fuzz and runs each on its seed corpus.
 #   scripts/run-fuzz.sh [SECONDS]    each target for SECONDS (default 15): the short run
 #   scripts/run-fuzz.sh --runs N     each target for N executions: the long run (10^6)
 #   FUZZ_TARGETS="fuzz_mtx fuzz_cli" scripts/run-fuzz.sh ...   only these targets
@@ -23,7 +23,7 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 cmake -S . -B build/fuzz -G Ninja "${launchers[@]}" \
     -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Fuzz \
-    -DLOOM_WITH_FUZZ=ON -DLOOM_WITH_CUDA=OFF -DLOOM_WITH_OPENMP=ON -DBUILD_SHARED_LIBS=OFF \
+    -DLOOM_WITH_FUZZ=ON -DLOOM_WITH_CUDA=OFF -DLOOM_WITH_OPENMP=OFF -DBUILD_SHARED_LIBS=OFF \
     -DLOOM_BUILD_TESTS=OFF -DLOOM_BUILD_TOOLS=ON \
     -DLOOM_VALUE_TYPES="double;complex<double>" -DLOOM_INDEX_TYPES=int32 >/dev/null
 cmake --build build/fuzz --parallel "${LOOM_JOBS:-$(nproc)}" --target "${targets[@]}"

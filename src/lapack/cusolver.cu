@@ -19,15 +19,16 @@ namespace loom::lapack::cusolver {
 /// cuSOLVER's getrf by value type (named, not internal: a build with fewer value types
 /// leaves some unused).
 namespace api {
-#define LOOM_CUSOLVER_GETRF(T, p)                                                              \
-    inline cusolverStatus_t getrf_buffer_size(cusolverDnHandle_t h, int n, T* A, int lda, int* lwork) \
-    {                                                                                          \
-        return cusolverDn##p##getrf_bufferSize(h, n, n, A, lda, lwork);                        \
-    }                                                                                          \
-    inline cusolverStatus_t getrf(cusolverDnHandle_t h, int n, T* A, int lda, T* work, int* pivots,   \
-                           int* info)                                                          \
-    {                                                                                          \
-        return cusolverDn##p##getrf(h, n, n, A, lda, work, pivots, info);                      \
+#define LOOM_CUSOLVER_GETRF(T, p)                                                         \
+    inline cusolverStatus_t getrf_buffer_size(cusolverDnHandle_t h, int n, T* A, int lda, \
+                                              int* lwork)                                 \
+    {                                                                                     \
+        return LOOM_VENDOR(cusolverDn##p##getrf_bufferSize)(h, n, n, A, lda, lwork);      \
+    }                                                                                     \
+    inline cusolverStatus_t getrf(cusolverDnHandle_t h, int n, T* A, int lda, T* work,    \
+                                  int* pivots, int* info)                                 \
+    {                                                                                     \
+        return LOOM_VENDOR(cusolverDn##p##getrf)(h, n, n, A, lda, work, pivots, info);    \
     }
 LOOM_CUSOLVER_GETRF(float, S)
 LOOM_CUSOLVER_GETRF(double, D)
@@ -48,10 +49,14 @@ using loom::cuda::SolverHandle;
 template <typename V>
 constexpr cudaDataType data_type()
 {
-    if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-    else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-    else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-    else return CUDA_C_64F;
+    if constexpr (std::is_same_v<V, float>)
+        return CUDA_R_32F;
+    else if constexpr (std::is_same_v<V, double>)
+        return CUDA_R_64F;
+    else if constexpr (std::is_same_v<V, std::complex<float>>)
+        return CUDA_C_32F;
+    else
+        return CUDA_C_64F;
 }
 
 /// LAPACK's 1-based pivots and info to Loom's 0-based ones.
@@ -79,8 +84,8 @@ bool getrf(const CudaExecutor& exec, matrix::Dense<V>& A, int32* pivots, int32* 
     auto* cm = cast(columns.data());
     // columns = (A^T)^T: geam with C = B is cuBLAS's in-place form, B unused for beta = 0.
     const auto blas = handle(exec, where);
-    LOOM_CUBLAS_CHECK(geam(blas, CUBLAS_OP_T, CUBLAS_OP_N, order, order, cast(&one),
-                           cast(A.data()), ld(A), cast(&zero), cm, order, cm, order),
+    LOOM_CUBLAS_CHECK(geam(blas, CUBLAS_OP_T, CUBLAS_OP_N, order, order, cast(&one), cast(A.data()),
+                           ld(A), cast(&zero), cm, order, cm, order),
                       where);
     Array<int> status(device, 1);
     {
@@ -88,15 +93,15 @@ bool getrf(const CudaExecutor& exec, matrix::Dense<V>& A, int32* pivots, int32* 
         int lwork = 0;
         LOOM_CUSOLVER_CHECK(api::getrf_buffer_size(solver.get(), order, cm, order, &lwork), where);
         Array<V> work(device, std::max(lwork, 1));
-        LOOM_CUSOLVER_CHECK(api::getrf(solver.get(), order, cm, order, cast(work.data()), pivots,
-                                  status.data()),
-                            where);
+        LOOM_CUSOLVER_CHECK(
+            api::getrf(solver.get(), order, cm, order, cast(work.data()), pivots, status.data()),
+            where);
     }
     LOOM_CUBLAS_CHECK(geam(blas, CUBLAS_OP_T, CUBLAS_OP_N, order, order, cast(&one), cm, order,
                            cast(&zero), cast(A.data()), ld(A), cast(A.data()), ld(A)),
                       where);
-    to_zero_based_kernel<<<static_cast<unsigned>(std::min<size_type>((n + 255) / 256, 1024)), 256, 0,
-                           stream_of(exec)>>>(pivots, order, status.data(), info);
+    to_zero_based_kernel<<<static_cast<unsigned>(std::min<size_type>((n + 255) / 256, 1024)), 256,
+                           0, stream_of(exec)>>>(pivots, order, status.data(), info);
     loom::cuda::check_launch(where);
     return true;
 }
@@ -114,24 +119,26 @@ bool trtri(const CudaExecutor& exec, blas::Uplo uplo, blas::Diag diag, matrix::D
     const SolverHandle solver(exec, where);
     std::size_t device_bytes = 0;
     std::size_t host_bytes = 0;
-    LOOM_CUSOLVER_CHECK(cusolverDnXtrtri_bufferSize(solver.get(), fill, unit, A.rows(),
-                                                    data_type<V>(), A.data(), ld(A),
-                                                    &device_bytes, &host_bytes),
-                        where);
-    Array<unsigned char> device_work(device, static_cast<size_type>(std::max<std::size_t>(device_bytes, 1)));
+    LOOM_CUSOLVER_CHECK(
+        LOOM_VENDOR(cusolverDnXtrtri_bufferSize)(solver.get(), fill, unit, A.rows(), data_type<V>(),
+                                                 A.data(), ld(A), &device_bytes, &host_bytes),
+        where);
+    Array<unsigned char> device_work(
+        device, static_cast<size_type>(std::max<std::size_t>(device_bytes, 1)));
     std::vector<unsigned char> host_work(std::max<std::size_t>(host_bytes, 1));
     Array<int> status(device, 1);
-    LOOM_CUSOLVER_CHECK(cusolverDnXtrtri(solver.get(), fill, unit, A.rows(), data_type<V>(),
-                                         A.data(), ld(A), device_work.data(), device_bytes,
-                                         host_work.data(), host_bytes, status.data()),
-                        where);
+    LOOM_CUSOLVER_CHECK(
+        LOOM_VENDOR(cusolverDnXtrtri)(solver.get(), fill, unit, A.rows(), data_type<V>(), A.data(),
+                                      ld(A), device_work.data(), device_bytes, host_work.data(),
+                                      host_bytes, status.data()),
+        where);
     // The host workspace must outlive the queued work.
     exec.synchronize();
     return true;
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template bool getrf(const CudaExecutor&, matrix::Dense<V>&, int32*, int32*);                \
+#define LOOM_INSTANTIATE(V)                                                      \
+    template bool getrf(const CudaExecutor&, matrix::Dense<V>&, int32*, int32*); \
     template bool trtri(const CudaExecutor&, blas::Uplo, blas::Diag, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 

@@ -9,6 +9,7 @@
 #include <cusolverDn.h>
 
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/vendor.hpp"
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
 
@@ -18,7 +19,7 @@ namespace loom::cuda {
 inline void check_cusolver(cusolverStatus_t status, const char* call, const char* where)
 {
     if (status == CUSOLVER_STATUS_SUCCESS) return;
-    throw CudaError(where, std::string(call) + " failed with cusolverStatus_t " +
+    throw CudaError(where, vendor::call_text(call) + " failed with cusolverStatus_t " +
                                std::to_string(static_cast<int>(status)));
 }
 
@@ -32,10 +33,10 @@ public:
         auto& handle = handles()[exec.device_id()];
         if (handle == nullptr) {
             const CudaExecutor::DeviceScope scope(exec.device_id());
-            check_cusolver(cusolverDnCreate(&handle), "cusolverDnCreate", where);
+            check_cusolver(LOOM_VENDOR(cusolverDnCreate)(&handle), "cusolverDnCreate", where);
         }
-        check_cusolver(cusolverDnSetStream(handle, stream_of(exec)), "cusolverDnSetStream",
-                       where);
+        check_cusolver(LOOM_VENDOR(cusolverDnSetStream)(handle, stream_of(exec)),
+                       "cusolverDnSetStream", where);
         handle_ = handle;
     }
     cusolverDnHandle_t get() const { return handle_; }

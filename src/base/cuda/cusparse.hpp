@@ -8,6 +8,7 @@
 
 #include <cusparse.h>
 
+#include "base/cuda/vendor.hpp"
 #include "loom/base/error.hpp"
 
 namespace loom::cuda {
@@ -17,8 +18,9 @@ namespace loom::cuda {
 inline void check_cusparse(cusparseStatus_t status, const char* call, const char* where)
 {
     if (status == CUSPARSE_STATUS_SUCCESS) return;
-    const std::string what = std::string(call) + " failed: " + cusparseGetErrorName(status) +
-                             " (" + cusparseGetErrorString(status) + ")";
+    const std::string what = vendor::call_text(call) +
+                             " failed: " + LOOM_VENDOR(cusparseGetErrorName)(status) + " (" +
+                             LOOM_VENDOR(cusparseGetErrorString)(status) + ")";
     if (status == CUSPARSE_STATUS_NOT_SUPPORTED) {
         throw NotSupported(where, "cuSPARSE does not offer this operation: " + what);
     }
@@ -32,10 +34,14 @@ inline void check_cusparse(cusparseStatus_t status, const char* call, const char
 template <typename V>
 constexpr cudaDataType cusparse_data_type()
 {
-    if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-    else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-    else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-    else return CUDA_C_64F;
+    if constexpr (std::is_same_v<V, float>)
+        return CUDA_R_32F;
+    else if constexpr (std::is_same_v<V, double>)
+        return CUDA_R_64F;
+    else if constexpr (std::is_same_v<V, std::complex<float>>)
+        return CUDA_C_32F;
+    else
+        return CUDA_C_64F;
 }
 
 template <typename I>
@@ -44,7 +50,13 @@ constexpr cusparseIndexType_t cusparse_index_type()
     return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
 }
 
-/// Owns one generic-API descriptor; `destroy` is its cusparseDestroy* function.
+// The destroy functions of the descriptors Loom owns, as functions a template can take.
+inline void destroy_sp_mat(cusparseConstSpMatDescr_t d) { LOOM_VENDOR(cusparseDestroySpMat)(d); }
+inline void destroy_dn_vec(cusparseConstDnVecDescr_t d) { LOOM_VENDOR(cusparseDestroyDnVec)(d); }
+inline void destroy_dn_mat(cusparseConstDnMatDescr_t d) { LOOM_VENDOR(cusparseDestroyDnMat)(d); }
+inline void destroy_spsv(cusparseSpSVDescr_t d) { LOOM_VENDOR(cusparseSpSV_destroyDescr)(d); }
+
+/// Owns one generic-API descriptor; `destroy` is one of the functions above.
 template <typename Descr, auto destroy>
 class CusparseDescriptor {
 public:

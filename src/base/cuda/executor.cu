@@ -1,12 +1,13 @@
 #include <cstdint>
 #include <string>
 
-#include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/memory.hpp"
+#include "base/cuda/vendor.hpp"
 #include "loom/base/resources.hpp"
 
 namespace loom {
@@ -62,7 +63,8 @@ std::shared_ptr<const CudaExecutor> CudaExecutor::create_on_stream(int device_id
     const auto status = cudaStreamGetDevice(static_cast<cudaStream_t>(stream), &stream_device);
     if (status != cudaSuccess) {
         cudaGetLastError();
-        throw BadInput(where, std::string("not a usable CUDA stream: ") + cudaGetErrorString(status));
+        throw BadInput(where,
+                       std::string("not a usable CUDA stream: ") + cudaGetErrorString(status));
     }
     if (stream_device != device_id) {
         throw BadInput(where, "the stream belongs to device " + std::to_string(stream_device) +
@@ -98,8 +100,8 @@ CudaExecutor::CudaExecutor(int device_id, void* stream, bool owns_stream)
 CudaExecutor::~CudaExecutor()
 {
     const CudaExecutor::DeviceScope scope(device_id_);
-    if (cusparse_) cusparseDestroy(static_cast<cusparseHandle_t>(cusparse_));
-    if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
+    if (cusparse_) LOOM_VENDOR(cusparseDestroy)(static_cast<cusparseHandle_t>(cusparse_));
+    if (cublas_) LOOM_VENDOR(cublasDestroy)(static_cast<cublasHandle_t>(cublas_));
     if (owns_stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
@@ -146,10 +148,10 @@ void* CudaExecutor::cusparse_handle() const
     if (cusparse_ == nullptr) {
         const CudaExecutor::DeviceScope scope(device_id_);
         cusparseHandle_t handle{};
-        if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
+        if (LOOM_VENDOR(cusparseCreate)(&handle) != CUSPARSE_STATUS_SUCCESS) {
             throw CudaError("loom::CudaExecutor::cusparse_handle", "cusparseCreate failed");
         }
-        cusparseSetStream(handle, static_cast<cudaStream_t>(stream_));
+        LOOM_VENDOR(cusparseSetStream)(handle, static_cast<cudaStream_t>(stream_));
         cusparse_ = handle;
     }
     return cusparse_;
@@ -160,10 +162,10 @@ void* CudaExecutor::cublas_handle() const
     if (cublas_ == nullptr) {
         const CudaExecutor::DeviceScope scope(device_id_);
         cublasHandle_t handle{};
-        if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+        if (LOOM_VENDOR(cublasCreate)(&handle) != CUBLAS_STATUS_SUCCESS) {
             throw CudaError("loom::CudaExecutor::cublas_handle", "cublasCreate failed");
         }
-        cublasSetStream(handle, static_cast<cudaStream_t>(stream_));
+        LOOM_VENDOR(cublasSetStream)(handle, static_cast<cudaStream_t>(stream_));
         cublas_ = handle;
     }
     return cublas_;

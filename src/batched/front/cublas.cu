@@ -9,16 +9,16 @@
 #include <string>
 #include <type_traits>
 
-#include <cublas_v2.h>
 #include <cuComplex.h>
+#include <cublas_v2.h>
 #include <cusolverDn.h>
 
 #include "base/cuda/cusolver.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
-#include "blas/level3/cublas.cuh"
 #include "batched/front/kernels.hpp"
+#include "blas/level3/cublas.cuh"
 #include "loom/base/array.hpp"
 
 namespace loom::batched::cublas {
@@ -33,37 +33,60 @@ using ::loom::blas::cublas_detail::handle;
 using ::loom::blas::cublas_detail::operation;
 
 // The type-generic names of cuBLAS's batched gemm and LU.
-#define LOOM_CUBLAS_GENERIC(name, S, D, C, Z)                                                  \
-    template <typename... Args>                                                                 \
-    cublasStatus_t name(float*, Args... args) { return S(args...); }                            \
-    template <typename... Args>                                                                 \
-    cublasStatus_t name(double*, Args... args) { return D(args...); }                           \
-    template <typename... Args>                                                                 \
-    cublasStatus_t name(cuComplex*, Args... args) { return C(args...); }                        \
-    template <typename... Args>                                                                 \
-    cublasStatus_t name(cuDoubleComplex*, Args... args) { return Z(args...); }
-LOOM_CUBLAS_GENERIC(gemm_strided_batched_of, cublasSgemmStridedBatched,
-                    cublasDgemmStridedBatched, cublasCgemmStridedBatched,
-                    cublasZgemmStridedBatched)
-LOOM_CUBLAS_GENERIC(trsm_batched_of, cublasStrsmBatched, cublasDtrsmBatched,
-                    cublasCtrsmBatched, cublasZtrsmBatched)
-LOOM_CUBLAS_GENERIC(getrf_batched_of, cublasSgetrfBatched, cublasDgetrfBatched,
-                    cublasCgetrfBatched, cublasZgetrfBatched)
-LOOM_CUBLAS_GENERIC(geqrf_batched_of, cublasSgeqrfBatched, cublasDgeqrfBatched,
-                    cublasCgeqrfBatched, cublasZgeqrfBatched)
+#define LOOM_CUBLAS_GENERIC(name, S, D, C, Z)           \
+    template <typename... Args>                         \
+    cublasStatus_t name(float*, Args... args)           \
+    {                                                   \
+        return LOOM_VENDOR(S)(args...);                 \
+    }                                                   \
+    template <typename... Args>                         \
+    cublasStatus_t name(double*, Args... args)          \
+    {                                                   \
+        return LOOM_VENDOR(D)(args...);                 \
+    }                                                   \
+    template <typename... Args>                         \
+    cublasStatus_t name(cuComplex*, Args... args)       \
+    {                                                   \
+        return LOOM_VENDOR(C)(args...);                 \
+    }                                                   \
+    template <typename... Args>                         \
+    cublasStatus_t name(cuDoubleComplex*, Args... args) \
+    {                                                   \
+        return LOOM_VENDOR(Z)(args...);                 \
+    }
+LOOM_CUBLAS_GENERIC(gemm_strided_batched_of, cublasSgemmStridedBatched, cublasDgemmStridedBatched,
+                    cublasCgemmStridedBatched, cublasZgemmStridedBatched)
+LOOM_CUBLAS_GENERIC(trsm_batched_of, cublasStrsmBatched, cublasDtrsmBatched, cublasCtrsmBatched,
+                    cublasZtrsmBatched)
+LOOM_CUBLAS_GENERIC(getrf_batched_of, cublasSgetrfBatched, cublasDgetrfBatched, cublasCgetrfBatched,
+                    cublasZgetrfBatched)
+LOOM_CUBLAS_GENERIC(geqrf_batched_of, cublasSgeqrfBatched, cublasDgeqrfBatched, cublasCgeqrfBatched,
+                    cublasZgeqrfBatched)
 #undef LOOM_CUBLAS_GENERIC
 
 // cuSOLVER's batched Cholesky by value type (templates: a build without some value types
 // leaves them uninstantiated, not unused).
-#define LOOM_CUSOLVER_GENERIC(name, S, D, C, Z)                                                \
-    template <typename... Args>                                                                 \
-    cusolverStatus_t name(float*, Args... args) { return S(args...); }                          \
-    template <typename... Args>                                                                 \
-    cusolverStatus_t name(double*, Args... args) { return D(args...); }                         \
-    template <typename... Args>                                                                 \
-    cusolverStatus_t name(cuComplex*, Args... args) { return C(args...); }                      \
-    template <typename... Args>                                                                 \
-    cusolverStatus_t name(cuDoubleComplex*, Args... args) { return Z(args...); }
+#define LOOM_CUSOLVER_GENERIC(name, S, D, C, Z)           \
+    template <typename... Args>                           \
+    cusolverStatus_t name(float*, Args... args)           \
+    {                                                     \
+        return LOOM_VENDOR(S)(args...);                   \
+    }                                                     \
+    template <typename... Args>                           \
+    cusolverStatus_t name(double*, Args... args)          \
+    {                                                     \
+        return LOOM_VENDOR(D)(args...);                   \
+    }                                                     \
+    template <typename... Args>                           \
+    cusolverStatus_t name(cuComplex*, Args... args)       \
+    {                                                     \
+        return LOOM_VENDOR(C)(args...);                   \
+    }                                                     \
+    template <typename... Args>                           \
+    cusolverStatus_t name(cuDoubleComplex*, Args... args) \
+    {                                                     \
+        return LOOM_VENDOR(Z)(args...);                   \
+    }
 LOOM_CUSOLVER_GENERIC(potrf_batched_of, cusolverDnSpotrfBatched, cusolverDnDpotrfBatched,
                       cusolverDnCpotrfBatched, cusolverDnZpotrfBatched)
 #undef LOOM_CUSOLVER_GENERIC
@@ -95,10 +118,10 @@ cublasStatus_t geqrf_batched(cublasHandle_t h, Args... args)
     return geqrf_batched_of(static_cast<T*>(nullptr), h, args...);
 }
 
-using loom::cuda::SolverHandle;
-using loom::cuda::grid_for;
 using loom::cuda::check_launch;
 using loom::cuda::device_type_t;
+using loom::cuda::grid_for;
+using loom::cuda::SolverHandle;
 using loom::cuda::stream_of;
 
 constexpr int block = 256;
@@ -216,13 +239,13 @@ private:
 /// cublasXgetrfBatched on the batch as stored (a column-major library factors A^T).
 template <typename V>
 void run_getrf_batched(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* info,
-                   const char* where)
+                       const char* where)
 {
     using C = cuda_type_t<V>;
     const auto count = A.batch_count();
     const PointerList<C> list(exec, cast(A.data()), count, A.batch_stride(), where);
     LOOM_CUBLAS_CHECK(getrf_batched<C>(handle(exec, where), static_cast<int>(A.rows()), list.get(),
-                                    leading(A), pivots, info, static_cast<int>(count)),
+                                       leading(A), pivots, info, static_cast<int>(count)),
                       where);
 }
 
@@ -259,13 +282,13 @@ bool gemm(const CudaExecutor& exec, Op op_a, Op op_b, V alpha, const BatchDense<
         return false;
     }
     const int k = static_cast<int>(op_a == Op::none ? A.cols() : A.rows());
-    LOOM_CUBLAS_CHECK(gemm_strided_batched<cuda_type_t<V>>(handle(exec, where), operation(op_b), operation(op_a),
-                                           static_cast<int>(C.cols()), static_cast<int>(C.rows()),
-                                           k, cast(&alpha), cast(B.data()), leading(B),
-                                           B.batch_stride(), cast(A.data()), leading(A),
-                                           A.batch_stride(), cast(&beta), cast(C.data()),
-                                           leading(C), C.batch_stride(), static_cast<int>(count)),
-                      where);
+    LOOM_CUBLAS_CHECK(
+        gemm_strided_batched<cuda_type_t<V>>(
+            handle(exec, where), operation(op_b), operation(op_a), static_cast<int>(C.cols()),
+            static_cast<int>(C.rows()), k, cast(&alpha), cast(B.data()), leading(B),
+            B.batch_stride(), cast(A.data()), leading(A), A.batch_stride(), cast(&beta),
+            cast(C.data()), leading(C), C.batch_stride(), static_cast<int>(count)),
+        where);
     return true;
 }
 
@@ -285,13 +308,13 @@ bool trsm(const CudaExecutor& exec, blas::Side side, blas::Uplo uplo, Op op, bla
     const PointerList<C> a(exec, const_cast<C*>(cast(A.data())), count, A.batch_stride(), where);
     const PointerList<C> b(exec, cast(B.data()), count, B.batch_stride(), where);
     LOOM_CUBLAS_CHECK(
-        trsm_batched<C>(handle(exec, where),
-                        side == blas::Side::left ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
-                        uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
-                        operation(op), diag == blas::Diag::unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
-                        static_cast<int>(B.cols()), static_cast<int>(B.rows()), cast(&alpha),
-                        const_cast<const C* const*>(a.get()), leading(A), b.get(), leading(B),
-                        static_cast<int>(count)),
+        trsm_batched<C>(
+            handle(exec, where), side == blas::Side::left ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
+            uplo == blas::Uplo::lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+            operation(op), diag == blas::Diag::unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+            static_cast<int>(B.cols()), static_cast<int>(B.rows()), cast(&alpha),
+            const_cast<const C* const*>(a.get()), leading(A), b.get(), leading(B),
+            static_cast<int>(count)),
         where);
     return true;
 }
@@ -306,7 +329,7 @@ bool getrf(const CudaExecutor& exec, BatchDense<V>& A, int32* pivots, int32* inf
     transpose_all(exec, A);
     const long long entries = A.batch_count() * A.rows();
     zero_based_kernel<<<grid_for(exec, entries, block, 16), block, 0, stream_of(exec)>>>(pivots,
-                                                                                        entries);
+                                                                                         entries);
     check_launch(where);
     return true;
 }
@@ -381,15 +404,15 @@ void qr_raw(const CudaExecutor& exec, BatchDense<V>& A, BatchDense<V>& tau)
                       leading(A), count, A.batch_stride(), tau.data(), tau.batch_stride(), where);
 }
 
-#define LOOM_INSTANTIATE(V)                                                                    \
-    template bool gemm(const CudaExecutor&, Op, Op, V, const BatchDense<V>&,                   \
-                       const BatchDense<V>&, V, BatchDense<V>&);                                \
-    template bool trsm(const CudaExecutor&, blas::Side, blas::Uplo, Op, blas::Diag, V,         \
-                       const BatchDense<V>&, BatchDense<V>&);                                   \
-    template bool getrf(const CudaExecutor&, BatchDense<V>&, int32*, int32*);                   \
-    template void getrf_raw(const CudaExecutor&, BatchDense<V>&, int32*, int32*);          \
-    template bool potrf(const CudaExecutor&, blas::Uplo, BatchDense<V>&, int32*);              \
-    template bool qr(const CudaExecutor&, BatchDense<V>&, BatchDense<V>&);                     \
+#define LOOM_INSTANTIATE(V)                                                                        \
+    template bool gemm(const CudaExecutor&, Op, Op, V, const BatchDense<V>&, const BatchDense<V>&, \
+                       V, BatchDense<V>&);                                                         \
+    template bool trsm(const CudaExecutor&, blas::Side, blas::Uplo, Op, blas::Diag, V,             \
+                       const BatchDense<V>&, BatchDense<V>&);                                      \
+    template bool getrf(const CudaExecutor&, BatchDense<V>&, int32*, int32*);                      \
+    template void getrf_raw(const CudaExecutor&, BatchDense<V>&, int32*, int32*);                  \
+    template bool potrf(const CudaExecutor&, blas::Uplo, BatchDense<V>&, int32*);                  \
+    template bool qr(const CudaExecutor&, BatchDense<V>&, BatchDense<V>&);                         \
     template void qr_raw(const CudaExecutor&, BatchDense<V>&, BatchDense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE)
 

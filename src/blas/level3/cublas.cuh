@@ -10,6 +10,7 @@
 #include <cublas_v2.h>
 
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/vendor.hpp"
 #include "loom/blas/dense_blas.hpp"
 
 namespace loom::blas::cublas_detail {
@@ -17,8 +18,9 @@ namespace loom::blas::cublas_detail {
 inline void check(cublasStatus_t status, const char* call, const char* where)
 {
     if (status != CUBLAS_STATUS_SUCCESS) {
-        throw CudaError(where, std::string(call) + " failed: " + cublasGetStatusName(status) +
-                                   " (" + cublasGetStatusString(status) + ")");
+        throw CudaError(where, cuda::vendor::call_text(call) +
+                                   " failed: " + LOOM_VENDOR(cublasGetStatusName)(status) + " (" +
+                                   LOOM_VENDOR(cublasGetStatusString)(status) + ")");
     }
 }
 
@@ -28,16 +30,22 @@ inline void check(cublasStatus_t status, const char* call, const char* where)
 inline cublasHandle_t handle(const CudaExecutor& exec, const char* where)
 {
     auto h = static_cast<cublasHandle_t>(exec.cublas_handle());
-    LOOM_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST), where);
+    LOOM_CUBLAS_CHECK(LOOM_VENDOR(cublasSetPointerMode)(h, CUBLAS_POINTER_MODE_HOST), where);
     return h;
 }
 
 template <typename V>
-struct cuda_type { using type = V; };
+struct cuda_type {
+    using type = V;
+};
 template <>
-struct cuda_type<std::complex<float>> { using type = cuComplex; };
+struct cuda_type<std::complex<float>> {
+    using type = cuComplex;
+};
 template <>
-struct cuda_type<std::complex<double>> { using type = cuDoubleComplex; };
+struct cuda_type<std::complex<double>> {
+    using type = cuDoubleComplex;
+};
 template <typename V>
 using cuda_type_t = typename cuda_type<V>::type;
 
@@ -90,37 +98,38 @@ inline cublasDiagType_t diag_type(Diag diag)
     return diag == Diag::unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
 }
 
-#define LOOM_CUBLAS_OVERLOADS(T, p)                                                            \
-    inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,   \
-                               int m, int n, int k, const T* alpha, const T* A, int lda,       \
-                               const T* B, int ldb, const T* beta, T* C, int ldc)              \
-    {                                                                                          \
-        return cublas##p##gemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);       \
-    }                                                                                          \
-    inline cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t t, int m, int n,            \
-                               const T* alpha, const T* A, int lda, const T* x, int incx,      \
-                               const T* beta, T* y, int incy)                                  \
-    {                                                                                          \
-        return cublas##p##gemv(h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);             \
-    }                                                                                          \
-    inline cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,       \
-                               cublasOperation_t t, cublasDiagType_t d, int m, int n,          \
-                               const T* alpha, const T* A, int lda, T* B, int ldb)             \
-    {                                                                                          \
-        return cublas##p##trsm(h, s, u, t, d, m, n, alpha, A, lda, B, ldb);                    \
-    }                                                                                          \
-    inline cublasStatus_t trmm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,       \
-                               cublasOperation_t t, cublasDiagType_t d, int m, int n,          \
-                               const T* alpha, const T* A, int lda, T* B, int ldb)             \
-    {                                                                                          \
-        /* cuBLAS trmm writes to C; C = B is its documented in-place form */                   \
-        return cublas##p##trmm(h, s, u, t, d, m, n, alpha, A, lda, B, ldb, B, ldb);            \
-    }                                                                                          \
-    inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,   \
-                               int m, int n, const T* alpha, const T* A, int lda,              \
-                               const T* beta, const T* B, int ldb, T* C, int ldc)              \
-    {                                                                                          \
-        return cublas##p##geam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);          \
+#define LOOM_CUBLAS_OVERLOADS(T, p)                                                                \
+    inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,       \
+                               int m, int n, int k, const T* alpha, const T* A, int lda,           \
+                               const T* B, int ldb, const T* beta, T* C, int ldc)                  \
+    {                                                                                              \
+        return LOOM_VENDOR(cublas##p##gemm)(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C,    \
+                                            ldc);                                                  \
+    }                                                                                              \
+    inline cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t t, int m, int n,                \
+                               const T* alpha, const T* A, int lda, const T* x, int incx,          \
+                               const T* beta, T* y, int incy)                                      \
+    {                                                                                              \
+        return LOOM_VENDOR(cublas##p##gemv)(h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);    \
+    }                                                                                              \
+    inline cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,           \
+                               cublasOperation_t t, cublasDiagType_t d, int m, int n,              \
+                               const T* alpha, const T* A, int lda, T* B, int ldb)                 \
+    {                                                                                              \
+        return LOOM_VENDOR(cublas##p##trsm)(h, s, u, t, d, m, n, alpha, A, lda, B, ldb);           \
+    }                                                                                              \
+    inline cublasStatus_t trmm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,           \
+                               cublasOperation_t t, cublasDiagType_t d, int m, int n,              \
+                               const T* alpha, const T* A, int lda, T* B, int ldb)                 \
+    {                                                                                              \
+        /* cuBLAS trmm writes to C; C = B is its documented in-place form */                       \
+        return LOOM_VENDOR(cublas##p##trmm)(h, s, u, t, d, m, n, alpha, A, lda, B, ldb, B, ldb);   \
+    }                                                                                              \
+    inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,       \
+                               int m, int n, const T* alpha, const T* A, int lda, const T* beta,   \
+                               const T* B, int ldb, T* C, int ldc)                                 \
+    {                                                                                              \
+        return LOOM_VENDOR(cublas##p##geam)(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc); \
     }
 LOOM_CUBLAS_OVERLOADS(float, S)
 LOOM_CUBLAS_OVERLOADS(double, D)

@@ -411,7 +411,8 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
     const auto nnz = entries_of(exec, graph);
     if (nnz == 0) {
         // No edges: one color. csrcolor is not asked (it has left such graphs uncolored).
-        parallel_for(exec, graph.rows, [=] __device__(long long v) { colors[v] = 0; }, where);
+        parallel_for(
+            exec, graph.rows, [=] __device__(long long v) { colors[v] = 0; }, where);
         return {ColoringAlgorithm::vendor, graph.rows > 0 ? 1 : 0, 0};
     }
     // csrcolor reads values it does not use for the coloring; ones stand in for them.
@@ -420,24 +421,25 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
     Array<int32> reordering(shared_exec, graph.rows);
     cusparseMatDescr_t descr = nullptr;
     cusparseColorInfo_t info = nullptr;
-    LOOM_COLORING_CUSPARSE(cusparseCreateMatDescr(&descr));
+    LOOM_COLORING_CUSPARSE(LOOM_VENDOR(cusparseCreateMatDescr)(&descr));
     const auto release = [&] {
-        if (info != nullptr) cusparseDestroyColorInfo(info);
-        cusparseDestroyMatDescr(descr);
+        if (info != nullptr) LOOM_VENDOR(cusparseDestroyColorInfo)(info);
+        LOOM_VENDOR(cusparseDestroyMatDescr)(descr);
     };
     try {
         const auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
         cusparsePointerMode_t mode = CUSPARSE_POINTER_MODE_HOST;
-        LOOM_COLORING_CUSPARSE(cusparseGetPointerMode(handle, &mode));
-        LOOM_COLORING_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
-        LOOM_COLORING_CUSPARSE(cusparseCreateColorInfo(&info));
+        LOOM_COLORING_CUSPARSE(LOOM_VENDOR(cusparseGetPointerMode)(handle, &mode));
+        LOOM_COLORING_CUSPARSE(
+            LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
+        LOOM_COLORING_CUSPARSE(LOOM_VENDOR(cusparseCreateColorInfo)(&info));
         const float fraction = 1.0f;
         int ncolors = 0;
-        const auto status = cusparseScsrcolor(
+        const auto status = LOOM_VENDOR(cusparseScsrcolor)(
             handle, static_cast<int>(graph.rows), static_cast<int>(nnz), descr, values.data(),
             graph.row_ptrs, graph.cols, &fraction, &ncolors, colors, reordering.data(), info);
         // The handle is the executor's: give the other families back the mode they expect.
-        cusparseSetPointerMode(handle, mode);
+        LOOM_VENDOR(cusparseSetPointerMode)(handle, mode);
         LOOM_COLORING_CUSPARSE(status);
     } catch (...) {
         release();
@@ -448,7 +450,8 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
     // cuSPARSE's coloring is checked, never trusted: on some graphs (isolated vertices) it
     // leaves vertices uncolored, and a peer's wrong answer must not pass for a coloring.
     if (graph.rows > 0) {
-        const auto invalid = device_max<long long>(exec, graph.rows, InvalidAt<int32>{graph, colors});
+        const auto invalid =
+            device_max<long long>(exec, graph.rows, InvalidAt<int32>{graph, colors});
         if (invalid > 0) {
             throw NumericalError("loom::graph::color (cuSPARSE csrcolor)",
                                  "cuSPARSE returned an invalid coloring: vertex " +

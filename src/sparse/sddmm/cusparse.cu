@@ -18,7 +18,8 @@ constexpr const char* vendor_where = "loom::sparse::sddmm";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
 
-using MutableSpMat = loom::cuda::CusparseDescriptor<cusparseSpMatDescr_t, &cusparseDestroySpMat>;
+using MutableSpMat =
+    loom::cuda::CusparseDescriptor<cusparseSpMatDescr_t, &loom::cuda::destroy_sp_mat>;
 
 }  // namespace
 
@@ -27,34 +28,35 @@ void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X
                       DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S)
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
     constexpr auto type = cusparse_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     const auto& pattern = std::as_const(S);
     MutableSpMat matS;
-    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateCsr)(
         matS.out(), S.rows(), S.cols(), S.nnz(), const_cast<I*>(pattern.row_ptrs().data()),
         const_cast<I*>(pattern.col_idxs().data()), S.values().data(), index, index,
         CUSPARSE_INDEX_BASE_ZERO, type));
     ConstDnMat matX;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateConstDnMat)(
         matX.out(), S.rows(), k, X.row_major() ? X.row_step : X.col_step, X.data, type,
         X.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
     // op(Y) = Y^T: Y described as it is stored (n x k), so that row-major X and Y share one
     // order, as cuSPARSE's SDDMM is most commonly called.
     ConstDnMat matY;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateConstDnMat)(
         matY.out(), S.cols(), k, Y.row_major() ? Y.row_step : Y.col_step, Y.data, type,
         Y.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
     constexpr auto none = CUSPARSE_OPERATION_NON_TRANSPOSE;
     constexpr auto transpose = CUSPARSE_OPERATION_TRANSPOSE;
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSDDMM_bufferSize(handle, none, transpose, &alpha, matX.get(),
-                                                 matY.get(), &beta, matS.get(), type,
-                                                 CUSPARSE_SDDMM_ALG_DEFAULT, &bytes));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSDDMM_bufferSize)(
+        handle, none, transpose, &alpha, matX.get(), matY.get(), &beta, matS.get(), type,
+        CUSPARSE_SDDMM_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(pattern, bytes);
-    LOOM_CUSPARSE_CHECK(cusparseSDDMM(handle, none, transpose, &alpha, matX.get(), matY.get(),
-                                      &beta, matS.get(), type, CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSDDMM)(handle, none, transpose, &alpha, matX.get(),
+                                                   matY.get(), &beta, matS.get(), type,
+                                                   CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
 }
 
 #define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                     \

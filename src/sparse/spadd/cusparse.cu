@@ -9,6 +9,7 @@
 
 #include <cusparse.h>
 
+#include "base/cuda/cusparse.hpp"
 #include "base/cuda/helpers.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spadd/kernels.hpp"
@@ -18,16 +19,7 @@ namespace {
 
 constexpr const char* vendor_where = "loom::sparse::spadd (cuSPARSE)";
 
-void check(cusparseStatus_t status, const char* call)
-{
-    if (status == CUSPARSE_STATUS_SUCCESS) return;
-    const std::string what = std::string(call) + " failed: " + cusparseGetErrorName(status) +
-                             " (" + cusparseGetErrorString(status) + ")";
-    if (status == CUSPARSE_STATUS_NOT_SUPPORTED) throw NotSupported(vendor_where, what);
-    throw CudaError(vendor_where, what);
-}
-
-#define LOOM_CUSPARSE_CHECK(call) check((call), #call)
+#define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
 
 /// What the numeric phase reuses: a general, zero-based descriptor (for A, B and C) and the
 /// workspace csrgeam2 asked for.
@@ -35,10 +27,10 @@ struct Geam2State {
     cusparseMatDescr_t descr = nullptr;
     Array<std::byte> workspace;
 
-    Geam2State() { LOOM_CUSPARSE_CHECK(cusparseCreateMatDescr(&descr)); }
+    Geam2State() { LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateMatDescr)(&descr)); }
     ~Geam2State()
     {
-        if (descr != nullptr) cusparseDestroyMatDescr(descr);
+        if (descr != nullptr) LOOM_VENDOR(cusparseDestroyMatDescr)(descr);
     }
     Geam2State(const Geam2State&) = delete;
     Geam2State& operator=(const Geam2State&) = delete;
@@ -62,20 +54,23 @@ auto vendor(const V* p)
 }
 
 /// The S, D, C or Z variant of a csrgeam2 function, by the value type.
-#define LOOM_GEAM2_CALL(V, function, ...)                                                     \
-    [&] {                                                                                     \
-        if constexpr (std::is_same_v<V, float>) return cusparseS##function(__VA_ARGS__);      \
-        else if constexpr (std::is_same_v<V, double>) return cusparseD##function(__VA_ARGS__); \
-        else if constexpr (std::is_same_v<V, std::complex<float>>)                            \
-            return cusparseC##function(__VA_ARGS__);                                          \
-        else return cusparseZ##function(__VA_ARGS__);                                         \
+#define LOOM_GEAM2_CALL(V, function, ...)                          \
+    [&] {                                                          \
+        if constexpr (std::is_same_v<V, float>)                    \
+            return LOOM_VENDOR(cusparseS##function)(__VA_ARGS__);  \
+        else if constexpr (std::is_same_v<V, double>)              \
+            return LOOM_VENDOR(cusparseD##function)(__VA_ARGS__);  \
+        else if constexpr (std::is_same_v<V, std::complex<float>>) \
+            return LOOM_VENDOR(cusparseC##function)(__VA_ARGS__);  \
+        else                                                       \
+            return LOOM_VENDOR(cusparseZ##function)(__VA_ARGS__);  \
     }()
 
 cusparseHandle_t handle_of(const CudaExecutor& exec)
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
     return handle;
 }
 
@@ -107,18 +102,17 @@ std::shared_ptr<void> spadd_vendor_symbolic(const CudaExecutor& exec, const matr
         const auto* b_cols = reinterpret_cast<const int*>(B.col_idxs().data());
         auto* c_ptrs = reinterpret_cast<int*>(row_ptrs.data());
         std::size_t bytes = 0;
-        LOOM_CUSPARSE_CHECK(LOOM_GEAM2_CALL(
-            V, csrgeam2_bufferSizeExt, handle, m, n, vendor(&one), state->descr, nnz_a,
-            vendor(A.values().data()), a_ptrs, a_cols, vendor(&one), state->descr, nnz_b,
-            vendor(B.values().data()), b_ptrs, b_cols, state->descr, nullptr, c_ptrs, nullptr,
-            &bytes));
+        LOOM_CUSPARSE_CHECK(LOOM_GEAM2_CALL(V, csrgeam2_bufferSizeExt, handle, m, n, vendor(&one),
+                                            state->descr, nnz_a, vendor(A.values().data()), a_ptrs,
+                                            a_cols, vendor(&one), state->descr, nnz_b,
+                                            vendor(B.values().data()), b_ptrs, b_cols, state->descr,
+                                            nullptr, c_ptrs, nullptr, &bytes));
         state->workspace =
             Array<std::byte>(shared_exec, static_cast<size_type>(std::max<std::size_t>(bytes, 1)));
         int nnz_c = 0;
-        LOOM_CUSPARSE_CHECK(cusparseXcsrgeam2Nnz(handle, m, n, state->descr, nnz_a, a_ptrs, a_cols,
-                                                 state->descr, nnz_b, b_ptrs, b_cols,
-                                                 state->descr, c_ptrs, &nnz_c,
-                                                 state->workspace.data()));
+        LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseXcsrgeam2Nnz)(
+            handle, m, n, state->descr, nnz_a, a_ptrs, a_cols, state->descr, nnz_b, b_ptrs, b_cols,
+            state->descr, c_ptrs, &nnz_c, state->workspace.data()));
         matrix::Csr<V, I> result(shared_exec, A.size(), nnz_c);
         result.row_ptrs() = std::move(row_ptrs);
         C = std::move(result);
@@ -156,12 +150,12 @@ void spadd_vendor_numeric(const CudaExecutor& exec, const std::shared_ptr<void>&
     }
 }
 
-#define LOOM_INSTANTIATE_SPADD_CUSPARSE(V, I)                                                  \
-    template std::shared_ptr<void> spadd_vendor_symbolic(                                      \
-        const CudaExecutor&, const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,               \
-        matrix::Csr<V, I>&);                                                                   \
-    template void spadd_vendor_numeric(const CudaExecutor&, const std::shared_ptr<void>&, V,   \
-                                       const matrix::Csr<V, I>&, V, const matrix::Csr<V, I>&,  \
+#define LOOM_INSTANTIATE_SPADD_CUSPARSE(V, I)                                                 \
+    template std::shared_ptr<void> spadd_vendor_symbolic(                                     \
+        const CudaExecutor&, const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,              \
+        matrix::Csr<V, I>&);                                                                  \
+    template void spadd_vendor_numeric(const CudaExecutor&, const std::shared_ptr<void>&, V,  \
+                                       const matrix::Csr<V, I>&, V, const matrix::Csr<V, I>&, \
                                        matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPADD_CUSPARSE)
 

@@ -35,17 +35,17 @@ using loom::cuda::stream_of;
 constexpr auto no_op = CUSPARSE_OPERATION_NON_TRANSPOSE;
 constexpr auto algorithm = CUSPARSE_SPGEMM_DEFAULT;
 
-using SpMat = CusparseDescriptor<cusparseSpMatDescr_t, &cusparseDestroySpMat>;
+using SpMat = CusparseDescriptor<cusparseSpMatDescr_t, &loom::cuda::destroy_sp_mat>;
 
 class SpgemmDescr {
 public:
     explicit SpgemmDescr(const char* where)
     {
-        LOOM_CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&handle_), where);
+        LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMM_createDescr)(&handle_), where);
     }
     SpgemmDescr(const SpgemmDescr&) = delete;
     SpgemmDescr& operator=(const SpgemmDescr&) = delete;
-    ~SpgemmDescr() { cusparseSpGEMM_destroyDescr(handle_); }
+    ~SpgemmDescr() { LOOM_VENDOR(cusparseSpGEMM_destroyDescr)(handle_); }
     cusparseSpGEMMDescr_t get() const { return handle_; }
 
 private:
@@ -58,11 +58,11 @@ void describe(SpMat& descr, size_type rows, size_type cols, size_type nnz, const
               const I* col_idxs, const V* values, const char* where)
 {
     constexpr auto index = cusparse_index_type<I>();
-    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(descr.out(), rows, cols, nnz, const_cast<I*>(row_ptrs),
-                                          const_cast<I*>(col_idxs), const_cast<V*>(values), index,
-                                          index, CUSPARSE_INDEX_BASE_ZERO,
-                                          cusparse_data_type<V>()),
-                        where);
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCreateCsr)(descr.out(), rows, cols, nnz, const_cast<I*>(row_ptrs),
+                                       const_cast<I*>(col_idxs), const_cast<V*>(values), index,
+                                       index, CUSPARSE_INDEX_BASE_ZERO, cusparse_data_type<V>()),
+        where);
 }
 
 template <typename V, typename I>
@@ -75,9 +75,9 @@ void describe(SpMat& descr, const matrix::Csr<V, I>& M, const char* where)
 template <typename V, typename I>
 void point_at(const SpMat& descr, const matrix::Csr<V, I>& M, const char* where)
 {
-    LOOM_CUSPARSE_CHECK(cusparseCsrSetPointers(descr.get(), const_cast<I*>(M.row_ptrs().data()),
-                                               const_cast<I*>(M.col_idxs().data()),
-                                               const_cast<V*>(M.values().data())),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCsrSetPointers)(
+                            descr.get(), const_cast<I*>(M.row_ptrs().data()),
+                            const_cast<I*>(M.col_idxs().data()), const_cast<V*>(M.values().data())),
                         where);
 }
 
@@ -85,7 +85,8 @@ cusparseHandle_t handle_of(const CudaExecutor& exec, const char* where)
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST), where);
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST),
+                        where);
     return handle;
 }
 
@@ -157,8 +158,8 @@ matrix::Csr<V, I> result_of(const CudaExecutor& exec, const detail::SpgemmState<
     matrix::Csr<V, I> C(exec.shared_from_this(), state.size, state.nnz);
     if (state.size.rows > 0) {
         LOOM_CUDA_CHECK(cudaMemcpyAsync(C.row_ptrs().data(), state.row_ptrs.data(),
-                                        sizeof(I) * (state.size.rows + 1),
-                                        cudaMemcpyDeviceToDevice, stream_of(exec)),
+                                        sizeof(I) * (state.size.rows + 1), cudaMemcpyDeviceToDevice,
+                                        stream_of(exec)),
                         "loom::sparse::spgemm_symbolic");
     }
     return C;
@@ -191,59 +192,60 @@ void spgemm_vendor_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A
     describe<V, I>(plan->c, A.rows(), B.cols(), 0, state.row_ptrs.data(), nullptr, nullptr, where);
 
     std::size_t bytes1 = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMMreuse_workEstimation(handle, no_op, no_op, plan->a.get(),
-                                                           plan->b.get(), plan->c.get(),
-                                                           algorithm, spgemm, &bytes1, nullptr),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMMreuse_workEstimation)(
+                            handle, no_op, no_op, plan->a.get(), plan->b.get(), plan->c.get(),
+                            algorithm, spgemm, &bytes1, nullptr),
                         where);
     auto buffer1 = buffer(exec, bytes1);
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMMreuse_workEstimation(handle, no_op, no_op, plan->a.get(),
-                                                           plan->b.get(), plan->c.get(),
-                                                           algorithm, spgemm, &bytes1,
-                                                           buffer1.data()),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMMreuse_workEstimation)(
+                            handle, no_op, no_op, plan->a.get(), plan->b.get(), plan->c.get(),
+                            algorithm, spgemm, &bytes1, buffer1.data()),
                         where);
     std::size_t bytes2 = 0;
     std::size_t bytes3 = 0;
     std::size_t bytes4 = 0;
     LOOM_CUSPARSE_CHECK(
-        cusparseSpGEMMreuse_nnz(handle, no_op, no_op, plan->a.get(), plan->b.get(),
-                                plan->c.get(), algorithm, spgemm, &bytes2, nullptr, &bytes3,
-                                nullptr, &bytes4, nullptr),
+        LOOM_VENDOR(cusparseSpGEMMreuse_nnz)(handle, no_op, no_op, plan->a.get(), plan->b.get(),
+                                             plan->c.get(), algorithm, spgemm, &bytes2, nullptr,
+                                             &bytes3, nullptr, &bytes4, nullptr),
         where);
     auto buffer2 = buffer(exec, bytes2);
     auto buffer3 = buffer(exec, bytes3);
     plan->buffer4 = buffer(exec, bytes4);
     LOOM_CUSPARSE_CHECK(
-        cusparseSpGEMMreuse_nnz(handle, no_op, no_op, plan->a.get(), plan->b.get(),
-                                plan->c.get(), algorithm, spgemm, &bytes2, buffer2.data(),
-                                &bytes3, buffer3.data(), &bytes4, plan->buffer4.data()),
+        LOOM_VENDOR(cusparseSpGEMMreuse_nnz)(
+            handle, no_op, no_op, plan->a.get(), plan->b.get(), plan->c.get(), algorithm, spgemm,
+            &bytes2, buffer2.data(), &bytes3, buffer3.data(), &bytes4, plan->buffer4.data()),
         where);
     int64_t rows = 0;
     int64_t cols = 0;
     int64_t nnz = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpMatGetSize(plan->c.get(), &rows, &cols, &nnz), where);
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMatGetSize)(plan->c.get(), &rows, &cols, &nnz),
+                        where);
     state.nnz = nnz;
     int64_t products = 0;
-    if (cusparseSpGEMM_getNumProducts(spgemm, &products) == CUSPARSE_STATUS_SUCCESS) {
+    if (LOOM_VENDOR(cusparseSpGEMM_getNumProducts)(spgemm, &products) == CUSPARSE_STATUS_SUCCESS) {
         state.multiply_adds = products;
     }
     matrix::Csr<V, I> result(self, state.size, nnz);
-    LOOM_CUSPARSE_CHECK(cusparseCsrSetPointers(plan->c.get(), state.row_ptrs.data(),
-                                               result.col_idxs().data(), result.values().data()),
-                        where);
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCsrSetPointers)(plan->c.get(), state.row_ptrs.data(),
+                                            result.col_idxs().data(), result.values().data()),
+        where);
     std::size_t bytes5 = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMMreuse_copy(handle, no_op, no_op, plan->a.get(),
-                                                 plan->b.get(), plan->c.get(), algorithm,
-                                                 spgemm, &bytes5, nullptr),
-                        where);
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseSpGEMMreuse_copy)(handle, no_op, no_op, plan->a.get(), plan->b.get(),
+                                              plan->c.get(), algorithm, spgemm, &bytes5, nullptr),
+        where);
     plan->buffer5 = buffer(exec, bytes5);
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMMreuse_copy(handle, no_op, no_op, plan->a.get(),
-                                                 plan->b.get(), plan->c.get(), algorithm,
-                                                 spgemm, &bytes5, plan->buffer5.data()),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMMreuse_copy)(
+                            handle, no_op, no_op, plan->a.get(), plan->b.get(), plan->c.get(),
+                            algorithm, spgemm, &bytes5, plan->buffer5.data()),
                         where);
-    LOOM_CUDA_CHECK(cudaMemcpyAsync(result.row_ptrs().data(), state.row_ptrs.data(),
-                                    sizeof(I) * (A.rows() + 1), cudaMemcpyDeviceToDevice,
-                                    stream_of(exec)),
-                    where);
+    LOOM_CUDA_CHECK(
+        cudaMemcpyAsync(result.row_ptrs().data(), state.row_ptrs.data(), sizeof(I) * (A.rows() + 1),
+                        cudaMemcpyDeviceToDevice, stream_of(exec)),
+        where);
     state.backend = std::move(plan);
     C = std::move(result);
 }
@@ -262,10 +264,9 @@ void spgemm_vendor_numeric(const CudaExecutor& exec, const detail::SpgemmState<I
     point_at(plan.c, C, where);
     const V one{1};
     const V zero{0};
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMMreuse_compute(handle, no_op, no_op, &one, plan.a.get(),
-                                                    plan.b.get(), &zero, plan.c.get(),
-                                                    cusparse_data_type<V>(), algorithm,
-                                                    plan.spgemm.get()),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMMreuse_compute)(
+                            handle, no_op, no_op, &one, plan.a.get(), plan.b.get(), &zero,
+                            plan.c.get(), cusparse_data_type<V>(), algorithm, plan.spgemm.get()),
                         where);
 }
 
@@ -295,45 +296,46 @@ matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I
     const V zero{0};
     constexpr auto type = cusparse_data_type<V>();
     std::size_t bytes1 = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, no_op, no_op, &one, a.get(),
-                                                      b.get(), &zero, c.get(), type, algorithm,
-                                                      spgemm.get(), &bytes1, nullptr),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMM_workEstimation)(
+                            handle, no_op, no_op, &one, a.get(), b.get(), &zero, c.get(), type,
+                            algorithm, spgemm.get(), &bytes1, nullptr),
                         where);
     auto buffer1 = buffer(exec, bytes1);
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, no_op, no_op, &one, a.get(),
-                                                      b.get(), &zero, c.get(), type, algorithm,
-                                                      spgemm.get(), &bytes1, buffer1.data()),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMM_workEstimation)(
+                            handle, no_op, no_op, &one, a.get(), b.get(), &zero, c.get(), type,
+                            algorithm, spgemm.get(), &bytes1, buffer1.data()),
                         where);
     std::size_t bytes2 = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMM_compute(handle, no_op, no_op, &one, a.get(), b.get(),
-                                               &zero, c.get(), type, algorithm, spgemm.get(),
-                                               &bytes2, nullptr),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMM_compute)(
+                            handle, no_op, no_op, &one, a.get(), b.get(), &zero, c.get(), type,
+                            algorithm, spgemm.get(), &bytes2, nullptr),
                         where);
     auto buffer2 = buffer(exec, bytes2);
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMM_compute(handle, no_op, no_op, &one, a.get(), b.get(),
-                                               &zero, c.get(), type, algorithm, spgemm.get(),
-                                               &bytes2, buffer2.data()),
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMM_compute)(
+                            handle, no_op, no_op, &one, a.get(), b.get(), &zero, c.get(), type,
+                            algorithm, spgemm.get(), &bytes2, buffer2.data()),
                         where);
     int64_t rows = 0;
     int64_t cols = 0;
     int64_t nnz = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpMatGetSize(c.get(), &rows, &cols, &nnz), where);
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMatGetSize)(c.get(), &rows, &cols, &nnz), where);
     matrix::Csr<V, I> C(self, {A.rows(), B.cols()}, nnz);
     point_at(c, C, where);
-    LOOM_CUSPARSE_CHECK(cusparseSpGEMM_copy(handle, no_op, no_op, &one, a.get(), b.get(), &zero,
-                                            c.get(), type, algorithm, spgemm.get()),
-                        where);
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseSpGEMM_copy)(handle, no_op, no_op, &one, a.get(), b.get(), &zero,
+                                         c.get(), type, algorithm, spgemm.get()),
+        where);
     return C;
 }
 
-#define LOOM_INSTANTIATE_SPGEMM_CUSPARSE(V, I)                                                 \
-    template void spgemm_vendor_symbolic(const CudaExecutor&, const matrix::Csr<V, I>&,        \
-                                         const matrix::Csr<V, I>&, detail::SpgemmState<I>&,    \
-                                         matrix::Csr<V, I>&);                                  \
-    template void spgemm_vendor_numeric(const CudaExecutor&, const detail::SpgemmState<I>&,    \
-                                        const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,    \
-                                        matrix::Csr<V, I>&);                                   \
-    template matrix::Csr<V, I> spgemm_vendor(const CudaExecutor&, const matrix::Csr<V, I>&,    \
+#define LOOM_INSTANTIATE_SPGEMM_CUSPARSE(V, I)                                              \
+    template void spgemm_vendor_symbolic(const CudaExecutor&, const matrix::Csr<V, I>&,     \
+                                         const matrix::Csr<V, I>&, detail::SpgemmState<I>&, \
+                                         matrix::Csr<V, I>&);                               \
+    template void spgemm_vendor_numeric(const CudaExecutor&, const detail::SpgemmState<I>&, \
+                                        const matrix::Csr<V, I>&, const matrix::Csr<V, I>&, \
+                                        matrix::Csr<V, I>&);                                \
+    template matrix::Csr<V, I> spgemm_vendor(const CudaExecutor&, const matrix::Csr<V, I>&, \
                                              const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_CUSPARSE)
 

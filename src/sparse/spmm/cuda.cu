@@ -11,12 +11,15 @@
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
 //    of a million entries is shared by thousands of groups. Rows wholly inside a chunk are
-//    added to C = beta C by their group; rows cut by chunk ends are added with atomics
-//    (their last bits depend on timing). Chosen by `automatic` when SpMV's row statistics
+//    added to C = beta C by their group; a row cut by chunk ends leaves one partial sum per
+//    chunk it crosses (two slots a chunk: the row it starts in, the row it ends in), which a
+//    second kernel adds up in chunk order: bitwise the same result on every run, where atomics
+//    made the last bits depend on timing. Chosen by `automatic` when SpMV's row statistics
 //    call for load balancing (irregular or long rows).
 //  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
 //    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
 #include "base/instantiate.hpp"
+#include "loom/base/array.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/kernels.hpp"
@@ -60,7 +63,7 @@ struct Output {
     {
         *element<RowMajor>(C, i, j) += mul(alpha, sum);
     }
-    /// C(i, j) += alpha * sum, racing with other threads.
+    /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
     __device__ void scatter(long long i, long long j, const D& sum) const
     {
@@ -112,11 +115,24 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
+/// The partial sums of the rows cut by chunk ends: for chunk c, slot 0 holds the row that
+/// began before the chunk (the row of its first entry), slot 1 the row that goes on after it.
+template <typename D>
+struct CutRows {
+    D* partials;  // [chunk][slot][k]
+    long long k;
+
+    __device__ D& at(long long chunk, int slot, long long j) const
+    {
+        return partials[(2 * chunk + slot) * k + j];
+    }
+};
+
 /// nnz_balanced on C = beta C: a group per chunk of nonzeros.
 template <int G, int PerLane, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
-                         Output<D> out, long long k)
+                         Output<D> out, CutRows<D> cut, long long k)
 {
     const int lane = threadIdx.x % G;
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
@@ -136,6 +152,7 @@ __global__ void __launch_bounds__(block_size)
                 D acc[PerLane] = {};
                 accumulate<G, PerLane, RowMajor>(A, conj, e, stop, B, j0, k, acc);
                 const bool whole = row_begin >= first && row_end <= last;
+                const int slot = row_begin < first ? 0 : 1;
 #pragma unroll
                 for (int p = 0; p < PerLane; ++p) {
                     const long long j = j0 + lane + p * G;
@@ -143,11 +160,37 @@ __global__ void __launch_bounds__(block_size)
                     if (whole) {
                         out.template add<RowMajor>(row, j, acc[p]);
                     } else {
-                        out.template scatter<RowMajor>(row, j, acc[p]);
+                        cut.at(chunk, slot, j) = acc[p];
                     }
                 }
                 e = stop;
             }
+        }
+    }
+}
+
+/// Adds each cut row's partial sums to C in chunk order: a warp per chunk, which finishes the
+/// row of its first entry when that row began in an earlier chunk and ends in this one.
+template <bool RowMajor, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out, CutRows<D> cut, long long k)
+{
+    constexpr int warp = 32;
+    const int lane = threadIdx.x % warp;
+    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / warp;
+    const long long chunks = ceildiv(nnz, balanced_chunk);
+    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp;
+         chunk < chunks; chunk += warps) {
+        const long long first = chunk * balanced_chunk;
+        const long long last = min(nnz, first + balanced_chunk);
+        const long long row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
+        const long long row_begin = A.row_ptrs[row];
+        if (row_begin >= first || A.row_ptrs[row + 1] > last) continue;
+        const long long first_chunk = row_begin / balanced_chunk;
+        for (long long j = lane; j < k; j += warp) {
+            D sum = cut.at(first_chunk, 1, j);
+            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0, j);
+            out.template add<RowMajor>(row, j, sum);
         }
     }
 }
@@ -244,10 +287,16 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     } else if (algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0) {
         prepare_accumulation(exec, A.rows(), k, out);
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
+        Array<V> partials(A.executor(), static_cast<size_type>(2 * chunks * k));
+        const CutRows<D> cut{as_device(partials.data()), static_cast<long long>(k)};
         with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
             spmm_balanced_kernel<G, PerLane, RowMajor, D, I>
-                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
-                                                                                  conj, b, out, k);
+                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+                    csr, A.nnz(), conj, b, out, cut, k);
+            check_launch(spmm_where);
+            spmm_cut_rows_kernel<RowMajor, D, I>
+                <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
+                                                                                   out, cut, k);
         });
     } else {
         with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {

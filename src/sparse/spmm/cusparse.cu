@@ -45,12 +45,12 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
         return;
     }
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
     constexpr auto type = cusparse_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     const auto op = cusparse_operation(mode, is_complex_v<V>);
     SpMat matA;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateConstCsr)(
         matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
         A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
     const long long b_rows = transposes ? A.rows() : A.cols();
@@ -59,18 +59,20 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     long long ld = 0;
     ConstDnMat matB;
     describe(B, order, ld);
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnMat(matB.out(), b_rows, k, ld, B.data, type, order));
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCreateConstDnMat)(matB.out(), b_rows, k, ld, B.data, type, order));
     DnMat matC;
     describe(C, order, ld);
-    LOOM_CUSPARSE_CHECK(cusparseCreateDnMat(matC.out(), c_rows, k, ld, C.data, type, order));
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCreateDnMat)(matC.out(), c_rows, k, ld, C.data, type, order));
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                &alpha, matA.get(), matB.get(), &beta, matC.get(),
-                                                type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM_bufferSize)(
+        handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA.get(), matB.get(), &beta,
+        matC.get(), type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(A, bytes);
-    LOOM_CUSPARSE_CHECK(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                     matA.get(), matB.get(), &beta, matC.get(), type,
-                                     CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM)(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                  &alpha, matA.get(), matB.get(), &beta, matC.get(),
+                                                  type, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
 }
 
 #define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                              \

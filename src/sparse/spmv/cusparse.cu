@@ -59,26 +59,28 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     }
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
     constexpr auto type = cusparse_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     const auto op = cusparse_operation(mode, is_complex_v<V>);
 
     SpMat matA;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstCsr(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateConstCsr)(
         matA.out(), A.rows(), A.cols(), A.nnz(), A.row_ptrs().data(), A.col_idxs().data(),
         A.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
     ConstDnVec vecX;
     DnVec vecY;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vecX.out(), x.rows(), x.data(), type));
-    LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vecY.out(), y.rows(), y.data(), type));
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCreateConstDnVec)(vecX.out(), x.rows(), x.data(), type));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vecY.out(), y.rows(), y.data(), type));
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matA.get(), vecX.get(), &beta,
-                                                vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT,
-                                                &bytes));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMV_bufferSize)(handle, op, &alpha, matA.get(),
+                                                             vecX.get(), &beta, vecY.get(), type,
+                                                             CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(A, bytes);
-    LOOM_CUSPARSE_CHECK(cusparseSpMV(handle, op, &alpha, matA.get(), vecX.get(), &beta, vecY.get(),
-                                     type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMV)(handle, op, &alpha, matA.get(), vecX.get(), &beta,
+                                                  vecY.get(), type, CUSPARSE_SPMV_ALG_DEFAULT,
+                                                  buffer));
 }
 
 #define LOOM_INSTANTIATE_SPMV_CUSPARSE(V, I)                                              \

@@ -13,11 +13,14 @@
 namespace loom::sparse::cuda {
 
 /// Owned generic-API descriptors.
-using SpMat = loom::cuda::CusparseDescriptor<cusparseConstSpMatDescr_t, &cusparseDestroySpMat>;
-using ConstDnVec = loom::cuda::CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
-using DnVec = loom::cuda::CusparseDescriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
-using ConstDnMat = loom::cuda::CusparseDescriptor<cusparseConstDnMatDescr_t, &cusparseDestroyDnMat>;
-using DnMat = loom::cuda::CusparseDescriptor<cusparseDnMatDescr_t, &cusparseDestroyDnMat>;
+using SpMat =
+    loom::cuda::CusparseDescriptor<cusparseConstSpMatDescr_t, &loom::cuda::destroy_sp_mat>;
+using ConstDnVec =
+    loom::cuda::CusparseDescriptor<cusparseConstDnVecDescr_t, &loom::cuda::destroy_dn_vec>;
+using DnVec = loom::cuda::CusparseDescriptor<cusparseDnVecDescr_t, &loom::cuda::destroy_dn_vec>;
+using ConstDnMat =
+    loom::cuda::CusparseDescriptor<cusparseConstDnMatDescr_t, &loom::cuda::destroy_dn_mat>;
+using DnMat = loom::cuda::CusparseDescriptor<cusparseDnMatDescr_t, &loom::cuda::destroy_dn_mat>;
 
 /// op(A) for cuSPARSE; Mode::conjugate (which it lacks) is the caller's to refuse.
 inline cusparseOperation_t cusparse_operation(Mode mode, bool complex_values)

@@ -23,10 +23,10 @@ constexpr const char* vendor_where = "loom::sparse::sptrsv (cuSPARSE SpSV)";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
 
-using SpMat = CusparseDescriptor<cusparseSpMatDescr_t, &cusparseDestroySpMat>;
-using ConstDnVec = CusparseDescriptor<cusparseConstDnVecDescr_t, &cusparseDestroyDnVec>;
-using DnVec = CusparseDescriptor<cusparseDnVecDescr_t, &cusparseDestroyDnVec>;
-using SpsvDescr = CusparseDescriptor<cusparseSpSVDescr_t, &cusparseSpSV_destroyDescr>;
+using SpMat = CusparseDescriptor<cusparseSpMatDescr_t, &loom::cuda::destroy_sp_mat>;
+using ConstDnVec = CusparseDescriptor<cusparseConstDnVecDescr_t, &loom::cuda::destroy_dn_vec>;
+using DnVec = CusparseDescriptor<cusparseDnVecDescr_t, &loom::cuda::destroy_dn_vec>;
+using SpsvDescr = CusparseDescriptor<cusparseSpSVDescr_t, &loom::cuda::destroy_spsv>;
 
 template <typename V, typename I>
 struct SpsvState {
@@ -53,7 +53,7 @@ cusparseHandle_t handle_of(const CudaExecutor& exec)
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
     return handle;
 }
 
@@ -69,33 +69,34 @@ std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const mat
     state->T = matrix::Csr<V, I>(T.executor(), T);
     auto& M = state->T;
     state->op = operation(options.op, is_complex_v<V>);
-    LOOM_CUSPARSE_CHECK(cusparseCreateCsr(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateCsr)(
         state->mat.out(), M.rows(), M.cols(), M.nnz(), M.row_ptrs().data(), M.col_idxs().data(),
         M.values().data(), index, index, CUSPARSE_INDEX_BASE_ZERO, type));
     cusparseFillMode_t fill =
         options.uplo == blas::Uplo::lower ? CUSPARSE_FILL_MODE_LOWER : CUSPARSE_FILL_MODE_UPPER;
     cusparseDiagType_t diag =
         options.diag == blas::Diag::unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
-    LOOM_CUSPARSE_CHECK(
-        cusparseSpMatSetAttribute(state->mat.get(), CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
-    LOOM_CUSPARSE_CHECK(
-        cusparseSpMatSetAttribute(state->mat.get(), CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_createDescr(state->descr.out()));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMatSetAttribute)(
+        state->mat.get(), CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMatSetAttribute)(
+        state->mat.get(), CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_createDescr)(state->descr.out()));
     // The analysis asks for vectors; it reads neither.
     matrix::Dense<V> b(T.executor(), {M.rows(), 1});
     matrix::Dense<V> x(T.executor(), {M.rows(), 1});
     ConstDnVec vec_b;
     DnVec vec_x;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vec_b.out(), M.rows(), b.data(), type));
-    LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vec_x.out(), M.rows(), x.data(), type));
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCreateConstDnVec)(vec_b.out(), M.rows(), b.data(), type));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vec_x.out(), M.rows(), x.data(), type));
     const V one{1};
     const auto handle = handle_of(exec);
     std::size_t bytes = 0;
-    LOOM_CUSPARSE_CHECK(
-        cusparseSpSV_bufferSize(handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(),
-                                type, CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(), &bytes));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_bufferSize)(
+        handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(), type,
+        CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(), &bytes));
     state->buffer = Array<std::byte>(T.executor(), static_cast<size_type>(bytes));
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_analysis(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_analysis)(
         handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(), type,
         CUSPARSE_SPSV_ALG_DEFAULT, state->descr.get(), state->buffer.data()));
     return state;
@@ -110,7 +111,7 @@ void sptrsv_vendor_update(const CudaExecutor& exec, const std::shared_ptr<void>&
     auto& values = state.T.values();
     exec.copy_from(*T.executor(), sizeof(V) * static_cast<std::size_t>(values.size()),
                    T.values().data(), values.data());
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_updateMatrix(
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_updateMatrix)(
         handle_of(exec), state.descr.get(), state.T.values().data(), CUSPARSE_SPSV_UPDATE_GENERAL));
 }
 
@@ -129,12 +130,13 @@ void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& 
     constexpr auto type = cusparse_data_type<V>();
     ConstDnVec vec_b;
     DnVec vec_x;
-    LOOM_CUSPARSE_CHECK(cusparseCreateConstDnVec(vec_b.out(), T.rows(), b.data(), type));
-    LOOM_CUSPARSE_CHECK(cusparseCreateDnVec(vec_x.out(), T.rows(), x.data(), type));
+    LOOM_CUSPARSE_CHECK(
+        LOOM_VENDOR(cusparseCreateConstDnVec)(vec_b.out(), T.rows(), b.data(), type));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vec_x.out(), T.rows(), x.data(), type));
     const V one{1};
-    LOOM_CUSPARSE_CHECK(cusparseSpSV_solve(handle_of(exec), state.op, &one, state.mat.get(),
-                                           vec_b.get(), vec_x.get(), type,
-                                           CUSPARSE_SPSV_ALG_DEFAULT, state.descr.get()));
+    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_solve)(
+        handle_of(exec), state.op, &one, state.mat.get(), vec_b.get(), vec_x.get(), type,
+        CUSPARSE_SPSV_ALG_DEFAULT, state.descr.get()));
 }
 
 #define LOOM_INSTANTIATE_SPTRSV_CUSPARSE(V, I)                                            \

@@ -104,19 +104,33 @@ def as_array(x, name):
 
 
 
-def empty_like(template, shape, dtype=None):
-    """An uninitialized array of the kind and device of `template`."""
+def order_of(array):
+    """"F" for a 2-D array stored column-major (Fortran order) and not row-major, else "C"."""
+    if len(array.shape) != 2:
+        return "C"
+    if kind(array) == "torch":
+        return "F" if array.shape[1] > 1 and array.stride(1) != 1 and array.stride(0) == 1 else "C"
+    flags = getattr(array, "flags", None)
+    if flags is None:
+        flags = np.asarray(array).flags
+    return "F" if flags.f_contiguous and not flags.c_contiguous else "C"
+
+
+def empty_like(template, shape, dtype=None, order="C"):
+    """An uninitialized array of the kind and device of `template`, in C or Fortran order."""
     k = kind(template)
     if k == "numpy" or k == "other" and not on_device(template):
-        return np.empty(shape, dtype if dtype is not None else template.dtype)
+        return np.empty(shape, dtype if dtype is not None else template.dtype, order=order)
     if k == "cupy":
         import cupy
 
         with cupy.cuda.Device(device_of(template)):
-            return cupy.empty(shape, dtype if dtype is not None else template.dtype)
+            return cupy.empty(shape, dtype if dtype is not None else template.dtype, order=order)
     if k == "torch":
         import torch
 
+        if order == "F":  # the transpose of a C-ordered tensor
+            return torch.empty(tuple(shape)[::-1], dtype=template.dtype, device=template.device).T
         return torch.empty(shape, dtype=template.dtype, device=template.device)
     raise TypeError(f"cannot make an output array like a {type(template).__name__}")
 

@@ -148,7 +148,14 @@ public:
         d["rhs_norms"] = r.rhs_norms;
         d["restarts"] = r.restarts;
         d["seconds"] = r.seconds;
-        d["message"] = r.message();
+        // Per column: (reason, iteration, detail). The message is written in Python from
+        // these, not by SolveResult::message(): its std::ostringstream crashed in processes
+        // where another libstdc++ was loaded first (python/tools/diagnose_runtime.py).
+        py::list columns;
+        for (const auto& c : r.columns) {
+            columns.append(py::make_tuple(stop::to_string(c.reason), c.iteration, c.detail));
+        }
+        d["columns"] = columns;
         d["residual_history"] = history_->residual_history();
         return d;
     }
@@ -219,6 +226,18 @@ void bind_solvers(py::module_& m)
         .def_property_readonly("dtype", &AnySolver::dtype)
         .def_property_readonly("shape", &AnySolver::shape)
         .def_property_readonly("name", &AnySolver::name);
+    // For python/tools/diagnose_runtime.py: the C++ SolveResult::message() (an
+    // std::ostringstream in libloom) of a converged one-column solve, to find out in a child
+    // process whether libloom's iostreams work beside the libraries imported before it.
+    m.def("_libloom_message_probe", [] {
+        solver::SolveResult r;
+        r.reason = stop::Reason::converged;
+        r.iterations = 3;
+        r.columns = {stop::ColumnStatus{stop::Reason::converged, 3, ""}};
+        r.residual_norms = {1e-9};
+        r.rhs_norms = {1};
+        return r.message();
+    });
     auto names = [](const auto& table) { return table.names(); };
     m.attr("solver_names") = names(names_of(solver::SolverKind{}));
     m.attr("preconditioner_names") = names(names_of(solver::PreconditionerKind{}));

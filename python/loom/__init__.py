@@ -4,6 +4,7 @@ CuPy/PyTorch data (GPU), without copies.
     import loom, scipy.sparse as sp, numpy as np
     A = sp.random(1000, 1000, density=0.01, format="csr") + 10 * sp.eye(1000, format="csr")
     y = loom.spmv(A, np.ones(1000))                   # NumPy in, NumPy out
+    H = loom.spmm(A, np.ones((1000, 16)))             # SpMM (also sddmm, fusedmm)
     C = loom.spgemm(A, A)                             # SciPy in, SciPy out
     x, info = loom.solve(A, y, solver="bicgstab", precond="jacobi", rtol=1e-10)
     s = loom.solver.Cg(A, precond="jacobi", rtol=1e-8)
@@ -11,9 +12,12 @@ CuPy/PyTorch data (GPU), without copies.
 
 Matrices: loom.Csr views the arrays of a scipy.sparse CSR matrix, a cupyx.scipy.sparse
 csr_matrix, a torch sparse CSR tensor or raw (data, indices, indptr) arrays; every function
-also takes those directly. Dense operands: anything with the buffer protocol or
+also takes those directly. loom.Coo views COO arrays; loom.Ell and loom.Sellp are padded
+formats converted from CSR. Dense operands: anything with the buffer protocol or
 __cuda_array_interface__ (NumPy, CuPy, PyTorch), read and written in place; results come back
-as arrays of the caller's kind. GPU work runs on the caller's current CuPy/PyTorch stream.
+as arrays of the caller's kind; memory Loom allocates also leaves through DLPack
+(np.from_dlpack / torch.from_dlpack of a result, or of a NumPy result's base) without a copy.
+GPU work runs on the caller's current CuPy/PyTorch stream.
 Errors: loom.Error and its subclasses (loom.BadInput, loom.DimensionMismatch, ...).
 """
 
@@ -21,7 +25,7 @@ import json as _json
 
 import numpy as _np
 
-from . import _interop, _loom
+from . import _interop, _loom, _runtime
 from ._loom import (
     AllocationError,
     BadInput,
@@ -42,6 +46,7 @@ from ._loom import (
 )
 
 __version__ = _loom.version
+_runtime.check()
 
 __all__ = [
     "Csr", "Coo", "Ell", "Sellp", "LinearOperator", "aslinearoperator", "exec", "default_exec", "spmv", "spmm", "sddmm",
@@ -399,7 +404,7 @@ class LinearOperator:
         self.dtype = _np.dtype(dtype if dtype is not None else _np.float64)
         self._matvec = matvec
         if exec is not None and not exec.is_host:
-            # Loom hands device memory over as a DeviceArray: the callable gets CuPy arrays.
+            # Loom hands device memory over as a loom._loom.Array: the callable gets CuPy arrays.
             device_matvec = matvec
             matvec = lambda x: device_matvec(_interop.device_array(x))  # noqa: E731
         self._core = _loom._Operator(self.shape[0], self.shape[1], self.dtype, matvec, exec)

@@ -163,7 +163,7 @@ def copy_of(array):
 
 
 def as_kind(array, template):
-    """A Loom result (NumPy for host memory, loom._loom.DeviceArray for device memory) as an
+    """A Loom result (NumPy for host memory, loom._loom.Array for device memory) as an
     array of the kind of `template`, sharing its memory."""
     k = kind(template)
     if k == "torch":
@@ -181,7 +181,8 @@ def as_kind(array, template):
 
 def device_array(array):
     """Loom memory as an array for Python: NumPy on the host, CuPy on a device (or the
-    DeviceArray itself, readable through __cuda_array_interface__, without CuPy)."""
+    loom._loom.Array itself, readable through __cuda_array_interface__ and DLPack, without
+    CuPy)."""
     if isinstance(array, np.ndarray):
         return array
     if "cupy" in sys.modules or _importable("cupy"):

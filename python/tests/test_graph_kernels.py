@@ -6,14 +6,9 @@ import pytest
 import scipy.sparse as sp
 
 import loom
-from conftest import random_csr, random_dense, tolerance
+from conftest import close, random_csr, random_dense
 
 REAL = [t for t in loom.value_types if np.dtype(t).kind == "f"]
-
-
-def close(actual, expected, dtype):
-    scale = max(1.0, float(np.max(np.abs(expected), initial=0)))
-    np.testing.assert_allclose(actual, expected, rtol=tolerance(dtype), atol=tolerance(dtype) * scale)
 
 
 @pytest.mark.parametrize("order", ["C", "F"])

@@ -25,7 +25,7 @@ import json as _json
 
 import numpy as _np
 
-from . import _interop, _loom, _runtime
+from . import _interop, _loom
 from ._loom import (
     AllocationError,
     BadInput,
@@ -46,7 +46,6 @@ from ._loom import (
 )
 
 __version__ = _loom.version
-_runtime.check()
 
 __all__ = [
     "Csr", "Coo", "Ell", "Sellp", "LinearOperator", "aslinearoperator", "exec", "default_exec", "spmv", "spmm", "sddmm",
@@ -103,6 +102,11 @@ class Csr:
     __slots__ = ("_core",)
 
     def __init__(self, A, *, shape=None, exec=None, copy=None):  # noqa: A002
+        if isinstance(A, (Coo, _Padded)):
+            if copy is False:
+                raise ValueError(f"a loom.{type(A).__name__} needs a conversion to CSR, "
+                                 "which copy=False forbids")
+            A = A.to_csr()
         if isinstance(A, Csr):
             if exec is not None or copy:
                 self._core = A._core._to(exec if exec is not None else A.exec)
@@ -111,7 +115,8 @@ class Csr:
             return
         rows, cols, indptr, indices, data = _interop.csr_arrays(A, shape, copy)
         self._core = _loom._Csr._from_arrays(
-            rows, cols, indptr, indices, data, _interop.exec_for(data, exec)
+            rows, cols, indptr, indices, data, _interop.exec_for(data, exec),
+            _interop.stream_for(data, exec)
         )
 
     @classmethod
@@ -177,7 +182,8 @@ class Coo:
             self._core = A._core._to(exec if exec is not None else A.exec) if exec is not None or copy else A._core
             return
         rows, cols, row, col, data = _interop.coo_arrays(A, shape, copy)
-        self._core = _loom._Coo._from_arrays(rows, cols, row, col, data, _interop.exec_for(data, exec))
+        self._core = _loom._Coo._from_arrays(rows, cols, row, col, data, _interop.exec_for(data, exec),
+                                             _interop.stream_for(data, exec))
 
     shape = property(lambda self: self._core.shape)
     nnz = property(lambda self: self._core.nnz)
@@ -286,8 +292,6 @@ def _as_csr(A, exec=None):  # noqa: A002
         return A
     if type(A) in (Coo, Ell, Sellp) and exec is None:
         return A.to_csr()
-    if type(A) in (Coo, Ell, Sellp):
-        return Csr(A.to_csr(), exec=exec)
     return Csr(A, exec=exec)
 
 

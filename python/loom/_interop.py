@@ -81,6 +81,25 @@ def cuda_exec_for(obj):
     return exec_
 
 
+def stream_for(obj, exec_=None):
+    """The Python object of the caller's current stream that a matrix made from `obj` queues
+    on (None for host data or a given executor). The matrix holds it: Loom frees its own
+    memory in stream order, so a CuPy stream must not be destroyed before the matrix."""
+    if exec_ is not None or not on_device(obj):
+        return None
+    k = kind(obj)
+    if k == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(device_of(obj)):
+            return cupy.cuda.get_current_stream()
+    if k == "torch":
+        import torch
+
+        return torch.cuda.current_stream(device_of(obj))
+    return None
+
+
 def exec_for(obj, exec_=None):
     """`exec_` when given; else the executor of the memory `obj` is in."""
     if exec_ is not None:

@@ -46,37 +46,6 @@ class SolveResult:
             return -1
         return max(1, self.iterations)
 
-    def relative_residual(self, column):
-        """The final residual norm of a column relative to its right-hand side's norm (the
-        absolute norm for a zero right-hand side)."""
-        rhs = self.rhs_norms[column] if column < len(self.rhs_norms) else 0
-        norm = self.residual_norms[column] if column < len(self.residual_norms) else 0
-        return norm / rhs if rhs > 0 else norm
-
-    @property
-    def message(self):
-        """One line, as SolveResult::message() in C++ writes it: "converged after 42
-        iterations (relative residual 3.1e-09)" or "column 2: breakdown (rho) at iteration 7
-        (relative residual ...)", then ", 2 restarts" when there were any. Written here (the
-        C++ one uses iostreams, which crashed where two libstdc++ were loaded)."""
-        if not self.columns:
-            return "not solved yet"
-        restarts = sum(self.restarts)
-        suffix = f", {restarts} restart{'' if restarts == 1 else 's'}" if restarts else ""
-        if self.converged:
-            worst = max(self.relative_residual(j) for j in range(len(self.columns)))
-            plural = "" if self.iterations == 1 else "s"
-            return (f"converged after {self.iterations} iteration{plural} "
-                    f"(relative residual {worst:.3e}){suffix}")
-        for j, (reason, iteration, detail) in enumerate(self.columns):
-            if reason == "converged":
-                continue
-            where = f"column {j}: " if len(self.columns) > 1 else ""
-            why = f" ({detail})" if reason in _failure_reasons else ""
-            return (f"{where}{reason}{why} at iteration {iteration} "
-                    f"(relative residual {self.relative_residual(j):.3e}){suffix}")
-        return suffix.lstrip(", ")
-
     def __repr__(self):
         return f"<loom.solver.SolveResult: {self.message}>"
 

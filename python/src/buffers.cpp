@@ -171,6 +171,20 @@ std::shared_ptr<const void> hold(py::object object)
     });
 }
 
+std::shared_ptr<const Executor> holding_stream(std::shared_ptr<const Executor> exec,
+                                               py::object stream)
+{
+    if (stream.is_none() || !exec) return exec;
+    // The executor is released before the stream: members die in reverse order.
+    struct Held {
+        std::shared_ptr<const void> stream;
+        std::shared_ptr<const Executor> exec;
+    };
+    auto held = std::make_shared<Held>(Held{hold(std::move(stream)), std::move(exec)});
+    const auto* raw = held->exec.get();
+    return std::shared_ptr<const Executor>(std::move(held), raw);
+}
+
 bool runs_on_own_stream(const Executor& exec) noexcept
 {
     return !exec.is_host() && static_cast<const CudaExecutor&>(exec).owns_stream();

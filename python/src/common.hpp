@@ -172,6 +172,12 @@ std::shared_ptr<const Executor> executor_for(const Buffer& buf,
                                              const std::shared_ptr<const Executor>& exec,
                                              const char* what);
 
+/// exec, holding `stream` (the Python object of the caller's stream it queues on; None:
+/// exec itself) as long as any Loom object made with the result lives: Loom frees its own
+/// memory in stream order, so the stream must outlive every Loom object that allocated on it.
+std::shared_ptr<const Executor> holding_stream(std::shared_ptr<const Executor> exec,
+                                               py::object stream);
+
 /// Whether work queued on exec may outlive a call without being ordered with the caller's
 /// own work: a CUDA executor with a stream of its own (not the caller's current stream).
 bool runs_on_own_stream(const Executor& exec) noexcept;

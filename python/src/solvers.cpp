@@ -148,14 +148,7 @@ public:
         d["rhs_norms"] = r.rhs_norms;
         d["restarts"] = r.restarts;
         d["seconds"] = r.seconds;
-        // Per column: (reason, iteration, detail). The message is written in Python from
-        // these, not by SolveResult::message(): its std::ostringstream crashed in processes
-        // where another libstdc++ was loaded first (python/tools/diagnose_runtime.py).
-        py::list columns;
-        for (const auto& c : r.columns) {
-            columns.append(py::make_tuple(stop::to_string(c.reason), c.iteration, c.detail));
-        }
-        d["columns"] = columns;
+        d["message"] = r.message();
         d["residual_history"] = history_->residual_history();
         return d;
     }
@@ -227,8 +220,10 @@ void bind_solvers(py::module_& m)
         .def_property_readonly("shape", &AnySolver::shape)
         .def_property_readonly("name", &AnySolver::name);
     // For python/tools/diagnose_runtime.py: the C++ SolveResult::message() (an
-    // std::ostringstream in libloom) of a converged one-column solve, to find out in a child
-    // process whether libloom's iostreams work beside the libraries imported before it.
+    // std::ostringstream in libloom; it crashed on a machine where libloom's static libstdc++
+    // merged its locale ids with SciPy's shared one) of a converged one-column solve, to
+    // find out in a child process whether libloom's iostreams work beside the libraries
+    // imported before it.
     m.def("_libloom_message_probe", [] {
         solver::SolveResult r;
         r.reason = stop::Reason::converged;

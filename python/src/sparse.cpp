@@ -56,11 +56,12 @@ struct Layout<matrix::Coo> {
 
 /// A matrix viewing its three arrays (CSR: indptr, indices, data; COO: row, col, data),
 /// validated (BadInput / OutOfRange for a broken structure). On `exec` when given: arrays in
-/// other memory are then copied there.
+/// other memory are then copied there. `stream`: the Python stream object exec queues on
+/// (CuPy/PyTorch), held while the matrix lives (holding_stream).
 template <template <typename, typename> class Format>
 PySparse<Format> make_sparse(int64 rows, int64 cols, const py::handle& first,
                              const py::handle& second, const py::handle& data,
-                             const std::shared_ptr<Executor>& exec)
+                             const std::shared_ptr<Executor>& exec, const py::object& stream)
 {
     using L = Layout<Format>;
     const auto a = describe(first, L::first);
@@ -87,7 +88,7 @@ PySparse<Format> make_sparse(int64 rows, int64 cols, const py::handle& first,
     const auto source_exec = values.on_host() && !(exec && exec->is_host())
                                  ? default_host_executor()
                                  : executor_for(values, exec, "data");
-    const std::shared_ptr<const Executor> target_exec = exec ? exec : source_exec;
+    const auto target_exec = holding_stream(exec ? exec : source_exec, stream);
     return with_value_type(values.type, "data", [&]<typename V>(std::type_identity<V>) {
         return with_index_type(a.type, L::first, [&]<typename I>(std::type_identity<I>) {
             auto first_view = array_view<I>(a, source_exec, L::first);
@@ -238,7 +239,7 @@ void bind_format(py::module_& m, const char* name)
     bind_holder<Format>(m, name)
         .def_static("_from_arrays", &make_sparse<Format>, py::arg("rows"), py::arg("cols"),
                     py::arg("first"), py::arg("second"), py::arg("data"),
-                    py::arg("exec") = nullptr)
+                    py::arg("exec") = nullptr, py::arg("stream") = py::none())
         .def_property_readonly("nnz",
                                [](const Holder& A) {
                                    return A.visit([](const auto& a) { return py::int_(a->nnz()); });

@@ -45,15 +45,3 @@ def test_error_carries_loom_message():
     with pytest.raises(loom.IoError, match="no_such_file.mtx"):
         loom.io.read_csr("/nonexistent/no_such_file.mtx")
 
-
-def test_an_older_cxx_runtime_is_warned_about():
-    from loom import _runtime
-
-    built = "/opt/gcc/lib64/libstdc++.so.6.0.34"
-    text = _runtime.older_runtime(built, ["/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33"])
-    assert "LD_PRELOAD=" + built in text and "6.0.33" in text
-    assert _runtime.older_runtime(built, [built, "/conda/lib/libstdc++.so.6.0.35"]) is None
-    assert _runtime.older_runtime("", ["/usr/lib/libstdc++.so.6.0.30"]) is None
-    # This very process: the build's runtime (or a newer one) is mapped, so no warning.
-    assert _runtime.mapped_libstdcxx()
-    assert _runtime.older_runtime(loom._build_info.libstdcxx, _runtime.mapped_libstdcxx()) is None

@@ -249,3 +249,26 @@ def test_torch_spmm_and_the_gnn_example_on_cuda():
     done = subprocess.run([sys.executable, str(example), "5000", "32", "--cuda"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0 and "agree: True" in done.stdout, done.stderr
+
+
+def test_callers_stream_outlives_the_matrices_made_on_it():
+    # Loom frees its own memory in stream order: a CuPy stream deleted by the caller is kept
+    # (its Python object held) until the last Loom object made on it is gone.
+    import weakref
+
+    A = random_csr(100, 100, seed=16)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    alive = weakref.ref(stream)
+    with stream:
+        M = loom.Csr(device_csr(A))
+        C = M @ M  # memory Loom allocated on the stream
+        y = loom.spmv(C, cupy.ones(100))
+    stream.synchronize()
+    del stream
+    gc.collect()
+    assert alive() is not None
+    np.testing.assert_allclose(cupy.asnumpy(y), (A @ A) @ np.ones(100), rtol=1e-12)
+    del M, C, y
+    gc.collect()
+    cupy.cuda.Device().synchronize()
+    assert alive() is None

@@ -172,6 +172,9 @@ def test_solver_and_spgemm_take_them_through_csr():
     A = with_long_row(random_csr(30, 30, density=0.1)) + 40 * sp.eye(30, format="csr")
     E = loom.Ell(A)
     close(loom.spgemm(E, E).to_scipy().toarray(), (A @ A).toarray(), np.float64)
+    assert loom.Csr(E).nnz == A.nnz and loom.Csr(loom.Sellp(A)).shape == A.shape
+    with pytest.raises(ValueError, match="copy=False"):
+        loom.Csr(E, copy=False)
     assert loom.transpose(E).shape == (30, 30)
 
 

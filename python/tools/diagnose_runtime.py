@@ -5,15 +5,19 @@ is the one libloom was built with.
     PYTHONPATH=build/release/python python3 python/tools/diagnose_runtime.py [--with torch cupy]
 
 Written for a crash seen on a GPU machine: python tests segfaulted inside libloom's
-std::ostringstream (SolveResult::message) while the C++ tests calling it passed. The suspect is
-two libstdc++ in one process: an older one brought in first by a NumPy/SciPy/PyTorch extension,
-and libloom (built by a newer g++) resolving some of its symbols to it. The script
+std::ostringstream (SolveResult::message) while the C++ tests calling it passed. The cause:
+two C++ runtimes in one process, there libloom's and the module's static libstdc++ whose
+STB_GNU_UNIQUE symbols (locale ids) were merged with those of the shared libstdc++ that SciPy
+brought in (fixed by linking them with -Wl,--exclude-libs,ALL). The same can happen with an
+older shared libstdc++ loaded first by another extension. The script
 
   1. imports numpy, scipy, (torch, cupy with --with), loom one after another and prints the
      libstdc++ / libgcc_s files mapped in the process (/proc/self/maps) after each, with the
      newest GLIBCXX symbol version each provides, so that the first one loaded shows;
-  2. prints how the module and libloom resolve libstdc++ (their RUNPATH/NEEDED and ldd), the
-     compiler's libstdc++ recorded at build time, LD_LIBRARY_PATH and LD_PRELOAD;
+  2. prints how the module and libloom get their runtime (NEEDED/RUNPATH and ldd: no
+     libstdc++.so.6 needed means a static one) and how many STB_GNU_UNIQUE symbols they
+     export (a static runtime should export none), the compiler's libstdc++ recorded at build
+     time, LD_LIBRARY_PATH and LD_PRELOAD;
   3. runs libloom's iostream path (loom._loom._libloom_message_probe) in child processes after
      the same imports in several orders (and once with LD_PRELOAD of the build's libstdc++),
      printing each child's exit status: -11 is the segfault.
@@ -84,6 +88,18 @@ def dynamic_section(path):
     return "\n".join("  " + l for l in wanted)
 
 
+def unique_symbols(path):
+    """The STB_GNU_UNIQUE symbols an ELF file exports: the dynamic linker merges each with the
+    first of its name in the process, even between two copies of libstdc++."""
+    if shutil.which("readelf") is None:
+        return "  (readelf not found: install binutils)"
+    symbols = [l.split()[-1] for l in run(["readelf", "--dyn-syms", "-W", path]).splitlines()
+               if " UNIQUE " in l]
+    shown = "".join(f"\n    {name}" for name in symbols[:8])
+    more = f"\n    ... {len(symbols) - 8} more" if len(symbols) > 8 else ""
+    return f"  {len(symbols)} UNIQUE symbols exported{shown}{more}"
+
+
 def section(title):
     print(f"\n=== {title}")
 
@@ -131,6 +147,7 @@ def report_loom(info):
     for path in [_loom.__file__] + libloom:
         section(f"dynamic section of {path}")
         print(dynamic_section(path))
+        print(unique_symbols(path))
         section(f"ldd {path} (the C++ runtime and what is not found)")
         if shutil.which("ldd") is None:
             print("  (ldd not found)")

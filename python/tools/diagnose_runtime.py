@@ -15,8 +15,8 @@ older shared libstdc++ loaded first by another extension. The script
      libstdc++ / libgcc_s files mapped in the process (/proc/self/maps) after each, with the
      newest GLIBCXX symbol version each provides, so that the first one loaded shows;
   2. prints how the module and libloom get their runtime (NEEDED/RUNPATH and ldd: no
-     libstdc++.so.6 needed means a static one) and how many STB_GNU_UNIQUE symbols they
-     export (a static runtime should export none), the compiler's libstdc++ recorded at build
+     libstdc++.so.6 needed means a static one) and the STB_GNU_UNIQUE symbols of namespace
+     std they export (std::locale ids there are the crash), the compiler's libstdc++ recorded at build
      time, LD_LIBRARY_PATH and LD_PRELOAD;
   3. runs libloom's iostream path (loom._loom._libloom_message_probe) in child processes after
      the same imports in several orders (and once with LD_PRELOAD of the build's libstdc++),
@@ -89,15 +89,25 @@ def dynamic_section(path):
 
 
 def unique_symbols(path):
-    """The STB_GNU_UNIQUE symbols an ELF file exports: the dynamic linker merges each with the
-    first of its name in the process, even between two copies of libstdc++."""
+    """The STB_GNU_UNIQUE symbols of namespace std an ELF file exports: the dynamic linker
+    merges each with the first of its name in the process, even between two copies of
+    libstdc++. Loom's own inline variables are UNIQUE too, harmlessly; std::locale ids from a
+    static libstdc++ are what crashed."""
     if shutil.which("readelf") is None:
         return "  (readelf not found: install binutils)"
-    symbols = [l.split()[-1] for l in run(["readelf", "--dyn-syms", "-W", path]).splitlines()
-               if " UNIQUE " in l]
-    shown = "".join(f"\n    {name}" for name in symbols[:8])
-    more = f"\n    ... {len(symbols) - 8} more" if len(symbols) > 8 else ""
-    return f"  {len(symbols)} UNIQUE symbols exported{shown}{more}"
+    symbols = [l.split()[-1].split("@")[0]
+               for l in run(["readelf", "--dyn-syms", "-W", path]).splitlines()
+               if " UNIQUE " in l and " UND " not in l]
+    def is_locale(name):  # std::locale itself and the facets' ids (std::ctype<char>::id, ...)
+        return "locale" in name or name.endswith("2idE")
+
+    runtime = sorted((s for s in symbols if re.match(r"_Z(Z|GV)?N?St", s)),
+                     key=lambda s: not is_locale(s))
+    shown = "".join(f"\n    {name}" for name in runtime[:8])
+    more = f"\n    ... {len(runtime) - 8} more" if len(runtime) > 8 else ""
+    locale = sum(map(is_locale, runtime))
+    return (f"  UNIQUE symbols exported: {len(symbols)}, of namespace std: {len(runtime)}, "
+            f"std::locale and facet ids: {locale} (should be 0){shown}{more}")
 
 
 def section(title):

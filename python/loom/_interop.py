@@ -81,6 +81,25 @@ def cuda_exec_for(obj):
     return exec_
 
 
+def stream_for(obj, exec_=None):
+    """The Python object of the caller's current stream that a matrix made from `obj` queues
+    on (None for host data or a given executor). The matrix holds it: Loom frees its own
+    memory in stream order, so a CuPy stream must not be destroyed before the matrix."""
+    if exec_ is not None or not on_device(obj):
+        return None
+    k = kind(obj)
+    if k == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(device_of(obj)):
+            return cupy.cuda.get_current_stream()
+    if k == "torch":
+        import torch
+
+        return torch.cuda.current_stream(device_of(obj))
+    return None
+
+
 def exec_for(obj, exec_=None):
     """`exec_` when given; else the executor of the memory `obj` is in."""
     if exec_ is not None:
@@ -104,19 +123,33 @@ def as_array(x, name):
 
 
 
-def empty_like(template, shape, dtype=None):
-    """An uninitialized array of the kind and device of `template`."""
+def order_of(array):
+    """"F" for a 2-D array stored column-major (Fortran order) and not row-major, else "C"."""
+    if len(array.shape) != 2:
+        return "C"
+    if kind(array) == "torch":
+        return "F" if array.shape[1] > 1 and array.stride(1) != 1 and array.stride(0) == 1 else "C"
+    flags = getattr(array, "flags", None)
+    if flags is None:
+        flags = np.asarray(array).flags
+    return "F" if flags.f_contiguous and not flags.c_contiguous else "C"
+
+
+def empty_like(template, shape, dtype=None, order="C"):
+    """An uninitialized array of the kind and device of `template`, in C or Fortran order."""
     k = kind(template)
     if k == "numpy" or k == "other" and not on_device(template):
-        return np.empty(shape, dtype if dtype is not None else template.dtype)
+        return np.empty(shape, dtype if dtype is not None else template.dtype, order=order)
     if k == "cupy":
         import cupy
 
         with cupy.cuda.Device(device_of(template)):
-            return cupy.empty(shape, dtype if dtype is not None else template.dtype)
+            return cupy.empty(shape, dtype if dtype is not None else template.dtype, order=order)
     if k == "torch":
         import torch
 
+        if order == "F":  # the transpose of a C-ordered tensor
+            return torch.empty(tuple(shape)[::-1], dtype=template.dtype, device=template.device).T
         return torch.empty(shape, dtype=template.dtype, device=template.device)
     raise TypeError(f"cannot make an output array like a {type(template).__name__}")
 
@@ -149,7 +182,7 @@ def copy_of(array):
 
 
 def as_kind(array, template):
-    """A Loom result (NumPy for host memory, loom._loom.DeviceArray for device memory) as an
+    """A Loom result (NumPy for host memory, loom._loom.Array for device memory) as an
     array of the kind of `template`, sharing its memory."""
     k = kind(template)
     if k == "torch":
@@ -167,7 +200,8 @@ def as_kind(array, template):
 
 def device_array(array):
     """Loom memory as an array for Python: NumPy on the host, CuPy on a device (or the
-    DeviceArray itself, readable through __cuda_array_interface__, without CuPy)."""
+    loom._loom.Array itself, readable through __cuda_array_interface__ and DLPack, without
+    CuPy)."""
     if isinstance(array, np.ndarray):
         return array
     if "cupy" in sys.modules or _importable("cupy"):

@@ -30,6 +30,7 @@ class SolveResult:
     initial residual."""
 
     def __init__(self, values):
+        values = dict(values)
         history = values.pop("residual_history")
         self.__dict__.update(values)
         columns = len(history[0]) if history else 0

@@ -1,4 +1,5 @@
-// Python arrays in, Loom memory out: the array interfaces read and written without copies.
+// Python arrays in: the array interfaces read without copies, and the host and device
+// executors that reach their memory.
 #include "common.hpp"
 
 namespace loom::python {
@@ -170,6 +171,20 @@ std::shared_ptr<const void> hold(py::object object)
     });
 }
 
+std::shared_ptr<const Executor> holding_stream(std::shared_ptr<const Executor> exec,
+                                               py::object stream)
+{
+    if (stream.is_none() || !exec) return exec;
+    // The executor is released before the stream: members die in reverse order.
+    struct Held {
+        std::shared_ptr<const void> stream;
+        std::shared_ptr<const Executor> exec;
+    };
+    auto held = std::make_shared<Held>(Held{hold(std::move(stream)), std::move(exec)});
+    const auto* raw = held->exec.get();
+    return std::shared_ptr<const Executor>(std::move(held), raw);
+}
+
 bool runs_on_own_stream(const Executor& exec) noexcept
 {
     return !exec.is_host() && static_cast<const CudaExecutor&>(exec).owns_stream();
@@ -199,69 +214,6 @@ std::shared_ptr<const Executor> executor_for(const Buffer& buf,
     throw BadInput("loom (Python)", std::string(what) + " is in " + where +
                                         ", which executor " + (exec ? exec->name() : "(none)") +
                                         " does not run on");
-}
-
-namespace {
-
-/// Device memory for Python: cupy.asarray and torch.as_tensor read __cuda_array_interface__
-/// and keep this object (and so the Loom memory) alive.
-struct DeviceArray {
-    std::shared_ptr<const void> owner;
-    void* data;
-    ScalarType type;
-    std::vector<int64> shape;
-    std::vector<int64> strides;  ///< in bytes; empty: C order
-    int device;
-    std::uintptr_t stream;  ///< where the values are computed (0: the legacy default stream)
-
-    py::dict interface() const
-    {
-        py::dict cai;
-        py::tuple shape_tuple(shape.size());
-        for (std::size_t d = 0; d < shape.size(); ++d) shape_tuple[d] = shape[d];
-        cai["shape"] = shape_tuple;
-        cai["typestr"] = std::string("<") + type.kind + std::to_string(type.size);
-        cai["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(data), false);
-        if (strides.empty()) {
-            cai["strides"] = py::none();
-        } else {
-            py::tuple strides_tuple(strides.size());
-            for (std::size_t d = 0; d < strides.size(); ++d) strides_tuple[d] = strides[d];
-            cai["strides"] = strides_tuple;
-        }
-        cai["version"] = 3;
-        // The stream the values are computed on, for the consumer to wait on (1 is the array
-        // interface's name of the legacy default stream).
-        cai["stream"] = stream == 0 ? std::uintptr_t{1} : stream;
-        return cai;
-    }
-};
-
-}  // namespace
-
-py::object export_buffer(std::shared_ptr<const void> owner, void* data, ScalarType type,
-                         std::vector<int64> shape, const Executor& exec,
-                         std::vector<int64> strides)
-{
-    if (exec.is_host()) {
-        py::dtype dtype(numpy_name(type));
-        // The capsule's destructor runs with the GIL held; the owner needs nothing more.
-        auto* held = new std::shared_ptr<const void>(std::move(owner));
-        py::capsule base(held, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
-        return py::array(dtype, shape, strides, data, base);
-    }
-    const auto& cuda = static_cast<const CudaExecutor&>(exec);
-    return py::cast(DeviceArray{std::move(owner), data, type, std::move(shape), std::move(strides),
-                                cuda.device_id(), reinterpret_cast<std::uintptr_t>(cuda.stream())});
-}
-
-void bind_device_array(py::module_& m)
-{
-    py::class_<DeviceArray>(m, "DeviceArray",
-                            "Loom memory on a CUDA device, for cupy.asarray / torch.as_tensor")
-        .def_property_readonly("__cuda_array_interface__", &DeviceArray::interface)
-        .def_property_readonly("shape", [](const DeviceArray& a) { return a.shape; })
-        .def("__dlpack_device__", [](const DeviceArray& a) { return py::make_tuple(2, a.device); });
 }
 
 }  // namespace loom::python

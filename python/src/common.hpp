@@ -172,6 +172,12 @@ std::shared_ptr<const Executor> executor_for(const Buffer& buf,
                                              const std::shared_ptr<const Executor>& exec,
                                              const char* what);
 
+/// exec, holding `stream` (the Python object of the caller's stream it queues on; None:
+/// exec itself) as long as any Loom object made with the result lives: Loom frees its own
+/// memory in stream order, so the stream must outlive every Loom object that allocated on it.
+std::shared_ptr<const Executor> holding_stream(std::shared_ptr<const Executor> exec,
+                                               py::object stream);
+
 /// Whether work queued on exec may outlive a call without being ordered with the caller's
 /// own work: a CUDA executor with a stream of its own (not the caller's current stream).
 bool runs_on_own_stream(const Executor& exec) noexcept;
@@ -234,9 +240,10 @@ matrix::Dense<V> dense_operand(const py::handle& object,
 
 // ------------------------------------------------------------------------------- export
 
-/// A view of the array at `data` (C order, or the given strides in bytes) for Python, holding `owner` while it lives: a NumPy
-/// array for host memory, or a loom.DeviceArray (with __cuda_array_interface__, for
-/// cupy.asarray / torch.as_tensor) for device memory.
+/// A view of the array at `data` (C order, or the given strides in bytes) for Python, holding
+/// `owner` while it lives: a NumPy array for host memory (its base a loom._loom.Array), or a
+/// loom._loom.Array for device memory (__cuda_array_interface__ and DLPack, for cupy.asarray,
+/// torch.as_tensor, torch.from_dlpack). Both give the memory to DLPack consumers.
 py::object export_buffer(std::shared_ptr<const void> owner, void* data, ScalarType type,
                          std::vector<int64> shape, const Executor& exec,
                          std::vector<int64> strides = {});
@@ -253,10 +260,11 @@ std::shared_ptr<const Executor> default_host_executor();
 
 // ------------------------------------------------------------------------------- binding
 
-void bind_device_array(py::module_& m);
+void bind_exported_array(py::module_& m);
 void bind_errors(py::module_& m);
 void bind_executors(py::module_& m);
 void bind_sparse(py::module_& m);
+void bind_sparse_dense(py::module_& m);
 void bind_solvers(py::module_& m);
 void bind_batched(py::module_& m);
 void bind_io(py::module_& m);

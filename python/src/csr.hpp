@@ -1,4 +1,5 @@
-// loom.Csr and loom.Coo: a sparse matrix of any built value and index type, held by Python.
+// loom.Csr, loom.Coo, loom.Ell and loom.Sellp: a sparse matrix of any built value and index
+// type, held by Python.
 // The C++ matrix is shared (solvers bound to it keep it), and may view memory that Python
 // owns.
 #pragma once
@@ -8,6 +9,8 @@
 #include "common.hpp"
 #include "loom/matrix/coo.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/matrix/ell.hpp"
+#include "loom/matrix/sellp.hpp"
 
 namespace loom::python {
 
@@ -71,6 +74,8 @@ private:
 
 using PyCsr = PySparse<matrix::Csr>;
 using PyCoo = PySparse<matrix::Coo>;
+using PyEll = PySparse<matrix::Ell>;
+using PySellp = PySparse<matrix::Sellp>;
 
 template <typename V, typename I>
 using CsrPtr = PyCsr::Ptr<V, I>;

@@ -120,8 +120,9 @@ PYBIND11_MODULE(_loom, m)
     m.doc() = "Loom's C++ core (the Python API is the package loom)";
     bind_errors(m);
     bind_executors(m);
-    bind_device_array(m);
+    bind_exported_array(m);
     bind_sparse(m);
+    bind_sparse_dense(m);
     bind_solvers(m);
     bind_batched(m);
     bind_io(m);

@@ -219,6 +219,20 @@ void bind_solvers(py::module_& m)
         .def_property_readonly("dtype", &AnySolver::dtype)
         .def_property_readonly("shape", &AnySolver::shape)
         .def_property_readonly("name", &AnySolver::name);
+    // For python/tools/diagnose_runtime.py: the C++ SolveResult::message() (an
+    // std::ostringstream in libloom; it crashed on a machine where libloom's static libstdc++
+    // merged its locale ids with SciPy's shared one) of a converged one-column solve, to
+    // find out in a child process whether libloom's iostreams work beside the libraries
+    // imported before it.
+    m.def("_libloom_message_probe", [] {
+        solver::SolveResult r;
+        r.reason = stop::Reason::converged;
+        r.iterations = 3;
+        r.columns = {stop::ColumnStatus{stop::Reason::converged, 3, ""}};
+        r.residual_norms = {1e-9};
+        r.rhs_norms = {1};
+        return r.message();
+    });
     auto names = [](const auto& table) { return table.names(); };
     m.attr("solver_names") = names(names_of(solver::SolverKind{}));
     m.attr("preconditioner_names") = names(names_of(solver::PreconditionerKind{}));

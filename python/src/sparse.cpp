@@ -1,4 +1,5 @@
-// loom.Csr and the sparse kernels on it: SpMV, SpGEMM, SpAdd, transposition.
+// loom.Csr, loom.Coo, loom.Ell and loom.Sellp, the conversions between them, and the sparse
+// kernels on them: SpMV, SpGEMM, SpAdd, transposition.
 #include "csr.hpp"
 
 #include <chrono>
@@ -55,11 +56,12 @@ struct Layout<matrix::Coo> {
 
 /// A matrix viewing its three arrays (CSR: indptr, indices, data; COO: row, col, data),
 /// validated (BadInput / OutOfRange for a broken structure). On `exec` when given: arrays in
-/// other memory are then copied there.
+/// other memory are then copied there. `stream`: the Python stream object exec queues on
+/// (CuPy/PyTorch), held while the matrix lives (holding_stream).
 template <template <typename, typename> class Format>
 PySparse<Format> make_sparse(int64 rows, int64 cols, const py::handle& first,
                              const py::handle& second, const py::handle& data,
-                             const std::shared_ptr<Executor>& exec)
+                             const std::shared_ptr<Executor>& exec, const py::object& stream)
 {
     using L = Layout<Format>;
     const auto a = describe(first, L::first);
@@ -86,7 +88,7 @@ PySparse<Format> make_sparse(int64 rows, int64 cols, const py::handle& first,
     const auto source_exec = values.on_host() && !(exec && exec->is_host())
                                  ? default_host_executor()
                                  : executor_for(values, exec, "data");
-    const std::shared_ptr<const Executor> target_exec = exec ? exec : source_exec;
+    const auto target_exec = holding_stream(exec ? exec : source_exec, stream);
     return with_value_type(values.type, "data", [&]<typename V>(std::type_identity<V>) {
         return with_index_type(a.type, L::first, [&]<typename I>(std::type_identity<I>) {
             auto first_view = array_view<I>(a, source_exec, L::first);
@@ -167,29 +169,38 @@ py::object with_pair(const PyCsr& A, const PyCsr& B, F&& f)
     });
 }
 
-template <typename V, typename I>
-CsrPtr<V, I> shared(matrix::Csr<V, I>&& matrix)
+template <typename M>
+std::shared_ptr<M> shared(M&& matrix)
 {
-    return std::make_shared<matrix::Csr<V, I>>(std::move(matrix));
+    return std::make_shared<M>(std::move(matrix));
 }
 
+/// The matrix convert(*a) of A's type, held as Result (a PySparse), computed without the GIL.
+template <typename Result, typename Holder, typename F>
+py::object converted(const Holder& A, F&& convert)
+{
+    return A.visit([&](const auto& a) {
+        auto result = [&] {
+            const py::gil_scoped_release release;
+            return Result(shared(convert(*a)));
+        }();
+        return py::cast(std::move(result));
+    });
+}
+
+/// The properties every format shares: shape, dtype, index_dtype, exec, and _to (a deep copy
+/// on another executor).
 template <template <typename, typename> class Format>
-void bind_format(py::module_& m, const char* name)
+py::class_<PySparse<Format>> bind_holder(py::module_& m, const char* name)
 {
     using Holder = PySparse<Format>;
-    py::class_<Holder>(m, name, "A sparse matrix (the Python classes loom.Csr / loom.Coo hold it)")
-        .def_static("_from_arrays", &make_sparse<Format>, py::arg("rows"), py::arg("cols"),
-                    py::arg("first"), py::arg("second"), py::arg("data"),
-                    py::arg("exec") = nullptr)
+    py::class_<Holder> holder(m, name, "A sparse matrix (the Python class of its format holds it)");
+    holder
         .def_property_readonly("shape",
                                [](const Holder& A) {
                                    return A.visit([](const auto& a) {
                                        return py::make_tuple(a->rows(), a->cols());
                                    });
-                               })
-        .def_property_readonly("nnz",
-                               [](const Holder& A) {
-                                   return A.visit([](const auto& a) { return py::int_(a->nnz()); });
                                })
         .def_property_readonly("dtype",
                                [](const Holder& A) {
@@ -212,19 +223,71 @@ void bind_format(py::module_& m, const char* name)
                                            a->executor()));
                                    });
                                })
-        .def("_array", &sparse_array<Format>, py::arg("which"),
-             "\"first\" (indptr / row), \"second\" (indices / col) or \"data\", sharing "
-             "Loom's memory (NumPy on the host)")
         .def("_to", [](const Holder& A, const std::shared_ptr<Executor>& exec) {
-            return A.visit([&](const auto& a) {
-                using M = typename std::decay_t<decltype(*a)>;
-                auto copy = [&] {
-                    const py::gil_scoped_release release;
-                    return Holder(std::make_shared<M>(exec, *a));
-                }();
-                return py::cast(std::move(copy));
+            return converted<Holder>(A, [&](const auto& a) {
+                return std::decay_t<decltype(a)>(exec, a);
             });
         });
+    return holder;
+}
+
+/// loom.Csr's and loom.Coo's core: made from three arrays, which it shares with Python.
+template <template <typename, typename> class Format>
+void bind_format(py::module_& m, const char* name)
+{
+    using Holder = PySparse<Format>;
+    bind_holder<Format>(m, name)
+        .def_static("_from_arrays", &make_sparse<Format>, py::arg("rows"), py::arg("cols"),
+                    py::arg("first"), py::arg("second"), py::arg("data"),
+                    py::arg("exec") = nullptr, py::arg("stream") = py::none())
+        .def_property_readonly("nnz",
+                               [](const Holder& A) {
+                                   return A.visit([](const auto& a) { return py::int_(a->nnz()); });
+                               })
+        .def("_array", &sparse_array<Format>, py::arg("which"),
+             "\"first\" (indptr / row), \"second\" (indices / col) or \"data\", sharing "
+             "Loom's memory (NumPy on the host)");
+}
+
+/// A size_type property of the matrix a PySparse holds (width, stride, slots, ...).
+template <typename Holder, typename F>
+auto size_property(F&& get)
+{
+    return [get](const Holder& A) {
+        return A.visit([&](const auto& a) { return py::int_(get(*a)); });
+    };
+}
+
+/// loom.Ell's and loom.Sellp's core: made from a loom.Csr (a conversion: padded slots).
+void bind_padded_formats(py::module_& m)
+{
+    bind_holder<matrix::Ell>(m, "_Ell")
+        .def_property_readonly("width", size_property<PyEll>([](const auto& a) { return a.width(); }))
+        .def_property_readonly("stride", size_property<PyEll>([](const auto& a) { return a.stride(); }))
+        .def_property_readonly("slots", size_property<PyEll>([](const auto& a) { return a.slots(); }));
+    bind_holder<matrix::Sellp>(m, "_Sellp")
+        .def_property_readonly("slice_size",
+                               size_property<PySellp>([](const auto& a) { return a.slice_size(); }))
+        .def_property_readonly("stride_factor",
+                               size_property<PySellp>([](const auto& a) { return a.stride_factor(); }))
+        .def_property_readonly("slots", size_property<PySellp>([](const auto& a) { return a.slots(); }));
+    m.def("_to_ell", [](const PyCsr& A) {
+        return converted<PyEll>(A, [](const auto& a) { return matrix::to_ell(a); });
+    });
+    m.def("_to_sellp", [](const PyCsr& A, size_type slice_size, size_type stride_factor) {
+        return converted<PySellp>(A, [&](const auto& a) {
+            return matrix::to_sellp(a, slice_size, stride_factor);
+        });
+    }, py::arg("A"), py::arg("slice_size"), py::arg("stride_factor"));
+    m.def("_to_csr", [](const PyEll& A) {
+        return converted<PyCsr>(A, [](const auto& a) { return matrix::to_csr(a); });
+    });
+    m.def("_to_csr", [](const PySellp& A) {
+        return converted<PyCsr>(A, [](const auto& a) { return matrix::to_csr(a); });
+    });
+    m.def("_to_csr", [](const PyCoo& A) {
+        return converted<PyCsr>(A, [](const auto& a) { return matrix::to_csr(a); });
+    });
 }
 
 }  // namespace
@@ -233,18 +296,14 @@ void bind_sparse(py::module_& m)
 {
     bind_format<matrix::Csr>(m, "_Csr");
     bind_format<matrix::Coo>(m, "_Coo");
-    m.def("_coo_to_csr", [](const PyCoo& A) {
-        return A.visit([](const auto& a) {
-            auto result = [&] {
-                const py::gil_scoped_release release;
-                return PyCsr(shared(matrix::to_csr(*a)));
-            }();
-            return py::cast(std::move(result));
-        });
-    });
+    bind_padded_formats(m);
     m.def("_spmv", &spmv<PyCsr>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
           py::arg("beta"), py::arg("mode"));
     m.def("_spmv", &spmv<PyCoo>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
+          py::arg("beta"), py::arg("mode"));
+    m.def("_spmv", &spmv<PyEll>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
+          py::arg("beta"), py::arg("mode"));
+    m.def("_spmv", &spmv<PySellp>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
           py::arg("beta"), py::arg("mode"));
     m.def("_spmv_seconds", &spmv_seconds, py::arg("A"), py::arg("x"), py::arg("y"),
           py::arg("repetitions"));
@@ -263,12 +322,8 @@ void bind_sparse(py::module_& m)
         });
     });
     m.def("_transpose", [](const PyCsr& A, bool conjugate) {
-        return A.visit([&](const auto& a) {
-            auto result = [&] {
-                const py::gil_scoped_release release;
-                return PyCsr(shared(conjugate ? sparse::conj_transpose(*a) : sparse::transpose(*a)));
-            }();
-            return py::cast(std::move(result));
+        return converted<PyCsr>(A, [&](const auto& a) {
+            return conjugate ? sparse::conj_transpose(a) : sparse::transpose(a);
         });
     });
 }

@@ -22,6 +22,12 @@ def tolerance(dtype):
     return max(1e-10, 100 * np.finfo(np.dtype(dtype)).eps)
 
 
+def close(actual, expected, dtype):
+    """Equal up to rounding in dtype, relative to the largest expected magnitude."""
+    scale = max(1.0, float(np.max(np.abs(expected), initial=0)))
+    np.testing.assert_allclose(actual, expected, rtol=tolerance(dtype), atol=tolerance(dtype) * scale)
+
+
 def random_csr(rows, cols, density=0.1, dtype=np.float64, seed=0, index_dtype=None):
     """A SciPy csr_matrix with random values, including empty rows."""
     rng = np.random.default_rng(seed)

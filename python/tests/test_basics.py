@@ -44,3 +44,4 @@ def test_error_hierarchy():
 def test_error_carries_loom_message():
     with pytest.raises(loom.IoError, match="no_such_file.mtx"):
         loom.io.read_csr("/nonexistent/no_such_file.mtx")
+

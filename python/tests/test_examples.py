@@ -32,3 +32,8 @@ def test_solve_scipy():
 def test_batched_solve():
     out = run(EXAMPLES / "batched_solve.py", 200, 5)
     assert "getrf + getrs agree with gesv: True" in out
+
+
+def test_gnn_gcn():
+    out = run(EXAMPLES / "gnn_gcn.py", 1000, 8)
+    assert "graph: 1000 nodes" in out and "agree: True" in out

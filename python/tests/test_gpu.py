@@ -178,3 +178,97 @@ def test_torch_current_stream():
         y = loom.spmv(M, torch.ones(50, dtype=torch.float64, device="cuda"))
     stream.synchronize()
     np.testing.assert_allclose(y.cpu().numpy(), A @ np.ones(50), rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------ formats, GNN kernels, DLPack
+
+def test_ell_sellp_on_the_device():
+    A = random_csr(70, 50, seed=11)
+    x = random_dense(50)
+    for M in (loom.Ell(device_csr(A)), loom.Sellp(device_csr(A), slice_size=8)):
+        assert not M.exec.is_host and M.nnz == A.nnz
+        y = M @ cupy.asarray(x)
+        assert isinstance(y, cupy.ndarray)
+        np.testing.assert_allclose(cupy.asnumpy(y), A @ x, rtol=1e-12, atol=1e-12)
+        back = M.to_csr()
+        np.testing.assert_array_equal(cupy.asnumpy(back.data), A.data)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_spmm_cupy_in_the_given_layout(order):
+    A = random_csr(90, 70, seed=12)
+    B = random_dense((70, 9))
+    C = loom.spmm(device_csr(A), cupy.asarray(B, order=order))
+    assert isinstance(C, cupy.ndarray) and C.flags.f_contiguous == (order == "F")
+    np.testing.assert_allclose(cupy.asnumpy(C), A @ B, rtol=1e-12, atol=1e-12)
+
+
+def test_sddmm_and_fusedmm_on_cupy():
+    A = random_csr(40, 30, seed=13)
+    X, Y, W = random_dense((40, 4), seed=2), random_dense((30, 4), seed=3), random_dense((30, 5))
+    S = loom.sddmm(device_csr(A), cupy.asarray(X), cupy.asarray(Y))
+    assert isinstance(S, csp.csr_matrix)
+    coo = A.tocoo()
+    dots = (X @ Y.T)[coo.row, coo.col]
+    expected = sp.csr_matrix((dots, (coo.row, coo.col)), shape=A.shape)
+    assert abs(S.get() - expected).max() <= 1e-12
+    Z = loom.fusedmm(device_csr(A), cupy.asarray(X), cupy.asarray(Y), cupy.asarray(W))
+    np.testing.assert_allclose(cupy.asnumpy(Z), expected @ W, rtol=1e-12, atol=1e-12)
+
+
+def test_device_results_through_dlpack_without_copy():
+    A = random_csr(50, 50, seed=14)
+    C = loom.Csr(device_csr(A)) @ loom.Csr(device_csr(A))
+    exported = C._core._array("data")  # Loom's device memory as loom._loom.Array
+    assert isinstance(exported, loom._loom.Array)
+    assert exported.__dlpack_device__() == (2, 0)
+    view = cupy.from_dlpack(exported)
+    assert view.data.ptr == exported.__cuda_array_interface__["data"][0]
+    del C
+    gc.collect()
+    np.testing.assert_allclose(cupy.asnumpy(view).sum(), (A @ A).data.sum(), rtol=1e-12)
+    torch = pytest.importorskip("torch")
+    tensor = torch.from_dlpack(exported)
+    assert tensor.is_cuda and tensor.data_ptr() == view.data.ptr
+
+
+def test_torch_spmm_and_the_gnn_example_on_cuda():
+    torch = pytest.importorskip("torch")
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    A = random_csr(60, 40, seed=15)
+    B = torch.from_numpy(random_dense((40, 6))).to("cuda")
+    C = loom.spmm(torch_csr(A, torch), B)
+    assert isinstance(C, torch.Tensor) and C.is_cuda
+    np.testing.assert_allclose(C.cpu().numpy(), A @ B.cpu().numpy(), rtol=1e-12, atol=1e-12)
+    example = pathlib.Path(__file__).parents[1] / "examples" / "gnn_gcn.py"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    done = subprocess.run([sys.executable, str(example), "5000", "32", "--cuda"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and "agree: True" in done.stdout, done.stderr
+
+
+def test_callers_stream_outlives_the_matrices_made_on_it():
+    # Loom frees its own memory in stream order: a CuPy stream deleted by the caller is kept
+    # (its Python object held) until the last Loom object made on it is gone.
+    import weakref
+
+    A = random_csr(100, 100, seed=16)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    alive = weakref.ref(stream)
+    with stream:
+        M = loom.Csr(device_csr(A))
+        C = M @ M  # memory Loom allocated on the stream
+        y = loom.spmv(C, cupy.ones(100))
+    stream.synchronize()
+    del stream
+    gc.collect()
+    assert alive() is not None
+    np.testing.assert_allclose(cupy.asnumpy(y), (A @ A) @ np.ones(100), rtol=1e-12)
+    del M, C, y
+    gc.collect()
+    cupy.cuda.Device().synchronize()
+    assert alive() is None

@@ -168,3 +168,13 @@ def test_loom_as_scipy_linear_operator():
     b = random_dense(A.shape[0])
     x, info = spla.gmres(A, b, M=s.aslinearoperator(), atol=0, restart=5, maxiter=3)
     assert info == 0
+
+
+
+def test_message_of_the_cxx_result():
+    # libloom writes it (an std::ostringstream: the path that crashed under Python once).
+    assert loom._loom._libloom_message_probe() == (
+        "converged after 3 iterations (relative residual 1.000e-09)")
+    s = loom.solver.Cg(poisson2d(8), maxiter=2)
+    s.solve(np.ones(64))
+    assert s.result.message.startswith("iteration limit at iteration 2 (relative residual ")

@@ -188,16 +188,16 @@ struct Matrix<V, I>::Pattern {
 
 template <typename V, typename I>
 Matrix<V, I>::Matrix(std::shared_ptr<const Executor> exec, Communicator comm, Partition partition,
-                     matrix::Csr<V, I> local, matrix::Csr<V, I> nonlocal,
-                     std::shared_ptr<Pattern> pattern, const MatrixOptions& options)
+                     Blocks blocks, std::shared_ptr<Pattern> pattern,
+                     const MatrixOptions& options)
     : matrix::Csr<V, I>(),
       comm_(comm),
       partition_(std::move(partition)),
       options_(options),
-      nonlocal_(std::make_shared<const matrix::Csr<V, I>>(std::move(nonlocal))),
-      local_view_(std::make_shared<const matrix::Csr<V, I>>(std::move(local))),
-      local_spmv_(in_format(local_view_, options.format)),
-      nonlocal_spmv_(in_format(nonlocal_, options.format)),
+      nonlocal_(std::move(blocks.nonlocal)),
+      local_view_(std::move(blocks.local)),
+      local_spmv_(std::move(blocks.local_spmv)),
+      nonlocal_spmv_(std::move(blocks.nonlocal_spmv)),
       pattern_(std::move(pattern)),
       space_(std::make_shared<const VectorSpace<V>>(exec, comm_, partition_))
 {
@@ -336,11 +336,18 @@ auto Matrix<V, I>::assemble(std::shared_ptr<const Executor> exec, Communicator c
     pattern->global_rows = partition.rows_of(me);
     pattern->staged = options.stage_halo || (!exec->is_host() && !mpi_is_cuda_aware());
 
-    auto local_block = to_csr<V, I>(exec, n_local, n_local, std::move(local));
-    auto nonlocal_block = to_csr<V, I>(exec, n_local, static_cast<size_type>(halo.size()),
-                                       std::move(nonlocal));
-    return std::shared_ptr<Matrix>(new Matrix(exec, comm, std::move(partition),
-                                              std::move(local_block), std::move(nonlocal_block),
+    // Agreed: a rank that cannot build its blocks (out of memory, an ELL too wide) must not
+    // leave the others waiting in the collectives that follow.
+    Blocks blocks;
+    comm.agree(where_assemble, [&] {
+        blocks.local = std::make_shared<const matrix::Csr<V, I>>(
+            to_csr<V, I>(exec, n_local, n_local, std::move(local)));
+        blocks.nonlocal = std::make_shared<const matrix::Csr<V, I>>(
+            to_csr<V, I>(exec, n_local, static_cast<size_type>(halo.size()), std::move(nonlocal)));
+        blocks.local_spmv = in_format(blocks.local, options.format);
+        blocks.nonlocal_spmv = in_format(blocks.nonlocal, options.format);
+    });
+    return std::shared_ptr<Matrix>(new Matrix(exec, comm, std::move(partition), std::move(blocks),
                                               std::move(pattern), options));
 }
 

@@ -130,9 +130,15 @@ protected:
 
 private:
     struct Pattern;
+    /// This rank's blocks as Csr and as the SpMV multiplies them (the same objects for csr).
+    struct Blocks {
+        std::shared_ptr<const matrix::Csr<V, I>> local;
+        std::shared_ptr<const matrix::Csr<V, I>> nonlocal;
+        std::shared_ptr<const LinOp<V>> local_spmv;
+        std::shared_ptr<const LinOp<V>> nonlocal_spmv;
+    };
     Matrix(std::shared_ptr<const Executor> exec, Communicator comm, Partition partition,
-           matrix::Csr<V, I> local, matrix::Csr<V, I> nonlocal, std::shared_ptr<Pattern> pattern,
-           const MatrixOptions& options);
+           Blocks blocks, std::shared_ptr<Pattern> pattern, const MatrixOptions& options);
 
     /// Starts the exchange of x's halo rows (gathered into the send buffer).
     void post_exchange(const matrix::Dense<V>& x) const;

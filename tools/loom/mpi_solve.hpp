@@ -2,7 +2,8 @@
 // two commands hand their options here, and every rank takes its rows of the system
 // (distributed::Matrix), runs the same solver stack and rank 0 reports. Built when Loom has
 // its distributed layer (LOOM_CLI_WITH_MPI); the hooks in cmd_solve.cpp and bench_solve.cpp
-// are compiled only then.
+// are compiled only then. The layout options (--partition, --format) exist in every build and
+// are refused without mpirun.
 #pragma once
 
 #include <string>

@@ -29,8 +29,7 @@ protected:
     Outcome mpirun(int ranks, const std::string& args, const std::string& environment = "") const
     {
         const auto command = "cd '" + dir_.string() + "' && " + environment + " " + LOOM_MPIEXEC +
-                             " " +
-                             std::to_string(ranks) + " '" + loom_program + "' " + args +
+                             " " + std::to_string(ranks) + " '" + loom_program + "' " + args +
                              " > mpirun.out 2>&1";
         const int status = std::system(command.c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read("mpirun.out")};
@@ -75,8 +74,9 @@ TEST_F(MpirunCli, SolveWritesTheHistoryAndSolutionOfOneProcess)
 
 TEST_F(MpirunCli, MetisPartitionWithEllBlocks)
 {
-    const auto run = mpirun(2, "solve --generate poisson2d:30 --solver bicgstab --precond ilu "
-                               "--partition metis --format ell -o x.mtx");
+    const auto run = mpirun(2,
+                            "solve --generate poisson2d:30 --solver bicgstab --precond ilu "
+                            "--partition metis --format ell -o x.mtx");
 #if LOOM_TEST_HAS_METIS
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_NE(run.output.find("rows by metis, blocks in ell"), std::string::npos) << run.output;

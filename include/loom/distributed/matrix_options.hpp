@@ -18,7 +18,10 @@ inline constexpr Name<BlockFormat> block_format_names[] = {
     {BlockFormat::ell, "ell", "ELLPACK: every row as wide as the longest"},
     {BlockFormat::sellp, "sellp", "sliced ELLPACK: slices of 32 rows, each as wide as its longest"},
 };
-constexpr NameTable<BlockFormat> names_of(BlockFormat) { return {"block format", block_format_names}; }
+constexpr NameTable<BlockFormat> names_of(BlockFormat)
+{
+    return {"block format", block_format_names};
+}
 
 struct MatrixOptions {
     /// The local and non-local blocks' storage for the SpMV. With a format other than csr the

@@ -130,6 +130,7 @@
 #if defined(LOOM_HAS_MPI)
 #include "loom/distributed/communicator.hpp"
 #include "loom/distributed/matrix.hpp"
+#include "loom/distributed/matrix_options.hpp"
 #include "loom/distributed/partition.hpp"
 #include "loom/distributed/vector_space.hpp"
 #endif

@@ -13,6 +13,7 @@
 #include "distributed/halo/kernels.hpp"
 #include "distributed/halo/pinned.hpp"
 #include "loom/base/error.hpp"
+#include "loom/matrix/convert.hpp"
 #include "loom/matrix/io.hpp"
 
 namespace loom::distributed {
@@ -147,6 +148,21 @@ matrix::Coo<V, I> read_share(const std::string& path, const matrix::MtxHeader& h
     return matrix::read_coo<V, I>(loom::detail::host_executor(), file);
 }
 
+/// `block` as the SpMV multiplies it in `format`: converted on its executor, or itself (csr).
+template <typename V, typename I>
+std::shared_ptr<const LinOp<V>> in_format(std::shared_ptr<const matrix::Csr<V, I>> block,
+                                          BlockFormat format)
+{
+    switch (format) {
+    case BlockFormat::coo: return std::make_shared<const matrix::Coo<V, I>>(matrix::to_coo(*block));
+    case BlockFormat::ell: return std::make_shared<const matrix::Ell<V, I>>(matrix::to_ell(*block));
+    case BlockFormat::sellp:
+        return std::make_shared<const matrix::Sellp<V, I>>(matrix::to_sellp(*block));
+    case BlockFormat::csr: break;
+    }
+    return block;
+}
+
 }  // namespace
 
 /// The exchange pattern, computed once at assembly, and the buffers it reuses.
@@ -159,7 +175,8 @@ struct Matrix<V, I>::Pattern {
     std::vector<size_type> recv_offsets;  ///< halo rows from recv_ranks[q]
     std::vector<size_type> halo_globals;  ///< global column of each halo position
     std::vector<size_type> global_rows;   ///< global row of each local row
-    bool staged = false;                  ///< device memory, MPI not CUDA-aware: via the host
+    /// Via host buffers: device memory and MPI not CUDA-aware, or MatrixOptions::stage_halo.
+    bool staged = false;
 
     // buffers, sized for the columns of the last apply
     matrix::Dense<V> send_buffer;
@@ -171,13 +188,16 @@ struct Matrix<V, I>::Pattern {
 
 template <typename V, typename I>
 Matrix<V, I>::Matrix(std::shared_ptr<const Executor> exec, Communicator comm, Partition partition,
-                     matrix::Csr<V, I> local, matrix::Csr<V, I> nonlocal,
-                     std::shared_ptr<Pattern> pattern)
+                     Blocks blocks, std::shared_ptr<Pattern> pattern,
+                     const MatrixOptions& options)
     : matrix::Csr<V, I>(),
       comm_(comm),
       partition_(std::move(partition)),
-      nonlocal_(std::move(nonlocal)),
-      local_view_(std::make_shared<const matrix::Csr<V, I>>(std::move(local))),
+      options_(options),
+      nonlocal_(std::move(blocks.nonlocal)),
+      local_view_(std::move(blocks.local)),
+      local_spmv_(std::move(blocks.local_spmv)),
+      nonlocal_spmv_(std::move(blocks.nonlocal_spmv)),
       pattern_(std::move(pattern)),
       space_(std::make_shared<const VectorSpace<V>>(exec, comm_, partition_))
 {
@@ -194,7 +214,8 @@ Matrix<V, I>::Matrix(std::shared_ptr<const Executor> exec, Communicator comm, Pa
 template <typename V, typename I>
 auto Matrix<V, I>::assemble(std::shared_ptr<const Executor> exec, Communicator comm,
                             Partition partition, size_type global_size,
-                            const Triplets<V>& entries) -> std::shared_ptr<Matrix>
+                            const Triplets<V>& entries, const MatrixOptions& options)
+    -> std::shared_ptr<Matrix>
 {
     const auto P = comm.size();
     const auto me = comm.rank();
@@ -313,20 +334,27 @@ auto Matrix<V, I>::assemble(std::shared_ptr<const Executor> exec, Communicator c
     }
     pattern->send_rows = Array<I>(exec, send_rows);
     pattern->global_rows = partition.rows_of(me);
-    pattern->staged = !exec->is_host() && !mpi_is_cuda_aware();
+    pattern->staged = options.stage_halo || (!exec->is_host() && !mpi_is_cuda_aware());
 
-    auto local_block = to_csr<V, I>(exec, n_local, n_local, std::move(local));
-    auto nonlocal_block = to_csr<V, I>(exec, n_local, static_cast<size_type>(halo.size()),
-                                       std::move(nonlocal));
-    return std::shared_ptr<Matrix>(new Matrix(exec, comm, std::move(partition),
-                                              std::move(local_block), std::move(nonlocal_block),
-                                              std::move(pattern)));
+    // Agreed: a rank that cannot build its blocks (out of memory, an ELL too wide) must not
+    // leave the others waiting in the collectives that follow.
+    Blocks blocks;
+    comm.agree(where_assemble, [&] {
+        blocks.local = std::make_shared<const matrix::Csr<V, I>>(
+            to_csr<V, I>(exec, n_local, n_local, std::move(local)));
+        blocks.nonlocal = std::make_shared<const matrix::Csr<V, I>>(
+            to_csr<V, I>(exec, n_local, static_cast<size_type>(halo.size()), std::move(nonlocal)));
+        blocks.local_spmv = in_format(blocks.local, options.format);
+        blocks.nonlocal_spmv = in_format(blocks.nonlocal, options.format);
+    });
+    return std::shared_ptr<Matrix>(new Matrix(exec, comm, std::move(partition), std::move(blocks),
+                                              std::move(pattern), options));
 }
 
 template <typename V, typename I>
 auto Matrix<V, I>::read_mtx(std::shared_ptr<const Executor> exec, Communicator comm,
-                            const std::string& path, std::optional<Partition> partition)
-    -> std::shared_ptr<Matrix>
+                            const std::string& path, std::optional<Partition> partition,
+                            const MatrixOptions& options) -> std::shared_ptr<Matrix>
 {
     const auto where = "loom::distributed::Matrix::read_mtx";
     // Coordinate files: each rank parses its share of the lines, then the entries go to their
@@ -363,13 +391,13 @@ auto Matrix<V, I>::read_mtx(std::shared_ptr<const Executor> exec, Communicator c
                              : "'" + path + "' holds " + std::to_string(entries) +
                                    " entry lines, its size line says " +
                                    std::to_string(header.entries));
-    return assemble(std::move(exec), comm, std::move(*partition), header.rows, mine);
+    return assemble(std::move(exec), comm, std::move(*partition), header.rows, mine, options);
 }
 
 template <typename V, typename I>
 auto Matrix<V, I>::from_global(std::shared_ptr<const Executor> exec, Communicator comm,
-                               Partition partition, const matrix::Csr<V, I>& global)
-    -> std::shared_ptr<Matrix>
+                               Partition partition, const matrix::Csr<V, I>& global,
+                               const MatrixOptions& options) -> std::shared_ptr<Matrix>
 {
     const auto where = "loom::distributed::Matrix::from_global";
     const matrix::Csr<V, I> host(loom::detail::host_executor(), global);
@@ -390,14 +418,20 @@ auto Matrix<V, I>::from_global(std::shared_ptr<const Executor> exec, Communicato
             }
         }
     });
-    return assemble(std::move(exec), comm, std::move(partition), host.rows(), mine);
+    return assemble(std::move(exec), comm, std::move(partition), host.rows(), mine, options);
 }
 
 template <typename V, typename I>
 auto Matrix<V, I>::redistributed(Partition partition) const -> std::shared_ptr<Matrix>
 {
     return assemble(this->executor(), comm_, std::move(partition), global_size(),
-                    local_entries());
+                    local_entries(), options_);
+}
+
+template <typename V, typename I>
+auto Matrix<V, I>::with_options(const MatrixOptions& options) const -> std::shared_ptr<Matrix>
+{
+    return assemble(this->executor(), comm_, partition_, global_size(), local_entries(), options);
 }
 
 template <typename V, typename I>
@@ -405,7 +439,7 @@ Triplets<V> Matrix<V, I>::local_entries() const
 {
     const auto host = loom::detail::host_executor();
     const matrix::Csr<V, I> local(host, *local_view_);
-    const matrix::Csr<V, I> nonlocal(host, nonlocal_);
+    const matrix::Csr<V, I> nonlocal(host, *nonlocal_);
     Triplets<V> out;
     const auto& rows = pattern_->global_rows;
     for (size_type i = 0; i < local.rows(); ++i) {
@@ -429,7 +463,7 @@ std::shared_ptr<const LinOp<V>> Matrix<V, I>::conj_transpose() const
     auto entries = local_entries();
     std::swap(entries.rows, entries.cols);
     for (auto& value : entries.values) value = loom::conj(value);
-    return assemble(this->executor(), comm_, partition_, global_size(), entries);
+    return assemble(this->executor(), comm_, partition_, global_size(), entries, options_);
 }
 
 template <typename V, typename I>
@@ -444,15 +478,18 @@ int Matrix<V, I>::neighbours() const noexcept
 template <typename V, typename I>
 size_type Matrix<V, I>::global_nnz() const
 {
-    return comm_.sum(local_view_->nnz() + nonlocal_.nnz());
+    return comm_.sum(local_view_->nnz() + nonlocal_->nnz());
 }
 
 template <typename V, typename I>
 std::string Matrix<V, I>::transport() const
 {
-    if (this->executor()->is_host()) return "host memory";
-    return pattern_->staged ? "device buffers staged through host memory"
-                            : "device buffers handed to CUDA-aware MPI";
+    const bool host = this->executor()->is_host();
+    if (pattern_->staged) {
+        return host ? "host buffers staged through separate host memory"
+                    : "device buffers staged through host memory";
+    }
+    return host ? "host memory" : "device buffers handed to CUDA-aware MPI";
 }
 
 template <typename V, typename I>
@@ -529,11 +566,11 @@ void Matrix<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
 {
     const double start = now_seconds();
     post_exchange(b);
-    local_view_->apply(alpha, b, beta, x);  // while the halo travels
+    local_spmv_->apply(alpha, b, beta, x);  // while the halo travels
     const double wait_start = now_seconds();
     finish_exchange();
     const double waited = now_seconds() - wait_start;
-    if (halo_size() > 0) nonlocal_.apply(alpha, pattern_->halo, V{1}, x);
+    if (halo_size() > 0) nonlocal_spmv_->apply(alpha, pattern_->halo, V{1}, x);
     stats_.applies += 1;
     stats_.wait_seconds += waited;
     stats_.seconds += now_seconds() - start;

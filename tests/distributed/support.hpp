@@ -48,6 +48,20 @@ inline std::vector<std::pair<std::string, distributed::Partition>> awkward_parti
     return out;
 }
 
+/// Every block format but the default csr, and the staged halo path (host buffers between the
+/// SpMV and MPI, what device memory takes without CUDA-aware MPI), named: a distributed product
+/// must not depend on them.
+inline std::vector<std::pair<std::string, distributed::MatrixOptions>> matrix_options()
+{
+    std::vector<std::pair<std::string, distributed::MatrixOptions>> out;
+    for (const auto& format : distributed::block_format_names) {
+        if (format.value == distributed::BlockFormat::csr) continue;
+        out.emplace_back(format.name, distributed::MatrixOptions{.format = format.value});
+    }
+    out.emplace_back("csr, staged halo", distributed::MatrixOptions{.stage_halo = true});
+    return out;
+}
+
 /// y = A x on one process (the reference backend).
 inline matrix::Dense<V> single_process_apply(const matrix::Csr<V, I>& A, const matrix::Dense<V>& x)
 {

@@ -20,6 +20,7 @@ struct SolveBenchCli {
     bool no_overhead = false;
     BenchRun run{5};
     std::string scaling;  ///< under mpirun (mpi_solve.hpp)
+    mpi::Layout layout;   ///< under mpirun
 };
 
 int run_solve(const SolveBenchCli& cli)
@@ -27,10 +28,11 @@ int run_solve(const SolveBenchCli& cli)
 #if LOOM_CLI_WITH_MPI
     if (mpi::launched_by_mpirun()) {
         return mpi::bench_solve({cli.source.path, cli.source.spec, cli.solver, cli.iterations,
-                                 cli.run.reps, cli.scaling, cli.run});
+                                 cli.run.reps, cli.scaling, cli.run, cli.layout});
     }
 #endif
     if (!cli.scaling.empty()) throw BadInput("loom bench solve", "--scaling needs mpirun");
+    mpi::check_without_mpirun(cli.layout, "loom bench solve");
     bench::SolveBenchOptions options;
     options.exec = cli.run.executor();
     options.solver = cli.solver;
@@ -61,6 +63,7 @@ Runner setup(CLI::App& sub)
                    "Under mpirun: a strong (same problem) or weak (poisson grown with the "
                    "ranks) scaling table on 1, 2, 4, ... ranks")
         ->check(CLI::IsMember({"strong", "weak"}));
+    mpi::add_layout_options(sub, cli->layout);
     sub.footer(fmt::format(
         "First checks the solver against the reference backend (a few iterations, the same\n"
         "residual history), then solves A x = b, b = A * 1, from x0 = 0 with max_iters = --iters\n"

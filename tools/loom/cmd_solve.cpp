@@ -22,6 +22,7 @@
 #include "loom/solver/solver.hpp"
 #include "mpi_solve.hpp"
 #include "solve_batch.hpp"
+#include "solve_history.hpp"
 
 namespace loom::cli {
 namespace {
@@ -49,6 +50,7 @@ struct SolveOptions {
     std::string batch;
     bool overwrite_unconverged = false;
     bool verbose = false;
+    mpi::Layout layout;
 
     std::string problem() const { return matrix.empty() ? spec : matrix; }
 };
@@ -163,23 +165,6 @@ std::vector<double> true_relative_residuals(const LinOp<V>& A, const matrix::Den
         relative[j] = bn[j] > 0 ? double(rn[j]) / double(bn[j]) : double(rn[j]);
     }
     return relative;
-}
-
-/// iteration,column,residual: the solver's residual norm ||r|| after each iteration (0: the
-/// initial residual), each column up to the iteration at which it stopped.
-void write_history(const std::string& path, const log::ConvergenceLogger& logger,
-                   const solver::SolveResult& result)
-{
-    std::string out = "iteration,column,residual\n";
-    const auto& history = logger.residual_history();
-    for (std::size_t it = 0; it < history.size(); ++it) {
-        for (std::size_t j = 0; j < history[it].size(); ++j) {
-            const auto& status = result.columns[j];
-            if (status.stopped() && static_cast<size_type>(it) > status.iteration) continue;
-            out += fmt::format("{},{},{}\n", it, j, history[it][j]);
-        }
-    }
-    write_text_output(path, out);
 }
 
 /// BadInput naming the first NaN or infinity of b: no solve reaches a finite x from it, and
@@ -317,7 +302,6 @@ std::string value_type_for(const SolveOptions& options)
 /// The options as the MPI side takes them (mpi_solve.hpp): under mpirun every rank solves.
 mpi::SolveRequest mpi_request(const SolveOptions& options)
 {
-    if (!options.history.empty()) throw NotSupported("loom solve", "--history under mpirun");
     std::string config = config_from_flags(options).dump();
     if (!options.config.empty()) {
         std::ifstream in(options.config);
@@ -327,7 +311,8 @@ mpi::SolveRequest mpi_request(const SolveOptions& options)
             options.config.empty()
                 ? fmt::format("{}, preconditioner {}", options.solver, options.precond)
                 : fmt::format("from {}", options.config),
-            options.run, value_type_for(options), options.overwrite_unconverged};
+            options.run, value_type_for(options), options.overwrite_unconverged,
+            options.history, options.layout};
 }
 #endif
 
@@ -384,6 +369,7 @@ Runner setup(CLI::App& sub)
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});
     sub.add_option("--history", options->history,
                    "Write the residual history as CSV: iteration,column,residual");
+    mpi::add_layout_options(sub, options->layout);
     sub.add_flag("-q,--quiet", options->quiet,
                  "No live progress line (none off a terminal either)");
     sub.add_flag("-v,--verbose", options->verbose,
@@ -421,6 +407,7 @@ Runner setup(CLI::App& sub)
         }
     });
     return [options] {
+        if (!mpi::launched_by_mpirun()) mpi::check_without_mpirun(options->layout, "loom solve");
         if (!options->batch.empty()) {
             return solve_batch({options->batch, options->output, options->solver, options->precond,
                                 options->tolerance, options->max_iters, options->restart,

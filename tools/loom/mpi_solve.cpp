@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -19,9 +20,11 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/distributed/matrix.hpp"
+#include "loom/log/loggers.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/solver.hpp"
+#include "solve_history.hpp"
 
 namespace loom::cli::mpi {
 namespace {
@@ -73,21 +76,87 @@ std::string describe(const Executor& exec)
     return exec.name();
 }
 
+distributed::MatrixOptions matrix_options(const Layout& layout)
+{
+    return {.format = names_of(distributed::BlockFormat{}).parse(layout.format, "--format")};
+}
+
+/// The part of each row from a text file: one rank per line (0-based), blank lines skipped.
+std::vector<int> read_parts(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in) throw IoError("--partition", "cannot open '" + path + "'");
+    std::vector<int> parts;
+    std::string line;
+    for (size_type number = 1; std::getline(in, line); ++number) {
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos) continue;
+        const auto last = line.find_last_not_of(" \t\r") + 1;
+        int part = 0;
+        const auto [end, error] = std::from_chars(line.data() + first, line.data() + last, part);
+        if (error != std::errc() || end != line.data() + last) {
+            throw BadInput("--partition", fmt::format("line {} of '{}': '{}' is not a rank", number,
+                                                      path, line.substr(first, last - first)));
+        }
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+/// A with its rows moved to the partition `how` names (contiguous: A itself); errors from
+/// `where` (the command).
+template <typename V>
+std::shared_ptr<DMatrix<V>> repartitioned(std::shared_ptr<DMatrix<V>> A, const std::string& how,
+                                          const std::string& where)
+{
+    const auto kind = names_of(PartitionKind{}).find(how);
+    if (kind == PartitionKind::contiguous) return A;
+    if (kind == PartitionKind::metis) return A->redistributed(distributed::metis_partition(*A));
+    Partition partition;
+    A->communicator().agree(where, [&] {
+        const auto parts = read_parts(how);
+        if (static_cast<size_type>(parts.size()) != A->global_size()) {
+            throw DimensionMismatch("--partition",
+                                    fmt::format("'{}' gives a rank to {} rows, A has {}", how,
+                                                parts.size(), A->global_size()));
+        }
+        partition = Partition::from_parts(parts, A->communicator().size());
+    });
+    return A->redistributed(std::move(partition));
+}
+
+/// `global` (the same on every rank) laid out over comm's ranks as `layout` says.
+template <typename V>
+std::shared_ptr<DMatrix<V>> distribute(std::shared_ptr<const Executor> exec,
+                                       const Communicator& comm,
+                                       const matrix::Csr<V, index_type>& global,
+                                       const Layout& layout, const std::string& where)
+{
+    return repartitioned(
+        DMatrix<V>::from_global(std::move(exec), comm,
+                                Partition::contiguous(global.rows(), comm.size()), global,
+                                matrix_options(layout)),
+        layout.partition, where);
+}
+
 /// The system: read by every rank from a Matrix Market file (each keeping its rows), or held
-/// whole (a binary file, a generated matrix) and cut into contiguous blocks.
+/// whole (a binary file, a generated matrix) and cut into contiguous blocks; then moved to the
+/// layout's partition.
 template <typename V>
 std::shared_ptr<DMatrix<V>> load(std::shared_ptr<const Executor> exec, const Communicator& comm,
-                                 const std::string& path, const std::string& spec)
+                                 const std::string& path, const std::string& spec,
+                                 const Layout& layout)
 {
     if (spec.empty() && file_format(path) == FileFormat::matrix_market) {
-        return DMatrix<V>::read_mtx(std::move(exec), comm, path);
+        return repartitioned(
+            DMatrix<V>::read_mtx(std::move(exec), comm, path, std::nullopt, matrix_options(layout)),
+            layout.partition, "loom solve");
     }
     matrix::Csr<V, index_type> global;
     comm.agree("loom solve", [&] {
         global = spec.empty() ? read_matrix<V>(path) : generate_matrix<V>(spec);
     });
-    return DMatrix<V>::from_global(std::move(exec), comm,
-                                   Partition::contiguous(global.rows(), comm.size()), global);
+    return distribute(std::move(exec), comm, global, layout, "loom solve");
 }
 
 /// ||x_j|| over all ranks, per column.
@@ -125,7 +194,7 @@ int run_solve(const SolveRequest& request)
     const auto factory = solver::from_config<V, index_type>(request.config_json, exec);
 
     double start = MPI_Wtime();
-    const auto A = load<V>(exec, comm, request.matrix, request.spec);
+    const auto A = load<V>(exec, comm, request.matrix, request.spec, request.layout);
     const double load_seconds = MPI_Wtime() - start;
     const auto& space = A->space();
 
@@ -157,6 +226,8 @@ int run_solve(const SolveRequest& request)
     if (solver == nullptr) {
         throw BadInput("loom solve", "the configuration does not describe an iterative solver");
     }
+    const auto convergence = std::make_shared<log::ConvergenceLogger>();
+    if (!request.history.empty()) op->add_logger(convergence);
     A->reset_halo_stats();
     space.reset_reduction_stats();
     op->apply(b, x);
@@ -189,9 +260,10 @@ int run_solve(const SolveRequest& request)
                    request.rhs.empty() ? " (b = A * 1)" : "");
         fmt::print("solver    {}, stopping at {}\n", request.description,
                    solver->criteria()->description());
-        fmt::print("run       {} MPI ranks, {} each, {} values, x0 = 0; halo {}, at most {} "
-                   "entries per rank\n",
-                   comm.size(), describe(*exec), type_name<V>(), A->transport(), largest_halo);
+        fmt::print("run       {} MPI ranks, {} each, {} values, x0 = 0; rows by {}, blocks in {}; "
+                   "halo {}, at most {} entries per rank\n",
+                   comm.size(), describe(*exec), type_name<V>(), request.layout.partition,
+                   request.layout.format, A->transport(), largest_halo);
         fmt::print("outcome   {}\n", result.message());
         fmt::print("residual  {:.3e} = ||b - A x|| / ||b||, recomputed{}\n", worst,
                    b.cols() > 1 ? " (worst column)" : "");
@@ -209,6 +281,13 @@ int run_solve(const SolveRequest& request)
     if (root && !request.output.empty()) {
         fmt::print("wrote     {}{}\n", target,
                    target == request.output ? "" : " (not converged; -o's file left as it was)");
+    }
+    if (!request.history.empty()) {
+        // Every rank logged the same norms (reduced over all): rank 0 writes them.
+        comm.agree("loom solve", [&] {
+            if (root) write_history(request.history, *convergence, result);
+        });
+        if (root) fmt::print("wrote     {}\n", request.history);
     }
     if (!result.converged()) {
         if (root) fmt::print(stderr, "loom solve: not converged: {}\n", result.message());
@@ -256,8 +335,7 @@ Measurement measure(const Communicator& comm, const BenchRequest& request,
                     const matrix::Csr<V, index_type>& global)
 {
     const auto exec = rank_executor(request.run, comm);
-    const auto A = DMatrix<V>::from_global(
-        exec, comm, Partition::contiguous(global.rows(), comm.size()), global);
+    const auto A = distribute(exec, comm, global, request.layout, "loom bench solve");
     const auto& space = A->space();
     const auto op =
         solver::from_config<V, index_type>(solver_config(request.solver, request.iterations), exec)
@@ -305,8 +383,7 @@ void check_against_one_process(const Communicator& comm, const BenchRequest& req
     const auto exec = rank_executor(request.run, comm);
     const auto factory =
         solver::from_config<V, index_type>(solver_config(request.solver, steps), exec);
-    const auto A = DMatrix<V>::from_global(
-        exec, comm, Partition::contiguous(global.rows(), comm.size()), global);
+    const auto A = distribute(exec, comm, global, request.layout, "loom bench solve");
     const auto& space = A->space();
     auto [b, x] = ones_system(*A);
     factory->generate(A)->apply(b, x);
@@ -361,6 +438,10 @@ int run_bench(const BenchRequest& request)
         throw BadInput("loom bench solve", "--scaling is strong or weak, got " + request.scaling);
     }
     if (request.scaling == "weak") weak_spec(request.spec, 1);  // the spec is checked first
+    if (!request.scaling.empty() && !names_of(PartitionKind{}).find(request.layout.partition)) {
+        throw BadInput("loom bench solve", "a partition file fixes the number of ranks; --scaling "
+                                           "also runs on fewer (use contiguous or metis)");
+    }
     const auto build = [&](int ranks) {
         matrix::Csr<V, index_type> global;
         world.agree("loom bench solve", [&] {
@@ -396,9 +477,11 @@ int run_bench(const BenchRequest& request)
 
     if (root) {
         const auto exec = rank_executor(request.run, world);
-        fmt::print("bench solve  {} on {}, {} iterations, {} values, {} per rank, median of {}\n",
+        fmt::print("bench solve  {} on {}, {} iterations, {} values, {} per rank, rows by {}, "
+                   "blocks in {}, median of {}\n",
                    request.solver, request.spec.empty() ? request.matrix : request.spec,
-                   request.iterations, type_name<V>(), describe(*exec), request.reps);
+                   request.iterations, type_name<V>(), describe(*exec), request.layout.partition,
+                   request.layout.format, request.reps);
         fmt::print("(answer checked first: {} ranks = one process)\n", world.size());
         const bool weak = request.scaling == "weak";
         fmt::print("{:>5} {:>10} {:>12} {:>9} {:>13} {:>13} {:>12} {:>8} {:>9}\n", "ranks", "rows",
@@ -436,6 +519,8 @@ int run_bench(const BenchRequest& request)
                     {"matrix", request.spec.empty() ? request.matrix : request.spec},
                     {"scaling", request.scaling.empty() ? "none" : request.scaling},
                     {"executor", describe(*exec)},
+                    {"partition", request.layout.partition},
+                    {"format", request.layout.format},
                     {"transport", exec->is_host() ? "host memory"
                                   : distributed::mpi_is_cuda_aware()
                                       ? "device buffers handed to CUDA-aware MPI"
@@ -485,3 +570,30 @@ bool launched_by_mpirun()
 }  // namespace loom::cli::mpi
 
 #endif
+
+namespace loom::cli::mpi {
+
+void add_layout_options(CLI::App& sub, Layout& layout)
+{
+    sub.add_option("--partition", layout.partition,
+                   "Under mpirun: which rows each rank owns: contiguous, metis, or a file of one "
+                   "rank per row (0-based, one per line)")
+        ->check(CLI::IsMember(names_of(PartitionKind{}).spellings()) | CLI::ExistingFile)
+        ->capture_default_str();
+    sub.add_option("--format", layout.format,
+                   "Under mpirun: the storage of each rank's local and non-local blocks for the "
+                   "SpMV (preconditioners are built on the local block as CSR)")
+        ->check(CLI::IsMember(names_of(distributed::BlockFormat{}).spellings()))
+        ->capture_default_str();
+}
+
+void check_without_mpirun(const Layout& layout, const std::string& where)
+{
+    const Layout plain;
+    if (layout.partition != plain.partition || layout.format != plain.format) {
+        throw BadInput(where, "--partition and --format lay the system out over MPI ranks: they "
+                              "need mpirun");
+    }
+}
+
+}  // namespace loom::cli::mpi

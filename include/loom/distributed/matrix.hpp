@@ -12,7 +12,8 @@
 // As a LinOp it is the whole operator restricted to this rank's rows: size() is n_local x
 // n_local, apply() exchanges the halo (Irecv/Isend posted first, the local block computed
 // while messages travel, then the non-local block added); the exchange pattern is computed
-// once at assembly. As a matrix::Csr it IS its local block, so that any Csr-based
+// once at assembly. The blocks are multiplied in the format MatrixOptions names (csr, coo, ell,
+// sellp). As a matrix::Csr it IS its local block (whatever that format), so that any Csr-based
 // preconditioner factory (Jacobi, block Jacobi, ILU/IC, ISAI, Gauss-Seidel, AMG) generated on
 // it builds on this rank's block: the block-Jacobi / non-overlapping additive Schwarz form of
 // that preconditioner (scalar Jacobi is exactly the distributed Jacobi). The sparse:: kernels
@@ -29,6 +30,7 @@
 
 #include "loom/base/linop_factory.hpp"
 #include "loom/distributed/communicator.hpp"
+#include "loom/distributed/matrix_options.hpp"
 #include "loom/distributed/partition.hpp"
 #include "loom/distributed/vector_space.hpp"
 #include "loom/matrix/csr.hpp"
@@ -65,31 +67,42 @@ public:
     /// rows, and the partition has one part per rank; an entry outside the matrix raises.
     static std::shared_ptr<Matrix> assemble(std::shared_ptr<const Executor> exec,
                                             Communicator comm, Partition partition,
-                                            size_type global_size, const Triplets<V>& entries);
+                                            size_type global_size, const Triplets<V>& entries,
+                                            const MatrixOptions& options = {});
     /// Reads one Matrix Market file on every rank, each keeping its rows (contiguous blocks
     /// unless a partition is given).
     static std::shared_ptr<Matrix> read_mtx(std::shared_ptr<const Executor> exec,
                                             Communicator comm, const std::string& path,
-                                            std::optional<Partition> partition = std::nullopt);
+                                            std::optional<Partition> partition = std::nullopt,
+                                            const MatrixOptions& options = {});
     /// From one matrix held whole on every rank (tests, small problems): each keeps its rows.
     static std::shared_ptr<Matrix> from_global(std::shared_ptr<const Executor> exec,
                                                Communicator comm, Partition partition,
-                                               const matrix::Csr<V, I>& global);
+                                               const matrix::Csr<V, I>& global,
+                                               const MatrixOptions& options = {});
 
     Matrix(const Matrix&) = delete;
     Matrix& operator=(const Matrix&) = delete;
 
-    /// The same matrix with its rows moved to their owners under `partition`.
+    /// The same matrix with its rows moved to their owners under `partition` (same options).
     std::shared_ptr<Matrix> redistributed(Partition partition) const;
+    /// The same rows with other options (another block format; collective: the exchange
+    /// pattern is computed anew).
+    std::shared_ptr<Matrix> with_options(const MatrixOptions& options) const;
 
     const Communicator& communicator() const noexcept { return comm_; }
     const Partition& partition() const noexcept { return partition_; }
     size_type global_size() const noexcept { return partition_.global_rows(); }
+    const MatrixOptions& options() const noexcept { return options_; }
     /// The local block as a plain Csr (sharing this matrix's arrays).
     std::shared_ptr<const matrix::Csr<V, I>> local_block() const { return local_view_; }
-    const matrix::Csr<V, I>& nonlocal_block() const noexcept { return nonlocal_; }
+    const matrix::Csr<V, I>& nonlocal_block() const noexcept { return *nonlocal_; }
+    /// The blocks as the SpMV multiplies them: a matrix::Csr, Coo, Ell or Sellp<V, I> after
+    /// options().format (the blocks above themselves for csr).
+    std::shared_ptr<const LinOp<V>> local_spmv_block() const { return local_spmv_; }
+    std::shared_ptr<const LinOp<V>> nonlocal_spmv_block() const { return nonlocal_spmv_; }
     /// Vector entries received per apply (per column) / ranks exchanged with.
-    size_type halo_size() const noexcept { return nonlocal_.cols(); }
+    size_type halo_size() const noexcept { return nonlocal_->cols(); }
     int neighbours() const noexcept;
     /// Stored entries over all ranks.
     size_type global_nnz() const;
@@ -101,7 +114,8 @@ public:
     std::shared_ptr<const LinOp<V>> conj_transpose() const override;
     const VectorSpace<V>& space() const noexcept { return *space_; }
 
-    /// "CUDA-aware MPI", "staged through host memory" or "host memory".
+    /// How the halo travels: in host memory, device buffers handed to CUDA-aware MPI, or
+    /// staged through host buffers (device memory without CUDA-aware MPI, or asked for).
     std::string transport() const;
     HaloStats halo_stats() const noexcept { return stats_; }
     void reset_halo_stats() const noexcept { stats_ = {}; }
@@ -116,8 +130,15 @@ protected:
 
 private:
     struct Pattern;
+    /// This rank's blocks as Csr and as the SpMV multiplies them (the same objects for csr).
+    struct Blocks {
+        std::shared_ptr<const matrix::Csr<V, I>> local;
+        std::shared_ptr<const matrix::Csr<V, I>> nonlocal;
+        std::shared_ptr<const LinOp<V>> local_spmv;
+        std::shared_ptr<const LinOp<V>> nonlocal_spmv;
+    };
     Matrix(std::shared_ptr<const Executor> exec, Communicator comm, Partition partition,
-           matrix::Csr<V, I> local, matrix::Csr<V, I> nonlocal, std::shared_ptr<Pattern> pattern);
+           Blocks blocks, std::shared_ptr<Pattern> pattern, const MatrixOptions& options);
 
     /// Starts the exchange of x's halo rows (gathered into the send buffer).
     void post_exchange(const matrix::Dense<V>& x) const;
@@ -126,8 +147,11 @@ private:
 
     Communicator comm_;
     Partition partition_;
-    matrix::Csr<V, I> nonlocal_;
+    MatrixOptions options_;
+    std::shared_ptr<const matrix::Csr<V, I>> nonlocal_;
     std::shared_ptr<const matrix::Csr<V, I>> local_view_;
+    std::shared_ptr<const LinOp<V>> local_spmv_;
+    std::shared_ptr<const LinOp<V>> nonlocal_spmv_;
     std::shared_ptr<Pattern> pattern_;
     std::shared_ptr<const VectorSpace<V>> space_;
     mutable HaloStats stats_;

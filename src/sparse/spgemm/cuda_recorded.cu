@@ -240,8 +240,11 @@ std::vector<ProductChunk> plan_chunks(const detail::SpgemmState<I>& state, const
     const auto c_ptrs = state.row_ptrs.to_host();
     const long long rows = state.size.rows;
     std::vector<I> a_ptrs(static_cast<std::size_t>(rows) + 1);
-    loom::host_executor()->copy_from(*state.exec, sizeof(I) * (rows + 1), in.a_ptrs,
-                                     a_ptrs.data());
+    const auto stream = stream_of(static_cast<const CudaExecutor&>(*state.exec));
+    LOOM_CUDA_CHECK(cudaMemcpyAsync(a_ptrs.data(), in.a_ptrs, sizeof(I) * (rows + 1),
+                                    cudaMemcpyDeviceToHost, stream),
+                    numeric_where);
+    LOOM_CUDA_CHECK(cudaStreamSynchronize(stream), numeric_where);
     const auto entry_start = [&](long long r) {
         return static_cast<long long>(a_ptrs[r]) + (in.identity ? r : 0);
     };

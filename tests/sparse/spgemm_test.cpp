@@ -675,30 +675,30 @@ TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
     for (const auto& spec : specs) {
         const auto [A, B] = this->operands(spec);
         for (const auto& exec : execs) {
-          for (const bool deterministic : {true, false}) {
-            if (!deterministic && exec->is_host()) continue;  // the same path either way
-            SCOPED_TRACE(exec->name() + " " + this->describe(spec) +
-                         (deterministic ? "" : " non-deterministic"));
-            const bool fast = has_values_only_path(exec);
-            const Csr B_e(exec, B);
-            Handle handle({.deterministic = deterministic});
-            Csr C;
-            sparse::spgemm_symbolic(handle, Csr(exec, A), B_e, C);
-            sparse::spgemm_numeric(handle, Csr(exec, A), B_e, C);
-            EXPECT_EQ(handle.values_only_calls(), 0);
-            this->expect_same(C, sparse::spgemm(A, B));
-            for (int repeat = 1; repeat <= 2; ++repeat) {
-                const auto A2 = this->with_new_values(A, 90 + repeat);
-                C.values().fill(V{1234.5});
-                sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
-                EXPECT_EQ(handle.values_only_calls(), fast ? repeat : 0);
-                EXPECT_EQ(handle.values_path(),
-                          !fast           ? sparse::SpgemmValuesPath::full
-                          : deterministic ? sparse::SpgemmValuesPath::recorded
-                                          : sparse::SpgemmValuesPath::known_columns);
-                this->expect_same(C, sparse::spgemm(A2, B));
+            for (const bool deterministic : {true, false}) {
+                if (!deterministic && exec->is_host()) continue;  // the same path either way
+                SCOPED_TRACE(exec->name() + " " + this->describe(spec) +
+                             (deterministic ? "" : " non-deterministic"));
+                const bool fast = has_values_only_path(exec);
+                const Csr B_e(exec, B);
+                Handle handle({.deterministic = deterministic});
+                Csr C;
+                sparse::spgemm_symbolic(handle, Csr(exec, A), B_e, C);
+                sparse::spgemm_numeric(handle, Csr(exec, A), B_e, C);
+                EXPECT_EQ(handle.values_only_calls(), 0);
+                this->expect_same(C, sparse::spgemm(A, B));
+                for (int repeat = 1; repeat <= 2; ++repeat) {
+                    const auto A2 = this->with_new_values(A, 90 + repeat);
+                    C.values().fill(V{1234.5});
+                    sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
+                    EXPECT_EQ(handle.values_only_calls(), fast ? repeat : 0);
+                    EXPECT_EQ(handle.values_path(),
+                              !fast           ? sparse::SpgemmValuesPath::full
+                              : deterministic ? sparse::SpgemmValuesPath::recorded
+                                              : sparse::SpgemmValuesPath::known_columns);
+                    this->expect_same(C, sparse::spgemm(A2, B));
+                }
             }
-          }
         }
     }
 }

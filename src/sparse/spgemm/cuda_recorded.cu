@@ -134,12 +134,11 @@ __global__ void __launch_bounds__(256)
 }
 
 /// starts[e] = the first sorted multiply-add of entry e (keys sorted), e in [0, entries].
-__global__ void __launch_bounds__(256)
-    entry_starts_kernel(const unsigned* keys, long long products, long long entries,
-                        unsigned* starts)
+__global__ void __launch_bounds__(256) entry_starts_kernel(const unsigned* keys, long long products,
+                                                           long long entries, unsigned* starts)
 {
-    for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-         e <= entries; e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e <= entries;
+         e += static_cast<long long>(gridDim.x) * blockDim.x) {
         long long lo = 0;
         long long hi = products;
         while (lo < hi) {
@@ -173,7 +172,7 @@ __global__ void __launch_bounds__(256)
         V sum(0);
         for (unsigned q = starts[e]; q < starts[e + 1]; ++q) {
             const Product<I> product = products[q];
-            const V factor = product.a < 0            ? V(1)
+            const V factor = product.a < 0         ? V(1)
                              : in.pattern.identity ? scale * in.a_vals[product.a]
                                                    : in.a_vals[product.a];
             sum += factor * in.b_vals[product.b];
@@ -194,7 +193,7 @@ SortedProducts<I> sort_products(const CudaExecutor& exec, const Pattern<I>& in,
     const long long c_entries = chunk.end_entry - chunk.first_entry;
     Array<long long> offsets(self, entries + 1);
     entry_lengths_kernel<<<grid_for(exec, entries, 256, 8), 256, 0, stream>>>(in, chunk, entries,
-                                                                               offsets.data());
+                                                                              offsets.data());
     check_launch(where);
     loom::cuda::exclusive_prefix_sum(exec, offsets.data(), entries + 1);
     Array<unsigned> keys(self, 2 * chunk.products);
@@ -203,8 +202,7 @@ SortedProducts<I> sort_products(const CudaExecutor& exec, const Pattern<I>& in,
                              Array<unsigned>(self, c_entries + 1)};
     const auto missing = static_cast<unsigned>(c_entries);
     locate_products_kernel<<<grid_for(exec, entries, 256, 8), 256, 0, stream>>>(
-        in, chunk, entries, offsets.data(), c_ptrs, c_cols, missing, keys.data(),
-        unsorted.data());
+        in, chunk, entries, offsets.data(), c_ptrs, c_cols, missing, keys.data(), unsorted.data());
     check_launch(where);
     // the keys need the bits of `missing`; a stable sort keeps product order within an entry
     const int end_bit = std::bit_width(static_cast<unsigned>(missing));
@@ -255,8 +253,13 @@ std::vector<ProductChunk> plan_chunks(const detail::SpgemmState<I>& state, const
         chunk.end_entry = c_ptrs[end_row];
         chunk.end_a_entry = entry_start(end_row);
         if (chunk.products > 0) chunks.push_back(chunk);
-        chunk = ProductChunk{end_row, end_row, c_ptrs[end_row], c_ptrs[end_row],
-                             entry_start(end_row), entry_start(end_row), 0};
+        chunk = ProductChunk{end_row,
+                             end_row,
+                             c_ptrs[end_row],
+                             c_ptrs[end_row],
+                             entry_start(end_row),
+                             entry_start(end_row),
+                             0};
     };
     close(0);
     for (long long r = 0; r < rows; ++r) {
@@ -264,8 +267,8 @@ std::vector<ProductChunk> plan_chunks(const detail::SpgemmState<I>& state, const
         if (row_flops >= (1ll << 32)) {
             throw NotSupported(numeric_where,
                                "deterministic values need rows of fewer than 2^32 multiply-adds "
-                               "(row " + std::to_string(r) + " has " +
-                                   std::to_string(row_flops) +
+                               "(row " +
+                                   std::to_string(r) + " has " + std::to_string(row_flops) +
                                    "); set SpgemmOptions::deterministic = false");
         }
         if (chunk.products > 0 && chunk.products + row_flops > max_chunk_products) close(r);
@@ -280,8 +283,9 @@ long long record_bytes(const std::vector<ProductChunk>& chunks)
 {
     long long bytes = 0;
     for (const auto& chunk : chunks) {
-        bytes += chunk.products * static_cast<long long>(sizeof(Product<I>)) +
-                 (chunk.end_entry - chunk.first_entry + 1) * static_cast<long long>(sizeof(unsigned));
+        bytes +=
+            chunk.products * static_cast<long long>(sizeof(Product<I>)) +
+            (chunk.end_entry - chunk.first_entry + 1) * static_cast<long long>(sizeof(unsigned));
     }
     return bytes;
 }
@@ -325,12 +329,11 @@ void recorded_values(const CudaExecutor& exec, const detail::SpgemmState<I>& sta
     }
 }
 
-#define LOOM_INSTANTIATE_SPGEMM_RECORDED_CUDA(V, I)                                            \
-    template void deterministic_values(const CudaExecutor&, detail::SpgemmState<I>&,           \
-                                       CudaPlan<I>&,                                           \
-                                       const Operands<loom::cuda::device_type_t<V>, I>&);      \
-    template void recorded_values(const CudaExecutor&, const detail::SpgemmState<I>&,          \
-                                  const CudaPlan<I>&,                                          \
+#define LOOM_INSTANTIATE_SPGEMM_RECORDED_CUDA(V, I)                                                \
+    template void deterministic_values(const CudaExecutor&, detail::SpgemmState<I>&, CudaPlan<I>&, \
+                                       const Operands<loom::cuda::device_type_t<V>, I>&);          \
+    template void recorded_values(const CudaExecutor&, const detail::SpgemmState<I>&,              \
+                                  const CudaPlan<I>&,                                              \
                                   const Operands<loom::cuda::device_type_t<V>, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_RECORDED_CUDA)
 

@@ -60,6 +60,21 @@ __device__ long long last_at_or_below(long long lo, long long hi, long long x, F
     return lo;
 }
 
+/// The first i in [lo, hi) with values[i] >= value (hi if none), values ascending.
+template <typename T, typename U>
+__device__ long long lower_bound(const T* values, long long lo, long long hi, U value)
+{
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        if (values[mid] < value) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 /// "Entries" of rows [first_row, end_row): A's, each row's preceded by the identity's for
 /// the Jacobi product, numbered from the chunk's first. Entry x lies in row `row` and selects
 /// B's row `selected` (a = -1 for the identity, else A's entry).
@@ -116,16 +131,7 @@ __global__ void __launch_bounds__(256)
         long long p = offsets[x];
         for (long long j = in.b_ptrs[entry.selected]; j < in.b_ptrs[entry.selected + 1]; ++j, ++p) {
             const I col = in.b_cols[j];
-            long long lo = row_first;
-            long long hi = row_end;
-            while (lo < hi) {
-                const long long mid = lo + (hi - lo) / 2;
-                if (c_cols[mid] < col) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
+            const long long lo = lower_bound(c_cols, row_first, row_end, col);
             const bool found = lo < row_end && c_cols[lo] == col;
             keys[p] = found ? static_cast<unsigned>(lo - chunk.first_entry) : missing;
             products[p] = {static_cast<I>(entry.a), static_cast<I>(j)};
@@ -139,17 +145,7 @@ __global__ void __launch_bounds__(256) entry_starts_kernel(const unsigned* keys,
 {
     for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e <= entries;
          e += static_cast<long long>(gridDim.x) * blockDim.x) {
-        long long lo = 0;
-        long long hi = products;
-        while (lo < hi) {
-            const long long mid = lo + (hi - lo) / 2;
-            if (keys[mid] < e) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        starts[e] = static_cast<unsigned>(lo);
+        starts[e] = static_cast<unsigned>(lower_bound(keys, 0, products, static_cast<unsigned>(e)));
     }
 }
 
@@ -301,13 +297,18 @@ void deterministic_values(const CudaExecutor& exec, detail::SpgemmState<I>& stat
     if (!state.recorded && state.record_limit > 0) {
         const auto bytes = record_bytes<I>(chunks);
         if (bytes <= state.record_limit) {
-            auto record = std::make_shared<CudaRecord<I>>();
-            for (const auto& chunk : chunks) {
-                record->chunks.push_back(
-                    sort_products(exec, in.pattern, chunk, in.c_ptrs, in.c_cols));
+            try {
+                auto record = std::make_shared<CudaRecord<I>>();
+                for (const auto& chunk : chunks) {
+                    record->chunks.push_back(
+                        sort_products(exec, in.pattern, chunk, in.c_ptrs, in.c_cols));
+                }
+                state.recorded = std::move(record);
+                state.recorded_bytes = bytes;
+            } catch (const AllocationError&) {
+                // the record only saves time on later calls; the chunks one at a time below
+                // need less memory
             }
-            state.recorded = std::move(record);
-            state.recorded_bytes = bytes;
         }
     }
     if (state.recorded) {

@@ -23,6 +23,7 @@
 #include <bit>
 #include <limits>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "base/instantiate.hpp"
@@ -485,8 +486,12 @@ void spgemm_numeric(const OmpExecutor&, detail::SpgemmState<I>& state,
     const auto record_bytes = static_cast<size_type>(sizeof(I)) * state.multiply_adds;
     if (state.sort_output && !state.recorded && state.record_limit > 0 &&
         record_bytes <= state.record_limit) {
-        state.recorded = record_positions(state, partition, A, B, C);
-        state.recorded_bytes = record_bytes;
+        try {
+            state.recorded = record_positions(state, partition, A, B, C);
+            state.recorded_bytes = record_bytes;
+        } catch (const std::bad_alloc&) {
+            // the record only saves time on later calls; without it they run the full phase
+        }
     }
 }
 

@@ -161,6 +161,8 @@ struct Measurement {
     std::optional<Timing> symbolic;
     std::optional<Timing> numeric;        ///< the first numeric call after the symbolic phase
     std::optional<Timing> numeric_reuse;  ///< a repeated call, C's columns known (if any)
+    std::string reuse_path = "-";         ///< how the repeated call computed values
+    size_type recorded_bytes = 0;         ///< what its handle kept for that
     Timing total;
 };
 
@@ -227,6 +229,8 @@ Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr
         sparse::spgemm_numeric(handle, A, A, C);
         C.values().fill(V(std::numeric_limits<remove_complex_t<V>>::quiet_NaN()));
         sparse::spgemm_numeric(handle, A, A, C);
+        m.reuse_path = sparse::to_string(handle.values_path());
+        m.recorded_bytes = handle.recorded_bytes();
         if (handle.values_only_calls() > 0) {
             check(kernel + " (numeric reuse)", C, oracle, m, exec);
             m.numeric_reuse = time_kernel(
@@ -301,10 +305,17 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         (is_complex_v<V> ? 8.0 : 2.0) * static_cast<double>(oracle.multiply_adds());
 
     std::vector<Measurement> results;
-    results.push_back(measure_loom(
-        options.sort_output ? "loom" : "loom/unsorted", false, A_exec,
-        {.algorithm = sparse::SpgemmAlgorithm::native, .sort_output = options.sort_output},
-        oracle, options));
+    const sparse::SpgemmOptions native{.algorithm = sparse::SpgemmAlgorithm::native,
+                                       .sort_output = options.sort_output,
+                                       .reuse_memory_limit = options.reuse_memory_limit};
+    results.push_back(measure_loom(options.sort_output ? "loom" : "loom/unsorted", false, A_exec,
+                                   native, oracle, options));
+    if (!exec->is_host() && options.sort_output) {
+        // what the determinism costs: the atomic adds in arrival order, kept as they land
+        auto atomic = native;
+        atomic.deterministic = false;
+        results.push_back(measure_loom("loom/atomic", false, A_exec, atomic, oracle, options));
+    }
     std::string peer_note;
     if (options.peer == Peer::cusparse) {
         try {
@@ -350,7 +361,7 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     const std::string vs = options.peer == Peer::none ? "peer" : to_string(options.peer);
     Table table({"kernel", "symbolic [ms]", "numeric [ms]", "reuse [ms]", "total [ms]", "GFLOP/s",
                  "numeric GFLOP/s", "total vs " + vs, "numeric vs " + vs, "reuse vs " + vs,
-                 "rel. error"});
+                 "reuse path", "rel. error"});
     auto json_results = nlohmann::ordered_json::array();
     const auto ratio = [&](const std::optional<Timing>& mine, const std::optional<Timing>& theirs) {
         return mine && theirs ? std::optional<double>(theirs->median / mine->median)
@@ -375,6 +386,9 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
                        fmt::format("{:.2f}", flops / m.total.median / 1e9),
                        m.numeric ? fmt::format("{:.2f}", flops / m.numeric->median / 1e9) : "-",
                        format_ratio(vs_total), format_ratio(vs_numeric), format_ratio(vs_reuse),
+                       m.recorded_bytes > 0
+                           ? fmt::format("{} {:.2f} GB", m.reuse_path, m.recorded_bytes / 1e9)
+                           : m.reuse_path,
                        fmt::format("{:.1e}", m.error)});
         json_results.push_back(
             {{"kernel", m.kernel},
@@ -382,6 +396,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
              {"symbolic", timing_json(m.symbolic, flops)},
              {"numeric", timing_json(m.numeric, flops)},
              {"numeric_reuse", timing_json(m.numeric_reuse, flops)},
+             {"reuse_path", m.reuse_path},
+             {"recorded_bytes", m.recorded_bytes},
              {"total", timing_json(total, flops)},
              {"total_speedup_vs_peer",
               vs_total ? nlohmann::ordered_json(*vs_total) : nlohmann::ordered_json()},
@@ -395,11 +411,13 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     table.print();
     fmt::print(
         "\nnumeric: the full numeric phase (C's columns and values), as every call of a "
-        "handle with reuse_columns off (a handle that reuses them adds one pass over C's "
-        "pattern to its first call, which records C's fingerprint). reuse: numeric repeated "
-        "on the same handle and C, whose columns that call wrote (Loom on CUDA with sorted "
-        "rows: C's fingerprint from its plan cache, then the light rows' values only; '-' "
-        "where the backend has no such path).\n");
+        "handle with reuse_columns off (a handle that reuses them adds to its first call one "
+        "pass over C's pattern, which records C's fingerprint, and the record of where each "
+        "multiply-add lands in C). reuse: numeric repeated on the same handle and C, whose "
+        "columns that call wrote (reuse path 'recorded': values only from the record, every "
+        "row; 'known-columns': CUDA without determinism, the light rows' values only; 'full': "
+        "no values-only path, '-' in the reuse column). loom/atomic: Loom with "
+        "SpgemmOptions::deterministic off (atomic adds in arrival order).\n");
     if (options.peer == Peer::cusparse) {
         fmt::print(
             "cusparse's numeric is cusparseSpGEMMreuse_compute, which keeps C's columns "

@@ -30,6 +30,8 @@ struct SpgemmBenchOptions {
     /// The reference checks whole products up to this many multiply-adds; beyond, a sample of
     /// rows spread evenly over C that stays below it.
     size_type check_limit = 20'000'000;
+    /// SpgemmOptions::reuse_memory_limit of Loom's handles.
+    size_type reuse_memory_limit = size_type{8} << 30;
 };
 
 /// Runs the benchmark for A * A (A on any executor), prints the report on stdout and returns

@@ -3,6 +3,7 @@
 // matrices, and the argument checks.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <random>
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "support/executors.hpp"
@@ -26,6 +28,13 @@ using loom::dim2;
 using loom::size_type;
 namespace matrix = loom::matrix;
 namespace sparse = loom::sparse;
+
+/// Whether repeated numeric calls on exec compute values only (every backend but the
+/// reference, the oracle, which always runs the full phase).
+bool has_values_only_path(const std::shared_ptr<const loom::Executor>& exec)
+{
+    return exec->kind() != loom::ExecKind::reference;
+}
 
 /// A product's operands: A is rows x inner, B inner x cols.
 struct ProductSpec {
@@ -646,10 +655,11 @@ TYPED_TEST(Spgemm, JacobiFusedRefusesZeroDiagonal)
     }
 }
 
-/// Repeated numeric calls on CUDA with sorted rows compute values only once C's columns are
-/// those the handle wrote, over light rows (narrow B, addressed directly; wide B, hashed)
-/// and long rows (up to the bitmap path): every value rewritten (C's values are poisoned
-/// first) and equal to the reference. Host backends never take that path.
+/// Repeated numeric calls with sorted rows compute values only once C's columns are those the
+/// handle wrote, over light rows (narrow B, addressed directly; wide B, hashed) and long rows
+/// (up to the bitmap path): every value rewritten (C's values are poisoned first) and equal
+/// to the reference. OpenMP and CUDA by the recorded positions; CUDA also without
+/// determinism (the known-columns lookup of the light rows). The reference never does.
 TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
 {
     using V = typename TestFixture::V;
@@ -665,21 +675,29 @@ TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
     for (const auto& spec : specs) {
         const auto [A, B] = this->operands(spec);
         for (const auto& exec : execs) {
-            SCOPED_TRACE(exec->name() + " " + this->describe(spec));
-            const bool fast = !exec->is_host();
-            const Csr B_e(exec, B);
-            Handle handle;
-            Csr C;
-            sparse::spgemm_symbolic(handle, Csr(exec, A), B_e, C);
-            sparse::spgemm_numeric(handle, Csr(exec, A), B_e, C);
-            EXPECT_EQ(handle.values_only_calls(), 0);
-            this->expect_same(C, sparse::spgemm(A, B));
-            for (int repeat = 1; repeat <= 2; ++repeat) {
-                const auto A2 = this->with_new_values(A, 90 + repeat);
-                C.values().fill(V{1234.5});
-                sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
-                EXPECT_EQ(handle.values_only_calls(), fast ? repeat : 0);
-                this->expect_same(C, sparse::spgemm(A2, B));
+            for (const bool deterministic : {true, false}) {
+                if (!deterministic && exec->is_host()) continue;  // the same path either way
+                SCOPED_TRACE(exec->name() + " " + this->describe(spec) +
+                             (deterministic ? "" : " non-deterministic"));
+                const bool fast = has_values_only_path(exec);
+                const Csr B_e(exec, B);
+                Handle handle({.deterministic = deterministic});
+                Csr C;
+                sparse::spgemm_symbolic(handle, Csr(exec, A), B_e, C);
+                sparse::spgemm_numeric(handle, Csr(exec, A), B_e, C);
+                EXPECT_EQ(handle.values_only_calls(), 0);
+                this->expect_same(C, sparse::spgemm(A, B));
+                for (int repeat = 1; repeat <= 2; ++repeat) {
+                    const auto A2 = this->with_new_values(A, 90 + repeat);
+                    C.values().fill(V{1234.5});
+                    sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
+                    EXPECT_EQ(handle.values_only_calls(), fast ? repeat : 0);
+                    EXPECT_EQ(handle.values_path(),
+                              !fast           ? sparse::SpgemmValuesPath::full
+                              : deterministic ? sparse::SpgemmValuesPath::recorded
+                                              : sparse::SpgemmValuesPath::known_columns);
+                    this->expect_same(C, sparse::spgemm(A2, B));
+                }
             }
         }
     }
@@ -719,13 +737,13 @@ TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
             this->expect_same(C, expected);
             // C's columns restored by that full call: values only again
             sparse::spgemm_numeric(handle, A_e, B_e, C);
-            EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+            EXPECT_EQ(handle.values_only_calls(), has_values_only_path(exec) ? 1 : 0);
             this->expect_same(C, expected);
             // another C of the same size, never written by a numeric call
             Csr other(exec, C.size(), C.nnz());
             other.col_idxs().fill(I{0});
             sparse::spgemm_numeric(handle, A_e, B_e, other);
-            EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+            EXPECT_EQ(handle.values_only_calls(), has_values_only_path(exec) ? 1 : 0);
             this->expect_same(other, expected);
         }
         // a handle that declines the reuse writes columns on every call
@@ -793,9 +811,126 @@ TYPED_TEST(Spgemm, ValuesOnlyPathSortedPlainAndJacobi)
         const auto B2 = this->with_new_values(B, 87);
         C.values().fill(V{-7});
         sparse::spgemm_jacobi_numeric(handle, omega, Csr(exec, J2), Csr(exec, B2), C);
-        EXPECT_EQ(handle.values_only_calls(), exec->is_host() ? 0 : 1);
+        EXPECT_EQ(handle.values_only_calls(), has_values_only_path(exec) ? 1 : 0);
         this->expect_same(C, sparse::spgemm(jacobi_operator(J2, omega, d_of(J2)), B2));
     }
+}
+
+/// The same bits: values compared by their representation (-0 is not +0).
+template <typename V>
+bool same_bits(const std::vector<V>& a, const std::vector<V>& b)
+{
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0);
+}
+
+/// A repeated numeric call computes values only from what the first one recorded, and they
+/// are bitwise those of a fresh handle's full phase on the same operands (deterministic
+/// default), on every awkward shape and on generated real matrices (27-point stencil,
+/// power-law), plain and Jacobi-fused.
+TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    std::vector<std::pair<Csr, Csr>> cases;
+    for (const auto& spec : product_specs()) {
+        // the long rows of the last spec stand for those of the two before it (CI time)
+        if (spec.rows < 3000 || spec.rows == 5000) cases.push_back(this->operands(spec));
+    }
+    const auto stencil = matrix::generate_csr<V, I>(this->ref, "poisson3d:6:27");
+    const auto powerlaw = matrix::generate_csr<V, I>(this->ref, "powerlaw:2000:8:3");
+    cases.emplace_back(stencil, stencil);
+    cases.emplace_back(powerlaw, powerlaw);
+    for (const auto& exec : loom::test::backends()) {
+        for (const auto& [A, B] : cases) {
+            SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " * " +
+                         loom::to_string(B.size()));
+            Handle handle;
+            Csr C;
+            sparse::spgemm_symbolic(handle, Csr(exec, A), Csr(exec, B), C);
+            sparse::spgemm_numeric(handle, Csr(exec, A), Csr(exec, B), C);
+            EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
+            EXPECT_EQ(handle.recorded_bytes() > 0, C.nnz() > 0);
+            const auto A2 = this->with_new_values(A, 5);
+            const auto B2 = this->with_new_values(B, 6);
+            C.values().fill(V{-3});
+            sparse::spgemm_numeric(handle, Csr(exec, A2), Csr(exec, B2), C);
+            if (C.nnz() > 0) EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
+            const auto fresh = this->product(exec, A2, B2);
+            EXPECT_EQ(C.col_idxs().to_host(), fresh.col_idxs().to_host());
+            EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
+            this->expect_same(C, sparse::spgemm(A2, B2));
+        }
+        SCOPED_TRACE(exec->name() + " Jacobi");
+        const V omega{0.5};
+        const std::vector<V> d(static_cast<std::size_t>(stencil.rows()), V{0.25});
+        const loom::Array<V> d_e(exec, d);
+        const Csr S(exec, stencil);
+        Handle handle;
+        Csr C;
+        sparse::spgemm_jacobi_symbolic(handle, S, S, C);
+        sparse::spgemm_jacobi_numeric(handle, omega, d_e, S, S, C);
+        const Csr S2(exec, this->with_new_values(stencil, 7));
+        sparse::spgemm_jacobi_numeric(handle, omega, d_e, S2, S2, C);
+        EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
+        Handle fresh_handle;
+        Csr fresh;
+        sparse::spgemm_jacobi_symbolic(fresh_handle, S2, S2, fresh);
+        sparse::spgemm_jacobi_numeric(fresh_handle, omega, d_e, S2, S2, fresh);
+        EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
+        const Csr S2_ref(this->ref, S2);
+        this->expect_same(C, sparse::spgemm_jacobi(omega, loom::Array<V>(this->ref, d), S2_ref,
+                                                   S2_ref));
+    }
+}
+
+/// A handle records only within SpgemmOptions::reuse_memory_limit (and with reuse_columns);
+/// without a record every call runs the full phase, with the same result. The reference
+/// records nothing.
+TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
+{
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    const auto [A, B] = this->operands({200, 300, 150, 6, 5, false, false, true, 88});
+    const auto expected = sparse::spgemm(A, B);
+    auto execs = loom::test::backends();
+    execs.push_back(this->ref);
+    for (const auto& exec : execs) {
+        SCOPED_TRACE(exec->name());
+        const Csr A_e(exec, A);
+        const Csr B_e(exec, B);
+        const auto run = [&](sparse::SpgemmOptions options) {
+            Handle handle(options);
+            Csr C;
+            sparse::spgemm_symbolic(handle, A_e, B_e, C);
+            for (int repeat = 0; repeat < 3; ++repeat) {
+                sparse::spgemm_numeric(handle, A_e, B_e, C);
+                this->expect_same(C, expected);
+            }
+            return handle;
+        };
+        const auto small = run({.reuse_memory_limit = 16});
+        EXPECT_EQ(small.recorded_bytes(), 0);
+        EXPECT_EQ(small.values_only_calls(), 0);
+        EXPECT_EQ(small.values_path(), sparse::SpgemmValuesPath::full);
+        const auto declined = run({.reuse_columns = false});
+        EXPECT_EQ(declined.recorded_bytes(), 0);
+        EXPECT_EQ(declined.values_only_calls(), 0);
+        const auto recording = run({});
+        if (has_values_only_path(exec)) {
+            EXPECT_GE(recording.recorded_bytes(),
+                      recording.multiply_adds() * static_cast<size_type>(sizeof(I)));
+            EXPECT_EQ(recording.values_only_calls(), 2);
+            EXPECT_EQ(recording.values_path(), sparse::SpgemmValuesPath::recorded);
+        } else {
+            EXPECT_EQ(recording.recorded_bytes(), 0);
+            EXPECT_EQ(recording.values_only_calls(), 0);
+        }
+    }
+    EXPECT_STREQ(sparse::to_string(sparse::SpgemmValuesPath::recorded), "recorded");
 }
 
 TYPED_TEST(Spgemm, BadInputsAreRefused)

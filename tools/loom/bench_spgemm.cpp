@@ -17,6 +17,7 @@ struct SpgemmBenchCli {
     std::string peer = "none";
     bool unsorted = false;
     size_type check_limit = 20'000'000;
+    double reuse_limit_gib = 8;
     BenchRun run{5};
 };
 
@@ -29,6 +30,7 @@ int run_bench(const SpgemmBenchCli& cli)
     options.matrix_name = cli.source.name();
     options.sort_output = !cli.unsorted;
     options.check_limit = cli.check_limit;
+    options.reuse_memory_limit = static_cast<size_type>(cli.reuse_limit_gib * (1 << 30));
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
         write_json(cli.run.json, bench::bench_spgemm(cli.source.build<V>(), options));
         return exit_ok;
@@ -48,6 +50,11 @@ Runner setup(CLI::App& sub)
     sub.add_option("--check-limit", cli->check_limit,
                    "Multiply-adds the reference check may cost; beyond, a sample of rows")
         ->check(positive_number())
+        ->capture_default_str();
+    sub.add_option("--reuse-limit", cli->reuse_limit_gib,
+                   "GiB a handle may keep for values-only repeated numeric calls "
+                   "(SpgemmOptions::reuse_memory_limit)")
+        ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
     sub.footer(fmt::format(
         "Every kernel's C is first checked against the reference backend (error relative to\n"

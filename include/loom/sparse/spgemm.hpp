@@ -45,6 +45,29 @@ constexpr NameTable<SpgemmAlgorithm> names_of(SpgemmAlgorithm)
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text);
 const char* to_string(SpgemmAlgorithm algorithm);
 
+/// How a numeric call of a handle computed C's values (SpgemmHandle::values_path()).
+enum class SpgemmValuesPath {
+    /// C's columns found again (hashing, sorting) and written with the values.
+    full,
+    /// Light rows looked their products' columns up in C's known columns (CUDA with
+    /// `deterministic` off); the other rows as `full`.
+    known_columns,
+    /// Values only, every row: each multiply-add's place in C was recorded by the first
+    /// numeric call (SpgemmOptions::reuse_memory_limit), no hashing, no column written.
+    recorded,
+};
+
+inline constexpr Name<SpgemmValuesPath> spgemm_values_path_names[] = {
+    {SpgemmValuesPath::full, "full", "columns and values computed again"},
+    {SpgemmValuesPath::known_columns, "known-columns", "light rows look up C's known columns"},
+    {SpgemmValuesPath::recorded, "recorded", "values only, from recorded positions"},
+};
+constexpr NameTable<SpgemmValuesPath> names_of(SpgemmValuesPath)
+{
+    return {"SpGEMM values path", spgemm_values_path_names};
+}
+const char* to_string(SpgemmValuesPath path);
+
 struct SpgemmOptions {
     SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic;
     /// Columns ascending within every row of C. false leaves the order to the kernel, which
@@ -58,6 +81,19 @@ struct SpgemmOptions {
     /// kernels have no such path). false: every numeric call writes columns and values, and
     /// the handle keeps no fingerprint of C.
     bool reuse_columns = true;
+    /// Run-to-run bitwise identical values on one executor and thread count: every entry of
+    /// C is summed in one fixed order (the order of its multiply-adds). The host kernels are
+    /// so by construction; on CUDA (sorted rows) it costs a pass that sums each entry's
+    /// multiply-adds in order after the hashing kernels found C's columns, unless a record
+    /// (below) serves the call. false: CUDA keeps the atomic adds, whose order may vary.
+    bool deterministic = true;
+    /// Bytes a handle may keep so that repeated numeric calls compute values only, for
+    /// every row (native kernels with sort_output and reuse_columns, OpenMP and CUDA): the
+    /// first numeric call records where in C each multiply-add lands (OpenMP: one index
+    /// per multiply-add; CUDA: the A and B entries of every multiply-add in C's order, two
+    /// indices each, plus one offset per entry of C). Above this limit nothing is recorded
+    /// and every call runs the full phase; SpgemmHandle::recorded_bytes() says what was kept.
+    size_type reuse_memory_limit = size_type{8} << 30;
 };
 
 namespace detail {
@@ -93,6 +129,11 @@ public:
     /// Numeric calls since the symbolic phase that computed values only, C's columns being
     /// those this handle wrote before (see SpgemmOptions::reuse_columns).
     size_type values_only_calls() const;
+    /// How the last numeric call computed C's values (`full` before the first).
+    SpgemmValuesPath values_path() const;
+    /// Bytes kept for values-only calls (0: nothing recorded, see
+    /// SpgemmOptions::reuse_memory_limit).
+    size_type recorded_bytes() const;
 };
 
 /// The pattern of C = A * B: C becomes an A.rows() x B.cols() matrix on A's executor with

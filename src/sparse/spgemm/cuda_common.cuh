@@ -26,8 +26,10 @@
 //   team: each thread loads one entry, a team scan of the B row lengths gives the product
 //   ranges, and thread t takes products t, t + G, ... (binary search for its entry).
 //
-// Every launch is on the executor's stream and checked. Values are summed with atomics in
-// an order that can differ between runs (last-bit differences for floating point).
+// Every launch is on the executor's stream and checked. The kernels above sum values with
+// atomics in an order that can differ between runs (last-bit differences); with
+// SpgemmOptions::deterministic (the default, sorted rows) cuda_recorded.cu then sums every
+// entry again in product order, or a handle's record does it alone on repeated calls.
 //
 // Files: this header is private to the cuda*.cu files beside it and holds what they share:
 // the configuration, the teams that spread a row's products over their threads, the
@@ -37,6 +39,7 @@
 //   cuda_numeric.cu   light rows' columns and values, the numeric phase
 //   cuda_heavy.cu     heavy rows through bitmaps of B's columns (both phases)
 //   cuda_hash.cu      heavy rows with a wide B through two-level hash tables (both phases)
+//   cuda_recorded.cu  deterministic values: each entry summed over its multiply-adds in order
 //   cuda_jacobi.cu    the inverse diagonal of the Jacobi product
 //   cuda.cu           the pattern checksum
 // The hash tables, the row grouping and the team scans are base/cuda's (hash_table.cuh,
@@ -391,12 +394,32 @@ struct HashPlan {
     long long max_entries = 0;
 };
 
+/// Multiply-adds sorted for deterministic values at a time, at most (a longer row alone):
+/// bounds the sort's scratch (~24 bytes each for int32) to ~1.5 GiB.
+constexpr long long max_chunk_products = 1ll << 26;
+
+/// Rows [first_row, end_row), their entries of C [first_entry, end_entry), their entries of A
+/// (with the Jacobi product's identity before each row's, numbered as in entry_start) and
+/// their multiply-adds, for the deterministic values (cuda_recorded.cu).
+struct ProductChunk {
+    long long first_row;
+    long long end_row;
+    long long first_entry;
+    long long end_entry;
+    long long first_a_entry;
+    long long end_a_entry;
+    long long products;
+};
+
 /// What the numeric phase keeps in the handle.
 template <typename I>
 struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
     HashPlan hash;  ///< the second-level tables of the rows in hash_group
+    /// The rows cut into chunks for the deterministic values (made by the first numeric call
+    /// that needs them).
+    std::vector<ProductChunk> product_chunks;
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
@@ -432,5 +455,17 @@ HashPlan plan_numeric_hash(const CudaExecutor& exec, const RowGroups<I>& groups,
 template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
+
+/// cuda_recorded.cu: C's values summed per entry in product order (C's columns in place,
+/// sorted), from state.recorded, or else a record made now: kept in state.recorded when it
+/// fits state.record_limit, dropped after use otherwise.
+template <typename V, typename I>
+void deterministic_values(const CudaExecutor& exec, detail::SpgemmState<I>& state,
+                          CudaPlan<I>& plan, const Operands<V, I>& in);
+
+/// cuda_recorded.cu: C's values from state.recorded (values only).
+template <typename V, typename I>
+void recorded_values(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                     const CudaPlan<I>& plan, const Operands<V, I>& in);
 
 }  // namespace loom::sparse::cuda::spgemm_kernels

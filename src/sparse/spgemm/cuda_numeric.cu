@@ -247,58 +247,77 @@ namespace loom::sparse::cuda {
 namespace {
 
 template <typename V, typename I>
-void numeric_phase(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C, bool known_columns)
+spgemm_kernels::Operands<loom::cuda::device_type_t<V>, I> operands(
+    const detail::SpgemmState<I>& state, const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+    const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
-    using namespace spgemm_kernels;
     using loom::cuda::as_device;
     using DV = loom::cuda::device_type_t<V>;
-    const auto& plan = *static_cast<const CudaPlan<I>*>(state.backend.get());
-    const Operands<DV, I> in{
-        {A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(), B.col_idxs().data(),
-         jacobi != nullptr},
-        as_device(A.values().data()),
-        as_device(B.values().data()),
-        jacobi ? as_device(jacobi->d_inv) : nullptr,
-        jacobi ? static_cast<long long>(jacobi->stride) : 0,
-        jacobi ? as_device(jacobi->omega) : DV(0),
-        state.row_ptrs.data(),
-        C.col_idxs().data(),
-        as_device(C.values().data())};
-    numeric(exec, plan, in, state.sort_output, light_groups_for(max_numeric_table<V, I>()),
-            known_columns);
+    return {{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(), B.col_idxs().data(),
+             jacobi != nullptr},
+            as_device(A.values().data()),
+            as_device(B.values().data()),
+            jacobi ? as_device(jacobi->d_inv) : nullptr,
+            jacobi ? static_cast<long long>(jacobi->stride) : 0,
+            jacobi ? as_device(jacobi->omega) : DV(0),
+            state.row_ptrs.data(),
+            C.col_idxs().data(),
+            as_device(C.values().data())};
+}
+
+template <typename I>
+spgemm_kernels::CudaPlan<I>& plan_of(const detail::SpgemmState<I>& state)
+{
+    return *static_cast<spgemm_kernels::CudaPlan<I>*>(state.backend.get());
 }
 
 }  // namespace
 
 template <typename V, typename I>
-void spgemm_numeric(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                     const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                     const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
-    numeric_phase(exec, state, A, B, jacobi, C, false);
+    using namespace spgemm_kernels;
+    auto& plan = plan_of(state);
+    const auto in = operands(state, A, B, jacobi, C);
+    numeric(exec, plan, in, state.sort_output, light_groups_for(max_numeric_table<V, I>()), false);
+    // the kernels' atomic adds land in any order; sum every entry again in a fixed one
+    if (state.sort_output && state.deterministic) deterministic_values(exec, state, plan, in);
 }
 
 template <typename V, typename I>
-void spgemm_numeric_values(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                           const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                                  const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                  const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
+    using namespace spgemm_kernels;
     if (!state.sort_output) {
-        throw NotSupported(spgemm_kernels::numeric_where,
-                           "the values-only numeric phase needs sorted rows");
+        throw NotSupported(numeric_where, "the values-only numeric phase needs sorted rows");
     }
-    numeric_phase(exec, state, A, B, jacobi, C, true);
+    numeric(exec, plan_of(state), operands(state, A, B, jacobi, C), true,
+            light_groups_for(max_numeric_table<V, I>()), true);
+}
+
+template <typename V, typename I>
+void spgemm_numeric_recorded(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                             const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    spgemm_kernels::recorded_values(exec, state, plan_of(state),
+                                    operands(state, A, B, jacobi, C));
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA(V, I)                                             \
-    template void spgemm_numeric(const CudaExecutor&, const detail::SpgemmState<I>&,           \
+    template void spgemm_numeric(const CudaExecutor&, detail::SpgemmState<I>&,                 \
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);         \
-    template void spgemm_numeric_values(const CudaExecutor&, const detail::SpgemmState<I>&,    \
-                                        const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,    \
-                                        const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
+    template void spgemm_numeric_known_columns(                                                \
+        const CudaExecutor&, const detail::SpgemmState<I>&, const matrix::Csr<V, I>&,          \
+        const matrix::Csr<V, I>&, const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);        \
+    template void spgemm_numeric_recorded(const CudaExecutor&, const detail::SpgemmState<I>&,  \
+                                          const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,  \
+                                          const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -42,6 +42,16 @@ struct SpgemmState {
     std::optional<PatternFingerprint> written_c;
     /// Numeric calls that took the values-only path (SpgemmHandle::values_only_calls).
     size_type values_only_calls = 0;
+    SpgemmValuesPath values_path = SpgemmValuesPath::full;
+    /// SpgemmOptions::deterministic (CUDA sums every entry in product order).
+    bool deterministic = true;
+    /// Bytes the numeric phase may keep in `recorded` (0: never records; a one-shot product).
+    size_type record_limit = 0;
+    /// Where in C each multiply-add lands, as the backend's values-only numeric phase needs
+    /// it (spgemm_numeric_recorded); made by a full numeric call with sorted rows when it
+    /// fits record_limit, for C's columns as that call wrote them. Null: none.
+    std::shared_ptr<void> recorded;
+    size_type recorded_bytes = 0;
 };
 
 /// The row scaling of the Jacobi-fused product: row i of C is B_i + s_i * (A B)_i with
@@ -67,9 +77,10 @@ struct JacobiScaling {
     template <typename V, typename I>                                                         \
     int64 inverse_diagonal(const Exec& exec, const matrix::Csr<V, I>& A, Array<V>& d_inv);   \
     /* C's columns and values; C has the size, nnz and row pointers of the state. jacobi */   \
-    /* is null for the plain product, with a handle of the matching symbolic phase */         \
+    /* is null for the plain product, with a handle of the matching symbolic phase. May */    \
+    /* record the products' positions into state.recorded (see there) */                     \
     template <typename V, typename I>                                                         \
-    void spgemm_numeric(const Exec& exec, const detail::SpgemmState<I>& state,               \
+    void spgemm_numeric(const Exec& exec, detail::SpgemmState<I>& state,                     \
                         const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,              \
                         const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 
@@ -78,6 +89,14 @@ LOOM_DECLARE_SPGEMM_KERNELS(ReferenceExecutor);
 }
 namespace loom::sparse::omp {
 LOOM_DECLARE_SPGEMM_KERNELS(OmpExecutor);
+
+/// C's values from state.recorded (made by spgemm_numeric of this state, C's columns as that
+/// call wrote them): no hashing, no sorting, no column written; the same sums in the same
+/// order as spgemm_numeric, so the same bits.
+template <typename V, typename I>
+void spgemm_numeric_recorded(const OmpExecutor& exec, const detail::SpgemmState<I>& state,
+                             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                             const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
 }
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
@@ -86,10 +105,18 @@ LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
 /// this state wrote (state.sort_output, so every row sorted): the light rows look each
 /// product's column up in C's row and write values only (no hashing, sorting or column
 /// writes); the other rows run as in spgemm_numeric (which rewrites the same columns).
+/// Atomic adds: not deterministic (the path of SpgemmOptions::deterministic = false).
 template <typename V, typename I>
-void spgemm_numeric_values(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                           const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                           const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
+void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                                  const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                                  const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
+
+/// C's values from state.recorded (cuda_recorded.cu): every entry of C summed over its
+/// multiply-adds in product order by one thread; deterministic, every row class alike.
+template <typename V, typename I>
+void spgemm_numeric_recorded(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+                             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                             const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
 
 // cuSPARSE (cusparse.cu), SpgemmAlgorithm::vendor.
 
@@ -119,6 +146,6 @@ matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I
                                     Array<V>&);                                                \
     template void spgemm_symbolic(const Exec&, const matrix::Csr<V, I>&,                       \
                                   const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);    \
-    template void spgemm_numeric(const Exec&, const detail::SpgemmState<I>&,                   \
+    template void spgemm_numeric(const Exec&, detail::SpgemmState<I>&,                         \
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);

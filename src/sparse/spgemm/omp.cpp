@@ -23,6 +23,7 @@
 #include <bit>
 #include <limits>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "base/instantiate.hpp"
@@ -303,6 +304,71 @@ void multiply_rows_hashed(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B
     }
 }
 
+// ------------------------------------------------------------------ recorded positions
+
+/// Where every multiply-add of the product lands in C (an index into C's entries), in the
+/// order the numeric phase visits them: row by row, the entries of A's row (the identity's
+/// first), each one's row of B in order. The values-only phase then needs no hashing.
+template <typename I>
+struct Recorded {
+    std::vector<I> positions;
+    std::vector<size_type> piece_starts;  ///< first multiply-add of every piece (pieces + 1)
+};
+
+/// The sum's starting value that changes no addend's bits: -0 (+0 + -0 would give +0), so
+/// that adding the first multiply-add to it gives exactly what assigning it gives.
+template <typename V>
+V additive_identity()
+{
+    using R = remove_complex_t<V>;
+    if constexpr (is_complex_v<V>) {
+        return V(-R(0), -R(0));
+    } else {
+        return -R(0);
+    }
+}
+
+/// Records the positions of the multiply-adds of C = A * B (or (I + A) * B) whose rows C
+/// now holds, sorted.
+template <typename V, typename I>
+std::shared_ptr<Recorded<I>> record_positions(const detail::SpgemmState<I>& state,
+                                              const Partition& partition,
+                                              const matrix::Csr<V, I>& A,
+                                              const matrix::Csr<V, I>& B,
+                                              const matrix::Csr<V, I>& C)
+{
+    auto recorded = std::make_shared<Recorded<I>>();
+    recorded->positions.resize(static_cast<std::size_t>(state.multiply_adds));
+    recorded->piece_starts.assign(static_cast<std::size_t>(partition.pieces()) + 1, 0);
+    for (int p = 0; p < partition.pieces(); ++p) {
+        size_type flops = 0;
+        for (auto r = partition.row_starts[p]; r < partition.row_starts[p + 1]; ++r) {
+            flops += state.row_flops.data()[r];
+        }
+        recorded->piece_starts[p + 1] = recorded->piece_starts[p] + flops;
+    }
+    const I* b_ptrs = B.row_ptrs().data();
+    const I* b_cols = B.col_idxs().data();
+    const I* c_ptrs = state.row_ptrs.data();
+    const I* c_cols = C.col_idxs().data();
+    I* positions = recorded->positions.data();
+    for_each_piece(partition.pieces(), [&](int p) {
+        auto q = recorded->piece_starts[p];
+        for (auto r = partition.row_starts[p]; r < partition.row_starts[p + 1]; ++r) {
+            const I* first = c_cols + c_ptrs[r];
+            const I* last = c_cols + c_ptrs[r + 1];
+            for_each_selected_row(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(), r,
+                                  state.jacobi, V{1}, [&](size_type k, const V&) {
+                                      for (auto j = b_ptrs[k]; j < b_ptrs[k + 1]; ++j) {
+                                          positions[q++] = static_cast<I>(
+                                              std::lower_bound(first, last, b_cols[j]) - c_cols);
+                                      }
+                                  });
+        }
+    });
+    return recorded;
+}
+
 }  // namespace
 
 template <typename V, typename I>
@@ -370,7 +436,7 @@ void spgemm_symbolic(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
 }
 
 template <typename V, typename I>
-void spgemm_numeric(const OmpExecutor&, const detail::SpgemmState<I>& state,
+void spgemm_numeric(const OmpExecutor&, detail::SpgemmState<I>& state,
                     const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                     const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
@@ -417,6 +483,43 @@ void spgemm_numeric(const OmpExecutor&, const detail::SpgemmState<I>& state,
                            "counted: the pattern of A or B changed since then");
         }
     }
+    const auto record_bytes = static_cast<size_type>(sizeof(I)) * state.multiply_adds;
+    if (state.sort_output && !state.recorded && state.record_limit > 0 &&
+        record_bytes <= state.record_limit) {
+        try {
+            state.recorded = record_positions(state, partition, A, B, C);
+            state.recorded_bytes = record_bytes;
+        } catch (const std::bad_alloc&) {
+            // the record only saves time on later calls; without it they run the full phase
+        }
+    }
+}
+
+template <typename V, typename I>
+void spgemm_numeric_recorded(const OmpExecutor&, const detail::SpgemmState<I>& state,
+                             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                             const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    const auto& partition = *static_cast<const Partition*>(state.backend.get());
+    const auto& recorded = *static_cast<const Recorded<I>*>(state.recorded.get());
+    const I* b_ptrs = B.row_ptrs().data();
+    const V* b_vals = B.values().data();
+    const I* c_ptrs = state.row_ptrs.data();
+    const I* positions = recorded.positions.data();
+    V* c_vals = C.values().data();
+    for_each_piece(partition.pieces(), [&](int p) {
+        auto q = recorded.piece_starts[p];
+        for (auto r = partition.row_starts[p]; r < partition.row_starts[p + 1]; ++r) {
+            std::fill(c_vals + c_ptrs[r], c_vals + c_ptrs[r + 1], additive_identity<V>());
+            const V scale = jacobi ? -jacobi->omega * jacobi->d_inv[r * jacobi->stride] : V{1};
+            for_each_selected_row(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(), r,
+                                  jacobi != nullptr, scale, [&](size_type k, const V& a) {
+                                      for (auto j = b_ptrs[k]; j < b_ptrs[k + 1]; ++j) {
+                                          c_vals[positions[q++]] += mul(a, b_vals[j]);
+                                      }
+                                  });
+        }
+    });
 }
 
 template <typename V, typename I>
@@ -442,5 +545,11 @@ int64 inverse_diagonal(const OmpExecutor& exec, const matrix::Csr<V, I>& A, Arra
 }
 
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPGEMM_KERNELS, OmpExecutor)
+
+#define LOOM_INSTANTIATE_SPGEMM_RECORDED_OMP(V, I)                                             \
+    template void spgemm_numeric_recorded(const OmpExecutor&, const detail::SpgemmState<I>&,   \
+                                          const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,  \
+                                          const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_RECORDED_OMP)
 
 }  // namespace loom::sparse::omp

@@ -68,7 +68,7 @@ void spgemm_symbolic(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
 }
 
 template <typename V, typename I>
-void spgemm_numeric(const ReferenceExecutor&, const detail::SpgemmState<I>& state,
+void spgemm_numeric(const ReferenceExecutor&, detail::SpgemmState<I>& state,
                     const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                     const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {

@@ -121,6 +121,10 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     state->algorithm = resolve(where, options.algorithm, *exec, jacobi);
     state->sort_output = options.sort_output;
     state->jacobi = jacobi;
+    state->deterministic = options.deterministic;
+    // a product without a handle is never repeated: nothing to record
+    state->record_limit =
+        with_fingerprints && options.reuse_columns ? options.reuse_memory_limit : 0;
     state->size = {A.rows(), B.cols()};
     if (with_fingerprints) {
         std::tie(state->a, state->b) = fingerprints(A, B, options.pattern_check);
@@ -141,7 +145,7 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
 
 /// The numeric phase, arguments checked.
 template <typename V, typename I>
-void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
+void numeric([[maybe_unused]] const char* where, SpgemmState<I>& state,
              const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
              const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
@@ -155,14 +159,22 @@ void numeric([[maybe_unused]] const char* where, const SpgemmState<I>& state,
     LOOM_RUN_KERNEL(where, *exec, spgemm_numeric, state, A, B, jacobi, C);
 }
 
-/// Whether this handle's numeric calls record C's pattern for the values-only path: the
-/// native CUDA kernels with sorted rows (unsorted rows may come out in another order on the
-/// next call, and the host kernels have no such path), unless the options decline it.
+/// Whether this handle's numeric calls may compute values only once C's columns are known:
+/// the native kernels with sorted rows (unsorted rows may come out in another order on the
+/// next call), unless the options decline it. Which path: a record of the products'
+/// positions (OpenMP, CUDA; state.recorded), or, on CUDA without determinism, the light
+/// rows' lookup of C's columns.
 template <typename I>
-bool has_values_only_path(const SpgemmState<I>& state, const SpgemmOptions& options)
+bool may_reuse_columns(const SpgemmState<I>& state, const SpgemmOptions& options)
 {
     return options.reuse_columns && state.algorithm == SpgemmAlgorithm::native &&
-           state.sort_output && !state.exec->is_host();
+           state.sort_output && state.nnz > 0;
+}
+
+template <typename I>
+bool has_known_columns_path(const SpgemmState<I>& state)
+{
+    return !state.deterministic && !state.exec->is_host();
 }
 
 /// Restores C's row pointers from the handle (cheap, and C's columns and values are then
@@ -175,31 +187,62 @@ void restore_row_ptrs(const SpgemmState<I>& state, matrix::Csr<V, I>& C)
                           C.row_ptrs().data());
 }
 
+/// Values only, C's columns being those this handle wrote last.
+template <typename V, typename I>
+void values_only([[maybe_unused]] const char* where, SpgemmState<I>& state,
+                 const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
+                 const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+{
+    const auto& exec = *state.exec;
+    exec.run(loom::detail::overloaded{
+        [&](const ReferenceExecutor&) {
+            throw NotSupported(where, "the reference backend has no values-only SpGEMM");
+        },
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(where, omp::spgemm_numeric_recorded(e, state, A, B, jacobi, C));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, {
+                if (state.recorded) {
+                    cuda::spgemm_numeric_recorded(e, state, A, B, jacobi, C);
+                } else {
+                    cuda::spgemm_numeric_known_columns(e, state, A, B, jacobi, C);
+                }
+            });
+        }});
+    state.values_path =
+        state.recorded ? SpgemmValuesPath::recorded : SpgemmValuesPath::known_columns;
+    ++state.values_only_calls;
+}
+
 /// The numeric phase of a handle: values only when C's pattern fingerprint is the one this
-/// handle's last full numeric call wrote; else the full phase, recording C's fingerprint
-/// afterwards where a values-only path exists. Under PatternCheck::cached the record lives in
-/// C's plan cache too, so that the next call's comparison costs no pass over C.
+/// handle's last full numeric call wrote and a values-only path exists (a record of the
+/// products' positions, which the full phase makes when it fits the memory limit, or CUDA's
+/// known-columns lookup); else the full phase, recording C's fingerprint afterwards where a
+/// values-only path exists. Under PatternCheck::cached the record lives in C's plan cache
+/// too, so that the next call's comparison costs no pass over C.
 template <typename V, typename I>
 void handle_numeric(const char* where, SpgemmState<I>& state, const SpgemmOptions& options,
                     const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                     const JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
-    const bool values_only_path = state.nnz > 0 && has_values_only_path(state, options);
+    const bool reuse = may_reuse_columns(state, options);
+    const bool values_only_path = reuse && (state.recorded || has_known_columns_path(state));
     if (values_only_path && state.written_c &&
         pattern_fingerprint(C, options.pattern_check) == *state.written_c) {
-        LOOM_CUDA_CALL(
-            where, cuda::spgemm_numeric_values(static_cast<const CudaExecutor&>(*state.exec), state,
-                                               A, B, jacobi, C));
-        ++state.values_only_calls;
+        values_only(where, state, A, B, jacobi, C);
         // the kernel took C's columns through non-const access, which dropped the cached
         // fingerprint, but left them as they were
         detail::remember_pattern_fingerprint(C, *state.written_c);
         return;
     }
     state.written_c.reset();
+    state.values_path = SpgemmValuesPath::full;
     restore_row_ptrs(state, C);
     numeric(where, state, A, B, jacobi, C);
-    if (values_only_path) state.written_c = pattern_fingerprint(C, options.pattern_check);
+    if (reuse && (state.recorded || has_known_columns_path(state))) {
+        state.written_c = pattern_fingerprint(C, options.pattern_check);
+    }
 }
 
 /// The handle's state after checking that a numeric phase of the given kind may use it with
@@ -293,6 +336,23 @@ SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text)
 const char* to_string(SpgemmAlgorithm algorithm)
 {
     return names_of(algorithm).to_string(algorithm);
+}
+
+const char* to_string(SpgemmValuesPath path)
+{
+    return names_of(path).to_string(path);
+}
+
+template <typename V, typename I>
+SpgemmValuesPath SpgemmHandle<V, I>::values_path() const
+{
+    return this->analysis("loom::sparse::SpgemmHandle::values_path").values_path;
+}
+
+template <typename V, typename I>
+size_type SpgemmHandle<V, I>::recorded_bytes() const
+{
+    return this->analysis("loom::sparse::SpgemmHandle::recorded_bytes").recorded_bytes;
 }
 
 template <typename V, typename I>

@@ -822,7 +822,7 @@ BatchDense<V> relaid(const BatchDense<V>& M, size_type stride, size_type batch_s
 TYPED_TEST(BatchedFront, RowsGemmPackedAndMisalignedBatches)
 {
     using V = TypeParam;
-    for (const size_type n : {16, 17, 24, 31, 32}) {
+    for (const size_type n : {17, 24, 32}) {
         for (const size_type batch_stride : {n * n, n * n + 1}) {
             const auto A = relaid(random_batch<V>(rows_count, {n, n}, 31), n, batch_stride);
             const auto B = relaid(random_batch<V>(rows_count, {n, n}, 32), n, batch_stride);

@@ -16,8 +16,8 @@
 //          argmax over the group; the pivot row reaches the updating lanes by shuffles
 //          (n <= 8) or through shared memory (getrf_wide_kernel, n = 9..32).
 //
-// Staging into shared memory is cp.async (cuda_async.cuh): every copy of a lane in flight at
-// once, coalesced rows; see NOTES.md ("CUDA tuning").
+// Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
+// cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
 #pragma once
 
 #include <climits>
@@ -116,21 +116,34 @@ struct Group {
 };
 
 /// Copies the entries (k, j) of M with keep(k, j) into s[k * pitch + j] (pitch 0: n), lane j
-/// taking column j: one row per instruction, coalesced, every copy of the lane in flight at
-/// once (cp.async); the group syncs before reading s.
+/// taking column j: one row per instruction, coalesced. From the bound 16 on, every copy of the
+/// lane is in flight at once (cp.async; a 32 x 32 matrix is 8 KB per warp); the small orders,
+/// whose measured figures were reached with it, keep loading all their rows into registers
+/// before storing them. The group syncs before reading s.
 template <int NMAX, typename T, typename Keep>
 __device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep,
                                   int pitch = 0)
 {
     if (pitch == 0) pitch = g.n;
     const int j = g.lane;
-    if (j < g.n) {
+    if (j >= g.n) return;
+    if constexpr (NMAX >= 16) {
         LOOM_PRAGMA_UNROLL
         for (int k = 0; k < NMAX; ++k) {
             if (k < g.n && keep(k, j)) async::copy(s + k * pitch + j, &M(k, j));
         }
+        async::wait_all();
+    } else {
+        T r[NMAX];
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (keep(k, j)) r[k] = M(k, j);
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (keep(k, j)) s[k * pitch + j] = r[k];
+        }
     }
-    async::wait_all();
 }
 
 struct Everything {

@@ -354,6 +354,49 @@ __device__ T candidate_key(T value, bool candidate, bool diagonal)
     return magnitude;
 }
 
+/// getrf's start: rows go in and out through shared memory, for coalesced global accesses (a
+/// lane reading its own row from global memory touches one line per lane and instruction); an
+/// odd row pitch keeps the lanes' row reads on distinct banks. Row `lane` into a, zeros past n.
+template <int NMAX, typename T>
+__device__ LOOM_INLINE void load_rows(const Group<NMAX>& g, const View<T>& A, T* sA, int pitch,
+                                      T (&a)[NMAX])
+{
+    stage(g, A, sA, Everything{}, pitch);
+    g.sync();
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        a[k] = T(0);
+        if (k < g.n && g.lane < g.n) a[k] = sA[g.lane * pitch + k];
+    }
+}
+
+/// getrf's end: each lane's row goes to its final position in shared memory (over the staged
+/// matrix, at the row pitch `pitch`), then out coalesced; ipiv(lane) and info.
+template <int NMAX, typename T>
+__device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A, T* sA, int pitch,
+                                          const T (&a)[NMAX], int position, size_type b,
+                                          int my_pivot, int32* pivots, int failed, int32* info)
+{
+    const int n = g.n;
+    const int lane = g.lane;
+    g.sync();  // every lane has read its row
+    if (lane < n) {
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (k < n) sA[position * pitch + k] = a[k];
+        }
+        pivots[b * n + lane] = my_pivot;
+    }
+    g.sync();
+    if (lane < n) {
+        LOOM_PRAGMA_UNROLL
+        for (int r = 0; r < NMAX; ++r) {
+            if (r < n) A(r, lane) = sA[r * pitch + lane];
+        }
+    }
+    if (lane == 0) info[b] = failed;
+}
+
 /// P A = L U with partial pivoting (the first largest |A(i, k)|, as LAPACK and
 /// detail::getrf_partial), pivots 0-based, info the first zero pivot column + 1.
 template <int NMAX, typename T>
@@ -367,19 +410,10 @@ __global__ void __launch_bounds__(block_threads)
     const int lane = g.lane;
     const bool active = lane < n;
     const auto A = ops[0].global(b);
-    // Rows go in and out through shared memory: coalesced global accesses (a lane reading its
-    // own row from global memory touches one line per lane and instruction), and an odd row
-    // pitch keeps the lanes' row reads on distinct banks.
     const int pitch = n | 1;
     T* sA = shared_values<T>() + g.index * getrf_pitch(NMAX);
-    stage(g, A, sA, Everything{}, pitch);
-    g.sync();
     T a[NMAX];
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        a[k] = T(0);
-        if (k < n && active) a[k] = sA[lane * pitch + k];
-    }
+    load_rows(g, A, sA, pitch, a);
     int position = active ? lane : INT_MAX;  // where this lane's row stands now
     int my_pivot = 0;                         // ipiv(lane)
     int failed = 0;
@@ -419,27 +453,13 @@ __global__ void __launch_bounds__(block_threads)
             if (update) a[j] -= l * u;
         }
     }
-    g.sync();  // every lane has read its row
-    if (active) {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; ++k) {
-            if (k < n) sA[position * pitch + k] = a[k];
-        }
-        pivots[b * n + lane] = my_pivot;
-    }
-    g.sync();
-    if (active) {
-        LOOM_PRAGMA_UNROLL
-        for (int r = 0; r < NMAX; ++r) {
-            if (r < n) A(r, lane) = sA[r * pitch + lane];
-        }
-    }
-    if (lane == 0) info[b] = failed;
+    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
 }
 
-/// The pivot search's key of a candidate as one integer: |a| + 1 ulp-step as the bits of a
-/// non-negative double order like the values, so that 0 is below every candidate (a zero
-/// included); NaN ordered as candidate_key does (on the diagonal above everything, below never).
+/// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
+/// non-negative doubles order like their values) plus one, so that 0, the key of
+/// non-candidates, is below every candidate, a zero one included; NaN ordered as candidate_key
+/// does (on the diagonal above everything, below the diagonal never taken).
 template <typename T>
 __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
 {
@@ -478,14 +498,8 @@ __global__ void __launch_bounds__(block_threads)
     const int pitch = n | 1;
     T* sA = shared_values<T>() + g.index * getrf_wide_values(NMAX);
     T* pivot_rows = sA + getrf_pitch(NMAX) + 1;
-    stage(g, A, sA, Everything{}, pitch);
-    g.sync();
     T a[NMAX];
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        a[k] = T(0);
-        if (k < n && active) a[k] = sA[lane * pitch + k];
-    }
+    load_rows(g, A, sA, pitch, a);
     const int first_lane = __ffs(static_cast<int>(g.mask)) - 1;
     int position = active ? lane : INT_MAX;  // where this lane's row stands now
     int my_pivot = 0;                         // ipiv(lane)
@@ -549,22 +563,7 @@ __global__ void __launch_bounds__(block_threads)
             }
         }
     }
-    g.sync();  // every lane has read its row
-    if (active) {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; ++k) {
-            if (k < n) sA[position * pitch + k] = a[k];
-        }
-        pivots[b * n + lane] = my_pivot;
-    }
-    g.sync();
-    if (active) {
-        LOOM_PRAGMA_UNROLL
-        for (int r = 0; r < NMAX; ++r) {
-            if (r < n) A(r, lane) = sA[r * pitch + lane];
-        }
-    }
-    if (lane == 0) info[b] = failed;
+    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
 }
 
 // ------------------------------------------------------------------------------------ dispatch

@@ -75,6 +75,22 @@ __device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int 
 /// The columns of C a lane owns.
 __device__ LOOM_INLINE int tile_column(int cx, int q) { return (q / 2) * 16 + 2 * cx + q % 2; }
 
+/// f(t, q, i, j) for each pair of C's tile (rows i = ry + 4t, columns j, j + 1 with
+/// j = tile_column(cx, q), q even) whose first entry lies inside the n x n matrix.
+template <typename F>
+__device__ LOOM_INLINE void for_tile_pairs(int ry, int cx, int n, F&& f)
+{
+    LOOM_PRAGMA_UNROLL
+    for (int t = 0; t < 8; ++t) {
+        LOOM_PRAGMA_UNROLL
+        for (int q = 0; q < 4; q += 2) {
+            const int i = ry + 4 * t;
+            const int j = tile_column(cx, q);
+            if (i < n && j < n) f(t, q, i, j);
+        }
+    }
+}
+
 template <typename T>
 __global__ void __launch_bounds__(block_threads)
     gemm_kernel(Operands<T, 3> ops, T alpha, T beta, size_type count, int n)
@@ -97,16 +113,9 @@ __global__ void __launch_bounds__(block_threads)
     const bool beta_zero = beta == T(0);
     const bool c_pairs = pairs_fit(C, n);
     // C's loads go out while the staging copies are in flight.
-    T c[8][4];
-    LOOM_PRAGMA_UNROLL
-    for (int t = 0; t < 8; ++t) {
-        const int i = ry + 4 * t;
-        LOOM_PRAGMA_UNROLL
-        for (int q = 0; q < 4; q += 2) {
-            const int j = tile_column(cx, q);
-            c[t][q] = T(0);
-            c[t][q + 1] = T(0);
-            if (beta_zero || i >= n || j >= n) continue;
+    T c[8][4] = {};
+    if (!beta_zero) {
+        for_tile_pairs(ry, cx, n, [&](int t, int q, int i, int j) {
             if (c_pairs) {
                 const auto pair = *reinterpret_cast<const Pair<T>*>(&C(i, j));
                 c[t][q] = pair.x;
@@ -115,7 +124,7 @@ __global__ void __launch_bounds__(block_threads)
                 c[t][q] = C(i, j);
                 if (j + 1 < n) c[t][q + 1] = C(i, j + 1);
             }
-        }
+        });
     }
     async::wait_all();
     __syncwarp();
@@ -150,26 +159,19 @@ __global__ void __launch_bounds__(block_threads)
         }
     }
 
-    LOOM_PRAGMA_UNROLL
-    for (int t = 0; t < 8; ++t) {
-        const int i = ry + 4 * t;
-        LOOM_PRAGMA_UNROLL
-        for (int q = 0; q < 4; q += 2) {
-            const int j = tile_column(cx, q);
-            if (i >= n || j >= n) continue;
-            const T x = beta_zero ? alpha * s[t][q] : beta * c[t][q] + alpha * s[t][q];
-            const T y = beta_zero ? alpha * s[t][q + 1] : beta * c[t][q + 1] + alpha * s[t][q + 1];
-            if (c_pairs) {
-                Pair<T> pair;
-                pair.x = x;
-                pair.y = y;
-                *reinterpret_cast<Pair<T>*>(&C(i, j)) = pair;
-            } else {
-                C(i, j) = x;
-                if (j + 1 < n) C(i, j + 1) = y;
-            }
+    for_tile_pairs(ry, cx, n, [&](int t, int q, int i, int j) {
+        const T x = beta_zero ? alpha * s[t][q] : beta * c[t][q] + alpha * s[t][q];
+        const T y = beta_zero ? alpha * s[t][q + 1] : beta * c[t][q + 1] + alpha * s[t][q + 1];
+        if (c_pairs) {
+            Pair<T> pair;
+            pair.x = x;
+            pair.y = y;
+            *reinterpret_cast<Pair<T>*>(&C(i, j)) = pair;
+        } else {
+            C(i, j) = x;
+            if (j + 1 < n) C(i, j + 1) = y;
         }
-    }
+    });
 }
 
 /// Matrices one launch takes (a block per warps_per_block matrices, at most 2^31 - 1 blocks).

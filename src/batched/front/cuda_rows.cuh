@@ -298,19 +298,23 @@ __global__ void __launch_bounds__(block_threads)
     const int n = g.n;
     const int j = g.lane;
     const auto A = ops[0].global(b);
+    // From the bound 16 on, rows at the even pitch NMAX: the sums read A(r, k..k+1) as one
+    // load (half the shared-memory wavefronts, which bound this kernel at n = 16).
+    constexpr bool pairs = NMAX >= 16;
+    const int pitch = pairs ? NMAX : n;
     T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, A, sA, Triangle<Lower>{});
+    stage(g, A, sA, Triangle<Lower>{}, pitch);
     g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
-        const bool zero = j < n && sA[j * n + j] == T(0);
+        const bool zero = j < n && sA[j * pitch + j] == T(0);
         const unsigned zeros = __ballot_sync(g.mask, zero) & g.mask;
         if (zeros != 0) {
             const int first = __ffs(static_cast<int>(zeros >> (__ffs(static_cast<int>(g.mask)) - 1)));
             if (info != nullptr && j == 0) info[b] = first;
             return;
         }
-        if (j < n) reciprocal = T(1) / sA[j * n + j];
+        if (j < n) reciprocal = T(1) / sA[j * pitch + j];
     }
     T x[NMAX];
     LOOM_PRAGMA_UNROLL
@@ -323,10 +327,22 @@ __global__ void __launch_bounds__(block_threads)
             x[r] = reciprocal;
         } else if (Lower ? r > j : r < j) {
             T sum(0);
-            LOOM_PRAGMA_UNROLL
-            for (int k = 0; k < NMAX; ++k) {
-                const bool between = Lower ? k >= j && k < r : k > r && k <= j;
-                if (between) sum += sA[r * n + k] * x[k];
+            if constexpr (pairs) {
+                using Pair = typename PairOf<T>::type;
+                LOOM_PRAGMA_UNROLL
+                for (int k = 0; k < NMAX; k += 2) {
+                    // (The pair may hold an entry outside the triangle: it is never used.)
+                    if (Lower ? k >= r : k + 1 <= r) continue;
+                    const Pair a = *reinterpret_cast<const Pair*>(sA + r * pitch + k);
+                    if (Lower ? k >= j : k > r && k <= j) sum += a.x * x[k];
+                    if (Lower ? k + 1 >= j && k + 1 < r : k + 1 <= j) sum += a.y * x[k + 1];
+                }
+            } else {
+                LOOM_PRAGMA_UNROLL
+                for (int k = 0; k < NMAX; ++k) {
+                    const bool between = Lower ? k >= j && k < r : k > r && k <= j;
+                    if (between) sum += sA[r * pitch + k] * x[k];
+                }
             }
             x[r] = Unit ? -sum : -(r_reciprocal * sum);
         }

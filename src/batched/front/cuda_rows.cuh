@@ -4,18 +4,20 @@
 // unrolls and the per-lane rows and columns live in registers. No block-wide barrier: a group
 // synchronizes with __syncwarp and exchanges values with shuffles over its own lanes.
 //
-//   gemm   lane i holds row i of A and of C; B is staged in shared memory (row k by the
-//          group's lanes, one column each: coalesced), read as broadcasts.
-//   trmm   lane i holds row i of the triangle; B staged as in gemm; row i of the result goes
-//          straight back to global memory.
+//   gemm   n <= 16: lane i holds row i of A and of C; B is staged in shared memory (row k by
+//          the group's lanes, one column each: coalesced), read as broadcasts. n = 17..32:
+//          one warp per matrix with register tiles of C (cuda_warp_gemm.cuh).
+//   trmm   lane j computes column j of the result from its column of B (in registers) and
+//          the staged triangle; rows of the result go back coalesced.
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
 //          lane knows the position its row has reached), the pivot search is a butterfly
-//          argmax over the group and the pivot row is shuffled to the lanes that update.
+//          argmax over the group; the pivot row reaches the updating lanes by shuffles
+//          (n <= 8) or through shared memory (getrf_wide_kernel, n = 9..32).
 //
-// Every lane issues all loads of its row (or of a chunk of staged rows) before it uses any,
-// which keeps enough bytes in flight for HBM; see NOTES.md ("CUDA tuning").
+// Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
+// cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
 #pragma once
 
 #include <climits>
@@ -24,6 +26,8 @@
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
+#include "batched/front/cuda_async.cuh"
+#include "batched/front/cuda_warp_gemm.cuh"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
 #include "loom/batched/front.hpp"
@@ -36,8 +40,6 @@ using front::Operands;
 constexpr int block_threads = 128;
 /// The largest order served (one matrix per warp).
 constexpr int max_order = 32;
-/// Staged rows a lane holds in registers at once (bounds the registers of the staging).
-constexpr int stage_chunk = 16;
 /// Matrices one launch takes (the grid is one pass of at least 4 matrices per block).
 constexpr size_type max_count = static_cast<size_type>(INT_MAX) * 4;
 
@@ -113,26 +115,33 @@ struct Group {
     }
 };
 
-/// Copies the entries (k, j) of M with keep(k, j) into s[k * n + j]: row after row, lane j
-/// taking column j, a chunk of rows loaded before any is stored.
+/// Copies the entries (k, j) of M with keep(k, j) into s[k * pitch + j] (pitch 0: n), lane j
+/// taking column j: one row per instruction, coalesced. From the bound 16 on, every copy of the
+/// lane is in flight at once (cp.async; a 32 x 32 matrix is 8 KB per warp); the small orders,
+/// whose measured figures were reached with it, keep loading all their rows into registers
+/// before storing them. The group syncs before reading s.
 template <int NMAX, typename T, typename Keep>
 __device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep,
                                   int pitch = 0)
 {
     if (pitch == 0) pitch = g.n;
     const int j = g.lane;
-    LOOM_PRAGMA_UNROLL
-    for (int k0 = 0; k0 < NMAX; k0 += stage_chunk) {
-        T r[stage_chunk];
+    if (j >= g.n) return;
+    if constexpr (NMAX >= 16) {
         LOOM_PRAGMA_UNROLL
-        for (int t = 0; t < stage_chunk; ++t) {
-            const int k = k0 + t;
-            if (k < NMAX && k < g.n && j < g.n && keep(k, j)) r[t] = M(k, j);
+        for (int k = 0; k < NMAX; ++k) {
+            if (k < g.n && keep(k, j)) async::copy(s + k * pitch + j, &M(k, j));
+        }
+        async::wait_all();
+    } else {
+        T r[NMAX];
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (keep(k, j)) r[k] = M(k, j);
         }
         LOOM_PRAGMA_UNROLL
-        for (int t = 0; t < stage_chunk; ++t) {
-            const int k = k0 + t;
-            if (k < NMAX && k < g.n && j < g.n && keep(k, j)) s[k * pitch + j] = r[t];
+        for (int k = 0; k < NMAX; ++k) {
+            if (keep(k, j)) s[k * pitch + j] = r[k];
         }
     }
 }
@@ -218,9 +227,11 @@ __global__ void __launch_bounds__(block_threads)
 
 // ---------------------------------------------------------------------------------------- trmm
 
-/// B = alpha A B for the triangular A (Side::Left as the front call canonicalized it), each
-/// row summed in the order of detail::tri_mult: the diagonal term first, then the columns
-/// moving away from it.
+/// B = alpha A B for the triangular A (Side::Left as the front call canonicalized it). Lane j
+/// computes column j: it loads its column of B into registers (row by row across the group:
+/// coalesced), the triangle is staged in shared memory and read as broadcasts, and row i of
+/// the result goes out as one coalesced row per instruction. Each entry is summed in the order
+/// of detail::tri_mult: the diagonal term first, then the columns moving away from it.
 template <int NMAX, bool Lower, bool Unit, typename T>
 __global__ void __launch_bounds__(block_threads)
     trmm_kernel(Operands<T, 2> ops, T alpha, size_type count, int runtime_n)
@@ -229,43 +240,42 @@ __global__ void __launch_bounds__(block_threads)
     const size_type b = g.matrix();
     if (b >= count) return;
     const int n = g.n;
-    const int i = g.lane;
+    const int j = g.lane;
     const auto A = ops[0].global(b);
     const auto B = ops[1].global(b);
     if (alpha == T(0)) {  // as the routine: B = 0 without reading A or B
-        if (i < n) {
+        if (j < n) {
             LOOM_PRAGMA_UNROLL
-            for (int j = 0; j < NMAX; ++j) {
-                if (j < n) B(i, j) = T(0);
+            for (int i = 0; i < NMAX; ++i) {
+                if (i < n) B(i, j) = T(0);
             }
         }
         return;
     }
-    T a[NMAX];
+    // The column's loads are in flight while the triangle is staged.
+    T x[NMAX];  // alpha B(k, j)
     LOOM_PRAGMA_UNROLL
     for (int k = 0; k < NMAX; ++k) {
-        a[k] = T(0);
-        if (k < n && i < n && (Lower ? k < i : k > i)) a[k] = A(i, k);
+        x[k] = T(0);
+        if (k < n && j < n) x[k] = B(k, j);
     }
-    const T diagonal = !Unit && i < n ? A(i, i) : T(1);
-    T* sB = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, B, sB, Everything{});
+    T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
+    stage(g, A, sA, Triangle<Lower>{});
     g.sync();
-    if (i >= n) return;
+    if (j >= n) return;
     LOOM_PRAGMA_UNROLL
-    for (int j = 0; j < NMAX; ++j) {
-        if (j >= n) break;
-        const T own = alpha * sB[i * n + j];
-        T s = Unit ? own : diagonal * own;
+    for (int k = 0; k < NMAX; ++k) x[k] = alpha * x[k];
+    LOOM_PRAGMA_UNROLL
+    for (int i = 0; i < NMAX; ++i) {
+        if (i >= n) break;
+        T s = Unit ? x[i] : sA[i * n + i] * x[i];
         if constexpr (Lower) {
             LOOM_PRAGMA_UNROLL
-            for (int k = NMAX - 1; k >= 0; --k) {
-                if (k < i) s += a[k] * (alpha * sB[k * n + j]);
-            }
+            for (int k = i - 1; k >= 0; --k) s += sA[i * n + k] * x[k];
         } else {
             LOOM_PRAGMA_UNROLL
-            for (int k = 0; k < NMAX; ++k) {
-                if (k > i && k < n) s += a[k] * (alpha * sB[k * n + j]);
+            for (int k = i + 1; k < NMAX; ++k) {
+                if (k < n) s += sA[i * n + k] * x[k];
             }
         }
         B(i, j) = s;
@@ -288,19 +298,23 @@ __global__ void __launch_bounds__(block_threads)
     const int n = g.n;
     const int j = g.lane;
     const auto A = ops[0].global(b);
+    // From the bound 16 on, rows at the even pitch NMAX: the sums read A(r, k..k+1) as one
+    // load (half the shared-memory wavefronts, which bound this kernel at n = 16).
+    constexpr bool pairs = NMAX >= 16;
+    const int pitch = pairs ? NMAX : n;
     T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, A, sA, Triangle<Lower>{});
+    stage(g, A, sA, Triangle<Lower>{}, pitch);
     g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
-        const bool zero = j < n && sA[j * n + j] == T(0);
+        const bool zero = j < n && sA[j * pitch + j] == T(0);
         const unsigned zeros = __ballot_sync(g.mask, zero) & g.mask;
         if (zeros != 0) {
             const int first = __ffs(static_cast<int>(zeros >> (__ffs(static_cast<int>(g.mask)) - 1)));
             if (info != nullptr && j == 0) info[b] = first;
             return;
         }
-        if (j < n) reciprocal = T(1) / sA[j * n + j];
+        if (j < n) reciprocal = T(1) / sA[j * pitch + j];
     }
     T x[NMAX];
     LOOM_PRAGMA_UNROLL
@@ -313,10 +327,22 @@ __global__ void __launch_bounds__(block_threads)
             x[r] = reciprocal;
         } else if (Lower ? r > j : r < j) {
             T sum(0);
-            LOOM_PRAGMA_UNROLL
-            for (int k = 0; k < NMAX; ++k) {
-                const bool between = Lower ? k >= j && k < r : k > r && k <= j;
-                if (between) sum += sA[r * n + k] * x[k];
+            if constexpr (pairs) {
+                using Pair = typename PairOf<T>::type;
+                LOOM_PRAGMA_UNROLL
+                for (int k = 0; k < NMAX; k += 2) {
+                    // (The pair may hold an entry outside the triangle: it is never used.)
+                    if (Lower ? k >= r : k + 1 <= r) continue;
+                    const Pair a = *reinterpret_cast<const Pair*>(sA + r * pitch + k);
+                    if (Lower ? k >= j : k > r && k <= j) sum += a.x * x[k];
+                    if (Lower ? k + 1 >= j && k + 1 < r : k + 1 <= j) sum += a.y * x[k + 1];
+                }
+            } else {
+                LOOM_PRAGMA_UNROLL
+                for (int k = 0; k < NMAX; ++k) {
+                    const bool between = Lower ? k >= j && k < r : k > r && k <= j;
+                    if (between) sum += sA[r * pitch + k] * x[k];
+                }
             }
             x[r] = Unit ? -sum : -(r_reciprocal * sum);
         }
@@ -344,6 +370,49 @@ __device__ T candidate_key(T value, bool candidate, bool diagonal)
     return magnitude;
 }
 
+/// getrf's start: rows go in and out through shared memory, for coalesced global accesses (a
+/// lane reading its own row from global memory touches one line per lane and instruction); an
+/// odd row pitch keeps the lanes' row reads on distinct banks. Row `lane` into a, zeros past n.
+template <int NMAX, typename T>
+__device__ LOOM_INLINE void load_rows(const Group<NMAX>& g, const View<T>& A, T* sA, int pitch,
+                                      T (&a)[NMAX])
+{
+    stage(g, A, sA, Everything{}, pitch);
+    g.sync();
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        a[k] = T(0);
+        if (k < g.n && g.lane < g.n) a[k] = sA[g.lane * pitch + k];
+    }
+}
+
+/// getrf's end: each lane's row goes to its final position in shared memory (over the staged
+/// matrix, at the row pitch `pitch`), then out coalesced; ipiv(lane) and info.
+template <int NMAX, typename T>
+__device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A, T* sA, int pitch,
+                                          const T (&a)[NMAX], int position, size_type b,
+                                          int my_pivot, int32* pivots, int failed, int32* info)
+{
+    const int n = g.n;
+    const int lane = g.lane;
+    g.sync();  // every lane has read its row
+    if (lane < n) {
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (k < n) sA[position * pitch + k] = a[k];
+        }
+        pivots[b * n + lane] = my_pivot;
+    }
+    g.sync();
+    if (lane < n) {
+        LOOM_PRAGMA_UNROLL
+        for (int r = 0; r < NMAX; ++r) {
+            if (r < n) A(r, lane) = sA[r * pitch + lane];
+        }
+    }
+    if (lane == 0) info[b] = failed;
+}
+
 /// P A = L U with partial pivoting (the first largest |A(i, k)|, as LAPACK and
 /// detail::getrf_partial), pivots 0-based, info the first zero pivot column + 1.
 template <int NMAX, typename T>
@@ -357,19 +426,10 @@ __global__ void __launch_bounds__(block_threads)
     const int lane = g.lane;
     const bool active = lane < n;
     const auto A = ops[0].global(b);
-    // Rows go in and out through shared memory: coalesced global accesses (a lane reading its
-    // own row from global memory touches one line per lane and instruction), and an odd row
-    // pitch keeps the lanes' row reads on distinct banks.
     const int pitch = n | 1;
     T* sA = shared_values<T>() + g.index * getrf_pitch(NMAX);
-    stage(g, A, sA, Everything{}, pitch);
-    g.sync();
     T a[NMAX];
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        a[k] = T(0);
-        if (k < n && active) a[k] = sA[lane * pitch + k];
-    }
+    load_rows(g, A, sA, pitch, a);
     int position = active ? lane : INT_MAX;  // where this lane's row stands now
     int my_pivot = 0;                         // ipiv(lane)
     int failed = 0;
@@ -409,22 +469,117 @@ __global__ void __launch_bounds__(block_threads)
             if (update) a[j] -= l * u;
         }
     }
-    g.sync();  // every lane has read its row
-    if (active) {
+    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
+}
+
+/// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
+/// non-negative doubles order like their values) plus one, so that 0, the key of
+/// non-candidates, is below every candidate, a zero one included; NaN ordered as candidate_key
+/// does (on the diagonal above everything, below the diagonal never taken).
+template <typename T>
+__device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
+{
+    if (!candidate) return 0;
+    const double magnitude = fabs(static_cast<double>(value));
+    if (magnitude != magnitude) return diagonal ? __double_as_longlong(INFINITY) + 1ull : 0ull;
+    return static_cast<unsigned long long>(__double_as_longlong(magnitude)) + 1ull;
+}
+
+/// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
+/// pivot-row buffers, 16-byte aligned.
+constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * nmax; }
+
+/// getrf for the bounds 16 and 32 (orders 9..32), the same factorization as getrf_kernel with
+/// a shorter critical path per step: the staging is cp.async (getrf_kernel's register-staged
+/// rows had 8 KB of a 32 x 32 matrix in flight per warp at best); the pivot search is a
+/// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
+/// the position comparison running only when two candidates tie; and the pivot row reaches the
+/// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
+/// (n - k loads and stores per step instead of 2 (n - k) shuffles of doubles). Two pivot-row
+/// buffers, used in turn, need one __syncwarp per step.
+template <int NMAX, typename T>
+__global__ void __launch_bounds__(block_threads)
+    getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
+                      int runtime_n)
+{
+    static_assert(NMAX % 2 == 0, "pairs of values");
+    using Pair = typename PairOf<T>::type;
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const int n = g.n;
+    const int lane = g.lane;
+    const bool active = lane < n;
+    const auto A = ops[0].global(b);
+    const int pitch = n | 1;
+    T* sA = shared_values<T>() + g.index * getrf_wide_values(NMAX);
+    T* pivot_rows = sA + getrf_pitch(NMAX) + 1;
+    T a[NMAX];
+    load_rows(g, A, sA, pitch, a);
+    const int first_lane = __ffs(static_cast<int>(g.mask)) - 1;
+    int position = active ? lane : INT_MAX;  // where this lane's row stands now
+    int my_pivot = 0;                         // ipiv(lane)
+    int failed = 0;
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k >= n) break;
+        // The lane at position k is a candidate, so the largest key is at least 1 and only
+        // candidates can hold it.
+        const auto key = pivot_key(a[k], active && position >= k, position == k);
+        auto best = key;
         LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; ++k) {
-            if (k < n) sA[position * pitch + k] = a[k];
+        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+            const auto other = g.xor_lane(best, offset);
+            best = other > best ? other : best;
         }
-        pivots[b * n + lane] = my_pivot;
-    }
-    g.sync();
-    if (active) {
+        const unsigned largest = __ballot_sync(g.mask, key == best) & g.mask;
+        unsigned owner_bit = largest;
+        if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
+            int first = key == best ? position : INT_MAX;
+            LOOM_PRAGMA_UNROLL
+            for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+                const int other = g.xor_lane(first, offset);
+                first = other < first ? other : first;
+            }
+            owner_bit = __ballot_sync(g.mask, key == best && position == first) & g.mask;
+        }
+        const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
+        const int best_position = g.from(position, owner);
+        if (lane == k) my_pivot = best_position;
+        T* row = pivot_rows + (k % 2) * NMAX;
+        if (lane == owner) {
+            LOOM_PRAGMA_UNROLL
+            for (int j = k - k % 2; j < NMAX; j += 2) {
+                if (j < n) {
+                    Pair pair;
+                    pair.x = a[j];
+                    pair.y = a[j + 1];
+                    *reinterpret_cast<Pair*>(row + j) = pair;
+                }
+            }
+        }
+        g.sync();
+        const T pivot = row[k];
+        const bool nonzero = pivot != T(0);
+        if (!nonzero && failed == 0) failed = k + 1;
+        // Rows k and best_position trade places: only their labels move.
+        if (position == k) position = best_position;
+        if (lane == owner) position = k;
+        const bool update = nonzero && active && position > k;
+        const T inv = T(1) / pivot;
+        const T l = a[k] * inv;
+        if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
-        for (int r = 0; r < NMAX; ++r) {
-            if (r < n) A(r, lane) = sA[r * pitch + lane];
+        for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
+            if (j >= n) break;
+            const Pair u = *reinterpret_cast<const Pair*>(row + j);
+            if (update) {
+                if (j > k) a[j] -= l * u.x;
+                if (j + 1 < n) a[j + 1] -= l * u.y;
+            }
         }
     }
-    if (lane == 0) info[b] = failed;
+    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
 }
 
 // ------------------------------------------------------------------------------------ dispatch
@@ -503,10 +658,20 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
          const front::GemmCall<T, Trans::NoTranspose, Trans::NoTranspose>& f)
 {
     const int n = square_order(ops);
-    return launch_rows<T>(exec, count, n, true, "loom::batched::gemm (CUDA team_vector)",
-                          [&](auto bound, Grid grid, auto stream) {
-        gemm_kernel<decltype(bound)::value, T>
-            <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.alpha, f.beta, count, n);
+    constexpr auto name = "loom::batched::gemm (CUDA team_vector)";
+    if (n >= warp_gemm::min_order) {  // one warp per matrix, register tiles of C
+        if (count > warp_gemm::max_count) return false;
+        const CudaExecutor::DeviceScope scope(exec.device_id());
+        warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
+        loom::cuda::check_launch(name);
+        return true;
+    }
+    return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
+        constexpr int NMAX = decltype(bound)::value;
+        if constexpr (NMAX < warp_gemm::min_order) {
+            gemm_kernel<NMAX, T><<<grid.blocks, block_threads, grid.shared, stream>>>(
+                ops, f.alpha, f.beta, count, n);
+        }
     });
 }
 
@@ -552,10 +717,16 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
     return launch_rows<T>(exec, count, n, false, "loom::batched::getrf (CUDA team_vector)",
                           [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
-        const auto shared =
-            static_cast<std::size_t>(Group<NMAX>::per_block) * getrf_pitch(NMAX) * sizeof(T);
-        getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(ops, f.pivots,
-                                                                               f.info, count, n);
+        constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
+        if constexpr (NMAX >= 16) {
+            const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
+            getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
+                ops, f.pivots, f.info, count, n);
+        } else {
+            const auto shared = per_block * getrf_pitch(NMAX) * sizeof(T);
+            getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
+                ops, f.pivots, f.info, count, n);
+        }
     });
 }
 

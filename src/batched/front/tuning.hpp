@@ -47,7 +47,10 @@ constexpr size_type any_order = std::numeric_limits<size_type>::max();
 /// microseconds) for real square operands:
 ///   gemm   n = 3..11 team_vector (lane-per-row kernels): 14 / 54 / 140 / 304 us, 70-110% of
 ///          copy; team vs team_vector: n = 13 475 / 450, 14 593 / 541, 16 560 / 808 (team 81%
-///          of copy), 20 1283 / 1327, 24 1608 / 1744, 28 2729 / 2443, 32 3589 / 3248 us;
+///          of copy), 20 1283 / 1327, 24 1608 / 1744, 28 2729 / 2443, 32 3589 / 3248 us
+///          (those team_vector figures are the lane-per-row kernel's; n = 17..32 now runs the
+///          warp-per-matrix kernel, cuda_warp_gemm.cuh: NOT MEASURED YET, expected faster than
+///          team from the coalesced accesses alone);
 ///   getrf  n = 3, 5: serial 15.5 / 34.5 vs team_vector 21.0 / 44.6; n = 8, 16, 32:
 ///          team_vector 80 / 614 / 4473 vs serial 131 / 1283 / 163147;
 ///   trtri  n = 3: serial 12.5 vs 14.4; n >= 5: team_vector (27.5 vs 29.0 at n = 5);
@@ -58,7 +61,7 @@ constexpr size_type any_order = std::numeric_limits<size_type>::max();
 /// team_vector 249 us; trsm n = 5: 123 vs 287 us).
 inline constexpr Row cuda_table[] = {
     {Routine::gemm, Operands::real_square, 14, Launch::team_vector},
-    {Routine::gemm, Operands::real_square, 24, Launch::team},
+    {Routine::gemm, Operands::real_square, 16, Launch::team},
     {Routine::gemm, Operands::real_square, any_order, Launch::team_vector},
     {Routine::gemm, Operands::any, gemm_cuda_serial_max, Launch::serial},
     {Routine::gemm, Operands::any, any_order, Launch::team_vector},

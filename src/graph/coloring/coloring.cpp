@@ -84,12 +84,7 @@ void check_algorithm(const char* where, ColoringAlgorithm algorithm, int distanc
                                   " (use one of " + names_at(distance) + ")");
     }
     if (algorithm == ColoringAlgorithm::vendor && exec.kind() == ExecKind::cuda && !wide_indices) {
-        // Measured on the H200 with CUDA 13 (NOTES.md): csrcolor left isolated vertices
-        // uncolored, gave neighbours of can_838 one color, and crashed the test process on
-        // other graphs. A peer that can crash the caller is not offered.
-        throw NotSupported(where,
-                           "cuSPARSE's csrcolor is disabled: with CUDA 13 it returned invalid "
-                           "colorings and crashed on some graphs; use vb, vbbit, vbcs or eb");
+        return;  // csrcolor gets the graph without self-loops; its result is checked (NOTES.md)
     }
     if (algorithm == ColoringAlgorithm::vendor) {
         throw NotSupported(where,
@@ -133,6 +128,13 @@ Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
     result.num_colors = run.num_colors;
     handle.record(run.algorithm, run.num_colors, run.rounds);
     return result;
+}
+
+/// The recoloring passes asked for, or the backend's default.
+int recolor_passes(const ColoringOptions& options, const Executor& exec)
+{
+    if (options.recolor_passes >= 0) return options.recolor_passes;
+    return exec.kind() == ExecKind::cuda ? 3 : 0;
 }
 
 #if LOOM_HAS_CUDA
@@ -195,6 +197,10 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                        "the distance must be 1 or 2, got " + std::to_string(options.distance));
     }
     check_algorithm(where, options.algorithm, options.distance, *exec, sizeof(I) > 4);
+    if (options.recolor_passes < -1) {
+        throw BadInput(where, "recolor_passes must be -1 (the default) or >= 0, got " +
+                                  std::to_string(options.recolor_passes));
+    }
     const auto symmetric = symmetrized(A, options.assume_symmetric || A.rows() == 0);
     const auto& G = symmetric ? *symmetric : A;
     const auto algorithm = options.algorithm;
@@ -202,7 +208,7 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
         return run<I>(
             handle, algorithm, exec, G.rows(),
             [&](I* colors) {
-                return exec->run(detail::overloaded{
+                auto ran = exec->run(detail::overloaded{
                     [&](const ReferenceExecutor& e) {
                         return reference::color_distance1(e, algorithm, adjacency(G), colors);
                     },
@@ -214,6 +220,13 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                         LOOM_CUDA_CALL(where,
                                        return color_on_cuda(e, algorithm, adjacency(G), colors));
                     }});
+                const int passes = recolor_passes(options, *exec);
+                if (passes > 0 && ran.algorithm != ColoringAlgorithm::greedy &&
+                    ran.algorithm != ColoringAlgorithm::vendor) {
+                    ran.num_colors = LOOM_RUN_KERNEL(where, *exec, recolor_distance1, adjacency(G),
+                                                     passes, colors, ran.num_colors);
+                }
+                return ran;
             },
             [&](const auto& host, I* colors) {
                 const matrix::Csr<V, I> H(host, G);

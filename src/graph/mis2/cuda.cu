@@ -56,22 +56,6 @@ void max_within_1(const CudaExecutor& exec, const GraphView<I>& graph, const Arr
         where);
 }
 
-template <typename I>
-void max_within_2(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& within_1,
-                  const Array<I>& undecided, size_type count, Array<Key>& within_2)
-{
-    const Key* in = within_1.data();
-    const I* listed = undecided.data();
-    Key* out = within_2.data();
-    parallel_for(
-        exec, count,
-        [=] __device__(long long i) {
-            const I v = listed[i];
-            out[v] = largest_key(graph, in, v);
-        },
-        where);
-}
-
 /// Slot in a list for the converged lanes that append (used), one atomic per group of them.
 __device__ inline long long append_slot(bool used, unsigned long long* counter)
 {
@@ -88,7 +72,7 @@ __device__ inline long long append_slot(bool used, unsigned long long* counter)
 
 template <typename I>
 size_type decide(const CudaExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                 int round, Array<Key>& keys, const Array<Key>& within_2, const Array<I>& undecided,
+                 int round, Array<Key>& keys, const Array<Key>& within_1, const Array<I>& undecided,
                  size_type count, Array<I>& next_undecided)
 {
     // Zeroed in stream order: the count read back below is the round's only synchronization.
@@ -97,7 +81,7 @@ size_type decide(const CudaExecutor& exec, const GraphView<I>& graph, const KeyL
                                     loom::cuda::stream_of(exec)),
                     where);
     Key* key = keys.data();
-    const Key* max = within_2.data();
+    const Key* in = within_1.data();
     const I* listed = undecided.data();
     I* next = next_undecided.data();
     unsigned long long* total = counter.data();
@@ -106,7 +90,8 @@ size_type decide(const CudaExecutor& exec, const GraphView<I>& graph, const KeyL
         exec, count,
         [=] __device__(long long i) {
             const I v = listed[i];
-            const Key k = next_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], round, key[v], max[v]);
+            const Key k = next_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], round, key[v],
+                                   largest_key(graph, in, v));
             key[v] = k;
             const long long slot = append_slot(is_undecided(k), total);
             if (slot >= 0) next[slot] = v;

@@ -24,18 +24,14 @@
     void max_within_1(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
                       const Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active,        \
                       Array<mis2_detail::Key>& within_1);                                      \
-    /* within_2[v] = max of within_1 over v and its neighbours, for the undecided vertices */ \
-    /* v listed in undecided[0, count)                                                     */ \
-    template <typename I>                                                                      \
-    void max_within_2(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
-                      const Array<mis2_detail::Key>& within_1, const Array<I>& undecided,      \
-                      size_type count, Array<mis2_detail::Key>& within_2);                     \
-    /* keys[v] = next_key(v, round, keys[v], within_2[v]) for the listed vertices; lists   */ \
-    /* those still undecided in next_undecided (any order) and returns how many            */ \
+    /* for the vertices v listed in undecided[0, count): keys[v] = next_key(v, round,      */ \
+    /* keys[v], max of within_1 over v and its neighbours (the largest key within         */ \
+    /* distance 2)); lists those still undecided in next_undecided (any order) and        */ \
+    /* returns how many                                                                   */ \
     template <typename I>                                                                      \
     size_type decide(const Exec& exec, const mis2_detail::GraphView<I>& graph,                \
                      const mis2_detail::KeyLayout& layout, int round,                          \
-                     Array<mis2_detail::Key>& keys, const Array<mis2_detail::Key>& within_2,   \
+                     Array<mis2_detail::Key>& keys, const Array<mis2_detail::Key>& within_1,   \
                      const Array<I>& undecided, size_type count, Array<I>& next_undecided);    \
     /* flags[v] = 1 for set vertices, 0 for others (vertices + 1 entries, the last left) */     \
     template <typename I>                                                                      \
@@ -65,9 +61,6 @@
                                Array<std::uint8_t>&, Array<I>&);                               \
     template void max_within_1(const Exec&, const mis2_detail::GraphView<I>&,                 \
                                const Array<mis2_detail::Key>&, Array<std::uint8_t>&,           \
-                               Array<mis2_detail::Key>&);                                      \
-    template void max_within_2(const Exec&, const mis2_detail::GraphView<I>&,                 \
-                               const Array<mis2_detail::Key>&, const Array<I>&, size_type,     \
                                Array<mis2_detail::Key>&);                                      \
     template size_type decide(const Exec&, const mis2_detail::GraphView<I>&,                  \
                               const mis2_detail::KeyLayout&, int, Array<mis2_detail::Key>&,    \

@@ -56,30 +56,17 @@ void max_within_1(const OmpExecutor& exec, const GraphView<I>& graph, const Arra
 }
 
 template <typename I>
-void max_within_2(const OmpExecutor& exec, const GraphView<I>& graph, const Array<Key>& within_1,
-                  const Array<I>& undecided, size_type count, Array<Key>& within_2)
-{
-    const Key* in = within_1.data();
-    const I* listed = undecided.data();
-    Key* out = within_2.data();
-    for_each_vertex(exec, count, [&](size_type i) {
-        const I v = listed[i];
-        out[v] = largest_key(graph, in, v);
-    });
-}
-
-template <typename I>
 size_type decide(const OmpExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                 int round, Array<Key>& keys, const Array<Key>& within_2, const Array<I>& undecided,
+                 int round, Array<Key>& keys, const Array<Key>& within_1, const Array<I>& undecided,
                  size_type count, Array<I>& next_undecided)
 {
     Key* key = keys.data();
-    const Key* max = within_2.data();
+    const Key* in = within_1.data();
     const I* listed = undecided.data();
-    parallel_for(exec, count, [&](size_type i) {
+    for_each_vertex(exec, count, [&](size_type i) {
         const I v = listed[i];
         key[v] = next_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round, key[v],
-                          max[v]);
+                          largest_key(graph, in, v));
     });
     // The compaction is a read of the list: far cheaper than the gathers, kept sequential.
     size_type kept = 0;

@@ -30,18 +30,8 @@ void max_within_1(const ReferenceExecutor&, const GraphView<I>& graph, const Arr
 }
 
 template <typename I>
-void max_within_2(const ReferenceExecutor&, const GraphView<I>& graph, const Array<Key>& within_1,
-                  const Array<I>& undecided, size_type count, Array<Key>& within_2)
-{
-    for (size_type i = 0; i < count; ++i) {
-        const I v = undecided.data()[i];
-        within_2.data()[v] = largest_key(graph, within_1.data(), v);
-    }
-}
-
-template <typename I>
 size_type decide(const ReferenceExecutor&, const GraphView<I>& graph, const KeyLayout& layout,
-                 int round, Array<Key>& keys, const Array<Key>& within_2, const Array<I>& undecided,
+                 int round, Array<Key>& keys, const Array<Key>& within_1, const Array<I>& undecided,
                  size_type count, Array<I>& next_undecided)
 {
     size_type kept = 0;
@@ -49,7 +39,7 @@ size_type decide(const ReferenceExecutor&, const GraphView<I>& graph, const KeyL
         const I v = undecided.data()[i];
         Key& key = keys.data()[v];
         key = next_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round, key,
-                       within_2.data()[v]);
+                       largest_key(graph, within_1.data(), v));
         if (is_undecided(key)) next_undecided.data()[kept++] = v;
     }
     return kept;

@@ -144,7 +144,9 @@ ColoringRun color_on_cuda(const CudaExecutor& exec, ColoringAlgorithm algorithm,
                           I* colors)
 {
     if constexpr (std::is_same_v<I, int32>) {
-        if (algorithm == ColoringAlgorithm::vendor) return cuda::color_vendor(exec, graph, colors);
+        if (algorithm == ColoringAlgorithm::vendor) {
+            return cuda::color_vendor_without_self_loops(exec, graph, colors);
+        }
     }
     return cuda::color_distance1(exec, algorithm, graph, colors);
 }

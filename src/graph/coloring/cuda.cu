@@ -499,58 +499,10 @@ ColoringRun color_distance2(const CudaExecutor& exec, ColoringAlgorithm algorith
 #define LOOM_COLORING_CUSPARSE(call) \
     ::loom::cuda::check_cusparse((call), #call, "loom::graph::color (cuSPARSE csrcolor)")
 
-namespace coloring_kernels {
-
-/// A pattern in arrays of its own.
-struct OwnedGraph {
-    size_type rows;
-    Array<int32> row_ptrs;
-    Array<int32> cols;
-
-    Adjacency<int32> adjacency() const { return {rows, row_ptrs.data(), cols.data()}; }
-};
-
-/// The graph without its self-loops (which csrcolor need not see).
-OwnedGraph without_self_loops(const CudaExecutor& exec, Adjacency<int32> graph)
-{
-    OwnedGraph result{graph.rows, Array<int32>(exec.shared_from_this(), graph.rows + 1), {}};
-    int32* ptrs = result.row_ptrs.data();
-    parallel_for(
-        exec, graph.rows + 1,
-        [=] __device__(long long r) {
-            int32 kept = 0;
-            if (r < graph.rows) {
-                for (int32 k = graph.row_ptrs[r]; k < graph.row_ptrs[r + 1]; ++k) {
-                    kept += graph.cols[k] != r;
-                }
-            }
-            ptrs[r] = kept;
-        },
-        where);
-    loom::cuda::exclusive_prefix_sum(exec, ptrs, graph.rows + 1);
-    result.cols =
-        Array<int32>(exec.shared_from_this(), detail::load_element(result.row_ptrs, graph.rows));
-    int32* out = result.cols.data();
-    parallel_for(
-        exec, graph.rows,
-        [=] __device__(long long r) {
-            int32 at = ptrs[r];
-            for (int32 k = graph.row_ptrs[r]; k < graph.row_ptrs[r + 1]; ++k) {
-                if (graph.cols[k] != r) out[at++] = graph.cols[k];
-            }
-        },
-        where);
-    return result;
-}
-
-}  // namespace coloring_kernels
-
-ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> input, int32* colors)
+ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32* colors)
 {
     using namespace coloring_kernels;
     const auto shared_exec = exec.shared_from_this();
-    const auto loopless = without_self_loops(exec, input);
-    const auto graph = loopless.adjacency();
     const auto nnz = entries_of(exec, graph);
     if (nnz == 0) {
         // No edges: one color. csrcolor is not asked (it has left such graphs uncolored).
@@ -601,6 +553,59 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> input, int32
         }
     }
     return {ColoringAlgorithm::vendor, count_colors(exec, graph.rows, colors), 0};
+}
+
+namespace coloring_kernels {
+
+/// A pattern in arrays of its own.
+struct OwnedGraph {
+    size_type rows;
+    Array<int32> row_ptrs;
+    Array<int32> cols;
+
+    Adjacency<int32> adjacency() const { return {rows, row_ptrs.data(), cols.data()}; }
+};
+
+/// The graph without its self-loops (which csrcolor need not see).
+OwnedGraph without_self_loops(const CudaExecutor& exec, Adjacency<int32> graph)
+{
+    OwnedGraph result{graph.rows, Array<int32>(exec.shared_from_this(), graph.rows + 1), {}};
+    int32* ptrs = result.row_ptrs.data();
+    parallel_for(
+        exec, graph.rows + 1,
+        [=] __device__(long long r) {
+            int32 kept = 0;
+            if (r < graph.rows) {
+                for (int32 k = graph.row_ptrs[r]; k < graph.row_ptrs[r + 1]; ++k) {
+                    kept += graph.cols[k] != r;
+                }
+            }
+            ptrs[r] = kept;
+        },
+        where);
+    loom::cuda::exclusive_prefix_sum(exec, ptrs, graph.rows + 1);
+    result.cols =
+        Array<int32>(exec.shared_from_this(), detail::load_element(result.row_ptrs, graph.rows));
+    int32* out = result.cols.data();
+    parallel_for(
+        exec, graph.rows,
+        [=] __device__(long long r) {
+            int32 at = ptrs[r];
+            for (int32 k = graph.row_ptrs[r]; k < graph.row_ptrs[r + 1]; ++k) {
+                if (graph.cols[k] != r) out[at++] = graph.cols[k];
+            }
+        },
+        where);
+    return result;
+}
+
+}  // namespace coloring_kernels
+
+ColoringRun color_vendor_without_self_loops(const CudaExecutor& exec, Adjacency<int32> graph,
+                                            int32* colors)
+{
+    const auto loopless = coloring_kernels::without_self_loops(exec, graph);
+    return color_vendor(exec, loopless.adjacency(), colors);
 }
 
 #define LOOM_INSTANTIATE(I) LOOM_INSTANTIATE_COLORING_KERNELS(CudaExecutor, I)

@@ -72,4 +72,7 @@ LOOM_DECLARE_COLORING_KERNELS(CudaExecutor);
 /// cuSPARSE's csrcolor (at the end of cuda.cu); 32-bit indices.
 coloring_detail::ColoringRun color_vendor(const CudaExecutor& exec,
                                           coloring_detail::Adjacency<int32> graph, int32* colors);
+/// color_vendor on a copy of the graph without self-loops (what csrcolor is given).
+coloring_detail::ColoringRun color_vendor_without_self_loops(
+    const CudaExecutor& exec, coloring_detail::Adjacency<int32> graph, int32* colors);
 }  // namespace loom::graph::cuda

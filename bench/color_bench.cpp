@@ -133,7 +133,7 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
     // returned invalid colorings on some graphs (coloring NOTES.md), which is reported, not
     // fatal, so that Loom's rows still print.
     const bool vendor_exists = options.exec->kind() == ExecKind::cuda && sizeof(I) == 4 &&
-                               distance == 1 && !options.bipartite;
+                               distance == 1 && !options.bipartite && !options.skip_vendor;
     if (vendor_exists) {
         try {
             results.push_back(measure(G, graph::ColoringAlgorithm::vendor));

@@ -99,6 +99,8 @@ LOOM_HOST_DEVICE LOOM_INLINE bool goes_before(const K* keys, const T* values, I 
                                               const Compare& comp)
 {
     if constexpr (compares_values_v<Compare>) {
+        static_assert(!std::is_same_v<T, NoValues>,
+                      "a comparator of (key, value) pairs needs the pair sorts and merges");
         return comp(keys[j], values[j], keys[i], values[i]);
     } else {
         return comp(keys[j], keys[i]);

@@ -1,6 +1,8 @@
 // loom::sort: the team/serial bitonic network in a user's team kernel, segmented sorts and
 // whole-array sorts on every backend, checked against std::sort; bad input.
 #include <algorithm>
+#include <limits>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -110,6 +112,82 @@ TEST(TeamSort, InsideAUserTeamKernelWithACustomComparator)
         for (int n = 0; n < lengths; ++n) {
             SCOPED_TRACE("n " + std::to_string(n));
             expect_sorted_pairs(originals[n], data[n], values[n], ByMagnitude{});
+        }
+    }
+}
+
+/// (keys, values) in lexicographic order: the one result KeyThenValue allows.
+void expect_lexicographic(std::vector<int32> keys, std::vector<int32> values,
+                          const std::vector<int32>& got_keys, const std::vector<int32>& got_values)
+{
+    std::vector<std::pair<int32, int32>> expected(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) expected[i] = {keys[i], values[i]};
+    std::sort(expected.begin(), expected.end());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        ASSERT_EQ(got_keys[i], expected[i].first) << "entry " << i;
+        ASSERT_EQ(got_values[i], expected[i].second) << "entry " << i;
+    }
+}
+
+TEST(TeamSort, KeyThenValueSortsAndMergesPairsInOneOrder)
+{
+    // Team t sorts t keys with many duplicates by (key, value), and merges two sorted runs of
+    // t / 3 and t - t / 3 keys laid out as SpAdd does: the first ascending, padding, the
+    // second reversed at the end of a power-of-two buffer.
+    const int teams = 200;
+    constexpr int32 padding = std::numeric_limits<int32>::max();
+    for (const auto& exec :
+         {test::reference(), std::shared_ptr<const Executor>(OmpExecutor::create())}) {
+        std::vector<std::vector<int32>> sorted_keys(teams), sorted_values(teams);
+        std::vector<std::vector<int32>> merged_keys(teams), merged_values(teams);
+        launch::team_parallel_for(*exec, launch::TeamPolicy{teams, 4, 1}, [&](const auto& m) {
+            const auto t = static_cast<int>(m.league_rank());
+            auto keys = keys_with_duplicates<int32>(t, 100 + t);
+            auto values = positions(t);
+            std::reverse(values.begin(), values.end());  // duplicates arrive out of value order
+            sort::team_sort_pairs(m, keys.data(), values.data(), t, sort::KeyThenValue<>{});
+            sorted_keys[t] = keys;
+            sorted_values[t] = values;
+
+            auto first = keys_with_duplicates<int32>(t / 3, 300 + t);
+            auto second = keys_with_duplicates<int32>(t - t / 3, 400 + t);
+            std::sort(first.begin(), first.end());
+            std::sort(second.begin(), second.end());
+            int n = 1;
+            while (n < t) n *= 2;
+            std::vector<int32> buffer(n, padding);
+            std::vector<int32> origin(n);
+            for (int i = 0; i < n; ++i) origin[i] = i;
+            std::copy(first.begin(), first.end(), buffer.begin());
+            for (std::size_t j = 0; j < second.size(); ++j) {
+                buffer[n - 1 - j] = second[j];
+                origin[n - 1 - j] = static_cast<int32>(first.size() + j);
+            }
+            sort::team_merge_bitonic_pairs(m, buffer.data(), origin.data(), n,
+                                           sort::KeyThenValue<>{});
+            merged_keys[t] = buffer;
+            merged_values[t] = origin;
+        });
+        for (int t = 0; t < teams; ++t) {
+            SCOPED_TRACE(exec->name() + ", team " + std::to_string(t));
+            auto values = positions(t);
+            std::reverse(values.begin(), values.end());
+            expect_lexicographic(keys_with_duplicates<int32>(t, 100 + t), values, sorted_keys[t],
+                                 sorted_values[t]);
+            // The merge: the runs' entries in (key, origin) order, then the padding.
+            auto first = keys_with_duplicates<int32>(t / 3, 300 + t);
+            auto second = keys_with_duplicates<int32>(t - t / 3, 400 + t);
+            std::sort(first.begin(), first.end());
+            std::sort(second.begin(), second.end());
+            std::vector<int32> keys = first, origins = positions(t);
+            keys.insert(keys.end(), second.begin(), second.end());
+            const std::vector<int32> got_keys(merged_keys[t].begin(), merged_keys[t].begin() + t);
+            const std::vector<int32> got_origins(merged_values[t].begin(),
+                                                 merged_values[t].begin() + t);
+            expect_lexicographic(keys, origins, got_keys, got_origins);
+            for (std::size_t i = t; i < merged_keys[t].size(); ++i) {
+                ASSERT_EQ(merged_keys[t][i], padding);
+            }
         }
     }
 }

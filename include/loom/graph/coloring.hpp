@@ -55,6 +55,10 @@ struct ColoringOptions {
     /// The caller promises a symmetric pattern, so it is not symmetrized; the coloring is
     /// valid only if the promise holds.
     bool assume_symmetric = false;
+    /// Distance 1: iterated-greedy passes after a parallel algorithm (each recolors the color
+    /// classes, last first, as greedy would: never more colors, often fewer; they stop once
+    /// one saves no color). -1: the backend's default, up to 3 on CUDA and none on the host.
+    int recolor_passes = -1;
 };
 
 /// A coloring: colors[v] in [0, num_colors) for every vertex, on the graph's executor.

@@ -14,7 +14,13 @@
 // missing entries count as larger than everything, so every comparison with one is skipped.
 // Each merge starts with a "flip" stage (i against its mirror in the block) so that all
 // comparisons sort ascending and the missing entries never move. Bitonic sorting is not
-// stable: equal keys may come out in any order, with their values.
+// stable: equal keys may come out in any order, with their values; a comparator that also
+// sees the values (KeyThenValue) makes the order of pairs unique.
+//
+// team_merge_bitonic(_pairs) sorts a bitonic sequence (ascending, then descending) of a
+// power-of-two length: the last merge of the network alone, log2(n) stages instead of
+// log2(n) (log2(n) + 1) / 2. Two sorted runs become one this way (the first ascending, the
+// second reversed, padding between them), as SpAdd unites the rows of A and B.
 #pragma once
 
 #include <type_traits>
@@ -43,6 +49,21 @@ struct Greater {
     }
 };
 
+/// Orders (key, value) pairs by key with comp, equal keys by value ascending: a comparator
+/// that sees the values (for the pair sorts and merges), which makes the result unique.
+template <typename Compare = Less>
+struct KeyThenValue {
+    static constexpr bool compares_values = true;
+    Compare comp{};
+
+    template <typename K, typename T>
+    LOOM_HOST_DEVICE LOOM_INLINE bool operator()(const K& a, const T& a_value, const K& b,
+                                                 const T& b_value) const
+    {
+        return comp(a, b) || (!comp(b, a) && a_value < b_value);
+    }
+};
+
 /// Marks "no values" for the shared network.
 struct NoValues {};
 
@@ -65,14 +86,42 @@ LOOM_HOST_DEVICE LOOM_INLINE I ceil_power_of_two(I n)
     return p;
 }
 
+/// Whether Compare orders (key, value) pairs (KeyThenValue) rather than keys.
+template <typename Compare, typename = void>
+inline constexpr bool compares_values_v = false;
+template <typename Compare>
+inline constexpr bool compares_values_v<Compare, std::void_t<decltype(Compare::compares_values)>> =
+    Compare::compares_values;
+
+/// Whether entry j must come before entry i.
+template <typename K, typename T, typename I, typename Compare>
+LOOM_HOST_DEVICE LOOM_INLINE bool goes_before(const K* keys, const T* values, I j, I i,
+                                              const Compare& comp)
+{
+    if constexpr (compares_values_v<Compare>) {
+        static_assert(!std::is_same_v<T, NoValues>,
+                      "a comparator of (key, value) pairs needs the pair sorts and merges");
+        return comp(keys[j], values[j], keys[i], values[i]);
+    } else {
+        return comp(keys[j], keys[i]);
+    }
+}
+
 /// Orders entries i < j (j possibly past the end, then nothing happens).
 template <typename K, typename T, typename I, typename Compare>
 LOOM_HOST_DEVICE LOOM_INLINE void compare_exchange(K* keys, T* values, I i, I j, I n,
                                                    const Compare& comp)
 {
-    if (j >= n || !comp(keys[j], keys[i])) return;
+    if (j >= n || !goes_before(keys, values, j, i, comp)) return;
     swap(keys[i], keys[j]);
     if constexpr (!std::is_same_v<T, NoValues>) swap(values[i], values[j]);
+}
+
+/// The lower index of the t-th comparison (t in [0, N/2)) of a stage with distance `stride`.
+template <typename I>
+LOOM_HOST_DEVICE LOOM_INLINE I lower_index(I t, I stride)
+{
+    return (t / stride) * 2 * stride + t % stride;  // bit `stride` of i is 0
 }
 
 /// The t-th comparison (t in [0, N/2)) of the stage with distance `stride` of a merge of
@@ -82,7 +131,7 @@ LOOM_HOST_DEVICE LOOM_INLINE void compare_exchange(K* keys, T* values, I i, I j,
 template <typename I>
 LOOM_HOST_DEVICE LOOM_INLINE I stage_pair(I t, I block, I stride, I& partner)
 {
-    const I i = (t / stride) * 2 * stride + t % stride;  // bit `stride` of i is 0
+    const I i = lower_index(t, stride);
     partner = stride * 2 == block ? (i ^ (block - 1)) : i + stride;
     return i;
 }
@@ -105,15 +154,40 @@ LOOM_HOST_DEVICE LOOM_INLINE void bitonic_network(K* keys, T* values, I n, const
     }
 }
 
+/// The half-cleaner stages (i against i + stride, smaller first) that sort a bitonic
+/// sequence of n entries, n a power of two.
+template <typename K, typename T, typename I, typename Compare, typename ForStage>
+LOOM_HOST_DEVICE LOOM_INLINE void bitonic_merge_network(K* keys, T* values, I n,
+                                                        const Compare& comp,
+                                                        const ForStage& for_stage)
+{
+    for (I stride = n / 2; stride > 0; stride >>= 1) {
+        for_stage(n / 2, [&](I t) {
+            const I i = lower_index(t, stride);
+            compare_exchange(keys, values, i, i + stride, n, comp);
+        });
+    }
+}
+
+/// A ForStage on a team: each stage spread over the team, a barrier after it.
+template <typename Member>
+struct TeamStages {
+    const Member& member;
+
+    template <typename I, typename F>
+    LOOM_HOST_DEVICE LOOM_INLINE void operator()(I count, const F& f) const
+    {
+        member.team_vector_for(count, f);
+        member.team_barrier();
+    }
+};
+
 template <typename Member, typename K, typename T, typename I, typename Compare>
 LOOM_HOST_DEVICE LOOM_INLINE void team_network(const Member& member, K* keys, T* values, I n,
                                                const Compare& comp)
 {
     if (n < 2) return;
-    bitonic_network(keys, values, n, comp, [&](I count, const auto& f) {
-        member.team_vector_for(count, f);
-        member.team_barrier();
-    });
+    bitonic_network(keys, values, n, comp, TeamStages<Member>{member});
 }
 
 template <typename K, typename T, typename I, typename Compare>
@@ -154,6 +228,24 @@ template <typename K, typename T, typename I, typename Compare = Less>
 LOOM_HOST_DEVICE void serial_sort_pairs(K* keys, T* values, I n, Compare comp = {})
 {
     detail::serial_network(keys, values, n, comp);
+}
+
+/// Sorts keys[0, n) by comp with the whole team when they form a bitonic sequence (ordered by
+/// comp, then against it) and n is a power of two (pad the middle with keys ordered after
+/// every other). Every thread of the team calls it.
+template <typename Member, typename K, typename I, typename Compare = Less>
+LOOM_HOST_DEVICE void team_merge_bitonic(const Member& member, K* keys, I n, Compare comp = {})
+{
+    detail::bitonic_merge_network(keys, static_cast<NoValues*>(nullptr), n, comp,
+                                  detail::TeamStages<Member>{member});
+}
+
+/// team_merge_bitonic with values[0, n) moving with their keys.
+template <typename Member, typename K, typename T, typename I, typename Compare = Less>
+LOOM_HOST_DEVICE void team_merge_bitonic_pairs(const Member& member, K* keys, T* values, I n,
+                                               Compare comp = {})
+{
+    detail::bitonic_merge_network(keys, values, n, comp, detail::TeamStages<Member>{member});
 }
 
 /// Ascending or descending, for the launches below (which run compiled comparators only).

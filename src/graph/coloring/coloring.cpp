@@ -84,12 +84,7 @@ void check_algorithm(const char* where, ColoringAlgorithm algorithm, int distanc
                                   " (use one of " + names_at(distance) + ")");
     }
     if (algorithm == ColoringAlgorithm::vendor && exec.kind() == ExecKind::cuda && !wide_indices) {
-        // Measured on the H200 with CUDA 13 (NOTES.md): csrcolor left isolated vertices
-        // uncolored, gave neighbours of can_838 one color, and crashed the test process on
-        // other graphs. A peer that can crash the caller is not offered.
-        throw NotSupported(where,
-                           "cuSPARSE's csrcolor is disabled: with CUDA 13 it returned invalid "
-                           "colorings and crashed on some graphs; use vb, vbbit, vbcs or eb");
+        return;  // csrcolor gets the graph without self-loops; its result is checked (NOTES.md)
     }
     if (algorithm == ColoringAlgorithm::vendor) {
         throw NotSupported(where,
@@ -135,6 +130,13 @@ Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
     return result;
 }
 
+/// The recoloring passes asked for, or the backend's default.
+int recolor_passes(const ColoringOptions& options, const Executor& exec)
+{
+    if (options.recolor_passes >= 0) return options.recolor_passes;
+    return exec.kind() == ExecKind::cuda ? 3 : 0;
+}
+
 #if LOOM_HAS_CUDA
 /// CUDA's distance-1 kernels, cuSPARSE's csrcolor among them (32-bit indices only).
 template <typename I>
@@ -142,7 +144,9 @@ ColoringRun color_on_cuda(const CudaExecutor& exec, ColoringAlgorithm algorithm,
                           I* colors)
 {
     if constexpr (std::is_same_v<I, int32>) {
-        if (algorithm == ColoringAlgorithm::vendor) return cuda::color_vendor(exec, graph, colors);
+        if (algorithm == ColoringAlgorithm::vendor) {
+            return cuda::color_vendor_without_self_loops(exec, graph, colors);
+        }
     }
     return cuda::color_distance1(exec, algorithm, graph, colors);
 }
@@ -195,6 +199,10 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                        "the distance must be 1 or 2, got " + std::to_string(options.distance));
     }
     check_algorithm(where, options.algorithm, options.distance, *exec, sizeof(I) > 4);
+    if (options.recolor_passes < -1) {
+        throw BadInput(where, "recolor_passes must be -1 (the default) or >= 0, got " +
+                                  std::to_string(options.recolor_passes));
+    }
     const auto symmetric = symmetrized(A, options.assume_symmetric || A.rows() == 0);
     const auto& G = symmetric ? *symmetric : A;
     const auto algorithm = options.algorithm;
@@ -202,7 +210,7 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
         return run<I>(
             handle, algorithm, exec, G.rows(),
             [&](I* colors) {
-                return exec->run(detail::overloaded{
+                auto ran = exec->run(detail::overloaded{
                     [&](const ReferenceExecutor& e) {
                         return reference::color_distance1(e, algorithm, adjacency(G), colors);
                     },
@@ -214,6 +222,13 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                         LOOM_CUDA_CALL(where,
                                        return color_on_cuda(e, algorithm, adjacency(G), colors));
                     }});
+                const int passes = recolor_passes(options, *exec);
+                if (passes > 0 && ran.algorithm != ColoringAlgorithm::greedy &&
+                    ran.algorithm != ColoringAlgorithm::vendor) {
+                    ran.num_colors = LOOM_RUN_KERNEL(where, *exec, recolor_distance1, adjacency(G),
+                                                     passes, colors, ran.num_colors);
+                }
+                return ran;
             },
             [&](const auto& host, I* colors) {
                 const matrix::Csr<V, I> H(host, G);

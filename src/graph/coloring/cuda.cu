@@ -8,11 +8,14 @@
 // then seen at once (L1 is not coherent), which keeps clashes, and so rounds, few.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #define DISABLE_CUSPARSE_DEPRECATED  // csrcolor is deprecated, and still the vendor's coloring
 #include <cusparse.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 
 #include "base/cuda/cub.cuh"
@@ -346,7 +349,99 @@ ColoringAlgorithm automatic_distance1(const CudaExecutor& exec, Adjacency<I> gra
     return largest > 256 && largest > 32 * mean ? ColoringAlgorithm::eb : ColoringAlgorithm::vbbit;
 }
 
+/// Copies n colors on the device.
+template <typename I>
+void copy_colors(const CudaExecutor& exec, const I* from, I* to, size_type n)
+{
+    LOOM_CUDA_CHECK(
+        cudaMemcpyAsync(to, from, sizeof(I) * n, cudaMemcpyDeviceToDevice, stream_of(exec)), where);
+}
+
+/// Where every class starts among the vertices sorted by color (num_colors + 1 entries, read
+/// back): the first position holding a color >= c, by binary search.
+template <typename I>
+std::vector<I> class_starts(const CudaExecutor& exec, const I* sorted_colors, size_type n,
+                            size_type num_colors)
+{
+    Array<I> starts(exec.shared_from_this(), num_colors + 1);
+    I* start = starts.data();
+    parallel_for(
+        exec, num_colors + 1,
+        [=] __device__(long long c) {
+            long long lo = 0;
+            long long hi = n;
+            while (lo < hi) {
+                const long long mid = (lo + hi) / 2;
+                if (sorted_colors[mid] < c) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            start[c] = static_cast<I>(lo);
+        },
+        where);
+    return starts.to_host();
+}
+
+/// Iterated greedy (speculative.hpp, `recolored`) on the device: a radix sort of
+/// (color, vertex) on the colors' few low bits groups the classes, which are recolored from
+/// the last to the first, a launch each.
+template <typename I>
+size_type iterated_greedy(const CudaExecutor& exec, Adjacency<I> graph, int passes, I* colors,
+                          size_type num_colors)
+{
+    using U = std::make_unsigned_t<I>;
+    const auto shared_exec = exec.shared_from_this();
+    const size_type n = graph.rows;
+    const Distance1<I> around{graph};
+    Array<I> keys(shared_exec, n);
+    Array<I> sorted_keys(shared_exec, n);
+    Array<I> vertices(shared_exec, n);
+    Array<I> sorted_vertices(shared_exec, n);
+    Array<I> fresh_array(shared_exec, n);
+    I* fresh = fresh_array.data();
+    for (int pass = 0; pass < passes && num_colors > 1; ++pass) {
+        copy_colors(exec, colors, keys.data(), n);
+        fill_identity(exec, vertices.data(), n);
+        int bits = 1;
+        while ((size_type{1} << bits) < num_colors) ++bits;
+        run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(
+                temp, bytes, reinterpret_cast<const U*>(keys.data()),
+                reinterpret_cast<U*>(sorted_keys.data()), vertices.data(), sorted_vertices.data(),
+                static_cast<long long>(n), 0, bits, stream_of(exec));
+        });
+        const auto starts = class_starts(exec, sorted_keys.data(), n, num_colors);
+        fresh_array.fill(I{coloring_detail::uncolored});
+        const I* members = sorted_vertices.data();
+        for (size_type c = num_colors; c-- > 0;) {
+            const I first = starts[c];
+            parallel_for(
+                exec, starts[c + 1] - first,
+                [=] __device__(long long i) {
+                    const I u = members[first + i];
+                    fresh[u] = coloring_detail::recolored(around, u, static_cast<const I*>(fresh));
+                },
+                where);
+        }
+        const size_type used = count_colors(exec, n, static_cast<const I*>(fresh));
+        copy_colors(exec, static_cast<const I*>(fresh), colors, n);
+        const bool saved = used < num_colors;
+        num_colors = used;
+        if (!saved) break;
+    }
+    return num_colors;
+}
+
 }  // namespace coloring_kernels
+
+template <typename I>
+size_type recolor_distance1(const CudaExecutor& exec, Adjacency<I> graph, int passes, I* colors,
+                            size_type num_colors)
+{
+    return coloring_kernels::iterated_greedy(exec, graph, passes, colors, num_colors);
+}
 
 template <typename I>
 ColoringRun color_distance1(const CudaExecutor& exec, ColoringAlgorithm algorithm,
@@ -461,6 +556,59 @@ ColoringRun color_vendor(const CudaExecutor& exec, Adjacency<int32> graph, int32
         }
     }
     return {ColoringAlgorithm::vendor, count_colors(exec, graph.rows, colors), 0};
+}
+
+namespace coloring_kernels {
+
+/// A pattern in arrays of its own.
+struct OwnedGraph {
+    size_type rows;
+    Array<int32> row_ptrs;
+    Array<int32> cols;
+
+    Adjacency<int32> adjacency() const { return {rows, row_ptrs.data(), cols.data()}; }
+};
+
+/// The graph without its self-loops (which csrcolor need not see).
+OwnedGraph without_self_loops(const CudaExecutor& exec, Adjacency<int32> graph)
+{
+    OwnedGraph result{graph.rows, Array<int32>(exec.shared_from_this(), graph.rows + 1), {}};
+    int32* ptrs = result.row_ptrs.data();
+    parallel_for(
+        exec, graph.rows + 1,
+        [=] __device__(long long r) {
+            int32 kept = 0;
+            if (r < graph.rows) {
+                for (int32 k = graph.row_ptrs[r]; k < graph.row_ptrs[r + 1]; ++k) {
+                    kept += graph.cols[k] != r;
+                }
+            }
+            ptrs[r] = kept;
+        },
+        where);
+    loom::cuda::exclusive_prefix_sum(exec, ptrs, graph.rows + 1);
+    result.cols =
+        Array<int32>(exec.shared_from_this(), detail::load_element(result.row_ptrs, graph.rows));
+    int32* out = result.cols.data();
+    parallel_for(
+        exec, graph.rows,
+        [=] __device__(long long r) {
+            int32 at = ptrs[r];
+            for (int32 k = graph.row_ptrs[r]; k < graph.row_ptrs[r + 1]; ++k) {
+                if (graph.cols[k] != r) out[at++] = graph.cols[k];
+            }
+        },
+        where);
+    return result;
+}
+
+}  // namespace coloring_kernels
+
+ColoringRun color_vendor_without_self_loops(const CudaExecutor& exec, Adjacency<int32> graph,
+                                            int32* colors)
+{
+    const auto loopless = coloring_kernels::without_self_loops(exec, graph);
+    return color_vendor(exec, loopless.adjacency(), colors);
 }
 
 #define LOOM_INSTANTIATE(I) LOOM_INSTANTIATE_COLORING_KERNELS(CudaExecutor, I)

@@ -45,14 +45,21 @@ inline constexpr int uncolored = -1;
     template <typename I>                                                                         \
     coloring_detail::ColoringRun color_distance2(                                                 \
         const Exec& exec, ColoringAlgorithm algorithm, coloring_detail::Adjacency<I> nets,        \
-        coloring_detail::Adjacency<I> members, bool self_net, I* colors)
+        coloring_detail::Adjacency<I> members, bool self_net, I* colors);                         \
+    /* Up to `passes` iterated-greedy passes over a valid distance-1 coloring with       */       \
+    /* num_colors colors, stopping once a pass saves none; returns the colors then used  */       \
+    template <typename I>                                                                         \
+    size_type recolor_distance1(const Exec& exec, coloring_detail::Adjacency<I> graph,            \
+                                int passes, I* colors, size_type num_colors)
 
 #define LOOM_INSTANTIATE_COLORING_KERNELS(Exec, I)                                            \
     template coloring_detail::ColoringRun color_distance1(const Exec&, ColoringAlgorithm,     \
                                                           coloring_detail::Adjacency<I>, I*); \
     template coloring_detail::ColoringRun color_distance2(                                    \
         const Exec&, ColoringAlgorithm, coloring_detail::Adjacency<I>,                        \
-        coloring_detail::Adjacency<I>, bool, I*);
+        coloring_detail::Adjacency<I>, bool, I*);                                             \
+    template size_type recolor_distance1(const Exec&, coloring_detail::Adjacency<I>, int, I*, \
+                                         size_type);
 
 namespace loom::graph::reference {
 LOOM_DECLARE_COLORING_KERNELS(ReferenceExecutor);
@@ -65,4 +72,7 @@ LOOM_DECLARE_COLORING_KERNELS(CudaExecutor);
 /// cuSPARSE's csrcolor (at the end of cuda.cu); 32-bit indices.
 coloring_detail::ColoringRun color_vendor(const CudaExecutor& exec,
                                           coloring_detail::Adjacency<int32> graph, int32* colors);
+/// color_vendor on a copy of the graph without self-loops (what csrcolor is given).
+coloring_detail::ColoringRun color_vendor_without_self_loops(
+    const CudaExecutor& exec, coloring_detail::Adjacency<int32> graph, int32* colors);
 }  // namespace loom::graph::cuda

@@ -266,6 +266,17 @@ ColoringRun color_distance1(const OmpExecutor& exec, ColoringAlgorithm algorithm
 }
 
 template <typename I>
+size_type recolor_distance1(const OmpExecutor& exec, Adjacency<I> graph, int passes, I* colors,
+                            size_type num_colors)
+{
+    return coloring_detail::iterated_greedy(
+        graph, passes, colors, num_colors, [&](size_type begin, size_type end, auto&& f) {
+#pragma omp parallel for schedule(dynamic, vertex_chunk) num_threads(exec.num_threads())
+            for (size_type i = begin; i < end; ++i) f(i);
+        });
+}
+
+template <typename I>
 ColoringRun color_distance2(const OmpExecutor& exec, ColoringAlgorithm algorithm, Adjacency<I> nets,
                             Adjacency<I> members, bool self_net, I* colors)
 {

@@ -43,6 +43,16 @@ coloring_detail::ColoringRun color_distance2(const ReferenceExecutor&, ColoringA
     return greedy(coloring_detail::Distance2<I>{nets, members, self_net}, nets.rows, colors);
 }
 
+template <typename I>
+size_type recolor_distance1(const ReferenceExecutor&, coloring_detail::Adjacency<I> graph,
+                            int passes, I* colors, size_type num_colors)
+{
+    return coloring_detail::iterated_greedy(graph, passes, colors, num_colors,
+                                            [](size_type begin, size_type end, auto&& f) {
+                                                for (size_type i = begin; i < end; ++i) f(i);
+                                            });
+}
+
 #define LOOM_INSTANTIATE(I) LOOM_INSTANTIATE_COLORING_KERNELS(ReferenceExecutor, I)
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE)
 

@@ -7,6 +7,7 @@
 // have kept or pick one that the next conflict check catches, never an invalid result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -118,6 +119,24 @@ LOOM_HOST_DEVICE bool loses_clash_in_net(const Distance2<I>& around, I net, I w,
     return around.for_each_member(net, w, [&](I x) { return x < w && color_of(x) == own; });
 }
 
+/// Colors read from a plain array (uncolored < 0).
+template <typename I>
+struct ColorsAt {
+    const I* colors;
+    LOOM_HOST_DEVICE I operator()(I v) const { return colors[v]; }
+};
+
+/// Iterated greedy (Culberson 1992), for a vertex u of the color class being recolored: the
+/// first color that none of its recolored neighbours holds (`recolored` < 0: not yet). The
+/// classes are recolored one after the other; a class's vertices are never neighbours, so
+/// they recolor at once exactly as greedy would one by one, and greedy over an order that
+/// keeps every class together never needs more colors than there were classes.
+template <typename I, typename Neighbourhood>
+LOOM_HOST_DEVICE I recolored(const Neighbourhood& around, I u, const I* recolored)
+{
+    return first_fit_bits(around, u, I{0}, ColorsAt<I>{recolored});
+}
+
 /// Host first fit with a forbidden-color array that grows as needed: marks[c] == stamp when c
 /// is taken. A fresh stamp per call makes clearing unnecessary.
 class ForbiddenColors {
@@ -143,5 +162,51 @@ private:
     std::vector<std::uint64_t> marks_;
     std::uint64_t stamp_ = 0;
 };
+
+/// The vertices of every color class (host): class c is vertices[starts[c] .. starts[c + 1]),
+/// in vertex order.
+template <typename I>
+struct ColorClasses {
+    std::vector<size_type> starts;
+    std::vector<I> vertices;
+
+    ColorClasses(const I* colors, size_type n, size_type num_colors)
+        : starts(num_colors + 1, 0), vertices(n)
+    {
+        for (size_type v = 0; v < n; ++v) ++starts[colors[v] + 1];
+        for (size_type c = 0; c < num_colors; ++c) starts[c + 1] += starts[c];
+        std::vector<size_type> next(starts.begin(), starts.end() - 1);
+        for (size_type v = 0; v < n; ++v) vertices[next[colors[v]]++] = static_cast<I>(v);
+    }
+};
+
+/// Iterated greedy on the host: up to `passes` passes over a valid distance-1 coloring, each
+/// recoloring the classes from the last to the first (`recolored`), stopping once a pass
+/// saves no color. for_range(begin, end, f) calls f(i) for i in [begin, end), sequentially or
+/// in parallel (a class's vertices are independent). Returns the colors used.
+template <typename I, typename ForRange>
+size_type iterated_greedy(Adjacency<I> graph, int passes, I* colors, size_type num_colors,
+                          ForRange&& for_range)
+{
+    const Distance1<I> around{graph};
+    const size_type n = graph.rows;
+    std::vector<I> fresh(n);
+    for (int pass = 0; pass < passes && num_colors > 1; ++pass) {
+        const ColorClasses<I> classes(colors, n, num_colors);
+        std::fill(fresh.begin(), fresh.end(), I{uncolored});
+        for (size_type c = num_colors; c-- > 0;) {
+            for_range(classes.starts[c], classes.starts[c + 1], [&](size_type i) {
+                const I u = classes.vertices[i];
+                fresh[u] = recolored(around, u, fresh.data());
+            });
+        }
+        const size_type used = size_type{*std::max_element(fresh.begin(), fresh.end())} + 1;
+        std::copy(fresh.begin(), fresh.end(), colors);
+        const bool saved = used < num_colors;
+        num_colors = used;
+        if (!saved) break;
+    }
+    return num_colors;
+}
 
 }  // namespace loom::graph::coloring_detail

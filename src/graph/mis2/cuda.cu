@@ -1,6 +1,8 @@
 // CUDA MIS-2 kernels: one thread per vertex, applying the rules of rules.hpp (the same code
 // as the host backends, so the same decisions). The keys are gathered, never scattered: no
-// atomics touch them, and any thread order gives the reference's bits.
+// atomics touch them, and any thread order gives the reference's bits. The list of undecided
+// vertices is appended to with atomics, so its order varies; only which vertices it holds
+// matters (each one's result depends on the arrays, not on its slot).
 #include <cooperative_groups.h>
 
 #include "base/cuda/helpers.cuh"
@@ -19,19 +21,19 @@ constexpr const char* where = "loom::graph::mis2";
 }
 
 template <typename I>
-void refresh_keys(const CudaExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                  int round, Array<Key>& keys, Array<std::uint8_t>& active)
+void initial_keys(const CudaExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
+                  Array<Key>& keys, Array<std::uint8_t>& active, Array<I>& undecided)
 {
     Key* key = keys.data();
     std::uint8_t* is_active = active.data();
+    I* listed = undecided.data();
     const I* row_ptrs = graph.row_ptrs;
     parallel_for(
         exec, graph.vertices,
         [=] __device__(long long v) {
-            if (round == 0) is_active[v] = 1;
-            if (round == 0 || is_undecided(key[v])) {
-                key[v] = undecided_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], round);
-            }
+            key[v] = undecided_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], 0);
+            is_active[v] = 1;
+            listed[v] = static_cast<I>(v);
         },
         where);
 }
@@ -54,44 +56,48 @@ void max_within_1(const CudaExecutor& exec, const GraphView<I>& graph, const Arr
         where);
 }
 
-template <typename I>
-void max_within_2(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
-                  const Array<Key>& within_1, Array<Key>& within_2)
+/// Slot in a list for the converged lanes that append (used), one atomic per group of them.
+__device__ inline long long append_slot(bool used, unsigned long long* counter)
 {
-    const Key* key = keys.data();
-    const Key* in = within_1.data();
-    Key* out = within_2.data();
-    parallel_for(
-        exec, graph.vertices,
-        [=] __device__(long long v) {
-            if (is_undecided(key[v])) out[v] = largest_key(graph, in, v);
-        },
-        where);
+    const auto group = cooperative_groups::coalesced_threads();
+    const unsigned lanes = group.ballot(used);
+    unsigned long long base = 0;
+    if (group.thread_rank() == 0 && lanes != 0) {
+        base = atomicAdd(counter, static_cast<unsigned long long>(__popc(lanes)));
+    }
+    base = group.shfl(base, 0);
+    const unsigned before = lanes & ((1u << group.thread_rank()) - 1u);
+    return used ? static_cast<long long>(base + __popc(before)) : -1;
 }
 
-size_type decide(const CudaExecutor& exec, Array<Key>& keys, const Array<Key>& largest)
+template <typename I>
+size_type decide(const CudaExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
+                 int round, Array<Key>& keys, const Array<Key>& within_1, const Array<I>& undecided,
+                 size_type count, Array<I>& next_undecided)
 {
     // Zeroed in stream order: the count read back below is the round's only synchronization.
-    Array<unsigned long long> count(exec.shared_from_this(), 1);
-    LOOM_CUDA_CHECK(
-        cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), loom::cuda::stream_of(exec)),
-        where);
+    Array<unsigned long long> counter(exec.shared_from_this(), 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long),
+                                    loom::cuda::stream_of(exec)),
+                    where);
     Key* key = keys.data();
-    const Key* max = largest.data();
-    unsigned long long* total = count.data();
+    const Key* in = within_1.data();
+    const I* listed = undecided.data();
+    I* next = next_undecided.data();
+    unsigned long long* total = counter.data();
+    const I* row_ptrs = graph.row_ptrs;
     parallel_for(
-        exec, keys.size(),
-        [=] __device__(long long v) {
-            key[v] = decided_key(key[v], max[v]);
-            // One atomic per group of converged lanes rather than one per vertex.
-            const auto group = cooperative_groups::coalesced_threads();
-            const unsigned undecided_lanes = group.ballot(is_undecided(key[v]));
-            if (group.thread_rank() == 0 && undecided_lanes != 0) {
-                atomicAdd(total, static_cast<unsigned long long>(__popc(undecided_lanes)));
-            }
+        exec, count,
+        [=] __device__(long long i) {
+            const I v = listed[i];
+            const Key k = next_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], round, key[v],
+                                   largest_key(graph, in, v));
+            key[v] = k;
+            const long long slot = append_slot(is_undecided(k), total);
+            if (slot >= 0) next[slot] = v;
         },
         where);
-    return static_cast<size_type>(loom::detail::load_element(count, 0));
+    return static_cast<size_type>(loom::detail::load_element(counter, 0));
 }
 
 template <typename I>

@@ -12,27 +12,27 @@
 #include "loom/base/types.hpp"
 
 #define LOOM_DECLARE_MIS2_KERNELS(Exec)                                                        \
-    /* keys[v] = undecided_key(v, round) for every undecided v; in round 0 every v, and  */  \
-    /* every v active                                                                     */  \
+    /* round 0: keys[v] = undecided_key(v, 0), active[v] = 1 and undecided[v] = v for     */  \
+    /* every vertex                                                                       */  \
     template <typename I>                                                                      \
-    void refresh_keys(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
-                      const mis2_detail::KeyLayout& layout, int round,                         \
-                      Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active);             \
+    void initial_keys(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
+                      const mis2_detail::KeyLayout& layout, Array<mis2_detail::Key>& keys,     \
+                      Array<std::uint8_t>& active, Array<I>& undecided);                       \
     /* within_1[v] = max of keys over v and its neighbours, for every active v; clears    */  \
     /* active[v] where that neighbourhood holds no undecided key                          */  \
     template <typename I>                                                                      \
     void max_within_1(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
                       const Array<mis2_detail::Key>& keys, Array<std::uint8_t>& active,        \
                       Array<mis2_detail::Key>& within_1);                                      \
-    /* within_2[v] = max of within_1 over v and its neighbours, for every undecided v */      \
+    /* for the vertices v listed in undecided[0, count): keys[v] = next_key(v, round,      */ \
+    /* keys[v], max of within_1 over v and its neighbours (the largest key within         */ \
+    /* distance 2)); lists those still undecided in next_undecided (any order) and        */ \
+    /* returns how many                                                                   */ \
     template <typename I>                                                                      \
-    void max_within_2(const Exec& exec, const mis2_detail::GraphView<I>& graph,               \
-                      const Array<mis2_detail::Key>& keys,                                     \
-                      const Array<mis2_detail::Key>& within_1,                                 \
-                      Array<mis2_detail::Key>& within_2);                                      \
-    /* keys[v] = decided_key(keys[v], largest[v]); returns how many stay undecided */          \
-    size_type decide(const Exec& exec, Array<mis2_detail::Key>& keys,                          \
-                     const Array<mis2_detail::Key>& largest);                                  \
+    size_type decide(const Exec& exec, const mis2_detail::GraphView<I>& graph,                \
+                     const mis2_detail::KeyLayout& layout, int round,                          \
+                     Array<mis2_detail::Key>& keys, const Array<mis2_detail::Key>& within_1,   \
+                     const Array<I>& undecided, size_type count, Array<I>& next_undecided);    \
     /* flags[v] = 1 for set vertices, 0 for others (vertices + 1 entries, the last left) */     \
     template <typename I>                                                                      \
     void set_flags(const Exec& exec, const Array<mis2_detail::Key>& keys, Array<I>& flags);    \
@@ -56,15 +56,16 @@
     void map_indices(const Exec& exec, const Array<I>& map, Array<I>& indices)
 
 #define LOOM_INSTANTIATE_MIS2_KERNELS(Exec, I)                                                 \
-    template void refresh_keys(const Exec&, const mis2_detail::GraphView<I>&,                 \
-                               const mis2_detail::KeyLayout&, int, Array<mis2_detail::Key>&,   \
-                               Array<std::uint8_t>&);                                          \
+    template void initial_keys(const Exec&, const mis2_detail::GraphView<I>&,                 \
+                               const mis2_detail::KeyLayout&, Array<mis2_detail::Key>&,        \
+                               Array<std::uint8_t>&, Array<I>&);                               \
     template void max_within_1(const Exec&, const mis2_detail::GraphView<I>&,                 \
                                const Array<mis2_detail::Key>&, Array<std::uint8_t>&,           \
                                Array<mis2_detail::Key>&);                                      \
-    template void max_within_2(const Exec&, const mis2_detail::GraphView<I>&,                 \
-                               const Array<mis2_detail::Key>&, const Array<mis2_detail::Key>&, \
-                               Array<mis2_detail::Key>&);                                      \
+    template size_type decide(const Exec&, const mis2_detail::GraphView<I>&,                  \
+                              const mis2_detail::KeyLayout&, int, Array<mis2_detail::Key>&,    \
+                              const Array<mis2_detail::Key>&, const Array<I>&, size_type,      \
+                              Array<I>&);                                                      \
     template void set_flags(const Exec&, const Array<mis2_detail::Key>&, Array<I>&);          \
     template void gather_set(const Exec&, const Array<mis2_detail::Key>&, const Array<I>&,    \
                              Array<I>&);                                                       \

@@ -44,8 +44,9 @@ private:
 /// Every vertex's final key (in the set or removed): rounds of "largest key within distance
 /// 2, taken as two distance-1 maxima" until no vertex is undecided. The undecided vertex with
 /// the largest key overall joins in every round, so the rounds end. Vertices whose
-/// neighbourhood is decided drop out of the first maximum, decided ones out of the second:
-/// late rounds touch few rows.
+/// neighbourhood is decided drop out of the first maximum; the second maximum, taken by each
+/// undecided vertex for itself, and its decision run over a list of the undecided vertices
+/// (one kernel): late rounds touch few rows.
 template <typename I>
 Array<Key> final_keys(const char* where, const Executor& exec, const GraphView<I>& graph,
                       Mis2Mode mode)
@@ -53,14 +54,18 @@ Array<Key> final_keys(const char* where, const Executor& exec, const GraphView<I
     const auto shared = exec.shared_from_this();
     Array<Key> keys(shared, graph.vertices);
     Array<Key> within_1(shared, graph.vertices);
-    Array<Key> within_2(shared, graph.vertices);
     Array<std::uint8_t> active(shared, graph.vertices);
+    Array<I> undecided(shared, graph.vertices);
+    Array<I> next_undecided(shared, graph.vertices);
     const auto layout = mis2_detail::key_layout(graph.vertices, mode);
-    for (int round = 0; graph.vertices > 0; ++round) {
-        LOOM_RUN_KERNEL(where, exec, refresh_keys, graph, layout, round, keys, active);
+    if (graph.vertices == 0) return keys;
+    LOOM_RUN_KERNEL(where, exec, initial_keys, graph, layout, keys, active, undecided);
+    size_type count = graph.vertices;
+    for (int round = 0; count > 0; ++round) {
         LOOM_RUN_KERNEL(where, exec, max_within_1, graph, keys, active, within_1);
-        LOOM_RUN_KERNEL(where, exec, max_within_2, graph, keys, within_1, within_2);
-        if (LOOM_RUN_KERNEL(where, exec, decide, keys, within_2) == 0) break;
+        count = LOOM_RUN_KERNEL(where, exec, decide, graph, layout, round, keys, within_1,
+                                undecided, count, next_undecided);
+        undecided.swap(next_undecided);
     }
     return keys;
 }

@@ -27,16 +27,16 @@ void for_each_vertex(const OmpExecutor& exec, size_type vertices, F&& f)
 }  // namespace
 
 template <typename I>
-void refresh_keys(const OmpExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                  int round, Array<Key>& keys, Array<std::uint8_t>& active)
+void initial_keys(const OmpExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
+                  Array<Key>& keys, Array<std::uint8_t>& active, Array<I>& undecided)
 {
     Key* key = keys.data();
     std::uint8_t* is_active = active.data();
+    I* listed = undecided.data();
     parallel_for(exec, graph.vertices, [&](size_type v) {
-        if (round == 0) is_active[v] = 1;
-        if (round == 0 || is_undecided(key[v])) {
-            key[v] = undecided_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round);
-        }
+        key[v] = undecided_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], 0);
+        is_active[v] = 1;
+        listed[v] = static_cast<I>(v);
     });
 }
 
@@ -56,29 +56,24 @@ void max_within_1(const OmpExecutor& exec, const GraphView<I>& graph, const Arra
 }
 
 template <typename I>
-void max_within_2(const OmpExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
-                  const Array<Key>& within_1, Array<Key>& within_2)
-{
-    const Key* key = keys.data();
-    const Key* in = within_1.data();
-    Key* out = within_2.data();
-    for_each_vertex(exec, graph.vertices, [&](size_type v) {
-        if (is_undecided(key[v])) out[v] = largest_key(graph, in, v);
-    });
-}
-
-size_type decide(const OmpExecutor& exec, Array<Key>& keys, const Array<Key>& largest)
+size_type decide(const OmpExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
+                 int round, Array<Key>& keys, const Array<Key>& within_1, const Array<I>& undecided,
+                 size_type count, Array<I>& next_undecided)
 {
     Key* key = keys.data();
-    const Key* max = largest.data();
-    size_type undecided_count = 0;
-#pragma omp parallel for schedule(static) reduction(+ : undecided_count) \
-    num_threads(exec.num_threads())
-    for (size_type v = 0; v < keys.size(); ++v) {
-        key[v] = decided_key(key[v], max[v]);
-        undecided_count += is_undecided(key[v]);
+    const Key* in = within_1.data();
+    const I* listed = undecided.data();
+    for_each_vertex(exec, count, [&](size_type i) {
+        const I v = listed[i];
+        key[v] = next_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round, key[v],
+                          largest_key(graph, in, v));
+    });
+    // The compaction is a read of the list: far cheaper than the gathers, kept sequential.
+    size_type kept = 0;
+    for (size_type i = 0; i < count; ++i) {
+        if (is_undecided(key[listed[i]])) next_undecided.data()[kept++] = listed[i];
     }
-    return undecided_count;
+    return kept;
 }
 
 template <typename I>

@@ -7,15 +7,13 @@ namespace loom::graph::reference {
 using namespace mis2_detail;
 
 template <typename I>
-void refresh_keys(const ReferenceExecutor&, const GraphView<I>& graph, const KeyLayout& layout,
-                  int round, Array<Key>& keys, Array<std::uint8_t>& active)
+void initial_keys(const ReferenceExecutor&, const GraphView<I>& graph, const KeyLayout& layout,
+                  Array<Key>& keys, Array<std::uint8_t>& active, Array<I>& undecided)
 {
-    Key* key = keys.data();
     for (size_type v = 0; v < graph.vertices; ++v) {
-        if (round == 0) active.data()[v] = 1;
-        if (round == 0 || is_undecided(key[v])) {
-            key[v] = undecided_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round);
-        }
+        keys.data()[v] = undecided_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], 0);
+        active.data()[v] = 1;
+        undecided.data()[v] = static_cast<I>(v);
     }
 }
 
@@ -32,24 +30,19 @@ void max_within_1(const ReferenceExecutor&, const GraphView<I>& graph, const Arr
 }
 
 template <typename I>
-void max_within_2(const ReferenceExecutor&, const GraphView<I>& graph, const Array<Key>& keys,
-                  const Array<Key>& within_1, Array<Key>& within_2)
+size_type decide(const ReferenceExecutor&, const GraphView<I>& graph, const KeyLayout& layout,
+                 int round, Array<Key>& keys, const Array<Key>& within_1, const Array<I>& undecided,
+                 size_type count, Array<I>& next_undecided)
 {
-    for (size_type v = 0; v < graph.vertices; ++v) {
-        if (is_undecided(keys.data()[v])) {
-            within_2.data()[v] = largest_key(graph, within_1.data(), v);
-        }
+    size_type kept = 0;
+    for (size_type i = 0; i < count; ++i) {
+        const I v = undecided.data()[i];
+        Key& key = keys.data()[v];
+        key = next_key(layout, v, graph.row_ptrs[v + 1] - graph.row_ptrs[v], round, key,
+                       largest_key(graph, within_1.data(), v));
+        if (is_undecided(key)) next_undecided.data()[kept++] = v;
     }
-}
-
-size_type decide(const ReferenceExecutor&, Array<Key>& keys, const Array<Key>& largest)
-{
-    size_type undecided_count = 0;
-    for (size_type v = 0; v < keys.size(); ++v) {
-        keys.data()[v] = decided_key(keys.data()[v], largest.data()[v]);
-        undecided_count += is_undecided(keys.data()[v]);
-    }
-    return undecided_count;
+    return kept;
 }
 
 template <typename I>

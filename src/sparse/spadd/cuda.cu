@@ -4,8 +4,10 @@
 // buffer of (column, origin) pairs, origin = the entry's index in A's row, or nnz(A's row)
 // plus its index in B's row:
 //  * both rows sorted (checked by the team): A's row followed by B's reversed is a bitonic
-//    sequence, which the last log2(padded length) stages of a bitonic network merge;
-//  * otherwise: the concatenation sorted by (column, origin) with the whole bitonic network.
+//    sequence, which the last log2(padded length) stages of a bitonic network merge
+//    (loom::sort::team_merge_bitonic_pairs);
+//  * otherwise: the concatenation sorted by (column, origin) with the whole bitonic network
+//    (loom::sort::team_sort_pairs).
 //  Either way equal columns keep A's entries first, then B's, each in row order.
 // Runs of equal columns then become one entry of C each: a team scan over the run heads
 // gives every entry the offset of its run within C's row, which is what the numeric phase
@@ -31,6 +33,7 @@
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
+#include "loom/sort/bitonic.hpp"
 #include "sparse/spadd/kernels.hpp"
 
 namespace loom::sparse::cuda {
@@ -93,6 +96,13 @@ struct WarpTeam {
     __device__ int size() const { return warp_size; }
     __device__ void sync() const { __syncwarp(); }
     __device__ bool any(bool p) const { return __any_sync(full_mask, p); }
+    // The team interface of loom::sort.
+    template <typename F>
+    __device__ void team_vector_for(int n, const F& f) const
+    {
+        for (int i = rank(); i < n; i += size()) f(i);
+    }
+    __device__ void team_barrier() const { sync(); }
     /// Inclusive sum of `value` over the ranks up to this one; `total` over all ranks.
     __device__ int inclusive_sum(int value, int& total) const
     {
@@ -110,6 +120,13 @@ struct BlockTeam {
     __device__ int size() const { return blockDim.x; }
     __device__ void sync() const { __syncthreads(); }
     __device__ bool any(bool p) const { return __syncthreads_or(p); }
+    // The team interface of loom::sort.
+    template <typename F>
+    __device__ void team_vector_for(int n, const F& f) const
+    {
+        for (int i = rank(); i < n; i += size()) f(i);
+    }
+    __device__ void team_barrier() const { sync(); }
     __device__ int inclusive_sum(int value, int& total) const
     {
         const int warps = blockDim.x / warp_size;
@@ -125,46 +142,8 @@ __device__ inline int next_power_of_two(int n)
     return n <= 1 ? 1 : 1 << (32 - __clz(n - 1));
 }
 
-/// One stage of a bitonic network over (key, origin) pairs: pair (i, i ^ j) is put in
-/// ascending order where i & k is zero, descending elsewhere.
-template <typename Team, typename I>
-__device__ void bitonic_stage(const Team& team, I* keys, int* origins, int n, int k, int j)
-{
-    for (int i = team.rank(); i < n; i += team.size()) {
-        const int partner = i ^ j;
-        if (partner > i) {
-            const bool ascending = (i & k) == 0;
-            const I key = keys[i];
-            const I other = keys[partner];
-            const bool greater = key > other || (key == other && origins[i] > origins[partner]);
-            if (greater == ascending) {
-                keys[i] = other;
-                keys[partner] = key;
-                const int origin = origins[i];
-                origins[i] = origins[partner];
-                origins[partner] = origin;
-            }
-        }
-    }
-    team.sync();
-}
-
-/// Sorts (keys, origins) by key, then origin, ascending; n is a power of two.
-template <typename Team, typename I>
-__device__ void bitonic_sort(const Team& team, I* keys, int* origins, int n)
-{
-    for (int k = 2; k <= n; k *= 2) {
-        for (int j = k / 2; j > 0; j /= 2) bitonic_stage(team, keys, origins, n, k, j);
-    }
-}
-
-/// Sorts a bitonic sequence of n (a power of two) pairs ascending: the last log2(n) stages
-/// of the sort, every pair ascending.
-template <typename Team, typename I>
-__device__ void bitonic_merge(const Team& team, I* keys, int* origins, int n)
-{
-    for (int j = n / 2; j > 0; j /= 2) bitonic_stage(team, keys, origins, n, n, j);
-}
+/// Equal columns in origin order: A's entries first, then B's, each in row order.
+using ByColumnThenOrigin = loom::sort::KeyThenValue<>;
 
 /// Row r of C from rows r of A and B, in buffers of next_power_of_two(entries) pairs. Every
 /// member of the team calls it for the same row.
@@ -206,14 +185,14 @@ __device__ void unite_row(const Team& team, const SymbolicArgs<I>& args, long lo
             }
         }
         team.sync();
-        bitonic_merge(team, keys, origins, padded);
+        loom::sort::team_merge_bitonic_pairs(team, keys, origins, padded, ByColumnThenOrigin{});
     } else {
-        for (int i = team.rank(); i < padded; i += team.size()) {
-            keys[i] = i < a_length ? a[i] : i < n ? b[i - a_length] : after_every_column;
+        for (int i = team.rank(); i < n; i += team.size()) {
+            keys[i] = i < a_length ? a[i] : b[i - a_length];
             origins[i] = i;
         }
         team.sync();
-        bitonic_sort(team, keys, origins, padded);
+        loom::sort::team_sort_pairs(team, keys, origins, n, ByColumnThenOrigin{});
     }
     team.sync();
 

@@ -5,6 +5,7 @@
 
 #include "base/cuda/hash_table.cuh"
 #include "base/instantiate.hpp"
+#include "loom/sort/bitonic.hpp"
 #include "sparse/spgemm/cuda_common.cuh"
 
 namespace loom::sparse::cuda::spgemm_kernels {
@@ -15,31 +16,31 @@ using loom::cuda::empty_key;
 using loom::cuda::exact_grid;
 using loom::cuda::hash_accumulate;
 
-/// In-place bitonic sort of a team's table by column (empty slots, all bits set, last).
+/// Team<G> as the team of loom::sort's team-level sort.
+template <int G>
+struct SortTeam {
+    template <typename F>
+    __device__ void team_vector_for(int n, const F& f) const
+    {
+        for (int i = Team<G>::rank(); i < n; i += G) f(i);
+    }
+    __device__ void team_barrier() const { Team<G>::sync(); }
+};
+
+/// Columns as unsigned: the empty slots (all bits set) sort after every column.
+struct UnsignedLess {
+    template <typename I>
+    __device__ bool operator()(I a, I b) const
+    {
+        return static_cast<std::make_unsigned_t<I>>(a) < static_cast<std::make_unsigned_t<I>>(b);
+    }
+};
+
+/// In-place sort of a team's table of S slots by column (empty slots last).
 template <int G, int S, typename V, typename I>
 __device__ void sort_table(I* keys, V* values)
 {
-    using U = std::make_unsigned_t<I>;
-    for (int size = 2; size <= S; size <<= 1) {
-        for (int stride = size / 2; stride > 0; stride >>= 1) {
-            for (int i = Team<G>::rank(); i < S; i += G) {
-                const int partner = i ^ stride;
-                if (partner > i) {
-                    const bool ascending = (i & size) == 0;
-                    const auto a = static_cast<U>(keys[i]);
-                    const auto b = static_cast<U>(keys[partner]);
-                    if (ascending ? a > b : a < b) {
-                        keys[i] = static_cast<I>(b);
-                        keys[partner] = static_cast<I>(a);
-                        const V swap = values[i];
-                        values[i] = values[partner];
-                        values[partner] = swap;
-                    }
-                }
-            }
-            Team<G>::sync();
-        }
-    }
+    loom::sort::team_sort_pairs(SortTeam<G>{}, keys, values, S, UnsignedLess{});
 }
 
 // ----------------------------------------------------------------------- numeric kernels

@@ -19,22 +19,22 @@ namespace {
 constexpr const char* qr_where = "loom::batched::solve_vendor_qr";
 
 // One name per value type for cuSOLVER's four typed entry points.
-#define LOOM_QR_FOR_TYPE(V, Cu, t)                                                             \
-    cusolverStatus_t qr_buffer(cusolverSpHandle_t h, int n, int nnz, cusparseMatDescr_t d,     \
-                               const V* values, const int* ptrs, const int* cols, int batch,   \
-                               csrqrInfo_t info, size_t* internal, size_t* work)               \
-    {                                                                                          \
-        return cusolverSp##t##csrqrBufferInfoBatched(h, n, n, nnz, d,                          \
-                                                     reinterpret_cast<const Cu*>(values),      \
-                                                     ptrs, cols, batch, info, internal, work); \
-    }                                                                                          \
-    cusolverStatus_t qr_solve(cusolverSpHandle_t h, int n, int nnz, cusparseMatDescr_t d,      \
-                              const V* values, const int* ptrs, const int* cols, const V* b,   \
-                              V* x, int batch, csrqrInfo_t info, void* buffer)                 \
-    {                                                                                          \
+#define LOOM_QR_FOR_TYPE(V, Cu, t)                                                                 \
+    cusolverStatus_t qr_buffer(cusolverSpHandle_t h, int n, int nnz, cusparseMatDescr_t d,         \
+                               const V* values, const int* ptrs, const int* cols, int batch,       \
+                               csrqrInfo_t info, size_t* internal, size_t* work)                   \
+    {                                                                                              \
+        return cusolverSp##t##csrqrBufferInfoBatched(h, n, n, nnz, d,                              \
+                                                     reinterpret_cast<const Cu*>(values), ptrs,    \
+                                                     cols, batch, info, internal, work);           \
+    }                                                                                              \
+    cusolverStatus_t qr_solve(cusolverSpHandle_t h, int n, int nnz, cusparseMatDescr_t d,          \
+                              const V* values, const int* ptrs, const int* cols, const V* b, V* x, \
+                              int batch, csrqrInfo_t info, void* buffer)                           \
+    {                                                                                              \
         return cusolverSp##t##csrqrsvBatched(h, n, n, nnz, d, reinterpret_cast<const Cu*>(values), \
-                                             ptrs, cols, reinterpret_cast<const Cu*>(b),       \
-                                             reinterpret_cast<Cu*>(x), batch, info, buffer);   \
+                                             ptrs, cols, reinterpret_cast<const Cu*>(b),           \
+                                             reinterpret_cast<Cu*>(x), batch, info, buffer);       \
     }
 LOOM_QR_FOR_TYPE(float, float, S)
 LOOM_QR_FOR_TYPE(double, double, D)
@@ -61,9 +61,12 @@ struct QrSession {
         ::loom::cuda::check_cusolver(cusolverSpSetStream(handle, ::loom::cuda::stream_of(exec)),
                                      "cusolverSpSetStream", qr_where);
         check_cusparse(cusparseCreateMatDescr(&descr), "cusparseCreateMatDescr");
-        check_cusparse(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
-        check_cusparse(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
-        ::loom::cuda::check_cusolver(cusolverSpCreateCsrqrInfo(&info), "cusolverSpCreateCsrqrInfo", qr_where);
+        check_cusparse(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL),
+                       "cusparseSetMatType");
+        check_cusparse(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO),
+                       "cusparseSetMatIndexBase");
+        ::loom::cuda::check_cusolver(cusolverSpCreateCsrqrInfo(&info), "cusolverSpCreateCsrqrInfo",
+                                     qr_where);
     }
     ~QrSession()
     {
@@ -90,10 +93,10 @@ void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const Ba
         if (count == 0 || n == 0) return;
         const CudaExecutor::DeviceScope scope(exec.device_id());
         QrSession qr(exec);
-        ::loom::cuda::check_cusolver(cusolverSpXcsrqrAnalysisBatched(qr.handle, n, n, nnz, qr.descr,
-                                                                     A.row_ptrs().data(),
-                                                                     A.col_idxs().data(), qr.info),
-                                     "cusolverSpXcsrqrAnalysisBatched", qr_where);
+        ::loom::cuda::check_cusolver(
+            cusolverSpXcsrqrAnalysisBatched(qr.handle, n, n, nnz, qr.descr, A.row_ptrs().data(),
+                                            A.col_idxs().data(), qr.info),
+            "cusolverSpXcsrqrAnalysisBatched", qr_where);
         // cuSOLVER keeps the factors of every system of a call: the batch goes in chunks
         // whose factors and workspace take at most a quarter of the free memory.
         size_t free_bytes = 0;
@@ -103,10 +106,10 @@ void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const Ba
         size_t internal = 0;
         size_t work = 0;
         while (true) {
-            ::loom::cuda::check_cusolver(qr_buffer(qr.handle, n, nnz, qr.descr, A.values().data(),
-                                                   A.row_ptrs().data(), A.col_idxs().data(), chunk,
-                                                   qr.info, &internal, &work),
-                                         "cusolverSpXcsrqrBufferInfoBatched", qr_where);
+            ::loom::cuda::check_cusolver(
+                qr_buffer(qr.handle, n, nnz, qr.descr, A.values().data(), A.row_ptrs().data(),
+                          A.col_idxs().data(), chunk, qr.info, &internal, &work),
+                "cusolverSpXcsrqrBufferInfoBatched", qr_where);
             if (chunk == 1 || internal + work <= free_bytes / 4) break;
             chunk = (chunk + 1) / 2;
         }
@@ -122,8 +125,8 @@ void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const Ba
     }
 }
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_VENDOR_QR(V, I)                                          \
-    template void solve_vendor_qr(const CudaExecutor&, const BatchCsr<V, I>&,                  \
+#define LOOM_INSTANTIATE_BATCH_SPARSE_VENDOR_QR(V, I)                         \
+    template void solve_vendor_qr(const CudaExecutor&, const BatchCsr<V, I>&, \
                                   const BatchDense<V>&, BatchDense<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_VENDOR_QR)
 

@@ -1,5 +1,5 @@
-// The CUDA batched solves, a kernel per method and preconditioner: cuda_solve_<method>.cu
-// instantiates its method's kernels with each preconditioner and kind of batch, cuda.cu picks
+// The CUDA batched solves, a kernel per method and preconditioner: cuda_solve_<methods>.cu
+// instantiates its methods' kernels with each preconditioner and kind of batch, cuda.cu picks
 // one per call. Keeping the method and the preconditioner out of a run-time switch keeps each
 // kernel's registers to what its own solver needs (one kernel for all ran 3x slower), and
 // the split keeps any one translation unit's compile time small.
@@ -39,14 +39,16 @@ launch::TeamPolicy solve_policy(const CudaExecutor& exec, size_type count, size_
         if (stride > 0 && 48 * 1024 / stride < teams_per_block) {
             const int fit = static_cast<int>(48 * 1024 / stride);
             const int per_warp = threads >= 32 ? 1 : 32 / threads;
-            teams_per_block = std::max(1, fit / per_warp * per_warp > 0 ? fit / per_warp * per_warp : fit);
+            teams_per_block =
+                std::max(1, fit / per_warp * per_warp > 0 ? fit / per_warp * per_warp : fit);
         }
-        const size_type shared =
-            (threads > 32 ? threads / 32 * ld::cuda_reduce_slot_bytes : 0) + teams_per_block * stride;
+        const size_type shared = (threads > 32 ? threads / 32 * ld::cuda_reduce_slot_bytes : 0) +
+                                 teams_per_block * stride;
         int blocks = 0;
-        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                            &blocks, kernel, threads * teams_per_block, static_cast<std::size_t>(shared)),
-                        where);
+        LOOM_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &blocks, kernel, threads * teams_per_block, static_cast<std::size_t>(shared)),
+            where);
         const long long resident = static_cast<long long>(blocks) * threads * teams_per_block;
         if (resident > best_resident) {
             best_resident = resident;
@@ -57,11 +59,14 @@ launch::TeamPolicy solve_policy(const CudaExecutor& exec, size_type count, size_
     return launch::TeamPolicy{count, best_threads / lanes, lanes}.set_scratch_bytes(scratch_bytes);
 }
 
-/// A system's matrix that the CUDA solvers multiply by out of line: a kernel holds one copy of
-/// the SpMV instead of one per call site (a solver has up to seven), which cuts the solves'
-/// nvcc time by half; a call per product costs nothing next to the product.
+/// A system's matrix that the CUDA solvers multiply by, and read entries of, out of line: a
+/// kernel holds one copy of the SpMV instead of one per call site (a solver has up to seven),
+/// which cuts the solves' nvcc time by a third; a call per product costs nothing next to the
+/// product. (entry serves the preconditioner setups, once per solve.)
 template <typename View>
-struct OutOfLine : View {};
+struct OutOfLine : View {
+    LOOM_HOST_DEVICE __noinline__ auto entry(int r, int c) const { return View::entry(r, c); }
+};
 
 template <typename Par, typename Alpha, typename View, typename VX, typename VY>
 LOOM_HOST_DEVICE __noinline__ int spmv(const Par& par, const Alpha& alpha, const OutOfLine<View>& A,
@@ -89,16 +94,14 @@ namespace cuda {
 // batches read theirs at run time, one kernel serving the three (their solves are not the
 // hot path, and it keeps the kernels of a method to five).
 template <KrylovMethod M, BatchPrecond P, typename V, typename I>
-void solve_csr_as(const CudaExecutor& exec, const KrylovOptions& options,
-                  const BatchCsr<V, I>& A, const BatchDense<V>& b, BatchDense<V>& x,
-                  SolveTarget<V> target)
+void solve_csr_as(const CudaExecutor& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,
+                  const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
 {
     solve_shared<int(M), int(P)>(exec, options, A, b, x, target);
 }
 template <KrylovMethod M, BatchPrecond, typename V, typename I>
-void solve_ell_as(const CudaExecutor& exec, const KrylovOptions& options,
-                  const BatchEll<V, I>& A, const BatchDense<V>& b, BatchDense<V>& x,
-                  SolveTarget<V> target)
+void solve_ell_as(const CudaExecutor& exec, const KrylovOptions& options, const BatchEll<V, I>& A,
+                  const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
 {
     solve_shared<int(M), any_kind>(exec, options, A, b, x, target);
 }
@@ -113,19 +116,19 @@ void solve_hetero_as(const CudaExecutor& exec, const KrylovOptions& options,
 }  // namespace cuda
 }  // namespace loom::batched::bsparse
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, P, V, I)                                   \
-    template void solve_csr_as<M, P>(const CudaExecutor&, const KrylovOptions&,                \
-                                     const BatchCsr<V, I>&, const BatchDense<V>&,              \
-                                     BatchDense<V>&, SolveTarget<V>);                          \
-    template void solve_ell_as<M, P>(const CudaExecutor&, const KrylovOptions&,                \
-                                     const BatchEll<V, I>&, const BatchDense<V>&,              \
-                                     BatchDense<V>&, SolveTarget<V>);                          \
-    template void solve_hetero_as<M, P>(const CudaExecutor&, const KrylovOptions&,             \
-                                        const HeteroBatch<V, I>&, const Array<V>&, Array<V>&,  \
+#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, P, V, I)                                      \
+    template void solve_csr_as<M, P>(const CudaExecutor&, const KrylovOptions&,                   \
+                                     const BatchCsr<V, I>&, const BatchDense<V>&, BatchDense<V>&, \
+                                     SolveTarget<V>);                                             \
+    template void solve_ell_as<M, P>(const CudaExecutor&, const KrylovOptions&,                   \
+                                     const BatchEll<V, I>&, const BatchDense<V>&, BatchDense<V>&, \
+                                     SolveTarget<V>);                                             \
+    template void solve_hetero_as<M, P>(const CudaExecutor&, const KrylovOptions&,                \
+                                        const HeteroBatch<V, I>&, const Array<V>&, Array<V>&,     \
                                         SolveTarget<V>);
 
 /// Method M's solves with each preconditioner, for (V, I).
-#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES(M, V, I)                                     \
-    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, BatchPrecond::none, V, I)                      \
-    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, BatchPrecond::jacobi, V, I)                    \
+#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES(M, V, I)                  \
+    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, BatchPrecond::none, V, I)   \
+    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, BatchPrecond::jacobi, V, I) \
     LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVE(M, BatchPrecond::block_jacobi, V, I)

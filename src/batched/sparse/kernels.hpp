@@ -88,7 +88,7 @@ LOOM_DECLARE_BATCH_SPARSE_KERNELS(OmpExecutor);
 namespace cuda {
 LOOM_DECLARE_BATCH_SPARSE_KERNELS(CudaExecutor);
 
-// The CUDA solves of method M with preconditioner P, a kernel each (cuda_solve_<method>.cu);
+// The CUDA solves of method M with preconditioner P, a kernel each (cuda_solve_<methods>.cu);
 // solve_csr, solve_ell and solve_hetero pick one per call.
 template <KrylovMethod M, BatchPrecond P, typename V, typename I>
 void solve_csr_as(const CudaExecutor& exec, const KrylovOptions& options,

@@ -62,7 +62,7 @@ launch::TeamPolicy solve_policy(const CudaExecutor& exec, size_type count, size_
 /// A system's matrix that the CUDA solvers multiply by, and read entries of, out of line: a
 /// kernel holds one copy of the SpMV instead of one per call site (a solver has up to seven),
 /// which cuts the solves' nvcc time by a third; a call per product costs nothing next to the
-/// product. (entry serves the preconditioner setups, once per solve.)
+/// product. (entry and the block inversion serve the preconditioner setups, once per solve.)
 template <typename View>
 struct OutOfLine : View {
     LOOM_HOST_DEVICE __noinline__ auto entry(int r, int c) const { return View::entry(r, c); }
@@ -73,6 +73,13 @@ LOOM_HOST_DEVICE __noinline__ int spmv(const Par& par, const Alpha& alpha, const
                                        const VX& x, const Alpha& beta, const VY& y)
 {
     return detail::spmv(par, alpha, static_cast<const View&>(A), x, beta, y);
+}
+
+template <typename Par, typename View, typename T>
+LOOM_HOST_DEVICE __noinline__ int invert_blocks(const Par& par, const OutOfLine<View>& A,
+                                                int block_size, T* inv_blocks)
+{
+    return detail::block_jacobi_setup(par, A, block_size, inv_blocks);
 }
 
 template <typename Matrices>

@@ -177,6 +177,14 @@ LOOM_HOST_DEVICE LOOM_INLINE constexpr E fixed_or(E run_time)
     }
 }
 
+/// Block Jacobi's setup (cuda_solve.cuh runs it out of line: the inversion is long and runs
+/// once per solve).
+template <typename Par, typename MatrixV, typename T>
+LOOM_HOST_DEVICE int invert_blocks(const Par& par, const MatrixV& A, int block_size, T* inv_blocks)
+{
+    return detail::block_jacobi_setup(par, A, block_size, inv_blocks);
+}
+
 /// The preconditioner of a solve. Kind (a BatchPrecond) fixes it at compile time, so the
 /// solver kernel holds that one preconditioner's code (the CUDA solves: a kernel carrying the
 /// other two runs about 3x slower); any_kind reads `kind` at run time (the host backends, one
@@ -194,7 +202,7 @@ struct SolvePrec {
     {
         switch (which()) {
         case BatchPrecond::jacobi: return detail::jacobi_setup(par, A, data);
-        case BatchPrecond::block_jacobi: return detail::block_jacobi_setup(par, A, block_size, data);
+        case BatchPrecond::block_jacobi: return invert_blocks(par, A, block_size, data);
         case BatchPrecond::none: break;
         }
         return 0;

@@ -15,10 +15,12 @@
 
 namespace loom::batched::bsparse::cuda {
 namespace {
-
 constexpr const char* qr_where = "loom::batched::solve_vendor_qr";
+}  // namespace
 
-// One name per value type for cuSOLVER's four typed entry points.
+// One name per value type for cuSOLVER's four typed entry points (in a named namespace: those
+// of the value types not built stay unreferenced without a warning).
+namespace qr_typed {
 #define LOOM_QR_FOR_TYPE(V, Cu, t)                                                                 \
     cusolverStatus_t qr_buffer(cusolverSpHandle_t h, int n, int nnz, cusparseMatDescr_t d,         \
                                const V* values, const int* ptrs, const int* cols, int batch,       \
@@ -41,6 +43,9 @@ LOOM_QR_FOR_TYPE(double, double, D)
 LOOM_QR_FOR_TYPE(std::complex<float>, cuComplex, C)
 LOOM_QR_FOR_TYPE(std::complex<double>, cuDoubleComplex, Z)
 #undef LOOM_QR_FOR_TYPE
+}  // namespace qr_typed
+
+namespace {
 
 void check_cusparse(cusparseStatus_t status, const char* call)
 {
@@ -107,8 +112,9 @@ void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const Ba
         size_t work = 0;
         while (true) {
             ::loom::cuda::check_cusolver(
-                qr_buffer(qr.handle, n, nnz, qr.descr, A.values().data(), A.row_ptrs().data(),
-                          A.col_idxs().data(), chunk, qr.info, &internal, &work),
+                qr_typed::qr_buffer(qr.handle, n, nnz, qr.descr, A.values().data(),
+                                    A.row_ptrs().data(), A.col_idxs().data(), chunk, qr.info,
+                                    &internal, &work),
                 "cusolverSpXcsrqrBufferInfoBatched", qr_where);
             if (chunk == 1 || internal + work <= free_bytes / 4) break;
             chunk = (chunk + 1) / 2;
@@ -117,9 +123,9 @@ void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const Ba
         for (size_type first = 0; first < count; first += chunk) {
             const int systems = static_cast<int>(std::min<size_type>(chunk, count - first));
             ::loom::cuda::check_cusolver(
-                qr_solve(qr.handle, n, nnz, qr.descr, A.values().data() + first * nnz,
-                         A.row_ptrs().data(), A.col_idxs().data(), b.data() + first * n,
-                         x.data() + first * n, systems, qr.info, buffer.data()),
+                qr_typed::qr_solve(qr.handle, n, nnz, qr.descr, A.values().data() + first * nnz,
+                                   A.row_ptrs().data(), A.col_idxs().data(), b.data() + first * n,
+                                   x.data() + first * n, systems, qr.info, buffer.data()),
                 "cusolverSpXcsrqrsvBatched", qr_where);
         }
     }

@@ -337,6 +337,55 @@ TYPED_TEST(BatchSparseKrylov, HundredThousandTinySystemsAndAReusedHandle)
     }
 }
 
+// 512-row systems (the benchmark's size: on CUDA a team of several warps, the state in shared
+// memory) with CG, BiCGSTAB and GMRES and every preconditioner, GMRES(40), whose state does not fit the
+// team's scratch and stays in the handle's workspace; 40-row systems run in small teams that
+// share a CUDA block. Every executor against the reference SpMV.
+TEST(BatchSparseKrylovSizes, EveryMethodAndPreconditionerOnSharedPatternBlocks)
+{
+    using V = double;
+    using I = loom::int32;
+    const auto ref = loom::test::reference();
+    struct Shape {
+        size_type nx, ny, nz, count;
+    };
+    for (const auto& [nx, ny, nz, count] : {Shape{8, 8, 8, 3}, Shape{4, 5, 2, 37}}) {
+        const auto host = matrix::poisson_batch<V, I>(ref, count, nx, ny, nz, 9);
+        const size_type n = host.rows();
+        const auto bs = random_values<V>(count * n, 4);
+        for (const auto& exec : all_executors()) {
+            const matrix::BatchCsr<V, I> A(exec, count, host.size(), loom::Array<I>(exec, host.row_ptrs()),
+                                           loom::Array<I>(exec, host.col_idxs()),
+                                           loom::Array<V>(exec, host.values()));
+            // (Richardson would take thousands of iterations on these blocks: the heterogeneous
+            // test runs it on diagonally dominant systems.)
+            for (const auto method : {KrylovMethod::cg, KrylovMethod::bicgstab, KrylovMethod::gmres}) {
+                for (const auto precond : {BatchPrecond::none, BatchPrecond::jacobi, BatchPrecond::block_jacobi}) {
+                    batched::KrylovOptions options{.method = method, .precond = precond, .max_iterations = 3000,
+                                                   .rtol = 1e-10, .restart = method == KrylovMethod::gmres ? 40 : 30};
+                    batched::KrylovHandle<V> handle(exec, options);
+                    const auto b = matrix::BatchDense<V>::from_host(exec, count, {n, 1}, bs);
+                    matrix::BatchDense<V> x(exec, count, {n, 1});
+                    x.fill(V(0));
+                    batched::solve(handle, A, b, x);
+                    const auto xs = x.to_host();
+                    const auto statuses = handle.statuses();
+                    const std::string what = exec->name() + std::string(" n ") + std::to_string(n) + " " +
+                                             names_of(method).to_string(method) + " " +
+                                             names_of(precond).to_string(precond);
+                    for (size_type e = 0; e < count; ++e) {
+                        ASSERT_EQ(statuses[e], KrylovStatus::converged) << what << " batch entry " << e;
+                        EXPECT_LE(relative_residual(host.item(e), std::vector<V>(bs.begin() + e * n, bs.begin() + (e + 1) * n),
+                                                    std::vector<V>(xs.begin() + e * n, xs.begin() + (e + 1) * n)),
+                                  1e-8)
+                            << what << " batch entry " << e;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A user's kernel running the team-level CG with Jacobi on its own batch.
 template <typename ModeT, typename T, typename I>
 struct UserCg {

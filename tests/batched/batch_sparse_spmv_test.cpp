@@ -93,6 +93,14 @@ TYPED_TEST(BatchSparseSpmv, SharedPatternCsrAndEllMatchTheReferenceLoop)
     check_shared<V, I>(4, {40, 70, 0.5, true, true, false, 77}, [](auto A) { return A; });
 }
 
+// The sizes the CUDA shared-pattern kernel treats apart: 512 rows (a matrix per pass, two
+// rows per thread) and 64 rows (four matrices per pass; 37 leaves a partial last pass).
+TEST(BatchSparseSpmvSizes, SharedPatternCsrOfBenchmarkSizes)
+{
+    check_shared<double, loom::int32>(3, {512, 512, 7, false, true, false, 3}, [](auto A) { return A; });
+    check_shared<double, loom::int32>(37, {64, 64, 7, true, true, false, 4}, [](auto A) { return A; });
+}
+
 TYPED_TEST(BatchSparseSpmv, HundredThousandTinyMatrices)
 {
     using V = typename TypeParam::value_type;

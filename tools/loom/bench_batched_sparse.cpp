@@ -4,7 +4,8 @@
 // checked against a loop of the reference first, then timed: time, counted GB/s, the
 // fraction of the copy bandwidth measured in the same run, and the ratio to the peer (a loop
 // of single SpMVs - cuSPARSE on CUDA - or of Loom's single-system CG over the same systems,
-// timed on --peer-count of them and scaled to the batch).
+// timed on --peer-count of them and scaled to the batch; for solves on CUDA also cuSOLVER's
+// batched sparse QR, timed on --qr-count of them).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,6 +45,7 @@ struct BatchedSparseCli {
     int max_iters = 1000;
     std::string peer = "loop";
     size_type peer_count = 0;  ///< 0: the whole batch
+    size_type qr_count = 4096;  ///< systems cuSOLVER's batched QR is timed on (0: none)
     size_type check = 256;
     BenchRun run{10};
 };
@@ -245,6 +247,60 @@ int run_spmv(const BatchedSparseCli& cli)
     return exit_ok;
 }
 
+/// cuSOLVER's batched sparse QR on the first qr_count systems (generated alike), checked by
+/// the reference SpMV, then timed and scaled to the batch; or why it did not run.
+struct QrPeer {
+    double seconds = 0;  ///< scaled to the batch; 0 when it did not run
+    size_type systems = 0;
+    double residual = 0;
+    std::string note;
+};
+
+template <typename V>
+QrPeer time_vendor_qr(const std::shared_ptr<const Executor>& exec, const BatchedSparseCli& cli)
+{
+    QrPeer peer;
+    if (cli.peer == "none" || cli.qr_count == 0) return peer;
+    if (exec->kind() != ExecKind::cuda) {
+        peer.note = "runs on CUDA executors only";
+        return peer;
+    }
+    BatchedSparseCli sub = cli;
+    sub.batch = std::min(cli.qr_count, cli.batch);
+    const auto A = shared_batch<V>(exec, sub);
+    const size_type n = A.rows();
+    const auto ones = matrix::BatchDense<V>::from_host(exec, A.batch_count(), {n, 1},
+                                                       std::vector<V>(A.batch_count() * n, V(1)));
+    matrix::BatchDense<V> b(exec, A.batch_count(), {n, 1});
+    batched::spmv(V(1), A, ones, V(0), b);
+    matrix::BatchDense<V> x(exec, A.batch_count(), {n, 1});
+    try {
+        batched::solve_vendor_qr(A, b, x);
+    } catch (const NotSupported& error) {
+        peer.note = error.what();
+        return peer;
+    }
+    // Checked first: x solves every system (x = 1), by the reference SpMV on a few of them.
+    const auto xs = x.to_host();
+    const auto bs = b.to_host();
+    const auto ref = ReferenceExecutor::create();
+    for (const size_type s : {size_type{0}, A.batch_count() - 1}) {
+        const matrix::Csr<V, I> As(ref, A.item(s));
+        const auto xv = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(xs.begin() + s * n, xs.begin() + (s + 1) * n));
+        auto r = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(bs.begin() + s * n, bs.begin() + (s + 1) * n));
+        double bn = 0, rn = 0;
+        for (const auto& v : r.to_host()) bn += std::norm(std::complex<double>(v));
+        sparse::spmv(sparse::Mode::none, V(-1), As, xv, V(1), r);
+        for (const auto& v : r.to_host()) rn += std::norm(std::complex<double>(v));
+        peer.residual = std::max(peer.residual, std::sqrt(rn / bn));
+    }
+    const double seconds = bench::time_kernel(*exec, [&] { batched::solve_vendor_qr(A, b, x); },
+                                              {.samples = std::min(cli.run.reps, 3), .max_batch = 1}).median;
+    peer.systems = A.batch_count();
+    peer.seconds = seconds * double(cli.batch) / double(peer.systems);
+    return peer;
+}
+
 template <typename V>
 int run_solve(const BatchedSparseCli& cli)
 {
@@ -327,6 +383,7 @@ int run_solve(const BatchedSparseCli& cli)
                            }
                        }, {.samples = std::min(cli.run.reps, 3), .max_batch = 1}).median * double(cli.batch) / double(peers);
     }
+    const auto qr = time_vendor_qr<V>(exec, cli);
     const double gbs = bytes / seconds / 1e9;
     print_rows({{fmt::format("{} + {}, {} systems of {}", cli.solver, cli.precond, A.batch_count(), n),
                  fmt::format("{:.4g} ms", seconds * 1e3), fmt::format("{:.1f}", gbs),
@@ -336,6 +393,14 @@ int run_solve(const BatchedSparseCli& cli)
                double(iterations) / double(std::max<size_type>(1, A.batch_count())), worst);
     fmt::print("bytes counted: per system and iteration its values and one vector in and out of "
                "the SpMV\n");
+    if (qr.seconds > 0) {
+        fmt::print("cuSOLVER csrqrsvBatched (batched sparse QR, deprecated but present in CUDA 13) on "
+                   "{} of the systems, scaled to {}: {:.4g} ms, {:.1f}x slower than the batched "
+                   "solve (max relative residual {:.3e})\n",
+                   qr.systems, A.batch_count(), qr.seconds * 1e3, qr.seconds / seconds, qr.residual);
+    } else if (!qr.note.empty()) {
+        fmt::print("cuSOLVER csrqrsvBatched peer: {}\n", qr.note);
+    }
     if (peer_seconds > 0) {
         fmt::print("peer: a loop of Loom's single-system {} + {} (loom::solver::from_config) on {}, "
                    "timed on {} of the systems and scaled to {}\n",
@@ -348,7 +413,9 @@ int run_solve(const BatchedSparseCli& cli)
         {"gb_per_s", gbs}, {"copy_bandwidth", copy.bytes_per_second},
         {"fraction_of_copy_bandwidth", bytes / seconds / copy.bytes_per_second},
         {"peer", "loop of Loom's single-system solver"}, {"peer_seconds_scaled", peer_seconds},
-        {"peer_ratio", peer_seconds > 0 ? peer_seconds / seconds : 0.0}, {"max_relative_residual", worst}});
+        {"peer_ratio", peer_seconds > 0 ? peer_seconds / seconds : 0.0}, {"max_relative_residual", worst},
+        {"vendor_qr_seconds_scaled", qr.seconds}, {"vendor_qr_ratio", qr.seconds > 0 ? qr.seconds / seconds : 0.0},
+        {"vendor_qr_note", qr.note}});
     return exit_ok;
 }
 
@@ -399,6 +466,10 @@ Runner setup_solve(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--tol", cli->tolerance, "Relative residual tolerance")->capture_default_str();
     sub.add_option("--max-iters", cli->max_iters, "Iteration limit")->capture_default_str();
+    sub.add_option("--qr-count", cli->qr_count,
+                   "Systems cuSOLVER's batched sparse QR (the vendor peer, CUDA) is timed on, "
+                   "scaled to the batch (0: none)")
+        ->capture_default_str();
     return [cli] {
         return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) { return run_solve<V>(*cli); });
     };

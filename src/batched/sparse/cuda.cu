@@ -1,7 +1,9 @@
-// Batched sparse on CUDA. Shared-pattern SpMV and every Krylov solve are the team launches of
-// drivers.hpp (a thread block per matrix or system, a thread per row). The heterogeneous
-// SpMV has its own kernel: a block per matrix (grid-stride over the batch), x staged in shared
-// memory when it fits, and per matrix the kernel its analysis chose (kernels.hpp):
+// Batched sparse on CUDA: the SpMV kernels, and the solve entry points, which pick the kernel
+// of the call's method and preconditioner (cuda_solve.cuh, instantiated in cuda_solve_*.cu).
+// Shared-pattern CSR SpMV has its own kernel (shared_pattern_spmv below); ELL SpMV is the
+// team launch of drivers.hpp. The heterogeneous SpMV has its own kernel: a block per matrix
+// (grid-stride over the batch), x staged in shared memory when it fits, and per matrix the
+// kernel its analysis chose (kernels.hpp):
 //   csr_scalar/csr_vector/csr_smart  slices of W = 1 / 32 / the matrix's width lanes per row,
 //                                     summed by shuffles; every thread of the block loops the
 //                                     same number of times, so whole warps shuffle together
@@ -19,9 +21,110 @@
 
 namespace loom::batched::bsparse::cuda {
 
-LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS(CudaExecutor, 0)
+LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(CudaExecutor, 0, 0)
 
 namespace {
+
+/// Threads of a shared-pattern SpMV block.
+constexpr int shared_spmv_block = 256;
+/// Shared memory a shared-pattern SpMV block may take (the pattern, and per matrix of a pass
+/// its values and x): 96 KB keeps two blocks per multiprocessor.
+constexpr size_type shared_spmv_bytes = 96 * 1024;
+
+template <typename T, typename I>
+struct SharedSpmvArgs {
+    SharedCsr<T, I> A;
+    ColumnVectors<const T> x;
+    ColumnVectors<T> y;
+    T alpha;
+    T beta;
+    bool overwrite;  ///< beta is zero: y is written, not read
+    int per_pass;    ///< matrices a block runs together
+};
+
+/// Where a shared-pattern SpMV block keeps things in shared memory: the pattern (read once
+/// per block), then per matrix of a pass its values and x.
+struct SharedSpmvLayout {
+    size_type values;  ///< byte offsets
+    size_type xs;
+    size_type col_idxs;
+    size_type bytes;
+
+    template <typename T, typename I>
+    __host__ __device__ static SharedSpmvLayout of(int rows, int cols, size_type nnz, int per_pass)
+    {
+        const auto align = [](size_type bytes) { return (bytes + 15) / 16 * 16; };
+        SharedSpmvLayout L{};
+        L.values = align((rows + 1) * static_cast<size_type>(sizeof(I)));
+        L.xs = L.values + align(per_pass * nnz * static_cast<size_type>(sizeof(T)));
+        L.col_idxs = L.xs + align(per_pass * static_cast<size_type>(cols) * sizeof(T));
+        L.bytes = L.col_idxs + align(nnz * static_cast<size_type>(sizeof(I)));
+        return L;
+    }
+};
+
+/// bytes from src to shared dst by the block, in the widest loads both allow (16 bytes for a
+/// shared-pattern batch's value sets in the common case).
+__device__ void copy_to_shared(void* dst, const void* src, size_type bytes)
+{
+    const auto address = reinterpret_cast<std::uintptr_t>(src);
+    if ((address | static_cast<std::uintptr_t>(bytes)) % 16 == 0) {
+        for (size_type k = threadIdx.x; k < bytes / 16; k += blockDim.x) {
+            static_cast<int4*>(dst)[k] = static_cast<const int4*>(src)[k];
+        }
+    } else if ((address | static_cast<std::uintptr_t>(bytes)) % 8 == 0) {
+        for (size_type k = threadIdx.x; k < bytes / 8; k += blockDim.x) {
+            static_cast<int2*>(dst)[k] = static_cast<const int2*>(src)[k];
+        }
+    } else {
+        for (size_type k = threadIdx.x; k < bytes / 4; k += blockDim.x) {
+            static_cast<int*>(dst)[k] = static_cast<const int*>(src)[k];
+        }
+    }
+}
+
+/// y_b = alpha A_b x_b + beta y_b for a batch sharing one CSR pattern. A block loads the
+/// pattern into shared memory once, then runs passes of per_pass consecutive matrices
+/// (grid-stride over the batch): their value sets (contiguous in the batch) and x staged in
+/// shared memory by wide coalesced loads, then a thread per (matrix, row) of the pass.
+template <typename T, typename I>
+__global__ void __launch_bounds__(shared_spmv_block)
+    shared_pattern_spmv(size_type count, SharedSpmvArgs<T, I> a)
+{
+    extern __shared__ __align__(16) unsigned char shared[];
+    const int rows = a.A.rows;
+    const int cols = a.A.cols;
+    const size_type nnz = a.A.nnz;
+    const auto L = SharedSpmvLayout::of<T, I>(rows, cols, nnz, a.per_pass);
+    I* ptrs = reinterpret_cast<I*>(shared);
+    T* values = reinterpret_cast<T*>(shared + L.values);
+    T* xs = reinterpret_cast<T*>(shared + L.xs);
+    I* col_idxs = reinterpret_cast<I*>(shared + L.col_idxs);
+    for (int r = threadIdx.x; r <= rows; r += blockDim.x) ptrs[r] = a.A.row_ptrs[r];
+    for (size_type k = threadIdx.x; k < nnz; k += blockDim.x) col_idxs[k] = a.A.col_idxs[k];
+    const size_type passes = (count + a.per_pass - 1) / a.per_pass;
+    for (size_type pass = blockIdx.x; pass < passes; pass += gridDim.x) {
+        const size_type first = pass * a.per_pass;
+        const int matrices = static_cast<int>(min(static_cast<size_type>(a.per_pass), count - first));
+        copy_to_shared(values, a.A.values + first * nnz, matrices * nnz * static_cast<size_type>(sizeof(T)));
+        for (int i = threadIdx.x; i < matrices * cols; i += blockDim.x) {
+            xs[i] = a.x.data[(first + i / cols) * a.x.batch_stride + (i % cols) * a.x.stride];
+        }
+        __syncthreads();
+        for (int item = threadIdx.x; item < matrices * rows; item += blockDim.x) {
+            const int m = item / rows;
+            const int r = item % rows;
+            const T* v = values + m * nnz;
+            const T* x = xs + m * cols;
+            T sum(0);
+            for (I k = ptrs[r]; k < ptrs[r + 1]; ++k) sum += v[k] * x[col_idxs[k]];
+            T& y = a.y.data[(first + m) * a.y.batch_stride + r * a.y.stride];
+            y = a.overwrite ? T(a.alpha * sum) : T(a.alpha * sum + a.beta * y);
+        }
+        // The next pass restages values and x.
+        __syncthreads();
+    }
+}
 
 constexpr int hetero_block = csr_i_chunks;
 /// Bytes of x a block stages in shared memory, at most.
@@ -236,6 +339,94 @@ void spmv_hetero(const CudaExecutor& exec, const BatchSpmvState& plan, V alpha,
     hetero_spmv_kernel<<<blocks, hetero_block, capacity * sizeof(T), ::loom::cuda::stream_of(exec)>>>(
         count, args);
     ::loom::cuda::check_launch("loom::batched::spmv");
+}
+
+template <typename V, typename I>
+void spmv_csr(const CudaExecutor& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,
+              V beta, BatchDense<V>& y)
+{
+    using T = kernel_t<CudaExecutor, V>;
+    constexpr const char* where = "loom::batched::spmv";
+    const size_type count = A.batch_count();
+    if (count == 0) return;
+    // Matrices per pass: enough to give every thread of the block a row.
+    const int per_pass = static_cast<int>(std::clamp<size_type>(
+        shared_spmv_block / std::max<size_type>(1, A.rows()), 1, count));
+    const auto L = SharedSpmvLayout::of<T, I>(static_cast<int>(A.rows()), static_cast<int>(A.cols()),
+                                              A.nnz(), per_pass);
+    if (L.bytes > shared_spmv_bytes) {
+        // A pattern too large for shared memory: the team launch (a block per matrix).
+        spmv_teams(exec, count, A.rows(), A.cols(), lanes_of(A), matrices_of(exec, A),
+                   vectors_of(exec, x), vectors_of(exec, y), alpha, beta);
+        return;
+    }
+    const SharedSpmvArgs<T, I> args{matrices_of(exec, A),
+                                    vectors_of(exec, x),
+                                    vectors_of(exec, y),
+                                    loom::detail::kernel_value(exec, alpha),
+                                    loom::detail::kernel_value(exec, beta),
+                                    beta == V(0),
+                                    per_pass};
+    const auto kernel = shared_pattern_spmv<T, I>;
+    const auto bytes = static_cast<int>(L.bytes);
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    if (bytes > 48 * 1024) {
+        LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), where);
+    }
+    // As many blocks as stay resident: each loads the pattern once and runs its share of the
+    // batch through it.
+    int per_sm = 0;
+    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shared_spmv_block, L.bytes), where);
+    const unsigned blocks = ::loom::cuda::grid_for(exec, (count + per_pass - 1) / per_pass, 1, std::max(1, per_sm));
+    kernel<<<blocks, shared_spmv_block, L.bytes, ::loom::cuda::stream_of(exec)>>>(count, args);
+    ::loom::cuda::check_launch(where);
+}
+
+/// Calls solve.template operator()<M, P>() with the method and preconditioner of options.
+template <typename Solve>
+void with_solver(const KrylovOptions& options, const Solve& solve)
+{
+    const auto with_precond = [&]<KrylovMethod M>() {
+        switch (options.precond) {
+        case BatchPrecond::none: return solve.template operator()<M, BatchPrecond::none>();
+        case BatchPrecond::jacobi: return solve.template operator()<M, BatchPrecond::jacobi>();
+        case BatchPrecond::block_jacobi: break;
+        }
+        solve.template operator()<M, BatchPrecond::block_jacobi>();
+    };
+    switch (options.method) {
+    case KrylovMethod::cg: return with_precond.template operator()<KrylovMethod::cg>();
+    case KrylovMethod::bicgstab: return with_precond.template operator()<KrylovMethod::bicgstab>();
+    case KrylovMethod::gmres: return with_precond.template operator()<KrylovMethod::gmres>();
+    case KrylovMethod::richardson: break;
+    }
+    with_precond.template operator()<KrylovMethod::richardson>();
+}
+
+template <typename V, typename I>
+void solve_csr(const CudaExecutor& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,
+               const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
+{
+    with_solver(options, [&]<KrylovMethod M, BatchPrecond P>() {
+        solve_csr_as<M, P>(exec, options, A, b, x, target);
+    });
+}
+template <typename V, typename I>
+void solve_ell(const CudaExecutor& exec, const KrylovOptions& options, const BatchEll<V, I>& A,
+               const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
+{
+    with_solver(options, [&]<KrylovMethod M, BatchPrecond P>() {
+        solve_ell_as<M, P>(exec, options, A, b, x, target);
+    });
+}
+template <typename V, typename I>
+void solve_hetero(const CudaExecutor& exec, const KrylovOptions& options,
+                  const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,
+                  SolveTarget<V> target)
+{
+    with_solver(options, [&]<KrylovMethod M, BatchPrecond P>() {
+        solve_hetero_as<M, P>(exec, options, A, b, x, target);
+    });
 }
 
 #define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA(V, I) LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(CudaExecutor, V, I)

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 
 #include "base/parallel.hpp"
 #include "batched/sparse/kernels.hpp"
@@ -162,21 +163,46 @@ struct SpmvTeams {
     }
 };
 
-/// The preconditioner chosen at run time: one solver body serves the three kinds (each kind
-/// as its own template would triple the code every solve kernel compiles to).
-template <typename T>
-struct AnyPrec {
+/// A solver kind fixed at compile time, or any_kind: read at run time.
+inline constexpr int any_kind = -1;
+
+/// Kind as an E when fixed, else run_time.
+template <int Kind, typename E>
+LOOM_HOST_DEVICE LOOM_INLINE constexpr E fixed_or(E run_time)
+{
+    if constexpr (Kind == any_kind) {
+        return run_time;
+    } else {
+        return static_cast<E>(Kind);
+    }
+}
+
+/// Block Jacobi's setup (cuda_solve.cuh runs it out of line: the inversion is long and runs
+/// once per solve).
+template <typename Par, typename MatrixV, typename T>
+LOOM_HOST_DEVICE int invert_blocks(const Par& par, const MatrixV& A, int block_size, T* inv_blocks)
+{
+    return detail::block_jacobi_setup(par, A, block_size, inv_blocks);
+}
+
+/// The preconditioner of a solve. Kind (a BatchPrecond) fixes it at compile time, so the
+/// solver kernel holds that one preconditioner's code (the CUDA solves: a kernel carrying the
+/// other two runs about 3x slower); any_kind reads `kind` at run time (the host backends, one
+/// solver body for the three).
+template <typename T, int Kind = any_kind>
+struct SolvePrec {
     BatchPrecond kind;
     T* data;
     int block_size;
 
+    LOOM_HOST_DEVICE LOOM_INLINE BatchPrecond which() const { return fixed_or<Kind>(kind); }
     /// Sets the preconditioner up for A; nonzero when it cannot be.
     template <typename Par, typename MatrixV>
     LOOM_HOST_DEVICE int setup(const Par& par, const MatrixV& A) const
     {
-        switch (kind) {
+        switch (which()) {
         case BatchPrecond::jacobi: return detail::jacobi_setup(par, A, data);
-        case BatchPrecond::block_jacobi: return detail::block_jacobi_setup(par, A, block_size, data);
+        case BatchPrecond::block_jacobi: return invert_blocks(par, A, block_size, data);
         case BatchPrecond::none: break;
         }
         return 0;
@@ -184,7 +210,7 @@ struct AnyPrec {
     template <typename Par, typename VR, typename VZ>
     LOOM_HOST_DEVICE void apply(const Par& par, const VR& r, const VZ& z) const
     {
-        switch (kind) {
+        switch (which()) {
         case BatchPrecond::jacobi: return JacobiPrec<T>{data}.apply(par, r, z);
         case BatchPrecond::block_jacobi: return BlockJacobiPrec<T>{data, block_size}.apply(par, r, z);
         case BatchPrecond::none: break;
@@ -193,7 +219,26 @@ struct AnyPrec {
     }
 };
 
-template <typename Matrices, typename BVectors, typename XVectors, typename T>
+/// Values of a system's solve state: its preconditioner's, its method's and (when staged in
+/// team scratch) x.
+inline size_type solve_state_values(const KrylovOptions& options, size_type n)
+{
+    return precond_storage(options.precond, n, options.block_size) +
+           krylov_workspace(options.method, n, options.restart) + n;
+}
+
+/// Bytes of solve state a team keeps in its scratch (shared memory on CUDA), at most: beyond
+/// that (GMRES with long restarts, large systems) the state stays in the handle's workspace.
+/// 46 KB keeps four teams per multiprocessor and, with the team's reduction slots, stays
+/// within the 48 KB a CUDA block has without an opt-in launch attribute.
+constexpr size_type solve_scratch_bytes = 46 * 1024;
+
+/// A team per system. Method (a KrylovMethod) and Prec (a BatchPrecond) fix the solver at
+/// compile time, or are any_kind. With in_scratch the team keeps the system's solve state
+/// and x in its scratch, reading b, A and the initial x from memory and writing x back at the
+/// end; else the state lives in the handle's workspace and x in place.
+template <typename Matrices, typename BVectors, typename XVectors, typename T,
+          int Method = any_kind, int Prec = any_kind>
 struct SolveTeams {
     Matrices A;
     BVectors rhs;
@@ -205,6 +250,7 @@ struct SolveTeams {
     BatchPrecond precond;
     int block_size;
     KrylovSettings settings;
+    bool in_scratch;
 
     template <typename Member>
     LOOM_HOST_DEVICE void operator()(const Member& member) const
@@ -212,21 +258,31 @@ struct SolveTeams {
         const size_type b = member.league_rank();
         const auto Ab = A(b);
         const auto bv = rhs.output(b, Ab);
-        const auto xv = sol.input(b, Ab);
+        const VectorView<T> xv = sol.input(b, Ab);
         const int n = Ab.rows();
-        T* prec = workspace + offsets[b];
-        T* work = prec + precond_storage(precond, n, block_size);
+        const KrylovMethod kind = fixed_or<Method>(method);
+        const size_type prec_values = precond_storage(fixed_or<Prec>(precond), n, block_size);
+        const size_type work_values = krylov_workspace(kind, n, settings.restart);
+        T* state = in_scratch ? member.template team_scratch<T>(prec_values + work_values + n)
+                              : workspace + offsets[b];
+        const SolvePrec<T, Prec> M{precond, state, block_size};
+        T* work = state + prec_values;
         const auto par = detail::make_par<Mode::TeamVector>(member);
-        const AnyPrec<T> M{precond, prec, block_size};
+        const VectorView<T> x = in_scratch ? VectorView<T>(work + work_values, n) : xv;
+        if (in_scratch) {
+            par.flat(n, [&](int i) { x(i) = xv(i); });
+            par.barrier();
+        }
         KrylovOutcome out;
         out.status = KrylovStatus::breakdown;
         // A preconditioner that cannot be set up (a zero diagonal, a singular block) leaves
         // x as it came and reports a breakdown.
-        if (M.setup(par, Ab) == 0) out = detail::krylov(par, method, Ab, M, bv, xv, work, settings);
+        if (M.setup(par, Ab) == 0) out = detail::krylov(par, kind, Ab, M, bv, x, work, settings);
         // The residual reported is the true one, whatever the method stopped on.
         const auto r = detail::work_vector(work, n, 0);
-        detail::residual(par, Ab, bv, xv, r);
+        detail::residual(par, Ab, bv, x, r);
         out.residual = detail::norm2(par, r);
+        if (in_scratch) par.flat(n, [&](int i) { xv(i) = x(i); });
         par.single([&] { outcomes[b] = out; });
     }
 };
@@ -318,27 +374,6 @@ void spmv_teams(const Exec& exec, size_type count, size_type rows, size_type max
                  stage_x ? x_bytes : 0);
 }
 
-template <typename Exec, typename Matrices, typename BVectors, typename XVectors, typename V>
-void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count, size_type rows,
-                 int lanes, const Matrices& A, const BVectors& b, const XVectors& x,
-                 SolveTarget<V> target)
-{
-    using T = kernel_t<Exec, V>;
-    KrylovSettings settings;
-    settings.max_iterations = options.max_iterations;
-    settings.rtol = options.rtol;
-    settings.atol = options.atol;
-    settings.restart = options.restart;
-    settings.modified_gs = options.modified_gs;
-    settings.right = options.right;
-    settings.relaxation = options.relaxation;
-    launch_teams(exec, count, rows, lanes,
-                 SolveTeams<Matrices, BVectors, XVectors, T>{
-                     A, b, x, loom::detail::kernel_data(exec, target.workspace), target.offsets,
-                     target.outcomes, options.method, options.precond, options.block_size,
-                     settings});
-}
-
 /// Max rows and max columns over a heterogeneous batch (host layouts).
 template <typename V, typename I>
 size_type max_rows(const HeteroBatch<V, I>& A)
@@ -355,11 +390,91 @@ size_type max_cols(const HeteroBatch<V, I>& A)
     return cols;
 }
 
+/// The team of a solve on the host: one thread, with the state's scratch.
+template <typename F>
+launch::TeamPolicy solve_policy(const ReferenceExecutor&, size_type count, size_type, int,
+                                size_type scratch_bytes, const F&)
+{
+    return launch::TeamPolicy{count, 1, 1}.set_scratch_bytes(scratch_bytes);
+}
+template <typename F>
+launch::TeamPolicy solve_policy(const OmpExecutor&, size_type count, size_type, int,
+                                size_type scratch_bytes, const F&)
+{
+    return launch::TeamPolicy{count, 1, 1}.set_scratch_bytes(scratch_bytes);
+}
+/// The team of a CUDA solve, sized from the occupancy of its kernel (cuda_solve.cuh).
+template <typename F>
+launch::TeamPolicy solve_policy(const CudaExecutor& exec, size_type count, size_type rows,
+                                int lanes, size_type scratch_bytes, const F& functor);
+
+/// The matrices as the solver kernels see them: as they are on the host (cuda_solve.cuh
+/// wraps them on CUDA).
+template <typename Matrices>
+const Matrices& solver_matrices(const ReferenceExecutor&, const Matrices& A)
+{
+    return A;
+}
+template <typename Matrices>
+const Matrices& solver_matrices(const OmpExecutor&, const Matrices& A)
+{
+    return A;
+}
+
+/// rows: the largest system's, which sizes the team and its scratch.
+template <int Method, int Prec, typename Exec, typename Matrices, typename BVectors,
+          typename XVectors, typename V>
+void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count, size_type rows,
+                 int lanes, const Matrices& A, const BVectors& b, const XVectors& x,
+                 SolveTarget<V> target)
+{
+    using T = kernel_t<Exec, V>;
+    if (count == 0) return;
+    KrylovSettings settings;
+    settings.max_iterations = options.max_iterations;
+    settings.rtol = options.rtol;
+    settings.atol = options.atol;
+    settings.restart = options.restart;
+    settings.modified_gs = options.modified_gs;
+    settings.right = options.right;
+    settings.relaxation = options.relaxation;
+    const size_type state_bytes = solve_state_values(options, rows) * static_cast<size_type>(sizeof(T));
+    const bool in_scratch = state_bytes <= solve_scratch_bytes;
+    const auto matrices = solver_matrices(exec, A);
+    const SolveTeams<std::decay_t<decltype(matrices)>, BVectors, XVectors, T, Method, Prec> functor{
+        matrices, b, x, loom::detail::kernel_data(exec, target.workspace), target.offsets,
+        target.outcomes, options.method, options.precond, options.block_size, settings,
+        in_scratch};
+    launch::team_parallel_for(
+        exec, solve_policy(exec, count, rows, lanes, in_scratch ? state_bytes : 0, functor),
+        functor);
+}
+
+/// The solve of a shared-pattern batch (BatchCsr, BatchEll) and of a heterogeneous one.
+template <int Method, int Prec, typename Exec, typename Batch, typename V>
+void solve_shared(const Exec& exec, const KrylovOptions& options, const Batch& A,
+                  const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
+{
+    solve_teams<Method, Prec>(exec, options, A.batch_count(), A.rows(), lanes_of(A),
+                              matrices_of(exec, A), vectors_of(exec, b), vectors_of(exec, x),
+                              target);
+}
+template <int Method, int Prec, typename Exec, typename V, typename I>
+void solve_pooled(const Exec& exec, const KrylovOptions& options, const HeteroBatch<V, I>& A,
+                  const Array<V>& b, Array<V>& x, SolveTarget<V> target)
+{
+    solve_teams<Method, Prec>(exec, options, A.batch_count(), max_rows(A), lanes_of(A),
+                              matrices_of(exec, A), vectors_of(exec, b, A), vectors_of(exec, x, A),
+                              target);
+}
+
 }  // namespace loom::batched::bsparse
 
-/// A backend's entry points on the team launches; HETERO_SPMV 1 also defines spmv_hetero
-/// there (the host backends), 0 leaves it to the backend's own kernels (CUDA).
-#define LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS(Exec, HETERO_SPMV)                               \
+/// A backend's SpMV entry points on the team launches: spmv_ell always; spmv_csr when
+/// CSR_SPMV is 1 and spmv_hetero when HETERO_SPMV is 1 (the host backends; CUDA has its own
+/// kernels for those).
+#define LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(Exec, CSR_SPMV, HETERO_SPMV)                        \
+    LOOM_EXPAND_IF(CSR_SPMV)(                                                                  \
     template <typename V, typename I>                                                          \
     void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y)                                                    \
@@ -368,7 +483,7 @@ size_type max_cols(const HeteroBatch<V, I>& A)
                    matrices_of(exec, A),                                                       \
                    vectors_of(exec, x),                                                        \
                    vectors_of(exec, y), alpha, beta);                                          \
-    }                                                                                          \
+    })                                                                                         \
     template <typename V, typename I>                                                          \
     void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y)                                                    \
@@ -386,31 +501,29 @@ size_type max_cols(const HeteroBatch<V, I>& A)
         spmv_teams(exec, A.batch_count(), plan.max_rows, max_cols(A), lanes_of(A),             \
                    matrices_of(exec, A),                                                       \
                    vectors_of(exec, x, A), vectors_of(exec, y, A), alpha, beta);               \
-    })                                                                                         \
+    })
+
+/// A host backend's solve entry points: one solver body per method and kind of batch, the
+/// method and preconditioner read at run time (cuda.cu picks a kernel per pair instead).
+#define LOOM_DEFINE_BATCH_SPARSE_TEAM_SOLVES(Exec)                                             \
     template <typename V, typename I>                                                          \
     void solve_csr(const Exec& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,    \
                    const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
     {                                                                                          \
-        solve_teams(exec, options, A.batch_count(), A.rows(), lanes_of(A),                     \
-                    matrices_of(exec, A),                                                      \
-                    vectors_of(exec, b), vectors_of(exec, x), target);                         \
+        solve_shared<any_kind, any_kind>(exec, options, A, b, x, target);                      \
     }                                                                                          \
     template <typename V, typename I>                                                          \
     void solve_ell(const Exec& exec, const KrylovOptions& options, const BatchEll<V, I>& A,    \
                    const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
     {                                                                                          \
-        solve_teams(exec, options, A.batch_count(), A.rows(), lanes_of(A),                     \
-                    matrices_of(exec, A),                                                      \
-                    vectors_of(exec, b), vectors_of(exec, x), target);                         \
+        solve_shared<any_kind, any_kind>(exec, options, A, b, x, target);                      \
     }                                                                                          \
     template <typename V, typename I>                                                          \
     void solve_hetero(const Exec& exec, const KrylovOptions& options,                          \
                       const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,              \
                       SolveTarget<V> target)                                                   \
     {                                                                                          \
-        solve_teams(exec, options, A.batch_count(), max_rows(A), lanes_of(A),                  \
-                    matrices_of(exec, A),                                                      \
-                    vectors_of(exec, b, A), vectors_of(exec, x, A), target);                   \
+        solve_pooled<any_kind, any_kind>(exec, options, A, b, x, target);                      \
     }
 
 #define LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(Exec, V, I)                                      \

@@ -334,6 +334,32 @@ void solve(KrylovHandle<V>& handle, const matrix::HeteroBatch<V, I>& A, const Ar
     bsparse::run_solve_hetero(where, *A.executor(), handle.options(), A, b, x, target);
 }
 
+template <typename V, typename I>
+void solve_vendor_qr(const matrix::BatchCsr<V, I>& A, const matrix::BatchDense<V>& b,
+                     matrix::BatchDense<V>& x)
+{
+    constexpr const char* where = "loom::batched::solve_vendor_qr";
+    if (A.rows() != A.cols()) {
+        throw BadInput(where, "the batch's matrices are not square: " + std::to_string(A.rows()) +
+                                  " x " + std::to_string(A.cols()));
+    }
+    bsparse::check_columns(where, A.batch_count(), A.size(), b, x, *A.executor());
+    for (const auto* v : {&b, static_cast<const matrix::BatchDense<V>*>(&x)}) {
+        if (v->stride() != 1 || v->batch_stride() != A.rows()) {
+            throw NotSupported(where, "cuSOLVER takes the systems' vectors one after the other");
+        }
+    }
+    const auto host_only = [&] {
+        throw NotSupported(where, "cuSOLVER's batched QR runs on CUDA executors only");
+    };
+    A.executor()->run(loom::detail::overloaded{
+        [&](const ReferenceExecutor&) { host_only(); },
+        [&](const OmpExecutor&) { host_only(); },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(where, bsparse::cuda::solve_vendor_qr(e, A, b, x));
+        }});
+}
+
 #define LOOM_INSTANTIATE_BATCH_SPARSE_FRONT(V, I)                                              \
     template void spmv_analyze(BatchSpmvHandle&, const matrix::HeteroBatch<V, I>&);            \
     template void spmv(V, const matrix::BatchCsr<V, I>&, const matrix::BatchDense<V>&, V,      \
@@ -347,7 +373,9 @@ void solve(KrylovHandle<V>& handle, const matrix::HeteroBatch<V, I>& A, const Ar
     template void solve(KrylovHandle<V>&, const matrix::BatchEll<V, I>&,                       \
                         const matrix::BatchDense<V>&, matrix::BatchDense<V>&);                 \
     template void solve(KrylovHandle<V>&, const matrix::HeteroBatch<V, I>&, const Array<V>&,   \
-                        Array<V>&);
+                        Array<V>&);                                                            \
+    template void solve_vendor_qr(const matrix::BatchCsr<V, I>&, const matrix::BatchDense<V>&, \
+                                  matrix::BatchDense<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_FRONT)
 #define LOOM_INSTANTIATE_KRYLOV_HANDLE(V) template class KrylovHandle<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_KRYLOV_HANDLE)

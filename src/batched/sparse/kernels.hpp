@@ -87,6 +87,26 @@ LOOM_DECLARE_BATCH_SPARSE_KERNELS(OmpExecutor);
 }
 namespace cuda {
 LOOM_DECLARE_BATCH_SPARSE_KERNELS(CudaExecutor);
+
+// The CUDA solves of method M with preconditioner P, a kernel each (cuda_solve_<methods>.cu);
+// solve_csr, solve_ell and solve_hetero pick one per call.
+template <KrylovMethod M, BatchPrecond P, typename V, typename I>
+void solve_csr_as(const CudaExecutor& exec, const KrylovOptions& options,
+                  const BatchCsr<V, I>& A, const BatchDense<V>& b, BatchDense<V>& x,
+                  SolveTarget<V> target);
+template <KrylovMethod M, BatchPrecond P, typename V, typename I>
+void solve_ell_as(const CudaExecutor& exec, const KrylovOptions& options,
+                  const BatchEll<V, I>& A, const BatchDense<V>& b, BatchDense<V>& x,
+                  SolveTarget<V> target);
+template <KrylovMethod M, BatchPrecond P, typename V, typename I>
+void solve_hetero_as(const CudaExecutor& exec, const KrylovOptions& options,
+                     const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,
+                     SolveTarget<V> target);
+
+/// Every system of A by cuSOLVER's batched sparse QR (cuda_qr.cu).
+template <typename V, typename I>
+void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const BatchDense<V>& b,
+                     BatchDense<V>& x);
 }
 
 }  // namespace loom::batched::bsparse

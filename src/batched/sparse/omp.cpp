@@ -5,7 +5,8 @@
 
 namespace loom::batched::bsparse::omp {
 
-LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS(OmpExecutor, 1)
+LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(OmpExecutor, 1, 1)
+LOOM_DEFINE_BATCH_SPARSE_TEAM_SOLVES(OmpExecutor)
 
 #define LOOM_INSTANTIATE_BATCH_SPARSE_OMP(V, I)                                                \
     LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(OmpExecutor, V, I)

@@ -6,7 +6,8 @@
 
 namespace loom::batched::bsparse::reference {
 
-LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS(ReferenceExecutor, 1)
+LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(ReferenceExecutor, 1, 1)
+LOOM_DEFINE_BATCH_SPARSE_TEAM_SOLVES(ReferenceExecutor)
 
 #define LOOM_INSTANTIATE_BATCH_SPARSE_REFERENCE(V, I)                                          \
     LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(ReferenceExecutor, V, I)

@@ -119,6 +119,14 @@ template <typename V, typename I>
 LOOM_EXPORT void solve(KrylovHandle<V>& handle, const matrix::HeteroBatch<V, I>& A,
                        const Array<V>& b, Array<V>& x);
 
+/// Solves A_b x_b = b_b for every b by cuSOLVER's batched sparse QR (csrqrsvBatched), the
+/// vendor peer of `loom bench batched-solve`: a direct solve, no handle, no per-system report.
+/// CUDA executors and 32-bit indices only (NotSupported otherwise); b and x batches of n x 1
+/// columns stored one after the other.
+template <typename V, typename I>
+LOOM_EXPORT void solve_vendor_qr(const matrix::BatchCsr<V, I>& A, const matrix::BatchDense<V>& b,
+                                 matrix::BatchDense<V>& x);
+
 }  // namespace loom::batched
 
 LOOM_PUBLIC_END

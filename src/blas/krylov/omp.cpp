@@ -6,6 +6,7 @@
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "blas/dense/omp_column_sums.hpp"
+#include "blas/krylov/host_step.hpp"
 #include "blas/krylov/kernels.hpp"
 #include "blas/krylov/step.hpp"
 
@@ -91,17 +92,10 @@ void cg_direction_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
     std::vector<V> beta(static_cast<std::size_t>(k));
     std::vector<char> running(static_cast<std::size_t>(k));
     for (size_type j = 0; j < k; ++j) {
-        const V gate = s.gate->at(0, j);
-        const V rho_old = s.rho_old->at(0, j);
-        const V pq = s.pq->at(0, j);
-        const V qz = s.qz ? s.qz->at(0, j) : V{};
-        const auto next =
-            krylov::cg_next(gate, rho_old, pq, s.rr->at(0, j), s.rho_new->at(0, j),
-                            s.qz ? &qz : nullptr, krylov::real_part(s.threshold->at(0, j)));
-        s.gate_new->at(0, j) = next.goes_on ? V{1} : V{0};
-        running[j] = gate != V{0};
-        alpha[j] = krylov::cg_alpha(gate, rho_old, pq);
-        beta[j] = next.beta;
+        const auto step = krylov::cg_column_step(s, j);
+        running[j] = step.running;
+        alpha[j] = step.alpha;
+        beta[j] = step.beta;
     }
     const V* a = alpha.data();
     const V* b = beta.data();

@@ -1,6 +1,7 @@
 // Reference fused Krylov steps: plain loops, the oracle for the other backends. The updates
 // are the unfused kernels' arithmetic (y += a x), the reductions sum the rows in order.
 #include "base/instantiate.hpp"
+#include "blas/krylov/host_step.hpp"
 #include "blas/krylov/kernels.hpp"
 #include "blas/krylov/step.hpp"
 
@@ -44,19 +45,11 @@ void cg_direction_step(const ReferenceExecutor&, const CgStepScalars<V>& s,
                        const matrix::Dense<V>& z, matrix::Dense<V>& p, matrix::Dense<V>& x)
 {
     for (size_type j = 0; j < z.cols(); ++j) {
-        const V gate = s.gate->at(0, j);
-        const V rho_old = s.rho_old->at(0, j);
-        const V pq = s.pq->at(0, j);
-        const V qz = s.qz ? s.qz->at(0, j) : V{};
-        const auto next =
-            krylov::cg_next(gate, rho_old, pq, s.rr->at(0, j), s.rho_new->at(0, j),
-                            s.qz ? &qz : nullptr, krylov::real_part(s.threshold->at(0, j)));
-        s.gate_new->at(0, j) = next.goes_on ? V{1} : V{0};
-        if (gate == V{0}) continue;
-        const V alpha = krylov::cg_alpha(gate, rho_old, pq);
+        const auto step = krylov::cg_column_step(s, j);
+        if (!step.running) continue;
         for (size_type i = 0; i < z.rows(); ++i) {
-            x.at(i, j) += alpha * p.at(i, j);
-            p.at(i, j) = next.beta == V{0} ? z.at(i, j) : z.at(i, j) + next.beta * p.at(i, j);
+            x.at(i, j) += step.alpha * p.at(i, j);
+            p.at(i, j) = step.beta == V{0} ? z.at(i, j) : z.at(i, j) + step.beta * p.at(i, j);
         }
     }
 }

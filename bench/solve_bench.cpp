@@ -167,11 +167,13 @@ size_type check_against_reference(const std::string& solver, size_type iteration
     return static_cast<size_type>(expected.size());
 }
 
-/// Bytes one iteration must move, for the solvers whose count is known; 0 otherwise.
+/// Bytes one iteration must move, for the solvers whose count is known; 0 otherwise. By the
+/// model (cg_bytes_formula) or as the fused iteration moves them (cg_fused_bytes_formula).
 template <typename V, typename I>
-double bytes_per_iteration(const std::string& solver, const matrix::Csr<V, I>& A)
+double bytes_per_iteration(const std::string& solver, const matrix::Csr<V, I>& A, bool fused)
 {
-    const double vectors = solver == "cg" ? 14 : solver == "fcg" ? 16 : 0;
+    const double model = solver == "cg" ? 14 : solver == "fcg" ? 16 : 0;
+    const double vectors = model > 0 && fused ? model - 2 : model;
     if (vectors == 0) return 0;
     return double(A.nnz()) * (sizeof(V) + sizeof(I)) + (A.rows() + 1.0) * sizeof(I) +
            vectors * double(A.rows()) * sizeof(V);
@@ -233,7 +235,8 @@ nlohmann::ordered_json bench_solve(const matrix::Csr<V, I>& A_in, const SolveBen
     const auto setup = setup_only.time({.samples = options.samples});
     const double per_iteration =
         std::max(timing.median - setup.median, 0.0) / double(options.iterations);
-    const double bytes = bytes_per_iteration(options.solver, *A);
+    const double bytes = bytes_per_iteration(options.solver, *A, false);
+    const double fused_bytes = bytes_per_iteration(options.solver, *A, true);
     const auto overhead =
         options.overhead ? measure_overhead<V, I>(options) : std::optional<Overhead>{};
 
@@ -259,6 +262,10 @@ nlohmann::ordered_json bench_solve(const matrix::Csr<V, I>& A_in, const SolveBen
             "bytes     {:.1f} MB per iteration = {} with |V| = {}, |I| = {}:\n"
             "          {}\n",
             bytes / 1e6, cg_bytes_formula, sizeof(V), sizeof(I), cg_bytes_terms);
+        fmt::print(
+            "fused     {:.1f} MB per iteration moved by the fused iteration = {}:\n"
+            "          {}\n",
+            fused_bytes / 1e6, cg_fused_bytes_formula, cg_fused_bytes_terms);
     } else {
         fmt::print("bytes     not counted for {} (only for cg and fcg)\n", options.solver);
     }
@@ -272,13 +279,17 @@ nlohmann::ordered_json bench_solve(const matrix::Csr<V, I>& A_in, const SolveBen
     }
     fmt::print("\n");
 
-    Table table({"solver", "time/iter [us]", "GB/s", "of copy BW", "setup [us]",
-                 "1x1 overhead/iter [us]", "1x1 setup [us]"});
+    Table table({"solver", "time/iter [us]", "GB/s", "of copy BW", "fused of copy BW",
+                 "setup [us]", "1x1 overhead/iter [us]", "1x1 setup [us]"});
+    const auto fraction = [&](double moved) {
+        return moved > 0 ? fmt::format("{:.1f}%", 100 * moved / per_iteration /
+                                                      copy.bytes_per_second)
+                         : std::string("-");
+    };
     table.add_row(
         {options.solver, microseconds(per_iteration),
-         bytes > 0 ? fmt::format("{:.1f}", bytes / per_iteration / 1e9) : "-",
-         bytes > 0 ? fmt::format("{:.1f}%", 100 * bytes / per_iteration / copy.bytes_per_second)
-                   : "-",
+         bytes > 0 ? fmt::format("{:.1f}", bytes / per_iteration / 1e9) : "-", fraction(bytes),
+         fraction(fused_bytes),
          microseconds(setup.median), overhead ? microseconds(overhead->per_iteration) : "-",
          overhead ? microseconds(overhead->per_solve) : "-"});
     table.print();
@@ -314,6 +325,11 @@ nlohmann::ordered_json bench_solve(const matrix::Csr<V, I>& A_in, const SolveBen
             {"gb_per_s", optional_number(bytes > 0, bytes / per_iteration / 1e9)},
             {"fraction_of_copy_bandwidth",
              optional_number(bytes > 0, bytes / per_iteration / copy.bytes_per_second)},
+            {"fused_bytes_per_iteration", optional_number(fused_bytes > 0, fused_bytes)},
+            {"fused_bytes_formula", fused_bytes > 0 ? cg_fused_bytes_formula : ""},
+            {"fused_fraction_of_copy_bandwidth",
+             optional_number(fused_bytes > 0,
+                             fused_bytes / per_iteration / copy.bytes_per_second)},
             {"copy_bandwidth",
              {{"gb_per_s", copy.bytes_per_second / 1e9},
               {"bytes", copy.bytes},

@@ -24,6 +24,15 @@ inline constexpr const char* cg_bytes_terms =
     "q = A p (matrix, p read, q written: 2 vectors), p^H q (2), x += alpha p (3),\n"
     "          r -= alpha q (3), r^H r (1), p = r + beta p (3); FCG adds q^H r (2)";
 
+/// The bytes CG's fused iteration moves (solver/cg.cpp): q = A p and p^H q as above, then
+/// r -= alpha q with r^H r in one pass (r read and written, q read) and x += alpha p with
+/// p = r + beta p in another (x and p read and written, r read): 12 vectors. FCG adds q^H r.
+inline constexpr const char* cg_fused_bytes_formula =
+    "nnz*(|V|+|I|) + (rows+1)*|I| + 12*rows*|V|";
+inline constexpr const char* cg_fused_bytes_terms =
+    "q = A p (matrix, 2 vectors), p^H q (2), r -= alpha q with r^H r (3),\n"
+    "          x += alpha p with p = r + beta p (5); FCG adds q^H r (2)";
+
 struct SolveBenchOptions {
     std::shared_ptr<const Executor> exec;
     /// cg, fcg, bicg, bicgstab, cgs, gmres (restart 30) or ir (Richardson).

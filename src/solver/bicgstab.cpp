@@ -85,8 +85,7 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
         s.axpy(neg_alpha_slot, v, r);  // s = r - alpha v
         if (M) M->apply(r, s_hat);
         A.apply(s_hat, t);
-        s.conj_dot(tt_slot, t, t);
-        s.conj_dot(ts_slot, t, r);
+        s.conj_dot2(tt_slot, t, t, ts_slot, t, r);
         s.fetch(tt_slot, 2);
         // omega = 0 (t = 0 or t orthogonal to s) keeps the half step x + alpha p_hat with
         // residual s. The next beta would divide by omega, so such a column breaks down
@@ -109,8 +108,7 @@ void Bicgstab<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
         s.axpy(omega_slot, s_hat, x);
         s.axpy(neg_omega_slot, t, r);
 
-        s.conj_dot(rho_slot, r_tld, r);
-        s.conj_dot(rr_slot, r, r);
+        s.conj_dot2(rho_slot, r_tld, r, rr_slot, r, r);
         s.fetch(rho_slot, 2);
         st.set_norms_from_squares(rr_slot);
         if (st.check(it, &x)) return;

@@ -92,8 +92,10 @@ public:
     matrix::Dense<V>& next(size_type j) { return st_.vector(static_cast<int>(j + 1)); }
     /// Keeps first() or next(j - 1), normalized, as V_j.
     void store(size_type) {}
-    /// V_i, valid until the next call.
+    /// V_i, valid as long as the basis.
     const matrix::Dense<V>& operator[](size_type i) { return st_.vector(static_cast<int>(i)); }
+    /// Whether two V_i are valid at once.
+    static constexpr bool stable_references = true;
 
 private:
     detail::SolveState<V>& st_;
@@ -111,12 +113,14 @@ public:
     matrix::Dense<V>& first() { return st_.vector(0); }
     matrix::Dense<V>& next(size_type) { return st_.vector(0); }
     void store(size_type j) { st_.space().compress(st_.vector(0), stored_[j]); }
+    /// V_i, valid until the next call.
     const matrix::Dense<V>& operator[](size_type i)
     {
         auto& v = st_.vector(1);
         st_.space().decompress(stored_[i], v);
         return v;
     }
+    static constexpr bool stable_references = false;
 
 private:
     detail::SolveState<V>& st_;
@@ -143,7 +147,12 @@ void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization me
             space.axpy(s[i], vi, w);
         }
     } else {
-        for (int i = 0; i < count; ++i) s.conj_dot(i, basis[i], w);
+        int i = 0;
+        if constexpr (Basis::stable_references) {
+            // Two projections per pass: w is read once for both.
+            for (; i + 1 < count; i += 2) s.conj_dot2(i, basis[i], w, i + 1, basis[i + 1], w);
+        }
+        for (; i < count; ++i) s.conj_dot(i, basis[i], w);
         s.finish(0, count);
         s.negate(0, count);
         for (int i = 0; i < count; ++i) space.axpy(s[i], basis[i], w);

@@ -80,7 +80,13 @@ void Scalars<V>::fetch(int first, int count)
 template <typename V>
 void Scalars<V>::push(int first, int count)
 {
-    if (exec_->is_host() || k_ <= 1 || count == 0) return;
+    if (k_ > 1) store(first, count);
+}
+
+template <typename V>
+void Scalars<V>::store(int first, int count)
+{
+    if (exec_->is_host() || count == 0 || k_ == 0) return;
     const auto offset = first * k_;
     exec_->copy_from(*loom::detail::host_executor(), sizeof(V) * count * k_,
                      host_data_ + offset, device_.data() + offset);

@@ -90,6 +90,21 @@ public:
 
     /// Slot s = x^H y per column: a partial result until finished.
     void conj_dot(int s, const Vector& x, const Vector& y);
+    /// Slots s1 = x1^H y1 and s2 = x2^H y2 per column, in one pass (partial until finished).
+    void conj_dot2(int s1, const Vector& x1, const Vector& y1, int s2, const Vector& x2,
+                   const Vector& y2)
+    {
+        space_->conj_dot2(x1, y1, partial(s1), x2, y2, partial(s2));
+    }
+    /// Slot s on the executor, for a fused step of the space to write a partial reduction
+    /// into: pending until finished.
+    Vector& partial(int s)
+    {
+        pending_[s] = 1;
+        return slots_[s];
+    }
+    /// Slot s on the executor, for a step of the space to write (not a reduction).
+    Vector& out(int s) noexcept { return slots_[s]; }
     /// Completes the pending reductions in slots [first, first + count).
     void finish(int first, int count = 1);
     /// Finishes slots [first, first + count) and copies them to the host: one copy, none on
@@ -98,6 +113,9 @@ public:
     /// Slots [first, first + count) to the executor: one copy, none on a host executor or
     /// when k == 1 (the updates below then pass host values).
     void push(int first, int count = 1);
+    /// Slots [first, first + count) to the executor whatever k: one copy, none on a host
+    /// executor (for scalars that fused steps read on the executor).
+    void store(int first, int count = 1);
 
     /// Slots [first, first + count) = -slots, on the executor (finished slots only).
     void negate(int first, int count = 1)
@@ -219,6 +237,9 @@ public:
     bool restart_shadow(size_type j, const V& rho, size_type max_restarts);
 
     bool running(size_type j) const noexcept { return !status_[j].stopped(); }
+    const stop::ColumnStatus& status(size_type j) const noexcept { return status_[j]; }
+    /// ||b|| and ||r0|| per column (set by start) and the start time.
+    const stop::Context& context() const noexcept { return context_; }
     bool all_stopped() const noexcept;
     /// Saves the x of columns that stopped since the last freeze (only when k > 1: with one
     /// column, the solve ends as soon as it stops).

@@ -118,6 +118,27 @@ void VectorSpace<V>::scal(const Vector& alpha, Vector& x) const
 }
 
 template <typename V>
+void VectorSpace<V>::conj_dot2(const Vector& x1, const Vector& y1, Vector& out1, const Vector& x2,
+                               const Vector& y2, Vector& out2) const
+{
+    blas::conj_dot2(x1, y1, out1, x2, y2, out2);
+}
+
+template <typename V>
+void VectorSpace<V>::cg_residual_step(const blas::CgStepScalars<V>& s, const Vector& q,
+                                      Vector& r) const
+{
+    blas::cg_residual_step(s, q, r);
+}
+
+template <typename V>
+void VectorSpace<V>::cg_direction_step(const blas::CgStepScalars<V>& s, const Vector& z,
+                                       Vector& p, Vector& x) const
+{
+    blas::cg_direction_step(s, z, p, x);
+}
+
+template <typename V>
 auto VectorSpace<V>::create_compressed(size_type columns) const -> Compressed
 {
     return Compressed(exec_, rows_ * columns);

@@ -46,6 +46,20 @@ public:
         }
     }
 
+    // The fused steps: their updates as the plain space's, their reductions split as above.
+    void conj_dot2(const Vector& x1, const Vector& y1, Vector& out1, const Vector& x2,
+                   const Vector& y2, Vector& out2) const override
+    {
+        conj_dot(x1, y1, out1);
+        conj_dot(x2, y2, out2);
+    }
+    void cg_residual_step(const blas::CgStepScalars<V>& s, const Vector& q,
+                          Vector& r) const override
+    {
+        solver::VectorSpace<V>::cg_residual_step(s, q, r);
+        conj_dot(r, r, *s.rr);
+    }
+
     void finish_reductions(Vector& partials) const override
     {
         ++all_reduces;

@@ -73,10 +73,14 @@ Runner setup(CLI::App& sub)
         "              {} with |T| = sizeof(T):\n"
         "              {}\n"
         "  of copy BW  GB/s over the copy bandwidth measured in this run\n"
+        "  fused of copy BW  the same with the bytes the fused CG iteration moves,\n"
+        "              {}:\n"
+        "              {}\n"
         "  1x1         the same on A = [a], b = [1]: the per-iteration cost of everything but\n"
         "              the arithmetic (kernel launches, reductions, criteria, host logic)\n"
         "SPEC:\n{}",
-        bench::cg_bytes_formula, bench::cg_bytes_terms, generator_help));
+        bench::cg_bytes_formula, bench::cg_bytes_terms, bench::cg_fused_bytes_formula,
+        bench::cg_fused_bytes_terms, generator_help));
     sub.callback([cli] { cli->source.require(); });
     return [cli] { return run_solve(*cli); };
 }

@@ -65,6 +65,50 @@ LOOM_EXPORT void pack(const matrix::Dense<V>& x, Array<lower_precision_t<V>>& pa
 template <typename V>
 LOOM_EXPORT void unpack(const Array<lower_precision_t<V>>& packed, matrix::Dense<V>& y);
 
+// ---- fused steps of the Krylov solvers: several updates and reductions in one pass over the
+// vectors, every coefficient formed from scalars in the executor's memory (no copy to the
+// host between them). Reductions are per column and over the rows given (partial sums when
+// the rows are one process's share).
+
+/// out1(0, j) = x1(:, j)^H y1(:, j) and out2(0, j) = x2(:, j)^H y2(:, j) in one pass.
+template <typename V>
+LOOM_EXPORT void conj_dot2(const matrix::Dense<V>& x1, const matrix::Dense<V>& y1,
+                           matrix::Dense<V>& out1, const matrix::Dense<V>& x2,
+                           const matrix::Dense<V>& y2, matrix::Dense<V>& out2);
+
+/// The scalars of one (flexible) conjugate-gradient step, each a 1 x k row on the vectors'
+/// executor, k the number of columns.
+template <typename V>
+struct CgStepScalars {
+    /// 1 where the column runs this step, 0 where it stopped (it is then left untouched).
+    const matrix::Dense<V>* gate = nullptr;
+    const matrix::Dense<V>* rho_old = nullptr;  ///< r^H z before the step
+    const matrix::Dense<V>* pq = nullptr;       ///< p^H A p
+    /// r^H r after the step: written by cg_residual_step, read by cg_direction_step.
+    matrix::Dense<V>* rr = nullptr;
+    const matrix::Dense<V>* rho_new = nullptr;  ///< r^H z after the step (rr without z)
+    const matrix::Dense<V>* qz = nullptr;       ///< q^H z after the step (flexible CG); or null
+    /// The residual norm at or below which a column has converged (real part; -inf: never).
+    const matrix::Dense<V>* threshold = nullptr;
+    /// Written by cg_direction_step: 1 where the column goes on after the step, else 0.
+    matrix::Dense<V>* gate_new = nullptr;
+};
+
+/// With alpha = rho_old / pq per column (0 where pq is 0 or not finite, or alpha is not):
+/// r -= alpha q, then rr = r^H r, in one pass. Columns with gate 0 keep r (rr still written).
+template <typename V>
+LOOM_EXPORT void cg_residual_step(const CgStepScalars<V>& s, const matrix::Dense<V>& q,
+                                  matrix::Dense<V>& r);
+/// x += alpha p, then p = z + beta p, in one pass, with beta = rho_new / rho_old (flexible
+/// when qz is given: -conj(alpha) qz / rho_old), and gate_new = 1 where the column goes on:
+/// 0 where it stopped or alpha was not usable, where sqrt(real(rr)) is not finite, zero or
+/// at most the threshold, where rho_new is zero or not finite, or beta is not finite (beta
+/// is then 0). These are the tests of the CG solver, in its order. Columns with gate 0 keep
+/// x and p.
+template <typename V>
+LOOM_EXPORT void cg_direction_step(const CgStepScalars<V>& s, const matrix::Dense<V>& z,
+                                   matrix::Dense<V>& p, matrix::Dense<V>& x);
+
 }  // namespace loom::blas
 
 LOOM_PUBLIC_END

@@ -18,6 +18,7 @@
 #include "loom/base/lower_precision.hpp"
 #include "loom/base/linop.hpp"
 #include "loom/base/types.hpp"
+#include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/base/export.hpp"
 
@@ -41,6 +42,10 @@ public:
     /// Rows over all processes (rows() on one process), the same on every rank: what a
     /// method's size-dependent parameters (a restart length) are clamped to.
     virtual size_type global_rows() const { return rows_; }
+
+    /// Whether a solver queues blocks of iterations before it reads their scalars (a read
+    /// waits for the executor): true on a device executor.
+    virtual bool runs_ahead() const { return !exec_->is_host(); }
 
     /// A rows() x columns vector; its values are unspecified.
     virtual Vector create(size_type columns) const;
@@ -76,6 +81,21 @@ public:
     virtual void scal(V alpha, Vector& x) const;
     /// x(:, j) *= alpha(0, j).
     virtual void scal(const Vector& alpha, Vector& x) const;
+
+    // ---- fused steps: several updates and reductions in one pass over the rows held here,
+    // coefficients read from 1 x k scalar rows on the executor (blas/vector.hpp says what
+    // each computes). Their reductions are partial, as conj_dot's: a space that overrides
+    // conj_dot to reduce otherwise overrides these too.
+    /// out1(0, j) = x1(:, j)^H y1(:, j) and out2(0, j) = x2(:, j)^H y2(:, j): partial.
+    virtual void conj_dot2(const Vector& x1, const Vector& y1, Vector& out1, const Vector& x2,
+                           const Vector& y2, Vector& out2) const;
+    /// r -= alpha q and r^H r into *s.rr (partial): blas::cg_residual_step.
+    virtual void cg_residual_step(const blas::CgStepScalars<V>& s, const Vector& q,
+                                  Vector& r) const;
+    /// x += alpha p, p = z + beta p and *s.gate_new: blas::cg_direction_step (s's reductions
+    /// finished).
+    virtual void cg_direction_step(const blas::CgStepScalars<V>& s, const Vector& z, Vector& p,
+                                   Vector& x) const;
 
     // ---- compressed storage: vectors kept in lower_precision_t<V> (CB-GMRES's basis)
     using Compressed = Array<lower_precision_t<V>>;

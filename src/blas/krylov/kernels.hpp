@@ -1,0 +1,41 @@
+// Per-backend entry points of the fused Krylov steps (include/loom/blas/vector.hpp),
+// declared once for every backend. krylov.cpp checks arguments and dispatches: vectors of
+// one shape, every scalar row 1 x k, one executor.
+#pragma once
+
+#include "loom/base/executor.hpp"
+#include "loom/blas/vector.hpp"
+#include "loom/matrix/dense.hpp"
+
+#define LOOM_DECLARE_BLAS_KRYLOV_KERNELS(Exec)                                                \
+    template <typename V>                                                                     \
+    void conj_dot2(const Exec& exec, const matrix::Dense<V>& x1, const matrix::Dense<V>& y1,  \
+                   matrix::Dense<V>& out1, const matrix::Dense<V>& x2,                        \
+                   const matrix::Dense<V>& y2, matrix::Dense<V>& out2);                       \
+    template <typename V>                                                                     \
+    void cg_residual_step(const Exec& exec, const CgStepScalars<V>& s,                        \
+                          const matrix::Dense<V>& q, matrix::Dense<V>& r);                    \
+    template <typename V>                                                                     \
+    void cg_direction_step(const Exec& exec, const CgStepScalars<V>& s,                       \
+                           const matrix::Dense<V>& z, matrix::Dense<V>& p,                    \
+                           matrix::Dense<V>& x)
+
+#define LOOM_INSTANTIATE_BLAS_KRYLOV_KERNELS(ns, Exec, V)                                     \
+    template void ns::conj_dot2(const Exec&, const matrix::Dense<V>&, const matrix::Dense<V>&, \
+                                matrix::Dense<V>&, const matrix::Dense<V>&,                    \
+                                const matrix::Dense<V>&, matrix::Dense<V>&);                   \
+    template void ns::cg_residual_step(const Exec&, const CgStepScalars<V>&,                  \
+                                       const matrix::Dense<V>&, matrix::Dense<V>&);            \
+    template void ns::cg_direction_step(const Exec&, const CgStepScalars<V>&,                 \
+                                        const matrix::Dense<V>&, matrix::Dense<V>&,            \
+                                        matrix::Dense<V>&);
+
+namespace loom::blas::reference {
+LOOM_DECLARE_BLAS_KRYLOV_KERNELS(ReferenceExecutor);
+}
+namespace loom::blas::omp {
+LOOM_DECLARE_BLAS_KRYLOV_KERNELS(OmpExecutor);
+}
+namespace loom::blas::cuda {
+LOOM_DECLARE_BLAS_KRYLOV_KERNELS(CudaExecutor);
+}

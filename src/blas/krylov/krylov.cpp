@@ -1,0 +1,96 @@
+// Argument checks and backend dispatch of the fused Krylov steps.
+#include <string>
+
+#include "base/dispatch.hpp"
+#include "base/instantiate.hpp"
+#include "blas/krylov/kernels.hpp"
+#include "loom/base/error.hpp"
+#include "loom/blas/vector.hpp"
+
+namespace loom::blas {
+namespace {
+
+template <typename V>
+void check_vector(const char* where, const matrix::Dense<V>& first, const matrix::Dense<V>& v,
+                  const char* name)
+{
+    if (v.size() != first.size()) {
+        throw DimensionMismatch(where, name, v.size(), "the first vector", first.size(),
+                                "the vectors of a step must have one shape");
+    }
+    if (!v.executor() || !first.executor() || !v.executor()->same_memory_as(*first.executor())) {
+        throw BadInput(where, std::string(name) + " lives on another executor than the first vector");
+    }
+}
+
+/// A scalar row of a step: present, 1 x (columns of the vectors), on their executor.
+template <typename V>
+void check_scalars(const char* where, const matrix::Dense<V>& vectors, const matrix::Dense<V>* s,
+                   const char* name)
+{
+    if (!s) throw BadInput(where, std::string(name) + " is not given");
+    if (s->rows() != 1 || s->cols() != vectors.cols()) {
+        throw DimensionMismatch(where, name, s->size(), "the vectors", vectors.size(),
+                                "a step's scalars are 1 x (columns of the vectors)");
+    }
+    if (!s->executor() || !s->executor()->same_memory_as(*vectors.executor())) {
+        throw BadInput(where, std::string(name) + " lives on another executor than the vectors");
+    }
+}
+
+}  // namespace
+
+template <typename V>
+void conj_dot2(const matrix::Dense<V>& x1, const matrix::Dense<V>& y1, matrix::Dense<V>& out1,
+               const matrix::Dense<V>& x2, const matrix::Dense<V>& y2, matrix::Dense<V>& out2)
+{
+    constexpr const char* where = "loom::blas::conj_dot2";
+    check_vector(where, x1, y1, "y1");
+    check_vector(where, x1, x2, "x2");
+    check_vector(where, x1, y2, "y2");
+    check_scalars(where, x1, &out1, "out1");
+    check_scalars(where, x1, &out2, "out2");
+    LOOM_RUN_KERNEL(where, *x1.executor(), conj_dot2, x1, y1, out1, x2, y2, out2);
+}
+
+template <typename V>
+void cg_residual_step(const CgStepScalars<V>& s, const matrix::Dense<V>& q, matrix::Dense<V>& r)
+{
+    constexpr const char* where = "loom::blas::cg_residual_step";
+    check_vector(where, q, r, "r");
+    check_scalars(where, q, s.gate, "gate");
+    check_scalars(where, q, s.rho_old, "rho_old");
+    check_scalars(where, q, s.pq, "pq");
+    check_scalars<V>(where, q, s.rr, "rr");
+    LOOM_RUN_KERNEL(where, *q.executor(), cg_residual_step, s, q, r);
+}
+
+template <typename V>
+void cg_direction_step(const CgStepScalars<V>& s, const matrix::Dense<V>& z, matrix::Dense<V>& p,
+                       matrix::Dense<V>& x)
+{
+    constexpr const char* where = "loom::blas::cg_direction_step";
+    check_vector(where, z, p, "p");
+    check_vector(where, z, x, "x");
+    check_scalars(where, z, s.gate, "gate");
+    check_scalars(where, z, s.rho_old, "rho_old");
+    check_scalars(where, z, s.pq, "pq");
+    check_scalars<V>(where, z, s.rr, "rr");
+    check_scalars(where, z, s.rho_new, "rho_new");
+    if (s.qz) check_scalars(where, z, s.qz, "qz");
+    check_scalars(where, z, s.threshold, "threshold");
+    check_scalars<V>(where, z, s.gate_new, "gate_new");
+    LOOM_RUN_KERNEL(where, *z.executor(), cg_direction_step, s, z, p, x);
+}
+
+#define LOOM_INSTANTIATE_BLAS_KRYLOV(V)                                                       \
+    template void conj_dot2(const matrix::Dense<V>&, const matrix::Dense<V>&,                 \
+                            matrix::Dense<V>&, const matrix::Dense<V>&,                        \
+                            const matrix::Dense<V>&, matrix::Dense<V>&);                       \
+    template void cg_residual_step(const CgStepScalars<V>&, const matrix::Dense<V>&,           \
+                                   matrix::Dense<V>&);                                         \
+    template void cg_direction_step(const CgStepScalars<V>&, const matrix::Dense<V>&,          \
+                                    matrix::Dense<V>&, matrix::Dense<V>&);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BLAS_KRYLOV)
+
+}  // namespace loom::blas

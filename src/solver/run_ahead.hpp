@@ -1,0 +1,55 @@
+// Running a block of iterations ahead of the host. A method whose steps also decide on the
+// executor which columns go on (blas::cg_direction_step) needs the host only to log and to
+// check the criteria; on a device it queues a block of iterations, reads their scalars with
+// one copy and replays its host logic over them. That is exact when the executor's decisions
+// are the criteria's: the criteria are iteration limits and residual-norm tolerances only
+// (their thresholds known at the start), and no column may stop elsewhere. The replay checks
+// this at every iteration. Otherwise, and where the space does not run ahead (host executors), a block is one iteration.
+#pragma once
+
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "loom/base/types.hpp"
+#include "loom/stop/criterion.hpp"
+
+namespace loom::solver::detail {
+
+/// What the executor can decide of a solve's criteria.
+struct DeviceCriteria {
+    /// Every criterion is one the executor evaluates (limits and residual tolerances).
+    bool exact = true;
+    /// The smallest iteration limit (none: the largest size_type).
+    size_type iteration_limit = std::numeric_limits<size_type>::max();
+    /// Per column, the largest residual norm that converges (-inf: none does).
+    std::vector<double> thresholds;
+
+    bool has_thresholds() const noexcept;
+};
+
+/// The criteria of a solve of k columns as the executor evaluates them; `thresholds_exact`:
+/// whether the executor holds a double threshold exactly (else every residual criterion
+/// counts as inexact).
+DeviceCriteria device_criteria(const stop::Criterion& criteria, const stop::Context& context,
+                               size_type k, bool thresholds_exact);
+
+/// The length of the next block: one where the host must look at every iteration; else
+/// growing (doubling) while the residual norms are predicted, at the rate of the last block,
+/// to stay above their thresholds, and never past the iteration limit.
+class BlockPlanner {
+public:
+    static constexpr size_type max_block = 32;
+
+    BlockPlanner(const DeviceCriteria& criteria, bool runs_ahead);
+    /// After `done` iterations, with the norms of the running columns (`running[j]`).
+    size_type next(size_type done, std::span<const double> norms, std::span<const char> running);
+
+private:
+    const DeviceCriteria& criteria_;
+    bool one_at_a_time_;
+    size_type last_ = 0;
+    std::vector<double> last_norms_;
+};
+
+}  // namespace loom::solver::detail

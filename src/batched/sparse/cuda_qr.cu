@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "base/cuda/cusolver.cuh"
+#include "base/cuda/cusparse.hpp"
 #include "base/instantiate.hpp"
 #include "batched/sparse/kernels.hpp"
 
@@ -26,17 +27,17 @@ namespace qr_typed {
                                const V* values, const int* ptrs, const int* cols, int batch,       \
                                csrqrInfo_t info, size_t* internal, size_t* work)                   \
     {                                                                                              \
-        return cusolverSp##t##csrqrBufferInfoBatched(h, n, n, nnz, d,                              \
-                                                     reinterpret_cast<const Cu*>(values), ptrs,    \
-                                                     cols, batch, info, internal, work);           \
+        return LOOM_VENDOR(cusolverSp##t##csrqrBufferInfoBatched)(                                 \
+            h, n, n, nnz, d, reinterpret_cast<const Cu*>(values), ptrs, cols, batch, info,         \
+            internal, work);                                                                       \
     }                                                                                              \
     cusolverStatus_t qr_solve(cusolverSpHandle_t h, int n, int nnz, cusparseMatDescr_t d,          \
                               const V* values, const int* ptrs, const int* cols, const V* b, V* x, \
                               int batch, csrqrInfo_t info, void* buffer)                           \
     {                                                                                              \
-        return cusolverSp##t##csrqrsvBatched(h, n, n, nnz, d, reinterpret_cast<const Cu*>(values), \
-                                             ptrs, cols, reinterpret_cast<const Cu*>(b),           \
-                                             reinterpret_cast<Cu*>(x), batch, info, buffer);       \
+        return LOOM_VENDOR(cusolverSp##t##csrqrsvBatched)(                                         \
+            h, n, n, nnz, d, reinterpret_cast<const Cu*>(values), ptrs, cols,                      \
+            reinterpret_cast<const Cu*>(b), reinterpret_cast<Cu*>(x), batch, info, buffer);        \
     }
 LOOM_QR_FOR_TYPE(float, float, S)
 LOOM_QR_FOR_TYPE(double, double, D)
@@ -49,9 +50,7 @@ namespace {
 
 void check_cusparse(cusparseStatus_t status, const char* call)
 {
-    if (status != CUSPARSE_STATUS_SUCCESS) {
-        throw CudaError(qr_where, std::string(call) + " failed: " + cusparseGetErrorString(status));
-    }
+    ::loom::cuda::check_cusparse(status, call, qr_where);
 }
 
 /// The objects one batched QR solve needs, released on every exit.
@@ -62,22 +61,24 @@ struct QrSession {
 
     explicit QrSession(const CudaExecutor& exec)
     {
-        ::loom::cuda::check_cusolver(cusolverSpCreate(&handle), "cusolverSpCreate", qr_where);
-        ::loom::cuda::check_cusolver(cusolverSpSetStream(handle, ::loom::cuda::stream_of(exec)),
-                                     "cusolverSpSetStream", qr_where);
-        check_cusparse(cusparseCreateMatDescr(&descr), "cusparseCreateMatDescr");
-        check_cusparse(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL),
-                       "cusparseSetMatType");
-        check_cusparse(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO),
-                       "cusparseSetMatIndexBase");
-        ::loom::cuda::check_cusolver(cusolverSpCreateCsrqrInfo(&info), "cusolverSpCreateCsrqrInfo",
+        ::loom::cuda::check_cusolver(LOOM_VENDOR(cusolverSpCreate)(&handle), "cusolverSpCreate",
                                      qr_where);
+        ::loom::cuda::check_cusolver(
+            LOOM_VENDOR(cusolverSpSetStream)(handle, ::loom::cuda::stream_of(exec)),
+            "cusolverSpSetStream", qr_where);
+        check_cusparse(LOOM_VENDOR(cusparseCreateMatDescr)(&descr), "cusparseCreateMatDescr");
+        check_cusparse(LOOM_VENDOR(cusparseSetMatType)(descr, CUSPARSE_MATRIX_TYPE_GENERAL),
+                       "cusparseSetMatType");
+        check_cusparse(LOOM_VENDOR(cusparseSetMatIndexBase)(descr, CUSPARSE_INDEX_BASE_ZERO),
+                       "cusparseSetMatIndexBase");
+        ::loom::cuda::check_cusolver(LOOM_VENDOR(cusolverSpCreateCsrqrInfo)(&info),
+                                     "cusolverSpCreateCsrqrInfo", qr_where);
     }
     ~QrSession()
     {
-        if (info != nullptr) cusolverSpDestroyCsrqrInfo(info);
-        if (descr != nullptr) cusparseDestroyMatDescr(descr);
-        if (handle != nullptr) cusolverSpDestroy(handle);
+        if (info != nullptr) LOOM_VENDOR(cusolverSpDestroyCsrqrInfo)(info);
+        if (descr != nullptr) LOOM_VENDOR(cusparseDestroyMatDescr)(descr);
+        if (handle != nullptr) LOOM_VENDOR(cusolverSpDestroy)(handle);
     }
     QrSession(const QrSession&) = delete;
     QrSession& operator=(const QrSession&) = delete;
@@ -99,8 +100,8 @@ void solve_vendor_qr(const CudaExecutor& exec, const BatchCsr<V, I>& A, const Ba
         const CudaExecutor::DeviceScope scope(exec.device_id());
         QrSession qr(exec);
         ::loom::cuda::check_cusolver(
-            cusolverSpXcsrqrAnalysisBatched(qr.handle, n, n, nnz, qr.descr, A.row_ptrs().data(),
-                                            A.col_idxs().data(), qr.info),
+            LOOM_VENDOR(cusolverSpXcsrqrAnalysisBatched)(
+                qr.handle, n, n, nnz, qr.descr, A.row_ptrs().data(), A.col_idxs().data(), qr.info),
             "cusolverSpXcsrqrAnalysisBatched", qr_where);
         // cuSOLVER keeps the factors of every system of a call: the batch goes in chunks
         // whose factors and workspace take at most a quarter of the free memory.

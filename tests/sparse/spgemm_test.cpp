@@ -825,8 +825,8 @@ bool same_bits(const std::vector<V>& a, const std::vector<V>& b)
 }
 
 /// A repeated numeric call computes values only from what the first one recorded, and they
-/// are bitwise those of a fresh handle's full phase on the same operands (deterministic
-/// default), on every awkward shape and on generated real matrices (27-point stencil,
+/// are bitwise those of a fresh handle's full phase on the same operands (both
+/// deterministic), on every awkward shape and on generated real matrices (27-point stencil,
 /// power-law), plain and Jacobi-fused.
 TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
 {
@@ -847,7 +847,7 @@ TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
         for (const auto& [A, B] : cases) {
             SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " * " +
                          loom::to_string(B.size()));
-            Handle handle;
+            Handle handle({.deterministic = true});
             Csr C;
             sparse::spgemm_symbolic(handle, Csr(exec, A), Csr(exec, B), C);
             sparse::spgemm_numeric(handle, Csr(exec, A), Csr(exec, B), C);
@@ -858,7 +858,7 @@ TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
             C.values().fill(V{-3});
             sparse::spgemm_numeric(handle, Csr(exec, A2), Csr(exec, B2), C);
             if (C.nnz() > 0) EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
-            const auto fresh = this->product(exec, A2, B2);
+            const auto fresh = this->product(exec, A2, B2, {.deterministic = true});
             EXPECT_EQ(C.col_idxs().to_host(), fresh.col_idxs().to_host());
             EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
             this->expect_same(C, sparse::spgemm(A2, B2));
@@ -868,14 +868,14 @@ TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
         const std::vector<V> d(static_cast<std::size_t>(stencil.rows()), V{0.25});
         const loom::Array<V> d_e(exec, d);
         const Csr S(exec, stencil);
-        Handle handle;
+        Handle handle({.deterministic = true});
         Csr C;
         sparse::spgemm_jacobi_symbolic(handle, S, S, C);
         sparse::spgemm_jacobi_numeric(handle, omega, d_e, S, S, C);
         const Csr S2(exec, this->with_new_values(stencil, 7));
         sparse::spgemm_jacobi_numeric(handle, omega, d_e, S2, S2, C);
         EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
-        Handle fresh_handle;
+        Handle fresh_handle({.deterministic = true});
         Csr fresh;
         sparse::spgemm_jacobi_symbolic(fresh_handle, S2, S2, fresh);
         sparse::spgemm_jacobi_numeric(fresh_handle, omega, d_e, S2, S2, fresh);
@@ -912,14 +912,14 @@ TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
             }
             return handle;
         };
-        const auto small = run({.reuse_memory_limit = 16});
+        const auto small = run({.deterministic = true, .reuse_memory_limit = 16});
         EXPECT_EQ(small.recorded_bytes(), 0);
         EXPECT_EQ(small.values_only_calls(), 0);
         EXPECT_EQ(small.values_path(), sparse::SpgemmValuesPath::full);
-        const auto declined = run({.reuse_columns = false});
+        const auto declined = run({.reuse_columns = false, .deterministic = true});
         EXPECT_EQ(declined.recorded_bytes(), 0);
         EXPECT_EQ(declined.values_only_calls(), 0);
-        const auto recording = run({});
+        const auto recording = run({.deterministic = true});
         if (has_values_only_path(exec)) {
             EXPECT_GE(recording.recorded_bytes(),
                       recording.multiply_adds() * static_cast<size_type>(sizeof(I)));

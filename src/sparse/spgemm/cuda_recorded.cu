@@ -105,7 +105,7 @@ __device__ EntryOf entry_of(const Pattern<I>& in, ProductChunk chunk, long long 
 /// lengths[x] = the multiply-adds of entry x (the length of the row of B it selects).
 template <typename I>
 __global__ void __launch_bounds__(256)
-    entry_lengths_kernel(Pattern<I> in, ProductChunk chunk, long long entries, long long* lengths)
+    entry_lengths_kernel(Pattern<I> in, ProductChunk chunk, long long entries, int64* lengths)
 {
     for (long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; x < entries;
          x += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(256)
 template <typename I>
 __global__ void __launch_bounds__(256)
     locate_products_kernel(Pattern<I> in, ProductChunk chunk, long long entries,
-                           const long long* offsets, const I* c_ptrs, const I* c_cols,
+                           const int64* offsets, const I* c_ptrs, const I* c_cols,
                            unsigned missing, unsigned* keys, Product<I>* products)
 {
     for (long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; x < entries;
@@ -187,7 +187,7 @@ SortedProducts<I> sort_products(const CudaExecutor& exec, const Pattern<I>& in,
     const auto stream = stream_of(exec);
     const long long entries = chunk.end_a_entry - chunk.first_a_entry;
     const long long c_entries = chunk.end_entry - chunk.first_entry;
-    Array<long long> offsets(self, entries + 1);
+    Array<int64> offsets(self, entries + 1);
     entry_lengths_kernel<<<grid_for(exec, entries, 256, 8), 256, 0, stream>>>(in, chunk, entries,
                                                                               offsets.data());
     check_launch(where);

@@ -145,8 +145,9 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
     for (const auto& r : results) {
         if (r.algorithm == graph::ColoringAlgorithm::vendor) vendor = &r;
     }
-    // The peer: cuSPARSE where it ran, else the sequential greedy.
-    const Result& peer = vendor != nullptr ? *vendor : greedy;
+    // The peer: cuSPARSE where it ran, else the sequential greedy. A copy: `results` grows
+    // below, which moves its elements.
+    const Result peer = vendor != nullptr ? *vendor : greedy;
     const std::string peer_name = vendor != nullptr ? "cusparse" : "greedy";
 
     fmt::print("graph     {}: {} x {}, {} stored entries ({} after symmetrization)\n",

@@ -18,7 +18,7 @@ namespace loom::multigrid {
 template <typename V, typename I>
 matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>& A, double theta)
 {
-    constexpr const char* where = "loom::multigrid::strength_graph";
+    [[maybe_unused]] constexpr const char* where = "loom::multigrid::strength_graph";
     if (theta <= 0) return A;
     const auto& exec = A.executor();
     const auto diagonal = sparse::extract_diagonal(A);

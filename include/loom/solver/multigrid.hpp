@@ -12,8 +12,10 @@
 //
 // Setup, level by level until `coarse_size` rows or `max_levels` levels (src/multigrid/NOTES.md):
 // strength filter (keep |a_ij| >= theta sqrt(|a_ii a_jj|); theta = 0 keeps A's pattern),
-// MIS-2 aggregation of the filtered graph, tentative prolongator (piecewise constant, or the
-// near-null-space vectors orthonormalized per aggregate), P = (I - omega D^-1 A) P_tent with
+// MIS-2 aggregation of the filtered graph (of its nodes when a node has several unknowns:
+// dofs_per_node), tentative prolongator (piecewise constant, or the near-null-space vectors
+// orthonormalized per aggregate; for elasticity the rigid-body modes of the nodal
+// coordinates, Builder::with_coordinates), P = (I - omega D^-1 A) P_tent with
 // omega = prolongator_weight / rho(D^-1 A) by the Jacobi-fused SpGEMM, R = P^T and
 // A_c = R (A P) by two SpGEMMs; the coarsest level is solved by dense LU. update() redoes the
 // numeric part only (new values on the same pattern), reusing the aggregates and the SpGEMM

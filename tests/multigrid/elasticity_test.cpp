@@ -232,7 +232,7 @@ void expect_same_hierarchy(const Amg& amg, const Amg& ref, const Dense& b_host)
 TEST(Multigrid, SetupKernelsMatchTheReference)
 {
     const auto reference = test::reference();
-    const auto problem = elasticity(reference, 5);
+    const auto problem = elasticity(reference, 4);
     const auto build = [&](std::shared_ptr<const Executor> exec) {
         const Dense coordinates(exec, problem.coordinates);
         return Amg::build()

@@ -3,6 +3,7 @@
 // constant vector, and the setup kernels (strength filter, L1 diagonal, per-aggregate QR) of
 // every backend against the reference.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,8 +13,10 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/generate.hpp"
+#include "loom/matrix/io.hpp"
 #include "loom/multigrid/rigid_body_modes.hpp"
 #include "loom/solver/cg.hpp"
+#include "loom/solver/config.hpp"
 #include "loom/solver/multigrid.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "support/executors.hpp"
@@ -193,6 +196,41 @@ TEST(Multigrid, DependentNearNullSpaceVectorsAreRefused)
     } catch (const NumericalError& e) {
         EXPECT_NE(std::string(e.what()).find("aggregate 0"), std::string::npos) << e.what();
     }
+}
+
+TEST(Multigrid, CoordinatesFromConfig)
+{
+    const auto exec = test::reference();
+    const auto problem = elasticity(exec, 4);
+    const std::string path = ::testing::TempDir() + "loom_amg_coordinates.mtx";
+    matrix::write_mtx(path, problem.coordinates);
+    auto A = std::make_shared<const Csr>(problem.A);
+    const auto iterations = [&](const std::string& amg) {
+        auto cg = solver::from_config<double, int32>(
+                      R"({"solver": "cg", "criteria": {"relative_residual": 1e-8},
+                          "preconditioner": )" + amg + "}",
+                      exec)
+                      ->generate(A);
+        Dense b(exec, dim2{A->rows(), 1});
+        Dense x(exec, dim2{A->rows(), 1});
+        b.fill(1.0);
+        x.fill(0.0);
+        cg->apply(b, x);
+        EXPECT_TRUE(cg->result().converged());
+        return cg->result().iterations;
+    };
+    const auto with_builder = amg_cg_iterations(
+        problem, Amg::build().with_coordinates(problem.coordinates, 3).on(exec));
+    EXPECT_EQ(iterations(R"({"type": "amg", "coordinates": ")" + path + "\"}"), with_builder);
+    EXPECT_EQ(iterations(R"({"type": "amg", "coordinates": ")" + path +
+                         R"(", "dofs_per_node": 3})"),
+              with_builder);
+    EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": 3})"), BadInput);
+    EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": ")" + path +
+                            R"(", "dofs_per_node": 4})"),
+                 BadInput);
+    EXPECT_THROW(iterations(R"({"type": "amg", "dofs_per_node": 0})"), BadInput);
+    std::remove(path.c_str());
 }
 
 /// Every level's operator and prolongator, and one cycle's output, of `amg` against `ref`.

@@ -1,5 +1,6 @@
 // CUDA multigrid setup kernels (the unified ones, multigrid/kernels/unified.hpp).
 #include "base/cuda/parallel.cuh"
+#include "base/cuda/parallel_reduce.cuh"
 #include "base/instantiate.hpp"
 #include "multigrid/kernels/kernels.hpp"
 #include "multigrid/kernels/unified.hpp"

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/matrix/convert.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
@@ -243,17 +244,17 @@ void expect_same_hierarchy(const Amg& amg, const Amg& ref, const Dense& b_host)
         for (auto v : e) largest = std::max(largest, std::abs(v));
         for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], e[i], 1e-12 * largest) << i;
     };
+    // As dense matrices: the same operators whatever order a backend keeps within a row.
+    const auto dense = [](const Csr& A) {
+        return matrix::to_dense(Csr(test::reference(), A)).to_host();
+    };
     for (size_type k = 0; k < amg.num_levels(); ++k) {
         SCOPED_TRACE("level " + std::to_string(k));
-        const auto& A = amg.level_matrix(k);
-        const auto& R = ref.level_matrix(k);
-        ASSERT_EQ(A.nnz(), R.nnz());
-        EXPECT_EQ(A.col_idxs().to_host(), R.col_idxs().to_host());
-        near(A.values().to_host(), R.values().to_host());
+        ASSERT_EQ(amg.level_matrix(k).nnz(), ref.level_matrix(k).nnz());
+        near(dense(amg.level_matrix(k)), dense(ref.level_matrix(k)));
         if (k + 1 < amg.num_levels()) {
-            EXPECT_EQ(amg.prolongator(k).col_idxs().to_host(),
-                      ref.prolongator(k).col_idxs().to_host());
-            near(amg.prolongator(k).values().to_host(), ref.prolongator(k).values().to_host());
+            ASSERT_EQ(amg.prolongator(k).nnz(), ref.prolongator(k).nnz());
+            near(dense(amg.prolongator(k)), dense(ref.prolongator(k)));
         }
     }
     const auto& exec = amg.executor();

@@ -78,19 +78,26 @@ Row run_cg(const std::string& method, const std::shared_ptr<const matrix::Csr<V,
 }  // namespace
 
 template <typename V, typename I>
-nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>& A_in, const AmgBenchOptions& options)
+nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
+                                 const AmgBenchOptions& options)
 {
     if (options.samples < 1) {
         throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
     }
     const auto& exec = *options.exec;
-    const auto A = std::make_shared<const matrix::Csr<V, I>>(options.exec, A_in);
+    const auto A = std::make_shared<const matrix::Csr<V, I>>(options.exec, problem.A);
+    const bool has_coordinates = problem.coordinates.rows() > 0;
     TimingOptions timing;
     timing.samples = options.samples;
     timing.max_batch = 1;
 
-    auto amg_factory =
-        solver::Multigrid<V, I>::build().with_symmetric_pattern(options.symmetric).on(options.exec);
+    auto amg_builder = solver::Multigrid<V, I>::build();
+    amg_builder.with_symmetric_pattern(options.symmetric);
+    if (has_coordinates) {
+        amg_builder.with_coordinates(matrix::Dense<V>(options.exec, problem.coordinates),
+                                     problem.dofs_per_node);
+    }
+    auto amg_factory = amg_builder.on(options.exec);
     std::shared_ptr<solver::Multigrid<V, I>> amg;
     const auto setup = time_kernel(
         exec, [&] { amg = amg_factory->generate(A); }, timing);
@@ -102,7 +109,18 @@ nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>& A_in, const AmgBenchOp
         exec, [&] { jacobi = jacobi_factory->generate(A); }, timing);
 
     std::vector<Row> rows;
-    rows.push_back(run_cg<V, I>("amg-cg", A, amg, setup.median, resetup.median, options, timing));
+    rows.push_back(run_cg<V, I>(has_coordinates ? "amg-rbm-cg" : "amg-cg", A, amg, setup.median,
+                                resetup.median, options, timing));
+    if (has_coordinates) {
+        // The scalar hierarchy (constant vector, rows aggregated) the modes are to beat.
+        auto scalar_factory = solver::Multigrid<V, I>::build()
+                                  .with_symmetric_pattern(options.symmetric)
+                                  .on(options.exec);
+        std::shared_ptr<solver::Multigrid<V, I>> scalar;
+        const auto scalar_setup = time_kernel(
+            exec, [&] { scalar = scalar_factory->generate(A); }, timing);
+        rows.push_back(run_cg<V, I>("amg-cg", A, scalar, scalar_setup.median, -1, options, timing));
+    }
     rows.push_back(run_cg<V, I>("jacobi-cg", A, jacobi, jacobi_setup.median, -1, options, timing));
 
     fmt::print("matrix    {}: {} rows, {} stored entries\n", options.name, A->rows(), A->nnz());
@@ -142,7 +160,8 @@ nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>& A_in, const AmgBenchOp
 }
 
 #define LOOM_INSTANTIATE_BENCH_AMG(V, I) \
-    template nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>&, const AmgBenchOptions&);
+    template nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>&, \
+                                              const AmgBenchOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_AMG)
 
 }  // namespace loom::bench

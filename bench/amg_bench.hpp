@@ -1,7 +1,8 @@
 // The algebraic multigrid benchmark behind `loom bench amg`: solves A x = b (b = ones) to a
 // relative residual with AMG-preconditioned CG and with Jacobi-CG, checks both answers by
 // their true residual first, then reports setup, numeric re-setup and solve times, iterations
-// and the hierarchy's complexities.
+// and the hierarchy's complexities. With nodal coordinates (elasticity), AMG takes the
+// rigid-body modes and aggregates nodes; the scalar AMG (constant vector) runs beside it.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/matrix/csr.hpp"
+#include "loom/matrix/generate.hpp"
 
 namespace loom::bench {
 
@@ -23,9 +25,11 @@ struct AmgBenchOptions {
     bool symmetric = false;
 };
 
-/// Runs the benchmark for a square A (on any executor), prints the report on stdout and
-/// returns it as JSON. NumericalError when a solve misses the tolerance (true residual).
+/// Runs the benchmark for a square A (on any executor; its coordinates, when it has them,
+/// give the rigid-body modes), prints the report on stdout and returns it as JSON.
+/// NumericalError when a solve misses the tolerance (true residual).
 template <typename V, typename I>
-nlohmann::ordered_json bench_amg(const matrix::Csr<V, I>& A, const AmgBenchOptions& options);
+nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
+                                 const AmgBenchOptions& options);
 
 }  // namespace loom::bench

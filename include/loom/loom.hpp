@@ -94,6 +94,7 @@
 #include "loom/log/logger.hpp"
 #include "loom/log/loggers.hpp"
 #include "loom/log/outcome.hpp"
+#include "loom/multigrid/rigid_body_modes.hpp"
 
 #include "loom/precond/gauss_seidel.hpp"
 #include "loom/precond/ilu.hpp"

@@ -293,6 +293,51 @@ std::vector<size_type> power_law_lengths(size_type rows, size_type max_length, d
     return lengths;
 }
 
+/// The 24 x 24 stiffness of a trilinear hexahedron of side h (Young's modulus E, Poisson
+/// ratio nu) by 2x2x2 Gauss points; local node a = 4 az + 2 ay + ax at corner (ax, ay, az) h,
+/// unknowns 3 a + (0, 1, 2).
+std::array<double, 24 * 24> hexahedron_stiffness(double h, double E, double nu)
+{
+    const double lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+    const double mu = E / (2 * (1 + nu));
+    double D[6][6] = {};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) D[i][j] = lambda + (i == j ? 2 * mu : 0);
+        D[i + 3][i + 3] = mu;
+    }
+    std::array<double, 24 * 24> K{};
+    const double g = 1 / std::sqrt(3.0);
+    const double weight = (h / 2) * (h / 2) * (h / 2);  // det J, Gauss weights 1
+    for (int point = 0; point < 8; ++point) {
+        const double xi[3] = {point & 1 ? g : -g, point & 2 ? g : -g, point & 4 ? g : -g};
+        double B[6][24] = {};
+        for (int a = 0; a < 8; ++a) {
+            const double s[3] = {a & 1 ? 1.0 : -1.0, a & 2 ? 1.0 : -1.0, a & 4 ? 1.0 : -1.0};
+            double dN[3];  // d N_a / d(x, y, z) = d N_a / d xi * 2 / h
+            for (int c = 0; c < 3; ++c) {
+                dN[c] = s[c] / 8 * 2 / h;
+                for (int o = 0; o < 3; ++o) {
+                    if (o != c) dN[c] *= 1 + s[o] * xi[o];
+                }
+            }
+            // Strains xx, yy, zz, then the engineering shears xy, yz, xz.
+            B[0][3 * a] = B[3][3 * a + 1] = B[5][3 * a + 2] = dN[0];
+            B[1][3 * a + 1] = B[3][3 * a] = B[4][3 * a + 2] = dN[1];
+            B[2][3 * a + 2] = B[4][3 * a + 1] = B[5][3 * a] = dN[2];
+        }
+        for (int i = 0; i < 24; ++i) {
+            for (int j = 0; j < 24; ++j) {
+                double sum = 0;
+                for (int p = 0; p < 6; ++p) {
+                    for (int q = 0; q < 6; ++q) sum += B[p][i] * D[p][q] * B[q][j];
+                }
+                K[i * 24 + j] += weight * sum;
+            }
+        }
+    }
+    return K;
+}
+
 /// Whole-token number parsing for specs.
 template <typename T>
 bool parse_number(std::string_view text, T& value)
@@ -369,12 +414,106 @@ Csr<V, I> power_law(std::shared_ptr<const Executor> exec, size_type rows, double
 }
 
 template <typename V, typename I>
-Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& spec)
+GeneratedProblem<V, I> elasticity3d(std::shared_ptr<const Executor> exec, size_type n)
+{
+    constexpr const char* where = "loom::matrix::elasticity3d";
+    check_executor(where, exec);
+    check_size(where, "the element count n", n);
+    if (n > (size_type{1} << 17)) {
+        throw NotSupported(where, "a grid with n = " + std::to_string(n) + " is too large");
+    }
+    const size_type side = n + 1;  // nodes along an edge
+    const size_type nodes = n * side * side;
+    const size_type rows = 3 * nodes;
+    // A node couples to its 3 x 3 x 3 neighbours that are not clamped (x >= 1).
+    const auto span = [](size_type at, size_type low, size_type high) {
+        return std::min(at + 1, high) - std::max(at - 1, low) + 1;
+    };
+    const auto node_id = [&](size_type x, size_type y, size_type z) {
+        return (z * side + y) * n + x - 1;
+    };
+    size_type nnz = 0;
+    for (size_type z = 0; z < side; ++z) {
+        for (size_type y = 0; y < side; ++y) {
+            for (size_type x = 1; x <= n; ++x) {
+                nnz += 9 * span(x, 1, n) * span(y, 0, n) * span(z, 0, n);
+            }
+        }
+    }
+    check_fits<I>(where, "the row count", rows);
+    check_fits<I>(where, "the number of entries", nnz);
+    const auto K = hexahedron_stiffness(n > 0 ? 1.0 / static_cast<double>(n) : 1.0, 1.0, 0.3);
+
+    Csr<V, I> A(host_of(exec), {rows, rows}, nnz);
+    I* ptrs = A.row_ptrs().data();
+    I* cols = A.col_idxs().data();
+    V* values = A.values().data();
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type p = 0; p < nodes; ++p) {
+        const size_type x = p % n + 1, y = p / n % side, z = p / (n * side);
+        const auto length = static_cast<I>(3 * span(x, 1, n) * span(y, 0, n) * span(z, 0, n));
+        for (int a = 0; a < 3; ++a) ptrs[3 * p + a + 1] = length;
+    }
+    prefix_sum_lengths(ptrs, rows);
+    LOOM_HOST_PARALLEL_FOR
+    for (size_type p = 0; p < nodes; ++p) {
+        const size_type x = p % n + 1, y = p / n % side, z = p / (n * side);
+        // block[neighbour (dz, dy, dx) in 0..26][a][b]: the summed element couplings.
+        double block[27][3][3] = {};
+        bool used[27] = {};
+        for (size_type ez = z > 0 ? z - 1 : 0; ez <= std::min(z, n - 1); ++ez) {
+            for (size_type ey = y > 0 ? y - 1 : 0; ey <= std::min(y, n - 1); ++ey) {
+                for (size_type ex = x - 1; ex <= std::min(x, n - 1); ++ex) {
+                    const auto local = [&](size_type gx, size_type gy, size_type gz) {
+                        return static_cast<int>(4 * (gz - ez) + 2 * (gy - ey) + (gx - ex));
+                    };
+                    const int lp = local(x, y, z);
+                    for (int q = 0; q < 8; ++q) {
+                        const size_type gx = ex + (q & 1), gy = ey + (q >> 1 & 1),
+                                        gz = ez + (q >> 2);
+                        if (gx == 0) continue;  // clamped
+                        const auto slot = ((gz + 1 - z) * 3 + (gy + 1 - y)) * 3 + (gx + 1 - x);
+                        used[slot] = true;
+                        for (int a = 0; a < 3; ++a) {
+                            for (int b = 0; b < 3; ++b) {
+                                block[slot][a][b] += K[(3 * lp + a) * 24 + 3 * local(gx, gy, gz) + b];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (int a = 0; a < 3; ++a) {
+            auto k = ptrs[3 * p + a];
+            for (int slot = 0; slot < 27; ++slot) {
+                if (!used[slot]) continue;
+                const auto neighbour = node_id(x + slot % 3 - 1, y + slot / 3 % 3 - 1,
+                                               z + slot / 9 - 1);
+                for (int b = 0; b < 3; ++b) {
+                    cols[k] = static_cast<I>(3 * neighbour + b);
+                    values[k++] = static_cast<V>(block[slot][a][b]);
+                }
+            }
+        }
+    }
+    std::vector<V> coordinates(static_cast<std::size_t>(3 * nodes));
+    for (size_type p = 0; p < nodes; ++p) {
+        const size_type x = p % n + 1, y = p / n % side, z = p / (n * side);
+        coordinates[3 * p] = static_cast<V>(static_cast<double>(x) / n);
+        coordinates[3 * p + 1] = static_cast<V>(static_cast<double>(y) / n);
+        coordinates[3 * p + 2] = static_cast<V>(static_cast<double>(z) / n);
+    }
+    return {place_on(exec, std::move(A)), Dense<V>::from_host(exec, {nodes, 3}, coordinates), 3};
+}
+
+template <typename V, typename I>
+GeneratedProblem<V, I> generate_problem(std::shared_ptr<const Executor> exec,
+                                        const std::string& spec)
 {
     const auto bad_spec = [&spec](const std::string& why) {
         return BadInput("loom::matrix::generate_csr",
                         "bad matrix spec '" + spec + "': " + why +
-                            " (expected poisson3d:N[:7|27], poisson2d:N[:5|9], "
+                            " (expected poisson3d:N[:7|27], poisson2d:N[:5|9], elasticity3d:N, "
                             "powerlaw:ROWS:AVG[:SEED] or random:ROWS:COLS:PER_ROW[:SEED])");
     };
     const auto parts = split(spec, ':');
@@ -401,7 +540,14 @@ Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& 
                            " points");
         }
         if (n < 0) throw bad_spec("N is negative");
-        return three ? poisson3d<V, I>(exec, n, points) : poisson2d<V, I>(exec, n, points);
+        return {three ? poisson3d<V, I>(exec, n, points) : poisson2d<V, I>(exec, n, points), {}, 1};
+    }
+    if (name == "elasticity3d") {
+        expect_parts(2, 2);
+        size_type n = 0;
+        argument(1, n, "N");
+        if (n < 0) throw bad_spec("N is negative");
+        return elasticity3d<V, I>(exec, n);
     }
     if (name == "powerlaw") {
         expect_parts(3, 4);
@@ -414,7 +560,7 @@ Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& 
         if (rows < 0 || !(avg >= 0) || avg > static_cast<double>(rows)) {
             throw bad_spec("ROWS must be >= 0 and AVG in [0, ROWS]");
         }
-        return power_law<V, I>(exec, rows, avg, seed);
+        return {power_law<V, I>(exec, rows, avg, seed), {}, 1};
     }
     if (name == "random") {
         expect_parts(4, 5);
@@ -425,9 +571,15 @@ Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& 
         argument(3, per_row, "PER_ROW");
         if (parts.size() == 5) argument(4, seed, "SEED");
         if (rows < 0 || cols < 0 || per_row < 0) throw bad_spec("sizes must be >= 0");
-        return random_uniform<V, I>(exec, rows, cols, per_row, seed);
+        return {random_uniform<V, I>(exec, rows, cols, per_row, seed), {}, 1};
     }
     throw bad_spec("unknown generator '" + std::string(name) + "'");
+}
+
+template <typename V, typename I>
+Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& spec)
+{
+    return generate_problem<V, I>(std::move(exec), spec).A;
 }
 
 #define LOOM_INSTANTIATE_GENERATORS(V, I)                                                     \
@@ -437,6 +589,10 @@ Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& 
                                             size_type, size_type, std::uint64_t);             \
     template Csr<V, I> power_law<V, I>(std::shared_ptr<const Executor>, size_type, double,    \
                                        std::uint64_t, double);                                \
+    template GeneratedProblem<V, I> elasticity3d<V, I>(std::shared_ptr<const Executor>,        \
+                                                       size_type);                            \
+    template GeneratedProblem<V, I> generate_problem<V, I>(std::shared_ptr<const Executor>,    \
+                                                           const std::string&);               \
     template Csr<V, I> generate_csr<V, I>(std::shared_ptr<const Executor>, const std::string&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GENERATORS)
 

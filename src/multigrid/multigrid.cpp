@@ -8,6 +8,7 @@
 #include "loom/base/error.hpp"
 #include "loom/lapack/dense_lapack.hpp"
 #include "loom/matrix/convert.hpp"
+#include "loom/multigrid/rigid_body_modes.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "multigrid/level.hpp"
@@ -153,6 +154,24 @@ auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix
 }
 
 template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_dofs_per_node(size_type dofs) -> Builder&
+{
+    require(dofs >= 1, "dofs per node " + std::to_string(dofs) + " is below 1");
+    this->params_.dofs_per_node = dofs;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_coordinates(const matrix::Dense<V>& coordinates,
+                                                size_type dofs_per_node) -> Builder&
+{
+    this->params_.near_null_space = std::make_shared<const matrix::Dense<V>>(
+        multigrid::rigid_body_modes(coordinates, dofs_per_node));
+    this->params_.dofs_per_node = dofs_per_node;
+    return *this;
+}
+
+template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_loggers(std::shared_ptr<log::Logger> logger) -> Builder&
 {
     if (logger) this->params_.loggers.push_back(std::move(logger));
@@ -172,6 +191,11 @@ Multigrid<V, I>::Multigrid(std::shared_ptr<const Executor> exec,
         throw DimensionMismatch(
             where, "the near-null space has " + std::to_string(params.near_null_space->rows()) +
                        " rows; the system matrix " + std::to_string(A->rows()));
+    }
+    if (A->rows() % params.dofs_per_node != 0) {
+        throw DimensionMismatch(where, "nodes of " + std::to_string(params.dofs_per_node) +
+                                           " unknowns do not divide the " +
+                                           std::to_string(A->rows()) + " rows");
     }
     this->set_size(A->size());
     for (const auto& logger : params.loggers) this->add_logger(logger);
@@ -244,6 +268,16 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
     sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);
 }
 
+/// rows x dofs: column c is 1 on the rows of component c (row % dofs == c), the translations.
+template <typename V>
+matrix::Dense<V> component_translations(std::shared_ptr<const Executor> exec, size_type rows,
+                                        size_type dofs)
+{
+    std::vector<V> values(static_cast<std::size_t>(rows * dofs), V{0});
+    for (size_type r = 0; r < rows; ++r) values[r * dofs + r % dofs] = V{1};
+    return matrix::Dense<V>::from_host(std::move(exec), dim2{rows, dofs}, values);
+}
+
 template <typename V, typename I>
 void factor_coarsest(typename Multigrid<V, I>::Level& level, size_type coarse_size)
 {
@@ -267,6 +301,12 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
     const auto& params = this->parameters();
     const auto start = Clock::now();
     auto vectors = params.near_null_space;
+    if (!vectors && params.dofs_per_node > 1) {
+        vectors = std::make_shared<const matrix::Dense<V>>(
+            component_translations<V>(A->executor(), A->rows(), params.dofs_per_node));
+    }
+    // Rows per node of the level: the caller's on the finest, one per vector below it.
+    size_type block = params.dofs_per_node;
     for (size_type k = 0;; ++k) {
         const auto level_start = Clock::now();
         auto level = std::make_unique<Level>();
@@ -278,8 +318,8 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
         level->rho = data.rho;
         bool coarsest = A->rows() <= params.coarse_size || k + 1 >= params.max_levels;
         if (!coarsest) {
-            auto aggregation = graph::mis2_aggregation(
-                multigrid::strength_graph(*A, params.strength_threshold),
+            auto aggregation = multigrid::aggregate_nodes(
+                multigrid::strength_graph(*A, params.strength_threshold), block,
                 {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern});
             const size_type per_aggregate = vectors ? vectors->cols() : 1;
             coarsest = aggregation.count() * per_aggregate >= A->rows();
@@ -290,6 +330,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
                     level->tentative = std::move(tentative.P);
                     vectors = std::make_shared<const matrix::Dense<V>>(
                         std::move(tentative.coarse_vectors));
+                    block = vectors->cols();
                 } else {
                     level->tentative = multigrid::piecewise_constant<V>(aggregation);
                 }

@@ -1,108 +1,95 @@
 #include "multigrid/setup.hpp"
 
-#include <cmath>
 #include <string>
-#include <vector>
 
+#include "base/dispatch.hpp"
 #include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/sparse/block_diagonal.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spmv.hpp"
+#include "multigrid/kernels/kernels.hpp"
 #include "solver/pseudo_random.hpp"
 
 namespace loom::multigrid {
-namespace {
-
-// The strength filter, the L1 diagonal and the orthonormal tentative prolongator run on the
-// host for now: they need a row-wise kernel (a relative drop, a row sum of magnitudes, a
-// batched QR over aggregates) that the sparse families do not have yet (NOTES.md). The
-// default setup (theta = 0, piecewise constant, Jacobi or Chebyshev) never calls them.
-
-std::shared_ptr<const Executor> host() { return ReferenceExecutor::create(); }
-
-template <typename V>
-double magnitude(const V& x)
-{
-    return static_cast<double>(std::abs(x));
-}
-
-/// A host copy's diagonal, duplicates summed.
-template <typename V, typename I>
-std::vector<double> diagonal_magnitudes(const matrix::Csr<V, I>& A)
-{
-    std::vector<double> diagonal(static_cast<std::size_t>(A.rows()), 0.0);
-    const I* ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const V* vals = A.values().data();
-    for (size_type r = 0; r < A.rows(); ++r) {
-        V sum{0};
-        for (I e = ptrs[r]; e < ptrs[r + 1]; ++e) {
-            if (cols[e] == static_cast<I>(r)) sum += vals[e];
-        }
-        diagonal[r] = magnitude(sum);
-    }
-    return diagonal;
-}
-
-}  // namespace
 
 template <typename V, typename I>
 matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>& A, double theta)
 {
+    [[maybe_unused]] constexpr const char* where = "loom::multigrid::strength_graph";
     if (theta <= 0) return A;
-    const matrix::Csr<V, I> h(host(), A);
-    const auto diagonal = diagonal_magnitudes(h);
-    const I* ptrs = h.row_ptrs().data();
-    const I* cols = h.col_idxs().data();
-    const V* vals = h.values().data();
-    std::vector<I> row_ptrs{0};
-    std::vector<I> col_idxs;
-    std::vector<V> values;
-    for (size_type r = 0; r < h.rows(); ++r) {
-        for (I e = ptrs[r]; e < ptrs[r + 1]; ++e) {
-            const auto c = static_cast<size_type>(cols[e]);
-            const double a = magnitude(vals[e]);
-            if (c == r || a * a >= theta * theta * diagonal[r] * diagonal[c]) {
-                col_idxs.push_back(cols[e]);
-                values.push_back(vals[e]);
-            }
-        }
-        row_ptrs.push_back(static_cast<I>(col_idxs.size()));
-    }
-    return matrix::Csr<V, I>::from_host(A.executor(), A.size(), row_ptrs, col_idxs, values);
+    const auto& exec = A.executor();
+    const auto diagonal = sparse::extract_diagonal(A);
+    Array<I> row_ptrs(exec, A.rows() + 1);
+    LOOM_RUN_KERNEL(where, *exec, strength_row_nnz, A, diagonal, theta, row_ptrs);
+    detail::exclusive_prefix_sum(row_ptrs);
+    matrix::Csr<V, I> S(exec, A.size(), detail::load_element(row_ptrs, A.rows()));
+    S.row_ptrs() = std::move(row_ptrs);
+    LOOM_RUN_KERNEL(where, *exec, strength_fill, A, diagonal, theta, S);
+    return S;
 }
 
 template <typename V, typename I>
 Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>& A)
 {
-    const matrix::Csr<V, I> h(host(), A);
-    const I* ptrs = h.row_ptrs().data();
-    const V* vals = h.values().data();
-    std::vector<V> inverse(static_cast<std::size_t>(h.rows()));
-    for (size_type r = 0; r < h.rows(); ++r) {
-        double sum = 0;
-        for (I e = ptrs[r]; e < ptrs[r + 1]; ++e) sum += magnitude(vals[e]);
-        if (sum == 0) {
-            throw NumericalError("loom::multigrid::l1_inverse_diagonal",
-                                 "row " + std::to_string(r) + " is zero");
-        }
-        inverse[r] = static_cast<V>(1.0 / sum);
+    constexpr const char* where = "loom::multigrid::l1_inverse_diagonal";
+    const auto& exec = A.executor();
+    Array<V> inverse(exec, A.rows());
+    const size_type zero_row = LOOM_RUN_KERNEL(where, *exec, l1_inverse_diagonal, A, inverse);
+    if (zero_row < A.rows()) {
+        throw NumericalError(where, "row " + std::to_string(zero_row) + " is zero");
     }
-    return Array<V>(A.executor(), inverse);
+    return inverse;
 }
+
+template <typename V, typename I>
+graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>& S, size_type block,
+                                      const graph::Mis2Options& options)
+{
+    constexpr const char* where = "loom::multigrid::aggregate_nodes";
+    if (block == 1) return graph::mis2_aggregation(S, options);
+    if (block < 1 || S.rows() % block != 0) {
+        throw BadInput(where, "nodes of " + std::to_string(block) + " rows do not divide " +
+                                  std::to_string(S.rows()) + " rows");
+    }
+    const auto& exec = S.executor();
+    const auto spread = [&](const Array<I>& values, size_type from, I scale, size_type size) {
+        Array<I> out(exec, size);
+        LOOM_RUN_KERNEL(where, *exec, spread_blocks, values, from, scale, out);
+        return out;
+    };
+    const size_type nodes = S.rows() / block;
+    // Row v belongs to node v / block: summing S over those "aggregates" is the node graph.
+    const graph::Aggregation<I> node_of{spread({}, block, I{1}, S.rows()),
+                                        spread({}, 1, I{1}, nodes)};
+    const auto nodes_aggregated =
+        graph::mis2_aggregation(graph::coarse_graph(S, node_of), options);
+    return {spread(nodes_aggregated.aggregate_of, block, I{1}, S.rows()),
+            spread(nodes_aggregated.roots, 1, static_cast<I>(block), nodes_aggregated.count())};
+}
+
+namespace {
+
+/// P (aggregation's rows x count m): row r holds columns aggregate_of[r] m + 0..m-1, values 1.
+template <typename V, typename I>
+matrix::Csr<V, I> tentative_pattern(const graph::Aggregation<I>& aggregation, size_type m)
+{
+    const auto& exec = aggregation.aggregate_of.executor();
+    const size_type n = aggregation.aggregate_of.size();
+    matrix::Csr<V, I> P(exec, dim2{n, aggregation.count() * m}, n * m);
+    LOOM_RUN_KERNEL("loom::multigrid::tentative_pattern", *exec, tentative_pattern,
+                    aggregation.aggregate_of, m, P);
+    return P;
+}
+
+}  // namespace
 
 template <typename V, typename I>
 matrix::Csr<V, I> piecewise_constant(const graph::Aggregation<I>& aggregation)
 {
-    const auto& exec = aggregation.aggregate_of.executor();
-    const size_type n = aggregation.aggregate_of.size();
-    std::vector<I> row_ptrs(static_cast<std::size_t>(n + 1));
-    for (size_type r = 0; r <= n; ++r) row_ptrs[r] = static_cast<I>(r);
-    matrix::Dense<V> ones(exec, dim2{n, 1});
-    ones.fill(V{1});
-    return matrix::Csr<V, I>(exec, dim2{n, aggregation.count()}, Array<I>(exec, row_ptrs),
-                             Array<I>(exec, aggregation.aggregate_of), std::move(ones.values()));
+    return tentative_pattern<V>(aggregation, 1);
 }
 
 template <typename V, typename I>
@@ -111,67 +98,24 @@ TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& ag
 {
     constexpr const char* where = "loom::multigrid::orthonormal_tentative";
     const auto& exec = aggregation.aggregate_of.executor();
-    const auto aggregate_of = aggregation.aggregate_of.to_host();
-    const auto B = vectors.to_host();
-    const auto n = static_cast<size_type>(aggregate_of.size());
+    const matrix::Dense<V> B(exec, vectors);
     const size_type m = vectors.cols();
     const size_type count = aggregation.count();
-    // Members of every aggregate in increasing row order (a counting sort).
-    std::vector<size_type> first(static_cast<std::size_t>(count + 1), 0);
-    for (const auto a : aggregate_of) ++first[a + 1];
-    for (size_type a = 0; a < count; ++a) first[a + 1] += first[a];
-    std::vector<size_type> members(static_cast<std::size_t>(n));
-    auto next = first;
-    for (size_type r = 0; r < n; ++r) members[next[aggregate_of[r]]++] = r;
-
-    std::vector<V> Q(static_cast<std::size_t>(n * m));                // row r: Q(r, 0..m-1)
-    std::vector<V> R(static_cast<std::size_t>(count * m * m), V{0});  // row a m + i
-    for (size_type a = 0; a < count; ++a) {
-        const size_type begin = first[a];
-        const size_type end = first[a + 1];
-        for (size_type j = 0; j < m; ++j) {
-            double original = 0;
-            for (size_type k = begin; k < end; ++k) {
-                const auto r = members[k];
-                Q[r * m + j] = B[r * m + j];
-                original += squared_norm(B[r * m + j]);
-            }
-            for (size_type i = 0; i < j; ++i) {
-                V projection{0};
-                for (size_type k = begin; k < end; ++k) {
-                    const auto r = members[k];
-                    projection += conj(Q[r * m + i]) * Q[r * m + j];
-                }
-                for (size_type k = begin; k < end; ++k) {
-                    const auto r = members[k];
-                    Q[r * m + j] -= projection * Q[r * m + i];
-                }
-                R[(a * m + i) * m + j] = projection;
-            }
-            double norm = 0;
-            for (size_type k = begin; k < end; ++k) norm += squared_norm(Q[members[k] * m + j]);
-            norm = std::sqrt(norm);
-            // Relative to the column's own size: what is left is rounding, not a direction.
-            if (!(norm > 1e-10 * std::sqrt(original))) {
-                throw NumericalError(
-                    where, "aggregate " + std::to_string(a) + " (" + std::to_string(end - begin) +
-                               " rows) cannot represent near-null-space "
-                               "vector " +
-                               std::to_string(j) + " independently of the previous ones");
-            }
-            for (size_type k = begin; k < end; ++k) Q[members[k] * m + j] /= static_cast<V>(norm);
-            R[(a * m + j) * m + j] = static_cast<V>(norm);
-        }
+    // Row a of the transposed piecewise-constant P: the rows of aggregate a, in order.
+    const auto members = sparse::transpose(piecewise_constant<V>(aggregation));
+    auto P = tentative_pattern<V>(aggregation, m);
+    matrix::Dense<V> coarse(exec, dim2{count * m, m});
+    const size_type failed =
+        LOOM_RUN_KERNEL(where, *exec, orthonormalize_aggregates, members, B, P, coarse);
+    if (failed < count) {
+        const auto rows = detail::load_element(members.row_ptrs(), failed + 1) -
+                          detail::load_element(members.row_ptrs(), failed);
+        throw NumericalError(where, "aggregate " + std::to_string(failed) + " (" +
+                                        std::to_string(rows) +
+                                        " rows) cannot represent the near-null-space vectors "
+                                        "independently of each other");
     }
-    std::vector<I> row_ptrs(static_cast<std::size_t>(n + 1));
-    std::vector<I> col_idxs(static_cast<std::size_t>(n * m));
-    for (size_type r = 0; r <= n; ++r) row_ptrs[r] = static_cast<I>(r * m);
-    for (size_type r = 0; r < n; ++r) {
-        for (size_type j = 0; j < m; ++j)
-            col_idxs[r * m + j] = static_cast<I>(aggregate_of[r] * m + j);
-    }
-    return {matrix::Csr<V, I>::from_host(exec, dim2{n, count * m}, row_ptrs, col_idxs, Q),
-            matrix::Dense<V>::from_host(exec, dim2{count * m, m}, R)};
+    return {std::move(P), std::move(coarse)};
 }
 
 template <typename V, typename I>
@@ -202,6 +146,8 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
 #define LOOM_INSTANTIATE_MULTIGRID_SETUP(V, I)                                              \
     template matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>&, double);            \
     template Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>&);                        \
+    template graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>&, size_type,     \
+                                                   const graph::Mis2Options&);              \
     template matrix::Csr<V, I> piecewise_constant<V, I>(const graph::Aggregation<I>&);      \
     template TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>&, \
                                                               const matrix::Dense<V>&);     \

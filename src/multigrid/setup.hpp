@@ -1,6 +1,7 @@
 // The building blocks of smoothed-aggregation setup that are not a public kernel of their
-// own: the strength graph, the L1 diagonal, tentative prolongators and the spectral-radius
-// estimate. Each takes and returns data on the matrix's executor.
+// own: the strength graph, the L1 diagonal, the aggregation of nodes, tentative prolongators
+// and the spectral-radius estimate. Each takes and returns data on the matrix's executor and
+// runs there (the kernels of multigrid/kernels/): nothing of A travels to the host.
 #pragma once
 
 #include "loom/base/array.hpp"
@@ -18,6 +19,14 @@ matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>& A, double theta);
 /// 1 / sum_j |a_ij| for every row; NumericalError naming the first zero row.
 template <typename V, typename I>
 Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>& A);
+
+/// The MIS-2 aggregation of S's nodes, a node being `block` consecutive rows: the node graph
+/// (an edge where any entry couples two nodes) is aggregated and every row joins its node's
+/// aggregate (roots: the first row of a root node). block 1 aggregates the rows themselves.
+/// BadInput when block does not divide the rows.
+template <typename V, typename I>
+graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>& S, size_type block,
+                                      const graph::Mis2Options& options);
 
 /// P(v, aggregate_of[v]) = 1: rows x count, one entry per row.
 template <typename V, typename I>

@@ -17,6 +17,7 @@
 
 #include "base/built_types.hpp"
 #include "base/instantiate.hpp"
+#include "loom/matrix/io.hpp"
 #include "loom/precond/ilu.hpp"
 #include "loom/precond/isai.hpp"
 #include "loom/precond/gauss_seidel.hpp"
@@ -549,7 +550,8 @@ private:
         if (!options || !options->value().is_object()) return builder.on(exec_);
         const auto& node = *options;
         node.allow_keys({"type", "cycle", "smoother", "pre_sweeps", "post_sweeps",
-                         "strength_threshold", "coarse_size", "max_levels"},
+                         "strength_threshold", "coarse_size", "max_levels", "dofs_per_node",
+                         "coordinates"},
                         "preconditioner \"amg\"");
         if (auto cycle = node.find("cycle")) {
             builder.with_cycle(cycle->one_of<MultigridCycle>());
@@ -577,6 +579,23 @@ private:
         }
         if (auto levels = node.find("max_levels")) {
             builder.with_max_levels(levels->integer(1, "a positive integer"));
+        }
+        if (auto dofs = node.find("dofs_per_node")) {
+            builder.with_dofs_per_node(dofs->integer(1, "a positive integer"));
+        }
+        // A dense Matrix Market file of nodal coordinates (nodes x 2 or 3): the rigid-body
+        // modes; unknowns per node from "dofs_per_node", else one per coordinate.
+        if (auto coordinates = node.find("coordinates")) {
+            if (!coordinates->value().is_string()) coordinates->expected("a file name");
+            const auto xyz = matrix::read_dense<V>(
+                exec_, coordinates->value().template get_ref<const std::string&>());
+            const auto dofs = node.has("dofs_per_node") ? builder.parameters().dofs_per_node
+                                                        : xyz.cols();
+            try {
+                builder.with_coordinates(xyz, dofs);
+            } catch (const BadInput& e) {
+                coordinates->fail(e.what());
+            }
         }
         return builder.on(exec_);
     }

@@ -13,6 +13,8 @@ constexpr const char* default_spec = "poisson3d:64";
 
 struct AmgBenchCli {
     MatrixSource matrix;
+    std::string coordinates;
+    size_type dofs_per_node = 3;
     bool symmetric = false;
     double tolerance = 1e-8;
     BenchRun run{5};
@@ -22,6 +24,12 @@ Runner setup(CLI::App& sub)
 {
     auto cli = std::make_shared<AmgBenchCli>();
     cli->matrix.add_to(sub, "Square matrix A (.mtx or .bin), Hermitian positive definite");
+    sub.add_option("--coordinates", cli->coordinates,
+                   "Nodal coordinates (dense .mtx, nodes x 2 or 3): AMG takes the rigid-body "
+                   "modes (elasticity3d specs have their own)");
+    sub.add_option("--dofs-per-node", cli->dofs_per_node,
+                   "Unknowns per node with --coordinates (2D: 2 or 3, 3D: 3 or 6)")
+        ->capture_default_str();
     sub.add_flag("--symmetric", cli->symmetric,
                  "A's pattern is symmetric: the aggregation skips symmetrizing it");
     sub.add_option("--tolerance", cli->tolerance, "Relative residual to reach")
@@ -29,7 +37,8 @@ Runner setup(CLI::App& sub)
     cli->run.add_to(sub, false);
     sub.footer(fmt::format(
         "Without a matrix, --generate {}. Both solves (AMG-CG and Jacobi-CG, b = ones, x0 = 0)\n"
-        "are checked by their true residual before anything is timed.\nSPEC:\n{}",
+        "are checked by their true residual before anything is timed. With coordinates\n"
+        "(--coordinates, or elasticity3d:N) AMG-CG with the rigid-body modes runs too.\nSPEC:\n{}",
         default_spec, generator_help));
     return [cli] {
         if (cli->matrix.path.empty() && cli->matrix.spec.empty()) cli->matrix.spec = default_spec;
@@ -40,7 +49,18 @@ Runner setup(CLI::App& sub)
             options.name = cli->matrix.name();
             options.symmetric = cli->symmetric;
             options.tolerance = cli->tolerance;
-            write_json(cli->run.json, bench::bench_amg(cli->matrix.build<V>(), options));
+            const auto host = ReferenceExecutor::create();
+            matrix::GeneratedProblem<V, index_type> problem;
+            if (cli->matrix.spec.empty()) {
+                problem.A = cli->matrix.build<V>();
+            } else {
+                problem = matrix::generate_problem<V, index_type>(host, cli->matrix.spec);
+            }
+            if (!cli->coordinates.empty()) {
+                problem.coordinates = matrix::read_dense<V>(host, cli->coordinates);
+                problem.dofs_per_node = cli->dofs_per_node;
+            }
+            write_json(cli->run.json, bench::bench_amg(problem, options));
             return exit_ok;
         });
     };

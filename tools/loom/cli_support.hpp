@@ -223,6 +223,7 @@ void write_dense(const std::string& path, const matrix::Dense<V>& x)
 inline constexpr const char* generator_help =
     "  poisson3d:N[:7|27]         3D Poisson, N^3 grid, 7- or 27-point stencil (default 7)\n"
     "  poisson2d:N[:5|9]          2D Poisson, N^2 grid, 5- or 9-point stencil (default 5)\n"
+    "  elasticity3d:N             3D linear elasticity, N^3 hexahedra, clamped at x = 0\n"
     "  powerlaw:ROWS:AVG[:SEED]   square, power-law row lengths of mean AVG\n"
     "  random:ROWS:COLS:PER_ROW[:SEED]  PER_ROW uniformly drawn columns in every row";
 

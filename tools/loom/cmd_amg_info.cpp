@@ -8,6 +8,7 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/log/loggers.hpp"
+#include "loom/matrix/io.hpp"
 #include "loom/solver/multigrid.hpp"
 
 namespace loom::cli {
@@ -18,6 +19,8 @@ struct AmgInfoOptions {
     double strength_threshold = 0.0;
     size_type coarse_size = 300;
     size_type max_levels = 20;
+    std::string coordinates;
+    size_type dofs_per_node = 0;
     bool symmetric = false;
     bool log = false;
     std::string exec = default_executor();
@@ -39,6 +42,14 @@ Runner setup(CLI::App& sub)
     sub.add_option("--max-levels", options->max_levels, "Levels at most")
         ->check(positive_number())
         ->capture_default_str();
+    auto* coordinates = sub.add_option(
+        "--coordinates", options->coordinates,
+        "Nodal coordinates (dense .mtx, nodes x 2 or 3): the rigid-body modes as the near-null "
+        "space, nodes aggregated whole");
+    sub.add_option("--dofs-per-node", options->dofs_per_node,
+                   "With --coordinates: unknowns per node (default: one per coordinate)")
+        ->check(positive_number())
+        ->needs(coordinates);
     sub.add_flag("--symmetric", options->symmetric,
                  "A's pattern is symmetric (skips the symmetrization of the aggregation)");
     sub.add_flag("--log", options->log,
@@ -55,6 +66,12 @@ Runner setup(CLI::App& sub)
                 .with_coarse_size(options->coarse_size)
                 .with_max_levels(options->max_levels)
                 .with_symmetric_pattern(options->symmetric);
+            if (!options->coordinates.empty()) {
+                using V = typename Matrix::value_type;
+                const auto xyz = matrix::read_dense<V>(exec, options->coordinates);
+                builder.with_coordinates(xyz, options->dofs_per_node > 0 ? options->dofs_per_node
+                                                                         : xyz.cols());
+            }
             if (options->log) {
                 builder.with_loggers(
                     std::make_shared<log::StreamLogger>(std::cout, log::StreamLogger::hierarchies));

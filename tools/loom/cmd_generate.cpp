@@ -10,6 +10,7 @@ namespace {
 struct GenerateOptions {
     std::string spec;
     std::string output;
+    std::string coordinates;
     ExecOptions run;
 };
 
@@ -19,12 +20,25 @@ Runner setup(CLI::App& sub)
     sub.add_option("spec", options->spec, "What to generate (see below)")->required();
     sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required()
         ->check(matrix_file_check());
+    sub.add_option("--coordinates", options->coordinates,
+                   "Also write the nodal coordinates (dense .mtx; elasticity3d only), for "
+                   "loom solve --precond amg --coordinates");
     add_exec_options(sub, options->run, {.type = TypeOption::named});
     sub.footer(std::string("Specs:\n") + generator_help);
     return [options] {
         file_format(options->output);  // a bad output name fails before the work
         return with_value_type(options->run.type, [&]<typename V>(std::type_identity<V>) {
-            write_matrix(options->output, generate_matrix<V>(options->spec));
+            if (options->coordinates.empty()) {
+                write_matrix(options->output, generate_matrix<V>(options->spec));
+                return exit_ok;
+            }
+            const auto problem = matrix::generate_problem<V, index_type>(
+                ReferenceExecutor::create(), options->spec);
+            if (problem.coordinates.rows() == 0) {
+                throw BadInput("loom generate", "'" + options->spec + "' has no coordinates");
+            }
+            write_matrix(options->output, problem.A);
+            write_dense(options->coordinates, problem.coordinates);
             return exit_ok;
         });
     };

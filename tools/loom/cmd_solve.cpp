@@ -44,6 +44,8 @@ struct SolveOptions {
     size_type restart = 30;
     std::string inner_precision = "working";
     std::string config;
+    std::string coordinates;
+    size_type dofs_per_node = 0;
     ExecOptions run;
     std::string history;
     bool quiet = false;
@@ -72,6 +74,18 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     // --solver amg is the multigrid iteration itself: it takes no preconditioner.
     if (kind != solver::SolverKind::amg) {
         config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
+    }
+    if (!options.coordinates.empty()) {
+        // The hierarchy's options, where --solver amg or --precond amg keeps them.
+        nlohmann::json amg{{"type", "amg"}, {"coordinates", options.coordinates}};
+        if (options.dofs_per_node > 0) amg["dofs_per_node"] = options.dofs_per_node;
+        if (kind == solver::SolverKind::amg) {
+            config["amg"] = amg;
+        } else if (options.precond == "amg") {
+            config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = amg;
+        } else {
+            throw BadInput("loom solve", "--coordinates needs --precond amg or --solver amg");
+        }
     }
     if (kind == solver::SolverKind::gmres || kind == solver::SolverKind::cb_gmres ||
         kind == solver::SolverKind::fgmres || kind == solver::SolverKind::gcr) {
@@ -363,7 +377,17 @@ Runner setup(CLI::App& sub)
     auto* config = sub.add_option("--config", options->config,
                                   "Solver stack from a JSON file instead of the flags above")
                        ->check(CLI::ExistingFile);
-    for (auto* flag : {solver, precond, tolerance, max_iters, restart, inner_precision}) {
+    auto* coordinates = sub.add_option(
+        "--coordinates", options->coordinates,
+        "With amg: nodal coordinates (dense .mtx, nodes x 2 or 3), the rigid-body modes as the "
+        "near-null space (elasticity)");
+    auto* dofs = sub.add_option("--dofs-per-node", options->dofs_per_node,
+                                "With --coordinates: unknowns per node (default: one per "
+                                "coordinate)")
+                     ->check(positive_number())
+                     ->needs(coordinates);
+    for (auto* flag : {solver, precond, tolerance, max_iters, restart, inner_precision,
+                       coordinates, dofs}) {
         config->excludes(flag);
     }
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});

@@ -12,6 +12,7 @@
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
@@ -48,9 +49,32 @@ LOOM_EXPORT Csr<V, I> power_law(std::shared_ptr<const Executor> exec, size_type 
                                 double avg_nnz_per_row, std::uint64_t seed = default_generator_seed,
                                 double exponent = 2.0);
 
-/// The matrix a spec names: "poisson3d:N[:7|27]", "poisson2d:N[:5|9]",
-/// "powerlaw:ROWS:AVG[:SEED]" or "random:ROWS:COLS:PER_ROW[:SEED]". BadInput naming the spec
-/// when it is malformed.
+/// A generated system with the nodes its unknowns belong to: `coordinates` is nodes x dim
+/// (empty where the generator has no geometry), a node's dofs_per_node unknowns consecutive.
+template <typename V, typename I = int32>
+struct GeneratedProblem {
+    Csr<V, I> A;
+    Dense<V> coordinates;
+    size_type dofs_per_node = 1;
+};
+
+/// Linear elasticity on the unit cube cut into n^3 trilinear hexahedral (Q1) elements (2x2x2
+/// Gauss points), Young's modulus 1, Poisson ratio 0.3, clamped (u = 0) on the face x = 0,
+/// whose nodes are left out: n (n + 1)^2 nodes of 3 unknowns (u, v, w consecutive). The node
+/// at (x, y, z) / n, x >= 1, is number (z (n + 1) + y) n + x - 1; coordinates are nodes x 3.
+/// Symmetric positive definite, up to 81 entries per row (a 3x3 block per neighbouring node,
+/// columns sorted).
+template <typename V, typename I = int32>
+LOOM_EXPORT GeneratedProblem<V, I> elasticity3d(std::shared_ptr<const Executor> exec, size_type n);
+
+/// The problem a spec names: "poisson3d:N[:7|27]", "poisson2d:N[:5|9]", "elasticity3d:N",
+/// "powerlaw:ROWS:AVG[:SEED]" or "random:ROWS:COLS:PER_ROW[:SEED]"; coordinates for
+/// elasticity3d only. BadInput naming the spec when it is malformed.
+template <typename V, typename I = int32>
+LOOM_EXPORT GeneratedProblem<V, I> generate_problem(std::shared_ptr<const Executor> exec,
+                                                    const std::string& spec);
+
+/// The matrix of generate_problem(exec, spec).
 template <typename V, typename I = int32>
 LOOM_EXPORT Csr<V, I> generate_csr(std::shared_ptr<const Executor> exec, const std::string& spec);
 

@@ -12,8 +12,10 @@
 //
 // Setup, level by level until `coarse_size` rows or `max_levels` levels (src/multigrid/NOTES.md):
 // strength filter (keep |a_ij| >= theta sqrt(|a_ii a_jj|); theta = 0 keeps A's pattern),
-// MIS-2 aggregation of the filtered graph, tentative prolongator (piecewise constant, or the
-// near-null-space vectors orthonormalized per aggregate), P = (I - omega D^-1 A) P_tent with
+// MIS-2 aggregation of the filtered graph (of its nodes when a node has several unknowns:
+// dofs_per_node), tentative prolongator (piecewise constant, or the near-null-space vectors
+// orthonormalized per aggregate; for elasticity the rigid-body modes of the nodal
+// coordinates, Builder::with_coordinates), P = (I - omega D^-1 A) P_tent with
 // omega = prolongator_weight / rho(D^-1 A) by the Jacobi-fused SpGEMM, R = P^T and
 // A_c = R (A P) by two SpGEMMs; the coarsest level is solved by dense LU. update() redoes the
 // numeric part only (new values on the same pattern), reusing the aggregates and the SpGEMM
@@ -99,6 +101,11 @@ struct MultigridParameters {
     int post_sweeps = 2;
     /// n x m near-null-space vectors of A (rigid-body modes); none: the constant vector.
     std::shared_ptr<const matrix::Dense<V>> near_null_space;
+    /// Unknowns per node, consecutive rows (3 for 3D elasticity): the finest level aggregates
+    /// nodes (the graph where any entry couples two nodes), never splitting one; the coarse
+    /// levels have nodes of m rows, one per near-null-space vector. Above 1 without
+    /// near-null-space vectors, the dofs_per_node translations (1 on one component's rows).
+    size_type dofs_per_node = 1;
     /// Attached to every generated hierarchy; told of its setup and every update()
     /// (log::Logger::on_hierarchy_built).
     std::vector<std::shared_ptr<log::Logger>> loggers;
@@ -129,14 +136,19 @@ public:
         /// BadInput below 0 (pre), 1 (post: the cycle must smooth at least once).
         Builder& with_sweeps(int pre, int post);
         Builder& with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors);
+        /// BadInput below 1.
+        Builder& with_dofs_per_node(size_type dofs);
+        /// The rigid-body modes of these nodal coordinates (nodes x 2 or 3) as the near-null
+        /// space, and dofs_per_node (multigrid::rigid_body_modes; its BadInput).
+        Builder& with_coordinates(const matrix::Dense<V>& coordinates, size_type dofs_per_node);
         /// Adds a logger attached to every generated hierarchy (null: ignored).
         Builder& with_loggers(std::shared_ptr<log::Logger> logger);
     };
 
     /// Made by Factory::generate: the hierarchy of `system`, a square matrix::Csr<V, I>
     /// (copied to exec when it lives elsewhere). BadInput when null, NotSupported naming the
-    /// type of any other operator, DimensionMismatch when not square or when the near-null
-    /// space has another number of rows, NumericalError naming the level and row of a zero
+    /// type of any other operator, DimensionMismatch when not square, when the near-null
+    /// space has another number of rows or dofs_per_node does not divide the rows, NumericalError naming the level and row of a zero
     /// diagonal entry (a zero row), or for a singular coarsest operator.
     Multigrid(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
               const Parameters& params);

@@ -1,0 +1,67 @@
+// Per-backend entry points of the smoothed-aggregation setup steps that are not a public
+// kernel of their own (multigrid/setup.cpp checks the arguments, sizes the results, runs the
+// prefix sums and turns a failure index into an error). The operands are on one executor.
+#pragma once
+
+#include "loom/base/array.hpp"
+#include "loom/base/executor.hpp"
+#include "loom/base/types.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+
+#define LOOM_DECLARE_MULTIGRID_KERNELS(Exec)                                                    \
+    /* row_nnz[r] = entries of row r with |a_ij|^2 >= theta^2 |d_i d_j| or j == r, where d is \
+       the diagonal (rows x 1); rows + 1 entries, the last one left for the prefix sum */       \
+    template <typename V, typename I>                                                           \
+    void strength_row_nnz(const Exec& exec, const matrix::Csr<V, I>& A,                         \
+                          const matrix::Dense<V>& diagonal, double theta, Array<I>& row_nnz);   \
+    /* result: row_ptrs set from the counts above; fills those entries, in A's order */         \
+    template <typename V, typename I>                                                           \
+    void strength_fill(const Exec& exec, const matrix::Csr<V, I>& A,                            \
+                       const matrix::Dense<V>& diagonal, double theta,                          \
+                       matrix::Csr<V, I>& result);                                              \
+    /* inverse[r] = 1 / sum_j |a_ij| (0 for a zero row); returns the first zero row, or rows */ \
+    template <typename V, typename I>                                                           \
+    size_type l1_inverse_diagonal(const Exec& exec, const matrix::Csr<V, I>& A,                 \
+                                  Array<V>& inverse);                                           \
+    /* P (n x count m, nnz n m): row r holds columns aggregate_of[r] m + 0..m-1, values 1 */    \
+    template <typename V, typename I>                                                           \
+    void tentative_pattern(const Exec& exec, const Array<I>& aggregate_of, size_type m,         \
+                           matrix::Csr<V, I>& P);                                               \
+    /* Per aggregate a (members: count x n, row a = its rows, sorted): B's rows of a = Q R by  \
+       modified Gram-Schmidt, Q into P's values (pattern from tentative_pattern), R into rows   \
+       a m .. a m + m - 1 of coarse (count m x m). Returns the first aggregate whose rows     \
+       cannot represent B's columns independently, or count */                                \
+    template <typename V, typename I>                                                           \
+    size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& members,     \
+                                        const matrix::Dense<V>& B, matrix::Csr<V, I>& P,        \
+                                        matrix::Dense<V>& coarse);                              \
+    /* out[v] = values[v / block] * scale for every entry of out; values empty: v / block */   \
+    template <typename I>                                                                       \
+    void spread_blocks(const Exec& exec, const Array<I>& values, size_type block, I scale,      \
+                       Array<I>& out)
+
+#define LOOM_INSTANTIATE_MULTIGRID_KERNELS(Exec, V, I)                                          \
+    template void strength_row_nnz(const Exec&, const matrix::Csr<V, I>&,                       \
+                                   const matrix::Dense<V>&, double, Array<I>&);                 \
+    template void strength_fill(const Exec&, const matrix::Csr<V, I>&, const matrix::Dense<V>&, \
+                                double, matrix::Csr<V, I>&);                                    \
+    template size_type l1_inverse_diagonal(const Exec&, const matrix::Csr<V, I>&, Array<V>&);   \
+    template void tentative_pattern(const Exec&, const Array<I>&, size_type,                    \
+                                    matrix::Csr<V, I>&);                                        \
+    template size_type orthonormalize_aggregates(const Exec&, const matrix::Csr<V, I>&,         \
+                                                 const matrix::Dense<V>&, matrix::Csr<V, I>&,   \
+                                                 matrix::Dense<V>&);
+
+#define LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(Exec, I)                                       \
+    template void spread_blocks(const Exec&, const Array<I>&, size_type, I, Array<I>&);
+
+namespace loom::multigrid::reference {
+LOOM_DECLARE_MULTIGRID_KERNELS(ReferenceExecutor);
+}
+namespace loom::multigrid::omp {
+LOOM_DECLARE_MULTIGRID_KERNELS(OmpExecutor);
+}
+namespace loom::multigrid::cuda {
+LOOM_DECLARE_MULTIGRID_KERNELS(CudaExecutor);
+}

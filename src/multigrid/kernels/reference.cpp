@@ -1,0 +1,91 @@
+// Sequential multigrid setup kernels: rows and aggregates in order (bodies in rows.hpp).
+#include "base/instantiate.hpp"
+#include "multigrid/kernels/kernels.hpp"
+#include "multigrid/kernels/rows.hpp"
+
+namespace loom::multigrid::reference {
+
+template <typename V, typename I>
+void strength_row_nnz(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
+                      const matrix::Dense<V>& diagonal, double theta, Array<I>& row_nnz)
+{
+    for (size_type r = 0; r < A.rows(); ++r) {
+        row_nnz.data()[r] =
+            setup_rows::strong_count(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
+                                     diagonal.data(), diagonal.stride(), theta * theta, r);
+    }
+}
+
+template <typename V, typename I>
+void strength_fill(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
+                   const matrix::Dense<V>& diagonal, double theta, matrix::Csr<V, I>& result)
+{
+    for (size_type r = 0; r < A.rows(); ++r) {
+        setup_rows::copy_strong(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
+                                diagonal.data(), diagonal.stride(), theta * theta, r,
+                                result.row_ptrs().data()[r], result.col_idxs().data(),
+                                result.values().data());
+    }
+}
+
+template <typename V, typename I>
+size_type l1_inverse_diagonal(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
+                              Array<V>& inverse)
+{
+    size_type first_zero = A.rows();
+    for (size_type r = A.rows(); r-- > 0;) {
+        inverse.data()[r] = setup_rows::l1_inverse(A.row_ptrs().data(), A.values().data(), r);
+        if (inverse.data()[r] == V{0}) first_zero = r;
+    }
+    return first_zero;
+}
+
+template <typename V, typename I>
+void tentative_pattern(const ReferenceExecutor&, const Array<I>& aggregate_of, size_type m,
+                       matrix::Csr<V, I>& P)
+{
+    const size_type n = aggregate_of.size();
+    for (size_type r = 0; r <= n; ++r) P.row_ptrs().data()[r] = static_cast<I>(r * m);
+    for (size_type r = 0; r < n; ++r) {
+        for (size_type j = 0; j < m; ++j) {
+            P.col_idxs().data()[r * m + j] =
+                static_cast<I>(static_cast<size_type>(aggregate_of.data()[r]) * m + j);
+            P.values().data()[r * m + j] = V{1};
+        }
+    }
+}
+
+template <typename V, typename I>
+size_type orthonormalize_aggregates(const ReferenceExecutor&, const matrix::Csr<V, I>& members,
+                                    const matrix::Dense<V>& B, matrix::Csr<V, I>& P,
+                                    matrix::Dense<V>& coarse)
+{
+    const size_type m = B.cols();
+    for (size_type a = 0; a < members.rows(); ++a) {
+        setup_rows::orthonormalize_aggregate(members.row_ptrs().data(), members.col_idxs().data(),
+                                             B.data(), B.stride(), m, P.values().data(),
+                                             coarse.data(), coarse.stride(), a);
+        if (setup_rows::has_failed(coarse.data(), m, coarse.stride(), a)) return a;
+    }
+    return members.rows();
+}
+
+template <typename I>
+void spread_blocks(const ReferenceExecutor&, const Array<I>& values, size_type block, I scale,
+                   Array<I>& out)
+{
+    for (size_type v = 0; v < out.size(); ++v) {
+        const auto node = v / block;
+        out.data()[v] = static_cast<I>(
+            (values.size() == 0 ? static_cast<I>(node) : values.data()[node]) * scale);
+    }
+}
+
+#define LOOM_INSTANTIATE_MULTIGRID_REFERENCE(V, I) \
+    LOOM_INSTANTIATE_MULTIGRID_KERNELS(ReferenceExecutor, V, I)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE)
+#define LOOM_INSTANTIATE_MULTIGRID_REFERENCE_INDEX(I) \
+    LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(ReferenceExecutor, I)
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE_INDEX)
+
+}  // namespace loom::multigrid::reference

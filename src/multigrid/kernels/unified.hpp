@@ -1,0 +1,195 @@
+// The multigrid setup kernels written once for OpenMP and CUDA on the unified launchers
+// (base/parallel.hpp): a row, an entry or an aggregate per index, the bodies in rows.hpp.
+// One aggregate per index in the QR: aggregates hold a few dozen rows and m <= 6 vectors,
+// so a thread's sequential Gram-Schmidt is short and the aggregates are many.
+#pragma once
+
+#include "base/parallel.hpp"
+#include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
+#include "multigrid/kernels/rows.hpp"
+
+namespace loom::multigrid::unified {
+
+inline constexpr const char* where = "loom::multigrid (setup)";
+
+/// The smaller of two values, for parallel_reduce.
+struct Min {
+    template <typename T>
+    LOOM_HOST_DEVICE T operator()(const T& a, const T& b) const
+    {
+        return b < a ? b : a;
+    }
+};
+
+template <typename Exec, typename V, typename I>
+void strength_row_nnz(const Exec& exec, const matrix::Csr<V, I>& A,
+                      const matrix::Dense<V>& diagonal, double theta, Array<I>& row_nnz)
+{
+    const I* ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    const auto vals = loom::detail::kernel_data(exec, A.values().data());
+    const auto diag = loom::detail::kernel_data(exec, diagonal.data());
+    const size_type stride = diagonal.stride();
+    const double theta_squared = theta * theta;
+    I* counts = row_nnz.data();
+    loom::detail::parallel_for_uneven(
+        exec, A.rows(),
+        [=] LOOM_HOST_DEVICE(size_type r) {
+            counts[r] = setup_rows::strong_count(ptrs, cols, vals, diag, stride, theta_squared, r);
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+void strength_fill(const Exec& exec, const matrix::Csr<V, I>& A,
+                   const matrix::Dense<V>& diagonal, double theta, matrix::Csr<V, I>& result)
+{
+    const I* ptrs = A.row_ptrs().data();
+    const I* cols = A.col_idxs().data();
+    const auto vals = loom::detail::kernel_data(exec, A.values().data());
+    const auto diag = loom::detail::kernel_data(exec, diagonal.data());
+    const size_type stride = diagonal.stride();
+    const double theta_squared = theta * theta;
+    const I* out_ptrs = result.row_ptrs().data();
+    I* out_cols = result.col_idxs().data();
+    const auto out_vals = loom::detail::kernel_data(exec, result.values().data());
+    loom::detail::parallel_for_uneven(
+        exec, A.rows(),
+        [=] LOOM_HOST_DEVICE(size_type r) {
+            setup_rows::copy_strong(ptrs, cols, vals, diag, stride, theta_squared, r,
+                                    out_ptrs[r], out_cols, out_vals);
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+size_type l1_inverse_diagonal(const Exec& exec, const matrix::Csr<V, I>& A, Array<V>& inverse)
+{
+    const I* ptrs = A.row_ptrs().data();
+    const auto vals = loom::detail::kernel_data(exec, A.values().data());
+    const auto out = loom::detail::kernel_data(exec, inverse.data());
+    const size_type rows = A.rows();
+    loom::detail::parallel_for_uneven(
+        exec, rows, [=] LOOM_HOST_DEVICE(size_type r) { out[r] = setup_rows::l1_inverse(ptrs, vals, r); },
+        where);
+    return loom::detail::parallel_reduce(
+        exec, rows,
+        [=] LOOM_HOST_DEVICE(size_type r) {
+            return setup_rows::squared_magnitude(out[r]) == 0 ? r : rows;
+        },
+        rows, Min{}, where);
+}
+
+template <typename Exec, typename V, typename I>
+void tentative_pattern(const Exec& exec, const Array<I>& aggregate_of, size_type m,
+                       matrix::Csr<V, I>& P)
+{
+    const I* aggregate = aggregate_of.data();
+    I* ptrs = P.row_ptrs().data();
+    I* cols = P.col_idxs().data();
+    const auto vals = loom::detail::kernel_data(exec, P.values().data());
+    using D = std::remove_pointer_t<decltype(vals)>;
+    const size_type n = aggregate_of.size();
+    loom::detail::parallel_for(
+        exec, n + 1, [=] LOOM_HOST_DEVICE(size_type r) { ptrs[r] = static_cast<I>(r * m); },
+        where);
+    loom::detail::parallel_for(
+        exec, n, m,
+        [=] LOOM_HOST_DEVICE(size_type r, size_type j) {
+            cols[r * m + j] = static_cast<I>(static_cast<size_type>(aggregate[r]) * m + j);
+            vals[r * m + j] = D(1);
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& members,
+                                    const matrix::Dense<V>& B, matrix::Csr<V, I>& P,
+                                    matrix::Dense<V>& coarse)
+{
+    const I* first = members.row_ptrs().data();
+    const I* rows = members.col_idxs().data();
+    const auto b = loom::detail::kernel_data(exec, B.data());
+    const auto q = loom::detail::kernel_data(exec, P.values().data());
+    const auto r = loom::detail::kernel_data(exec, coarse.data());
+    const size_type bstride = B.stride();
+    const size_type rstride = coarse.stride();
+    const size_type m = B.cols();
+    const size_type count = members.rows();
+    loom::detail::parallel_for_uneven(
+        exec, count,
+        [=] LOOM_HOST_DEVICE(size_type a) {
+            setup_rows::orthonormalize_aggregate(first, rows, b, bstride, m, q, r, rstride, a);
+        },
+        where);
+    return loom::detail::parallel_reduce(
+        exec, count,
+        [=] LOOM_HOST_DEVICE(size_type a) {
+            return setup_rows::has_failed(r, m, rstride, a) ? a : count;
+        },
+        count, Min{}, where);
+}
+
+template <typename Exec, typename I>
+void spread_blocks(const Exec& exec, const Array<I>& values, size_type block, I scale,
+                   Array<I>& out)
+{
+    const I* in = values.data();
+    const bool identity = values.size() == 0;
+    I* o = out.data();
+    loom::detail::parallel_for(
+        exec, out.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            const auto node = v / block;
+            o[v] = static_cast<I>((identity ? static_cast<I>(node) : in[node]) * scale);
+        },
+        where);
+}
+
+}  // namespace loom::multigrid::unified
+
+/// The backend entry points of kernels.hpp for Exec (OpenMP, CUDA), forwarding to the
+/// templates above: omp.cpp and cuda.cu expand it inside their namespace.
+#define LOOM_DEFINE_MULTIGRID_UNIFIED_KERNELS(Exec)                                             \
+template <typename V, typename I>                                                               \
+void strength_row_nnz(const Exec& exec, const matrix::Csr<V, I>& A,                             \
+                      const matrix::Dense<V>& diagonal, double theta, Array<I>& row_nnz)        \
+{                                                                                               \
+    unified::strength_row_nnz(exec, A, diagonal, theta, row_nnz);                               \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void strength_fill(const Exec& exec, const matrix::Csr<V, I>& A,                                \
+                   const matrix::Dense<V>& diagonal, double theta, matrix::Csr<V, I>& result)   \
+{                                                                                               \
+    unified::strength_fill(exec, A, diagonal, theta, result);                                   \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+size_type l1_inverse_diagonal(const Exec& exec, const matrix::Csr<V, I>& A, Array<V>& inverse)  \
+{                                                                                               \
+    return unified::l1_inverse_diagonal(exec, A, inverse);                                      \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void tentative_pattern(const Exec& exec, const Array<I>& aggregate_of, size_type m,             \
+                       matrix::Csr<V, I>& P)                                                    \
+{                                                                                               \
+    unified::tentative_pattern(exec, aggregate_of, m, P);                                       \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& members,         \
+                                    const matrix::Dense<V>& B, matrix::Csr<V, I>& P,            \
+                                    matrix::Dense<V>& coarse)                                   \
+{                                                                                               \
+    return unified::orthonormalize_aggregates(exec, members, B, P, coarse);                     \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void spread_blocks(const Exec& exec, const Array<I>& values, size_type block, I scale,          \
+                   Array<I>& out)                                                               \
+{                                                                                               \
+    unified::spread_blocks(exec, values, block, scale, out);                                    \
+}

@@ -116,13 +116,15 @@ PADDED_SHAPES = [(0, 0), (1, 1), (5, 0), (33, 17), (70, 65)]
 
 
 def with_long_row(A):
-    """A with its row 0 full: Ell pads every other row to that width."""
+    """A with its row 0 full: Ell pads every other row to that width (A's index type kept:
+    SciPy's LIL round trip would pick its own)."""
+    index_dtype = A.indices.dtype
     A = A.tolil()
     if A.shape[0] and A.shape[1]:
         A[0, :] = np.arange(1, A.shape[1] + 1)
     A = A.tocsr()
-    A.indptr = A.indptr.astype(INDEX_TYPES[0])
-    A.indices = A.indices.astype(INDEX_TYPES[0])
+    A.indptr = A.indptr.astype(index_dtype)
+    A.indices = A.indices.astype(index_dtype)
     return A
 
 

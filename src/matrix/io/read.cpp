@@ -296,6 +296,8 @@ template <typename V, typename I>
 Triplets<V, I> nonzeros(dim2 size, const std::vector<V>& row_major)
 {
     Triplets<V, I> t{size, {}, {}, {}};
+    // No entries, whatever the other size: a 2e9 x 0 array file must not loop over its rows.
+    if (row_major.empty()) return t;
     for (size_type r = 0; r < size.rows; ++r) {
         for (size_type c = 0; c < size.cols; ++c) {
             const auto& value = row_major[r * size.cols + c];

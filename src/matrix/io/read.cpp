@@ -194,8 +194,10 @@ Triplets<V, I> read_coordinate(LineReader& in, const MtxHeader& h)
     const bool skew = h.symmetry == MtxSymmetry::skew_symmetric;
     Triplets<V, I> t{{h.rows, h.cols}, {}, {}, {}};
     // Streams of unknown length get a capped guess; files were checked to hold the entries.
-    auto capacity = h.entries * (mirror ? 2 : 1);
+    // Capped before doubling for the mirrored half: a size line may declare 5e18 entries.
+    auto capacity = h.entries;
     if (in.remaining_bytes() < 0) capacity = std::min<size_type>(capacity, size_type{1} << 20);
+    if (mirror) capacity *= 2;
     t.rows.reserve(capacity);
     t.cols.reserve(capacity);
     t.values.reserve(capacity);

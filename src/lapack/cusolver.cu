@@ -46,19 +46,6 @@ using loom::cuda::SolverHandle;
 
 #define LOOM_CUSOLVER_CHECK(call, where) loom::cuda::check_cusolver((call), #call, where)
 
-template <typename V>
-constexpr cudaDataType data_type()
-{
-    if constexpr (std::is_same_v<V, float>)
-        return CUDA_R_32F;
-    else if constexpr (std::is_same_v<V, double>)
-        return CUDA_R_64F;
-    else if constexpr (std::is_same_v<V, std::complex<float>>)
-        return CUDA_C_32F;
-    else
-        return CUDA_C_64F;
-}
-
 /// LAPACK's 1-based pivots and info to Loom's 0-based ones.
 __global__ void to_zero_based_kernel(int32* pivots, int n, const int* status, int32* info)
 {
@@ -119,19 +106,19 @@ bool trtri(const CudaExecutor& exec, blas::Uplo uplo, blas::Diag diag, matrix::D
     const SolverHandle solver(exec, where);
     std::size_t device_bytes = 0;
     std::size_t host_bytes = 0;
-    LOOM_CUSOLVER_CHECK(
-        LOOM_VENDOR(cusolverDnXtrtri_bufferSize)(solver.get(), fill, unit, A.rows(), data_type<V>(),
-                                                 A.data(), ld(A), &device_bytes, &host_bytes),
-        where);
+    LOOM_CUSOLVER_CHECK(LOOM_VENDOR(cusolverDnXtrtri_bufferSize)(
+                            solver.get(), fill, unit, A.rows(), loom::cuda::cuda_data_type<V>(),
+                            A.data(), ld(A), &device_bytes, &host_bytes),
+                        where);
     Array<unsigned char> device_work(
         device, static_cast<size_type>(std::max<std::size_t>(device_bytes, 1)));
     std::vector<unsigned char> host_work(std::max<std::size_t>(host_bytes, 1));
     Array<int> status(device, 1);
-    LOOM_CUSOLVER_CHECK(
-        LOOM_VENDOR(cusolverDnXtrtri)(solver.get(), fill, unit, A.rows(), data_type<V>(), A.data(),
-                                      ld(A), device_work.data(), device_bytes, host_work.data(),
-                                      host_bytes, status.data()),
-        where);
+    LOOM_CUSOLVER_CHECK(LOOM_VENDOR(cusolverDnXtrtri)(solver.get(), fill, unit, A.rows(),
+                                                      loom::cuda::cuda_data_type<V>(), A.data(),
+                                                      ld(A), device_work.data(), device_bytes,
+                                                      host_work.data(), host_bytes, status.data()),
+                        where);
     // The host workspace must outlive the queued work.
     exec.synchronize();
     return true;

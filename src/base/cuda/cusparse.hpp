@@ -8,6 +8,7 @@
 
 #include <cusparse.h>
 
+#include "base/cuda/helpers.cuh"
 #include "base/cuda/vendor.hpp"
 #include "loom/base/error.hpp"
 
@@ -29,19 +30,6 @@ inline void check_cusparse(cusparseStatus_t status, const char* call, const char
         throw AllocationError(where, what);
     }
     throw CudaError(where, what);
-}
-
-template <typename V>
-constexpr cudaDataType cusparse_data_type()
-{
-    if constexpr (std::is_same_v<V, float>)
-        return CUDA_R_32F;
-    else if constexpr (std::is_same_v<V, double>)
-        return CUDA_R_64F;
-    else if constexpr (std::is_same_v<V, std::complex<float>>)
-        return CUDA_C_32F;
-    else
-        return CUDA_C_64F;
 }
 
 template <typename I>

@@ -42,6 +42,20 @@ struct device_type<const T> { using type = const typename device_type<T>::type; 
 template <typename T>
 using device_type_t = typename device_type<T>::type;
 
+/// A Loom value type as the CUDA libraries name it (cuSPARSE, cuSOLVER generic APIs).
+template <typename V>
+constexpr cudaDataType cuda_data_type()
+{
+    if constexpr (std::is_same_v<V, float>)
+        return CUDA_R_32F;
+    else if constexpr (std::is_same_v<V, double>)
+        return CUDA_R_64F;
+    else if constexpr (std::is_same_v<V, std::complex<float>>)
+        return CUDA_C_32F;
+    else
+        return CUDA_C_64F;
+}
+
 /// Reinterprets a host-typed pointer (std::complex) as its device-typed equivalent.
 template <typename T>
 device_type_t<T>* as_device(T* ptr)

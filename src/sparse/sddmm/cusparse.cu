@@ -12,7 +12,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cusparse_data_type;
+using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
 constexpr const char* vendor_where = "loom::sparse::sddmm";
 
@@ -29,7 +29,7 @@ void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto type = cuda_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     const auto& pattern = std::as_const(S);
     MutableSpMat matS;

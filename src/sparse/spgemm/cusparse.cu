@@ -25,7 +25,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cusparse_data_type;
+using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
 using loom::cuda::CusparseDescriptor;
 using loom::cuda::stream_of;
@@ -61,7 +61,7 @@ void describe(SpMat& descr, size_type rows, size_type cols, size_type nnz, const
     LOOM_CUSPARSE_CHECK(
         LOOM_VENDOR(cusparseCreateCsr)(descr.out(), rows, cols, nnz, const_cast<I*>(row_ptrs),
                                        const_cast<I*>(col_idxs), const_cast<V*>(values), index,
-                                       index, CUSPARSE_INDEX_BASE_ZERO, cusparse_data_type<V>()),
+                                       index, CUSPARSE_INDEX_BASE_ZERO, cuda_data_type<V>()),
         where);
 }
 
@@ -266,7 +266,7 @@ void spgemm_vendor_numeric(const CudaExecutor& exec, const detail::SpgemmState<I
     const V zero{0};
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMMreuse_compute)(
                             handle, no_op, no_op, &one, plan.a.get(), plan.b.get(), &zero,
-                            plan.c.get(), cusparse_data_type<V>(), algorithm, plan.spgemm.get()),
+                            plan.c.get(), cuda_data_type<V>(), algorithm, plan.spgemm.get()),
                         where);
 }
 
@@ -294,7 +294,7 @@ matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I
     describe<V, I>(c, A.rows(), B.cols(), 0, nullptr, nullptr, nullptr, where);
     const V one{1};
     const V zero{0};
-    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto type = cuda_data_type<V>();
     std::size_t bytes1 = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpGEMM_workEstimation)(
                             handle, no_op, no_op, &one, a.get(), b.get(), &zero, c.get(), type,

@@ -17,7 +17,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cusparse_data_type;
+using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
 constexpr const char* vendor_where = "loom::sparse::spmv";
 
@@ -60,7 +60,7 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     // The handle is shared with other callers, who may have switched it to device scalars.
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto type = cuda_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     const auto op = cusparse_operation(mode, is_complex_v<V>);
 

@@ -16,7 +16,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cusparse_data_type;
+using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
 using loom::cuda::CusparseDescriptor;
 constexpr const char* vendor_where = "loom::sparse::sptrsv (cuSPARSE SpSV)";
@@ -63,7 +63,7 @@ template <typename V, typename I>
 std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const matrix::Csr<V, I>& T,
                                              const SptrsvOptions& options)
 {
-    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto type = cuda_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     auto state = std::make_shared<SpsvState<V, I>>();
     state->T = matrix::Csr<V, I>(T.executor(), T);
@@ -127,7 +127,7 @@ void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& 
                                "and x must be n x 1 with stride 1 (use level_set or sync_free)");
         }
     }
-    constexpr auto type = cusparse_data_type<V>();
+    constexpr auto type = cuda_data_type<V>();
     ConstDnVec vec_b;
     DnVec vec_x;
     LOOM_CUSPARSE_CHECK(

@@ -40,6 +40,7 @@ if [[ " ${targets[*]} " == *" loom_cuda "* ]]; then
         echo "check-cuda-build: libloom_cuda.so exports more than its table: $exports" >&2
         exit 1
     fi
-    "$build/tests/test_cuda_loading"
+    # One process per test: each starts with nothing of CUDA loaded.
+    ctest --test-dir "$build" -R '^CudaLoading\.' --output-on-failure
 fi
 echo "check-cuda-build: the CUDA backend compiles, links and loads (double, complex<double>; int32)"

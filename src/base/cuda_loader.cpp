@@ -1,5 +1,7 @@
 // Loads libloom_cuda, the CUDA backend, and connects libloom's trampolines to it
-// (cmake/cuda_boundary.cmake generates both sides' tables from the objects).
+// (cmake/cuda_boundary.cmake generates both sides' tables from the objects). loom_distributed
+// compiles this file too, for its own CUDA side (libloom_distributed_cuda): every name here is
+// hidden, so each library has its own loader and slots.
 #include <cxxabi.h>
 #include <dlfcn.h>
 
@@ -18,21 +20,76 @@
 #if LOOM_HAS_CUDA
 #if LOOM_CUDA_SEPARATE
 #define LOOM_HIDDEN __attribute__((visibility("hidden")))
+using CudaFunction = void (*)();
 extern "C" {
-// libloom's side of the boundary (the generated trampolines.cpp): the mangled name of each
-// function and the slot its trampoline jumps through.
+// This library's side of the boundary (the generated trampolines.cpp): the file name of its
+// CUDA side, the mangled name of each function, and the slot its trampoline jumps through.
+LOOM_HIDDEN extern const char loom_cuda_library[];
 LOOM_HIDDEN extern const std::size_t loom_cuda_slot_count;
 LOOM_HIDDEN extern const char* const loom_cuda_slot_names[];
-LOOM_HIDDEN extern void (*loom_cuda_slots[])();
+LOOM_HIDDEN extern CudaFunction loom_cuda_slots[];
+LOOM_HIDDEN CudaFunction loom_cuda_resolve(std::size_t slot) noexcept;
+}
 
-// Where every slot points before loading. Never reached: a call into the CUDA backend needs a
-// CudaExecutor, and making one loads the backend first.
-[[noreturn]] LOOM_HIDDEN void loom_cuda_not_loaded()
-{
-    std::fputs("loom: the CUDA backend was called before libloom_cuda was loaded\n", stderr);
-    std::abort();
-}
-}
+// Until the library is loaded, slot i points at a stub that pushes i and jumps here: the
+// arguments of the interrupted call are kept (every register that may carry one), the library
+// is loaded, and the call continues into the function the slot then holds, as the dynamic
+// linker's lazy binding does. libloom loads explicitly when a CudaExecutor is made (an error
+// there is an exception); this is the path for a call that comes first, e.g. from
+// loom_distributed's CUDA side.
+__asm__(R"(
+.pushsection .text
+.globl loom_cuda_lazy
+.hidden loom_cuda_lazy
+.type loom_cuda_lazy, @function
+.p2align 4
+loom_cuda_lazy:
+    push %rbp
+    mov %rsp, %rbp
+    sub $192, %rsp
+    and $-16, %rsp
+    mov %rdi, 0(%rsp)
+    mov %rsi, 8(%rsp)
+    mov %rdx, 16(%rsp)
+    mov %rcx, 24(%rsp)
+    mov %r8, 32(%rsp)
+    mov %r9, 40(%rsp)
+    mov %rax, 48(%rsp)
+    mov %r10, 56(%rsp)
+    movdqa %xmm0, 64(%rsp)
+    movdqa %xmm1, 80(%rsp)
+    movdqa %xmm2, 96(%rsp)
+    movdqa %xmm3, 112(%rsp)
+    movdqa %xmm4, 128(%rsp)
+    movdqa %xmm5, 144(%rsp)
+    movdqa %xmm6, 160(%rsp)
+    movdqa %xmm7, 176(%rsp)
+    mov 8(%rbp), %rdi
+    call loom_cuda_resolve
+    mov %rax, %r11
+    mov 0(%rsp), %rdi
+    mov 8(%rsp), %rsi
+    mov 16(%rsp), %rdx
+    mov 24(%rsp), %rcx
+    mov 32(%rsp), %r8
+    mov 40(%rsp), %r9
+    mov 48(%rsp), %rax
+    mov 56(%rsp), %r10
+    movdqa 64(%rsp), %xmm0
+    movdqa 80(%rsp), %xmm1
+    movdqa 96(%rsp), %xmm2
+    movdqa 112(%rsp), %xmm3
+    movdqa 128(%rsp), %xmm4
+    movdqa 144(%rsp), %xmm5
+    movdqa 160(%rsp), %xmm6
+    movdqa 176(%rsp), %xmm7
+    mov %rbp, %rsp
+    pop %rbp
+    add $8, %rsp
+    jmp *%r11
+.size loom_cuda_lazy, .-loom_cuda_lazy
+.popsection
+)");
 
 namespace loom::detail {
 namespace {
@@ -50,17 +107,17 @@ std::string readable(const char* mangled)
 void* open_backend(std::string& error)
 {
     Dl_info self{};
-    if (dladdr(reinterpret_cast<void*>(&loom_cuda_not_loaded), &self) != 0 &&
+    if (dladdr(reinterpret_cast<void*>(&loom_cuda_resolve), &self) != 0 &&
         self.dli_fname != nullptr) {
         const std::string_view path{self.dli_fname};
         const auto slash = path.rfind('/');
         if (slash != std::string_view::npos) {
-            const std::string beside = std::string(path.substr(0, slash + 1)) + LOOM_CUDA_LIBRARY;
+            const std::string beside = std::string(path.substr(0, slash + 1)) + loom_cuda_library;
             if (void* handle = dlopen(beside.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
             error = dlerror();
         }
     }
-    if (void* handle = dlopen(LOOM_CUDA_LIBRARY, RTLD_NOW | RTLD_LOCAL)) return handle;
+    if (void* handle = dlopen(loom_cuda_library, RTLD_NOW | RTLD_LOCAL)) return handle;
     error += (error.empty() ? "" : "; ") + std::string(dlerror());
     return nullptr;
 }
@@ -71,9 +128,9 @@ std::string connect(void* backend)
     const auto names =
         static_cast<const char* const*>(dlsym(backend, "loom_cuda_function_names"));
     const auto functions =
-        static_cast<void (*const*)()>(dlsym(backend, "loom_cuda_functions"));
+        static_cast<const CudaFunction*>(dlsym(backend, "loom_cuda_functions"));
     if (names == nullptr || functions == nullptr) return "it has no table of functions";
-    std::unordered_map<std::string_view, void (*)()> by_name;
+    std::unordered_map<std::string_view, CudaFunction> by_name;
     for (std::size_t i = 0; names[i] != nullptr; ++i) by_name.emplace(names[i], functions[i]);
     for (std::size_t i = 0; i < loom_cuda_slot_count; ++i) {
         if (!by_name.contains(loom_cuda_slot_names[i])) {
@@ -94,11 +151,13 @@ const std::string& load_error()
     static const std::string error = [] {
         std::string reason;
         void* backend = open_backend(reason);
-        if (backend == nullptr) return "cannot load " LOOM_CUDA_LIBRARY " (" + reason + ")";
+        if (backend == nullptr) {
+            return "cannot load " + std::string(loom_cuda_library) + " (" + reason + ")";
+        }
         reason = connect(backend);
         if (!reason.empty()) {
             dlclose(backend);
-            return LOOM_CUDA_LIBRARY " does not match this libloom: " + reason;
+            return std::string(loom_cuda_library) + " does not match its caller: " + reason;
         }
         return reason;
     }();
@@ -122,6 +181,17 @@ bool cuda_backend_loaded() noexcept
 }
 
 }  // namespace loom::detail
+
+CudaFunction loom_cuda_resolve(std::size_t slot) noexcept
+{
+    const std::string& error = loom::detail::load_error();
+    if (!error.empty()) {
+        // No way to report it to the caller, which called a plain function.
+        std::fprintf(stderr, "loom: %s\n", error.c_str());
+        std::abort();
+    }
+    return loom_cuda_slots[slot];
+}
 
 #else
 // The CUDA objects are part of libloom: nothing to load.

@@ -57,6 +57,19 @@ TEST(CudaLoading, HostWorkLoadsNothingOfCudaAndCountingDevicesLoadsTheBackend)
     EXPECT_EQ(loaded("libcudart"), bool{LOOM_HAS_CUDA});
 }
 
+TEST(CudaLoading, AFirstCallIntoTheCudaSideLoadsItOnTheWay)
+{
+    if (!LOOM_CUDA_SEPARATE) GTEST_SKIP() << "no separate CUDA library in this build";
+    if (loaded("libloom_cuda")) GTEST_SKIP() << "loaded by an earlier test of this process";
+    // DeviceScope is defined in libloom_cuda: called before anything loaded it, its trampoline
+    // loads the library (loom_cuda_lazy in src/base/cuda_loader.cpp) and the call goes on
+    // with its arguments (`this` among them: a wrong one would write elsewhere).
+    {
+        const loom::CudaExecutor::DeviceScope scope(0);
+    }
+    EXPECT_TRUE(loaded("libloom_cuda"));
+}
+
 TEST(CudaLoading, WithoutDeviceCreatingOneSaysSo)
 {
     if (loom::CudaExecutor::device_count() > 0) GTEST_SKIP() << "a CUDA device is present";

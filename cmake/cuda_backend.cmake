@@ -34,7 +34,8 @@ function(loom_add_cuda_side target)
     OUTPUT ${dir}/stamp
     BYPRODUCTS ${dir}/boundary.txt ${dir}/trampolines.cpp ${dir}/functions.cpp
                ${dir}/exports.map
-    COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DCORE_OBJECTS=${dir}/core_objects.txt
+    COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DREADELF=${CMAKE_READELF}
+            -DCORE_OBJECTS=${dir}/core_objects.txt
             -DCUDA_OBJECTS=${dir}/cuda_objects.txt -DOUT_DIR=${dir}
             -DLIBRARY=$<TARGET_SONAME_FILE_NAME:${cuda}>
             -P ${PROJECT_SOURCE_DIR}/cmake/cuda_boundary.cmake

@@ -1,13 +1,13 @@
 # The boundary between libloom and libloom_cuda (cmake -P; CMakeLists.txt, "library", runs it
 # when an object of either side changes): the functions the core objects call and only the CUDA
-# objects define. Writes into OUT_DIR:
+# objects define, and the functions of the public API they define. Writes into OUT_DIR:
 #   boundary.txt     the names, one per line (scripts/check-cuda-build.sh reads them);
 #   trampolines.cpp  libloom's side: one `jmp *slot` per name, the slots filled by
 #                    loom::detail::load_cuda_backend() (src/base/cuda_loader.cpp);
 #   functions.cpp    libloom_cuda's side: the table of the names and their addresses, the one
 #                    thing it exports;
 #   exports.map      libloom_cuda's version script: that table, everything else local.
-# Inputs: NM, CORE_OBJECTS and CUDA_OBJECTS (files listing the objects), OUT_DIR, LIBRARY (the
+# Inputs: NM, READELF, CORE_OBJECTS and CUDA_OBJECTS (files listing the objects), OUT_DIR, LIBRARY (the
 # file name the CUDA side is loaded by).
 cmake_minimum_required(VERSION 3.25)
 
@@ -40,23 +40,41 @@ foreach(line IN LISTS core_undefined)
   endif()
 endforeach()
 
-# Only functions may cross: a trampoline can forward a call, not stand for an object. A class
-# whose vtable would cross keeps its key function in the core (src/base/cuda_executor.cpp).
+# What crosses: the functions of the CUDA objects that the core calls, and those the library
+# exports (the public API some .cu files define, e.g. CudaExecutor's members): the trampolines
+# stand for them in the core's library, with the visibility of their definitions. Only
+# functions: a trampoline forwards a call, it cannot stand for an object (a class whose vtable
+# would cross keeps its key function in the core, as src/base/cuda_executor.cpp does).
+# `readelf -sW` prints "num: value size type bind visibility section name" per symbol.
+execute_process(COMMAND "${READELF}" -sW ${cuda_objects} OUTPUT_VARIABLE text
+                COMMAND_ERROR_IS_FATAL ANY)
+string(REGEX MATCHALL "[^\n]+" cuda_defined "${text}")
 set(names "")
 set(data "")
-symbols(cuda_defined --defined-only --extern-only ${cuda_objects})
 foreach(line IN LISTS cuda_defined)
-  if(NOT line MATCHES "^([^ ]+) ([A-Za-z]) ")
+  if(NOT line MATCHES
+     "^ *[0-9]+: [0-9a-f]+ +[0-9a-fx]+ ([A-Z_]+) +(GLOBAL|WEAK) +([A-Z]+) +([A-Z0-9]+) (.+)$")
     continue()
   endif()
-  set(name "${CMAKE_MATCH_1}")
-  set(type "${CMAKE_MATCH_2}")
-  if(NOT DEFINED "wanted:${name}")
+  set(type "${CMAKE_MATCH_1}")
+  set(visibility "${CMAKE_MATCH_3}")
+  set(name "${CMAKE_MATCH_5}")
+  if(CMAKE_MATCH_4 STREQUAL "UND" OR DEFINED "defined:${name}")
     continue()
-  elseif(type STREQUAL "T" OR type STREQUAL "W")
+  endif()
+  if(NOT DEFINED "wanted:${name}" AND NOT visibility STREQUAL "DEFAULT")
+    continue()
+  endif()
+  if(NOT type STREQUAL "FUNC")
+    # Exported data of the CUDA objects alone (NVTX's globals in CUB) stays theirs.
+    if(DEFINED "wanted:${name}")
+      list(APPEND data "${name}")
+    endif()
+  elseif(visibility STREQUAL "DEFAULT")
+    set("exported:${name}" TRUE)
     list(APPEND names "${name}")
   else()
-    list(APPEND data "${name}")
+    list(APPEND names "${name}")
   endif()
 endforeach()
 list(REMOVE_DUPLICATES names)
@@ -64,8 +82,9 @@ list(SORT names)
 if(data)
   list(REMOVE_DUPLICATES data)
   list(JOIN data "\n  " data)
-  message(FATAL_ERROR "libloom uses data that only the CUDA objects define (a trampoline "
-                      "forwards calls only; keep each on one side):\n  ${data}")
+  message(FATAL_ERROR "Data defined only by the CUDA objects is used by the library that "
+                      "loads them (a trampoline forwards calls only; keep each "
+                      "on one side):\n  ${data}")
 endif()
 
 list(LENGTH names count)
@@ -80,8 +99,13 @@ foreach(name IN LISTS names)
   string(APPEND boundary_names "    \"${name}\",\n")
   # The trampoline, and where its slot points until the library is loaded: a stub that hands
   # the slot's number to loom_cuda_lazy (src/base/cuda_loader.cpp).
+  if(DEFINED "exported:${name}")
+    set(hidden "")
+  else()
+    set(hidden ".hidden ${name}\\n")
+  endif()
   string(APPEND jumps
-         "    \".globl ${name}\\n.type ${name}, @function\\n.p2align 4\\n${name}:\\n\"\n"
+         "    \".globl ${name}\\n${hidden}.type ${name}, @function\\n.p2align 4\\n${name}:\\n\"\n"
          "    \"    jmp *loom_cuda_slots+${index}*8(%rip)\\n.size ${name}, .-${name}\\n\"\n"
          "    \"loom_cuda_lazy_${index}:\\n    push $${index}\\n    jmp loom_cuda_lazy\\n\"\n")
   string(APPEND slots "    \"    .quad loom_cuda_lazy_${index}\\n\"\n")

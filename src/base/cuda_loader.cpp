@@ -8,10 +8,10 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "base/cuda/backend.hpp"
 #include "loom/base/error.hpp"
@@ -122,26 +122,30 @@ void* open_backend(std::string& error)
     return nullptr;
 }
 
-/// Points every slot at its function in libloom_cuda; the reason when one is missing.
-std::string connect(void* backend)
+/// Points every slot at its function in the library; the reason when one is missing (then no
+/// slot is changed). Both lists of names are sorted (cmake/cuda_boundary.cmake): one walk
+/// matches them.
+std::string connect(void* library)
 {
-    const auto names =
-        static_cast<const char* const*>(dlsym(backend, "loom_cuda_function_names"));
-    const auto functions =
-        static_cast<const CudaFunction*>(dlsym(backend, "loom_cuda_functions"));
+    const auto names = static_cast<const char* const*>(dlsym(library, "loom_cuda_function_names"));
+    const auto functions = static_cast<const CudaFunction*>(dlsym(library, "loom_cuda_functions"));
     if (names == nullptr || functions == nullptr) return "it has no table of functions";
-    std::unordered_map<std::string_view, CudaFunction> by_name;
-    for (std::size_t i = 0; names[i] != nullptr; ++i) by_name.emplace(names[i], functions[i]);
-    for (std::size_t i = 0; i < loom_cuda_slot_count; ++i) {
-        if (!by_name.contains(loom_cuda_slot_names[i])) {
-            return "it lacks " + readable(loom_cuda_slot_names[i]) +
-                   " (a libloom_cuda built from other sources than this libloom)";
+    const auto match = [&](bool fill) -> std::string {
+        std::size_t found = 0;
+        for (std::size_t slot = 0; slot < loom_cuda_slot_count; ++slot) {
+            const char* wanted = loom_cuda_slot_names[slot];
+            while (names[found] != nullptr && std::strcmp(names[found], wanted) < 0) ++found;
+            if (names[found] == nullptr || std::strcmp(names[found], wanted) != 0) {
+                return "it lacks " + readable(wanted) +
+                       " (built from other sources than its caller)";
+            }
+            if (fill) loom_cuda_slots[slot] = functions[found];
         }
-    }
-    for (std::size_t i = 0; i < loom_cuda_slot_count; ++i) {
-        loom_cuda_slots[i] = by_name.at(loom_cuda_slot_names[i]);
-    }
-    return {};
+        return {};
+    };
+    std::string missing = match(false);
+    if (missing.empty()) match(true);
+    return missing;
 }
 
 /// Empty when loaded, else why not. Once per process (a failure is not retried: the files

@@ -1,14 +1,15 @@
-# The boundary between libloom and libloom_cuda (cmake -P; CMakeLists.txt, "library", runs it
-# when an object of either side changes): the functions the core objects call and only the CUDA
-# objects define, and the functions of the public API they define. Writes into OUT_DIR:
-#   boundary.txt     the names, one per line (scripts/check-cuda-build.sh reads them);
-#   trampolines.cpp  libloom's side: one `jmp *slot` per name, the slots filled by
-#                    loom::detail::load_cuda_backend() (src/base/cuda_loader.cpp);
-#   functions.cpp    libloom_cuda's side: the table of the names and their addresses, the one
-#                    thing it exports;
-#   exports.map      libloom_cuda's version script: that table, everything else local.
-# Inputs: NM, READELF, CORE_OBJECTS and CUDA_OBJECTS (files listing the objects), OUT_DIR, LIBRARY (the
-# file name the CUDA side is loaded by).
+# The boundary between a library and its CUDA side (libloom / libloom_cuda, loom_distributed /
+# libloom_distributed_cuda; cmake -P, run by cmake/cuda_backend.cmake when an object of either
+# side changes): the functions the host objects call and only the CUDA objects define, and the
+# functions of the public API the CUDA objects define. Writes into OUT_DIR:
+#   boundary.txt     the names, one per line, sorted;
+#   trampolines.cpp  the host side: one `jmp *slot` per name, each slot first pointing at a stub
+#                    that loads the CUDA side on the way (src/base/cuda_loader.cpp fills them);
+#   functions.cpp    the CUDA side: the table of the names and their addresses, the one thing
+#                    it exports;
+#   exports.map      the CUDA side's version script: that table, everything else local.
+# Inputs: NM, READELF, CORE_OBJECTS and CUDA_OBJECTS (files listing the objects), OUT_DIR,
+# LIBRARY (the file name the CUDA side is loaded by).
 cmake_minimum_required(VERSION 3.25)
 
 file(READ "${CORE_OBJECTS}" core_objects)

@@ -24,5 +24,27 @@ cmake -S . -B "$build" -G Ninja "${launchers[@]}" -DCMAKE_BUILD_TYPE=Release \
 targets=(loom)
 ninja -C "$build" -t targets all | grep -q '^loom_distributed:' && targets+=(loom_distributed)
 cuda_tests=$(ninja -C "$build" -t targets all | sed -n 's/^\(tests\/[^:]*\.cu\.o\):.*/\1/p')
+# libloom_cuda (the CUDA backend, loaded on demand) and the test that loads it without a GPU.
+ninja -C "$build" -t targets all | grep -q '^loom_cuda:' && targets+=(loom_cuda test_cuda_loading)
 cmake --build "$build" --parallel "${LOOM_JOBS:-$(nproc)}" --target "${targets[@]}" -- $cuda_tests
-echo "check-cuda-build: the CUDA backend compiles and links (double, complex<double>; int32)"
+if [[ " ${targets[*]} " == *" loom_cuda "* ]]; then
+    # libloom and loom_distributed need no CUDA library; libloom_cuda exports its table of
+    # functions and nothing else; and loading it connects every trampoline (the test counts
+    # devices, finds none, and creating an executor says so rather than "cannot load" or
+    # "does not match").
+    for library in "$build"/libloom.so "$build"/libloom_distributed.so; do
+        [ -e "$library" ] || continue
+        if readelf -d "$library" | grep NEEDED | grep -Ei 'cuda|cublas|cusparse|cusolver'; then
+            echo "check-cuda-build: $library needs a CUDA library" >&2
+            exit 1
+        fi
+    done
+    exports=$(nm -D --defined-only "$build/libloom_cuda.so" | awk '{print $3}' | sort | xargs)
+    if [ "$exports" != "loom_cuda_function_names loom_cuda_functions" ]; then
+        echo "check-cuda-build: libloom_cuda.so exports more than its table: $exports" >&2
+        exit 1
+    fi
+    # One process per test: each starts with nothing of CUDA loaded.
+    ctest --test-dir "$build" -R '^CudaLoading\.' --output-on-failure
+fi
+echo "check-cuda-build: the CUDA backend compiles, links and loads (double, complex<double>; int32)"

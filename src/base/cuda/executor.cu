@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include "base/cuda/backend.hpp"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/memory.hpp"
 #include "base/cuda/vendor.hpp"
@@ -24,7 +25,9 @@ CudaExecutor::DeviceScope::~DeviceScope()
     if (previous_ != device_) cudaSetDevice(previous_);
 }
 
-int CudaExecutor::device_count() noexcept
+namespace detail {
+
+int cuda_device_count() noexcept
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -34,27 +37,9 @@ int CudaExecutor::device_count() noexcept
     return count;
 }
 
-namespace {
-void check_device_id(int device_id, const char* where)
+void cuda_check_stream([[maybe_unused]] int device_id, [[maybe_unused]] void* stream,
+                       [[maybe_unused]] const char* where)
 {
-    const int count = CudaExecutor::device_count();
-    if (count == 0) throw CudaError(where, "no CUDA device is available");
-    if (device_id < 0 || device_id >= count) {
-        throw OutOfRange(where, "device id", device_id, count);
-    }
-}
-}  // namespace
-
-std::shared_ptr<const CudaExecutor> CudaExecutor::create(int device_id)
-{
-    check_device_id(device_id, "loom::CudaExecutor::create");
-    return std::shared_ptr<const CudaExecutor>(new CudaExecutor(device_id, nullptr, true));
-}
-
-std::shared_ptr<const CudaExecutor> CudaExecutor::create_on_stream(int device_id, void* stream)
-{
-    constexpr const char* where = "loom::CudaExecutor::create_on_stream";
-    check_device_id(device_id, where);
 #if CUDART_VERSION >= 12080
     // Work queued on another device's stream would run on the wrong device: refuse it here
     // rather than fail in the first kernel.
@@ -71,8 +56,18 @@ std::shared_ptr<const CudaExecutor> CudaExecutor::create_on_stream(int device_id
                                   ", not to device " + std::to_string(device_id));
     }
 #endif
-    return std::shared_ptr<const CudaExecutor>(new CudaExecutor(device_id, stream, false));
 }
+
+void cuda_release(int device_id, void* stream, bool owns_stream, void* cusparse,
+                  void* cublas) noexcept
+{
+    const CudaExecutor::DeviceScope scope(device_id);
+    if (cusparse) LOOM_VENDOR(cusparseDestroy)(static_cast<cusparseHandle_t>(cusparse));
+    if (cublas) LOOM_VENDOR(cublasDestroy)(static_cast<cublasHandle_t>(cublas));
+    if (owns_stream) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
+}
+
+}  // namespace detail
 
 CudaExecutor::CudaExecutor(int device_id, void* stream, bool owns_stream)
     : device_id_(device_id), stream_(stream), owns_stream_(owns_stream)
@@ -96,16 +91,6 @@ CudaExecutor::CudaExecutor(int device_id, void* stream, bool owns_stream)
     LOOM_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), where);
     l2_bytes_ = static_cast<std::size_t>(prop.l2CacheSize);
 }
-
-CudaExecutor::~CudaExecutor()
-{
-    const CudaExecutor::DeviceScope scope(device_id_);
-    if (cusparse_) LOOM_VENDOR(cusparseDestroy)(static_cast<cusparseHandle_t>(cusparse_));
-    if (cublas_) LOOM_VENDOR(cublasDestroy)(static_cast<cublasHandle_t>(cublas_));
-    if (owns_stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
-}
-
-std::string CudaExecutor::name() const { return "cuda:" + std::to_string(device_id_); }
 
 void* CudaExecutor::alloc_bytes(std::size_t bytes) const
 {

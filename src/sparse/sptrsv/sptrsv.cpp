@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -67,15 +68,24 @@ void check_triangle(const std::vector<I>& ptrs, const std::vector<I>& cols, blas
     }
 }
 
-/// NumericalError naming the first row whose diagonal (duplicates summed) is zero or missing.
+/// NumericalError naming the first row whose diagonal (duplicates summed) is zero or missing;
+/// found on T's executor (CUDA: only the row comes back).
 template <typename V, typename I>
 void check_diagonal(const char* where, const matrix::Csr<V, I>& T, const SptrsvOptions& options)
 {
     if (options.diag == blas::Diag::unit || T.rows() == 0) return;
-    const auto diagonal = extract_diagonal(T).to_host();
-    const auto zero = std::find(diagonal.begin(), diagonal.end(), V{0});
-    if (zero != diagonal.end()) {
-        throw NumericalError(where, "row " + std::to_string(zero - diagonal.begin()) +
+    const auto diagonal = extract_diagonal(T);
+    size_type zero = 0;
+    if (T.executor()->kind() == ExecKind::cuda) {
+        LOOM_CUDA_CALL(where, zero = cuda::sptrsv_first_zero(
+                                  dynamic_cast<const CudaExecutor&>(*T.executor()),
+                                  diagonal.data(), T.rows(), diagonal.stride()));
+    } else {
+        const auto host = diagonal.to_host();
+        zero = std::find(host.begin(), host.end(), V{0}) - host.begin();
+    }
+    if (zero < T.rows()) {
+        throw NumericalError(where, "row " + std::to_string(zero) +
                                         " has a zero or missing diagonal entry (a singular "
                                         "triangular matrix; use a unit diagonal if it is implied)");
     }
@@ -224,6 +234,13 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
     return supernodes;
 }
 
+/// Whether automatic picks supernodal: on CUDA, for supernodes of op(T) that average at
+/// least cuda_supernodal_min_mean_width rows.
+bool picks_supernodal(const Executor& exec, size_type n, size_type supernodes)
+{
+    return exec.kind() == ExecKind::cuda && n >= cuda_supernodal_min_mean_width * supernodes;
+}
+
 /// The algorithm that runs: `automatic` resolved for the executor and the levels found;
 /// NotSupported for one the executor cannot run.
 SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels, size_type n,
@@ -236,9 +253,7 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type l
                                                exec.name() + " (use level_set)");
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
-    if (cuda && n >= cuda_supernodal_min_mean_width * supernodes) {
-        return SptrsvAlgorithm::supernodal;
-    }
+    if (picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
     if (cuda && levels > cuda_level_set_max_levels) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
@@ -367,6 +382,140 @@ void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvSt
     }
 }
 
+/// What the handle reports of the levels found.
+template <typename V, typename I>
+void record_levels(detail::SptrsvState<V, I>& state, const detail::LevelSchedule<I>& schedule)
+{
+    state.levels = schedule.levels();
+    for (size_type l = 0; l < state.levels; ++l) {
+        state.max_level_width = std::max<size_type>(
+            state.max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+}
+
+/// The analysis on the host (T's pattern read back once); every executor and algorithm.
+template <typename V, typename I>
+std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>& T,
+                                                         const SptrsvOptions& options)
+{
+    const auto& exec = T.executor();
+    const auto n = T.rows();
+    const auto ptrs = T.row_ptrs().to_host();
+    const auto cols = T.col_idxs().to_host();
+    check_triangle(ptrs, cols, options.uplo);
+    check_diagonal(symbolic_where, T, options);
+
+    auto state = std::make_unique<detail::SptrsvState<V, I>>();
+    state->exec = exec;
+    const bool lower = solves_lower(options);
+    std::vector<I> t_ptrs, t_cols, t_index;
+    if (transposes(options.op) || options.uplo == blas::Uplo::upper) {
+        transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
+    }
+    const auto& op_ptrs = transposes(options.op) ? t_ptrs : ptrs;
+    const auto& op_cols = transposes(options.op) ? t_cols : cols;
+    if (transposes(options.op)) {
+        state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
+        state->transposed_col_idxs = Array<I>(exec, t_cols);
+        state->transposed_value_index = Array<I>(exec, t_index);
+    }
+    const auto level = detail::row_levels(n, op_ptrs, op_cols, lower);
+    const auto first = !options.supernodes.empty()
+                           ? given_supernode_starts<I>(n, options.supernodes)
+                       : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
+                                                           : supernode_starts(n, t_ptrs, t_cols);
+    state->supernode_count = static_cast<size_type>(first.size()) - 1;
+    auto schedule = detail::level_schedule(level, thin_width(*exec));
+    record_levels(*state, schedule);
+    state->algorithm = resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
+    if (state->algorithm == SptrsvAlgorithm::level_set) {
+        schedule.order = Array<I>(exec, schedule.host_order);
+        schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
+        state->schedule = std::move(schedule);
+    }
+    if (state->algorithm == SptrsvAlgorithm::supernodal) {
+        state->supernodes = supernodal_schedule<V>(exec, first, op_ptrs, op_cols, lower);
+        invert_diagonal_blocks(symbolic_where, *state, options, T);
+    }
+    if (state->algorithm == SptrsvAlgorithm::sync_free) {
+        state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
+    }
+    if (state->algorithm == SptrsvAlgorithm::vendor) {
+        check_vendor(T);
+        LOOM_CUDA_CALL(symbolic_where, state->vendor = cuda::sptrsv_vendor_analysis(
+                                           dynamic_cast<const CudaExecutor&>(*exec), T, options));
+    }
+    return state;
+}
+
+/// Whether the analysis runs on the device: on CUDA for the algorithms whose schedule the
+/// device computes (level sets, sync-free, and automatic unless it picks supernodal).
+bool analyses_on_device(const Executor& exec, const SptrsvOptions& options)
+{
+    const auto algorithm = options.algorithm;
+    return exec.kind() == ExecKind::cuda && options.supernodes.empty() &&
+           (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::level_set ||
+            algorithm == SptrsvAlgorithm::sync_free);
+}
+
+/// The analysis on a CUDA executor without reading T's pattern back: the same checks,
+/// levels, stages and supernode count as host_analysis, from kernels (cuda.cu); only the
+/// level pointers and a few kilobytes of the supernode count come back. nullptr when
+/// automatic picks supernodal, whose schedule the host builds.
+template <typename V, typename I>
+std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, I>& T,
+                                                           [[maybe_unused]] const SptrsvOptions& options)
+{
+    auto state = std::make_unique<detail::SptrsvState<V, I>>();
+    state->exec = T.executor();
+    LOOM_CUDA_CALL(symbolic_where, {
+        const auto& exec = dynamic_cast<const CudaExecutor&>(*state->exec);
+        const auto n = T.rows();
+        const auto* ptrs = T.row_ptrs().const_data();
+        const auto* cols = T.col_idxs().const_data();
+        const bool t_lower = options.uplo == blas::Uplo::lower;
+        if (cuda::sptrsv_first_outside_triangle(exec, n, ptrs, cols, t_lower) < n) {
+            // Only the error message reads the pattern back.
+            check_triangle(T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
+        }
+        check_diagonal(symbolic_where, T, options);
+        Array<I> t_ptrs, t_cols, t_index;
+        if (transposes(options.op) || !t_lower) {
+            cuda::sptrsv_transpose_pattern(exec, n, T.nnz(), ptrs, cols, t_ptrs, t_cols, t_index);
+        }
+        // Supernodes are found on the lower one of T and T^T, as supernode_starts.
+        state->supernode_count = t_lower ? cuda::sptrsv_count_supernodes(exec, n, ptrs, cols,
+                                                                         max_supernode_width)
+                                         : cuda::sptrsv_count_supernodes(
+                                               exec, n, t_ptrs.const_data(),
+                                               t_cols.const_data(), max_supernode_width);
+        if (options.algorithm == SptrsvAlgorithm::automatic &&
+            picks_supernodal(exec, n, state->supernode_count)) {
+            return nullptr;
+        }
+        const bool op_transposed = transposes(options.op);
+        detail::LevelSchedule<I> schedule;
+        cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_transposed ? t_ptrs.const_data() : ptrs,
+                                    op_transposed ? t_cols.const_data() : cols,
+                                    solves_lower(options), schedule);
+        detail::group_stages(schedule, thin_width(exec));
+        record_levels(*state, schedule);
+        state->algorithm =
+            resolve(options.algorithm, exec, state->levels, n, state->supernode_count);
+        if (op_transposed) {
+            state->transposed_row_ptrs = std::move(t_ptrs);
+            state->transposed_col_idxs = std::move(t_cols);
+            state->transposed_value_index = std::move(t_index);
+        }
+        if (state->algorithm == SptrsvAlgorithm::level_set) state->schedule = std::move(schedule);
+        if (state->algorithm == SptrsvAlgorithm::sync_free) {
+            state->flags = Array<std::uint32_t>(state->exec, n + 1);
+            state->flags.fill(0);
+        }
+    });
+    return state;
+}
+
 }  // namespace
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
@@ -419,56 +568,8 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
                                 "a triangular solve needs a square matrix");
     }
     const auto& options = handle.options();
-    const auto n = T.rows();
-    const auto ptrs = T.row_ptrs().to_host();
-    const auto cols = T.col_idxs().to_host();
-    check_triangle(ptrs, cols, options.uplo);
-    check_diagonal(symbolic_where, T, options);
-
-    auto state = std::make_unique<detail::SptrsvState<V, I>>();
-    state->exec = exec;
-    const bool lower = solves_lower(options);
-    std::vector<I> t_ptrs, t_cols, t_index;
-    if (transposes(options.op) || options.uplo == blas::Uplo::upper) {
-        transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
-    }
-    const auto& op_ptrs = transposes(options.op) ? t_ptrs : ptrs;
-    const auto& op_cols = transposes(options.op) ? t_cols : cols;
-    if (transposes(options.op)) {
-        state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
-        state->transposed_col_idxs = Array<I>(exec, t_cols);
-        state->transposed_value_index = Array<I>(exec, t_index);
-    }
-    const auto level = detail::row_levels(n, op_ptrs, op_cols, lower);
-    const auto first = !options.supernodes.empty()
-                           ? given_supernode_starts<I>(n, options.supernodes)
-                       : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
-                                                           : supernode_starts(n, t_ptrs, t_cols);
-    state->supernode_count = static_cast<size_type>(first.size()) - 1;
-    auto schedule = detail::level_schedule(level, thin_width(*exec));
-    state->levels = schedule.levels();
-    for (size_type l = 0; l < state->levels; ++l) {
-        state->max_level_width = std::max<size_type>(
-            state->max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
-    }
-    state->algorithm = resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
-    if (state->algorithm == SptrsvAlgorithm::level_set) {
-        schedule.order = Array<I>(exec, schedule.host_order);
-        schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
-        state->schedule = std::move(schedule);
-    }
-    if (state->algorithm == SptrsvAlgorithm::supernodal) {
-        state->supernodes = supernodal_schedule<V>(exec, first, op_ptrs, op_cols, lower);
-        invert_diagonal_blocks(symbolic_where, *state, options, T);
-    }
-    if (state->algorithm == SptrsvAlgorithm::sync_free) {
-        state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
-    }
-    if (state->algorithm == SptrsvAlgorithm::vendor) {
-        check_vendor(T);
-        LOOM_CUDA_CALL(symbolic_where, state->vendor = cuda::sptrsv_vendor_analysis(
-                                           dynamic_cast<const CudaExecutor&>(*exec), T, options));
-    }
+    auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
+    if (!state) state = host_analysis(T, options);
     state->pattern = pattern_fingerprint(T, options.pattern_check);
     handle.adopt(std::move(state));
 }

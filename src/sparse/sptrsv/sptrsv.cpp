@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -30,10 +31,16 @@ constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
 constexpr size_type omp_thin_rows_per_thread = 32;
-/// CUDA: with more levels than this, a level-set solve pays more in launches (a few
-/// microseconds each for fat levels, one SM for chained ones) than sync-free pays in
-/// spinning, and sync-free is the automatic choice.
-constexpr size_type cuda_level_set_max_levels = 64;
+/// CUDA: the per-solve costs automatic weighs between level_set and sync_free (microseconds,
+/// H200). A fat level of a level-set solve is a launch that must drain before the next one
+/// starts (the 160^3 Poisson ILU(0) L: 1414 us for 478 fat levels, ~3 us each); a chained
+/// stage runs one block, so each of its levels costs a round per block's worth of rows
+/// (ceil(width / groups per block)) of a dependent load, ~0.5 us; sync-free pays one hop
+/// per level on its critical path: the flag fence, the poll through L2, the x load, ~2 us.
+/// The bandwidth both spend on the entries is the same and left out.
+constexpr double cuda_launch_us = 3.0;
+constexpr double cuda_chained_round_us = 0.5;
+constexpr double cuda_sync_free_hop_us = 2.0;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -241,9 +248,34 @@ bool picks_supernodal(const Executor& exec, size_type n, size_type supernodes)
     return exec.kind() == ExecKind::cuda && n >= cuda_supernodal_min_mean_width * supernodes;
 }
 
-/// The algorithm that runs: `automatic` resolved for the executor and the levels found;
-/// NotSupported for one the executor cannot run.
-SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels, size_type n,
+/// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
+/// level-set schedule (constants above). long_rows: a warp per row (cuda.cu), so fewer rows
+/// per chained block.
+template <typename I>
+bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    const double groups_per_block = long_rows ? 32 : 256;  // cuda.cu: 1024 threads / G
+    double level_set = 0;
+    for (size_type s = 0; s < schedule.stages(); ++s) {
+        if (!schedule.chained[s]) {
+            level_set += cuda_launch_us;
+            continue;
+        }
+        for (auto l = schedule.stage_ptrs[s]; l < schedule.stage_ptrs[s + 1]; ++l) {
+            const auto width = schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l];
+            level_set += cuda_chained_round_us * std::ceil(width / groups_per_block);
+        }
+    }
+    return cuda_sync_free_hop_us * static_cast<double>(schedule.levels()) < level_set;
+}
+
+/// The algorithm that runs: `automatic` resolved for the executor and what the analysis
+/// found; NotSupported for one the executor cannot run. On CUDA: supernodal for wide
+/// supernodes, else the faster of level_set and sync_free by sync_free_is_faster; level_set
+/// on the host.
+template <typename I>
+SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec,
+                        const detail::LevelSchedule<I>& schedule, size_type n, size_type nnz,
                         size_type supernodes)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
@@ -254,7 +286,7 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type l
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
     if (picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
-    if (cuda && levels > cuda_level_set_max_levels) return SptrsvAlgorithm::sync_free;
+    if (cuda && sync_free_is_faster(schedule, nnz > 8 * n)) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
 
@@ -427,7 +459,8 @@ std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>
     state->supernode_count = static_cast<size_type>(first.size()) - 1;
     auto schedule = detail::level_schedule(level, thin_width(*exec));
     record_levels(*state, schedule);
-    state->algorithm = resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
+    state->algorithm =
+        resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count);
     if (state->algorithm == SptrsvAlgorithm::level_set) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
@@ -501,7 +534,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         detail::group_stages(schedule, thin_width(exec));
         record_levels(*state, schedule);
         state->algorithm =
-            resolve(options.algorithm, exec, state->levels, n, state->supernode_count);
+            resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count);
         if (op_transposed) {
             state->transposed_row_ptrs = std::move(t_ptrs);
             state->transposed_col_idxs = std::move(t_cols);

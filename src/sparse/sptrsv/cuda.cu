@@ -20,6 +20,8 @@
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/cub.cuh"
@@ -229,17 +231,7 @@ __global__ void __launch_bounds__(block_size)
 template <typename I>
 __device__ long long first_not_below(const I* keys, long long count, I value)
 {
-    long long lo = 0;
-    while (count > 0) {
-        const long long half = count / 2;
-        if (keys[lo + half] < value) {
-            lo += half + 1;
-            count -= half + 1;
-        } else {
-            count = half;
-        }
-    }
-    return lo;
+    return thrust::lower_bound(thrust::seq, keys, keys + count, value) - keys;
 }
 
 /// Supernode counting: rows per block of supernode_chunk_kernel, and its threads: one per

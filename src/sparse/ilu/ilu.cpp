@@ -211,8 +211,18 @@ HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& bas
             LOOM_OMP_CALL(symbolic_where, omp::ilu_threshold_pattern(e, view, a_f.data(), params,
                                                                      pattern.ptrs, pattern.cols));
         },
-        // The search is host code; on CUDA it runs on the reference backend.
-        [&](const CudaExecutor&) { search(*ReferenceExecutor::create()); }});
+        // The search is host code; for CUDA it runs on the host's OpenMP threads where
+        // there are any (the same pattern as the reference's: the backends differ only in
+        // how they loop over rows), a stopgap until a device search (NOTES.md).
+        [&](const CudaExecutor&) {
+            if (OmpExecutor::available()) {
+                LOOM_OMP_CALL(symbolic_where,
+                              omp::ilu_threshold_pattern(*OmpExecutor::create(), view, a_f.data(),
+                                                         params, pattern.ptrs, pattern.cols));
+            } else {
+                search(*ReferenceExecutor::create());
+            }
+        }});
     return pattern;
 }
 

@@ -21,6 +21,10 @@ struct IluBenchOptions {
     sparse::IluOptions factorization;
     /// eigen (host; IncompleteLUT for ILU kinds, IncompleteCholesky for IC kinds).
     Peer peer = Peer::none;
+    /// Also time cuSPARSE csrilu02 (sparse::IluAlgorithm::vendor; CUDA, ILU(0)), last: its
+    /// failure is reported as "csrilu02: <status>" and the run goes on. A CUDA run then also
+    /// times Loom's OpenMP ILU(0) numeric on the same machine, the fallback comparison.
+    bool csrilu02 = false;
     int samples = 10;
     std::string a_name;
 };

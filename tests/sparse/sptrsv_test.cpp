@@ -644,6 +644,71 @@ TYPED_TEST(Sptrsv, SupernodalRejectsABadPartition)
     }
 }
 
+/// Analyses T on the reference and on cuda (whose analysis runs on the device for these
+/// algorithms) and expects the same levels and supernodes and the same solution.
+void expect_device_analysis_matches(const std::shared_ptr<const loom::Executor>& cuda,
+                                    const matrix::Csr<double, loom::int32>& T_ref,
+                                    const SptrsvOptions& options, const std::string& what)
+{
+    const auto ref = loom::test::reference();
+    const auto n = T_ref.rows();
+    sparse::SptrsvHandle<double, loom::int32> expected(options);
+    auto reference_options = options;
+    reference_options.algorithm = SptrsvAlgorithm::level_set;
+    sparse::SptrsvHandle<double, loom::int32> host(reference_options);
+    sparse::sptrsv_symbolic(host, T_ref);
+    const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+    sparse::SptrsvHandle<double, loom::int32> device(options);
+    sparse::sptrsv_symbolic(device, T);
+    const auto label = what + ", " + describe(options);
+    EXPECT_EQ(device.levels(), host.levels()) << label;
+    EXPECT_EQ(device.max_level_width(), host.max_level_width()) << label;
+    EXPECT_EQ(device.supernodes(), host.supernodes()) << label;
+    const auto b = loom::test::random_dense<double>(ref, {n, 2});
+    matrix::Dense<double> x_ref(ref, {n, 2});
+    sparse::sptrsv_solve(host, T_ref, b, x_ref);
+    matrix::Dense<double> x(cuda, {n, 2});
+    sparse::sptrsv_solve(device, T, matrix::Dense<double>(cuda, b), x);
+    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), x_ref.to_host(), 1e-12);
+}
+
+TEST(SptrsvCuda, DeviceAnalysisMatchesTheHostOne)
+{
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        // Unsorted rows with duplicates; empty rows (no diagonal, unit); a dense row; a
+        // bidiagonal chain of many thin levels across several supernode-counting chunks.
+        const std::vector<std::pair<std::string, TriangularSpec>> specs{
+            {"unsorted with duplicates",
+             {.n = 3000, .per_row = 3, .uplo = uplo, .sorted = false, .duplicates = true}},
+            {"empty rows", {.n = 500, .per_row = 0.5, .uplo = uplo, .diagonal = false}},
+            {"dense row", {.n = 700, .per_row = 2, .uplo = uplo, .dense_row = true}},
+            {"chain", {.n = 40000, .per_row = 1.2, .uplo = uplo}}};
+        for (const auto& [what, spec] : specs) {
+            const auto T_ref = random_triangular<double, loom::int32>(ref, spec);
+            for (const auto op : {Op::none, Op::transpose}) {
+                for (const auto algorithm : {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set,
+                                             SptrsvAlgorithm::sync_free}) {
+                    const auto diag = spec.diagonal ? Diag::non_unit : Diag::unit;
+                    expect_device_analysis_matches(cuda, T_ref, {algorithm, uplo, diag, op}, what);
+                }
+            }
+        }
+        // Supernodes of every width up to past the 64-row cap: counted on the device, and
+        // automatic then picks supernodal (whose schedule the host builds).
+        const auto S = supernodal_triangular<double, loom::int32>(
+            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
+        for (const auto op : {Op::none, Op::transpose}) {
+            expect_device_analysis_matches(cuda, S, {SptrsvAlgorithm::sync_free, uplo, Diag::non_unit, op},
+                                           "supernodes");
+            sparse::SptrsvHandle<double, loom::int32> automatic({.uplo = uplo, .op = op});
+            sparse::sptrsv_symbolic(automatic, matrix::Csr<double, loom::int32>(cuda, S));
+            EXPECT_EQ(automatic.algorithm(), SptrsvAlgorithm::supernodal);
+        }
+    }
+}
+
 TEST(SptrsvCuda, VendorMatchesTheReference)
 {
     LOOM_CUDA_OR_SKIP(cuda);

@@ -18,7 +18,7 @@ struct IluBenchCli {
     int level = 1;
     int sweeps = 5;
     double fill_limit = 2.0;
-    std::string peer = "none";
+    std::string peer = "csrilu02";
     BenchRun run{10};
 };
 
@@ -27,7 +27,8 @@ int run(const IluBenchCli& cli)
 {
     bench::IluBenchOptions options;
     options.exec = cli.run.executor();
-    options.peer = bench::parse_peer(cli.peer);
+    options.csrilu02 = cli.peer == "csrilu02";
+    options.peer = options.csrilu02 ? bench::Peer::none : bench::parse_peer(cli.peer);
     options.samples = cli.run.reps;
     options.factorization = {.kind = sparse::parse_ilu_kind(cli.kind),
                              .level = cli.level,
@@ -59,8 +60,10 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     cli->run.add_to(sub);
     sub.add_option("--peer", cli->peer,
-                   "Library timed alongside: eigen (IncompleteLUT / IncompleteCholesky, host)")
-        ->check(CLI::IsMember({"none", "eigen"}))
+                   "Library timed alongside: eigen (IncompleteLUT / IncompleteCholesky, host) "
+                   "or csrilu02 (cuSPARSE ILU(0), CUDA: run last, a failure printed as "
+                   "\"csrilu02: <status>\"; a CUDA run then also times Loom's OpenMP numeric)")
+        ->check(CLI::IsMember({"none", "eigen", "csrilu02"}))
         ->capture_default_str();
     sub.footer(fmt::format(
         "Loom's factors are first checked against the reference backend; a wrong result\n"

@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "loom/base/error.hpp"
 #include "loom/sparse/cholmod.hpp"
+#include "loom/sparse/ilu.hpp"
 #include "loom/sparse/triangle.hpp"
 
 namespace loom::cli {
@@ -23,6 +24,7 @@ struct SptrsvBenchCli {
     std::string op = "n";
     bool cholesky = false;
     bool detect_supernodes = false;
+    bool ilu0 = false;
     BenchRun run{20};
 };
 
@@ -43,7 +45,20 @@ int run_sptrsv(const SptrsvBenchCli& cli)
             throw BadInput("loom bench sptrsv", "--cholesky solves with L (--op t: L^T)");
         options.matrix_name = fmt::format("CHOLMOD's L of {}", source.name());
     }
+    if (cli.ilu0) {
+        if (cli.cholesky) throw BadInput("loom bench sptrsv", "--ilu0 and --cholesky exclude each other");
+        options.matrix_name = fmt::format("ILU(0)'s {} of {}", cli.upper ? "U" : "L", source.name());
+    }
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        if (cli.ilu0) {
+            const auto A = source.build<V>();
+            matrix::Csr<V, index_type> L, U;
+            sparse::IluHandle<V, index_type> handle;
+            sparse::ilu_symbolic(handle, A, L, U);
+            sparse::ilu_numeric(handle, A, L, U);
+            write_json(cli.run.json, bench::bench_sptrsv(cli.upper ? U : L, options));
+            return exit_ok;
+        }
         if (!cli.cholesky) {
             const auto T = sparse::triangle(source.build<V>(), options.solve.uplo);
             write_json(cli.run.json, bench::bench_sptrsv(T, options));
@@ -69,6 +84,9 @@ Runner setup(CLI::App& sub)
     sub.add_flag("--cholesky", cli->cholesky,
                  "Solve with the Cholesky factor L of the (SPD) matrix by CHOLMOD's supernodal "
                  "factorization (builds with CHOLMOD only), supernodal with CHOLMOD's supernodes");
+    sub.add_flag("--ilu0", cli->ilu0,
+                 "Solve with the matrix's ILU(0) factor L (U with --upper) instead of its "
+                 "triangle (the factors an ILU(0) preconditioner solves with)");
     sub.add_flag("--detect-supernodes", cli->detect_supernodes,
                  "With --cholesky: supernodal finds its supernodes itself");
     sub.footer(fmt::format(

@@ -82,6 +82,24 @@ constexpr NameTable<DiagonalShift> names_of(DiagonalShift)
     return {"diagonal shift", diagonal_shift_names};
 }
 
+/// Who computes a numeric phase.
+enum class IluAlgorithm {
+    /// Loom's kernels: every kind, executor and type.
+    native,
+    /// cuSPARSE's csrilu02 (ILU(0) on CUDA with 32-bit indices), kept as a peer to compare
+    /// with: its analysis runs in ilu_symbolic, its factorization in ilu_numeric.
+    vendor
+};
+
+inline constexpr Name<IluAlgorithm> ilu_algorithm_names[] = {
+    {IluAlgorithm::native, "native", "Loom's kernels"},
+    {IluAlgorithm::vendor, "vendor", "cuSPARSE csrilu02 (ILU(0), CUDA)", {"csrilu02"}},
+};
+constexpr NameTable<IluAlgorithm> names_of(IluAlgorithm)
+{
+    return {"ILU algorithm", ilu_algorithm_names};
+}
+
 struct IluOptions {
     IluKind kind = IluKind::ilu0;
     /// iluk / ick: the level of fill k (0 is ILU(0)).
@@ -101,6 +119,8 @@ struct IluOptions {
     /// How numeric calls make sure that A, L and U still have the analysed patterns
     /// (loom/base/analysis.hpp).
     PatternCheck pattern_check = PatternCheck::cached;
+    /// vendor: NotSupported by ilu_symbolic for another kind, executor or index type.
+    IluAlgorithm algorithm = IluAlgorithm::native;
 };
 
 namespace detail {

@@ -211,8 +211,18 @@ HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& bas
             LOOM_OMP_CALL(symbolic_where, omp::ilu_threshold_pattern(e, view, a_f.data(), params,
                                                                      pattern.ptrs, pattern.cols));
         },
-        // The search is host code; on CUDA it runs on the reference backend.
-        [&](const CudaExecutor&) { search(*ReferenceExecutor::create()); }});
+        // The search is host code; for CUDA it runs on the host's OpenMP threads where
+        // there are any (the same pattern as the reference's: the backends differ only in
+        // how they loop over rows), a stopgap until a device search (NOTES.md).
+        [&](const CudaExecutor&) {
+            if (OmpExecutor::available()) {
+                LOOM_OMP_CALL(symbolic_where,
+                              omp::ilu_threshold_pattern(*OmpExecutor::create(), view, a_f.data(),
+                                                         params, pattern.ptrs, pattern.cols));
+            } else {
+                search(*ReferenceExecutor::create());
+            }
+        }});
     return pattern;
 }
 
@@ -296,6 +306,20 @@ void check_options(const IluOptions& options)
     if (!(options.initial_shift > 0)) fail("IluOptions::initial_shift must be > 0");
 }
 
+/// NotSupported unless cuSPARSE's csrilu02 can run this factorization.
+template <typename I>
+void check_vendor(const Executor& exec, const IluOptions& options)
+{
+    const auto fail = [](const std::string& what) {
+        throw NotSupported(symbolic_where, "IluAlgorithm::vendor (cuSPARSE csrilu02) " + what);
+    };
+    if (exec.kind() != ExecKind::cuda) fail("runs on CUDA executors only; A lives on " + exec.name());
+    if (options.kind != IluKind::ilu0) {
+        fail(std::string("computes ILU(0) only, not ") + to_string(options.kind));
+    }
+    if (sizeof(I) != sizeof(int32)) fail("takes 32-bit indices only");
+}
+
 bool may_shift(const IluOptions& options)
 {
     return options.diagonal_shift == DiagonalShift::on ||
@@ -331,15 +355,18 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
     LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, A.values().const_data(),
                     state.gather_ptrs.const_data(), state.sources.const_data(), scale,
                     static_cast<V>(shift), a_f.data());
-    switch (options.kind) {
-    case IluKind::ilu0:
-    case IluKind::iluk:
-    case IluKind::ic0:
-    case IluKind::ick:
+    size_type vendor_zero_pivot = f.n;
+    const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
+                                options.kind == IluKind::ic0 || options.kind == IluKind::ick;
+    if (options.algorithm == IluAlgorithm::vendor) {
+        values = Array<V>(state.exec, a_f);
+        LOOM_CUDA_CALL(numeric_where, vendor_zero_pivot = cuda::ilu_vendor_factorize(
+                                          dynamic_cast<const CudaExecutor&>(exec), state.vendor,
+                                          f, values.data()));
+    } else if (by_elimination) {
         LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
                         a_f.const_data(), values.data());
-        break;
-    default: {
+    } else {
         LOOM_RUN_KERNEL(numeric_where, exec, ilu_initial_guess, f, a_f.const_data(),
                         values.data());
         Array<V> next(state.exec, nnz);
@@ -349,9 +376,9 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
             std::swap(values, next);
         }
     }
-    }
-    return LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f, a_f.const_data(),
-                           values.const_data(), is_cholesky(options.kind));
+    return std::min(vendor_zero_pivot,
+                    LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f, a_f.const_data(),
+                                    values.const_data(), is_cholesky(options.kind)));
 }
 
 }  // namespace
@@ -405,6 +432,7 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     }
     const auto& options = handle.options();
     check_options(options);
+    if (options.algorithm == IluAlgorithm::vendor) check_vendor<I>(*exec, options);
     const bool cholesky = is_cholesky(options.kind);
     const auto n = A.rows();
     const auto a_ptrs = A.row_ptrs().to_host();
@@ -438,6 +466,11 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
     }
     state->schedule = std::move(schedule);
+    if (options.algorithm == IluAlgorithm::vendor) {
+        LOOM_CUDA_CALL(symbolic_where,
+                       state->vendor = cuda::ilu_vendor_analysis<V>(
+                           dynamic_cast<const CudaExecutor&>(*exec), state->pattern()));
+    }
 
     auto new_l = zero_matrix<V>(exec, n, l_pattern);
     auto new_u = cholesky ? matrix::Csr<V, I>{} : zero_matrix<V>(exec, n, u_pattern);

@@ -2,6 +2,7 @@
 // (on the host), checks and dispatches; the work on one row is written once in rows.hpp.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "loom/base/executor.hpp"
@@ -102,4 +103,15 @@ LOOM_DECLARE_ISAI(OmpExecutor);
 }  // namespace loom::sparse::omp
 namespace loom::sparse::cuda {
 LOOM_DECLARE_ILU_KERNELS(CudaExecutor);
-}
+
+/// cuSPARSE csrilu02 (cusparse.cu; IluAlgorithm::vendor, ILU(0), 32-bit indices checked by
+/// the caller): its buffer and analysis of F's pattern.
+template <typename V, typename I>
+std::shared_ptr<void> ilu_vendor_analysis(const CudaExecutor& exec,
+                                          const detail::FactorPattern<I>& f);
+/// values (A on F's pattern) replaced in place by csrilu02's ILU(0); returns the row of the
+/// first zero pivot cuSPARSE reports, or n.
+template <typename V, typename I>
+size_type ilu_vendor_factorize(const CudaExecutor& exec, const std::shared_ptr<void>& vendor,
+                               const detail::FactorPattern<I>& f, V* values);
+}  // namespace loom::sparse::cuda

@@ -34,6 +34,8 @@ struct IluState {
     size_type u_nnz = 0;
     /// The shift the last numeric phase used.
     double shift = 0.0;
+    /// IluAlgorithm::vendor: cuSPARSE's csrilu02 analysis and buffers (cusparse.cu).
+    std::shared_ptr<void> vendor;
 
     FactorPattern<I> pattern() const
     {

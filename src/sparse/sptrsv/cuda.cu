@@ -17,11 +17,18 @@
 // (ld.cg: L1 is not coherent between SMs), writes x_r, fences and sets its own flag. Flags
 // hold the number of the solve (an epoch) that set them, so no solve clears them.
 #include <cstdint>
+#include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
 
 #include "base/cuda/arithmetic.cuh"
+#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/supernodal.hpp"
 
@@ -39,6 +46,7 @@ using loom::cuda::stream_of;
 namespace sptrsv_kernels {
 
 constexpr const char* where = "loom::sparse::sptrsv_solve";
+constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
 constexpr int warp_size = 32;
@@ -148,24 +156,30 @@ __global__ void __launch_bounds__(chain_block_size)
     }
 }
 
+/// The ticket of this thread's group of G: the block takes the next block_size / G tickets
+/// at once (one atomic per block, not per group: millions of atomics on one address would
+/// serialise in L2), so a ticket is only handed out once every lower one is held by a
+/// running block. Rows taken in ticket order (dependency order) can wait on each other
+/// without deadlock, whatever order blocks are scheduled in.
+template <int G>
+__device__ __forceinline__ unsigned long long group_ticket(unsigned int* counter)
+{
+    __shared__ unsigned int first_ticket;
+    if (threadIdx.x == 0) first_ticket = atomicAdd(counter, block_size / G);
+    __syncthreads();
+    return first_ticket + threadIdx.x / G;
+}
+
 /// Sync-free: rows in dependency order from a ticket; flags[n] is the ticket counter.
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     sync_free_kernel(detail::TriangularRows<D, I> rows, std::uint32_t* flags, std::uint32_t epoch,
                      Block<const D> b, Block<D> x)
 {
-    constexpr unsigned groups = block_size / G;
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
     const auto n = static_cast<I>(rows.n);
-    // One ticket per block, not per group: millions of atomics on one address would
-    // serialise in L2.
-    __shared__ unsigned int first_ticket;
-    if (threadIdx.x == 0) {
-        first_ticket = atomicAdd(reinterpret_cast<unsigned int*>(flags + n), groups);
-    }
-    __syncthreads();
-    const unsigned long long ticket = first_ticket + threadIdx.x / G;
+    const auto ticket = group_ticket<G>(reinterpret_cast<unsigned int*>(flags + n));
     if (ticket >= static_cast<unsigned long long>(n)) return;
     const I r = rows.lower ? static_cast<I>(ticket) : n - 1 - static_cast<I>(ticket);
     for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
@@ -181,6 +195,80 @@ __global__ void __launch_bounds__(block_size)
         __threadfence();
         static_cast<volatile std::uint32_t*>(flags)[r] = epoch;
     }
+}
+
+/// The analysis' levels, sync-free: rows in dependency order from a ticket (counter); a group
+/// waits until every row its entries name has its level, then sets level_plus_one[r] to one
+/// more than the highest of them (level + 1: 0 means "not yet", so the level is its own
+/// ready flag and needs no fence).
+template <int G, typename I>
+__global__ void __launch_bounds__(block_size)
+    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, unsigned int* counter,
+                  I* level_plus_one)
+{
+    const unsigned mask = group_mask<G>();
+    const int lane = threadIdx.x % G;
+    const auto ticket = group_ticket<G>(counter);
+    if (ticket >= static_cast<unsigned long long>(n)) return;
+    const I r = lower ? static_cast<I>(ticket) : n - 1 - static_cast<I>(ticket);
+    I level = 1;
+    for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
+        const I c = cols[k];
+        if (c == r) continue;
+        I dependency;
+        while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
+        if (dependency + 1 > level) level = dependency + 1;
+    }
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+        const I other = __shfl_xor_sync(mask, level, offset);
+        if (other > level) level = other;
+    }
+    if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
+}
+
+/// The first of keys[0 .. count - 1] (sorted) not below value, or count.
+template <typename I>
+__device__ long long first_not_below(const I* keys, long long count, I value)
+{
+    return thrust::lower_bound(thrust::seq, keys, keys + count, value) - keys;
+}
+
+/// Supernode counting: rows per block of supernode_chunk_kernel, and its threads: one per
+/// state, the width (1 .. 64) of the supernode open before the chunk's first row.
+constexpr long long supernode_chunk = 16384;
+constexpr int supernode_states = 64;
+constexpr int supernode_tile = 1024;
+
+/// Walks rows [chunk * supernode_chunk, ...) from every incoming state at once: a row r
+/// joins the open supernode of width w when w <= joins[r] (it holds the w columns above it,
+/// and w is below the widest supernode), else opens one of width 1. Writes where each state
+/// ends and how many supernodes it opened.
+__global__ void __launch_bounds__(supernode_states)
+    supernode_chunk_kernel(long long n, const std::uint8_t* joins, std::uint8_t* out_width,
+                           std::uint32_t* out_opened)
+{
+    __shared__ std::uint8_t tile[supernode_tile];
+    const long long begin = blockIdx.x * supernode_chunk;
+    const long long end = begin + supernode_chunk < n ? begin + supernode_chunk : n;
+    unsigned width = threadIdx.x + 1;
+    std::uint32_t opened = 0;
+    for (long long first = begin; first < end; first += supernode_tile) {
+        const int count = static_cast<int>(end - first < supernode_tile ? end - first : supernode_tile);
+        for (int i = threadIdx.x; i < count; i += supernode_states) tile[i] = joins[first + i];
+        __syncthreads();
+        for (int i = 0; i < count; ++i) {
+            if (width <= tile[i]) {
+                ++width;
+            } else {
+                width = 1;
+                ++opened;
+            }
+        }
+        __syncthreads();
+    }
+    out_width[blockIdx.x * supernode_states + threadIdx.x] = static_cast<std::uint8_t>(width);
+    out_opened[blockIdx.x * supernode_states + threadIdx.x] = opened;
 }
 
 template <typename V, typename I>
@@ -257,7 +345,201 @@ void sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
     check_launch(where);
 }
 
+/// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
+/// radix sort takes its values from memory, not an iterator).
+template <typename I>
+Array<I> positions(const CudaExecutor& exec, size_type count)
+{
+    Array<I> result(exec.shared_from_this(), count);
+    I* data = result.data();
+    loom::cuda::parallel_for(
+        exec, count, [=] __device__(long long k) { data[k] = static_cast<I>(k); }, analysis_where);
+    return result;
+}
+
 }  // namespace sptrsv_kernels
+
+template <typename I>
+size_type sptrsv_first_outside_triangle(const CudaExecutor& exec, size_type n, const I* ptrs,
+                                        const I* cols, bool lower)
+{
+    Array<std::uint64_t> first(exec.shared_from_this(), 1);
+    first.fill(static_cast<std::uint64_t>(n));
+    auto* result = reinterpret_cast<unsigned long long*>(first.data());
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long r) {
+            for (I k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                const long long c = cols[k];
+                if (lower ? c > r : c < r) {
+                    atomicMin(result, static_cast<unsigned long long>(r));
+                    return;
+                }
+            }
+        },
+        sptrsv_kernels::analysis_where);
+    return static_cast<size_type>(loom::detail::load_element(first, 0));
+}
+
+template <typename V>
+size_type sptrsv_first_zero(const CudaExecutor& exec, const V* values, size_type n,
+                            size_type stride)
+{
+    Array<std::uint64_t> first(exec.shared_from_this(), 1);
+    first.fill(static_cast<std::uint64_t>(n));
+    auto* result = reinterpret_cast<unsigned long long*>(first.data());
+    const auto* d = as_device(values);
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long i) {
+            if (d[i * stride] == device_type_t<V>{}) {
+                atomicMin(result, static_cast<unsigned long long>(i));
+            }
+        },
+        sptrsv_kernels::analysis_where);
+    return static_cast<size_type>(loom::detail::load_element(first, 0));
+}
+
+template <typename I>
+void sptrsv_transpose_pattern(const CudaExecutor& exec, size_type n, size_type nnz, const I* ptrs,
+                              const I* cols, Array<I>& t_ptrs, Array<I>& t_cols,
+                              Array<I>& t_index)
+{
+    using sptrsv_kernels::analysis_where;
+    const auto shared = exec.shared_from_this();
+    Array<I> row_of(shared, nnz);
+    Array<I> sorted_cols(shared, nnz);
+    t_ptrs = Array<I>(shared, n + 1);
+    t_cols = Array<I>(shared, nnz);
+    t_index = Array<I>(shared, nnz);
+    I* rows = row_of.data();
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long r) {
+            for (I k = ptrs[r]; k < ptrs[r + 1]; ++k) rows[k] = static_cast<I>(r);
+        },
+        analysis_where);
+    // Stable: the entries of one column keep their order in T, as the host's counting sort.
+    if (nnz > 0) {
+        const auto in_t = sptrsv_kernels::positions<I>(exec, nnz);
+        loom::cuda::run_cub(exec, analysis_where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(
+                temp, bytes, cols, sorted_cols.data(), in_t.const_data(), t_index.data(),
+                static_cast<long long>(nnz), 0, static_cast<int>(8 * sizeof(I)),
+                stream_of(exec));
+        });
+    }
+    const I* index = t_index.const_data();
+    I* out_cols = t_cols.data();
+    loom::cuda::parallel_for(
+        exec, nnz, [=] __device__(long long s) { out_cols[s] = rows[index[s]]; }, analysis_where);
+    const I* keys = sorted_cols.const_data();
+    I* out_ptrs = t_ptrs.data();
+    const auto entries = static_cast<long long>(nnz);
+    loom::cuda::parallel_for(
+        exec, n + 1,
+        [=] __device__(long long j) {
+            out_ptrs[j] =
+                static_cast<I>(sptrsv_kernels::first_not_below(keys, entries, static_cast<I>(j)));
+        },
+        analysis_where);
+}
+
+template <typename I>
+void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz, const I* ptrs,
+                           const I* cols, bool lower, detail::LevelSchedule<I>& schedule)
+{
+    using sptrsv_kernels::analysis_where;
+    using sptrsv_kernels::block_size;
+    const auto shared = exec.shared_from_this();
+    Array<I> level_plus_one(shared, n);
+    level_plus_one.fill(0);
+    Array<std::uint32_t> counter(shared, 1);
+    counter.fill(0);
+    const auto stream = stream_of(exec);
+    auto* ticket = reinterpret_cast<unsigned int*>(counter.data());
+    // Lanes per row as the solves choose them (long_rows).
+    if (n > 0 && nnz > 8 * n) {
+        sptrsv_kernels::levels_kernel<32>
+            <<<static_cast<unsigned>(ceildiv(n * 32, block_size)), block_size, 0, stream>>>(
+                static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
+    } else if (n > 0) {
+        sptrsv_kernels::levels_kernel<4>
+            <<<static_cast<unsigned>(ceildiv(n * 4, block_size)), block_size, 0, stream>>>(
+                static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
+    }
+    check_launch(analysis_where);
+    // A stable sort by level keeps the rows of a level ascending, as the host's counting sort.
+    Array<I> sorted(shared, n);
+    schedule.order = Array<I>(shared, n);
+    if (n > 0) {
+        const auto rows = sptrsv_kernels::positions<I>(exec, n);
+        loom::cuda::run_cub(exec, analysis_where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(
+                temp, bytes, level_plus_one.const_data(), sorted.data(), rows.const_data(),
+                schedule.order.data(),
+                static_cast<long long>(n), 0, static_cast<int>(8 * sizeof(I)), stream);
+        });
+    }
+    const auto levels = n == 0 ? I{0} : loom::detail::load_element(sorted, n - 1);
+    schedule.level_ptrs = Array<I>(shared, static_cast<size_type>(levels) + 1);
+    const I* keys = sorted.const_data();
+    I* level_ptrs = schedule.level_ptrs.data();
+    const auto count = static_cast<long long>(n);
+    // Level l's rows start at the first key (level + 1) of l + 1 or beyond.
+    loom::cuda::parallel_for(
+        exec, static_cast<long long>(levels) + 1,
+        [=] __device__(long long l) {
+            level_ptrs[l] =
+                static_cast<I>(sptrsv_kernels::first_not_below(keys, count, static_cast<I>(l + 1)));
+        },
+        analysis_where);
+    schedule.host_level_ptrs = schedule.level_ptrs.to_host();
+    schedule.host_order.clear();
+}
+
+template <typename I>
+size_type sptrsv_count_supernodes(const CudaExecutor& exec, size_type n, const I* ptrs,
+                                  const I* cols, size_type max_width)
+{
+    using namespace sptrsv_kernels;
+    if (n == 0) return 0;
+    const auto shared = exec.shared_from_this();
+    // joins[r]: how many rows above r its supernode may already hold for r to join it: the
+    // columns r - 1, r - 2, ... that row r holds without a gap, below max_width (row 0: none).
+    Array<std::uint8_t> joins(shared, n);
+    std::uint8_t* join = joins.data();
+    const auto cap = static_cast<int>(std::min<size_type>(max_width, supernode_states) - 1);
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long r) {
+            unsigned long long held = 0;
+            for (I k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                const long long distance = r - static_cast<long long>(cols[k]);
+                if (distance >= 1 && distance <= supernode_states) held |= 1ull << (distance - 1);
+            }
+            const int run = ~held == 0 ? supernode_states : __ffsll(static_cast<long long>(~held)) - 1;
+            join[r] = static_cast<std::uint8_t>(r == 0 ? 0 : (run < cap ? run : cap));
+        },
+        analysis_where);
+    const auto chunks = ceildiv(static_cast<long long>(n), supernode_chunk);
+    Array<std::uint8_t> width(shared, chunks * supernode_states);
+    Array<std::uint32_t> opened(shared, chunks * supernode_states);
+    supernode_chunk_kernel<<<static_cast<unsigned>(chunks), supernode_states, 0,
+                             stream_of(exec)>>>(static_cast<long long>(n), joins.const_data(),
+                                                width.data(), opened.data());
+    check_launch(analysis_where);
+    // The chunks chained on the host: a few kilobytes, one step per 16384 rows.
+    const auto host_width = width.to_host();
+    const auto host_opened = opened.to_host();
+    size_type count = 0;
+    unsigned state = 1;  // row 0 opens a supernode whatever the state
+    for (long long c = 0; c < chunks; ++c) {
+        count += host_opened[c * supernode_states + state - 1];
+        state = host_width[c * supernode_states + state - 1];
+    }
+    return count;
+}
 
 template <typename V, typename I>
 void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
@@ -291,5 +573,20 @@ LOOM_DEFINE_SPTRSV_SUPERNODAL(CudaExecutor)
                                    const matrix::Dense<V>&, matrix::Dense<V>&,               \
                                    Array<std::uint32_t>&, std::uint32_t);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
+
+#define LOOM_INSTANTIATE_ANALYSIS(I)                                                             \
+    template size_type sptrsv_first_outside_triangle(const CudaExecutor&, size_type, const I*,   \
+                                                     const I*, bool);                            \
+    template void sptrsv_transpose_pattern(const CudaExecutor&, size_type, size_type, const I*,  \
+                                           const I*, Array<I>&, Array<I>&, Array<I>&);           \
+    template void sptrsv_level_schedule(const CudaExecutor&, size_type, size_type, const I*,     \
+                                        const I*, bool, detail::LevelSchedule<I>&);              \
+    template size_type sptrsv_count_supernodes(const CudaExecutor&, size_type, const I*,         \
+                                               const I*, size_type);
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_ANALYSIS)
+
+#define LOOM_INSTANTIATE_FIRST_ZERO(V) \
+    template size_type sptrsv_first_zero(const CudaExecutor&, const V*, size_type, size_type);
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_FIRST_ZERO)
 
 }  // namespace loom::sparse::cuda

@@ -147,6 +147,32 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
                       std::uint32_t epoch);
 
+/// The analysis on the device (sptrsv.cpp: device_analysis), each step the same answer as
+/// its host counterpart in sptrsv.cpp, without reading T's pattern back.
+/// The first row of the pattern holding an entry outside its triangle, or n.
+template <typename I>
+size_type sptrsv_first_outside_triangle(const CudaExecutor& exec, size_type n, const I* ptrs,
+                                        const I* cols, bool lower);
+/// The first i with values[i * stride] == 0, or n.
+template <typename V>
+size_type sptrsv_first_zero(const CudaExecutor& exec, const V* values, size_type n,
+                            size_type stride);
+/// T^T's pattern, rows sorted, and where T stores each of its entries (transpose_pattern).
+template <typename I>
+void sptrsv_transpose_pattern(const CudaExecutor& exec, size_type n, size_type nnz, const I* ptrs,
+                              const I* cols, Array<I>& t_ptrs, Array<I>& t_cols,
+                              Array<I>& t_index);
+/// Every row's level in op(T) (its rows: ptrs, cols) by one sync-free pass, and the rows
+/// sorted by level, ascending within one (row_levels + level_schedule): sets order,
+/// level_ptrs and host_level_ptrs; the stages are left to group_stages.
+template <typename I>
+void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz, const I* ptrs,
+                           const I* cols, bool lower, detail::LevelSchedule<I>& schedule);
+/// How many supernodes supernode_starts finds in a lower pattern (ptrs, cols).
+template <typename I>
+size_type sptrsv_count_supernodes(const CudaExecutor& exec, size_type n, const I* ptrs,
+                                  const I* cols, size_type max_width);
+
 /// cuSPARSE SpSV (cusparse.cu) on T itself (op passed to cuSPARSE): its analysis, kept in
 /// the returned object; 32-bit indices, sorted rows (checked by the caller).
 template <typename V, typename I>

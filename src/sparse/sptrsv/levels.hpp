@@ -28,6 +28,27 @@ std::vector<I> row_levels(size_type n, const std::vector<I>& ptrs, const std::ve
     return level;
 }
 
+/// The stages of a schedule whose host_level_ptrs are set: a run of consecutive levels
+/// narrower than `thin_width` forms one chained stage, every other level a stage of its own.
+template <typename I>
+void group_stages(LevelSchedule<I>& schedule, size_type thin_width)
+{
+    const auto& ptrs = schedule.host_level_ptrs;
+    schedule.stage_ptrs.clear();
+    schedule.chained.clear();
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        const bool thin = static_cast<size_type>(ptrs[l + 1] - ptrs[l]) < thin_width;
+        if (thin && !schedule.chained.empty() && schedule.chained.back()) {
+            ++schedule.stage_ptrs.back();
+            continue;
+        }
+        if (schedule.stage_ptrs.empty()) schedule.stage_ptrs.push_back(0);
+        schedule.stage_ptrs.push_back(l + 1);
+        schedule.chained.push_back(thin);
+    }
+    if (schedule.stage_ptrs.empty()) schedule.stage_ptrs.push_back(0);
+}
+
 /// Rows sorted by level (counting sort, rows ascending within a level), and the stages: a
 /// run of consecutive levels narrower than `thin_width` forms one chained stage.
 template <typename I>
@@ -44,18 +65,8 @@ LevelSchedule<I> level_schedule(const std::vector<I>& level, size_type thin_widt
     for (size_type r = 0; r < static_cast<size_type>(level.size()); ++r) {
         order[next[level[r]]++] = static_cast<I>(r);
     }
-    for (I l = 0; l < levels; ++l) {
-        const bool thin = ptrs[l + 1] - ptrs[l] < thin_width;
-        if (thin && !schedule.chained.empty() && schedule.chained.back()) {
-            ++schedule.stage_ptrs.back();
-            continue;
-        }
-        if (schedule.stage_ptrs.empty()) schedule.stage_ptrs.push_back(0);
-        schedule.stage_ptrs.push_back(l + 1);
-        schedule.chained.push_back(thin);
-    }
-    if (schedule.stage_ptrs.empty()) schedule.stage_ptrs.push_back(0);
     schedule.host_order = std::move(order);
+    group_stages(schedule, thin_width);
     return schedule;
 }
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -29,10 +31,16 @@ constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
 constexpr size_type omp_thin_rows_per_thread = 32;
-/// CUDA: with more levels than this, a level-set solve pays more in launches (a few
-/// microseconds each for fat levels, one SM for chained ones) than sync-free pays in
-/// spinning, and sync-free is the automatic choice.
-constexpr size_type cuda_level_set_max_levels = 64;
+/// CUDA: the per-solve costs automatic weighs between level_set and sync_free (microseconds,
+/// H200). A fat level of a level-set solve is a launch that must drain before the next one
+/// starts (the 160^3 Poisson ILU(0) L: 1414 us for 478 fat levels, ~3 us each); a chained
+/// stage runs one block, so each of its levels costs a round per block's worth of rows
+/// (ceil(width / groups per block)) of a dependent load, ~0.5 us; sync-free pays one hop
+/// per level on its critical path: the flag fence, the poll through L2, the x load, ~2 us.
+/// The bandwidth both spend on the entries is the same and left out.
+constexpr double cuda_launch_us = 3.0;
+constexpr double cuda_chained_round_us = 0.5;
+constexpr double cuda_sync_free_hop_us = 2.0;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -67,15 +75,24 @@ void check_triangle(const std::vector<I>& ptrs, const std::vector<I>& cols, blas
     }
 }
 
-/// NumericalError naming the first row whose diagonal (duplicates summed) is zero or missing.
+/// NumericalError naming the first row whose diagonal (duplicates summed) is zero or missing;
+/// found on T's executor (CUDA: only the row comes back).
 template <typename V, typename I>
 void check_diagonal(const char* where, const matrix::Csr<V, I>& T, const SptrsvOptions& options)
 {
     if (options.diag == blas::Diag::unit || T.rows() == 0) return;
-    const auto diagonal = extract_diagonal(T).to_host();
-    const auto zero = std::find(diagonal.begin(), diagonal.end(), V{0});
-    if (zero != diagonal.end()) {
-        throw NumericalError(where, "row " + std::to_string(zero - diagonal.begin()) +
+    const auto diagonal = extract_diagonal(T);
+    size_type zero = 0;
+    if (T.executor()->kind() == ExecKind::cuda) {
+        LOOM_CUDA_CALL(where, zero = cuda::sptrsv_first_zero(
+                                  dynamic_cast<const CudaExecutor&>(*T.executor()),
+                                  diagonal.data(), T.rows(), diagonal.stride()));
+    } else {
+        const auto host = diagonal.to_host();
+        zero = std::find(host.begin(), host.end(), V{0}) - host.begin();
+    }
+    if (zero < T.rows()) {
+        throw NumericalError(where, "row " + std::to_string(zero) +
                                         " has a zero or missing diagonal entry (a singular "
                                         "triangular matrix; use a unit diagonal if it is implied)");
     }
@@ -224,9 +241,41 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
     return supernodes;
 }
 
-/// The algorithm that runs: `automatic` resolved for the executor and the levels found;
-/// NotSupported for one the executor cannot run.
-SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type levels, size_type n,
+/// Whether automatic picks supernodal: on CUDA, for supernodes of op(T) that average at
+/// least cuda_supernodal_min_mean_width rows.
+bool picks_supernodal(const Executor& exec, size_type n, size_type supernodes)
+{
+    return exec.kind() == ExecKind::cuda && n >= cuda_supernodal_min_mean_width * supernodes;
+}
+
+/// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
+/// level-set schedule (constants above). long_rows: a warp per row (cuda.cu), so fewer rows
+/// per chained block.
+template <typename I>
+bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    const double groups_per_block = long_rows ? 32 : 256;  // cuda.cu: 1024 threads / G
+    double level_set = 0;
+    for (size_type s = 0; s < schedule.stages(); ++s) {
+        if (!schedule.chained[s]) {
+            level_set += cuda_launch_us;
+            continue;
+        }
+        for (auto l = schedule.stage_ptrs[s]; l < schedule.stage_ptrs[s + 1]; ++l) {
+            const auto width = schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l];
+            level_set += cuda_chained_round_us * std::ceil(width / groups_per_block);
+        }
+    }
+    return cuda_sync_free_hop_us * static_cast<double>(schedule.levels()) < level_set;
+}
+
+/// The algorithm that runs: `automatic` resolved for the executor and what the analysis
+/// found; NotSupported for one the executor cannot run. On CUDA: supernodal for wide
+/// supernodes, else the faster of level_set and sync_free by sync_free_is_faster; level_set
+/// on the host.
+template <typename I>
+SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec,
+                        const detail::LevelSchedule<I>& schedule, size_type n, size_type nnz,
                         size_type supernodes)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
@@ -236,10 +285,8 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec, size_type l
                                                exec.name() + " (use level_set)");
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
-    if (cuda && n >= cuda_supernodal_min_mean_width * supernodes) {
-        return SptrsvAlgorithm::supernodal;
-    }
-    if (cuda && levels > cuda_level_set_max_levels) return SptrsvAlgorithm::sync_free;
+    if (picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
+    if (cuda && sync_free_is_faster(schedule, nnz > 8 * n)) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
 
@@ -367,6 +414,141 @@ void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvSt
     }
 }
 
+/// What the handle reports of the levels found.
+template <typename V, typename I>
+void record_levels(detail::SptrsvState<V, I>& state, const detail::LevelSchedule<I>& schedule)
+{
+    state.levels = schedule.levels();
+    for (size_type l = 0; l < state.levels; ++l) {
+        state.max_level_width = std::max<size_type>(
+            state.max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+}
+
+/// The analysis on the host (T's pattern read back once); every executor and algorithm.
+template <typename V, typename I>
+std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>& T,
+                                                         const SptrsvOptions& options)
+{
+    const auto& exec = T.executor();
+    const auto n = T.rows();
+    const auto ptrs = T.row_ptrs().to_host();
+    const auto cols = T.col_idxs().to_host();
+    check_triangle(ptrs, cols, options.uplo);
+    check_diagonal(symbolic_where, T, options);
+
+    auto state = std::make_unique<detail::SptrsvState<V, I>>();
+    state->exec = exec;
+    const bool lower = solves_lower(options);
+    std::vector<I> t_ptrs, t_cols, t_index;
+    if (transposes(options.op) || options.uplo == blas::Uplo::upper) {
+        transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
+    }
+    const auto& op_ptrs = transposes(options.op) ? t_ptrs : ptrs;
+    const auto& op_cols = transposes(options.op) ? t_cols : cols;
+    if (transposes(options.op)) {
+        state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
+        state->transposed_col_idxs = Array<I>(exec, t_cols);
+        state->transposed_value_index = Array<I>(exec, t_index);
+    }
+    const auto level = detail::row_levels(n, op_ptrs, op_cols, lower);
+    const auto first = !options.supernodes.empty()
+                           ? given_supernode_starts<I>(n, options.supernodes)
+                       : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
+                                                           : supernode_starts(n, t_ptrs, t_cols);
+    state->supernode_count = static_cast<size_type>(first.size()) - 1;
+    auto schedule = detail::level_schedule(level, thin_width(*exec));
+    record_levels(*state, schedule);
+    state->algorithm =
+        resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count);
+    if (state->algorithm == SptrsvAlgorithm::level_set) {
+        schedule.order = Array<I>(exec, schedule.host_order);
+        schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
+        state->schedule = std::move(schedule);
+    }
+    if (state->algorithm == SptrsvAlgorithm::supernodal) {
+        state->supernodes = supernodal_schedule<V>(exec, first, op_ptrs, op_cols, lower);
+        invert_diagonal_blocks(symbolic_where, *state, options, T);
+    }
+    if (state->algorithm == SptrsvAlgorithm::sync_free) {
+        state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
+    }
+    if (state->algorithm == SptrsvAlgorithm::vendor) {
+        check_vendor(T);
+        LOOM_CUDA_CALL(symbolic_where, state->vendor = cuda::sptrsv_vendor_analysis(
+                                           dynamic_cast<const CudaExecutor&>(*exec), T, options));
+    }
+    return state;
+}
+
+/// Whether the analysis runs on the device: on CUDA for the algorithms whose schedule the
+/// device computes (level sets, sync-free, and automatic unless it picks supernodal).
+bool analyses_on_device(const Executor& exec, const SptrsvOptions& options)
+{
+    const auto algorithm = options.algorithm;
+    return exec.kind() == ExecKind::cuda && options.supernodes.empty() &&
+           (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::level_set ||
+            algorithm == SptrsvAlgorithm::sync_free);
+}
+
+/// The analysis on a CUDA executor without reading T's pattern back: the same checks,
+/// levels, stages and supernode count as host_analysis, from kernels (cuda.cu); only the
+/// level pointers and a few kilobytes of the supernode count come back. nullptr when
+/// automatic picks supernodal, whose schedule the host builds.
+template <typename V, typename I>
+std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, I>& T,
+                                                           [[maybe_unused]] const SptrsvOptions& options)
+{
+    auto state = std::make_unique<detail::SptrsvState<V, I>>();
+    state->exec = T.executor();
+    LOOM_CUDA_CALL(symbolic_where, {
+        const auto& exec = dynamic_cast<const CudaExecutor&>(*state->exec);
+        const auto n = T.rows();
+        const auto* ptrs = T.row_ptrs().const_data();
+        const auto* cols = T.col_idxs().const_data();
+        const bool t_lower = options.uplo == blas::Uplo::lower;
+        if (cuda::sptrsv_first_outside_triangle(exec, n, ptrs, cols, t_lower) < n) {
+            // Only the error message reads the pattern back.
+            check_triangle(T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
+        }
+        check_diagonal(symbolic_where, T, options);
+        Array<I> t_ptrs, t_cols, t_index;
+        if (transposes(options.op) || !t_lower) {
+            cuda::sptrsv_transpose_pattern(exec, n, T.nnz(), ptrs, cols, t_ptrs, t_cols, t_index);
+        }
+        // Supernodes are found on the lower one of T and T^T, as supernode_starts.
+        state->supernode_count = t_lower ? cuda::sptrsv_count_supernodes(exec, n, ptrs, cols,
+                                                                         max_supernode_width)
+                                         : cuda::sptrsv_count_supernodes(
+                                               exec, n, t_ptrs.const_data(),
+                                               t_cols.const_data(), max_supernode_width);
+        if (options.algorithm == SptrsvAlgorithm::automatic &&
+            picks_supernodal(exec, n, state->supernode_count)) {
+            return nullptr;
+        }
+        const bool op_transposed = transposes(options.op);
+        detail::LevelSchedule<I> schedule;
+        cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_transposed ? t_ptrs.const_data() : ptrs,
+                                    op_transposed ? t_cols.const_data() : cols,
+                                    solves_lower(options), schedule);
+        detail::group_stages(schedule, thin_width(exec));
+        record_levels(*state, schedule);
+        state->algorithm =
+            resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count);
+        if (op_transposed) {
+            state->transposed_row_ptrs = std::move(t_ptrs);
+            state->transposed_col_idxs = std::move(t_cols);
+            state->transposed_value_index = std::move(t_index);
+        }
+        if (state->algorithm == SptrsvAlgorithm::level_set) state->schedule = std::move(schedule);
+        if (state->algorithm == SptrsvAlgorithm::sync_free) {
+            state->flags = Array<std::uint32_t>(state->exec, n + 1);
+            state->flags.fill(0);
+        }
+    });
+    return state;
+}
+
 }  // namespace
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
@@ -419,56 +601,8 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
                                 "a triangular solve needs a square matrix");
     }
     const auto& options = handle.options();
-    const auto n = T.rows();
-    const auto ptrs = T.row_ptrs().to_host();
-    const auto cols = T.col_idxs().to_host();
-    check_triangle(ptrs, cols, options.uplo);
-    check_diagonal(symbolic_where, T, options);
-
-    auto state = std::make_unique<detail::SptrsvState<V, I>>();
-    state->exec = exec;
-    const bool lower = solves_lower(options);
-    std::vector<I> t_ptrs, t_cols, t_index;
-    if (transposes(options.op) || options.uplo == blas::Uplo::upper) {
-        transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
-    }
-    const auto& op_ptrs = transposes(options.op) ? t_ptrs : ptrs;
-    const auto& op_cols = transposes(options.op) ? t_cols : cols;
-    if (transposes(options.op)) {
-        state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
-        state->transposed_col_idxs = Array<I>(exec, t_cols);
-        state->transposed_value_index = Array<I>(exec, t_index);
-    }
-    const auto level = detail::row_levels(n, op_ptrs, op_cols, lower);
-    const auto first = !options.supernodes.empty()
-                           ? given_supernode_starts<I>(n, options.supernodes)
-                       : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
-                                                           : supernode_starts(n, t_ptrs, t_cols);
-    state->supernode_count = static_cast<size_type>(first.size()) - 1;
-    auto schedule = detail::level_schedule(level, thin_width(*exec));
-    state->levels = schedule.levels();
-    for (size_type l = 0; l < state->levels; ++l) {
-        state->max_level_width = std::max<size_type>(
-            state->max_level_width, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
-    }
-    state->algorithm = resolve(options.algorithm, *exec, state->levels, n, state->supernode_count);
-    if (state->algorithm == SptrsvAlgorithm::level_set) {
-        schedule.order = Array<I>(exec, schedule.host_order);
-        schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
-        state->schedule = std::move(schedule);
-    }
-    if (state->algorithm == SptrsvAlgorithm::supernodal) {
-        state->supernodes = supernodal_schedule<V>(exec, first, op_ptrs, op_cols, lower);
-        invert_diagonal_blocks(symbolic_where, *state, options, T);
-    }
-    if (state->algorithm == SptrsvAlgorithm::sync_free) {
-        state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
-    }
-    if (state->algorithm == SptrsvAlgorithm::vendor) {
-        check_vendor(T);
-        LOOM_CUDA_CALL(symbolic_where, state->vendor = cuda::sptrsv_vendor_analysis(
-                                           dynamic_cast<const CudaExecutor&>(*exec), T, options));
-    }
+    auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
+    if (!state) state = host_analysis(T, options);
     state->pattern = pattern_fingerprint(T, options.pattern_check);
     handle.adopt(std::move(state));
 }

@@ -53,6 +53,17 @@ MultigridSmoother parse_multigrid_smoother(const std::string& text)
     return names_of(MultigridSmoother{}).parse(text, "loom::solver::parse_multigrid_smoother");
 }
 
+const char* to_string(MultigridAggregation aggregation)
+{
+    return names_of(aggregation).to_string(aggregation);
+}
+
+MultigridAggregation parse_multigrid_aggregation(const std::string& text)
+{
+    return names_of(MultigridAggregation{})
+        .parse(text, "loom::solver::parse_multigrid_aggregation");
+}
+
 // ---------------------------------------------------------------- builder and factory
 
 namespace {
@@ -70,6 +81,29 @@ auto Multigrid<V, I>::Builder::with_strength_threshold(double theta) -> Builder&
     require(theta >= 0 && theta < 1,
             "strength threshold " + std::to_string(theta) + " is outside [0, 1)");
     this->params_.strength_threshold = theta;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_aggregation(MultigridAggregation aggregation) -> Builder&
+{
+    this->params_.aggregation = aggregation;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_pairwise_passes(int passes) -> Builder&
+{
+    require(passes >= 1 && passes <= 8,
+            "pairwise passes " + std::to_string(passes) + " is outside [1, 8]");
+    this->params_.pairwise_passes = passes;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_smoothing(bool smoothing) -> Builder&
+{
+    this->params_.smoothing = smoothing;
     return *this;
 }
 
@@ -268,6 +302,13 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
     sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);
 }
 
+/// omega rho of the prolongator smoothing; 0 for plain aggregation.
+template <typename V>
+double prolongator_weight(const MultigridParameters<V>& params)
+{
+    return params.smoothing ? params.prolongator_weight : 0.0;
+}
+
 /// rows x dofs: column c is 1 on the rows of component c (row % dofs == c), the translations.
 template <typename V>
 matrix::Dense<V> component_translations(std::shared_ptr<const Executor> exec, size_type rows,
@@ -320,7 +361,9 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
         if (!coarsest) {
             auto aggregation = multigrid::aggregate_nodes(
                 multigrid::strength_graph(*A, params.strength_threshold), block,
-                {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern});
+                {.pairwise = params.aggregation == MultigridAggregation::pairwise,
+                 .passes = params.pairwise_passes,
+                 .mis2 = {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern}});
             const size_type per_aggregate = vectors ? vectors->cols() : 1;
             coarsest = aggregation.count() * per_aggregate >= A->rows();
             if (!coarsest) {
@@ -335,7 +378,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
                     level->tentative = multigrid::piecewise_constant<V>(aggregation);
                 }
                 smooth_and_project<V, I>(*level, *A, level->inverse_diagonal, level->rho,
-                                         params.prolongator_weight, true);
+                                         prolongator_weight(params), true);
                 level->aggregation = std::move(aggregation);
             }
         }
@@ -375,7 +418,7 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         auto data = on_level(k, [&] { return smoother_data(Ak, params); });
         if (!level.is_coarsest()) {
             smooth_and_project<V, I>(level, *Ak, data.inverse_diagonal, data.rho,
-                                     params.prolongator_weight, false);
+                                     prolongator_weight(params), false);
         }
         level.A = Ak;
         level.inverse_diagonal = std::move(data.inverse_diagonal);
@@ -444,6 +487,13 @@ const MultigridLevelInfo& Multigrid<V, I>::level_info(size_type k) const
 {
     check_level(k, num_levels(), "loom::solver::Multigrid::level_info");
     return levels_[k]->info;
+}
+
+template <typename V, typename I>
+const graph::Aggregation<I>& Multigrid<V, I>::aggregation(size_type k) const
+{
+    check_level(k, num_levels() - 1, "loom::solver::Multigrid::aggregation");
+    return *levels_[k]->aggregation;
 }
 
 template <typename V, typename I>

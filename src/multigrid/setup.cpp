@@ -44,12 +44,68 @@ Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>& A)
     return inverse;
 }
 
+namespace {
+
+/// One pass of pairwise aggregation (pairwise_aggregation above).
+template <typename V, typename I>
+graph::Aggregation<I> match_pairs(const matrix::Csr<V, I>& S)
+{
+    constexpr const char* where = "loom::multigrid::pairwise_aggregation";
+    const auto& exec = S.executor();
+    const size_type n = S.rows();
+    Array<I> partner(exec, n);
+    partner.fill(I{-1});
+    Array<I> proposal(exec, n);
+    // With symmetric weights the strongest edge among unmatched vertices (by weight, then
+    // edge hash) is both its ends' pick, so every round pairs someone until no candidate is
+    // left; a nonsymmetric S may stop earlier, leaving more vertices alone.
+    for (;;) {
+        LOOM_RUN_KERNEL(where, *exec, pairwise_propose, S, partner, proposal);
+        if (LOOM_RUN_KERNEL(where, *exec, pairwise_accept, proposal, partner) == 0) break;
+    }
+    Array<I> positions(exec, n + 1);
+    LOOM_RUN_KERNEL(where, *exec, pair_root_flags, partner, positions);
+    detail::exclusive_prefix_sum(positions);
+    graph::Aggregation<I> result{Array<I>(exec, n),
+                                 Array<I>(exec, detail::load_element(positions, n))};
+    LOOM_RUN_KERNEL(where, *exec, pair_aggregates, partner, positions, result.aggregate_of,
+                    result.roots);
+    return result;
+}
+
+}  // namespace
+
+template <typename V, typename I>
+graph::Aggregation<I> pairwise_aggregation(const matrix::Csr<V, I>& S, int passes)
+{
+    constexpr const char* where = "loom::multigrid::pairwise_aggregation";
+    if (passes < 1) throw BadInput(where, "passes " + std::to_string(passes) + " is below 1");
+    const auto& exec = S.executor();
+    auto result = match_pairs(S);
+    for (int pass = 1; pass < passes && result.count() > 1; ++pass) {
+        const auto pairs = match_pairs(graph::coarse_graph(S, result));
+        if (pairs.count() == result.count()) break;  // nothing paired: no later pass will
+        // Vertex v: its aggregate's aggregate; an aggregate's root: its root aggregate's root
+        // (the lowest vertex of the lowest aggregate, which holds the lowest vertex).
+        graph::Aggregation<I> composed{Array<I>(exec, S.rows()), Array<I>(exec, pairs.count())};
+        LOOM_RUN_KERNEL(where, *exec, gather_indices, pairs.aggregate_of, result.aggregate_of,
+                        composed.aggregate_of);
+        LOOM_RUN_KERNEL(where, *exec, gather_indices, result.roots, pairs.roots, composed.roots);
+        result = std::move(composed);
+    }
+    return result;
+}
+
 template <typename V, typename I>
 graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>& S, size_type block,
-                                      const graph::Mis2Options& options)
+                                      const AggregationChoice& choice)
 {
     constexpr const char* where = "loom::multigrid::aggregate_nodes";
-    if (block == 1) return graph::mis2_aggregation(S, options);
+    const auto aggregate = [&](const matrix::Csr<V, I>& graph) {
+        return choice.pairwise ? pairwise_aggregation(graph, choice.passes)
+                               : graph::mis2_aggregation(graph, choice.mis2);
+    };
+    if (block == 1) return aggregate(S);
     if (block < 1 || S.rows() % block != 0) {
         throw BadInput(where, "nodes of " + std::to_string(block) + " rows do not divide " +
                                   std::to_string(S.rows()) + " rows");
@@ -64,8 +120,7 @@ graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>& S, size_type bloc
     // Row v belongs to node v / block: summing S over those "aggregates" is the node graph.
     const graph::Aggregation<I> node_of{spread({}, block, I{1}, S.rows()),
                                         spread({}, 1, I{1}, nodes)};
-    const auto nodes_aggregated =
-        graph::mis2_aggregation(graph::coarse_graph(S, node_of), options);
+    const auto nodes_aggregated = aggregate(graph::coarse_graph(S, node_of));
     return {spread(nodes_aggregated.aggregate_of, block, I{1}, S.rows()),
             spread(nodes_aggregated.roots, 1, static_cast<I>(block), nodes_aggregated.count())};
 }
@@ -146,8 +201,9 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
 #define LOOM_INSTANTIATE_MULTIGRID_SETUP(V, I)                                              \
     template matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>&, double);            \
     template Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>&);                        \
+    template graph::Aggregation<I> pairwise_aggregation(const matrix::Csr<V, I>&, int);     \
     template graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>&, size_type,     \
-                                                   const graph::Mis2Options&);              \
+                                                   const AggregationChoice&);               \
     template matrix::Csr<V, I> piecewise_constant<V, I>(const graph::Aggregation<I>&);      \
     template TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>&, \
                                                               const matrix::Dense<V>&);     \

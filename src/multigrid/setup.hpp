@@ -20,13 +20,30 @@ matrix::Csr<V, I> strength_graph(const matrix::Csr<V, I>& A, double theta);
 template <typename V, typename I>
 Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>& A);
 
-/// The MIS-2 aggregation of S's nodes, a node being `block` consecutive rows: the node graph
-/// (an edge where any entry couples two nodes) is aggregated and every row joins its node's
-/// aggregate (roots: the first row of a root node). block 1 aggregates the rows themselves.
-/// BadInput when block does not divide the rows.
+/// Pairwise aggregation of S's graph, `passes` times: each pass matches vertices in
+/// handshake rounds (every unmatched vertex proposes its unmatched neighbour of strongest
+/// negative coupling, -Re s_ij > 0, ties to the lowest index; mutual proposals pair) until a
+/// round pairs nobody, and the next pass matches the pairs on the coarse graph P^T S P.
+/// Unpaired vertices stay alone, so aggregates hold at most 2^passes vertices. An aggregate's
+/// root is its lowest vertex, aggregates numbered by root. Every step is a gather, so the
+/// aggregates are the same on every backend and thread count.
+template <typename V, typename I>
+graph::Aggregation<I> pairwise_aggregation(const matrix::Csr<V, I>& S, int passes);
+
+/// How the vertices of a level are aggregated.
+struct AggregationChoice {
+    bool pairwise = false;
+    int passes = 2;              ///< of pairwise aggregation
+    graph::Mis2Options mis2 = {};  ///< of MIS-2 aggregation
+};
+
+/// The aggregation of S's nodes, a node being `block` consecutive rows: the node graph (an
+/// edge where any entry couples two nodes, values summed) is aggregated and every row joins
+/// its node's aggregate (roots: the first row of a root node). block 1 aggregates the rows
+/// themselves. BadInput when block does not divide the rows.
 template <typename V, typename I>
 graph::Aggregation<I> aggregate_nodes(const matrix::Csr<V, I>& S, size_type block,
-                                      const graph::Mis2Options& options);
+                                      const AggregationChoice& choice);
 
 /// P(v, aggregate_of[v]) = 1: rows x count, one entry per row.
 template <typename V, typename I>

@@ -70,6 +70,61 @@ size_type orthonormalize_aggregates(const ReferenceExecutor&, const matrix::Csr<
     return members.rows();
 }
 
+template <typename V, typename I>
+void pairwise_propose(const ReferenceExecutor&, const matrix::Csr<V, I>& S,
+                      const Array<I>& partner, Array<I>& proposal)
+{
+    for (size_type v = 0; v < S.rows(); ++v) {
+        proposal.data()[v] =
+            partner.data()[v] >= 0
+                ? I{-1}
+                : setup_rows::strongest_unmatched(S.row_ptrs().data(), S.col_idxs().data(),
+                                                  S.values().data(), partner.data(), v);
+    }
+}
+
+template <typename I>
+size_type pairwise_accept(const ReferenceExecutor&, const Array<I>& proposal, Array<I>& partner)
+{
+    size_type paired = 0;
+    for (size_type v = 0; v < proposal.size(); ++v) {
+        const auto p = proposal.data()[v];
+        if (p >= 0 && proposal.data()[p] == static_cast<I>(v)) {
+            partner.data()[v] = p;
+            paired = 1;
+        }
+    }
+    return paired;
+}
+
+template <typename I>
+void pair_root_flags(const ReferenceExecutor&, const Array<I>& partner, Array<I>& flags)
+{
+    for (size_type v = 0; v < partner.size(); ++v) {
+        flags.data()[v] = setup_rows::pair_root(partner.data(), v) == static_cast<I>(v) ? 1 : 0;
+    }
+}
+
+template <typename I>
+void pair_aggregates(const ReferenceExecutor&, const Array<I>& partner, const Array<I>& positions,
+                     Array<I>& aggregate_of, Array<I>& roots)
+{
+    for (size_type v = 0; v < partner.size(); ++v) {
+        const auto root = setup_rows::pair_root(partner.data(), v);
+        aggregate_of.data()[v] = positions.data()[root];
+        if (root == static_cast<I>(v)) roots.data()[positions.data()[v]] = root;
+    }
+}
+
+template <typename I>
+void gather_indices(const ReferenceExecutor&, const Array<I>& table, const Array<I>& indices,
+                    Array<I>& out)
+{
+    for (size_type k = 0; k < indices.size(); ++k) {
+        out.data()[k] = table.data()[indices.data()[k]];
+    }
+}
+
 template <typename I>
 void spread_blocks(const ReferenceExecutor&, const Array<I>& values, size_type block, I scale,
                    Array<I>& out)

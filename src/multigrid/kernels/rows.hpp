@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
+#include "graph/mis2/rules.hpp"
 #include "loom/base/types.hpp"
 #include "loom/launch/macros.hpp"
 
@@ -33,6 +35,67 @@ LOOM_HOST_DEVICE T conjugate(const T& x)
     } else {
         return T(x.real(), -x.imag());
     }
+}
+
+/// The real part, for the sign of a coupling.
+template <typename T>
+LOOM_HOST_DEVICE double real_part(const T& x)
+{
+    if constexpr (std::is_arithmetic_v<T>) {
+        return static_cast<double>(x);
+    } else {
+        return static_cast<double>(x.real());
+    }
+}
+
+/// The tie-break of two couplings of equal strength: a hash of the edge {r, c}, the same
+/// from both ends. Ties by plain index would pair a grid's vertices one pair per round (each
+/// vertex picking its lowest neighbour makes a chain with one mutual pair at its end); hashed
+/// edges are locally maximal all over the graph, so a round pairs a fixed share of them.
+template <typename I>
+LOOM_HOST_DEVICE std::uint64_t edge_hash(I r, I c)
+{
+    const auto lo = static_cast<std::uint64_t>(r < c ? r : c);
+    const auto hi = static_cast<std::uint64_t>(r < c ? c : r);
+    return graph::mis2_detail::mix((lo << 32) ^ hi);
+}
+
+/// The unmatched neighbour c of unmatched vertex r with the strongest negative coupling
+/// (largest -Re s_rc > 0, compared in single precision; ties: the larger edge_hash, then the
+/// lowest c), or -1 when there is none. partner[c] >= 0 marks a matched vertex. The choice
+/// depends on the set of entries only, not their order, so every backend makes it alike.
+template <typename V, typename I>
+LOOM_HOST_DEVICE I strongest_unmatched(const I* ptrs, const I* cols, const V* vals,
+                                       const I* partner, size_type r)
+{
+    const auto self = static_cast<I>(r);
+    I best = -1;
+    double best_weight = 0;
+    std::uint64_t best_hash = 0;
+    for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+        const auto c = cols[k];
+        if (c == self || partner[c] >= 0) continue;
+        // In single precision: coarse operators computed on two backends may differ in their
+        // last bits, and a tie broken by rounding would pair differently.
+        const double weight = static_cast<float>(-real_part(vals[k]));
+        if (!(weight >= best_weight) || weight <= 0) continue;
+        const auto hash = edge_hash(self, c);
+        if (best < 0 || weight > best_weight || hash > best_hash ||
+            (hash == best_hash && c < best)) {
+            best = c;
+            best_weight = weight;
+            best_hash = hash;
+        }
+    }
+    return best;
+}
+
+/// A matched pair's root is its lower vertex; an unmatched vertex is its own root.
+template <typename I>
+LOOM_HOST_DEVICE I pair_root(const I* partner, size_type v)
+{
+    const auto p = partner[v];
+    return p >= 0 && p < static_cast<I>(v) ? p : static_cast<I>(v);
 }
 
 /// The strength filter's test for entry (r, c): |a|^2 >= theta^2 |d_r| |d_c|, the diagonal

@@ -131,6 +131,89 @@ size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& m
         count, Min{}, where);
 }
 
+template <typename Exec, typename V, typename I>
+void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S, const Array<I>& partner,
+                      Array<I>& proposal)
+{
+    const I* ptrs = S.row_ptrs().data();
+    const I* cols = S.col_idxs().data();
+    const auto vals = loom::detail::kernel_data(exec, S.values().data());
+    const I* matched = partner.data();
+    I* out = proposal.data();
+    loom::detail::parallel_for_uneven(
+        exec, S.rows(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            out[v] = matched[v] >= 0
+                         ? I{-1}
+                         : setup_rows::strongest_unmatched(ptrs, cols, vals, matched, v);
+        },
+        where);
+}
+
+template <typename Exec, typename I>
+size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& partner)
+{
+    const I* proposed = proposal.data();
+    I* matched = partner.data();
+    // Each vertex writes its own entry only, from proposals fixed before: a pure gather.
+    loom::detail::parallel_for(
+        exec, proposal.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            const auto p = proposed[v];
+            if (p >= 0 && proposed[p] == static_cast<I>(v)) matched[v] = p;
+        },
+        where);
+    return loom::detail::parallel_reduce(
+        exec, proposal.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) -> size_type {
+            const auto p = proposed[v];
+            return p >= 0 && proposed[p] == static_cast<I>(v) ? 1 : 0;
+        },
+        size_type{0}, loom::detail::Max{}, where);
+}
+
+template <typename Exec, typename I>
+void pair_root_flags(const Exec& exec, const Array<I>& partner, Array<I>& flags)
+{
+    const I* matched = partner.data();
+    I* out = flags.data();
+    loom::detail::parallel_for(
+        exec, partner.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            out[v] = setup_rows::pair_root(matched, v) == static_cast<I>(v) ? 1 : 0;
+        },
+        where);
+}
+
+template <typename Exec, typename I>
+void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& positions,
+                     Array<I>& aggregate_of, Array<I>& roots)
+{
+    const I* matched = partner.data();
+    const I* position = positions.data();
+    I* aggregate = aggregate_of.data();
+    I* root_of = roots.data();
+    loom::detail::parallel_for(
+        exec, partner.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            const auto root = setup_rows::pair_root(matched, v);
+            aggregate[v] = position[root];
+            if (root == static_cast<I>(v)) root_of[position[v]] = root;
+        },
+        where);
+}
+
+template <typename Exec, typename I>
+void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,
+                    Array<I>& out)
+{
+    const I* from = table.data();
+    const I* at = indices.data();
+    I* o = out.data();
+    loom::detail::parallel_for(
+        exec, indices.size(), [=] LOOM_HOST_DEVICE(size_type k) { o[k] = from[at[k]]; }, where);
+}
+
 template <typename Exec, typename I>
 void spread_blocks(const Exec& exec, const Array<I>& values, size_type block, I scale,
                    Array<I>& out)
@@ -185,6 +268,39 @@ size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& m
                                     matrix::Dense<V>& coarse)                                   \
 {                                                                                               \
     return unified::orthonormalize_aggregates(exec, members, B, P, coarse);                     \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S, const Array<I>& partner,    \
+                      Array<I>& proposal)                                                       \
+{                                                                                               \
+    unified::pairwise_propose(exec, S, partner, proposal);                                      \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& partner)        \
+{                                                                                               \
+    return unified::pairwise_accept(exec, proposal, partner);                                   \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void pair_root_flags(const Exec& exec, const Array<I>& partner, Array<I>& flags)                \
+{                                                                                               \
+    unified::pair_root_flags(exec, partner, flags);                                             \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& positions,      \
+                     Array<I>& aggregate_of, Array<I>& roots)                                   \
+{                                                                                               \
+    unified::pair_aggregates(exec, partner, positions, aggregate_of, roots);                    \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,           \
+                    Array<I>& out)                                                              \
+{                                                                                               \
+    unified::gather_indices(exec, table, indices, out);                                         \
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \

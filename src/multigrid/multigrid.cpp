@@ -2,7 +2,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
@@ -24,6 +27,51 @@ double seconds_since(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+/// Wall time per setup step summed over the levels, printed to stderr after a setup or an
+/// update when the environment sets LOOM_MULTIGRID_PROFILE: a debug timer, off by default
+/// because it synchronizes the executor after every step (a GPU would otherwise overlap them).
+class StepProfile {
+public:
+    explicit StepProfile(const Executor& exec)
+        : exec_(exec), on_(std::getenv("LOOM_MULTIGRID_PROFILE") != nullptr), last_(Clock::now())
+    {}
+
+    /// Books the time since the previous lap to `step`.
+    void lap(const char* step)
+    {
+        if (!on_) return;
+        exec_.synchronize();
+        const auto now = Clock::now();
+        const double seconds = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        for (auto& [name, total] : steps_) {
+            if (name == step) {
+                total += seconds;
+                return;
+            }
+        }
+        steps_.emplace_back(step, seconds);
+    }
+
+    void print(const char* what) const
+    {
+        if (!on_) return;
+        std::string line = std::string("loom multigrid ") + what + " [s]:";
+        char item[96];
+        for (const auto& [name, total] : steps_) {
+            std::snprintf(item, sizeof item, " %s %.5f", name.c_str(), total);
+            line += item;
+        }
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
+
+private:
+    const Executor& exec_;
+    bool on_;
+    Clock::time_point last_;
+    std::vector<std::pair<std::string, double>> steps_;
+};
 
 /// Runs `step`, naming the level in the message of a NumericalError it raises.
 template <typename Step>
@@ -255,12 +303,15 @@ struct SmootherData {
 
 template <typename V, typename I>
 SmootherData<V, I> smoother_data(std::shared_ptr<const matrix::Csr<V, I>> A,
-                                 const typename Multigrid<V, I>::Parameters& params)
+                                 const typename Multigrid<V, I>::Parameters& params,
+                                 StepProfile& profile)
 {
     SmootherData<V, I> data;
     if (A->rows() == 0) return data;
     data.inverse_diagonal = sparse::invert_diagonal(*A);
+    profile.lap("inverse-diagonal");
     data.rho = multigrid::spectral_radius(*A, data.inverse_diagonal, params.power_iterations);
+    profile.lap("spectral-radius");
     if (params.smoother == MultigridSmoother::l1_jacobi) {
         data.l1_inverse_diagonal = multigrid::l1_inverse_diagonal(*A);
     }
@@ -271,6 +322,7 @@ SmootherData<V, I> smoother_data(std::shared_ptr<const matrix::Csr<V, I>> A,
                                 .on(A->executor())
                                 ->generate(A);
     }
+    profile.lap("smoother");
     return data;
 }
 
@@ -281,7 +333,8 @@ namespace {
 /// P = (I - omega D^-1 A) P_tent (symbolic phase on the first call), R = P^H, A_c = R (A P).
 template <typename V, typename I>
 void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Csr<V, I>& A,
-                        const Array<V>& inverse_diagonal, double rho, double weight, bool first)
+                        const Array<V>& inverse_diagonal, double rho, double weight, bool first,
+                        StepProfile& profile)
 {
     if (weight == 0) {
         if (first) level.P = level.tentative;
@@ -290,6 +343,7 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
         sparse::spgemm_jacobi_numeric(level.smooth_handle, static_cast<V>(weight / rho),
                                       inverse_diagonal, A, level.tentative, level.P);
     }
+    profile.lap("prolongator");
     // A's pattern is checked by the first numeric product above (or by A P below when P is
     // P_tent); nothing of the level has changed when it raises.
     if (first) {
@@ -297,9 +351,12 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
         level.coarse = std::make_shared<matrix::Csr<V, I>>();
     }
     sparse::spgemm_numeric(level.ap_handle, A, level.P, level.AP);
+    profile.lap("AP");
     level.R = sparse::conj_transpose(level.P);
+    profile.lap("transpose");
     if (first) sparse::spgemm_symbolic(level.rap_handle, level.R, level.AP, *level.coarse);
     sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);
+    profile.lap("RAP");
 }
 
 /// omega rho of the prolongator smoothing; 0 for plain aggregation.
@@ -341,6 +398,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
 {
     const auto& params = this->parameters();
     const auto start = Clock::now();
+    StepProfile profile(*A->executor());
     auto vectors = params.near_null_space;
     if (!vectors && params.dofs_per_node > 1) {
         vectors = std::make_shared<const matrix::Dense<V>>(
@@ -352,7 +410,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
         const auto level_start = Clock::now();
         auto level = std::make_unique<Level>();
         level->A = A;
-        auto data = on_level(k, [&] { return smoother_data(A, params); });
+        auto data = on_level(k, [&] { return smoother_data(A, params, profile); });
         level->inverse_diagonal = std::move(data.inverse_diagonal);
         level->l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
         level->gauss_seidel = std::move(data.gauss_seidel);
@@ -364,6 +422,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
                 {.pairwise = params.aggregation == MultigridAggregation::pairwise,
                  .passes = params.pairwise_passes,
                  .mis2 = {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern}});
+            profile.lap("aggregation");
             const size_type per_aggregate = vectors ? vectors->cols() : 1;
             coarsest = aggregation.count() * per_aggregate >= A->rows();
             if (!coarsest) {
@@ -377,18 +436,21 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
                 } else {
                     level->tentative = multigrid::piecewise_constant<V>(aggregation);
                 }
+                profile.lap("tentative");
                 smooth_and_project<V, I>(*level, *A, level->inverse_diagonal, level->rho,
-                                         prolongator_weight(params), true);
+                                         prolongator_weight(params), true, profile);
                 level->aggregation = std::move(aggregation);
             }
         }
         if (coarsest) on_level(k, [&] { factor_coarsest<V, I>(*level, params.coarse_size); });
+        profile.lap("coarsest");
         level->info = {A->rows(), A->nnz(), level->rho, seconds_since(level_start)};
         levels_.push_back(std::move(level));
         if (coarsest) break;
         A = levels_.back()->coarse;
     }
     setup_seconds_ = seconds_since(start);
+    profile.print("setup");
 }
 
 template <typename V, typename I>
@@ -411,14 +473,15 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
     }
     const auto& params = this->parameters();
     const auto start = Clock::now();
+    StepProfile profile(*A->executor());
     for (size_type k = 0; k < num_levels(); ++k) {
         const auto level_start = Clock::now();
         auto& level = *levels_[k];
         const auto& Ak = k == 0 ? A : level.A;
-        auto data = on_level(k, [&] { return smoother_data(Ak, params); });
+        auto data = on_level(k, [&] { return smoother_data(Ak, params, profile); });
         if (!level.is_coarsest()) {
             smooth_and_project<V, I>(level, *Ak, data.inverse_diagonal, data.rho,
-                                     prolongator_weight(params), false);
+                                     prolongator_weight(params), false, profile);
         }
         level.A = Ak;
         level.inverse_diagonal = std::move(data.inverse_diagonal);
@@ -427,10 +490,12 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         level.rho = data.rho;
         if (level.is_coarsest())
             on_level(k, [&] { factor_coarsest<V, I>(level, params.coarse_size); });
+        profile.lap("coarsest");
         level.info.spectral_radius = level.rho;
         level.info.setup_seconds = seconds_since(level_start);
     }
     setup_seconds_ = seconds_since(start);
+    profile.print("update");
     log_hierarchy(true);
 }
 

@@ -352,7 +352,14 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
     }
     sparse::spgemm_numeric(level.ap_handle, A, level.P, level.AP);
     profile.lap("AP");
-    level.R = sparse::conj_transpose(level.P);
+    if (first) {
+        auto transposed = multigrid::conj_transpose_with_positions(level.P);
+        level.R = std::move(transposed.R);
+        level.transpose_positions = std::move(transposed.positions);
+    } else {
+        // Same pattern: the values land where the first transposition put them.
+        multigrid::conj_transpose_values(level.P, level.transpose_positions, level.R);
+    }
     profile.lap("transpose");
     if (first) sparse::spgemm_symbolic(level.rap_handle, level.R, level.AP, *level.coarse);
     sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);

@@ -174,6 +174,25 @@ TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& ag
 }
 
 template <typename V, typename I>
+Transposed<V, I> conj_transpose_with_positions(const matrix::Csr<V, I>& P)
+{
+    const auto& exec = P.executor();
+    Transposed<V, I> result{sparse::conj_transpose(P), Array<I>(exec, P.nnz())};
+    LOOM_RUN_KERNEL("loom::multigrid::conj_transpose_with_positions", *exec, transpose_positions,
+                    P, result.R, result.positions);
+    return result;
+}
+
+template <typename V, typename I>
+void conj_transpose_values(const matrix::Csr<V, I>& P, const Array<I>& positions,
+                           matrix::Csr<V, I>& R)
+{
+    const auto& exec = P.executor();
+    LOOM_RUN_KERNEL("loom::multigrid::conj_transpose_values", *exec, conj_transpose_values, P,
+                    positions, R);
+}
+
+template <typename V, typename I>
 double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diagonal, int iterations)
 {
     const auto& exec = A.executor();
@@ -183,19 +202,31 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
                                          solver::detail::pseudo_random_values<V>(n, -0.5, 1.0));
     matrix::Dense<V> y(exec, dim2{n, 1});
     matrix::Dense<remove_complex_t<V>> norm(exec, dim2{1, 1});
-    blas::nrm2(x, norm);
-    double previous = static_cast<double>(norm.to_host()[0]);
-    double rho = 0;
-    for (int it = 0; it < iterations && previous > 0; ++it) {
-        blas::scal(static_cast<V>(1.0 / previous), x);
-        sparse::spmv(sparse::Mode::none, V{1}, A, x, V{0}, y);
+    const auto norm_of = [&](const matrix::Dense<V>& v) {
+        blas::nrm2(v, norm);
+        return static_cast<double>(norm.to_host()[0]);
+    };
+    // The norm is read back (a synchronization on a GPU) every few steps only, and the next
+    // step's SpMV scales by its inverse: between reads the iterate grows by at most rho^5,
+    // far from overflow. The last step starts from a unit vector, so its result's norm is
+    // the estimate (the norm ratio of that step), as with a normalization every step.
+    constexpr int steps_between_reads = 5;
+    double scale = norm_of(x);
+    if (!(scale > 0)) return 0;
+    scale = 1.0 / scale;
+    for (int it = 0; it < iterations; ++it) {
+        sparse::spmv(sparse::Mode::none, static_cast<V>(scale), A, x, V{0}, y);
         sparse::apply_diagonal(sparse::Mode::none, V{1}, inverse_diagonal, y, V{0}, y);
-        blas::nrm2(y, norm);
-        rho = static_cast<double>(norm.to_host()[0]);
-        previous = rho;
         std::swap(x, y);
+        scale = 1.0;
+        if (it + 1 == iterations) return norm_of(x);
+        if ((it + 1) % steps_between_reads == 0 || it + 2 == iterations) {
+            const double size = norm_of(x);
+            if (!(size > 0)) return 0;
+            scale = 1.0 / size;
+        }
     }
-    return rho;
+    return 0;
 }
 
 #define LOOM_INSTANTIATE_MULTIGRID_SETUP(V, I)                                              \
@@ -207,6 +238,9 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
     template matrix::Csr<V, I> piecewise_constant<V, I>(const graph::Aggregation<I>&);      \
     template TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>&, \
                                                               const matrix::Dense<V>&);     \
+    template Transposed<V, I> conj_transpose_with_positions(const matrix::Csr<V, I>&);      \
+    template void conj_transpose_values(const matrix::Csr<V, I>&, const Array<I>&,          \
+                                        matrix::Csr<V, I>&);                                \
     template double spectral_radius(const matrix::Csr<V, I>&, const Array<V>&, int);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_SETUP)
 

@@ -63,6 +63,21 @@ template <typename V, typename I>
 TentativeProlongator<V, I> orthonormal_tentative(const graph::Aggregation<I>& aggregation,
                                                  const matrix::Dense<V>& vectors);
 
+/// R = P^H and where each of P's entries sits in R (P's rows free of duplicate columns), so
+/// that a new P of the same pattern is transposed by one scatter (conj_transpose_values).
+template <typename V, typename I>
+struct Transposed {
+    matrix::Csr<V, I> R;
+    Array<I> positions;
+};
+template <typename V, typename I>
+Transposed<V, I> conj_transpose_with_positions(const matrix::Csr<V, I>& P);
+
+/// R's values = P^H's for a P with the pattern `positions` were made for.
+template <typename V, typename I>
+void conj_transpose_values(const matrix::Csr<V, I>& P, const Array<I>& positions,
+                           matrix::Csr<V, I>& R);
+
 /// rho(D^-1 A) estimated by `iterations` power iterations from a fixed pseudo-random vector
 /// (the norm ratio of the last one): a slight underestimate that tightens with iterations.
 template <typename V, typename I>

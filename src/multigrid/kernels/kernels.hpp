@@ -52,6 +52,15 @@
     template <typename I>                                                                       \
     void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& positions,  \
                          Array<I>& aggregate_of, Array<I>& roots);                              \
+    /* positions[k] = the index in R = P^H (as transposed by sparse::conj_transpose: rows   \
+       sorted) of P's entry k */                                                                \
+    template <typename V, typename I>                                                           \
+    void transpose_positions(const Exec& exec, const matrix::Csr<V, I>& P,                      \
+                             const matrix::Csr<V, I>& R, Array<I>& positions);                  \
+    /* R's values = conj(P's values) at those positions: P^H for P's new values */              \
+    template <typename V, typename I>                                                           \
+    void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,                    \
+                               const Array<I>& positions, matrix::Csr<V, I>& R);                \
     /* out[k] = table[indices[k]] */                                                            \
     template <typename I>                                                                       \
     void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,       \
@@ -73,7 +82,11 @@
                                                  const matrix::Dense<V>&, matrix::Csr<V, I>&,   \
                                                  matrix::Dense<V>&);                          \
     template void pairwise_propose(const Exec&, const matrix::Csr<V, I>&, const Array<I>&,      \
-                                   Array<I>&);
+                                   Array<I>&);                                                  \
+    template void transpose_positions(const Exec&, const matrix::Csr<V, I>&,                    \
+                                      const matrix::Csr<V, I>&, Array<I>&);                     \
+    template void conj_transpose_values(const Exec&, const matrix::Csr<V, I>&, const Array<I>&, \
+                                        matrix::Csr<V, I>&);
 
 #define LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(Exec, I)                                       \
     template void spread_blocks(const Exec&, const Array<I>&, size_type, I, Array<I>&);      \

@@ -116,6 +116,26 @@ void pair_aggregates(const ReferenceExecutor&, const Array<I>& partner, const Ar
     }
 }
 
+template <typename V, typename I>
+void transpose_positions(const ReferenceExecutor&, const matrix::Csr<V, I>& P,
+                         const matrix::Csr<V, I>& R, Array<I>& positions)
+{
+    for (size_type r = 0; r < P.rows(); ++r) {
+        setup_rows::transpose_positions_of_row(P.row_ptrs().data(), P.col_idxs().data(),
+                                               R.row_ptrs().data(), R.col_idxs().data(), r,
+                                               positions.data());
+    }
+}
+
+template <typename V, typename I>
+void conj_transpose_values(const ReferenceExecutor&, const matrix::Csr<V, I>& P,
+                           const Array<I>& positions, matrix::Csr<V, I>& R)
+{
+    for (size_type k = 0; k < P.nnz(); ++k) {
+        R.values().data()[positions.data()[k]] = setup_rows::conjugate(P.values().data()[k]);
+    }
+}
+
 template <typename I>
 void gather_indices(const ReferenceExecutor&, const Array<I>& table, const Array<I>& indices,
                     Array<I>& out)

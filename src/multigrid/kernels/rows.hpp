@@ -145,6 +145,30 @@ LOOM_HOST_DEVICE V l1_inverse(const I* ptrs, const V* vals, size_type r)
     return sum == 0 ? V(0) : V(1.0 / sum);
 }
 
+/// Where P's entries of row r sit in R = P^T (R's rows sorted, entries distinct): entry k,
+/// column c, is the entry of column r in R's row c, found by binary search.
+template <typename I>
+LOOM_HOST_DEVICE void transpose_positions_of_row(const I* p_ptrs, const I* p_cols,
+                                                 const I* r_ptrs, const I* r_cols, size_type r,
+                                                 I* positions)
+{
+    const auto row = static_cast<I>(r);
+    for (auto k = p_ptrs[r]; k < p_ptrs[r + 1]; ++k) {
+        const auto c = p_cols[k];
+        auto lo = r_ptrs[c];
+        auto hi = r_ptrs[c + 1];
+        while (lo < hi) {
+            const auto mid = lo + (hi - lo) / 2;
+            if (r_cols[mid] < row) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        positions[k] = lo;
+    }
+}
+
 /// The tentative prolongator of aggregate a, whose rows are members[first[a] .. first[a+1])
 /// in increasing order: B's rows there = Q R by modified Gram-Schmidt, Q(r, j) into
 /// Q[r m + j], R into rows a m .. a m + m - 1 of R (stride rstride, lower part zero). A column

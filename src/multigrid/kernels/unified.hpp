@@ -203,6 +203,36 @@ void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& 
         where);
 }
 
+template <typename Exec, typename V, typename I>
+void transpose_positions(const Exec& exec, const matrix::Csr<V, I>& P,
+                         const matrix::Csr<V, I>& R, Array<I>& positions)
+{
+    const I* p_ptrs = P.row_ptrs().data();
+    const I* p_cols = P.col_idxs().data();
+    const I* r_ptrs = R.row_ptrs().data();
+    const I* r_cols = R.col_idxs().data();
+    I* out = positions.data();
+    loom::detail::parallel_for_uneven(
+        exec, P.rows(),
+        [=] LOOM_HOST_DEVICE(size_type r) {
+            setup_rows::transpose_positions_of_row(p_ptrs, p_cols, r_ptrs, r_cols, r, out);
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,
+                           const Array<I>& positions, matrix::Csr<V, I>& R)
+{
+    const auto from = loom::detail::kernel_data(exec, P.values().data());
+    const auto to = loom::detail::kernel_data(exec, R.values().data());
+    const I* at = positions.data();
+    loom::detail::parallel_for(
+        exec, P.nnz(),
+        [=] LOOM_HOST_DEVICE(size_type k) { to[at[k]] = setup_rows::conjugate(from[k]); },
+        where);
+}
+
 template <typename Exec, typename I>
 void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,
                     Array<I>& out)
@@ -294,6 +324,20 @@ void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& 
                      Array<I>& aggregate_of, Array<I>& roots)                                   \
 {                                                                                               \
     unified::pair_aggregates(exec, partner, positions, aggregate_of, roots);                    \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void transpose_positions(const Exec& exec, const matrix::Csr<V, I>& P,                          \
+                         const matrix::Csr<V, I>& R, Array<I>& positions)                       \
+{                                                                                               \
+    unified::transpose_positions(exec, P, R, positions);                                        \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,                        \
+                           const Array<I>& positions, matrix::Csr<V, I>& R)                     \
+{                                                                                               \
+    unified::conj_transpose_values(exec, P, positions, R);                                      \
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \

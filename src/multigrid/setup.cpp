@@ -11,7 +11,6 @@
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "multigrid/kernels/kernels.hpp"
-#include "solver/pseudo_random.hpp"
 
 namespace loom::multigrid {
 
@@ -198,8 +197,9 @@ double spectral_radius(const matrix::Csr<V, I>& A, const Array<V>& inverse_diago
     const auto& exec = A.executor();
     const size_type n = A.rows();
     if (n == 0) return 0;
-    auto x = matrix::Dense<V>::from_host(exec, dim2{n, 1},
-                                         solver::detail::pseudo_random_values<V>(n, -0.5, 1.0));
+    // Made where A is: a host-made vector would cost its generation and an upload per level.
+    matrix::Dense<V> x(exec, dim2{n, 1});
+    LOOM_RUN_KERNEL("loom::multigrid::spectral_radius", *exec, start_vector, x);
     matrix::Dense<V> y(exec, dim2{n, 1});
     matrix::Dense<remove_complex_t<V>> norm(exec, dim2{1, 1});
     const auto norm_of = [&](const matrix::Dense<V>& v) {

@@ -61,6 +61,9 @@
     template <typename V, typename I>                                                           \
     void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,                    \
                                const Array<I>& positions, matrix::Csr<V, I>& R);                \
+    /* x(i, 0) = setup_rows::start_value(i) (x: n x 1) */                                       \
+    template <typename V>                                                                       \
+    void start_vector(const Exec& exec, matrix::Dense<V>& x);                                   \
     /* out[k] = table[indices[k]] */                                                            \
     template <typename I>                                                                       \
     void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,       \
@@ -87,6 +90,9 @@
                                       const matrix::Csr<V, I>&, Array<I>&);                     \
     template void conj_transpose_values(const Exec&, const matrix::Csr<V, I>&, const Array<I>&, \
                                         matrix::Csr<V, I>&);
+
+#define LOOM_INSTANTIATE_MULTIGRID_VALUE_KERNELS(Exec, V)                                       \
+    template void start_vector(const Exec&, matrix::Dense<V>&);
 
 #define LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(Exec, I)                                       \
     template void spread_blocks(const Exec&, const Array<I>&, size_type, I, Array<I>&);      \

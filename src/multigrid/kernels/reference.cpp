@@ -136,6 +136,14 @@ void conj_transpose_values(const ReferenceExecutor&, const matrix::Csr<V, I>& P,
     }
 }
 
+template <typename V>
+void start_vector(const ReferenceExecutor&, matrix::Dense<V>& x)
+{
+    for (size_type i = 0; i < x.rows(); ++i) {
+        x.data()[i * x.stride()] = static_cast<V>(setup_rows::start_value(i));
+    }
+}
+
 template <typename I>
 void gather_indices(const ReferenceExecutor&, const Array<I>& table, const Array<I>& indices,
                     Array<I>& out)
@@ -159,6 +167,9 @@ void spread_blocks(const ReferenceExecutor&, const Array<I>& values, size_type b
 #define LOOM_INSTANTIATE_MULTIGRID_REFERENCE(V, I) \
     LOOM_INSTANTIATE_MULTIGRID_KERNELS(ReferenceExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE)
+#define LOOM_INSTANTIATE_MULTIGRID_REFERENCE_VALUE(V) \
+    LOOM_INSTANTIATE_MULTIGRID_VALUE_KERNELS(ReferenceExecutor, V)
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE_VALUE)
 #define LOOM_INSTANTIATE_MULTIGRID_REFERENCE_INDEX(I) \
     LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(ReferenceExecutor, I)
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE_INDEX)

@@ -98,6 +98,14 @@ LOOM_HOST_DEVICE I pair_root(const I* partner, size_type v)
     return p >= 0 && p < static_cast<I>(v) ? p : static_cast<I>(v);
 }
 
+/// Entry i of the power iteration's start vector: in [-0.5, 0.5), a hash of i (SplitMix64's
+/// finalizer), so every backend makes the same vector where it is, with every frequency in it.
+LOOM_HOST_DEVICE inline double start_value(size_type i)
+{
+    const auto hash = graph::mis2_detail::mix(static_cast<std::uint64_t>(i) + 0x9e3779b97f4a7c15ull);
+    return static_cast<double>(hash >> 11) * 0x1p-53 - 0.5;
+}
+
 /// The strength filter's test for entry (r, c): |a|^2 >= theta^2 |d_r| |d_c|, the diagonal
 /// always kept. `diagonal` is a rows x 1 column of stride `stride`.
 template <typename V, typename I>

@@ -233,6 +233,18 @@ void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,
         where);
 }
 
+template <typename Exec, typename V>
+void start_vector(const Exec& exec, matrix::Dense<V>& x)
+{
+    const auto out = loom::detail::kernel_data(exec, x.data());
+    using D = std::remove_pointer_t<decltype(out)>;
+    const size_type stride = x.stride();
+    loom::detail::parallel_for(
+        exec, x.rows(),
+        [=] LOOM_HOST_DEVICE(size_type i) { out[i * stride] = D(setup_rows::start_value(i)); },
+        where);
+}
+
 template <typename Exec, typename I>
 void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,
                     Array<I>& out)
@@ -338,6 +350,12 @@ void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,        
                            const Array<I>& positions, matrix::Csr<V, I>& R)                     \
 {                                                                                               \
     unified::conj_transpose_values(exec, P, positions, R);                                      \
+}                                                                                               \
+                                                                                                \
+template <typename V>                                                                           \
+void start_vector(const Exec& exec, matrix::Dense<V>& x)                                        \
+{                                                                                               \
+    unified::start_vector(exec, x);                                                             \
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \

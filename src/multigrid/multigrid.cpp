@@ -38,7 +38,7 @@ public:
     {}
 
     /// Books the time since the previous lap to `step`.
-    void lap(const char* step)
+    void lap(const std::string& step)
     {
         if (!on_) return;
         exec_.synchronize();
@@ -60,7 +60,8 @@ public:
         std::string line = std::string("loom multigrid ") + what + " [s]:";
         char item[96];
         for (const auto& [name, total] : steps_) {
-            std::snprintf(item, sizeof item, " %s %.5f", name.c_str(), total);
+            std::snprintf(item, sizeof item, "%s %s %.5f", line.back() == ':' ? "" : ",",
+                          name.c_str(), total);
             line += item;
         }
         std::fprintf(stderr, "%s\n", line.c_str());
@@ -343,7 +344,11 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
         sparse::spgemm_jacobi_numeric(level.smooth_handle, static_cast<V>(weight / rho),
                                       inverse_diagonal, A, level.tentative, level.P);
     }
-    profile.lap("prolongator");
+    // The steps of the SpGEMMs are named with the path their last numeric call took.
+    const auto path = [](const sparse::SpgemmHandle<V, I>& handle) {
+        return std::string(" (") + sparse::to_string(handle.values_path()) + ")";
+    };
+    profile.lap(weight == 0 ? "prolongator" : "prolongator" + path(level.smooth_handle));
     // A's pattern is checked by the first numeric product above (or by A P below when P is
     // P_tent); nothing of the level has changed when it raises.
     if (first) {
@@ -351,7 +356,7 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
         level.coarse = std::make_shared<matrix::Csr<V, I>>();
     }
     sparse::spgemm_numeric(level.ap_handle, A, level.P, level.AP);
-    profile.lap("AP");
+    profile.lap("AP" + path(level.ap_handle));
     if (first) {
         auto transposed = multigrid::conj_transpose_with_positions(level.P);
         level.R = std::move(transposed.R);
@@ -363,7 +368,7 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
     profile.lap("transpose");
     if (first) sparse::spgemm_symbolic(level.rap_handle, level.R, level.AP, *level.coarse);
     sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);
-    profile.lap("RAP");
+    profile.lap("RAP" + path(level.rap_handle));
 }
 
 /// omega rho of the prolongator smoothing; 0 for plain aggregation.

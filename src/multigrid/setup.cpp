@@ -55,20 +55,27 @@ graph::Aggregation<I> match_pairs(const matrix::Csr<V, I>& S)
     Array<I> partner(exec, n);
     partner.fill(I{-1});
     Array<I> proposal(exec, n);
+    const auto diagonal = sparse::extract_diagonal(S);
     // With symmetric weights the strongest edge among unmatched vertices (by weight, then
     // edge hash) is both its ends' pick, so every round pairs someone until no candidate is
     // left; a nonsymmetric S may stop earlier, leaving more vertices alone.
     for (;;) {
-        LOOM_RUN_KERNEL(where, *exec, pairwise_propose, S, partner, proposal);
+        LOOM_RUN_KERNEL(where, *exec, pairwise_propose, S, diagonal, partner, proposal);
         if (LOOM_RUN_KERNEL(where, *exec, pairwise_accept, proposal, partner) == 0) break;
     }
+    // A vertex left alone joins its strongest matched neighbour's pair, as Ginkgo's PGM does:
+    // left alone, it would stay a one-vertex aggregate on every level below, cut off by the
+    // ever larger aggregates around it, which then pair among themselves into a few giants
+    // with the singletons hanging on them (a star the next levels pair one vertex at a time).
+    auto& joined = proposal;
+    LOOM_RUN_KERNEL(where, *exec, pairwise_join, S, diagonal, partner, joined);
     Array<I> positions(exec, n + 1);
-    LOOM_RUN_KERNEL(where, *exec, pair_root_flags, partner, positions);
+    LOOM_RUN_KERNEL(where, *exec, pair_root_flags, partner, joined, positions);
     detail::exclusive_prefix_sum(positions);
     graph::Aggregation<I> result{Array<I>(exec, n),
                                  Array<I>(exec, detail::load_element(positions, n))};
-    LOOM_RUN_KERNEL(where, *exec, pair_aggregates, partner, positions, result.aggregate_of,
-                    result.roots);
+    LOOM_RUN_KERNEL(where, *exec, pair_aggregates, partner, joined, positions,
+                    result.aggregate_of, result.roots);
     return result;
 }
 

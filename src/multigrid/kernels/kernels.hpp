@@ -37,21 +37,31 @@
                                         const matrix::Dense<V>& B, matrix::Csr<V, I>& P,        \
                                         matrix::Dense<V>& coarse);                              \
     /* One handshake round of pairwise matching: proposal[v] = the unmatched neighbour with  \
-       the strongest negative coupling of every unmatched v (-1: none, or v matched) */         \
+       the strongest negative coupling of every unmatched v (-1: none, or v matched);         \
+       diagonal: S's (rows x 1) */                                                              \
     template <typename V, typename I>                                                           \
     void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S,                         \
-                          const Array<I>& partner, Array<I>& proposal);                         \
+                          const matrix::Dense<V>& diagonal, const Array<I>& partner,            \
+                          Array<I>& proposal);                                                  \
+    /* joined[v] = the matched neighbour with the strongest negative coupling of every     \
+       unmatched v (-1: none, or v matched): where a vertex left alone joins */                 \
+    template <typename V, typename I>                                                           \
+    void pairwise_join(const Exec& exec, const matrix::Csr<V, I>& S,                            \
+                       const matrix::Dense<V>& diagonal, const Array<I>& partner,               \
+                       Array<I>& joined);                                                       \
     /* partner[v] = proposal[v] where the two proposed to each other; returns 1 when a pair    \
        formed, else 0 */                                                                        \
     template <typename I>                                                                       \
     size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& partner);   \
-    /* flags[v] = 1 where v is its pair's root (rows + 1 entries, the last left for the scan) */\
+    /* flags[v] = 1 where v is its aggregate's root (setup_rows::pair_root; rows + 1       \
+       entries, the last left for the scan) */                                                  \
     template <typename I>                                                                       \
-    void pair_root_flags(const Exec& exec, const Array<I>& partner, Array<I>& flags);           \
-    /* aggregate_of[v] = positions[root of v's pair]; roots[positions[v]] = v for every root */ \
+    void pair_root_flags(const Exec& exec, const Array<I>& partner, const Array<I>& joined,     \
+                         Array<I>& flags);                                                      \
+    /* aggregate_of[v] = positions[root of v]; roots[positions[v]] = v for every root */        \
     template <typename I>                                                                       \
-    void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& positions,  \
-                         Array<I>& aggregate_of, Array<I>& roots);                              \
+    void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& joined,     \
+                         const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots);   \
     /* positions[k] = the index in R = P^H (as transposed by sparse::conj_transpose: rows   \
        sorted) of P's entry k */                                                                \
     template <typename V, typename I>                                                           \
@@ -84,8 +94,10 @@
     template size_type orthonormalize_aggregates(const Exec&, const matrix::Csr<V, I>&,         \
                                                  const matrix::Dense<V>&, matrix::Csr<V, I>&,   \
                                                  matrix::Dense<V>&);                          \
-    template void pairwise_propose(const Exec&, const matrix::Csr<V, I>&, const Array<I>&,      \
-                                   Array<I>&);                                                  \
+    template void pairwise_propose(const Exec&, const matrix::Csr<V, I>&,                       \
+                                   const matrix::Dense<V>&, const Array<I>&, Array<I>&);        \
+    template void pairwise_join(const Exec&, const matrix::Csr<V, I>&, const matrix::Dense<V>&, \
+                                const Array<I>&, Array<I>&);                                    \
     template void transpose_positions(const Exec&, const matrix::Csr<V, I>&,                    \
                                       const matrix::Csr<V, I>&, Array<I>&);                     \
     template void conj_transpose_values(const Exec&, const matrix::Csr<V, I>&, const Array<I>&, \
@@ -97,9 +109,9 @@
 #define LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(Exec, I)                                       \
     template void spread_blocks(const Exec&, const Array<I>&, size_type, I, Array<I>&);      \
     template size_type pairwise_accept(const Exec&, const Array<I>&, Array<I>&);                \
-    template void pair_root_flags(const Exec&, const Array<I>&, Array<I>&);                     \
-    template void pair_aggregates(const Exec&, const Array<I>&, const Array<I>&, Array<I>&,     \
-                                  Array<I>&);                                                   \
+    template void pair_root_flags(const Exec&, const Array<I>&, const Array<I>&, Array<I>&);    \
+    template void pair_aggregates(const Exec&, const Array<I>&, const Array<I>&,                \
+                                  const Array<I>&, Array<I>&, Array<I>&);                       \
     template void gather_indices(const Exec&, const Array<I>&, const Array<I>&, Array<I>&);
 
 namespace loom::multigrid::reference {

@@ -71,16 +71,32 @@ size_type orthonormalize_aggregates(const ReferenceExecutor&, const matrix::Csr<
 }
 
 template <typename V, typename I>
-void pairwise_propose(const ReferenceExecutor&, const matrix::Csr<V, I>& S,
-                      const Array<I>& partner, Array<I>& proposal)
+void pairwise_choose(const matrix::Csr<V, I>& S, const matrix::Dense<V>& diagonal,
+                     const Array<I>& partner, bool matched, Array<I>& choice)
 {
     for (size_type v = 0; v < S.rows(); ++v) {
-        proposal.data()[v] =
+        choice.data()[v] =
             partner.data()[v] >= 0
                 ? I{-1}
-                : setup_rows::strongest_unmatched(S.row_ptrs().data(), S.col_idxs().data(),
-                                                  S.values().data(), partner.data(), v);
+                : setup_rows::strongest_neighbour(S.row_ptrs().data(), S.col_idxs().data(),
+                                                  S.values().data(), diagonal.data(),
+                                                  diagonal.stride(), partner.data(), matched, v);
     }
+}
+
+template <typename V, typename I>
+void pairwise_propose(const ReferenceExecutor&, const matrix::Csr<V, I>& S,
+                      const matrix::Dense<V>& diagonal, const Array<I>& partner,
+                      Array<I>& proposal)
+{
+    pairwise_choose(S, diagonal, partner, false, proposal);
+}
+
+template <typename V, typename I>
+void pairwise_join(const ReferenceExecutor&, const matrix::Csr<V, I>& S,
+                   const matrix::Dense<V>& diagonal, const Array<I>& partner, Array<I>& joined)
+{
+    pairwise_choose(S, diagonal, partner, true, joined);
 }
 
 template <typename I>
@@ -98,19 +114,21 @@ size_type pairwise_accept(const ReferenceExecutor&, const Array<I>& proposal, Ar
 }
 
 template <typename I>
-void pair_root_flags(const ReferenceExecutor&, const Array<I>& partner, Array<I>& flags)
+void pair_root_flags(const ReferenceExecutor&, const Array<I>& partner, const Array<I>& joined,
+                     Array<I>& flags)
 {
     for (size_type v = 0; v < partner.size(); ++v) {
-        flags.data()[v] = setup_rows::pair_root(partner.data(), v) == static_cast<I>(v) ? 1 : 0;
+        flags.data()[v] =
+            setup_rows::pair_root(partner.data(), joined.data(), v) == static_cast<I>(v) ? 1 : 0;
     }
 }
 
 template <typename I>
-void pair_aggregates(const ReferenceExecutor&, const Array<I>& partner, const Array<I>& positions,
-                     Array<I>& aggregate_of, Array<I>& roots)
+void pair_aggregates(const ReferenceExecutor&, const Array<I>& partner, const Array<I>& joined,
+                     const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots)
 {
     for (size_type v = 0; v < partner.size(); ++v) {
-        const auto root = setup_rows::pair_root(partner.data(), v);
+        const auto root = setup_rows::pair_root(partner.data(), joined.data(), v);
         aggregate_of.data()[v] = positions.data()[root];
         if (root == static_cast<I>(v)) roots.data()[positions.data()[v]] = root;
     }

@@ -60,24 +60,34 @@ LOOM_HOST_DEVICE std::uint64_t edge_hash(I r, I c)
     return graph::mis2_detail::mix((lo << 32) ^ hi);
 }
 
-/// The unmatched neighbour c of unmatched vertex r with the strongest negative coupling
-/// (largest -Re s_rc > 0, compared in single precision; ties: the larger edge_hash, then the
-/// lowest c), or -1 when there is none. partner[c] >= 0 marks a matched vertex. The choice
-/// depends on the set of entries only, not their order, so every backend makes it alike.
+/// The neighbour c of vertex r, among the unmatched ones (matched = false) or the matched
+/// ones (true: where a vertex left alone joins), with the strongest negative coupling
+/// relative to the larger diagonal, -Re s_rc / max(|s_rr|, |s_cc|) > 0 (Ginkgo's PGM weight:
+/// without the diagonal a large aggregate, whose couplings are the sums of many entries,
+/// draws every neighbour to itself and the next levels pair one vertex each), compared in
+/// single precision; ties: the larger edge_hash, then the lowest c. -1 when there is none.
+/// partner[c] >= 0 marks a matched vertex; `diagonal` is a column of stride `stride`. The
+/// choice depends on the set of entries only, not their order, so every backend makes it
+/// alike.
 template <typename V, typename I>
-LOOM_HOST_DEVICE I strongest_unmatched(const I* ptrs, const I* cols, const V* vals,
-                                       const I* partner, size_type r)
+LOOM_HOST_DEVICE I strongest_neighbour(const I* ptrs, const I* cols, const V* vals,
+                                       const V* diagonal, size_type stride, const I* partner,
+                                       bool matched, size_type r)
 {
     const auto self = static_cast<I>(r);
+    const double own = ::sqrt(squared_magnitude(diagonal[r * stride]));
     I best = -1;
     double best_weight = 0;
     std::uint64_t best_hash = 0;
     for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
         const auto c = cols[k];
-        if (c == self || partner[c] >= 0) continue;
+        if (c == self || (partner[c] >= 0) != matched) continue;
+        const double other = ::sqrt(squared_magnitude(diagonal[static_cast<size_type>(c) * stride]));
+        const double larger = own > other ? own : other;
         // In single precision: coarse operators computed on two backends may differ in their
         // last bits, and a tie broken by rounding would pair differently.
-        const double weight = static_cast<float>(-real_part(vals[k]));
+        const double weight =
+            static_cast<float>(-real_part(vals[k]) / (larger > 0 ? larger : 1.0));
         if (!(weight >= best_weight) || weight <= 0) continue;
         const auto hash = edge_hash(self, c);
         if (best < 0 || weight > best_weight || hash > best_hash ||
@@ -90,12 +100,15 @@ LOOM_HOST_DEVICE I strongest_unmatched(const I* ptrs, const I* cols, const V* va
     return best;
 }
 
-/// A matched pair's root is its lower vertex; an unmatched vertex is its own root.
+/// A matched pair's root is its lower vertex; a vertex left alone that joins a pair
+/// (joined[v] = a vertex of it) has that pair's root; any other vertex is its own root.
 template <typename I>
-LOOM_HOST_DEVICE I pair_root(const I* partner, size_type v)
+LOOM_HOST_DEVICE I pair_root(const I* partner, const I* joined, size_type v)
 {
-    const auto p = partner[v];
-    return p >= 0 && p < static_cast<I>(v) ? p : static_cast<I>(v);
+    auto self = static_cast<I>(v);
+    if (partner[v] < 0 && joined[v] >= 0) self = joined[v];
+    const auto p = partner[self];
+    return p >= 0 && p < self ? p : self;
 }
 
 /// Entry i of the power iteration's start vector: in [-0.5, 0.5), a hash of i (SplitMix64's

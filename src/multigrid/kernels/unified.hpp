@@ -132,22 +132,41 @@ size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& m
 }
 
 template <typename Exec, typename V, typename I>
-void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S, const Array<I>& partner,
-                      Array<I>& proposal)
+void pairwise_choose(const Exec& exec, const matrix::Csr<V, I>& S,
+                     const matrix::Dense<V>& diagonal, const Array<I>& partner, bool matched,
+                     Array<I>& choice)
 {
     const I* ptrs = S.row_ptrs().data();
     const I* cols = S.col_idxs().data();
     const auto vals = loom::detail::kernel_data(exec, S.values().data());
-    const I* matched = partner.data();
-    I* out = proposal.data();
+    const auto diag = loom::detail::kernel_data(exec, diagonal.data());
+    const size_type stride = diagonal.stride();
+    const I* partners = partner.data();
+    I* out = choice.data();
     loom::detail::parallel_for_uneven(
         exec, S.rows(),
         [=] LOOM_HOST_DEVICE(size_type v) {
-            out[v] = matched[v] >= 0
+            out[v] = partners[v] >= 0
                          ? I{-1}
-                         : setup_rows::strongest_unmatched(ptrs, cols, vals, matched, v);
+                         : setup_rows::strongest_neighbour(ptrs, cols, vals, diag, stride,
+                                                           partners, matched, v);
         },
         where);
+}
+
+template <typename Exec, typename V, typename I>
+void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S,
+                      const matrix::Dense<V>& diagonal, const Array<I>& partner,
+                      Array<I>& proposal)
+{
+    pairwise_choose(exec, S, diagonal, partner, false, proposal);
+}
+
+template <typename Exec, typename V, typename I>
+void pairwise_join(const Exec& exec, const matrix::Csr<V, I>& S,
+                   const matrix::Dense<V>& diagonal, const Array<I>& partner, Array<I>& joined)
+{
+    pairwise_choose(exec, S, diagonal, partner, true, joined);
 }
 
 template <typename Exec, typename I>
@@ -173,30 +192,33 @@ size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& 
 }
 
 template <typename Exec, typename I>
-void pair_root_flags(const Exec& exec, const Array<I>& partner, Array<I>& flags)
+void pair_root_flags(const Exec& exec, const Array<I>& partner, const Array<I>& joined,
+                     Array<I>& flags)
 {
     const I* matched = partner.data();
+    const I* join = joined.data();
     I* out = flags.data();
     loom::detail::parallel_for(
         exec, partner.size(),
         [=] LOOM_HOST_DEVICE(size_type v) {
-            out[v] = setup_rows::pair_root(matched, v) == static_cast<I>(v) ? 1 : 0;
+            out[v] = setup_rows::pair_root(matched, join, v) == static_cast<I>(v) ? 1 : 0;
         },
         where);
 }
 
 template <typename Exec, typename I>
-void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& positions,
-                     Array<I>& aggregate_of, Array<I>& roots)
+void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& joined,
+                     const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots)
 {
     const I* matched = partner.data();
+    const I* join = joined.data();
     const I* position = positions.data();
     I* aggregate = aggregate_of.data();
     I* root_of = roots.data();
     loom::detail::parallel_for(
         exec, partner.size(),
         [=] LOOM_HOST_DEVICE(size_type v) {
-            const auto root = setup_rows::pair_root(matched, v);
+            const auto root = setup_rows::pair_root(matched, join, v);
             aggregate[v] = position[root];
             if (root == static_cast<I>(v)) root_of[position[v]] = root;
         },
@@ -313,10 +335,18 @@ size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& m
 }                                                                                               \
                                                                                                 \
 template <typename V, typename I>                                                               \
-void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S, const Array<I>& partner,    \
+void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S,                             \
+                      const matrix::Dense<V>& diagonal, const Array<I>& partner,                \
                       Array<I>& proposal)                                                       \
 {                                                                                               \
-    unified::pairwise_propose(exec, S, partner, proposal);                                      \
+    unified::pairwise_propose(exec, S, diagonal, partner, proposal);                            \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void pairwise_join(const Exec& exec, const matrix::Csr<V, I>& S,                                \
+                   const matrix::Dense<V>& diagonal, const Array<I>& partner, Array<I>& joined) \
+{                                                                                               \
+    unified::pairwise_join(exec, S, diagonal, partner, joined);                                 \
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \
@@ -326,16 +356,17 @@ size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& 
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \
-void pair_root_flags(const Exec& exec, const Array<I>& partner, Array<I>& flags)                \
+void pair_root_flags(const Exec& exec, const Array<I>& partner, const Array<I>& joined,        \
+                     Array<I>& flags)                                                           \
 {                                                                                               \
-    unified::pair_root_flags(exec, partner, flags);                                             \
+    unified::pair_root_flags(exec, partner, joined, flags);                                     \
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \
-void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& positions,      \
-                     Array<I>& aggregate_of, Array<I>& roots)                                   \
+void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& joined,         \
+                     const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots)        \
 {                                                                                               \
-    unified::pair_aggregates(exec, partner, positions, aggregate_of, roots);                    \
+    unified::pair_aggregates(exec, partner, joined, positions, aggregate_of, roots);            \
 }                                                                                               \
                                                                                                 \
 template <typename V, typename I>                                                               \

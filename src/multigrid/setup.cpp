@@ -49,7 +49,7 @@ namespace {
 template <typename V, typename I>
 graph::Aggregation<I> match_pairs(const matrix::Csr<V, I>& S)
 {
-    constexpr const char* where = "loom::multigrid::pairwise_aggregation";
+    [[maybe_unused]] constexpr const char* where = "loom::multigrid::pairwise_aggregation";
     const auto& exec = S.executor();
     const size_type n = S.rows();
     Array<I> partner(exec, n);

@@ -95,8 +95,11 @@ nlohmann::json config_from_flags(const SolveOptions& options)
         } else if (options.precond == "amg") {
             config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = amg;
         } else {
-            throw BadInput("loom solve", "--coordinates, --aggregation, --pairwise-passes and "
-                                         "--unsmoothed need --precond amg or --solver amg");
+            throw BadInput("loom solve", std::string(options.coordinates.empty()
+                                                         ? "--aggregation, --pairwise-passes "
+                                                           "and --unsmoothed need"
+                                                         : "--coordinates needs") +
+                                             " --precond amg or --solver amg");
         }
     }
     if (kind == solver::SolverKind::gmres || kind == solver::SolverKind::cb_gmres ||

@@ -91,8 +91,8 @@ graph::Aggregation<I> pairwise_aggregation(const matrix::Csr<V, I>& S, int passe
     for (int pass = 1; pass < passes && result.count() > 1; ++pass) {
         const auto pairs = match_pairs(graph::coarse_graph(S, result));
         if (pairs.count() == result.count()) break;  // nothing paired: no later pass will
-        // Vertex v: its aggregate's aggregate; an aggregate's root: its root aggregate's root
-        // (the lowest vertex of the lowest aggregate, which holds the lowest vertex).
+        // Vertex v: its aggregate's aggregate; an aggregate's root: its root aggregate's
+        // root (increasing, as the roots of both maps are).
         graph::Aggregation<I> composed{Array<I>(exec, S.rows()), Array<I>(exec, pairs.count())};
         LOOM_RUN_KERNEL(where, *exec, gather_indices, pairs.aggregate_of, result.aggregate_of,
                         composed.aggregate_of);

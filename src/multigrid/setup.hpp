@@ -23,10 +23,13 @@ Array<V> l1_inverse_diagonal(const matrix::Csr<V, I>& A);
 /// Pairwise aggregation of S's graph, `passes` times: each pass matches vertices in
 /// handshake rounds (every unmatched vertex proposes its unmatched neighbour of strongest
 /// negative coupling relative to the diagonal, -Re s_ij / max(|s_ii|, |s_jj|) > 0, ties by a
-/// hash of the edge; mutual proposals pair) until a round pairs nobody, and the next pass matches the pairs on the coarse graph P^T S P.
-/// Unpaired vertices stay alone, so aggregates hold at most 2^passes vertices. An aggregate's
-/// root is its lowest vertex, aggregates numbered by root. Every step is a gather, so the
-/// aggregates are the same on every backend and thread count.
+/// hash of the edge; mutual proposals pair) until a round pairs nobody; a vertex left alone
+/// then joins its strongest matched neighbour's pair (or stays alone without one). The next
+/// pass matches those aggregates on the coarse graph P^T S P. Aggregates are connected and
+/// hold about 2^passes vertices (a few more where vertices joined). An aggregate's root is
+/// the lower vertex of its pair (of its root aggregate's pair after several passes),
+/// aggregates numbered by root. Every step is a gather, so the aggregates are the same on
+/// every backend and thread count.
 template <typename V, typename I>
 graph::Aggregation<I> pairwise_aggregation(const matrix::Csr<V, I>& S, int passes);
 

@@ -80,8 +80,10 @@ MultigridSmoother parse_multigrid_smoother(const std::string& text);
 /// How a level's rows are grouped into the next level's unknowns. mis2: MIS-2 roots and
 /// their neighbours (aggregates of ~10-30 rows on 3D grids, few levels); pairwise: Notay's
 /// pairwise aggregation as Ginkgo's PGM does it, `pairwise_passes` rounds of matching every
-/// vertex with its unmatched neighbour of strongest negative coupling (aggregates of at most
-/// 2^passes rows, more levels, cheaper coarse operators).
+/// vertex with its unmatched neighbour of strongest negative coupling, a vertex left alone
+/// joining a neighbouring pair (aggregates of about 2^passes rows, more levels). Meant with
+/// plain aggregation (with_smoothing(false)): smoothing so small aggregates fills P and the
+/// coarse operators several times over (operator complexity 5 on Poisson 3D).
 enum class MultigridAggregation { mis2, pairwise };
 inline constexpr Name<MultigridAggregation> multigrid_aggregation_names[] = {
     {MultigridAggregation::mis2, "mis2", "MIS-2 roots and their neighbours", {"mis-2"}},
@@ -105,7 +107,7 @@ struct MultigridParameters {
     double strength_threshold = 0.0;
     MultigridAggregation aggregation = MultigridAggregation::mis2;
     graph::Mis2Mode aggregation_mode = graph::Mis2Mode::quality;
-    /// Matching passes of pairwise aggregation (aggregates of up to 2^passes rows).
+    /// Matching passes of pairwise aggregation (aggregates of about 2^passes rows).
     int pairwise_passes = 2;
     /// Whether A's pattern is symmetric (skips the symmetrization in MIS-2).
     bool symmetric_pattern = false;

@@ -91,8 +91,16 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
     timing.samples = options.samples;
     timing.max_batch = 1;
 
-    auto amg_builder = solver::Multigrid<V, I>::build();
-    amg_builder.with_symmetric_pattern(options.symmetric);
+    // The hierarchy's options of the command line, for the AMG rows alike.
+    const auto configured = [&options] {
+        auto builder = solver::Multigrid<V, I>::build();
+        builder.with_symmetric_pattern(options.symmetric)
+            .with_aggregation(options.aggregation)
+            .with_pairwise_passes(options.pairwise_passes)
+            .with_smoothing(options.smoothing);
+        return builder;
+    };
+    auto amg_builder = configured();
     if (has_coordinates) {
         amg_builder.with_coordinates(matrix::Dense<V>(options.exec, problem.coordinates),
                                      problem.dofs_per_node);
@@ -113,9 +121,7 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
                                 resetup.median, options, timing));
     if (has_coordinates) {
         // The scalar hierarchy (constant vector, rows aggregated) the modes are to beat.
-        auto scalar_factory = solver::Multigrid<V, I>::build()
-                                  .with_symmetric_pattern(options.symmetric)
-                                  .on(options.exec);
+        auto scalar_factory = configured().on(options.exec);
         std::shared_ptr<solver::Multigrid<V, I>> scalar;
         const auto scalar_setup = time_kernel(
             exec, [&] { scalar = scalar_factory->generate(A); }, timing);
@@ -124,8 +130,14 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
     rows.push_back(run_cg<V, I>("jacobi-cg", A, jacobi, jacobi_setup.median, -1, options, timing));
 
     fmt::print("matrix    {}: {} rows, {} stored entries\n", options.name, A->rows(), A->nnz());
-    fmt::print("run       {}, {} indices, b = ones, to {:.0e}, median of {} samples\n\n",
+    fmt::print("run       {}, {} indices, b = ones, to {:.0e}, median of {} samples\n",
                exec.name(), type_name<I>(), options.tolerance, options.samples);
+    fmt::print("amg       {} aggregation{}, {} prolongator\n\n",
+               solver::to_string(options.aggregation),
+               options.aggregation == solver::MultigridAggregation::pairwise
+                   ? fmt::format(" ({} passes)", options.pairwise_passes)
+                   : std::string(),
+               options.smoothing ? "smoothed" : "plain");
     fmt::print("{}\n", amg->report());
     Table table({"method", "setup [s]", "re-setup [s]", "solve [s]", "total [s]", "iterations",
                  "residual"});
@@ -153,6 +165,9 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
             {"index_type", type_name<I>()},
             {"samples", options.samples},
             {"tolerance", options.tolerance},
+            {"aggregation", solver::to_string(options.aggregation)},
+            {"pairwise_passes", options.pairwise_passes},
+            {"smoothing", options.smoothing},
             {"levels", amg->num_levels()},
             {"operator_complexity", amg->operator_complexity()},
             {"grid_complexity", amg->grid_complexity()},

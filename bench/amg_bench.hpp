@@ -12,6 +12,7 @@
 
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/generate.hpp"
+#include "loom/solver/multigrid.hpp"
 
 namespace loom::bench {
 
@@ -23,6 +24,10 @@ struct AmgBenchOptions {
     size_type max_iterations = 10000;
     /// A's pattern is symmetric (the aggregation skips symmetrizing it).
     bool symmetric = false;
+    solver::MultigridAggregation aggregation = solver::MultigridAggregation::mis2;
+    int pairwise_passes = 2;
+    /// false: plain aggregation (P = P_tent).
+    bool smoothing = true;
 };
 
 /// Runs the benchmark for a square A (on any executor; its coordinates, when it has them,

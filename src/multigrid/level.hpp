@@ -32,6 +32,7 @@ struct Multigrid<V, I>::Level {
     matrix::Csr<V, I> tentative;  ///< P_tent
     matrix::Csr<V, I> P;
     matrix::Csr<V, I> R;  ///< P^H
+    Array<I> transpose_positions;  ///< where P's entries sit in R (update() rewrites R's values)
     matrix::Csr<V, I> AP;
     std::shared_ptr<matrix::Csr<V, I>> coarse;  ///< R A P, the next level's A
     sparse::SpgemmHandle<V, I> smooth_handle;

@@ -2,7 +2,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
@@ -24,6 +27,52 @@ double seconds_since(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+/// Wall time per setup step summed over the levels, printed to stderr after a setup or an
+/// update when the environment sets LOOM_MULTIGRID_PROFILE: a debug timer, off by default
+/// because it synchronizes the executor after every step (a GPU would otherwise overlap them).
+class StepProfile {
+public:
+    explicit StepProfile(const Executor& exec)
+        : exec_(exec), on_(std::getenv("LOOM_MULTIGRID_PROFILE") != nullptr), last_(Clock::now())
+    {}
+
+    /// Books the time since the previous lap to `step`.
+    void lap(const std::string& step)
+    {
+        if (!on_) return;
+        exec_.synchronize();
+        const auto now = Clock::now();
+        const double seconds = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        for (auto& [name, total] : steps_) {
+            if (name == step) {
+                total += seconds;
+                return;
+            }
+        }
+        steps_.emplace_back(step, seconds);
+    }
+
+    void print(const char* what) const
+    {
+        if (!on_) return;
+        std::string line = std::string("loom multigrid ") + what + " [s]:";
+        char item[96];
+        for (const auto& [name, total] : steps_) {
+            std::snprintf(item, sizeof item, "%s %s %.5f", line.back() == ':' ? "" : ",",
+                          name.c_str(), total);
+            line += item;
+        }
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
+
+private:
+    const Executor& exec_;
+    bool on_;
+    Clock::time_point last_;
+    std::vector<std::pair<std::string, double>> steps_;
+};
 
 /// Runs `step`, naming the level in the message of a NumericalError it raises.
 template <typename Step>
@@ -53,6 +102,17 @@ MultigridSmoother parse_multigrid_smoother(const std::string& text)
     return names_of(MultigridSmoother{}).parse(text, "loom::solver::parse_multigrid_smoother");
 }
 
+const char* to_string(MultigridAggregation aggregation)
+{
+    return names_of(aggregation).to_string(aggregation);
+}
+
+MultigridAggregation parse_multigrid_aggregation(const std::string& text)
+{
+    return names_of(MultigridAggregation{})
+        .parse(text, "loom::solver::parse_multigrid_aggregation");
+}
+
 // ---------------------------------------------------------------- builder and factory
 
 namespace {
@@ -70,6 +130,29 @@ auto Multigrid<V, I>::Builder::with_strength_threshold(double theta) -> Builder&
     require(theta >= 0 && theta < 1,
             "strength threshold " + std::to_string(theta) + " is outside [0, 1)");
     this->params_.strength_threshold = theta;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_aggregation(MultigridAggregation aggregation) -> Builder&
+{
+    this->params_.aggregation = aggregation;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_pairwise_passes(int passes) -> Builder&
+{
+    require(passes >= 1 && passes <= 8,
+            "pairwise passes " + std::to_string(passes) + " is outside [1, 8]");
+    this->params_.pairwise_passes = passes;
+    return *this;
+}
+
+template <typename V, typename I>
+auto Multigrid<V, I>::Builder::with_smoothing(bool smoothing) -> Builder&
+{
+    this->params_.smoothing = smoothing;
     return *this;
 }
 
@@ -221,12 +304,15 @@ struct SmootherData {
 
 template <typename V, typename I>
 SmootherData<V, I> smoother_data(std::shared_ptr<const matrix::Csr<V, I>> A,
-                                 const typename Multigrid<V, I>::Parameters& params)
+                                 const typename Multigrid<V, I>::Parameters& params,
+                                 StepProfile& profile)
 {
     SmootherData<V, I> data;
     if (A->rows() == 0) return data;
     data.inverse_diagonal = sparse::invert_diagonal(*A);
+    profile.lap("inverse-diagonal");
     data.rho = multigrid::spectral_radius(*A, data.inverse_diagonal, params.power_iterations);
+    profile.lap("spectral-radius");
     if (params.smoother == MultigridSmoother::l1_jacobi) {
         data.l1_inverse_diagonal = multigrid::l1_inverse_diagonal(*A);
     }
@@ -237,6 +323,7 @@ SmootherData<V, I> smoother_data(std::shared_ptr<const matrix::Csr<V, I>> A,
                                 .on(A->executor())
                                 ->generate(A);
     }
+    profile.lap("smoother");
     return data;
 }
 
@@ -247,7 +334,8 @@ namespace {
 /// P = (I - omega D^-1 A) P_tent (symbolic phase on the first call), R = P^H, A_c = R (A P).
 template <typename V, typename I>
 void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Csr<V, I>& A,
-                        const Array<V>& inverse_diagonal, double rho, double weight, bool first)
+                        const Array<V>& inverse_diagonal, double rho, double weight, bool first,
+                        StepProfile& profile)
 {
     if (weight == 0) {
         if (first) level.P = level.tentative;
@@ -256,6 +344,11 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
         sparse::spgemm_jacobi_numeric(level.smooth_handle, static_cast<V>(weight / rho),
                                       inverse_diagonal, A, level.tentative, level.P);
     }
+    // The steps of the SpGEMMs are named with the path their last numeric call took.
+    const auto path = [](const sparse::SpgemmHandle<V, I>& handle) {
+        return std::string(" (") + sparse::to_string(handle.values_path()) + ")";
+    };
+    profile.lap(weight == 0 ? "prolongator" : "prolongator" + path(level.smooth_handle));
     // A's pattern is checked by the first numeric product above (or by A P below when P is
     // P_tent); nothing of the level has changed when it raises.
     if (first) {
@@ -263,9 +356,26 @@ void smooth_and_project(typename Multigrid<V, I>::Level& level, const matrix::Cs
         level.coarse = std::make_shared<matrix::Csr<V, I>>();
     }
     sparse::spgemm_numeric(level.ap_handle, A, level.P, level.AP);
-    level.R = sparse::conj_transpose(level.P);
+    profile.lap("AP" + path(level.ap_handle));
+    if (first) {
+        auto transposed = multigrid::conj_transpose_with_positions(level.P);
+        level.R = std::move(transposed.R);
+        level.transpose_positions = std::move(transposed.positions);
+    } else {
+        // Same pattern: the values land where the first transposition put them.
+        multigrid::conj_transpose_values(level.P, level.transpose_positions, level.R);
+    }
+    profile.lap("transpose");
     if (first) sparse::spgemm_symbolic(level.rap_handle, level.R, level.AP, *level.coarse);
     sparse::spgemm_numeric(level.rap_handle, level.R, level.AP, *level.coarse);
+    profile.lap("RAP" + path(level.rap_handle));
+}
+
+/// omega rho of the prolongator smoothing; 0 for plain aggregation.
+template <typename V>
+double prolongator_weight(const MultigridParameters<V>& params)
+{
+    return params.smoothing ? params.prolongator_weight : 0.0;
 }
 
 /// rows x dofs: column c is 1 on the rows of component c (row % dofs == c), the translations.
@@ -300,6 +410,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
 {
     const auto& params = this->parameters();
     const auto start = Clock::now();
+    StepProfile profile(*A->executor());
     auto vectors = params.near_null_space;
     if (!vectors && params.dofs_per_node > 1) {
         vectors = std::make_shared<const matrix::Dense<V>>(
@@ -311,7 +422,7 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
         const auto level_start = Clock::now();
         auto level = std::make_unique<Level>();
         level->A = A;
-        auto data = on_level(k, [&] { return smoother_data(A, params); });
+        auto data = on_level(k, [&] { return smoother_data(A, params, profile); });
         level->inverse_diagonal = std::move(data.inverse_diagonal);
         level->l1_inverse_diagonal = std::move(data.l1_inverse_diagonal);
         level->gauss_seidel = std::move(data.gauss_seidel);
@@ -320,7 +431,10 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
         if (!coarsest) {
             auto aggregation = multigrid::aggregate_nodes(
                 multigrid::strength_graph(*A, params.strength_threshold), block,
-                {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern});
+                {.pairwise = params.aggregation == MultigridAggregation::pairwise,
+                 .passes = params.pairwise_passes,
+                 .mis2 = {.mode = params.aggregation_mode, .symmetric = params.symmetric_pattern}});
+            profile.lap("aggregation");
             const size_type per_aggregate = vectors ? vectors->cols() : 1;
             coarsest = aggregation.count() * per_aggregate >= A->rows();
             if (!coarsest) {
@@ -334,18 +448,21 @@ void Multigrid<V, I>::build_levels(std::shared_ptr<const matrix::Csr<V, I>> A)
                 } else {
                     level->tentative = multigrid::piecewise_constant<V>(aggregation);
                 }
+                profile.lap("tentative");
                 smooth_and_project<V, I>(*level, *A, level->inverse_diagonal, level->rho,
-                                         params.prolongator_weight, true);
+                                         prolongator_weight(params), true, profile);
                 level->aggregation = std::move(aggregation);
             }
         }
         if (coarsest) on_level(k, [&] { factor_coarsest<V, I>(*level, params.coarse_size); });
+        profile.lap("coarsest");
         level->info = {A->rows(), A->nnz(), level->rho, seconds_since(level_start)};
         levels_.push_back(std::move(level));
         if (coarsest) break;
         A = levels_.back()->coarse;
     }
     setup_seconds_ = seconds_since(start);
+    profile.print("setup");
 }
 
 template <typename V, typename I>
@@ -368,14 +485,15 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
     }
     const auto& params = this->parameters();
     const auto start = Clock::now();
+    StepProfile profile(*A->executor());
     for (size_type k = 0; k < num_levels(); ++k) {
         const auto level_start = Clock::now();
         auto& level = *levels_[k];
         const auto& Ak = k == 0 ? A : level.A;
-        auto data = on_level(k, [&] { return smoother_data(Ak, params); });
+        auto data = on_level(k, [&] { return smoother_data(Ak, params, profile); });
         if (!level.is_coarsest()) {
             smooth_and_project<V, I>(level, *Ak, data.inverse_diagonal, data.rho,
-                                     params.prolongator_weight, false);
+                                     prolongator_weight(params), false, profile);
         }
         level.A = Ak;
         level.inverse_diagonal = std::move(data.inverse_diagonal);
@@ -384,10 +502,12 @@ void Multigrid<V, I>::update(std::shared_ptr<const matrix::Csr<V, I>> A)
         level.rho = data.rho;
         if (level.is_coarsest())
             on_level(k, [&] { factor_coarsest<V, I>(level, params.coarse_size); });
+        profile.lap("coarsest");
         level.info.spectral_radius = level.rho;
         level.info.setup_seconds = seconds_since(level_start);
     }
     setup_seconds_ = seconds_since(start);
+    profile.print("update");
     log_hierarchy(true);
 }
 
@@ -444,6 +564,13 @@ const MultigridLevelInfo& Multigrid<V, I>::level_info(size_type k) const
 {
     check_level(k, num_levels(), "loom::solver::Multigrid::level_info");
     return levels_[k]->info;
+}
+
+template <typename V, typename I>
+const graph::Aggregation<I>& Multigrid<V, I>::aggregation(size_type k) const
+{
+    check_level(k, num_levels() - 1, "loom::solver::Multigrid::aggregation");
+    return *levels_[k]->aggregation;
 }
 
 template <typename V, typename I>

@@ -551,7 +551,7 @@ private:
         const auto& node = *options;
         node.allow_keys({"type", "cycle", "smoother", "pre_sweeps", "post_sweeps",
                          "strength_threshold", "coarse_size", "max_levels", "dofs_per_node",
-                         "coordinates"},
+                         "coordinates", "aggregation", "pairwise_passes", "smoothing"},
                         "preconditioner \"amg\"");
         if (auto cycle = node.find("cycle")) {
             builder.with_cycle(cycle->one_of<MultigridCycle>());
@@ -559,6 +559,15 @@ private:
         if (auto smoother = node.find("smoother")) {
             builder.with_smoother(smoother->one_of<MultigridSmoother>());
         }
+        if (auto aggregation = node.find("aggregation")) {
+            builder.with_aggregation(aggregation->one_of<MultigridAggregation>());
+        }
+        if (auto passes = node.find("pairwise_passes")) {
+            const auto count = passes->integer(1, "a count in [1, 8]");
+            if (count > 8) passes->expected("a count in [1, 8]");
+            builder.with_pairwise_passes(static_cast<int>(count));
+        }
+        if (auto smoothing = node.find("smoothing")) builder.with_smoothing(smoothing->boolean());
         const auto& params = builder.parameters();
         int pre = params.pre_sweeps;
         int post = params.post_sweeps;

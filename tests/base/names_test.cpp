@@ -103,6 +103,7 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(precond::GaussSeidelDirection::symmetric);
     expect_complete_table(precond::GaussSeidelVariant::cluster);
     expect_complete_table(solver::MultigridSmoother::gauss_seidel);
+    expect_complete_table(solver::MultigridAggregation::pairwise);
     expect_complete_table(solver::PreconditionerKind::isai);
     expect_complete_table(sparse::SptrsvAlgorithm::vendor);
     expect_complete_table(sparse::IluKind::parict);

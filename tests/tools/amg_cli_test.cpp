@@ -46,4 +46,31 @@ TEST_F(AmgCli, CoordinatesNeedAmg)
     EXPECT_TRUE(contains(none.output, "has no coordinates")) << none.output;
 }
 
+TEST_F(AmgCli, SolveTakesTheGeneratorsCoordinates)
+{
+    const auto solved =
+        loom("solve --generate elasticity3d:3 --precond amg --threads 1 -q -v");
+    ASSERT_EQ(solved.status, 0) << solved.output;
+    EXPECT_TRUE(contains(solved.output, "rigid-body modes of the generator's coordinates"))
+        << solved.output;
+    const auto scalar = loom("solve --generate poisson3d:6 --precond amg --threads 1 -q -v");
+    ASSERT_EQ(scalar.status, 0) << scalar.output;
+    EXPECT_FALSE(contains(scalar.output, "rigid-body modes")) << scalar.output;
+}
+
+TEST_F(AmgCli, PairwiseAggregation)
+{
+    const auto solved = loom(
+        "solve --generate poisson3d:8 --precond amg --aggregation pairwise --unsmoothed "
+        "--threads 1 -q");
+    ASSERT_EQ(solved.status, 0) << solved.output;
+    EXPECT_TRUE(contains(solved.output, "converged after")) << solved.output;
+    ASSERT_EQ(loom("generate poisson2d:12 -o P.mtx").status, 0);
+    const auto info = loom("amg-info P.mtx --aggregation pgm --pairwise-passes 1 --threads 1");
+    ASSERT_EQ(info.status, 0) << info.output;
+    EXPECT_TRUE(contains(info.output, "operator complexity")) << info.output;
+    const auto jacobi = loom("solve P.mtx --precond jacobi --aggregation pairwise -q");
+    EXPECT_EQ(jacobi.status, 2) << jacobi.output;
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "amg_options.hpp"
 #include "bench/amg_bench.hpp"
 #include "bench_support.hpp"
 #include "command.hpp"
@@ -16,6 +17,7 @@ struct AmgBenchCli {
     std::string coordinates;
     size_type dofs_per_node = 3;
     bool symmetric = false;
+    AmgAggregationOptions amg;
     double tolerance = 1e-8;
     BenchRun run{5};
 };
@@ -32,6 +34,7 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_flag("--symmetric", cli->symmetric,
                  "A's pattern is symmetric: the aggregation skips symmetrizing it");
+    add_amg_aggregation_options(sub, cli->amg);
     sub.add_option("--tolerance", cli->tolerance, "Relative residual to reach")
         ->capture_default_str();
     cli->run.add_to(sub, false);
@@ -48,6 +51,9 @@ Runner setup(CLI::App& sub)
             options.samples = cli->run.reps;
             options.name = cli->matrix.name();
             options.symmetric = cli->symmetric;
+            options.aggregation = solver::parse_multigrid_aggregation(cli->amg.aggregation);
+            options.pairwise_passes = cli->amg.pairwise_passes;
+            options.smoothing = !cli->amg.unsmoothed;
             options.tolerance = cli->tolerance;
             const auto host = ReferenceExecutor::create();
             matrix::GeneratedProblem<V, index_type> problem;

@@ -1,10 +1,11 @@
-// loom amg-info A.mtx: the smoothed-aggregation hierarchy solver::Multigrid builds for A -
+// loom amg-info A.mtx: the aggregation hierarchy solver::Multigrid builds for A -
 // rows, nonzeros, rho(D^-1 A) and setup time per level, operator and grid complexity.
 #include <cstdio>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "amg_options.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/log/loggers.hpp"
@@ -22,6 +23,7 @@ struct AmgInfoOptions {
     std::string coordinates;
     size_type dofs_per_node = 0;
     bool symmetric = false;
+    AmgAggregationOptions amg;
     bool log = false;
     std::string exec = default_executor();
     int threads = 0;
@@ -50,6 +52,7 @@ Runner setup(CLI::App& sub)
                    "With --coordinates: unknowns per node (default: one per coordinate)")
         ->check(positive_number())
         ->needs(coordinates);
+    add_amg_aggregation_options(sub, options->amg);
     sub.add_flag("--symmetric", options->symmetric,
                  "A's pattern is symmetric (skips the symmetrization of the aggregation)");
     sub.add_flag("--log", options->log,
@@ -66,6 +69,7 @@ Runner setup(CLI::App& sub)
                 .with_coarse_size(options->coarse_size)
                 .with_max_levels(options->max_levels)
                 .with_symmetric_pattern(options->symmetric);
+            apply_amg_aggregation_options(builder, options->amg);
             if (!options->coordinates.empty()) {
                 using V = typename Matrix::value_type;
                 const auto xyz = matrix::read_dense<V>(exec, options->coordinates);

@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "amg_options.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/blas/vector.hpp"
@@ -46,6 +47,7 @@ struct SolveOptions {
     std::string config;
     std::string coordinates;
     size_type dofs_per_node = 0;
+    AmgAggregationOptions amg;
     ExecOptions run;
     std::string history;
     bool quiet = false;
@@ -75,16 +77,29 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     if (kind != solver::SolverKind::amg) {
         config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = options.precond;
     }
+    // The hierarchy's options, where --solver amg or --precond amg keeps them.
+    nlohmann::json amg{{"type", "amg"}};
     if (!options.coordinates.empty()) {
-        // The hierarchy's options, where --solver amg or --precond amg keeps them.
-        nlohmann::json amg{{"type", "amg"}, {"coordinates", options.coordinates}};
+        amg["coordinates"] = options.coordinates;
         if (options.dofs_per_node > 0) amg["dofs_per_node"] = options.dofs_per_node;
+    }
+    const AmgAggregationOptions defaults;
+    if (options.amg.aggregation != defaults.aggregation) amg["aggregation"] = options.amg.aggregation;
+    if (options.amg.pairwise_passes != defaults.pairwise_passes) {
+        amg["pairwise_passes"] = options.amg.pairwise_passes;
+    }
+    if (options.amg.unsmoothed) amg["smoothing"] = false;
+    if (amg.size() > 1) {
         if (kind == solver::SolverKind::amg) {
             config["amg"] = amg;
         } else if (options.precond == "amg") {
             config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = amg;
         } else {
-            throw BadInput("loom solve", "--coordinates needs --precond amg or --solver amg");
+            throw BadInput("loom solve", std::string(options.coordinates.empty()
+                                                         ? "--aggregation, --pairwise-passes "
+                                                           "and --unsmoothed need"
+                                                         : "--coordinates needs") +
+                                             " --precond amg or --solver amg");
         }
     }
     if (kind == solver::SolverKind::gmres || kind == solver::SolverKind::cb_gmres ||
@@ -225,20 +240,66 @@ void print_hierarchy(const solver::IterativeSolver<V>& solver)
     }
 }
 
-template <typename V>
-int run(const SolveOptions& options)
+/// Whether the flags ask for a multigrid hierarchy (--precond amg, --solver amg).
+bool uses_amg(const SolveOptions& options)
 {
-    const auto exec = options.run.executor();
+    return options.config.empty() &&
+           (options.precond == "amg" ||
+            names_of(solver::SolverKind{}).parse(options.solver, "loom solve") ==
+                solver::SolverKind::amg);
+}
+
+/// The coordinates of a generated problem (elasticity3d) in a temporary Matrix Market file,
+/// for the hierarchy's rigid-body modes; removed when this object goes.
+class GeneratedCoordinates {
+public:
+    template <typename V>
+    explicit GeneratedCoordinates(const matrix::Dense<V>& coordinates)
+        : path_(std::filesystem::temp_directory_path() /
+                fmt::format("loom-solve-coordinates-{}.mtx", ::getpid()))
+    {
+        write_dense(path_.string(), coordinates);
+    }
+    GeneratedCoordinates(const GeneratedCoordinates&) = delete;
+    GeneratedCoordinates& operator=(const GeneratedCoordinates&) = delete;
+    ~GeneratedCoordinates()
+    {
+        std::error_code ignored;
+        std::filesystem::remove(path_, ignored);
+    }
+
+    std::string path() const { return path_.string(); }
+
+private:
+    std::filesystem::path path_;
+};
+
+template <typename V>
+int run(const SolveOptions& given)
+{
+    const auto exec = given.run.executor();
     const auto host = detail::host_executor();
+
+    auto clock_start = std::chrono::steady_clock::now();
+    auto problem = given.matrix.empty()
+                       ? matrix::generate_problem<V, index_type>(host, given.spec)
+                       : matrix::GeneratedProblem<V, index_type>{read_matrix<V>(given.matrix)};
+    const auto A = std::make_shared<const matrix::Csr<V, index_type>>(exec, problem.A);
+    const double load_seconds = seconds_since(clock_start);
+
+    // A generator's nodal coordinates (elasticity3d) give the hierarchy its rigid-body modes
+    // unless the command line names coordinates of its own.
+    auto options = given;
+    std::optional<GeneratedCoordinates> generated;
+    if (uses_amg(options) && options.coordinates.empty() && problem.coordinates.rows() > 0) {
+        generated.emplace(problem.coordinates);
+        options.coordinates = generated->path();
+        options.dofs_per_node = problem.dofs_per_node;
+    }
     const auto factory = options.config.empty()
                              ? solver::from_config<V, index_type>(config_from_flags(options), exec)
                              : solver::from_config_file<V, index_type>(options.config, exec);
-
-    auto clock_start = std::chrono::steady_clock::now();
-    const auto A_host =
-        options.matrix.empty() ? generate_matrix<V>(options.spec) : read_matrix<V>(options.matrix);
-    const auto A = std::make_shared<const matrix::Csr<V, index_type>>(exec, A_host);
-    const double load_seconds = seconds_since(clock_start);
+    generated.reset();
 
     matrix::Dense<V> b;
     if (options.rhs.empty()) {
@@ -286,6 +347,11 @@ int run(const SolveOptions& options)
                duration(result.iterations > 0 ? result.seconds / double(result.iterations) : 0.0),
                duration(setup_seconds), duration(load_seconds),
                options.matrix.empty() ? "to generate" : "to read");
+    if (options.verbose && given.coordinates.empty() && !options.coordinates.empty()) {
+        fmt::print("amg       rigid-body modes of the generator's coordinates ({} nodes, {} "
+                   "unknowns per node)\n",
+                   problem.coordinates.rows(), problem.dofs_per_node);
+    }
     if (options.verbose) print_hierarchy(*solver);
 
     if (!options.output.empty()) {
@@ -386,6 +452,7 @@ Runner setup(CLI::App& sub)
                                 "coordinate)")
                      ->check(positive_number())
                      ->needs(coordinates);
+    add_amg_aggregation_options(sub, options->amg);
     for (auto* flag : {solver, precond, tolerance, max_iters, restart, inner_precision,
                        coordinates, dofs}) {
         config->excludes(flag);

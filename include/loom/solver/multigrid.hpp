@@ -12,15 +12,16 @@
 //
 // Setup, level by level until `coarse_size` rows or `max_levels` levels (src/multigrid/NOTES.md):
 // strength filter (keep |a_ij| >= theta sqrt(|a_ii a_jj|); theta = 0 keeps A's pattern),
-// MIS-2 aggregation of the filtered graph (of its nodes when a node has several unknowns:
-// dofs_per_node), tentative prolongator (piecewise constant, or the near-null-space vectors
-// orthonormalized per aggregate; for elasticity the rigid-body modes of the nodal
-// coordinates, Builder::with_coordinates), P = (I - omega D^-1 A) P_tent with
-// omega = prolongator_weight / rho(D^-1 A) by the Jacobi-fused SpGEMM, R = P^T and
-// A_c = R (A P) by two SpGEMMs; the coarsest level is solved by dense LU. update() redoes the
-// numeric part only (new values on the same pattern), reusing the aggregates and the SpGEMM
-// analyses. The cycle's work vectors live in the hierarchy: one object must not be applied
-// from two threads at once.
+// MIS-2 (or pairwise: MultigridAggregation) aggregation of the filtered graph (of its nodes
+// when a node has several unknowns: dofs_per_node), tentative prolongator (piecewise
+// constant, or the near-null-space vectors orthonormalized per aggregate; for elasticity the
+// rigid-body modes of the nodal coordinates, Builder::with_coordinates),
+// P = (I - omega D^-1 A) P_tent with omega = prolongator_weight / rho(D^-1 A) by the
+// Jacobi-fused SpGEMM (or P = P_tent: with_smoothing(false)), R = P^T and A_c = R (A P) by
+// two SpGEMMs; the coarsest level is solved by dense LU. update() redoes the numeric part only
+// (new values on the same pattern), reusing the aggregates and the SpGEMM analyses. The
+// cycle's work vectors live in the hierarchy: one object must not be applied from two threads
+// at once.
 #pragma once
 
 #include <memory>
@@ -76,6 +77,27 @@ const char* to_string(MultigridSmoother smoother);
 /// "jacobi", "l1-jacobi", "chebyshev" or "gauss-seidel"; BadInput otherwise.
 MultigridSmoother parse_multigrid_smoother(const std::string& text);
 
+/// How a level's rows are grouped into the next level's unknowns. mis2: MIS-2 roots and
+/// their neighbours (aggregates of ~10-30 rows on 3D grids, few levels); pairwise: Notay's
+/// pairwise aggregation as Ginkgo's PGM does it, `pairwise_passes` rounds of matching every
+/// vertex with its unmatched neighbour of strongest negative coupling, a vertex left alone
+/// joining a neighbouring pair (aggregates of about 2^passes rows, more levels). Meant with
+/// plain aggregation (with_smoothing(false)): smoothing so small aggregates fills P and the
+/// coarse operators several times over (operator complexity 5 on Poisson 3D).
+enum class MultigridAggregation { mis2, pairwise };
+inline constexpr Name<MultigridAggregation> multigrid_aggregation_names[] = {
+    {MultigridAggregation::mis2, "mis2", "MIS-2 roots and their neighbours", {"mis-2"}},
+    {MultigridAggregation::pairwise, "pairwise",
+     "pairwise matching by strongest negative coupling (PGM)", {"pgm"}},
+};
+constexpr NameTable<MultigridAggregation> names_of(MultigridAggregation)
+{
+    return {"multigrid aggregation", multigrid_aggregation_names};
+}
+const char* to_string(MultigridAggregation aggregation);
+/// "mis2" or "pairwise" (aliases "mis-2", "pgm"); BadInput otherwise.
+MultigridAggregation parse_multigrid_aggregation(const std::string& text);
+
 /// What setup built on one level: rows, nonzeros, rho(D^-1 A), setup time (log/logger.hpp).
 using MultigridLevelInfo = log::HierarchyLevel;
 
@@ -83,7 +105,10 @@ template <typename V>
 struct MultigridParameters {
     /// theta of the strength filter, in [0, 1).
     double strength_threshold = 0.0;
+    MultigridAggregation aggregation = MultigridAggregation::mis2;
     graph::Mis2Mode aggregation_mode = graph::Mis2Mode::quality;
+    /// Matching passes of pairwise aggregation (aggregates of about 2^passes rows).
+    int pairwise_passes = 2;
     /// Whether A's pattern is symmetric (skips the symmetrization in MIS-2).
     bool symmetric_pattern = false;
     /// Levels at most (>= 1), the finest included.
@@ -92,6 +117,8 @@ struct MultigridParameters {
     size_type coarse_size = 300;
     /// omega * rho(D^-1 A) of the prolongator smoothing; 0 keeps P = P_tent.
     double prolongator_weight = 4.0 / 3.0;
+    /// false: P = P_tent (plain aggregation, as PGM), whatever prolongator_weight says.
+    bool smoothing = true;
     /// Power iterations of the estimate of rho(D^-1 A).
     int power_iterations = 15;
     MultigridCycle cycle = MultigridCycle::v;
@@ -121,6 +148,11 @@ public:
     public:
         /// BadInput outside [0, 1).
         Builder& with_strength_threshold(double theta);
+        Builder& with_aggregation(MultigridAggregation aggregation);
+        /// Matching passes of pairwise aggregation; BadInput outside [1, 8].
+        Builder& with_pairwise_passes(int passes);
+        /// false: the tentative prolongator unsmoothed (plain aggregation).
+        Builder& with_smoothing(bool smoothing = true);
         Builder& with_aggregation_mode(graph::Mis2Mode mode);
         Builder& with_symmetric_pattern(bool symmetric = true);
         /// BadInput below 1.
@@ -166,6 +198,8 @@ public:
     /// The prolongator from level k + 1 to level k (k < num_levels() - 1).
     const matrix::Csr<V, I>& prolongator(size_type k) const;
     const MultigridLevelInfo& level_info(size_type k) const;
+    /// The aggregates of level k's rows (k < num_levels() - 1), on this executor.
+    const graph::Aggregation<I>& aggregation(size_type k) const;
     /// Sum of the levels' nonzeros over the finest level's.
     double operator_complexity() const noexcept;
     /// Sum of the levels' rows over the finest level's.

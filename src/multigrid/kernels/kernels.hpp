@@ -36,6 +36,48 @@
     size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& members,     \
                                         const matrix::Dense<V>& B, matrix::Csr<V, I>& P,        \
                                         matrix::Dense<V>& coarse);                              \
+    /* One handshake round of pairwise matching: proposal[v] = the unmatched neighbour with  \
+       the strongest negative coupling of every unmatched v (-1: none, or v matched);         \
+       diagonal: S's (rows x 1) */                                                              \
+    template <typename V, typename I>                                                           \
+    void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S,                         \
+                          const matrix::Dense<V>& diagonal, const Array<I>& partner,            \
+                          Array<I>& proposal);                                                  \
+    /* joined[v] = the matched neighbour with the strongest negative coupling of every     \
+       unmatched v (-1: none, or v matched): where a vertex left alone joins */                 \
+    template <typename V, typename I>                                                           \
+    void pairwise_join(const Exec& exec, const matrix::Csr<V, I>& S,                            \
+                       const matrix::Dense<V>& diagonal, const Array<I>& partner,               \
+                       Array<I>& joined);                                                       \
+    /* partner[v] = proposal[v] where the two proposed to each other; returns 1 when a pair    \
+       formed, else 0 */                                                                        \
+    template <typename I>                                                                       \
+    size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& partner);   \
+    /* flags[v] = 1 where v is its aggregate's root (setup_rows::pair_root; rows + 1       \
+       entries, the last left for the scan) */                                                  \
+    template <typename I>                                                                       \
+    void pair_root_flags(const Exec& exec, const Array<I>& partner, const Array<I>& joined,     \
+                         Array<I>& flags);                                                      \
+    /* aggregate_of[v] = positions[root of v]; roots[positions[v]] = v for every root */        \
+    template <typename I>                                                                       \
+    void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& joined,     \
+                         const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots);   \
+    /* positions[k] = the index in R = P^H (as transposed by sparse::conj_transpose: rows   \
+       sorted) of P's entry k */                                                                \
+    template <typename V, typename I>                                                           \
+    void transpose_positions(const Exec& exec, const matrix::Csr<V, I>& P,                      \
+                             const matrix::Csr<V, I>& R, Array<I>& positions);                  \
+    /* R's values = conj(P's values) at those positions: P^H for P's new values */              \
+    template <typename V, typename I>                                                           \
+    void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,                    \
+                               const Array<I>& positions, matrix::Csr<V, I>& R);                \
+    /* x(i, 0) = setup_rows::start_value(i) (x: n x 1) */                                       \
+    template <typename V>                                                                       \
+    void start_vector(const Exec& exec, matrix::Dense<V>& x);                                   \
+    /* out[k] = table[indices[k]] */                                                            \
+    template <typename I>                                                                       \
+    void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,       \
+                        Array<I>& out);                                                         \
     /* out[v] = values[v / block] * scale for every entry of out; values empty: v / block */   \
     template <typename I>                                                                       \
     void spread_blocks(const Exec& exec, const Array<I>& values, size_type block, I scale,      \
@@ -51,10 +93,26 @@
                                     matrix::Csr<V, I>&);                                        \
     template size_type orthonormalize_aggregates(const Exec&, const matrix::Csr<V, I>&,         \
                                                  const matrix::Dense<V>&, matrix::Csr<V, I>&,   \
-                                                 matrix::Dense<V>&);
+                                                 matrix::Dense<V>&);                          \
+    template void pairwise_propose(const Exec&, const matrix::Csr<V, I>&,                       \
+                                   const matrix::Dense<V>&, const Array<I>&, Array<I>&);        \
+    template void pairwise_join(const Exec&, const matrix::Csr<V, I>&, const matrix::Dense<V>&, \
+                                const Array<I>&, Array<I>&);                                    \
+    template void transpose_positions(const Exec&, const matrix::Csr<V, I>&,                    \
+                                      const matrix::Csr<V, I>&, Array<I>&);                     \
+    template void conj_transpose_values(const Exec&, const matrix::Csr<V, I>&, const Array<I>&, \
+                                        matrix::Csr<V, I>&);
+
+#define LOOM_INSTANTIATE_MULTIGRID_VALUE_KERNELS(Exec, V)                                       \
+    template void start_vector(const Exec&, matrix::Dense<V>&);
 
 #define LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(Exec, I)                                       \
-    template void spread_blocks(const Exec&, const Array<I>&, size_type, I, Array<I>&);
+    template void spread_blocks(const Exec&, const Array<I>&, size_type, I, Array<I>&);      \
+    template size_type pairwise_accept(const Exec&, const Array<I>&, Array<I>&);                \
+    template void pair_root_flags(const Exec&, const Array<I>&, const Array<I>&, Array<I>&);    \
+    template void pair_aggregates(const Exec&, const Array<I>&, const Array<I>&,                \
+                                  const Array<I>&, Array<I>&, Array<I>&);                       \
+    template void gather_indices(const Exec&, const Array<I>&, const Array<I>&, Array<I>&);
 
 namespace loom::multigrid::reference {
 LOOM_DECLARE_MULTIGRID_KERNELS(ReferenceExecutor);

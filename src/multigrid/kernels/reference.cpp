@@ -70,6 +70,107 @@ size_type orthonormalize_aggregates(const ReferenceExecutor&, const matrix::Csr<
     return members.rows();
 }
 
+template <typename V, typename I>
+void pairwise_choose(const matrix::Csr<V, I>& S, const matrix::Dense<V>& diagonal,
+                     const Array<I>& partner, bool matched, Array<I>& choice)
+{
+    for (size_type v = 0; v < S.rows(); ++v) {
+        choice.data()[v] =
+            partner.data()[v] >= 0
+                ? I{-1}
+                : setup_rows::strongest_neighbour(S.row_ptrs().data(), S.col_idxs().data(),
+                                                  S.values().data(), diagonal.data(),
+                                                  diagonal.stride(), partner.data(), matched, v);
+    }
+}
+
+template <typename V, typename I>
+void pairwise_propose(const ReferenceExecutor&, const matrix::Csr<V, I>& S,
+                      const matrix::Dense<V>& diagonal, const Array<I>& partner,
+                      Array<I>& proposal)
+{
+    pairwise_choose(S, diagonal, partner, false, proposal);
+}
+
+template <typename V, typename I>
+void pairwise_join(const ReferenceExecutor&, const matrix::Csr<V, I>& S,
+                   const matrix::Dense<V>& diagonal, const Array<I>& partner, Array<I>& joined)
+{
+    pairwise_choose(S, diagonal, partner, true, joined);
+}
+
+template <typename I>
+size_type pairwise_accept(const ReferenceExecutor&, const Array<I>& proposal, Array<I>& partner)
+{
+    size_type paired = 0;
+    for (size_type v = 0; v < proposal.size(); ++v) {
+        const auto p = proposal.data()[v];
+        if (p >= 0 && proposal.data()[p] == static_cast<I>(v)) {
+            partner.data()[v] = p;
+            paired = 1;
+        }
+    }
+    return paired;
+}
+
+template <typename I>
+void pair_root_flags(const ReferenceExecutor&, const Array<I>& partner, const Array<I>& joined,
+                     Array<I>& flags)
+{
+    for (size_type v = 0; v < partner.size(); ++v) {
+        flags.data()[v] =
+            setup_rows::pair_root(partner.data(), joined.data(), v) == static_cast<I>(v) ? 1 : 0;
+    }
+}
+
+template <typename I>
+void pair_aggregates(const ReferenceExecutor&, const Array<I>& partner, const Array<I>& joined,
+                     const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots)
+{
+    for (size_type v = 0; v < partner.size(); ++v) {
+        const auto root = setup_rows::pair_root(partner.data(), joined.data(), v);
+        aggregate_of.data()[v] = positions.data()[root];
+        if (root == static_cast<I>(v)) roots.data()[positions.data()[v]] = root;
+    }
+}
+
+template <typename V, typename I>
+void transpose_positions(const ReferenceExecutor&, const matrix::Csr<V, I>& P,
+                         const matrix::Csr<V, I>& R, Array<I>& positions)
+{
+    for (size_type r = 0; r < P.rows(); ++r) {
+        setup_rows::transpose_positions_of_row(P.row_ptrs().data(), P.col_idxs().data(),
+                                               R.row_ptrs().data(), R.col_idxs().data(), r,
+                                               positions.data());
+    }
+}
+
+template <typename V, typename I>
+void conj_transpose_values(const ReferenceExecutor&, const matrix::Csr<V, I>& P,
+                           const Array<I>& positions, matrix::Csr<V, I>& R)
+{
+    for (size_type k = 0; k < P.nnz(); ++k) {
+        R.values().data()[positions.data()[k]] = setup_rows::conjugate(P.values().data()[k]);
+    }
+}
+
+template <typename V>
+void start_vector(const ReferenceExecutor&, matrix::Dense<V>& x)
+{
+    for (size_type i = 0; i < x.rows(); ++i) {
+        x.data()[i * x.stride()] = static_cast<V>(setup_rows::start_value(i));
+    }
+}
+
+template <typename I>
+void gather_indices(const ReferenceExecutor&, const Array<I>& table, const Array<I>& indices,
+                    Array<I>& out)
+{
+    for (size_type k = 0; k < indices.size(); ++k) {
+        out.data()[k] = table.data()[indices.data()[k]];
+    }
+}
+
 template <typename I>
 void spread_blocks(const ReferenceExecutor&, const Array<I>& values, size_type block, I scale,
                    Array<I>& out)
@@ -84,6 +185,9 @@ void spread_blocks(const ReferenceExecutor&, const Array<I>& values, size_type b
 #define LOOM_INSTANTIATE_MULTIGRID_REFERENCE(V, I) \
     LOOM_INSTANTIATE_MULTIGRID_KERNELS(ReferenceExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE)
+#define LOOM_INSTANTIATE_MULTIGRID_REFERENCE_VALUE(V) \
+    LOOM_INSTANTIATE_MULTIGRID_VALUE_KERNELS(ReferenceExecutor, V)
+LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE_VALUE)
 #define LOOM_INSTANTIATE_MULTIGRID_REFERENCE_INDEX(I) \
     LOOM_INSTANTIATE_MULTIGRID_INDEX_KERNELS(ReferenceExecutor, I)
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MULTIGRID_REFERENCE_INDEX)

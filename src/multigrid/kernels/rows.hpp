@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
+#include "graph/mis2/rules.hpp"
 #include "loom/base/types.hpp"
 #include "loom/launch/macros.hpp"
 
@@ -33,6 +35,88 @@ LOOM_HOST_DEVICE T conjugate(const T& x)
     } else {
         return T(x.real(), -x.imag());
     }
+}
+
+/// The real part, for the sign of a coupling.
+template <typename T>
+LOOM_HOST_DEVICE double real_part(const T& x)
+{
+    if constexpr (std::is_arithmetic_v<T>) {
+        return static_cast<double>(x);
+    } else {
+        return static_cast<double>(x.real());
+    }
+}
+
+/// The tie-break of two couplings of equal strength: a hash of the edge {r, c}, the same
+/// from both ends. Ties by plain index would pair a grid's vertices one pair per round (each
+/// vertex picking its lowest neighbour makes a chain with one mutual pair at its end); hashed
+/// edges are locally maximal all over the graph, so a round pairs a fixed share of them.
+template <typename I>
+LOOM_HOST_DEVICE std::uint64_t edge_hash(I r, I c)
+{
+    const auto lo = static_cast<std::uint64_t>(r < c ? r : c);
+    const auto hi = static_cast<std::uint64_t>(r < c ? c : r);
+    return graph::mis2_detail::mix((lo << 32) ^ hi);
+}
+
+/// The neighbour c of vertex r, among the unmatched ones (matched = false) or the matched
+/// ones (true: where a vertex left alone joins), with the strongest negative coupling
+/// relative to the larger diagonal, -Re s_rc / max(|s_rr|, |s_cc|) > 0 (Ginkgo's PGM weight:
+/// without the diagonal a large aggregate, whose couplings are the sums of many entries,
+/// draws every neighbour to itself and the next levels pair one vertex each), compared in
+/// single precision; ties: the larger edge_hash, then the lowest c. -1 when there is none.
+/// partner[c] >= 0 marks a matched vertex; `diagonal` is a column of stride `stride`. The
+/// choice depends on the set of entries only, not their order, so every backend makes it
+/// alike.
+template <typename V, typename I>
+LOOM_HOST_DEVICE I strongest_neighbour(const I* ptrs, const I* cols, const V* vals,
+                                       const V* diagonal, size_type stride, const I* partner,
+                                       bool matched, size_type r)
+{
+    const auto self = static_cast<I>(r);
+    const double own = ::sqrt(squared_magnitude(diagonal[r * stride]));
+    I best = -1;
+    double best_weight = 0;
+    std::uint64_t best_hash = 0;
+    for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+        const auto c = cols[k];
+        if (c == self || (partner[c] >= 0) != matched) continue;
+        const double other = ::sqrt(squared_magnitude(diagonal[static_cast<size_type>(c) * stride]));
+        const double larger = own > other ? own : other;
+        // In single precision: coarse operators computed on two backends may differ in their
+        // last bits, and a tie broken by rounding would pair differently.
+        const double weight =
+            static_cast<float>(-real_part(vals[k]) / (larger > 0 ? larger : 1.0));
+        if (!(weight >= best_weight) || weight <= 0) continue;
+        const auto hash = edge_hash(self, c);
+        if (best < 0 || weight > best_weight || hash > best_hash ||
+            (hash == best_hash && c < best)) {
+            best = c;
+            best_weight = weight;
+            best_hash = hash;
+        }
+    }
+    return best;
+}
+
+/// A matched pair's root is its lower vertex; a vertex left alone that joins a pair
+/// (joined[v] = a vertex of it) has that pair's root; any other vertex is its own root.
+template <typename I>
+LOOM_HOST_DEVICE I pair_root(const I* partner, const I* joined, size_type v)
+{
+    auto self = static_cast<I>(v);
+    if (partner[v] < 0 && joined[v] >= 0) self = joined[v];
+    const auto p = partner[self];
+    return p >= 0 && p < self ? p : self;
+}
+
+/// Entry i of the power iteration's start vector: in [-0.5, 0.5), a hash of i (SplitMix64's
+/// finalizer), so every backend makes the same vector where it is, with every frequency in it.
+LOOM_HOST_DEVICE inline double start_value(size_type i)
+{
+    const auto hash = graph::mis2_detail::mix(static_cast<std::uint64_t>(i) + 0x9e3779b97f4a7c15ull);
+    return static_cast<double>(hash >> 11) * 0x1p-53 - 0.5;
 }
 
 /// The strength filter's test for entry (r, c): |a|^2 >= theta^2 |d_r| |d_c|, the diagonal
@@ -80,6 +164,30 @@ LOOM_HOST_DEVICE V l1_inverse(const I* ptrs, const V* vals, size_type r)
     double sum = 0;
     for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) sum += ::sqrt(squared_magnitude(vals[k]));
     return sum == 0 ? V(0) : V(1.0 / sum);
+}
+
+/// Where P's entries of row r sit in R = P^T (R's rows sorted, entries distinct): entry k,
+/// column c, is the entry of column r in R's row c, found by binary search.
+template <typename I>
+LOOM_HOST_DEVICE void transpose_positions_of_row(const I* p_ptrs, const I* p_cols,
+                                                 const I* r_ptrs, const I* r_cols, size_type r,
+                                                 I* positions)
+{
+    const auto row = static_cast<I>(r);
+    for (auto k = p_ptrs[r]; k < p_ptrs[r + 1]; ++k) {
+        const auto c = p_cols[k];
+        auto lo = r_ptrs[c];
+        auto hi = r_ptrs[c + 1];
+        while (lo < hi) {
+            const auto mid = lo + (hi - lo) / 2;
+            if (r_cols[mid] < row) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        positions[k] = lo;
+    }
 }
 
 /// The tentative prolongator of aggregate a, whose rows are members[first[a] .. first[a+1])

@@ -131,6 +131,153 @@ size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& m
         count, Min{}, where);
 }
 
+template <typename Exec, typename V, typename I>
+void pairwise_choose(const Exec& exec, const matrix::Csr<V, I>& S,
+                     const matrix::Dense<V>& diagonal, const Array<I>& partner, bool matched,
+                     Array<I>& choice)
+{
+    const I* ptrs = S.row_ptrs().data();
+    const I* cols = S.col_idxs().data();
+    const auto vals = loom::detail::kernel_data(exec, S.values().data());
+    const auto diag = loom::detail::kernel_data(exec, diagonal.data());
+    const size_type stride = diagonal.stride();
+    const I* partners = partner.data();
+    I* out = choice.data();
+    loom::detail::parallel_for_uneven(
+        exec, S.rows(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            out[v] = partners[v] >= 0
+                         ? I{-1}
+                         : setup_rows::strongest_neighbour(ptrs, cols, vals, diag, stride,
+                                                           partners, matched, v);
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S,
+                      const matrix::Dense<V>& diagonal, const Array<I>& partner,
+                      Array<I>& proposal)
+{
+    pairwise_choose(exec, S, diagonal, partner, false, proposal);
+}
+
+template <typename Exec, typename V, typename I>
+void pairwise_join(const Exec& exec, const matrix::Csr<V, I>& S,
+                   const matrix::Dense<V>& diagonal, const Array<I>& partner, Array<I>& joined)
+{
+    pairwise_choose(exec, S, diagonal, partner, true, joined);
+}
+
+template <typename Exec, typename I>
+size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& partner)
+{
+    const I* proposed = proposal.data();
+    I* matched = partner.data();
+    // Each vertex writes its own entry only, from proposals fixed before: a pure gather.
+    loom::detail::parallel_for(
+        exec, proposal.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            const auto p = proposed[v];
+            if (p >= 0 && proposed[p] == static_cast<I>(v)) matched[v] = p;
+        },
+        where);
+    return loom::detail::parallel_reduce(
+        exec, proposal.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) -> size_type {
+            const auto p = proposed[v];
+            return p >= 0 && proposed[p] == static_cast<I>(v) ? 1 : 0;
+        },
+        size_type{0}, loom::detail::Max{}, where);
+}
+
+template <typename Exec, typename I>
+void pair_root_flags(const Exec& exec, const Array<I>& partner, const Array<I>& joined,
+                     Array<I>& flags)
+{
+    const I* matched = partner.data();
+    const I* join = joined.data();
+    I* out = flags.data();
+    loom::detail::parallel_for(
+        exec, partner.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            out[v] = setup_rows::pair_root(matched, join, v) == static_cast<I>(v) ? 1 : 0;
+        },
+        where);
+}
+
+template <typename Exec, typename I>
+void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& joined,
+                     const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots)
+{
+    const I* matched = partner.data();
+    const I* join = joined.data();
+    const I* position = positions.data();
+    I* aggregate = aggregate_of.data();
+    I* root_of = roots.data();
+    loom::detail::parallel_for(
+        exec, partner.size(),
+        [=] LOOM_HOST_DEVICE(size_type v) {
+            const auto root = setup_rows::pair_root(matched, join, v);
+            aggregate[v] = position[root];
+            if (root == static_cast<I>(v)) root_of[position[v]] = root;
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+void transpose_positions(const Exec& exec, const matrix::Csr<V, I>& P,
+                         const matrix::Csr<V, I>& R, Array<I>& positions)
+{
+    const I* p_ptrs = P.row_ptrs().data();
+    const I* p_cols = P.col_idxs().data();
+    const I* r_ptrs = R.row_ptrs().data();
+    const I* r_cols = R.col_idxs().data();
+    I* out = positions.data();
+    loom::detail::parallel_for_uneven(
+        exec, P.rows(),
+        [=] LOOM_HOST_DEVICE(size_type r) {
+            setup_rows::transpose_positions_of_row(p_ptrs, p_cols, r_ptrs, r_cols, r, out);
+        },
+        where);
+}
+
+template <typename Exec, typename V, typename I>
+void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,
+                           const Array<I>& positions, matrix::Csr<V, I>& R)
+{
+    const auto from = loom::detail::kernel_data(exec, P.values().data());
+    const auto to = loom::detail::kernel_data(exec, R.values().data());
+    const I* at = positions.data();
+    loom::detail::parallel_for(
+        exec, P.nnz(),
+        [=] LOOM_HOST_DEVICE(size_type k) { to[at[k]] = setup_rows::conjugate(from[k]); },
+        where);
+}
+
+template <typename Exec, typename V>
+void start_vector(const Exec& exec, matrix::Dense<V>& x)
+{
+    const auto out = loom::detail::kernel_data(exec, x.data());
+    using D = std::remove_pointer_t<decltype(out)>;
+    const size_type stride = x.stride();
+    loom::detail::parallel_for(
+        exec, x.rows(),
+        [=] LOOM_HOST_DEVICE(size_type i) { out[i * stride] = D(setup_rows::start_value(i)); },
+        where);
+}
+
+template <typename Exec, typename I>
+void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,
+                    Array<I>& out)
+{
+    const I* from = table.data();
+    const I* at = indices.data();
+    I* o = out.data();
+    loom::detail::parallel_for(
+        exec, indices.size(), [=] LOOM_HOST_DEVICE(size_type k) { o[k] = from[at[k]]; }, where);
+}
+
 template <typename Exec, typename I>
 void spread_blocks(const Exec& exec, const Array<I>& values, size_type block, I scale,
                    Array<I>& out)
@@ -185,6 +332,68 @@ size_type orthonormalize_aggregates(const Exec& exec, const matrix::Csr<V, I>& m
                                     matrix::Dense<V>& coarse)                                   \
 {                                                                                               \
     return unified::orthonormalize_aggregates(exec, members, B, P, coarse);                     \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void pairwise_propose(const Exec& exec, const matrix::Csr<V, I>& S,                             \
+                      const matrix::Dense<V>& diagonal, const Array<I>& partner,                \
+                      Array<I>& proposal)                                                       \
+{                                                                                               \
+    unified::pairwise_propose(exec, S, diagonal, partner, proposal);                            \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void pairwise_join(const Exec& exec, const matrix::Csr<V, I>& S,                                \
+                   const matrix::Dense<V>& diagonal, const Array<I>& partner, Array<I>& joined) \
+{                                                                                               \
+    unified::pairwise_join(exec, S, diagonal, partner, joined);                                 \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+size_type pairwise_accept(const Exec& exec, const Array<I>& proposal, Array<I>& partner)        \
+{                                                                                               \
+    return unified::pairwise_accept(exec, proposal, partner);                                   \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void pair_root_flags(const Exec& exec, const Array<I>& partner, const Array<I>& joined,        \
+                     Array<I>& flags)                                                           \
+{                                                                                               \
+    unified::pair_root_flags(exec, partner, joined, flags);                                     \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void pair_aggregates(const Exec& exec, const Array<I>& partner, const Array<I>& joined,         \
+                     const Array<I>& positions, Array<I>& aggregate_of, Array<I>& roots)        \
+{                                                                                               \
+    unified::pair_aggregates(exec, partner, joined, positions, aggregate_of, roots);            \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void transpose_positions(const Exec& exec, const matrix::Csr<V, I>& P,                          \
+                         const matrix::Csr<V, I>& R, Array<I>& positions)                       \
+{                                                                                               \
+    unified::transpose_positions(exec, P, R, positions);                                        \
+}                                                                                               \
+                                                                                                \
+template <typename V, typename I>                                                               \
+void conj_transpose_values(const Exec& exec, const matrix::Csr<V, I>& P,                        \
+                           const Array<I>& positions, matrix::Csr<V, I>& R)                     \
+{                                                                                               \
+    unified::conj_transpose_values(exec, P, positions, R);                                      \
+}                                                                                               \
+                                                                                                \
+template <typename V>                                                                           \
+void start_vector(const Exec& exec, matrix::Dense<V>& x)                                        \
+{                                                                                               \
+    unified::start_vector(exec, x);                                                             \
+}                                                                                               \
+                                                                                                \
+template <typename I>                                                                           \
+void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,           \
+                    Array<I>& out)                                                              \
+{                                                                                               \
+    unified::gather_indices(exec, table, indices, out);                                         \
 }                                                                                               \
                                                                                                 \
 template <typename I>                                                                           \

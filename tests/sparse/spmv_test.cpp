@@ -468,7 +468,8 @@ TYPED_TEST(Spmv, VendorAlgorithmNeedsCuda)
                      loom::NotSupported);
         for (const auto algorithm : {sparse::SpmvAlgorithm::automatic,
                                      sparse::SpmvAlgorithm::row_vector,
-                                     sparse::SpmvAlgorithm::load_balanced}) {
+                                     sparse::SpmvAlgorithm::load_balanced,
+                                     sparse::SpmvAlgorithm::binned}) {
             EXPECT_NO_THROW(sparse::spmv(Mode::none, V{1}, A, x, V{0}, y, {algorithm}));
         }
         EXPECT_EQ(sparse::choose_spmv_algorithm(A), sparse::SpmvAlgorithm::row_vector);
@@ -487,7 +488,8 @@ TEST(SpmvNames, ModesAndAlgorithmsRoundTrip)
     EXPECT_THROW(sparse::parse_mode("x"), loom::BadInput);
     for (const auto algorithm :
          {sparse::SpmvAlgorithm::automatic, sparse::SpmvAlgorithm::row_vector,
-          sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::vendor}) {
+          sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::vendor,
+          sparse::SpmvAlgorithm::binned}) {
         EXPECT_EQ(sparse::parse_spmv_algorithm(sparse::to_string(algorithm)), algorithm);
     }
     EXPECT_THROW(sparse::parse_spmv_algorithm("fastest"), loom::BadInput);

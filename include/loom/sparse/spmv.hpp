@@ -8,6 +8,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/ell.hpp"
+#include "loom/matrix/permutation.hpp"
 #include "loom/matrix/sellp.hpp"
 
 #include "loom/base/export.hpp"
@@ -92,6 +93,33 @@ LOOM_EXPORT void spmv(Mode mode, V alpha, const matrix::Sellp<V, I>& A, const ma
 /// The algorithm `automatic` would choose for A on its executor (for reports and benchmarks).
 template <typename V, typename I>
 LOOM_EXPORT SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A);
+
+/// How spmv_reorder renumbers a square matrix's rows and columns alike.
+enum class ReorderKind { rcm, degree };
+
+inline constexpr Name<ReorderKind> reorder_kind_names[] = {
+    {ReorderKind::rcm, "rcm", "reverse Cuthill-McKee (graph::rcm): entries near the diagonal"},
+    {ReorderKind::degree, "degree", "rows by decreasing length, ties in index order"},
+};
+constexpr NameTable<ReorderKind> names_of(ReorderKind) { return {"reordering", reorder_kind_names}; }
+
+ReorderKind parse_reorder_kind(const std::string& text);
+const char* to_string(ReorderKind kind);
+
+/// A renumbered copy of a square A for repeated SpMVs: B = P A P^T. With x' = P x, the
+/// product y' = B x' is P (A x), so y = P^T y' (permutation.inverse().apply(y', y)).
+template <typename V, typename I>
+struct SpmvReordering {
+    matrix::Csr<V, I> matrix;
+    matrix::Permutation<I> permutation;
+};
+
+/// One-time preprocessing that gathers the x values nearby rows read into fewer cache lines
+/// (rcm: bandwidth; degree: the most used x values of power-law graphs side by side, rows of
+/// equal length adjacent). Computed on the host, the result on A's executor. BadInput for a
+/// matrix that is not square or has no executor; A is left untouched.
+template <typename V, typename I>
+LOOM_EXPORT SpmvReordering<V, I> spmv_reorder(const matrix::Csr<V, I>& A, ReorderKind kind);
 
 }  // namespace loom::sparse
 

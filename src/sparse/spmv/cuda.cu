@@ -1,6 +1,6 @@
 // CUDA SpMV (design, bytes moved and measured bandwidth: CUDA_NOTES.md).
 //
-// CSR, op(A) = A or conj(A), three kernels:
+// CSR, op(A) = A or conj(A), four kernels:
 //  * stream: a block per run of consecutive rows streams their entries through shared memory
 //    in fixed chunks (coalesced loads all in flight, then L lanes per row sum from shared
 //    memory); the fastest for regular rows (94% of the copy bandwidth on 7-point Poisson).
@@ -14,8 +14,12 @@
 //    by tile ends are finished by a fix-up that adds the tiles' carries in tile order (a
 //    block per row spanning many tiles), so results are deterministic. The partition is
 //    cached on the matrix (Csr::plans()).
-//  `automatic` picks load_balanced for irregular or long rows, stream otherwise (row
-//  statistics cached too).
+//  * binned: rows grouped by length once (cached in the plan), all bins in one launch: a
+//    group of 1..16 lanes per short row, a warp per row up to 2048 entries, longer rows cut
+//    into segments of a block each, their partial sums added in order by a second pass.
+//  `automatic` picks binned for irregular rows, load_balanced for long ones, stream otherwise
+//  (row statistics cached too). Irregular rows also get an L2 persistence window for x
+//  (l2_window.cuh, SpmvOptions::l2_window).
 //
 // Transposed products (a group per row, or the merge-path tiles when load_balanced) and
 // every COO product scatter into y with atomicAdd after y = beta y: their last bits depend on

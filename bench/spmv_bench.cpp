@@ -203,6 +203,10 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOptions& options)
 {
     check_options(options);
+    if (!options.reorderings.empty() && A.rows() != A.cols()) {
+        throw BadInput(where, "--reorder renumbers rows and columns alike: A must be square, "
+                              "it is " + to_string(A.size()));
+    }
     const auto& exec = options.exec;
     const auto stats = row_stats(A);
     const auto x_host = random_vector<V>(A.cols(), options.seed);
@@ -229,12 +233,12 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
         time_csr(format, options.algorithm, options.l2_window);
     }
     if (options.variants) {
+        // The window exists on CUDA only: one row per algorithm elsewhere.
+        const auto windows = exec->kind() == ExecKind::cuda
+                                 ? std::vector{sparse::L2Window::off, sparse::L2Window::on}
+                                 : std::vector{sparse::L2Window::automatic};
         for (const auto algorithm : native_algorithms) {
-            for (const auto window : {sparse::L2Window::off, sparse::L2Window::on}) {
-                // The window exists on CUDA only: one row per algorithm elsewhere.
-                if (exec->kind() != ExecKind::cuda && window == sparse::L2Window::on) continue;
-                time_csr(SpmvFormat::csr, algorithm, window);
-            }
+            for (const auto window : windows) time_csr(SpmvFormat::csr, algorithm, window);
         }
     }
     if (options.peer == Peer::cusparse) {

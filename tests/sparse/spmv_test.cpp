@@ -516,7 +516,7 @@ TEST(SpmvReorder, ProductsMatchTheOriginalOrder)
     if (loom::CudaExecutor::available()) execs.push_back(loom::CudaExecutor::create(0));
     for (const auto& exec : execs) {
         // A dense row and many empty ones among short rows, and a 1 x 1 matrix.
-        for (const size_type n : {1, 33, 700}) {
+        for (const size_type n : {1, 33, 300}) {
             const auto A_ref = loom::test::random_csr<double, loom::int32>(
                 loom::test::reference(), {n, n, 3, true, true, false, 9});
             const matrix::Csr<double, loom::int32> A(exec, A_ref);

@@ -878,40 +878,51 @@ struct BinnedGrid {
     long long first_row[CsrPlan<double, int>::bins + 1];
 };
 
-/// A group of G lanes per listed row (`block` is the block's index among its bin's): each lane
-/// loads Loads entries before it gathers their x values, the group reduces with shuffles.
-/// Groups past the list take no row but reach the shuffles with the others.
+/// The rows in bin order with their entry ranges, laid out side by side so that a warp's
+/// consecutive rows read them coalesced (the rows themselves are scattered over A).
+template <typename I>
+struct BinnedRows {
+    const I* rows;
+    const I* begins;
+    const I* ends;
+};
+
+/// A group of G lanes per listed row k in [first, first + count) of the bin order (`block` is
+/// the block's index among its bin's): each lane loads Loads entries before it gathers their
+/// x values, the group reduces with shuffles. Groups past the bin take no row but reach the
+/// shuffles with the others.
 template <int G, int Loads, bool Conj, typename D, typename I>
 __device__ __forceinline__ void binned_rows(const CsrView<D, I>& A, const Column<D>& v,
-                                            const I* rows, long long count, long long block)
+                                            const BinnedRows<I>& list, long long first,
+                                            long long count, long long block)
 {
     const long long group = (block * block_size + threadIdx.x) / G;
     const int lane = threadIdx.x % G;
     const bool valid = group < count;
-    const long long row = valid ? load_cached(rows + group) : 0;
-    const long long begin = valid ? load_cached(A.row_ptrs + row) : 0;
-    const long long end = valid ? load_cached(A.row_ptrs + row + 1) : 0;
+    const long long k = first + group;
+    const long long begin = valid ? load_cached(list.begins + k) : 0;
+    const long long end = valid ? load_cached(list.ends + k) : 0;
     D sum{};
     for (long long base = begin + lane; base < end; base += G * Loads) {
         D a[Loads];
         I c[Loads];
 #pragma unroll
-        for (int k = 0; k < Loads; ++k) {
-            const long long nz = base + k * G;
-            a[k] = D{};
-            c[k] = I{};
+        for (int u = 0; u < Loads; ++u) {
+            const long long nz = base + u * G;
+            a[u] = D{};
+            c[u] = I{};
             if (nz < end) {
-                a[k] = load_streaming(A.values + nz);
-                c[k] = load_streaming(A.cols + nz);
+                a[u] = load_streaming(A.values + nz);
+                c[u] = load_streaming(A.cols + nz);
             }
         }
 #pragma unroll
-        for (int k = 0; k < Loads; ++k) {
-            if (base + k * G < end) sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
+        for (int u = 0; u < Loads; ++u) {
+            if (base + u * G < end) sum += mul(op<Conj>(a[u]), v.x_at(c[u]));
         }
     }
     sum = warp_sum<G>(sum);
-    if (valid && lane == 0) v.store(row, sum);
+    if (valid && lane == 0) v.store(load_cached(list.rows + k), sum);
 }
 
 /// One segment of a long row, a block: all its loads issued before any gather (as stream
@@ -948,70 +959,80 @@ __device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const
 /// (long rows: segments, then sum_runs_kernel): deterministic.
 template <bool Conj, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    csr_binned_kernel(CsrView<D, I> A, Column<D> v, const I* rows, BinnedGrid grid,
+    csr_binned_kernel(CsrView<D, I> A, Column<D> v, BinnedRows<I> list, BinnedGrid grid,
                       const RowSegment* segments, D* segment_sums)
 {
     int bin = 0;
     while (blockIdx.x >= grid.first_block[bin + 1]) ++bin;
     const long long block = blockIdx.x - grid.first_block[bin];
-    const I* bin_rows = rows + grid.first_row[bin];
-    const long long count = grid.first_row[bin + 1] - grid.first_row[bin];
+    const long long first = grid.first_row[bin];
+    const long long count = grid.first_row[bin + 1] - first;
     switch (bin) {
-    case 0: binned_rows<1, 1, Conj>(A, v, bin_rows, count, block); break;
-    case 1: binned_rows<2, 1, Conj>(A, v, bin_rows, count, block); break;
-    case 2: binned_rows<4, 1, Conj>(A, v, bin_rows, count, block); break;
-    case 3: binned_rows<8, 1, Conj>(A, v, bin_rows, count, block); break;
-    case 4: binned_rows<16, 1, Conj>(A, v, bin_rows, count, block); break;
+    case 0: binned_rows<1, 1, Conj>(A, v, list, first, count, block); break;
+    case 1: binned_rows<2, 1, Conj>(A, v, list, first, count, block); break;
+    case 2: binned_rows<4, 1, Conj>(A, v, list, first, count, block); break;
+    case 3: binned_rows<8, 1, Conj>(A, v, list, first, count, block); break;
+    case 4: binned_rows<16, 1, Conj>(A, v, list, first, count, block); break;
     case binned_warp_bin:
-        binned_rows<warp_size, binned_warp_loads, Conj>(A, v, bin_rows, count, block);
+        binned_rows<warp_size, binned_warp_loads, Conj>(A, v, list, first, count, block);
         break;
     default: binned_segment_sum<Conj>(A, v, segments[block], segment_sums + block); break;
     }
 }
 
-/// For the listed rows: row, first entry, end.
+/// begins[k], ends[k]: the entry range of rows[k].
 template <typename I>
 __global__ void __launch_bounds__(block_size)
-    row_bounds_kernel(const I* row_ptrs, const I* rows, long long count, long long* bounds)
+    row_bounds_kernel(const I* row_ptrs, const I* rows, long long count, I* begins, I* ends)
 {
     const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (k >= count) return;
     const long long row = rows[k];
-    bounds[3 * k] = row;
-    bounds[3 * k + 1] = row_ptrs[row];
-    bounds[3 * k + 2] = row_ptrs[row + 1];
+    begins[k] = row_ptrs[row];
+    ends[k] = row_ptrs[row + 1];
 }
 
-/// The long rows cut into segments, and per row the run of its segments.
-template <typename V, typename I>
-void segment_long_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& A, const I* long_rows,
-                       long long count, CsrPlan<V, I>& plan)
+/// Elements [first, first + count) of a device array, on the host.
+template <typename T>
+std::vector<T> slice_to_host(const CudaExecutor& exec, const Array<T>& array, long long first,
+                             long long count)
 {
+    std::vector<T> host(static_cast<std::size_t>(count));
+    if (count == 0) return host;
+    const auto stream = stream_of(exec);
+    LOOM_CUDA_CHECK(cudaMemcpyAsync(host.data(), array.data() + first, count * sizeof(T),
+                                    cudaMemcpyDeviceToHost, stream),
+                    spmv_where);
+    LOOM_CUDA_CHECK(cudaStreamSynchronize(stream), spmv_where);
+    return host;
+}
+
+/// The long bin's rows cut into segments, and per row the run of its segments.
+template <typename V, typename I>
+void segment_long_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan)
+{
+    const long long first = plan.bin_offsets[binned_long_bin];
+    const long long count = plan.bin_offsets[binned_long_bin + 1] - first;
+    const auto rows = slice_to_host(exec, plan.binned_rows, first, count);
+    const auto begins = slice_to_host(exec, plan.binned_begins, first, count);
+    const auto ends = slice_to_host(exec, plan.binned_ends, first, count);
     std::vector<RowSegment> segments;
     std::vector<MergeRun> runs;
-    if (count > 0) {
-        Array<long long> bounds(A.executor(), 3 * count);
-        row_bounds_kernel<<<grid_for(count, block_size), block_size, 0, stream_of(exec)>>>(
-            A.row_ptrs().data(), long_rows, count, bounds.data());
-        check_launch(spmv_where);
-        const auto host = bounds.to_host();
-        for (long long k = 0; k < count; ++k) {
-            const long long row = host[3 * k];
-            const long long end = host[3 * k + 2];
-            const auto first = static_cast<long long>(segments.size());
-            for (long long b = host[3 * k + 1]; b < end; b += binned_segment) {
-                segments.push_back({b, std::min(b + binned_segment, end)});
-            }
-            runs.push_back({first, static_cast<long long>(segments.size()), row});
+    for (long long k = 0; k < count; ++k) {
+        const auto first_segment = static_cast<long long>(segments.size());
+        for (long long b = begins[k]; b < ends[k]; b += binned_segment) {
+            segments.push_back({b, std::min<long long>(b + binned_segment, ends[k])});
         }
+        runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
     }
     plan.segments = Array<RowSegment>(A.executor(), segments);
     plan.segment_sums = Array<V>(A.executor(), static_cast<size_type>(segments.size()));
     plan.segment_runs = Array<MergeRun>(A.executor(), runs);
 }
 
-/// A's rows binned by length, and its long rows' segments, built on first use and cached in
-/// its plan (one classification pass and a radix sort; the stream is synchronized once).
+/// A's rows binned by length with their entry ranges, and its long rows' segments, built on
+/// first use and cached in its plan (a classification pass, a radix sort, a gather of the
+/// row bounds; the stream is synchronized twice).
 template <typename V, typename I>
 std::shared_ptr<CsrPlan<V, I>> binned_plan(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
 {
@@ -1019,9 +1040,16 @@ std::shared_ptr<CsrPlan<V, I>> binned_plan(const CudaExecutor& exec, const matri
     if (plan->has_bins) return plan;
     auto bins = loom::cuda::bin_rows<I, CsrPlan<V, I>::bins>(
         exec, A.rows(), RowLengthBin<I>{A.row_ptrs().data()}, nullptr, spmv_where);
-    segment_long_rows(exec, A, bins.begin(binned_long_bin), bins.size(binned_long_bin), *plan);
+    Array<I> begins(A.executor(), A.rows());
+    Array<I> ends(A.executor(), A.rows());
+    row_bounds_kernel<<<grid_for(A.rows(), block_size), block_size, 0, stream_of(exec)>>>(
+        A.row_ptrs().data(), bins.rows.data(), A.rows(), begins.data(), ends.data());
+    check_launch(spmv_where);
     plan->bin_offsets = bins.offsets;
     plan->binned_rows = std::move(bins.rows);
+    plan->binned_begins = std::move(begins);
+    plan->binned_ends = std::move(ends);
+    segment_long_rows(exec, A, *plan);
     plan->has_bins = true;
     return plan;
 }
@@ -1047,9 +1075,11 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     const auto csr = view(A);
     const auto v = column(alpha, x, beta, y, 0);
     D* segment_sums = as_device(plan->segment_sums.data());
+    const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
+                             plan->binned_ends.data()};
     with_conjugation(mode, [&]<bool Conj>() {
         csr_binned_kernel<Conj, D, I><<<static_cast<unsigned>(blocks), block_size, 0,
-                                        stream_of(exec)>>>(csr, v, plan->binned_rows.data(), grid,
+                                        stream_of(exec)>>>(csr, v, list, grid,
                                                            plan->segments.data(), segment_sums);
         check_launch(spmv_where);
     });

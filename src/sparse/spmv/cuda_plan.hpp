@@ -56,10 +56,14 @@ struct CsrPlan {
     Array<MergeRun> long_runs;
 
     /// binned: the rows listed bin by bin (rows in increasing order within a bin), bin b's
-    /// being binned_rows[bin_offsets[b], bin_offsets[b + 1]); empty until first used.
+    /// being binned_rows[bin_offsets[b], bin_offsets[b + 1]), and their entry ranges in the
+    /// same order (read coalesced, where the row pointers of scattered rows would cost a
+    /// sector each); empty until first used.
     static constexpr int bins = 8;
     bool has_bins = false;
     Array<I> binned_rows;
+    Array<I> binned_begins;
+    Array<I> binned_ends;
     std::array<long long, bins + 1> bin_offsets{};
     /// binned's long rows cut into segments of equal length: the segments' partial sums, and
     /// per long row the run of segments [first_tile, end_tile) to add in order.

@@ -846,14 +846,15 @@ constexpr int binned_long_bin = 6;
 /// Entries each thread of a segment's block loads before it gathers any x value.
 constexpr int binned_segment_loads = 8;
 constexpr long long binned_segment = block_size * binned_segment_loads;
-/// Longer rows are segmented: one warp alone on them would finish last by far (a row of
-/// 2048 entries is 64 steps of a warp, the time of ~30 short rows per lane).
+/// Longer rows are segmented: a warp alone on one would finish long after the rest (2048
+/// entries are already 64 steps of a warp).
 constexpr long long binned_long_row = binned_segment;
 /// Entries each lane of the warp bin loads before it gathers: 4 keeps 4 gathers in flight per
 /// lane on the rows longer than a warp.
 constexpr int binned_warp_loads = 4;
 
-static_assert(CsrPlan<double, int>::bins == 8 && binned_long_bin < 8);
+constexpr int binned_bins = CsrPlan<double, int>::bins;
+static_assert(binned_long_bin < binned_bins);
 
 constexpr int lanes_of_bin(int bin) { return bin <= binned_warp_bin ? 1 << bin : 0; }
 
@@ -874,8 +875,8 @@ struct RowLengthBin {
 
 /// Where each bin's blocks start in the one launch that runs every bin, and its rows.
 struct BinnedGrid {
-    long long first_block[CsrPlan<double, int>::bins + 1];
-    long long first_row[CsrPlan<double, int>::bins + 1];
+    long long first_block[binned_bins + 1];
+    long long first_row[binned_bins + 1];
 };
 
 /// The rows in bin order with their entry ranges, laid out side by side so that a warp's
@@ -1038,7 +1039,7 @@ std::shared_ptr<CsrPlan<V, I>> binned_plan(const CudaExecutor& exec, const matri
 {
     auto plan = plan_of(A);
     if (plan->has_bins) return plan;
-    auto bins = loom::cuda::bin_rows<I, CsrPlan<V, I>::bins>(
+    auto bins = loom::cuda::bin_rows<I, binned_bins>(
         exec, A.rows(), RowLengthBin<I>{A.row_ptrs().data()}, nullptr, spmv_where);
     Array<I> begins(A.executor(), A.rows());
     Array<I> ends(A.executor(), A.rows());
@@ -1059,7 +1060,7 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
                 const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
 {
     using D = device_type_t<V>;
-    constexpr int bins = CsrPlan<V, I>::bins;
+    constexpr int bins = binned_bins;
     const auto plan = binned_plan(exec, A);
     BinnedGrid grid{};
     long long blocks = 0;

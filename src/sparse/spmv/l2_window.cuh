@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
+#include <mutex>
 
 #include <cuda_runtime.h>
 
@@ -20,7 +22,7 @@ struct PersistingL2 {
     std::size_t max_window = 0;     ///< cudaDevAttrMaxAccessPolicyWindowSize
 };
 
-inline PersistingL2 persisting_l2_of(int device)
+inline PersistingL2 query_persisting_l2(int device)
 {
     int set_aside = 0;
     int window = 0;
@@ -32,6 +34,17 @@ inline PersistingL2 persisting_l2_of(int device)
         return {};
     }
     return {static_cast<std::size_t>(set_aside), static_cast<std::size_t>(window)};
+}
+
+/// query_persisting_l2, asked once per device (every SpMV on irregular rows looks at it).
+inline PersistingL2 persisting_l2_of(int device)
+{
+    static std::mutex mutex;
+    static std::map<int, PersistingL2> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = known.find(device);
+    if (found != known.end()) return found->second;
+    return known[device] = query_persisting_l2(device);
 }
 
 /// True when `bytes` fit the persisting L2 of exec's device.

@@ -37,10 +37,13 @@ public:
     Oracle(const matrix::Csr<V, I>& A, const matrix::Dense<V>& x, const matrix::Dense<V>& y0,
            size_type max_row_length)
     {
-        // The reference backend is the oracle, whatever executor A came on.
-        const auto reference = ReferenceExecutor::create();
+        // The host is the oracle, whatever executor A came on: OpenMP where built (one pass
+        // over A, cheap next to the benchmark even at 2 M rows), the reference otherwise.
+        const std::shared_ptr<const Executor> reference =
+            OmpExecutor::available() ? std::shared_ptr<const Executor>(OmpExecutor::create())
+                                     : ReferenceExecutor::create();
         std::optional<matrix::Csr<V, I>> copy;
-        if (A.executor()->kind() != ExecKind::reference) copy.emplace(reference, A);
+        if (A.executor()->kind() != reference->kind()) copy.emplace(reference, A);
         const auto& A_ref = copy ? *copy : A;
         const matrix::Dense<V> x_ref(reference, x);
         matrix::Dense<V> y_ref(reference, y0);
@@ -95,6 +98,7 @@ struct Measurement {
     bool peer = false;
     double error = 0;
     Timing timing;
+    double x_bytes_estimate = 0;  ///< x_sector_bytes of the matrix it ran on
 };
 
 /// Checks `spmv` (which computes y = A * x + y) against the oracle on a fresh y = y0, then
@@ -113,6 +117,34 @@ Measurement measure(std::string kernel, bool peer, const std::function<void()>& 
     }
     const auto timing = time_kernel(*options.exec, spmv, {.samples = options.samples});
     return {std::move(kernel), peer, error, timing};
+}
+
+/// The native CSR kernels the --variants rows time, each with the L2 window off and on.
+constexpr sparse::SpmvAlgorithm native_algorithms[] = {
+    sparse::SpmvAlgorithm::row_vector, sparse::SpmvAlgorithm::stream,
+    sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::binned};
+
+/// options.algorithm on A renumbered by `kind`: x and y permuted before the timing, checked
+/// against an oracle of the renumbered product (which is the original product permuted).
+template <typename V, typename I>
+Measurement measure_reordered(const matrix::Csr<V, I>& A, sparse::ReorderKind kind,
+                              const matrix::Dense<V>& x_host, const matrix::Dense<V>& y0_host,
+                              size_type max_row_length, const SpmvBenchOptions& options)
+{
+    const auto reordered = sparse::spmv_reorder(A, kind);
+    const auto& P = reordered.permutation;
+    const auto x_permuted = P.apply(matrix::Dense<V>(P.executor(), x_host));
+    const auto y0_permuted = P.apply(matrix::Dense<V>(P.executor(), y0_host));
+    const Oracle<V> oracle(reordered.matrix, x_permuted, y0_permuted, max_row_length);
+    const SpmvMatrix<V, I> M(reordered.matrix, options.exec, SpmvFormat::csr, options.algorithm,
+                             options.l2_window);
+    const matrix::Dense<V> x(options.exec, x_permuted);
+    matrix::Dense<V> y(options.exec, y0_permuted);
+    auto m = measure(
+        M.name() + " reordered " + sparse::to_string(kind), false,
+        [&] { M.apply(sparse::Mode::none, V{1}, x, V{1}, y); }, y, oracle, options);
+    m.x_bytes_estimate = x_sector_bytes(reordered.matrix, sizeof(V));
+    return m;
 }
 
 void check_options(const SpmvBenchOptions& options)
@@ -171,6 +203,10 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOptions& options)
 {
     check_options(options);
+    if (!options.reorderings.empty() && A.rows() != A.cols()) {
+        throw BadInput(where, "--reorder renumbers rows and columns alike: A must be square, "
+                              "it is " + to_string(A.size()));
+    }
     const auto& exec = options.exec;
     const auto stats = row_stats(A);
     const auto x_host = random_vector<V>(A.cols(), options.seed);
@@ -185,12 +221,25 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
         exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
 
     std::vector<Measurement> results;
-    for (const auto format : options.formats) {
-        const SpmvMatrix<V, I> M(A, exec, format, options.algorithm);
+    const auto time_csr = [&](SpmvFormat format, sparse::SpmvAlgorithm algorithm,
+                              sparse::L2Window window) {
+        const SpmvMatrix<V, I> M(A, exec, format, algorithm, window);
         y = y0_host;
         results.push_back(measure(
             M.name(), false, [&] { M.apply(sparse::Mode::none, V{1}, x, V{1}, y); }, y, oracle,
             options));
+    };
+    for (const auto format : options.formats) {
+        time_csr(format, options.algorithm, options.l2_window);
+    }
+    if (options.variants) {
+        // The window exists on CUDA only: one row per algorithm elsewhere.
+        const auto windows = exec->kind() == ExecKind::cuda
+                                 ? std::vector{sparse::L2Window::off, sparse::L2Window::on}
+                                 : std::vector{sparse::L2Window::automatic};
+        for (const auto algorithm : native_algorithms) {
+            for (const auto window : windows) time_csr(SpmvFormat::csr, algorithm, window);
+        }
     }
     if (options.peer == Peer::cusparse) {
         const SpmvMatrix<V, I> M(A, exec, SpmvFormat::csr, sparse::SpmvAlgorithm::vendor);
@@ -203,6 +252,12 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
         y = y0_host;
         results.push_back(measure("eigen", true, eigen_spmv(A_exec, x, y, host_threads(*exec)), y,
                                   oracle, options));
+    }
+
+    const double x_estimate = x_sector_bytes(A, sizeof(V));
+    for (auto& m : results) m.x_bytes_estimate = x_estimate;
+    for (const auto kind : options.reorderings) {
+        results.push_back(measure_reordered(A, kind, x_host, y0_host, stats.max, options));
     }
 
     const auto nnz = static_cast<double>(A.nnz());
@@ -219,22 +274,28 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
                copy.bytes_per_second / 1e9, copy.bytes >> 20,
                exec->is_host() ? fmt::format("memcpy on {} threads", copy.threads)
                                : std::string("device-to-device copy"));
-    fmt::print("bytes     {:.1f} MB per SpMV = nnz*({}+{}) + (rows+1)*{} + cols*{} + 2*rows*{}\n\n",
+    fmt::print("bytes     {:.1f} MB per SpMV = nnz*({}+{}) + (rows+1)*{} + cols*{} + 2*rows*{}\n",
                bytes / 1e6, sizeof(V), sizeof(I), sizeof(I), sizeof(V), sizeof(V));
+    fmt::print("x est.    {:.1f} MB of x sectors gathered (distinct 32-byte sectors per 32 "
+               "consecutive entries) vs {:.1f} MB read once; model = bytes - x once + x est.\n\n",
+               x_estimate / 1e6, A.cols() * double(sizeof(V)) / 1e6);
 
     const std::string peer_column = options.peer == Peer::none
                                         ? std::string("vs peer")
                                         : fmt::format("vs {}", to_string(options.peer));
-    Table table(
-        {"kernel", "time [us]", "GB/s", "GFLOP/s", "of copy BW", peer_column, "rel. error"});
+    Table table({"kernel", "time [us]", "GB/s", "GFLOP/s", "of copy BW", "model GB/s",
+                 peer_column, "rel. error"});
     auto json_results = nlohmann::ordered_json::array();
     for (const auto& m : results) {
         const double t = m.timing.median;
         const double speedup = peer != results.end() ? peer->timing.median / t : 0.0;
+        // The bytes with x counted as the gathers' sectors: what the caches must deliver.
+        const double model_bytes = bytes - A.cols() * double(sizeof(V)) + m.x_bytes_estimate;
         table.add_row({m.kernel, fmt::format("{:.1f}", t * 1e6),
                        fmt::format("{:.1f}", bytes / t / 1e9),
                        fmt::format("{:.2f}", flops / t / 1e9),
                        fmt::format("{:.1f}%", 100 * bytes / t / copy.bytes_per_second),
+                       fmt::format("{:.1f}", model_bytes / t / 1e9),
                        peer != results.end() ? fmt::format("{:.2f}x", speedup) : "-",
                        fmt::format("{:.1e}", m.error)});
         json_results.push_back(
@@ -247,6 +308,9 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
              {"gb_per_s", bytes / t / 1e9},
              {"gflop_per_s", flops / t / 1e9},
              {"fraction_of_copy_bandwidth", bytes / t / copy.bytes_per_second},
+             {"x_sector_bytes_estimate", m.x_bytes_estimate},
+             {"model_bytes", model_bytes},
+             {"model_gb_per_s", model_bytes / t / 1e9},
              {"speedup_vs_peer",
               peer != results.end() ? nlohmann::ordered_json(speedup) : nlohmann::ordered_json()},
              {"relative_error", m.error},

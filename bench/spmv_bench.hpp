@@ -46,6 +46,13 @@ struct SpmvBenchOptions {
     std::shared_ptr<const Executor> exec;
     std::vector<SpmvFormat> formats{SpmvFormat::automatic};
     sparse::SpmvAlgorithm algorithm = sparse::SpmvAlgorithm::automatic;
+    /// The CSR kernels' L2 window for x (CUDA).
+    sparse::L2Window l2_window = sparse::L2Window::automatic;
+    /// Also a row per native CSR algorithm, each with the L2 window off and on (CUDA).
+    bool variants = false;
+    /// Also a row per reordering: `algorithm` on spmv_reorder's matrix, x and y permuted
+    /// once outside the timing (square matrices).
+    std::vector<sparse::ReorderKind> reorderings;
     Peer peer = Peer::none;
     int samples = 50;
     std::string matrix_name;

@@ -1,7 +1,10 @@
-// CUDA SpMV: every CSR algorithm (row_vector for each group size, load_balanced, cuSPARSE)
-// against the reference, the automatic choice, determinism of the native kernels, and the
-// cuSPARSE restrictions. Skipped without a GPU.
+// CUDA SpMV: every CSR algorithm (row_vector for each group size, load_balanced, binned,
+// cuSPARSE) against the reference, with the L2 window for x on and off, the automatic
+// choice, determinism of the native kernels, and the cuSPARSE restrictions. Skipped without a
+// GPU.
+#include <algorithm>
 #include <complex>
+#include <random>
 #include <limits>
 #include <string>
 #include <vector>
@@ -9,10 +12,15 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/config.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/types.hpp"
+
+#if LOOM_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
 
 namespace {
 
@@ -166,10 +174,15 @@ TYPED_TEST(SpmvCuda, RowsLongerThanManyTiles)
     EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);
     const auto x = loom::test::random_dense<V>(this->ref, {cols, 1}, 2);
     auto expected = loom::test::random_dense<V>(this->ref, {8, 1}, 3);
-    Dense y(cuda, expected);
+    const auto y0 = expected;
     sparse::spmv(Mode::none, V{2}, A_ref, x, V{-1}, expected);
-    sparse::spmv(Mode::none, V{2}, A, Dense(cuda, x), V{-1}, y, {SpmvAlgorithm::load_balanced});
-    LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<V>());
+    // binned cuts the same rows into segments summed by a second pass.
+    for (const auto algorithm : {SpmvAlgorithm::load_balanced, SpmvAlgorithm::binned}) {
+        SCOPED_TRACE(sparse::to_string(algorithm));
+        Dense y(cuda, y0);
+        sparse::spmv(Mode::none, V{2}, A, Dense(cuda, x), V{-1}, y, {algorithm});
+        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<V>());
+    }
 }
 
 TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
@@ -181,7 +194,8 @@ TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
     const auto A = loom::test::random_csr<V, I>(cuda, {20000, 20000, 6, true, false, true, 21});
     const auto x = loom::test::random_dense<V>(cuda, {20000, 1}, 22);
     for (const auto algorithm :
-         {SpmvAlgorithm::row_vector, SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced}) {
+         {SpmvAlgorithm::row_vector, SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced,
+          SpmvAlgorithm::binned}) {
         SCOPED_TRACE(sparse::to_string(algorithm));
         Dense first(cuda, {20000, 1});
         Dense second(cuda, {20000, 1});
@@ -201,10 +215,143 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::stream);
     // One row 1000 times the mean.
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::binned);
+    // Every row long (mean 200): a warp per row keeps too few loads in flight.
+    const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
     const typename TestFixture::Csr empty(cuda, dim2{0, 0});
     EXPECT_EQ(sparse::choose_spmv_algorithm(empty), SpmvAlgorithm::row_vector);
 }
+
+/// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, warp
+/// rows up to 2048, segmented rows beyond) in a shuffled order, then a power-law tail
+/// (length ~ 1/rank) with every seventh row empty: double/int32, the types do not change
+/// which bin a row lands in.
+matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const loom::Executor> exec)
+{
+    constexpr size_type cols = 30000;
+    std::vector<size_type> lengths;
+    for (int copy = 0; copy < 3; ++copy) {
+        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 2047, 2048,
+                                       2049, 4096, 4097, 6000}) {
+            lengths.push_back(length);
+        }
+    }
+    std::mt19937_64 rng(5);
+    std::shuffle(lengths.begin(), lengths.end(), rng);
+    for (size_type rank = 1; rank <= 3000; ++rank) lengths.push_back(rank % 7 == 0 ? 0 : cols / rank);
+    std::vector<loom::int32> ptrs{0};
+    std::vector<loom::int32> col_idxs;
+    std::vector<double> values;
+    std::uniform_int_distribution<loom::int32> column(0, cols - 1);
+    for (const auto length : lengths) {
+        for (size_type k = 0; k < length; ++k) {
+            col_idxs.push_back(column(rng));
+            values.push_back(loom::test::random_value<double>(rng));
+        }
+        ptrs.push_back(static_cast<loom::int32>(col_idxs.size()));
+    }
+    const dim2 size{static_cast<size_type>(lengths.size()), cols};
+    return matrix::Csr<double, loom::int32>::from_host(std::move(exec), size, ptrs, col_idxs, values);
+}
+
+constexpr sparse::L2Window all_windows[] = {sparse::L2Window::automatic, sparse::L2Window::on,
+                                            sparse::L2Window::off};
+
+TEST(SpmvCudaBinned, BinEdgesAndPowerLawWithAndWithoutL2Window)
+{
+    using Dense = matrix::Dense<double>;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const auto A_ref = bin_edges_and_power_law(ref);
+    const matrix::Csr<double, loom::int32> A(cuda, A_ref);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::binned);
+    const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
+    const Dense x_cuda(cuda, x);
+    const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);
+    auto expected = y0;
+    sparse::spmv(Mode::none, 1.5, A_ref, x, -0.5, expected);
+    for (const auto algorithm : all_algorithms()) {
+        if (algorithm == SpmvAlgorithm::vendor) continue;  // the window is the native kernels'
+        std::vector<double> without_window;
+        for (const auto window : all_windows) {
+            SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " window " +
+                         sparse::to_string(window));
+            Dense y(cuda, y0);
+            sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm, window});
+            const auto result = y.to_host();
+            LOOM_EXPECT_NEAR_VECTORS(result, expected.to_host(), loom::test::tolerance<double>());
+            // The window changes where x is cached, never the arithmetic.
+            if (window == sparse::L2Window::off) without_window = result;
+        }
+        Dense y(cuda, y0);
+        sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm, sparse::L2Window::on});
+        EXPECT_EQ(y.to_host(), without_window) << sparse::to_string(algorithm);
+    }
+}
+
+TEST(SpmvCudaBinned, SmallShapesAndStridedX)
+{
+    using Dense = matrix::Dense<double>;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    // Sizes around a warp, one dense row among short ones, one row: each with a strided x.
+    const loom::test::PatternSpec shapes[] = {
+        {1, 1, 1, true},   {31, 31, 3, true},   {32, 40, 2, false}, {33, 33, 5, true},
+        {1, 5000, 1, true}, {64, 3000, 0.5, true}, {7, 0, 1, false},
+    };
+    for (const auto& spec : shapes) {
+        SCOPED_TRACE(std::to_string(spec.rows) + " x " + std::to_string(spec.cols));
+        const auto A_ref = loom::test::random_csr<double, loom::int32>(ref, spec);
+        const matrix::Csr<double, loom::int32> A(cuda, A_ref);
+        const auto x = loom::test::random_dense<double>(ref, {spec.cols, 1}, 3, 3);
+        auto expected = loom::test::random_dense<double>(ref, {spec.rows, 1}, 4);
+        Dense y(cuda, expected);
+        sparse::spmv(Mode::none, 2.0, A_ref, x, 1.0, expected);
+        sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y,
+                     {SpmvAlgorithm::binned, sparse::L2Window::on});
+        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
+    }
+}
+
+#if LOOM_HAS_CUDA
+TEST(SpmvCudaBinned, L2WindowLeavesTheCallersStreamAsItWas)
+{
+    if (!loom::CudaExecutor::available()) GTEST_SKIP() << "no CUDA device";
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    {  // Loom's objects go before the stream does
+        const auto cuda = loom::CudaExecutor::create_on_stream(0, stream);
+        const auto A = bin_edges_and_power_law(cuda);
+        const auto x = loom::test::random_dense<double>(cuda, {A.cols(), 1}, 7);
+        matrix::Dense<double> y(cuda, {A.rows(), 1});
+        // The caller's own window, on a buffer of its own.
+        loom::Array<double> mine(cuda, 512);
+        cudaStreamAttrValue set{};
+        set.accessPolicyWindow.base_ptr = mine.data();
+        set.accessPolicyWindow.num_bytes = 4096;
+        set.accessPolicyWindow.hitRatio = 0.25f;
+        set.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+        set.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
+        const bool has_windows =
+            cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &set) == cudaSuccess;
+        (void)cudaGetLastError();
+        sparse::spmv(Mode::none, 1.0, A, x, 0.0, y, {SpmvAlgorithm::binned, sparse::L2Window::on});
+        cudaStreamAttrValue after{};
+        ASSERT_EQ(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &after),
+                  cudaSuccess);
+        if (has_windows) {
+            EXPECT_EQ(after.accessPolicyWindow.base_ptr, set.accessPolicyWindow.base_ptr);
+            EXPECT_EQ(after.accessPolicyWindow.num_bytes, set.accessPolicyWindow.num_bytes);
+            EXPECT_EQ(after.accessPolicyWindow.hitRatio, set.accessPolicyWindow.hitRatio);
+            EXPECT_EQ(after.accessPolicyWindow.hitProp, set.accessPolicyWindow.hitProp);
+            EXPECT_EQ(after.accessPolicyWindow.missProp, set.accessPolicyWindow.missProp);
+        }
+        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    }
+    ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+#endif
 
 TYPED_TEST(SpmvCuda, VendorRejectsConjugateWithoutTranspose)
 {

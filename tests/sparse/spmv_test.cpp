@@ -468,7 +468,8 @@ TYPED_TEST(Spmv, VendorAlgorithmNeedsCuda)
                      loom::NotSupported);
         for (const auto algorithm : {sparse::SpmvAlgorithm::automatic,
                                      sparse::SpmvAlgorithm::row_vector,
-                                     sparse::SpmvAlgorithm::load_balanced}) {
+                                     sparse::SpmvAlgorithm::load_balanced,
+                                     sparse::SpmvAlgorithm::binned}) {
             EXPECT_NO_THROW(sparse::spmv(Mode::none, V{1}, A, x, V{0}, y, {algorithm}));
         }
         EXPECT_EQ(sparse::choose_spmv_algorithm(A), sparse::SpmvAlgorithm::row_vector);
@@ -487,10 +488,74 @@ TEST(SpmvNames, ModesAndAlgorithmsRoundTrip)
     EXPECT_THROW(sparse::parse_mode("x"), loom::BadInput);
     for (const auto algorithm :
          {sparse::SpmvAlgorithm::automatic, sparse::SpmvAlgorithm::row_vector,
-          sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::vendor}) {
+          sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::vendor,
+          sparse::SpmvAlgorithm::binned}) {
         EXPECT_EQ(sparse::parse_spmv_algorithm(sparse::to_string(algorithm)), algorithm);
     }
     EXPECT_THROW(sparse::parse_spmv_algorithm("fastest"), loom::BadInput);
+}
+
+/// y = A x computed through spmv_reorder's renumbered matrix: x' = P x, y' = B x',
+/// y = P^T y', on A's executor.
+matrix::Dense<double> product_through_reordering(const matrix::Csr<double, loom::int32>& A,
+                                                 const matrix::Dense<double>& x,
+                                                 sparse::ReorderKind kind)
+{
+    const auto exec = A.executor();
+    const auto reordered = sparse::spmv_reorder(A, kind);
+    const auto x_permuted = reordered.permutation.apply(matrix::Dense<double>(exec, x));
+    matrix::Dense<double> y_permuted(exec, {A.rows(), 1});
+    sparse::spmv(Mode::none, 1.0, reordered.matrix, x_permuted, 0.0, y_permuted);
+    return reordered.permutation.inverse().apply(y_permuted);
+}
+
+TEST(SpmvReorder, ProductsMatchTheOriginalOrder)
+{
+    // spmv_reorder only composes backend calls (graph::rcm, Permutation, spmv), each tested
+    // on every backend: the host reference and the device are enough here.
+    std::vector<std::shared_ptr<const loom::Executor>> execs{loom::test::reference()};
+    if (loom::CudaExecutor::available()) execs.push_back(loom::CudaExecutor::create(0));
+    for (const auto& exec : execs) {
+        // A dense row and many empty ones among short rows, and a 1 x 1 matrix.
+        for (const size_type n : {1, 33, 300}) {
+            const auto A_ref = loom::test::random_csr<double, loom::int32>(
+                loom::test::reference(), {n, n, 3, true, true, false, 9});
+            const matrix::Csr<double, loom::int32> A(exec, A_ref);
+            const auto x = loom::test::random_dense<double>(loom::test::reference(), {n, 1}, 2);
+            matrix::Dense<double> expected(loom::test::reference(), {n, 1});
+            sparse::spmv(Mode::none, 1.0, A_ref, x, 0.0, expected);
+            for (const auto& entry : sparse::reorder_kind_names) {
+                SCOPED_TRACE(exec->name() + " n " + std::to_string(n) + " " + entry.name);
+                const auto y = product_through_reordering(A, x, entry.value);
+                LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), 1e-12);
+            }
+        }
+    }
+}
+
+TEST(SpmvReorder, DegreeOrderPutsLongRowsFirst)
+{
+    const auto A = loom::test::random_csr<double, loom::int32>(loom::test::reference(),
+                                                               {500, 500, 4, true, true, false, 3});
+    const auto B = sparse::spmv_reorder(A, sparse::ReorderKind::degree).matrix;
+    EXPECT_EQ(B.nnz(), A.nnz());
+    const auto ptrs = B.row_ptrs().to_host();
+    for (std::size_t r = 1; r + 1 < ptrs.size(); ++r) {
+        ASSERT_GE(ptrs[r] - ptrs[r - 1], ptrs[r + 1] - ptrs[r]) << "row " << r;
+    }
+}
+
+TEST(SpmvReorder, RejectsRectangularMatrices)
+{
+    const auto A = loom::test::random_csr<double, loom::int32>(loom::test::reference(), {4, 5, 2});
+    const auto before = A.col_idxs().to_host();
+    for (const auto kind : {sparse::ReorderKind::rcm, sparse::ReorderKind::degree}) {
+        EXPECT_THROW(sparse::spmv_reorder(A, kind), loom::BadInput);
+    }
+    EXPECT_EQ(A.col_idxs().to_host(), before);
+    EXPECT_EQ(sparse::parse_reorder_kind("degree"), sparse::ReorderKind::degree);
+    EXPECT_EQ(std::string(sparse::to_string(sparse::ReorderKind::rcm)), "rcm");
+    EXPECT_THROW(sparse::parse_reorder_kind("sorted"), loom::BadInput);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // loom bench spmv
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
@@ -16,6 +18,9 @@ struct SpmvBenchCli {
     std::vector<std::string> formats{"auto"};
     std::string algorithm = "auto";
     std::string peer = "none";
+    std::string l2_window = "automatic";
+    bool variants = false;
+    std::vector<std::string> reorderings;
     BenchRun run{50};
 };
 
@@ -28,6 +33,10 @@ int run_spmv(const SpmvBenchCli& cli)
         options.formats.push_back(bench::parse_spmv_format(format));
     options.algorithm = sparse::parse_spmv_algorithm(cli.algorithm);
     options.peer = bench::parse_peer(cli.peer);
+    options.l2_window = sparse::parse_l2_window(cli.l2_window);
+    options.variants = cli.variants;
+    for (const auto& kind : cli.reorderings)
+        options.reorderings.push_back(sparse::parse_reorder_kind(kind));
     options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
     options.copy_bytes = cli.run.copy_bytes();
@@ -49,13 +58,24 @@ Runner setup(CLI::App& sub)
     sub.add_option("--algorithm", cli->algorithm, "CSR kernel (vendor = cuSPARSE)")
         ->check(CLI::IsMember(names_of(sparse::SpmvAlgorithm{}).spellings()))
         ->capture_default_str();
+    sub.add_option("--l2-window", cli->l2_window,
+                   "CUDA CSR kernels: keep x in the persisting L2 (automatic: irregular rows)")
+        ->check(CLI::IsMember(names_of(sparse::L2Window{}).spellings()))
+        ->capture_default_str();
+    sub.add_flag("--variants", cli->variants,
+                 "Also time every native CSR kernel, each with the L2 window off and on");
+    sub.add_option("--reorder", cli->reorderings,
+                   "Also time --algorithm on the matrix renumbered by these (square only; "
+                   "x and y permuted outside the timing), comma-separated")
+        ->delimiter(',')
+        ->check(CLI::IsMember(names_of(sparse::ReorderKind{}).spellings()));
     sub.add_option("--peer", cli->peer,
                    "Library timed alongside: cusparse (CUDA) or eigen (host, if "
                    "built with it)")
         ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
         ->capture_default_str();
     sub.footer(
-        fmt::format("Every kernel is first checked against the reference backend (error "
+        fmt::format("Every kernel is first checked against a host oracle, OpenMP where built (error "
                     "relative to\n"
                     "|A||x| + |y|, per row); a wrong result aborts the run. Then: warm-up, "
                     "and the median\n"
@@ -69,6 +89,9 @@ Runner setup(CLI::App& sub)
                     "write of a\n"
                     "            large device-to-device copy on CUDA, a parallel memcpy on "
                     "the host)\n"
+                    "  model GB/s  bytes with x counted as the 32-byte sectors each run of 32 "
+                    "entries\n"
+                    "            gathers (the 'x est.' line) instead of x read once, / time\n"
                     "  vs peer   peer time / Loom time (> 1: Loom is faster); cusparse is "
                     "Loom's\n"
                     "            SpmvAlgorithm::vendor path, eigen is Eigen::SparseMatrix<V, "

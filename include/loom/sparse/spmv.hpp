@@ -8,6 +8,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/ell.hpp"
+#include "loom/matrix/permutation.hpp"
 #include "loom/matrix/sellp.hpp"
 
 #include "loom/base/export.hpp"
@@ -32,7 +33,8 @@ const char* to_string(Mode mode);
 
 /// Which kernel computes a CSR SpMV. `automatic` picks among the native ones from the
 /// row-length statistics; `vendor` is cuSPARSE on CUDA (NotSupported on the host backends).
-enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor };
+/// `binned` is CUDA's kernel per class of row lengths (the host backends run it as automatic).
+enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor, binned };
 
 inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
     {SpmvAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
@@ -40,6 +42,7 @@ inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
     {SpmvAlgorithm::stream, "stream", "rows streamed through shared memory in blocks"},
     {SpmvAlgorithm::load_balanced, "load_balanced", "equal shares of the nonzeros (merge path)"},
     {SpmvAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
+    {SpmvAlgorithm::binned, "binned", "rows binned by length, a kernel per bin (CUDA)"},
 };
 constexpr NameTable<SpmvAlgorithm> names_of(SpmvAlgorithm)
 {
@@ -49,9 +52,26 @@ constexpr NameTable<SpmvAlgorithm> names_of(SpmvAlgorithm)
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
 const char* to_string(SpmvAlgorithm algorithm);
 
+/// Whether a CUDA CSR SpMV keeps x in the L2 cache's persisting part while it runs (an
+/// access-policy window on the executor's stream, restored afterwards). `automatic`: when
+/// x fits the device's persisting L2 and the rows are irregular (their x gathers are
+/// scattered); `on`: whenever x fits. No effect on the host backends or with `vendor`.
+enum class L2Window { automatic, on, off };
+
+inline constexpr Name<L2Window> l2_window_names[] = {
+    {L2Window::automatic, "automatic", "when x fits and the rows are irregular", {"auto"}},
+    {L2Window::on, "on", "whenever x fits the persisting L2"},
+    {L2Window::off, "off", "L2 policy left alone"},
+};
+constexpr NameTable<L2Window> names_of(L2Window) { return {"L2 window", l2_window_names}; }
+
+L2Window parse_l2_window(const std::string& text);
+const char* to_string(L2Window window);
+
 /// Options of one SpMV call. Analysis results are cached on the matrix (Csr::plans()).
 struct SpmvOptions {
     SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
+    L2Window l2_window = L2Window::automatic;
 };
 
 /// y = alpha * op(A) * x + beta * y. x is op(A).cols x k, y is op(A).rows x k; A, x and y
@@ -73,6 +93,33 @@ LOOM_EXPORT void spmv(Mode mode, V alpha, const matrix::Sellp<V, I>& A, const ma
 /// The algorithm `automatic` would choose for A on its executor (for reports and benchmarks).
 template <typename V, typename I>
 LOOM_EXPORT SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A);
+
+/// How spmv_reorder renumbers a square matrix's rows and columns alike.
+enum class ReorderKind { rcm, degree };
+
+inline constexpr Name<ReorderKind> reorder_kind_names[] = {
+    {ReorderKind::rcm, "rcm", "reverse Cuthill-McKee (graph::rcm): entries near the diagonal"},
+    {ReorderKind::degree, "degree", "rows by decreasing length, ties in index order"},
+};
+constexpr NameTable<ReorderKind> names_of(ReorderKind) { return {"reordering", reorder_kind_names}; }
+
+ReorderKind parse_reorder_kind(const std::string& text);
+const char* to_string(ReorderKind kind);
+
+/// A renumbered copy of a square A for repeated SpMVs: B = P A P^T. With x' = P x, the
+/// product y' = B x' is P (A x), so y = P^T y' (permutation.inverse().apply(y', y)).
+template <typename V, typename I>
+struct SpmvReordering {
+    matrix::Csr<V, I> matrix;
+    matrix::Permutation<I> permutation;
+};
+
+/// One-time preprocessing that gathers the x values nearby rows read into fewer cache lines
+/// (rcm: bandwidth; degree: the most used x values of power-law graphs side by side, rows of
+/// equal length adjacent). Computed on the host, the result on A's executor. BadInput for a
+/// matrix that is not square or has no executor; A is left untouched.
+template <typename V, typename I>
+LOOM_EXPORT SpmvReordering<V, I> spmv_reorder(const matrix::Csr<V, I>& A, ReorderKind kind);
 
 }  // namespace loom::sparse
 

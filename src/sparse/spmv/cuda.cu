@@ -1,6 +1,6 @@
 // CUDA SpMV (design, bytes moved and measured bandwidth: CUDA_NOTES.md).
 //
-// CSR, op(A) = A or conj(A), three kernels:
+// CSR, op(A) = A or conj(A), four kernels:
 //  * stream: a block per run of consecutive rows streams their entries through shared memory
 //    in fixed chunks (coalesced loads all in flight, then L lanes per row sum from shared
 //    memory); the fastest for regular rows (94% of the copy bandwidth on 7-point Poisson).
@@ -14,8 +14,12 @@
 //    by tile ends are finished by a fix-up that adds the tiles' carries in tile order (a
 //    block per row spanning many tiles), so results are deterministic. The partition is
 //    cached on the matrix (Csr::plans()).
-//  `automatic` picks load_balanced for irregular or long rows, stream otherwise (row
-//  statistics cached too).
+//  * binned: rows grouped by length once (cached in the plan), all bins in one launch: a
+//    group of 1..16 lanes per short row, a warp per row up to 2048 entries, longer rows cut
+//    into segments of a block each, their partial sums added in order by a second pass.
+//  `automatic` picks binned for irregular rows, load_balanced for long ones, stream otherwise
+//  (row statistics cached too). Irregular rows also get an L2 persistence window for x
+//  (l2_window.cuh, SpmvOptions::l2_window).
 //
 // Transposed products (a group per row, or the merge-path tiles when load_balanced) and
 // every COO product scatter into y with atomicAdd after y = beta y: their last bits depend on
@@ -27,18 +31,22 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/row_binning.cuh"
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
+#include "sparse/spmv/l2_window.cuh"
 
 namespace loom::sparse::cuda {
 namespace {
@@ -682,7 +690,7 @@ __global__ void __launch_bounds__(merge_block_size)
 
 /// y(r) += alpha * (sum of the carries of the tiles whose end cuts row r), in tile order,
 /// for runs of at most a warp's worth of tiles: one thread per tile, the thread's warp
-/// summing runs of several tiles. Longer runs are merge_path_long_runs_kernel's.
+/// summing runs of several tiles. Longer runs are sum_runs_kernel's.
 template <typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     merge_path_fixup_kernel(const I* tile_rows, long long tiles, long long rows, const D* carries,
@@ -718,25 +726,41 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// One block per long run: y(row) += alpha * (its carries summed in a fixed order).
+/// The sum of `value` over a block of block_size threads in a fixed order (each warp's
+/// shuffle tree, then the warps in turn), valid in thread 0. Every thread must call it.
 template <typename D>
+__device__ __forceinline__ D block_sum_in_order(D value)
+{
+    value = warp_sum<warp_size>(value);
+    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
+    D* warp_sums = reinterpret_cast<D*>(storage);
+    if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
+    __syncthreads();
+    D total = warp_sums[0];
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
+    }
+    return total;
+}
+
+/// One block per run of partial sums belonging to one row, summed in a fixed order:
+/// y(row) += alpha * sum (load_balanced's long runs, the row's earlier tiles already stored
+/// y), or with Store y(row) = alpha * sum + beta * y(row) (binned's long-row segments).
+template <bool Store, typename D>
 __global__ void __launch_bounds__(block_size)
-    merge_path_long_runs_kernel(const MergeRun* runs, const D* carries, Column<D> v)
+    sum_runs_kernel(const MergeRun* runs, const D* partials, Column<D> v)
 {
     const MergeRun run = runs[blockIdx.x];
     D sum{};
 #pragma unroll 4
     for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
-        sum += carries[t];
+        sum += partials[t];
     }
-    sum = warp_sum<warp_size>(sum);
-    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
-    D* warp_sums = reinterpret_cast<D*>(storage);
-    if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        D total = warp_sums[0];
-        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
+    const D total = block_sum_in_order(sum);
+    if (threadIdx.x != 0) return;
+    if constexpr (Store) {
+        v.store(run.row, total);
+    } else {
         v.add(run.row, total);
     }
 }
@@ -803,9 +827,267 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
         tile_rows, tiles, A.rows(), carries, v);
     check_launch(spmv_where);
     if (!plan->long_runs.empty()) {
-        merge_path_long_runs_kernel<D>
+        sum_runs_kernel<false, D>
             <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
                 plan->long_runs.data(), carries, v);
+        check_launch(spmv_where);
+    }
+}
+
+// ------------------------------------------------------------------ CSR binned
+
+/// binned's classes of rows (CsrPlan::bins of them): bin b < binned_warp_bin holds the rows of
+/// 2^(b-1) < length <= 2^b entries (bin 0: at most one), each given 2^b lanes; bin
+/// binned_warp_bin the rows up to binned_long_row entries, a warp each; bin binned_long_bin the
+/// longer rows, cut into segments of binned_segment entries, a block each, whose partial sums
+/// a second pass adds in order. The last bin stays empty (bin counts are a power of two).
+constexpr int binned_warp_bin = 5;
+constexpr int binned_long_bin = 6;
+/// Entries each thread of a segment's block loads before it gathers any x value.
+constexpr int binned_segment_loads = 8;
+constexpr long long binned_segment = block_size * binned_segment_loads;
+/// Longer rows are segmented: a warp alone on one would finish long after the rest (2048
+/// entries are already 64 steps of a warp).
+constexpr long long binned_long_row = binned_segment;
+/// Entries each lane of the warp bin loads before it gathers: 4 keeps 4 gathers in flight per
+/// lane on the rows longer than a warp.
+constexpr int binned_warp_loads = 4;
+
+constexpr int binned_bins = CsrPlan<double, int>::bins;
+static_assert(binned_long_bin < binned_bins);
+
+constexpr int lanes_of_bin(int bin) { return bin <= binned_warp_bin ? 1 << bin : 0; }
+
+/// The bin of row r (a __device__ functor for loom::cuda::bin_rows).
+template <typename I>
+struct RowLengthBin {
+    const I* row_ptrs;
+
+    __device__ int operator()(long long r) const
+    {
+        const long long length = row_ptrs[r + 1] - row_ptrs[r];
+        if (length > binned_long_row) return binned_long_bin;
+        int bin = 0;
+        while (bin < binned_warp_bin && (1ll << bin) < length) ++bin;
+        return bin;
+    }
+};
+
+/// Where each bin's blocks start in the one launch that runs every bin, and its rows.
+struct BinnedGrid {
+    long long first_block[binned_bins + 1];
+    long long first_row[binned_bins + 1];
+};
+
+/// The rows in bin order with their entry ranges, laid out side by side so that a warp's
+/// consecutive rows read them coalesced (the rows themselves are scattered over A).
+template <typename I>
+struct BinnedRows {
+    const I* rows;
+    const I* begins;
+    const I* ends;
+};
+
+/// A group of G lanes per listed row k in [first, first + count) of the bin order (`block` is
+/// the block's index among its bin's): each lane loads Loads entries before it gathers their
+/// x values, the group reduces with shuffles. Groups past the bin take no row but reach the
+/// shuffles with the others.
+template <int G, int Loads, bool Conj, typename D, typename I>
+__device__ __forceinline__ void binned_rows(const CsrView<D, I>& A, const Column<D>& v,
+                                            const BinnedRows<I>& list, long long first,
+                                            long long count, long long block)
+{
+    const long long group = (block * block_size + threadIdx.x) / G;
+    const int lane = threadIdx.x % G;
+    const bool valid = group < count;
+    const long long k = first + group;
+    const long long begin = valid ? load_cached(list.begins + k) : 0;
+    const long long end = valid ? load_cached(list.ends + k) : 0;
+    D sum{};
+    for (long long base = begin + lane; base < end; base += G * Loads) {
+        D a[Loads];
+        I c[Loads];
+#pragma unroll
+        for (int u = 0; u < Loads; ++u) {
+            const long long nz = base + u * G;
+            a[u] = D{};
+            c[u] = I{};
+            if (nz < end) {
+                a[u] = load_streaming(A.values + nz);
+                c[u] = load_streaming(A.cols + nz);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < Loads; ++u) {
+            if (base + u * G < end) sum += mul(op<Conj>(a[u]), v.x_at(c[u]));
+        }
+    }
+    sum = warp_sum<G>(sum);
+    if (valid && lane == 0) v.store(load_cached(list.rows + k), sum);
+}
+
+/// One segment of a long row, a block: all its loads issued before any gather (as stream
+/// does), the block's sum in a fixed order into `partial`.
+template <bool Conj, typename D, typename I>
+__device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const Column<D>& v,
+                                                   const RowSegment& segment, D* partial)
+{
+    D a[binned_segment_loads];
+    I c[binned_segment_loads];
+#pragma unroll
+    for (int k = 0; k < binned_segment_loads; ++k) {
+        const long long nz = segment.begin + k * block_size + threadIdx.x;
+        a[k] = D{};
+        c[k] = I{};
+        if (nz < segment.end) {
+            a[k] = load_streaming(A.values + nz);
+            c[k] = load_streaming(A.cols + nz);
+        }
+    }
+    D sum{};
+#pragma unroll
+    for (int k = 0; k < binned_segment_loads; ++k) {
+        if (segment.begin + k * block_size + threadIdx.x < segment.end) {
+            sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
+        }
+    }
+    const D total = block_sum_in_order(sum);
+    if (threadIdx.x == 0) *partial = total;
+}
+
+/// Every bin in one launch (no launch gaps between small bins): a block finds its bin from
+/// the grid table, a branch uniform over the block. Each row is summed in a fixed order
+/// (long rows: segments, then sum_runs_kernel): deterministic.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    csr_binned_kernel(CsrView<D, I> A, Column<D> v, BinnedRows<I> list, BinnedGrid grid,
+                      const RowSegment* segments, D* segment_sums)
+{
+    int bin = 0;
+    while (blockIdx.x >= grid.first_block[bin + 1]) ++bin;
+    const long long block = blockIdx.x - grid.first_block[bin];
+    const long long first = grid.first_row[bin];
+    const long long count = grid.first_row[bin + 1] - first;
+    switch (bin) {
+    case 0: binned_rows<1, 1, Conj>(A, v, list, first, count, block); break;
+    case 1: binned_rows<2, 1, Conj>(A, v, list, first, count, block); break;
+    case 2: binned_rows<4, 1, Conj>(A, v, list, first, count, block); break;
+    case 3: binned_rows<8, 1, Conj>(A, v, list, first, count, block); break;
+    case 4: binned_rows<16, 1, Conj>(A, v, list, first, count, block); break;
+    case binned_warp_bin:
+        binned_rows<warp_size, binned_warp_loads, Conj>(A, v, list, first, count, block);
+        break;
+    default: binned_segment_sum<Conj>(A, v, segments[block], segment_sums + block); break;
+    }
+}
+
+/// begins[k], ends[k]: the entry range of rows[k].
+template <typename I>
+__global__ void __launch_bounds__(block_size)
+    row_bounds_kernel(const I* row_ptrs, const I* rows, long long count, I* begins, I* ends)
+{
+    const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (k >= count) return;
+    const long long row = rows[k];
+    begins[k] = row_ptrs[row];
+    ends[k] = row_ptrs[row + 1];
+}
+
+/// Elements [first, first + count) of a device array, on the host.
+template <typename T>
+std::vector<T> slice_to_host(const CudaExecutor& exec, const Array<T>& array, long long first,
+                             long long count)
+{
+    std::vector<T> host(static_cast<std::size_t>(count));
+    if (count == 0) return host;
+    const auto stream = stream_of(exec);
+    LOOM_CUDA_CHECK(cudaMemcpyAsync(host.data(), array.data() + first, count * sizeof(T),
+                                    cudaMemcpyDeviceToHost, stream),
+                    spmv_where);
+    LOOM_CUDA_CHECK(cudaStreamSynchronize(stream), spmv_where);
+    return host;
+}
+
+/// The long bin's rows cut into segments, and per row the run of its segments.
+template <typename V, typename I>
+void segment_long_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan)
+{
+    const long long first = plan.bin_offsets[binned_long_bin];
+    const long long count = plan.bin_offsets[binned_long_bin + 1] - first;
+    const auto rows = slice_to_host(exec, plan.binned_rows, first, count);
+    const auto begins = slice_to_host(exec, plan.binned_begins, first, count);
+    const auto ends = slice_to_host(exec, plan.binned_ends, first, count);
+    std::vector<RowSegment> segments;
+    std::vector<MergeRun> runs;
+    for (long long k = 0; k < count; ++k) {
+        const auto first_segment = static_cast<long long>(segments.size());
+        for (long long b = begins[k]; b < ends[k]; b += binned_segment) {
+            segments.push_back({b, std::min<long long>(b + binned_segment, ends[k])});
+        }
+        runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
+    }
+    plan.segments = Array<RowSegment>(A.executor(), segments);
+    plan.segment_sums = Array<V>(A.executor(), static_cast<size_type>(segments.size()));
+    plan.segment_runs = Array<MergeRun>(A.executor(), runs);
+}
+
+/// A's rows binned by length with their entry ranges, and its long rows' segments, built on
+/// first use and cached in its plan (a classification pass, a radix sort, a gather of the
+/// row bounds; the stream is synchronized twice).
+template <typename V, typename I>
+std::shared_ptr<CsrPlan<V, I>> binned_plan(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    auto plan = plan_of(A);
+    if (plan->has_bins) return plan;
+    auto bins = loom::cuda::bin_rows<I, binned_bins>(
+        exec, A.rows(), RowLengthBin<I>{A.row_ptrs().data()}, nullptr, spmv_where);
+    Array<I> begins(A.executor(), A.rows());
+    Array<I> ends(A.executor(), A.rows());
+    row_bounds_kernel<<<grid_for(A.rows(), block_size), block_size, 0, stream_of(exec)>>>(
+        A.row_ptrs().data(), bins.rows.data(), A.rows(), begins.data(), ends.data());
+    check_launch(spmv_where);
+    plan->bin_offsets = bins.offsets;
+    plan->binned_rows = std::move(bins.rows);
+    plan->binned_begins = std::move(begins);
+    plan->binned_ends = std::move(ends);
+    segment_long_rows(exec, A, *plan);
+    plan->has_bins = true;
+    return plan;
+}
+
+template <typename V, typename I>
+void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    constexpr int bins = binned_bins;
+    const auto plan = binned_plan(exec, A);
+    BinnedGrid grid{};
+    long long blocks = 0;
+    for (int b = 0; b < bins; ++b) {
+        grid.first_block[b] = blocks;
+        grid.first_row[b] = plan->bin_offsets[b];
+        const long long count = plan->bin_offsets[b + 1] - plan->bin_offsets[b];
+        blocks += b == binned_long_bin ? plan->segments.size()
+                                       : ceildiv(count * lanes_of_bin(b), block_size);
+    }
+    grid.first_block[bins] = blocks;
+    grid.first_row[bins] = plan->bin_offsets[bins];
+    const auto csr = view(A);
+    const auto v = column(alpha, x, beta, y, 0);
+    D* segment_sums = as_device(plan->segment_sums.data());
+    const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
+                             plan->binned_ends.data()};
+    with_conjugation(mode, [&]<bool Conj>() {
+        csr_binned_kernel<Conj, D, I><<<static_cast<unsigned>(blocks), block_size, 0,
+                                        stream_of(exec)>>>(csr, v, list, grid,
+                                                           plan->segments.data(), segment_sums);
+        check_launch(spmv_where);
+    });
+    if (!plan->segment_runs.empty()) {
+        sum_runs_kernel<true, D><<<static_cast<unsigned>(plan->segment_runs.size()), block_size,
+                                   0, stream_of(exec)>>>(plan->segment_runs.data(), segment_sums,
+                                                         v);
         check_launch(spmv_where);
     }
 }
@@ -890,7 +1172,8 @@ void csr_scatter(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr
     prepare_scatter(exec, beta, y);
     if (A.nnz() == 0) return;
     const auto csr = view(A);
-    if (algorithm == SpmvAlgorithm::load_balanced) {
+    // binned's long rows would stall a group: irregular rows scatter over the merge path.
+    if (algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned) {
         const auto plan = merge_path_plan(exec, A);
         const long long tiles = plan->carries.size();
         with_conjugation(mode, [&]<bool Conj>() {
@@ -953,13 +1236,24 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// load_balanced suits rows that are irregular, some much longer than the mean or lengths
-/// spread widely (a group sized to the mean then stalls its warp on the long rows), and rows
-/// that are all long (a warp per row keeps too few loads in flight and may leave SMs idle).
-bool wants_load_balance(size_type max_length, double mean, double cv)
+/// Rows some much longer than the mean, or lengths spread widely: a group sized to the mean
+/// would stall its warp on the long rows, and x is gathered from scattered places.
+bool irregular_rows(size_type max_length, double mean, double cv)
 {
-    const bool irregular = max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
-    return irregular || mean > 4 * warp_size;
+    return max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
+}
+
+/// The rule of `automatic` (CUDA_NOTES.md, to be calibrated on the H200): irregular rows go
+/// to binned (a kernel shape per class of lengths, long rows split over blocks) while the
+/// row list fits its radix sort; rows all long go to load_balanced (a warp per row keeps too
+/// few loads in flight and may leave SMs idle), as do irregular rows beyond 2^31 - 1;
+/// regular rows to stream.
+SpmvAlgorithm automatic_algorithm(size_type rows, size_type max_length, double mean, double cv)
+{
+    const bool irregular = irregular_rows(max_length, mean, cv);
+    if (irregular && rows <= std::numeric_limits<int>::max()) return SpmvAlgorithm::binned;
+    if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
+    return SpmvAlgorithm::stream;
 }
 
 template <typename V, typename I>
@@ -983,9 +1277,8 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.max_row_length = max_length;
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
-    plan.automatic = wants_load_balance(max_length, mean, plan.row_length_cv)
-                         ? SpmvAlgorithm::load_balanced
-                         : SpmvAlgorithm::stream;
+    plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
+    plan.automatic = automatic_algorithm(A.rows(), max_length, mean, plan.row_length_cv);
     plan.has_stats = true;
 }
 
@@ -1188,6 +1481,29 @@ void slotted_spmv(const CudaExecutor& exec, Mode mode, V beta, matrix::Dense<V>&
     }
 }
 
+// ------------------------------------------------------------------ L2 window for x
+
+/// Bytes from x's first to its last element (a single column, maybe strided).
+template <typename V>
+std::size_t x_extent_bytes(const matrix::Dense<V>& x)
+{
+    if (x.rows() == 0) return 0;
+    return static_cast<std::size_t>((x.rows() - 1) * x.stride() + 1) * sizeof(V);
+}
+
+/// Whether the product of A with x runs inside an L2 persistence window for x (L2Window's
+/// rule: `automatic` when the rows are irregular, CsrPlan::irregular).
+template <typename V, typename I>
+bool wants_l2_window(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
+                     const matrix::Dense<V>& x, L2Window window)
+{
+    if (window == L2Window::off || A.nnz() == 0) return false;
+    if (!fits_persisting_l2(exec, x_extent_bytes(x))) return false;
+    if (window == L2Window::on) return true;
+    choose_csr_algorithm(exec, A);  // fills the plan's statistics once
+    return plan_of(A)->irregular;
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ entry points
@@ -1203,8 +1519,9 @@ SpmvAlgorithm choose_csr_algorithm(const CudaExecutor& exec, const matrix::Csr<V
 
 template <typename V, typename I>
 void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, SpmvAlgorithm algorithm)
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, const SpmvOptions& options)
 {
+    auto algorithm = options.algorithm;
     if (y.rows() == 0 || y.cols() == 0) return;
     if (algorithm == SpmvAlgorithm::vendor) {
         spmv_csr_vendor(exec, mode, alpha, A, x, beta, y);
@@ -1212,8 +1529,9 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     }
     if (x.cols() > 1) {
         // SpMM reads A once for all k columns; the kernels below take a single column.
-        const auto spmm_algorithm = algorithm == SpmvAlgorithm::load_balanced
-                                        ? SpmmAlgorithm::nnz_balanced
+        const bool balanced =
+            algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned;
+        const auto spmm_algorithm = balanced ? SpmmAlgorithm::nnz_balanced
                                     : algorithm == SpmvAlgorithm::automatic
                                         ? SpmmAlgorithm::automatic
                                         : SpmmAlgorithm::row_split;
@@ -1226,9 +1544,15 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
         csr_scatter(exec, mode, alpha, A, x, beta, y, algorithm);
         return;
     }
+    std::optional<PersistingWindow> window;
+    if (wants_l2_window(exec, A, x, options.l2_window)) {
+        window.emplace(exec, x.data(), x_extent_bytes(x));
+    }
     // Without nonzeros y = beta y: the row kernel does that without building a partition.
     if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
         csr_merge_path(exec, mode, alpha, A, x, beta, y);
+    } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
+        csr_binned(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::stream && A.rows() > 0) {
         csr_stream(exec, mode, alpha, A, x, beta, y);
     } else {
@@ -1294,7 +1618,7 @@ void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sell
 
 #define LOOM_INSTANTIATE_SPMV_CUDA(V, I)                                                       \
     template void spmv_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,             \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&, SpmvAlgorithm);      \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
     template void spmv_coo(const CudaExecutor&, Mode, V, const matrix::Coo<V, I>&,             \
                            const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
     template void spmv_ell(const CudaExecutor&, Mode, V, const matrix::Ell<V, I>&,             \

@@ -3,6 +3,7 @@
 // Shared by cuda.cu and cusparse.cu; see CUDA_NOTES.md.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 
@@ -20,6 +21,12 @@ struct MergeRun {
     long long row;
 };
 
+/// Entries [begin, end) of one long row, summed by one block of the binned kernel.
+struct RowSegment {
+    long long begin;
+    long long end;
+};
+
 template <typename V, typename I>
 struct CsrPlan {
     /// The pattern the plan describes; a plan found on a matrix whose row pointers were
@@ -33,6 +40,9 @@ struct CsrPlan {
     double mean_row_length = 0;
     /// Standard deviation of the row lengths over their mean.
     double row_length_cv = 0;
+    /// Some rows much longer than the mean, or lengths spread widely: x is gathered from
+    /// scattered places (what the L2 window's `automatic` looks at).
+    bool irregular = false;
     SpmvAlgorithm automatic = SpmvAlgorithm::row_vector;
 
     /// Merge items per tile the partition was cut for (0: no partition yet).
@@ -44,6 +54,22 @@ struct CsrPlan {
     Array<V> carries;
     /// The runs of more than a warp's worth of tiles cutting one row.
     Array<MergeRun> long_runs;
+
+    /// binned: the rows listed bin by bin (rows in increasing order within a bin), bin b's
+    /// being binned_rows[bin_offsets[b], bin_offsets[b + 1]), and their entry ranges in the
+    /// same order (read coalesced, where the row pointers of scattered rows would cost a
+    /// sector each); empty until first used.
+    static constexpr int bins = 8;
+    bool has_bins = false;
+    Array<I> binned_rows;
+    Array<I> binned_begins;
+    Array<I> binned_ends;
+    std::array<long long, bins + 1> bin_offsets{};
+    /// binned's long rows cut into segments of equal length: the segments' partial sums, and
+    /// per long row the run of segments [first_tile, end_tile) to add in order.
+    Array<RowSegment> segments;
+    Array<V> segment_sums;
+    Array<MergeRun> segment_runs;
 
     Array<std::byte> vendor_workspace;
 };

@@ -48,7 +48,7 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     // kernel computes the same product.
     if (A.nnz() == 0 || static_cast<double>(A.nnz()) >
                             static_cast<double>(A.rows()) * static_cast<double>(A.cols())) {
-        spmv_csr(exec, mode, alpha, A, x, beta, y, SpmvAlgorithm::row_vector);
+        spmv_csr(exec, mode, alpha, A, x, beta, y, {SpmvAlgorithm::row_vector});
         return;
     }
     if (!is_plain_vector(x) || !is_plain_vector(y)) {

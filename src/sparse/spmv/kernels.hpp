@@ -15,7 +15,7 @@
     template <typename V, typename I>                                                          \
     void spmv_csr(const Exec& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,           \
                   const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y,                     \
-                  SpmvAlgorithm algorithm);                                                    \
+                  const SpmvOptions& options);                                                 \
     template <typename V, typename I>                                                          \
     void spmv_coo(const Exec& exec, Mode mode, V alpha, const matrix::Coo<V, I>& A,           \
                   const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y);                    \

@@ -424,7 +424,7 @@ void csr_scatter(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Csr<
 
 template <typename V, typename I>
 void spmv_csr(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, SpmvAlgorithm)
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, const SpmvOptions&)
 {
     // One kernel serves every native algorithm: the merge path is load-balanced by
     // construction and costs nothing extra on regular matrices.
@@ -599,7 +599,7 @@ SpmvAlgorithm choose_csr_algorithm(const OmpExecutor&, const matrix::Csr<V, I>&)
 
 #define LOOM_INSTANTIATE_SPMV_OMP(V, I)                                                        \
     template void spmv_csr(const OmpExecutor&, Mode, V, const matrix::Csr<V, I>&,              \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&, SpmvAlgorithm);      \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
     template void spmv_coo(const OmpExecutor&, Mode, V, const matrix::Coo<V, I>&,              \
                            const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
     template void spmv_ell(const OmpExecutor&, Mode, V, const matrix::Ell<V, I>&,              \

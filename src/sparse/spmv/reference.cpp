@@ -38,7 +38,7 @@ void spmv_entries(Mode mode, V alpha, ForEachEntry for_each_entry, const matrix:
 
 template <typename V, typename I>
 void spmv_csr(const ReferenceExecutor&, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, SpmvAlgorithm)
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, const SpmvOptions&)
 {
     const I* row_ptrs = A.row_ptrs().data();
     const I* cols = A.col_idxs().data();
@@ -119,7 +119,7 @@ SpmvAlgorithm choose_csr_algorithm(const ReferenceExecutor&, const matrix::Csr<V
 
 #define LOOM_INSTANTIATE_SPMV_REFERENCE(V, I)                                                  \
     template void spmv_csr(const ReferenceExecutor&, Mode, V, const matrix::Csr<V, I>&,        \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&, SpmvAlgorithm);      \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
     template void spmv_coo(const ReferenceExecutor&, Mode, V, const matrix::Coo<V, I>&,        \
                            const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
     template void spmv_ell(const ReferenceExecutor&, Mode, V, const matrix::Ell<V, I>&,        \

@@ -18,5 +18,6 @@ void fusedmm_csr(const CudaExecutor& exec, EdgeOp op, const matrix::Csr<V, I>& A
                               const matrix::Dense<V>&, const matrix::Dense<V>&,      \
                               const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_CUDA)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -271,12 +271,13 @@ struct Sampled {
     std::vector<double> bound;
 
     /// An entry whose terms (products) sum to `sum` and whose magnitudes sum to `size`:
-    /// the 16-bit result may be off by its final rounding (twice under nnz_balanced), and
-    /// by float's summation.
+    /// the 16-bit result may be off by its final rounding (twice under nnz_balanced; half a
+    /// step of half's subnormals, 2^-24, at worst below its normal range), and by float's
+    /// summation.
     void add(double sum, double size, double eps)
     {
         want.push_back(sum);
-        bound.push_back(2 * eps * size + 1e-30);
+        bound.push_back(2 * eps * size + 0x1p-24);
     }
 };
 

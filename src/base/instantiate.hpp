@@ -8,7 +8,6 @@
 
 #include <complex>
 
-#include "loom/base/half.hpp"
 #include "loom/base/types.hpp"
 #include "loom/config.hpp"
 
@@ -37,16 +36,7 @@
 #define LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(M) LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(M)
 
 /// The real value types only (kernels without a complex meaning, such as FusedMM's sigmoid).
-#define LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(M)                          \
-    LOOM_EXPAND_IF(LOOM_HAS_FLOAT)(LOOM_WITH_EACH_INDEX_TYPE(M, float))     \
-    LOOM_EXPAND_IF(LOOM_HAS_DOUBLE)(LOOM_WITH_EACH_INDEX_TYPE(M, double))
-
-/// The 16-bit storage types (loom/base/half.hpp), built in every configuration but only for
-/// the containers and the kernels that take them (SpMM, SDDMM, FusedMM, the precision
-/// conversions): M(T) / M(T, I) as above.
-#define LOOM_FOR_EACH_STORAGE_TYPE_ON(M, ...) \
-    M(__VA_ARGS__ __VA_OPT__(, )::loom::half) \
-    M(__VA_ARGS__ __VA_OPT__(, )::loom::bfloat16)
-#define LOOM_FOR_EACH_STORAGE_TYPE(M) LOOM_FOR_EACH_STORAGE_TYPE_ON(M)
-#define LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(M) \
-    LOOM_FOR_EACH_STORAGE_TYPE_ON(LOOM_FOR_EACH_INDEX_TYPE_ON, M)
+#define LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(M) \
+    LOOM_EXPAND_IF(LOOM_HAS_FLOAT)                 \
+    (LOOM_WITH_EACH_INDEX_TYPE(M, float))          \
+        LOOM_EXPAND_IF(LOOM_HAS_DOUBLE)(LOOM_WITH_EACH_INDEX_TYPE(M, double))

@@ -3,7 +3,7 @@
 #include <optional>
 #include <typeinfo>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
 

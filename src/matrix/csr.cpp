@@ -1,6 +1,6 @@
 #include "loom/matrix/csr.hpp"
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
 #include "loom/base/half.hpp"
 #include "loom/matrix/dense.hpp"

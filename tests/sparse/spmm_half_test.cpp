@@ -1,10 +1,12 @@
 // SpMM, SDDMM and FusedMM with 16-bit storage (half, bfloat16; sums in float) on every
 // backend and algorithm against an fp64 product of the same 16-bit inputs: each entry within
-// eps_16 * (|alpha| sum |a||b| + |beta||c|), the storage's own precision (the one final
-// rounding is eps_16 / 2 of the result; float sums add far less). Awkward shapes and the k
-// of the other tests; bad shapes and the transposing modes raise, C untouched.
+// eps_16 * (|alpha| sum |a||b| + |beta||c|) + the smallest subnormal, the storage's own
+// precision (the final rounding is eps_16 / 2 of the result, or half a subnormal step below
+// half's normal range; float sums add far less). Awkward shapes and the k of the other
+// tests; bad shapes and the transposing modes raise, C untouched.
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -36,6 +38,8 @@ protected:
     using Dense = matrix::Dense<S>;
 
     static constexpr double eps = loom::storage_epsilon<S>();
+    /// The spacing of half's subnormals (bfloat16's, 2^-133, never matters here).
+    static constexpr double tiny = std::is_same_v<S, loom::half> ? 0x1p-24 : 0x1p-133;
 
     std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
@@ -64,12 +68,12 @@ protected:
     }
 
     /// Every entry of got within bound[i] of expected[i].
-    static void expect_within(const std::vector<double>& got, const std::vector<double>& expected,
-                              const std::vector<double>& bound)
+    void expect_within(const std::vector<double>& got, const std::vector<double>& expected,
+                       const std::vector<double>& bound)
     {
         ASSERT_EQ(got.size(), expected.size());
         for (std::size_t i = 0; i < got.size(); ++i) {
-            ASSERT_LE(std::abs(got[i] - expected[i]), bound[i] + 1e-30)
+            ASSERT_LE(std::abs(got[i] - expected[i]), bound[i] + tiny)
                 << "entry " << i << ": " << got[i] << " vs " << expected[i];
         }
     }

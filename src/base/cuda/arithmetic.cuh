@@ -7,8 +7,6 @@
 
 #include <thrust/complex.h>
 
-#include "loom/base/half.hpp"
-
 namespace loom::cuda {
 
 template <typename T>
@@ -47,8 +45,6 @@ __device__ __forceinline__ D load_cached(const D* p)
         using Pair = typename pair_of<typename D::value_type>::type;
         const Pair v = __ldg(reinterpret_cast<const Pair*>(p));
         return D(v.x, v.y);
-    } else if constexpr (is_storage_only_v<D>) {  // half, bfloat16: their 16 bits
-        return D::from_bits(__ldg(reinterpret_cast<const unsigned short*>(p)));
     } else {
         return __ldg(p);
     }

@@ -11,7 +11,6 @@
 
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
-#include "loom/base/half.hpp"
 
 namespace loom::cuda {
 
@@ -53,10 +52,6 @@ constexpr cudaDataType cuda_data_type()
         return CUDA_R_64F;
     else if constexpr (std::is_same_v<V, std::complex<float>>)
         return CUDA_C_32F;
-    else if constexpr (std::is_same_v<V, half>)
-        return CUDA_R_16F;
-    else if constexpr (std::is_same_v<V, bfloat16>)
-        return CUDA_R_16BF;
     else
         return CUDA_C_64F;
 }

@@ -2,9 +2,7 @@
 // and the rounding of one value they all share. precision.cpp allocates and dispatches.
 #pragma once
 
-#include <cmath>
-
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/half.hpp"
 #include "loom/launch/macros.hpp"
@@ -21,7 +19,8 @@ LOOM_HOST_DEVICE inline float rounded_to_odd(double d)
     const double back = f;
     if (back == d || !(d - d == 0.0)) return f;  // exact, NaN or Inf
     std::uint32_t bits = loom::detail::bits_of(f);
-    if (std::fabs(back) > std::fabs(d)) --bits;  // rounded away from zero (Inf included)
+    const bool away_from_zero = d < 0 ? back < d : back > d;  // Inf included
+    if (away_from_zero) --bits;
     return loom::detail::float_of(bits | 1u);
 }
 

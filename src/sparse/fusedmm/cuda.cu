@@ -1,6 +1,6 @@
 // FusedMM on CUDA: the team kernel, a team of up to 32 lanes per row of A, its row of Z
 // accumulated in shared memory (team scratch).
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse::cuda {

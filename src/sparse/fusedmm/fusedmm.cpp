@@ -3,7 +3,7 @@
 #include "loom/sparse/fusedmm.hpp"
 
 #include "base/dispatch.hpp"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse {

@@ -1,5 +1,5 @@
 // FusedMM on OpenMP: the team kernel, teams (rows of A) spread over the threads.
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse::omp {

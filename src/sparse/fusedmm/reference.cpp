@@ -1,5 +1,5 @@
 // FusedMM on the reference backend: the team kernel run team after team.
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse::reference {

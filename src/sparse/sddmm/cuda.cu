@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/sddmm/kernels.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 

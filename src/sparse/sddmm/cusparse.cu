@@ -5,15 +5,16 @@
 #include <cusparse.h>
 
 #include "base/cuda/cusparse.hpp"
-#include "base/instantiate.hpp"
+#include "base/cuda/half.cuh"
+#include "base/instantiate_storage.hpp"
 #include "sparse/sddmm/kernels.hpp"
 #include "sparse/spmv/vendor.hpp"
 
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
+using loom::cuda::storage_data_type;
 constexpr const char* vendor_where = "loom::sparse::sddmm";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
@@ -30,9 +31,9 @@ void sddmm_csr_vendor(const CudaExecutor& exec, compute_type_t<V> alpha, DenseOp
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    constexpr auto type = cuda_data_type<V>();
+    constexpr auto type = storage_data_type<V>();
     // The 16-bit types are stored as CUDA_R_16F / 16BF and computed in CUDA_R_32F.
-    constexpr auto compute = cuda_data_type<compute_type_t<V>>();
+    constexpr auto compute = storage_data_type<compute_type_t<V>>();
     constexpr auto index = cusparse_index_type<I>();
     const auto& pattern = std::as_const(S);
     MutableSpMat matS;

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/omp/arithmetic.hpp"
 #include "sparse/sddmm/kernels.hpp"
 

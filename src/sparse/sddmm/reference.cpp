@@ -1,7 +1,7 @@
 // Sequential SDDMM, the oracle the other backends are tested against.
 #include <utility>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/sddmm/kernels.hpp"
 
 namespace loom::sparse::reference {

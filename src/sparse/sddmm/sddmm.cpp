@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/dispatch.hpp"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
 #include "sparse/sddmm/kernels.hpp"
 #include "sparse/spmv/checks.hpp"

@@ -23,7 +23,7 @@
 // and the cut-row partials in float (T = compute_type_t<D>): values are widened as they are
 // loaded and C is rounded when stored (twice under nnz_balanced for a row cut by a chunk
 // end: beta C, then the sum). They take no transposing mode (no 16-bit atomics).
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 #include "sparse/spmm/kernels.hpp"

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "base/cuda/arithmetic.cuh"
+#include "base/cuda/half.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/warp.cuh"

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/omp/arithmetic.hpp"
 #include "sparse/spmm/kernels.hpp"
 

@@ -4,7 +4,7 @@
 // is written once at the end.
 #include <vector>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/spmm/kernels.hpp"
 
 namespace loom::sparse::reference {

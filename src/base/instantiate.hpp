@@ -36,7 +36,6 @@
 #define LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(M) LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(M)
 
 /// The real value types only (kernels without a complex meaning, such as FusedMM's sigmoid).
-#define LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(M) \
-    LOOM_EXPAND_IF(LOOM_HAS_FLOAT)                 \
-    (LOOM_WITH_EACH_INDEX_TYPE(M, float))          \
-        LOOM_EXPAND_IF(LOOM_HAS_DOUBLE)(LOOM_WITH_EACH_INDEX_TYPE(M, double))
+#define LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(M)                          \
+    LOOM_EXPAND_IF(LOOM_HAS_FLOAT)(LOOM_WITH_EACH_INDEX_TYPE(M, float))     \
+    LOOM_EXPAND_IF(LOOM_HAS_DOUBLE)(LOOM_WITH_EACH_INDEX_TYPE(M, double))

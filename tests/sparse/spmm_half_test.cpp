@@ -194,7 +194,10 @@ TYPED_TEST(Storage16, FusedmmWithinStoragePrecisionOfFp64)
     using Dense = typename TestFixture::Dense;
     for (const auto op :
          {sparse::EdgeOp::identity, sparse::EdgeOp::scale, sparse::EdgeOp::sigmoid}) {
-        for (const auto& spec : this->specs()) {
+        // Every shape for identity; the other operators change only the edge value.
+        auto specs = this->specs();
+        if (op != sparse::EdgeOp::identity) specs.resize(1);
+        for (const auto& spec : specs) {
             const auto A_ref = loom::test::random_csr<S, I>(this->ref, spec);
             const auto ptrs = A_ref.row_ptrs().to_host();
             const auto cols = A_ref.col_idxs().to_host();

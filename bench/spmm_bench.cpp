@@ -560,7 +560,7 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
         const double t = r.timing.median;
         const double bytes = bytes_of(options.kernel, A_in, r.k, value_bytes);
         const double flops =
-            flops_per_entry * double(A.nnz()) * double(r.k) * (is_complex_v<V> ? 4 : 1);
+            flops_per_entry * double(A_in.nnz()) * double(r.k) * (is_complex_v<V> ? 4 : 1);
         const double other = r.library == "loom" ? peer_time(r.k) : 0.0;
         table.add_row(
             {std::to_string(r.k), r.library, r.variant, fmt::format("{:.1f}", t * 1e6),

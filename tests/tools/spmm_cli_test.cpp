@@ -106,11 +106,13 @@ TEST_F(SpmmCli, BenchesSixteenBitStorageWithASampledCheck)
         SCOPED_TRACE(kernel);
         const auto run = loom("bench " + kernel +
                               " --generate poisson2d:12 --k 3,32 --reps 1 --precision bf16 "
-                              "--exec omp --threads 2 --json b.json");
+                              "--exec omp --threads 2 --copy-mib 1 --json b.json");
         ASSERT_EQ(run.status, 0) << run.output;
         EXPECT_NE(run.output.find("bf16 values"), std::string::npos) << run.output;
     }
-    EXPECT_EQ(loom("bench spmm --generate poisson2d:4 --precision fp16 --peer eigen").status, 2);
+    EXPECT_EQ(loom("bench spmm --generate poisson2d:4 --precision fp16 --peer eigen --copy-mib 1")
+                  .status,
+              2);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "bench/random.hpp"
 #include "bench/table.hpp"
 #include "bench/timing.hpp"
+#include "loom/matrix/precision.hpp"
 #include "loom/sparse/fusedmm.hpp"
 #include "loom/sparse/sddmm.hpp"
 #include "loom/sparse/spmm.hpp"
@@ -121,16 +122,25 @@ std::function<void()> eigen_spmm(const matrix::Csr<V, I>& A, const matrix::Dense
 #endif
 }
 
+/// Times `run` after `checked()` has checked the result it leaves (returning the error).
+Row timed_checked(const SpmmBenchOptions& options, size_type k, const std::string& library,
+                  const std::string& variant, const std::function<void()>& run,
+                  const std::function<double()>& checked)
+{
+    run();
+    const double error = checked();
+    return {k, library, variant, time_kernel(*options.exec, run, {.samples = options.samples}),
+            error};
+}
+
 /// Times `run` after checking the result it leaves in `result` (read by `values`).
 template <typename V>
 Row timed(const SpmmBenchOptions& options, size_type k, const std::string& library,
           const std::string& variant, const std::function<void()>& run,
           const std::function<std::vector<V>()>& values, const std::vector<V>& want)
 {
-    run();
-    const double error = check(library + " " + variant, k, values(), want);
-    return {k, library, variant, time_kernel(*options.exec, run, {.samples = options.samples}),
-            error};
+    return timed_checked(options, k, library, variant, run,
+                         [&] { return check(library + " " + variant, k, values(), want); });
 }
 
 template <typename V, typename I>
@@ -244,11 +254,220 @@ std::vector<Row> bench_fusedmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V
     return rows;
 }
 
-/// Bytes one call moves at the minimum (see spmm_bytes_formula).
-template <typename V, typename I>
-double bytes_of(SpmmKernel kernel, const matrix::Csr<V, I>& A, size_type k)
+/// Rows whose results the 16-bit runs check: up to this many, evenly spread over A.
+constexpr size_type sampled_row_count = 256;
+
+std::vector<size_type> sampled_rows(size_type rows)
 {
-    const double v = sizeof(V);
+    std::vector<size_type> out;
+    const size_type n = std::min(rows, sampled_row_count);
+    for (size_type i = 0; i < n; ++i) out.push_back(i * rows / n);
+    return out;
+}
+
+/// The fp64 value of each sampled entry of a 16-bit run, and the distance it must keep.
+struct Sampled {
+    std::vector<double> want;
+    std::vector<double> bound;
+
+    /// An entry whose terms (products) sum to `sum` and whose magnitudes sum to `size`:
+    /// the 16-bit result may be off by its final rounding (twice under nnz_balanced; half a
+    /// step of half's subnormals, 2^-24, at worst below its normal range), and by float's
+    /// summation.
+    void add(double sum, double size, double eps)
+    {
+        want.push_back(sum);
+        bound.push_back(2 * eps * size + 0x1p-24);
+    }
+};
+
+/// Max |got - want| / max(1, max |want|); NumericalError naming `who` for an entry beyond
+/// its bound.
+double check_sampled(const std::string& who, size_type k, const std::vector<double>& got,
+                     const Sampled& sampled)
+{
+    double diff = 0;
+    double scale = 1;
+    for (std::size_t i = 0; i < sampled.want.size(); ++i) {
+        const double d = std::abs(got[i] - sampled.want[i]);
+        if (!(d <= sampled.bound[i])) {
+            throw NumericalError(
+                where, fmt::format("{} at k = {}: sampled entry {} is {:.6g}, expected {:.6g} "
+                                   "within {:.3g}",
+                                   who, k, i, got[i], sampled.want[i], sampled.bound[i]));
+        }
+        diff = std::max(diff, d);
+        scale = std::max(scale, std::abs(sampled.want[i]));
+    }
+    return diff / scale;
+}
+
+/// Random values in [-1, 1) of V rounded to S, on the host.
+template <typename S, typename V>
+matrix::Dense<S> random_storage(dim2 size, std::uint64_t seed)
+{
+    return matrix::convert_precision<S>(matrix::Dense<V>::from_host(
+        ReferenceExecutor::create(), size, random_values<V>(size.count(), seed)));
+}
+
+/// Rows `rows` of d (on any executor) as doubles, packed.
+template <typename S>
+std::vector<double> rows_of(matrix::Dense<S>& d, const std::vector<size_type>& rows)
+{
+    std::vector<double> out;
+    for (const auto r : rows) {
+        for (const S v : d.rows_view(r, 1).to_host()) out.push_back(static_cast<float>(v));
+    }
+    return out;
+}
+
+/// x_r . y_c of two host operands, and the sum of the magnitudes of its terms.
+template <typename S>
+std::pair<double, double> dot_of(const matrix::Dense<S>& X, size_type r, const matrix::Dense<S>& Y,
+                                 size_type c)
+{
+    double dot = 0;
+    double size = 0;
+    for (size_type t = 0; t < X.cols(); ++t) {
+        const double term = double(float(X.at(r, t))) * double(float(Y.at(c, t)));
+        dot += term;
+        size += std::abs(term);
+    }
+    return {dot, size};
+}
+
+/// SpMM, SDDMM or FusedMM at every k in 16-bit storage S: Loom's kernels and the peer's
+/// (cuSPARSE in S with float compute), each checked on the sampled rows first.
+template <typename S, typename V, typename I>
+std::vector<Row> bench_storage(const matrix::Csr<V, I>& A_in, const SpmmBenchOptions& options)
+{
+    const auto& exec = options.exec;
+    const auto host = ReferenceExecutor::create();
+    const double eps = storage_epsilon<S>();
+    const auto A_host = matrix::convert_precision<S>(matrix::Csr<V, I>(host, A_in));
+    const matrix::Csr<S, I> A(exec, A_host);
+    const I* ptrs = A_host.row_ptrs().data();
+    const I* cols = A_host.col_idxs().data();
+    const S* values = A_host.values().data();
+    const auto sample = sampled_rows(A.rows());
+    std::vector<Row> rows;
+    for (const auto k : options.ks) {
+        const auto add = [&](const std::string& library, const std::string& variant,
+                             const std::function<void()>& run,
+                             const std::function<std::vector<double>()>& got,
+                             const Sampled& sampled) {
+            rows.push_back(timed_checked(options, k, library, variant, run, [&] {
+                return check_sampled(library + " " + variant, k, got(), sampled);
+            }));
+        };
+        if (options.kernel == SpmmKernel::spmm) {
+            const auto B_host = random_storage<S, V>({A.cols(), k}, 2);
+            const matrix::Dense<S> B(exec, B_host);
+            matrix::Dense<S> C(exec, dim2{A.rows(), k});
+            Sampled sampled;
+            for (const auto r : sample) {
+                for (size_type j = 0; j < k; ++j) {
+                    double sum = 0;
+                    double size = 0;
+                    for (auto e = ptrs[r]; e < ptrs[r + 1]; ++e) {
+                        const double term = double(float(values[e])) * float(B_host.at(cols[e], j));
+                        sum += term;
+                        size += std::abs(term);
+                    }
+                    sampled.add(sum, size, eps);
+                }
+            }
+            const auto got = [&] { return rows_of(C, sample); };
+            const auto spmm_with = [&](sparse::SpmmAlgorithm algorithm) {
+                return [&, algorithm] {
+                    sparse::spmm(sparse::Mode::none, 1.0f, A, B, 0.0f, C, {algorithm});
+                };
+            };
+            add("loom", "automatic", spmm_with(sparse::SpmmAlgorithm::automatic), got, sampled);
+            if (!exec->is_host()) {
+                for (const auto algorithm :
+                     {sparse::SpmmAlgorithm::row_split, sparse::SpmmAlgorithm::nnz_balanced}) {
+                    add("loom", sparse::to_string(algorithm), spmm_with(algorithm), got, sampled);
+                }
+            }
+            if (options.peer == Peer::cusparse) {
+                add("cusparse", "SpMM", spmm_with(sparse::SpmmAlgorithm::vendor), got, sampled);
+            }
+        } else if (options.kernel == SpmmKernel::sddmm) {
+            const auto X_host = random_storage<S, V>({A.rows(), k}, 3);
+            const auto Y_host = random_storage<S, V>({A.cols(), k}, 4);
+            const matrix::Dense<S> X(exec, X_host);
+            const matrix::Dense<S> Y(exec, Y_host);
+            matrix::Csr<S, I> out(exec, A);
+            Sampled sampled;
+            for (const auto r : sample) {
+                for (auto e = ptrs[r]; e < ptrs[r + 1]; ++e) {
+                    const auto [dot, size] = dot_of(X_host, r, Y_host, cols[e]);
+                    sampled.add(dot, size, eps);
+                }
+            }
+            const auto got = [&] {
+                const auto all = out.values().to_host();
+                std::vector<double> picked;
+                for (const auto r : sample) {
+                    for (auto e = ptrs[r]; e < ptrs[r + 1]; ++e) picked.push_back(float(all[e]));
+                }
+                return picked;
+            };
+            const auto sddmm_with = [&](sparse::SddmmAlgorithm algorithm) {
+                return [&, algorithm] { sparse::sddmm(1.0f, X, Y, 0.0f, out, {algorithm}); };
+            };
+            add("loom", "native", sddmm_with(sparse::SddmmAlgorithm::native), got, sampled);
+            if (options.peer == Peer::cusparse) {
+                add("cusparse", "SDDMM", sddmm_with(sparse::SddmmAlgorithm::vendor), got, sampled);
+            }
+        } else {
+            const auto X_host = random_storage<S, V>({A.rows(), k}, 3);
+            const auto Y_host = random_storage<S, V>({A.cols(), k}, 4);
+            const auto W_host = random_storage<S, V>({A.cols(), k}, 5);
+            const matrix::Dense<S> X(exec, X_host);
+            const matrix::Dense<S> Y(exec, Y_host);
+            const matrix::Dense<S> W(exec, W_host);
+            matrix::Dense<S> Z(exec, dim2{A.rows(), k});
+            Sampled sampled;
+            for (const auto r : sample) {
+                std::vector<double> sum(k), size(k);
+                for (auto e = ptrs[r]; e < ptrs[r + 1]; ++e) {
+                    const auto [dot, dot_size] = dot_of(X_host, r, Y_host, cols[e]);
+                    for (size_type q = 0; q < k; ++q) {
+                        const double w = float(W_host.at(cols[e], q));
+                        sum[q] += dot * w;
+                        // The SDDMM + SpMM peer rounds each sampled value to 16 bits too.
+                        size[q] += dot_size * std::abs(w);
+                    }
+                }
+                for (size_type q = 0; q < k; ++q) sampled.add(sum[q], size[q], eps);
+            }
+            const auto got = [&] { return rows_of(Z, sample); };
+            add(
+                "loom", "fused (identity)",
+                [&] { sparse::fusedmm(sparse::EdgeOp::identity, A, X, Y, W, Z); }, got, sampled);
+            if (options.peer == Peer::cusparse) {
+                matrix::Csr<S, I> sampled_values(exec, A);
+                add(
+                    "cusparse", "SDDMM + SpMM",
+                    [&] {
+                        sparse::sddmm(1.0f, X, Y, 0.0f, sampled_values,
+                                      {sparse::SddmmAlgorithm::vendor});
+                        sparse::spmm(sparse::Mode::none, 1.0f, sampled_values, W, 0.0f, Z,
+                                     {sparse::SpmmAlgorithm::vendor});
+                    },
+                    got, sampled);
+            }
+        }
+    }
+    return rows;
+}
+
+/// Bytes one call moves at the minimum (see spmm_bytes_formula), values of v bytes.
+template <typename V, typename I>
+double bytes_of(SpmmKernel kernel, const matrix::Csr<V, I>& A, size_type k, double v)
+{
     const double pattern = A.nnz() * double(sizeof(I)) + (A.rows() + 1.0) * sizeof(I);
     const double dense = (A.rows() + A.cols()) * double(k) * v;
     switch (kernel) {
@@ -270,20 +489,40 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
             throw NotSupported(where, "FusedMM takes real value types");
         }
     }
-    const matrix::Csr<V, I> A_ref(ReferenceExecutor::create(), A_in);
-    const matrix::Csr<V, I> A(options.exec, A_in);
-    std::vector<Row> rows;
     for (const auto k : options.ks) {
         if (k < 1) throw BadInput(where, fmt::format("k must be positive, got {}", k));
-        std::vector<Row> at_k;
-        if (options.kernel == SpmmKernel::spmm) {
-            at_k = bench_spmm_k(A, A_ref, k, options);
-        } else if (options.kernel == SpmmKernel::sddmm) {
-            at_k = bench_sddmm_k(A, A_ref, k, options);
-        } else if constexpr (!is_complex_v<V>) {
-            at_k = bench_fusedmm_k(A, A_ref, k, options);
+    }
+    const bool narrow = options.precision != StoragePrecision::native;
+    std::vector<Row> rows;
+    std::string value_name = type_name<V>();
+    double value_bytes = sizeof(V);
+    if (!narrow) {
+        const matrix::Csr<V, I> A_ref(ReferenceExecutor::create(), A_in);
+        const matrix::Csr<V, I> A(options.exec, A_in);
+        for (const auto k : options.ks) {
+            std::vector<Row> at_k;
+            if (options.kernel == SpmmKernel::spmm) {
+                at_k = bench_spmm_k(A, A_ref, k, options);
+            } else if (options.kernel == SpmmKernel::sddmm) {
+                at_k = bench_sddmm_k(A, A_ref, k, options);
+            } else if constexpr (!is_complex_v<V>) {
+                at_k = bench_fusedmm_k(A, A_ref, k, options);
+            }
+            rows.insert(rows.end(), at_k.begin(), at_k.end());
         }
-        rows.insert(rows.end(), at_k.begin(), at_k.end());
+    } else if constexpr (is_complex_v<V>) {
+        throw NotSupported(where, "16-bit storage takes real value types (--type float or double)");
+    } else {
+        if (options.peer == Peer::eigen) {
+            throw NotSupported(where,
+                               "the Eigen peer runs in float or double only; use "
+                               "--precision native or --peer none");
+        }
+        with_storage_type(options.precision, [&]<typename S>(std::type_identity<S>) {
+            rows = bench_storage<S, V>(A_in, options);
+            value_name = to_string(options.precision);
+            value_bytes = sizeof(S);
+        });
     }
 
     const auto default_copy_bytes =
@@ -299,11 +538,16 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
     };
 
     fmt::print("kernel    {}\n", kernel_name(options.kernel));
-    fmt::print("A         {}: {} x {}, {} stored entries\n", options.matrix_name, A.rows(),
-               A.cols(), A.nnz());
+    fmt::print("A         {}: {} x {}, {} stored entries\n", options.matrix_name, A_in.rows(),
+               A_in.cols(), A_in.nnz());
     fmt::print("run       {}, {} values, {} indices, median of {} samples\n",
-               executor_description(*options.exec), type_name<V>(), type_name<I>(),
-               options.samples);
+               executor_description(*options.exec), value_name, type_name<I>(), options.samples);
+    if (narrow) {
+        fmt::print(
+            "check     {} sampled rows against fp64 sums of the same 16-bit inputs, each "
+            "entry within 2 eps_16 sum |terms|\n",
+            sampled_row_count);
+    }
     fmt::print("copy      {:.1f} GB/s (read + write counted)\n", copy.bytes_per_second / 1e9);
     fmt::print("bytes     {}\n\n", bytes_formula(options.kernel));
     const std::string peer_column = options.peer == Peer::none
@@ -314,9 +558,9 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
     auto json_rows = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
         const double t = r.timing.median;
-        const double bytes = bytes_of(options.kernel, A, r.k);
+        const double bytes = bytes_of(options.kernel, A_in, r.k, value_bytes);
         const double flops =
-            flops_per_entry * double(A.nnz()) * double(r.k) * (is_complex_v<V> ? 4 : 1);
+            flops_per_entry * double(A_in.nnz()) * double(r.k) * (is_complex_v<V> ? 4 : 1);
         const double other = r.library == "loom" ? peer_time(r.k) : 0.0;
         table.add_row(
             {std::to_string(r.k), r.library, r.variant, fmt::format("{:.1f}", t * 1e6),
@@ -339,20 +583,24 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
                              {"relative_error", r.error}});
     }
     table.print();
-    return {
-        {"benchmark", kernel_name(options.kernel)},
-        {"matrix",
-         {{"name", options.matrix_name}, {"rows", A.rows()}, {"cols", A.cols()}, {"nnz", A.nnz()}}},
-        {"executor", options.exec->name()},
-        {"value_type", type_name<V>()},
-        {"index_type", type_name<I>()},
-        {"samples", options.samples},
-        {"bytes_formula", bytes_formula(options.kernel)},
-        {"flops_formula", spmm_flops_formula},
-        {"peer", to_string(options.peer)},
-        {"tolerance", tolerance<V>()},
-        {"copy_bandwidth_gb_per_s", copy.bytes_per_second / 1e9},
-        {"results", json_rows}};
+    return {{"benchmark", kernel_name(options.kernel)},
+            {"matrix",
+             {{"name", options.matrix_name},
+              {"rows", A_in.rows()},
+              {"cols", A_in.cols()},
+              {"nnz", A_in.nnz()}}},
+            {"executor", options.exec->name()},
+            {"value_type", value_name},
+            {"precision", to_string(options.precision)},
+            {"index_type", type_name<I>()},
+            {"samples", options.samples},
+            {"bytes_formula", bytes_formula(options.kernel)},
+            {"flops_formula", spmm_flops_formula},
+            {"peer", to_string(options.peer)},
+            {"tolerance", narrow ? nlohmann::ordered_json("2 eps_16 sum |terms| per sampled entry")
+                                 : nlohmann::ordered_json(tolerance<V>())},
+            {"copy_bandwidth_gb_per_s", copy.bytes_per_second / 1e9},
+            {"results", json_rows}};
 }
 
 #define LOOM_INSTANTIATE_BENCH_SPMM(V, I) \

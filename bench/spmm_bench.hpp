@@ -2,6 +2,10 @@
 // against the reference backend, then times Loom's kernels and the peer's in the same run
 // (cuSPARSE SpMM / SDDMM / SDDMM followed by SpMM on CUDA, Eigen's sparse x dense product on
 // the host), and for SpMM also k single-column SpMVs (the path a multi-vector took before).
+// With a 16-bit storage precision (fp16, bf16) A and the dense operands are rounded to it
+// and every kernel, the cuSPARSE peer included, runs in it (sums in float); the check then
+// compares a sample of rows with an fp64 product of the same 16-bit inputs (cheap at
+// millions of rows).
 #pragma once
 
 #include <cstddef>
@@ -12,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/spmv_bench.hpp"
+#include "bench/storage_precision.hpp"
 #include "loom/base/names.hpp"
 #include "loom/matrix/csr.hpp"
 
@@ -33,6 +38,7 @@ struct SpmmBenchOptions {
     SpmmKernel kernel = SpmmKernel::spmm;
     std::vector<size_type> ks{32, 64, 128, 256};
     Peer peer = Peer::none;
+    StoragePrecision precision = StoragePrecision::native;
     int samples = 20;
     std::string matrix_name;
     /// Size of the copy that measures the bandwidth; 0 picks 512 MiB on the host, 1 GiB on

@@ -10,6 +10,7 @@
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/export.hpp"
+#include "loom/base/half.hpp"
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
 #include "loom/base/lower_precision.hpp"
@@ -33,6 +34,7 @@
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/matrix/permutation.hpp"
+#include "loom/matrix/precision.hpp"
 #include "loom/matrix/sellp.hpp"
 #include "loom/matrix/stencil.hpp"
 

@@ -5,6 +5,7 @@
 #include "base/array_kernels.hpp"
 #include "base/dispatch.hpp"
 #include "base/omp/launch.hpp"
+#include "loom/base/half.hpp"
 
 namespace loom {
 
@@ -30,5 +31,7 @@ LOOM_INSTANTIATE_ARRAY(float);
 LOOM_INSTANTIATE_ARRAY(double);
 LOOM_INSTANTIATE_ARRAY(std::complex<float>);
 LOOM_INSTANTIATE_ARRAY(std::complex<double>);
+LOOM_INSTANTIATE_ARRAY(half);
+LOOM_INSTANTIATE_ARRAY(bfloat16);
 
 }  // namespace loom

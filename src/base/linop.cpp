@@ -3,7 +3,7 @@
 #include <optional>
 #include <typeinfo>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
 
@@ -87,5 +87,6 @@ void LinOp<V>::apply(V alpha, const matrix::Dense<V>& b, V beta, matrix::Dense<V
 
 #define LOOM_INSTANTIATE_LINOP(V) template class LinOp<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_LINOP)
+LOOM_FOR_EACH_STORAGE_TYPE(LOOM_INSTANTIATE_LINOP)
 
 }  // namespace loom

@@ -1,7 +1,8 @@
 #include "loom/matrix/csr.hpp"
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
+#include "loom/base/half.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/spmv.hpp"
 
@@ -103,16 +104,24 @@ void Csr<V, I>::validate() const
 template <typename V, typename I>
 void Csr<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
 {
-    sparse::spmv(sparse::Mode::none, V{1}, *this, b, V{0}, x);
+    apply_impl(V{1}, b, V{0}, x);
 }
 
 template <typename V, typename I>
 void Csr<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
 {
-    sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
+    if constexpr (is_storage_only_v<V>) {
+        // SpMV has no 16-bit kernels; sparse::spmm takes these with float scalars.
+        throw NotSupported("loom::matrix::Csr::apply",
+                           "a Csr of a 16-bit storage type is applied by loom::sparse::spmm "
+                           "(or converted to float first, loom/matrix/precision.hpp)");
+    } else {
+        sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
+    }
 }
 
 #define LOOM_INSTANTIATE_CSR(V, I) template class Csr<V, I>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR)
 
 }  // namespace loom::matrix

@@ -1,11 +1,38 @@
 #include "loom/matrix/dense.hpp"
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
+#include "loom/base/half.hpp"
 #include "loom/blas/dense_blas.hpp"
 #include "loom/blas/vector.hpp"
 
 namespace loom::matrix {
+
+// The strided copy of the 16-bit storage types (matrix/precision/precision.cpp).
+template <typename T>
+void copy_storage(const Dense<T>& from, Dense<T>& to);
+
+namespace {
+
+/// blas::copy for the value types, the precision kernels for the storage types.
+template <typename V>
+void copy_values(const Dense<V>& from, Dense<V>& to)
+{
+    if constexpr (is_storage_only_v<V>) {
+        copy_storage(from, to);
+    } else {
+        blas::copy(from, to);
+    }
+}
+
+[[noreturn]] void storage_is_no_operator()
+{
+    throw NotSupported("loom::matrix::Dense::apply",
+                       "a Dense of a 16-bit storage type is no operator; convert it to float "
+                       "first (loom/matrix/precision.hpp)");
+}
+
+}  // namespace
 
 template <typename V>
 Dense<V>::Dense(std::shared_ptr<const Executor> exec, dim2 size, size_type stride)
@@ -77,9 +104,9 @@ Dense<V>& Dense<V>::operator=(const Dense& other)
     if (stride_ == other.stride_) {
         values_ = other.values_;
     } else if (other.executor()->same_memory_as(*this->executor())) {
-        blas::copy(other, *this);
+        copy_values(other, *this);
     } else {
-        blas::copy(Dense(this->executor(), other), *this);
+        copy_values(Dense(this->executor(), other), *this);
     }
     return *this;
 }
@@ -107,7 +134,18 @@ Dense<V> Dense<V>::rows_view(size_type first, size_type count)
 template <typename V>
 void Dense<V>::fill(const V& value)
 {
-    blas::fill(*this, value);
+    if constexpr (is_storage_only_v<V>) {
+        // Row by row: the elements between rows of a view belong to somebody else.
+        if (stride_ == cols()) {
+            values_.fill(value);
+        } else {
+            for (size_type r = 0; r < rows(); ++r) {
+                Array<V>::view(this->executor(), cols(), data() + r * stride_).fill(value);
+            }
+        }
+    } else {
+        blas::fill(*this, value);
+    }
 }
 
 template <typename V>
@@ -127,16 +165,25 @@ std::vector<V> Dense<V>::to_host() const
 template <typename V>
 void Dense<V>::apply_impl(const Dense& b, Dense& x) const
 {
-    blas::gemm(V{1}, *this, b, V{0}, x);
+    if constexpr (is_storage_only_v<V>) {
+        storage_is_no_operator();
+    } else {
+        blas::gemm(V{1}, *this, b, V{0}, x);
+    }
 }
 
 template <typename V>
 void Dense<V>::apply_impl(V alpha, const Dense& b, V beta, Dense& x) const
 {
-    blas::gemm(alpha, *this, b, beta, x);
+    if constexpr (is_storage_only_v<V>) {
+        storage_is_no_operator();
+    } else {
+        blas::gemm(alpha, *this, b, beta, x);
+    }
 }
 
 #define LOOM_INSTANTIATE_DENSE(V) template class Dense<V>;
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_DENSE)
+LOOM_FOR_EACH_STORAGE_TYPE(LOOM_INSTANTIATE_DENSE)
 
 }  // namespace loom::matrix

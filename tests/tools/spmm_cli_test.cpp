@@ -76,4 +76,42 @@ TEST_F(SpmmCli, SamplesAndFusesOnEveryBackend)
     EXPECT_EQ(loom("sddmm A.mtx Y.mtx X.mtx -o S.mtx").status, 2);
 }
 
+TEST_F(SpmmCli, SixteenBitStorageOnEveryBackend)
+{
+    write_inputs();
+    // Small integers: exact in half and bfloat16, and their float sums too. Both precisions
+    // per backend, one command each (every command takes both).
+    for (const auto& exec : execs()) {
+        SCOPED_TRACE(exec);
+        const std::string on = " --exec " + exec;
+        auto run = loom("spmm A.mtx B.mtx -o C.mtx --precision fp16" + on);
+        ASSERT_EQ(run.status, 0) << run.output;
+        EXPECT_EQ(result("C.mtx"), (std::vector<double>{7, 16, 6, 15}));
+        run = loom("sddmm A.mtx X.mtx Y.mtx -o S.mtx --precision bf16" + on);
+        ASSERT_EQ(run.status, 0) << run.output;
+        EXPECT_EQ(sparse_result("S.mtx"), (std::vector<double>{1, 3, 4}));
+        run = loom("fusedmm A.mtx X.mtx Y.mtx B.mtx --op scale -o Z.mtx --precision fp16" + on);
+        ASSERT_EQ(run.status, 0) << run.output;
+        EXPECT_EQ(result("Z.mtx"), (std::vector<double>{19, 40, 24, 60}));
+    }
+    // op(A) = A^T is not offered in 16 bits; fp8 is no precision.
+    EXPECT_EQ(loom("spmm A.mtx X.mtx -o Ct.mtx --mode t --precision bf16").status, 2);
+    EXPECT_EQ(loom("spmm A.mtx B.mtx -o C.mtx --precision fp8").status, 1);
+}
+
+TEST_F(SpmmCli, BenchesSixteenBitStorageWithASampledCheck)
+{
+    for (const std::string kernel : {"spmm", "fusedmm"}) {
+        SCOPED_TRACE(kernel);
+        const auto run = loom("bench " + kernel +
+                              " --generate poisson2d:8 --k 33 --reps 1 --precision bf16 "
+                              "--exec omp --threads 1 --copy-mib 1");
+        ASSERT_EQ(run.status, 0) << run.output;
+        EXPECT_NE(run.output.find("bf16 values"), std::string::npos) << run.output;
+    }
+    EXPECT_EQ(loom("bench sddmm --generate poisson2d:4 --precision fp16 --peer eigen --copy-mib 1")
+                  .status,
+              2);
+}
+
 }  // namespace

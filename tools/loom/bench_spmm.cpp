@@ -16,6 +16,7 @@ struct SpmmBenchCli {
     MatrixSource source;
     std::vector<size_type> ks{32, 64, 128, 256};
     std::string peer = "none";
+    std::string precision = "native";
     BenchRun run{20};
 };
 
@@ -26,6 +27,7 @@ int run_bench(const SpmmBenchCli& cli, bench::SpmmKernel kernel)
     options.kernel = kernel;
     options.ks = cli.ks;
     options.peer = bench::parse_peer(cli.peer);
+    options.precision = bench::parse_storage_precision(cli.precision);
     options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
     options.copy_bytes = cli.run.copy_bytes();
@@ -49,10 +51,16 @@ Runner setup_for(CLI::App& sub, bench::SpmmKernel kernel)
                    "Library timed alongside: cusparse (CUDA) or eigen (host, spmm only)")
         ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
         ->capture_default_str();
+    sub.add_option("--precision", cli->precision,
+                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
+                   "bf16 (16 bits, float sums; the cusparse peer in the same precision)")
+        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
+        ->capture_default_str();
     sub.footer(fmt::format(
         "Every kernel is first checked against the reference backend (error relative to the\n"
-        "largest entry); a wrong result aborts the run. Then: warm-up, and the median of\n"
-        "--reps samples. Dense operands are row-major, random in [-1, 1).\n"
+        "largest entry; with --precision fp16 or bf16, 256 sampled rows against fp64 sums\n"
+        "of the same 16-bit inputs); a wrong result aborts the run. Then: warm-up, and the\n"
+        "median of --reps samples. Dense operands are row-major, random in [-1, 1).\n"
         "  GB/s      minimal bytes / time, bytes = {}\n"
         "  GFLOP/s   {}\n"
         "  of copy   GB/s over the copy bandwidth measured in this run\n"

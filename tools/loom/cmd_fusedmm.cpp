@@ -2,8 +2,10 @@
 // Z = edge(X Y^T o pattern(A)) W on any backend, the sampled values never stored.
 #include <CLI/CLI.hpp>
 
+#include "bench/storage_precision.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "loom/matrix/precision.hpp"
 #include "loom/sparse/fusedmm.hpp"
 
 namespace loom::cli {
@@ -16,6 +18,7 @@ struct FusedmmCliOptions {
     std::string w;
     std::string output;
     std::string op = "identity";
+    std::string precision = "native";
     ExecOptions run;
 };
 
@@ -33,7 +36,19 @@ int run(const FusedmmCliOptions& options)
         const matrix::Dense<V> Y(exec, matrix::read_dense<V>(host, options.y));
         const matrix::Dense<V> W(exec, matrix::read_dense<V>(host, options.w));
         matrix::Dense<V> Z(exec, dim2{A.rows(), W.cols()});
-        sparse::fusedmm(sparse::parse_edge_op(options.op), A, X, Y, W, Z);
+        const auto op = sparse::parse_edge_op(options.op);
+        const auto precision = bench::parse_storage_precision(options.precision);
+        if (precision == bench::StoragePrecision::native) {
+            sparse::fusedmm(op, A, X, Y, W, Z);
+        } else {
+            bench::with_storage_type(precision, [&]<typename S>(std::type_identity<S>) {
+                using matrix::convert_precision;
+                matrix::Dense<S> Z16(exec, Z.size());
+                sparse::fusedmm(op, convert_precision<S>(A), convert_precision<S>(X),
+                                convert_precision<S>(Y), convert_precision<S>(W), Z16);
+                Z = convert_precision<V>(Z16);
+            });
+        }
         write_dense(options.output, Z);
         return exit_ok;
     }
@@ -55,6 +70,11 @@ Runner setup(CLI::App& sub)
     sub.add_option("--op", options->op,
                    "Edge operator on s = x_i . y_j: identity (s), scale (a_ij s), sigmoid")
         ->check(CLI::IsMember(names_of(sparse::EdgeOp{}).spellings()))
+        ->capture_default_str();
+    sub.add_option("--precision", options->precision,
+                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
+                   "bf16 (16 bits, float sums; read in --type, the result written in --type)")
+        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
         ->capture_default_str();
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
     return [options] {

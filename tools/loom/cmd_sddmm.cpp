@@ -1,8 +1,10 @@
 // loom sddmm A.mtx X.mtx Y.mtx -o S.mtx: S = (X Y^T) o pattern(A) on any backend.
 #include <CLI/CLI.hpp>
 
+#include "bench/storage_precision.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "loom/matrix/precision.hpp"
 #include "loom/sparse/sddmm.hpp"
 
 namespace loom::cli {
@@ -14,6 +16,7 @@ struct SddmmCliOptions {
     std::string y;
     std::string output;
     std::string algorithm = "auto";
+    std::string precision = "native";
     ExecOptions run;
 };
 
@@ -27,7 +30,19 @@ int run(const SddmmCliOptions& options)
     const matrix::Dense<V> Y(exec, matrix::read_dense<V>(host, options.y));
     sparse::SddmmOptions sddmm_options;
     sddmm_options.algorithm = sparse::parse_sddmm_algorithm(options.algorithm);
-    sparse::sddmm(V{1}, X, Y, V{0}, S, sddmm_options);
+    const auto precision = bench::parse_storage_precision(options.precision);
+    if (precision == bench::StoragePrecision::native) {
+        sparse::sddmm(V{1}, X, Y, V{0}, S, sddmm_options);
+    } else if constexpr (is_complex_v<V>) {
+        throw NotSupported("loom sddmm", "16-bit storage takes --type double or float");
+    } else {
+        bench::with_storage_type(precision, [&]<typename T>(std::type_identity<T>) {
+            auto S16 = matrix::convert_precision<T>(S);
+            sparse::sddmm(1.0f, matrix::convert_precision<T>(X), matrix::convert_precision<T>(Y),
+                          0.0f, S16, sddmm_options);
+            S = matrix::convert_precision<V>(S16);
+        });
+    }
     write_matrix(options.output, matrix::Csr<V, index_type>(host, S));
     return exit_ok;
 }
@@ -44,6 +59,11 @@ Runner setup(CLI::App& sub)
     sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")->required();
     sub.add_option("--algorithm", options->algorithm, "SDDMM kernel")
         ->check(CLI::IsMember(names_of(sparse::SddmmAlgorithm{}).spellings()))
+        ->capture_default_str();
+    sub.add_option("--precision", options->precision,
+                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
+                   "bf16 (16 bits, float sums; read in --type, the result written in --type)")
+        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
         ->capture_default_str();
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
     return [options] {

@@ -1,8 +1,11 @@
-// loom spmm A.mtx B.mtx -o C.mtx: C = op(A) * B with a dense B on any backend.
+// loom spmm A.mtx B.mtx -o C.mtx: C = op(A) * B with a dense B on any backend, the operands
+// stored in the value type or (--precision fp16|bf16) in 16 bits.
 #include <CLI/CLI.hpp>
 
+#include "bench/storage_precision.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "loom/matrix/precision.hpp"
 #include "loom/sparse/spmm.hpp"
 
 namespace loom::cli {
@@ -14,6 +17,7 @@ struct SpmmCliOptions {
     std::string output;
     std::string mode = "n";
     std::string algorithm = "auto";
+    std::string precision = "native";
     ExecOptions run;
 };
 
@@ -28,7 +32,19 @@ int run(const SpmmCliOptions& options)
     matrix::Dense<V> C(exec, dim2{transposes ? A.cols() : A.rows(), B.cols()});
     sparse::SpmmOptions spmm_options;
     spmm_options.algorithm = sparse::parse_spmm_algorithm(options.algorithm);
-    sparse::spmm(mode, V{1}, A, B, V{0}, C, spmm_options);
+    const auto precision = bench::parse_storage_precision(options.precision);
+    if (precision == bench::StoragePrecision::native) {
+        sparse::spmm(mode, V{1}, A, B, V{0}, C, spmm_options);
+    } else if constexpr (is_complex_v<V>) {
+        throw NotSupported("loom spmm", "16-bit storage takes --type double or float");
+    } else {
+        bench::with_storage_type(precision, [&]<typename S>(std::type_identity<S>) {
+            matrix::Dense<S> C16(exec, C.size());
+            sparse::spmm(mode, 1.0f, matrix::convert_precision<S>(A),
+                         matrix::convert_precision<S>(B), 0.0f, C16, spmm_options);
+            C = matrix::convert_precision<V>(C16);
+        });
+    }
     write_dense(options.output, C);
     return exit_ok;
 }
@@ -45,6 +61,11 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--algorithm", options->algorithm, "SpMM kernel")
         ->check(CLI::IsMember(names_of(sparse::SpmmAlgorithm{}).spellings()))
+        ->capture_default_str();
+    sub.add_option("--precision", options->precision,
+                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
+                   "bf16 (16 bits, float sums; read in --type, the result written in --type)")
+        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
         ->capture_default_str();
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
     return [options] {

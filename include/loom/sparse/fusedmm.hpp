@@ -72,7 +72,8 @@ decltype(auto) with_edge_functor(EdgeOp op, Body&& body)
 
 /// Z = edge(X Y^T o pattern(A)) W with a built-in operator. A, X, Y, W and Z on one executor;
 /// Z shares no memory with the others. DimensionMismatch on wrong shapes, BadInput on mixed
-/// executors or overlap; Z is untouched on failure. float and double.
+/// executors or overlap; Z is untouched on failure. float and double, and the 16-bit storage
+/// types (half, bfloat16: dot products, edge values and sums in float, Z rounded once).
 template <typename V, typename I>
 LOOM_EXPORT void fusedmm(EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
                          const matrix::Dense<V>& Y, const matrix::Dense<V>& W, matrix::Dense<V>& Z);
@@ -81,7 +82,7 @@ LOOM_EXPORT void fusedmm(EdgeOp op, const matrix::Csr<V, I>& A, const matrix::De
 template <typename V, typename I>
 void gcn_aggregate(const matrix::Csr<V, I>& A, const matrix::Dense<V>& W, matrix::Dense<V>& Z)
 {
-    spmm(Mode::none, V{1}, A, W, V{0}, Z);
+    spmm(Mode::none, compute_type_t<V>{1}, A, W, compute_type_t<V>{0}, Z);
 }
 
 /// Graph-attention-style aggregation: the score of edge (i, j) is sigmoid(q_i . k_j), and

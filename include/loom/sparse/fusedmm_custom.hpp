@@ -1,6 +1,7 @@
 // FusedMM with an edge operator of the user's: z_i = sum_j edge(x_i . y_j, a_ij) * w_j.
 // Header-only, so that any callable works: a class with a LOOM_HOST_DEVICE (or
-// __host__ __device__) `V operator()(V dot, V a_ij) const`.
+// __host__ __device__) `T operator()(T dot, T a_ij) const`, T the compute type of V (V itself,
+// float for the 16-bit storage types half and bfloat16, whose Z is rounded once at the end).
 //
 //     struct LeakyRelu {
 //         LOOM_HOST_DEVICE float operator()(float dot, float) const
@@ -19,6 +20,7 @@
 #include <string>
 
 #include "loom/base/error.hpp"
+#include "loom/base/half.hpp"
 #include "loom/launch/team.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -52,22 +54,30 @@ struct FusedmmRows {
     template <typename Member>
     LOOM_HOST_DEVICE void operator()(const Member& m) const
     {
+        using T = compute_type_t<V>;
         const size_type i = m.league_rank();
         const V* x_row = x + i * x_stride;
         V* z_row = z + i * z_stride;
         // Each lane owns the same columns of acc in every vector_for: no barrier is needed.
-        V* acc = m.template team_scratch<V>(kw);
-        if (acc == nullptr) acc = z_row;
-        m.vector_for(kw, [&](size_type q) { acc[q] = V{0}; });
+        // The policy asks for kw sums of T (launch_fusedmm); for V == T, Z itself would do.
+        T* acc = m.template team_scratch<T>(kw);
+        if constexpr (std::is_same_v<T, V>) {
+            if (acc == nullptr) acc = z_row;
+        }
+        m.vector_for(kw, [&](size_type q) { acc[q] = T{0}; });
         for (size_type e = row_ptrs[i]; e < row_ptrs[i + 1]; ++e) {
             const size_type j = cols[e];
             const V* y_row = y + j * y_stride;
             const V* w_row = w + j * w_stride;
-            const V dot = m.vector_reduce_sum(k, [&](size_type t) { return x_row[t] * y_row[t]; });
-            const V s = edge(dot, values[e]);
-            m.vector_for(kw, [&](size_type q) { acc[q] += s * w_row[q]; });
+            const T dot = m.vector_reduce_sum(k, [&](size_type t) {
+                return static_cast<T>(x_row[t]) * static_cast<T>(y_row[t]);
+            });
+            const T s = edge(dot, static_cast<T>(values[e]));
+            m.vector_for(kw, [&](size_type q) { acc[q] += s * static_cast<T>(w_row[q]); });
         }
-        if (acc != z_row) m.vector_for(kw, [&](size_type q) { z_row[q] = acc[q]; });
+        if (static_cast<void*>(acc) != static_cast<void*>(z_row)) {
+            m.vector_for(kw, [&](size_type q) { z_row[q] = static_cast<V>(acc[q]); });
+        }
     }
 };
 
@@ -140,7 +150,7 @@ void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
     int lanes = 1;
     while (lanes < 32 && lanes < std::max(k, kw)) lanes *= 2;
     launch::TeamPolicy policy{A.rows(), 1, lanes};
-    policy.set_scratch_bytes(kw * static_cast<size_type>(sizeof(V)));
+    policy.set_scratch_bytes(kw * static_cast<size_type>(sizeof(compute_type_t<V>)));
     launch::team_parallel_for(
         exec, policy,
         FusedmmRows<V, I, Edge>{edge, A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),

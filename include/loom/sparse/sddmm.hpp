@@ -43,10 +43,12 @@ struct SddmmOptions {
 /// s_ij = alpha * x_i . y_j + beta * s_ij for the stored entries of S. X is S.rows x k and Y
 /// S.cols x k as logical matrices (their Dense objects are transposed for col_major). When
 /// beta is zero S's values are only written. DimensionMismatch on wrong shapes, BadInput on
-/// mixed executors; S is untouched on failure.
+/// mixed executors; S is untouched on failure. V may be a 16-bit storage type (half,
+/// bfloat16): X, Y and S stored in 16 bits, alpha, beta and the dot products in float.
 template <typename V, typename I>
-LOOM_EXPORT void sddmm(V alpha, const matrix::Dense<V>& X, const matrix::Dense<V>& Y, V beta,
-                       matrix::Csr<V, I>& S, const SddmmOptions& options = {});
+LOOM_EXPORT void sddmm(compute_type_t<V> alpha, const matrix::Dense<V>& X,
+                       const matrix::Dense<V>& Y, compute_type_t<V> beta, matrix::Csr<V, I>& S,
+                       const SddmmOptions& options = {});
 
 }  // namespace loom::sparse
 

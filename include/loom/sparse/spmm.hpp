@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "loom/base/half.hpp"
 #include "loom/base/names.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -66,9 +67,14 @@ struct SpmmOptions {
 /// matrices (their Dense objects are transposed for col_major). A, B and C on one executor;
 /// C shares no memory with B. When beta is zero C is only written. DimensionMismatch on wrong
 /// shapes, BadInput on mixed executors or overlap; C is untouched on failure.
+///
+/// V is a value type, or a 16-bit storage type (half, bfloat16: A's values, B and C stored in
+/// 16 bits; alpha, beta and every sum in float, C rounded once at the end). The 16-bit types
+/// take Mode::none and Mode::conjugate only (NotSupported for the transposing modes).
 template <typename V, typename I>
-LOOM_EXPORT void spmm(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& B,
-                      V beta, matrix::Dense<V>& C, const SpmmOptions& options = {});
+LOOM_EXPORT void spmm(Mode mode, compute_type_t<V> alpha, const matrix::Csr<V, I>& A,
+                      const matrix::Dense<V>& B, compute_type_t<V> beta, matrix::Dense<V>& C,
+                      const SpmmOptions& options = {});
 
 /// The algorithm `automatic` would choose for A and k columns on A's executor.
 template <typename V, typename I>

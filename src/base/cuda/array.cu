@@ -3,6 +3,7 @@
 
 #include "base/array_kernels.hpp"
 #include "base/cuda/parallel.cuh"
+#include "loom/base/half.hpp"
 
 namespace loom::cuda {
 
@@ -21,5 +22,7 @@ LOOM_INSTANTIATE_FILL(float);
 LOOM_INSTANTIATE_FILL(double);
 LOOM_INSTANTIATE_FILL(std::complex<float>);
 LOOM_INSTANTIATE_FILL(std::complex<double>);
+LOOM_INSTANTIATE_FILL(half);
+LOOM_INSTANTIATE_FILL(bfloat16);
 
 }  // namespace loom::cuda

@@ -1,6 +1,6 @@
 // FusedMM on CUDA: the team kernel, a team of up to 32 lanes per row of A, its row of Z
 // accumulated in shared memory (team scratch).
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse::cuda {
@@ -18,5 +18,6 @@ void fusedmm_csr(const CudaExecutor& exec, EdgeOp op, const matrix::Csr<V, I>& A
                               const matrix::Dense<V>&, const matrix::Dense<V>&,      \
                               const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_CUDA)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_CUDA)
 
 }  // namespace loom::sparse::cuda

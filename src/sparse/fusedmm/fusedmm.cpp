@@ -3,7 +3,7 @@
 #include "loom/sparse/fusedmm.hpp"
 
 #include "base/dispatch.hpp"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse {
@@ -28,5 +28,6 @@ void fusedmm(EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
     template void fusedmm(EdgeOp, const matrix::Csr<V, I>&, const matrix::Dense<V>&, \
                           const matrix::Dense<V>&, const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM)
 
 }  // namespace loom::sparse

@@ -1,5 +1,5 @@
 // FusedMM on OpenMP: the team kernel, teams (rows of A) spread over the threads.
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse::omp {
@@ -17,5 +17,6 @@ void fusedmm_csr(const OmpExecutor& exec, EdgeOp op, const matrix::Csr<V, I>& A,
                               const matrix::Dense<V>&, const matrix::Dense<V>&,     \
                               const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_OMP)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_OMP)
 
 }  // namespace loom::sparse::omp

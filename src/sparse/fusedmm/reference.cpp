@@ -1,5 +1,5 @@
 // FusedMM on the reference backend: the team kernel run team after team.
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 
 namespace loom::sparse::reference {
@@ -17,5 +17,6 @@ void fusedmm_csr(const ReferenceExecutor& exec, EdgeOp op, const matrix::Csr<V, 
                               const matrix::Dense<V>&, const matrix::Dense<V>&,           \
                               const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_REAL_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_REFERENCE)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_FUSEDMM_REFERENCE)
 
 }  // namespace loom::sparse::reference

@@ -7,11 +7,12 @@
 // for each entry load the matching values of a row of Y, coalesced along k, and sum over the
 // group with shuffles. G grows with k (1 lane for k <= 4, up to 32 for k > 64) so that a lane
 // does 4 multiply-adds per entry; k above 128 runs in panels of 128, X's panel then re-read
-// from L1 for each entry.
+// from L1 for each entry. The 16-bit storage types keep X's panel, the sums, alpha and beta
+// in float (T = compute_type_t<D>), S's values rounded once on store.
 #include <algorithm>
 #include <utility>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/sddmm/kernels.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 
@@ -33,23 +34,23 @@ constexpr int block_size = spmm_block_size;
 constexpr long long chunk_entries = 32;
 constexpr int per_lane = 4;
 
-/// x[p] = X(row, j0 + lane + p * G), zero past column k.
-template <int G, int PerLane, bool RowMajor, typename D>
-__device__ __forceinline__ void load_panel(D (&x)[PerLane], const DenseOperand<const D>& X,
+/// x[p] = X(row, j0 + lane + p * G) widened to T, zero past column k.
+template <int G, int PerLane, bool RowMajor, typename D, typename T>
+__device__ __forceinline__ void load_panel(T (&x)[PerLane], const DenseOperand<const D>& X,
                                            long long row, long long j0, long long k)
 {
     const int lane = threadIdx.x % G;
 #pragma unroll
     for (int p = 0; p < PerLane; ++p) {
         const long long j = j0 + lane + p * G;
-        x[p] = j < k ? load_cached(element<RowMajor>(X, row, j)) : D{};
+        x[p] = j < k ? static_cast<T>(load_cached(element<RowMajor>(X, row, j))) : T{};
     }
 }
 
-template <int G, int PerLane, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, bool RowMajor, typename D, typename I, typename T = compute_type_t<D>>
 __global__ void __launch_bounds__(block_size)
     sddmm_kernel(long long rows, long long nnz, const I* row_ptrs, const I* cols, D* values,
-                 DenseOperand<const D> X, DenseOperand<const D> Y, long long k, D alpha, D beta,
+                 DenseOperand<const D> X, DenseOperand<const D> Y, long long k, T alpha, T beta,
                  bool beta_is_zero)
 {
     const int lane = threadIdx.x % G;
@@ -63,7 +64,7 @@ __global__ void __launch_bounds__(block_size)
         const long long last = min(nnz, first + chunk_entries);
         long long row = loom::cuda::row_of_entry(row_ptrs, rows, first);
         long long row_end = row_ptrs[row + 1];
-        D x[PerLane];
+        T x[PerLane];
         if (one_panel) load_panel<G, PerLane, RowMajor>(x, X, row, 0, k);
         for (long long e = first; e < last; ++e) {
             if (e >= row_end) {
@@ -71,18 +72,22 @@ __global__ void __launch_bounds__(block_size)
                 if (one_panel) load_panel<G, PerLane, RowMajor>(x, X, row, 0, k);
             }
             const long long col = cols[e];
-            D sum{};
+            T sum{};
             for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
                 if (!one_panel) load_panel<G, PerLane, RowMajor>(x, X, row, j0, k);
 #pragma unroll
                 for (int p = 0; p < PerLane; ++p) {
                     const long long j = j0 + lane + p * G;
-                    if (j < k) sum += mul(x[p], load_cached(element<RowMajor>(Y, col, j)));
+                    if (j < k) {
+                        sum += mul(x[p], static_cast<T>(load_cached(element<RowMajor>(Y, col, j))));
+                    }
                 }
             }
             sum = warp_sum<G>(sum, mask);
             if (lane == 0) {
-                values[e] = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, values[e]);
+                values[e] = static_cast<D>(beta_is_zero ? mul(alpha, sum)
+                                                        : mul(alpha, sum) +
+                                                              mul(beta, static_cast<T>(values[e])));
             }
         }
     }
@@ -110,8 +115,9 @@ void with_group_size(long long k, Body&& body)
 }  // namespace
 
 template <typename V, typename I>
-void sddmm_csr(const CudaExecutor& exec, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y,
-               size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm algorithm)
+void sddmm_csr(const CudaExecutor& exec, compute_type_t<V> alpha, DenseOperand<const V> X,
+               DenseOperand<const V> Y, size_type k, compute_type_t<V> beta, matrix::Csr<V, I>& S,
+               SddmmAlgorithm algorithm)
 {
     using D = device_type_t<V>;
     if (algorithm == SddmmAlgorithm::vendor) {
@@ -130,7 +136,7 @@ void sddmm_csr(const CudaExecutor& exec, V alpha, DenseOperand<const V> X, Dense
         sddmm_kernel<G, per_lane, RowMajor, D, I>
             <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
                 S.rows(), S.nnz(), row_ptrs, cols, values, x, y, k, as_device(alpha),
-                as_device(beta), beta == V{0});
+                as_device(beta), beta == compute_type_t<V>{0});
     };
     with_group_size(k, [&]<int G>() {
         if (X.row_major() && Y.row_major()) {
@@ -142,9 +148,11 @@ void sddmm_csr(const CudaExecutor& exec, V alpha, DenseOperand<const V> X, Dense
     check_launch(sddmm_where);
 }
 
-#define LOOM_INSTANTIATE_SDDMM_CUDA(V, I)                                                         \
-    template void sddmm_csr(const CudaExecutor&, V, DenseOperand<const V>, DenseOperand<const V>, \
-                            size_type, V, matrix::Csr<V, I>&, SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_CUDA(V, I)                                                  \
+    template void sddmm_csr(const CudaExecutor&, compute_type_t<V>, DenseOperand<const V>, \
+                            DenseOperand<const V>, size_type, compute_type_t<V>,           \
+                            matrix::Csr<V, I>&, SddmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUDA)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUDA)
 
 }  // namespace loom::sparse::cuda

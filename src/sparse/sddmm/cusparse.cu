@@ -5,15 +5,16 @@
 #include <cusparse.h>
 
 #include "base/cuda/cusparse.hpp"
-#include "base/instantiate.hpp"
+#include "base/cuda/half.cuh"
+#include "base/instantiate_storage.hpp"
 #include "sparse/sddmm/kernels.hpp"
 #include "sparse/spmv/vendor.hpp"
 
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
+using loom::cuda::storage_data_type;
 constexpr const char* vendor_where = "loom::sparse::sddmm";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
@@ -24,12 +25,15 @@ using MutableSpMat =
 }  // namespace
 
 template <typename V, typename I>
-void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X,
-                      DenseOperand<const V> Y, size_type k, V beta, matrix::Csr<V, I>& S)
+void sddmm_csr_vendor(const CudaExecutor& exec, compute_type_t<V> alpha, DenseOperand<const V> X,
+                      DenseOperand<const V> Y, size_type k, compute_type_t<V> beta,
+                      matrix::Csr<V, I>& S)
 {
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    constexpr auto type = cuda_data_type<V>();
+    constexpr auto type = storage_data_type<V>();
+    // The 16-bit types are stored as CUDA_R_16F / 16BF and computed in CUDA_R_32F.
+    constexpr auto compute = storage_data_type<compute_type_t<V>>();
     constexpr auto index = cusparse_index_type<I>();
     const auto& pattern = std::as_const(S);
     MutableSpMat matS;
@@ -51,17 +55,19 @@ void sddmm_csr_vendor(const CudaExecutor& exec, V alpha, DenseOperand<const V> X
     constexpr auto transpose = CUSPARSE_OPERATION_TRANSPOSE;
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSDDMM_bufferSize)(
-        handle, none, transpose, &alpha, matX.get(), matY.get(), &beta, matS.get(), type,
+        handle, none, transpose, &alpha, matX.get(), matY.get(), &beta, matS.get(), compute,
         CUSPARSE_SDDMM_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(pattern, bytes);
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSDDMM)(handle, none, transpose, &alpha, matX.get(),
-                                                   matY.get(), &beta, matS.get(), type,
+                                                   matY.get(), &beta, matS.get(), compute,
                                                    CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
 }
 
-#define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                     \
-    template void sddmm_csr_vendor(const CudaExecutor&, V, DenseOperand<const V>, \
-                                   DenseOperand<const V>, size_type, V, matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE_SDDMM_CUSPARSE(V, I)                                                     \
+    template void sddmm_csr_vendor(const CudaExecutor&, compute_type_t<V>, DenseOperand<const V>, \
+                                   DenseOperand<const V>, size_type, compute_type_t<V>,           \
+                                   matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUSPARSE)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUSPARSE)
 
 }  // namespace loom::sparse::cuda

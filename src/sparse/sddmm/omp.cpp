@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/omp/arithmetic.hpp"
 #include "sparse/sddmm/kernels.hpp"
 
@@ -19,27 +19,30 @@ using loom::omp::mul;
 /// Below this many multiply-adds one thread does all the work.
 constexpr size_type min_parallel_work = size_type{1} << 15;
 
-template <bool RowMajor, typename V>
-V dot(const DenseOperand<const V>& X, size_type r, const DenseOperand<const V>& Y, size_type c,
+/// x_r . y_c in the compute type (float for the 16-bit storage types).
+template <bool RowMajor, typename V, typename T = compute_type_t<V>>
+T dot(const DenseOperand<const V>& X, size_type r, const DenseOperand<const V>& Y, size_type c,
       size_type k)
 {
     const V* x = X.data + r * X.row_step;
     const V* y = Y.data + c * Y.row_step;
     const size_type x_step = RowMajor ? 1 : X.col_step;
     const size_type y_step = RowMajor ? 1 : Y.col_step;
-    V sum{};
+    T sum{};
     if constexpr (is_complex_v<V>) {
         for (size_type j = 0; j < k; ++j) sum += mul(x[j * x_step], y[j * y_step]);
     } else {
 #pragma omp simd reduction(+ : sum)
-        for (size_type j = 0; j < k; ++j) sum += x[j * x_step] * y[j * y_step];
+        for (size_type j = 0; j < k; ++j) {
+            sum += static_cast<T>(x[j * x_step]) * static_cast<T>(y[j * y_step]);
+        }
     }
     return sum;
 }
 
-template <bool RowMajor, typename V, typename I>
-void sddmm_chunks(const OmpExecutor& exec, V alpha, const DenseOperand<const V>& X,
-                  const DenseOperand<const V>& Y, size_type k, V beta, matrix::Csr<V, I>& S)
+template <bool RowMajor, typename V, typename I, typename T = compute_type_t<V>>
+void sddmm_chunks(const OmpExecutor& exec, T alpha, const DenseOperand<const V>& X,
+                  const DenseOperand<const V>& Y, size_type k, T beta, matrix::Csr<V, I>& S)
 {
     // Through a const view: the non-const pattern accessors would drop S's cached plans.
     const auto& pattern = std::as_const(S);
@@ -54,8 +57,10 @@ void sddmm_chunks(const OmpExecutor& exec, V alpha, const DenseOperand<const V>&
                       row_ptrs - 1;
         for (size_type e = first; e < last; ++e) {
             while (row_ptrs[r + 1] <= e) ++r;
-            const V sum = dot<RowMajor>(X, r, Y, cols[e], k);
-            values[e] = beta == V{0} ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, values[e]);
+            const T sum = dot<RowMajor>(X, r, Y, cols[e], k);
+            values[e] = static_cast<V>(beta == T{0} ? mul(alpha, sum)
+                                                    : mul(alpha, sum) +
+                                                          mul(beta, static_cast<T>(values[e])));
         }
     };
     const int threads = nnz * k < min_parallel_work ? 1 : std::max(exec.num_threads(), 1);
@@ -71,8 +76,9 @@ void sddmm_chunks(const OmpExecutor& exec, V alpha, const DenseOperand<const V>&
 }  // namespace
 
 template <typename V, typename I>
-void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X, DenseOperand<const V> Y,
-               size_type k, V beta, matrix::Csr<V, I>& S, SddmmAlgorithm)
+void sddmm_csr(const OmpExecutor& exec, compute_type_t<V> alpha, DenseOperand<const V> X,
+               DenseOperand<const V> Y, size_type k, compute_type_t<V> beta, matrix::Csr<V, I>& S,
+               SddmmAlgorithm)
 {
     if (X.row_major() && Y.row_major()) {
         sddmm_chunks<true>(exec, alpha, X, Y, k, beta, S);
@@ -81,9 +87,11 @@ void sddmm_csr(const OmpExecutor& exec, V alpha, DenseOperand<const V> X, DenseO
     }
 }
 
-#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                         \
-    template void sddmm_csr(const OmpExecutor&, V, DenseOperand<const V>, DenseOperand<const V>, \
-                            size_type, V, matrix::Csr<V, I>&, SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                  \
+    template void sddmm_csr(const OmpExecutor&, compute_type_t<V>, DenseOperand<const V>, \
+                            DenseOperand<const V>, size_type, compute_type_t<V>,          \
+                            matrix::Csr<V, I>&, SddmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
 
 }  // namespace loom::sparse::omp

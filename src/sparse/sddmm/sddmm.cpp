@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/dispatch.hpp"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
 #include "sparse/sddmm/kernels.hpp"
 #include "sparse/spmv/checks.hpp"
@@ -65,8 +65,8 @@ SddmmAlgorithm parse_sddmm_algorithm(const std::string& text)
 const char* to_string(SddmmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
 template <typename V, typename I>
-void sddmm(V alpha, const matrix::Dense<V>& X, const matrix::Dense<V>& Y, V beta,
-           matrix::Csr<V, I>& S, const SddmmOptions& options)
+void sddmm(compute_type_t<V> alpha, const matrix::Dense<V>& X, const matrix::Dense<V>& Y,
+           compute_type_t<V> beta, matrix::Csr<V, I>& S, const SddmmOptions& options)
 {
     check_sddmm(X, Y, S, options);
     if (S.nnz() == 0) return;
@@ -75,9 +75,10 @@ void sddmm(V alpha, const matrix::Dense<V>& X, const matrix::Dense<V>& Y, V beta
                     operand(Y, options.y_layout), k, beta, S, options.algorithm);
 }
 
-#define LOOM_INSTANTIATE_SDDMM(V, I)                                            \
-    template void sddmm(V, const matrix::Dense<V>&, const matrix::Dense<V>&, V, \
-                        matrix::Csr<V, I>&, const SddmmOptions&);
+#define LOOM_INSTANTIATE_SDDMM(V, I)                                                         \
+    template void sddmm(compute_type_t<V>, const matrix::Dense<V>&, const matrix::Dense<V>&, \
+                        compute_type_t<V>, matrix::Csr<V, I>&, const SddmmOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM)
 
 }  // namespace loom::sparse

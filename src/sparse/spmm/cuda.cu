@@ -18,7 +18,12 @@
 //    call for load balancing (irregular or long rows).
 //  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
 //    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
-#include "base/instantiate.hpp"
+//
+// The 16-bit storage types (half, bfloat16) run the same kernels with the sums, alpha, beta
+// and the cut-row partials in float (T = compute_type_t<D>): values are widened as they are
+// loaded and C is rounded when stored (twice under nnz_balanced for a row cut by a chunk
+// end: beta C, then the sum). They take no transposing mode (no 16-bit atomics).
+#include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 #include "sparse/spmm/kernels.hpp"
@@ -42,26 +47,28 @@ constexpr int block_size = spmm_block_size;
 /// Nonzeros per group of nnz_balanced.
 constexpr long long balanced_chunk = 256;
 
-/// C and the coefficients of C = alpha * sum + beta * C.
-template <typename D>
+/// C and the coefficients of C = alpha * sum + beta * C; sums and coefficients in T.
+template <typename D, typename T = compute_type_t<D>>
 struct Output {
     DenseOperand<D> C;
-    D alpha;
-    D beta;
+    T alpha;
+    T beta;
     bool beta_is_zero;
 
     /// C(i, j) = alpha * sum + beta * C(i, j); C(i, j) is not read when beta is zero.
     template <bool RowMajor>
-    __device__ void store(long long i, long long j, const D& sum) const
+    __device__ void store(long long i, long long j, const T& sum) const
     {
         D* c = element<RowMajor>(C, i, j);
-        *c = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *c);
+        *c = static_cast<D>(beta_is_zero ? mul(alpha, sum)
+                                         : mul(alpha, sum) + mul(beta, static_cast<T>(*c)));
     }
     /// C(i, j) += alpha * sum, by the only thread writing C(i, j).
     template <bool RowMajor>
-    __device__ void add(long long i, long long j, const D& sum) const
+    __device__ void add(long long i, long long j, const T& sum) const
     {
-        *element<RowMajor>(C, i, j) += mul(alpha, sum);
+        D* c = element<RowMajor>(C, i, j);
+        *c = static_cast<D>(static_cast<T>(*c) + mul(alpha, sum));
     }
     /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
@@ -72,23 +79,25 @@ struct Output {
 };
 
 template <typename V>
-Output<device_type_t<V>> output(V alpha, V beta, DenseOperand<V> C)
+Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta, DenseOperand<V> C)
 {
-    return {on_device(C), as_device(alpha), as_device(beta), beta == V{0}};
+    return {on_device(C), as_device(alpha), as_device(beta), beta == compute_type_t<V>{0}};
 }
 
 /// acc[p] += sum over entries [begin, end) of a * B(col, j0 + lane + p * G).
-template <int G, int PerLane, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, bool RowMajor, typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
-                                           long long j0, long long k, D (&acc)[PerLane])
+                                           long long j0, long long k, T (&acc)[PerLane])
 {
     const int lane = threadIdx.x % G;
-    for_each_entry<G>(A, conj, begin, end, [&](I col, const D& a) {
+    for_each_entry<G>(A, conj, begin, end, [&](I col, const T& a) {
 #pragma unroll
         for (int p = 0; p < PerLane; ++p) {
             const long long j = j0 + lane + p * G;
-            if (j < k) acc[p] += mul(a, load_cached(element<RowMajor>(B, col, j)));
+            if (j < k) {
+                acc[p] += mul(a, static_cast<T>(load_cached(element<RowMajor>(B, col, j))));
+            }
         }
     });
 }
@@ -104,7 +113,7 @@ __global__ void __launch_bounds__(block_size)
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
-            D acc[PerLane] = {};
+            compute_type_t<D> acc[PerLane] = {};
             accumulate<G, PerLane, RowMajor>(A, conj, begin, end, B, j0, k, acc);
 #pragma unroll
             for (int p = 0; p < PerLane; ++p) {
@@ -132,7 +141,7 @@ struct CutRows {
 template <int G, int PerLane, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
-                         Output<D> out, CutRows<D> cut, long long k)
+                         Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
 {
     const int lane = threadIdx.x % G;
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
@@ -149,7 +158,7 @@ __global__ void __launch_bounds__(block_size)
                 const long long row_end = A.row_ptrs[row + 1];
                 if (row_end <= e) continue;  // an empty row
                 const long long stop = min(row_end, last);
-                D acc[PerLane] = {};
+                compute_type_t<D> acc[PerLane] = {};
                 accumulate<G, PerLane, RowMajor>(A, conj, e, stop, B, j0, k, acc);
                 const bool whole = row_begin >= first && row_end <= last;
                 const int slot = row_begin < first ? 0 : 1;
@@ -173,7 +182,8 @@ __global__ void __launch_bounds__(block_size)
 /// row of its first entry when that row began in an earlier chunk and ends in this one.
 template <bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out, CutRows<D> cut, long long k)
+    spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
+                         CutRows<compute_type_t<D>> cut, long long k)
 {
     constexpr int warp = 32;
     const int lane = threadIdx.x % warp;
@@ -188,7 +198,7 @@ __global__ void __launch_bounds__(block_size)
         if (row_begin >= first || A.row_ptrs[row + 1] > last) continue;
         const long long first_chunk = row_begin / balanced_chunk;
         for (long long j = lane; j < k; j += warp) {
-            D sum = cut.at(first_chunk, 1, j);
+            compute_type_t<D> sum = cut.at(first_chunk, 1, j);
             for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0, j);
             out.template add<RowMajor>(row, j, sum);
         }
@@ -233,7 +243,7 @@ __global__ void __launch_bounds__(block_size)
     for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<long long>(gridDim.x) * blockDim.x) {
         D* c = element<false>(out.C, i / k, i % k);
-        *c = out.beta_is_zero ? D{} : mul(out.beta, *c);
+        *c = out.beta_is_zero ? D{} : static_cast<D>(mul(out.beta, compute_type_t<D>(*c)));
     }
 }
 
@@ -242,7 +252,7 @@ template <typename D>
 void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
                           const Output<D>& out)
 {
-    if (!out.beta_is_zero && out.beta == D{1}) return;
+    if (!out.beta_is_zero && out.beta == compute_type_t<D>{1}) return;
     scale_kernel<<<grid_for(exec, rows * k, block_size, spmm_blocks_per_sm), block_size, 0,
                    stream_of(exec)>>>(rows, k, out);
     check_launch(spmm_where);
@@ -263,9 +273,9 @@ SpmmAlgorithm choose_spmm(const CudaExecutor& exec, const matrix::Csr<V, I>& A, 
 }
 
 template <typename V, typename I>
-void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-              DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k,
-              SpmmAlgorithm algorithm)
+void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
+              const matrix::Csr<V, I>& A, DenseOperand<const V> B, compute_type_t<V> beta,
+              DenseOperand<V> C, size_type k, SpmmAlgorithm algorithm)
 {
     using D = device_type_t<V>;
     if (algorithm == SpmmAlgorithm::vendor) {
@@ -277,19 +287,22 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     const auto csr = rows_of(A);
     const auto b = on_device(B);
     const auto out = output(alpha, beta, C);
-    if (mode == Mode::transpose || mode == Mode::conj_transpose) {
+    const bool transposes = mode == Mode::transpose || mode == Mode::conj_transpose;
+    if (transposes && !is_storage_only_v<V>) {  // spmm.cpp keeps the 16-bit types out
         prepare_accumulation(exec, A.cols(), k, out);
         if (A.nnz() == 0) return;
-        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
-            spmm_scatter_kernel<G, PerLane, RowMajor, D, I>
-                <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj, b,
-                                                                                    out, k);
-        });
+        if constexpr (!is_storage_only_v<V>) {
+            with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
+                spmm_scatter_kernel<G, PerLane, RowMajor, D, I>
+                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj,
+                                                                                        b, out, k);
+            });
+        }
     } else if (algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0) {
         prepare_accumulation(exec, A.rows(), k, out);
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
-        Array<V> partials(A.executor(), static_cast<size_type>(2 * chunks * k));
-        const CutRows<D> cut{as_device(partials.data()), static_cast<long long>(k)};
+        Array<compute_type_t<V>> partials(A.executor(), static_cast<size_type>(2 * chunks * k));
+        const CutRows<compute_type_t<D>> cut{as_device(partials.data()), static_cast<long long>(k)};
         with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
             spmm_balanced_kernel<G, PerLane, RowMajor, D, I>
                 <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
@@ -309,10 +322,12 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     check_launch(spmm_where);
 }
 
-#define LOOM_INSTANTIATE_SPMM_CUDA(V, I)                                                         \
-    template void spmm_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,               \
-                           DenseOperand<const V>, V, DenseOperand<V>, size_type, SpmmAlgorithm); \
+#define LOOM_INSTANTIATE_SPMM_CUDA(V, I)                                                           \
+    template void spmm_csr(const CudaExecutor&, Mode, compute_type_t<V>, const matrix::Csr<V, I>&, \
+                           DenseOperand<const V>, compute_type_t<V>, DenseOperand<V>, size_type,   \
+                           SpmmAlgorithm);                                                         \
     template SpmmAlgorithm choose_spmm(const CudaExecutor&, const matrix::Csr<V, I>&, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUDA)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "base/cuda/arithmetic.cuh"
+#include "base/cuda/half.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/warp.cuh"
@@ -56,8 +57,9 @@ __device__ __forceinline__ unsigned group_mask()
 }
 
 /// visit(col, a) for the entries [begin, end) of A, a conjugated when `conj` (complex types
-/// only). The G lanes of the group load G entries at once and pass them round by shuffles;
-/// every lane of the group calls it with the same range and sees every entry.
+/// only) and widened to compute_type_t<D> (float for the 16-bit storage types). The G lanes
+/// of the group load G entries at once and pass them round by shuffles; every lane of the
+/// group calls it with the same range and sees every entry.
 template <int G, typename D, typename I, typename Visit>
 __device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj, long long begin,
                                                long long end, Visit&& visit)
@@ -67,10 +69,10 @@ __device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj
     for (long long base = begin; base < end; base += G) {
         const long long e = base + lane;
         I col = 0;
-        D value{};
+        compute_type_t<D> value{};
         if (e < end) {
             col = loom::cuda::load_cached(A.cols + e);
-            value = loom::cuda::load_cached(A.values + e);
+            value = static_cast<compute_type_t<D>>(loom::cuda::load_cached(A.values + e));
             if constexpr (loom::cuda::is_device_complex_v<D>) {
                 if (conj) value = loom::cuda::conj_dev(value);
             }

@@ -4,15 +4,16 @@
 #include <cusparse.h>
 
 #include "base/cuda/cusparse.hpp"
-#include "base/instantiate.hpp"
+#include "base/cuda/half.cuh"
+#include "base/instantiate_storage.hpp"
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/vendor.hpp"
 
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
+using loom::cuda::storage_data_type;
 constexpr const char* vendor_where = "loom::sparse::spmm";
 
 #define LOOM_CUSPARSE_CHECK(call) loom::cuda::check_cusparse((call), #call, vendor_where)
@@ -28,8 +29,9 @@ void describe(const DenseOperand<T>& d, cusparseOrder_t& order, long long& ld)
 }  // namespace
 
 template <typename V, typename I>
-void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-                     DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k)
+void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
+                     const matrix::Csr<V, I>& A, DenseOperand<const V> B, compute_type_t<V> beta,
+                     DenseOperand<V> C, size_type k)
 {
     if (mode == Mode::conjugate) {
         throw NotSupported(vendor_where,
@@ -46,7 +48,9 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     }
     auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    constexpr auto type = cuda_data_type<V>();
+    constexpr auto type = storage_data_type<V>();
+    // The 16-bit types are stored as CUDA_R_16F / 16BF and computed in CUDA_R_32F.
+    constexpr auto compute = storage_data_type<compute_type_t<V>>();
     constexpr auto index = cusparse_index_type<I>();
     const auto op = cusparse_operation(mode, is_complex_v<V>);
     SpMat matA;
@@ -68,16 +72,18 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM_bufferSize)(
         handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA.get(), matB.get(), &beta,
-        matC.get(), type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+        matC.get(), compute, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(A, bytes);
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM)(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                   &alpha, matA.get(), matB.get(), &beta, matC.get(),
-                                                  type, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+                                                  compute, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
 }
 
-#define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                              \
-    template void spmm_csr_vendor(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&, \
-                                  DenseOperand<const V>, V, DenseOperand<V>, size_type);
+#define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                       \
+    template void spmm_csr_vendor(const CudaExecutor&, Mode, compute_type_t<V>,    \
+                                  const matrix::Csr<V, I>&, DenseOperand<const V>, \
+                                  compute_type_t<V>, DenseOperand<V>, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
 
 }  // namespace loom::sparse::cuda

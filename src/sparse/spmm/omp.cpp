@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/omp/arithmetic.hpp"
 #include "sparse/spmm/kernels.hpp"
 
@@ -37,29 +37,35 @@ inline T& at(const DenseOperand<T>& d, size_type i, size_type j)
 
 /// C(r, j0 .. j0 + W) = alpha * (op(A) B)(r, j0 .. j0 + W) + beta * C(r, ...); W is the
 /// compile-time panel width or, with W == 0, the runtime `width` of the last panel.
-template <size_type W, bool Conj, bool RowB, bool RowC, typename V, typename I>
-void row_panel(size_type r, size_type j0, size_type width, V alpha, const I* row_ptrs,
-               const I* cols, const V* values, const DenseOperand<const V>& B, V beta,
+/// The 16-bit storage types are widened on load and C rounded once on store: T is the type
+/// of the sums (compute_type_t<V>), V the type stored.
+template <size_type W, bool Conj, bool RowB, bool RowC, typename V, typename I,
+          typename T = compute_type_t<V>>
+void row_panel(size_type r, size_type j0, size_type width, T alpha, const I* row_ptrs,
+               const I* cols, const V* values, const DenseOperand<const V>& B, T beta,
                const DenseOperand<V>& C)
 {
     const size_type w = W == 0 ? width : W;
-    V acc[panel] = {};
+    T acc[panel] = {};
     for (auto e = row_ptrs[r]; e < row_ptrs[r + 1]; ++e) {
-        const V a = Conj ? loom::conj(values[e]) : values[e];
+        const T value = static_cast<T>(values[e]);
+        const T a = Conj ? loom::conj(value) : value;
         const V* b = &at<RowB>(B, cols[e], j0);
         const size_type step = RowB ? 1 : B.col_step;
         LOOM_PRAGMA_SIMD
-        for (size_type t = 0; t < w; ++t) acc[t] += mul(a, b[t * step]);
+        for (size_type t = 0; t < w; ++t) acc[t] += mul(a, static_cast<T>(b[t * step]));
     }
     for (size_type t = 0; t < w; ++t) {
         V& c = at<RowC>(C, r, j0 + t);
-        c = beta == V{0} ? mul(alpha, acc[t]) : mul(alpha, acc[t]) + mul(beta, c);
+        c = static_cast<V>(beta == T{0} ? mul(alpha, acc[t])
+                                        : mul(alpha, acc[t]) + mul(beta, static_cast<T>(c)));
     }
 }
 
 template <bool Conj, bool RowB, bool RowC, typename V, typename I>
-void spmm_rows(const OmpExecutor& exec, V alpha, const matrix::Csr<V, I>& A,
-               const DenseOperand<const V>& B, V beta, const DenseOperand<V>& C, size_type k)
+void spmm_rows(const OmpExecutor& exec, compute_type_t<V> alpha, const matrix::Csr<V, I>& A,
+               const DenseOperand<const V>& B, compute_type_t<V> beta, const DenseOperand<V>& C,
+               size_type k)
 {
     const I* row_ptrs = A.row_ptrs().data();
     const I* cols = A.col_idxs().data();
@@ -102,8 +108,9 @@ void spmm_rows(const OmpExecutor& exec, V alpha, const matrix::Csr<V, I>& A,
 }  // namespace
 
 template <typename V, typename I>
-void spmm_csr(const OmpExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-              DenseOperand<const V> B, V beta, DenseOperand<V> C, size_type k, SpmmAlgorithm)
+void spmm_csr(const OmpExecutor& exec, Mode mode, compute_type_t<V> alpha,
+              const matrix::Csr<V, I>& A, DenseOperand<const V> B, compute_type_t<V> beta,
+              DenseOperand<V> C, size_type k, SpmmAlgorithm)
 {
     const auto run = [&]<bool Conj, bool RowB>() {
         if (C.row_major()) {
@@ -133,10 +140,12 @@ SpmmAlgorithm choose_spmm(const OmpExecutor&, const matrix::Csr<V, I>&, size_typ
     return SpmmAlgorithm::row_split;
 }
 
-#define LOOM_INSTANTIATE_SPMM_OMP(V, I)                                                          \
-    template void spmm_csr(const OmpExecutor&, Mode, V, const matrix::Csr<V, I>&,                \
-                           DenseOperand<const V>, V, DenseOperand<V>, size_type, SpmmAlgorithm); \
+#define LOOM_INSTANTIATE_SPMM_OMP(V, I)                                                           \
+    template void spmm_csr(const OmpExecutor&, Mode, compute_type_t<V>, const matrix::Csr<V, I>&, \
+                           DenseOperand<const V>, compute_type_t<V>, DenseOperand<V>, size_type,  \
+                           SpmmAlgorithm);                                                        \
     template SpmmAlgorithm choose_spmm(const OmpExecutor&, const matrix::Csr<V, I>&, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_OMP)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_OMP)
 
 }  // namespace loom::sparse::omp

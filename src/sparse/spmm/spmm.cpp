@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/dispatch.hpp"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/sparse/csr_utils.hpp"
@@ -59,6 +59,11 @@ void check_spmm(Mode mode, const matrix::Csr<V, I>& A, const matrix::Dense<V>& B
     if (overlap(B, C)) {
         throw BadInput(spmm_where, "C shares elements with B; the result needs its own storage");
     }
+    if (is_storage_only_v<V> && transposes(mode)) {
+        throw NotSupported(spmm_where, std::string("16-bit storage (half, bfloat16) takes "
+                                                   "op(A) = A only, not mode ") +
+                                           to_string(mode) + "; transpose A first");
+    }
     if (options.algorithm == SpmmAlgorithm::vendor && exec->is_host()) {
         throw NotSupported(spmm_where,
                            "SpmmAlgorithm::vendor is cuSPARSE, available on CUDA executors "
@@ -83,13 +88,29 @@ SpmmAlgorithm parse_spmm_algorithm(const std::string& text)
 
 const char* to_string(SpmmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
+/// C = beta C when alpha is zero or there is nothing to add; true when that was all.
+template <typename V>
+bool handled_trivially(compute_type_t<V> alpha, compute_type_t<V> beta, matrix::Dense<V>& C)
+{
+    if constexpr (is_storage_only_v<V>) {
+        if (C.size().count() == 0) return true;
+        if (alpha != 0.0f) return false;
+        if (beta == 0.0f) C.fill(V{0.0f});
+        // blas::scal takes no 16-bit storage: another beta runs the kernel with alpha = 0,
+        // which rounds beta * C once like any other product.
+        return beta == 0.0f || beta == 1.0f;
+    } else {
+        return spmv_checks::handled_trivially(alpha, beta, C);
+    }
+}
+
 template <typename V, typename I>
-void spmm(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& B, V beta,
-          matrix::Dense<V>& C, const SpmmOptions& options)
+void spmm(Mode mode, compute_type_t<V> alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& B,
+          compute_type_t<V> beta, matrix::Dense<V>& C, const SpmmOptions& options)
 {
     check_spmm(mode, A, B, C, options);
     // The layout does not matter to C = beta C: every element of the Dense is scaled.
-    if (spmv_checks::handled_trivially(alpha, beta, C)) return;
+    if (handled_trivially(alpha, beta, C)) return;
     const size_type k = logical_size(B, options.b_layout).cols;
     const auto b = operand(B, options.b_layout);
     const auto c = operand(C, options.c_layout);
@@ -97,11 +118,13 @@ void spmm(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>
     // The OpenMP kernel walks rows of A: op(A) = A^T or A^H is computed from an explicit
     // transpose (deterministic, no atomics), built per call since A's values may change
     // between calls without notice. The reference and CUDA scatter into C instead.
-    if (transposes(mode) && exec.kind() == ExecKind::omp) {
-        const auto At = mode == Mode::transpose ? transpose(A) : conj_transpose(A);
-        LOOM_RUN_KERNEL(spmm_where, exec, spmm_csr, Mode::none, alpha, At, b, beta, c, k,
-                        options.algorithm);
-        return;
+    if constexpr (!is_storage_only_v<V>) {  // the 16-bit types never transpose (checked)
+        if (transposes(mode) && exec.kind() == ExecKind::omp) {
+            const auto At = mode == Mode::transpose ? transpose(A) : conj_transpose(A);
+            LOOM_RUN_KERNEL(spmm_where, exec, spmm_csr, Mode::none, alpha, At, b, beta, c, k,
+                            options.algorithm);
+            return;
+        }
     }
     LOOM_RUN_KERNEL(spmm_where, exec, spmm_csr, mode, alpha, A, b, beta, c, k, options.algorithm);
 }
@@ -115,10 +138,11 @@ SpmmAlgorithm choose_spmm_algorithm(const matrix::Csr<V, I>& A, size_type k)
     return LOOM_RUN_KERNEL("loom::sparse::choose_spmm_algorithm", *A.executor(), choose_spmm, A, k);
 }
 
-#define LOOM_INSTANTIATE_SPMM(V, I)                                                   \
-    template void spmm(Mode, V, const matrix::Csr<V, I>&, const matrix::Dense<V>&, V, \
-                       matrix::Dense<V>&, const SpmmOptions&);                        \
+#define LOOM_INSTANTIATE_SPMM(V, I)                                                                \
+    template void spmm(Mode, compute_type_t<V>, const matrix::Csr<V, I>&, const matrix::Dense<V>&, \
+                       compute_type_t<V>, matrix::Dense<V>&, const SpmmOptions&);                  \
     template SpmmAlgorithm choose_spmm_algorithm(const matrix::Csr<V, I>&, size_type);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM)
 
 }  // namespace loom::sparse

@@ -42,7 +42,7 @@
 #include "base/cuda/launch.cuh"
 #include "base/cuda/row_binning.cuh"
 #include "base/cuda/warp.cuh"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
@@ -1627,5 +1627,9 @@ void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sell
                              const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
     template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUDA)
+// SpMM's choice for the 16-bit storage types reads the same row statistics (pattern only).
+#define LOOM_INSTANTIATE_SPMV_CHOICE_CUDA(V, I) \
+    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&);
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CHOICE_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -293,7 +293,7 @@ TEST(FusedBicgstab, RestartAndBreakdownInsideABlockAsCheckingEveryIteration)
     std::vector<V> values(static_cast<std::size_t>(n * 2), V{0});
     values[0] = 1;  // column 0: e_1, restarts at the start of iteration 2
     for (size_type i = 3; i < n; ++i) values[i * 2 + 1] = V(i % 5) - 2;
-    const auto b = Dense::from_host(ref, {n, 2}, values);
+    auto b = Dense::from_host(ref, {n, 2}, values);
     auto x0 = Dense(ref, {n, 2});
     x0.fill(V{0});
     const auto ahead = std::make_shared<RunAheadMatrix>(A);

@@ -139,6 +139,12 @@ void VectorSpace<V>::cg_direction_step(const blas::CgStepScalars<V>& s, const Ve
 }
 
 template <typename V>
+void VectorSpace<V>::normalize(const Vector& squares, Vector& x) const
+{
+    blas::normalize(squares, x);
+}
+
+template <typename V>
 void VectorSpace<V>::bicgstab_direction_step(const blas::BicgstabStepScalars<V>& s,
                                              const Vector& r, const Vector& v, Vector& p,
                                              Vector& r_tld) const

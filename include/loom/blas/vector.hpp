@@ -109,6 +109,12 @@ template <typename V>
 LOOM_EXPORT void cg_direction_step(const CgStepScalars<V>& s, const matrix::Dense<V>& z,
                                    matrix::Dense<V>& p, matrix::Dense<V>& x);
 
+/// x(:, j) *= 1 / sqrt(real(squares(0, j))) (the reciprocal formed in double), or 0 where
+/// that norm is zero or not finite: a GMRES basis vector normalized by its squared norm on
+/// the executor. squares: 1 x k.
+template <typename V>
+LOOM_EXPORT void normalize(const matrix::Dense<V>& squares, matrix::Dense<V>& x);
+
 /// The scalars of BiCGSTAB iteration `it` (right-preconditioned, Templates fig. 2.10), each a
 /// 1 x k row on the vectors' executor. The *_prev rows are iteration it - 1's (at the first
 /// iteration only gate_prev, the running columns, and rho_prev = r~^H r are read).

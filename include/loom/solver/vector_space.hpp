@@ -96,6 +96,9 @@ public:
     /// finished).
     virtual void cg_direction_step(const blas::CgStepScalars<V>& s, const Vector& z, Vector& p,
                                    Vector& x) const;
+    /// x(:, j) *= 1 / sqrt(real(squares(0, j))), 0 where not finite: blas::normalize
+    /// (squares finished).
+    virtual void normalize(const Vector& squares, Vector& x) const;
     /// p = r + beta (p - omega v), or a restart: blas::bicgstab_direction_step (s's
     /// reductions finished).
     virtual void bicgstab_direction_step(const blas::BicgstabStepScalars<V>& s, const Vector& r,

@@ -283,6 +283,18 @@ void bicgstab_final_step(const CudaExecutor& exec, const BicgstabStepScalars<V>&
                             Identity{}, "loom::blas::bicgstab_final_step");
 }
 
+template <typename V>
+void normalize(const CudaExecutor& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    const auto sq = as_device(squares.data());
+    const auto xd = as_device(x.data());
+    const long long xs = x.stride();
+    loom::detail::parallel_for(
+        exec, x.rows(), x.cols(),
+        [=] __device__(long long i, long long j) { xd[i * xs + j] *= krylov::inverse_norm(sq[j]); },
+        "loom::blas::normalize");
+}
+
 }  // namespace loom::blas::cuda
 
 namespace loom::blas {

@@ -149,6 +149,14 @@ void bicgstab_final_step(const BicgstabStepScalars<V>& s, const matrix::Dense<V>
     LOOM_RUN_KERNEL(where, *t.executor(), bicgstab_final_step, s, p_hat, s_hat, t, r_tld, r, x);
 }
 
+template <typename V>
+void normalize(const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    constexpr const char* where = "loom::blas::normalize";
+    check_scalars(where, x, &squares, "squares");
+    LOOM_RUN_KERNEL(where, *x.executor(), normalize, squares, x);
+}
+
 #define LOOM_INSTANTIATE_BLAS_KRYLOV(V)                                                       \
     template void conj_dot2(const matrix::Dense<V>&, const matrix::Dense<V>&,                 \
                             matrix::Dense<V>&, const matrix::Dense<V>&,                        \
@@ -165,7 +173,8 @@ void bicgstab_final_step(const BicgstabStepScalars<V>& s, const matrix::Dense<V>
     template void bicgstab_final_step(const BicgstabStepScalars<V>&, const matrix::Dense<V>&,  \
                                       const matrix::Dense<V>&, const matrix::Dense<V>&,        \
                                       const matrix::Dense<V>&, matrix::Dense<V>&,              \
-                                      matrix::Dense<V>&);
+                                      matrix::Dense<V>&);                                      \
+    template void normalize(const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BLAS_KRYLOV)
 
 }  // namespace loom::blas

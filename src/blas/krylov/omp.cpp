@@ -209,6 +209,20 @@ void bicgstab_final_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& 
     }
 }
 
+template <typename V>
+void normalize(const OmpExecutor& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    const size_type k = x.cols();
+    std::vector<V> inverse(static_cast<std::size_t>(k));
+    for (size_type j = 0; j < k; ++j) inverse[j] = krylov::inverse_norm(squares.at(0, j));
+    const V* inv = inverse.data();
+    V* xd = x.data();
+    const size_type xs = x.stride();
+    loom::detail::parallel_for(
+        exec, x.rows(), k, [=](size_type i, size_type j) { xd[i * xs + j] *= inv[j]; },
+        "loom::blas::normalize");
+}
+
 }  // namespace loom::blas::omp
 
 namespace loom::blas {

@@ -111,6 +111,15 @@ void bicgstab_final_step(const ReferenceExecutor&, const BicgstabStepScalars<V>&
     }
 }
 
+template <typename V>
+void normalize(const ReferenceExecutor&, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    for (size_type j = 0; j < x.cols(); ++j) {
+        const V inv = krylov::inverse_norm(squares.at(0, j));
+        for (size_type i = 0; i < x.rows(); ++i) x.at(i, j) *= inv;
+    }
+}
+
 }  // namespace loom::blas::reference
 
 namespace loom::blas {

@@ -13,10 +13,7 @@
 // it; one that restarts did so on the executor, at the iteration the replay restarts it.
 #include "loom/solver/bicgstab.hpp"
 
-#include <stdexcept>
-#include <string>
 #include <type_traits>
-#include <vector>
 
 #include "base/instantiate.hpp"
 #include "solver/run_ahead.hpp"
@@ -98,21 +95,10 @@ public:
         s_.store(threshold_slot);
 
         detail::BlockPlanner planner(device, space_.runs_ahead());
-        std::vector<double> norms(k_);
-        std::vector<char> running(k_);
-        for (size_type done = 0;;) {
-            for (size_type j = 0; j < k_; ++j) {
-                norms[j] = st_.norm(j);
-                running[j] = st_.running(j);
-            }
-            const auto block = planner.next(done, norms, running);
-            for (size_type it = done + 1; it <= done + block; ++it) iterate(it, x);
-            s_.fetch(0, ring_rows * field_count);
-            for (size_type it = done + 1; it <= done + block; ++it) {
-                if (replay(it, x)) return;
-            }
-            done += block;
-        }
+        detail::run_blocks(
+            planner, st_, k_, [&](size_type it) { iterate(it, x); },
+            [&] { s_.fetch(0, ring_rows * field_count); },
+            [&](size_type it) { return replay(it, x); });
     }
 
 private:
@@ -222,9 +208,7 @@ private:
         for (size_type j = 0; exact_ && j < k_; ++j) {
             const bool device_runs = s_.host(slot(it, field), j) != V{0};
             if (device_runs == st_.running(j)) continue;
-            throw std::logic_error("loom::solver::bicgstab: the executor's decision on column " +
-                                   std::to_string(j) + " at iteration " + std::to_string(it) +
-                                   " differs from the host's");
+            detail::executor_disagrees("loom::solver::bicgstab", j, it);
         }
         return true;
     }

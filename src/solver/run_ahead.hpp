@@ -1,10 +1,13 @@
 // Running a block of iterations ahead of the host. A method whose steps also decide on the
-// executor which columns go on (blas::cg_direction_step) needs the host only to log and to
-// check the criteria; on a device it queues a block of iterations, reads their scalars with
-// one copy and replays its host logic over them. That is exact when the executor's decisions
-// are the criteria's: the criteria are iteration limits and residual-norm tolerances only
-// (their thresholds known at the start), and no column may stop elsewhere. The replay checks
-// this at every iteration. Otherwise, and where the space does not run ahead (host executors), a block is one iteration.
+// executor which columns go on (blas::cg_direction_step, the BiCGSTAB steps, which also
+// restart a shadow residual there) needs the host only to log and to check the criteria; on
+// a device it queues a block of iterations, reads their scalars with one copy and replays
+// its host logic over them. That is exact when the executor's decisions are the criteria's:
+// the criteria are iteration limits and residual-norm tolerances only (their thresholds
+// known at the start), and no column may stop elsewhere. The replay checks this at every
+// iteration. GMRES needs no decision on the executor: a step after a column stopped only
+// extends a basis that x never takes. Otherwise, and where the space does not run ahead
+// (host executors), a block is one iteration.
 #pragma once
 
 #include <limits>

@@ -11,10 +11,7 @@
 // the steps after it.
 #include "loom/solver/cg.hpp"
 
-#include <stdexcept>
-#include <string>
 #include <type_traits>
-#include <vector>
 
 #include "base/instantiate.hpp"
 #include "loom/solver/fcg.hpp"
@@ -93,21 +90,10 @@ public:
         s_.store(threshold_slot);
 
         detail::BlockPlanner planner(device, space_.runs_ahead());
-        std::vector<double> norms(k_);
-        std::vector<char> running(k_);
-        for (size_type done = 0;;) {
-            for (size_type j = 0; j < k_; ++j) {
-                norms[j] = st_.norm(j);
-                running[j] = st_.running(j);
-            }
-            const auto block = planner.next(done, norms, running);
-            for (size_type it = done + 1; it <= done + block; ++it) iterate(it, x);
-            s_.fetch(0, ring_rows * field_count);
-            for (size_type it = done + 1; it <= done + block; ++it) {
-                if (replay(it, x)) return;
-            }
-            done += block;
-        }
+        detail::run_blocks(
+            planner, st_, k_, [&](size_type it) { iterate(it, x); },
+            [&] { s_.fetch(0, ring_rows * field_count); },
+            [&](size_type it) { return replay(it, x); });
     }
 
 private:
@@ -173,9 +159,7 @@ private:
                 st_.status(j).reason == stop::Reason::iteration_limit) {
                 continue;
             }
-            throw std::logic_error("loom::solver::cg: the executor's decision on column " +
-                                   std::to_string(j) + " at iteration " + std::to_string(it) +
-                                   " differs from the host's");
+            detail::executor_disagrees("loom::solver::cg", j, it);
         }
         return true;
     }

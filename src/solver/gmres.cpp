@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "base/instantiate.hpp"
 #include "loom/solver/cb_gmres.hpp"
+#include "solver/run_ahead.hpp"
 #include "solver/state.hpp"
 
 namespace loom::solver {
@@ -127,12 +129,12 @@ private:
     std::vector<typename VectorSpace<V>::Compressed>& stored_;
 };
 
-// Gram-Schmidt on the executor: slot i receives -h_ij, so that axpy can subtract h_ij V_i
-// without a round trip to the host. Modified Gram-Schmidt completes each dot before its
-// update; classical completes all j + 1 of them at once (one all-reduce when distributed).
+// Gram-Schmidt on the executor: slot first + i receives -h_ij, so that axpy can subtract
+// h_ij V_i without a round trip to the host. Modified Gram-Schmidt completes each dot before
+// its update; classical completes all j + 1 of them at once (one all-reduce when distributed).
 template <typename V, typename Basis>
 void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization method,
-                   size_type j)
+                   size_type j, int first)
 {
     const auto& space = st.space();
     auto& s = st.scalars();
@@ -141,27 +143,43 @@ void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization me
     if (method == Orthogonalization::modified) {
         for (int i = 0; i < count; ++i) {
             const auto& vi = basis[i];
-            s.conj_dot(i, vi, w);
-            s.finish(i);
-            s.negate(i);
-            space.axpy(s[i], vi, w);
+            s.conj_dot(first + i, vi, w);
+            s.finish(first + i);
+            s.negate(first + i);
+            space.axpy(s[first + i], vi, w);
         }
     } else {
         int i = 0;
         if constexpr (Basis::stable_references) {
             // Two projections per pass: w is read once for both.
-            for (; i + 1 < count; i += 2) s.conj_dot2(i, basis[i], w, i + 1, basis[i + 1], w);
+            for (; i + 1 < count; i += 2) {
+                s.conj_dot2(first + i, basis[i], w, first + i + 1, basis[i + 1], w);
+            }
         }
-        for (; i < count; ++i) s.conj_dot(i, basis[i], w);
-        s.finish(0, count);
-        s.negate(0, count);
-        for (int i = 0; i < count; ++i) space.axpy(s[i], basis[i], w);
+        for (; i < count; ++i) s.conj_dot(first + i, basis[i], w);
+        s.finish(first, count);
+        s.negate(first, count);
+        for (int i = 0; i < count; ++i) space.axpy(s[first + i], basis[i], w);
     }
+}
+
+/// Slot of h_ij, i <= j + 1, of inner step j (h_{j+1,j} as ||w||^2 until replayed): every
+/// step of a cycle keeps its own column, so that a block of steps is read with one copy.
+int h_slot(size_type m, size_type i, size_type j)
+{
+    return static_cast<int>(j * (m + 1) + i);
 }
 
 /// Restarted GMRES(m) over a basis store; z_vec and combination_vec are the state's vectors
 /// for M V_j and V y when preconditioned. Flexible (FGMRES) when z_first >= 0: Z_j = M V_j is
 /// kept in vector z_first + j and x += Z y (M may change between applies); -1 otherwise.
+///
+/// An Arnoldi step runs on the executor alone (Gram-Schmidt with coefficients in executor
+/// memory, V_{j+1} = w / ||w|| by space.normalize), so on a device a block of steps is queued
+/// before the host reads their Hessenberg columns with one copy and replays the rotations,
+/// the residual estimates, the criteria and the loggers step by step (solver/run_ahead.hpp).
+/// Steps queued after the solve or the cycle ended are not used: x takes each column's basis
+/// only up to the step where it stopped, so the iterates are those of checking every step.
 template <typename V, typename Basis>
 void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization method,
                Basis& basis, int z_vec, int combination_vec, int z_first,
@@ -171,8 +189,8 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
     const auto* M = solver.preconditioner().get();
     const auto& space = st.space();
     auto& s = st.scalars();
-    const int inv_slot = static_cast<int>(m + 1);
-    const int y_slot = static_cast<int>(m + 2);
+    const int inv_slot = h_slot(m, 0, m);
+    const int y_slot = inv_slot + 1;
     const auto k = st.columns();
     auto ls = [&](size_type c) { return LeastSquares<V>(st.host_values(), m, c); };
     // Basis vectors each column has used in the current cycle (frozen when it stops).
@@ -181,6 +199,57 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
     auto& r = basis.first();
     detail::residual(space, A, b, x, r);
     if (st.start(b, x, r)) return;
+
+    // Inner step j on the executor: w = A M V_j orthogonalized, V_{j+1} = w / ||w||.
+    auto arnoldi = [&](size_type j) {
+        auto& w = basis.next(j);
+        if (M) {
+            auto& z = st.vector(z_first >= 0 ? z_first + static_cast<int>(j) : z_vec);
+            M->apply(basis[j], z);
+            A.apply(z, w);
+        } else {
+            A.apply(basis[j], w);
+        }
+        orthogonalize(st, basis, method, j, h_slot(m, 0, j));
+        const int below = h_slot(m, j + 1, j);
+        s.conj_dot(below, w, w);
+        s.finish(below);
+        space.normalize(s[below], w);
+        basis.store(j + 1);
+    };
+    // The host's part of inner step j (its column fetched): rotations, residual estimates,
+    // criteria. Returns whether every column stopped.
+    auto replay = [&](size_type j, size_type it) {
+        for (size_type c = 0; c < k; ++c) {
+            if (!st.running(c)) continue;
+            auto q = ls(c);
+            bool finite = true;
+            for (size_type i = 0; i <= j; ++i) {
+                q.h(i, j) = -s.host(h_slot(m, i, j), c);
+                finite = finite && detail::is_finite(q.h(i, j));
+            }
+            const double below = detail::norm_from_square(s.host(h_slot(m, j + 1, j), c));
+            if (!finite || !std::isfinite(below)) {
+                st.stop(c, stop::Reason::not_finite, "Arnoldi coefficients", it);
+            } else if (!q.rotate(j, below)) {
+                st.stop(c, stop::Reason::breakdown, "Hessenberg matrix singular", it);
+            } else {
+                // below == 0: the Krylov space holds the solution; the zero residual norm
+                // converges the column at the check.
+                dims[c] = j + 1;
+                st.set_norm(c, std::abs(q.g(j + 1)));
+            }
+        }
+        return st.check(it, nullptr);
+    };
+
+    // A double threshold is exact in V only when V's real type is double.
+    constexpr bool exact_thresholds = std::is_same_v<remove_complex_t<V>, double>;
+    const auto device =
+        detail::device_criteria(*solver.criteria(), st.context(), k, exact_thresholds);
+    detail::BlockPlanner planner(device, space.runs_ahead());
+    std::vector<double> norms(static_cast<std::size_t>(k));
+    std::vector<char> running(static_cast<std::size_t>(k));
     size_type it = 0;
     for (;;) {
         for (size_type c = 0; c < k; ++c) {
@@ -194,48 +263,17 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
         basis.store(0);
 
         bool all_stopped = false;
-        for (size_type j = 0; j < m && !all_stopped; ++j) {
-            ++it;
-            auto& w = basis.next(j);
-            if (M) {
-                auto& z = st.vector(z_first >= 0 ? z_first + static_cast<int>(j) : z_vec);
-                M->apply(basis[j], z);
-                A.apply(z, w);
-            } else {
-                A.apply(basis[j], w);
-            }
-            orthogonalize(st, basis, method, j);
-            s.conj_dot(static_cast<int>(j + 1), w, w);
-            s.fetch(0, static_cast<int>(j + 2));
+        for (size_type j = 0; j < m && !all_stopped;) {
             for (size_type c = 0; c < k; ++c) {
-                V inv{0};
-                if (st.running(c)) {
-                    auto q = ls(c);
-                    bool finite = true;
-                    for (size_type i = 0; i <= j; ++i) {
-                        q.h(i, j) = -s.host(static_cast<int>(i), c);
-                        finite = finite && detail::is_finite(q.h(i, j));
-                    }
-                    const double below =
-                        detail::norm_from_square(s.host(static_cast<int>(j + 1), c));
-                    if (!finite || !std::isfinite(below)) {
-                        st.stop(c, stop::Reason::not_finite, "Arnoldi coefficients", it);
-                    } else if (!q.rotate(j, below)) {
-                        st.stop(c, stop::Reason::breakdown, "Hessenberg matrix singular", it);
-                    } else {
-                        dims[c] = j + 1;
-                        st.set_norm(c, std::abs(q.g(j + 1)));
-                        // below == 0: the Krylov space holds the solution; the zero residual
-                        // norm converges the column at the check.
-                        if (below > 0) inv = static_cast<V>(1 / below);
-                    }
-                }
-                s.host(inv_slot, c) = inv;
+                norms[c] = st.norm(c);
+                running[c] = st.running(c);
             }
-            s.push(inv_slot);
-            s.scal(inv_slot, w);
-            basis.store(j + 1);
-            all_stopped = st.check(it, nullptr);
+            const auto block = std::min(planner.next(it, norms, running), m - j);
+            for (size_type step = j; step < j + block; ++step) arnoldi(step);
+            s.fetch(h_slot(m, 0, j), h_slot(m, 0, j + block) - h_slot(m, 0, j));
+            for (const auto end = j + block; j < end && !all_stopped; ++j) {
+                all_stopped = replay(j, ++it);
+            }
         }
 
         // x += M V y, each column with the basis it used.
@@ -285,11 +323,12 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
     }
 }
 
-/// Slots: h_0..h_{m} (the last also ||w||^2), 1 / h_{j+1,j}, y_0..y_{m-1}.
+/// Slots: the Hessenberg columns of a cycle (h_slot), 1 / ||r||, y_0..y_{m-1}.
 template <typename V>
 detail::Workspace gmres_workspace(int vectors, size_type m)
 {
-    return {vectors, static_cast<int>(2 * m + 2), LeastSquares<V>::values_per_column(m)};
+    return {vectors, h_slot(m, 0, m) + 1 + static_cast<int>(m),
+            LeastSquares<V>::values_per_column(m)};
 }
 
 }  // namespace

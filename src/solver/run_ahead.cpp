@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace loom::solver::detail {
 namespace {
@@ -90,6 +92,13 @@ size_type BlockPlanner::next(size_type done, std::span<const double> norms,
     last_ = block;
     last_norms_.assign(norms.begin(), norms.end());
     return block;
+}
+
+void executor_disagrees(const char* solver, size_type j, size_type it)
+{
+    throw std::logic_error(std::string(solver) + ": the executor's decision on column " +
+                           std::to_string(j) + " at iteration " + std::to_string(it) +
+                           " differs from the host's");
 }
 
 }  // namespace loom::solver::detail

@@ -1,10 +1,13 @@
 // Running a block of iterations ahead of the host. A method whose steps also decide on the
-// executor which columns go on (blas::cg_direction_step) needs the host only to log and to
-// check the criteria; on a device it queues a block of iterations, reads their scalars with
-// one copy and replays its host logic over them. That is exact when the executor's decisions
-// are the criteria's: the criteria are iteration limits and residual-norm tolerances only
-// (their thresholds known at the start), and no column may stop elsewhere. The replay checks
-// this at every iteration. Otherwise, and where the space does not run ahead (host executors), a block is one iteration.
+// executor which columns go on (blas::cg_direction_step, the BiCGSTAB steps, which also
+// restart a shadow residual there) needs the host only to log and to check the criteria; on
+// a device it queues a block of iterations, reads their scalars with one copy and replays
+// its host logic over them. That is exact when the executor's decisions are the criteria's:
+// the criteria are iteration limits and residual-norm tolerances only (their thresholds
+// known at the start), and no column may stop elsewhere. The replay checks this at every
+// iteration. GMRES needs no decision on the executor: a step after a column stopped only
+// extends a basis that x never takes. Otherwise, and where the space does not run ahead
+// (host executors), a block is one iteration.
 #pragma once
 
 #include <limits>
@@ -51,5 +54,34 @@ private:
     size_type last_ = 0;
     std::vector<double> last_norms_;
 };
+
+/// The block loop of a run-ahead method: plans each block from the columns' residual norms
+/// and states (`st.norm(j)`, `st.running(j)`), queues its iterations (`iterate(it)`), reads
+/// their scalars with one copy (`fetch()`) and replays them on the host (`replay(it)`, true
+/// when the solve ended).
+template <typename State, typename Iterate, typename Fetch, typename Replay>
+void run_blocks(BlockPlanner& planner, const State& st, size_type k, Iterate&& iterate,
+                Fetch&& fetch, Replay&& replay)
+{
+    std::vector<double> norms(static_cast<std::size_t>(k));
+    std::vector<char> running(static_cast<std::size_t>(k));
+    for (size_type done = 0;;) {
+        for (size_type j = 0; j < k; ++j) {
+            norms[j] = st.norm(j);
+            running[j] = st.running(j);
+        }
+        const auto block = planner.next(done, norms, running);
+        for (size_type it = done + 1; it <= done + block; ++it) iterate(it);
+        fetch();
+        for (size_type it = done + 1; it <= done + block; ++it) {
+            if (replay(it)) return;
+        }
+        done += block;
+    }
+}
+
+/// Throws std::logic_error: `solver`'s executor decided column j's fate at iteration it
+/// otherwise than the host's replay (a fused step out of step with the solver's tests).
+[[noreturn]] void executor_disagrees(const char* solver, size_type j, size_type it);
 
 }  // namespace loom::solver::detail

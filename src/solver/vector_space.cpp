@@ -139,6 +139,36 @@ void VectorSpace<V>::cg_direction_step(const blas::CgStepScalars<V>& s, const Ve
 }
 
 template <typename V>
+void VectorSpace<V>::normalize(const Vector& squares, Vector& x) const
+{
+    blas::normalize(squares, x);
+}
+
+template <typename V>
+void VectorSpace<V>::bicgstab_direction_step(const blas::BicgstabStepScalars<V>& s,
+                                             const Vector& r, const Vector& v, Vector& p,
+                                             Vector& r_tld) const
+{
+    blas::bicgstab_direction_step(s, r, v, p, r_tld);
+}
+
+template <typename V>
+void VectorSpace<V>::bicgstab_half_step(const blas::BicgstabStepScalars<V>& s, const Vector& v,
+                                        Vector& r) const
+{
+    blas::bicgstab_half_step(s, v, r);
+}
+
+template <typename V>
+void VectorSpace<V>::bicgstab_final_step(const blas::BicgstabStepScalars<V>& s,
+                                         const Vector& p_hat, const Vector& s_hat,
+                                         const Vector& t, const Vector& r_tld, Vector& r,
+                                         Vector& x) const
+{
+    blas::bicgstab_final_step(s, p_hat, s_hat, t, r_tld, r, x);
+}
+
+template <typename V>
 auto VectorSpace<V>::create_compressed(size_type columns) const -> Compressed
 {
     return Compressed(exec_, rows_ * columns);

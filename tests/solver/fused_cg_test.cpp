@@ -16,6 +16,7 @@
 #include "loom/solver/solvers.hpp"
 #include "loom/solver/vector_space.hpp"
 #include "solver/problems.hpp"
+#include "solver/run_ahead.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 
@@ -24,6 +25,9 @@ namespace {
 using namespace loom;
 using V = double;
 using Dense = matrix::Dense<V>;
+using test::expect_same;
+using test::Run;
+using test::RunAheadMatrix;
 
 // ---------------------------------------------------------------- the steps
 
@@ -144,40 +148,6 @@ TEST(FusedCgSteps, BadInputRaisesAndLeavesDataUntouched)
 
 // ---------------------------------------------------------------- running ahead
 
-/// The plain space, but running blocks of iterations ahead of the host as on a device.
-class RunAheadSpace final : public solver::VectorSpace<V> {
-public:
-    using solver::VectorSpace<V>::VectorSpace;
-    bool runs_ahead() const override { return true; }
-};
-
-class RunAheadMatrix final : public LinOp<V>, public solver::HasVectorSpace<V> {
-public:
-    explicit RunAheadMatrix(std::shared_ptr<const LinOp<V>> A)
-        : LinOp<V>(A->executor(), A->size()),
-          A_(std::move(A)),
-          space_(std::make_shared<RunAheadSpace>(this->executor(), this->size().rows))
-    {}
-    std::shared_ptr<const solver::VectorSpace<V>> vector_space() const override { return space_; }
-
-protected:
-    void apply_impl(const Dense& b, Dense& x) const override { A_->apply(b, x); }
-    void apply_impl(V alpha, const Dense& b, V beta, Dense& x) const override
-    {
-        A_->apply(alpha, b, beta, x);
-    }
-
-private:
-    std::shared_ptr<const LinOp<V>> A_;
-    std::shared_ptr<RunAheadSpace> space_;
-};
-
-struct Run {
-    std::vector<V> x;
-    solver::SolveResult result;
-    std::vector<std::vector<double>> history;
-};
-
 Run solve(bool flexible, std::shared_ptr<const LinOp<V>> A, std::shared_ptr<const LinOp<V>> M,
           std::shared_ptr<const stop::Criterion> criteria, const Dense& b, const Dense& x0)
 {
@@ -200,19 +170,6 @@ Run solve(bool flexible, std::shared_ptr<const LinOp<V>> A, std::shared_ptr<cons
     Dense x(x0.executor(), x0);
     s->apply(b, x);
     return {x.to_host(), s->result(), logger->residual_history()};
-}
-
-void expect_same(const Run& ahead, const Run& plain)
-{
-    EXPECT_EQ(ahead.result.iterations, plain.result.iterations);
-    EXPECT_EQ(ahead.result.reason, plain.result.reason);
-    ASSERT_EQ(ahead.result.columns.size(), plain.result.columns.size());
-    for (std::size_t j = 0; j < plain.result.columns.size(); ++j) {
-        EXPECT_EQ(ahead.result.columns[j].reason, plain.result.columns[j].reason) << j;
-        EXPECT_EQ(ahead.result.columns[j].iteration, plain.result.columns[j].iteration) << j;
-    }
-    EXPECT_EQ(ahead.history, plain.history);
-    EXPECT_EQ(ahead.x, plain.x);
 }
 
 TEST(FusedCg, RunningAheadGivesTheIteratesOfCheckingEveryIteration)

@@ -59,6 +59,13 @@ public:
         solver::VectorSpace<V>::cg_residual_step(s, q, r);
         conj_dot(r, r, *s.rr);
     }
+    void bicgstab_final_step(const blas::BicgstabStepScalars<V>& s, const Vector& p_hat,
+                             const Vector& s_hat, const Vector& t, const Vector& r_tld, Vector& r,
+                             Vector& x) const override
+    {
+        solver::VectorSpace<V>::bicgstab_final_step(s, p_hat, s_hat, t, r_tld, r, x);
+        conj_dot2(r_tld, r, *s.rho, r, r, *s.rr);
+    }
 
     void finish_reductions(Vector& partials) const override
     {

@@ -109,6 +109,65 @@ template <typename V>
 LOOM_EXPORT void cg_direction_step(const CgStepScalars<V>& s, const matrix::Dense<V>& z,
                                    matrix::Dense<V>& p, matrix::Dense<V>& x);
 
+/// x(:, j) *= 1 / sqrt(real(squares(0, j))) (the reciprocal formed in double), or 0 where
+/// that norm is zero or not finite: a GMRES basis vector normalized by its squared norm on
+/// the executor. squares: 1 x k.
+template <typename V>
+LOOM_EXPORT void normalize(const matrix::Dense<V>& squares, matrix::Dense<V>& x);
+
+/// The scalars of BiCGSTAB iteration `it` (right-preconditioned, Templates fig. 2.10), each a
+/// 1 x k row on the vectors' executor. The *_prev rows are iteration it - 1's (at the first
+/// iteration only gate_prev, the running columns, and rho_prev = r~^H r are read).
+template <typename V>
+struct BicgstabStepScalars {
+    bool first = false;            ///< it is the first iteration
+    double max_restarts = 0;       ///< shadow-residual restarts allowed per column
+    /// gate_half of it - 1 (at the first iteration: 1 where the column runs)
+    const matrix::Dense<V>* gate_prev = nullptr;
+    const matrix::Dense<V>* rho_prev = nullptr;       ///< r~^H r after it - 1
+    const matrix::Dense<V>* rr_prev = nullptr;        ///< r^H r after it - 1
+    const matrix::Dense<V>* rho_old_prev = nullptr;   ///< the rho of it - 1
+    const matrix::Dense<V>* sigma_prev = nullptr;     ///< r~^H A p of it - 1
+    const matrix::Dense<V>* tt_prev = nullptr;        ///< t^H t of it - 1
+    const matrix::Dense<V>* ts_prev = nullptr;        ///< t^H s of it - 1
+    const matrix::Dense<V>* restarts_prev = nullptr;  ///< restarts made before it
+    /// The residual norm at or below which a column has converged (real part; -inf: never).
+    const matrix::Dense<V>* threshold = nullptr;
+    // ---- iteration it
+    matrix::Dense<V>* gate = nullptr;      ///< written by the direction step
+    matrix::Dense<V>* rho_old = nullptr;   ///< written by the direction step: rho of it
+    matrix::Dense<V>* restarts = nullptr;  ///< written by the direction step
+    const matrix::Dense<V>* sigma = nullptr;  ///< r~^H A p (finished), read by the half step
+    matrix::Dense<V>* gate_half = nullptr;    ///< written by the half step
+    const matrix::Dense<V>* tt = nullptr;     ///< t^H t (finished), read by the final step
+    const matrix::Dense<V>* ts = nullptr;     ///< t^H s (finished), read by the final step
+    matrix::Dense<V>* rho = nullptr;          ///< r~^H r after it: final step (partial)
+    matrix::Dense<V>* rr = nullptr;           ///< r^H r after it: final step (partial)
+};
+
+/// The start of a BiCGSTAB iteration (blas/krylov/bicgstab_step.hpp's decisions, those of the
+/// solver): where the column goes on, p = r + beta (p - omega_prev v), or p = r at the first
+/// iteration and on a restart, which also sets r~ = r; writes gate, rho_old and restarts.
+/// Columns that stop keep p and r~.
+template <typename V>
+LOOM_EXPORT void bicgstab_direction_step(const BicgstabStepScalars<V>& s,
+                                         const matrix::Dense<V>& r, const matrix::Dense<V>& v,
+                                         matrix::Dense<V>& p, matrix::Dense<V>& r_tld);
+/// s = r - alpha v with alpha = rho_old / sigma where the column goes on (gate_half 1: it ran
+/// and alpha is usable); the others keep r.
+template <typename V>
+LOOM_EXPORT void bicgstab_half_step(const BicgstabStepScalars<V>& s, const matrix::Dense<V>& v,
+                                    matrix::Dense<V>& r);
+/// Where gate_half is 1: x += alpha p_hat, then, where omega = ts / tt is usable, x += omega
+/// s_hat and r -= omega t; then rho = r~^H r and rr = r^H r (partial) in the same pass. (A
+/// column whose omega is not usable stops: the next direction step finds it.)
+template <typename V>
+LOOM_EXPORT void bicgstab_final_step(const BicgstabStepScalars<V>& s,
+                                     const matrix::Dense<V>& p_hat,
+                                     const matrix::Dense<V>& s_hat, const matrix::Dense<V>& t,
+                                     const matrix::Dense<V>& r_tld, matrix::Dense<V>& r,
+                                     matrix::Dense<V>& x);
+
 }  // namespace loom::blas
 
 LOOM_PUBLIC_END

@@ -96,6 +96,21 @@ public:
     /// finished).
     virtual void cg_direction_step(const blas::CgStepScalars<V>& s, const Vector& z, Vector& p,
                                    Vector& x) const;
+    /// x(:, j) *= 1 / sqrt(real(squares(0, j))), 0 where not finite: blas::normalize
+    /// (squares finished).
+    virtual void normalize(const Vector& squares, Vector& x) const;
+    /// p = r + beta (p - omega v), or a restart: blas::bicgstab_direction_step (s's
+    /// reductions finished).
+    virtual void bicgstab_direction_step(const blas::BicgstabStepScalars<V>& s, const Vector& r,
+                                         const Vector& v, Vector& p, Vector& r_tld) const;
+    /// r -= alpha v: blas::bicgstab_half_step (s's reductions finished).
+    virtual void bicgstab_half_step(const blas::BicgstabStepScalars<V>& s, const Vector& v,
+                                    Vector& r) const;
+    /// x and r updates, r~^H r and r^H r into *s.rho and *s.rr (partial):
+    /// blas::bicgstab_final_step.
+    virtual void bicgstab_final_step(const blas::BicgstabStepScalars<V>& s, const Vector& p_hat,
+                                     const Vector& s_hat, const Vector& t, const Vector& r_tld,
+                                     Vector& r, Vector& x) const;
 
     // ---- compressed storage: vectors kept in lower_precision_t<V> (CB-GMRES's basis)
     using Compressed = Array<lower_precision_t<V>>;

@@ -5,6 +5,7 @@
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "blas/dense/cuda_column_sums.cuh"
+#include "blas/krylov/bicgstab_step.hpp"
 #include "blas/krylov/kernels.hpp"
 #include "blas/krylov/step.hpp"
 
@@ -86,6 +87,46 @@ struct ResidualStepTerm {
     }
 };
 
+/// BiCGSTAB's final step on one element (x and r updated where the column goes on), then the
+/// terms of r~^H r and r^H r.
+template <typename D>
+struct BicgstabFinalTerm {
+    const D* gate_half;
+    const D* rho_old;
+    const D* sigma;
+    const D* tt;
+    const D* ts;
+    const D* p_hat;
+    long long ps;
+    const D* s_hat;
+    long long ss;
+    const D* t;
+    long long tstride;
+    const D* r_tld;
+    long long rts;
+    D* r;
+    long long rs;
+    D* x;
+    long long xs;
+    __device__ SumPair<D> operator()(long long i, long long j) const
+    {
+        D& ri = r[i * rs + j];
+        const D g = gate_half[j];
+        if (g != D{}) {
+            // s_hat may be r itself: read before r changes.
+            const D si = s_hat[i * ss + j];
+            D& xi = x[i * xs + j];
+            xi += krylov::bicgstab_alpha(g, rho_old[j], sigma[j]).value * p_hat[i * ps + j];
+            const auto omega = krylov::bicgstab_omega(g, tt[j], ts[j]);
+            if (omega.usable) {
+                xi += omega.value * si;
+                ri += -omega.value * t[i * tstride + j];
+            }
+        }
+        return {conj_dev(r_tld[i * rts + j]) * ri, conj_dev(ri) * ri};
+    }
+};
+
 }  // namespace
 
 template <typename V>
@@ -148,6 +189,110 @@ void cg_direction_step(const CudaExecutor& exec, const CgStepScalars<V>& s,
             pi = next.beta == D{} ? zd[i * zs + j] : zd[i * zs + j] + next.beta * pi;
         },
         "loom::blas::cg_direction_step");
+}
+
+template <typename V>
+void bicgstab_direction_step(const CudaExecutor& exec, const BicgstabStepScalars<V>& s,
+                             const matrix::Dense<V>& r, const matrix::Dense<V>& v,
+                             matrix::Dense<V>& p, matrix::Dense<V>& r_tld)
+{
+    using D = device_type_t<V>;
+    const bool first = s.first;
+    const double max_restarts = s.max_restarts;
+    const auto gate_prev = as_device(s.gate_prev->data());
+    const auto rho_prev = as_device(s.rho_prev->data());
+    const auto rr_prev = as_device(s.rr_prev->data());
+    const auto rho_old_prev = as_device(s.rho_old_prev->data());
+    const auto sigma_prev = as_device(s.sigma_prev->data());
+    const auto tt_prev = as_device(s.tt_prev->data());
+    const auto ts_prev = as_device(s.ts_prev->data());
+    const auto restarts_prev = as_device(s.restarts_prev->data());
+    const auto threshold = as_device(s.threshold->data());
+    const auto gate = as_device(s.gate->data());
+    const auto rho_old = as_device(s.rho_old->data());
+    const auto restarts = as_device(s.restarts->data());
+    const auto rd = as_device(r.data());
+    const auto vd = as_device(v.data());
+    const auto pd = as_device(p.data());
+    const auto td = as_device(r_tld.data());
+    const long long rs = r.stride(), vs = v.stride(), ps = p.stride(), ts = r_tld.stride();
+    const long long rows = r.rows();
+    // At least one row, so that the scalars are written for empty vectors too.
+    loom::detail::parallel_for(
+        exec, rows > 0 ? rows : 1, r.cols(),
+        [=] __device__(long long i, long long j) {
+            const auto top = krylov::bicgstab_top(
+                first, gate_prev[j], rho_prev[j], rr_prev[j], rho_old_prev[j], sigma_prev[j],
+                tt_prev[j], ts_prev[j], restarts_prev[j], krylov::real_part(threshold[j]),
+                max_restarts);
+            if (i == 0) {
+                gate[j] = top.goes_on ? D(1) : D(0);
+                rho_old[j] = top.rho;
+                restarts[j] = top.restarts;
+            }
+            if (i >= rows || !top.goes_on) return;
+            const D ri = rd[i * rs + j];
+            if (top.restarted) td[i * ts + j] = ri;
+            D& pi = pd[i * ps + j];
+            pi = first || top.restarted
+                     ? ri
+                     : ri + top.beta * (pi + -top.omega_prev * vd[i * vs + j]);
+        },
+        "loom::blas::bicgstab_direction_step");
+}
+
+template <typename V>
+void bicgstab_half_step(const CudaExecutor& exec, const BicgstabStepScalars<V>& s,
+                        const matrix::Dense<V>& v, matrix::Dense<V>& r)
+{
+    using D = device_type_t<V>;
+    const auto gate = as_device(s.gate->data());
+    const auto rho_old = as_device(s.rho_old->data());
+    const auto sigma = as_device(s.sigma->data());
+    const auto gate_half = as_device(s.gate_half->data());
+    const auto vd = as_device(v.data());
+    const auto rd = as_device(r.data());
+    const long long vs = v.stride(), rs = r.stride();
+    const long long rows = v.rows();
+    loom::detail::parallel_for(
+        exec, rows > 0 ? rows : 1, v.cols(),
+        [=] __device__(long long i, long long j) {
+            const auto alpha = krylov::bicgstab_alpha(gate[j], rho_old[j], sigma[j]);
+            if (i == 0) gate_half[j] = alpha.usable ? D(1) : D(0);
+            if (i < rows && alpha.usable) rd[i * rs + j] += -alpha.value * vd[i * vs + j];
+        },
+        "loom::blas::bicgstab_half_step");
+}
+
+template <typename V>
+void bicgstab_final_step(const CudaExecutor& exec, const BicgstabStepScalars<V>& s,
+                         const matrix::Dense<V>& p_hat, const matrix::Dense<V>& s_hat,
+                         const matrix::Dense<V>& t, const matrix::Dense<V>& r_tld,
+                         matrix::Dense<V>& r, matrix::Dense<V>& x)
+{
+    using D = device_type_t<V>;
+    const BicgstabFinalTerm<D> term{
+        as_device(s.gate_half->data()), as_device(s.rho_old->data()), as_device(s.sigma->data()),
+        as_device(s.tt->data()),        as_device(s.ts->data()),      as_device(p_hat.data()),
+        p_hat.stride(),                 as_device(s_hat.data()),      s_hat.stride(),
+        as_device(t.data()),            t.stride(),                   as_device(r_tld.data()),
+        r_tld.stride(),                 as_device(r.data()),          r.stride(),
+        as_device(x.data()),            x.stride()};
+    column_sums<SumPair<D>>(exec, t.rows(), t.cols(), term,
+                            SplitResult<D>{as_device(s.rho->data()), as_device(s.rr->data())},
+                            Identity{}, "loom::blas::bicgstab_final_step");
+}
+
+template <typename V>
+void normalize(const CudaExecutor& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    const auto sq = as_device(squares.data());
+    const auto xd = as_device(x.data());
+    const long long xs = x.stride();
+    loom::detail::parallel_for(
+        exec, x.rows(), x.cols(),
+        [=] __device__(long long i, long long j) { xd[i * xs + j] *= krylov::inverse_norm(sq[j]); },
+        "loom::blas::normalize");
 }
 
 }  // namespace loom::blas::cuda

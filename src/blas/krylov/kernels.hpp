@@ -18,7 +18,21 @@
     template <typename V>                                                                     \
     void cg_direction_step(const Exec& exec, const CgStepScalars<V>& s,                       \
                            const matrix::Dense<V>& z, matrix::Dense<V>& p,                    \
-                           matrix::Dense<V>& x)
+                           matrix::Dense<V>& x);                                      \
+    template <typename V>                                                                     \
+    void bicgstab_direction_step(const Exec& exec, const BicgstabStepScalars<V>& s,           \
+                                 const matrix::Dense<V>& r, const matrix::Dense<V>& v,        \
+                                 matrix::Dense<V>& p, matrix::Dense<V>& r_tld);               \
+    template <typename V>                                                                     \
+    void bicgstab_half_step(const Exec& exec, const BicgstabStepScalars<V>& s,                \
+                            const matrix::Dense<V>& v, matrix::Dense<V>& r);                  \
+    template <typename V>                                                                     \
+    void bicgstab_final_step(const Exec& exec, const BicgstabStepScalars<V>& s,               \
+                             const matrix::Dense<V>& p_hat, const matrix::Dense<V>& s_hat,    \
+                             const matrix::Dense<V>& t, const matrix::Dense<V>& r_tld,        \
+                             matrix::Dense<V>& r, matrix::Dense<V>& x);                \
+    template <typename V>                                                                     \
+    void normalize(const Exec& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
 
 #define LOOM_INSTANTIATE_BLAS_KRYLOV_KERNELS(ns, Exec, V)                                     \
     template void ns::conj_dot2(const Exec&, const matrix::Dense<V>&, const matrix::Dense<V>&, \
@@ -28,7 +42,17 @@
                                        const matrix::Dense<V>&, matrix::Dense<V>&);            \
     template void ns::cg_direction_step(const Exec&, const CgStepScalars<V>&,                 \
                                         const matrix::Dense<V>&, matrix::Dense<V>&,            \
-                                        matrix::Dense<V>&);
+                                        matrix::Dense<V>&);                                    \
+    template void ns::bicgstab_direction_step(const Exec&, const BicgstabStepScalars<V>&,     \
+                                              const matrix::Dense<V>&, const matrix::Dense<V>&, \
+                                              matrix::Dense<V>&, matrix::Dense<V>&);           \
+    template void ns::bicgstab_half_step(const Exec&, const BicgstabStepScalars<V>&,          \
+                                         const matrix::Dense<V>&, matrix::Dense<V>&);          \
+    template void ns::bicgstab_final_step(const Exec&, const BicgstabStepScalars<V>&,         \
+                                          const matrix::Dense<V>&, const matrix::Dense<V>&,    \
+                                          const matrix::Dense<V>&, const matrix::Dense<V>&,    \
+                                          matrix::Dense<V>&, matrix::Dense<V>&);              \
+    template void ns::normalize(const Exec&, const matrix::Dense<V>&, matrix::Dense<V>&);
 
 namespace loom::blas::reference {
 LOOM_DECLARE_BLAS_KRYLOV_KERNELS(ReferenceExecutor);

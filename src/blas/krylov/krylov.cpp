@@ -83,6 +83,80 @@ void cg_direction_step(const CgStepScalars<V>& s, const matrix::Dense<V>& z, mat
     LOOM_RUN_KERNEL(where, *z.executor(), cg_direction_step, s, z, p, x);
 }
 
+/// The rows of a BiCGSTAB step that every step reads: present, 1 x k, on the vectors' executor.
+template <typename V>
+void check_bicgstab_scalars(const char* where, const matrix::Dense<V>& vectors,
+                            const BicgstabStepScalars<V>& s)
+{
+    check_scalars(where, vectors, s.gate_prev, "gate_prev");
+    check_scalars(where, vectors, s.rho_prev, "rho_prev");
+    check_scalars(where, vectors, s.rr_prev, "rr_prev");
+    check_scalars(where, vectors, s.rho_old_prev, "rho_old_prev");
+    check_scalars(where, vectors, s.sigma_prev, "sigma_prev");
+    check_scalars(where, vectors, s.tt_prev, "tt_prev");
+    check_scalars(where, vectors, s.ts_prev, "ts_prev");
+    check_scalars(where, vectors, s.restarts_prev, "restarts_prev");
+    check_scalars(where, vectors, s.threshold, "threshold");
+    check_scalars<V>(where, vectors, s.gate, "gate");
+    check_scalars<V>(where, vectors, s.rho_old, "rho_old");
+    check_scalars<V>(where, vectors, s.restarts, "restarts");
+}
+
+template <typename V>
+void bicgstab_direction_step(const BicgstabStepScalars<V>& s, const matrix::Dense<V>& r,
+                             const matrix::Dense<V>& v, matrix::Dense<V>& p,
+                             matrix::Dense<V>& r_tld)
+{
+    constexpr const char* where = "loom::blas::bicgstab_direction_step";
+    check_vector(where, r, v, "v");
+    check_vector(where, r, p, "p");
+    check_vector(where, r, r_tld, "r_tld");
+    check_bicgstab_scalars(where, r, s);
+    LOOM_RUN_KERNEL(where, *r.executor(), bicgstab_direction_step, s, r, v, p, r_tld);
+}
+
+template <typename V>
+void bicgstab_half_step(const BicgstabStepScalars<V>& s, const matrix::Dense<V>& v,
+                        matrix::Dense<V>& r)
+{
+    constexpr const char* where = "loom::blas::bicgstab_half_step";
+    check_vector(where, v, r, "r");
+    check_scalars<V>(where, v, s.gate, "gate");
+    check_scalars<V>(where, v, s.rho_old, "rho_old");
+    check_scalars(where, v, s.sigma, "sigma");
+    check_scalars<V>(where, v, s.gate_half, "gate_half");
+    LOOM_RUN_KERNEL(where, *v.executor(), bicgstab_half_step, s, v, r);
+}
+
+template <typename V>
+void bicgstab_final_step(const BicgstabStepScalars<V>& s, const matrix::Dense<V>& p_hat,
+                         const matrix::Dense<V>& s_hat, const matrix::Dense<V>& t,
+                         const matrix::Dense<V>& r_tld, matrix::Dense<V>& r, matrix::Dense<V>& x)
+{
+    constexpr const char* where = "loom::blas::bicgstab_final_step";
+    check_vector(where, t, p_hat, "p_hat");
+    check_vector(where, t, s_hat, "s_hat");
+    check_vector(where, t, r_tld, "r_tld");
+    check_vector(where, t, r, "r");
+    check_vector(where, t, x, "x");
+    check_scalars<V>(where, t, s.gate_half, "gate_half");
+    check_scalars<V>(where, t, s.rho_old, "rho_old");
+    check_scalars(where, t, s.sigma, "sigma");
+    check_scalars(where, t, s.tt, "tt");
+    check_scalars(where, t, s.ts, "ts");
+    check_scalars<V>(where, t, s.rho, "rho");
+    check_scalars<V>(where, t, s.rr, "rr");
+    LOOM_RUN_KERNEL(where, *t.executor(), bicgstab_final_step, s, p_hat, s_hat, t, r_tld, r, x);
+}
+
+template <typename V>
+void normalize(const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    constexpr const char* where = "loom::blas::normalize";
+    check_scalars(where, x, &squares, "squares");
+    LOOM_RUN_KERNEL(where, *x.executor(), normalize, squares, x);
+}
+
 #define LOOM_INSTANTIATE_BLAS_KRYLOV(V)                                                       \
     template void conj_dot2(const matrix::Dense<V>&, const matrix::Dense<V>&,                 \
                             matrix::Dense<V>&, const matrix::Dense<V>&,                        \
@@ -90,7 +164,17 @@ void cg_direction_step(const CgStepScalars<V>& s, const matrix::Dense<V>& z, mat
     template void cg_residual_step(const CgStepScalars<V>&, const matrix::Dense<V>&,           \
                                    matrix::Dense<V>&);                                         \
     template void cg_direction_step(const CgStepScalars<V>&, const matrix::Dense<V>&,          \
-                                    matrix::Dense<V>&, matrix::Dense<V>&);
+                                    matrix::Dense<V>&, matrix::Dense<V>&);                 \
+    template void bicgstab_direction_step(const BicgstabStepScalars<V>&,                       \
+                                          const matrix::Dense<V>&, const matrix::Dense<V>&,    \
+                                          matrix::Dense<V>&, matrix::Dense<V>&);               \
+    template void bicgstab_half_step(const BicgstabStepScalars<V>&, const matrix::Dense<V>&,   \
+                                     matrix::Dense<V>&);                                       \
+    template void bicgstab_final_step(const BicgstabStepScalars<V>&, const matrix::Dense<V>&,  \
+                                      const matrix::Dense<V>&, const matrix::Dense<V>&,        \
+                                      const matrix::Dense<V>&, matrix::Dense<V>&,              \
+                                      matrix::Dense<V>&);                                      \
+    template void normalize(const matrix::Dense<V>&, matrix::Dense<V>&);
 LOOM_FOR_EACH_VALUE_TYPE(LOOM_INSTANTIATE_BLAS_KRYLOV)
 
 }  // namespace loom::blas

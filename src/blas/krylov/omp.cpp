@@ -6,6 +6,7 @@
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "blas/dense/omp_column_sums.hpp"
+#include "blas/krylov/bicgstab_step.hpp"
 #include "blas/krylov/host_step.hpp"
 #include "blas/krylov/kernels.hpp"
 #include "blas/krylov/step.hpp"
@@ -113,6 +114,113 @@ void cg_direction_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
             pi = b[j] == V{0} ? zd[i * zs + j] : zd[i * zs + j] + b[j] * pi;
         },
         "loom::blas::cg_direction_step");
+}
+
+template <typename V>
+void bicgstab_direction_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& s,
+                             const matrix::Dense<V>& r, const matrix::Dense<V>& v,
+                             matrix::Dense<V>& p, matrix::Dense<V>& r_tld)
+{
+    const size_type k = r.cols();
+    std::vector<krylov::BicgstabTop<V>> tops;
+    tops.reserve(static_cast<std::size_t>(k));
+    for (size_type j = 0; j < k; ++j) tops.push_back(krylov::bicgstab_column_top(s, j));
+    const auto* top = tops.data();
+    const bool first = s.first;
+    const V* rd = r.data();
+    const V* vd = v.data();
+    V* pd = p.data();
+    V* td = r_tld.data();
+    const size_type rs = r.stride(), vs = v.stride(), ps = p.stride(), ts = r_tld.stride();
+    loom::detail::parallel_for(
+        exec, r.rows(), k,
+        [=](size_type i, size_type j) {
+            const auto& c = top[j];
+            if (!c.goes_on) return;
+            const V ri = rd[i * rs + j];
+            if (c.restarted) td[i * ts + j] = ri;
+            V& pi = pd[i * ps + j];
+            pi = first || c.restarted ? ri : ri + c.beta * (pi + -c.omega_prev * vd[i * vs + j]);
+        },
+        "loom::blas::bicgstab_direction_step");
+}
+
+template <typename V>
+void bicgstab_half_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& s,
+                        const matrix::Dense<V>& v, matrix::Dense<V>& r)
+{
+    const size_type k = v.cols();
+    std::vector<krylov::UsableCoefficient<V>> alphas;
+    alphas.reserve(static_cast<std::size_t>(k));
+    for (size_type j = 0; j < k; ++j) alphas.push_back(krylov::bicgstab_column_alpha(s, j));
+    const auto* alpha = alphas.data();
+    const V* vd = v.data();
+    V* rd = r.data();
+    const size_type vs = v.stride(), rs = r.stride();
+    loom::detail::parallel_for(
+        exec, v.rows(), k,
+        [=](size_type i, size_type j) {
+            if (alpha[j].usable) rd[i * rs + j] += -alpha[j].value * vd[i * vs + j];
+        },
+        "loom::blas::bicgstab_half_step");
+}
+
+template <typename V>
+void bicgstab_final_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& s,
+                         const matrix::Dense<V>& p_hat, const matrix::Dense<V>& s_hat,
+                         const matrix::Dense<V>& t, const matrix::Dense<V>& r_tld,
+                         matrix::Dense<V>& r, matrix::Dense<V>& x)
+{
+    const size_type k = t.cols();
+    std::vector<krylov::BicgstabFinal<V>> steps;
+    steps.reserve(static_cast<std::size_t>(k));
+    for (size_type j = 0; j < k; ++j) steps.push_back(krylov::bicgstab_column_final(s, j));
+    const auto* step = steps.data();
+    const V* pd = p_hat.data();
+    const V* sd = s_hat.data();
+    const V* tdata = t.data();
+    const V* rt = r_tld.data();
+    V* rd = r.data();
+    V* xd = x.data();
+    const size_type ps = p_hat.stride(), ss = s_hat.stride(), tstride = t.stride(),
+                    rts = r_tld.stride(), rs = r.stride(), xs = x.stride();
+    std::vector<SumPair<V>> sums(static_cast<std::size_t>(k));
+    column_sums<SumPair<V>>(
+        exec, t.rows(), k,
+        [=](size_type i, size_type j) {
+            const auto& c = step[j];
+            V& ri = rd[i * rs + j];
+            if (c.alpha.usable) {
+                // s_hat may be r itself: read before r changes.
+                const V si = sd[i * ss + j];
+                V& xi = xd[i * xs + j];
+                xi += c.alpha.value * pd[i * ps + j];
+                if (c.omega.usable) {
+                    xi += c.omega.value * si;
+                    ri += -c.omega.value * tdata[i * tstride + j];
+                }
+            }
+            return SumPair<V>{loom::conj(rt[i * rts + j]) * ri, loom::conj(ri) * ri};
+        },
+        sums.data());
+    for (size_type j = 0; j < k; ++j) {
+        s.rho->at(0, j) = sums[j].first;
+        s.rr->at(0, j) = sums[j].second;
+    }
+}
+
+template <typename V>
+void normalize(const OmpExecutor& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    const size_type k = x.cols();
+    std::vector<V> inverse(static_cast<std::size_t>(k));
+    for (size_type j = 0; j < k; ++j) inverse[j] = krylov::inverse_norm(squares.at(0, j));
+    const V* inv = inverse.data();
+    V* xd = x.data();
+    const size_type xs = x.stride();
+    loom::detail::parallel_for(
+        exec, x.rows(), k, [=](size_type i, size_type j) { xd[i * xs + j] *= inv[j]; },
+        "loom::blas::normalize");
 }
 
 }  // namespace loom::blas::omp

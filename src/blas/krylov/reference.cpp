@@ -54,6 +54,72 @@ void cg_direction_step(const ReferenceExecutor&, const CgStepScalars<V>& s,
     }
 }
 
+template <typename V>
+void bicgstab_direction_step(const ReferenceExecutor&, const BicgstabStepScalars<V>& s,
+                             const matrix::Dense<V>& r, const matrix::Dense<V>& v,
+                             matrix::Dense<V>& p, matrix::Dense<V>& r_tld)
+{
+    for (size_type j = 0; j < r.cols(); ++j) {
+        const auto top = krylov::bicgstab_column_top(s, j);
+        if (!top.goes_on) continue;
+        const bool fresh = s.first || top.restarted;
+        for (size_type i = 0; i < r.rows(); ++i) {
+            if (top.restarted) r_tld.at(i, j) = r.at(i, j);
+            // The unfused kernels' arithmetic: p += (-omega) v, then p = 1 r + beta p.
+            p.at(i, j) = fresh ? r.at(i, j)
+                               : r.at(i, j) + top.beta * (p.at(i, j) + -top.omega_prev * v.at(i, j));
+        }
+    }
+}
+
+template <typename V>
+void bicgstab_half_step(const ReferenceExecutor&, const BicgstabStepScalars<V>& s,
+                        const matrix::Dense<V>& v, matrix::Dense<V>& r)
+{
+    for (size_type j = 0; j < v.cols(); ++j) {
+        const auto alpha = krylov::bicgstab_column_alpha(s, j);
+        if (!alpha.usable) continue;
+        for (size_type i = 0; i < v.rows(); ++i) r.at(i, j) += -alpha.value * v.at(i, j);
+    }
+}
+
+template <typename V>
+void bicgstab_final_step(const ReferenceExecutor&, const BicgstabStepScalars<V>& s,
+                         const matrix::Dense<V>& p_hat, const matrix::Dense<V>& s_hat,
+                         const matrix::Dense<V>& t, const matrix::Dense<V>& r_tld,
+                         matrix::Dense<V>& r, matrix::Dense<V>& x)
+{
+    for (size_type j = 0; j < t.cols(); ++j) {
+        const auto step = krylov::bicgstab_column_final(s, j);
+        V rho{};
+        V rr{};
+        for (size_type i = 0; i < t.rows(); ++i) {
+            if (step.alpha.usable) {
+                // s_hat may be r itself: read before r changes.
+                const V si = s_hat.at(i, j);
+                x.at(i, j) += step.alpha.value * p_hat.at(i, j);
+                if (step.omega.usable) {
+                    x.at(i, j) += step.omega.value * si;
+                    r.at(i, j) += -step.omega.value * t.at(i, j);
+                }
+            }
+            rho += loom::conj(r_tld.at(i, j)) * r.at(i, j);
+            rr += loom::conj(r.at(i, j)) * r.at(i, j);
+        }
+        s.rho->at(0, j) = rho;
+        s.rr->at(0, j) = rr;
+    }
+}
+
+template <typename V>
+void normalize(const ReferenceExecutor&, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
+{
+    for (size_type j = 0; j < x.cols(); ++j) {
+        const V inv = krylov::inverse_norm(squares.at(0, j));
+        for (size_type i = 0; i < x.rows(); ++i) x.at(i, j) *= inv;
+    }
+}
+
 }  // namespace loom::blas::reference
 
 namespace loom::blas {

@@ -64,6 +64,20 @@ LOOM_HOST_DEVICE double norm_from_square(const D& v)
 #endif
 }
 
+/// 1 / sqrt(real(square)) in double, rounded to D: what GMRES scales its new basis vector by;
+/// 0 where that norm is zero, negative or not finite.
+template <typename D>
+LOOM_HOST_DEVICE D inverse_norm(const D& square)
+{
+    const double norm = norm_from_square(square);
+    if (!finite_real(norm) || !(norm > 0)) return D{};
+    if constexpr (std::is_arithmetic_v<D>) {
+        return static_cast<D>(1 / norm);
+    } else {
+        return D(static_cast<typename D::value_type>(1 / norm));
+    }
+}
+
 /// A column's step length alpha = rho_old / p^H A p: 0 for a stopped column (gate 0) and
 /// where the solver stops it (p^H A p zero or not finite, alpha not finite).
 template <typename D>

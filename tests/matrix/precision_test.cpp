@@ -148,9 +148,14 @@ void expect_backends_convert_like_the_scalars()
         for (size_type i = 0; i < rows; ++i) {
             const float once = static_cast<float>(values[i]);  // exact for these values
             const S expected(once);
-            EXPECT_EQ(bits(narrow[i]), bits(expected)) << values[i];
             if (std::isnan(float(expected))) {
+                // NaN stays NaN; its payload is the hardware's on CUDA (cvt gives 0x7fff).
+                EXPECT_TRUE(std::isnan(float(narrow[i])));
                 EXPECT_TRUE(std::isnan(back[i]));
+                continue;
+            }
+            EXPECT_EQ(bits(narrow[i]), bits(expected)) << values[i];
+            {
             } else {
                 EXPECT_EQ(back[i], static_cast<W>(float(expected))) << values[i];
             }

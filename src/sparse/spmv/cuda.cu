@@ -1248,10 +1248,12 @@ bool irregular_rows(size_type max_length, double mean, double cv)
 /// row list fits its radix sort; rows all long go to load_balanced (a warp per row keeps too
 /// few loads in flight and may leave SMs idle), as do irregular rows beyond 2^31 - 1;
 /// regular rows to stream.
-SpmvAlgorithm automatic_algorithm(size_type rows, size_type max_length, double mean, double cv)
+SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv)
 {
+    // Irregular rows stay on merge path: on the H200 binned lost to it on power-law 2M x 16
+    // (398 us against 282 us, cuSPARSE 261 us; session 7, CUDA_NOTES.md), so binned is a
+    // variant to ask for, not the automatic choice.
     const bool irregular = irregular_rows(max_length, mean, cv);
-    if (irregular && rows <= std::numeric_limits<int>::max()) return SpmvAlgorithm::binned;
     if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
 }
@@ -1278,7 +1280,7 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
     plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
-    plan.automatic = automatic_algorithm(A.rows(), max_length, mean, plan.row_length_cv);
+    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv);
     plan.has_stats = true;
 }
 

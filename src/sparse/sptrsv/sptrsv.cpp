@@ -41,6 +41,10 @@ constexpr size_type omp_thin_rows_per_thread = 32;
 constexpr double cuda_launch_us = 3.0;
 constexpr double cuda_chained_round_us = 0.5;
 constexpr double cuda_sync_free_hop_us = 2.0;
+/// Measured (H200, session 7): sync_free took 129 ms on the 4.1 M rows of the ILU(0) L factor
+/// of 7-point 160^3 (level_set 2.4 ms): on wide factors its rows wait on each other nearly in
+/// sequence, about 0.031 us a row, far beyond the per-level hop above.
+constexpr double cuda_sync_free_row_us = 0.031;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -266,7 +270,10 @@ bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_row
             level_set += cuda_chained_round_us * std::ceil(width / groups_per_block);
         }
     }
-    return cuda_sync_free_hop_us * static_cast<double>(schedule.levels()) < level_set;
+    const double rows = static_cast<double>(schedule.host_level_ptrs[schedule.levels()]);
+    const double sync_free = std::max(cuda_sync_free_hop_us * static_cast<double>(schedule.levels()),
+                                      cuda_sync_free_row_us * rows);
+    return sync_free < level_set;
 }
 
 /// The algorithm that runs: `automatic` resolved for the executor and what the analysis

@@ -105,7 +105,9 @@ matrix::Csr<V, I> from_rows(std::shared_ptr<const Executor> exec, dim2 size,
 /// Products whose entries of C sum many multiply-adds from different teams, warps and steps,
 /// on every row class of the GPU kernels: power-law rows (light tables of all sizes), a
 /// 5000-column square with a dense row and rows that select it (rows longer than the shared
-/// tables: bitmaps), and one long row into a B of 4 M columns (two-level hash).
+/// tables: bitmaps), and on the GPU one long row into a B of 4 M columns (two-level hash; the
+/// host kernels have nothing in this case that the others do not cover, and their
+/// accumulators for such a B would cost the test most of its time).
 std::vector<std::pair<matrix::Csr<V, I>, matrix::Csr<V, I>>> spgemm_cases(
     std::shared_ptr<const Executor> exec)
 {
@@ -117,10 +119,11 @@ std::vector<std::pair<matrix::Csr<V, I>, matrix::Csr<V, I>>> spgemm_cases(
     for (I c = n - 1; c >= 0; --c) arrow[0].push_back(c);  // unsorted on purpose
     for (I r = 1; r < n; ++r) {
         arrow[r] = {r, static_cast<I>((r * 7919) % n)};
-        if (r % 97 == 0) arrow[r].push_back(0);
+        if (r % 499 == 0) arrow[r].push_back(0);
     }
     const auto square = from_rows(exec, {n, n}, arrow, 21);
     cases.emplace_back(square, square);
+    if (exec->is_host()) return cases;
     constexpr I wide = 4'000'000;
     constexpr I long_row = 9000;  // beyond half the shared first level: a second level too
     std::vector<std::vector<I>> a_rows(2);

@@ -255,45 +255,61 @@ __device__ void for_each_product(long long first, long long end, const I* b_ptrs
 /// An owner slot nobody holds (see ordered_add).
 constexpr int no_owner = 0x7fffffff;
 
-/// Whether `predicate` holds on some thread of the team; a barrier of the team (memory
-/// ordered) as well.
-template <int G>
-__device__ inline bool team_any(bool predicate)
+/// ordered_add of a team within a warp: the threads with one target (matched by address)
+/// form a group, whose lowest lane adds the group's values to the target in lane order.
+template <int G, typename V>
+__device__ inline void add_in_lane_order(V* target, V value, bool add)
 {
-    if constexpr (G > 32) {
-        return __syncthreads_or(predicate) != 0;
-    } else {
-        __syncwarp(Team<G>::mask());
-        return __any_sync(Team<G>::mask(), predicate);
+    const unsigned group =
+        __match_any_sync(Team<G>::mask(), add ? reinterpret_cast<unsigned long long>(target) : 0);
+    if (add) {
+        const int lane = static_cast<int>(threadIdx.x % 32);
+        const bool leader = lane == __ffs(group) - 1;
+        V sum = leader ? *target : V{};
+        for (unsigned rest = group; rest != 0; rest &= rest - 1) {
+            const V term = loom::cuda::shuffle(value, __ffs(rest) - 1, group);
+            if (leader) sum += term;
+        }
+        if (leader) *target = sum;
+    }
+    Team<G>::sync();
+}
+
+/// ordered_add of a block team: per round, the lowest rank still waiting among the threads
+/// that share an owner slot (*owner: no_owner when idle, and left so) adds, the others wait
+/// for the next round. Rounds: the most threads sharing one owner slot in the step.
+template <int G, typename V>
+__device__ inline void add_in_rank_rounds(V* target, V value, bool add, int* owner)
+{
+    const int rank = Team<G>::rank();
+    while (__syncthreads_or(add) != 0) {
+        if (add) atomicMin(owner, rank);
+        __syncthreads();
+        const bool first = add && *owner == rank;
+        __syncthreads();
+        if (first) {
+            *target += value;
+            *owner = no_owner;
+            add = false;
+        }
     }
 }
 
 /// One step of the team's sums: *target += value on the threads with `add`. ordered
 /// (SpgemmOptions::deterministic): threads that share a target add one after the other in
 /// rank order, i.e. in product order, so that the rounding of every sum is the same on every
-/// run: per round, the lowest rank still waiting among those that share an owner slot
-/// (*owner, no_owner when idle and left so; a function of the target, shared by few other
-/// targets) adds, the others wait for the next round. Rounds: the most threads sharing one
-/// owner slot in the step, mostly one or two. Team-wide; the targets are the team's alone.
-/// Not ordered: an atomic add, in whatever order the threads arrive.
+/// run. Block teams need an owner slot per target (`owner`, a function of the target that
+/// few other targets share; teams within a warp ignore it). Team-wide; the targets are the
+/// team's alone. Not ordered: an atomic add, in whatever order the threads arrive.
 template <int G, typename V>
 __device__ inline void ordered_add(bool ordered, V* target, V value, bool add, int* owner)
 {
     if (!ordered) {
         if (add) loom::cuda::atomic_add(target, value);
-        return;
-    }
-    const int rank = Team<G>::rank();
-    while (team_any<G>(add)) {
-        if (add) atomicMin(owner, rank);
-        Team<G>::sync();
-        const bool first = add && *owner == rank;
-        Team<G>::sync();
-        if (first) {
-            *target += value;
-            *owner = no_owner;
-            add = false;
-        }
+    } else if constexpr (G <= 32) {
+        add_in_lane_order<G>(target, value, add);
+    } else {
+        add_in_rank_rounds<G>(target, value, add, owner);
     }
 }
 

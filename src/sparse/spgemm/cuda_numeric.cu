@@ -50,7 +50,7 @@ struct MultiplyShared {
     V values[slots_per_thread * G];
     V factors[G];  ///< the factor of each entry of the current batch
     I keys[slots_per_thread * G];
-    int owners[slots_per_thread * G];  ///< ordered_add's owner of each slot
+    int owners[G > 32 ? slots_per_thread * G : 1];  ///< block teams: ordered_add's, per slot
     Batch<G> batch;
     int count;
 };
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < S; s += G) {
         sh.keys[s] = empty_key<I>;
         sh.values[s] = V(0);
-        sh.owners[s] = no_owner;
+        if constexpr (G > 32) sh.owners[s] = no_owner;
     }
     if (T::rank() == 0) sh.count = 0;
     T::sync();
@@ -97,7 +97,8 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
                 product = sh.factors[s] * in.b_vals[j];
             }
             const int at = slot < 0 ? 0 : static_cast<int>(slot);
-            ordered_add<G>(in.ordered, sh.values + at, product, slot >= 0, sh.owners + at);
+            ordered_add<G>(in.ordered, sh.values + at, product, slot >= 0,
+                           sh.owners + (G > 32 ? at : 0));
         });
     T::sync();
     const long long out = active ? static_cast<long long>(in.c_ptrs[row]) : 0;
@@ -180,7 +181,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < length; s += G) {
         sh.keys[s] = in.c_cols[out + s];
         sh.values[s] = V(0);
-        sh.owners[s] = no_owner;
+        if constexpr (G > 32) sh.owners[s] = no_owner;
     }
     T::sync();
     long long first = 0;
@@ -198,7 +199,8 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
             const int position = valid ? find_column(sh.keys, length, in.pattern.b_cols[j]) : -1;
             const V product = position >= 0 ? sh.factors[s] * in.b_vals[j] : V{};
             const int at = max(position, 0);
-            ordered_add<G>(in.ordered, sh.values + at, product, position >= 0, sh.owners + at);
+            ordered_add<G>(in.ordered, sh.values + at, product, position >= 0,
+                           sh.owners + (G > 32 ? at : 0));
         });
     T::sync();
     for (int s = T::rank(); s < length; s += G) in.c_vals[out + s] = sh.values[s];

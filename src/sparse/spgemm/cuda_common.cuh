@@ -14,7 +14,7 @@
 //   C's row pointers; then the rows are grouped again by their exact length for the numeric
 //   phase, and that grouping (and the numeric second levels' layout) stays in the handle.
 // * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
-//   of 8G slots (keys by atomicCAS, values by atomicAdd) sized for the row's exact length,
+//   of 8G slots (keys by atomicCAS, values by ordered_add) sized for the row's exact length,
 //   at most half full, then sort the table
 //   in place (bitonic, empty slots sort last) and write the first `length` slots, or compact
 //   it unsorted. Heavy rows, bitmap: set the bitmap bits, turn them into positions (block

@@ -53,8 +53,8 @@ Runner setup(CLI::App& sub)
         ->check(positive_number())
         ->capture_default_str();
     sub.add_option("--reuse-limit", cli->reuse_limit_gib,
-                   "GiB a handle may keep for values-only repeated numeric calls "
-                   "(SpgemmOptions::reuse_memory_limit)")
+                   "GiB an OpenMP handle may keep for values-only repeated numeric calls "
+                   "(SpgemmOptions::reuse_memory_limit; CUDA keeps no record)")
         ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
     sub.footer(fmt::format(

@@ -87,8 +87,10 @@ struct SpgemmOptions {
     /// that land in one entry of C are added in one fixed order (product order: A's entries
     /// in order, each one's row of B in order). The host kernels are so by construction; the
     /// CUDA kernels add the products of a team's step that meet in one entry one after the
-    /// other in rank order (a few more barriers per step, no extra pass). false lets CUDA
-    /// add with atomics in arrival order, which may differ in the last bits between runs.
+    /// other in rank order (a few more barriers per step, no extra pass). With sort_output
+    /// false the values of the entries are so too, their order within a row of C is not.
+    /// false lets CUDA add with atomics in arrival order, which may differ in the last bits
+    /// between runs.
     bool deterministic = true;
     /// Bytes an OpenMP handle may keep so that repeated numeric calls compute values only,
     /// for every row (native kernels with sort_output and reuse_columns): the first numeric

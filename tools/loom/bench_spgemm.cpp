@@ -16,7 +16,7 @@ struct SpgemmBenchCli {
     MatrixSource source;
     std::string peer = "none";
     bool unsorted = false;
-    size_type check_limit = 20'000'000;
+    size_type check_limit = 4'000'000;
     double reuse_limit_gib = 8;
     BenchRun run{5};
 };

@@ -1,6 +1,7 @@
 #include "bench/spgemm_bench.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -48,110 +49,221 @@ matrix::Csr<V, I> magnitudes(const matrix::Csr<V, I>& M)
     return result;
 }
 
-/// Rows [rows] of M (on the host), as a matrix of their own.
+/// Rows [first, end) of C = A * A that the oracle checks (one copy each from the device).
+struct RowSpan {
+    size_type first;
+    size_type end;
+};
+
+/// The rows to check under a budget of multiply-adds: the longest rows (where the heavy-row
+/// kernels run) and evenly spread stretches of consecutive rows (so that checking them costs
+/// a few copies, not one per row); every row when the whole product fits the budget.
+std::vector<RowSpan> sample_rows(const std::vector<int64>& flops, size_type limit)
+{
+    const auto rows = static_cast<size_type>(flops.size());
+    size_type total = 0;
+    for (const auto f : flops) total += f;
+    if (total <= limit) return {{0, rows}};
+    constexpr size_type longest = 8;
+    constexpr size_type stretches = 64;
+    std::vector<size_type> order(static_cast<std::size_t>(rows));
+    for (size_type r = 0; r < rows; ++r) order[static_cast<std::size_t>(r)] = r;
+    const auto by_flops = [&](size_type a, size_type b) { return flops[a] > flops[b]; };
+    const auto top = std::min(longest, rows);
+    std::partial_sort(order.begin(), order.begin() + top, order.end(), by_flops);
+    std::vector<RowSpan> spans;
+    size_type spent = 0;
+    for (size_type t = 0; t < top; ++t) {
+        const auto r = order[static_cast<std::size_t>(t)];
+        // while they take at most half the budget: one row of a power-law product can hold
+        // tens of millions of multiply-adds, beyond what the reference backend checks quickly
+        if (spent + flops[r] > limit / 2) continue;
+        spans.push_back({r, r + 1});
+        spent += flops[r];
+    }
+    const size_type share = std::max<size_type>(1, (limit - std::min(spent, limit)) / stretches);
+    for (size_type s = 0; s < stretches; ++s) {
+        size_type r = rows * s / stretches;
+        size_type cost = 0;
+        const size_type first = r;
+        while (r < rows && (r == first || cost + flops[r] <= share)) cost += flops[r++];
+        spans.push_back({first, r});
+    }
+    // ascending and disjoint
+    std::sort(spans.begin(), spans.end(),
+              [](const RowSpan& a, const RowSpan& b) { return a.first < b.first; });
+    std::vector<RowSpan> merged;
+    for (const auto& span : spans) {
+        if (!merged.empty() && span.first <= merged.back().end) {
+            merged.back().end = std::max(merged.back().end, span.end);
+        } else {
+            merged.push_back(span);
+        }
+    }
+    return merged;
+}
+
+/// Rows [spans] of M (on the host), as a matrix of their own.
 template <typename V, typename I>
-matrix::Csr<V, I> select_rows(const matrix::Csr<V, I>& M, const std::vector<size_type>& rows)
+matrix::Csr<V, I> select_rows(const matrix::Csr<V, I>& M, const std::vector<RowSpan>& spans)
 {
     const I* ptrs = M.row_ptrs().data();
     std::vector<I> sub_ptrs{0};
     std::vector<I> sub_cols;
     std::vector<V> sub_vals;
-    for (const auto r : rows) {
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            sub_cols.push_back(M.col_idxs()[k]);
-            sub_vals.push_back(M.values()[k]);
+    for (const auto& span : spans) {
+        for (auto r = span.first; r < span.end; ++r) {
+            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                sub_cols.push_back(M.col_idxs()[k]);
+                sub_vals.push_back(M.values()[k]);
+            }
+            sub_ptrs.push_back(static_cast<I>(sub_cols.size()));
         }
-        sub_ptrs.push_back(static_cast<I>(sub_cols.size()));
     }
-    const dim2 size{static_cast<size_type>(rows.size()), M.cols()};
+    const dim2 size{static_cast<size_type>(sub_ptrs.size() - 1), M.cols()};
     return matrix::Csr<V, I>::from_host(M.executor(), size, sub_ptrs, sub_cols, sub_vals);
 }
 
-/// The reference backend's rows of C = A * A, all of them or an evenly spread sample whose
-/// multiply-adds stay below the limit, and how far rounding may move a correct result:
-/// entry (i, j) of any summation order lies within (n + 1) eps scale_ij of the exact value,
-/// n the number of terms (at most the row length of A) and scale = |A| |A|.
+/// The executor that computes the oracle's rows: Loom's OpenMP SpGEMM when the benchmark
+/// runs elsewhere (a GPU: the host must not take 100x the kernel to check it), else the
+/// reference backend (independent of the kernels under test).
+std::shared_ptr<const Executor> oracle_executor(const Executor& benchmarked)
+{
+    if (benchmarked.kind() != ExecKind::omp && OmpExecutor::available()) {
+        return OmpExecutor::create();
+    }
+    return ReferenceExecutor::create();
+}
+
+/// Rows of C = A * A, all of them or a sample whose multiply-adds stay near the limit (the
+/// longest rows and evenly spread stretches), computed by oracle_executor, and how far
+/// rounding may move a correct result: entry (i, j) of any summation order lies within
+/// (n + 1) eps scale_ij of the exact value, n the number of terms (at most the row length of
+/// A) and scale = |A| |A|. Checking a C reads only the sampled rows from its executor.
 template <typename V, typename I>
 class Oracle {
 public:
-    Oracle(const matrix::Csr<V, I>& A, size_type limit)
+    Oracle(const matrix::Csr<V, I>& A, size_type limit, const Executor& benchmarked)
     {
+        const auto started = std::chrono::steady_clock::now();
         const auto reference = ReferenceExecutor::create();
         const matrix::Csr<V, I> A_ref(reference, A);
         const auto flops = square_row_flops(A_ref);
         multiply_adds_ = 0;
         for (const auto f : flops) multiply_adds_ += f;
-        const size_type step =
-            multiply_adds_ <= limit ? 1
-                                    : (multiply_adds_ + limit - 1) / std::max<size_type>(limit, 1);
-        for (size_type r = 0; r < A.rows(); r += step) rows_.push_back(r);
         total_rows_ = A.rows();
-        const auto sub = select_rows(A_ref, rows_);
-        expected_ = sparse::spgemm(sub, A_ref);
-        scale_ = sparse::spgemm(magnitudes(sub), magnitudes(A_ref)).values().to_host();
+        spans_ = sample_rows(flops, limit);
+        for (const auto& span : spans_) checked_rows_ += span.end - span.first;
+        const auto exec = oracle_executor(benchmarked);
+        oracle_name_ = exec->kind() == ExecKind::omp ? "Loom's OpenMP SpGEMM"
+                                                      : "the reference backend";
+        const matrix::Csr<V, I> A_oracle(exec, A_ref);
+        const auto sub = select_rows(A_ref, spans_);
+        expected_ = matrix::Csr<V, I>(reference, sparse::spgemm(matrix::Csr<V, I>(exec, sub),
+                                                                A_oracle));
+        scale_ = sparse::spgemm(matrix::Csr<V, I>(exec, magnitudes(sub)),
+                                matrix::Csr<V, I>(exec, magnitudes(A_ref)))
+                     .values()
+                     .to_host();
         const auto stats = row_stats(A_ref);
         tolerance_ = 4.0 * static_cast<double>(stats.max + 1) *
                      std::numeric_limits<remove_complex_t<V>>::epsilon();
+        setup_seconds_ = seconds_since(started);
     }
 
     size_type multiply_adds() const noexcept { return multiply_adds_; }
-    size_type checked_rows() const noexcept { return static_cast<size_type>(rows_.size()); }
+    size_type checked_rows() const noexcept { return checked_rows_; }
     size_type total_rows() const noexcept { return total_rows_; }
     double tolerance() const noexcept { return tolerance_; }
+    const std::string& name() const noexcept { return oracle_name_; }
+    /// Seconds the oracle took to build, and all checks so far.
+    double setup_seconds() const noexcept { return setup_seconds_; }
+    double check_seconds() const noexcept { return check_seconds_; }
 
     /// max |c - c_ref| / scale over the checked rows; NumericalError when C's size or
     /// pattern differ from the reference's (C in any order within rows, on any executor).
     double error_of(const std::string& kernel, const matrix::Csr<V, I>& C) const
     {
+        const auto started = std::chrono::steady_clock::now();
         if (C.rows() != total_rows_ || C.cols() != expected_.cols()) {
             throw NumericalError(where, kernel + " made a " + to_string(C.size()) + " matrix");
         }
         const auto ptrs = C.row_ptrs().to_host();
-        const auto cols = C.col_idxs().to_host();
-        const auto vals = C.values().to_host();
         const I* e_ptrs = expected_.row_ptrs().data();
         const I* e_cols = expected_.col_idxs().data();
         const V* e_vals = expected_.values().data();
         double error = 0;
+        std::vector<I> cols;
+        std::vector<V> vals;
         std::vector<std::pair<I, V>> row;
-        for (std::size_t t = 0; t < rows_.size(); ++t) {
-            const auto r = rows_[t];
-            row.clear();
-            for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) row.emplace_back(cols[k], vals[k]);
-            std::sort(row.begin(), row.end(),
-                      [](const auto& a, const auto& b) { return a.first < b.first; });
-            if (static_cast<size_type>(row.size()) != e_ptrs[t + 1] - e_ptrs[t]) {
-                throw NumericalError(where, fmt::format("{}: row {} of C has {} entries, the "
-                                                        "reference {}",
-                                                        kernel, r, row.size(),
-                                                        e_ptrs[t + 1] - e_ptrs[t]));
-            }
-            for (std::size_t q = 0; q < row.size(); ++q) {
-                const auto e = e_ptrs[t] + static_cast<I>(q);
-                if (row[q].first != e_cols[e]) {
-                    throw NumericalError(where, fmt::format("{}: row {} of C holds column {} "
-                                                            "where the reference has {}",
-                                                            kernel, r, row[q].first, e_cols[e]));
+        size_type t = 0;  // the row's place among the checked ones
+        for (const auto& span : spans_) {
+            const auto begin = static_cast<std::size_t>(ptrs[span.first]);
+            const auto count = static_cast<std::size_t>(ptrs[span.end]) - begin;
+            copy_to_host(C.col_idxs(), begin, count, cols);
+            copy_to_host(C.values(), begin, count, vals);
+            for (auto r = span.first; r < span.end; ++r, ++t) {
+                row.clear();
+                for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+                    row.emplace_back(cols[k - begin], vals[k - begin]);
                 }
-                const double diff = std::abs(row[q].second - e_vals[e]);
-                if (std::isnan(diff)) return std::numeric_limits<double>::infinity();
-                if (diff > 0) {
-                    error = std::max(
-                        error, diff / std::max(static_cast<double>(std::abs(scale_[e])),
-                                               std::numeric_limits<double>::min()));
+                std::sort(row.begin(), row.end(),
+                          [](const auto& a, const auto& b) { return a.first < b.first; });
+                if (static_cast<size_type>(row.size()) != e_ptrs[t + 1] - e_ptrs[t]) {
+                    throw NumericalError(where, fmt::format("{}: row {} of C has {} entries, the "
+                                                            "reference {}",
+                                                            kernel, r, row.size(),
+                                                            e_ptrs[t + 1] - e_ptrs[t]));
+                }
+                for (std::size_t q = 0; q < row.size(); ++q) {
+                    const auto e = e_ptrs[t] + static_cast<I>(q);
+                    if (row[q].first != e_cols[e]) {
+                        throw NumericalError(where,
+                                             fmt::format("{}: row {} of C holds column {} "
+                                                         "where the reference has {}",
+                                                         kernel, r, row[q].first, e_cols[e]));
+                    }
+                    const double diff = std::abs(row[q].second - e_vals[e]);
+                    if (std::isnan(diff)) return std::numeric_limits<double>::infinity();
+                    if (diff > 0) {
+                        error = std::max(error,
+                                         diff / std::max(static_cast<double>(std::abs(scale_[e])),
+                                                         std::numeric_limits<double>::min()));
+                    }
                 }
             }
         }
+        check_seconds_ += seconds_since(started);
         return error;
     }
 
 private:
+    static double seconds_since(std::chrono::steady_clock::time_point start)
+    {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    /// out = data[begin, begin + count) of an array on any executor.
+    template <typename T>
+    static void copy_to_host(const Array<T>& data, std::size_t begin, std::size_t count,
+                             std::vector<T>& out)
+    {
+        out.resize(count);
+        if (count == 0) return;
+        ReferenceExecutor::create()->copy_from(*data.executor(), sizeof(T) * count,
+                                               data.data() + begin, out.data());
+    }
+
     size_type multiply_adds_ = 0;
     size_type total_rows_ = 0;
-    std::vector<size_type> rows_;
+    size_type checked_rows_ = 0;
+    std::vector<RowSpan> spans_;
+    std::string oracle_name_;
     matrix::Csr<V, I> expected_;
     std::vector<V> scale_;
     double tolerance_ = 0;
+    double setup_seconds_ = 0;
+    mutable double check_seconds_ = 0;
 };
 
 struct Measurement {
@@ -300,7 +412,7 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     const auto& exec = options.exec;
     const matrix::Csr<V, I> A_exec(exec, A);
     const auto stats = row_stats(A);
-    const Oracle<V, I> oracle(A, options.check_limit);
+    const Oracle<V, I> oracle(A, options.check_limit, *exec);
     const double flops =
         (is_complex_v<V> ? 8.0 : 2.0) * static_cast<double>(oracle.multiply_adds());
 
@@ -310,12 +422,12 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
                                        .reuse_memory_limit = options.reuse_memory_limit};
     results.push_back(measure_loom(options.sort_output ? "loom" : "loom/unsorted", false, A_exec,
                                    native, oracle, options));
-    if (!exec->is_host() && options.sort_output) {
-        // what bitwise reproducibility costs (SpgemmOptions::deterministic, off by default)
-        auto ordered = native;
-        ordered.deterministic = true;
-        results.push_back(
-            measure_loom("loom/deterministic", false, A_exec, ordered, oracle, options));
+    if (!exec->is_host()) {
+        // what bitwise reproducibility costs (SpgemmOptions::deterministic, on by default)
+        auto atomic = native;
+        atomic.deterministic = false;
+        results.push_back(measure_loom(options.sort_output ? "loom/atomic" : "loom/unsorted/atomic",
+                                       false, A_exec, atomic, oracle, options));
     }
     std::string peer_note;
     if (options.peer == Peer::cusparse) {
@@ -348,14 +460,15 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
                executor_description(*exec), type_name<V>(), type_name<I>(), options.samples,
                options.sort_output ? "sorted" : "unsorted");
     if (oracle.checked_rows() == oracle.total_rows()) {
-        fmt::print("check     every row against the reference backend\n");
+        fmt::print("check     every row against {}", oracle.name());
     } else {
-        fmt::print("check     {} of {} rows (1 in every {}) against the reference backend: the "
-                   "whole product ({} multiply-adds) would take the reference too long\n",
-                   oracle.checked_rows(), oracle.total_rows(),
-                   (oracle.total_rows() + oracle.checked_rows() - 1) / oracle.checked_rows(),
+        fmt::print("check     {} of {} rows (the longest and evenly spread stretches) against {}: "
+                   "the whole product ({} multiply-adds) is over --check-limit",
+                   oracle.checked_rows(), oracle.total_rows(), oracle.name(),
                    oracle.multiply_adds());
     }
+    fmt::print("; oracle {:.2f} s, checks {:.2f} s in all\n", oracle.setup_seconds(),
+               oracle.check_seconds());
     if (!peer_note.empty()) fmt::print("peer      {}\n", peer_note);
     fmt::print("flops     {}\n\n", spgemm_flops_formula);
 
@@ -416,10 +529,10 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         "pass over C's pattern, which records C's fingerprint, and the record of where each "
         "multiply-add lands in C). reuse: numeric repeated on the same handle and C, whose "
         "columns that call wrote (reuse path 'recorded': values only from the record, every "
-        "row; 'known-columns': CUDA without determinism, the light rows' values only; 'full': "
-        "no values-only path, '-' in the reuse column). loom/deterministic: Loom with "
-        "SpgemmOptions::deterministic on (every entry summed in one order: bitwise the same "
-        "on every run; the default adds atomically in arrival order on CUDA).\n");
+        "row (OpenMP); 'known-columns': CUDA, the light rows' values only; 'full': no "
+        "values-only path, '-' in the reuse column). loom: SpgemmOptions::deterministic on, the "
+        "default (every entry summed in product order: bitwise the same on every run); "
+        "loom/atomic: off (CUDA adds atomically in arrival order).\n");
     if (options.peer == Peer::cusparse) {
         fmt::print(
             "cusparse's numeric is cusparseSpGEMMreuse_compute, which keeps C's columns "
@@ -445,6 +558,9 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
             {"index_type", type_name<I>()},
             {"samples", options.samples},
             {"checked_rows", oracle.checked_rows()},
+            {"oracle", oracle.name()},
+            {"oracle_seconds", oracle.setup_seconds()},
+            {"check_seconds", oracle.check_seconds()},
             {"flops_formula", spgemm_flops_formula},
             {"peer", to_string(options.peer)},
             {"peer_note", peer_note},

@@ -1,7 +1,9 @@
 // Run-to-run reproducibility (issue 18): on one executor with one thread count, SpMV, SpGEMM,
 // dot products, norms and whole CG / BiCGSTAB solves give bitwise-identical results every
 // time. OpenMP with several thread counts here; CUDA where a device is present.
+#include <cstdint>
 #include <cstring>
+#include <random>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,26 +84,80 @@ TEST(Reproducibility, Spmv)
     }
 }
 
+/// A matrix from its rows' entries (columns in any order), random values.
+matrix::Csr<V, I> from_rows(std::shared_ptr<const Executor> exec, dim2 size,
+                            const std::vector<std::vector<I>>& rows, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<I> ptrs{0};
+    std::vector<I> cols;
+    std::vector<V> vals;
+    for (const auto& row : rows) {
+        for (const auto c : row) {
+            cols.push_back(c);
+            vals.push_back(test::random_value<V>(rng));
+        }
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    return matrix::Csr<V, I>::from_host(exec, size, ptrs, cols, vals);
+}
+
+/// Products whose entries of C sum many multiply-adds from different teams, warps and steps,
+/// on every row class of the GPU kernels: power-law rows (light tables of all sizes), a
+/// 5000-column square with a dense row and rows that select it (rows longer than the shared
+/// tables: bitmaps), and on the GPU one long row into a B of 4 M columns (two-level hash; the
+/// host kernels have nothing in this case that the others do not cover, and their
+/// accumulators for such a B would cost the test most of its time).
+std::vector<std::pair<matrix::Csr<V, I>, matrix::Csr<V, I>>> spgemm_cases(
+    std::shared_ptr<const Executor> exec)
+{
+    std::vector<std::pair<matrix::Csr<V, I>, matrix::Csr<V, I>>> cases;
+    const auto powerlaw = awkward_matrix(exec);
+    cases.emplace_back(powerlaw, powerlaw);
+    constexpr I n = 5000;
+    std::vector<std::vector<I>> arrow(n);
+    for (I c = n - 1; c >= 0; --c) arrow[0].push_back(c);  // unsorted on purpose
+    for (I r = 1; r < n; ++r) {
+        arrow[r] = {r, static_cast<I>((r * 7919) % n)};
+        if (r % 499 == 0) arrow[r].push_back(0);
+    }
+    const auto square = from_rows(exec, {n, n}, arrow, 21);
+    cases.emplace_back(square, square);
+    if (exec->is_host()) return cases;
+    constexpr I wide = 4'000'000;
+    constexpr I long_row = 9000;  // beyond half the shared first level: a second level too
+    std::vector<std::vector<I>> a_rows(2);
+    for (I k = 0; k < long_row; ++k) a_rows[0].push_back(k);
+    a_rows[1] = {3, 5};
+    std::vector<std::vector<I>> b_rows(long_row);
+    for (I k = 0; k < long_row; ++k) {
+        // neighbouring rows share a column, so most entries of C sum two products
+        b_rows[k] = {static_cast<I>(k * 523 % wide), static_cast<I>((k + 1) * 523 % wide)};
+    }
+    cases.emplace_back(from_rows(exec, {2, long_row}, a_rows, 22),
+                       from_rows(exec, {long_row, wide}, b_rows, 23));
+    return cases;
+}
+
 TEST(Reproducibility, Spgemm)
 {
     for (const auto& exec : executors()) {
-        const auto A = awkward_matrix(exec);
-        // SpgemmOptions::deterministic asks for it (on CUDA: after the hashing kernels,
-        // every entry summed in order): one product, then a handle's first and repeated calls
-        expect_reproducible(*exec, [&] {
-            return sparse::spgemm(A, A, {.deterministic = true}).values().to_host();
-        });
-        // a handle's first and repeated (values-only, recorded) numeric calls
-        expect_reproducible(*exec, [&] {
-            sparse::SpgemmHandle<V, I> handle({.deterministic = true});
-            matrix::Csr<V, I> C;
-            sparse::spgemm_symbolic(handle, A, A, C);
-            sparse::spgemm_numeric(handle, A, A, C);
-            auto values = C.values().to_host();
-            sparse::spgemm_numeric(handle, A, A, C);
-            for (const auto v : C.values().to_host()) values.push_back(v);
-            return values;
-        });
+        for (const auto& [A, B] : spgemm_cases(exec)) {
+            SCOPED_TRACE(to_string(A.size()) + " * " + to_string(B.size()));
+            // the default options: one product, then a handle's first and repeated
+            // (values-only) numeric calls
+            expect_reproducible(*exec, [&] { return sparse::spgemm(A, B).values().to_host(); });
+            expect_reproducible(*exec, [&] {
+                sparse::SpgemmHandle<V, I> handle;
+                matrix::Csr<V, I> C;
+                sparse::spgemm_symbolic(handle, A, B, C);
+                sparse::spgemm_numeric(handle, A, B, C);
+                auto values = C.values().to_host();
+                sparse::spgemm_numeric(handle, A, B, C);
+                for (const auto v : C.values().to_host()) values.push_back(v);
+                return values;
+            });
+        }
     }
 }
 

@@ -36,6 +36,14 @@ bool has_values_only_path(const std::shared_ptr<const loom::Executor>& exec)
     return exec->kind() != loom::ExecKind::reference;
 }
 
+/// The values-only path a backend takes: OpenMP's record of every multiply-add's position,
+/// CUDA's lookup of the light rows' products in C's known columns (no record).
+loom::sparse::SpgemmValuesPath values_only_path(const std::shared_ptr<const loom::Executor>& exec)
+{
+    return exec->is_host() ? loom::sparse::SpgemmValuesPath::recorded
+                           : loom::sparse::SpgemmValuesPath::known_columns;
+}
+
 /// A product's operands: A is rows x inner, B inner x cols.
 struct ProductSpec {
     size_type rows;
@@ -658,8 +666,8 @@ TYPED_TEST(Spgemm, JacobiFusedRefusesZeroDiagonal)
 /// Repeated numeric calls with sorted rows compute values only once C's columns are those the
 /// handle wrote, over light rows (narrow B, addressed directly; wide B, hashed) and long rows
 /// (up to the bitmap path): every value rewritten (C's values are poisoned first) and equal
-/// to the reference. OpenMP and CUDA by the recorded positions; CUDA also without
-/// determinism (the known-columns lookup of the light rows). The reference never does.
+/// to the reference. OpenMP by the recorded positions, CUDA by the known-columns lookup of
+/// the light rows (with and without determinism). The reference never does.
 TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
 {
     using V = typename TestFixture::V;
@@ -693,9 +701,7 @@ TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
                     sparse::spgemm_numeric(handle, Csr(exec, A2), B_e, C);
                     EXPECT_EQ(handle.values_only_calls(), fast ? repeat : 0);
                     EXPECT_EQ(handle.values_path(),
-                              !fast           ? sparse::SpgemmValuesPath::full
-                              : deterministic ? sparse::SpgemmValuesPath::recorded
-                                              : sparse::SpgemmValuesPath::known_columns);
+                              fast ? values_only_path(exec) : sparse::SpgemmValuesPath::full);
                     this->expect_same(C, sparse::spgemm(A2, B));
                 }
             }
@@ -824,11 +830,12 @@ bool same_bits(const std::vector<V>& a, const std::vector<V>& b)
            (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0);
 }
 
-/// A repeated numeric call computes values only from what the first one recorded, and they
-/// are bitwise those of a fresh handle's full phase on the same operands (both
-/// deterministic), on every awkward shape and on generated real matrices (27-point stencil,
+/// A repeated numeric call computes values only (OpenMP: from what the first one recorded;
+/// CUDA: light rows looked up in C's columns, the others in full), and they are bitwise
+/// those of a fresh handle's full phase on the same operands (both deterministic, the
+/// default), on every awkward shape and on generated real matrices (27-point stencil,
 /// power-law), plain and Jacobi-fused.
-TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
+TYPED_TEST(Spgemm, ValuesOnlyEqualFreshNumericBitwise)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
@@ -852,12 +859,12 @@ TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
             sparse::spgemm_symbolic(handle, Csr(exec, A), Csr(exec, B), C);
             sparse::spgemm_numeric(handle, Csr(exec, A), Csr(exec, B), C);
             EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
-            EXPECT_EQ(handle.recorded_bytes() > 0, C.nnz() > 0);
+            EXPECT_EQ(handle.recorded_bytes() > 0, C.nnz() > 0 && exec->is_host());
             const auto A2 = this->with_new_values(A, 5);
             const auto B2 = this->with_new_values(B, 6);
             C.values().fill(V{-3});
             sparse::spgemm_numeric(handle, Csr(exec, A2), Csr(exec, B2), C);
-            if (C.nnz() > 0) EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
+            if (C.nnz() > 0) EXPECT_EQ(handle.values_path(), values_only_path(exec));
             const auto fresh = this->product(exec, A2, B2, {.deterministic = true});
             EXPECT_EQ(C.col_idxs().to_host(), fresh.col_idxs().to_host());
             EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
@@ -874,7 +881,7 @@ TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
         sparse::spgemm_jacobi_numeric(handle, omega, d_e, S, S, C);
         const Csr S2(exec, this->with_new_values(stencil, 7));
         sparse::spgemm_jacobi_numeric(handle, omega, d_e, S2, S2, C);
-        EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
+        EXPECT_EQ(handle.values_path(), values_only_path(exec));
         Handle fresh_handle({.deterministic = true});
         Csr fresh;
         sparse::spgemm_jacobi_symbolic(fresh_handle, S2, S2, fresh);
@@ -886,9 +893,10 @@ TYPED_TEST(Spgemm, RecordedValuesEqualFreshNumericBitwise)
     }
 }
 
-/// A handle records only within SpgemmOptions::reuse_memory_limit (and with reuse_columns);
-/// without a record every call runs the full phase, with the same result. The reference
-/// records nothing.
+/// An OpenMP handle records only within SpgemmOptions::reuse_memory_limit (and with
+/// reuse_columns); without a record every call runs the full phase, with the same result.
+/// The reference records nothing; CUDA records nothing either and computes values only by
+/// its lookup of C's columns whatever the limit.
 TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
 {
     using I = typename TestFixture::I;
@@ -914,13 +922,19 @@ TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
         };
         const auto small = run({.deterministic = true, .reuse_memory_limit = 16});
         EXPECT_EQ(small.recorded_bytes(), 0);
-        EXPECT_EQ(small.values_only_calls(), 0);
-        EXPECT_EQ(small.values_path(), sparse::SpgemmValuesPath::full);
+        const bool lookup = !exec->is_host();
+        EXPECT_EQ(small.values_only_calls(), lookup ? 2 : 0);
+        EXPECT_EQ(small.values_path(), lookup ? sparse::SpgemmValuesPath::known_columns
+                                              : sparse::SpgemmValuesPath::full);
         const auto declined = run({.reuse_columns = false, .deterministic = true});
         EXPECT_EQ(declined.recorded_bytes(), 0);
         EXPECT_EQ(declined.values_only_calls(), 0);
         const auto recording = run({.deterministic = true});
-        if (has_values_only_path(exec)) {
+        if (lookup) {
+            EXPECT_EQ(recording.recorded_bytes(), 0);
+            EXPECT_EQ(recording.values_only_calls(), 2);
+            EXPECT_EQ(recording.values_path(), sparse::SpgemmValuesPath::known_columns);
+        } else if (has_values_only_path(exec)) {
             EXPECT_GE(recording.recorded_bytes(),
                       recording.multiply_adds() * static_cast<size_type>(sizeof(I)));
             EXPECT_EQ(recording.values_only_calls(), 2);

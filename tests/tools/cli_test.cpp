@@ -195,6 +195,24 @@ TEST_F(Cli, BenchSpgemmChecksTimesAndComparesWithEigen)
     EXPECT_GT(peer["results"][0]["total_speedup_vs_peer"].get<double>(), 0);
 }
 
+/// Over --check-limit the oracle checks a sample of rows (the longest and evenly spread
+/// stretches) and says what it checked and how long that took.
+TEST_F(Cli, BenchSpgemmChecksASampleOfLargeProducts)
+{
+    // on OpenMP (or without it, the reference backend) the oracle is the reference backend
+    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
+    const auto run = loom("bench spgemm --generate powerlaw:1500:6:5 --exec " + exec +
+                          " --check-limit 3000 --reps 1 --json s.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("the longest and evenly spread stretches"), std::string::npos)
+        << run.output;
+    const auto report = nlohmann::json::parse(read("s.json"));
+    EXPECT_GE(report["checked_rows"].get<int>(), 64);  // at least one row per stretch
+    EXPECT_LT(report["checked_rows"].get<int>(), 1500);
+    EXPECT_EQ(report["oracle"], "the reference backend");
+    EXPECT_GE(report["check_seconds"].get<double>(), 0);
+}
+
 TEST_F(Cli, WrongUsageExitsWithOne)
 {
     write_small_system();

@@ -49,11 +49,12 @@ const char* to_string(SpgemmAlgorithm algorithm);
 enum class SpgemmValuesPath {
     /// C's columns found again (hashing, sorting) and written with the values.
     full,
-    /// Light rows looked their products' columns up in C's known columns (CUDA with
-    /// `deterministic` off); the other rows as `full`.
+    /// Light rows looked their products' columns up in C's known columns (CUDA); the other
+    /// rows as `full`.
     known_columns,
     /// Values only, every row: each multiply-add's place in C was recorded by the first
-    /// numeric call (SpgemmOptions::reuse_memory_limit), no hashing, no column written.
+    /// numeric call (OpenMP, SpgemmOptions::reuse_memory_limit), no hashing, no column
+    /// written.
     recorded,
 };
 
@@ -77,24 +78,25 @@ struct SpgemmOptions {
     /// phase, and that C still has the columns the handle last wrote (loom/base/analysis.hpp).
     PatternCheck pattern_check = PatternCheck::cached;
     /// A numeric call whose C still holds the columns that this handle's previous numeric
-    /// call wrote computes values only (native CUDA kernels with sort_output; the host
-    /// kernels have no such path). false: every numeric call writes columns and values, and
-    /// the handle keeps no fingerprint of C.
+    /// call wrote computes values only (native kernels with sort_output: CUDA looks the light
+    /// rows' products up in C's columns, OpenMP uses a record, see reuse_memory_limit; the
+    /// reference backend has no such path). false: every numeric call writes columns and
+    /// values, and the handle keeps no fingerprint of C.
     bool reuse_columns = true;
-    /// Run-to-run bitwise identical values on one executor and thread count: every entry of
-    /// C is summed in one fixed order (the order of its multiply-adds). The host kernels are
-    /// so by construction; on CUDA (sorted rows) it costs a pass that sums each entry's
-    /// multiply-adds in order after the hashing kernels found C's columns, unless a record
-    /// (below) serves the call. Off by default: on the H200 that pass made the first
-    /// numeric call of A*A (27-point 100^3) 9x slower (116 ms against 13 ms). Off, CUDA
-    /// keeps the atomic adds, whose order may vary in the last bits.
-    bool deterministic = false;
-    /// Bytes a handle may keep so that repeated numeric calls compute values only, for
-    /// every row (native kernels with sort_output and reuse_columns, OpenMP and CUDA): the
-    /// first numeric call records where in C each multiply-add lands (OpenMP: one index
-    /// per multiply-add; CUDA: the A and B entries of every multiply-add in C's order, two
-    /// indices each, plus one offset per entry of C). Above this limit nothing is recorded
-    /// and every call runs the full phase; SpgemmHandle::recorded_bytes() says what was kept.
+    /// Run-to-run bitwise identical values on one executor and thread count: the products
+    /// that land in one entry of C are added in one fixed order (product order: A's entries
+    /// in order, each one's row of B in order). The host kernels are so by construction; the
+    /// CUDA kernels add the products of a team's step that meet in one entry one after the
+    /// other in rank order (a few more barriers per step, no extra pass). With sort_output
+    /// false the values of the entries are so too, their order within a row of C is not.
+    /// false lets CUDA add with atomics in arrival order, which may differ in the last bits
+    /// between runs.
+    bool deterministic = true;
+    /// Bytes an OpenMP handle may keep so that repeated numeric calls compute values only,
+    /// for every row (native kernels with sort_output and reuse_columns): the first numeric
+    /// call records where in C each multiply-add lands (one index per multiply-add). Above
+    /// this limit nothing is recorded and every call runs the full phase;
+    /// SpgemmHandle::recorded_bytes() says what was kept. CUDA keeps no record.
     size_type reuse_memory_limit = size_type{8} << 30;
 };
 

@@ -14,7 +14,7 @@
 //   C's row pointers; then the rows are grouped again by their exact length for the numeric
 //   phase, and that grouping (and the numeric second levels' layout) stays in the handle.
 // * Numeric: teams of G = 4 .. 1024 threads insert (column, value) pairs into a shared table
-//   of 8G slots (keys by atomicCAS, values by atomicAdd) sized for the row's exact length,
+//   of 8G slots (keys by atomicCAS, values by ordered_add) sized for the row's exact length,
 //   at most half full, then sort the table
 //   in place (bitonic, empty slots sort last) and write the first `length` slots, or compact
 //   it unsorted. Heavy rows, bitmap: set the bitmap bits, turn them into positions (block
@@ -26,10 +26,11 @@
 //   team: each thread loads one entry, a team scan of the B row lengths gives the product
 //   ranges, and thread t takes products t, t + G, ... (binary search for its entry).
 //
-// Every launch is on the executor's stream and checked. The kernels above sum values with
-// atomics in an order that can differ between runs (last-bit differences); with
-// SpgemmOptions::deterministic (the default, sorted rows) cuda_recorded.cu then sums every
-// entry again in product order, or a handle's record does it alone on repeated calls.
+// Every launch is on the executor's stream and checked. With SpgemmOptions::deterministic
+// (the default) the kernels add the products of one entry of C in product order
+// (ordered_add: the products of one step of a team that meet in one entry add one after
+// the other in rank order), so every run gives the same bits; without it, atomic adds in
+// arrival order (last-bit differences between runs).
 //
 // Files: this header is private to the cuda*.cu files beside it and holds what they share:
 // the configuration, the teams that spread a row's products over their threads, the
@@ -39,7 +40,6 @@
 //   cuda_numeric.cu   light rows' columns and values, the numeric phase
 //   cuda_heavy.cu     heavy rows through bitmaps of B's columns (both phases)
 //   cuda_hash.cu      heavy rows with a wide B through two-level hash tables (both phases)
-//   cuda_recorded.cu  deterministic values: each entry summed over its multiply-adds in order
 //   cuda_jacobi.cu    the inverse diagonal of the Jacobi product
 //   cuda.cu           the pattern checksum
 // The hash tables, the row grouping and the team scans are base/cuda's (hash_table.cuh,
@@ -50,6 +50,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/row_binning.cuh"
@@ -84,8 +85,10 @@ constexpr int max_symbolic_table = 8192;
 constexpr int heavy_block = 1024;
 /// A heavy row's bitmap (and positions) go to shared memory up to this many bytes.
 constexpr std::size_t heavy_shared_bitmap_bytes = 160 * 1024;
-/// Shared memory for the first level of a heavy row's two-level hash (and its header).
-constexpr std::size_t hash_shared_bytes = 224 * 1024;
+/// Shared memory for the first level of a heavy row's two-level hash (and its header): the
+/// numeric phase's 16384 slots of double/int32 (192 KiB) and its header (32 KiB with
+/// ordered_add's owners) fit the 227 KiB a block of sm_90 may opt in to.
+constexpr std::size_t hash_shared_bytes = 226 * 1024;
 /// Global memory for the per-block bitmaps of heavy rows, when shared memory is too small.
 constexpr std::size_t heavy_global_budget = std::size_t{256} << 20;
 /// Global memory for the second levels (and sort buffers) of one launch of heavy rows.
@@ -182,14 +185,17 @@ __device__ long long team_inclusive_scan(long long value, Batch<G>& batch)
     }
 }
 
-/// Calls visit(j, s) for every product of one row: j an entry of B, s the rank in its
-/// batch of the A entry that selected j's row. Entries k in [first, end) are taken G at a
-/// time; load(k, s) runs on the thread of rank s and returns the row of B that k selects
-/// (it may stash per-entry data at index s, readable by every thread in visit). Team-wide:
-/// every thread of the team calls it with the same first and end.
+/// Calls visit(j, s, valid) on every thread of the team for the products of one row, G
+/// products per step in product order: thread t has product t of the step (valid) or none
+/// (the last step), j its entry of B and s the rank in its batch of the A entry that
+/// selected j's row. Entries k in [first, end) are taken G at a time; load(k, s) runs on the
+/// thread of rank s and returns the row of B that k selects (it may stash per-entry data at
+/// index s, readable by every thread in visit). Team-wide: every thread of the team calls it
+/// with the same first and end, and every call of visit is a step of the whole team (so
+/// visit may synchronise the team, see ordered_add).
 template <int G, typename I, typename Load, typename Visit>
-__device__ void for_each_product(long long first, long long end, const I* b_ptrs,
-                                 Batch<G>& batch, Load&& load, Visit&& visit)
+__device__ void for_each_product_step(long long first, long long end, const I* b_ptrs,
+                                      Batch<G>& batch, Load&& load, Visit&& visit)
 {
     const int rank = Team<G>::rank();
     for (long long base = first; base < end; base += G) {
@@ -207,23 +213,103 @@ __device__ void for_each_product(long long first, long long end, const I* b_ptrs
         Team<G>::sync();
         const long long total = batch.inclusive[G - 1];
         int s = 0;
-        for (long long p = rank; p < total; p += G) {
-            // the first entry of the batch whose products reach beyond p
-            int lo = s;
-            int hi = G - 1;
-            while (lo < hi) {
-                const int mid = (lo + hi) / 2;
-                if (batch.inclusive[mid] > p) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
+        for (long long step = 0; step < total; step += G) {
+            const long long p = step + rank;
+            const bool valid = p < total;
+            long long j = 0;
+            if (valid) {
+                // the first entry of the batch whose products reach beyond p
+                int lo = s;
+                int hi = G - 1;
+                while (lo < hi) {
+                    const int mid = (lo + hi) / 2;
+                    if (batch.inclusive[mid] > p) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
                 }
+                s = lo;
+                const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
+                j = batch.starts[s] + (p - before);
             }
-            s = lo;
-            const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
-            visit(batch.starts[s] + (p - before), s);
+            visit(j, s, valid);
         }
         Team<G>::sync();
+    }
+}
+
+/// Calls visit(j, s) for every product of one row (for_each_product_step without the idle
+/// threads of the last step).
+template <int G, typename I, typename Load, typename Visit>
+__device__ void for_each_product(long long first, long long end, const I* b_ptrs,
+                                 Batch<G>& batch, Load&& load, Visit&& visit)
+{
+    for_each_product_step<G>(first, end, b_ptrs, batch, load, [&](long long j, int s, bool valid) {
+        if (valid) visit(j, s);
+    });
+}
+
+// ------------------------------------------------------------------ deterministic sums
+
+/// An owner slot nobody holds (see ordered_add).
+constexpr int no_owner = 0x7fffffff;
+
+/// ordered_add of a team within a warp: the threads with one target (matched by address)
+/// form a group, whose lowest lane adds the group's values to the target in lane order.
+template <int G, typename V>
+__device__ inline void add_in_lane_order(V* target, V value, bool add)
+{
+    const unsigned group =
+        __match_any_sync(Team<G>::mask(), add ? reinterpret_cast<unsigned long long>(target) : 0);
+    if (add) {
+        const int lane = static_cast<int>(threadIdx.x % 32);
+        const bool leader = lane == __ffs(group) - 1;
+        V sum = leader ? *target : V{};
+        for (unsigned rest = group; rest != 0; rest &= rest - 1) {
+            const V term = loom::cuda::shuffle(value, __ffs(rest) - 1, group);
+            if (leader) sum += term;
+        }
+        if (leader) *target = sum;
+    }
+    Team<G>::sync();
+}
+
+/// ordered_add of a block team: per round, the lowest rank still waiting among the threads
+/// that share an owner slot (*owner: no_owner when idle, and left so) adds, the others wait
+/// for the next round. Rounds: the most threads sharing one owner slot in the step.
+template <int G, typename V>
+__device__ inline void add_in_rank_rounds(V* target, V value, bool add, int* owner)
+{
+    const int rank = Team<G>::rank();
+    while (__syncthreads_or(add) != 0) {
+        if (add) atomicMin(owner, rank);
+        __syncthreads();
+        const bool first = add && *owner == rank;
+        __syncthreads();
+        if (first) {
+            *target += value;
+            *owner = no_owner;
+            add = false;
+        }
+    }
+}
+
+/// One step of the team's sums: *target += value on the threads with `add`. ordered
+/// (SpgemmOptions::deterministic): threads that share a target add one after the other in
+/// rank order, i.e. in product order, so that the rounding of every sum is the same on every
+/// run. Block teams need an owner slot per target (`owner`, a function of the target that
+/// few other targets share; teams within a warp ignore it). Team-wide; the targets are the
+/// team's alone. Not ordered: an atomic add, in whatever order the threads arrive.
+template <int G, typename V>
+__device__ inline void ordered_add(bool ordered, V* target, V value, bool add, int* owner)
+{
+    if (!ordered) {
+        if (add) loom::cuda::atomic_add(target, value);
+    } else if constexpr (G <= 32) {
+        add_in_lane_order<G>(target, value, add);
+    } else {
+        add_in_rank_rounds<G>(target, value, add, owner);
     }
 }
 
@@ -251,6 +337,8 @@ struct Operands {
     const I* c_ptrs;
     I* c_cols;
     V* c_vals;
+    /// SpgemmOptions::deterministic: sums in product order (ordered_add), else atomic adds.
+    bool ordered;
 };
 
 /// Range of "entries" of row `row`: A's, preceded by one for the identity (index
@@ -371,6 +459,17 @@ constexpr std::size_t hash_header_bytes()
     return (sizeof(HashShared<V>) + 15) / 16 * 16;
 }
 
+/// Owner slots of ordered_add in a numeric two-level hash block (the slot modulo this): as
+/// many as fit beside the largest first level of double/int32.
+constexpr int hash_owner_slots = 2048;
+
+/// ... of the numeric phase, whose header also holds ordered_add's owners (after HashShared).
+template <typename V>
+constexpr std::size_t numeric_hash_header_bytes()
+{
+    return (sizeof(HashShared<V>) + sizeof(int) * hash_owner_slots + 15) / 16 * 16;
+}
+
 /// One launch's worth of heavy rows of the two-level hash: heavy rows [first, first + count)
 /// (in group order) whose global tables and sort buffers fit in hash_pool_budget together
 /// (a single row may exceed it alone).
@@ -394,32 +493,12 @@ struct HashPlan {
     long long max_entries = 0;
 };
 
-/// Multiply-adds sorted for deterministic values at a time, at most (a longer row alone):
-/// bounds the sort's scratch (~24 bytes each for int32) to ~1.5 GiB.
-constexpr long long max_chunk_products = 1ll << 26;
-
-/// Rows [first_row, end_row), their entries of C [first_entry, end_entry), their entries of A
-/// (with the Jacobi product's identity before each row's, numbered as in entry_start) and
-/// their multiply-adds, for the deterministic values (cuda_recorded.cu).
-struct ProductChunk {
-    long long first_row;
-    long long end_row;
-    long long first_entry;
-    long long end_entry;
-    long long first_a_entry;
-    long long end_a_entry;
-    long long products;
-};
-
 /// What the numeric phase keeps in the handle.
 template <typename I>
 struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
     HashPlan hash;  ///< the second-level tables of the rows in hash_group
-    /// The rows cut into chunks for the deterministic values (made by the first numeric call
-    /// that needs them).
-    std::vector<ProductChunk> product_chunks;
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
@@ -455,17 +534,5 @@ HashPlan plan_numeric_hash(const CudaExecutor& exec, const RowGroups<I>& groups,
 template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
-
-/// cuda_recorded.cu: C's values summed per entry in product order (C's columns in place,
-/// sorted), from state.recorded, or else a record made now: kept in state.recorded when it
-/// fits state.record_limit, dropped after use otherwise.
-template <typename V, typename I>
-void deterministic_values(const CudaExecutor& exec, detail::SpgemmState<I>& state,
-                          CudaPlan<I>& plan, const Operands<V, I>& in);
-
-/// cuda_recorded.cu: C's values from state.recorded (values only).
-template <typename V, typename I>
-void recorded_values(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                     const CudaPlan<I>& plan, const Operands<V, I>& in);
 
 }  // namespace loom::sparse::cuda::spgemm_kernels

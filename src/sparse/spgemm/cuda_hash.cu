@@ -20,7 +20,6 @@
 namespace loom::sparse::cuda::spgemm_kernels {
 namespace {
 
-using loom::cuda::atomic_add;
 using loom::cuda::empty_key;
 using loom::cuda::find_slot;
 using loom::cuda::grid_for;
@@ -134,8 +133,10 @@ __global__ void __launch_bounds__(heavy_block)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = *reinterpret_cast<HashShared<V>*>(shared_bytes);
-    auto* values = reinterpret_cast<V*>(shared_bytes + hash_header_bytes<V>());
+    auto* owners = reinterpret_cast<int*>(shared_bytes + sizeof(HashShared<V>));
+    auto* values = reinterpret_cast<V*>(shared_bytes + numeric_hash_header_bytes<V>());
     auto* keys = reinterpret_cast<I*>(values + shared_slots);
+    for (int o = threadIdx.x; o < hash_owner_slots; o += heavy_block) owners[o] = no_owner;
     const auto& pattern = in.pattern;
     for (long long h = blockIdx.x; h < rows.n; h += gridDim.x) {
         const long long row = rows.rows[h];
@@ -152,21 +153,23 @@ __global__ void __launch_bounds__(heavy_block)
         long long first = 0;
         long long end = 0;
         entry_range(pattern, row, first, end);
-        for_each_product<heavy_block>(
+        for_each_product_step<heavy_block>(
             first, end, pattern.b_ptrs, sh.batch,
             [&](long long k, int s) -> long long {
                 return selected_row(in, row, scale, k, sh.factors[s]);
             },
-            [&](long long j, int s) {
-                bool inserted = false;
-                const long long slot = find_slot(tables, pattern.b_cols[j], inserted);
-                if (slot < 0) return;
-                const V product = sh.factors[s] * in.b_vals[j];
-                if (slot < shared_slots) {
-                    atomic_add(values + slot, product);
-                } else {
-                    atomic_add(global_values + (slot - shared_slots), product);
+            [&](long long j, int s, bool valid) {
+                long long slot = -1;
+                V product{};
+                if (valid) {
+                    bool inserted = false;
+                    slot = find_slot(tables, pattern.b_cols[j], inserted);
+                    product = sh.factors[s] * in.b_vals[j];
                 }
+                const long long at = max(slot, 0ll);
+                V* target = at < shared_slots ? values + at : global_values + (at - shared_slots);
+                ordered_add<heavy_block>(in.ordered, target, product, slot >= 0,
+                                         owners + (at & (hash_owner_slots - 1)));
             });
         __syncthreads();
         const long long out = in.c_ptrs[row];
@@ -338,8 +341,8 @@ void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
     const auto buffer = [&](int b) { return scratch.data() + offsets[b]; };
     auto* pool_keys = reinterpret_cast<I*>(buffer(0));
     auto* pool_values = reinterpret_cast<V*>(buffer(1));
-    const std::size_t bytes =
-        hash_header_bytes<V>() + (sizeof(I) + sizeof(V)) * static_cast<std::size_t>(slots);
+    const std::size_t bytes = numeric_hash_header_bytes<V>() +
+                              (sizeof(I) + sizeof(V)) * static_cast<std::size_t>(slots);
     allow_shared(exec, multiply_hash_kernel<V, I>, bytes, where);
     for (const auto& chunk : plan.chunks) {
         const auto rows = hash_rows(groups, chunk);

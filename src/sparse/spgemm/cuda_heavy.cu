@@ -13,7 +13,6 @@
 namespace loom::sparse::cuda::spgemm_kernels {
 namespace {
 
-using loom::cuda::atomic_add;
 using loom::cuda::racy_load;
 
 /// Shared memory of a heavy block besides its bitmap.
@@ -24,6 +23,18 @@ struct HeavyShared {
     unsigned long long lowest;   ///< first bitmap word touched by the row
     unsigned long long highest;  ///< last one
     unsigned long long count;
+};
+
+/// Owner slots of ordered_add in a numeric heavy block (position in the row modulo this):
+/// positions that share one wait for each other, so enough that a step's 1024 products
+/// rarely do; 32 KiB beside a shared bitmap of at most 160 KiB.
+constexpr int heavy_owner_slots = 8192;
+
+/// Shared memory of a numeric heavy block besides its bitmap and positions.
+template <typename V>
+struct HeavyNumericShared {
+    HeavyShared<V> row;
+    int owners[heavy_owner_slots];
 };
 
 /// The block's bitmap: in shared memory, or its slice of the global bitmaps.
@@ -129,9 +140,12 @@ __global__ void __launch_bounds__(heavy_block)
                           bool in_shared, unsigned* global_bitmaps, I* global_positions)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = *reinterpret_cast<HeavyShared<V>*>(shared_bytes);
+    auto& numeric_sh = *reinterpret_cast<HeavyNumericShared<V>*>(shared_bytes);
+    auto& sh = numeric_sh.row;
+    int* owners = numeric_sh.owners;
+    for (int o = threadIdx.x; o < heavy_owner_slots; o += heavy_block) owners[o] = no_owner;
     // positions first: they may need 8-byte alignment, the bitmap words only 4
-    unsigned char* tail = shared_bytes + sizeof(HeavyShared<V>);
+    unsigned char* tail = shared_bytes + sizeof(HeavyNumericShared<V>);
     I* positions = in_shared ? reinterpret_cast<I*>(tail) : global_positions + blockIdx.x * words;
     unsigned* bitmap = heavy_bitmap(tail + sizeof(I) * words, global_bitmaps, words, in_shared);
     if (in_shared) {
@@ -169,19 +183,25 @@ __global__ void __launch_bounds__(heavy_block)
         long long first = 0;
         long long end = 0;
         entry_range(pattern, row, first, end);
-        for_each_product<heavy_block>(
+        for_each_product_step<heavy_block>(
             first, end, pattern.b_ptrs, sh.batch,
             [&](long long k, int s) -> long long {
                 return selected_row(in, row, scale, k, sh.factors[s]);
             },
-            [&](long long j, int s) {
-                const auto col = static_cast<unsigned long long>(pattern.b_cols[j]);
-                const unsigned below = racy_load(bitmap + (col >> 5)) & ((1u << (col & 31)) - 1u);
-                const long long position =
-                    static_cast<long long>(positions[col >> 5]) + __popc(below);
-                if (position < length) {
-                    atomic_add(in.c_vals + out + position, sh.factors[s] * in.b_vals[j]);
+            [&](long long j, int s, bool valid) {
+                long long position = length;
+                V product{};
+                if (valid) {
+                    const auto col = static_cast<unsigned long long>(pattern.b_cols[j]);
+                    const unsigned below =
+                        racy_load(bitmap + (col >> 5)) & ((1u << (col & 31)) - 1u);
+                    position = static_cast<long long>(positions[col >> 5]) + __popc(below);
+                    product = sh.factors[s] * in.b_vals[j];
                 }
+                const bool add = position < length;
+                const long long at = add ? position : 0;
+                ordered_add<heavy_block>(in.ordered, in.c_vals + out + at, product, add,
+                                         owners + (at & (heavy_owner_slots - 1)));
             });
         __syncthreads();
         if (lowest <= highest) {
@@ -256,7 +276,7 @@ void multiply_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
     const auto stream = stream_of(exec);
     constexpr const char* where = numeric_where;
     const long long heavy_rows = groups.size(heavy_group);
-    const auto heavy = plan_heavy(exec, heavy_rows, b_cols, sizeof(HeavyShared<V>),
+    const auto heavy = plan_heavy(exec, heavy_rows, b_cols, sizeof(HeavyNumericShared<V>),
                                   sizeof(unsigned) + sizeof(I), where);
     Array<unsigned char> scratch(
         self, static_cast<size_type>(heavy.scratch_bytes) * (heavy.in_shared ? 0 : heavy.blocks));

@@ -11,10 +11,10 @@
 namespace loom::sparse::cuda::spgemm_kernels {
 namespace {
 
-using loom::cuda::atomic_add;
+using loom::cuda::claim_slot;
 using loom::cuda::empty_key;
 using loom::cuda::exact_grid;
-using loom::cuda::hash_accumulate;
+using loom::cuda::slot_of;
 
 /// Team<G> as the team of loom::sort's team-level sort.
 template <int G>
@@ -50,6 +50,7 @@ struct MultiplyShared {
     V values[slots_per_thread * G];
     V factors[G];  ///< the factor of each entry of the current batch
     I keys[slots_per_thread * G];
+    int owners[G > 32 ? slots_per_thread * G : 1];  ///< block teams: ordered_add's, per slot
     Batch<G> batch;
     int count;
 };
@@ -70,6 +71,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < S; s += G) {
         sh.keys[s] = empty_key<I>;
         sh.values[s] = V(0);
+        if constexpr (G > 32) sh.owners[s] = no_owner;
     }
     if (T::rank() == 0) sh.count = 0;
     T::sync();
@@ -77,14 +79,26 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     long long end = 0;
     if (active) entry_range(in.pattern, row, first, end);
     const V scale = active ? row_scale(in, row) : V(1);
-    for_each_product<G>(
+    for_each_product_step<G>(
         first, end, in.pattern.b_ptrs, sh.batch,
         [&](long long k, int s) -> long long {
             return selected_row(in, row, scale, k, sh.factors[s]);
         },
-        [&](long long j, int s) {
-            hash_accumulate<S>(sh.keys, sh.values, in.pattern.b_cols[j],
-                               sh.factors[s] * in.b_vals[j], direct);
+        [&](long long j, int s, bool valid) {
+            // the key is claimed in any order (only its slot depends on that); the value is
+            // added in product order when asked
+            long long slot = -1;
+            V product{};
+            if (valid) {
+                const I col = in.pattern.b_cols[j];
+                bool inserted = false;
+                slot = claim_slot(sh.keys, slot_of(col, S - 1, direct), unsigned{S - 1}, S, col,
+                                  inserted);
+                product = sh.factors[s] * in.b_vals[j];
+            }
+            const int at = slot < 0 ? 0 : static_cast<int>(slot);
+            ordered_add<G>(in.ordered, sh.values + at, product, slot >= 0,
+                           sh.owners + (G > 32 ? at : 0));
         });
     T::sync();
     const long long out = active ? static_cast<long long>(in.c_ptrs[row]) : 0;
@@ -167,22 +181,26 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < length; s += G) {
         sh.keys[s] = in.c_cols[out + s];
         sh.values[s] = V(0);
+        if constexpr (G > 32) sh.owners[s] = no_owner;
     }
     T::sync();
     long long first = 0;
     long long end = 0;
     if (active) entry_range(in.pattern, row, first, end);
     const V scale = active ? row_scale(in, row) : V(1);
-    for_each_product<G>(
+    for_each_product_step<G>(
         first, end, in.pattern.b_ptrs, sh.batch,
         [&](long long k, int s) -> long long {
             return selected_row(in, row, scale, k, sh.factors[s]);
         },
-        [&](long long j, int s) {
+        [&](long long j, int s, bool valid) {
             // a column missing from the row cannot happen when C's pattern is the one the
             // handle recorded; skipped, to stay memory-safe
-            const int position = find_column(sh.keys, length, in.pattern.b_cols[j]);
-            if (position >= 0) atomic_add(sh.values + position, sh.factors[s] * in.b_vals[j]);
+            const int position = valid ? find_column(sh.keys, length, in.pattern.b_cols[j]) : -1;
+            const V product = position >= 0 ? sh.factors[s] * in.b_vals[j] : V{};
+            const int at = max(position, 0);
+            ordered_add<G>(in.ordered, sh.values + at, product, position >= 0,
+                           sh.owners + (G > 32 ? at : 0));
         });
     T::sync();
     for (int s = T::rank(); s < length; s += G) in.c_vals[out + s] = sh.values[s];
@@ -263,7 +281,8 @@ spgemm_kernels::Operands<loom::cuda::device_type_t<V>, I> operands(
             jacobi ? as_device(jacobi->omega) : DV(0),
             state.row_ptrs.data(),
             C.col_idxs().data(),
-            as_device(C.values().data())};
+            as_device(C.values().data()),
+            state.deterministic};
 }
 
 template <typename I>
@@ -280,11 +299,8 @@ void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                     const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
     using namespace spgemm_kernels;
-    auto& plan = plan_of(state);
-    const auto in = operands(state, A, B, jacobi, C);
-    numeric(exec, plan, in, state.sort_output, light_groups_for(max_numeric_table<V, I>()), false);
-    // the kernels' atomic adds land in any order; sum every entry again in a fixed one
-    if (state.sort_output && state.deterministic) deterministic_values(exec, state, plan, in);
+    numeric(exec, plan_of(state), operands(state, A, B, jacobi, C), state.sort_output,
+            light_groups_for(max_numeric_table<V, I>()), false);
 }
 
 template <typename V, typename I>
@@ -300,25 +316,13 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::Spgemm
             light_groups_for(max_numeric_table<V, I>()), true);
 }
 
-template <typename V, typename I>
-void spgemm_numeric_recorded(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                             const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
-{
-    spgemm_kernels::recorded_values(exec, state, plan_of(state),
-                                    operands(state, A, B, jacobi, C));
-}
-
 #define LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA(V, I)                                             \
     template void spgemm_numeric(const CudaExecutor&, detail::SpgemmState<I>&,                 \
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);         \
     template void spgemm_numeric_known_columns(                                                \
         const CudaExecutor&, const detail::SpgemmState<I>&, const matrix::Csr<V, I>&,          \
-        const matrix::Csr<V, I>&, const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);        \
-    template void spgemm_numeric_recorded(const CudaExecutor&, const detail::SpgemmState<I>&,  \
-                                          const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,  \
-                                          const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
+        const matrix::Csr<V, I>&, const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA)
 
 }  // namespace loom::sparse::cuda

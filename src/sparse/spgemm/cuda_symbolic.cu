@@ -227,7 +227,7 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
                         B.col_idxs().data(), with_identity};
     using DV = loom::cuda::device_type_t<V>;
     symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
-             NumericHashShape{hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
+             NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_SYMBOLIC_CUDA(V, I)                                            \

@@ -43,12 +43,12 @@ struct SpgemmState {
     /// Numeric calls that took the values-only path (SpgemmHandle::values_only_calls).
     size_type values_only_calls = 0;
     SpgemmValuesPath values_path = SpgemmValuesPath::full;
-    /// SpgemmOptions::deterministic (CUDA sums every entry in product order).
+    /// SpgemmOptions::deterministic (CUDA adds every entry's products in product order).
     bool deterministic = true;
     /// Bytes the numeric phase may keep in `recorded` (0: never records; a one-shot product).
     size_type record_limit = 0;
-    /// Where in C each multiply-add lands, as the backend's values-only numeric phase needs
-    /// it (spgemm_numeric_recorded); made by a full numeric call with sorted rows when it
+    /// Where in C each multiply-add lands, as the OpenMP values-only numeric phase needs
+    /// it (omp::spgemm_numeric_recorded); made by a full numeric call with sorted rows when it
     /// fits record_limit, for C's columns as that call wrote them. Null: none.
     std::shared_ptr<void> recorded;
     size_type recorded_bytes = 0;
@@ -105,18 +105,11 @@ LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
 /// this state wrote (state.sort_output, so every row sorted): the light rows look each
 /// product's column up in C's row and write values only (no hashing, sorting or column
 /// writes); the other rows run as in spgemm_numeric (which rewrites the same columns).
-/// Atomic adds: not deterministic (the path of SpgemmOptions::deterministic = false).
+/// Deterministic as spgemm_numeric is (state.deterministic).
 template <typename V, typename I>
 void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
-
-/// C's values from state.recorded (cuda_recorded.cu): every entry of C summed over its
-/// multiply-adds in product order by one thread; deterministic, every row class alike.
-template <typename V, typename I>
-void spgemm_numeric_recorded(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
-                             const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                             const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
 
 // cuSPARSE (cusparse.cu), SpgemmAlgorithm::vendor.
 

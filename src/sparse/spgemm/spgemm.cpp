@@ -162,8 +162,7 @@ void numeric([[maybe_unused]] const char* where, SpgemmState<I>& state,
 /// Whether this handle's numeric calls may compute values only once C's columns are known:
 /// the native kernels with sorted rows (unsorted rows may come out in another order on the
 /// next call), unless the options decline it. Which path: a record of the products'
-/// positions (OpenMP, CUDA; state.recorded), or, on CUDA without determinism, the light
-/// rows' lookup of C's columns.
+/// positions (OpenMP; state.recorded), or, on CUDA, the light rows' lookup of C's columns.
 template <typename I>
 bool may_reuse_columns(const SpgemmState<I>& state, const SpgemmOptions& options)
 {
@@ -174,7 +173,7 @@ bool may_reuse_columns(const SpgemmState<I>& state, const SpgemmOptions& options
 template <typename I>
 bool has_known_columns_path(const SpgemmState<I>& state)
 {
-    return !state.deterministic && !state.exec->is_host();
+    return !state.exec->is_host();
 }
 
 /// Restores C's row pointers from the handle (cheap, and C's columns and values are then
@@ -202,13 +201,7 @@ void values_only([[maybe_unused]] const char* where, SpgemmState<I>& state,
             LOOM_OMP_CALL(where, omp::spgemm_numeric_recorded(e, state, A, B, jacobi, C));
         },
         [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, {
-                if (state.recorded) {
-                    cuda::spgemm_numeric_recorded(e, state, A, B, jacobi, C);
-                } else {
-                    cuda::spgemm_numeric_known_columns(e, state, A, B, jacobi, C);
-                }
-            });
+            LOOM_CUDA_CALL(where, cuda::spgemm_numeric_known_columns(e, state, A, B, jacobi, C));
         }});
     state.values_path =
         state.recorded ? SpgemmValuesPath::recorded : SpgemmValuesPath::known_columns;

@@ -25,6 +25,7 @@
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "graph/coloring/kernels.hpp"
+#include "graph/coloring/sides.hpp"
 #include "graph/coloring/speculative.hpp"
 
 namespace loom::graph::cuda {
@@ -434,7 +435,67 @@ size_type iterated_greedy(const CudaExecutor& exec, Adjacency<I> graph, int pass
     return num_colors;
 }
 
+/// Device atomics on the double cover's forest (sides.hpp): fresh loads, compare-and-swap.
+struct DeviceAtomics {
+    template <typename I>
+    __device__ I load(I* at) const
+    {
+        return *static_cast<volatile I*>(at);
+    }
+    template <typename I>
+    __device__ bool swap_if(I* at, I expected, I desired) const
+    {
+        if constexpr (sizeof(I) == sizeof(int)) {
+            return atomicCAS(reinterpret_cast<int*>(at), static_cast<int>(expected),
+                             static_cast<int>(desired)) == static_cast<int>(expected);
+        } else {
+            using Word = unsigned long long;
+            return atomicCAS(reinterpret_cast<Word*>(at), static_cast<Word>(expected),
+                             static_cast<Word>(desired)) == static_cast<Word>(expected);
+        }
+    }
+};
+
 }  // namespace coloring_kernels
+
+template <typename I>
+size_type color_sides(const CudaExecutor& exec, Adjacency<I> graph, I* colors)
+{
+    using namespace coloring_kernels;
+    const size_type n = graph.rows;
+    if (!coloring_detail::cover_fits<I>(n)) return 0;
+    const auto shared_exec = exec.shared_from_this();
+    Array<I> parents(shared_exec, 2 * n);
+    fill_identity(exec, parents.data(), 2 * n);
+    // found[0]: an edge joins two vertices; found[1]: a vertex lies on an odd cycle.
+    Array<int32> found_array(shared_exec, 2);
+    found_array.fill(0);
+    int32* found = found_array.data();
+    const coloring_detail::CoverForest<I, DeviceAtomics> forest{parents.data(), static_cast<I>(n),
+                                                                {}};
+    // A thread per stored entry (hubs of a skewed graph spread over many threads); each edge
+    // once, from its smaller end (the graph is symmetric).
+    parallel_for(
+        exec, entries_of(exec, graph),
+        [=] __device__(long long k) {
+            const auto u = static_cast<I>(row_of_entry(graph.row_ptrs, graph.rows, k));
+            const I v = graph.cols[k];
+            if (v <= u) return;
+            forest.join(u, v);
+            found[0] = 1;
+        },
+        where);
+    parallel_for(
+        exec, n,
+        [=] __device__(long long u) {
+            colors[u] = forest.side(static_cast<I>(u));
+            if (colors[u] < 0) found[1] = 1;
+        },
+        where);
+    const auto flags = found_array.to_host();
+    if (flags[1] != 0) return 0;
+    return flags[0] != 0 ? 2 : 1;
+}
 
 template <typename I>
 size_type recolor_distance1(const CudaExecutor& exec, Adjacency<I> graph, int passes, I* colors,

@@ -435,12 +435,26 @@ size_type iterated_greedy(const CudaExecutor& exec, Adjacency<I> graph, int pass
     return num_colors;
 }
 
-/// Device atomics on the double cover's forest (sides.hpp): fresh loads, compare-and-swap.
+/// A vertex's side, 2 for a vertex on an odd cycle (side -1): the largest over the graph says
+/// how the bipartition went.
+template <typename I>
+struct SideOutcome {
+    const I* sides;
+    __host__ __device__ I operator()(long long v) const { return sides[v] < 0 ? 2 : sides[v]; }
+};
+
+/// Device atomics on the double cover's forest (sides.hpp): fresh loads and stores,
+/// compare-and-swap.
 struct DeviceAtomics {
     template <typename I>
     __device__ I load(I* at) const
     {
         return *static_cast<volatile I*>(at);
+    }
+    template <typename I>
+    __device__ void store(I* at, I value) const
+    {
+        *static_cast<volatile I*>(at) = value;
     }
     template <typename I>
     __device__ bool swap_if(I* at, I expected, I desired) const
@@ -467,10 +481,6 @@ size_type color_sides(const CudaExecutor& exec, Adjacency<I> graph, I* colors)
     const auto shared_exec = exec.shared_from_this();
     Array<I> parents(shared_exec, 2 * n);
     fill_identity(exec, parents.data(), 2 * n);
-    // found[0]: an edge joins two vertices; found[1]: a vertex lies on an odd cycle.
-    Array<int32> found_array(shared_exec, 2);
-    found_array.fill(0);
-    int32* found = found_array.data();
     const coloring_detail::CoverForest<I, DeviceAtomics> forest{parents.data(), static_cast<I>(n),
                                                                 {}};
     // A thread per stored entry (hubs of a skewed graph spread over many threads); each edge
@@ -480,21 +490,16 @@ size_type color_sides(const CudaExecutor& exec, Adjacency<I> graph, I* colors)
         [=] __device__(long long k) {
             const auto u = static_cast<I>(row_of_entry(graph.row_ptrs, graph.rows, k));
             const I v = graph.cols[k];
-            if (v <= u) return;
-            forest.join(u, v);
-            found[0] = 1;
+            if (v > u) forest.join(u, v);
         },
         where);
     parallel_for(
-        exec, n,
-        [=] __device__(long long u) {
-            colors[u] = forest.side(static_cast<I>(u));
-            if (colors[u] < 0) found[1] = 1;
-        },
+        exec, n, [=] __device__(long long u) { colors[u] = forest.side(static_cast<I>(u)); },
         where);
-    const auto flags = found_array.to_host();
-    if (flags[1] != 0) return 0;
-    return flags[0] != 0 ? 2 : 1;
+    // 0: no edges; 1: two sides; 2: an odd cycle. One reduction, no flag that every thread
+    // would store to.
+    const I outcome = device_max<I>(exec, n, SideOutcome<I>{colors});
+    return outcome == 2 ? 0 : size_type{outcome} + 1;
 }
 
 template <typename I>

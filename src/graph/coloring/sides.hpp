@@ -9,8 +9,8 @@
 //
 // The forest is the lock-free one of connected-components codes (ECL-CC): a root is hooked
 // under the smaller root by compare-and-swap, so a parent is never larger than its child and
-// no cycle can form; finding a root halves the path on the way (a stale halving only points
-// a vertex at another of its ancestors).
+// no cycle can form; finding a root halves the path on the way with plain stores (a stale
+// halving only points a vertex at another of its ancestors).
 #pragma once
 
 #include <atomic>
@@ -38,6 +38,11 @@ struct HostAtomics {
         return std::atomic_ref<I>(*at).load(std::memory_order_relaxed);
     }
     template <typename I>
+    void store(I* at, I value) const
+    {
+        std::atomic_ref<I>(*at).store(value, std::memory_order_relaxed);
+    }
+    template <typename I>
     bool swap_if(I* at, I expected, I desired) const
     {
         return std::atomic_ref<I>(*at).compare_exchange_strong(expected, desired,
@@ -46,7 +51,8 @@ struct HostAtomics {
 };
 
 /// The union-find forest of the double cover: parents[x] for its 2n vertices, at first x.
-/// Atomics gives load(at) and swap_if(at, expected, desired) (host or device).
+/// Atomics gives load(at), store(at, value) and swap_if(at, expected, desired) (host or
+/// device).
 template <typename I, typename Atomics>
 struct CoverForest {
     I* parents;
@@ -59,7 +65,9 @@ struct CoverForest {
             const I parent = atomics.load(parents + x);
             if (parent == x) return x;
             const I grandparent = atomics.load(parents + parent);
-            if (grandparent != parent) atomics.swap_if(parents + x, parent, grandparent);
+            // A plain store: only roots are ever hooked, and x is none; a racing halving
+            // stores another ancestor of x, which is as good.
+            if (grandparent != parent) atomics.store(parents + x, grandparent);
             x = grandparent;
         }
     }

@@ -99,8 +99,7 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
     // The graph the algorithms see: A + A^T's pattern (rows of A when bipartite), built on
     // the benchmark's executor (in parallel there); its host copy is what the checks read.
     const matrix::Csr<V, I> A(options.exec, A_in);
-    const auto G =
-        options.bipartite ? A : sparse::spadd(V{1}, A, V{1}, sparse::transpose(A));
+    const auto G = options.bipartite ? A : sparse::spadd(V{1}, A, V{1}, sparse::transpose(A));
     const matrix::Csr<V, I> G_host(host, G);
     const HostPattern<I> nets(G_host);
     // Distance 1 and 2 of a symmetric graph: the members of net c are G's row c.
@@ -125,10 +124,10 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
         check_coloring(graph::to_string(algorithm), colors, coloring.num_colors, nets, members,
                        !options.bipartite, options.bipartite ? 2 : distance);
         const auto timing =
-            once ? Timing{first.count(), first.count(), first.count(), 1, 1}
-                 : time_kernel(*graph_matrix.executor(), [&] { run(graph_matrix, handle); },
-                               {.samples = options.samples, .min_batch_seconds = 0,
-                                .max_batch = 1});
+            once
+                ? Timing{first.count(), first.count(), first.count(), 1, 1}
+                : time_kernel(*graph_matrix.executor(), [&] { run(graph_matrix, handle); },
+                              {.samples = options.samples, .min_batch_seconds = 0, .max_batch = 1});
         return Result{algorithm,         handle.algorithm(), handle.num_colors(),
                       handle.rounds(),   timing,             recolor_passes != 0};
     };
@@ -170,10 +169,10 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
                options.matrix_name, A_in.rows(), A_in.cols(), A_in.nnz(), G_host.nnz());
     fmt::print("coloring  {}\n", options.bipartite ? "bipartite (rows sharing a column differ)"
                                                    : fmt::format("distance {}", distance));
-    fmt::print("run       {}, {} indices, median of {} samples (greedy: one run); every "
-               "coloring checked first\n\n",
-               executor_description(*options.exec), sizeof(I) == 4 ? "int32" : "int64",
-               options.samples);
+    fmt::print(
+        "run       {}, {} indices, median of {} samples (greedy: one run); every "
+        "coloring checked first\n\n",
+        executor_description(*options.exec), sizeof(I) == 4 ? "int32" : "int64", options.samples);
     Table table(
         {"algorithm", "ran", "colors", "vs greedy", "rounds", "time [ms]", "vs " + peer_name});
     auto json_results = nlohmann::ordered_json::array();

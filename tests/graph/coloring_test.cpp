@@ -321,8 +321,8 @@ TYPED_TEST(Coloring, BipartitionColorsTheSidesOfBipartiteGraphs)
     const auto ref = loom::test::reference();
     // A path, an even cycle and isolated vertices in one graph, one with self-loops.
     std::vector<std::pair<I, I>> pieces{{0, 1}, {1, 2}, {2, 3}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
-    const auto with_diagonal = TestFixture::from_host({4, 4}, {0, 2, 5, 8, 10},
-                                                      {0, 1, 0, 1, 2, 1, 2, 3, 2, 3});
+    const auto with_diagonal =
+        TestFixture::from_host({4, 4}, {0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3});
     // Random edges between the even and the odd vertices: bipartite, with sides interleaved
     // and many cycles, large enough for the threads to race on the forest.
     std::vector<std::pair<I, I>> across;
@@ -365,14 +365,15 @@ TYPED_TEST(Coloring, BipartitionHandsGraphsWithOddCyclesOn)
     std::vector<std::tuple<std::string, Csr, size_type>> odd;
     odd.emplace_back("triangle", this->undirected(3, {{0, 1}, {1, 2}, {2, 0}}), 3);
     odd.emplace_back("5-cycle", this->undirected(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}}), 3);
-    odd.emplace_back("path and 7-cycle",
-                     this->undirected(12, {{0, 1}, {1, 2}, {3, 4}, {4, 5}, {5, 6}, {6, 7},
-                                           {7, 8}, {8, 9}, {9, 3}}),
-                     3);
+    odd.emplace_back(
+        "path and 7-cycle",
+        this->undirected(12,
+                         {{0, 1}, {1, 2}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 3}}),
+        3);
     // Upper triangle of a triangle only: symmetrized first.
     odd.emplace_back("asymmetric", TestFixture::from_host({3, 3}, {0, 2, 3, 3}, {1, 2, 2}), 3);
-    odd.emplace_back("poisson27", matrix::poisson3d<typename TestFixture::V, I>(
-                                      loom::test::reference(), 6, 27),
+    odd.emplace_back("poisson27",
+                     matrix::poisson3d<typename TestFixture::V, I>(loom::test::reference(), 6, 27),
                      0);
     for (const auto& exec : all_executors()) {
         for (const auto& [name, A, colors] : odd) {

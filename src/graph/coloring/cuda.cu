@@ -481,8 +481,8 @@ size_type color_sides(const CudaExecutor& exec, Adjacency<I> graph, I* colors)
     const auto shared_exec = exec.shared_from_this();
     Array<I> parents(shared_exec, 2 * n);
     fill_identity(exec, parents.data(), 2 * n);
-    const coloring_detail::CoverForest<I, DeviceAtomics> forest{parents.data(), static_cast<I>(n),
-                                                                {}};
+    const coloring_detail::CoverForest<I, DeviceAtomics> forest{
+        parents.data(), static_cast<I>(n), {}};
     // A thread per stored entry (hubs of a skewed graph spread over many threads); each edge
     // once, from its smaller end (the graph is symmetric).
     parallel_for(

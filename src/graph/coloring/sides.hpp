@@ -124,7 +124,8 @@ size_type color_sides_on_host(Adjacency<I> graph, I* colors, ForRange&& for_rang
             const I v = graph.cols[k];
             if (v <= static_cast<I>(u)) continue;
             forest.join(static_cast<I>(u), v);
-            if (!edges.load(std::memory_order_relaxed)) edges.store(true, std::memory_order_relaxed);
+            if (!edges.load(std::memory_order_relaxed))
+                edges.store(true, std::memory_order_relaxed);
         }
     });
     std::atomic<bool> odd{false};

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -312,6 +314,79 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance2)
     }
 }
 
+TYPED_TEST(Coloring, BipartitionColorsTheSidesOfBipartiteGraphs)
+{
+    using Csr = typename TestFixture::Csr;
+    using I = typename TestFixture::I;
+    const auto ref = loom::test::reference();
+    // A path, an even cycle and isolated vertices in one graph, one with self-loops.
+    std::vector<std::pair<I, I>> pieces{{0, 1}, {1, 2}, {2, 3}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
+    const auto with_diagonal =
+        TestFixture::from_host({4, 4}, {0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3});
+    // Random edges between the even and the odd vertices: bipartite, with sides interleaved
+    // and many cycles, large enough for the threads to race on the forest.
+    std::vector<std::pair<I, I>> across;
+    std::mt19937_64 rng(7);
+    std::uniform_int_distribution<int> half(0, 2999);
+    for (int e = 0; e < 12000; ++e) {
+        across.emplace_back(static_cast<I>(2 * half(rng)), static_cast<I>(2 * half(rng) + 1));
+    }
+    std::vector<std::tuple<std::string, Csr, size_type>> bipartite;
+    bipartite.emplace_back("path", this->path(7), 2);
+    bipartite.emplace_back("star", this->star(40), 2);
+    bipartite.emplace_back("pieces", this->undirected(11, pieces), 2);
+    bipartite.emplace_back("self-loops", with_diagonal, 2);
+    bipartite.emplace_back("isolated", TestFixture::from_host({3, 3}, {0, 0, 0, 0}, {}), 1);
+    bipartite.emplace_back("poisson2d", matrix::poisson2d<typename TestFixture::V, I>(ref, 17), 2);
+    bipartite.emplace_back("poisson3d", matrix::poisson3d<typename TestFixture::V, I>(ref, 11), 2);
+    bipartite.emplace_back("random", this->undirected(6000, across), 2);
+    for (const auto& exec : all_executors()) {
+        for (const auto& [name, A, colors] : bipartite) {
+            SCOPED_TRACE(exec->name() + " " + name);
+            ColoringHandle used;
+            const auto coloring = this->run(A, exec, {ColoringAlgorithm::bipartition}, &used);
+            EXPECT_EQ(used.algorithm(), ColoringAlgorithm::bipartition);
+            EXPECT_EQ(coloring.num_colors, colors);
+            EXPECT_TRUE(valid_at_distance(1, A, coloring));
+        }
+        ColoringHandle used;
+        const auto empty = this->run(TestFixture::from_host({0, 0}, {0}, {}), exec,
+                                     {ColoringAlgorithm::bipartition}, &used);
+        EXPECT_EQ(empty.num_colors, 0);
+    }
+}
+
+TYPED_TEST(Coloring, BipartitionHandsGraphsWithOddCyclesOn)
+{
+    using Csr = typename TestFixture::Csr;
+    using I = typename TestFixture::I;
+    // An odd cycle anywhere makes the whole graph go to automatic's algorithm, also when
+    // another component is bipartite, and when the cycle closes through a symmetrized entry.
+    std::vector<std::tuple<std::string, Csr, size_type>> odd;
+    odd.emplace_back("triangle", this->undirected(3, {{0, 1}, {1, 2}, {2, 0}}), 3);
+    odd.emplace_back("5-cycle", this->undirected(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}}), 3);
+    odd.emplace_back(
+        "path and 7-cycle",
+        this->undirected(12,
+                         {{0, 1}, {1, 2}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 3}}),
+        3);
+    // Upper triangle of a triangle only: symmetrized first.
+    odd.emplace_back("asymmetric", TestFixture::from_host({3, 3}, {0, 2, 3, 3}, {1, 2, 2}), 3);
+    odd.emplace_back("poisson27",
+                     matrix::poisson3d<typename TestFixture::V, I>(loom::test::reference(), 6, 27),
+                     0);
+    for (const auto& exec : all_executors()) {
+        for (const auto& [name, A, colors] : odd) {
+            SCOPED_TRACE(exec->name() + " " + name);
+            ColoringHandle used;
+            const auto coloring = this->run(A, exec, {ColoringAlgorithm::bipartition}, &used);
+            EXPECT_NE(used.algorithm(), ColoringAlgorithm::bipartition);
+            EXPECT_TRUE(valid_at_distance(1, A, coloring));
+            if (colors > 0) EXPECT_EQ(coloring.num_colors, colors);
+        }
+    }
+}
+
 TYPED_TEST(Coloring, SymmetricInputNeedsNoSymmetrization)
 {
     const auto A = matrix::poisson3d<typename TestFixture::V, typename TestFixture::I>(
@@ -412,15 +487,22 @@ TYPED_TEST(Coloring, AutomaticPicksPerBackendAndDegrees)
     using I = typename TestFixture::I;
     const auto ref = loom::test::reference();
     const auto poisson = matrix::poisson3d<V, I>(ref, 12);
+    const auto poisson27 = matrix::poisson3d<V, I>(ref, 8, 27);  // has triangles
     ColoringHandle used;
     this->run(poisson, ref, {}, &used);
     EXPECT_EQ(used.algorithm(), ColoringAlgorithm::greedy);
     if (loom::OmpExecutor::available()) {
+        // 7 points: bipartite (the red-black ordering); 27 points: not.
         this->run(poisson, loom::OmpExecutor::create(), {}, &used);
+        EXPECT_EQ(used.algorithm(), ColoringAlgorithm::bipartition);
+        EXPECT_EQ(used.num_colors(), 2);
+        this->run(poisson27, loom::OmpExecutor::create(), {}, &used);
         EXPECT_EQ(used.algorithm(), ColoringAlgorithm::vb);
     }
     LOOM_CUDA_OR_SKIP(cuda);
     this->run(poisson, cuda, {}, &used);
+    EXPECT_EQ(used.algorithm(), ColoringAlgorithm::bipartition);
+    this->run(poisson27, cuda, {}, &used);
     EXPECT_EQ(used.algorithm(), ColoringAlgorithm::vbbit);
     this->run(poisson, cuda, {ColoringAlgorithm::automatic, 2}, &used);
     EXPECT_EQ(used.algorithm(), ColoringAlgorithm::nb);
@@ -472,9 +554,11 @@ TYPED_TEST(Coloring, BadInputIsRejected)
     expect_rejected({ColoringAlgorithm::vbcs, 2}, square, loom::BadInput("", ""));
     expect_rejected({ColoringAlgorithm::nb, 1}, square, loom::BadInput("", ""));
     expect_rejected({ColoringAlgorithm::vendor, 1}, square, loom::NotSupported("", ""));
+    expect_rejected({ColoringAlgorithm::bipartition, 2}, square, loom::BadInput("", ""));
     expect_rejected({}, Csr{}, loom::BadInput("", ""));
     expect_rejected({ColoringAlgorithm::automatic, 1, false, -2}, square, loom::BadInput("", ""));
-    for (const auto algorithm : {ColoringAlgorithm::eb, ColoringAlgorithm::vbcs}) {
+    for (const auto algorithm :
+         {ColoringAlgorithm::eb, ColoringAlgorithm::vbcs, ColoringAlgorithm::bipartition}) {
         ColoringHandle handle({algorithm});
         EXPECT_THROW(graph::color_bipartite(handle, rectangular), loom::BadInput);
         EXPECT_FALSE(handle.has_run());

@@ -48,11 +48,11 @@ Runner setup(CLI::App& sub)
     cli->run.add_to(sub, false);
     sub.footer(fmt::format(
         "Every algorithm at the distance runs on --exec, next to the sequential greedy on the\n"
-        "host (the colors' yardstick) and, on CUDA at distance 1, cuSPARSE's csrcolor (last;\n"
-        "an invalid csrcolor coloring is reported, not fatal) and the automatic algorithm\n"
-        "without its recoloring passes. Each coloring is checked before it is timed; an\n"
-        "invalid one of Loom's aborts the run. The graph is A + A^T's pattern, built once\n"
-        "before timing. Default matrix: {}.\n"
+        "host (the colors' yardstick, run once) and, on CUDA at distance 1, cuSPARSE's\n"
+        "csrcolor (last; an invalid csrcolor coloring is reported, not fatal) and the\n"
+        "automatic algorithm without its recoloring passes. Each coloring is checked before\n"
+        "it is timed; an invalid one of Loom's aborts the run. The graph is A + A^T's\n"
+        "pattern, built once before timing. Default matrix: {}.\n"
         "  vs greedy  colors / greedy's colors\n"
         "  vs peer    peer time / this time (> 1: faster); the peer is cuSPARSE where it ran,\n"
         "             else the greedy\n"

@@ -40,7 +40,8 @@ Runner setup(CLI::App& sub)
                  "A's pattern is symmetric: skip the symmetrization");
     sub.add_option("--algorithm", options->algorithm,
                    "automatic, greedy, vb, vbbit, vbcs (distance 1), eb (distance 1), nb "
-                   "(distance 2, bipartite), vendor (cuSPARSE, distance 1)")
+                   "(distance 2, bipartite), vendor (cuSPARSE, distance 1), bipartition "
+                   "(distance 1: two colors when the graph is bipartite)")
         ->capture_default_str();
     add_exec_and_threads(sub, options->exec, options->threads);
     sub.footer(

@@ -39,10 +39,17 @@ enum class ColoringAlgorithm {
     vbcs,       ///< VB over color sets: a vertex keeps its 64-color set across rounds (distance 1)
     eb,         ///< edge-based: work split over edges, for skewed degrees (distance 1)
     nb,         ///< net-based conflict detection (Taş et al.; distance 2 and bipartite)
-    vendor      ///< cuSPARSE csrcolor (distance 1, CUDA, 32-bit indices; rows sorted)
+    vendor,     ///< cuSPARSE csrcolor (distance 1, CUDA, 32-bit indices; rows sorted)
+    /// Distance 1: the two sides of a bipartite graph as colors 0 and 1 (the red-black
+    /// ordering of 5- and 7-point stencils), in parallel on every backend; a graph with an
+    /// odd cycle is colored by what automatic picks after it (the handle tells which).
+    /// Automatic tries it first on omp and CUDA, where the speculative algorithms cannot
+    /// find two colors.
+    bipartition
 };
 
-/// "automatic", "greedy", "vb", "vbbit", "vbcs", "eb", "nb", "vendor" (also "cusparse").
+/// "automatic", "greedy", "vb", "vbbit", "vbcs", "eb", "nb", "vendor" (also "cusparse"),
+/// "bipartition".
 ColoringAlgorithm parse_coloring_algorithm(const std::string& text);
 const char* to_string(ColoringAlgorithm algorithm);
 /// The algorithms that color at a distance (1 or 2; bipartite coloring is distance 2).

@@ -30,7 +30,7 @@ struct AlgorithmName {
 };
 
 /// The one table of the algorithms' names and of the distances each colors at.
-constexpr std::array<AlgorithmName, 8> algorithm_names{{
+constexpr std::array<AlgorithmName, 9> algorithm_names{{
     {ColoringAlgorithm::automatic, "automatic", true, true},
     {ColoringAlgorithm::greedy, "greedy", true, true},
     {ColoringAlgorithm::vb, "vb", true, true},
@@ -39,6 +39,7 @@ constexpr std::array<AlgorithmName, 8> algorithm_names{{
     {ColoringAlgorithm::eb, "eb", true, false},
     {ColoringAlgorithm::nb, "nb", false, true},
     {ColoringAlgorithm::vendor, "vendor", true, false},
+    {ColoringAlgorithm::bipartition, "bipartition", true, false},
 }};
 
 const AlgorithmName& entry_of(ColoringAlgorithm algorithm)
@@ -130,6 +131,14 @@ Coloring<I> run(ColoringHandle& handle, ColoringAlgorithm algorithm,
     return result;
 }
 
+/// Whether a distance-1 coloring tries the sides of a bipartite graph first: when asked to,
+/// and for automatic off the reference backend (whose automatic is greedy, the reference).
+bool tries_sides(ColoringAlgorithm algorithm, const Executor& exec)
+{
+    return algorithm == ColoringAlgorithm::bipartition ||
+           (algorithm == ColoringAlgorithm::automatic && exec.kind() != ExecKind::reference);
+}
+
 /// The recoloring passes asked for, or the backend's default.
 int recolor_passes(const ColoringOptions& options, const Executor& exec)
 {
@@ -205,11 +214,19 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
     }
     const auto symmetric = symmetrized(A, options.assume_symmetric || A.rows() == 0);
     const auto& G = symmetric ? *symmetric : A;
-    const auto algorithm = options.algorithm;
     if (options.distance == 1) {
+        // A graph with an odd cycle has no sides: it goes to what automatic picks.
+        const auto algorithm = options.algorithm == ColoringAlgorithm::bipartition
+                                   ? ColoringAlgorithm::automatic
+                                   : options.algorithm;
         return run<I>(
             handle, algorithm, exec, G.rows(),
             [&](I* colors) {
+                if (tries_sides(options.algorithm, *exec)) {
+                    const size_type sides =
+                        LOOM_RUN_KERNEL(where, *exec, color_sides, adjacency(G), colors);
+                    if (sides > 0) return ColoringRun{ColoringAlgorithm::bipartition, sides, 1};
+                }
                 auto ran = exec->run(detail::overloaded{
                     [&](const ReferenceExecutor& e) {
                         return reference::color_distance1(e, algorithm, adjacency(G), colors);
@@ -235,6 +252,7 @@ Coloring<I> color(ColoringHandle& handle, const matrix::Csr<V, I>& A)
                 return reference::color_distance1(*host, algorithm, adjacency(H), colors);
             });
     }
+    const auto algorithm = options.algorithm;
     return run<I>(
         handle, algorithm, exec, G.rows(),
         [&](I* colors) {

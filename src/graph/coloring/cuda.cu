@@ -25,6 +25,7 @@
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "graph/coloring/kernels.hpp"
+#include "graph/coloring/sides.hpp"
 #include "graph/coloring/speculative.hpp"
 
 namespace loom::graph::cuda {
@@ -434,7 +435,72 @@ size_type iterated_greedy(const CudaExecutor& exec, Adjacency<I> graph, int pass
     return num_colors;
 }
 
+/// A vertex's side, 2 for a vertex on an odd cycle (side -1): the largest over the graph says
+/// how the bipartition went.
+template <typename I>
+struct SideOutcome {
+    const I* sides;
+    __host__ __device__ I operator()(long long v) const { return sides[v] < 0 ? 2 : sides[v]; }
+};
+
+/// Device atomics on the double cover's forest (sides.hpp): fresh loads and stores,
+/// compare-and-swap.
+struct DeviceAtomics {
+    template <typename I>
+    __device__ I load(I* at) const
+    {
+        return *static_cast<volatile I*>(at);
+    }
+    template <typename I>
+    __device__ void store(I* at, I value) const
+    {
+        *static_cast<volatile I*>(at) = value;
+    }
+    template <typename I>
+    __device__ bool swap_if(I* at, I expected, I desired) const
+    {
+        if constexpr (sizeof(I) == sizeof(int)) {
+            return atomicCAS(reinterpret_cast<int*>(at), static_cast<int>(expected),
+                             static_cast<int>(desired)) == static_cast<int>(expected);
+        } else {
+            using Word = unsigned long long;
+            return atomicCAS(reinterpret_cast<Word*>(at), static_cast<Word>(expected),
+                             static_cast<Word>(desired)) == static_cast<Word>(expected);
+        }
+    }
+};
+
 }  // namespace coloring_kernels
+
+template <typename I>
+size_type color_sides(const CudaExecutor& exec, Adjacency<I> graph, I* colors)
+{
+    using namespace coloring_kernels;
+    const size_type n = graph.rows;
+    if (!coloring_detail::cover_fits<I>(n)) return 0;
+    const auto shared_exec = exec.shared_from_this();
+    Array<I> parents(shared_exec, 2 * n);
+    fill_identity(exec, parents.data(), 2 * n);
+    const coloring_detail::CoverForest<I, DeviceAtomics> forest{
+        parents.data(), static_cast<I>(n), {}};
+    // A thread per stored entry (hubs of a skewed graph spread over many threads); each edge
+    // once, from its smaller end (the graph is symmetric).
+    parallel_for(
+        exec, entries_of(exec, graph),
+        [=] __device__(long long k) {
+            const auto u = static_cast<I>(row_of_entry(graph.row_ptrs, graph.rows, k));
+            const I v = graph.cols[k];
+            if (v > u) forest.join(u, v);
+        },
+        where);
+    parallel_for(
+        exec, n, [=] __device__(long long u) { colors[u] = forest.side(static_cast<I>(u)); },
+        where);
+    // 0: no edges; 1: two sides; 2: an odd cycle. One reduction, no flag that every thread
+    // would store to.
+    const I outcome = device_max<I>(exec, n, SideOutcome<I>{colors});
+    return outcome == 2 ? 0 : size_type{outcome} + 1;
+}
 
 template <typename I>
 size_type recolor_distance1(const CudaExecutor& exec, Adjacency<I> graph, int passes, I* colors,

@@ -38,19 +38,24 @@ inline constexpr int uncolored = -1;
 // nets of u being the columns of row u of `nets` (and u itself when self_net), the members of
 // net c the columns of row c of `members`. Distance-2 coloring of a symmetric G passes
 // nets = members = G and self_net; bipartite coloring of A passes nets = A, members = A^T.
-#define LOOM_DECLARE_COLORING_KERNELS(Exec)                                                       \
-    template <typename I>                                                                         \
-    coloring_detail::ColoringRun color_distance1(const Exec& exec, ColoringAlgorithm algorithm,   \
-                                                 coloring_detail::Adjacency<I> graph, I* colors); \
-    template <typename I>                                                                         \
-    coloring_detail::ColoringRun color_distance2(                                                 \
-        const Exec& exec, ColoringAlgorithm algorithm, coloring_detail::Adjacency<I> nets,        \
-        coloring_detail::Adjacency<I> members, bool self_net, I* colors);                         \
-    /* Up to `passes` iterated-greedy passes over a valid distance-1 coloring with       */       \
-    /* num_colors colors, stopping once a pass saves none; returns the colors then used  */       \
-    template <typename I>                                                                         \
-    size_type recolor_distance1(const Exec& exec, coloring_detail::Adjacency<I> graph,            \
-                                int passes, I* colors, size_type num_colors)
+#define LOOM_DECLARE_COLORING_KERNELS(Exec)                                                        \
+    template <typename I>                                                                          \
+    coloring_detail::ColoringRun color_distance1(const Exec& exec, ColoringAlgorithm algorithm,    \
+                                                 coloring_detail::Adjacency<I> graph, I* colors);  \
+    template <typename I>                                                                          \
+    coloring_detail::ColoringRun color_distance2(                                                  \
+        const Exec& exec, ColoringAlgorithm algorithm, coloring_detail::Adjacency<I> nets,         \
+        coloring_detail::Adjacency<I> members, bool self_net, I* colors);                          \
+    /* Up to `passes` iterated-greedy passes over a valid distance-1 coloring with       */        \
+    /* num_colors colors, stopping once a pass saves none; returns the colors then used  */        \
+    template <typename I>                                                                          \
+    size_type recolor_distance1(const Exec& exec, coloring_detail::Adjacency<I> graph, int passes, \
+                                I* colors, size_type num_colors);                                  \
+    /* Colors 0 and 1 for the two sides of a bipartite graph (sides.hpp); returns the    */        \
+    /* colors used (1 without edges), or 0, with colors unspecified, when the graph has  */        \
+    /* an odd cycle or 2 * graph.rows does not fit I                                     */        \
+    template <typename I>                                                                          \
+    size_type color_sides(const Exec& exec, coloring_detail::Adjacency<I> graph, I* colors)
 
 #define LOOM_INSTANTIATE_COLORING_KERNELS(Exec, I)                                            \
     template coloring_detail::ColoringRun color_distance1(const Exec&, ColoringAlgorithm,     \
@@ -59,7 +64,8 @@ inline constexpr int uncolored = -1;
         const Exec&, ColoringAlgorithm, coloring_detail::Adjacency<I>,                        \
         coloring_detail::Adjacency<I>, bool, I*);                                             \
     template size_type recolor_distance1(const Exec&, coloring_detail::Adjacency<I>, int, I*, \
-                                         size_type);
+                                         size_type);                                          \
+    template size_type color_sides(const Exec&, coloring_detail::Adjacency<I>, I*);
 
 namespace loom::graph::reference {
 LOOM_DECLARE_COLORING_KERNELS(ReferenceExecutor);

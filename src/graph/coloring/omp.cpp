@@ -14,6 +14,7 @@
 
 #include "base/instantiate.hpp"
 #include "graph/coloring/kernels.hpp"
+#include "graph/coloring/sides.hpp"
 #include "graph/coloring/speculative.hpp"
 #include "loom/base/error.hpp"
 
@@ -234,6 +235,16 @@ ColoringRun color_edge_based(const OmpExecutor& exec, Adjacency<I> graph, I* col
     return {ColoringAlgorithm::eb, count_colors(exec, n, colors), rounds};
 }
 
+/// for_range(begin, end, f) calls f(i) for every i in [begin, end) in parallel, in chunks
+/// handed out as threads come free (the work per vertex follows its degree).
+auto for_range(const OmpExecutor& exec)
+{
+    return [&exec](size_type begin, size_type end, auto&& f) {
+#pragma omp parallel for schedule(dynamic, vertex_chunk) num_threads(exec.num_threads())
+        for (size_type i = begin; i < end; ++i) f(i);
+    };
+}
+
 }  // namespace
 
 template <typename I>
@@ -269,11 +280,13 @@ template <typename I>
 size_type recolor_distance1(const OmpExecutor& exec, Adjacency<I> graph, int passes, I* colors,
                             size_type num_colors)
 {
-    return coloring_detail::iterated_greedy(
-        graph, passes, colors, num_colors, [&](size_type begin, size_type end, auto&& f) {
-#pragma omp parallel for schedule(dynamic, vertex_chunk) num_threads(exec.num_threads())
-            for (size_type i = begin; i < end; ++i) f(i);
-        });
+    return coloring_detail::iterated_greedy(graph, passes, colors, num_colors, for_range(exec));
+}
+
+template <typename I>
+size_type color_sides(const OmpExecutor& exec, Adjacency<I> graph, I* colors)
+{
+    return coloring_detail::color_sides_on_host(graph, colors, for_range(exec));
 }
 
 template <typename I>

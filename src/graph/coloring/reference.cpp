@@ -5,6 +5,7 @@
 
 #include "base/instantiate.hpp"
 #include "graph/coloring/kernels.hpp"
+#include "graph/coloring/sides.hpp"
 #include "graph/coloring/speculative.hpp"
 
 namespace loom::graph::reference {
@@ -51,6 +52,15 @@ size_type recolor_distance1(const ReferenceExecutor&, coloring_detail::Adjacency
                                             [](size_type begin, size_type end, auto&& f) {
                                                 for (size_type i = begin; i < end; ++i) f(i);
                                             });
+}
+
+template <typename I>
+size_type color_sides(const ReferenceExecutor&, coloring_detail::Adjacency<I> graph, I* colors)
+{
+    return coloring_detail::color_sides_on_host(graph, colors,
+                                                [](size_type begin, size_type end, auto&& f) {
+                                                    for (size_type i = begin; i < end; ++i) f(i);
+                                                });
 }
 
 #define LOOM_INSTANTIATE(I) LOOM_INSTANTIATE_COLORING_KERNELS(ReferenceExecutor, I)

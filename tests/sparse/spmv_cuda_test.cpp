@@ -215,7 +215,7 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::stream);
     // One row 1000 times the mean.
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::binned);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
@@ -265,7 +265,7 @@ TEST(SpmvCudaBinned, BinEdgesAndPowerLawWithAndWithoutL2Window)
     const auto ref = loom::test::reference();
     const auto A_ref = bin_edges_and_power_law(ref);
     const matrix::Csr<double, loom::int32> A(cuda, A_ref);
-    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::binned);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; binned asked below
     const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
     const Dense x_cuda(cuda, x);
     const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);

@@ -64,7 +64,8 @@ struct ColoringOptions {
     bool assume_symmetric = false;
     /// Distance 1: iterated-greedy passes after a parallel algorithm (each recolors the color
     /// classes, last first, as greedy would: never more colors, often fewer; they stop once
-    /// one saves no color). -1: the backend's default, up to 3 on CUDA and none on the host.
+    /// one saves no color). -1: the backend's default, up to 3 on CUDA (none after EB, whose
+    /// skewed graphs make the passes cost many times the coloring) and none on the host.
     int recolor_passes = -1;
 };
 

@@ -1,20 +1,15 @@
 // How inverted blocks are stored, shared by the host backends and CUDA: the IEEE binary16
-// conversions (written out so that every backend rounds bit-identically), reading one entry
+// conversions (loom::half's, which round to nearest even on every backend), reading one entry
 // of a block in any storage format, and the layout arithmetic.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
+#include "loom/base/half.hpp"
 #include "loom/base/types.hpp"
-#include "loom/sparse/block_diagonal.hpp"
-
 #include "loom/launch/macros.hpp"
-
-#if defined(__CUDACC__)
-#include <cuda_fp16.h>
-#endif
+#include "loom/sparse/block_diagonal.hpp"
 
 namespace loom::sparse::block_storage {
 
@@ -24,75 +19,15 @@ inline constexpr std::int64_t failure_radix = 64;
 inline constexpr std::int64_t non_finite_step = failure_radix - 1;
 inline constexpr std::int64_t no_failure = INT64_MAX;
 
-LOOM_HOST_DEVICE inline std::uint32_t bits_of(float value)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(value);
-#else
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-#endif
-}
-
-LOOM_HOST_DEVICE inline float float_of(std::uint32_t bits)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(bits);
-#else
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-#endif
-}
-
-/// The binary16 nearest to value (ties to even), as bits.
+/// The binary16 nearest to value (ties to even), as bits; and the exact value of such bits.
+/// One copy of the conversions: loom::half's (loom/base/half.hpp).
 LOOM_HOST_DEVICE inline std::uint16_t to_half(float value)
 {
-    constexpr std::uint32_t float_infinity = 0x7f800000u;
-    constexpr std::uint32_t half_infinity = 0x7c00u;
-    constexpr std::uint32_t half_quiet_nan = 0x7e00u;
-    constexpr std::uint32_t overflows = 0x477ff000u;    // 65520: rounds to 2^16, past the max
-    constexpr std::uint32_t smallest_normal = 0x38800000u;  // 2^-14
-    constexpr std::uint32_t exponent_rebias = (127u - 15u) << 23;
-    const std::uint32_t bits = bits_of(value);
-    const std::uint32_t sign = (bits >> 16) & 0x8000u;
-    const std::uint32_t magnitude = bits & 0x7fffffffu;
-    std::uint32_t half = 0;
-    if (magnitude >= float_infinity) {
-        half = magnitude > float_infinity ? half_quiet_nan : half_infinity;
-    } else if (magnitude >= overflows) {
-        half = half_infinity;
-    } else if (magnitude < smallest_normal) {
-        // Subnormal half: adding 0.5 leaves the value's count of 2^-24 steps (the half
-        // subnormal unit, one ulp of 0.5) in the low mantissa bits, rounded to nearest even.
-        half = bits_of(float_of(magnitude) + 0.5f) - bits_of(0.5f);
-    } else {
-        // Normal half: rebias the exponent and round away the 13 low mantissa bits to
-        // nearest even (a carry into the exponent is the correct rounding up).
-        const std::uint32_t odd = (magnitude >> 13) & 1u;
-        half = (magnitude - exponent_rebias + 0x0fffu + odd) >> 13;
-    }
-    return static_cast<std::uint16_t>(sign | half);
+    return loom::detail::half_bits_of(value);
 }
-
-/// The value of binary16 bits (exact).
 LOOM_HOST_DEVICE inline float from_half(std::uint16_t half)
 {
-#if defined(__CUDA_ARCH__)
-    return __half2float(__ushort_as_half(half));
-#else
-    const std::uint32_t sign = static_cast<std::uint32_t>(half & 0x8000u) << 16;
-    const std::uint32_t magnitude = static_cast<std::uint32_t>(half & 0x7fffu) << 13;
-    float value;
-    if (magnitude >= (0x7c00u << 13)) {
-        value = float_of(magnitude | 0x7f800000u);  // infinity or NaN
-    } else {
-        // Shifted into place the bits read as 2^-112 times the value, subnormals included.
-        value = float_of(magnitude) * 0x1p112f;
-    }
-    return float_of(bits_of(value) | sign);
-#endif
+    return loom::detail::float_of_half(half);
 }
 
 /// The real format of each precision: double, float and binary16 bits.

@@ -24,16 +24,11 @@ using namespace loom;
 using V = double;
 using Dense = matrix::Dense<V>;
 using test::expect_same;
+using test::row;
 using test::Run;
 using test::RunAheadMatrix;
 
 // ---------------------------------------------------------------- the steps
-
-Dense row(std::shared_ptr<const Executor> exec, std::vector<V> values)
-{
-    const auto k = static_cast<size_type>(values.size());
-    return Dense::from_host(std::move(exec), {1, k}, values);
-}
 
 /// The scalars of an iteration for k = 5 columns: 0 goes on (beta = (3/2) (2/1) / (1/2) =
 /// 6), 1 was stopped, 2 converged (threshold above its norm), 3 restarts (rho = 0), 4 has

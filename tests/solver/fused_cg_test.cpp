@@ -26,16 +26,11 @@ using namespace loom;
 using V = double;
 using Dense = matrix::Dense<V>;
 using test::expect_same;
+using test::row;
 using test::Run;
 using test::RunAheadMatrix;
 
 // ---------------------------------------------------------------- the steps
-
-Dense row(std::shared_ptr<const Executor> exec, std::vector<V> values)
-{
-    const auto k = static_cast<size_type>(values.size());
-    return Dense::from_host(std::move(exec), {1, k}, values);
-}
 
 /// Scalars of one step for k = 4 columns: column 0 runs normally, column 1 was stopped
 /// (gate 0), column 2 has p^H A p = 0 (breakdown), column 3 converges (threshold above the

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/linop.hpp"
+#include "loom/matrix/dense.hpp"
 #include "loom/solver/solver.hpp"
 #include "loom/solver/vector_space.hpp"
 
@@ -48,6 +49,13 @@ private:
     std::shared_ptr<const LinOp<double>> A_;
     std::shared_ptr<RunAheadSpace> space_;
 };
+
+/// A 1 x k row of per-column scalars on exec: the fused steps' inputs and outputs.
+inline matrix::Dense<double> row(std::shared_ptr<const Executor> exec, std::vector<double> values)
+{
+    const auto k = static_cast<size_type>(values.size());
+    return matrix::Dense<double>::from_host(std::move(exec), {1, k}, values);
+}
 
 /// What a solve gave.
 struct Run {

@@ -592,12 +592,15 @@ private:
         if (auto dofs = node.find("dofs_per_node")) {
             builder.with_dofs_per_node(dofs->integer(1, "a positive integer"));
         }
-        // A dense Matrix Market file of nodal coordinates (nodes x 2 or 3): the rigid-body
-        // modes; unknowns per node from "dofs_per_node", else one per coordinate.
+        // Nodal coordinates (nodes x 2 or 3), as a dense Matrix Market file or inline rows:
+        // the rigid-body modes; unknowns per node from "dofs_per_node", else one per
+        // coordinate.
         if (auto coordinates = node.find("coordinates")) {
-            if (!coordinates->value().is_string()) coordinates->expected("a file name");
-            const auto xyz = matrix::read_dense<V>(
-                exec_, coordinates->value().template get_ref<const std::string&>());
+            const auto& value = coordinates->value();
+            const auto xyz = value.is_string()
+                                 ? matrix::read_dense<V>(
+                                       exec_, value.template get_ref<const std::string&>())
+                                 : inline_coordinates(*coordinates);
             const auto dofs = node.has("dofs_per_node") ? builder.parameters().dofs_per_node
                                                         : xyz.cols();
             try {
@@ -607,6 +610,29 @@ private:
             }
         }
         return builder.on(exec_);
+    }
+
+    /// Coordinates written inline: an array of rows of 2 or 3 numbers each, one per node.
+    matrix::Dense<V> inline_coordinates(const Node& node) const
+    {
+        constexpr const char* wanted = "a file name or an array of [x, y] or [x, y, z] rows";
+        const auto& rows = node.value();
+        if (!rows.is_array() || rows.empty() || !rows.front().is_array()) node.expected(wanted);
+        const size_type dims = rows.front().size();
+        if (dims != 2 && dims != 3) node.expected(wanted);
+        std::vector<V> values;
+        values.reserve(rows.size() * dims);
+        for (const auto& row : rows) {
+            if (!row.is_array() || row.size() != dims) node.expected(wanted);
+            for (const auto& x : row) {
+                if (!x.is_number() || !std::isfinite(x.template get<double>())) {
+                    node.expected(wanted);
+                }
+                values.push_back(V(x.template get<double>()));
+            }
+        }
+        return matrix::Dense<V>::from_host(exec_, {static_cast<size_type>(rows.size()), dims},
+                                           values);
     }
 
     /// "gauss-seidel" (forward unless "direction" says otherwise) or "sgs" (symmetric), with

@@ -226,6 +226,17 @@ TEST(Multigrid, CoordinatesFromConfig)
     EXPECT_EQ(iterations(R"({"type": "amg", "coordinates": ")" + path +
                          R"(", "dofs_per_node": 3})"),
               with_builder);
+    // The same coordinates written inline as rows.
+    std::string rows;
+    const auto xyz = problem.coordinates.to_host();
+    for (size_type node = 0; node < problem.coordinates.rows(); ++node) {
+        rows += (node ? ", [" : "[") + std::to_string(xyz[3 * node]) + ", " +
+                std::to_string(xyz[3 * node + 1]) + ", " + std::to_string(xyz[3 * node + 2]) + "]";
+    }
+    EXPECT_EQ(iterations(R"({"type": "amg", "coordinates": [)" + rows + "]}"), with_builder);
+    EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": [[1, 2, 3], [4, 5]]})"), BadInput);
+    EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": [[1, 2, 3, 4]]})"), BadInput);
+    EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": []})"), BadInput);
     EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": 3})"), BadInput);
     EXPECT_THROW(iterations(R"({"type": "amg", "coordinates": ")" + path +
                             R"(", "dofs_per_node": 4})"),

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -46,6 +44,8 @@ struct SolveOptions {
     std::string inner_precision = "working";
     std::string config;
     std::string coordinates;
+    /// A generator's nodal coordinates as inline rows (config JSON), when no file is named.
+    nlohmann::json generated_coordinates;
     size_type dofs_per_node = 0;
     AmgAggregationOptions amg;
     ExecOptions run;
@@ -81,7 +81,11 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     nlohmann::json amg{{"type", "amg"}};
     if (!options.coordinates.empty()) {
         amg["coordinates"] = options.coordinates;
-        if (options.dofs_per_node > 0) amg["dofs_per_node"] = options.dofs_per_node;
+    } else if (!options.generated_coordinates.is_null()) {
+        amg["coordinates"] = options.generated_coordinates;
+    }
+    if (amg.contains("coordinates") && options.dofs_per_node > 0) {
+        amg["dofs_per_node"] = options.dofs_per_node;
     }
     const AmgAggregationOptions defaults;
     if (options.amg.aggregation != defaults.aggregation) amg["aggregation"] = options.amg.aggregation;
@@ -249,30 +253,19 @@ bool uses_amg(const SolveOptions& options)
                 solver::SolverKind::amg);
 }
 
-/// The coordinates of a generated problem (elasticity3d) in a temporary Matrix Market file,
-/// for the hierarchy's rigid-body modes; removed when this object goes.
-class GeneratedCoordinates {
-public:
-    template <typename V>
-    explicit GeneratedCoordinates(const matrix::Dense<V>& coordinates)
-        : path_(std::filesystem::temp_directory_path() /
-                fmt::format("loom-solve-coordinates-{}.mtx", ::getpid()))
-    {
-        write_dense(path_.string(), coordinates);
+/// A generator's nodal coordinates (elasticity3d) as the config's inline rows.
+template <typename V>
+nlohmann::json coordinate_rows(const matrix::Dense<V>& coordinates)
+{
+    const auto values = coordinates.to_host();  // packed rows
+    const size_type dims = coordinates.cols();
+    nlohmann::json rows = nlohmann::json::array();
+    for (size_type node = 0; node < coordinates.rows(); ++node) {
+        auto& row = rows.emplace_back(nlohmann::json::array());
+        for (size_type d = 0; d < dims; ++d) row.push_back(std::real(values[node * dims + d]));
     }
-    GeneratedCoordinates(const GeneratedCoordinates&) = delete;
-    GeneratedCoordinates& operator=(const GeneratedCoordinates&) = delete;
-    ~GeneratedCoordinates()
-    {
-        std::error_code ignored;
-        std::filesystem::remove(path_, ignored);
-    }
-
-    std::string path() const { return path_.string(); }
-
-private:
-    std::filesystem::path path_;
-};
+    return rows;
+}
 
 template <typename V>
 int run(const SolveOptions& given)
@@ -290,16 +283,13 @@ int run(const SolveOptions& given)
     // A generator's nodal coordinates (elasticity3d) give the hierarchy its rigid-body modes
     // unless the command line names coordinates of its own.
     auto options = given;
-    std::optional<GeneratedCoordinates> generated;
     if (uses_amg(options) && options.coordinates.empty() && problem.coordinates.rows() > 0) {
-        generated.emplace(problem.coordinates);
-        options.coordinates = generated->path();
+        options.generated_coordinates = coordinate_rows(problem.coordinates);
         options.dofs_per_node = problem.dofs_per_node;
     }
     const auto factory = options.config.empty()
                              ? solver::from_config<V, index_type>(config_from_flags(options), exec)
                              : solver::from_config_file<V, index_type>(options.config, exec);
-    generated.reset();
 
     matrix::Dense<V> b;
     if (options.rhs.empty()) {
@@ -347,7 +337,7 @@ int run(const SolveOptions& given)
                duration(result.iterations > 0 ? result.seconds / double(result.iterations) : 0.0),
                duration(setup_seconds), duration(load_seconds),
                options.matrix.empty() ? "to generate" : "to read");
-    if (options.verbose && given.coordinates.empty() && !options.coordinates.empty()) {
+    if (options.verbose && !options.generated_coordinates.is_null()) {
         fmt::print("amg       rigid-body modes of the generator's coordinates ({} nodes, {} "
                    "unknowns per node)\n",
                    problem.coordinates.rows(), problem.dofs_per_node);

@@ -89,6 +89,9 @@ if wants bench; then
     echo
     echo "== summary (tables in $out/*.txt, JSON in $out/*.json)"
     python3 scripts/bench-summary.py "$out"/spmv-*.json || ls -l "$out"
+    # Issue 17's table: where Loom was behind, the ratios then and now.
+    echo
+    python3 scripts/behind-table.py "$out"
     # The other benchmarks: their result rows (the lines under each table's rule).
     for table in "$out"/*.txt; do
         case $(basename "$table") in spmv-*) continue ;; esac

@@ -77,17 +77,24 @@ __device__ __forceinline__ Pack<D, Vec> load_along_k(const D* p)
     return pack;
 }
 
+/// Whether the kernels load B along k in 16-byte vectors: B and C row-major, k a multiple of
+/// the vector width and every row of B starting on 16 bytes.
+template <typename D, typename U>
+bool loads_vectors(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k)
+{
+    constexpr int vec = vector_width<D>;
+    return vec > 1 && B.row_major() && C.row_major() && k % vec == 0 &&
+           reinterpret_cast<std::uintptr_t>(B.data) % 16 == 0 && B.row_step % vec == 0;
+}
+
 /// Calls body.template operator()<G, PerLane, Vec, RowMajor>() for the kernels of B, C and k:
-/// 16-byte vector loads along k (Vec = vector_width) when B and C are row-major, k is a
-/// multiple of Vec and every row of B starts on 16 bytes; one element per load otherwise.
+/// vector loads (Vec = vector_width) where loads_vectors, one element per load otherwise.
 template <typename D, typename U, typename Body>
 void with_spmm_shape(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k,
                      Body&& body)
 {
     constexpr int vec = vector_width<D>;
-    const bool aligned = reinterpret_cast<std::uintptr_t>(B.data) % 16 == 0 &&
-                         B.row_step % vec == 0;
-    if (vec > 1 && B.row_major() && C.row_major() && k % vec == 0 && aligned) {
+    if (loads_vectors(B, C, k)) {
         with_shape<true>(k / vec, [&]<int G, int PerLane>() {
             body.template operator()<G, PerLane, vec, true>();
         });
@@ -95,6 +102,25 @@ void with_spmm_shape(const DenseOperand<const D>& B, const DenseOperand<U>& C, l
         with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
             body.template operator()<G, PerLane, 1, RowMajor>();
         });
+    }
+}
+
+/// row_split's shapes: with_spmm_shape's, and a thread per row when the rows are short and a
+/// row of B is at most four vectors (k = 8 in double: the multi-column SpMV). A warp then
+/// works on 32 rows with all the loads of a nonzero in flight at once and no shuffles.
+template <typename D, typename U, typename Body>
+void with_row_split_shape(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k,
+                          bool short_rows, Body&& body)
+{
+    constexpr int vec = vector_width<D>;
+    if (!short_rows || !loads_vectors(B, C, k) || k > 4 * vec) {
+        with_spmm_shape(B, C, k, body);
+    } else if (k == vec) {
+        body.template operator()<1, 1, vec, true>();
+    } else if (k <= 2 * vec) {
+        body.template operator()<1, 2, vec, true>();
+    } else {
+        body.template operator()<1, 4, vec, true>();
     }
 }
 
@@ -376,7 +402,9 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                                                                                    out, cut, k);
         });
     } else {
-        with_spmm_shape(b, C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+        // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
+        const bool short_rows = A.nnz() <= 16 * A.rows();
+        with_row_split_shape(b, C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
             spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>
                 <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj, b,
                                                                                     out, k);

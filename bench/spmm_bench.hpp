@@ -1,5 +1,5 @@
 // The benchmark behind `loom bench spmm|sddmm|fusedmm`: for each k, checks Loom's result
-// against the reference backend, then times Loom's kernels and the peer's in the same run
+// against the reference backend (the OpenMP one for a GPU run), then times Loom's kernels and the peer's in the same run
 // (cuSPARSE SpMM / SDDMM / SDDMM followed by SpMM on CUDA, Eigen's sparse x dense product on
 // the host), and for SpMM also k single-column SpMVs (the path a multi-vector took before).
 // With a 16-bit storage precision (fp16, bf16) A and the dense operands are rounded to it

@@ -2,6 +2,7 @@
 // reference for every edge operator and k, a user-supplied edge functor, the presets, and the
 // argument checks.
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,47 @@ TYPED_TEST(Fusedmm, CudaMatchesReference)
             typename TestFixture::Dense Z(cuda, dim2{300, k});
             sparse::fusedmm(op, A, X, Y, W, Z);
             LOOM_EXPECT_NEAR_VECTORS(Z.to_host(), expected.to_host(), this->tolerance());
+        }
+    }
+}
+
+TYPED_TEST(Fusedmm, HubRowSplitOverTeamsMatchesUnfusedAndRepeatsBitwise)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    // Power-law-like: the middle row holds every column (most of the nonzeros, several
+    // chunks, starting and ending inside one), the others a few entries or none.
+    const size_type rows = 40;
+    const size_type cols = 3 * sparse::detail::fusedmm_chunk - 37;
+    const auto A_ref = loom::test::random_csr<V, I>(this->ref, {rows, cols, 2, true, true, false, 7});
+    const auto ptrs = A_ref.row_ptrs().to_host();
+    ASSERT_GT(ptrs[rows / 2] % sparse::detail::fusedmm_chunk, 0);
+    ASSERT_GT(2 * (ptrs[rows / 2 + 1] - ptrs[rows / 2]), A_ref.nnz());
+    auto executors = loom::test::backends();
+    executors.insert(executors.begin(), this->ref);
+    for (const size_type k : {1, 31, 32, 33}) {
+        const auto X_ref = loom::test::random_dense<V>(this->ref, {rows, k}, 3);
+        const auto Y_ref = loom::test::random_dense<V>(this->ref, {cols, k}, 4);
+        const auto W_ref = loom::test::random_dense<V>(this->ref, {cols, k}, 5);
+        for (const auto op : {EdgeOp::identity, EdgeOp::scale, EdgeOp::sigmoid}) {
+            Dense expected(this->ref, dim2{});
+            sparse::with_edge_functor(op, [&](auto edge) {
+                expected = this->unfused(edge, A_ref, X_ref, Y_ref, W_ref);
+            });
+            for (const auto& exec : executors) {
+                SCOPED_TRACE(exec->name() + " k " + std::to_string(k) + " " + sparse::to_string(op));
+                const typename TestFixture::Csr A(exec, A_ref);
+                const Dense X(exec, X_ref), Y(exec, Y_ref), W(exec, W_ref);
+                Dense Z(exec, dim2{rows, k});
+                sparse::fusedmm(op, A, X, Y, W, Z);
+                const auto first = Z.to_host();
+                LOOM_EXPECT_NEAR_VECTORS(first, expected.to_host(), this->tolerance());
+                // The cut row's partials are added in a fixed order: the same bits again.
+                sparse::fusedmm(op, A, X, Y, W, Z);
+                const auto second = Z.to_host();
+                EXPECT_EQ(0, std::memcmp(first.data(), second.data(), first.size() * sizeof(V)));
+            }
         }
     }
 }

@@ -57,10 +57,11 @@ Runner setup_for(CLI::App& sub, bench::SpmmKernel kernel)
         ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
         ->capture_default_str();
     sub.footer(fmt::format(
-        "Every kernel is first checked against the reference backend (error relative to the\n"
-        "largest entry; with --precision fp16 or bf16, 256 sampled rows against fp64 sums\n"
-        "of the same 16-bit inputs); a wrong result aborts the run. Then: warm-up, and the\n"
-        "median of --reps samples. Dense operands are row-major, random in [-1, 1).\n"
+        "Every kernel is first checked against the reference backend, or for a GPU run the\n"
+        "OpenMP one (error relative to the largest entry; with --precision fp16 or bf16, 256\n"
+        "sampled rows against fp64 sums of the same 16-bit inputs); a wrong result aborts the\n"
+        "run. Then: warm-up, and the median of --reps samples. Dense operands are row-major,\n"
+        "random in [-1, 1).\n"
         "  GB/s      minimal bytes / time, bytes = {}\n"
         "  GFLOP/s   {}\n"
         "  of copy   GB/s over the copy bandwidth measured in this run\n"

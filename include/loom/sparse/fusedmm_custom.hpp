@@ -10,15 +10,20 @@
 //     loom::sparse::fusedmm_with(LeakyRelu{}, A, X, Y, W, Z);
 //
 // Runs on the executor of A through the team launcher (loom/launch/team.hpp): a team of
-// vector lanes per row of A, the lanes along k for the dot products and along kw for the
-// accumulation (kept in team scratch). On a CUDA executor the call must be compiled by nvcc
-// (a .cu file with --extended-lambda); elsewhere it raises NotSupported there. The library's
+// vector lanes per chunk of fusedmm_chunk consecutive nonzeros of A (the short rows it holds
+// one after the other, or a piece of a long row), the lanes along k for the dot products and
+// along kw for the accumulation (kept in team scratch). A row cut by chunk ends leaves one
+// partial row per chunk, which a second launch adds up in chunk order: a row of a million
+// entries keeps thousands of teams busy, and the same input gives the same bits every run.
+// On a CUDA executor the call must be compiled by nvcc (a .cu file with --extended-lambda);
+// elsewhere it raises NotSupported there. The library's
 // built-in operators (fusedmm.hpp) run this same kernel.
 #pragma once
 
 #include <algorithm>
 #include <string>
 
+#include "loom/base/array.hpp"
 #include "loom/base/error.hpp"
 #include "loom/base/half.hpp"
 #include "loom/launch/team.hpp"
@@ -32,14 +37,55 @@ LOOM_PUBLIC_BEGIN
 namespace loom::sparse {
 namespace detail {
 
-/// Row i of Z per team: zero the accumulator, then per stored (i, j) one dot product over the
-/// lanes and kw multiply-adds spread over them.
+/// Nonzeros of A per team: a longer row is split over several teams, so that a hub row of a
+/// power-law graph (10^6 entries) spreads over the whole machine instead of one team.
+inline constexpr size_type fusedmm_chunk = 256;
+
+/// The row of a CSR matrix that holds entry e (the last row starting at or before e).
+template <typename I>
+LOOM_HOST_DEVICE size_type row_holding(const I* row_ptrs, size_type rows, size_type e)
+{
+    size_type lo = 0;  // row_ptrs[lo] <= e
+    size_type hi = rows;
+    while (lo < hi) {
+        const size_type mid = lo + (hi - lo + 1) / 2;
+        if (row_ptrs[mid] <= e) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+/// The partial rows of Z of the rows cut by chunk ends, kw sums each: per chunk, slot 0 holds
+/// the row that began in an earlier chunk, slot 1 the row that goes on into a later one.
+template <typename T>
+struct CutRows {
+    T* partials;  // [chunk][slot][kw]
+    size_type kw;
+
+    LOOM_HOST_DEVICE T* at(size_type chunk, int slot) const
+    {
+        return partials + (2 * chunk + slot) * kw;
+    }
+    /// The chunk holding entry e: a row of entries [begin, end) is cut when chunk_of(begin)
+    /// and chunk_of(end - 1) differ.
+    LOOM_HOST_DEVICE static size_type chunk_of(size_type entry) { return entry / fusedmm_chunk; }
+};
+
+/// First pass, a team per chunk of fusedmm_chunk consecutive nonzeros: each row (or piece of a
+/// row) of the chunk is summed in team scratch, one dot product over the lanes and kw
+/// multiply-adds spread over them per stored (i, j). A row wholly in the chunk goes to Z; a
+/// piece of a cut row goes to its partial slot, for FusedmmCutRows.
 template <typename V, typename I, typename Edge>
-struct FusedmmRows {
+struct FusedmmChunks {
     Edge edge;
     const I* row_ptrs;
     const I* cols;
     const V* values;
+    size_type rows;
+    size_type nnz;
     const V* x;
     size_type x_stride;
     const V* y;
@@ -50,22 +96,43 @@ struct FusedmmRows {
     size_type z_stride;
     size_type k;
     size_type kw;
+    CutRows<compute_type_t<V>> cut;
 
     template <typename Member>
     LOOM_HOST_DEVICE void operator()(const Member& m) const
     {
         using T = compute_type_t<V>;
-        const size_type i = m.league_rank();
-        const V* x_row = x + i * x_stride;
-        V* z_row = z + i * z_stride;
-        // Each lane owns the same columns of acc in every vector_for: no barrier is needed.
-        // The policy asks for kw sums of T (launch_fusedmm); for V == T, Z itself would do.
-        T* acc = m.template team_scratch<T>(kw);
-        if constexpr (std::is_same_v<T, V>) {
-            if (acc == nullptr) acc = z_row;
+        const size_type chunk = m.league_rank();
+        const size_type first = chunk * fusedmm_chunk;
+        const size_type last = first + fusedmm_chunk < nnz ? first + fusedmm_chunk : nnz;
+        T* acc = m.template team_scratch<T>(kw);  // launch_fusedmm asks for kw sums of T
+        size_type e = first;
+        for (size_type i = row_holding(row_ptrs, rows, first); e < last; ++i) {
+            const size_type begin = row_ptrs[i];
+            const size_type end = row_ptrs[i + 1];
+            if (end <= e) continue;  // an empty row: FusedmmCutRows zeros it
+            const size_type stop = end < last ? end : last;
+            sum_row(m, i, e, stop, acc);
+            // Each lane owns the same columns of acc in every vector_for: no barrier is needed.
+            if (begin >= first && end <= last) {
+                V* z_row = z + i * z_stride;
+                m.vector_for(kw, [&](size_type q) { z_row[q] = static_cast<V>(acc[q]); });
+            } else {
+                T* partial = cut.at(chunk, begin < first ? 0 : 1);
+                m.vector_for(kw, [&](size_type q) { partial[q] = acc[q]; });
+            }
+            e = stop;
         }
+    }
+
+    /// acc = sum over the entries [begin, end) of row i of edge(x_i . y_j, a_ij) * w_j.
+    template <typename Member, typename T>
+    LOOM_HOST_DEVICE void sum_row(const Member& m, size_type i, size_type begin, size_type end,
+                                  T* acc) const
+    {
+        const V* x_row = x + i * x_stride;
         m.vector_for(kw, [&](size_type q) { acc[q] = T{0}; });
-        for (size_type e = row_ptrs[i]; e < row_ptrs[i + 1]; ++e) {
+        for (size_type e = begin; e < end; ++e) {
             const size_type j = cols[e];
             const V* y_row = y + j * y_stride;
             const V* w_row = w + j * w_stride;
@@ -75,9 +142,39 @@ struct FusedmmRows {
             const T s = edge(dot, static_cast<T>(values[e]));
             m.vector_for(kw, [&](size_type q) { acc[q] += s * static_cast<T>(w_row[q]); });
         }
-        if (static_cast<void*>(acc) != static_cast<void*>(z_row)) {
-            m.vector_for(kw, [&](size_type q) { z_row[q] = static_cast<V>(acc[q]); });
+    }
+};
+
+/// Second pass, a team per row of Z: a cut row becomes the sum of its partials in chunk order
+/// (the same bits on every run: no atomics), an empty row zero; other rows are done already.
+template <typename V, typename I>
+struct FusedmmCutRows {
+    const I* row_ptrs;
+    V* z;
+    size_type z_stride;
+    size_type kw;
+    CutRows<compute_type_t<V>> cut;
+
+    template <typename Member>
+    LOOM_HOST_DEVICE void operator()(const Member& m) const
+    {
+        using T = compute_type_t<V>;
+        const size_type i = m.league_rank();
+        const size_type begin = row_ptrs[i];
+        const size_type end = row_ptrs[i + 1];
+        V* z_row = z + i * z_stride;
+        if (begin == end) {
+            m.vector_for(kw, [&](size_type q) { z_row[q] = V{}; });
+            return;
         }
+        const size_type first_chunk = cut.chunk_of(begin);
+        const size_type last_chunk = cut.chunk_of(end - 1);
+        if (first_chunk == last_chunk) return;
+        m.vector_for(kw, [&](size_type q) {
+            T sum = cut.at(first_chunk, 1)[q];
+            for (size_type c = first_chunk + 1; c <= last_chunk; ++c) sum += cut.at(c, 0)[q];
+            z_row[q] = static_cast<V>(sum);
+        });
     }
 };
 
@@ -138,24 +235,32 @@ inline namespace with_cuda {
 inline namespace host_only {
 #endif
 
-/// The team launch of FusedmmRows on exec's backend.
+/// The two team launches of FusedmmChunks and FusedmmCutRows on exec's backend.
 template <typename Exec, typename V, typename I, typename Edge>
 void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
                     const matrix::Dense<V>& X, const matrix::Dense<V>& Y, const matrix::Dense<V>& W,
                     matrix::Dense<V>& Z)
 {
+    using T = compute_type_t<V>;
     const size_type k = X.cols();
     const size_type kw = W.cols();
     // Lanes enough for the wider of the two loops, at most a warp.
     int lanes = 1;
     while (lanes < 32 && lanes < std::max(k, kw)) lanes *= 2;
-    launch::TeamPolicy policy{A.rows(), 1, lanes};
-    policy.set_scratch_bytes(kw * static_cast<size_type>(sizeof(compute_type_t<V>)));
+    const size_type chunks = (A.nnz() + fusedmm_chunk - 1) / fusedmm_chunk;
+    Array<T> partials(A.executor(), 2 * chunks * kw);
+    const CutRows<T> cut{partials.data(), kw};
+    launch::TeamPolicy chunk_policy{chunks, 1, lanes};
+    chunk_policy.set_scratch_bytes(kw * static_cast<size_type>(sizeof(T)));
     launch::team_parallel_for(
-        exec, policy,
-        FusedmmRows<V, I, Edge>{edge, A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
-                                X.data(), X.stride(), Y.data(), Y.stride(), W.data(), W.stride(),
-                                Z.data(), Z.stride(), k, kw});
+        exec, chunk_policy,
+        FusedmmChunks<V, I, Edge>{edge, A.row_ptrs().data(), A.col_idxs().data(),
+                                  A.values().data(), A.rows(), A.nnz(), X.data(), X.stride(),
+                                  Y.data(), Y.stride(), W.data(), W.stride(), Z.data(), Z.stride(),
+                                  k, kw, cut});
+    launch::team_parallel_for(
+        exec, launch::TeamPolicy{A.rows(), 1, lanes},
+        FusedmmCutRows<V, I>{A.row_ptrs().data(), Z.data(), Z.stride(), kw, cut});
 }
 
 }  // inline namespace

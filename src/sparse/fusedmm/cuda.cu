@@ -1,5 +1,5 @@
-// FusedMM on CUDA: the team kernel, a team of up to 32 lanes per row of A, its row of Z
-// accumulated in shared memory (team scratch).
+// FusedMM on CUDA: the team kernels, a team of up to 32 lanes per chunk of nonzeros of A, its
+// rows of Z accumulated in shared memory (team scratch), then the cut rows added up.
 #include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 

@@ -1,4 +1,5 @@
-// FusedMM on OpenMP: the team kernel, teams (rows of A) spread over the threads.
+// FusedMM on OpenMP: the team kernels, teams (chunks of nonzeros of A: a hub row is split
+// too) spread evenly over the threads.
 #include "base/instantiate_storage.hpp"
 #include "sparse/fusedmm/kernels.hpp"
 

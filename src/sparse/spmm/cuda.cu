@@ -23,6 +23,9 @@
 // and the cut-row partials in float (T = compute_type_t<D>): values are widened as they are
 // loaded and C is rounded when stored (twice under nnz_balanced for a row cut by a chunk
 // end: beta C, then the sum). They take no transposing mode (no 16-bit atomics).
+#include <cstdint>
+#include <cstring>
+
 #include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
 #include "sparse/spmm/cuda_common.cuh"
@@ -46,6 +49,80 @@ constexpr const char* spmm_where = "loom::sparse::spmm";
 constexpr int block_size = spmm_block_size;
 /// Nonzeros per group of nnz_balanced.
 constexpr long long balanced_chunk = 256;
+
+/// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
+/// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
+template <typename D>
+constexpr int vector_width = loom::cuda::is_device_complex_v<D> || sizeof(D) > 8 ? 1 : 16 / sizeof(D);
+
+/// Vec consecutive elements of a row of B.
+template <typename D, int Vec>
+struct Pack {
+    D v[Vec];
+};
+
+/// B(i, j .. j + Vec - 1) from p = &B(i, j): one 16-byte load through the read-only cache
+/// (p aligned to 16 bytes, see with_spmm_shape), or one element.
+template <int Vec, typename D>
+__device__ __forceinline__ Pack<D, Vec> load_along_k(const D* p)
+{
+    Pack<D, Vec> pack;
+    if constexpr (Vec == 1) {
+        pack.v[0] = load_cached(p);
+    } else {
+        static_assert(sizeof(pack) == sizeof(uint4));
+        const uint4 bits = __ldg(reinterpret_cast<const uint4*>(p));
+        memcpy(&pack, &bits, sizeof(pack));
+    }
+    return pack;
+}
+
+/// Whether the kernels load B along k in 16-byte vectors: B and C row-major, k a multiple of
+/// the vector width and every row of B starting on 16 bytes.
+template <typename D, typename U>
+bool loads_vectors(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k)
+{
+    constexpr int vec = vector_width<D>;
+    return vec > 1 && B.row_major() && C.row_major() && k % vec == 0 &&
+           reinterpret_cast<std::uintptr_t>(B.data) % 16 == 0 && B.row_step % vec == 0;
+}
+
+/// Calls body.template operator()<G, PerLane, Vec, RowMajor>() for the kernels of B, C and k:
+/// vector loads (Vec = vector_width) where loads_vectors, one element per load otherwise.
+template <typename D, typename U, typename Body>
+void with_spmm_shape(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k,
+                     Body&& body)
+{
+    constexpr int vec = vector_width<D>;
+    if (loads_vectors(B, C, k)) {
+        with_shape<true>(k / vec, [&]<int G, int PerLane>() {
+            body.template operator()<G, PerLane, vec, true>();
+        });
+    } else {
+        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
+            body.template operator()<G, PerLane, 1, RowMajor>();
+        });
+    }
+}
+
+/// row_split's shapes: with_spmm_shape's, and a thread per row when the rows are short and a
+/// row of B is at most four vectors (k = 8 in double: the multi-column SpMV). A warp then
+/// works on 32 rows with all the loads of a nonzero in flight at once and no shuffles.
+template <typename D, typename U, typename Body>
+void with_row_split_shape(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k,
+                          bool short_rows, Body&& body)
+{
+    constexpr int vec = vector_width<D>;
+    if (!short_rows || !loads_vectors(B, C, k) || k > 4 * vec) {
+        with_spmm_shape(B, C, k, body);
+    } else if (k == vec) {
+        body.template operator()<1, 1, vec, true>();
+    } else if (k <= 2 * vec) {
+        body.template operator()<1, 2, vec, true>();
+    } else {
+        body.template operator()<1, 4, vec, true>();
+    }
+}
 
 /// C and the coefficients of C = alpha * sum + beta * C; sums and coefficients in T.
 template <typename D, typename T = compute_type_t<D>>
@@ -84,42 +161,58 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
     return {on_device(C), as_device(alpha), as_device(beta), beta == compute_type_t<V>{0}};
 }
 
-/// acc[p] += sum over entries [begin, end) of a * B(col, j0 + lane + p * G).
-template <int G, int PerLane, bool RowMajor, typename D, typename I, typename T>
+/// acc[p][v] += sum over entries [begin, end) of a * B(col, j0 + (lane + p * G) * Vec + v):
+/// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
+/// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec).
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
-                                           long long j0, long long k, T (&acc)[PerLane])
+                                           long long j0, long long k, T (&acc)[PerLane][Vec])
 {
     const int lane = threadIdx.x % G;
     for_each_entry<G>(A, conj, begin, end, [&](I col, const T& a) {
 #pragma unroll
         for (int p = 0; p < PerLane; ++p) {
-            const long long j = j0 + lane + p * G;
+            const long long j = j0 + (lane + p * G) * Vec;
             if (j < k) {
-                acc[p] += mul(a, static_cast<T>(load_cached(element<RowMajor>(B, col, j))));
+                const auto b = load_along_k<Vec>(element<RowMajor>(B, col, j));
+#pragma unroll
+                for (int v = 0; v < Vec; ++v) acc[p][v] += mul(a, static_cast<T>(b.v[v]));
             }
         }
     });
 }
 
-template <int G, int PerLane, bool RowMajor, typename D, typename I>
+/// Calls store(j, sum) for the columns j < k this lane summed in acc (see accumulate).
+template <int G, int PerLane, int Vec, typename T, typename Store>
+__device__ __forceinline__ void for_each_sum(long long j0, long long k, const T (&acc)[PerLane][Vec],
+                                             Store&& store)
+{
+    const int lane = threadIdx.x % G;
+#pragma unroll
+    for (int p = 0; p < PerLane; ++p) {
+        const long long j = j0 + (lane + p * G) * Vec;
+        if (j >= k) continue;
+#pragma unroll
+        for (int v = 0; v < Vec; ++v) store(j + v, acc[p][v]);
+    }
+}
+
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
-    const int lane = threadIdx.x % G;
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
     for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
          row < A.rows; row += groups) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
-        for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
-            compute_type_t<D> acc[PerLane] = {};
-            accumulate<G, PerLane, RowMajor>(A, conj, begin, end, B, j0, k, acc);
-#pragma unroll
-            for (int p = 0; p < PerLane; ++p) {
-                const long long j = j0 + lane + p * G;
-                if (j < k) out.template store<RowMajor>(row, j, acc[p]);
-            }
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            compute_type_t<D> acc[PerLane][Vec] = {};
+            accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
+            for_each_sum<G, PerLane, Vec>(j0, k, acc, [&](long long j, const auto& sum) {
+                out.template store<RowMajor>(row, j, sum);
+            });
         }
     }
 }
@@ -138,12 +231,11 @@ struct CutRows {
 };
 
 /// nnz_balanced on C = beta C: a group per chunk of nonzeros.
-template <int G, int PerLane, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
                          Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
 {
-    const int lane = threadIdx.x % G;
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
     const long long chunks = ceildiv(nnz, balanced_chunk);
     for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
@@ -151,27 +243,24 @@ __global__ void __launch_bounds__(block_size)
         const long long first = chunk * balanced_chunk;
         const long long last = min(nnz, first + balanced_chunk);
         const long long first_row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
-        for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             long long e = first;
             for (long long row = first_row; e < last; ++row) {
                 const long long row_begin = A.row_ptrs[row];
                 const long long row_end = A.row_ptrs[row + 1];
                 if (row_end <= e) continue;  // an empty row
                 const long long stop = min(row_end, last);
-                compute_type_t<D> acc[PerLane] = {};
-                accumulate<G, PerLane, RowMajor>(A, conj, e, stop, B, j0, k, acc);
+                compute_type_t<D> acc[PerLane][Vec] = {};
+                accumulate<G, PerLane, Vec, RowMajor>(A, conj, e, stop, B, j0, k, acc);
                 const bool whole = row_begin >= first && row_end <= last;
                 const int slot = row_begin < first ? 0 : 1;
-#pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-                    const long long j = j0 + lane + p * G;
-                    if (j >= k) continue;
+                for_each_sum<G, PerLane, Vec>(j0, k, acc, [&](long long j, const auto& sum) {
                     if (whole) {
-                        out.template add<RowMajor>(row, j, acc[p]);
+                        out.template add<RowMajor>(row, j, sum);
                     } else {
-                        cut.at(chunk, slot, j) = acc[p];
+                        cut.at(chunk, slot, j) = sum;
                     }
-                }
+                });
                 e = stop;
             }
         }
@@ -303,8 +392,8 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         Array<compute_type_t<V>> partials(A.executor(), static_cast<size_type>(2 * chunks * k));
         const CutRows<compute_type_t<D>> cut{as_device(partials.data()), static_cast<long long>(k)};
-        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
-            spmm_balanced_kernel<G, PerLane, RowMajor, D, I>
+        with_spmm_shape(b, C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>
                 <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
                     csr, A.nnz(), conj, b, out, cut, k);
             check_launch(spmm_where);
@@ -313,8 +402,10 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                                                                                    out, cut, k);
         });
     } else {
-        with_kernel_shape(B, C, k, [&]<int G, int PerLane, bool RowMajor>() {
-            spmm_row_kernel<G, PerLane, RowMajor, D, I>
+        // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
+        const bool short_rows = A.nnz() <= 16 * A.rows();
+        with_row_split_shape(b, C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+            spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>
                 <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj, b,
                                                                                     out, k);
         });

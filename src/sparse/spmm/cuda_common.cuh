@@ -56,14 +56,32 @@ __device__ __forceinline__ unsigned group_mask()
     }
 }
 
-/// visit(col, a) for the entries [begin, end) of A, a conjugated when `conj` (complex types
-/// only) and widened to compute_type_t<D> (float for the 16-bit storage types). The G lanes
-/// of the group load G entries at once and pass them round by shuffles; every lane of the
-/// group calls it with the same range and sees every entry.
+/// Entry e of A's values, conjugated when `conj` (complex types only) and widened to
+/// compute_type_t<D> (float for the 16-bit storage types).
+template <typename D, typename I>
+__device__ __forceinline__ compute_type_t<D> entry_value(const CsrRows<D, I>& A, bool conj,
+                                                         long long e)
+{
+    auto value = static_cast<compute_type_t<D>>(loom::cuda::load_cached(A.values + e));
+    if constexpr (loom::cuda::is_device_complex_v<D>) {
+        if (conj) value = loom::cuda::conj_dev(value);
+    }
+    return value;
+}
+
+/// visit(col, a) for the entries [begin, end) of A, a = entry_value. The G lanes of the group
+/// load G entries at once and pass them round by shuffles (a group of one loads its own);
+/// every lane of the group calls it with the same range and sees every entry.
 template <int G, typename D, typename I, typename Visit>
 __device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj, long long begin,
                                                long long end, Visit&& visit)
 {
+    if constexpr (G == 1) {
+        for (long long e = begin; e < end; ++e) {
+            visit(loom::cuda::load_cached(A.cols + e), entry_value(A, conj, e));
+        }
+        return;
+    }
     const int lane = threadIdx.x % G;
     const unsigned mask = group_mask<G>();
     for (long long base = begin; base < end; base += G) {
@@ -72,10 +90,7 @@ __device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj
         compute_type_t<D> value{};
         if (e < end) {
             col = loom::cuda::load_cached(A.cols + e);
-            value = static_cast<compute_type_t<D>>(loom::cuda::load_cached(A.values + e));
-            if constexpr (loom::cuda::is_device_complex_v<D>) {
-                if (conj) value = loom::cuda::conj_dev(value);
-            }
+            value = entry_value(A, conj, e);
         }
         const int count = static_cast<int>(min(static_cast<long long>(G), end - base));
         for (int t = 0; t < count; ++t) {

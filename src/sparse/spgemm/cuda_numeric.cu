@@ -304,7 +304,7 @@ void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
 }
 
 template <typename V, typename I>
-void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
@@ -312,8 +312,27 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::Spgemm
     if (!state.sort_output) {
         throw NotSupported(numeric_where, "the values-only numeric phase needs sorted rows");
     }
-    numeric(exec, plan_of(state), operands(state, A, B, jacobi, C), true,
-            light_groups_for(max_numeric_table<V, I>()), true);
+    const auto in = operands(state, A, B, jacobi, C);
+    const auto rows = static_cast<long long>(state.size.rows);
+    if (!state.recorded && state.record_limit > 0) {
+        // made on the first values-only call, not the full one: a product computed once
+        // never pays for it
+        state.recorded = record_products(
+            exec, in.pattern, rows, static_cast<long long>(A.nnz()),
+            static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
+            state.row_ptrs.data(), C.col_idxs().data(),
+            static_cast<std::size_t>(state.record_limit));
+        state.recorded_bytes =
+            state.recorded ? static_cast<size_type>(record_bytes<I>(state.multiply_adds,
+                                                                    state.nnz))
+                           : 0;
+    }
+    if (state.recorded) {
+        values_from_record(exec, state.recorded.get(), in, rows,
+                           static_cast<long long>(state.nnz));
+        return;
+    }
+    numeric(exec, plan_of(state), in, true, light_groups_for(max_numeric_table<V, I>()), true);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA(V, I)                                             \
@@ -321,7 +340,7 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::Spgemm
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);         \
     template void spgemm_numeric_known_columns(                                                \
-        const CudaExecutor&, const detail::SpgemmState<I>&, const matrix::Csr<V, I>&,          \
+        const CudaExecutor&, detail::SpgemmState<I>&, const matrix::Csr<V, I>&,                \
         const matrix::Csr<V, I>&, const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA)
 

@@ -758,6 +758,23 @@ TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
             EXPECT_EQ(handle.values_only_calls(), 2 * before);
             EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
             this->expect_same(other, expected);
+            // A's pattern changed after the record was made: refused, C untouched; a new
+            // symbolic phase makes a new record, for the new pattern
+            auto a_cols = A.col_idxs().to_host();
+            ASSERT_FALSE(a_cols.empty());
+            a_cols[0] = static_cast<I>(a_cols[0] == 0 ? 1 : 0);
+            const Csr A_changed = Csr::from_host(exec, A.size(), A.row_ptrs().to_host(), a_cols,
+                                                 A.values().to_host());
+            const auto values_before = C.values().to_host();
+            EXPECT_THROW(sparse::spgemm_numeric(handle, A_changed, B_e, C), loom::BadInput);
+            EXPECT_EQ(C.values().to_host(), values_before);
+            sparse::spgemm_symbolic(handle, A_changed, B_e, C);
+            for (int repeat = 0; repeat < 2; ++repeat) {
+                sparse::spgemm_numeric(handle, A_changed, B_e, C);
+                this->expect_same(C, sparse::spgemm(Csr(this->ref, A_changed), B));
+            }
+            EXPECT_EQ(handle.values_only_calls(), before);
+            if (before > 0) EXPECT_EQ(handle.values_path(), values_only_path(exec));
         }
         // a handle that declines the reuse writes columns on every call
         Handle full({.reuse_columns = false});

@@ -50,6 +50,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -253,6 +254,23 @@ __device__ void for_each_product(long long first, long long end, const I* b_ptrs
 }
 
 // ------------------------------------------------------------------ deterministic sums
+
+/// a * b rounded on its own, never fused with a following add into an FMA. Every path
+/// computes its multiply-adds with it, so that their sums round alike: the full phase's adds
+/// go through shuffles or shared memory (where the compiler may or may not fuse), the
+/// record's are a plain `sum += a * b` (which it would fuse); with it, a values-only call
+/// gives the full phase's bits.
+template <typename V>
+__device__ inline V unfused_product(V a, V b)
+{
+    if constexpr (std::is_same_v<V, double>) {
+        return __dmul_rn(a, b);
+    } else if constexpr (std::is_same_v<V, float>) {
+        return __fmul_rn(a, b);
+    } else {
+        return a * b;
+    }
+}
 
 /// An owner slot nobody holds (see ordered_add).
 constexpr int no_owner = 0x7fffffff;

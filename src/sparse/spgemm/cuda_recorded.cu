@@ -194,8 +194,9 @@ __global__ void __launch_bounds__(values_block)
                               const long long* starts, const RecordedProduct<I>* products)
 {
     constexpr int window = record_window<V>();
-    __shared__ StagedProducts<V> staged[values_block / 32];
-    auto& mine = staged[threadIdx.x / 32];
+    // raw bytes: a complex V has constructors, which __shared__ variables may not run
+    __shared__ __align__(16) unsigned char staged[sizeof(StagedProducts<V>) * (values_block / 32)];
+    auto& mine = reinterpret_cast<StagedProducts<V>*>(staged)[threadIdx.x / 32];
     const int lane = threadIdx.x % 32;
     const long long warps = static_cast<long long>(gridDim.x) * (values_block / 32);
     for (long long base =
@@ -224,7 +225,7 @@ __global__ void __launch_bounds__(values_block)
                 const int t = static_cast<int>(q - w);
                 const V factor =
                     mine.unit[t] || !in.pattern.identity ? mine.a[t] : scale * mine.a[t];
-                sum += factor * mine.b[t];
+                sum += unfused_product(factor, mine.b[t]);
             }
             __syncwarp();
         }

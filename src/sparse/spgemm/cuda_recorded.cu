@@ -42,24 +42,46 @@ struct Record {
     Array<RecordedProduct<I>> products;
 };
 
-/// The "entries" of the product in product order, one index space for all rows: row r's
-/// are its identity (Jacobi only, v = a_ptrs[r] + r) and then A's entries of row r.
-template <typename I>
-__device__ inline long long entry_row(const Pattern<I>& in, long long rows, long long v)
+/// The last row r of [0, rows) with start(r) <= value (start non-decreasing in r): the row
+/// that holds item `value` when row r's items start at start(r).
+template <typename Start>
+__device__ inline long long row_holding(long long rows, long long value, Start start)
 {
-    // the last row whose first entry is at or before v
     long long lo = 0;
     long long hi = rows - 1;
-    const long long shift = in.identity ? 1 : 0;
     while (lo < hi) {
         const long long mid = (lo + hi + 1) / 2;
-        if (in.a_ptrs[mid] + shift * mid <= v) {
+        if (start(mid) <= value) {
             lo = mid;
         } else {
             hi = mid - 1;
         }
     }
     return lo;
+}
+
+/// The first position in [first, end) of the ascending cols whose column is not below col.
+template <typename I>
+__device__ inline long long first_not_below(const I* cols, long long first, long long end, I col)
+{
+    while (first < end) {
+        const long long mid = first + (end - first) / 2;
+        if (cols[mid] < col) {
+            first = mid + 1;
+        } else {
+            end = mid;
+        }
+    }
+    return first;
+}
+
+/// The "entries" of the product in product order, one index space for all rows: row r's
+/// are its identity (Jacobi only, v = a_ptrs[r] + r) and then A's entries of row r.
+template <typename I>
+__device__ inline long long entry_row(const Pattern<I>& in, long long rows, long long v)
+{
+    const long long shift = in.identity ? 1 : 0;
+    return row_holding(rows, v, [&](long long r) { return in.a_ptrs[r] + shift * r; });
 }
 
 /// The A entry that entry v stands for in its row (-1: the identity).
@@ -112,16 +134,7 @@ __global__ void position_products_kernel(Pattern<I> in, long long rows, long lon
         long long out = offsets[v];
         for (long long j = in.b_ptrs[r] + lane; j < in.b_ptrs[r + 1]; j += 32) {
             const I col = in.b_cols[j];
-            long long lo = c_first;
-            long long hi = c_end;
-            while (lo < hi) {
-                const long long mid = (lo + hi) / 2;
-                if (c_cols[mid] < col) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
+            const long long lo = first_not_below(c_cols, c_first, c_end, col);
             const bool found = lo < c_end && c_cols[lo] == col;
             if (!found) *missing = 1;
             const long long q = out + (j - in.b_ptrs[r]);
@@ -166,21 +179,11 @@ struct StagedProducts {
     bool unit[record_window<V>()];
 };
 
-/// The row of C's entry e: the last row starting at or before it.
+/// The row of C's entry e.
 template <typename I>
 __device__ inline long long row_of_entry(const I* c_ptrs, long long rows, long long e)
 {
-    long long lo = 0;
-    long long hi = rows - 1;
-    while (lo < hi) {
-        const long long mid = (lo + hi + 1) / 2;
-        if (c_ptrs[mid] <= e) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
+    return row_holding(rows, e, [&](long long r) { return static_cast<long long>(c_ptrs[r]); });
 }
 
 /// A warp per 32 consecutive entries of C, a lane per entry: the warp stages the operands of

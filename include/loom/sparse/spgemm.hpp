@@ -99,7 +99,7 @@ struct SpgemmOptions {
     /// first numeric call records where in C each multiply-add lands (one index per
     /// multiply-add). CUDA: the first values-only call (the second numeric call) records, for
     /// every entry of C, its multiply-adds as (entry of A, entry of B) pairs (2 indices per
-    /// multiply-add and 8 bytes per entry of C), when that also fits in 3/4 of the device's
+    /// multiply-add and 4 bytes per entry of C), when that also fits in 3/4 of the device's
     /// free memory with what building it needs (about 3x the record, freed after). Above the
     /// limit nothing is recorded: OpenMP runs the full phase on every call, CUDA looks the
     /// light rows up in C's known columns (values_path() `known_columns`). 0 forces that.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <memory>
 
 #include "base/cuda/cub.cuh"
@@ -35,12 +36,21 @@ struct RecordedProduct {
 };
 
 /// The record: products[starts[e] .. starts[e + 1]) are the multiply-adds of C's entry e,
-/// in product order.
+/// in product order. starts are 32-bit when the multiply-adds allow (one array is empty):
+/// for products with about one multiply-add per entry of C (power-law), 8-byte starts would
+/// be a third of the record, read on every call.
 template <typename I>
 struct Record {
-    Array<long long> starts;
+    Array<unsigned> starts32;
+    Array<unsigned long long> starts64;
     Array<RecordedProduct<I>> products;
 };
+
+/// Whether a record of this many multiply-adds has 32-bit starts.
+inline bool narrow_starts(long long multiply_adds)
+{
+    return multiply_adds <= static_cast<long long>(std::numeric_limits<unsigned>::max());
+}
 
 /// The last row r of [0, rows) with start(r) <= value (start non-decreasing in r): the row
 /// that holds item `value` when row r's items start at start(r).
@@ -146,16 +156,16 @@ __global__ void position_products_kernel(Pattern<I> in, long long rows, long lon
 
 /// starts[e] = the first of the sorted keys equal to e (every entry of C has at least one
 /// multiply-add; the loops also cover entries without), starts[nnz] = n.
-template <typename K>
-__global__ void entry_starts_kernel(const K* keys, long long n, long long nnz, long long* starts)
+template <typename K, typename S>
+__global__ void entry_starts_kernel(const K* keys, long long n, long long nnz, S* starts)
 {
     for (long long q = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; q < n;
          q += static_cast<long long>(gridDim.x) * blockDim.x) {
         const long long key = keys[q];
         const long long before = q == 0 ? -1 : static_cast<long long>(keys[q - 1]);
-        for (long long e = before + 1; e <= key; ++e) starts[e] = q;
+        for (long long e = before + 1; e <= key; ++e) starts[e] = static_cast<S>(q);
         if (q == n - 1) {
-            for (long long e = key + 1; e <= nnz; ++e) starts[e] = n;
+            for (long long e = key + 1; e <= nnz; ++e) starts[e] = static_cast<S>(n);
         }
     }
 }
@@ -191,10 +201,10 @@ __device__ inline long long row_of_entry(const I* c_ptrs, long long rows, long l
 /// coalesced and gathering A's and B's values all at once; then each lane adds its entry's
 /// multiply-adds from 0 in product order, each computed as the full phase computes it
 /// (selected_row's factor times B's value), so the bits are the full phase's.
-template <typename V, typename I>
+template <typename V, typename I, typename S>
 __global__ void __launch_bounds__(values_block)
-    values_from_record_kernel(Operands<V, I> in, long long rows, long long nnz,
-                              const long long* starts, const RecordedProduct<I>* products)
+    values_from_record_kernel(Operands<V, I> in, long long rows, long long nnz, const S* starts,
+                              const RecordedProduct<I>* products)
 {
     constexpr int window = record_window<V>();
     // raw bytes: a complex V has constructors, which __shared__ variables may not run
@@ -207,10 +217,10 @@ __global__ void __launch_bounds__(values_block)
          base < nnz; base += warps * 32) {
         const long long e = base + lane;
         const bool active = e < nnz;
-        const long long first = starts[base];
-        const long long end = starts[min(base + 32, nnz)];
-        const long long my_first = active ? starts[e] : end;
-        const long long my_end = active ? starts[e + 1] : end;
+        const long long first = static_cast<long long>(starts[base]);
+        const long long end = static_cast<long long>(starts[min(base + 32, nnz)]);
+        const long long my_first = active ? static_cast<long long>(starts[e]) : end;
+        const long long my_end = active ? static_cast<long long>(starts[e + 1]) : end;
         const V scale =
             active && in.pattern.identity ? row_scale(in, row_of_entry(in.c_ptrs, rows, e)) : V(1);
         V sum(0);
@@ -241,8 +251,9 @@ __global__ void __launch_bounds__(values_block)
 template <typename I>
 std::size_t record_bytes(long long multiply_adds, long long nnz)
 {
+    const std::size_t start_bytes = narrow_starts(multiply_adds) ? 4 : 8;
     return static_cast<std::size_t>(multiply_adds) * sizeof(RecordedProduct<I>) +
-           static_cast<std::size_t>(nnz + 1) * sizeof(long long);
+           static_cast<std::size_t>(nnz + 1) * start_bytes;
 }
 
 template <typename I>
@@ -307,10 +318,18 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         if (product_buffers.Current() != record->products.data()) {
             std::swap(products, record->products);
         }
-        record->starts = Array<long long>(self, nnz + 1);
-        entry_starts_kernel<<<grid_for(exec, multiply_adds, 256, 32), 256, 0, stream>>>(
-            key_buffers.Current(), multiply_adds, nnz, record->starts.data());
-        check_launch(record_where);
+        const auto mark_starts = [&](auto* starts) {
+            entry_starts_kernel<<<grid_for(exec, multiply_adds, 256, 32), 256, 0, stream>>>(
+                key_buffers.Current(), multiply_adds, nnz, starts);
+            check_launch(record_where);
+        };
+        if (narrow_starts(multiply_adds)) {
+            record->starts32 = Array<unsigned>(self, nnz + 1);
+            mark_starts(record->starts32.data());
+        } else {
+            record->starts64 = Array<unsigned long long>(self, nnz + 1);
+            mark_starts(record->starts64.data());
+        }
     }
     return record;
 }
@@ -320,10 +339,16 @@ void values_from_record(const CudaExecutor& exec, const void* record, const Oper
                         long long rows, long long nnz)
 {
     const auto& r = *static_cast<const Record<I>*>(record);
-    values_from_record_kernel<<<grid_for(exec, nnz, values_block, 16), values_block, 0,
-                                stream_of(exec)>>>(in, rows, nnz, r.starts.data(),
-                                                   r.products.data());
-    check_launch(numeric_where);
+    const auto launch = [&](const auto* starts) {
+        values_from_record_kernel<<<grid_for(exec, nnz, values_block, 16), values_block, 0,
+                                    stream_of(exec)>>>(in, rows, nnz, starts, r.products.data());
+        check_launch(numeric_where);
+    };
+    if (r.starts32.size() > 0) {
+        launch(r.starts32.data());
+    } else {
+        launch(r.starts64.data());
+    }
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_RECORD_CUDA(I)                                                 \

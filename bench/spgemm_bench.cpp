@@ -273,6 +273,8 @@ struct Measurement {
     std::optional<Timing> symbolic;
     std::optional<Timing> numeric;        ///< the first numeric call after the symbolic phase
     std::optional<Timing> numeric_reuse;  ///< a repeated call, C's columns known (if any)
+    /// the first repeated call alone (CUDA makes its record there), seconds
+    std::optional<double> first_reuse;
     std::string reuse_path = "-";         ///< how the repeated call computed values
     size_type recorded_bytes = 0;         ///< what its handle kept for that
     Timing total;
@@ -340,10 +342,15 @@ Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr
         sparse::spgemm_symbolic(handle, A, A, C);
         sparse::spgemm_numeric(handle, A, A, C);
         C.values().fill(V(std::numeric_limits<remove_complex_t<V>>::quiet_NaN()));
+        exec.synchronize();
+        const auto start = std::chrono::steady_clock::now();
         sparse::spgemm_numeric(handle, A, A, C);
+        exec.synchronize();
+        const std::chrono::duration<double> first_reuse = std::chrono::steady_clock::now() - start;
         m.reuse_path = sparse::to_string(handle.values_path());
         m.recorded_bytes = handle.recorded_bytes();
         if (handle.values_only_calls() > 0) {
+            m.first_reuse = first_reuse.count();
             check(kernel + " (numeric reuse)", C, oracle, m, exec);
             m.numeric_reuse = time_kernel(
                 exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
@@ -473,7 +480,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     fmt::print("flops     {}\n\n", spgemm_flops_formula);
 
     const std::string vs = options.peer == Peer::none ? "peer" : to_string(options.peer);
-    Table table({"kernel", "symbolic [ms]", "numeric [ms]", "reuse [ms]", "total [ms]", "GFLOP/s",
+    Table table({"kernel", "symbolic [ms]", "numeric [ms]", "1st reuse [ms]", "reuse [ms]",
+                 "total [ms]", "GFLOP/s",
                  "numeric GFLOP/s", "total vs " + vs, "numeric vs " + vs, "reuse vs " + vs,
                  "reuse path", "rel. error"});
     auto json_results = nlohmann::ordered_json::array();
@@ -496,7 +504,9 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         const auto format_ratio = [](std::optional<double> r) {
             return r ? fmt::format("{:.2f}x", *r) : std::string("-");
         };
-        table.add_row({m.kernel, ms(m.symbolic), ms(m.numeric), ms(m.numeric_reuse), ms(total),
+        table.add_row({m.kernel, ms(m.symbolic), ms(m.numeric),
+                       m.first_reuse ? fmt::format("{:.2f}", *m.first_reuse * 1e3) : "-",
+                       ms(m.numeric_reuse), ms(total),
                        fmt::format("{:.2f}", flops / m.total.median / 1e9),
                        m.numeric ? fmt::format("{:.2f}", flops / m.numeric->median / 1e9) : "-",
                        format_ratio(vs_total), format_ratio(vs_numeric), format_ratio(vs_reuse),
@@ -509,6 +519,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
              {"peer", m.peer},
              {"symbolic", timing_json(m.symbolic, flops)},
              {"numeric", timing_json(m.numeric, flops)},
+             {"first_numeric_reuse_s",
+              m.first_reuse ? nlohmann::ordered_json(*m.first_reuse) : nlohmann::ordered_json()},
              {"numeric_reuse", timing_json(m.numeric_reuse, flops)},
              {"reuse_path", m.reuse_path},
              {"recorded_bytes", m.recorded_bytes},
@@ -529,8 +541,10 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         "pass over C's pattern, which records C's fingerprint, and the record of where each "
         "multiply-add lands in C). reuse: numeric repeated on the same handle and C, whose "
         "columns that call wrote (reuse path 'recorded': values only from the record, every "
-        "row (OpenMP); 'known-columns': CUDA, the light rows' values only; 'full': no "
-        "values-only path, '-' in the reuse column). loom: SpgemmOptions::deterministic on, the "
+        "row; 'known-columns': CUDA without a record (reuse_memory_limit), the light rows' "
+        "values only; 'full': no values-only path, '-' in the reuse column). 1st reuse: the "
+        "first such call alone, once (CUDA makes its record there: every entry's "
+        "multiply-adds, sorted once). loom: SpgemmOptions::deterministic on, the "
         "default (every entry summed in product order: bitwise the same on every run); "
         "loom/atomic: off (CUDA adds atomically in arrival order).\n");
     if (options.peer == Peer::cusparse) {

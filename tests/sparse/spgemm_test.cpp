@@ -36,12 +36,12 @@ bool has_values_only_path(const std::shared_ptr<const loom::Executor>& exec)
     return exec->kind() != loom::ExecKind::reference;
 }
 
-/// The values-only path a backend takes: OpenMP's record of every multiply-add's position,
-/// CUDA's lookup of the light rows' products in C's known columns (no record).
-loom::sparse::SpgemmValuesPath values_only_path(const std::shared_ptr<const loom::Executor>& exec)
+/// The values-only path a backend takes within the memory limit: a record (OpenMP: every
+/// multiply-add's position; CUDA: every entry's multiply-adds). Over the limit CUDA looks the
+/// light rows' products up in C's known columns and OpenMP runs the full phase.
+loom::sparse::SpgemmValuesPath values_only_path(const std::shared_ptr<const loom::Executor>&)
 {
-    return exec->is_host() ? loom::sparse::SpgemmValuesPath::recorded
-                           : loom::sparse::SpgemmValuesPath::known_columns;
+    return loom::sparse::SpgemmValuesPath::recorded;
 }
 
 /// A product's operands: A is rows x inner, B inner x cols.
@@ -666,8 +666,8 @@ TYPED_TEST(Spgemm, JacobiFusedRefusesZeroDiagonal)
 /// Repeated numeric calls with sorted rows compute values only once C's columns are those the
 /// handle wrote, over light rows (narrow B, addressed directly; wide B, hashed) and long rows
 /// (up to the bitmap path): every value rewritten (C's values are poisoned first) and equal
-/// to the reference. OpenMP by the recorded positions, CUDA by the known-columns lookup of
-/// the light rows (with and without determinism). The reference never does.
+/// to the reference. OpenMP and CUDA from their records (CUDA with and without determinism:
+/// the record's sums are ordered either way). The reference never does.
 TYPED_TEST(Spgemm, NumericWithKnownColumnsComputesValuesOnly)
 {
     using V = typename TestFixture::V;
@@ -731,6 +731,10 @@ TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
             Csr C;
             sparse::spgemm_symbolic(handle, A_e, B_e, C);
             sparse::spgemm_numeric(handle, A_e, B_e, C);
+            // values only: OpenMP and CUDA hold a record now, which must not be used below
+            sparse::spgemm_numeric(handle, A_e, B_e, C);
+            const size_type before = has_values_only_path(exec) ? 1 : 0;
+            EXPECT_EQ(handle.values_only_calls(), before);
             // one column of a middle row replaced by another valid column
             auto cols = C.col_idxs().to_host();
             const auto ptrs = C.row_ptrs().to_host();
@@ -739,18 +743,38 @@ TYPED_TEST(Spgemm, NumericWithChangedColumnsRunsFullPhase)
             cols[k] = static_cast<I>(cols[k] == 0 ? 1 : 0);
             C.col_idxs() = loom::Array<I>(exec, cols);
             sparse::spgemm_numeric(handle, A_e, B_e, C);
-            EXPECT_EQ(handle.values_only_calls(), 0);
+            EXPECT_EQ(handle.values_only_calls(), before);
+            EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
             this->expect_same(C, expected);
-            // C's columns restored by that full call: values only again
+            // C's columns restored by that full call: values only again, from the record
             sparse::spgemm_numeric(handle, A_e, B_e, C);
-            EXPECT_EQ(handle.values_only_calls(), has_values_only_path(exec) ? 1 : 0);
+            EXPECT_EQ(handle.values_only_calls(), 2 * before);
+            if (before > 0) EXPECT_EQ(handle.values_path(), values_only_path(exec));
             this->expect_same(C, expected);
             // another C of the same size, never written by a numeric call
             Csr other(exec, C.size(), C.nnz());
             other.col_idxs().fill(I{0});
             sparse::spgemm_numeric(handle, A_e, B_e, other);
-            EXPECT_EQ(handle.values_only_calls(), has_values_only_path(exec) ? 1 : 0);
+            EXPECT_EQ(handle.values_only_calls(), 2 * before);
+            EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
             this->expect_same(other, expected);
+            // A's pattern changed after the record was made: refused, C untouched; a new
+            // symbolic phase makes a new record, for the new pattern
+            auto a_cols = A.col_idxs().to_host();
+            ASSERT_FALSE(a_cols.empty());
+            a_cols[0] = static_cast<I>(a_cols[0] == 0 ? 1 : 0);
+            const Csr A_changed = Csr::from_host(exec, A.size(), A.row_ptrs().to_host(), a_cols,
+                                                 A.values().to_host());
+            const auto values_before = C.values().to_host();
+            EXPECT_THROW(sparse::spgemm_numeric(handle, A_changed, B_e, C), loom::BadInput);
+            EXPECT_EQ(C.values().to_host(), values_before);
+            sparse::spgemm_symbolic(handle, A_changed, B_e, C);
+            for (int repeat = 0; repeat < 2; ++repeat) {
+                sparse::spgemm_numeric(handle, A_changed, B_e, C);
+                this->expect_same(C, sparse::spgemm(Csr(this->ref, A_changed), B));
+            }
+            EXPECT_EQ(handle.values_only_calls(), before);
+            if (before > 0) EXPECT_EQ(handle.values_path(), values_only_path(exec));
         }
         // a handle that declines the reuse writes columns on every call
         Handle full({.reuse_columns = false});
@@ -831,10 +855,11 @@ bool same_bits(const std::vector<V>& a, const std::vector<V>& b)
 }
 
 /// A repeated numeric call computes values only (OpenMP: from what the first one recorded;
-/// CUDA: light rows looked up in C's columns, the others in full), and they are bitwise
-/// those of a fresh handle's full phase on the same operands (both deterministic, the
-/// default), on every awkward shape and on generated real matrices (27-point stencil,
-/// power-law), plain and Jacobi-fused.
+/// CUDA: from the record the first values-only call makes, and, with no memory for a record,
+/// light rows looked up in C's columns, the others in full), and they are bitwise those of a
+/// fresh handle's full phase on the same operands (both deterministic, the default), on every
+/// awkward shape and on generated real matrices (27-point stencil, power-law), plain and
+/// Jacobi-fused.
 TYPED_TEST(Spgemm, ValuesOnlyEqualFreshNumericBitwise)
 {
     using V = typename TestFixture::V;
@@ -851,24 +876,40 @@ TYPED_TEST(Spgemm, ValuesOnlyEqualFreshNumericBitwise)
     cases.emplace_back(stencil, stencil);
     cases.emplace_back(powerlaw, powerlaw);
     for (const auto& exec : loom::test::backends()) {
+        // CUDA without memory for a record: the known-columns lookup (OpenMP: the full phase)
+        const std::vector<size_type> limits{sparse::SpgemmOptions{}.reuse_memory_limit, 0};
         for (const auto& [A, B] : cases) {
-            SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " * " +
-                         loom::to_string(B.size()));
-            Handle handle({.deterministic = true});
-            Csr C;
-            sparse::spgemm_symbolic(handle, Csr(exec, A), Csr(exec, B), C);
-            sparse::spgemm_numeric(handle, Csr(exec, A), Csr(exec, B), C);
-            EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
-            EXPECT_EQ(handle.recorded_bytes() > 0, C.nnz() > 0 && exec->is_host());
-            const auto A2 = this->with_new_values(A, 5);
-            const auto B2 = this->with_new_values(B, 6);
-            C.values().fill(V{-3});
-            sparse::spgemm_numeric(handle, Csr(exec, A2), Csr(exec, B2), C);
-            if (C.nnz() > 0) EXPECT_EQ(handle.values_path(), values_only_path(exec));
-            const auto fresh = this->product(exec, A2, B2, {.deterministic = true});
-            EXPECT_EQ(C.col_idxs().to_host(), fresh.col_idxs().to_host());
-            EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
-            this->expect_same(C, sparse::spgemm(A2, B2));
+            for (const auto limit : limits) {
+                if (limit == 0 && exec->is_host()) continue;
+                SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " * " +
+                             loom::to_string(B.size()) + " limit " + std::to_string(limit));
+                Handle handle({.deterministic = true, .reuse_memory_limit = limit});
+                Csr C;
+                sparse::spgemm_symbolic(handle, Csr(exec, A), Csr(exec, B), C);
+                sparse::spgemm_numeric(handle, Csr(exec, A), Csr(exec, B), C);
+                EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::full);
+                // OpenMP records in the full phase, CUDA in the first values-only one
+                EXPECT_EQ(handle.recorded_bytes() > 0, C.nnz() > 0 && exec->is_host());
+                const auto first_bits = C.values().to_host();
+                const auto A2 = this->with_new_values(A, 5);
+                const auto B2 = this->with_new_values(B, 6);
+                C.values().fill(V{-3});
+                sparse::spgemm_numeric(handle, Csr(exec, A2), Csr(exec, B2), C);
+                if (C.nnz() > 0) {
+                    EXPECT_EQ(handle.values_path(),
+                              limit == 0 ? sparse::SpgemmValuesPath::known_columns
+                                         : values_only_path(exec));
+                    EXPECT_EQ(handle.recorded_bytes() > 0, limit > 0);
+                }
+                const auto fresh = this->product(exec, A2, B2, {.deterministic = true});
+                EXPECT_EQ(C.col_idxs().to_host(), fresh.col_idxs().to_host());
+                EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
+                this->expect_same(C, sparse::spgemm(A2, B2));
+                // back to the first values (CUDA: from the record that call made): the bits
+                // of the first, full call
+                sparse::spgemm_numeric(handle, Csr(exec, A), Csr(exec, B), C);
+                EXPECT_TRUE(same_bits(C.values().to_host(), first_bits));
+            }
         }
         SCOPED_TRACE(exec->name() + " Jacobi");
         const V omega{0.5};
@@ -893,10 +934,9 @@ TYPED_TEST(Spgemm, ValuesOnlyEqualFreshNumericBitwise)
     }
 }
 
-/// An OpenMP handle records only within SpgemmOptions::reuse_memory_limit (and with
-/// reuse_columns); without a record every call runs the full phase, with the same result.
-/// The reference records nothing; CUDA records nothing either and computes values only by
-/// its lookup of C's columns whatever the limit.
+/// OpenMP and CUDA handles record only within SpgemmOptions::reuse_memory_limit (and with
+/// reuse_columns); without a record OpenMP runs the full phase on every call and CUDA looks
+/// its light rows up in C's columns, with the same result. The reference records nothing.
 TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
 {
     using I = typename TestFixture::I;
@@ -931,9 +971,11 @@ TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
         EXPECT_EQ(declined.values_only_calls(), 0);
         const auto recording = run({.deterministic = true});
         if (lookup) {
-            EXPECT_EQ(recording.recorded_bytes(), 0);
+            // every entry's multiply-adds: (A entry, B entry) each, and where they start
+            EXPECT_GE(recording.recorded_bytes(),
+                      recording.multiply_adds() * static_cast<size_type>(2 * sizeof(I)));
             EXPECT_EQ(recording.values_only_calls(), 2);
-            EXPECT_EQ(recording.values_path(), sparse::SpgemmValuesPath::known_columns);
+            EXPECT_EQ(recording.values_path(), sparse::SpgemmValuesPath::recorded);
         } else if (has_values_only_path(exec)) {
             EXPECT_GE(recording.recorded_bytes(),
                       recording.multiply_adds() * static_cast<size_type>(sizeof(I)));

@@ -53,8 +53,9 @@ Runner setup(CLI::App& sub)
         ->check(positive_number())
         ->capture_default_str();
     sub.add_option("--reuse-limit", cli->reuse_limit_gib,
-                   "GiB an OpenMP handle may keep for values-only repeated numeric calls "
-                   "(SpgemmOptions::reuse_memory_limit; CUDA keeps no record)")
+                   "GiB a handle may keep for values-only repeated numeric calls "
+                   "(SpgemmOptions::reuse_memory_limit; 0: no record, CUDA then looks up "
+                   "C's known columns)")
         ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
     sub.footer(fmt::format(

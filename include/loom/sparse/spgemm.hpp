@@ -49,12 +49,14 @@ const char* to_string(SpgemmAlgorithm algorithm);
 enum class SpgemmValuesPath {
     /// C's columns found again (hashing, sorting) and written with the values.
     full,
-    /// Light rows looked their products' columns up in C's known columns (CUDA); the other
-    /// rows as `full`.
+    /// Light rows looked their products' columns up in C's known columns (CUDA without a
+    /// record); the other rows as `full`.
     known_columns,
-    /// Values only, every row: each multiply-add's place in C was recorded by the first
-    /// numeric call (OpenMP, SpgemmOptions::reuse_memory_limit), no hashing, no column
-    /// written.
+    /// Values only, every row, from a record kept in the handle (within
+    /// SpgemmOptions::reuse_memory_limit): no hashing, no search, no column written. OpenMP
+    /// records each multiply-add's place in C in the first numeric call; CUDA records every
+    /// entry's multiply-adds in the first values-only call and then sums each entry with one
+    /// thread, in product order (deterministic whatever SpgemmOptions::deterministic says).
     recorded,
 };
 
@@ -92,11 +94,16 @@ struct SpgemmOptions {
     /// false lets CUDA add with atomics in arrival order, which may differ in the last bits
     /// between runs.
     bool deterministic = true;
-    /// Bytes an OpenMP handle may keep so that repeated numeric calls compute values only,
-    /// for every row (native kernels with sort_output and reuse_columns): the first numeric
-    /// call records where in C each multiply-add lands (one index per multiply-add). Above
-    /// this limit nothing is recorded and every call runs the full phase;
-    /// SpgemmHandle::recorded_bytes() says what was kept. CUDA keeps no record.
+    /// Bytes a handle may keep so that repeated numeric calls compute values only, for every
+    /// row, from a record (native kernels with sort_output and reuse_columns). OpenMP: the
+    /// first numeric call records where in C each multiply-add lands (one index per
+    /// multiply-add). CUDA: the first values-only call (the second numeric call) records, for
+    /// every entry of C, its multiply-adds as (entry of A, entry of B) pairs (2 indices per
+    /// multiply-add and 4 bytes per entry of C), when that also fits in 3/4 of the device's
+    /// free memory with what building it needs (about 3x the record, freed after). Above the
+    /// limit nothing is recorded: OpenMP runs the full phase on every call, CUDA looks the
+    /// light rows up in C's known columns (values_path() `known_columns`). 0 forces that.
+    /// SpgemmHandle::recorded_bytes() says what was kept.
     size_type reuse_memory_limit = size_type{8} << 30;
 };
 
@@ -135,8 +142,8 @@ public:
     size_type values_only_calls() const;
     /// How the last numeric call computed C's values (`full` before the first).
     SpgemmValuesPath values_path() const;
-    /// Bytes kept for values-only calls (0: nothing recorded, see
-    /// SpgemmOptions::reuse_memory_limit).
+    /// Bytes kept for values-only calls (0: nothing recorded, or not yet: CUDA records in the
+    /// first values-only call; see SpgemmOptions::reuse_memory_limit).
     size_type recorded_bytes() const;
 };
 

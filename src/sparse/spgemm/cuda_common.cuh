@@ -40,6 +40,7 @@
 //   cuda_numeric.cu   light rows' columns and values, the numeric phase
 //   cuda_heavy.cu     heavy rows through bitmaps of B's columns (both phases)
 //   cuda_hash.cu      heavy rows with a wide B through two-level hash tables (both phases)
+//   cuda_recorded.cu  values only, from a record of every entry's multiply-adds
 //   cuda_jacobi.cu    the inverse diagonal of the Jacobi product
 //   cuda.cu           the pattern checksum
 // The hash tables, the row grouping and the team scans are base/cuda's (hash_table.cuh,
@@ -47,7 +48,9 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -251,6 +254,23 @@ __device__ void for_each_product(long long first, long long end, const I* b_ptrs
 }
 
 // ------------------------------------------------------------------ deterministic sums
+
+/// a * b rounded on its own, never fused with a following add into an FMA. Every path
+/// computes its multiply-adds with it, so that their sums round alike: the full phase's adds
+/// go through shuffles or shared memory (where the compiler may or may not fuse), the
+/// record's are a plain `sum += a * b` (which it would fuse); with it, a values-only call
+/// gives the full phase's bits.
+template <typename V>
+__device__ inline V unfused_product(V a, V b)
+{
+    if constexpr (std::is_same_v<V, double>) {
+        return __dmul_rn(a, b);
+    } else if constexpr (std::is_same_v<V, float>) {
+        return __fmul_rn(a, b);
+    } else {
+        return a * b;
+    }
+}
 
 /// An owner slot nobody holds (see ordered_add).
 constexpr int no_owner = 0x7fffffff;
@@ -534,5 +554,24 @@ HashPlan plan_numeric_hash(const CudaExecutor& exec, const RowGroups<I>& groups,
 template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
+
+/// cuda_recorded.cu: bytes of the record of a product with these multiply-adds and entries.
+template <typename I>
+std::size_t record_bytes(long long multiply_adds, long long nnz);
+
+/// cuda_recorded.cu: the record for values-only calls: for every entry of C (whose rows hold,
+/// sorted, the columns that the full numeric phase wrote), its multiply-adds in product order.
+/// Null when it would exceed `limit` bytes or 3/4 of the device's free memory (with what its
+/// construction needs: about 3x the record), or when C lacks a column of the product.
+template <typename I>
+std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
+                                      long long rows, long long a_nnz, long long multiply_adds,
+                                      long long nnz, const I* c_ptrs, const I* c_cols,
+                                      std::size_t limit);
+
+/// cuda_recorded.cu: C's values from a record of record_products (a thread per entry of C).
+template <typename V, typename I>
+void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in,
+                        long long rows, long long nnz);
 
 }  // namespace loom::sparse::cuda::spgemm_kernels

@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(heavy_block)
                 if (valid) {
                     bool inserted = false;
                     slot = find_slot(tables, pattern.b_cols[j], inserted);
-                    product = sh.factors[s] * in.b_vals[j];
+                    product = unfused_product(sh.factors[s], in.b_vals[j]);
                 }
                 const long long at = max(slot, 0ll);
                 V* target = at < shared_slots ? values + at : global_values + (at - shared_slots);

@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(heavy_block)
                     const unsigned below =
                         racy_load(bitmap + (col >> 5)) & ((1u << (col & 31)) - 1u);
                     position = static_cast<long long>(positions[col >> 5]) + __popc(below);
-                    product = sh.factors[s] * in.b_vals[j];
+                    product = unfused_product(sh.factors[s], in.b_vals[j]);
                 }
                 const bool add = position < length;
                 const long long at = add ? position : 0;

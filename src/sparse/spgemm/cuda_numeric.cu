@@ -5,6 +5,7 @@
 
 #include "base/cuda/hash_table.cuh"
 #include "base/instantiate.hpp"
+#include "loom/base/resources.hpp"
 #include "loom/sort/bitonic.hpp"
 #include "sparse/spgemm/cuda_common.cuh"
 
@@ -94,7 +95,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
                 bool inserted = false;
                 slot = claim_slot(sh.keys, slot_of(col, S - 1, direct), unsigned{S - 1}, S, col,
                                   inserted);
-                product = sh.factors[s] * in.b_vals[j];
+                product = unfused_product(sh.factors[s], in.b_vals[j]);
             }
             const int at = slot < 0 ? 0 : static_cast<int>(slot);
             ordered_add<G>(in.ordered, sh.values + at, product, slot >= 0,
@@ -197,7 +198,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
             // a column missing from the row cannot happen when C's pattern is the one the
             // handle recorded; skipped, to stay memory-safe
             const int position = valid ? find_column(sh.keys, length, in.pattern.b_cols[j]) : -1;
-            const V product = position >= 0 ? sh.factors[s] * in.b_vals[j] : V{};
+            const V product = position >= 0 ? unfused_product(sh.factors[s], in.b_vals[j]) : V{};
             const int at = max(position, 0);
             ordered_add<G>(in.ordered, sh.values + at, product, position >= 0,
                            sh.owners + (G > 32 ? at : 0));
@@ -304,7 +305,7 @@ void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
 }
 
 template <typename V, typename I>
-void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
@@ -312,8 +313,31 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::Spgemm
     if (!state.sort_output) {
         throw NotSupported(numeric_where, "the values-only numeric phase needs sorted rows");
     }
-    numeric(exec, plan_of(state), operands(state, A, B, jacobi, C), true,
-            light_groups_for(max_numeric_table<V, I>()), true);
+    const auto in = operands(state, A, B, jacobi, C);
+    const auto rows = static_cast<long long>(state.size.rows);
+    if (!state.recorded && state.record_limit > 0) {
+        // made on the first values-only call, not the full one: a product computed once
+        // never pays for it
+        try {
+            state.recorded = record_products(
+                exec, in.pattern, rows, static_cast<long long>(A.nnz()),
+                static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
+                state.row_ptrs.data(), C.col_idxs().data(),
+                static_cast<std::size_t>(state.record_limit));
+        } catch (const OutOfMemory&) {
+            // the record only saves time on later calls (free memory was misjudged)
+        }
+        state.recorded_bytes =
+            state.recorded
+                ? static_cast<size_type>(record_bytes<I>(state.multiply_adds, state.nnz))
+                : 0;
+    }
+    if (state.recorded) {
+        values_from_record(exec, state.recorded.get(), in, rows,
+                           static_cast<long long>(state.nnz));
+        return;
+    }
+    numeric(exec, plan_of(state), in, true, light_groups_for(max_numeric_table<V, I>()), true);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA(V, I)                                             \
@@ -321,7 +345,7 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::Spgemm
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);         \
     template void spgemm_numeric_known_columns(                                                \
-        const CudaExecutor&, const detail::SpgemmState<I>&, const matrix::Csr<V, I>&,          \
+        const CudaExecutor&, detail::SpgemmState<I>&, const matrix::Csr<V, I>&,                \
         const matrix::Csr<V, I>&, const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA)
 

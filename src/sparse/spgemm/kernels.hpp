@@ -47,9 +47,12 @@ struct SpgemmState {
     bool deterministic = true;
     /// Bytes the numeric phase may keep in `recorded` (0: never records; a one-shot product).
     size_type record_limit = 0;
-    /// Where in C each multiply-add lands, as the OpenMP values-only numeric phase needs
-    /// it (omp::spgemm_numeric_recorded); made by a full numeric call with sorted rows when it
-    /// fits record_limit, for C's columns as that call wrote them. Null: none.
+    /// Where in C each multiply-add lands, as the values-only numeric phases need it: OpenMP
+    /// (omp::spgemm_numeric_recorded) a position per multiply-add, made by a full numeric
+    /// call; CUDA (cuda::spgemm_numeric_known_columns) every entry's multiply-adds, made by
+    /// the first values-only call. Only with sorted rows, when it fits record_limit, for C's
+    /// columns as the full phase writes them (the same on every call: the patterns of A and
+    /// B are checked). Null: none.
     std::shared_ptr<void> recorded;
     size_type recorded_bytes = 0;
 };
@@ -102,12 +105,15 @@ namespace loom::sparse::cuda {
 LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
 
 /// spgemm_numeric for a C whose columns are exactly those that a previous spgemm_numeric of
-/// this state wrote (state.sort_output, so every row sorted): the light rows look each
-/// product's column up in C's row and write values only (no hashing, sorting or column
-/// writes); the other rows run as in spgemm_numeric (which rewrites the same columns).
-/// Deterministic as spgemm_numeric is (state.deterministic).
+/// this state wrote (state.sort_output, so every row sorted). Values only, from
+/// state.recorded (every entry's multiply-adds, made by the first such call when it fits
+/// state.record_limit and the device's free memory): a thread per entry of C sums its
+/// multiply-adds in product order, the bits of spgemm_numeric whatever
+/// state.deterministic says. Without a record: the light rows look each product's column up
+/// in C's row and write values only; the other rows run as in spgemm_numeric (which
+/// rewrites the same columns), deterministic as spgemm_numeric is (state.deterministic).
 template <typename V, typename I>
-void spgemm_numeric_known_columns(const CudaExecutor& exec, const detail::SpgemmState<I>& state,
+void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
 

@@ -69,11 +69,8 @@ __global__ void __launch_bounds__(block_size)
     constexpr std::uint32_t done = 1;
     const unsigned mask = sync_free::group_mask<G>();
     const int lane = threadIdx.x % G;
-    const auto n = static_cast<I>(f.n);
-    const auto ticket =
-        sync_free::group_ticket<G, block_size>(reinterpret_cast<unsigned int*>(flags + n));
-    if (ticket >= static_cast<unsigned long long>(n)) return;
-    const I i = order[ticket];
+    I i;
+    if (!sync_free::take_row<G, block_size>(static_cast<I>(f.n), order, flags, i)) return;
     const I end = f.row_ptrs[i + 1];
     for (I p = f.row_ptrs[i]; p < end && f.col_idxs[p] < i; ++p) {
         const I k = f.col_idxs[p];
@@ -86,9 +83,10 @@ __global__ void __launch_bounds__(block_size)
                 values[target] = load_coherent(values + target) - l * load_coherent(values + q);
             }
         }
-        if (lane == 0) values[p] = l;
-        // The next k reads entries of row i the lanes just updated.
+        // Every lane has read a_ik (replaced by l_ik next), and the next k reads entries of
+        // row i the lanes just updated.
         __syncwarp(mask);
+        if (lane == 0) values[p] = l;
     }
     sync_free::publish(flags, i, done, mask, lane);
 }

@@ -143,11 +143,8 @@ __global__ void __launch_bounds__(block_size)
 {
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
-    const auto n = static_cast<I>(rows.n);
-    const auto ticket =
-        sync_free::group_ticket<G, block_size>(reinterpret_cast<unsigned int*>(flags + n));
-    if (ticket >= static_cast<unsigned long long>(n)) return;
-    const I r = order[ticket];
+    I r;
+    if (!sync_free::take_row<G, block_size>(static_cast<I>(rows.n), order, flags, r)) return;
     for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
         const I c = rows.col_idxs[k];
         if (c != r) sync_free::wait_for(flags, c, epoch);

@@ -56,6 +56,17 @@ __device__ __forceinline__ unsigned long long group_ticket(unsigned int* counter
     return first_ticket + threadIdx.x / G;
 }
 
+/// The row this thread's group works on: order[ticket], the ticket from flags[n] (the word
+/// after the n row flags); false for a group past the last row. Every thread calls it.
+template <int G, int BlockSize, typename I>
+__device__ __forceinline__ bool take_row(I n, const I* order, std::uint32_t* flags, I& row)
+{
+    const auto ticket = group_ticket<G, BlockSize>(reinterpret_cast<unsigned int*>(flags + n));
+    if (ticket >= static_cast<unsigned long long>(n)) return false;
+    row = order[ticket];
+    return true;
+}
+
 /// Spins until flags[row] holds `epoch`, then orders the caller's later loads after the
 /// writes that preceded the flag (the writer fences before setting it).
 __device__ __forceinline__ void wait_for(const std::uint32_t* flags, long long row,

@@ -72,10 +72,15 @@ struct Block {
     size_type cols;
 };
 
-/// Row r by a group of G lanes (`lane` in [0, G)); x of the rows it depends on must be final.
-template <int G, bool coherent, typename D, typename I>
+/// Row r by a group of G lanes (`lane` in [0, G)). Level set (waits = false): x of the rows
+/// it depends on is final. Sync-free (waits = true): the lane that reads x_c first waits on
+/// flags[c] == epoch (one wait per entry, at the first right-hand side), entry by entry, so a
+/// dependency finished early is used while later ones are still running, and a_rc is loaded
+/// before the wait; x_c is then read through L2.
+template <int G, bool waits, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
-                          Block<D> x, int lane)
+                          Block<D> x, int lane, const std::uint32_t* flags = nullptr,
+                          std::uint32_t epoch = 0)
 {
     const unsigned mask = group_mask<G>();
     const I begin = rows.row_ptrs[r];
@@ -87,8 +92,9 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const I c = rows.col_idxs[k];
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
+                if (waits && j == 0) sync_free::wait_for(flags, c, epoch);
                 const D* xc = x.data + c * x.stride + j;
-                sum += mul(a, coherent ? load_coherent(xc) : *xc);
+                sum += mul(a, waits ? load_coherent(xc) : *xc);
             } else if (!rows.unit) {
                 diagonal += a;
             }
@@ -145,12 +151,7 @@ __global__ void __launch_bounds__(block_size)
     const int lane = threadIdx.x % G;
     I r;
     if (!sync_free::take_row<G, block_size>(static_cast<I>(rows.n), order, flags, r)) return;
-    for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
-        const I c = rows.col_idxs[k];
-        if (c != r) sync_free::wait_for(flags, c, epoch);
-    }
-    __syncwarp(mask);
-    solve_row<G, true>(rows, r, b, x, lane);
+    solve_row<G, true>(rows, r, b, x, lane, flags, epoch);
     sync_free::publish(flags, r, epoch, mask, lane);
 }
 

@@ -74,10 +74,12 @@ __global__ void __launch_bounds__(block_size)
     const I end = f.row_ptrs[i + 1];
     for (I p = f.row_ptrs[i]; p < end && f.col_idxs[p] < i; ++p) {
         const I k = f.col_idxs[p];
-        sync_free::wait_for(flags, k, done);
+        // Row k's pattern is fixed: read before waiting on its values.
         const I pivot = f.diag[k];
+        const I k_end = f.row_ptrs[k + 1];
+        sync_free::wait_for(flags, k, done);
         const D l = load_coherent(values + p) / load_coherent(values + pivot);
-        for (I q = pivot + 1 + lane; q < f.row_ptrs[k + 1]; q += G) {
+        for (I q = pivot + 1 + lane; q < k_end; q += G) {
             const I target = detail::find_column(f.col_idxs, p + 1, end, f.col_idxs[q]);
             if (target >= 0) {
                 values[target] = load_coherent(values + target) - l * load_coherent(values + q);

@@ -75,6 +75,8 @@ std::vector<sparse::SptrsvAlgorithm> algorithms_for(const Executor& exec)
     std::vector<SptrsvAlgorithm> result{SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free,
                                         SptrsvAlgorithm::supernodal};
     if (sizeof(I) == sizeof(int32)) result.push_back(SptrsvAlgorithm::vendor);
+    // What the cost model picks, and what its analysis costs (it may skip the host one).
+    result.push_back(SptrsvAlgorithm::automatic);
     return result;
 }
 
@@ -87,11 +89,15 @@ std::vector<Phase> time_algorithm(sparse::SptrsvAlgorithm algorithm, const matri
     const auto& exec = *options.exec;
     auto solve_options = options.solve;
     solve_options.algorithm = algorithm;
-    const std::string name = sparse::to_string(algorithm);
     sparse::SptrsvHandle<V, I> handle(solve_options);
     const TimingOptions timing{.samples = options.samples};
     const auto analysis = time_kernel(
         exec, [&] { sparse::sptrsv_symbolic(handle, T); }, timing);
+    // automatic is named with what it resolved to: "automatic=sync_free".
+    std::string name = sparse::to_string(algorithm);
+    if (algorithm == sparse::SptrsvAlgorithm::automatic) {
+        name += std::string("=") + sparse::to_string(handle.algorithm());
+    }
     matrix::Dense<V> x(options.exec, b.size());
     sparse::sptrsv_solve(handle, T, b, x);
     const double error = check(name, x, expected, handle.levels());

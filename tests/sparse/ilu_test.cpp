@@ -499,6 +499,120 @@ TYPED_TEST(Ilu, RealMatricesMatchTheReferenceOnEveryBackend)
     }
 }
 
+/// A CSR matrix from (row, column, value) triplets given row by row, columns ascending.
+matrix::Csr<double, loom::int32> from_rows(const std::shared_ptr<const loom::Executor>& exec,
+                                           size_type n,
+                                           const std::vector<std::vector<std::pair<int, double>>>& rows)
+{
+    std::vector<loom::int32> ptrs{0}, cols;
+    std::vector<double> values;
+    for (const auto& row : rows) {
+        for (const auto& [c, v] : row) {
+            cols.push_back(c);
+            values.push_back(v);
+        }
+        ptrs.push_back(static_cast<loom::int32>(cols.size()));
+    }
+    return matrix::Csr<double, loom::int32>::from_host(exec, {n, n}, ptrs, cols, values);
+}
+
+/// Tridiagonal (2, -1) of n rows: n levels, every one thin.
+matrix::Csr<double, loom::int32> chain(const std::shared_ptr<const loom::Executor>& exec,
+                                       size_type n)
+{
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        if (i > 0) rows[i].emplace_back(r - 1, -1.0);
+        rows[i].emplace_back(r, 2.0);
+        if (i + 1 < n) rows[i].emplace_back(r + 1, -1.0);
+    }
+    return from_rows(exec, n, rows);
+}
+
+/// Dense and diagonally dominant: ILU(0) is the full LU, rows long (a warp per row on CUDA).
+matrix::Csr<double, loom::int32> dense(const std::shared_ptr<const loom::Executor>& exec,
+                                       size_type n)
+{
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    for (size_type i = 0; i < n; ++i) {
+        for (size_type j = 0; j < n; ++j) {
+            const double v = i == j ? 2.0 * n : 1.0 / (1.0 + static_cast<double>(i + 2 * j % 7));
+            rows[i].emplace_back(static_cast<int>(j), v);
+        }
+    }
+    return from_rows(exec, n, rows);
+}
+
+TEST(IluCuda, SyncFreeFactorizationMatchesTheReference)
+{
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> matrices{
+        {"7-point 12^3", matrix::poisson3d<double, loom::int32>(ref, 12)},
+        {"27-point 6^3", matrix::poisson3d<double, loom::int32>(ref, 6, 27)},
+        {"chain of 5000 thin levels", chain(ref, 5000)},
+        {"dense 48 x 48", dense(ref, 48)}};
+    for (const auto& [name, A_ref] : matrices) {
+        for (const auto kind : {IluKind::ilu0, IluKind::iluk, IluKind::ic0}) {
+            SCOPED_TRACE(name + ", " + sparse::to_string(kind));
+            const IluOptions options{.kind = kind, .level = 1};
+            matrix::Csr<double, loom::int32> L_ref, U_ref, L, U;
+            sparse::IluHandle<double, loom::int32> expected(options);
+            sparse::ilu_symbolic(expected, A_ref, L_ref, U_ref);
+            sparse::ilu_numeric(expected, A_ref, L_ref, U_ref);
+            const matrix::Csr<double, loom::int32> A(cuda, A_ref);
+            sparse::IluHandle<double, loom::int32> handle(options);
+            sparse::ilu_symbolic(handle, A, L, U);
+            // Twice: the second factorization starts from fresh flags.
+            for (int numeric = 0; numeric < 2; ++numeric) {
+                sparse::ilu_numeric(handle, A, L, U);
+                EXPECT_EQ(L.col_idxs().to_host(), L_ref.col_idxs().to_host());
+                LOOM_EXPECT_NEAR_VECTORS(L.values().to_host(), L_ref.values().to_host(), 1e-12);
+                if (!sparse::is_cholesky(kind)) {
+                    LOOM_EXPECT_NEAR_VECTORS(U.values().to_host(), U_ref.values().to_host(), 1e-12);
+                }
+            }
+        }
+    }
+}
+
+TEST(IluPivot, PivotThatVanishesDuringEliminationNamesItsRowOnEveryBackend)
+{
+    // A chain of 2000 rows, except that rows 1200 and 1201 form the block [1 1; 1 1] coupled
+    // to nothing: row 1201's pivot becomes 1 - 1 * 1 = 0 only during the elimination, and
+    // every backend names it (rows after it do not change which row is first).
+    const size_type n = 2000;
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        if (i == 1200) {
+            rows[i] = {{r, 1.0}, {r + 1, 1.0}};
+        } else if (i == 1201) {
+            rows[i] = {{r - 1, 1.0}, {r, 1.0}};
+        } else {
+            if (i > 0 && i != 1202) rows[i].emplace_back(r - 1, -1.0);
+            rows[i].emplace_back(r, 2.0);
+            if (i + 1 < n && i != 1199) rows[i].emplace_back(r + 1, -1.0);
+        }
+    }
+    auto execs = loom::test::backends();
+    execs.push_back(loom::test::reference());
+    for (const auto& exec : execs) {
+        const auto A = from_rows(exec, n, rows);
+        matrix::Csr<double, loom::int32> L, U;
+        sparse::IluHandle<double, loom::int32> handle(
+            {.kind = IluKind::ilu0, .diagonal_shift = DiagonalShift::off});
+        sparse::ilu_symbolic(handle, A, L, U);
+        try {
+            sparse::ilu_numeric(handle, A, L, U);
+            ADD_FAILURE() << "no NumericalError on " << exec->name();
+        } catch (const loom::NumericalError& e) {
+            EXPECT_NE(std::string(e.what()).find("row 1201"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(IluCuda, VendorCsrilu02MatchesTheReference)
 {
     LOOM_CUDA_OR_SKIP(cuda);

@@ -709,6 +709,44 @@ TEST(SptrsvCuda, DeviceAnalysisMatchesTheHostOne)
     }
 }
 
+TEST(SptrsvCuda, SyncFreeOnStencilFactorsMatchesTheReference)
+{
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    // Triangles of 3D stencils: row r waits on r - 1 (and the 27-point one on r - n +- 1...),
+    // so in row order the groups of one warp would wait on each other; 7-point rows are short
+    // (4 lanes per row), 27-point ones long (a warp per row).
+    for (const int points : {7, 27}) {
+        const auto A = matrix::poisson3d<double, loom::int32>(ref, points == 7 ? 12 : 8, points);
+        const auto n = A.rows();
+        const auto b = loom::test::random_dense<double>(ref, {n, 3});
+        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+            const auto T_ref = sparse::triangle(A, uplo);
+            const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+            for (const auto op : {Op::none, Op::transpose}) {
+                {
+                    // (A unit diagonal would make x grow like 3^levels here.)
+                    const SptrsvOptions options{SptrsvAlgorithm::sync_free, uplo, Diag::non_unit,
+                                                op};
+                    auto reference_options = options;
+                    reference_options.algorithm = SptrsvAlgorithm::level_set;
+                    matrix::Dense<double> expected(ref, {n, 3});
+                    sparse::sptrsv(T_ref, b, expected, reference_options);
+                    sparse::SptrsvHandle<double, loom::int32> handle(options);
+                    sparse::sptrsv_symbolic(handle, T);
+                    matrix::Dense<double> x(cuda, {n, 3});
+                    // Twice: the second solve runs on flags the first one set (epochs).
+                    SCOPED_TRACE(std::to_string(points) + "-point, " + describe(options));
+                    for (int solve = 0; solve < 2; ++solve) {
+                        sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+                        LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(SptrsvCuda, VendorMatchesTheReference)
 {
     LOOM_CUDA_OR_SKIP(cuda);

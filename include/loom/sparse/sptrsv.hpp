@@ -36,7 +36,8 @@ enum class SptrsvAlgorithm {
     /// level run in parallel, and consecutive thin levels run chained in one launch (CUDA) or
     /// one serial stretch (OpenMP) instead of paying a launch or a barrier each.
     level_set,
-    /// CUDA: every row waits on readiness flags of the rows it depends on; no level analysis.
+    /// CUDA: one launch; rows are taken in level order and each waits on the readiness flags
+    /// of the rows it depends on (no launch or barrier per level).
     sync_free,
     /// Rows cut into supernodes (runs of consecutive rows with a dense diagonal block, as the
     /// factors of a supernodal Cholesky or LU have) whose diagonal blocks are inverted once

@@ -1,7 +1,17 @@
-// CUDA incomplete factorizations: a thread per row (rows.hpp), values in V's device type.
-// The IKJ factorization launches once per level of the analysis' schedule (the rows of a
-// level only read rows of earlier levels); the sweeps, the assembly, the pivot check and the
-// extraction are one launch each over all rows.
+// CUDA incomplete factorizations, values in V's device type.
+//
+// The IKJ factorization (ILU(0), ILU(k), IC) is ONE sync-free launch: a group of G lanes per
+// row, rows handed out by a ticket in the level order of the symbolic phase's schedule
+// (src/sparse/sptrsv/sync_free.cuh: why level order, why no deadlock). Row i walks its
+// strictly lower entries (i, k) in column order; for each it waits on row k's done flag,
+// computes l_ik = a_ik / u_kk, and the lanes share row k's upper entries (k, j), each
+// finding column j in row i's remaining entries by binary search and subtracting
+// l_ik u_kj there. The targets of one k are distinct, so the lanes never collide, and each
+// entry sees the same operations in the same order as rows.hpp's factorize_row: the same
+// numbers as the host backends (up to fused multiply-adds), the same first bad pivot.
+//
+// The sweeps, the assembly, the pivot check and the extraction are a thread per row
+// (rows.hpp), one launch each over all rows.
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +20,7 @@
 #include "base/instantiate.hpp"
 #include "loom/base/array.hpp"
 #include "sparse/ilu/kernels.hpp"
+#include "sparse/sptrsv/sync_free.cuh"
 
 namespace loom::sparse::cuda {
 
@@ -46,13 +57,40 @@ __global__ void copy_values(I nnz, const D* from, D* to)
     if (k < nnz) to[k] = from[k];
 }
 
-template <typename D, typename I>
-__global__ void factorize_level(detail::FactorPattern<I> f, const I* order, I begin, I end,
-                                D* values)
+/// The IKJ factorization of every row, rows in level order (order[ticket]); flags[i] == 1
+/// once row i is final, flags[n] is the ticket counter (all zero before the launch). Values
+/// are read through L2: other SMs write them during the launch.
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    factorize_sync_free(detail::FactorPattern<I> f, const I* order, std::uint32_t* flags,
+                        D* values)
 {
-    const auto t = begin + static_cast<I>(blockIdx.x * static_cast<long long>(blockDim.x) +
-                                          threadIdx.x);
-    if (t < end) detail::factorize_row(f, order[t], values);
+    using sync_free::load_coherent;
+    constexpr std::uint32_t done = 1;
+    const unsigned mask = sync_free::group_mask<G>();
+    const int lane = threadIdx.x % G;
+    I i;
+    if (!sync_free::take_row<G, block_size>(static_cast<I>(f.n), order, flags, i)) return;
+    const I end = f.row_ptrs[i + 1];
+    for (I p = f.row_ptrs[i]; p < end && f.col_idxs[p] < i; ++p) {
+        const I k = f.col_idxs[p];
+        // Row k's pattern is fixed: read before waiting on its values.
+        const I pivot = f.diag[k];
+        const I k_end = f.row_ptrs[k + 1];
+        sync_free::wait_for(flags, k, done);
+        const D l = load_coherent(values + p) / load_coherent(values + pivot);
+        for (I q = pivot + 1 + lane; q < k_end; q += G) {
+            const I target = detail::find_column(f.col_idxs, p + 1, end, f.col_idxs[q]);
+            if (target >= 0) {
+                values[target] = load_coherent(values + target) - l * load_coherent(values + q);
+            }
+        }
+        // Every lane has read a_ik (replaced by l_ik next), and the next k reads entries of
+        // row i the lanes just updated.
+        __syncwarp(mask);
+        if (lane == 0) values[p] = l;
+    }
+    sync_free::publish(flags, i, done, mask, lane);
 }
 
 template <typename D, typename I>
@@ -122,15 +160,21 @@ void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
     ilu_kernels::copy_values<<<ilu_kernels::blocks_for(entries), ilu_kernels::block_size, 0,
                                stream>>>(entries, as_device(a_f), as_device(values));
     check_launch(ilu_kernels::where);
-    const auto& level_ptrs = schedule.host_level_ptrs;
-    for (size_type l = 0; l < schedule.levels(); ++l) {
-        const I begin = level_ptrs[l];
-        const I end = level_ptrs[l + 1];
-        ilu_kernels::factorize_level<<<ilu_kernels::blocks_for(end - begin),
-                                       ilu_kernels::block_size, 0, stream>>>(
-            f, schedule.order.const_data(), begin, end, as_device(values));
-        check_launch(ilu_kernels::where);
+    Array<std::uint32_t> flags(exec.shared_from_this(), f.n + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(flags.data(), 0, flags.size() * sizeof(std::uint32_t), stream),
+                    ilu_kernels::where);
+    // Lanes per row as SpTRSV chooses them: 4 for short rows, a warp for long ones.
+    const auto* order = schedule.order.const_data();
+    if (f.nnz > 8 * f.n) {
+        ilu_kernels::factorize_sync_free<32><<<ilu_kernels::blocks_for(f.n * 32),
+                                               ilu_kernels::block_size, 0, stream>>>(
+            f, order, flags.data(), as_device(values));
+    } else {
+        ilu_kernels::factorize_sync_free<4><<<ilu_kernels::blocks_for(f.n * 4),
+                                              ilu_kernels::block_size, 0, stream>>>(
+            f, order, flags.data(), as_device(values));
     }
+    check_launch(ilu_kernels::where);
 }
 
 template <typename V, typename I>

@@ -65,21 +65,28 @@ LOOM_HOST_DEVICE LOOM_INLINE auto magnitude(const T& x)
     }
 }
 
-/// The position of column c in row r of F, or -1.
+/// The position of column c among the sorted columns cols[begin .. end - 1], or -1.
 template <typename I>
-LOOM_HOST_DEVICE LOOM_INLINE I find_in_row(const FactorPattern<I>& f, I r, I c)
+LOOM_HOST_DEVICE LOOM_INLINE I find_column(const I* cols, I begin, I end, I c)
 {
-    I lo = f.row_ptrs[r];
-    I hi = f.row_ptrs[r + 1];
+    I lo = begin;
+    I hi = end;
     while (lo < hi) {
         const I mid = lo + (hi - lo) / 2;
-        if (f.col_idxs[mid] < c) {
+        if (cols[mid] < c) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    return lo < f.row_ptrs[r + 1] && f.col_idxs[lo] == c ? lo : I{-1};
+    return lo < end && cols[lo] == c ? lo : I{-1};
+}
+
+/// The position of column c in row r of F, or -1.
+template <typename I>
+LOOM_HOST_DEVICE LOOM_INLINE I find_in_row(const FactorPattern<I>& f, I r, I c)
+{
+    return find_column(f.col_idxs, f.row_ptrs[r], f.row_ptrs[r + 1], c);
 }
 
 /// A on F's pattern: entry p of row i is the sum of A's entries that `sources` lists for it

@@ -10,9 +10,10 @@
 // levels one after the other with __syncthreads between them (TP1CHAIN): a bidiagonal
 // matrix of 5000 rows costs one launch, not 5000.
 //
-// Sync-free: one launch. A block takes the next rows (one per group) from a global ticket,
-// so a row is only taken once every row before it (in dependency order) has been taken by a
-// running block: waiting on them cannot deadlock, whatever order blocks are scheduled in. A
+// Sync-free: one launch. A block takes the next rows (one per group) from a global ticket in
+// the analysis' level order (sync_free.cuh says why level order), so a row is only taken once
+// every row of a lower level has been taken by a running block: waiting on them cannot
+// deadlock, whatever order blocks are scheduled in. A
 // group spins on the ready flags of the rows its entries name, reads their x through L2
 // (ld.cg: L1 is not coherent between SMs), writes x_r, fences and sets its own flag. Flags
 // hold the number of the solve (an epoch) that set them, so no solve clears them.
@@ -31,6 +32,7 @@
 #include "base/prefix_sum.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/supernodal.hpp"
+#include "sparse/sptrsv/sync_free.cuh"
 
 namespace loom::sparse::cuda {
 
@@ -42,6 +44,8 @@ using loom::cuda::device_type_t;
 using loom::cuda::is_device_complex_v;
 using loom::cuda::mul;
 using loom::cuda::stream_of;
+using sync_free::group_mask;
+using sync_free::load_coherent;
 
 namespace sptrsv_kernels {
 
@@ -49,7 +53,6 @@ constexpr const char* where = "loom::sparse::sptrsv_solve";
 constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
-constexpr int warp_size = 32;
 
 template <typename D>
 __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)
@@ -61,31 +64,6 @@ __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)
     }
 }
 
-/// *p through L2 only: x of a row another SM solved during this launch.
-template <typename D>
-__device__ __forceinline__ D load_coherent(const D* p)
-{
-    if constexpr (is_device_complex_v<D>) {
-        using Pair = typename loom::cuda::pair_of<typename D::value_type>::type;
-        const Pair v = __ldcg(reinterpret_cast<const Pair*>(p));
-        return D(v.x, v.y);
-    } else {
-        return __ldcg(p);
-    }
-}
-
-/// The lanes of this thread's group of G within its warp.
-template <int G>
-__device__ __forceinline__ unsigned group_mask()
-{
-    if constexpr (G == warp_size) {
-        return 0xffffffffu;
-    } else {
-        const int first = (threadIdx.x % warp_size) / G * G;
-        return ((1u << G) - 1u) << first;
-    }
-}
-
 /// Dense operands as kernels see them.
 template <typename D>
 struct Block {
@@ -94,10 +72,15 @@ struct Block {
     size_type cols;
 };
 
-/// Row r by a group of G lanes (`lane` in [0, G)); x of the rows it depends on must be final.
-template <int G, bool coherent, typename D, typename I>
+/// Row r by a group of G lanes (`lane` in [0, G)). Level set (waits = false): x of the rows
+/// it depends on is final. Sync-free (waits = true): the lane that reads x_c first waits on
+/// flags[c] == epoch (one wait per entry, at the first right-hand side), entry by entry, so a
+/// dependency finished early is used while later ones are still running, and a_rc is loaded
+/// before the wait; x_c is then read through L2.
+template <int G, bool waits, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
-                          Block<D> x, int lane)
+                          Block<D> x, int lane, const std::uint32_t* flags = nullptr,
+                          std::uint32_t epoch = 0)
 {
     const unsigned mask = group_mask<G>();
     const I begin = rows.row_ptrs[r];
@@ -109,8 +92,9 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const I c = rows.col_idxs[k];
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
+                if (waits && j == 0) sync_free::wait_for(flags, c, epoch);
                 const D* xc = x.data + c * x.stride + j;
-                sum += mul(a, coherent ? load_coherent(xc) : *xc);
+                sum += mul(a, waits ? load_coherent(xc) : *xc);
             } else if (!rows.unit) {
                 diagonal += a;
             }
@@ -156,75 +140,75 @@ __global__ void __launch_bounds__(chain_block_size)
     }
 }
 
-/// The ticket of this thread's group of G: the block takes the next block_size / G tickets
-/// at once (one atomic per block, not per group: millions of atomics on one address would
-/// serialise in L2), so a ticket is only handed out once every lower one is held by a
-/// running block. Rows taken in ticket order (dependency order) can wait on each other
-/// without deadlock, whatever order blocks are scheduled in.
-template <int G>
-__device__ __forceinline__ unsigned long long group_ticket(unsigned int* counter)
-{
-    __shared__ unsigned int first_ticket;
-    if (threadIdx.x == 0) first_ticket = atomicAdd(counter, block_size / G);
-    __syncthreads();
-    return first_ticket + threadIdx.x / G;
-}
-
-/// Sync-free: rows in dependency order from a ticket; flags[n] is the ticket counter.
+/// Sync-free: rows in level order (order[ticket]) from a ticket; flags[n] is the ticket
+/// counter. A row's dependencies lie in lower levels, so have lower tickets.
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    sync_free_kernel(detail::TriangularRows<D, I> rows, std::uint32_t* flags, std::uint32_t epoch,
-                     Block<const D> b, Block<D> x)
+    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, std::uint32_t* flags,
+                     std::uint32_t epoch, Block<const D> b, Block<D> x)
 {
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
-    const auto n = static_cast<I>(rows.n);
-    const auto ticket = group_ticket<G>(reinterpret_cast<unsigned int*>(flags + n));
-    if (ticket >= static_cast<unsigned long long>(n)) return;
-    const I r = rows.lower ? static_cast<I>(ticket) : n - 1 - static_cast<I>(ticket);
-    for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
-        const I c = rows.col_idxs[k];
-        if (c == r) continue;
-        while (static_cast<volatile std::uint32_t*>(flags)[c] != epoch) {}
-    }
-    __syncwarp(mask);
-    __threadfence();
-    solve_row<G, true>(rows, r, b, x, lane);
-    __syncwarp(mask);
-    if (lane == 0) {
-        __threadfence();
-        static_cast<volatile std::uint32_t*>(flags)[r] = epoch;
-    }
+    I r;
+    if (!sync_free::take_row<G, block_size>(static_cast<I>(rows.n), order, flags, r)) return;
+    solve_row<G, true>(rows, r, b, x, lane, flags, epoch);
+    sync_free::publish(flags, r, epoch, mask, lane);
 }
 
-/// The analysis' levels, sync-free: rows in dependency order from a ticket (counter); a group
-/// waits until every row its entries name has its level, then sets level_plus_one[r] to one
-/// more than the highest of them (level + 1: 0 means "not yet", so the level is its own
-/// ready flag and needs no fence).
+/// Rows each group of the analysis' levels_kernel walks one after the other.
+constexpr int level_rows_per_group = 16;
+
+/// The analysis' levels, sync-free: a group takes a run of level_rows_per_group consecutive
+/// rows (in dependency order) from a ticket (counter) and walks it; for each row it waits
+/// until every row its entries name has its level, then sets level_plus_one[r] to one more
+/// than the highest of them (level + 1: 0 means "not yet", so the level is its own ready flag
+/// and needs no fence).
+///
+/// Why runs: the level order is not known yet, so tickets go in row order, and the rows in
+/// flight are a window of consecutive rows; with a row per group the window (~67k rows on
+/// an H200) holds few rows that are ready at once (a 3D stencil's plane of 25600 rows spans
+/// hundreds of levels), and the pass crawls (session 7: ~50 ms for 160^3). A run of 16 rows
+/// per group makes the window the whole matrix of millions of rows, and the dependency on
+/// the row just above (r - 1 in a stencil) is the group's own previous row: no wait.
+///
+/// counter[0] is the ticket, counter[1] ends as the highest level + 1 (one atomic per block),
+/// which sizes the sort by level.
 template <int G, typename I>
 __global__ void __launch_bounds__(block_size)
     levels_kernel(I n, const I* ptrs, const I* cols, bool lower, unsigned int* counter,
                   I* level_plus_one)
 {
+    __shared__ unsigned int block_highest;
+    if (threadIdx.x == 0) block_highest = 0;  // group_ticket synchronises the block
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
-    const auto ticket = group_ticket<G>(counter);
-    if (ticket >= static_cast<unsigned long long>(n)) return;
-    const I r = lower ? static_cast<I>(ticket) : n - 1 - static_cast<I>(ticket);
-    I level = 1;
-    for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
-        const I c = cols[k];
-        if (c == r) continue;
-        I dependency;
-        while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
-        if (dependency + 1 > level) level = dependency + 1;
-    }
+    unsigned int highest = 0;
+    const auto first = sync_free::group_ticket<G, block_size>(counter) * level_rows_per_group;
+    const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
+                          ? first + level_rows_per_group
+                          : static_cast<unsigned long long>(n);
+    for (auto t = first; t < last; ++t) {
+        const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
+        I level = 1;
+        for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
+            const I c = cols[k];
+            if (c == r) continue;
+            I dependency;
+            while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
+            if (dependency + 1 > level) level = dependency + 1;
+        }
 #pragma unroll
-    for (int offset = G / 2; offset > 0; offset /= 2) {
-        const I other = __shfl_xor_sync(mask, level, offset);
-        if (other > level) level = other;
+        for (int offset = G / 2; offset > 0; offset /= 2) {
+            const I other = __shfl_xor_sync(mask, level, offset);
+            if (other > level) level = other;
+        }
+        if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
+        highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
+                                                             : highest;
     }
-    if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
+    if (lane == 0 && highest > 0) atomicMax(&block_highest, highest);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_highest > 0) atomicMax(counter + 1, block_highest);
 }
 
 /// The first of keys[0 .. count - 1] (sorted) not below value, or count.
@@ -332,16 +316,16 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
 }
 
 template <int G, typename V, typename I>
-void sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-               const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
-               std::uint32_t epoch)
+void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+                     const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                     Array<std::uint32_t>& flags, std::uint32_t epoch)
 {
     const auto stream = stream_of(exec);
     LOOM_CUDA_CHECK(cudaMemsetAsync(flags.data() + host_rows.n, 0, sizeof(std::uint32_t), stream),
                     where);
     const auto blocks = ceildiv(host_rows.n * G, block_size);
     sync_free_kernel<G><<<static_cast<unsigned>(blocks), block_size, 0, stream>>>(
-        on_device(host_rows), flags.data(), epoch, block_of(b), block_of(x));
+        on_device(host_rows), order, flags.data(), epoch, block_of(b), block_of(x));
     check_launch(where);
 }
 
@@ -359,26 +343,34 @@ Array<I> positions(const CudaExecutor& exec, size_type count)
 
 }  // namespace sptrsv_kernels
 
-template <typename I>
-size_type sptrsv_first_outside_triangle(const CudaExecutor& exec, size_type n, const I* ptrs,
-                                        const I* cols, bool lower)
+template <typename V, typename I>
+SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor& exec, size_type n, const I* ptrs,
+                                    const I* cols, const V* values, bool lower, bool unit)
 {
-    Array<std::uint64_t> first(exec.shared_from_this(), 1);
+    Array<std::uint64_t> first(exec.shared_from_this(), 2);
     first.fill(static_cast<std::uint64_t>(n));
-    auto* result = reinterpret_cast<unsigned long long*>(first.data());
+    auto* outside = reinterpret_cast<unsigned long long*>(first.data());
+    auto* zero = outside + 1;
+    const auto* d = as_device(values);
     loom::cuda::parallel_for(
         exec, n,
         [=] __device__(long long r) {
+            device_type_t<V> diagonal{};
             for (I k = ptrs[r]; k < ptrs[r + 1]; ++k) {
                 const long long c = cols[k];
                 if (lower ? c > r : c < r) {
-                    atomicMin(result, static_cast<unsigned long long>(r));
+                    atomicMin(outside, static_cast<unsigned long long>(r));
                     return;
                 }
+                if (c == r) diagonal += d[k];
+            }
+            if (!unit && diagonal == device_type_t<V>{}) {
+                atomicMin(zero, static_cast<unsigned long long>(r));
             }
         },
         sptrsv_kernels::analysis_where);
-    return static_cast<size_type>(loom::detail::load_element(first, 0));
+    const auto host = first.to_host();
+    return {static_cast<size_type>(host[0]), static_cast<size_type>(host[1])};
 }
 
 template <typename V>
@@ -454,22 +446,29 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     const auto shared = exec.shared_from_this();
     Array<I> level_plus_one(shared, n);
     level_plus_one.fill(0);
-    Array<std::uint32_t> counter(shared, 1);
+    Array<std::uint32_t> counter(shared, 2);  // the ticket, the highest level + 1
     counter.fill(0);
     const auto stream = stream_of(exec);
     auto* ticket = reinterpret_cast<unsigned int*>(counter.data());
     // Lanes per row as the solves choose them (long_rows).
+    const auto runs = ceildiv(static_cast<long long>(n), sptrsv_kernels::level_rows_per_group);
     if (n > 0 && nnz > 8 * n) {
         sptrsv_kernels::levels_kernel<32>
-            <<<static_cast<unsigned>(ceildiv(n * 32, block_size)), block_size, 0, stream>>>(
+            <<<static_cast<unsigned>(ceildiv(runs * 32, block_size)), block_size, 0, stream>>>(
                 static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
     } else if (n > 0) {
         sptrsv_kernels::levels_kernel<4>
-            <<<static_cast<unsigned>(ceildiv(n * 4, block_size)), block_size, 0, stream>>>(
+            <<<static_cast<unsigned>(ceildiv(runs * 4, block_size)), block_size, 0, stream>>>(
                 static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
     }
     check_launch(analysis_where);
-    // A stable sort by level keeps the rows of a level ascending, as the host's counting sort.
+    const auto levels = static_cast<I>(loom::detail::load_element(counter, 1));
+    // A stable sort by level keeps the rows of a level ascending, as the host's counting sort;
+    // only the bits a level + 1 uses (9 for 478 levels: 2 radix passes, not 4).
+    int bits = 1;
+    while (bits < static_cast<int>(8 * sizeof(I)) && (static_cast<long long>(levels) >> bits) != 0) {
+        ++bits;
+    }
     Array<I> sorted(shared, n);
     schedule.order = Array<I>(shared, n);
     if (n > 0) {
@@ -477,11 +476,9 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
         loom::cuda::run_cub(exec, analysis_where, [&](void* temp, std::size_t& bytes) {
             return cub::DeviceRadixSort::SortPairs(
                 temp, bytes, level_plus_one.const_data(), sorted.data(), rows.const_data(),
-                schedule.order.data(),
-                static_cast<long long>(n), 0, static_cast<int>(8 * sizeof(I)), stream);
+                schedule.order.data(), static_cast<long long>(n), 0, bits, stream);
         });
     }
-    const auto levels = n == 0 ? I{0} : loom::detail::load_element(sorted, n - 1);
     schedule.level_ptrs = Array<I>(shared, static_cast<size_type>(levels) + 1);
     const I* keys = sorted.const_data();
     I* level_ptrs = schedule.level_ptrs.data();
@@ -555,13 +552,14 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
 
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                      const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
-                      std::uint32_t epoch)
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch)
 {
+    const auto* order = schedule.order.const_data();
     if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::sync_free<32>(exec, rows, b, x, flags, epoch);
+        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x, flags, epoch);
     } else {
-        sptrsv_kernels::sync_free<4>(exec, rows, b, x, flags, epoch);
+        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x, flags, epoch);
     }
 }
 
@@ -570,13 +568,13 @@ LOOM_DEFINE_SPTRSV_SUPERNODAL(CudaExecutor)
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \
     template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
-                                   const matrix::Dense<V>&, matrix::Dense<V>&,               \
-                                   Array<std::uint32_t>&, std::uint32_t);
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
+                                   matrix::Dense<V>&, Array<std::uint32_t>&, std::uint32_t); \
+    template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
+                                                 const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 
 #define LOOM_INSTANTIATE_ANALYSIS(I)                                                             \
-    template size_type sptrsv_first_outside_triangle(const CudaExecutor&, size_type, const I*,   \
-                                                     const I*, bool);                            \
     template void sptrsv_transpose_pattern(const CudaExecutor&, size_type, size_type, const I*,  \
                                            const I*, Array<I>&, Array<I>&, Array<I>&);           \
     template void sptrsv_level_schedule(const CudaExecutor&, size_type, size_type, const I*,     \

@@ -138,22 +138,29 @@ LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
-/// Sync-free: a group of lanes per row, rows taken in dependency order from a global ticket,
-/// spinning on the ready flags of the rows they read. flags: n + 1 entries (the last is the
-/// ticket), flags[r] == epoch once row r is solved; epoch differs from every value the
-/// flags hold before the call.
+/// Sync-free: a group of lanes per row, rows taken in the schedule's level order (its
+/// `order`; the level pointers are not read) from a global ticket, spinning on the ready
+/// flags of the rows they read. flags: n + 1 entries (the last is the ticket), flags[r] ==
+/// epoch once row r is solved; epoch differs from every value the flags hold before the call.
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                      const matrix::Dense<V>& b, matrix::Dense<V>& x, Array<std::uint32_t>& flags,
-                      std::uint32_t epoch);
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch);
 
 /// The analysis on the device (sptrsv.cpp: device_analysis), each step the same answer as
 /// its host counterpart in sptrsv.cpp, without reading T's pattern back.
-/// The first row of the pattern holding an entry outside its triangle, or n.
-template <typename I>
-size_type sptrsv_first_outside_triangle(const CudaExecutor& exec, size_type n, const I* ptrs,
-                                        const I* cols, bool lower);
-/// The first i with values[i * stride] == 0, or n.
+/// What one pass over T finds wrong: the first row holding an entry outside its triangle,
+/// and the first whose diagonal entries (summed) are zero or missing; n for none.
+struct SptrsvBadRows {
+    size_type outside_triangle = 0;
+    size_type zero_diagonal = 0;
+};
+/// Both checks of the analysis in one pass and one read-back; zero_diagonal is n for a unit
+/// diagonal.
+template <typename V, typename I>
+SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor& exec, size_type n, const I* ptrs,
+                                    const I* cols, const V* values, bool lower, bool unit);
+/// The first i with values[i * stride] == 0, or n (the numeric phase's diagonal check).
 template <typename V>
 size_type sptrsv_first_zero(const CudaExecutor& exec, const V* values, size_type n,
                             size_type stride);

@@ -41,10 +41,11 @@ constexpr size_type omp_thin_rows_per_thread = 32;
 constexpr double cuda_launch_us = 3.0;
 constexpr double cuda_chained_round_us = 0.5;
 constexpr double cuda_sync_free_hop_us = 2.0;
-/// Measured (H200, session 7): sync_free took 129 ms on the 4.1 M rows of the ILU(0) L factor
-/// of 7-point 160^3 (level_set 2.4 ms): on wide factors its rows wait on each other nearly in
-/// sequence, about 0.031 us a row, far beyond the per-level hop above.
-constexpr double cuda_sync_free_row_us = 0.031;
+/// Sync-free's throughput on wide levels: rows taken in level order are independent within
+/// a level, so a row costs its share of the bandwidth and of the ticket and flag traffic.
+/// An estimate (~10 G rows/s, 0.4 ms for the 4.1 M rows of 160^3), not measured: session 7's
+/// 0.031 us a row was the kernel that took rows in row order (NOTES.md, "automatic").
+constexpr double cuda_sync_free_row_us = 0.0001;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -79,6 +80,14 @@ void check_triangle(const std::vector<I>& ptrs, const std::vector<I>& cols, blas
     }
 }
 
+/// The error for a singular T: row's diagonal entries are missing or sum to zero.
+NumericalError zero_diagonal(const char* where, size_type row)
+{
+    return NumericalError(where, "row " + std::to_string(row) +
+                                     " has a zero or missing diagonal entry (a singular "
+                                     "triangular matrix; use a unit diagonal if it is implied)");
+}
+
 /// NumericalError naming the first row whose diagonal (duplicates summed) is zero or missing;
 /// found on T's executor (CUDA: only the row comes back).
 template <typename V, typename I>
@@ -95,11 +104,7 @@ void check_diagonal(const char* where, const matrix::Csr<V, I>& T, const SptrsvO
         const auto host = diagonal.to_host();
         zero = std::find(host.begin(), host.end(), V{0}) - host.begin();
     }
-    if (zero < T.rows()) {
-        throw NumericalError(where, "row " + std::to_string(zero) +
-                                        " has a zero or missing diagonal entry (a singular "
-                                        "triangular matrix; use a unit diagonal if it is implied)");
-    }
+    if (zero < T.rows()) throw zero_diagonal(where, zero);
 }
 
 /// The rows of T^T, sorted, and for each of their entries its position in T (a counting
@@ -421,6 +426,12 @@ void invert_diagonal_blocks([[maybe_unused]] const char* where, detail::SptrsvSt
     }
 }
 
+/// Whether the solve reads the level schedule: level_set its stages, sync_free its order.
+bool uses_schedule(SptrsvAlgorithm algorithm)
+{
+    return algorithm == SptrsvAlgorithm::level_set || algorithm == SptrsvAlgorithm::sync_free;
+}
+
 /// What the handle reports of the levels found.
 template <typename V, typename I>
 void record_levels(detail::SptrsvState<V, I>& state, const detail::LevelSchedule<I>& schedule)
@@ -468,7 +479,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>
     record_levels(*state, schedule);
     state->algorithm =
         resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count);
-    if (state->algorithm == SptrsvAlgorithm::level_set) {
+    if (uses_schedule(state->algorithm)) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
         state->schedule = std::move(schedule);
@@ -514,11 +525,13 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         const auto* ptrs = T.row_ptrs().const_data();
         const auto* cols = T.col_idxs().const_data();
         const bool t_lower = options.uplo == blas::Uplo::lower;
-        if (cuda::sptrsv_first_outside_triangle(exec, n, ptrs, cols, t_lower) < n) {
+        const auto bad = cuda::sptrsv_first_bad_rows(exec, n, ptrs, cols, T.values().const_data(),
+                                                     t_lower, options.diag == blas::Diag::unit);
+        if (bad.outside_triangle < n) {
             // Only the error message reads the pattern back.
             check_triangle(T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
         }
-        check_diagonal(symbolic_where, T, options);
+        if (bad.zero_diagonal < n) throw zero_diagonal(symbolic_where, bad.zero_diagonal);
         Array<I> t_ptrs, t_cols, t_index;
         if (transposes(options.op) || !t_lower) {
             cuda::sptrsv_transpose_pattern(exec, n, T.nnz(), ptrs, cols, t_ptrs, t_cols, t_index);
@@ -547,7 +560,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
             state->transposed_col_idxs = std::move(t_cols);
             state->transposed_value_index = std::move(t_index);
         }
-        if (state->algorithm == SptrsvAlgorithm::level_set) state->schedule = std::move(schedule);
+        if (uses_schedule(state->algorithm)) state->schedule = std::move(schedule);
         if (state->algorithm == SptrsvAlgorithm::sync_free) {
             state->flags = Array<std::uint32_t>(state->exec, n + 1);
             state->flags.fill(0);
@@ -677,7 +690,8 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
                 case SptrsvAlgorithm::sync_free:
-                    cuda::sptrsv_sync_free(e, rows, b, x, state->flags, next_epoch(*state));
+                    cuda::sptrsv_sync_free(e, rows, state->schedule, b, x, state->flags,
+                                           next_epoch(*state));
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);

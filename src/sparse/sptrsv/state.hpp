@@ -23,7 +23,8 @@ struct SptrsvState {
     Array<I> transposed_row_ptrs;
     Array<I> transposed_col_idxs;
     Array<I> transposed_value_index;
-    /// What the analysis found (all algorithms), and the level-set algorithm's schedule.
+    /// What the analysis found (all algorithms), and the schedule of level_set (stages) and
+    /// sync_free (its level order only).
     size_type levels = 0;
     size_type max_level_width = 0;
     LevelSchedule<I> schedule;

@@ -16,6 +16,7 @@
 #include "loom/sparse/fingerprint.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/state.hpp"
+#include "sparse/ilu/threshold_search.hpp"
 #include "sparse/sptrsv/levels.hpp"
 
 namespace loom::sparse {
@@ -205,23 +206,27 @@ HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& bas
         reference::ilu_threshold_pattern(e, view, a_f.data(), params, pattern.ptrs,
                                          pattern.cols);
     };
+    // The search in the executor's memory (threshold_unified.hpp), from A on the base pattern.
+    const auto search_in_place = [&](const auto& e, auto&& run) {
+        const auto& where = A.executor();
+        const auto n = static_cast<size_type>(base.rows());
+        const matrix::Csr<V, I> a_base(where, dim2{n, n}, Array<I>(where, base.ptrs),
+                                       Array<I>(where, base.cols), Array<V>(where, a_f));
+        const auto f = run(e, a_base, Array<I>(where, diag), params);
+        pattern.ptrs = f.row_ptrs().to_host();
+        pattern.cols = f.col_idxs().to_host();
+    };
     exec.run(loom::detail::overloaded{
         [&](const ReferenceExecutor& e) { search(e); },
         [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(symbolic_where, omp::ilu_threshold_pattern(e, view, a_f.data(), params,
-                                                                     pattern.ptrs, pattern.cols));
+            LOOM_OMP_CALL(symbolic_where, search_in_place(e, [](const auto&... args) {
+                              return omp::ilu_threshold_search<V, I>(args...);
+                          }));
         },
-        // The search is host code; for CUDA it runs on the host's OpenMP threads where
-        // there are any (the same pattern as the reference's: the backends differ only in
-        // how they loop over rows), a stopgap until a device search (NOTES.md).
-        [&](const CudaExecutor&) {
-            if (OmpExecutor::available()) {
-                LOOM_OMP_CALL(symbolic_where,
-                              omp::ilu_threshold_pattern(*OmpExecutor::create(), view, a_f.data(),
-                                                         params, pattern.ptrs, pattern.cols));
-            } else {
-                search(*ReferenceExecutor::create());
-            }
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(symbolic_where, search_in_place(e, [](const auto&... args) {
+                               return cuda::ilu_threshold_search<V, I>(args...);
+                           }));
         }});
     return pattern;
 }

@@ -4,15 +4,17 @@
 //     R = A - L U (SpGEMM, SpAdd) has the pattern F u A u pattern(Ls U); the candidate value
 //     of (i, j) is R_ij + u_ij for j >= i and R_ij / u_jj + l_ij for j < i, i.e.
 //     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), as the host search's;
-//  2. selection: the budget's largest |values| among the competing entries (k-th largest by
-//     a sort of the magnitudes: CUB's radix sort on CUDA), ties kept in row-major order up to
-//     the budget (an exclusive prefix sum ranks them); IC chooses in the upper part and
-//     mirrors it;
+//  2. selection: the budget's largest |values| among the competing entries (the k-th largest
+//     by CUB's radix sort of the magnitudes on CUDA, nth_element on the host), ties kept in
+//     row-major order up to the budget (an exclusive prefix sum ranks them); IC chooses in
+//     the upper part and mirrors it;
 //  3. compaction by a prefix sum of the keep flags, then one fixed-point sweep (rows.hpp).
 // The sums of SpGEMM run in another order than the host's, so on ties of equal magnitude
 // (3D Poisson is full of them) the kept entry can differ from the host search's.
 #pragma once
 
+#include <algorithm>
+#include <functional>
 #include <limits>
 #include <type_traits>
 
@@ -148,6 +150,22 @@ matrix::Csr<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     return r;
 }
 
+/// The k-th largest of keys (1 <= k <= keys.size()): on CUDA by CUB's radix sort of a copy,
+/// on the host by nth_element (linear; a full sort was the largest cost of the OpenMP search).
+template <typename Exec, typename R>
+R kth_largest(const Exec&, const Array<R>& keys, size_type k)
+{
+    if constexpr (std::is_same_v<Exec, CudaExecutor>) {
+        Array<R> sorted(keys.executor(), keys);
+        sort::vendor_sort(sorted, sort::Order::descending);
+        return loom::detail::load_element(sorted, k - 1);
+    } else {
+        auto copy = keys.to_host();
+        std::nth_element(copy.begin(), copy.begin() + (k - 1), copy.end(), std::greater<R>());
+        return copy[k - 1];
+    }
+}
+
 /// Step 2: keep[e] = 1 for the entries of r that stay (one spare element at the end, for the
 /// prefix sum that turns the flags into positions).
 template <typename Exec, typename V, typename I>
@@ -189,13 +207,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
             threshold = std::numeric_limits<R>::infinity();
             ties = 0;
         } else {
-            Array<R> sorted(r.executor(), keys);
-            if constexpr (std::is_same_v<Exec, CudaExecutor>) {
-                sort::vendor_sort(sorted, sort::Order::descending);
-            } else {
-                sort::sort(sorted, sort::Order::descending);
-            }
-            threshold = loom::detail::load_element(sorted, params.budget - 1);
+            threshold = kth_largest(exec, keys, params.budget);
             const auto above = parallel_reduce(
                 exec, nnz,
                 [=] LOOM_HOST_DEVICE(size_type e) { return key[e] > threshold ? size_type{1} : 0; },

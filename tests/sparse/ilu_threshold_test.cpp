@@ -147,6 +147,44 @@ TEST(IluThreshold, WithoutTiesTheBackendsFindTheHostSearchsPattern)
     }
 }
 
+/// A with every row stored backwards and its first entry split into two halves (a duplicate).
+Csr reversed_with_duplicates(const Csr& A)
+{
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto cols = A.col_idxs().to_host();
+    const auto values = A.values().to_host();
+    std::vector<int32> new_ptrs{0}, new_cols;
+    std::vector<double> new_values;
+    for (size_type r = 0; r < A.rows(); ++r) {
+        for (auto k = ptrs[r + 1] - 1; k >= ptrs[r]; --k) {
+            const bool split = k == ptrs[r];
+            for (int copy = 0; copy < (split ? 2 : 1); ++copy) {
+                new_cols.push_back(cols[k]);
+                new_values.push_back(split ? values[k] / 2 : values[k]);
+            }
+        }
+        new_ptrs.push_back(static_cast<int32>(new_cols.size()));
+    }
+    return Csr::from_host(test::reference(), A.size(), new_ptrs, new_cols, new_values);
+}
+
+TEST(IluThreshold, UnsortedRowsAndDuplicatesGiveTheSamePattern)
+{
+    for (const auto kind : {IluKind::parilut, IluKind::parict}) {
+        // The budget counts A's stored entries, duplicates included: the same A for all.
+        const auto A = reversed_with_duplicates(random_grid(12, sparse::is_cholesky(kind)));
+        const IluOptions options{.kind = kind, .fill_limit = 1.5};
+        const auto expected = factor(test::reference(), A, options);
+        for (const auto& exec : test::backends()) {
+            const auto f = factor(exec, A, options);
+            EXPECT_EQ(f.L.col_idxs().to_host(), expected.L.col_idxs().to_host())
+                << sparse::to_string(kind) << " on " << exec->name();
+            EXPECT_EQ(f.L.row_ptrs().to_host(), expected.L.row_ptrs().to_host())
+                << sparse::to_string(kind) << " on " << exec->name();
+        }
+    }
+}
+
 /// GMRES iterations to 1e-8 with preconditioner M.
 size_type gmres_iterations(const std::shared_ptr<const Executor>& exec, const Csr& A,
                            std::shared_ptr<const LinOpFactory<double>> M)

@@ -22,6 +22,7 @@
 #include "base/prefix_sum.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sort/bitonic.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "sparse/ilu/kernels.hpp"
@@ -66,6 +67,80 @@ Array<I> diagonal_positions(const Exec& exec, const matrix::Csr<V, I>& m)
         },
         where);
     return diag;
+}
+
+/// Whether column j of row i lies below the diagonal (or on it, unless strict).
+template <typename I>
+LOOM_HOST_DEVICE LOOM_INLINE bool below(I j, I i, bool strict)
+{
+    return j < i || (!strict && j == i);
+}
+
+/// A's entries on and below the diagonal (strictly below when `strict`), rows as stored.
+template <typename Exec, typename V, typename I>
+matrix::Csr<V, I> lower_part(const Exec& exec, const matrix::Csr<V, I>& a, bool strict)
+{
+    const auto n = a.rows();
+    const auto ap = pattern_of(a);
+    const auto av = kernel_data(exec, a.values().data());
+    Array<I> ptrs(a.executor(), n + 1);
+    I* count = ptrs.data();
+    parallel_for_uneven(
+        exec, n,
+        [=] LOOM_HOST_DEVICE(size_type row) {
+            const auto i = static_cast<I>(row);
+            I c = 0;
+            for (I p = ap.row_ptrs[i]; p < ap.row_ptrs[i + 1]; ++p) c += below(ap.col_idxs[p], i, strict) ? 1 : 0;
+            count[i] = c;
+        },
+        where);
+    loom::detail::exclusive_prefix_sum(ptrs);
+    const auto nnz = static_cast<size_type>(loom::detail::load_element(ptrs, n));
+    matrix::Csr<V, I> l(a.executor(), dim2{n, n}, nnz);
+    l.row_ptrs() = std::move(ptrs);
+    const I* lp = l.row_ptrs().data();
+    I* lc = l.col_idxs().data();
+    auto lv = kernel_data(exec, l.values().data());
+    parallel_for_uneven(
+        exec, n,
+        [=] LOOM_HOST_DEVICE(size_type row) {
+            const auto i = static_cast<I>(row);
+            I out = lp[i];
+            for (I p = ap.row_ptrs[i]; p < ap.row_ptrs[i + 1]; ++p) {
+                if (!below(ap.col_idxs[p], i, strict)) continue;
+                lc[out] = ap.col_idxs[p];
+                lv[out++] = av[p];
+            }
+        },
+        where);
+    return l;
+}
+
+/// A on the base pattern, with the values the numeric phase gathers (ilu.cpp: gather_lists):
+/// A and every diagonal entry (ILU); A's lower triangle and its conjugated mirror (IC).
+/// Duplicates are summed and rows sorted by SpAdd.
+template <typename Exec, typename V, typename I>
+matrix::Csr<V, I> base_matrix(const Exec& exec, const matrix::Csr<V, I>& a, bool cholesky)
+{
+    const auto n = a.rows();
+    matrix::Csr<V, I> zero_diagonal(a.executor(), dim2{n, n}, n);
+    I* zp = zero_diagonal.row_ptrs().data();
+    I* zc = zero_diagonal.col_idxs().data();
+    auto zv = kernel_data(exec, zero_diagonal.values().data());
+    using D = std::remove_pointer_t<decltype(zv)>;
+    parallel_for(
+        exec, n + 1,
+        [=] LOOM_HOST_DEVICE(size_type i) {
+            zp[i] = static_cast<I>(i);
+            if (i < n) {
+                zc[i] = static_cast<I>(i);
+                zv[i] = D{};
+            }
+        },
+        where);
+    if (!cholesky) return spadd(V{1}, a, V{1}, zero_diagonal);
+    const auto lower = spadd(V{1}, lower_part(exec, a, false), V{1}, zero_diagonal);
+    return spadd(V{1}, lower, V{1}, conj_transpose(lower_part(exec, a, true)));
 }
 
 /// L (F's strictly lower part and a unit diagonal) and U (F's upper part), whose product's
@@ -340,12 +415,13 @@ Array<remove_complex_t<V>> row_norms(const Exec& exec, const matrix::Csr<V, I>& 
 /// The search: Chow-Patel's starting point on the base pattern, then params.steps times
 /// candidates, selection, compaction and a sweep.
 template <typename Exec, typename V, typename I>
-matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base, const Array<I>& diag,
+matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
                          const detail::ThresholdParams& params)
 {
     matrix::Csr<V, I> f(a_base.executor(), a_base);
+    auto f_diag = diagonal_positions(exec, a_base);
     {
-        const auto bp = pattern_of(a_base, &diag);
+        const auto bp = pattern_of(a_base, &f_diag);
         const auto av = kernel_data(exec, a_base.values().data());
         auto fv = kernel_data(exec, f.values().data());
         parallel_for_uneven(
@@ -359,7 +435,6 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base, cons
             where);
     }
     const auto norms = row_norms(exec, a_base);
-    Array<I> f_diag(diag.executor(), diag);
     for (int step = 0; step < params.steps; ++step) {
         const auto r = candidates(exec, a_base, f, f_diag);
         f = compact(exec, r, selection(exec, r, norms, params));
@@ -373,9 +448,14 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base, cons
 
 #define LOOM_DEFINE_ILU_THRESHOLD_SEARCH(Exec)                                                  \
     template <typename V, typename I>                                                          \
+    matrix::Csr<V, I> ilu_threshold_base(const Exec& exec, const matrix::Csr<V, I>& A,         \
+                                         bool cholesky)                                        \
+    {                                                                                          \
+        return threshold_search::base_matrix(exec, A, cholesky);                               \
+    }                                                                                          \
+    template <typename V, typename I>                                                          \
     matrix::Csr<V, I> ilu_threshold_search(const Exec& exec, const matrix::Csr<V, I>& a_base,  \
-                                           const Array<I>& diag,                               \
                                            const detail::ThresholdParams& params)              \
     {                                                                                          \
-        return threshold_search::search(exec, a_base, diag, params);                           \
+        return threshold_search::search(exec, a_base, params);                                 \
     }

@@ -45,6 +45,19 @@ struct Plus {
     }
 };
 
+/// body(i, e) for every entry e of every row i of p, a row per iteration.
+template <typename Exec, typename I, typename Body>
+void for_each_entry(const Exec& exec, const detail::FactorPattern<I>& p, Body body)
+{
+    parallel_for_uneven(
+        exec, p.n,
+        [=] LOOM_HOST_DEVICE(size_type row) {
+            const auto i = static_cast<I>(row);
+            for (I e = p.row_ptrs[i]; e < p.row_ptrs[i + 1]; ++e) body(i, e);
+        },
+        where);
+}
+
 /// The pattern of a CSR matrix as rows.hpp sees it (diag: nullptr where not needed).
 template <typename V, typename I>
 detail::FactorPattern<I> pattern_of(const matrix::Csr<V, I>& m, const Array<I>* diag = nullptr)
@@ -208,20 +221,14 @@ matrix::Csr<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     const auto fv = kernel_data(exec, f.values().data());
     const auto rp = pattern_of(r);
     auto rv = kernel_data(exec, r.values().data());
-    parallel_for_uneven(
-        exec, r.rows(),
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            for (I e = rp.row_ptrs[i]; e < rp.row_ptrs[i + 1]; ++e) {
-                const I j = rp.col_idxs[e];
-                const I p = detail::find_in_row(fp, i, j);
-                auto value = rv[e];
-                if (j < i) value = value / fv[fp.diag[j]];
-                if (p >= 0) value += fv[p];
-                rv[e] = value;
-            }
-        },
-        where);
+    for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
+        const I j = rp.col_idxs[e];
+        const I p = detail::find_in_row(fp, i, j);
+        auto value = rv[e];
+        if (j < i) value = value / fv[fp.diag[j]];
+        if (p >= 0) value += fv[p];
+        rv[e] = value;
+    });
     return r;
 }
 
@@ -258,19 +265,12 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     // The magnitude of every competing entry, -1 for the others.
     Array<R> keys(r.executor(), nnz);
     R* key = keys.data();
-    parallel_for_uneven(
-        exec, r.rows(),
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            for (I e = rp.row_ptrs[i]; e < rp.row_ptrs[i + 1]; ++e) {
-                const I j = rp.col_idxs[e];
-                const R m = detail::magnitude(rv[e]);
-                const bool competes =
-                    j != i && (!cholesky || j > i) && !(m < drop * norm[i]);
-                key[e] = competes ? m : R{-1};
-            }
-        },
-        where);
+    for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
+        const I j = rp.col_idxs[e];
+        const R m = detail::magnitude(rv[e]);
+        const bool competes = j != i && (!cholesky || j > i) && !(m < drop * norm[i]);
+        key[e] = competes ? m : R{-1};
+    });
     const auto competing = parallel_reduce(
         exec, nnz, [=] LOOM_HOST_DEVICE(size_type e) { return key[e] >= 0 ? size_type{1} : 0; },
         size_type{0}, Plus{}, where);
@@ -300,28 +300,17 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     Array<I> keep(r.executor(), nnz + 1);
     I* kept = keep.data();
     const auto tie_limit = static_cast<I>(ties);
-    parallel_for_uneven(
-        exec, r.rows(),
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            for (I e = rp.row_ptrs[i]; e < rp.row_ptrs[i + 1]; ++e) {
-                const bool stays = key[e] > threshold || (key[e] == threshold && rank[e] < tie_limit);
-                kept[e] = rp.col_idxs[e] == i || (key[e] >= 0 && stays) ? 1 : 0;
-            }
-        },
-        where);
+    for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
+        const bool stays = key[e] > threshold || (key[e] == threshold && rank[e] < tie_limit);
+        kept[e] = rp.col_idxs[e] == i || (key[e] >= 0 && stays) ? 1 : 0;
+    });
     if (cholesky) {
         // The lower part mirrors the upper one (R's pattern is symmetric for IC).
-        parallel_for_uneven(
-            exec, r.rows(),
-            [=] LOOM_HOST_DEVICE(size_type row) {
-                const auto i = static_cast<I>(row);
-                for (I e = rp.row_ptrs[i]; e < rp.row_ptrs[i + 1] && rp.col_idxs[e] < i; ++e) {
-                    const I mirror = detail::find_in_row(rp, rp.col_idxs[e], i);
-                    kept[e] = mirror >= 0 ? kept[mirror] : 0;
-                }
-            },
-            where);
+        for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
+            if (rp.col_idxs[e] >= i) return;
+            const I mirror = detail::find_in_row(rp, rp.col_idxs[e], i);
+            kept[e] = mirror >= 0 ? kept[mirror] : 0;
+        });
     }
     return keep;
 }
@@ -367,25 +356,13 @@ void sweep(const Exec& exec, const matrix::Csr<V, I>& a_base, matrix::Csr<V, I>&
     auto out = kernel_data(exec, swept.data());
     const auto old = kernel_data(exec, f.values().data());
     using D = loom::detail::kernel_type_t<Exec, V>;
-    parallel_for_uneven(
-        exec, f.rows(),
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            for (I p = fp.row_ptrs[i]; p < fp.row_ptrs[i + 1]; ++p) {
-                const I q = detail::find_in_row(ap, i, fp.col_idxs[p]);
-                a[p] = q >= 0 ? av[q] : D{};
-            }
-        },
-        where);
-    parallel_for_uneven(
-        exec, f.rows(),
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            for (I p = fp.row_ptrs[i]; p < fp.row_ptrs[i + 1]; ++p) {
-                out[p] = detail::sweep_entry(fp, i, p, a, old);
-            }
-        },
-        where);
+    for_each_entry(exec, fp, [=] LOOM_HOST_DEVICE(I i, I p) {
+        const I q = detail::find_in_row(ap, i, fp.col_idxs[p]);
+        a[p] = q >= 0 ? av[q] : D{};
+    });
+    for_each_entry(exec, fp, [=] LOOM_HOST_DEVICE(I i, I p) {
+        out[p] = detail::sweep_entry(fp, i, p, a, old);
+    });
     f.values() = std::move(swept);
 }
 
@@ -424,15 +401,9 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
         const auto bp = pattern_of(a_base, &f_diag);
         const auto av = kernel_data(exec, a_base.values().data());
         auto fv = kernel_data(exec, f.values().data());
-        parallel_for_uneven(
-            exec, f.rows(),
-            [=] LOOM_HOST_DEVICE(size_type row) {
-                const auto i = static_cast<I>(row);
-                for (I p = bp.row_ptrs[i]; p < bp.row_ptrs[i + 1]; ++p) {
-                    fv[p] = detail::initial_entry(bp, i, p, av);
-                }
-            },
-            where);
+        for_each_entry(exec, bp, [=] LOOM_HOST_DEVICE(I i, I p) {
+            fv[p] = detail::initial_entry(bp, i, p, av);
+        });
     }
     const auto norms = row_norms(exec, a_base);
     for (int step = 0; step < params.steps; ++step) {

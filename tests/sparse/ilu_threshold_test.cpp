@@ -102,8 +102,8 @@ size_type lower_entries(const Csr& A)
 
 TEST(IluThreshold, PatternKeepsTheBudgetAndTheDiagonalOnEveryBackend)
 {
-    const auto A = random_grid(20, false);
-    const auto S = random_grid(20, true);
+    const auto A = random_grid(16, false);
+    const auto S = random_grid(16, true);
     for (const auto& exec : all_executors()) {
         for (const double fill : {1.0, 2.0}) {
             const auto f = factor(exec, A, {.kind = IluKind::parilut, .fill_limit = fill});
@@ -121,8 +121,8 @@ TEST(IluThreshold, PatternKeepsTheBudgetAndTheDiagonalOnEveryBackend)
 
 TEST(IluThreshold, WithoutTiesTheBackendsFindTheHostSearchsPattern)
 {
-    const auto A = random_grid(20, false);
-    const auto S = random_grid(20, true);
+    const auto A = random_grid(16, false);
+    const auto S = random_grid(16, true);
     const auto same_pattern = [](const Csr& x, const Csr& y) {
         return x.row_ptrs().to_host() == y.row_ptrs().to_host() &&
                x.col_idxs().to_host() == y.col_idxs().to_host();
@@ -222,8 +222,8 @@ std::pair<size_type, size_type> threshold_iterations(const std::shared_ptr<const
 
 TEST(IluThreshold, PreconditionsGmresAsWellAsTheHostSearch)
 {
-    const auto A = random_grid(24, false);
-    const auto S = random_grid(24, true);
+    const auto A = random_grid(20, false);
+    const auto S = random_grid(20, true);
     const auto [ilut, ict] = threshold_iterations(test::reference(), A, S);
     for (const auto& exec : test::backends()) {
         const auto [backend_ilut, backend_ict] = threshold_iterations(exec, A, S);

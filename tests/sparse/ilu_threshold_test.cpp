@@ -1,6 +1,7 @@
 // ParILUT / ParICT's pattern search in the executor's memory (OpenMP, CUDA) against the host
 // search (the reference backend's): the budget and the diagonal, the same pattern where no two
 // candidates tie, preconditioners as good, bad input.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <random>
@@ -270,7 +271,8 @@ TEST(IluThresholdCuda, PoissonWithTiesKeepsTheBudgetAndTheQuality)
                                     .with_fill_limit(2.0)
                                     .on(exec));
     };
-    EXPECT_NEAR(static_cast<double>(on(cuda)), static_cast<double>(on(test::reference())), 3);
+    const auto expected = static_cast<double>(on(test::reference()));
+    EXPECT_NEAR(static_cast<double>(on(cuda)), expected, std::max(3.0, 0.1 * expected));
 }
 
 }  // namespace

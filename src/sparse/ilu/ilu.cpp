@@ -16,6 +16,7 @@
 #include "loom/sparse/fingerprint.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/state.hpp"
+#include "sparse/ilu/threshold_search.hpp"
 #include "sparse/sptrsv/levels.hpp"
 
 namespace loom::sparse {
@@ -172,11 +173,21 @@ void gather_lists(const HostPattern<I>& f, const std::vector<I>& a_ptrs,
     for (const auto& [p, s] : links) sources[next[p]++] = s;
 }
 
-/// ParILUT / ParICT's pattern, found from A's values on the host.
+/// The search's parameters; `entries`: A's (ILU) or its lower triangle's (IC) entries, whose
+/// fill_limit multiple, less the diagonal, is the budget.
+detail::ThresholdParams threshold_params(const IluOptions& options, size_type entries, size_type n)
+{
+    const auto allowed = static_cast<size_type>(std::floor(options.fill_limit * entries));
+    return {options.sweeps, allowed > n ? allowed - n : 0, options.drop_tolerance,
+            is_cholesky(options.kind)};
+}
+
+/// ParILUT / ParICT's pattern by the reference's host search, from A gathered onto the base
+/// pattern on the host.
 template <typename V, typename I>
-HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& base,
-                                 const matrix::Csr<V, I>& A, const std::vector<I>& a_ptrs,
-                                 const std::vector<I>& a_cols, const IluOptions& options)
+HostPattern<I> host_threshold_pattern(const ReferenceExecutor& exec, const HostPattern<I>& base,
+                                      const matrix::Csr<V, I>& A, const std::vector<I>& a_ptrs,
+                                      const std::vector<I>& a_cols, const IluOptions& options)
 {
     const bool cholesky = is_cholesky(options.kind);
     const auto diag = diagonal_positions(base);
@@ -191,37 +202,65 @@ HostPattern<I> threshold_pattern(const Executor& exec, const HostPattern<I>& bas
         detail::assemble_row(view, i, a.data(), gather_ptrs.data(), sources.data(),
                              static_cast<const V*>(nullptr), V{}, a_f.data());
     }
-    size_type entries = A.nnz();
-    if (cholesky) {
-        entries = 0;
-        for (I r = 0; r < base.rows(); ++r) entries += diag[r] - base.ptrs[r] + 1;
-    }
-    const auto allowed = static_cast<size_type>(std::floor(options.fill_limit * entries));
     const auto n = static_cast<size_type>(base.rows());
-    detail::ThresholdParams params{options.sweeps, allowed > n ? allowed - n : 0,
-                                   options.drop_tolerance, cholesky};
+    // IC's base pattern is symmetric with every diagonal entry: (nnz + n) / 2 on and below it.
+    const auto entries = cholesky ? (base.cols.size() + n) / 2 : A.nnz();
     HostPattern<I> pattern;
-    const auto search = [&](const auto& e) {
-        reference::ilu_threshold_pattern(e, view, a_f.data(), params, pattern.ptrs,
-                                         pattern.cols);
-    };
+    reference::ilu_threshold_pattern(exec, view, a_f.data(), threshold_params(options, entries, n),
+                                     pattern.ptrs, pattern.cols);
+    return pattern;
+}
+
+/// The same search in the executor's memory (OpenMP, CUDA: threshold_unified.hpp): A onto the
+/// base pattern by SpAdd there, the search, its pattern read back once. `base` and `search`
+/// are the backend's ilu_threshold_base and ilu_threshold_search.
+template <typename V, typename I, typename Exec, typename Base, typename Search>
+HostPattern<I> executor_threshold_pattern(const Exec& exec, const matrix::Csr<V, I>& A,
+                                          const IluOptions& options, Base base, Search search)
+{
+    const bool cholesky = is_cholesky(options.kind);
+    const auto n = A.rows();
+    const matrix::Csr<V, I> a_base = base(exec, A, cholesky);
+    const auto entries = cholesky ? (a_base.nnz() + n) / 2 : A.nnz();
+    const matrix::Csr<V, I> f = search(exec, a_base, threshold_params(options, entries, n));
+    HostPattern<I> pattern;
+    pattern.ptrs = f.row_ptrs().to_host();
+    pattern.cols = f.col_idxs().to_host();
+    return pattern;
+}
+
+/// ParILUT / ParICT's pattern, found from A's values: the reference searches on the host,
+/// OpenMP and CUDA in their own memory.
+template <typename V, typename I>
+HostPattern<I> threshold_pattern(const Executor& exec, const matrix::Csr<V, I>& A,
+                                 const std::vector<I>& a_ptrs, const std::vector<I>& a_cols,
+                                 const IluOptions& options)
+{
+    HostPattern<I> pattern;
     exec.run(loom::detail::overloaded{
-        [&](const ReferenceExecutor& e) { search(e); },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(symbolic_where, omp::ilu_threshold_pattern(e, view, a_f.data(), params,
-                                                                     pattern.ptrs, pattern.cols));
+        [&](const ReferenceExecutor& e) {
+            const auto base = base_pattern(A.rows(), a_ptrs, a_cols, is_cholesky(options.kind));
+            pattern = host_threshold_pattern(e, base, A, a_ptrs, a_cols, options);
         },
-        // The search is host code; for CUDA it runs on the host's OpenMP threads where
-        // there are any (the same pattern as the reference's: the backends differ only in
-        // how they loop over rows), a stopgap until a device search (NOTES.md).
-        [&](const CudaExecutor&) {
-            if (OmpExecutor::available()) {
-                LOOM_OMP_CALL(symbolic_where,
-                              omp::ilu_threshold_pattern(*OmpExecutor::create(), view, a_f.data(),
-                                                         params, pattern.ptrs, pattern.cols));
-            } else {
-                search(*ReferenceExecutor::create());
-            }
+        [&]([[maybe_unused]] const OmpExecutor& e) {
+            LOOM_OMP_CALL(symbolic_where,
+                          pattern = executor_threshold_pattern(
+                              e, A, options,
+                              [](const auto&... args) { return omp::ilu_threshold_base(args...); },
+                              [](const auto&... args) {
+                                  return omp::ilu_threshold_search(args...);
+                              }));
+        },
+        [&]([[maybe_unused]] const CudaExecutor& e) {
+            LOOM_CUDA_CALL(symbolic_where,
+                           pattern = executor_threshold_pattern(
+                               e, A, options,
+                               [](const auto&... args) {
+                                   return cuda::ilu_threshold_base(args...);
+                               },
+                               [](const auto&... args) {
+                                   return cuda::ilu_threshold_search(args...);
+                               }));
         }});
     return pattern;
 }
@@ -232,13 +271,13 @@ HostPattern<I> factor_pattern(const Executor& exec, const matrix::Csr<V, I>& A,
                               const std::vector<I>& a_ptrs, const std::vector<I>& a_cols,
                               const IluOptions& options)
 {
-    const bool cholesky = is_cholesky(options.kind);
-    auto base = base_pattern(A.rows(), a_ptrs, a_cols, cholesky);
+    if (options.kind == IluKind::parilut || options.kind == IluKind::parict) {
+        return threshold_pattern(exec, A, a_ptrs, a_cols, options);
+    }
+    auto base = base_pattern(A.rows(), a_ptrs, a_cols, is_cholesky(options.kind));
     switch (options.kind) {
     case IluKind::iluk:
     case IluKind::ick: return level_of_fill(base, options.level);
-    case IluKind::parilut:
-    case IluKind::parict: return threshold_pattern(exec, base, A, a_ptrs, a_cols, options);
     default: return base;
     }
 }

@@ -67,7 +67,8 @@ struct ThresholdParams {
     template void ilu_extract(const Exec&, const detail::FactorPattern<I>&, const V*,          \
                               const I*, const I*, bool, V*, V*);
 
-/// ParILUT / ParICT's pattern search on the host: F's pattern (ptrs, cols) grown from the
+/// ParILUT / ParICT's pattern search on the host (the reference backend's; OpenMP and CUDA
+/// search in their own memory, threshold_search.hpp): F's pattern (ptrs, cols) grown from the
 /// base pattern `f` with A's values `a_f` on it (host memory).
 #define LOOM_DECLARE_ILU_THRESHOLD(Exec)                                                        \
     template <typename V, typename I>                                                          \
@@ -98,7 +99,6 @@ LOOM_DECLARE_ISAI(ReferenceExecutor);
 }  // namespace loom::sparse::reference
 namespace loom::sparse::omp {
 LOOM_DECLARE_ILU_KERNELS(OmpExecutor);
-LOOM_DECLARE_ILU_THRESHOLD(OmpExecutor);
 LOOM_DECLARE_ISAI(OmpExecutor);
 }  // namespace loom::sparse::omp
 namespace loom::sparse::cuda {

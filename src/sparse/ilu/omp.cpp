@@ -5,7 +5,6 @@
 #include "base/instantiate.hpp"
 #include "sparse/ilu/isai_row.hpp"
 #include "sparse/ilu/kernels.hpp"
-#include "sparse/ilu/threshold.hpp"
 #include "sparse/sptrsv/omp_levels.hpp"
 
 namespace loom::sparse::omp {
@@ -85,15 +84,6 @@ void ilu_extract(const OmpExecutor& exec, const detail::FactorPattern<I>& f, con
 }
 
 template <typename V, typename I>
-void ilu_threshold_pattern(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
-                           const V* a_f, const detail::ThresholdParams& params,
-                           std::vector<I>& ptrs, std::vector<I>& cols)
-{
-    const auto parallel = [&](I n, const auto& body) { for_rows(exec, n, body); };
-    detail::threshold_pattern(f, a_f, params, parallel, ptrs, cols);
-}
-
-template <typename V, typename I>
 size_type isai_rows(const OmpExecutor& exec, size_type n, const I* a_ptrs, const I* a_cols,
                     const V* a_vals, const I* m_ptrs, const I* m_cols, V* m_vals)
 {
@@ -113,7 +103,6 @@ size_type isai_rows(const OmpExecutor& exec, size_type n, const I* a_ptrs, const
 
 #define LOOM_INSTANTIATE(V, I)                           \
     LOOM_INSTANTIATE_ILU_KERNELS(OmpExecutor, V, I)      \
-    LOOM_INSTANTIATE_ILU_THRESHOLD(OmpExecutor, V, I)    \
     LOOM_INSTANTIATE_ISAI(OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 

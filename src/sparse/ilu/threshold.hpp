@@ -1,6 +1,7 @@
 // ParILUT / ParICT's pattern search on the host (Anzt, Chow, Dongarra 2018; Ginkgo's
-// par_ilut), for the reference and OpenMP backends, which differ only in how they run a loop
-// over rows (for_rows(n, body)). Each step:
+// par_ilut), row by row, for the reference backend (OpenMP and CUDA run the same steps in
+// their own memory from SpGEMM, SpAdd and a sort: threshold_unified.hpp); for_rows(n, body)
+// runs the loop over rows. Each step:
 //  1. candidates: row i of F grows by the pattern of row i of L U and of A; every entry gets
 //     its residual-based value a_ij - sum_{k < min(i,j)} l_ik u_kj (divided by u_jj in L),
 //     which for entries already in F is one fixed-point sweep;

@@ -6,7 +6,8 @@
 //
 //   gemm   n <= 16: lane i holds row i of A and of C; B is staged in shared memory (row k by
 //          the group's lanes, one column each: coalesced), read as broadcasts. n = 17..32:
-//          one warp per matrix with register tiles of C (cuda_warp_gemm.cuh).
+//          one warp per matrix with register tiles of C (cuda_warp_gemm.cuh), for double on
+//          the FP64 tensor cores (cuda_dmma_gemm.cuh).
 //   trmm   lane j computes column j of the result from its column of B (in registers) and
 //          the staged triangle; rows of the result go back coalesced.
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
@@ -27,6 +28,7 @@
 
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_async.cuh"
+#include "batched/front/cuda_dmma_gemm.cuh"
 #include "batched/front/cuda_warp_gemm.cuh"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
@@ -662,7 +664,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
     if (n >= warp_gemm::min_order) {  // one warp per matrix, register tiles of C
         if (count > warp_gemm::max_count) return false;
         const CudaExecutor::DeviceScope scope(exec.device_id());
-        warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
+        if constexpr (std::is_same_v<T, double>) {  // on the FP64 tensor cores
+            dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
+        } else {
+            warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
+        }
         loom::cuda::check_launch(name);
         return true;
     }

@@ -9,7 +9,9 @@
 // Fragments (PTX ISA, mma.m8n8k4 .f64): with g = lane / 4 and t = lane % 4, a lane holds
 // A(g, t) of the 8 x 4 tile of A, B(t, g) of the 4 x 8 tile of B and C(g, 2t), C(g, 2t + 1)
 // of the 8 x 8 tile of C. A lane's C entries are thus pairs in a row: 16-byte accesses where
-// the rows allow, 8 rows x 64 bytes per instruction.
+// the rows allow, 8 rows x 64 bytes per instruction; a contiguous C whose rows do not (odd
+// orders) is read and written 32 consecutive values per instruction instead, its tiles
+// rearranged through shared memory.
 // Summation: per tile k ascending in steps of 4 (each step one fused operation of the tensor
 // core), then beta C + alpha sum, as the other kernels; not bitwise equal to them.
 #pragma once
@@ -76,6 +78,19 @@ __device__ LOOM_INLINE void for_tile_pairs(int lane, int n, F&& f)
     }
 }
 
+/// f(v, e, row, col) for the entries e = lane + 32 v < n^2 of a contiguous n x n matrix
+/// (v < 2 MT^2 = the entries of C a lane holds in tiles).
+template <int MT, typename F>
+__device__ LOOM_INLINE void for_flat(int lane, int n, F&& f)
+{
+    warp_gemm::FlatPosition p(lane, n);
+    LOOM_PRAGMA_UNROLL
+    for (int v = 0; v < 2 * MT * MT; ++v, p.next(n)) {
+        const int e = lane + 32 * v;
+        if (e < n * n) f(v, e, p.row, p.col);
+    }
+}
+
 template <int MT>
 __global__ void __launch_bounds__(block_threads)
     gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
@@ -98,18 +113,25 @@ __global__ void __launch_bounds__(block_threads)
     warp_gemm::stage(B, sB, S::pitch, n, k_bound, lane);
 
     const bool beta_zero = beta == 0.0;
+    // C in the tiles' pattern where its rows allow 16-byte pairs (8 rows x 64 bytes per
+    // instruction); else, where it is contiguous (odd orders, misaligned matrices), in the flat
+    // order, its tiles passing through A's staging; else value by value in the tiles' pattern.
     const bool c_pairs = warp_gemm::pairs_fit(C, n);
+    const bool c_flat = !c_pairs && warp_gemm::contiguous(C, n);
     // C's loads go out while the staging copies are in flight.
-    double c[MT][MT][2] = {};
-    if (!beta_zero) {
+    double c[2 * MT * MT] = {};
+    if (!beta_zero && c_flat) {
+        for_flat<MT>(lane, n, [&](int v, int e, int, int) { c[v] = C.data()[e]; });
+    } else if (!beta_zero) {
         for_tile_pairs<MT>(lane, n, [&](int ti, int tj, int i, int j) {
+            double* pair = c + 2 * (ti * MT + tj);
             if (c_pairs) {
-                const auto pair = *reinterpret_cast<const double2*>(&C(i, j));
-                c[ti][tj][0] = pair.x;
-                c[ti][tj][1] = pair.y;
+                const auto loaded = *reinterpret_cast<const double2*>(&C(i, j));
+                pair[0] = loaded.x;
+                pair[1] = loaded.y;
             } else {
-                c[ti][tj][0] = C(i, j);
-                if (j + 1 < n) c[ti][tj][1] = C(i, j + 1);
+                pair[0] = C(i, j);
+                if (j + 1 < n) pair[1] = C(i, j + 1);
             }
         });
     }
@@ -135,17 +157,30 @@ __global__ void __launch_bounds__(block_threads)
         }
     }
 
+    const auto result = [&](double sum, double c_value) {
+        return beta_zero ? alpha * sum : beta * c_value + alpha * sum;
+    };
+    if (c_flat) {
+        __syncwarp();  // every lane is done reading sA
+        for_tile_pairs<MT>(lane, n, [&](int ti, int tj, int i, int j) {
+            *reinterpret_cast<double2*>(sA + i * S::pitch + j) =
+                make_double2(d[ti][tj][0], d[ti][tj][1]);
+        });
+        __syncwarp();
+        for_flat<MT>(lane, n, [&](int v, int e, int row, int col) {
+            C.data()[e] = result(sA[row * S::pitch + col], c[v]);
+        });
+        return;
+    }
     for_tile_pairs<MT>(lane, n, [&](int ti, int tj, int i, int j) {
-        double x[2];
-        LOOM_PRAGMA_UNROLL
-        for (int h = 0; h < 2; ++h) {
-            x[h] = beta_zero ? alpha * d[ti][tj][h] : beta * c[ti][tj][h] + alpha * d[ti][tj][h];
-        }
+        const double* pair = c + 2 * (ti * MT + tj);
+        const double x = result(d[ti][tj][0], pair[0]);
+        const double y = result(d[ti][tj][1], pair[1]);
         if (c_pairs) {
-            *reinterpret_cast<double2*>(&C(i, j)) = make_double2(x[0], x[1]);
+            *reinterpret_cast<double2*>(&C(i, j)) = make_double2(x, y);
         } else {
-            C(i, j) = x[0];
-            if (j + 1 < n) C(i, j + 1) = x[1];
+            C(i, j) = x;
+            if (j + 1 < n) C(i, j + 1) = y;
         }
     });
 }

@@ -47,22 +47,41 @@ __device__ LOOM_INLINE bool pairs_fit(const View<T>& M, int n)
            reinterpret_cast<std::uintptr_t>(M.data()) % bytes == 0;
 }
 
-/// Starts copying the n^2 values of a contiguous n x n matrix into s (row pitch `pitch`),
-/// 32 consecutive values per instruction: whole 128-byte lines whatever n, where copying row by
-/// row would start a new line segment at every row of an odd order.
+/// Whether the n x n matrix M is one run of n^2 values.
+template <typename T>
+__device__ LOOM_INLINE bool contiguous(const View<T>& M, int n)
+{
+    return M.col_stride() == 1 && M.row_stride() == n;
+}
+
+/// Row and column of entry e = lane + 32 v of a contiguous n x n matrix, v = 0, 1, ...: a warp
+/// walks the matrix 32 consecutive values (whole 128-byte lines) at a time, whatever n.
+struct FlatPosition {
+    int row = 0;
+    int col;
+    __device__ FlatPosition(int lane, int n) : col(lane) { wrap(n); }
+    __device__ void next(int n)
+    {
+        col += 32;
+        wrap(n);
+    }
+
+private:
+    __device__ void wrap(int n)
+    {
+        while (col >= n) col -= n, ++row;
+    }
+};
+
+/// Starts copying a contiguous n x n matrix into s (row pitch `pitch`), 32 consecutive values
+/// per instruction, where copying row by row would start a new line segment at every row of
+/// an odd order.
 template <typename T>
 __device__ LOOM_INLINE void stage_flat(const T* src, T* s, int pitch, int n, int lane)
 {
-    const int total = n * n;
-    int r = 0;
-    int c = lane;
-    while (c >= n) c -= n, ++r;
+    FlatPosition p(lane, n);
 #pragma unroll 4
-    for (int e = lane; e < total; e += 32) {
-        async::copy(s + r * pitch + c, src + e);
-        c += 32;
-        while (c >= n) c -= n, ++r;
-    }
+    for (int e = lane; e < n * n; e += 32, p.next(n)) async::copy(s + p.row * pitch + p.col, src + e);
 }
 
 /// Starts copying the n x n matrix M into s (row pitch `pitch`), with zeros in rows and
@@ -83,7 +102,7 @@ __device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int 
         }
         return;
     }
-    if (M.col_stride() == 1 && M.row_stride() == n) {
+    if (contiguous(M, n)) {
         stage_flat(M.data(), s, pitch, n, lane);
         // The padding by plain stores: addresses no copy writes.
         for (int r = n; r < padded; ++r) {

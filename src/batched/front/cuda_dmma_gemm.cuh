@@ -30,7 +30,7 @@ using warp_gemm::min_order;
 /// MT x MT tiles of 8 x 8 cover C: 3 up to order 24, 4 up to 32.
 constexpr int tiles_for(int n) { return n <= 24 ? 3 : 4; }
 
-/// A and B staged at a pitch of 4 mod 16 values: the 16 lanes of a half warp read rows
+/// A and B staged at a pitch of 4 or 12 mod 16 values: the 16 lanes of a half warp read rows
 /// g = 0..3 at columns t = 0..3 (A) or rows t at columns g (B) on 16 distinct 8-byte banks.
 template <int MT>
 struct Stage {

@@ -816,18 +816,26 @@ BatchDense<V> relaid(const BatchDense<V>& M, size_type stride, size_type batch_s
     return out;
 }
 
-// The warp-per-matrix gemm (orders 17..32) moves rows as 16-byte pairs where a matrix allows
-// (even order and stride, 16-byte aligned) and value by value elsewhere: packed batches, and
-// matrices one value apart (batch stride n^2 + 1: every other matrix misaligned).
+// The warp-per-matrix gemms (orders 17..32; C in 3 x 3 or 4 x 4 tiles of 8 on the FP64 tensor
+// cores) move rows as 16-byte pairs where a matrix allows (even order and stride, 16-byte
+// aligned), a contiguous matrix as one run of values elsewhere (odd orders; matrices one value
+// apart, batch stride n^2 + 1: every other matrix misaligned), and value by value where rows
+// are apart (stride n + 1). Orders: k padded to a multiple of 4 by 3 zeros (17, 25) or none;
+// 24 the last order of 3 x 3 tiles, 25 the first of 4 x 4 (RowsGemmEveryOrder: all orders).
 TYPED_TEST(BatchedFront, RowsGemmPackedAndMisalignedBatches)
 {
     using V = TypeParam;
-    for (const size_type n : {17, 24, 32}) {
-        for (const size_type batch_stride : {n * n, n * n + 1}) {
-            const auto A = relaid(random_batch<V>(rows_count, {n, n}, 31), n, batch_stride);
-            const auto B = relaid(random_batch<V>(rows_count, {n, n}, 32), n, batch_stride);
+    struct Layout {
+        size_type stride, batch_stride;
+    };
+    for (const size_type n : {17, 24, 25, 32}) {
+        for (const auto [stride, batch_stride] :
+             {Layout{n, n * n}, Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
+            const auto A = relaid(random_batch<V>(rows_count, {n, n}, 31), stride, batch_stride);
+            const auto B = relaid(random_batch<V>(rows_count, {n, n}, 32), stride, batch_stride);
             for (const V beta : {V{}, V(0.75)}) {
-                auto expected = relaid(random_batch<V>(rows_count, {n, n}, 33), n, batch_stride);
+                auto expected =
+                    relaid(random_batch<V>(rows_count, {n, n}, 33), stride, batch_stride);
                 const auto C0 = expected;
                 batched::gemm(Op::none, Op::none, V(-1.25), A, B, beta, expected);
                 for (const auto& t : rows_targets()) {
@@ -835,7 +843,8 @@ TYPED_TEST(BatchedFront, RowsGemmPackedAndMisalignedBatches)
                     batched::gemm(Op::none, Op::none, V(-1.25), BatchDense<V>(t.exec, A),
                                   BatchDense<V>(t.exec, B), beta, C, t.launch);
                     EXPECT_LE(error_of(raw(C), raw(expected)), tolerance<V>(n))
-                        << t.name() << " n=" << n << " batch stride " << batch_stride;
+                        << t.name() << " n=" << n << " stride " << stride << " batch stride "
+                        << batch_stride;
                 }
             }
         }

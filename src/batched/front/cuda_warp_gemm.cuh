@@ -47,22 +47,72 @@ __device__ LOOM_INLINE bool pairs_fit(const View<T>& M, int n)
            reinterpret_cast<std::uintptr_t>(M.data()) % bytes == 0;
 }
 
-/// Starts copying the n x n matrix M into s (row pitch `pitch`), with zeros in row and column n
-/// when n is odd, so that the k loop may run to an even bound.
+/// Whether the n x n matrix M is one run of n^2 values.
 template <typename T>
-__device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int lane)
+__device__ LOOM_INLINE bool contiguous(const View<T>& M, int n)
 {
-    if (sizeof(T) == 8 && pairs_fit(M, n)) {
+    return M.col_stride() == 1 && M.row_stride() == n;
+}
+
+/// Row and column of entry e = lane + 32 v of a contiguous n x n matrix, v = 0, 1, ...: a warp
+/// walks the matrix 32 consecutive values (whole 128-byte lines) at a time, whatever n.
+struct FlatPosition {
+    int row = 0;
+    int col;
+    __device__ FlatPosition(int lane, int n) : col(lane) { wrap(n); }
+    __device__ void next(int n)
+    {
+        col += 32;
+        wrap(n);
+    }
+
+private:
+    __device__ void wrap(int n)
+    {
+        while (col >= n) col -= n, ++row;
+    }
+};
+
+/// Starts copying a contiguous n x n matrix into s (row pitch `pitch`), 32 consecutive values
+/// per instruction, where copying row by row would start a new line segment at every row of
+/// an odd order.
+template <typename T>
+__device__ LOOM_INLINE void stage_flat(const T* src, T* s, int pitch, int n, int lane)
+{
+    FlatPosition p(lane, n);
+#pragma unroll 4
+    for (int e = lane; e < n * n; e += 32, p.next(n)) async::copy(s + p.row * pitch + p.col, src + e);
+}
+
+/// Starts copying the n x n matrix M into s (row pitch `pitch`), with zeros in rows and
+/// columns n..padded - 1 (padded <= order), so that the k loop may run to the bound `padded`.
+template <typename T>
+__device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int padded, int lane)
+{
+    if (sizeof(T) == 8 && pairs_fit(M, n) && padded % 2 == 0) {
         // 16 pairs per row, two rows per instruction.
         const int c = (lane % 16) * 2;
         LOOM_PRAGMA_UNROLL
         for (int r0 = 0; r0 < order; r0 += 2) {
             const int r = r0 + lane / 16;
-            if (r < n && c < n) async::copy16(s + r * pitch + c, &M(r, c));
+            if (r < padded && c < padded) {
+                const bool inside = r < n && c < n;
+                async::copy16(s + r * pitch + c, inside ? &M(r, c) : M.data(), inside);
+            }
         }
         return;
     }
-    const int padded = n + n % 2;
+    if (contiguous(M, n)) {
+        stage_flat(M.data(), s, pitch, n, lane);
+        // The padding by plain stores: addresses no copy writes.
+        for (int r = n; r < padded; ++r) {
+            if (lane < padded) s[r * pitch + lane] = T(0);
+        }
+        if (lane < n) {
+            for (int c = n; c < padded; ++c) s[lane * pitch + c] = T(0);
+        }
+        return;
+    }
     LOOM_PRAGMA_UNROLL
     for (int r = 0; r < order; ++r) {
         if (r < padded && lane < padded) {
@@ -105,8 +155,9 @@ __global__ void __launch_bounds__(block_threads)
     const auto C = ops[2].global(b);
     T* sA = reinterpret_cast<T*>(loom_warp_gemm_shared) + warp * values_per_warp;
     T* sB = sA + order * a_pitch;
-    stage(A, sA, a_pitch, n, lane);
-    stage(B, sB, b_pitch, n, lane);
+    const int padded = n + n % 2;
+    stage(A, sA, a_pitch, n, padded, lane);
+    stage(B, sB, b_pitch, n, padded, lane);
 
     const int ry = lane / 8;
     const int cx = lane % 8;
@@ -174,6 +225,17 @@ __global__ void __launch_bounds__(block_threads)
     });
 }
 
+/// Asks for the largest shared-memory carveout for kernel. A hint: a failure only costs
+/// occupancy, and is cleared so that no later check sees it.
+template <typename Kernel>
+bool prefer_max_shared(Kernel kernel)
+{
+    const bool set = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared) == cudaSuccess;
+    if (!set) (void)cudaGetLastError();
+    return set;
+}
+
 /// Matrices one launch takes (a block per warps_per_block matrices, at most 2^31 - 1 blocks).
 constexpr size_type max_count = static_cast<size_type>(0x7fffffff) * warps_per_block;
 
@@ -182,14 +244,7 @@ void launch(const CudaExecutor& exec, const Operands<T, 3>& ops, T alpha, T beta
             int n)
 {
     // Six blocks of 34 KB per SM need the largest shared-memory carveout.
-    // (A hint: a failure only costs occupancy, and is cleared so that no later check sees it.)
-    static const bool carveout = [] {
-        const bool set = cudaFuncSetAttribute(gemm_kernel<T>,
-                                              cudaFuncAttributePreferredSharedMemoryCarveout,
-                                              cudaSharedmemCarveoutMaxShared) == cudaSuccess;
-        if (!set) (void)cudaGetLastError();
-        return set;
-    }();
+    static const bool carveout = prefer_max_shared(gemm_kernel<T>);
     (void)carveout;
     const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
     const auto shared = static_cast<std::size_t>(warps_per_block) * values_per_warp * sizeof(T);

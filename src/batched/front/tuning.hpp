@@ -48,9 +48,10 @@ constexpr size_type any_order = std::numeric_limits<size_type>::max();
 ///   gemm   n = 3..11 team_vector (lane-per-row kernels): 14 / 54 / 140 / 304 us, 70-110% of
 ///          copy; team vs team_vector: n = 13 475 / 450, 14 593 / 541, 16 560 / 808 (team 81%
 ///          of copy), 20 1283 / 1327, 24 1608 / 1744, 28 2729 / 2443, 32 3589 / 3248 us
-///          (those team_vector figures are the lane-per-row kernel's; n = 17..32 now runs the
-///          warp-per-matrix kernel, cuda_warp_gemm.cuh: NOT MEASURED YET, expected faster than
-///          team from the coalesced accesses alone);
+///          (those team_vector figures are the lane-per-row kernel's; n = 17..32 now runs a
+///          warp per matrix: H200 950 / 1414 us at 24 / 32 with the SIMT warp gemm, against
+///          team 537 us at 16; since session 8 double runs it on the FP64 tensor cores,
+///          cuda_dmma_gemm.cuh, NOT MEASURED YET);
 ///   getrf  n = 3, 5: serial 15.5 / 34.5 vs team_vector 21.0 / 44.6; n = 8, 16, 32:
 ///          team_vector 80 / 614 / 4473 vs serial 131 / 1283 / 163147;
 ///   trtri  n = 3: serial 12.5 vs 14.4; n >= 5: team_vector (27.5 vs 29.0 at n = 5);

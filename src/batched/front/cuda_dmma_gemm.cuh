@@ -1,0 +1,208 @@
+// C = alpha A B + beta C for square double matrices of order 17..32 on CUDA: one warp per
+// matrix on the FP64 tensor cores (DMMA, mma.sync m8n8k4), C in MT x MT tiles of 8 x 8.
+// The SIMT warp gemm (cuda_warp_gemm.cuh) spends 1,024 DFMA and 192 LDS.128 per matrix at
+// n = 32 and computes its whole 32 x 32 tile at every order; here it is 128 DMMA and 64 LDS.64
+// at n = 32, and 3 x 3 tiles with k in steps of 4 (45 DMMA at n = 17) up to 24, so a warp
+// spends less time between its loads and its stores and more matrices per SM have their bytes
+// in flight. Staging (cp.async) and the padding with zeros are the SIMT kernel's.
+//
+// Fragments (PTX ISA, mma.m8n8k4 .f64): with g = lane / 4 and t = lane % 4, a lane holds
+// A(g, t) of the 8 x 4 tile of A, B(t, g) of the 4 x 8 tile of B and C(g, 2t), C(g, 2t + 1)
+// of the 8 x 8 tile of C. A lane's C entries are thus pairs in a row: 16-byte accesses where
+// the rows allow, 8 rows x 64 bytes per instruction; a contiguous C whose rows do not (odd
+// orders) is read and written 32 consecutive values per instruction instead, its tiles
+// rearranged through shared memory.
+// Summation: per tile k ascending in steps of 4 (each step one fused operation of the tensor
+// core), then beta C + alpha sum, as the other kernels; not bitwise equal to them.
+#pragma once
+
+#include "base/cuda/helpers.cuh"
+#include "batched/front/cuda_async.cuh"
+#include "batched/front/cuda_warp_gemm.cuh"
+#include "batched/front/operand.hpp"
+#include "loom/batched/view.hpp"
+
+namespace loom::batched::cuda_front::dmma_gemm {
+
+using front::Operands;
+using warp_gemm::min_order;
+
+/// MT x MT tiles of 8 x 8 cover C: 3 up to order 24, 4 up to 32.
+constexpr int tiles_for(int n) { return n <= 24 ? 3 : 4; }
+
+/// A and B staged at a pitch of 4 or 12 mod 16 values: the 16 lanes of a half warp read rows
+/// g = 0..3 at columns t = 0..3 (A) or rows t at columns g (B) on 16 distinct 8-byte banks.
+template <int MT>
+struct Stage {
+    static constexpr int rows = 8 * MT;
+    static constexpr int pitch = rows + 4;
+    static constexpr int values = rows * pitch;
+};
+
+// Two warps (matrices) per block as the SIMT kernel (its max_count holds): 36 KB of static
+// shared memory at MT = 4.
+using warp_gemm::block_threads;
+using warp_gemm::warps_per_block;
+
+/// d += a b for one 8 x 8 x 4 tile product; before sm_80 the same by shuffles.
+__device__ LOOM_INLINE void mma(double (&d)[2], double a, double b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+                 : "+d"(d[0]), "+d"(d[1])
+                 : "d"(a), "d"(b));
+#else
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int g = lane / 4;
+    const int t = lane % 4;
+    for (int k = 0; k < 4; ++k) {
+        const double a_gk = __shfl_sync(0xffffffffu, a, g * 4 + k);
+        for (int i = 0; i < 2; ++i) d[i] += a_gk * __shfl_sync(0xffffffffu, b, (2 * t + i) * 4 + k);
+    }
+#endif
+}
+
+/// f(ti, tj, i, j) for each of a lane's pairs C(i, j), C(i, j + 1) whose first entry lies
+/// inside the n x n matrix.
+template <int MT, typename F>
+__device__ LOOM_INLINE void for_tile_pairs(int lane, int n, F&& f)
+{
+    LOOM_PRAGMA_UNROLL
+    for (int ti = 0; ti < MT; ++ti) {
+        LOOM_PRAGMA_UNROLL
+        for (int tj = 0; tj < MT; ++tj) {
+            const int i = 8 * ti + lane / 4;
+            const int j = 8 * tj + 2 * (lane % 4);
+            if (i < n && j < n) f(ti, tj, i, j);
+        }
+    }
+}
+
+/// f(v, e, row, col) for the entries e = lane + 32 v < n^2 of a contiguous n x n matrix
+/// (v < 2 MT^2 = the entries of C a lane holds in tiles).
+template <int MT, typename F>
+__device__ LOOM_INLINE void for_flat(int lane, int n, F&& f)
+{
+    warp_gemm::FlatPosition p(lane, n);
+    LOOM_PRAGMA_UNROLL
+    for (int v = 0; v < 2 * MT * MT; ++v, p.next(n)) {
+        const int e = lane + 32 * v;
+        if (e < n * n) f(v, e, p.row, p.col);
+    }
+}
+
+template <int MT>
+__global__ void __launch_bounds__(block_threads)
+    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
+{
+    using S = Stage<MT>;
+    __shared__ __align__(16) double staged[warps_per_block][2][S::values];
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const size_type b = static_cast<size_type>(blockIdx.x) * warps_per_block + warp;
+    if (b >= count) return;  // whole warps: mma.sync needs all 32 lanes
+    const auto A = ops[0].global(b);
+    const auto B = ops[1].global(b);
+    const auto C = ops[2].global(b);
+    double* sA = staged[warp][0];
+    double* sB = staged[warp][1];
+    // Rows and columns of A and B past n up to the k bound are zeros; those past it are never
+    // read, and garbage in A's rows or B's columns past n only reaches entries of C not stored.
+    const int k_bound = (n + 3) / 4 * 4;
+    warp_gemm::stage(A, sA, S::pitch, n, k_bound, lane);
+    warp_gemm::stage(B, sB, S::pitch, n, k_bound, lane);
+
+    const bool beta_zero = beta == 0.0;
+    // C in the tiles' pattern where its rows allow 16-byte pairs (8 rows x 64 bytes per
+    // instruction); else, where it is contiguous (odd orders, misaligned matrices), in the flat
+    // order, its tiles passing through A's staging; else value by value in the tiles' pattern.
+    const bool c_pairs = warp_gemm::pairs_fit(C, n);
+    const bool c_flat = !c_pairs && warp_gemm::contiguous(C, n);
+    // C's loads go out while the staging copies are in flight.
+    double c[2 * MT * MT] = {};
+    if (!beta_zero && c_flat) {
+        for_flat<MT>(lane, n, [&](int v, int e, int, int) { c[v] = C.data()[e]; });
+    } else if (!beta_zero) {
+        for_tile_pairs<MT>(lane, n, [&](int ti, int tj, int i, int j) {
+            double* pair = c + 2 * (ti * MT + tj);
+            if (c_pairs) {
+                const auto loaded = *reinterpret_cast<const double2*>(&C(i, j));
+                pair[0] = loaded.x;
+                pair[1] = loaded.y;
+            } else {
+                pair[0] = C(i, j);
+                if (j + 1 < n) pair[1] = C(i, j + 1);
+            }
+        });
+    }
+    async::wait_all();
+    __syncwarp();
+
+    const int g = lane / 4;
+    const int t = lane % 4;
+    double d[MT][MT][2] = {};
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < S::rows; k += 4) {
+        if (k >= k_bound) break;
+        double a[MT];
+        double bk[MT];
+        LOOM_PRAGMA_UNROLL
+        for (int ti = 0; ti < MT; ++ti) a[ti] = sA[(8 * ti + g) * S::pitch + k + t];
+        LOOM_PRAGMA_UNROLL
+        for (int tj = 0; tj < MT; ++tj) bk[tj] = sB[(k + t) * S::pitch + 8 * tj + g];
+        LOOM_PRAGMA_UNROLL
+        for (int ti = 0; ti < MT; ++ti) {
+            LOOM_PRAGMA_UNROLL
+            for (int tj = 0; tj < MT; ++tj) mma(d[ti][tj], a[ti], bk[tj]);
+        }
+    }
+
+    const auto result = [&](double sum, double c_value) {
+        return beta_zero ? alpha * sum : beta * c_value + alpha * sum;
+    };
+    if (c_flat) {
+        __syncwarp();  // every lane is done reading sA
+        for_tile_pairs<MT>(lane, n, [&](int ti, int tj, int i, int j) {
+            *reinterpret_cast<double2*>(sA + i * S::pitch + j) =
+                make_double2(d[ti][tj][0], d[ti][tj][1]);
+        });
+        __syncwarp();
+        for_flat<MT>(lane, n, [&](int v, int e, int row, int col) {
+            C.data()[e] = result(sA[row * S::pitch + col], c[v]);
+        });
+        return;
+    }
+    for_tile_pairs<MT>(lane, n, [&](int ti, int tj, int i, int j) {
+        const double* pair = c + 2 * (ti * MT + tj);
+        const double x = result(d[ti][tj][0], pair[0]);
+        const double y = result(d[ti][tj][1], pair[1]);
+        if (c_pairs) {
+            *reinterpret_cast<double2*>(&C(i, j)) = make_double2(x, y);
+        } else {
+            C(i, j) = x;
+            if (j + 1 < n) C(i, j + 1) = y;
+        }
+    });
+}
+
+template <int MT>
+void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
+                  double beta, size_type count, int n)
+{
+    // Several 36 KB blocks per SM need the largest shared-memory carveout.
+    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT>);
+    (void)carveout;
+    const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
+    gemm_kernel<MT><<<blocks, block_threads, 0, loom::cuda::stream_of(exec)>>>(ops, alpha, beta,
+                                                                                count, n);
+}
+
+/// Orders min_order..32.
+inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
+                   double beta, size_type count, int n)
+{
+    if (tiles_for(n) == 3) return launch_tiles<3>(exec, ops, alpha, beta, count, n);
+    launch_tiles<4>(exec, ops, alpha, beta, count, n);
+}
+
+}  // namespace loom::batched::cuda_front::dmma_gemm

@@ -14,6 +14,7 @@
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/permutation.hpp"
 #include "support/executors.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -46,14 +47,7 @@ size_type cholesky_fill(const matrix::Csr<V, I>& A)
 }
 
 template <typename T>
-class Amd : public ::testing::Test {
-protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-};
+class Amd : public loom::test::TypedFixture<T> {};
 
 TYPED_TEST_SUITE(Amd, loom::test::ValueIndexTypes);
 

@@ -20,6 +20,7 @@
 #include "support/graphs.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -134,11 +135,10 @@ template <typename V, typename I>
 }
 
 template <typename T>
-class Coloring : public ::testing::Test {
+class Coloring : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr;
 
     static Csr from_host(dim2 size, const std::vector<I>& ptrs, const std::vector<I>& cols)
     {

@@ -14,6 +14,7 @@
 #include "support/executors.hpp"
 #include "support/graphs.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -23,13 +24,10 @@ namespace graph = loom::graph;
 namespace matrix = loom::matrix;
 
 template <typename T>
-class Rcm : public ::testing::Test {
+class Rcm : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::I;
 
     static void expect_permutation(const std::vector<I>& perm, size_type n, const std::string& name)
     {

@@ -9,6 +9,7 @@
 #include "loom/matrix/convert.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -34,17 +35,10 @@ std::string message_of(F&& statement)
 }
 
 template <typename T>
-class Containers : public ::testing::Test {
+class Containers : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Coo = matrix::Coo<V, I>;
-    using Csr = matrix::Csr<V, I>;
-    using Ell = matrix::Ell<V, I>;
-    using Sellp = matrix::Sellp<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::Coo;
 
     /// 3 x 4 with an empty row, an unsorted row and a duplicate.
     Coo small_coo(std::shared_ptr<const loom::Executor> exec) const

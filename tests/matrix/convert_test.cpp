@@ -14,6 +14,7 @@
 #include "loom/matrix/convert.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -71,16 +72,12 @@ std::vector<loom::int64> widened(const loom::Array<I>& array)
 }
 
 template <typename T>
-class Convert : public ::testing::Test {
+class Convert : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Coo = matrix::Coo<V, I>;
-    using Csr = matrix::Csr<V, I>;
-    using Ell = matrix::Ell<V, I>;
-    using Sellp = matrix::Sellp<V, I>;
-    using Dense = matrix::Dense<V>;
-    using Triplets = loom::test::Triplets<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Coo, typename Base::Csr,
+        typename Base::Ell, typename Base::Sellp, typename Base::Dense, typename Base::Triplets;
+
     using AnyMatrix = std::variant<Coo, Csr, Ell, Sellp, Dense>;
 
     /// A target format; the Sellp ones differ by slicing.
@@ -88,8 +85,6 @@ protected:
         std::size_t format;  // index into AnyMatrix
         Slicing slicing{32, 1};
     };
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
     static std::vector<Target> targets()
     {
@@ -235,7 +230,7 @@ protected:
                                    std::uint64_t seed)
     {
         const auto coo_t = shuffled(t, seed);
-        auto csr = Csr(exec, stable_csr(ref, coo_t));
+        auto csr = Csr(exec, stable_csr(this->ref, coo_t));
         std::vector<AnyMatrix> result;
         result.emplace_back(Coo::from_host(exec, t.size, coo_t.rows, coo_t.cols, coo_t.values));
         result.emplace_back(matrix::to_ell(csr));

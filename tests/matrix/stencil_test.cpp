@@ -12,6 +12,7 @@
 #include "loom/sparse/spmv_stencil.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -34,15 +35,12 @@ std::vector<Box> boxes()
 }
 
 template <typename T>
-class StencilTest : public ::testing::Test {
+class StencilTest : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Stencil = matrix::Stencil<V, I>;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I;
 
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Stencil = matrix::Stencil<V, I>;
 
     /// Weights that tell every offset apart (and, for complex types, A from conj(A) and A^T
     /// from A^H): the transposed products then really test the mirroring.

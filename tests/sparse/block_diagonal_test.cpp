@@ -15,6 +15,7 @@
 #include "precond/block_matrices.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -40,10 +41,11 @@ std::vector<std::shared_ptr<const Executor>> all_executors()
 }
 
 template <typename VI>
-class BlockDiagonal : public ::testing::Test {
+class BlockDiagonal : public loom::test::TypedFixture<VI> {
 protected:
-    using V = typename VI::value_type;
-    using I = typename VI::index_type;
+    using Base = loom::test::TypedFixture<VI>;
+    using typename Base::V, typename Base::I;
+
     std::shared_ptr<const Executor> ref = test::reference();
 
     /// Block sizes of awkward mix: 1, the warp-sized 31 / 32, odd sizes, repeats.

@@ -12,6 +12,7 @@
 #include "loom/sparse/csr_utils.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -45,14 +46,10 @@ std::vector<loom::test::PatternSpec> specs()
 }
 
 template <typename T>
-class CsrUtils : public ::testing::Test {
+class CsrUtils : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
 
     static void expect_same(const Csr& actual, const Csr& expected)
     {
@@ -76,12 +73,6 @@ protected:
     /// Whether A is small enough to be checked against dense arithmetic in little time.
     static bool small(const Csr& A) { return A.size().count() <= 100000; }
 
-    /// Row-major dense values of A, duplicates summed.
-    static std::vector<V> dense_of(const Csr& A)
-    {
-        return matrix::to_dense(Csr(loom::test::reference(), A)).to_host();
-    }
-
     static Dense column(std::shared_ptr<const loom::Executor> exec, size_type rows,
                         std::uint64_t seed)
     {
@@ -93,7 +84,7 @@ protected:
     void for_each_case(F&& f)
     {
         for (const auto& spec : specs()) {
-            const auto A = loom::test::random_csr<V, I>(ref, spec);
+            const auto A = loom::test::random_csr<V, I>(this->ref, spec);
             for (const auto& exec : loom::test::backends()) {
                 SCOPED_TRACE(exec->name() + " " + std::to_string(spec.rows) + "x" +
                              std::to_string(spec.cols) + " seed " + std::to_string(spec.seed));
@@ -115,9 +106,9 @@ TYPED_TEST(CsrUtils, ReferenceTransposeIsTheDenseTranspose)
         const auto H = sparse::conj_transpose(A);
         ASSERT_EQ(T.size(), A.size().transposed());
         EXPECT_EQ(sparse::column_order(T) == ColumnOrder::unordered, false);
-        const auto a = this->dense_of(A);
-        const auto t = this->dense_of(T);
-        const auto h = this->dense_of(H);
+        const auto a = loom::test::dense_of(A);
+        const auto t = loom::test::dense_of(T);
+        const auto h = loom::test::dense_of(H);
         for (size_type i = 0; i < A.rows(); ++i) {
             for (size_type j = 0; j < A.cols(); ++j) {
                 EXPECT_EQ(t[j * A.rows() + i], a[i * A.cols() + j]);
@@ -203,7 +194,7 @@ TYPED_TEST(CsrUtils, SortColumnsSortsAndKeepsTheMatrix)
         sparse::sort_columns(sorted);
         EXPECT_NE(sparse::column_order(sorted), ColumnOrder::unordered);
         EXPECT_EQ(sorted.row_ptrs().to_host(), A.row_ptrs().to_host());
-        if (TestFixture::small(A)) EXPECT_EQ(this->dense_of(sorted), this->dense_of(A));
+        if (TestFixture::small(A)) EXPECT_EQ(loom::test::dense_of(sorted), loom::test::dense_of(A));
         auto sorted_exec = A_exec;
         sparse::sort_columns(sorted_exec);
         TestFixture::expect_same(sorted_exec, sorted);
@@ -218,7 +209,7 @@ TYPED_TEST(CsrUtils, MergeDuplicatesSumsThemInStoredOrder)
         sparse::merge_duplicates(merged);
         EXPECT_EQ(sparse::column_order(merged), ColumnOrder::increasing);
         if (TestFixture::small(A)) {
-            LOOM_EXPECT_NEAR_VECTORS(this->dense_of(merged), this->dense_of(A),
+            LOOM_EXPECT_NEAR_VECTORS(loom::test::dense_of(merged), loom::test::dense_of(A),
                                      loom::test::tolerance<V>());
         }
         auto merged_exec = A_exec;
@@ -275,8 +266,8 @@ TYPED_TEST(CsrUtils, ScaleDiagonalRowsAndColumns)
         sparse::scale_columns(expected, s_cols);
         // The reference against dense arithmetic: s_r(i) * a(i, j) * s_c(j), diagonal scaled.
         if (TestFixture::small(A)) {
-            const auto a = this->dense_of(A);
-            const auto e = this->dense_of(expected);
+            const auto a = loom::test::dense_of(A);
+            const auto e = loom::test::dense_of(expected);
             for (size_type i = 0; i < A.rows(); ++i) {
                 for (size_type j = 0; j < A.cols(); ++j) {
                     const V d = i == j ? factor : V{1};

@@ -16,6 +16,7 @@
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -55,18 +56,10 @@ std::vector<std::pair<loom::test::PatternSpec, loom::test::PatternSpec>> spec_pa
 }
 
 template <typename T>
-class Spadd : public ::testing::Test {
+class Spadd : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-
-    static std::vector<V> dense_of(const Csr& A)
-    {
-        return matrix::to_dense(Csr(loom::test::reference(), A)).to_host();
-    }
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::Csr;
 
     /// The distinct (row, column) pairs of A and B.
     static size_type union_size(const Csr& A, const Csr& B)
@@ -105,11 +98,11 @@ protected:
 
     void expect_sum(V alpha, const Csr& A, V beta, const Csr& B, const Csr& C)
     {
-        const auto a = dense_of(A);
-        const auto b = dense_of(B);
+        const auto a = loom::test::dense_of(A);
+        const auto b = loom::test::dense_of(B);
         std::vector<V> expected(a.size());
         for (std::size_t i = 0; i < a.size(); ++i) expected[i] = alpha * a[i] + beta * b[i];
-        LOOM_EXPECT_NEAR_VECTORS(dense_of(C), expected, loom::test::tolerance<V>());
+        LOOM_EXPECT_NEAR_VECTORS(loom::test::dense_of(C), expected, loom::test::tolerance<V>());
     }
 };
 

@@ -16,6 +16,7 @@
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -67,20 +68,14 @@ std::vector<V> padding_of(const matrix::Dense<V>& y)
 }
 
 template <typename T>
-class Spmv : public ::testing::Test {
+class Spmv : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Coo = matrix::Coo<V, I>;
-    using Ell = matrix::Ell<V, I>;
-    using Sellp = matrix::Sellp<V, I>;
-    using Dense = matrix::Dense<V>;
-    using Triplets = loom::test::Triplets<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Coo, typename Base::Csr,
+        typename Base::Ell, typename Base::Sellp, typename Base::Dense, typename Base::Triplets;
+
     /// One sparse matrix in any format.
     using AnyMatrix = std::variant<Csr, Coo, Ell, Sellp>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
     static const char* format_name(const AnyMatrix& A)
     {
@@ -112,9 +107,9 @@ protected:
             cols.push_back(t.cols[e]);
             values.push_back(t.values[e]);
         }
-        auto csr = csr_of(ref, t);
+        auto csr = csr_of(this->ref, t);
         std::vector<AnyMatrix> result;
-        result.emplace_back(Coo::from_host(ref, t.size, rows, cols, values));
+        result.emplace_back(Coo::from_host(this->ref, t.size, rows, cols, values));
         if (ell) result.emplace_back(matrix::to_ell(csr));
         result.emplace_back(matrix::to_sellp(csr));
         result.emplace_back(matrix::to_sellp(csr, 4, 3));

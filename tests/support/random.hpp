@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/types.hpp"
+#include "loom/matrix/convert.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "support/executors.hpp"
 #include "support/types.hpp"
 
 namespace loom::test {
@@ -111,6 +113,13 @@ matrix::Dense<V> random_dense(std::shared_ptr<const Executor> exec, dim2 size,
 
 /// The sizes every kernel test walks through.
 inline std::vector<size_type> awkward_sizes() { return {0, 1, 2, 31, 32, 33, 100, 1000}; }
+
+/// Row-major dense values of A (on any executor), duplicates summed.
+template <typename V, typename I>
+std::vector<V> dense_of(const matrix::Csr<V, I>& A)
+{
+    return matrix::to_dense(matrix::Csr<V, I>(reference(), A)).to_host();
+}
 
 /// Max |a - b| / max(1, max |b|) over all entries.
 template <typename V>

@@ -10,7 +10,6 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/matrix/convert.hpp"
 #include "loom/matrix/coo.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -20,13 +19,6 @@
 #include "support/random.hpp"
 
 namespace loom::test {
-
-/// Row-major dense values of A (on any executor), duplicates summed.
-template <typename V, typename I>
-std::vector<V> dense_of(const matrix::Csr<V, I>& A)
-{
-    return matrix::to_dense(matrix::Csr<V, I>(reference(), A)).to_host();
-}
 
 template <typename T>
 class TypedFixture : public ::testing::Test {

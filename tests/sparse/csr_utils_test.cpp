@@ -27,22 +27,13 @@ namespace sparse = loom::sparse;
 /// rows and duplicates, and one matrix large enough for the backends to split their work.
 std::vector<loom::test::PatternSpec> specs()
 {
-    std::vector<loom::test::PatternSpec> result;
-    std::uint64_t seed = 11;
-    const auto add = [&](size_type rows, size_type cols, double per_row) {
-        const auto i = result.size();
-        result.push_back({rows, cols, per_row, /*dense_row=*/i % 2 == 1,
-                          /*sorted=*/i % 3 == 2, /*duplicates=*/i % 4 != 3, seed++});
-    };
-    for (const auto n : loom::test::awkward_sizes()) add(n, n, 4);
-    add(31, 100, 3);
-    add(100, 31, 3);
-    add(1, 33, 8);
-    add(33, 1, 0.5);
-    add(0, 7, 1);
-    add(7, 0, 1);
-    add(5000, 3000, 7);
-    return result;
+    auto shapes = loom::test::awkward_shapes();
+    shapes.push_back({5000, 3000, 7});
+    return loom::test::specs_of(shapes, 11, [](std::size_t i, loom::test::PatternSpec& spec) {
+        spec.dense_row = i % 2 == 1;
+        spec.sorted = i % 3 == 2;
+        spec.duplicates = i % 4 != 3;
+    });
 }
 
 template <typename T>

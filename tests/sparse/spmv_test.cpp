@@ -35,22 +35,13 @@ bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::con
 /// shapes, and one matrix large enough for the OpenMP kernels to split their work.
 std::vector<loom::test::PatternSpec> comparison_specs()
 {
-    std::vector<loom::test::PatternSpec> specs;
-    std::uint64_t seed = 1;
-    const auto add = [&](size_type rows, size_type cols, double per_row) {
-        const auto i = specs.size();
-        specs.push_back({rows, cols, per_row, /*dense_row=*/i % 2 == 1,
-                         /*sorted=*/i % 3 != 0, /*duplicates=*/i % 3 != 1, seed++});
-    };
-    for (const auto n : loom::test::awkward_sizes()) add(n, n, 4);
-    add(31, 100, 3);
-    add(100, 31, 3);
-    add(1, 33, 8);
-    add(33, 1, 0.5);
-    add(0, 7, 1);
-    add(7, 0, 1);
-    add(1000, 64, 2);
-    add(6000, 4000, 6);
+    auto shapes = loom::test::awkward_shapes();
+    shapes.insert(shapes.end(), {{1000, 64, 2}, {6000, 4000, 6}});
+    auto specs = loom::test::specs_of(shapes, 1, [](std::size_t i, loom::test::PatternSpec& spec) {
+        spec.dense_row = i % 2 == 1;
+        spec.sorted = i % 3 != 0;
+        spec.duplicates = i % 3 != 1;
+    });
     specs.back().dense_row = false;  // ELL would pad every row to 4000 slots
     return specs;
 }

@@ -134,8 +134,7 @@ TYPED_TEST(Containers, CooIndexOutOfRangeNamesTheEntry)
     const std::vector<I> good_cols{0, 1, 2, 1};
     const std::vector<I> bad_cols{0, 1, -1, 1};
     const std::vector<V> values{1, 2, 3, 4};
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         const auto row_error = message_of<loom::OutOfRange>([&] {
             TestFixture::Coo::from_host(exec, {3, 3}, rows, good_cols, values);
@@ -240,8 +239,7 @@ TYPED_TEST(Containers, ApplyMatchesCsr)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     const auto t = loom::test::random_triplets<V, I>({45, 38, 4, true, false, true, 9});
     for (const auto& exec : execs) {
         SCOPED_TRACE(exec->name());

@@ -49,6 +49,14 @@ std::vector<PatternSpec> conversion_specs()
 /// without a dense row that would make Ell and Dense costly.
 const PatternSpec large_spec{20000, 3000, 3, false, false, true, 11};
 
+/// conversion_specs() and the large one.
+std::vector<PatternSpec> conversion_specs_and_large()
+{
+    auto specs = conversion_specs();
+    specs.push_back(large_spec);
+    return specs;
+}
+
 struct Slicing {
     size_type slice_size;
     size_type stride_factor;
@@ -253,11 +261,8 @@ TYPED_TEST(Convert, CooToCsrSortsStablyByRow)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
-    auto specs = conversion_specs();
-    specs.push_back(large_spec);
-    for (const auto& spec : specs) {
+    const auto execs = loom::test::all_executors();
+    for (const auto& spec : conversion_specs_and_large()) {
         const auto t = this->shuffled(loom::test::random_triplets<V, I>(spec), spec.seed);
         const auto expected = this->layout(this->stable_csr(this->ref, t));
         for (const auto& exec : execs) {
@@ -303,11 +308,8 @@ TYPED_TEST(Convert, CsrArraysSurviveRoundTrips)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
-    auto specs = conversion_specs();
-    specs.push_back(large_spec);
-    for (const auto& spec : specs) {
+    const auto execs = loom::test::all_executors();
+    for (const auto& spec : conversion_specs_and_large()) {
         const auto t = loom::test::random_triplets<V, I>(spec);
         for (const auto& exec : execs) {
             SCOPED_TRACE(exec->name() + " " + loom::to_string(t.size));
@@ -357,8 +359,7 @@ TYPED_TEST(Convert, EllIsAsWideAsTheLongestRow)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         const auto csr = TestFixture::Csr::from_host(exec, {4, 5}, {0, 2, 2, 7, 8},
                                                      {4, 0, 0, 1, 2, 3, 4, 2},
@@ -380,8 +381,7 @@ TYPED_TEST(Convert, DenseWithRowStride)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         SCOPED_TRACE(exec->name());
         // Zeros in a strided matrix, and padding that holds non-zeros to be ignored.

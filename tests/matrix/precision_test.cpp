@@ -31,18 +31,25 @@ std::uint16_t bits(bfloat16 b) { return b.bits; }
 bool is_nan_half(std::uint16_t b) { return (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu) != 0; }
 bool is_nan_bfloat16(std::uint16_t b) { return (b & 0x7f80u) == 0x7f80u && (b & 0x7fu) != 0; }
 
-TEST(Half, EveryPatternSurvivesARoundTripThroughFloat)
+/// Every 16-bit pattern of T read as a float and back is the same pattern; a NaN stays a NaN.
+template <typename T>
+void expect_every_pattern_round_trips(bool (*is_nan)(std::uint16_t))
 {
     for (std::uint32_t b = 0; b <= 0xffffu; ++b) {
-        const auto h = half::from_bits(static_cast<std::uint16_t>(b));
+        const auto h = T::from_bits(static_cast<std::uint16_t>(b));
         const float f = h;
-        if (is_nan_half(h.bits)) {
+        if (is_nan(h.bits)) {
             EXPECT_TRUE(std::isnan(f)) << b;
-            EXPECT_TRUE(is_nan_half(half(f).bits)) << b;
+            EXPECT_TRUE(is_nan(T(f).bits)) << b;
         } else {
-            ASSERT_EQ(half(f).bits, b) << "pattern " << b << " read as " << f;
+            ASSERT_EQ(T(f).bits, b) << "pattern " << b << " read as " << f;
         }
     }
+}
+
+TEST(Half, EveryPatternSurvivesARoundTripThroughFloat)
+{
+    expect_every_pattern_round_trips<half>(is_nan_half);
 }
 
 TEST(Half, RoundsToNearestEven)
@@ -72,16 +79,7 @@ TEST(Half, RoundsToNearestEven)
 
 TEST(Bfloat16, EveryPatternSurvivesARoundTripThroughFloat)
 {
-    for (std::uint32_t b = 0; b <= 0xffffu; ++b) {
-        const auto h = bfloat16::from_bits(static_cast<std::uint16_t>(b));
-        const float f = h;
-        if (is_nan_bfloat16(h.bits)) {
-            EXPECT_TRUE(std::isnan(f)) << b;
-            EXPECT_TRUE(is_nan_bfloat16(bfloat16(f).bits)) << b;
-        } else {
-            ASSERT_EQ(bfloat16(f).bits, b) << "pattern " << b << " read as " << f;
-        }
-    }
+    expect_every_pattern_round_trips<bfloat16>(is_nan_bfloat16);
 }
 
 TEST(Bfloat16, RoundsToNearestEven)

@@ -43,6 +43,19 @@ Problem elasticity(std::shared_ptr<const Executor> exec, size_type n)
     return matrix::elasticity3d<double, int32>(std::move(exec), n);
 }
 
+/// The iterations of solver (a CG on exec, expected to converge) from zero for b = ones.
+template <typename Solver>
+size_type iterations_for_ones(Solver& cg, const std::shared_ptr<const Executor>& exec)
+{
+    Dense b(exec, dim2{cg.size().rows, 1});
+    Dense x(exec, dim2{cg.size().rows, 1});
+    b.fill(1.0);
+    x.fill(0.0);
+    cg.apply(b, x);
+    EXPECT_TRUE(cg.result().converged()) << cg.result().message();
+    return cg.result().iterations;
+}
+
 /// CG to 1e-8 from zero, b = ones, preconditioned by `amg`: its iterations (converged).
 size_type amg_cg_iterations(const Problem& problem, std::shared_ptr<const Amg::Factory> amg)
 {
@@ -53,13 +66,7 @@ size_type amg_cg_iterations(const Problem& problem, std::shared_ptr<const Amg::F
                   .with_criteria(stop::max_iterations(1000), stop::relative_residual(1e-8))
                   .on(exec)
                   ->generate(A);
-    Dense b(exec, dim2{A->rows(), 1});
-    Dense x(exec, dim2{A->rows(), 1});
-    b.fill(1.0);
-    x.fill(0.0);
-    cg->apply(b, x);
-    EXPECT_TRUE(cg->result().converged()) << cg->result().message();
-    return cg->result().iterations;
+    return iterations_for_ones(*cg, exec);
 }
 
 TEST(Elasticity3d, SizesSymmetryAndSpec)
@@ -203,13 +210,7 @@ TEST(Multigrid, CoordinatesFromConfig)
                           "preconditioner": )" + amg + "}",
                       exec)
                       ->generate(A);
-        Dense b(exec, dim2{A->rows(), 1});
-        Dense x(exec, dim2{A->rows(), 1});
-        b.fill(1.0);
-        x.fill(0.0);
-        cg->apply(b, x);
-        EXPECT_TRUE(cg->result().converged());
-        return cg->result().iterations;
+        return iterations_for_ones(*cg, exec);
     };
     const auto with_builder = amg_cg_iterations(
         problem, Amg::build().with_coordinates(problem.coordinates, 3).on(exec));

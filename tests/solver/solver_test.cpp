@@ -707,11 +707,7 @@ TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
     auto A = shared_matrix(c.matrix);
     auto ref = test::reference();
     const auto n = A->size().rows;
-    // b = A * 1, the usual test right-hand side.
-    matrix::Dense<double> ones(ref, {n, 1});
-    ones.fill(1.0);
-    matrix::Dense<double> b(ref, {n, 1});
-    A->apply(ones, b);
+    const auto b = test::image_of_ones(*A);
     std::vector<std::shared_ptr<const LinOp<double>>> executors_A{A};
     for (const auto& exec : test::backends()) {
         executors_A.push_back(std::make_shared<matrix::Csr<double>>(exec, *A));
@@ -776,10 +772,7 @@ TEST(ShadowRestartMatrices, BicgstabJacobiRestartsOnRdb968)
     auto A = shared_matrix("rdb968");
     auto ref = test::reference();
     const auto n = A->size().rows;
-    matrix::Dense<double> ones(ref, {n, 1});
-    ones.fill(1.0);
-    matrix::Dense<double> b(ref, {n, 1});
-    A->apply(ones, b);
+    const auto b = test::image_of_ones(*A);
     std::shared_ptr<const LinOp<double>> M = test::inverse_diagonal(*A);
     const auto crit = stop::max_iterations(2000) | stop::relative_residual(1e-8);
     auto solve = [&](size_type restarts) {

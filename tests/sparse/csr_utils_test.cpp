@@ -10,6 +10,7 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/convert.hpp"
 #include "loom/sparse/csr_utils.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/typed_fixture.hpp"
@@ -41,25 +42,6 @@ class CsrUtils : public loom::test::TypedFixture<T> {
 protected:
     using Base = loom::test::TypedFixture<T>;
     using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
-
-    static void expect_same(const Csr& actual, const Csr& expected)
-    {
-        ASSERT_EQ(actual.size(), expected.size());
-        EXPECT_EQ(actual.row_ptrs().to_host(), expected.row_ptrs().to_host());
-        EXPECT_EQ(actual.col_idxs().to_host(), expected.col_idxs().to_host());
-        EXPECT_EQ(actual.values().to_host(), expected.values().to_host());
-    }
-
-    /// The same pattern, values equal to rounding: products on CUDA may be contracted to
-    /// fused multiply-adds (complex values), so their last bits may differ.
-    static void expect_close(const Csr& actual, const Csr& expected)
-    {
-        ASSERT_EQ(actual.size(), expected.size());
-        EXPECT_EQ(actual.row_ptrs().to_host(), expected.row_ptrs().to_host());
-        EXPECT_EQ(actual.col_idxs().to_host(), expected.col_idxs().to_host());
-        LOOM_EXPECT_NEAR_VECTORS(actual.values().to_host(), expected.values().to_host(),
-                                 loom::test::tolerance<V>());
-    }
 
     /// Whether A is small enough to be checked against dense arithmetic in little time.
     static bool small(const Csr& A) { return A.size().count() <= 100000; }
@@ -121,15 +103,15 @@ TYPED_TEST(CsrUtils, TransposeKeepsDuplicatesInStoredOrder)
     EXPECT_EQ(T.col_idxs().to_host(), (std::vector<I>{0, 0, 0, 1}));
     EXPECT_EQ(T.values().to_host(), (std::vector<V>{V{5}, V{1}, V{2}, V{3}}));
     for (const auto& exec : loom::test::backends()) {
-        TestFixture::expect_same(sparse::transpose(typename TestFixture::Csr(exec, A)), T);
+        loom::test::expect_same_csr(sparse::transpose(typename TestFixture::Csr(exec, A)), T);
     }
 }
 
 TYPED_TEST(CsrUtils, TransposeMatchesReference)
 {
     this->for_each_case([&](const auto&, const auto& A, const auto& A_exec) {
-        TestFixture::expect_same(sparse::transpose(A_exec), sparse::transpose(A));
-        TestFixture::expect_same(sparse::conj_transpose(A_exec), sparse::conj_transpose(A));
+        loom::test::expect_same_csr(sparse::transpose(A_exec), sparse::transpose(A));
+        loom::test::expect_same_csr(sparse::conj_transpose(A_exec), sparse::conj_transpose(A));
     });
 }
 
@@ -139,10 +121,10 @@ TYPED_TEST(CsrUtils, TransposeOfTransposeIsTheSortedOriginal)
     this->for_each_case([&](const auto&, const auto& A, const auto& A_exec) {
         auto sorted = A;
         sparse::sort_columns(sorted);
-        TestFixture::expect_same(sparse::transpose(sparse::transpose(A_exec)), sorted);
-        TestFixture::expect_same(sparse::conj_transpose(sparse::conj_transpose(A_exec)), sorted);
+        loom::test::expect_same_csr(sparse::transpose(sparse::transpose(A_exec)), sorted);
+        loom::test::expect_same_csr(sparse::conj_transpose(sparse::conj_transpose(A_exec)), sorted);
         if (sparse::column_order(A) != ColumnOrder::unordered) {
-            TestFixture::expect_same(sparse::transpose(sparse::transpose(A)), A);
+            loom::test::expect_same_csr(sparse::transpose(sparse::transpose(A)), A);
         }
     });
 }
@@ -188,7 +170,7 @@ TYPED_TEST(CsrUtils, SortColumnsSortsAndKeepsTheMatrix)
         if (TestFixture::small(A)) EXPECT_EQ(loom::test::dense_of(sorted), loom::test::dense_of(A));
         auto sorted_exec = A_exec;
         sparse::sort_columns(sorted_exec);
-        TestFixture::expect_same(sorted_exec, sorted);
+        loom::test::expect_same_csr(sorted_exec, sorted);
     });
 }
 
@@ -205,7 +187,7 @@ TYPED_TEST(CsrUtils, MergeDuplicatesSumsThemInStoredOrder)
         }
         auto merged_exec = A_exec;
         sparse::merge_duplicates(merged_exec);
-        TestFixture::expect_same(merged_exec, merged);
+        loom::test::expect_same_csr(merged_exec, merged);
     });
 }
 
@@ -274,7 +256,7 @@ TYPED_TEST(CsrUtils, ScaleDiagonalRowsAndColumns)
         sparse::scale_diagonal(actual, factor);
         sparse::scale_rows(actual, typename TestFixture::Dense(A_exec.executor(), s_rows));
         sparse::scale_columns(actual, typename TestFixture::Dense(A_exec.executor(), s_cols));
-        TestFixture::expect_close(actual, expected);
+        loom::test::expect_close_csr(actual, expected);
     });
 }
 
@@ -305,7 +287,7 @@ TYPED_TEST(CsrUtils, DropSmallEntries)
 
             auto actual = A_exec;
             sparse::drop_small_entries(actual, R(0.5), keep_diagonal);
-            TestFixture::expect_same(actual, expected);
+            loom::test::expect_same_csr(actual, expected);
         }
     });
 }
@@ -343,7 +325,7 @@ TYPED_TEST(CsrUtils, BadInputLeavesTheMatrixAlone)
     EXPECT_THROW(sparse::drop_small_entries(B, R(-1)), loom::BadInput);
     EXPECT_THROW(sparse::drop_small_entries(B, std::numeric_limits<R>::quiet_NaN()),
                  loom::BadInput);
-    TestFixture::expect_same(B, A);
+    loom::test::expect_same_csr(B, A);
     typename TestFixture::Csr empty;
     EXPECT_THROW(sparse::transpose(empty), loom::BadInput);
     EXPECT_THROW(sparse::sort_columns(empty), loom::BadInput);

@@ -13,6 +13,7 @@
 #include "loom/matrix/io.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spadd.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -142,13 +143,10 @@ TYPED_TEST(Spadd, BackendsMatchTheReference)
             SCOPED_TRACE(exec->name() + " " + std::to_string(a_spec.rows) + "x" +
                          std::to_string(a_spec.cols) + " seed " + std::to_string(a_spec.seed));
             const auto C = sparse::spadd(alpha, Csr(exec, A), beta, Csr(exec, B));
-            EXPECT_EQ(C.row_ptrs().to_host(), expected.row_ptrs().to_host());
-            EXPECT_EQ(C.col_idxs().to_host(), expected.col_idxs().to_host());
             if (exact) {
-                EXPECT_EQ(C.values().to_host(), expected.values().to_host());
+                loom::test::expect_same_csr(C, expected);
             } else {
-                LOOM_EXPECT_NEAR_VECTORS(C.values().to_host(), expected.values().to_host(),
-                                         loom::test::tolerance<V>());
+                loom::test::expect_close_csr(C, expected);
             }
         }
     }
@@ -332,10 +330,7 @@ TYPED_TEST(Spadd, CusparseMatchesNative)
     EXPECT_EQ(handle.algorithm(), SpaddAlgorithm::vendor);
     sparse::spadd_numeric(handle, V{2}, A, V{-1}, B, C);
     const auto expected = sparse::spadd(V{2}, A0, V{-1}, B0);
-    EXPECT_EQ(C.row_ptrs().to_host(), expected.row_ptrs().to_host());
-    EXPECT_EQ(C.col_idxs().to_host(), expected.col_idxs().to_host());
-    LOOM_EXPECT_NEAR_VECTORS(C.values().to_host(), expected.values().to_host(),
-                             loom::test::tolerance<V>());
+    loom::test::expect_close_csr(C, expected);
     // Unsorted rows are not for cuSPARSE.
     const Csr unsorted(cuda, loom::test::random_csr<V, I>(this->ref, {500, 400, 6, false, false}));
     EXPECT_THROW(sparse::spadd_symbolic(handle, unsorted, B, C), loom::NotSupported);

@@ -146,20 +146,12 @@ TEST(FusedCgSteps, BadInputRaisesAndLeavesDataUntouched)
 Run solve(bool flexible, std::shared_ptr<const LinOp<V>> A, std::shared_ptr<const LinOp<V>> M,
           std::shared_ptr<const stop::Criterion> criteria, const Dense& b, const Dense& x0)
 {
-    if (flexible) {
-        return test::run(*solver::Fcg<V>::build()
-                              .with_criteria(criteria)
-                              .with_preconditioner(M)
-                              .on(b.executor())
-                              ->generate(A),
-                         b, x0);
-    }
-    return test::run(*solver::Cg<V>::build()
-                          .with_criteria(criteria)
-                          .with_preconditioner(M)
-                          .on(b.executor())
-                          ->generate(A),
-                     b, x0);
+    const auto configured = [&](auto builder) {
+        return test::run(
+            *builder.with_criteria(criteria).with_preconditioner(M).on(b.executor())->generate(A),
+            b, x0);
+    };
+    return flexible ? configured(solver::Fcg<V>::build()) : configured(solver::Cg<V>::build());
 }
 
 test::Solve cg(bool flexible)

@@ -91,7 +91,31 @@ def default_exec():
 # ------------------------------------------------------------------------------ matrices
 
 
-class Csr:
+def _array_of(which):
+    """A property: the core's array `which` ("first", "second", "data") viewed as NumPy/CuPy."""
+    return property(lambda self: _interop.device_array(self._core._array(which)))
+
+
+class _Sparse:
+    """What the sparse matrices share: a core object of the module and what it reports."""
+
+    __slots__ = ("_core",)
+
+    shape = property(lambda self: self._core.shape)
+    nnz = property(lambda self: self._core.nnz)
+    dtype = property(lambda self: self._core.dtype)
+    index_dtype = property(lambda self: self._core.index_dtype)
+    exec = property(lambda self: self._core.exec)
+    ndim = 2
+
+    def __repr__(self):
+        return (
+            f"<loom.{type(self).__name__} {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, "
+            f"{self.dtype}/{self.index_dtype} on {self.exec.name}>"
+        )
+
+
+class Csr(_Sparse):
     """A CSR matrix. Built from a SciPy/CuPy/PyTorch sparse matrix, a loom.Csr, or a tuple
     (data, indices, indptr) with shape=(rows, cols), it views their arrays without a copy
     (see loom._interop for when a copy is forced) and keeps them alive. With `exec` on other
@@ -99,7 +123,7 @@ class Csr:
     copy=None copies only where forced, copy=False never (ValueError), copy=True always.
     Its indptr, indices and data share Loom's memory (NumPy on the host, CuPy on a device)."""
 
-    __slots__ = ("_core",)
+    __slots__ = ()
 
     def __init__(self, A, *, shape=None, exec=None, copy=None):  # noqa: A002
         if isinstance(A, (Coo, _Padded)):
@@ -125,15 +149,9 @@ class Csr:
         matrix._core = core
         return matrix
 
-    shape = property(lambda self: self._core.shape)
-    nnz = property(lambda self: self._core.nnz)
-    dtype = property(lambda self: self._core.dtype)
-    index_dtype = property(lambda self: self._core.index_dtype)
-    exec = property(lambda self: self._core.exec)
-    indptr = property(lambda self: _interop.device_array(self._core._array("first")))
-    indices = property(lambda self: _interop.device_array(self._core._array("second")))
-    data = property(lambda self: _interop.device_array(self._core._array("data")))
-    ndim = 2
+    indptr = _array_of("first")
+    indices = _array_of("second")
+    data = _array_of("data")
 
     def to(self, exec):  # noqa: A002
         """A deep copy on another executor."""
@@ -163,19 +181,14 @@ class Csr:
     def __sub__(self, other):
         return spadd(self, other, beta=-1)
 
-    def __repr__(self):
-        return (
-            f"<loom.Csr {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, {self.dtype}/"
-            f"{self.index_dtype} on {self.exec.name}>"
-        )
 
 
-class Coo:
+class Coo(_Sparse):
     """A COO matrix viewing the row, col and data arrays of a SciPy/CuPy COO matrix, a torch
     sparse COO tensor (coalesced) or a tuple (data, (row, col)) with shape=(rows, cols), as
     loom.Csr does (same exec and copy rules). SpMV takes it; tocsr() converts."""
 
-    __slots__ = ("_core",)
+    __slots__ = ()
 
     def __init__(self, A, *, shape=None, exec=None, copy=None):  # noqa: A002
         if isinstance(A, Coo):
@@ -185,15 +198,9 @@ class Coo:
         self._core = _loom._Coo._from_arrays(rows, cols, row, col, data, _interop.exec_for(data, exec),
                                              _interop.stream_for(data, exec))
 
-    shape = property(lambda self: self._core.shape)
-    nnz = property(lambda self: self._core.nnz)
-    dtype = property(lambda self: self._core.dtype)
-    index_dtype = property(lambda self: self._core.index_dtype)
-    exec = property(lambda self: self._core.exec)
-    row = property(lambda self: _interop.device_array(self._core._array("first")))
-    col = property(lambda self: _interop.device_array(self._core._array("second")))
-    data = property(lambda self: _interop.device_array(self._core._array("data")))
-    ndim = 2
+    row = _array_of("first")
+    col = _array_of("second")
+    data = _array_of("data")
 
     def to_csr(self):
         """The same entries in a loom.Csr (rows sorted, duplicates kept)."""
@@ -212,32 +219,21 @@ class Coo:
     def __matmul__(self, x):
         return spmv(self, x)
 
-    def __repr__(self):
-        return (
-            f"<loom.Coo {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, {self.dtype}/"
-            f"{self.index_dtype} on {self.exec.name}>"
-        )
 
-
-class _Padded:
+class _Padded(_Sparse):
     """What loom.Ell and loom.Sellp share: made from a loom.Csr or anything loom.Csr takes
     (a conversion, so a copy: rows padded to equal slot counts), back by to_csr(), SpMV
     through them (loom.spmv, @)."""
 
-    __slots__ = ("_core", "_nnz")
+    __slots__ = ("_nnz",)
 
     def _convert(self, A, exec, to_padded):  # noqa: A002
         csr = _as_csr(A, exec)
         self._core = to_padded(csr._core)
         self._nnz = csr.nnz
 
-    shape = property(lambda self: self._core.shape)
     nnz = property(lambda self: self._nnz, doc="stored entries (padding slots not counted)")
     slots = property(lambda self: self._core.slots, doc="stored slots, padding included")
-    dtype = property(lambda self: self._core.dtype)
-    index_dtype = property(lambda self: self._core.index_dtype)
-    exec = property(lambda self: self._core.exec)
-    ndim = 2
 
     def to_csr(self):
         """The same entries in a loom.Csr (padding dropped)."""

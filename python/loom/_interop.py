@@ -281,24 +281,29 @@ def _three_arrays(first, second, data, names, copy):
     return first, second, _contiguous(data, "data", copy)
 
 
+def _converted(A, needed, convert, why, copy):
+    """convert() where needed (A where not); ValueError "<why>, which copy=False forbids" where
+    copy=False forbids it."""
+    if not needed:
+        return A
+    if copy is False:
+        raise ValueError(f"{why}, which copy=False forbids")
+    return convert()
+
+
 def csr_arrays(A, shape, copy):
     """(rows, cols, indptr, indices, data) of a SciPy, CuPy or PyTorch sparse matrix, or of a
     SciPy-style tuple (data, indices, indptr) with `shape`; converted only where needed."""
     sk = sparse_kind(A)
     if sk == "scipy" or sk == "cupy":
-        if A.format != "csr":
-            if copy is False:
-                raise ValueError(f"a {A.format} matrix needs a conversion to CSR, which copy=False forbids")
-            A = A.tocsr()
+        A = _converted(A, A.format != "csr", A.tocsr, f"a {A.format} matrix needs a conversion to CSR", copy)
         rows, cols = A.shape
         indptr, indices, data = A.indptr, A.indices, A.data
     elif sk == "torch":
         import torch
 
-        if A.layout != torch.sparse_csr:
-            if copy is False:
-                raise ValueError("a non-CSR torch tensor needs a conversion, which copy=False forbids")
-            A = A.to_sparse_csr()
+        A = _converted(A, A.layout != torch.sparse_csr, A.to_sparse_csr,
+                       "a non-CSR torch tensor needs a conversion", copy)
         rows, cols = A.shape
         indptr, indices, data = A.crow_indices(), A.col_indices(), A.values()
     elif isinstance(A, tuple) and len(A) == 3:
@@ -319,17 +324,12 @@ def coo_arrays(A, shape, copy):
     tuple (data, (row, col)) with `shape`; converted only where needed (as csr_arrays)."""
     sk = sparse_kind(A)
     if sk == "scipy" or sk == "cupy":
-        if A.format != "coo":
-            if copy is False:
-                raise ValueError(f"a {A.format} matrix needs a conversion to COO, which copy=False forbids")
-            A = A.tocoo()
+        A = _converted(A, A.format != "coo", A.tocoo, f"a {A.format} matrix needs a conversion to COO", copy)
         rows, cols = A.shape
         row, col, data = A.row, A.col, A.data
     elif sk == "torch":
-        if not A.is_coalesced():
-            if copy is False:
-                raise ValueError("an uncoalesced torch tensor needs coalescing, which copy=False forbids")
-            A = A.coalesce()
+        A = _converted(A, not A.is_coalesced(), A.coalesce,
+                       "an uncoalesced torch tensor needs coalescing", copy)
         rows, cols = A.shape
         indices = A.indices()
         row, col, data = indices[0], indices[1], A.values()

@@ -6,58 +6,53 @@
 
 namespace loom::python {
 
-void bind_errors(py::module_& m)
+/// The Python type raised for the loom exception E (a reference kept for the process: the
+/// translators outlive the module).
+template <typename E>
+PyObject* python_type_of = nullptr;
+
+/// Raises `type` for E. pybind11 tries the translators registered last first: E is
+/// registered after its base. (A translator is a plain function: the type is a variable.)
+template <typename E>
+void translate(PyObject* type)
 {
-    // loom.Error and one subclass per loom::Error subclass, each also deriving from the
-    // Python exception a Python user would catch for it.
-    auto error = py::exception<Error>(m, "Error", PyExc_RuntimeError);
-    auto subclass = [&](const char* name, PyObject* python_base) {
-        // A py::tuple on both branches: newer pybind11 types make_tuple's results apart.
-        const py::tuple bases = python_base ? py::tuple(py::make_tuple(error, py::handle(python_base)))
-                                            : py::tuple(py::make_tuple(error));
-        auto type = py::reinterpret_steal<py::object>(
-            PyErr_NewException((std::string("loom.") + name).c_str(), bases.ptr(), nullptr));
-        m.attr(name) = type;
-        return type;
-    };
-    static const auto dimension_mismatch = subclass("DimensionMismatch", PyExc_ValueError);
-    static const auto bad_input = subclass("BadInput", PyExc_ValueError);
-    static const auto out_of_range = subclass("OutOfRange", PyExc_IndexError);
-    static const auto not_compiled = subclass("NotCompiled", PyExc_NotImplementedError);
-    static const auto not_supported = subclass("NotSupported", PyExc_NotImplementedError);
-    static const auto numerical = subclass("NumericalError", PyExc_ArithmeticError);
-    static const auto cuda = subclass("CudaError", nullptr);
-    static const auto allocation = subclass("AllocationError", PyExc_MemoryError);
-    static const auto io = subclass("IoError", PyExc_OSError);
-    static const py::object base = error;
+    python_type_of<E> = type;
     py::register_exception_translator([](std::exception_ptr p) {
-        auto raise = [](const py::object& type, const Error& e) {
-            PyErr_SetString(type.ptr(), e.what());
-        };
         try {
             if (p) std::rethrow_exception(p);
-        } catch (const DimensionMismatch& e) {
-            raise(dimension_mismatch, e);
-        } catch (const BadInput& e) {
-            raise(bad_input, e);
-        } catch (const OutOfRange& e) {
-            raise(out_of_range, e);
-        } catch (const NotCompiled& e) {
-            raise(not_compiled, e);
-        } catch (const NotSupported& e) {
-            raise(not_supported, e);
-        } catch (const NumericalError& e) {
-            raise(numerical, e);
-        } catch (const CudaError& e) {
-            raise(cuda, e);
-        } catch (const AllocationError& e) {
-            raise(allocation, e);
-        } catch (const IoError& e) {
-            raise(io, e);
-        } catch (const Error& e) {
-            raise(base, e);
+        } catch (const E& e) {
+            PyErr_SetString(python_type_of<E>, e.what());
         }
     });
+}
+
+/// loom.<name> for E, deriving from loom.Error and from the Python exception a Python user
+/// would catch for it (python_base, or none).
+template <typename E>
+void bind_error(py::module_& m, const py::object& error, const char* name, PyObject* python_base)
+{
+    // A py::tuple on both branches: newer pybind11 types make_tuple's results apart.
+    const py::tuple bases = python_base ? py::tuple(py::make_tuple(error, py::handle(python_base)))
+                                        : py::tuple(py::make_tuple(error));
+    PyObject* type = PyErr_NewException((std::string("loom.") + name).c_str(), bases.ptr(), nullptr);
+    if (!type) throw py::error_already_set();
+    m.attr(name) = py::handle(type);
+    translate<E>(type);
+}
+
+void bind_errors(py::module_& m)
+{
+    const py::object error = py::exception<Error>(m, "Error", PyExc_RuntimeError);
+    translate<Error>(error.inc_ref().ptr());
+    bind_error<DimensionMismatch>(m, error, "DimensionMismatch", PyExc_ValueError);
+    bind_error<BadInput>(m, error, "BadInput", PyExc_ValueError);
+    bind_error<OutOfRange>(m, error, "OutOfRange", PyExc_IndexError);
+    bind_error<NotCompiled>(m, error, "NotCompiled", PyExc_NotImplementedError);
+    bind_error<NotSupported>(m, error, "NotSupported", PyExc_NotImplementedError);
+    bind_error<NumericalError>(m, error, "NumericalError", PyExc_ArithmeticError);
+    bind_error<CudaError>(m, error, "CudaError", nullptr);
+    bind_error<AllocationError>(m, error, "AllocationError", PyExc_MemoryError);
+    bind_error<IoError>(m, error, "IoError", PyExc_OSError);
 }
 
 void bind_executors(py::module_& m)

@@ -114,30 +114,23 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(precond::TriangularSolve::isai);
 }
 
+/// parse(to_string(value)) is the value for every entry of the table.
+template <typename Table, typename Parse>
+void expect_parse_inverts_print(const Table& table, Parse parse)
+{
+    for (const auto& e : table) EXPECT_EQ(parse(to_string(e.value)), e.value) << e.name;
+}
+
 TEST(Names, PublicParseAndPrintUseTheTables)
 {
     using namespace loom;
-    for (const auto& e : sparse::mode_names) {
-        EXPECT_EQ(sparse::parse_mode(sparse::to_string(e.value)), e.value);
-    }
-    for (const auto& e : sparse::spmv_algorithm_names) {
-        EXPECT_EQ(sparse::parse_spmv_algorithm(sparse::to_string(e.value)), e.value);
-    }
-    for (const auto& e : sparse::spgemm_algorithm_names) {
-        EXPECT_EQ(sparse::parse_spgemm_algorithm(sparse::to_string(e.value)), e.value);
-    }
-    for (const auto& e : sparse::spadd_algorithm_names) {
-        EXPECT_EQ(sparse::parse_spadd_algorithm(sparse::to_string(e.value)), e.value);
-    }
-    for (const auto& e : blas::op_names) {
-        EXPECT_EQ(blas::parse_op(blas::to_string(e.value)), e.value);
-    }
-    for (const auto& e : blas::backend_names) {
-        EXPECT_EQ(blas::parse_backend(blas::to_string(e.value)), e.value);
-    }
-    for (const auto& e : batched::launch_names) {
-        EXPECT_EQ(batched::parse_launch(batched::to_string(e.value)), e.value);
-    }
+    expect_parse_inverts_print(sparse::mode_names, sparse::parse_mode);
+    expect_parse_inverts_print(sparse::spmv_algorithm_names, sparse::parse_spmv_algorithm);
+    expect_parse_inverts_print(sparse::spgemm_algorithm_names, sparse::parse_spgemm_algorithm);
+    expect_parse_inverts_print(sparse::spadd_algorithm_names, sparse::parse_spadd_algorithm);
+    expect_parse_inverts_print(blas::op_names, blas::parse_op);
+    expect_parse_inverts_print(blas::backend_names, blas::parse_backend);
+    expect_parse_inverts_print(batched::launch_names, batched::parse_launch);
     for (const auto& e : matrix::mtx_symmetry_names) {
         EXPECT_EQ(matrix::to_string(e.value), e.name);
     }

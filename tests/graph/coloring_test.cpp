@@ -20,6 +20,7 @@
 #include "support/graphs.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -31,14 +32,6 @@ using loom::graph::ColoringHandle;
 using loom::graph::ColoringOptions;
 namespace graph = loom::graph;
 namespace matrix = loom::matrix;
-
-/// The executors under test: reference first, then omp and cuda when present.
-std::vector<std::shared_ptr<const loom::Executor>> all_executors()
-{
-    auto result = loom::test::backends();
-    result.insert(result.begin(), loom::test::reference());
-    return result;
-}
 
 /// The algorithms to run at a distance on exec.
 template <typename I>
@@ -134,11 +127,10 @@ template <typename V, typename I>
 }
 
 template <typename T>
-class Coloring : public ::testing::Test {
+class Coloring : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr;
 
     static Csr from_host(dim2 size, const std::vector<I>& ptrs, const std::vector<I>& cols)
     {
@@ -227,7 +219,7 @@ TYPED_TEST(Coloring, AlgorithmNamesRoundTrip)
 TYPED_TEST(Coloring, GreedyGivesFirstFitInVertexOrder)
 {
     using I = typename TestFixture::I;
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const ColoringOptions greedy{ColoringAlgorithm::greedy, 1};
         ColoringHandle used;
@@ -260,7 +252,7 @@ TYPED_TEST(Coloring, GreedyIsTheSameOnEveryBackend)
 TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance1)
 {
     using I = typename TestFixture::I;
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto algorithm : algorithms_for<I>(1, *exec)) {
             for (const auto& [name, A] : this->graphs(1)) {
                 SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
@@ -304,7 +296,7 @@ TYPED_TEST(Coloring, RecoloringKeepsColoringsValidDenseAndNeverAddsColors)
 TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance2)
 {
     using I = typename TestFixture::I;
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto algorithm : algorithms_for<I>(2, *exec)) {
             for (const auto& [name, A] : this->graphs(2)) {
                 SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
@@ -340,7 +332,7 @@ TYPED_TEST(Coloring, BipartitionColorsTheSidesOfBipartiteGraphs)
     bipartite.emplace_back("poisson2d", matrix::poisson2d<typename TestFixture::V, I>(ref, 17), 2);
     bipartite.emplace_back("poisson3d", matrix::poisson3d<typename TestFixture::V, I>(ref, 11), 2);
     bipartite.emplace_back("random", this->undirected(6000, across), 2);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto& [name, A, colors] : bipartite) {
             SCOPED_TRACE(exec->name() + " " + name);
             ColoringHandle used;
@@ -375,7 +367,7 @@ TYPED_TEST(Coloring, BipartitionHandsGraphsWithOddCyclesOn)
     odd.emplace_back("poisson27",
                      matrix::poisson3d<typename TestFixture::V, I>(loom::test::reference(), 6, 27),
                      0);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto& [name, A, colors] : odd) {
             SCOPED_TRACE(exec->name() + " " + name);
             ColoringHandle used;
@@ -391,7 +383,7 @@ TYPED_TEST(Coloring, SymmetricInputNeedsNoSymmetrization)
 {
     const auto A = matrix::poisson3d<typename TestFixture::V, typename TestFixture::I>(
         loom::test::reference(), 9);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const int distance : {1, 2}) {
             ColoringOptions options{ColoringAlgorithm::automatic, distance, true};
             const auto coloring = this->run(A, exec, options);
@@ -415,7 +407,7 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsBipartiteRowsValidly)
                                   ref, {rows, cols, 5, rows == 300, false, true, 5}));
     }
     matrices.emplace_back("poisson3d", matrix::poisson3d<typename TestFixture::V, I>(ref, 8));
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto algorithm : algorithms_for<I>(2, *exec)) {
             for (const auto& [name, A] : matrices) {
                 SCOPED_TRACE(exec->name() + " " + graph::to_string(algorithm) + " " + name);
@@ -522,7 +514,7 @@ TYPED_TEST(Coloring, SharedMatrices)
         if (!loom::test::have_shared_matrix(name)) continue;
         const auto A =
             matrix::read_csr<V, I>(loom::test::reference(), loom::test::shared_matrix_path(name));
-        for (const auto& exec : all_executors()) {
+        for (const auto& exec : loom::test::all_executors()) {
             for (const int distance : {1, 2}) {
                 for (const auto algorithm : algorithms_for<I>(distance, *exec)) {
                     SCOPED_TRACE(name + " " + exec->name() + " " + graph::to_string(algorithm));

@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/generate.hpp"
+#include "support/executors.hpp"
 #include "support/random.hpp"
 
 namespace loom::test {
@@ -119,6 +122,20 @@ std::vector<NamedGraph<V, I>> awkward_graphs(std::shared_ptr<const Executor> exe
     result.push_back({"poisson3d 12", matrix::poisson3d<V, I>(exec, 12)});
     result.push_back({"poisson3d 9 27-point", matrix::poisson3d<V, I>(exec, 9, 27)});
     return result;
+}
+
+/// order(A) (a permutation, as graph::amd and graph::rcm give) computed on each backend on
+/// a copy of A: held there and equal to `expected`, the reference's.
+template <typename V, typename I, typename Order>
+void expect_same_order_on_backends(const matrix::Csr<V, I>& A, Order order,
+                                   const std::vector<I>& expected, const std::string& name)
+{
+    for (const auto& exec : backends()) {
+        const matrix::Csr<V, I> B(exec, A);
+        const auto other = order(B);
+        EXPECT_EQ(other.executor(), B.executor()) << name;
+        EXPECT_EQ(other.to_host(), expected) << name << " on " << exec->name();
+    }
 }
 
 }  // namespace loom::test

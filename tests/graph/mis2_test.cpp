@@ -13,6 +13,7 @@
 #include "loom/matrix/io.hpp"
 #include "support/executors.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -26,13 +27,10 @@ namespace matrix = loom::matrix;
 const std::vector<Mis2Options> all_options{{Mis2Mode::fast, false}, {Mis2Mode::quality, false}};
 
 template <typename T>
-class Mis2 : public ::testing::Test {
+class Mis2 : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr;
 
     /// No two set vertices within distance 2; every other vertex within distance 2 of one.
     static void expect_maximal_independent(const Csr& A, const std::vector<I>& set,

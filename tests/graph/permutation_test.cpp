@@ -13,6 +13,7 @@
 #include "loom/matrix/permutation.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -22,18 +23,12 @@ using loom::size_type;
 namespace matrix = loom::matrix;
 
 template <typename T>
-class Permutation : public ::testing::Test {
+class Permutation : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
+
     using Perm = matrix::Permutation<I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-
-    /// Dense row-major values of A, duplicates summed.
-    static std::vector<V> dense_of(const Csr& A) { return matrix::to_dense(A).to_host(); }
 
     static bool rows_sorted(const Csr& A)
     {
@@ -62,7 +57,7 @@ TYPED_TEST(Permutation, PermutesVectorsAndMatricesOnEveryBackend)
         const loom::test::PatternSpec spec{n, n, 5, n > 32, false, true, 17};
         const auto A = loom::test::random_csr<V, I>(this->ref, spec);
         const auto x = loom::test::random_dense<V>(this->ref, {n, 3}, 5, 4);
-        const auto dense = this->dense_of(A);
+        const auto dense = loom::test::dense_of(A);
         std::vector<V> symmetric(n * n), rows(n * n), columns(n * n), px(n * 3);
         for (size_type k = 0; k < n; ++k) {
             for (size_type l = 0; l < n; ++l) {
@@ -78,15 +73,15 @@ TYPED_TEST(Permutation, PermutesVectorsAndMatricesOnEveryBackend)
             EXPECT_EQ(P.indices().to_host(), perm) << where;
             const Csr B(exec, A);
             const auto PAPt = P.permute(B);
-            EXPECT_EQ(this->dense_of(PAPt), symmetric) << where;
+            EXPECT_EQ(loom::test::dense_of(PAPt), symmetric) << where;
             EXPECT_TRUE(this->rows_sorted(PAPt)) << where;
-            EXPECT_EQ(this->dense_of(P.permute_rows(B)), rows) << where;
+            EXPECT_EQ(loom::test::dense_of(P.permute_rows(B)), rows) << where;
             const auto APt = P.permute_columns(B);
-            EXPECT_EQ(this->dense_of(APt), columns) << where;
+            EXPECT_EQ(loom::test::dense_of(APt), columns) << where;
             EXPECT_TRUE(this->rows_sorted(APt)) << where;
             EXPECT_EQ(P.apply(Dense(exec, x)).to_host(), px) << where;
             // The inverse undoes it.
-            EXPECT_EQ(this->dense_of(P.inverse().permute(PAPt)), dense) << where;
+            EXPECT_EQ(loom::test::dense_of(P.inverse().permute(PAPt)), dense) << where;
             const auto inverse = P.inverse().indices().to_host();
             for (size_type k = 0; k < n; ++k) EXPECT_EQ(inverse[perm[k]], k) << where;
         }

@@ -14,6 +14,7 @@
 #include "support/executors.hpp"
 #include "support/graphs.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -23,13 +24,10 @@ namespace graph = loom::graph;
 namespace matrix = loom::matrix;
 
 template <typename T>
-class Rcm : public ::testing::Test {
+class Rcm : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::I;
 
     static void expect_permutation(const std::vector<I>& perm, size_type n, const std::string& name)
     {
@@ -44,17 +42,12 @@ TYPED_TEST_SUITE(Rcm, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Rcm, GivesAPermutationTheSameOnEveryBackend)
 {
-    using Csr = typename TestFixture::Csr;
     for (const auto& [name, A] :
          loom::test::awkward_graphs<typename TestFixture::V, typename TestFixture::I>(this->ref)) {
         const auto perm = graph::rcm(A).to_host();
         this->expect_permutation(perm, A.rows(), name);
-        for (const auto& exec : loom::test::backends()) {
-            const Csr B(exec, A);
-            const auto other = graph::rcm(B);
-            EXPECT_EQ(other.executor(), B.executor()) << name;
-            EXPECT_EQ(other.to_host(), perm) << name << " on " << exec->name();
-        }
+        loom::test::expect_same_order_on_backends(
+            A, [](const auto& B) { return graph::rcm(B); }, perm, name);
     }
 }
 

@@ -9,6 +9,7 @@
 #include "loom/matrix/convert.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -34,17 +35,10 @@ std::string message_of(F&& statement)
 }
 
 template <typename T>
-class Containers : public ::testing::Test {
+class Containers : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Coo = matrix::Coo<V, I>;
-    using Csr = matrix::Csr<V, I>;
-    using Ell = matrix::Ell<V, I>;
-    using Sellp = matrix::Sellp<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::Coo;
 
     /// 3 x 4 with an empty row, an unsorted row and a duplicate.
     Coo small_coo(std::shared_ptr<const loom::Executor> exec) const
@@ -140,8 +134,7 @@ TYPED_TEST(Containers, CooIndexOutOfRangeNamesTheEntry)
     const std::vector<I> good_cols{0, 1, 2, 1};
     const std::vector<I> bad_cols{0, 1, -1, 1};
     const std::vector<V> values{1, 2, 3, 4};
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         const auto row_error = message_of<loom::OutOfRange>([&] {
             TestFixture::Coo::from_host(exec, {3, 3}, rows, good_cols, values);
@@ -246,8 +239,7 @@ TYPED_TEST(Containers, ApplyMatchesCsr)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     const auto t = loom::test::random_triplets<V, I>({45, 38, 4, true, false, true, 9});
     for (const auto& exec : execs) {
         SCOPED_TRACE(exec->name());

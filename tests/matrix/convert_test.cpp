@@ -14,6 +14,7 @@
 #include "loom/matrix/convert.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -48,6 +49,14 @@ std::vector<PatternSpec> conversion_specs()
 /// without a dense row that would make Ell and Dense costly.
 const PatternSpec large_spec{20000, 3000, 3, false, false, true, 11};
 
+/// conversion_specs() and the large one.
+std::vector<PatternSpec> conversion_specs_and_large()
+{
+    auto specs = conversion_specs();
+    specs.push_back(large_spec);
+    return specs;
+}
+
 struct Slicing {
     size_type slice_size;
     size_type stride_factor;
@@ -71,16 +80,12 @@ std::vector<loom::int64> widened(const loom::Array<I>& array)
 }
 
 template <typename T>
-class Convert : public ::testing::Test {
+class Convert : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Coo = matrix::Coo<V, I>;
-    using Csr = matrix::Csr<V, I>;
-    using Ell = matrix::Ell<V, I>;
-    using Sellp = matrix::Sellp<V, I>;
-    using Dense = matrix::Dense<V>;
-    using Triplets = loom::test::Triplets<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Coo, typename Base::Csr,
+        typename Base::Ell, typename Base::Sellp, typename Base::Dense, typename Base::Triplets;
+
     using AnyMatrix = std::variant<Coo, Csr, Ell, Sellp, Dense>;
 
     /// A target format; the Sellp ones differ by slicing.
@@ -88,8 +93,6 @@ protected:
         std::size_t format;  // index into AnyMatrix
         Slicing slicing{32, 1};
     };
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
     static std::vector<Target> targets()
     {
@@ -235,7 +238,7 @@ protected:
                                    std::uint64_t seed)
     {
         const auto coo_t = shuffled(t, seed);
-        auto csr = Csr(exec, stable_csr(ref, coo_t));
+        auto csr = Csr(exec, stable_csr(this->ref, coo_t));
         std::vector<AnyMatrix> result;
         result.emplace_back(Coo::from_host(exec, t.size, coo_t.rows, coo_t.cols, coo_t.values));
         result.emplace_back(matrix::to_ell(csr));
@@ -258,11 +261,8 @@ TYPED_TEST(Convert, CooToCsrSortsStablyByRow)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
-    auto specs = conversion_specs();
-    specs.push_back(large_spec);
-    for (const auto& spec : specs) {
+    const auto execs = loom::test::all_executors();
+    for (const auto& spec : conversion_specs_and_large()) {
         const auto t = this->shuffled(loom::test::random_triplets<V, I>(spec), spec.seed);
         const auto expected = this->layout(this->stable_csr(this->ref, t));
         for (const auto& exec : execs) {
@@ -308,11 +308,8 @@ TYPED_TEST(Convert, CsrArraysSurviveRoundTrips)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
-    auto specs = conversion_specs();
-    specs.push_back(large_spec);
-    for (const auto& spec : specs) {
+    const auto execs = loom::test::all_executors();
+    for (const auto& spec : conversion_specs_and_large()) {
         const auto t = loom::test::random_triplets<V, I>(spec);
         for (const auto& exec : execs) {
             SCOPED_TRACE(exec->name() + " " + loom::to_string(t.size));
@@ -362,8 +359,7 @@ TYPED_TEST(Convert, EllIsAsWideAsTheLongestRow)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         const auto csr = TestFixture::Csr::from_host(exec, {4, 5}, {0, 2, 2, 7, 8},
                                                      {4, 0, 0, 1, 2, 3, 4, 2},
@@ -385,8 +381,7 @@ TYPED_TEST(Convert, DenseWithRowStride)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    auto execs = loom::test::backends();
-    execs.insert(execs.begin(), this->ref);
+    const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         SCOPED_TRACE(exec->name());
         // Zeros in a strided matrix, and padding that holds non-zeros to be ignored.

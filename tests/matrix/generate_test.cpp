@@ -9,6 +9,7 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/generate.hpp"
 #include "support/executors.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -69,11 +70,7 @@ void expect_symmetric(const HostCsr<V, I>& A)
 }
 
 template <typename T>
-class Generate : public ::testing::Test {
-public:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-};
+class Generate : public loom::test::TypedFixture<T> {};
 TYPED_TEST_SUITE(Generate, test::ValueIndexTypes);
 
 TYPED_TEST(Generate, Poisson2dFivePoint)

@@ -18,6 +18,7 @@
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -211,11 +212,7 @@ TEST(MtxHeader, MissingFileIsIoErrorNamingThePath)
 // ------------------------------------------------------------------------ round trips
 
 template <typename T>
-class MtxRoundTrip : public ::testing::Test {
-public:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-};
+class MtxRoundTrip : public loom::test::TypedFixture<T> {};
 TYPED_TEST_SUITE(MtxRoundTrip, test::ValueIndexTypes);
 
 TYPED_TEST(MtxRoundTrip, CsrThroughAFileForAwkwardShapes)

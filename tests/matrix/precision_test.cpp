@@ -25,31 +25,31 @@ namespace matrix = loom::matrix;
 
 constexpr float inf = std::numeric_limits<float>::infinity();
 
-std::vector<std::shared_ptr<const loom::Executor>> every_executor()
-{
-    auto all = loom::test::backends();
-    all.insert(all.begin(), loom::test::reference());
-    return all;
-}
-
 std::uint16_t bits(half h) { return h.bits; }
 std::uint16_t bits(bfloat16 b) { return b.bits; }
 
 bool is_nan_half(std::uint16_t b) { return (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu) != 0; }
 bool is_nan_bfloat16(std::uint16_t b) { return (b & 0x7f80u) == 0x7f80u && (b & 0x7fu) != 0; }
 
-TEST(Half, EveryPatternSurvivesARoundTripThroughFloat)
+/// Every 16-bit pattern of T read as a float and back is the same pattern; a NaN stays a NaN.
+template <typename T>
+void expect_every_pattern_round_trips(bool (*is_nan)(std::uint16_t))
 {
     for (std::uint32_t b = 0; b <= 0xffffu; ++b) {
-        const auto h = half::from_bits(static_cast<std::uint16_t>(b));
+        const auto h = T::from_bits(static_cast<std::uint16_t>(b));
         const float f = h;
-        if (is_nan_half(h.bits)) {
+        if (is_nan(h.bits)) {
             EXPECT_TRUE(std::isnan(f)) << b;
-            EXPECT_TRUE(is_nan_half(half(f).bits)) << b;
+            EXPECT_TRUE(is_nan(T(f).bits)) << b;
         } else {
-            ASSERT_EQ(half(f).bits, b) << "pattern " << b << " read as " << f;
+            ASSERT_EQ(T(f).bits, b) << "pattern " << b << " read as " << f;
         }
     }
+}
+
+TEST(Half, EveryPatternSurvivesARoundTripThroughFloat)
+{
+    expect_every_pattern_round_trips<half>(is_nan_half);
 }
 
 TEST(Half, RoundsToNearestEven)
@@ -79,16 +79,7 @@ TEST(Half, RoundsToNearestEven)
 
 TEST(Bfloat16, EveryPatternSurvivesARoundTripThroughFloat)
 {
-    for (std::uint32_t b = 0; b <= 0xffffu; ++b) {
-        const auto h = bfloat16::from_bits(static_cast<std::uint16_t>(b));
-        const float f = h;
-        if (is_nan_bfloat16(h.bits)) {
-            EXPECT_TRUE(std::isnan(f)) << b;
-            EXPECT_TRUE(is_nan_bfloat16(bfloat16(f).bits)) << b;
-        } else {
-            ASSERT_EQ(bfloat16(f).bits, b) << "pattern " << b << " read as " << f;
-        }
-    }
+    expect_every_pattern_round_trips<bfloat16>(is_nan_bfloat16);
 }
 
 TEST(Bfloat16, RoundsToNearestEven)
@@ -138,7 +129,7 @@ void expect_backends_convert_like_the_scalars()
 {
     const auto values = awkward_values<W>();
     const auto rows = static_cast<size_type>(values.size());
-    for (const auto& exec : every_executor()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const auto wide = matrix::Dense<W>::from_host(exec, {rows, 1}, values);
         const auto narrow = matrix::convert_precision<S>(wide).to_host();
@@ -173,7 +164,7 @@ TEST(ConvertPrecision, DoubleIsRoundedOnceNotThroughFloat)
     // would become the tie 1 + 2^-11 and then 1 (even); rounded once it is 1 + 2^-10.
     const double above_tie = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
     const double above_bf_tie = 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40);
-    for (const auto& exec : every_executor()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto d = matrix::Dense<double>::from_host(exec, {1, 2}, {above_tie, -above_tie});
         const auto h = matrix::convert_precision<half>(d).to_host();
         EXPECT_EQ(float(h[0]), 1.0f + std::ldexp(1.0f, -10)) << exec->name();
@@ -186,7 +177,7 @@ TEST(ConvertPrecision, DoubleIsRoundedOnceNotThroughFloat)
 
 TEST(ConvertPrecision, CsrKeepsThePatternAndStridedDenseIsPacked)
 {
-    for (const auto& exec : every_executor()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto A = matrix::Csr<double, loom::int32>::from_host(exec, {3, 4}, {0, 2, 2, 3},
                                                                    {1, 3, 0}, {0.1, -2.5, 70000});
         const auto A16 = matrix::convert_precision<half>(A);
@@ -222,7 +213,7 @@ TEST(ConvertPrecision, DenseFloatOnEveryBackend)
 
 TEST(StorageDense, FillsAndCopiesBetweenStrides)
 {
-    for (const auto& exec : every_executor()) {
+    for (const auto& exec : loom::test::all_executors()) {
         matrix::Dense<half> a(exec, {3, 2}, 5);
         a.fill(half(0.5f));
         auto view = a.columns(1, 1);

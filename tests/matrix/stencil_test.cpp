@@ -10,8 +10,10 @@
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/stencil.hpp"
 #include "loom/sparse/spmv_stencil.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -34,15 +36,12 @@ std::vector<Box> boxes()
 }
 
 template <typename T>
-class StencilTest : public ::testing::Test {
+class StencilTest : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Stencil = matrix::Stencil<V, I>;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I;
 
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Stencil = matrix::Stencil<V, I>;
 
     /// Weights that tell every offset apart (and, for complex types, A from conj(A) and A^T
     /// from A^H): the transposed products then really test the mirroring.
@@ -100,20 +99,14 @@ TYPED_TEST(StencilTest, PoissonIsWhatTheGeneratorsBuild)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    const auto same = [](const auto& a, const auto& b) {
-        EXPECT_EQ(a.size(), b.size());
-        EXPECT_EQ(a.row_ptrs().to_host(), b.row_ptrs().to_host());
-        EXPECT_EQ(a.col_idxs().to_host(), b.col_idxs().to_host());
-        EXPECT_EQ(a.values().to_host(), b.values().to_host());
-    };
     for (const size_type n : {1, 2, 3, 7}) {
         for (const int points : {7, 27}) {
             const typename TestFixture::Stencil S(this->ref, {n, n, n}, points);
-            same(S.to_csr(), matrix::poisson3d<V, I>(this->ref, n, points));
+            loom::test::expect_same_csr(S.to_csr(), matrix::poisson3d<V, I>(this->ref, n, points));
         }
         for (const int points : {5, 9}) {
             const typename TestFixture::Stencil S(this->ref, {n, n, 1}, points);
-            same(S.to_csr(), matrix::poisson2d<V, I>(this->ref, n, points));
+            loom::test::expect_same_csr(S.to_csr(), matrix::poisson2d<V, I>(this->ref, n, points));
         }
     }
 }

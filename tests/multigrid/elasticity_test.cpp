@@ -21,6 +21,7 @@
 #include "loom/solver/multigrid.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "support/executors.hpp"
+#include "support/random.hpp"
 
 namespace {
 
@@ -42,6 +43,19 @@ Problem elasticity(std::shared_ptr<const Executor> exec, size_type n)
     return matrix::elasticity3d<double, int32>(std::move(exec), n);
 }
 
+/// The iterations of solver (a CG on exec, expected to converge) from zero for b = ones.
+template <typename Solver>
+size_type iterations_for_ones(Solver& cg, const std::shared_ptr<const Executor>& exec)
+{
+    Dense b(exec, dim2{cg.size().rows, 1});
+    Dense x(exec, dim2{cg.size().rows, 1});
+    b.fill(1.0);
+    x.fill(0.0);
+    cg.apply(b, x);
+    EXPECT_TRUE(cg.result().converged()) << cg.result().message();
+    return cg.result().iterations;
+}
+
 /// CG to 1e-8 from zero, b = ones, preconditioned by `amg`: its iterations (converged).
 size_type amg_cg_iterations(const Problem& problem, std::shared_ptr<const Amg::Factory> amg)
 {
@@ -52,13 +66,7 @@ size_type amg_cg_iterations(const Problem& problem, std::shared_ptr<const Amg::F
                   .with_criteria(stop::max_iterations(1000), stop::relative_residual(1e-8))
                   .on(exec)
                   ->generate(A);
-    Dense b(exec, dim2{A->rows(), 1});
-    Dense x(exec, dim2{A->rows(), 1});
-    b.fill(1.0);
-    x.fill(0.0);
-    cg->apply(b, x);
-    EXPECT_TRUE(cg->result().converged()) << cg->result().message();
-    return cg->result().iterations;
+    return iterations_for_ones(*cg, exec);
 }
 
 TEST(Elasticity3d, SizesSymmetryAndSpec)
@@ -80,18 +88,8 @@ TEST(Elasticity3d, SizesSymmetryAndSpec)
     }
     EXPECT_EQ(longest, 81u);
     // Symmetric with a positive diagonal.
-    const auto dense = [](const Csr& A) {
-        std::vector<double> d(static_cast<std::size_t>(A.rows() * A.cols()), 0.0);
-        const auto p = A.row_ptrs().to_host();
-        const auto c = A.col_idxs().to_host();
-        const auto v = A.values().to_host();
-        for (size_type r = 0; r < A.rows(); ++r) {
-            for (auto k = p[r]; k < p[r + 1]; ++k) d[r * A.cols() + c[k]] = v[k];
-        }
-        return d;
-    };
-    const auto a = dense(problem.A);
-    const auto at = dense(sparse::transpose(problem.A));
+    const auto a = test::dense_of(problem.A);
+    const auto at = test::dense_of(sparse::transpose(problem.A));
     const size_type rows = problem.A.rows();
     for (size_type r = 0; r < rows; ++r) {
         EXPECT_GT(a[r * rows + r], 0.0);
@@ -212,13 +210,7 @@ TEST(Multigrid, CoordinatesFromConfig)
                           "preconditioner": )" + amg + "}",
                       exec)
                       ->generate(A);
-        Dense b(exec, dim2{A->rows(), 1});
-        Dense x(exec, dim2{A->rows(), 1});
-        b.fill(1.0);
-        x.fill(0.0);
-        cg->apply(b, x);
-        EXPECT_TRUE(cg->result().converged());
-        return cg->result().iterations;
+        return iterations_for_ones(*cg, exec);
     };
     const auto with_builder = amg_cg_iterations(
         problem, Amg::build().with_coordinates(problem.coordinates, 3).on(exec));
@@ -256,16 +248,13 @@ void expect_same_hierarchy(const Amg& amg, const Amg& ref, const Dense& b_host)
         for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], e[i], 1e-12 * largest) << i;
     };
     // As dense matrices: the same operators whatever order a backend keeps within a row.
-    const auto dense = [](const Csr& A) {
-        return matrix::to_dense(Csr(test::reference(), A)).to_host();
-    };
     for (size_type k = 0; k < amg.num_levels(); ++k) {
         SCOPED_TRACE("level " + std::to_string(k));
         ASSERT_EQ(amg.level_matrix(k).nnz(), ref.level_matrix(k).nnz());
-        near(dense(amg.level_matrix(k)), dense(ref.level_matrix(k)));
+        near(test::dense_of(amg.level_matrix(k)), test::dense_of(ref.level_matrix(k)));
         if (k + 1 < amg.num_levels()) {
             ASSERT_EQ(amg.prolongator(k).nnz(), ref.prolongator(k).nnz());
-            near(dense(amg.prolongator(k)), dense(ref.prolongator(k)));
+            near(test::dense_of(amg.prolongator(k)), test::dense_of(ref.prolongator(k)));
         }
     }
     const auto& exec = amg.executor();

@@ -26,6 +26,7 @@
 #include "loom/sparse/spgemm.hpp"
 #include "solver/problems.hpp"
 #include "support/executors.hpp"
+#include "support/random.hpp"
 #include "support/shared_matrices.hpp"
 
 namespace {
@@ -35,13 +36,6 @@ using Csr = matrix::Csr<double, int32>;
 using Dense = matrix::Dense<double>;
 using Amg = solver::Multigrid<double, int32>;
 using loom::test::true_relative_residual;
-
-std::vector<std::shared_ptr<const Executor>> all_executors()
-{
-    auto executors = test::backends();
-    executors.insert(executors.begin(), test::reference());
-    return executors;
-}
 
 std::shared_ptr<const Csr> poisson3d(std::shared_ptr<const Executor> exec, size_type n)
 {
@@ -84,11 +78,6 @@ size_type cg_iterations(std::shared_ptr<const Csr> A,
     return cg->result().iterations;
 }
 
-std::vector<double> host_dense(const Csr& A)
-{
-    return matrix::to_dense(Csr(test::reference(), A)).to_host();
-}
-
 TEST(Multigrid, Names)
 {
     for (auto cycle :
@@ -105,7 +94,7 @@ TEST(Multigrid, Names)
 
 TEST(Multigrid, HierarchyIsValid)
 {
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const auto A = poisson3d(exec, 16);
         auto amg = Amg::build().with_coarse_size(50).with_symmetric_pattern().on(exec)->generate(A);
@@ -126,8 +115,8 @@ TEST(Multigrid, HierarchyIsValid)
             const Csr Ph(test::reference(), P);
             const Csr Ah(test::reference(), Ak);
             const auto explicit_Ac = sparse::spgemm(sparse::transpose(Ph), sparse::spgemm(Ah, Ph));
-            const auto expected = host_dense(explicit_Ac);
-            const auto actual = host_dense(Ac);
+            const auto expected = test::dense_of(explicit_Ac);
+            const auto actual = test::dense_of(Ac);
             ASSERT_EQ(expected.size(), actual.size());
             double scale = 0;
             for (double v : expected) scale = std::max(scale, std::abs(v));
@@ -196,7 +185,7 @@ TEST(Multigrid, CycleConvergesOnPoisson)
         {solver::MultigridCycle::v, solver::MultigridSmoother::gauss_seidel, 1, 0.55},
         {solver::MultigridCycle::w, solver::MultigridSmoother::gauss_seidel, 1, 0.47},
     };
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto& c : cases) {
             SCOPED_TRACE(exec->name() + " " + solver::to_string(c.cycle) + " " +
                          solver::to_string(c.smoother));
@@ -231,7 +220,7 @@ TEST(Multigrid, CgIterationsNearlyFlatInSize)
 
 TEST(Multigrid, NumericResetupEqualsFreshSetup)
 {
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (auto smoother :
              {solver::MultigridSmoother::chebyshev, solver::MultigridSmoother::gauss_seidel}) {
             SCOPED_TRACE(exec->name() + " " + solver::to_string(smoother));
@@ -248,8 +237,8 @@ TEST(Multigrid, NumericResetupEqualsFreshSetup)
             auto fresh = factory->generate(shifted);
             ASSERT_EQ(updated->num_levels(), fresh->num_levels());
             for (size_type k = 0; k < fresh->num_levels(); ++k) {
-                const auto u = host_dense(updated->level_matrix(k));
-                const auto f = host_dense(fresh->level_matrix(k));
+                const auto u = test::dense_of(updated->level_matrix(k));
+                const auto f = test::dense_of(fresh->level_matrix(k));
                 ASSERT_EQ(u.size(), f.size());
                 for (std::size_t e = 0; e < u.size(); ++e) ASSERT_DOUBLE_EQ(u[e], f[e]);
             }
@@ -281,7 +270,7 @@ TEST(Multigrid, NumericResetupEqualsFreshSetup)
 
 TEST(Multigrid, NearNullSpaceVectors)
 {
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const size_type n = 40;
         const auto A = poisson2d(exec, n);
@@ -356,7 +345,7 @@ TEST(Multigrid, LoggersSeeEveryLevel)
 
 TEST(Multigrid, StrengthFilter)
 {
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         // Anisotropic: weak couplings (0.01) in one direction are dropped, so aggregates
         // follow the strong one, and AMG-CG stays fast where theta = 0 aggregates across.
@@ -443,7 +432,7 @@ TEST(Multigrid, BadInput)
 
 TEST(Multigrid, SmallAndEmptySystems)
 {
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         // At most coarse_size rows: one level, solved exactly by the dense LU.
         const auto A = poisson2d(exec, 5);

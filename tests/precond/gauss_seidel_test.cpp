@@ -235,8 +235,7 @@ TYPED_TEST(GaussSeidel, SymmetricGaussSeidelHalvesCgIterationsOfJacobiOnPoisson3
     using V = TypeParam;
     if constexpr (std::is_same_v<remove_complex_t<V>, float>) GTEST_SKIP() << "1e-8 needs double";
     const auto A = matrix::poisson3d<V, I>(this->ref, 20);
-    auto executors = test::backends();
-    executors.insert(executors.begin(), this->ref);
+    const auto executors = test::all_executors();
     for (const auto& exec : executors) {
         SCOPED_TRACE(exec->name());
         const auto jacobi = cg_iterations<V>(

@@ -34,13 +34,6 @@ using Csr = matrix::Csr<double, int32>;
 using Dense = matrix::Dense<double>;
 using sparse::IluKind;
 
-std::vector<std::shared_ptr<const Executor>> all_executors()
-{
-    auto executors = test::backends();
-    executors.insert(executors.begin(), test::reference());
-    return executors;
-}
-
 /// A nonsymmetric (or symmetric) diagonally dominant matrix: a 2D 5-point stencil with a
 /// convection term.
 std::shared_ptr<const Csr> stencil(size_type m, double convection)
@@ -86,7 +79,7 @@ TEST(IluPrecond, ApplyInvertsTheFactors)
     for (const bool ic : {false, true}) {
         const auto A = stencil(12, ic ? 0.0 : 0.3);
         const auto b = test::random_dense<double>(test::reference(), {A->rows(), 2});
-        for (const auto& exec : all_executors()) {
+        for (const auto& exec : loom::test::all_executors()) {
             std::shared_ptr<const LinOp<double>> M;
             const Csr* L;
             const Csr* U = nullptr;
@@ -132,7 +125,7 @@ TEST(IluPrecond, PermutationReordersTheSystem)
     std::vector<int32> reverse(n);
     for (size_type i = 0; i < n; ++i) reverse[i] = static_cast<int32>(n - 1 - i);
     const auto b = test::random_dense<double>(test::reference(), {n, 1});
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto M = precond::Ilu<double>::build().with_permutation(reverse).on(exec)->generate(A);
         Dense x(exec, b.size());
         M->apply(Dense(exec, b), x);
@@ -150,7 +143,7 @@ TEST(IluPrecond, JacobiSweepsApproachTheExactSolve)
 {
     const auto A = stencil(10, 0.2);
     const auto b = test::random_dense<double>(test::reference(), {A->rows(), 1});
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto exact = precond::Ilu<double>::build().on(exec)->generate(A);
         Dense expected(exec, b.size());
         exact->apply(Dense(exec, b), expected);
@@ -207,7 +200,7 @@ TEST(IluPrecond, KrylovSolversConvergeOnRealMatricesInFewerIterationsThanJacobi)
         if (!test::have_shared_matrix(name)) continue;
         const auto A = std::make_shared<const Csr>(
             matrix::read_csr<double, int32>(test::reference(), test::shared_matrix_path(name)));
-        for (const auto& exec : all_executors()) {
+        for (const auto& exec : loom::test::all_executors()) {
             SCOPED_TRACE(std::string(name) + " on " + exec->name());
             const auto jacobi = precond::Jacobi<double>::build().with_max_block_size(1).on(exec);
             bool ok = false;
@@ -246,7 +239,7 @@ TEST(IluPrecond, KrylovSolversConvergeOnRealMatricesInFewerIterationsThanJacobi)
 TEST(IluPrecond, IsaiTriangularSolvesAndIsaiPreconditionGmres)
 {
     const auto A = stencil(16, 0.3);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         bool ok = false;
         const auto builder = [] { return solver::Gmres<double>::build().with_krylov_dim(50); };
         const auto exact = iterations(exec, A, precond::Ilu<double>::build().on(exec), builder(), ok);

@@ -31,14 +31,6 @@ using loom::test::diagonal_blocks;
 using loom::test::pointers_of;
 using loom::test::true_relative_residual;
 
-/// The reference followed by the backends under test.
-std::vector<std::shared_ptr<const Executor>> all_executors()
-{
-    auto executors = test::backends();
-    executors.insert(executors.begin(), test::reference());
-    return executors;
-}
-
 /// y = D x for the block diagonal D of A (blocks given by ptrs), on the host.
 template <typename V, typename I>
 std::vector<V> block_diagonal_times(const matrix::Csr<V, I>& A, const std::vector<I>& ptrs,
@@ -110,7 +102,7 @@ TYPED_TEST(Jacobi, ScalarJacobiScalesByTheInverseDiagonal)
     using Precond = typename TestFixture::Precond;
     const auto A = std::make_shared<matrix::Csr<V>>(matrix::poisson2d<V>(this->ref, 6));
     const auto b = test::random_dense<V>(this->ref, {36, 2}, 3);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const auto M = Precond::build().with_max_block_size(1).on(exec)->generate(A);
         EXPECT_TRUE(M->is_scalar());
@@ -135,7 +127,7 @@ TYPED_TEST(Jacobi, BlockJacobiInvertsTheBlocksItFinds)
     using Precond = typename TestFixture::Precond;
     const auto A = std::make_shared<matrix::Csr<V>>(test::poisson_kron<V, I>(this->ref, 5, 3));
     const auto b = test::random_dense<V>(this->ref, {75, 2}, 4);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (size_type max : {3, 8, 32}) {
             SCOPED_TRACE(exec->name() + " max " + std::to_string(max));
             const auto M = Precond::build().with_max_block_size(max).on(exec)->generate(A);
@@ -187,7 +179,7 @@ TYPED_TEST(Jacobi, ConjTransposeSharesTheInverse)
     const auto A = std::make_shared<matrix::Csr<V>>(block_matrix<V, I>(this->ref, {3, 5, 1, 7}, 8));
     const auto x = test::random_dense<V>(this->ref, {16, 1}, 1);
     const auto y = test::random_dense<V>(this->ref, {16, 1}, 2);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (size_type max : {1, 8}) {
             SCOPED_TRACE(exec->name() + " max " + std::to_string(max));
             const auto M = Precond::build().with_max_block_size(max).on(exec)->generate(A);
@@ -272,7 +264,7 @@ TYPED_TEST(Jacobi, PreconditionedSolversConvergeOnEveryBackend)
         return cg->result().iterations;
     };
     const auto plain = solve(this->ref, 0, false);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const auto scalar = solve(exec, 1, false);
         const auto blocks = solve(exec, 3, false);
@@ -374,7 +366,7 @@ protected:
         SCOPED_TRACE(matrix);
         const auto A = load(matrix);
         size_type reference_count = 0;
-        for (const auto& exec : all_executors()) {
+        for (const auto& exec : loom::test::all_executors()) {
             SCOPED_TRACE(exec->name());
             const auto M = Precond::build()
                                .with_max_block_size(max_block_size)

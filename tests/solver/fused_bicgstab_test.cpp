@@ -23,10 +23,8 @@ namespace {
 using namespace loom;
 using V = double;
 using Dense = matrix::Dense<V>;
-using test::expect_same;
 using test::row;
 using test::Run;
-using test::RunAheadMatrix;
 
 // ---------------------------------------------------------------- the steps
 
@@ -78,8 +76,8 @@ struct StepCase {
         s.rr = &rr;
         return s;
     }
-    Dense gate_prev, rho_prev, rr_prev, rho_old_prev, sigma_prev, tt_prev, ts_prev,
-        restarts_prev, threshold, gate, rho_old, restarts, sigma, gate_half, tt, ts, rho, rr;
+    Dense gate_prev, rho_prev, rr_prev, rho_old_prev, sigma_prev, tt_prev, ts_prev, restarts_prev,
+        threshold, gate, rho_old, restarts, sigma, gate_half, tt, ts, rho, rr;
 };
 
 /// The three steps of one iteration on exec, from the same start.
@@ -103,9 +101,9 @@ StepRun run_steps(std::shared_ptr<const Executor> exec, size_type rows)
     blas::bicgstab_half_step(s, v, r);
     // Unpreconditioned: s_hat is r itself.
     blas::bicgstab_final_step(s, p_hat, r, t, r_tld, r, x);
-    return {r.to_host(),         r_tld.to_host(),       p.to_host(),         x.to_host(),
-            c.gate.to_host(),    c.rho_old.to_host(),   c.restarts.to_host(), c.gate_half.to_host(),
-            c.rho.to_host(),     c.rr.to_host()};
+    return {r.to_host(),      r_tld.to_host(),     p.to_host(),          x.to_host(),
+            c.gate.to_host(), c.rho_old.to_host(), c.restarts.to_host(), c.gate_half.to_host(),
+            c.rho.to_host(),  c.rr.to_host()};
 }
 
 TEST(FusedBicgstabSteps, DecideAsTheSolverAndAgreeOnTheHostBackends)
@@ -211,49 +209,35 @@ Run solve(std::shared_ptr<const LinOp<V>> A, std::shared_ptr<const LinOp<V>> M,
           std::shared_ptr<const stop::Criterion> criteria, const Dense& b, const Dense& x0,
           size_type max_restarts = solver::ShadowParameters<V>::default_max_restarts)
 {
-    auto s = solver::Bicgstab<V>::build()
-                 .with_criteria(criteria)
-                 .with_preconditioner(M)
-                 .with_max_restarts(max_restarts)
-                 .on(b.executor())
-                 ->generate(A);
-    auto logger = std::make_shared<log::ConvergenceLogger>();
-    s->add_logger(logger);
-    Dense x(x0.executor(), x0);
-    s->apply(b, x);
-    return {x.to_host(), s->result(), logger->residual_history()};
+    return test::run(*solver::Bicgstab<V>::build()
+                          .with_criteria(criteria)
+                          .with_preconditioner(M)
+                          .with_max_restarts(max_restarts)
+                          .on(b.executor())
+                          ->generate(A),
+                     b, x0);
+}
+
+test::Solve bicgstab(size_type max_restarts = solver::ShadowParameters<V>::default_max_restarts)
+{
+    return [max_restarts](auto A, auto M, auto criteria, const Dense& b, const Dense& x0) {
+        return solve(A, M, criteria, b, x0, max_restarts);
+    };
 }
 
 TEST(FusedBicgstab, RunningAheadGivesTheIteratesOfCheckingEveryIteration)
 {
     const auto ref = test::reference();
     const auto csr = test::grid_matrix<V>(ref, 10, 0.3);
-    const auto n = csr->size().rows;
-    auto b = test::random_dense<V>(ref, {n, 3}, 7);
-    // Columns that converge at different iterations: a zero right-hand side, a scaled one.
-    auto b1 = b.column(1);
-    blas::fill(b1, V{0});
-    auto b2 = b.column(2);
-    blas::scal(V{1e-3}, b2);
-    auto x0 = test::random_dense<V>(ref, {n, 3}, 8);
-    const auto ahead = std::make_shared<RunAheadMatrix>(csr);
-    const std::shared_ptr<const stop::Criterion> criteria[] = {
-        stop::max_iterations(200) | stop::relative_residual(1e-10),
-        stop::max_iterations(200) | stop::residual_reduction(1e-6) | stop::absolute_residual(1e-9),
-        stop::max_iterations(7),
-        // Not decided on the executor: the host looks at every iteration.
-        stop::time_limit(std::chrono::hours(1)) | stop::relative_residual(1e-8),
-    };
+    auto b = test::staggered_rhs(ref, csr->size().rows);
+    auto x0 = test::random_dense<V>(ref, {csr->size().rows, 3}, 8);
     for (const bool jacobi : {false, true}) {
         const std::shared_ptr<const LinOp<V>> M = jacobi ? test::inverse_diagonal(*csr) : nullptr;
-        for (const auto& c : criteria) {
+        for (const auto& c : test::run_ahead_criteria()) {
             for (const size_type k : {1, 3}) {
                 SCOPED_TRACE(std::string(jacobi ? "jacobi, " : "") + c->description() + ", " +
                              std::to_string(k) + " rhs");
-                const auto bk = b.columns(0, k);
-                const auto xk = x0.columns(0, k);
-                const auto plain = solve(csr, M, c, bk, xk);
-                expect_same(solve(ahead, M, c, bk, xk), plain);
+                test::expect_ahead_as_plain(bicgstab(), csr, M, c, b, x0, k);
             }
         }
     }
@@ -291,19 +275,16 @@ TEST(FusedBicgstab, RestartAndBreakdownInsideABlockAsCheckingEveryIteration)
     auto b = Dense::from_host(ref, {n, 2}, values);
     auto x0 = Dense(ref, {n, 2});
     x0.fill(V{0});
-    const auto ahead = std::make_shared<RunAheadMatrix>(A);
     // Without a residual threshold the first block is 32 iterations long.
     const std::shared_ptr<const stop::Criterion> criteria[] = {
         stop::max_iterations(40), stop::max_iterations(60) | stop::relative_residual(1e-12)};
     for (const auto& c : criteria) {
         for (const size_type restarts : {size_type{0}, size_type{3}}) {
             for (const size_type k : {1, 2}) {
-                SCOPED_TRACE(c->description() + ", " + std::to_string(restarts) +
-                             " restarts, " + std::to_string(k) + " rhs");
-                const auto bk = b.columns(0, k);
-                const auto xk = x0.columns(0, k);
-                const auto plain = solve(A, nullptr, c, bk, xk, restarts);
-                expect_same(solve(ahead, nullptr, c, bk, xk, restarts), plain);
+                SCOPED_TRACE(c->description() + ", " + std::to_string(restarts) + " restarts, " +
+                             std::to_string(k) + " rhs");
+                const auto plain =
+                    test::expect_ahead_as_plain(bicgstab(restarts), A, nullptr, c, b, x0, k);
                 if (restarts == 0) {
                     EXPECT_EQ(plain.result.columns[0].reason, stop::Reason::breakdown);
                     EXPECT_EQ(plain.result.columns[0].iteration, 1);
@@ -319,29 +300,8 @@ TEST(FusedBicgstab, RestartAndBreakdownInsideABlockAsCheckingEveryIteration)
 /// exec's BiCGSTAB takes the reference's iterations per column on the same system.
 void expect_reference_iterations(std::shared_ptr<const Executor> exec)
 {
-    const auto ref = test::reference();
-    const auto csr = test::grid_matrix<V>(ref, 16, 0.3);
-    const auto n = csr->size().rows;
-    auto b = test::random_dense<V>(ref, {n, 3}, 9);
-    auto x0 = test::random_dense<V>(ref, {n, 3}, 10);
-    const auto criteria = stop::max_iterations(500) | stop::relative_residual(1e-9);
-    const auto A = std::make_shared<matrix::Csr<V>>(exec, *csr);
-    for (const bool jacobi : {false, true}) {
-        for (const size_type k : {1, 3}) {
-            SCOPED_TRACE(exec->name() + (jacobi ? " + jacobi, " : ", ") + std::to_string(k));
-            const auto expected = solve(csr, jacobi ? test::inverse_diagonal(*csr) : nullptr,
-                                        criteria, b.columns(0, k), x0.columns(0, k));
-            const auto actual = solve(A, jacobi ? test::inverse_diagonal(*A) : nullptr, criteria,
-                                      Dense(exec, b.columns(0, k)), Dense(exec, x0.columns(0, k)));
-            ASSERT_TRUE(expected.result.converged());
-            for (std::size_t j = 0; j < expected.result.columns.size(); ++j) {
-                EXPECT_EQ(actual.result.columns[j].iteration,
-                          expected.result.columns[j].iteration);
-                EXPECT_EQ(actual.result.columns[j].reason, expected.result.columns[j].reason);
-            }
-            LOOM_EXPECT_NEAR_VECTORS(actual.x, expected.x, 1e-8);
-        }
-    }
+    test::expect_reference_iterations(exec, test::grid_matrix<V>(test::reference(), 16, 0.3),
+                                      bicgstab());
 }
 
 TEST(FusedBicgstab, OmpTakesTheReferenceIterations)

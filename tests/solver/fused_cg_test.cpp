@@ -146,60 +146,37 @@ TEST(FusedCgSteps, BadInputRaisesAndLeavesDataUntouched)
 Run solve(bool flexible, std::shared_ptr<const LinOp<V>> A, std::shared_ptr<const LinOp<V>> M,
           std::shared_ptr<const stop::Criterion> criteria, const Dense& b, const Dense& x0)
 {
-    std::shared_ptr<solver::IterativeSolver<V>> s;
-    if (flexible) {
-        s = solver::Fcg<V>::build()
-                .with_criteria(criteria)
-                .with_preconditioner(M)
-                .on(b.executor())
-                ->generate(A);
-    } else {
-        s = solver::Cg<V>::build()
-                .with_criteria(criteria)
-                .with_preconditioner(M)
-                .on(b.executor())
-                ->generate(A);
-    }
-    auto logger = std::make_shared<log::ConvergenceLogger>();
-    s->add_logger(logger);
-    Dense x(x0.executor(), x0);
-    s->apply(b, x);
-    return {x.to_host(), s->result(), logger->residual_history()};
+    const auto configured = [&](auto builder) {
+        return test::run(
+            *builder.with_criteria(criteria).with_preconditioner(M).on(b.executor())->generate(A),
+            b, x0);
+    };
+    return flexible ? configured(solver::Fcg<V>::build()) : configured(solver::Cg<V>::build());
+}
+
+test::Solve cg(bool flexible)
+{
+    return [flexible](auto A, auto M, auto criteria, const Dense& b, const Dense& x0) {
+        return solve(flexible, A, M, criteria, b, x0);
+    };
 }
 
 TEST(FusedCg, RunningAheadGivesTheIteratesOfCheckingEveryIteration)
 {
     const auto ref = test::reference();
     const auto csr = test::grid_matrix<V>(ref, 12);
-    const auto n = csr->size().rows;
-    auto b = test::random_dense<V>(ref, {n, 3}, 7);
-    // Columns that converge at different iterations: a zero right-hand side, a scaled one.
-    auto b1 = b.column(1);
-    blas::fill(b1, V{0});
-    auto b2 = b.column(2);
-    blas::scal(V{1e-3}, b2);
-    auto x0 = test::random_dense<V>(ref, {n, 3}, 8);
-    const auto ahead = std::make_shared<RunAheadMatrix>(csr);
-    const std::shared_ptr<const stop::Criterion> criteria[] = {
-        stop::max_iterations(200) | stop::relative_residual(1e-10),
-        stop::max_iterations(200) | stop::residual_reduction(1e-6) | stop::absolute_residual(1e-9),
-        stop::max_iterations(7),
-        // Not decided on the executor: the host looks at every iteration.
-        stop::time_limit(std::chrono::hours(1)) | stop::relative_residual(1e-8),
-    };
+    auto b = test::staggered_rhs(ref, csr->size().rows);
+    auto x0 = test::random_dense<V>(ref, {csr->size().rows, 3}, 8);
     for (const bool flexible : {false, true}) {
         for (const bool jacobi : {false, true}) {
             const std::shared_ptr<const LinOp<V>> M =
                 jacobi ? test::inverse_diagonal(*csr) : nullptr;
-            for (const auto& c : criteria) {
+            for (const auto& c : test::run_ahead_criteria()) {
                 for (const size_type k : {1, 3}) {
                     SCOPED_TRACE(std::string(flexible ? "fcg" : "cg") +
                                  (jacobi ? " + jacobi, " : ", ") + c->description() + ", " +
                                  std::to_string(k) + " rhs");
-                    const auto bk = b.columns(0, k);
-                    const auto xk = x0.columns(0, k);
-                    expect_same(solve(flexible, ahead, M, c, bk, xk),
-                                solve(flexible, csr, M, c, bk, xk));
+                    test::expect_ahead_as_plain(cg(flexible), csr, M, c, b, x0, k);
                 }
             }
         }
@@ -225,30 +202,7 @@ TEST(FusedCg, BreakdownInsideABlockKeepsTheLastIterate)
 /// exec's CG takes the reference's iterations per column on the same system.
 void expect_reference_iterations(std::shared_ptr<const Executor> exec)
 {
-    const auto ref = test::reference();
-    const auto csr = test::grid_matrix<V>(ref, 20);
-    const auto n = csr->size().rows;
-    auto b = test::random_dense<V>(ref, {n, 3}, 9);
-    auto x0 = test::random_dense<V>(ref, {n, 3}, 10);
-    const auto criteria = stop::max_iterations(500) | stop::relative_residual(1e-9);
-    const auto A = std::make_shared<matrix::Csr<V>>(exec, *csr);
-    for (const bool jacobi : {false, true}) {
-        for (const size_type k : {1, 3}) {
-            SCOPED_TRACE(exec->name() + (jacobi ? " + jacobi, " : ", ") + std::to_string(k));
-            const auto expected = solve(false, csr, jacobi ? test::inverse_diagonal(*csr) : nullptr,
-                                        criteria, b.columns(0, k), x0.columns(0, k));
-            const auto actual =
-                solve(false, A, jacobi ? test::inverse_diagonal(*A) : nullptr, criteria,
-                      Dense(exec, b.columns(0, k)), Dense(exec, x0.columns(0, k)));
-            ASSERT_TRUE(expected.result.converged());
-            for (std::size_t j = 0; j < expected.result.columns.size(); ++j) {
-                EXPECT_EQ(actual.result.columns[j].iteration,
-                          expected.result.columns[j].iteration);
-                EXPECT_EQ(actual.result.columns[j].reason, expected.result.columns[j].reason);
-            }
-            LOOM_EXPECT_NEAR_VECTORS(actual.x, expected.x, 1e-8);
-        }
-    }
+    test::expect_reference_iterations(exec, test::grid_matrix<V>(test::reference(), 20), cg(false));
 }
 
 TEST(FusedCg, OmpTakesTheReferenceIterations)

@@ -73,6 +73,17 @@ double true_relative_residual(const LinOp<V>& A, const matrix::Dense<V>& b,
     return worst;
 }
 
+/// b = A * 1 on A's executor, the usual right-hand side of tests on given matrices.
+template <typename V>
+matrix::Dense<V> image_of_ones(const LinOp<V>& A)
+{
+    matrix::Dense<V> ones(A.executor(), {A.size().cols, 1});
+    ones.fill(V{1});
+    matrix::Dense<V> b(A.executor(), {A.size().rows, 1});
+    A.apply(ones, b);
+    return b;
+}
+
 /// diag(A)^-1 as a CSR matrix (a Jacobi preconditioner that every backend can apply).
 template <typename V>
 std::shared_ptr<matrix::Csr<V>> inverse_diagonal(const matrix::Csr<V>& A)

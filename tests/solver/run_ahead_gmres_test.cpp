@@ -24,9 +24,7 @@ namespace {
 using namespace loom;
 using V = double;
 using Dense = matrix::Dense<V>;
-using test::expect_same;
 using test::Run;
-using test::RunAheadMatrix;
 
 TEST(Normalize, ScalesByTheInverseNormOrZero)
 {
@@ -56,8 +54,7 @@ TEST(Normalize, BadInputRaisesAndLeavesDataUntouched)
     const auto ref = test::reference();
     auto x = test::random_dense<V>(ref, {5, 3}, 1);
     const auto before = x.to_host();
-    EXPECT_THROW(blas::normalize(Dense::from_host(ref, {1, 2}, {1.0, 1.0}), x),
-                 DimensionMismatch);
+    EXPECT_THROW(blas::normalize(Dense::from_host(ref, {1, 2}, {1.0, 1.0}), x), DimensionMismatch);
     EXPECT_EQ(x.to_host(), before);
 }
 
@@ -84,11 +81,14 @@ Run solve(Kind kind, size_type m, solver::Orthogonalization method,
     if (kind == Kind::gmres) s = configure(solver::Gmres<V>::build());
     if (kind == Kind::fgmres) s = configure(solver::Fgmres<V>::build());
     if (kind == Kind::cb_gmres) s = configure(solver::CbGmres<V>::build());
-    auto logger = std::make_shared<log::ConvergenceLogger>();
-    s->add_logger(logger);
-    Dense x(x0.executor(), x0);
-    s->apply(b, x);
-    return {x.to_host(), s->result(), logger->residual_history()};
+    return test::run(*s, b, x0);
+}
+
+test::Solve gmres(Kind kind, size_type m, solver::Orthogonalization method)
+{
+    return [=](auto A, auto M, auto criteria, const Dense& b, const Dense& x0) {
+        return solve(kind, m, method, A, M, criteria, b, x0);
+    };
 }
 
 TEST(RunAheadGmres, GivesTheIteratesOfCheckingEveryStep)
@@ -96,14 +96,8 @@ TEST(RunAheadGmres, GivesTheIteratesOfCheckingEveryStep)
     const auto ref = test::reference();
     const auto csr = test::grid_matrix<V>(ref, 8, 0.3);
     const auto n = csr->size().rows;
-    auto b = test::random_dense<V>(ref, {n, 3}, 7);
-    // Columns that converge at different steps: a zero right-hand side, a scaled one.
-    auto b1 = b.column(1);
-    blas::fill(b1, V{0});
-    auto b2 = b.column(2);
-    blas::scal(V{1e-3}, b2);
+    auto b = test::staggered_rhs(ref, n);
     auto x0 = test::random_dense<V>(ref, {n, 3}, 8);
-    const auto ahead = std::make_shared<RunAheadMatrix>(csr);
     const std::shared_ptr<const stop::Criterion> criteria[] = {
         stop::max_iterations(150) | stop::relative_residual(1e-10),
         stop::max_iterations(45),
@@ -123,10 +117,7 @@ TEST(RunAheadGmres, GivesTheIteratesOfCheckingEveryStep)
                         SCOPED_TRACE(name_of(kind) + ", " + solver::to_string(method) + ", m " +
                                      std::to_string(m) + ", " + c->description() + ", " +
                                      std::to_string(k) + " rhs");
-                        const auto bk = b.columns(0, k);
-                        const auto xk = x0.columns(0, k);
-                        const auto plain = solve(kind, m, method, csr, M, c, bk, xk);
-                        expect_same(solve(kind, m, method, ahead, M, c, bk, xk), plain);
+                        test::expect_ahead_as_plain(gmres(kind, m, method), csr, M, c, b, x0, k);
                     }
                 }
             }
@@ -148,19 +139,16 @@ TEST(RunAheadGmres, TheSolutionInsideABlockAsCheckingEveryStep)
         vals.push_back(V(1 + i % 3));
         ptrs.push_back(static_cast<int32>(cols.size()));
     }
-    const auto A = std::make_shared<matrix::Csr<V>>(
-        matrix::Csr<V>::from_host(ref, {n, n}, ptrs, cols, vals));
+    const auto A =
+        std::make_shared<matrix::Csr<V>>(matrix::Csr<V>::from_host(ref, {n, n}, ptrs, cols, vals));
     auto b = test::random_dense<V>(ref, {n, 2}, 4);
     auto x0 = Dense(ref, {n, 2});
     x0.fill(V{0});
     const auto criteria = stop::max_iterations(40);
     for (const size_type k : {1, 2}) {
-        const auto plain = solve(Kind::gmres, 20, solver::Orthogonalization::modified, A, nullptr,
-                                 criteria, b.columns(0, k), x0.columns(0, k));
-        const auto ahead = solve(Kind::gmres, 20, solver::Orthogonalization::modified,
-                                 std::make_shared<RunAheadMatrix>(A), nullptr, criteria,
-                                 b.columns(0, k), x0.columns(0, k));
-        expect_same(ahead, plain);
+        const auto plain =
+            test::expect_ahead_as_plain(gmres(Kind::gmres, 20, solver::Orthogonalization::modified),
+                                        A, nullptr, criteria, b, x0, k);
         ASSERT_GT(plain.history.size(), 3u);
         for (size_type j = 0; j < k; ++j) {
             EXPECT_LT(plain.history[3][j], 1e-12 * plain.history[0][j]) << j;
@@ -172,32 +160,8 @@ TEST(RunAheadGmres, TheSolutionInsideABlockAsCheckingEveryStep)
 /// exec's GMRES takes the reference's iterations per column on the same system.
 void expect_reference_iterations(std::shared_ptr<const Executor> exec)
 {
-    const auto ref = test::reference();
-    const auto csr = test::grid_matrix<V>(ref, 16, 0.3);
-    const auto n = csr->size().rows;
-    auto b = test::random_dense<V>(ref, {n, 3}, 9);
-    auto x0 = test::random_dense<V>(ref, {n, 3}, 10);
-    const auto criteria = stop::max_iterations(500) | stop::relative_residual(1e-9);
-    const auto A = std::make_shared<matrix::Csr<V>>(exec, *csr);
-    for (const bool jacobi : {false, true}) {
-        for (const size_type k : {1, 3}) {
-            SCOPED_TRACE(exec->name() + (jacobi ? " + jacobi, " : ", ") + std::to_string(k));
-            const auto method = solver::Orthogonalization::modified;
-            const auto expected =
-                solve(Kind::gmres, 30, method, csr, jacobi ? test::inverse_diagonal(*csr) : nullptr,
-                      criteria, b.columns(0, k), x0.columns(0, k));
-            const auto actual =
-                solve(Kind::gmres, 30, method, A, jacobi ? test::inverse_diagonal(*A) : nullptr,
-                      criteria, Dense(exec, b.columns(0, k)), Dense(exec, x0.columns(0, k)));
-            ASSERT_TRUE(expected.result.converged());
-            for (std::size_t j = 0; j < expected.result.columns.size(); ++j) {
-                EXPECT_EQ(actual.result.columns[j].iteration,
-                          expected.result.columns[j].iteration);
-                EXPECT_EQ(actual.result.columns[j].reason, expected.result.columns[j].reason);
-            }
-            LOOM_EXPECT_NEAR_VECTORS(actual.x, expected.x, 1e-8);
-        }
-    }
+    test::expect_reference_iterations(exec, test::grid_matrix<V>(test::reference(), 16, 0.3),
+                                      gmres(Kind::gmres, 30, solver::Orthogonalization::modified));
 }
 
 TEST(RunAheadGmres, OmpTakesTheReferenceIterations)

@@ -41,6 +41,20 @@ protected:
     {
         return stop::max_iterations(2000) | stop::relative_residual(solve_tolerance<V>());
     }
+
+    /// k random right-hand sides for A.
+    matrix::Dense<V> rhs(const LinOp<V>& A, size_type k) const
+    {
+        return test::random_dense<V>(ref, {A.size().rows, k}, 3);
+    }
+
+    /// The zero initial guess for b.
+    matrix::Dense<V> zero_guess(const matrix::Dense<V>& b) const
+    {
+        matrix::Dense<V> x(ref, b.size());
+        x.fill(V{0});
+        return x;
+    }
 };
 TYPED_TEST_SUITE(Solvers, loom::test::ValueTypes);
 
@@ -50,9 +64,8 @@ TYPED_TEST(Solvers, EachConvergesToTheTolerance)
     for (const auto& [name, make] : all_solvers<V>()) {
         SCOPED_TRACE(name);
         auto A = this->system_for(name);
-        auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto b = this->rhs(*A, 1);
+        auto x = this->zero_guess(b);
         auto solver = make(this->ref, this->criteria())->generate(A);
         solver->apply(b, x);
         const auto& result =
@@ -143,9 +156,8 @@ TYPED_TEST(Solvers, StartFromTheInitialGuess)
 {
     using V = TypeParam;
     auto A = this->system_for("cg");
-    auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
-    matrix::Dense<V> x(this->ref, b.size());
-    x.fill(V{0});
+    auto b = this->rhs(*A, 1);
+    auto x = this->zero_guess(b);
     auto cg = solver::Cg<V>::build().with_criteria(this->criteria()).on(this->ref)->generate(A);
     cg->apply(b, x);
     const auto first = cg->result().iterations;
@@ -189,8 +201,7 @@ TYPED_TEST(Solvers, BreakdownStopsWithAClearStatus)
     auto b = matrix::Dense<V>::from_host(this->ref, {2, 1}, {V{1}, V{0}});
     for (const auto& [name, make] : all_solvers<V>()) {
         SCOPED_TRACE(name);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
             make(this->ref, this->criteria())->generate(A));
         solver->apply(b, x);
@@ -229,9 +240,8 @@ TYPED_TEST(Solvers, NanStopsAndKeepsTheLastGoodIterate)
             [A](const matrix::Dense<V>& in, matrix::Dense<V>& out) {
                 loom::conj_transpose<V>(A)->apply(in, out);
             });
-        auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto b = this->rhs(*A, 2);
+        auto x = this->zero_guess(b);
         auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(
             make(this->ref, this->criteria())->generate(poisoned));
         solver->apply(b, x);
@@ -245,9 +255,8 @@ TYPED_TEST(Solvers, ThrowOnFailureRaises)
 {
     using V = TypeParam;
     auto A = this->system_for("cg");
-    auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
-    matrix::Dense<V> x(this->ref, b.size());
-    x.fill(V{0});
+    auto b = this->rhs(*A, 1);
+    auto x = this->zero_guess(b);
     auto cg = solver::Cg<V>::build()
                   .with_criteria(stop::max_iterations(2), stop::relative_residual(1e-12))
                   .with_throw_on_failure()
@@ -314,8 +323,7 @@ TYPED_TEST(Solvers, OneFactoryServesManyMatrices)
     for (size_type n : {3, 7, 10}) {
         auto A = this->system_for("bicgstab", n);
         auto b = test::random_dense<V>(this->ref, {n * n, 1}, 1);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         auto solver = factory->generate(A);
         EXPECT_EQ(solver->system_matrix(), A);
         solver->apply(b, x);
@@ -361,8 +369,7 @@ TYPED_TEST(Solvers, SolversPreconditionSolvers)
         {solver::Ir<V>::build().with_solver(inner_gmres).with_criteria(crit).on(this->ref), nonsym},
     };
     for (const auto& c : cases) {
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         auto solver = std::dynamic_pointer_cast<solver::IterativeSolver<V>>(c.outer->generate(c.A));
         SCOPED_TRACE(solver->name());
         ASSERT_NE(solver->preconditioner(), nullptr);
@@ -408,9 +415,8 @@ TYPED_TEST(Solvers, PreconditionerGivenAsAnOperator)
         if (name == "idr") solver = solver::Idr<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         if (name == "minres") solver = solver::Minres<V>::build().with_preconditioner(M).with_criteria(crit).on(this->ref)->generate(A);
         ASSERT_NE(solver, nullptr);
-        auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto b = this->rhs(*A, 1);
+        auto x = this->zero_guess(b);
         solver->apply(b, x);
         const auto& it = dynamic_cast<const solver::IterativeSolver<V>&>(*solver);
         EXPECT_TRUE(it.result().converged()) << it.result().message();
@@ -422,7 +428,7 @@ TYPED_TEST(Solvers, ApplyWithAlphaAndBeta)
 {
     using V = TypeParam;
     auto A = this->system_for("gmres");
-    auto b = test::random_dense<V>(this->ref, {A->size().rows, 1}, 3);
+    auto b = this->rhs(*A, 1);
     auto gmres = solver::Gmres<V>::build()
                      .with_criteria(this->criteria())
                      .with_initial_guess(solver::InitialGuess::zero)
@@ -443,11 +449,10 @@ TYPED_TEST(Solvers, GmresRestartsAndHandlesTinySystems)
 {
     using V = TypeParam;
     auto A = this->system_for("gmres");
-    auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+    auto b = this->rhs(*A, 2);
     for (auto method : {solver::Orthogonalization::modified, solver::Orthogonalization::classical}) {
         SCOPED_TRACE(solver::to_string(method));
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         auto gmres = solver::Gmres<V>::build()
                          .with_criteria(this->criteria())
                          .with_krylov_dim(4)
@@ -493,8 +498,7 @@ TYPED_TEST(Solvers, ShadowSolversRestartOnARhoBreakdown)
     };
     for (const std::string name : {"bicg", "bicgstab", "cgs"}) {
         SCOPED_TRACE(name);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         auto solver = make(name, solver::ShadowParameters<V>::default_max_restarts);
         solver->apply(b, x);
         const auto& result = solver->result();
@@ -545,8 +549,7 @@ TYPED_TEST(Solvers, MinresSolvesSymmetricIndefiniteSystems)
         auto builder = solver::Minres<V>::build().with_criteria(this->criteria());
         if (preconditioned) builder.with_preconditioner(std::shared_ptr<const LinOp<V>>(M));
         auto minres = builder.on(this->ref)->generate(A);
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         minres->apply(b, x);
         EXPECT_TRUE(minres->result().converged()) << minres->result().message();
         EXPECT_LT(minres->result().iterations, n);
@@ -561,8 +564,7 @@ TYPED_TEST(Solvers, MinresSolvesSymmetricIndefiniteSystems)
                    .with_preconditioner(std::shared_ptr<const LinOp<V>>(negative))
                    .on(this->ref)
                    ->generate(A);
-    matrix::Dense<V> x(this->ref, b.size());
-    x.fill(V{0});
+    auto x = this->zero_guess(b);
     bad->apply(b, x);
     EXPECT_EQ(bad->result().reason, stop::Reason::breakdown) << bad->result().message();
     EXPECT_STREQ(bad->result().detail, "r^H M r");
@@ -573,7 +575,7 @@ TYPED_TEST(Solvers, FlexibleSolversTakeAChangingPreconditioner)
 {
     using V = TypeParam;
     auto A = this->system_for("gmres");
-    auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+    auto b = this->rhs(*A, 2);
     auto crit = this->criteria();
     // A few GMRES steps are a different (nonlinear) operator at every apply.
     auto inner = solver::Gmres<V>::build()
@@ -586,8 +588,7 @@ TYPED_TEST(Solvers, FlexibleSolversTakeAChangingPreconditioner)
         solver::Gcr<V>::build().with_preconditioner(inner).with_criteria(crit).with_krylov_dim(5).on(this->ref)->generate(A)};
     for (const auto& solver : flexible) {
         SCOPED_TRACE(solver->name());
-        matrix::Dense<V> x(this->ref, b.size());
-        x.fill(V{0});
+        auto x = this->zero_guess(b);
         solver->apply(b, x);
         EXPECT_TRUE(solver->result().converged()) << solver->result().message();
         EXPECT_LE(true_relative_residual(*A, b, x), 20 * solve_tolerance<V>());
@@ -613,7 +614,7 @@ TYPED_TEST(Solvers, IdrIsReproducibleForEachShadowDimension)
 {
     using V = TypeParam;
     auto A = this->system_for("idr");
-    auto b = test::random_dense<V>(this->ref, {A->size().rows, 2}, 3);
+    auto b = this->rhs(*A, 2);
     for (size_type dim : {1, 2, 4}) {
         SCOPED_TRACE(dim);
         auto factory = solver::Idr<V>::build()
@@ -706,11 +707,7 @@ TEST_P(SharedMatrices, ConvergeToTheTrueResidual)
     auto A = shared_matrix(c.matrix);
     auto ref = test::reference();
     const auto n = A->size().rows;
-    // b = A * 1, the usual test right-hand side.
-    matrix::Dense<double> ones(ref, {n, 1});
-    ones.fill(1.0);
-    matrix::Dense<double> b(ref, {n, 1});
-    A->apply(ones, b);
+    const auto b = test::image_of_ones(*A);
     std::vector<std::shared_ptr<const LinOp<double>>> executors_A{A};
     for (const auto& exec : test::backends()) {
         executors_A.push_back(std::make_shared<matrix::Csr<double>>(exec, *A));
@@ -775,10 +772,7 @@ TEST(ShadowRestartMatrices, BicgstabJacobiRestartsOnRdb968)
     auto A = shared_matrix("rdb968");
     auto ref = test::reference();
     const auto n = A->size().rows;
-    matrix::Dense<double> ones(ref, {n, 1});
-    ones.fill(1.0);
-    matrix::Dense<double> b(ref, {n, 1});
-    A->apply(ones, b);
+    const auto b = test::image_of_ones(*A);
     std::shared_ptr<const LinOp<double>> M = test::inverse_diagonal(*A);
     const auto crit = stop::max_iterations(2000) | stop::relative_residual(1e-8);
     auto solve = [&](size_type restarts) {

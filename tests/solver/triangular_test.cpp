@@ -24,13 +24,6 @@ namespace matrix = loom::matrix;
 namespace solver = loom::solver;
 namespace sparse = loom::sparse;
 
-std::vector<std::shared_ptr<const loom::Executor>> executors()
-{
-    auto result = loom::test::backends();
-    result.insert(result.begin(), loom::test::reference());
-    return result;
-}
-
 /// || T x - b || / || b || for T the given triangle of A.
 double residual(const matrix::Csr<double>& A, Uplo uplo, const matrix::Dense<double>& x,
                 const matrix::Dense<double>& b)
@@ -51,7 +44,7 @@ double residual(const matrix::Csr<double>& A, Uplo uplo, const matrix::Dense<dou
 
 TEST(TriangularSolver, SolvesWithTheTriangleOfTheSystem)
 {
-    for (const auto& exec : executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto A = loom::test::grid_matrix<double>(exec, 12, 0.3);
         const auto b = loom::test::random_dense<double>(exec, {144, 2});
         matrix::Dense<double> x(exec, {144, 2});
@@ -79,7 +72,7 @@ TEST(TriangularSolver, SolvesWithTheTriangleOfTheSystem)
 
 TEST(TriangularSolver, ConjTransposeSolvesWithTheTransposedTriangle)
 {
-    for (const auto& exec : executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto A = loom::test::grid_matrix<double>(exec, 10, 0.4);
         const auto lower = solver::LowerTrs<double>::build().on(exec)->generate(A);
         const auto lower_h = lower->conj_transpose();
@@ -122,7 +115,7 @@ TEST(TriangularSolver, UnitDiagonalAndErrors)
 
 TEST(TriangularSolver, GaussSeidelPreconditionsGmres)
 {
-    for (const auto& exec : executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto A = loom::test::grid_matrix<double>(exec, 16, 0.5);
         const auto b = loom::test::random_dense<double>(exec, {256, 1});
         const auto iterations = [&](std::shared_ptr<const loom::LinOpFactory<double>> precond) {

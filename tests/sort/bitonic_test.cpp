@@ -18,13 +18,6 @@ namespace {
 
 using namespace loom;
 
-std::vector<std::shared_ptr<const Executor>> all_executors()
-{
-    auto executors = test::backends();
-    executors.insert(executors.begin(), test::reference());
-    return executors;
-}
-
 /// n keys drawn from a range of n / 4 + 1 values, so most of them repeat.
 template <typename K>
 std::vector<K> keys_with_duplicates(std::size_t n, std::uint64_t seed)
@@ -208,7 +201,7 @@ TYPED_TEST(Sort, SegmentsOfEveryLengthUpTo1100)
     std::vector<int32> offsets{0};
     for (const auto n : lengths) offsets.push_back(offsets.back() + n);
     const auto original = keys_with_duplicates<K>(offsets.back(), 11);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         for (const auto order : {sort::Order::ascending, sort::Order::descending}) {
             SCOPED_TRACE(exec->name());
             Array<K> keys(exec, original);
@@ -241,7 +234,7 @@ TYPED_TEST(Sort, WholeArraysOfEveryLengthUpTo1100AndALongOne)
     std::vector<std::size_t> sizes;
     for (std::size_t n = 0; n <= 1100; ++n) sizes.push_back(n);
     for (std::size_t n : {2047u, 2048u, 2049u, 4096u, 10000u, 100003u}) sizes.push_back(n);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         for (const auto n : sizes) {
             SCOPED_TRACE("n " + std::to_string(n));

@@ -16,6 +16,7 @@
 #include "loom/sparse/spgemm.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -26,13 +27,10 @@ namespace matrix = loom::matrix;
 namespace sparse = loom::sparse;
 
 template <typename T>
-class AnalysisHandle : public ::testing::Test {
+class AnalysisHandle : public loom::test::TypedFixture<T> {
 public:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr;
 
     /// Awkward patterns: no rows, one row, 31/32/33 rows, mostly empty rows, unsorted rows
     /// with duplicates, a dense row, and one large enough for a parallel OpenMP reduction.
@@ -40,7 +38,7 @@ public:
     {
         std::vector<Csr> result;
         const auto add = [&](loom::test::PatternSpec spec) {
-            result.push_back(loom::test::random_csr<V, I>(ref, spec));
+            result.push_back(loom::test::random_csr<V, I>(this->ref, spec));
         };
         add({0, 0, 1});
         add({0, 7, 1});

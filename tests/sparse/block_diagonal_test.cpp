@@ -15,6 +15,7 @@
 #include "precond/block_matrices.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -31,19 +32,12 @@ using loom::test::pointers_of;
 
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
 
-/// The reference followed by the backends under test.
-std::vector<std::shared_ptr<const Executor>> all_executors()
-{
-    auto executors = test::backends();
-    executors.insert(executors.begin(), test::reference());
-    return executors;
-}
-
 template <typename VI>
-class BlockDiagonal : public ::testing::Test {
+class BlockDiagonal : public loom::test::TypedFixture<VI> {
 protected:
-    using V = typename VI::value_type;
-    using I = typename VI::index_type;
+    using Base = loom::test::TypedFixture<VI>;
+    using typename Base::V, typename Base::I;
+
     std::shared_ptr<const Executor> ref = test::reference();
 
     /// Block sizes of awkward mix: 1, the warp-sized 31 / 32, odd sizes, repeats.
@@ -159,7 +153,7 @@ TYPED_TEST(BlockDiagonal, PivotsPastZerosOnTheDiagonal)
     lists.add(4, 4, V(1));
     const auto A = lists.to_csr(this->ref);
     const auto ptrs = std::vector<I>{0, 2, 5};
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const auto decoded =
             decode(sparse::invert_blocks(matrix::Csr<V, I>(exec, A), Array<I>(exec, ptrs)));
@@ -188,7 +182,7 @@ TYPED_TEST(BlockDiagonal, ASingularBlockIsNamedWithItsRow)
     lists.add(7, 7, V(1));
     const auto A = lists.to_csr(this->ref);
     const std::vector<I> ptrs{0, 2, 5, 8};
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const matrix::Csr<V, I> A_exec(exec, A);
         try {
@@ -222,7 +216,7 @@ TYPED_TEST(BlockDiagonal, ANonFiniteBlockIsReported)
     lists.add(1, 2, static_cast<V>(std::numeric_limits<double>::quiet_NaN()));
     lists.add(2, 2, V(1));
     const auto A = lists.to_csr(this->ref);
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         EXPECT_THROW(sparse::invert_blocks(matrix::Csr<V, I>(exec, A),
                                            Array<I>(exec, std::vector<I>{0, 1, 3})),
@@ -375,7 +369,7 @@ TYPED_TEST(BlockDiagonal, ApplyComputesTheBlockProductsInEveryMode)
     const auto A = block_matrix<V, I>(this->ref, sizes, 21);
     const auto ptrs = pointers_of<I>(sizes);
     const auto n = A.rows();
-    for (const auto& exec : all_executors()) {
+    for (const auto& exec : loom::test::all_executors()) {
         const auto inverse =
             sparse::invert_blocks(matrix::Csr<V, I>(exec, A), Array<I>(exec, ptrs));
         const auto decoded = decode(inverse);

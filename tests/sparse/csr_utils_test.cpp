@@ -10,8 +10,10 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/convert.hpp"
 #include "loom/sparse/csr_utils.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -26,61 +28,23 @@ namespace sparse = loom::sparse;
 /// rows and duplicates, and one matrix large enough for the backends to split their work.
 std::vector<loom::test::PatternSpec> specs()
 {
-    std::vector<loom::test::PatternSpec> result;
-    std::uint64_t seed = 11;
-    const auto add = [&](size_type rows, size_type cols, double per_row) {
-        const auto i = result.size();
-        result.push_back({rows, cols, per_row, /*dense_row=*/i % 2 == 1,
-                          /*sorted=*/i % 3 == 2, /*duplicates=*/i % 4 != 3, seed++});
-    };
-    for (const auto n : loom::test::awkward_sizes()) add(n, n, 4);
-    add(31, 100, 3);
-    add(100, 31, 3);
-    add(1, 33, 8);
-    add(33, 1, 0.5);
-    add(0, 7, 1);
-    add(7, 0, 1);
-    add(5000, 3000, 7);
-    return result;
+    auto shapes = loom::test::awkward_shapes();
+    shapes.push_back({5000, 3000, 7});
+    return loom::test::specs_of(shapes, 11, [](std::size_t i, loom::test::PatternSpec& spec) {
+        spec.dense_row = i % 2 == 1;
+        spec.sorted = i % 3 == 2;
+        spec.duplicates = i % 4 != 3;
+    });
 }
 
 template <typename T>
-class CsrUtils : public ::testing::Test {
+class CsrUtils : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-
-    static void expect_same(const Csr& actual, const Csr& expected)
-    {
-        ASSERT_EQ(actual.size(), expected.size());
-        EXPECT_EQ(actual.row_ptrs().to_host(), expected.row_ptrs().to_host());
-        EXPECT_EQ(actual.col_idxs().to_host(), expected.col_idxs().to_host());
-        EXPECT_EQ(actual.values().to_host(), expected.values().to_host());
-    }
-
-    /// The same pattern, values equal to rounding: products on CUDA may be contracted to
-    /// fused multiply-adds (complex values), so their last bits may differ.
-    static void expect_close(const Csr& actual, const Csr& expected)
-    {
-        ASSERT_EQ(actual.size(), expected.size());
-        EXPECT_EQ(actual.row_ptrs().to_host(), expected.row_ptrs().to_host());
-        EXPECT_EQ(actual.col_idxs().to_host(), expected.col_idxs().to_host());
-        LOOM_EXPECT_NEAR_VECTORS(actual.values().to_host(), expected.values().to_host(),
-                                 loom::test::tolerance<V>());
-    }
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
 
     /// Whether A is small enough to be checked against dense arithmetic in little time.
     static bool small(const Csr& A) { return A.size().count() <= 100000; }
-
-    /// Row-major dense values of A, duplicates summed.
-    static std::vector<V> dense_of(const Csr& A)
-    {
-        return matrix::to_dense(Csr(loom::test::reference(), A)).to_host();
-    }
 
     static Dense column(std::shared_ptr<const loom::Executor> exec, size_type rows,
                         std::uint64_t seed)
@@ -93,7 +57,7 @@ protected:
     void for_each_case(F&& f)
     {
         for (const auto& spec : specs()) {
-            const auto A = loom::test::random_csr<V, I>(ref, spec);
+            const auto A = loom::test::random_csr<V, I>(this->ref, spec);
             for (const auto& exec : loom::test::backends()) {
                 SCOPED_TRACE(exec->name() + " " + std::to_string(spec.rows) + "x" +
                              std::to_string(spec.cols) + " seed " + std::to_string(spec.seed));
@@ -115,9 +79,9 @@ TYPED_TEST(CsrUtils, ReferenceTransposeIsTheDenseTranspose)
         const auto H = sparse::conj_transpose(A);
         ASSERT_EQ(T.size(), A.size().transposed());
         EXPECT_EQ(sparse::column_order(T) == ColumnOrder::unordered, false);
-        const auto a = this->dense_of(A);
-        const auto t = this->dense_of(T);
-        const auto h = this->dense_of(H);
+        const auto a = loom::test::dense_of(A);
+        const auto t = loom::test::dense_of(T);
+        const auto h = loom::test::dense_of(H);
         for (size_type i = 0; i < A.rows(); ++i) {
             for (size_type j = 0; j < A.cols(); ++j) {
                 EXPECT_EQ(t[j * A.rows() + i], a[i * A.cols() + j]);
@@ -139,15 +103,15 @@ TYPED_TEST(CsrUtils, TransposeKeepsDuplicatesInStoredOrder)
     EXPECT_EQ(T.col_idxs().to_host(), (std::vector<I>{0, 0, 0, 1}));
     EXPECT_EQ(T.values().to_host(), (std::vector<V>{V{5}, V{1}, V{2}, V{3}}));
     for (const auto& exec : loom::test::backends()) {
-        TestFixture::expect_same(sparse::transpose(typename TestFixture::Csr(exec, A)), T);
+        loom::test::expect_same_csr(sparse::transpose(typename TestFixture::Csr(exec, A)), T);
     }
 }
 
 TYPED_TEST(CsrUtils, TransposeMatchesReference)
 {
     this->for_each_case([&](const auto&, const auto& A, const auto& A_exec) {
-        TestFixture::expect_same(sparse::transpose(A_exec), sparse::transpose(A));
-        TestFixture::expect_same(sparse::conj_transpose(A_exec), sparse::conj_transpose(A));
+        loom::test::expect_same_csr(sparse::transpose(A_exec), sparse::transpose(A));
+        loom::test::expect_same_csr(sparse::conj_transpose(A_exec), sparse::conj_transpose(A));
     });
 }
 
@@ -157,10 +121,10 @@ TYPED_TEST(CsrUtils, TransposeOfTransposeIsTheSortedOriginal)
     this->for_each_case([&](const auto&, const auto& A, const auto& A_exec) {
         auto sorted = A;
         sparse::sort_columns(sorted);
-        TestFixture::expect_same(sparse::transpose(sparse::transpose(A_exec)), sorted);
-        TestFixture::expect_same(sparse::conj_transpose(sparse::conj_transpose(A_exec)), sorted);
+        loom::test::expect_same_csr(sparse::transpose(sparse::transpose(A_exec)), sorted);
+        loom::test::expect_same_csr(sparse::conj_transpose(sparse::conj_transpose(A_exec)), sorted);
         if (sparse::column_order(A) != ColumnOrder::unordered) {
-            TestFixture::expect_same(sparse::transpose(sparse::transpose(A)), A);
+            loom::test::expect_same_csr(sparse::transpose(sparse::transpose(A)), A);
         }
     });
 }
@@ -203,10 +167,10 @@ TYPED_TEST(CsrUtils, SortColumnsSortsAndKeepsTheMatrix)
         sparse::sort_columns(sorted);
         EXPECT_NE(sparse::column_order(sorted), ColumnOrder::unordered);
         EXPECT_EQ(sorted.row_ptrs().to_host(), A.row_ptrs().to_host());
-        if (TestFixture::small(A)) EXPECT_EQ(this->dense_of(sorted), this->dense_of(A));
+        if (TestFixture::small(A)) EXPECT_EQ(loom::test::dense_of(sorted), loom::test::dense_of(A));
         auto sorted_exec = A_exec;
         sparse::sort_columns(sorted_exec);
-        TestFixture::expect_same(sorted_exec, sorted);
+        loom::test::expect_same_csr(sorted_exec, sorted);
     });
 }
 
@@ -218,12 +182,12 @@ TYPED_TEST(CsrUtils, MergeDuplicatesSumsThemInStoredOrder)
         sparse::merge_duplicates(merged);
         EXPECT_EQ(sparse::column_order(merged), ColumnOrder::increasing);
         if (TestFixture::small(A)) {
-            LOOM_EXPECT_NEAR_VECTORS(this->dense_of(merged), this->dense_of(A),
+            LOOM_EXPECT_NEAR_VECTORS(loom::test::dense_of(merged), loom::test::dense_of(A),
                                      loom::test::tolerance<V>());
         }
         auto merged_exec = A_exec;
         sparse::merge_duplicates(merged_exec);
-        TestFixture::expect_same(merged_exec, merged);
+        loom::test::expect_same_csr(merged_exec, merged);
     });
 }
 
@@ -275,8 +239,8 @@ TYPED_TEST(CsrUtils, ScaleDiagonalRowsAndColumns)
         sparse::scale_columns(expected, s_cols);
         // The reference against dense arithmetic: s_r(i) * a(i, j) * s_c(j), diagonal scaled.
         if (TestFixture::small(A)) {
-            const auto a = this->dense_of(A);
-            const auto e = this->dense_of(expected);
+            const auto a = loom::test::dense_of(A);
+            const auto e = loom::test::dense_of(expected);
             for (size_type i = 0; i < A.rows(); ++i) {
                 for (size_type j = 0; j < A.cols(); ++j) {
                     const V d = i == j ? factor : V{1};
@@ -292,7 +256,7 @@ TYPED_TEST(CsrUtils, ScaleDiagonalRowsAndColumns)
         sparse::scale_diagonal(actual, factor);
         sparse::scale_rows(actual, typename TestFixture::Dense(A_exec.executor(), s_rows));
         sparse::scale_columns(actual, typename TestFixture::Dense(A_exec.executor(), s_cols));
-        TestFixture::expect_close(actual, expected);
+        loom::test::expect_close_csr(actual, expected);
     });
 }
 
@@ -323,7 +287,7 @@ TYPED_TEST(CsrUtils, DropSmallEntries)
 
             auto actual = A_exec;
             sparse::drop_small_entries(actual, R(0.5), keep_diagonal);
-            TestFixture::expect_same(actual, expected);
+            loom::test::expect_same_csr(actual, expected);
         }
     });
 }
@@ -361,7 +325,7 @@ TYPED_TEST(CsrUtils, BadInputLeavesTheMatrixAlone)
     EXPECT_THROW(sparse::drop_small_entries(B, R(-1)), loom::BadInput);
     EXPECT_THROW(sparse::drop_small_entries(B, std::numeric_limits<R>::quiet_NaN()),
                  loom::BadInput);
-    TestFixture::expect_same(B, A);
+    loom::test::expect_same_csr(B, A);
     typename TestFixture::Csr empty;
     EXPECT_THROW(sparse::transpose(empty), loom::BadInput);
     EXPECT_THROW(sparse::sort_columns(empty), loom::BadInput);

@@ -13,9 +13,11 @@
 #include "loom/matrix/io.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spadd.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -55,18 +57,10 @@ std::vector<std::pair<loom::test::PatternSpec, loom::test::PatternSpec>> spec_pa
 }
 
 template <typename T>
-class Spadd : public ::testing::Test {
+class Spadd : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
-
-    static std::vector<V> dense_of(const Csr& A)
-    {
-        return matrix::to_dense(Csr(loom::test::reference(), A)).to_host();
-    }
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::Csr;
 
     /// The distinct (row, column) pairs of A and B.
     static size_type union_size(const Csr& A, const Csr& B)
@@ -105,11 +99,11 @@ protected:
 
     void expect_sum(V alpha, const Csr& A, V beta, const Csr& B, const Csr& C)
     {
-        const auto a = dense_of(A);
-        const auto b = dense_of(B);
+        const auto a = loom::test::dense_of(A);
+        const auto b = loom::test::dense_of(B);
         std::vector<V> expected(a.size());
         for (std::size_t i = 0; i < a.size(); ++i) expected[i] = alpha * a[i] + beta * b[i];
-        LOOM_EXPECT_NEAR_VECTORS(dense_of(C), expected, loom::test::tolerance<V>());
+        LOOM_EXPECT_NEAR_VECTORS(loom::test::dense_of(C), expected, loom::test::tolerance<V>());
     }
 };
 
@@ -149,13 +143,10 @@ TYPED_TEST(Spadd, BackendsMatchTheReference)
             SCOPED_TRACE(exec->name() + " " + std::to_string(a_spec.rows) + "x" +
                          std::to_string(a_spec.cols) + " seed " + std::to_string(a_spec.seed));
             const auto C = sparse::spadd(alpha, Csr(exec, A), beta, Csr(exec, B));
-            EXPECT_EQ(C.row_ptrs().to_host(), expected.row_ptrs().to_host());
-            EXPECT_EQ(C.col_idxs().to_host(), expected.col_idxs().to_host());
             if (exact) {
-                EXPECT_EQ(C.values().to_host(), expected.values().to_host());
+                loom::test::expect_same_csr(C, expected);
             } else {
-                LOOM_EXPECT_NEAR_VECTORS(C.values().to_host(), expected.values().to_host(),
-                                         loom::test::tolerance<V>());
+                loom::test::expect_close_csr(C, expected);
             }
         }
     }
@@ -339,10 +330,7 @@ TYPED_TEST(Spadd, CusparseMatchesNative)
     EXPECT_EQ(handle.algorithm(), SpaddAlgorithm::vendor);
     sparse::spadd_numeric(handle, V{2}, A, V{-1}, B, C);
     const auto expected = sparse::spadd(V{2}, A0, V{-1}, B0);
-    EXPECT_EQ(C.row_ptrs().to_host(), expected.row_ptrs().to_host());
-    EXPECT_EQ(C.col_idxs().to_host(), expected.col_idxs().to_host());
-    LOOM_EXPECT_NEAR_VECTORS(C.values().to_host(), expected.values().to_host(),
-                             loom::test::tolerance<V>());
+    loom::test::expect_close_csr(C, expected);
     // Unsorted rows are not for cuSPARSE.
     const Csr unsorted(cuda, loom::test::random_csr<V, I>(this->ref, {500, 400, 6, false, false}));
     EXPECT_THROW(sparse::spadd_symbolic(handle, unsorted, B, C), loom::NotSupported);

@@ -16,6 +16,7 @@
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 #if LOOM_HAS_CUDA
@@ -64,14 +65,10 @@ std::vector<loom::test::PatternSpec> specs()
 }
 
 template <typename T>
-class SpmvCuda : public ::testing::Test {
+class SpmvCuda : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::Dense;
 
     static std::vector<std::pair<V, V>> coefficients()
     {

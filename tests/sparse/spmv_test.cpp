@@ -16,6 +16,7 @@
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
+#include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
 namespace {
@@ -34,22 +35,13 @@ bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::con
 /// shapes, and one matrix large enough for the OpenMP kernels to split their work.
 std::vector<loom::test::PatternSpec> comparison_specs()
 {
-    std::vector<loom::test::PatternSpec> specs;
-    std::uint64_t seed = 1;
-    const auto add = [&](size_type rows, size_type cols, double per_row) {
-        const auto i = specs.size();
-        specs.push_back({rows, cols, per_row, /*dense_row=*/i % 2 == 1,
-                         /*sorted=*/i % 3 != 0, /*duplicates=*/i % 3 != 1, seed++});
-    };
-    for (const auto n : loom::test::awkward_sizes()) add(n, n, 4);
-    add(31, 100, 3);
-    add(100, 31, 3);
-    add(1, 33, 8);
-    add(33, 1, 0.5);
-    add(0, 7, 1);
-    add(7, 0, 1);
-    add(1000, 64, 2);
-    add(6000, 4000, 6);
+    auto shapes = loom::test::awkward_shapes();
+    shapes.insert(shapes.end(), {{1000, 64, 2}, {6000, 4000, 6}});
+    auto specs = loom::test::specs_of(shapes, 1, [](std::size_t i, loom::test::PatternSpec& spec) {
+        spec.dense_row = i % 2 == 1;
+        spec.sorted = i % 3 != 0;
+        spec.duplicates = i % 3 != 1;
+    });
     specs.back().dense_row = false;  // ELL would pad every row to 4000 slots
     return specs;
 }
@@ -67,20 +59,14 @@ std::vector<V> padding_of(const matrix::Dense<V>& y)
 }
 
 template <typename T>
-class Spmv : public ::testing::Test {
+class Spmv : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Coo = matrix::Coo<V, I>;
-    using Ell = matrix::Ell<V, I>;
-    using Sellp = matrix::Sellp<V, I>;
-    using Dense = matrix::Dense<V>;
-    using Triplets = loom::test::Triplets<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Coo, typename Base::Csr,
+        typename Base::Ell, typename Base::Sellp, typename Base::Dense, typename Base::Triplets;
+
     /// One sparse matrix in any format.
     using AnyMatrix = std::variant<Csr, Coo, Ell, Sellp>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
     static const char* format_name(const AnyMatrix& A)
     {
@@ -112,9 +98,9 @@ protected:
             cols.push_back(t.cols[e]);
             values.push_back(t.values[e]);
         }
-        auto csr = csr_of(ref, t);
+        auto csr = csr_of(this->ref, t);
         std::vector<AnyMatrix> result;
-        result.emplace_back(Coo::from_host(ref, t.size, rows, cols, values));
+        result.emplace_back(Coo::from_host(this->ref, t.size, rows, cols, values));
         if (ell) result.emplace_back(matrix::to_ell(csr));
         result.emplace_back(matrix::to_sellp(csr));
         result.emplace_back(matrix::to_sellp(csr, 4, 3));

@@ -10,4 +10,11 @@ std::vector<std::shared_ptr<const Executor>> backends()
     return result;
 }
 
+std::vector<std::shared_ptr<const Executor>> all_executors()
+{
+    auto result = backends();
+    result.insert(result.begin(), reference());
+    return result;
+}
+
 }  // namespace loom::test

@@ -16,6 +16,9 @@ inline std::shared_ptr<const Executor> reference() { return ReferenceExecutor::c
 /// The executors compared against the reference: omp, and cuda when a device is present.
 std::vector<std::shared_ptr<const Executor>> backends();
 
+/// The reference followed by backends(): for tests that check each one against exact answers.
+std::vector<std::shared_ptr<const Executor>> all_executors();
+
 /// The CUDA executor, or nullptr (after GTEST_SKIP) when no GPU is present.
 #define LOOM_CUDA_OR_SKIP(var)                                                 \
     if (!::loom::CudaExecutor::available()) GTEST_SKIP() << "no CUDA device"; \

@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/types.hpp"
+#include "loom/matrix/convert.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "support/executors.hpp"
 #include "support/types.hpp"
 
 namespace loom::test {
@@ -111,6 +113,47 @@ matrix::Dense<V> random_dense(std::shared_ptr<const Executor> exec, dim2 size,
 
 /// The sizes every kernel test walks through.
 inline std::vector<size_type> awkward_sizes() { return {0, 1, 2, 31, 32, 33, 100, 1000}; }
+
+/// The size of a random sparse matrix and its mean entries per row.
+struct Shape {
+    size_type rows = 0;
+    size_type cols = 0;
+    double per_row = 4;
+};
+
+/// The shapes the sparse comparison tests walk: awkward squares (4 per row), rectangles both
+/// ways, a single row, a single column, no rows, no columns.
+inline std::vector<Shape> awkward_shapes()
+{
+    std::vector<Shape> shapes;
+    for (const auto n : awkward_sizes()) shapes.push_back({n, n, 4});
+    shapes.insert(shapes.end(),
+                  {{31, 100, 3}, {100, 31, 3}, {1, 33, 8}, {33, 1, 0.5}, {0, 7, 1}, {7, 0, 1}});
+    return shapes;
+}
+
+/// A spec per shape, seeds counting up from first_seed; vary(i, spec) sets the flags of the
+/// i-th (each test mixes dense rows, unsorted rows and duplicates in its own way).
+template <typename Vary>
+std::vector<PatternSpec> specs_of(const std::vector<Shape>& shapes, std::uint64_t first_seed,
+                                  Vary vary)
+{
+    std::vector<PatternSpec> specs;
+    for (const auto& shape : shapes) {
+        PatternSpec spec{shape.rows, shape.cols, shape.per_row};
+        spec.seed = first_seed + specs.size();
+        vary(specs.size(), spec);
+        specs.push_back(spec);
+    }
+    return specs;
+}
+
+/// Row-major dense values of A (on any executor), duplicates summed.
+template <typename V, typename I>
+std::vector<V> dense_of(const matrix::Csr<V, I>& A)
+{
+    return matrix::to_dense(matrix::Csr<V, I>(reference(), A)).to_host();
+}
 
 /// Max |a - b| / max(1, max |b|) over all entries.
 template <typename V>

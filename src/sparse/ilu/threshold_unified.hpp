@@ -58,6 +58,21 @@ void for_each_entry(const Exec& exec, const detail::FactorPattern<I>& p, Body bo
         where);
 }
 
+/// detail::exclusive_prefix_sum on exec's own kernel: this header is compiled into the CUDA
+/// backend's library too, which reaches libloom's public API only.
+template <typename Exec, typename I>
+void scan(const Exec& exec, Array<I>& values)
+{
+    if (values.empty()) return;
+    if constexpr (std::is_same_v<Exec, CudaExecutor>) {
+        loom::cuda::exclusive_prefix_sum(exec, values.data(), values.size());
+    } else if constexpr (std::is_same_v<Exec, OmpExecutor>) {
+        loom::omp::exclusive_prefix_sum(exec, values.data(), values.size());
+    } else {
+        loom::reference::exclusive_prefix_sum(exec, values.data(), values.size());
+    }
+}
+
 /// The pattern of a CSR matrix as rows.hpp sees it (diag: nullptr where not needed).
 template <typename V, typename I>
 detail::FactorPattern<I> pattern_of(const matrix::Csr<V, I>& m, const Array<I>* diag = nullptr)
@@ -107,7 +122,7 @@ matrix::Csr<V, I> lower_part(const Exec& exec, const matrix::Csr<V, I>& a, bool 
             count[i] = c;
         },
         where);
-    loom::detail::exclusive_prefix_sum(ptrs);
+    scan(exec, ptrs);
     const auto nnz = static_cast<size_type>(loom::detail::load_element(ptrs, n));
     matrix::Csr<V, I> l(a.executor(), dim2{n, n}, nnz);
     l.row_ptrs() = std::move(ptrs);
@@ -172,7 +187,7 @@ void split_factor(const Exec& exec, const matrix::Csr<V, I>& f, const Array<I>& 
     I* s = strict.data();
     parallel_for(
         exec, n, [=] LOOM_HOST_DEVICE(size_type i) { s[i] = fp.diag[i] - fp.row_ptrs[i]; }, where);
-    loom::detail::exclusive_prefix_sum(strict);
+    scan(exec, strict);
     const auto lower = static_cast<size_type>(loom::detail::load_element(strict, n));
     l = matrix::Csr<V, I>(f.executor(), dim2{n, n}, lower + n);
     u = matrix::Csr<V, I>(f.executor(), dim2{n, n}, f.nnz() - lower);
@@ -296,7 +311,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     parallel_for(
         exec, nnz, [=] LOOM_HOST_DEVICE(size_type e) { rank[e] = key[e] == threshold ? 1 : 0; },
         where);
-    loom::detail::exclusive_prefix_sum(ranks);
+    scan(exec, ranks);
     Array<I> keep(r.executor(), nnz + 1);
     I* kept = keep.data();
     const auto tie_limit = static_cast<I>(ties);
@@ -320,7 +335,7 @@ template <typename Exec, typename V, typename I>
 matrix::Csr<V, I> compact(const Exec& exec, const matrix::Csr<V, I>& r, Array<I> keep)
 {
     const auto n = r.rows();
-    loom::detail::exclusive_prefix_sum(keep);
+    scan(exec, keep);
     const auto nnz = static_cast<size_type>(loom::detail::load_element(keep, r.nnz()));
     matrix::Csr<V, I> f(r.executor(), dim2{n, n}, nnz);
     const auto rp = pattern_of(r);

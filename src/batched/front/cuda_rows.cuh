@@ -115,35 +115,6 @@ struct Group {
     {
         return __shfl_xor_sync(mask, value, offset, lanes);
     }
-    /// The largest / smallest value over the group: one redux.sync from sm_80 on (a butterfly
-    /// of log2(lanes) dependent shuffles before).
-    __device__ unsigned max_of(unsigned value) const
-    {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        return __reduce_max_sync(mask, value);
-#else
-        for (int offset = 1; offset < lanes; offset <<= 1) value = max(value, xor_lane(value, offset));
-        return value;
-#endif
-    }
-    __device__ unsigned min_of(unsigned value) const
-    {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        return __reduce_min_sync(mask, value);
-#else
-        for (int offset = 1; offset < lanes; offset <<= 1) value = min(value, xor_lane(value, offset));
-        return value;
-#endif
-    }
-    /// The largest 64-bit value over the group: its high words first, then the low words of
-    /// the lanes holding the largest high word.
-    __device__ unsigned long long max_of(unsigned long long value) const
-    {
-        const auto high = static_cast<unsigned>(value >> 32);
-        const unsigned largest_high = max_of(high);
-        const unsigned largest_low = max_of(high == largest_high ? static_cast<unsigned>(value) : 0u);
-        return (static_cast<unsigned long long>(largest_high) << 32) | largest_low;
-    }
 };
 
 /// Copies the entries (k, j) of M with keep(k, j) into s[k * pitch + j] (pitch 0: n), lane j
@@ -516,27 +487,18 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
     return static_cast<unsigned long long>(__double_as_longlong(magnitude)) + 1ull;
 }
 
-/// A pivot-row buffer of getrf_wide: the row, then the pivot's reciprocal (an even length:
-/// both buffers 16-byte aligned).
-constexpr int pivot_row_values(int nmax) { return nmax + 2; }
-
 /// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
 /// pivot-row buffers, 16-byte aligned.
-constexpr int getrf_wide_values(int nmax)
-{
-    return getrf_pitch(nmax) + 1 + 2 * pivot_row_values(nmax);
-}
+constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * nmax; }
 
 /// getrf for the bounds 16 and 32 (orders 9..32), the same factorization as getrf_kernel with
 /// a shorter critical path per step: the staging is cp.async (getrf_kernel's register-staged
-/// rows had 8 KB of a 32 x 32 matrix in flight per warp at best); the pivot search is three
-/// group reductions (redux.sync: the largest 64-bit key in two, then the first position holding
-/// it) and a ballot for its lane, where a butterfly took five rounds of dependent shuffles;
-/// every lane divides by its own candidate while the search runs, and the pivot's lane hands
-/// its reciprocal on with the pivot row (the division was the next link of the chain); the
-/// pivot row reaches the updating lanes through shared memory, written by its owner and read as
-/// 16-byte broadcasts (n - k loads and stores per step instead of 2 (n - k) shuffles of
-/// doubles). Two pivot-row buffers, used in turn, need one __syncwarp per step.
+/// rows had 8 KB of a 32 x 32 matrix in flight per warp at best); the pivot search is a
+/// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
+/// the position comparison running only when two candidates tie; and the pivot row reaches the
+/// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
+/// (n - k loads and stores per step instead of 2 (n - k) shuffles of doubles). Two pivot-row
+/// buffers, used in turn, need one __syncwarp per step.
 template <int NMAX, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
@@ -563,21 +525,31 @@ __global__ void __launch_bounds__(block_threads)
     LOOM_PRAGMA_UNROLL
     for (int k = 0; k < NMAX; ++k) {
         if (k >= n) break;
-        const bool candidate = active && position >= k;
-        // Only the pivot's reciprocal is used (a zero or an inactive lane divides 1 by 1).
-        const T own_inverse = T(1) / (candidate && a[k] != T(0) ? a[k] : T(1));
         // The lane at position k is a candidate, so the largest key is at least 1 and only
-        // candidates can hold it; among equal keys the first position wins.
-        const auto key = pivot_key(a[k], candidate, position == k);
-        const auto best = g.max_of(key);
-        const auto best_position =
-            static_cast<int>(g.min_of(key == best ? static_cast<unsigned>(position) : UINT_MAX));
-        const unsigned owner_bit = __ballot_sync(g.mask, position == best_position) & g.mask;
+        // candidates can hold it.
+        const auto key = pivot_key(a[k], active && position >= k, position == k);
+        auto best = key;
+        LOOM_PRAGMA_UNROLL
+        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+            const auto other = g.xor_lane(best, offset);
+            best = other > best ? other : best;
+        }
+        const unsigned largest = __ballot_sync(g.mask, key == best) & g.mask;
+        unsigned owner_bit = largest;
+        if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
+            int first = key == best ? position : INT_MAX;
+            LOOM_PRAGMA_UNROLL
+            for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+                const int other = g.xor_lane(first, offset);
+                first = other < first ? other : first;
+            }
+            owner_bit = __ballot_sync(g.mask, key == best && position == first) & g.mask;
+        }
         const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
+        const int best_position = g.from(position, owner);
         if (lane == k) my_pivot = best_position;
-        T* row = pivot_rows + (k % 2) * pivot_row_values(NMAX);
+        T* row = pivot_rows + (k % 2) * NMAX;
         if (lane == owner) {
-            row[NMAX] = own_inverse;
             LOOM_PRAGMA_UNROLL
             for (int j = k - k % 2; j < NMAX; j += 2) {
                 if (j < n) {
@@ -596,7 +568,8 @@ __global__ void __launch_bounds__(block_threads)
         if (position == k) position = best_position;
         if (lane == owner) position = k;
         const bool update = nonzero && active && position > k;
-        const T l = a[k] * row[NMAX];
+        const T inv = T(1) / pivot;
+        const T l = a[k] * inv;
         if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
         for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {

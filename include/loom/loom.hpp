@@ -36,6 +36,7 @@
 #include "loom/matrix/permutation.hpp"
 #include "loom/matrix/precision.hpp"
 #include "loom/matrix/sellp.hpp"
+#include "loom/matrix/sparse_format.hpp"
 #include "loom/matrix/stencil.hpp"
 
 #include "loom/blas/dense_blas.hpp"

@@ -3,7 +3,7 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
-#include "loom/sparse/spmv.hpp"
+#include "matrix/sparse_format.hpp"
 
 namespace loom::matrix {
 namespace {
@@ -20,7 +20,7 @@ void check_size(const char* where, dim2 size, size_type nnz)
 
 template <typename V, typename I>
 Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz)
-    : LinOp<V>(exec, size)
+    : SparseFormat<Coo, V, I>(exec, size)
 {
     check_size("loom::matrix::Coo", size, nnz);
     row_idxs_ = Array<I>(exec, nnz);
@@ -31,7 +31,7 @@ Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz)
 template <typename V, typename I>
 Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_idxs,
                Array<I> col_idxs, Array<V> values)
-    : LinOp<V>(exec, size),
+    : SparseFormat<Coo, V, I>(exec, size),
       row_idxs_(moved_to(exec, std::move(row_idxs))),
       col_idxs_(moved_to(exec, std::move(col_idxs))),
       values_(moved_to(exec, std::move(values)))
@@ -42,24 +42,11 @@ Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_idx
 
 template <typename V, typename I>
 Coo<V, I>::Coo(std::shared_ptr<const Executor> exec, const Coo& other)
-    : LinOp<V>(exec, other.size()),
+    : SparseFormat<Coo, V, I>(exec, other.size()),
       row_idxs_(exec, other.row_idxs_),
       col_idxs_(exec, other.col_idxs_),
       values_(exec, other.values_)
 {}
-
-template <typename V, typename I>
-Coo<V, I>::Coo(const Coo& other) : Coo(other.executor(), other)
-{}
-
-template <typename V, typename I>
-Coo<V, I>& Coo<V, I>::operator=(const Coo& other)
-{
-    if (this != &other) {
-        *this = Coo(this->executor() ? this->executor() : other.executor(), other);
-    }
-    return *this;
-}
 
 template <typename V, typename I>
 Coo<V, I> Coo<V, I>::from_host(std::shared_ptr<const Executor> exec, dim2 size,
@@ -85,29 +72,20 @@ void Coo<V, I>::validate() const
     const auto rows_h = row_idxs_.to_host();
     const auto cols_h = col_idxs_.to_host();
     for (size_type k = 0; k < nnz(); ++k) {
-        if (rows_h[k] < 0 || rows_h[k] >= rows()) {
-            throw OutOfRange(where, "row index of entry " + std::to_string(k), rows_h[k], rows());
+        if (rows_h[k] < 0 || rows_h[k] >= this->rows()) {
+            throw OutOfRange(where, "row index of entry " + std::to_string(k), rows_h[k],
+                             this->rows());
         }
-        if (cols_h[k] < 0 || cols_h[k] >= cols()) {
+        if (cols_h[k] < 0 || cols_h[k] >= this->cols()) {
             throw OutOfRange(where, "column index of entry " + std::to_string(k), cols_h[k],
-                             cols());
+                             this->cols());
         }
     }
 }
 
-template <typename V, typename I>
-void Coo<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, V{1}, *this, b, V{0}, x);
-}
-
-template <typename V, typename I>
-void Coo<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
-}
-
-#define LOOM_INSTANTIATE_COO(V, I) template class Coo<V, I>;
+#define LOOM_INSTANTIATE_COO(V, I)                \
+    template class SparseFormat<Coo<V, I>, V, I>; \
+    template class Coo<V, I>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_COO)
 
 }  // namespace loom::matrix

@@ -4,13 +4,13 @@
 #include "loom/base/error.hpp"
 #include "loom/base/half.hpp"
 #include "loom/matrix/dense.hpp"
-#include "loom/sparse/spmv.hpp"
+#include "matrix/sparse_format.hpp"
 
 namespace loom::matrix {
 
 template <typename V, typename I>
 Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz)
-    : LinOp<V>(exec, size),
+    : SparseFormat<Csr, V, I>(exec, size),
       row_ptrs_(exec, size.rows + 1),
       col_idxs_(exec, nnz),
       values_(exec, nnz)
@@ -25,7 +25,7 @@ Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz)
 template <typename V, typename I>
 Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_ptrs,
                Array<I> col_idxs, Array<V> values)
-    : LinOp<V>(exec, size),
+    : SparseFormat<Csr, V, I>(exec, size),
       row_ptrs_(moved_to(exec, std::move(row_ptrs))),
       col_idxs_(moved_to(exec, std::move(col_idxs))),
       values_(moved_to(exec, std::move(values)))
@@ -35,24 +35,11 @@ Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, dim2 size, Array<I> row_ptr
 
 template <typename V, typename I>
 Csr<V, I>::Csr(std::shared_ptr<const Executor> exec, const Csr& other)
-    : LinOp<V>(exec, other.size()),
+    : SparseFormat<Csr, V, I>(exec, other.size()),
       row_ptrs_(exec, other.row_ptrs_),
       col_idxs_(exec, other.col_idxs_),
       values_(exec, other.values_)
 {}
-
-template <typename V, typename I>
-Csr<V, I>::Csr(const Csr& other) : Csr(other.executor(), other)
-{}
-
-template <typename V, typename I>
-Csr<V, I>& Csr<V, I>::operator=(const Csr& other)
-{
-    if (this != &other) {
-        *this = Csr(this->executor() ? this->executor() : other.executor(), other);
-    }
-    return *this;
-}
 
 template <typename V, typename I>
 Csr<V, I> Csr<V, I>::from_host(std::shared_ptr<const Executor> exec, dim2 size,
@@ -68,9 +55,10 @@ template <typename V, typename I>
 void Csr<V, I>::validate() const
 {
     constexpr const char* where = "loom::matrix::Csr::validate";
-    if (row_ptrs_.size() != rows() + 1) {
-        throw BadInput(where, "row_ptrs has " + std::to_string(row_ptrs_.size()) +
-                                  " entries, expected rows + 1 = " + std::to_string(rows() + 1));
+    if (row_ptrs_.size() != this->rows() + 1) {
+        throw BadInput(where,
+                       "row_ptrs has " + std::to_string(row_ptrs_.size()) +
+                           " entries, expected rows + 1 = " + std::to_string(this->rows() + 1));
     }
     if (col_idxs_.size() != values_.size()) {
         throw BadInput(where, "col_idxs has " + std::to_string(col_idxs_.size()) +
@@ -81,46 +69,30 @@ void Csr<V, I>::validate() const
     if (ptrs[0] != 0) {
         throw BadInput(where, "row_ptrs[0] is " + std::to_string(ptrs[0]) + ", expected 0");
     }
-    if (ptrs[rows()] != nnz()) {
-        throw BadInput(where, "row_ptrs[rows] is " + std::to_string(ptrs[rows()]) +
+    if (ptrs[this->rows()] != nnz()) {
+        throw BadInput(where, "row_ptrs[rows] is " + std::to_string(ptrs[this->rows()]) +
                                   ", expected nnz = " + std::to_string(nnz()));
     }
-    for (size_type r = 0; r < rows(); ++r) {
+    for (size_type r = 0; r < this->rows(); ++r) {
         if (ptrs[r + 1] < ptrs[r]) {
             throw BadInput(where, "row_ptrs decreases at row " + std::to_string(r));
         }
     }
-    for (size_type r = 0; r < rows(); ++r) {
+    for (size_type r = 0; r < this->rows(); ++r) {
         for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            if (cols_h[k] < 0 || cols_h[k] >= cols()) {
-                throw OutOfRange(where, "column index of entry " + std::to_string(k) +
-                                            " in row " + std::to_string(r),
-                                 cols_h[k], cols());
+            if (cols_h[k] < 0 || cols_h[k] >= this->cols()) {
+                throw OutOfRange(
+                    where,
+                    "column index of entry " + std::to_string(k) + " in row " + std::to_string(r),
+                    cols_h[k], this->cols());
             }
         }
     }
 }
 
-template <typename V, typename I>
-void Csr<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
-{
-    apply_impl(V{1}, b, V{0}, x);
-}
-
-template <typename V, typename I>
-void Csr<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
-{
-    if constexpr (is_storage_only_v<V>) {
-        // SpMV has no 16-bit kernels; sparse::spmm takes these with float scalars.
-        throw NotSupported("loom::matrix::Csr::apply",
-                           "a Csr of a 16-bit storage type is applied by loom::sparse::spmm "
-                           "(or converted to float first, loom/matrix/precision.hpp)");
-    } else {
-        sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
-    }
-}
-
-#define LOOM_INSTANTIATE_CSR(V, I) template class Csr<V, I>;
+#define LOOM_INSTANTIATE_CSR(V, I)                \
+    template class SparseFormat<Csr<V, I>, V, I>; \
+    template class Csr<V, I>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR)
 

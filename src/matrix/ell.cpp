@@ -3,14 +3,13 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
-#include "loom/sparse/spmv.hpp"
+#include "matrix/sparse_format.hpp"
 
 namespace loom::matrix {
 
 template <typename V, typename I>
-Ell<V, I>::Ell(std::shared_ptr<const Executor> exec, dim2 size, size_type width,
-               size_type stride)
-    : LinOp<V>(exec, size), width_(width), stride_(stride == 0 ? size.rows : stride)
+Ell<V, I>::Ell(std::shared_ptr<const Executor> exec, dim2 size, size_type width, size_type stride)
+    : SparseFormat<Ell, V, I>(exec, size), width_(width), stride_(stride == 0 ? size.rows : stride)
 {
     constexpr const char* where = "loom::matrix::Ell";
     if (size.rows < 0 || size.cols < 0 || width < 0) {
@@ -27,25 +26,12 @@ Ell<V, I>::Ell(std::shared_ptr<const Executor> exec, dim2 size, size_type width,
 
 template <typename V, typename I>
 Ell<V, I>::Ell(std::shared_ptr<const Executor> exec, const Ell& other)
-    : LinOp<V>(exec, other.size()),
+    : SparseFormat<Ell, V, I>(exec, other.size()),
       width_(other.width_),
       stride_(other.stride_),
       col_idxs_(exec, other.col_idxs_),
       values_(exec, other.values_)
 {}
-
-template <typename V, typename I>
-Ell<V, I>::Ell(const Ell& other) : Ell(other.executor(), other)
-{}
-
-template <typename V, typename I>
-Ell<V, I>& Ell<V, I>::operator=(const Ell& other)
-{
-    if (this != &other) {
-        *this = Ell(this->executor() ? this->executor() : other.executor(), other);
-    }
-    return *this;
-}
 
 template <typename V, typename I>
 void Ell<V, I>::validate() const
@@ -59,31 +45,22 @@ void Ell<V, I>::validate() const
                                   std::to_string(expected));
     }
     const auto cols_h = col_idxs_.to_host();
-    for (size_type r = 0; r < rows(); ++r) {
+    for (size_type r = 0; r < this->rows(); ++r) {
         for (size_type k = 0; k < width_; ++k) {
             const auto col = cols_h[k * stride_ + r];
-            if (col != invalid_index && (col < 0 || col >= cols())) {
-                throw OutOfRange(where, "column index of slot " + std::to_string(k) +
-                                            " in row " + std::to_string(r),
-                                 col, cols());
+            if (col != invalid_index && (col < 0 || col >= this->cols())) {
+                throw OutOfRange(
+                    where,
+                    "column index of slot " + std::to_string(k) + " in row " + std::to_string(r),
+                    col, this->cols());
             }
         }
     }
 }
 
-template <typename V, typename I>
-void Ell<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, V{1}, *this, b, V{0}, x);
-}
-
-template <typename V, typename I>
-void Ell<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
-}
-
-#define LOOM_INSTANTIATE_ELL(V, I) template class Ell<V, I>;
+#define LOOM_INSTANTIATE_ELL(V, I)                \
+    template class SparseFormat<Ell<V, I>, V, I>; \
+    template class Ell<V, I>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_ELL)
 
 }  // namespace loom::matrix

@@ -3,14 +3,14 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
-#include "loom/sparse/spmv.hpp"
+#include "matrix/sparse_format.hpp"
 
 namespace loom::matrix {
 
 template <typename V, typename I>
 Sellp<V, I>::Sellp(std::shared_ptr<const Executor> exec, dim2 size, size_type total_cols,
                    size_type slice_size, size_type stride_factor)
-    : LinOp<V>(exec, size), slice_size_(slice_size), stride_factor_(stride_factor)
+    : SparseFormat<Sellp, V, I>(exec, size), slice_size_(slice_size), stride_factor_(stride_factor)
 {
     constexpr const char* where = "loom::matrix::Sellp";
     if (size.rows < 0 || size.cols < 0 || total_cols < 0) {
@@ -35,7 +35,7 @@ Sellp<V, I>::Sellp(std::shared_ptr<const Executor> exec, dim2 size, size_type to
 
 template <typename V, typename I>
 Sellp<V, I>::Sellp(std::shared_ptr<const Executor> exec, const Sellp& other)
-    : LinOp<V>(exec, other.size()),
+    : SparseFormat<Sellp, V, I>(exec, other.size()),
       slice_size_(other.slice_size_),
       stride_factor_(other.stride_factor_),
       slice_lengths_(exec, other.slice_lengths_),
@@ -45,23 +45,10 @@ Sellp<V, I>::Sellp(std::shared_ptr<const Executor> exec, const Sellp& other)
 {}
 
 template <typename V, typename I>
-Sellp<V, I>::Sellp(const Sellp& other) : Sellp(other.executor(), other)
-{}
-
-template <typename V, typename I>
-Sellp<V, I>& Sellp<V, I>::operator=(const Sellp& other)
-{
-    if (this != &other) {
-        *this = Sellp(this->executor() ? this->executor() : other.executor(), other);
-    }
-    return *this;
-}
-
-template <typename V, typename I>
 void Sellp<V, I>::validate() const
 {
     constexpr const char* where = "loom::matrix::Sellp::validate";
-    const size_type slices = (rows() + slice_size_ - 1) / slice_size_;
+    const size_type slices = (this->rows() + slice_size_ - 1) / slice_size_;
     if (slice_lengths_.size() != slices || slice_sets_.size() != slices + 1) {
         throw BadInput(where, "slice_lengths and slice_sets have " +
                                   std::to_string(slice_lengths_.size()) + " and " +
@@ -93,32 +80,23 @@ void Sellp<V, I>::validate() const
                                   std::to_string(expected));
     }
     const auto cols_h = col_idxs_.to_host();
-    for (size_type r = 0; r < rows(); ++r) {
+    for (size_type r = 0; r < this->rows(); ++r) {
         const size_type s = r / slice_size_;
         for (size_type k = 0; k < lengths[s]; ++k) {
             const auto col = cols_h[(sets[s] + k) * slice_size_ + r % slice_size_];
-            if (col != invalid_index && (col < 0 || col >= cols())) {
-                throw OutOfRange(where, "column index of slot " + std::to_string(k) +
-                                            " in row " + std::to_string(r),
-                                 col, cols());
+            if (col != invalid_index && (col < 0 || col >= this->cols())) {
+                throw OutOfRange(
+                    where,
+                    "column index of slot " + std::to_string(k) + " in row " + std::to_string(r),
+                    col, this->cols());
             }
         }
     }
 }
 
-template <typename V, typename I>
-void Sellp<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, V{1}, *this, b, V{0}, x);
-}
-
-template <typename V, typename I>
-void Sellp<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
-}
-
-#define LOOM_INSTANTIATE_SELLP(V, I) template class Sellp<V, I>;
+#define LOOM_INSTANTIATE_SELLP(V, I)                \
+    template class SparseFormat<Sellp<V, I>, V, I>; \
+    template class Sellp<V, I>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SELLP)
 
 }  // namespace loom::matrix

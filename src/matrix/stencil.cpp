@@ -11,6 +11,7 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/spmv_stencil.hpp"
+#include "matrix/sparse_format.hpp"
 
 namespace loom::matrix {
 namespace {
@@ -93,7 +94,7 @@ Stencil<V, I>::Stencil(std::shared_ptr<const Executor> exec, Box box, int points
 template <typename V, typename I>
 Stencil<V, I>::Stencil(std::shared_ptr<const Executor> exec, Box box, int points,
                        std::vector<V> weights)
-    : LinOp<V>(exec, {0, 0}),
+    : SparseFormat<Stencil, V, I>(exec, {0, 0}),
       box_(box),
       points_(points),
       weights_(std::move(weights)),
@@ -168,7 +169,7 @@ void Stencil<V, I>::build_boundary()
 
 template <typename V, typename I>
 Stencil<V, I>::Stencil(std::shared_ptr<const Executor> exec, const Stencil& other)
-    : LinOp<V>(exec, other.size()),
+    : SparseFormat<Stencil, V, I>(exec, other.size()),
       box_(other.box_),
       points_(other.points_),
       weights_(other.weights_),
@@ -179,19 +180,6 @@ Stencil<V, I>::Stencil(std::shared_ptr<const Executor> exec, const Stencil& othe
       boundary_rows_(exec, other.boundary_rows_),
       boundary_transposed_values_(exec, other.boundary_transposed_values_)
 {}
-
-template <typename V, typename I>
-Stencil<V, I>::Stencil(const Stencil& other) : Stencil(other.executor(), other)
-{}
-
-template <typename V, typename I>
-Stencil<V, I>& Stencil<V, I>::operator=(const Stencil& other)
-{
-    if (this != &other) {
-        *this = Stencil(this->executor() ? this->executor() : other.executor(), other);
-    }
-    return *this;
-}
 
 template <typename V, typename I>
 Csr<V, I> Stencil<V, I>::to_csr() const
@@ -209,19 +197,9 @@ Csr<V, I> Stencil<V, I>::to_csr() const
     return Csr<V, I>::from_host(this->executor(), this->size(), row_ptrs, cols, values);
 }
 
-template <typename V, typename I>
-void Stencil<V, I>::apply_impl(const Dense<V>& b, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, V{1}, *this, b, V{0}, x);
-}
-
-template <typename V, typename I>
-void Stencil<V, I>::apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const
-{
-    sparse::spmv(sparse::Mode::none, alpha, *this, b, beta, x);
-}
-
-#define LOOM_INSTANTIATE_STENCIL(V, I) template class Stencil<V, I>;
+#define LOOM_INSTANTIATE_STENCIL(V, I)                \
+    template class SparseFormat<Stencil<V, I>, V, I>; \
+    template class Stencil<V, I>;
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_STENCIL)
 
 }  // namespace loom::matrix

@@ -129,15 +129,7 @@ auto Multigrid<V, I>::Builder::with_strength_threshold(double theta) -> Builder&
 {
     require(theta >= 0 && theta < 1,
             "strength threshold " + std::to_string(theta) + " is outside [0, 1)");
-    this->params_.strength_threshold = theta;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_aggregation(MultigridAggregation aggregation) -> Builder&
-{
-    this->params_.aggregation = aggregation;
-    return *this;
+    return this->set(&Parameters::strength_threshold, theta);
 }
 
 template <typename V, typename I>
@@ -145,45 +137,21 @@ auto Multigrid<V, I>::Builder::with_pairwise_passes(int passes) -> Builder&
 {
     require(passes >= 1 && passes <= 8,
             "pairwise passes " + std::to_string(passes) + " is outside [1, 8]");
-    this->params_.pairwise_passes = passes;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_smoothing(bool smoothing) -> Builder&
-{
-    this->params_.smoothing = smoothing;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_aggregation_mode(graph::Mis2Mode mode) -> Builder&
-{
-    this->params_.aggregation_mode = mode;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_symmetric_pattern(bool symmetric) -> Builder&
-{
-    this->params_.symmetric_pattern = symmetric;
-    return *this;
+    return this->set(&Parameters::pairwise_passes, passes);
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_max_levels(size_type levels) -> Builder&
 {
     require(levels >= 1, "max levels " + std::to_string(levels) + " is below 1");
-    this->params_.max_levels = levels;
-    return *this;
+    return this->set(&Parameters::max_levels, levels);
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_coarse_size(size_type rows) -> Builder&
 {
     require(rows >= 1, "coarse size " + std::to_string(rows) + " is below 1");
-    this->params_.coarse_size = rows;
-    return *this;
+    return this->set(&Parameters::coarse_size, rows);
 }
 
 template <typename V, typename I>
@@ -191,30 +159,14 @@ auto Multigrid<V, I>::Builder::with_prolongator_weight(double weight) -> Builder
 {
     require(weight >= 0 && weight < 2,
             "prolongator weight " + std::to_string(weight) + " is outside [0, 2)");
-    this->params_.prolongator_weight = weight;
-    return *this;
+    return this->set(&Parameters::prolongator_weight, weight);
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_power_iterations(int iterations) -> Builder&
 {
     require(iterations >= 1, "power iterations " + std::to_string(iterations) + " is below 1");
-    this->params_.power_iterations = iterations;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_cycle(MultigridCycle cycle) -> Builder&
-{
-    this->params_.cycle = cycle;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Multigrid<V, I>::Builder::with_smoother(MultigridSmoother smoother) -> Builder&
-{
-    this->params_.smoother = smoother;
-    return *this;
+    return this->set(&Parameters::power_iterations, iterations);
 }
 
 template <typename V, typename I>
@@ -232,16 +184,14 @@ auto Multigrid<V, I>::Builder::with_near_null_space(std::shared_ptr<const matrix
     -> Builder&
 {
     require(!vectors || vectors->cols() >= 1, "the near-null space has no vectors");
-    this->params_.near_null_space = std::move(vectors);
-    return *this;
+    return this->set(&Parameters::near_null_space, std::move(vectors));
 }
 
 template <typename V, typename I>
 auto Multigrid<V, I>::Builder::with_dofs_per_node(size_type dofs) -> Builder&
 {
     require(dofs >= 1, "dofs per node " + std::to_string(dofs) + " is below 1");
-    this->params_.dofs_per_node = dofs;
-    return *this;
+    return this->set(&Parameters::dofs_per_node, dofs);
 }
 
 template <typename V, typename I>

@@ -82,28 +82,13 @@ GaussSeidelDirection parse_gauss_seidel_direction(const std::string& text)
 const char* to_string(GaussSeidelDirection direction) { return names_of(direction).to_string(direction); }
 
 template <typename V, typename I>
-auto GaussSeidel<V, I>::Builder::with_direction(GaussSeidelDirection direction) -> Builder&
-{
-    this->params_.direction = direction;
-    return *this;
-}
-
-template <typename V, typename I>
-auto GaussSeidel<V, I>::Builder::with_variant(GaussSeidelVariant variant) -> Builder&
-{
-    this->params_.variant = variant;
-    return *this;
-}
-
-template <typename V, typename I>
 auto GaussSeidel<V, I>::Builder::with_relaxation(double omega) -> Builder&
 {
     if (!(omega > 0 && omega < 2)) {
         throw BadInput("loom::precond::GaussSeidel::Builder::with_relaxation",
                        "relaxation factor " + std::to_string(omega) + " is outside (0, 2)");
     }
-    this->params_.relaxation = omega;
-    return *this;
+    return this->set(&Parameters::relaxation, omega);
 }
 
 template <typename V, typename I>
@@ -113,15 +98,7 @@ auto GaussSeidel<V, I>::Builder::with_sweeps(size_type sweeps) -> Builder&
         throw BadInput("loom::precond::GaussSeidel::Builder::with_sweeps",
                        "at least one sweep is needed");
     }
-    this->params_.sweeps = sweeps;
-    return *this;
-}
-
-template <typename V, typename I>
-auto GaussSeidel<V, I>::Builder::with_coloring(graph::ColoringAlgorithm algorithm) -> Builder&
-{
-    this->params_.coloring = algorithm;
-    return *this;
+    return this->set(&Parameters::sweeps, sweeps);
 }
 
 template <typename V, typename I>

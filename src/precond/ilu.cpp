@@ -122,45 +122,7 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_kind(sparse::IluKind
     -> Builder&
 {
     check_kind<cholesky>(kind);
-    this->params_.factorization.kind = kind;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_level(int level) -> Builder&
-{
-    this->params_.factorization.level = level;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_sweeps(int sweeps) -> Builder&
-{
-    this->params_.factorization.sweeps = sweeps;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_fill_limit(double limit) -> Builder&
-{
-    this->params_.factorization.fill_limit = limit;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_drop_tolerance(double tolerance)
-    -> Builder&
-{
-    this->params_.factorization.drop_tolerance = tolerance;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_diagonal_shift(
-    sparse::DiagonalShift shift) -> Builder&
-{
-    this->params_.factorization.diagonal_shift = shift;
-    return *this;
+    return this->set(&Parameters::factorization, &sparse::IluOptions::kind, kind);
 }
 
 template <typename V, typename I, bool cholesky>
@@ -168,8 +130,7 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_factorization(
     const sparse::IluOptions& options) -> Builder&
 {
     check_kind<cholesky>(options.kind);
-    this->params_.factorization = options;
-    return *this;
+    return this->set(&Parameters::factorization, options);
 }
 
 template <typename V, typename I, bool cholesky>
@@ -182,30 +143,6 @@ auto IncompleteFactorization<V, I, cholesky>::Builder::with_triangular_solve(
     }
     this->params_.triangular_solve = solve;
     this->params_.triangular_sweeps = sweeps;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_algorithm(
-    sparse::SptrsvAlgorithm algorithm) -> Builder&
-{
-    this->params_.algorithm = algorithm;
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_permutation(std::vector<I> permutation)
-    -> Builder&
-{
-    this->params_.permutation = std::move(permutation);
-    return *this;
-}
-
-template <typename V, typename I, bool cholesky>
-auto IncompleteFactorization<V, I, cholesky>::Builder::with_reordering(Reordering reordering)
-    -> Builder&
-{
-    this->params_.reordering = reordering;
     return *this;
 }
 

@@ -12,8 +12,7 @@ namespace loom::precond {
 template <typename V, typename I>
 auto Isai<V, I>::Builder::with_kind(sparse::IsaiKind kind) -> Builder&
 {
-    this->params_.isai.kind = kind;
-    return *this;
+    return this->set(&Parameters::isai, &sparse::IsaiOptions::kind, kind);
 }
 
 template <typename V, typename I>
@@ -23,8 +22,7 @@ auto Isai<V, I>::Builder::with_power(int power) -> Builder&
         throw BadInput("loom::precond::Isai::Builder::with_power",
                        "power must be at least 1, got " + std::to_string(power));
     }
-    this->params_.isai.power = power;
-    return *this;
+    return this->set(&Parameters::isai, &sparse::IsaiOptions::power, power);
 }
 
 template <typename V, typename I>

@@ -37,15 +37,7 @@ auto Jacobi<V, I>::Builder::with_max_block_size(size_type size) -> Builder&
                        "max_block_size " + std::to_string(size) + " is outside [1, " +
                            std::to_string(sparse::max_supported_block_size) + "]");
     }
-    this->params_.max_block_size = size;
-    return *this;
-}
-
-template <typename V, typename I>
-auto Jacobi<V, I>::Builder::with_block_pointers(std::vector<I> pointers) -> Builder&
-{
-    this->params_.block_pointers = std::move(pointers);
-    return *this;
+    return this->set(&Parameters::max_block_size, size);
 }
 
 template <typename V, typename I>
@@ -55,21 +47,13 @@ auto Jacobi<V, I>::Builder::with_block_pointers(const Array<I>& pointers) -> Bui
 }
 
 template <typename V, typename I>
-auto Jacobi<V, I>::Builder::with_adaptive_precision(bool enable) -> Builder&
-{
-    this->params_.adaptive_precision = enable;
-    return *this;
-}
-
-template <typename V, typename I>
 auto Jacobi<V, I>::Builder::with_accuracy(double accuracy) -> Builder&
 {
     if (!(accuracy > 0 && accuracy < 1)) {
         throw BadInput("loom::precond::Jacobi::Builder::with_accuracy",
                        "accuracy " + std::to_string(accuracy) + " is outside (0, 1)");
     }
-    this->params_.accuracy = accuracy;
-    return *this;
+    return this->set(&Parameters::accuracy, accuracy);
 }
 
 template <typename V, typename I>

@@ -11,21 +11,6 @@
 namespace loom::solver {
 
 template <typename V, typename I, blas::Uplo uplo>
-auto TriangularSolver<V, I, uplo>::Builder::with_algorithm(sparse::SptrsvAlgorithm algorithm)
-    -> Builder&
-{
-    this->params_.algorithm = algorithm;
-    return *this;
-}
-
-template <typename V, typename I, blas::Uplo uplo>
-auto TriangularSolver<V, I, uplo>::Builder::with_unit_diagonal(bool unit) -> Builder&
-{
-    this->params_.unit_diagonal = unit;
-    return *this;
-}
-
-template <typename V, typename I, blas::Uplo uplo>
 TriangularSolver<V, I, uplo>::TriangularSolver(std::shared_ptr<const Executor> exec,
                                                std::shared_ptr<const LinOp<V>> system,
                                                const Parameters& params)

@@ -121,6 +121,24 @@ public:
 protected:
     Derived& self() noexcept { return static_cast<Derived&>(*this); }
 
+    /// The whole body of a plain with_... setter: stores value in field (a member of the
+    /// parameters or of one of their bases), returns the builder.
+    template <typename Owner, typename T, typename U>
+    Derived& set(T Owner::*field, U&& value)
+    {
+        static_assert(std::is_base_of_v<Owner, Params>, "field is not one of the parameters");
+        params_.*field = std::forward<U>(value);
+        return self();
+    }
+    /// The same for a field of an options struct inside the parameters.
+    template <typename Owner, typename Outer, typename T, typename U>
+    Derived& set(Outer Owner::*outer, T Outer::*field, U&& value)
+    {
+        static_assert(std::is_base_of_v<Owner, Params>, "outer is not one of the parameters");
+        (params_.*outer).*field = std::forward<U>(value);
+        return self();
+    }
+
     Params params_;
 };
 

@@ -6,22 +6,16 @@
 #include <vector>
 
 #include "loom/base/array.hpp"
-#include "loom/base/linop.hpp"
+#include "loom/matrix/sparse_format.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
 
 namespace loom::matrix {
 
-template <typename V>
-class Dense;
-
 template <typename V, typename I = int32>
-class Coo : public LinOp<V> {
+class Coo : public SparseFormat<Coo<V, I>, V, I> {
 public:
-    using value_type = V;
-    using index_type = I;
-
     Coo() = default;
     Coo(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz = 0);
     /// Takes the arrays (moved to exec if needed) and validates indices.
@@ -31,13 +25,11 @@ public:
     static Coo from_host(std::shared_ptr<const Executor> exec, dim2 size,
                          const std::vector<I>& row_idxs, const std::vector<I>& col_idxs,
                          const std::vector<V>& values);
-    Coo(const Coo& other);
+    Coo(const Coo& other) : Coo(other.executor(), other) {}
     Coo(Coo&&) noexcept = default;
-    Coo& operator=(const Coo& other);
+    Coo& operator=(const Coo& other) { return this->copy_assign(other); }
     Coo& operator=(Coo&&) noexcept = default;
 
-    size_type rows() const noexcept { return this->size().rows; }
-    size_type cols() const noexcept { return this->size().cols; }
     size_type nnz() const noexcept { return values_.size(); }
     Array<I>& row_idxs() noexcept { return row_idxs_; }
     Array<I>& col_idxs() noexcept { return col_idxs_; }
@@ -48,10 +40,6 @@ public:
 
     /// OutOfRange naming the first entry whose row or column is outside the matrix.
     void validate() const;
-
-protected:
-    void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
-    void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;
 
 private:
     Array<I> row_idxs_;

@@ -6,23 +6,17 @@
 #include <vector>
 
 #include "loom/base/array.hpp"
-#include "loom/base/linop.hpp"
 #include "loom/base/plan_cache.hpp"
+#include "loom/matrix/sparse_format.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
 
 namespace loom::matrix {
 
-template <typename V>
-class Dense;
-
 template <typename V, typename I = int32>
-class Csr : public LinOp<V> {
+class Csr : public SparseFormat<Csr<V, I>, V, I> {
 public:
-    using value_type = V;
-    using index_type = I;
-
     Csr() = default;
     /// Uninitialized arrays for a rows x cols matrix with nnz stored entries.
     Csr(std::shared_ptr<const Executor> exec, dim2 size, size_type nnz = 0);
@@ -37,13 +31,11 @@ public:
                          const std::vector<I>& row_ptrs, const std::vector<I>& col_idxs,
                          const std::vector<V>& values);
 
-    Csr(const Csr& other);
+    Csr(const Csr& other) : Csr(other.executor(), other) {}
     Csr(Csr&&) noexcept = default;
-    Csr& operator=(const Csr& other);
+    Csr& operator=(const Csr& other) { return this->copy_assign(other); }
     Csr& operator=(Csr&&) noexcept = default;
 
-    size_type rows() const noexcept { return this->size().rows; }
-    size_type cols() const noexcept { return this->size().cols; }
     size_type nnz() const noexcept { return col_idxs_.size(); }
 
     /// Non-const access to the pattern drops cached analysis (see plans()).
@@ -61,10 +53,6 @@ public:
     /// Analysis that kernels cache per matrix (e.g. SpMV's load-balancing partition),
     /// one slot per plan type; dropped whenever the pattern is accessed for writing.
     PlanCache& plans() const noexcept { return plans_; }
-
-protected:
-    void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
-    void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;
 
 private:
     Array<I> row_ptrs_;

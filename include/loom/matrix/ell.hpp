@@ -6,36 +6,28 @@
 #include <memory>
 
 #include "loom/base/array.hpp"
-#include "loom/base/linop.hpp"
+#include "loom/matrix/sparse_format.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
 
 namespace loom::matrix {
 
-template <typename V>
-class Dense;
-
 /// Column index of a padding slot in Ell and Sellp.
 inline constexpr int invalid_index = -1;
 
 template <typename V, typename I = int32>
-class Ell : public LinOp<V> {
+class Ell : public SparseFormat<Ell<V, I>, V, I> {
 public:
-    using value_type = V;
-    using index_type = I;
-
     Ell() = default;
     /// Uninitialized storage; stride 0 means stride = rows.
     Ell(std::shared_ptr<const Executor> exec, dim2 size, size_type width, size_type stride = 0);
     Ell(std::shared_ptr<const Executor> exec, const Ell& other);
-    Ell(const Ell& other);
+    Ell(const Ell& other) : Ell(other.executor(), other) {}
     Ell(Ell&&) noexcept = default;
-    Ell& operator=(const Ell& other);
+    Ell& operator=(const Ell& other) { return this->copy_assign(other); }
     Ell& operator=(Ell&&) noexcept = default;
 
-    size_type rows() const noexcept { return this->size().rows; }
-    size_type cols() const noexcept { return this->size().cols; }
     size_type width() const noexcept { return width_; }
     size_type stride() const noexcept { return stride_; }
     /// Stored slots including padding (width * stride).
@@ -48,10 +40,6 @@ public:
     /// Checks array sizes (BadInput) and that every slot of a row holds a column in
     /// [0, cols) or invalid_index (OutOfRange naming the slot and row).
     void validate() const;
-
-protected:
-    void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
-    void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;
 
 private:
     size_type width_ = 0;

@@ -10,22 +10,17 @@
 #include <memory>
 
 #include "loom/base/array.hpp"
-#include "loom/base/linop.hpp"
 #include "loom/matrix/ell.hpp"
+#include "loom/matrix/sparse_format.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
 
 namespace loom::matrix {
 
-template <typename V>
-class Dense;
-
 template <typename V, typename I = int32>
-class Sellp : public LinOp<V> {
+class Sellp : public SparseFormat<Sellp<V, I>, V, I> {
 public:
-    using value_type = V;
-    using index_type = I;
     static constexpr size_type default_slice_size = 32;
     static constexpr size_type default_stride_factor = 1;
 
@@ -35,13 +30,11 @@ public:
           size_type slice_size = default_slice_size,
           size_type stride_factor = default_stride_factor);
     Sellp(std::shared_ptr<const Executor> exec, const Sellp& other);
-    Sellp(const Sellp& other);
+    Sellp(const Sellp& other) : Sellp(other.executor(), other) {}
     Sellp(Sellp&&) noexcept = default;
-    Sellp& operator=(const Sellp& other);
+    Sellp& operator=(const Sellp& other) { return this->copy_assign(other); }
     Sellp& operator=(Sellp&&) noexcept = default;
 
-    size_type rows() const noexcept { return this->size().rows; }
-    size_type cols() const noexcept { return this->size().cols; }
     size_type slice_size() const noexcept { return slice_size_; }
     size_type stride_factor() const noexcept { return stride_factor_; }
     size_type num_slices() const noexcept { return slice_lengths_.size(); }
@@ -60,10 +53,6 @@ public:
     /// lengths are multiples of stride_factor (BadInput), and that every slot of a row holds
     /// a column in [0, cols) or invalid_index (OutOfRange naming the slot and row).
     void validate() const;
-
-protected:
-    void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
-    void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;
 
 private:
     size_type slice_size_ = default_slice_size;

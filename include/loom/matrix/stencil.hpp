@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "loom/base/array.hpp"
-#include "loom/base/linop.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/matrix/sparse_format.hpp"
 
 #include "loom/base/export.hpp"
 LOOM_PUBLIC_BEGIN
@@ -63,11 +63,8 @@ constexpr bool in_stencil(int points, StencilOffset offset)
 std::vector<StencilOffset> stencil_offsets(int points);
 
 template <typename V, typename I = int32>
-class Stencil : public LinOp<V> {
+class Stencil : public SparseFormat<Stencil<V, I>, V, I> {
 public:
-    using value_type = V;
-    using index_type = I;
-
     Stencil() = default;
     /// The Laplacian with Dirichlet boundaries: points - 1 at the centre, -1 at every
     /// neighbour (the matrices matrix::poisson2d / poisson3d generate on square boxes).
@@ -79,9 +76,9 @@ public:
     /// Deep copy of other, placed on exec.
     Stencil(std::shared_ptr<const Executor> exec, const Stencil& other);
 
-    Stencil(const Stencil& other);
+    Stencil(const Stencil& other) : Stencil(other.executor(), other) {}
     Stencil(Stencil&&) noexcept = default;
-    Stencil& operator=(const Stencil& other);
+    Stencil& operator=(const Stencil& other) { return this->copy_assign(other); }
     Stencil& operator=(Stencil&&) noexcept = default;
 
     const Box& box() const noexcept { return box_; }
@@ -107,10 +104,6 @@ public:
 
     /// Every row of the operator as CSR on the stencil's executor, columns sorted.
     Csr<V, I> to_csr() const;
-
-protected:
-    void apply_impl(const Dense<V>& b, Dense<V>& x) const override;
-    void apply_impl(V alpha, const Dense<V>& b, V beta, Dense<V>& x) const override;
 
 private:
     void build_boundary();

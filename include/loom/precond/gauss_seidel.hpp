@@ -75,13 +75,22 @@ public:
 
     class Builder : public FactoryBuilder<Builder, Parameters, GaussSeidel> {
     public:
-        Builder& with_direction(GaussSeidelDirection direction);
-        Builder& with_variant(GaussSeidelVariant variant);
+        Builder& with_direction(GaussSeidelDirection direction)
+        {
+            return this->set(&Parameters::direction, direction);
+        }
+        Builder& with_variant(GaussSeidelVariant variant)
+        {
+            return this->set(&Parameters::variant, variant);
+        }
         /// BadInput outside (0, 2).
         Builder& with_relaxation(double omega);
         /// BadInput for 0.
         Builder& with_sweeps(size_type sweeps);
-        Builder& with_coloring(graph::ColoringAlgorithm algorithm);
+        Builder& with_coloring(graph::ColoringAlgorithm algorithm)
+        {
+            return this->set(&Parameters::coloring, algorithm);
+        }
     };
 
     /// Made by Factory::generate: the sweeps of `system`, a square matrix::Csr<V, I> (shared

@@ -104,20 +104,46 @@ public:
         /// BadInput for a kind of the other family (an IC kind for Ilu, an ILU kind for Ic).
         Builder& with_kind(sparse::IluKind kind);
         /// The level of fill of iluk / ick.
-        Builder& with_level(int level);
+        Builder& with_level(int level)
+        {
+            return this->set(&Parameters::factorization, &sparse::IluOptions::level, level);
+        }
         /// Sweeps of parilu / paric, steps of parilut / parict.
-        Builder& with_sweeps(int sweeps);
-        Builder& with_fill_limit(double limit);
-        Builder& with_drop_tolerance(double tolerance);
-        Builder& with_diagonal_shift(sparse::DiagonalShift shift);
+        Builder& with_sweeps(int sweeps)
+        {
+            return this->set(&Parameters::factorization, &sparse::IluOptions::sweeps, sweeps);
+        }
+        Builder& with_fill_limit(double limit)
+        {
+            return this->set(&Parameters::factorization, &sparse::IluOptions::fill_limit, limit);
+        }
+        Builder& with_drop_tolerance(double tolerance)
+        {
+            return this->set(&Parameters::factorization, &sparse::IluOptions::drop_tolerance,
+                             tolerance);
+        }
+        Builder& with_diagonal_shift(sparse::DiagonalShift shift)
+        {
+            return this->set(&Parameters::factorization, &sparse::IluOptions::diagonal_shift,
+                             shift);
+        }
         /// All factorization options at once (the kind checked as by with_kind).
         Builder& with_factorization(const sparse::IluOptions& options);
         /// BadInput for fewer than 1 sweep.
         Builder& with_triangular_solve(TriangularSolve solve, int sweeps = 3);
-        Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm);
+        Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm)
+        {
+            return this->set(&Parameters::algorithm, algorithm);
+        }
         /// Checked at generation: BadInput unless a permutation of 0 .. n - 1.
-        Builder& with_permutation(std::vector<I> permutation);
-        Builder& with_reordering(Reordering reordering);
+        Builder& with_permutation(std::vector<I> permutation)
+        {
+            return this->set(&Parameters::permutation, std::move(permutation));
+        }
+        Builder& with_reordering(Reordering reordering)
+        {
+            return this->set(&Parameters::reordering, reordering);
+        }
     };
 
     /// Made by Factory::generate: the factors of `system`, which must be a square

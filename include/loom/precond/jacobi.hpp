@@ -60,9 +60,15 @@ public:
         Builder& with_max_block_size(size_type size);
         /// Blocks given by the user (checked against A at generate: BadInput when they do not
         /// run from 0 to the order in steps of 1 to 32).
-        Builder& with_block_pointers(std::vector<I> pointers);
+        Builder& with_block_pointers(std::vector<I> pointers)
+        {
+            return this->set(&Parameters::block_pointers, std::move(pointers));
+        }
         Builder& with_block_pointers(const Array<I>& pointers);
-        Builder& with_adaptive_precision(bool enable = true);
+        Builder& with_adaptive_precision(bool enable = true)
+        {
+            return this->set(&Parameters::adaptive_precision, enable);
+        }
         /// BadInput outside (0, 1).
         Builder& with_accuracy(double accuracy);
     };

@@ -53,13 +53,11 @@ public:
         }
         Builder& with_estimation_steps(size_type steps)
         {
-            this->params_.estimation_steps = steps;
-            return *this;
+            return this->set(&ChebyshevParameters<V>::estimation_steps, steps);
         }
         Builder& with_upper_safety_factor(double factor)
         {
-            this->params_.upper_safety_factor = factor;
-            return *this;
+            return this->set(&ChebyshevParameters<V>::upper_safety_factor, factor);
         }
     };
     static Builder build() { return {}; }

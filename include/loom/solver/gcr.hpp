@@ -29,8 +29,7 @@ public:
     public:
         Builder& with_krylov_dim(size_type m)
         {
-            this->params_.krylov_dim = m;
-            return *this;
+            return this->set(&GcrParameters<V>::krylov_dim, m);
         }
     };
     static Builder build() { return {}; }

@@ -33,14 +33,9 @@ public:
     public:
         Builder& with_subspace_dim(size_type s)
         {
-            this->params_.subspace_dim = s;
-            return *this;
+            return this->set(&IdrParameters<V>::subspace_dim, s);
         }
-        Builder& with_seed(std::uint64_t seed)
-        {
-            this->params_.seed = seed;
-            return *this;
-        }
+        Builder& with_seed(std::uint64_t seed) { return this->set(&IdrParameters<V>::seed, seed); }
     };
     static Builder build() { return {}; }
 

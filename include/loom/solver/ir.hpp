@@ -52,13 +52,11 @@ public:
         Builder& with_lower_precision_solver(
             std::shared_ptr<const LinOpFactory<lower_precision_t<V>>> factory)
         {
-            this->params_.lower_precision_solver = std::move(factory);
-            return *this;
+            return this->set(&IrParameters<V>::lower_precision_solver, std::move(factory));
         }
         Builder& with_relaxation_factor(V omega)
         {
-            this->params_.relaxation_factor = omega;
-            return *this;
+            return this->set(&IrParameters<V>::relaxation_factor, omega);
         }
     };
     static Builder build() { return {}; }

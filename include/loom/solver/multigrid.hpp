@@ -148,13 +148,25 @@ public:
     public:
         /// BadInput outside [0, 1).
         Builder& with_strength_threshold(double theta);
-        Builder& with_aggregation(MultigridAggregation aggregation);
+        Builder& with_aggregation(MultigridAggregation aggregation)
+        {
+            return this->set(&Parameters::aggregation, aggregation);
+        }
         /// Matching passes of pairwise aggregation; BadInput outside [1, 8].
         Builder& with_pairwise_passes(int passes);
         /// false: the tentative prolongator unsmoothed (plain aggregation).
-        Builder& with_smoothing(bool smoothing = true);
-        Builder& with_aggregation_mode(graph::Mis2Mode mode);
-        Builder& with_symmetric_pattern(bool symmetric = true);
+        Builder& with_smoothing(bool smoothing = true)
+        {
+            return this->set(&Parameters::smoothing, smoothing);
+        }
+        Builder& with_aggregation_mode(graph::Mis2Mode mode)
+        {
+            return this->set(&Parameters::aggregation_mode, mode);
+        }
+        Builder& with_symmetric_pattern(bool symmetric = true)
+        {
+            return this->set(&Parameters::symmetric_pattern, symmetric);
+        }
         /// BadInput below 1.
         Builder& with_max_levels(size_type levels);
         /// BadInput below 1.
@@ -163,8 +175,11 @@ public:
         Builder& with_prolongator_weight(double weight);
         /// BadInput below 1.
         Builder& with_power_iterations(int iterations);
-        Builder& with_cycle(MultigridCycle cycle);
-        Builder& with_smoother(MultigridSmoother smoother);
+        Builder& with_cycle(MultigridCycle cycle) { return this->set(&Parameters::cycle, cycle); }
+        Builder& with_smoother(MultigridSmoother smoother)
+        {
+            return this->set(&Parameters::smoother, smoother);
+        }
         /// BadInput below 0 (pre), 1 (post: the cycle must smooth at least once).
         Builder& with_sweeps(int pre, int post);
         Builder& with_near_null_space(std::shared_ptr<const matrix::Dense<V>> vectors);

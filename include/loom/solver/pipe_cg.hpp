@@ -39,8 +39,7 @@ public:
     public:
         Builder& with_replacement_interval(size_type k)
         {
-            this->params_.replacement_interval = k;
-            return *this;
+            return this->set(&PipeCgParameters<V>::replacement_interval, k);
         }
     };
     static Builder build() { return {}; }

@@ -134,13 +134,11 @@ public:
     }
     Derived& with_initial_guess(InitialGuess guess)
     {
-        this->params_.initial_guess = guess;
-        return this->self();
+        return this->set(&Params::initial_guess, guess);
     }
     Derived& with_throw_on_failure(bool enable = true)
     {
-        this->params_.throw_on_failure = enable;
-        return this->self();
+        return this->set(&Params::throw_on_failure, enable);
     }
 };
 

@@ -43,8 +43,14 @@ public:
 
     class Builder : public FactoryBuilder<Builder, Parameters, TriangularSolver> {
     public:
-        Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm);
-        Builder& with_unit_diagonal(bool unit = true);
+        Builder& with_algorithm(sparse::SptrsvAlgorithm algorithm)
+        {
+            return this->set(&Parameters::algorithm, algorithm);
+        }
+        Builder& with_unit_diagonal(bool unit = true)
+        {
+            return this->set(&Parameters::unit_diagonal, unit);
+        }
     };
 
     /// Made by Factory::generate: the solver of `system`'s triangle, which must be a square

@@ -219,28 +219,34 @@ KrylovHandle<V>::KrylovHandle(std::shared_ptr<const Executor> exec, KrylovOption
       outcomes_(exec_, 0)
 {}
 
+namespace {
+/// One field of every system's outcome, in batch order.
+template <typename T>
+std::vector<T> field_of(const std::vector<KrylovOutcome>& outcomes, T KrylovOutcome::*field)
+{
+    std::vector<T> result;
+    result.reserve(outcomes.size());
+    for (const auto& outcome : outcomes) result.push_back(outcome.*field);
+    return result;
+}
+}  // namespace
+
 template <typename V>
 std::vector<int32> KrylovHandle<V>::iterations() const
 {
-    std::vector<int32> result;
-    for (const auto& outcome : outcomes()) result.push_back(outcome.iterations);
-    return result;
+    return field_of(outcomes(), &KrylovOutcome::iterations);
 }
 
 template <typename V>
 std::vector<double> KrylovHandle<V>::residuals() const
 {
-    std::vector<double> result;
-    for (const auto& outcome : outcomes()) result.push_back(outcome.residual);
-    return result;
+    return field_of(outcomes(), &KrylovOutcome::residual);
 }
 
 template <typename V>
 std::vector<KrylovStatus> KrylovHandle<V>::statuses() const
 {
-    std::vector<KrylovStatus> result;
-    for (const auto& outcome : outcomes()) result.push_back(outcome.status);
-    return result;
+    return field_of(outcomes(), &KrylovOutcome::status);
 }
 
 template <typename V>

@@ -55,22 +55,28 @@ constexpr const matrix::Dense<V>* no_beta = nullptr;
 
 }  // namespace
 
+namespace {
+/// dot and conj_dot: one kernel, x conjugated or not.
+template <typename V>
+void checked_dot(const char* where, const matrix::Dense<V>& x, const matrix::Dense<V>& y,
+                 matrix::Dense<V>& result, bool conjugate)
+{
+    check_same_size(where, x, y, "x", "y");
+    check_result(where, x, result);
+    LOOM_RUN_KERNEL(where, *x.executor(), dot, x, y, result, conjugate);
+}
+}  // namespace
+
 template <typename V>
 void dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result)
 {
-    constexpr const char* where = "loom::blas::dot";
-    check_same_size(where, x, y, "x", "y");
-    check_result(where, x, result);
-    LOOM_RUN_KERNEL(where, *x.executor(), dot, x, y, result, false);
+    checked_dot("loom::blas::dot", x, y, result, false);
 }
 
 template <typename V>
 void conj_dot(const matrix::Dense<V>& x, const matrix::Dense<V>& y, matrix::Dense<V>& result)
 {
-    constexpr const char* where = "loom::blas::conj_dot";
-    check_same_size(where, x, y, "x", "y");
-    check_result(where, x, result);
-    LOOM_RUN_KERNEL(where, *x.executor(), dot, x, y, result, true);
+    checked_dot("loom::blas::conj_dot", x, y, result, true);
 }
 
 template <typename V>

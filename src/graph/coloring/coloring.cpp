@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/dispatch.hpp"
+#include "base/executor_of.hpp"
 #include "base/instantiate.hpp"
 #include "graph/coloring/kernels.hpp"
 #include "loom/base/error.hpp"
@@ -18,6 +19,8 @@
 
 namespace loom::graph {
 namespace {
+
+using loom::detail::executor_of;
 
 using coloring_detail::Adjacency;
 using coloring_detail::ColoringRun;
@@ -64,15 +67,6 @@ template <typename V, typename I>
 Adjacency<I> adjacency(const matrix::Csr<V, I>& A)
 {
     return {A.rows(), A.row_ptrs().data(), A.col_idxs().data()};
-}
-
-template <typename V, typename I>
-const std::shared_ptr<const Executor>& executor_of(const char* where, const matrix::Csr<V, I>& A)
-{
-    if (!A.executor()) {
-        throw BadInput(where, "the matrix has no executor (it was default-constructed)");
-    }
-    return A.executor();
 }
 
 void check_algorithm(const char* where, ColoringAlgorithm algorithm, int distance,

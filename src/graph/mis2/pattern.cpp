@@ -1,6 +1,7 @@
 // The symmetrized pattern is SpAdd's symbolic phase on A and A^T: their union, on any backend.
 #include "graph/mis2/pattern.hpp"
 
+#include "base/executor_of.hpp"
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/sparse/csr_utils.hpp"
@@ -11,14 +12,12 @@ namespace loom::graph::detail {
 template <typename V, typename I>
 const Executor& graph_executor(const char* where, const matrix::Csr<V, I>& A)
 {
-    if (!A.executor()) {
-        throw BadInput(where, "the matrix has no executor (it was default-constructed)");
-    }
+    const auto& exec = loom::detail::executor_of(where, A);
     if (A.rows() != A.cols()) {
         throw BadInput(where, "a graph needs a square matrix, got " + std::to_string(A.rows()) +
                                   " x " + std::to_string(A.cols()));
     }
-    return *A.executor();
+    return *exec;
 }
 
 template <typename V, typename I>

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/dispatch.hpp"
+#include "base/executor_of.hpp"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "loom/base/error.hpp"
@@ -14,14 +15,7 @@
 namespace loom::matrix {
 namespace {
 
-template <typename Matrix>
-const std::shared_ptr<const Executor>& executor_of(const char* where, const Matrix& source)
-{
-    if (!source.executor()) {
-        throw BadInput(where, "the source matrix has no executor (it was default-constructed)");
-    }
-    return source.executor();
-}
+using loom::detail::executor_of;
 
 /// NotSupported when a count that the result stores in its index type I does not fit there.
 template <typename I>

@@ -16,6 +16,7 @@
 #include "base/cuda/launch.cuh"
 #include "base/cuda/parallel.cuh"
 #include "base/cuda/parallel_reduce.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
@@ -28,13 +29,13 @@ using loom::cuda::as_device;
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;
 using loom::cuda::default_block_size;
+using loom::cuda::full_mask;
 using loom::cuda::parallel_for;
 using loom::cuda::row_of_entry;
 using loom::cuda::run_cub;
 using loom::cuda::stream_of;
-
-constexpr int warp_size = 32;
-constexpr unsigned full_warp = 0xffffffffu;
+using loom::cuda::warp_size;
+using loom::cuda::warp_sum;
 
 template <typename T>
 void copy_on_device(const CudaExecutor& exec, const T* from, size_type n, T* to)
@@ -124,9 +125,7 @@ __global__ void __launch_bounds__(default_block_size)
         for (long long c = pos.lane; c < cols; c += warp_size) {
             count += values[r * stride + c] != V{};
         }
-        for (int offset = warp_size / 2; offset > 0; offset /= 2) {
-            count += __shfl_down_sync(full_warp, count, offset);
-        }
+        count = warp_sum<warp_size>(count);
         if (pos.lane == 0) row_nnz[r] = count;
     }
 }
@@ -146,7 +145,7 @@ __global__ void __launch_bounds__(default_block_size)
             const long long c = base + pos.lane;
             const V value = c < cols ? values[r * stride + c] : V{};
             const bool nonzero = value != V{};
-            const unsigned mask = __ballot_sync(full_warp, nonzero);
+            const unsigned mask = __ballot_sync(full_mask, nonzero);
             if (nonzero) {
                 const long long slot = at + __popc(mask & lanes_before);
                 out_cols[slot] = static_cast<I>(c);

@@ -12,9 +12,8 @@ void convert_values(const CudaExecutor& exec, size_type rows, size_type cols, co
     unified::convert_values(exec, rows, cols, in, in_stride, out, out_stride);
 }
 
-#define LOOM_INSTANTIATE_PRECISION_CUDA(To, From)                                        \
-    template void convert_values(const CudaExecutor&, size_type, size_type, const From*, \
-                                 size_type, To*, size_type);
+#define LOOM_INSTANTIATE_PRECISION_CUDA(To, From) \
+    LOOM_INSTANTIATE_PRECISION_KERNELS(CudaExecutor, To, From);
 LOOM_FOR_EACH_PRECISION_PAIR(LOOM_INSTANTIATE_PRECISION_CUDA)
 
 }  // namespace loom::matrix::cuda

@@ -47,6 +47,10 @@ LOOM_HOST_DEVICE LOOM_INLINE To converted(From x)
     void convert_values(const Exec& exec, size_type rows, size_type cols, const From* in,     \
                         size_type in_stride, To* out, size_type out_stride)
 
+#define LOOM_INSTANTIATE_PRECISION_KERNELS(Exec, To, From)                                       \
+    template void convert_values(const Exec&, size_type, size_type, const From*, size_type, To*, \
+                                 size_type)
+
 namespace reference {
 LOOM_DECLARE_PRECISION_KERNELS(ReferenceExecutor);
 }

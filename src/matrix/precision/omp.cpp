@@ -11,9 +11,8 @@ void convert_values(const OmpExecutor& exec, size_type rows, size_type cols, con
     unified::convert_values(exec, rows, cols, in, in_stride, out, out_stride);
 }
 
-#define LOOM_INSTANTIATE_PRECISION_OMP(To, From)                                                   \
-    template void convert_values(const OmpExecutor&, size_type, size_type, const From*, size_type, \
-                                 To*, size_type);
+#define LOOM_INSTANTIATE_PRECISION_OMP(To, From) \
+    LOOM_INSTANTIATE_PRECISION_KERNELS(OmpExecutor, To, From);
 LOOM_FOR_EACH_PRECISION_PAIR(LOOM_INSTANTIATE_PRECISION_OMP)
 
 }  // namespace loom::matrix::omp

@@ -14,9 +14,8 @@ void convert_values(const ReferenceExecutor&, size_type rows, size_type cols, co
     }
 }
 
-#define LOOM_INSTANTIATE_PRECISION_REFERENCE(To, From)                                        \
-    template void convert_values(const ReferenceExecutor&, size_type, size_type, const From*, \
-                                 size_type, To*, size_type);
+#define LOOM_INSTANTIATE_PRECISION_REFERENCE(To, From) \
+    LOOM_INSTANTIATE_PRECISION_KERNELS(ReferenceExecutor, To, From);
 LOOM_FOR_EACH_PRECISION_PAIR(LOOM_INSTANTIATE_PRECISION_REFERENCE)
 
 }  // namespace loom::matrix::reference

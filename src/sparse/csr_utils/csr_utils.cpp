@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/dispatch.hpp"
+#include "base/executor_of.hpp"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "loom/base/error.hpp"
@@ -13,14 +14,7 @@
 namespace loom::sparse {
 namespace {
 
-template <typename Matrix>
-const std::shared_ptr<const Executor>& executor_of(const char* where, const Matrix& A)
-{
-    if (!A.executor()) {
-        throw BadInput(where, "the matrix has no executor (it was default-constructed)");
-    }
-    return A.executor();
-}
+using loom::detail::executor_of;
 
 /// A column vector of `rows` entries in A's memory.
 template <typename V, typename Matrix>

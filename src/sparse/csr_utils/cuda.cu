@@ -23,6 +23,7 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/parallel.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/csr_utils/kernels.hpp"
@@ -41,8 +42,9 @@ using loom::cuda::stream_of;
 namespace csr_utils_kernels {
 
 constexpr const char* where = "loom::sparse (CSR utilities)";
-constexpr int warp_size = 32;
-constexpr unsigned full_warp = 0xffffffffu;
+using loom::cuda::full_mask;
+using loom::cuda::warp_size;
+using loom::cuda::warp_sum;
 
 /// Lanes per row in the row-wise kernels: rows of a few to a few dozen entries (the common
 /// case) keep most lanes busy, and a long row still advances 8 entries per step.
@@ -67,7 +69,7 @@ __global__ void __launch_bounds__(default_block_size) row_group_kernel(long long
     const int lane = threadIdx.x % group_size;
     const int first_lane = threadIdx.x % warp_size - lane;
     const unsigned mask =
-        group_size == warp_size ? full_warp : ((1u << group_size) - 1u) << first_lane;
+        group_size == warp_size ? full_mask : ((1u << group_size) - 1u) << first_lane;
     const long long step = static_cast<long long>(gridDim.x) * blockDim.x / group_size;
     for (long long r = thread / group_size; r < rows; r += step) f(r, RowGroup{lane, mask});
 }
@@ -82,25 +84,11 @@ void for_each_row(const CudaExecutor& exec, long long rows, F f)
     check_launch(where);
 }
 
-template <typename T>
-__device__ T shfl_xor(const T& v, int offset, unsigned mask)
-{
-    if constexpr (std::is_arithmetic_v<T>) {
-        return __shfl_xor_sync(mask, v, offset);
-    } else {
-        return T(__shfl_xor_sync(mask, v.real(), offset), __shfl_xor_sync(mask, v.imag(), offset));
-    }
-}
-
 /// Sum over the group (every lane gets it).
 template <typename T>
 __device__ T group_sum(T value, const RowGroup& group)
 {
-#pragma unroll
-    for (int offset = group_size / 2; offset > 0; offset /= 2) {
-        value += shfl_xor(value, offset, group.mask);
-    }
-    return value;
+    return warp_sum<group_size>(value, group.mask);
 }
 
 template <typename D>

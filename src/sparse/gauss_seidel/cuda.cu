@@ -28,10 +28,8 @@ void gauss_seidel_sweep(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     }
 }
 
-#define LOOM_INSTANTIATE_GAUSS_SEIDEL_CUDA(V, I)                                               \
-    template void gauss_seidel_sweep(const CudaExecutor&, const matrix::Csr<V, I>&,            \
-                                     const Array<V>&, const SweepOrder<I>&, SweepDirection, V, \
-                                     const matrix::Dense<V>&, matrix::Dense<V>&);
+#define LOOM_INSTANTIATE_GAUSS_SEIDEL_CUDA(V, I) \
+    LOOM_INSTANTIATE_GAUSS_SEIDEL_KERNELS(CudaExecutor, V, I);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GAUSS_SEIDEL_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -88,6 +88,11 @@ LOOM_HOST_DEVICE LOOM_INLINE void relax_cluster(const SweepData<D, I>& s, long l
                             SweepDirection direction, V omega, const matrix::Dense<V>& b, \
                             matrix::Dense<V>& x)
 
+#define LOOM_INSTANTIATE_GAUSS_SEIDEL_KERNELS(Exec, V, I)                                    \
+    template void gauss_seidel_sweep(const Exec&, const matrix::Csr<V, I>&, const Array<V>&, \
+                                     const SweepOrder<I>&, SweepDirection, V,                \
+                                     const matrix::Dense<V>&, matrix::Dense<V>&)
+
 namespace loom::sparse::reference {
 LOOM_DECLARE_GAUSS_SEIDEL_KERNELS(ReferenceExecutor);
 }

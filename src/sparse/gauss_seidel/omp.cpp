@@ -25,10 +25,8 @@ void gauss_seidel_sweep(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
     }
 }
 
-#define LOOM_INSTANTIATE_GAUSS_SEIDEL_OMP(V, I)                                                \
-    template void gauss_seidel_sweep(const OmpExecutor&, const matrix::Csr<V, I>&,             \
-                                     const Array<V>&, const SweepOrder<I>&, SweepDirection, V, \
-                                     const matrix::Dense<V>&, matrix::Dense<V>&);
+#define LOOM_INSTANTIATE_GAUSS_SEIDEL_OMP(V, I) \
+    LOOM_INSTANTIATE_GAUSS_SEIDEL_KERNELS(OmpExecutor, V, I);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GAUSS_SEIDEL_OMP)
 
 }  // namespace loom::sparse::omp

@@ -27,10 +27,8 @@ void gauss_seidel_sweep(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
     }
 }
 
-#define LOOM_INSTANTIATE_GAUSS_SEIDEL_REFERENCE(V, I)                                          \
-    template void gauss_seidel_sweep(const ReferenceExecutor&, const matrix::Csr<V, I>&,       \
-                                     const Array<V>&, const SweepOrder<I>&, SweepDirection, V, \
-                                     const matrix::Dense<V>&, matrix::Dense<V>&);
+#define LOOM_INSTANTIATE_GAUSS_SEIDEL_REFERENCE(V, I) \
+    LOOM_INSTANTIATE_GAUSS_SEIDEL_KERNELS(ReferenceExecutor, V, I);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_GAUSS_SEIDEL_REFERENCE)
 
 }  // namespace loom::sparse::reference

@@ -1618,16 +1618,7 @@ void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sell
     });
 }
 
-#define LOOM_INSTANTIATE_SPMV_CUDA(V, I)                                                       \
-    template void spmv_csr(const CudaExecutor&, Mode, V, const matrix::Csr<V, I>&,             \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
-    template void spmv_coo(const CudaExecutor&, Mode, V, const matrix::Coo<V, I>&,             \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
-    template void spmv_ell(const CudaExecutor&, Mode, V, const matrix::Ell<V, I>&,             \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
-    template void spmv_sellp(const CudaExecutor&, Mode, V, const matrix::Sellp<V, I>&,         \
-                             const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
-    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE_SPMV_CUDA(V, I) LOOM_INSTANTIATE_SPMV_KERNELS(CudaExecutor, V, I);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUDA)
 // SpMM's choice for the 16-bit storage types reads the same row statistics (pattern only).
 #define LOOM_INSTANTIATE_SPMV_CHOICE_CUDA(V, I) \

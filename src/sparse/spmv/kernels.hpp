@@ -29,6 +29,17 @@
     template <typename V, typename I>                                                          \
     SpmvAlgorithm choose_csr_algorithm(const Exec& exec, const matrix::Csr<V, I>& A)
 
+#define LOOM_INSTANTIATE_SPMV_KERNELS(Exec, V, I)                                              \
+    template void spmv_csr(const Exec&, Mode, V, const matrix::Csr<V, I>&,                     \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
+    template void spmv_coo(const Exec&, Mode, V, const matrix::Coo<V, I>&,                     \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
+    template void spmv_ell(const Exec&, Mode, V, const matrix::Ell<V, I>&,                     \
+                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
+    template void spmv_sellp(const Exec&, Mode, V, const matrix::Sellp<V, I>&,                 \
+                             const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
+    template SpmvAlgorithm choose_csr_algorithm(const Exec&, const matrix::Csr<V, I>&)
+
 namespace loom::sparse::reference {
 LOOM_DECLARE_SPMV_KERNELS(ReferenceExecutor);
 }

@@ -597,16 +597,7 @@ SpmvAlgorithm choose_csr_algorithm(const OmpExecutor&, const matrix::Csr<V, I>&)
     return SpmvAlgorithm::row_vector;
 }
 
-#define LOOM_INSTANTIATE_SPMV_OMP(V, I)                                                        \
-    template void spmv_csr(const OmpExecutor&, Mode, V, const matrix::Csr<V, I>&,              \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
-    template void spmv_coo(const OmpExecutor&, Mode, V, const matrix::Coo<V, I>&,              \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
-    template void spmv_ell(const OmpExecutor&, Mode, V, const matrix::Ell<V, I>&,              \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
-    template void spmv_sellp(const OmpExecutor&, Mode, V, const matrix::Sellp<V, I>&,          \
-                             const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
-    template SpmvAlgorithm choose_csr_algorithm(const OmpExecutor&, const matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE_SPMV_OMP(V, I) LOOM_INSTANTIATE_SPMV_KERNELS(OmpExecutor, V, I);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_OMP)
 
 }  // namespace loom::sparse::omp

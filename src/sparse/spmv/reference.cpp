@@ -117,17 +117,8 @@ SpmvAlgorithm choose_csr_algorithm(const ReferenceExecutor&, const matrix::Csr<V
     return SpmvAlgorithm::row_vector;
 }
 
-#define LOOM_INSTANTIATE_SPMV_REFERENCE(V, I)                                                  \
-    template void spmv_csr(const ReferenceExecutor&, Mode, V, const matrix::Csr<V, I>&,        \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&, const SpmvOptions&); \
-    template void spmv_coo(const ReferenceExecutor&, Mode, V, const matrix::Coo<V, I>&,        \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
-    template void spmv_ell(const ReferenceExecutor&, Mode, V, const matrix::Ell<V, I>&,        \
-                           const matrix::Dense<V>&, V, matrix::Dense<V>&);                     \
-    template void spmv_sellp(const ReferenceExecutor&, Mode, V, const matrix::Sellp<V, I>&,    \
-                             const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
-    template SpmvAlgorithm choose_csr_algorithm(const ReferenceExecutor&,                      \
-                                                const matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE_SPMV_REFERENCE(V, I) \
+    LOOM_INSTANTIATE_SPMV_KERNELS(ReferenceExecutor, V, I);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_REFERENCE)
 
 }  // namespace loom::sparse::reference

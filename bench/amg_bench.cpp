@@ -81,9 +81,7 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
                                  const AmgBenchOptions& options)
 {
-    if (options.samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
-    }
+    check_repetitions(where, options.samples);
     const auto& exec = *options.exec;
     const auto A = std::make_shared<const matrix::Csr<V, I>>(options.exec, problem.A);
     const bool has_coordinates = problem.coordinates.rows() > 0;

@@ -68,9 +68,7 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
                                           const GaussSeidelBenchOptions& options)
 {
-    if (options.samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
-    }
+    check_repetitions(where, options.samples);
     const auto& exec = *options.exec;
     const auto A = std::make_shared<const matrix::Csr<V, I>>(options.exec, A_in);
     TimingOptions timing;

@@ -30,9 +30,7 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_io(const std::string& mtx_path, int samples)
 {
     constexpr const char* where = "loom::bench::bench_io";
-    if (samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", samples));
-    }
+    check_repetitions(where, samples);
     const auto host = detail::host_executor();
     const TimingOptions options{.samples = samples, .min_batch_seconds = 0, .max_batch = 1};
 

@@ -32,9 +32,7 @@ struct Row {
 template <typename V, typename I>
 nlohmann::ordered_json bench_mis2(const matrix::Csr<V, I>& A_in, const Mis2BenchOptions& options)
 {
-    if (options.samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
-    }
+    check_repetitions(where, options.samples);
     const auto& exec = *options.exec;
     const matrix::Csr<V, I> A(options.exec, A_in);
     const matrix::Csr<V, I> A_ref(ReferenceExecutor::create(), A_in);

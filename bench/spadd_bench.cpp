@@ -146,9 +146,7 @@ std::vector<Phase> time_eigen(V alpha, const matrix::Csr<V, I>& A, V beta,
 void check_options(const SpaddBenchOptions& options)
 {
     if (!options.exec) throw BadInput(where, "no executor given");
-    if (options.samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", options.samples));
-    }
+    check_repetitions(where, options.samples);
     if (options.peer == Peer::cusparse && options.exec->kind() != ExecKind::cuda) {
         throw BadInput(where, "peer cusparse runs on CUDA; use --exec cuda (or --peer eigen)");
     }

@@ -168,9 +168,7 @@ void check_run(const char* where, const std::shared_ptr<const Executor>& exec, i
                Peer peer)
 {
     if (!exec) throw BadInput(where, "no executor given");
-    if (samples < 1) {
-        throw BadInput(where, fmt::format("need at least one repetition, got {}", samples));
-    }
+    check_repetitions(where, samples);
     if (peer == Peer::cusparse && exec->kind() != ExecKind::cuda) {
         throw BadInput(where, "peer cusparse runs on CUDA; use --exec cuda (or --peer eigen)");
     }

@@ -21,6 +21,13 @@ double seconds_for(const Executor& exec, const std::function<void()>& kernel, in
 
 }  // namespace
 
+void check_repetitions(const char* where, int samples)
+{
+    if (samples < 1) {
+        throw BadInput(where, "need at least one repetition, got " + std::to_string(samples));
+    }
+}
+
 Timing time_kernel(const Executor& exec, const std::function<void()>& kernel,
                    const TimingOptions& options)
 {

@@ -26,6 +26,9 @@ struct TimingOptions {
     int max_batch = 1000;
 };
 
+/// BadInput from `where` unless a benchmark's repetitions (--reps) are at least one.
+void check_repetitions(const char* where, int samples);
+
 /// Times `kernel` (which queues work on exec) after warming it up.
 Timing time_kernel(const Executor& exec, const std::function<void()>& kernel,
                    const TimingOptions& options = {});

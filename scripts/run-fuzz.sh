@@ -33,20 +33,35 @@ cmake --build build/fuzz --parallel "${LOOM_JOBS:-$(nproc)}" --target "${targets
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:malloc_context_size=5}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 [ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR="${TMPDIR:-/dev/shm}"
+# The targets run side by side, as many at a time as the build's jobs (each is one process
+# on one core): the same time per target, the wall time of the runs divided by the cores.
+run_target() {
+    local target=$1 name=${1#fuzz_}
+    # New inputs go to build/fuzz/corpus; the seeds in fuzz/corpus stay as they are.
+    mkdir -p "build/fuzz/corpus/$name" "build/fuzz/findings/$name"
+    rm -f "build/fuzz/$name.failed"
+    local dict=()
+    [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
+    echo "run-fuzz: $target ${limit[*]}"
+    "build/fuzz/fuzz/$target" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=8192 -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" \
+        "build/fuzz/corpus/$name" "fuzz/corpus/$name" 2>"build/fuzz/$name.log" ||
+        touch "build/fuzz/$name.failed"
+}
+parallel=${LOOM_JOBS:-$(nproc)}
+for target in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+    run_target "$target" &
+done
+wait
 failed=()
 for target in "${targets[@]}"; do
     name=${target#fuzz_}
-    # New inputs go to build/fuzz/corpus; the seeds in fuzz/corpus stay as they are.
-    mkdir -p "build/fuzz/corpus/$name" "build/fuzz/findings/$name"
-    dict=()
-    [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
-    echo "run-fuzz: $target ${limit[*]}"
-    if ! "build/fuzz/fuzz/$target" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 \
-            -max_len=8192 -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" \
-            "build/fuzz/corpus/$name" "fuzz/corpus/$name" 2>"build/fuzz/$name.log"; then
+    if [ -e "build/fuzz/$name.failed" ]; then
         failed+=("$target")
         tail -n 60 "build/fuzz/$name.log" >&2
     fi
+    echo "run-fuzz: $target"
     grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::average_exec_per_sec)' \
         "build/fuzz/$name.log" || true
 done

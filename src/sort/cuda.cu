@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include <cub/cub.cuh>
 
-#include "base/cuda/cub.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "loom/launch/team.hpp"
@@ -158,60 +156,6 @@ void sort_array(const CudaExecutor& exec, K* keys, T* values, size_type n, Order
     with_comparator(order, [&](auto comp) { sort_whole(exec, keys, values, n, comp); });
 }
 
-namespace {
-
-/// Copies CUB's result back into keys when it ended in the alternate buffer.
-template <typename K>
-void settle(const CudaExecutor& exec, cub::DoubleBuffer<K>& buffers, K* keys, size_type n)
-{
-    if (buffers.Current() == keys) return;
-    LOOM_CUDA_CHECK(cudaMemcpyAsync(keys, buffers.Current(), sizeof(K) * n,
-                                    cudaMemcpyDeviceToDevice, stream_of(exec)),
-                    "loom::sort::vendor_sort");
-}
-
-}  // namespace
-
-template <typename K>
-void vendor_sort(const CudaExecutor& exec, K* keys, size_type n, Order order)
-{
-    Array<K> alternate(exec.shared_from_this(), n);
-    cub::DoubleBuffer<K> buffers(keys, alternate.data());
-    loom::cuda::run_cub(exec, "loom::sort::vendor_sort", [&](void* temp, std::size_t& bytes) {
-        return order == Order::ascending
-                   ? cub::DeviceRadixSort::SortKeys(temp, bytes, buffers, n, 0, sizeof(K) * 8,
-                                                    stream_of(exec))
-                   : cub::DeviceRadixSort::SortKeysDescending(temp, bytes, buffers, n, 0,
-                                                              sizeof(K) * 8, stream_of(exec));
-    });
-    settle(exec, buffers, keys, n);
-}
-
-template <typename K, typename I>
-void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type num_segments,
-                          K* keys, size_type n, Order order)
-{
-    Array<K> alternate(exec.shared_from_this(), n);
-    cub::DoubleBuffer<K> buffers(keys, alternate.data());
-    loom::cuda::run_cub(
-        exec, "loom::sort::vendor_sort_segments", [&](void* temp, std::size_t& bytes) {
-            return order == Order::ascending
-                       ? cub::DeviceSegmentedSort::SortKeys(temp, bytes, buffers, n, num_segments,
-                                                            offsets, offsets + 1, stream_of(exec))
-                       : cub::DeviceSegmentedSort::SortKeysDescending(temp, bytes, buffers, n,
-                                                                      num_segments, offsets,
-                                                                      offsets + 1, stream_of(exec));
-        });
-    settle(exec, buffers, keys, n);
-}
-
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_KERNELS, CudaExecutor)
-#define LOOM_INSTANTIATE_SORT_CUDA_VENDOR(K, unused)                                     \
-    template void vendor_sort(const CudaExecutor&, K*, size_type, Order);                \
-    template void vendor_sort_segments(const CudaExecutor&, const int32*, size_type, K*, \
-                                       size_type, Order);                                \
-    template void vendor_sort_segments(const CudaExecutor&, const int64*, size_type, K*, \
-                                       size_type, Order);
-LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_CUDA_VENDOR, _)
 
 }  // namespace loom::sort::cuda

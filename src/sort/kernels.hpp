@@ -51,6 +51,8 @@ void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type 
 #define LOOM_SORT_FOR_EACH_KEY(M, ...) \
     M(::loom::int32, __VA_ARGS__)      \
     M(::loom::int64, __VA_ARGS__) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
+// CUB's sorts (the benchmark's peers): keys and offsets of `loom bench sort` only, M(K, I).
+#define LOOM_SORT_FOR_EACH_VENDOR_KEY(M) M(::loom::int32, ::loom::int32)
 #define LOOM_SORT_FOR_EACH_VALUE(M, ...)                                 \
     M(__VA_ARGS__, ::loom::sort::NoValues) M(__VA_ARGS__, ::loom::int32) \
     M(__VA_ARGS__, ::loom::int64)

@@ -126,14 +126,15 @@ void vendor_sort_segments(const Array<I>& offsets, Array<K>& keys, Order order)
     template void sort_segments(const Array<int32>&, Array<K>&, Array<T>&, Order); \
     template void sort_segments(const Array<int64>&, Array<K>&, Array<T>&, Order); \
     template void sort(Array<K>&, Array<T>&, Order);
-#define LOOM_INSTANTIATE_SORT(K, unused)                                       \
-    template void sort_segments(const Array<int32>&, Array<K>&, Order);        \
-    template void sort_segments(const Array<int64>&, Array<K>&, Order);        \
-    template void sort(Array<K>&, Order);                                      \
-    template void vendor_sort(Array<K>&, Order);                               \
-    template void vendor_sort_segments(const Array<int32>&, Array<K>&, Order); \
-    template void vendor_sort_segments(const Array<int64>&, Array<K>&, Order); \
+#define LOOM_INSTANTIATE_SORT(K, unused)                                \
+    template void sort_segments(const Array<int32>&, Array<K>&, Order); \
+    template void sort_segments(const Array<int64>&, Array<K>&, Order); \
+    template void sort(Array<K>&, Order);                               \
     LOOM_INSTANTIATE_SORT_PAIRS(K, ::loom::int32) LOOM_INSTANTIATE_SORT_PAIRS(K, ::loom::int64)
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT, _)
+#define LOOM_INSTANTIATE_VENDOR_SORT(K, I)       \
+    template void vendor_sort(Array<K>&, Order); \
+    template void vendor_sort_segments(const Array<I>&, Array<K>&, Order);
+LOOM_SORT_FOR_EACH_VENDOR_KEY(LOOM_INSTANTIATE_VENDOR_SORT)
 
 }  // namespace loom::sort

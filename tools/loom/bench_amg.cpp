@@ -44,7 +44,7 @@ Runner setup(CLI::App& sub)
         "(--coordinates, or elasticity3d:N) AMG-CG with the rigid-body modes runs too.\nSPEC:\n{}",
         default_spec, generator_help));
     return [cli] {
-        if (cli->matrix.path.empty() && cli->matrix.spec.empty()) cli->matrix.spec = default_spec;
+        cli->matrix.default_to(default_spec);
         return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) {
             bench::AmgBenchOptions options;
             options.exec = cli->run.executor();

@@ -19,7 +19,6 @@ struct ColorBenchCli {
     BenchRun run{10};
 };
 
-template <typename V>
 int run(const ColorBenchCli& cli)
 {
     bench::ColorBenchOptions options;
@@ -29,10 +28,10 @@ int run(const ColorBenchCli& cli)
     options.skip_vendor = cli.skip_cusparse;
     options.samples = cli.run.reps;
     MatrixSource source = cli.source;
-    if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
+    source.default_to(default_spec);
     options.matrix_name = source.name();
-    write_json(cli.run.json, bench::bench_color(source.build<V>(), options));
-    return exit_ok;
+    return run_on_matrix(cli.run, source,
+                         [&](const auto& A) { return bench::bench_color(A, options); });
 }
 
 Runner setup(CLI::App& sub)
@@ -58,10 +57,7 @@ Runner setup(CLI::App& sub)
         "             else the greedy\n"
         "SPEC:\n{}",
         default_spec, generator_help));
-    return [cli] {
-        return with_value_type(cli->run.type,
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
-    };
+    return [cli] { return run(*cli); };
 }
 
 }  // namespace

@@ -36,9 +36,7 @@ Runner setup(CLI::App& sub)
 {
     auto cli = std::make_shared<GemmBenchCli>();
     cli->run.add_to(sub, false);
-    sub.add_option("--routine", cli->routine, "Routine to time")
-        ->check(CLI::IsMember(names_of(bench::DenseRoutine{}).spellings()))
-        ->capture_default_str();
+    add_choice<bench::DenseRoutine>(sub, "--routine", cli->routine, "Routine to time");
     sub.add_option("--shape", cli->shapes, "Shapes, comma-separated: N (N x N x N) or MxNxK")
         ->delimiter(',')
         ->capture_default_str();

@@ -30,15 +30,14 @@ Runner setup(CLI::App& sub)
         "iterations of CG with Jacobi.\nSPEC:\n{}",
         default_spec, generator_help));
     return [cli] {
-        if (cli->matrix.path.empty() && cli->matrix.spec.empty()) cli->matrix.spec = default_spec;
-        return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) {
+        cli->matrix.default_to(default_spec);
+        return run_on_matrix(cli->run, cli->matrix, [&](const auto& A) {
             bench::GaussSeidelBenchOptions options;
             options.exec = cli->run.executor();
             options.samples = cli->run.reps;
             options.name = cli->matrix.name();
             options.solve = !cli->no_solve;
-            write_json(cli->run.json, bench::bench_gauss_seidel(cli->matrix.build<V>(), options));
-            return exit_ok;
+            return bench::bench_gauss_seidel(A, options);
         });
     };
 }

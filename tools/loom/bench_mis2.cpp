@@ -32,15 +32,14 @@ Runner setup(CLI::App& sub)
         "SPEC:\n{}",
         default_spec, generator_help));
     return [cli] {
-        if (cli->matrix.path.empty() && cli->matrix.spec.empty()) cli->matrix.spec = default_spec;
-        return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) {
+        cli->matrix.default_to(default_spec);
+        return run_on_matrix(cli->run, cli->matrix, [&](const auto& A) {
             bench::Mis2BenchOptions options;
             options.exec = cli->run.executor();
             options.samples = cli->run.reps;
             options.name = cli->matrix.name();
             options.symmetric = cli->symmetric;
-            write_json(cli->run.json, bench::bench_mis2(cli->matrix.build<V>(), options));
-            return exit_ok;
+            return bench::bench_mis2(A, options);
         });
     };
 }

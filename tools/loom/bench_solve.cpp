@@ -41,10 +41,8 @@ int run_solve(const SolveBenchCli& cli)
     options.matrix_name = cli.source.name();
     options.copy_bytes = cli.run.copy_bytes();
     options.overhead = !cli.no_overhead;
-    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
-        write_json(cli.run.json, bench::bench_solve(cli.source.build<V>(), options));
-        return exit_ok;
-    });
+    return run_on_matrix(cli.run, cli.source,
+                         [&](const auto& A) { return bench::bench_solve(A, options); });
 }
 
 Runner setup(CLI::App& sub)
@@ -52,9 +50,7 @@ Runner setup(CLI::App& sub)
     auto cli = std::make_shared<SolveBenchCli>();
     cli->source.add_to(sub, "Matrix file (.mtx or .bin), square");
     cli->run.add_to(sub);
-    sub.add_option("--solver", cli->solver, "Solver, without preconditioner")
-        ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
-        ->capture_default_str();
+    add_choice<solver::SolverKind>(sub, "--solver", cli->solver, "Solver, without preconditioner");
     sub.add_option("--iters", cli->iterations, "Iterations per timed solve")
         ->check(positive_number())
         ->capture_default_str();

@@ -46,7 +46,7 @@ std::string next_seed(const std::string& spec)
 }
 
 template <typename V>
-int run(const SpaddBenchCli& cli)
+int run(std::type_identity<V>, const SpaddBenchCli& cli)
 {
     bench::SpaddBenchOptions options;
     options.exec = cli.run.executor();
@@ -99,10 +99,7 @@ Runner setup(CLI::App& sub_app)
         "            builds pattern and values in one pass, compared with Loom's total\n"
         "SPEC:\n{}",
         bench::spadd_bytes_formula, generator_help));
-    return [cli] {
-        return with_value_type(cli->run.type,
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
-    };
+    return runner_in_value_type(cli);
 }
 
 }  // namespace

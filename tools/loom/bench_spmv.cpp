@@ -40,10 +40,8 @@ int run_spmv(const SpmvBenchCli& cli)
     options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
     options.copy_bytes = cli.run.copy_bytes();
-    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
-        write_json(cli.run.json, bench::bench_spmv(cli.source.build<V>(), options));
-        return exit_ok;
-    });
+    return run_on_matrix(cli.run, cli.source,
+                         [&](const auto& A) { return bench::bench_spmv(A, options); });
 }
 
 Runner setup(CLI::App& sub)
@@ -51,17 +49,14 @@ Runner setup(CLI::App& sub)
     auto cli = std::make_shared<SpmvBenchCli>();
     cli->source.add_to(sub, "Matrix file (.mtx or .bin)");
     cli->run.add_to(sub);
-    sub.add_option("--format", cli->formats, "Storage formats to time, comma-separated")
-        ->delimiter(',')
-        ->check(CLI::IsMember(names_of(bench::SpmvFormat{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--algorithm", cli->algorithm, "CSR kernel (vendor = cuSPARSE)")
-        ->check(CLI::IsMember(names_of(sparse::SpmvAlgorithm{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--l2-window", cli->l2_window,
-                   "CUDA CSR kernels: keep x in the persisting L2 (automatic: irregular rows)")
-        ->check(CLI::IsMember(names_of(sparse::L2Window{}).spellings()))
-        ->capture_default_str();
+    add_choice<bench::SpmvFormat>(sub, "--format", cli->formats,
+                                  "Storage formats to time, comma-separated")
+        ->delimiter(',');
+    add_choice<sparse::SpmvAlgorithm>(sub, "--algorithm", cli->algorithm,
+                                      "CSR kernel (vendor = cuSPARSE)");
+    add_choice<sparse::L2Window>(
+        sub, "--l2-window", cli->l2_window,
+        "CUDA CSR kernels: keep x in the persisting L2 (automatic: irregular rows)");
     sub.add_flag("--variants", cli->variants,
                  "Also time every native CSR kernel, each with the L2 window off and on");
     sub.add_option("--reorder", cli->reorderings,
@@ -69,11 +64,9 @@ Runner setup(CLI::App& sub)
                    "x and y permuted outside the timing), comma-separated")
         ->delimiter(',')
         ->check(CLI::IsMember(names_of(sparse::ReorderKind{}).spellings()));
-    sub.add_option("--peer", cli->peer,
-                   "Library timed alongside: cusparse (CUDA) or eigen (host, if "
-                   "built with it)")
-        ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))
-        ->capture_default_str();
+    add_choice<bench::Peer>(sub, "--peer", cli->peer,
+                            "Library timed alongside: cusparse (CUDA) or eigen (host, if "
+                            "built with it)");
     sub.footer(
         fmt::format("Every kernel is first checked against a host oracle, OpenMP where built (error "
                     "relative to\n"

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "command.hpp"
 
 namespace loom::cli {
 
@@ -27,6 +28,11 @@ struct MatrixSource {
         generate->excludes(file);
     }
     std::string name() const { return spec.empty() ? path : spec; }
+    /// Generates `fallback` when neither a file nor --generate was given.
+    void default_to(const std::string& fallback)
+    {
+        if (path.empty() && spec.empty()) spec = fallback;
+    }
 
     /// Called once the command line is parsed: one of the two is needed.
     void require() const
@@ -60,5 +66,16 @@ struct BenchRun : ExecOptions {
 /// Writes the report to path (nothing when path is empty); IoError when it
 /// cannot.
 void write_json(const std::string& path, const nlohmann::ordered_json& report);
+
+/// Runs a benchmark of one matrix: builds `source` in the value type --type names, and writes
+/// the report bench(A) returns to --json.
+template <typename Bench>
+int run_on_matrix(const ExecOptions& run, const MatrixSource& source, Bench&& bench)
+{
+    return with_value_type(run.type, [&]<typename V>(std::type_identity<V>) {
+        write_json(run.json, bench(source.build<V>()));
+        return exit_ok;
+    });
+}
 
 }  // namespace loom::cli

@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "base/instantiate.hpp"
+#include "bench/storage_precision.hpp"
 #include "loom/base/resources.hpp"
 
 namespace loom::cli {
@@ -89,6 +90,30 @@ std::string bounded(std::string_view text, std::size_t limit)
 }
 
 std::string readable(double value) { return fmt::format("{:.6g}", value); }
+
+CLI::Option* add_choice(CLI::App& sub, const std::string& name, std::string& value,
+                        const std::string& help, std::vector<std::string> choices)
+{
+    return sub.add_option(name, value, help)
+        ->check(CLI::IsMember(std::move(choices)))
+        ->capture_default_str();
+}
+
+CLI::Option* add_choice(CLI::App& sub, const std::string& name, std::vector<std::string>& values,
+                        const std::string& help, std::vector<std::string> choices)
+{
+    return sub.add_option(name, values, help)
+        ->check(CLI::IsMember(std::move(choices)))
+        ->capture_default_str();
+}
+
+CLI::Option* add_storage_precision(CLI::App& sub, std::string& precision)
+{
+    return add_choice<bench::StoragePrecision>(
+        sub, "--precision", precision,
+        "Storage of A's values and the dense operands: native (--type), or fp16 / bf16 (16 "
+        "bits, float sums; read in --type, the result written in --type)");
+}
 
 void add_exec_and_threads(CLI::App& sub, std::string& exec, int& threads)
 {

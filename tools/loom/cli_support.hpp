@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 
 namespace CLI {
 class App;
+class Option;
 class Validator;
 }
 
@@ -74,6 +76,19 @@ int with_value_type(const std::string& name, F&& f)
         break;
     }
     throw NotCompiled("loom", "the value type " + name + " (see LOOM_VALUE_TYPES)");
+}
+
+/// The runner of a command that works in the value type --type names (options->run.type):
+/// it calls run(std::type_identity<V>{}, *options), the command's own function template,
+/// found beside its Options struct (argument-dependent lookup).
+template <typename Options>
+std::function<int()> runner_in_value_type(std::shared_ptr<Options> options)
+{
+    return [options] {
+        return with_value_type(options->run.type, [&]<typename V>(std::type_identity<V> type) {
+            return run(type, *options);
+        });
+    };
 }
 
 /// The options that say where a command computes (--exec, --threads), in which value type
@@ -137,6 +152,24 @@ bool is_finite(const V& value)
         return std::isfinite(value);
     }
 }
+
+/// Declares an option (or a list, with ->delimiter(',')) whose values are `choices`, checked
+/// by the parser, its default shown in --help.
+CLI::Option* add_choice(CLI::App& sub, const std::string& name, std::string& value,
+                        const std::string& help, std::vector<std::string> choices);
+CLI::Option* add_choice(CLI::App& sub, const std::string& name, std::vector<std::string>& values,
+                        const std::string& help, std::vector<std::string> choices);
+/// add_choice with the spellings of enum E's name table (loom/base/names.hpp) as the choices.
+template <typename E, typename Value>
+CLI::Option* add_choice(CLI::App& sub, const std::string& name, Value& value,
+                        const std::string& help)
+{
+    return add_choice(sub, name, value, help, names_of(E{}).spellings());
+}
+
+/// Declares --precision: the storage of a kernel's sparse values and dense operands, native
+/// (--type) or 16 bits (bench/storage_precision.hpp).
+CLI::Option* add_storage_precision(CLI::App& sub, std::string& precision);
 
 /// Declares --exec (checked against the executor names) and --threads (checked to lie in
 /// [1, max_omp_threads] (loom/base/resources.hpp)) on `sub`.

@@ -23,7 +23,7 @@ struct FusedmmCliOptions {
 };
 
 template <typename V>
-int run(const FusedmmCliOptions& options)
+int run(std::type_identity<V>, const FusedmmCliOptions& options)
 {
     if constexpr (is_complex_v<V>) {
         throw NotSupported("loom fusedmm",
@@ -67,20 +67,12 @@ Runner setup(CLI::App& sub)
         ->required();
     sub.add_option("-o,--output", options->output, "Where to write Z (Matrix Market array)")
         ->required();
-    sub.add_option("--op", options->op,
-                   "Edge operator on s = x_i . y_j: identity (s), scale (a_ij s), sigmoid")
-        ->check(CLI::IsMember(names_of(sparse::EdgeOp{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--precision", options->precision,
-                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
-                   "bf16 (16 bits, float sums; read in --type, the result written in --type)")
-        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
-        ->capture_default_str();
+    add_choice<sparse::EdgeOp>(
+        sub, "--op", options->op,
+        "Edge operator on s = x_i . y_j: identity (s), scale (a_ij s), sigmoid");
+    add_storage_precision(sub, options->precision);
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
-    return [options] {
-        return with_value_type(options->run.type,
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
-    };
+    return runner_in_value_type(options);
 }
 
 }  // namespace

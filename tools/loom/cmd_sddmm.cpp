@@ -21,7 +21,7 @@ struct SddmmCliOptions {
 };
 
 template <typename V>
-int run(const SddmmCliOptions& options)
+int run(std::type_identity<V>, const SddmmCliOptions& options)
 {
     const auto exec = options.run.executor();
     const auto host = detail::host_executor();
@@ -57,19 +57,10 @@ Runner setup(CLI::App& sub)
     sub.add_option("Y", options->y, "Dense Y, one row per column of A (Matrix Market array)")
         ->required();
     sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")->required();
-    sub.add_option("--algorithm", options->algorithm, "SDDMM kernel")
-        ->check(CLI::IsMember(names_of(sparse::SddmmAlgorithm{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--precision", options->precision,
-                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
-                   "bf16 (16 bits, float sums; read in --type, the result written in --type)")
-        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
-        ->capture_default_str();
+    add_choice<sparse::SddmmAlgorithm>(sub, "--algorithm", options->algorithm, "SDDMM kernel");
+    add_storage_precision(sub, options->precision);
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
-    return [options] {
-        return with_value_type(options->run.type,
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
-    };
+    return runner_in_value_type(options);
 }
 
 }  // namespace

@@ -405,14 +405,11 @@ Runner setup(CLI::App& sub)
                    "converge, to X.not-converged.mtx instead");
     sub.add_flag("--overwrite-unconverged", options->overwrite_unconverged,
                  "Write x to -o's file even when the solve did not converge");
-    auto* solver = sub.add_option("--solver", options->solver,
-                                  "Krylov solver (cg and fcg need a Hermitian positive definite A)")
-                       ->check(CLI::IsMember(names_of(solver::SolverKind{}).spellings()))
-                       ->capture_default_str();
-    auto* precond =
-        sub.add_option("--precond", options->precond, "Preconditioner (with ir: its inner solver)")
-            ->check(CLI::IsMember(names_of(solver::PreconditionerKind{}).spellings()))
-            ->capture_default_str();
+    auto* solver = add_choice<solver::SolverKind>(
+        sub, "--solver", options->solver,
+        "Krylov solver (cg and fcg need a Hermitian positive definite A)");
+    auto* precond = add_choice<solver::PreconditionerKind>(
+        sub, "--precond", options->precond, "Preconditioner (with ir: its inner solver)");
     auto* tolerance =
         sub.add_option("--tol", options->tolerance, "Stop when ||b - A x|| <= tol * ||b||")
             ->check(non_negative_number())
@@ -424,12 +421,10 @@ Runner setup(CLI::App& sub)
                                    "GMRES, CB-GMRES, FGMRES and GCR restart length")
                         ->check(positive_number())
                         ->capture_default_str();
-    auto* inner_precision =
-        sub.add_option("--inner-precision", options->inner_precision,
-                       "With ir: its inner solve in the working precision or the lower one "
-                       "(float for double)")
-            ->check(CLI::IsMember(names_of(solver::InnerPrecision{}).spellings()))
-            ->capture_default_str();
+    auto* inner_precision = add_choice<solver::InnerPrecision>(
+        sub, "--inner-precision", options->inner_precision,
+        "With ir: its inner solve in the working precision or the lower one "
+        "(float for double)");
     auto* config = sub.add_option("--config", options->config,
                                   "Solver stack from a JSON file instead of the flags above")
                        ->check(CLI::ExistingFile);

@@ -47,10 +47,9 @@ Runner setup(CLI::App& sub)
         ->check(scalar_validator())
         ->capture_default_str();
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_or_auto});
-    sub.add_option("--algorithm", options->algorithm,
-                   "native, or vendor (cuSPARSE csrgeam2: CUDA, sorted rows, 32-bit indices)")
-        ->check(CLI::IsMember(names_of(sparse::SpaddAlgorithm{}).spellings()))
-        ->capture_default_str();
+    add_choice<sparse::SpaddAlgorithm>(
+        sub, "--algorithm", options->algorithm,
+        "native, or vendor (cuSPARSE csrgeam2: CUDA, sorted rows, 32-bit indices)");
     sub.footer(
         "C holds every (row, column) that A or B stores, once, columns sorted; duplicate\n"
         "entries of A or B are summed. With --type auto, values are complex when A, B or a\n"

@@ -40,9 +40,8 @@ Runner setup(CLI::App& sub)
         ->required()
         ->check(matrix_file_check());
     add_exec_options(sub, cli->run, {.exec = true, .type = TypeOption::named_by_input});
-    sub.add_option("--algorithm", cli->algorithm, "native, or vendor = cuSPARSE (CUDA only)")
-        ->check(CLI::IsMember(names_of(sparse::SpgemmAlgorithm{}).spellings()))
-        ->capture_default_str();
+    add_choice<sparse::SpgemmAlgorithm>(sub, "--algorithm", cli->algorithm,
+                                        "native, or vendor = cuSPARSE (CUDA only)");
     sub.add_flag("--unsorted", cli->unsorted,
                  "Leave the columns of C's rows in the kernel's order (faster on CUDA)");
     return [cli] {

@@ -22,7 +22,7 @@ struct SpmmCliOptions {
 };
 
 template <typename V>
-int run(const SpmmCliOptions& options)
+int run(std::type_identity<V>, const SpmmCliOptions& options)
 {
     const auto mode = sparse::parse_mode(options.mode);
     const auto exec = options.run.executor();
@@ -56,22 +56,12 @@ Runner setup(CLI::App& sub)
     sub.add_option("B", options->b, "Dense matrix B (Matrix Market array)")->required();
     sub.add_option("-o,--output", options->output, "Where to write C (Matrix Market array)")
         ->required();
-    sub.add_option("--mode", options->mode, "op(A): n = A, t = A^T, c = conj(A), h = A^H")
-        ->check(CLI::IsMember(names_of(sparse::Mode{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--algorithm", options->algorithm, "SpMM kernel")
-        ->check(CLI::IsMember(names_of(sparse::SpmmAlgorithm{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--precision", options->precision,
-                   "Storage of A's values and the dense operands: native (--type), or fp16 / "
-                   "bf16 (16 bits, float sums; read in --type, the result written in --type)")
-        ->check(CLI::IsMember(names_of(bench::StoragePrecision{}).spellings()))
-        ->capture_default_str();
+    add_choice<sparse::Mode>(sub, "--mode", options->mode,
+                             "op(A): n = A, t = A^T, c = conj(A), h = A^H");
+    add_choice<sparse::SpmmAlgorithm>(sub, "--algorithm", options->algorithm, "SpMM kernel");
+    add_storage_precision(sub, options->precision);
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});
-    return [options] {
-        return with_value_type(options->run.type,
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
-    };
+    return runner_in_value_type(options);
 }
 
 }  // namespace

@@ -52,9 +52,8 @@ Runner setup(CLI::App& sub)
     sub.add_option("-o,--output", options->output, "Where to write y (Matrix Market array)")
         ->required()
         ->check(dense_output_check());
-    sub.add_option("--mode", options->mode, "op(A): n = A, t = A^T, c = conj(A), h = A^H")
-        ->check(CLI::IsMember(names_of(sparse::Mode{}).spellings()))
-        ->capture_default_str();
+    add_choice<sparse::Mode>(sub, "--mode", options->mode,
+                             "op(A): n = A, t = A^T, c = conj(A), h = A^H");
     sub.add_option("--alpha", options->alpha, "Scale of op(A) * x")
         ->check(scalar_validator())
         ->capture_default_str();
@@ -63,12 +62,10 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_option("--y0", options->y0, "Initial y (Matrix Market), read when beta is not zero");
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_by_input});
-    sub.add_option("--format", options->format, "Storage format of A on the backend")
-        ->check(CLI::IsMember(names_of(bench::SpmvFormat{}).spellings()))
-        ->capture_default_str();
-    sub.add_option("--algorithm", options->algorithm, "CSR kernel (csr format only)")
-        ->check(CLI::IsMember(names_of(sparse::SpmvAlgorithm{}).spellings()))
-        ->capture_default_str();
+    add_choice<bench::SpmvFormat>(sub, "--format", options->format,
+                                  "Storage format of A on the backend");
+    add_choice<sparse::SpmvAlgorithm>(sub, "--algorithm", options->algorithm,
+                                      "CSR kernel (csr format only)");
     sub.callback([options] {
         if (parse_scalar(options->beta, "--beta") != 0.0 && options->y0.empty()) {
             throw CLI::ValidationError("--beta", "a non-zero --beta needs --y0 (the y it scales)");

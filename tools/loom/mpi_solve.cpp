@@ -580,11 +580,10 @@ void add_layout_options(CLI::App& sub, Layout& layout)
                    "rank per row (0-based, one per line)")
         ->check(CLI::IsMember(names_of(PartitionKind{}).spellings()) | CLI::ExistingFile)
         ->capture_default_str();
-    sub.add_option("--format", layout.format,
-                   "Under mpirun: the storage of each rank's local and non-local blocks for the "
-                   "SpMV (preconditioners are built on the local block as CSR)")
-        ->check(CLI::IsMember(names_of(distributed::BlockFormat{}).spellings()))
-        ->capture_default_str();
+    add_choice<distributed::BlockFormat>(
+        sub, "--format", layout.format,
+        "Under mpirun: the storage of each rank's local and non-local blocks for the "
+        "SpMV (preconditioners are built on the local block as CSR)");
 }
 
 void check_without_mpirun(const Layout& layout, const std::string& where)

@@ -64,5 +64,8 @@ void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type 
     template void vendor_sort_segments(const CudaExecutor&, const I*, size_type, K*, size_type, \
                                        Order);
 LOOM_SORT_FOR_EACH_VENDOR_KEY(LOOM_INSTANTIATE_SORT_CUDA_VENDOR)
+#define LOOM_INSTANTIATE_SORT_CUDA_VENDOR_WHOLE(K) \
+    template void vendor_sort(const CudaExecutor&, K*, size_type, Order);
+LOOM_SORT_FOR_EACH_VENDOR_WHOLE_KEY(LOOM_INSTANTIATE_SORT_CUDA_VENDOR_WHOLE)
 
 }  // namespace loom::sort::cuda

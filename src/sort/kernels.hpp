@@ -51,8 +51,10 @@ void vendor_sort_segments(const CudaExecutor& exec, const I* offsets, size_type 
 #define LOOM_SORT_FOR_EACH_KEY(M, ...) \
     M(::loom::int32, __VA_ARGS__)      \
     M(::loom::int64, __VA_ARGS__) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
-// CUB's sorts (the benchmark's peers): keys and offsets of `loom bench sort` only, M(K, I).
+// CUB's sorts: segmented ones for the keys and offsets of `loom bench sort` only, M(K, I);
+// whole-array ones also for the magnitudes ParILUT/ParICT's threshold search sorts, M(K).
 #define LOOM_SORT_FOR_EACH_VENDOR_KEY(M) M(::loom::int32, ::loom::int32)
+#define LOOM_SORT_FOR_EACH_VENDOR_WHOLE_KEY(M) M(float) M(double)
 #define LOOM_SORT_FOR_EACH_VALUE(M, ...)                                 \
     M(__VA_ARGS__, ::loom::sort::NoValues) M(__VA_ARGS__, ::loom::int32) \
     M(__VA_ARGS__, ::loom::int64)

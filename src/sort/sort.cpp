@@ -136,5 +136,7 @@ LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT, _)
     template void vendor_sort(Array<K>&, Order); \
     template void vendor_sort_segments(const Array<I>&, Array<K>&, Order);
 LOOM_SORT_FOR_EACH_VENDOR_KEY(LOOM_INSTANTIATE_VENDOR_SORT)
+#define LOOM_INSTANTIATE_VENDOR_WHOLE_SORT(K) template void vendor_sort(Array<K>&, Order);
+LOOM_SORT_FOR_EACH_VENDOR_WHOLE_KEY(LOOM_INSTANTIATE_VENDOR_WHOLE_SORT)
 
 }  // namespace loom::sort

@@ -271,8 +271,10 @@ template <typename K, typename T>
 LOOM_EXPORT void sort(Array<K>& keys, Array<T>& values, Order order = Order::ascending);
 
 /// CUB's radix sort of a whole array and CUB's segmented sort, keys alone: the peers of
-/// `loom bench sort`. NotSupported off CUDA; arguments as sort / sort_segments. Compiled for
-/// the benchmark's int32 keys and int32 offsets only (CUB's sorts are costly to compile).
+/// `loom bench sort`, and the whole-array sort of ParILUT's threshold search. NotSupported off
+/// CUDA; arguments as sort / sort_segments. Compiled for int32, float and double keys
+/// (vendor_sort) and int32 keys with int32 offsets (vendor_sort_segments) only: CUB's sorts
+/// are costly to compile.
 template <typename K>
 LOOM_EXPORT void vendor_sort(Array<K>& keys, Order order = Order::ascending);
 template <typename K, typename I>

@@ -37,12 +37,13 @@ constexpr size_type omp_thin_rows_per_thread = 32;
 /// stage runs one block, so each of its levels costs a round per block's worth of rows
 /// (ceil(width / groups per block)) of a dependent load, ~0.5 us; sync-free pays one hop
 /// per level on its critical path: the flag fence, the poll through L2, the x load. Measured
-/// on the H200 (session 8, rows in level order): 6.2 ms for the 478 levels of 160^3 and
-/// 66 ms for the 3999 of a 2000^2 5-point factor, ~13 us per level, so level_set wins both.
+/// on the H200 (session 8, rows in level order, polls backing off): 4.55 ms for the 478
+/// levels of 160^3, ~9.5 us per level (without the back-off 6.2 ms, and 66 ms for the 3999
+/// levels of a 2000^2 5-point factor), so level_set wins both.
 /// The bandwidth both spend on the entries is the same and left out.
 constexpr double cuda_launch_us = 3.0;
 constexpr double cuda_chained_round_us = 0.5;
-constexpr double cuda_sync_free_hop_us = 13.0;
+constexpr double cuda_sync_free_hop_us = 9.5;
 /// Sync-free's throughput on wide levels: rows taken in level order are independent within
 /// a level, so a row costs its share of the bandwidth and of the ticket and flag traffic.
 /// An estimate (~10 G rows/s, 0.4 ms for the 4.1 M rows of 160^3), not measured: session 7's

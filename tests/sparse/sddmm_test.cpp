@@ -11,6 +11,7 @@
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/types.hpp"
+#include "support/typed_fixture.hpp"
 
 namespace {
 
@@ -24,14 +25,10 @@ namespace sparse = loom::sparse;
 constexpr DenseLayout layouts[] = {DenseLayout::row_major, DenseLayout::col_major};
 
 template <typename T>
-class Sddmm : public ::testing::Test {
+class Sddmm : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
 
     static double tolerance() { return std::max(1e-10, loom::test::tolerance<V>()); }
 

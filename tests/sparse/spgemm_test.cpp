@@ -21,6 +21,7 @@
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
 #include "support/types.hpp"
+#include "support/typed_fixture.hpp"
 
 namespace {
 
@@ -121,23 +122,20 @@ matrix::Csr<V, I> jacobi_operator(const matrix::Csr<V, I>& A, V omega,
 }
 
 template <typename T>
-class Spgemm : public ::testing::Test {
+class Spgemm : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr;
     using Handle = sparse::SpgemmHandle<V, I>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
 
     static double tolerance() { return loom::test::tolerance<V>() * 10; }
 
     std::pair<Csr, Csr> operands(const ProductSpec& s) const
     {
         auto A = loom::test::random_csr<V, I>(
-            ref, {s.rows, s.inner, s.a_per_row, s.dense_row, s.sorted, s.duplicates, s.seed});
+            this->ref, {s.rows, s.inner, s.a_per_row, s.dense_row, s.sorted, s.duplicates, s.seed});
         auto B = loom::test::random_csr<V, I>(
-            ref, {s.inner, s.cols, s.b_per_row, false, s.sorted, s.duplicates, s.seed + 100});
+            this->ref, {s.inner, s.cols, s.b_per_row, false, s.sorted, s.duplicates, s.seed + 100});
         return {std::move(A), std::move(B)};
     }
 

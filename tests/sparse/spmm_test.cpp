@@ -14,6 +14,7 @@
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/types.hpp"
+#include "support/typed_fixture.hpp"
 
 namespace {
 
@@ -34,14 +35,10 @@ constexpr size_type some_k[] = {2, 33, 256};
 bool transposes(Mode mode) { return mode == Mode::transpose || mode == Mode::conj_transpose; }
 
 template <typename T>
-class Spmm : public ::testing::Test {
+class Spmm : public loom::test::TypedFixture<T> {
 protected:
-    using V = typename T::value_type;
-    using I = typename T::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<T>;
+    using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
 
     static double tolerance() { return std::max(1e-10, loom::test::tolerance<V>()); }
 

@@ -19,6 +19,7 @@
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
 #include "support/types.hpp"
+#include "support/typed_fixture.hpp"
 
 namespace {
 
@@ -183,14 +184,10 @@ std::string describe(const SptrsvOptions& o)
 }
 
 template <typename Types>
-class Sptrsv : public ::testing::Test {
+class Sptrsv : public loom::test::TypedFixture<Types> {
 protected:
-    using V = typename Types::value_type;
-    using I = typename Types::index_type;
-    using Csr = matrix::Csr<V, I>;
-    using Dense = matrix::Dense<V>;
-
-    std::shared_ptr<const loom::Executor> ref = loom::test::reference();
+    using Base = loom::test::TypedFixture<Types>;
+    using typename Base::V, typename Base::I, typename Base::Csr, typename Base::Dense;
 
     static std::vector<std::shared_ptr<const loom::Executor>> executors()
     {

@@ -23,6 +23,7 @@
 #include "loom/launch/macros.hpp"
 #include "loom/launch/omp_team.hpp"
 #include "loom/launch/policy.hpp"
+#include "loom/launch/row_search.hpp"
 #include "loom/launch/team.hpp"
 
 #include "loom/matrix/batch_dense.hpp"

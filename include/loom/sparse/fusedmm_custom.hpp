@@ -26,6 +26,7 @@
 #include "loom/base/array.hpp"
 #include "loom/base/error.hpp"
 #include "loom/base/half.hpp"
+#include "loom/launch/row_search.hpp"
 #include "loom/launch/team.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -40,23 +41,6 @@ namespace detail {
 /// Nonzeros of A per team: a longer row is split over several teams, so that a hub row of a
 /// power-law graph (10^6 entries) spreads over the whole machine instead of one team.
 inline constexpr size_type fusedmm_chunk = 256;
-
-/// The row of a CSR matrix that holds entry e (the last row starting at or before e).
-template <typename I>
-LOOM_HOST_DEVICE size_type row_holding(const I* row_ptrs, size_type rows, size_type e)
-{
-    size_type lo = 0;  // row_ptrs[lo] <= e
-    size_type hi = rows;
-    while (lo < hi) {
-        const size_type mid = lo + (hi - lo + 1) / 2;
-        if (row_ptrs[mid] <= e) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
-}
 
 /// The partial rows of Z of the rows cut by chunk ends, kw sums each: per chunk, slot 0 holds
 /// the row that began in an earlier chunk, slot 1 the row that goes on into a later one.
@@ -107,7 +91,8 @@ struct FusedmmChunks {
         const size_type last = first + fusedmm_chunk < nnz ? first + fusedmm_chunk : nnz;
         T* acc = m.template team_scratch<T>(kw);  // launch_fusedmm asks for kw sums of T
         size_type e = first;
-        for (size_type i = row_holding(row_ptrs, rows, first); e < last; ++i) {
+        const auto first_row = static_cast<size_type>(row_of_entry(row_ptrs, rows, first));
+        for (size_type i = first_row; e < last; ++i) {
             const size_type begin = row_ptrs[i];
             const size_type end = row_ptrs[i + 1];
             if (end <= e) continue;  // an empty row: FusedmmCutRows zeros it

@@ -11,6 +11,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/launch/row_search.hpp"
 
 namespace loom::cuda {
 
@@ -81,24 +82,7 @@ __host__ __device__ inline thrust::complex<T> conj_dev(const thrust::complex<T>&
 
 __host__ __device__ constexpr long long ceildiv(long long a, long long b) { return (a + b - 1) / b; }
 
-/// The row holding entry k of a CSR matrix of `rows` rows: the last r with
-/// row_ptrs[r] <= k (for k < nnz never an empty row). A binary search in device code.
-template <typename I>
-__device__ inline long long row_of_entry(const I* row_ptrs, long long rows, long long k)
-{
-    long long lo = 0;
-    long long n = rows + 1;
-    while (n > 0) {  // upper bound of k
-        const long long half = n / 2;
-        if (row_ptrs[lo + half] <= k) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo - 1;
-}
+using ::loom::row_of_entry;  // loom/launch/row_search.hpp
 
 }  // namespace loom::cuda
 

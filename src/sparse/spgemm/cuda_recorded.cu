@@ -52,24 +52,6 @@ inline bool narrow_starts(long long multiply_adds)
     return multiply_adds <= static_cast<long long>(std::numeric_limits<unsigned>::max());
 }
 
-/// The last row r of [0, rows) with start(r) <= value (start non-decreasing in r): the row
-/// that holds item `value` when row r's items start at start(r).
-template <typename Start>
-__device__ inline long long row_holding(long long rows, long long value, Start start)
-{
-    long long lo = 0;
-    long long hi = rows - 1;
-    while (lo < hi) {
-        const long long mid = (lo + hi + 1) / 2;
-        if (start(mid) <= value) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
-}
-
 /// The first position in [first, end) of the ascending cols whose column is not below col.
 template <typename I>
 __device__ inline long long first_not_below(const I* cols, long long first, long long end, I col)
@@ -91,7 +73,7 @@ template <typename I>
 __device__ inline long long entry_row(const Pattern<I>& in, long long rows, long long v)
 {
     const long long shift = in.identity ? 1 : 0;
-    return row_holding(rows, v, [&](long long r) { return in.a_ptrs[r] + shift * r; });
+    return last_row_starting_by(rows, v, [&](long long r) { return in.a_ptrs[r] + shift * r; });
 }
 
 /// The A entry that entry v stands for in its row (-1: the identity).
@@ -189,13 +171,6 @@ struct StagedProducts {
     bool unit[record_window<V>()];
 };
 
-/// The row of C's entry e.
-template <typename I>
-__device__ inline long long row_of_entry(const I* c_ptrs, long long rows, long long e)
-{
-    return row_holding(rows, e, [&](long long r) { return static_cast<long long>(c_ptrs[r]); });
-}
-
 /// A warp per 32 consecutive entries of C, a lane per entry: the warp stages the operands of
 /// the entries' multiply-adds (contiguous in the record) window by window, reading the record
 /// coalesced and gathering A's and B's values all at once; then each lane adds its entry's
@@ -222,7 +197,7 @@ __global__ void __launch_bounds__(values_block)
         const long long my_first = active ? static_cast<long long>(starts[e]) : end;
         const long long my_end = active ? static_cast<long long>(starts[e + 1]) : end;
         const V scale =
-            active && in.pattern.identity ? row_scale(in, row_of_entry(in.c_ptrs, rows, e)) : V(1);
+            active && in.pattern.identity ? row_scale(in, loom::row_of_entry(in.c_ptrs, rows, e)) : V(1);
         V sum(0);
         for (long long w = first; w < end; w += window) {
             const int count = static_cast<int>(min(static_cast<long long>(window), end - w));

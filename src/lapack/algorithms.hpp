@@ -15,14 +15,11 @@
 
 namespace loom::lapack::detail {
 
-using blas::omp::gemm;
-using blas::omp::trmm;
-using blas::omp::trsm;
-using lapack::omp::permute_rows;
-using blas::cuda::gemm;
-using blas::cuda::trmm;
-using blas::cuda::trsm;
-using lapack::cuda::permute_rows;
+// gemm, trmm, trsm and permute_rows of every backend: a driver's calls resolve on its executor.
+using namespace blas::omp;
+using namespace blas::cuda;
+using namespace lapack::omp;
+using namespace lapack::cuda;
 
 using blas::detail::mul;
 using blas::detail::Strided;

@@ -14,10 +14,7 @@ namespace loom::blas::cuda_kernels {
 using detail::mul;
 using detail::Strided;
 using detail::Triangle;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::grid_for;
-using loom::cuda::stream_of;
+using namespace loom::cuda;
 
 constexpr int warp_size = 32;
 constexpr long long max_grid_y = 65535;

@@ -35,10 +35,7 @@ using coloring_detail::ColoringRun;
 using coloring_detail::Distance1;
 using coloring_detail::Distance2;
 using coloring_detail::window_bits;
-using loom::cuda::parallel_for;
-using loom::cuda::row_of_entry;
-using loom::cuda::run_cub;
-using loom::cuda::stream_of;
+using namespace loom::cuda;
 
 // Named, not anonymous: nvcc's extended lambdas need an enclosing function it can name.
 namespace coloring_kernels {

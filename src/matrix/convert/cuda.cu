@@ -25,17 +25,7 @@
 namespace loom::matrix::cuda {
 namespace {
 
-using loom::cuda::as_device;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::default_block_size;
-using loom::cuda::full_mask;
-using loom::cuda::parallel_for;
-using loom::cuda::row_of_entry;
-using loom::cuda::run_cub;
-using loom::cuda::stream_of;
-using loom::cuda::warp_size;
-using loom::cuda::warp_sum;
+using namespace loom::cuda;
 
 template <typename T>
 void copy_on_device(const CudaExecutor& exec, const T* from, size_type n, T* to)

@@ -26,14 +26,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::as_device;
-using loom::cuda::check_launch;
-using loom::cuda::conj_dev;
-using loom::cuda::device_type_t;
-using loom::cuda::full_mask;
-using loom::cuda::grid_for;
-using loom::cuda::stream_of;
-using loom::cuda::warp_size;
+using namespace loom::cuda;
 
 constexpr int apply_block_size = 256;
 /// Shared memory a thread block may use without opting in.

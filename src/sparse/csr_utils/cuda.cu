@@ -31,20 +31,11 @@
 
 namespace loom::sparse::cuda {
 
-using loom::cuda::as_device;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::default_block_size;
-using loom::cuda::device_type_t;
-using loom::cuda::parallel_for;
-using loom::cuda::stream_of;
+using namespace loom::cuda;
 
 namespace csr_utils_kernels {
 
 constexpr const char* where = "loom::sparse (CSR utilities)";
-using loom::cuda::full_mask;
-using loom::cuda::warp_size;
-using loom::cuda::warp_sum;
 
 /// Lanes per row in the row-wise kernels: rows of a few to a few dozen entries (the common
 /// case) keep most lanes busy, and a long row still advances 8 entries per step.

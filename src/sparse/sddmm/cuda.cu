@@ -19,14 +19,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::as_device;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::device_type_t;
-using loom::cuda::load_cached;
-using loom::cuda::mul;
-using loom::cuda::stream_of;
-using loom::cuda::warp_sum;
+using namespace loom::cuda;
 
 constexpr const char* sddmm_where = "loom::sparse::sddmm";
 constexpr int block_size = spmm_block_size;
@@ -148,10 +141,7 @@ void sddmm_csr(const CudaExecutor& exec, compute_type_t<V> alpha, DenseOperand<c
     check_launch(sddmm_where);
 }
 
-#define LOOM_INSTANTIATE_SDDMM_CUDA(V, I)                                                  \
-    template void sddmm_csr(const CudaExecutor&, compute_type_t<V>, DenseOperand<const V>, \
-                            DenseOperand<const V>, size_type, compute_type_t<V>,           \
-                            matrix::Csr<V, I>&, SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_CUDA(V, I) LOOM_INSTANTIATE_SDDMM_KERNELS(CudaExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUDA)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_CUDA)
 

@@ -17,6 +17,11 @@
                    DenseOperand<const V> Y, size_type k, compute_type_t<V> beta,       \
                    matrix::Csr<V, I>& S, SddmmAlgorithm algorithm)
 
+#define LOOM_INSTANTIATE_SDDMM_KERNELS(Exec, V, I)                                 \
+    template void sddmm_csr(const Exec&, compute_type_t<V>, DenseOperand<const V>, \
+                            DenseOperand<const V>, size_type, compute_type_t<V>,   \
+                            matrix::Csr<V, I>&, SddmmAlgorithm);
+
 namespace loom::sparse::reference {
 LOOM_DECLARE_SDDMM_KERNELS(ReferenceExecutor);
 }

@@ -87,10 +87,7 @@ void sddmm_csr(const OmpExecutor& exec, compute_type_t<V> alpha, DenseOperand<co
     }
 }
 
-#define LOOM_INSTANTIATE_SDDMM_OMP(V, I)                                                  \
-    template void sddmm_csr(const OmpExecutor&, compute_type_t<V>, DenseOperand<const V>, \
-                            DenseOperand<const V>, size_type, compute_type_t<V>,          \
-                            matrix::Csr<V, I>&, SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_OMP(V, I) LOOM_INSTANTIATE_SDDMM_KERNELS(OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_OMP)
 

@@ -29,10 +29,7 @@ void sddmm_csr(const ReferenceExecutor&, compute_type_t<V> alpha, DenseOperand<c
     }
 }
 
-#define LOOM_INSTANTIATE_SDDMM_REFERENCE(V, I)                                                  \
-    template void sddmm_csr(const ReferenceExecutor&, compute_type_t<V>, DenseOperand<const V>, \
-                            DenseOperand<const V>, size_type, compute_type_t<V>,                \
-                            matrix::Csr<V, I>&, SddmmAlgorithm);
+#define LOOM_INSTANTIATE_SDDMM_REFERENCE(V, I) LOOM_INSTANTIATE_SDDMM_KERNELS(ReferenceExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_REFERENCE)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SDDMM_REFERENCE)
 

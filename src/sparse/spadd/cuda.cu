@@ -38,15 +38,7 @@
 
 namespace loom::sparse::cuda {
 
-using loom::cuda::as_device;
-using loom::cuda::atomic_add;
-using loom::cuda::check_launch;
-using loom::cuda::device_type_t;
-using loom::cuda::full_mask;
-using loom::cuda::grid_for;
-using loom::cuda::mul;
-using loom::cuda::stream_of;
-using loom::cuda::warp_size;
+using namespace loom::cuda;
 
 namespace spadd_kernels {
 

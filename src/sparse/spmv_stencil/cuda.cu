@@ -25,13 +25,7 @@
 
 namespace loom::sparse::cuda {
 
-using loom::cuda::as_device;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::device_type_t;
-using loom::cuda::load_cached;
-using loom::cuda::mul;
-using loom::cuda::stream_of;
+using namespace loom::cuda;
 
 namespace stencil_kernels {
 

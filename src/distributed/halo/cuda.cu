@@ -1,18 +1,10 @@
-// CUDA halo gather (the unified kernel).
+// CUDA halo gather: the unified kernel on the CUDA launchers.
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "distributed/halo/unified.hpp"
 
-namespace loom::distributed::cuda {
+namespace loom::distributed::unified {
 
-template <typename V, typename I>
-void gather_rows(const CudaExecutor& exec, const matrix::Dense<V>& x, const Array<I>& rows,
-                 matrix::Dense<V>& out)
-{
-    unified::gather_rows(exec, x, rows, out);
-}
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_HALO_KERNELS, CudaExecutor)
 
-#define LOOM_INSTANTIATE_HALO_CUDA(V, I) LOOM_INSTANTIATE_HALO_KERNELS(CudaExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_HALO_CUDA)
-
-}  // namespace loom::distributed::cuda
+}  // namespace loom::distributed::unified

@@ -13,7 +13,6 @@ void gather_rows(const ReferenceExecutor&, const matrix::Dense<V>& x, const Arra
     }
 }
 
-#define LOOM_INSTANTIATE_HALO_REFERENCE(V, I) LOOM_INSTANTIATE_HALO_KERNELS(ReferenceExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_HALO_REFERENCE)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_HALO_KERNELS, ReferenceExecutor)
 
 }  // namespace loom::distributed::reference

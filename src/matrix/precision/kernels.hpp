@@ -41,24 +41,29 @@ LOOM_HOST_DEVICE LOOM_INLINE To converted(From x)
 
 }  // namespace precision
 
-#define LOOM_DECLARE_PRECISION_KERNELS(Exec)                                                  \
-    /* out(i, j) = in(i, j) converted, for a rows x cols block of each with its own stride */ \
-    template <typename To, typename From>                                                     \
-    void convert_values(const Exec& exec, size_type rows, size_type cols, const From* in,     \
-                        size_type in_stride, To* out, size_type out_stride)
-
 #define LOOM_INSTANTIATE_PRECISION_KERNELS(Exec, To, From)                                       \
     template void convert_values(const Exec&, size_type, size_type, const From*, size_type, To*, \
                                  size_type)
 
 namespace reference {
-LOOM_DECLARE_PRECISION_KERNELS(ReferenceExecutor);
-}
+/// out(i, j) = in(i, j) converted, for a rows x cols block of each with its own stride.
+template <typename To, typename From>
+void convert_values(const ReferenceExecutor& exec, size_type rows, size_type cols, const From* in,
+                    size_type in_stride, To* out, size_type out_stride);
+}  // namespace reference
+
+/// The same for OpenMP and CUDA, written once (unified.hpp; omp.cpp and cuda.cu instantiate
+/// it for their executor).
+namespace unified {
+template <typename Exec, typename To, typename From>
+void convert_values(const Exec& exec, size_type rows, size_type cols, const From* in,
+                    size_type in_stride, To* out, size_type out_stride);
+}  // namespace unified
 namespace omp {
-LOOM_DECLARE_PRECISION_KERNELS(OmpExecutor);
+using unified::convert_values;
 }
 namespace cuda {
-LOOM_DECLARE_PRECISION_KERNELS(CudaExecutor);
+using unified::convert_values;
 }
 
 }  // namespace loom::matrix

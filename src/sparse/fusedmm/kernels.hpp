@@ -1,36 +1,33 @@
-// Per-backend entry points of the FusedMM family with a built-in edge operator, declared once
-// with one signature for every backend. fusedmm.cpp checks arguments and dispatches; each
-// backend runs the one team kernel of loom/sparse/fusedmm_custom.hpp with the operator's
-// functor. Real value types only.
+// Per-backend entry points of the FusedMM family with a built-in edge operator. Every backend
+// runs the one team kernel of loom/sparse/fusedmm_custom.hpp with the operator's functor, so
+// the entry point is one template (unified.hpp) that reference.cpp, omp.cpp and cuda.cu
+// instantiate for their executor; fusedmm.cpp checks arguments and dispatches. Real value
+// types only.
 #pragma once
 
 #include "loom/base/executor.hpp"
 #include "loom/sparse/fusedmm_custom.hpp"
 
-#define LOOM_DECLARE_FUSEDMM_KERNELS(Exec)                                    \
-    template <typename V, typename I>                                         \
-    void fusedmm_csr(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A, \
-                     const matrix::Dense<V>& X, const matrix::Dense<V>& Y,    \
-                     const matrix::Dense<V>& W, matrix::Dense<V>& Z)
+#define LOOM_INSTANTIATE_FUSEDMM_KERNELS(Exec, V, I)                            \
+    template void fusedmm_csr(const Exec&, EdgeOp, const matrix::Csr<V, I>&,    \
+                              const matrix::Dense<V>&, const matrix::Dense<V>&, \
+                              const matrix::Dense<V>&, matrix::Dense<V>&);
 
 namespace loom::sparse {
 
-/// The body of every backend's fusedmm_csr: the team kernel with op's functor on exec.
+namespace unified {
 template <typename Exec, typename V, typename I>
-void run_fusedmm(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
-                 const matrix::Dense<V>& Y, const matrix::Dense<V>& W, matrix::Dense<V>& Z)
-{
-    with_edge_functor(op, [&](auto edge) { detail::launch_fusedmm(exec, edge, A, X, Y, W, Z); });
-}
-
+void fusedmm_csr(const Exec& exec, EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
+                 const matrix::Dense<V>& Y, const matrix::Dense<V>& W, matrix::Dense<V>& Z);
+}  // namespace unified
 namespace reference {
-LOOM_DECLARE_FUSEDMM_KERNELS(ReferenceExecutor);
+using unified::fusedmm_csr;
 }
 namespace omp {
-LOOM_DECLARE_FUSEDMM_KERNELS(OmpExecutor);
+using unified::fusedmm_csr;
 }
 namespace cuda {
-LOOM_DECLARE_FUSEDMM_KERNELS(CudaExecutor);
+using unified::fusedmm_csr;
 }
 
 }  // namespace loom::sparse

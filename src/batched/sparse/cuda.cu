@@ -21,8 +21,6 @@
 
 namespace loom::batched::bsparse::cuda {
 
-LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(CudaExecutor, 0, 0)
-
 namespace {
 
 /// Threads of a shared-pattern SpMV block.
@@ -404,6 +402,13 @@ void with_solver(const KrylovOptions& options, const Solve& solve)
 }
 
 template <typename V, typename I>
+void spmv_ell(const CudaExecutor& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,
+              V beta, BatchDense<V>& y)
+{
+    spmv_shared(exec, alpha, A, x, beta, y);
+}
+
+template <typename V, typename I>
 void solve_csr(const CudaExecutor& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,
                const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
 {
@@ -429,7 +434,6 @@ void solve_hetero(const CudaExecutor& exec, const KrylovOptions& options,
     });
 }
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA(V, I) LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(CudaExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS, CudaExecutor)
 
 }  // namespace loom::batched::bsparse::cuda

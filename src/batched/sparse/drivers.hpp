@@ -3,8 +3,8 @@
 // loom/batched/sparse/team_*.hpp in TeamVector mode. The reference and OpenMP backends
 // instantiate them with their executor (a team is one thread there); cuda.cu with the CUDA
 // executor, where a team is a thread block whose threads take rows and whose vector lanes a
-// row's entries (the CSR-smart width of the batch's mean row length). LOOM_DEFINE_BATCH_SPARSE_TEAM_KERNELS defines a backend's entry points
-// on them.
+// row's entries (the CSR-smart width of the batch's mean row length). The namespace team
+// at the end holds the entry points made of them.
 #pragma once
 
 #include <algorithm>
@@ -450,6 +450,15 @@ void solve_teams(const Exec& exec, const KrylovOptions& options, size_type count
         functor);
 }
 
+/// The SpMV of a shared-pattern batch (BatchCsr, BatchEll): a team per matrix.
+template <typename Exec, typename Batch, typename V>
+void spmv_shared(const Exec& exec, V alpha, const Batch& A, const BatchDense<V>& x, V beta,
+                 BatchDense<V>& y)
+{
+    spmv_teams(exec, A.batch_count(), A.rows(), A.cols(), lanes_of(A), matrices_of(exec, A),
+               vectors_of(exec, x), vectors_of(exec, y), alpha, beta);
+}
+
 /// The solve of a shared-pattern batch (BatchCsr, BatchEll) and of a heterogeneous one.
 template <int Method, int Prec, typename Exec, typename Batch, typename V>
 void solve_shared(const Exec& exec, const KrylovOptions& options, const Batch& A,
@@ -470,61 +479,52 @@ void solve_pooled(const Exec& exec, const KrylovOptions& options, const HeteroBa
 
 }  // namespace loom::batched::bsparse
 
-/// A backend's SpMV entry points on the team launches: spmv_ell always; spmv_csr when
-/// CSR_SPMV is 1 and spmv_hetero when HETERO_SPMV is 1 (the host backends; CUDA has its own
-/// kernels for those).
-#define LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(Exec, CSR_SPMV, HETERO_SPMV)                        \
-    LOOM_EXPAND_IF(CSR_SPMV)(                                                                  \
-    template <typename V, typename I>                                                          \
-    void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,  \
-                  V beta, BatchDense<V>& y)                                                    \
-    {                                                                                          \
-        spmv_teams(exec, A.batch_count(), A.rows(), A.cols(), lanes_of(A),                    \
-                   matrices_of(exec, A),                                                       \
-                   vectors_of(exec, x),                                                        \
-                   vectors_of(exec, y), alpha, beta);                                          \
-    })                                                                                         \
-    template <typename V, typename I>                                                          \
-    void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,  \
-                  V beta, BatchDense<V>& y)                                                    \
-    {                                                                                          \
-        spmv_teams(exec, A.batch_count(), A.rows(), A.cols(), lanes_of(A),                    \
-                   matrices_of(exec, A),                                                       \
-                   vectors_of(exec, x),                                                        \
-                   vectors_of(exec, y), alpha, beta);                                          \
-    }                                                                                          \
-    LOOM_EXPAND_IF(HETERO_SPMV)(                                                               \
-    template <typename V, typename I>                                                          \
-    void spmv_hetero(const Exec& exec, const BatchSpmvState& plan, V alpha,                    \
-                     const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y)       \
-    {                                                                                          \
-        spmv_teams(exec, A.batch_count(), plan.max_rows, max_cols(A), lanes_of(A),             \
-                   matrices_of(exec, A),                                                       \
-                   vectors_of(exec, x, A), vectors_of(exec, y, A), alpha, beta);               \
-    })
+/// The entry points of the backends whose teams are threads (kernels.hpp: reference and OpenMP
+/// name them), written once over the executor; CUDA's ELL SpMV is spmv_shared too.
+namespace loom::batched::bsparse::team {
 
-/// A host backend's solve entry points: one solver body per method and kind of batch, the
-/// method and preconditioner read at run time (cuda.cu picks a kernel per pair instead).
-#define LOOM_DEFINE_BATCH_SPARSE_TEAM_SOLVES(Exec)                                             \
-    template <typename V, typename I>                                                          \
-    void solve_csr(const Exec& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,    \
-                   const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
-    {                                                                                          \
-        solve_shared<any_kind, any_kind>(exec, options, A, b, x, target);                      \
-    }                                                                                          \
-    template <typename V, typename I>                                                          \
-    void solve_ell(const Exec& exec, const KrylovOptions& options, const BatchEll<V, I>& A,    \
-                   const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)            \
-    {                                                                                          \
-        solve_shared<any_kind, any_kind>(exec, options, A, b, x, target);                      \
-    }                                                                                          \
-    template <typename V, typename I>                                                          \
-    void solve_hetero(const Exec& exec, const KrylovOptions& options,                          \
-                      const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,              \
-                      SolveTarget<V> target)                                                   \
-    {                                                                                          \
-        solve_pooled<any_kind, any_kind>(exec, options, A, b, x, target);                      \
-    }
+template <typename Exec, typename V, typename I>
+void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x, V beta,
+              BatchDense<V>& y)
+{
+    spmv_shared(exec, alpha, A, x, beta, y);
+}
+template <typename Exec, typename V, typename I>
+void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x, V beta,
+              BatchDense<V>& y)
+{
+    spmv_shared(exec, alpha, A, x, beta, y);
+}
+template <typename Exec, typename V, typename I>
+void spmv_hetero(const Exec& exec, const BatchSpmvState& plan, V alpha,
+                 const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y)
+{
+    spmv_teams(exec, A.batch_count(), plan.max_rows, max_cols(A), lanes_of(A),
+               matrices_of(exec, A), vectors_of(exec, x, A), vectors_of(exec, y, A), alpha, beta);
+}
+
+// One solver body per method and kind of batch, the method and preconditioner read at run
+// time (cuda.cu picks a kernel per pair instead).
+template <typename Exec, typename V, typename I>
+void solve_csr(const Exec& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,
+               const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
+{
+    solve_shared<any_kind, any_kind>(exec, options, A, b, x, target);
+}
+template <typename Exec, typename V, typename I>
+void solve_ell(const Exec& exec, const KrylovOptions& options, const BatchEll<V, I>& A,
+               const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target)
+{
+    solve_shared<any_kind, any_kind>(exec, options, A, b, x, target);
+}
+template <typename Exec, typename V, typename I>
+void solve_hetero(const Exec& exec, const KrylovOptions& options, const HeteroBatch<V, I>& A,
+                  const Array<V>& b, Array<V>& x, SolveTarget<V> target)
+{
+    solve_pooled<any_kind, any_kind>(exec, options, A, b, x, target);
+}
+
+}  // namespace loom::batched::bsparse::team
 
 #define LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(Exec, V, I)                                      \
     template void spmv_csr(const Exec&, V, const BatchCsr<V, I>&, const BatchDense<V>&, V,     \

@@ -58,33 +58,36 @@ struct SolveTarget {
     KrylovOutcome* outcomes;
 };
 
-#define LOOM_DECLARE_BATCH_SPARSE_KERNELS(Exec)                                                \
-    template <typename V, typename I>                                                          \
+/// Declares a backend's entry points on executor type Exec; what follows Exec opens each
+/// template parameter list (the team launches: `typename Exec,`).
+#define LOOM_DECLARE_BATCH_SPARSE_KERNELS(Exec, ...)                                           \
+    template <__VA_ARGS__ typename V, typename I>                                              \
     void spmv_csr(const Exec& exec, V alpha, const BatchCsr<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y);                                                   \
-    template <typename V, typename I>                                                          \
+    template <__VA_ARGS__ typename V, typename I>                                              \
     void spmv_ell(const Exec& exec, V alpha, const BatchEll<V, I>& A, const BatchDense<V>& x,  \
                   V beta, BatchDense<V>& y);                                                   \
-    template <typename V, typename I>                                                          \
+    template <__VA_ARGS__ typename V, typename I>                                              \
     void spmv_hetero(const Exec& exec, const BatchSpmvState& plan, V alpha,                    \
                      const HeteroBatch<V, I>& A, const Array<V>& x, V beta, Array<V>& y);      \
-    template <typename V, typename I>                                                          \
+    template <__VA_ARGS__ typename V, typename I>                                              \
     void solve_csr(const Exec& exec, const KrylovOptions& options, const BatchCsr<V, I>& A,    \
                    const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target);           \
-    template <typename V, typename I>                                                          \
+    template <__VA_ARGS__ typename V, typename I>                                              \
     void solve_ell(const Exec& exec, const KrylovOptions& options, const BatchEll<V, I>& A,    \
                    const BatchDense<V>& b, BatchDense<V>& x, SolveTarget<V> target);           \
-    template <typename V, typename I>                                                          \
+    template <__VA_ARGS__ typename V, typename I>                                              \
     void solve_hetero(const Exec& exec, const KrylovOptions& options,                          \
                       const HeteroBatch<V, I>& A, const Array<V>& b, Array<V>& x,              \
                       SolveTarget<V> target)
 
-namespace reference {
-LOOM_DECLARE_BATCH_SPARSE_KERNELS(ReferenceExecutor);
+/// The team launches of drivers.hpp over any executor: the reference and OpenMP backends (a
+/// team is one thread there), instantiated by reference.cpp and omp.cpp.
+namespace team {
+LOOM_DECLARE_BATCH_SPARSE_KERNELS(Exec, typename Exec, );
 }
-namespace omp {
-LOOM_DECLARE_BATCH_SPARSE_KERNELS(OmpExecutor);
-}
+namespace reference = team;
+namespace omp = team;
 namespace cuda {
 LOOM_DECLARE_BATCH_SPARSE_KERNELS(CudaExecutor);
 

@@ -3,13 +3,8 @@
 #include "base/instantiate.hpp"
 #include "batched/sparse/drivers.hpp"
 
-namespace loom::batched::bsparse::omp {
+namespace loom::batched::bsparse::team {
 
-LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(OmpExecutor, 1, 1)
-LOOM_DEFINE_BATCH_SPARSE_TEAM_SOLVES(OmpExecutor)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS, OmpExecutor)
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_OMP(V, I)                                                \
-    LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(OmpExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_OMP)
-
-}  // namespace loom::batched::bsparse::omp
+}  // namespace loom::batched::bsparse::team

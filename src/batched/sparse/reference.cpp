@@ -4,13 +4,8 @@
 #include "base/instantiate.hpp"
 #include "batched/sparse/drivers.hpp"
 
-namespace loom::batched::bsparse::reference {
+namespace loom::batched::bsparse::team {
 
-LOOM_DEFINE_BATCH_SPARSE_TEAM_SPMV(ReferenceExecutor, 1, 1)
-LOOM_DEFINE_BATCH_SPARSE_TEAM_SOLVES(ReferenceExecutor)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS, ReferenceExecutor)
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_REFERENCE(V, I)                                          \
-    LOOM_INSTANTIATE_BATCH_SPARSE_KERNELS(ReferenceExecutor, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_REFERENCE)
-
-}  // namespace loom::batched::bsparse::reference
+}  // namespace loom::batched::bsparse::team

@@ -83,9 +83,6 @@ void Coo<V, I>::validate() const
     }
 }
 
-#define LOOM_INSTANTIATE_COO(V, I)                \
-    template class SparseFormat<Coo<V, I>, V, I>; \
-    template class Coo<V, I>;
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_COO)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPARSE_FORMAT, Coo)
 
 }  // namespace loom::matrix

@@ -90,9 +90,7 @@ void Csr<V, I>::validate() const
     }
 }
 
-#define LOOM_INSTANTIATE_CSR(V, I)                \
-    template class SparseFormat<Csr<V, I>, V, I>; \
-    template class Csr<V, I>;
+#define LOOM_INSTANTIATE_CSR(V, I) LOOM_INSTANTIATE_SPARSE_FORMAT(Csr, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR)
 

@@ -48,19 +48,11 @@ void Ell<V, I>::validate() const
     for (size_type r = 0; r < this->rows(); ++r) {
         for (size_type k = 0; k < width_; ++k) {
             const auto col = cols_h[k * stride_ + r];
-            if (col != invalid_index && (col < 0 || col >= this->cols())) {
-                throw OutOfRange(
-                    where,
-                    "column index of slot " + std::to_string(k) + " in row " + std::to_string(r),
-                    col, this->cols());
-            }
+            check_slot_column(where, col, k, r, this->cols());
         }
     }
 }
 
-#define LOOM_INSTANTIATE_ELL(V, I)                \
-    template class SparseFormat<Ell<V, I>, V, I>; \
-    template class Ell<V, I>;
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_ELL)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPARSE_FORMAT, Ell)
 
 }  // namespace loom::matrix

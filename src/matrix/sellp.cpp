@@ -84,19 +84,11 @@ void Sellp<V, I>::validate() const
         const size_type s = r / slice_size_;
         for (size_type k = 0; k < lengths[s]; ++k) {
             const auto col = cols_h[(sets[s] + k) * slice_size_ + r % slice_size_];
-            if (col != invalid_index && (col < 0 || col >= this->cols())) {
-                throw OutOfRange(
-                    where,
-                    "column index of slot " + std::to_string(k) + " in row " + std::to_string(r),
-                    col, this->cols());
-            }
+            check_slot_column(where, col, k, r, this->cols());
         }
     }
 }
 
-#define LOOM_INSTANTIATE_SELLP(V, I)                \
-    template class SparseFormat<Sellp<V, I>, V, I>; \
-    template class Sellp<V, I>;
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SELLP)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPARSE_FORMAT, Sellp)
 
 }  // namespace loom::matrix

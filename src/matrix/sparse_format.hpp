@@ -1,12 +1,20 @@
-// The definitions of SparseFormat's apply: each format's source includes this and
-// instantiates SparseFormat<Format<V, I>, V, I> next to the format.
+// The definitions of SparseFormat's apply and what the formats' validations share: each
+// format's source includes this and instantiates SparseFormat<Format<V, I>, V, I> next to the
+// format (LOOM_INSTANTIATE_SPARSE_FORMAT).
 #pragma once
 
 #include "loom/base/error.hpp"
 #include "loom/base/half.hpp"
 #include "loom/matrix/dense.hpp"
+#include "loom/matrix/ell.hpp"
 #include "loom/matrix/sparse_format.hpp"
 #include "loom/sparse/spmv.hpp"
+
+/// A format's explicit instantiations, its SparseFormat base first:
+/// LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPARSE_FORMAT, Csr).
+#define LOOM_INSTANTIATE_SPARSE_FORMAT(Format, V, I) \
+    template class SparseFormat<Format<V, I>, V, I>; \
+    template class Format<V, I>;
 
 namespace loom::matrix {
 
@@ -27,6 +35,18 @@ void SparseFormat<Derived, V, I>::apply_impl(V alpha, const Dense<V>& b, V beta,
                            "loom/matrix/precision.hpp)");
     } else {
         sparse::spmv(sparse::Mode::none, alpha, static_cast<const Derived&>(*this), b, beta, x);
+    }
+}
+
+/// OutOfRange from `where` unless the column index `col` stored in slot k of row r is a column
+/// of a `cols`-column matrix or invalid_index (an unused slot of ELL and SELL-P).
+template <typename I>
+void check_slot_column(const char* where, I col, size_type k, size_type r, size_type cols)
+{
+    if (col != invalid_index && (col < 0 || col >= cols)) {
+        throw OutOfRange(
+            where, "column index of slot " + std::to_string(k) + " in row " + std::to_string(r),
+            col, cols);
     }
 }
 

@@ -197,9 +197,6 @@ Csr<V, I> Stencil<V, I>::to_csr() const
     return Csr<V, I>::from_host(this->executor(), this->size(), row_ptrs, cols, values);
 }
 
-#define LOOM_INSTANTIATE_STENCIL(V, I)                \
-    template class SparseFormat<Stencil<V, I>, V, I>; \
-    template class Stencil<V, I>;
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_STENCIL)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_SPARSE_FORMAT, Stencil)
 
 }  // namespace loom::matrix

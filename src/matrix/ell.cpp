@@ -38,12 +38,7 @@ void Ell<V, I>::validate() const
 {
     constexpr const char* where = "loom::matrix::Ell::validate";
     const size_type expected = width_ * stride_;
-    if (col_idxs_.size() != expected || values_.size() != expected) {
-        throw BadInput(where, "col_idxs and values have " + std::to_string(col_idxs_.size()) +
-                                  " and " + std::to_string(values_.size()) +
-                                  " slots, expected width * stride = " +
-                                  std::to_string(expected));
-    }
+    check_slot_count(where, col_idxs_.size(), values_.size(), expected, "width * stride");
     const auto cols_h = col_idxs_.to_host();
     for (size_type r = 0; r < this->rows(); ++r) {
         for (size_type k = 0; k < width_; ++k) {

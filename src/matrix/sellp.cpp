@@ -73,12 +73,8 @@ void Sellp<V, I>::validate() const
         }
     }
     const size_type expected = static_cast<size_type>(sets[slices]) * slice_size_;
-    if (col_idxs_.size() != expected || values_.size() != expected) {
-        throw BadInput(where, "col_idxs and values have " + std::to_string(col_idxs_.size()) +
-                                  " and " + std::to_string(values_.size()) +
-                                  " slots, expected slice_sets[last] * slice_size = " +
-                                  std::to_string(expected));
-    }
+    check_slot_count(where, col_idxs_.size(), values_.size(), expected,
+                     "slice_sets[last] * slice_size");
     const auto cols_h = col_idxs_.to_host();
     for (size_type r = 0; r < this->rows(); ++r) {
         const size_type s = r / slice_size_;

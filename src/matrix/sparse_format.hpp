@@ -38,6 +38,18 @@ void SparseFormat<Derived, V, I>::apply_impl(V alpha, const Dense<V>& b, V beta,
     }
 }
 
+/// BadInput from `where` unless a format's col_idxs and values both hold `expected` slots, the
+/// number `rule` names ("width * stride").
+inline void check_slot_count(const char* where, size_type col_idxs, size_type values,
+                             size_type expected, const char* rule)
+{
+    if (col_idxs != expected || values != expected) {
+        throw BadInput(where, "col_idxs and values have " + std::to_string(col_idxs) + " and " +
+                                  std::to_string(values) + " slots, expected " + rule + " = " +
+                                  std::to_string(expected));
+    }
+}
+
 /// OutOfRange from `where` unless the column index `col` stored in slot k of row r is a column
 /// of a `cols`-column matrix or invalid_index (an unused slot of ELL and SELL-P).
 template <typename I>

@@ -40,15 +40,12 @@ template <typename SolverT>
 class GmresBuilder : public BuilderBase<GmresBuilder<SolverT>,
                                         GmresParameters<typename SolverT::value_type>, SolverT> {
 public:
-    GmresBuilder& with_krylov_dim(size_type m)
-    {
-        this->params_.krylov_dim = m;
-        return *this;
-    }
+    using Parameters = GmresParameters<typename SolverT::value_type>;
+
+    GmresBuilder& with_krylov_dim(size_type m) { return this->set(&Parameters::krylov_dim, m); }
     GmresBuilder& with_orthogonalization(Orthogonalization method)
     {
-        this->params_.orthogonalization = method;
-        return *this;
+        return this->set(&Parameters::orthogonalization, method);
     }
 };
 

@@ -27,8 +27,7 @@ class ShadowBuilder : public BuilderBase<ShadowBuilder<SolverT, V>, ShadowParame
 public:
     ShadowBuilder& with_max_restarts(size_type restarts)
     {
-        this->params_.max_restarts = restarts;
-        return *this;
+        return this->set(&ShadowParameters<V>::max_restarts, restarts);
     }
 };
 

@@ -31,7 +31,8 @@ int run(std::type_identity<V>, const FusedmmCliOptions& options)
         const auto host = detail::host_executor();
         // Named, not structured bindings: the lambda below captures them (clang 14, fuzz).
         const auto operands = read_sampled_operands<V>(exec, options.operands);
-        const auto &A = operands.A, &X = operands.X, &Y = operands.Y;
+        const auto& A = operands.A;
+        const auto &X = operands.X, &Y = operands.Y;
         const matrix::Dense<V> W(exec, matrix::read_dense<V>(host, options.w));
         matrix::Dense<V> Z(exec, dim2{A.rows(), W.cols()});
         const auto op = sparse::parse_edge_op(options.op);

@@ -17,12 +17,14 @@ if command -v ccache >/dev/null 2>&1; then
     export CCACHE_BASEDIR="$PWD"
 fi
 build=build/cuda-check
-# The C++ files at -O0: nothing of them runs here but the loading test, and the release build
-# compiles each at -O3 for every type already. -O0 inlines nothing away, so the link and load
-# checks stay as strict; it takes about 40% off these objects' compile time. The .cu files
-# keep -O3 (their time is the device compiler's; ptxas sees the code the GPU will run).
+# The host code at -O0: nothing of it runs here but the loading test, and the release build
+# compiles each C++ file at -O3 for every type already. -O0 inlines nothing away, so the link
+# and load checks stay as strict; it takes about 40% off the C++ objects' compile time. For
+# the .cu files nvcc's -O is the host compiler's alone (cicc and ptxas get the same arguments,
+# `nvcc --dryrun`): the device code is the GPU build's, and the host half of each .cu file
+# compiles 38% faster (src/sparse/spmv/cuda.cu: 22.3 -> 13.9 s of its 72 s).
 cmake -S . -B "$build" -G Ninja "${launchers[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" -DCMAKE_CUDA_FLAGS_RELEASE="-O0 -DNDEBUG" \
     -DLOOM_WITH_CUDA=ON -DLOOM_VALUE_TYPES="complex<double>" -DLOOM_INDEX_TYPES=int32 \
     -DLOOM_BUILD_TESTS=ON -DLOOM_BUILD_TOOLS=OFF -DLOOM_WITH_PYTHON=OFF \
     >/dev/null

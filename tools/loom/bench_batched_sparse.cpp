@@ -135,6 +135,24 @@ double check_spmv(size_type count, size_type checked, GetItem item, const std::v
     return worst;
 }
 
+/// ||b_s - A_s x_s|| / ||b_s|| of system s, by the reference SpMV (xs, bs: every system's
+/// vector, n entries each, on the host).
+template <typename V>
+double true_residual(const matrix::BatchCsr<V, I>& A, const std::vector<V>& xs,
+                     const std::vector<V>& bs, size_type s)
+{
+    const auto ref = ReferenceExecutor::create();
+    const size_type n = A.rows();
+    const matrix::Csr<V, I> As(ref, A.item(s));
+    const auto xv = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(xs.begin() + s * n, xs.begin() + (s + 1) * n));
+    auto r = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(bs.begin() + s * n, bs.begin() + (s + 1) * n));
+    double bn = 0, rn = 0;
+    for (const auto& v : r.to_host()) bn += std::norm(std::complex<double>(v));
+    sparse::spmv(sparse::Mode::none, V(-1), As, xv, V(1), r);
+    for (const auto& v : r.to_host()) rn += std::norm(std::complex<double>(v));
+    return std::sqrt(rn / bn);
+}
+
 void print_rows(const std::vector<std::vector<std::string>>& rows)
 {
     bench::Table table({"kernel", "time", "GB/s", "of copy", "peer ratio"});
@@ -283,16 +301,8 @@ QrPeer time_vendor_qr(const std::shared_ptr<const Executor>& exec, const Batched
     // Checked first: x solves every system (x = 1), by the reference SpMV on a few of them.
     const auto xs = x.to_host();
     const auto bs = b.to_host();
-    const auto ref = ReferenceExecutor::create();
     for (const size_type s : {size_type{0}, A.batch_count() - 1}) {
-        const matrix::Csr<V, I> As(ref, A.item(s));
-        const auto xv = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(xs.begin() + s * n, xs.begin() + (s + 1) * n));
-        auto r = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(bs.begin() + s * n, bs.begin() + (s + 1) * n));
-        double bn = 0, rn = 0;
-        for (const auto& v : r.to_host()) bn += std::norm(std::complex<double>(v));
-        sparse::spmv(sparse::Mode::none, V(-1), As, xv, V(1), r);
-        for (const auto& v : r.to_host()) rn += std::norm(std::complex<double>(v));
-        peer.residual = std::max(peer.residual, std::sqrt(rn / bn));
+        peer.residual = std::max(peer.residual, true_residual(A, xs, bs, s));
     }
     const double seconds = bench::time_kernel(*exec, [&] { batched::solve_vendor_qr(A, b, x); },
                                               {.samples = std::min(cli.run.reps, 3), .max_batch = 1}).median;
@@ -329,7 +339,6 @@ int run_solve(const BatchedSparseCli& cli)
     const auto outcomes = handle.outcomes();
     const auto xs = x.to_host();
     const auto bs = b.to_host();
-    const auto ref = ReferenceExecutor::create();
     double worst = 0;
     size_type iterations = 0;
     for (const auto& outcome : outcomes) {
@@ -342,14 +351,7 @@ int run_solve(const BatchedSparseCli& cli)
     }
     for (size_type k = 0; k < std::min(cli.check, A.batch_count()); ++k) {
         const size_type s = k * (A.batch_count() / std::min(cli.check, A.batch_count()));
-        const matrix::Csr<V, I> As(ref, A.item(s));
-        const auto xv = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(xs.begin() + s * n, xs.begin() + (s + 1) * n));
-        auto r = matrix::Dense<V>::from_host(ref, {n, 1}, std::vector<V>(bs.begin() + s * n, bs.begin() + (s + 1) * n));
-        double bn = 0, rn = 0;
-        for (const auto& v : r.to_host()) bn += std::norm(std::complex<double>(v));
-        sparse::spmv(sparse::Mode::none, V(-1), As, xv, V(1), r);
-        for (const auto& v : r.to_host()) rn += std::norm(std::complex<double>(v));
-        worst = std::max(worst, std::sqrt(rn / bn));
+        worst = std::max(worst, true_residual(A, xs, bs, s));
     }
     if (!(worst <= 10 * cli.tolerance + 1e-14)) {
         fmt::print(stderr, "loom bench batched-solve: relative residual {:.3e} above the tolerance\n", worst);

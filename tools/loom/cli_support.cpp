@@ -115,6 +115,15 @@ CLI::Option* add_storage_precision(CLI::App& sub, std::string& precision)
         "bits, float sums; read in --type, the result written in --type)");
 }
 
+void add_sampled_operands(CLI::App& sub, SampledOperandFiles& files)
+{
+    sub.add_option("matrix", files.matrix, "Sparse matrix A whose pattern is sampled")->required();
+    sub.add_option("X", files.x, "Dense X, one row per row of A (Matrix Market array)")
+        ->required();
+    sub.add_option("Y", files.y, "Dense Y, one row per column of A (Matrix Market array)")
+        ->required();
+}
+
 void add_exec_and_threads(CLI::App& sub, std::string& exec, int& threads)
 {
     sub.add_option("--exec", exec, "Backend")->check(executor_check())->capture_default_str();

@@ -252,6 +252,34 @@ void write_dense(const std::string& path, const matrix::Dense<V>& x)
     write_output(path, [&](const std::string& file) { matrix::write_mtx(file, x); });
 }
 
+/// The operands of the sampled products (loom sddmm, loom fusedmm), the first three
+/// arguments: the matrix whose pattern is sampled, dense X (a row per row of A) and dense Y (a
+/// row per column of A).
+struct SampledOperandFiles {
+    std::string matrix;
+    std::string x;
+    std::string y;
+};
+void add_sampled_operands(CLI::App& sub, SampledOperandFiles& files);
+
+template <typename V>
+struct SampledOperands {
+    matrix::Csr<V, index_type> A;
+    matrix::Dense<V> X;
+    matrix::Dense<V> Y;
+};
+
+/// The three files read onto exec.
+template <typename V>
+SampledOperands<V> read_sampled_operands(std::shared_ptr<const Executor> exec,
+                                         const SampledOperandFiles& files)
+{
+    const auto host = detail::host_executor();
+    return {matrix::Csr<V, index_type>(exec, read_matrix<V>(files.matrix)),
+            matrix::Dense<V>(exec, matrix::read_dense<V>(host, files.x)),
+            matrix::Dense<V>(exec, matrix::read_dense<V>(host, files.y))};
+}
+
 /// The generator specs of matrix::generate_csr, for help texts.
 inline constexpr const char* generator_help =
     "  poisson3d:N[:7|27]         3D Poisson, N^3 grid, 7- or 27-point stencil (default 7)\n"

@@ -12,9 +12,7 @@ namespace loom::cli {
 namespace {
 
 struct FusedmmCliOptions {
-    std::string matrix;
-    std::string x;
-    std::string y;
+    SampledOperandFiles operands;
     std::string w;
     std::string output;
     std::string op = "identity";
@@ -31,9 +29,10 @@ int run(std::type_identity<V>, const FusedmmCliOptions& options)
     } else {
         const auto exec = options.run.executor();
         const auto host = detail::host_executor();
-        const matrix::Csr<V, index_type> A(exec, read_matrix<V>(options.matrix));
-        const matrix::Dense<V> X(exec, matrix::read_dense<V>(host, options.x));
-        const matrix::Dense<V> Y(exec, matrix::read_dense<V>(host, options.y));
+        // Named, not structured bindings: the lambda below captures them (clang 14, fuzz).
+        const auto operands = read_sampled_operands<V>(exec, options.operands);
+        const auto& A = operands.A;
+        const auto &X = operands.X, &Y = operands.Y;
         const matrix::Dense<V> W(exec, matrix::read_dense<V>(host, options.w));
         matrix::Dense<V> Z(exec, dim2{A.rows(), W.cols()});
         const auto op = sparse::parse_edge_op(options.op);
@@ -57,12 +56,7 @@ int run(std::type_identity<V>, const FusedmmCliOptions& options)
 Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<FusedmmCliOptions>();
-    sub.add_option("matrix", options->matrix, "Sparse matrix A whose pattern is sampled")
-        ->required();
-    sub.add_option("X", options->x, "Dense X, one row per row of A (Matrix Market array)")
-        ->required();
-    sub.add_option("Y", options->y, "Dense Y, one row per column of A (Matrix Market array)")
-        ->required();
+    add_sampled_operands(sub, options->operands);
     sub.add_option("W", options->w, "Dense W, one row per column of A (Matrix Market array)")
         ->required();
     sub.add_option("-o,--output", options->output, "Where to write Z (Matrix Market array)")

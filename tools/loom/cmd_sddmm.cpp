@@ -11,9 +11,7 @@ namespace loom::cli {
 namespace {
 
 struct SddmmCliOptions {
-    std::string matrix;
-    std::string x;
-    std::string y;
+    SampledOperandFiles operands;
     std::string output;
     std::string algorithm = "auto";
     std::string precision = "native";
@@ -25,9 +23,10 @@ int run(std::type_identity<V>, const SddmmCliOptions& options)
 {
     const auto exec = options.run.executor();
     const auto host = detail::host_executor();
-    matrix::Csr<V, index_type> S(exec, read_matrix<V>(options.matrix));
-    const matrix::Dense<V> X(exec, matrix::read_dense<V>(host, options.x));
-    const matrix::Dense<V> Y(exec, matrix::read_dense<V>(host, options.y));
+    // Named, not structured bindings: the lambda below captures them (clang 14, fuzz).
+    auto operands = read_sampled_operands<V>(exec, options.operands);
+    auto& S = operands.A;
+    const auto &X = operands.X, &Y = operands.Y;
     sparse::SddmmOptions sddmm_options;
     sddmm_options.algorithm = sparse::parse_sddmm_algorithm(options.algorithm);
     const auto precision = bench::parse_storage_precision(options.precision);
@@ -50,12 +49,7 @@ int run(std::type_identity<V>, const SddmmCliOptions& options)
 Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<SddmmCliOptions>();
-    sub.add_option("matrix", options->matrix, "Sparse matrix A whose pattern is sampled")
-        ->required();
-    sub.add_option("X", options->x, "Dense X, one row per row of A (Matrix Market array)")
-        ->required();
-    sub.add_option("Y", options->y, "Dense Y, one row per column of A (Matrix Market array)")
-        ->required();
+    add_sampled_operands(sub, options->operands);
     sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")->required();
     add_choice<sparse::SddmmAlgorithm>(sub, "--algorithm", options->algorithm, "SDDMM kernel");
     add_storage_precision(sub, options->precision);

@@ -31,9 +31,11 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -226,6 +228,43 @@ void with_conjugation(Mode mode, Body&& body)
     } else {
         body.template operator()<false>();
     }
+}
+
+/// Calls body.template operator()<flag>() with a runtime flag as a constant.
+template <typename Body>
+void with_flag(bool flag, Body&& body)
+{
+    if (flag) {
+        body.template operator()<true>();
+    } else {
+        body.template operator()<false>();
+    }
+}
+
+/// EXPERIMENT (session 9, for one H200 round; removed once measured): kernel shapes chosen
+/// by LOOM_SPMV_EXPERIMENT, a comma-separated list of `inner_fast` (merge-path tiles inside
+/// one row summed in registers), `pipelined` (persistent merge-path warps prefetching the
+/// next tile) and `stream_lanes=L` (stream's lanes per row).
+struct SpmvExperiment {
+    bool inner_fast = false;
+    bool pipelined = false;
+    int stream_lanes = 0;
+};
+
+SpmvExperiment spmv_experiment()
+{
+    static const SpmvExperiment experiment = [] {
+        SpmvExperiment e;
+        const char* text = std::getenv("LOOM_SPMV_EXPERIMENT");
+        if (text == nullptr) return e;
+        const std::string list(text);
+        e.inner_fast = list.find("inner_fast") != std::string::npos;
+        e.pipelined = list.find("pipelined") != std::string::npos;
+        const auto lanes = list.find("stream_lanes=");
+        if (lanes != std::string::npos) e.stream_lanes = std::atoi(list.c_str() + lanes + 13);
+        return e;
+    }();
+    return experiment;
 }
 
 // ------------------------------------------------------------------ y = beta * y
@@ -531,7 +570,8 @@ void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
 {
     using D = device_type_t<V>;
     with_conjugation(mode, [&]<bool Conj>() {
-        with_group_size(stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
+        const int forced = spmv_experiment().stream_lanes;
+        with_group_size(forced > 0 ? forced : stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
             const unsigned blocks = grid_for(A.rows() * L, stream_block_size);
             csr_stream_kernel<L, Conj, D, I><<<blocks, stream_block_size, 0, stream_of(exec)>>>(
                 view(A), column(alpha, x, beta, y, 0));
@@ -590,16 +630,24 @@ struct MergeTile {
     int items;
 };
 
+/// Tile `tile` of PerLane items per lane, whose row ends are [first_row, end_row).
+template <int PerLane>
+__device__ __forceinline__ MergeTile merge_tile_at(long long tile, long long first_row,
+                                                   long long end_row, long long total_items)
+{
+    constexpr int items = warp_size * PerLane;
+    const long long first_item = tile * items;
+    const int rows = static_cast<int>(end_row - first_row);
+    const int n_items = static_cast<int>(std::min<long long>(items, total_items - first_item));
+    return {first_row, first_item - first_row, rows, n_items - rows, n_items};
+}
+
 template <int PerLane, typename I>
 __device__ __forceinline__ MergeTile merge_tile(const I* tile_rows, long long tile,
                                                 long long total_items)
 {
-    constexpr int items = warp_size * PerLane;
-    const long long first_item = tile * items;
-    const long long first_row = load_cached(tile_rows + tile);
-    const int rows = static_cast<int>(load_cached(tile_rows + tile + 1) - first_row);
-    const int n_items = static_cast<int>(std::min<long long>(items, total_items - first_item));
-    return {first_row, first_item - first_row, rows, n_items - rows, n_items};
+    return merge_tile_at<PerLane>(tile, load_cached(tile_rows + tile),
+                                  load_cached(tile_rows + tile + 1), total_items);
 }
 
 /// From a tile staged in shared memory (products of its nonzeros, ends of its rows): y for
@@ -642,28 +690,17 @@ __device__ __forceinline__ void finish_merge_tile(const MergeTile& t, const D* p
     if (lane == warp_size - 1) carries[tile] = carry;
 }
 
-/// One warp per tile of merge items. The tile's entries are loaded into registers, all
-/// loads issued before any x value is gathered, and its products staged in shared memory
-/// for the lanes' walks.
-template <bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(merge_block_size)
-    csr_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
-                          D* carries)
-{
-    constexpr int per_lane = merge_items_per_lane;
-    constexpr int items = warp_size * per_lane;
-    __shared__ alignas(16) unsigned char storage[merge_warps_per_block * items * (sizeof(D) + sizeof(I))];
-    const int warp = threadIdx.x / warp_size;
-    const int lane = threadIdx.x % warp_size;
-    D* products = reinterpret_cast<D*>(storage) + warp * items;
-    I* row_ends = reinterpret_cast<I*>(storage + merge_warps_per_block * items * sizeof(D)) + warp * items;
-    for (long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
-         tile < tiles; tile += static_cast<long long>(gridDim.x) * merge_warps_per_block) {
-        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
-        D a[per_lane];
-        I c[per_lane];
+/// A tile's entries in a lane's registers (entry s * 32 + lane of the tile in slot s):
+/// coalesced loads, all issued before any x value is gathered.
+template <int PerLane, typename D, typename I>
+struct TileEntries {
+    D a[PerLane];
+    I c[PerLane];
+
+    __device__ __forceinline__ void load(const CsrView<D, I>& A, const MergeTile& t, int lane)
+    {
 #pragma unroll
-        for (int s = 0; s < per_lane; ++s) {
+        for (int s = 0; s < PerLane; ++s) {
             const int i = s * warp_size + lane;
             a[s] = D{};
             c[s] = I{};
@@ -672,19 +709,124 @@ __global__ void __launch_bounds__(merge_block_size)
                 c[s] = load_streaming(A.cols + t.first_nz + i);
             }
         }
+    }
+};
+
+/// y for the rows ending in tile t and its carry, from its entries in registers. With
+/// InnerFast, a tile inside one row (no row end: the long rows of power-law matrices) sums
+/// its products in registers and a shuffle tree, without the shared-memory walk and scan.
+template <bool Conj, bool InnerFast, int PerLane, typename D, typename I>
+__device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const Column<D>& v,
+                                                   const MergeTile& t,
+                                                   const TileEntries<PerLane, D, I>& e,
+                                                   D* products, I* row_ends, D* carries,
+                                                   long long tile, int lane)
+{
+    if constexpr (InnerFast) {
+        if (t.rows == 0) {  // uniform over the warp
+            D sum{};
 #pragma unroll
-        for (int s = 0; s < per_lane; ++s) {
-            const int i = s * warp_size + lane;
-            if (i < t.rows) row_ends[i] = load_cached(A.row_ptrs + t.first_row + 1 + i);
+            for (int s = 0; s < PerLane; ++s) {
+                if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
+            }
+            sum = warp_sum<warp_size>(sum);
+            if (lane == 0) carries[tile] = sum;
+            return;
         }
+    }
 #pragma unroll
-        for (int s = 0; s < per_lane; ++s) {
-            const int i = s * warp_size + lane;
-            if (i < t.nnz) products[i] = mul(op<Conj>(a[s]), v.x_at(c[s]));
+    for (int s = 0; s < PerLane; ++s) {
+        const int i = s * warp_size + lane;
+        if (i < t.rows) row_ends[i] = load_cached(A.row_ptrs + t.first_row + 1 + i);
+    }
+#pragma unroll
+    for (int s = 0; s < PerLane; ++s) {
+        const int i = s * warp_size + lane;
+        if (i < t.nnz) products[i] = mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
+    }
+    __syncwarp();
+    finish_merge_tile<PerLane>(t, products, row_ends, v, carries, tile, lane);
+    __syncwarp();  // the next tile reuses this warp's shared memory
+}
+
+/// Shared memory of a merge-path block: per warp, its tile's products and row ends.
+template <typename D, typename I>
+struct MergeStorage {
+    static constexpr int items = merge_tile_items;
+    alignas(16) unsigned char bytes[merge_warps_per_block * items * (sizeof(D) + sizeof(I))];
+
+    __device__ D* products(int warp)
+    {
+        return reinterpret_cast<D*>(bytes) + warp * items;
+    }
+    __device__ I* row_ends(int warp)
+    {
+        return reinterpret_cast<I*>(bytes + merge_warps_per_block * items * sizeof(D)) +
+               warp * items;
+    }
+};
+
+/// One warp per tile of merge items, the grid covering all tiles.
+template <bool Conj, bool InnerFast, typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    csr_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
+                          D* carries)
+{
+    constexpr int per_lane = merge_items_per_lane;
+    __shared__ MergeStorage<D, I> storage;
+    const int warp = threadIdx.x / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    D* products = storage.products(warp);
+    I* row_ends = storage.row_ends(warp);
+    for (long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
+         tile < tiles; tile += static_cast<long long>(gridDim.x) * merge_warps_per_block) {
+        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
+        TileEntries<per_lane, D, I> e;
+        e.load(A, t, lane);
+        merge_tile_product<Conj, InnerFast>(A, v, t, e, products, row_ends, carries, tile, lane);
+    }
+}
+
+/// Persistent warps stepping over the tiles, software-pipelined: while a tile's x values are
+/// gathered and its rows finished, the next tile's entries and the bounds of the one after
+/// are already loading.
+template <bool Conj, bool InnerFast, typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    csr_merge_path_pipelined_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows,
+                                    long long tiles, D* carries)
+{
+    constexpr int per_lane = merge_items_per_lane;
+    __shared__ MergeStorage<D, I> storage;
+    const int warp = threadIdx.x / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    D* products = storage.products(warp);
+    I* row_ends = storage.row_ends(warp);
+    const long long total = A.rows + A.nnz;
+    const long long step = static_cast<long long>(gridDim.x) * merge_warps_per_block;
+    long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
+    if (tile >= tiles) return;  // the whole warp
+    const auto bounds = [&](long long at, long long& first, long long& end) {
+        first = at < tiles ? load_cached(tile_rows + at) : 0;
+        end = at < tiles ? load_cached(tile_rows + at + 1) : 0;
+    };
+    MergeTile t = merge_tile<per_lane>(tile_rows, tile, total);
+    TileEntries<per_lane, D, I> e;
+    e.load(A, t, lane);
+    long long next_first = 0;
+    long long next_end = 0;
+    bounds(tile + step, next_first, next_end);
+    for (; tile < tiles; tile += step) {
+        const long long next = tile + step;
+        MergeTile tn{};
+        TileEntries<per_lane, D, I> en;
+        if (next < tiles) {
+            tn = merge_tile_at<per_lane>(next, next_first, next_end, total);
+            en.load(A, tn, lane);
         }
-        __syncwarp();
-        finish_merge_tile<per_lane>(t, products, row_ends, v, carries, tile, lane);
-        __syncwarp();  // the next tile reuses this warp's shared memory
+        bounds(next + step, next_first, next_end);
+        merge_tile_product<Conj, InnerFast>(A, v, t, e, products, row_ends, carries, tile, lane);
+        t = tn;
+        e = en;
     }
 }
 
@@ -817,11 +959,22 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
     D* carries = as_device(plan->carries.data());
     const auto csr = view(A);
     const auto v = column(alpha, x, beta, y, 0);
+    const auto experiment = spmv_experiment();
     with_conjugation(mode, [&]<bool Conj>() {
-        csr_merge_path_kernel<Conj, D, I>
-            <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0, stream_of(exec)>>>(
-                csr, v, tile_rows, tiles, carries);
-        check_launch(spmv_where);
+        with_flag(experiment.inner_fast, [&]<bool InnerFast>() {
+            if (experiment.pipelined) {
+                constexpr auto kernel = csr_merge_path_pipelined_kernel<Conj, InnerFast, D, I>;
+                const auto blocks = std::min<long long>(grid_for(tiles, merge_warps_per_block),
+                                                        resident_blocks<kernel>(exec, merge_block_size));
+                kernel<<<static_cast<unsigned>(blocks), merge_block_size, 0, stream_of(exec)>>>(
+                    csr, v, tile_rows, tiles, carries);
+            } else {
+                csr_merge_path_kernel<Conj, InnerFast, D, I>
+                    <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
+                       stream_of(exec)>>>(csr, v, tile_rows, tiles, carries);
+            }
+            check_launch(spmv_where);
+        });
     });
     merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
         tile_rows, tiles, A.rows(), carries, v);

@@ -244,10 +244,12 @@ void with_flag(bool flag, Body&& body)
 /// EXPERIMENT (session 9, for one H200 round; removed once measured): kernel shapes chosen
 /// by LOOM_SPMV_EXPERIMENT, a comma-separated list of `inner_fast` (merge-path tiles inside
 /// one row summed in registers), `pipelined` (persistent merge-path warps prefetching the
-/// next tile) and `stream_lanes=L` (stream's lanes per row).
+/// next tile), `adaptive` (load_balanced replaced by blocks of consecutive rows holding a
+/// chunk of entries, long rows cut into chunks) and `stream_lanes=L` (stream's lanes per row).
 struct SpmvExperiment {
     bool inner_fast = false;
     bool pipelined = false;
+    bool adaptive = false;
     int stream_lanes = 0;
 };
 
@@ -260,6 +262,7 @@ SpmvExperiment spmv_experiment()
         const std::string list(text);
         e.inner_fast = list.find("inner_fast") != std::string::npos;
         e.pipelined = list.find("pipelined") != std::string::npos;
+        e.adaptive = list.find("adaptive") != std::string::npos;
         const auto lanes = list.find("stream_lanes=");
         if (lanes != std::string::npos) e.stream_lanes = std::atoi(list.c_str() + lanes + 13);
         return e;
@@ -1245,6 +1248,146 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     }
 }
 
+// ------------------------------------------------------------------ CSR adaptive (EXPERIMENT)
+
+/// Most rows one block of the adaptive kernel takes (bounds the per-thread loop over rows).
+constexpr long long adaptive_max_rows = 1024;
+
+/// The sum of `value` over a block of stream_block_size threads in a fixed order (each
+/// warp's shuffle tree, then the warps in turn), valid in thread 0.
+template <typename D>
+__device__ __forceinline__ D stream_block_sum(D value)
+{
+    constexpr int warps = stream_block_size / warp_size;
+    value = warp_sum<warp_size>(value);
+    __shared__ alignas(16) unsigned char storage[warps * sizeof(D)];
+    D* warp_sums = reinterpret_cast<D*>(storage);
+    if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
+    __syncthreads();
+    D total = warp_sums[0];
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < warps; ++w) total += warp_sums[w];
+    }
+    return total;
+}
+
+/// A block per AdaptiveBlock: consecutive rows holding at most a chunk of entries, streamed
+/// as stream does (coalesced loads all in flight, products in shared memory, then a group of
+/// lanes per row sized to the block's row count), or one chunk of a longer row whose sum goes
+/// to partials (added in order by sum_runs_kernel). Deterministic.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
+    csr_adaptive_kernel(CsrView<D, I> A, Column<D> v, const AdaptiveBlock* blocks, D* partials)
+{
+    __shared__ D products[stream_chunk];
+    const AdaptiveBlock b = blocks[blockIdx.x];
+    const bool segment = b.end_row < 0;
+    const long long first = segment ? b.begin : load_cached(A.row_ptrs + b.first_row);
+    const long long last = segment ? b.end : load_cached(A.row_ptrs + b.end_row);
+    D a[stream_loads_per_thread];
+    I c[stream_loads_per_thread];
+#pragma unroll
+    for (int k = 0; k < stream_loads_per_thread; ++k) {
+        const long long nz = first + k * stream_block_size + threadIdx.x;
+        a[k] = D{};
+        c[k] = I{};
+        if (nz < last) {
+            a[k] = load_streaming(A.values + nz);
+            c[k] = load_streaming(A.cols + nz);
+        }
+    }
+    if (segment) {
+        D sum{};
+#pragma unroll
+        for (int k = 0; k < stream_loads_per_thread; ++k) {
+            if (first + k * stream_block_size + threadIdx.x < last) sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
+        }
+        const D total = stream_block_sum(sum);
+        if (threadIdx.x == 0) partials[-1 - b.end_row] = total;
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < stream_loads_per_thread; ++k) {
+        const int e = k * stream_block_size + threadIdx.x;
+        if (first + e < last) products[e] = mul(op<Conj>(a[k]), v.x_at(c[k]));
+    }
+    __syncthreads();
+    const long long rows = b.end_row - b.first_row;
+    int lanes = warp_size;  // per row: as many as the block's rows leave, a power of two
+    while (lanes > 1 && rows * lanes > stream_block_size) lanes /= 2;
+    const int lane = threadIdx.x % lanes;
+    const int rows_per_pass = stream_block_size / lanes;
+    // Uniform trip count over the block: every lane reaches the shuffles.
+    for (long long base = 0; base < rows; base += rows_per_pass) {
+        const long long local = base + threadIdx.x / lanes;
+        const bool valid = local < rows;
+        const long long row = b.first_row + local;
+        D sum{};
+        if (valid) {
+            const long long end = load_cached(A.row_ptrs + row + 1) - first;
+#pragma unroll 4
+            for (long long e = load_cached(A.row_ptrs + row) - first + lane; e < end; e += lanes) {
+                sum += products[e];
+            }
+        }
+        for (int offset = lanes / 2; offset > 0; offset /= 2) sum += loom::cuda::shuffle_xor(sum, offset);
+        if (valid && lane == 0) v.store(row, sum);
+    }
+}
+
+/// A's rows grouped for the adaptive kernel (host pass over the row pointers, once per matrix).
+template <typename V, typename I>
+std::shared_ptr<CsrPlan<V, I>> adaptive_plan(const matrix::Csr<V, I>& A)
+{
+    auto plan = plan_of(A);
+    if (plan->has_adaptive) return plan;
+    const auto ptrs = A.row_ptrs().to_host();
+    const long long rows = A.rows();
+    std::vector<AdaptiveBlock> blocks;
+    std::vector<MergeRun> runs;
+    long long segments = 0;
+    for (long long r = 0; r < rows;) {
+        if (ptrs[r + 1] - ptrs[r] > stream_chunk) {
+            const long long first_segment = segments;
+            for (long long b = ptrs[r]; b < ptrs[r + 1]; b += stream_chunk) {
+                blocks.push_back({r, -1 - segments++, b, std::min<long long>(b + stream_chunk, ptrs[r + 1])});
+            }
+            runs.push_back({first_segment, segments, r});
+            ++r;
+            continue;
+        }
+        const long long first = r;
+        while (r < rows && r - first < adaptive_max_rows && ptrs[r + 1] - ptrs[first] <= stream_chunk) ++r;
+        blocks.push_back({first, r, 0, 0});
+    }
+    plan->adaptive_blocks = Array<AdaptiveBlock>(A.executor(), blocks);
+    plan->adaptive_runs = Array<MergeRun>(A.executor(), runs);
+    plan->adaptive_partials = Array<V>(A.executor(), static_cast<size_type>(segments));
+    plan->has_adaptive = true;
+    return plan;
+}
+
+template <typename V, typename I>
+void csr_adaptive(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                  const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const auto plan = adaptive_plan(A);
+    const auto v = column(alpha, x, beta, y, 0);
+    D* partials = as_device(plan->adaptive_partials.data());
+    with_conjugation(mode, [&]<bool Conj>() {
+        csr_adaptive_kernel<Conj, D, I>
+            <<<loom::cuda::exact_grid(plan->adaptive_blocks.size(), 1, spmv_where), stream_block_size, 0,
+               stream_of(exec)>>>(view(A), v, plan->adaptive_blocks.data(), partials);
+        check_launch(spmv_where);
+    });
+    if (!plan->adaptive_runs.empty()) {
+        sum_runs_kernel<true, D><<<static_cast<unsigned>(plan->adaptive_runs.size()), block_size,
+                                   0, stream_of(exec)>>>(plan->adaptive_runs.data(), partials, v);
+        check_launch(spmv_where);
+    }
+}
+
 // ------------------------------------------------------------------ CSR transposed
 
 /// y(col) += alpha * op(A(row, col)) * x(row): a group of G lanes per row.
@@ -1704,7 +1847,9 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
         window.emplace(exec, x.data(), x_extent_bytes(x));
     }
     // Without nonzeros y = beta y: the row kernel does that without building a partition.
-    if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
+    if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0 && spmv_experiment().adaptive) {
+        csr_adaptive(exec, mode, alpha, A, x, beta, y);
+    } else if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
         csr_merge_path(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
         csr_binned(exec, mode, alpha, A, x, beta, y);

@@ -871,19 +871,20 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// The sum of `value` over a block of block_size threads in a fixed order (each warp's
-/// shuffle tree, then the warps in turn), valid in thread 0. Every thread must call it.
-template <typename D>
+/// The sum of `value` over a block of Threads threads in a fixed order (each warp's shuffle
+/// tree, then the warps in turn), valid in thread 0. Every thread must call it.
+template <int Threads = block_size, typename D>
 __device__ __forceinline__ D block_sum_in_order(D value)
 {
+    constexpr int warps = Threads / warp_size;
     value = warp_sum<warp_size>(value);
-    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
+    __shared__ alignas(16) unsigned char storage[warps * sizeof(D)];
     D* warp_sums = reinterpret_cast<D*>(storage);
     if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
     __syncthreads();
     D total = warp_sums[0];
     if (threadIdx.x == 0) {
-        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
+        for (int w = 1; w < warps; ++w) total += warp_sums[w];
     }
     return total;
 }
@@ -1253,24 +1254,6 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
 /// Most rows one block of the adaptive kernel takes (bounds the per-thread loop over rows).
 constexpr long long adaptive_max_rows = 1024;
 
-/// The sum of `value` over a block of stream_block_size threads in a fixed order (each
-/// warp's shuffle tree, then the warps in turn), valid in thread 0.
-template <typename D>
-__device__ __forceinline__ D stream_block_sum(D value)
-{
-    constexpr int warps = stream_block_size / warp_size;
-    value = warp_sum<warp_size>(value);
-    __shared__ alignas(16) unsigned char storage[warps * sizeof(D)];
-    D* warp_sums = reinterpret_cast<D*>(storage);
-    if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
-    __syncthreads();
-    D total = warp_sums[0];
-    if (threadIdx.x == 0) {
-        for (int w = 1; w < warps; ++w) total += warp_sums[w];
-    }
-    return total;
-}
-
 /// A block per AdaptiveBlock: consecutive rows holding at most a chunk of entries, streamed
 /// as stream does (coalesced loads all in flight, products in shared memory, then a group of
 /// lanes per row sized to the block's row count), or one chunk of a longer row whose sum goes
@@ -1302,7 +1285,7 @@ __global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
         for (int k = 0; k < stream_loads_per_thread; ++k) {
             if (first + k * stream_block_size + threadIdx.x < last) sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
         }
-        const D total = stream_block_sum(sum);
+        const D total = block_sum_in_order<stream_block_size>(sum);
         if (threadIdx.x == 0) partials[-1 - b.end_row] = total;
         return;
     }

@@ -221,7 +221,8 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
 }
 
 /// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, warp
-/// rows up to 2048, segmented rows beyond) in a shuffled order, then a power-law tail
+/// rows up to 2048, segmented rows beyond) and stream's chunk (1024) in a shuffled order, a
+/// run of 1100 empty rows, then a power-law tail
 /// (length ~ 1/rank) with every seventh row empty: double/int32, the types do not change
 /// which bin a row lands in.
 matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const loom::Executor> exec)
@@ -229,13 +230,14 @@ matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const l
     constexpr size_type cols = 30000;
     std::vector<size_type> lengths;
     for (int copy = 0; copy < 3; ++copy) {
-        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 2047, 2048,
-                                       2049, 4096, 4097, 6000}) {
+        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 1023, 1024,
+                                       1025, 2047, 2048, 2049, 4096, 4097, 6000}) {
             lengths.push_back(length);
         }
     }
     std::mt19937_64 rng(5);
     std::shuffle(lengths.begin(), lengths.end(), rng);
+    lengths.insert(lengths.end(), 1100, 0);  // more empty rows in a row than a block takes
     for (size_type rank = 1; rank <= 3000; ++rank) lengths.push_back(rank % 7 == 0 ? 0 : cols / rank);
     std::vector<loom::int32> ptrs{0};
     std::vector<loom::int32> col_idxs;

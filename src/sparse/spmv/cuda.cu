@@ -31,11 +31,9 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -228,46 +226,6 @@ void with_conjugation(Mode mode, Body&& body)
     } else {
         body.template operator()<false>();
     }
-}
-
-/// Calls body.template operator()<flag>() with a runtime flag as a constant.
-template <typename Body>
-void with_flag(bool flag, Body&& body)
-{
-    if (flag) {
-        body.template operator()<true>();
-    } else {
-        body.template operator()<false>();
-    }
-}
-
-/// EXPERIMENT (session 9, for one H200 round; removed once measured): kernel shapes chosen
-/// by LOOM_SPMV_EXPERIMENT, a comma-separated list of `inner_fast` (merge-path tiles inside
-/// one row summed in registers), `pipelined` (persistent merge-path warps prefetching the
-/// next tile), `adaptive` (load_balanced replaced by blocks of consecutive rows holding a
-/// chunk of entries, long rows cut into chunks) and `stream_lanes=L` (stream's lanes per row).
-struct SpmvExperiment {
-    bool inner_fast = false;
-    bool pipelined = false;
-    bool adaptive = false;
-    int stream_lanes = 0;
-};
-
-SpmvExperiment spmv_experiment()
-{
-    static const SpmvExperiment experiment = [] {
-        SpmvExperiment e;
-        const char* text = std::getenv("LOOM_SPMV_EXPERIMENT");
-        if (text == nullptr) return e;
-        const std::string list(text);
-        e.inner_fast = list.find("inner_fast") != std::string::npos;
-        e.pipelined = list.find("pipelined") != std::string::npos;
-        e.adaptive = list.find("adaptive") != std::string::npos;
-        const auto lanes = list.find("stream_lanes=");
-        if (lanes != std::string::npos) e.stream_lanes = std::atoi(list.c_str() + lanes + 13);
-        return e;
-    }();
-    return experiment;
 }
 
 // ------------------------------------------------------------------ y = beta * y
@@ -573,8 +531,7 @@ void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
 {
     using D = device_type_t<V>;
     with_conjugation(mode, [&]<bool Conj>() {
-        const int forced = spmv_experiment().stream_lanes;
-        with_group_size(forced > 0 ? forced : stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
+        with_group_size(stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
             const unsigned blocks = grid_for(A.rows() * L, stream_block_size);
             csr_stream_kernel<L, Conj, D, I><<<blocks, stream_block_size, 0, stream_of(exec)>>>(
                 view(A), column(alpha, x, beta, y, 0));
@@ -633,24 +590,16 @@ struct MergeTile {
     int items;
 };
 
-/// Tile `tile` of PerLane items per lane, whose row ends are [first_row, end_row).
-template <int PerLane>
-__device__ __forceinline__ MergeTile merge_tile_at(long long tile, long long first_row,
-                                                   long long end_row, long long total_items)
-{
-    constexpr int items = warp_size * PerLane;
-    const long long first_item = tile * items;
-    const int rows = static_cast<int>(end_row - first_row);
-    const int n_items = static_cast<int>(std::min<long long>(items, total_items - first_item));
-    return {first_row, first_item - first_row, rows, n_items - rows, n_items};
-}
-
 template <int PerLane, typename I>
 __device__ __forceinline__ MergeTile merge_tile(const I* tile_rows, long long tile,
                                                 long long total_items)
 {
-    return merge_tile_at<PerLane>(tile, load_cached(tile_rows + tile),
-                                  load_cached(tile_rows + tile + 1), total_items);
+    constexpr int items = warp_size * PerLane;
+    const long long first_item = tile * items;
+    const long long first_row = load_cached(tile_rows + tile);
+    const int rows = static_cast<int>(load_cached(tile_rows + tile + 1) - first_row);
+    const int n_items = static_cast<int>(std::min<long long>(items, total_items - first_item));
+    return {first_row, first_item - first_row, rows, n_items - rows, n_items};
 }
 
 /// From a tile staged in shared memory (products of its nonzeros, ends of its rows): y for
@@ -715,27 +664,26 @@ struct TileEntries {
     }
 };
 
-/// y for the rows ending in tile t and its carry, from its entries in registers. With
-/// InnerFast, a tile inside one row (no row end: the long rows of power-law matrices) sums
-/// its products in registers and a shuffle tree, without the shared-memory walk and scan.
-template <bool Conj, bool InnerFast, int PerLane, typename D, typename I>
+/// y for the rows ending in tile t and its carry, from its entries in registers. A tile
+/// inside one row (no row end: the long rows of power-law matrices, half of their tiles)
+/// sums its products in registers and a shuffle tree, without the shared-memory walk and
+/// scan (H200, power-law 2M x 16: 284.9 -> 275.9 us).
+template <bool Conj, int PerLane, typename D, typename I>
 __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const Column<D>& v,
                                                    const MergeTile& t,
                                                    const TileEntries<PerLane, D, I>& e,
                                                    D* products, I* row_ends, D* carries,
                                                    long long tile, int lane)
 {
-    if constexpr (InnerFast) {
-        if (t.rows == 0) {  // uniform over the warp
-            D sum{};
+    if (t.rows == 0) {  // uniform over the warp
+        D sum{};
 #pragma unroll
-            for (int s = 0; s < PerLane; ++s) {
-                if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
-            }
-            sum = warp_sum<warp_size>(sum);
-            if (lane == 0) carries[tile] = sum;
-            return;
+        for (int s = 0; s < PerLane; ++s) {
+            if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
         }
+        sum = warp_sum<warp_size>(sum);
+        if (lane == 0) carries[tile] = sum;
+        return;
     }
 #pragma unroll
     for (int s = 0; s < PerLane; ++s) {
@@ -770,7 +718,7 @@ struct MergeStorage {
 };
 
 /// One warp per tile of merge items, the grid covering all tiles.
-template <bool Conj, bool InnerFast, typename D, typename I>
+template <bool Conj, typename D, typename I>
 __global__ void __launch_bounds__(merge_block_size)
     csr_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
                           D* carries)
@@ -786,50 +734,7 @@ __global__ void __launch_bounds__(merge_block_size)
         const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
         TileEntries<per_lane, D, I> e;
         e.load(A, t, lane);
-        merge_tile_product<Conj, InnerFast>(A, v, t, e, products, row_ends, carries, tile, lane);
-    }
-}
-
-/// Persistent warps stepping over the tiles, software-pipelined: while a tile's x values are
-/// gathered and its rows finished, the next tile's entries and the bounds of the one after
-/// are already loading.
-template <bool Conj, bool InnerFast, typename D, typename I>
-__global__ void __launch_bounds__(merge_block_size)
-    csr_merge_path_pipelined_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows,
-                                    long long tiles, D* carries)
-{
-    constexpr int per_lane = merge_items_per_lane;
-    __shared__ MergeStorage<D, I> storage;
-    const int warp = threadIdx.x / warp_size;
-    const int lane = threadIdx.x % warp_size;
-    D* products = storage.products(warp);
-    I* row_ends = storage.row_ends(warp);
-    const long long total = A.rows + A.nnz;
-    const long long step = static_cast<long long>(gridDim.x) * merge_warps_per_block;
-    long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
-    if (tile >= tiles) return;  // the whole warp
-    const auto bounds = [&](long long at, long long& first, long long& end) {
-        first = at < tiles ? load_cached(tile_rows + at) : 0;
-        end = at < tiles ? load_cached(tile_rows + at + 1) : 0;
-    };
-    MergeTile t = merge_tile<per_lane>(tile_rows, tile, total);
-    TileEntries<per_lane, D, I> e;
-    e.load(A, t, lane);
-    long long next_first = 0;
-    long long next_end = 0;
-    bounds(tile + step, next_first, next_end);
-    for (; tile < tiles; tile += step) {
-        const long long next = tile + step;
-        MergeTile tn{};
-        TileEntries<per_lane, D, I> en;
-        if (next < tiles) {
-            tn = merge_tile_at<per_lane>(next, next_first, next_end, total);
-            en.load(A, tn, lane);
-        }
-        bounds(next + step, next_first, next_end);
-        merge_tile_product<Conj, InnerFast>(A, v, t, e, products, row_ends, carries, tile, lane);
-        t = tn;
-        e = en;
+        merge_tile_product<Conj>(A, v, t, e, products, row_ends, carries, tile, lane);
     }
 }
 
@@ -871,20 +776,19 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// The sum of `value` over a block of Threads threads in a fixed order (each warp's shuffle
-/// tree, then the warps in turn), valid in thread 0. Every thread must call it.
-template <int Threads = block_size, typename D>
+/// The sum of `value` over a block of block_size threads in a fixed order (each warp's
+/// shuffle tree, then the warps in turn), valid in thread 0. Every thread must call it.
+template <typename D>
 __device__ __forceinline__ D block_sum_in_order(D value)
 {
-    constexpr int warps = Threads / warp_size;
     value = warp_sum<warp_size>(value);
-    __shared__ alignas(16) unsigned char storage[warps * sizeof(D)];
+    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
     D* warp_sums = reinterpret_cast<D*>(storage);
     if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
     __syncthreads();
     D total = warp_sums[0];
     if (threadIdx.x == 0) {
-        for (int w = 1; w < warps; ++w) total += warp_sums[w];
+        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
     }
     return total;
 }
@@ -963,22 +867,11 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
     D* carries = as_device(plan->carries.data());
     const auto csr = view(A);
     const auto v = column(alpha, x, beta, y, 0);
-    const auto experiment = spmv_experiment();
     with_conjugation(mode, [&]<bool Conj>() {
-        with_flag(experiment.inner_fast, [&]<bool InnerFast>() {
-            if (experiment.pipelined) {
-                constexpr auto kernel = csr_merge_path_pipelined_kernel<Conj, InnerFast, D, I>;
-                const auto blocks = std::min<long long>(grid_for(tiles, merge_warps_per_block),
-                                                        resident_blocks<kernel>(exec, merge_block_size));
-                kernel<<<static_cast<unsigned>(blocks), merge_block_size, 0, stream_of(exec)>>>(
-                    csr, v, tile_rows, tiles, carries);
-            } else {
-                csr_merge_path_kernel<Conj, InnerFast, D, I>
-                    <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0,
-                       stream_of(exec)>>>(csr, v, tile_rows, tiles, carries);
-            }
-            check_launch(spmv_where);
-        });
+        csr_merge_path_kernel<Conj, D, I>
+            <<<grid_for(tiles, merge_warps_per_block), merge_block_size, 0, stream_of(exec)>>>(
+                csr, v, tile_rows, tiles, carries);
+        check_launch(spmv_where);
     });
     merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
         tile_rows, tiles, A.rows(), carries, v);
@@ -1245,128 +1138,6 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
         sum_runs_kernel<true, D><<<static_cast<unsigned>(plan->segment_runs.size()), block_size,
                                    0, stream_of(exec)>>>(plan->segment_runs.data(), segment_sums,
                                                          v);
-        check_launch(spmv_where);
-    }
-}
-
-// ------------------------------------------------------------------ CSR adaptive (EXPERIMENT)
-
-/// Most rows one block of the adaptive kernel takes (bounds the per-thread loop over rows).
-constexpr long long adaptive_max_rows = 1024;
-
-/// A block per AdaptiveBlock: consecutive rows holding at most a chunk of entries, streamed
-/// as stream does (coalesced loads all in flight, products in shared memory, then a group of
-/// lanes per row sized to the block's row count), or one chunk of a longer row whose sum goes
-/// to partials (added in order by sum_runs_kernel). Deterministic.
-template <bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
-    csr_adaptive_kernel(CsrView<D, I> A, Column<D> v, const AdaptiveBlock* blocks, D* partials)
-{
-    __shared__ D products[stream_chunk];
-    const AdaptiveBlock b = blocks[blockIdx.x];
-    const bool segment = b.end_row < 0;
-    const long long first = segment ? b.begin : load_cached(A.row_ptrs + b.first_row);
-    const long long last = segment ? b.end : load_cached(A.row_ptrs + b.end_row);
-    D a[stream_loads_per_thread];
-    I c[stream_loads_per_thread];
-#pragma unroll
-    for (int k = 0; k < stream_loads_per_thread; ++k) {
-        const long long nz = first + k * stream_block_size + threadIdx.x;
-        a[k] = D{};
-        c[k] = I{};
-        if (nz < last) {
-            a[k] = load_streaming(A.values + nz);
-            c[k] = load_streaming(A.cols + nz);
-        }
-    }
-    if (segment) {
-        D sum{};
-#pragma unroll
-        for (int k = 0; k < stream_loads_per_thread; ++k) {
-            if (first + k * stream_block_size + threadIdx.x < last) sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
-        }
-        const D total = block_sum_in_order<stream_block_size>(sum);
-        if (threadIdx.x == 0) partials[-1 - b.end_row] = total;
-        return;
-    }
-#pragma unroll
-    for (int k = 0; k < stream_loads_per_thread; ++k) {
-        const int e = k * stream_block_size + threadIdx.x;
-        if (first + e < last) products[e] = mul(op<Conj>(a[k]), v.x_at(c[k]));
-    }
-    __syncthreads();
-    const long long rows = b.end_row - b.first_row;
-    int lanes = warp_size;  // per row: as many as the block's rows leave, a power of two
-    while (lanes > 1 && rows * lanes > stream_block_size) lanes /= 2;
-    const int lane = threadIdx.x % lanes;
-    const int rows_per_pass = stream_block_size / lanes;
-    // Uniform trip count over the block: every lane reaches the shuffles.
-    for (long long base = 0; base < rows; base += rows_per_pass) {
-        const long long local = base + threadIdx.x / lanes;
-        const bool valid = local < rows;
-        const long long row = b.first_row + local;
-        D sum{};
-        if (valid) {
-            const long long end = load_cached(A.row_ptrs + row + 1) - first;
-#pragma unroll 4
-            for (long long e = load_cached(A.row_ptrs + row) - first + lane; e < end; e += lanes) {
-                sum += products[e];
-            }
-        }
-        for (int offset = lanes / 2; offset > 0; offset /= 2) sum += loom::cuda::shuffle_xor(sum, offset);
-        if (valid && lane == 0) v.store(row, sum);
-    }
-}
-
-/// A's rows grouped for the adaptive kernel (host pass over the row pointers, once per matrix).
-template <typename V, typename I>
-std::shared_ptr<CsrPlan<V, I>> adaptive_plan(const matrix::Csr<V, I>& A)
-{
-    auto plan = plan_of(A);
-    if (plan->has_adaptive) return plan;
-    const auto ptrs = A.row_ptrs().to_host();
-    const long long rows = A.rows();
-    std::vector<AdaptiveBlock> blocks;
-    std::vector<MergeRun> runs;
-    long long segments = 0;
-    for (long long r = 0; r < rows;) {
-        if (ptrs[r + 1] - ptrs[r] > stream_chunk) {
-            const long long first_segment = segments;
-            for (long long b = ptrs[r]; b < ptrs[r + 1]; b += stream_chunk) {
-                blocks.push_back({r, -1 - segments++, b, std::min<long long>(b + stream_chunk, ptrs[r + 1])});
-            }
-            runs.push_back({first_segment, segments, r});
-            ++r;
-            continue;
-        }
-        const long long first = r;
-        while (r < rows && r - first < adaptive_max_rows && ptrs[r + 1] - ptrs[first] <= stream_chunk) ++r;
-        blocks.push_back({first, r, 0, 0});
-    }
-    plan->adaptive_blocks = Array<AdaptiveBlock>(A.executor(), blocks);
-    plan->adaptive_runs = Array<MergeRun>(A.executor(), runs);
-    plan->adaptive_partials = Array<V>(A.executor(), static_cast<size_type>(segments));
-    plan->has_adaptive = true;
-    return plan;
-}
-
-template <typename V, typename I>
-void csr_adaptive(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-                  const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
-{
-    using D = device_type_t<V>;
-    const auto plan = adaptive_plan(A);
-    const auto v = column(alpha, x, beta, y, 0);
-    D* partials = as_device(plan->adaptive_partials.data());
-    with_conjugation(mode, [&]<bool Conj>() {
-        csr_adaptive_kernel<Conj, D, I>
-            <<<loom::cuda::exact_grid(plan->adaptive_blocks.size(), 1, spmv_where), stream_block_size, 0,
-               stream_of(exec)>>>(view(A), v, plan->adaptive_blocks.data(), partials);
-        check_launch(spmv_where);
-    });
-    if (!plan->adaptive_runs.empty()) {
-        sum_runs_kernel<true, D><<<static_cast<unsigned>(plan->adaptive_runs.size()), block_size,
-                                   0, stream_of(exec)>>>(plan->adaptive_runs.data(), partials, v);
         check_launch(spmv_where);
     }
 }
@@ -1830,9 +1601,7 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
         window.emplace(exec, x.data(), x_extent_bytes(x));
     }
     // Without nonzeros y = beta y: the row kernel does that without building a partition.
-    if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0 && spmv_experiment().adaptive) {
-        csr_adaptive(exec, mode, alpha, A, x, beta, y);
-    } else if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
+    if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
         csr_merge_path(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
         csr_binned(exec, mode, alpha, A, x, beta, y);

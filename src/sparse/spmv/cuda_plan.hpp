@@ -21,16 +21,6 @@ struct MergeRun {
     long long row;
 };
 
-/// One block of the adaptive kernel (EXPERIMENT): rows [first_row, end_row) of at most a
-/// chunk of entries, or, when end_row < 0, entries [begin, end) of row first_row whose sum
-/// goes to partial -1 - end_row.
-struct AdaptiveBlock {
-    long long first_row;
-    long long end_row;
-    long long begin;
-    long long end;
-};
-
 /// Entries [begin, end) of one long row, summed by one block of the binned kernel.
 struct RowSegment {
     long long begin;
@@ -80,12 +70,6 @@ struct CsrPlan {
     Array<RowSegment> segments;
     Array<V> segment_sums;
     Array<MergeRun> segment_runs;
-
-    /// adaptive (EXPERIMENT): its blocks, the long rows' runs of partial sums, the partials.
-    bool has_adaptive = false;
-    Array<AdaptiveBlock> adaptive_blocks;
-    Array<MergeRun> adaptive_runs;
-    Array<V> adaptive_partials;
 
     Array<std::byte> vendor_workspace;
 };

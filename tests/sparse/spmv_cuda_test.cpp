@@ -213,6 +213,10 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // One row 1000 times the mean.
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
+    // The same with the long row at 1000 entries (no segments): small and irregular, binned's
+    // one launch.
+    const auto small_irregular = loom::test::random_csr<V, I>(cuda, {5000, 1000, 4, true, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(small_irregular), SpmvAlgorithm::binned);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);

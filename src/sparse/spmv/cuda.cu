@@ -1293,17 +1293,22 @@ bool irregular_rows(size_type max_length, double mean, double cv)
     return max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
 }
 
-/// The rule of `automatic` (CUDA_NOTES.md, to be calibrated on the H200): irregular rows go
-/// to binned (a kernel shape per class of lengths, long rows split over blocks) while the
-/// row list fits its radix sort; rows all long go to load_balanced (a warp per row keeps too
-/// few loads in flight and may leave SMs idle), as do irregular rows beyond 2^31 - 1;
-/// regular rows to stream.
-SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv)
+/// Irregular matrices up to this many entries are launch-bound: binned, one launch when no
+/// row is segmented, beats load_balanced's two or three (H200: mycielskian12, 407 K entries,
+/// 12.5 vs 13.3 us; orani678, 90 K, 9.0 vs 10.6 us); at power-law 2M x 16 (32 M) binned loses
+/// (404 vs 276 us). No measurement in between: the bound is the smallest measured loss / 32.
+constexpr long long binned_max_nnz = 1ll << 20;
+
+/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 and 9):
+/// irregular rows and rows all long (a warp per row keeps too few loads in flight) go to
+/// load_balanced, or to binned when the matrix is small and no row needs segments; regular
+/// rows to stream.
+SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type nnz)
 {
-    // Irregular rows stay on merge path: on the H200 binned lost to it on power-law 2M x 16
-    // (398 us against 282 us, cuSPARSE 261 us; session 7, CUDA_NOTES.md), so binned is a
-    // variant to ask for, not the automatic choice.
     const bool irregular = irregular_rows(max_length, mean, cv);
+    if (irregular && nnz <= binned_max_nnz && max_length <= binned_long_row) {
+        return SpmvAlgorithm::binned;
+    }
     if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
 }
@@ -1330,7 +1335,7 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
     plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
-    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv);
+    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv, A.nnz());
     plan.has_stats = true;
 }
 

@@ -1302,11 +1302,13 @@ constexpr long long binned_max_nnz = 1ll << 20;
 /// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 and 9):
 /// irregular rows and rows all long (a warp per row keeps too few loads in flight) go to
 /// load_balanced, or to binned when the matrix is small and no row needs segments; regular
-/// rows to stream.
-SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type nnz)
+/// rows to stream (binned's radix sort takes at most 2^31 - 1 rows).
+SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type rows,
+                                  size_type nnz)
 {
     const bool irregular = irregular_rows(max_length, mean, cv);
-    if (irregular && nnz <= binned_max_nnz && max_length <= binned_long_row) {
+    const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
+    if (irregular && small && max_length <= binned_long_row) {
         return SpmvAlgorithm::binned;
     }
     if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
@@ -1335,7 +1337,7 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
     plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
-    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv, A.nnz());
+    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv, A.rows(), A.nnz());
     plan.has_stats = true;
 }
 

@@ -213,6 +213,10 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // One row 1000 times the mean.
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
+    // The same with the long row at 1000 entries (no segments): small and irregular, binned's
+    // one launch.
+    const auto small_irregular = loom::test::random_csr<V, I>(cuda, {5000, 1000, 4, true, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(small_irregular), SpmvAlgorithm::binned);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
@@ -221,7 +225,8 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
 }
 
 /// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, warp
-/// rows up to 2048, segmented rows beyond) in a shuffled order, then a power-law tail
+/// rows up to 2048, segmented rows beyond) and stream's chunk (1024) in a shuffled order, a
+/// run of 1100 empty rows, then a power-law tail
 /// (length ~ 1/rank) with every seventh row empty: double/int32, the types do not change
 /// which bin a row lands in.
 matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const loom::Executor> exec)
@@ -229,13 +234,14 @@ matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const l
     constexpr size_type cols = 30000;
     std::vector<size_type> lengths;
     for (int copy = 0; copy < 3; ++copy) {
-        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 2047, 2048,
-                                       2049, 4096, 4097, 6000}) {
+        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 1023, 1024,
+                                       1025, 2047, 2048, 2049, 4096, 4097, 6000}) {
             lengths.push_back(length);
         }
     }
     std::mt19937_64 rng(5);
     std::shuffle(lengths.begin(), lengths.end(), rng);
+    lengths.insert(lengths.end(), 1100, 0);  // more empty rows in a row than a block takes
     for (size_type rank = 1; rank <= 3000; ++rank) lengths.push_back(rank % 7 == 0 ? 0 : cols / rank);
     std::vector<loom::int32> ptrs{0};
     std::vector<loom::int32> col_idxs;

@@ -642,28 +642,17 @@ __device__ __forceinline__ void finish_merge_tile(const MergeTile& t, const D* p
     if (lane == warp_size - 1) carries[tile] = carry;
 }
 
-/// One warp per tile of merge items. The tile's entries are loaded into registers, all
-/// loads issued before any x value is gathered, and its products staged in shared memory
-/// for the lanes' walks.
-template <bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(merge_block_size)
-    csr_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
-                          D* carries)
-{
-    constexpr int per_lane = merge_items_per_lane;
-    constexpr int items = warp_size * per_lane;
-    __shared__ alignas(16) unsigned char storage[merge_warps_per_block * items * (sizeof(D) + sizeof(I))];
-    const int warp = threadIdx.x / warp_size;
-    const int lane = threadIdx.x % warp_size;
-    D* products = reinterpret_cast<D*>(storage) + warp * items;
-    I* row_ends = reinterpret_cast<I*>(storage + merge_warps_per_block * items * sizeof(D)) + warp * items;
-    for (long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
-         tile < tiles; tile += static_cast<long long>(gridDim.x) * merge_warps_per_block) {
-        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
-        D a[per_lane];
-        I c[per_lane];
+/// A tile's entries in a lane's registers (entry s * 32 + lane of the tile in slot s):
+/// coalesced loads, all issued before any x value is gathered.
+template <int PerLane, typename D, typename I>
+struct TileEntries {
+    D a[PerLane];
+    I c[PerLane];
+
+    __device__ __forceinline__ void load(const CsrView<D, I>& A, const MergeTile& t, int lane)
+    {
 #pragma unroll
-        for (int s = 0; s < per_lane; ++s) {
+        for (int s = 0; s < PerLane; ++s) {
             const int i = s * warp_size + lane;
             a[s] = D{};
             c[s] = I{};
@@ -672,19 +661,80 @@ __global__ void __launch_bounds__(merge_block_size)
                 c[s] = load_streaming(A.cols + t.first_nz + i);
             }
         }
+    }
+};
+
+/// y for the rows ending in tile t and its carry, from its entries in registers. A tile
+/// inside one row (no row end: the long rows of power-law matrices, half of their tiles)
+/// sums its products in registers and a shuffle tree, without the shared-memory walk and
+/// scan (H200, power-law 2M x 16: 284.9 -> 275.9 us).
+template <bool Conj, int PerLane, typename D, typename I>
+__device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const Column<D>& v,
+                                                   const MergeTile& t,
+                                                   const TileEntries<PerLane, D, I>& e,
+                                                   D* products, I* row_ends, D* carries,
+                                                   long long tile, int lane)
+{
+    if (t.rows == 0) {  // uniform over the warp
+        D sum{};
 #pragma unroll
-        for (int s = 0; s < per_lane; ++s) {
-            const int i = s * warp_size + lane;
-            if (i < t.rows) row_ends[i] = load_cached(A.row_ptrs + t.first_row + 1 + i);
+        for (int s = 0; s < PerLane; ++s) {
+            if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
         }
+        sum = warp_sum<warp_size>(sum);
+        if (lane == 0) carries[tile] = sum;
+        return;
+    }
 #pragma unroll
-        for (int s = 0; s < per_lane; ++s) {
-            const int i = s * warp_size + lane;
-            if (i < t.nnz) products[i] = mul(op<Conj>(a[s]), v.x_at(c[s]));
-        }
-        __syncwarp();
-        finish_merge_tile<per_lane>(t, products, row_ends, v, carries, tile, lane);
-        __syncwarp();  // the next tile reuses this warp's shared memory
+    for (int s = 0; s < PerLane; ++s) {
+        const int i = s * warp_size + lane;
+        if (i < t.rows) row_ends[i] = load_cached(A.row_ptrs + t.first_row + 1 + i);
+    }
+#pragma unroll
+    for (int s = 0; s < PerLane; ++s) {
+        const int i = s * warp_size + lane;
+        if (i < t.nnz) products[i] = mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
+    }
+    __syncwarp();
+    finish_merge_tile<PerLane>(t, products, row_ends, v, carries, tile, lane);
+    __syncwarp();  // the next tile reuses this warp's shared memory
+}
+
+/// Shared memory of a merge-path block: per warp, its tile's products and row ends.
+template <typename D, typename I>
+struct MergeStorage {
+    static constexpr int items = merge_tile_items;
+    alignas(16) unsigned char bytes[merge_warps_per_block * items * (sizeof(D) + sizeof(I))];
+
+    __device__ D* products(int warp)
+    {
+        return reinterpret_cast<D*>(bytes) + warp * items;
+    }
+    __device__ I* row_ends(int warp)
+    {
+        return reinterpret_cast<I*>(bytes + merge_warps_per_block * items * sizeof(D)) +
+               warp * items;
+    }
+};
+
+/// One warp per tile of merge items, the grid covering all tiles.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    csr_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
+                          D* carries)
+{
+    constexpr int per_lane = merge_items_per_lane;
+    __shared__ MergeStorage<D, I> storage;
+    const int warp = threadIdx.x / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    D* products = storage.products(warp);
+    I* row_ends = storage.row_ends(warp);
+    for (long long tile = blockIdx.x * static_cast<long long>(merge_warps_per_block) + warp;
+         tile < tiles; tile += static_cast<long long>(gridDim.x) * merge_warps_per_block) {
+        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
+        TileEntries<per_lane, D, I> e;
+        e.load(A, t, lane);
+        merge_tile_product<Conj>(A, v, t, e, products, row_ends, carries, tile, lane);
     }
 }
 
@@ -1243,17 +1293,24 @@ bool irregular_rows(size_type max_length, double mean, double cv)
     return max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
 }
 
-/// The rule of `automatic` (CUDA_NOTES.md, to be calibrated on the H200): irregular rows go
-/// to binned (a kernel shape per class of lengths, long rows split over blocks) while the
-/// row list fits its radix sort; rows all long go to load_balanced (a warp per row keeps too
-/// few loads in flight and may leave SMs idle), as do irregular rows beyond 2^31 - 1;
-/// regular rows to stream.
-SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv)
+/// Irregular matrices up to this many entries are launch-bound: binned, one launch when no
+/// row is segmented, beats load_balanced's two or three (H200: mycielskian12, 407 K entries,
+/// 12.5 vs 13.3 us; orani678, 90 K, 9.0 vs 10.6 us); at power-law 2M x 16 (32 M) binned loses
+/// (404 vs 276 us). No measurement in between: the bound is the smallest measured loss / 32.
+constexpr long long binned_max_nnz = 1ll << 20;
+
+/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 and 9):
+/// irregular rows and rows all long (a warp per row keeps too few loads in flight) go to
+/// load_balanced, or to binned when the matrix is small and no row needs segments; regular
+/// rows to stream (binned's radix sort takes at most 2^31 - 1 rows).
+SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type rows,
+                                  size_type nnz)
 {
-    // Irregular rows stay on merge path: on the H200 binned lost to it on power-law 2M x 16
-    // (398 us against 282 us, cuSPARSE 261 us; session 7, CUDA_NOTES.md), so binned is a
-    // variant to ask for, not the automatic choice.
     const bool irregular = irregular_rows(max_length, mean, cv);
+    const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
+    if (irregular && small && max_length <= binned_long_row) {
+        return SpmvAlgorithm::binned;
+    }
     if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
 }
@@ -1280,7 +1337,7 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
     plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
-    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv);
+    plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv, A.rows(), A.nnz());
     plan.has_stats = true;
 }
 

@@ -24,11 +24,14 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_async.cuh"
 #include "batched/front/cuda_dmma_gemm.cuh"
+#include "batched/front/cuda_thread.cuh"
 #include "batched/front/cuda_warp_gemm.cuh"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
@@ -81,9 +84,10 @@ struct PairOf<float> {
 /// The template bound serving order n: exact up to 8, then 16 and 32.
 constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
 
-template <int NMAX>
+/// The lanes of one matrix: one per row (Rows = 1), or one per Rows rows.
+template <int NMAX, int Rows = 1>
 struct Group {
-    static constexpr int lanes = lanes_for(NMAX);
+    static constexpr int lanes = lanes_for(NMAX) / Rows;
     static constexpr int per_block = block_threads / lanes;
     int lane;      ///< within the group
     int index;     ///< group within the block
@@ -290,7 +294,27 @@ __global__ void __launch_bounds__(block_threads)
 /// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
 /// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
 /// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
-template <int NMAX, bool Lower, bool Unit, typename T>
+/// f(s, e) for the entries e of a contiguous n x n matrix a group copies as one run (lane l
+/// takes e = l, l + G, ...: G consecutive values per instruction), s the entry's index at
+/// row pitch `pitch`.
+template <int NMAX, typename F>
+__device__ LOOM_INLINE void for_run(const Group<NMAX>& g, int pitch, F&& f)
+{
+    constexpr int G = Group<NMAX>::lanes;
+    const int n = g.n;
+    int row = 0;
+    int col = g.lane;
+    for (int e = g.lane; e < n * n; e += G) {
+        while (col >= n) col -= n, ++row;
+        f(row * pitch + col, e);
+        col += G;
+    }
+}
+
+/// Whole = true: a contiguous matrix goes in and out whole as one run of values (for_run),
+/// the inverse written over the staged copy first; the other triangle thus goes back as it
+/// came, and every sector is written whole (the triangle's rows end mid-sector).
+template <int NMAX, bool Lower, bool Unit, typename T, bool Whole = false>
 __global__ void __launch_bounds__(block_threads)
     trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
 {
@@ -305,7 +329,13 @@ __global__ void __launch_bounds__(block_threads)
     constexpr bool pairs = NMAX >= 16;
     const int pitch = pairs ? NMAX : n;
     T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, A, sA, Triangle<Lower>{}, pitch);
+    const bool whole = Whole && warp_gemm::contiguous(A, n);
+    if (whole) {
+        for_run(g, pitch, [&](int at, int e) { async::copy(sA + at, A.data() + e); });
+        async::wait_all();
+    } else {
+        stage(g, A, sA, Triangle<Lower>{}, pitch);
+    }
     g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
@@ -349,7 +379,18 @@ __global__ void __launch_bounds__(block_threads)
             x[r] = Unit ? -sum : -(r_reciprocal * sum);
         }
     }
-    if (j < n) {
+    if (whole) {
+        g.sync();  // every lane is done reading sA
+        if (j < n) {
+            LOOM_PRAGMA_UNROLL
+            for (int r = 0; r < NMAX; ++r) {
+                const bool inside = Lower ? r > j : r < j;
+                if (r < n && (inside || (!Unit && r == j))) sA[r * pitch + j] = x[r];
+            }
+        }
+        g.sync();
+        for_run(g, pitch, [&](int at, int e) { A.data()[e] = sA[at]; });
+    } else if (j < n) {
         LOOM_PRAGMA_UNROLL
         for (int r = 0; r < NMAX; ++r) {
             const bool inside = Lower ? r > j : r < j;
@@ -584,7 +625,162 @@ __global__ void __launch_bounds__(block_threads)
     store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
 }
 
+/// getrf for the bounds 16 and 32 with two rows per lane (rows l and l + G of a group of
+/// G = NMAX / 2 lanes: twice the matrices per warp). Per step and matrix that halves the
+/// shuffle rounds of the pivot search (each lane first compares its own two rows), the
+/// reads of the pivot row (each pair read serves two rows) and the warp instructions of the
+/// division and bookkeeping, for the same fused multiply-adds. Same pivots, same operations
+/// and order as getrf_wide_kernel.
+template <int NMAX, typename T>
+__global__ void __launch_bounds__(block_threads)
+    getrf_pairs_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
+                       int runtime_n)
+{
+    static_assert(NMAX % 2 == 0, "pairs of values");
+    using Pair = typename PairOf<T>::type;
+    using G = Group<NMAX, 2>;
+    const auto g = G::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const int n = g.n;
+    const int lane = g.lane;
+    const int r0 = lane;            // this lane's rows
+    const int r1 = lane + G::lanes;
+    const auto A = ops[0].global(b);
+    const int pitch = n | 1;
+    T* sA = shared_values<T>() + g.index * getrf_wide_values(NMAX);
+    T* pivot_rows = sA + getrf_pitch(NMAX) + 1;
+    // In: row by row, lanes on columns r0 and r1, every copy in flight.
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k < n) {
+            if (r0 < n) async::copy(sA + k * pitch + r0, &A(k, r0));
+            if (r1 < n) async::copy(sA + k * pitch + r1, &A(k, r1));
+        }
+    }
+    async::wait_all();
+    g.sync();
+    T a0[NMAX];
+    T a1[NMAX];
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        a0[k] = k < n && r0 < n ? sA[r0 * pitch + k] : T(0);
+        a1[k] = k < n && r1 < n ? sA[r1 * pitch + k] : T(0);
+    }
+    const int first_lane = __ffs(static_cast<int>(g.mask)) - 1;
+    int p0 = r0 < n ? r0 : INT_MAX;  // where the rows stand now
+    int p1 = r1 < n ? r1 : INT_MAX;
+    int my_pivot[2] = {0, 0};  // ipiv(r0), ipiv(r1)
+    int failed = 0;
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k >= n) break;
+        const auto key0 = pivot_key(a0[k], p0 != INT_MAX && p0 >= k, p0 == k);
+        const auto key1 = pivot_key(a1[k], p1 != INT_MAX && p1 >= k, p1 == k);
+        auto best = key0 > key1 ? key0 : key1;
+        LOOM_PRAGMA_UNROLL
+        for (int offset = 1; offset < G::lanes; offset <<= 1) {
+            const auto other = g.xor_lane(best, offset);
+            best = other > best ? other : best;
+        }
+        // best >= 1: only candidates hold it. The first position among the holders wins.
+        const bool has0 = key0 == best;
+        const bool has1 = key1 == best;
+        int first = has0 ? p0 : INT_MAX;
+        if (has1 && p1 < first) first = p1;
+        const unsigned holders = __ballot_sync(g.mask, has0 || has1) & g.mask;
+        const unsigned doubles = __ballot_sync(g.mask, has0 && has1) & g.mask;
+        unsigned owner_bit = holders;
+        if ((holders & (holders - 1)) != 0 || doubles != 0) {
+            int smallest = first;
+            LOOM_PRAGMA_UNROLL
+            for (int offset = 1; offset < G::lanes; offset <<= 1) {
+                const int other = g.xor_lane(smallest, offset);
+                smallest = other < smallest ? other : smallest;
+            }
+            owner_bit = __ballot_sync(g.mask, first == smallest) & g.mask;
+        }
+        const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
+        const int best_position = g.from(first, owner);
+        if (k % G::lanes == lane) my_pivot[k / G::lanes] = best_position;
+        T* row = pivot_rows + (k % 2) * NMAX;
+        const bool second = first == p1;  // (in the owner) the winning row is r1
+        if (lane == owner) {
+            LOOM_PRAGMA_UNROLL
+            for (int j = k - k % 2; j < NMAX; j += 2) {
+                if (j < n) {
+                    Pair pair;
+                    pair.x = second ? a1[j] : a0[j];
+                    pair.y = second ? a1[j + 1] : a0[j + 1];
+                    *reinterpret_cast<Pair*>(row + j) = pair;
+                }
+            }
+        }
+        g.sync();
+        const T pivot = row[k];
+        const bool nonzero = pivot != T(0);
+        if (!nonzero && failed == 0) failed = k + 1;
+        // Rows k and best_position trade places: only their labels move.
+        if (p0 == k) p0 = best_position;
+        if (p1 == k) p1 = best_position;
+        if (lane == owner) {
+            if (second) {
+                p1 = k;
+            } else {
+                p0 = k;
+            }
+        }
+        const bool update0 = nonzero && p0 != INT_MAX && p0 > k;
+        const bool update1 = nonzero && p1 != INT_MAX && p1 > k;
+        const T inv = T(1) / pivot;
+        const T l0 = a0[k] * inv;
+        const T l1 = a1[k] * inv;
+        if (update0) a0[k] = l0;
+        if (update1) a1[k] = l1;
+        LOOM_PRAGMA_UNROLL
+        for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
+            if (j >= n) break;
+            const Pair u = *reinterpret_cast<const Pair*>(row + j);
+            if (update0) {
+                if (j > k) a0[j] -= l0 * u.x;
+                if (j + 1 < n) a0[j + 1] -= l0 * u.y;
+            }
+            if (update1) {
+                if (j > k) a1[j] -= l1 * u.x;
+                if (j + 1 < n) a1[j + 1] -= l1 * u.y;
+            }
+        }
+    }
+    // Out: each row to its final position in shared, then row by row, coalesced.
+    g.sync();
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k < n) {
+            if (p0 != INT_MAX) sA[p0 * pitch + k] = a0[k];
+            if (p1 != INT_MAX) sA[p1 * pitch + k] = a1[k];
+        }
+    }
+    if (r0 < n) pivots[b * n + r0] = my_pivot[0];
+    if (r1 < n) pivots[b * n + r1] = my_pivot[1];
+    g.sync();
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k < n) {
+            if (r0 < n) A(k, r0) = sA[k * pitch + r0];
+            if (r1 < n) A(k, r1) = sA[k * pitch + r1];
+        }
+    }
+    if (lane == 0) info[b] = failed;
+}
+
 // ------------------------------------------------------------------------------------ dispatch
+
+/// EXPERIMENT (session 9, to be removed): the variants named in LOOM_BATCHED_EXP run.
+inline bool experiment(const char* name)
+{
+    const char* chosen = std::getenv("LOOM_BATCHED_EXP");
+    return chosen != nullptr && std::strstr(chosen, name) != nullptr;
+}
 
 /// The order when every operand is n x n with 1 <= n <= 32, else 0.
 template <typename T, int K>
@@ -646,6 +842,32 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
     return true;
 }
 
+/// Lets kernel take `bytes` of dynamic shared memory (above 48 KB needs the opt-in).
+template <typename Kernel>
+bool allow_shared(Kernel kernel, std::size_t bytes)
+{
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(bytes)) == cudaSuccess;
+}
+
+/// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
+/// (cuda_thread.cuh, n <= thread::max_order) and checks the launch under `name`.
+template <typename T, typename F>
+bool launch_thread(const CudaExecutor& exec, size_type count, int n, const char* name, F&& launch)
+{
+    if (count > static_cast<size_type>(INT_MAX) * thread::block_threads) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        constexpr int N = decltype(bound)::value;
+        if constexpr (N <= thread::max_order) {
+            launch(bound, thread::blocks_for(count), thread::shared_bytes<N, T>(),
+                   loom::cuda::stream_of(exec));
+        }
+    });
+    loom::cuda::check_launch(name);
+    return true;
+}
+
 /// Whether a functor has a kernel here (real values only: the complex ones run the generic
 /// team_vector launch).
 template <typename T, int K, typename F>
@@ -665,7 +887,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
         if (count > warp_gemm::max_count) return false;
         const CudaExecutor::DeviceScope scope(exec.device_id());
         if constexpr (std::is_same_v<T, double>) {  // on the FP64 tensor cores
-            dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
+            if (experiment("gemm_simt")) {
+                warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
+            } else {
+                dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n, experiment("gemm_split"));
+            }
         } else {
             warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
         }
@@ -706,10 +932,24 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::TrtriCall<UploT, DiagT>& f)
 {
     const int n = square_order(ops);
+    if (n != 0 && n <= thread::max_order && experiment("trtri_thread")) {
+        return launch_thread<T>(exec, count, n, "loom::batched::trtri (CUDA team_vector)",
+                                [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
+            thread::trtri_kernel<decltype(order)::value, lower_v<UploT>, unit_v<DiagT>, T>
+                <<<blocks, thread::block_threads, shared, stream>>>(ops, f.info, count);
+        });
+    }
+    const bool whole = experiment("trtri_whole");
     return launch_rows<T>(exec, count, n, true, "loom::batched::trtri (CUDA team_vector)",
                           [&](auto bound, Grid grid, auto stream) {
-        trtri_kernel<decltype(bound)::value, lower_v<UploT>, unit_v<DiagT>, T>
-            <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+        constexpr int NMAX = decltype(bound)::value;
+        if (whole) {
+            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T, true>
+                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+        } else {
+            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
+                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+        }
     });
 }
 
@@ -719,12 +959,30 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::GetrfCall& f)
 {
     const int n = square_order(ops);
+    if (n != 0 && n <= thread::max_order && experiment("getrf_thread")) {
+        return launch_thread<T>(exec, count, n, "loom::batched::getrf (CUDA team_vector)",
+                                [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
+            thread::getrf_kernel<decltype(order)::value, T>
+                <<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
+        });
+    }
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
     return launch_rows<T>(exec, count, n, false, "loom::batched::getrf (CUDA team_vector)",
                           [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
         if constexpr (NMAX >= 16) {
+            if (experiment("getrf_pairs")) {
+                using G2 = Group<NMAX, 2>;
+                const auto shared = static_cast<std::size_t>(G2::per_block) *
+                                    getrf_wide_values(NMAX) * sizeof(T);
+                static const bool opted = allow_shared(getrf_pairs_kernel<NMAX, T>, shared);
+                (void)opted;
+                const auto blocks = static_cast<unsigned>((count + G2::per_block - 1) / G2::per_block);
+                getrf_pairs_kernel<NMAX, T><<<blocks, block_threads, shared, stream>>>(
+                    ops, f.pivots, f.info, count, n);
+                return;
+            }
             const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
             getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
                 ops, f.pivots, f.info, count, n);

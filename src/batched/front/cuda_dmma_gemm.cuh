@@ -74,6 +74,26 @@ struct Share {
     __device__ int row_end(int n) const { return 8 * (first + count) < n ? 8 * (first + count) : n; }
 };
 
+/// d0 += a b over rows 0..7 and d1 over rows 8..15 of one 16 x 8 x 8 product (sm_90's
+/// mma.m16n8k8 for f64: a = A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4); b = B(t, g),
+/// B(t + 4, g)); elsewhere the same as four m8n8k4 products.
+__device__ LOOM_INLINE void mma16(double (&d0)[2], double (&d1)[2], double a0, double a1,
+                                  double a2, double a3, double b0, double b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+d"(d0[0]), "+d"(d0[1]), "+d"(d1[0]), "+d"(d1[1])
+        : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#else
+    mma(d0, a0, b0);
+    mma(d0, a2, b1);
+    mma(d1, a1, b0);
+    mma(d1, a3, b1);
+#endif
+}
+
 /// f(ti, tj, i, j) for each of a lane's pairs C(i, j), C(i, j + 1) in the warp's tile rows
 /// (ti counted from the share's first) whose first entry lies inside the n x n matrix.
 template <int MT, int W, typename F>
@@ -120,7 +140,7 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
 /// the accumulators: twice the warps per SM for the same shared memory).
-template <int MT, int W>
+template <int MT, int W, bool K8 = false>
 __global__ void __launch_bounds__(block_threads * W)
     gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
 {
@@ -139,7 +159,7 @@ __global__ void __launch_bounds__(block_threads * W)
     double* sB = staged[slot][1];
     // Rows and columns of A and B past n up to the k bound are zeros; those past it are never
     // read, and garbage in A's rows or B's columns past n only reaches entries of C not stored.
-    const int k_bound = (n + 3) / 4 * 4;
+    const int k_bound = K8 ? (n + 7) / 8 * 8 : (n + 3) / 4 * 4;
     if (W == 1 || warp % W == 0) warp_gemm::stage(A, sA, S::pitch, n, k_bound, lane);
     if (W == 1 || warp % W == 1) warp_gemm::stage(B, sB, S::pitch, n, k_bound, lane);
 
@@ -174,7 +194,38 @@ __global__ void __launch_bounds__(block_threads * W)
     const int t = lane % 4;
     double d[rows][MT][2] = {};
     LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < S::rows; k += 4) {
+    for (int k = 0; K8 && k < S::rows; k += 8) {
+        // Pairs of tile rows as one m16n8k8 product, k in steps of 8; an odd last tile row
+        // as two m8n8k4 products.
+        if (k >= k_bound) break;
+        double a[rows][2];
+        double bk[MT][2];
+        LOOM_PRAGMA_UNROLL
+        for (int ti = 0; ti < rows; ++ti) {
+            const double* row = sA + (8 * (share.first + ti) + g) * S::pitch + k + t;
+            a[ti][0] = row[0];
+            a[ti][1] = row[4];
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int tj = 0; tj < MT; ++tj) {
+            bk[tj][0] = sB[(k + t) * S::pitch + 8 * tj + g];
+            bk[tj][1] = sB[(k + t + 4) * S::pitch + 8 * tj + g];
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int tj = 0; tj < MT; ++tj) {
+            LOOM_PRAGMA_UNROLL
+            for (int ti = 0; ti + 1 < rows; ti += 2) {
+                mma16(d[ti][tj], d[ti + 1][tj], a[ti][0], a[ti + 1][0], a[ti][1], a[ti + 1][1],
+                      bk[tj][0], bk[tj][1]);
+            }
+            if constexpr (rows % 2 == 1) {
+                mma(d[rows - 1][tj], a[rows - 1][0], bk[tj][0]);
+                mma(d[rows - 1][tj], a[rows - 1][1], bk[tj][1]);
+            }
+        }
+    }
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; !K8 && k < S::rows; k += 4) {
         if (k >= k_bound) break;
         double a[rows];
         double bk[MT];
@@ -217,25 +268,30 @@ __global__ void __launch_bounds__(block_threads * W)
     });
 }
 
-template <int MT, int W>
+template <int MT, int W, bool K8>
 void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
                   double beta, size_type count, int n)
 {
     // Several 36 KB blocks per SM need the largest shared-memory carveout.
-    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W>);
+    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8>);
     (void)carveout;
     const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
-    gemm_kernel<MT, W><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
+    gemm_kernel<MT, W, K8><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
         ops, alpha, beta, count, n);
 }
 
-/// Orders min_order..32; `split`: two warps per matrix for the 4 x 4 tiles.
+/// Orders min_order..32; `split`: two warps per matrix for the 4 x 4 tiles; `k8`: m16n8k8.
 inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
-                   double beta, size_type count, int n, bool split = false)
+                   double beta, size_type count, int n, bool split = false, bool k8 = false)
 {
-    if (tiles_for(n) == 3) return launch_tiles<3, 1>(exec, ops, alpha, beta, count, n);
-    if (split) return launch_tiles<4, 2>(exec, ops, alpha, beta, count, n);
-    launch_tiles<4, 1>(exec, ops, alpha, beta, count, n);
+    if (tiles_for(n) == 3) {
+        if (k8) return launch_tiles<3, 1, true>(exec, ops, alpha, beta, count, n);
+        return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
+    }
+    if (split && k8) return launch_tiles<4, 2, true>(exec, ops, alpha, beta, count, n);
+    if (split) return launch_tiles<4, 2, false>(exec, ops, alpha, beta, count, n);
+    if (k8) return launch_tiles<4, 1, true>(exec, ops, alpha, beta, count, n);
+    launch_tiles<4, 1, false>(exec, ops, alpha, beta, count, n);
 }
 
 }  // namespace loom::batched::cuda_front::dmma_gemm

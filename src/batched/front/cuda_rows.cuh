@@ -890,7 +890,8 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
             if (experiment("gemm_simt")) {
                 warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
             } else {
-                dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n, experiment("gemm_split"));
+                dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n, experiment("gemm_split"),
+                                  experiment("gemm_k8"));
             }
         } else {
             warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);

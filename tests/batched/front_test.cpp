@@ -1007,8 +1007,8 @@ TYPED_TEST(BatchedFront, AutomaticPinsTheMeasuredChoices)
     const Pin pins[] = {
         {"gemm", 3, tv, serial},       {"gemm", 4, tv, serial},       {"gemm", 5, tv, tv},
         {"gemm", 14, tv, tv},          {"gemm", 15, team, tv},        {"gemm", 16, team, tv},
-        {"gemm", 17, tv, tv},          {"gemm", 24, tv, tv},          {"getrf", 6, serial, serial},  {"getrf", 7, tv, serial},
-        {"getrf", 9, tv, tv},          {"trtri", 4, serial, serial},  {"trtri", 5, tv, serial},
+        {"gemm", 17, tv, tv},          {"gemm", 24, tv, tv},          {"getrf", 2, tv, serial},      {"getrf", 6, tv, serial},      {"getrf", 7, tv, serial},
+        {"getrf", 9, tv, tv},          {"trtri", 2, serial, serial},  {"trtri", 3, tv, serial},      {"trtri", 5, tv, serial},
         {"trmm", 1, tv, serial},       {"trmm", 9, tv, tv},           {"trsm", 8, serial, serial},
         {"trsm", 9, tv, tv},           {"potrf", 8, serial, serial},  {"potrf", 9, tv, tv},
     };

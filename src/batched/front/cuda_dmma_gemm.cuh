@@ -1,19 +1,22 @@
-// C = alpha A B + beta C for square double matrices of order 17..32 on CUDA: one warp per
-// matrix on the FP64 tensor cores (DMMA, mma.sync m8n8k4), C in MT x MT tiles of 8 x 8.
-// The SIMT warp gemm (cuda_warp_gemm.cuh) spends 1,024 DFMA and 192 LDS.128 per matrix at
-// n = 32 and computes its whole 32 x 32 tile at every order; here it is 128 DMMA and 64 LDS.64
-// at n = 32, and 3 x 3 tiles with k in steps of 4 (45 DMMA at n = 17) up to 24, so a warp
-// spends less time between its loads and its stores and more matrices per SM have their bytes
-// in flight. Staging (cp.async) and the padding with zeros are the SIMT kernel's.
+// C = alpha A B + beta C for square double matrices of order 17..32 on CUDA, on the FP64
+// tensor cores, C in MT x MT tiles of 8 x 8:
+//   * 17..24: 3 x 3 tiles, one warp per matrix, mma.sync m8n8k4 (45 DMMA at n = 17);
+//   * 25..32: 4 x 4 tiles, two warps per matrix (each two tile rows), sm_90's m16n8k8, one
+//     instruction for two tile rows and 8 values of k: 32 DMMA per matrix at n = 32, where
+//     m8n8k4 needed 128 and took about the same time at every order 25..32 (bound by them,
+//     not by memory: session-9 NOTES).
+// The SIMT warp gemm (cuda_warp_gemm.cuh, float) spends 1,024 DFMA and 192 LDS.128 per
+// matrix at n = 32. Staging (cp.async) and the padding with zeros are the SIMT kernel's.
 //
-// Fragments (PTX ISA, mma.m8n8k4 .f64): with g = lane / 4 and t = lane % 4, a lane holds
-// A(g, t) of the 8 x 4 tile of A, B(t, g) of the 4 x 8 tile of B and C(g, 2t), C(g, 2t + 1)
-// of the 8 x 8 tile of C. A lane's C entries are thus pairs in a row: 16-byte accesses where
-// the rows allow, 8 rows x 64 bytes per instruction; a contiguous C whose rows do not (odd
-// orders) is read and written 32 consecutive values per instruction instead, its tiles
-// rearranged through shared memory.
-// Summation: per tile k ascending in steps of 4 (each step one fused operation of the tensor
-// core), then beta C + alpha sum, as the other kernels; not bitwise equal to them.
+// Fragments (PTX ISA, .f64): with g = lane / 4 and t = lane % 4, m8n8k4 takes A(g, t) of the
+// 8 x 4 tile of A, B(t, g) of the 4 x 8 tile of B and holds C(g, 2t), C(g, 2t + 1) of the
+// 8 x 8 tile of C; m16n8k8 takes A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4) and B(t, g),
+// B(t + 4, g), and holds the C pairs of rows g and g + 8: the same per 8 x 8 tile. A lane's C
+// entries are thus pairs in a row: 16-byte accesses where the rows allow, 8 rows x 64 bytes
+// per instruction; a contiguous C whose rows do not (odd orders) is read and written 32
+// consecutive values per instruction instead, its tiles rearranged through shared memory.
+// Summation: per tile k ascending in steps of 4 or 8 (each step one fused operation of the
+// tensor core), then beta C + alpha sum, as the other kernels; not bitwise equal to them.
 #pragma once
 
 #include "base/cuda/helpers.cuh"
@@ -280,18 +283,16 @@ void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, doub
         ops, alpha, beta, count, n);
 }
 
-/// Orders min_order..32; `split`: two warps per matrix for the 4 x 4 tiles; `k8`: m16n8k8.
+/// Orders min_order..32. Measured on the H200 (163840 matrices, us; cuBLAS strided batched in
+/// brackets): 3 x 3 tiles with m8n8k4 at 17..24 (m16n8k8 there: 571 vs 522 at 17, even at
+/// 20 and 24); 4 x 4 tiles, two warps per matrix with m16n8k8 at 25..32: n = 25 1156 [1133],
+/// 28 1009 [1121], 31 1359 [1433], 32 1255 [1317], against one warp with m8n8k4: 1334, 1300,
+/// 1595, 1301 (m16n8k8 alone: 1271, 991, 1532, 1240; two warps alone: 1263, 1236, 1483, 1238).
 inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
-                   double beta, size_type count, int n, bool split = false, bool k8 = false)
+                   double beta, size_type count, int n)
 {
-    if (tiles_for(n) == 3) {
-        if (k8) return launch_tiles<3, 1, true>(exec, ops, alpha, beta, count, n);
-        return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
-    }
-    if (split && k8) return launch_tiles<4, 2, true>(exec, ops, alpha, beta, count, n);
-    if (split) return launch_tiles<4, 2, false>(exec, ops, alpha, beta, count, n);
-    if (k8) return launch_tiles<4, 1, true>(exec, ops, alpha, beta, count, n);
-    launch_tiles<4, 1, false>(exec, ops, alpha, beta, count, n);
+    if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
+    launch_tiles<4, 2, true>(exec, ops, alpha, beta, count, n);
 }
 
 }  // namespace loom::batched::cuda_front::dmma_gemm

@@ -12,10 +12,11 @@
 //          the staged triangle; rows of the result go back coalesced.
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
+//          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
 //   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
 //          lane knows the position its row has reached), the pivot search is a butterfly
-//          argmax over the group; the pivot row reaches the updating lanes by shuffles
-//          (n <= 8) or through shared memory (getrf_wide_kernel, n = 9..32).
+//          argmax over the group; the pivot row reaches the updating lanes through shared
+//          memory (getrf_wide_kernel, n = 9..32). n <= 8: a thread per matrix (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -24,8 +25,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -84,10 +83,9 @@ struct PairOf<float> {
 /// The template bound serving order n: exact up to 8, then 16 and 32.
 constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
 
-/// The lanes of one matrix: one per row (Rows = 1), or one per Rows rows.
-template <int NMAX, int Rows = 1>
+template <int NMAX>
 struct Group {
-    static constexpr int lanes = lanes_for(NMAX) / Rows;
+    static constexpr int lanes = lanes_for(NMAX);
     static constexpr int per_block = block_threads / lanes;
     int lane;      ///< within the group
     int index;     ///< group within the block
@@ -294,27 +292,7 @@ __global__ void __launch_bounds__(block_threads)
 /// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
 /// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
 /// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
-/// f(s, e) for the entries e of a contiguous n x n matrix a group copies as one run (lane l
-/// takes e = l, l + G, ...: G consecutive values per instruction), s the entry's index at
-/// row pitch `pitch`.
-template <int NMAX, typename F>
-__device__ LOOM_INLINE void for_run(const Group<NMAX>& g, int pitch, F&& f)
-{
-    constexpr int G = Group<NMAX>::lanes;
-    const int n = g.n;
-    int row = 0;
-    int col = g.lane;
-    for (int e = g.lane; e < n * n; e += G) {
-        while (col >= n) col -= n, ++row;
-        f(row * pitch + col, e);
-        col += G;
-    }
-}
-
-/// Whole = true: a contiguous matrix goes in and out whole as one run of values (for_run),
-/// the inverse written over the staged copy first; the other triangle thus goes back as it
-/// came, and every sector is written whole (the triangle's rows end mid-sector).
-template <int NMAX, bool Lower, bool Unit, typename T, bool Whole = false>
+template <int NMAX, bool Lower, bool Unit, typename T>
 __global__ void __launch_bounds__(block_threads)
     trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
 {
@@ -329,13 +307,7 @@ __global__ void __launch_bounds__(block_threads)
     constexpr bool pairs = NMAX >= 16;
     const int pitch = pairs ? NMAX : n;
     T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    const bool whole = Whole && warp_gemm::contiguous(A, n);
-    if (whole) {
-        for_run(g, pitch, [&](int at, int e) { async::copy(sA + at, A.data() + e); });
-        async::wait_all();
-    } else {
-        stage(g, A, sA, Triangle<Lower>{}, pitch);
-    }
+    stage(g, A, sA, Triangle<Lower>{}, pitch);
     g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
@@ -379,18 +351,7 @@ __global__ void __launch_bounds__(block_threads)
             x[r] = Unit ? -sum : -(r_reciprocal * sum);
         }
     }
-    if (whole) {
-        g.sync();  // every lane is done reading sA
-        if (j < n) {
-            LOOM_PRAGMA_UNROLL
-            for (int r = 0; r < NMAX; ++r) {
-                const bool inside = Lower ? r > j : r < j;
-                if (r < n && (inside || (!Unit && r == j))) sA[r * pitch + j] = x[r];
-            }
-        }
-        g.sync();
-        for_run(g, pitch, [&](int at, int e) { A.data()[e] = sA[at]; });
-    } else if (j < n) {
+    if (j < n) {
         LOOM_PRAGMA_UNROLL
         for (int r = 0; r < NMAX; ++r) {
             const bool inside = Lower ? r > j : r < j;
@@ -401,17 +362,6 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 // --------------------------------------------------------------------------------------- getrf
-
-/// The key of a pivot candidate: |A(row, k)|, NaN ordered as detail::getrf_partial's scan
-/// sees it (a NaN on the diagonal keeps its row, a NaN below is never taken).
-template <typename T>
-__device__ T candidate_key(T value, bool candidate, bool diagonal)
-{
-    if (!candidate) return T(-1);
-    const T magnitude = value < T(0) ? -value : value;
-    if (magnitude != magnitude) return diagonal ? T(INFINITY) : T(-1);
-    return magnitude;
-}
 
 /// getrf's start: rows go in and out through shared memory, for coalesced global accesses (a
 /// lane reading its own row from global memory touches one line per lane and instruction); an
@@ -456,69 +406,11 @@ __device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A
     if (lane == 0) info[b] = failed;
 }
 
-/// P A = L U with partial pivoting (the first largest |A(i, k)|, as LAPACK and
-/// detail::getrf_partial), pivots 0-based, info the first zero pivot column + 1.
-template <int NMAX, typename T>
-__global__ void __launch_bounds__(block_threads)
-    getrf_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count, int runtime_n)
-{
-    const auto g = Group<NMAX>::make(runtime_n);
-    const size_type b = g.matrix();
-    if (b >= count) return;
-    const int n = g.n;
-    const int lane = g.lane;
-    const bool active = lane < n;
-    const auto A = ops[0].global(b);
-    const int pitch = n | 1;
-    T* sA = shared_values<T>() + g.index * getrf_pitch(NMAX);
-    T a[NMAX];
-    load_rows(g, A, sA, pitch, a);
-    int position = active ? lane : INT_MAX;  // where this lane's row stands now
-    int my_pivot = 0;                         // ipiv(lane)
-    int failed = 0;
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k >= n) break;
-        const bool candidate = active && position >= k;
-        T best = candidate_key(a[k], candidate, position == k);
-        int best_position = candidate ? position : INT_MAX;
-        int owner = lane;
-        LOOM_PRAGMA_UNROLL
-        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
-            const T other = g.xor_lane(best, offset);
-            const int other_position = g.xor_lane(best_position, offset);
-            const int other_owner = g.xor_lane(owner, offset);
-            if (other > best || (other == best && other_position < best_position)) {
-                best = other;
-                best_position = other_position;
-                owner = other_owner;
-            }
-        }
-        if (lane == k) my_pivot = best_position;
-        const T pivot = g.from(a[k], owner);
-        const bool nonzero = pivot != T(0);
-        if (!nonzero && failed == 0) failed = k + 1;
-        // Rows k and best_position trade places: only their labels move.
-        if (position == k) position = best_position;
-        if (lane == owner) position = k;
-        const bool update = nonzero && active && position > k;
-        const T inv = T(1) / pivot;
-        const T l = a[k] * inv;
-        if (update) a[k] = l;
-        LOOM_PRAGMA_UNROLL
-        for (int j = k + 1; j < NMAX; ++j) {
-            if (j >= n) break;
-            const T u = g.from(a[j], owner);
-            if (update) a[j] -= l * u;
-        }
-    }
-    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
-}
-
 /// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
 /// non-negative doubles order like their values) plus one, so that 0, the key of
-/// non-candidates, is below every candidate, a zero one included; NaN ordered as candidate_key
-/// does (on the diagonal above everything, below the diagonal never taken).
+/// non-candidates, is below every candidate, a zero one included; NaN ordered as
+/// detail::getrf_partial's scan sees it (on the diagonal above everything, below the diagonal
+/// never taken).
 template <typename T>
 __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
 {
@@ -532,9 +424,9 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// pivot-row buffers, 16-byte aligned.
 constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * nmax; }
 
-/// getrf for the bounds 16 and 32 (orders 9..32), the same factorization as getrf_kernel with
-/// a shorter critical path per step: the staging is cp.async (getrf_kernel's register-staged
-/// rows had 8 KB of a 32 x 32 matrix in flight per warp at best); the pivot search is a
+/// getrf for the bounds 16 and 32 (orders 9..32), the factorization of detail::getrf_partial
+/// (same pivots, same operations and order) with a short critical path per step: the staging
+/// is cp.async (the whole matrix in flight); the pivot search is a
 /// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
 /// the position comparison running only when two candidates tie; and the pivot row reaches the
 /// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
@@ -625,162 +517,7 @@ __global__ void __launch_bounds__(block_threads)
     store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
 }
 
-/// getrf for the bounds 16 and 32 with two rows per lane (rows l and l + G of a group of
-/// G = NMAX / 2 lanes: twice the matrices per warp). Per step and matrix that halves the
-/// shuffle rounds of the pivot search (each lane first compares its own two rows), the
-/// reads of the pivot row (each pair read serves two rows) and the warp instructions of the
-/// division and bookkeeping, for the same fused multiply-adds. Same pivots, same operations
-/// and order as getrf_wide_kernel.
-template <int NMAX, typename T>
-__global__ void __launch_bounds__(block_threads)
-    getrf_pairs_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
-                       int runtime_n)
-{
-    static_assert(NMAX % 2 == 0, "pairs of values");
-    using Pair = typename PairOf<T>::type;
-    using G = Group<NMAX, 2>;
-    const auto g = G::make(runtime_n);
-    const size_type b = g.matrix();
-    if (b >= count) return;
-    const int n = g.n;
-    const int lane = g.lane;
-    const int r0 = lane;            // this lane's rows
-    const int r1 = lane + G::lanes;
-    const auto A = ops[0].global(b);
-    const int pitch = n | 1;
-    T* sA = shared_values<T>() + g.index * getrf_wide_values(NMAX);
-    T* pivot_rows = sA + getrf_pitch(NMAX) + 1;
-    // In: row by row, lanes on columns r0 and r1, every copy in flight.
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k < n) {
-            if (r0 < n) async::copy(sA + k * pitch + r0, &A(k, r0));
-            if (r1 < n) async::copy(sA + k * pitch + r1, &A(k, r1));
-        }
-    }
-    async::wait_all();
-    g.sync();
-    T a0[NMAX];
-    T a1[NMAX];
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        a0[k] = k < n && r0 < n ? sA[r0 * pitch + k] : T(0);
-        a1[k] = k < n && r1 < n ? sA[r1 * pitch + k] : T(0);
-    }
-    const int first_lane = __ffs(static_cast<int>(g.mask)) - 1;
-    int p0 = r0 < n ? r0 : INT_MAX;  // where the rows stand now
-    int p1 = r1 < n ? r1 : INT_MAX;
-    int my_pivot[2] = {0, 0};  // ipiv(r0), ipiv(r1)
-    int failed = 0;
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k >= n) break;
-        const auto key0 = pivot_key(a0[k], p0 != INT_MAX && p0 >= k, p0 == k);
-        const auto key1 = pivot_key(a1[k], p1 != INT_MAX && p1 >= k, p1 == k);
-        auto best = key0 > key1 ? key0 : key1;
-        LOOM_PRAGMA_UNROLL
-        for (int offset = 1; offset < G::lanes; offset <<= 1) {
-            const auto other = g.xor_lane(best, offset);
-            best = other > best ? other : best;
-        }
-        // best >= 1: only candidates hold it. The first position among the holders wins.
-        const bool has0 = key0 == best;
-        const bool has1 = key1 == best;
-        int first = has0 ? p0 : INT_MAX;
-        if (has1 && p1 < first) first = p1;
-        const unsigned holders = __ballot_sync(g.mask, has0 || has1) & g.mask;
-        const unsigned doubles = __ballot_sync(g.mask, has0 && has1) & g.mask;
-        unsigned owner_bit = holders;
-        if ((holders & (holders - 1)) != 0 || doubles != 0) {
-            int smallest = first;
-            LOOM_PRAGMA_UNROLL
-            for (int offset = 1; offset < G::lanes; offset <<= 1) {
-                const int other = g.xor_lane(smallest, offset);
-                smallest = other < smallest ? other : smallest;
-            }
-            owner_bit = __ballot_sync(g.mask, first == smallest) & g.mask;
-        }
-        const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
-        const int best_position = g.from(first, owner);
-        if (k % G::lanes == lane) my_pivot[k / G::lanes] = best_position;
-        T* row = pivot_rows + (k % 2) * NMAX;
-        const bool second = first == p1;  // (in the owner) the winning row is r1
-        if (lane == owner) {
-            LOOM_PRAGMA_UNROLL
-            for (int j = k - k % 2; j < NMAX; j += 2) {
-                if (j < n) {
-                    Pair pair;
-                    pair.x = second ? a1[j] : a0[j];
-                    pair.y = second ? a1[j + 1] : a0[j + 1];
-                    *reinterpret_cast<Pair*>(row + j) = pair;
-                }
-            }
-        }
-        g.sync();
-        const T pivot = row[k];
-        const bool nonzero = pivot != T(0);
-        if (!nonzero && failed == 0) failed = k + 1;
-        // Rows k and best_position trade places: only their labels move.
-        if (p0 == k) p0 = best_position;
-        if (p1 == k) p1 = best_position;
-        if (lane == owner) {
-            if (second) {
-                p1 = k;
-            } else {
-                p0 = k;
-            }
-        }
-        const bool update0 = nonzero && p0 != INT_MAX && p0 > k;
-        const bool update1 = nonzero && p1 != INT_MAX && p1 > k;
-        const T inv = T(1) / pivot;
-        const T l0 = a0[k] * inv;
-        const T l1 = a1[k] * inv;
-        if (update0) a0[k] = l0;
-        if (update1) a1[k] = l1;
-        LOOM_PRAGMA_UNROLL
-        for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
-            if (j >= n) break;
-            const Pair u = *reinterpret_cast<const Pair*>(row + j);
-            if (update0) {
-                if (j > k) a0[j] -= l0 * u.x;
-                if (j + 1 < n) a0[j + 1] -= l0 * u.y;
-            }
-            if (update1) {
-                if (j > k) a1[j] -= l1 * u.x;
-                if (j + 1 < n) a1[j + 1] -= l1 * u.y;
-            }
-        }
-    }
-    // Out: each row to its final position in shared, then row by row, coalesced.
-    g.sync();
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k < n) {
-            if (p0 != INT_MAX) sA[p0 * pitch + k] = a0[k];
-            if (p1 != INT_MAX) sA[p1 * pitch + k] = a1[k];
-        }
-    }
-    if (r0 < n) pivots[b * n + r0] = my_pivot[0];
-    if (r1 < n) pivots[b * n + r1] = my_pivot[1];
-    g.sync();
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k < n) {
-            if (r0 < n) A(k, r0) = sA[k * pitch + r0];
-            if (r1 < n) A(k, r1) = sA[k * pitch + r1];
-        }
-    }
-    if (lane == 0) info[b] = failed;
-}
-
 // ------------------------------------------------------------------------------------ dispatch
-
-/// EXPERIMENT (session 9, to be removed): the variants named in LOOM_BATCHED_EXP run.
-inline bool experiment(const char* name)
-{
-    const char* chosen = std::getenv("LOOM_BATCHED_EXP");
-    return chosen != nullptr && std::strstr(chosen, name) != nullptr;
-}
 
 /// The order when every operand is n x n with 1 <= n <= 32, else 0.
 template <typename T, int K>
@@ -842,16 +579,16 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
     return true;
 }
 
-/// Lets kernel take `bytes` of dynamic shared memory (above 48 KB needs the opt-in).
-template <typename Kernel>
-bool allow_shared(Kernel kernel, std::size_t bytes)
-{
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(bytes)) == cudaSuccess;
-}
+/// The orders up to which a thread per matrix (cuda_thread.cuh) beats the lane groups. H200,
+/// 163840 matrices, double, us (thread / the launch automatic took before): getrf n = 2 10.3 /
+/// 10.8 serial, 3 10.5 / 14.2, 4 16.6 / 23.5, 5 22.7 / 36.7, 6 35.6 / 55.4, 7 49.0 / 66.4 rows,
+/// 8 61.5 / 79.0 rows; trtri n = 3 10.9 / 12.0 serial, 4 13.2 / 17.3, 5 19.4 / 25.3 rows,
+/// 6 30.2 / 30.3, 8 53.7 / 45.5.
+constexpr int thread_getrf_max = 8;
+constexpr int thread_trtri_max = 5;
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
-/// (cuda_thread.cuh, n <= thread::max_order) and checks the launch under `name`.
+/// (n <= thread::max_order) and checks the launch under `name`; false where count is too large.
 template <typename T, typename F>
 bool launch_thread(const CudaExecutor& exec, size_type count, int n, const char* name, F&& launch)
 {
@@ -887,12 +624,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 3>& ops,
         if (count > warp_gemm::max_count) return false;
         const CudaExecutor::DeviceScope scope(exec.device_id());
         if constexpr (std::is_same_v<T, double>) {  // on the FP64 tensor cores
-            if (experiment("gemm_simt")) {
-                warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
-            } else {
-                dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n, experiment("gemm_split"),
-                                  experiment("gemm_k8"));
-            }
+            dmma_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
         } else {
             warp_gemm::launch(exec, ops, f.alpha, f.beta, count, n);
         }
@@ -933,21 +665,20 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::TrtriCall<UploT, DiagT>& f)
 {
     const int n = square_order(ops);
-    if (n != 0 && n <= thread::max_order && experiment("trtri_thread")) {
-        return launch_thread<T>(exec, count, n, "loom::batched::trtri (CUDA team_vector)",
+    constexpr auto name = "loom::batched::trtri (CUDA team_vector)";
+    if (n != 0 && n <= thread_trtri_max) {
+        return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
-            thread::trtri_kernel<decltype(order)::value, lower_v<UploT>, unit_v<DiagT>, T>
-                <<<blocks, thread::block_threads, shared, stream>>>(ops, f.info, count);
+            constexpr int N = decltype(order)::value;
+            if constexpr (N <= thread_trtri_max) {
+                thread::trtri_kernel<N, lower_v<UploT>, unit_v<DiagT>, T>
+                    <<<blocks, thread::block_threads, shared, stream>>>(ops, f.info, count);
+            }
         });
     }
-    const bool whole = experiment("trtri_whole");
-    return launch_rows<T>(exec, count, n, true, "loom::batched::trtri (CUDA team_vector)",
-                          [&](auto bound, Grid grid, auto stream) {
+    return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
-        if (whole) {
-            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T, true>
-                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
-        } else {
+        if constexpr (NMAX > thread_trtri_max) {
             trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
                 <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
         }
@@ -960,36 +691,23 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::GetrfCall& f)
 {
     const int n = square_order(ops);
-    if (n != 0 && n <= thread::max_order && experiment("getrf_thread")) {
-        return launch_thread<T>(exec, count, n, "loom::batched::getrf (CUDA team_vector)",
+    constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
+    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 8,
+                  "orders 9..32: the bounds 16 and 32 of getrf_wide_kernel");
+    if (n != 0 && n <= thread_getrf_max) {
+        return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
             thread::getrf_kernel<decltype(order)::value, T>
                 <<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
-    return launch_rows<T>(exec, count, n, false, "loom::batched::getrf (CUDA team_vector)",
-                          [&](auto bound, Grid grid, auto stream) {
+    return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
-        constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
         if constexpr (NMAX >= 16) {
-            if (experiment("getrf_pairs")) {
-                using G2 = Group<NMAX, 2>;
-                const auto shared = static_cast<std::size_t>(G2::per_block) *
-                                    getrf_wide_values(NMAX) * sizeof(T);
-                static const bool opted = allow_shared(getrf_pairs_kernel<NMAX, T>, shared);
-                (void)opted;
-                const auto blocks = static_cast<unsigned>((count + G2::per_block - 1) / G2::per_block);
-                getrf_pairs_kernel<NMAX, T><<<blocks, block_threads, shared, stream>>>(
-                    ops, f.pivots, f.info, count, n);
-                return;
-            }
+            constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
             const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
             getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
-                ops, f.pivots, f.info, count, n);
-        } else {
-            const auto shared = per_block * getrf_pitch(NMAX) * sizeof(T);
-            getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
                 ops, f.pivots, f.info, count, n);
         }
     });

@@ -109,19 +109,29 @@ __device__ T* shared_values()
     return reinterpret_cast<T*>(loom_thread_shared);
 }
 
+/// Stages the block's matrices of o, calls f(a, b) on this thread's matrix b held in registers
+/// a (f returns whether a goes back), and stores the block's matrices.
+template <int N, typename T, typename F>
+__device__ LOOM_INLINE void on_own_matrix(const Operand<T>& o, size_type count, F&& f)
+{
+    const auto blk = Block<N>::make(count);
+    T* s = shared_values<T>();
+    blk.load(o, s);
+    const int t = static_cast<int>(threadIdx.x);
+    if (t < blk.count) {
+        T a[N][N];
+        read(s + t * Block<N>::pitch, a);
+        if (f(a, blk.first + t)) write(s + t * Block<N>::pitch, a);
+    }
+    blk.store(o, s);
+}
+
 /// P A = L U with partial pivoting, pivots 0-based, info the first zero pivot column + 1.
 template <int N, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
-    const auto blk = Block<N>::make(count);
-    T* s = shared_values<T>();
-    blk.load(ops[0], s);
-    const int t = static_cast<int>(threadIdx.x);
-    if (t < blk.count) {
-        const size_type b = blk.first + t;
-        T a[N][N];
-        read(s + t * Block<N>::pitch, a);
+    on_own_matrix<N>(ops[0], count, [&](T(&a)[N][N], size_type b) {
         int failed = 0;
         LOOM_PRAGMA_UNROLL
         for (int k = 0; k < N; ++k) {
@@ -162,9 +172,8 @@ __global__ void __launch_bounds__(block_threads)
             }
         }
         info[b] = failed;
-        write(s + t * Block<N>::pitch, a);
-    }
-    blk.store(ops[0], s);
+        return true;
+    });
 }
 
 /// A = inv(A) for the triangular A, in place; the other triangle (and a unit diagonal) goes
@@ -175,51 +184,39 @@ template <int N, bool Lower, bool Unit, typename T>
 __global__ void __launch_bounds__(block_threads)
     trtri_kernel(Operands<T, 1> ops, int32* info, size_type count)
 {
-    const auto blk = Block<N>::make(count);
-    T* s = shared_values<T>();
-    blk.load(ops[0], s);
-    const int t = static_cast<int>(threadIdx.x);
-    if (t < blk.count) {
-        const size_type b = blk.first + t;
-        T a[N][N];
-        read(s + t * Block<N>::pitch, a);
+    on_own_matrix<N>(ops[0], count, [&](T(&a)[N][N], size_type b) {
         int failed = 0;
-        T reciprocal[N];
         LOOM_PRAGMA_UNROLL
         for (int i = N - 1; i >= 0; --i) {
             if (!Unit && a[i][i] == T(0)) failed = i + 1;
-            reciprocal[i] = T(1);
         }
         if (info != nullptr) info[b] = failed;
-        if (failed == 0) {
-            if constexpr (!Unit) {
-                LOOM_PRAGMA_UNROLL
-                for (int i = 0; i < N; ++i) reciprocal[i] = T(1) / a[i][i];
-            }
-            // Column j of the inverse overwrites column j of A: its sums read A's rows
-            // outside column j (still the input, columns taken in order away from the
-            // corner they need) and the entries of column j already inverted.
+        if (failed != 0) return false;
+        T reciprocal[N];
+        LOOM_PRAGMA_UNROLL
+        for (int i = 0; i < N; ++i) reciprocal[i] = Unit ? T(1) : T(1) / a[i][i];
+        // Column j of the inverse overwrites column j of A: its sums read A's rows outside
+        // column j (still the input: the columns are taken moving away from the corner they
+        // need) and the entries of column j already inverted.
+        LOOM_PRAGMA_UNROLL
+        for (int c = 0; c < N; ++c) {
+            const int j = Lower ? c : N - 1 - c;
+            if constexpr (!Unit) a[j][j] = reciprocal[j];
             LOOM_PRAGMA_UNROLL
-            for (int c = 0; c < N; ++c) {
-                const int j = Lower ? c : N - 1 - c;
-                if constexpr (!Unit) a[j][j] = reciprocal[j];
+            for (int d = 1; d < N; ++d) {
+                const int r = Lower ? j + d : j - d;
+                if (r < 0 || r >= N) continue;
+                T sum(0);
                 LOOM_PRAGMA_UNROLL
-                for (int d = 1; d < N; ++d) {
-                    const int r = Lower ? j + d : j - d;
-                    if (r < 0 || r >= N) continue;
-                    T sum(0);
-                    LOOM_PRAGMA_UNROLL
-                    for (int k = Lower ? j : r + 1; k < (Lower ? r : j + 1); ++k) {
-                        const T x = k == j ? (Unit ? T(1) : a[j][j]) : a[k][j];
-                        sum += a[r][k] * x;
-                    }
-                    a[r][j] = Unit ? -sum : -(reciprocal[r] * sum);
+                for (int k = Lower ? j : r + 1; k < (Lower ? r : j + 1); ++k) {
+                    const T x = k == j ? (Unit ? T(1) : a[j][j]) : a[k][j];
+                    sum += a[r][k] * x;
                 }
+                a[r][j] = Unit ? -sum : -(reciprocal[r] * sum);
             }
-            write(s + t * Block<N>::pitch, a);
         }
-    }
-    blk.store(ops[0], s);
+        return true;
+    });
 }
 
 template <int N, typename T>

@@ -908,6 +908,42 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
     }
 }
 
+// getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels of
+// orders up to 8, trtri's whole matrices) and other layouts entry by entry: strided rows, and
+// matrices one value apart (batch stride n^2 + 1). The padding must stay untouched.
+TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
+{
+    using V = TypeParam;
+    struct Layout {
+        size_type stride, batch_stride;
+    };
+    for (const size_type n : {3, 8, 12, 32}) {
+        for (const auto [stride, batch_stride] : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
+            const auto A = relaid(random_batch<V>(rows_count, {n, n}, 41), stride, batch_stride);
+            auto lu = A;
+            loom::Array<int32> pivots_ref, info_ref;
+            batched::getrf(lu, pivots_ref, info_ref);
+            auto T = relaid(triangular_batch<V>(rows_count, n, 42), stride, batch_stride);
+            auto inverse = T;
+            loom::Array<int32> trtri_info_ref;
+            batched::trtri(Uplo::upper, Diag::non_unit, inverse, trtri_info_ref);
+            for (const auto& t : rows_targets()) {
+                BatchDense<V> a(t.exec, A);
+                loom::Array<int32> pivots, info;
+                batched::getrf(a, pivots, info, t.launch);
+                EXPECT_EQ(host(pivots), host(pivots_ref)) << t.name() << " n=" << n;
+                EXPECT_EQ(host(info), host(info_ref)) << t.name() << " n=" << n;
+                EXPECT_LE(error_of(raw(a), raw(lu)), tolerance<V>(n)) << t.name() << " n=" << n;
+                BatchDense<V> x(t.exec, T);
+                loom::Array<int32> trtri_info;
+                batched::trtri(Uplo::upper, Diag::non_unit, x, trtri_info, t.launch);
+                EXPECT_EQ(host(trtri_info), host(trtri_info_ref)) << t.name() << " n=" << n;
+                EXPECT_LE(error_of(raw(x), raw(inverse)), tolerance<V>(n)) << t.name() << " n=" << n;
+            }
+        }
+    }
+}
+
 TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
 {
     using V = TypeParam;
@@ -971,8 +1007,8 @@ TYPED_TEST(BatchedFront, AutomaticPinsTheMeasuredChoices)
     const Pin pins[] = {
         {"gemm", 3, tv, serial},       {"gemm", 4, tv, serial},       {"gemm", 5, tv, tv},
         {"gemm", 14, tv, tv},          {"gemm", 15, team, tv},        {"gemm", 16, team, tv},
-        {"gemm", 17, tv, tv},          {"gemm", 24, tv, tv},          {"getrf", 6, serial, serial},  {"getrf", 7, tv, serial},
-        {"getrf", 9, tv, tv},          {"trtri", 4, serial, serial},  {"trtri", 5, tv, serial},
+        {"gemm", 17, tv, tv},          {"gemm", 24, tv, tv},          {"getrf", 2, tv, serial},      {"getrf", 6, tv, serial},      {"getrf", 7, tv, serial},
+        {"getrf", 9, tv, tv},          {"trtri", 2, serial, serial},  {"trtri", 3, tv, serial},      {"trtri", 5, tv, serial},
         {"trmm", 1, tv, serial},       {"trmm", 9, tv, tv},           {"trsm", 8, serial, serial},
         {"trsm", 9, tv, tv},           {"potrf", 8, serial, serial},  {"potrf", 9, tv, tv},
     };

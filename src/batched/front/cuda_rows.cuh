@@ -12,10 +12,11 @@
 //          the staged triangle; rows of the result go back coalesced.
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
+//          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
 //   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
 //          lane knows the position its row has reached), the pivot search is a butterfly
-//          argmax over the group; the pivot row reaches the updating lanes by shuffles
-//          (n <= 8) or through shared memory (getrf_wide_kernel, n = 9..32).
+//          argmax over the group; the pivot row reaches the updating lanes through shared
+//          memory (getrf_wide_kernel, n = 9..32). n <= 8: a thread per matrix (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -29,6 +30,7 @@
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_async.cuh"
 #include "batched/front/cuda_dmma_gemm.cuh"
+#include "batched/front/cuda_thread.cuh"
 #include "batched/front/cuda_warp_gemm.cuh"
 #include "batched/front/operand.hpp"
 #include "batched/front/routines.hpp"
@@ -361,17 +363,6 @@ __global__ void __launch_bounds__(block_threads)
 
 // --------------------------------------------------------------------------------------- getrf
 
-/// The key of a pivot candidate: |A(row, k)|, NaN ordered as detail::getrf_partial's scan
-/// sees it (a NaN on the diagonal keeps its row, a NaN below is never taken).
-template <typename T>
-__device__ T candidate_key(T value, bool candidate, bool diagonal)
-{
-    if (!candidate) return T(-1);
-    const T magnitude = value < T(0) ? -value : value;
-    if (magnitude != magnitude) return diagonal ? T(INFINITY) : T(-1);
-    return magnitude;
-}
-
 /// getrf's start: rows go in and out through shared memory, for coalesced global accesses (a
 /// lane reading its own row from global memory touches one line per lane and instruction); an
 /// odd row pitch keeps the lanes' row reads on distinct banks. Row `lane` into a, zeros past n.
@@ -415,69 +406,11 @@ __device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A
     if (lane == 0) info[b] = failed;
 }
 
-/// P A = L U with partial pivoting (the first largest |A(i, k)|, as LAPACK and
-/// detail::getrf_partial), pivots 0-based, info the first zero pivot column + 1.
-template <int NMAX, typename T>
-__global__ void __launch_bounds__(block_threads)
-    getrf_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count, int runtime_n)
-{
-    const auto g = Group<NMAX>::make(runtime_n);
-    const size_type b = g.matrix();
-    if (b >= count) return;
-    const int n = g.n;
-    const int lane = g.lane;
-    const bool active = lane < n;
-    const auto A = ops[0].global(b);
-    const int pitch = n | 1;
-    T* sA = shared_values<T>() + g.index * getrf_pitch(NMAX);
-    T a[NMAX];
-    load_rows(g, A, sA, pitch, a);
-    int position = active ? lane : INT_MAX;  // where this lane's row stands now
-    int my_pivot = 0;                         // ipiv(lane)
-    int failed = 0;
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k >= n) break;
-        const bool candidate = active && position >= k;
-        T best = candidate_key(a[k], candidate, position == k);
-        int best_position = candidate ? position : INT_MAX;
-        int owner = lane;
-        LOOM_PRAGMA_UNROLL
-        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
-            const T other = g.xor_lane(best, offset);
-            const int other_position = g.xor_lane(best_position, offset);
-            const int other_owner = g.xor_lane(owner, offset);
-            if (other > best || (other == best && other_position < best_position)) {
-                best = other;
-                best_position = other_position;
-                owner = other_owner;
-            }
-        }
-        if (lane == k) my_pivot = best_position;
-        const T pivot = g.from(a[k], owner);
-        const bool nonzero = pivot != T(0);
-        if (!nonzero && failed == 0) failed = k + 1;
-        // Rows k and best_position trade places: only their labels move.
-        if (position == k) position = best_position;
-        if (lane == owner) position = k;
-        const bool update = nonzero && active && position > k;
-        const T inv = T(1) / pivot;
-        const T l = a[k] * inv;
-        if (update) a[k] = l;
-        LOOM_PRAGMA_UNROLL
-        for (int j = k + 1; j < NMAX; ++j) {
-            if (j >= n) break;
-            const T u = g.from(a[j], owner);
-            if (update) a[j] -= l * u;
-        }
-    }
-    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
-}
-
 /// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
 /// non-negative doubles order like their values) plus one, so that 0, the key of
-/// non-candidates, is below every candidate, a zero one included; NaN ordered as candidate_key
-/// does (on the diagonal above everything, below the diagonal never taken).
+/// non-candidates, is below every candidate, a zero one included; NaN ordered as
+/// detail::getrf_partial's scan sees it (on the diagonal above everything, below the diagonal
+/// never taken).
 template <typename T>
 __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
 {
@@ -491,9 +424,9 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// pivot-row buffers, 16-byte aligned.
 constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * nmax; }
 
-/// getrf for the bounds 16 and 32 (orders 9..32), the same factorization as getrf_kernel with
-/// a shorter critical path per step: the staging is cp.async (getrf_kernel's register-staged
-/// rows had 8 KB of a 32 x 32 matrix in flight per warp at best); the pivot search is a
+/// getrf for the bounds 16 and 32 (orders 9..32), the factorization of detail::getrf_partial
+/// (same pivots, same operations and order) with a short critical path per step: the staging
+/// is cp.async (the whole matrix in flight); the pivot search is a
 /// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
 /// the position comparison running only when two candidates tie; and the pivot row reaches the
 /// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
@@ -646,6 +579,32 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
     return true;
 }
 
+/// The orders up to which a thread per matrix (cuda_thread.cuh) beats the lane groups. H200,
+/// 163840 matrices, double, us (thread / the launch automatic took before): getrf n = 2 10.3 /
+/// 10.8 serial, 3 10.5 / 14.2, 4 16.6 / 23.5, 5 22.7 / 36.7, 6 35.6 / 55.4, 7 49.0 / 66.4 rows,
+/// 8 61.5 / 79.0 rows; trtri n = 3 10.9 / 12.0 serial, 4 13.2 / 17.3, 5 19.4 / 25.3 rows,
+/// 6 30.2 / 30.3, 8 53.7 / 45.5.
+constexpr int thread_getrf_max = 8;
+constexpr int thread_trtri_max = 5;
+
+/// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
+/// (n <= thread::max_order) and checks the launch under `name`; false where count is too large.
+template <typename T, typename F>
+bool launch_thread(const CudaExecutor& exec, size_type count, int n, const char* name, F&& launch)
+{
+    if (count > static_cast<size_type>(INT_MAX) * thread::block_threads) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_bound(n, [&](auto bound) {
+        constexpr int N = decltype(bound)::value;
+        if constexpr (N <= thread::max_order) {
+            launch(bound, thread::blocks_for(count), thread::shared_bytes<N, T>(),
+                   loom::cuda::stream_of(exec));
+        }
+    });
+    loom::cuda::check_launch(name);
+    return true;
+}
+
 /// Whether a functor has a kernel here (real values only: the complex ones run the generic
 /// team_vector launch).
 template <typename T, int K, typename F>
@@ -706,10 +665,23 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::TrtriCall<UploT, DiagT>& f)
 {
     const int n = square_order(ops);
-    return launch_rows<T>(exec, count, n, true, "loom::batched::trtri (CUDA team_vector)",
-                          [&](auto bound, Grid grid, auto stream) {
-        trtri_kernel<decltype(bound)::value, lower_v<UploT>, unit_v<DiagT>, T>
-            <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+    constexpr auto name = "loom::batched::trtri (CUDA team_vector)";
+    if (n != 0 && n <= thread_trtri_max) {
+        return launch_thread<T>(exec, count, n, name,
+                                [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
+            constexpr int N = decltype(order)::value;
+            if constexpr (N <= thread_trtri_max) {
+                thread::trtri_kernel<N, lower_v<UploT>, unit_v<DiagT>, T>
+                    <<<blocks, thread::block_threads, shared, stream>>>(ops, f.info, count);
+            }
+        });
+    }
+    return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
+        constexpr int NMAX = decltype(bound)::value;
+        if constexpr (NMAX > thread_trtri_max) {
+            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
+                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+        }
     });
 }
 
@@ -719,18 +691,23 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
          const front::GetrfCall& f)
 {
     const int n = square_order(ops);
+    constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
+    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 8,
+                  "orders 9..32: the bounds 16 and 32 of getrf_wide_kernel");
+    if (n != 0 && n <= thread_getrf_max) {
+        return launch_thread<T>(exec, count, n, name,
+                                [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
+            thread::getrf_kernel<decltype(order)::value, T>
+                <<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
+        });
+    }
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
-    return launch_rows<T>(exec, count, n, false, "loom::batched::getrf (CUDA team_vector)",
-                          [&](auto bound, Grid grid, auto stream) {
+    return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
-        constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
         if constexpr (NMAX >= 16) {
+            constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
             const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
             getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
-                ops, f.pivots, f.info, count, n);
-        } else {
-            const auto shared = per_block * getrf_pitch(NMAX) * sizeof(T);
-            getrf_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
                 ops, f.pivots, f.info, count, n);
         }
     });

@@ -51,10 +51,15 @@ constexpr size_type any_order = std::numeric_limits<size_type>::max();
 ///          (those team_vector figures are the lane-per-row kernel's; n = 17..32 now runs a
 ///          warp per matrix: H200 950 / 1414 us at 24 / 32 with the SIMT warp gemm, against
 ///          team 537 us at 16; since session 8 double runs it on the FP64 tensor cores,
-///          cuda_dmma_gemm.cuh, NOT MEASURED YET);
-///   getrf  n = 3, 5: serial 15.5 / 34.5 vs team_vector 21.0 / 44.6; n = 8, 16, 32:
-///          team_vector 80 / 614 / 4473 vs serial 131 / 1283 / 163147;
-///   trtri  n = 3: serial 12.5 vs 14.4; n >= 5: team_vector (27.5 vs 29.0 at n = 5);
+///          cuda_dmma_gemm.cuh: H200 522 / 705 us at 17 / 24, 1.83x / 1.40x cuBLAS);
+///   getrf  team_vector at every order: since session 9 a thread per matrix up to n = 8
+///          (cuda_thread.cuh; H200: n = 2..8 10.3 / 10.5 / 16.6 / 22.7 / 35.6 / 49.0 / 61.5 us
+///          vs serial 10.8 / 14.2 / 23.5 / 36.7 / 55.4, rows kernel 66.4 / 79.0 at 7 / 8);
+///          H100 before: n = 8, 16, 32 team_vector 80 / 614 / 4473 vs serial 131 / 1283 /
+///          163147;
+///   trtri  n <= 2 serial (H200: 10.5 vs 11.5 us at n = 2); team_vector above: a thread per
+///          matrix up to 5 (10.9 / 13.2 / 19.4 us at 3 / 4 / 5 vs serial 12.0 / 17.3, rows
+///          25.3 at 5), lane groups from 6 on;
 ///   trmm   team_vector at every order (17 us vs serial 21 us at n = 3).
 /// Complex or rectangular operands, measured on an H200 (batch 163840, `loom bench batched
 /// gemm`): gemm n = 3 serial 36 us, team_vector 125 us; n = 5 194 vs 172 us; n = 8 1092 vs
@@ -66,9 +71,8 @@ inline constexpr Row cuda_table[] = {
     {Routine::gemm, Operands::real_square, any_order, Launch::team_vector},
     {Routine::gemm, Operands::any, gemm_cuda_serial_max, Launch::serial},
     {Routine::gemm, Operands::any, any_order, Launch::team_vector},
-    {Routine::getrf, Operands::real_square, 6, Launch::serial},
     {Routine::getrf, Operands::real_square, any_order, Launch::team_vector},
-    {Routine::trtri, Operands::real_square, 4, Launch::serial},
+    {Routine::trtri, Operands::real_square, 2, Launch::serial},
     {Routine::trtri, Operands::real_square, any_order, Launch::team_vector},
     {Routine::trmm, Operands::real_square, any_order, Launch::team_vector},
     {Routine::other, Operands::any, 8, Launch::serial},

@@ -1,6 +1,7 @@
 #include "bench/spmm_bench.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -165,6 +166,20 @@ std::shared_ptr<const Executor> oracle_for(const Executor& exec)
     return ReferenceExecutor::create();
 }
 
+/// The native SpMM kernels a GPU run times besides automatic: every algorithm but those two
+/// and the vendor's.
+std::vector<sparse::SpmmAlgorithm> native_spmm_algorithms()
+{
+    std::vector<sparse::SpmmAlgorithm> algorithms;
+    for (const auto& name : sparse::spmm_algorithm_names) {
+        if (name.value != sparse::SpmmAlgorithm::automatic &&
+            name.value != sparse::SpmmAlgorithm::vendor) {
+            algorithms.push_back(name.value);
+        }
+    }
+    return algorithms;
+}
+
 template <typename V, typename I>
 std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& A_ref,
                               size_type k, const SpmmBenchOptions& options)
@@ -185,8 +200,7 @@ std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I
     rows.push_back(timed<V>(options, k, "loom", "automatic",
                             spmm_with(sparse::SpmmAlgorithm::automatic), values, want));
     if (!exec->is_host()) {
-        for (const auto algorithm :
-             {sparse::SpmmAlgorithm::row_split, sparse::SpmmAlgorithm::nnz_balanced}) {
+        for (const auto algorithm : native_spmm_algorithms()) {
             rows.push_back(timed<V>(options, k, "loom", sparse::to_string(algorithm),
                                     spmm_with(algorithm), values, want));
         }
@@ -205,6 +219,18 @@ std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I
     if (options.peer == Peer::cusparse) {
         rows.push_back(timed<V>(options, k, "cusparse", "SpMM",
                                 spmm_with(sparse::SpmmAlgorithm::vendor), values, want));
+        // EXPERIMENTAL (session 9 GPU round): cuSPARSE's CSR algorithms one by one
+        // (src/sparse/spmm/cusparse.cu reads LOOM_SPMM_VENDOR_ALG), to find its best.
+        for (const char* alg : {"1", "2", "3"}) {
+            setenv("LOOM_SPMM_VENDOR_ALG", alg, 1);
+            try {
+                rows.push_back(timed<V>(options, k, "cusparse", std::string("SpMM CSR_ALG") + alg,
+                                        spmm_with(sparse::SpmmAlgorithm::vendor), values, want));
+            } catch (const Error& e) {
+                std::cerr << "cusparse CSR_ALG" << alg << " left out: " << e.what() << '\n';
+            }
+            unsetenv("LOOM_SPMM_VENDOR_ALG");
+        }
     } else if (options.peer == Peer::eigen) {
         rows.push_back(timed<V>(options, k, "eigen", "sparse * dense",
                                 eigen_spmm(A, B, C, host_threads(*exec)), values, want));
@@ -407,8 +433,7 @@ std::vector<Row> bench_storage(const matrix::Csr<V, I>& A_in, const SpmmBenchOpt
             };
             add("loom", "automatic", spmm_with(sparse::SpmmAlgorithm::automatic), got, sampled);
             if (!exec->is_host()) {
-                for (const auto algorithm :
-                     {sparse::SpmmAlgorithm::row_split, sparse::SpmmAlgorithm::nnz_balanced}) {
+                for (const auto algorithm : native_spmm_algorithms()) {
                     add("loom", sparse::to_string(algorithm), spmm_with(algorithm), got, sampled);
                 }
             }
@@ -555,11 +580,15 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
     const auto copy = measure_copy_bandwidth(
         options.exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
     const double flops_per_entry = options.kernel == SpmmKernel::fusedmm ? 4 : 2;
+    // The peer's best row at k (cuSPARSE may run several algorithms).
     const auto peer_time = [&](size_type k) {
+        double best = 0.0;
         for (const auto& r : rows) {
-            if (r.k == k && r.library != "loom") return r.timing.median;
+            if (r.k == k && r.library != "loom" && (best == 0.0 || r.timing.median < best)) {
+                best = r.timing.median;
+            }
         }
-        return 0.0;
+        return best;
     };
 
     fmt::print("kernel    {}\n", kernel_name(options.kernel));

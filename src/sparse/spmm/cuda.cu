@@ -87,6 +87,15 @@ bool loads_vectors(const DenseOperand<const D>& B, const DenseOperand<U>& C, lon
            reinterpret_cast<std::uintptr_t>(B.data) % 16 == 0 && B.row_step % vec == 0;
 }
 
+/// Whether the batched kernels apply: B loaded in vectors, and C stored in them (its rows
+/// on 16 bytes too).
+template <typename D, typename U>
+bool stores_vectors(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k)
+{
+    return loads_vectors(B, C, k) && reinterpret_cast<std::uintptr_t>(C.data) % 16 == 0 &&
+           C.row_step % vector_width<D> == 0;
+}
+
 /// Calls body.template operator()<G, PerLane, Vec, RowMajor>() for the kernels of B, C and k:
 /// vector loads (Vec = vector_width) where loads_vectors, one element per load otherwise.
 template <typename D, typename U, typename Body>
@@ -146,6 +155,27 @@ struct Output {
     {
         D* c = element<RowMajor>(C, i, j);
         *c = static_cast<D>(static_cast<T>(*c) + mul(alpha, sum));
+    }
+    /// C(i, j + v) = alpha * sums[v] + beta * C(i, j + v) for v < Vec in one 16-byte load and
+    /// store (C row-major, its rows on 16 bytes: see stores_vectors).
+    template <int Vec>
+    __device__ void store_along_k(long long i, long long j, const T (&sums)[Vec]) const
+    {
+        auto* c = reinterpret_cast<uint4*>(element<true>(C, i, j));
+        Pack<D, Vec> pack;
+        if (!beta_is_zero) {
+            const uint4 bits = *c;
+            memcpy(&pack, &bits, sizeof(pack));
+        }
+#pragma unroll
+        for (int v = 0; v < Vec; ++v) {
+            pack.v[v] = static_cast<D>(beta_is_zero
+                                           ? mul(alpha, sums[v])
+                                           : mul(alpha, sums[v]) + mul(beta, static_cast<T>(pack.v[v])));
+        }
+        uint4 bits;
+        memcpy(&bits, &pack, sizeof(pack));
+        *c = bits;
     }
     /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
@@ -269,7 +299,7 @@ __global__ void __launch_bounds__(block_size)
 
 /// Adds each cut row's partial sums to C in chunk order: a warp per chunk, which finishes the
 /// row of its first entry when that row began in an earlier chunk and ends in this one.
-template <bool RowMajor, typename D, typename I>
+template <bool RowMajor, bool Stores, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
                          CutRows<compute_type_t<D>> cut, long long k)
@@ -289,7 +319,128 @@ __global__ void __launch_bounds__(block_size)
         for (long long j = lane; j < k; j += warp) {
             compute_type_t<D> sum = cut.at(first_chunk, 1, j);
             for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0, j);
-            out.template add<RowMajor>(row, j, sum);
+            if constexpr (Stores) {
+                out.template store<RowMajor>(row, j, sum);
+            } else {
+                out.template add<RowMajor>(row, j, sum);
+            }
+        }
+    }
+}
+
+/// Entries per batch of the batched kernels: InFlight 16-byte gathers per lane, PerLane of
+/// them per entry.
+template <int InFlight, int PerLane>
+constexpr int batch_for = InFlight / PerLane > 1 ? InFlight / PerLane : 1;
+
+/// accumulate's sums for B row-major in 16-byte vectors, the gathers of a batch of entries
+/// all issued before the first of them is used.
+template <int G, int PerLane, int Vec, int Batch, typename D, typename I, typename T>
+__device__ __forceinline__ void accumulate_batched(const CsrRows<D, I>& A, bool conj,
+                                                   long long begin, long long end,
+                                                   const DenseOperand<const D>& B, long long j0,
+                                                   long long k, T (&acc)[PerLane][Vec])
+{
+    const int lane = threadIdx.x % G;
+    for_each_entry_batch<G, Batch>(
+        A, conj, begin, end, [&](const I (&cols)[Batch], const T (&values)[Batch], int count) {
+            Pack<D, Vec> b[Batch][PerLane];
+#pragma unroll
+            for (int u = 0; u < Batch; ++u) {
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+                    const long long j = j0 + (lane + p * G) * Vec;
+                    b[u][p] = u < count && j < k ? load_along_k<Vec>(element<true>(B, cols[u], j))
+                                                 : Pack<D, Vec>{};
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < Batch; ++u) {
+                if (u >= count) break;
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+                    for (int v = 0; v < Vec; ++v) {
+                        acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
+                    }
+                }
+            }
+        });
+}
+
+/// C(i, j) = alpha * sum + beta * C(i, j) for the columns this lane summed, in 16-byte stores.
+template <int G, int PerLane, int Vec, typename D, typename T>
+__device__ __forceinline__ void store_sums(const Output<D>& out, long long i, long long j0,
+                                           long long k, const T (&acc)[PerLane][Vec])
+{
+    const int lane = threadIdx.x % G;
+#pragma unroll
+    for (int p = 0; p < PerLane; ++p) {
+        const long long j = j0 + (lane + p * G) * Vec;
+        if (j < k) out.template store_along_k<Vec>(i, j, acc[p]);
+    }
+}
+
+/// row_split with batched gathers and vector stores (B and C row-major, aligned).
+template <int G, int PerLane, int Vec, int Batch, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_row_batched_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out,
+                            long long k)
+{
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         row < A.rows; row += groups) {
+        const long long begin = A.row_ptrs[row];
+        const long long end = A.row_ptrs[row + 1];
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            compute_type_t<D> acc[PerLane][Vec] = {};
+            accumulate_batched<G, PerLane, Vec, Batch>(A, conj, begin, end, B, j0, k, acc);
+            store_sums<G, PerLane, Vec>(out, row, j0, k, acc);
+        }
+    }
+}
+
+/// nnz_balanced with batched gathers and vector stores, writing every element of C once (no
+/// C = beta C pass first): a chunk stores the rows it holds whole and the empty rows that
+/// start inside it or at its end (chunk 0 also those before the first entry); the rows cut
+/// by its ends leave partials for spmm_cut_rows_kernel<.., true>, which stores them.
+template <int G, int PerLane, int Vec, int Batch, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_balanced_batched_kernel(CsrRows<D, I> A, long long nnz, bool conj,
+                                 DenseOperand<const D> B, Output<D> out,
+                                 CutRows<compute_type_t<D>> cut, long long k)
+{
+    const int lane = threadIdx.x % G;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    const long long chunks = ceildiv(nnz, balanced_chunk);
+    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         chunk < chunks; chunk += groups) {
+        const long long first = chunk * balanced_chunk;
+        const long long last = min(nnz, first + balanced_chunk);
+        const long long start =
+            chunk == 0 ? 0 : loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            for (long long row = start; row < A.rows; ++row) {
+                const long long row_begin = A.row_ptrs[row];
+                const long long row_end = A.row_ptrs[row + 1];
+                if (row_begin > last || (row_begin == last && row_end > row_begin)) break;
+                compute_type_t<D> acc[PerLane][Vec] = {};
+                const long long from = max(row_begin, first);
+                const long long to = min(row_end, last);
+                if (from < to) accumulate_batched<G, PerLane, Vec, Batch>(A, conj, from, to, B, j0, k, acc);
+                if (row_begin >= first && row_end <= last) {
+                    store_sums<G, PerLane, Vec>(out, row, j0, k, acc);
+                    continue;
+                }
+                const int slot = row_begin < first ? 0 : 1;
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+                    const long long j = j0 + (lane + p * G) * Vec;
+                    if (j >= k) continue;
+#pragma unroll
+                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot, j + v) = acc[p][v];
+                }
+            }
         }
     }
 }
@@ -347,6 +498,71 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
     check_launch(spmm_where);
 }
 
+/// Gathers in flight per lane of an experimental batched algorithm; 0 for the others.
+int in_flight_of(SpmmAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case SpmmAlgorithm::row_split_b8:
+    case SpmmAlgorithm::nnz_balanced_b8: return 8;
+    case SpmmAlgorithm::row_split_b16:
+    case SpmmAlgorithm::nnz_balanced_b16: return 16;
+    default: return 0;
+    }
+}
+
+bool balances(SpmmAlgorithm algorithm)
+{
+    return algorithm == SpmmAlgorithm::nnz_balanced ||
+           algorithm == SpmmAlgorithm::nnz_balanced_b8 ||
+           algorithm == SpmmAlgorithm::nnz_balanced_b16;
+}
+
+/// The batched kernels (stores_vectors holds, Mode::none or conjugate).
+template <int InFlight, typename V, typename I>
+void spmm_batched(const CudaExecutor& exec, bool conj, bool balanced, const matrix::Csr<V, I>& A,
+                  DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
+                  long long k)
+{
+    using D = device_type_t<V>;
+    constexpr int vec = vector_width<D>;
+    if constexpr (vec > 1) {
+        const auto csr = rows_of(A);
+        const auto run = [&]<int G, int PerLane>() {
+            constexpr int batch = batch_for<InFlight, PerLane>;
+            if (balanced) {
+                const long long chunks = ceildiv(A.nnz(), balanced_chunk);
+                Array<compute_type_t<V>> partials(A.executor(),
+                                                  static_cast<size_type>(2 * chunks * k));
+                const CutRows<compute_type_t<D>> cut{as_device(partials.data()), k};
+                spmm_balanced_batched_kernel<G, PerLane, vec, batch, D, I>
+                    <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+                        csr, A.nnz(), conj, b, out, cut, k);
+                check_launch(spmm_where);
+                spmm_cut_rows_kernel<true, true, D, I>
+                    <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+                        csr, A.nnz(), out, cut, k);
+            } else {
+                spmm_row_batched_kernel<G, PerLane, vec, batch, D, I>
+                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(
+                        csr, conj, b, out, k);
+            }
+        };
+        // A thread per row as in with_row_split_shape: short rows and a row of B of at most
+        // four vectors.
+        const bool thread_per_row = !balanced && A.nnz() <= 16 * A.rows() && k <= 4 * vec;
+        if (!thread_per_row) {
+            with_shape<true>(k / vec, run);
+        } else if (k == vec) {
+            run.template operator()<1, 1>();
+        } else if (k <= 2 * vec) {
+            run.template operator()<1, 2>();
+        } else {
+            run.template operator()<1, 4>();
+        }
+        check_launch(spmm_where);
+    }
+}
+
 }  // namespace
 
 template <typename V, typename I>
@@ -377,6 +593,18 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
     const auto b = on_device(B);
     const auto out = output(alpha, beta, C);
     const bool transposes = mode == Mode::transpose || mode == Mode::conj_transpose;
+    if (const int in_flight = in_flight_of(algorithm); in_flight > 0) {
+        const bool balanced = balances(algorithm);
+        if (!transposes && A.nnz() > 0 && stores_vectors(b, C, k)) {
+            if (in_flight == 8) {
+                spmm_batched<8>(exec, conj, balanced, A, b, out, k);
+            } else {
+                spmm_batched<16>(exec, conj, balanced, A, b, out, k);
+            }
+            return;
+        }
+        algorithm = balanced ? SpmmAlgorithm::nnz_balanced : SpmmAlgorithm::row_split;
+    }
     if (transposes && !is_storage_only_v<V>) {  // spmm.cpp keeps the 16-bit types out
         prepare_accumulation(exec, A.cols(), k, out);
         if (A.nnz() == 0) return;
@@ -397,7 +625,7 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                 <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
                     csr, A.nnz(), conj, b, out, cut, k);
             check_launch(spmm_where);
-            spmm_cut_rows_kernel<RowMajor, D, I>
+            spmm_cut_rows_kernel<RowMajor, false, D, I>
                 <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
                                                                                    out, cut, k);
         });

@@ -118,10 +118,10 @@ TYPED_TEST(Storage16, SpmmWithinStoragePrecisionOfFp64)
                     const Dense B(exec, B_ref);
                     std::vector<SpmmAlgorithm> algorithms{SpmmAlgorithm::automatic};
                     if (!exec->is_host()) {
-                        algorithms = {SpmmAlgorithm::row_split,       SpmmAlgorithm::nnz_balanced,
-                                      SpmmAlgorithm::vendor,          SpmmAlgorithm::row_split_b8,
-                                      SpmmAlgorithm::row_split_b16,   SpmmAlgorithm::nnz_balanced_b8,
-                                      SpmmAlgorithm::nnz_balanced_b16};
+                        algorithms.clear();
+                        for (const auto& name : sparse::spmm_algorithm_names) {
+                            if (name.value != SpmmAlgorithm::automatic) algorithms.push_back(name.value);
+                        }
                     }
                     for (const auto algorithm : algorithms) {
                         SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " k " +

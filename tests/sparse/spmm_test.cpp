@@ -55,10 +55,9 @@ protected:
     static std::vector<SpmmAlgorithm> algorithms(const loom::Executor& exec)
     {
         if (exec.is_host()) return {SpmmAlgorithm::automatic};
-        return {SpmmAlgorithm::automatic,       SpmmAlgorithm::row_split,
-                SpmmAlgorithm::nnz_balanced,    SpmmAlgorithm::vendor,
-                SpmmAlgorithm::row_split_b8,    SpmmAlgorithm::row_split_b16,
-                SpmmAlgorithm::nnz_balanced_b8, SpmmAlgorithm::nnz_balanced_b16};
+        std::vector<SpmmAlgorithm> all;
+        for (const auto& name : sparse::spmm_algorithm_names) all.push_back(name.value);
+        return all;
     }
 
     /// Shapes: empty rows (avg 0.5 per row), a dense row, rectangular both ways, no rows,

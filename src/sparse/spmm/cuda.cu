@@ -23,6 +23,7 @@
 // and the cut-row partials in float (T = compute_type_t<D>): values are widened as they are
 // loaded and C is rounded when stored (twice under nnz_balanced for a row cut by a chunk
 // end: beta C, then the sum). They take no transposing mode (no 16-bit atomics).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -503,9 +504,25 @@ int in_flight_of(SpmmAlgorithm algorithm)
 {
     switch (algorithm) {
     case SpmmAlgorithm::row_split_b8:
-    case SpmmAlgorithm::nnz_balanced_b8: return 8;
+    case SpmmAlgorithm::nnz_balanced_b8:
+    case SpmmAlgorithm::row_split_p16:
+    case SpmmAlgorithm::row_split_p32:
+    case SpmmAlgorithm::nnz_balanced_p16:
+    case SpmmAlgorithm::nnz_balanced_p32: return 8;
     case SpmmAlgorithm::row_split_b16:
     case SpmmAlgorithm::nnz_balanced_b16: return 16;
+    default: return 0;
+    }
+}
+
+/// Columns per launch of an experimental panel algorithm; 0 (all k at once) for the others.
+long long panel_of(SpmmAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case SpmmAlgorithm::row_split_p16:
+    case SpmmAlgorithm::nnz_balanced_p16: return 16;
+    case SpmmAlgorithm::row_split_p32:
+    case SpmmAlgorithm::nnz_balanced_p32: return 32;
     default: return 0;
     }
 }
@@ -514,7 +531,9 @@ bool balances(SpmmAlgorithm algorithm)
 {
     return algorithm == SpmmAlgorithm::nnz_balanced ||
            algorithm == SpmmAlgorithm::nnz_balanced_b8 ||
-           algorithm == SpmmAlgorithm::nnz_balanced_b16;
+           algorithm == SpmmAlgorithm::nnz_balanced_b16 ||
+           algorithm == SpmmAlgorithm::nnz_balanced_p16 ||
+           algorithm == SpmmAlgorithm::nnz_balanced_p32;
 }
 
 /// The batched kernels (stores_vectors holds, Mode::none or conjugate).
@@ -595,11 +614,22 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
     const bool transposes = mode == Mode::transpose || mode == Mode::conj_transpose;
     if (const int in_flight = in_flight_of(algorithm); in_flight > 0) {
         const bool balanced = balances(algorithm);
-        if (!transposes && A.nnz() > 0 && stores_vectors(b, C, k)) {
-            if (in_flight == 8) {
-                spmm_batched<8>(exec, conj, balanced, A, b, out, k);
-            } else {
-                spmm_batched<16>(exec, conj, balanced, A, b, out, k);
+        const long long panel = panel_of(algorithm);
+        // Panels of B's columns (multiples of the vector width) keep B's rows 16-byte aligned.
+        if (!transposes && A.nnz() > 0 && stores_vectors(b, C, k) &&
+            (panel == 0 || stores_vectors(b, C, panel))) {
+            const long long width = panel == 0 ? static_cast<long long>(k) : panel;
+            for (long long j0 = 0; j0 < static_cast<long long>(k); j0 += width) {
+                auto b_panel = b;
+                auto out_panel = out;
+                b_panel.data += j0;
+                out_panel.C.data += j0;
+                const long long columns = std::min(width, static_cast<long long>(k) - j0);
+                if (in_flight == 8) {
+                    spmm_batched<8>(exec, conj, balanced, A, b_panel, out_panel, columns);
+                } else {
+                    spmm_batched<16>(exec, conj, balanced, A, b_panel, out_panel, columns);
+                }
             }
             return;
         }

@@ -1,7 +1,6 @@
 #include "bench/spmm_bench.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -223,18 +222,6 @@ std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I
     if (options.peer == Peer::cusparse) {
         rows.push_back(timed<V>(options, k, "cusparse", "SpMM",
                                 spmm_with(sparse::SpmmAlgorithm::vendor), values, want));
-        // EXPERIMENTAL (session 9 GPU round): cuSPARSE's CSR algorithms one by one
-        // (src/sparse/spmm/cusparse.cu reads LOOM_SPMM_VENDOR_ALG), to find its best.
-        for (const char* alg : {"1", "2", "3"}) {
-            setenv("LOOM_SPMM_VENDOR_ALG", alg, 1);
-            try {
-                rows.push_back(timed<V>(options, k, "cusparse", std::string("SpMM CSR_ALG") + alg,
-                                        spmm_with(sparse::SpmmAlgorithm::vendor), values, want));
-            } catch (const Error& e) {
-                std::cerr << "cusparse CSR_ALG" << alg << " left out: " << e.what() << '\n';
-            }
-            unsetenv("LOOM_SPMM_VENDOR_ALG");
-        }
     } else if (options.peer == Peer::eigen) {
         rows.push_back(timed<V>(options, k, "eigen", "sparse * dense",
                                 eigen_spmm(A, B, C, host_threads(*exec)), values, want));

@@ -217,6 +217,32 @@ TYPED_TEST(Spmm, CudaVectorLoadsAlongKMatchReference)
     }
 }
 
+TYPED_TEST(Spmm, CudaPanelsOfWideOperandsMatchReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // Columns spread over 150k rows of B: the rows of B that A's rows gather span more than
+    // L2, so that k = 80 runs in panels of columns (the last one narrower), by rows and by
+    // chunks of entries alike.
+    const auto A_ref =
+        loom::test::random_csr<V, I>(this->ref, {96, 150000, 12, true, true, false, 11});
+    const typename TestFixture::Csr A(cuda, A_ref);
+    const size_type k = 80;
+    const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
+    auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
+    const Dense B(cuda, B_ref);
+    const Dense C_start(cuda, C_ref);
+    sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
+    for (const auto algorithm : {SpmmAlgorithm::row_split, SpmmAlgorithm::nnz_balanced}) {
+        SCOPED_TRACE(sparse::to_string(algorithm));
+        Dense C(cuda, C_start);
+        sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C, {algorithm});
+        LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
+    }
+}
+
 TYPED_TEST(Spmm, MultiColumnSpmvMatchesReference)
 {
     using V = typename TestFixture::V;

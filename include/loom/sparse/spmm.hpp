@@ -41,39 +41,13 @@ const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
-/// EXPERIMENTAL (session 9 GPU round, to be folded into row_split / nnz_balanced): the *_b8 /
-/// *_b16 variants issue the gathers of B for a batch of entries before summing them (8 or 16
-/// loads in flight per lane), store C in 16-byte vectors and write every element of C once;
-/// *_p16 / *_p32 run the b8 kernel once per panel of 16 / 32 columns (B's panel more likely
-/// in L2, A read once per panel).
-enum class SpmmAlgorithm {
-    automatic,
-    row_split,
-    nnz_balanced,
-    vendor,
-    row_split_b8,
-    row_split_b16,
-    nnz_balanced_b8,
-    nnz_balanced_b16,
-    row_split_p16,
-    row_split_p32,
-    nnz_balanced_p16,
-    nnz_balanced_p32
-};
+enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
 inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-    {SpmmAlgorithm::row_split_b8, "row_split_b8", "row_split, 8 gathers in flight per lane"},
-    {SpmmAlgorithm::row_split_b16, "row_split_b16", "row_split, 16 gathers in flight per lane"},
-    {SpmmAlgorithm::nnz_balanced_b8, "nnz_balanced_b8", "nnz_balanced, 8 gathers in flight"},
-    {SpmmAlgorithm::nnz_balanced_b16, "nnz_balanced_b16", "nnz_balanced, 16 gathers in flight"},
-    {SpmmAlgorithm::row_split_p16, "row_split_p16", "row_split_b8 a launch per 16 columns"},
-    {SpmmAlgorithm::row_split_p32, "row_split_p32", "row_split_b8 a launch per 32 columns"},
-    {SpmmAlgorithm::nnz_balanced_p16, "nnz_balanced_p16", "nnz_balanced_b8 per 16 columns"},
-    {SpmmAlgorithm::nnz_balanced_p32, "nnz_balanced_p32", "nnz_balanced_b8 per 32 columns"},
 };
 constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 {

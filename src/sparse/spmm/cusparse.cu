@@ -1,8 +1,6 @@
 // cuSPARSE's CSR SpMM (SpmmAlgorithm::vendor), through the generic API on the executor's
 // cuSPARSE handle and stream, for row- and column-major B and C. The workspace is cached in
 // A's CUDA plan (shared with SpMV's vendor path).
-#include <cstdlib>
-
 #include <cusparse.h>
 
 #include "base/cuda/cusparse.hpp"
@@ -26,20 +24,6 @@ void describe(const DenseOperand<T>& d, cusparseOrder_t& order, long long& ld)
 {
     order = d.row_major() ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
     ld = d.row_major() ? d.row_step : d.col_step;
-}
-
-/// EXPERIMENTAL (session 9 GPU round only): LOOM_SPMM_VENDOR_ALG = 1, 2 or 3 picks
-/// CUSPARSE_SPMM_CSR_ALG1/2/3 instead of the default, to find cuSPARSE's best algorithm.
-cusparseSpMMAlg_t vendor_algorithm()
-{
-    const char* choice = std::getenv("LOOM_SPMM_VENDOR_ALG");
-    if (choice == nullptr) return CUSPARSE_SPMM_ALG_DEFAULT;
-    switch (std::atoi(choice)) {
-    case 1: return CUSPARSE_SPMM_CSR_ALG1;
-    case 2: return CUSPARSE_SPMM_CSR_ALG2;
-    case 3: return CUSPARSE_SPMM_CSR_ALG3;
-    default: return CUSPARSE_SPMM_ALG_DEFAULT;
-    }
 }
 
 }  // namespace
@@ -85,7 +69,7 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alph
     describe(C, order, ld);
     LOOM_CUSPARSE_CHECK(
         LOOM_VENDOR(cusparseCreateDnMat)(matC.out(), c_rows, k, ld, C.data, type, order));
-    const auto algorithm = vendor_algorithm();
+    const auto algorithm = CUSPARSE_SPMM_ALG_DEFAULT;
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM_bufferSize)(
         handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA.get(), matB.get(), &beta,

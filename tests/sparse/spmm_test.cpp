@@ -224,21 +224,21 @@ TYPED_TEST(Spmm, CudaPanelsOfWideOperandsMatchReference)
     using Dense = typename TestFixture::Dense;
     LOOM_CUDA_OR_SKIP(cuda);
     // Columns spread over 150k rows of B: the rows of B that A's rows gather span more than
-    // L2, so that k = 80 runs in panels of columns (the last one narrower), by rows and by
-    // chunks of entries alike.
-    const auto A_ref =
-        loom::test::random_csr<V, I>(this->ref, {96, 150000, 12, true, true, false, 11});
-    const typename TestFixture::Csr A(cuda, A_ref);
-    const size_type k = 80;
-    const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
-    auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
-    const Dense B(cuda, B_ref);
-    const Dense C_start(cuda, C_ref);
-    sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
-    for (const auto algorithm : {SpmmAlgorithm::row_split, SpmmAlgorithm::nnz_balanced}) {
-        SCOPED_TRACE(sparse::to_string(algorithm));
-        Dense C(cuda, C_start);
-        sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C, {algorithm});
+    // L2, so that automatic runs k = 80 in panels of columns (the last one narrower), by rows
+    // and, with a dense row, by chunks of entries.
+    for (const bool dense_row : {false, true}) {
+        const auto A_ref = loom::test::random_csr<V, I>(
+            this->ref, {96, 150000, 12, dense_row, true, false, 11});
+        const typename TestFixture::Csr A(cuda, A_ref);
+        const size_type k = 80;
+        EXPECT_EQ(sparse::choose_spmm_algorithm(A, k),
+                  dense_row ? SpmmAlgorithm::nnz_balanced : SpmmAlgorithm::row_split);
+        const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
+        auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
+        const Dense B(cuda, B_ref);
+        Dense C(cuda, C_ref);
+        sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
+        sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C);
         LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
     }
 }

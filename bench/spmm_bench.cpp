@@ -571,15 +571,11 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
     const auto copy = measure_copy_bandwidth(
         options.exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
     const double flops_per_entry = options.kernel == SpmmKernel::fusedmm ? 4 : 2;
-    // The peer's best row at k (cuSPARSE may run several algorithms).
     const auto peer_time = [&](size_type k) {
-        double best = 0.0;
         for (const auto& r : rows) {
-            if (r.k == k && r.library != "loom" && (best == 0.0 || r.timing.median < best)) {
-                best = r.timing.median;
-            }
+            if (r.k == k && r.library != "loom") return r.timing.median;
         }
-        return best;
+        return 0.0;
     };
 
     fmt::print("kernel    {}\n", kernel_name(options.kernel));

@@ -69,15 +69,14 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alph
     describe(C, order, ld);
     LOOM_CUSPARSE_CHECK(
         LOOM_VENDOR(cusparseCreateDnMat)(matC.out(), c_rows, k, ld, C.data, type, order));
-    const auto algorithm = CUSPARSE_SPMM_ALG_DEFAULT;
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM_bufferSize)(
         handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA.get(), matB.get(), &beta,
-        matC.get(), compute, algorithm, &bytes));
+        matC.get(), compute, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
     void* buffer = vendor_workspace(A, bytes);
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM)(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                   &alpha, matA.get(), matB.get(), &beta, matC.get(),
-                                                  compute, algorithm, buffer));
+                                                  compute, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
 }
 
 #define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                       \

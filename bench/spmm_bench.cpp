@@ -165,6 +165,24 @@ std::shared_ptr<const Executor> oracle_for(const Executor& exec)
     return ReferenceExecutor::create();
 }
 
+/// The native SpMM kernels a GPU run times besides automatic: those named in the options, or
+/// every algorithm but automatic and the vendor's.
+std::vector<sparse::SpmmAlgorithm> native_spmm_algorithms(const SpmmBenchOptions& options)
+{
+    std::vector<sparse::SpmmAlgorithm> algorithms;
+    for (const auto& name : options.algorithms) {
+        algorithms.push_back(sparse::parse_spmm_algorithm(name));
+    }
+    if (!options.algorithms.empty()) return algorithms;
+    for (const auto& name : sparse::spmm_algorithm_names) {
+        if (name.value != sparse::SpmmAlgorithm::automatic &&
+            name.value != sparse::SpmmAlgorithm::vendor) {
+            algorithms.push_back(name.value);
+        }
+    }
+    return algorithms;
+}
+
 template <typename V, typename I>
 std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& A_ref,
                               size_type k, const SpmmBenchOptions& options)
@@ -185,8 +203,7 @@ std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I
     rows.push_back(timed<V>(options, k, "loom", "automatic",
                             spmm_with(sparse::SpmmAlgorithm::automatic), values, want));
     if (!exec->is_host()) {
-        for (const auto algorithm :
-             {sparse::SpmmAlgorithm::row_split, sparse::SpmmAlgorithm::nnz_balanced}) {
+        for (const auto algorithm : native_spmm_algorithms(options)) {
             rows.push_back(timed<V>(options, k, "loom", sparse::to_string(algorithm),
                                     spmm_with(algorithm), values, want));
         }
@@ -407,8 +424,7 @@ std::vector<Row> bench_storage(const matrix::Csr<V, I>& A_in, const SpmmBenchOpt
             };
             add("loom", "automatic", spmm_with(sparse::SpmmAlgorithm::automatic), got, sampled);
             if (!exec->is_host()) {
-                for (const auto algorithm :
-                     {sparse::SpmmAlgorithm::row_split, sparse::SpmmAlgorithm::nnz_balanced}) {
+                for (const auto algorithm : native_spmm_algorithms(options)) {
                     add("loom", sparse::to_string(algorithm), spmm_with(algorithm), got, sampled);
                 }
             }

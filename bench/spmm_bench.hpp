@@ -41,6 +41,8 @@ struct SpmmBenchOptions {
     StoragePrecision precision = StoragePrecision::native;
     int samples = 20;
     std::string matrix_name;
+    /// SpMM on a GPU: the native algorithms timed besides automatic; empty: every one.
+    std::vector<std::string> algorithms;
     /// Size of the copy that measures the bandwidth; 0 picks 512 MiB on the host, 1 GiB on
     /// a GPU.
     std::size_t copy_bytes = 0;

@@ -55,8 +55,9 @@ protected:
     static std::vector<SpmmAlgorithm> algorithms(const loom::Executor& exec)
     {
         if (exec.is_host()) return {SpmmAlgorithm::automatic};
-        return {SpmmAlgorithm::automatic, SpmmAlgorithm::row_split, SpmmAlgorithm::nnz_balanced,
-                SpmmAlgorithm::vendor};
+        std::vector<SpmmAlgorithm> all;
+        for (const auto& name : sparse::spmm_algorithm_names) all.push_back(name.value);
+        return all;
     }
 
     /// Shapes: empty rows (avg 0.5 per row), a dense row, rectangular both ways, no rows,
@@ -179,31 +180,66 @@ TYPED_TEST(Spmm, CudaVectorLoadsAlongKMatchReference)
     // B packed (rows on 16 bytes: the 16-byte loads along k) and B one element off (every
     // row misaligned: one element per load), for k that are and are not multiples of the
     // vector width; short rows, a dense row and a row cut by nnz_balanced's chunks.
+    // Sparse rows (most empty, some at nnz_balanced's chunk ends) and a dense row too.
     for (const auto& spec : {loom::test::PatternSpec{300, 50, 9, true, true, false, 7},
-                             loom::test::PatternSpec{1, 1000, 900, false, true, false, 6}}) {
+                             loom::test::PatternSpec{1, 1000, 900, false, true, false, 6},
+                             loom::test::PatternSpec{2000, 300, 0.6, true, true, false, 9}}) {
         const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
         const typename TestFixture::Csr A(cuda, A_ref);
         for (const size_type k : {2, 4, 6, 8, 12, 16, 32, 36, 64, 128, 256}) {
             const auto B_ref = loom::test::random_dense<V>(this->ref, {spec.cols, k}, 5);
-            auto C_ref = loom::test::random_dense<V>(this->ref, {spec.rows, k}, 6);
-            const Dense C_start(cuda, C_ref);
-            sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
-            const auto expected = C_ref.to_host();
             const Dense B_packed(cuda, B_ref);
             Dense B_shifted_storage(cuda, dim2{spec.cols + 1, k});
             auto B_shifted = Dense::view(cuda, B_ref.size(), k, B_shifted_storage.data() + 1);
             B_shifted = B_ref;
-            for (const Dense* B : {&B_packed, static_cast<const Dense*>(&B_shifted)}) {
-                for (const auto algorithm : {SpmmAlgorithm::row_split, SpmmAlgorithm::nnz_balanced}) {
-                    SCOPED_TRACE(loom::to_string(A.size()) + " k " + std::to_string(k) +
-                                 (B == &B_packed ? " packed " : " shifted ") +
-                                 sparse::to_string(algorithm));
-                    Dense C(cuda, C_start);
-                    sparse::spmm(Mode::none, V{-1.25}, A, *B, V{0.75}, C, {algorithm});
-                    LOOM_EXPECT_NEAR_VECTORS(C.to_host(), expected, this->tolerance());
+            // beta = 0 starts C as NaN: C must be written without being read.
+            for (const V beta : {V{0.75}, V{0}}) {
+                auto C_ref = loom::test::random_dense<V>(this->ref, {spec.rows, k}, 6);
+                if (beta == V{0}) {
+                    C_ref.fill(V{std::numeric_limits<loom::remove_complex_t<V>>::quiet_NaN()});
+                }
+                const Dense C_start(cuda, C_ref);
+                sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, beta, C_ref);
+                const auto expected = C_ref.to_host();
+                for (const Dense* B : {&B_packed, static_cast<const Dense*>(&B_shifted)}) {
+                    for (const auto algorithm : this->algorithms(*cuda)) {
+                        if (algorithm == SpmmAlgorithm::vendor) continue;
+                        SCOPED_TRACE(loom::to_string(A.size()) + " k " + std::to_string(k) +
+                                     (B == &B_packed ? " packed " : " shifted ") +
+                                     sparse::to_string(algorithm));
+                        Dense C(cuda, C_start);
+                        sparse::spmm(Mode::none, V{-1.25}, A, *B, beta, C, {algorithm});
+                        LOOM_EXPECT_NEAR_VECTORS(C.to_host(), expected, this->tolerance());
+                    }
                 }
             }
         }
+    }
+}
+
+TYPED_TEST(Spmm, CudaPanelsOfWideOperandsMatchReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // Columns spread over 150k rows of B: the rows of B that A's rows gather span more than
+    // L2, so that automatic runs k = 80 in panels of columns (the last one narrower), by rows
+    // and, with a dense row, by chunks of entries.
+    for (const bool dense_row : {false, true}) {
+        const auto A_ref = loom::test::random_csr<V, I>(
+            this->ref, {96, 150000, 12, dense_row, true, false, 11});
+        const typename TestFixture::Csr A(cuda, A_ref);
+        const size_type k = 80;
+        EXPECT_EQ(sparse::choose_spmm_algorithm(A, k),
+                  dense_row ? SpmmAlgorithm::nnz_balanced : SpmmAlgorithm::row_split);
+        const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
+        auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
+        const Dense B(cuda, B_ref);
+        Dense C(cuda, C_ref);
+        sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
+        sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C);
+        LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
     }
 }
 

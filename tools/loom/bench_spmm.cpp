@@ -7,7 +7,9 @@
 
 #include "bench/spmm_bench.hpp"
 #include "bench_support.hpp"
+#include "cli_support.hpp"
 #include "command.hpp"
+#include "loom/sparse/spmm.hpp"
 
 namespace loom::cli {
 namespace {
@@ -17,6 +19,7 @@ struct SpmmBenchCli {
     std::vector<size_type> ks{32, 64, 128, 256};
     std::string peer = "none";
     std::string precision = "native";
+    std::vector<std::string> algorithms;
     BenchRun run{20};
 };
 
@@ -30,6 +33,7 @@ int run_bench(const SpmmBenchCli& cli, bench::SpmmKernel kernel)
     options.precision = bench::parse_storage_precision(cli.precision);
     options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
+    options.algorithms = cli.algorithms;
     options.copy_bytes = cli.run.copy_bytes();
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
         write_json(cli.run.json, bench::bench_spmm(cli.source.build<V>(), options));
@@ -47,6 +51,12 @@ Runner setup_for(CLI::App& sub, bench::SpmmKernel kernel)
         ->delimiter(',')
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
+    if (kernel == bench::SpmmKernel::spmm) {
+        add_choice<sparse::SpmmAlgorithm>(sub, "--algorithms", cli->algorithms,
+                                          "SpMM algorithms timed besides automatic on a GPU "
+                                          "(default: every native one), comma-separated")
+            ->delimiter(',');
+    }
     sub.add_option("--peer", cli->peer,
                    "Library timed alongside: cusparse (CUDA) or eigen (host, spmm only)")
         ->check(CLI::IsMember(names_of(bench::Peer{}).spellings()))

@@ -1,28 +1,35 @@
 // CUDA SpMM: C = alpha * op(A) * B + beta * C, A read once for all k columns of a panel.
 //
-// A group of G lanes (a power of two, 4 to 32) works on one row of A at a time; its lanes own
-// the columns of C: lane l holds columns l, l + G, ... of a panel of G * PerLane columns in
-// registers, so that the loads of a row of B and the stores of a row of C are coalesced
-// along k. The G lanes load G entries of the row at once (coalesced) and hand them round
-// with shuffles. Shapes (G, PerLane) are compile-time for k up to 4, 8, 16, 32, 64, 128 and
-// 256; a larger k runs in panels of 256 columns (A re-read from L2 once per panel).
-// Column-major B or C (strided along k) use G up to 32 with one column per lane.
+// A group of G lanes (a power of two, 1 to 32) works on one row of A at a time; its lanes own
+// the columns of C: lane l holds columns l, l + G, ... (times Vec, see below) of a panel of
+// G * PerLane * Vec columns in registers, so that the loads of a row of B and the stores of a
+// row of C are coalesced along k. The G lanes load the entries of the row together
+// (coalesced) and hand them round with shuffles, a batch at a time: the gathers of B for a
+// whole batch (`gathers_in_flight` loads per lane) are issued before the first is used, since
+// a gather that waits for the sum of the one before leaves one load per lane in flight and
+// the kernel latency-bound (session 9: that was the 0.7x-1.0x of cuSPARSE).
+// Where B and C are row-major with rows on 16 bytes and k a multiple of the width, lanes
+// load and store 16 bytes (float4, double2, 8 halves: Vec elements); otherwise one element
+// (Vec = 1; column-major B or C use G up to 32 with one column per lane). Shapes (G, PerLane)
+// are compile-time for k / Vec up to 4, 8, 16, 32, 64, 128 and 256; a larger k runs in
+// panels of 256 (A re-read from L2 once per panel). Short rows with a row of B of at most
+// four vectors take a thread per row (the multi-column SpMV at k = 8 in double).
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
-//    of a million entries is shared by thousands of groups. Rows wholly inside a chunk are
-//    added to C = beta C by their group; a row cut by chunk ends leaves one partial sum per
-//    chunk it crosses (two slots a chunk: the row it starts in, the row it ends in), which a
-//    second kernel adds up in chunk order: bitwise the same result on every run, where atomics
-//    made the last bits depend on timing. Chosen by `automatic` when SpMV's row statistics
+//    of a million entries is shared by thousands of groups. A chunk stores the rows it holds
+//    whole, and the empty rows that start in it; a row cut by chunk ends leaves one partial
+//    sum per chunk it crosses (two slots a chunk: the row it starts in, the row it ends in),
+//    which a second kernel adds up in chunk order and stores: every element of C written once,
+//    bitwise the same result on every run. Chosen by `automatic` when SpMV's row statistics
 //    call for load balancing (irregular or long rows).
 //  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
 //    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
 //
 // The 16-bit storage types (half, bfloat16) run the same kernels with the sums, alpha, beta
 // and the cut-row partials in float (T = compute_type_t<D>): values are widened as they are
-// loaded and C is rounded when stored (twice under nnz_balanced for a row cut by a chunk
-// end: beta C, then the sum). They take no transposing mode (no 16-bit atomics).
+// loaded and C is rounded once when stored. They take no transposing mode (no 16-bit atomics).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -49,11 +56,17 @@ constexpr const char* spmm_where = "loom::sparse::spmm";
 constexpr int block_size = spmm_block_size;
 /// Nonzeros per group of nnz_balanced.
 constexpr long long balanced_chunk = 256;
+/// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
+/// faster than 8 at k = 8 in double (H200, session 9).
+constexpr int gathers_in_flight = 16;
+/// Columns of B per launch where B's gathers would miss L2 (see columns_per_launch).
+constexpr long long panel_columns = 32;
 
 /// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
 /// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
 template <typename D>
-constexpr int vector_width = loom::cuda::is_device_complex_v<D> || sizeof(D) > 8 ? 1 : 16 / sizeof(D);
+constexpr int vector_width = loom::cuda::is_device_complex_v<D> || sizeof(D) > 8 ? 1
+                                                                                 : 16 / sizeof(D);
 
 /// Vec consecutive elements of a row of B.
 template <typename D, int Vec>
@@ -77,24 +90,26 @@ __device__ __forceinline__ Pack<D, Vec> load_along_k(const D* p)
     return pack;
 }
 
-/// Whether the kernels load B along k in 16-byte vectors: B and C row-major, k a multiple of
-/// the vector width and every row of B starting on 16 bytes.
+/// Whether the kernels load B and store C along k in 16-byte vectors: both row-major, k a
+/// multiple of the vector width and every row of both starting on 16 bytes.
 template <typename D, typename U>
-bool loads_vectors(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k)
+bool moves_vectors(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k)
 {
     constexpr int vec = vector_width<D>;
-    return vec > 1 && B.row_major() && C.row_major() && k % vec == 0 &&
-           reinterpret_cast<std::uintptr_t>(B.data) % 16 == 0 && B.row_step % vec == 0;
+    const auto aligned = [](const auto& d) {
+        return reinterpret_cast<std::uintptr_t>(d.data) % 16 == 0 && d.row_step % vec == 0;
+    };
+    return vec > 1 && B.row_major() && C.row_major() && k % vec == 0 && aligned(B) && aligned(C);
 }
 
 /// Calls body.template operator()<G, PerLane, Vec, RowMajor>() for the kernels of B, C and k:
-/// vector loads (Vec = vector_width) where loads_vectors, one element per load otherwise.
+/// 16-byte vectors (Vec = vector_width) where moves_vectors, one element otherwise.
 template <typename D, typename U, typename Body>
 void with_spmm_shape(const DenseOperand<const D>& B, const DenseOperand<U>& C, long long k,
                      Body&& body)
 {
     constexpr int vec = vector_width<D>;
-    if (loads_vectors(B, C, k)) {
+    if (moves_vectors(B, C, k)) {
         with_shape<true>(k / vec, [&]<int G, int PerLane>() {
             body.template operator()<G, PerLane, vec, true>();
         });
@@ -113,7 +128,7 @@ void with_row_split_shape(const DenseOperand<const D>& B, const DenseOperand<U>&
                           bool short_rows, Body&& body)
 {
     constexpr int vec = vector_width<D>;
-    if (!short_rows || !loads_vectors(B, C, k) || k > 4 * vec) {
+    if (!short_rows || !moves_vectors(B, C, k) || k > 4 * vec) {
         with_spmm_shape(B, C, k, body);
     } else if (k == vec) {
         body.template operator()<1, 1, vec, true>();
@@ -140,12 +155,33 @@ struct Output {
         *c = static_cast<D>(beta_is_zero ? mul(alpha, sum)
                                          : mul(alpha, sum) + mul(beta, static_cast<T>(*c)));
     }
-    /// C(i, j) += alpha * sum, by the only thread writing C(i, j).
-    template <bool RowMajor>
-    __device__ void add(long long i, long long j, const T& sum) const
+    /// C(i, j + v) = alpha * sums[v] + beta * C(i, j + v) for v < Vec in one 16-byte load and
+    /// store (C row-major, its rows on 16 bytes: see moves_vectors).
+    template <int Vec>
+    __device__ void store_along_k(long long i, long long j, const T (&sums)[Vec]) const
     {
-        D* c = element<RowMajor>(C, i, j);
-        *c = static_cast<D>(static_cast<T>(*c) + mul(alpha, sum));
+        auto* c = reinterpret_cast<uint4*>(element<true>(C, i, j));
+        Pack<D, Vec> pack;
+        if (!beta_is_zero) {
+            const uint4 bits = *c;
+            memcpy(&pack, &bits, sizeof(pack));
+        }
+#pragma unroll
+        for (int v = 0; v < Vec; ++v) {
+            pack.v[v] = static_cast<D>(beta_is_zero ? mul(alpha, sums[v])
+                                                    : mul(alpha, sums[v]) +
+                                                          mul(beta, static_cast<T>(pack.v[v])));
+        }
+        uint4 bits;
+        memcpy(&bits, &pack, sizeof(pack));
+        *c = bits;
+    }
+    /// The same output for C's columns from j on.
+    Output columns_from(long long j) const
+    {
+        Output shifted = *this;
+        shifted.C = C.columns_from(j);
+        return shifted;
     }
     /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
@@ -161,40 +197,64 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
     return {on_device(C), as_device(alpha), as_device(beta), beta == compute_type_t<V>{0}};
 }
 
+/// Entries per batch of accumulate: gathers_in_flight loads per lane, PerLane per entry.
+template <int PerLane>
+constexpr int batch_for = gathers_in_flight / PerLane > 1 ? gathers_in_flight / PerLane : 1;
+
 /// acc[p][v] += sum over entries [begin, end) of a * B(col, j0 + (lane + p * G) * Vec + v):
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
-/// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec).
+/// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
+/// batch of entries all issued before the first of them is used.
 template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
+    constexpr int batch = batch_for<PerLane>;
     const int lane = threadIdx.x % G;
-    for_each_entry<G>(A, conj, begin, end, [&](I col, const T& a) {
+    for_each_entry_batch<G, batch>(
+        A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
+            Pack<D, Vec> b[batch][PerLane];
 #pragma unroll
-        for (int p = 0; p < PerLane; ++p) {
-            const long long j = j0 + (lane + p * G) * Vec;
-            if (j < k) {
-                const auto b = load_along_k<Vec>(element<RowMajor>(B, col, j));
+            for (int u = 0; u < batch; ++u) {
 #pragma unroll
-                for (int v = 0; v < Vec; ++v) acc[p][v] += mul(a, static_cast<T>(b.v[v]));
+                for (int p = 0; p < PerLane; ++p) {
+                    const long long j = j0 + (lane + p * G) * Vec;
+                    b[u][p] = u < count && j < k
+                                  ? load_along_k<Vec>(element<RowMajor>(B, cols[u], j))
+                                  : Pack<D, Vec>{};
+                }
             }
-        }
-    });
+#pragma unroll
+            for (int u = 0; u < batch; ++u) {
+                if (u >= count) break;
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+                    for (int v = 0; v < Vec; ++v) {
+                        acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
+                    }
+                }
+            }
+        });
 }
 
-/// Calls store(j, sum) for the columns j < k this lane summed in acc (see accumulate).
-template <int G, int PerLane, int Vec, typename T, typename Store>
-__device__ __forceinline__ void for_each_sum(long long j0, long long k, const T (&acc)[PerLane][Vec],
-                                             Store&& store)
+/// C(i, j) = alpha * sum + beta * C(i, j) for the columns this lane summed in acc (see
+/// accumulate), in 16-byte stores where Vec > 1.
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename T>
+__device__ __forceinline__ void store_sums(const Output<D>& out, long long i, long long j0,
+                                           long long k, const T (&acc)[PerLane][Vec])
 {
     const int lane = threadIdx.x % G;
 #pragma unroll
     for (int p = 0; p < PerLane; ++p) {
         const long long j = j0 + (lane + p * G) * Vec;
         if (j >= k) continue;
-#pragma unroll
-        for (int v = 0; v < Vec; ++v) store(j + v, acc[p][v]);
+        if constexpr (Vec > 1) {
+            out.template store_along_k<Vec>(i, j, acc[p]);
+        } else {
+            out.template store<RowMajor>(i, j, acc[p][0]);
+        }
     }
 }
 
@@ -210,9 +270,7 @@ __global__ void __launch_bounds__(block_size)
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
             accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
-            for_each_sum<G, PerLane, Vec>(j0, k, acc, [&](long long j, const auto& sum) {
-                out.template store<RowMajor>(row, j, sum);
-            });
+            store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
         }
     }
 }
@@ -230,44 +288,53 @@ struct CutRows {
     }
 };
 
-/// nnz_balanced on C = beta C: a group per chunk of nonzeros.
+/// nnz_balanced: a group per chunk of nonzeros. It stores the rows it holds whole and the
+/// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
+/// a row starting at a chunk's first entry belongs to that chunk); the rows cut by its ends
+/// leave partials for spmm_cut_rows_kernel.
 template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
                          Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
 {
+    const int lane = threadIdx.x % G;
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
     const long long chunks = ceildiv(nnz, balanced_chunk);
     for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
          chunk < chunks; chunk += groups) {
         const long long first = chunk * balanced_chunk;
         const long long last = min(nnz, first + balanced_chunk);
-        const long long first_row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
+        const long long start =
+            chunk == 0 ? 0 : loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
-            long long e = first;
-            for (long long row = first_row; e < last; ++row) {
+            for (long long row = start; row < A.rows; ++row) {
                 const long long row_begin = A.row_ptrs[row];
                 const long long row_end = A.row_ptrs[row + 1];
-                if (row_end <= e) continue;  // an empty row
-                const long long stop = min(row_end, last);
+                if (row_begin > last || (row_begin == last && row_end > row_begin)) break;
                 compute_type_t<D> acc[PerLane][Vec] = {};
-                accumulate<G, PerLane, Vec, RowMajor>(A, conj, e, stop, B, j0, k, acc);
-                const bool whole = row_begin >= first && row_end <= last;
+                const long long from = max(row_begin, first);
+                const long long to = min(row_end, last);
+                if (from < to) {
+                    accumulate<G, PerLane, Vec, RowMajor>(A, conj, from, to, B, j0, k, acc);
+                }
+                if (row_begin >= first && row_end <= last) {
+                    store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
+                    continue;
+                }
                 const int slot = row_begin < first ? 0 : 1;
-                for_each_sum<G, PerLane, Vec>(j0, k, acc, [&](long long j, const auto& sum) {
-                    if (whole) {
-                        out.template add<RowMajor>(row, j, sum);
-                    } else {
-                        cut.at(chunk, slot, j) = sum;
-                    }
-                });
-                e = stop;
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+                    const long long j = j0 + (lane + p * G) * Vec;
+                    if (j >= k) continue;
+#pragma unroll
+                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot, j + v) = acc[p][v];
+                }
             }
         }
     }
 }
 
-/// Adds each cut row's partial sums to C in chunk order: a warp per chunk, which finishes the
+/// Stores each cut row: its partial sums added in chunk order, a warp per chunk, which finishes the
 /// row of its first entry when that row began in an earlier chunk and ends in this one.
 template <bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
@@ -289,7 +356,7 @@ __global__ void __launch_bounds__(block_size)
         for (long long j = lane; j < k; j += warp) {
             compute_type_t<D> sum = cut.at(first_chunk, 1, j);
             for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0, j);
-            out.template add<RowMajor>(row, j, sum);
+            out.template store<RowMajor>(row, j, sum);
         }
     }
 }
@@ -347,6 +414,114 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
     check_launch(spmm_where);
 }
 
+/// Entries per thread of distance_kernel.
+constexpr long long distance_chunk = 64;
+
+/// total += sum over A's entries of |col - row|: a thread per chunk of consecutive entries
+/// (a hub row is shared by many threads), one search for the row of its first entry.
+template <typename I>
+__global__ void __launch_bounds__(block_size)
+    distance_kernel(const I* row_ptrs, const I* cols, long long rows, long long nnz,
+                    unsigned long long* total)
+{
+    unsigned long long sum = 0;
+    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long first =
+             (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * distance_chunk;
+         first < nnz; first += threads * distance_chunk) {
+        const long long last = min(nnz, first + distance_chunk);
+        long long row = loom::cuda::row_of_entry(row_ptrs, rows, first);
+        for (long long e = first; e < last; ++e) {
+            while (row_ptrs[row + 1] <= e) ++row;
+            const long long distance = static_cast<long long>(cols[e]) - row;
+            sum += static_cast<unsigned long long>(distance < 0 ? -distance : distance);
+        }
+    }
+    sum = loom::cuda::warp_sum<loom::cuda::warp_size>(sum);
+    if (threadIdx.x % loom::cuda::warp_size == 0) atomicAdd(total, sum);
+}
+
+/// What SpMM keeps on A between calls (A.plans()): the mean distance |col - row| of A's
+/// entries, computed on first use.
+template <typename V, typename I>
+struct SpmmPlan {
+    const I* row_ptrs = nullptr;
+    long long rows = 0;
+    long long nnz = 0;
+    double mean_distance = 0;
+};
+
+template <typename V, typename I>
+double mean_distance(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    const auto plan = A.plans().template obtain<SpmmPlan<V, I>>(
+        [&](const SpmmPlan<V, I>& p) {
+            return p.row_ptrs == A.row_ptrs().data() && p.rows == A.rows() && p.nnz == A.nnz();
+        },
+        [&] {
+            auto fresh = std::make_shared<SpmmPlan<V, I>>();
+            fresh->row_ptrs = A.row_ptrs().data();
+            fresh->rows = A.rows();
+            fresh->nnz = A.nnz();
+            Array<std::uint64_t> total(A.executor(), 1);
+            total.fill(0);
+            static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
+            distance_kernel<<<blocks_for<1>(exec, ceildiv(A.nnz(), distance_chunk)), block_size, 0,
+                              stream_of(exec)>>>(
+                A.row_ptrs().data(), A.col_idxs().data(), A.rows(), A.nnz(),
+                reinterpret_cast<unsigned long long*>(total.data()));
+            check_launch(spmm_where);
+            fresh->mean_distance = static_cast<double>(total.to_host()[0]) / A.nnz();
+            return fresh;
+        });
+    return plan->mean_distance;
+}
+
+/// Columns of B and C per launch: all k, or `panel_columns` when the rows of B gathered
+/// around a row of A (twice the mean distance, k values each) would not fit in half of L2:
+/// B's panel is then more likely to stay in L2, for one more pass over A per panel.
+template <typename V, typename I>
+long long columns_per_launch(const CudaExecutor& exec, const matrix::Csr<V, I>& A, long long k,
+                             bool vectors)
+{
+    if (!vectors || k <= panel_columns || A.nnz() == 0) return k;
+    const double window = 2 * mean_distance(exec, A) * static_cast<double>(k) * sizeof(V);
+    return window > 0.5 * static_cast<double>(exec.l2_cache_bytes()) ? panel_columns : k;
+}
+
+/// Columns [0, k) of C = alpha * A * B + beta * C (B and C shifted to a panel's first
+/// column): nnz_balanced where `partials` holds 2 * chunks * k sums, row_split otherwise.
+template <typename V, typename I>
+void spmm_panel(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
+                DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
+                long long k, compute_type_t<device_type_t<V>>* partials)
+{
+    using D = device_type_t<V>;
+    const auto csr = rows_of(A);
+    if (partials != nullptr) {
+        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
+        const CutRows<compute_type_t<D>> cut{partials, k};
+        with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>
+                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+                    csr, A.nnz(), conj, b, out, cut, k);
+            check_launch(spmm_where);
+            spmm_cut_rows_kernel<RowMajor, D, I>
+                <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
+                                                                                   out, cut, k);
+        });
+    } else {
+        // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
+        const bool short_rows = A.nnz() <= 16 * A.rows();
+        with_row_split_shape(
+            b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+                spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>
+                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj,
+                                                                                        b, out, k);
+            });
+    }
+}
+
 }  // namespace
 
 template <typename V, typename I>
@@ -371,7 +546,9 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_csr_vendor(exec, mode, alpha, A, B, beta, C, k);
         return;
     }
-    if (algorithm == SpmmAlgorithm::automatic) algorithm = choose_spmm(exec, A, k);
+    // automatic also picks the columns per launch; a named algorithm runs in one launch.
+    const bool tuned = algorithm == SpmmAlgorithm::automatic;
+    if (tuned) algorithm = choose_spmm(exec, A, k);
     const bool conj = mode == Mode::conjugate || mode == Mode::conj_transpose;
     const auto csr = rows_of(A);
     const auto b = on_device(B);
@@ -387,28 +564,18 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                                                                                         b, out, k);
             });
         }
-    } else if (algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0) {
-        prepare_accumulation(exec, A.rows(), k, out);
-        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
-        Array<compute_type_t<V>> partials(A.executor(), static_cast<size_type>(2 * chunks * k));
-        const CutRows<compute_type_t<D>> cut{as_device(partials.data()), static_cast<long long>(k)};
-        with_spmm_shape(b, C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>
-                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
-                    csr, A.nnz(), conj, b, out, cut, k);
-            check_launch(spmm_where);
-            spmm_cut_rows_kernel<RowMajor, D, I>
-                <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
-                                                                                   out, cut, k);
-        });
     } else {
-        // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
-        const bool short_rows = A.nnz() <= 16 * A.rows();
-        with_row_split_shape(b, C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>
-                <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj, b,
-                                                                                    out, k);
-        });
+        const long long width = tuned ? columns_per_launch(exec, A, k, moves_vectors(b, C, k))
+                                      : static_cast<long long>(k);
+        const bool balanced = algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0;
+        Array<compute_type_t<V>> partials(
+            A.executor(),
+            balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * width) : 0);
+        for (long long j0 = 0; j0 < static_cast<long long>(k); j0 += width) {
+            spmm_panel(exec, conj, A, b.columns_from(j0), out.columns_from(j0),
+                       std::min(width, static_cast<long long>(k) - j0),
+                       balanced ? as_device(partials.data()) : nullptr);
+        }
     }
     check_launch(spmm_where);
 }

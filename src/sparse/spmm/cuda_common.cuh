@@ -1,7 +1,7 @@
 // CUDA building blocks of the SpMM, SDDMM and FusedMM kernels: A's rows and the dense
 // operands in device types, groups of G lanes (a power of two) working on one row or one
-// chunk of entries, the entries of a row handed round a group by shuffles, and the
-// compile-time group shapes (G lanes, PerLane columns each) for a given k.
+// chunk of entries, the entries of a row handed round a group by shuffles (a batch at a
+// time), and the compile-time group shapes (G lanes, PerLane columns each) for a given k.
 #pragma once
 
 #include "base/cuda/arithmetic.cuh"
@@ -69,34 +69,61 @@ __device__ __forceinline__ compute_type_t<D> entry_value(const CsrRows<D, I>& A,
     return value;
 }
 
-/// visit(col, a) for the entries [begin, end) of A, a = entry_value. The G lanes of the group
-/// load G entries at once and pass them round by shuffles (a group of one loads its own);
-/// every lane of the group calls it with the same range and sees every entry.
+/// visit(cols, values, count) for the entries [begin, end) of A in batches of Batch (a power
+/// of two): cols[u] and values[u] for u < count <= Batch are consecutive entries, seen by every
+/// lane of the group. The group loads max(G, Batch) entries at once (Batch / G per lane when
+/// the group is narrower than a batch), so that a visitor can issue all the loads a batch
+/// needs before it uses any: Batch gathers in flight per lane instead of one.
+template <int G, int Batch, typename D, typename I, typename Visit>
+__device__ __forceinline__ void for_each_entry_batch(const CsrRows<D, I>& A, bool conj,
+                                                     long long begin, long long end, Visit&& visit)
+{
+    constexpr int step = G > Batch ? G : Batch;
+    constexpr int held = step / G;
+    using T = compute_type_t<D>;
+    const int lane = threadIdx.x % G;
+    const unsigned mask = group_mask<G>();
+    for (long long base = begin; base < end; base += step) {
+        I col[held];
+        T value[held];
+#pragma unroll
+        for (int h = 0; h < held; ++h) {
+            const long long e = base + h * G + lane;
+            col[h] = e < end ? loom::cuda::load_cached(A.cols + e) : I{0};
+            value[h] = e < end ? entry_value(A, conj, e) : T{};
+        }
+        const int count = static_cast<int>(min(static_cast<long long>(step), end - base));
+#pragma unroll
+        for (int t0 = 0; t0 < step; t0 += Batch) {
+            if (t0 >= count) break;
+            I cols[Batch];
+            T values[Batch];
+#pragma unroll
+            for (int u = 0; u < Batch; ++u) {
+                const int t = t0 + u;
+                if constexpr (G == 1) {
+                    cols[u] = col[t];
+                    values[u] = value[t];
+                } else {
+                    cols[u] = __shfl_sync(mask, col[t / G], t % G, G);
+                    values[u] = loom::cuda::shuffle(value[t / G], t % G, mask, G);
+                }
+            }
+            visit(cols, values, min(Batch, count - t0));
+        }
+    }
+}
+
+/// visit(col, a) for the entries [begin, end) of A, a = entry_value, one at a time; every
+/// lane of the group calls it with the same range and sees every entry.
 template <int G, typename D, typename I, typename Visit>
 __device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj, long long begin,
                                                long long end, Visit&& visit)
 {
-    if constexpr (G == 1) {
-        for (long long e = begin; e < end; ++e) {
-            visit(loom::cuda::load_cached(A.cols + e), entry_value(A, conj, e));
-        }
-        return;
-    }
-    const int lane = threadIdx.x % G;
-    const unsigned mask = group_mask<G>();
-    for (long long base = begin; base < end; base += G) {
-        const long long e = base + lane;
-        I col = 0;
-        compute_type_t<D> value{};
-        if (e < end) {
-            col = loom::cuda::load_cached(A.cols + e);
-            value = entry_value(A, conj, e);
-        }
-        const int count = static_cast<int>(min(static_cast<long long>(G), end - base));
-        for (int t = 0; t < count; ++t) {
-            visit(__shfl_sync(mask, col, t, G), loom::cuda::shuffle(value, t, mask, G));
-        }
-    }
+    for_each_entry_batch<G, 1>(A, conj, begin, end,
+                               [&](const I(&cols)[1], const compute_type_t<D>(&values)[1], int) {
+                                   visit(cols[0], values[0]);
+                               });
 }
 
 /// Calls body.template operator()<G, PerLane>() with the group shape for k columns.

@@ -12,11 +12,15 @@
 //
 // The sweeps, the assembly, the pivot check and the extraction are a thread per row
 // (rows.hpp), one launch each over all rows.
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "loom/base/array.hpp"
 #include "sparse/ilu/kernels.hpp"
@@ -34,6 +38,8 @@ namespace ilu_kernels {
 
 constexpr const char* where = "loom::sparse::ilu_numeric";
 constexpr int block_size = 256;
+/// factorize_by_levels: each level's counter in its own 128-byte line (below a size cap).
+constexpr int counter_stride = 32;
 
 template <typename I>
 __device__ __forceinline__ bool row_of_thread(const detail::FactorPattern<I>& f, I& i)
@@ -93,6 +99,193 @@ __global__ void __launch_bounds__(block_size)
     sync_free::publish(flags, i, done, mask, lane);
 }
 
+/// Lanes per row: 4 for short rows, a warp for long ones (as SpTRSV chooses them).
+template <typename I>
+int lanes_per_row(const detail::FactorPattern<I>& f)
+{
+    return f.nnz > 8 * f.n ? 32 : 4;
+}
+
+/// What row i's group finds in the pattern before it waits (plan_row): lane t owns the
+/// entries t, t + G, ... (E of them) of row i and, for each strictly lower entry s (column
+/// k_s), where row k_s holds its entries' columns. Rows with more than E * G entries or NL
+/// lower ones do not fit and take the in-place walk (factorize_in_place).
+template <int G, int E, int NL, typename I>
+struct RowPlan {
+    I begin = 0;
+    I end = 0;
+    I lower = 0;
+    bool fits = false;
+    /// The position of (k_s, j) in row k_s, j the column of the lane's e-th entry; -1 when
+    /// absent or when that entry comes before s.
+    I pos[E][NL];
+    /// For the lane's lower entries (i, k): the position of u_kk; -1 for the others.
+    I pivot[E];
+};
+
+template <int G, int E, int NL, typename I>
+__device__ __forceinline__ RowPlan<G, E, NL, I> plan_row(const detail::FactorPattern<I>& f, I i,
+                                                        int lane)
+{
+    RowPlan<G, E, NL, I> plan;
+    plan.begin = f.row_ptrs[i];
+    plan.end = f.row_ptrs[i + 1];
+    plan.lower = f.diag[i] - plan.begin;
+    plan.fits = plan.end - plan.begin <= E * G && plan.lower <= NL;
+    if (!plan.fits) return plan;
+    I col[E];
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const I t = lane + e * G;
+        col[e] = plan.begin + t < plan.end ? f.col_idxs[plan.begin + t] : I{-1};
+        plan.pivot[e] = t < plan.lower ? f.diag[col[e]] : I{-1};
+    }
+#pragma unroll
+    for (int s = 0; s < NL; ++s) {
+        const bool active = s < plan.lower;
+        const I k = active ? f.col_idxs[plan.begin + s] : I{0};
+        const I k_first = active ? f.diag[k] + 1 : I{0};
+        const I k_end = active ? f.row_ptrs[k + 1] : I{0};
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const bool after = lane + e * G > s && col[e] >= 0;
+            plan.pos[e][s] = active && after ? detail::find_column(f.col_idxs, k_first, k_end, col[e])
+                                             : I{-1};
+        }
+    }
+    return plan;
+}
+
+/// Row i of F by the IKJ elimination, every row it reads final, in registers: the values
+/// the plan names are loaded at once, then the lower entries run in column order, each
+/// l_ik computed by its owner and shuffled to the group, which subtracts l_ik u_kj from its
+/// entries. Every entry sees the same operations in the same order as factorize_row.
+template <int G, int E, int NL, typename D, typename I>
+__device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, const D* a_f,
+                                                  D* values, int lane, unsigned mask)
+{
+    using sync_free::load_coherent;
+    D sum[E];
+    D pivot[E];
+    D u[E][NL];
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const I p = plan.begin + lane + e * G;
+        sum[e] = p < plan.end ? a_f[p] : D{};
+        pivot[e] = plan.pivot[e] >= 0 ? load_coherent(values + plan.pivot[e]) : D{1};
+#pragma unroll
+        for (int s = 0; s < NL; ++s) {
+            u[e][s] = plan.pos[e][s] >= 0 ? load_coherent(values + plan.pos[e][s]) : D{};
+        }
+    }
+#pragma unroll
+    for (int s = 0; s < NL; ++s) {
+        if (s >= plan.lower) break;  // the same for the whole group
+        const D l = loom::cuda::shuffle(sum[s / G] / pivot[s / G], s % G, mask, G);
+        if (lane == s % G) sum[s / G] = l;
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            if (plan.pos[e][s] >= 0) sum[e] -= l * u[e][s];
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const I p = plan.begin + lane + e * G;
+        if (p < plan.end) values[p] = sum[e];
+    }
+}
+
+/// Row i of F by the IKJ elimination, every row it reads final, in place (rows too long for
+/// registers): row i's lower entries k in column order; the lanes share row k's upper
+/// entries, each finding its column in row i by binary search.
+template <int G, typename D, typename I>
+__device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i, const D* a_f,
+                                   D* values, int lane, unsigned mask)
+{
+    using sync_free::load_coherent;
+    const I begin = f.row_ptrs[i];
+    const I end = f.row_ptrs[i + 1];
+    for (I p = begin + lane; p < end; p += G) values[p] = a_f[p];
+    __syncwarp(mask);
+    for (I p = begin; p < end && f.col_idxs[p] < i; ++p) {
+        const I k = f.col_idxs[p];
+        const I pivot = f.diag[k];
+        const D l = load_coherent(values + p) / load_coherent(values + pivot);
+        for (I q = pivot + 1 + lane; q < f.row_ptrs[k + 1]; q += G) {
+            const I target = detail::find_column(f.col_idxs, p + 1, end, f.col_idxs[q]);
+            if (target >= 0) {
+                values[target] = load_coherent(values + target) - l * load_coherent(values + q);
+            }
+        }
+        // Every lane has read a_ik (replaced by l_ik next), and the next k reads entries of
+        // row i the lanes just updated.
+        __syncwarp(mask);
+        if (lane == 0) values[p] = l;
+    }
+}
+
+/// The level of block `ticket`: the last l with level_blocks[l] <= ticket.
+template <typename I>
+__device__ __forceinline__ I level_of_block(const I* level_blocks, I levels, I ticket)
+{
+    I lo = 0;
+    I hi = levels - 1;
+    while (lo < hi) {
+        const I mid = lo + (hi - lo + 1) / 2;
+        if (level_blocks[mid] <= ticket) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+/// The IKJ factorization level by level in one launch: a block holds rows of one level
+/// (IluSchedule's blocks, taken by a ticket in level order, as sync_free.cuh's rows: so a
+/// block only waits on blocks that run), plans its rows from the pattern, waits until every
+/// block of the level before has finished (counters[(l) * stride] counts them; levels
+/// before that finished earlier, since their blocks waited alike), factorizes its rows and
+/// counts itself done. One waiter per block polls one counter, not a lane per dependency.
+/// counters: levels * stride + 1 words, zero before the launch (the last one the ticket).
+template <int G, int E, int NL, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
+                        const I* level_blocks, I levels, int stride, std::uint32_t* counters,
+                        const D* a_f, D* values)
+{
+    constexpr int rows_per_block = block_size / G;
+    auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
+    const auto ticket = static_cast<I>(sync_free::group_ticket<block_size, block_size>(ticket_counter));
+    const I level = level_of_block(level_blocks, levels, ticket);
+    const I slot = level_ptrs[level] + (ticket - level_blocks[level]) * rows_per_block +
+                   static_cast<I>(threadIdx.x / G);
+    const bool has_row = slot < level_ptrs[level + 1];
+    const int lane = threadIdx.x % G;
+    const unsigned mask = sync_free::group_mask<G>();
+    const I i = has_row ? order[slot] : I{0};
+    RowPlan<G, E, NL, I> plan;
+    if (has_row) plan = plan_row<G, E, NL>(f, i, lane);
+    if (level > 0 && threadIdx.x == 0) {
+        sync_free::wait_for(counters, static_cast<long long>(level - 1) * stride,
+                            static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
+    }
+    __syncthreads();
+    if (has_row) {
+        if (plan.fits) {
+            factorize_planned(plan, a_f, values, lane, mask);
+        } else {
+            factorize_in_place<G>(f, i, a_f, values, lane, mask);
+        }
+    }
+    // The block's writes, then one fence and count (as a grid barrier does).
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counters + static_cast<long long>(level) * stride, 1u);
+    }
+}
+
 template <typename D, typename I>
 __global__ void initial_guess(detail::FactorPattern<I> f, const D* a_f, D* values)
 {
@@ -150,11 +343,18 @@ void ilu_assemble(const CudaExecutor& exec, const detail::FactorPattern<I>& f, c
     check_launch(ilu_kernels::where);
 }
 
-template <typename V, typename I>
-void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
-                   const detail::LevelSchedule<I>& schedule, const V* a_f, V* values)
+/// EXPERIMENT (session 9 GPU round): LOOM_ILU_CUDA_KERNEL=sync_free runs session 8's
+/// sync-free kernel instead of the level-by-level one.
+inline bool sync_free_requested()
 {
-    if (f.n == 0) return;
+    const char* kernel = std::getenv("LOOM_ILU_CUDA_KERNEL");
+    return kernel != nullptr && std::string(kernel) == "sync_free";
+}
+
+template <typename V, typename I>
+void factorize_sync_free(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
+                         const detail::IluSchedule<I>& schedule, const V* a_f, V* values)
+{
     const auto stream = stream_of(exec);
     const auto entries = static_cast<I>(f.nnz);
     ilu_kernels::copy_values<<<ilu_kernels::blocks_for(entries), ilu_kernels::block_size, 0,
@@ -163,7 +363,6 @@ void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
     Array<std::uint32_t> flags(exec.shared_from_this(), f.n + 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(flags.data(), 0, flags.size() * sizeof(std::uint32_t), stream),
                     ilu_kernels::where);
-    // Lanes per row as SpTRSV chooses them: 4 for short rows, a warp for long ones.
     const auto* order = schedule.order.const_data();
     if (f.nnz > 8 * f.n) {
         ilu_kernels::factorize_sync_free<32><<<ilu_kernels::blocks_for(f.n * 32),
@@ -175,6 +374,54 @@ void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
             f, order, flags.data(), as_device(values));
     }
     check_launch(ilu_kernels::where);
+}
+
+template <typename I>
+void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
+                      detail::IluSchedule<I>& schedule)
+{
+    const int rows_per_block = ilu_kernels::block_size / ilu_kernels::lanes_per_row(f);
+    const auto& ptrs = schedule.host_level_ptrs;
+    std::vector<I> first(std::max<size_type>(ptrs.size(), 1), 0);
+    for (size_type l = 0; l + 1 < ptrs.size(); ++l) {
+        first[l + 1] = first[l] + static_cast<I>(ceildiv(ptrs[l + 1] - ptrs[l], rows_per_block));
+    }
+    schedule.blocks = static_cast<size_type>(first.back());
+    schedule.rows_per_block = rows_per_block;
+    schedule.level_blocks = Array<I>(exec.shared_from_this(), first);
+}
+
+template <typename V, typename I>
+void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
+                   const detail::IluSchedule<I>& schedule, const V* a_f, V* values)
+{
+    if (f.n == 0) return;
+    if (sync_free_requested()) return factorize_sync_free(exec, f, schedule, a_f, values);
+    const auto stream = stream_of(exec);
+    const auto levels = static_cast<I>(schedule.levels());
+    // A counter per 128-byte line while that costs at most 8 MB (the blocks waiting on
+    // different levels then poll different lines of L2).
+    const int stride = levels <= (1 << 16) ? ilu_kernels::counter_stride : 1;
+    Array<std::uint32_t> counters(exec.shared_from_this(),
+                                  static_cast<size_type>(levels) * stride + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, counters.size() * sizeof(std::uint32_t),
+                                    stream),
+                    ilu_kernels::where);
+    const auto blocks = static_cast<unsigned>(schedule.blocks);
+    const auto launch = [&](auto kernel) {
+        kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
+            f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
+            schedule.level_blocks.const_data(), levels, stride, counters.data(),
+            as_device(a_f), as_device(values));
+        check_launch(ilu_kernels::where);
+    };
+    using D = device_type_t<V>;
+    // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 32).
+    if (schedule.rows_per_block == ilu_kernels::block_size / 32) {
+        launch(ilu_kernels::factorize_by_levels<32, 1, 16, D, I>);
+    } else {
+        launch(ilu_kernels::factorize_by_levels<4, 2, 8, D, I>);
+    }
 }
 
 template <typename V, typename I>
@@ -225,5 +472,9 @@ void ilu_extract(const CudaExecutor& exec, const detail::FactorPattern<I>& f, co
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_ILU_KERNELS(CudaExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
+#define LOOM_INSTANTIATE_LEVEL_BLOCKS(I)                                                    \
+    template void ilu_level_blocks(const CudaExecutor&, const detail::FactorPattern<I>&,   \
+                                   detail::IluSchedule<I>&);
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_LEVEL_BLOCKS)
 
 }  // namespace loom::sparse::cuda

@@ -15,6 +15,7 @@
 #include "loom/base/error.hpp"
 #include "loom/sparse/fingerprint.hpp"
 #include "sparse/ilu/kernels.hpp"
+#include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/state.hpp"
 #include "sparse/ilu/threshold_search.hpp"
 #include "sparse/sptrsv/levels.hpp"
@@ -220,12 +221,16 @@ HostPattern<I> executor_threshold_pattern(const Exec& exec, const matrix::Csr<V,
 {
     const bool cholesky = is_cholesky(options.kind);
     const auto n = A.rows();
+    detail::IluProfile profile(exec, "threshold pattern");
     const matrix::Csr<V, I> a_base = base(exec, A, cholesky);
+    profile.lap("A on the base pattern");
     const auto entries = cholesky ? (a_base.nnz() + n) / 2 : A.nnz();
     const matrix::Csr<V, I> f = search(exec, a_base, threshold_params(options, entries, n));
+    profile.lap("search");
     HostPattern<I> pattern;
     pattern.ptrs = f.row_ptrs().to_host();
     pattern.cols = f.col_idxs().to_host();
+    profile.lap("read back");
     return pattern;
 }
 
@@ -390,10 +395,12 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
     const auto& exec = *state.exec;
     const auto f = state.pattern();
     const auto nnz = static_cast<size_type>(state.col_idxs.size());
+    detail::IluProfile profile(exec, "numeric");
     Array<V> a_f(state.exec, nnz);
     LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, A.values().const_data(),
                     state.gather_ptrs.const_data(), state.sources.const_data(), scale,
                     static_cast<V>(shift), a_f.data());
+    profile.lap("assemble");
     size_type vendor_zero_pivot = f.n;
     const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
                                 options.kind == IluKind::ic0 || options.kind == IluKind::ick;
@@ -415,9 +422,13 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
             std::swap(values, next);
         }
     }
-    return std::min(vendor_zero_pivot,
-                    LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f, a_f.const_data(),
-                                    values.const_data(), is_cholesky(options.kind)));
+    profile.lap("factorize");
+    const auto bad = std::min(
+        vendor_zero_pivot, LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f,
+                                           a_f.const_data(), values.const_data(),
+                                           is_cholesky(options.kind)));
+    profile.lap("pivot check");
+    return bad;
 }
 
 }  // namespace
@@ -474,19 +485,24 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     if (options.algorithm == IluAlgorithm::vendor) check_vendor<I>(*exec, options);
     const bool cholesky = is_cholesky(options.kind);
     const auto n = A.rows();
+    detail::IluProfile profile(*exec, "symbolic");
     const auto a_ptrs = A.row_ptrs().to_host();
     const auto a_cols = A.col_idxs().to_host();
+    profile.lap("read A");
     const auto f = factor_pattern(*exec, A, a_ptrs, a_cols, options);
+    profile.lap("pattern");
 
     auto state = std::make_unique<detail::IluState<V, I>>();
     state->exec = exec;
     state->row_ptrs = Array<I>(exec, f.ptrs);
     state->col_idxs = Array<I>(exec, f.cols);
     state->diag = Array<I>(exec, diagonal_positions(f));
+    profile.lap("upload F, diagonal");
     std::vector<I> gather_ptrs, sources;
     gather_lists(f, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
     state->gather_ptrs = Array<I>(exec, gather_ptrs);
     state->sources = Array<I>(exec, sources);
+    profile.lap("gather lists");
     HostPattern<I> l_pattern, u_pattern;
     std::vector<I> l_index, u_index;
     split_pattern(f, cholesky, l_pattern, u_pattern, l_index, u_index);
@@ -494,17 +510,22 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     state->u_index = Array<I>(exec, u_index);
     state->l_nnz = l_pattern.cols.size();
     state->u_nnz = cholesky ? 0 : u_pattern.cols.size();
+    profile.lap("split");
 
     // Row i of F waits on the rows of its strictly lower entries: L's dependencies.
     const auto* omp = dynamic_cast<const OmpExecutor*>(exec.get());
     const size_type thin = omp ? omp_thin_rows_per_thread * std::max(omp->num_threads(), 1) : 0;
-    auto schedule = detail::level_schedule(
+    auto& schedule = state->schedule;
+    static_cast<detail::LevelSchedule<I>&>(schedule) = detail::level_schedule(
         detail::row_levels(n, l_pattern.ptrs, l_pattern.cols, true), thin);
     if (exec->kind() == ExecKind::cuda) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
+        LOOM_CUDA_CALL(symbolic_where,
+                       cuda::ilu_level_blocks(dynamic_cast<const CudaExecutor&>(*exec),
+                                              state->pattern(), schedule));
     }
-    state->schedule = std::move(schedule);
+    profile.lap("levels");
     if (options.algorithm == IluAlgorithm::vendor) {
         LOOM_CUDA_CALL(symbolic_where,
                        state->vendor = cuda::ilu_vendor_analysis<V>(
@@ -522,6 +543,7 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
         state->u_pattern = pattern_fingerprint(U, check);
     }
     handle.adopt(std::move(state));
+    profile.lap("factors, fingerprints");
 }
 
 template <typename V, typename I>

@@ -23,6 +23,17 @@ struct ThresholdParams {
     bool cholesky = false;
 };
 
+/// The order of the IKJ factorization's rows: SpTRSV's level schedule of F's strictly lower
+/// dependencies and, on CUDA, the blocks each level is cut into (cuda.cu).
+template <typename I>
+struct IluSchedule : LevelSchedule<I> {
+    /// CUDA: level l's rows are cut into blocks of rows_per_block rows; its blocks are
+    /// level_blocks[l] .. level_blocks[l + 1] - 1 (on the device), `blocks` in all.
+    Array<I> level_blocks;
+    size_type blocks = 0;
+    int rows_per_block = 0;
+};
+
 }  // namespace loom::sparse::detail
 
 #define LOOM_DECLARE_ILU_KERNELS(Exec)                                                          \
@@ -35,7 +46,7 @@ struct ThresholdParams {
     /* values = the IKJ incomplete factorization of a_f on F, rows level by level */           \
     template <typename V, typename I>                                                          \
     void ilu_factorize(const Exec& exec, const detail::FactorPattern<I>& f,                    \
-                       const detail::LevelSchedule<I>& schedule, const V* a_f, V* values);     \
+                       const detail::IluSchedule<I>& schedule, const V* a_f, V* values);       \
     /* values = Chow-Patel's starting point */                                                 \
     template <typename V, typename I>                                                          \
     void ilu_initial_guess(const Exec& exec, const detail::FactorPattern<I>& f, const V* a_f,  \
@@ -57,7 +68,7 @@ struct ThresholdParams {
     template void ilu_assemble(const Exec&, const detail::FactorPattern<I>&, const V*,          \
                                const I*, const I*, const V*, V, V*);                           \
     template void ilu_factorize(const Exec&, const detail::FactorPattern<I>&,                  \
-                                const detail::LevelSchedule<I>&, const V*, V*);                \
+                                const detail::IluSchedule<I>&, const V*, V*);                  \
     template void ilu_initial_guess(const Exec&, const detail::FactorPattern<I>&, const V*,    \
                                     V*);                                                       \
     template void ilu_sweep(const Exec&, const detail::FactorPattern<I>&, const V*, const V*,  \
@@ -103,6 +114,11 @@ LOOM_DECLARE_ISAI(OmpExecutor);
 }  // namespace loom::sparse::omp
 namespace loom::sparse::cuda {
 LOOM_DECLARE_ILU_KERNELS(CudaExecutor);
+
+/// schedule's blocks (IluSchedule) from its host level pointers, for F's pattern.
+template <typename I>
+void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
+                      detail::IluSchedule<I>& schedule);
 
 /// cuSPARSE csrilu02 (cusparse.cu; IluAlgorithm::vendor, ILU(0), 32-bit indices checked by
 /// the caller): its buffer and analysis of F's pattern.

@@ -31,7 +31,7 @@ void ilu_assemble(const OmpExecutor& exec, const detail::FactorPattern<I>& f, co
 
 template <typename V, typename I>
 void ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
-                   const detail::LevelSchedule<I>& schedule, const V* a_f, V* values)
+                   const detail::IluSchedule<I>& schedule, const V* a_f, V* values)
 {
     for_rows(exec, static_cast<I>(f.n), [&](I i) {
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];

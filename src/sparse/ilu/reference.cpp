@@ -20,7 +20,7 @@ void ilu_assemble(const ReferenceExecutor&, const detail::FactorPattern<I>& f, c
 
 template <typename V, typename I>
 void ilu_factorize(const ReferenceExecutor&, const detail::FactorPattern<I>& f,
-                   const detail::LevelSchedule<I>&, const V* a_f, V* values)
+                   const detail::IluSchedule<I>&, const V* a_f, V* values)
 {
     std::copy(a_f, a_f + f.nnz, values);
     for (I i = 0; i < static_cast<I>(f.n); ++i) detail::factorize_row(f, i, values);

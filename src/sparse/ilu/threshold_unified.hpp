@@ -26,6 +26,7 @@
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "sparse/ilu/kernels.hpp"
+#include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/rows.hpp"
 
 namespace loom::sparse::threshold_search {
@@ -227,11 +228,16 @@ void split_factor(const Exec& exec, const matrix::Csr<V, I>& f, const Array<I>& 
 /// Step 1: the candidates, R's pattern with the residual-based values.
 template <typename Exec, typename V, typename I>
 matrix::Csr<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
-                             const matrix::Csr<V, I>& f, const Array<I>& diag)
+                             const matrix::Csr<V, I>& f, const Array<I>& diag,
+                             detail::IluProfile& profile)
 {
     matrix::Csr<V, I> l, u;
     split_factor(exec, f, diag, l, u);
-    auto r = spadd(V{1}, a_base, V{-1}, spgemm(l, u));
+    profile.lap("split");
+    const auto lu = spgemm(l, u);
+    profile.lap("spgemm");
+    auto r = spadd(V{1}, a_base, V{-1}, lu);
+    profile.lap("spadd");
     const auto fp = pattern_of(f, &diag);
     const auto fv = kernel_data(exec, f.values().data());
     const auto rp = pattern_of(r);
@@ -421,11 +427,17 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
         });
     }
     const auto norms = row_norms(exec, a_base);
+    detail::IluProfile profile(exec, "threshold search");
     for (int step = 0; step < params.steps; ++step) {
-        const auto r = candidates(exec, a_base, f, f_diag);
-        f = compact(exec, r, selection(exec, r, norms, params));
+        const auto r = candidates(exec, a_base, f, f_diag, profile);
+        profile.lap("candidates");
+        auto keep = selection(exec, r, norms, params);
+        profile.lap("selection");
+        f = compact(exec, r, std::move(keep));
         f_diag = diagonal_positions(exec, f);
+        profile.lap("compaction");
         sweep(exec, a_base, f, f_diag);
+        profile.lap("sweep");
     }
     return f;
 }

@@ -636,6 +636,62 @@ TEST(IluPivot, PivotThatVanishesDuringEliminationNamesItsRowOnEveryBackend)
     }
 }
 
+TEST(IluGather, DuplicatesAndUnsortedRowsAreSummedOnEveryBackend)
+{
+    // Rows stored backwards, a_{i,i-1} as two entries (-0.25 and -0.75, exact in binary) and a
+    // far entry: every backend's analysis gathers the same sums as the sorted, summed matrix.
+    const size_type n = 300;
+    std::vector<loom::int32> ptrs{0}, cols;
+    std::vector<double> values;
+    std::vector<std::vector<std::pair<int, double>>> summed(n);
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        std::vector<std::pair<int, double>> row;
+        const int far = (r * 7 + 3) % static_cast<int>(n);
+        if (far != r && far != r - 1 && far != r + 1) row.emplace_back(far, 0.5);
+        if (r > 0) row.emplace_back(r - 1, -1.0);
+        row.emplace_back(r, 6.0 + r % 3);
+        if (i + 1 < n) row.emplace_back(r + 1, -1.5);
+        std::sort(row.begin(), row.end());
+        summed[i] = row;
+        for (auto it = row.rbegin(); it != row.rend(); ++it) {
+            if (it->first == r - 1) {
+                cols.insert(cols.end(), {it->first, it->first});
+                values.insert(values.end(), {-0.25, -0.75});
+            } else {
+                cols.push_back(it->first);
+                values.push_back(it->second);
+            }
+        }
+        ptrs.push_back(static_cast<loom::int32>(cols.size()));
+    }
+    const auto ref = loom::test::reference();
+    const auto sorted = from_rows(ref, n, summed);
+    const auto stored = matrix::Csr<double, loom::int32>::from_host(ref, {n, n}, ptrs, cols, values);
+    const auto factor = [](const matrix::Csr<double, loom::int32>& A, IluKind kind) {
+        matrix::Csr<double, loom::int32> L, U;
+        sparse::IluHandle<double, loom::int32> handle({.kind = kind, .sweeps = 2});
+        sparse::ilu_symbolic(handle, A, L, U);
+        sparse::ilu_numeric(handle, A, L, U);
+        return std::make_pair(L, U);
+    };
+    auto execs = loom::test::backends();
+    execs.push_back(ref);
+    for (const auto kind : {IluKind::ilu0, IluKind::ic0, IluKind::parilu}) {
+        const auto [L_ref, U_ref] = factor(sorted, kind);
+        for (const auto& exec : execs) {
+            SCOPED_TRACE(std::string(sparse::to_string(kind)) + " on " + exec->name());
+            const auto [L, U] = factor(matrix::Csr<double, loom::int32>(exec, stored), kind);
+            EXPECT_EQ(L.col_idxs().to_host(), L_ref.col_idxs().to_host());
+            LOOM_EXPECT_NEAR_VECTORS(L.values().to_host(), L_ref.values().to_host(), 1e-12);
+            if (!sparse::is_cholesky(kind)) {
+                EXPECT_EQ(U.col_idxs().to_host(), U_ref.col_idxs().to_host());
+                LOOM_EXPECT_NEAR_VECTORS(U.values().to_host(), U_ref.values().to_host(), 1e-12);
+            }
+        }
+    }
+}
+
 TEST(IluCuda, VendorCsrilu02MatchesTheReference)
 {
     LOOM_CUDA_OR_SKIP(cuda);

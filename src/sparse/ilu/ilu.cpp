@@ -622,10 +622,12 @@ void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Cs
         shift = shift == 0 ? options.initial_shift : 2 * shift;
     }
     state->shift = shift;
+    detail::IluProfile profile(*state->exec, "numeric");
     LOOM_RUN_KERNEL(numeric_where, *state->exec, ilu_extract, state->pattern(),
                     values.const_data(), state->l_index.const_data(),
                     state->u_index.const_data(), cholesky, L.values().data(),
                     cholesky ? static_cast<V*>(nullptr) : U.values().data());
+    profile.lap("extract");
 }
 
 #define LOOM_INSTANTIATE_ILU(V, I)                                                          \

@@ -156,22 +156,40 @@ __device__ __forceinline__ RowPlan<G, E, NL, I> plan_row(const detail::FactorPat
     return plan;
 }
 
+/// Marks row i as the first bad pivot when it is (rows.hpp: pivot_breaks): first_bad holds
+/// the smallest such row.
+template <typename D, typename R, typename I>
+__device__ __forceinline__ void check_pivot(const D& d, R row_max, bool cholesky, I i,
+                                            unsigned long long* first_bad)
+{
+    if (detail::pivot_breaks(d, row_max, cholesky)) {
+        atomicMin(first_bad, static_cast<unsigned long long>(i));
+    }
+}
+
 /// Row i of F by the IKJ elimination, every row it reads final, in registers: the values
 /// the plan names are loaded at once, then the lower entries run in column order, each
 /// l_ik computed by its owner and shuffled to the group, which subtracts l_ik u_kj from its
-/// entries. Every entry sees the same operations in the same order as factorize_row.
+/// entries. Every entry sees the same operations in the same order as factorize_row. Then
+/// the pivot check (rows.hpp: bad_pivot) from the row's values in registers.
 template <int G, int E, int NL, typename D, typename I>
-__device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, const D* a_f,
-                                                  D* values, int lane, unsigned mask)
+__device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, I i,
+                                                  const D* a_f, bool cholesky, D* values,
+                                                  unsigned long long* first_bad, int lane,
+                                                  unsigned mask)
 {
     using sync_free::load_coherent;
+    using R = decltype(detail::magnitude(D{}));
     D sum[E];
     D pivot[E];
     D u[E][NL];
+    R row_max = 0;
 #pragma unroll
     for (int e = 0; e < E; ++e) {
         const I p = plan.begin + lane + e * G;
         sum[e] = p < plan.end ? a_f[p] : D{};
+        const R m = detail::magnitude(sum[e]);
+        if (m > row_max) row_max = m;
         pivot[e] = plan.pivot[e] >= 0 ? load_coherent(values + plan.pivot[e]) : D{1};
 #pragma unroll
         for (int s = 0; s < NL; ++s) {
@@ -193,14 +211,23 @@ __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& pl
         const I p = plan.begin + lane + e * G;
         if (p < plan.end) values[p] = sum[e];
     }
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+        const R other = loom::cuda::shuffle_xor(row_max, offset, mask);
+        if (other > row_max) row_max = other;
+    }
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        if (lane + e * G == plan.lower) check_pivot(sum[e], row_max, cholesky, i, first_bad);
+    }
 }
 
 /// Row i of F by the IKJ elimination, every row it reads final, in place (rows too long for
 /// registers): row i's lower entries k in column order; the lanes share row k's upper
-/// entries, each finding its column in row i by binary search.
+/// entries, each finding its column in row i by binary search. Then the pivot check.
 template <int G, typename D, typename I>
 __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i, const D* a_f,
-                                   D* values, int lane, unsigned mask)
+                                   bool cholesky, D* values, unsigned long long* first_bad,
+                                   int lane, unsigned mask)
 {
     using sync_free::load_coherent;
     const I begin = f.row_ptrs[i];
@@ -221,6 +248,11 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i, const
         // row i the lanes just updated.
         __syncwarp(mask);
         if (lane == 0) values[p] = l;
+    }
+    // Row i's own entries, written by the group's lanes: visible to lane 0 after the meeting.
+    __syncwarp(mask);
+    if (lane == 0 && detail::bad_pivot(f, i, a_f, values, cholesky)) {
+        atomicMin(first_bad, static_cast<unsigned long long>(i));
     }
 }
 
@@ -247,12 +279,13 @@ __device__ __forceinline__ I level_of_block(const I* level_blocks, I levels, I t
 /// block of the level before has finished (counters[(l) * stride] counts them; levels
 /// before that finished earlier, since their blocks waited alike), factorizes its rows and
 /// counts itself done. One waiter per block polls one counter, not a lane per dependency.
-/// counters: levels * stride + 1 words, zero before the launch (the last one the ticket).
+/// counters: levels * stride + 1 words, zero before the launch (the last one the ticket);
+/// first_bad: the first row whose pivot breaks the factorization, if less than its start.
 template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, I levels, int stride, std::uint32_t* counters,
-                        const D* a_f, D* values)
+                        const D* a_f, bool cholesky, D* values, unsigned long long* first_bad)
 {
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
@@ -273,9 +306,9 @@ __global__ void __launch_bounds__(block_size)
     __syncthreads();
     if (has_row) {
         if (plan.fits) {
-            factorize_planned(plan, a_f, values, lane, mask);
+            factorize_planned(plan, i, a_f, cholesky, values, first_bad, lane, mask);
         } else {
-            factorize_in_place<G>(f, i, a_f, values, lane, mask);
+            factorize_in_place<G>(f, i, a_f, cholesky, values, first_bad, lane, mask);
         }
     }
     // The block's writes, then one fence and count (as a grid barrier does).
@@ -392,27 +425,35 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
 }
 
 template <typename V, typename I>
-void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
-                   const detail::IluSchedule<I>& schedule, const V* a_f, V* values)
+size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
+                        const detail::IluSchedule<I>& schedule, const V* a_f, bool cholesky,
+                        V* values)
 {
-    if (f.n == 0) return;
-    if (sync_free_requested()) return factorize_sync_free(exec, f, schedule, a_f, values);
+    if (f.n == 0) return 0;
+    if (sync_free_requested()) {
+        factorize_sync_free(exec, f, schedule, a_f, values);
+        return ilu_first_bad_pivot(exec, f, a_f, values, cholesky);
+    }
     const auto stream = stream_of(exec);
+    const auto shared = exec.shared_from_this();
     const auto levels = static_cast<I>(schedule.levels());
     // A counter per 128-byte line while that costs at most 8 MB (the blocks waiting on
     // different levels then poll different lines of L2).
     const int stride = levels <= (1 << 16) ? ilu_kernels::counter_stride : 1;
-    Array<std::uint32_t> counters(exec.shared_from_this(),
-                                  static_cast<size_type>(levels) * stride + 1);
+    Array<std::uint32_t> counters(shared, static_cast<size_type>(levels) * stride + 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, counters.size() * sizeof(std::uint32_t),
                                     stream),
+                    ilu_kernels::where);
+    // All bits set: no bad row yet.
+    Array<unsigned long long> first_bad(shared, 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(first_bad.data(), 0xff, sizeof(unsigned long long), stream),
                     ilu_kernels::where);
     const auto blocks = static_cast<unsigned>(schedule.blocks);
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), levels, stride, counters.data(),
-            as_device(a_f), as_device(values));
+            as_device(a_f), cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
     using D = device_type_t<V>;
@@ -422,6 +463,7 @@ void ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
     } else {
         launch(ilu_kernels::factorize_by_levels<4, 2, 8, D, I>);
     }
+    return static_cast<size_type>(std::min<unsigned long long>(first_bad.to_host()[0], f.n));
 }
 
 template <typename V, typename I>

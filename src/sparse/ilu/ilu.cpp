@@ -464,17 +464,22 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
                     state.gather_ptrs.const_data(), state.sources.const_data(), scale,
                     static_cast<V>(shift), a_f.data());
     profile.lap("assemble");
-    size_type vendor_zero_pivot = f.n;
+    const bool cholesky = is_cholesky(options.kind);
     const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
                                 options.kind == IluKind::ic0 || options.kind == IluKind::ick;
+    if (by_elimination && options.algorithm == IluAlgorithm::native) {
+        // The elimination checks the pivots as it goes (CUDA: in the same launch).
+        const auto bad = LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
+                                         a_f.const_data(), cholesky, values.data());
+        profile.lap("factorize, pivot check");
+        return bad;
+    }
+    size_type vendor_zero_pivot = f.n;
     if (options.algorithm == IluAlgorithm::vendor) {
         values = Array<V>(state.exec, a_f);
         LOOM_CUDA_CALL(numeric_where, vendor_zero_pivot = cuda::ilu_vendor_factorize(
                                           dynamic_cast<const CudaExecutor&>(exec), state.vendor,
                                           f, values.data()));
-    } else if (by_elimination) {
-        LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
-                        a_f.const_data(), values.data());
     } else {
         LOOM_RUN_KERNEL(numeric_where, exec, ilu_initial_guess, f, a_f.const_data(),
                         values.data());
@@ -488,8 +493,7 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
     profile.lap("factorize");
     const auto bad = std::min(
         vendor_zero_pivot, LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f,
-                                           a_f.const_data(), values.const_data(),
-                                           is_cholesky(options.kind)));
+                                           a_f.const_data(), values.const_data(), cholesky));
     profile.lap("pivot check");
     return bad;
 }

@@ -43,10 +43,12 @@ struct IluSchedule : LevelSchedule<I> {
     void ilu_assemble(const Exec& exec, const detail::FactorPattern<I>& f, const V* a,         \
                       const I* gather_ptrs, const I* sources, const V* scale, V shift,         \
                       V* a_f);                                                                 \
-    /* values = the IKJ incomplete factorization of a_f on F, rows level by level */           \
+    /* values = the IKJ incomplete factorization of a_f on F, rows level by level; returns */ \
+    /* the first row whose pivot breaks it (rows.hpp: bad_pivot), or n */                      \
     template <typename V, typename I>                                                          \
-    void ilu_factorize(const Exec& exec, const detail::FactorPattern<I>& f,                    \
-                       const detail::IluSchedule<I>& schedule, const V* a_f, V* values);       \
+    size_type ilu_factorize(const Exec& exec, const detail::FactorPattern<I>& f,               \
+                            const detail::IluSchedule<I>& schedule, const V* a_f,              \
+                            bool cholesky, V* values);                                         \
     /* values = Chow-Patel's starting point */                                                 \
     template <typename V, typename I>                                                          \
     void ilu_initial_guess(const Exec& exec, const detail::FactorPattern<I>& f, const V* a_f,  \
@@ -67,8 +69,8 @@ struct IluSchedule : LevelSchedule<I> {
 #define LOOM_INSTANTIATE_ILU_KERNELS(Exec, V, I)                                                \
     template void ilu_assemble(const Exec&, const detail::FactorPattern<I>&, const V*,          \
                                const I*, const I*, const V*, V, V*);                           \
-    template void ilu_factorize(const Exec&, const detail::FactorPattern<I>&,                  \
-                                const detail::IluSchedule<I>&, const V*, V*);                  \
+    template size_type ilu_factorize(const Exec&, const detail::FactorPattern<I>&,             \
+                                     const detail::IluSchedule<I>&, const V*, bool, V*);       \
     template void ilu_initial_guess(const Exec&, const detail::FactorPattern<I>&, const V*,    \
                                     V*);                                                       \
     template void ilu_sweep(const Exec&, const detail::FactorPattern<I>&, const V*, const V*,  \

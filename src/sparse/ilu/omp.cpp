@@ -30,13 +30,15 @@ void ilu_assemble(const OmpExecutor& exec, const detail::FactorPattern<I>& f, co
 }
 
 template <typename V, typename I>
-void ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
-                   const detail::IluSchedule<I>& schedule, const V* a_f, V* values)
+size_type ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
+                        const detail::IluSchedule<I>& schedule, const V* a_f, bool cholesky,
+                        V* values)
 {
     for_rows(exec, static_cast<I>(f.n), [&](I i) {
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
     });
     detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
+    return ilu_first_bad_pivot(exec, f, a_f, values, cholesky);
 }
 
 template <typename V, typename I>

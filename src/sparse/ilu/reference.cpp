@@ -19,11 +19,16 @@ void ilu_assemble(const ReferenceExecutor&, const detail::FactorPattern<I>& f, c
 }
 
 template <typename V, typename I>
-void ilu_factorize(const ReferenceExecutor&, const detail::FactorPattern<I>& f,
-                   const detail::IluSchedule<I>&, const V* a_f, V* values)
+size_type ilu_factorize(const ReferenceExecutor&, const detail::FactorPattern<I>& f,
+                        const detail::IluSchedule<I>&, const V* a_f, bool cholesky, V* values)
 {
     std::copy(a_f, a_f + f.nnz, values);
-    for (I i = 0; i < static_cast<I>(f.n); ++i) detail::factorize_row(f, i, values);
+    size_type first = f.n;
+    for (I i = 0; i < static_cast<I>(f.n); ++i) {
+        detail::factorize_row(f, i, values);
+        if (first == f.n && detail::bad_pivot(f, i, a_f, values, cholesky)) first = i;
+    }
+    return first;
 }
 
 template <typename V, typename I>

@@ -153,8 +153,18 @@ LOOM_HOST_DEVICE T sweep_entry(const FactorPattern<I>& f, I i, I p, const T* a_f
     return j < i ? sum / old[f.diag[j]] : sum;
 }
 
-/// Whether row i's pivot breaks the factorization: zero, tiny against the row of A, not
-/// finite, or (IC) not positive.
+/// Whether pivot d breaks the factorization: zero, tiny against row_max (the largest |a_ij|
+/// of its row of A), not finite, or (IC) not positive.
+template <typename T, typename R>
+LOOM_HOST_DEVICE LOOM_INLINE bool pivot_breaks(const T& d, R row_max, bool cholesky)
+{
+    const R m = magnitude(d);
+    const bool finite = m <= std::numeric_limits<R>::max();
+    const bool large = m > std::numeric_limits<R>::epsilon() * row_max;
+    return !finite || !large || (cholesky && !(real_of(d) > 0));
+}
+
+/// Whether row i's pivot breaks the factorization (pivot_breaks).
 template <typename T, typename I>
 LOOM_HOST_DEVICE bool bad_pivot(const FactorPattern<I>& f, I i, const T* a_f, const T* values,
                                 bool cholesky)
@@ -165,11 +175,7 @@ LOOM_HOST_DEVICE bool bad_pivot(const FactorPattern<I>& f, I i, const T* a_f, co
         const R m = magnitude(a_f[p]);
         if (m > row_max) row_max = m;
     }
-    const T d = values[f.diag[i]];
-    const R m = magnitude(d);
-    const bool finite = m <= std::numeric_limits<R>::max();
-    const bool large = m > std::numeric_limits<R>::epsilon() * row_max;
-    return !finite || !large || (cholesky && !(real_of(d) > 0));
+    return pivot_breaks(values[f.diag[i]], row_max, cholesky);
 }
 
 /// Row i of F into the factors: ILU: l_ij (j < i), a unit l_ii, u_ij (j >= i) at l_index /

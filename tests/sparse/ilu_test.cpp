@@ -636,6 +636,34 @@ TEST(IluPivot, PivotThatVanishesDuringEliminationNamesItsRowOnEveryBackend)
     }
 }
 
+TEST(IluPivot, PivotOfALongRowNamesItsRowOnEveryBackend)
+{
+    // Dense 40 x 40 (rows too long for CUDA's registers) with row 20 a copy of row 19: its
+    // elimination repeats row 19's exactly, then subtracts 1 * row 19, so u_20,20 = 0.
+    const size_type n = 40;
+    const auto ref = loom::test::reference();
+    const auto full = dense(ref, n);
+    auto ptrs = full.row_ptrs().to_host();
+    auto cols = full.col_idxs().to_host();
+    auto values = full.values().to_host();
+    std::copy(values.begin() + 19 * n, values.begin() + 20 * n, values.begin() + 20 * n);
+    auto execs = loom::test::backends();
+    execs.push_back(ref);
+    for (const auto& exec : execs) {
+        const auto A = matrix::Csr<double, loom::int32>::from_host(exec, {n, n}, ptrs, cols, values);
+        matrix::Csr<double, loom::int32> L, U;
+        sparse::IluHandle<double, loom::int32> handle(
+            {.kind = IluKind::ilu0, .diagonal_shift = DiagonalShift::off});
+        sparse::ilu_symbolic(handle, A, L, U);
+        try {
+            sparse::ilu_numeric(handle, A, L, U);
+            ADD_FAILURE() << "no NumericalError on " << exec->name();
+        } catch (const loom::NumericalError& e) {
+            EXPECT_NE(std::string(e.what()).find("row 20 "), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(IluGather, DuplicatesAndUnsortedRowsAreSummedOnEveryBackend)
 {
     // Rows stored backwards, a_{i,i-1} as two entries (-0.25 and -0.75, exact in binary) and a

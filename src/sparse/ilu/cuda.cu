@@ -285,7 +285,8 @@ template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, I levels, int stride, std::uint32_t* counters,
-                        const D* a_f, bool cholesky, D* values, unsigned long long* first_bad)
+                        const D* a_f, bool cholesky, D* values, unsigned long long* first_bad,
+                        bool in_place_only)
 {
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
@@ -305,7 +306,7 @@ __global__ void __launch_bounds__(block_size)
     }
     __syncthreads();
     if (has_row) {
-        if (plan.fits) {
+        if (plan.fits && !in_place_only) {
             factorize_planned(plan, i, a_f, cholesky, values, first_bad, lane, mask);
         } else {
             factorize_in_place<G>(f, i, a_f, cholesky, values, first_bad, lane, mask);
@@ -377,7 +378,8 @@ void ilu_assemble(const CudaExecutor& exec, const detail::FactorPattern<I>& f, c
 }
 
 /// EXPERIMENT (session 9 GPU round): LOOM_ILU_CUDA_KERNEL=sync_free runs session 8's
-/// sync-free kernel instead of the level-by-level one.
+/// sync-free kernel instead of the level-by-level one; LOOM_ILU_CUDA_IN_PLACE makes the
+/// level-by-level one walk every row in place (no registers).
 inline bool sync_free_requested()
 {
     const char* kernel = std::getenv("LOOM_ILU_CUDA_KERNEL");
@@ -453,7 +455,8 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), levels, stride, counters.data(),
-            as_device(a_f), cholesky, as_device(values), first_bad.data());
+            as_device(a_f), cholesky, as_device(values), first_bad.data(),
+            std::getenv("LOOM_ILU_CUDA_IN_PLACE") != nullptr);
         check_launch(ilu_kernels::where);
     };
     using D = device_type_t<V>;

@@ -23,6 +23,7 @@
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "loom/base/array.hpp"
+#include "loom/launch/row_search.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/sptrsv/sync_free.cuh"
 
@@ -48,12 +49,21 @@ __device__ __forceinline__ bool row_of_thread(const detail::FactorPattern<I>& f,
     return i < static_cast<I>(f.n);
 }
 
-template <typename D, typename I>
-__global__ void assemble(detail::FactorPattern<I> f, const D* a, const I* gather_ptrs,
-                         const I* sources, const D* scale, D shift, D* a_f)
+/// Lanes per row of the kernels over F's entries: neighbouring lanes read neighbouring
+/// entries (a thread per row read them 7 apart on a stencil).
+constexpr int entry_lanes = 8;
+
+/// body(i, p) for every entry p of every row i, entry_lanes lanes per row.
+template <typename I, typename Body>
+__global__ void for_each_entry(detail::FactorPattern<I> f, Body body)
 {
-    I i;
-    if (row_of_thread(f, i)) detail::assemble_row(f, i, a, gather_ptrs, sources, scale, shift, a_f);
+    const auto thread = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    const auto i = static_cast<I>(thread / entry_lanes);
+    if (i >= static_cast<I>(f.n)) return;
+    for (I p = f.row_ptrs[i] + static_cast<I>(thread % entry_lanes); p < f.row_ptrs[i + 1];
+         p += entry_lanes) {
+        body(i, p);
+    }
 }
 
 template <typename D, typename I>
@@ -256,23 +266,6 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i, const
     }
 }
 
-/// The level of block `ticket`: the last l with level_blocks[l] <= ticket.
-template <typename I>
-__device__ __forceinline__ I level_of_block(const I* level_blocks, I levels, I ticket)
-{
-    I lo = 0;
-    I hi = levels - 1;
-    while (lo < hi) {
-        const I mid = lo + (hi - lo + 1) / 2;
-        if (level_blocks[mid] <= ticket) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
-}
-
 /// The IKJ factorization level by level in one launch: a block holds rows of one level
 /// (IluSchedule's blocks, taken by a ticket in level order, as sync_free.cuh's rows: so a
 /// block only waits on blocks that run), plans its rows from the pattern, waits until every
@@ -291,7 +284,8 @@ __global__ void __launch_bounds__(block_size)
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
     const auto ticket = static_cast<I>(sync_free::group_ticket<block_size, block_size>(ticket_counter));
-    const I level = level_of_block(level_blocks, levels, ticket);
+    const auto level = static_cast<I>(last_row_starting_by(
+        levels, ticket, [=](long long l) { return static_cast<long long>(level_blocks[l]); }));
     const I slot = level_ptrs[level] + (ticket - level_blocks[level]) * rows_per_block +
                    static_cast<I>(threadIdx.x / G);
     const bool has_row = slot < level_ptrs[level + 1];
@@ -321,26 +315,6 @@ __global__ void __launch_bounds__(block_size)
 }
 
 template <typename D, typename I>
-__global__ void initial_guess(detail::FactorPattern<I> f, const D* a_f, D* values)
-{
-    I i;
-    if (!row_of_thread(f, i)) return;
-    for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
-        values[p] = detail::initial_entry(f, i, p, a_f);
-    }
-}
-
-template <typename D, typename I>
-__global__ void sweep(detail::FactorPattern<I> f, const D* a_f, const D* old, D* values)
-{
-    I i;
-    if (!row_of_thread(f, i)) return;
-    for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
-        values[p] = detail::sweep_entry(f, i, p, a_f, old);
-    }
-}
-
-template <typename D, typename I>
 __global__ void first_bad_pivot(detail::FactorPattern<I> f, const D* a_f, const D* values,
                                 bool cholesky, unsigned long long* first)
 {
@@ -350,18 +324,20 @@ __global__ void first_bad_pivot(detail::FactorPattern<I> f, const D* a_f, const 
     }
 }
 
-template <typename D, typename I>
-__global__ void extract(detail::FactorPattern<I> f, const D* values, const I* l_index,
-                        const I* u_index, bool cholesky, D* l, D* u)
-{
-    I i;
-    if (row_of_thread(f, i)) detail::extract_row(f, i, values, l_index, u_index, cholesky, l, u);
-}
-
 template <typename I>
 unsigned blocks_for(I count)
 {
     return static_cast<unsigned>(ceildiv(count, block_size));
+}
+
+/// Launches for_each_entry(f, body) on exec's stream.
+template <typename I, typename Body>
+void for_entries(const CudaExecutor& exec, const detail::FactorPattern<I>& f, Body body)
+{
+    if (f.n == 0) return;
+    for_each_entry<<<static_cast<unsigned>(ceildiv(f.n * entry_lanes, block_size)), block_size, 0,
+                     stream_of(exec)>>>(f, body);
+    check_launch(where);
 }
 
 }  // namespace ilu_kernels
@@ -370,11 +346,13 @@ template <typename V, typename I>
 void ilu_assemble(const CudaExecutor& exec, const detail::FactorPattern<I>& f, const V* a,
                   const I* gather_ptrs, const I* sources, const V* scale, V shift, V* a_f)
 {
-    if (f.n == 0) return;
-    ilu_kernels::assemble<<<ilu_kernels::blocks_for(f.n), ilu_kernels::block_size, 0,
-                            stream_of(exec)>>>(f, as_device(a), gather_ptrs, sources,
-                                               as_device(scale), as_device(shift), as_device(a_f));
-    check_launch(ilu_kernels::where);
+    const auto ad = as_device(a);
+    const auto scaled = as_device(scale);
+    const auto shifted = as_device(shift);
+    auto out = as_device(a_f);
+    ilu_kernels::for_entries(exec, f, [=] __device__(I i, I p) {
+        out[p] = detail::assembled_entry(f, i, p, ad, gather_ptrs, sources, scaled, shifted);
+    });
 }
 
 /// EXPERIMENT (session 9 GPU round): LOOM_ILU_CUDA_KERNEL=sync_free runs session 8's
@@ -473,21 +451,23 @@ template <typename V, typename I>
 void ilu_initial_guess(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
                        const V* a_f, V* values)
 {
-    if (f.n == 0) return;
-    ilu_kernels::initial_guess<<<ilu_kernels::blocks_for(f.n), ilu_kernels::block_size, 0,
-                                 stream_of(exec)>>>(f, as_device(a_f), as_device(values));
-    check_launch(ilu_kernels::where);
+    const auto a = as_device(a_f);
+    auto out = as_device(values);
+    ilu_kernels::for_entries(exec, f, [=] __device__(I i, I p) {
+        out[p] = detail::initial_entry(f, i, p, a);
+    });
 }
 
 template <typename V, typename I>
 void ilu_sweep(const CudaExecutor& exec, const detail::FactorPattern<I>& f, const V* a_f,
                const V* old, V* values)
 {
-    if (f.n == 0) return;
-    ilu_kernels::sweep<<<ilu_kernels::blocks_for(f.n), ilu_kernels::block_size, 0,
-                         stream_of(exec)>>>(f, as_device(a_f), as_device(old),
-                                            as_device(values));
-    check_launch(ilu_kernels::where);
+    const auto a = as_device(a_f);
+    const auto previous = as_device(old);
+    auto out = as_device(values);
+    ilu_kernels::for_entries(exec, f, [=] __device__(I i, I p) {
+        out[p] = detail::sweep_entry(f, i, p, a, previous);
+    });
 }
 
 template <typename V, typename I>
@@ -508,11 +488,12 @@ template <typename V, typename I>
 void ilu_extract(const CudaExecutor& exec, const detail::FactorPattern<I>& f, const V* values,
                  const I* l_index, const I* u_index, bool cholesky, V* l, V* u)
 {
-    if (f.n == 0) return;
-    ilu_kernels::extract<<<ilu_kernels::blocks_for(f.n), ilu_kernels::block_size, 0,
-                           stream_of(exec)>>>(f, as_device(values), l_index, u_index, cholesky,
-                                              as_device(l), as_device(u));
-    check_launch(ilu_kernels::where);
+    const auto v = as_device(values);
+    auto l_out = as_device(l);
+    auto u_out = as_device(u);
+    ilu_kernels::for_entries(exec, f, [=] __device__(I i, I p) {
+        detail::extract_entry(f, i, p, v, l_index, u_index, cholesky, l_out, u_out);
+    });
 }
 
 #define LOOM_INSTANTIATE(V, I) LOOM_INSTANTIATE_ILU_KERNELS(CudaExecutor, V, I)

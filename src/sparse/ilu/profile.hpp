@@ -3,6 +3,7 @@
 // the executor after every step.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,13 +40,13 @@ public:
         const auto now = std::chrono::steady_clock::now();
         const double seconds = std::chrono::duration<double>(now - last_).count();
         last_ = now;
-        for (auto& [name, total] : steps_) {
-            if (name == step) {
-                total += seconds;
-                return;
-            }
+        const auto same = std::find_if(steps_.begin(), steps_.end(),
+                                       [&](const auto& booked) { return booked.first == step; });
+        if (same == steps_.end()) {
+            steps_.emplace_back(step, seconds);
+        } else {
+            same->second += seconds;
         }
-        steps_.emplace_back(step, seconds);
     }
 
 private:

@@ -663,6 +663,25 @@ TEST(IluPivot, PivotOfALongRowNamesItsRowOnEveryBackend)
         20);
 }
 
+TEST(IluEmpty, EmptyMatrixFactorsToEmptyFactorsOnEveryBackend)
+{
+    auto execs = loom::test::backends();
+    execs.push_back(loom::test::reference());
+    for (const auto& exec : execs) {
+        for (const auto kind : {IluKind::ilu0, IluKind::ic0, IluKind::parilut}) {
+            SCOPED_TRACE(std::string(sparse::to_string(kind)) + " on " + exec->name());
+            const auto A = matrix::Csr<double, loom::int32>::from_host(exec, {0, 0}, {0}, {}, {});
+            matrix::Csr<double, loom::int32> L, U;
+            sparse::IluHandle<double, loom::int32> handle({.kind = kind});
+            sparse::ilu_symbolic(handle, A, L, U);
+            sparse::ilu_numeric(handle, A, L, U);
+            EXPECT_EQ(L.rows(), 0u);
+            EXPECT_EQ(L.nnz(), 0u);
+            EXPECT_EQ(handle.levels(), 0u);
+        }
+    }
+}
+
 TEST(IluGather, DuplicatesAndUnsortedRowsAreSummedOnEveryBackend)
 {
     // Rows stored backwards, a_{i,i-1} as two entries (-0.25 and -0.75, exact in binary) and a

@@ -386,6 +386,7 @@ void executor_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
 template <typename V, typename I>
 void schedule_rows(const matrix::Csr<V, I>& L, detail::IluState<V, I>& state)
 {
+    if (L.rows() == 0) return;  // no levels
     SptrsvHandle<V, I> levels({.algorithm = SptrsvAlgorithm::level_set,
                                .uplo = blas::Uplo::lower,
                                .diag = blas::Diag::unit});

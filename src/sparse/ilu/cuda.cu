@@ -1,21 +1,17 @@
 // CUDA incomplete factorizations, values in V's device type.
 //
-// The IKJ factorization (ILU(0), ILU(k), IC) is ONE sync-free launch: a group of G lanes per
-// row, rows handed out by a ticket in the level order of the symbolic phase's schedule
-// (src/sparse/sptrsv/sync_free.cuh: why level order, why no deadlock). Row i walks its
-// strictly lower entries (i, k) in column order; for each it waits on row k's done flag,
-// computes l_ik = a_ik / u_kk, and the lanes share row k's upper entries (k, j), each
-// finding column j in row i's remaining entries by binary search and subtracting
-// l_ik u_kj there. The targets of one k are distinct, so the lanes never collide, and each
-// entry sees the same operations in the same order as rows.hpp's factorize_row: the same
-// numbers as the host backends (up to fused multiply-adds), the same first bad pivot.
+// The IKJ factorization (ILU(0), ILU(k), IC) is ONE launch that runs the levels of the
+// symbolic phase's schedule in order without a launch per level (factorize_by_levels): a
+// block holds rows of one level and waits on one counter of the level before; its rows are
+// planned from the pattern before the wait and factorized in registers after it, each entry
+// seeing the same operations in the same order as rows.hpp's factorize_row (the same numbers
+// as the host backends up to fused multiply-adds), and the pivots are checked in the same
+// launch (the same first bad row). ilu NOTES.md, "CUDA", says why and what it measured.
 //
-// The sweeps, the assembly, the pivot check and the extraction are a thread per row
-// (rows.hpp), one launch each over all rows.
+// The sweeps, the assembly, the extraction and the sweeping kinds' pivot check are plain
+// passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -66,47 +62,30 @@ __global__ void for_each_entry(detail::FactorPattern<I> f, Body body)
     }
 }
 
-template <typename D, typename I>
-__global__ void copy_values(I nnz, const D* from, D* to)
+/// *counter, ordering this thread's later reads after the writes released before the
+/// counter took that value (an acquire load: no full fence after the poll).
+__device__ __forceinline__ std::uint32_t load_acquire(const std::uint32_t* counter)
 {
-    const auto k = static_cast<I>(blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x);
-    if (k < nnz) to[k] = from[k];
+    std::uint32_t value;
+    asm volatile("ld.global.acquire.gpu.b32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+    return value;
 }
 
-/// The IKJ factorization of every row, rows in level order (order[ticket]); flags[i] == 1
-/// once row i is final, flags[n] is the ticket counter (all zero before the launch). Values
-/// are read through L2: other SMs write them during the launch.
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    factorize_sync_free(detail::FactorPattern<I> f, const I* order, std::uint32_t* flags,
-                        D* values)
+/// *counter += 1, releasing the writes ordered before it (a release reduction: the fence and
+/// the atomic in one operation, no sequentially consistent fence).
+__device__ __forceinline__ void add_release(std::uint32_t* counter)
 {
-    using sync_free::load_coherent;
-    constexpr std::uint32_t done = 1;
-    const unsigned mask = sync_free::group_mask<G>();
-    const int lane = threadIdx.x % G;
-    I i;
-    if (!sync_free::take_row<G, block_size>(static_cast<I>(f.n), order, flags, i)) return;
-    const I end = f.row_ptrs[i + 1];
-    for (I p = f.row_ptrs[i]; p < end && f.col_idxs[p] < i; ++p) {
-        const I k = f.col_idxs[p];
-        // Row k's pattern is fixed: read before waiting on its values.
-        const I pivot = f.diag[k];
-        const I k_end = f.row_ptrs[k + 1];
-        sync_free::wait_for(flags, k, done);
-        const D l = load_coherent(values + p) / load_coherent(values + pivot);
-        for (I q = pivot + 1 + lane; q < k_end; q += G) {
-            const I target = detail::find_column(f.col_idxs, p + 1, end, f.col_idxs[q]);
-            if (target >= 0) {
-                values[target] = load_coherent(values + target) - l * load_coherent(values + q);
-            }
-        }
-        // Every lane has read a_ik (replaced by l_ik next), and the next k reads entries of
-        // row i the lanes just updated.
-        __syncwarp(mask);
-        if (lane == 0) values[p] = l;
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(counter), "r"(1u) : "memory");
+}
+
+/// Spins until *counter == target. One poller per block, so the back-off stays short.
+__device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::uint32_t target)
+{
+    unsigned pause = 16;
+    while (load_acquire(counter) != target) {
+        __nanosleep(pause);
+        if (pause < 64) pause *= 2;
     }
-    sync_free::publish(flags, i, done, mask, lane);
 }
 
 /// Lanes per row: 4 for short rows, a warp for long ones (as SpTRSV chooses them).
@@ -278,8 +257,7 @@ template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, I levels, int stride, std::uint32_t* counters,
-                        const D* a_f, bool cholesky, D* values, unsigned long long* first_bad,
-                        bool in_place_only)
+                        const D* a_f, bool cholesky, D* values, unsigned long long* first_bad)
 {
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
@@ -295,23 +273,20 @@ __global__ void __launch_bounds__(block_size)
     RowPlan<G, E, NL, I> plan;
     if (has_row) plan = plan_row<G, E, NL>(f, i, lane);
     if (level > 0 && threadIdx.x == 0) {
-        sync_free::wait_for(counters, static_cast<long long>(level - 1) * stride,
-                            static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
+        wait_until(counters + static_cast<long long>(level - 1) * stride,
+                   static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
     }
     __syncthreads();
     if (has_row) {
-        if (plan.fits && !in_place_only) {
+        if (plan.fits) {
             factorize_planned(plan, i, a_f, cholesky, values, first_bad, lane, mask);
         } else {
             factorize_in_place<G>(f, i, a_f, cholesky, values, first_bad, lane, mask);
         }
     }
-    // The block's writes, then one fence and count (as a grid barrier does).
+    // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(counters + static_cast<long long>(level) * stride, 1u);
-    }
+    if (threadIdx.x == 0) add_release(counters + static_cast<long long>(level) * stride);
 }
 
 template <typename D, typename I>
@@ -355,40 +330,6 @@ void ilu_assemble(const CudaExecutor& exec, const detail::FactorPattern<I>& f, c
     });
 }
 
-/// EXPERIMENT (session 9 GPU round): LOOM_ILU_CUDA_KERNEL=sync_free runs session 8's
-/// sync-free kernel instead of the level-by-level one; LOOM_ILU_CUDA_IN_PLACE makes the
-/// level-by-level one walk every row in place (no registers).
-inline bool sync_free_requested()
-{
-    const char* kernel = std::getenv("LOOM_ILU_CUDA_KERNEL");
-    return kernel != nullptr && std::string(kernel) == "sync_free";
-}
-
-template <typename V, typename I>
-void factorize_sync_free(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
-                         const detail::IluSchedule<I>& schedule, const V* a_f, V* values)
-{
-    const auto stream = stream_of(exec);
-    const auto entries = static_cast<I>(f.nnz);
-    ilu_kernels::copy_values<<<ilu_kernels::blocks_for(entries), ilu_kernels::block_size, 0,
-                               stream>>>(entries, as_device(a_f), as_device(values));
-    check_launch(ilu_kernels::where);
-    Array<std::uint32_t> flags(exec.shared_from_this(), f.n + 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(flags.data(), 0, flags.size() * sizeof(std::uint32_t), stream),
-                    ilu_kernels::where);
-    const auto* order = schedule.order.const_data();
-    if (f.nnz > 8 * f.n) {
-        ilu_kernels::factorize_sync_free<32><<<ilu_kernels::blocks_for(f.n * 32),
-                                               ilu_kernels::block_size, 0, stream>>>(
-            f, order, flags.data(), as_device(values));
-    } else {
-        ilu_kernels::factorize_sync_free<4><<<ilu_kernels::blocks_for(f.n * 4),
-                                              ilu_kernels::block_size, 0, stream>>>(
-            f, order, flags.data(), as_device(values));
-    }
-    check_launch(ilu_kernels::where);
-}
-
 template <typename I>
 void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
                       detail::IluSchedule<I>& schedule)
@@ -410,10 +351,6 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
                         V* values)
 {
     if (f.n == 0) return 0;
-    if (sync_free_requested()) {
-        factorize_sync_free(exec, f, schedule, a_f, values);
-        return ilu_first_bad_pivot(exec, f, a_f, values, cholesky);
-    }
     const auto stream = stream_of(exec);
     const auto shared = exec.shared_from_this();
     const auto levels = static_cast<I>(schedule.levels());
@@ -433,8 +370,7 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), levels, stride, counters.data(),
-            as_device(a_f), cholesky, as_device(values), first_bad.data(),
-            std::getenv("LOOM_ILU_CUDA_IN_PLACE") != nullptr);
+            as_device(a_f), cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
     using D = device_type_t<V>;

@@ -129,17 +129,50 @@ __device__ __forceinline__ RowPlan<G, E, NL, I> plan_row(const detail::FactorPat
         col[e] = plan.begin + t < plan.end ? f.col_idxs[plan.begin + t] : I{-1};
         plan.pivot[e] = t < plan.lower ? f.diag[col[e]] : I{-1};
     }
+    // Every search at once, round by round (a lower bound in row k_s's upper part for each
+    // owned column): the loads of one round are independent, so the plan costs a few round
+    // trips through memory, not one per step of each search in turn.
+    I base[E][NL];
+    I left[E][NL];
+    I k_end[NL];
 #pragma unroll
     for (int s = 0; s < NL; ++s) {
         const bool active = s < plan.lower;
         const I k = active ? f.col_idxs[plan.begin + s] : I{0};
         const I k_first = active ? f.diag[k] + 1 : I{0};
-        const I k_end = active ? f.row_ptrs[k + 1] : I{0};
+        k_end[s] = active ? f.row_ptrs[k + 1] : I{0};
 #pragma unroll
         for (int e = 0; e < E; ++e) {
-            const bool after = lane + e * G > s && col[e] >= 0;
-            plan.pos[e][s] = active && after ? detail::find_column(f.col_idxs, k_first, k_end, col[e])
-                                             : I{-1};
+            const bool wanted = active && lane + e * G > s && col[e] >= 0;
+            base[e][s] = k_first;
+            left[e][s] = wanted ? k_end[s] - k_first : I{0};
+        }
+    }
+    for (bool searching = true; searching;) {
+        searching = false;
+#pragma unroll
+        for (int s = 0; s < NL; ++s) {
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+                if (left[e][s] <= 0) continue;
+                const I half = left[e][s] / 2;
+                if (f.col_idxs[base[e][s] + half] < col[e]) {
+                    base[e][s] += half + 1;
+                    left[e][s] -= half + 1;
+                } else {
+                    left[e][s] = half;
+                }
+                searching = searching || left[e][s] > 0;
+            }
+        }
+    }
+#pragma unroll
+    for (int s = 0; s < NL; ++s) {
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const bool wanted = s < plan.lower && lane + e * G > s && col[e] >= 0;
+            const bool found = wanted && base[e][s] < k_end[s] && f.col_idxs[base[e][s]] == col[e];
+            plan.pos[e][s] = found ? base[e][s] : I{-1};
         }
     }
     return plan;

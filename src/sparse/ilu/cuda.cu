@@ -195,10 +195,11 @@ __device__ __forceinline__ void check_pivot(const D& d, R row_max, bool cholesky
 /// entries. Every entry sees the same operations in the same order as factorize_row. Then
 /// the pivot check (rows.hpp: bad_pivot) from the row's values in registers.
 template <int G, int E, int NL, typename D, typename I>
-__device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, I i,
-                                                  const D* a_f, bool cholesky, D* values,
-                                                  unsigned long long* first_bad, int lane,
-                                                  unsigned mask)
+__device__ __forceinline__ void factorize_planned(const detail::FactorPattern<I>& f,
+                                                  const RowPlan<G, E, NL, I>& plan, I i,
+                                                  const detail::Assembly<D, I>& a, bool cholesky,
+                                                  D* values, unsigned long long* first_bad,
+                                                  int lane, unsigned mask)
 {
     using sync_free::load_coherent;
     using R = decltype(detail::magnitude(D{}));
@@ -209,7 +210,9 @@ __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& pl
 #pragma unroll
     for (int e = 0; e < E; ++e) {
         const I p = plan.begin + lane + e * G;
-        sum[e] = p < plan.end ? a_f[p] : D{};
+        sum[e] = p < plan.end ? detail::assembled_entry(f, i, p, a.a, a.gather_ptrs, a.sources,
+                                                        a.scale, a.shift)
+                              : D{};
         const R m = detail::magnitude(sum[e]);
         if (m > row_max) row_max = m;
         pivot[e] = plan.pivot[e] >= 0 ? load_coherent(values + plan.pivot[e]) : D{1};
@@ -247,14 +250,22 @@ __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& pl
 /// registers): row i's lower entries k in column order; the lanes share row k's upper
 /// entries, each finding its column in row i by binary search. Then the pivot check.
 template <int G, typename D, typename I>
-__device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i, const D* a_f,
-                                   bool cholesky, D* values, unsigned long long* first_bad,
-                                   int lane, unsigned mask)
+__device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
+                                   const detail::Assembly<D, I>& a, bool cholesky, D* values,
+                                   unsigned long long* first_bad, int lane, unsigned mask)
 {
     using sync_free::load_coherent;
+    using R = decltype(detail::magnitude(D{}));
     const I begin = f.row_ptrs[i];
     const I end = f.row_ptrs[i + 1];
-    for (I p = begin + lane; p < end; p += G) values[p] = a_f[p];
+    R row_max = 0;
+    for (I p = begin + lane; p < end; p += G) {
+        const D entry = detail::assembled_entry(f, i, p, a.a, a.gather_ptrs, a.sources, a.scale,
+                                                a.shift);
+        values[p] = entry;
+        const R m = detail::magnitude(entry);
+        if (m > row_max) row_max = m;
+    }
     __syncwarp(mask);
     for (I p = begin; p < end && f.col_idxs[p] < i; ++p) {
         const I k = f.col_idxs[p];
@@ -271,11 +282,13 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i, const
         __syncwarp(mask);
         if (lane == 0) values[p] = l;
     }
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+        const R other = loom::cuda::shuffle_xor(row_max, offset, mask);
+        if (other > row_max) row_max = other;
+    }
     // Row i's own entries, written by the group's lanes: visible to lane 0 after the meeting.
     __syncwarp(mask);
-    if (lane == 0 && detail::bad_pivot(f, i, a_f, values, cholesky)) {
-        atomicMin(first_bad, static_cast<unsigned long long>(i));
-    }
+    if (lane == 0) check_pivot(load_coherent(values + f.diag[i]), row_max, cholesky, i, first_bad);
 }
 
 /// The IKJ factorization level by level in one launch: a block holds rows of one level
@@ -290,7 +303,8 @@ template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, I levels, int stride, std::uint32_t* counters,
-                        const D* a_f, bool cholesky, D* values, unsigned long long* first_bad)
+                        detail::Assembly<D, I> a, bool cholesky, D* values,
+                        unsigned long long* first_bad)
 {
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
@@ -312,9 +326,9 @@ __global__ void __launch_bounds__(block_size)
     __syncthreads();
     if (has_row) {
         if (plan.fits) {
-            factorize_planned(plan, i, a_f, cholesky, values, first_bad, lane, mask);
+            factorize_planned(f, plan, i, a, cholesky, values, first_bad, lane, mask);
         } else {
-            factorize_in_place<G>(f, i, a_f, cholesky, values, first_bad, lane, mask);
+            factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
         }
     }
     // The block's writes, then one release of them all (as a grid barrier does).
@@ -380,8 +394,8 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
 
 template <typename V, typename I>
 size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
-                        const detail::IluSchedule<I>& schedule, const V* a_f, bool cholesky,
-                        V* values)
+                        const detail::IluSchedule<I>& schedule, const detail::Assembly<V, I>& a,
+                        bool cholesky, V* values)
 {
     if (f.n == 0) return 0;
     const auto stream = stream_of(exec);
@@ -398,15 +412,17 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     Array<unsigned long long> first_bad(shared, 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(first_bad.data(), 0xff, sizeof(unsigned long long), stream),
                     ilu_kernels::where);
+    using D = device_type_t<V>;
+    const detail::Assembly<D, I> assembly{as_device(a.a), a.gather_ptrs, a.sources,
+                                          as_device(a.scale), as_device(a.shift)};
     const auto blocks = static_cast<unsigned>(schedule.blocks);
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), levels, stride, counters.data(),
-            as_device(a_f), cholesky, as_device(values), first_bad.data());
+            assembly, cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
-    using D = device_type_t<V>;
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 32).
     if (schedule.rows_per_block == ilu_kernels::block_size / 32) {
         launch(ilu_kernels::factorize_by_levels<32, 1, 16, D, I>);

@@ -460,21 +460,24 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
     const auto f = state.pattern();
     const auto nnz = static_cast<size_type>(state.col_idxs.size());
     detail::IluProfile profile(exec, "numeric");
-    Array<V> a_f(state.exec, nnz);
-    LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, A.values().const_data(),
-                    state.gather_ptrs.const_data(), state.sources.const_data(), scale,
-                    static_cast<V>(shift), a_f.data());
-    profile.lap("assemble");
+    const detail::Assembly<V, I> assembly{A.values().const_data(), state.gather_ptrs.const_data(),
+                                          state.sources.const_data(), scale,
+                                          static_cast<V>(shift)};
     const bool cholesky = is_cholesky(options.kind);
     const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
                                 options.kind == IluKind::ic0 || options.kind == IluKind::ick;
     if (by_elimination && options.algorithm == IluAlgorithm::native) {
-        // The elimination checks the pivots as it goes (CUDA: in the same launch).
+        // The elimination assembles its rows and checks the pivots as it goes (CUDA: all in
+        // one launch).
         const auto bad = LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
-                                         a_f.const_data(), cholesky, values.data());
-        profile.lap("factorize, pivot check");
+                                         assembly, cholesky, values.data());
+        profile.lap("assemble, factorize, pivot check");
         return bad;
     }
+    Array<V> a_f(state.exec, nnz);
+    LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, assembly.a, assembly.gather_ptrs,
+                    assembly.sources, assembly.scale, assembly.shift, a_f.data());
+    profile.lap("assemble");
     size_type vendor_zero_pivot = f.n;
     if (options.algorithm == IluAlgorithm::vendor) {
         values = Array<V>(state.exec, a_f);

@@ -23,6 +23,17 @@ struct ThresholdParams {
     bool cholesky = false;
 };
 
+/// A gathered onto F (rows.hpp: assembled_entry): A's values, the gather lists, and
+/// shift * scale on the diagonal (scale: nullptr for none).
+template <typename V, typename I>
+struct Assembly {
+    const V* a = nullptr;
+    const I* gather_ptrs = nullptr;
+    const I* sources = nullptr;
+    const V* scale = nullptr;
+    V shift{};
+};
+
 /// The order of the IKJ factorization's rows: SpTRSV's level schedule of F's strictly lower
 /// dependencies and, on CUDA, the blocks each level is cut into (cuda.cu).
 template <typename I>
@@ -43,12 +54,12 @@ struct IluSchedule : LevelSchedule<I> {
     void ilu_assemble(const Exec& exec, const detail::FactorPattern<I>& f, const V* a,         \
                       const I* gather_ptrs, const I* sources, const V* scale, V shift,         \
                       V* a_f);                                                                 \
-    /* values = the IKJ incomplete factorization of a_f on F, rows level by level; returns */ \
-    /* the first row whose pivot breaks it (rows.hpp: bad_pivot), or n */                      \
+    /* values = the IKJ incomplete factorization of A assembled onto F, rows level by      */ \
+    /* level; returns the first row whose pivot breaks it (rows.hpp: bad_pivot), or n       */ \
     template <typename V, typename I>                                                          \
     size_type ilu_factorize(const Exec& exec, const detail::FactorPattern<I>& f,               \
-                            const detail::IluSchedule<I>& schedule, const V* a_f,              \
-                            bool cholesky, V* values);                                         \
+                            const detail::IluSchedule<I>& schedule,                            \
+                            const detail::Assembly<V, I>& a, bool cholesky, V* values);        \
     /* values = Chow-Patel's starting point */                                                 \
     template <typename V, typename I>                                                          \
     void ilu_initial_guess(const Exec& exec, const detail::FactorPattern<I>& f, const V* a_f,  \
@@ -70,7 +81,8 @@ struct IluSchedule : LevelSchedule<I> {
     template void ilu_assemble(const Exec&, const detail::FactorPattern<I>&, const V*,          \
                                const I*, const I*, const V*, V, V*);                           \
     template size_type ilu_factorize(const Exec&, const detail::FactorPattern<I>&,             \
-                                     const detail::IluSchedule<I>&, const V*, bool, V*);       \
+                                     const detail::IluSchedule<I>&,                            \
+                                     const detail::Assembly<V, I>&, bool, V*);                 \
     template void ilu_initial_guess(const Exec&, const detail::FactorPattern<I>&, const V*,    \
                                     V*);                                                       \
     template void ilu_sweep(const Exec&, const detail::FactorPattern<I>&, const V*, const V*,  \

@@ -189,17 +189,33 @@ __device__ __forceinline__ void check_pivot(const D& d, R row_max, bool cholesky
     }
 }
 
-/// Row i of F by the IKJ elimination, every row it reads final, in registers: the values
-/// the plan names are loaded at once, then the lower entries run in column order, each
+/// Row i of F by the IKJ elimination, every row it reads final, in registers, from its
+/// assembled entries `start`: the values the plan names are loaded at once, then the lower entries run in column order, each
 /// l_ik computed by its owner and shuffled to the group, which subtracts l_ik u_kj from its
 /// entries. Every entry sees the same operations in the same order as factorize_row. Then
 /// the pivot check (rows.hpp: bad_pivot) from the row's values in registers.
+/// The lane's entries of row i of A assembled onto F (zero past the row's end): they depend
+/// on no other row, so they are read before the block waits.
 template <int G, int E, int NL, typename D, typename I>
-__device__ __forceinline__ void factorize_planned(const detail::FactorPattern<I>& f,
-                                                  const RowPlan<G, E, NL, I>& plan, I i,
-                                                  const detail::Assembly<D, I>& a, bool cholesky,
-                                                  D* values, unsigned long long* first_bad,
-                                                  int lane, unsigned mask)
+__device__ __forceinline__ void assemble_planned(const detail::FactorPattern<I>& f,
+                                                 const RowPlan<G, E, NL, I>& plan, I i,
+                                                 const detail::Assembly<D, I>& a, int lane,
+                                                 D (&start)[E])
+{
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const I p = plan.begin + lane + e * G;
+        start[e] = p < plan.end ? detail::assembled_entry(f, i, p, a.a, a.gather_ptrs,
+                                                          a.sources, a.scale, a.shift)
+                                : D{};
+    }
+}
+
+template <int G, int E, int NL, typename D, typename I>
+__device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, I i,
+                                                  const D (&start)[E], bool cholesky, D* values,
+                                                  unsigned long long* first_bad, int lane,
+                                                  unsigned mask)
 {
     using sync_free::load_coherent;
     using R = decltype(detail::magnitude(D{}));
@@ -209,10 +225,7 @@ __device__ __forceinline__ void factorize_planned(const detail::FactorPattern<I>
     R row_max = 0;
 #pragma unroll
     for (int e = 0; e < E; ++e) {
-        const I p = plan.begin + lane + e * G;
-        sum[e] = p < plan.end ? detail::assembled_entry(f, i, p, a.a, a.gather_ptrs, a.sources,
-                                                        a.scale, a.shift)
-                              : D{};
+        sum[e] = start[e];
         const R m = detail::magnitude(sum[e]);
         if (m > row_max) row_max = m;
         pivot[e] = plan.pivot[e] >= 0 ? load_coherent(values + plan.pivot[e]) : D{1};
@@ -318,7 +331,11 @@ __global__ void __launch_bounds__(block_size)
     const unsigned mask = sync_free::group_mask<G>();
     const I i = has_row ? order[slot] : I{0};
     RowPlan<G, E, NL, I> plan;
-    if (has_row) plan = plan_row<G, E, NL>(f, i, lane);
+    D start[E];
+    if (has_row) {
+        plan = plan_row<G, E, NL>(f, i, lane);
+        if (plan.fits) assemble_planned(f, plan, i, a, lane, start);
+    }
     if (level > 0 && threadIdx.x == 0) {
         wait_until(counters + static_cast<long long>(level - 1) * stride,
                    static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
@@ -326,7 +343,7 @@ __global__ void __launch_bounds__(block_size)
     __syncthreads();
     if (has_row) {
         if (plan.fits) {
-            factorize_planned(f, plan, i, a, cholesky, values, first_bad, lane, mask);
+            factorize_planned(plan, i, start, cholesky, values, first_bad, lane, mask);
         } else {
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
         }

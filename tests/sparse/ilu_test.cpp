@@ -530,6 +530,28 @@ matrix::Csr<double, loom::int32> chain(const std::shared_ptr<const loom::Executo
     return from_rows(exec, n, rows);
 }
 
+/// A chain whose last row and column are full: short rows but one long row (on CUDA, 4 lanes
+/// per row, and the long row too long for the registers).
+matrix::Csr<double, loom::int32> arrow(const std::shared_ptr<const loom::Executor>& exec,
+                                       size_type n)
+{
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    const auto last = static_cast<int>(n) - 1;
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        if (r == last) {
+            for (int c = 0; c < last; ++c) rows[i].emplace_back(c, -1.0 / (1 + c % 5));
+            rows[i].emplace_back(r, 4.0 * n);
+            continue;
+        }
+        if (r > 0) rows[i].emplace_back(r - 1, -1.0);
+        rows[i].emplace_back(r, 4.0);
+        if (r + 1 < last) rows[i].emplace_back(r + 1, -1.5);
+        rows[i].emplace_back(last, 0.5);
+    }
+    return from_rows(exec, n, rows);
+}
+
 /// Dense and diagonally dominant: ILU(0) is the full LU, rows long (a warp per row on CUDA).
 matrix::Csr<double, loom::int32> dense(const std::shared_ptr<const loom::Executor>& exec,
                                        size_type n)
@@ -544,7 +566,7 @@ matrix::Csr<double, loom::int32> dense(const std::shared_ptr<const loom::Executo
     return from_rows(exec, n, rows);
 }
 
-TEST(IluCuda, SyncFreeFactorizationMatchesTheReference)
+TEST(IluCuda, FactorizationMatchesTheReference)
 {
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
@@ -552,6 +574,7 @@ TEST(IluCuda, SyncFreeFactorizationMatchesTheReference)
         {"7-point 12^3", matrix::poisson3d<double, loom::int32>(ref, 12)},
         {"27-point 6^3", matrix::poisson3d<double, loom::int32>(ref, 6, 27)},
         {"chain of 5000 thin levels", chain(ref, 5000)},
+        {"arrow of 300", arrow(ref, 300)},
         {"dense 48 x 48", dense(ref, 48)}};
     for (const auto& [name, A_ref] : matrices) {
         for (const auto kind : {IluKind::ilu0, IluKind::iluk, IluKind::ic0}) {
@@ -564,7 +587,7 @@ TEST(IluCuda, SyncFreeFactorizationMatchesTheReference)
             const matrix::Csr<double, loom::int32> A(cuda, A_ref);
             sparse::IluHandle<double, loom::int32> handle(options);
             sparse::ilu_symbolic(handle, A, L, U);
-            // Twice: the second factorization starts from fresh flags.
+            // Twice: the second factorization starts from fresh counters.
             for (int numeric = 0; numeric < 2; ++numeric) {
                 sparse::ilu_numeric(handle, A, L, U);
                 EXPECT_EQ(L.col_idxs().to_host(), L_ref.col_idxs().to_host());
@@ -573,6 +596,29 @@ TEST(IluCuda, SyncFreeFactorizationMatchesTheReference)
                     LOOM_EXPECT_NEAR_VECTORS(U.values().to_host(), U_ref.values().to_host(), 1e-12);
                 }
             }
+        }
+    }
+}
+
+/// ILU(0) without a shift of make(exec) raises NumericalError naming `row` on every backend.
+template <typename Make>
+void expect_pivot_named(const Make& make, int row)
+{
+    auto execs = loom::test::backends();
+    execs.push_back(loom::test::reference());
+    for (const auto& exec : execs) {
+        const auto A = make(exec);
+        matrix::Csr<double, loom::int32> L, U;
+        sparse::IluHandle<double, loom::int32> handle(
+            {.kind = IluKind::ilu0, .diagonal_shift = DiagonalShift::off});
+        sparse::ilu_symbolic(handle, A, L, U);
+        try {
+            sparse::ilu_numeric(handle, A, L, U);
+            ADD_FAILURE() << "no NumericalError on " << exec->name();
+        } catch (const loom::NumericalError& e) {
+            EXPECT_NE(std::string(e.what()).find("row " + std::to_string(row) + " "),
+                      std::string::npos)
+                << e.what();
         }
     }
 }
@@ -596,19 +642,98 @@ TEST(IluPivot, PivotThatVanishesDuringEliminationNamesItsRowOnEveryBackend)
             if (i + 1 < n && i != 1199) rows[i].emplace_back(r + 1, -1.0);
         }
     }
+    expect_pivot_named([&](const auto& exec) { return from_rows(exec, n, rows); }, 1201);
+}
+
+TEST(IluPivot, PivotOfALongRowNamesItsRowOnEveryBackend)
+{
+    // Dense 40 x 40 (rows too long for CUDA's registers) with row 20 a copy of row 19: its
+    // elimination repeats row 19's exactly, then subtracts 1 * row 19, so u_20,20 = 0.
+    const size_type n = 40;
+    const auto ref = loom::test::reference();
+    const auto full = dense(ref, n);
+    auto ptrs = full.row_ptrs().to_host();
+    auto cols = full.col_idxs().to_host();
+    auto values = full.values().to_host();
+    std::copy(values.begin() + 19 * n, values.begin() + 20 * n, values.begin() + 20 * n);
+    expect_pivot_named(
+        [&](const auto& exec) {
+            return matrix::Csr<double, loom::int32>::from_host(exec, {n, n}, ptrs, cols, values);
+        },
+        20);
+}
+
+TEST(IluEmpty, EmptyMatrixFactorsToEmptyFactorsOnEveryBackend)
+{
     auto execs = loom::test::backends();
     execs.push_back(loom::test::reference());
     for (const auto& exec : execs) {
-        const auto A = from_rows(exec, n, rows);
-        matrix::Csr<double, loom::int32> L, U;
-        sparse::IluHandle<double, loom::int32> handle(
-            {.kind = IluKind::ilu0, .diagonal_shift = DiagonalShift::off});
-        sparse::ilu_symbolic(handle, A, L, U);
-        try {
+        for (const auto kind : {IluKind::ilu0, IluKind::ic0, IluKind::parilut}) {
+            SCOPED_TRACE(std::string(sparse::to_string(kind)) + " on " + exec->name());
+            const auto A = matrix::Csr<double, loom::int32>::from_host(exec, {0, 0}, {0}, {}, {});
+            matrix::Csr<double, loom::int32> L, U;
+            sparse::IluHandle<double, loom::int32> handle({.kind = kind});
+            sparse::ilu_symbolic(handle, A, L, U);
             sparse::ilu_numeric(handle, A, L, U);
-            ADD_FAILURE() << "no NumericalError on " << exec->name();
-        } catch (const loom::NumericalError& e) {
-            EXPECT_NE(std::string(e.what()).find("row 1201"), std::string::npos) << e.what();
+            EXPECT_EQ(L.rows(), 0u);
+            EXPECT_EQ(L.nnz(), 0u);
+            EXPECT_EQ(handle.levels(), 0u);
+        }
+    }
+}
+
+TEST(IluGather, DuplicatesAndUnsortedRowsAreSummedOnEveryBackend)
+{
+    // Rows stored backwards, a_{i,i-1} as two entries (-0.25 and -0.75, exact in binary) and a
+    // far entry: every backend's analysis gathers the same sums as the sorted, summed matrix.
+    const size_type n = 300;
+    std::vector<loom::int32> ptrs{0}, cols;
+    std::vector<double> values;
+    std::vector<std::vector<std::pair<int, double>>> summed(n);
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        std::vector<std::pair<int, double>> row;
+        const int far = (r * 7 + 3) % static_cast<int>(n);
+        if (far != r && far != r - 1 && far != r + 1) row.emplace_back(far, 0.5);
+        if (r > 0) row.emplace_back(r - 1, -1.0);
+        row.emplace_back(r, 6.0 + r % 3);
+        if (i + 1 < n) row.emplace_back(r + 1, -1.5);
+        std::sort(row.begin(), row.end());
+        summed[i] = row;
+        for (auto it = row.rbegin(); it != row.rend(); ++it) {
+            if (it->first == r - 1) {
+                cols.insert(cols.end(), {it->first, it->first});
+                values.insert(values.end(), {-0.25, -0.75});
+            } else {
+                cols.push_back(it->first);
+                values.push_back(it->second);
+            }
+        }
+        ptrs.push_back(static_cast<loom::int32>(cols.size()));
+    }
+    const auto ref = loom::test::reference();
+    const auto sorted = from_rows(ref, n, summed);
+    const auto stored = matrix::Csr<double, loom::int32>::from_host(ref, {n, n}, ptrs, cols, values);
+    const auto factor = [](const matrix::Csr<double, loom::int32>& A, IluKind kind) {
+        matrix::Csr<double, loom::int32> L, U;
+        sparse::IluHandle<double, loom::int32> handle({.kind = kind, .sweeps = 2});
+        sparse::ilu_symbolic(handle, A, L, U);
+        sparse::ilu_numeric(handle, A, L, U);
+        return std::make_pair(L, U);
+    };
+    auto execs = loom::test::backends();
+    execs.push_back(ref);
+    for (const auto kind : {IluKind::ilu0, IluKind::ic0, IluKind::parilu}) {
+        const auto [L_ref, U_ref] = factor(sorted, kind);
+        for (const auto& exec : execs) {
+            SCOPED_TRACE(std::string(sparse::to_string(kind)) + " on " + exec->name());
+            const auto [L, U] = factor(matrix::Csr<double, loom::int32>(exec, stored), kind);
+            EXPECT_EQ(L.col_idxs().to_host(), L_ref.col_idxs().to_host());
+            LOOM_EXPECT_NEAR_VECTORS(L.values().to_host(), L_ref.values().to_host(), 1e-12);
+            if (!sparse::is_cholesky(kind)) {
+                EXPECT_EQ(U.col_idxs().to_host(), U_ref.col_idxs().to_host());
+                LOOM_EXPECT_NEAR_VECTORS(U.values().to_host(), U_ref.values().to_host(), 1e-12);
+            }
         }
     }
 }

@@ -14,9 +14,12 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "loom/sparse/sptrsv.hpp"
 #include "sparse/ilu/kernels.hpp"
+#include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/state.hpp"
 #include "sparse/ilu/threshold_search.hpp"
+#include "sparse/sptrsv/state.hpp"
 #include "sparse/sptrsv/levels.hpp"
 
 namespace loom::sparse {
@@ -44,6 +47,15 @@ struct HostPattern {
         ptrs.push_back(static_cast<I>(cols.size()));
     }
 };
+
+/// A zero matrix on `pattern`, in exec's memory.
+template <typename V, typename I>
+matrix::Csr<V, I> zero_matrix(const std::shared_ptr<const Executor>& exec, size_type n,
+                              const HostPattern<I>& pattern)
+{
+    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, pattern.ptrs, pattern.cols,
+                                        std::vector<V>(pattern.cols.size()));
+}
 
 /// The pattern the factorization starts from: A's (ILU) or that of its lower triangle and
 /// its mirror (IC), with every diagonal entry.
@@ -211,75 +223,64 @@ HostPattern<I> host_threshold_pattern(const ReferenceExecutor& exec, const HostP
     return pattern;
 }
 
-/// The same search in the executor's memory (OpenMP, CUDA: threshold_unified.hpp): A onto the
-/// base pattern by SpAdd there, the search, its pattern read back once. `base` and `search`
-/// are the backend's ilu_threshold_base and ilu_threshold_search.
-template <typename V, typename I, typename Exec, typename Base, typename Search>
-HostPattern<I> executor_threshold_pattern(const Exec& exec, const matrix::Csr<V, I>& A,
-                                          const IluOptions& options, Base base, Search search)
-{
-    const bool cholesky = is_cholesky(options.kind);
-    const auto n = A.rows();
-    const matrix::Csr<V, I> a_base = base(exec, A, cholesky);
-    const auto entries = cholesky ? (a_base.nnz() + n) / 2 : A.nnz();
-    const matrix::Csr<V, I> f = search(exec, a_base, threshold_params(options, entries, n));
-    HostPattern<I> pattern;
-    pattern.ptrs = f.row_ptrs().to_host();
-    pattern.cols = f.col_idxs().to_host();
-    return pattern;
-}
-
-/// ParILUT / ParICT's pattern, found from A's values: the reference searches on the host,
-/// OpenMP and CUDA in their own memory.
+/// ParILUT / ParICT's pattern by the reference's host search, or F's base or level-of-fill
+/// pattern, on the host (the reference's symbolic phase).
 template <typename V, typename I>
-HostPattern<I> threshold_pattern(const Executor& exec, const matrix::Csr<V, I>& A,
-                                 const std::vector<I>& a_ptrs, const std::vector<I>& a_cols,
-                                 const IluOptions& options)
+HostPattern<I> host_factor_pattern(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
+                                   const std::vector<I>& a_ptrs, const std::vector<I>& a_cols,
+                                   const IluOptions& options)
 {
-    HostPattern<I> pattern;
-    exec.run(loom::detail::overloaded{
-        [&](const ReferenceExecutor& e) {
-            const auto base = base_pattern(A.rows(), a_ptrs, a_cols, is_cholesky(options.kind));
-            pattern = host_threshold_pattern(e, base, A, a_ptrs, a_cols, options);
-        },
-        [&]([[maybe_unused]] const OmpExecutor& e) {
-            LOOM_OMP_CALL(symbolic_where,
-                          pattern = executor_threshold_pattern(
-                              e, A, options,
-                              [](const auto&... args) { return omp::ilu_threshold_base(args...); },
-                              [](const auto&... args) {
-                                  return omp::ilu_threshold_search(args...);
-                              }));
-        },
-        [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(symbolic_where,
-                           pattern = executor_threshold_pattern(
-                               e, A, options,
-                               [](const auto&... args) {
-                                   return cuda::ilu_threshold_base(args...);
-                               },
-                               [](const auto&... args) {
-                                   return cuda::ilu_threshold_search(args...);
-                               }));
-        }});
-    return pattern;
-}
-
-/// The pattern of F for the handle's kind.
-template <typename V, typename I>
-HostPattern<I> factor_pattern(const Executor& exec, const matrix::Csr<V, I>& A,
-                              const std::vector<I>& a_ptrs, const std::vector<I>& a_cols,
-                              const IluOptions& options)
-{
-    if (options.kind == IluKind::parilut || options.kind == IluKind::parict) {
-        return threshold_pattern(exec, A, a_ptrs, a_cols, options);
-    }
     auto base = base_pattern(A.rows(), a_ptrs, a_cols, is_cholesky(options.kind));
     switch (options.kind) {
+    case IluKind::parilut:
+    case IluKind::parict: return host_threshold_pattern(exec, base, A, a_ptrs, a_cols, options);
     case IluKind::iluk:
     case IluKind::ick: return level_of_fill(base, options.level);
     default: return base;
     }
+}
+
+// clang-format off
+/// Runs omp::kernel(e, args...) or cuda::kernel(e, args...) on exec and returns its `Result`:
+/// the symbolic steps OpenMP and CUDA run in their own memory (the reference runs the host's).
+#define LOOM_ILU_ON_EXECUTOR(Result, exec, kernel, ...)                                        \
+    (exec).run(::loom::detail::overloaded{                                                     \
+        [&](const ::loom::ReferenceExecutor&) -> Result {                                      \
+            throw NotSupported(symbolic_where, "the reference analyses on the host");          \
+        },                                                                                     \
+        [&]([[maybe_unused]] const ::loom::OmpExecutor& e) -> Result {                         \
+            LOOM_OMP_CALL(symbolic_where, return omp::kernel(e, __VA_ARGS__));                 \
+        },                                                                                     \
+        [&]([[maybe_unused]] const ::loom::CudaExecutor& e) -> Result {                        \
+            LOOM_CUDA_CALL(symbolic_where, return cuda::kernel(e, __VA_ARGS__));               \
+        }})
+// clang-format on
+
+/// F's pattern in the executor's memory (OpenMP, CUDA): A's (IC: its lower triangle's and the
+/// mirror's) with every diagonal entry by SpAdd, grown by the threshold search
+/// (threshold_unified.hpp); ILU(k)'s level of fill is host code (a set per row), uploaded.
+template <typename V, typename I>
+matrix::Csr<V, I> executor_factor_pattern(const matrix::Csr<V, I>& A, const IluOptions& options,
+                                          detail::IluProfile& profile)
+{
+    const auto& exec = *A.executor();
+    const bool cholesky = is_cholesky(options.kind);
+    const auto n = A.rows();
+    if (options.kind == IluKind::iluk || options.kind == IluKind::ick) {
+        const auto a_ptrs = A.row_ptrs().to_host();
+        const auto a_cols = A.col_idxs().to_host();
+        return zero_matrix<V>(A.executor(), n,
+                              level_of_fill(base_pattern(n, a_ptrs, a_cols, cholesky), options.level));
+    }
+    using Csr = matrix::Csr<V, I>;
+    Csr a_base = LOOM_ILU_ON_EXECUTOR(Csr, exec, ilu_threshold_base, A, cholesky);
+    profile.lap("base pattern");
+    if (options.kind != IluKind::parilut && options.kind != IluKind::parict) return a_base;
+    const auto entries = cholesky ? (a_base.nnz() + n) / 2 : A.nnz();
+    const auto params = threshold_params(options, entries, n);
+    Csr f = LOOM_ILU_ON_EXECUTOR(Csr, exec, ilu_threshold_search, a_base, params);
+    profile.lap("threshold search");
+    return f;
 }
 
 /// L's and U's patterns from F's, and where each entry of F goes in them. ILU: L is F's
@@ -327,12 +328,80 @@ void split_pattern(const HostPattern<I>& f, bool cholesky, HostPattern<I>& l, Ho
     }
 }
 
+/// The reference's analysis, on the host (the pattern is read back once): F's pattern, its
+/// diagonal, the gather lists, and the split into L's and U's patterns.
 template <typename V, typename I>
-matrix::Csr<V, I> zero_matrix(const std::shared_ptr<const Executor>& exec, size_type n,
-                              const HostPattern<I>& pattern)
+void host_analysis(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
+                   const IluOptions& options, detail::IluState<V, I>& state,
+                   matrix::Csr<V, I>& L, matrix::Csr<V, I>& U)
 {
-    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, pattern.ptrs, pattern.cols,
-                                        std::vector<V>(pattern.cols.size()));
+    const bool cholesky = is_cholesky(options.kind);
+    const auto n = A.rows();
+    const auto a_ptrs = A.row_ptrs().to_host();
+    const auto a_cols = A.col_idxs().to_host();
+    const auto f = host_factor_pattern(exec, A, a_ptrs, a_cols, options);
+    const auto& memory = state.exec;
+    state.row_ptrs = Array<I>(memory, f.ptrs);
+    state.col_idxs = Array<I>(memory, f.cols);
+    state.diag = Array<I>(memory, diagonal_positions(f));
+    std::vector<I> gather_ptrs, sources;
+    gather_lists(f, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
+    state.gather_ptrs = Array<I>(memory, gather_ptrs);
+    state.sources = Array<I>(memory, sources);
+    HostPattern<I> l_pattern, u_pattern;
+    std::vector<I> l_index, u_index;
+    split_pattern(f, cholesky, l_pattern, u_pattern, l_index, u_index);
+    state.l_index = Array<I>(memory, l_index);
+    state.u_index = Array<I>(memory, u_index);
+    L = zero_matrix<V>(memory, n, l_pattern);
+    if (!cholesky) U = zero_matrix<V>(memory, n, u_pattern);
+}
+
+/// The same in the executor's memory (OpenMP, CUDA: analysis_unified.hpp): nothing of the
+/// pattern comes back (but ILU(k)'s level of fill, host code).
+template <typename V, typename I>
+void executor_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
+                       detail::IluState<V, I>& state, matrix::Csr<V, I>& L,
+                       matrix::Csr<V, I>& U, detail::IluProfile& profile)
+{
+    using Analysis = detail::FactorAnalysis<V, I>;
+    auto f = executor_factor_pattern(A, options, profile);
+    auto analysis = LOOM_ILU_ON_EXECUTOR(Analysis, *state.exec, ilu_analyse, A, f,
+                                         is_cholesky(options.kind));
+    state.row_ptrs = std::move(f.row_ptrs());
+    state.col_idxs = std::move(f.col_idxs());
+    state.diag = std::move(analysis.diag);
+    state.gather_ptrs = std::move(analysis.gather_ptrs);
+    state.sources = std::move(analysis.sources);
+    state.l_index = std::move(analysis.l_index);
+    state.u_index = std::move(analysis.u_index);
+    L = std::move(analysis.l);
+    U = std::move(analysis.u);
+}
+
+/// The level schedule of F's rows (row i waits on the rows of its strictly lower entries: L's
+/// dependencies) by SpTRSV's analysis of L (on the device for CUDA, which reads back only
+/// the level pointers); on OpenMP thin levels chained by the factorization's own width, on
+/// CUDA the levels cut into blocks.
+template <typename V, typename I>
+void schedule_rows(const matrix::Csr<V, I>& L, detail::IluState<V, I>& state)
+{
+    if (L.rows() == 0) return;  // no levels
+    SptrsvHandle<V, I> levels({.algorithm = SptrsvAlgorithm::level_set,
+                               .uplo = blas::Uplo::lower,
+                               .diag = blas::Diag::unit});
+    sptrsv_symbolic(levels, L);
+    auto& schedule = state.schedule;
+    static_cast<detail::LevelSchedule<I>&>(schedule) = std::move(levels.state()->schedule);
+    const auto& exec = *state.exec;
+    const auto* omp = dynamic_cast<const OmpExecutor*>(&exec);
+    detail::group_stages(schedule,
+                         omp ? omp_thin_rows_per_thread * std::max(omp->num_threads(), 1) : 0);
+    if (exec.kind() == ExecKind::cuda) {
+        LOOM_CUDA_CALL(symbolic_where,
+                       cuda::ilu_level_blocks(dynamic_cast<const CudaExecutor&>(exec),
+                                              state.pattern(), schedule));
+    }
 }
 
 void check_options(const IluOptions& options)
@@ -390,21 +459,31 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
     const auto& exec = *state.exec;
     const auto f = state.pattern();
     const auto nnz = static_cast<size_type>(state.col_idxs.size());
-    Array<V> a_f(state.exec, nnz);
-    LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, A.values().const_data(),
-                    state.gather_ptrs.const_data(), state.sources.const_data(), scale,
-                    static_cast<V>(shift), a_f.data());
-    size_type vendor_zero_pivot = f.n;
+    detail::IluProfile profile(exec, "numeric");
+    const detail::Assembly<V, I> assembly{A.values().const_data(), state.gather_ptrs.const_data(),
+                                          state.sources.const_data(), scale,
+                                          static_cast<V>(shift)};
+    const bool cholesky = is_cholesky(options.kind);
     const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
                                 options.kind == IluKind::ic0 || options.kind == IluKind::ick;
+    if (by_elimination && options.algorithm == IluAlgorithm::native) {
+        // The elimination assembles its rows and checks the pivots as it goes (CUDA: all in
+        // one launch).
+        const auto bad = LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
+                                         assembly, cholesky, values.data());
+        profile.lap("assemble, factorize, pivot check");
+        return bad;
+    }
+    Array<V> a_f(state.exec, nnz);
+    LOOM_RUN_KERNEL(numeric_where, exec, ilu_assemble, f, assembly.a, assembly.gather_ptrs,
+                    assembly.sources, assembly.scale, assembly.shift, a_f.data());
+    profile.lap("assemble");
+    size_type vendor_zero_pivot = f.n;
     if (options.algorithm == IluAlgorithm::vendor) {
         values = Array<V>(state.exec, a_f);
         LOOM_CUDA_CALL(numeric_where, vendor_zero_pivot = cuda::ilu_vendor_factorize(
                                           dynamic_cast<const CudaExecutor&>(exec), state.vendor,
                                           f, values.data()));
-    } else if (by_elimination) {
-        LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
-                        a_f.const_data(), values.data());
     } else {
         LOOM_RUN_KERNEL(numeric_where, exec, ilu_initial_guess, f, a_f.const_data(),
                         values.data());
@@ -415,9 +494,12 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
             std::swap(values, next);
         }
     }
-    return std::min(vendor_zero_pivot,
-                    LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f, a_f.const_data(),
-                                    values.const_data(), is_cholesky(options.kind)));
+    profile.lap("factorize");
+    const auto bad = std::min(
+        vendor_zero_pivot, LOOM_RUN_KERNEL(numeric_where, exec, ilu_first_bad_pivot, f,
+                                           a_f.const_data(), values.const_data(), cholesky));
+    profile.lap("pivot check");
+    return bad;
 }
 
 }  // namespace
@@ -473,46 +555,27 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     check_options(options);
     if (options.algorithm == IluAlgorithm::vendor) check_vendor<I>(*exec, options);
     const bool cholesky = is_cholesky(options.kind);
-    const auto n = A.rows();
-    const auto a_ptrs = A.row_ptrs().to_host();
-    const auto a_cols = A.col_idxs().to_host();
-    const auto f = factor_pattern(*exec, A, a_ptrs, a_cols, options);
-
+    detail::IluProfile profile(*exec, "symbolic");
     auto state = std::make_unique<detail::IluState<V, I>>();
     state->exec = exec;
-    state->row_ptrs = Array<I>(exec, f.ptrs);
-    state->col_idxs = Array<I>(exec, f.cols);
-    state->diag = Array<I>(exec, diagonal_positions(f));
-    std::vector<I> gather_ptrs, sources;
-    gather_lists(f, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
-    state->gather_ptrs = Array<I>(exec, gather_ptrs);
-    state->sources = Array<I>(exec, sources);
-    HostPattern<I> l_pattern, u_pattern;
-    std::vector<I> l_index, u_index;
-    split_pattern(f, cholesky, l_pattern, u_pattern, l_index, u_index);
-    state->l_index = Array<I>(exec, l_index);
-    state->u_index = Array<I>(exec, u_index);
-    state->l_nnz = l_pattern.cols.size();
-    state->u_nnz = cholesky ? 0 : u_pattern.cols.size();
-
-    // Row i of F waits on the rows of its strictly lower entries: L's dependencies.
-    const auto* omp = dynamic_cast<const OmpExecutor*>(exec.get());
-    const size_type thin = omp ? omp_thin_rows_per_thread * std::max(omp->num_threads(), 1) : 0;
-    auto schedule = detail::level_schedule(
-        detail::row_levels(n, l_pattern.ptrs, l_pattern.cols, true), thin);
-    if (exec->kind() == ExecKind::cuda) {
-        schedule.order = Array<I>(exec, schedule.host_order);
-        schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
+    matrix::Csr<V, I> new_l, new_u;
+    if (exec->kind() == ExecKind::reference) {
+        host_analysis(dynamic_cast<const ReferenceExecutor&>(*exec), A, options, *state, new_l,
+                      new_u);
+    } else {
+        executor_analysis(A, options, *state, new_l, new_u, profile);
     }
-    state->schedule = std::move(schedule);
+    profile.lap("analysis");
+    state->l_nnz = new_l.nnz();
+    state->u_nnz = cholesky ? 0 : new_u.nnz();
+    schedule_rows(new_l, *state);
+    profile.lap("levels");
     if (options.algorithm == IluAlgorithm::vendor) {
         LOOM_CUDA_CALL(symbolic_where,
                        state->vendor = cuda::ilu_vendor_analysis<V>(
                            dynamic_cast<const CudaExecutor&>(*exec), state->pattern()));
     }
 
-    auto new_l = zero_matrix<V>(exec, n, l_pattern);
-    auto new_u = cholesky ? matrix::Csr<V, I>{} : zero_matrix<V>(exec, n, u_pattern);
     const auto check = options.pattern_check;
     state->a_pattern = pattern_fingerprint(A, check);
     L = std::move(new_l);
@@ -522,6 +585,7 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
         state->u_pattern = pattern_fingerprint(U, check);
     }
     handle.adopt(std::move(state));
+    profile.lap("factors, fingerprints");
 }
 
 template <typename V, typename I>
@@ -566,10 +630,12 @@ void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Cs
         shift = shift == 0 ? options.initial_shift : 2 * shift;
     }
     state->shift = shift;
+    detail::IluProfile profile(*state->exec, "numeric");
     LOOM_RUN_KERNEL(numeric_where, *state->exec, ilu_extract, state->pattern(),
                     values.const_data(), state->l_index.const_data(),
                     state->u_index.const_data(), cholesky, L.values().data(),
                     cholesky ? static_cast<V*>(nullptr) : U.values().data());
+    profile.lap("extract");
 }
 
 #define LOOM_INSTANTIATE_ILU(V, I)                                                          \

@@ -23,6 +23,28 @@ struct ThresholdParams {
     bool cholesky = false;
 };
 
+/// A gathered onto F (rows.hpp: assembled_entry): A's values, the gather lists, and
+/// shift * scale on the diagonal (scale: nullptr for none).
+template <typename V, typename I>
+struct Assembly {
+    const V* a = nullptr;
+    const I* gather_ptrs = nullptr;
+    const I* sources = nullptr;
+    const V* scale = nullptr;
+    V shift{};
+};
+
+/// The order of the IKJ factorization's rows: SpTRSV's level schedule of F's strictly lower
+/// dependencies and, on CUDA, the blocks each level is cut into (cuda.cu).
+template <typename I>
+struct IluSchedule : LevelSchedule<I> {
+    /// CUDA: level l's rows are cut into blocks of rows_per_block rows; its blocks are
+    /// level_blocks[l] .. level_blocks[l + 1] - 1 (on the device), `blocks` in all.
+    Array<I> level_blocks;
+    size_type blocks = 0;
+    int rows_per_block = 0;
+};
+
 }  // namespace loom::sparse::detail
 
 #define LOOM_DECLARE_ILU_KERNELS(Exec)                                                          \
@@ -32,10 +54,12 @@ struct ThresholdParams {
     void ilu_assemble(const Exec& exec, const detail::FactorPattern<I>& f, const V* a,         \
                       const I* gather_ptrs, const I* sources, const V* scale, V shift,         \
                       V* a_f);                                                                 \
-    /* values = the IKJ incomplete factorization of a_f on F, rows level by level */           \
+    /* values = the IKJ incomplete factorization of A assembled onto F, rows level by      */ \
+    /* level; returns the first row whose pivot breaks it (rows.hpp: bad_pivot), or n       */ \
     template <typename V, typename I>                                                          \
-    void ilu_factorize(const Exec& exec, const detail::FactorPattern<I>& f,                    \
-                       const detail::LevelSchedule<I>& schedule, const V* a_f, V* values);     \
+    size_type ilu_factorize(const Exec& exec, const detail::FactorPattern<I>& f,               \
+                            const detail::IluSchedule<I>& schedule,                            \
+                            const detail::Assembly<V, I>& a, bool cholesky, V* values);        \
     /* values = Chow-Patel's starting point */                                                 \
     template <typename V, typename I>                                                          \
     void ilu_initial_guess(const Exec& exec, const detail::FactorPattern<I>& f, const V* a_f,  \
@@ -56,8 +80,9 @@ struct ThresholdParams {
 #define LOOM_INSTANTIATE_ILU_KERNELS(Exec, V, I)                                                \
     template void ilu_assemble(const Exec&, const detail::FactorPattern<I>&, const V*,          \
                                const I*, const I*, const V*, V, V*);                           \
-    template void ilu_factorize(const Exec&, const detail::FactorPattern<I>&,                  \
-                                const detail::LevelSchedule<I>&, const V*, V*);                \
+    template size_type ilu_factorize(const Exec&, const detail::FactorPattern<I>&,             \
+                                     const detail::IluSchedule<I>&,                            \
+                                     const detail::Assembly<V, I>&, bool, V*);                 \
     template void ilu_initial_guess(const Exec&, const detail::FactorPattern<I>&, const V*,    \
                                     V*);                                                       \
     template void ilu_sweep(const Exec&, const detail::FactorPattern<I>&, const V*, const V*,  \
@@ -103,6 +128,11 @@ LOOM_DECLARE_ISAI(OmpExecutor);
 }  // namespace loom::sparse::omp
 namespace loom::sparse::cuda {
 LOOM_DECLARE_ILU_KERNELS(CudaExecutor);
+
+/// schedule's blocks (IluSchedule) from its host level pointers, for F's pattern.
+template <typename I>
+void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
+                      detail::IluSchedule<I>& schedule);
 
 /// cuSPARSE csrilu02 (cusparse.cu; IluAlgorithm::vendor, ILU(0), 32-bit indices checked by
 /// the caller): its buffer and analysis of F's pattern.

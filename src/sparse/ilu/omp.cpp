@@ -1,6 +1,7 @@
 // OpenMP incomplete factorizations: the IKJ factorization by level sets (omp_levels.hpp);
 // every other kernel is a parallel loop over rows.
 #include <algorithm>
+#include <vector>
 
 #include "base/instantiate.hpp"
 #include "sparse/ilu/isai_row.hpp"
@@ -30,13 +31,17 @@ void ilu_assemble(const OmpExecutor& exec, const detail::FactorPattern<I>& f, co
 }
 
 template <typename V, typename I>
-void ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
-                   const detail::LevelSchedule<I>& schedule, const V* a_f, V* values)
+size_type ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>& f,
+                        const detail::IluSchedule<I>& schedule, const detail::Assembly<V, I>& a,
+                        bool cholesky, V* values)
 {
+    std::vector<V> a_f(f.nnz);
+    ilu_assemble(exec, f, a.a, a.gather_ptrs, a.sources, a.scale, a.shift, a_f.data());
     for_rows(exec, static_cast<I>(f.n), [&](I i) {
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
     });
     detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
+    return ilu_first_bad_pivot(exec, f, a_f.data(), values, cholesky);
 }
 
 template <typename V, typename I>

@@ -1,6 +1,7 @@
 // Reference incomplete factorizations: the rows one after the other (rows.hpp); the IKJ
 // factorization in row order, which every dependency respects.
 #include <algorithm>
+#include <vector>
 
 #include "base/instantiate.hpp"
 #include "sparse/ilu/isai_row.hpp"
@@ -19,11 +20,20 @@ void ilu_assemble(const ReferenceExecutor&, const detail::FactorPattern<I>& f, c
 }
 
 template <typename V, typename I>
-void ilu_factorize(const ReferenceExecutor&, const detail::FactorPattern<I>& f,
-                   const detail::LevelSchedule<I>&, const V* a_f, V* values)
+size_type ilu_factorize(const ReferenceExecutor& exec, const detail::FactorPattern<I>& f,
+                        const detail::IluSchedule<I>&, const detail::Assembly<V, I>& a,
+                        bool cholesky, V* values)
 {
+    std::vector<V> assembled(f.nnz);
+    const V* a_f = assembled.data();
+    ilu_assemble(exec, f, a.a, a.gather_ptrs, a.sources, a.scale, a.shift, assembled.data());
     std::copy(a_f, a_f + f.nnz, values);
-    for (I i = 0; i < static_cast<I>(f.n); ++i) detail::factorize_row(f, i, values);
+    size_type first = f.n;
+    for (I i = 0; i < static_cast<I>(f.n); ++i) {
+        detail::factorize_row(f, i, values);
+        if (first == f.n && detail::bad_pivot(f, i, a_f, values, cholesky)) first = i;
+    }
+    return first;
 }
 
 template <typename V, typename I>

@@ -94,18 +94,27 @@ LOOM_HOST_DEVICE LOOM_INLINE I find_in_row(const FactorPattern<I>& f, I r, I c)
 /// mirror of a lower entry for IC), plus shift * scale[i] on the diagonal (scale: nullptr
 /// when no shift).
 template <typename T, typename I>
+LOOM_HOST_DEVICE LOOM_INLINE T assembled_entry(const FactorPattern<I>& f, I i, I p, const T* a,
+                                               const I* gather_ptrs, const I* sources,
+                                               const T* scale, T shift)
+{
+    T sum{};
+    for (I g = gather_ptrs[p]; g < gather_ptrs[p + 1]; ++g) {
+        const I s = sources[g];
+        sum += s >= 0 ? a[s] : conj_of(a[-s - 1]);
+    }
+    if (scale != nullptr && p == f.diag[i]) sum += shift * scale[i];
+    return sum;
+}
+
+/// assembled_entry for every entry of row i.
+template <typename T, typename I>
 LOOM_HOST_DEVICE void assemble_row(const FactorPattern<I>& f, I i, const T* a,
                                    const I* gather_ptrs, const I* sources, const T* scale,
                                    T shift, T* a_f)
 {
     for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
-        T sum{};
-        for (I g = gather_ptrs[p]; g < gather_ptrs[p + 1]; ++g) {
-            const I s = sources[g];
-            sum += s >= 0 ? a[s] : conj_of(a[-s - 1]);
-        }
-        if (scale != nullptr && p == f.diag[i]) sum += shift * scale[i];
-        a_f[p] = sum;
+        a_f[p] = assembled_entry(f, i, p, a, gather_ptrs, sources, scale, shift);
     }
 }
 
@@ -153,8 +162,18 @@ LOOM_HOST_DEVICE T sweep_entry(const FactorPattern<I>& f, I i, I p, const T* a_f
     return j < i ? sum / old[f.diag[j]] : sum;
 }
 
-/// Whether row i's pivot breaks the factorization: zero, tiny against the row of A, not
-/// finite, or (IC) not positive.
+/// Whether pivot d breaks the factorization: zero, tiny against row_max (the largest |a_ij|
+/// of its row of A), not finite, or (IC) not positive.
+template <typename T, typename R>
+LOOM_HOST_DEVICE LOOM_INLINE bool pivot_breaks(const T& d, R row_max, bool cholesky)
+{
+    const R m = magnitude(d);
+    const bool finite = m <= std::numeric_limits<R>::max();
+    const bool large = m > std::numeric_limits<R>::epsilon() * row_max;
+    return !finite || !large || (cholesky && !(real_of(d) > 0));
+}
+
+/// Whether row i's pivot breaks the factorization (pivot_breaks).
 template <typename T, typename I>
 LOOM_HOST_DEVICE bool bad_pivot(const FactorPattern<I>& f, I i, const T* a_f, const T* values,
                                 bool cholesky)
@@ -165,32 +184,36 @@ LOOM_HOST_DEVICE bool bad_pivot(const FactorPattern<I>& f, I i, const T* a_f, co
         const R m = magnitude(a_f[p]);
         if (m > row_max) row_max = m;
     }
-    const T d = values[f.diag[i]];
-    const R m = magnitude(d);
-    const bool finite = m <= std::numeric_limits<R>::max();
-    const bool large = m > std::numeric_limits<R>::epsilon() * row_max;
-    return !finite || !large || (cholesky && !(real_of(d) > 0));
+    return pivot_breaks(values[f.diag[i]], row_max, cholesky);
 }
 
-/// Row i of F into the factors: ILU: l_ij (j < i), a unit l_ii, u_ij (j >= i) at l_index /
-/// u_index; IC: l_ji = conj(u_ij) / sqrt(u_ii) for j >= i at l_index (the position of
-/// (j, i) in L).
+/// Entry p = (i, j) of F into the factors: ILU: l_ij (j < i), a unit l_ii, u_ij (j >= i) at
+/// l_index / u_index; IC: l_ji = conj(u_ij) / sqrt(u_ii) for j >= i at l_index (the position
+/// of (j, i) in L).
+template <typename T, typename I>
+LOOM_HOST_DEVICE LOOM_INLINE void extract_entry(const FactorPattern<I>& f, I i, I p,
+                                                const T* values, const I* l_index,
+                                                const I* u_index, bool cholesky, T* l, T* u)
+{
+    const I j = f.col_idxs[p];
+    if (cholesky) {
+        if (j >= i) l[l_index[p]] = conj_of(values[p]) / T(square_root(real_of(values[f.diag[i]])));
+    } else if (j < i) {
+        l[l_index[p]] = values[p];
+    } else {
+        u[u_index[p]] = values[p];
+        if (j == i) l[l_index[p]] = T(1);
+    }
+}
+
+/// extract_entry for every entry of row i.
 template <typename T, typename I>
 LOOM_HOST_DEVICE void extract_row(const FactorPattern<I>& f, I i, const T* values,
                                   const I* l_index, const I* u_index, bool cholesky, T* l,
                                   T* u)
 {
-    const auto pivot_root = cholesky ? square_root(real_of(values[f.diag[i]])) : 1;
     for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) {
-        const I j = f.col_idxs[p];
-        if (cholesky) {
-            if (j >= i) l[l_index[p]] = conj_of(values[p]) / T(pivot_root);
-        } else if (j < i) {
-            l[l_index[p]] = values[p];
-        } else {
-            u[u_index[p]] = values[p];
-            if (j == i) l[l_index[p]] = T(1);
-        }
+        extract_entry(f, i, p, values, l_index, u_index, cholesky, l, u);
     }
 }
 

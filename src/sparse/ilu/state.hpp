@@ -29,7 +29,7 @@ struct IluState {
     Array<I> l_index;
     Array<I> u_index;
     /// The rows of F grouped by the levels of their strictly lower dependencies.
-    LevelSchedule<I> schedule;
+    IluSchedule<I> schedule;
     size_type l_nnz = 0;
     size_type u_nnz = 0;
     /// The shift the last numeric phase used.

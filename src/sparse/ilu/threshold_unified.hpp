@@ -25,11 +25,17 @@
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spadd.hpp"
 #include "loom/sparse/spgemm.hpp"
+#include "sparse/ilu/analysis_unified.hpp"
 #include "sparse/ilu/kernels.hpp"
+#include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/rows.hpp"
 
 namespace loom::sparse::threshold_search {
 
+using factor_analysis::diagonal_positions;
+using factor_analysis::for_each_entry;
+using factor_analysis::pattern_of;
+using factor_analysis::scan;
 using loom::detail::kernel_data;
 using loom::detail::parallel_for;
 using loom::detail::parallel_for_uneven;
@@ -44,58 +50,6 @@ struct Plus {
         return a + b;
     }
 };
-
-/// body(i, e) for every entry e of every row i of p, a row per iteration.
-template <typename Exec, typename I, typename Body>
-void for_each_entry(const Exec& exec, const detail::FactorPattern<I>& p, Body body)
-{
-    parallel_for_uneven(
-        exec, p.n,
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            for (I e = p.row_ptrs[i]; e < p.row_ptrs[i + 1]; ++e) body(i, e);
-        },
-        where);
-}
-
-/// detail::exclusive_prefix_sum on exec's own kernel: this header is compiled into the CUDA
-/// backend's library too, which reaches libloom's public API only.
-template <typename Exec, typename I>
-void scan(const Exec& exec, Array<I>& values)
-{
-    if (values.empty()) return;
-    if constexpr (std::is_same_v<Exec, CudaExecutor>) {
-        loom::cuda::exclusive_prefix_sum(exec, values.data(), values.size());
-    } else if constexpr (std::is_same_v<Exec, OmpExecutor>) {
-        loom::omp::exclusive_prefix_sum(exec, values.data(), values.size());
-    } else {
-        loom::reference::exclusive_prefix_sum(exec, values.data(), values.size());
-    }
-}
-
-/// The pattern of a CSR matrix as rows.hpp sees it (diag: nullptr where not needed).
-template <typename V, typename I>
-detail::FactorPattern<I> pattern_of(const matrix::Csr<V, I>& m, const Array<I>* diag = nullptr)
-{
-    return {m.rows(), m.nnz(), m.row_ptrs().data(), m.col_idxs().data(),
-            diag ? diag->data() : nullptr};
-}
-
-/// Each row's diagonal position in a pattern that holds every diagonal entry.
-template <typename Exec, typename V, typename I>
-Array<I> diagonal_positions(const Exec& exec, const matrix::Csr<V, I>& m)
-{
-    Array<I> diag(m.executor(), m.rows());
-    const auto f = pattern_of(m);
-    I* out = diag.data();
-    parallel_for(
-        exec, m.rows(),
-        [=] LOOM_HOST_DEVICE(size_type i) {
-            out[i] = detail::find_in_row(f, static_cast<I>(i), static_cast<I>(i));
-        },
-        where);
-    return diag;
-}
 
 /// Whether column j of row i lies below the diagonal (or on it, unless strict).
 template <typename I>
@@ -172,54 +126,23 @@ matrix::Csr<V, I> base_matrix(const Exec& exec, const matrix::Csr<V, I>& a, bool
 }
 
 /// L (F's strictly lower part and a unit diagonal) and U (F's upper part), whose product's
-/// pattern is F u pattern(Ls U).
+/// pattern is F u pattern(Ls Us): the split of the symbolic phase, F's values extracted.
 template <typename Exec, typename V, typename I>
 void split_factor(const Exec& exec, const matrix::Csr<V, I>& f, const Array<I>& diag,
                   matrix::Csr<V, I>& l, matrix::Csr<V, I>& u)
 {
-    using D = loom::detail::kernel_type_t<Exec, V>;
-    const auto n = f.rows();
     const auto fp = pattern_of(f, &diag);
+    Array<I> l_index, u_index;
+    factor_analysis::split_pattern(exec, fp, false, l, u, l_index, u_index);
     const auto fv = kernel_data(exec, f.values().data());
-    // strict[i]: strictly lower entries in the rows before i, so L's row i starts at
-    // strict[i] + i and U's at ptrs[i] - strict[i].
-    Array<I> strict(f.executor(), n + 1);
-    I* s = strict.data();
-    parallel_for(
-        exec, n, [=] LOOM_HOST_DEVICE(size_type i) { s[i] = fp.diag[i] - fp.row_ptrs[i]; }, where);
-    scan(exec, strict);
-    const auto lower = static_cast<size_type>(loom::detail::load_element(strict, n));
-    l = matrix::Csr<V, I>(f.executor(), dim2{n, n}, lower + n);
-    u = matrix::Csr<V, I>(f.executor(), dim2{n, n}, f.nnz() - lower);
-    I* lp = l.row_ptrs().data();
-    I* lc = l.col_idxs().data();
+    const I* li = l_index.data();
+    const I* ui = u_index.data();
     auto lv = kernel_data(exec, l.values().data());
-    I* up = u.row_ptrs().data();
-    I* uc = u.col_idxs().data();
     auto uv = kernel_data(exec, u.values().data());
-    parallel_for(
-        exec, n + 1,
-        [=] LOOM_HOST_DEVICE(size_type i) {
-            lp[i] = s[i] + static_cast<I>(i);
-            up[i] = fp.row_ptrs[i] - s[i];
-        },
-        where);
     parallel_for_uneven(
-        exec, n,
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            I out = lp[i];
-            for (I p = fp.row_ptrs[i]; p < fp.diag[i]; ++p, ++out) {
-                lc[out] = fp.col_idxs[p];
-                lv[out] = fv[p];
-            }
-            lc[out] = i;
-            lv[out] = D(1);
-            out = up[i];
-            for (I p = fp.diag[i]; p < fp.row_ptrs[i + 1]; ++p, ++out) {
-                uc[out] = fp.col_idxs[p];
-                uv[out] = fv[p];
-            }
+        exec, f.rows(),
+        [=] LOOM_HOST_DEVICE(size_type i) {
+            detail::extract_row(fp, static_cast<I>(i), fv, li, ui, false, lv, uv);
         },
         where);
 }
@@ -227,11 +150,16 @@ void split_factor(const Exec& exec, const matrix::Csr<V, I>& f, const Array<I>& 
 /// Step 1: the candidates, R's pattern with the residual-based values.
 template <typename Exec, typename V, typename I>
 matrix::Csr<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
-                             const matrix::Csr<V, I>& f, const Array<I>& diag)
+                             const matrix::Csr<V, I>& f, const Array<I>& diag,
+                             detail::IluProfile& profile)
 {
     matrix::Csr<V, I> l, u;
     split_factor(exec, f, diag, l, u);
-    auto r = spadd(V{1}, a_base, V{-1}, spgemm(l, u));
+    profile.lap("split");
+    const auto lu = spgemm(l, u);
+    profile.lap("spgemm");
+    auto r = spadd(V{1}, a_base, V{-1}, lu);
+    profile.lap("spadd");
     const auto fp = pattern_of(f, &diag);
     const auto fv = kernel_data(exec, f.values().data());
     const auto rp = pattern_of(r);
@@ -421,11 +349,17 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
         });
     }
     const auto norms = row_norms(exec, a_base);
+    detail::IluProfile profile(exec, "threshold search");
     for (int step = 0; step < params.steps; ++step) {
-        const auto r = candidates(exec, a_base, f, f_diag);
-        f = compact(exec, r, selection(exec, r, norms, params));
+        const auto r = candidates(exec, a_base, f, f_diag, profile);
+        profile.lap("candidates");
+        auto keep = selection(exec, r, norms, params);
+        profile.lap("selection");
+        f = compact(exec, r, std::move(keep));
         f_diag = diagonal_positions(exec, f);
+        profile.lap("compaction");
         sweep(exec, a_base, f, f_diag);
+        profile.lap("sweep");
     }
     return f;
 }
@@ -433,6 +367,12 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
 }  // namespace loom::sparse::threshold_search
 
 #define LOOM_DEFINE_ILU_THRESHOLD_SEARCH(Exec)                                                  \
+    template <typename V, typename I>                                                          \
+    detail::FactorAnalysis<V, I> ilu_analyse(const Exec& exec, const matrix::Csr<V, I>& A,     \
+                                             const matrix::Csr<V, I>& F, bool cholesky)        \
+    {                                                                                          \
+        return factor_analysis::analyse(exec, A, F, cholesky);                                 \
+    }                                                                                          \
     template <typename V, typename I>                                                          \
     matrix::Csr<V, I> ilu_threshold_base(const Exec& exec, const matrix::Csr<V, I>& A,         \
                                          bool cholesky)                                        \

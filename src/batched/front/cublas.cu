@@ -118,11 +118,7 @@ cublasStatus_t geqrf_batched(cublasHandle_t h, Args... args)
     return geqrf_batched_of(static_cast<T*>(nullptr), h, args...);
 }
 
-using loom::cuda::check_launch;
-using loom::cuda::device_type_t;
-using loom::cuda::grid_for;
-using loom::cuda::SolverHandle;
-using loom::cuda::stream_of;
+using namespace loom::cuda;
 
 constexpr int block = 256;
 

@@ -42,15 +42,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::as_device;
-using loom::cuda::atomic_add;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::device_type_t;
-using loom::cuda::grid_for;
-using loom::cuda::load_cached;
-using loom::cuda::mul;
-using loom::cuda::stream_of;
+using namespace loom::cuda;
 
 constexpr const char* spmm_where = "loom::sparse::spmm";
 constexpr int block_size = spmm_block_size;

@@ -51,21 +51,7 @@
 namespace loom::sparse::cuda {
 namespace {
 
-using loom::cuda::as_device;
-using loom::cuda::atomic_add;
-using loom::cuda::ceildiv;
-using loom::cuda::check_launch;
-using loom::cuda::device_type_t;
-using loom::cuda::full_mask;
-using loom::cuda::grid_for;
-using loom::cuda::is_device_complex_v;
-using loom::cuda::load_cached;
-using loom::cuda::mul;
-using loom::cuda::pair_of;
-using loom::cuda::shuffle_up;
-using loom::cuda::stream_of;
-using loom::cuda::warp_size;
-using loom::cuda::warp_sum;
+using namespace loom::cuda;
 
 constexpr const char* spmv_where = "loom::sparse::spmv";
 constexpr int block_size = 256;

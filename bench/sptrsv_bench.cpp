@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <vector>
@@ -66,9 +67,11 @@ double check(const std::string& who, const matrix::Dense<V>& x, const std::vecto
 
 /// The algorithms that run on exec for T.
 template <typename V, typename I>
-std::vector<sparse::SptrsvAlgorithm> algorithms_for(const Executor& exec)
+std::vector<sparse::SptrsvAlgorithm> algorithms_for(const Executor& exec,
+                                                    const SptrsvBenchOptions& options)
 {
     using sparse::SptrsvAlgorithm;
+    if (!options.algorithms.empty()) return options.algorithms;
     if (exec.kind() != ExecKind::cuda) {
         return {SptrsvAlgorithm::level_set, SptrsvAlgorithm::supernodal};
     }
@@ -136,9 +139,21 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
     const matrix::Csr<V, I> T(options.exec, T_in);
     const matrix::Dense<V> b(options.exec, b_host);
     std::vector<Phase> results;
-    for (const auto algorithm : algorithms_for<V, I>(*options.exec)) {
-        const auto phases = time_algorithm(algorithm, T, b, expected, options);
-        results.insert(results.end(), phases.begin(), phases.end());
+    for (const auto algorithm : algorithms_for<V, I>(*options.exec, options)) {
+        const bool has_variants = algorithm == sparse::SptrsvAlgorithm::level_set ||
+                                  algorithm == sparse::SptrsvAlgorithm::sync_free;
+        if (!has_variants || options.variants.empty()) {
+            const auto phases = time_algorithm(algorithm, T, b, expected, options);
+            results.insert(results.end(), phases.begin(), phases.end());
+            continue;
+        }
+        for (const auto& variant : options.variants) {
+            ::setenv("LOOM_SPTRSV_VARIANT", variant.c_str(), 1);
+            auto phases = time_algorithm(algorithm, T, b, expected, options);
+            ::unsetenv("LOOM_SPTRSV_VARIANT");
+            for (auto& p : phases) p.algorithm += "[" + variant + "]";
+            results.insert(results.end(), phases.begin(), phases.end());
+        }
     }
 
     const auto default_copy_bytes =

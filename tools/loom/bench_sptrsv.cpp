@@ -1,5 +1,8 @@
 // loom bench sptrsv: the command-line side of bench/sptrsv_bench.
+#include <array>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
@@ -9,6 +12,7 @@
 #include "command.hpp"
 #include "loom/base/error.hpp"
 #include "loom/sparse/cholmod.hpp"
+#include "loom/matrix/permutation.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/triangle.hpp"
 
@@ -25,8 +29,80 @@ struct SptrsvBenchCli {
     bool cholesky = false;
     bool detect_supernodes = false;
     bool ilu0 = false;
+    bool nd_cholesky = false;
+    std::vector<std::string> algorithms;
+    std::vector<std::string> variants;
     BenchRun run{20};
 };
+
+/// A nested-dissection order of the cells of an n^3 grid (row (z * n + y) * n + x): the box
+/// is cut by the middle plane of its longest side, both halves are ordered first (each in
+/// turn the same way), the plane last. A plane separates 7- and 27-point neighbours alike.
+std::vector<int32> grid_nested_dissection(size_type n)
+{
+    std::vector<int32> order;
+    order.reserve(static_cast<std::size_t>(n * n * n));
+    const auto cells = [&](const std::array<size_type, 3>& lo, const std::array<size_type, 3>& hi) {
+        for (auto z = lo[2]; z < hi[2]; ++z) {
+            for (auto y = lo[1]; y < hi[1]; ++y) {
+                for (auto x = lo[0]; x < hi[0]; ++x) order.push_back(static_cast<int32>((z * n + y) * n + x));
+            }
+        }
+    };
+    const auto dissect = [&](auto&& self, std::array<size_type, 3> lo, std::array<size_type, 3> hi) -> void {
+        int d = 0;
+        for (int i = 1; i < 3; ++i) {
+            if (hi[i] - lo[i] > hi[d] - lo[d]) d = i;
+        }
+        if (hi[d] - lo[d] <= 2) return cells(lo, hi);
+        const auto middle = (lo[d] + hi[d]) / 2;
+        auto left_hi = hi;
+        left_hi[d] = middle;
+        auto right_lo = lo;
+        right_lo[d] = middle + 1;
+        self(self, lo, left_hi);
+        self(self, right_lo, hi);
+        auto plane_lo = lo;
+        auto plane_hi = hi;
+        plane_lo[d] = middle;
+        plane_hi[d] = middle + 1;
+        cells(plane_lo, plane_hi);
+    };
+    dissect(dissect, {0, 0, 0}, {n, n, n});
+    return order;
+}
+
+/// The side n of a "poisson3d:N[:P]" spec; BadInput otherwise.
+size_type grid_side(const std::string& spec)
+{
+    const std::string prefix = "poisson3d:";
+    if (spec.rfind(prefix, 0) != 0) {
+        throw BadInput("loom bench sptrsv", "--nd-cholesky needs --generate poisson3d:N[:7|27]");
+    }
+    return std::stoll(spec.substr(prefix.size()));
+}
+
+/// The complete Cholesky factor L of A = the spec's 3D Poisson matrix on a nested-dissection
+/// order: IC(k) with k beyond any level of fill, so nothing is dropped (a supernodal
+/// factor's pattern, without CHOLMOD).
+template <typename V>
+matrix::Csr<V, index_type> nested_dissection_cholesky(const MatrixSource& source,
+                                                      const std::shared_ptr<const Executor>& exec)
+{
+    const matrix::Csr<V, index_type> A(exec, source.build<V>());
+    const auto n = grid_side(source.spec);
+    const auto order = grid_nested_dissection(n);
+    const matrix::Permutation<index_type> P(A.executor(), Array<index_type>(A.executor(), order));
+    const auto B = P.permute(A);
+    sparse::IluOptions options;
+    options.kind = sparse::IluKind::ick;
+    options.level = 1 << 30;
+    sparse::IluHandle<V, index_type> handle(options);
+    matrix::Csr<V, index_type> L, U;
+    sparse::ilu_symbolic(handle, B, L, U);
+    sparse::ilu_numeric(handle, B, L, U);
+    return L;
+}
 
 int run_sptrsv(const SptrsvBenchCli& cli)
 {
@@ -37,6 +113,10 @@ int run_sptrsv(const SptrsvBenchCli& cli)
     options.solve.uplo = cli.upper ? blas::Uplo::upper : blas::Uplo::lower;
     options.solve.diag = cli.unit ? blas::Diag::unit : blas::Diag::non_unit;
     options.solve.op = blas::parse_op(cli.op);
+    for (const auto& name : cli.algorithms) {
+        options.algorithms.push_back(sparse::parse_sptrsv_algorithm(name));
+    }
+    options.variants = cli.variants;
     auto source = cli.source;
     if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
     options.matrix_name = fmt::format("{} of {}", cli.upper ? "triu" : "tril", source.name());
@@ -45,11 +125,22 @@ int run_sptrsv(const SptrsvBenchCli& cli)
             throw BadInput("loom bench sptrsv", "--cholesky solves with L (--op t: L^T)");
         options.matrix_name = fmt::format("CHOLMOD's L of {}", source.name());
     }
+    if (cli.nd_cholesky) {
+        if (cli.upper || cli.cholesky || cli.ilu0) {
+            throw BadInput("loom bench sptrsv",
+                           "--nd-cholesky solves with L (--op t: L^T), alone");
+        }
+        options.matrix_name = fmt::format("Cholesky L of {} on a nested-dissection order", source.name());
+    }
     if (cli.ilu0) {
         if (cli.cholesky) throw BadInput("loom bench sptrsv", "--ilu0 and --cholesky exclude each other");
         options.matrix_name = fmt::format("ILU(0)'s {} of {}", cli.upper ? "U" : "L", source.name());
     }
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        if (cli.nd_cholesky) {
+            write_json(cli.run.json, bench::bench_sptrsv(nested_dissection_cholesky<V>(source, options.exec), options));
+            return exit_ok;
+        }
         if (cli.ilu0) {
             const auto A = source.build<V>();
             matrix::Csr<V, index_type> L, U;
@@ -87,6 +178,16 @@ Runner setup(CLI::App& sub)
     sub.add_flag("--ilu0", cli->ilu0,
                  "Solve with the matrix's ILU(0) factor L (U with --upper) instead of its "
                  "triangle (the factors an ILU(0) preconditioner solves with)");
+    sub.add_flag("--nd-cholesky", cli->nd_cholesky,
+                 "With --generate poisson3d:N[:P]: solve with the complete Cholesky factor L on a "
+                 "nested-dissection order of the grid (IC with unlimited fill; supernodal finds "
+                 "the supernodes): a supernodal factor without CHOLMOD");
+    sub.add_option("--algorithms", cli->algorithms,
+                   "Time only these algorithms (default: every one that runs on the executor)");
+    sub.add_option("--variants", cli->variants,
+                   "Experimental: time level_set and sync_free once per variant "
+                   "(LOOM_SPTRSV_VARIANT, src/sparse/sptrsv/cuda.cu)")
+        ->group("");
     sub.add_flag("--detect-supernodes", cli->detect_supernodes,
                  "With --cholesky: supernodal finds its supernodes itself");
     sub.footer(fmt::format(

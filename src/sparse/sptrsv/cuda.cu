@@ -17,7 +17,11 @@
 // group spins on the ready flags of the rows its entries name, reads their x through L2
 // (ld.cg: L1 is not coherent between SMs), writes x_r, fences and sets its own flag. Flags
 // hold the number of the solve (an epoch) that set them, so no solve clears them.
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -31,6 +35,7 @@
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/ready_values.cuh"
 #include "sparse/sptrsv/supernodal.hpp"
 #include "sparse/sptrsv/sync_free.cuh"
 
@@ -72,15 +77,27 @@ struct Block {
     size_type cols;
 };
 
-/// Row r by a group of G lanes (`lane` in [0, G)). Level set (waits = false): x of the rows
-/// it depends on is final. Sync-free (waits = true): the lane that reads x_c first waits on
-/// flags[c] == epoch (one wait per entry, at the first right-hand side), entry by entry, so a
-/// dependency finished early is used while later ones are still running, and a_rc is loaded
-/// before the wait; x_c is then read through L2.
-template <int G, bool waits, typename D, typename I>
+/// How solve_row reads x_c of a row that row r depends on.
+enum class Dependency {
+    /// Final before the launch (level set, a launch per level).
+    solved,
+    /// Final, but written by another SM during this launch: read through L2 (the persistent
+    /// level-set kernel, after its grid barrier).
+    coherent,
+    /// Waits until flags[c] == epoch, then reads through L2 (sync-free, session 8).
+    flag,
+    /// Waits until x_c holds a value (sync-free, ready_values.cuh); x_r is published so.
+    value,
+};
+
+/// Row r by a group of G lanes (`lane` in [0, G)). The lanes stride over the row's entries;
+/// a_rc is loaded before the wait on x_c, and the waits go entry by entry, so a dependency
+/// finished early is used while later ones still run (Dependency says how x_c is read; a
+/// flag is waited on once, at the first right-hand side).
+template <int G, Dependency how, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
                           Block<D> x, int lane, const std::uint32_t* flags = nullptr,
-                          std::uint32_t epoch = 0)
+                          std::uint32_t epoch = 0, unsigned poll_ns = 0)
 {
     const unsigned mask = group_mask<G>();
     const I begin = rows.row_ptrs[r];
@@ -92,9 +109,15 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const I c = rows.col_idxs[k];
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
-                if (waits && j == 0) sync_free::wait_for(flags, c, epoch);
                 const D* xc = x.data + c * x.stride + j;
-                sum += mul(a, waits ? load_coherent(xc) : *xc);
+                if constexpr (how == Dependency::solved) {
+                    sum += mul(a, *xc);
+                } else if constexpr (how == Dependency::value) {
+                    sum += mul(a, ready_values::wait_value(xc, poll_ns));
+                } else {
+                    if (how == Dependency::flag && j == 0) sync_free::wait_for(flags, c, epoch);
+                    sum += mul(a, load_coherent(xc));
+                }
             } else if (!rows.unit) {
                 diagonal += a;
             }
@@ -106,7 +129,12 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
         }
         if (lane == 0) {
             const D rhs = b.data[r * b.stride + j] - sum;
-            x.data[r * x.stride + j] = rows.unit ? rhs : rhs / diagonal;
+            const D value = rows.unit ? rhs : rhs / diagonal;
+            if constexpr (how == Dependency::value) {
+                ready_values::publish_value(x.data + r * x.stride + j, value);
+            } else {
+                x.data[r * x.stride + j] = value;
+            }
         }
     }
 }
@@ -119,7 +147,9 @@ __global__ void __launch_bounds__(block_size)
 {
     const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
     const int lane = threadIdx.x % G;
-    if (begin + group < end) solve_row<G, false>(rows, order[begin + group], b, x, lane);
+    if (begin + group < end) {
+        solve_row<G, Dependency::solved>(rows, order[begin + group], b, x, lane);
+    }
 }
 
 /// Levels first_level .. last_level - 1, thin ones, by one block, level after level.
@@ -134,7 +164,7 @@ __global__ void __launch_bounds__(chain_block_size)
     for (auto l = first_level; l < last_level; ++l) {
         const I end = level_ptrs[l + 1];
         for (I i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, false>(rows, order[i], b, x, lane);
+            solve_row<G, Dependency::solved>(rows, order[i], b, x, lane);
         }
         __syncthreads();
     }
@@ -151,8 +181,62 @@ __global__ void __launch_bounds__(block_size)
     const int lane = threadIdx.x % G;
     I r;
     if (!sync_free::take_row<G, block_size>(static_cast<I>(rows.n), order, flags, r)) return;
-    solve_row<G, true>(rows, r, b, x, lane, flags, epoch);
+    solve_row<G, Dependency::flag>(rows, r, b, x, lane, flags, epoch);
     sync_free::publish(flags, r, epoch, mask, lane);
+}
+
+/// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
+/// (cooperative), whose groups take the rows in level order round-robin: group g solves
+/// order[g], order[g + groups], ... The lowest unsolved position always progresses: its
+/// group has solved all its earlier (lower) positions, and the rows it reads lie lower still;
+/// so no deadlock, as long as every group runs (hence resident blocks only).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    sync_free_values_kernel(detail::TriangularRows<D, I> rows, const I* order, Block<const D> b,
+                            Block<D> x, unsigned poll_ns)
+{
+    constexpr int groups_per_block = block_size / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const int lane = threadIdx.x % G;
+    const auto n = static_cast<long long>(rows.n);
+    for (long long t = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+         t < n; t += groups) {
+        solve_row<G, Dependency::value>(rows, order[t], b, x, lane, nullptr, 0, poll_ns);
+    }
+}
+
+/// Every block of the (cooperative) launch waits here until all gridDim.x have arrived
+/// `target / gridDim.x` times: arrived only grows, so no barrier resets it.
+__device__ __forceinline__ void grid_barrier(unsigned int* arrived, unsigned int target)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();  // the block's x writes before its arrival
+        atomicAdd(arrived, 1u);
+        while (ready_values::load_acquire(arrived) < target) {}
+    }
+    __syncthreads();
+}
+
+/// Level set in ONE launch of resident blocks: every level's rows split over all groups,
+/// a grid barrier between levels (arrived: a counter zeroed before the launch).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    persistent_levels_kernel(detail::TriangularRows<D, I> rows, const I* order,
+                             const I* level_ptrs, unsigned int levels, Block<const D> b,
+                             Block<D> x, unsigned int* arrived)
+{
+    constexpr int groups_per_block = block_size / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    for (unsigned int l = 0; l < levels; ++l) {
+        const long long end = level_ptrs[l + 1];
+        for (long long i = level_ptrs[l] + group; i < end; i += groups) {
+            solve_row<G, Dependency::coherent>(rows, order[i], b, x, lane);
+        }
+        if (l + 1 < levels) grid_barrier(arrived, (l + 1) * gridDim.x);
+    }
 }
 
 /// Rows each group of the analysis' levels_kernel walks one after the other.
@@ -327,6 +411,101 @@ void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I
     sync_free_kernel<G><<<static_cast<unsigned>(blocks), block_size, 0, stream>>>(
         on_device(host_rows), order, flags.data(), epoch, block_of(b), block_of(x));
     check_launch(where);
+}
+
+/// Experimental choices for the session-9 GPU round, from LOOM_SPTRSV_VARIANT (words
+/// separated by ':'): "flags" (sync_free: the session-8 kernel, flags + fences), "barrier"
+/// (level_set: one persistent launch, a grid barrier per level), "poll=N" (sync_free: ns
+/// slept between polls), "bps=N" (persistent kernels: at most N blocks per SM).
+struct Variant {
+    bool flags = false;
+    bool barrier = false;
+    unsigned poll_ns = 0;
+    int blocks_per_sm = 0;  ///< 0: as many as fit
+};
+
+inline Variant variant()
+{
+    Variant v;
+    const char* env = std::getenv("LOOM_SPTRSV_VARIANT");
+    std::string text = env ? env : "";
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto stop = text.find(':', start);
+        if (stop == std::string::npos) stop = text.size();
+        const auto word = text.substr(start, stop - start);
+        if (word == "flags") v.flags = true;
+        if (word == "barrier") v.barrier = true;
+        if (word.rfind("poll=", 0) == 0) v.poll_ns = static_cast<unsigned>(std::stoul(word.substr(5)));
+        if (word.rfind("bps=", 0) == 0) v.blocks_per_sm = std::stoi(word.substr(4));
+        start = stop + 1;
+    }
+    return v;
+}
+
+/// Launches kernel with no more blocks than fit on the device at once (cooperatively: CUDA
+/// guarantees they all run together, which the persistent kernels' waits rely on), at most
+/// `wanted` blocks and `blocks_per_sm` per SM (0: no limit).
+template <typename... Params, typename... Args>
+void launch_resident(const CudaExecutor& exec, void (*kernel)(Params...), long long wanted,
+                     int blocks_per_sm, Args... args)
+{
+    int per_sm = 0;
+    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                        &per_sm, kernel, block_size, 0),
+                    where);
+    if (blocks_per_sm > 0) per_sm = std::min(per_sm, blocks_per_sm);
+    const long long blocks = std::max<long long>(
+        1, std::min<long long>(wanted, static_cast<long long>(std::max(per_sm, 1)) *
+                                           exec.multiprocessor_count()));
+    std::tuple<Params...> typed{args...};  // the kernel's own parameter types
+    void* params[sizeof...(Params)];
+    std::apply([&](auto&... p) {
+        int i = 0;
+        ((params[i++] = &p), ...);
+    }, typed);
+    LOOM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel),
+                                                dim3(static_cast<unsigned>(blocks)),
+                                                dim3(block_size), params, 0, stream_of(exec)),
+                    where);
+}
+
+template <int G, typename V, typename I>
+void sync_free_values(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+                      const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                      const Variant& v)
+{
+    const auto cols = x.cols();
+    const auto stride = x.stride();
+    auto* xd = as_device(x.data());
+    loom::cuda::parallel_for(
+        exec, host_rows.n * cols,
+        [=] __device__(long long i) {
+            ready_values::mark_not_ready(xd + (i / cols) * stride + i % cols);
+        },
+        where);
+    launch_resident(exec, sync_free_values_kernel<G, device_type_t<V>, I>,
+                    ceildiv(host_rows.n * G, block_size), v.blocks_per_sm, on_device(host_rows),
+                    order, block_of(b), block_of(x), v.poll_ns);
+}
+
+template <int G, typename V, typename I>
+void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, const Variant& v)
+{
+    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
+    arrived.fill(0);
+    long long widest = 1;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        widest = std::max<long long>(
+            widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+    launch_resident(exec, persistent_levels_kernel<G, device_type_t<V>, I>,
+                    ceildiv(widest * G, block_size), v.blocks_per_sm, on_device(host_rows),
+                    schedule.order.const_data(), schedule.level_ptrs.const_data(),
+                    static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
+                    reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
@@ -543,10 +722,16 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::level_set<32>(exec, rows, schedule, b, x);
+    using namespace sptrsv_kernels;
+    const auto v = variant();
+    if (v.barrier && long_rows(rows)) {
+        persistent_levels<32>(exec, rows, schedule, b, x, v);
+    } else if (v.barrier) {
+        persistent_levels<4>(exec, rows, schedule, b, x, v);
+    } else if (long_rows(rows)) {
+        level_set<32>(exec, rows, schedule, b, x);
     } else {
-        sptrsv_kernels::level_set<4>(exec, rows, schedule, b, x);
+        level_set<4>(exec, rows, schedule, b, x);
     }
 }
 
@@ -555,11 +740,17 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch)
 {
+    using namespace sptrsv_kernels;
     const auto* order = schedule.order.const_data();
-    if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x, flags, epoch);
+    const auto v = variant();
+    if (v.flags && long_rows(rows)) {
+        sync_free_solve<32>(exec, rows, order, b, x, flags, epoch);
+    } else if (v.flags) {
+        sync_free_solve<4>(exec, rows, order, b, x, flags, epoch);
+    } else if (long_rows(rows)) {
+        sync_free_values<32>(exec, rows, order, b, x, v);
     } else {
-        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x, flags, epoch);
+        sync_free_values<4>(exec, rows, order, b, x, v);
     }
 }
 

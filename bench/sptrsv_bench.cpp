@@ -141,7 +141,8 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
     std::vector<Phase> results;
     for (const auto algorithm : algorithms_for<V, I>(*options.exec, options)) {
         const bool has_variants = algorithm == sparse::SptrsvAlgorithm::level_set ||
-                                  algorithm == sparse::SptrsvAlgorithm::sync_free;
+                                  algorithm == sparse::SptrsvAlgorithm::sync_free ||
+                                  algorithm == sparse::SptrsvAlgorithm::supernodal;
         if (!has_variants || options.variants.empty()) {
             const auto phases = time_algorithm(algorithm, T, b, expected, options);
             results.insert(results.end(), phases.begin(), phases.end());

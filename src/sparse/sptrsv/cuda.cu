@@ -239,6 +239,35 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
+/// Supernodal step 1 (supernodal.hpp) by a group of G lanes per row: work_r = b_r - the
+/// row's entries outside its diagonal block times x, for the rows level[0 .. count - 1].
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    supernodal_panel_kernel(detail::TriangularRows<D, I> rows, const I* first_row,
+                            const I* row_super, const I* level, long long count,
+                            Block<const D> b, Block<const D> x, Block<D> work)
+{
+    const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
+    if (group >= count) return;
+    const unsigned mask = group_mask<G>();
+    const int lane = threadIdx.x % G;
+    const I r = level[group];
+    const I first = first_row[row_super[r]];
+    const I last = first_row[row_super[r] + 1];
+    for (size_type j = 0; j < b.cols; ++j) {
+        D sum{};
+        for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
+            const I c = rows.col_idxs[k];
+            if (c >= first && c < last) continue;
+            const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+            sum += mul(a, x.data[c * x.stride + j]);
+        }
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) work.data[r * work.stride + j] = b.data[r * b.stride + j] - sum;
+    }
+}
+
 /// Rows each group of the analysis' levels_kernel walks one after the other.
 constexpr int level_rows_per_group = 16;
 
@@ -415,11 +444,13 @@ void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I
 
 /// Experimental choices for the session-9 GPU round, from LOOM_SPTRSV_VARIANT (words
 /// separated by ':'): "flags" (sync_free: the session-8 kernel, flags + fences), "barrier"
-/// (level_set: one persistent launch, a grid barrier per level), "poll=N" (sync_free: ns
+/// (level_set: one persistent launch, a grid barrier per level), "sngroup" (supernodal:
+/// step 1 by a group of lanes per row, not a thread), "poll=N" (sync_free: ns
 /// slept between polls), "bps=N" (persistent kernels: at most N blocks per SM).
 struct Variant {
     bool flags = false;
     bool barrier = false;
+    bool supernodal_groups = false;  ///< "sngroup": supernodal step 1 by a group per row
     unsigned poll_ns = 0;
     int blocks_per_sm = 0;  ///< 0: as many as fit
 };
@@ -436,6 +467,7 @@ inline Variant variant()
         const auto word = text.substr(start, stop - start);
         if (word == "flags") v.flags = true;
         if (word == "barrier") v.barrier = true;
+        if (word == "sngroup") v.supernodal_groups = true;
         if (word.rfind("poll=", 0) == 0) v.poll_ns = static_cast<unsigned>(std::stoul(word.substr(5)));
         if (word.rfind("bps=", 0) == 0) v.blocks_per_sm = std::stoi(word.substr(4));
         start = stop + 1;
@@ -754,7 +786,35 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, 
     }
 }
 
-LOOM_DEFINE_SPTRSV_SUPERNODAL(CudaExecutor)
+template <typename V, typename I>
+void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              detail::Supernodes<V, I>& supernodes)
+{
+    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
+}
+
+template <typename V, typename I>
+void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, matrix::Dense<V>& work)
+{
+    using namespace sptrsv_kernels;
+    unified::SupernodalPanel<I> panel;
+    if (variant().supernodal_groups) {
+        panel = [&, device_rows = on_device(rows)](const I* level, size_type count) {
+            using D = device_type_t<V>;
+            const auto blocks = ceildiv(count * 32, block_size);
+            supernodal_panel_kernel<32><<<static_cast<unsigned>(blocks), block_size, 0,
+                                          stream_of(exec)>>>(
+                device_rows, supernodes.first_row.const_data(),
+                supernodes.row_super.const_data(), level, count, block_of(b),
+                Block<const D>{as_device(x.data()), x.stride(), x.cols()}, block_of(work));
+            check_launch(where);
+            return true;
+        };
+    }
+    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work, panel);
+}
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \

@@ -753,6 +753,37 @@ TEST(SptrsvCuda, SyncFreeOnStencilFactorsMatchesTheReference)
     ::unsetenv("LOOM_SPTRSV_VARIANT");
 }
 
+TEST(SptrsvCuda, SupernodalVariantsMatchTheReference)
+{
+    // Supernodes of every width up to past the 64-row cap, two right-hand sides; the
+    // experimental variants of the session-9 GPU round (cuda.cu: variant()) too.
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    for (const std::string variant : {"", "sngroup", "snfused"}) {
+        ::setenv("LOOM_SPTRSV_VARIANT", variant.c_str(), 1);
+        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+            const auto T_ref = supernodal_triangular<double, loom::int32>(
+                ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
+            const auto n = T_ref.rows();
+            const auto b = loom::test::random_dense<double>(ref, {n, 2});
+            const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+            for (const auto diag : {Diag::non_unit, Diag::unit}) {
+                for (const auto op : {Op::none, Op::transpose}) {
+                    const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
+                    matrix::Dense<double> expected(ref, {n, 2});
+                    sparse::sptrsv(T_ref, b, expected,
+                                   {SptrsvAlgorithm::level_set, uplo, diag, op});
+                    matrix::Dense<double> x(cuda, {n, 2});
+                    sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
+                    SCOPED_TRACE(variant + ", " + describe(options));
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+                }
+            }
+        }
+    }
+    ::unsetenv("LOOM_SPTRSV_VARIANT");
+}
+
 TEST(SptrsvCuda, SyncFreeFinishesOnNotANumber)
 {
     // x is its own ready flag (a signalling NaN until solved): NaNs in b, even that very bit

@@ -268,6 +268,55 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
+/// Supernodal, both steps of one level in one launch: a block per supernode (supers: the
+/// level's), a warp per row for step 1 (its panel product, into shared memory), then a
+/// thread per row for step 2 (x_r = row r of inv(D_s) . work). One launch per level, and
+/// work never leaves the SM.
+constexpr int fused_block_size = 128;
+constexpr int max_supernode_rows = 64;  // sptrsv.cpp: max_supernode_width
+
+template <typename D, typename I>
+__global__ void __launch_bounds__(fused_block_size)
+    supernodal_level_kernel(detail::TriangularRows<D, I> rows, const I* first_row,
+                            const I* supers, const size_type* offset, const I* width,
+                            const D* blocks, Block<const D> b, Block<D> x)
+{
+    __shared__ alignas(16) unsigned char raw[max_supernode_rows * sizeof(D)];
+    D* work = reinterpret_cast<D*>(raw);
+    const I s = supers[blockIdx.x];
+    const I first = first_row[s];
+    const I last = first_row[s + 1];
+    const int warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    const D* inverse = blocks + offset[s];
+    const I w = width[s];
+    for (size_type j = 0; j < b.cols; ++j) {
+        for (I r = first + warp; r < last; r += fused_block_size / 32) {
+            D sum{};
+            for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += 32) {
+                const I c = rows.col_idxs[k];
+                if (c >= first && c < last) continue;
+                const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+                sum += mul(a, x.data[c * x.stride + j]);
+            }
+#pragma unroll
+            for (int o = 16; o > 0; o /= 2) sum += shuffle_xor(0xffffffffu, sum, o);
+            if (lane == 0) work[r - first] = b.data[r * b.stride + j] - sum;
+        }
+        __syncthreads();
+        for (I r = first + threadIdx.x; r < last; r += fused_block_size) {
+            // inv(D_s) is triangular like D_s: row r reaches first .. r (lower) or r .. last - 1.
+            const I begin = rows.lower ? first : r;
+            const I end = rows.lower ? r + 1 : last;
+            const D* row = inverse + static_cast<size_type>(r - first) * w;
+            D sum{};
+            for (I c = begin; c < end; ++c) sum += mul(row[c - first], work[c - first]);
+            x.data[r * x.stride + j] = sum;
+        }
+        __syncthreads();
+    }
+}
+
 /// Rows each group of the analysis' levels_kernel walks one after the other.
 constexpr int level_rows_per_group = 16;
 
@@ -445,12 +494,14 @@ void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I
 /// Experimental choices for the session-9 GPU round, from LOOM_SPTRSV_VARIANT (words
 /// separated by ':'): "flags" (sync_free: the session-8 kernel, flags + fences), "barrier"
 /// (level_set: one persistent launch, a grid barrier per level), "sngroup" (supernodal:
-/// step 1 by a group of lanes per row, not a thread), "poll=N" (sync_free: ns
+/// step 1 by a group of lanes per row, not a thread), "snfused" (supernodal: both steps in
+/// one launch per level, a block per supernode), "poll=N" (sync_free: ns
 /// slept between polls), "bps=N" (persistent kernels: at most N blocks per SM).
 struct Variant {
     bool flags = false;
     bool barrier = false;
     bool supernodal_groups = false;  ///< "sngroup": supernodal step 1 by a group per row
+    bool supernodal_fused = false;   ///< "snfused": a launch per supernodal level
     unsigned poll_ns = 0;
     int blocks_per_sm = 0;  ///< 0: as many as fit
 };
@@ -468,6 +519,7 @@ inline Variant variant()
         if (word == "flags") v.flags = true;
         if (word == "barrier") v.barrier = true;
         if (word == "sngroup") v.supernodal_groups = true;
+        if (word == "snfused") v.supernodal_fused = true;
         if (word.rfind("poll=", 0) == 0) v.poll_ns = static_cast<unsigned>(std::stoul(word.substr(5)));
         if (word.rfind("bps=", 0) == 0) v.blocks_per_sm = std::stoi(word.substr(4));
         start = stop + 1;
@@ -799,6 +851,20 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
                        matrix::Dense<V>& x, matrix::Dense<V>& work)
 {
     using namespace sptrsv_kernels;
+    if (variant().supernodal_fused) {
+        const auto device_rows = on_device(rows);
+        const auto& ptrs = supernodes.host_super_level_ptrs;
+        for (size_type l = 0; l + 1 < static_cast<size_type>(ptrs.size()); ++l) {
+            supernodal_level_kernel<<<static_cast<unsigned>(ptrs[l + 1] - ptrs[l]),
+                                      fused_block_size, 0, stream_of(exec)>>>(
+                device_rows, supernodes.first_row.const_data(),
+                supernodes.super_order.const_data() + ptrs[l],
+                supernodes.block_offset.const_data(), supernodes.block_width.const_data(),
+                as_device(supernodes.blocks.const_data()), block_of(b), block_of(x));
+            check_launch(where);
+        }
+        return;
+    }
     unified::SupernodalPanel<I> panel;
     if (variant().supernodal_groups) {
         panel = [&, device_rows = on_device(rows)](const I* level, size_type count) {

@@ -88,6 +88,10 @@ struct Supernodes {
     /// order[level_ptrs[l] .. level_ptrs[l + 1] - 1] (level_ptrs on the host).
     Array<I> order;
     std::vector<I> host_level_ptrs;
+    /// The supernodes sorted by level: level l's are super_order[host_super_level_ptrs[l] ..
+    /// host_super_level_ptrs[l + 1] - 1] (CUDA's fused solve runs a block per supernode).
+    Array<I> super_order;
+    std::vector<I> host_super_level_ptrs;
 
     size_type count() const { return first_row.size() == 0 ? 0 : first_row.size() - 1; }
     size_type levels() const

@@ -217,8 +217,15 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
     for (I l = 0; l < levels; ++l) level_ptrs[l + 1] += level_ptrs[l];
     std::vector<I> order(n);
     auto next = level_ptrs;
+    auto& super_ptrs = supernodes.host_super_level_ptrs;
+    super_ptrs.assign(levels + 1, 0);
+    for (size_type s = 0; s < count; ++s) ++super_ptrs[level[s] + 1];
+    for (I l = 0; l < levels; ++l) super_ptrs[l + 1] += super_ptrs[l];
+    std::vector<I> super_order(count);
+    auto next_super = super_ptrs;
     for (size_type s = 0; s < count; ++s) {
         for (auto r = first[s]; r < first[s + 1]; ++r) order[next[level[s]]++] = r;
+        super_order[next_super[level[s]]++] = static_cast<I>(s);
     }
     // Blocks by padded width, narrowest batch first.
     std::vector<I> width(count);
@@ -250,6 +257,7 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
     supernodes.block_width = Array<I>(exec, width);
     supernodes.blocks = Array<V>(exec, blocks);
     supernodes.order = Array<I>(exec, order);
+    supernodes.super_order = Array<I>(exec, super_order);
     return supernodes;
 }
 

@@ -527,31 +527,48 @@ inline Variant variant()
     return v;
 }
 
-/// Launches kernel with no more blocks than fit on the device at once (cooperatively: CUDA
+/// Blocks of Kernel (block_size threads) that fit on one SM at once; asked once per kernel.
+template <auto Kernel>
+int resident_per_sm()
+{
+    static const int per_sm = [] {
+        int blocks = 0;
+        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
+                        where);
+        return std::max(blocks, 1);
+    }();
+    return per_sm;
+}
+
+/// cudaLaunchCooperativeKernel with the arguments converted to the kernel's parameter types.
+template <typename... Params, typename... Args>
+void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
+                        Args... args)
+{
+    std::tuple<Params...> typed{args...};
+    void* params[sizeof...(Params)];
+    std::apply(
+        [&](auto&... p) {
+            int i = 0;
+            ((params[i++] = &p), ...);
+        },
+        typed);
+    LOOM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks),
+                                                dim3(block_size), params, 0, stream),
+                    where);
+}
+
+/// Launches Kernel with no more blocks than fit on the device at once (cooperatively: CUDA
 /// guarantees they all run together, which the persistent kernels' waits rely on), at most
 /// `wanted` blocks and `blocks_per_sm` per SM (0: no limit).
-template <typename... Params, typename... Args>
-void launch_resident(const CudaExecutor& exec, void (*kernel)(Params...), long long wanted,
-                     int blocks_per_sm, Args... args)
+template <auto Kernel, typename... Args>
+void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_sm, Args... args)
 {
-    int per_sm = 0;
-    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                        &per_sm, kernel, block_size, 0),
-                    where);
+    int per_sm = resident_per_sm<Kernel>();
     if (blocks_per_sm > 0) per_sm = std::min(per_sm, blocks_per_sm);
     const long long blocks = std::max<long long>(
-        1, std::min<long long>(wanted, static_cast<long long>(std::max(per_sm, 1)) *
-                                           exec.multiprocessor_count()));
-    std::tuple<Params...> typed{args...};  // the kernel's own parameter types
-    void* params[sizeof...(Params)];
-    std::apply([&](auto&... p) {
-        int i = 0;
-        ((params[i++] = &p), ...);
-    }, typed);
-    LOOM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel),
-                                                dim3(static_cast<unsigned>(blocks)),
-                                                dim3(block_size), params, 0, stream_of(exec)),
-                    where);
+        1, std::min<long long>(wanted, static_cast<long long>(per_sm) * exec.multiprocessor_count()));
+    launch_cooperative(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
 }
 
 template <int G, typename V, typename I>
@@ -568,9 +585,9 @@ void sync_free_values(const CudaExecutor& exec, const detail::TriangularRows<V, 
             ready_values::mark_not_ready(xd + (i / cols) * stride + i % cols);
         },
         where);
-    launch_resident(exec, sync_free_values_kernel<G, device_type_t<V>, I>,
-                    ceildiv(host_rows.n * G, block_size), v.blocks_per_sm, on_device(host_rows),
-                    order, block_of(b), block_of(x), v.poll_ns);
+    launch_resident<sync_free_values_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(host_rows.n * G, block_size), v.blocks_per_sm, on_device(host_rows), order,
+        block_of(b), block_of(x), v.poll_ns);
 }
 
 template <int G, typename V, typename I>
@@ -585,11 +602,11 @@ void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V,
         widest = std::max<long long>(
             widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    launch_resident(exec, persistent_levels_kernel<G, device_type_t<V>, I>,
-                    ceildiv(widest * G, block_size), v.blocks_per_sm, on_device(host_rows),
-                    schedule.order.const_data(), schedule.level_ptrs.const_data(),
-                    static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
-                    reinterpret_cast<unsigned int*>(arrived.data()));
+    launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(widest * G, block_size), v.blocks_per_sm, on_device(host_rows),
+        schedule.order.const_data(), schedule.level_ptrs.const_data(),
+        static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
+        reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <random>
 #include <vector>
@@ -140,21 +139,8 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
     const matrix::Dense<V> b(options.exec, b_host);
     std::vector<Phase> results;
     for (const auto algorithm : algorithms_for<V, I>(*options.exec, options)) {
-        const bool has_variants = algorithm == sparse::SptrsvAlgorithm::level_set ||
-                                  algorithm == sparse::SptrsvAlgorithm::sync_free ||
-                                  algorithm == sparse::SptrsvAlgorithm::supernodal;
-        if (!has_variants || options.variants.empty()) {
-            const auto phases = time_algorithm(algorithm, T, b, expected, options);
-            results.insert(results.end(), phases.begin(), phases.end());
-            continue;
-        }
-        for (const auto& variant : options.variants) {
-            ::setenv("LOOM_SPTRSV_VARIANT", variant.c_str(), 1);
-            auto phases = time_algorithm(algorithm, T, b, expected, options);
-            ::unsetenv("LOOM_SPTRSV_VARIANT");
-            for (auto& p : phases) p.algorithm += "[" + variant + "]";
-            results.insert(results.end(), phases.begin(), phases.end());
-        }
+        const auto phases = time_algorithm(algorithm, T, b, expected, options);
+        results.insert(results.end(), phases.begin(), phases.end());
     }
 
     const auto default_copy_bytes =

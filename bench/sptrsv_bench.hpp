@@ -30,9 +30,6 @@ struct SptrsvBenchOptions {
     std::size_t copy_bytes = 0;
     /// The algorithms timed; empty: every one that runs on the executor.
     std::vector<sparse::SptrsvAlgorithm> algorithms;
-    /// Experimental (session 9's GPU round): level_set, sync_free and supernodal are timed once per
-    /// entry, with LOOM_SPTRSV_VARIANT set to it (src/sparse/sptrsv/cuda.cu: variant()).
-    std::vector<std::string> variants;
 };
 
 /// Runs the benchmark for the triangular matrix T (on any executor), prints the report on

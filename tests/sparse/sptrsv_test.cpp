@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -715,73 +714,86 @@ TEST(SptrsvCuda, SyncFreeOnStencilFactorsMatchesTheReference)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     // Triangles of 3D stencils: row r waits on r - 1 (and the 27-point one on r - n +- 1...),
-    // so in row order the groups of one warp would wait on each other; 7-point rows are short
-    // (4 lanes per row), 27-point ones long (a warp per row). Every experimental variant of
-    // the session-9 GPU round (cuda.cu: variant()) too.
-    for (const std::string variant : {"", "flags", "barrier", "poll=64:bps=1"}) {
-        ::setenv("LOOM_SPTRSV_VARIANT", variant.c_str(), 1);
-        for (const int points : {7, 27}) {
-            const auto A = matrix::poisson3d<double, loom::int32>(ref, points == 7 ? 12 : 8, points);
-            const auto n = A.rows();
-            const auto b = loom::test::random_dense<double>(ref, {n, 3});
-            for (const auto uplo : {Uplo::lower, Uplo::upper}) {
-                const auto T_ref = sparse::triangle(A, uplo);
-                const matrix::Csr<double, loom::int32> T(cuda, T_ref);
-                for (const auto op : {Op::none, Op::transpose}) {
-                    for (const auto algorithm : {SptrsvAlgorithm::sync_free, SptrsvAlgorithm::level_set}) {
-                        // (A unit diagonal would make x grow like 3^levels here.)
-                        const SptrsvOptions options{algorithm, uplo, Diag::non_unit, op};
-                        auto reference_options = options;
-                        reference_options.algorithm = SptrsvAlgorithm::level_set;
-                        matrix::Dense<double> expected(ref, {n, 3});
-                        sparse::sptrsv(T_ref, b, expected, reference_options);
-                        sparse::SptrsvHandle<double, loom::int32> handle(options);
-                        sparse::sptrsv_symbolic(handle, T);
-                        matrix::Dense<double> x(cuda, {n, 3});
-                        // Twice: the second solve runs on what the first one left.
-                        SCOPED_TRACE(variant + ", " + std::to_string(points) + "-point, " +
-                                     describe(options));
-                        for (int solve = 0; solve < 2; ++solve) {
-                            sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
-                            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
-                        }
-                    }
+    // rows of neighbouring levels share warps at level boundaries; 7-point rows are short
+    // (4 lanes per row), 27-point ones long (a warp per row).
+    for (const int points : {7, 27}) {
+        const auto A = matrix::poisson3d<double, loom::int32>(ref, points == 7 ? 12 : 8, points);
+        const auto n = A.rows();
+        const auto b = loom::test::random_dense<double>(ref, {n, 3});
+        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+            const auto T_ref = sparse::triangle(A, uplo);
+            const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+            for (const auto op : {Op::none, Op::transpose}) {
+                // (A unit diagonal would make x grow like 3^levels here.)
+                const SptrsvOptions options{SptrsvAlgorithm::sync_free, uplo, Diag::non_unit, op};
+                auto reference_options = options;
+                reference_options.algorithm = SptrsvAlgorithm::level_set;
+                matrix::Dense<double> expected(ref, {n, 3});
+                sparse::sptrsv(T_ref, b, expected, reference_options);
+                sparse::SptrsvHandle<double, loom::int32> handle(options);
+                sparse::sptrsv_symbolic(handle, T);
+                matrix::Dense<double> x(cuda, {n, 3});
+                // Twice: the second solve starts from the first one's x.
+                SCOPED_TRACE(std::to_string(points) + "-point, " + describe(options));
+                for (int solve = 0; solve < 2; ++solve) {
+                    sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
                 }
             }
         }
     }
-    ::unsetenv("LOOM_SPTRSV_VARIANT");
 }
 
-TEST(SptrsvCuda, SupernodalVariantsMatchTheReference)
+TEST(SptrsvCuda, SupernodalMatchesTheReferenceWithTwoRightHandSides)
 {
-    // Supernodes of every width up to past the 64-row cap, two right-hand sides; the
-    // experimental variants of the session-9 GPU round (cuda.cu: variant()) too.
+    // Supernodes of every width up to past the 64-row cap (step 1 by a warp per row).
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
-    for (const std::string variant : {"", "sngroup", "snfused"}) {
-        ::setenv("LOOM_SPTRSV_VARIANT", variant.c_str(), 1);
-        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
-            const auto T_ref = supernodal_triangular<double, loom::int32>(
-                ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
-            const auto n = T_ref.rows();
-            const auto b = loom::test::random_dense<double>(ref, {n, 2});
-            const matrix::Csr<double, loom::int32> T(cuda, T_ref);
-            for (const auto diag : {Diag::non_unit, Diag::unit}) {
-                for (const auto op : {Op::none, Op::transpose}) {
-                    const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
-                    matrix::Dense<double> expected(ref, {n, 2});
-                    sparse::sptrsv(T_ref, b, expected,
-                                   {SptrsvAlgorithm::level_set, uplo, diag, op});
-                    matrix::Dense<double> x(cuda, {n, 2});
-                    sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
-                    SCOPED_TRACE(variant + ", " + describe(options));
-                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
-                }
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        const auto T_ref = supernodal_triangular<double, loom::int32>(
+            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
+        const auto n = T_ref.rows();
+        const auto b = loom::test::random_dense<double>(ref, {n, 2});
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        for (const auto diag : {Diag::non_unit, Diag::unit}) {
+            for (const auto op : {Op::none, Op::transpose}) {
+                const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
+                matrix::Dense<double> expected(ref, {n, 2});
+                sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
+                matrix::Dense<double> x(cuda, {n, 2});
+                sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
+                SCOPED_TRACE(describe(options));
+                LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
             }
         }
     }
-    ::unsetenv("LOOM_SPTRSV_VARIANT");
+}
+
+TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
+{
+    // 7-point 64^3: ~190 levels, most wider than a chained block: one persistent launch
+    // with a grid barrier per level beats a launch per level (sptrsv.cpp's cost model).
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const auto A = matrix::poisson3d<double, loom::int32>(ref, 64, 7);
+    const auto n = A.rows();
+    const auto b = loom::test::random_dense<double>(ref, {n, 2});
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        const auto T_ref = sparse::triangle(A, uplo);
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        for (const auto op : {Op::none, Op::transpose}) {
+            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, Diag::non_unit, op};
+            matrix::Dense<double> expected(ref, {n, 2});
+            sparse::sptrsv(T_ref, b, expected, options);
+            sparse::SptrsvHandle<double, loom::int32> handle(options);
+            sparse::sptrsv_symbolic(handle, T);
+            EXPECT_EQ(handle.stages(), 1);
+            matrix::Dense<double> x(cuda, {n, 2});
+            sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+            SCOPED_TRACE(describe(options));
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+        }
+    }
 }
 
 TEST(SptrsvCuda, SyncFreeFinishesOnNotANumber)

@@ -32,7 +32,6 @@ struct SptrsvBenchCli {
     bool ilu0 = false;
     bool nd_cholesky = false;
     std::vector<std::string> algorithms;
-    std::vector<std::string> variants;
     BenchRun run{20};
 };
 
@@ -154,7 +153,6 @@ int run_sptrsv(const SptrsvBenchCli& cli)
     for (const auto& name : cli.algorithms) {
         options.algorithms.push_back(sparse::parse_sptrsv_algorithm(name));
     }
-    options.variants = cli.variants;
     auto source = cli.source;
     if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
     options.matrix_name = fmt::format("{} of {}", cli.upper ? "triu" : "tril", source.name());
@@ -222,10 +220,6 @@ Runner setup(CLI::App& sub)
                  "supernodal finds the supernodes): a stand-in for CHOLMOD's factor");
     sub.add_option("--algorithms", cli->algorithms,
                    "Time only these algorithms (default: every one that runs on the executor)");
-    sub.add_option("--variants", cli->variants,
-                   "Experimental: time level_set and sync_free once per variant "
-                   "(LOOM_SPTRSV_VARIANT, src/sparse/sptrsv/cuda.cu)")
-        ->group("");
     sub.add_flag("--detect-supernodes", cli->detect_supernodes,
                  "With --cholesky: supernodal finds its supernodes itself");
     sub.footer(fmt::format(

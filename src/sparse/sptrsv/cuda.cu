@@ -10,17 +10,11 @@
 // levels one after the other with __syncthreads between them (TP1CHAIN): a bidiagonal
 // matrix of 5000 rows costs one launch, not 5000.
 //
-// Sync-free: one launch. A block takes the next rows (one per group) from a global ticket in
-// the analysis' level order (sync_free.cuh says why level order), so a row is only taken once
-// every row of a lower level has been taken by a running block: waiting on them cannot
-// deadlock, whatever order blocks are scheduled in. A
-// group spins on the ready flags of the rows its entries name, reads their x through L2
-// (ld.cg: L1 is not coherent between SMs), writes x_r, fences and sets its own flag. Flags
-// hold the number of the solve (an epoch) that set them, so no solve clears them.
+// Sync-free: one launch of resident blocks only (cooperative), whose groups take the rows in
+// the analysis' level order, round-robin. x is its own ready flag: filled with a signalling
+// NaN first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 #include <tuple>
 #include <vector>
 
@@ -50,7 +44,6 @@ using loom::cuda::is_device_complex_v;
 using loom::cuda::mul;
 using loom::cuda::stream_of;
 using sync_free::group_mask;
-using sync_free::load_coherent;
 
 namespace sptrsv_kernels {
 
@@ -58,6 +51,10 @@ constexpr const char* where = "loom::sparse::sptrsv_solve";
 constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
+/// Sync-free: nanoseconds a lane sleeps between polls of an unsolved x_c, and the most
+/// blocks per SM (0: as many as fit). Measured on the H200 (session 9, NOTES.md).
+constexpr unsigned sync_free_poll_ns = 0;
+constexpr int sync_free_blocks_per_sm = 0;
 
 template <typename D>
 __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)
@@ -78,26 +75,23 @@ struct Block {
 };
 
 /// How solve_row reads x_c of a row that row r depends on.
-enum class Dependency {
-    /// Final before the launch (level set, a launch per level).
+enum class Reads {
+    /// final before the launch (level set, a launch per level);
     solved,
-    /// Final, but written by another SM during this launch: read through L2 (the persistent
-    /// level-set kernel, after its grid barrier).
+    /// final, written by another SM during this launch: through L2 (the persistent level
+    /// set, after its grid barrier);
     coherent,
-    /// Waits until flags[c] == epoch, then reads through L2 (sync-free, session 8).
-    flag,
-    /// Waits until x_c holds a value (sync-free, ready_values.cuh); x_r is published so.
-    value,
+    /// polled until it holds a value (sync-free, ready_values.cuh); x_r is published so.
+    waiting,
 };
 
-/// Row r by a group of G lanes (`lane` in [0, G)). The lanes stride over the row's entries;
-/// a_rc is loaded before the wait on x_c, and the waits go entry by entry, so a dependency
-/// finished early is used while later ones still run (Dependency says how x_c is read; a
-/// flag is waited on once, at the first right-hand side).
-template <int G, Dependency how, typename D, typename I>
+/// Row r by a group of G lanes (`lane` in [0, G)): the lanes stride over the row's entries,
+/// sum a_rc x_c and the diagonal, and reduce by shuffles; the group's first lane writes x_r.
+/// Sync-free polls entry by entry with a_rc loaded first, so a dependency finished early is
+/// used while later ones still run.
+template <int G, Reads reads, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
-                          Block<D> x, int lane, const std::uint32_t* flags = nullptr,
-                          std::uint32_t epoch = 0, unsigned poll_ns = 0)
+                          Block<D> x, int lane)
 {
     const unsigned mask = group_mask<G>();
     const I begin = rows.row_ptrs[r];
@@ -110,13 +104,12 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
                 const D* xc = x.data + c * x.stride + j;
-                if constexpr (how == Dependency::solved) {
-                    sum += mul(a, *xc);
-                } else if constexpr (how == Dependency::value) {
-                    sum += mul(a, ready_values::wait_value(xc, poll_ns));
+                if constexpr (reads == Reads::waiting) {
+                    sum += mul(a, ready_values::wait_value(xc, sync_free_poll_ns));
+                } else if constexpr (reads == Reads::coherent) {
+                    sum += mul(a, sync_free::load_coherent(xc));
                 } else {
-                    if (how == Dependency::flag && j == 0) sync_free::wait_for(flags, c, epoch);
-                    sum += mul(a, load_coherent(xc));
+                    sum += mul(a, *xc);
                 }
             } else if (!rows.unit) {
                 diagonal += a;
@@ -130,7 +123,7 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
         if (lane == 0) {
             const D rhs = b.data[r * b.stride + j] - sum;
             const D value = rows.unit ? rhs : rhs / diagonal;
-            if constexpr (how == Dependency::value) {
+            if constexpr (reads == Reads::waiting) {
                 ready_values::publish_value(x.data + r * x.stride + j, value);
             } else {
                 x.data[r * x.stride + j] = value;
@@ -148,7 +141,7 @@ __global__ void __launch_bounds__(block_size)
     const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
     const int lane = threadIdx.x % G;
     if (begin + group < end) {
-        solve_row<G, Dependency::solved>(rows, order[begin + group], b, x, lane);
+        solve_row<G, Reads::solved>(rows, order[begin + group], b, x, lane);
     }
 }
 
@@ -164,25 +157,10 @@ __global__ void __launch_bounds__(chain_block_size)
     for (auto l = first_level; l < last_level; ++l) {
         const I end = level_ptrs[l + 1];
         for (I i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, Dependency::solved>(rows, order[i], b, x, lane);
+            solve_row<G, Reads::solved>(rows, order[i], b, x, lane);
         }
         __syncthreads();
     }
-}
-
-/// Sync-free: rows in level order (order[ticket]) from a ticket; flags[n] is the ticket
-/// counter. A row's dependencies lie in lower levels, so have lower tickets.
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, std::uint32_t* flags,
-                     std::uint32_t epoch, Block<const D> b, Block<D> x)
-{
-    const unsigned mask = group_mask<G>();
-    const int lane = threadIdx.x % G;
-    I r;
-    if (!sync_free::take_row<G, block_size>(static_cast<I>(rows.n), order, flags, r)) return;
-    solve_row<G, Dependency::flag>(rows, r, b, x, lane, flags, epoch);
-    sync_free::publish(flags, r, epoch, mask, lane);
 }
 
 /// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
@@ -192,8 +170,8 @@ __global__ void __launch_bounds__(block_size)
 /// so no deadlock, as long as every group runs (hence resident blocks only).
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    sync_free_values_kernel(detail::TriangularRows<D, I> rows, const I* order, Block<const D> b,
-                            Block<D> x, unsigned poll_ns)
+    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, Block<const D> b,
+                            Block<D> x)
 {
     constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
@@ -201,8 +179,16 @@ __global__ void __launch_bounds__(block_size)
     const auto n = static_cast<long long>(rows.n);
     for (long long t = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
          t < n; t += groups) {
-        solve_row<G, Dependency::value>(rows, order[t], b, x, lane, nullptr, 0, poll_ns);
+        solve_row<G, Reads::waiting>(rows, order[t], b, x, lane);
     }
+}
+
+/// *p, ordering the caller's later loads after the writes that preceded a release of *p.
+__device__ __forceinline__ unsigned int load_acquire(const unsigned int* p)
+{
+    unsigned int v;
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
 }
 
 /// Every block of the (cooperative) launch waits here until all gridDim.x have arrived
@@ -213,13 +199,14 @@ __device__ __forceinline__ void grid_barrier(unsigned int* arrived, unsigned int
     if (threadIdx.x == 0) {
         __threadfence();  // the block's x writes before its arrival
         atomicAdd(arrived, 1u);
-        while (ready_values::load_acquire(arrived) < target) {}
+        while (load_acquire(arrived) < target) {}
     }
     __syncthreads();
 }
 
-/// Level set in ONE launch of resident blocks: every level's rows split over all groups,
-/// a grid barrier between levels (arrived: a counter zeroed before the launch).
+/// Level set in ONE launch of resident blocks (cooperative): every level's rows split over
+/// all groups, a grid barrier between levels (arrived: a counter zeroed before the launch).
+/// Replaces a launch per fat level (measured on the H200: ~4 us a level against ~5).
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     persistent_levels_kernel(detail::TriangularRows<D, I> rows, const I* order,
@@ -233,7 +220,7 @@ __global__ void __launch_bounds__(block_size)
     for (unsigned int l = 0; l < levels; ++l) {
         const long long end = level_ptrs[l + 1];
         for (long long i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, Dependency::coherent>(rows, order[i], b, x, lane);
+            solve_row<G, Reads::coherent>(rows, order[i], b, x, lane);
         }
         if (l + 1 < levels) grid_barrier(arrived, (l + 1) * gridDim.x);
     }
@@ -265,55 +252,6 @@ __global__ void __launch_bounds__(block_size)
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) work.data[r * work.stride + j] = b.data[r * b.stride + j] - sum;
-    }
-}
-
-/// Supernodal, both steps of one level in one launch: a block per supernode (supers: the
-/// level's), a warp per row for step 1 (its panel product, into shared memory), then a
-/// thread per row for step 2 (x_r = row r of inv(D_s) . work). One launch per level, and
-/// work never leaves the SM.
-constexpr int fused_block_size = 128;
-constexpr int max_supernode_rows = 64;  // sptrsv.cpp: max_supernode_width
-
-template <typename D, typename I>
-__global__ void __launch_bounds__(fused_block_size)
-    supernodal_level_kernel(detail::TriangularRows<D, I> rows, const I* first_row,
-                            const I* supers, const size_type* offset, const I* width,
-                            const D* blocks, Block<const D> b, Block<D> x)
-{
-    __shared__ alignas(16) unsigned char raw[max_supernode_rows * sizeof(D)];
-    D* work = reinterpret_cast<D*>(raw);
-    const I s = supers[blockIdx.x];
-    const I first = first_row[s];
-    const I last = first_row[s + 1];
-    const int warp = threadIdx.x / 32;
-    const int lane = threadIdx.x % 32;
-    const D* inverse = blocks + offset[s];
-    const I w = width[s];
-    for (size_type j = 0; j < b.cols; ++j) {
-        for (I r = first + warp; r < last; r += fused_block_size / 32) {
-            D sum{};
-            for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += 32) {
-                const I c = rows.col_idxs[k];
-                if (c >= first && c < last) continue;
-                const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
-                sum += mul(a, x.data[c * x.stride + j]);
-            }
-#pragma unroll
-            for (int o = 16; o > 0; o /= 2) sum += shuffle_xor(0xffffffffu, sum, o);
-            if (lane == 0) work[r - first] = b.data[r * b.stride + j] - sum;
-        }
-        __syncthreads();
-        for (I r = first + threadIdx.x; r < last; r += fused_block_size) {
-            // inv(D_s) is triangular like D_s: row r reaches first .. r (lower) or r .. last - 1.
-            const I begin = rows.lower ? first : r;
-            const I end = rows.lower ? r + 1 : last;
-            const D* row = inverse + static_cast<size_type>(r - first) * w;
-            D sum{};
-            for (I c = begin; c < end; ++c) sum += mul(row[c - first], work[c - first]);
-            x.data[r * x.stride + j] = sum;
-        }
-        __syncthreads();
     }
 }
 
@@ -477,56 +415,6 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
     }
 }
 
-template <int G, typename V, typename I>
-void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-                     const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                     Array<std::uint32_t>& flags, std::uint32_t epoch)
-{
-    const auto stream = stream_of(exec);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(flags.data() + host_rows.n, 0, sizeof(std::uint32_t), stream),
-                    where);
-    const auto blocks = ceildiv(host_rows.n * G, block_size);
-    sync_free_kernel<G><<<static_cast<unsigned>(blocks), block_size, 0, stream>>>(
-        on_device(host_rows), order, flags.data(), epoch, block_of(b), block_of(x));
-    check_launch(where);
-}
-
-/// Experimental choices for the session-9 GPU round, from LOOM_SPTRSV_VARIANT (words
-/// separated by ':'): "flags" (sync_free: the session-8 kernel, flags + fences), "barrier"
-/// (level_set: one persistent launch, a grid barrier per level), "sngroup" (supernodal:
-/// step 1 by a group of lanes per row, not a thread), "snfused" (supernodal: both steps in
-/// one launch per level, a block per supernode), "poll=N" (sync_free: ns
-/// slept between polls), "bps=N" (persistent kernels: at most N blocks per SM).
-struct Variant {
-    bool flags = false;
-    bool barrier = false;
-    bool supernodal_groups = false;  ///< "sngroup": supernodal step 1 by a group per row
-    bool supernodal_fused = false;   ///< "snfused": a launch per supernodal level
-    unsigned poll_ns = 0;
-    int blocks_per_sm = 0;  ///< 0: as many as fit
-};
-
-inline Variant variant()
-{
-    Variant v;
-    const char* env = std::getenv("LOOM_SPTRSV_VARIANT");
-    std::string text = env ? env : "";
-    std::size_t start = 0;
-    while (start < text.size()) {
-        auto stop = text.find(':', start);
-        if (stop == std::string::npos) stop = text.size();
-        const auto word = text.substr(start, stop - start);
-        if (word == "flags") v.flags = true;
-        if (word == "barrier") v.barrier = true;
-        if (word == "sngroup") v.supernodal_groups = true;
-        if (word == "snfused") v.supernodal_fused = true;
-        if (word.rfind("poll=", 0) == 0) v.poll_ns = static_cast<unsigned>(std::stoul(word.substr(5)));
-        if (word.rfind("bps=", 0) == 0) v.blocks_per_sm = std::stoi(word.substr(4));
-        start = stop + 1;
-    }
-    return v;
-}
-
 /// Blocks of Kernel (block_size threads) that fit on one SM at once; asked once per kernel.
 template <auto Kernel>
 int resident_per_sm()
@@ -559,8 +447,8 @@ void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t
 }
 
 /// Launches Kernel with no more blocks than fit on the device at once (cooperatively: CUDA
-/// guarantees they all run together, which the persistent kernels' waits rely on), at most
-/// `wanted` blocks and `blocks_per_sm` per SM (0: no limit).
+/// guarantees they all run together, which sync-free's waits rely on), at most `wanted`
+/// blocks and `blocks_per_sm` per SM (0: no limit).
 template <auto Kernel, typename... Args>
 void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_sm, Args... args)
 {
@@ -572,9 +460,8 @@ void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_
 }
 
 template <int G, typename V, typename I>
-void sync_free_values(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-                      const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                      const Variant& v)
+void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+               const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
     const auto cols = x.cols();
     const auto stride = x.stride();
@@ -585,15 +472,15 @@ void sync_free_values(const CudaExecutor& exec, const detail::TriangularRows<V, 
             ready_values::mark_not_ready(xd + (i / cols) * stride + i % cols);
         },
         where);
-    launch_resident<sync_free_values_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(host_rows.n * G, block_size), v.blocks_per_sm, on_device(host_rows), order,
-        block_of(b), block_of(x), v.poll_ns);
+    launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(host_rows.n * G, block_size), sync_free_blocks_per_sm, on_device(host_rows),
+        order, block_of(b), block_of(x));
 }
 
 template <int G, typename V, typename I>
 void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
                        const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                       matrix::Dense<V>& x, const Variant& v)
+                       matrix::Dense<V>& x)
 {
     Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
     arrived.fill(0);
@@ -603,7 +490,7 @@ void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V,
             widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
     launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(widest * G, block_size), v.blocks_per_sm, on_device(host_rows),
+        exec, ceildiv(widest * G, block_size), 0, on_device(host_rows),
         schedule.order.const_data(), schedule.level_ptrs.const_data(),
         static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
         reinterpret_cast<unsigned int*>(arrived.data()));
@@ -824,11 +711,10 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       matrix::Dense<V>& x)
 {
     using namespace sptrsv_kernels;
-    const auto v = variant();
-    if (v.barrier && long_rows(rows)) {
-        persistent_levels<32>(exec, rows, schedule, b, x, v);
-    } else if (v.barrier) {
-        persistent_levels<4>(exec, rows, schedule, b, x, v);
+    if (schedule.persistent && long_rows(rows)) {
+        persistent_levels<32>(exec, rows, schedule, b, x);
+    } else if (schedule.persistent) {
+        persistent_levels<4>(exec, rows, schedule, b, x);
     } else if (long_rows(rows)) {
         level_set<32>(exec, rows, schedule, b, x);
     } else {
@@ -839,19 +725,13 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch)
+                      matrix::Dense<V>& x)
 {
-    using namespace sptrsv_kernels;
     const auto* order = schedule.order.const_data();
-    const auto v = variant();
-    if (v.flags && long_rows(rows)) {
-        sync_free_solve<32>(exec, rows, order, b, x, flags, epoch);
-    } else if (v.flags) {
-        sync_free_solve<4>(exec, rows, order, b, x, flags, epoch);
-    } else if (long_rows(rows)) {
-        sync_free_values<32>(exec, rows, order, b, x, v);
+    if (sptrsv_kernels::long_rows(rows)) {
+        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x);
     } else {
-        sync_free_values<4>(exec, rows, order, b, x, v);
+        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x);
     }
 }
 
@@ -862,48 +742,34 @@ void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::Triangular
     unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
 }
 
+/// Supernodal: the unified schedule (supernodal.hpp), its step 1 by a warp per row (the
+/// rows of a 3D factor's top separators hold thousands of entries: a thread per row took
+/// 106 ms on the 40^3 27-point factor, a warp 5.1 ms; H200, session 9).
 template <typename V, typename I>
 void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                        const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
                        matrix::Dense<V>& x, matrix::Dense<V>& work)
 {
     using namespace sptrsv_kernels;
-    if (variant().supernodal_fused) {
-        const auto device_rows = on_device(rows);
-        const auto& ptrs = supernodes.host_super_level_ptrs;
-        for (size_type l = 0; l + 1 < static_cast<size_type>(ptrs.size()); ++l) {
-            supernodal_level_kernel<<<static_cast<unsigned>(ptrs[l + 1] - ptrs[l]),
-                                      fused_block_size, 0, stream_of(exec)>>>(
-                device_rows, supernodes.first_row.const_data(),
-                supernodes.super_order.const_data() + ptrs[l],
-                supernodes.block_offset.const_data(), supernodes.block_width.const_data(),
-                as_device(supernodes.blocks.const_data()), block_of(b), block_of(x));
-            check_launch(where);
-        }
-        return;
-    }
-    unified::SupernodalPanel<I> panel;
-    if (variant().supernodal_groups) {
-        panel = [&, device_rows = on_device(rows)](const I* level, size_type count) {
-            using D = device_type_t<V>;
-            const auto blocks = ceildiv(count * 32, block_size);
-            supernodal_panel_kernel<32><<<static_cast<unsigned>(blocks), block_size, 0,
-                                          stream_of(exec)>>>(
-                device_rows, supernodes.first_row.const_data(),
-                supernodes.row_super.const_data(), level, count, block_of(b),
-                Block<const D>{as_device(x.data()), x.stride(), x.cols()}, block_of(work));
-            check_launch(where);
-            return true;
-        };
-    }
-    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work, panel);
+    using D = device_type_t<V>;
+    const auto device_rows = on_device(rows);
+    const Block<const D> x_read{as_device(x.data()), x.stride(), x.cols()};
+    const auto panel = [&](const I* level, size_type count) {
+        const auto blocks = ceildiv(count * 32, block_size);
+        supernodal_panel_kernel<32><<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+            device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
+            level, count, block_of(b), x_read, block_of(work));
+        check_launch(where);
+        return true;
+    };
+    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work, unified::SupernodalPanel<I>(panel));
 }
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \
     template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
                                    const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
-                                   matrix::Dense<V>&, Array<std::uint32_t>&, std::uint32_t); \
+                                   matrix::Dense<V>&);                                       \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

@@ -56,6 +56,9 @@ struct LevelSchedule {
     /// they are thin ones run together.
     std::vector<size_type> stage_ptrs;
     std::vector<bool> chained;
+    /// CUDA: all levels in one persistent launch with a grid barrier per level, instead of
+    /// the stages' launches (chosen by the analysis' cost model, sptrsv.cpp).
+    bool persistent = false;
 
     size_type levels() const
     {
@@ -88,10 +91,6 @@ struct Supernodes {
     /// order[level_ptrs[l] .. level_ptrs[l + 1] - 1] (level_ptrs on the host).
     Array<I> order;
     std::vector<I> host_level_ptrs;
-    /// The supernodes sorted by level: level l's are super_order[host_super_level_ptrs[l] ..
-    /// host_super_level_ptrs[l + 1] - 1] (CUDA's fused solve runs a block per supernode).
-    Array<I> super_order;
-    std::vector<I> host_super_level_ptrs;
 
     size_type count() const { return first_row.size() == 0 ? 0 : first_row.size() - 1; }
     size_type levels() const
@@ -142,14 +141,13 @@ LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
-/// Sync-free: a group of lanes per row, rows taken in the schedule's level order (its
-/// `order`; the level pointers are not read) from a global ticket, spinning on the ready
-/// flags of the rows they read. flags: n + 1 entries (the last is the ticket), flags[r] ==
-/// epoch once row r is solved; epoch differs from every value the flags hold before the call.
+/// Sync-free: one launch of resident blocks, a group of lanes per row, rows dealt in the
+/// schedule's level order (its `order`; the level pointers are not read); x is filled with
+/// a "not solved" sentinel first and polled by the rows that read it (cuda.cu).
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch);
+                      matrix::Dense<V>& x);
 
 /// The analysis on the device (sptrsv.cpp: device_analysis), each step the same answer as
 /// its host counterpart in sptrsv.cpp, without reading T's pattern back.

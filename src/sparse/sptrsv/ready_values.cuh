@@ -28,26 +28,21 @@ using scalar_t = typename Scalar<D>::type;
 template <typename R>
 using bits_t = std::conditional_t<sizeof(R) == 8, unsigned long long, unsigned int>;
 
-/// The signalling NaN that marks an unsolved entry (quiet bit clear, payload nonzero).
+/// A NaN's bits: quiet, or the signalling one that marks an unsolved entry (`not_ready`:
+/// quiet bit clear, payload nonzero; arithmetic never yields it).
+template <typename R>
+__device__ __forceinline__ constexpr bits_t<R> nan_bits(bool quiet)
+{
+    if constexpr (sizeof(R) == 8) {
+        return quiet ? 0x7ff8000000000000ull : 0x7ff0dead5eedf00dull;
+    } else {
+        return quiet ? 0x7fc00000u : 0x7f81deadu;
+    }
+}
 template <typename R>
 __device__ __forceinline__ constexpr bits_t<R> not_ready()
 {
-    if constexpr (sizeof(R) == 8) {
-        return 0x7ff0dead5eedf00dull;
-    } else {
-        return 0x7f81deadu;
-    }
-}
-
-/// A quiet NaN, stored in place of a solution whose bits would read as not_ready.
-template <typename R>
-__device__ __forceinline__ constexpr bits_t<R> quiet_nan()
-{
-    if constexpr (sizeof(R) == 8) {
-        return 0x7ff8000000000000ull;
-    } else {
-        return 0x7fc00000u;
-    }
+    return nan_bits<R>(false);
 }
 
 __device__ __forceinline__ unsigned long long bits_of(double v)
@@ -82,14 +77,6 @@ __device__ __forceinline__ void store_relaxed(unsigned int* p, unsigned int v)
 {
     asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-/// *p, ordering the caller's later loads after the writes that preceded a release of *p.
-__device__ __forceinline__ unsigned int load_acquire(const unsigned int* p)
-{
-    unsigned int v;
-    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
 /// Marks *p unsolved (before the launch that solves it).
 template <typename D>
 __device__ __forceinline__ void mark_not_ready(D* p)
@@ -132,7 +119,7 @@ __device__ __forceinline__ void publish_value(D* p, const D& v)
 #pragma unroll
     for (int i = 0; i < static_cast<int>(sizeof(D) / sizeof(R)); ++i) {
         const auto b = bits_of(parts[i]);
-        store_relaxed(bits + i, b == not_ready<R>() ? quiet_nan<R>() : b);
+        store_relaxed(bits + i, b == not_ready<R>() ? nan_bits<R>(true) : b);
     }
 }
 

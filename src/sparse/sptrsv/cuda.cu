@@ -52,9 +52,12 @@ constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
 /// Sync-free: nanoseconds a lane sleeps between polls of an unsolved x_c, and the most
-/// blocks per SM (0: as many as fit). Measured on the H200 (session 9, NOTES.md).
+/// blocks per SM (0: as many as fit). H200, session 9, 160^3 ILU(0) L / 2000^2 L (us):
+/// all 8 blocks 5161 / 45818, 4: 3533 / -, 2: 4106 / 19960, 1: 5248 / 19858; sleeping
+/// 32 / 128 / 512 ns between polls: 10288 / 7100 / 5120 (the polls of waiting warps slow
+/// the warps they wait on; fewer resident warps, fewer polls).
 constexpr unsigned sync_free_poll_ns = 0;
-constexpr int sync_free_blocks_per_sm = 0;
+constexpr int sync_free_blocks_per_sm = 2;
 
 template <typename D>
 __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)

@@ -66,9 +66,11 @@ double check(const std::string& who, const matrix::Dense<V>& x, const std::vecto
 
 /// The algorithms that run on exec for T.
 template <typename V, typename I>
-std::vector<sparse::SptrsvAlgorithm> algorithms_for(const Executor& exec)
+std::vector<sparse::SptrsvAlgorithm> algorithms_for(const Executor& exec,
+                                                    const SptrsvBenchOptions& options)
 {
     using sparse::SptrsvAlgorithm;
+    if (!options.algorithms.empty()) return options.algorithms;
     if (exec.kind() != ExecKind::cuda) {
         return {SptrsvAlgorithm::level_set, SptrsvAlgorithm::supernodal};
     }
@@ -136,7 +138,7 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
     const matrix::Csr<V, I> T(options.exec, T_in);
     const matrix::Dense<V> b(options.exec, b_host);
     std::vector<Phase> results;
-    for (const auto algorithm : algorithms_for<V, I>(*options.exec)) {
+    for (const auto algorithm : algorithms_for<V, I>(*options.exec, options)) {
         const auto phases = time_algorithm(algorithm, T, b, expected, options);
         results.insert(results.end(), phases.begin(), phases.end());
     }

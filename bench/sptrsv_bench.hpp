@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,8 @@ struct SptrsvBenchOptions {
     /// Size of the copy that measures the bandwidth; 0 picks 512 MiB on the host, 1 GiB on
     /// a GPU.
     std::size_t copy_bytes = 0;
+    /// The algorithms timed; empty: every one that runs on the executor.
+    std::vector<sparse::SptrsvAlgorithm> algorithms;
 };
 
 /// Runs the benchmark for the triangular matrix T (on any executor), prints the report on

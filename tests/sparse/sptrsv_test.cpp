@@ -1,6 +1,9 @@
 // SpTRSV: every backend and algorithm against x_true (b = op(T) x_true, built on the host)
 // and against the reference; levels and chaining; numeric reuse; pattern changes; bad input.
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -711,7 +714,7 @@ TEST(SptrsvCuda, SyncFreeOnStencilFactorsMatchesTheReference)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     // Triangles of 3D stencils: row r waits on r - 1 (and the 27-point one on r - n +- 1...),
-    // so in row order the groups of one warp would wait on each other; 7-point rows are short
+    // rows of neighbouring levels share warps at level boundaries; 7-point rows are short
     // (4 lanes per row), 27-point ones long (a warp per row).
     for (const int points : {7, 27}) {
         const auto A = matrix::poisson3d<double, loom::int32>(ref, points == 7 ? 12 : 8, points);
@@ -721,25 +724,102 @@ TEST(SptrsvCuda, SyncFreeOnStencilFactorsMatchesTheReference)
             const auto T_ref = sparse::triangle(A, uplo);
             const matrix::Csr<double, loom::int32> T(cuda, T_ref);
             for (const auto op : {Op::none, Op::transpose}) {
-                {
-                    // (A unit diagonal would make x grow like 3^levels here.)
-                    const SptrsvOptions options{SptrsvAlgorithm::sync_free, uplo, Diag::non_unit,
-                                                op};
-                    auto reference_options = options;
-                    reference_options.algorithm = SptrsvAlgorithm::level_set;
-                    matrix::Dense<double> expected(ref, {n, 3});
-                    sparse::sptrsv(T_ref, b, expected, reference_options);
-                    sparse::SptrsvHandle<double, loom::int32> handle(options);
-                    sparse::sptrsv_symbolic(handle, T);
-                    matrix::Dense<double> x(cuda, {n, 3});
-                    // Twice: the second solve runs on flags the first one set (epochs).
-                    SCOPED_TRACE(std::to_string(points) + "-point, " + describe(options));
-                    for (int solve = 0; solve < 2; ++solve) {
-                        sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
-                        LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
-                    }
+                // (A unit diagonal would make x grow like 3^levels here.)
+                const SptrsvOptions options{SptrsvAlgorithm::sync_free, uplo, Diag::non_unit, op};
+                auto reference_options = options;
+                reference_options.algorithm = SptrsvAlgorithm::level_set;
+                matrix::Dense<double> expected(ref, {n, 3});
+                sparse::sptrsv(T_ref, b, expected, reference_options);
+                sparse::SptrsvHandle<double, loom::int32> handle(options);
+                sparse::sptrsv_symbolic(handle, T);
+                matrix::Dense<double> x(cuda, {n, 3});
+                // Twice: the second solve starts from the first one's x.
+                SCOPED_TRACE(std::to_string(points) + "-point, " + describe(options));
+                for (int solve = 0; solve < 2; ++solve) {
+                    sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
                 }
             }
+        }
+    }
+}
+
+TEST(SptrsvCuda, SupernodalMatchesTheReferenceWithTwoRightHandSides)
+{
+    // Supernodes of every width up to past the 64-row cap (step 1 by a warp per row).
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        const auto T_ref = supernodal_triangular<double, loom::int32>(
+            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
+        const auto n = T_ref.rows();
+        const auto b = loom::test::random_dense<double>(ref, {n, 2});
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        for (const auto diag : {Diag::non_unit, Diag::unit}) {
+            for (const auto op : {Op::none, Op::transpose}) {
+                const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
+                matrix::Dense<double> expected(ref, {n, 2});
+                sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
+                matrix::Dense<double> x(cuda, {n, 2});
+                sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
+                SCOPED_TRACE(describe(options));
+                LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+            }
+        }
+    }
+}
+
+TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
+{
+    // 7-point 64^3: ~190 levels, most wider than a chained block: one persistent launch
+    // with a grid barrier per level beats a launch per level (sptrsv.cpp's cost model).
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const auto A = matrix::poisson3d<double, loom::int32>(ref, 64, 7);
+    const auto n = A.rows();
+    const auto b = loom::test::random_dense<double>(ref, {n, 2});
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        const auto T_ref = sparse::triangle(A, uplo);
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        for (const auto op : {Op::none, Op::transpose}) {
+            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, Diag::non_unit, op};
+            matrix::Dense<double> expected(ref, {n, 2});
+            sparse::sptrsv(T_ref, b, expected, options);
+            sparse::SptrsvHandle<double, loom::int32> handle(options);
+            sparse::sptrsv_symbolic(handle, T);
+            EXPECT_EQ(handle.stages(), 1);
+            matrix::Dense<double> x(cuda, {n, 2});
+            sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+            SCOPED_TRACE(describe(options));
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+        }
+    }
+}
+
+TEST(SptrsvCuda, SyncFreeFinishesOnNotANumber)
+{
+    // x is its own ready flag (a signalling NaN until solved): NaNs in b, even that very bit
+    // pattern, must come out as NaNs, not leave a row looking unsolved forever.
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const auto T_ref = random_triangular<double, loom::int32>(ref, {.n = 3000, .per_row = 3});
+    std::vector<double> b_host(3000, 1.0);
+    const auto not_ready = std::bit_cast<double>(0x7ff0dead5eedf00dull);
+    for (std::size_t i = 0; i < b_host.size(); i += 7) {
+        b_host[i] = i % 2 == 0 ? not_ready : std::numeric_limits<double>::quiet_NaN();
+    }
+    for (const auto diag : {Diag::non_unit, Diag::unit}) {
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        const auto b = matrix::Dense<double>::from_host(cuda, {3000, 1}, b_host);
+        matrix::Dense<double> x(cuda, {3000, 1});
+        sparse::sptrsv(T, b, x, {.algorithm = SptrsvAlgorithm::sync_free, .diag = diag});
+        matrix::Dense<double> expected(ref, {3000, 1});
+        sparse::sptrsv(T_ref, matrix::Dense<double>(ref, b), expected, {.diag = diag});
+        const auto got = x.to_host();
+        const auto want = expected.to_host();
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            EXPECT_EQ(std::isnan(got[i]), std::isnan(want[i])) << "row " << i;
+            if (!std::isnan(want[i])) EXPECT_NEAR(got[i], want[i], 1e-10 * (1 + std::abs(want[i])));
         }
     }
 }

@@ -82,5 +82,22 @@ TEST_F(TrisolveCli, BenchSolvesWithACholmodFactor)
     EXPECT_EQ(report["results"][5]["phase"], "solve");
 }
 
+TEST_F(TrisolveCli, BenchSolvesWithANestedDissectionCholeskyPattern)
+{
+    // The stand-in for a CHOLMOD factor where CHOLMOD is missing: complete fill, so L holds
+    // more than A's lower triangle (7-point 7^3: 343 + 3 * 294 entries); odd sides exercise
+    // the uneven cuts of the dissection.
+    const auto run = loom("bench sptrsv --nd-cholesky --generate poisson3d:7 --exec reference "
+                          "--reps 1 --copy-mib 8 --algorithms supernodal --json sptrsv.json");
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto report = nlohmann::json::parse(read("sptrsv.json"));
+    EXPECT_EQ(report["matrix"]["rows"], 343);
+    EXPECT_GT(report["matrix"]["nnz"].get<int>(), 343 + 3 * 294);
+    ASSERT_EQ(report["results"].size(), 3u);  // --algorithms: supernodal alone
+    EXPECT_EQ(report["results"][2]["algorithm"], "supernodal");
+    EXPECT_LT(report["results"][2]["relative_error"].get<double>(), 1e-12);
+    EXPECT_EQ(loom("bench sptrsv --nd-cholesky --generate poisson2d:7 --exec reference").status, 2);
+}
+
 }  // namespace
 

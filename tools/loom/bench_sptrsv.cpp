@@ -1,5 +1,9 @@
 // loom bench sptrsv: the command-line side of bench/sptrsv_bench.
+#include <algorithm>
+#include <array>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
@@ -9,6 +13,7 @@
 #include "command.hpp"
 #include "loom/base/error.hpp"
 #include "loom/sparse/cholmod.hpp"
+#include "loom/matrix/permutation.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/triangle.hpp"
 
@@ -25,8 +30,116 @@ struct SptrsvBenchCli {
     bool cholesky = false;
     bool detect_supernodes = false;
     bool ilu0 = false;
+    bool nd_cholesky = false;
+    std::vector<std::string> algorithms;
     BenchRun run{20};
 };
+
+/// A nested-dissection order of the cells of an n^3 grid (row (z * n + y) * n + x): the box
+/// is cut by the middle plane of its longest side, both halves are ordered first (each in
+/// turn the same way), the plane last. A plane separates 7- and 27-point neighbours alike.
+std::vector<int32> grid_nested_dissection(size_type n)
+{
+    std::vector<int32> order;
+    order.reserve(static_cast<std::size_t>(n * n * n));
+    const auto cells = [&](const std::array<size_type, 3>& lo, const std::array<size_type, 3>& hi) {
+        for (auto z = lo[2]; z < hi[2]; ++z) {
+            for (auto y = lo[1]; y < hi[1]; ++y) {
+                for (auto x = lo[0]; x < hi[0]; ++x) order.push_back(static_cast<int32>((z * n + y) * n + x));
+            }
+        }
+    };
+    const auto dissect = [&](auto&& self, std::array<size_type, 3> lo, std::array<size_type, 3> hi) -> void {
+        int d = 0;
+        for (int i = 1; i < 3; ++i) {
+            if (hi[i] - lo[i] > hi[d] - lo[d]) d = i;
+        }
+        if (hi[d] - lo[d] <= 2) return cells(lo, hi);
+        const auto middle = (lo[d] + hi[d]) / 2;
+        auto left_hi = hi;
+        left_hi[d] = middle;
+        auto right_lo = lo;
+        right_lo[d] = middle + 1;
+        self(self, lo, left_hi);
+        self(self, right_lo, hi);
+        auto plane_lo = lo;
+        auto plane_hi = hi;
+        plane_lo[d] = middle;
+        plane_hi[d] = middle + 1;
+        cells(plane_lo, plane_hi);
+    };
+    dissect(dissect, {0, 0, 0}, {n, n, n});
+    return order;
+}
+
+/// The side n of a "poisson3d:N[:P]" spec; BadInput otherwise.
+size_type grid_side(const std::string& spec)
+{
+    const std::string prefix = "poisson3d:";
+    if (spec.rfind(prefix, 0) != 0) {
+        throw BadInput("loom bench sptrsv", "--nd-cholesky needs --generate poisson3d:N[:7|27]");
+    }
+    return std::stoll(spec.substr(prefix.size()));
+}
+
+/// The pattern of the complete Cholesky factor of the symmetric pattern (ptrs, cols): row i
+/// of L holds the nodes its entries left of i reach in the elimination tree on their way
+/// up to i (the row subtree), found in O(nnz(L)) without any numeric work. Rows sorted,
+/// diagonal last.
+void cholesky_pattern(const std::vector<index_type>& ptrs, const std::vector<index_type>& cols,
+                      std::vector<index_type>& l_ptrs, std::vector<index_type>& l_cols)
+{
+    const auto n = static_cast<index_type>(ptrs.size()) - 1;
+    std::vector<index_type> parent(n, -1), ancestor(n, -1), mark(n, -1);
+    l_ptrs.assign(1, 0);
+    l_cols.clear();
+    for (index_type i = 0; i < n; ++i) {
+        const auto row_begin = l_cols.size();
+        mark[i] = i;
+        for (auto k = ptrs[i]; k < ptrs[i + 1]; ++k) {
+            // The elimination tree (with path compression through `ancestor`).
+            for (auto r = cols[k]; r < i && r != -1;) {
+                const auto next = ancestor[r];
+                ancestor[r] = i;
+                if (next == -1) parent[r] = i;
+                r = next;
+            }
+            for (auto j = cols[k]; j < i && mark[j] != i; j = parent[j]) {
+                l_cols.push_back(j);
+                mark[j] = i;
+            }
+        }
+        std::sort(l_cols.begin() + static_cast<std::ptrdiff_t>(row_begin), l_cols.end());
+        l_cols.push_back(i);
+        l_ptrs.push_back(static_cast<index_type>(l_cols.size()));
+    }
+}
+
+/// A stand-in for the supernodal Cholesky factor of the spec's 3D Poisson matrix, without
+/// CHOLMOD (and without the numeric factorization, too slow for 64^3 outside a supernodal
+/// code): the complete factor's pattern on a nested-dissection order of the grid, with
+/// values that keep the solve well conditioned (diagonal 1, each row's other entries
+/// summing to -1/2: |x| <= 2 max |b|). The solve's cost depends on the pattern alone.
+template <typename V>
+matrix::Csr<V, index_type> nested_dissection_cholesky(const MatrixSource& source,
+                                                      const std::shared_ptr<const Executor>& exec)
+{
+    const auto A = source.build<V>();
+    const auto n = grid_side(source.spec);
+    const matrix::Permutation<index_type> P(A.executor(),
+                                            Array<index_type>(A.executor(), grid_nested_dissection(n)));
+    const auto B = P.permute(A);
+    std::vector<index_type> ptrs, cols;
+    cholesky_pattern(B.row_ptrs().to_host(), B.col_idxs().to_host(), ptrs, cols);
+    std::vector<V> values(cols.size());
+    for (std::size_t r = 0; r + 1 < ptrs.size(); ++r) {
+        const auto others = ptrs[r + 1] - ptrs[r] - 1;
+        for (auto k = ptrs[r]; k + 1 < ptrs[r + 1]; ++k) values[k] = V(-0.5 / others);
+        values[ptrs[r + 1] - 1] = V(1);
+    }
+    const auto rows = static_cast<size_type>(ptrs.size()) - 1;
+    return matrix::Csr<V, index_type>::from_host(exec, {rows, rows}, ptrs, cols, values);
+}
 
 int run_sptrsv(const SptrsvBenchCli& cli)
 {
@@ -37,6 +150,9 @@ int run_sptrsv(const SptrsvBenchCli& cli)
     options.solve.uplo = cli.upper ? blas::Uplo::upper : blas::Uplo::lower;
     options.solve.diag = cli.unit ? blas::Diag::unit : blas::Diag::non_unit;
     options.solve.op = blas::parse_op(cli.op);
+    for (const auto& name : cli.algorithms) {
+        options.algorithms.push_back(sparse::parse_sptrsv_algorithm(name));
+    }
     auto source = cli.source;
     if (source.path.empty() && source.spec.empty()) source.spec = default_spec;
     options.matrix_name = fmt::format("{} of {}", cli.upper ? "triu" : "tril", source.name());
@@ -45,11 +161,22 @@ int run_sptrsv(const SptrsvBenchCli& cli)
             throw BadInput("loom bench sptrsv", "--cholesky solves with L (--op t: L^T)");
         options.matrix_name = fmt::format("CHOLMOD's L of {}", source.name());
     }
+    if (cli.nd_cholesky) {
+        if (cli.upper || cli.cholesky || cli.ilu0) {
+            throw BadInput("loom bench sptrsv",
+                           "--nd-cholesky solves with L (--op t: L^T), alone");
+        }
+        options.matrix_name = fmt::format("Cholesky L of {} on a nested-dissection order", source.name());
+    }
     if (cli.ilu0) {
         if (cli.cholesky) throw BadInput("loom bench sptrsv", "--ilu0 and --cholesky exclude each other");
         options.matrix_name = fmt::format("ILU(0)'s {} of {}", cli.upper ? "U" : "L", source.name());
     }
     return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        if (cli.nd_cholesky) {
+            write_json(cli.run.json, bench::bench_sptrsv(nested_dissection_cholesky<V>(source, options.exec), options));
+            return exit_ok;
+        }
         if (cli.ilu0) {
             const auto A = source.build<V>();
             matrix::Csr<V, index_type> L, U;
@@ -87,6 +214,12 @@ Runner setup(CLI::App& sub)
     sub.add_flag("--ilu0", cli->ilu0,
                  "Solve with the matrix's ILU(0) factor L (U with --upper) instead of its "
                  "triangle (the factors an ILU(0) preconditioner solves with)");
+    sub.add_flag("--nd-cholesky", cli->nd_cholesky,
+                 "With --generate poisson3d:N[:P]: solve with the pattern of the complete Cholesky "
+                 "factor L on a nested-dissection order of the grid (well-conditioned values; "
+                 "supernodal finds the supernodes): a stand-in for CHOLMOD's factor");
+    sub.add_option("--algorithms", cli->algorithms,
+                   "Time only these algorithms (default: every one that runs on the executor)");
     sub.add_flag("--detect-supernodes", cli->detect_supernodes,
                  "With --cholesky: supernodal finds its supernodes itself");
     sub.footer(fmt::format(

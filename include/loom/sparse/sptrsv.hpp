@@ -104,8 +104,9 @@ public:
     /// The most rows in one level.
     size_type max_level_width() const;
     /// Kernel launches (CUDA) or parallel stages (OpenMP) of one level-set solve once thin
-    /// levels are chained; equal to levels() without chaining; supernodal: two per level of
-    /// supernodes; 1 for other algorithms.
+    /// levels are chained; equal to levels() without chaining; 1 where CUDA runs every level
+    /// in one persistent launch; supernodal: two per level of supernodes; 1 for other
+    /// algorithms.
     size_type stages() const;
     /// The supernodes the analysis found in op(T) (every algorithm; 1-row ones included).
     size_type supernodes() const;

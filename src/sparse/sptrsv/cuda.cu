@@ -10,14 +10,12 @@
 // levels one after the other with __syncthreads between them (TP1CHAIN): a bidiagonal
 // matrix of 5000 rows costs one launch, not 5000.
 //
-// Sync-free: one launch. A block takes the next rows (one per group) from a global ticket in
-// the analysis' level order (sync_free.cuh says why level order), so a row is only taken once
-// every row of a lower level has been taken by a running block: waiting on them cannot
-// deadlock, whatever order blocks are scheduled in. A
-// group spins on the ready flags of the rows its entries name, reads their x through L2
-// (ld.cg: L1 is not coherent between SMs), writes x_r, fences and sets its own flag. Flags
-// hold the number of the solve (an epoch) that set them, so no solve clears them.
+// Sync-free: one launch of resident blocks only (cooperative), whose groups take the rows in
+// the analysis' level order, round-robin. x is its own ready flag: filled with a signalling
+// NaN first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
+#include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -31,6 +29,7 @@
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/sptrsv/kernels.hpp"
+#include "sparse/sptrsv/ready_values.cuh"
 #include "sparse/sptrsv/supernodal.hpp"
 #include "sparse/sptrsv/sync_free.cuh"
 
@@ -45,7 +44,6 @@ using loom::cuda::is_device_complex_v;
 using loom::cuda::mul;
 using loom::cuda::stream_of;
 using sync_free::group_mask;
-using sync_free::load_coherent;
 
 namespace sptrsv_kernels {
 
@@ -53,6 +51,13 @@ constexpr const char* where = "loom::sparse::sptrsv_solve";
 constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
+/// Sync-free: nanoseconds a lane sleeps between polls of an unsolved x_c, and the most
+/// blocks per SM (0: as many as fit). H200, session 9, 160^3 ILU(0) L / 2000^2 L (us):
+/// all 8 blocks 5161 / 45818, 4: 3533 / -, 2: 4106 / 19960, 1: 5248 / 19858; sleeping
+/// 32 / 128 / 512 ns between polls: 10288 / 7100 / 5120 (the polls of waiting warps slow
+/// the warps they wait on; fewer resident warps, fewer polls).
+constexpr unsigned sync_free_poll_ns = 0;
+constexpr int sync_free_blocks_per_sm = 2;
 
 template <typename D>
 __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)
@@ -72,15 +77,24 @@ struct Block {
     size_type cols;
 };
 
-/// Row r by a group of G lanes (`lane` in [0, G)). Level set (waits = false): x of the rows
-/// it depends on is final. Sync-free (waits = true): the lane that reads x_c first waits on
-/// flags[c] == epoch (one wait per entry, at the first right-hand side), entry by entry, so a
-/// dependency finished early is used while later ones are still running, and a_rc is loaded
-/// before the wait; x_c is then read through L2.
-template <int G, bool waits, typename D, typename I>
+/// How solve_row reads x_c of a row that row r depends on.
+enum class Reads {
+    /// final before the launch (level set, a launch per level);
+    solved,
+    /// final, written by another SM during this launch: through L2 (the persistent level
+    /// set, after its grid barrier);
+    coherent,
+    /// polled until it holds a value (sync-free, ready_values.cuh); x_r is published so.
+    waiting,
+};
+
+/// Row r by a group of G lanes (`lane` in [0, G)): the lanes stride over the row's entries,
+/// sum a_rc x_c and the diagonal, and reduce by shuffles; the group's first lane writes x_r.
+/// Sync-free polls entry by entry with a_rc loaded first, so a dependency finished early is
+/// used while later ones still run.
+template <int G, Reads reads, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
-                          Block<D> x, int lane, const std::uint32_t* flags = nullptr,
-                          std::uint32_t epoch = 0)
+                          Block<D> x, int lane)
 {
     const unsigned mask = group_mask<G>();
     const I begin = rows.row_ptrs[r];
@@ -92,9 +106,14 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const I c = rows.col_idxs[k];
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
-                if (waits && j == 0) sync_free::wait_for(flags, c, epoch);
                 const D* xc = x.data + c * x.stride + j;
-                sum += mul(a, waits ? load_coherent(xc) : *xc);
+                if constexpr (reads == Reads::waiting) {
+                    sum += mul(a, ready_values::wait_value(xc, sync_free_poll_ns));
+                } else if constexpr (reads == Reads::coherent) {
+                    sum += mul(a, sync_free::load_coherent(xc));
+                } else {
+                    sum += mul(a, *xc);
+                }
             } else if (!rows.unit) {
                 diagonal += a;
             }
@@ -106,7 +125,12 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
         }
         if (lane == 0) {
             const D rhs = b.data[r * b.stride + j] - sum;
-            x.data[r * x.stride + j] = rows.unit ? rhs : rhs / diagonal;
+            const D value = rows.unit ? rhs : rhs / diagonal;
+            if constexpr (reads == Reads::waiting) {
+                ready_values::publish_value(x.data + r * x.stride + j, value);
+            } else {
+                x.data[r * x.stride + j] = value;
+            }
         }
     }
 }
@@ -119,7 +143,9 @@ __global__ void __launch_bounds__(block_size)
 {
     const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
     const int lane = threadIdx.x % G;
-    if (begin + group < end) solve_row<G, false>(rows, order[begin + group], b, x, lane);
+    if (begin + group < end) {
+        solve_row<G, Reads::solved>(rows, order[begin + group], b, x, lane);
+    }
 }
 
 /// Levels first_level .. last_level - 1, thin ones, by one block, level after level.
@@ -134,25 +160,102 @@ __global__ void __launch_bounds__(chain_block_size)
     for (auto l = first_level; l < last_level; ++l) {
         const I end = level_ptrs[l + 1];
         for (I i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, false>(rows, order[i], b, x, lane);
+            solve_row<G, Reads::solved>(rows, order[i], b, x, lane);
         }
         __syncthreads();
     }
 }
 
-/// Sync-free: rows in level order (order[ticket]) from a ticket; flags[n] is the ticket
-/// counter. A row's dependencies lie in lower levels, so have lower tickets.
+/// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
+/// (cooperative), whose groups take the rows in level order round-robin: group g solves
+/// order[g], order[g + groups], ... The lowest unsolved position always progresses: its
+/// group has solved all its earlier (lower) positions, and the rows it reads lie lower still;
+/// so no deadlock, as long as every group runs (hence resident blocks only).
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, std::uint32_t* flags,
-                     std::uint32_t epoch, Block<const D> b, Block<D> x)
+    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, Block<const D> b,
+                            Block<D> x)
 {
+    constexpr int groups_per_block = block_size / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const int lane = threadIdx.x % G;
+    const auto n = static_cast<long long>(rows.n);
+    for (long long t = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+         t < n; t += groups) {
+        solve_row<G, Reads::waiting>(rows, order[t], b, x, lane);
+    }
+}
+
+/// *p, ordering the caller's later loads after the writes that preceded a release of *p.
+__device__ __forceinline__ unsigned int load_acquire(const unsigned int* p)
+{
+    unsigned int v;
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/// Every block of the (cooperative) launch waits here until all gridDim.x have arrived
+/// `target / gridDim.x` times: arrived only grows, so no barrier resets it.
+__device__ __forceinline__ void grid_barrier(unsigned int* arrived, unsigned int target)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();  // the block's x writes before its arrival
+        atomicAdd(arrived, 1u);
+        while (load_acquire(arrived) < target) {}
+    }
+    __syncthreads();
+}
+
+/// Level set in ONE launch of resident blocks (cooperative): every level's rows split over
+/// all groups, a grid barrier between levels (arrived: a counter zeroed before the launch).
+/// Replaces a launch per fat level (measured on the H200: ~4 us a level against ~5).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    persistent_levels_kernel(detail::TriangularRows<D, I> rows, const I* order,
+                             const I* level_ptrs, unsigned int levels, Block<const D> b,
+                             Block<D> x, unsigned int* arrived)
+{
+    constexpr int groups_per_block = block_size / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    for (unsigned int l = 0; l < levels; ++l) {
+        const long long end = level_ptrs[l + 1];
+        for (long long i = level_ptrs[l] + group; i < end; i += groups) {
+            solve_row<G, Reads::coherent>(rows, order[i], b, x, lane);
+        }
+        if (l + 1 < levels) grid_barrier(arrived, (l + 1) * gridDim.x);
+    }
+}
+
+/// Supernodal step 1 (supernodal.hpp) by a group of G lanes per row: work_r = b_r - the
+/// row's entries outside its diagonal block times x, for the rows level[0 .. count - 1].
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    supernodal_panel_kernel(detail::TriangularRows<D, I> rows, const I* first_row,
+                            const I* row_super, const I* level, long long count,
+                            Block<const D> b, Block<const D> x, Block<D> work)
+{
+    const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
+    if (group >= count) return;
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
-    I r;
-    if (!sync_free::take_row<G, block_size>(static_cast<I>(rows.n), order, flags, r)) return;
-    solve_row<G, true>(rows, r, b, x, lane, flags, epoch);
-    sync_free::publish(flags, r, epoch, mask, lane);
+    const I r = level[group];
+    const I first = first_row[row_super[r]];
+    const I last = first_row[row_super[r] + 1];
+    for (size_type j = 0; j < b.cols; ++j) {
+        D sum{};
+        for (I k = rows.row_ptrs[r] + lane; k < rows.row_ptrs[r + 1]; k += G) {
+            const I c = rows.col_idxs[k];
+            if (c >= first && c < last) continue;
+            const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+            sum += mul(a, x.data[c * x.stride + j]);
+        }
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) work.data[r * work.stride + j] = b.data[r * b.stride + j] - sum;
+    }
 }
 
 /// Rows each group of the analysis' levels_kernel walks one after the other.
@@ -315,18 +418,85 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
     }
 }
 
+/// Blocks of Kernel (block_size threads) that fit on one SM at once; asked once per kernel.
+template <auto Kernel>
+int resident_per_sm()
+{
+    static const int per_sm = [] {
+        int blocks = 0;
+        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
+                        where);
+        return std::max(blocks, 1);
+    }();
+    return per_sm;
+}
+
+/// cudaLaunchCooperativeKernel with the arguments converted to the kernel's parameter types.
+template <typename... Params, typename... Args>
+void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
+                        Args... args)
+{
+    std::tuple<Params...> typed{args...};
+    void* params[sizeof...(Params)];
+    std::apply(
+        [&](auto&... p) {
+            int i = 0;
+            ((params[i++] = &p), ...);
+        },
+        typed);
+    LOOM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks),
+                                                dim3(block_size), params, 0, stream),
+                    where);
+}
+
+/// Launches Kernel with no more blocks than fit on the device at once (cooperatively: CUDA
+/// guarantees they all run together, which sync-free's waits rely on), at most `wanted`
+/// blocks and `blocks_per_sm` per SM (0: no limit).
+template <auto Kernel, typename... Args>
+void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_sm, Args... args)
+{
+    int per_sm = resident_per_sm<Kernel>();
+    if (blocks_per_sm > 0) per_sm = std::min(per_sm, blocks_per_sm);
+    const long long blocks = std::max<long long>(
+        1, std::min<long long>(wanted, static_cast<long long>(per_sm) * exec.multiprocessor_count()));
+    launch_cooperative(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
+}
+
 template <int G, typename V, typename I>
 void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-                     const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x,
-                     Array<std::uint32_t>& flags, std::uint32_t epoch)
+               const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
-    const auto stream = stream_of(exec);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(flags.data() + host_rows.n, 0, sizeof(std::uint32_t), stream),
-                    where);
-    const auto blocks = ceildiv(host_rows.n * G, block_size);
-    sync_free_kernel<G><<<static_cast<unsigned>(blocks), block_size, 0, stream>>>(
-        on_device(host_rows), order, flags.data(), epoch, block_of(b), block_of(x));
-    check_launch(where);
+    const auto cols = x.cols();
+    const auto stride = x.stride();
+    auto* xd = as_device(x.data());
+    loom::cuda::parallel_for(
+        exec, host_rows.n * cols,
+        [=] __device__(long long i) {
+            ready_values::mark_not_ready(xd + (i / cols) * stride + i % cols);
+        },
+        where);
+    launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(host_rows.n * G, block_size), sync_free_blocks_per_sm, on_device(host_rows),
+        order, block_of(b), block_of(x));
+}
+
+template <int G, typename V, typename I>
+void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x)
+{
+    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
+    arrived.fill(0);
+    long long widest = 1;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        widest = std::max<long long>(
+            widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+    launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(widest * G, block_size), 0, on_device(host_rows),
+        schedule.order.const_data(), schedule.level_ptrs.const_data(),
+        static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
+        reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
@@ -543,33 +713,66 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::level_set<32>(exec, rows, schedule, b, x);
+    using namespace sptrsv_kernels;
+    if (schedule.persistent && long_rows(rows)) {
+        persistent_levels<32>(exec, rows, schedule, b, x);
+    } else if (schedule.persistent) {
+        persistent_levels<4>(exec, rows, schedule, b, x);
+    } else if (long_rows(rows)) {
+        level_set<32>(exec, rows, schedule, b, x);
     } else {
-        sptrsv_kernels::level_set<4>(exec, rows, schedule, b, x);
+        level_set<4>(exec, rows, schedule, b, x);
     }
 }
 
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch)
+                      matrix::Dense<V>& x)
 {
     const auto* order = schedule.order.const_data();
     if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x, flags, epoch);
+        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x);
     } else {
-        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x, flags, epoch);
+        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x);
     }
 }
 
-LOOM_DEFINE_SPTRSV_SUPERNODAL(CudaExecutor)
+template <typename V, typename I>
+void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              detail::Supernodes<V, I>& supernodes)
+{
+    unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
+}
+
+/// Supernodal: the unified schedule (supernodal.hpp), its step 1 by a warp per row (the
+/// rows of a 3D factor's top separators hold thousands of entries: a thread per row took
+/// 106 ms on the 40^3 27-point factor, a warp 5.1 ms; H200, session 9).
+template <typename V, typename I>
+void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                       const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, matrix::Dense<V>& work)
+{
+    using namespace sptrsv_kernels;
+    using D = device_type_t<V>;
+    const auto device_rows = on_device(rows);
+    const Block<const D> x_read{as_device(x.data()), x.stride(), x.cols()};
+    const auto panel = [&](const I* level, size_type count) {
+        const auto blocks = ceildiv(count * 32, block_size);
+        supernodal_panel_kernel<32><<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+            device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
+            level, count, block_of(b), x_read, block_of(work));
+        check_launch(where);
+        return true;
+    };
+    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work, unified::SupernodalPanel<I>(panel));
+}
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \
     template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
                                    const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
-                                   matrix::Dense<V>&, Array<std::uint32_t>&, std::uint32_t); \
+                                   matrix::Dense<V>&);                                       \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

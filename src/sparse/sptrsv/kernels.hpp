@@ -56,6 +56,9 @@ struct LevelSchedule {
     /// they are thin ones run together.
     std::vector<size_type> stage_ptrs;
     std::vector<bool> chained;
+    /// CUDA: all levels in one persistent launch with a grid barrier per level, instead of
+    /// the stages' launches (chosen by the analysis' cost model, sptrsv.cpp).
+    bool persistent = false;
 
     size_type levels() const
     {
@@ -138,14 +141,13 @@ LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
-/// Sync-free: a group of lanes per row, rows taken in the schedule's level order (its
-/// `order`; the level pointers are not read) from a global ticket, spinning on the ready
-/// flags of the rows they read. flags: n + 1 entries (the last is the ticket), flags[r] ==
-/// epoch once row r is solved; epoch differs from every value the flags hold before the call.
+/// Sync-free: one launch of resident blocks, a group of lanes per row, rows dealt in the
+/// schedule's level order (its `order`; the level pointers are not read); x is filled with
+/// a "not solved" sentinel first and polled by the rows that read it (cuda.cu).
 template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x, Array<std::uint32_t>& flags, std::uint32_t epoch);
+                      matrix::Dense<V>& x);
 
 /// The analysis on the device (sptrsv.cpp: device_analysis), each step the same answer as
 /// its host counterpart in sptrsv.cpp, without reading T's pattern back.

@@ -31,23 +31,22 @@ constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
 constexpr size_type omp_thin_rows_per_thread = 32;
-/// CUDA: the per-solve costs automatic weighs between level_set and sync_free (microseconds,
-/// H200). A fat level of a level-set solve is a launch that must drain before the next one
-/// starts (the 160^3 Poisson ILU(0) L: 1414 us for 478 fat levels, ~3 us each); a chained
-/// stage runs one block, so each of its levels costs a round per block's worth of rows
-/// (ceil(width / groups per block)) of a dependent load, ~0.5 us; sync-free pays one hop
-/// per level on its critical path: the flag fence, the poll through L2, the x load. Measured
-/// on the H200 (session 8, rows in level order, polls backing off): 4.55 ms for the 478
-/// levels of 160^3, ~9.5 us per level (without the back-off 6.2 ms, and 66 ms for the 3999
-/// levels of a 2000^2 5-point factor), so level_set wins both.
-/// The bandwidth both spend on the entries is the same and left out.
-constexpr double cuda_launch_us = 3.0;
-constexpr double cuda_chained_round_us = 0.5;
-constexpr double cuda_sync_free_hop_us = 9.5;
-/// Sync-free's throughput on wide levels: rows taken in level order are independent within
-/// a level, so a row costs its share of the bandwidth and of the ticket and flag traffic.
-/// An estimate (~10 G rows/s, 0.4 ms for the 4.1 M rows of 160^3), not measured: session 7's
-/// 0.031 us a row was the kernel that took rows in row order (NOTES.md, "automatic").
+/// CUDA: the per-solve costs (microseconds) of the schedules, measured on the H200 (session
+/// 9, double; NOTES.md "automatic"): a fat level launched on its own costs ~5 us (launch +
+/// drain: 2389 us for the 478 levels of the 160^3 ILU(0) L); one level of the persistent
+/// level-set kernel ~4 us (a grid barrier and the level's dependent loads: 1938 us there,
+/// 14.8 ms for the 3999 levels of the 2000^2 5-point L against 21.2 ms launched); a level of
+/// a chained stage ~2.5 us per round of a block's groups on a factor larger than the L2
+/// (the fit of both launched figures: 2375 and 22545 us by this model; ~1 us when the
+/// factor sits in L2: mcfe, 537 us for 568 thin levels);
+/// sync-free ~8.6 us per level (4106 us on 160^3, ~5 us on 2000^2's thinner levels: the
+/// polls of waiting warps slow the warps they wait on). The bandwidth the entries take is
+/// the same for all and left out.
+constexpr double cuda_launch_us = 5.0;
+constexpr double cuda_persistent_level_us = 4.0;
+constexpr double cuda_chained_round_us = 2.5;
+constexpr double cuda_sync_free_hop_us = 8.6;
+/// Sync-free's throughput on wide levels (~10 G rows/s): an estimate, not measured.
 constexpr double cuda_sync_free_row_us = 0.0001;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
@@ -260,24 +259,45 @@ bool picks_supernodal(const Executor& exec, size_type n, size_type supernodes)
     return exec.kind() == ExecKind::cuda && n >= cuda_supernodal_min_mean_width * supernodes;
 }
 
-/// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
-/// level-set schedule (constants above). long_rows: a warp per row (cuda.cu), so fewer rows
-/// per chained block.
+/// The level-set schedule's cost on CUDA launched stage by stage (constants above).
+/// long_rows: a warp per row (cuda.cu), so fewer rows per chained block.
 template <typename I>
-bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_rows)
+double cuda_launched_us(const detail::LevelSchedule<I>& schedule, bool long_rows)
 {
     const double groups_per_block = long_rows ? 32 : 256;  // cuda.cu: 1024 threads / G
-    double level_set = 0;
+    double cost = 0;
     for (size_type s = 0; s < schedule.stages(); ++s) {
         if (!schedule.chained[s]) {
-            level_set += cuda_launch_us;
+            cost += cuda_launch_us;
             continue;
         }
         for (auto l = schedule.stage_ptrs[s]; l < schedule.stage_ptrs[s + 1]; ++l) {
             const auto width = schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l];
-            level_set += cuda_chained_round_us * std::ceil(width / groups_per_block);
+            cost += cuda_chained_round_us * std::ceil(width / groups_per_block);
         }
     }
+    return cost;
+}
+
+/// CUDA: whether the level set runs as one persistent launch (a grid barrier per level)
+/// rather than stage by stage: for many fat levels, not for a run of thin chained ones.
+template <typename I>
+void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec, bool long_rows)
+{
+    schedule.persistent =
+        exec.kind() == ExecKind::cuda &&
+        cuda_persistent_level_us * static_cast<double>(schedule.levels()) <
+            cuda_launched_us(schedule, long_rows);
+}
+
+/// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
+/// level-set schedule (constants above).
+template <typename I>
+bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    const double level_set =
+        schedule.persistent ? cuda_persistent_level_us * static_cast<double>(schedule.levels())
+                            : cuda_launched_us(schedule, long_rows);
     const double rows = static_cast<double>(schedule.host_level_ptrs[schedule.levels()]);
     const double sync_free = std::max(cuda_sync_free_hop_us * static_cast<double>(schedule.levels()),
                                       cuda_sync_free_row_us * rows);
@@ -361,18 +381,6 @@ void check_solve(const std::shared_ptr<const Executor>& exec, const matrix::Csr<
     if (spmv_checks::overlap(b, x)) {
         throw BadInput(solve_where, "x shares elements with b; the solution needs its own storage");
     }
-}
-
-/// The epoch of a new sync-free solve; clears the flags when the counter wraps around.
-template <typename V, typename I>
-std::uint32_t next_epoch(const detail::SptrsvState<V, I>& state)
-{
-    if (++state.epoch == 0) {
-        state.flags =
-            Array<std::uint32_t>(state.exec, std::vector<std::uint32_t>(state.flags.size(), 0));
-        state.epoch = 1;
-    }
-    return state.epoch;
 }
 
 /// op(T) as the kernels read it: T's rows, or those of T^T the analysis built.
@@ -479,6 +487,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>
                                                            : supernode_starts(n, t_ptrs, t_cols);
     state->supernode_count = static_cast<size_type>(first.size()) - 1;
     auto schedule = detail::level_schedule(level, thin_width(*exec));
+    choose_persistent(schedule, *exec, T.nnz() > 8 * n);
     record_levels(*state, schedule);
     state->algorithm =
         resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count);
@@ -490,9 +499,6 @@ std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>
     if (state->algorithm == SptrsvAlgorithm::supernodal) {
         state->supernodes = supernodal_schedule<V>(exec, first, op_ptrs, op_cols, lower);
         invert_diagonal_blocks(symbolic_where, *state, options, T);
-    }
-    if (state->algorithm == SptrsvAlgorithm::sync_free) {
-        state->flags = Array<std::uint32_t>(exec, std::vector<std::uint32_t>(n + 1, 0));
     }
     if (state->algorithm == SptrsvAlgorithm::vendor) {
         check_vendor(T);
@@ -555,6 +561,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
                                     op_transposed ? t_cols.const_data() : cols,
                                     solves_lower(options), schedule);
         detail::group_stages(schedule, thin_width(exec));
+        choose_persistent(schedule, exec, T.nnz() > 8 * n);
         record_levels(*state, schedule);
         state->algorithm =
             resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count);
@@ -564,10 +571,6 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
             state->transposed_value_index = std::move(t_index);
         }
         if (uses_schedule(state->algorithm)) state->schedule = std::move(schedule);
-        if (state->algorithm == SptrsvAlgorithm::sync_free) {
-            state->flags = Array<std::uint32_t>(state->exec, n + 1);
-            state->flags.fill(0);
-        }
     });
     return state;
 }
@@ -605,7 +608,8 @@ size_type SptrsvHandle<V, I>::stages() const
 {
     const auto& state = this->analysis("loom::sparse::SptrsvHandle::stages");
     if (state.algorithm == SptrsvAlgorithm::supernodal) return 2 * state.supernodes.levels();
-    return state.algorithm == SptrsvAlgorithm::level_set ? state.schedule.stages() : 1;
+    if (state.algorithm != SptrsvAlgorithm::level_set || state.schedule.persistent) return 1;
+    return state.schedule.stages();
 }
 
 template <typename V, typename I>
@@ -693,8 +697,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
                 case SptrsvAlgorithm::sync_free:
-                    cuda::sptrsv_sync_free(e, rows, state->schedule, b, x, state->flags,
-                                           next_epoch(*state));
+                    cuda::sptrsv_sync_free(e, rows, state->schedule, b, x);
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);

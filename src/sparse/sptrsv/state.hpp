@@ -1,7 +1,6 @@
 // What an SptrsvHandle keeps between the analysis and the solves.
 #pragma once
 
-#include <cstdint>
 #include <memory>
 
 #include "loom/base/array.hpp"
@@ -32,10 +31,6 @@ struct SptrsvState {
     /// supernodal algorithm, its schedule and inverted diagonal blocks.
     size_type supernode_count = 0;
     Supernodes<V, I> supernodes;
-    /// sync_free: a ready flag per row and the ticket counter, and the last solve's epoch
-    /// (cuda.cu). A solve updates them, so solves with one handle must not run concurrently.
-    mutable Array<std::uint32_t> flags;
-    mutable std::uint32_t epoch = 0;
     /// vendor: cuSPARSE's descriptors, buffer and analysis (cusparse.cu).
     std::shared_ptr<void> vendor;
 };

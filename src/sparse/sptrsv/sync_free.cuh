@@ -1,6 +1,6 @@
-// Building blocks of the sync-free CUDA kernels (SpTRSV's solve and level analysis, the
-// ILU/IC numeric phase): groups of G lanes per row, rows handed out by a global ticket, and
-// loads that see what other SMs wrote during the launch.
+// Building blocks of the sync-free CUDA kernels (SpTRSV's level analysis, the ILU/IC numeric
+// phase; SpTRSV's solve polls x itself, ready_values.cuh): groups of G lanes per row, rows
+// handed out by a global ticket, and loads that see what other SMs wrote during the launch.
 //
 // Why a ticket: a row may only wait on rows whose tickets are lower. The ticket is taken by a
 // block once it runs, so every row waited on is held by a block that runs (or ran): no

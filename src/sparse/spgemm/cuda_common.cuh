@@ -191,7 +191,8 @@ __device__ long long team_inclusive_scan(long long value, Batch<G>& batch)
 /// Calls visit(j, s, valid) on every thread of the team for the products of one row, G
 /// products per step in product order: thread t has product t of the step (valid) or none
 /// (the last step), j its entry of B and s the rank in its batch of the A entry that
-/// selected j's row. Entries k in [first, end) are taken G at a time; load(k, s) runs on the
+/// selected j's row. A visit that takes a fourth argument also gets the product's index
+/// from `first`'s first product (in product order; where the record's stage puts it). Entries k in [first, end) are taken G at a time; load(k, s) runs on the
 /// thread of rank s and returns the row of B that k selects (it may stash per-entry data at
 /// index s, readable by every thread in visit). Team-wide: every thread of the team calls it
 /// with the same first and end, and every call of visit is a step of the whole team (so
@@ -201,6 +202,7 @@ __device__ void for_each_product_step(long long first, long long end, const I* b
                                       Batch<G>& batch, Load&& load, Visit&& visit)
 {
     const int rank = Team<G>::rank();
+    long long before_batch = 0;  // products of the batches done
     for (long long base = first; base < end; base += G) {
         const long long k = base + rank;
         long long start = 0;
@@ -236,8 +238,13 @@ __device__ void for_each_product_step(long long first, long long end, const I* b
                 const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
                 j = batch.starts[s] + (p - before);
             }
-            visit(j, s, valid);
+            if constexpr (std::is_invocable_v<Visit&, long long, int, bool, long long>) {
+                visit(j, s, valid, before_batch + p);
+            } else {
+                visit(j, s, valid);
+            }
         }
+        before_batch += total;
         Team<G>::sync();
     }
 }
@@ -555,23 +562,25 @@ template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
 
-/// cuda_recorded.cu: bytes of the record of a product with these multiply-adds and entries.
+/// cuda_recorded.cu: bytes kept by a record of record_products.
 template <typename I>
-std::size_t record_bytes(long long multiply_adds, long long nnz);
+std::size_t record_size(const void* record);
 
-/// cuda_recorded.cu: the record for values-only calls: for every entry of C (whose rows hold,
-/// sorted, the columns that the full numeric phase wrote), its multiply-adds in product order.
-/// Null when it would exceed `limit` bytes or 3/4 of the device's free memory (with what its
-/// construction needs: about 3x the record), or when C lacks a column of the product.
+/// cuda_recorded.cu: the record for values-only calls: where every multiply-add lands in C
+/// (whose rows hold, sorted, the columns that the full numeric phase wrote), per row class
+/// (light rows: 16-bit indices into a stage of products; heavy rows: (A entry, B entry)
+/// pairs; row_flops: every row's multiply-adds; value_bytes: sizeof(V), which sizes the
+/// stage). Null when it would exceed `limit` bytes or 3/4 of the device's free memory (with
+/// what its construction needs), or when C lacks a column of the product.
 template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
+                                      const int64* row_flops, std::size_t value_bytes,
                                       std::size_t limit);
 
-/// cuda_recorded.cu: C's values from a record of record_products (a thread per entry of C).
+/// cuda_recorded.cu: C's values from a record of record_products.
 template <typename V, typename I>
-void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in,
-                        long long rows, long long nnz);
+void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in);
 
 }  // namespace loom::sparse::cuda::spgemm_kernels

@@ -378,6 +378,22 @@ __device__ inline void entry_range(const Pattern<I>& in, long long row, long lon
     end = in.a_ptrs[row + 1];
 }
 
+/// The "entries" of the product in product order, in one index space for all rows: row r's
+/// are its identity (Jacobi only, at a_ptrs[r] + r) and then A's entries of row r.
+template <typename I>
+__device__ inline long long entry_start(const Pattern<I>& in, long long row)
+{
+    return in.a_ptrs[row] + (in.identity ? row : 0);
+}
+
+/// The A entry that entry v of row `row` stands for, in entry_range's numbering (the
+/// identity is a_ptrs[row] - 1).
+template <typename I>
+__device__ inline long long a_entry(const Pattern<I>& in, long long row, long long v)
+{
+    return in.identity ? v - row - 1 : v;
+}
+
 /// The B row an entry selects and the factor its products carry.
 template <typename V, typename I>
 __device__ inline long long selected_row(const Operands<V, I>& in, long long row, V scale,
@@ -520,12 +536,38 @@ struct HashPlan {
     long long max_entries = 0;
 };
 
+// ----------------------------------------------------------------- staged light rows
+
+/// Threads of a block that stages the multiply-adds of light rows in shared memory.
+constexpr int stage_block = 256;
+/// The numeric phase's stage (cuda_staged.cu): multiply-adds per thread and per block. A
+/// staged row has at most half a stage (so that several fill one) and at least one.
+constexpr int staged_items = 8;
+constexpr int staged_products = stage_block * staged_items;
+/// The group of the numeric phase's staged rows.
+constexpr int staged_group = 12;
+
+constexpr std::size_t round16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+/// Consecutive rows [first_row, end_row) with at most `half` multiply-adds each, whose
+/// multiply-adds are [first_product, first_product + products) in product order and fit a
+/// stage of 2 half: segment b holds those whose first multiply-add lies in [b half,
+/// (b + 1) half) (a longer row starting there is the last such row, and left out).
+template <typename I>
+struct Segment {
+    I first_row;
+    I end_row;
+    unsigned long long first_product;
+    unsigned products;
+};
+
 /// What the numeric phase keeps in the handle.
 template <typename I>
 struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
     HashPlan hash;  ///< the second-level tables of the rows in hash_group
+    Array<Segment<I>> segments;  ///< of the rows in staged_group
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
@@ -561,6 +603,22 @@ HashPlan plan_numeric_hash(const CudaExecutor& exec, const RowGroups<I>& groups,
 template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
+
+/// cuda_staged.cu: the segments of the rows with 1 .. half multiply-adds (row_flops: every
+/// row's; half 0: none).
+template <typename I>
+Array<Segment<I>> make_segments(const CudaExecutor& exec, long long rows, const int64* row_flops,
+                                long long multiply_adds, long long half);
+
+/// cuda_staged.cu: the multiply-adds of a stage of the numeric phase's staged rows (0: no
+/// staged rows; LOOM_SPGEMM_STAGED=0, an experiment's knob, says so too), for a product
+/// with B.cols columns and `rows` rows (the stage sorts by row and column in 64 bits).
+long long staged_half(long long rows, long long b_cols);
+
+/// cuda_staged.cu: columns and values of the rows in staged_group.
+template <typename V, typename I>
+void multiply_staged_rows(const CudaExecutor& exec, const Array<Segment<I>>& segments,
+                          const Operands<V, I>& in);
 
 /// cuda_recorded.cu: bytes kept by a record of record_products.
 template <typename I>

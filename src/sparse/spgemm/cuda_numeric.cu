@@ -256,6 +256,7 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
             multiply_group(exec, groups, g, g, in, plan.b_cols, sort, known_columns);
         }
     }
+    if (groups.size(staged_group) > 0) multiply_staged_rows(exec, plan.segments, in);
     if (groups.size(hash_group) > 0) multiply_hash_rows(exec, groups, plan.hash, in, sort);
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
 }

@@ -39,12 +39,9 @@ constexpr double record_share_of_free = 0.75;
 constexpr std::size_t default_stage_bytes = 32 * 1024;
 /// Stage indices are 16-bit.
 constexpr long long max_stage_products = 1 << 16;
-/// Threads of a block of light rows.
-constexpr int stage_block = 256;
 
 /// Bytes before the stage in a light block's shared memory: the batch of A's entries that
 /// for_each_product_step spreads, and their factors.
-constexpr std::size_t round16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 constexpr std::size_t stage_offset(std::size_t value_bytes)
 {
     return round16(sizeof(Batch<stage_block>)) + round16(stage_block * value_bytes);
@@ -56,16 +53,6 @@ template <typename I>
 struct RecordedProduct {
     I a;
     I b;
-};
-
-/// Consecutive light rows [first_row, end_row) whose multiply-adds are the record's
-/// [first_product, first_product + products) and fit one stage.
-template <typename I>
-struct Segment {
-    I first_row;
-    I end_row;
-    unsigned first_product;
-    unsigned products;
 };
 
 /// Up to 32 consecutive entries of one heavy row, for a warp: [first, min(first + 32, end of
@@ -95,7 +82,7 @@ struct Record {
     Array<RecordedProduct<I>> products;    ///< per multiply-add
 };
 
-/// Multiply-adds of a stage: 32 KiB of products unless LOOM_SPGEMM_STAGE_PRODUCTS (an
+/// Multiply-adds of a stage: 32 KiB of products (with 16 KiB of their indices) unless LOOM_SPGEMM_STAGE_PRODUCTS (an
 /// experiment's knob; 0: every row heavy) says otherwise; even, at most 2^16 and what
 /// shared memory allows.
 long long stage_products_for(const CudaExecutor& exec, std::size_t value_bytes)
@@ -104,10 +91,11 @@ long long stage_products_for(const CudaExecutor& exec, std::size_t value_bytes)
     if (const char* text = std::getenv("LOOM_SPGEMM_STAGE_PRODUCTS")) {
         products = std::atoll(text);
     }
+    // a product, its index and (at most) an entry's start per multiply-add of the stage
     const auto fit =
         (static_cast<long long>(shared_limit(exec, record_where)) -
          static_cast<long long>(stage_offset(value_bytes))) /
-        static_cast<long long>(value_bytes);
+        static_cast<long long>(value_bytes + 2 * sizeof(std::uint16_t));
     return std::max(0LL, std::min({products, max_stage_products, fit})) / 2 * 2;
 }
 
@@ -126,26 +114,11 @@ __device__ inline long long first_not_below(const I* cols, long long first, long
     return first;
 }
 
-/// The "entries" of the product in product order, one index space for all rows: row r's
-/// are its identity (Jacobi only, v = a_ptrs[r] + r) and then A's entries of row r.
-template <typename I>
-__device__ inline long long entry_start(const Pattern<I>& in, long long row)
-{
-    return in.a_ptrs[row] + (in.identity ? row : 0);
-}
-
+/// The row of entry v of the product (see entry_start).
 template <typename I>
 __device__ inline long long entry_row(const Pattern<I>& in, long long rows, long long v)
 {
     return last_row_starting_by(rows, v, [&](long long r) { return entry_start(in, r); });
-}
-
-/// The A entry that entry v of row `row` stands for, in selected_row's numbering (the
-/// identity is a_ptrs[row] - 1).
-template <typename I>
-__device__ inline long long a_entry(const Pattern<I>& in, long long row, long long v)
-{
-    return in.identity ? v - row - 1 : v;
 }
 
 template <typename I>
@@ -238,41 +211,6 @@ __global__ void list_chunks_kernel(long long rows, const long long* chunk_offset
     }
 }
 
-/// The first r in [0, rows) with first_products[r] >= x, else rows.
-__device__ inline long long first_row_from(const long long* first_products, long long rows,
-                                           long long x)
-{
-    long long lo = 0;
-    long long hi = rows;
-    while (lo < hi) {
-        const long long mid = lo + (hi - lo) / 2;
-        if (first_products[mid] < x) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
-/// Segment b: the light rows whose first multiply-add lies in [b h, (b + 1) h), h = half a
-/// stage. A light row has at most h multiply-adds, so they all fit the stage; a heavy row
-/// (more than h) starting there is the last such row, and left out.
-template <typename I>
-__global__ void segments_kernel(long long rows, const long long* first_products, long long half,
-                                long long count, Segment<I>* segments)
-{
-    for (long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; b < count;
-         b += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const long long first = first_row_from(first_products, rows, b * half);
-        long long end = first_row_from(first_products, rows, (b + 1) * half);
-        if (end > first && first_products[end] - first_products[end - 1] > half) --end;
-        segments[b] = {static_cast<I>(first), static_cast<I>(end),
-                       static_cast<unsigned>(first_products[first]),
-                       static_cast<unsigned>(first_products[end] - first_products[first])};
-    }
-}
-
 /// A block per segment: its multiply-adds' stage indices (numbers from the segment's first)
 /// and its entries' starts, both relative to the segment's first multiply-add.
 template <typename I>
@@ -313,22 +251,37 @@ __global__ void pairs_of_chunks_kernel(const Chunk<I>* chunks, long long count, 
 }
 
 /// A block per segment of light rows: their multiply-adds in product order into the stage
-/// (spread evenly over the block, B's rows read coalesced), then a thread per entry adds its
-/// multiply-adds from 0 in product order, each computed as the full phase computes it
-/// (selected_row's factor times B's value), so the bits are the full phase's.
+/// (spread evenly over the block, B's rows read coalesced), the segment's part of the record
+/// into shared memory beside it (coalesced, its loads overlapping the products'), then a
+/// thread per entry adds its multiply-adds from 0 in product order, each computed as the
+/// full phase computes it (selected_row's factor times B's value), so the bits are the full
+/// phase's.
 template <typename V, typename I>
 __global__ void __launch_bounds__(stage_block)
     values_of_segments_kernel(Operands<V, I> in, const Segment<I>* segments, long long count,
-                              const std::uint16_t* order, const std::uint16_t* entry_starts)
+                              int stage_products, const std::uint16_t* order,
+                              const std::uint16_t* entry_starts)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& batch = *reinterpret_cast<Batch<stage_block>*>(shared_bytes);
     V* factors = reinterpret_cast<V*>(shared_bytes + round16(sizeof(Batch<stage_block>)));
     V* stage = reinterpret_cast<V*>(shared_bytes + stage_offset(sizeof(V)));
+    auto* my_order = reinterpret_cast<std::uint16_t*>(stage + stage_products);
+    std::uint16_t* my_starts = my_order + stage_products;
     for (long long b = blockIdx.x; b < count; b += gridDim.x) {
         const Segment<I> s = segments[b];
+        const int products = static_cast<int>(s.products);
+        if (products == 0) continue;  // uniform over the block
         const long long first_row = s.first_row;
         const long long rows = s.end_row - first_row;
+        const long long first_entry = in.c_ptrs[first_row];
+        const int entries = static_cast<int>(in.c_ptrs[s.end_row] - first_entry);
+        for (int q = threadIdx.x; q < products; q += stage_block) {
+            my_order[q] = order[s.first_product + q];
+        }
+        for (int e = threadIdx.x; e < entries; e += stage_block) {
+            my_starts[e] = entry_starts[first_entry + e];
+        }
         for_each_product_step<stage_block>(
             entry_start(in.pattern, first_row), entry_start(in.pattern, s.end_row),
             in.pattern.b_ptrs, batch,
@@ -343,14 +296,11 @@ __global__ void __launch_bounds__(stage_block)
                 if (valid) stage[p] = unfused_product(factors[t], in.b_vals[j]);
             });
         __syncthreads();
-        const long long first_entry = in.c_ptrs[first_row];
-        const long long end_entry = in.c_ptrs[s.end_row];
-        const std::uint16_t* my_order = order + s.first_product;
-        for (long long e = first_entry + threadIdx.x; e < end_entry; e += stage_block) {
-            const int end = e + 1 < end_entry ? entry_starts[e + 1] : static_cast<int>(s.products);
+        for (int e = threadIdx.x; e < entries; e += stage_block) {
+            const int end = e + 1 < entries ? my_starts[e + 1] : products;
             V sum(0);
-            for (int q = entry_starts[e]; q < end; ++q) sum += stage[my_order[q]];
-            in.c_vals[e] = sum;
+            for (int q = my_starts[e]; q < end; ++q) sum += stage[my_order[q]];
+            in.c_vals[first_entry + e] = sum;
         }
         __syncthreads();
     }
@@ -444,7 +394,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     using Key = std::make_unsigned_t<I>;
     const long long entries = a_nnz + (in.identity ? rows : 0);
     // multiply-adds are numbered in 32 bits (a record of more would exceed any limit)
-    if (rows == 0 || nnz == 0 || entries == 0 ||
+    if (rows == 0 || nnz == 0 || entries == 0 || row_flops == nullptr ||
         multiply_adds > static_cast<long long>(std::numeric_limits<unsigned>::max())) {
         return nullptr;
     }
@@ -454,21 +404,14 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     auto record = std::make_shared<Record<I>>();
     record->stage_products = stage_products_for(exec, value_bytes);
     const long long half = record->stage_products / 2;
-    const long long segment_count = half > 0 ? ceildiv(multiply_adds, half) : 0;
 
-    // every row's first multiply-add (in product order, which is C's order row by row), and
-    // the heavy rows' chunks
-    Array<long long> first_products(self, rows + 1);
+    // the light rows' segments and the heavy rows' chunks
+    const auto* flops = reinterpret_cast<const long long*>(row_flops);
+    record->segments = make_segments<I>(exec, rows, row_flops, multiply_adds, half);
+    const long long segment_count = static_cast<long long>(record->segments.size());
     Array<long long> chunk_offsets(self, rows + 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(first_products.data(), 0, sizeof(long long), stream),
-                    record_where);
     LOOM_CUDA_CHECK(cudaMemsetAsync(chunk_offsets.data(), 0, sizeof(long long), stream),
                     record_where);
-    const auto* flops = reinterpret_cast<const long long*>(row_flops);
-    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceScan::InclusiveSum(temp, bytes, flops, first_products.data() + 1, rows,
-                                             stream);
-    });
     count_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
         rows, flops, c_ptrs, half, chunk_offsets.data() + 1);
     check_launch(record_where);
@@ -541,11 +484,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
 
     record->order = Array<std::uint16_t>(self, multiply_adds);
     record->entry_starts = Array<std::uint16_t>(self, nnz);
-    record->segments = Array<Segment<I>>(self, segment_count);
     if (segment_count > 0) {
-        segments_kernel<<<grid_for(exec, segment_count, 256, 32), 256, 0, stream>>>(
-            rows, first_products.data(), half, segment_count, record->segments.data());
-        check_launch(record_where);
         localize_kernel<<<grid_for(exec, segment_count, 1, 32), 256, 0, stream>>>(
             record->segments.data(), segment_count, c_ptrs, number_buffers.Current(),
             starts.data(), record->order.data(), record->entry_starts.data());
@@ -572,12 +511,14 @@ void values_from_record(const CudaExecutor& exec, const void* record, const Oper
     const auto& r = *static_cast<const Record<I>*>(record);
     const auto stream = stream_of(exec);
     if (r.segments.size() > 0) {
-        const std::size_t bytes = stage_offset(sizeof(V)) + r.stage_products * sizeof(V);
+        const std::size_t bytes =
+            stage_offset(sizeof(V)) + r.stage_products * (sizeof(V) + 2 * sizeof(std::uint16_t));
         allow_shared(exec, values_of_segments_kernel<V, I>, bytes, numeric_where);
         const auto count = static_cast<long long>(r.segments.size());
         values_of_segments_kernel<V, I>
             <<<grid_for(exec, count, 1, 32), stage_block, bytes, stream>>>(
-                in, r.segments.data(), count, r.order.data(), r.entry_starts.data());
+                in, r.segments.data(), count, static_cast<int>(r.stage_products), r.order.data(),
+                r.entry_starts.data());
         check_launch(numeric_where);
     }
     if (r.chunks.size() > 0) {

@@ -561,6 +561,48 @@ struct Segment {
     unsigned products;
 };
 
+/// Calls visit(j, t, valid, p) for the multiply-adds of segment s, the block as one team
+/// (for_each_product_step over the segment's entries, which are contiguous): p is the
+/// product's index in the segment in product order, j its entry of B, t the batch rank of
+/// its entry of A, whose factor is factors[t] and (local_rows not null) its row from the
+/// segment's first local_rows[t].
+template <typename V, typename I, typename Visit>
+__device__ void for_each_segment_product(const Operands<V, I>& in, const Segment<I>& s,
+                                         Batch<stage_block>& batch, V* factors, int* local_rows,
+                                         Visit&& visit)
+{
+    const long long first_row = s.first_row;
+    const long long rows = s.end_row - first_row;
+    for_each_product_step<stage_block>(
+        entry_start(in.pattern, first_row), entry_start(in.pattern, s.end_row), in.pattern.b_ptrs,
+        batch,
+        [&](long long v, int t) -> long long {
+            const long long r = last_row_starting_by(
+                rows, v, [&](long long q) { return entry_start(in.pattern, first_row + q); });
+            const long long row = first_row + r;
+            if (local_rows != nullptr) local_rows[t] = static_cast<int>(r);
+            return selected_row(in, row, row_scale(in, row), a_entry(in.pattern, row, v),
+                                factors[t]);
+        },
+        visit);
+}
+
+/// The first position in [first, end) of the ascending values whose value is not below x.
+template <typename T>
+__host__ __device__ inline long long first_not_below(const T* values, long long first,
+                                                     long long end, T x)
+{
+    while (first < end) {
+        const long long mid = first + (end - first) / 2;
+        if (values[mid] < x) {
+            first = mid + 1;
+        } else {
+            end = mid;
+        }
+    }
+    return first;
+}
+
 /// What the numeric phase keeps in the handle.
 template <typename I>
 struct CudaPlan {

@@ -99,21 +99,6 @@ long long stage_products_for(const CudaExecutor& exec, std::size_t value_bytes)
     return std::max(0LL, std::min({products, max_stage_products, fit})) / 2 * 2;
 }
 
-/// The first position in [first, end) of the ascending cols whose column is not below col.
-template <typename I>
-__device__ inline long long first_not_below(const I* cols, long long first, long long end, I col)
-{
-    while (first < end) {
-        const long long mid = first + (end - first) / 2;
-        if (cols[mid] < col) {
-            first = mid + 1;
-        } else {
-            end = mid;
-        }
-    }
-    return first;
-}
-
 /// The row of entry v of the product (see entry_start).
 template <typename I>
 __device__ inline long long entry_row(const Pattern<I>& in, long long rows, long long v)
@@ -272,9 +257,7 @@ __global__ void __launch_bounds__(stage_block)
         const Segment<I> s = segments[b];
         const int products = static_cast<int>(s.products);
         if (products == 0) continue;  // uniform over the block
-        const long long first_row = s.first_row;
-        const long long rows = s.end_row - first_row;
-        const long long first_entry = in.c_ptrs[first_row];
+        const long long first_entry = in.c_ptrs[s.first_row];
         const int entries = static_cast<int>(in.c_ptrs[s.end_row] - first_entry);
         for (int q = threadIdx.x; q < products; q += stage_block) {
             my_order[q] = order[s.first_product + q];
@@ -282,19 +265,12 @@ __global__ void __launch_bounds__(stage_block)
         for (int e = threadIdx.x; e < entries; e += stage_block) {
             my_starts[e] = entry_starts[first_entry + e];
         }
-        for_each_product_step<stage_block>(
-            entry_start(in.pattern, first_row), entry_start(in.pattern, s.end_row),
-            in.pattern.b_ptrs, batch,
-            [&](long long v, int t) -> long long {
-                const long long row = first_row + last_row_starting_by(rows, v, [&](long long r) {
-                                          return entry_start(in.pattern, first_row + r);
-                                      });
-                return selected_row(in, row, row_scale(in, row), a_entry(in.pattern, row, v),
-                                    factors[t]);
-            },
-            [&](long long j, int t, bool valid, long long p) {
-                if (valid) stage[p] = unfused_product(factors[t], in.b_vals[j]);
-            });
+        for_each_segment_product(in, s, batch, factors, static_cast<int*>(nullptr),
+                                 [&](long long j, int t, bool valid, long long p) {
+                                     if (valid) {
+                                         stage[p] = unfused_product(factors[t], in.b_vals[j]);
+                                     }
+                                 });
         __syncthreads();
         for (int e = threadIdx.x; e < entries; e += stage_block) {
             const int end = e + 1 < entries ? my_starts[e + 1] : products;
@@ -425,7 +401,9 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const auto heavy_bytes = [&](long long n) {
         return heavy ? static_cast<std::size_t>(n) : std::size_t{0};
     };
-    record->bytes = static_cast<std::size_t>(multiply_adds + nnz) * sizeof(std::uint16_t) +
+    const bool light = segment_count > 0;
+    record->bytes = (light ? static_cast<std::size_t>(multiply_adds + nnz) : std::size_t{0}) *
+                        sizeof(std::uint16_t) +
                     static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
                     heavy_bytes(chunk_count) * sizeof(Chunk<I>) +
                     heavy_bytes(nnz + 1) * sizeof(unsigned) +
@@ -482,9 +460,9 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         key_buffers.Current(), multiply_adds, nnz, starts.data());
     check_launch(record_where);
 
-    record->order = Array<std::uint16_t>(self, multiply_adds);
-    record->entry_starts = Array<std::uint16_t>(self, nnz);
-    if (segment_count > 0) {
+    if (light) {
+        record->order = Array<std::uint16_t>(self, multiply_adds);
+        record->entry_starts = Array<std::uint16_t>(self, nnz);
         localize_kernel<<<grid_for(exec, segment_count, 1, 32), 256, 0, stream>>>(
             record->segments.data(), segment_count, c_ptrs, number_buffers.Current(),
             starts.data(), record->order.data(), record->entry_starts.data());

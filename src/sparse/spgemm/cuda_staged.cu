@@ -23,23 +23,6 @@ namespace {
 using loom::cuda::grid_for;
 using loom::cuda::run_cub;
 
-/// The first r in [0, rows) with first_products[r] >= x, else rows.
-__device__ inline long long first_row_from(const long long* first_products, long long rows,
-                                           long long x)
-{
-    long long lo = 0;
-    long long hi = rows;
-    while (lo < hi) {
-        const long long mid = lo + (hi - lo) / 2;
-        if (first_products[mid] < x) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
 /// Segment b (see Segment): a row with at most `half` multiply-adds starting in the bin ends
 /// before the next bin ends, so the rows fit 2 half; a longer row starting there is the last
 /// one and left out.
@@ -49,8 +32,8 @@ __global__ void segments_kernel(long long rows, const long long* first_products,
 {
     for (long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; b < count;
          b += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const long long first = first_row_from(first_products, rows, b * half);
-        long long end = first_row_from(first_products, rows, (b + 1) * half);
+        const long long first = first_not_below(first_products, 0, rows, b * half);
+        long long end = first_not_below(first_products, 0, rows, (b + 1) * half);
         if (end > first && first_products[end] - first_products[end - 1] > half) --end;
         segments[b] = {static_cast<I>(first), static_cast<I>(end),
                        static_cast<unsigned long long>(first_products[first]),
@@ -97,27 +80,17 @@ __global__ void __launch_bounds__(stage_block)
         // the products, in product order, and their keys (row, column); columns fit 32 bits
         unsigned low = std::numeric_limits<unsigned>::max();
         unsigned high = 0;
-        for_each_product_step<stage_block>(
-            entry_start(in.pattern, first_row), entry_start(in.pattern, s.end_row),
-            in.pattern.b_ptrs, sh.batch,
-            [&](long long v, int t) -> long long {
-                const long long r = last_row_starting_by(
-                    rows, v, [&](long long q) { return entry_start(in.pattern, first_row + q); });
-                const long long row = first_row + r;
-                sh.local_rows[t] = static_cast<int>(r);
-                return selected_row(in, row, row_scale(in, row), a_entry(in.pattern, row, v),
-                                    sh.factors[t]);
-            },
-            [&](long long j, int t, bool valid, long long p) {
-                if (valid) {
-                    const auto col = static_cast<unsigned>(in.pattern.b_cols[j]);
-                    sh.stage[p] = unfused_product(sh.factors[t], in.b_vals[j]);
-                    sh.keys[p] =
-                        (static_cast<unsigned long long>(sh.local_rows[t]) << 32) | col;
-                    low = min(low, col);
-                    high = max(high, col);
-                }
-            });
+        for_each_segment_product(in, s, sh.batch, sh.factors, sh.local_rows,
+                                 [&](long long j, int t, bool valid, long long p) {
+                                     if (!valid) return;
+                                     const auto col = static_cast<unsigned>(in.pattern.b_cols[j]);
+                                     sh.stage[p] = unfused_product(sh.factors[t], in.b_vals[j]);
+                                     sh.keys[p] = (static_cast<unsigned long long>(sh.local_rows[t])
+                                                   << 32) |
+                                                  col;
+                                     low = min(low, col);
+                                     high = max(high, col);
+                                 });
         low = __reduce_min_sync(0xffffffffu, low);
         high = __reduce_max_sync(0xffffffffu, high);
         if (threadIdx.x % 32 == 0) {

@@ -2,6 +2,7 @@
 // numeric phase and the whole product timed against a peer in the same run.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -94,6 +95,7 @@ int run_sweep(const SpgemmBenchCli& cli)
                        repeated.empty() ? 0.0 : repeated[repeated.size() / 2] * 1e3,
                        handle.recorded_bytes() / 1e9, sparse::to_string(handle.values_path()),
                        same ? "same" : "DIFFERENT");
+            std::fflush(stdout);  // each setting's line, whatever the next one does
             for (const auto& name : names) unsetenv(name.c_str());
         }
         return exit_ok;

@@ -55,8 +55,13 @@ struct RecordedProduct {
     I b;
 };
 
-/// Up to 32 consecutive entries of one heavy row, for a warp: [first, min(first + 32, end of
-/// the row)).
+/// Entries of a heavy row a warp gives values to at once, chunk_entries / 32 per lane: on
+/// power-law matrices an entry has 1-2 multiply-adds, and a window of a few hundred keeps
+/// more gathers in flight than 32 entries would.
+constexpr int chunk_entries = 128;
+
+/// Up to chunk_entries consecutive entries of one heavy row, for a warp: [first,
+/// min(first + chunk_entries, end of the row)).
 template <typename I>
 struct Chunk {
     I row;
@@ -171,7 +176,7 @@ __global__ void entry_starts_kernel(const K* keys, long long n, long long nnz, u
     }
 }
 
-/// Heavy rows' chunks: chunks[r] = ceil(length / 32) for a row with more than `light`
+/// Heavy rows' chunks: chunks[r] = ceil(length / chunk_entries) for a row with more than `light`
 /// multiply-adds, else 0 (to be scanned).
 template <typename I>
 __global__ void count_chunks_kernel(long long rows, const long long* flops, const I* c_ptrs,
@@ -179,7 +184,8 @@ __global__ void count_chunks_kernel(long long rows, const long long* flops, cons
 {
     for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
          r += static_cast<long long>(gridDim.x) * blockDim.x) {
-        chunks[r] = flops[r] > light ? ceildiv(c_ptrs[r + 1] - c_ptrs[r], 32LL) : 0;
+        chunks[r] = flops[r] > light ? ceildiv(c_ptrs[r + 1] - c_ptrs[r], static_cast<long long>(chunk_entries))
+                              : 0;
     }
 }
 
@@ -191,7 +197,7 @@ __global__ void list_chunks_kernel(long long rows, const long long* chunk_offset
          r += static_cast<long long>(gridDim.x) * blockDim.x) {
         for (long long c = chunk_offsets[r]; c < chunk_offsets[r + 1]; ++c) {
             chunks[c] = {static_cast<I>(r),
-                         static_cast<I>(c_ptrs[r] + 32 * (c - chunk_offsets[r]))};
+                         static_cast<I>(c_ptrs[r] + chunk_entries * (c - chunk_offsets[r]))};
         }
     }
 }
@@ -227,7 +233,7 @@ __global__ void pairs_of_chunks_kernel(const Chunk<I>* chunks, long long count, 
     for (long long c = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
          c < count; c += warps) {
         const Chunk<I> chunk = chunks[c];
-        const long long end = min(static_cast<long long>(chunk.first) + 32,
+        const long long end = min(static_cast<long long>(chunk.first) + chunk_entries,
                                   static_cast<long long>(c_ptrs[chunk.row + 1]));
         for (long long q = starts[chunk.first] + threadIdx.x % 32; q < starts[end]; q += 32) {
             products[q] = pairs[numbers[q]];
@@ -301,7 +307,7 @@ struct StagedProducts {
     bool unit[record_window<V>()];
 };
 
-/// A warp per chunk of a heavy row, a lane per entry: the warp stages the operands of the
+/// A warp per chunk of a heavy row, a lane per 32nd entry: the warp stages the operands of the
 /// entries' multiply-adds (contiguous in the record) window by window, reading the record
 /// coalesced and gathering A's and B's values all at once; then each lane adds its entry's
 /// multiply-adds from 0 in product order, each computed as the full phase computes it, so
@@ -320,16 +326,22 @@ __global__ void __launch_bounds__(values_block)
     for (long long c = (blockIdx.x * static_cast<long long>(values_block) + threadIdx.x) / 32;
          c < count; c += warps) {
         const Chunk<I> chunk = chunks[c];
-        const long long end_entry = min(static_cast<long long>(chunk.first) + 32,
+        const long long end_entry = min(static_cast<long long>(chunk.first) + chunk_entries,
                                         static_cast<long long>(in.c_ptrs[chunk.row + 1]));
-        const long long e = chunk.first + lane;
-        const bool active = e < end_entry;
+        // lane's entries: chunk.first + lane + 32 m
+        constexpr int per_lane = chunk_entries / 32;
+        long long my_first[per_lane];
+        long long my_end[per_lane];
+        V sums[per_lane];
         const long long first = starts[chunk.first];
         const long long end = starts[end_entry];
-        const long long my_first = active ? static_cast<long long>(starts[e]) : end;
-        const long long my_end = active ? static_cast<long long>(starts[e + 1]) : end;
+        for (int m = 0; m < per_lane; ++m) {
+            const long long e = chunk.first + lane + 32 * m;
+            my_first[m] = e < end_entry ? static_cast<long long>(starts[e]) : end;
+            my_end[m] = e < end_entry ? static_cast<long long>(starts[e + 1]) : end;
+            sums[m] = V(0);
+        }
         const V scale = row_scale(in, chunk.row);
-        V sum(0);
         for (long long w = first; w < end; w += window) {
             const int n = static_cast<int>(min(static_cast<long long>(window), end - w));
             for (int t = lane; t < n; t += 32) {
@@ -339,16 +351,21 @@ __global__ void __launch_bounds__(values_block)
                 mine.b[t] = in.b_vals[p.b];
             }
             __syncwarp();
-            const long long stop = min(my_end, w + n);
-            for (long long q = max(my_first, w); q < stop; ++q) {
-                const int t = static_cast<int>(q - w);
-                const V factor =
-                    mine.unit[t] || !in.pattern.identity ? mine.a[t] : scale * mine.a[t];
-                sum += unfused_product(factor, mine.b[t]);
+            for (int m = 0; m < per_lane; ++m) {
+                const long long stop = min(my_end[m], w + n);
+                for (long long q = max(my_first[m], w); q < stop; ++q) {
+                    const int t = static_cast<int>(q - w);
+                    const V factor =
+                        mine.unit[t] || !in.pattern.identity ? mine.a[t] : scale * mine.a[t];
+                    sums[m] += unfused_product(factor, mine.b[t]);
+                }
             }
             __syncwarp();
         }
-        if (active) in.c_vals[e] = sum;
+        for (int m = 0; m < per_lane; ++m) {
+            const long long e = chunk.first + lane + 32 * m;
+            if (e < end_entry) in.c_vals[e] = sums[m];
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 // (plain and Jacobi-fused products, sorted and unsorted output, numeric reuse), shared real
 // matrices, and the argument checks.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -38,7 +39,7 @@ bool has_values_only_path(const std::shared_ptr<const loom::Executor>& exec)
 }
 
 /// The values-only path a backend takes within the memory limit: a record (OpenMP: every
-/// multiply-add's position; CUDA: every entry's multiply-adds). Over the limit CUDA looks the
+/// multiply-add's position; CUDA: where every entry's multiply-adds come from). Over the limit CUDA looks the
 /// light rows' products up in C's known columns and OpenMP runs the full phase.
 loom::sparse::SpgemmValuesPath values_only_path(const std::shared_ptr<const loom::Executor>&)
 {
@@ -794,7 +795,8 @@ TYPED_TEST(Spgemm, ValuesOnlyPathSortedPlainAndJacobi)
     using I = typename TestFixture::I;
     using Csr = typename TestFixture::Csr;
     using Handle = typename TestFixture::Handle;
-    const ProductSpec spec{400, 400, 350, 5, 5, true, false, true, 85};
+    // the dense row: 3000 multiply-adds, a heavy row of the CUDA record (the others light)
+    const ProductSpec spec{600, 600, 350, 5, 5, true, false, true, 85};
     const auto [A, B] = this->operands(spec);
     auto execs = loom::test::backends();
     execs.push_back(this->ref);
@@ -969,9 +971,11 @@ TYPED_TEST(Spgemm, RecordFollowsTheMemoryLimit)
         EXPECT_EQ(declined.values_only_calls(), 0);
         const auto recording = run({.deterministic = true});
         if (lookup) {
-            // every entry's multiply-adds: (A entry, B entry) each, and where they start
+            // at least a 16-bit index per multiply-add and per entry of C (light rows; heavy
+            // rows keep an (A entry, B entry) pair per multiply-add)
             EXPECT_GE(recording.recorded_bytes(),
-                      recording.multiply_adds() * static_cast<size_type>(2 * sizeof(I)));
+                      (recording.multiply_adds() + recording.result_nnz()) *
+                          static_cast<size_type>(sizeof(std::uint16_t)));
             EXPECT_EQ(recording.values_only_calls(), 2);
             EXPECT_EQ(recording.values_path(), sparse::SpgemmValuesPath::recorded);
         } else if (has_values_only_path(exec)) {

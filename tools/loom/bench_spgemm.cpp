@@ -1,9 +1,18 @@
 // loom bench spgemm: C = A * A, checked against an oracle, then the symbolic phase, the
 // numeric phase and the whole product timed against a peer in the same run.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+
+#include "loom/sparse/spgemm.hpp"
 
 #include "bench/spgemm_bench.hpp"
 #include "bench_support.hpp"
@@ -18,11 +27,84 @@ struct SpgemmBenchCli {
     bool unsorted = false;
     size_type check_limit = 4'000'000;
     double reuse_limit_gib = 8;
+    /// Experiment of a GPU round (hidden): settings "NAME=VALUE[,NAME=VALUE]" of LOOM_SPGEMM_*
+    /// environment variables, timed one after the other (see run_sweep).
+    std::vector<std::string> sweep;
     BenchRun run{5};
 };
 
+/// Seconds of f(), the executor synchronised before and after.
+template <typename F>
+double seconds(const Executor& exec, F&& f)
+{
+    exec.synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    exec.synchronize();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// For every setting of cli.sweep (environment variables set for the handle's phases): a
+/// handle's symbolic phase, its first numeric call, its second (the first values-only call,
+/// which makes the record) and the median of --reps more; and whether C's values are bitwise
+/// those of the first setting's first call, after the first call and after the repeated ones
+/// (every path sums each entry in product order).
+int run_sweep(const SpgemmBenchCli& cli)
+{
+    return with_value_type(cli.run.type, [&]<typename V>(std::type_identity<V>) {
+        const auto exec = cli.run.executor();
+        const matrix::Csr<V, index_type> A(exec, cli.source.build<V>());
+        std::vector<V> first_values;
+        fmt::print("{:<40} {:>9} {:>9} {:>10} {:>9} {:>9} {:>14} {}\n", "setting", "sym [ms]",
+                   "1st [ms]", "2nd [ms]", "rep [ms]", "rec [GB]", "path", "bits");
+        for (const auto& setting : cli.sweep) {
+            std::vector<std::string> names;
+            for (std::size_t at = 0; at < setting.size();) {
+                const auto comma = std::min(setting.find(',', at), setting.size());
+                const auto item = setting.substr(at, comma - at);
+                const auto equals = item.find('=');
+                if (equals != std::string::npos) {
+                    names.push_back("LOOM_SPGEMM_" + item.substr(0, equals));
+                    setenv(names.back().c_str(), item.substr(equals + 1).c_str(), 1);
+                }
+                at = comma + 1;
+            }
+            sparse::SpgemmHandle<V, index_type> handle(
+                {.reuse_memory_limit = static_cast<size_type>(cli.reuse_limit_gib * (1 << 30))});
+            matrix::Csr<V, index_type> C;
+            const double symbolic =
+                seconds(*exec, [&] { sparse::spgemm_symbolic(handle, A, A, C); });
+            const double first = seconds(*exec, [&] { sparse::spgemm_numeric(handle, A, A, C); });
+            const auto first_call = C.values().to_host();
+            const double second = seconds(*exec, [&] { sparse::spgemm_numeric(handle, A, A, C); });
+            std::vector<double> repeated;
+            for (int rep = 0; rep < cli.run.reps; ++rep) {
+                repeated.push_back(
+                    seconds(*exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }));
+            }
+            std::sort(repeated.begin(), repeated.end());
+            if (first_values.empty()) first_values = first_call;
+            const auto same_as_first = [&](const std::vector<V>& values) {
+                return values.size() == first_values.size() &&
+                       std::memcmp(values.data(), first_values.data(),
+                                   values.size() * sizeof(V)) == 0;
+            };
+            const bool same = same_as_first(first_call) && same_as_first(C.values().to_host());
+            fmt::print("{:<40} {:>9.2f} {:>9.2f} {:>10.2f} {:>9.2f} {:>9.2f} {:>14} {}\n", setting,
+                       symbolic * 1e3, first * 1e3, second * 1e3,
+                       repeated.empty() ? 0.0 : repeated[repeated.size() / 2] * 1e3,
+                       handle.recorded_bytes() / 1e9, sparse::to_string(handle.values_path()),
+                       same ? "same" : "DIFFERENT");
+            std::fflush(stdout);  // each setting's line, whatever the next one does
+            for (const auto& name : names) unsetenv(name.c_str());
+        }
+        return exit_ok;
+    });
+}
+
 int run_bench(const SpgemmBenchCli& cli)
 {
+    if (!cli.sweep.empty()) return run_sweep(cli);
     bench::SpgemmBenchOptions options;
     options.exec = cli.run.executor();
     options.peer = bench::parse_peer(cli.peer);
@@ -58,6 +140,10 @@ Runner setup(CLI::App& sub)
                    "C's known columns)")
         ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
+    sub.add_option("--sweep", cli->sweep,
+                   "Experiment: time the numeric phase under these LOOM_SPGEMM_ settings, "
+                   "NAME=VALUE[,NAME=VALUE] each (no oracle check; bits compared to the first)")
+        ->group("");
     sub.footer(fmt::format(
         "Every kernel's C is first checked against an oracle, the reference backend (OpenMP\n"
         "runs) or Loom's OpenMP SpGEMM (CUDA runs), on every row or a sample (--check-limit;\n"

@@ -191,7 +191,8 @@ __device__ long long team_inclusive_scan(long long value, Batch<G>& batch)
 /// Calls visit(j, s, valid) on every thread of the team for the products of one row, G
 /// products per step in product order: thread t has product t of the step (valid) or none
 /// (the last step), j its entry of B and s the rank in its batch of the A entry that
-/// selected j's row. Entries k in [first, end) are taken G at a time; load(k, s) runs on the
+/// selected j's row. A visit that takes a fourth argument also gets the product's index
+/// from `first`'s first product (in product order; where the record's stage puts it). Entries k in [first, end) are taken G at a time; load(k, s) runs on the
 /// thread of rank s and returns the row of B that k selects (it may stash per-entry data at
 /// index s, readable by every thread in visit). Team-wide: every thread of the team calls it
 /// with the same first and end, and every call of visit is a step of the whole team (so
@@ -201,6 +202,7 @@ __device__ void for_each_product_step(long long first, long long end, const I* b
                                       Batch<G>& batch, Load&& load, Visit&& visit)
 {
     const int rank = Team<G>::rank();
+    long long before_batch = 0;  // products of the batches done
     for (long long base = first; base < end; base += G) {
         const long long k = base + rank;
         long long start = 0;
@@ -236,8 +238,13 @@ __device__ void for_each_product_step(long long first, long long end, const I* b
                 const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
                 j = batch.starts[s] + (p - before);
             }
-            visit(j, s, valid);
+            if constexpr (std::is_invocable_v<Visit&, long long, int, bool, long long>) {
+                visit(j, s, valid, before_batch + p);
+            } else {
+                visit(j, s, valid);
+            }
         }
+        before_batch += total;
         Team<G>::sync();
     }
 }
@@ -369,6 +376,22 @@ __device__ inline void entry_range(const Pattern<I>& in, long long row, long lon
 {
     first = static_cast<long long>(in.a_ptrs[row]) - (in.identity ? 1 : 0);
     end = in.a_ptrs[row + 1];
+}
+
+/// The "entries" of the product in product order, in one index space for all rows: row r's
+/// are its identity (Jacobi only, at a_ptrs[r] + r) and then A's entries of row r.
+template <typename I>
+__device__ inline long long entry_start(const Pattern<I>& in, long long row)
+{
+    return in.a_ptrs[row] + (in.identity ? row : 0);
+}
+
+/// The A entry that entry v of row `row` stands for, in entry_range's numbering (the
+/// identity is a_ptrs[row] - 1).
+template <typename I>
+__device__ inline long long a_entry(const Pattern<I>& in, long long row, long long v)
+{
+    return in.identity ? v - row - 1 : v;
 }
 
 /// The B row an entry selects and the factor its products carry.
@@ -513,12 +536,80 @@ struct HashPlan {
     long long max_entries = 0;
 };
 
+// ----------------------------------------------------------------- staged light rows
+
+/// Threads of a block that stages the multiply-adds of light rows in shared memory.
+constexpr int stage_block = 256;
+/// The numeric phase's stage (cuda_staged.cu): multiply-adds per thread and per block. A
+/// staged row has at most half a stage (so that several fill one) and at least one.
+constexpr int staged_items = 8;
+constexpr int staged_products = stage_block * staged_items;
+/// The group of the numeric phase's staged rows.
+constexpr int staged_group = 12;
+
+constexpr std::size_t round16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+/// Consecutive rows [first_row, end_row) with at most `half` multiply-adds each, whose
+/// multiply-adds are [first_product, first_product + products) in product order and fit a
+/// stage of 2 half: segment b holds those whose first multiply-add lies in [b half,
+/// (b + 1) half) (a longer row starting there is the last such row, and left out).
+template <typename I>
+struct Segment {
+    I first_row;
+    I end_row;
+    unsigned long long first_product;
+    unsigned products;
+};
+
+/// Calls visit(j, t, valid, p) for the multiply-adds of segment s, the block as one team
+/// (for_each_product_step over the segment's entries, which are contiguous): p is the
+/// product's index in the segment in product order, j its entry of B, t the batch rank of
+/// its entry of A, whose factor is factors[t] and (local_rows not null) its row from the
+/// segment's first local_rows[t].
+template <typename V, typename I, typename Visit>
+__device__ void for_each_segment_product(const Operands<V, I>& in, const Segment<I>& s,
+                                         Batch<stage_block>& batch, V* factors, int* local_rows,
+                                         Visit&& visit)
+{
+    const long long first_row = s.first_row;
+    const long long rows = s.end_row - first_row;
+    for_each_product_step<stage_block>(
+        entry_start(in.pattern, first_row), entry_start(in.pattern, s.end_row), in.pattern.b_ptrs,
+        batch,
+        [&](long long v, int t) -> long long {
+            const long long r = last_row_starting_by(
+                rows, v, [&](long long q) { return entry_start(in.pattern, first_row + q); });
+            const long long row = first_row + r;
+            if (local_rows != nullptr) local_rows[t] = static_cast<int>(r);
+            return selected_row(in, row, row_scale(in, row), a_entry(in.pattern, row, v),
+                                factors[t]);
+        },
+        visit);
+}
+
+/// The first position in [first, end) of the ascending values whose value is not below x.
+template <typename T>
+__host__ __device__ inline long long first_not_below(const T* values, long long first,
+                                                     long long end, T x)
+{
+    while (first < end) {
+        const long long mid = first + (end - first) / 2;
+        if (values[mid] < x) {
+            first = mid + 1;
+        } else {
+            end = mid;
+        }
+    }
+    return first;
+}
+
 /// What the numeric phase keeps in the handle.
 template <typename I>
 struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
     HashPlan hash;  ///< the second-level tables of the rows in hash_group
+    Array<Segment<I>> segments;  ///< of the rows in staged_group
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
@@ -555,23 +646,41 @@ template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
 
-/// cuda_recorded.cu: bytes of the record of a product with these multiply-adds and entries.
+/// cuda_staged.cu: the segments of the rows with 1 .. half multiply-adds (row_flops: every
+/// row's; half 0: none).
 template <typename I>
-std::size_t record_bytes(long long multiply_adds, long long nnz);
+Array<Segment<I>> make_segments(const CudaExecutor& exec, long long rows, const int64* row_flops,
+                                long long multiply_adds, long long half);
 
-/// cuda_recorded.cu: the record for values-only calls: for every entry of C (whose rows hold,
-/// sorted, the columns that the full numeric phase wrote), its multiply-adds in product order.
-/// Null when it would exceed `limit` bytes or 3/4 of the device's free memory (with what its
-/// construction needs: about 3x the record), or when C lacks a column of the product.
+/// cuda_staged.cu: the multiply-adds of a stage of the numeric phase's staged rows (0: no
+/// staged rows; LOOM_SPGEMM_STAGED=0, an experiment's knob, says so too), for a product
+/// with B.cols columns and `rows` rows (the stage sorts by row and column in 64 bits).
+long long staged_half(long long rows, long long b_cols);
+
+/// cuda_staged.cu: columns and values of the rows in staged_group.
+template <typename V, typename I>
+void multiply_staged_rows(const CudaExecutor& exec, const Array<Segment<I>>& segments,
+                          const Operands<V, I>& in);
+
+/// cuda_recorded.cu: bytes kept by a record of record_products.
+template <typename I>
+std::size_t record_size(const void* record);
+
+/// cuda_recorded.cu: the record for values-only calls: where every multiply-add lands in C
+/// (whose rows hold, sorted, the columns that the full numeric phase wrote), per row class
+/// (light rows: 16-bit indices into a stage of products; heavy rows: (A entry, B entry)
+/// pairs; row_flops: every row's multiply-adds; value_bytes: sizeof(V), which sizes the
+/// stage). Null when it would exceed `limit` bytes or 3/4 of the device's free memory (with
+/// what its construction needs), or when C lacks a column of the product.
 template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
+                                      const int64* row_flops, std::size_t value_bytes,
                                       std::size_t limit);
 
-/// cuda_recorded.cu: C's values from a record of record_products (a thread per entry of C).
+/// cuda_recorded.cu: C's values from a record of record_products.
 template <typename V, typename I>
-void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in,
-                        long long rows, long long nnz);
+void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in);
 
 }  // namespace loom::sparse::cuda::spgemm_kernels

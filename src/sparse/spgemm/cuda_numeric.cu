@@ -256,6 +256,7 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
             multiply_group(exec, groups, g, g, in, plan.b_cols, sort, known_columns);
         }
     }
+    if (groups.size(staged_group) > 0) multiply_staged_rows(exec, plan.segments, in);
     if (groups.size(hash_group) > 0) multiply_hash_rows(exec, groups, plan.hash, in, sort);
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
 }
@@ -322,19 +323,16 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
             state.recorded = record_products(
                 exec, in.pattern, rows, static_cast<long long>(A.nnz()),
                 static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-                state.row_ptrs.data(), C.col_idxs().data(),
+                state.row_ptrs.data(), C.col_idxs().data(), state.row_flops.data(), sizeof(V),
                 static_cast<std::size_t>(state.record_limit));
         } catch (const OutOfMemory&) {
             // the record only saves time on later calls (free memory was misjudged)
         }
         state.recorded_bytes =
-            state.recorded
-                ? static_cast<size_type>(record_bytes<I>(state.multiply_adds, state.nnz))
-                : 0;
+            state.recorded ? static_cast<size_type>(record_size<I>(state.recorded.get())) : 0;
     }
     if (state.recorded) {
-        values_from_record(exec, state.recorded.get(), in, rows,
-                           static_cast<long long>(state.nnz));
+        values_from_record(exec, state.recorded.get(), in);
         return;
     }
     numeric(exec, plan_of(state), in, true, light_groups_for(max_numeric_table<V, I>()), true);

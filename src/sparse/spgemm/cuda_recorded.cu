@@ -1,14 +1,21 @@
-// CUDA SpGEMM, values only from a record: for every entry of C, the multiply-adds that land
-// in it, in product order, each as the pair (entry of A, entry of B). A repeated numeric call
-// then gives each entry of C to one thread, which sums its multiply-adds from 0 in that
-// order: no hashing, no search, no atomics, no ordered_add, and the bits of the full phase
-// (which adds every entry's multiply-adds from 0 in product order too). NOTES.md ("Repeated
-// numeric calls") says when the record is made and what it costs.
+// CUDA SpGEMM, values only from a record of where every multiply-add lands in C, made by the
+// first values-only call. Two row classes (NOTES.md, "CUDA record"):
+// * light rows (at most `stage / 2` multiply-adds): runs of consecutive light rows
+//   ("segments") whose multiply-adds fit a block's stage in shared memory. A repeated call
+//   computes the segment's multiply-adds in product order into the stage (A's and B's rows
+//   read coalesced), then a thread per entry of C adds its multiply-adds from 0 in product
+//   order through a 16-bit index into the stage: 2 bytes per multiply-add and 2 per entry.
+// * heavy rows: every entry's multiply-adds as (entry of A, entry of B) pairs, summed by a
+//   lane per entry from operands a warp gathers (8 bytes per multiply-add).
+// Either way each entry's sum is the full phase's (which adds every entry's multiply-adds
+// from 0 in product order too): no hashing, no search, no atomics, the same bits.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 
@@ -27,7 +34,17 @@ constexpr const char* record_where = "loom::sparse::spgemm_numeric (record)";
 /// Of the memory the device has free, the share the record and its construction may take.
 constexpr double record_share_of_free = 0.75;
 
-/// One multiply-add of the record: a[k] * b[j] (k < 0: the identity of the Jacobi product,
+/// Stage indices are 16-bit (a light row has at most half a stage's multiply-adds).
+constexpr long long max_stage_products = 1 << 16;
+
+/// Bytes before the stage in a light block's shared memory: the batch of A's entries that
+/// for_each_product_step spreads, and their factors.
+constexpr std::size_t stage_offset(std::size_t value_bytes)
+{
+    return round16(sizeof(Batch<stage_block>)) + round16(stage_block * value_bytes);
+}
+
+/// One multiply-add of a heavy row: a[k] * b[j] (k < 0: the identity of the Jacobi product,
 /// factor 1).
 template <typename I>
 struct RecordedProduct {
@@ -35,61 +52,62 @@ struct RecordedProduct {
     I b;
 };
 
-/// The record: products[starts[e] .. starts[e + 1]) are the multiply-adds of C's entry e,
-/// in product order. starts are 32-bit when the multiply-adds allow (one array is empty):
-/// for products with about one multiply-add per entry of C (power-law), 8-byte starts would
-/// be a third of the record, read on every call.
+/// Entries of a heavy row a warp gives values to at once, chunk_entries / 32 per lane: on
+/// power-law matrices an entry has 1-2 multiply-adds, and a window of a few hundred keeps
+/// more gathers in flight than 32 entries would.
+constexpr int chunk_entries = 128;
+
+/// Up to chunk_entries consecutive entries of one heavy row, for a warp: [first,
+/// min(first + chunk_entries, end of the row)).
 template <typename I>
-struct Record {
-    Array<unsigned> starts32;
-    Array<unsigned long long> starts64;
-    Array<RecordedProduct<I>> products;
+struct Chunk {
+    I row;
+    I first;
 };
 
-/// Whether a record of this many multiply-adds has 32-bit starts.
-inline bool narrow_starts(long long multiply_adds)
-{
-    return multiply_adds <= static_cast<long long>(std::numeric_limits<unsigned>::max());
-}
-
-/// The first position in [first, end) of the ascending cols whose column is not below col.
+/// The record. Multiply-adds are numbered in C's order (entry by entry, each entry's in
+/// product order); a light row's come in the same place in product order, as its entries
+/// hold exactly its multiply-adds.
 template <typename I>
-__device__ inline long long first_not_below(const I* cols, long long first, long long end, I col)
+struct Record {
+    long long stage_products = 0;
+    std::size_t bytes = 0;
+    // light rows
+    Array<Segment<I>> segments;
+    /// per multiply-add of a light row: the index in its segment's stage of its product
+    Array<std::uint16_t> order;
+    /// per entry of a light row: where its multiply-adds start, from its segment's first
+    Array<std::uint16_t> entry_starts;
+    // heavy rows (arrays over all multiply-adds and entries; the light rows' parts unused)
+    Array<Chunk<I>> chunks;
+    Array<unsigned> starts;                ///< per entry: its first multiply-add
+    Array<RecordedProduct<I>> products;    ///< per multiply-add
+};
+
+/// Multiply-adds of a stage: 32 KiB of products (with 16 KiB of their indices) unless LOOM_SPGEMM_STAGE_PRODUCTS (an
+/// experiment's knob; 0: every row heavy) says otherwise; even, at most 2^16 and what
+/// shared memory allows.
+long long stage_products_for(const CudaExecutor& exec, std::size_t value_bytes)
 {
-    while (first < end) {
-        const long long mid = first + (end - first) / 2;
-        if (cols[mid] < col) {
-            first = mid + 1;
-        } else {
-            end = mid;
-        }
+    // 0 (every row through the pairs) unless asked: measured on the H200, the pairs repeat
+    // 27-point 100^3 in 4.24 ms, the staged segments in 8.30 ms (4096), 12.1 (8192)
+    long long products = 0;
+    if (const char* text = std::getenv("LOOM_SPGEMM_STAGE_PRODUCTS")) {
+        products = std::atoll(text);
     }
-    return first;
+    // a product, its index and (at most) an entry's start per multiply-add of the stage
+    const auto fit =
+        (static_cast<long long>(shared_limit(exec, record_where)) -
+         static_cast<long long>(stage_offset(value_bytes))) /
+        static_cast<long long>(value_bytes + 2 * sizeof(std::uint16_t));
+    return std::max(0LL, std::min({products, max_stage_products, fit})) / 2 * 2;
 }
 
-/// The "entries" of the product in product order, one index space for all rows: row r's
-/// are its identity (Jacobi only, v = a_ptrs[r] + r) and then A's entries of row r.
+/// The row of entry v of the product (see entry_start).
 template <typename I>
 __device__ inline long long entry_row(const Pattern<I>& in, long long rows, long long v)
 {
-    const long long shift = in.identity ? 1 : 0;
-    return last_row_starting_by(rows, v, [&](long long r) { return in.a_ptrs[r] + shift * r; });
-}
-
-/// The A entry that entry v stands for in its row (-1: the identity).
-template <typename I>
-__device__ inline long long a_entry(const Pattern<I>& in, long long row, long long v)
-{
-    if (!in.identity) return v;
-    const long long first = in.a_ptrs[row] + row;
-    return v == first ? -1 : v - row - 1;
-}
-
-/// The row of B that entry v selects.
-template <typename I>
-__device__ inline long long b_row(const Pattern<I>& in, long long row, long long k)
-{
-    return k < 0 ? row : static_cast<long long>(in.a_cols[k]);
+    return last_row_starting_by(rows, v, [&](long long r) { return entry_start(in, r); });
 }
 
 template <typename I>
@@ -99,20 +117,22 @@ __global__ void entry_lengths_kernel(Pattern<I> in, long long rows, long long en
     for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < entries;
          v += static_cast<long long>(gridDim.x) * blockDim.x) {
         const long long row = entry_row(in, rows, v);
-        const long long r = b_row(in, row, a_entry(in, row, v));
+        const long long k = a_entry(in, row, v);
+        const long long r = k < in.a_ptrs[row] ? row : static_cast<long long>(in.a_cols[k]);
         lengths[v] = in.b_ptrs[r + 1] - in.b_ptrs[r];
     }
 }
 
 /// A warp per entry v: its products (first = offsets[v], in product order) get their
-/// position in C's sorted row (binary search) as key. A column missing from the row (C's
-/// columns are not what the full phase wrote) raises *missing and keys the product to the
-/// row's first entry, so that everything stays in bounds; the record is then dropped.
+/// position in C's sorted row (binary search) as key, their number as value, and (pairs
+/// not null) their (A entry, B entry) pair. A column missing from the row (C's columns are
+/// not what the full phase wrote) raises *missing and keys the product to the row's first
+/// entry, so that everything stays in bounds; the record is then dropped.
 template <typename I>
 __global__ void position_products_kernel(Pattern<I> in, long long rows, long long entries,
                                          const long long* offsets, const I* c_ptrs, const I* c_cols,
-                                         std::make_unsigned_t<I>* keys,
-                                         RecordedProduct<I>* products, int* missing)
+                                         std::make_unsigned_t<I>* keys, unsigned* numbers,
+                                         RecordedProduct<I>* pairs, int* missing)
 {
     const int lane = threadIdx.x % 32;
     const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
@@ -120,10 +140,10 @@ __global__ void position_products_kernel(Pattern<I> in, long long rows, long lon
          v < entries; v += warps) {
         const long long row = entry_row(in, rows, v);
         const long long k = a_entry(in, row, v);
-        const long long r = b_row(in, row, k);
+        const long long r = k < in.a_ptrs[row] ? row : static_cast<long long>(in.a_cols[k]);
         const long long c_first = c_ptrs[row];
         const long long c_end = c_ptrs[row + 1];
-        long long out = offsets[v];
+        const long long out = offsets[v];
         for (long long j = in.b_ptrs[r] + lane; j < in.b_ptrs[r + 1]; j += 32) {
             const I col = in.b_cols[j];
             const long long lo = first_not_below(c_cols, c_first, c_end, col);
@@ -131,28 +151,143 @@ __global__ void position_products_kernel(Pattern<I> in, long long rows, long lon
             if (!found) *missing = 1;
             const long long q = out + (j - in.b_ptrs[r]);
             keys[q] = static_cast<std::make_unsigned_t<I>>(found ? lo : c_first);
-            products[q] = {static_cast<I>(k), static_cast<I>(j)};
+            numbers[q] = static_cast<unsigned>(q);
+            if (pairs != nullptr) {
+                pairs[q] = {static_cast<I>(k < in.a_ptrs[row] ? -1 : k), static_cast<I>(j)};
+            }
         }
     }
 }
 
 /// starts[e] = the first of the sorted keys equal to e (every entry of C has at least one
 /// multiply-add; the loops also cover entries without), starts[nnz] = n.
-template <typename K, typename S>
-__global__ void entry_starts_kernel(const K* keys, long long n, long long nnz, S* starts)
+template <typename K>
+__global__ void entry_starts_kernel(const K* keys, long long n, long long nnz, unsigned* starts)
 {
     for (long long q = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; q < n;
          q += static_cast<long long>(gridDim.x) * blockDim.x) {
         const long long key = keys[q];
         const long long before = q == 0 ? -1 : static_cast<long long>(keys[q - 1]);
-        for (long long e = before + 1; e <= key; ++e) starts[e] = static_cast<S>(q);
+        for (long long e = before + 1; e <= key; ++e) starts[e] = static_cast<unsigned>(q);
         if (q == n - 1) {
-            for (long long e = key + 1; e <= nnz; ++e) starts[e] = static_cast<S>(n);
+            for (long long e = key + 1; e <= nnz; ++e) starts[e] = static_cast<unsigned>(n);
         }
     }
 }
 
-/// Threads of a values-from-record block; a warp gives values to 32 consecutive entries.
+/// Heavy rows' chunks: chunks[r] = ceil(length / chunk_entries) for a row with more than `light`
+/// multiply-adds, else 0 (to be scanned).
+template <typename I>
+__global__ void count_chunks_kernel(long long rows, const long long* flops, const I* c_ptrs,
+                                    long long light, long long* chunks)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        chunks[r] = flops[r] > light ? ceildiv(c_ptrs[r + 1] - c_ptrs[r], static_cast<long long>(chunk_entries))
+                              : 0;
+    }
+}
+
+template <typename I>
+__global__ void list_chunks_kernel(long long rows, const long long* chunk_offsets,
+                                   const I* c_ptrs, Chunk<I>* chunks)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        for (long long c = chunk_offsets[r]; c < chunk_offsets[r + 1]; ++c) {
+            chunks[c] = {static_cast<I>(r),
+                         static_cast<I>(c_ptrs[r] + chunk_entries * (c - chunk_offsets[r]))};
+        }
+    }
+}
+
+/// A block per segment: its multiply-adds' stage indices (numbers from the segment's first)
+/// and its entries' starts, both relative to the segment's first multiply-add.
+template <typename I>
+__global__ void localize_kernel(const Segment<I>* segments, long long count, const I* c_ptrs,
+                                const unsigned* numbers, const unsigned* starts,
+                                std::uint16_t* order, std::uint16_t* entry_starts)
+{
+    for (long long b = blockIdx.x; b < count; b += gridDim.x) {
+        const Segment<I> s = segments[b];
+        for (long long q = s.first_product + threadIdx.x; q < s.first_product + s.products;
+             q += blockDim.x) {
+            order[q] = static_cast<std::uint16_t>(numbers[q] - s.first_product);
+        }
+        for (long long e = c_ptrs[s.first_row] + threadIdx.x; e < c_ptrs[s.end_row];
+             e += blockDim.x) {
+            entry_starts[e] = static_cast<std::uint16_t>(starts[e] - s.first_product);
+        }
+    }
+}
+
+/// A warp per chunk of a heavy row: the pairs of its entries' multiply-adds, in C's order.
+template <typename I>
+__global__ void pairs_of_chunks_kernel(const Chunk<I>* chunks, long long count, const I* c_ptrs,
+                                       const unsigned* starts, const unsigned* numbers,
+                                       const RecordedProduct<I>* pairs,
+                                       RecordedProduct<I>* products)
+{
+    const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+    for (long long c = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
+         c < count; c += warps) {
+        const Chunk<I> chunk = chunks[c];
+        const long long end = min(static_cast<long long>(chunk.first) + chunk_entries,
+                                  static_cast<long long>(c_ptrs[chunk.row + 1]));
+        for (long long q = starts[chunk.first] + threadIdx.x % 32; q < starts[end]; q += 32) {
+            products[q] = pairs[numbers[q]];
+        }
+    }
+}
+
+/// A block per segment of light rows: their multiply-adds in product order into the stage
+/// (spread evenly over the block, B's rows read coalesced), the segment's part of the record
+/// into shared memory beside it (coalesced, its loads overlapping the products'), then a
+/// thread per entry adds its multiply-adds from 0 in product order, each computed as the
+/// full phase computes it (selected_row's factor times B's value), so the bits are the full
+/// phase's.
+template <typename V, typename I>
+__global__ void __launch_bounds__(stage_block)
+    values_of_segments_kernel(Operands<V, I> in, const Segment<I>* segments, long long count,
+                              int stage_products, const std::uint16_t* order,
+                              const std::uint16_t* entry_starts)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& batch = *reinterpret_cast<Batch<stage_block>*>(shared_bytes);
+    V* factors = reinterpret_cast<V*>(shared_bytes + round16(sizeof(Batch<stage_block>)));
+    V* stage = reinterpret_cast<V*>(shared_bytes + stage_offset(sizeof(V)));
+    auto* my_order = reinterpret_cast<std::uint16_t*>(stage + stage_products);
+    std::uint16_t* my_starts = my_order + stage_products;
+    for (long long b = blockIdx.x; b < count; b += gridDim.x) {
+        const Segment<I> s = segments[b];
+        const int products = static_cast<int>(s.products);
+        if (products == 0) continue;  // uniform over the block
+        const long long first_entry = in.c_ptrs[s.first_row];
+        const int entries = static_cast<int>(in.c_ptrs[s.end_row] - first_entry);
+        for (int q = threadIdx.x; q < products; q += stage_block) {
+            my_order[q] = order[s.first_product + q];
+        }
+        for (int e = threadIdx.x; e < entries; e += stage_block) {
+            my_starts[e] = entry_starts[first_entry + e];
+        }
+        for_each_segment_product(in, s, batch, factors, static_cast<int*>(nullptr),
+                                 [&](long long j, int t, bool valid, long long p) {
+                                     if (valid) {
+                                         stage[p] = unfused_product(factors[t], in.b_vals[j]);
+                                     }
+                                 });
+        __syncthreads();
+        for (int e = threadIdx.x; e < entries; e += stage_block) {
+            const int end = e + 1 < entries ? my_starts[e + 1] : products;
+            V sum(0);
+            for (int q = my_starts[e]; q < end; ++q) sum += stage[my_order[q]];
+            in.c_vals[first_entry + e] = sum;
+        }
+        __syncthreads();
+    }
+}
+
+/// Threads of a block of heavy rows' chunks; a warp gives values to a chunk.
 constexpr int values_block = 256;
 
 /// Multiply-adds a warp stages per window in shared memory (about 4 KiB of operands).
@@ -171,15 +306,15 @@ struct StagedProducts {
     bool unit[record_window<V>()];
 };
 
-/// A warp per 32 consecutive entries of C, a lane per entry: the warp stages the operands of
-/// the entries' multiply-adds (contiguous in the record) window by window, reading the record
+/// A warp per chunk of a heavy row, a lane per 32nd entry: the warp stages the operands of the
+/// entries' multiply-adds (contiguous in the record) window by window, reading the record
 /// coalesced and gathering A's and B's values all at once; then each lane adds its entry's
-/// multiply-adds from 0 in product order, each computed as the full phase computes it
-/// (selected_row's factor times B's value), so the bits are the full phase's.
-template <typename V, typename I, typename S>
+/// multiply-adds from 0 in product order, each computed as the full phase computes it, so
+/// the bits are the full phase's.
+template <typename V, typename I>
 __global__ void __launch_bounds__(values_block)
-    values_from_record_kernel(Operands<V, I> in, long long rows, long long nnz, const S* starts,
-                              const RecordedProduct<I>* products)
+    values_of_chunks_kernel(Operands<V, I> in, const Chunk<I>* chunks, long long count,
+                            const unsigned* starts, const RecordedProduct<I>* products)
 {
     constexpr int window = record_window<V>();
     // raw bytes: a complex V has constructors, which __shared__ variables may not run
@@ -187,156 +322,218 @@ __global__ void __launch_bounds__(values_block)
     auto& mine = reinterpret_cast<StagedProducts<V>*>(staged)[threadIdx.x / 32];
     const int lane = threadIdx.x % 32;
     const long long warps = static_cast<long long>(gridDim.x) * (values_block / 32);
-    for (long long base =
-             (blockIdx.x * static_cast<long long>(values_block) + threadIdx.x) / 32 * 32;
-         base < nnz; base += warps * 32) {
-        const long long e = base + lane;
-        const bool active = e < nnz;
-        const long long first = static_cast<long long>(starts[base]);
-        const long long end = static_cast<long long>(starts[min(base + 32, nnz)]);
-        const long long my_first = active ? static_cast<long long>(starts[e]) : end;
-        const long long my_end = active ? static_cast<long long>(starts[e + 1]) : end;
-        const V scale =
-            active && in.pattern.identity ? row_scale(in, loom::row_of_entry(in.c_ptrs, rows, e)) : V(1);
-        V sum(0);
+    for (long long c = (blockIdx.x * static_cast<long long>(values_block) + threadIdx.x) / 32;
+         c < count; c += warps) {
+        const Chunk<I> chunk = chunks[c];
+        const long long end_entry = min(static_cast<long long>(chunk.first) + chunk_entries,
+                                        static_cast<long long>(in.c_ptrs[chunk.row + 1]));
+        // lane's entries: chunk.first + lane + 32 m
+        constexpr int per_lane = chunk_entries / 32;
+        long long my_first[per_lane];
+        long long my_end[per_lane];
+        V sums[per_lane];
+        const long long first = starts[chunk.first];
+        const long long end = starts[end_entry];
+        for (int m = 0; m < per_lane; ++m) {
+            const long long e = chunk.first + lane + 32 * m;
+            my_first[m] = e < end_entry ? static_cast<long long>(starts[e]) : end;
+            my_end[m] = e < end_entry ? static_cast<long long>(starts[e + 1]) : end;
+            sums[m] = V(0);
+        }
+        const V scale = row_scale(in, chunk.row);
         for (long long w = first; w < end; w += window) {
-            const int count = static_cast<int>(min(static_cast<long long>(window), end - w));
-            for (int t = lane; t < count; t += 32) {
+            const int n = static_cast<int>(min(static_cast<long long>(window), end - w));
+            for (int t = lane; t < n; t += 32) {
                 const RecordedProduct<I> p = products[w + t];
                 mine.unit[t] = p.a < 0;
                 mine.a[t] = p.a < 0 ? V(1) : in.a_vals[p.a];
                 mine.b[t] = in.b_vals[p.b];
             }
             __syncwarp();
-            const long long stop = min(my_end, w + count);
-            for (long long q = max(my_first, w); q < stop; ++q) {
-                const int t = static_cast<int>(q - w);
-                const V factor =
-                    mine.unit[t] || !in.pattern.identity ? mine.a[t] : scale * mine.a[t];
-                sum += unfused_product(factor, mine.b[t]);
+            for (int m = 0; m < per_lane; ++m) {
+                const long long stop = min(my_end[m], w + n);
+                for (long long q = max(my_first[m], w); q < stop; ++q) {
+                    const int t = static_cast<int>(q - w);
+                    const V factor =
+                        mine.unit[t] || !in.pattern.identity ? mine.a[t] : scale * mine.a[t];
+                    sums[m] += unfused_product(factor, mine.b[t]);
+                }
             }
             __syncwarp();
         }
-        if (active) in.c_vals[e] = sum;
+        for (int m = 0; m < per_lane; ++m) {
+            const long long e = chunk.first + lane + 32 * m;
+            if (e < end_entry) in.c_vals[e] = sums[m];
+        }
     }
 }
 
 }  // namespace
 
 template <typename I>
-std::size_t record_bytes(long long multiply_adds, long long nnz)
+std::size_t record_size(const void* record)
 {
-    const std::size_t start_bytes = narrow_starts(multiply_adds) ? 4 : 8;
-    return static_cast<std::size_t>(multiply_adds) * sizeof(RecordedProduct<I>) +
-           static_cast<std::size_t>(nnz + 1) * start_bytes;
+    return static_cast<const Record<I>*>(record)->bytes;
 }
 
 template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
+                                      const int64* row_flops, std::size_t value_bytes,
                                       std::size_t limit)
 {
     using Key = std::make_unsigned_t<I>;
     const long long entries = a_nnz + (in.identity ? rows : 0);
-    if (rows == 0 || nnz == 0 || entries == 0) return nullptr;
-    const auto kept = record_bytes<I>(multiply_adds, nnz);
-    // during construction: two key buffers, a second product buffer, the entries' offsets
-    const auto building =
-        static_cast<std::size_t>(multiply_adds) * (2 * sizeof(Key) + sizeof(RecordedProduct<I>)) +
-        static_cast<std::size_t>(entries + 1) * sizeof(long long);
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    LOOM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), record_where);
-    if (kept > limit || static_cast<double>(kept + building) > record_share_of_free * free_bytes) {
+    // multiply-adds are numbered in 32 bits (a record of more would exceed any limit)
+    if (rows == 0 || nnz == 0 || entries == 0 || row_flops == nullptr ||
+        multiply_adds > static_cast<long long>(std::numeric_limits<unsigned>::max())) {
         return nullptr;
     }
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
+    const CudaExecutor::DeviceScope scope(exec.device_id());
     auto record = std::make_shared<Record<I>>();
-    {
-        // where each entry's products start in product order
-        Array<long long> offsets(self, entries + 1);
-        LOOM_CUDA_CHECK(cudaMemsetAsync(offsets.data(), 0, sizeof(long long), stream),
-                        record_where);
-        entry_lengths_kernel<<<grid_for(exec, entries, 256, 32), 256, 0, stream>>>(
-            in, rows, entries, offsets.data() + 1);
-        check_launch(record_where);
-        run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
-            return cub::DeviceScan::InclusiveSum(temp, bytes, offsets.data() + 1,
-                                                 offsets.data() + 1, entries, stream);
-        });
+    record->stage_products = stage_products_for(exec, value_bytes);
+    const long long half = record->stage_products / 2;
 
-        Array<Key> keys(self, multiply_adds);
-        Array<Key> keys_sorted(self, multiply_adds);
-        Array<RecordedProduct<I>> products(self, multiply_adds);
+    // the light rows' segments and the heavy rows' chunks
+    const auto* flops = reinterpret_cast<const long long*>(row_flops);
+    record->segments = make_segments<I>(exec, rows, row_flops, multiply_adds, half);
+    const long long segment_count = static_cast<long long>(record->segments.size());
+    Array<long long> chunk_offsets(self, rows + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(chunk_offsets.data(), 0, sizeof(long long), stream),
+                    record_where);
+    count_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
+        rows, flops, c_ptrs, half, chunk_offsets.data() + 1);
+    check_launch(record_where);
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(temp, bytes, chunk_offsets.data() + 1,
+                                             chunk_offsets.data() + 1, rows, stream);
+    });
+    const long long chunk_count = loom::detail::load_element(chunk_offsets, rows);
+    const bool heavy = chunk_count > 0;
+
+    const auto heavy_bytes = [&](long long n) {
+        return heavy ? static_cast<std::size_t>(n) : std::size_t{0};
+    };
+    const bool light = segment_count > 0;
+    record->bytes = (light ? static_cast<std::size_t>(multiply_adds + nnz) : std::size_t{0}) *
+                        sizeof(std::uint16_t) +
+                    static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
+                    heavy_bytes(chunk_count) * sizeof(Chunk<I>) +
+                    heavy_bytes(nnz + 1) * sizeof(unsigned) +
+                    heavy_bytes(multiply_adds) * sizeof(RecordedProduct<I>);
+    // during construction: two key buffers, two number buffers, the unsorted pairs, the
+    // entries' offsets
+    const auto building =
+        static_cast<std::size_t>(multiply_adds) * (2 * sizeof(Key) + 2 * sizeof(unsigned)) +
+        heavy_bytes(multiply_adds) * sizeof(RecordedProduct<I>) +
+        static_cast<std::size_t>(entries + 1) * sizeof(long long);
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    LOOM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), record_where);
+    if (record->bytes > limit ||
+        static_cast<double>(record->bytes + building) > record_share_of_free * free_bytes) {
+        return nullptr;
+    }
+
+    // where each entry's products start in product order
+    Array<long long> offsets(self, entries + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(offsets.data(), 0, sizeof(long long), stream), record_where);
+    entry_lengths_kernel<<<grid_for(exec, entries, 256, 32), 256, 0, stream>>>(
+        in, rows, entries, offsets.data() + 1);
+    check_launch(record_where);
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(temp, bytes, offsets.data() + 1, offsets.data() + 1,
+                                             entries, stream);
+    });
+
+    Array<Key> keys(self, multiply_adds);
+    Array<Key> keys_sorted(self, multiply_adds);
+    Array<unsigned> numbers(self, multiply_adds);
+    Array<unsigned> numbers_sorted(self, multiply_adds);
+    Array<RecordedProduct<I>> pairs(self, heavy ? multiply_adds : 0);
+    Array<int> missing(self, 1);
+    missing.fill(0);
+    position_products_kernel<<<grid_for(exec, entries, 256 / 32, 32), 256, 0, stream>>>(
+        in, rows, entries, offsets.data(), c_ptrs, c_cols, keys.data(), numbers.data(),
+        heavy ? pairs.data() : nullptr, missing.data());
+    check_launch(record_where);
+    if (loom::detail::load_element(missing, 0) != 0) return nullptr;
+
+    // stable: the products of one entry stay in product order
+    const int key_bits =
+        std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned long long>(nnz - 1))));
+    cub::DoubleBuffer<Key> key_buffers(keys.data(), keys_sorted.data());
+    cub::DoubleBuffer<unsigned> number_buffers(numbers.data(), numbers_sorted.data());
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, key_buffers, number_buffers,
+                                               multiply_adds, 0, key_bits, stream);
+    });
+    Array<unsigned> starts(self, nnz + 1);
+    entry_starts_kernel<<<grid_for(exec, multiply_adds, 256, 32), 256, 0, stream>>>(
+        key_buffers.Current(), multiply_adds, nnz, starts.data());
+    check_launch(record_where);
+
+    if (light) {
+        record->order = Array<std::uint16_t>(self, multiply_adds);
+        record->entry_starts = Array<std::uint16_t>(self, nnz);
+        localize_kernel<<<grid_for(exec, segment_count, 1, 32), 256, 0, stream>>>(
+            record->segments.data(), segment_count, c_ptrs, number_buffers.Current(),
+            starts.data(), record->order.data(), record->entry_starts.data());
+        check_launch(record_where);
+    }
+    if (heavy) {
+        record->chunks = Array<Chunk<I>>(self, chunk_count);
+        list_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
+            rows, chunk_offsets.data(), c_ptrs, record->chunks.data());
+        check_launch(record_where);
         record->products = Array<RecordedProduct<I>>(self, multiply_adds);
-        Array<int> missing(self, 1);
-        missing.fill(0);
-        position_products_kernel<<<grid_for(exec, entries, 256 / 32, 32), 256, 0, stream>>>(
-            in, rows, entries, offsets.data(), c_ptrs, c_cols, keys.data(), products.data(),
-            missing.data());
+        pairs_of_chunks_kernel<<<grid_for(exec, chunk_count, 256 / 32, 32), 256, 0, stream>>>(
+            record->chunks.data(), chunk_count, c_ptrs, starts.data(), number_buffers.Current(),
+            pairs.data(), record->products.data());
         check_launch(record_where);
-        if (loom::detail::load_element(missing, 0) != 0) return nullptr;
-
-        // stable: the products of one entry stay in product order
-        const int key_bits =
-            std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned long long>(nnz - 1))));
-        cub::DoubleBuffer<Key> key_buffers(keys.data(), keys_sorted.data());
-        cub::DoubleBuffer<RecordedProduct<I>> product_buffers(products.data(),
-                                                              record->products.data());
-        run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
-            return cub::DeviceRadixSort::SortPairs(temp, bytes, key_buffers, product_buffers,
-                                                   multiply_adds, 0, key_bits, stream);
-        });
-        if (product_buffers.Current() != record->products.data()) {
-            std::swap(products, record->products);
-        }
-        const auto mark_starts = [&](auto* starts) {
-            entry_starts_kernel<<<grid_for(exec, multiply_adds, 256, 32), 256, 0, stream>>>(
-                key_buffers.Current(), multiply_adds, nnz, starts);
-            check_launch(record_where);
-        };
-        if (narrow_starts(multiply_adds)) {
-            record->starts32 = Array<unsigned>(self, nnz + 1);
-            mark_starts(record->starts32.data());
-        } else {
-            record->starts64 = Array<unsigned long long>(self, nnz + 1);
-            mark_starts(record->starts64.data());
-        }
+        record->starts = std::move(starts);
     }
     return record;
 }
 
 template <typename V, typename I>
-void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in,
-                        long long rows, long long nnz)
+void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in)
 {
     const auto& r = *static_cast<const Record<I>*>(record);
-    const auto launch = [&](const auto* starts) {
-        values_from_record_kernel<<<grid_for(exec, nnz, values_block, 16), values_block, 0,
-                                    stream_of(exec)>>>(in, rows, nnz, starts, r.products.data());
+    const auto stream = stream_of(exec);
+    if (r.segments.size() > 0) {
+        const std::size_t bytes =
+            stage_offset(sizeof(V)) + r.stage_products * (sizeof(V) + 2 * sizeof(std::uint16_t));
+        allow_shared(exec, values_of_segments_kernel<V, I>, bytes, numeric_where);
+        const auto count = static_cast<long long>(r.segments.size());
+        values_of_segments_kernel<V, I>
+            <<<grid_for(exec, count, 1, 32), stage_block, bytes, stream>>>(
+                in, r.segments.data(), count, static_cast<int>(r.stage_products), r.order.data(),
+                r.entry_starts.data());
         check_launch(numeric_where);
-    };
-    if (r.starts32.size() > 0) {
-        launch(r.starts32.data());
-    } else {
-        launch(r.starts64.data());
+    }
+    if (r.chunks.size() > 0) {
+        const auto count = static_cast<long long>(r.chunks.size());
+        values_of_chunks_kernel<V, I>
+            <<<grid_for(exec, count, values_block / 32, 16), values_block, 0, stream>>>(
+                in, r.chunks.data(), count, r.starts.data(), r.products.data());
+        check_launch(numeric_where);
     }
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_RECORD_CUDA(I)                                                 \
-    template std::size_t record_bytes<I>(long long, long long);                                \
-    template std::shared_ptr<void> record_products(const CudaExecutor&, const Pattern<I>&,     \
-                                                   long long, long long, long long, long long, \
-                                                   const I*, const I*, std::size_t);
+    template std::size_t record_size<I>(const void*);                                          \
+    template std::shared_ptr<void> record_products(                                            \
+        const CudaExecutor&, const Pattern<I>&, long long, long long, long long, long long,    \
+        const I*, const I*, const int64*, std::size_t, std::size_t);
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_RECORD_CUDA)
 
-#define LOOM_INSTANTIATE_SPGEMM_VALUES_FROM_RECORD_CUDA(V, I)                                     \
-    template void values_from_record(const CudaExecutor&, const void*,                            \
-                                     const Operands<loom::cuda::device_type_t<V>, I>&, long long, \
-                                     long long);
+#define LOOM_INSTANTIATE_SPGEMM_VALUES_FROM_RECORD_CUDA(V, I)                                  \
+    template void values_from_record(const CudaExecutor&, const void*,                         \
+                                     const Operands<loom::cuda::device_type_t<V>, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_VALUES_FROM_RECORD_CUDA)
 
 }  // namespace loom::sparse::cuda::spgemm_kernels

@@ -146,6 +146,20 @@ void count_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group
     }
 }
 
+/// The numeric phase's group of a row: staged with 1 .. half multiply-adds, else by its
+/// exact length.
+template <typename I>
+struct NumericGroupOf {
+    GroupOf<NumericNeed<I>> by_length;
+    const unsigned long long* flops;
+    long long half;
+    __device__ int operator()(long long row) const
+    {
+        const auto f = static_cast<long long>(flops[row]);
+        return f > 0 && f <= half ? staged_group : by_length(row);
+    }
+};
+
 template <typename I>
 void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
               long long b_cols, int numeric_light_groups, NumericHashShape numeric_hash,
@@ -203,9 +217,16 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     loom::cuda::exclusive_prefix_sum(exec, counts, rows + 1);
     state.nnz = nnz;
 
-    // the numeric phase's grouping, by exact row length, and its second-level tables
-    plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr, numeric_light_groups,
-                                 b_cols, where);
+    // the numeric phase's grouping: staged rows by their multiply-adds, the others by exact
+    // length; and the second-level tables of the hash rows
+    const long long half = staged_half(rows, b_cols);
+    plan->segments = make_segments<I>(exec, rows, state.row_flops.data(), groups.weight, half);
+    plan->groups = loom::cuda::bin_rows<I, group_count>(
+        exec, rows,
+        NumericGroupOf<I>{{NumericNeed<I>{counts}, numeric_light_groups, ceildiv(b_cols, 32)},
+                          flops,
+                          half},
+        nullptr, where);
     if (plan->groups.size(hash_group) > 0) {
         plan->hash = plan_numeric_hash(exec, plan->groups, counts, numeric_hash);
     }

@@ -217,15 +217,14 @@ TYPED_TEST(Spmm, CudaVectorLoadsAlongKMatchReference)
     }
 }
 
-TYPED_TEST(Spmm, CudaPanelsOfWideOperandsMatchReference)
+TYPED_TEST(Spmm, CudaWideOperandsWithScatteredColumnsMatchReference)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
     using Dense = typename TestFixture::Dense;
     LOOM_CUDA_OR_SKIP(cuda);
-    // Columns spread over 150k rows of B: the rows of B that A's rows gather span more than
-    // L2, so that automatic runs k = 80 in panels of columns (the last one narrower), by rows
-    // and, with a dense row, by chunks of entries.
+    // Columns spread over 150k rows of B (the rows gathered span more than L2), k = 80 (not
+    // a multiple of the vector width's lanes), by rows and, with a dense row, by chunks.
     for (const bool dense_row : {false, true}) {
         const auto A_ref = loom::test::random_csr<V, I>(
             this->ref, {96, 150000, 12, dense_row, true, false, 11});

@@ -51,8 +51,6 @@ constexpr long long balanced_chunk = 256;
 /// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
 /// faster than 8 at k = 8 in double (H200, session 9).
 constexpr int gathers_in_flight = 16;
-/// Columns of B per launch where B's gathers would miss L2 (see columns_per_launch).
-constexpr long long panel_columns = 32;
 
 /// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
 /// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
@@ -167,13 +165,6 @@ struct Output {
         uint4 bits;
         memcpy(&bits, &pack, sizeof(pack));
         *c = bits;
-    }
-    /// The same output for C's columns from j on.
-    Output columns_from(long long j) const
-    {
-        Output shifted = *this;
-        shifted.C = C.columns_from(j);
-        return shifted;
     }
     /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
@@ -406,87 +397,12 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
     check_launch(spmm_where);
 }
 
-/// Entries per thread of distance_kernel.
-constexpr long long distance_chunk = 64;
-
-/// total += sum over A's entries of |col - row|: a thread per chunk of consecutive entries
-/// (a hub row is shared by many threads), one search for the row of its first entry.
-template <typename I>
-__global__ void __launch_bounds__(block_size)
-    distance_kernel(const I* row_ptrs, const I* cols, long long rows, long long nnz,
-                    unsigned long long* total)
-{
-    unsigned long long sum = 0;
-    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long first =
-             (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * distance_chunk;
-         first < nnz; first += threads * distance_chunk) {
-        const long long last = min(nnz, first + distance_chunk);
-        long long row = loom::cuda::row_of_entry(row_ptrs, rows, first);
-        for (long long e = first; e < last; ++e) {
-            while (row_ptrs[row + 1] <= e) ++row;
-            const long long distance = static_cast<long long>(cols[e]) - row;
-            sum += static_cast<unsigned long long>(distance < 0 ? -distance : distance);
-        }
-    }
-    sum = loom::cuda::warp_sum<loom::cuda::warp_size>(sum);
-    if (threadIdx.x % loom::cuda::warp_size == 0) atomicAdd(total, sum);
-}
-
-/// What SpMM keeps on A between calls (A.plans()): the mean distance |col - row| of A's
-/// entries, computed on first use.
+/// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
+/// 2 * chunks * k sums, row_split otherwise.
 template <typename V, typename I>
-struct SpmmPlan {
-    const I* row_ptrs = nullptr;
-    long long rows = 0;
-    long long nnz = 0;
-    double mean_distance = 0;
-};
-
-template <typename V, typename I>
-double mean_distance(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
-{
-    const auto plan = A.plans().template obtain<SpmmPlan<V, I>>(
-        [&](const SpmmPlan<V, I>& p) {
-            return p.row_ptrs == A.row_ptrs().data() && p.rows == A.rows() && p.nnz == A.nnz();
-        },
-        [&] {
-            auto fresh = std::make_shared<SpmmPlan<V, I>>();
-            fresh->row_ptrs = A.row_ptrs().data();
-            fresh->rows = A.rows();
-            fresh->nnz = A.nnz();
-            Array<std::uint64_t> total(A.executor(), 1);
-            total.fill(0);
-            static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
-            distance_kernel<<<blocks_for<1>(exec, ceildiv(A.nnz(), distance_chunk)), block_size, 0,
-                              stream_of(exec)>>>(
-                A.row_ptrs().data(), A.col_idxs().data(), A.rows(), A.nnz(),
-                reinterpret_cast<unsigned long long*>(total.data()));
-            check_launch(spmm_where);
-            fresh->mean_distance = static_cast<double>(total.to_host()[0]) / A.nnz();
-            return fresh;
-        });
-    return plan->mean_distance;
-}
-
-/// Columns of B and C per launch: all k, or `panel_columns` when the rows of B gathered
-/// around a row of A (twice the mean distance, k values each) would not fit in half of L2:
-/// B's panel is then more likely to stay in L2, for one more pass over A per panel.
-template <typename V, typename I>
-long long columns_per_launch(const CudaExecutor& exec, const matrix::Csr<V, I>& A, long long k,
-                             bool vectors)
-{
-    if (!vectors || k <= panel_columns || A.nnz() == 0) return k;
-    const double window = 2 * mean_distance(exec, A) * static_cast<double>(k) * sizeof(V);
-    return window > 0.5 * static_cast<double>(exec.l2_cache_bytes()) ? panel_columns : k;
-}
-
-/// Columns [0, k) of C = alpha * A * B + beta * C (B and C shifted to a panel's first
-/// column): nnz_balanced where `partials` holds 2 * chunks * k sums, row_split otherwise.
-template <typename V, typename I>
-void spmm_panel(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
-                DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
-                long long k, compute_type_t<device_type_t<V>>* partials)
+void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
+                  DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
+                  long long k, compute_type_t<device_type_t<V>>* partials)
 {
     using D = device_type_t<V>;
     const auto csr = rows_of(A);
@@ -538,9 +454,7 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_csr_vendor(exec, mode, alpha, A, B, beta, C, k);
         return;
     }
-    // automatic also picks the columns per launch; a named algorithm runs in one launch.
-    const bool tuned = algorithm == SpmmAlgorithm::automatic;
-    if (tuned) algorithm = choose_spmm(exec, A, k);
+    if (algorithm == SpmmAlgorithm::automatic) algorithm = choose_spmm(exec, A, k);
     const bool conj = mode == Mode::conjugate || mode == Mode::conj_transpose;
     const auto csr = rows_of(A);
     const auto b = on_device(B);
@@ -557,17 +471,12 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
             });
         }
     } else {
-        const long long width = tuned ? columns_per_launch(exec, A, k, moves_vectors(b, C, k))
-                                      : static_cast<long long>(k);
         const bool balanced = algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0;
         Array<compute_type_t<V>> partials(
             A.executor(),
-            balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * width) : 0);
-        for (long long j0 = 0; j0 < static_cast<long long>(k); j0 += width) {
-            spmm_panel(exec, conj, A, b.columns_from(j0), out.columns_from(j0),
-                       std::min(width, static_cast<long long>(k) - j0),
-                       balanced ? as_device(partials.data()) : nullptr);
-        }
+            balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * k) : 0);
+        spmm_columns(exec, conj, A, b, out, static_cast<long long>(k),
+                     balanced ? as_device(partials.data()) : nullptr);
     }
     check_launch(spmm_where);
 }

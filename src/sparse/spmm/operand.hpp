@@ -20,11 +20,6 @@ struct DenseOperand {
         return data[i * row_step + j * col_step];
     }
     LOOM_HOST_DEVICE LOOM_INLINE bool row_major() const { return col_step == 1; }
-    /// The operand's columns from j on (a panel of a wide operand).
-    LOOM_HOST_DEVICE LOOM_INLINE DenseOperand columns_from(long long j) const
-    {
-        return {data + j * col_step, row_step, col_step};
-    }
 };
 
 /// The logical rows x cols shape of d stored with `layout`.

@@ -8,6 +8,7 @@
 #include "loom/sparse/block_diagonal.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "multigrid/level.hpp"
+#include "solver/scaled_apply.hpp"
 
 namespace loom::solver {
 namespace {
@@ -176,9 +177,9 @@ template <typename V, typename I>
 void Multigrid<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                                  matrix::Dense<V>& x) const
 {
-    if (scaled_.size() != x.size()) scaled_ = matrix::Dense<V>(this->executor(), x.size());
-    apply_impl(b, scaled_);
-    blas::axpby(alpha, scaled_, beta, x);
+    loom::detail::scaled_apply(alpha, b, beta, x,
+                               loom::detail::sized(scaled_, this->executor(), x.size()),
+                               [this](const auto& in, auto& out) { apply_impl(in, out); });
 }
 
 #define LOOM_INSTANTIATE_MULTIGRID_CYCLE(V, I)                                                   \

@@ -10,6 +10,7 @@
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 #include "precond/system_matrix.hpp"
+#include "solver/scaled_apply.hpp"
 
 namespace loom::precond {
 namespace {
@@ -144,9 +145,8 @@ template <typename V, typename I>
 void GaussSeidel<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                                    matrix::Dense<V>& x) const
 {
-    matrix::Dense<V> result(this->executor(), x.size());
-    apply_impl(b, result);
-    blas::axpby(alpha, result, beta, x);
+    loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
+                               [this](const auto& in, auto& out) { apply_impl(in, out); });
 }
 
 #define LOOM_INSTANTIATE_GAUSS_SEIDEL_PRECOND(V, I) template class GaussSeidel<V, I>;

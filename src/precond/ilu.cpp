@@ -17,6 +17,7 @@
 #include "loom/sparse/isai.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "precond/system_matrix.hpp"
+#include "solver/scaled_apply.hpp"
 
 namespace loom::precond {
 namespace {
@@ -48,9 +49,8 @@ protected:
     void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                     matrix::Dense<V>& x) const override
     {
-        matrix::Dense<V> solution(this->executor(), x.size());
-        apply_impl(b, solution);
-        blas::axpby(alpha, solution, beta, x);
+        loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
+                                   [this](const auto& in, auto& out) { apply_impl(in, out); });
     }
 
 private:
@@ -220,9 +220,8 @@ template <typename V, typename I, bool cholesky>
 void IncompleteFactorization<V, I, cholesky>::apply_impl(V alpha, const matrix::Dense<V>& b,
                                                          V beta, matrix::Dense<V>& x) const
 {
-    matrix::Dense<V> solution(this->executor(), x.size());
-    apply_impl(b, solution);
-    blas::axpby(alpha, solution, beta, x);
+    loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
+                               [this](const auto& in, auto& out) { apply_impl(in, out); });
 }
 
 #define LOOM_INSTANTIATE_INCOMPLETE_FACTORIZATION(V, I) \

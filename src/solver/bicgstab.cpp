@@ -13,8 +13,6 @@
 // it; one that restarts did so on the executor, at the iteration the replay restarts it.
 #include "loom/solver/bicgstab.hpp"
 
-#include <type_traits>
-
 #include "base/instantiate.hpp"
 #include "solver/run_ahead.hpp"
 #include "solver/state.hpp"
@@ -79,25 +77,18 @@ public:
         s_.conj_dot(slot(0, rho_field), r_tld_, r_);
         s_.fetch(slot(0, rho_field));
 
-        // A double threshold is exact in V only when V's real type is double.
-        constexpr bool exact_thresholds = std::is_same_v<remove_complex_t<V>, double>;
-        const auto device =
-            detail::device_criteria(criteria_, st_.context(), k_, exact_thresholds);
+        const auto device = detail::device_criteria(criteria_, st_);
         exact_ = device.exact;
         for (size_type j = 0; j < k_; ++j) {
             for (int f = 0; f < field_count; ++f) {
                 if (f != rho_field) s_.host(slot(0, f), j) = V{0};
             }
             s_.host(slot(0, gate_half_field), j) = st_.running(j) ? V{1} : V{0};
-            s_.host(threshold_slot, j) = static_cast<V>(device.thresholds[j]);
         }
         s_.store(slot(0, 0), field_count);
-        s_.store(threshold_slot);
-
-        detail::BlockPlanner planner(device, space_.runs_ahead());
+        detail::store_thresholds(s_, threshold_slot, device);
         detail::run_blocks(
-            planner, st_, k_, [&](size_type it) { iterate(it, x); },
-            [&] { s_.fetch(0, ring_rows * field_count); },
+            device, st_, ring_rows * field_count, [&](size_type it) { iterate(it, x); },
             [&](size_type it) { return replay(it, x); });
     }
 
@@ -205,11 +196,7 @@ private:
     /// runs; returns true.
     bool agrees(size_type it, int field) const
     {
-        for (size_type j = 0; exact_ && j < k_; ++j) {
-            const bool device_runs = s_.host(slot(it, field), j) != V{0};
-            if (device_runs == st_.running(j)) continue;
-            detail::executor_disagrees("loom::solver::bicgstab", j, it);
-        }
+        if (exact_) detail::check_gates("loom::solver::bicgstab", st_, slot(it, field), it);
         return true;
     }
 

@@ -11,8 +11,6 @@
 // the steps after it.
 #include "loom/solver/cg.hpp"
 
-#include <type_traits>
-
 #include "base/instantiate.hpp"
 #include "loom/solver/fcg.hpp"
 #include "solver/run_ahead.hpp"
@@ -77,22 +75,15 @@ public:
         }
         if (st_.all_stopped()) return;
 
-        // A double threshold is exact in V only when V's real type is double.
-        constexpr bool exact_thresholds = std::is_same_v<remove_complex_t<V>, double>;
-        const auto device =
-            detail::device_criteria(criteria_, st_.context(), k_, exact_thresholds);
+        const auto device = detail::device_criteria(criteria_, st_);
         exact_ = device.exact;
         for (size_type j = 0; j < k_; ++j) {
             s_.host(slot(0, gate_field), j) = st_.running(j) ? V{1} : V{0};
-            s_.host(threshold_slot, j) = static_cast<V>(device.thresholds[j]);
         }
         s_.store(slot(0, gate_field));
-        s_.store(threshold_slot);
-
-        detail::BlockPlanner planner(device, space_.runs_ahead());
+        detail::store_thresholds(s_, threshold_slot, device);
         detail::run_blocks(
-            planner, st_, k_, [&](size_type it) { iterate(it, x); },
-            [&] { s_.fetch(0, ring_rows * field_count); },
+            device, st_, ring_rows * field_count, [&](size_type it) { iterate(it, x); },
             [&](size_type it) { return replay(it, x); });
     }
 
@@ -153,14 +144,7 @@ private:
     /// for the iteration limit, which ends the solve there); returns true.
     bool agrees(size_type it) const
     {
-        for (size_type j = 0; exact_ && j < k_; ++j) {
-            const bool device_runs = s_.host(slot(it, gate_field), j) != V{0};
-            if (device_runs == st_.running(j) ||
-                st_.status(j).reason == stop::Reason::iteration_limit) {
-                continue;
-            }
-            detail::executor_disagrees("loom::solver::cg", j, it);
-        }
+        if (exact_) detail::check_gates("loom::solver::cg", st_, slot(it, gate_field), it);
         return true;
     }
 

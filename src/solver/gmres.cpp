@@ -243,10 +243,7 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
         return st.check(it, nullptr);
     };
 
-    // A double threshold is exact in V only when V's real type is double.
-    constexpr bool exact_thresholds = std::is_same_v<remove_complex_t<V>, double>;
-    const auto device =
-        detail::device_criteria(*solver.criteria(), st.context(), k, exact_thresholds);
+    const auto device = detail::device_criteria(*solver.criteria(), st);
     detail::BlockPlanner planner(device, space.runs_ahead());
     std::vector<double> norms(static_cast<std::size_t>(k));
     std::vector<char> running(static_cast<std::size_t>(k));

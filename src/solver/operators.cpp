@@ -9,6 +9,7 @@
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/spmv.hpp"
+#include "solver/scaled_apply.hpp"
 
 namespace loom {
 namespace {
@@ -23,15 +24,6 @@ void check_not_null(const std::vector<std::shared_ptr<const LinOp<V>>>& ops, con
             throw BadInput(where, std::string(what) + " " + std::to_string(i) + " is null");
         }
     }
-}
-
-/// `cache` as a rows x cols multi-vector on exec, reallocated only when its shape changes.
-template <typename V>
-matrix::Dense<V>& sized(matrix::Dense<V>& cache, const std::shared_ptr<const Executor>& exec,
-                        dim2 size)
-{
-    if (cache.size() != size || !cache.executor()) cache = matrix::Dense<V>(exec, size);
-    return cache;
 }
 
 template <typename V, typename I>
@@ -156,7 +148,8 @@ const matrix::Dense<V>& Composition<V>::apply_inner(const matrix::Dense<V>& b) c
     const auto* input = &b;
     for (auto i = static_cast<size_type>(factors_.size()) - 2; i >= 0; --i) {
         const auto& factor = *factors_[i + 1];
-        auto& out = sized(intermediates_[i], factor.executor(), {factor.size().rows, b.cols()});
+        auto& out = loom::detail::sized(intermediates_[i], factor.executor(),
+                                        {factor.size().rows, b.cols()});
         factor.apply(*input, out);
         input = &out;
     }
@@ -268,9 +261,8 @@ template <typename V>
 void MatrixFree<V>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                                matrix::Dense<V>& x) const
 {
-    auto& result = sized(result_, this->executor(), x.size());
-    apply_(b, result);
-    blas::axpby(alpha, result, beta, x);
+    loom::detail::scaled_apply(alpha, b, beta, x,
+                               loom::detail::sized(result_, this->executor(), x.size()), apply_);
 }
 
 #define LOOM_INSTANTIATE_OPERATORS(V)                                                          \

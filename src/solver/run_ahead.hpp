@@ -12,10 +12,12 @@
 
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "loom/base/types.hpp"
 #include "loom/stop/criterion.hpp"
+#include "solver/state.hpp"
 
 namespace loom::solver::detail {
 
@@ -36,6 +38,26 @@ struct DeviceCriteria {
 /// counts as inexact).
 DeviceCriteria device_criteria(const stop::Criterion& criteria, const stop::Context& context,
                                size_type k, bool thresholds_exact);
+
+/// The criteria of st's solve as its executor evaluates them.
+template <typename V>
+DeviceCriteria device_criteria(const stop::Criterion& criteria, const SolveState<V>& st)
+{
+    // A double threshold is exact in V only when V's real type is double.
+    constexpr bool exact_thresholds = std::is_same_v<remove_complex_t<V>, double>;
+    return device_criteria(criteria, st.context(), st.columns(), exact_thresholds);
+}
+
+/// Stores the per-column thresholds of `device` in scalar slot `slot` on the executor, where
+/// the fused steps read them.
+template <typename V>
+void store_thresholds(Scalars<V>& s, int slot, const DeviceCriteria& device)
+{
+    for (size_type j = 0; j < s.columns(); ++j) {
+        s.host(slot, j) = static_cast<V>(device.thresholds[j]);
+    }
+    s.store(slot);
+}
 
 /// The length of the next block: one where the host must look at every iteration; else
 /// growing (doubling) while the residual norms are predicted, at the rate of the last block,
@@ -80,8 +102,34 @@ void run_blocks(BlockPlanner& planner, const State& st, size_type k, Iterate&& i
     }
 }
 
+/// run_blocks for a method whose iterations write their scalars to the ring of slots
+/// [0, ring_slots) of st's scalars: the block's fetch is one copy of the ring.
+template <typename V, typename Iterate, typename Replay>
+void run_blocks(const DeviceCriteria& device, SolveState<V>& st, int ring_slots, Iterate&& iterate,
+                Replay&& replay)
+{
+    BlockPlanner planner(device, st.space().runs_ahead());
+    run_blocks(
+        planner, st, st.columns(), iterate, [&] { st.scalars().fetch(0, ring_slots); }, replay);
+}
+
 /// Throws std::logic_error: `solver`'s executor decided column j's fate at iteration it
 /// otherwise than the host's replay (a fused step out of step with the solver's tests).
 [[noreturn]] void executor_disagrees(const char* solver, size_type j, size_type it);
+
+/// executor_disagrees unless the executor's gates in scalar slot `gate_slot` (fetched) run
+/// at iteration it the columns the host runs; a column the iteration limit stopped may still
+/// run there (the limit ends the solve at that iteration).
+template <typename V>
+void check_gates(const char* solver, SolveState<V>& st, int gate_slot, size_type it)
+{
+    for (size_type j = 0; j < st.columns(); ++j) {
+        const bool device_runs = st.scalars().host(gate_slot, j) != V{0};
+        if (device_runs == st.running(j) || st.status(j).reason == stop::Reason::iteration_limit) {
+            continue;
+        }
+        executor_disagrees(solver, j, it);
+    }
+}
 
 }  // namespace loom::solver::detail

@@ -7,6 +7,7 @@
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/triangle.hpp"
 #include "precond/system_matrix.hpp"
+#include "solver/scaled_apply.hpp"
 
 namespace loom::solver {
 
@@ -61,9 +62,8 @@ template <typename V, typename I, blas::Uplo uplo>
 void TriangularSolver<V, I, uplo>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                                               matrix::Dense<V>& x) const
 {
-    matrix::Dense<V> solution(this->executor(), x.size());
-    sparse::sptrsv_solve(*handle_, *triangle_, b, solution);
-    blas::axpby(alpha, solution, beta, x);
+    loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
+                               [this](const auto& in, auto& out) { apply_impl(in, out); });
 }
 
 #define LOOM_INSTANTIATE_TRIANGULAR_SOLVER(V, I)              \

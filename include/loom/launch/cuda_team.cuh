@@ -158,21 +158,11 @@ public:
         if (l_.team_rank == 0 && l_.vector_rank == 0) f();
     }
 
-    LOOM_HOST_DEVICE void* team_scratch(size_type bytes) const
-    {
-        // The request must fit as asked; the padding that aligns the next one need not (a
-        // policy asking for exactly n bytes gets n bytes).
-        const size_type size = detail::align_up(bytes, detail::scratch_alignment);
-        if (bytes < 0 || scratch_used_ + bytes > l_.scratch_bytes) return nullptr;
-        void* result = l_.scratch + scratch_used_;
-        scratch_used_ += size;
-        return result;
-    }
+    LOOM_HOST_DEVICE void* team_scratch(size_type bytes) const { return scratch_.take(bytes); }
     template <typename T>
     LOOM_HOST_DEVICE T* team_scratch(size_type count) const
     {
-        static_assert(alignof(T) <= detail::scratch_alignment);
-        return static_cast<T*>(team_scratch(count * static_cast<size_type>(sizeof(T))));
+        return scratch_.template take<T>(count);
     }
 
 private:
@@ -223,7 +213,7 @@ private:
     }
 
     Layout l_;
-    mutable size_type scratch_used_ = 0;
+    mutable detail::TeamScratch scratch_{l_.scratch, l_.scratch_bytes};
 };
 
 namespace detail {

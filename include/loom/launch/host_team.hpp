@@ -32,8 +32,7 @@ class HostTeamMember {
 public:
     LOOM_HOST_DEVICE HostTeamMember(size_type league_rank, size_type league_size,
                                     std::byte* scratch, size_type scratch_bytes)
-        : league_rank_(league_rank), league_size_(league_size), scratch_(scratch),
-          scratch_bytes_(scratch_bytes)
+        : league_rank_(league_rank), league_size_(league_size), scratch_(scratch, scratch_bytes)
     {}
 
     LOOM_HOST_DEVICE size_type league_rank() const { return league_rank_; }
@@ -87,29 +86,17 @@ public:
         f();
     }
 
-    LOOM_HOST_DEVICE void* team_scratch(size_type bytes) const
-    {
-        // The request must fit as asked; the padding that aligns the next one need not (a
-        // policy asking for exactly n bytes gets n bytes).
-        const size_type size = detail::align_up(bytes, detail::scratch_alignment);
-        if (bytes < 0 || scratch_used_ + bytes > scratch_bytes_) return nullptr;
-        void* result = scratch_ + scratch_used_;
-        scratch_used_ += size;
-        return result;
-    }
+    LOOM_HOST_DEVICE void* team_scratch(size_type bytes) const { return scratch_.take(bytes); }
     template <typename T>
     LOOM_HOST_DEVICE T* team_scratch(size_type count) const
     {
-        static_assert(alignof(T) <= detail::scratch_alignment);
-        return static_cast<T*>(team_scratch(count * static_cast<size_type>(sizeof(T))));
+        return scratch_.template take<T>(count);
     }
 
 private:
     size_type league_rank_;
     size_type league_size_;
-    std::byte* scratch_;
-    size_type scratch_bytes_;
-    mutable size_type scratch_used_ = 0;
+    mutable detail::TeamScratch scratch_;
 };
 
 namespace detail {

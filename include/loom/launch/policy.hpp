@@ -2,10 +2,12 @@
 // threads, each thread with vector_length lanes, plus an optional shared scratch per team.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "loom/base/error.hpp"
 #include "loom/base/types.hpp"
+#include "loom/launch/macros.hpp"
 
 namespace loom::launch {
 
@@ -44,6 +46,36 @@ constexpr size_type align_up(size_type bytes, size_type alignment)
 {
     return (bytes + alignment - 1) / alignment * alignment;
 }
+
+/// A team's scratch as its members hand it out (member.team_scratch, every backend): each
+/// request in turn from one block of `bytes`, aligned to scratch_alignment.
+class TeamScratch {
+public:
+    LOOM_HOST_DEVICE TeamScratch(std::byte* base, size_type bytes) : base_(base), bytes_(bytes) {}
+
+    /// The next `bytes`, nullptr when they do not fit.
+    LOOM_HOST_DEVICE void* take(size_type bytes)
+    {
+        // The request must fit as asked; the padding that aligns the next one need not (a
+        // policy asking for exactly n bytes gets n bytes).
+        const size_type size = align_up(bytes, scratch_alignment);
+        if (bytes < 0 || used_ + bytes > bytes_) return nullptr;
+        void* result = base_ + used_;
+        used_ += size;
+        return result;
+    }
+    template <typename T>
+    LOOM_HOST_DEVICE T* take(size_type count)
+    {
+        static_assert(alignof(T) <= scratch_alignment);
+        return static_cast<T*>(take(count * static_cast<size_type>(sizeof(T))));
+    }
+
+private:
+    std::byte* base_;
+    size_type bytes_;
+    size_type used_ = 0;
+};
 
 /// BadInput unless policy describes a launch every backend can run.
 inline void validate(const TeamPolicy& policy, const char* where)

@@ -18,47 +18,52 @@ using detail::Triangle;
 using namespace loom::cuda;
 using namespace loom::blas::cuda_kernels;
 
+using loom::cuda::as_device;
+
+/// A view of V as the device type the kernels compute in.
+template <typename V>
+Strided<device_type_t<V>> as_device(Strided<V> view)
+{
+    return view.template as<device_type_t<V>>();
+}
+template <typename V>
+Triangle<device_type_t<V>> as_device(Triangle<V> T)
+{
+    return {as_device(T.view), T.lower, T.unit};
+}
+
 template <typename V>
 void gemm(const CudaExecutor& exec, V alpha, Strided<const V> A, Strided<const V> B, V beta,
           Strided<V> C)
 {
-    using D = device_type_t<V>;
-    launch_gemm(exec, as_device(alpha), A.template as<const D>(), B.template as<const D>(),
-                as_device(beta), C.template as<D>());
+    launch_gemm(exec, as_device(alpha), as_device(A), as_device(B), as_device(beta), as_device(C));
 }
 
 template <typename V>
 void gemv(const CudaExecutor& exec, V alpha, Strided<const V> A, Strided<const V> x, V beta,
           Strided<V> y)
 {
-    using D = device_type_t<V>;
-    launch_gemv(exec, as_device(alpha), A.template as<const D>(), x.template as<const D>(),
-                as_device(beta), y.template as<D>());
+    launch_gemv(exec, as_device(alpha), as_device(A), as_device(x), as_device(beta), as_device(y));
 }
 
 template <typename V>
 void trsm(const CudaExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
 {
-    using D = device_type_t<V>;
-    launch_trsm(exec, Triangle<const D>{T.view.template as<const D>(), T.lower, T.unit},
-                as_device(alpha), B.template as<D>());
+    launch_trsm(exec, as_device(T), as_device(alpha), as_device(B));
 }
 
 template <typename V>
 void trmm(const CudaExecutor& exec, Triangle<const V> T, V alpha, Strided<V> B)
 {
-    using D = device_type_t<V>;
-    launch_trmm(exec, Triangle<const D>{T.view.template as<const D>(), T.lower, T.unit},
-                as_device(alpha), B.template as<D>());
+    launch_trmm(exec, as_device(T), as_device(alpha), as_device(B));
 }
 
 template <typename V>
 void gemm_dot(const CudaExecutor& exec, V alpha, Strided<const V> At, Strided<const V> B, V beta,
               Strided<V> C)
 {
-    using D = device_type_t<V>;
-    launch_gemm_dot(exec, as_device(alpha), At.template as<const D>(), B.template as<const D>(),
-                    as_device(beta), C.template as<D>());
+    launch_gemm_dot(exec, as_device(alpha), as_device(At), as_device(B), as_device(beta),
+                    as_device(C));
 }
 
 LOOM_FOR_EACH_VALUE_TYPE_ON(LOOM_INSTANTIATE_BLAS_LEVEL3_KERNELS, CudaExecutor)

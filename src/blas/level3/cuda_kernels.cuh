@@ -201,42 +201,40 @@ __device__ inline void load_triangle(const Triangle<const D>& T, D* s)
     __syncthreads();
 }
 
-/// Solves T X = B in place (T one diagonal block), one thread per column of B, the column
-/// held in registers (all loop bounds are compile-time).
-template <bool lower, typename D>
-__global__ void __launch_bounds__(tri_threads)
-    solve_diagonal_block_kernel(Triangle<const D> T, Strided<D> B)
+/// x = T^-1 x (solve) or x = alpha T x, T the staged diagonal block (n rows) and x one column
+/// of B held in registers (all loop bounds are compile-time).
+template <bool solve, bool lower, typename D>
+__device__ inline void apply_diagonal_block(const D* s, long long n, D alpha, D (&x)[tri_block])
 {
-    LOOM_SHARED_ARRAY(D, s, tri_block * tri_block);
-    load_triangle(T, s);
-    const long long n = T.view.rows;
-    const long long j = static_cast<long long>(blockIdx.x) * tri_threads + threadIdx.x;
-    if (j >= B.cols) return;
-    D x[tri_block];
-#pragma unroll
-    for (int i = 0; i < tri_block; ++i) x[i] = i < n ? *B.ptr(i, j) : D{};
 #pragma unroll
     for (int step = 0; step < tri_block; ++step) {
-        const int i = lower ? step : tri_block - 1 - step;
+        // A solve needs the rows it depends on done, a product the rows it reads untouched.
+        const int i = lower == solve ? step : tri_block - 1 - step;
         if (i < n) {
-            D v = x[i];
+            if constexpr (solve) {
+                D v = x[i];
 #pragma unroll
-            for (int k = 0; k < tri_block; ++k) {
-                if (lower ? k < i : k > i) v -= mul(s[i * tri_block + k], x[k]);
+                for (int k = 0; k < tri_block; ++k) {
+                    if (lower ? k < i : k > i) v -= mul(s[i * tri_block + k], x[k]);
+                }
+                x[i] = v / s[i * tri_block + i];
+            } else {
+                D sum{};
+#pragma unroll
+                for (int k = 0; k < tri_block; ++k) {
+                    if (lower ? k <= i : k >= i) sum += mul(s[i * tri_block + k], x[k]);
+                }
+                x[i] = alpha * sum;
             }
-            x[i] = v / s[i * tri_block + i];
         }
-    }
-#pragma unroll
-    for (int i = 0; i < tri_block; ++i) {
-        if (i < n) *B.ptr(i, j) = x[i];
     }
 }
 
-/// B = alpha T B in place (T one diagonal block), one thread per column of B.
-template <bool lower, typename D>
+/// Solves T X = B (solve) or B = alpha T B in place, T one diagonal block, one thread per
+/// column of B.
+template <bool solve, bool lower, typename D>
 __global__ void __launch_bounds__(tri_threads)
-    multiply_diagonal_block_kernel(Triangle<const D> T, D alpha, Strided<D> B)
+    diagonal_block_kernel(Triangle<const D> T, D alpha, Strided<D> B)
 {
     LOOM_SHARED_ARRAY(D, s, tri_block * tri_block);
     load_triangle(T, s);
@@ -246,16 +244,10 @@ __global__ void __launch_bounds__(tri_threads)
     D x[tri_block];
 #pragma unroll
     for (int i = 0; i < tri_block; ++i) x[i] = i < n ? *B.ptr(i, j) : D{};
+    apply_diagonal_block<solve, lower>(s, n, alpha, x);
 #pragma unroll
     for (int i = 0; i < tri_block; ++i) {
-        if (i < n) {
-            D sum{};
-#pragma unroll
-            for (int k = 0; k < tri_block; ++k) {
-                if (lower ? k <= i : k >= i) sum += mul(s[i * tri_block + k], x[k]);
-            }
-            *B.ptr(i, j) = alpha * sum;
-        }
+        if (i < n) *B.ptr(i, j) = x[i];
     }
 }
 
@@ -294,18 +286,15 @@ void launch_diagonal_block(const CudaExecutor& exec, bool solve, Triangle<const 
         auto part = B.block(0, first * tri_threads, B.rows,
                             std::min(B.cols - first * tri_threads, count * tri_threads));
         const auto grid = static_cast<unsigned>(count);
+        auto launch = [&](auto kernel) {
+            kernel<<<grid, tri_threads, 0, stream_of(exec)>>>(T, alpha, part);
+        };
         if (solve) {
-            if (T.lower) {
-                solve_diagonal_block_kernel<true><<<grid, tri_threads, 0, stream_of(exec)>>>(T, part);
-            } else {
-                solve_diagonal_block_kernel<false><<<grid, tri_threads, 0, stream_of(exec)>>>(T, part);
-            }
-        } else if (T.lower) {
-            multiply_diagonal_block_kernel<true>
-                <<<grid, tri_threads, 0, stream_of(exec)>>>(T, alpha, part);
+            T.lower ? launch(diagonal_block_kernel<true, true, D>)
+                    : launch(diagonal_block_kernel<true, false, D>);
         } else {
-            multiply_diagonal_block_kernel<false>
-                <<<grid, tri_threads, 0, stream_of(exec)>>>(T, alpha, part);
+            T.lower ? launch(diagonal_block_kernel<false, true, D>)
+                    : launch(diagonal_block_kernel<false, false, D>);
         }
         check_launch(where);
     }

@@ -86,6 +86,31 @@ std::optional<Route> triangular_route(const char* where, Side side, const matrix
                                 detail::crossovers::triangular);
 }
 
+/// B = alpha op(A)^-1 B (solve: trsm) or alpha op(A) B (trmm), A triangular, on either side.
+template <typename V>
+void triangular(bool solve, Side side, Uplo uplo, Op op, Diag diag, V alpha,
+                const matrix::Dense<V>& A, matrix::Dense<V>& B, Backend backend)
+{
+    const char* where = solve ? "loom::blas::trsm" : "loom::blas::trmm";
+    const auto route = triangular_route(where, side, A, B, backend);
+    if (!route) return;
+    const auto& exec = *A.executor();
+    // Named members, not a structured binding: clang 14 (the fuzz build) cannot capture one
+    // in the kernel's lambda.
+    const auto left = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
+    const auto& T = left.first;
+    const auto& X = left.second;
+    if (solve) {
+        if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha,
+                             A, B)) {
+            LOOM_RUN_KERNEL(where, exec, trsm, T, alpha, X);
+        }
+    } else if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trmm, side, uplo, op, diag,
+                                alpha, A, B)) {
+        LOOM_RUN_KERNEL(where, exec, trmm, T, alpha, X);
+    }
+}
+
 }  // namespace
 
 template <typename V>
@@ -159,36 +184,14 @@ template <typename V>
 void trsm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V>& A,
           matrix::Dense<V>& B, Backend backend)
 {
-    constexpr const char* where = "loom::blas::trsm";
-    const auto route = triangular_route(where, side, A, B, backend);
-    if (!route) return;
-    const auto& exec = *A.executor();
-    // Named members, not a structured binding: clang 14 (the fuzz build) cannot capture one
-    // in the kernel's lambda.
-    const auto left = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
-    const auto& T = left.first;
-    const auto& X = left.second;
-    if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trsm, side, uplo, op, diag, alpha, A,
-                         B)) {
-        LOOM_RUN_KERNEL(where, exec, trsm, T, alpha, X);
-    }
+    triangular(true, side, uplo, op, diag, alpha, A, B, backend);
 }
 
 template <typename V>
 void trmm(Side side, Uplo uplo, Op op, Diag diag, V alpha, const matrix::Dense<V>& A,
           matrix::Dense<V>& B, Backend backend)
 {
-    constexpr const char* where = "loom::blas::trmm";
-    const auto route = triangular_route(where, side, A, B, backend);
-    if (!route) return;
-    const auto& exec = *A.executor();
-    const auto left = detail::as_left(side, uplo, op, diag, view_of(A), view_of(B));
-    const auto& T = left.first;
-    const auto& X = left.second;
-    if (!LOOM_TRY_VENDOR(*route, exec, cublas, openblas, trmm, side, uplo, op, diag, alpha, A,
-                         B)) {
-        LOOM_RUN_KERNEL(where, exec, trmm, T, alpha, X);
-    }
+    triangular(false, side, uplo, op, diag, alpha, A, B, backend);
 }
 
 template <typename V>

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "base/kernel_scalar.hpp"
 #include "loom/launch/macros.hpp"
 
 namespace loom::blas::krylov {
@@ -32,25 +33,8 @@ LOOM_HOST_DEVICE bool finite(const D& v)
     }
 }
 
-template <typename D>
-LOOM_HOST_DEVICE D conjugate(const D& v)
-{
-    if constexpr (std::is_arithmetic_v<D>) {
-        return v;
-    } else {
-        return D(v.real(), -v.imag());
-    }
-}
-
-template <typename D>
-LOOM_HOST_DEVICE double real_part(const D& v)
-{
-    if constexpr (std::is_arithmetic_v<D>) {
-        return static_cast<double>(v);
-    } else {
-        return static_cast<double>(v.real());
-    }
-}
+using loom::detail::conjugate;
+using loom::detail::real_part;
 
 /// sqrt(real(v)) in double: the residual norm the solver derives from r^H r.
 template <typename D>

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "base/kernel_scalar.hpp"
 #include "graph/mis2/rules.hpp"
 #include "loom/base/types.hpp"
 #include "loom/launch/macros.hpp"
@@ -27,26 +28,8 @@ LOOM_HOST_DEVICE double squared_magnitude(const T& x)
     }
 }
 
-template <typename T>
-LOOM_HOST_DEVICE T conjugate(const T& x)
-{
-    if constexpr (std::is_arithmetic_v<T>) {
-        return x;
-    } else {
-        return T(x.real(), -x.imag());
-    }
-}
-
-/// The real part, for the sign of a coupling.
-template <typename T>
-LOOM_HOST_DEVICE double real_part(const T& x)
-{
-    if constexpr (std::is_arithmetic_v<T>) {
-        return static_cast<double>(x);
-    } else {
-        return static_cast<double>(x.real());
-    }
-}
+using loom::detail::conjugate;
+using loom::detail::real_part;
 
 /// The tie-break of two couplings of equal strength: a hash of the edge {r, c}, the same
 /// from both ends. Ties by plain index would pair a grid's vertices one pair per round (each

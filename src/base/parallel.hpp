@@ -5,11 +5,10 @@
 //     template <typename Exec, typename V>                               // unified.hpp
 //     void fill(const Exec& exec, matrix::Dense<V>& x, V value)
 //     {
-//         const auto xd = loom::detail::kernel_data(exec, x.data());
+//         const auto X = loom::detail::kernel_matrix(exec, x);
 //         const auto v = loom::detail::kernel_value(exec, value);
-//         const size_type xs = x.stride();
 //         loom::detail::parallel_for(exec, x.rows(), x.cols(),
-//             [=] LOOM_HOST_DEVICE(size_type i, size_type j) { xd[i * xs + j] = v; });
+//             [=] LOOM_HOST_DEVICE(size_type i, size_type j) { X(i, j) = v; });
 //     }
 //
 // Each backend keeps its own memory access pattern: OpenMP splits the index range statically
@@ -46,6 +45,29 @@ template <typename Exec, typename T>
 kernel_type_t<Exec, T>* kernel_data(const Exec&, T* data)
 {
     return reinterpret_cast<kernel_type_t<Exec, T>*>(data);
+}
+
+/// A row-major block of rows (a Dense multi-vector) as the kernel body sees it: element (i, j)
+/// at data[i * stride + j].
+template <typename T>
+struct KernelMatrix {
+    T* data;
+    size_type stride;
+
+    LOOM_HOST_DEVICE T& operator()(size_type i, size_type j) const { return data[i * stride + j]; }
+};
+
+/// Rows of `stride` elements from data, in exec's memory, as the kernel body sees them.
+template <typename Exec, typename T>
+KernelMatrix<kernel_type_t<Exec, T>> kernel_matrix(const Exec& exec, T* data, size_type stride)
+{
+    return {kernel_data(exec, data), stride};
+}
+/// x (a matrix::Dense, or anything with data() and stride()) as the kernel body sees it.
+template <typename Exec, typename M>
+auto kernel_matrix(const Exec& exec, M& x)
+{
+    return kernel_matrix(exec, x.data(), x.stride());
 }
 
 /// A host value (a scalar argument) as the kernel body sees it, captured by value.

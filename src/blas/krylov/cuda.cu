@@ -51,20 +51,19 @@ struct SplitResult {
     __device__ Element operator[](long long j) const { return {first + j, second + j}; }
 };
 
+using loom::detail::kernel_matrix;
+template <typename D>
+using Rows = loom::detail::KernelMatrix<D>;
+
 template <typename D>
 struct Dot2Term {
-    const D* x1;
-    long long x1s;
-    const D* y1;
-    long long y1s;
-    const D* x2;
-    long long x2s;
-    const D* y2;
-    long long y2s;
+    Rows<const D> x1;
+    Rows<const D> y1;
+    Rows<const D> x2;
+    Rows<const D> y2;
     __device__ SumPair<D> operator()(long long i, long long j) const
     {
-        return {conj_dev(x1[i * x1s + j]) * y1[i * y1s + j],
-                conj_dev(x2[i * x2s + j]) * y2[i * y2s + j]};
+        return {conj_dev(x1(i, j)) * y1(i, j), conj_dev(x2(i, j)) * y2(i, j)};
     }
 };
 
@@ -74,15 +73,13 @@ struct ResidualStepTerm {
     const D* gate;
     const D* rho_old;
     const D* pq;
-    const D* q;
-    long long qs;
-    D* r;
-    long long rs;
+    Rows<const D> q;
+    Rows<D> r;
     __device__ D operator()(long long i, long long j) const
     {
-        D& ri = r[i * rs + j];
+        D& ri = r(i, j);
         const D g = gate[j];
-        if (g != D{}) ri += -krylov::cg_alpha(g, rho_old[j], pq[j]) * q[i * qs + j];
+        if (g != D{}) ri += -krylov::cg_alpha(g, rho_old[j], pq[j]) * q(i, j);
         return conj_dev(ri) * ri;
     }
 };
@@ -96,34 +93,28 @@ struct BicgstabFinalTerm {
     const D* sigma;
     const D* tt;
     const D* ts;
-    const D* p_hat;
-    long long ps;
-    const D* s_hat;
-    long long ss;
-    const D* t;
-    long long tstride;
-    const D* r_tld;
-    long long rts;
-    D* r;
-    long long rs;
-    D* x;
-    long long xs;
+    Rows<const D> p_hat;
+    Rows<const D> s_hat;
+    Rows<const D> t;
+    Rows<const D> r_tld;
+    Rows<D> r;
+    Rows<D> x;
     __device__ SumPair<D> operator()(long long i, long long j) const
     {
-        D& ri = r[i * rs + j];
+        D& ri = r(i, j);
         const D g = gate_half[j];
         if (g != D{}) {
             // s_hat may be r itself: read before r changes.
-            const D si = s_hat[i * ss + j];
-            D& xi = x[i * xs + j];
-            xi += krylov::bicgstab_alpha(g, rho_old[j], sigma[j]).value * p_hat[i * ps + j];
+            const D si = s_hat(i, j);
+            D& xi = x(i, j);
+            xi += krylov::bicgstab_alpha(g, rho_old[j], sigma[j]).value * p_hat(i, j);
             const auto omega = krylov::bicgstab_omega(g, tt[j], ts[j]);
             if (omega.usable) {
                 xi += omega.value * si;
-                ri += -omega.value * t[i * tstride + j];
+                ri += -omega.value * t(i, j);
             }
         }
-        return {conj_dev(r_tld[i * rts + j]) * ri, conj_dev(ri) * ri};
+        return {conj_dev(r_tld(i, j)) * ri, conj_dev(ri) * ri};
     }
 };
 
@@ -135,8 +126,8 @@ void conj_dot2(const CudaExecutor& exec, const matrix::Dense<V>& x1, const matri
                matrix::Dense<V>& out2)
 {
     using D = device_type_t<V>;
-    const Dot2Term<D> term{as_device(x1.data()), x1.stride(), as_device(y1.data()), y1.stride(),
-                           as_device(x2.data()), x2.stride(), as_device(y2.data()), y2.stride()};
+    const Dot2Term<D> term{kernel_matrix(exec, x1), kernel_matrix(exec, y1),
+                           kernel_matrix(exec, x2), kernel_matrix(exec, y2)};
     column_sums<SumPair<D>>(exec, x1.rows(), x1.cols(), term,
                             SplitResult<D>{as_device(out1.data()), as_device(out2.data())},
                             Identity{}, "loom::blas::conj_dot2");
@@ -148,9 +139,8 @@ void cg_residual_step(const CudaExecutor& exec, const CgStepScalars<V>& s,
 {
     using D = device_type_t<V>;
     const ResidualStepTerm<D> term{as_device(s.gate->data()), as_device(s.rho_old->data()),
-                                   as_device(s.pq->data()),   as_device(q.data()),
-                                   q.stride(),                as_device(r.data()),
-                                   r.stride()};
+                                   as_device(s.pq->data()), kernel_matrix(exec, q),
+                                   kernel_matrix(exec, r)};
     column_sums<D>(exec, q.rows(), q.cols(), term, as_device(s.rr->data()), Identity{},
                    "loom::blas::cg_residual_step");
 }
@@ -168,10 +158,9 @@ void cg_direction_step(const CudaExecutor& exec, const CgStepScalars<V>& s,
     const auto qz = s.qz ? as_device(s.qz->data()) : nullptr;
     const auto threshold = as_device(s.threshold->data());
     const auto gate_new = as_device(s.gate_new->data());
-    const auto zd = as_device(z.data());
-    const auto pd = as_device(p.data());
-    const auto xd = as_device(x.data());
-    const long long zs = z.stride(), ps = p.stride(), xs = x.stride();
+    const auto Z = kernel_matrix(exec, z);
+    const auto P = kernel_matrix(exec, p);
+    const auto X = kernel_matrix(exec, x);
     const long long rows = z.rows();
     // At least one row, so that gate_new is written for empty vectors too.
     loom::detail::parallel_for(
@@ -184,9 +173,9 @@ void cg_direction_step(const CudaExecutor& exec, const CgStepScalars<V>& s,
             if (i == 0) gate_new[j] = next.goes_on ? D(1) : D(0);
             if (i >= rows || g == D{}) return;
             const D alpha = krylov::cg_alpha(g, rho_old[j], pq[j]);
-            D& pi = pd[i * ps + j];
-            xd[i * xs + j] += alpha * pi;
-            pi = next.beta == D{} ? zd[i * zs + j] : zd[i * zs + j] + next.beta * pi;
+            D& pi = P(i, j);
+            X(i, j) += alpha * pi;
+            pi = next.beta == D{} ? Z(i, j) : Z(i, j) + next.beta * pi;
         },
         "loom::blas::cg_direction_step");
 }
@@ -211,11 +200,10 @@ void bicgstab_direction_step(const CudaExecutor& exec, const BicgstabStepScalars
     const auto gate = as_device(s.gate->data());
     const auto rho_old = as_device(s.rho_old->data());
     const auto restarts = as_device(s.restarts->data());
-    const auto rd = as_device(r.data());
-    const auto vd = as_device(v.data());
-    const auto pd = as_device(p.data());
-    const auto td = as_device(r_tld.data());
-    const long long rs = r.stride(), vs = v.stride(), ps = p.stride(), ts = r_tld.stride();
+    const auto R = kernel_matrix(exec, r);
+    const auto Vm = kernel_matrix(exec, v);
+    const auto P = kernel_matrix(exec, p);
+    const auto R_tld = kernel_matrix(exec, r_tld);
     const long long rows = r.rows();
     // At least one row, so that the scalars are written for empty vectors too.
     loom::detail::parallel_for(
@@ -231,12 +219,10 @@ void bicgstab_direction_step(const CudaExecutor& exec, const BicgstabStepScalars
                 restarts[j] = top.restarts;
             }
             if (i >= rows || !top.goes_on) return;
-            const D ri = rd[i * rs + j];
-            if (top.restarted) td[i * ts + j] = ri;
-            D& pi = pd[i * ps + j];
-            pi = first || top.restarted
-                     ? ri
-                     : ri + top.beta * (pi + -top.omega_prev * vd[i * vs + j]);
+            const D ri = R(i, j);
+            if (top.restarted) R_tld(i, j) = ri;
+            D& pi = P(i, j);
+            pi = first || top.restarted ? ri : ri + top.beta * (pi + -top.omega_prev * Vm(i, j));
         },
         "loom::blas::bicgstab_direction_step");
 }
@@ -250,16 +236,15 @@ void bicgstab_half_step(const CudaExecutor& exec, const BicgstabStepScalars<V>& 
     const auto rho_old = as_device(s.rho_old->data());
     const auto sigma = as_device(s.sigma->data());
     const auto gate_half = as_device(s.gate_half->data());
-    const auto vd = as_device(v.data());
-    const auto rd = as_device(r.data());
-    const long long vs = v.stride(), rs = r.stride();
+    const auto Vm = kernel_matrix(exec, v);
+    const auto R = kernel_matrix(exec, r);
     const long long rows = v.rows();
     loom::detail::parallel_for(
         exec, rows > 0 ? rows : 1, v.cols(),
         [=] __device__(long long i, long long j) {
             const auto alpha = krylov::bicgstab_alpha(gate[j], rho_old[j], sigma[j]);
             if (i == 0) gate_half[j] = alpha.usable ? D(1) : D(0);
-            if (i < rows && alpha.usable) rd[i * rs + j] += -alpha.value * vd[i * vs + j];
+            if (i < rows && alpha.usable) R(i, j) += -alpha.value * Vm(i, j);
         },
         "loom::blas::bicgstab_half_step");
 }
@@ -273,11 +258,9 @@ void bicgstab_final_step(const CudaExecutor& exec, const BicgstabStepScalars<V>&
     using D = device_type_t<V>;
     const BicgstabFinalTerm<D> term{
         as_device(s.gate_half->data()), as_device(s.rho_old->data()), as_device(s.sigma->data()),
-        as_device(s.tt->data()),        as_device(s.ts->data()),      as_device(p_hat.data()),
-        p_hat.stride(),                 as_device(s_hat.data()),      s_hat.stride(),
-        as_device(t.data()),            t.stride(),                   as_device(r_tld.data()),
-        r_tld.stride(),                 as_device(r.data()),          r.stride(),
-        as_device(x.data()),            x.stride()};
+        as_device(s.tt->data()),        as_device(s.ts->data()),      kernel_matrix(exec, p_hat),
+        kernel_matrix(exec, s_hat),     kernel_matrix(exec, t),       kernel_matrix(exec, r_tld),
+        kernel_matrix(exec, r),         kernel_matrix(exec, x)};
     column_sums<SumPair<D>>(exec, t.rows(), t.cols(), term,
                             SplitResult<D>{as_device(s.rho->data()), as_device(s.rr->data())},
                             Identity{}, "loom::blas::bicgstab_final_step");
@@ -287,11 +270,10 @@ template <typename V>
 void normalize(const CudaExecutor& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
 {
     const auto sq = as_device(squares.data());
-    const auto xd = as_device(x.data());
-    const long long xs = x.stride();
+    const auto X = kernel_matrix(exec, x);
     loom::detail::parallel_for(
         exec, x.rows(), x.cols(),
-        [=] __device__(long long i, long long j) { xd[i * xs + j] *= krylov::inverse_norm(sq[j]); },
+        [=] __device__(long long i, long long j) { X(i, j) *= krylov::inverse_norm(sq[j]); },
         "loom::blas::normalize");
 }
 

@@ -14,6 +14,8 @@
 namespace loom::blas::omp {
 namespace {
 
+using loom::detail::kernel_matrix;
+
 /// Two sums carried together through column_sums.
 template <typename V>
 struct SumPair {
@@ -35,17 +37,15 @@ void conj_dot2(const OmpExecutor& exec, const matrix::Dense<V>& x1, const matrix
                matrix::Dense<V>& out1, const matrix::Dense<V>& x2, const matrix::Dense<V>& y2,
                matrix::Dense<V>& out2)
 {
-    const V* x1d = x1.data();
-    const V* y1d = y1.data();
-    const V* x2d = x2.data();
-    const V* y2d = y2.data();
-    const size_type x1s = x1.stride(), y1s = y1.stride(), x2s = x2.stride(), y2s = y2.stride();
+    const auto X1 = kernel_matrix(exec, x1);
+    const auto Y1 = kernel_matrix(exec, y1);
+    const auto X2 = kernel_matrix(exec, x2);
+    const auto Y2 = kernel_matrix(exec, y2);
     std::vector<SumPair<V>> sums(static_cast<std::size_t>(x1.cols()));
     column_sums<SumPair<V>>(
         exec, x1.rows(), x1.cols(),
         [=](size_type i, size_type j) {
-            return SumPair<V>{loom::conj(x1d[i * x1s + j]) * y1d[i * y1s + j],
-                              loom::conj(x2d[i * x2s + j]) * y2d[i * y2s + j]};
+            return SumPair<V>{loom::conj(X1(i, j)) * Y1(i, j), loom::conj(X2(i, j)) * Y2(i, j)};
         },
         sums.data());
     for (size_type j = 0; j < x1.cols(); ++j) {
@@ -68,16 +68,14 @@ void cg_residual_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
     }
     const V* a = minus_alpha.data();
     const char* on = running.data();
-    const V* qd = q.data();
-    V* rd = r.data();
-    const size_type qs = q.stride();
-    const size_type rs = r.stride();
+    const auto Q = kernel_matrix(exec, q);
+    const auto R = kernel_matrix(exec, r);
     std::vector<V> sums(static_cast<std::size_t>(k));
     column_sums<V>(
         exec, q.rows(), k,
         [=](size_type i, size_type j) {
-            V& ri = rd[i * rs + j];
-            if (on[j]) ri += a[j] * qd[i * qs + j];
+            V& ri = R(i, j);
+            if (on[j]) ri += a[j] * Q(i, j);
             return loom::conj(ri) * ri;
         },
         sums.data());
@@ -101,17 +99,16 @@ void cg_direction_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
     const V* a = alpha.data();
     const V* b = beta.data();
     const char* on = running.data();
-    const V* zd = z.data();
-    V* pd = p.data();
-    V* xd = x.data();
-    const size_type zs = z.stride(), ps = p.stride(), xs = x.stride();
+    const auto Z = kernel_matrix(exec, z);
+    const auto P = kernel_matrix(exec, p);
+    const auto X = kernel_matrix(exec, x);
     loom::detail::parallel_for(
         exec, z.rows(), k,
         [=](size_type i, size_type j) {
             if (!on[j]) return;
-            V& pi = pd[i * ps + j];
-            xd[i * xs + j] += a[j] * pi;
-            pi = b[j] == V{0} ? zd[i * zs + j] : zd[i * zs + j] + b[j] * pi;
+            V& pi = P(i, j);
+            X(i, j) += a[j] * pi;
+            pi = b[j] == V{0} ? Z(i, j) : Z(i, j) + b[j] * pi;
         },
         "loom::blas::cg_direction_step");
 }
@@ -127,20 +124,19 @@ void bicgstab_direction_step(const OmpExecutor& exec, const BicgstabStepScalars<
     for (size_type j = 0; j < k; ++j) tops.push_back(krylov::bicgstab_column_top(s, j));
     const auto* top = tops.data();
     const bool first = s.first;
-    const V* rd = r.data();
-    const V* vd = v.data();
-    V* pd = p.data();
-    V* td = r_tld.data();
-    const size_type rs = r.stride(), vs = v.stride(), ps = p.stride(), ts = r_tld.stride();
+    const auto R = kernel_matrix(exec, r);
+    const auto Vm = kernel_matrix(exec, v);
+    const auto P = kernel_matrix(exec, p);
+    const auto R_tld = kernel_matrix(exec, r_tld);
     loom::detail::parallel_for(
         exec, r.rows(), k,
         [=](size_type i, size_type j) {
             const auto& c = top[j];
             if (!c.goes_on) return;
-            const V ri = rd[i * rs + j];
-            if (c.restarted) td[i * ts + j] = ri;
-            V& pi = pd[i * ps + j];
-            pi = first || c.restarted ? ri : ri + c.beta * (pi + -c.omega_prev * vd[i * vs + j]);
+            const V ri = R(i, j);
+            if (c.restarted) R_tld(i, j) = ri;
+            V& pi = P(i, j);
+            pi = first || c.restarted ? ri : ri + c.beta * (pi + -c.omega_prev * Vm(i, j));
         },
         "loom::blas::bicgstab_direction_step");
 }
@@ -154,13 +150,12 @@ void bicgstab_half_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& s
     alphas.reserve(static_cast<std::size_t>(k));
     for (size_type j = 0; j < k; ++j) alphas.push_back(krylov::bicgstab_column_alpha(s, j));
     const auto* alpha = alphas.data();
-    const V* vd = v.data();
-    V* rd = r.data();
-    const size_type vs = v.stride(), rs = r.stride();
+    const auto Vm = kernel_matrix(exec, v);
+    const auto R = kernel_matrix(exec, r);
     loom::detail::parallel_for(
         exec, v.rows(), k,
         [=](size_type i, size_type j) {
-            if (alpha[j].usable) rd[i * rs + j] += -alpha[j].value * vd[i * vs + j];
+            if (alpha[j].usable) R(i, j) += -alpha[j].value * Vm(i, j);
         },
         "loom::blas::bicgstab_half_step");
 }
@@ -176,31 +171,29 @@ void bicgstab_final_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& 
     steps.reserve(static_cast<std::size_t>(k));
     for (size_type j = 0; j < k; ++j) steps.push_back(krylov::bicgstab_column_final(s, j));
     const auto* step = steps.data();
-    const V* pd = p_hat.data();
-    const V* sd = s_hat.data();
-    const V* tdata = t.data();
-    const V* rt = r_tld.data();
-    V* rd = r.data();
-    V* xd = x.data();
-    const size_type ps = p_hat.stride(), ss = s_hat.stride(), tstride = t.stride(),
-                    rts = r_tld.stride(), rs = r.stride(), xs = x.stride();
+    const auto P_hat = kernel_matrix(exec, p_hat);
+    const auto S_hat = kernel_matrix(exec, s_hat);
+    const auto T = kernel_matrix(exec, t);
+    const auto R_tld = kernel_matrix(exec, r_tld);
+    const auto R = kernel_matrix(exec, r);
+    const auto X = kernel_matrix(exec, x);
     std::vector<SumPair<V>> sums(static_cast<std::size_t>(k));
     column_sums<SumPair<V>>(
         exec, t.rows(), k,
         [=](size_type i, size_type j) {
             const auto& c = step[j];
-            V& ri = rd[i * rs + j];
+            V& ri = R(i, j);
             if (c.alpha.usable) {
                 // s_hat may be r itself: read before r changes.
-                const V si = sd[i * ss + j];
-                V& xi = xd[i * xs + j];
-                xi += c.alpha.value * pd[i * ps + j];
+                const V si = S_hat(i, j);
+                V& xi = X(i, j);
+                xi += c.alpha.value * P_hat(i, j);
                 if (c.omega.usable) {
                     xi += c.omega.value * si;
-                    ri += -c.omega.value * tdata[i * tstride + j];
+                    ri += -c.omega.value * T(i, j);
                 }
             }
-            return SumPair<V>{loom::conj(rt[i * rts + j]) * ri, loom::conj(ri) * ri};
+            return SumPair<V>{loom::conj(R_tld(i, j)) * ri, loom::conj(ri) * ri};
         },
         sums.data());
     for (size_type j = 0; j < k; ++j) {
@@ -216,10 +209,9 @@ void normalize(const OmpExecutor& exec, const matrix::Dense<V>& squares, matrix:
     std::vector<V> inverse(static_cast<std::size_t>(k));
     for (size_type j = 0; j < k; ++j) inverse[j] = krylov::inverse_norm(squares.at(0, j));
     const V* inv = inverse.data();
-    V* xd = x.data();
-    const size_type xs = x.stride();
+    const auto X = kernel_matrix(exec, x);
     loom::detail::parallel_for(
-        exec, x.rows(), k, [=](size_type i, size_type j) { xd[i * xs + j] *= inv[j]; },
+        exec, x.rows(), k, [=](size_type i, size_type j) { X(i, j) *= inv[j]; },
         "loom::blas::normalize");
 }
 

@@ -72,6 +72,16 @@ void unblocked_getrf(Strided<V> P, int32* pivots, size_type offset, int32* info)
     }
 }
 
+/// The first i with A(i, i) == 0 (the host backends' check before a triangular inverse), or -1.
+template <typename V>
+size_type first_zero_diagonal(Strided<const V> A)
+{
+    for (size_type i = 0; i < A.rows; ++i) {
+        if (*A.ptr(i, i) == V{}) return i;
+    }
+    return -1;
+}
+
 /// T = T^{-1} in place, column by column (LAPACK's trti2): column j of the inverse is
 /// -T^{-1}(rest) * T(rest, j) / T(j, j), where rest are the already inverted rows beyond j
 /// (lower) or before j (upper).

@@ -63,10 +63,7 @@ void permute_rows(const OmpExecutor& exec, const int32* pivots, size_type first,
 template <typename V>
 size_type first_zero_diagonal(const OmpExecutor&, Strided<const V> A)
 {
-    for (size_type i = 0; i < A.rows; ++i) {
-        if (*A.ptr(i, i) == V{}) return i;
-    }
-    return -1;
+    return detail::first_zero_diagonal(A);
 }
 
 template <typename V>

@@ -31,10 +31,7 @@ void permute_rows(const ReferenceExecutor&, const int32* pivots, size_type first
 template <typename V>
 size_type first_zero_diagonal(const ReferenceExecutor&, Strided<const V> A)
 {
-    for (size_type i = 0; i < A.rows; ++i) {
-        if (*A.ptr(i, i) == V{}) return i;
-    }
-    return -1;
+    return detail::first_zero_diagonal(A);
 }
 
 template <typename V>

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "loom/sort/bitonic.hpp"
+#include "sort/kernels.hpp"
 
 namespace loom::sort::host {
 
@@ -40,6 +41,18 @@ void sort_array(K* keys, T* values, size_type n, const Compare& comp)
                   [&](const auto& a, const auto& b) { return comp(a.first, b.first); });
         for (size_type i = 0; i < n; ++i) std::tie(keys[i], values[i]) = pairs[i];
     }
+}
+
+/// sort_segment and sort_array in `order`.
+template <typename K, typename T, typename I>
+void sort_segment(const I* offsets, size_type s, K* keys, T* values, Order order)
+{
+    with_comparator(order, [&](auto comp) { sort_segment(offsets, s, keys, values, comp); });
+}
+template <typename K, typename T>
+void sort_array(K* keys, T* values, size_type n, Order order)
+{
+    with_comparator(order, [&](auto comp) { sort_array(keys, values, n, comp); });
 }
 
 }  // namespace loom::sort::host

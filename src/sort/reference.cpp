@@ -9,17 +9,15 @@ template <typename K, typename T, typename I>
 void sort_segments(const ReferenceExecutor&, const I* offsets, size_type num_segments, size_type,
                    K* keys, T* values, Order order)
 {
-    with_comparator(order, [&](auto comp) {
-        for (size_type s = 0; s < num_segments; ++s) {
-            host::sort_segment(offsets, s, keys, values, comp);
-        }
-    });
+    for (size_type s = 0; s < num_segments; ++s) {
+        host::sort_segment(offsets, s, keys, values, order);
+    }
 }
 
 template <typename K, typename T>
 void sort_array(const ReferenceExecutor&, K* keys, T* values, size_type n, Order order)
 {
-    with_comparator(order, [&](auto comp) { host::sort_array(keys, values, n, comp); });
+    host::sort_array(keys, values, n, order);
 }
 
 LOOM_SORT_FOR_EACH_KEY(LOOM_INSTANTIATE_SORT_KERNELS, ReferenceExecutor)

@@ -357,26 +357,31 @@ std::vector<std::string_view> split(std::string_view text, char separator)
     }
 }
 
+/// The Poisson stencil of `dims` dimensions with choices[0] (faces) or choices[1] (the whole box)
+/// points; BadInput for any other count.
+template <typename V, typename I>
+Csr<V, I> poisson(const char* where, const std::shared_ptr<const Executor>& exec, size_type n,
+                  int dims, int points, const int (&choices)[2])
+{
+    if (points != choices[0] && points != choices[1]) {
+        throw BadInput(where, "points must be " + std::to_string(choices[0]) + " or " +
+                                  std::to_string(choices[1]) + ", got " + std::to_string(points));
+    }
+    return stencil<V, I>(where, exec, n, dims, points == choices[1]);
+}
+
 }  // namespace
 
 template <typename V, typename I>
 Csr<V, I> poisson2d(std::shared_ptr<const Executor> exec, size_type n, int points)
 {
-    constexpr const char* where = "loom::matrix::poisson2d";
-    if (points != 5 && points != 9) {
-        throw BadInput(where, "points must be 5 or 9, got " + std::to_string(points));
-    }
-    return stencil<V, I>(where, exec, n, 2, points == 9);
+    return poisson<V, I>("loom::matrix::poisson2d", exec, n, 2, points, {5, 9});
 }
 
 template <typename V, typename I>
 Csr<V, I> poisson3d(std::shared_ptr<const Executor> exec, size_type n, int points)
 {
-    constexpr const char* where = "loom::matrix::poisson3d";
-    if (points != 7 && points != 27) {
-        throw BadInput(where, "points must be 7 or 27, got " + std::to_string(points));
-    }
-    return stencil<V, I>(where, exec, n, 3, points == 27);
+    return poisson<V, I>("loom::matrix::poisson3d", exec, n, 3, points, {7, 27});
 }
 
 template <typename V, typename I>

@@ -379,12 +379,6 @@ void scale_rows(const CudaExecutor& exec, matrix::Csr<V, I>& A, const matrix::De
 }
 
 template <typename V, typename I>
-void scale_columns(const CudaExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
-{
-    unified::scale_columns(exec, A, s);
-}
-
-template <typename V, typename I>
 void kept_row_nnz(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
                   remove_complex_t<V> threshold, bool keep_diagonal, Array<I>& row_nnz)
 {
@@ -436,3 +430,7 @@ void drop_small_entries(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_CUDA)
 
 }  // namespace loom::sparse::cuda
+
+namespace loom::sparse {
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CSR_SCALE_COLUMNS, unified, CudaExecutor)
+}

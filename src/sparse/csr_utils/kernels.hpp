@@ -36,8 +36,6 @@
     void scale_diagonal(const Exec& exec, matrix::Csr<V, I>& A, V factor);                     \
     template <typename V, typename I>                                                          \
     void scale_rows(const Exec& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s);        \
-    template <typename V, typename I>                                                          \
-    void scale_columns(const Exec& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s);     \
     /* row_nnz[r] = entries of row r that stay (rows + 1 entries, the last one left) */       \
     template <typename V, typename I>                                                          \
     void kept_row_nnz(const Exec& exec, const matrix::Csr<V, I>& A,                            \
@@ -59,18 +57,30 @@
     template void extract_diagonal(const Exec&, const matrix::Csr<V, I>&, matrix::Dense<V>&);  \
     template void scale_diagonal(const Exec&, matrix::Csr<V, I>&, V);                          \
     template void scale_rows(const Exec&, matrix::Csr<V, I>&, const matrix::Dense<V>&);        \
-    template void scale_columns(const Exec&, matrix::Csr<V, I>&, const matrix::Dense<V>&);     \
     template void kept_row_nnz(const Exec&, const matrix::Csr<V, I>&, remove_complex_t<V>,     \
                                bool, Array<I>&);                                               \
     template void drop_small_entries(const Exec&, const matrix::Csr<V, I>&,                    \
                                      remove_complex_t<V>, bool, matrix::Csr<V, I>&);
 
+/* scale_columns: the reference backend's own, and one kernel for OpenMP and CUDA (unified.hpp);
+   instantiated at loom::sparse scope, ns the namespace that defines it */
+#define LOOM_INSTANTIATE_CSR_SCALE_COLUMNS(ns, Exec, V, I) \
+    template void ns::scale_columns(const Exec&, matrix::Csr<V, I>&, const matrix::Dense<V>&);
+
 namespace loom::sparse::reference {
 LOOM_DECLARE_CSR_UTILS_KERNELS(ReferenceExecutor);
+template <typename V, typename I>
+void scale_columns(const ReferenceExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s);
+}  // namespace loom::sparse::reference
+namespace loom::sparse::unified {
+template <typename Exec, typename V, typename I>
+void scale_columns(const Exec& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s);
 }
 namespace loom::sparse::omp {
 LOOM_DECLARE_CSR_UTILS_KERNELS(OmpExecutor);
-}
+using unified::scale_columns;
+}  // namespace loom::sparse::omp
 namespace loom::sparse::cuda {
 LOOM_DECLARE_CSR_UTILS_KERNELS(CudaExecutor);
-}
+using unified::scale_columns;
+}  // namespace loom::sparse::cuda

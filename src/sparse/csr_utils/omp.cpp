@@ -201,12 +201,6 @@ void scale_rows(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Den
 }
 
 template <typename V, typename I>
-void scale_columns(const OmpExecutor& exec, matrix::Csr<V, I>& A, const matrix::Dense<V>& s)
-{
-    unified::scale_columns(exec, A, s);
-}
-
-template <typename V, typename I>
 void kept_row_nnz(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
                   remove_complex_t<V> threshold, bool keep_diagonal, Array<I>& row_nnz)
 {
@@ -240,3 +234,7 @@ void drop_small_entries(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_OMP)
 
 }  // namespace loom::sparse::omp
+
+namespace loom::sparse {
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CSR_SCALE_COLUMNS, unified, OmpExecutor)
+}

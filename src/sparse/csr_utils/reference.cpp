@@ -158,3 +158,8 @@ void drop_small_entries(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_REFERENCE)
 
 }  // namespace loom::sparse::reference
+
+namespace loom::sparse {
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_CSR_SCALE_COLUMNS, reference,
+                                      ReferenceExecutor)
+}

@@ -1,5 +1,6 @@
 // The CSR utilities that are one independent update per entry, written once for OpenMP and
-// CUDA on the unified launchers (base/parallel.hpp): omp.cpp and cuda.cu forward to them.
+// CUDA on the unified launchers (base/parallel.hpp): kernels.hpp names them for both backends,
+// omp.cpp and cuda.cu instantiate them.
 #pragma once
 
 #include "base/parallel.hpp"

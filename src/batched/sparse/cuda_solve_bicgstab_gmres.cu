@@ -5,9 +5,9 @@
 
 namespace loom::batched::bsparse::cuda {
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_BICGSTAB_GMRES(V, I)             \
-    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES(KrylovMethod::bicgstab, V, I) \
-    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES(KrylovMethod::gmres, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_BICGSTAB_GMRES)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES,
+                                      KrylovMethod::bicgstab)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES,
+                                      KrylovMethod::gmres)
 
 }  // namespace loom::batched::bsparse::cuda

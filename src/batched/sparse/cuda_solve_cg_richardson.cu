@@ -5,9 +5,8 @@
 
 namespace loom::batched::bsparse::cuda {
 
-#define LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_CG_RICHARDSON(V, I)        \
-    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES(KrylovMethod::cg, V, I) \
-    LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES(KrylovMethod::richardson, V, I)
-LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_CG_RICHARDSON)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES, KrylovMethod::cg)
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE_ON(LOOM_INSTANTIATE_BATCH_SPARSE_CUDA_SOLVES,
+                                      KrylovMethod::richardson)
 
 }  // namespace loom::batched::bsparse::cuda

@@ -40,12 +40,7 @@ using loom::detail::real_part;
 template <typename D>
 LOOM_HOST_DEVICE double norm_from_square(const D& v)
 {
-    const double square = real_part(v);
-#ifdef __CUDA_ARCH__
-    return sqrt(square);
-#else
-    return std::sqrt(square);
-#endif
+    return ::sqrt(real_part(v));  // the C function: host and device have it
 }
 
 /// 1 / sqrt(real(square)) in double, rounded to D: what GMRES scales its new basis vector by;

@@ -25,6 +25,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -119,6 +121,19 @@ struct Group {
     }
 };
 
+/// Starts the copies of stage (cp.async, no wait) at any bound.
+template <int NMAX, typename T, typename Keep>
+__device__ LOOM_INLINE void start_stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep,
+                                        int pitch)
+{
+    const int j = g.lane;
+    if (j >= g.n) return;
+    LOOM_PRAGMA_UNROLL
+    for (int k = 0; k < NMAX; ++k) {
+        if (k < g.n && keep(k, j)) async::copy(s + k * pitch + j, &M(k, j));
+    }
+}
+
 /// Copies the entries (k, j) of M with keep(k, j) into s[k * pitch + j] (pitch 0: n), lane j
 /// taking column j: one row per instruction, coalesced. From the bound 16 on, every copy of the
 /// lane is in flight at once (cp.async; a 32 x 32 matrix is 8 KB per warp); the small orders,
@@ -132,10 +147,7 @@ __device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, 
     const int j = g.lane;
     if (j >= g.n) return;
     if constexpr (NMAX >= 16) {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; ++k) {
-            if (k < g.n && keep(k, j)) async::copy(s + k * pitch + j, &M(k, j));
-        }
+        start_stage(g, M, s, keep, pitch);
         async::wait_all();
     } else {
         T r[NMAX];
@@ -288,27 +300,27 @@ __global__ void __launch_bounds__(block_threads)
 
 // --------------------------------------------------------------------------------------- trtri
 
-/// A = inv(A) for the triangular A, in place (the other triangle and a unit diagonal are not
-/// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
-/// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
-/// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
-template <int NMAX, bool Lower, bool Unit, typename T>
-__global__ void __launch_bounds__(block_threads)
-    trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
+/// The row pitch of trtri's staged triangle: from the bound 16 on the even NMAX, so that the
+/// sums read A(r, k..k+1) as one load (half the shared-memory wavefronts, which bound the
+/// kernel at n = 16).
+template <int NMAX>
+__device__ int trtri_pitch(int n)
 {
-    const auto g = Group<NMAX>::make(runtime_n);
-    const size_type b = g.matrix();
-    if (b >= count) return;
+    return NMAX >= 16 ? NMAX : n;
+}
+
+/// Column j = g.lane of inv(A) from A's triangle staged at sA (row pitch trtri_pitch), written
+/// over A (the other triangle and a unit diagonal are not touched); a zero diagonal entry leaves
+/// A as it was and sets info (LAPACK's convention). X(j, j) = 1 / A(j, j) and, moving away from
+/// the diagonal, X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
+template <int NMAX, bool Lower, bool Unit, typename T>
+__device__ LOOM_INLINE void invert_staged(const Group<NMAX>& g, const T* sA, const View<T>& A,
+                                          int32* info, size_type b)
+{
     const int n = g.n;
     const int j = g.lane;
-    const auto A = ops[0].global(b);
-    // From the bound 16 on, rows at the even pitch NMAX: the sums read A(r, k..k+1) as one
-    // load (half the shared-memory wavefronts, which bound this kernel at n = 16).
     constexpr bool pairs = NMAX >= 16;
-    const int pitch = pairs ? NMAX : n;
-    T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, A, sA, Triangle<Lower>{}, pitch);
-    g.sync();
+    const int pitch = trtri_pitch<NMAX>(n);
     T reciprocal(1);
     if constexpr (!Unit) {
         const bool zero = j < n && sA[j * pitch + j] == T(0);
@@ -359,6 +371,64 @@ __global__ void __launch_bounds__(block_threads)
         }
     }
     if (info != nullptr && j == 0) info[b] = 0;
+}
+
+/// A = inv(A) for the triangular A, in place: a group per matrix (invert_staged).
+template <int NMAX, bool Lower, bool Unit, typename T>
+__global__ void __launch_bounds__(block_threads)
+    trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
+{
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
+    const auto A = ops[0].global(b);
+    T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
+    stage(g, A, sA, Triangle<Lower>{}, trtri_pitch<NMAX>(g.n));
+    g.sync();
+    invert_staged<NMAX, Lower, Unit>(g, sA, A, info, b);
+}
+
+/// Matrices a group of trtri_stream_kernel inverts, one after the other (the round:
+/// LOOM_BATCHED_STREAM, 4 unless set).
+inline int stream_matrices()
+{
+    static const int matrices = [] {
+        const char* text = std::getenv("LOOM_BATCHED_STREAM");
+        return text && std::atoi(text) > 0 ? std::atoi(text) : 4;
+    }();
+    return matrices;
+}
+
+/// trtri_kernel with the loads of the next matrix in flight while the group inverts the
+/// current one: a group takes stream_matrices() matrices (a grid stride apart, so that the
+/// groups of a block take consecutive matrices at each step) through two staging buffers used
+/// in turn. A group alone spends most of its time in the substitution with no bytes in flight.
+template <int NMAX, bool Lower, bool Unit, typename T>
+__global__ void __launch_bounds__(block_threads)
+    trtri_stream_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
+{
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type stride = static_cast<size_type>(gridDim.x) * Group<NMAX>::per_block;
+    size_type b = g.matrix();
+    if (b >= count) return;
+    const int pitch = trtri_pitch<NMAX>(g.n);
+    T* buffers = shared_values<T>() + g.index * 2 * pitch_for(NMAX);
+    start_stage(g, ops[0].global(b), buffers, Triangle<Lower>{}, pitch);
+    async::commit();
+    for (int step = 0; b < count; ++step, b += stride) {
+        const T* current = buffers + (step % 2) * pitch_for(NMAX);
+        if (b + stride < count) {
+            T* next = buffers + (1 - step % 2) * pitch_for(NMAX);
+            start_stage(g, ops[0].global(b + stride), next, Triangle<Lower>{}, pitch);
+            async::commit();
+            async::wait_all_but_last();
+        } else {
+            async::wait_all();
+        }
+        g.sync();
+        invert_staged<NMAX, Lower, Unit>(g, current, ops[0].global(b), info, b);
+        g.sync();  // every lane is done with `current` before it is staged over
+    }
 }
 
 // --------------------------------------------------------------------------------------- getrf
@@ -421,8 +491,41 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 }
 
 /// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
-/// pivot-row buffers, 16-byte aligned.
-constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * nmax; }
+/// pivot-row buffers (the row and its reciprocal pivot), 16-byte aligned.
+constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * (nmax + 2); }
+
+/// The lanes holding the largest key: a butterfly max over the 64-bit key (two 32-bit
+/// shuffles per round), then a ballot.
+template <int NMAX>
+__device__ LOOM_INLINE unsigned largest_by_butterfly(const Group<NMAX>& g, unsigned long long key)
+{
+    auto best = key;
+    LOOM_PRAGMA_UNROLL
+    for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+        const auto other = g.xor_lane(best, offset);
+        best = other > best ? other : best;
+    }
+    return __ballot_sync(g.mask, key == best) & g.mask;
+}
+
+/// The same lanes by redux.sync (sm_80 on): the maximum of the keys' high words, and of the low
+/// words only where several lanes share that high word (a tie of magnitudes' top 20 mantissa
+/// bits: rare).
+template <int NMAX>
+__device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsigned long long key)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const auto high = static_cast<unsigned>(key >> 32);
+    const auto low = static_cast<unsigned>(key);
+    const bool top = high == __reduce_max_sync(g.mask, high);
+    const unsigned tops = __ballot_sync(g.mask, top) & g.mask;
+    if ((tops & (tops - 1)) == 0) return tops;
+    const unsigned largest_low = __reduce_max_sync(g.mask, top ? low : 0u);
+    return __ballot_sync(g.mask, top && low == largest_low) & g.mask;
+#else
+    return largest_by_butterfly(g, key);
+#endif
+}
 
 /// getrf for the bounds 16 and 32 (orders 9..32), the factorization of detail::getrf_partial
 /// (same pivots, same operations and order) with a short critical path per step: the staging
@@ -432,7 +535,10 @@ constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * n
 /// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
 /// (n - k loads and stores per step instead of 2 (n - k) shuffles of doubles). Two pivot-row
 /// buffers, used in turn, need one __syncwarp per step.
-template <int NMAX, typename T>
+/// Lean (session-10 candidate): the search by largest_by_reduction, and every candidate lane
+/// computes the reciprocal of its own entry during the search, the owner's published with its
+/// row (the division leaves the critical path).
+template <int NMAX, bool Lean, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
                       int runtime_n)
@@ -460,28 +566,26 @@ __global__ void __launch_bounds__(block_threads)
         if (k >= n) break;
         // The lane at position k is a candidate, so the largest key is at least 1 and only
         // candidates can hold it.
-        const auto key = pivot_key(a[k], active && position >= k, position == k);
-        auto best = key;
-        LOOM_PRAGMA_UNROLL
-        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
-            const auto other = g.xor_lane(best, offset);
-            best = other > best ? other : best;
-        }
-        const unsigned largest = __ballot_sync(g.mask, key == best) & g.mask;
+        const bool candidate = active && position >= k;
+        const auto key = pivot_key(a[k], candidate, position == k);
+        // (Non-candidates divide by one: a zero would take the division's slow path.)
+        const T own_reciprocal = Lean ? T(1) / (candidate ? a[k] : T(1)) : T(0);
+        const unsigned largest = Lean ? largest_by_reduction(g, key) : largest_by_butterfly(g, key);
         unsigned owner_bit = largest;
         if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
-            int first = key == best ? position : INT_MAX;
+            const bool tied = (largest >> (lane + first_lane)) & 1u;
+            int first = tied ? position : INT_MAX;
             LOOM_PRAGMA_UNROLL
             for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
                 const int other = g.xor_lane(first, offset);
                 first = other < first ? other : first;
             }
-            owner_bit = __ballot_sync(g.mask, key == best && position == first) & g.mask;
+            owner_bit = __ballot_sync(g.mask, tied && position == first) & g.mask;
         }
         const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
         const int best_position = g.from(position, owner);
         if (lane == k) my_pivot = best_position;
-        T* row = pivot_rows + (k % 2) * NMAX;
+        T* row = pivot_rows + (k % 2) * (NMAX + 2);
         if (lane == owner) {
             LOOM_PRAGMA_UNROLL
             for (int j = k - k % 2; j < NMAX; j += 2) {
@@ -492,6 +596,7 @@ __global__ void __launch_bounds__(block_threads)
                     *reinterpret_cast<Pair*>(row + j) = pair;
                 }
             }
+            if (Lean) row[NMAX] = own_reciprocal;
         }
         g.sync();
         const T pivot = row[k];
@@ -501,7 +606,7 @@ __global__ void __launch_bounds__(block_threads)
         if (position == k) position = best_position;
         if (lane == owner) position = k;
         const bool update = nonzero && active && position > k;
-        const T inv = T(1) / pivot;
+        const T inv = Lean ? row[NMAX] : T(1) / pivot;
         const T l = a[k] * inv;
         if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
@@ -518,6 +623,26 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 // ------------------------------------------------------------------------------------ dispatch
+
+/// Session-10 GPU round only (deleted with the losers after it): LOOM_BATCHED_TRY lists the
+/// candidates to run: carveout (the largest shared-memory carveout for getrf and trtri), lean
+/// (getrf_wide's Lean search), stream (trtri_stream_kernel).
+inline bool trying(const char* candidate)
+{
+    static const std::string list = [] {
+        const char* text = std::getenv("LOOM_BATCHED_TRY");
+        return std::string(text ? text : "");
+    }();
+    return list.find(candidate) != std::string::npos;
+}
+
+/// Asks once per kernel for the largest shared-memory carveout where the round tries it.
+template <auto Kernel>
+void try_carveout()
+{
+    static const bool asked = trying("carveout") && warp_gemm::prefer_max_shared(Kernel);
+    (void)asked;
+}
 
 /// The order when every operand is n x n with 1 <= n <= 32, else 0.
 template <typename T, int K>
@@ -676,11 +801,22 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             }
         });
     }
+    const bool streamed = trying("stream");
     return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         if constexpr (NMAX > thread_trtri_max) {
-            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
-                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+            if (streamed) {
+                constexpr auto per_block = static_cast<size_type>(Group<NMAX>::per_block);
+                const auto groups = (count + stream_matrices() - 1) / stream_matrices();
+                const auto blocks = static_cast<unsigned>((groups + per_block - 1) / per_block);
+                constexpr auto kernel = trtri_stream_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>;
+                try_carveout<kernel>();
+                kernel<<<blocks, block_threads, 2 * grid.shared, stream>>>(ops, f.info, count, n);
+            } else {
+                constexpr auto kernel = trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>;
+                try_carveout<kernel>();
+                kernel<<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+            }
         }
     });
 }
@@ -701,14 +837,37 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
                 <<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
+    if ((n == 9 || n == 10) && trying("thread") &&
+        count <= static_cast<size_type>(INT_MAX) * thread::block_threads) {
+        const CudaExecutor::DeviceScope scope(exec.device_id());
+        const auto launch = [&](auto order) {
+            constexpr int N = decltype(order)::value;
+            constexpr auto kernel = thread::getrf_kernel<N, T>;
+            constexpr auto shared = thread::shared_bytes<N, T>();
+            static const bool sized = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                           static_cast<int>(shared)) == cudaSuccess;
+            (void)sized;
+            kernel<<<thread::blocks_for(count), thread::block_threads, shared,
+                     loom::cuda::stream_of(exec)>>>(ops, f.pivots, f.info, count);
+        };
+        if (n == 9) launch(std::integral_constant<int, 9>{});
+        else launch(std::integral_constant<int, 10>{});
+        loom::cuda::check_launch(name);
+        return true;
+    }
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
+    const bool lean = trying("lean");
     return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         if constexpr (NMAX >= 16) {
             constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
             const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
-            getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
-                ops, f.pivots, f.info, count, n);
+            constexpr auto lean_kernel = getrf_wide_kernel<NMAX, true, T>;
+            constexpr auto base_kernel = getrf_wide_kernel<NMAX, false, T>;
+            try_carveout<lean_kernel>();
+            try_carveout<base_kernel>();
+            const auto kernel = lean ? lean_kernel : base_kernel;
+            kernel<<<grid.blocks, block_threads, shared, stream>>>(ops, f.pivots, f.info, count, n);
         }
     });
 }

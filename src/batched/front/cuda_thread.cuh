@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 template <int N, typename T>
-std::size_t shared_bytes()
+constexpr std::size_t shared_bytes()
 {
     return static_cast<std::size_t>(block_threads) * pitch_for(N) * sizeof(T);
 }

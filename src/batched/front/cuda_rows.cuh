@@ -537,7 +537,9 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 /// buffers, used in turn, need one __syncwarp per step.
 /// Lean (session-10 candidate): the search by largest_by_reduction, and every candidate lane
 /// computes the reciprocal of its own entry during the search, the owner's published with its
-/// row (the division leaves the critical path).
+/// row (the division leaves the critical path); rows are updated over the whole bound, with no
+/// test of n per pair (columns past n hold zeros, or NaN where the pivot row was infinite, and
+/// are never stored nor searched).
 template <int NMAX, bool Lean, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
@@ -589,7 +591,7 @@ __global__ void __launch_bounds__(block_threads)
         if (lane == owner) {
             LOOM_PRAGMA_UNROLL
             for (int j = k - k % 2; j < NMAX; j += 2) {
-                if (j < n) {
+                if (Lean || j < n) {
                     Pair pair;
                     pair.x = a[j];
                     pair.y = a[j + 1];
@@ -611,11 +613,11 @@ __global__ void __launch_bounds__(block_threads)
         if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
         for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
-            if (j >= n) break;
+            if (!Lean && j >= n) break;
             const Pair u = *reinterpret_cast<const Pair*>(row + j);
             if (update) {
                 if (j > k) a[j] -= l * u.x;
-                if (j + 1 < n) a[j + 1] -= l * u.y;
+                if (Lean || j + 1 < n) a[j + 1] -= l * u.y;
             }
         }
     }

@@ -50,22 +50,6 @@ __device__ LOOM_INLINE void copy16(void* dst, const void* src, bool valid = true
 #endif
 }
 
-/// Closes the group of copies started since the last commit (wait_all_but_last waits by groups).
-__device__ LOOM_INLINE void commit()
-{
-#if LOOM_BATCHED_CP_ASYNC
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-/// Waits for every committed group of this thread but the last one (a prefetch left in flight).
-__device__ LOOM_INLINE void wait_all_but_last()
-{
-#if LOOM_BATCHED_CP_ASYNC
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
-#endif
-}
-
 /// Waits for every copy this thread started; the group's sync that follows makes the copies of
 /// the other lanes visible.
 __device__ LOOM_INLINE void wait_all()

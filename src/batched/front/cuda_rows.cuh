@@ -14,9 +14,9 @@
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
 //   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
-//          lane knows the position its row has reached), the pivot search is a butterfly
-//          argmax over the group; the pivot row reaches the updating lanes through shared
-//          memory (getrf_wide_kernel, n = 9..32). n <= 8: a thread per matrix (cuda_thread.cuh).
+//          lane knows the position its row has reached), the pivot search is an argmax over
+//          the group; the pivot row reaches the updating lanes through shared memory
+//          (getrf_wide_kernel, n = 11..32). n <= 10: a thread per matrix (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -25,8 +25,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -121,19 +119,6 @@ struct Group {
     }
 };
 
-/// Starts the copies of stage (cp.async, no wait) at any bound.
-template <int NMAX, typename T, typename Keep>
-__device__ LOOM_INLINE void start_stage(const Group<NMAX>& g, const View<T>& M, T* s, Keep keep,
-                                        int pitch)
-{
-    const int j = g.lane;
-    if (j >= g.n) return;
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k < g.n && keep(k, j)) async::copy(s + k * pitch + j, &M(k, j));
-    }
-}
-
 /// Copies the entries (k, j) of M with keep(k, j) into s[k * pitch + j] (pitch 0: n), lane j
 /// taking column j: one row per instruction, coalesced. From the bound 16 on, every copy of the
 /// lane is in flight at once (cp.async; a 32 x 32 matrix is 8 KB per warp); the small orders,
@@ -147,7 +132,10 @@ __device__ LOOM_INLINE void stage(const Group<NMAX>& g, const View<T>& M, T* s, 
     const int j = g.lane;
     if (j >= g.n) return;
     if constexpr (NMAX >= 16) {
-        start_stage(g, M, s, keep, pitch);
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < NMAX; ++k) {
+            if (k < g.n && keep(k, j)) async::copy(s + k * pitch + j, &M(k, j));
+        }
         async::wait_all();
     } else {
         T r[NMAX];
@@ -300,27 +288,27 @@ __global__ void __launch_bounds__(block_threads)
 
 // --------------------------------------------------------------------------------------- trtri
 
-/// The row pitch of trtri's staged triangle: from the bound 16 on the even NMAX, so that the
-/// sums read A(r, k..k+1) as one load (half the shared-memory wavefronts, which bound the
-/// kernel at n = 16).
-template <int NMAX>
-__device__ int trtri_pitch(int n)
-{
-    return NMAX >= 16 ? NMAX : n;
-}
-
-/// Column j = g.lane of inv(A) from A's triangle staged at sA (row pitch trtri_pitch), written
-/// over A (the other triangle and a unit diagonal are not touched); a zero diagonal entry leaves
-/// A as it was and sets info (LAPACK's convention). X(j, j) = 1 / A(j, j) and, moving away from
-/// the diagonal, X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
+/// A = inv(A) for the triangular A, in place (the other triangle and a unit diagonal are not
+/// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
+/// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
+/// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
 template <int NMAX, bool Lower, bool Unit, typename T>
-__device__ LOOM_INLINE void invert_staged(const Group<NMAX>& g, const T* sA, const View<T>& A,
-                                          int32* info, size_type b)
+__global__ void __launch_bounds__(block_threads)
+    trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
 {
+    const auto g = Group<NMAX>::make(runtime_n);
+    const size_type b = g.matrix();
+    if (b >= count) return;
     const int n = g.n;
     const int j = g.lane;
+    const auto A = ops[0].global(b);
+    // From the bound 16 on, rows at the even pitch NMAX: the sums read A(r, k..k+1) as one
+    // load (half the shared-memory wavefronts, which bound this kernel at n = 16).
     constexpr bool pairs = NMAX >= 16;
-    const int pitch = trtri_pitch<NMAX>(n);
+    const int pitch = pairs ? NMAX : n;
+    T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
+    stage(g, A, sA, Triangle<Lower>{}, pitch);
+    g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
         const bool zero = j < n && sA[j * pitch + j] == T(0);
@@ -371,64 +359,6 @@ __device__ LOOM_INLINE void invert_staged(const Group<NMAX>& g, const T* sA, con
         }
     }
     if (info != nullptr && j == 0) info[b] = 0;
-}
-
-/// A = inv(A) for the triangular A, in place: a group per matrix (invert_staged).
-template <int NMAX, bool Lower, bool Unit, typename T>
-__global__ void __launch_bounds__(block_threads)
-    trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
-{
-    const auto g = Group<NMAX>::make(runtime_n);
-    const size_type b = g.matrix();
-    if (b >= count) return;
-    const auto A = ops[0].global(b);
-    T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, A, sA, Triangle<Lower>{}, trtri_pitch<NMAX>(g.n));
-    g.sync();
-    invert_staged<NMAX, Lower, Unit>(g, sA, A, info, b);
-}
-
-/// Matrices a group of trtri_stream_kernel inverts, one after the other (the round:
-/// LOOM_BATCHED_STREAM, 4 unless set).
-inline int stream_matrices()
-{
-    static const int matrices = [] {
-        const char* text = std::getenv("LOOM_BATCHED_STREAM");
-        return text && std::atoi(text) > 0 ? std::atoi(text) : 4;
-    }();
-    return matrices;
-}
-
-/// trtri_kernel with the loads of the next matrix in flight while the group inverts the
-/// current one: a group takes stream_matrices() matrices (a grid stride apart, so that the
-/// groups of a block take consecutive matrices at each step) through two staging buffers used
-/// in turn. A group alone spends most of its time in the substitution with no bytes in flight.
-template <int NMAX, bool Lower, bool Unit, typename T>
-__global__ void __launch_bounds__(block_threads)
-    trtri_stream_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
-{
-    const auto g = Group<NMAX>::make(runtime_n);
-    const size_type stride = static_cast<size_type>(gridDim.x) * Group<NMAX>::per_block;
-    size_type b = g.matrix();
-    if (b >= count) return;
-    const int pitch = trtri_pitch<NMAX>(g.n);
-    T* buffers = shared_values<T>() + g.index * 2 * pitch_for(NMAX);
-    start_stage(g, ops[0].global(b), buffers, Triangle<Lower>{}, pitch);
-    async::commit();
-    for (int step = 0; b < count; ++step, b += stride) {
-        const T* current = buffers + (step % 2) * pitch_for(NMAX);
-        if (b + stride < count) {
-            T* next = buffers + (1 - step % 2) * pitch_for(NMAX);
-            start_stage(g, ops[0].global(b + stride), next, Triangle<Lower>{}, pitch);
-            async::commit();
-            async::wait_all_but_last();
-        } else {
-            async::wait_all();
-        }
-        g.sync();
-        invert_staged<NMAX, Lower, Unit>(g, current, ops[0].global(b), info, b);
-        g.sync();  // every lane is done with `current` before it is staged over
-    }
 }
 
 // --------------------------------------------------------------------------------------- getrf
@@ -527,7 +457,7 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 #endif
 }
 
-/// getrf for the bounds 16 and 32 (orders 9..32), the factorization of detail::getrf_partial
+/// getrf for the bounds 16 and 32 (orders 11..32), the factorization of detail::getrf_partial
 /// (same pivots, same operations and order) with a short critical path per step: the staging
 /// is cp.async (the whole matrix in flight); the pivot search is a
 /// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
@@ -535,17 +465,20 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 /// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
 /// (n - k loads and stores per step instead of 2 (n - k) shuffles of doubles). Two pivot-row
 /// buffers, used in turn, need one __syncwarp per step.
-/// Lean (session-10 candidate): the search by largest_by_reduction, and every candidate lane
-/// computes the reciprocal of its own entry during the search, the owner's published with its
-/// row (the division leaves the critical path); rows are updated over the whole bound, with no
-/// test of n per pair (columns past n hold zeros, or NaN where the pivot row was infinite, and
-/// are never stored nor searched).
-template <int NMAX, bool Lean, typename T>
+/// At the bound 32 (orders 17..32) the step is leaner: the search by largest_by_reduction,
+/// every candidate lane computes the reciprocal of its own entry during the search (the owner's
+/// is published with its row: the division leaves the critical path), and rows are updated
+/// over the whole bound with no test of n per pair (columns past n hold zeros, or NaN where
+/// the pivot row was infinite, and are never stored nor searched). H200, 163840 matrices,
+/// double: n = 32 1827 us against 2228, 24 1552 against 1535; at the bound 16 it lost (9 243
+/// against 215 us, 12 303 against 277, 16 378 against 385; a 4-byte spill there).
+template <int NMAX, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
                       int runtime_n)
 {
     static_assert(NMAX % 2 == 0, "pairs of values");
+    constexpr bool lean = NMAX == 32;
     using Pair = typename PairOf<T>::type;
     const auto g = Group<NMAX>::make(runtime_n);
     const size_type b = g.matrix();
@@ -571,8 +504,8 @@ __global__ void __launch_bounds__(block_threads)
         const bool candidate = active && position >= k;
         const auto key = pivot_key(a[k], candidate, position == k);
         // (Non-candidates divide by one: a zero would take the division's slow path.)
-        const T own_reciprocal = Lean ? T(1) / (candidate ? a[k] : T(1)) : T(0);
-        const unsigned largest = Lean ? largest_by_reduction(g, key) : largest_by_butterfly(g, key);
+        const T own_reciprocal = lean ? T(1) / (candidate ? a[k] : T(1)) : T(0);
+        const unsigned largest = lean ? largest_by_reduction(g, key) : largest_by_butterfly(g, key);
         unsigned owner_bit = largest;
         if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
             const bool tied = (largest >> (lane + first_lane)) & 1u;
@@ -591,14 +524,14 @@ __global__ void __launch_bounds__(block_threads)
         if (lane == owner) {
             LOOM_PRAGMA_UNROLL
             for (int j = k - k % 2; j < NMAX; j += 2) {
-                if (Lean || j < n) {
+                if (lean || j < n) {
                     Pair pair;
                     pair.x = a[j];
                     pair.y = a[j + 1];
                     *reinterpret_cast<Pair*>(row + j) = pair;
                 }
             }
-            if (Lean) row[NMAX] = own_reciprocal;
+            if (lean) row[NMAX] = own_reciprocal;
         }
         g.sync();
         const T pivot = row[k];
@@ -608,16 +541,16 @@ __global__ void __launch_bounds__(block_threads)
         if (position == k) position = best_position;
         if (lane == owner) position = k;
         const bool update = nonzero && active && position > k;
-        const T inv = Lean ? row[NMAX] : T(1) / pivot;
+        const T inv = lean ? row[NMAX] : T(1) / pivot;
         const T l = a[k] * inv;
         if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
         for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
-            if (!Lean && j >= n) break;
+            if (!lean && j >= n) break;
             const Pair u = *reinterpret_cast<const Pair*>(row + j);
             if (update) {
                 if (j > k) a[j] -= l * u.x;
-                if (Lean || j + 1 < n) a[j + 1] -= l * u.y;
+                if (lean || j + 1 < n) a[j + 1] -= l * u.y;
             }
         }
     }
@@ -625,26 +558,6 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 // ------------------------------------------------------------------------------------ dispatch
-
-/// Session-10 GPU round only (deleted with the losers after it): LOOM_BATCHED_TRY lists the
-/// candidates to run: carveout (the largest shared-memory carveout for getrf and trtri), lean
-/// (getrf_wide's Lean search), stream (trtri_stream_kernel).
-inline bool trying(const char* candidate)
-{
-    static const std::string list = [] {
-        const char* text = std::getenv("LOOM_BATCHED_TRY");
-        return std::string(text ? text : "");
-    }();
-    return list.find(candidate) != std::string::npos;
-}
-
-/// Asks once per kernel for the largest shared-memory carveout where the round tries it.
-template <auto Kernel>
-void try_carveout()
-{
-    static const bool asked = trying("carveout") && warp_gemm::prefer_max_shared(Kernel);
-    (void)asked;
-}
 
 /// The order when every operand is n x n with 1 <= n <= 32, else 0.
 template <typename T, int K>
@@ -709,10 +622,21 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
 /// The orders up to which a thread per matrix (cuda_thread.cuh) beats the lane groups. H200,
 /// 163840 matrices, double, us (thread / the launch automatic took before): getrf n = 2 10.3 /
 /// 10.8 serial, 3 10.5 / 14.2, 4 16.6 / 23.5, 5 22.7 / 36.7, 6 35.6 / 55.4, 7 49.0 / 66.4 rows,
-/// 8 61.5 / 79.0 rows; trtri n = 3 10.9 / 12.0 serial, 4 13.2 / 17.3, 5 19.4 / 25.3 rows,
-/// 6 30.2 / 30.3, 8 53.7 / 45.5.
-constexpr int thread_getrf_max = 8;
+/// 8 61.5 / 79.0 rows, 9 79.4 / 214.9 getrf_wide, 10 95.1 / 231.7 getrf_wide (208 and 248
+/// registers, no spill; 11 would not fit); trtri n = 3 10.9 / 12.0 serial, 4 13.2 / 17.3,
+/// 5 19.4 / 25.3 rows, 6 30.2 / 30.3, 8 53.7 / 45.5.
+constexpr int thread_getrf_max = 10;
 constexpr int thread_trtri_max = 5;
+
+/// Calls launch(std::integral_constant<int, n>) for 1 <= n <= N.
+template <int N = thread::max_order, typename F>
+void with_order(int n, F&& launch)
+{
+    if constexpr (N >= 1) {
+        if (n == N) return launch(std::integral_constant<int, N>{});
+        with_order<N - 1>(n, std::forward<F>(launch));
+    }
+}
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
 /// (n <= thread::max_order) and checks the launch under `name`; false where count is too large.
@@ -721,12 +645,10 @@ bool launch_thread(const CudaExecutor& exec, size_type count, int n, const char*
 {
     if (count > static_cast<size_type>(INT_MAX) * thread::block_threads) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_bound(n, [&](auto bound) {
-        constexpr int N = decltype(bound)::value;
-        if constexpr (N <= thread::max_order) {
-            launch(bound, thread::blocks_for(count), thread::shared_bytes<N, T>(),
-                   loom::cuda::stream_of(exec));
-        }
+    with_order(n, [&](auto order) {
+        constexpr int N = decltype(order)::value;
+        launch(order, thread::blocks_for(count), thread::shared_bytes<N, T>(),
+               loom::cuda::stream_of(exec));
     });
     loom::cuda::check_launch(name);
     return true;
@@ -803,22 +725,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             }
         });
     }
-    const bool streamed = trying("stream");
     return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         if constexpr (NMAX > thread_trtri_max) {
-            if (streamed) {
-                constexpr auto per_block = static_cast<size_type>(Group<NMAX>::per_block);
-                const auto groups = (count + stream_matrices() - 1) / stream_matrices();
-                const auto blocks = static_cast<unsigned>((groups + per_block - 1) / per_block);
-                constexpr auto kernel = trtri_stream_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>;
-                try_carveout<kernel>();
-                kernel<<<blocks, block_threads, 2 * grid.shared, stream>>>(ops, f.info, count, n);
-            } else {
-                constexpr auto kernel = trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>;
-                try_carveout<kernel>();
-                kernel<<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
-            }
+            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
+                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
         }
     });
 }
@@ -830,46 +741,25 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 8,
-                  "orders 9..32: the bounds 16 and 32 of getrf_wide_kernel");
+    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 10,
+                  "orders 11..32: the bounds 16 and 32 of getrf_wide_kernel");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
-            thread::getrf_kernel<decltype(order)::value, T>
-                <<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
+            constexpr auto kernel = thread::getrf_kernel<decltype(order)::value, T>;
+            static const bool allowed = thread::allow_shared(kernel, shared);
+            (void)allowed;  // if refused, the launch fails and says so
+            kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
-    if ((n == 9 || n == 10) && trying("thread") &&
-        count <= static_cast<size_type>(INT_MAX) * thread::block_threads) {
-        const CudaExecutor::DeviceScope scope(exec.device_id());
-        const auto launch = [&](auto order) {
-            constexpr int N = decltype(order)::value;
-            constexpr auto kernel = thread::getrf_kernel<N, T>;
-            constexpr auto shared = thread::shared_bytes<N, T>();
-            static const bool sized = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                           static_cast<int>(shared)) == cudaSuccess;
-            (void)sized;
-            kernel<<<thread::blocks_for(count), thread::block_threads, shared,
-                     loom::cuda::stream_of(exec)>>>(ops, f.pivots, f.info, count);
-        };
-        if (n == 9) launch(std::integral_constant<int, 9>{});
-        else launch(std::integral_constant<int, 10>{});
-        loom::cuda::check_launch(name);
-        return true;
-    }
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
-    const bool lean = trying("lean");
     return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         if constexpr (NMAX >= 16) {
             constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
             const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
-            constexpr auto lean_kernel = getrf_wide_kernel<NMAX, true, T>;
-            constexpr auto base_kernel = getrf_wide_kernel<NMAX, false, T>;
-            try_carveout<lean_kernel>();
-            try_carveout<base_kernel>();
-            const auto kernel = lean ? lean_kernel : base_kernel;
-            kernel<<<grid.blocks, block_threads, shared, stream>>>(ops, f.pivots, f.info, count, n);
+            getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
+                ops, f.pivots, f.info, count, n);
         }
     });
 }

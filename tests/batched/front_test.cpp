@@ -909,7 +909,7 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
 }
 
 // getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels of
-// orders up to 8, trtri's whole matrices) and other layouts entry by entry: strided rows, and
+// orders up to 10, trtri's whole matrices) and other layouts entry by entry: strided rows, and
 // matrices one value apart (batch stride n^2 + 1). The padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
 {
@@ -917,7 +917,7 @@ TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
     struct Layout {
         size_type stride, batch_stride;
     };
-    for (const size_type n : {3, 8, 12, 32}) {
+    for (const size_type n : {3, 8, 10, 12, 32}) {
         for (const auto [stride, batch_stride] : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
             const auto A = relaid(random_batch<V>(rows_count, {n, n}, 41), stride, batch_stride);
             auto lu = A;

@@ -14,9 +14,9 @@
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
 //   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
-//          lane knows the position its row has reached), the pivot search is a butterfly
-//          argmax over the group; the pivot row reaches the updating lanes through shared
-//          memory (getrf_wide_kernel, n = 9..32). n <= 8: a thread per matrix (cuda_thread.cuh).
+//          lane knows the position its row has reached), the pivot search is an argmax over
+//          the group; the pivot row reaches the updating lanes through shared memory
+//          (getrf_wide_kernel, n = 11..32). n <= 10: a thread per matrix (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -421,10 +421,43 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 }
 
 /// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
-/// pivot-row buffers, 16-byte aligned.
-constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * nmax; }
+/// pivot-row buffers (the row and its reciprocal pivot), 16-byte aligned.
+constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * (nmax + 2); }
 
-/// getrf for the bounds 16 and 32 (orders 9..32), the factorization of detail::getrf_partial
+/// The lanes holding the largest key: a butterfly max over the 64-bit key (two 32-bit
+/// shuffles per round), then a ballot.
+template <int NMAX>
+__device__ LOOM_INLINE unsigned largest_by_butterfly(const Group<NMAX>& g, unsigned long long key)
+{
+    auto best = key;
+    LOOM_PRAGMA_UNROLL
+    for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
+        const auto other = g.xor_lane(best, offset);
+        best = other > best ? other : best;
+    }
+    return __ballot_sync(g.mask, key == best) & g.mask;
+}
+
+/// The same lanes by redux.sync (sm_80 on): the maximum of the keys' high words, and of the low
+/// words only where several lanes share that high word (a tie of magnitudes' top 20 mantissa
+/// bits: rare).
+template <int NMAX>
+__device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsigned long long key)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const auto high = static_cast<unsigned>(key >> 32);
+    const auto low = static_cast<unsigned>(key);
+    const bool top = high == __reduce_max_sync(g.mask, high);
+    const unsigned tops = __ballot_sync(g.mask, top) & g.mask;
+    if ((tops & (tops - 1)) == 0) return tops;
+    const unsigned largest_low = __reduce_max_sync(g.mask, top ? low : 0u);
+    return __ballot_sync(g.mask, top && low == largest_low) & g.mask;
+#else
+    return largest_by_butterfly(g, key);
+#endif
+}
+
+/// getrf for the bounds 16 and 32 (orders 11..32), the factorization of detail::getrf_partial
 /// (same pivots, same operations and order) with a short critical path per step: the staging
 /// is cp.async (the whole matrix in flight); the pivot search is a
 /// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
@@ -432,12 +465,20 @@ constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * n
 /// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
 /// (n - k loads and stores per step instead of 2 (n - k) shuffles of doubles). Two pivot-row
 /// buffers, used in turn, need one __syncwarp per step.
+/// At the bound 32 (orders 17..32) the step is leaner: the search by largest_by_reduction,
+/// every candidate lane computes the reciprocal of its own entry during the search (the owner's
+/// is published with its row: the division leaves the critical path), and rows are updated
+/// over the whole bound with no test of n per pair (columns past n hold zeros, or NaN where
+/// the pivot row was infinite, and are never stored nor searched). H200, 163840 matrices,
+/// double: n = 32 1827 us against 2228, 24 1552 against 1535; at the bound 16 it lost (9 243
+/// against 215 us, 12 303 against 277, 16 378 against 385; a 4-byte spill there).
 template <int NMAX, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
                       int runtime_n)
 {
     static_assert(NMAX % 2 == 0, "pairs of values");
+    constexpr bool lean = NMAX == 32;
     using Pair = typename PairOf<T>::type;
     const auto g = Group<NMAX>::make(runtime_n);
     const size_type b = g.matrix();
@@ -460,38 +501,37 @@ __global__ void __launch_bounds__(block_threads)
         if (k >= n) break;
         // The lane at position k is a candidate, so the largest key is at least 1 and only
         // candidates can hold it.
-        const auto key = pivot_key(a[k], active && position >= k, position == k);
-        auto best = key;
-        LOOM_PRAGMA_UNROLL
-        for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
-            const auto other = g.xor_lane(best, offset);
-            best = other > best ? other : best;
-        }
-        const unsigned largest = __ballot_sync(g.mask, key == best) & g.mask;
+        const bool candidate = active && position >= k;
+        const auto key = pivot_key(a[k], candidate, position == k);
+        // (Non-candidates divide by one: a zero would take the division's slow path.)
+        const T own_reciprocal = lean ? T(1) / (candidate ? a[k] : T(1)) : T(0);
+        const unsigned largest = lean ? largest_by_reduction(g, key) : largest_by_butterfly(g, key);
         unsigned owner_bit = largest;
         if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
-            int first = key == best ? position : INT_MAX;
+            const bool tied = (largest >> (lane + first_lane)) & 1u;
+            int first = tied ? position : INT_MAX;
             LOOM_PRAGMA_UNROLL
             for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
                 const int other = g.xor_lane(first, offset);
                 first = other < first ? other : first;
             }
-            owner_bit = __ballot_sync(g.mask, key == best && position == first) & g.mask;
+            owner_bit = __ballot_sync(g.mask, tied && position == first) & g.mask;
         }
         const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
         const int best_position = g.from(position, owner);
         if (lane == k) my_pivot = best_position;
-        T* row = pivot_rows + (k % 2) * NMAX;
+        T* row = pivot_rows + (k % 2) * (NMAX + 2);
         if (lane == owner) {
             LOOM_PRAGMA_UNROLL
             for (int j = k - k % 2; j < NMAX; j += 2) {
-                if (j < n) {
+                if (lean || j < n) {
                     Pair pair;
                     pair.x = a[j];
                     pair.y = a[j + 1];
                     *reinterpret_cast<Pair*>(row + j) = pair;
                 }
             }
+            if (lean) row[NMAX] = own_reciprocal;
         }
         g.sync();
         const T pivot = row[k];
@@ -501,16 +541,16 @@ __global__ void __launch_bounds__(block_threads)
         if (position == k) position = best_position;
         if (lane == owner) position = k;
         const bool update = nonzero && active && position > k;
-        const T inv = T(1) / pivot;
+        const T inv = lean ? row[NMAX] : T(1) / pivot;
         const T l = a[k] * inv;
         if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
         for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
-            if (j >= n) break;
+            if (!lean && j >= n) break;
             const Pair u = *reinterpret_cast<const Pair*>(row + j);
             if (update) {
                 if (j > k) a[j] -= l * u.x;
-                if (j + 1 < n) a[j + 1] -= l * u.y;
+                if (lean || j + 1 < n) a[j + 1] -= l * u.y;
             }
         }
     }
@@ -582,10 +622,21 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
 /// The orders up to which a thread per matrix (cuda_thread.cuh) beats the lane groups. H200,
 /// 163840 matrices, double, us (thread / the launch automatic took before): getrf n = 2 10.3 /
 /// 10.8 serial, 3 10.5 / 14.2, 4 16.6 / 23.5, 5 22.7 / 36.7, 6 35.6 / 55.4, 7 49.0 / 66.4 rows,
-/// 8 61.5 / 79.0 rows; trtri n = 3 10.9 / 12.0 serial, 4 13.2 / 17.3, 5 19.4 / 25.3 rows,
-/// 6 30.2 / 30.3, 8 53.7 / 45.5.
-constexpr int thread_getrf_max = 8;
+/// 8 61.5 / 79.0 rows, 9 79.4 / 214.9 getrf_wide, 10 95.1 / 231.7 getrf_wide (208 and 248
+/// registers, no spill; 11 would not fit); trtri n = 3 10.9 / 12.0 serial, 4 13.2 / 17.3,
+/// 5 19.4 / 25.3 rows, 6 30.2 / 30.3, 8 53.7 / 45.5.
+constexpr int thread_getrf_max = 10;
 constexpr int thread_trtri_max = 5;
+
+/// Calls launch(std::integral_constant<int, n>) for 1 <= n <= N.
+template <int N = thread::max_order, typename F>
+void with_order(int n, F&& launch)
+{
+    if constexpr (N >= 1) {
+        if (n == N) return launch(std::integral_constant<int, N>{});
+        with_order<N - 1>(n, std::forward<F>(launch));
+    }
+}
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
 /// (n <= thread::max_order) and checks the launch under `name`; false where count is too large.
@@ -594,12 +645,10 @@ bool launch_thread(const CudaExecutor& exec, size_type count, int n, const char*
 {
     if (count > static_cast<size_type>(INT_MAX) * thread::block_threads) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_bound(n, [&](auto bound) {
-        constexpr int N = decltype(bound)::value;
-        if constexpr (N <= thread::max_order) {
-            launch(bound, thread::blocks_for(count), thread::shared_bytes<N, T>(),
-                   loom::cuda::stream_of(exec));
-        }
+    with_order(n, [&](auto order) {
+        constexpr int N = decltype(order)::value;
+        launch(order, thread::blocks_for(count), thread::shared_bytes<N, T>(),
+               loom::cuda::stream_of(exec));
     });
     loom::cuda::check_launch(name);
     return true;
@@ -692,13 +741,15 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 8,
-                  "orders 9..32: the bounds 16 and 32 of getrf_wide_kernel");
+    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 10,
+                  "orders 11..32: the bounds 16 and 32 of getrf_wide_kernel");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
-            thread::getrf_kernel<decltype(order)::value, T>
-                <<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
+            constexpr auto kernel = thread::getrf_kernel<decltype(order)::value, T>;
+            static const bool allowed = thread::allow_shared(kernel, shared);
+            (void)allowed;  // if refused, the launch fails and says so
+            kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.

@@ -25,8 +25,9 @@ using front::Operands;
 
 /// Matrices (threads) per block.
 constexpr int block_threads = 64;
-/// The largest order served.
-constexpr int max_order = 8;
+/// The largest order served (getrf; trtri stops earlier): at n = 10 a matrix is 200 of a
+/// thread's 255 registers.
+constexpr int max_order = 10;
 
 /// Values of shared memory per matrix: odd, so that the threads of a warp, each reading entry
 /// e of its own matrix, fall on distinct banks.
@@ -220,9 +221,21 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 template <int N, typename T>
-std::size_t shared_bytes()
+constexpr std::size_t shared_bytes()
 {
     return static_cast<std::size_t>(block_threads) * pitch_for(N) * sizeof(T);
+}
+
+/// Lets kernel take `bytes` of dynamic shared memory (beyond 48 KB a kernel must ask: getrf at
+/// n = 10 in double stages 51 KB per block); false where the device refuses.
+template <typename Kernel>
+bool allow_shared(Kernel kernel, std::size_t bytes)
+{
+    if (bytes <= 48 * 1024) return true;
+    const bool set = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)) == cudaSuccess;
+    if (!set) (void)cudaGetLastError();
+    return set;
 }
 
 inline unsigned blocks_for(size_type count)

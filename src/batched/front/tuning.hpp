@@ -54,7 +54,8 @@ constexpr size_type any_order = std::numeric_limits<size_type>::max();
 ///          cuda_dmma_gemm.cuh: H200 522 / 705 us at 17 / 24, 1.83x / 1.40x cuBLAS);
 ///   getrf  team_vector at every order: since session 9 a thread per matrix up to n = 8
 ///          (cuda_thread.cuh; H200: n = 2..8 10.3 / 10.5 / 16.6 / 22.7 / 35.6 / 49.0 / 61.5 us
-///          vs serial 10.8 / 14.2 / 23.5 / 36.7 / 55.4, rows kernel 66.4 / 79.0 at 7 / 8);
+///          vs serial 10.8 / 14.2 / 23.5 / 36.7 / 55.4, rows kernel 66.4 / 79.0 at 7 / 8),
+///          since session 10 up to n = 10 (79.4 / 95.1 us at 9 / 10 vs 214.9 / 231.7);
 ///          H100 before: n = 8, 16, 32 team_vector 80 / 614 / 4473 vs serial 131 / 1283 /
 ///          163147;
 ///   trtri  n <= 2 serial (H200: 10.5 vs 11.5 us at n = 2); team_vector above: a thread per

@@ -139,7 +139,8 @@ public:
     /// Entries of L (with its diagonal) and of U (0 for IC kinds).
     size_type l_nnz() const;
     size_type u_nnz() const;
-    /// The levels of the rows' dependencies that a level-scheduled numeric phase runs.
+    /// The levels of the rows' dependencies that a level-scheduled numeric phase runs (0 for
+    /// the sweeping kinds parilu, paric, parilut and parict, whose numeric phase has none).
     size_type levels() const;
     /// The diagonal shift s the last numeric phase used (0: none was needed).
     double shift() const;

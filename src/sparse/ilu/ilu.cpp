@@ -428,6 +428,14 @@ void check_vendor(const Executor& exec, const IluOptions& options)
     if (sizeof(I) != sizeof(int32)) fail("takes 32-bit indices only");
 }
 
+/// Whether the numeric phase eliminates row by row in level order (the other kinds sweep,
+/// every entry at once, and need no level schedule).
+bool by_elimination(IluKind kind)
+{
+    return kind == IluKind::ilu0 || kind == IluKind::iluk || kind == IluKind::ic0 ||
+           kind == IluKind::ick;
+}
+
 bool may_shift(const IluOptions& options)
 {
     return options.diagonal_shift == DiagonalShift::on ||
@@ -464,9 +472,7 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
                                           state.sources.const_data(), scale,
                                           static_cast<V>(shift)};
     const bool cholesky = is_cholesky(options.kind);
-    const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
-                                options.kind == IluKind::ic0 || options.kind == IluKind::ick;
-    if (by_elimination && options.algorithm == IluAlgorithm::native) {
+    if (by_elimination(options.kind) && options.algorithm == IluAlgorithm::native) {
         // The elimination assembles its rows and checks the pivots as it goes (CUDA: all in
         // one launch).
         const auto bad = LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
@@ -568,8 +574,10 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     profile.lap("analysis");
     state->l_nnz = new_l.nnz();
     state->u_nnz = cholesky ? 0 : new_u.nnz();
-    schedule_rows(new_l, *state);
-    profile.lap("levels");
+    if (by_elimination(options.kind)) {
+        schedule_rows(new_l, *state);
+        profile.lap("levels");
+    }
     if (options.algorithm == IluAlgorithm::vendor) {
         LOOM_CUDA_CALL(symbolic_where,
                        state->vendor = cuda::ilu_vendor_analysis<V>(

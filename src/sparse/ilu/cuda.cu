@@ -12,6 +12,7 @@
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -92,7 +93,11 @@ __device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::ui
 template <typename I>
 int lanes_per_row(const detail::FactorPattern<I>& f)
 {
-    return f.nnz > 8 * f.n ? 32 : 4;
+    if (f.nnz <= 8 * f.n) return 4;
+    // GPU-round experiment (session 10): LOOM_ILU_LANES = 8 or 16 lanes for long rows.
+    const char* lanes = std::getenv("LOOM_ILU_LANES");
+    const int chosen = lanes ? std::atoi(lanes) : 32;
+    return chosen == 8 || chosen == 16 ? chosen : 32;
 }
 
 /// What row i's group finds in the pattern before it waits (plan_row): lane t owns the
@@ -443,6 +448,10 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 32).
     if (schedule.rows_per_block == ilu_kernels::block_size / 32) {
         launch(ilu_kernels::factorize_by_levels<32, 1, 16, D, I>);
+    } else if (schedule.rows_per_block == ilu_kernels::block_size / 16) {
+        launch(ilu_kernels::factorize_by_levels<16, 2, 16, D, I>);
+    } else if (schedule.rows_per_block == ilu_kernels::block_size / 8) {
+        launch(ilu_kernels::factorize_by_levels<8, 4, 16, D, I>);
     } else {
         launch(ilu_kernels::factorize_by_levels<4, 2, 8, D, I>);
     }

@@ -1,16 +1,17 @@
 // ParILUT / ParICT's pattern search in the executor's memory, written once for OpenMP and CUDA
 // from Loom's primitives (the host search, threshold.hpp, computes the same steps row by row):
-//  1. candidates: with L = F's strictly lower part plus a unit diagonal and U its upper part,
-//     R = A - L U (SpGEMM, SpAdd) has the pattern F u A u pattern(Ls U); the candidate value
-//     of (i, j) is R_ij + u_ij for j >= i and R_ij / u_jj + l_ij for j < i, i.e.
-//     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), as the host search's;
-//  2. selection: the budget's largest |values| among the competing entries (the k-th largest
-//     by CUB's radix sort of the magnitudes on CUDA, nth_element on the host), ties kept in
-//     row-major order up to the budget (an exclusive prefix sum ranks them); IC chooses in
-//     the upper part and mirrors it;
+//  1. candidates: row i of F merged with row i of A and the rows of U its lower entries name
+//     (rows.hpp: merge_candidates, a thread per row, counted then filled): the pattern
+//     F u A u pattern(Ls U), each entry valued a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in
+//     L), the host search's sums in the host search's order;
+//  2. selection: the budget's largest |values| among the competing entries (the exact k-th
+//     largest, selected among the few keys a sorted sample brackets), ties kept in row-major
+//     order up to the budget (an exclusive prefix sum ranks them); IC chooses in the upper
+//     part and mirrors it;
 //  3. compaction by a prefix sum of the keep flags, then one fixed-point sweep (rows.hpp).
-// The sums of SpGEMM run in another order than the host's, so on ties of equal magnitude
-// (3D Poisson is full of them) the kept entry can differ from the host search's.
+// The candidates' sums can still differ from the host's where CUDA contracts a product and
+// a sum into a fused multiply-add, so on ties of equal magnitude (3D Poisson is full of them)
+// the kept entry can differ from the host search's there.
 #pragma once
 
 #include <algorithm>

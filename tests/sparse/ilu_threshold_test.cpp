@@ -148,6 +148,26 @@ TEST(IluThreshold, WithoutTiesTheBackendsFindTheHostSearchsPattern)
     }
 }
 
+TEST(IluThreshold, ManyCandidatesAndTiesGiveTheHostSearchsPatternOnOpenMp)
+{
+    // Over 64 Ki candidates, so OpenMP selects the k-th largest among the keys a sample
+    // brackets; 3D Poisson's candidates tie in swarms, and OpenMP's sums are the reference's
+    // (one merge per row, the same order), so the same entries tie and the same are kept.
+    const auto poisson = matrix::poisson3d<double, int32>(test::reference(), 20);
+    const auto grid = random_grid(100, false);
+    const IluOptions options{.kind = IluKind::parilut, .sweeps = 2, .fill_limit = 2.0};
+    for (const auto* A : {&poisson, &grid}) {
+        const auto expected = factor(test::reference(), *A, options);
+        for (const auto& exec : test::backends()) {
+            if (exec->kind() != ExecKind::omp) continue;  // CUDA's sums may fuse multiply-adds
+            const auto f = factor(exec, *A, options);
+            EXPECT_EQ(f.L.col_idxs().to_host(), expected.L.col_idxs().to_host()) << A->rows();
+            EXPECT_EQ(f.U.col_idxs().to_host(), expected.U.col_idxs().to_host()) << A->rows();
+            EXPECT_EQ(f.U.row_ptrs().to_host(), expected.U.row_ptrs().to_host()) << A->rows();
+        }
+    }
+}
+
 /// A with every row stored backwards and its first entry split into two halves (a duplicate).
 Csr reversed_with_duplicates(const Csr& A)
 {

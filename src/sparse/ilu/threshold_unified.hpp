@@ -380,18 +380,18 @@ Candidates<V, I> compact(const Exec& exec, const Candidates<V, I>& in, Array<I> 
     return out;
 }
 
-/// values of f = one fixed-point sweep from its values, a_f: A on f's pattern.
+/// values of f = one fixed-point sweep from its values, a_f: A on f's pattern, by the
+/// numeric phase's sweep (kernels.hpp: on CUDA 8 lanes a row, not a thread).
 template <typename Exec, typename V, typename I>
 void sweep(const Exec& exec, const Array<V>& a_f, matrix::Csr<V, I>& f, const Array<I>& diag)
 {
     const auto fp = pattern_of(f, &diag);
     Array<V> swept(f.executor(), f.nnz());
-    const auto a = kernel_data(exec, a_f.data());
-    auto out = kernel_data(exec, swept.data());
-    const auto old = kernel_data(exec, f.values().data());
-    for_each_entry(exec, fp, [=] LOOM_HOST_DEVICE(I i, I p) {
-        out[p] = detail::sweep_entry(fp, i, p, a, old);
-    });
+    if constexpr (std::is_same_v<Exec, CudaExecutor>) {
+        cuda::ilu_sweep(exec, fp, a_f.data(), f.values().data(), swept.data());
+    } else {
+        omp::ilu_sweep(exec, fp, a_f.data(), f.values().data(), swept.data());
+    }
     f.values() = std::move(swept);
 }
 

@@ -263,12 +263,15 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
         },
         where);
     auto sorted = drawn.to_host();
+    const R infinity = std::numeric_limits<R>::infinity();
+    // A not-a-number key (a candidate over a zero pivot) would break the sort's ordering; as
+    // the smallest it only moves the bracket, which the counts below check.
+    for (auto& key_drawn : sorted) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
     std::sort(sorted.begin(), sorted.end(), std::greater<R>());
     // The k-th's expected rank in the sample, give or take four standard deviations.
     const double q = static_cast<double>(k) / static_cast<double>(n);
     const double centre = q * samples;
     const double margin = 4 * std::sqrt(samples * q * (1 - q)) + 16;
-    const R infinity = std::numeric_limits<R>::infinity();
     const auto at = [&](double rank) { return sorted[static_cast<size_type>(rank)]; };
     const R upper = centre - margin < 0 ? infinity : at(centre - margin);
     const R lower = centre + margin >= samples ? -infinity : at(centre + margin);

@@ -289,7 +289,7 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
 template <typename Exec, typename V, typename I>
 Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
                    const Array<remove_complex_t<V>>& row_norm,
-                   const detail::ThresholdParams& params)
+                   const detail::ThresholdParams& params, detail::IluProfile& profile)
 {
     using R = remove_complex_t<V>;
     const auto nnz = r.nnz();
@@ -310,6 +310,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     const auto competing = parallel_reduce(
         exec, nnz, [=] LOOM_HOST_DEVICE(size_type e) { return key[e] >= 0 ? size_type{1} : 0; },
         size_type{0}, Plus{}, where);
+    profile.lap("selection: keys");
     // Everything stays when it fits (threshold 0, every tie), nothing when there is no room.
     R threshold = 0;
     size_type ties = competing;
@@ -326,6 +327,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
             ties = params.budget - above;
         }
     }
+    profile.lap("selection: k-th largest");
     // Ties ranked in row-major order: rank[e] = tied entries before e.
     Array<I> ranks(r.executor(), nnz + 1);
     I* rank = ranks.data();
@@ -442,8 +444,8 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
     for (int step = 0; step < params.steps; ++step) {
         const auto c = candidates(exec, a_base, f, f_diag);
         profile.lap("candidates");
-        auto keep = selection(exec, c.r, norms, params);
-        profile.lap("selection");
+        auto keep = selection(exec, c.r, norms, params, profile);
+        profile.lap("selection: ties, flags");
         auto kept = compact(exec, c, std::move(keep));
         f = std::move(kept.r);
         f_diag = diagonal_positions(exec, f);

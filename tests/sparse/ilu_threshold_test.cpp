@@ -132,7 +132,7 @@ TEST(IluThreshold, WithoutTiesTheBackendsFindTheHostSearchsPattern)
          {IluOptions{.kind = IluKind::parilut, .fill_limit = 1.5},
           IluOptions{.kind = IluKind::parilut, .fill_limit = 3.0, .drop_tolerance = 0.01},
           IluOptions{.kind = IluKind::parict, .fill_limit = 1.5},
-          IluOptions{.kind = IluKind::parict, .sweeps = 2, .fill_limit = 3.0}}) {
+          IluOptions{.kind = IluKind::parict, .steps = 2, .fill_limit = 3.0}}) {
         const bool cholesky = sparse::is_cholesky(options.kind);
         const auto& M = cholesky ? S : A;
         const auto expected = factor(test::reference(), M, options);
@@ -155,7 +155,7 @@ TEST(IluThreshold, ManyCandidatesAndTiesGiveTheHostSearchsPatternOnOpenMp)
     // (one merge per row, the same order), so the same entries tie and the same are kept.
     const auto poisson = matrix::poisson3d<double, int32>(test::reference(), 20);
     const auto grid = random_grid(100, false);
-    const IluOptions options{.kind = IluKind::parilut, .sweeps = 2, .fill_limit = 2.0};
+    const IluOptions options{.kind = IluKind::parilut, .steps = 2, .fill_limit = 2.0};
     for (const auto* A : {&poisson, &grid}) {
         const auto expected = factor(test::reference(), *A, options);
         for (const auto& exec : test::backends()) {

@@ -190,7 +190,7 @@ void gather_lists(const HostPattern<I>& f, const std::vector<I>& a_ptrs,
 detail::ThresholdParams threshold_params(const IluOptions& options, size_type entries, size_type n)
 {
     const auto allowed = static_cast<size_type>(std::floor(options.fill_limit * entries));
-    return {options.sweeps, allowed > n ? allowed - n : 0, options.drop_tolerance,
+    return {options.steps, allowed > n ? allowed - n : 0, options.drop_tolerance,
             is_cholesky(options.kind)};
 }
 
@@ -409,6 +409,7 @@ void check_options(const IluOptions& options)
     const auto fail = [](const std::string& what) { throw BadInput(symbolic_where, what); };
     if (options.level < 0) fail("IluOptions::level must be >= 0");
     if (options.sweeps < 0) fail("IluOptions::sweeps must be >= 0");
+    if (options.steps < 0) fail("IluOptions::steps must be >= 0");
     if (!(options.fill_limit > 0)) fail("IluOptions::fill_limit must be > 0");
     if (!(options.drop_tolerance >= 0)) fail("IluOptions::drop_tolerance must be >= 0");
     if (!(options.initial_shift > 0)) fail("IluOptions::initial_shift must be > 0");

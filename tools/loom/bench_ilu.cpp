@@ -17,6 +17,7 @@ struct IluBenchCli {
     std::string kind = "ilu0";
     int level = 1;
     int sweeps = 5;
+    int steps = 3;
     double fill_limit = 2.0;
     std::string peer = "csrilu02";
     BenchRun run{10};
@@ -33,6 +34,7 @@ int run(const IluBenchCli& cli)
     options.factorization = {.kind = sparse::parse_ilu_kind(cli.kind),
                              .level = cli.level,
                              .sweeps = cli.sweeps,
+                             .steps = cli.steps,
                              .fill_limit = cli.fill_limit};
     const auto spec = cli.path.empty() && cli.spec.empty() ? default_spec : cli.spec;
     const auto A = spec.empty() ? read_matrix<V>(cli.path) : generate_matrix<V>(spec);
@@ -54,7 +56,9 @@ Runner setup(CLI::App& sub)
                    "ilu0, iluk, ic0, ick, parilu, paric, parilut (ilut) or parict (ict)")
         ->capture_default_str();
     sub.add_option("--level", cli->level, "Level of fill of iluk / ick")->capture_default_str();
-    sub.add_option("--sweeps", cli->sweeps, "Sweeps (par kinds) or steps (threshold kinds)")
+    sub.add_option("--sweeps", cli->sweeps, "Sweeps of the numeric phase (par kinds)")
+        ->capture_default_str();
+    sub.add_option("--steps", cli->steps, "Steps of the threshold kinds' pattern search")
         ->capture_default_str();
     sub.add_option("--fill-limit", cli->fill_limit, "Threshold kinds: nnz kept / nnz(A)")
         ->capture_default_str();

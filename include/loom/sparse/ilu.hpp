@@ -104,9 +104,13 @@ struct IluOptions {
     IluKind kind = IluKind::ilu0;
     /// iluk / ick: the level of fill k (0 is ILU(0)).
     int level = 1;
-    /// parilu / paric: fixed-point sweeps of a numeric phase; parilut / parict: the
-    /// add-sweep-drop-sweep steps of the symbolic phase (and the sweeps of a numeric one).
+    /// parilu, paric, parilut, parict: fixed-point sweeps of a numeric phase.
     int sweeps = 5;
+    /// parilut / parict: the add-sweep-drop-sweep steps of the symbolic phase's search. 3,
+    /// not 5: on 3D Poisson and the real matrices tried, steps 4 and 5 only trade entries at
+    /// the fill limit (the same iterations of BiCGSTAB) for 40% more setup (src/sparse/ilu
+    /// NOTES.md).
+    int steps = 3;
     /// parilut / parict: the factors keep at most fill_limit * nnz(A) entries besides the
     /// unit diagonal of L (IC: L keeps at most fill_limit * nnz(tril(A))).
     double fill_limit = 2.0;
@@ -139,7 +143,8 @@ public:
     /// Entries of L (with its diagonal) and of U (0 for IC kinds).
     size_type l_nnz() const;
     size_type u_nnz() const;
-    /// The levels of the rows' dependencies that a level-scheduled numeric phase runs.
+    /// The levels of the rows' dependencies that a level-scheduled numeric phase runs (0 for
+    /// the sweeping kinds parilu, paric, parilut and parict, whose numeric phase has none).
     size_type levels() const;
     /// The diagonal shift s the last numeric phase used (0: none was needed).
     double shift() const;

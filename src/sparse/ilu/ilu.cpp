@@ -190,7 +190,7 @@ void gather_lists(const HostPattern<I>& f, const std::vector<I>& a_ptrs,
 detail::ThresholdParams threshold_params(const IluOptions& options, size_type entries, size_type n)
 {
     const auto allowed = static_cast<size_type>(std::floor(options.fill_limit * entries));
-    return {options.sweeps, allowed > n ? allowed - n : 0, options.drop_tolerance,
+    return {options.steps, allowed > n ? allowed - n : 0, options.drop_tolerance,
             is_cholesky(options.kind)};
 }
 
@@ -409,6 +409,7 @@ void check_options(const IluOptions& options)
     const auto fail = [](const std::string& what) { throw BadInput(symbolic_where, what); };
     if (options.level < 0) fail("IluOptions::level must be >= 0");
     if (options.sweeps < 0) fail("IluOptions::sweeps must be >= 0");
+    if (options.steps < 0) fail("IluOptions::steps must be >= 0");
     if (!(options.fill_limit > 0)) fail("IluOptions::fill_limit must be > 0");
     if (!(options.drop_tolerance >= 0)) fail("IluOptions::drop_tolerance must be >= 0");
     if (!(options.initial_shift > 0)) fail("IluOptions::initial_shift must be > 0");
@@ -426,6 +427,14 @@ void check_vendor(const Executor& exec, const IluOptions& options)
         fail(std::string("computes ILU(0) only, not ") + to_string(options.kind));
     }
     if (sizeof(I) != sizeof(int32)) fail("takes 32-bit indices only");
+}
+
+/// Whether the numeric phase eliminates row by row in level order (the other kinds sweep,
+/// every entry at once, and need no level schedule).
+bool by_elimination(IluKind kind)
+{
+    return kind == IluKind::ilu0 || kind == IluKind::iluk || kind == IluKind::ic0 ||
+           kind == IluKind::ick;
 }
 
 bool may_shift(const IluOptions& options)
@@ -464,9 +473,7 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
                                           state.sources.const_data(), scale,
                                           static_cast<V>(shift)};
     const bool cholesky = is_cholesky(options.kind);
-    const bool by_elimination = options.kind == IluKind::ilu0 || options.kind == IluKind::iluk ||
-                                options.kind == IluKind::ic0 || options.kind == IluKind::ick;
-    if (by_elimination && options.algorithm == IluAlgorithm::native) {
+    if (by_elimination(options.kind) && options.algorithm == IluAlgorithm::native) {
         // The elimination assembles its rows and checks the pivots as it goes (CUDA: all in
         // one launch).
         const auto bad = LOOM_RUN_KERNEL(numeric_where, exec, ilu_factorize, f, state.schedule,
@@ -568,8 +575,10 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     profile.lap("analysis");
     state->l_nnz = new_l.nnz();
     state->u_nnz = cholesky ? 0 : new_u.nnz();
-    schedule_rows(new_l, *state);
-    profile.lap("levels");
+    if (by_elimination(options.kind)) {
+        schedule_rows(new_l, *state);
+        profile.lap("levels");
+    }
     if (options.algorithm == IluAlgorithm::vendor) {
         LOOM_CUDA_CALL(symbolic_where,
                        state->vendor = cuda::ilu_vendor_analysis<V>(

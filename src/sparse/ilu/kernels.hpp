@@ -15,7 +15,7 @@ namespace loom::sparse::detail {
 /// What ParILUT / ParICT's pattern search needs besides A on its base pattern.
 struct ThresholdParams {
     /// Add-sweep-drop-sweep steps.
-    int steps = 5;
+    int steps = 3;
     /// Off-diagonal entries kept: of F (ILU), of F's upper part (IC, whose lower part mirrors it).
     size_type budget = 0;
     /// Off-diagonal entries below drop_tolerance times the 2-norm of their row of A go.

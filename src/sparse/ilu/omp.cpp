@@ -1,5 +1,7 @@
 // OpenMP incomplete factorizations: the IKJ factorization by level sets (omp_levels.hpp);
 // every other kernel is a parallel loop over rows.
+#include <omp.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -18,6 +20,32 @@ void for_rows(const OmpExecutor& exec, I n, const Body& body)
 #pragma omp parallel for schedule(dynamic, 64) num_threads(exec.num_threads())
     for (I i = 0; i < n; ++i) body(i);
 }
+
+/// rows.hpp's factorize_row with row i's positions looked up in `position` (n entries, -1
+/// but for row i's columns while it runs): one lookup per entry of each row of U instead of a
+/// merge walk over row i for every lower entry, the same operations in the same order.
+/// tomography (57 entries a row): the walk was 37% of a BiCGSTAB + ILU(0) solve.
+template <typename V, typename I>
+void factorize_row_by_position(const detail::FactorPattern<I>& f, I i, V* values, I* position)
+{
+    const I begin = f.row_ptrs[i];
+    const I end = f.row_ptrs[i + 1];
+    for (I p = begin; p < end; ++p) position[f.col_idxs[p]] = p;
+    for (I p = begin; p < end && f.col_idxs[p] < i; ++p) {
+        const I k = f.col_idxs[p];
+        const V l = values[p] / values[f.diag[k]];
+        values[p] = l;
+        for (I q = f.diag[k] + 1; q < f.row_ptrs[k + 1]; ++q) {
+            const I target = position[f.col_idxs[q]];
+            if (target >= 0) values[target] -= l * values[q];
+        }
+    }
+    for (I p = begin; p < end; ++p) position[f.col_idxs[p]] = -1;
+}
+
+/// Rows longer than this on average take the lookup (n indices per thread); shorter ones the
+/// merge walk, which then costs about as much and needs no memory.
+constexpr size_type walk_row_length = 16;
 
 }  // namespace
 
@@ -40,7 +68,16 @@ size_type ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>&
     for_rows(exec, static_cast<I>(f.n), [&](I i) {
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
     });
-    detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
+    if (f.nnz <= walk_row_length * f.n) {
+        detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
+    } else {
+        const auto threads = static_cast<size_type>(std::max(exec.num_threads(), 1));
+        std::vector<I> positions(threads * f.n, I{-1});
+        detail::run_by_levels(exec, schedule, [&](I r) {
+            const auto thread = static_cast<size_type>(omp_get_thread_num());
+            factorize_row_by_position(f, r, values, positions.data() + thread * f.n);
+        });
+    }
     return ilu_first_bad_pivot(exec, f, a_f.data(), values, cholesky);
 }
 

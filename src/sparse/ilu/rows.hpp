@@ -147,6 +147,58 @@ LOOM_HOST_DEVICE LOOM_INLINE T initial_entry(const FactorPattern<I>& f, I i, I p
     return j < i ? a_f[p] / a_f[f.diag[j]] : a_f[p];
 }
 
+/// ParILUT's candidates of row i: the columns of row i of F, of row i of A (pattern a, sorted
+/// rows without duplicates) and of rows k of U for every lower entry l_ik, merged in column
+/// order; emit(j, a_ij, s) for each, s = sum_{k < min(i, j)} l_ik u_kj in increasing k
+/// (a_ij 0 outside A). `cursor` is scratch at F's lower positions of row i (each lower entry's
+/// place in its row of U). Without Values only the columns are merged (a_ij, s are 0).
+/// One merge instead of L U by SpGEMM and A - L U by SpAdd: no product matrix is stored.
+template <bool Values, typename T, typename I, typename Emit>
+LOOM_HOST_DEVICE void merge_candidates(const FactorPattern<I>& f, const T* fv,
+                                       const FactorPattern<I>& a, const T* av, I i, I* cursor,
+                                       Emit emit)
+{
+    constexpr I none = std::numeric_limits<I>::max();
+    const I lower_begin = f.row_ptrs[i];
+    const I lower_end = f.diag[i];
+    I own = lower_begin;
+    I q = a.row_ptrs[i];
+    const I own_end = f.row_ptrs[i + 1];
+    const I q_end = a.row_ptrs[i + 1];
+    I j = none;
+    if (own < own_end) j = f.col_idxs[own];
+    if (q < q_end && a.col_idxs[q] < j) j = a.col_idxs[q];
+    for (I p = lower_begin; p < lower_end; ++p) {
+        // u_kk is not a term: U's row k from its first entry right of the diagonal.
+        const I k = f.col_idxs[p];
+        cursor[p] = f.diag[k] + 1;
+        if (cursor[p] < f.row_ptrs[k + 1] && f.col_idxs[cursor[p]] < j) j = f.col_idxs[cursor[p]];
+    }
+    while (j != none) {
+        I next = none;
+        T a_ij{};
+        T sum{};
+        if (own < own_end && f.col_idxs[own] == j) ++own;
+        if (own < own_end) next = f.col_idxs[own];
+        if (q < q_end && a.col_idxs[q] == j) {
+            if constexpr (Values) a_ij = av[q];
+            ++q;
+        }
+        if (q < q_end && a.col_idxs[q] < next) next = a.col_idxs[q];
+        for (I p = lower_begin; p < lower_end; ++p) {
+            const I end = f.row_ptrs[f.col_idxs[p] + 1];
+            I c = cursor[p];
+            if (c < end && f.col_idxs[c] == j) {
+                if constexpr (Values) sum += fv[p] * fv[c];
+                cursor[p] = ++c;
+            }
+            if (c < end && f.col_idxs[c] < next) next = f.col_idxs[c];
+        }
+        emit(j, a_ij, sum);
+        j = next;
+    }
+}
+
 /// One fixed-point update of entry p = (i, j) from the values `old`:
 /// u_ij = a_ij - sum_{k < i} l_ik u_kj, l_ij = (a_ij - sum_{k < j} l_ik u_kj) / u_jj.
 template <typename T, typename I>

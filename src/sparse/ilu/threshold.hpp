@@ -1,10 +1,11 @@
 // ParILUT / ParICT's pattern search on the host (Anzt, Chow, Dongarra 2018; Ginkgo's
 // par_ilut), row by row, for the reference backend (OpenMP and CUDA run the same steps in
-// their own memory from SpGEMM, SpAdd and a sort: threshold_unified.hpp); for_rows(n, body)
-// runs the loop over rows. Each step:
+// their own memory on flat arrays: threshold_unified.hpp); for_rows(n, body) runs the loop
+// over rows. Each step:
 //  1. candidates: row i of F grows by the pattern of row i of L U and of A; every entry gets
 //     its residual-based value a_ij - sum_{k < min(i,j)} l_ik u_kj (divided by u_jj in L),
-//     which for entries already in F is one fixed-point sweep;
+//     which for entries already in F is one fixed-point sweep (the same merge per row as the
+//     executors', rows.hpp: merge_candidates, so the same sums in the same order);
 //  2. drop: off-diagonal entries below the drop tolerance go, then the smallest until the
 //     budget holds (an exact selection by nth_element); IC keeps F symmetric by choosing in
 //     the upper part and mirroring it;
@@ -53,38 +54,21 @@ V entry_of(const FactorPattern<I>& base, const V* a_f, I i, I j)
     return p >= 0 ? a_f[p] : V{};
 }
 
-/// Step 1 for row i: the candidate columns (sorted) and their values.
+/// Step 1 for row i: the candidate columns (sorted) and their values, by the merge the
+/// executors' search runs too (rows.hpp: merge_candidates; cursor: scratch, one per entry of
+/// cur).
 template <typename V, typename I>
 void candidate_row(const HostFactor<V, I>& cur, const FactorPattern<I>& base, const V* a_f,
-                   I i, std::vector<I>& cols, std::vector<V>& values)
+                   I i, I* cursor, std::vector<I>& cols, std::vector<V>& values)
 {
-    std::vector<std::pair<I, V>> terms;
-    for (I p = cur.ptrs[i]; p < cur.ptrs[i + 1]; ++p) terms.emplace_back(cur.cols[p], V{});
-    for (I p = base.row_ptrs[i]; p < base.row_ptrs[i + 1]; ++p) {
-        terms.emplace_back(base.col_idxs[p], V{});
-    }
-    for (I p = cur.ptrs[i]; p < cur.ptrs[i + 1] && cur.cols[p] < i; ++p) {
-        const I k = cur.cols[p];
-        for (I q = cur.diag[k] + 1; q < cur.ptrs[k + 1]; ++q) {
-            terms.emplace_back(cur.cols[q], cur.values[p] * cur.values[q]);
-        }
-    }
-    std::sort(terms.begin(), terms.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
     cols.clear();
     values.clear();
-    for (const auto& [j, product] : terms) {
-        if (cols.empty() || cols.back() != j) {
-            cols.push_back(j);
-            values.push_back(V{});
-        }
-        values.back() += product;
-    }
-    for (size_type t = 0; t < static_cast<size_type>(cols.size()); ++t) {
-        const I j = cols[t];
-        const V r = entry_of(base, a_f, i, j) - values[t];
-        values[t] = j < i ? r / cur.values[cur.diag[j]] : r;
-    }
+    merge_candidates<true>(cur.view(), cur.values.data(), base, a_f, i, cursor,
+                           [&](I j, V a_ij, V sum) {
+                               const V r = a_ij - sum;
+                               cols.push_back(j);
+                               values.push_back(j < i ? r / cur.values[cur.diag[j]] : r);
+                           });
 }
 
 /// The smallest magnitude an off-diagonal entry needs to stay among the `budget` largest of
@@ -129,7 +113,10 @@ void threshold_pattern(const FactorPattern<I>& base, const V* a_f, const Thresho
     std::vector<std::vector<I>> cand_cols(n);
     std::vector<std::vector<V>> cand_values(n);
     for (int step = 0; step < params.steps; ++step) {
-        for_rows(n, [&](I i) { candidate_row(cur, base, a_f, i, cand_cols[i], cand_values[i]); });
+        std::vector<I> cursor(cur.cols.size());
+        for_rows(n, [&](I i) {
+            candidate_row(cur, base, a_f, i, cursor.data(), cand_cols[i], cand_values[i]);
+        });
         // Which entries compete for the budget: off-diagonal ones above the drop tolerance,
         // IC only in the upper part.
         const auto competes = [&](I i, I j, const V& v) {

@@ -1,20 +1,22 @@
 // ParILUT / ParICT's pattern search in the executor's memory, written once for OpenMP and CUDA
 // from Loom's primitives (the host search, threshold.hpp, computes the same steps row by row):
-//  1. candidates: with L = F's strictly lower part plus a unit diagonal and U its upper part,
-//     R = A - L U (SpGEMM, SpAdd) has the pattern F u A u pattern(Ls U); the candidate value
-//     of (i, j) is R_ij + u_ij for j >= i and R_ij / u_jj + l_ij for j < i, i.e.
-//     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), as the host search's;
-//  2. selection: the budget's largest |values| among the competing entries (the k-th largest
-//     by CUB's radix sort of the magnitudes on CUDA, nth_element on the host), ties kept in
-//     row-major order up to the budget (an exclusive prefix sum ranks them); IC chooses in
-//     the upper part and mirrors it;
+//  1. candidates: row i of F merged with row i of A and the rows of U its lower entries name
+//     (rows.hpp: merge_candidates, a thread per row, counted then filled): the pattern
+//     F u A u pattern(Ls U), each entry valued a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in
+//     L), the host search's sums in the host search's order;
+//  2. selection: the budget's largest |values| among the competing entries (the exact k-th
+//     largest, selected among the few keys a sorted sample brackets), ties kept in row-major
+//     order up to the budget (an exclusive prefix sum ranks them); IC chooses in the upper
+//     part and mirrors it;
 //  3. compaction by a prefix sum of the keep flags, then one fixed-point sweep (rows.hpp).
-// The sums of SpGEMM run in another order than the host's, so on ties of equal magnitude
-// (3D Poisson is full of them) the kept entry can differ from the host search's.
+// The candidates' sums can still differ from the host's where CUDA contracts a product and
+// a sum into a fused multiply-add, so on ties of equal magnitude (3D Poisson is full of them)
+// the kept entry can differ from the host search's there.
 #pragma once
 
 #include <algorithm>
 #include <functional>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -24,7 +26,6 @@
 #include "loom/sort/bitonic.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spadd.hpp"
-#include "loom/sparse/spgemm.hpp"
 #include "sparse/ilu/analysis_unified.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/profile.hpp"
@@ -125,60 +126,68 @@ matrix::Csr<V, I> base_matrix(const Exec& exec, const matrix::Csr<V, I>& a, bool
     return spadd(V{1}, lower, V{1}, conj_transpose(lower_part(exec, a, true)));
 }
 
-/// L (F's strictly lower part and a unit diagonal) and U (F's upper part), whose product's
-/// pattern is F u pattern(Ls Us): the split of the symbolic phase, F's values extracted.
+/// One step's candidates: R, F's pattern grown by A's and L U's, holding the candidate
+/// values; and A on R's pattern (0 outside A), which the sweep after the compaction reads.
+template <typename V, typename I>
+struct Candidates {
+    matrix::Csr<V, I> r;
+    Array<V> a;
+};
+
+/// Step 1: the candidates by one merge per row (rows.hpp: merge_candidates), counted, then
+/// filled: a_ij - s for j >= i, (a_ij - s) / u_jj for j < i.
 template <typename Exec, typename V, typename I>
-void split_factor(const Exec& exec, const matrix::Csr<V, I>& f, const Array<I>& diag,
-                  matrix::Csr<V, I>& l, matrix::Csr<V, I>& u)
+Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
+                            const matrix::Csr<V, I>& f, const Array<I>& diag)
 {
+    const auto n = f.rows();
     const auto fp = pattern_of(f, &diag);
-    Array<I> l_index, u_index;
-    factor_analysis::split_pattern(exec, fp, false, l, u, l_index, u_index);
+    const auto ap = pattern_of(a_base);
     const auto fv = kernel_data(exec, f.values().data());
-    const I* li = l_index.data();
-    const I* ui = u_index.data();
-    auto lv = kernel_data(exec, l.values().data());
-    auto uv = kernel_data(exec, u.values().data());
+    const auto av = kernel_data(exec, a_base.values().data());
+    using D = std::remove_const_t<std::remove_pointer_t<decltype(fv)>>;
+    Array<I> cursors(f.executor(), f.nnz());
+    I* cursor = cursors.data();
+    Array<I> ptrs(f.executor(), n + 1);
+    I* count = ptrs.data();
     parallel_for_uneven(
-        exec, f.rows(),
-        [=] LOOM_HOST_DEVICE(size_type i) {
-            detail::extract_row(fp, static_cast<I>(i), fv, li, ui, false, lv, uv);
+        exec, n,
+        [=] LOOM_HOST_DEVICE(size_type row) {
+            I c = 0;
+            detail::merge_candidates<false>(fp, fv, ap, av, static_cast<I>(row), cursor,
+                                            [&](I, D, D) { ++c; });
+            count[row] = c;
         },
         where);
+    scan(exec, ptrs);
+    const auto nnz = static_cast<size_type>(loom::detail::load_element(ptrs, n));
+    Candidates<V, I> out{matrix::Csr<V, I>(f.executor(), dim2{n, n}, nnz),
+                         Array<V>(f.executor(), nnz)};
+    out.r.row_ptrs() = std::move(ptrs);
+    const I* rp = out.r.row_ptrs().data();
+    I* rc = out.r.col_idxs().data();
+    auto rv = kernel_data(exec, out.r.values().data());
+    auto ra = kernel_data(exec, out.a.data());
+    parallel_for_uneven(
+        exec, n,
+        [=] LOOM_HOST_DEVICE(size_type row) {
+            const auto i = static_cast<I>(row);
+            I e = rp[i];
+            detail::merge_candidates<true>(fp, fv, ap, av, i, cursor, [&](I j, D a_ij, D sum) {
+                const D residual = a_ij - sum;
+                rc[e] = j;
+                rv[e] = j < i ? residual / fv[fp.diag[j]] : residual;
+                ra[e++] = a_ij;
+            });
+        },
+        where);
+    return out;
 }
 
-/// Step 1: the candidates, R's pattern with the residual-based values.
-template <typename Exec, typename V, typename I>
-matrix::Csr<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
-                             const matrix::Csr<V, I>& f, const Array<I>& diag,
-                             detail::IluProfile& profile)
-{
-    matrix::Csr<V, I> l, u;
-    split_factor(exec, f, diag, l, u);
-    profile.lap("split");
-    const auto lu = spgemm(l, u);
-    profile.lap("spgemm");
-    auto r = spadd(V{1}, a_base, V{-1}, lu);
-    profile.lap("spadd");
-    const auto fp = pattern_of(f, &diag);
-    const auto fv = kernel_data(exec, f.values().data());
-    const auto rp = pattern_of(r);
-    auto rv = kernel_data(exec, r.values().data());
-    for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
-        const I j = rp.col_idxs[e];
-        const I p = detail::find_in_row(fp, i, j);
-        auto value = rv[e];
-        if (j < i) value = value / fv[fp.diag[j]];
-        if (p >= 0) value += fv[p];
-        rv[e] = value;
-    });
-    return r;
-}
-
-/// The k-th largest of keys (1 <= k <= keys.size()): on CUDA by CUB's radix sort of a copy,
-/// on the host by nth_element (linear; a full sort was the largest cost of the OpenMP search).
+/// The k-th largest of keys (1 <= k <= keys.size()) by a full selection: on CUDA CUB's radix
+/// sort of a copy, on the host nth_element (linear; a full sort was a quarter of the search).
 template <typename Exec, typename R>
-R kth_largest(const Exec&, const Array<R>& keys, size_type k)
+R kth_largest_of_all(const Exec&, const Array<R>& keys, size_type k)
 {
     if constexpr (std::is_same_v<Exec, CudaExecutor>) {
         Array<R> sorted(keys.executor(), keys);
@@ -191,12 +200,96 @@ R kth_largest(const Exec&, const Array<R>& keys, size_type k)
     }
 }
 
+/// How many keys lie in [lower, upper].
+template <typename Exec, typename R>
+size_type count_between(const Exec& exec, const Array<R>& keys, R lower, R upper)
+{
+    const R* key = keys.data();
+    return parallel_reduce(
+        exec, keys.size(),
+        [=] LOOM_HOST_DEVICE(size_type e) {
+            return lower <= key[e] && key[e] <= upper ? size_type{1} : 0;
+        },
+        size_type{0}, Plus{}, where);
+}
+
+/// The keys in [lower, upper] (`count` of them), in their order.
+template <typename Exec, typename R, typename I>
+Array<R> keys_between(const Exec& exec, const Array<R>& keys, R lower, R upper, size_type count)
+{
+    const auto n = keys.size();
+    const R* key = keys.data();
+    Array<I> places(keys.executor(), n + 1);
+    I* place = places.data();
+    parallel_for(
+        exec, n,
+        [=] LOOM_HOST_DEVICE(size_type e) {
+            place[e] = lower <= key[e] && key[e] <= upper ? 1 : 0;
+        },
+        where);
+    scan(exec, places);
+    Array<R> inside(keys.executor(), count);
+    R* out = inside.data();
+    parallel_for(
+        exec, n,
+        [=] LOOM_HOST_DEVICE(size_type e) {
+            if (place[e + 1] != place[e]) out[place[e]] = key[e];
+        },
+        where);
+    return inside;
+}
+
+/// The k-th largest of keys (1 <= k <= keys.size()), selected among few: a sorted sample of
+/// the keys brackets it (Ginkgo's ParILUT samples too), a pass counts the keys above and
+/// inside the bracket, and only those inside are selected exactly, so the answer is the full
+/// selection's. Where the sample misleads (the k-th lies outside), all keys are selected.
+/// Was a radix sort of every key: a quarter of the search on the H200 (24 of 94 ms).
+template <typename I, typename Exec, typename R>
+R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
+{
+    constexpr size_type samples = 4096;
+    const auto n = keys.size();
+    if (n <= 16 * samples) return kth_largest_of_all(exec, keys, k);
+    // One key of each of `samples` equal strata, at an offset hashed from the stratum.
+    Array<R> drawn(keys.executor(), samples);
+    R* sample = drawn.data();
+    const R* key = keys.data();
+    parallel_for(
+        exec, samples,
+        [=] LOOM_HOST_DEVICE(size_type t) {
+            const size_type begin = t * n / samples;
+            const size_type width = (t + 1) * n / samples - begin;
+            sample[t] = key[begin + (t * size_type{2654435761u}) % width];
+        },
+        where);
+    auto sorted = drawn.to_host();
+    const R infinity = std::numeric_limits<R>::infinity();
+    // A not-a-number key (a candidate over a zero pivot) would break the sort's ordering; as
+    // the smallest it only moves the bracket, which the counts below check.
+    for (auto& key_drawn : sorted) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
+    std::sort(sorted.begin(), sorted.end(), std::greater<R>());
+    // The k-th's expected rank in the sample, give or take four standard deviations.
+    const double q = static_cast<double>(k) / static_cast<double>(n);
+    const double centre = q * samples;
+    const double margin = 4 * std::sqrt(samples * q * (1 - q)) + 16;
+    const auto at = [&](double rank) { return sorted[static_cast<size_type>(rank)]; };
+    const R upper = centre - margin < 0 ? infinity : at(centre - margin);
+    const R lower = centre + margin >= samples ? -infinity : at(centre + margin);
+    const auto above =
+        upper == infinity ? 0
+                          : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
+    const auto inside = count_between(exec, keys, lower, upper);
+    if (above >= k || above + inside < k) return kth_largest_of_all(exec, keys, k);
+    const auto few = keys_between<Exec, R, I>(exec, keys, lower, upper, inside);
+    return kth_largest_of_all(exec, few, k - above);
+}
+
 /// Step 2: keep[e] = 1 for the entries of r that stay (one spare element at the end, for the
 /// prefix sum that turns the flags into positions).
 template <typename Exec, typename V, typename I>
 Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
                    const Array<remove_complex_t<V>>& row_norm,
-                   const detail::ThresholdParams& params)
+                   const detail::ThresholdParams& params, detail::IluProfile& profile)
 {
     using R = remove_complex_t<V>;
     const auto nnz = r.nnz();
@@ -217,6 +310,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     const auto competing = parallel_reduce(
         exec, nnz, [=] LOOM_HOST_DEVICE(size_type e) { return key[e] >= 0 ? size_type{1} : 0; },
         size_type{0}, Plus{}, where);
+    profile.lap("selection: keys");
     // Everything stays when it fits (threshold 0, every tie), nothing when there is no room.
     R threshold = 0;
     size_type ties = competing;
@@ -225,7 +319,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
             threshold = std::numeric_limits<R>::infinity();
             ties = 0;
         } else {
-            threshold = kth_largest(exec, keys, params.budget);
+            threshold = kth_largest<I>(exec, keys, params.budget);
             const auto above = parallel_reduce(
                 exec, nnz,
                 [=] LOOM_HOST_DEVICE(size_type e) { return key[e] > threshold ? size_type{1} : 0; },
@@ -233,6 +327,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
             ties = params.budget - above;
         }
     }
+    profile.lap("selection: k-th largest");
     // Ties ranked in row-major order: rank[e] = tied entries before e.
     Array<I> ranks(r.executor(), nnz + 1);
     I* rank = ranks.data();
@@ -258,20 +353,24 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     return keep;
 }
 
-/// Step 3: the kept entries of r with their candidate values.
+/// Step 3: the kept candidates with their values, and A's values on the kept pattern.
 template <typename Exec, typename V, typename I>
-matrix::Csr<V, I> compact(const Exec& exec, const matrix::Csr<V, I>& r, Array<I> keep)
+Candidates<V, I> compact(const Exec& exec, const Candidates<V, I>& in, Array<I> keep)
 {
+    const auto& r = in.r;
     const auto n = r.rows();
     scan(exec, keep);
     const auto nnz = static_cast<size_type>(loom::detail::load_element(keep, r.nnz()));
-    matrix::Csr<V, I> f(r.executor(), dim2{n, n}, nnz);
+    Candidates<V, I> out{matrix::Csr<V, I>(r.executor(), dim2{n, n}, nnz),
+                         Array<V>(r.executor(), nnz)};
     const auto rp = pattern_of(r);
     const auto rv = kernel_data(exec, r.values().data());
+    const auto ra = kernel_data(exec, in.a.data());
     const I* pos = keep.data();
-    I* fp = f.row_ptrs().data();
-    I* fc = f.col_idxs().data();
-    auto fv = kernel_data(exec, f.values().data());
+    I* fp = out.r.row_ptrs().data();
+    I* fc = out.r.col_idxs().data();
+    auto fv = kernel_data(exec, out.r.values().data());
+    auto fa = kernel_data(exec, out.a.data());
     parallel_for(
         exec, n + 1, [=] LOOM_HOST_DEVICE(size_type i) { fp[i] = pos[rp.row_ptrs[i]]; }, where);
     parallel_for(
@@ -280,32 +379,24 @@ matrix::Csr<V, I> compact(const Exec& exec, const matrix::Csr<V, I>& r, Array<I>
             if (pos[e + 1] == pos[e]) return;
             fc[pos[e]] = rp.col_idxs[e];
             fv[pos[e]] = rv[e];
+            fa[pos[e]] = ra[e];
         },
         where);
-    return f;
+    return out;
 }
 
-/// values of f = one fixed-point sweep from its values, A taken from a_base.
+/// values of f = one fixed-point sweep from its values, a_f: A on f's pattern, by the
+/// numeric phase's sweep (kernels.hpp: on CUDA 8 lanes a row, not a thread).
 template <typename Exec, typename V, typename I>
-void sweep(const Exec& exec, const matrix::Csr<V, I>& a_base, matrix::Csr<V, I>& f,
-           const Array<I>& diag)
+void sweep(const Exec& exec, const Array<V>& a_f, matrix::Csr<V, I>& f, const Array<I>& diag)
 {
-    const auto ap = pattern_of(a_base);
-    const auto av = kernel_data(exec, a_base.values().data());
     const auto fp = pattern_of(f, &diag);
-    Array<V> a_f(f.executor(), f.nnz());
     Array<V> swept(f.executor(), f.nnz());
-    auto a = kernel_data(exec, a_f.data());
-    auto out = kernel_data(exec, swept.data());
-    const auto old = kernel_data(exec, f.values().data());
-    using D = loom::detail::kernel_type_t<Exec, V>;
-    for_each_entry(exec, fp, [=] LOOM_HOST_DEVICE(I i, I p) {
-        const I q = detail::find_in_row(ap, i, fp.col_idxs[p]);
-        a[p] = q >= 0 ? av[q] : D{};
-    });
-    for_each_entry(exec, fp, [=] LOOM_HOST_DEVICE(I i, I p) {
-        out[p] = detail::sweep_entry(fp, i, p, a, old);
-    });
+    if constexpr (std::is_same_v<Exec, CudaExecutor>) {
+        cuda::ilu_sweep(exec, fp, a_f.data(), f.values().data(), swept.data());
+    } else {
+        omp::ilu_sweep(exec, fp, a_f.data(), f.values().data(), swept.data());
+    }
     f.values() = std::move(swept);
 }
 
@@ -351,14 +442,15 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
     const auto norms = row_norms(exec, a_base);
     detail::IluProfile profile(exec, "threshold search");
     for (int step = 0; step < params.steps; ++step) {
-        const auto r = candidates(exec, a_base, f, f_diag, profile);
+        const auto c = candidates(exec, a_base, f, f_diag);
         profile.lap("candidates");
-        auto keep = selection(exec, r, norms, params);
-        profile.lap("selection");
-        f = compact(exec, r, std::move(keep));
+        auto keep = selection(exec, c.r, norms, params, profile);
+        profile.lap("selection: ties, flags");
+        auto kept = compact(exec, c, std::move(keep));
+        f = std::move(kept.r);
         f_diag = diagonal_positions(exec, f);
         profile.lap("compaction");
-        sweep(exec, a_base, f, f_diag);
+        sweep(exec, kept.a, f, f_diag);
         profile.lap("sweep");
     }
     return f;

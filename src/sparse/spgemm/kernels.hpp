@@ -55,6 +55,8 @@ struct SpgemmState {
     /// B are checked). Null: none.
     std::shared_ptr<void> recorded;
     size_type recorded_bytes = 0;
+    /// CUDA: whether a values-only call tried to make the record (made or declined once).
+    bool record_tried = false;
 };
 
 /// The row scaling of the Jacobi-fused product: row i of C is B_i + s_i * (A B)_i with
@@ -116,6 +118,12 @@ template <typename V, typename I>
 void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
+
+/// Whether every row of M holds strictly ascending columns (sorted, no column twice); one
+/// thread per row (cuda_symbolic.cu).
+template <typename V, typename I>
+bool rows_strictly_ascending(const CudaExecutor& exec, const matrix::Csr<V, I>& M,
+                             const char* where);
 
 // cuSPARSE (cusparse.cu), SpgemmAlgorithm::vendor.
 

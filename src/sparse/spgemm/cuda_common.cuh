@@ -599,6 +599,12 @@ template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
 
+/// cuda_numeric.cu: C's columns (sorted) of the rows in the light groups [0, light_groups)
+/// of the numeric grouping, for the symbolic phase (C's row pointers known).
+template <typename I>
+void write_light_columns(const CudaExecutor& exec, const CudaPlan<I>& plan, const Pattern<I>& in,
+                         int light_groups, const I* c_ptrs, I* c_cols);
+
 /// cuda_recorded.cu: bytes kept by a record of record_products.
 template <typename I>
 std::size_t record_size(const void* record);

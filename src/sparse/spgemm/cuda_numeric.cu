@@ -48,6 +48,92 @@ __device__ void sort_table(I* keys, V* values)
 
 // ----------------------------------------------------------------------- numeric kernels
 
+/// Calls write(i, s) for the used slots s of a table in column order (direct addressing),
+/// i their rank among the used slots, below `length`: a team scan over the table in chunks
+/// of G slots.
+template <int G, int S, typename I, typename Write>
+__device__ void compact_in_order(const I* keys, Batch<G>& batch, long long length, Write&& write)
+{
+    long long written = 0;
+    for (int base = 0; base < S; base += G) {
+        const int s = base + Team<G>::rank();
+        const bool used = keys[s] != empty_key<I>;
+        const long long inclusive = team_inclusive_scan<G>(used ? 1 : 0, batch);
+        if (used && written + inclusive - 1 < length) write(written + inclusive - 1, s);
+        batch.inclusive[Team<G>::rank()] = inclusive;
+        Team<G>::sync();
+        written += batch.inclusive[G - 1];
+        Team<G>::sync();
+    }
+}
+
+/// Shared memory of a team of columns_light_kernel.
+template <int G, typename I>
+struct ColumnsShared {
+    I keys[slots_per_thread * G];
+    Batch<G> batch;
+};
+
+/// C's columns, sorted, of every row of one light group of the numeric grouping (rows by
+/// exact length; a team per row, the numeric phase's table sizes): the row's columns hashed
+/// into a table of keys, then sorted (or, direct, compacted in order) and written. What the
+/// numeric kernel does for the columns, without values.
+template <int G, typename I>
+__global__ void __launch_bounds__(Team<G>::block_threads)
+    columns_light_kernel(const I* group_rows, long long n, Pattern<I> in, const I* c_ptrs,
+                         bool direct, I* c_cols)
+{
+    using T = Team<G>;
+    constexpr int S = slots_per_thread * G;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<ColumnsShared<G, I>*>(shared_bytes)[T::index()];
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    const bool active = team < n;
+    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
+    T::sync();
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in, row, first, end);
+    const long long a_begin = active ? in.a_ptrs[row] : 0;
+    for_each_product<G>(
+        first, end, in.b_ptrs, sh.batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) { loom::cuda::hash_insert<S>(sh.keys, in.b_cols[j], direct); });
+    T::sync();
+    const long long out = active ? static_cast<long long>(c_ptrs[row]) : 0;
+    const long long length = active ? c_ptrs[row + 1] - out : 0;
+    if (direct) {
+        compact_in_order<G, S>(sh.keys, sh.batch, length,
+                               [&](long long i, int s) { c_cols[out + i] = sh.keys[s]; });
+    } else {
+        loom::sort::team_sort(SortTeam<G>{}, sh.keys, S, UnsignedLess{});
+        for (long long i = T::rank(); i < length; i += G) c_cols[out + i] = sh.keys[i];
+    }
+}
+
+/// The light groups' columns, teams of G = 4 << group threads (the numeric grouping).
+template <int G = 4, typename I>
+void columns_of_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
+                      const Pattern<I>& in, long long b_cols, const I* c_ptrs, I* c_cols)
+{
+    // up to the largest numeric table (max_numeric_table)
+    if constexpr (slots_per_thread * G <= 8192) {
+        if (level > 0) {
+            return columns_of_group<2 * G>(exec, groups, group, level - 1, in, b_cols, c_ptrs,
+                                           c_cols);
+        }
+        using T = Team<G>;
+        const std::size_t bytes = sizeof(ColumnsShared<G, I>) * T::per_block;
+        allow_shared(exec, columns_light_kernel<G, I>, bytes, symbolic_where);
+        columns_light_kernel<G, I>
+            <<<exact_grid(groups.size(group), T::per_block, symbolic_where), T::block_threads,
+               bytes, stream_of(exec)>>>(groups.begin(group), groups.size(group), in, c_ptrs,
+                                         b_cols <= slots_per_thread * G, c_cols);
+        check_launch(symbolic_where);
+    }
+}
+
 template <int G, typename V, typename I>
 struct MultiplyShared {
     V values[slots_per_thread * G];
@@ -111,21 +197,10 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
         // sorted (or, direct, already in column order): the used slots come first, or are
         // spread in order over the table
         if (direct) {
-            // compact in order: a team scan over the table in chunks of G slots
-            long long written = 0;
-            for (int base = 0; base < S; base += G) {
-                const int s = base + T::rank();
-                const bool used = sh.keys[s] != empty_key<I>;
-                const long long inclusive = team_inclusive_scan<G>(used ? 1 : 0, sh.batch);
-                if (used && written + inclusive - 1 < length) {
-                    in.c_cols[out + written + inclusive - 1] = sh.keys[s];
-                    in.c_vals[out + written + inclusive - 1] = sh.values[s];
-                }
-                sh.batch.inclusive[T::rank()] = inclusive;
-                T::sync();
-                written += sh.batch.inclusive[G - 1];
-                T::sync();
-            }
+            compact_in_order<G, S>(sh.keys, sh.batch, length, [&](long long i, int s) {
+                in.c_cols[out + i] = sh.keys[s];
+                in.c_vals[out + i] = sh.values[s];
+            });
         } else {
             for (long long i = T::rank(); i < length; i += G) {
                 in.c_cols[out + i] = sh.keys[i];
@@ -509,6 +584,23 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
 }
 
 }  // namespace
+
+template <typename I>
+void write_light_columns(const CudaExecutor& exec, const CudaPlan<I>& plan, const Pattern<I>& in,
+                         int light_groups, const I* c_ptrs, I* c_cols)
+{
+    for (int g = 0; g < light_groups; ++g) {
+        if (plan.groups.size(g) > 0) {
+            columns_of_group(exec, plan.groups, g, g, in, plan.b_cols, c_ptrs, c_cols);
+        }
+    }
+}
+
+#define LOOM_INSTANTIATE_SPGEMM_LIGHT_COLUMNS_CUDA(I)                                          \
+    template void write_light_columns(const CudaExecutor&, const CudaPlan<I>&,                 \
+                                      const Pattern<I>&, int, const I*, I*);
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_LIGHT_COLUMNS_CUDA)
+
 }  // namespace loom::sparse::cuda::spgemm_kernels
 
 namespace loom::sparse::cuda {

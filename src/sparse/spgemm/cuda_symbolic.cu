@@ -2,6 +2,7 @@
 // their distinct columns need, the light groups counted by teams in shared-memory hash tables
 // (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
 // phase's grouping and plan. cuda_common.cuh explains the design.
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -162,6 +163,14 @@ __global__ void __launch_bounds__(256)
     }
 }
 
+/// Whether the symbolic phase may find C's columns (GPU round only:
+/// LOOM_SPGEMM_SYMBOLIC_COLUMNS=1 says yes).
+inline bool columns_in_symbolic_enabled()
+{
+    const char* text = std::getenv("LOOM_SPGEMM_SYMBOLIC_COLUMNS");
+    return text != nullptr && std::atoi(text) != 0;
+}
+
 template <typename I>
 void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
               long long b_cols, int numeric_light_groups, NumericHashShape numeric_hash,
@@ -244,8 +253,17 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     using DV = loom::cuda::device_type_t<V>;
     symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
              NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
-    static_cast<CudaPlan<I>*>(state.backend.get())->b_rows_distinct =
-        rows_strictly_ascending(exec, B, symbolic_where);
+    auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
+    plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
+    if (state.columns_in_symbolic && columns_in_symbolic_enabled() && state.nnz > 0 &&
+        plan.groups.size(hash_group) == 0 && plan.groups.size(heavy_group) == 0) {
+        // every row light: its columns cost a pass of keys only, and the numeric calls
+        // compute values only
+        state.columns = Array<I>(exec.shared_from_this(), state.nnz);
+        write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
+                            state.row_ptrs.data(), state.columns.data());
+        state.columns_from_symbolic = true;
+    }
 }
 
 template <typename V, typename I>

@@ -57,6 +57,13 @@ struct SpgemmState {
     size_type recorded_bytes = 0;
     /// CUDA: whether a values-only call tried to make the record (made or declined once).
     bool record_tried = false;
+    /// Whether the symbolic phase should find C's columns too where that is cheap (sorted
+    /// output, and numeric calls that compute values only once C's columns are known).
+    bool columns_in_symbolic = false;
+    /// C's columns as the symbolic phase found them (CUDA, every row light), until C takes
+    /// them; columns_from_symbolic stays true: C's first numeric call computes values only.
+    Array<I> columns;
+    bool columns_from_symbolic = false;
 };
 
 /// The row scaling of the Jacobi-fused product: row i of C is B_i + s_i * (A B)_i with

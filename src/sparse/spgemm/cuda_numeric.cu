@@ -357,8 +357,8 @@ __global__ void __launch_bounds__(light_block)
             const long long b_first = in.pattern.b_ptrs[b_row];
             b_length = static_cast<int>(in.pattern.b_ptrs[b_row + 1] - b_first);
             sh.b_first[rank] = b_first;
-            sh.b_lengths[rank] = b_length;
         }
+        sh.b_lengths[rank] = b_length;
         const long long inclusive =
             loom::cuda::warp_inclusive_scan<G>(static_cast<long long>(b_length), T::mask());
         sh.before[rank] = before_batch + inclusive - b_length;

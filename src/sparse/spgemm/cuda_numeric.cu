@@ -1,6 +1,7 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
+#include <algorithm>
 #include <cstdlib>
 #include <type_traits>
 
@@ -300,10 +301,10 @@ enum class Positions {
 constexpr std::uint8_t no_position = 255;
 
 /// Shared memory of a team of multiply_in_entry_order_kernel.
-template <int G, typename V, typename I>
+template <int G, int S, typename V, typename I>
 struct EntryOrderShared {
-    V values[slots_per_thread * G];
-    I cols[slots_per_thread * G];
+    V values[S];
+    I cols[S];
     V factors[G];              ///< of the batch's entries of A
     long long b_first[G];      ///< where the B rows they select start
     long long before[G];       ///< the row's multiply-adds before each
@@ -322,18 +323,17 @@ struct EntryOrderShared {
 /// that their loads overlap. Positions: a binary search over the row's columns in shared
 /// memory, or (kept) one byte per multiply-add at its index in product order
 /// (first_products: every row's first), which needs neither C's nor B's columns.
-template <int G, Positions P, typename V, typename I>
-__global__ void __launch_bounds__(light_block)
+template <int G, int S, int W, Positions P, typename V, typename I>
+__global__ void __launch_bounds__(G * W)
     multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
                                    const long long* first_products, std::uint8_t* positions)
 {
-    static_assert(G <= 32 && slots_per_thread * G / 2 < no_position);
-    using T = Team<G>;
-    constexpr int S = slots_per_thread * G;
+    static_assert(G <= 32 && (P == Positions::search || S / 2 < no_position));
+    using T = Team<G>;  // its mask and barrier (W teams of G threads per block)
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<EntryOrderShared<G, V, I>*>(shared_bytes)[T::index()];
-    const int rank = T::rank();
-    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    auto& sh = reinterpret_cast<EntryOrderShared<G, S, V, I>*>(shared_bytes)[threadIdx.x / G];
+    const int rank = static_cast<int>(threadIdx.x % G);
+    const long long team = blockIdx.x * static_cast<long long>(W) + threadIdx.x / G;
     if (team >= n) return;  // a whole team: the barriers below are the team's only
     const long long row = group_rows[team];
     const long long out = in.c_ptrs[row];
@@ -415,7 +415,10 @@ struct LightPass {
                         ///< add piece by piece (multiply_in_entry_order_kernel), larger
                         ///< teams as known_columns
     } kind = full;
-    /// entry_order: how positions are found, and where they are kept (see the kernel).
+    /// entry_order: the largest table of the rows it takes (a warp per row beyond 8 * 32)
+    int warp_table = slots_per_thread * 32;
+    /// entry_order: how positions are found for tables of at most 8 * 32 slots, and where
+    /// they are kept (see the kernel; larger tables search).
     Positions positions = Positions::search;
     const long long* first_products = nullptr;
     std::uint8_t* kept = nullptr;
@@ -428,25 +431,32 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
     using T = Team<G>;
     const unsigned blocks = exact_grid(groups.size(group), T::per_block, numeric_where);
     const auto stream = stream_of(exec);
-    if constexpr (G <= 32) {
-        if (pass.kind == LightPass::entry_order) {
-            const auto launch = [&](auto kernel) {
-                const std::size_t bytes = sizeof(EntryOrderShared<G, V, I>) * T::per_block;
-                allow_shared(exec, kernel, bytes, numeric_where);
-                kernel<<<blocks, T::block_threads, bytes, stream>>>(
-                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept);
-                check_launch(numeric_where);
-            };
+    if (pass.kind == LightPass::entry_order && slots_per_thread * G <= pass.warp_table) {
+        // teams within a warp as the group's; larger tables a warp per row, fewer per block
+        constexpr int S = slots_per_thread * G;
+        constexpr int team = G <= 32 ? G : 32;
+        constexpr int teams = G <= 32 ? light_block / G : (S >= 2048 ? 1 : 2048 / S);
+        const auto launch = [&](auto kernel) {
+            const std::size_t bytes = sizeof(EntryOrderShared<team, S, V, I>) * teams;
+            allow_shared(exec, kernel, bytes, numeric_where);
+            kernel<<<exact_grid(groups.size(group), teams, numeric_where), team * teams, bytes,
+                     stream>>>(groups.begin(group), groups.size(group), in, pass.first_products,
+                               pass.kept);
+            check_launch(numeric_where);
+        };
+        if constexpr (G <= 32) {
             switch (pass.positions) {
             case Positions::search:
-                return launch(multiply_in_entry_order_kernel<G, Positions::search, V, I>);
+                break;
             case Positions::search_and_keep:
-                return launch(
-                    multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
+                return launch(multiply_in_entry_order_kernel<team, S, teams,
+                                                             Positions::search_and_keep, V, I>);
             case Positions::kept:
-                return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
+                return launch(
+                    multiply_in_entry_order_kernel<team, S, teams, Positions::kept, V, I>);
             }
         }
+        return launch(multiply_in_entry_order_kernel<team, S, teams, Positions::search, V, I>);
     }
     const std::size_t bytes = sizeof(MultiplyShared<G, V, I>) * T::per_block;
     if (pass.kind != LightPass::full) {
@@ -490,10 +500,16 @@ void multiply_light_groups(const CudaExecutor& exec, const CudaPlan<I>& plan,
 }
 
 /// Light groups whose teams are within a warp (tables of up to 8 * 32 slots): the rows
-/// multiply_in_entry_order_kernel takes.
+/// whose positions may be kept.
 constexpr int warp_team_groups = light_groups_for(slots_per_thread * 32);
-/// ... the longest of those rows.
-constexpr long long warp_team_max_length = slots_per_thread * 32 / 2;
+
+/// The largest table of the rows that multiply_in_entry_order_kernel takes: 8 * 32 slots
+/// (teams within a warp) unless LOOM_SPGEMM_WARP_ROWS (GPU round only) says more.
+inline int entry_order_table()
+{
+    const char* text = std::getenv("LOOM_SPGEMM_WARP_ROWS");
+    return text == nullptr ? slots_per_thread * 32 : std::max(std::atoi(text), 32);
+}
 
 /// Every row; pass: how the light groups go (heavy rows run their full paths, which write
 /// the same sorted columns again when C's are known).
@@ -553,7 +569,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
         record->pairs = record_products(
             exec, in.pattern, rows, a_nnz,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
+            state.row_ptrs.data(), in.c_cols, entry_order ? entry_order_table() / 2 : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         long long entry_order_rows = 0;
         for (int g = 0; g < warp_team_groups; ++g) entry_order_rows += plan.groups.size(g);
@@ -666,7 +682,8 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
             state.recorded ? static_cast<ValuesRecord<I>*>(state.recorded.get())->bytes : 0;
     }
     auto* record = static_cast<ValuesRecord<I>*>(state.recorded.get());
-    LightPass pass{entry_order ? LightPass::entry_order : LightPass::known_columns};
+    LightPass pass{entry_order ? LightPass::entry_order : LightPass::known_columns,
+                   entry_order_table()};
     if (record && record->positions.size() > 0) {
         pass.positions = record->positions_kept ? Positions::kept : Positions::search_and_keep;
         pass.first_products = reinterpret_cast<const long long*>(record->first_products.data());
@@ -675,7 +692,9 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
     }
     if (record && record->pairs) {
         values_from_record(exec, record->pairs.get(), in);
-        if (entry_order) multiply_light_groups(exec, plan, in, true, warp_team_groups, pass);
+        if (entry_order) {
+            multiply_light_groups(exec, plan, in, true, light_groups_for(pass.warp_table), pass);
+        }
         return;
     }
     numeric(exec, plan, in, true, light_groups_for(max_numeric_table<V, I>()), pass);

@@ -3,6 +3,7 @@
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"
@@ -296,9 +297,14 @@ enum class Positions {
     kept,             ///< read back what search_and_keep kept
 };
 
+/// A kept position, one byte for rows of at most 128 entries (tables of 256 slots), else two.
+template <int S>
+using Position = std::conditional_t<S <= 256, std::uint8_t, std::uint16_t>;
+
 /// A position kept for a column not in C's row (cannot happen when C's pattern is the one
-/// the handle recorded): skipped. The rows of the kernel have at most 128 entries.
-constexpr std::uint8_t no_position = 255;
+/// the handle recorded): skipped.
+template <int S>
+constexpr Position<S> no_position = std::numeric_limits<Position<S>>::max();
 
 /// Shared memory of a team of multiply_in_entry_order_kernel.
 template <int G, int S, typename V, typename I>
@@ -326,9 +332,9 @@ struct EntryOrderShared {
 template <int G, int S, int W, Positions P, typename V, typename I>
 __global__ void __launch_bounds__(G * W)
     multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
-                                   const long long* first_products, std::uint8_t* positions)
+                                   const long long* first_products, Position<S>* positions)
 {
-    static_assert(G <= 32 && (P == Positions::search || S / 2 < no_position));
+    static_assert(G <= 32 && S / 2 < no_position<S>);
     using T = Team<G>;  // its mask and barrier (W teams of G threads per block)
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     auto& sh = reinterpret_cast<EntryOrderShared<G, S, V, I>*>(shared_bytes)[threadIdx.x / G];
@@ -387,8 +393,8 @@ __global__ void __launch_bounds__(G * W)
                         } else {
                             at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
                             if constexpr (P == Positions::search_and_keep) {
-                                positions[q] = at[u] < 0 ? no_position
-                                                         : static_cast<std::uint8_t>(at[u]);
+                                positions[q] = at[u] < 0 ? no_position<S>
+                                                         : static_cast<Position<S>>(at[u]);
                             }
                         }
                         products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
@@ -417,11 +423,13 @@ struct LightPass {
     } kind = full;
     /// entry_order: the largest table of the rows it takes (a warp per row beyond 8 * 32)
     int warp_table = slots_per_thread * 32;
-    /// entry_order: how positions are found for tables of at most 8 * 32 slots, and where
-    /// they are kept (see the kernel; larger tables search).
+    /// entry_order: how positions are found, and where they are kept (see the kernel; a
+    /// byte each for tables of up to 256 slots, two beyond; position_bytes: the record's,
+    /// the tables of other widths search).
     Positions positions = Positions::search;
+    int position_bytes = 0;
     const long long* first_products = nullptr;
-    std::uint8_t* kept = nullptr;
+    void* kept = nullptr;
 };
 
 template <int G, typename V, typename I>
@@ -441,10 +449,10 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
             allow_shared(exec, kernel, bytes, numeric_where);
             kernel<<<exact_grid(groups.size(group), teams, numeric_where), team * teams, bytes,
                      stream>>>(groups.begin(group), groups.size(group), in, pass.first_products,
-                               pass.kept);
+                               static_cast<Position<S>*>(pass.kept));
             check_launch(numeric_where);
         };
-        if constexpr (G <= 32) {
+        if (pass.position_bytes == static_cast<int>(sizeof(Position<S>))) {
             switch (pass.positions) {
             case Positions::search:
                 break;
@@ -499,10 +507,6 @@ void multiply_light_groups(const CudaExecutor& exec, const CudaPlan<I>& plan,
     }
 }
 
-/// Light groups whose teams are within a warp (tables of up to 8 * 32 slots): the rows
-/// whose positions may be kept.
-constexpr int warp_team_groups = light_groups_for(slots_per_thread * 32);
-
 /// The largest table of the rows that multiply_in_entry_order_kernel takes: 8 * 32 slots
 /// (teams within a warp) unless LOOM_SPGEMM_WARP_ROWS (GPU round only) says more.
 inline int entry_order_table()
@@ -548,6 +552,7 @@ template <typename I>
 struct ValuesRecord {
     Array<int64> first_products;  ///< every row's first multiply-add (rows + 1)
     Array<std::uint8_t> positions;    ///< per multiply-add (those of other rows unused)
+    int position_bytes = 0;           ///< of a position: 1 (tables <= 256 slots) or 2
     bool positions_kept = false;      ///< filled by a call (the first one fills them)
     std::shared_ptr<void> pairs;
     std::size_t bytes = 0;
@@ -572,8 +577,11 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
             state.row_ptrs.data(), in.c_cols, entry_order ? entry_order_table() / 2 : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         long long entry_order_rows = 0;
-        for (int g = 0; g < warp_team_groups; ++g) entry_order_rows += plan.groups.size(g);
-        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) +
+        const int table = entry_order_table();
+        for (int g = 0; g < light_groups_for(table); ++g) entry_order_rows += plan.groups.size(g);
+        const int position_bytes = table <= 256 ? 1 : 2;
+        const auto positions_bytes =
+            static_cast<std::size_t>(state.multiply_adds) * position_bytes +
                                      static_cast<std::size_t>(rows + 1) * sizeof(long long);
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
@@ -588,7 +596,9 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
                                             stream_of(exec)),
                             numeric_where);
             loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
-            record->positions = Array<std::uint8_t>(self, state.multiply_adds);
+            record->positions =
+                Array<std::uint8_t>(self, state.multiply_adds * position_bytes);
+            record->position_bytes = position_bytes;
             record->bytes += positions_bytes;
         }
     } catch (const OutOfMemory&) {
@@ -688,6 +698,7 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
         pass.positions = record->positions_kept ? Positions::kept : Positions::search_and_keep;
         pass.first_products = reinterpret_cast<const long long*>(record->first_products.data());
         pass.kept = record->positions.data();
+        pass.position_bytes = record->position_bytes;
         record->positions_kept = true;
     }
     if (record && record->pairs) {

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
+#include "base/cuda/hash_table.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/row_binning.cuh"
@@ -392,6 +393,25 @@ template <typename I>
 __device__ inline long long a_entry(const Pattern<I>& in, long long row, long long v)
 {
     return in.identity ? v - row - 1 : v;
+}
+
+/// Inserts the columns of the products of row `row` (when active) into a team's table of S
+/// keys (loom::cuda::hash_insert; direct: B no wider than the table) and returns how many
+/// this thread inserted first. Team-wide, like for_each_product.
+template <int G, int S, typename I>
+__device__ int insert_row_columns(const Pattern<I>& in, bool active, long long row, I* keys,
+                                  Batch<G>& batch, bool direct)
+{
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in, row, first, end);
+    const long long a_begin = active ? in.a_ptrs[row] : 0;
+    int found = 0;
+    for_each_product<G>(
+        first, end, in.b_ptrs, batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) { found += loom::cuda::hash_insert<S>(keys, in.b_cols[j], direct); });
+    return found;
 }
 
 /// The B row an entry selects and the factor its products carry.

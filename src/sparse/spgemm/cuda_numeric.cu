@@ -1,9 +1,6 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
-#include <algorithm>
-#include <cstdlib>
-#include <limits>
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"
@@ -94,14 +91,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
     for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
     T::sync();
-    long long first = 0;
-    long long end = 0;
-    if (active) entry_range(in, row, first, end);
-    const long long a_begin = active ? in.a_ptrs[row] : 0;
-    for_each_product<G>(
-        first, end, in.b_ptrs, sh.batch,
-        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
-        [&](long long j, int) { loom::cuda::hash_insert<S>(sh.keys, in.b_cols[j], direct); });
+    insert_row_columns<G, S>(in, active, row, sh.keys, sh.batch, direct);
     T::sync();
     const long long out = active ? static_cast<long long>(c_ptrs[row]) : 0;
     const long long length = active ? c_ptrs[row + 1] - out : 0;
@@ -297,20 +287,15 @@ enum class Positions {
     kept,             ///< read back what search_and_keep kept
 };
 
-/// A kept position, one byte for rows of at most 128 entries (tables of 256 slots), else two.
-template <int S>
-using Position = std::conditional_t<S <= 256, std::uint8_t, std::uint16_t>;
-
 /// A position kept for a column not in C's row (cannot happen when C's pattern is the one
-/// the handle recorded): skipped.
-template <int S>
-constexpr Position<S> no_position = std::numeric_limits<Position<S>>::max();
+/// the handle recorded): skipped. The kernel's rows have at most 128 entries.
+constexpr std::uint8_t no_position = 255;
 
 /// Shared memory of a team of multiply_in_entry_order_kernel.
-template <int G, int S, typename V, typename I>
+template <int G, typename V, typename I>
 struct EntryOrderShared {
-    V values[S];
-    I cols[S];
+    V values[slots_per_thread * G];
+    I cols[slots_per_thread * G];
     V factors[G];              ///< of the batch's entries of A
     long long b_first[G];      ///< where the B rows they select start
     long long before[G];       ///< the row's multiply-adds before each
@@ -329,17 +314,18 @@ struct EntryOrderShared {
 /// that their loads overlap. Positions: a binary search over the row's columns in shared
 /// memory, or (kept) one byte per multiply-add at its index in product order
 /// (first_products: every row's first), which needs neither C's nor B's columns.
-template <int G, int S, int W, Positions P, typename V, typename I>
-__global__ void __launch_bounds__(G * W)
+template <int G, Positions P, typename V, typename I>
+__global__ void __launch_bounds__(light_block)
     multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
-                                   const long long* first_products, Position<S>* positions)
+                                   const long long* first_products, std::uint8_t* positions)
 {
-    static_assert(G <= 32 && S / 2 < no_position<S>);
-    using T = Team<G>;  // its mask and barrier (W teams of G threads per block)
+    using T = Team<G>;
+    constexpr int S = slots_per_thread * G;
+    static_assert(G <= 32 && S / 2 < no_position);
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<EntryOrderShared<G, S, V, I>*>(shared_bytes)[threadIdx.x / G];
-    const int rank = static_cast<int>(threadIdx.x % G);
-    const long long team = blockIdx.x * static_cast<long long>(W) + threadIdx.x / G;
+    auto& sh = reinterpret_cast<EntryOrderShared<G, V, I>*>(shared_bytes)[T::index()];
+    const int rank = T::rank();
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
     if (team >= n) return;  // a whole team: the barriers below are the team's only
     const long long row = group_rows[team];
     const long long out = in.c_ptrs[row];
@@ -393,8 +379,8 @@ __global__ void __launch_bounds__(G * W)
                         } else {
                             at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
                             if constexpr (P == Positions::search_and_keep) {
-                                positions[q] = at[u] < 0 ? no_position<S>
-                                                         : static_cast<Position<S>>(at[u]);
+                                positions[q] = at[u] < 0 ? no_position
+                                                         : static_cast<std::uint8_t>(at[u]);
                             }
                         }
                         products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
@@ -421,15 +407,10 @@ struct LightPass {
                         ///< add piece by piece (multiply_in_entry_order_kernel), larger
                         ///< teams as known_columns
     } kind = full;
-    /// entry_order: the largest table of the rows it takes (a warp per row beyond 8 * 32)
-    int warp_table = slots_per_thread * 32;
-    /// entry_order: how positions are found, and where they are kept (see the kernel; a
-    /// byte each for tables of up to 256 slots, two beyond; position_bytes: the record's,
-    /// the tables of other widths search).
+    /// entry_order: how positions are found, and where they are kept (see the kernel).
     Positions positions = Positions::search;
-    int position_bytes = 0;
     const long long* first_products = nullptr;
-    void* kept = nullptr;
+    std::uint8_t* kept = nullptr;
 };
 
 template <int G, typename V, typename I>
@@ -439,32 +420,25 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
     using T = Team<G>;
     const unsigned blocks = exact_grid(groups.size(group), T::per_block, numeric_where);
     const auto stream = stream_of(exec);
-    if (pass.kind == LightPass::entry_order && slots_per_thread * G <= pass.warp_table) {
-        // teams within a warp as the group's; larger tables a warp per row, fewer per block
-        constexpr int S = slots_per_thread * G;
-        constexpr int team = G <= 32 ? G : 32;
-        constexpr int teams = G <= 32 ? light_block / G : (S >= 2048 ? 1 : 2048 / S);
-        const auto launch = [&](auto kernel) {
-            const std::size_t bytes = sizeof(EntryOrderShared<team, S, V, I>) * teams;
-            allow_shared(exec, kernel, bytes, numeric_where);
-            kernel<<<exact_grid(groups.size(group), teams, numeric_where), team * teams, bytes,
-                     stream>>>(groups.begin(group), groups.size(group), in, pass.first_products,
-                               static_cast<Position<S>*>(pass.kept));
-            check_launch(numeric_where);
-        };
-        if (pass.position_bytes == static_cast<int>(sizeof(Position<S>))) {
+    if constexpr (G <= 32) {
+        if (pass.kind == LightPass::entry_order) {
+            const auto launch = [&](auto kernel) {
+                const std::size_t bytes = sizeof(EntryOrderShared<G, V, I>) * T::per_block;
+                allow_shared(exec, kernel, bytes, numeric_where);
+                kernel<<<blocks, T::block_threads, bytes, stream>>>(
+                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept);
+                check_launch(numeric_where);
+            };
             switch (pass.positions) {
             case Positions::search:
-                break;
+                return launch(multiply_in_entry_order_kernel<G, Positions::search, V, I>);
             case Positions::search_and_keep:
-                return launch(multiply_in_entry_order_kernel<team, S, teams,
-                                                             Positions::search_and_keep, V, I>);
-            case Positions::kept:
                 return launch(
-                    multiply_in_entry_order_kernel<team, S, teams, Positions::kept, V, I>);
+                    multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
+            case Positions::kept:
+                return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
             }
         }
-        return launch(multiply_in_entry_order_kernel<team, S, teams, Positions::search, V, I>);
     }
     const std::size_t bytes = sizeof(MultiplyShared<G, V, I>) * T::per_block;
     if (pass.kind != LightPass::full) {
@@ -507,13 +481,10 @@ void multiply_light_groups(const CudaExecutor& exec, const CudaPlan<I>& plan,
     }
 }
 
-/// The largest table of the rows that multiply_in_entry_order_kernel takes: 8 * 32 slots
-/// (teams within a warp) unless LOOM_SPGEMM_WARP_ROWS (GPU round only) says more.
-inline int entry_order_table()
-{
-    const char* text = std::getenv("LOOM_SPGEMM_WARP_ROWS");
-    return text == nullptr ? slots_per_thread * 32 : std::max(std::atoi(text), 32);
-}
+/// Light groups whose teams are within a warp (tables of up to 8 * 32 slots, rows of at
+/// most 128 entries): the rows multiply_in_entry_order_kernel takes.
+constexpr int warp_team_groups = light_groups_for(slots_per_thread * 32);
+constexpr long long warp_team_max_length = slots_per_thread * 32 / 2;
 
 /// Every row; pass: how the light groups go (heavy rows run their full paths, which write
 /// the same sorted columns again when C's are known).
@@ -527,23 +498,6 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
 }
 
-/// Whether the values-only path may add in entry order: B's rows free of repeated columns
-/// (and, for the GPU round only, LOOM_SPGEMM_ENTRY_ORDER not 0).
-template <typename I>
-bool in_entry_order(const CudaPlan<I>& plan)
-{
-    const char* text = std::getenv("LOOM_SPGEMM_ENTRY_ORDER");
-    return plan.b_rows_distinct && (text == nullptr || std::atoi(text) != 0);
-}
-
-/// Whether the values-only path keeps the entry-order rows' positions (GPU round only:
-/// LOOM_SPGEMM_POSITIONS=0 says no).
-inline bool keep_positions()
-{
-    const char* text = std::getenv("LOOM_SPGEMM_POSITIONS");
-    return text == nullptr || std::atoi(text) != 0;
-}
-
 /// What a handle keeps for values-only calls (state.recorded): the positions of the
 /// multiply-adds of the rows that multiply_in_entry_order_kernel takes (one byte each, at
 /// their index in product order), and pairs (record_products) for the other rows, or for
@@ -552,7 +506,6 @@ template <typename I>
 struct ValuesRecord {
     Array<int64> first_products;  ///< every row's first multiply-add (rows + 1)
     Array<std::uint8_t> positions;    ///< per multiply-add (those of other rows unused)
-    int position_bytes = 0;           ///< of a position: 1 (tables <= 256 slots) or 2
     bool positions_kept = false;      ///< filled by a call (the first one fills them)
     std::shared_ptr<void> pairs;
     std::size_t bytes = 0;
@@ -574,19 +527,16 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
         record->pairs = record_products(
             exec, in.pattern, rows, a_nnz,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-            state.row_ptrs.data(), in.c_cols, entry_order ? entry_order_table() / 2 : 0, limit);
+            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         long long entry_order_rows = 0;
-        const int table = entry_order_table();
-        for (int g = 0; g < light_groups_for(table); ++g) entry_order_rows += plan.groups.size(g);
-        const int position_bytes = table <= 256 ? 1 : 2;
-        const auto positions_bytes =
-            static_cast<std::size_t>(state.multiply_adds) * position_bytes +
+        for (int g = 0; g < warp_team_groups; ++g) entry_order_rows += plan.groups.size(g);
+        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) +
                                      static_cast<std::size_t>(rows + 1) * sizeof(long long);
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
         LOOM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), numeric_where);
-        if (entry_order && keep_positions() && entry_order_rows > 0 &&
+        if (entry_order && entry_order_rows > 0 &&
             record->bytes + positions_bytes <= limit &&
             static_cast<double>(positions_bytes) <= 0.75 * static_cast<double>(free_bytes)) {
             const auto self = exec.shared_from_this();
@@ -596,9 +546,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
                                             stream_of(exec)),
                             numeric_where);
             loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
-            record->positions =
-                Array<std::uint8_t>(self, state.multiply_adds * position_bytes);
-            record->position_bytes = position_bytes;
+            record->positions = Array<std::uint8_t>(self, state.multiply_adds);
             record->bytes += positions_bytes;
         }
     } catch (const OutOfMemory&) {
@@ -681,7 +629,8 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
     }
     const auto in = operands(state, A, B, jacobi, C);
     const auto& plan = plan_of(state);
-    const bool entry_order = in_entry_order(plan);
+    // B's rows free of repeated columns: the rows of teams within a warp add in entry order
+    const bool entry_order = plan.b_rows_distinct;
     if (!state.record_tried && state.record_limit > 0) {
         // made on the first values-only call, not the full one: a product computed once
         // never pays for it
@@ -692,19 +641,17 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
             state.recorded ? static_cast<ValuesRecord<I>*>(state.recorded.get())->bytes : 0;
     }
     auto* record = static_cast<ValuesRecord<I>*>(state.recorded.get());
-    LightPass pass{entry_order ? LightPass::entry_order : LightPass::known_columns,
-                   entry_order_table()};
+    LightPass pass{entry_order ? LightPass::entry_order : LightPass::known_columns};
     if (record && record->positions.size() > 0) {
         pass.positions = record->positions_kept ? Positions::kept : Positions::search_and_keep;
         pass.first_products = reinterpret_cast<const long long*>(record->first_products.data());
         pass.kept = record->positions.data();
-        pass.position_bytes = record->position_bytes;
         record->positions_kept = true;
     }
     if (record && record->pairs) {
         values_from_record(exec, record->pairs.get(), in);
         if (entry_order) {
-            multiply_light_groups(exec, plan, in, true, light_groups_for(pass.warp_table), pass);
+            multiply_light_groups(exec, plan, in, true, warp_team_groups, pass);
         }
         return;
     }

@@ -2,7 +2,6 @@
 // their distinct columns need, the light groups counted by teams in shared-memory hash tables
 // (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
 // phase's grouping and plan. cuda_common.cuh explains the design.
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -22,7 +21,6 @@ namespace {
 using loom::cuda::empty_key;
 using loom::cuda::exact_grid;
 using loom::cuda::grid_for;
-using loom::cuda::hash_insert;
 using loom::cuda::row_of_entry;
 using loom::cuda::run_cub;
 
@@ -88,15 +86,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
     if (T::rank() == 0) sh.count = 0;
     T::sync();
-    long long first = 0;
-    long long end = 0;
-    if (active) entry_range(in, row, first, end);
-    const long long a_begin = active ? in.a_ptrs[row] : 0;
-    int found = 0;
-    for_each_product<G>(
-        first, end, in.b_ptrs, sh.batch,
-        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
-        [&](long long j, int) { found += hash_insert<S>(sh.keys, in.b_cols[j], direct); });
+    const int found = insert_row_columns<G, S>(in, active, row, sh.keys, sh.batch, direct);
     if (found > 0) atomicAdd(&sh.count, found);
     T::sync();
     if (active && T::rank() == 0) counts[row] = static_cast<I>(sh.count);
@@ -161,14 +151,6 @@ __global__ void __launch_bounds__(256)
             }
         }
     }
-}
-
-/// Whether the symbolic phase may find C's columns (GPU round only:
-/// LOOM_SPGEMM_SYMBOLIC_COLUMNS=1 says yes).
-inline bool columns_in_symbolic_enabled()
-{
-    const char* text = std::getenv("LOOM_SPGEMM_SYMBOLIC_COLUMNS");
-    return text != nullptr && std::atoi(text) != 0;
 }
 
 template <typename I>
@@ -255,7 +237,7 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
              NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
     auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
     plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
-    if (state.columns_in_symbolic && columns_in_symbolic_enabled() && state.nnz > 0 &&
+    if (state.columns_in_symbolic && state.nnz > 0 &&
         plan.groups.size(hash_group) == 0 && plan.groups.size(heavy_group) == 0) {
         // every row light: its columns cost a pass of keys only, and the numeric calls
         // compute values only

@@ -114,13 +114,14 @@ namespace loom::sparse::cuda {
 LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
 
 /// spgemm_numeric for a C whose columns are exactly those that a previous spgemm_numeric of
-/// this state wrote (state.sort_output, so every row sorted). Values only, from
-/// state.recorded (every entry's multiply-adds, made by the first such call when it fits
-/// state.record_limit and the device's free memory): a thread per entry of C sums its
-/// multiply-adds in product order, the bits of spgemm_numeric whatever
-/// state.deterministic says. Without a record: the light rows look each product's column up
-/// in C's row and write values only; the other rows run as in spgemm_numeric (which
-/// rewrites the same columns), deterministic as spgemm_numeric is (state.deterministic).
+/// this state (or its symbolic phase) wrote (state.sort_output, so every row sorted). Values
+/// only: rows of at most 128 entries of a B with strictly ascending rows in entry order
+/// (positions from state.recorded, or by binary search); the other rows from the record's
+/// pairs (a thread per entry of C sums its multiply-adds in product order), or without them
+/// the light rows look each product's column up in C's row and the others run as in
+/// spgemm_numeric (which rewrites the same columns). The record is made by the first such
+/// call when it fits state.record_limit and the device's free memory. The bits are
+/// spgemm_numeric's (deterministic as state.deterministic says where ordered adds remain).
 template <typename V, typename I>
 void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,

@@ -406,6 +406,13 @@ size_type SpgemmHandle<V, I>::values_only_calls() const
 }
 
 template <typename V, typename I>
+bool SpgemmHandle<V, I>::columns_from_symbolic() const
+{
+    return this->analysis("loom::sparse::SpgemmHandle::columns_from_symbolic")
+        .columns_from_symbolic;
+}
+
+template <typename V, typename I>
 void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                      const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {

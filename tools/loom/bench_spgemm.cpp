@@ -27,8 +27,9 @@ struct SpgemmBenchCli {
     bool unsorted = false;
     size_type check_limit = 4'000'000;
     double reuse_limit_gib = 8;
-    /// Experiment of a GPU round (hidden): settings "NAME=VALUE[,NAME=VALUE]" of LOOM_SPGEMM_*
-    /// environment variables, timed one after the other (see run_sweep).
+    /// Hidden: settings "NAME=VALUE[,NAME=VALUE]" of LOOM_SPGEMM_* environment variables (for
+    /// a GPU round's experiments; "default" sets none), a handle timed under each one after
+    /// the other (see run_sweep): the first numeric call of a default handle.
     std::vector<std::string> sweep;
     BenchRun run{5};
 };
@@ -141,8 +142,9 @@ Runner setup(CLI::App& sub)
         ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
     sub.add_option("--sweep", cli->sweep,
-                   "Experiment: time the numeric phase under these LOOM_SPGEMM_ settings, "
-                   "NAME=VALUE[,NAME=VALUE] each (no oracle check; bits compared to the first)")
+                   "Time a handle's symbolic, first, second and repeated numeric calls under "
+                   "these LOOM_SPGEMM_ settings, NAME=VALUE[,NAME=VALUE] each ('default': "
+                   "none; no oracle check; bits compared to the first)")
         ->group("");
     sub.footer(fmt::format(
         "Every kernel's C is first checked against an oracle, the reference backend (OpenMP\n"

@@ -52,11 +52,14 @@ enum class SpgemmValuesPath {
     /// Light rows looked their products' columns up in C's known columns (CUDA without a
     /// record); the other rows as `full`.
     known_columns,
-    /// Values only, every row, from a record kept in the handle (within
+    /// Values only, from a record kept in the handle (within
     /// SpgemmOptions::reuse_memory_limit): no hashing, no search, no column written. OpenMP
-    /// records each multiply-add's place in C in the first numeric call; CUDA records every
-    /// entry's multiply-adds in the first values-only call and then sums each entry with one
-    /// thread, in product order (deterministic whatever SpgemmOptions::deterministic says).
+    /// records each multiply-add's place in C in the first numeric call; CUDA records in the
+    /// first values-only call the place in its row of each multiply-add of the short rows (a
+    /// byte each, when B's rows hold strictly ascending columns) and every other entry's
+    /// multiply-adds (then summed by one thread per entry), in product order either way
+    /// (deterministic whatever SpgemmOptions::deterministic says); rows the record could not
+    /// take (memory) as known_columns.
     recorded,
 };
 
@@ -97,10 +100,12 @@ struct SpgemmOptions {
     /// Bytes a handle may keep so that repeated numeric calls compute values only, for every
     /// row, from a record (native kernels with sort_output and reuse_columns). OpenMP: the
     /// first numeric call records where in C each multiply-add lands (one index per
-    /// multiply-add). CUDA: the first values-only call (the second numeric call) records, for
-    /// every entry of C, its multiply-adds as (entry of A, entry of B) pairs (2 indices per
-    /// multiply-add and 4 bytes per entry of C), when that also fits in 3/4 of the device's
-    /// free memory with what building it needs (about 3x the record, freed after). Above the
+    /// multiply-add). CUDA: the first values-only call records, for rows of at most 128
+    /// entries of a B whose rows hold strictly ascending columns, each multiply-add's place
+    /// in its row (a byte per multiply-add), and for every other entry of C its multiply-adds
+    /// as (entry of A, entry of B) pairs (2 indices per multiply-add and 4 bytes per entry
+    /// of C), when that also fits in 3/4 of the device's free memory with what building it
+    /// needs (about 3x the pairs, freed after). Above the
     /// limit nothing is recorded: OpenMP runs the full phase on every call, CUDA looks the
     /// light rows up in C's known columns (values_path() `known_columns`). 0 forces that.
     /// SpgemmHandle::recorded_bytes() says what was kept.
@@ -140,6 +145,10 @@ public:
     /// Numeric calls since the symbolic phase that computed values only, C's columns being
     /// those this handle wrote before (see SpgemmOptions::reuse_columns).
     size_type values_only_calls() const;
+    /// Whether the symbolic phase also wrote C's columns (CUDA, when every row of C is short
+    /// enough for the shared-memory teams, with sort_output and reuse_columns): the first
+    /// numeric call then computes values only too.
+    bool columns_from_symbolic() const;
     /// How the last numeric call computed C's values (`full` before the first).
     SpgemmValuesPath values_path() const;
     /// Bytes kept for values-only calls (0: nothing recorded, or not yet: CUDA records in the

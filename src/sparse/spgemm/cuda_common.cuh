@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
+#include "base/cuda/hash_table.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/row_binning.cuh"
@@ -394,6 +395,25 @@ __device__ inline long long a_entry(const Pattern<I>& in, long long row, long lo
     return in.identity ? v - row - 1 : v;
 }
 
+/// Inserts the columns of the products of row `row` (when active) into a team's table of S
+/// keys (loom::cuda::hash_insert; direct: B no wider than the table) and returns how many
+/// this thread inserted first. Team-wide, like for_each_product.
+template <int G, int S, typename I>
+__device__ int insert_row_columns(const Pattern<I>& in, bool active, long long row, I* keys,
+                                  Batch<G>& batch, bool direct)
+{
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in, row, first, end);
+    const long long a_begin = active ? in.a_ptrs[row] : 0;
+    int found = 0;
+    for_each_product<G>(
+        first, end, in.b_ptrs, batch,
+        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
+        [&](long long j, int) { found += loom::cuda::hash_insert<S>(keys, in.b_cols[j], direct); });
+    return found;
+}
+
 /// The B row an entry selects and the factor its products carry.
 template <typename V, typename I>
 __device__ inline long long selected_row(const Operands<V, I>& in, long long row, V scale,
@@ -536,56 +556,7 @@ struct HashPlan {
     long long max_entries = 0;
 };
 
-// ----------------------------------------------------------------- staged light rows
-
-/// Threads of a block that stages the multiply-adds of light rows in shared memory.
-constexpr int stage_block = 256;
-/// The numeric phase's stage (cuda_staged.cu): multiply-adds per thread and per block. A
-/// staged row has at most half a stage (so that several fill one) and at least one.
-constexpr int staged_items = 8;
-constexpr int staged_products = stage_block * staged_items;
-/// The group of the numeric phase's staged rows.
-constexpr int staged_group = 12;
-
-constexpr std::size_t round16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
-
-/// Consecutive rows [first_row, end_row) with at most `half` multiply-adds each, whose
-/// multiply-adds are [first_product, first_product + products) in product order and fit a
-/// stage of 2 half: segment b holds those whose first multiply-add lies in [b half,
-/// (b + 1) half) (a longer row starting there is the last such row, and left out).
-template <typename I>
-struct Segment {
-    I first_row;
-    I end_row;
-    unsigned long long first_product;
-    unsigned products;
-};
-
-/// Calls visit(j, t, valid, p) for the multiply-adds of segment s, the block as one team
-/// (for_each_product_step over the segment's entries, which are contiguous): p is the
-/// product's index in the segment in product order, j its entry of B, t the batch rank of
-/// its entry of A, whose factor is factors[t] and (local_rows not null) its row from the
-/// segment's first local_rows[t].
-template <typename V, typename I, typename Visit>
-__device__ void for_each_segment_product(const Operands<V, I>& in, const Segment<I>& s,
-                                         Batch<stage_block>& batch, V* factors, int* local_rows,
-                                         Visit&& visit)
-{
-    const long long first_row = s.first_row;
-    const long long rows = s.end_row - first_row;
-    for_each_product_step<stage_block>(
-        entry_start(in.pattern, first_row), entry_start(in.pattern, s.end_row), in.pattern.b_ptrs,
-        batch,
-        [&](long long v, int t) -> long long {
-            const long long r = last_row_starting_by(
-                rows, v, [&](long long q) { return entry_start(in.pattern, first_row + q); });
-            const long long row = first_row + r;
-            if (local_rows != nullptr) local_rows[t] = static_cast<int>(r);
-            return selected_row(in, row, row_scale(in, row), a_entry(in.pattern, row, v),
-                                factors[t]);
-        },
-        visit);
-}
+// ---------------------------------------------------------------------- searching
 
 /// The first position in [first, end) of the ascending values whose value is not below x.
 template <typename T>
@@ -609,7 +580,9 @@ struct CudaPlan {
     RowGroups<I> groups;  ///< by exact row length
     long long b_cols = 0;
     HashPlan hash;  ///< the second-level tables of the rows in hash_group
-    Array<Segment<I>> segments;  ///< of the rows in staged_group
+    /// B's rows hold strictly ascending columns (so no column twice): the values-only path
+    /// may add a B row's products all at once.
+    bool b_rows_distinct = false;
 };
 
 /// The numeric phase's shared slots (value and key) and header, for its two-level hash plan.
@@ -646,40 +619,28 @@ template <typename V, typename I>
 void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                         const HashPlan& plan, const Operands<V, I>& in, bool sort);
 
-/// cuda_staged.cu: the segments of the rows with 1 .. half multiply-adds (row_flops: every
-/// row's; half 0: none).
+/// cuda_numeric.cu: C's columns (sorted) of the rows in the light groups [0, light_groups)
+/// of the numeric grouping, for the symbolic phase (C's row pointers known).
 template <typename I>
-Array<Segment<I>> make_segments(const CudaExecutor& exec, long long rows, const int64* row_flops,
-                                long long multiply_adds, long long half);
-
-/// cuda_staged.cu: the multiply-adds of a stage of the numeric phase's staged rows (0: no
-/// staged rows; LOOM_SPGEMM_STAGED=0, an experiment's knob, says so too), for a product
-/// with B.cols columns and `rows` rows (the stage sorts by row and column in 64 bits).
-long long staged_half(long long rows, long long b_cols);
-
-/// cuda_staged.cu: columns and values of the rows in staged_group.
-template <typename V, typename I>
-void multiply_staged_rows(const CudaExecutor& exec, const Array<Segment<I>>& segments,
-                          const Operands<V, I>& in);
+void write_light_columns(const CudaExecutor& exec, const CudaPlan<I>& plan, const Pattern<I>& in,
+                         int light_groups, const I* c_ptrs, I* c_cols);
 
 /// cuda_recorded.cu: bytes kept by a record of record_products.
 template <typename I>
 std::size_t record_size(const void* record);
 
 /// cuda_recorded.cu: the record for values-only calls: where every multiply-add lands in C
-/// (whose rows hold, sorted, the columns that the full numeric phase wrote), per row class
-/// (light rows: 16-bit indices into a stage of products; heavy rows: (A entry, B entry)
-/// pairs; row_flops: every row's multiply-adds; value_bytes: sizeof(V), which sizes the
-/// stage). Null when it would exceed `limit` bytes or 3/4 of the device's free memory (with
-/// what its construction needs), or when C lacks a column of the product.
+/// (whose rows hold, sorted, the columns that the full numeric phase wrote), as (A entry,
+/// B entry) pairs, for the rows longer than `light` entries. Null when there are none, when
+/// it would exceed `limit` bytes or 3/4 of the device's free memory (with what its
+/// construction needs), or when C lacks a column of the product.
 template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
-                                      const int64* row_flops, std::size_t value_bytes,
-                                      std::size_t limit);
+                                      long long light, std::size_t limit);
 
-/// cuda_recorded.cu: C's values from a record of record_products.
+/// cuda_recorded.cu: the values of the recorded rows of C from a record of record_products.
 template <typename V, typename I>
 void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in);
 

@@ -5,6 +5,7 @@
 
 #include "base/cuda/hash_table.cuh"
 #include "base/instantiate.hpp"
+#include "base/prefix_sum.hpp"
 #include "loom/base/resources.hpp"
 #include "loom/sort/bitonic.hpp"
 #include "sparse/spgemm/cuda_common.cuh"
@@ -45,6 +46,85 @@ __device__ void sort_table(I* keys, V* values)
 }
 
 // ----------------------------------------------------------------------- numeric kernels
+
+/// Calls write(i, s) for the used slots s of a table in column order (direct addressing),
+/// i their rank among the used slots, below `length`: a team scan over the table in chunks
+/// of G slots.
+template <int G, int S, typename I, typename Write>
+__device__ void compact_in_order(const I* keys, Batch<G>& batch, long long length, Write&& write)
+{
+    long long written = 0;
+    for (int base = 0; base < S; base += G) {
+        const int s = base + Team<G>::rank();
+        const bool used = keys[s] != empty_key<I>;
+        const long long inclusive = team_inclusive_scan<G>(used ? 1 : 0, batch);
+        if (used && written + inclusive - 1 < length) write(written + inclusive - 1, s);
+        batch.inclusive[Team<G>::rank()] = inclusive;
+        Team<G>::sync();
+        written += batch.inclusive[G - 1];
+        Team<G>::sync();
+    }
+}
+
+/// Shared memory of a team of columns_light_kernel.
+template <int G, typename I>
+struct ColumnsShared {
+    I keys[slots_per_thread * G];
+    Batch<G> batch;
+};
+
+/// C's columns, sorted, of every row of one light group of the numeric grouping (rows by
+/// exact length; a team per row, the numeric phase's table sizes): the row's columns hashed
+/// into a table of keys, then sorted (or, direct, compacted in order) and written. What the
+/// numeric kernel does for the columns, without values.
+template <int G, typename I>
+__global__ void __launch_bounds__(Team<G>::block_threads)
+    columns_light_kernel(const I* group_rows, long long n, Pattern<I> in, const I* c_ptrs,
+                         bool direct, I* c_cols)
+{
+    using T = Team<G>;
+    constexpr int S = slots_per_thread * G;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<ColumnsShared<G, I>*>(shared_bytes)[T::index()];
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    const bool active = team < n;
+    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
+    T::sync();
+    insert_row_columns<G, S>(in, active, row, sh.keys, sh.batch, direct);
+    T::sync();
+    const long long out = active ? static_cast<long long>(c_ptrs[row]) : 0;
+    const long long length = active ? c_ptrs[row + 1] - out : 0;
+    if (direct) {
+        compact_in_order<G, S>(sh.keys, sh.batch, length,
+                               [&](long long i, int s) { c_cols[out + i] = sh.keys[s]; });
+    } else {
+        loom::sort::team_sort(SortTeam<G>{}, sh.keys, S, UnsignedLess{});
+        for (long long i = T::rank(); i < length; i += G) c_cols[out + i] = sh.keys[i];
+    }
+}
+
+/// The light groups' columns, teams of G = 4 << group threads (the numeric grouping).
+template <int G = 4, typename I>
+void columns_of_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
+                      const Pattern<I>& in, long long b_cols, const I* c_ptrs, I* c_cols)
+{
+    // up to the largest numeric table (max_numeric_table)
+    if constexpr (slots_per_thread * G <= 8192) {
+        if (level > 0) {
+            return columns_of_group<2 * G>(exec, groups, group, level - 1, in, b_cols, c_ptrs,
+                                           c_cols);
+        }
+        using T = Team<G>;
+        const std::size_t bytes = sizeof(ColumnsShared<G, I>) * T::per_block;
+        allow_shared(exec, columns_light_kernel<G, I>, bytes, symbolic_where);
+        columns_light_kernel<G, I>
+            <<<exact_grid(groups.size(group), T::per_block, symbolic_where), T::block_threads,
+               bytes, stream_of(exec)>>>(groups.begin(group), groups.size(group), in, c_ptrs,
+                                         b_cols <= slots_per_thread * G, c_cols);
+        check_launch(symbolic_where);
+    }
+}
 
 template <int G, typename V, typename I>
 struct MultiplyShared {
@@ -109,21 +189,10 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
         // sorted (or, direct, already in column order): the used slots come first, or are
         // spread in order over the table
         if (direct) {
-            // compact in order: a team scan over the table in chunks of G slots
-            long long written = 0;
-            for (int base = 0; base < S; base += G) {
-                const int s = base + T::rank();
-                const bool used = sh.keys[s] != empty_key<I>;
-                const long long inclusive = team_inclusive_scan<G>(used ? 1 : 0, sh.batch);
-                if (used && written + inclusive - 1 < length) {
-                    in.c_cols[out + written + inclusive - 1] = sh.keys[s];
-                    in.c_vals[out + written + inclusive - 1] = sh.values[s];
-                }
-                sh.batch.inclusive[T::rank()] = inclusive;
-                T::sync();
-                written += sh.batch.inclusive[G - 1];
-                T::sync();
-            }
+            compact_in_order<G, S>(sh.keys, sh.batch, length, [&](long long i, int s) {
+                in.c_cols[out + i] = sh.keys[s];
+                in.c_vals[out + i] = sh.values[s];
+            });
         } else {
             for (long long i = T::rank(); i < length; i += G) {
                 in.c_cols[out + i] = sh.keys[i];
@@ -207,23 +276,179 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < length; s += G) in.c_vals[out + s] = sh.values[s];
 }
 
-/// known_columns: C's columns are in place (sorted), values only.
+/// Pieces (G consecutive entries of one B row) a lane loads and positions before adding
+/// them: loads of several pieces in flight at once.
+constexpr int pieces_in_flight = 4;
+
+/// How multiply_in_entry_order_kernel finds each product's position in C's row.
+enum class Positions {
+    search,           ///< binary search in the row's columns
+    search_and_keep,  ///< ... and keep it, one byte per multiply-add, for later calls
+    kept,             ///< read back what search_and_keep kept
+};
+
+/// A position kept for a column not in C's row (cannot happen when C's pattern is the one
+/// the handle recorded): skipped. The kernel's rows have at most 128 entries.
+constexpr std::uint8_t no_position = 255;
+
+/// Shared memory of a team of multiply_in_entry_order_kernel.
 template <int G, typename V, typename I>
-void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int group,
-                     const Operands<V, I>& in, long long b_cols, bool sort, bool known_columns)
+struct EntryOrderShared {
+    V values[slots_per_thread * G];
+    I cols[slots_per_thread * G];
+    V factors[G];              ///< of the batch's entries of A
+    long long b_first[G];      ///< where the B rows they select start
+    long long before[G];       ///< the row's multiply-adds before each
+    int b_lengths[G];          ///< and their lengths
+    int pieces_inclusive[G];   ///< inclusive prefix sums of their pieces
+};
+
+/// Values of every row of one light group of teams within a warp whose columns C already
+/// holds, sorted, as a previous numeric call wrote them, for a B whose rows have no repeated
+/// column. No hashing and no ordering of adds: the team walks the row's entries of A in
+/// order, and for each the lanes take the selected B row's entries G at a time (a "piece"),
+/// find each column's position in C's row and add the product there. The columns of one
+/// piece are distinct, so are their positions: plain adds; a barrier of the team between
+/// pieces keeps every entry's sum in product order (from 0, as the full phase adds it: the
+/// same bits). A lane loads and positions pieces_in_flight pieces before adding them, so
+/// that their loads overlap. Positions: a binary search over the row's columns in shared
+/// memory, or (kept) one byte per multiply-add at its index in product order
+/// (first_products: every row's first), which needs neither C's nor B's columns.
+template <int G, Positions P, typename V, typename I>
+__global__ void __launch_bounds__(light_block)
+    multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
+                                   const long long* first_products, std::uint8_t* positions)
 {
     using T = Team<G>;
-    const std::size_t bytes = sizeof(MultiplyShared<G, V, I>) * T::per_block;
+    constexpr int S = slots_per_thread * G;
+    static_assert(G <= 32 && S / 2 < no_position);
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    auto& sh = reinterpret_cast<EntryOrderShared<G, V, I>*>(shared_bytes)[T::index()];
+    const int rank = T::rank();
+    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
+    if (team >= n) return;  // a whole team: the barriers below are the team's only
+    const long long row = group_rows[team];
+    const long long out = in.c_ptrs[row];
+    // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays regardless
+    const int length =
+        static_cast<int>(max(0ll, min(in.c_ptrs[row + 1] - out, static_cast<long long>(S))));
+    for (int s = rank; s < length; s += G) {
+        if constexpr (P != Positions::kept) sh.cols[s] = in.c_cols[out + s];
+        sh.values[s] = V(0);
+    }
+    long long first = 0;
+    long long end = 0;
+    entry_range(in.pattern, row, first, end);
+    const V scale = row_scale(in, row);
+    long long before_batch = P == Positions::search ? 0 : first_products[row];
+    for (long long base = first; base < end; base += G) {
+        const long long k = base + rank;
+        int b_length = 0;
+        if (k < end) {
+            const long long b_row = selected_row(in, row, scale, k, sh.factors[rank]);
+            const long long b_first = in.pattern.b_ptrs[b_row];
+            b_length = static_cast<int>(in.pattern.b_ptrs[b_row + 1] - b_first);
+            sh.b_first[rank] = b_first;
+        }
+        sh.b_lengths[rank] = b_length;
+        const long long inclusive =
+            loom::cuda::warp_inclusive_scan<G>(static_cast<long long>(b_length), T::mask());
+        sh.before[rank] = before_batch + inclusive - b_length;
+        sh.pieces_inclusive[rank] =
+            loom::cuda::warp_inclusive_scan<G>((b_length + G - 1) / G, T::mask());
+        T::sync();
+        const int total = sh.pieces_inclusive[G - 1];
+        before_batch = sh.before[G - 1] + sh.b_lengths[G - 1];
+        int s = 0;  // the batch entry of the current piece, the same on every lane
+        for (int p0 = 0; p0 < total; p0 += pieces_in_flight) {
+            int at[pieces_in_flight];
+            V products[pieces_in_flight];
+#pragma unroll
+            for (int u = 0; u < pieces_in_flight; ++u) {
+                const int p = p0 + u;
+                at[u] = -1;
+                if (p < total) {
+                    while (sh.pieces_inclusive[s] <= p) ++s;
+                    const int offset =
+                        (p - (s == 0 ? 0 : sh.pieces_inclusive[s - 1])) * G + rank;
+                    if (offset < sh.b_lengths[s]) {
+                        const long long j = sh.b_first[s] + offset;
+                        const long long q = sh.before[s] + offset;
+                        if constexpr (P == Positions::kept) {
+                            at[u] = positions[q];
+                        } else {
+                            at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
+                            if constexpr (P == Positions::search_and_keep) {
+                                positions[q] = at[u] < 0 ? no_position
+                                                         : static_cast<std::uint8_t>(at[u]);
+                            }
+                        }
+                        products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < pieces_in_flight; ++u) {
+                if (at[u] >= 0 && at[u] < length) sh.values[at[u]] += products[u];
+                T::sync();
+            }
+        }
+        T::sync();
+    }
+    for (int s = rank; s < length; s += G) in.c_vals[out + s] = sh.values[s];
+}
+
+/// How the light groups' kernels find C's columns and values.
+struct LightPass {
+    enum Kind {
+        full,           ///< hash, sort, write columns and values
+        known_columns,  ///< C's columns in place (sorted): look products up, values only
+        entry_order,    ///< ... and B's rows free of repeated columns: teams within a warp
+                        ///< add piece by piece (multiply_in_entry_order_kernel), larger
+                        ///< teams as known_columns
+    } kind = full;
+    /// entry_order: how positions are found, and where they are kept (see the kernel).
+    Positions positions = Positions::search;
+    const long long* first_products = nullptr;
+    std::uint8_t* kept = nullptr;
+};
+
+template <int G, typename V, typename I>
+void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int group,
+                     const Operands<V, I>& in, long long b_cols, bool sort, LightPass pass)
+{
+    using T = Team<G>;
     const unsigned blocks = exact_grid(groups.size(group), T::per_block, numeric_where);
-    if (known_columns) {
+    const auto stream = stream_of(exec);
+    if constexpr (G <= 32) {
+        if (pass.kind == LightPass::entry_order) {
+            const auto launch = [&](auto kernel) {
+                const std::size_t bytes = sizeof(EntryOrderShared<G, V, I>) * T::per_block;
+                allow_shared(exec, kernel, bytes, numeric_where);
+                kernel<<<blocks, T::block_threads, bytes, stream>>>(
+                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept);
+                check_launch(numeric_where);
+            };
+            switch (pass.positions) {
+            case Positions::search:
+                return launch(multiply_in_entry_order_kernel<G, Positions::search, V, I>);
+            case Positions::search_and_keep:
+                return launch(
+                    multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
+            case Positions::kept:
+                return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
+            }
+        }
+    }
+    const std::size_t bytes = sizeof(MultiplyShared<G, V, I>) * T::per_block;
+    if (pass.kind != LightPass::full) {
         allow_shared(exec, multiply_known_columns_kernel<G, V, I>, bytes, numeric_where);
-        multiply_known_columns_kernel<G, V, I>
-            <<<blocks, T::block_threads, bytes, stream_of(exec)>>>(groups.begin(group),
-                                                                   groups.size(group), in);
+        multiply_known_columns_kernel<G, V, I><<<blocks, T::block_threads, bytes, stream>>>(
+            groups.begin(group), groups.size(group), in);
     } else {
         allow_shared(exec, multiply_light_kernel<G, V, I>, bytes, numeric_where);
         const bool direct = b_cols <= slots_per_thread * G;
-        multiply_light_kernel<G, V, I><<<blocks, T::block_threads, bytes, stream_of(exec)>>>(
+        multiply_light_kernel<G, V, I><<<blocks, T::block_threads, bytes, stream>>>(
             groups.begin(group), groups.size(group), in, direct, sort);
     }
     check_launch(numeric_where);
@@ -233,35 +458,123 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
 /// same size as the host one).
 template <int G = 4, typename V, typename I>
 void multiply_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group, int level,
-                    const Operands<V, I>& in, long long b_cols, bool sort, bool known_columns)
+                    const Operands<V, I>& in, long long b_cols, bool sort, LightPass pass)
 {
     if constexpr (G <= max_numeric_table<V, I>() / slots_per_thread) {
         if (level == 0) {
-            launch_multiply<G>(exec, groups, group, in, b_cols, sort, known_columns);
+            launch_multiply<G>(exec, groups, group, in, b_cols, sort, pass);
         } else {
-            multiply_group<2 * G>(exec, groups, group, level - 1, in, b_cols, sort, known_columns);
+            multiply_group<2 * G>(exec, groups, group, level - 1, in, b_cols, sort, pass);
         }
     }
 }
 
-/// known_columns: C's columns are those a previous call wrote (sorted); light rows then
-/// compute values only, heavy rows run as always.
+/// The light groups [0, end) of the plan.
 template <typename V, typename I>
-void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in, bool sort,
-             int light_groups, bool known_columns)
+void multiply_light_groups(const CudaExecutor& exec, const CudaPlan<I>& plan,
+                           const Operands<V, I>& in, bool sort, int end, LightPass pass)
 {
-    const auto& groups = plan.groups;
-    for (int g = 0; g < light_groups; ++g) {
-        if (groups.size(g) > 0) {
-            multiply_group(exec, groups, g, g, in, plan.b_cols, sort, known_columns);
+    for (int g = 0; g < end; ++g) {
+        if (plan.groups.size(g) > 0) {
+            multiply_group(exec, plan.groups, g, g, in, plan.b_cols, sort, pass);
         }
     }
-    if (groups.size(staged_group) > 0) multiply_staged_rows(exec, plan.segments, in);
+}
+
+/// Light groups whose teams are within a warp (tables of up to 8 * 32 slots, rows of at
+/// most 128 entries): the rows multiply_in_entry_order_kernel takes.
+constexpr int warp_team_groups = light_groups_for(slots_per_thread * 32);
+constexpr long long warp_team_max_length = slots_per_thread * 32 / 2;
+
+/// Every row; pass: how the light groups go (heavy rows run their full paths, which write
+/// the same sorted columns again when C's are known).
+template <typename V, typename I>
+void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in, bool sort,
+             int light_groups, LightPass pass)
+{
+    const auto& groups = plan.groups;
+    multiply_light_groups(exec, plan, in, sort, light_groups, pass);
     if (groups.size(hash_group) > 0) multiply_hash_rows(exec, groups, plan.hash, in, sort);
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
 }
 
+/// What a handle keeps for values-only calls (state.recorded): the positions of the
+/// multiply-adds of the rows that multiply_in_entry_order_kernel takes (one byte each, at
+/// their index in product order), and pairs (record_products) for the other rows, or for
+/// every row when B's rows may repeat a column. Either may be missing.
+template <typename I>
+struct ValuesRecord {
+    Array<int64> first_products;  ///< every row's first multiply-add (rows + 1)
+    Array<std::uint8_t> positions;    ///< per multiply-add (those of other rows unused)
+    bool positions_kept = false;      ///< filled by a call (the first one fills them)
+    std::shared_ptr<void> pairs;
+    std::size_t bytes = 0;
+};
+
+/// The record of a handle's first values-only call, within state.record_limit and 3/4 of
+/// the device's free memory; null when nothing fits or nothing is worth keeping.
+template <typename V, typename I>
+std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
+                                             const detail::SpgemmState<I>& state,
+                                             const CudaPlan<I>& plan, const Operands<V, I>& in,
+                                             long long a_nnz, bool entry_order)
+{
+    const auto rows = static_cast<long long>(state.size.rows);
+    const auto limit = static_cast<std::size_t>(state.record_limit);
+    auto record = std::make_shared<ValuesRecord<I>>();
+    try {
+        // the pairs take the rows that the entry-order teams do not
+        record->pairs = record_products(
+            exec, in.pattern, rows, a_nnz,
+            static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
+            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
+        record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
+        long long entry_order_rows = 0;
+        for (int g = 0; g < warp_team_groups; ++g) entry_order_rows += plan.groups.size(g);
+        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) +
+                                     static_cast<std::size_t>(rows + 1) * sizeof(long long);
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        LOOM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), numeric_where);
+        if (entry_order && entry_order_rows > 0 &&
+            record->bytes + positions_bytes <= limit &&
+            static_cast<double>(positions_bytes) <= 0.75 * static_cast<double>(free_bytes)) {
+            const auto self = exec.shared_from_this();
+            record->first_products = Array<int64>(self, rows + 1);
+            LOOM_CUDA_CHECK(cudaMemcpyAsync(record->first_products.data(), state.row_flops.data(),
+                                            sizeof(long long) * rows, cudaMemcpyDeviceToDevice,
+                                            stream_of(exec)),
+                            numeric_where);
+            loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
+            record->positions = Array<std::uint8_t>(self, state.multiply_adds);
+            record->bytes += positions_bytes;
+        }
+    } catch (const OutOfMemory&) {
+        // the record only saves time on later calls (free memory was misjudged)
+        return nullptr;
+    }
+    if (!record->pairs && record->positions.size() == 0) return nullptr;
+    return record;
+}
+
 }  // namespace
+
+template <typename I>
+void write_light_columns(const CudaExecutor& exec, const CudaPlan<I>& plan, const Pattern<I>& in,
+                         int light_groups, const I* c_ptrs, I* c_cols)
+{
+    for (int g = 0; g < light_groups; ++g) {
+        if (plan.groups.size(g) > 0) {
+            columns_of_group(exec, plan.groups, g, g, in, plan.b_cols, c_ptrs, c_cols);
+        }
+    }
+}
+
+#define LOOM_INSTANTIATE_SPGEMM_LIGHT_COLUMNS_CUDA(I)                                          \
+    template void write_light_columns(const CudaExecutor&, const CudaPlan<I>&,                 \
+                                      const Pattern<I>&, int, const I*, I*);
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_LIGHT_COLUMNS_CUDA)
+
 }  // namespace loom::sparse::cuda::spgemm_kernels
 
 namespace loom::sparse::cuda {
@@ -302,7 +615,7 @@ void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
 {
     using namespace spgemm_kernels;
     numeric(exec, plan_of(state), operands(state, A, B, jacobi, C), state.sort_output,
-            light_groups_for(max_numeric_table<V, I>()), false);
+            light_groups_for(max_numeric_table<V, I>()), LightPass{});
 }
 
 template <typename V, typename I>
@@ -315,27 +628,34 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
         throw NotSupported(numeric_where, "the values-only numeric phase needs sorted rows");
     }
     const auto in = operands(state, A, B, jacobi, C);
-    const auto rows = static_cast<long long>(state.size.rows);
-    if (!state.recorded && state.record_limit > 0) {
+    const auto& plan = plan_of(state);
+    // B's rows free of repeated columns: the rows of teams within a warp add in entry order
+    const bool entry_order = plan.b_rows_distinct;
+    if (!state.record_tried && state.record_limit > 0) {
         // made on the first values-only call, not the full one: a product computed once
         // never pays for it
-        try {
-            state.recorded = record_products(
-                exec, in.pattern, rows, static_cast<long long>(A.nnz()),
-                static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-                state.row_ptrs.data(), C.col_idxs().data(), state.row_flops.data(), sizeof(V),
-                static_cast<std::size_t>(state.record_limit));
-        } catch (const OutOfMemory&) {
-            // the record only saves time on later calls (free memory was misjudged)
-        }
+        state.record_tried = true;
+        state.recorded =
+            make_record(exec, state, plan, in, static_cast<long long>(A.nnz()), entry_order);
         state.recorded_bytes =
-            state.recorded ? static_cast<size_type>(record_size<I>(state.recorded.get())) : 0;
+            state.recorded ? static_cast<ValuesRecord<I>*>(state.recorded.get())->bytes : 0;
     }
-    if (state.recorded) {
-        values_from_record(exec, state.recorded.get(), in);
+    auto* record = static_cast<ValuesRecord<I>*>(state.recorded.get());
+    LightPass pass{entry_order ? LightPass::entry_order : LightPass::known_columns};
+    if (record && record->positions.size() > 0) {
+        pass.positions = record->positions_kept ? Positions::kept : Positions::search_and_keep;
+        pass.first_products = reinterpret_cast<const long long*>(record->first_products.data());
+        pass.kept = record->positions.data();
+        record->positions_kept = true;
+    }
+    if (record && record->pairs) {
+        values_from_record(exec, record->pairs.get(), in);
+        if (entry_order) {
+            multiply_light_groups(exec, plan, in, true, warp_team_groups, pass);
+        }
         return;
     }
-    numeric(exec, plan_of(state), in, true, light_groups_for(max_numeric_table<V, I>()), true);
+    numeric(exec, plan, in, true, light_groups_for(max_numeric_table<V, I>()), pass);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA(V, I)                                             \

@@ -1,21 +1,16 @@
 // CUDA SpGEMM, values only from a record of where every multiply-add lands in C, made by the
-// first values-only call. Two row classes (NOTES.md, "CUDA record"):
-// * light rows (at most `stage / 2` multiply-adds): runs of consecutive light rows
-//   ("segments") whose multiply-adds fit a block's stage in shared memory. A repeated call
-//   computes the segment's multiply-adds in product order into the stage (A's and B's rows
-//   read coalesced), then a thread per entry of C adds its multiply-adds from 0 in product
-//   order through a 16-bit index into the stage: 2 bytes per multiply-add and 2 per entry.
-// * heavy rows: every entry's multiply-adds as (entry of A, entry of B) pairs, summed by a
-//   lane per entry from operands a warp gathers (8 bytes per multiply-add).
-// Either way each entry's sum is the full phase's (which adds every entry's multiply-adds
-// from 0 in product order too): no hashing, no search, no atomics, the same bits.
+// first values-only call (NOTES.md, "CUDA record"): every entry's multiply-adds as (entry of
+// A, entry of B) pairs, summed by a lane per entry from operands a warp gathers (8 bytes per
+// multiply-add), for the rows longer than a bound the caller gives (the shorter ones are left
+// to the light rows' kernel). Each entry's sum is the full phase's (which adds every entry's
+// multiply-adds from 0 in product order too): no hashing, no search, no atomics, the same
+// bits.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 
@@ -33,16 +28,6 @@ constexpr const char* record_where = "loom::sparse::spgemm_numeric (record)";
 
 /// Of the memory the device has free, the share the record and its construction may take.
 constexpr double record_share_of_free = 0.75;
-
-/// Stage indices are 16-bit (a light row has at most half a stage's multiply-adds).
-constexpr long long max_stage_products = 1 << 16;
-
-/// Bytes before the stage in a light block's shared memory: the batch of A's entries that
-/// for_each_product_step spreads, and their factors.
-constexpr std::size_t stage_offset(std::size_t value_bytes)
-{
-    return round16(sizeof(Batch<stage_block>)) + round16(stage_block * value_bytes);
-}
 
 /// One multiply-add of a heavy row: a[k] * b[j] (k < 0: the identity of the Jacobi product,
 /// factor 1).
@@ -66,42 +51,15 @@ struct Chunk {
 };
 
 /// The record. Multiply-adds are numbered in C's order (entry by entry, each entry's in
-/// product order); a light row's come in the same place in product order, as its entries
-/// hold exactly its multiply-adds.
+/// product order). The arrays span all multiply-adds and entries; the parts of the rows left
+/// to the light kernel are unused.
 template <typename I>
 struct Record {
-    long long stage_products = 0;
     std::size_t bytes = 0;
-    // light rows
-    Array<Segment<I>> segments;
-    /// per multiply-add of a light row: the index in its segment's stage of its product
-    Array<std::uint16_t> order;
-    /// per entry of a light row: where its multiply-adds start, from its segment's first
-    Array<std::uint16_t> entry_starts;
-    // heavy rows (arrays over all multiply-adds and entries; the light rows' parts unused)
     Array<Chunk<I>> chunks;
     Array<unsigned> starts;                ///< per entry: its first multiply-add
     Array<RecordedProduct<I>> products;    ///< per multiply-add
 };
-
-/// Multiply-adds of a stage: 32 KiB of products (with 16 KiB of their indices) unless LOOM_SPGEMM_STAGE_PRODUCTS (an
-/// experiment's knob; 0: every row heavy) says otherwise; even, at most 2^16 and what
-/// shared memory allows.
-long long stage_products_for(const CudaExecutor& exec, std::size_t value_bytes)
-{
-    // 0 (every row through the pairs) unless asked: measured on the H200, the pairs repeat
-    // 27-point 100^3 in 4.24 ms, the staged segments in 8.30 ms (4096), 12.1 (8192)
-    long long products = 0;
-    if (const char* text = std::getenv("LOOM_SPGEMM_STAGE_PRODUCTS")) {
-        products = std::atoll(text);
-    }
-    // a product, its index and (at most) an entry's start per multiply-add of the stage
-    const auto fit =
-        (static_cast<long long>(shared_limit(exec, record_where)) -
-         static_cast<long long>(stage_offset(value_bytes))) /
-        static_cast<long long>(value_bytes + 2 * sizeof(std::uint16_t));
-    return std::max(0LL, std::min({products, max_stage_products, fit})) / 2 * 2;
-}
 
 /// The row of entry v of the product (see entry_start).
 template <typename I>
@@ -124,8 +82,8 @@ __global__ void entry_lengths_kernel(Pattern<I> in, long long rows, long long en
 }
 
 /// A warp per entry v: its products (first = offsets[v], in product order) get their
-/// position in C's sorted row (binary search) as key, their number as value, and (pairs
-/// not null) their (A entry, B entry) pair. A column missing from the row (C's columns are
+/// position in C's sorted row (binary search) as key, their number as value, and their
+/// (A entry, B entry) pair. A column missing from the row (C's columns are
 /// not what the full phase wrote) raises *missing and keys the product to the row's first
 /// entry, so that everything stays in bounds; the record is then dropped.
 template <typename I>
@@ -152,9 +110,7 @@ __global__ void position_products_kernel(Pattern<I> in, long long rows, long lon
             const long long q = out + (j - in.b_ptrs[r]);
             keys[q] = static_cast<std::make_unsigned_t<I>>(found ? lo : c_first);
             numbers[q] = static_cast<unsigned>(q);
-            if (pairs != nullptr) {
-                pairs[q] = {static_cast<I>(k < in.a_ptrs[row] ? -1 : k), static_cast<I>(j)};
-            }
+            pairs[q] = {static_cast<I>(k < in.a_ptrs[row] ? -1 : k), static_cast<I>(j)};
         }
     }
 }
@@ -175,16 +131,16 @@ __global__ void entry_starts_kernel(const K* keys, long long n, long long nnz, u
     }
 }
 
-/// Heavy rows' chunks: chunks[r] = ceil(length / chunk_entries) for a row with more than `light`
-/// multiply-adds, else 0 (to be scanned).
+/// Recorded rows' chunks: chunks[r] = ceil(length / chunk_entries) for a row longer than
+/// `light` entries, else 0 (to be scanned).
 template <typename I>
-__global__ void count_chunks_kernel(long long rows, const long long* flops, const I* c_ptrs,
-                                    long long light, long long* chunks)
+__global__ void count_chunks_kernel(long long rows, const I* c_ptrs, long long light,
+                                    long long* chunks)
 {
     for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
          r += static_cast<long long>(gridDim.x) * blockDim.x) {
-        chunks[r] = flops[r] > light ? ceildiv(c_ptrs[r + 1] - c_ptrs[r], static_cast<long long>(chunk_entries))
-                              : 0;
+        const long long length = c_ptrs[r + 1] - c_ptrs[r];
+        chunks[r] = length > light ? ceildiv(length, static_cast<long long>(chunk_entries)) : 0;
     }
 }
 
@@ -197,26 +153,6 @@ __global__ void list_chunks_kernel(long long rows, const long long* chunk_offset
         for (long long c = chunk_offsets[r]; c < chunk_offsets[r + 1]; ++c) {
             chunks[c] = {static_cast<I>(r),
                          static_cast<I>(c_ptrs[r] + chunk_entries * (c - chunk_offsets[r]))};
-        }
-    }
-}
-
-/// A block per segment: its multiply-adds' stage indices (numbers from the segment's first)
-/// and its entries' starts, both relative to the segment's first multiply-add.
-template <typename I>
-__global__ void localize_kernel(const Segment<I>* segments, long long count, const I* c_ptrs,
-                                const unsigned* numbers, const unsigned* starts,
-                                std::uint16_t* order, std::uint16_t* entry_starts)
-{
-    for (long long b = blockIdx.x; b < count; b += gridDim.x) {
-        const Segment<I> s = segments[b];
-        for (long long q = s.first_product + threadIdx.x; q < s.first_product + s.products;
-             q += blockDim.x) {
-            order[q] = static_cast<std::uint16_t>(numbers[q] - s.first_product);
-        }
-        for (long long e = c_ptrs[s.first_row] + threadIdx.x; e < c_ptrs[s.end_row];
-             e += blockDim.x) {
-            entry_starts[e] = static_cast<std::uint16_t>(starts[e] - s.first_product);
         }
     }
 }
@@ -237,53 +173,6 @@ __global__ void pairs_of_chunks_kernel(const Chunk<I>* chunks, long long count, 
         for (long long q = starts[chunk.first] + threadIdx.x % 32; q < starts[end]; q += 32) {
             products[q] = pairs[numbers[q]];
         }
-    }
-}
-
-/// A block per segment of light rows: their multiply-adds in product order into the stage
-/// (spread evenly over the block, B's rows read coalesced), the segment's part of the record
-/// into shared memory beside it (coalesced, its loads overlapping the products'), then a
-/// thread per entry adds its multiply-adds from 0 in product order, each computed as the
-/// full phase computes it (selected_row's factor times B's value), so the bits are the full
-/// phase's.
-template <typename V, typename I>
-__global__ void __launch_bounds__(stage_block)
-    values_of_segments_kernel(Operands<V, I> in, const Segment<I>* segments, long long count,
-                              int stage_products, const std::uint16_t* order,
-                              const std::uint16_t* entry_starts)
-{
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& batch = *reinterpret_cast<Batch<stage_block>*>(shared_bytes);
-    V* factors = reinterpret_cast<V*>(shared_bytes + round16(sizeof(Batch<stage_block>)));
-    V* stage = reinterpret_cast<V*>(shared_bytes + stage_offset(sizeof(V)));
-    auto* my_order = reinterpret_cast<std::uint16_t*>(stage + stage_products);
-    std::uint16_t* my_starts = my_order + stage_products;
-    for (long long b = blockIdx.x; b < count; b += gridDim.x) {
-        const Segment<I> s = segments[b];
-        const int products = static_cast<int>(s.products);
-        if (products == 0) continue;  // uniform over the block
-        const long long first_entry = in.c_ptrs[s.first_row];
-        const int entries = static_cast<int>(in.c_ptrs[s.end_row] - first_entry);
-        for (int q = threadIdx.x; q < products; q += stage_block) {
-            my_order[q] = order[s.first_product + q];
-        }
-        for (int e = threadIdx.x; e < entries; e += stage_block) {
-            my_starts[e] = entry_starts[first_entry + e];
-        }
-        for_each_segment_product(in, s, batch, factors, static_cast<int*>(nullptr),
-                                 [&](long long j, int t, bool valid, long long p) {
-                                     if (valid) {
-                                         stage[p] = unfused_product(factors[t], in.b_vals[j]);
-                                     }
-                                 });
-        __syncthreads();
-        for (int e = threadIdx.x; e < entries; e += stage_block) {
-            const int end = e + 1 < entries ? my_starts[e + 1] : products;
-            V sum(0);
-            for (int q = my_starts[e]; q < end; ++q) sum += stage[my_order[q]];
-            in.c_vals[first_entry + e] = sum;
-        }
-        __syncthreads();
     }
 }
 
@@ -380,13 +269,12 @@ template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
-                                      const int64* row_flops, std::size_t value_bytes,
-                                      std::size_t limit)
+                                      long long light, std::size_t limit)
 {
     using Key = std::make_unsigned_t<I>;
     const long long entries = a_nnz + (in.identity ? rows : 0);
     // multiply-adds are numbered in 32 bits (a record of more would exceed any limit)
-    if (rows == 0 || nnz == 0 || entries == 0 || row_flops == nullptr ||
+    if (rows == 0 || nnz == 0 || entries == 0 ||
         multiply_adds > static_cast<long long>(std::numeric_limits<unsigned>::max())) {
         return nullptr;
     }
@@ -394,41 +282,29 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const auto stream = stream_of(exec);
     const CudaExecutor::DeviceScope scope(exec.device_id());
     auto record = std::make_shared<Record<I>>();
-    record->stage_products = stage_products_for(exec, value_bytes);
-    const long long half = record->stage_products / 2;
 
-    // the light rows' segments and the heavy rows' chunks
-    const auto* flops = reinterpret_cast<const long long*>(row_flops);
-    record->segments = make_segments<I>(exec, rows, row_flops, multiply_adds, half);
-    const long long segment_count = static_cast<long long>(record->segments.size());
+    // the recorded rows' chunks
     Array<long long> chunk_offsets(self, rows + 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(chunk_offsets.data(), 0, sizeof(long long), stream),
                     record_where);
     count_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
-        rows, flops, c_ptrs, half, chunk_offsets.data() + 1);
+        rows, c_ptrs, light, chunk_offsets.data() + 1);
     check_launch(record_where);
     run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::InclusiveSum(temp, bytes, chunk_offsets.data() + 1,
                                              chunk_offsets.data() + 1, rows, stream);
     });
     const long long chunk_count = loom::detail::load_element(chunk_offsets, rows);
-    const bool heavy = chunk_count > 0;
+    if (chunk_count == 0) return nullptr;
 
-    const auto heavy_bytes = [&](long long n) {
-        return heavy ? static_cast<std::size_t>(n) : std::size_t{0};
-    };
-    const bool light = segment_count > 0;
-    record->bytes = (light ? static_cast<std::size_t>(multiply_adds + nnz) : std::size_t{0}) *
-                        sizeof(std::uint16_t) +
-                    static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
-                    heavy_bytes(chunk_count) * sizeof(Chunk<I>) +
-                    heavy_bytes(nnz + 1) * sizeof(unsigned) +
-                    heavy_bytes(multiply_adds) * sizeof(RecordedProduct<I>);
+    record->bytes = static_cast<std::size_t>(chunk_count) * sizeof(Chunk<I>) +
+                    static_cast<std::size_t>(nnz + 1) * sizeof(unsigned) +
+                    static_cast<std::size_t>(multiply_adds) * sizeof(RecordedProduct<I>);
     // during construction: two key buffers, two number buffers, the unsorted pairs, the
     // entries' offsets
     const auto building =
-        static_cast<std::size_t>(multiply_adds) * (2 * sizeof(Key) + 2 * sizeof(unsigned)) +
-        heavy_bytes(multiply_adds) * sizeof(RecordedProduct<I>) +
+        static_cast<std::size_t>(multiply_adds) *
+            (2 * sizeof(Key) + 2 * sizeof(unsigned) + sizeof(RecordedProduct<I>)) +
         static_cast<std::size_t>(entries + 1) * sizeof(long long);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
@@ -453,12 +329,12 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     Array<Key> keys_sorted(self, multiply_adds);
     Array<unsigned> numbers(self, multiply_adds);
     Array<unsigned> numbers_sorted(self, multiply_adds);
-    Array<RecordedProduct<I>> pairs(self, heavy ? multiply_adds : 0);
+    Array<RecordedProduct<I>> pairs(self, multiply_adds);
     Array<int> missing(self, 1);
     missing.fill(0);
     position_products_kernel<<<grid_for(exec, entries, 256 / 32, 32), 256, 0, stream>>>(
         in, rows, entries, offsets.data(), c_ptrs, c_cols, keys.data(), numbers.data(),
-        heavy ? pairs.data() : nullptr, missing.data());
+        pairs.data(), missing.data());
     check_launch(record_where);
     if (loom::detail::load_element(missing, 0) != 0) return nullptr;
 
@@ -476,26 +352,16 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         key_buffers.Current(), multiply_adds, nnz, starts.data());
     check_launch(record_where);
 
-    if (light) {
-        record->order = Array<std::uint16_t>(self, multiply_adds);
-        record->entry_starts = Array<std::uint16_t>(self, nnz);
-        localize_kernel<<<grid_for(exec, segment_count, 1, 32), 256, 0, stream>>>(
-            record->segments.data(), segment_count, c_ptrs, number_buffers.Current(),
-            starts.data(), record->order.data(), record->entry_starts.data());
-        check_launch(record_where);
-    }
-    if (heavy) {
-        record->chunks = Array<Chunk<I>>(self, chunk_count);
-        list_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
-            rows, chunk_offsets.data(), c_ptrs, record->chunks.data());
-        check_launch(record_where);
-        record->products = Array<RecordedProduct<I>>(self, multiply_adds);
-        pairs_of_chunks_kernel<<<grid_for(exec, chunk_count, 256 / 32, 32), 256, 0, stream>>>(
-            record->chunks.data(), chunk_count, c_ptrs, starts.data(), number_buffers.Current(),
-            pairs.data(), record->products.data());
-        check_launch(record_where);
-        record->starts = std::move(starts);
-    }
+    record->chunks = Array<Chunk<I>>(self, chunk_count);
+    list_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
+        rows, chunk_offsets.data(), c_ptrs, record->chunks.data());
+    check_launch(record_where);
+    record->products = Array<RecordedProduct<I>>(self, multiply_adds);
+    pairs_of_chunks_kernel<<<grid_for(exec, chunk_count, 256 / 32, 32), 256, 0, stream>>>(
+        record->chunks.data(), chunk_count, c_ptrs, starts.data(), number_buffers.Current(),
+        pairs.data(), record->products.data());
+    check_launch(record_where);
+    record->starts = std::move(starts);
     return record;
 }
 
@@ -503,32 +369,18 @@ template <typename V, typename I>
 void values_from_record(const CudaExecutor& exec, const void* record, const Operands<V, I>& in)
 {
     const auto& r = *static_cast<const Record<I>*>(record);
-    const auto stream = stream_of(exec);
-    if (r.segments.size() > 0) {
-        const std::size_t bytes =
-            stage_offset(sizeof(V)) + r.stage_products * (sizeof(V) + 2 * sizeof(std::uint16_t));
-        allow_shared(exec, values_of_segments_kernel<V, I>, bytes, numeric_where);
-        const auto count = static_cast<long long>(r.segments.size());
-        values_of_segments_kernel<V, I>
-            <<<grid_for(exec, count, 1, 32), stage_block, bytes, stream>>>(
-                in, r.segments.data(), count, static_cast<int>(r.stage_products), r.order.data(),
-                r.entry_starts.data());
-        check_launch(numeric_where);
-    }
-    if (r.chunks.size() > 0) {
-        const auto count = static_cast<long long>(r.chunks.size());
-        values_of_chunks_kernel<V, I>
-            <<<grid_for(exec, count, values_block / 32, 16), values_block, 0, stream>>>(
-                in, r.chunks.data(), count, r.starts.data(), r.products.data());
-        check_launch(numeric_where);
-    }
+    const auto count = static_cast<long long>(r.chunks.size());
+    values_of_chunks_kernel<V, I>
+        <<<grid_for(exec, count, values_block / 32, 16), values_block, 0, stream_of(exec)>>>(
+            in, r.chunks.data(), count, r.starts.data(), r.products.data());
+    check_launch(numeric_where);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_RECORD_CUDA(I)                                                 \
     template std::size_t record_size<I>(const void*);                                          \
-    template std::shared_ptr<void> record_products(                                            \
-        const CudaExecutor&, const Pattern<I>&, long long, long long, long long, long long,    \
-        const I*, const I*, const int64*, std::size_t, std::size_t);
+    template std::shared_ptr<void> record_products(const CudaExecutor&, const Pattern<I>&,     \
+                                                   long long, long long, long long, long long, \
+                                                   const I*, const I*, long long, std::size_t);
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_RECORD_CUDA)
 
 #define LOOM_INSTANTIATE_SPGEMM_VALUES_FROM_RECORD_CUDA(V, I)                                  \

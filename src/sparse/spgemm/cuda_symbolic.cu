@@ -21,7 +21,6 @@ namespace {
 using loom::cuda::empty_key;
 using loom::cuda::exact_grid;
 using loom::cuda::grid_for;
-using loom::cuda::hash_insert;
 using loom::cuda::row_of_entry;
 using loom::cuda::run_cub;
 
@@ -87,15 +86,7 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
     if (T::rank() == 0) sh.count = 0;
     T::sync();
-    long long first = 0;
-    long long end = 0;
-    if (active) entry_range(in, row, first, end);
-    const long long a_begin = active ? in.a_ptrs[row] : 0;
-    int found = 0;
-    for_each_product<G>(
-        first, end, in.b_ptrs, sh.batch,
-        [&](long long k, int) -> long long { return k < a_begin ? row : in.a_cols[k]; },
-        [&](long long j, int) { found += hash_insert<S>(sh.keys, in.b_cols[j], direct); });
+    const int found = insert_row_columns<G, S>(in, active, row, sh.keys, sh.batch, direct);
     if (found > 0) atomicAdd(&sh.count, found);
     T::sync();
     if (active && T::rank() == 0) counts[row] = static_cast<I>(sh.count);
@@ -146,19 +137,21 @@ void count_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group
     }
 }
 
-/// The numeric phase's group of a row: staged with 1 .. half multiply-adds, else by its
-/// exact length.
+/// *unsorted = 1 when a row holds columns that are not strictly ascending.
 template <typename I>
-struct NumericGroupOf {
-    GroupOf<NumericNeed<I>> by_length;
-    const unsigned long long* flops;
-    long long half;
-    __device__ int operator()(long long row) const
-    {
-        const auto f = static_cast<long long>(flops[row]);
-        return f > 0 && f <= half ? staged_group : by_length(row);
+__global__ void __launch_bounds__(256)
+    find_unsorted_kernel(long long rows, const I* ptrs, const I* cols, int* unsorted)
+{
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        for (auto k = ptrs[r] + 1; k < ptrs[r + 1]; ++k) {
+            if (cols[k - 1] >= cols[k]) {
+                *unsorted = 1;
+                break;
+            }
+        }
     }
-};
+}
 
 template <typename I>
 void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
@@ -217,16 +210,9 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     loom::cuda::exclusive_prefix_sum(exec, counts, rows + 1);
     state.nnz = nnz;
 
-    // the numeric phase's grouping: staged rows by their multiply-adds, the others by exact
-    // length; and the second-level tables of the hash rows
-    const long long half = staged_half(rows, b_cols);
-    plan->segments = make_segments<I>(exec, rows, state.row_flops.data(), groups.weight, half);
-    plan->groups = loom::cuda::bin_rows<I, group_count>(
-        exec, rows,
-        NumericGroupOf<I>{{NumericNeed<I>{counts}, numeric_light_groups, ceildiv(b_cols, 32)},
-                          flops,
-                          half},
-        nullptr, where);
+    // the numeric phase's grouping, by exact row length, and its second-level tables
+    plan->groups = group_rows<I>(exec, rows, NumericNeed<I>{counts}, nullptr, numeric_light_groups,
+                                 b_cols, where);
     if (plan->groups.size(hash_group) > 0) {
         plan->hash = plan_numeric_hash(exec, plan->groups, counts, numeric_hash);
     }
@@ -249,11 +235,39 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     using DV = loom::cuda::device_type_t<V>;
     symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
              NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
+    auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
+    plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
+    if (state.columns_in_symbolic && state.nnz > 0 &&
+        plan.groups.size(hash_group) == 0 && plan.groups.size(heavy_group) == 0) {
+        // every row light: its columns cost a pass of keys only, and the numeric calls
+        // compute values only
+        state.columns = Array<I>(exec.shared_from_this(), state.nnz);
+        write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
+                            state.row_ptrs.data(), state.columns.data());
+        state.columns_from_symbolic = true;
+    }
+}
+
+template <typename V, typename I>
+bool rows_strictly_ascending(const CudaExecutor& exec, const matrix::Csr<V, I>& M,
+                             const char* where)
+{
+    if (M.rows() == 0) return true;
+    const auto stream = loom::cuda::stream_of(exec);
+    Array<int> unsorted(exec.shared_from_this(), 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), stream), where);
+    spgemm_kernels::find_unsorted_kernel<<<loom::cuda::grid_for(exec, M.rows(), 256, 8), 256, 0,
+                                           stream>>>(M.rows(), M.row_ptrs().data(),
+                                                     M.col_idxs().data(), unsorted.data());
+    loom::cuda::check_launch(where);
+    return loom::detail::load_element(unsorted, 0) == 0;
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_SYMBOLIC_CUDA(V, I)                                            \
     template void spgemm_symbolic(const CudaExecutor&, const matrix::Csr<V, I>&,               \
-                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);
+                                  const matrix::Csr<V, I>&, bool, detail::SpgemmState<I>&);   \
+    template bool rows_strictly_ascending(const CudaExecutor&, const matrix::Csr<V, I>&,       \
+                                          const char*);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_SYMBOLIC_CUDA)
 
 }  // namespace loom::sparse::cuda

@@ -115,36 +115,13 @@ struct VendorPlan {
     Array<std::byte> buffer5;
 };
 
-/// *unsorted = 1 when a row holds columns that are not strictly ascending.
-template <typename I>
-__global__ void __launch_bounds__(256)
-    find_unsorted_kernel(long long rows, const I* ptrs, const I* cols, int* unsorted)
-{
-    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
-         r += static_cast<long long>(gridDim.x) * blockDim.x) {
-        for (auto k = ptrs[r] + 1; k < ptrs[r + 1]; ++k) {
-            if (cols[k - 1] >= cols[k]) {
-                *unsorted = 1;
-                break;
-            }
-        }
-    }
-}
-
 /// cuSPARSE's SpGEMM silently computes garbage from rows that are unsorted or hold a
 /// column twice (the native kernels accept both): BadInput instead.
 template <typename V, typename I>
 void require_sorted_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& M, const char* name,
                          const char* where)
 {
-    if (M.rows() == 0) return;
-    const auto stream = stream_of(exec);
-    Array<int> unsorted(exec.shared_from_this(), 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), stream), where);
-    find_unsorted_kernel<<<loom::cuda::grid_for(exec, M.rows(), 256, 8), 256, 0, stream>>>(
-        M.rows(), M.row_ptrs().data(), M.col_idxs().data(), unsorted.data());
-    loom::cuda::check_launch(where);
-    if (loom::detail::load_element(unsorted, 0) != 0) {
+    if (!rows_strictly_ascending(exec, M, where)) {
         throw BadInput(where, std::string(name) +
                                   " has a row whose columns are unsorted or repeated; "
                                   "SpgemmAlgorithm::vendor (cuSPARSE) needs sorted rows "

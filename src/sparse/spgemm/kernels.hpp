@@ -55,6 +55,15 @@ struct SpgemmState {
     /// B are checked). Null: none.
     std::shared_ptr<void> recorded;
     size_type recorded_bytes = 0;
+    /// CUDA: whether a values-only call tried to make the record (made or declined once).
+    bool record_tried = false;
+    /// Whether the symbolic phase should find C's columns too where that is cheap (sorted
+    /// output, and numeric calls that compute values only once C's columns are known).
+    bool columns_in_symbolic = false;
+    /// C's columns as the symbolic phase found them (CUDA, every row light), until C takes
+    /// them; columns_from_symbolic stays true: C's first numeric call computes values only.
+    Array<I> columns;
+    bool columns_from_symbolic = false;
 };
 
 /// The row scaling of the Jacobi-fused product: row i of C is B_i + s_i * (A B)_i with
@@ -105,17 +114,24 @@ namespace loom::sparse::cuda {
 LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
 
 /// spgemm_numeric for a C whose columns are exactly those that a previous spgemm_numeric of
-/// this state wrote (state.sort_output, so every row sorted). Values only, from
-/// state.recorded (every entry's multiply-adds, made by the first such call when it fits
-/// state.record_limit and the device's free memory): a thread per entry of C sums its
-/// multiply-adds in product order, the bits of spgemm_numeric whatever
-/// state.deterministic says. Without a record: the light rows look each product's column up
-/// in C's row and write values only; the other rows run as in spgemm_numeric (which
-/// rewrites the same columns), deterministic as spgemm_numeric is (state.deterministic).
+/// this state (or its symbolic phase) wrote (state.sort_output, so every row sorted). Values
+/// only: rows of at most 128 entries of a B with strictly ascending rows in entry order
+/// (positions from state.recorded, or by binary search); the other rows from the record's
+/// pairs (a thread per entry of C sums its multiply-adds in product order), or without them
+/// the light rows look each product's column up in C's row and the others run as in
+/// spgemm_numeric (which rewrites the same columns). The record is made by the first such
+/// call when it fits state.record_limit and the device's free memory. The bits are
+/// spgemm_numeric's (deterministic as state.deterministic says where ordered adds remain).
 template <typename V, typename I>
 void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
+
+/// Whether every row of M holds strictly ascending columns (sorted, no column twice); one
+/// thread per row (cuda_symbolic.cu).
+template <typename V, typename I>
+bool rows_strictly_ascending(const CudaExecutor& exec, const matrix::Csr<V, I>& M,
+                             const char* where);
 
 // cuSPARSE (cusparse.cu), SpgemmAlgorithm::vendor.
 

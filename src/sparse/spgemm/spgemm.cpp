@@ -93,16 +93,29 @@ std::pair<PatternFingerprint, PatternFingerprint> fingerprints(const matrix::Csr
     return {a, same_pattern_arrays(A, B) ? a : pattern_fingerprint(B, check)};
 }
 
-/// C as the symbolic phase leaves it: its size, row pointers and storage for the entries.
+/// C as the symbolic phase leaves it: its size, row pointers and storage for the entries
+/// (with the columns, when the symbolic phase found them: they move into C).
 template <typename V, typename I>
-matrix::Csr<V, I> make_result(const SpgemmState<I>& state)
+matrix::Csr<V, I> make_result(SpgemmState<I>& state)
 {
     matrix::Csr<V, I> C(state.exec, state.size, state.nnz);
     if (state.size.rows > 0) {
         state.exec->copy_from(*state.exec, sizeof(I) * (state.size.rows + 1),
                               state.row_ptrs.data(), C.row_ptrs().data());
     }
+    if (state.columns_from_symbolic) C.col_idxs() = std::move(state.columns);
     return C;
+}
+
+/// Whether this handle's numeric calls may compute values only once C's columns are known:
+/// the native kernels with sorted rows (unsorted rows may come out in another order on the
+/// next call), unless the options decline it. Which path: a record of the products'
+/// positions (OpenMP; state.recorded), or, on CUDA, the light rows' lookup of C's columns.
+template <typename I>
+bool may_reuse_columns(const SpgemmState<I>& state, const SpgemmOptions& options)
+{
+    return options.reuse_columns && state.algorithm == SpgemmAlgorithm::native &&
+           state.sort_output && state.nnz > 0;
 }
 
 /// The symbolic phase into a new state and a new C (the caller's are replaced only once
@@ -125,6 +138,9 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     // a product without a handle is never repeated: nothing to record
     state->record_limit =
         with_fingerprints && options.reuse_columns ? options.reuse_memory_limit : 0;
+    // a one-shot product's numeric call, or a handle's that computes values only once C's
+    // columns are known, gains from columns found here
+    state->columns_in_symbolic = options.sort_output && (!with_fingerprints || options.reuse_columns);
     state->size = {A.rows(), B.cols()};
     if (with_fingerprints) {
         std::tie(state->a, state->b) = fingerprints(A, B, options.pattern_check);
@@ -139,6 +155,10 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     } else {
         LOOM_RUN_KERNEL(where, *exec, spgemm_symbolic, A, B, jacobi, *state);
         C.emplace(make_result<V, I>(*state));
+        if (with_fingerprints && state->columns_from_symbolic && may_reuse_columns(*state, options)) {
+            // C's columns are those a numeric call would write: its first call computes values
+            state->written_c = pattern_fingerprint(*C, options.pattern_check);
+        }
     }
     return state;
 }
@@ -157,17 +177,6 @@ void numeric([[maybe_unused]] const char* where, SpgemmState<I>& state,
         return;
     }
     LOOM_RUN_KERNEL(where, *exec, spgemm_numeric, state, A, B, jacobi, C);
-}
-
-/// Whether this handle's numeric calls may compute values only once C's columns are known:
-/// the native kernels with sorted rows (unsorted rows may come out in another order on the
-/// next call), unless the options decline it. Which path: a record of the products'
-/// positions (OpenMP; state.recorded), or, on CUDA, the light rows' lookup of C's columns.
-template <typename I>
-bool may_reuse_columns(const SpgemmState<I>& state, const SpgemmOptions& options)
-{
-    return options.reuse_columns && state.algorithm == SpgemmAlgorithm::native &&
-           state.sort_output && state.nnz > 0;
 }
 
 template <typename I>
@@ -397,6 +406,13 @@ size_type SpgemmHandle<V, I>::values_only_calls() const
 }
 
 template <typename V, typename I>
+bool SpgemmHandle<V, I>::columns_from_symbolic() const
+{
+    return this->analysis("loom::sparse::SpgemmHandle::columns_from_symbolic")
+        .columns_from_symbolic;
+}
+
+template <typename V, typename I>
 void spgemm_symbolic(SpgemmHandle<V, I>& handle, const matrix::Csr<V, I>& A,
                      const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {
@@ -428,7 +444,11 @@ matrix::Csr<V, I> spgemm(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
     // A handle of its own is never reused: no fingerprints.
     std::optional<matrix::Csr<V, I>> C;
     const auto state = symbolic(spgemm_where, options, A, B, false, false, C);
-    numeric<V, I>(spgemm_where, *state, A, B, nullptr, *C);
+    if (state->columns_from_symbolic) {
+        values_only<V, I>(spgemm_where, *state, A, B, nullptr, *C);
+    } else {
+        numeric<V, I>(spgemm_where, *state, A, B, nullptr, *C);
+    }
     return std::move(*C);
 }
 

@@ -242,6 +242,33 @@ TYPED_TEST(Spmm, CudaWideOperandsWithScatteredColumnsMatchReference)
     }
 }
 
+TYPED_TEST(Spmm, CudaVendorAlgorithmsMatchReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // Each of cuSPARSE's algorithms (the bench's peer is the best of them), row-major B and C.
+    const auto A_ref =
+        loom::test::random_csr<V, I>(this->ref, {300, 50, 9, true, true, false, 7});
+    const typename TestFixture::Csr A(cuda, A_ref);
+    for (const size_type k : {1, 32, 33}) {
+        const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
+        auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
+        const Dense B(cuda, B_ref);
+        const Dense C_start(cuda, C_ref);
+        sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
+        for (const auto& name : sparse::vendor_spmm_algorithm_names) {
+            SCOPED_TRACE(std::string(name.name) + " k " + std::to_string(k));
+            EXPECT_STREQ(sparse::to_string(name.value), name.name);
+            Dense C(cuda, C_start);
+            sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C,
+                         {SpmmAlgorithm::vendor, name.value});
+            LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
+        }
+    }
+}
+
 TYPED_TEST(Spmm, MultiColumnSpmvMatchesReference)
 {
     using V = typename TestFixture::V;

@@ -41,13 +41,33 @@ const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
-enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
+/// EXPERIMENTAL (session 10 GPU round, deleted after it): *_f4 / *_f8 keep 4 or 8 gathers of
+/// B in flight per lane instead of 16 (fewer registers); row_split_direct4/8 load a short
+/// row's entries in every lane (no shuffles), A and C through the streaming cache path.
+enum class SpmmAlgorithm {
+    automatic,
+    row_split,
+    nnz_balanced,
+    vendor,
+    row_split_f4,
+    row_split_f8,
+    row_split_direct4,
+    row_split_direct8,
+    nnz_balanced_f4,
+    nnz_balanced_f8
+};
 
 inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
+    {SpmmAlgorithm::row_split_f4, "row_split_f4", "row_split, 4 gathers in flight"},
+    {SpmmAlgorithm::row_split_f8, "row_split_f8", "row_split, 8 gathers in flight"},
+    {SpmmAlgorithm::row_split_direct4, "row_split_direct4", "short rows, no shuffles, 4"},
+    {SpmmAlgorithm::row_split_direct8, "row_split_direct8", "short rows, no shuffles, 8"},
+    {SpmmAlgorithm::nnz_balanced_f4, "nnz_balanced_f4", "nnz_balanced, 4 gathers in flight"},
+    {SpmmAlgorithm::nnz_balanced_f8, "nnz_balanced_f8", "nnz_balanced, 8 gathers in flight"},
 };
 constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 {
@@ -57,8 +77,28 @@ constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 SpmmAlgorithm parse_spmm_algorithm(const std::string& text);
 const char* to_string(SpmmAlgorithm algorithm);
 
+/// Which of cuSPARSE's SpMM algorithms SpmmAlgorithm::vendor calls (CUSPARSE_SPMM_ALG_DEFAULT,
+/// CUSPARSE_SPMM_CSR_ALG1/2/3); cuSPARSE rejects some of them for some layouts (ALG2 and ALG3
+/// want row-major B and C), which raises its error.
+enum class VendorSpmmAlgorithm { default_algorithm, csr_alg1, csr_alg2, csr_alg3 };
+
+inline constexpr Name<VendorSpmmAlgorithm> vendor_spmm_algorithm_names[] = {
+    {VendorSpmmAlgorithm::default_algorithm, "default", "CUSPARSE_SPMM_ALG_DEFAULT"},
+    {VendorSpmmAlgorithm::csr_alg1, "csr_alg1", "CUSPARSE_SPMM_CSR_ALG1"},
+    {VendorSpmmAlgorithm::csr_alg2, "csr_alg2", "CUSPARSE_SPMM_CSR_ALG2"},
+    {VendorSpmmAlgorithm::csr_alg3, "csr_alg3", "CUSPARSE_SPMM_CSR_ALG3"},
+};
+constexpr NameTable<VendorSpmmAlgorithm> names_of(VendorSpmmAlgorithm)
+{
+    return {"cuSPARSE SpMM algorithm", vendor_spmm_algorithm_names};
+}
+
+const char* to_string(VendorSpmmAlgorithm algorithm);
+
 struct SpmmOptions {
     SpmmAlgorithm algorithm = SpmmAlgorithm::automatic;
+    /// cuSPARSE's algorithm under SpmmAlgorithm::vendor; ignored by the others.
+    VendorSpmmAlgorithm vendor_algorithm = VendorSpmmAlgorithm::default_algorithm;
     DenseLayout b_layout = DenseLayout::row_major;
     DenseLayout c_layout = DenseLayout::row_major;
 };

@@ -147,7 +147,7 @@ struct Output {
     }
     /// C(i, j + v) = alpha * sums[v] + beta * C(i, j + v) for v < Vec in one 16-byte load and
     /// store (C row-major, its rows on 16 bytes: see moves_vectors).
-    template <int Vec>
+    template <int Vec, bool Streaming = false>
     __device__ void store_along_k(long long i, long long j, const T (&sums)[Vec]) const
     {
         auto* c = reinterpret_cast<uint4*>(element<true>(C, i, j));
@@ -164,7 +164,11 @@ struct Output {
         }
         uint4 bits;
         memcpy(&bits, &pack, sizeof(pack));
-        *c = bits;
+        if constexpr (Streaming) {
+            __stcs(c, bits);
+        } else {
+            *c = bits;
+        }
     }
     /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
@@ -181,19 +185,20 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 }
 
 /// Entries per batch of accumulate: gathers_in_flight loads per lane, PerLane per entry.
-template <int PerLane>
-constexpr int batch_for = gathers_in_flight / PerLane > 1 ? gathers_in_flight / PerLane : 1;
+template <int PerLane, int Flight = gathers_in_flight>
+constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
 /// acc[p][v] += sum over entries [begin, end) of a * B(col, j0 + (lane + p * G) * Vec + v):
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, int Flight = gathers_in_flight, typename D,
+          typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
-    constexpr int batch = batch_for<PerLane>;
+    constexpr int batch = batch_for<PerLane, Flight>;
     const int lane = threadIdx.x % G;
     for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
@@ -224,7 +229,8 @@ __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, lo
 
 /// C(i, j) = alpha * sum + beta * C(i, j) for the columns this lane summed in acc (see
 /// accumulate), in 16-byte stores where Vec > 1.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming = false, typename D,
+          typename T>
 __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, long long j0,
                                            long long k, const T (&acc)[PerLane][Vec])
 {
@@ -234,14 +240,15 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
         const long long j = j0 + (lane + p * G) * Vec;
         if (j >= k) continue;
         if constexpr (Vec > 1) {
-            out.template store_along_k<Vec>(i, j, acc[p]);
+            out.template store_along_k<Vec, Streaming>(i, j, acc[p]);
         } else {
             out.template store<RowMajor>(i, j, acc[p][0]);
         }
     }
 }
 
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I,
+          int Flight = gathers_in_flight>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
@@ -252,8 +259,87 @@ __global__ void __launch_bounds__(block_size)
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
-            accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
+            accumulate<G, PerLane, Vec, RowMajor, Flight>(A, conj, begin, end, B, j0, k, acc);
             store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
+        }
+    }
+}
+
+/// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
+/// so that it does not push out of L2 the rows of B that neighbouring rows gather again.
+template <typename T>
+__device__ __forceinline__ T load_streaming(const T* p)
+{
+    T value;
+    if constexpr (sizeof(T) == 2) {
+        const unsigned short bits = __ldcs(reinterpret_cast<const unsigned short*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else if constexpr (sizeof(T) == 4) {
+        const unsigned bits = __ldcs(reinterpret_cast<const unsigned*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else {
+        static_assert(sizeof(T) == 8);
+        const unsigned long long bits = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    }
+    return value;
+}
+
+/// EXPERIMENTAL (session 10 GPU round): row_split for short rows (B and C row-major, 16-byte
+/// vectors) without shuffles: every lane of a group loads the row's entries itself (the G
+/// lanes read one address: one transaction), Batch at a time with all their gathers of B in
+/// flight, A read through the streaming path and C stored streaming so that L2 keeps B.
+/// Batch = 4 asks for 6 blocks per multiprocessor (40 registers; 32 spilled 120 bytes) at one
+/// pack per lane, and for what ~4 registers per 16-byte load in flight allow beyond.
+template <int PerLane, int Batch>
+constexpr int direct_min_blocks =
+    Batch != 4 ? 1 : PerLane == 1 ? 6 : PerLane == 2 ? 4 : PerLane == 4 ? 2 : 1;
+
+template <int G, int PerLane, int Vec, int Batch, typename D, typename I>
+__global__ void __launch_bounds__(block_size, (direct_min_blocks<PerLane, Batch>))
+    spmm_direct_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
+{
+    using T = compute_type_t<D>;
+    const int lane = threadIdx.x % G;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         row < A.rows; row += groups) {
+        const long long begin = A.row_ptrs[row];
+        const long long end = A.row_ptrs[row + 1];
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            T acc[PerLane][Vec] = {};
+            for (long long base = begin; base < end; base += Batch) {
+                I cols[Batch];
+                T values[Batch];
+#pragma unroll
+                for (int u = 0; u < Batch; ++u) {
+                    const bool in = base + u < end;
+                    cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
+                    values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
+                }
+                Pack<D, Vec> b[Batch][PerLane];
+#pragma unroll
+                for (int u = 0; u < Batch; ++u) {
+#pragma unroll
+                    for (int p = 0; p < PerLane; ++p) {
+                        const long long j = j0 + (lane + p * G) * Vec;
+                        b[u][p] = base + u < end && j < k
+                                      ? load_along_k<Vec>(element<true>(B, cols[u], j))
+                                      : Pack<D, Vec>{};
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < Batch; ++u) {
+#pragma unroll
+                    for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+                        for (int v = 0; v < Vec; ++v) {
+                            acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
+                        }
+                    }
+                }
+            }
+            store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
     }
 }
@@ -275,7 +361,8 @@ struct CutRows {
 /// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
 /// a row starting at a chunk's first entry belongs to that chunk); the rows cut by its ends
 /// leave partials for spmm_cut_rows_kernel.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I,
+          int Flight = gathers_in_flight>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
                          Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
@@ -298,7 +385,8 @@ __global__ void __launch_bounds__(block_size)
                 const long long from = max(row_begin, first);
                 const long long to = min(row_end, last);
                 if (from < to) {
-                    accumulate<G, PerLane, Vec, RowMajor>(A, conj, from, to, B, j0, k, acc);
+                    accumulate<G, PerLane, Vec, RowMajor, Flight>(A, conj, from, to, B, j0, k,
+                                                                  acc);
                 }
                 if (row_begin >= first && row_end <= last) {
                     store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
@@ -397,37 +485,104 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
     check_launch(spmm_where);
 }
 
+/// EXPERIMENTAL (session 10 GPU round): the variants of row_split and nnz_balanced.
+bool is_balanced(SpmmAlgorithm algorithm)
+{
+    return algorithm == SpmmAlgorithm::nnz_balanced ||
+           algorithm == SpmmAlgorithm::nnz_balanced_f4 ||
+           algorithm == SpmmAlgorithm::nnz_balanced_f8;
+}
+bool is_direct(SpmmAlgorithm algorithm)
+{
+    return algorithm == SpmmAlgorithm::row_split_direct4 ||
+           algorithm == SpmmAlgorithm::row_split_direct8;
+}
+int flight_of(SpmmAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case SpmmAlgorithm::row_split_f4:
+    case SpmmAlgorithm::nnz_balanced_f4:
+    case SpmmAlgorithm::row_split_direct4: return 4;
+    case SpmmAlgorithm::row_split_f8:
+    case SpmmAlgorithm::nnz_balanced_f8:
+    case SpmmAlgorithm::row_split_direct8: return 8;
+    default: return gathers_in_flight;
+    }
+}
+
+/// EXPERIMENTAL: body.template operator()<Flight>() for the variant's gathers in flight (the
+/// 16-byte float and double kernels only; the others keep gathers_in_flight).
+template <typename D, int Vec, typename Body>
+void with_flight(int flight, Body&& body)
+{
+    if constexpr (Vec > 1 && !is_storage_only_v<D>) {
+        if (flight == 4) {
+            body.template operator()<4>();
+            return;
+        }
+        if (flight == 8) {
+            body.template operator()<8>();
+            return;
+        }
+    }
+    body.template operator()<gathers_in_flight>();
+}
+
 /// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
 /// 2 * chunks * k sums, row_split otherwise.
 template <typename V, typename I>
 void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
                   DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
-                  long long k, compute_type_t<device_type_t<V>>* partials)
+                  long long k, compute_type_t<device_type_t<V>>* partials,
+                  SpmmAlgorithm algorithm)
 {
     using D = device_type_t<V>;
     const auto csr = rows_of(A);
+    const int flight = flight_of(algorithm);
     if (partials != nullptr) {
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         const CutRows<compute_type_t<D>> cut{partials, k};
         with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>
-                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
-                    csr, A.nnz(), conj, b, out, cut, k);
+            with_flight<D, Vec>(flight, [&]<int Flight>() {
+                spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>
+                    <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+                        csr, A.nnz(), conj, b, out, cut, k);
+            });
             check_launch(spmm_where);
             spmm_cut_rows_kernel<RowMajor, D, I>
                 <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
                                                                                    out, cut, k);
         });
-    } else {
-        // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
-        const bool short_rows = A.nnz() <= 16 * A.rows();
-        with_row_split_shape(
-            b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-                spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>
-                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj,
-                                                                                        b, out, k);
-            });
+        return;
     }
+    constexpr int vec = vector_width<D>;
+    if constexpr (vec > 1 && !is_storage_only_v<D>) {
+        if (is_direct(algorithm) && moves_vectors(b, out.C, k)) {
+            with_shape<true>(k / vec, [&]<int G, int PerLane>() {
+                const auto launch = [&]<int Batch>() {
+                    spmm_direct_row_kernel<G, PerLane, vec, Batch, D, I>
+                        <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(
+                            csr, b, out, k);
+                };
+                if (flight == 4) {
+                    launch.template operator()<4>();
+                } else {
+                    launch.template operator()<8>();
+                }
+            });
+            return;
+        }
+    }
+    // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
+    const bool short_rows = A.nnz() <= 16 * A.rows();
+    with_row_split_shape(
+        b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+            with_flight<D, Vec>(flight, [&]<int Flight>() {
+                spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>
+                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(
+                        csr, conj, b, out, k);
+            });
+        });
 }
 
 }  // namespace
@@ -471,12 +626,12 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
             });
         }
     } else {
-        const bool balanced = algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0;
+        const bool balanced = is_balanced(algorithm) && A.nnz() > 0;
         Array<compute_type_t<V>> partials(
             A.executor(),
             balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * k) : 0);
         spmm_columns(exec, conj, A, b, out, static_cast<long long>(k),
-                     balanced ? as_device(partials.data()) : nullptr);
+                     balanced ? as_device(partials.data()) : nullptr, algorithm);
     }
     check_launch(spmm_where);
 }

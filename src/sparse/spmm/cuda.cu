@@ -485,6 +485,22 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
     check_launch(spmm_where);
 }
 
+/// Blocks of a grid-stride launch of Kernel over `groups` groups of G lanes: at most as many
+/// as are resident at once. With more, the last wave holds blocks with a full share of the
+/// work on part of the device: 8 blocks per multiprocessor of a kernel that fits 6 take two
+/// waves for 1.33 waves' work (the registers of the batched gathers limit residency).
+template <int G, auto Kernel>
+unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
+{
+    static const int per_sm = [] {
+        int blocks = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
+        return std::max(blocks, 1);
+    }();
+    return grid_for(exec, groups * G, block_size, per_sm);
+}
+
 /// EXPERIMENTAL (session 10 GPU round): the variants of row_split and nnz_balanced.
 bool is_balanced(SpmmAlgorithm algorithm)
 {
@@ -544,9 +560,9 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
         const CutRows<compute_type_t<D>> cut{partials, k};
         with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
             with_flight<D, Vec>(flight, [&]<int Flight>() {
-                spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>
-                    <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
-                        csr, A.nnz(), conj, b, out, cut, k);
+                constexpr auto kernel = spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>;
+                kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
+                         stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, k);
             });
             check_launch(spmm_where);
             spmm_cut_rows_kernel<RowMajor, D, I>
@@ -560,9 +576,9 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
         if (is_direct(algorithm) && moves_vectors(b, out.C, k)) {
             with_shape<true>(k / vec, [&]<int G, int PerLane>() {
                 const auto launch = [&]<int Batch>() {
-                    spmm_direct_row_kernel<G, PerLane, vec, Batch, D, I>
-                        <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(
-                            csr, b, out, k);
+                    constexpr auto kernel = spmm_direct_row_kernel<G, PerLane, vec, Batch, D, I>;
+                    kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+                             stream_of(exec)>>>(csr, b, out, k);
                 };
                 if (flight == 4) {
                     launch.template operator()<4>();
@@ -578,9 +594,9 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
     with_row_split_shape(
         b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
             with_flight<D, Vec>(flight, [&]<int Flight>() {
-                spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>
-                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(
-                        csr, conj, b, out, k);
+                constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>;
+                kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+                         stream_of(exec)>>>(csr, conj, b, out, k);
             });
         });
 }

@@ -35,6 +35,7 @@
 
 #include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
+#include "loom/sparse/fusedmm_custom.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/kernels.hpp"
@@ -46,8 +47,8 @@ using namespace loom::cuda;
 
 constexpr const char* spmm_where = "loom::sparse::spmm";
 constexpr int block_size = spmm_block_size;
-/// Nonzeros per group of nnz_balanced.
-constexpr long long balanced_chunk = 256;
+/// Nonzeros per group of nnz_balanced: FusedMM's chunk, whose CutRows hold the cut rows.
+constexpr long long balanced_chunk = loom::sparse::detail::fusedmm_chunk;
 /// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
 /// faster than 8 at k = 8 in double (H200, session 9).
 constexpr int gathers_in_flight = 16;
@@ -344,18 +345,10 @@ __global__ void __launch_bounds__(block_size, (direct_min_blocks<PerLane, Batch>
     }
 }
 
-/// The partial sums of the rows cut by chunk ends: for chunk c, slot 0 holds the row that
-/// began before the chunk (the row of its first entry), slot 1 the row that goes on after it.
-template <typename D>
-struct CutRows {
-    D* partials;  // [chunk][slot][k]
-    long long k;
-
-    __device__ D& at(long long chunk, int slot, long long j) const
-    {
-        return partials[(2 * chunk + slot) * k + j];
-    }
-};
+/// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
+/// block): for chunk c, slot 0 holds the row that began before the chunk (the row of its first
+/// entry), slot 1 the row that goes on after it, k sums each.
+using loom::sparse::detail::CutRows;
 
 /// nnz_balanced: a group per chunk of nonzeros. It stores the rows it holds whole and the
 /// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
@@ -398,7 +391,7 @@ __global__ void __launch_bounds__(block_size)
                     const long long j = j0 + (lane + p * G) * Vec;
                     if (j >= k) continue;
 #pragma unroll
-                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot, j + v) = acc[p][v];
+                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot)[j + v] = acc[p][v];
                 }
             }
         }
@@ -425,8 +418,8 @@ __global__ void __launch_bounds__(block_size)
         if (row_begin >= first || A.row_ptrs[row + 1] > last) continue;
         const long long first_chunk = row_begin / balanced_chunk;
         for (long long j = lane; j < k; j += warp) {
-            compute_type_t<D> sum = cut.at(first_chunk, 1, j);
-            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0, j);
+            compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
+            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0)[j];
             out.template store<RowMajor>(row, j, sum);
         }
     }

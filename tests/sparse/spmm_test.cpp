@@ -181,12 +181,14 @@ TYPED_TEST(Spmm, CudaVectorLoadsAlongKMatchReference)
     // row misaligned: one element per load), for k that are and are not multiples of the
     // vector width; short rows, a dense row and a row cut by nnz_balanced's chunks.
     // Sparse rows (most empty, some at nnz_balanced's chunk ends) and a dense row too.
+    // Rows of 5 on average with a dense row: row_split's short-row kernel (mean <= 8).
     for (const auto& spec : {loom::test::PatternSpec{300, 50, 9, true, true, false, 7},
                              loom::test::PatternSpec{1, 1000, 900, false, true, false, 6},
-                             loom::test::PatternSpec{2000, 300, 0.6, true, true, false, 9}}) {
+                             loom::test::PatternSpec{2000, 300, 0.6, true, true, false, 9},
+                             loom::test::PatternSpec{400, 60, 5, true, true, false, 10}}) {
         const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
         const typename TestFixture::Csr A(cuda, A_ref);
-        for (const size_type k : {2, 4, 6, 8, 12, 16, 32, 36, 64, 128, 256}) {
+        for (const size_type k : {1, 2, 4, 6, 8, 12, 16, 31, 32, 33, 36, 64, 128, 256}) {
             const auto B_ref = loom::test::random_dense<V>(this->ref, {spec.cols, k}, 5);
             const Dense B_packed(cuda, B_ref);
             Dense B_shifted_storage(cuda, dim2{spec.cols + 1, k});

@@ -41,33 +41,13 @@ const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
-/// EXPERIMENTAL (session 10 GPU round, deleted after it): *_f4 / *_f8 keep 4 or 8 gathers of
-/// B in flight per lane instead of 16 (fewer registers); row_split_direct4/8 load a short
-/// row's entries in every lane (no shuffles), A and C through the streaming cache path.
-enum class SpmmAlgorithm {
-    automatic,
-    row_split,
-    nnz_balanced,
-    vendor,
-    row_split_f4,
-    row_split_f8,
-    row_split_direct4,
-    row_split_direct8,
-    nnz_balanced_f4,
-    nnz_balanced_f8
-};
+enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
 inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-    {SpmmAlgorithm::row_split_f4, "row_split_f4", "row_split, 4 gathers in flight"},
-    {SpmmAlgorithm::row_split_f8, "row_split_f8", "row_split, 8 gathers in flight"},
-    {SpmmAlgorithm::row_split_direct4, "row_split_direct4", "short rows, no shuffles, 4"},
-    {SpmmAlgorithm::row_split_direct8, "row_split_direct8", "short rows, no shuffles, 8"},
-    {SpmmAlgorithm::nnz_balanced_f4, "nnz_balanced_f4", "nnz_balanced, 4 gathers in flight"},
-    {SpmmAlgorithm::nnz_balanced_f8, "nnz_balanced_f8", "nnz_balanced, 8 gathers in flight"},
 };
 constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 {

@@ -16,6 +16,8 @@
 // four vectors take a thread per row (the multi-column SpMV at k = 8 in double).
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
+//    Rows of at most 8 entries on average with 16-byte vectors (the 7-point stencil) take
+//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, few registers, many warps.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
 //    of a million entries is shared by thousands of groups. A chunk stores the rows it holds
 //    whole, and the empty rows that start in it; a row cut by chunk ends leaves one partial
@@ -52,6 +54,10 @@ constexpr long long balanced_chunk = loom::sparse::detail::fusedmm_chunk;
 /// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
 /// faster than 8 at k = 8 in double (H200, session 9).
 constexpr int gathers_in_flight = 16;
+/// nnz_balanced's, with 16-byte loads: 4 (62 registers against 147 with 16: 4 resident
+/// blocks against 1). H200, fp32 power-law 1M x 16, k = 128: 3771 us against 4036 (8: 3843).
+template <int Vec>
+constexpr int balanced_gathers_in_flight = Vec > 1 ? 4 : gathers_in_flight;
 
 /// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
 /// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
@@ -248,8 +254,7 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
     }
 }
 
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I,
-          int Flight = gathers_in_flight>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
@@ -260,7 +265,7 @@ __global__ void __launch_bounds__(block_size)
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
-            accumulate<G, PerLane, Vec, RowMajor, Flight>(A, conj, begin, end, B, j0, k, acc);
+            accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
             store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
         }
     }
@@ -286,19 +291,24 @@ __device__ __forceinline__ T load_streaming(const T* p)
     return value;
 }
 
-/// EXPERIMENTAL (session 10 GPU round): row_split for short rows (B and C row-major, 16-byte
-/// vectors) without shuffles: every lane of a group loads the row's entries itself (the G
-/// lanes read one address: one transaction), Batch at a time with all their gathers of B in
-/// flight, A read through the streaming path and C stored streaming so that L2 keeps B.
-/// Batch = 4 asks for 6 blocks per multiprocessor (40 registers; 32 spilled 120 bytes) at one
-/// pack per lane, and for what ~4 registers per 16-byte load in flight allow beyond.
-template <int PerLane, int Batch>
-constexpr int direct_min_blocks =
-    Batch != 4 ? 1 : PerLane == 1 ? 6 : PerLane == 2 ? 4 : PerLane == 4 ? 2 : 1;
+/// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
+constexpr int short_row_batch = 4;
+/// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40 registers)
+/// at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
+template <int PerLane>
+constexpr int short_row_min_blocks = PerLane == 1 ? 6 : PerLane == 2 ? 4 : PerLane == 4 ? 2 : 1;
 
-template <int G, int PerLane, int Vec, int Batch, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (direct_min_blocks<PerLane, Batch>))
-    spmm_direct_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
+/// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
+/// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
+/// address: one transaction), `short_row_batch` at a time with all their gathers of B in
+/// flight, A read and C stored through the streaming path so that L2 keeps the rows of B that
+/// neighbouring rows gather again. Its few registers (40 at one pack per lane, asked for 6
+/// blocks; 32 spilled 120 bytes) keep 75% of the warps resident where the batched kernel's 128
+/// kept 25%: H200, 7-point 160^3 fp32 k = 32, 621 us against 1039 us (8 in a batch: 759 us;
+/// the batched kernel with 4 or 8 gathers in flight: 697 / 650 us).
+template <int G, int PerLane, int Vec, typename D, typename I>
+__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
+    spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
     const int lane = threadIdx.x % G;
@@ -309,18 +319,18 @@ __global__ void __launch_bounds__(block_size, (direct_min_blocks<PerLane, Batch>
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             T acc[PerLane][Vec] = {};
-            for (long long base = begin; base < end; base += Batch) {
-                I cols[Batch];
-                T values[Batch];
+            for (long long base = begin; base < end; base += short_row_batch) {
+                I cols[short_row_batch];
+                T values[short_row_batch];
 #pragma unroll
-                for (int u = 0; u < Batch; ++u) {
+                for (int u = 0; u < short_row_batch; ++u) {
                     const bool in = base + u < end;
                     cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
                     values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
                 }
-                Pack<D, Vec> b[Batch][PerLane];
+                Pack<D, Vec> b[short_row_batch][PerLane];
 #pragma unroll
-                for (int u = 0; u < Batch; ++u) {
+                for (int u = 0; u < short_row_batch; ++u) {
 #pragma unroll
                     for (int p = 0; p < PerLane; ++p) {
                         const long long j = j0 + (lane + p * G) * Vec;
@@ -330,7 +340,7 @@ __global__ void __launch_bounds__(block_size, (direct_min_blocks<PerLane, Batch>
                     }
                 }
 #pragma unroll
-                for (int u = 0; u < Batch; ++u) {
+                for (int u = 0; u < short_row_batch; ++u) {
 #pragma unroll
                     for (int p = 0; p < PerLane; ++p) {
 #pragma unroll
@@ -354,8 +364,7 @@ using loom::sparse::detail::CutRows;
 /// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
 /// a row starting at a chunk's first entry belongs to that chunk); the rows cut by its ends
 /// leave partials for spmm_cut_rows_kernel.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I,
-          int Flight = gathers_in_flight>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
                          Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
@@ -378,8 +387,8 @@ __global__ void __launch_bounds__(block_size)
                 const long long from = max(row_begin, first);
                 const long long to = min(row_end, last);
                 if (from < to) {
-                    accumulate<G, PerLane, Vec, RowMajor, Flight>(A, conj, from, to, B, j0, k,
-                                                                  acc);
+                    accumulate<G, PerLane, Vec, RowMajor, balanced_gathers_in_flight<Vec>>(
+                        A, conj, from, to, B, j0, k, acc);
                 }
                 if (row_begin >= first && row_end <= last) {
                     store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
@@ -494,69 +503,22 @@ unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
     return grid_for(exec, groups * G, block_size, per_sm);
 }
 
-/// EXPERIMENTAL (session 10 GPU round): the variants of row_split and nnz_balanced.
-bool is_balanced(SpmmAlgorithm algorithm)
-{
-    return algorithm == SpmmAlgorithm::nnz_balanced ||
-           algorithm == SpmmAlgorithm::nnz_balanced_f4 ||
-           algorithm == SpmmAlgorithm::nnz_balanced_f8;
-}
-bool is_direct(SpmmAlgorithm algorithm)
-{
-    return algorithm == SpmmAlgorithm::row_split_direct4 ||
-           algorithm == SpmmAlgorithm::row_split_direct8;
-}
-int flight_of(SpmmAlgorithm algorithm)
-{
-    switch (algorithm) {
-    case SpmmAlgorithm::row_split_f4:
-    case SpmmAlgorithm::nnz_balanced_f4:
-    case SpmmAlgorithm::row_split_direct4: return 4;
-    case SpmmAlgorithm::row_split_f8:
-    case SpmmAlgorithm::nnz_balanced_f8:
-    case SpmmAlgorithm::row_split_direct8: return 8;
-    default: return gathers_in_flight;
-    }
-}
-
-/// EXPERIMENTAL: body.template operator()<Flight>() for the variant's gathers in flight (the
-/// 16-byte float and double kernels only; the others keep gathers_in_flight).
-template <typename D, int Vec, typename Body>
-void with_flight(int flight, Body&& body)
-{
-    if constexpr (Vec > 1 && !is_storage_only_v<D>) {
-        if (flight == 4) {
-            body.template operator()<4>();
-            return;
-        }
-        if (flight == 8) {
-            body.template operator()<8>();
-            return;
-        }
-    }
-    body.template operator()<gathers_in_flight>();
-}
-
 /// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
 /// 2 * chunks * k sums, row_split otherwise.
 template <typename V, typename I>
 void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
                   DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
-                  long long k, compute_type_t<device_type_t<V>>* partials,
-                  SpmmAlgorithm algorithm)
+                  long long k, compute_type_t<device_type_t<V>>* partials)
 {
     using D = device_type_t<V>;
     const auto csr = rows_of(A);
-    const int flight = flight_of(algorithm);
     if (partials != nullptr) {
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         const CutRows<compute_type_t<D>> cut{partials, k};
         with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            with_flight<D, Vec>(flight, [&]<int Flight>() {
-                constexpr auto kernel = spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>;
-                kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
-                         stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, k);
-            });
+            constexpr auto kernel = spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>;
+            kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
+                     stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, k);
             check_launch(spmm_where);
             spmm_cut_rows_kernel<RowMajor, D, I>
                 <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
@@ -564,33 +526,24 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
         });
         return;
     }
+    // Rows of at most 16 entries on average: a thread's serial walk along a row is short;
+    // of at most 8 (the 7-point stencil), a batch of 16 gathers holds registers for loads a
+    // row never issues: spmm_short_row_kernel.
     constexpr int vec = vector_width<D>;
-    if constexpr (vec > 1 && !is_storage_only_v<D>) {
-        if (is_direct(algorithm) && moves_vectors(b, out.C, k)) {
-            with_shape<true>(k / vec, [&]<int G, int PerLane>() {
-                const auto launch = [&]<int Batch>() {
-                    constexpr auto kernel = spmm_direct_row_kernel<G, PerLane, vec, Batch, D, I>;
-                    kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
-                             stream_of(exec)>>>(csr, b, out, k);
-                };
-                if (flight == 4) {
-                    launch.template operator()<4>();
-                } else {
-                    launch.template operator()<8>();
-                }
-            });
-            return;
-        }
-    }
-    // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
     const bool short_rows = A.nnz() <= 16 * A.rows();
+    if (A.nnz() <= 8 * A.rows() && k > 4 * vec && moves_vectors(b, out.C, k)) {
+        with_shape<true>(k / vec, [&]<int G, int PerLane>() {
+            constexpr auto kernel = spmm_short_row_kernel<G, PerLane, vec, D, I>;
+            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+                     stream_of(exec)>>>(csr, b, out, k);
+        });
+        return;
+    }
     with_row_split_shape(
         b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            with_flight<D, Vec>(flight, [&]<int Flight>() {
-                constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I, Flight>;
-                kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
-                         stream_of(exec)>>>(csr, conj, b, out, k);
-            });
+            constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>;
+            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+                     stream_of(exec)>>>(csr, conj, b, out, k);
         });
 }
 
@@ -635,12 +588,12 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
             });
         }
     } else {
-        const bool balanced = is_balanced(algorithm) && A.nnz() > 0;
+        const bool balanced = algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0;
         Array<compute_type_t<V>> partials(
             A.executor(),
             balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * k) : 0);
         spmm_columns(exec, conj, A, b, out, static_cast<long long>(k),
-                     balanced ? as_device(partials.data()) : nullptr, algorithm);
+                     balanced ? as_device(partials.data()) : nullptr);
     }
     check_launch(spmm_where);
 }

@@ -251,8 +251,7 @@ TYPED_TEST(Spmm, CudaVendorAlgorithmsMatchReference)
     using Dense = typename TestFixture::Dense;
     LOOM_CUDA_OR_SKIP(cuda);
     // Each of cuSPARSE's algorithms (the bench's peer is the best of them), row-major B and C.
-    const auto A_ref =
-        loom::test::random_csr<V, I>(this->ref, {300, 50, 9, true, true, false, 7});
+    const auto A_ref = loom::test::random_csr<V, I>(this->ref, {300, 50, 9, true, true, false, 7});
     const typename TestFixture::Csr A(cuda, A_ref);
     for (const size_type k : {1, 32, 33}) {
         const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);

@@ -195,6 +195,38 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 template <int PerLane, int Flight = gathers_in_flight>
 constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
+/// acc[p][v] += values[u] * B(cols[u], j0 + (lane + p * G) * Vec + v) for u < count <= Batch:
+/// the Batch * PerLane gathers of B all issued before the first of them is used.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I, typename T>
+__device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, long long j0,
+                                               long long k, const I (&cols)[Batch],
+                                               const T (&values)[Batch], int count,
+                                               T (&acc)[PerLane][Vec])
+{
+    const int lane = threadIdx.x % G;
+    Pack<D, Vec> b[Batch][PerLane];
+#pragma unroll
+    for (int u = 0; u < Batch; ++u) {
+#pragma unroll
+        for (int p = 0; p < PerLane; ++p) {
+            const long long j = j0 + (lane + p * G) * Vec;
+            b[u][p] = u < count && j < k ? load_along_k<Vec>(element<RowMajor>(B, cols[u], j))
+                                         : Pack<D, Vec>{};
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < Batch; ++u) {
+        if (u >= count) break;
+#pragma unroll
+        for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+            for (int v = 0; v < Vec; ++v) {
+                acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
+            }
+        }
+    }
+}
+
 /// acc[p][v] += sum over entries [begin, end) of a * B(col, j0 + (lane + p * G) * Vec + v):
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
@@ -206,31 +238,9 @@ __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, lo
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
     constexpr int batch = batch_for<PerLane, Flight>;
-    const int lane = threadIdx.x % G;
     for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
-            Pack<D, Vec> b[batch][PerLane];
-#pragma unroll
-            for (int u = 0; u < batch; ++u) {
-#pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-                    const long long j = j0 + (lane + p * G) * Vec;
-                    b[u][p] = u < count && j < k
-                                  ? load_along_k<Vec>(element<RowMajor>(B, cols[u], j))
-                                  : Pack<D, Vec>{};
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < batch; ++u) {
-                if (u >= count) break;
-#pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-#pragma unroll
-                    for (int v = 0; v < Vec; ++v) {
-                        acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
-                    }
-                }
-            }
+            gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
         });
 }
 
@@ -296,7 +306,10 @@ constexpr int short_row_batch = 4;
 /// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40 registers)
 /// at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
 template <int PerLane>
-constexpr int short_row_min_blocks = PerLane == 1 ? 6 : PerLane == 2 ? 4 : PerLane == 4 ? 2 : 1;
+constexpr int short_row_min_blocks = PerLane == 1   ? 6
+                                     : PerLane == 2 ? 4
+                                     : PerLane == 4 ? 2
+                                                    : 1;
 
 /// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
 /// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
@@ -311,7 +324,6 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
     spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
-    const int lane = threadIdx.x % G;
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
     for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
          row < A.rows; row += groups) {
@@ -328,27 +340,9 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
                     cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
                     values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
                 }
-                Pack<D, Vec> b[short_row_batch][PerLane];
-#pragma unroll
-                for (int u = 0; u < short_row_batch; ++u) {
-#pragma unroll
-                    for (int p = 0; p < PerLane; ++p) {
-                        const long long j = j0 + (lane + p * G) * Vec;
-                        b[u][p] = base + u < end && j < k
-                                      ? load_along_k<Vec>(element<true>(B, cols[u], j))
-                                      : Pack<D, Vec>{};
-                    }
-                }
-#pragma unroll
-                for (int u = 0; u < short_row_batch; ++u) {
-#pragma unroll
-                    for (int p = 0; p < PerLane; ++p) {
-#pragma unroll
-                        for (int v = 0; v < Vec; ++v) {
-                            acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
-                        }
-                    }
-                }
+                const int count =
+                    static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
+                gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
             }
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }

@@ -93,7 +93,7 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alph
 #define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                       \
     template void spmm_csr_vendor(const CudaExecutor&, Mode, compute_type_t<V>,    \
                                   const matrix::Csr<V, I>&, DenseOperand<const V>, \
-                                  compute_type_t<V>, DenseOperand<V>, size_type, \
+                                  compute_type_t<V>, DenseOperand<V>, size_type,   \
                                   VendorSpmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)

@@ -181,12 +181,14 @@ TYPED_TEST(Spmm, CudaVectorLoadsAlongKMatchReference)
     // row misaligned: one element per load), for k that are and are not multiples of the
     // vector width; short rows, a dense row and a row cut by nnz_balanced's chunks.
     // Sparse rows (most empty, some at nnz_balanced's chunk ends) and a dense row too.
+    // Rows of 5 on average with a dense row: row_split's short-row kernel (mean <= 8).
     for (const auto& spec : {loom::test::PatternSpec{300, 50, 9, true, true, false, 7},
                              loom::test::PatternSpec{1, 1000, 900, false, true, false, 6},
-                             loom::test::PatternSpec{2000, 300, 0.6, true, true, false, 9}}) {
+                             loom::test::PatternSpec{2000, 300, 0.6, true, true, false, 9},
+                             loom::test::PatternSpec{400, 60, 5, true, true, false, 10}}) {
         const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
         const typename TestFixture::Csr A(cuda, A_ref);
-        for (const size_type k : {2, 4, 6, 8, 12, 16, 32, 36, 64, 128, 256}) {
+        for (const size_type k : {1, 2, 4, 6, 8, 12, 16, 31, 32, 33, 36, 64, 128, 256}) {
             const auto B_ref = loom::test::random_dense<V>(this->ref, {spec.cols, k}, 5);
             const Dense B_packed(cuda, B_ref);
             Dense B_shifted_storage(cuda, dim2{spec.cols + 1, k});
@@ -239,6 +241,32 @@ TYPED_TEST(Spmm, CudaWideOperandsWithScatteredColumnsMatchReference)
         sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
         sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C);
         LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
+    }
+}
+
+TYPED_TEST(Spmm, CudaVendorAlgorithmsMatchReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // Each of cuSPARSE's algorithms (the bench's peer is the best of them), row-major B and C.
+    const auto A_ref = loom::test::random_csr<V, I>(this->ref, {300, 50, 9, true, true, false, 7});
+    const typename TestFixture::Csr A(cuda, A_ref);
+    for (const size_type k : {1, 32, 33}) {
+        const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
+        auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
+        const Dense B(cuda, B_ref);
+        const Dense C_start(cuda, C_ref);
+        sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
+        for (const auto& name : sparse::vendor_spmm_algorithm_names) {
+            SCOPED_TRACE(std::string(name.name) + " k " + std::to_string(k));
+            EXPECT_STREQ(sparse::to_string(name.value), name.name);
+            Dense C(cuda, C_start);
+            sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C,
+                         {SpmmAlgorithm::vendor, name.value});
+            LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
+        }
     }
 }
 

@@ -57,8 +57,28 @@ constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 SpmmAlgorithm parse_spmm_algorithm(const std::string& text);
 const char* to_string(SpmmAlgorithm algorithm);
 
+/// Which of cuSPARSE's SpMM algorithms SpmmAlgorithm::vendor calls (CUSPARSE_SPMM_ALG_DEFAULT,
+/// CUSPARSE_SPMM_CSR_ALG1/2/3); cuSPARSE rejects some of them for some layouts (ALG2 and ALG3
+/// want row-major B and C), which raises its error.
+enum class VendorSpmmAlgorithm { default_algorithm, csr_alg1, csr_alg2, csr_alg3 };
+
+inline constexpr Name<VendorSpmmAlgorithm> vendor_spmm_algorithm_names[] = {
+    {VendorSpmmAlgorithm::default_algorithm, "default", "CUSPARSE_SPMM_ALG_DEFAULT"},
+    {VendorSpmmAlgorithm::csr_alg1, "csr_alg1", "CUSPARSE_SPMM_CSR_ALG1"},
+    {VendorSpmmAlgorithm::csr_alg2, "csr_alg2", "CUSPARSE_SPMM_CSR_ALG2"},
+    {VendorSpmmAlgorithm::csr_alg3, "csr_alg3", "CUSPARSE_SPMM_CSR_ALG3"},
+};
+constexpr NameTable<VendorSpmmAlgorithm> names_of(VendorSpmmAlgorithm)
+{
+    return {"cuSPARSE SpMM algorithm", vendor_spmm_algorithm_names};
+}
+
+const char* to_string(VendorSpmmAlgorithm algorithm);
+
 struct SpmmOptions {
     SpmmAlgorithm algorithm = SpmmAlgorithm::automatic;
+    /// cuSPARSE's algorithm under SpmmAlgorithm::vendor; ignored by the others.
+    VendorSpmmAlgorithm vendor_algorithm = VendorSpmmAlgorithm::default_algorithm;
     DenseLayout b_layout = DenseLayout::row_major;
     DenseLayout c_layout = DenseLayout::row_major;
 };

@@ -16,6 +16,8 @@
 // four vectors take a thread per row (the multi-column SpMV at k = 8 in double).
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
+//    Rows of at most 8 entries on average with 16-byte vectors (the 7-point stencil) take
+//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, few registers, many warps.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
 //    of a million entries is shared by thousands of groups. A chunk stores the rows it holds
 //    whole, and the empty rows that start in it; a row cut by chunk ends leaves one partial
@@ -35,6 +37,7 @@
 
 #include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
+#include "loom/sparse/fusedmm_custom.hpp"
 #include "sparse/spmm/cuda_common.cuh"
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/kernels.hpp"
@@ -46,11 +49,15 @@ using namespace loom::cuda;
 
 constexpr const char* spmm_where = "loom::sparse::spmm";
 constexpr int block_size = spmm_block_size;
-/// Nonzeros per group of nnz_balanced.
-constexpr long long balanced_chunk = 256;
+/// Nonzeros per group of nnz_balanced: FusedMM's chunk, whose CutRows hold the cut rows.
+constexpr long long balanced_chunk = loom::sparse::detail::fusedmm_chunk;
 /// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
 /// faster than 8 at k = 8 in double (H200, session 9).
 constexpr int gathers_in_flight = 16;
+/// nnz_balanced's, with 16-byte loads: 4 (62 registers against 147 with 16: 4 resident
+/// blocks against 1). H200, fp32 power-law 1M x 16, k = 128: 3771 us against 4036 (8: 3843).
+template <int Vec>
+constexpr int balanced_gathers_in_flight = Vec > 1 ? 4 : gathers_in_flight;
 
 /// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
 /// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
@@ -147,7 +154,7 @@ struct Output {
     }
     /// C(i, j + v) = alpha * sums[v] + beta * C(i, j + v) for v < Vec in one 16-byte load and
     /// store (C row-major, its rows on 16 bytes: see moves_vectors).
-    template <int Vec>
+    template <int Vec, bool Streaming = false>
     __device__ void store_along_k(long long i, long long j, const T (&sums)[Vec]) const
     {
         auto* c = reinterpret_cast<uint4*>(element<true>(C, i, j));
@@ -164,7 +171,11 @@ struct Output {
         }
         uint4 bits;
         memcpy(&bits, &pack, sizeof(pack));
-        *c = bits;
+        if constexpr (Streaming) {
+            __stcs(c, bits);
+        } else {
+            *c = bits;
+        }
     }
     /// C(i, j) += alpha * sum, racing with other threads (op(A) = A^T / A^H only).
     template <bool RowMajor>
@@ -181,50 +192,62 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 }
 
 /// Entries per batch of accumulate: gathers_in_flight loads per lane, PerLane per entry.
-template <int PerLane>
-constexpr int batch_for = gathers_in_flight / PerLane > 1 ? gathers_in_flight / PerLane : 1;
+template <int PerLane, int Flight = gathers_in_flight>
+constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
+
+/// acc[p][v] += values[u] * B(cols[u], j0 + (lane + p * G) * Vec + v) for u < count <= Batch:
+/// the Batch * PerLane gathers of B all issued before the first of them is used.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I, typename T>
+__device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, long long j0,
+                                               long long k, const I (&cols)[Batch],
+                                               const T (&values)[Batch], int count,
+                                               T (&acc)[PerLane][Vec])
+{
+    const int lane = threadIdx.x % G;
+    Pack<D, Vec> b[Batch][PerLane];
+#pragma unroll
+    for (int u = 0; u < Batch; ++u) {
+#pragma unroll
+        for (int p = 0; p < PerLane; ++p) {
+            const long long j = j0 + (lane + p * G) * Vec;
+            b[u][p] = u < count && j < k ? load_along_k<Vec>(element<RowMajor>(B, cols[u], j))
+                                         : Pack<D, Vec>{};
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < Batch; ++u) {
+        if (u >= count) break;
+#pragma unroll
+        for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+            for (int v = 0; v < Vec; ++v) {
+                acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
+            }
+        }
+    }
+}
 
 /// acc[p][v] += sum over entries [begin, end) of a * B(col, j0 + (lane + p * G) * Vec + v):
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, int Flight = gathers_in_flight, typename D,
+          typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
-    constexpr int batch = batch_for<PerLane>;
-    const int lane = threadIdx.x % G;
+    constexpr int batch = batch_for<PerLane, Flight>;
     for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
-            Pack<D, Vec> b[batch][PerLane];
-#pragma unroll
-            for (int u = 0; u < batch; ++u) {
-#pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-                    const long long j = j0 + (lane + p * G) * Vec;
-                    b[u][p] = u < count && j < k
-                                  ? load_along_k<Vec>(element<RowMajor>(B, cols[u], j))
-                                  : Pack<D, Vec>{};
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < batch; ++u) {
-                if (u >= count) break;
-#pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-#pragma unroll
-                    for (int v = 0; v < Vec; ++v) {
-                        acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
-                    }
-                }
-            }
+            gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
         });
 }
 
 /// C(i, j) = alpha * sum + beta * C(i, j) for the columns this lane summed in acc (see
 /// accumulate), in 16-byte stores where Vec > 1.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming = false, typename D,
+          typename T>
 __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, long long j0,
                                            long long k, const T (&acc)[PerLane][Vec])
 {
@@ -234,7 +257,7 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
         const long long j = j0 + (lane + p * G) * Vec;
         if (j >= k) continue;
         if constexpr (Vec > 1) {
-            out.template store_along_k<Vec>(i, j, acc[p]);
+            out.template store_along_k<Vec, Streaming>(i, j, acc[p]);
         } else {
             out.template store<RowMajor>(i, j, acc[p][0]);
         }
@@ -258,18 +281,78 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// The partial sums of the rows cut by chunk ends: for chunk c, slot 0 holds the row that
-/// began before the chunk (the row of its first entry), slot 1 the row that goes on after it.
-template <typename D>
-struct CutRows {
-    D* partials;  // [chunk][slot][k]
-    long long k;
-
-    __device__ D& at(long long chunk, int slot, long long j) const
-    {
-        return partials[(2 * chunk + slot) * k + j];
+/// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
+/// so that it does not push out of L2 the rows of B that neighbouring rows gather again.
+template <typename T>
+__device__ __forceinline__ T load_streaming(const T* p)
+{
+    T value;
+    if constexpr (sizeof(T) == 2) {
+        const unsigned short bits = __ldcs(reinterpret_cast<const unsigned short*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else if constexpr (sizeof(T) == 4) {
+        const unsigned bits = __ldcs(reinterpret_cast<const unsigned*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else {
+        static_assert(sizeof(T) == 8);
+        const unsigned long long bits = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+        memcpy(&value, &bits, sizeof(value));
     }
-};
+    return value;
+}
+
+/// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
+constexpr int short_row_batch = 4;
+/// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40 registers)
+/// at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
+template <int PerLane>
+constexpr int short_row_min_blocks = PerLane == 1   ? 6
+                                     : PerLane == 2 ? 4
+                                     : PerLane == 4 ? 2
+                                                    : 1;
+
+/// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
+/// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
+/// address: one transaction), `short_row_batch` at a time with all their gathers of B in
+/// flight, A read and C stored through the streaming path so that L2 keeps the rows of B that
+/// neighbouring rows gather again. Its few registers (40 at one pack per lane, asked for 6
+/// blocks; 32 spilled 120 bytes) keep 75% of the warps resident where the batched kernel's 128
+/// kept 25%: H200, 7-point 160^3 fp32 k = 32, 621 us against 1039 us (8 in a batch: 759 us;
+/// the batched kernel with 4 or 8 gathers in flight: 697 / 650 us).
+template <int G, int PerLane, int Vec, typename D, typename I>
+__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
+    spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
+{
+    using T = compute_type_t<D>;
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         row < A.rows; row += groups) {
+        const long long begin = A.row_ptrs[row];
+        const long long end = A.row_ptrs[row + 1];
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            T acc[PerLane][Vec] = {};
+            for (long long base = begin; base < end; base += short_row_batch) {
+                I cols[short_row_batch];
+                T values[short_row_batch];
+#pragma unroll
+                for (int u = 0; u < short_row_batch; ++u) {
+                    const bool in = base + u < end;
+                    cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
+                    values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
+                }
+                const int count =
+                    static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
+                gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
+            }
+            store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
+        }
+    }
+}
+
+/// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
+/// block): for chunk c, slot 0 holds the row that began before the chunk (the row of its first
+/// entry), slot 1 the row that goes on after it, k sums each.
+using loom::sparse::detail::CutRows;
 
 /// nnz_balanced: a group per chunk of nonzeros. It stores the rows it holds whole and the
 /// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
@@ -298,7 +381,8 @@ __global__ void __launch_bounds__(block_size)
                 const long long from = max(row_begin, first);
                 const long long to = min(row_end, last);
                 if (from < to) {
-                    accumulate<G, PerLane, Vec, RowMajor>(A, conj, from, to, B, j0, k, acc);
+                    accumulate<G, PerLane, Vec, RowMajor, balanced_gathers_in_flight<Vec>>(
+                        A, conj, from, to, B, j0, k, acc);
                 }
                 if (row_begin >= first && row_end <= last) {
                     store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
@@ -310,7 +394,7 @@ __global__ void __launch_bounds__(block_size)
                     const long long j = j0 + (lane + p * G) * Vec;
                     if (j >= k) continue;
 #pragma unroll
-                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot, j + v) = acc[p][v];
+                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot)[j + v] = acc[p][v];
                 }
             }
         }
@@ -337,8 +421,8 @@ __global__ void __launch_bounds__(block_size)
         if (row_begin >= first || A.row_ptrs[row + 1] > last) continue;
         const long long first_chunk = row_begin / balanced_chunk;
         for (long long j = lane; j < k; j += warp) {
-            compute_type_t<D> sum = cut.at(first_chunk, 1, j);
-            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0, j);
+            compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
+            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0)[j];
             out.template store<RowMajor>(row, j, sum);
         }
     }
@@ -397,6 +481,22 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
     check_launch(spmm_where);
 }
 
+/// Blocks of a grid-stride launch of Kernel over `groups` groups of G lanes: at most as many
+/// as are resident at once. With more, the last wave holds blocks with a full share of the
+/// work on part of the device: 8 blocks per multiprocessor of a kernel that fits 6 take two
+/// waves for 1.33 waves' work (the registers of the batched gathers limit residency).
+template <int G, auto Kernel>
+unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
+{
+    static const int per_sm = [] {
+        int blocks = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
+        return std::max(blocks, 1);
+    }();
+    return grid_for(exec, groups * G, block_size, per_sm);
+}
+
 /// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
 /// 2 * chunks * k sums, row_split otherwise.
 template <typename V, typename I>
@@ -410,24 +510,35 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         const CutRows<compute_type_t<D>> cut{partials, k};
         with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>
-                <<<blocks_for<G>(exec, chunks), block_size, 0, stream_of(exec)>>>(
-                    csr, A.nnz(), conj, b, out, cut, k);
+            constexpr auto kernel = spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>;
+            kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
+                     stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, k);
             check_launch(spmm_where);
             spmm_cut_rows_kernel<RowMajor, D, I>
                 <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
                                                                                    out, cut, k);
         });
-    } else {
-        // Rows of at most 16 entries on average: a thread's serial walk along a row is short.
-        const bool short_rows = A.nnz() <= 16 * A.rows();
-        with_row_split_shape(
-            b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-                spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>
-                    <<<blocks_for<G>(exec, A.rows()), block_size, 0, stream_of(exec)>>>(csr, conj,
-                                                                                        b, out, k);
-            });
+        return;
     }
+    // Rows of at most 16 entries on average: a thread's serial walk along a row is short;
+    // of at most 8 (the 7-point stencil), a batch of 16 gathers holds registers for loads a
+    // row never issues: spmm_short_row_kernel.
+    constexpr int vec = vector_width<D>;
+    const bool short_rows = A.nnz() <= 16 * A.rows();
+    if (A.nnz() <= 8 * A.rows() && k > 4 * vec && moves_vectors(b, out.C, k)) {
+        with_shape<true>(k / vec, [&]<int G, int PerLane>() {
+            constexpr auto kernel = spmm_short_row_kernel<G, PerLane, vec, D, I>;
+            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+                     stream_of(exec)>>>(csr, b, out, k);
+        });
+        return;
+    }
+    with_row_split_shape(
+        b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+            constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>;
+            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+                     stream_of(exec)>>>(csr, conj, b, out, k);
+        });
 }
 
 }  // namespace

@@ -26,12 +26,22 @@ void describe(const DenseOperand<T>& d, cusparseOrder_t& order, long long& ld)
     ld = d.row_major() ? d.row_step : d.col_step;
 }
 
+cusparseSpMMAlg_t cusparse_algorithm(VendorSpmmAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case VendorSpmmAlgorithm::csr_alg1: return CUSPARSE_SPMM_CSR_ALG1;
+    case VendorSpmmAlgorithm::csr_alg2: return CUSPARSE_SPMM_CSR_ALG2;
+    case VendorSpmmAlgorithm::csr_alg3: return CUSPARSE_SPMM_CSR_ALG3;
+    default: return CUSPARSE_SPMM_ALG_DEFAULT;
+    }
+}
+
 }  // namespace
 
 template <typename V, typename I>
 void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                      const matrix::Csr<V, I>& A, DenseOperand<const V> B, compute_type_t<V> beta,
-                     DenseOperand<V> C, size_type k)
+                     DenseOperand<V> C, size_type k, VendorSpmmAlgorithm algorithm)
 {
     if (mode == Mode::conjugate) {
         throw NotSupported(vendor_where,
@@ -69,20 +79,22 @@ void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alph
     describe(C, order, ld);
     LOOM_CUSPARSE_CHECK(
         LOOM_VENDOR(cusparseCreateDnMat)(matC.out(), c_rows, k, ld, C.data, type, order));
+    const auto alg = cusparse_algorithm(algorithm);
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM_bufferSize)(
         handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA.get(), matB.get(), &beta,
-        matC.get(), compute, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+        matC.get(), compute, alg, &bytes));
     void* buffer = vendor_workspace(A, bytes);
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpMM)(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                   &alpha, matA.get(), matB.get(), &beta, matC.get(),
-                                                  compute, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+                                                  compute, alg, buffer));
 }
 
 #define LOOM_INSTANTIATE_SPMM_CUSPARSE(V, I)                                       \
     template void spmm_csr_vendor(const CudaExecutor&, Mode, compute_type_t<V>,    \
                                   const matrix::Csr<V, I>&, DenseOperand<const V>, \
-                                  compute_type_t<V>, DenseOperand<V>, size_type);
+                                  compute_type_t<V>, DenseOperand<V>, size_type,   \
+                                  VendorSpmmAlgorithm);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMM_CUSPARSE)
 

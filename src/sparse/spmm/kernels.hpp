@@ -35,5 +35,6 @@ LOOM_DECLARE_SPMM_KERNELS(CudaExecutor);
 template <typename V, typename I>
 void spmm_csr_vendor(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                      const matrix::Csr<V, I>& A, DenseOperand<const V> B, compute_type_t<V> beta,
-                     DenseOperand<V> C, size_type k);
+                     DenseOperand<V> C, size_type k,
+                     VendorSpmmAlgorithm algorithm = VendorSpmmAlgorithm::default_algorithm);
 }  // namespace loom::sparse::cuda

@@ -88,6 +88,11 @@ SpmmAlgorithm parse_spmm_algorithm(const std::string& text)
 
 const char* to_string(SpmmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
+const char* to_string(VendorSpmmAlgorithm algorithm)
+{
+    return names_of(algorithm).to_string(algorithm);
+}
+
 /// C = beta C when alpha is zero or there is nothing to add; true when that was all.
 template <typename V>
 bool handled_trivially(compute_type_t<V> alpha, compute_type_t<V> beta, matrix::Dense<V>& C)
@@ -115,6 +120,15 @@ void spmm(Mode mode, compute_type_t<V> alpha, const matrix::Csr<V, I>& A, const 
     const auto b = operand(B, options.b_layout);
     const auto c = operand(C, options.c_layout);
     const auto& exec = *A.executor();
+    if (options.algorithm == SpmmAlgorithm::vendor) {  // on CUDA only (check_spmm)
+        exec.run(detail::overloaded{
+            [](const ReferenceExecutor&) {}, [](const OmpExecutor&) {},
+            [&]([[maybe_unused]] const CudaExecutor& e) {
+                LOOM_CUDA_CALL(spmm_where, cuda::spmm_csr_vendor(e, mode, alpha, A, b, beta, c, k,
+                                                                 options.vendor_algorithm));
+            }});
+        return;
+    }
     // The OpenMP kernel walks rows of A: op(A) = A^T or A^H is computed from an explicit
     // transpose (deterministic, no atomics), built per call since A's values may change
     // between calls without notice. The reference and CUDA scatter into C instead.

@@ -346,6 +346,45 @@ TYPED_TEST(Sptrsv, QueriesDescribeTheLevels)
     EXPECT_FALSE(handle.analyzed());
 }
 
+TEST(SptrsvLevels, LevelScheduleQueryListsTheRowsOfEachLevel)
+{
+    // Row r of the lower T depends on row r - 2 (rows 0, 1 on none), row 5 on row 4 too:
+    // levels {0, 1}, {2, 3}, {4}, {5}. In T^T (upper) row c depends on c + 2, row 4 on 5:
+    // levels {5}, {3, 4}, {1, 2}, {0}.
+    using Csr = matrix::Csr<double, loom::int32>;
+    const std::vector<loom::int32> ptrs{0, 1, 2, 4, 6, 8, 11};
+    const std::vector<loom::int32> cols{0, 1, 0, 2, 1, 3, 2, 4, 4, 3, 5};
+    const std::vector<double> values(cols.size(), 1.0);
+    const auto T_ref = Csr::from_host(loom::test::reference(), {6, 6}, ptrs, cols, values);
+    auto executors = loom::test::backends();
+    executors.insert(executors.begin(), loom::test::reference());
+    for (const auto& exec : executors) {
+        for (const auto op : {Op::none, Op::transpose}) {
+            for (const auto algorithm : algorithms_on(*exec)) {
+                sparse::SptrsvHandle<double, loom::int32> handle({.algorithm = algorithm, .op = op});
+                EXPECT_THROW(handle.level_rows(), loom::BadInput);
+                sparse::sptrsv_symbolic(handle, Csr(exec, T_ref));
+                const auto label = describe(handle.options()) + " on " + exec->name();
+                if (handle.algorithm() == SptrsvAlgorithm::supernodal) {
+                    EXPECT_THROW(handle.level_ptrs(), loom::BadInput) << label;
+                    continue;
+                }
+                EXPECT_EQ(handle.level_ptrs().executor(), exec) << label;
+                const bool none = op == Op::none;
+                const std::vector<loom::int32> ptrs_expected =
+                    none ? std::vector<loom::int32>{0, 2, 4, 5, 6}
+                         : std::vector<loom::int32>{0, 1, 3, 5, 6};
+                const std::vector<loom::int32> rows_expected =
+                    none ? std::vector<loom::int32>{0, 1, 2, 3, 4, 5}
+                         : std::vector<loom::int32>{5, 3, 4, 1, 2, 0};
+                EXPECT_EQ(handle.level_ptrs().to_host(), ptrs_expected) << label;
+                EXPECT_EQ(handle.level_rows().to_host(), rows_expected)
+                    << label;
+            }
+        }
+    }
+}
+
 TYPED_TEST(Sptrsv, FatLevelsRunInParallelStages)
 {
     using V = typename TestFixture::V;

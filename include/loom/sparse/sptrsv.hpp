@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "loom/base/analysis.hpp"
+#include "loom/base/array.hpp"
 #include "loom/base/types.hpp"
 #include "loom/blas/types.hpp"
 #include "loom/matrix/csr.hpp"
@@ -110,6 +111,14 @@ public:
     size_type stages() const;
     /// The supernodes the analysis found in op(T) (every algorithm; 1-row ones included).
     size_type supernodes() const;
+    /// op(T)'s level schedule, on the analysis' executor: level l holds the rows
+    /// level_rows()[level_ptrs()[l]] .. level_rows()[level_ptrs()[l + 1] - 1], ascending;
+    /// a row's level is one more than the highest level of the rows it depends on (0 for
+    /// none); level_ptrs() has levels() + 1 entries. What a kernel needs that runs op(T)'s
+    /// rows level by level (the incomplete factorizations schedule their rows by it). Kept by
+    /// level_set and sync_free only: BadInput for the other algorithms (ask for level_set).
+    const Array<I>& level_ptrs() const;
+    const Array<I>& level_rows() const;
 };
 
 /// Analyses T (the handle's uplo triangle of a square matrix) for solves with op(T).

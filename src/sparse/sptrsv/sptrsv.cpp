@@ -443,6 +443,19 @@ bool uses_schedule(SptrsvAlgorithm algorithm)
     return algorithm == SptrsvAlgorithm::level_set || algorithm == SptrsvAlgorithm::sync_free;
 }
 
+/// The level schedule the analysis kept, for the handle's queries; BadInput for an algorithm
+/// that keeps none.
+template <typename V, typename I>
+const detail::LevelSchedule<I>& kept_schedule(const detail::SptrsvState<V, I>& state,
+                                              const char* where)
+{
+    if (!uses_schedule(state.algorithm)) {
+        throw BadInput(where, std::string("SptrsvAlgorithm::") + to_string(state.algorithm) +
+                                  " keeps no level schedule (analyse with level_set)");
+    }
+    return state.schedule;
+}
+
 /// What the handle reports of the levels found.
 template <typename V, typename I>
 void record_levels(detail::SptrsvState<V, I>& state, const detail::LevelSchedule<I>& schedule)
@@ -616,6 +629,20 @@ template <typename V, typename I>
 size_type SptrsvHandle<V, I>::supernodes() const
 {
     return this->analysis("loom::sparse::SptrsvHandle::supernodes").supernode_count;
+}
+
+template <typename V, typename I>
+const Array<I>& SptrsvHandle<V, I>::level_ptrs() const
+{
+    constexpr const char* where = "loom::sparse::SptrsvHandle::level_ptrs";
+    return kept_schedule(this->analysis(where), where).level_ptrs;
+}
+
+template <typename V, typename I>
+const Array<I>& SptrsvHandle<V, I>::level_rows() const
+{
+    constexpr const char* where = "loom::sparse::SptrsvHandle::level_rows";
+    return kept_schedule(this->analysis(where), where).order;
 }
 
 template <typename V, typename I>

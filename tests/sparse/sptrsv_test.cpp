@@ -789,20 +789,25 @@ TEST(SptrsvCuda, SupernodalMatchesTheReferenceWithTwoRightHandSides)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {
-        const auto T_ref = supernodal_triangular<double, loom::int32>(
-            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
-        const auto n = T_ref.rows();
-        const auto b = loom::test::random_dense<double>(ref, {n, 2});
-        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
-        for (const auto diag : {Diag::non_unit, Diag::unit}) {
-            for (const auto op : {Op::none, Op::transpose}) {
-                const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
-                matrix::Dense<double> expected(ref, {n, 2});
-                sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
-                matrix::Dense<double> x(cuda, {n, 2});
-                sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
-                SCOPED_TRACE(describe(options));
-                LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+        // A dense row of 1500 entries: its level's step 1 by a block per row.
+        for (const auto& T_ref :
+             {supernodal_triangular<double, loom::int32>(
+                  ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo),
+              random_triangular<double, loom::int32>(
+                  ref, {.n = 1500, .per_row = 2, .uplo = uplo, .dense_row = true})}) {
+            const auto n = T_ref.rows();
+            const auto b = loom::test::random_dense<double>(ref, {n, 2});
+            const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+            for (const auto diag : {Diag::non_unit, Diag::unit}) {
+                for (const auto op : {Op::none, Op::transpose}) {
+                    const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
+                    matrix::Dense<double> expected(ref, {n, 2});
+                    sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
+                    matrix::Dense<double> x(cuda, {n, 2});
+                    sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
+                    SCOPED_TRACE(describe(options));
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+                }
             }
         }
     }
@@ -831,6 +836,16 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
             sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
             SCOPED_TRACE(describe(options));
             LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+            // New values (T doubled): the numeric phase refreshes what the solve keeps.
+            matrix::Csr<double, loom::int32> doubled(cuda, T_ref);
+            auto values = T_ref.values().to_host();
+            for (auto& v : values) v *= 2;
+            doubled.values() = loom::Array<double>(cuda, values);
+            sparse::sptrsv_numeric(handle, doubled);
+            sparse::sptrsv_solve(handle, doubled, matrix::Dense<double>(cuda, b), x);
+            auto halved = expected.to_host();
+            for (auto& v : halved) v /= 2;
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), halved, 1e-11);
         }
     }
 }

@@ -15,6 +15,9 @@
 // NaN first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 #include <tuple>
 #include <vector>
 
@@ -229,6 +232,110 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
+/// Adds v to *p with release semantics: the writes before it (the block's, through the
+/// __syncthreads that precedes it) are seen by whoever acquires *p after it.
+__device__ __forceinline__ void release_add(unsigned int* p, unsigned int v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
+/// A level-ordered copy (detail::LevelOrderedRows) as kernels see it.
+template <typename D, typename I>
+struct OrderedRows {
+    const I* order;
+    const I* ptrs;
+    const I* cols;
+    const D* values;
+    const D* inverse_diagonal;
+};
+
+/// What a group loads of the row at one position before the grid barrier that precedes the
+/// row's level: the row, its entries, this lane's first entry and the inverse diagonal;
+/// none of it depends on x. row < 0: no row.
+template <typename D, typename I>
+struct LoadedRow {
+    I row = -1;
+    I begin = 0;
+    I end = 0;
+    I col = -1;
+    D value{};
+    D inverse_diagonal{};
+};
+
+template <typename D, typename I>
+__device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& rows, long long i,
+                                                    long long end, int lane)
+{
+    LoadedRow<D, I> p;
+    if (i < end) {
+        p.row = rows.order[i];
+        p.begin = rows.ptrs[i];
+        p.end = rows.ptrs[i + 1];
+        p.inverse_diagonal = rows.inverse_diagonal[i];
+        if (p.begin + lane < p.end) {
+            p.col = rows.cols[p.begin + lane];
+            p.value = rows.values[p.begin + lane];
+        }
+    }
+    return p;
+}
+
+/// x_r of a loaded row by its group of G lanes; x_c read through L2 (written by other SMs
+/// before the last grid barrier).
+template <int G, typename D, typename I>
+__device__ void solve_loaded_row(const OrderedRows<D, I>& rows, const LoadedRow<D, I>& p,
+                                 Block<const D> b, Block<D> x, int lane)
+{
+    const unsigned mask = group_mask<G>();
+    for (size_type j = 0; j < b.cols; ++j) {
+        D sum{};
+        if (p.col >= 0) sum = mul(p.value, sync_free::load_coherent(x.data + p.col * x.stride + j));
+        for (I k = p.begin + lane + G; k < p.end; k += G) {
+            sum += mul(rows.values[k], sync_free::load_coherent(x.data + rows.cols[k] * x.stride + j));
+        }
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) {
+            x.data[p.row * x.stride + j] = mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal);
+        }
+    }
+}
+
+/// The persistent level set on the level-ordered copy: as persistent_levels_kernel, but each
+/// group loads its row of the next level (everything but x) between its block's arrival at
+/// the grid barrier and the wait, so that after the barrier only the x loads remain; the
+/// arrival is one release reduction, not a fence and an atomic.
+template <int G, int threads, typename D, typename I>
+__global__ void __launch_bounds__(threads)
+    ordered_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
+                          Block<const D> b, Block<D> x, unsigned int* arrived)
+{
+    constexpr int groups_per_block = threads / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    long long begin = level_ptrs[0];
+    long long end = level_ptrs[1];
+    auto next = load_row(rows, begin + group, end, lane);
+    for (unsigned int l = 0; l < levels; ++l) {
+        if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane);
+        for (long long i = begin + group + groups; i < end; i += groups) {
+            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane);
+        }
+        if (l + 1 == levels) break;
+        const long long next_end = level_ptrs[l + 2];
+        __syncthreads();
+        if (threadIdx.x == 0) release_add(arrived, 1u);
+        next = load_row(rows, end + group, next_end, lane);
+        begin = end;
+        end = next_end;
+        if (threadIdx.x == 0) {
+            while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
+        }
+        __syncthreads();
+    }
+}
+
 /// Supernodal step 1 (supernodal.hpp) by a group of G lanes per row: work_r = b_r - the
 /// row's entries outside its diagonal block times x, for the rows level[0 .. count - 1].
 template <int G, typename D, typename I>
@@ -255,6 +362,71 @@ __global__ void __launch_bounds__(block_size)
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) work.data[r * work.stride + j] = b.data[r * b.stride + j] - sum;
+    }
+}
+
+/// Supernodal step 1 by a block per row, for levels of long rows (a 3D factor's top
+/// separators: thousands of entries a row, and few rows a level): the block's threads
+/// stride over the row and reduce by shuffles, then through shared memory.
+template <int threads, typename D, typename I>
+__global__ void __launch_bounds__(threads)
+    supernodal_long_panel_kernel(detail::TriangularRows<D, I> rows, const I* first_row,
+                                 const I* row_super, const I* level, Block<const D> b,
+                                 Block<const D> x, Block<D> work)
+{
+    constexpr int warps = threads / 32;
+    // raw bytes: a complex D has constructors, which __shared__ variables may not run
+    __shared__ __align__(16) unsigned char partial_bytes[sizeof(D) * warps];
+    auto* partial = reinterpret_cast<D*>(partial_bytes);
+    const I r = level[blockIdx.x];
+    const I first = first_row[row_super[r]];
+    const I last = first_row[row_super[r] + 1];
+    for (size_type j = 0; j < b.cols; ++j) {
+        D sum{};
+        for (I k = rows.row_ptrs[r] + threadIdx.x; k < rows.row_ptrs[r + 1]; k += threads) {
+            const I c = rows.col_idxs[k];
+            if (c >= first && c < last) continue;
+            const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+            sum += mul(a, x.data[c * x.stride + j]);
+        }
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2) sum += shuffle_xor(0xffffffffu, sum, offset);
+        if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = sum;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            D total{};
+            for (int w = 0; w < warps; ++w) total += partial[w];
+            work.data[r * work.stride + j] = b.data[r * b.stride + j] - total;
+        }
+        __syncthreads();
+    }
+}
+
+/// Supernodal step 2 by a group of G lanes per row: x_r = row r of inv(D_s) . work_s.
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    supernodal_diagonal_kernel(bool lower, const I* first_row, const I* row_super,
+                               const size_type* offset, const I* width, const D* blocks,
+                               const I* level, long long count, Block<const D> work, Block<D> x)
+{
+    const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
+    if (group >= count) return;
+    const unsigned mask = group_mask<G>();
+    const int lane = threadIdx.x % G;
+    const I r = level[group];
+    const I s = row_super[r];
+    const I first = first_row[s];
+    const I last = first_row[s + 1];
+    const D* row = blocks + offset[s] + static_cast<size_type>(r - first) * width[s];
+    // inv(D_s) is triangular like D_s: row r reaches first .. r (lower) or r .. last - 1.
+    const I begin = lower ? first : r;
+    const I end = lower ? r + 1 : last;
+    for (size_type j = 0; j < work.cols; ++j) {
+        D sum{};
+        for (I c = begin + lane; c < end; c += G) sum += mul(row[c - first], work.data[c * work.stride + j]);
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) x.data[r * x.stride + j] = sum;
     }
 }
 
@@ -418,13 +590,13 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
     }
 }
 
-/// Blocks of Kernel (block_size threads) that fit on one SM at once; asked once per kernel.
-template <auto Kernel>
+/// Blocks of Kernel (`threads` threads) that fit on one SM at once; asked once per kernel.
+template <auto Kernel, int threads = block_size>
 int resident_per_sm()
 {
     static const int per_sm = [] {
         int blocks = 0;
-        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
+        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads, 0),
                         where);
         return std::max(blocks, 1);
     }();
@@ -432,7 +604,7 @@ int resident_per_sm()
 }
 
 /// cudaLaunchCooperativeKernel with the arguments converted to the kernel's parameter types.
-template <typename... Params, typename... Args>
+template <int threads = block_size, typename... Params, typename... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
                         Args... args)
 {
@@ -445,21 +617,21 @@ void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t
         },
         typed);
     LOOM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks),
-                                                dim3(block_size), params, 0, stream),
+                                                dim3(threads), params, 0, stream),
                     where);
 }
 
 /// Launches Kernel with no more blocks than fit on the device at once (cooperatively: CUDA
 /// guarantees they all run together, which sync-free's waits rely on), at most `wanted`
 /// blocks and `blocks_per_sm` per SM (0: no limit).
-template <auto Kernel, typename... Args>
+template <auto Kernel, int threads = block_size, typename... Args>
 void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_sm, Args... args)
 {
-    int per_sm = resident_per_sm<Kernel>();
+    int per_sm = resident_per_sm<Kernel, threads>();
     if (blocks_per_sm > 0) per_sm = std::min(per_sm, blocks_per_sm);
     const long long blocks = std::max<long long>(
         1, std::min<long long>(wanted, static_cast<long long>(per_sm) * exec.multiprocessor_count()));
-    launch_cooperative(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
+    launch_cooperative<threads>(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
 }
 
 template <int G, typename V, typename I>
@@ -495,6 +667,35 @@ void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V,
     launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
         exec, ceildiv(widest * G, block_size), 0, on_device(host_rows),
         schedule.order.const_data(), schedule.level_ptrs.const_data(),
+        static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
+        reinterpret_cast<unsigned int*>(arrived.data()));
+}
+
+/// An integer from the environment, or `otherwise` (GPU-round experiment switches).
+inline int env_int(const char* name, int otherwise)
+{
+    const char* text = std::getenv(name);
+    return text ? std::atoi(text) : otherwise;
+}
+
+template <int G, int threads, typename V, typename I>
+void ordered_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                    const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                    matrix::Dense<V>& x, int blocks_per_sm)
+{
+    using D = device_type_t<V>;
+    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
+    arrived.fill(0);
+    long long widest = 1;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        widest = std::max<long long>(
+            widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+    const OrderedRows<D, I> rows{schedule.order.const_data(), copy.ptrs.const_data(),
+                                 copy.cols.const_data(), as_device(copy.values.const_data()),
+                                 as_device(copy.inverse_diagonal.const_data())};
+    launch_resident<ordered_levels_kernel<G, threads, D, I>, threads>(
+        exec, ceildiv(widest * G, threads), blocks_per_sm, rows, schedule.level_ptrs.const_data(),
         static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
         reinterpret_cast<unsigned int*>(arrived.data()));
 }
@@ -726,6 +927,136 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
 }
 
 template <typename V, typename I>
+void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+                               const detail::LevelSchedule<I>& schedule, bool pattern,
+                               detail::LevelOrderedRows<V, I>& copy)
+{
+    using D = device_type_t<V>;
+    const auto rows = sptrsv_kernels::on_device(host_rows);
+    const auto n = rows.n;
+    const I* order = schedule.order.const_data();
+    if (pattern) {
+        const auto shared = exec.shared_from_this();
+        copy.ptrs = Array<I>(shared, n + 1);
+        I* counts = copy.ptrs.data();
+        loom::cuda::parallel_for(
+            exec, n,
+            [=] __device__(long long i) {
+                const I r = order[i];
+                I count = 0;
+                for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) count += rows.col_idxs[k] != r;
+                counts[i] = count;
+            },
+            sptrsv_kernels::analysis_where);
+        loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
+        const auto entries = static_cast<size_type>(loom::detail::load_element(copy.ptrs, n));
+        copy.cols = Array<I>(shared, entries);
+        copy.values = Array<V>(shared, entries);
+        copy.inverse_diagonal = Array<V>(shared, n);
+    }
+    const I* ptrs = copy.ptrs.const_data();
+    I* cols = copy.cols.data();
+    D* values = as_device(copy.values.data());
+    D* inverse = as_device(copy.inverse_diagonal.data());
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long i) {
+            const I r = order[i];
+            D diagonal{};
+            I out = ptrs[i];
+            for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) {
+                const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+                if (rows.col_idxs[k] == r) {
+                    diagonal += a;
+                    continue;
+                }
+                cols[out] = rows.col_idxs[k];
+                values[out++] = a;
+            }
+            inverse[i] = rows.unit ? D(1) : D(1) / diagonal;
+        },
+        sptrsv_kernels::analysis_where);
+}
+
+/// GPU round only (deleted after it): with LOOM_SPTRSV_CYCLE=1 every call runs the next of
+/// a list of variants, timed by events, and prints "sptrsv-variant NAME US".
+struct RoundTimer {
+    cudaStream_t stream;
+    bool on;
+    cudaEvent_t start{}, stop{};
+    RoundTimer(cudaStream_t s, bool enabled) : stream(s), on(enabled)
+    {
+        if (!on) return;
+        cudaEventCreate(&start);
+        cudaEventCreate(&stop);
+        cudaEventRecord(start, stream);
+    }
+    void finish(const char* name)
+    {
+        if (!on) return;
+        cudaEventRecord(stop, stream);
+        cudaEventSynchronize(stop);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, start, stop);
+        std::printf("sptrsv-variant %s %.1f\n", name, 1000.0 * ms);
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+    }
+};
+
+inline int round_variant(int count)
+{
+    static int calls = 0;
+    return sptrsv_kernels::env_int("LOOM_SPTRSV_CYCLE", 0) != 0 ? calls++ % count : -1;
+}
+
+template <typename V, typename I>
+void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              const detail::LevelOrderedRows<V, I>& copy,
+                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                              matrix::Dense<V>& x)
+{
+    using namespace sptrsv_kernels;
+    const auto n = static_cast<size_type>(copy.inverse_diagonal.size());
+    const bool long_rows = static_cast<size_type>(copy.cols.size()) > 7 * n;
+    int per_sm = env_int("LOOM_SPTRSV_BLOCKS_PER_SM", 0);
+    int threads = env_int("LOOM_SPTRSV_THREADS", 256);
+    // 256 threads: as many blocks as the widest level needs (x1, x2, x4: at most that many
+    // per SM); 1024 threads: fewer, fatter blocks.
+    const char* names[] = {"session9", "ordered256", "ordered256x1", "ordered256x2",
+                           "ordered256x4", "ordered1024"};
+    const int variant = round_variant(6);
+    RoundTimer timer(stream_of(exec), variant >= 0);
+    if (variant == 0) {
+        if (long_rows) {
+            persistent_levels<32>(exec, rows, schedule, b, x);
+        } else {
+            persistent_levels<4>(exec, rows, schedule, b, x);
+        }
+        timer.finish(names[0]);
+        return;
+    }
+    if (variant > 0) {
+        const int t[] = {0, 256, 256, 256, 256, 1024};
+        const int p[] = {0, 0, 1, 2, 4, 0};
+        threads = t[variant];
+        per_sm = p[variant];
+    }
+    if (threads == 1024) {
+        if (long_rows) {
+            ordered_levels<32, 1024>(exec, copy, schedule, b, x, per_sm);
+        } else {
+            ordered_levels<4, 1024>(exec, copy, schedule, b, x, per_sm);
+        }
+    } else if (long_rows) {
+        ordered_levels<32, 256>(exec, copy, schedule, b, x, per_sm);
+    } else {
+        ordered_levels<4, 256>(exec, copy, schedule, b, x, per_sm);
+    }
+    if (variant > 0) timer.finish(names[variant]);
+}
+
+template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
@@ -745,9 +1076,13 @@ void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::Triangular
     unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
 }
 
-/// Supernodal: the unified schedule (supernodal.hpp), its step 1 by a warp per row (the
-/// rows of a 3D factor's top separators hold thousands of entries: a thread per row took
-/// 106 ms on the 40^3 27-point factor, a warp 5.1 ms; H200, session 9).
+/// Supernodal: the schedule of supernodal.hpp with CUDA's own kernels: step 1 by a warp per
+/// row (the rows of a 3D factor's top separators hold thousands of entries: a thread per
+/// row took 106 ms on the 40^3 27-point factor, a warp 5.1 ms; H200, session 9), or by a
+/// block per row on levels of long rows; step 2 by a group of lanes per row.
+/// GPU-round switches: LOOM_SPTRSV_PANEL = 1 warp / 2 block per row (0: by the level's
+/// mean row length); LOOM_SPTRSV_DIAG_LANES = 1, 8, 32; LOOM_SPTRSV_PROFILE=1 prints
+/// the time of each step, summed over the levels.
 template <typename V, typename I>
 void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                        const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
@@ -756,16 +1091,95 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
     using namespace sptrsv_kernels;
     using D = device_type_t<V>;
     const auto device_rows = on_device(rows);
+    const auto stream = stream_of(exec);
     const Block<const D> x_read{as_device(x.data()), x.stride(), x.cols()};
-    const auto panel = [&](const I* level, size_type count) {
-        const auto blocks = ceildiv(count * 32, block_size);
-        supernodal_panel_kernel<32><<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
-            device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
-            level, count, block_of(b), x_read, block_of(work));
-        check_launch(where);
-        return true;
+    const Block<const D> work_read{as_device(work.data()), work.stride(), work.cols()};
+    int panel_mode = env_int("LOOM_SPTRSV_PANEL", 0);
+    int diag_lanes = env_int("LOOM_SPTRSV_DIAG_LANES", 1);
+    const char* names[] = {"sn-auto-d1", "sn-warp-d1", "sn-auto-d8", "sn-auto-d32", "sn-warp-d32",
+                           "sn-block-d32"};
+    const int variant = round_variant(6);
+    if (variant >= 0) {
+        const int panels[] = {0, 1, 0, 0, 1, 2};
+        const int lanes[] = {1, 1, 8, 32, 32, 32};
+        panel_mode = panels[variant];
+        diag_lanes = lanes[variant];
+    }
+    RoundTimer timer(stream, variant >= 0);
+    const bool profile = env_int("LOOM_SPTRSV_PROFILE", 0) != 0;
+    const auto levels = supernodes.levels();
+    std::vector<cudaEvent_t> events;
+    if (profile) {
+        events.resize(3 * levels + 1);
+        for (auto& e : events) cudaEventCreate(&e);
+    }
+    const auto mark = [&](size_type i) {
+        if (profile) cudaEventRecord(events[i], stream);
     };
-    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work, unified::SupernodalPanel<I>(panel));
+    int long_levels = 0;
+    for (size_type l = 0; l < levels; ++l) {
+        const I* level = supernodes.order.const_data() + supernodes.host_level_ptrs[l];
+        const auto count = static_cast<long long>(supernodes.host_level_ptrs[l + 1] -
+                                                  supernodes.host_level_ptrs[l]);
+        const bool long_panel =
+            panel_mode == 2 ||
+            (panel_mode == 0 && supernodes.host_level_entries[l] >= 512 * static_cast<size_type>(count));
+        long_levels += long_panel;
+        mark(3 * l);
+        if (long_panel) {
+            supernodal_long_panel_kernel<block_size><<<static_cast<unsigned>(count), block_size, 0, stream>>>(
+                device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
+                level, block_of(b), x_read, block_of(work));
+        } else {
+            supernodal_panel_kernel<32><<<static_cast<unsigned>(ceildiv(count * 32, block_size)), block_size, 0, stream>>>(
+                device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
+                level, count, block_of(b), x_read, block_of(work));
+        }
+        check_launch(where);
+        mark(3 * l + 1);
+        const auto diagonal = [&](auto lanes) {
+            constexpr int G = decltype(lanes)::value;
+            supernodal_diagonal_kernel<G><<<static_cast<unsigned>(ceildiv(count * G, block_size)), block_size, 0, stream>>>(
+                rows.lower, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
+                supernodes.block_offset.const_data(), supernodes.block_width.const_data(),
+                as_device(supernodes.blocks.const_data()), level, count, work_read, block_of(x));
+        };
+        if (diag_lanes == 32) {
+            diagonal(std::integral_constant<int, 32>{});
+        } else if (diag_lanes == 8) {
+            diagonal(std::integral_constant<int, 8>{});
+        } else {
+            diagonal(std::integral_constant<int, 1>{});
+        }
+        check_launch(where);
+        mark(3 * l + 2);
+    }
+    if (variant >= 0) timer.finish(names[variant]);
+    if (profile && levels > 0) {
+        cudaEventSynchronize(events[3 * levels - 1]);
+        float panel = 0, diag = 0, widest = 0;
+        size_type widest_level = 0;
+        for (size_type l = 0; l < levels; ++l) {
+            float a = 0, d = 0;
+            cudaEventElapsedTime(&a, events[3 * l], events[3 * l + 1]);
+            cudaEventElapsedTime(&d, events[3 * l + 1], events[3 * l + 2]);
+            panel += a;
+            diag += d;
+            if (a + d > widest) {
+                widest = a + d;
+                widest_level = l;
+            }
+        }
+        std::fprintf(stderr,
+                     "supernodal profile: %zu levels (%d by a block per row), panel %.3f ms, "
+                     "diagonal %.3f ms; slowest level %zu (%d rows) %.3f ms\n",
+                     static_cast<std::size_t>(levels), long_levels, panel, diag,
+                     static_cast<std::size_t>(widest_level),
+                     static_cast<int>(supernodes.host_level_ptrs[widest_level + 1] -
+                                      supernodes.host_level_ptrs[widest_level]),
+                     widest);
+        for (auto& e : events) cudaEventDestroy(e);
+    }
 }
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
@@ -773,6 +1187,15 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
     template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
                                    const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
                                    matrix::Dense<V>&);                                       \
+    template void sptrsv_level_ordered_rows(const CudaExecutor&,                             \
+                                            const detail::TriangularRows<V, I>&,             \
+                                            const detail::LevelSchedule<I>&, bool,           \
+                                            detail::LevelOrderedRows<V, I>&);                \
+    template void sptrsv_level_set_ordered(const CudaExecutor&,                              \
+                                           const detail::TriangularRows<V, I>&,              \
+                                           const detail::LevelOrderedRows<V, I>&,            \
+                                           const detail::LevelSchedule<I>&,                  \
+                                           const matrix::Dense<V>&, matrix::Dense<V>&);      \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

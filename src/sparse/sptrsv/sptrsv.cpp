@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -216,8 +217,10 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
     for (I l = 0; l < levels; ++l) level_ptrs[l + 1] += level_ptrs[l];
     std::vector<I> order(n);
     auto next = level_ptrs;
+    supernodes.host_level_entries.assign(levels, 0);
     for (size_type s = 0; s < count; ++s) {
         for (auto r = first[s]; r < first[s + 1]; ++r) order[next[level[s]]++] = r;
+        supernodes.host_level_entries[level[s]] += ptrs[first[s + 1]] - ptrs[first[s]];
     }
     // Blocks by padded width, narrowest batch first.
     std::vector<I> width(count);
@@ -588,6 +591,32 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
     return state;
 }
 
+/// Whether the solve runs the persistent level set on a level-ordered copy of op(T) (CUDA).
+/// GPU-round switch: LOOM_SPTRSV_ORDERED=0 keeps the session-9 kernel on T's own rows.
+template <typename V, typename I>
+bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state)
+{
+    const char* ordered = std::getenv("LOOM_SPTRSV_ORDERED");
+    return state.exec->kind() == ExecKind::cuda && state.algorithm == SptrsvAlgorithm::level_set &&
+           state.schedule.persistent && !(ordered && std::string(ordered) == "0");
+}
+
+/// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
+template <typename V, typename I>
+void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
+                        [[maybe_unused]] const SptrsvOptions& options, const matrix::Csr<V, I>& T,
+                        bool pattern)
+{
+    if (T.rows() == 0 || (pattern ? !keeps_level_ordered_rows(state)
+                                  : state.level_ordered.ptrs.size() == 0)) {
+        return;
+    }
+    LOOM_CUDA_CALL(where, cuda::sptrsv_level_ordered_rows(
+                              dynamic_cast<const CudaExecutor&>(*state.exec),
+                              triangular_rows(state, options, T), state.schedule, pattern,
+                              state.level_ordered));
+}
+
 }  // namespace
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
@@ -657,6 +686,7 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     const auto& options = handle.options();
     auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
     if (!state) state = host_analysis(T, options);
+    level_ordered_rows(symbolic_where, *state, options, T, true);
     state->pattern = pattern_fingerprint(T, options.pattern_check);
     handle.adopt(std::move(state));
 }
@@ -676,6 +706,7 @@ void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     }
     check_pattern(numeric_where, "T", state->pattern, T, handle.options().pattern_check);
     check_diagonal(numeric_where, T, handle.options());
+    level_ordered_rows(numeric_where, *state, handle.options(), T, false);
     if (state->algorithm == SptrsvAlgorithm::supernodal) {
         invert_diagonal_blocks(numeric_where, *state, handle.options(), T);
     }
@@ -732,7 +763,13 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                 case SptrsvAlgorithm::supernodal:
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
-                default: cuda::sptrsv_level_set(e, rows, state->schedule, b, x);
+                default:
+                    if (state->level_ordered.ptrs.size() > 0) {
+                        cuda::sptrsv_level_set_ordered(e, rows, state->level_ordered,
+                                                       state->schedule, b, x);
+                    } else {
+                        cuda::sptrsv_level_set(e, rows, state->schedule, b, x);
+                    }
                 }
             });
         }});

@@ -694,8 +694,11 @@ void ordered_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, 
     const OrderedRows<D, I> rows{schedule.order.const_data(), copy.ptrs.const_data(),
                                  copy.cols.const_data(), as_device(copy.values.const_data()),
                                  as_device(copy.inverse_diagonal.const_data())};
+    // GPU round: LOOM_SPTRSV_BLOCKS caps the grid (tests the rows beyond one per group).
+    const long long cap = env_int("LOOM_SPTRSV_BLOCKS", 0);
+    const long long wanted = ceildiv(widest * G, threads);
     launch_resident<ordered_levels_kernel<G, threads, D, I>, threads>(
-        exec, ceildiv(widest * G, threads), blocks_per_sm, rows, schedule.level_ptrs.const_data(),
+        exec, cap > 0 ? std::min(cap, wanted) : wanted, blocks_per_sm, rows, schedule.level_ptrs.const_data(),
         static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
         reinterpret_cast<unsigned int*>(arrived.data()));
 }

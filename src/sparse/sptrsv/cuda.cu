@@ -250,31 +250,37 @@ struct OrderedRows {
 };
 
 /// What a group loads of the row at one position before the grid barrier that precedes the
-/// row's level: the row, its entries, this lane's first entry and the inverse diagonal;
-/// none of it depends on x. row < 0: no row.
-template <typename D, typename I>
+/// row's level: the row, its entries, this lane's first E entries (begin + lane + e G) and
+/// the inverse diagonal; none of it depends on x. row < 0: no row; col < 0: no entry.
+template <int E, typename D, typename I>
 struct LoadedRow {
     I row = -1;
     I begin = 0;
     I end = 0;
-    I col = -1;
-    D value{};
+    I col[E];
+    D value[E];
     D inverse_diagonal{};
 };
 
-template <typename D, typename I>
-__device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& rows, long long i,
-                                                    long long end, int lane)
+template <int G, int E, typename D, typename I>
+__device__ __forceinline__ LoadedRow<E, D, I> load_row(const OrderedRows<D, I>& rows,
+                                                       long long i, long long end, int lane)
 {
-    LoadedRow<D, I> p;
+    LoadedRow<E, D, I> p;
+#pragma unroll
+    for (int e = 0; e < E; ++e) p.col[e] = -1;
     if (i < end) {
         p.row = rows.order[i];
         p.begin = rows.ptrs[i];
         p.end = rows.ptrs[i + 1];
         p.inverse_diagonal = rows.inverse_diagonal[i];
-        if (p.begin + lane < p.end) {
-            p.col = rows.cols[p.begin + lane];
-            p.value = rows.values[p.begin + lane];
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const I k = p.begin + lane + e * G;
+            if (k < p.end) {
+                p.col[e] = rows.cols[k];
+                p.value[e] = rows.values[k];
+            }
         }
     }
     return p;
@@ -282,15 +288,20 @@ __device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& row
 
 /// x_r of a loaded row by its group of G lanes; x_c read through L2 (written by other SMs
 /// before the last grid barrier).
-template <int G, typename D, typename I>
-__device__ void solve_loaded_row(const OrderedRows<D, I>& rows, const LoadedRow<D, I>& p,
+template <int G, int E, typename D, typename I>
+__device__ void solve_loaded_row(const OrderedRows<D, I>& rows, const LoadedRow<E, D, I>& p,
                                  Block<const D> b, Block<D> x, int lane)
 {
     const unsigned mask = group_mask<G>();
     for (size_type j = 0; j < b.cols; ++j) {
         D sum{};
-        if (p.col >= 0) sum = mul(p.value, sync_free::load_coherent(x.data + p.col * x.stride + j));
-        for (I k = p.begin + lane + G; k < p.end; k += G) {
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            if (p.col[e] >= 0) {
+                sum += mul(p.value[e], sync_free::load_coherent(x.data + p.col[e] * x.stride + j));
+            }
+        }
+        for (I k = p.begin + lane + E * G; k < p.end; k += G) {
             sum += mul(rows.values[k], sync_free::load_coherent(x.data + rows.cols[k] * x.stride + j));
         }
 #pragma unroll
@@ -305,7 +316,7 @@ __device__ void solve_loaded_row(const OrderedRows<D, I>& rows, const LoadedRow<
 /// group loads its row of the next level (everything but x) between its block's arrival at
 /// the grid barrier and the wait, so that after the barrier only the x loads remain; the
 /// arrival is one release reduction, not a fence and an atomic.
-template <int G, int threads, typename D, typename I>
+template <int G, int E, int threads, typename D, typename I>
 __global__ void __launch_bounds__(threads)
     ordered_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
                           Block<const D> b, Block<D> x, unsigned int* arrived)
@@ -316,17 +327,17 @@ __global__ void __launch_bounds__(threads)
     const int lane = threadIdx.x % G;
     long long begin = level_ptrs[0];
     long long end = level_ptrs[1];
-    auto next = load_row(rows, begin + group, end, lane);
+    auto next = load_row<G, E>(rows, begin + group, end, lane);
     for (unsigned int l = 0; l < levels; ++l) {
         if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane);
         for (long long i = begin + group + groups; i < end; i += groups) {
-            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane);
+            solve_loaded_row<G>(rows, load_row<G, E>(rows, i, end, lane), b, x, lane);
         }
         if (l + 1 == levels) break;
         const long long next_end = level_ptrs[l + 2];
         __syncthreads();
         if (threadIdx.x == 0) release_add(arrived, 1u);
-        next = load_row(rows, end + group, next_end, lane);
+        next = load_row<G, E>(rows, end + group, next_end, lane);
         begin = end;
         end = next_end;
         if (threadIdx.x == 0) {
@@ -678,7 +689,7 @@ inline int env_int(const char* name, int otherwise)
     return text ? std::atoi(text) : otherwise;
 }
 
-template <int G, int threads, typename V, typename I>
+template <int G, int E, int threads, typename V, typename I>
 void ordered_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                     const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                     matrix::Dense<V>& x, int blocks_per_sm)
@@ -697,7 +708,7 @@ void ordered_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, 
     // GPU round: LOOM_SPTRSV_BLOCKS caps the grid (tests the rows beyond one per group).
     const long long cap = env_int("LOOM_SPTRSV_BLOCKS", 0);
     const long long wanted = ceildiv(widest * G, threads);
-    launch_resident<ordered_levels_kernel<G, threads, D, I>, threads>(
+    launch_resident<ordered_levels_kernel<G, E, threads, D, I>, threads>(
         exec, cap > 0 ? std::min(cap, wanted) : wanted, blocks_per_sm, rows, schedule.level_ptrs.const_data(),
         static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
         reinterpret_cast<unsigned int*>(arrived.data()));
@@ -1024,11 +1035,13 @@ void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::Triangular
     const bool long_rows = static_cast<size_type>(copy.cols.size()) > 7 * n;
     int per_sm = env_int("LOOM_SPTRSV_BLOCKS_PER_SM", 0);
     int threads = env_int("LOOM_SPTRSV_THREADS", 256);
-    // 256 threads: as many blocks as the widest level needs (x1, x2, x4: at most that many
-    // per SM); 1024 threads: fewer, fatter blocks.
-    const char* names[] = {"session9", "ordered256", "ordered256x1", "ordered256x2",
-                           "ordered256x4", "ordered1024"};
-    const int variant = round_variant(6);
+    // 256 threads: as many blocks as the widest level needs (x1, x2: at most that many per
+    // SM); 1024 threads: fewer, fatter blocks; g1: a thread per short row (4 entries loaded
+    // ahead), fewer blocks still.
+    const char* names[] = {"session9",        "ordered256",       "ordered256x1",
+                           "ordered256x2",    "ordered1024",      "ordered256-g1",
+                           "ordered1024-g1",  "ordered256x1-g1"};
+    const int variant = round_variant(8);
     RoundTimer timer(stream_of(exec), variant >= 0);
     if (variant == 0) {
         if (long_rows) {
@@ -1039,22 +1052,30 @@ void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::Triangular
         timer.finish(names[0]);
         return;
     }
+    bool thread_per_row = env_int("LOOM_SPTRSV_G1", 0) != 0;
     if (variant > 0) {
-        const int t[] = {0, 256, 256, 256, 256, 1024};
-        const int p[] = {0, 0, 1, 2, 4, 0};
+        const int t[] = {0, 256, 256, 256, 1024, 256, 1024, 256};
+        const int p[] = {0, 0, 1, 2, 0, 0, 0, 1};
         threads = t[variant];
         per_sm = p[variant];
+        thread_per_row = variant >= 5;
     }
-    if (threads == 1024) {
-        if (long_rows) {
-            ordered_levels<32, 1024>(exec, copy, schedule, b, x, per_sm);
+    if (long_rows) {
+        if (threads == 1024) {
+            ordered_levels<32, 1, 1024>(exec, copy, schedule, b, x, per_sm);
         } else {
-            ordered_levels<4, 1024>(exec, copy, schedule, b, x, per_sm);
+            ordered_levels<32, 1, 256>(exec, copy, schedule, b, x, per_sm);
         }
-    } else if (long_rows) {
-        ordered_levels<32, 256>(exec, copy, schedule, b, x, per_sm);
+    } else if (thread_per_row) {
+        if (threads == 1024) {
+            ordered_levels<1, 4, 1024>(exec, copy, schedule, b, x, per_sm);
+        } else {
+            ordered_levels<1, 4, 256>(exec, copy, schedule, b, x, per_sm);
+        }
+    } else if (threads == 1024) {
+        ordered_levels<4, 1, 1024>(exec, copy, schedule, b, x, per_sm);
     } else {
-        ordered_levels<4, 256>(exec, copy, schedule, b, x, per_sm);
+        ordered_levels<4, 1, 256>(exec, copy, schedule, b, x, per_sm);
     }
     if (variant > 0) timer.finish(names[variant]);
 }

@@ -347,6 +347,46 @@ __global__ void __launch_bounds__(threads)
     }
 }
 
+/// Sync-free on the level-ordered copy (GPU round): group g solves the positions g,
+/// g + groups, ... as sync_free_kernel (x its own flag), and loads its next row before it
+/// waits on the current one's dependencies.
+template <int G, int E, int threads, typename D, typename I>
+__global__ void __launch_bounds__(threads)
+    ordered_sync_free_kernel(OrderedRows<D, I> rows, long long n, Block<const D> b, Block<D> x)
+{
+    constexpr int groups_per_block = threads / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    const unsigned mask = group_mask<G>();
+    auto next = load_row<G, E>(rows, group, n, lane);
+    for (long long t = group; t < n; t += groups) {
+        const auto p = next;
+        next = load_row<G, E>(rows, t + groups, n, lane);
+        for (size_type j = 0; j < b.cols; ++j) {
+            D sum{};
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+                if (p.col[e] >= 0) {
+                    sum += mul(p.value[e],
+                               ready_values::wait_value(x.data + p.col[e] * x.stride + j, 0));
+                }
+            }
+            for (I k = p.begin + lane + E * G; k < p.end; k += G) {
+                sum += mul(rows.values[k],
+                           ready_values::wait_value(x.data + rows.cols[k] * x.stride + j, 0));
+            }
+#pragma unroll
+            for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+            if (lane == 0) {
+                ready_values::publish_value(
+                    x.data + p.row * x.stride + j,
+                    mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal));
+            }
+        }
+    }
+}
+
 /// Supernodal step 1 (supernodal.hpp) by a group of G lanes per row: work_r = b_r - the
 /// row's entries outside its diagonal block times x, for the rows level[0 .. count - 1].
 template <int G, typename D, typename I>
@@ -645,19 +685,26 @@ void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_
     launch_cooperative<threads>(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
 }
 
-template <int G, typename V, typename I>
-void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-               const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x)
+/// Every entry of x marked unsolved (sync-free's flags).
+template <typename V>
+void mark_unsolved(const CudaExecutor& exec, matrix::Dense<V>& x)
 {
     const auto cols = x.cols();
     const auto stride = x.stride();
     auto* xd = as_device(x.data());
     loom::cuda::parallel_for(
-        exec, host_rows.n * cols,
+        exec, x.rows() * cols,
         [=] __device__(long long i) {
             ready_values::mark_not_ready(xd + (i / cols) * stride + i % cols);
         },
         where);
+}
+
+template <int G, typename V, typename I>
+void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+               const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x)
+{
+    mark_unsolved(exec, x);
     launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
         exec, ceildiv(host_rows.n * G, block_size), sync_free_blocks_per_sm, on_device(host_rows),
         order, block_of(b), block_of(x));
@@ -712,6 +759,21 @@ void ordered_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, 
         exec, cap > 0 ? std::min(cap, wanted) : wanted, blocks_per_sm, rows, schedule.level_ptrs.const_data(),
         static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
         reinterpret_cast<unsigned int*>(arrived.data()));
+}
+
+template <int G, int E, int threads, typename V, typename I>
+void ordered_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                       matrix::Dense<V>& x, int blocks_per_sm)
+{
+    using D = device_type_t<V>;
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    const OrderedRows<D, I> rows{schedule.order.const_data(), copy.ptrs.const_data(),
+                                 copy.cols.const_data(), as_device(copy.values.const_data()),
+                                 as_device(copy.inverse_diagonal.const_data())};
+    mark_unsolved(exec, x);
+    launch_resident<ordered_sync_free_kernel<G, E, threads, D, I>, threads>(
+        exec, ceildiv(n * G, threads), blocks_per_sm, rows, n, block_of(b), block_of(x));
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
@@ -1081,6 +1143,36 @@ void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::Triangular
 }
 
 template <typename V, typename I>
+void sptrsv_sync_free_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              const detail::LevelOrderedRows<V, I>& copy,
+                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                              matrix::Dense<V>& x)
+{
+    using namespace sptrsv_kernels;
+    const auto n = static_cast<size_type>(copy.inverse_diagonal.size());
+    const bool long_rows = static_cast<size_type>(copy.cols.size()) > 7 * n;
+    const char* names[] = {"sf-session9", "sf-ordered-x2", "sf-ordered-x4", "sf-ordered-g1-x2",
+                           "sf-ordered-g1-x1"};
+    int variant = round_variant(5);
+    RoundTimer timer(stream_of(exec), variant >= 0);
+    if (variant < 0) variant = 1;
+    if (variant == 0) {
+        if (long_rows) {
+            sync_free_solve<32>(exec, rows, schedule.order.const_data(), b, x);
+        } else {
+            sync_free_solve<4>(exec, rows, schedule.order.const_data(), b, x);
+        }
+    } else if (long_rows) {
+        ordered_sync_free<32, 1, 256>(exec, copy, schedule, b, x, variant == 2 ? 4 : 2);
+    } else if (variant <= 2) {
+        ordered_sync_free<4, 1, 256>(exec, copy, schedule, b, x, variant == 2 ? 4 : 2);
+    } else {
+        ordered_sync_free<1, 4, 256>(exec, copy, schedule, b, x, variant == 3 ? 2 : 1);
+    }
+    timer.finish(names[variant]);
+}
+
+template <typename V, typename I>
 void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
@@ -1215,6 +1307,11 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
                                             const detail::TriangularRows<V, I>&,             \
                                             const detail::LevelSchedule<I>&, bool,           \
                                             detail::LevelOrderedRows<V, I>&);                \
+    template void sptrsv_sync_free_ordered(const CudaExecutor&,                              \
+                                           const detail::TriangularRows<V, I>&,              \
+                                           const detail::LevelOrderedRows<V, I>&,            \
+                                           const detail::LevelSchedule<I>&,                  \
+                                           const matrix::Dense<V>&, matrix::Dense<V>&);      \
     template void sptrsv_level_set_ordered(const CudaExecutor&,                              \
                                            const detail::TriangularRows<V, I>&,              \
                                            const detail::LevelOrderedRows<V, I>&,            \

@@ -179,6 +179,13 @@ void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::Triangular
                               const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                               matrix::Dense<V>& x);
 
+/// Sync-free on the level-ordered copy (GPU round).
+template <typename V, typename I>
+void sptrsv_sync_free_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                              const detail::LevelOrderedRows<V, I>& copy,
+                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                              matrix::Dense<V>& x);
+
 /// The analysis on the device (sptrsv.cpp: device_analysis), each step the same answer as
 /// its host counterpart in sptrsv.cpp, without reading T's pattern back.
 /// What one pass over T finds wrong: the first row holding an entry outside its triangle,

@@ -597,8 +597,10 @@ template <typename V, typename I>
 bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state)
 {
     const char* ordered = std::getenv("LOOM_SPTRSV_ORDERED");
-    return state.exec->kind() == ExecKind::cuda && state.algorithm == SptrsvAlgorithm::level_set &&
-           state.schedule.persistent && !(ordered && std::string(ordered) == "0");
+    return state.exec->kind() == ExecKind::cuda &&
+           ((state.algorithm == SptrsvAlgorithm::level_set && state.schedule.persistent) ||
+            state.algorithm == SptrsvAlgorithm::sync_free) &&
+           !(ordered && std::string(ordered) == "0");
 }
 
 /// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
@@ -755,7 +757,12 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
                 case SptrsvAlgorithm::sync_free:
-                    cuda::sptrsv_sync_free(e, rows, state->schedule, b, x);
+                    if (state->level_ordered.ptrs.size() > 0) {
+                        cuda::sptrsv_sync_free_ordered(e, rows, state->level_ordered,
+                                                       state->schedule, b, x);
+                    } else {
+                        cuda::sptrsv_sync_free(e, rows, state->schedule, b, x);
+                    }
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);

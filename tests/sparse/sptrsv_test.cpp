@@ -419,8 +419,12 @@ TYPED_TEST(Sptrsv, NumericReuseAfterAValueChange)
     using I = typename TestFixture::I;
     using Dense = typename TestFixture::Dense;
     for (const auto& exec : this->executors()) {
-        for (const auto op : {Op::none, Op::conj_transpose}) {
-            const SptrsvOptions options{.op = op};
+        for (const auto [algorithm, op] : {std::pair{SptrsvAlgorithm::automatic, Op::none},
+                                           std::pair{SptrsvAlgorithm::automatic, Op::conj_transpose},
+                                           std::pair{SptrsvAlgorithm::level_set, Op::none},
+                                           std::pair{SptrsvAlgorithm::sync_free, Op::conj_transpose}}) {
+            if (algorithm == SptrsvAlgorithm::sync_free && exec->kind() != loom::ExecKind::cuda) continue;
+            const SptrsvOptions options{.algorithm = algorithm, .op = op};
             auto T = matrix::Csr<V, I>(exec, random_triangular<V, I>(this->ref, {.n = 300}));
             sparse::SptrsvHandle<V, I> handle(options);
             sparse::sptrsv_symbolic(handle, T);

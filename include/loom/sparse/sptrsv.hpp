@@ -130,14 +130,16 @@ template <typename V, typename I>
 LOOM_EXPORT void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// Takes new values of T (same pattern): checks its diagonal again (NumericalError naming
-/// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy).
+/// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy;
+/// on CUDA, the level-ordered copy of the level set and sync-free solves).
 /// BadInput when no analysis ran or T's pattern changed.
 template <typename V, typename I>
 LOOM_EXPORT void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// x = op(T)^-1 b for b and x of n x k (any k, any strides), distinct, on T's executor.
 /// After changing T's values, call sptrsv_numeric first: the solve does not check the
-/// diagonal, and cuSPARSE (vendor) solves with the values it was last given. BadInput when
+/// diagonal, and an algorithm that keeps values (vendor; level_set and sync_free on CUDA)
+/// solves with the values it was last given. BadInput when
 /// no analysis ran, T's pattern changed or b and x overlap; DimensionMismatch for wrong
 /// shapes. x is untouched on failure.
 template <typename V, typename I>

@@ -817,20 +817,40 @@ TEST(SptrsvCuda, SupernodalMatchesTheReferenceWithTwoRightHandSides)
     }
 }
 
+/// T with its last row (lower) or first (upper) holding every 7th column too: a row far
+/// longer than a group's lanes.
+matrix::Csr<double, loom::int32> with_long_row(const matrix::Csr<double, loom::int32>& T, Uplo uplo)
+{
+    const auto n = T.rows();
+    auto ptrs = T.row_ptrs().to_host();
+    auto cols = T.col_idxs().to_host();
+    auto values = T.values().to_host();
+    const size_type row = uplo == Uplo::lower ? n - 1 : 0;
+    std::vector<loom::int32> extra;
+    for (size_type c = uplo == Uplo::lower ? 0 : 7; c < n - 1; c += 7) extra.push_back(static_cast<loom::int32>(c));
+    const auto at = ptrs[row + 1];
+    cols.insert(cols.begin() + at, extra.begin(), extra.end());
+    values.insert(values.begin() + at, extra.size(), 1e-3);
+    for (auto r = row + 1; r <= n; ++r) ptrs[r] += static_cast<loom::int32>(extra.size());
+    return matrix::Csr<double, loom::int32>::from_host(T.executor(), T.size(), ptrs, cols, values);
+}
+
 TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
 {
-    // 7-point 64^3: ~190 levels, most wider than a chained block: one persistent launch
-    // with a grid barrier per level beats a launch per level (sptrsv.cpp's cost model).
+    // 7-point 64^3 with a long row: ~190 levels, most wider than a chained block: one
+    // persistent launch with a grid barrier per level beats a launch per level (sptrsv.cpp's
+    // cost model).
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     const auto A = matrix::poisson3d<double, loom::int32>(ref, 64, 7);
     const auto n = A.rows();
     const auto b = loom::test::random_dense<double>(ref, {n, 2});
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {
-        const auto T_ref = sparse::triangle(A, uplo);
+        const auto T_ref = with_long_row(sparse::triangle(A, uplo), uplo);
         const matrix::Csr<double, loom::int32> T(cuda, T_ref);
         for (const auto op : {Op::none, Op::transpose}) {
-            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, Diag::non_unit, op};
+            const auto diag = op == Op::none ? Diag::non_unit : Diag::unit;
+            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, diag, op};
             matrix::Dense<double> expected(ref, {n, 2});
             sparse::sptrsv(T_ref, b, expected, options);
             sparse::SptrsvHandle<double, loom::int32> handle(options);
@@ -841,15 +861,15 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
             SCOPED_TRACE(describe(options));
             LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
             // New values (T doubled): the numeric phase refreshes what the solve keeps.
-            matrix::Csr<double, loom::int32> doubled(cuda, T_ref);
+            auto doubled = T_ref;
             auto values = T_ref.values().to_host();
             for (auto& v : values) v *= 2;
-            doubled.values() = loom::Array<double>(cuda, values);
-            sparse::sptrsv_numeric(handle, doubled);
-            sparse::sptrsv_solve(handle, doubled, matrix::Dense<double>(cuda, b), x);
-            auto halved = expected.to_host();
-            for (auto& v : halved) v /= 2;
-            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), halved, 1e-11);
+            doubled.values() = loom::Array<double>(ref, values);
+            sparse::sptrsv(doubled, b, expected, options);
+            sparse::sptrsv_numeric(handle, matrix::Csr<double, loom::int32>(cuda, doubled));
+            sparse::sptrsv_solve(handle, matrix::Csr<double, loom::int32>(cuda, doubled),
+                                 matrix::Dense<double>(cuda, b), x);
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
         }
     }
 }

@@ -874,6 +874,40 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
     }
 }
 
+TEST(SptrsvCuda, LevelsWiderThanTheResidentGroupsAreSolvedWhole)
+{
+    // Block lower bidiagonal: 3 levels of 100000 rows, more than the groups of all resident
+    // blocks of the persistent level set (8 blocks of 64 groups on each of an H200's 132 SMs).
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const size_type w = 100000;
+    std::vector<loom::int32> ptrs{0}, cols;
+    std::vector<double> values;
+    for (size_type r = 0; r < 3 * w; ++r) {
+        if (r >= w) {
+            cols.push_back(static_cast<loom::int32>(r - w));
+            values.push_back(1);
+        }
+        cols.push_back(static_cast<loom::int32>(r));
+        values.push_back(4);
+        ptrs.push_back(static_cast<loom::int32>(cols.size()));
+    }
+    const auto T_ref =
+        matrix::Csr<double, loom::int32>::from_host(ref, {3 * w, 3 * w}, ptrs, cols, values);
+    const auto b = loom::test::random_dense<double>(ref, {3 * w, 1});
+    matrix::Dense<double> expected(ref, {3 * w, 1});
+    sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set});
+    for (const auto algorithm : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free}) {
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        sparse::SptrsvHandle<double, loom::int32> handle({.algorithm = algorithm});
+        sparse::sptrsv_symbolic(handle, T);
+        EXPECT_EQ(handle.stages(), 1);
+        matrix::Dense<double> x(cuda, {3 * w, 1});
+        sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+        LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-14);
+    }
+}
+
 TEST(SptrsvCuda, SyncFreeFinishesOnNotANumber)
 {
     // x is its own ready flag (a signalling NaN until solved): NaNs in b, even that very bit

@@ -10,14 +10,14 @@
 // levels one after the other with __syncthreads between them (TP1CHAIN): a bidiagonal
 // matrix of 5000 rows costs one launch, not 5000.
 //
-// Sync-free: one launch of resident blocks only (cooperative), whose groups take the rows in
-// the analysis' level order, round-robin. x is its own ready flag: filled with a signalling
-// NaN first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
+// Persistent level set (many fat levels): one cooperative launch on op(T)'s level-ordered
+// copy, a grid barrier per level, each group's next row loaded before the barrier.
+//
+// Sync-free: one launch of resident blocks only (cooperative), whose groups take the rows of
+// the level-ordered copy round-robin. x is its own ready flag: filled with a signalling NaN
+// first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <type_traits>
 #include <tuple>
 #include <vector>
 
@@ -54,13 +54,11 @@ constexpr const char* where = "loom::sparse::sptrsv_solve";
 constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
-/// Sync-free: nanoseconds a lane sleeps between polls of an unsolved x_c, and the most
-/// blocks per SM (0: as many as fit). H200, session 9, 160^3 ILU(0) L / 2000^2 L (us):
-/// all 8 blocks 5161 / 45818, 4: 3533 / -, 2: 4106 / 19960, 1: 5248 / 19858; sleeping
-/// 32 / 128 / 512 ns between polls: 10288 / 7100 / 5120 (the polls of waiting warps slow
-/// the warps they wait on; fewer resident warps, fewer polls).
-constexpr unsigned sync_free_poll_ns = 0;
-constexpr int sync_free_blocks_per_sm = 2;
+/// Sync-free: the most blocks per SM. H200, 160^3 ILU(0) L, sync-free on the level-ordered
+/// copy: 2 / 4 per SM 2687 / 2512 us (session 9, on T's rows: 8 / 4 / 2 / 1 per SM 5161 /
+/// 3533 / 4106 / 5248 us; sleeping between polls only slowed it): the polls of waiting warps
+/// slow the warps they wait on, so fewer resident warps poll less.
+constexpr int sync_free_blocks_per_sm = 4;
 
 template <typename D>
 __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)
@@ -80,22 +78,9 @@ struct Block {
     size_type cols;
 };
 
-/// How solve_row reads x_c of a row that row r depends on.
-enum class Reads {
-    /// final before the launch (level set, a launch per level);
-    solved,
-    /// final, written by another SM during this launch: through L2 (the persistent level
-    /// set, after its grid barrier);
-    coherent,
-    /// polled until it holds a value (sync-free, ready_values.cuh); x_r is published so.
-    waiting,
-};
-
 /// Row r by a group of G lanes (`lane` in [0, G)): the lanes stride over the row's entries,
 /// sum a_rc x_c and the diagonal, and reduce by shuffles; the group's first lane writes x_r.
-/// Sync-free polls entry by entry with a_rc loaded first, so a dependency finished early is
-/// used while later ones still run.
-template <int G, Reads reads, typename D, typename I>
+template <int G, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
                           Block<D> x, int lane)
 {
@@ -109,14 +94,7 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const I c = rows.col_idxs[k];
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
-                const D* xc = x.data + c * x.stride + j;
-                if constexpr (reads == Reads::waiting) {
-                    sum += mul(a, ready_values::wait_value(xc, sync_free_poll_ns));
-                } else if constexpr (reads == Reads::coherent) {
-                    sum += mul(a, sync_free::load_coherent(xc));
-                } else {
-                    sum += mul(a, *xc);
-                }
+                sum += mul(a, x.data[c * x.stride + j]);
             } else if (!rows.unit) {
                 diagonal += a;
             }
@@ -129,11 +107,7 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
         if (lane == 0) {
             const D rhs = b.data[r * b.stride + j] - sum;
             const D value = rows.unit ? rhs : rhs / diagonal;
-            if constexpr (reads == Reads::waiting) {
-                ready_values::publish_value(x.data + r * x.stride + j, value);
-            } else {
-                x.data[r * x.stride + j] = value;
-            }
+            x.data[r * x.stride + j] = value;
         }
     }
 }
@@ -147,7 +121,7 @@ __global__ void __launch_bounds__(block_size)
     const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
     const int lane = threadIdx.x % G;
     if (begin + group < end) {
-        solve_row<G, Reads::solved>(rows, order[begin + group], b, x, lane);
+        solve_row<G>(rows, order[begin + group], b, x, lane);
     }
 }
 
@@ -163,29 +137,9 @@ __global__ void __launch_bounds__(chain_block_size)
     for (auto l = first_level; l < last_level; ++l) {
         const I end = level_ptrs[l + 1];
         for (I i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, Reads::solved>(rows, order[i], b, x, lane);
+            solve_row<G>(rows, order[i], b, x, lane);
         }
         __syncthreads();
-    }
-}
-
-/// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
-/// (cooperative), whose groups take the rows in level order round-robin: group g solves
-/// order[g], order[g + groups], ... The lowest unsolved position always progresses: its
-/// group has solved all its earlier (lower) positions, and the rows it reads lie lower still;
-/// so no deadlock, as long as every group runs (hence resident blocks only).
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, Block<const D> b,
-                            Block<D> x)
-{
-    constexpr int groups_per_block = block_size / G;
-    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
-    const int lane = threadIdx.x % G;
-    const auto n = static_cast<long long>(rows.n);
-    for (long long t = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
-         t < n; t += groups) {
-        solve_row<G, Reads::waiting>(rows, order[t], b, x, lane);
     }
 }
 
@@ -195,41 +149,6 @@ __device__ __forceinline__ unsigned int load_acquire(const unsigned int* p)
     unsigned int v;
     asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
-}
-
-/// Every block of the (cooperative) launch waits here until all gridDim.x have arrived
-/// `target / gridDim.x` times: arrived only grows, so no barrier resets it.
-__device__ __forceinline__ void grid_barrier(unsigned int* arrived, unsigned int target)
-{
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();  // the block's x writes before its arrival
-        atomicAdd(arrived, 1u);
-        while (load_acquire(arrived) < target) {}
-    }
-    __syncthreads();
-}
-
-/// Level set in ONE launch of resident blocks (cooperative): every level's rows split over
-/// all groups, a grid barrier between levels (arrived: a counter zeroed before the launch).
-/// Replaces a launch per fat level (measured on the H200: ~4 us a level against ~5).
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    persistent_levels_kernel(detail::TriangularRows<D, I> rows, const I* order,
-                             const I* level_ptrs, unsigned int levels, Block<const D> b,
-                             Block<D> x, unsigned int* arrived)
-{
-    constexpr int groups_per_block = block_size / G;
-    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
-    const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
-    const int lane = threadIdx.x % G;
-    for (unsigned int l = 0; l < levels; ++l) {
-        const long long end = level_ptrs[l + 1];
-        for (long long i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, Reads::coherent>(rows, order[i], b, x, lane);
-        }
-        if (l + 1 < levels) grid_barrier(arrived, (l + 1) * gridDim.x);
-    }
 }
 
 /// Adds v to *p with release semantics: the writes before it (the block's, through the
@@ -249,95 +168,119 @@ struct OrderedRows {
     const D* inverse_diagonal;
 };
 
-/// What a group loads of the row at one position before the grid barrier that precedes the
-/// row's level: the row, its entries, this lane's first E entries (begin + lane + e G) and
-/// the inverse diagonal; none of it depends on x. row < 0: no row; col < 0: no entry.
-template <int E, typename D, typename I>
+/// What a group loads of the row at one position before it needs x: the row, its entries,
+/// this lane's first entry and the inverse diagonal. row < 0: no row; col < 0: no entry.
+template <typename D, typename I>
 struct LoadedRow {
     I row = -1;
     I begin = 0;
     I end = 0;
-    I col[E];
-    D value[E];
+    I col = -1;
+    D value{};
     D inverse_diagonal{};
 };
 
-template <int G, int E, typename D, typename I>
-__device__ __forceinline__ LoadedRow<E, D, I> load_row(const OrderedRows<D, I>& rows,
-                                                       long long i, long long end, int lane)
+template <typename D, typename I>
+__device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& rows, long long i,
+                                                    long long end, int lane)
 {
-    LoadedRow<E, D, I> p;
-#pragma unroll
-    for (int e = 0; e < E; ++e) p.col[e] = -1;
+    LoadedRow<D, I> p;
     if (i < end) {
         p.row = rows.order[i];
         p.begin = rows.ptrs[i];
         p.end = rows.ptrs[i + 1];
         p.inverse_diagonal = rows.inverse_diagonal[i];
-#pragma unroll
-        for (int e = 0; e < E; ++e) {
-            const I k = p.begin + lane + e * G;
-            if (k < p.end) {
-                p.col[e] = rows.cols[k];
-                p.value[e] = rows.values[k];
-            }
+        if (p.begin + lane < p.end) {
+            p.col = rows.cols[p.begin + lane];
+            p.value = rows.values[p.begin + lane];
         }
     }
     return p;
 }
 
-/// x_r of a loaded row by its group of G lanes; x_c read through L2 (written by other SMs
-/// before the last grid barrier).
-template <int G, int E, typename D, typename I>
-__device__ void solve_loaded_row(const OrderedRows<D, I>& rows, const LoadedRow<E, D, I>& p,
-                                 Block<const D> b, Block<D> x, int lane)
+/// x_r of a loaded row by its group of G lanes, reading x_c with `read` (through L2 after a
+/// grid barrier, or waiting for it: sync-free) and storing x_r with `write`.
+template <int G, typename D, typename I, typename Read, typename Write>
+__device__ __forceinline__ void solve_loaded_row(const OrderedRows<D, I>& rows,
+                                                 const LoadedRow<D, I>& p, Block<const D> b,
+                                                 Block<D> x, int lane, Read read, Write write)
 {
     const unsigned mask = group_mask<G>();
     for (size_type j = 0; j < b.cols; ++j) {
         D sum{};
-#pragma unroll
-        for (int e = 0; e < E; ++e) {
-            if (p.col[e] >= 0) {
-                sum += mul(p.value[e], sync_free::load_coherent(x.data + p.col[e] * x.stride + j));
-            }
-        }
-        for (I k = p.begin + lane + E * G; k < p.end; k += G) {
-            sum += mul(rows.values[k], sync_free::load_coherent(x.data + rows.cols[k] * x.stride + j));
+        if (p.col >= 0) sum = mul(p.value, read(x.data + p.col * x.stride + j));
+        for (I k = p.begin + lane + G; k < p.end; k += G) {
+            sum += mul(rows.values[k], read(x.data + rows.cols[k] * x.stride + j));
         }
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) {
-            x.data[p.row * x.stride + j] = mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal);
+            write(x.data + p.row * x.stride + j,
+                  mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal));
         }
     }
 }
 
-/// The persistent level set on the level-ordered copy: as persistent_levels_kernel, but each
-/// group loads its row of the next level (everything but x) between its block's arrival at
-/// the grid barrier and the wait, so that after the barrier only the x loads remain; the
-/// arrival is one release reduction, not a fence and an atomic.
-template <int G, int E, int threads, typename D, typename I>
-__global__ void __launch_bounds__(threads)
-    ordered_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
-                          Block<const D> b, Block<D> x, unsigned int* arrived)
+/// x_c written by another SM before the last grid barrier: through L2.
+struct ReadCoherent {
+    template <typename D>
+    __device__ __forceinline__ D operator()(const D* p) const
+    {
+        return sync_free::load_coherent(p);
+    }
+};
+struct WritePlain {
+    template <typename D>
+    __device__ __forceinline__ void operator()(D* p, const D& v) const
+    {
+        *p = v;
+    }
+};
+/// Sync-free: x_c polled until solved; x_r published (ready_values.cuh).
+struct ReadWaiting {
+    template <typename D>
+    __device__ __forceinline__ D operator()(const D* p) const
+    {
+        return ready_values::wait_value(p, 0);
+    }
+};
+struct WritePublished {
+    template <typename D>
+    __device__ __forceinline__ void operator()(D* p, const D& v) const
+    {
+        ready_values::publish_value(p, v);
+    }
+};
+
+/// Level set in ONE launch of resident blocks (cooperative) on the level-ordered copy: every
+/// level's rows split over all groups, a grid barrier between levels (arrived: a counter
+/// zeroed before the launch, one release reduction a block and level). Each group loads its
+/// row of the next level between its block's arrival and the wait, so that after the
+/// barrier only the x loads remain (H200, 160^3 ILU(0) L: 1258 us against 1912 on T's own
+/// rows with the loads after the barrier; NOTES.md).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    persistent_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
+                             Block<const D> b, Block<D> x, unsigned int* arrived)
 {
-    constexpr int groups_per_block = threads / G;
+    constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
     long long begin = level_ptrs[0];
     long long end = level_ptrs[1];
-    auto next = load_row<G, E>(rows, begin + group, end, lane);
+    auto next = load_row(rows, begin + group, end, lane);
     for (unsigned int l = 0; l < levels; ++l) {
-        if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane);
+        if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane, ReadCoherent{}, WritePlain{});
         for (long long i = begin + group + groups; i < end; i += groups) {
-            solve_loaded_row<G>(rows, load_row<G, E>(rows, i, end, lane), b, x, lane);
+            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane, ReadCoherent{},
+                                WritePlain{});
         }
         if (l + 1 == levels) break;
         const long long next_end = level_ptrs[l + 2];
         __syncthreads();
         if (threadIdx.x == 0) release_add(arrived, 1u);
-        next = load_row<G, E>(rows, end + group, next_end, lane);
+        next = load_row(rows, end + group, next_end, lane);
         begin = end;
         end = next_end;
         if (threadIdx.x == 0) {
@@ -347,43 +290,25 @@ __global__ void __launch_bounds__(threads)
     }
 }
 
-/// Sync-free on the level-ordered copy (GPU round): group g solves the positions g,
-/// g + groups, ... as sync_free_kernel (x its own flag), and loads its next row before it
-/// waits on the current one's dependencies.
-template <int G, int E, int threads, typename D, typename I>
-__global__ void __launch_bounds__(threads)
-    ordered_sync_free_kernel(OrderedRows<D, I> rows, long long n, Block<const D> b, Block<D> x)
+/// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
+/// (cooperative), whose groups take the positions of the level-ordered copy round-robin:
+/// group g solves positions g, g + groups, ..., and loads its next row before it waits on
+/// the current one's dependencies. The lowest unsolved position always progresses: its
+/// group has solved all its earlier (lower) positions, and the rows it reads lie lower
+/// still; so no deadlock, as long as every group runs (hence resident blocks only).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    sync_free_kernel(OrderedRows<D, I> rows, long long n, Block<const D> b, Block<D> x)
 {
-    constexpr int groups_per_block = threads / G;
+    constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
-    const unsigned mask = group_mask<G>();
-    auto next = load_row<G, E>(rows, group, n, lane);
+    auto next = load_row(rows, group, n, lane);
     for (long long t = group; t < n; t += groups) {
         const auto p = next;
-        next = load_row<G, E>(rows, t + groups, n, lane);
-        for (size_type j = 0; j < b.cols; ++j) {
-            D sum{};
-#pragma unroll
-            for (int e = 0; e < E; ++e) {
-                if (p.col[e] >= 0) {
-                    sum += mul(p.value[e],
-                               ready_values::wait_value(x.data + p.col[e] * x.stride + j, 0));
-                }
-            }
-            for (I k = p.begin + lane + E * G; k < p.end; k += G) {
-                sum += mul(rows.values[k],
-                           ready_values::wait_value(x.data + rows.cols[k] * x.stride + j, 0));
-            }
-#pragma unroll
-            for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
-            if (lane == 0) {
-                ready_values::publish_value(
-                    x.data + p.row * x.stride + j,
-                    mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal));
-            }
-        }
+        next = load_row(rows, t + groups, n, lane);
+        solve_loaded_row<G>(rows, p, b, x, lane, ReadWaiting{}, WritePublished{});
     }
 }
 
@@ -415,6 +340,10 @@ __global__ void __launch_bounds__(block_size)
         if (lane == 0) work.data[r * work.stride + j] = b.data[r * b.stride + j] - sum;
     }
 }
+
+/// Supernodal: a level whose rows average at least this many entries runs step 1 by a block
+/// per row (sptrsv_supernodal).
+constexpr size_type long_panel_entries = 512;
 
 /// Supernodal step 1 by a block per row, for levels of long rows (a 3D factor's top
 /// separators: thousands of entries a row, and few rows a level): the block's threads
@@ -642,12 +571,12 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
 }
 
 /// Blocks of Kernel (`threads` threads) that fit on one SM at once; asked once per kernel.
-template <auto Kernel, int threads = block_size>
+template <auto Kernel>
 int resident_per_sm()
 {
     static const int per_sm = [] {
         int blocks = 0;
-        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads, 0),
+        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
                         where);
         return std::max(blocks, 1);
     }();
@@ -655,7 +584,7 @@ int resident_per_sm()
 }
 
 /// cudaLaunchCooperativeKernel with the arguments converted to the kernel's parameter types.
-template <int threads = block_size, typename... Params, typename... Args>
+template <typename... Params, typename... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
                         Args... args)
 {
@@ -668,21 +597,21 @@ void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t
         },
         typed);
     LOOM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks),
-                                                dim3(threads), params, 0, stream),
+                                                dim3(block_size), params, 0, stream),
                     where);
 }
 
 /// Launches Kernel with no more blocks than fit on the device at once (cooperatively: CUDA
 /// guarantees they all run together, which sync-free's waits rely on), at most `wanted`
 /// blocks and `blocks_per_sm` per SM (0: no limit).
-template <auto Kernel, int threads = block_size, typename... Args>
+template <auto Kernel, typename... Args>
 void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_sm, Args... args)
 {
-    int per_sm = resident_per_sm<Kernel, threads>();
+    int per_sm = resident_per_sm<Kernel>();
     if (blocks_per_sm > 0) per_sm = std::min(per_sm, blocks_per_sm);
     const long long blocks = std::max<long long>(
         1, std::min<long long>(wanted, static_cast<long long>(per_sm) * exec.multiprocessor_count()));
-    launch_cooperative<threads>(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
+    launch_cooperative(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
 }
 
 /// Every entry of x marked unsolved (sync-free's flags).
@@ -700,18 +629,37 @@ void mark_unsolved(const CudaExecutor& exec, matrix::Dense<V>& x)
         where);
 }
 
-template <int G, typename V, typename I>
-void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-               const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x)
+/// The level-ordered copy as kernels see it.
+template <typename V, typename I>
+OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, I>& copy,
+                                              const detail::LevelSchedule<I>& schedule)
 {
-    mark_unsolved(exec, x);
-    launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(host_rows.n * G, block_size), sync_free_blocks_per_sm, on_device(host_rows),
-        order, block_of(b), block_of(x));
+    return {schedule.order.const_data(), copy.ptrs.const_data(), copy.cols.const_data(),
+            as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data())};
+}
+
+/// Lanes per row on the level-ordered copy: a warp for long rows, 4 for short ones (as
+/// long_rows: more than 7 entries off the diagonal on average).
+template <typename V, typename I>
+bool long_rows(const detail::LevelOrderedRows<V, I>& copy)
+{
+    return copy.cols.size() > 7 * copy.inverse_diagonal.size();
 }
 
 template <int G, typename V, typename I>
-void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+void sync_free_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                     const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                     matrix::Dense<V>& x)
+{
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    mark_unsolved(exec, x);
+    launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(n * G, block_size), sync_free_blocks_per_sm, ordered_rows(copy, schedule), n,
+        block_of(b), block_of(x));
+}
+
+template <int G, typename V, typename I>
+void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                        const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                        matrix::Dense<V>& x)
 {
@@ -723,57 +671,9 @@ void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V,
             widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
     launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(widest * G, block_size), 0, on_device(host_rows),
-        schedule.order.const_data(), schedule.level_ptrs.const_data(),
-        static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
-        reinterpret_cast<unsigned int*>(arrived.data()));
-}
-
-/// An integer from the environment, or `otherwise` (GPU-round experiment switches).
-inline int env_int(const char* name, int otherwise)
-{
-    const char* text = std::getenv(name);
-    return text ? std::atoi(text) : otherwise;
-}
-
-template <int G, int E, int threads, typename V, typename I>
-void ordered_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
-                    const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                    matrix::Dense<V>& x, int blocks_per_sm)
-{
-    using D = device_type_t<V>;
-    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
-    arrived.fill(0);
-    long long widest = 1;
-    for (size_type l = 0; l < schedule.levels(); ++l) {
-        widest = std::max<long long>(
-            widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
-    }
-    const OrderedRows<D, I> rows{schedule.order.const_data(), copy.ptrs.const_data(),
-                                 copy.cols.const_data(), as_device(copy.values.const_data()),
-                                 as_device(copy.inverse_diagonal.const_data())};
-    // GPU round: LOOM_SPTRSV_BLOCKS caps the grid (tests the rows beyond one per group).
-    const long long cap = env_int("LOOM_SPTRSV_BLOCKS", 0);
-    const long long wanted = ceildiv(widest * G, threads);
-    launch_resident<ordered_levels_kernel<G, E, threads, D, I>, threads>(
-        exec, cap > 0 ? std::min(cap, wanted) : wanted, blocks_per_sm, rows, schedule.level_ptrs.const_data(),
-        static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
-        reinterpret_cast<unsigned int*>(arrived.data()));
-}
-
-template <int G, int E, int threads, typename V, typename I>
-void ordered_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
-                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                       matrix::Dense<V>& x, int blocks_per_sm)
-{
-    using D = device_type_t<V>;
-    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
-    const OrderedRows<D, I> rows{schedule.order.const_data(), copy.ptrs.const_data(),
-                                 copy.cols.const_data(), as_device(copy.values.const_data()),
-                                 as_device(copy.inverse_diagonal.const_data())};
-    mark_unsolved(exec, x);
-    launch_resident<ordered_sync_free_kernel<G, E, threads, D, I>, threads>(
-        exec, ceildiv(n * G, threads), blocks_per_sm, rows, n, block_of(b), block_of(x));
+        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
+        schedule.level_ptrs.const_data(), static_cast<unsigned int>(schedule.levels()),
+        block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
@@ -991,11 +891,7 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       matrix::Dense<V>& x)
 {
     using namespace sptrsv_kernels;
-    if (schedule.persistent && long_rows(rows)) {
-        persistent_levels<32>(exec, rows, schedule, b, x);
-    } else if (schedule.persistent) {
-        persistent_levels<4>(exec, rows, schedule, b, x);
-    } else if (long_rows(rows)) {
+    if (long_rows(rows)) {
         level_set<32>(exec, rows, schedule, b, x);
     } else {
         level_set<4>(exec, rows, schedule, b, x);
@@ -1054,134 +950,28 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
         sptrsv_kernels::analysis_where);
 }
 
-/// GPU round only (deleted after it): with LOOM_SPTRSV_CYCLE=1 every call runs the next of
-/// a list of variants, timed by events, and prints "sptrsv-variant NAME US".
-struct RoundTimer {
-    cudaStream_t stream;
-    bool on;
-    cudaEvent_t start{}, stop{};
-    RoundTimer(cudaStream_t s, bool enabled) : stream(s), on(enabled)
-    {
-        if (!on) return;
-        cudaEventCreate(&start);
-        cudaEventCreate(&stop);
-        cudaEventRecord(start, stream);
-    }
-    void finish(const char* name)
-    {
-        if (!on) return;
-        cudaEventRecord(stop, stream);
-        cudaEventSynchronize(stop);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, start, stop);
-        std::printf("sptrsv-variant %s %.1f\n", name, 1000.0 * ms);
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
-    }
-};
-
-inline int round_variant(int count)
-{
-    static int calls = 0;
-    return sptrsv_kernels::env_int("LOOM_SPTRSV_CYCLE", 0) != 0 ? calls++ % count : -1;
-}
-
 template <typename V, typename I>
-void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                              const detail::LevelOrderedRows<V, I>& copy,
-                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                              matrix::Dense<V>& x)
+void sptrsv_persistent_level_set(const CudaExecutor& exec,
+                                 const detail::LevelOrderedRows<V, I>& copy,
+                                 const detail::LevelSchedule<I>& schedule,
+                                 const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
-    using namespace sptrsv_kernels;
-    const auto n = static_cast<size_type>(copy.inverse_diagonal.size());
-    const bool long_rows = static_cast<size_type>(copy.cols.size()) > 7 * n;
-    int per_sm = env_int("LOOM_SPTRSV_BLOCKS_PER_SM", 0);
-    int threads = env_int("LOOM_SPTRSV_THREADS", 256);
-    // 256 threads: as many blocks as the widest level needs (x1, x2: at most that many per
-    // SM); 1024 threads: fewer, fatter blocks; g1: a thread per short row (4 entries loaded
-    // ahead), fewer blocks still.
-    const char* names[] = {"session9",        "ordered256",       "ordered256x1",
-                           "ordered256x2",    "ordered1024",      "ordered256-g1",
-                           "ordered1024-g1",  "ordered256x1-g1"};
-    const int variant = round_variant(8);
-    RoundTimer timer(stream_of(exec), variant >= 0);
-    if (variant == 0) {
-        if (long_rows) {
-            persistent_levels<32>(exec, rows, schedule, b, x);
-        } else {
-            persistent_levels<4>(exec, rows, schedule, b, x);
-        }
-        timer.finish(names[0]);
-        return;
-    }
-    bool thread_per_row = env_int("LOOM_SPTRSV_G1", 0) != 0;
-    if (variant > 0) {
-        const int t[] = {0, 256, 256, 256, 1024, 256, 1024, 256};
-        const int p[] = {0, 0, 1, 2, 0, 0, 0, 1};
-        threads = t[variant];
-        per_sm = p[variant];
-        thread_per_row = variant >= 5;
-    }
-    if (long_rows) {
-        if (threads == 1024) {
-            ordered_levels<32, 1, 1024>(exec, copy, schedule, b, x, per_sm);
-        } else {
-            ordered_levels<32, 1, 256>(exec, copy, schedule, b, x, per_sm);
-        }
-    } else if (thread_per_row) {
-        if (threads == 1024) {
-            ordered_levels<1, 4, 1024>(exec, copy, schedule, b, x, per_sm);
-        } else {
-            ordered_levels<1, 4, 256>(exec, copy, schedule, b, x, per_sm);
-        }
-    } else if (threads == 1024) {
-        ordered_levels<4, 1, 1024>(exec, copy, schedule, b, x, per_sm);
+    if (sptrsv_kernels::long_rows(copy)) {
+        sptrsv_kernels::persistent_levels<32>(exec, copy, schedule, b, x);
     } else {
-        ordered_levels<4, 1, 256>(exec, copy, schedule, b, x, per_sm);
+        sptrsv_kernels::persistent_levels<4>(exec, copy, schedule, b, x);
     }
-    if (variant > 0) timer.finish(names[variant]);
 }
 
 template <typename V, typename I>
-void sptrsv_sync_free_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                              const detail::LevelOrderedRows<V, I>& copy,
-                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                              matrix::Dense<V>& x)
-{
-    using namespace sptrsv_kernels;
-    const auto n = static_cast<size_type>(copy.inverse_diagonal.size());
-    const bool long_rows = static_cast<size_type>(copy.cols.size()) > 7 * n;
-    const char* names[] = {"sf-session9", "sf-ordered-x2", "sf-ordered-x4", "sf-ordered-g1-x2",
-                           "sf-ordered-g1-x1"};
-    int variant = round_variant(5);
-    RoundTimer timer(stream_of(exec), variant >= 0);
-    if (variant < 0) variant = 1;
-    if (variant == 0) {
-        if (long_rows) {
-            sync_free_solve<32>(exec, rows, schedule.order.const_data(), b, x);
-        } else {
-            sync_free_solve<4>(exec, rows, schedule.order.const_data(), b, x);
-        }
-    } else if (long_rows) {
-        ordered_sync_free<32, 1, 256>(exec, copy, schedule, b, x, variant == 2 ? 4 : 2);
-    } else if (variant <= 2) {
-        ordered_sync_free<4, 1, 256>(exec, copy, schedule, b, x, variant == 2 ? 4 : 2);
-    } else {
-        ordered_sync_free<1, 4, 256>(exec, copy, schedule, b, x, variant == 3 ? 2 : 1);
-    }
-    timer.finish(names[variant]);
-}
-
-template <typename V, typename I>
-void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+void sptrsv_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    const auto* order = schedule.order.const_data();
-    if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x);
+    if (sptrsv_kernels::long_rows(copy)) {
+        sptrsv_kernels::sync_free_solve<32>(exec, copy, schedule, b, x);
     } else {
-        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x);
+        sptrsv_kernels::sync_free_solve<4>(exec, copy, schedule, b, x);
     }
 }
 
@@ -1192,13 +982,13 @@ void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::Triangular
     unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
 }
 
-/// Supernodal: the schedule of supernodal.hpp with CUDA's own kernels: step 1 by a warp per
-/// row (the rows of a 3D factor's top separators hold thousands of entries: a thread per
-/// row took 106 ms on the 40^3 27-point factor, a warp 5.1 ms; H200, session 9), or by a
-/// block per row on levels of long rows; step 2 by a group of lanes per row.
-/// GPU-round switches: LOOM_SPTRSV_PANEL = 1 warp / 2 block per row (0: by the level's
-/// mean row length); LOOM_SPTRSV_DIAG_LANES = 1, 8, 32; LOOM_SPTRSV_PROFILE=1 prints
-/// the time of each step, summed over the levels.
+/// Supernodal: the schedule of supernodal.hpp with CUDA's own kernels. Step 1 by a warp per
+/// row, or by a block per row on levels whose rows average at least long_panel_entries (a
+/// 3D factor's top separators: a few rows of thousands of entries a level); step 2 by a warp
+/// per row (a 64-row block's row is 64 products). H200, 27-point 40^3 stand-in (69 levels,
+/// 58 of them long): step 1 by warps 4.0 ms, by blocks where long 0.88 ms (by blocks on every
+/// level 0.94 ms); step 2 by a thread per row 1.35 ms, 8 lanes 0.52 ms, a warp 0.40 ms: the
+/// solve 5.5 ms -> 1.41 ms (cuSPARSE 19.2 ms).
 template <typename V, typename I>
 void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                        const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
@@ -1210,113 +1000,41 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
     const auto stream = stream_of(exec);
     const Block<const D> x_read{as_device(x.data()), x.stride(), x.cols()};
     const Block<const D> work_read{as_device(work.data()), work.stride(), work.cols()};
-    int panel_mode = env_int("LOOM_SPTRSV_PANEL", 0);
-    int diag_lanes = env_int("LOOM_SPTRSV_DIAG_LANES", 1);
-    const char* names[] = {"sn-auto-d1", "sn-warp-d1", "sn-auto-d8", "sn-auto-d32", "sn-warp-d32",
-                           "sn-block-d32"};
-    const int variant = round_variant(6);
-    if (variant >= 0) {
-        const int panels[] = {0, 1, 0, 0, 1, 2};
-        const int lanes[] = {1, 1, 8, 32, 32, 32};
-        panel_mode = panels[variant];
-        diag_lanes = lanes[variant];
-    }
-    RoundTimer timer(stream, variant >= 0);
-    const bool profile = env_int("LOOM_SPTRSV_PROFILE", 0) != 0;
-    const auto levels = supernodes.levels();
-    std::vector<cudaEvent_t> events;
-    if (profile) {
-        events.resize(3 * levels + 1);
-        for (auto& e : events) cudaEventCreate(&e);
-    }
-    const auto mark = [&](size_type i) {
-        if (profile) cudaEventRecord(events[i], stream);
-    };
-    int long_levels = 0;
-    for (size_type l = 0; l < levels; ++l) {
+    const I* first_row = supernodes.first_row.const_data();
+    const I* row_super = supernodes.row_super.const_data();
+    for (size_type l = 0; l < supernodes.levels(); ++l) {
         const I* level = supernodes.order.const_data() + supernodes.host_level_ptrs[l];
         const auto count = static_cast<long long>(supernodes.host_level_ptrs[l + 1] -
                                                   supernodes.host_level_ptrs[l]);
-        const bool long_panel =
-            panel_mode == 2 ||
-            (panel_mode == 0 && supernodes.host_level_entries[l] >= 512 * static_cast<size_type>(count));
-        long_levels += long_panel;
-        mark(3 * l);
-        if (long_panel) {
+        if (supernodes.host_level_entries[l] >= long_panel_entries * static_cast<size_type>(count)) {
             supernodal_long_panel_kernel<block_size><<<static_cast<unsigned>(count), block_size, 0, stream>>>(
-                device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
-                level, block_of(b), x_read, block_of(work));
+                device_rows, first_row, row_super, level, block_of(b), x_read, block_of(work));
         } else {
             supernodal_panel_kernel<32><<<static_cast<unsigned>(ceildiv(count * 32, block_size)), block_size, 0, stream>>>(
-                device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
-                level, count, block_of(b), x_read, block_of(work));
+                device_rows, first_row, row_super, level, count, block_of(b), x_read, block_of(work));
         }
         check_launch(where);
-        mark(3 * l + 1);
-        const auto diagonal = [&](auto lanes) {
-            constexpr int G = decltype(lanes)::value;
-            supernodal_diagonal_kernel<G><<<static_cast<unsigned>(ceildiv(count * G, block_size)), block_size, 0, stream>>>(
-                rows.lower, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
-                supernodes.block_offset.const_data(), supernodes.block_width.const_data(),
-                as_device(supernodes.blocks.const_data()), level, count, work_read, block_of(x));
-        };
-        if (diag_lanes == 32) {
-            diagonal(std::integral_constant<int, 32>{});
-        } else if (diag_lanes == 8) {
-            diagonal(std::integral_constant<int, 8>{});
-        } else {
-            diagonal(std::integral_constant<int, 1>{});
-        }
+        supernodal_diagonal_kernel<32><<<static_cast<unsigned>(ceildiv(count * 32, block_size)), block_size, 0, stream>>>(
+            rows.lower, first_row, row_super, supernodes.block_offset.const_data(),
+            supernodes.block_width.const_data(), as_device(supernodes.blocks.const_data()), level,
+            count, work_read, block_of(x));
         check_launch(where);
-        mark(3 * l + 2);
-    }
-    if (variant >= 0) timer.finish(names[variant]);
-    if (profile && levels > 0) {
-        cudaEventSynchronize(events[3 * levels - 1]);
-        float panel = 0, diag = 0, widest = 0;
-        size_type widest_level = 0;
-        for (size_type l = 0; l < levels; ++l) {
-            float a = 0, d = 0;
-            cudaEventElapsedTime(&a, events[3 * l], events[3 * l + 1]);
-            cudaEventElapsedTime(&d, events[3 * l + 1], events[3 * l + 2]);
-            panel += a;
-            diag += d;
-            if (a + d > widest) {
-                widest = a + d;
-                widest_level = l;
-            }
-        }
-        std::fprintf(stderr,
-                     "supernodal profile: %zu levels (%d by a block per row), panel %.3f ms, "
-                     "diagonal %.3f ms; slowest level %zu (%d rows) %.3f ms\n",
-                     static_cast<std::size_t>(levels), long_levels, panel, diag,
-                     static_cast<std::size_t>(widest_level),
-                     static_cast<int>(supernodes.host_level_ptrs[widest_level + 1] -
-                                      supernodes.host_level_ptrs[widest_level]),
-                     widest);
-        for (auto& e : events) cudaEventDestroy(e);
     }
 }
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \
-    template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
-                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
-                                   matrix::Dense<V>&);                                       \
-    template void sptrsv_level_ordered_rows(const CudaExecutor&,                             \
-                                            const detail::TriangularRows<V, I>&,             \
-                                            const detail::LevelSchedule<I>&, bool,           \
-                                            detail::LevelOrderedRows<V, I>&);                \
-    template void sptrsv_sync_free_ordered(const CudaExecutor&,                              \
-                                           const detail::TriangularRows<V, I>&,              \
-                                           const detail::LevelOrderedRows<V, I>&,            \
-                                           const detail::LevelSchedule<I>&,                  \
-                                           const matrix::Dense<V>&, matrix::Dense<V>&);      \
-    template void sptrsv_level_set_ordered(const CudaExecutor&,                              \
-                                           const detail::TriangularRows<V, I>&,              \
-                                           const detail::LevelOrderedRows<V, I>&,            \
-                                           const detail::LevelSchedule<I>&,                  \
-                                           const matrix::Dense<V>&, matrix::Dense<V>&);      \
+    template void sptrsv_sync_free(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&, \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
+                                   matrix::Dense<V>&);                                        \
+    template void sptrsv_persistent_level_set(const CudaExecutor&,                            \
+                                              const detail::LevelOrderedRows<V, I>&,          \
+                                              const detail::LevelSchedule<I>&,                \
+                                              const matrix::Dense<V>&, matrix::Dense<V>&);    \
+    template void sptrsv_level_ordered_rows(const CudaExecutor&,                              \
+                                            const detail::TriangularRows<V, I>&,              \
+                                            const detail::LevelSchedule<I>&, bool,            \
+                                            detail::LevelOrderedRows<V, I>&);                 \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

@@ -157,34 +157,26 @@ LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
-/// Sync-free: one launch of resident blocks, a group of lanes per row, rows dealt in the
-/// schedule's level order (its `order`; the level pointers are not read); x is filled with
-/// a "not solved" sentinel first and polled by the rows that read it (cuda.cu).
-template <typename V, typename I>
-void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x);
-
 /// Builds (pattern = true) or refreshes the values of (pattern = false) op(T)'s level-ordered
 /// copy for the schedule's order.
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
                                detail::LevelOrderedRows<V, I>& copy);
-/// The persistent level set on the level-ordered copy: one cooperative launch, each group
-/// loads its row of the next level before the grid barrier that precedes it.
+/// The level set when the schedule is persistent: one cooperative launch on the level-ordered
+/// copy, a grid barrier per level, each group's next row loaded before it (cuda.cu).
 template <typename V, typename I>
-void sptrsv_level_set_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                              const detail::LevelOrderedRows<V, I>& copy,
-                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                              matrix::Dense<V>& x);
-
-/// Sync-free on the level-ordered copy (GPU round).
+void sptrsv_persistent_level_set(const CudaExecutor& exec,
+                                 const detail::LevelOrderedRows<V, I>& copy,
+                                 const detail::LevelSchedule<I>& schedule,
+                                 const matrix::Dense<V>& b, matrix::Dense<V>& x);
+/// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
+/// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
+/// polled by the rows that read it (cuda.cu).
 template <typename V, typename I>
-void sptrsv_sync_free_ordered(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
-                              const detail::LevelOrderedRows<V, I>& copy,
-                              const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                              matrix::Dense<V>& x);
+void sptrsv_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x);
 
 /// The analysis on the device (sptrsv.cpp: device_analysis), each step the same answer as
 /// its host counterpart in sptrsv.cpp, without reading T's pattern back.

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -32,21 +31,20 @@ constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
 constexpr size_type omp_thin_rows_per_thread = 32;
-/// CUDA: the per-solve costs (microseconds) of the schedules, measured on the H200 (session
-/// 9, double; NOTES.md "automatic"): a fat level launched on its own costs ~5 us (launch +
-/// drain: 2389 us for the 478 levels of the 160^3 ILU(0) L); one level of the persistent
-/// level-set kernel ~4 us (a grid barrier and the level's dependent loads: 1938 us there,
-/// 14.8 ms for the 3999 levels of the 2000^2 5-point L against 21.2 ms launched); a level of
-/// a chained stage ~2.5 us per round of a block's groups on a factor larger than the L2
-/// (the fit of both launched figures: 2375 and 22545 us by this model; ~1 us when the
-/// factor sits in L2: mcfe, 537 us for 568 thin levels);
-/// sync-free ~8.6 us per level (4106 us on 160^3, ~5 us on 2000^2's thinner levels: the
-/// polls of waiting warps slow the warps they wait on). The bandwidth the entries take is
-/// the same for all and left out.
+/// CUDA: the per-solve costs (microseconds) of the schedules, measured on the H200 (double;
+/// NOTES.md "automatic"): a fat level launched on its own costs ~5 us (launch + drain: 2389
+/// us for the 478 levels of the 160^3 ILU(0) L, session 9); one level of the persistent
+/// level-set kernel on the level-ordered copy ~2.6 us (a grid barrier and the level's x
+/// loads: 1258 us there, 9.67 ms for the 3999 levels of the 2000^2 5-point L; session 10);
+/// a level of a chained stage ~2.5 us per round of a block's groups on a factor larger than
+/// the L2 (the fit of both launched figures: 2375 and 22545 us by this model; ~1 us when the
+/// factor sits in L2: mcfe, 537 us for 568 thin levels); sync-free ~5.3 us per level (2512
+/// us on 160^3, session 10: the polls of waiting warps slow the warps they wait on). The
+/// bandwidth the entries take is the same for all and left out.
 constexpr double cuda_launch_us = 5.0;
-constexpr double cuda_persistent_level_us = 4.0;
+constexpr double cuda_persistent_level_us = 2.6;
 constexpr double cuda_chained_round_us = 2.5;
-constexpr double cuda_sync_free_hop_us = 8.6;
+constexpr double cuda_sync_free_hop_us = 5.3;
 /// Sync-free's throughput on wide levels (~10 G rows/s): an estimate, not measured.
 constexpr double cuda_sync_free_row_us = 0.0001;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
@@ -591,16 +589,14 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
     return state;
 }
 
-/// Whether the solve runs the persistent level set on a level-ordered copy of op(T) (CUDA).
-/// GPU-round switch: LOOM_SPTRSV_ORDERED=0 keeps the session-9 kernel on T's own rows.
+/// Whether the solve reads op(T)'s level-ordered copy: CUDA's persistent level set and
+/// sync-free.
 template <typename V, typename I>
 bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state)
 {
-    const char* ordered = std::getenv("LOOM_SPTRSV_ORDERED");
     return state.exec->kind() == ExecKind::cuda &&
            ((state.algorithm == SptrsvAlgorithm::level_set && state.schedule.persistent) ||
-            state.algorithm == SptrsvAlgorithm::sync_free) &&
-           !(ordered && std::string(ordered) == "0");
+            state.algorithm == SptrsvAlgorithm::sync_free);
 }
 
 /// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
@@ -757,12 +753,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
                 case SptrsvAlgorithm::sync_free:
-                    if (state->level_ordered.ptrs.size() > 0) {
-                        cuda::sptrsv_sync_free_ordered(e, rows, state->level_ordered,
-                                                       state->schedule, b, x);
-                    } else {
-                        cuda::sptrsv_sync_free(e, rows, state->schedule, b, x);
-                    }
+                    cuda::sptrsv_sync_free(e, state->level_ordered, state->schedule, b, x);
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);
@@ -771,9 +762,9 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
                 default:
-                    if (state->level_ordered.ptrs.size() > 0) {
-                        cuda::sptrsv_level_set_ordered(e, rows, state->level_ordered,
-                                                       state->schedule, b, x);
+                    if (state->schedule.persistent) {
+                        cuda::sptrsv_persistent_level_set(e, state->level_ordered,
+                                                          state->schedule, b, x);
                     } else {
                         cuda::sptrsv_level_set(e, rows, state->schedule, b, x);
                     }

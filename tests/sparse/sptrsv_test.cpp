@@ -346,6 +346,45 @@ TYPED_TEST(Sptrsv, QueriesDescribeTheLevels)
     EXPECT_FALSE(handle.analyzed());
 }
 
+TEST(SptrsvLevels, LevelScheduleQueryListsTheRowsOfEachLevel)
+{
+    // Row r of the lower T depends on row r - 2 (rows 0, 1 on none), row 5 on row 4 too:
+    // levels {0, 1}, {2, 3}, {4}, {5}. In T^T (upper) row c depends on c + 2, row 4 on 5:
+    // levels {5}, {3, 4}, {1, 2}, {0}.
+    using Csr = matrix::Csr<double, loom::int32>;
+    const std::vector<loom::int32> ptrs{0, 1, 2, 4, 6, 8, 11};
+    const std::vector<loom::int32> cols{0, 1, 0, 2, 1, 3, 2, 4, 4, 3, 5};
+    const std::vector<double> values(cols.size(), 1.0);
+    const auto T_ref = Csr::from_host(loom::test::reference(), {6, 6}, ptrs, cols, values);
+    auto executors = loom::test::backends();
+    executors.insert(executors.begin(), loom::test::reference());
+    for (const auto& exec : executors) {
+        for (const auto op : {Op::none, Op::transpose}) {
+            for (const auto algorithm : algorithms_on(*exec)) {
+                sparse::SptrsvHandle<double, loom::int32> handle({.algorithm = algorithm, .op = op});
+                EXPECT_THROW(handle.level_rows(), loom::BadInput);
+                sparse::sptrsv_symbolic(handle, Csr(exec, T_ref));
+                const auto label = describe(handle.options()) + " on " + exec->name();
+                if (handle.algorithm() == SptrsvAlgorithm::supernodal) {
+                    EXPECT_THROW(handle.level_ptrs(), loom::BadInput) << label;
+                    continue;
+                }
+                EXPECT_EQ(handle.level_ptrs().executor(), exec) << label;
+                const bool none = op == Op::none;
+                const std::vector<loom::int32> ptrs_expected =
+                    none ? std::vector<loom::int32>{0, 2, 4, 5, 6}
+                         : std::vector<loom::int32>{0, 1, 3, 5, 6};
+                const std::vector<loom::int32> rows_expected =
+                    none ? std::vector<loom::int32>{0, 1, 2, 3, 4, 5}
+                         : std::vector<loom::int32>{5, 3, 4, 1, 2, 0};
+                EXPECT_EQ(handle.level_ptrs().to_host(), ptrs_expected) << label;
+                EXPECT_EQ(handle.level_rows().to_host(), rows_expected)
+                    << label;
+            }
+        }
+    }
+}
+
 TYPED_TEST(Sptrsv, FatLevelsRunInParallelStages)
 {
     using V = typename TestFixture::V;
@@ -380,8 +419,12 @@ TYPED_TEST(Sptrsv, NumericReuseAfterAValueChange)
     using I = typename TestFixture::I;
     using Dense = typename TestFixture::Dense;
     for (const auto& exec : this->executors()) {
-        for (const auto op : {Op::none, Op::conj_transpose}) {
-            const SptrsvOptions options{.op = op};
+        for (const auto [algorithm, op] : {std::pair{SptrsvAlgorithm::automatic, Op::none},
+                                           std::pair{SptrsvAlgorithm::automatic, Op::conj_transpose},
+                                           std::pair{SptrsvAlgorithm::level_set, Op::none},
+                                           std::pair{SptrsvAlgorithm::sync_free, Op::conj_transpose}}) {
+            if (algorithm == SptrsvAlgorithm::sync_free && exec->kind() != loom::ExecKind::cuda) continue;
+            const SptrsvOptions options{.algorithm = algorithm, .op = op};
             auto T = matrix::Csr<V, I>(exec, random_triangular<V, I>(this->ref, {.n = 300}));
             sparse::SptrsvHandle<V, I> handle(options);
             sparse::sptrsv_symbolic(handle, T);
@@ -750,39 +793,64 @@ TEST(SptrsvCuda, SupernodalMatchesTheReferenceWithTwoRightHandSides)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {
-        const auto T_ref = supernodal_triangular<double, loom::int32>(
-            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
-        const auto n = T_ref.rows();
-        const auto b = loom::test::random_dense<double>(ref, {n, 2});
-        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
-        for (const auto diag : {Diag::non_unit, Diag::unit}) {
-            for (const auto op : {Op::none, Op::transpose}) {
-                const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
-                matrix::Dense<double> expected(ref, {n, 2});
-                sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
-                matrix::Dense<double> x(cuda, {n, 2});
-                sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
-                SCOPED_TRACE(describe(options));
-                LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+        // A dense row of 1500 entries: its level's step 1 by a block per row.
+        for (const auto& T_ref :
+             {supernodal_triangular<double, loom::int32>(
+                  ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo),
+              random_triangular<double, loom::int32>(
+                  ref, {.n = 1500, .per_row = 2, .uplo = uplo, .dense_row = true})}) {
+            const auto n = T_ref.rows();
+            const auto b = loom::test::random_dense<double>(ref, {n, 2});
+            const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+            for (const auto diag : {Diag::non_unit, Diag::unit}) {
+                for (const auto op : {Op::none, Op::transpose}) {
+                    const SptrsvOptions options{SptrsvAlgorithm::supernodal, uplo, diag, op};
+                    matrix::Dense<double> expected(ref, {n, 2});
+                    sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set, uplo, diag, op});
+                    matrix::Dense<double> x(cuda, {n, 2});
+                    sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
+                    SCOPED_TRACE(describe(options));
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+                }
             }
         }
     }
 }
 
+/// T with its last row (lower) or first (upper) holding every 7th column too: a row far
+/// longer than a group's lanes.
+matrix::Csr<double, loom::int32> with_long_row(const matrix::Csr<double, loom::int32>& T, Uplo uplo)
+{
+    const auto n = T.rows();
+    auto ptrs = T.row_ptrs().to_host();
+    auto cols = T.col_idxs().to_host();
+    auto values = T.values().to_host();
+    const size_type row = uplo == Uplo::lower ? n - 1 : 0;
+    std::vector<loom::int32> extra;
+    for (size_type c = uplo == Uplo::lower ? 0 : 7; c < n - 1; c += 7) extra.push_back(static_cast<loom::int32>(c));
+    const auto at = ptrs[row + 1];
+    cols.insert(cols.begin() + at, extra.begin(), extra.end());
+    values.insert(values.begin() + at, extra.size(), 1e-3);
+    for (auto r = row + 1; r <= n; ++r) ptrs[r] += static_cast<loom::int32>(extra.size());
+    return matrix::Csr<double, loom::int32>::from_host(T.executor(), T.size(), ptrs, cols, values);
+}
+
 TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
 {
-    // 7-point 64^3: ~190 levels, most wider than a chained block: one persistent launch
-    // with a grid barrier per level beats a launch per level (sptrsv.cpp's cost model).
+    // 7-point 64^3 with a long row: ~190 levels, most wider than a chained block: one
+    // persistent launch with a grid barrier per level beats a launch per level (sptrsv.cpp's
+    // cost model).
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     const auto A = matrix::poisson3d<double, loom::int32>(ref, 64, 7);
     const auto n = A.rows();
     const auto b = loom::test::random_dense<double>(ref, {n, 2});
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {
-        const auto T_ref = sparse::triangle(A, uplo);
+        const auto T_ref = with_long_row(sparse::triangle(A, uplo), uplo);
         const matrix::Csr<double, loom::int32> T(cuda, T_ref);
         for (const auto op : {Op::none, Op::transpose}) {
-            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, Diag::non_unit, op};
+            const auto diag = op == Op::none ? Diag::non_unit : Diag::unit;
+            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, diag, op};
             matrix::Dense<double> expected(ref, {n, 2});
             sparse::sptrsv(T_ref, b, expected, options);
             sparse::SptrsvHandle<double, loom::int32> handle(options);
@@ -792,7 +860,51 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
             sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
             SCOPED_TRACE(describe(options));
             LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+            // New values (T doubled): the numeric phase refreshes what the solve keeps.
+            auto doubled = T_ref;
+            auto values = T_ref.values().to_host();
+            for (auto& v : values) v *= 2;
+            doubled.values() = loom::Array<double>(ref, values);
+            sparse::sptrsv(doubled, b, expected, options);
+            sparse::sptrsv_numeric(handle, matrix::Csr<double, loom::int32>(cuda, doubled));
+            sparse::sptrsv_solve(handle, matrix::Csr<double, loom::int32>(cuda, doubled),
+                                 matrix::Dense<double>(cuda, b), x);
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
         }
+    }
+}
+
+TEST(SptrsvCuda, LevelsWiderThanTheResidentGroupsAreSolvedWhole)
+{
+    // Block lower bidiagonal: 3 levels of 100000 rows, more than the groups of all resident
+    // blocks of the persistent level set (8 blocks of 64 groups on each of an H200's 132 SMs).
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const size_type w = 100000;
+    std::vector<loom::int32> ptrs{0}, cols;
+    std::vector<double> values;
+    for (size_type r = 0; r < 3 * w; ++r) {
+        if (r >= w) {
+            cols.push_back(static_cast<loom::int32>(r - w));
+            values.push_back(1);
+        }
+        cols.push_back(static_cast<loom::int32>(r));
+        values.push_back(4);
+        ptrs.push_back(static_cast<loom::int32>(cols.size()));
+    }
+    const auto T_ref =
+        matrix::Csr<double, loom::int32>::from_host(ref, {3 * w, 3 * w}, ptrs, cols, values);
+    const auto b = loom::test::random_dense<double>(ref, {3 * w, 1});
+    matrix::Dense<double> expected(ref, {3 * w, 1});
+    sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set});
+    for (const auto algorithm : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free}) {
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        sparse::SptrsvHandle<double, loom::int32> handle({.algorithm = algorithm});
+        sparse::sptrsv_symbolic(handle, T);
+        EXPECT_EQ(handle.stages(), 1);
+        matrix::Dense<double> x(cuda, {3 * w, 1});
+        sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+        LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-14);
     }
 }
 

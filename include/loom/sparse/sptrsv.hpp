@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "loom/base/analysis.hpp"
+#include "loom/base/array.hpp"
 #include "loom/base/types.hpp"
 #include "loom/blas/types.hpp"
 #include "loom/matrix/csr.hpp"
@@ -110,6 +111,14 @@ public:
     size_type stages() const;
     /// The supernodes the analysis found in op(T) (every algorithm; 1-row ones included).
     size_type supernodes() const;
+    /// op(T)'s level schedule, on the analysis' executor: level l holds the rows
+    /// level_rows()[level_ptrs()[l]] .. level_rows()[level_ptrs()[l + 1] - 1], ascending;
+    /// a row's level is one more than the highest level of the rows it depends on (0 for
+    /// none); level_ptrs() has levels() + 1 entries. What a kernel needs that runs op(T)'s
+    /// rows level by level (the incomplete factorizations schedule their rows by it). Kept by
+    /// level_set and sync_free only: BadInput for the other algorithms (ask for level_set).
+    const Array<I>& level_ptrs() const;
+    const Array<I>& level_rows() const;
 };
 
 /// Analyses T (the handle's uplo triangle of a square matrix) for solves with op(T).
@@ -121,14 +130,16 @@ template <typename V, typename I>
 LOOM_EXPORT void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// Takes new values of T (same pattern): checks its diagonal again (NumericalError naming
-/// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy).
+/// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy;
+/// on CUDA, the level-ordered copy of the level set and sync-free solves).
 /// BadInput when no analysis ran or T's pattern changed.
 template <typename V, typename I>
 LOOM_EXPORT void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
 /// x = op(T)^-1 b for b and x of n x k (any k, any strides), distinct, on T's executor.
 /// After changing T's values, call sptrsv_numeric first: the solve does not check the
-/// diagonal, and cuSPARSE (vendor) solves with the values it was last given. BadInput when
+/// diagonal, and an algorithm that keeps values (vendor; level_set and sync_free on CUDA)
+/// solves with the values it was last given. BadInput when
 /// no analysis ran, T's pattern changed or b and x overlap; DimensionMismatch for wrong
 /// shapes. x is untouched on failure.
 template <typename V, typename I>

@@ -19,7 +19,6 @@
 #include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/state.hpp"
 #include "sparse/ilu/threshold_search.hpp"
-#include "sparse/sptrsv/state.hpp"
 #include "sparse/sptrsv/levels.hpp"
 
 namespace loom::sparse {
@@ -391,9 +390,12 @@ void schedule_rows(const matrix::Csr<V, I>& L, detail::IluState<V, I>& state)
                                .uplo = blas::Uplo::lower,
                                .diag = blas::Diag::unit});
     sptrsv_symbolic(levels, L);
-    auto& schedule = state.schedule;
-    static_cast<detail::LevelSchedule<I>&>(schedule) = std::move(levels.state()->schedule);
     const auto& exec = *state.exec;
+    auto& schedule = state.schedule;
+    schedule.order = levels.level_rows();
+    schedule.level_ptrs = levels.level_ptrs();
+    schedule.host_level_ptrs = schedule.level_ptrs.to_host();
+    if (exec.kind() != ExecKind::cuda) schedule.host_order = schedule.order.to_host();
     const auto* omp = dynamic_cast<const OmpExecutor*>(&exec);
     detail::group_stages(schedule,
                          omp ? omp_thin_rows_per_thread * std::max(omp->num_threads(), 1) : 0);

@@ -10,9 +10,12 @@
 // levels one after the other with __syncthreads between them (TP1CHAIN): a bidiagonal
 // matrix of 5000 rows costs one launch, not 5000.
 //
-// Sync-free: one launch of resident blocks only (cooperative), whose groups take the rows in
-// the analysis' level order, round-robin. x is its own ready flag: filled with a signalling
-// NaN first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
+// Persistent level set (many fat levels): one cooperative launch on op(T)'s level-ordered
+// copy, a grid barrier per level, each group's next row loaded before the barrier.
+//
+// Sync-free: one launch of resident blocks only (cooperative), whose groups take the rows of
+// the level-ordered copy round-robin. x is its own ready flag: filled with a signalling NaN
+// first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
@@ -51,13 +54,11 @@ constexpr const char* where = "loom::sparse::sptrsv_solve";
 constexpr const char* analysis_where = "loom::sparse::sptrsv_symbolic";
 constexpr int block_size = 256;
 constexpr int chain_block_size = 1024;
-/// Sync-free: nanoseconds a lane sleeps between polls of an unsolved x_c, and the most
-/// blocks per SM (0: as many as fit). H200, session 9, 160^3 ILU(0) L / 2000^2 L (us):
-/// all 8 blocks 5161 / 45818, 4: 3533 / -, 2: 4106 / 19960, 1: 5248 / 19858; sleeping
-/// 32 / 128 / 512 ns between polls: 10288 / 7100 / 5120 (the polls of waiting warps slow
-/// the warps they wait on; fewer resident warps, fewer polls).
-constexpr unsigned sync_free_poll_ns = 0;
-constexpr int sync_free_blocks_per_sm = 2;
+/// Sync-free: the most blocks per SM. H200, 160^3 ILU(0) L, sync-free on the level-ordered
+/// copy: 2 / 4 per SM 2687 / 2512 us (session 9, on T's rows: 8 / 4 / 2 / 1 per SM 5161 /
+/// 3533 / 4106 / 5248 us; sleeping between polls only slowed it): the polls of waiting warps
+/// slow the warps they wait on, so fewer resident warps poll less.
+constexpr int sync_free_blocks_per_sm = 4;
 
 template <typename D>
 __device__ __forceinline__ D shuffle_xor(unsigned mask, const D& v, int offset)
@@ -77,22 +78,9 @@ struct Block {
     size_type cols;
 };
 
-/// How solve_row reads x_c of a row that row r depends on.
-enum class Reads {
-    /// final before the launch (level set, a launch per level);
-    solved,
-    /// final, written by another SM during this launch: through L2 (the persistent level
-    /// set, after its grid barrier);
-    coherent,
-    /// polled until it holds a value (sync-free, ready_values.cuh); x_r is published so.
-    waiting,
-};
-
 /// Row r by a group of G lanes (`lane` in [0, G)): the lanes stride over the row's entries,
 /// sum a_rc x_c and the diagonal, and reduce by shuffles; the group's first lane writes x_r.
-/// Sync-free polls entry by entry with a_rc loaded first, so a dependency finished early is
-/// used while later ones still run.
-template <int G, Reads reads, typename D, typename I>
+template <int G, typename D, typename I>
 __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<const D> b,
                           Block<D> x, int lane)
 {
@@ -106,14 +94,7 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
             const I c = rows.col_idxs[k];
             const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
             if (c != r) {
-                const D* xc = x.data + c * x.stride + j;
-                if constexpr (reads == Reads::waiting) {
-                    sum += mul(a, ready_values::wait_value(xc, sync_free_poll_ns));
-                } else if constexpr (reads == Reads::coherent) {
-                    sum += mul(a, sync_free::load_coherent(xc));
-                } else {
-                    sum += mul(a, *xc);
-                }
+                sum += mul(a, x.data[c * x.stride + j]);
             } else if (!rows.unit) {
                 diagonal += a;
             }
@@ -126,11 +107,7 @@ __device__ void solve_row(const detail::TriangularRows<D, I>& rows, I r, Block<c
         if (lane == 0) {
             const D rhs = b.data[r * b.stride + j] - sum;
             const D value = rows.unit ? rhs : rhs / diagonal;
-            if constexpr (reads == Reads::waiting) {
-                ready_values::publish_value(x.data + r * x.stride + j, value);
-            } else {
-                x.data[r * x.stride + j] = value;
-            }
+            x.data[r * x.stride + j] = value;
         }
     }
 }
@@ -144,7 +121,7 @@ __global__ void __launch_bounds__(block_size)
     const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
     const int lane = threadIdx.x % G;
     if (begin + group < end) {
-        solve_row<G, Reads::solved>(rows, order[begin + group], b, x, lane);
+        solve_row<G>(rows, order[begin + group], b, x, lane);
     }
 }
 
@@ -160,29 +137,9 @@ __global__ void __launch_bounds__(chain_block_size)
     for (auto l = first_level; l < last_level; ++l) {
         const I end = level_ptrs[l + 1];
         for (I i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, Reads::solved>(rows, order[i], b, x, lane);
+            solve_row<G>(rows, order[i], b, x, lane);
         }
         __syncthreads();
-    }
-}
-
-/// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
-/// (cooperative), whose groups take the rows in level order round-robin: group g solves
-/// order[g], order[g + groups], ... The lowest unsolved position always progresses: its
-/// group has solved all its earlier (lower) positions, and the rows it reads lie lower still;
-/// so no deadlock, as long as every group runs (hence resident blocks only).
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    sync_free_kernel(detail::TriangularRows<D, I> rows, const I* order, Block<const D> b,
-                            Block<D> x)
-{
-    constexpr int groups_per_block = block_size / G;
-    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
-    const int lane = threadIdx.x % G;
-    const auto n = static_cast<long long>(rows.n);
-    for (long long t = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
-         t < n; t += groups) {
-        solve_row<G, Reads::waiting>(rows, order[t], b, x, lane);
     }
 }
 
@@ -194,38 +151,164 @@ __device__ __forceinline__ unsigned int load_acquire(const unsigned int* p)
     return v;
 }
 
-/// Every block of the (cooperative) launch waits here until all gridDim.x have arrived
-/// `target / gridDim.x` times: arrived only grows, so no barrier resets it.
-__device__ __forceinline__ void grid_barrier(unsigned int* arrived, unsigned int target)
+/// Adds v to *p with release semantics: the writes before it (the block's, through the
+/// __syncthreads that precedes it) are seen by whoever acquires *p after it.
+__device__ __forceinline__ void release_add(unsigned int* p, unsigned int v)
 {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();  // the block's x writes before its arrival
-        atomicAdd(arrived, 1u);
-        while (load_acquire(arrived) < target) {}
-    }
-    __syncthreads();
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
 
-/// Level set in ONE launch of resident blocks (cooperative): every level's rows split over
-/// all groups, a grid barrier between levels (arrived: a counter zeroed before the launch).
-/// Replaces a launch per fat level (measured on the H200: ~4 us a level against ~5).
+/// A level-ordered copy (detail::LevelOrderedRows) as kernels see it.
+template <typename D, typename I>
+struct OrderedRows {
+    const I* order;
+    const I* ptrs;
+    const I* cols;
+    const D* values;
+    const D* inverse_diagonal;
+};
+
+/// What a group loads of the row at one position before it needs x: the row, its entries,
+/// this lane's first entry and the inverse diagonal. row < 0: no row; col < 0: no entry.
+template <typename D, typename I>
+struct LoadedRow {
+    I row = -1;
+    I begin = 0;
+    I end = 0;
+    I col = -1;
+    D value{};
+    D inverse_diagonal{};
+};
+
+template <typename D, typename I>
+__device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& rows, long long i,
+                                                    long long end, int lane)
+{
+    LoadedRow<D, I> p;
+    if (i < end) {
+        p.row = rows.order[i];
+        p.begin = rows.ptrs[i];
+        p.end = rows.ptrs[i + 1];
+        p.inverse_diagonal = rows.inverse_diagonal[i];
+        if (p.begin + lane < p.end) {
+            p.col = rows.cols[p.begin + lane];
+            p.value = rows.values[p.begin + lane];
+        }
+    }
+    return p;
+}
+
+/// x_r of a loaded row by its group of G lanes, reading x_c with `read` (through L2 after a
+/// grid barrier, or waiting for it: sync-free) and storing x_r with `write`.
+template <int G, typename D, typename I, typename Read, typename Write>
+__device__ __forceinline__ void solve_loaded_row(const OrderedRows<D, I>& rows,
+                                                 const LoadedRow<D, I>& p, Block<const D> b,
+                                                 Block<D> x, int lane, Read read, Write write)
+{
+    const unsigned mask = group_mask<G>();
+    for (size_type j = 0; j < b.cols; ++j) {
+        D sum{};
+        if (p.col >= 0) sum = mul(p.value, read(x.data + p.col * x.stride + j));
+        for (I k = p.begin + lane + G; k < p.end; k += G) {
+            sum += mul(rows.values[k], read(x.data + rows.cols[k] * x.stride + j));
+        }
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) {
+            write(x.data + p.row * x.stride + j,
+                  mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal));
+        }
+    }
+}
+
+/// x_c written by another SM before the last grid barrier: through L2.
+struct ReadCoherent {
+    template <typename D>
+    __device__ __forceinline__ D operator()(const D* p) const
+    {
+        return sync_free::load_coherent(p);
+    }
+};
+struct WritePlain {
+    template <typename D>
+    __device__ __forceinline__ void operator()(D* p, const D& v) const
+    {
+        *p = v;
+    }
+};
+/// Sync-free: x_c polled until solved; x_r published (ready_values.cuh).
+struct ReadWaiting {
+    template <typename D>
+    __device__ __forceinline__ D operator()(const D* p) const
+    {
+        return ready_values::wait_value(p, 0);
+    }
+};
+struct WritePublished {
+    template <typename D>
+    __device__ __forceinline__ void operator()(D* p, const D& v) const
+    {
+        ready_values::publish_value(p, v);
+    }
+};
+
+/// Level set in ONE launch of resident blocks (cooperative) on the level-ordered copy: every
+/// level's rows split over all groups, a grid barrier between levels (arrived: a counter
+/// zeroed before the launch, one release reduction a block and level). Each group loads its
+/// row of the next level between its block's arrival and the wait, so that after the
+/// barrier only the x loads remain (H200, 160^3 ILU(0) L: 1258 us against 1912 on T's own
+/// rows with the loads after the barrier; NOTES.md).
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    persistent_levels_kernel(detail::TriangularRows<D, I> rows, const I* order,
-                             const I* level_ptrs, unsigned int levels, Block<const D> b,
-                             Block<D> x, unsigned int* arrived)
+    persistent_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
+                             Block<const D> b, Block<D> x, unsigned int* arrived)
 {
     constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
+    long long begin = level_ptrs[0];
+    long long end = level_ptrs[1];
+    auto next = load_row(rows, begin + group, end, lane);
     for (unsigned int l = 0; l < levels; ++l) {
-        const long long end = level_ptrs[l + 1];
-        for (long long i = level_ptrs[l] + group; i < end; i += groups) {
-            solve_row<G, Reads::coherent>(rows, order[i], b, x, lane);
+        if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane, ReadCoherent{}, WritePlain{});
+        for (long long i = begin + group + groups; i < end; i += groups) {
+            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane, ReadCoherent{},
+                                WritePlain{});
         }
-        if (l + 1 < levels) grid_barrier(arrived, (l + 1) * gridDim.x);
+        if (l + 1 == levels) break;
+        const long long next_end = level_ptrs[l + 2];
+        __syncthreads();
+        if (threadIdx.x == 0) release_add(arrived, 1u);
+        next = load_row(rows, end + group, next_end, lane);
+        begin = end;
+        end = next_end;
+        if (threadIdx.x == 0) {
+            while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
+        }
+        __syncthreads();
+    }
+}
+
+/// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
+/// (cooperative), whose groups take the positions of the level-ordered copy round-robin:
+/// group g solves positions g, g + groups, ..., and loads its next row before it waits on
+/// the current one's dependencies. The lowest unsolved position always progresses: its
+/// group has solved all its earlier (lower) positions, and the rows it reads lie lower
+/// still; so no deadlock, as long as every group runs (hence resident blocks only).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    sync_free_kernel(OrderedRows<D, I> rows, long long n, Block<const D> b, Block<D> x)
+{
+    constexpr int groups_per_block = block_size / G;
+    const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
+    const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    auto next = load_row(rows, group, n, lane);
+    for (long long t = group; t < n; t += groups) {
+        const auto p = next;
+        next = load_row(rows, t + groups, n, lane);
+        solve_loaded_row<G>(rows, p, b, x, lane, ReadWaiting{}, WritePublished{});
     }
 }
 
@@ -255,6 +338,75 @@ __global__ void __launch_bounds__(block_size)
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) work.data[r * work.stride + j] = b.data[r * b.stride + j] - sum;
+    }
+}
+
+/// Supernodal: a level whose rows average at least this many entries runs step 1 by a block
+/// per row (sptrsv_supernodal).
+constexpr size_type long_panel_entries = 512;
+
+/// Supernodal step 1 by a block per row, for levels of long rows (a 3D factor's top
+/// separators: thousands of entries a row, and few rows a level): the block's threads
+/// stride over the row and reduce by shuffles, then through shared memory.
+template <int threads, typename D, typename I>
+__global__ void __launch_bounds__(threads)
+    supernodal_long_panel_kernel(detail::TriangularRows<D, I> rows, const I* first_row,
+                                 const I* row_super, const I* level, Block<const D> b,
+                                 Block<const D> x, Block<D> work)
+{
+    constexpr int warps = threads / 32;
+    // raw bytes: a complex D has constructors, which __shared__ variables may not run
+    __shared__ __align__(16) unsigned char partial_bytes[sizeof(D) * warps];
+    auto* partial = reinterpret_cast<D*>(partial_bytes);
+    const I r = level[blockIdx.x];
+    const I first = first_row[row_super[r]];
+    const I last = first_row[row_super[r] + 1];
+    for (size_type j = 0; j < b.cols; ++j) {
+        D sum{};
+        for (I k = rows.row_ptrs[r] + threadIdx.x; k < rows.row_ptrs[r + 1]; k += threads) {
+            const I c = rows.col_idxs[k];
+            if (c >= first && c < last) continue;
+            const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+            sum += mul(a, x.data[c * x.stride + j]);
+        }
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2) sum += shuffle_xor(0xffffffffu, sum, offset);
+        if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = sum;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            D total{};
+            for (int w = 0; w < warps; ++w) total += partial[w];
+            work.data[r * work.stride + j] = b.data[r * b.stride + j] - total;
+        }
+        __syncthreads();
+    }
+}
+
+/// Supernodal step 2 by a group of G lanes per row: x_r = row r of inv(D_s) . work_s.
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    supernodal_diagonal_kernel(bool lower, const I* first_row, const I* row_super,
+                               const size_type* offset, const I* width, const D* blocks,
+                               const I* level, long long count, Block<const D> work, Block<D> x)
+{
+    const auto group = (blockIdx.x * static_cast<long long>(block_size) + threadIdx.x) / G;
+    if (group >= count) return;
+    const unsigned mask = group_mask<G>();
+    const int lane = threadIdx.x % G;
+    const I r = level[group];
+    const I s = row_super[r];
+    const I first = first_row[s];
+    const I last = first_row[s + 1];
+    const D* row = blocks + offset[s] + static_cast<size_type>(r - first) * width[s];
+    // inv(D_s) is triangular like D_s: row r reaches first .. r (lower) or r .. last - 1.
+    const I begin = lower ? first : r;
+    const I end = lower ? r + 1 : last;
+    for (size_type j = 0; j < work.cols; ++j) {
+        D sum{};
+        for (I c = begin + lane; c < end; c += G) sum += mul(row[c - first], work.data[c * work.stride + j]);
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) x.data[r * x.stride + j] = sum;
     }
 }
 
@@ -418,7 +570,7 @@ void level_set(const CudaExecutor& exec, const detail::TriangularRows<V, I>& hos
     }
 }
 
-/// Blocks of Kernel (block_size threads) that fit on one SM at once; asked once per kernel.
+/// Blocks of Kernel (`threads` threads) that fit on one SM at once; asked once per kernel.
 template <auto Kernel>
 int resident_per_sm()
 {
@@ -462,26 +614,52 @@ void launch_resident(const CudaExecutor& exec, long long wanted, int blocks_per_
     launch_cooperative(Kernel, static_cast<unsigned>(blocks), stream_of(exec), args...);
 }
 
-template <int G, typename V, typename I>
-void sync_free_solve(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
-               const I* order, const matrix::Dense<V>& b, matrix::Dense<V>& x)
+/// Every entry of x marked unsolved (sync-free's flags).
+template <typename V>
+void mark_unsolved(const CudaExecutor& exec, matrix::Dense<V>& x)
 {
     const auto cols = x.cols();
     const auto stride = x.stride();
     auto* xd = as_device(x.data());
     loom::cuda::parallel_for(
-        exec, host_rows.n * cols,
+        exec, x.rows() * cols,
         [=] __device__(long long i) {
             ready_values::mark_not_ready(xd + (i / cols) * stride + i % cols);
         },
         where);
-    launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(host_rows.n * G, block_size), sync_free_blocks_per_sm, on_device(host_rows),
-        order, block_of(b), block_of(x));
+}
+
+/// The level-ordered copy as kernels see it.
+template <typename V, typename I>
+OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, I>& copy,
+                                              const detail::LevelSchedule<I>& schedule)
+{
+    return {schedule.order.const_data(), copy.ptrs.const_data(), copy.cols.const_data(),
+            as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data())};
+}
+
+/// Lanes per row on the level-ordered copy: a warp for long rows, 4 for short ones (as
+/// long_rows: more than 7 entries off the diagonal on average).
+template <typename V, typename I>
+bool long_rows(const detail::LevelOrderedRows<V, I>& copy)
+{
+    return copy.cols.size() > 7 * copy.inverse_diagonal.size();
 }
 
 template <int G, typename V, typename I>
-void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+void sync_free_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                     const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                     matrix::Dense<V>& x)
+{
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    mark_unsolved(exec, x);
+    launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(n * G, block_size), sync_free_blocks_per_sm, ordered_rows(copy, schedule), n,
+        block_of(b), block_of(x));
+}
+
+template <int G, typename V, typename I>
+void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                        const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                        matrix::Dense<V>& x)
 {
@@ -493,10 +671,9 @@ void persistent_levels(const CudaExecutor& exec, const detail::TriangularRows<V,
             widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
     launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(widest * G, block_size), 0, on_device(host_rows),
-        schedule.order.const_data(), schedule.level_ptrs.const_data(),
-        static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
-        reinterpret_cast<unsigned int*>(arrived.data()));
+        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
+        schedule.level_ptrs.const_data(), static_cast<unsigned int>(schedule.levels()),
+        block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
@@ -714,11 +891,7 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
                       matrix::Dense<V>& x)
 {
     using namespace sptrsv_kernels;
-    if (schedule.persistent && long_rows(rows)) {
-        persistent_levels<32>(exec, rows, schedule, b, x);
-    } else if (schedule.persistent) {
-        persistent_levels<4>(exec, rows, schedule, b, x);
-    } else if (long_rows(rows)) {
+    if (long_rows(rows)) {
         level_set<32>(exec, rows, schedule, b, x);
     } else {
         level_set<4>(exec, rows, schedule, b, x);
@@ -726,15 +899,79 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
 }
 
 template <typename V, typename I>
-void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
+                               const detail::LevelSchedule<I>& schedule, bool pattern,
+                               detail::LevelOrderedRows<V, I>& copy)
+{
+    using D = device_type_t<V>;
+    const auto rows = sptrsv_kernels::on_device(host_rows);
+    const auto n = rows.n;
+    const I* order = schedule.order.const_data();
+    if (pattern) {
+        const auto shared = exec.shared_from_this();
+        copy.ptrs = Array<I>(shared, n + 1);
+        I* counts = copy.ptrs.data();
+        loom::cuda::parallel_for(
+            exec, n,
+            [=] __device__(long long i) {
+                const I r = order[i];
+                I count = 0;
+                for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) count += rows.col_idxs[k] != r;
+                counts[i] = count;
+            },
+            sptrsv_kernels::analysis_where);
+        loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
+        const auto entries = static_cast<size_type>(loom::detail::load_element(copy.ptrs, n));
+        copy.cols = Array<I>(shared, entries);
+        copy.values = Array<V>(shared, entries);
+        copy.inverse_diagonal = Array<V>(shared, n);
+    }
+    const I* ptrs = copy.ptrs.const_data();
+    I* cols = copy.cols.data();
+    D* values = as_device(copy.values.data());
+    D* inverse = as_device(copy.inverse_diagonal.data());
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long i) {
+            const I r = order[i];
+            D diagonal{};
+            I out = ptrs[i];
+            for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) {
+                const D a = rows.conjugate ? conj_dev(rows.value(k)) : rows.value(k);
+                if (rows.col_idxs[k] == r) {
+                    diagonal += a;
+                    continue;
+                }
+                cols[out] = rows.col_idxs[k];
+                values[out++] = a;
+            }
+            inverse[i] = rows.unit ? D(1) : D(1) / diagonal;
+        },
+        sptrsv_kernels::analysis_where);
+}
+
+template <typename V, typename I>
+void sptrsv_persistent_level_set(const CudaExecutor& exec,
+                                 const detail::LevelOrderedRows<V, I>& copy,
+                                 const detail::LevelSchedule<I>& schedule,
+                                 const matrix::Dense<V>& b, matrix::Dense<V>& x)
+{
+    if (sptrsv_kernels::long_rows(copy)) {
+        sptrsv_kernels::persistent_levels<32>(exec, copy, schedule, b, x);
+    } else {
+        sptrsv_kernels::persistent_levels<4>(exec, copy, schedule, b, x);
+    }
+}
+
+template <typename V, typename I>
+void sptrsv_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    const auto* order = schedule.order.const_data();
-    if (sptrsv_kernels::long_rows(rows)) {
-        sptrsv_kernels::sync_free_solve<32>(exec, rows, order, b, x);
+    if (sptrsv_kernels::long_rows(copy)) {
+        sptrsv_kernels::sync_free_solve<32>(exec, copy, schedule, b, x);
     } else {
-        sptrsv_kernels::sync_free_solve<4>(exec, rows, order, b, x);
+        sptrsv_kernels::sync_free_solve<4>(exec, copy, schedule, b, x);
     }
 }
 
@@ -745,9 +982,13 @@ void sptrsv_supernodal_blocks(const CudaExecutor& exec, const detail::Triangular
     unified::sptrsv_supernodal_blocks(exec, rows, supernodes);
 }
 
-/// Supernodal: the unified schedule (supernodal.hpp), its step 1 by a warp per row (the
-/// rows of a 3D factor's top separators hold thousands of entries: a thread per row took
-/// 106 ms on the 40^3 27-point factor, a warp 5.1 ms; H200, session 9).
+/// Supernodal: the schedule of supernodal.hpp with CUDA's own kernels. Step 1 by a warp per
+/// row, or by a block per row on levels whose rows average at least long_panel_entries (a
+/// 3D factor's top separators: a few rows of thousands of entries a level); step 2 by a warp
+/// per row (a 64-row block's row is 64 products). H200, 27-point 40^3 stand-in (69 levels,
+/// 58 of them long): step 1 by warps 4.0 ms, by blocks where long 0.88 ms (by blocks on every
+/// level 0.94 ms); step 2 by a thread per row 1.35 ms, 8 lanes 0.52 ms, a warp 0.40 ms: the
+/// solve 5.5 ms -> 1.41 ms (cuSPARSE 19.2 ms).
 template <typename V, typename I>
 void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                        const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
@@ -756,23 +997,44 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
     using namespace sptrsv_kernels;
     using D = device_type_t<V>;
     const auto device_rows = on_device(rows);
+    const auto stream = stream_of(exec);
     const Block<const D> x_read{as_device(x.data()), x.stride(), x.cols()};
-    const auto panel = [&](const I* level, size_type count) {
-        const auto blocks = ceildiv(count * 32, block_size);
-        supernodal_panel_kernel<32><<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
-            device_rows, supernodes.first_row.const_data(), supernodes.row_super.const_data(),
-            level, count, block_of(b), x_read, block_of(work));
+    const Block<const D> work_read{as_device(work.data()), work.stride(), work.cols()};
+    const I* first_row = supernodes.first_row.const_data();
+    const I* row_super = supernodes.row_super.const_data();
+    for (size_type l = 0; l < supernodes.levels(); ++l) {
+        const I* level = supernodes.order.const_data() + supernodes.host_level_ptrs[l];
+        const auto count = static_cast<long long>(supernodes.host_level_ptrs[l + 1] -
+                                                  supernodes.host_level_ptrs[l]);
+        if (supernodes.host_level_entries[l] >= long_panel_entries * static_cast<size_type>(count)) {
+            supernodal_long_panel_kernel<block_size><<<static_cast<unsigned>(count), block_size, 0, stream>>>(
+                device_rows, first_row, row_super, level, block_of(b), x_read, block_of(work));
+        } else {
+            supernodal_panel_kernel<32><<<static_cast<unsigned>(ceildiv(count * 32, block_size)), block_size, 0, stream>>>(
+                device_rows, first_row, row_super, level, count, block_of(b), x_read, block_of(work));
+        }
         check_launch(where);
-        return true;
-    };
-    unified::sptrsv_supernodal(exec, rows, supernodes, b, x, work, unified::SupernodalPanel<I>(panel));
+        supernodal_diagonal_kernel<32><<<static_cast<unsigned>(ceildiv(count * 32, block_size)), block_size, 0, stream>>>(
+            rows.lower, first_row, row_super, supernodes.block_offset.const_data(),
+            supernodes.block_width.const_data(), as_device(supernodes.blocks.const_data()), level,
+            count, work_read, block_of(x));
+        check_launch(where);
+    }
 }
 
 #define LOOM_INSTANTIATE(V, I)                                                               \
     LOOM_INSTANTIATE_SPTRSV_KERNELS(CudaExecutor, V, I)                                      \
-    template void sptrsv_sync_free(const CudaExecutor&, const detail::TriangularRows<V, I>&, \
-                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&, \
-                                   matrix::Dense<V>&);                                       \
+    template void sptrsv_sync_free(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&, \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
+                                   matrix::Dense<V>&);                                        \
+    template void sptrsv_persistent_level_set(const CudaExecutor&,                            \
+                                              const detail::LevelOrderedRows<V, I>&,          \
+                                              const detail::LevelSchedule<I>&,                \
+                                              const matrix::Dense<V>&, matrix::Dense<V>&);    \
+    template void sptrsv_level_ordered_rows(const CudaExecutor&,                              \
+                                            const detail::TriangularRows<V, I>&,              \
+                                            const detail::LevelSchedule<I>&, bool,            \
+                                            detail::LevelOrderedRows<V, I>&);                 \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

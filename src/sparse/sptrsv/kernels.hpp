@@ -67,6 +67,20 @@ struct LevelSchedule {
     size_type stages() const { return static_cast<size_type>(chained.size()); }
 };
 
+/// op(T)'s rows copied in the schedule's level order (CUDA, persistent level set): position
+/// i (row order[i]) holds the row's entries off the diagonal at ptrs[i] .. ptrs[i + 1] - 1
+/// (cols, values; conjugated for conj_transpose) and 1 / its diagonal (1 for a unit one), so
+/// that the rows of one level lie side by side (coalesced loads) and a solve reaches a row's
+/// entries in two dependent loads instead of four (order -> row_ptrs -> cols -> x). The
+/// values are T's at the last analysis or numeric phase.
+template <typename V, typename I>
+struct LevelOrderedRows {
+    Array<I> ptrs;
+    Array<I> cols;
+    Array<V> values;
+    Array<V> inverse_diagonal;
+};
+
 /// The supernodal schedule of op(T) (algorithm supernodal): its rows cut into supernodes,
 /// runs of consecutive rows whose diagonal block is dense, and the inverses of those blocks
 /// (the partitioned inverse). Every array lives on the executor unless it says host.
@@ -91,6 +105,8 @@ struct Supernodes {
     /// order[level_ptrs[l] .. level_ptrs[l + 1] - 1] (level_ptrs on the host).
     Array<I> order;
     std::vector<I> host_level_ptrs;
+    /// The entries of level l's rows (host): how long its rows are, on average.
+    std::vector<size_type> host_level_entries;
 
     size_type count() const { return first_row.size() == 0 ? 0 : first_row.size() - 1; }
     size_type levels() const
@@ -141,11 +157,24 @@ LOOM_DECLARE_SPTRSV_KERNELS(OmpExecutor);
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
-/// Sync-free: one launch of resident blocks, a group of lanes per row, rows dealt in the
-/// schedule's level order (its `order`; the level pointers are not read); x is filled with
-/// a "not solved" sentinel first and polled by the rows that read it (cuda.cu).
+/// Builds (pattern = true) or refreshes the values of (pattern = false) op(T)'s level-ordered
+/// copy for the schedule's order.
 template <typename V, typename I>
-void sptrsv_sync_free(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
+                               const detail::LevelSchedule<I>& schedule, bool pattern,
+                               detail::LevelOrderedRows<V, I>& copy);
+/// The level set when the schedule is persistent: one cooperative launch on the level-ordered
+/// copy, a grid barrier per level, each group's next row loaded before it (cuda.cu).
+template <typename V, typename I>
+void sptrsv_persistent_level_set(const CudaExecutor& exec,
+                                 const detail::LevelOrderedRows<V, I>& copy,
+                                 const detail::LevelSchedule<I>& schedule,
+                                 const matrix::Dense<V>& b, matrix::Dense<V>& x);
+/// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
+/// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
+/// polled by the rows that read it (cuda.cu).
+template <typename V, typename I>
+void sptrsv_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x);
 

@@ -31,21 +31,20 @@ constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
 constexpr size_type omp_thin_rows_per_thread = 32;
-/// CUDA: the per-solve costs (microseconds) of the schedules, measured on the H200 (session
-/// 9, double; NOTES.md "automatic"): a fat level launched on its own costs ~5 us (launch +
-/// drain: 2389 us for the 478 levels of the 160^3 ILU(0) L); one level of the persistent
-/// level-set kernel ~4 us (a grid barrier and the level's dependent loads: 1938 us there,
-/// 14.8 ms for the 3999 levels of the 2000^2 5-point L against 21.2 ms launched); a level of
-/// a chained stage ~2.5 us per round of a block's groups on a factor larger than the L2
-/// (the fit of both launched figures: 2375 and 22545 us by this model; ~1 us when the
-/// factor sits in L2: mcfe, 537 us for 568 thin levels);
-/// sync-free ~8.6 us per level (4106 us on 160^3, ~5 us on 2000^2's thinner levels: the
-/// polls of waiting warps slow the warps they wait on). The bandwidth the entries take is
-/// the same for all and left out.
+/// CUDA: the per-solve costs (microseconds) of the schedules, measured on the H200 (double;
+/// NOTES.md "automatic"): a fat level launched on its own costs ~5 us (launch + drain: 2389
+/// us for the 478 levels of the 160^3 ILU(0) L, session 9); one level of the persistent
+/// level-set kernel on the level-ordered copy ~2.6 us (a grid barrier and the level's x
+/// loads: 1258 us there, 9.67 ms for the 3999 levels of the 2000^2 5-point L; session 10);
+/// a level of a chained stage ~2.5 us per round of a block's groups on a factor larger than
+/// the L2 (the fit of both launched figures: 2375 and 22545 us by this model; ~1 us when the
+/// factor sits in L2: mcfe, 537 us for 568 thin levels); sync-free ~5.3 us per level (2512
+/// us on 160^3, session 10: the polls of waiting warps slow the warps they wait on). The
+/// bandwidth the entries take is the same for all and left out.
 constexpr double cuda_launch_us = 5.0;
-constexpr double cuda_persistent_level_us = 4.0;
+constexpr double cuda_persistent_level_us = 2.6;
 constexpr double cuda_chained_round_us = 2.5;
-constexpr double cuda_sync_free_hop_us = 8.6;
+constexpr double cuda_sync_free_hop_us = 5.3;
 /// Sync-free's throughput on wide levels (~10 G rows/s): an estimate, not measured.
 constexpr double cuda_sync_free_row_us = 0.0001;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
@@ -216,8 +215,10 @@ detail::Supernodes<V, I> supernodal_schedule(const std::shared_ptr<const Executo
     for (I l = 0; l < levels; ++l) level_ptrs[l + 1] += level_ptrs[l];
     std::vector<I> order(n);
     auto next = level_ptrs;
+    supernodes.host_level_entries.assign(levels, 0);
     for (size_type s = 0; s < count; ++s) {
         for (auto r = first[s]; r < first[s + 1]; ++r) order[next[level[s]]++] = r;
+        supernodes.host_level_entries[level[s]] += ptrs[first[s + 1]] - ptrs[first[s]];
     }
     // Blocks by padded width, narrowest batch first.
     std::vector<I> width(count);
@@ -443,6 +444,19 @@ bool uses_schedule(SptrsvAlgorithm algorithm)
     return algorithm == SptrsvAlgorithm::level_set || algorithm == SptrsvAlgorithm::sync_free;
 }
 
+/// The level schedule the analysis kept, for the handle's queries; BadInput for an algorithm
+/// that keeps none.
+template <typename V, typename I>
+const detail::LevelSchedule<I>& kept_schedule(const detail::SptrsvState<V, I>& state,
+                                              const char* where)
+{
+    if (!uses_schedule(state.algorithm)) {
+        throw BadInput(where, std::string("SptrsvAlgorithm::") + to_string(state.algorithm) +
+                                  " keeps no level schedule (analyse with level_set)");
+    }
+    return state.schedule;
+}
+
 /// What the handle reports of the levels found.
 template <typename V, typename I>
 void record_levels(detail::SptrsvState<V, I>& state, const detail::LevelSchedule<I>& schedule)
@@ -575,6 +589,32 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
     return state;
 }
 
+/// Whether the solve reads op(T)'s level-ordered copy: CUDA's persistent level set and
+/// sync-free.
+template <typename V, typename I>
+bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state)
+{
+    return state.exec->kind() == ExecKind::cuda &&
+           ((state.algorithm == SptrsvAlgorithm::level_set && state.schedule.persistent) ||
+            state.algorithm == SptrsvAlgorithm::sync_free);
+}
+
+/// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
+template <typename V, typename I>
+void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
+                        [[maybe_unused]] const SptrsvOptions& options, const matrix::Csr<V, I>& T,
+                        bool pattern)
+{
+    if (T.rows() == 0 || (pattern ? !keeps_level_ordered_rows(state)
+                                  : state.level_ordered.ptrs.size() == 0)) {
+        return;
+    }
+    LOOM_CUDA_CALL(where, cuda::sptrsv_level_ordered_rows(
+                              dynamic_cast<const CudaExecutor&>(*state.exec),
+                              triangular_rows(state, options, T), state.schedule, pattern,
+                              state.level_ordered));
+}
+
 }  // namespace
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
@@ -619,6 +659,20 @@ size_type SptrsvHandle<V, I>::supernodes() const
 }
 
 template <typename V, typename I>
+const Array<I>& SptrsvHandle<V, I>::level_ptrs() const
+{
+    constexpr const char* where = "loom::sparse::SptrsvHandle::level_ptrs";
+    return kept_schedule(this->analysis(where), where).level_ptrs;
+}
+
+template <typename V, typename I>
+const Array<I>& SptrsvHandle<V, I>::level_rows() const
+{
+    constexpr const char* where = "loom::sparse::SptrsvHandle::level_rows";
+    return kept_schedule(this->analysis(where), where).order;
+}
+
+template <typename V, typename I>
 void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
 {
     const auto& exec = T.executor();
@@ -630,6 +684,7 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     const auto& options = handle.options();
     auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
     if (!state) state = host_analysis(T, options);
+    level_ordered_rows(symbolic_where, *state, options, T, true);
     state->pattern = pattern_fingerprint(T, options.pattern_check);
     handle.adopt(std::move(state));
 }
@@ -649,6 +704,7 @@ void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     }
     check_pattern(numeric_where, "T", state->pattern, T, handle.options().pattern_check);
     check_diagonal(numeric_where, T, handle.options());
+    level_ordered_rows(numeric_where, *state, handle.options(), T, false);
     if (state->algorithm == SptrsvAlgorithm::supernodal) {
         invert_diagonal_blocks(numeric_where, *state, handle.options(), T);
     }
@@ -697,7 +753,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
                 case SptrsvAlgorithm::sync_free:
-                    cuda::sptrsv_sync_free(e, rows, state->schedule, b, x);
+                    cuda::sptrsv_sync_free(e, state->level_ordered, state->schedule, b, x);
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);
@@ -705,7 +761,13 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                 case SptrsvAlgorithm::supernodal:
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
-                default: cuda::sptrsv_level_set(e, rows, state->schedule, b, x);
+                default:
+                    if (state->schedule.persistent) {
+                        cuda::sptrsv_persistent_level_set(e, state->level_ordered,
+                                                          state->schedule, b, x);
+                    } else {
+                        cuda::sptrsv_level_set(e, rows, state->schedule, b, x);
+                    }
                 }
             });
         }});

@@ -27,6 +27,8 @@ struct SptrsvState {
     size_type levels = 0;
     size_type max_level_width = 0;
     LevelSchedule<I> schedule;
+    /// CUDA persistent level set: op(T)'s rows in level order (empty otherwise).
+    LevelOrderedRows<V, I> level_ordered;
     /// The supernode partition (every algorithm: automatic decides on it) and, for the
     /// supernodal algorithm, its schedule and inverted diagonal blocks.
     size_type supernode_count = 0;

@@ -10,7 +10,6 @@
 // Supernodes of one level depend only on lower levels, so both steps are independent per row.
 #pragma once
 
-#include <functional>
 #include <type_traits>
 
 #include "base/parallel.hpp"
@@ -92,17 +91,10 @@ void sptrsv_supernodal_blocks(const Exec& exec, const detail::TriangularRows<V, 
                  });
 }
 
-/// A backend's own kernel for step 1 (cuda.cu): panel(level, count) runs it for the rows
-/// level[0 .. count - 1] and returns true, or returns false to leave it to the unified loop.
-/// (A std::function: nvcc takes no local lambda type as a template argument here.)
-template <typename I>
-using SupernodalPanel = std::function<bool(const I*, size_type)>;
-
 template <typename Exec, typename V, typename I>
 void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& host_rows,
                        const detail::Supernodes<V, I>& supernodes, const matrix::Dense<V>& b,
-                       matrix::Dense<V>& x, matrix::Dense<V>& work,
-                       const SupernodalPanel<I>& panel = {})
+                       matrix::Dense<V>& x, matrix::Dense<V>& work)
 {
     const auto rows = kernel_rows(exec, host_rows);
     const I* first_row = supernodes.first_row.const_data();
@@ -122,20 +114,18 @@ void sptrsv_supernodal(const Exec& exec, const detail::TriangularRows<V, I>& hos
     for (size_type l = 0; l < supernodes.levels(); ++l) {
         const I* level = order + level_ptrs[l];
         const size_type count = level_ptrs[l + 1] - level_ptrs[l];
-        if (!panel || !panel(level, count)) {
-            for_each_row(exec, count, b.cols(), [=] LOOM_HOST_DEVICE(size_type i, size_type j) {
-                const auto r = level[i];
-                const auto s = row_super[r];
-                const auto first = first_row[s];
-                const auto last = first_row[s + 1];
-                K sum = bd[r * bs + j];
-                for (auto k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) {
-                    const auto c = rows.col_idxs[k];
-                    if (c < first || c >= last) sum -= entry(rows, k) * xd[c * xs + j];
-                }
-                wd[r * ws + j] = sum;
-            });
-        }
+        for_each_row(exec, count, b.cols(), [=] LOOM_HOST_DEVICE(size_type i, size_type j) {
+            const auto r = level[i];
+            const auto s = row_super[r];
+            const auto first = first_row[s];
+            const auto last = first_row[s + 1];
+            K sum = bd[r * bs + j];
+            for (auto k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) {
+                const auto c = rows.col_idxs[k];
+                if (c < first || c >= last) sum -= entry(rows, k) * xd[c * xs + j];
+            }
+            wd[r * ws + j] = sum;
+        });
         for_each_row(exec, count, b.cols(), [=] LOOM_HOST_DEVICE(size_type i, size_type j) {
             const auto r = level[i];
             const auto s = row_super[r];

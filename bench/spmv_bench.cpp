@@ -119,10 +119,15 @@ Measurement measure(std::string kernel, bool peer, const std::function<void()>& 
     return {std::move(kernel), peer, error, timing};
 }
 
-/// The native CSR kernels the --variants rows time, each with the L2 window off and on.
+/// The native CSR kernels the --variants rows time.
 constexpr sparse::SpmvAlgorithm native_algorithms[] = {
     sparse::SpmvAlgorithm::row_vector, sparse::SpmvAlgorithm::stream,
-    sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::binned};
+    sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::binned,
+    sparse::SpmvAlgorithm::hubs};
+
+/// x values of double precision a `hubs` block holds on an H100/H200 (227 KiB of shared
+/// memory less its warps' tiles): the column count the 'hubs' line reports the share of.
+constexpr size_type hub_columns_reported = 18000;
 
 /// options.algorithm on A renumbered by `kind`: x and y permuted before the timing, checked
 /// against an oracle of the renumbered product (which is the original product permuted).
@@ -136,8 +141,7 @@ Measurement measure_reordered(const matrix::Csr<V, I>& A, sparse::ReorderKind ki
     const auto x_permuted = P.apply(matrix::Dense<V>(P.executor(), x_host));
     const auto y0_permuted = P.apply(matrix::Dense<V>(P.executor(), y0_host));
     const Oracle<V> oracle(reordered.matrix, x_permuted, y0_permuted, max_row_length);
-    const SpmvMatrix<V, I> M(reordered.matrix, options.exec, SpmvFormat::csr, options.algorithm,
-                             options.l2_window);
+    const SpmvMatrix<V, I> M(reordered.matrix, options.exec, SpmvFormat::csr, options.algorithm);
     const matrix::Dense<V> x(options.exec, x_permuted);
     matrix::Dense<V> y(options.exec, y0_permuted);
     auto m = measure(
@@ -219,25 +223,18 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
         exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
 
     std::vector<Measurement> results;
-    const auto time_csr = [&](SpmvFormat format, sparse::SpmvAlgorithm algorithm,
-                              sparse::L2Window window) {
-        const SpmvMatrix<V, I> M(A, exec, format, algorithm, window);
+    const auto time_csr = [&](SpmvFormat format, sparse::SpmvAlgorithm algorithm) {
+        const SpmvMatrix<V, I> M(A, exec, format, algorithm);
         y = y0_host;
         results.push_back(measure(
             M.name(), false, [&] { M.apply(sparse::Mode::none, V{1}, x, V{1}, y); }, y, oracle,
             options));
     };
     for (const auto format : options.formats) {
-        time_csr(format, options.algorithm, options.l2_window);
+        time_csr(format, options.algorithm);
     }
     if (options.variants) {
-        // The window exists on CUDA only: one row per algorithm elsewhere.
-        const auto windows = exec->kind() == ExecKind::cuda
-                                 ? std::vector{sparse::L2Window::off, sparse::L2Window::on}
-                                 : std::vector{sparse::L2Window::automatic};
-        for (const auto algorithm : native_algorithms) {
-            for (const auto window : windows) time_csr(SpmvFormat::csr, algorithm, window);
-        }
+        for (const auto algorithm : native_algorithms) time_csr(SpmvFormat::csr, algorithm);
     }
     if (options.peer == Peer::cusparse) {
         const SpmvMatrix<V, I> M(A, exec, SpmvFormat::csr, sparse::SpmvAlgorithm::vendor);
@@ -275,8 +272,11 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
     fmt::print("bytes     {:.1f} MB per SpMV = nnz*({}+{}) + (rows+1)*{} + cols*{} + 2*rows*{}\n",
                bytes / 1e6, sizeof(V), sizeof(I), sizeof(I), sizeof(V), sizeof(V));
     fmt::print("x est.    {:.1f} MB of x sectors gathered (distinct 32-byte sectors per 32 "
-               "consecutive entries) vs {:.1f} MB read once; model = bytes - x once + x est.\n\n",
+               "consecutive entries) vs {:.1f} MB read once; model = bytes - x once + x est.\n",
                x_estimate / 1e6, A.cols() * double(sizeof(V)) / 1e6);
+    fmt::print("hubs      the {} most referenced columns hold {:.1f}% of the entries (the "
+               "gathers `hubs` serves from shared memory)\n\n",
+               hub_columns_reported, 100 * top_columns_share(A, hub_columns_reported));
 
     const std::string peer_column = options.peer == Peer::none
                                         ? std::string("vs peer")

@@ -1,7 +1,6 @@
 // CUDA SpMV: every CSR algorithm (row_vector for each group size, load_balanced, binned,
-// cuSPARSE) against the reference, with the L2 window for x on and off, the automatic
-// choice, determinism of the native kernels, and the cuSPARSE restrictions. Skipped without a
-// GPU.
+// hubs, cuSPARSE) against the reference, the automatic choice, determinism of the native
+// kernels, and the cuSPARSE restrictions. Skipped without a GPU.
 #include <algorithm>
 #include <complex>
 #include <random>
@@ -13,15 +12,13 @@
 
 #include "loom/base/error.hpp"
 #include "loom/config.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
-#if LOOM_HAS_CUDA
-#include <cuda_runtime.h>
-#endif
 
 namespace {
 
@@ -192,7 +189,7 @@ TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
     const auto x = loom::test::random_dense<V>(cuda, {20000, 1}, 22);
     for (const auto algorithm :
          {SpmvAlgorithm::row_vector, SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced,
-          SpmvAlgorithm::binned}) {
+          SpmvAlgorithm::binned, SpmvAlgorithm::hubs}) {
         SCOPED_TRACE(sparse::to_string(algorithm));
         Dense first(cuda, {20000, 1});
         Dense second(cuda, {20000, 1});
@@ -258,38 +255,74 @@ matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const l
     return matrix::Csr<double, loom::int32>::from_host(std::move(exec), size, ptrs, col_idxs, values);
 }
 
-constexpr sparse::L2Window all_windows[] = {sparse::L2Window::automatic, sparse::L2Window::on,
-                                            sparse::L2Window::off};
-
-TEST(SpmvCudaBinned, BinEdgesAndPowerLawWithAndWithoutL2Window)
+TEST(SpmvCudaBinned, BinEdgesAndPowerLaw)
 {
     using Dense = matrix::Dense<double>;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     const auto A_ref = bin_edges_and_power_law(ref);
     const matrix::Csr<double, loom::int32> A(cuda, A_ref);
-    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; binned asked below
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; the others asked below
     const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
     const Dense x_cuda(cuda, x);
     const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);
     auto expected = y0;
     sparse::spmv(Mode::none, 1.5, A_ref, x, -0.5, expected);
     for (const auto algorithm : all_algorithms()) {
-        if (algorithm == SpmvAlgorithm::vendor) continue;  // the window is the native kernels'
-        std::vector<double> without_window;
-        for (const auto window : all_windows) {
-            SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " window " +
-                         sparse::to_string(window));
-            Dense y(cuda, y0);
-            sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm, window});
-            const auto result = y.to_host();
-            LOOM_EXPECT_NEAR_VECTORS(result, expected.to_host(), loom::test::tolerance<double>());
-            // The window changes where x is cached, never the arithmetic.
-            if (window == sparse::L2Window::off) without_window = result;
-        }
+        SCOPED_TRACE(sparse::to_string(algorithm));
         Dense y(cuda, y0);
-        sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm, sparse::L2Window::on});
-        EXPECT_EQ(y.to_host(), without_window) << sparse::to_string(algorithm);
+        sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm});
+        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
+    }
+}
+
+/// n x n with the single entry of row i in column n - 1 - i: no column is referenced often
+/// enough to be a hub.
+matrix::Csr<double, loom::int32> reversed_identity(std::shared_ptr<const loom::Executor> exec,
+                                                   loom::int32 n)
+{
+    std::vector<loom::int32> ptrs{0};
+    std::vector<loom::int32> col_idxs;
+    for (loom::int32 i = 0; i < n; ++i) {
+        col_idxs.push_back(n - 1 - i);
+        ptrs.push_back(i + 1);
+    }
+    const std::vector<double> values(static_cast<std::size_t>(n), 0.75);
+    return matrix::Csr<double, loom::int32>::from_host(std::move(exec), {n, n}, ptrs, col_idxs,
+                                                       values);
+}
+
+/// hubs reads the same tiles as load_balanced and sums in the same order, x(hub) coming from
+/// shared memory: bitwise load_balanced's result, on matrices around the choice of hubs:
+/// rows of every length at the edges (empty rows, a huge row, 31/32/33), its transpose
+/// (power-law columns: a few hubs hold most entries), no hub at all (every column once),
+/// every column a hub (64 columns of ~2500 entries), for y = 1.5 A x - 0.5 y and conj(A).
+TEST(SpmvCudaHubs, BitwiseLoadBalancedAroundTheHubChoice)
+{
+    using Dense = matrix::Dense<double>;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    std::vector<matrix::Csr<double, loom::int32>> matrices;
+    matrices.push_back(bin_edges_and_power_law(ref));
+    matrices.push_back(sparse::transpose(matrices.front()));
+    matrices.push_back(reversed_identity(ref, 5000));
+    matrices.push_back(loom::test::random_csr<double, loom::int32>(ref, {20000, 64, 8, false, true, false, 9}));
+    for (const auto& A_ref : matrices) {
+        SCOPED_TRACE(loom::to_string(A_ref.size()));
+        const matrix::Csr<double, loom::int32> A(cuda, A_ref);
+        const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
+        const Dense x_cuda(cuda, x);
+        const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);
+        auto expected = y0;
+        sparse::spmv(Mode::none, 1.5, A_ref, x, -0.5, expected);
+        for (const auto mode : {Mode::none, Mode::conjugate}) {
+            Dense hubs(cuda, y0);
+            Dense balanced(cuda, y0);
+            sparse::spmv(mode, 1.5, A, x_cuda, -0.5, hubs, {SpmvAlgorithm::hubs});
+            sparse::spmv(mode, 1.5, A, x_cuda, -0.5, balanced, {SpmvAlgorithm::load_balanced});
+            LOOM_EXPECT_NEAR_VECTORS(hubs.to_host(), expected.to_host(), loom::test::tolerance<double>());
+            EXPECT_EQ(hubs.to_host(), balanced.to_host());
+        }
     }
 }
 
@@ -312,49 +345,10 @@ TEST(SpmvCudaBinned, SmallShapesAndStridedX)
         Dense y(cuda, expected);
         sparse::spmv(Mode::none, 2.0, A_ref, x, 1.0, expected);
         sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y,
-                     {SpmvAlgorithm::binned, sparse::L2Window::on});
+                     {SpmvAlgorithm::binned});
         LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
     }
 }
-
-#if LOOM_HAS_CUDA
-TEST(SpmvCudaBinned, L2WindowLeavesTheCallersStreamAsItWas)
-{
-    if (!loom::CudaExecutor::available()) GTEST_SKIP() << "no CUDA device";
-    cudaStream_t stream = nullptr;
-    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-    {  // Loom's objects go before the stream does
-        const auto cuda = loom::CudaExecutor::create_on_stream(0, stream);
-        const auto A = bin_edges_and_power_law(cuda);
-        const auto x = loom::test::random_dense<double>(cuda, {A.cols(), 1}, 7);
-        matrix::Dense<double> y(cuda, {A.rows(), 1});
-        // The caller's own window, on a buffer of its own.
-        loom::Array<double> mine(cuda, 512);
-        cudaStreamAttrValue set{};
-        set.accessPolicyWindow.base_ptr = mine.data();
-        set.accessPolicyWindow.num_bytes = 4096;
-        set.accessPolicyWindow.hitRatio = 0.25f;
-        set.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-        set.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
-        const bool has_windows =
-            cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &set) == cudaSuccess;
-        (void)cudaGetLastError();
-        sparse::spmv(Mode::none, 1.0, A, x, 0.0, y, {SpmvAlgorithm::binned, sparse::L2Window::on});
-        cudaStreamAttrValue after{};
-        ASSERT_EQ(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &after),
-                  cudaSuccess);
-        if (has_windows) {
-            EXPECT_EQ(after.accessPolicyWindow.base_ptr, set.accessPolicyWindow.base_ptr);
-            EXPECT_EQ(after.accessPolicyWindow.num_bytes, set.accessPolicyWindow.num_bytes);
-            EXPECT_EQ(after.accessPolicyWindow.hitRatio, set.accessPolicyWindow.hitRatio);
-            EXPECT_EQ(after.accessPolicyWindow.hitProp, set.accessPolicyWindow.hitProp);
-            EXPECT_EQ(after.accessPolicyWindow.missProp, set.accessPolicyWindow.missProp);
-        }
-        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-    }
-    ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
-}
-#endif
 
 TYPED_TEST(SpmvCuda, VendorRejectsConjugateWithoutTranspose)
 {

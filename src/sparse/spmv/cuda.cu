@@ -18,8 +18,7 @@
 //    group of 1..16 lanes per short row, a warp per row up to 2048 entries, longer rows cut
 //    into segments of a block each, their partial sums added in order by a second pass.
 //  `automatic` picks binned for irregular rows, load_balanced for long ones, stream otherwise
-//  (row statistics cached too). Irregular rows also get an L2 persistence window for x
-//  (l2_window.cuh, SpmvOptions::l2_window).
+//  (row statistics cached too).
 //
 // Transposed products (a group per row, or the merge-path tiles when load_balanced) and
 // every COO product scatter into y with atomicAdd after y = beta y: their last bits depend on
@@ -33,7 +32,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -46,7 +44,6 @@
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
-#include "sparse/spmv/l2_window.cuh"
 
 namespace loom::sparse::cuda {
 namespace {
@@ -650,13 +647,32 @@ struct TileEntries {
     }
 };
 
-/// y for the rows ending in tile t and its carry, from its entries in registers. A tile
-/// inside one row (no row end: the long rows of power-law matrices, half of their tiles)
-/// sums its products in registers and a shuffle tree, without the shared-memory walk and
-/// scan (H200, power-law 2M x 16: 284.9 -> 275.9 us).
-template <bool Conj, int PerLane, typename D, typename I>
+/// x(c) from global memory (through the read-only path).
+template <typename D, typename I>
+struct GlobalX {
+    const Column<D>& v;
+
+    __device__ __forceinline__ D operator()(I c) const { return v.x_at(c); }
+};
+
+/// The hubs kernel's x: an entry of a hub column carries ~slot (negative) in the plan's copy
+/// of the column indices and reads the block's copy of x(hub) in shared memory; the others
+/// read global memory.
+template <typename D, typename I>
+struct HubX {
+    const Column<D>& v;
+    const D* hub_x;
+
+    __device__ __forceinline__ D operator()(I c) const { return c < 0 ? hub_x[~c] : v.x_at(c); }
+};
+
+/// y for the rows ending in tile t and its carry, from its entries in registers, x(c) read
+/// through `x`. A tile inside one row (no row end: the long rows of power-law matrices,
+/// half of their tiles) sums its products in registers and a shuffle tree, without the
+/// shared-memory walk and scan (H200, power-law 2M x 16: 284.9 -> 275.9 us).
+template <bool Conj, int PerLane, typename D, typename I, typename X>
 __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const Column<D>& v,
-                                                   const MergeTile& t,
+                                                   const X& x, const MergeTile& t,
                                                    const TileEntries<PerLane, D, I>& e,
                                                    D* products, I* row_ends, D* carries,
                                                    long long tile, int lane)
@@ -665,7 +681,7 @@ __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const
         D sum{};
 #pragma unroll
         for (int s = 0; s < PerLane; ++s) {
-            if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
+            if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), x(e.c[s]));
         }
         sum = warp_sum<warp_size>(sum);
         if (lane == 0) carries[tile] = sum;
@@ -679,7 +695,7 @@ __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const
 #pragma unroll
     for (int s = 0; s < PerLane; ++s) {
         const int i = s * warp_size + lane;
-        if (i < t.nnz) products[i] = mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
+        if (i < t.nnz) products[i] = mul(op<Conj>(e.a[s]), x(e.c[s]));
     }
     __syncwarp();
     finish_merge_tile<PerLane>(t, products, row_ends, v, carries, tile, lane);
@@ -720,7 +736,54 @@ __global__ void __launch_bounds__(merge_block_size)
         const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
         TileEntries<per_lane, D, I> e;
         e.load(A, t, lane);
-        merge_tile_product<Conj>(A, v, t, e, products, row_ends, carries, tile, lane);
+        merge_tile_product<Conj>(A, v, GlobalX<D, I>{v}, t, e, products, row_ends, carries, tile,
+                                 lane);
+    }
+}
+
+/// Warps of a hubs block: one block per multiprocessor holds the hub values, so the block is
+/// large enough to keep the gathers of 32 warps in flight.
+constexpr int hub_warps_per_block = 32;
+constexpr int hub_block_size = hub_warps_per_block * warp_size;
+
+/// Dynamic shared memory of a hubs block: x of its hub columns, then per warp its tile's
+/// products and row ends (as MergeStorage).
+template <typename D, typename I>
+constexpr std::size_t hub_shared_bytes(long long hub_count)
+{
+    return static_cast<std::size_t>(hub_count + hub_warps_per_block * merge_tile_items) *
+               sizeof(D) +
+           static_cast<std::size_t>(hub_warps_per_block * merge_tile_items) * sizeof(I);
+}
+
+/// load_balanced's tiles with the x values of the hub columns in shared memory: a block of
+/// persistent warps copies x(hubs) once, then its warps walk tiles as csr_merge_path_kernel
+/// does, A.cols being the plan's copy in which hub entries read ~slot. Same tiles, same sums
+/// in the same order: bitwise the result of load_balanced.
+template <bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(hub_block_size)
+    csr_hub_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
+                              D* carries, const I* hubs, int hub_count)
+{
+    constexpr int per_lane = merge_items_per_lane;
+    extern __shared__ __align__(16) unsigned char hub_storage[];
+    D* hub_x = reinterpret_cast<D*>(hub_storage);
+    for (int s = threadIdx.x; s < hub_count; s += hub_block_size) {
+        hub_x[s] = v.x_at(load_cached(hubs + s));
+    }
+    __syncthreads();
+    const int warp = threadIdx.x / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    D* products = hub_x + hub_count + warp * merge_tile_items;
+    I* row_ends = reinterpret_cast<I*>(hub_x + hub_count + hub_warps_per_block * merge_tile_items) +
+                  warp * merge_tile_items;
+    const HubX<D, I> x{v, hub_x};
+    for (long long tile = blockIdx.x * static_cast<long long>(hub_warps_per_block) + warp;
+         tile < tiles; tile += static_cast<long long>(gridDim.x) * hub_warps_per_block) {
+        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
+        TileEntries<per_lane, D, I> e;
+        e.load(A, t, lane);
+        merge_tile_product<Conj>(A, v, x, t, e, products, row_ends, carries, tile, lane);
     }
 }
 
@@ -842,6 +905,26 @@ std::shared_ptr<CsrPlan<V, I>> merge_path_plan(const CudaExecutor& exec,
     return plan;
 }
 
+/// After a merge-path kernel: the carries of the tiles added into the rows they cut, in
+/// tile order (runs of up to a warp's tiles in merge_path_fixup_kernel, longer ones a block
+/// each).
+template <typename V, typename I, typename D>
+void merge_path_fixup(const CudaExecutor& exec, const CsrPlan<V, I>& plan, long long rows,
+                      const Column<D>& v)
+{
+    const long long tiles = plan.carries.size();
+    const D* carries = as_device(plan.carries.data());
+    merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
+        plan.tile_rows.data(), tiles, rows, carries, v);
+    check_launch(spmv_where);
+    if (!plan.long_runs.empty()) {
+        sum_runs_kernel<false, D>
+            <<<grid_for(plan.long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
+                plan.long_runs.data(), carries, v);
+        check_launch(spmv_where);
+    }
+}
+
 template <typename V, typename I>
 void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
                     const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
@@ -859,15 +942,150 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
                 csr, v, tile_rows, tiles, carries);
         check_launch(spmv_where);
     });
-    merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
-        tile_rows, tiles, A.rows(), carries, v);
-    check_launch(spmv_where);
-    if (!plan->long_runs.empty()) {
-        sum_runs_kernel<false, D>
-            <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
-                plan->long_runs.data(), carries, v);
-        check_launch(spmv_where);
+    merge_path_fixup(exec, *plan, A.rows(), v);
+}
+
+// ------------------------------------------------------------------ CSR hubs
+
+/// The fewest entries a hub column must have: every block of the launch loads x(hub) once,
+/// so a column read fewer times than there are blocks costs more loads than it saves.
+long long hub_min_entries(long long blocks) { return std::max(blocks, 2ll); }
+
+/// Entries per column of A (integer atomics: deterministic).
+template <typename I>
+__global__ void __launch_bounds__(block_size)
+    column_counts_kernel(const I* cols, long long nnz, unsigned* counts)
+{
+    for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < nnz;
+         k += static_cast<long long>(gridDim.x) * blockDim.x) {
+        atomicAdd(counts + cols[k], 1u);
     }
+}
+
+/// hub_cols[k] = ~slot of cols[k] when that column is a hub, cols[k] otherwise.
+template <typename I>
+__global__ void __launch_bounds__(block_size)
+    hub_columns_kernel(const I* cols, long long nnz, const I* slot_of, I* hub_cols)
+{
+    for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < nnz;
+         k += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const I c = cols[k];
+        const I slot = slot_of[c];
+        hub_cols[k] = slot >= 0 ? static_cast<I>(~slot) : c;
+    }
+}
+
+/// Hub columns a block can hold: the opt-in shared memory of exec's device less its warps'
+/// tile storage; negative when even the tiles do not fit (the device runs load_balanced).
+template <typename D, typename I>
+long long hub_capacity(const CudaExecutor& exec)
+{
+    int limit = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    spmv_where);
+    const auto tiles_bytes = static_cast<long long>(hub_shared_bytes<D, I>(0));
+    if (limit < tiles_bytes) return -1;
+    return (limit - tiles_bytes) / static_cast<long long>(sizeof(D));
+}
+
+/// The columns with the most entries, at most `capacity` of them and each with at least
+/// `min_entries`, in increasing column order (ties broken by the lower column).
+std::vector<long long> pick_hubs(const std::vector<unsigned>& counts, long long capacity,
+                                 long long min_entries)
+{
+    std::vector<long long> candidates;
+    for (std::size_t c = 0; c < counts.size(); ++c) {
+        if (counts[c] >= min_entries) candidates.push_back(static_cast<long long>(c));
+    }
+    const auto more_entries = [&](long long a, long long b) {
+        return counts[a] != counts[b] ? counts[a] > counts[b] : a < b;
+    };
+    if (static_cast<long long>(candidates.size()) > capacity) {
+        std::nth_element(candidates.begin(), candidates.begin() + capacity, candidates.end(),
+                         more_entries);
+        candidates.resize(static_cast<std::size_t>(capacity));
+    }
+    std::sort(candidates.begin(), candidates.end());
+    return candidates;
+}
+
+/// A's hub columns and the copy of its column indices that marks them, built on first use
+/// with the merge-path partition and cached in its plan (a counting pass; the counts are
+/// read on the host).
+template <typename V, typename I>
+std::shared_ptr<CsrPlan<V, I>> hub_plan(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    using D = device_type_t<V>;
+    auto plan = merge_path_plan(exec, A);
+    if (plan->has_hubs) return plan;
+    const auto stream = stream_of(exec);
+    const long long tiles = plan->carries.size();
+    const long long blocks =
+        std::min<long long>(ceildiv(tiles, hub_warps_per_block), exec.multiprocessor_count());
+    Array<unsigned> counts(A.executor(), A.cols());
+    LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, A.cols() * sizeof(unsigned), stream),
+                    spmv_where);
+    column_counts_kernel<<<grid_for(exec, A.nnz(), block_size, 32), block_size, 0, stream>>>(
+        A.col_idxs().data(), A.nnz(), counts.data());
+    check_launch(spmv_where);
+    const auto host_counts = counts.to_host();
+    const long long capacity = hub_capacity<D, I>(exec);
+    const auto hubs = pick_hubs(host_counts, std::max(capacity, 0ll), hub_min_entries(blocks));
+    std::vector<I> slot_of(static_cast<std::size_t>(A.cols()), I{-1});
+    std::vector<I> hub_list;
+    long long hub_entries = 0;
+    for (const auto c : hubs) {
+        slot_of[c] = static_cast<I>(hub_list.size());
+        hub_list.push_back(static_cast<I>(c));
+        hub_entries += host_counts[c];
+    }
+    const Array<I> slots(A.executor(), slot_of);
+    Array<I> hub_cols(A.executor(), A.nnz());
+    hub_columns_kernel<<<grid_for(exec, A.nnz(), block_size, 32), block_size, 0, stream>>>(
+        A.col_idxs().data(), A.nnz(), slots.data(), hub_cols.data());
+    check_launch(spmv_where);
+    const auto bytes = static_cast<int>(hub_shared_bytes<D, I>(static_cast<long long>(hubs.size())));
+    if (capacity >= 0) {
+        for (const auto kernel : {csr_hub_merge_path_kernel<false, D, I>,
+                                  csr_hub_merge_path_kernel<true, D, I>}) {
+            LOOM_CUDA_CHECK(
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+                spmv_where);
+        }
+    }
+    plan->hubs = Array<I>(A.executor(), hub_list);
+    plan->hub_cols = std::move(hub_cols);
+    plan->hub_entries = hub_entries;
+    plan->hub_blocks = capacity < 0 ? 0 : blocks;
+    plan->has_hubs = true;
+    return plan;
+}
+
+template <typename V, typename I>
+void csr_hubs(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const auto plan = hub_plan(exec, A);
+    if (plan->hub_blocks == 0) {
+        csr_merge_path(exec, mode, alpha, A, x, beta, y);
+        return;
+    }
+    const long long tiles = plan->carries.size();
+    const int hub_count = static_cast<int>(plan->hubs.size());
+    const auto bytes = hub_shared_bytes<D, I>(hub_count);
+    auto csr = view(A);
+    csr.cols = plan->hub_cols.data();
+    const auto v = column(alpha, x, beta, y, 0);
+    with_conjugation(mode, [&]<bool Conj>() {
+        csr_hub_merge_path_kernel<Conj, D, I>
+            <<<static_cast<unsigned>(plan->hub_blocks), hub_block_size, bytes, stream_of(exec)>>>(
+                csr, v, plan->tile_rows.data(), tiles, as_device(plan->carries.data()),
+                plan->hubs.data(), hub_count);
+        check_launch(spmv_where);
+    });
+    merge_path_fixup(exec, *plan, A.rows(), v);
 }
 
 // ------------------------------------------------------------------ CSR binned
@@ -1208,8 +1426,10 @@ void csr_scatter(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr
     prepare_scatter(exec, beta, y);
     if (A.nnz() == 0) return;
     const auto csr = view(A);
-    // binned's long rows would stall a group: irregular rows scatter over the merge path.
-    if (algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned) {
+    // binned's long rows would stall a group: irregular rows scatter over the merge path
+    // (hubs too: scattered products gain nothing from x in shared memory).
+    if (algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned ||
+        algorithm == SpmvAlgorithm::hubs) {
         const auto plan = merge_path_plan(exec, A);
         const long long tiles = plan->carries.size();
         with_conjugation(mode, [&]<bool Conj>() {
@@ -1526,29 +1746,6 @@ void slotted_spmv(const CudaExecutor& exec, Mode mode, V beta, matrix::Dense<V>&
     }
 }
 
-// ------------------------------------------------------------------ L2 window for x
-
-/// Bytes from x's first to its last element (a single column, maybe strided).
-template <typename V>
-std::size_t x_extent_bytes(const matrix::Dense<V>& x)
-{
-    if (x.rows() == 0) return 0;
-    return static_cast<std::size_t>((x.rows() - 1) * x.stride() + 1) * sizeof(V);
-}
-
-/// Whether the product of A with x runs inside an L2 persistence window for x (L2Window's
-/// rule: `automatic` when the rows are irregular, CsrPlan::irregular).
-template <typename V, typename I>
-bool wants_l2_window(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
-                     const matrix::Dense<V>& x, L2Window window)
-{
-    if (window == L2Window::off || A.nnz() == 0) return false;
-    if (!fits_persisting_l2(exec, x_extent_bytes(x))) return false;
-    if (window == L2Window::on) return true;
-    choose_csr_algorithm(exec, A);  // fills the plan's statistics once
-    return plan_of(A)->irregular;
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------ entry points
@@ -1574,8 +1771,9 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     }
     if (x.cols() > 1) {
         // SpMM reads A once for all k columns; the kernels below take a single column.
-        const bool balanced =
-            algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned;
+        const bool balanced = algorithm == SpmvAlgorithm::load_balanced ||
+                              algorithm == SpmvAlgorithm::binned ||
+                              algorithm == SpmvAlgorithm::hubs;
         const auto spmm_algorithm = balanced ? SpmmAlgorithm::nnz_balanced
                                     : algorithm == SpmvAlgorithm::automatic
                                         ? SpmmAlgorithm::automatic
@@ -1589,13 +1787,11 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
         csr_scatter(exec, mode, alpha, A, x, beta, y, algorithm);
         return;
     }
-    std::optional<PersistingWindow> window;
-    if (wants_l2_window(exec, A, x, options.l2_window)) {
-        window.emplace(exec, x.data(), x_extent_bytes(x));
-    }
     // Without nonzeros y = beta y: the row kernel does that without building a partition.
     if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
         csr_merge_path(exec, mode, alpha, A, x, beta, y);
+    } else if (algorithm == SpmvAlgorithm::hubs && A.nnz() > 0) {
+        csr_hubs(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
         csr_binned(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::stream && A.rows() > 0) {

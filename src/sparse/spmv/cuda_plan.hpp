@@ -71,6 +71,17 @@ struct CsrPlan {
     Array<V> segment_sums;
     Array<MergeRun> segment_runs;
 
+    /// hubs: the columns whose x values each block keeps in shared memory (increasing), a
+    /// copy of A's column indices in which an entry of column hubs[s] reads ~s, the entries
+    /// of A in hub columns, and the blocks of the launch (one per multiprocessor at most; 0
+    /// when the device's shared memory is too small: load_balanced runs instead); empty until
+    /// first used.
+    bool has_hubs = false;
+    Array<I> hubs;
+    Array<I> hub_cols;
+    long long hub_entries = 0;
+    long long hub_blocks = 0;
+
     Array<std::byte> vendor_workspace;
 };
 

@@ -1,6 +1,6 @@
 // CUDA SpMV (design, bytes moved and measured bandwidth: CUDA_NOTES.md).
 //
-// CSR, op(A) = A or conj(A), four kernels:
+// CSR, op(A) = A or conj(A), five kernels:
 //  * stream: a block per run of consecutive rows streams their entries through shared memory
 //    in fixed chunks (coalesced loads all in flight, then L lanes per row sum from shared
 //    memory); the fastest for regular rows (94% of the copy bandwidth on 7-point Poisson).
@@ -17,6 +17,9 @@
 //  * binned: rows grouped by length once (cached in the plan), all bins in one launch: a
 //    group of 1..16 lanes per short row, a warp per row up to 2048 entries, longer rows cut
 //    into segments of a block each, their partial sums added in order by a second pass.
+//  * hubs: load_balanced's tiles in persistent blocks that first copy x of the most
+//    referenced columns into shared memory; entries of those columns (marked in a copy of
+//    the column indices kept in the plan) read x there instead of through L2.
 //  `automatic` picks binned for irregular rows, load_balanced for long ones, stream otherwise
 //  (row statistics cached too).
 //
@@ -30,6 +33,7 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -744,42 +748,61 @@ __global__ void __launch_bounds__(merge_block_size)
 /// Warps of a hubs block: one block per multiprocessor holds the hub values, so the block is
 /// large enough to keep the gathers of 32 warps in flight.
 constexpr int hub_warps_per_block = 32;
-constexpr int hub_block_size = hub_warps_per_block * warp_size;
+
+// EXPERIMENT (session 10 GPU round only, removed after): LOOM_SPMV_HUB_WARPS=16 runs blocks of
+// 16 warps, three per SM where registers and the hubs (LOOM_SPMV_HUB_LIMIT) allow.
+int hub_warps()
+{
+    const char* warps = std::getenv("LOOM_SPMV_HUB_WARPS");
+    return warps && std::atoi(warps) == 16 ? 16 : hub_warps_per_block;
+}
+template <int Warps>
+constexpr int hub_min_blocks = Warps == 16 ? 3 : 1;
+
+/// Calls body.template operator()<W>() with W the runtime warps per block as a constant.
+template <typename Body>
+void with_hub_warps(int warps, Body&& body)
+{
+    if (warps == 16) {
+        body.template operator()<16>();
+    } else {
+        body.template operator()<hub_warps_per_block>();
+    }
+}
 
 /// Dynamic shared memory of a hubs block: x of its hub columns, then per warp its tile's
 /// products and row ends (as MergeStorage).
 template <typename D, typename I>
-constexpr std::size_t hub_shared_bytes(long long hub_count)
+constexpr std::size_t hub_shared_bytes(long long hub_count, int warps)
 {
-    return static_cast<std::size_t>(hub_count + hub_warps_per_block * merge_tile_items) *
-               sizeof(D) +
-           static_cast<std::size_t>(hub_warps_per_block * merge_tile_items) * sizeof(I);
+    return static_cast<std::size_t>(hub_count + warps * merge_tile_items) * sizeof(D) +
+           static_cast<std::size_t>(warps * merge_tile_items) * sizeof(I);
 }
 
 /// load_balanced's tiles with the x values of the hub columns in shared memory: a block of
 /// persistent warps copies x(hubs) once, then its warps walk tiles as csr_merge_path_kernel
 /// does, A.cols being the plan's copy in which hub entries read ~slot. Same tiles, same sums
 /// in the same order: bitwise the result of load_balanced.
-template <bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(hub_block_size)
+template <int Warps, bool Conj, typename D, typename I>
+__global__ void __launch_bounds__(Warps * warp_size, hub_min_blocks<Warps>)
     csr_hub_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
                               D* carries, const I* hubs, int hub_count)
 {
     constexpr int per_lane = merge_items_per_lane;
     extern __shared__ __align__(16) unsigned char hub_storage[];
     D* hub_x = reinterpret_cast<D*>(hub_storage);
-    for (int s = threadIdx.x; s < hub_count; s += hub_block_size) {
+    for (int s = threadIdx.x; s < hub_count; s += Warps * warp_size) {
         hub_x[s] = v.x_at(load_cached(hubs + s));
     }
     __syncthreads();
     const int warp = threadIdx.x / warp_size;
     const int lane = threadIdx.x % warp_size;
     D* products = hub_x + hub_count + warp * merge_tile_items;
-    I* row_ends = reinterpret_cast<I*>(hub_x + hub_count + hub_warps_per_block * merge_tile_items) +
+    I* row_ends = reinterpret_cast<I*>(hub_x + hub_count + Warps * merge_tile_items) +
                   warp * merge_tile_items;
     const HubX<D, I> x{v, hub_x};
-    for (long long tile = blockIdx.x * static_cast<long long>(hub_warps_per_block) + warp;
-         tile < tiles; tile += static_cast<long long>(gridDim.x) * hub_warps_per_block) {
+    for (long long tile = blockIdx.x * static_cast<long long>(Warps) + warp; tile < tiles;
+         tile += static_cast<long long>(gridDim.x) * Warps) {
         const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
         TileEntries<per_lane, D, I> e;
         e.load(A, t, lane);
@@ -978,15 +1001,18 @@ __global__ void __launch_bounds__(block_size)
 /// Hub columns a block can hold: the opt-in shared memory of exec's device less its warps'
 /// tile storage; negative when even the tiles do not fit (the device runs load_balanced).
 template <typename D, typename I>
-long long hub_capacity(const CudaExecutor& exec)
+long long hub_capacity(const CudaExecutor& exec, int warps)
 {
     int limit = 0;
     LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                            exec.device_id()),
                     spmv_where);
-    const auto tiles_bytes = static_cast<long long>(hub_shared_bytes<D, I>(0));
+    const auto tiles_bytes = static_cast<long long>(hub_shared_bytes<D, I>(0, warps));
     if (limit < tiles_bytes) return -1;
-    return (limit - tiles_bytes) / static_cast<long long>(sizeof(D));
+    const long long capacity = (limit - tiles_bytes) / static_cast<long long>(sizeof(D));
+    // EXPERIMENT (session 10 GPU round only, removed after): fewer hubs, more blocks per SM.
+    if (const char* cap = std::getenv("LOOM_SPMV_HUB_LIMIT")) return std::min(capacity, std::atoll(cap));
+    return capacity;
 }
 
 /// The columns with the most entries, at most `capacity` of them and each with at least
@@ -1020,9 +1046,32 @@ std::shared_ptr<CsrPlan<V, I>> hub_plan(const CudaExecutor& exec, const matrix::
     auto plan = merge_path_plan(exec, A);
     if (plan->has_hubs) return plan;
     const auto stream = stream_of(exec);
+    const int warps = hub_warps();
+    const long long capacity = hub_capacity<D, I>(exec, warps);
+    if (capacity < 0) {  // the device runs load_balanced
+        plan->hub_blocks = 0;
+        plan->has_hubs = true;
+        return plan;
+    }
+    // The launch: as many blocks as fit with `capacity` hubs each, at most one per 32 tiles.
+    const auto max_bytes = static_cast<int>(hub_shared_bytes<D, I>(capacity, warps));
+    int per_sm = 0;
+    with_hub_warps(warps, [&]<int W>() {
+        for (const auto kernel : {csr_hub_merge_path_kernel<W, false, D, I>,
+                                  csr_hub_merge_path_kernel<W, true, D, I>}) {
+            LOOM_CUDA_CHECK(cudaFuncSetAttribute(
+                                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_bytes),
+                            spmv_where);
+        }
+        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &per_sm, csr_hub_merge_path_kernel<W, false, D, I>, W * warp_size,
+                            max_bytes),
+                        spmv_where);
+    });
     const long long tiles = plan->carries.size();
-    const long long blocks =
-        std::min<long long>(ceildiv(tiles, hub_warps_per_block), exec.multiprocessor_count());
+    const long long blocks = std::min<long long>(
+        ceildiv(tiles, warps),
+        static_cast<long long>(std::max(per_sm, 1)) * exec.multiprocessor_count());
     Array<unsigned> counts(A.executor(), A.cols());
     LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, A.cols() * sizeof(unsigned), stream),
                     spmv_where);
@@ -1030,8 +1079,7 @@ std::shared_ptr<CsrPlan<V, I>> hub_plan(const CudaExecutor& exec, const matrix::
         A.col_idxs().data(), A.nnz(), counts.data());
     check_launch(spmv_where);
     const auto host_counts = counts.to_host();
-    const long long capacity = hub_capacity<D, I>(exec);
-    const auto hubs = pick_hubs(host_counts, std::max(capacity, 0ll), hub_min_entries(blocks));
+    const auto hubs = pick_hubs(host_counts, capacity, hub_min_entries(blocks));
     std::vector<I> slot_of(static_cast<std::size_t>(A.cols()), I{-1});
     std::vector<I> hub_list;
     long long hub_entries = 0;
@@ -1045,19 +1093,11 @@ std::shared_ptr<CsrPlan<V, I>> hub_plan(const CudaExecutor& exec, const matrix::
     hub_columns_kernel<<<grid_for(exec, A.nnz(), block_size, 32), block_size, 0, stream>>>(
         A.col_idxs().data(), A.nnz(), slots.data(), hub_cols.data());
     check_launch(spmv_where);
-    const auto bytes = static_cast<int>(hub_shared_bytes<D, I>(static_cast<long long>(hubs.size())));
-    if (capacity >= 0) {
-        for (const auto kernel : {csr_hub_merge_path_kernel<false, D, I>,
-                                  csr_hub_merge_path_kernel<true, D, I>}) {
-            LOOM_CUDA_CHECK(
-                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                spmv_where);
-        }
-    }
     plan->hubs = Array<I>(A.executor(), hub_list);
     plan->hub_cols = std::move(hub_cols);
     plan->hub_entries = hub_entries;
-    plan->hub_blocks = capacity < 0 ? 0 : blocks;
+    plan->hub_blocks = blocks;
+    plan->hub_warps = warps;
     plan->has_hubs = true;
     return plan;
 }
@@ -1074,16 +1114,19 @@ void csr_hubs(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     }
     const long long tiles = plan->carries.size();
     const int hub_count = static_cast<int>(plan->hubs.size());
-    const auto bytes = hub_shared_bytes<D, I>(hub_count);
+    const auto bytes = hub_shared_bytes<D, I>(hub_count, plan->hub_warps);
     auto csr = view(A);
     csr.cols = plan->hub_cols.data();
     const auto v = column(alpha, x, beta, y, 0);
     with_conjugation(mode, [&]<bool Conj>() {
-        csr_hub_merge_path_kernel<Conj, D, I>
-            <<<static_cast<unsigned>(plan->hub_blocks), hub_block_size, bytes, stream_of(exec)>>>(
-                csr, v, plan->tile_rows.data(), tiles, as_device(plan->carries.data()),
-                plan->hubs.data(), hub_count);
-        check_launch(spmv_where);
+        with_hub_warps(plan->hub_warps, [&]<int W>() {
+            csr_hub_merge_path_kernel<W, Conj, D, I>
+                <<<static_cast<unsigned>(plan->hub_blocks), W * warp_size, bytes,
+                   stream_of(exec)>>>(csr, v, plan->tile_rows.data(), tiles,
+                                      as_device(plan->carries.data()), plan->hubs.data(),
+                                      hub_count);
+            check_launch(spmv_where);
+        });
     });
     merge_path_fixup(exec, *plan, A.rows(), v);
 }

@@ -81,6 +81,7 @@ struct CsrPlan {
     Array<I> hub_cols;
     long long hub_entries = 0;
     long long hub_blocks = 0;
+    int hub_warps = 0;
 
     Array<std::byte> vendor_workspace;
 };

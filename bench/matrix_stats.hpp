@@ -3,7 +3,6 @@
 #pragma once
 
 #include <algorithm>
-#include <functional>
 #include <vector>
 
 #include "loom/matrix/csr.hpp"
@@ -60,23 +59,6 @@ double x_sector_bytes(const matrix::Csr<V, I>& A, std::size_t value_size)
                                        touched.begin());
     }
     return sectors * sector;
-}
-
-/// The share of A's stored entries that fall in its `columns` most referenced columns: the
-/// gathers the CUDA `hubs` SpMV serves from shared memory when it holds that many x values
-/// (it also skips columns referenced fewer times than it has blocks).
-template <typename V, typename I>
-double top_columns_share(const matrix::Csr<V, I>& A, size_type columns)
-{
-    if (A.nnz() == 0) return 0;
-    const auto cols = A.col_idxs().to_host();
-    std::vector<size_type> counts(static_cast<std::size_t>(A.cols()), 0);
-    for (const auto c : cols) ++counts[static_cast<std::size_t>(c)];
-    const auto top = std::min<std::size_t>(counts.size(), static_cast<std::size_t>(columns));
-    std::nth_element(counts.begin(), counts.begin() + top, counts.end(), std::greater<>());
-    size_type entries = 0;
-    for (std::size_t c = 0; c < top; ++c) entries += counts[c];
-    return static_cast<double>(entries) / static_cast<double>(A.nnz());
 }
 
 }  // namespace loom::bench

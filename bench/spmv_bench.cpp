@@ -122,12 +122,7 @@ Measurement measure(std::string kernel, bool peer, const std::function<void()>& 
 /// The native CSR kernels the --variants rows time.
 constexpr sparse::SpmvAlgorithm native_algorithms[] = {
     sparse::SpmvAlgorithm::row_vector, sparse::SpmvAlgorithm::stream,
-    sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::binned,
-    sparse::SpmvAlgorithm::hubs};
-
-/// x values of double precision a `hubs` block holds on an H100/H200 (227 KiB of shared
-/// memory less its warps' tiles): the column count the 'hubs' line reports the share of.
-constexpr size_type hub_columns_reported = 18000;
+    sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::binned};
 
 /// options.algorithm on A renumbered by `kind`: x and y permuted before the timing, checked
 /// against an oracle of the renumbered product (which is the original product permuted).
@@ -272,11 +267,8 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
     fmt::print("bytes     {:.1f} MB per SpMV = nnz*({}+{}) + (rows+1)*{} + cols*{} + 2*rows*{}\n",
                bytes / 1e6, sizeof(V), sizeof(I), sizeof(I), sizeof(V), sizeof(V));
     fmt::print("x est.    {:.1f} MB of x sectors gathered (distinct 32-byte sectors per 32 "
-               "consecutive entries) vs {:.1f} MB read once; model = bytes - x once + x est.\n",
+               "consecutive entries) vs {:.1f} MB read once; model = bytes - x once + x est.\n\n",
                x_estimate / 1e6, A.cols() * double(sizeof(V)) / 1e6);
-    fmt::print("hubs      the {} most referenced columns hold {:.1f}% of the entries (the "
-               "gathers `hubs` serves from shared memory)\n\n",
-               hub_columns_reported, 100 * top_columns_share(A, hub_columns_reported));
 
     const std::string peer_column = options.peer == Peer::none
                                         ? std::string("vs peer")

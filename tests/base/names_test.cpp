@@ -82,7 +82,7 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     using namespace loom;
     expect_complete_table(ExecKind::cuda);
     expect_complete_table(sparse::Mode::conj_transpose);
-    expect_complete_table(sparse::SpmvAlgorithm::hubs);
+    expect_complete_table(sparse::SpmvAlgorithm::binned);
     expect_complete_table(sparse::ReorderKind::degree);
     expect_complete_table(sparse::SpgemmAlgorithm::vendor);
     expect_complete_table(sparse::SpaddAlgorithm::vendor);
@@ -154,7 +154,7 @@ TEST(Names, UnknownNameNamesTheFunctionAndTheChoices)
     } catch (const loom::BadInput& e) {
         EXPECT_EQ(std::string(e.what()),
                   "loom::sparse::parse_spmv_algorithm: unknown SpMV algorithm 'fastest' "
-                  "(expected one of automatic, row_vector, stream, load_balanced, vendor, binned, hubs)");
+                  "(expected one of automatic, row_vector, stream, load_balanced, vendor, binned)");
     }
 }
 

@@ -1,5 +1,5 @@
-// CUDA SpMV: every CSR algorithm (row_vector for each group size, load_balanced, binned,
-// hubs, cuSPARSE) against the reference, the automatic choice, determinism of the native
+// CUDA SpMV: every CSR algorithm (row_vector for each group size, stream, load_balanced,
+// binned, cuSPARSE) against the reference, the automatic choice, determinism of the native
 // kernels, and the cuSPARSE restrictions. Skipped without a GPU.
 #include <algorithm>
 #include <complex>
@@ -12,13 +12,11 @@
 
 #include "loom/base/error.hpp"
 #include "loom/config.hpp"
-#include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
-
 
 namespace {
 
@@ -189,7 +187,7 @@ TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
     const auto x = loom::test::random_dense<V>(cuda, {20000, 1}, 22);
     for (const auto algorithm :
          {SpmvAlgorithm::row_vector, SpmvAlgorithm::stream, SpmvAlgorithm::load_balanced,
-          SpmvAlgorithm::binned, SpmvAlgorithm::hubs}) {
+          SpmvAlgorithm::binned}) {
         SCOPED_TRACE(sparse::to_string(algorithm));
         Dense first(cuda, {20000, 1});
         Dense second(cuda, {20000, 1});
@@ -214,6 +212,10 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // one launch.
     const auto small_irregular = loom::test::random_csr<V, I>(cuda, {5000, 1000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(small_irregular), SpmvAlgorithm::binned);
+    // Small and irregular with rows of 150 on average (a 1500-entry row): stream's one launch,
+    // 32 lanes per row.
+    const auto small_long_rows = loom::test::random_csr<V, I>(cuda, {2000, 1500, 150, true, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::stream);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
@@ -276,56 +278,6 @@ TEST(SpmvCudaBinned, BinEdgesAndPowerLaw)
     }
 }
 
-/// n x n with the single entry of row i in column n - 1 - i: no column is referenced often
-/// enough to be a hub.
-matrix::Csr<double, loom::int32> reversed_identity(std::shared_ptr<const loom::Executor> exec,
-                                                   loom::int32 n)
-{
-    std::vector<loom::int32> ptrs{0};
-    std::vector<loom::int32> col_idxs;
-    for (loom::int32 i = 0; i < n; ++i) {
-        col_idxs.push_back(n - 1 - i);
-        ptrs.push_back(i + 1);
-    }
-    const std::vector<double> values(static_cast<std::size_t>(n), 0.75);
-    return matrix::Csr<double, loom::int32>::from_host(std::move(exec), {n, n}, ptrs, col_idxs,
-                                                       values);
-}
-
-/// hubs reads the same tiles as load_balanced and sums in the same order, x(hub) coming from
-/// shared memory: bitwise load_balanced's result, on matrices around the choice of hubs:
-/// rows of every length at the edges (empty rows, a huge row, 31/32/33), its transpose
-/// (power-law columns: a few hubs hold most entries), no hub at all (every column once),
-/// every column a hub (64 columns of ~2500 entries), for y = 1.5 A x - 0.5 y and conj(A).
-TEST(SpmvCudaHubs, BitwiseLoadBalancedAroundTheHubChoice)
-{
-    using Dense = matrix::Dense<double>;
-    LOOM_CUDA_OR_SKIP(cuda);
-    const auto ref = loom::test::reference();
-    std::vector<matrix::Csr<double, loom::int32>> matrices;
-    matrices.push_back(bin_edges_and_power_law(ref));
-    matrices.push_back(sparse::transpose(matrices.front()));
-    matrices.push_back(reversed_identity(ref, 5000));
-    matrices.push_back(loom::test::random_csr<double, loom::int32>(ref, {20000, 64, 8, false, true, false, 9}));
-    for (const auto& A_ref : matrices) {
-        SCOPED_TRACE(loom::to_string(A_ref.size()));
-        const matrix::Csr<double, loom::int32> A(cuda, A_ref);
-        const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
-        const Dense x_cuda(cuda, x);
-        const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);
-        auto expected = y0;
-        sparse::spmv(Mode::none, 1.5, A_ref, x, -0.5, expected);
-        for (const auto mode : {Mode::none, Mode::conjugate}) {
-            Dense hubs(cuda, y0);
-            Dense balanced(cuda, y0);
-            sparse::spmv(mode, 1.5, A, x_cuda, -0.5, hubs, {SpmvAlgorithm::hubs});
-            sparse::spmv(mode, 1.5, A, x_cuda, -0.5, balanced, {SpmvAlgorithm::load_balanced});
-            LOOM_EXPECT_NEAR_VECTORS(hubs.to_host(), expected.to_host(), loom::test::tolerance<double>());
-            EXPECT_EQ(hubs.to_host(), balanced.to_host());
-        }
-    }
-}
-
 TEST(SpmvCudaBinned, SmallShapesAndStridedX)
 {
     using Dense = matrix::Dense<double>;
@@ -344,8 +296,7 @@ TEST(SpmvCudaBinned, SmallShapesAndStridedX)
         auto expected = loom::test::random_dense<double>(ref, {spec.rows, 1}, 4);
         Dense y(cuda, expected);
         sparse::spmv(Mode::none, 2.0, A_ref, x, 1.0, expected);
-        sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y,
-                     {SpmvAlgorithm::binned});
+        sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y, {SpmvAlgorithm::binned});
         LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
     }
 }

@@ -455,8 +455,7 @@ TYPED_TEST(Spmv, VendorAlgorithmNeedsCuda)
         for (const auto algorithm : {sparse::SpmvAlgorithm::automatic,
                                      sparse::SpmvAlgorithm::row_vector,
                                      sparse::SpmvAlgorithm::load_balanced,
-                                     sparse::SpmvAlgorithm::binned,
-                                     sparse::SpmvAlgorithm::hubs}) {
+                                     sparse::SpmvAlgorithm::binned}) {
             EXPECT_NO_THROW(sparse::spmv(Mode::none, V{1}, A, x, V{0}, y, {algorithm}));
         }
         EXPECT_EQ(sparse::choose_spmv_algorithm(A), sparse::SpmvAlgorithm::row_vector);
@@ -476,7 +475,7 @@ TEST(SpmvNames, ModesAndAlgorithmsRoundTrip)
     for (const auto algorithm :
          {sparse::SpmvAlgorithm::automatic, sparse::SpmvAlgorithm::row_vector,
           sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::vendor,
-          sparse::SpmvAlgorithm::binned, sparse::SpmvAlgorithm::hubs}) {
+          sparse::SpmvAlgorithm::binned}) {
         EXPECT_EQ(sparse::parse_spmv_algorithm(sparse::to_string(algorithm)), algorithm);
     }
     EXPECT_THROW(sparse::parse_spmv_algorithm("fastest"), loom::BadInput);

@@ -60,8 +60,7 @@ Runner setup(CLI::App& sub)
     sub.add_flag("--variants", cli->variants,
                  "Also time every native CSR kernel");
     sub.add_flag("--transposed", cli->transposed,
-                 "Time A^T instead of A (a power-law row pattern becomes power-law columns: "
-                 "hub columns)");
+                 "Time A^T instead of A (a power-law row pattern becomes power-law columns)");
     sub.add_option("--reorder", cli->reorderings,
                    "Also time --algorithm on the matrix renumbered by these (square only; "
                    "x and y permuted outside the timing), comma-separated")

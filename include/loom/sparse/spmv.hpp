@@ -34,9 +34,7 @@ const char* to_string(Mode mode);
 /// Which kernel computes a CSR SpMV. `automatic` picks among the native ones from the
 /// row-length statistics; `vendor` is cuSPARSE on CUDA (NotSupported on the host backends).
 /// `binned` is CUDA's kernel per class of row lengths (the host backends run it as automatic).
-/// `hubs` is load_balanced with the x values of the most referenced columns kept in shared
-/// memory (CUDA; the host backends run it as automatic).
-enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor, binned, hubs };
+enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor, binned };
 
 inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
     {SpmvAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
@@ -45,7 +43,6 @@ inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
     {SpmvAlgorithm::load_balanced, "load_balanced", "equal shares of the nonzeros (merge path)"},
     {SpmvAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
     {SpmvAlgorithm::binned, "binned", "rows binned by length, a kernel per bin (CUDA)"},
-    {SpmvAlgorithm::hubs, "hubs", "load_balanced, x of the most used columns in shared memory (CUDA)"},
 };
 constexpr NameTable<SpmvAlgorithm> names_of(SpmvAlgorithm)
 {

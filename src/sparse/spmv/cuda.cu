@@ -1,6 +1,6 @@
 // CUDA SpMV (design, bytes moved and measured bandwidth: CUDA_NOTES.md).
 //
-// CSR, op(A) = A or conj(A), five kernels:
+// CSR, op(A) = A or conj(A), four kernels:
 //  * stream: a block per run of consecutive rows streams their entries through shared memory
 //    in fixed chunks (coalesced loads all in flight, then L lanes per row sum from shared
 //    memory); the fastest for regular rows (94% of the copy bandwidth on 7-point Poisson).
@@ -17,11 +17,8 @@
 //  * binned: rows grouped by length once (cached in the plan), all bins in one launch: a
 //    group of 1..16 lanes per short row, a warp per row up to 2048 entries, longer rows cut
 //    into segments of a block each, their partial sums added in order by a second pass.
-//  * hubs: load_balanced's tiles in persistent blocks that first copy x of the most
-//    referenced columns into shared memory; entries of those columns (marked in a copy of
-//    the column indices kept in the plan) read x there instead of through L2.
-//  `automatic` picks binned for irregular rows, load_balanced for long ones, stream otherwise
-//  (row statistics cached too).
+//  `automatic` picks binned for small irregular matrices, load_balanced for the larger ones
+//  and for long rows, stream otherwise (row statistics cached too).
 //
 // Transposed products (a group per row, or the merge-path tiles when load_balanced) and
 // every COO product scatter into y with atomicAdd after y = beta y: their last bits depend on
@@ -33,7 +30,6 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -651,32 +647,13 @@ struct TileEntries {
     }
 };
 
-/// x(c) from global memory (through the read-only path).
-template <typename D, typename I>
-struct GlobalX {
-    const Column<D>& v;
-
-    __device__ __forceinline__ D operator()(I c) const { return v.x_at(c); }
-};
-
-/// The hubs kernel's x: an entry of a hub column carries ~slot (negative) in the plan's copy
-/// of the column indices and reads the block's copy of x(hub) in shared memory; the others
-/// read global memory.
-template <typename D, typename I>
-struct HubX {
-    const Column<D>& v;
-    const D* hub_x;
-
-    __device__ __forceinline__ D operator()(I c) const { return c < 0 ? hub_x[~c] : v.x_at(c); }
-};
-
-/// y for the rows ending in tile t and its carry, from its entries in registers, x(c) read
-/// through `x`. A tile inside one row (no row end: the long rows of power-law matrices,
-/// half of their tiles) sums its products in registers and a shuffle tree, without the
-/// shared-memory walk and scan (H200, power-law 2M x 16: 284.9 -> 275.9 us).
-template <bool Conj, int PerLane, typename D, typename I, typename X>
+/// y for the rows ending in tile t and its carry, from its entries in registers. A tile
+/// inside one row (no row end: the long rows of power-law matrices, half of their tiles)
+/// sums its products in registers and a shuffle tree, without the shared-memory walk and
+/// scan (H200, power-law 2M x 16: 284.9 -> 275.9 us).
+template <bool Conj, int PerLane, typename D, typename I>
 __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const Column<D>& v,
-                                                   const X& x, const MergeTile& t,
+                                                   const MergeTile& t,
                                                    const TileEntries<PerLane, D, I>& e,
                                                    D* products, I* row_ends, D* carries,
                                                    long long tile, int lane)
@@ -685,7 +662,7 @@ __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const
         D sum{};
 #pragma unroll
         for (int s = 0; s < PerLane; ++s) {
-            if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), x(e.c[s]));
+            if (s * warp_size + lane < t.nnz) sum += mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
         }
         sum = warp_sum<warp_size>(sum);
         if (lane == 0) carries[tile] = sum;
@@ -699,7 +676,7 @@ __device__ __forceinline__ void merge_tile_product(const CsrView<D, I>& A, const
 #pragma unroll
     for (int s = 0; s < PerLane; ++s) {
         const int i = s * warp_size + lane;
-        if (i < t.nnz) products[i] = mul(op<Conj>(e.a[s]), x(e.c[s]));
+        if (i < t.nnz) products[i] = mul(op<Conj>(e.a[s]), v.x_at(e.c[s]));
     }
     __syncwarp();
     finish_merge_tile<PerLane>(t, products, row_ends, v, carries, tile, lane);
@@ -740,73 +717,7 @@ __global__ void __launch_bounds__(merge_block_size)
         const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
         TileEntries<per_lane, D, I> e;
         e.load(A, t, lane);
-        merge_tile_product<Conj>(A, v, GlobalX<D, I>{v}, t, e, products, row_ends, carries, tile,
-                                 lane);
-    }
-}
-
-/// Warps of a hubs block: one block per multiprocessor holds the hub values, so the block is
-/// large enough to keep the gathers of 32 warps in flight.
-constexpr int hub_warps_per_block = 32;
-
-// EXPERIMENT (session 10 GPU round only, removed after): LOOM_SPMV_HUB_WARPS=16 runs blocks of
-// 16 warps, three per SM where registers and the hubs (LOOM_SPMV_HUB_LIMIT) allow.
-int hub_warps()
-{
-    const char* warps = std::getenv("LOOM_SPMV_HUB_WARPS");
-    return warps && std::atoi(warps) == 16 ? 16 : hub_warps_per_block;
-}
-template <int Warps>
-constexpr int hub_min_blocks = Warps == 16 ? 3 : 1;
-
-/// Calls body.template operator()<W>() with W the runtime warps per block as a constant.
-template <typename Body>
-void with_hub_warps(int warps, Body&& body)
-{
-    if (warps == 16) {
-        body.template operator()<16>();
-    } else {
-        body.template operator()<hub_warps_per_block>();
-    }
-}
-
-/// Dynamic shared memory of a hubs block: x of its hub columns, then per warp its tile's
-/// products and row ends (as MergeStorage).
-template <typename D, typename I>
-constexpr std::size_t hub_shared_bytes(long long hub_count, int warps)
-{
-    return static_cast<std::size_t>(hub_count + warps * merge_tile_items) * sizeof(D) +
-           static_cast<std::size_t>(warps * merge_tile_items) * sizeof(I);
-}
-
-/// load_balanced's tiles with the x values of the hub columns in shared memory: a block of
-/// persistent warps copies x(hubs) once, then its warps walk tiles as csr_merge_path_kernel
-/// does, A.cols being the plan's copy in which hub entries read ~slot. Same tiles, same sums
-/// in the same order: bitwise the result of load_balanced.
-template <int Warps, bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(Warps * warp_size, hub_min_blocks<Warps>)
-    csr_hub_merge_path_kernel(CsrView<D, I> A, Column<D> v, const I* tile_rows, long long tiles,
-                              D* carries, const I* hubs, int hub_count)
-{
-    constexpr int per_lane = merge_items_per_lane;
-    extern __shared__ __align__(16) unsigned char hub_storage[];
-    D* hub_x = reinterpret_cast<D*>(hub_storage);
-    for (int s = threadIdx.x; s < hub_count; s += Warps * warp_size) {
-        hub_x[s] = v.x_at(load_cached(hubs + s));
-    }
-    __syncthreads();
-    const int warp = threadIdx.x / warp_size;
-    const int lane = threadIdx.x % warp_size;
-    D* products = hub_x + hub_count + warp * merge_tile_items;
-    I* row_ends = reinterpret_cast<I*>(hub_x + hub_count + Warps * merge_tile_items) +
-                  warp * merge_tile_items;
-    const HubX<D, I> x{v, hub_x};
-    for (long long tile = blockIdx.x * static_cast<long long>(Warps) + warp; tile < tiles;
-         tile += static_cast<long long>(gridDim.x) * Warps) {
-        const auto t = merge_tile<per_lane>(tile_rows, tile, A.rows + A.nnz);
-        TileEntries<per_lane, D, I> e;
-        e.load(A, t, lane);
-        merge_tile_product<Conj>(A, v, x, t, e, products, row_ends, carries, tile, lane);
+        merge_tile_product<Conj>(A, v, t, e, products, row_ends, carries, tile, lane);
     }
 }
 
@@ -928,26 +839,6 @@ std::shared_ptr<CsrPlan<V, I>> merge_path_plan(const CudaExecutor& exec,
     return plan;
 }
 
-/// After a merge-path kernel: the carries of the tiles added into the rows they cut, in
-/// tile order (runs of up to a warp's tiles in merge_path_fixup_kernel, longer ones a block
-/// each).
-template <typename V, typename I, typename D>
-void merge_path_fixup(const CudaExecutor& exec, const CsrPlan<V, I>& plan, long long rows,
-                      const Column<D>& v)
-{
-    const long long tiles = plan.carries.size();
-    const D* carries = as_device(plan.carries.data());
-    merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
-        plan.tile_rows.data(), tiles, rows, carries, v);
-    check_launch(spmv_where);
-    if (!plan.long_runs.empty()) {
-        sum_runs_kernel<false, D>
-            <<<grid_for(plan.long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
-                plan.long_runs.data(), carries, v);
-        check_launch(spmv_where);
-    }
-}
-
 template <typename V, typename I>
 void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
                     const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
@@ -965,170 +856,15 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
                 csr, v, tile_rows, tiles, carries);
         check_launch(spmv_where);
     });
-    merge_path_fixup(exec, *plan, A.rows(), v);
-}
-
-// ------------------------------------------------------------------ CSR hubs
-
-/// The fewest entries a hub column must have: every block of the launch loads x(hub) once,
-/// so a column read fewer times than there are blocks costs more loads than it saves.
-long long hub_min_entries(long long blocks) { return std::max(blocks, 2ll); }
-
-/// Entries per column of A (integer atomics: deterministic).
-template <typename I>
-__global__ void __launch_bounds__(block_size)
-    column_counts_kernel(const I* cols, long long nnz, unsigned* counts)
-{
-    for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < nnz;
-         k += static_cast<long long>(gridDim.x) * blockDim.x) {
-        atomicAdd(counts + cols[k], 1u);
-    }
-}
-
-/// hub_cols[k] = ~slot of cols[k] when that column is a hub, cols[k] otherwise.
-template <typename I>
-__global__ void __launch_bounds__(block_size)
-    hub_columns_kernel(const I* cols, long long nnz, const I* slot_of, I* hub_cols)
-{
-    for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < nnz;
-         k += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const I c = cols[k];
-        const I slot = slot_of[c];
-        hub_cols[k] = slot >= 0 ? static_cast<I>(~slot) : c;
-    }
-}
-
-/// Hub columns a block can hold: the opt-in shared memory of exec's device less its warps'
-/// tile storage; negative when even the tiles do not fit (the device runs load_balanced).
-template <typename D, typename I>
-long long hub_capacity(const CudaExecutor& exec, int warps)
-{
-    int limit = 0;
-    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                           exec.device_id()),
-                    spmv_where);
-    const auto tiles_bytes = static_cast<long long>(hub_shared_bytes<D, I>(0, warps));
-    if (limit < tiles_bytes) return -1;
-    const long long capacity = (limit - tiles_bytes) / static_cast<long long>(sizeof(D));
-    // EXPERIMENT (session 10 GPU round only, removed after): fewer hubs, more blocks per SM.
-    if (const char* cap = std::getenv("LOOM_SPMV_HUB_LIMIT")) return std::min(capacity, std::atoll(cap));
-    return capacity;
-}
-
-/// The columns with the most entries, at most `capacity` of them and each with at least
-/// `min_entries`, in increasing column order (ties broken by the lower column).
-std::vector<long long> pick_hubs(const std::vector<unsigned>& counts, long long capacity,
-                                 long long min_entries)
-{
-    std::vector<long long> candidates;
-    for (std::size_t c = 0; c < counts.size(); ++c) {
-        if (counts[c] >= min_entries) candidates.push_back(static_cast<long long>(c));
-    }
-    const auto more_entries = [&](long long a, long long b) {
-        return counts[a] != counts[b] ? counts[a] > counts[b] : a < b;
-    };
-    if (static_cast<long long>(candidates.size()) > capacity) {
-        std::nth_element(candidates.begin(), candidates.begin() + capacity, candidates.end(),
-                         more_entries);
-        candidates.resize(static_cast<std::size_t>(capacity));
-    }
-    std::sort(candidates.begin(), candidates.end());
-    return candidates;
-}
-
-/// A's hub columns and the copy of its column indices that marks them, built on first use
-/// with the merge-path partition and cached in its plan (a counting pass; the counts are
-/// read on the host).
-template <typename V, typename I>
-std::shared_ptr<CsrPlan<V, I>> hub_plan(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
-{
-    using D = device_type_t<V>;
-    auto plan = merge_path_plan(exec, A);
-    if (plan->has_hubs) return plan;
-    const auto stream = stream_of(exec);
-    const int warps = hub_warps();
-    const long long capacity = hub_capacity<D, I>(exec, warps);
-    if (capacity < 0) {  // the device runs load_balanced
-        plan->hub_blocks = 0;
-        plan->has_hubs = true;
-        return plan;
-    }
-    // The launch: as many blocks as fit with `capacity` hubs each, at most one per 32 tiles.
-    const auto max_bytes = static_cast<int>(hub_shared_bytes<D, I>(capacity, warps));
-    int per_sm = 0;
-    with_hub_warps(warps, [&]<int W>() {
-        for (const auto kernel : {csr_hub_merge_path_kernel<W, false, D, I>,
-                                  csr_hub_merge_path_kernel<W, true, D, I>}) {
-            LOOM_CUDA_CHECK(cudaFuncSetAttribute(
-                                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_bytes),
-                            spmv_where);
-        }
-        LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                            &per_sm, csr_hub_merge_path_kernel<W, false, D, I>, W * warp_size,
-                            max_bytes),
-                        spmv_where);
-    });
-    const long long tiles = plan->carries.size();
-    const long long blocks = std::min<long long>(
-        ceildiv(tiles, warps),
-        static_cast<long long>(std::max(per_sm, 1)) * exec.multiprocessor_count());
-    Array<unsigned> counts(A.executor(), A.cols());
-    LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, A.cols() * sizeof(unsigned), stream),
-                    spmv_where);
-    column_counts_kernel<<<grid_for(exec, A.nnz(), block_size, 32), block_size, 0, stream>>>(
-        A.col_idxs().data(), A.nnz(), counts.data());
+    merge_path_fixup_kernel<D, I><<<grid_for(tiles, block_size), block_size, 0, stream_of(exec)>>>(
+        tile_rows, tiles, A.rows(), carries, v);
     check_launch(spmv_where);
-    const auto host_counts = counts.to_host();
-    const auto hubs = pick_hubs(host_counts, capacity, hub_min_entries(blocks));
-    std::vector<I> slot_of(static_cast<std::size_t>(A.cols()), I{-1});
-    std::vector<I> hub_list;
-    long long hub_entries = 0;
-    for (const auto c : hubs) {
-        slot_of[c] = static_cast<I>(hub_list.size());
-        hub_list.push_back(static_cast<I>(c));
-        hub_entries += host_counts[c];
+    if (!plan->long_runs.empty()) {
+        sum_runs_kernel<false, D>
+            <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
+                plan->long_runs.data(), carries, v);
+        check_launch(spmv_where);
     }
-    const Array<I> slots(A.executor(), slot_of);
-    Array<I> hub_cols(A.executor(), A.nnz());
-    hub_columns_kernel<<<grid_for(exec, A.nnz(), block_size, 32), block_size, 0, stream>>>(
-        A.col_idxs().data(), A.nnz(), slots.data(), hub_cols.data());
-    check_launch(spmv_where);
-    plan->hubs = Array<I>(A.executor(), hub_list);
-    plan->hub_cols = std::move(hub_cols);
-    plan->hub_entries = hub_entries;
-    plan->hub_blocks = blocks;
-    plan->hub_warps = warps;
-    plan->has_hubs = true;
-    return plan;
-}
-
-template <typename V, typename I>
-void csr_hubs(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-              const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
-{
-    using D = device_type_t<V>;
-    const auto plan = hub_plan(exec, A);
-    if (plan->hub_blocks == 0) {
-        csr_merge_path(exec, mode, alpha, A, x, beta, y);
-        return;
-    }
-    const long long tiles = plan->carries.size();
-    const int hub_count = static_cast<int>(plan->hubs.size());
-    const auto bytes = hub_shared_bytes<D, I>(hub_count, plan->hub_warps);
-    auto csr = view(A);
-    csr.cols = plan->hub_cols.data();
-    const auto v = column(alpha, x, beta, y, 0);
-    with_conjugation(mode, [&]<bool Conj>() {
-        with_hub_warps(plan->hub_warps, [&]<int W>() {
-            csr_hub_merge_path_kernel<W, Conj, D, I>
-                <<<static_cast<unsigned>(plan->hub_blocks), W * warp_size, bytes,
-                   stream_of(exec)>>>(csr, v, plan->tile_rows.data(), tiles,
-                                      as_device(plan->carries.data()), plan->hubs.data(),
-                                      hub_count);
-            check_launch(spmv_where);
-        });
-    });
-    merge_path_fixup(exec, *plan, A.rows(), v);
 }
 
 // ------------------------------------------------------------------ CSR binned
@@ -1469,10 +1205,8 @@ void csr_scatter(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr
     prepare_scatter(exec, beta, y);
     if (A.nnz() == 0) return;
     const auto csr = view(A);
-    // binned's long rows would stall a group: irregular rows scatter over the merge path
-    // (hubs too: scattered products gain nothing from x in shared memory).
-    if (algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned ||
-        algorithm == SpmvAlgorithm::hubs) {
+    // binned's long rows would stall a group: irregular rows scatter over the merge path.
+    if (algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned) {
         const auto plan = merge_path_plan(exec, A);
         const long long tiles = plan->carries.size();
         with_conjugation(mode, [&]<bool Conj>() {
@@ -1548,9 +1282,16 @@ bool irregular_rows(size_type max_length, double mean, double cv)
 /// (404 vs 276 us). No measurement in between: the bound is the smallest measured loss / 32.
 constexpr long long binned_max_nnz = 1ll << 20;
 
-/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 and 9):
-/// irregular rows and rows all long (a warp per row keeps too few loads in flight) go to
-/// load_balanced, or to binned when the matrix is small and no row needs segments; regular
+/// Rows longer than this on average fill a warp each: stream's 32 lanes per row keep every
+/// lane busy, and a small matrix runs best in its one launch (H200, mycielskian12, mean 133:
+/// stream 10.6 us, binned 11.8, load_balanced 12.1, sessions 9 and 10); larger matrices
+/// balance by nonzeros.
+constexpr double long_mean_row = 4 * warp_size;
+
+/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7, 9 and 10):
+/// small matrices with irregular rows go to binned when no row needs segments (orani678,
+/// mean 36: binned 7.1 us, load_balanced 10.1, stream 23.4), or to stream when their rows
+/// are long on average; larger irregular matrices and long rows to load_balanced; regular
 /// rows to stream (binned's radix sort takes at most 2^31 - 1 rows).
 SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type rows,
                                   size_type nnz)
@@ -1558,10 +1299,16 @@ SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, 
     const bool irregular = irregular_rows(max_length, mean, cv);
     const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
     if (irregular && small && max_length <= binned_long_row) {
-        return SpmvAlgorithm::binned;
+        return mean > long_mean_row ? SpmvAlgorithm::stream : SpmvAlgorithm::binned;
     }
-    if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
+    if (irregular || mean > long_mean_row) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
+}
+
+/// Rows irregular or all long (rows_need_balancing).
+bool needs_balancing(size_type max_length, double mean, double cv)
+{
+    return irregular_rows(max_length, mean, cv) || mean > long_mean_row;
 }
 
 template <typename V, typename I>
@@ -1585,7 +1332,7 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.max_row_length = max_length;
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
-    plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
+    plan.needs_balancing = needs_balancing(max_length, mean, plan.row_length_cv);
     plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv, A.rows(), A.nnz());
     plan.has_stats = true;
 }
@@ -1803,6 +1550,14 @@ SpmvAlgorithm choose_csr_algorithm(const CudaExecutor& exec, const matrix::Csr<V
 }
 
 template <typename V, typename I>
+bool rows_need_balancing(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    if (A.rows() == 0 || A.nnz() == 0) return false;
+    choose_csr_algorithm(exec, A);  // fills the plan's statistics once
+    return plan_of(A)->needs_balancing;
+}
+
+template <typename V, typename I>
 void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
               const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y, const SpmvOptions& options)
 {
@@ -1814,9 +1569,8 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     }
     if (x.cols() > 1) {
         // SpMM reads A once for all k columns; the kernels below take a single column.
-        const bool balanced = algorithm == SpmvAlgorithm::load_balanced ||
-                              algorithm == SpmvAlgorithm::binned ||
-                              algorithm == SpmvAlgorithm::hubs;
+        const bool balanced =
+            algorithm == SpmvAlgorithm::load_balanced || algorithm == SpmvAlgorithm::binned;
         const auto spmm_algorithm = balanced ? SpmmAlgorithm::nnz_balanced
                                     : algorithm == SpmvAlgorithm::automatic
                                         ? SpmmAlgorithm::automatic
@@ -1833,8 +1587,6 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     // Without nonzeros y = beta y: the row kernel does that without building a partition.
     if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
         csr_merge_path(exec, mode, alpha, A, x, beta, y);
-    } else if (algorithm == SpmvAlgorithm::hubs && A.nnz() > 0) {
-        csr_hubs(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
         csr_binned(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::stream && A.rows() > 0) {
@@ -1900,11 +1652,14 @@ void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sell
     });
 }
 
-#define LOOM_INSTANTIATE_SPMV_CUDA(V, I) LOOM_INSTANTIATE_SPMV_KERNELS(CudaExecutor, V, I);
+#define LOOM_INSTANTIATE_SPMV_CUDA(V, I)               \
+    LOOM_INSTANTIATE_SPMV_KERNELS(CudaExecutor, V, I); \
+    template bool rows_need_balancing(const CudaExecutor&, const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUDA)
 // SpMM's choice for the 16-bit storage types reads the same row statistics (pattern only).
-#define LOOM_INSTANTIATE_SPMV_CHOICE_CUDA(V, I) \
-    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE_SPMV_CHOICE_CUDA(V, I)                                                 \
+    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&); \
+    template bool rows_need_balancing(const CudaExecutor&, const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CHOICE_CUDA)
 
 }  // namespace loom::sparse::cuda

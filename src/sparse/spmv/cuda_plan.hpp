@@ -40,9 +40,8 @@ struct CsrPlan {
     double mean_row_length = 0;
     /// Standard deviation of the row lengths over their mean.
     double row_length_cv = 0;
-    /// Some rows much longer than the mean, or lengths spread widely: x is gathered from
-    /// scattered places (what the L2 window's `automatic` looks at).
-    bool irregular = false;
+    /// Rows irregular or all long (rows_need_balancing).
+    bool needs_balancing = false;
     SpmvAlgorithm automatic = SpmvAlgorithm::row_vector;
 
     /// Merge items per tile the partition was cut for (0: no partition yet).
@@ -70,18 +69,6 @@ struct CsrPlan {
     Array<RowSegment> segments;
     Array<V> segment_sums;
     Array<MergeRun> segment_runs;
-
-    /// hubs: the columns whose x values each block keeps in shared memory (increasing), a
-    /// copy of A's column indices in which an entry of column hubs[s] reads ~s, the entries
-    /// of A in hub columns, and the blocks of the launch (one per multiprocessor at most; 0
-    /// when the device's shared memory is too small: load_balanced runs instead); empty until
-    /// first used.
-    bool has_hubs = false;
-    Array<I> hubs;
-    Array<I> hub_cols;
-    long long hub_entries = 0;
-    long long hub_blocks = 0;
-    int hub_warps = 0;
 
     Array<std::byte> vendor_workspace;
 };

@@ -119,7 +119,7 @@ Measurement measure(std::string kernel, bool peer, const std::function<void()>& 
     return {std::move(kernel), peer, error, timing};
 }
 
-/// The native CSR kernels the --variants rows time, each with the L2 window off and on.
+/// The native CSR kernels the --variants rows time.
 constexpr sparse::SpmvAlgorithm native_algorithms[] = {
     sparse::SpmvAlgorithm::row_vector, sparse::SpmvAlgorithm::stream,
     sparse::SpmvAlgorithm::load_balanced, sparse::SpmvAlgorithm::binned};
@@ -136,8 +136,7 @@ Measurement measure_reordered(const matrix::Csr<V, I>& A, sparse::ReorderKind ki
     const auto x_permuted = P.apply(matrix::Dense<V>(P.executor(), x_host));
     const auto y0_permuted = P.apply(matrix::Dense<V>(P.executor(), y0_host));
     const Oracle<V> oracle(reordered.matrix, x_permuted, y0_permuted, max_row_length);
-    const SpmvMatrix<V, I> M(reordered.matrix, options.exec, SpmvFormat::csr, options.algorithm,
-                             options.l2_window);
+    const SpmvMatrix<V, I> M(reordered.matrix, options.exec, SpmvFormat::csr, options.algorithm);
     const matrix::Dense<V> x(options.exec, x_permuted);
     matrix::Dense<V> y(options.exec, y0_permuted);
     auto m = measure(
@@ -219,25 +218,18 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
         exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
 
     std::vector<Measurement> results;
-    const auto time_csr = [&](SpmvFormat format, sparse::SpmvAlgorithm algorithm,
-                              sparse::L2Window window) {
-        const SpmvMatrix<V, I> M(A, exec, format, algorithm, window);
+    const auto time_csr = [&](SpmvFormat format, sparse::SpmvAlgorithm algorithm) {
+        const SpmvMatrix<V, I> M(A, exec, format, algorithm);
         y = y0_host;
         results.push_back(measure(
             M.name(), false, [&] { M.apply(sparse::Mode::none, V{1}, x, V{1}, y); }, y, oracle,
             options));
     };
     for (const auto format : options.formats) {
-        time_csr(format, options.algorithm, options.l2_window);
+        time_csr(format, options.algorithm);
     }
     if (options.variants) {
-        // The window exists on CUDA only: one row per algorithm elsewhere.
-        const auto windows = exec->kind() == ExecKind::cuda
-                                 ? std::vector{sparse::L2Window::off, sparse::L2Window::on}
-                                 : std::vector{sparse::L2Window::automatic};
-        for (const auto algorithm : native_algorithms) {
-            for (const auto window : windows) time_csr(SpmvFormat::csr, algorithm, window);
-        }
+        for (const auto algorithm : native_algorithms) time_csr(SpmvFormat::csr, algorithm);
     }
     if (options.peer == Peer::cusparse) {
         const SpmvMatrix<V, I> M(A, exec, SpmvFormat::csr, sparse::SpmvAlgorithm::vendor);

@@ -46,9 +46,7 @@ struct SpmvBenchOptions {
     std::shared_ptr<const Executor> exec;
     std::vector<SpmvFormat> formats{SpmvFormat::automatic};
     sparse::SpmvAlgorithm algorithm = sparse::SpmvAlgorithm::automatic;
-    /// The CSR kernels' L2 window for x (CUDA).
-    sparse::L2Window l2_window = sparse::L2Window::automatic;
-    /// Also a row per native CSR algorithm, each with the L2 window off and on (CUDA).
+    /// Also a row per native CSR algorithm.
     bool variants = false;
     /// Also a row per reordering: `algorithm` on spmv_reorder's matrix, x and y permuted
     /// once outside the timing (square matrices).

@@ -38,9 +38,8 @@ public:
     /// anything but automatic with another format is BadInput. `automatic` is CSR: its
     /// kernel choice already adapts to the row lengths, and no other format has been
     /// measured to beat it on a class of matrices that could be told apart up front.
-    /// `window` is the CSR kernels' L2 window for x (CUDA).
     SpmvMatrix(const matrix::Csr<V, I>& A, std::shared_ptr<const Executor> exec, SpmvFormat format,
-               sparse::SpmvAlgorithm algorithm = {}, sparse::L2Window window = {})
+               sparse::SpmvAlgorithm algorithm = {})
     {
         if (format == SpmvFormat::automatic) format = SpmvFormat::csr;
         if (format != SpmvFormat::csr && algorithm != sparse::SpmvAlgorithm::automatic) {
@@ -49,7 +48,6 @@ public:
                                to_string(format));
         }
         options_.algorithm = algorithm;
-        options_.l2_window = window;
         matrix::Csr<V, I> on_exec(std::move(exec), A);
         switch (format) {
         case SpmvFormat::coo: matrix_ = matrix::to_coo(on_exec); break;
@@ -92,16 +90,12 @@ public:
         return options_.algorithm;
     }
 
-    /// "csr/row_vector", "csr/binned L2 on", "sellp", ...
+    /// "csr/row_vector", "csr/binned", "sellp", ...
     std::string name() const
     {
         std::string name = to_string(format());
         if (format() != SpmvFormat::csr) return name;
-        name += std::string("/") + sparse::to_string(algorithm());
-        if (options_.l2_window != sparse::L2Window::automatic) {
-            name += std::string(" L2 ") + sparse::to_string(options_.l2_window);
-        }
-        return name;
+        return name + "/" + sparse::to_string(algorithm());
     }
 
 private:

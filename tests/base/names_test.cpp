@@ -83,7 +83,6 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(ExecKind::cuda);
     expect_complete_table(sparse::Mode::conj_transpose);
     expect_complete_table(sparse::SpmvAlgorithm::binned);
-    expect_complete_table(sparse::L2Window::off);
     expect_complete_table(sparse::ReorderKind::degree);
     expect_complete_table(sparse::SpgemmAlgorithm::vendor);
     expect_complete_table(sparse::SpaddAlgorithm::vendor);

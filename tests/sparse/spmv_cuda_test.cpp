@@ -1,7 +1,6 @@
-// CUDA SpMV: every CSR algorithm (row_vector for each group size, load_balanced, binned,
-// cuSPARSE) against the reference, with the L2 window for x on and off, the automatic
-// choice, determinism of the native kernels, and the cuSPARSE restrictions. Skipped without a
-// GPU.
+// CUDA SpMV: every CSR algorithm (row_vector for each group size, stream, load_balanced,
+// binned, cuSPARSE) against the reference, the automatic choice, determinism of the native
+// kernels, and the cuSPARSE restrictions. Skipped without a GPU.
 #include <algorithm>
 #include <complex>
 #include <random>
@@ -18,10 +17,6 @@
 #include "support/random.hpp"
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
-
-#if LOOM_HAS_CUDA
-#include <cuda_runtime.h>
-#endif
 
 namespace {
 
@@ -217,6 +212,10 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // one launch.
     const auto small_irregular = loom::test::random_csr<V, I>(cuda, {5000, 1000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(small_irregular), SpmvAlgorithm::binned);
+    // Small and irregular with rows of 150 on average (a 1500-entry row): stream's one launch,
+    // 32 lanes per row.
+    const auto small_long_rows = loom::test::random_csr<V, I>(cuda, {2000, 1500, 150, true, true, false, 1});
+    EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::stream);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
@@ -258,38 +257,24 @@ matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const l
     return matrix::Csr<double, loom::int32>::from_host(std::move(exec), size, ptrs, col_idxs, values);
 }
 
-constexpr sparse::L2Window all_windows[] = {sparse::L2Window::automatic, sparse::L2Window::on,
-                                            sparse::L2Window::off};
-
-TEST(SpmvCudaBinned, BinEdgesAndPowerLawWithAndWithoutL2Window)
+TEST(SpmvCudaBinned, BinEdgesAndPowerLaw)
 {
     using Dense = matrix::Dense<double>;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     const auto A_ref = bin_edges_and_power_law(ref);
     const matrix::Csr<double, loom::int32> A(cuda, A_ref);
-    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; binned asked below
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; the others asked below
     const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
     const Dense x_cuda(cuda, x);
     const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);
     auto expected = y0;
     sparse::spmv(Mode::none, 1.5, A_ref, x, -0.5, expected);
     for (const auto algorithm : all_algorithms()) {
-        if (algorithm == SpmvAlgorithm::vendor) continue;  // the window is the native kernels'
-        std::vector<double> without_window;
-        for (const auto window : all_windows) {
-            SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " window " +
-                         sparse::to_string(window));
-            Dense y(cuda, y0);
-            sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm, window});
-            const auto result = y.to_host();
-            LOOM_EXPECT_NEAR_VECTORS(result, expected.to_host(), loom::test::tolerance<double>());
-            // The window changes where x is cached, never the arithmetic.
-            if (window == sparse::L2Window::off) without_window = result;
-        }
+        SCOPED_TRACE(sparse::to_string(algorithm));
         Dense y(cuda, y0);
-        sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm, sparse::L2Window::on});
-        EXPECT_EQ(y.to_host(), without_window) << sparse::to_string(algorithm);
+        sparse::spmv(Mode::none, 1.5, A, x_cuda, -0.5, y, {algorithm});
+        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
     }
 }
 
@@ -311,50 +296,10 @@ TEST(SpmvCudaBinned, SmallShapesAndStridedX)
         auto expected = loom::test::random_dense<double>(ref, {spec.rows, 1}, 4);
         Dense y(cuda, expected);
         sparse::spmv(Mode::none, 2.0, A_ref, x, 1.0, expected);
-        sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y,
-                     {SpmvAlgorithm::binned, sparse::L2Window::on});
+        sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y, {SpmvAlgorithm::binned});
         LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
     }
 }
-
-#if LOOM_HAS_CUDA
-TEST(SpmvCudaBinned, L2WindowLeavesTheCallersStreamAsItWas)
-{
-    if (!loom::CudaExecutor::available()) GTEST_SKIP() << "no CUDA device";
-    cudaStream_t stream = nullptr;
-    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-    {  // Loom's objects go before the stream does
-        const auto cuda = loom::CudaExecutor::create_on_stream(0, stream);
-        const auto A = bin_edges_and_power_law(cuda);
-        const auto x = loom::test::random_dense<double>(cuda, {A.cols(), 1}, 7);
-        matrix::Dense<double> y(cuda, {A.rows(), 1});
-        // The caller's own window, on a buffer of its own.
-        loom::Array<double> mine(cuda, 512);
-        cudaStreamAttrValue set{};
-        set.accessPolicyWindow.base_ptr = mine.data();
-        set.accessPolicyWindow.num_bytes = 4096;
-        set.accessPolicyWindow.hitRatio = 0.25f;
-        set.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-        set.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
-        const bool has_windows =
-            cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &set) == cudaSuccess;
-        (void)cudaGetLastError();
-        sparse::spmv(Mode::none, 1.0, A, x, 0.0, y, {SpmvAlgorithm::binned, sparse::L2Window::on});
-        cudaStreamAttrValue after{};
-        ASSERT_EQ(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &after),
-                  cudaSuccess);
-        if (has_windows) {
-            EXPECT_EQ(after.accessPolicyWindow.base_ptr, set.accessPolicyWindow.base_ptr);
-            EXPECT_EQ(after.accessPolicyWindow.num_bytes, set.accessPolicyWindow.num_bytes);
-            EXPECT_EQ(after.accessPolicyWindow.hitRatio, set.accessPolicyWindow.hitRatio);
-            EXPECT_EQ(after.accessPolicyWindow.hitProp, set.accessPolicyWindow.hitProp);
-            EXPECT_EQ(after.accessPolicyWindow.missProp, set.accessPolicyWindow.missProp);
-        }
-        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-    }
-    ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
-}
-#endif
 
 TYPED_TEST(SpmvCuda, VendorRejectsConjugateWithoutTranspose)
 {

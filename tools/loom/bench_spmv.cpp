@@ -8,6 +8,7 @@
 
 #include "bench/spmv_bench.hpp"
 #include "bench_support.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "command.hpp"
 
 namespace loom::cli {
@@ -18,8 +19,8 @@ struct SpmvBenchCli {
     std::vector<std::string> formats{"auto"};
     std::string algorithm = "auto";
     std::string peer = "none";
-    std::string l2_window = "automatic";
     bool variants = false;
+    bool transposed = false;
     std::vector<std::string> reorderings;
     BenchRun run{50};
 };
@@ -33,15 +34,17 @@ int run_spmv(const SpmvBenchCli& cli)
         options.formats.push_back(bench::parse_spmv_format(format));
     options.algorithm = sparse::parse_spmv_algorithm(cli.algorithm);
     options.peer = bench::parse_peer(cli.peer);
-    options.l2_window = sparse::parse_l2_window(cli.l2_window);
     options.variants = cli.variants;
     for (const auto& kind : cli.reorderings)
         options.reorderings.push_back(sparse::parse_reorder_kind(kind));
     options.samples = cli.run.reps;
     options.matrix_name = cli.source.name();
     options.copy_bytes = cli.run.copy_bytes();
-    return run_on_matrix(cli.run, cli.source,
-                         [&](const auto& A) { return bench::bench_spmv(A, options); });
+    return run_on_matrix(cli.run, cli.source, [&](const auto& A) {
+        if (!cli.transposed) return bench::bench_spmv(A, options);
+        options.matrix_name += " transposed";
+        return bench::bench_spmv(sparse::transpose(A), options);
+    });
 }
 
 Runner setup(CLI::App& sub)
@@ -54,11 +57,10 @@ Runner setup(CLI::App& sub)
         ->delimiter(',');
     add_choice<sparse::SpmvAlgorithm>(sub, "--algorithm", cli->algorithm,
                                       "CSR kernel (vendor = cuSPARSE)");
-    add_choice<sparse::L2Window>(
-        sub, "--l2-window", cli->l2_window,
-        "CUDA CSR kernels: keep x in the persisting L2 (automatic: irregular rows)");
     sub.add_flag("--variants", cli->variants,
-                 "Also time every native CSR kernel, each with the L2 window off and on");
+                 "Also time every native CSR kernel");
+    sub.add_flag("--transposed", cli->transposed,
+                 "Time A^T instead of A (a power-law row pattern becomes power-law columns)");
     sub.add_option("--reorder", cli->reorderings,
                    "Also time --algorithm on the matrix renumbered by these (square only; "
                    "x and y permuted outside the timing), comma-separated")

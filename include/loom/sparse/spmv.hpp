@@ -52,26 +52,9 @@ constexpr NameTable<SpmvAlgorithm> names_of(SpmvAlgorithm)
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
 const char* to_string(SpmvAlgorithm algorithm);
 
-/// Whether a CUDA CSR SpMV keeps x in the L2 cache's persisting part while it runs (an
-/// access-policy window on the executor's stream, restored afterwards). `automatic`: when
-/// x fits the device's persisting L2 and the rows are irregular (their x gathers are
-/// scattered); `on`: whenever x fits. No effect on the host backends or with `vendor`.
-enum class L2Window { automatic, on, off };
-
-inline constexpr Name<L2Window> l2_window_names[] = {
-    {L2Window::automatic, "automatic", "when x fits and the rows are irregular", {"auto"}},
-    {L2Window::on, "on", "whenever x fits the persisting L2"},
-    {L2Window::off, "off", "L2 policy left alone"},
-};
-constexpr NameTable<L2Window> names_of(L2Window) { return {"L2 window", l2_window_names}; }
-
-L2Window parse_l2_window(const std::string& text);
-const char* to_string(L2Window window);
-
 /// Options of one SpMV call. Analysis results are cached on the matrix (Csr::plans()).
 struct SpmvOptions {
     SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
-    L2Window l2_window = L2Window::automatic;
 };
 
 /// y = alpha * op(A) * x + beta * y. x is op(A).cols x k, y is op(A).rows x k; A, x and y

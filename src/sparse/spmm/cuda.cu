@@ -549,10 +549,7 @@ SpmmAlgorithm choose_spmm(const CudaExecutor& exec, const matrix::Csr<V, I>& A, 
     if (A.rows() == 0 || A.nnz() == 0) return SpmmAlgorithm::row_split;
     // SpMV's row statistics (cached on A) decide: rows irregular or long enough for SpMV to
     // balance by nonzeros make SpMM's row groups just as unequal.
-    const auto spmv = choose_csr_algorithm(exec, A);
-    return spmv == SpmvAlgorithm::load_balanced || spmv == SpmvAlgorithm::binned
-               ? SpmmAlgorithm::nnz_balanced
-               : SpmmAlgorithm::row_split;
+    return rows_need_balancing(exec, A) ? SpmmAlgorithm::nnz_balanced : SpmmAlgorithm::row_split;
 }
 
 template <typename V, typename I>

@@ -17,9 +17,8 @@
 //  * binned: rows grouped by length once (cached in the plan), all bins in one launch: a
 //    group of 1..16 lanes per short row, a warp per row up to 2048 entries, longer rows cut
 //    into segments of a block each, their partial sums added in order by a second pass.
-//  `automatic` picks binned for irregular rows, load_balanced for long ones, stream otherwise
-//  (row statistics cached too). Irregular rows also get an L2 persistence window for x
-//  (l2_window.cuh, SpmvOptions::l2_window).
+//  `automatic` picks binned for small irregular matrices, load_balanced for the larger ones
+//  and for long rows, stream otherwise (row statistics cached too).
 //
 // Transposed products (a group per row, or the merge-path tiles when load_balanced) and
 // every COO product scatter into y with atomicAdd after y = beta y: their last bits depend on
@@ -33,7 +32,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -46,7 +44,6 @@
 #include "sparse/spmm/kernels.hpp"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
-#include "sparse/spmv/l2_window.cuh"
 
 namespace loom::sparse::cuda {
 namespace {
@@ -1285,9 +1282,16 @@ bool irregular_rows(size_type max_length, double mean, double cv)
 /// (404 vs 276 us). No measurement in between: the bound is the smallest measured loss / 32.
 constexpr long long binned_max_nnz = 1ll << 20;
 
-/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 and 9):
-/// irregular rows and rows all long (a warp per row keeps too few loads in flight) go to
-/// load_balanced, or to binned when the matrix is small and no row needs segments; regular
+/// Rows longer than this on average fill a warp each: stream's 32 lanes per row keep every
+/// lane busy, and a small matrix runs best in its one launch (H200, mycielskian12, mean 133:
+/// stream 10.6 us, binned 11.8, load_balanced 12.1, sessions 9 and 10); larger matrices
+/// balance by nonzeros.
+constexpr double long_mean_row = 4 * warp_size;
+
+/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7, 9 and 10):
+/// small matrices with irregular rows go to binned when no row needs segments (orani678,
+/// mean 36: binned 7.1 us, load_balanced 10.1, stream 23.4), or to stream when their rows
+/// are long on average; larger irregular matrices and long rows to load_balanced; regular
 /// rows to stream (binned's radix sort takes at most 2^31 - 1 rows).
 SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type rows,
                                   size_type nnz)
@@ -1295,10 +1299,16 @@ SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, 
     const bool irregular = irregular_rows(max_length, mean, cv);
     const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
     if (irregular && small && max_length <= binned_long_row) {
-        return SpmvAlgorithm::binned;
+        return mean > long_mean_row ? SpmvAlgorithm::stream : SpmvAlgorithm::binned;
     }
-    if (irregular || mean > 4 * warp_size) return SpmvAlgorithm::load_balanced;
+    if (irregular || mean > long_mean_row) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
+}
+
+/// Rows irregular or all long (rows_need_balancing).
+bool needs_balancing(size_type max_length, double mean, double cv)
+{
+    return irregular_rows(max_length, mean, cv) || mean > long_mean_row;
 }
 
 template <typename V, typename I>
@@ -1322,7 +1332,7 @@ void compute_row_stats(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     plan.max_row_length = max_length;
     plan.mean_row_length = mean;
     plan.row_length_cv = mean > 0 ? std::sqrt(variance) / mean : 0.0;
-    plan.irregular = irregular_rows(max_length, mean, plan.row_length_cv);
+    plan.needs_balancing = needs_balancing(max_length, mean, plan.row_length_cv);
     plan.automatic = automatic_algorithm(max_length, mean, plan.row_length_cv, A.rows(), A.nnz());
     plan.has_stats = true;
 }
@@ -1526,29 +1536,6 @@ void slotted_spmv(const CudaExecutor& exec, Mode mode, V beta, matrix::Dense<V>&
     }
 }
 
-// ------------------------------------------------------------------ L2 window for x
-
-/// Bytes from x's first to its last element (a single column, maybe strided).
-template <typename V>
-std::size_t x_extent_bytes(const matrix::Dense<V>& x)
-{
-    if (x.rows() == 0) return 0;
-    return static_cast<std::size_t>((x.rows() - 1) * x.stride() + 1) * sizeof(V);
-}
-
-/// Whether the product of A with x runs inside an L2 persistence window for x (L2Window's
-/// rule: `automatic` when the rows are irregular, CsrPlan::irregular).
-template <typename V, typename I>
-bool wants_l2_window(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
-                     const matrix::Dense<V>& x, L2Window window)
-{
-    if (window == L2Window::off || A.nnz() == 0) return false;
-    if (!fits_persisting_l2(exec, x_extent_bytes(x))) return false;
-    if (window == L2Window::on) return true;
-    choose_csr_algorithm(exec, A);  // fills the plan's statistics once
-    return plan_of(A)->irregular;
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------ entry points
@@ -1560,6 +1547,14 @@ SpmvAlgorithm choose_csr_algorithm(const CudaExecutor& exec, const matrix::Csr<V
     const auto plan = plan_of(A);
     if (!plan->has_stats) compute_row_stats(exec, A, *plan);
     return plan->automatic;
+}
+
+template <typename V, typename I>
+bool rows_need_balancing(const CudaExecutor& exec, const matrix::Csr<V, I>& A)
+{
+    if (A.rows() == 0 || A.nnz() == 0) return false;
+    choose_csr_algorithm(exec, A);  // fills the plan's statistics once
+    return plan_of(A)->needs_balancing;
 }
 
 template <typename V, typename I>
@@ -1588,10 +1583,6 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     if (transposes(mode)) {
         csr_scatter(exec, mode, alpha, A, x, beta, y, algorithm);
         return;
-    }
-    std::optional<PersistingWindow> window;
-    if (wants_l2_window(exec, A, x, options.l2_window)) {
-        window.emplace(exec, x.data(), x_extent_bytes(x));
     }
     // Without nonzeros y = beta y: the row kernel does that without building a partition.
     if (algorithm == SpmvAlgorithm::load_balanced && A.nnz() > 0) {
@@ -1661,11 +1652,14 @@ void spmv_sellp(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Sell
     });
 }
 
-#define LOOM_INSTANTIATE_SPMV_CUDA(V, I) LOOM_INSTANTIATE_SPMV_KERNELS(CudaExecutor, V, I);
+#define LOOM_INSTANTIATE_SPMV_CUDA(V, I)               \
+    LOOM_INSTANTIATE_SPMV_KERNELS(CudaExecutor, V, I); \
+    template bool rows_need_balancing(const CudaExecutor&, const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CUDA)
 // SpMM's choice for the 16-bit storage types reads the same row statistics (pattern only).
-#define LOOM_INSTANTIATE_SPMV_CHOICE_CUDA(V, I) \
-    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&);
+#define LOOM_INSTANTIATE_SPMV_CHOICE_CUDA(V, I)                                                 \
+    template SpmvAlgorithm choose_csr_algorithm(const CudaExecutor&, const matrix::Csr<V, I>&); \
+    template bool rows_need_balancing(const CudaExecutor&, const matrix::Csr<V, I>&);
 LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPMV_CHOICE_CUDA)
 
 }  // namespace loom::sparse::cuda

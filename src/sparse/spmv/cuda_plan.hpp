@@ -40,9 +40,8 @@ struct CsrPlan {
     double mean_row_length = 0;
     /// Standard deviation of the row lengths over their mean.
     double row_length_cv = 0;
-    /// Some rows much longer than the mean, or lengths spread widely: x is gathered from
-    /// scattered places (what the L2 window's `automatic` looks at).
-    bool irregular = false;
+    /// Rows irregular or all long (rows_need_balancing).
+    bool needs_balancing = false;
     SpmvAlgorithm automatic = SpmvAlgorithm::row_vector;
 
     /// Merge items per tile the partition was cut for (0: no partition yet).

@@ -48,6 +48,12 @@ LOOM_DECLARE_SPMV_KERNELS(OmpExecutor);
 }
 namespace loom::sparse::cuda {
 LOOM_DECLARE_SPMV_KERNELS(CudaExecutor);
+/// Whether A's rows are irregular or all long, so that kernels splitting the work by rows
+/// leave it unequal (`automatic` balances by nonzeros there, or bins the rows of a small
+/// matrix, or lets stream's 32 lanes per row take long rows); SpMM's `automatic` reads it.
+/// Cached with A's row statistics.
+template <typename V, typename I>
+bool rows_need_balancing(const CudaExecutor& exec, const matrix::Csr<V, I>& A);
 /// cuSPARSE's SpMV (cusparse.cu), selected by SpmvAlgorithm::vendor.
 template <typename V, typename I>
 void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,

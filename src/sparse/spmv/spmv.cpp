@@ -34,13 +34,6 @@ SpmvAlgorithm parse_spmv_algorithm(const std::string& text)
 
 const char* to_string(SpmvAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
-L2Window parse_l2_window(const std::string& text)
-{
-    return names_of(L2Window{}).parse(text, "loom::sparse::parse_l2_window");
-}
-
-const char* to_string(L2Window window) { return names_of(window).to_string(window); }
-
 template <typename V, typename I>
 void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& x, V beta,
           matrix::Dense<V>& y, const SpmvOptions& options)

@@ -478,7 +478,7 @@ private:
         sparse::IluOptions options{.kind = kind};
         typename precond::Ilu<V, I>::Parameters params;
         if (node.value().is_object()) {
-            node.allow_keys({"type", "level", "sweeps", "fill_limit", "drop_tolerance",
+            node.allow_keys({"type", "level", "sweeps", "steps", "fill_limit", "drop_tolerance",
                              "diagonal_shift", "triangular_solve", "triangular_sweeps",
                              "algorithm", "reordering"},
                             owner);
@@ -493,6 +493,9 @@ private:
             }
             if (auto sweeps = node.find("sweeps")) {
                 options.sweeps = static_cast<int>(sweeps->integer(0, "a non-negative integer"));
+            }
+            if (auto steps = node.find("steps")) {
+                options.steps = static_cast<int>(steps->integer(0, "a non-negative integer"));
             }
             if (auto fill = node.find("fill_limit")) {
                 options.fill_limit = fill->number("a positive number");

@@ -299,6 +299,15 @@ TEST(IluPrecond, JsonConfigNamesThem)
                   kind)
             << config;
     }
+    const auto stepped = solver::from_config<double>(
+        R"({"solver": "gmres", "criteria": {"max_iters": 3},
+            "preconditioner": {"type": "ilut", "steps": 2, "sweeps": 4}})",
+        exec)->generate(A);
+    const auto* with_steps = dynamic_cast<const precond::Ilu<double>*>(
+        dynamic_cast<const solver::IterativeSolver<double>&>(*stepped).preconditioner().get());
+    ASSERT_NE(with_steps, nullptr);
+    EXPECT_EQ(with_steps->parameters().factorization.steps, 2);
+    EXPECT_EQ(with_steps->parameters().factorization.sweeps, 4);
     const auto isai = solver::from_config<double>(
         R"({"solver": "gmres", "criteria": {"max_iters": 3},
             "preconditioner": {"type": "isai", "kind": "general", "power": 2}})",

@@ -137,19 +137,31 @@ void count_group(const CudaExecutor& exec, const RowGroups<I>& groups, int group
     }
 }
 
-/// *unsorted = 1 when a row holds columns that are not strictly ascending.
+/// Descents (cols[k] >= cols[k + 1]) inside rows, counted as all descents minus those where
+/// one row ends and the next begins, so that every thread looks at one entry or one row: a
+/// thread per row walked a power-law matrix's 1.8 M-entry row alone (~140 ms on an H200).
 template <typename I>
 __global__ void __launch_bounds__(256)
-    find_unsorted_kernel(long long rows, const I* ptrs, const I* cols, int* unsorted)
+    count_inner_descents_kernel(long long rows, long long nnz, const I* ptrs, const I* cols,
+                                unsigned long long* descents, unsigned long long* at_row_ends)
 {
-    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
-         r += static_cast<long long>(gridDim.x) * blockDim.x) {
-        for (auto k = ptrs[r] + 1; k < ptrs[r + 1]; ++k) {
-            if (cols[k - 1] >= cols[k]) {
-                *unsorted = 1;
-                break;
-            }
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    const long long first = static_cast<long long>(blockIdx.x) * blockDim.x;
+    // block-uniform loops: every thread reaches each __syncthreads_count
+    for (long long base = first; base < nnz - 1; base += stride) {
+        const long long k = base + threadIdx.x;
+        const int n = __syncthreads_count(k < nnz - 1 && cols[k] >= cols[k + 1]);
+        if (threadIdx.x == 0 && n > 0) atomicAdd(descents, static_cast<unsigned long long>(n));
+    }
+    for (long long base = first; base < rows; base += stride) {
+        const long long r = base + threadIdx.x;
+        bool descent = false;
+        if (r < rows) {
+            const long long end = ptrs[r + 1];
+            descent = end > ptrs[r] && end < nnz && cols[end - 1] >= cols[end];
         }
+        const int n = __syncthreads_count(descent);
+        if (threadIdx.x == 0 && n > 0) atomicAdd(at_row_ends, static_cast<unsigned long long>(n));
     }
 }
 
@@ -254,13 +266,17 @@ bool rows_strictly_ascending(const CudaExecutor& exec, const matrix::Csr<V, I>& 
 {
     if (M.rows() == 0) return true;
     const auto stream = loom::cuda::stream_of(exec);
-    Array<int> unsorted(exec.shared_from_this(), 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), stream), where);
-    spgemm_kernels::find_unsorted_kernel<<<loom::cuda::grid_for(exec, M.rows(), 256, 8), 256, 0,
-                                           stream>>>(M.rows(), M.row_ptrs().data(),
-                                                     M.col_idxs().data(), unsorted.data());
+    Array<unsigned long long> counts(exec.shared_from_this(), 2);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), stream),
+                    where);
+    const auto items = std::max<long long>(M.rows(), M.nnz());
+    spgemm_kernels::count_inner_descents_kernel<<<loom::cuda::grid_for(exec, items, 256, 8), 256,
+                                                  0, stream>>>(
+        M.rows(), M.nnz(), M.row_ptrs().data(), M.col_idxs().data(), counts.data(),
+        counts.data() + 1);
     loom::cuda::check_launch(where);
-    return loom::detail::load_element(unsorted, 0) == 0;
+    // the descents at row ends are among all descents: equal counts mean none inside a row
+    return loom::detail::load_element(counts, 0) == loom::detail::load_element(counts, 1);
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_SYMBOLIC_CUDA(V, I)                                            \

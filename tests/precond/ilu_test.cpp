@@ -274,7 +274,7 @@ TEST(IluPrecond, JsonConfigNamesThem)
              Case{R"({"solver": "gmres", "preconditioner": "ilu", "criteria": {"max_iters": 3}})",
                   IluKind::ilu0},
              Case{R"({"solver": "gmres", "preconditioner": "ilut", "criteria": {"max_iters": 3}})",
-                  IluKind::parilut},
+                  IluKind::ilut},
              Case{R"({"solver": "gmres", "preconditioner": "parilu", "criteria": {"max_iters": 3}})",
                   IluKind::parilu},
              Case{R"({"solver": "gmres", "criteria": {"max_iters": 3},

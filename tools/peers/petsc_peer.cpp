@@ -53,6 +53,9 @@ const std::vector<Method>& methods()
         {"ic", "cg", "ic", KSPCG, PCICC},
         {"ilu", "gmres", "ilu", KSPGMRES, PCILU},
         {"bicgstab-ilu", "bicgstab", "ilu", KSPBCGS, PCILU},
+        // Loom's ILUT against PETSc's default ILU, ILU(0) (PETSc's PCILU has no ILUT).
+        {"ilut", "gmres", "ilut", KSPGMRES, PCILU},
+        {"bicgstab-ilut", "bicgstab", "ilut", KSPBCGS, PCILU},
         {"amg", "cg", "amg", KSPCG, PCHYPRE, true},
     };
     return all;
@@ -324,7 +327,7 @@ int main(int argc, char** argv)
                  "BoomerAMG through PETSc)"};
     app.add_option("matrices", options.files, "Square matrices (.mtx)")->check(CLI::ExistingFile);
     app.add_option("--generate", options.specs, "Generated matrices (as loom generate)");
-    app.add_option("--method", options.methods, "ic, ilu, bicgstab-ilu, amg, jacobi")->delimiter(',')->capture_default_str();
+    app.add_option("--method", options.methods, "ic, ilu, bicgstab-ilu, ilut, bicgstab-ilut, amg, jacobi")->delimiter(',')->capture_default_str();
     app.add_option("--threads", options.threads, "Loom's OpenMP threads")->check(CLI::Range(1, 1024))->capture_default_str();
     app.add_option("--tolerance", options.tolerance, "Relative residual")->check(CLI::PositiveNumber)->capture_default_str();
     app.add_option("--max-iters", options.max_iterations, "Iteration limit")->check(CLI::PositiveNumber)->capture_default_str();

@@ -146,7 +146,7 @@ inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
     {PreconditionerKind::amg, "amg", "one smoothed-aggregation multigrid cycle"},
     {PreconditionerKind::ilu, "ilu", "ILU(0) (ILU(k) with a \"level\")"},
     {PreconditionerKind::ic, "ic", "IC(0), shifting the diagonal where a pivot breaks down"},
-    {PreconditionerKind::ilut, "ilut", "threshold ILU (ParILUT)"},
+    {PreconditionerKind::ilut, "ilut", "threshold ILU(p, tau) (Saad)"},
     {PreconditionerKind::parilu, "parilu", "ILU(0) by Chow-Patel sweeps"},
     {PreconditionerKind::parict, "parict", "threshold IC (ParICT)"},
     {PreconditionerKind::isai, "isai", "an incomplete sparse approximate inverse"},

@@ -41,7 +41,12 @@ enum class IluKind {
     /// ParILUT / ParICT: a threshold pattern built iteratively (Anzt, Chow, Dongarra): add the
     /// residual's pattern, sweep, drop the smallest entries down to the fill limit, sweep.
     parilut,
-    parict
+    parict,
+    /// ILUT(p, tau) (Saad): row by row elimination in a sparse work row, dropping entries below
+    /// drop_tolerance times their row's norm and keeping the p largest of L and of U a row
+    /// (p from fill_limit); a zero pivot is replaced (IluHandle::replaced_pivots). Computed on
+    /// the host for every executor (the factors are copied to a CUDA executor's memory).
+    ilut
 };
 
 inline constexpr Name<IluKind> ilu_kind_names[] = {
@@ -51,8 +56,9 @@ inline constexpr Name<IluKind> ilu_kind_names[] = {
     {IluKind::ick, "ick", "IC(k), k the level of fill"},
     {IluKind::parilu, "parilu", "ILU(0) by Chow-Patel sweeps"},
     {IluKind::paric, "paric", "IC(0) by Chow-Patel sweeps"},
-    {IluKind::parilut, "parilut", "threshold ILU built by sweeps", {"ilut"}},
+    {IluKind::parilut, "parilut", "threshold ILU built by sweeps"},
     {IluKind::parict, "parict", "threshold IC built by sweeps", {"ict"}},
+    {IluKind::ilut, "ilut", "threshold ILU(p, tau) by elimination (Saad), on the host"},
 };
 constexpr NameTable<IluKind> names_of(IluKind) { return {"incomplete factorization", ilu_kind_names}; }
 
@@ -112,10 +118,11 @@ struct IluOptions {
     /// NOTES.md).
     int steps = 3;
     /// parilut / parict: the factors keep at most fill_limit * nnz(A) entries besides the
-    /// unit diagonal of L (IC: L keeps at most fill_limit * nnz(tril(A))).
+    /// unit diagonal of L (IC: L keeps at most fill_limit * nnz(tril(A))). ilut: L and U each
+    /// keep at most p = fill_limit * nnz(A) / (2n) off-diagonal entries a row (at least 1).
     double fill_limit = 2.0;
-    /// parilut / parict: also drop off-diagonal entries smaller than drop_tolerance times the
-    /// 2-norm of their row of A.
+    /// parilut / parict / ilut: also drop off-diagonal entries smaller than drop_tolerance
+    /// times the 2-norm of their row of A.
     double drop_tolerance = 0.0;
     DiagonalShift diagonal_shift = DiagonalShift::automatic;
     /// The first shift tried when shifting (Eigen's IncompleteCholesky uses 1e-3).
@@ -148,11 +155,15 @@ public:
     size_type levels() const;
     /// The diagonal shift s the last numeric phase used (0: none was needed).
     double shift() const;
+    /// ilut: the zero or tiny pivots the last numeric phase replaced (0 for the other kinds).
+    size_type replaced_pivots() const;
 };
 
 /// The patterns of the factors: L (and U for ILU kinds) are replaced by matrices on A's
-/// executor with sorted rows; their values are set by ilu_numeric. ParILUT / ParICT find the
-/// pattern from A's values (on the host for CUDA executors). U is untouched for IC kinds.
+/// executor with sorted rows; their values are set by ilu_numeric. ParILUT / ParICT and ILUT
+/// find the pattern from A's values; a numeric phase with new values keeps it (ILUT repeats
+/// the symbolic phase's elimination with its dropping decisions: the same factors for the
+/// same values). U is untouched for IC kinds.
 /// DimensionMismatch when A is not square, BadInput for a bad option; the handle and the
 /// outputs are unchanged on failure.
 template <typename V, typename I>

@@ -511,6 +511,91 @@ size_type factor_values(const detail::IluState<V, I>& state, const IluOptions& o
     return bad;
 }
 
+/// Runs factor(scale, shift) (returning the first row whose pivot broke, or n) with shift 0,
+/// then, where the options allow it, with shifts from initial_shift doubling until the pivots
+/// hold; returns the shift used. NumericalError naming the row when none helps.
+template <typename V, typename I, typename Factor>
+double with_shifts(const detail::IluState<V, I>& state, const IluOptions& options,
+                   const matrix::Csr<V, I>& A, Factor&& factor)
+{
+    const bool cholesky = is_cholesky(options.kind);
+    Array<V> scale;
+    double shift = 0;
+    for (int attempt = 0;; ++attempt) {
+        const auto bad = factor(std::as_const(scale), shift);
+        if (bad == A.rows()) return shift;
+        if (!may_shift(options) || attempt == max_shift_attempts) {
+            throw NumericalError(
+                numeric_where,
+                "row " + std::to_string(bad) + " has a zero, tiny" +
+                    (cholesky ? ", non-positive" : "") + " or non-finite pivot" +
+                    (may_shift(options) ? " even with the largest diagonal shift tried"
+                                        : " (IluOptions::diagonal_shift = on shifts the diagonal)"));
+        }
+        if (shift == 0) scale = shift_scale(state.exec, A);
+        shift = shift == 0 ? options.initial_shift : 2 * shift;
+    }
+}
+
+/// ILUT's p: L and U each keep fill_limit * nnz(A) / (2n) entries a row, so that the factors
+/// keep about fill_limit * nnz(A) entries, as ParILUT's budget.
+size_type ilut_per_row(const IluOptions& options, size_type nnz, size_type n)
+{
+    const double per_row = options.fill_limit * static_cast<double>(nnz) /
+                           (2.0 * static_cast<double>(std::max<size_type>(n, 1)));
+    return std::max<size_type>(1, static_cast<size_type>(std::ceil(per_row)));
+}
+
+/// A on the host, as ILUT reads it (it computes there for every executor).
+template <typename V, typename I>
+struct HostCopy {
+    std::vector<I> ptrs, cols;
+    std::vector<V> vals, scale;
+
+    HostCopy(const matrix::Csr<V, I>& A)
+        : ptrs(A.row_ptrs().to_host()), cols(A.col_idxs().to_host()), vals(A.values().to_host())
+    {
+    }
+    detail::IlutInput<V, I> input(double shift) const
+    {
+        return {static_cast<size_type>(ptrs.size()) - 1, ptrs.data(), cols.data(), vals.data(),
+                shift > 0 ? scale.data() : nullptr, static_cast<V>(shift)};
+    }
+};
+
+/// ILUT's symbolic phase: the elimination with dropping on the host, its decisions kept; L and
+/// U on A's executor.
+template <typename V, typename I>
+void ilut_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
+                   detail::IluState<V, I>& state, matrix::Csr<V, I>& L, matrix::Csr<V, I>& U)
+{
+    const HostCopy<V, I> a(A);
+    auto& ilut = state.ilut;
+    ilut = detail::ilut_pattern(a.input(0), ilut_per_row(options, A.nnz(), A.rows()),
+                                options.drop_tolerance);
+    const dim2 size{A.rows(), A.rows()};
+    L = matrix::Csr<V, I>::from_host(state.exec, size, ilut.l_ptrs, ilut.l_cols,
+                                     std::vector<V>(ilut.l_cols.size()));
+    U = matrix::Csr<V, I>::from_host(state.exec, size, ilut.u_ptrs, ilut.u_cols,
+                                     std::vector<V>(ilut.u_cols.size()));
+}
+
+/// ILUT's numeric phase: the recorded elimination on the host, the factors copied to L and U.
+template <typename V, typename I>
+void ilut_numeric(detail::IluState<V, I>& state, const IluOptions& options,
+                  const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L, matrix::Csr<V, I>& U)
+{
+    HostCopy<V, I> a(A);
+    detail::IlutValues<V> factors;
+    state.shift = with_shifts(state, options, A, [&](const Array<V>& scale, double shift) {
+        if (shift > 0 && a.scale.empty()) a.scale = scale.to_host();
+        return detail::ilut_values(a.input(shift), state.ilut, options.drop_tolerance, factors);
+    });
+    state.replaced_pivots = factors.replaced_pivots;
+    L.values() = Array<V>(state.exec, factors.l);
+    U.values() = Array<V>(state.exec, factors.u);
+}
+
 }  // namespace
 
 IluKind parse_ilu_kind(const std::string& text)
@@ -551,6 +636,12 @@ double IluHandle<V, I>::shift() const
 }
 
 template <typename V, typename I>
+size_type IluHandle<V, I>::replaced_pivots() const
+{
+    return this->analysis("loom::sparse::IluHandle::replaced_pivots").replaced_pivots;
+}
+
+template <typename V, typename I>
 void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
                   matrix::Csr<V, I>& U)
 {
@@ -568,7 +659,9 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     auto state = std::make_unique<detail::IluState<V, I>>();
     state->exec = exec;
     matrix::Csr<V, I> new_l, new_u;
-    if (exec->kind() == ExecKind::reference) {
+    if (options.kind == IluKind::ilut) {
+        ilut_analysis(A, options, *state, new_l, new_u);
+    } else if (exec->kind() == ExecKind::reference) {
         host_analysis(dynamic_cast<const ReferenceExecutor&>(*exec), A, options, *state, new_l,
                       new_u);
     } else {
@@ -622,25 +715,15 @@ void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Cs
     check_pattern(numeric_where, "L", state->l_pattern, L, check);
     if (!cholesky) check_pattern(numeric_where, "U", state->u_pattern, U, check);
 
-    Array<V> values(state->exec, state->col_idxs.size());
-    Array<V> scale;
-    double shift = 0;
-    for (int attempt = 0;; ++attempt) {
-        const auto bad = factor_values(*state, options, A, shift > 0 ? scale.const_data() : nullptr,
-                                       shift, values);
-        if (bad == A.rows()) break;
-        if (!may_shift(options) || attempt == max_shift_attempts) {
-            throw NumericalError(
-                numeric_where,
-                "row " + std::to_string(bad) + " has a zero, tiny" +
-                    (cholesky ? ", non-positive" : "") + " or non-finite pivot" +
-                    (may_shift(options) ? " even with the largest diagonal shift tried"
-                                        : " (IluOptions::diagonal_shift = on shifts the diagonal)"));
-        }
-        if (shift == 0) scale = shift_scale(state->exec, A);
-        shift = shift == 0 ? options.initial_shift : 2 * shift;
+    if (options.kind == IluKind::ilut) {
+        ilut_numeric(*state, options, A, L, U);
+        return;
     }
-    state->shift = shift;
+    Array<V> values(state->exec, state->col_idxs.size());
+    state->shift = with_shifts(*state, options, A, [&](const Array<V>& scale, double shift) {
+        return factor_values(*state, options, A, shift > 0 ? scale.const_data() : nullptr, shift,
+                             values);
+    });
     detail::IluProfile profile(*state->exec, "numeric");
     LOOM_RUN_KERNEL(numeric_where, *state->exec, ilu_extract, state->pattern(),
                     values.const_data(), state->l_index.const_data(),

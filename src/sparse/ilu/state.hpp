@@ -7,6 +7,7 @@
 #include "loom/base/executor.hpp"
 #include "loom/sparse/fingerprint.hpp"
 #include "loom/sparse/ilu.hpp"
+#include "sparse/ilu/ilut.hpp"
 #include "sparse/ilu/kernels.hpp"
 
 namespace loom::sparse::detail {
@@ -34,6 +35,10 @@ struct IluState {
     size_type u_nnz = 0;
     /// The shift the last numeric phase used.
     double shift = 0.0;
+    /// ilut: its decisions, on the host (F above stays empty), and the pivots the last
+    /// numeric phase replaced.
+    IlutPattern<I> ilut;
+    size_type replaced_pivots = 0;
     /// IluAlgorithm::vendor: cuSPARSE's csrilu02 analysis and buffers (cusparse.cu).
     std::shared_ptr<void> vendor;
 

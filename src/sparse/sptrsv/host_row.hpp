@@ -31,4 +31,38 @@ void solve_row(const TriangularRows<V, I>& rows, I r, const matrix::Dense<V>& b,
     }
 }
 
+/// x = op(T)^-1 b row after row, forward for a lower op(T), backward for an upper one: an order
+/// every dependency respects, and the rows' own order in memory (no schedule to follow).
+template <typename V, typename I>
+void solve_rows_in_order(const TriangularRows<V, I>& rows, const matrix::Dense<V>& b,
+                         matrix::Dense<V>& x)
+{
+    const auto n = static_cast<I>(rows.n);
+    const auto row = [&](I i) { return rows.lower ? i : n - 1 - i; };
+    if (b.cols() != 1 || rows.conjugate || rows.value_index != nullptr) {
+        for (I i = 0; i < n; ++i) solve_row(rows, row(i), b, x);
+        return;
+    }
+    // One plain right-hand side (a preconditioner's apply): solve_row without its per-entry
+    // choices, which were most of a one-thread solve's time.
+    const auto b_stride = b.stride();
+    const auto x_stride = x.stride();
+    const V* bv = b.data();
+    V* xv = x.data();
+    for (I i = 0; i < n; ++i) {
+        const I r = row(i);
+        V sum = bv[r * b_stride];
+        V diagonal{};
+        for (auto k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) {
+            const I c = rows.col_idxs[k];
+            if (c != r) {
+                sum -= rows.values[k] * xv[c * x_stride];
+            } else {
+                diagonal += rows.values[k];
+            }
+        }
+        xv[r * x_stride] = rows.unit ? sum : sum / diagonal;
+    }
+}
+
 }  // namespace loom::sparse::detail

@@ -1,4 +1,5 @@
-// OpenMP SpTRSV by level sets (omp_levels.hpp: one parallel region, thin levels chained).
+// OpenMP SpTRSV by level sets (omp_levels.hpp: one parallel region, thin levels chained);
+// with one thread in row order, as the reference.
 #include "base/instantiate.hpp"
 #include "base/omp/launch.hpp"
 #include "sparse/sptrsv/host_row.hpp"
@@ -13,6 +14,11 @@ void sptrsv_level_set(const OmpExecutor& exec, const detail::TriangularRows<V, I
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
+    // One thread gains nothing from the levels: their order only scatters its accesses.
+    if (exec.num_threads() == 1) {
+        detail::solve_rows_in_order(rows, b, x);
+        return;
+    }
     detail::run_by_levels(exec, schedule, [&](I r) { detail::solve_row(rows, r, b, x); });
 }
 

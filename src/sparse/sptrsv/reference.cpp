@@ -12,8 +12,7 @@ void sptrsv_level_set(const ReferenceExecutor&, const detail::TriangularRows<V, 
                       const detail::LevelSchedule<I>&, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    const auto n = static_cast<I>(rows.n);
-    for (I i = 0; i < n; ++i) detail::solve_row(rows, rows.lower ? i : n - 1 - i, b, x);
+    detail::solve_rows_in_order(rows, b, x);
 }
 
 LOOM_DEFINE_SPTRSV_SUPERNODAL(ReferenceExecutor)

@@ -416,7 +416,7 @@ TYPED_TEST(Ilu, BadInputGivesClearErrors)
     EXPECT_THROW(sparse::ilu_symbolic(negative, this->dominant(5, 1, false), L, U),
                  loom::BadInput);
     EXPECT_THROW(sparse::parse_ilu_kind("lu"), loom::BadInput);
-    EXPECT_EQ(sparse::parse_ilu_kind("ILUT"), IluKind::parilut);
+    EXPECT_EQ(sparse::parse_ilu_kind("ILUT"), IluKind::ilut);  // Saad's, no longer ParILUT
     // cuSPARSE's csrilu02: CUDA and ILU(0) only; nothing changes on refusal.
     for (const auto kind : {IluKind::ilu0, IluKind::iluk}) {
         sparse::IluHandle<V, I> vendor({.kind = kind, .algorithm = sparse::IluAlgorithm::vendor});

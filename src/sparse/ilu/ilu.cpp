@@ -327,24 +327,39 @@ void split_pattern(const HostPattern<I>& f, bool cholesky, HostPattern<I>& l, Ho
     }
 }
 
-/// The reference's analysis, on the host (the pattern is read back once): F's pattern, its
-/// diagonal, the gather lists, and the split into L's and U's patterns.
-template <typename V, typename I>
-void host_analysis(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
-                   const IluOptions& options, detail::IluState<V, I>& state,
-                   matrix::Csr<V, I>& L, matrix::Csr<V, I>& U)
+/// Whether F is A's own pattern, each entry gathered from the entry of A at its place: an ILU
+/// kind on A's pattern (ILU(0), ParILU) whose rows are sorted, without duplicates, with every
+/// diagonal entry, as most matrices come. Then the symbolic phase needs no pattern of its own.
+template <typename I>
+bool is_own_factor_pattern(const IluOptions& options, const std::vector<I>& ptrs,
+                           const std::vector<I>& cols)
 {
-    const bool cholesky = is_cholesky(options.kind);
-    const auto n = A.rows();
-    const auto a_ptrs = A.row_ptrs().to_host();
-    const auto a_cols = A.col_idxs().to_host();
-    const auto f = host_factor_pattern(exec, A, a_ptrs, a_cols, options);
+    if (options.kind != IluKind::ilu0 && options.kind != IluKind::parilu) return false;
+    const auto n = static_cast<I>(ptrs.size()) - 1;
+    for (I r = 0; r < n; ++r) {
+        bool diagonal = false;
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            if (k > ptrs[r] && !(cols[k - 1] < cols[k])) return false;
+            diagonal = diagonal || cols[k] == r;
+        }
+        if (!diagonal) return false;
+    }
+    return true;
+}
+
+/// The analysis from F's pattern and gather lists on the host: its diagonal and the split into
+/// L's and U's patterns, all moved to the executor.
+template <typename V, typename I>
+void store_host_analysis(const HostPattern<I>& f, const std::vector<I>& gather_ptrs,
+                         const std::vector<I>& sources, bool cholesky,
+                         detail::IluState<V, I>& state, matrix::Csr<V, I>& L,
+                         matrix::Csr<V, I>& U)
+{
     const auto& memory = state.exec;
+    const auto n = static_cast<size_type>(f.rows());
     state.row_ptrs = Array<I>(memory, f.ptrs);
     state.col_idxs = Array<I>(memory, f.cols);
     state.diag = Array<I>(memory, diagonal_positions(f));
-    std::vector<I> gather_ptrs, sources;
-    gather_lists(f, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
     state.gather_ptrs = Array<I>(memory, gather_ptrs);
     state.sources = Array<I>(memory, sources);
     HostPattern<I> l_pattern, u_pattern;
@@ -354,6 +369,58 @@ void host_analysis(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
     state.u_index = Array<I>(memory, u_index);
     L = zero_matrix<V>(memory, n, l_pattern);
     if (!cholesky) U = zero_matrix<V>(memory, n, u_pattern);
+}
+
+/// F on A's own pattern (is_own_factor_pattern), for any executor in host memory: the gather
+/// lists are the identity. On small matrices the executor analysis' passes (SpAdd for the base
+/// pattern, the gather lists by count / scan / place) were most of an ILU(0) setup.
+template <typename V, typename I>
+void own_pattern_analysis(std::vector<I> a_ptrs, std::vector<I> a_cols,
+                          detail::IluState<V, I>& state, matrix::Csr<V, I>& L,
+                          matrix::Csr<V, I>& U)
+{
+    const auto nnz = static_cast<I>(a_cols.size());
+    std::vector<I> gather_ptrs(nnz + 1), sources(nnz);
+    for (I k = 0; k < nnz; ++k) gather_ptrs[k] = sources[k] = k;
+    gather_ptrs[nnz] = nnz;
+    HostPattern<I> f;
+    f.ptrs = std::move(a_ptrs);
+    f.cols = std::move(a_cols);
+    store_host_analysis(f, gather_ptrs, sources, false, state, L, U);
+}
+
+/// own_pattern_analysis where it applies (then true), for an executor in host memory.
+template <typename V, typename I>
+bool own_pattern_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
+                          detail::IluState<V, I>& state, matrix::Csr<V, I>& L,
+                          matrix::Csr<V, I>& U)
+{
+    if (options.kind != IluKind::ilu0 && options.kind != IluKind::parilu) return false;
+    auto a_ptrs = A.row_ptrs().to_host();
+    auto a_cols = A.col_idxs().to_host();
+    if (!is_own_factor_pattern(options, a_ptrs, a_cols)) return false;
+    own_pattern_analysis(std::move(a_ptrs), std::move(a_cols), state, L, U);
+    return true;
+}
+
+/// The reference's analysis, on the host (the pattern is read back once): F's pattern, its
+/// diagonal, the gather lists, and the split into L's and U's patterns.
+template <typename V, typename I>
+void host_analysis(const ReferenceExecutor& exec, const matrix::Csr<V, I>& A,
+                   const IluOptions& options, detail::IluState<V, I>& state,
+                   matrix::Csr<V, I>& L, matrix::Csr<V, I>& U)
+{
+    const bool cholesky = is_cholesky(options.kind);
+    auto a_ptrs = A.row_ptrs().to_host();
+    auto a_cols = A.col_idxs().to_host();
+    if (is_own_factor_pattern(options, a_ptrs, a_cols)) {
+        own_pattern_analysis(std::move(a_ptrs), std::move(a_cols), state, L, U);
+        return;
+    }
+    const auto f = host_factor_pattern(exec, A, a_ptrs, a_cols, options);
+    std::vector<I> gather_ptrs, sources;
+    gather_lists(f, a_ptrs, a_cols, cholesky, gather_ptrs, sources);
+    store_host_analysis(f, gather_ptrs, sources, cholesky, state, L, U);
 }
 
 /// The same in the executor's memory (OpenMP, CUDA: analysis_unified.hpp): nothing of the
@@ -664,7 +731,8 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     } else if (exec->kind() == ExecKind::reference) {
         host_analysis(dynamic_cast<const ReferenceExecutor&>(*exec), A, options, *state, new_l,
                       new_u);
-    } else {
+    } else if (exec->kind() == ExecKind::cuda ||
+               !own_pattern_analysis(A, options, *state, new_l, new_u)) {
         executor_analysis(A, options, *state, new_l, new_u, profile);
     }
     profile.lap("analysis");

@@ -21,6 +21,19 @@ void for_rows(const OmpExecutor& exec, I n, const Body& body)
     for (I i = 0; i < n; ++i) body(i);
 }
 
+/// row(r) for every row after the rows it depends on: by the level schedule, or with one
+/// thread in row order, which every dependency respects (the levels only scatter its accesses).
+template <typename I, typename Row>
+void run_in_dependency_order(const OmpExecutor& exec, const detail::LevelSchedule<I>& schedule,
+                             I n, const Row& row)
+{
+    if (exec.num_threads() == 1) {
+        for (I r = 0; r < n; ++r) row(r);
+        return;
+    }
+    detail::run_by_levels(exec, schedule, row);
+}
+
 /// rows.hpp's factorize_row with row i's positions looked up in `position` (n entries, -1
 /// but for row i's columns while it runs): one lookup per entry of each row of U instead of a
 /// merge walk over row i for every lower entry, the same operations in the same order.
@@ -69,11 +82,12 @@ size_type ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>&
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
     });
     if (f.nnz <= walk_row_length * f.n) {
-        detail::run_by_levels(exec, schedule, [&](I r) { detail::factorize_row(f, r, values); });
+        run_in_dependency_order(exec, schedule, static_cast<I>(f.n),
+                                [&](I r) { detail::factorize_row(f, r, values); });
     } else {
         const auto threads = static_cast<size_type>(std::max(exec.num_threads(), 1));
         std::vector<I> positions(threads * f.n, I{-1});
-        detail::run_by_levels(exec, schedule, [&](I r) {
+        run_in_dependency_order(exec, schedule, static_cast<I>(f.n), [&](I r) {
             const auto thread = static_cast<size_type>(omp_get_thread_num());
             factorize_row_by_position(f, r, values, positions.data() + thread * f.n);
         });

@@ -115,7 +115,6 @@ std::string loom_config(const Method& m, double tolerance, long max_iterations)
                              {"criteria",
                               {{"max_iters", max_iterations}, {"relative_residual", tolerance}}}};
     if (m.loom_solver == "gmres") config["krylov_dim"] = 30;
-    if (const char* e = std::getenv("EXPERIMENT_PRECOND"); e && m.loom_precond == "ilut") config["preconditioner"] = nlohmann::json::parse(e);
     return config.dump();
 }
 

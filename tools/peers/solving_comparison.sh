@@ -2,7 +2,8 @@
 # Issue 11's "Solving" target on the CPU: Loom's incomplete-factorization solvers against
 # PETSc's on the shared real matrices, one loom-peer-petsc run per matrix (a PETSc error on
 # one matrix, e.g. its ILU on a missing diagonal entry, does not stop the others):
-#   nonsymmetric: GMRES(30) + ILU(0) and BiCGSTAB + ILU(0) (PETSc KSPGMRES / KSPBCGS + PCILU);
+#   nonsymmetric: GMRES(30) + ILU(0) and BiCGSTAB + ILU(0) (PETSc KSPGMRES / KSPBCGS + PCILU),
+#   and BiCGSTAB + Loom's ILUT against PETSc's default PCILU (ILU(0); it has no ILUT);
 #   symmetric positive definite: CG + IC(0) (PETSc KSPCG + PCICC).
 # Usage: tools/peers/solving_comparison.sh [BUILD_DIR [MATRIX_DIR]] (extra options to the peer
 # in LOOM_PEER_ARGS, e.g. "--threads 1 --reps 5"). Run it under nice on a shared machine.
@@ -20,5 +21,5 @@ run() {
     "$peer" --method "$method" ${LOOM_PEER_ARGS:-} "$dir/$name.mtx" 2>/dev/null |
         grep -E "^$name|^  (loom|petsc):" || echo "$name $method: the peer failed"
 }
-for name in "${nonsymmetric[@]}"; do run ilu,bicgstab-ilu "$name"; done
+for name in "${nonsymmetric[@]}"; do run ilu,bicgstab-ilu,bicgstab-ilut "$name"; done
 for name in "${spd[@]}"; do run ic "$name"; done

@@ -1,4 +1,5 @@
-// OpenMP incomplete factorizations: the IKJ factorization by level sets (omp_levels.hpp);
+// OpenMP incomplete factorizations: the IKJ factorization by level sets (omp_levels.hpp), on
+// one thread in row order;
 // every other kernel is a parallel loop over rows.
 #include <omp.h>
 
@@ -19,19 +20,6 @@ void for_rows(const OmpExecutor& exec, I n, const Body& body)
 {
 #pragma omp parallel for schedule(dynamic, 64) num_threads(exec.num_threads())
     for (I i = 0; i < n; ++i) body(i);
-}
-
-/// row(r) for every row after the rows it depends on: by the level schedule, or with one
-/// thread in row order, which every dependency respects (the levels only scatter its accesses).
-template <typename I, typename Row>
-void run_in_dependency_order(const OmpExecutor& exec, const detail::LevelSchedule<I>& schedule,
-                             I n, const Row& row)
-{
-    if (exec.num_threads() == 1) {
-        for (I r = 0; r < n; ++r) row(r);
-        return;
-    }
-    detail::run_by_levels(exec, schedule, row);
 }
 
 /// rows.hpp's factorize_row in a dense work row (n values, the thread's own): row i scattered
@@ -77,22 +65,33 @@ size_type ilu_factorize(const OmpExecutor& exec, const detail::FactorPattern<I>&
                         const detail::IluSchedule<I>& schedule, const detail::Assembly<V, I>& a,
                         bool cholesky, V* values)
 {
+    const auto n = static_cast<I>(f.n);
     std::vector<V> a_f(f.nnz);
-    ilu_assemble(exec, f, a.a, a.gather_ptrs, a.sources, a.scale, a.shift, a_f.data());
-    for_rows(exec, static_cast<I>(f.n), [&](I i) {
+    const bool dense_rows = f.nnz > walk_row_length * f.n;
+    const auto threads = static_cast<size_type>(std::max(exec.num_threads(), 1));
+    std::vector<V> work(dense_rows ? threads * f.n : 0);
+    const auto factorize = [&](I r) {
+        if (!dense_rows) return detail::factorize_row(f, r, values);
+        const auto thread = static_cast<size_type>(omp_get_thread_num());
+        factorize_row_dense(f, r, values, work.data() + thread * f.n);
+    };
+    const auto assemble = [&](I i) {
+        detail::assemble_row(f, i, a.a, a.gather_ptrs, a.sources, a.scale, a.shift, a_f.data());
         for (I p = f.row_ptrs[i]; p < f.row_ptrs[i + 1]; ++p) values[p] = a_f[p];
-    });
-    if (f.nnz <= walk_row_length * f.n) {
-        run_in_dependency_order(exec, schedule, static_cast<I>(f.n),
-                                [&](I r) { detail::factorize_row(f, r, values); });
-    } else {
-        const auto threads = static_cast<size_type>(std::max(exec.num_threads(), 1));
-        std::vector<V> work(threads * f.n);
-        run_in_dependency_order(exec, schedule, static_cast<I>(f.n), [&](I r) {
-            const auto thread = static_cast<size_type>(omp_get_thread_num());
-            factorize_row_dense(f, r, values, work.data() + thread * f.n);
-        });
+    };
+    if (exec.num_threads() == 1) {
+        // One pass in row order, which every dependency respects (the levels would only
+        // scatter the accesses); the first bad pivot ends it, as the check after all rows
+        // would name it (a diagonal shift's next try needs nothing more).
+        for (I i = 0; i < n; ++i) {
+            assemble(i);
+            factorize(i);
+            if (detail::bad_pivot(f, i, a_f.data(), values, cholesky)) return i;
+        }
+        return f.n;
     }
+    for_rows(exec, n, assemble);
+    detail::run_by_levels(exec, schedule, factorize);
     return ilu_first_bad_pivot(exec, f, a_f.data(), values, cholesky);
 }
 

@@ -107,7 +107,7 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(solver::MultigridAggregation::pairwise);
     expect_complete_table(solver::PreconditionerKind::isai);
     expect_complete_table(sparse::SptrsvAlgorithm::vendor);
-    expect_complete_table(sparse::IluKind::parict);
+    expect_complete_table(sparse::IluKind::ilut);
     expect_complete_table(sparse::DiagonalShift::on);
     expect_complete_table(sparse::IsaiKind::upper);
     expect_complete_table(precond::TriangularSolve::isai);

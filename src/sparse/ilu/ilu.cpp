@@ -6,6 +6,7 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <utility>
 #include <vector>
@@ -650,15 +651,29 @@ template <typename V, typename I>
 void ilut_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
                    detail::IluState<V, I>& state, matrix::Csr<V, I>& L, matrix::Csr<V, I>& U)
 {
-    const HostCopy<V, I> a(A);
+    HostCopy<V, I> a(A);
     auto& ilut = state.ilut;
     ilut = detail::ilut_pattern(a.input(0), ilut_per_row(options, A.nnz(), A.rows()),
-                                options.drop_tolerance);
+                                options.drop_tolerance, state.ilut_factors);
+    state.ilut_a_values = std::move(a.vals);
     const dim2 size{A.rows(), A.rows()};
     L = matrix::Csr<V, I>::from_host(state.exec, size, ilut.l_ptrs, ilut.l_cols,
                                      std::vector<V>(ilut.l_cols.size()));
     U = matrix::Csr<V, I>::from_host(state.exec, size, ilut.u_ptrs, ilut.u_cols,
                                      std::vector<V>(ilut.u_cols.size()));
+}
+
+/// The first row of U whose diagonal is not finite, or n (ilut_values' answer).
+template <typename V, typename I>
+size_type first_non_finite_pivot(const detail::IlutPattern<I>& pattern,
+                                 const detail::IlutValues<V>& factors)
+{
+    const auto n = static_cast<size_type>(pattern.u_ptrs.size()) - 1;
+    for (size_type i = 0; i < n; ++i) {
+        const double m = static_cast<double>(std::abs(factors.u[pattern.u_ptrs[i]]));
+        if (!(m <= std::numeric_limits<double>::max())) return i;
+    }
+    return n;
 }
 
 /// ILUT's numeric phase: the recorded elimination on the host, the factors copied to L and U.
@@ -669,6 +684,12 @@ void ilut_numeric(detail::IluState<V, I>& state, const IluOptions& options,
     HostCopy<V, I> a(A);
     detail::IlutValues<V> factors;
     state.shift = with_shifts(state, options, A, [&](const Array<V>& scale, double shift) {
+        if (shift == 0 && a.vals == state.ilut_a_values) {
+            // The symbolic phase's values: the elimination would repeat it number for number
+            // (half of an ILUT setup).
+            factors = state.ilut_factors;
+            return first_non_finite_pivot(state.ilut, factors);
+        }
         if (shift > 0 && a.scale.empty()) a.scale = scale.to_host();
         return detail::ilut_values(a.input(shift), state.ilut, options.drop_tolerance, factors);
     });

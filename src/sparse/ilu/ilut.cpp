@@ -134,14 +134,15 @@ bool finite(const V& d)
 }  // namespace
 
 template <typename V, typename I>
-IlutPattern<I> ilut_pattern(const IlutInput<V, I>& a, size_type per_row, double drop_tolerance)
+IlutPattern<I> ilut_pattern(const IlutInput<V, I>& a, size_type per_row, double drop_tolerance,
+                            IlutValues<V>& values)
 {
     IlutPattern<I> pattern;
     pattern.pivot_ptrs = pattern.l_ptrs = pattern.u_ptrs = {0};
-    std::vector<V> u_vals;  // U's values so far: the later rows are eliminated by them
+    values = {};
+    auto& u_vals = values.u;  // U's values so far: the later rows are eliminated by them
     WorkRow<V, I> row(a.n);
     std::vector<I> pivots, upper;
-    size_type replaced = 0;
     for (I i = 0; i < static_cast<I>(a.n); ++i) {
         const auto scales = row_scales(a, i);
         const double tau = drop_tolerance * scales.first;
@@ -153,7 +154,9 @@ IlutPattern<I> ilut_pattern(const IlutInput<V, I>& a, size_type per_row, double 
 
         keep_largest(pivots, per_row, row);
         pattern.l_cols.insert(pattern.l_cols.end(), pivots.begin(), pivots.end());
+        for (const I k : pivots) values.l.push_back(row[k]);
         pattern.l_cols.push_back(i);
+        values.l.push_back(V{1});
         pattern.l_ptrs.push_back(static_cast<I>(pattern.l_cols.size()));
 
         upper.clear();
@@ -162,7 +165,7 @@ IlutPattern<I> ilut_pattern(const IlutInput<V, I>& a, size_type per_row, double 
         }
         keep_largest(upper, per_row, row);
         pattern.u_cols.push_back(i);
-        u_vals.push_back(replaced_pivot(row[i], scales, drop_tolerance, replaced));
+        u_vals.push_back(replaced_pivot(row[i], scales, drop_tolerance, values.replaced_pivots));
         for (const I j : upper) {
             pattern.u_cols.push_back(j);
             u_vals.push_back(row[j]);
@@ -204,7 +207,8 @@ size_type ilut_values(const IlutInput<V, I>& a, const IlutPattern<I>& pattern,
 }
 
 #define LOOM_INSTANTIATE_ILUT(V, I)                                                           \
-    template IlutPattern<I> ilut_pattern(const IlutInput<V, I>&, size_type, double);        \
+    template IlutPattern<I> ilut_pattern(const IlutInput<V, I>&, size_type, double,         \
+                                         IlutValues<V>&);                                   \
     template size_type ilut_values(const IlutInput<V, I>&, const IlutPattern<I>&, double,   \
                                    IlutValues<V>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_ILUT)

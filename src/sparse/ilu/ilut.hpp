@@ -45,9 +45,11 @@ struct IlutValues {
 };
 
 /// The symbolic phase: the elimination with dropping; L and U each keep at most `per_row`
-/// off-diagonal entries a row.
+/// off-diagonal entries a row. `values` receives the factors it computed on the way (what
+/// ilut_values gives for the same A, which a numeric phase can then take as they are).
 template <typename V, typename I>
-IlutPattern<I> ilut_pattern(const IlutInput<V, I>& a, size_type per_row, double drop_tolerance);
+IlutPattern<I> ilut_pattern(const IlutInput<V, I>& a, size_type per_row, double drop_tolerance,
+                            IlutValues<V>& values);
 
 /// The numeric phase: the elimination repeated with `pattern`'s decisions. Returns the first
 /// row whose pivot is not finite, or n (then `values` holds the factors).

@@ -39,6 +39,10 @@ struct IluState {
     /// numeric phase replaced.
     IlutPattern<I> ilut;
     size_type replaced_pivots = 0;
+    /// ilut: the factors the symbolic phase computed and the values of A it saw, for a
+    /// numeric phase with the same values (host).
+    IlutValues<V> ilut_factors;
+    std::vector<V> ilut_a_values;
     /// IluAlgorithm::vendor: cuSPARSE's csrilu02 analysis and buffers (cusparse.cu).
     std::shared_ptr<void> vendor;
 

@@ -53,7 +53,7 @@ Runner setup(CLI::App& sub)
     file->excludes(spec);
     spec->excludes(file);
     sub.add_option("--kind", cli->kind,
-                   "ilu0, iluk, ic0, ick, parilu, paric, parilut (ilut) or parict (ict)")
+                   "ilu0, iluk, ic0, ick, parilu, paric, parilut, parict (ict) or ilut (Saad's)")
         ->capture_default_str();
     sub.add_option("--level", cli->level, "Level of fill of iluk / ick")->capture_default_str();
     sub.add_option("--sweeps", cli->sweeps, "Sweeps of the numeric phase (par kinds)")

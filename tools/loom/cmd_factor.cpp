@@ -48,15 +48,15 @@ Runner setup(CLI::App& sub)
         ->check(non_negative_number())
         ->capture_default_str();
     sub.add_option("--sweeps", options->sweeps,
-                   "Sweeps of parilu / paric; add-drop steps of ilut / ict")
+                   "Sweeps of parilu / paric (numeric sweeps of parilut / parict)")
         ->check(non_negative_number())
         ->capture_default_str();
     sub.add_option("--fill-limit", options->fill_limit,
-                   "ilut / ict: entries kept, relative to nnz(A)")
+                   "ilut, parilut, parict (ict): entries kept, relative to nnz(A)")
         ->check(positive_number())
         ->capture_default_str();
     sub.add_option("--drop-tolerance", options->drop_tolerance,
-                   "ilut / ict: drop entries below this times their row's norm")
+                   "ilut, parilut, parict (ict): drop entries below this times their row's norm")
         ->check(non_negative_number())
         ->capture_default_str();
     sub.add_option("--shift", options->shift,

@@ -330,14 +330,15 @@ void split_pattern(const HostPattern<I>& f, bool cholesky, HostPattern<I>& l, Ho
     }
 }
 
-/// Whether F is A's own pattern, each entry gathered from the entry of A at its place: an ILU
-/// kind on A's pattern (ILU(0), ParILU) whose rows are sorted, without duplicates, with every
-/// diagonal entry, as most matrices come. Then the symbolic phase needs no pattern of its own.
+/// Whether the kind factors on A's own pattern (ILU(0), ParILU): then, when A's rows are
+/// sorted without duplicates and hold every diagonal entry (sorted_with_every_diagonal), as
+/// most matrices come, F is A's pattern and each entry of F is gathered from the entry of A at
+/// its place: the symbolic phase needs no pattern of its own.
+bool takes_own_pattern(IluKind kind) { return kind == IluKind::ilu0 || kind == IluKind::parilu; }
+
 template <typename I>
-bool is_own_factor_pattern(const IluOptions& options, const std::vector<I>& ptrs,
-                           const std::vector<I>& cols)
+bool sorted_with_every_diagonal(const std::vector<I>& ptrs, const std::vector<I>& cols)
 {
-    if (options.kind != IluKind::ilu0 && options.kind != IluKind::parilu) return false;
     const auto n = static_cast<I>(ptrs.size()) - 1;
     for (I r = 0; r < n; ++r) {
         bool diagonal = false;
@@ -374,7 +375,7 @@ void store_host_analysis(const HostPattern<I>& f, const std::vector<I>& gather_p
     if (!cholesky) U = zero_matrix<V>(memory, n, u_pattern);
 }
 
-/// F on A's own pattern (is_own_factor_pattern), for any executor in host memory: the gather
+/// F on A's own pattern (takes_own_pattern), for any executor in host memory: the gather
 /// lists are the identity. On small matrices the executor analysis' passes (SpAdd for the base
 /// pattern, the gather lists by count / scan / place) were most of an ILU(0) setup.
 template <typename V, typename I>
@@ -398,10 +399,10 @@ bool own_pattern_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
                           detail::IluState<V, I>& state, matrix::Csr<V, I>& L,
                           matrix::Csr<V, I>& U)
 {
-    if (options.kind != IluKind::ilu0 && options.kind != IluKind::parilu) return false;
+    if (!takes_own_pattern(options.kind)) return false;
     auto a_ptrs = A.row_ptrs().to_host();
     auto a_cols = A.col_idxs().to_host();
-    if (!is_own_factor_pattern(options, a_ptrs, a_cols)) return false;
+    if (!sorted_with_every_diagonal(a_ptrs, a_cols)) return false;
     own_pattern_analysis(std::move(a_ptrs), std::move(a_cols), state, L, U);
     return true;
 }
@@ -428,7 +429,7 @@ void host_analysis(const Executor& exec, const matrix::Csr<V, I>& A,
     const bool cholesky = is_cholesky(options.kind);
     auto a_ptrs = A.row_ptrs().to_host();
     auto a_cols = A.col_idxs().to_host();
-    if (is_own_factor_pattern(options, a_ptrs, a_cols)) {
+    if (takes_own_pattern(options.kind) && sorted_with_every_diagonal(a_ptrs, a_cols)) {
         own_pattern_analysis(std::move(a_ptrs), std::move(a_cols), state, L, U);
         return;
     }
@@ -634,7 +635,7 @@ struct HostCopy {
     std::vector<I> ptrs, cols;
     std::vector<V> vals, scale;
 
-    HostCopy(const matrix::Csr<V, I>& A)
+    explicit HostCopy(const matrix::Csr<V, I>& A)
         : ptrs(A.row_ptrs().to_host()), cols(A.col_idxs().to_host()), vals(A.values().to_host())
     {
     }

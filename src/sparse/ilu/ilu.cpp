@@ -295,6 +295,12 @@ void split_pattern(const HostPattern<I>& f, bool cholesky, HostPattern<I>& l, Ho
     const auto nnz = f.cols.size();
     l_index.assign(nnz, -1);
     u_index.assign(nnz, -1);
+    // Room for both at once: growing them row by row copied them over and over.
+    const auto rows = static_cast<std::size_t>(f.rows());
+    l.ptrs.reserve(rows + 1);
+    u.ptrs.reserve(rows + 1);
+    l.cols.reserve(cholesky ? (nnz + rows) / 2 : nnz);
+    if (!cholesky) u.cols.reserve(nnz);
     std::vector<I> l_row, u_row;
     for (I i = 0; i < f.rows(); ++i) {
         l_row.clear();

@@ -28,12 +28,12 @@ size_type ilu_factorize(const ReferenceExecutor& exec, const detail::FactorPatte
     const V* a_f = assembled.data();
     ilu_assemble(exec, f, a.a, a.gather_ptrs, a.sources, a.scale, a.shift, assembled.data());
     std::copy(a_f, a_f + f.nnz, values);
-    size_type first = f.n;
+    // The first bad pivot ends it: the factors are dropped (or a shift tries again).
     for (I i = 0; i < static_cast<I>(f.n); ++i) {
         detail::factorize_row(f, i, values);
-        if (first == f.n && detail::bad_pivot(f, i, a_f, values, cholesky)) first = i;
+        if (detail::bad_pivot(f, i, a_f, values, cholesky)) return i;
     }
-    return first;
+    return f.n;
 }
 
 template <typename V, typename I>

@@ -214,6 +214,17 @@ int with_stored_matrix(const std::string& path, F&& f)
     }
 }
 
+/// with_stored_matrix with the matrix copied to `exec` first: f(A) computes on the executor.
+template <typename F>
+int with_stored_matrix_on(const std::shared_ptr<const Executor>& exec, const std::string& path,
+                          F&& f)
+{
+    return with_stored_matrix(path, [&](const auto& A_host) {
+        using Matrix = std::decay_t<decltype(A_host)>;
+        return f(Matrix(exec, A_host));
+    });
+}
+
 /// Writes A as .mtx or .bin, by the extension of path, through write_output (never over
 /// the previous file unless the write succeeded).
 template <typename V, typename I>

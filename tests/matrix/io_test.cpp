@@ -250,7 +250,7 @@ TYPED_TEST(MtxRoundTrip, SymmetricSkewAndHermitianStoreOneTriangle)
     for (const auto symmetry : {MtxSymmetry::symmetric, MtxSymmetry::skew_symmetric,
                                 MtxSymmetry::hermitian}) {
         for (const size_type n : {1, 2, 33, 100}) {
-            SCOPED_TRACE(matrix::to_string(symmetry) + " " + std::to_string(n));
+            SCOPED_TRACE(std::string(matrix::to_string(symmetry)) + " " + std::to_string(n));
             const auto A = random_with_symmetry<V, I>(n, symmetry, 3 + n);
             std::stringstream text;
             matrix::write_mtx(text, A, symmetry);
@@ -334,7 +334,7 @@ TYPED_TEST(MtxDenseRoundTrip, EverySymmetryAndStridedViews)
 
         for (const auto symmetry : {MtxSymmetry::symmetric, MtxSymmetry::skew_symmetric,
                                     MtxSymmetry::hermitian}) {
-            SCOPED_TRACE(matrix::to_string(symmetry) + " " + std::to_string(n));
+            SCOPED_TRACE(std::string(matrix::to_string(symmetry)) + " " + std::to_string(n));
             const auto m = std::max<size_type>(n, 1);
             const auto h = host_csr(random_with_symmetry<V, Index>(m, symmetry, 1));
             std::vector<V> dense(m * m, V{});
@@ -774,9 +774,6 @@ TEST(MtxBinary, CorruptFilesAreBadInputNamingTheFile)
     EXPECT_THROW((matrix::read_binary_csr<V, Index>(test::reference(), "/nonexistent.bin")), IoError);
 }
 
-}  // namespace
-}  // namespace loom::test
-
 // ------------------------------------------------------------------------ hardening (issue 18)
 
 TEST(MtxHardening, SymmetricEntriesAboveTheDiagonalAreErrorsNamingTheLine)
@@ -875,3 +872,6 @@ TEST(MtxHardening, SizesBeyondMemoryAreRefusedBeforeAllocating)
         EXPECT_THROW((matrix::read_csr<Value, Index>(test::reference(), in)), AllocationError);
     }
 }
+
+}  // namespace
+}  // namespace loom::test

@@ -41,6 +41,21 @@ overloaded(F...) -> overloaded<F...>;
 #define LOOM_CUDA_CALL(where, ...) throw ::loom::NotCompiled(where, "the CUDA backend")
 #endif
 
+/// Declares a kernel family's entry points once per backend, in the namespaces
+/// LOOM_RUN_KERNEL reaches: DECLARE(ReferenceExecutor) in ns::reference, DECLARE(OmpExecutor)
+/// in ns::omp and DECLARE(CudaExecutor) in ns::cuda, where DECLARE(Exec) is the family's
+/// declaration list (its kernels.hpp) and ns its namespace (loom::sparse, loom::blas, ...).
+#define LOOM_DECLARE_ON_EACH_BACKEND(ns, DECLARE)      \
+    namespace ns::reference {                          \
+    DECLARE(::loom::ReferenceExecutor);                \
+    }                                                  \
+    namespace ns::omp {                                \
+    DECLARE(::loom::OmpExecutor);                      \
+    }                                                  \
+    namespace ns::cuda {                               \
+    DECLARE(::loom::CudaExecutor);                     \
+    }
+
 // One backend per three lines reads better than the formatter's wrapping of the macros below.
 // clang-format off
 /// The type `reference::kernel(e, args...)` returns; every backend of a family returns it too.

@@ -8,6 +8,7 @@
 #include "loom/base/executor.hpp"
 #include "loom/config.hpp"
 #include "loom/matrix/dense.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_LAPACK_KERNELS(Exec)                                                      \
     /* P A = L U in place (A square), 0-based pivots in exec memory */                          \
@@ -25,15 +26,7 @@
     template <typename V>                                                                       \
     void trtri(const Exec& exec, blas::detail::Triangle<V> T)
 
-namespace loom::lapack::reference {
-LOOM_DECLARE_LAPACK_KERNELS(ReferenceExecutor);
-}
-namespace loom::lapack::omp {
-LOOM_DECLARE_LAPACK_KERNELS(OmpExecutor);
-}
-namespace loom::lapack::cuda {
-LOOM_DECLARE_LAPACK_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::lapack, LOOM_DECLARE_LAPACK_KERNELS)
 
 /// Vendor paths; false when the library cannot take the call (sizes beyond its integers).
 /// getrf factors A in place and stores 0-based pivots (exec memory) and info as above.

@@ -88,23 +88,14 @@ auto on_level(size_type level, Step&& step)
 
 }  // namespace
 
-const char* to_string(MultigridCycle cycle) { return names_of(cycle).to_string(cycle); }
-
 MultigridCycle parse_multigrid_cycle(const std::string& text)
 {
     return names_of(MultigridCycle{}).parse(text, "loom::solver::parse_multigrid_cycle");
 }
 
-const char* to_string(MultigridSmoother smoother) { return names_of(smoother).to_string(smoother); }
-
 MultigridSmoother parse_multigrid_smoother(const std::string& text)
 {
     return names_of(MultigridSmoother{}).parse(text, "loom::solver::parse_multigrid_smoother");
-}
-
-const char* to_string(MultigridAggregation aggregation)
-{
-    return names_of(aggregation).to_string(aggregation);
 }
 
 MultigridAggregation parse_multigrid_aggregation(const std::string& text)

@@ -80,8 +80,6 @@ GaussSeidelDirection parse_gauss_seidel_direction(const std::string& text)
         .parse(text, "loom::precond::parse_gauss_seidel_direction");
 }
 
-const char* to_string(GaussSeidelDirection direction) { return names_of(direction).to_string(direction); }
-
 template <typename V, typename I>
 auto GaussSeidel<V, I>::Builder::with_relaxation(double omega) -> Builder&
 {

@@ -5,6 +5,7 @@
 
 #include "loom/base/executor.hpp"
 #include "loom/sort/bitonic.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_SORT_KERNELS(Exec)                                            \
     template <typename K, typename T, typename I>                                  \
@@ -31,14 +32,8 @@ LOOM_HOST_DEVICE LOOM_INLINE T* shifted(T* values, long long offset)
 
 }  // namespace loom::sort
 
-namespace loom::sort::reference {
-LOOM_DECLARE_SORT_KERNELS(ReferenceExecutor);
-}
-namespace loom::sort::omp {
-LOOM_DECLARE_SORT_KERNELS(OmpExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sort, LOOM_DECLARE_SORT_KERNELS)
 namespace loom::sort::cuda {
-LOOM_DECLARE_SORT_KERNELS(CudaExecutor);
 /// CUB radix sort / segmented sort (the benchmark's peers), keys alone.
 template <typename K>
 void vendor_sort(const CudaExecutor& exec, K* keys, size_type n, Order order);

@@ -18,10 +18,9 @@
 #include "support/random.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::blas::Backend;
 using loom::blas::Diag;
 using loom::blas::Op;
@@ -31,8 +30,6 @@ using loom::matrix::Dense;
 
 constexpr Op all_ops[] = {Op::none, Op::transpose, Op::conj_transpose};
 
-using loom::test::dense_targets;
-using loom::test::error_of;
 
 /// A host matrix in a buffer wider than its columns, so the padding must survive untouched.
 template <typename V>
@@ -414,3 +411,4 @@ TEST(Level3Names, ParseAndPrint)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -17,11 +17,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::size_type;
-namespace graph = loom::graph;
-namespace matrix = loom::matrix;
 
 /// The number of entries strictly below the diagonal in the Cholesky factor of a matrix with
 /// A's symmetrized pattern: eliminating column j adds its pattern below its first
@@ -68,8 +66,7 @@ TYPED_TEST(Amd, GivesAPermutationTheSameOnEveryBackend)
 
 TYPED_TEST(Amd, ReducesTheCholeskyFillOfA2DPoissonMatrix)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     if (!graph::amd_available()) GTEST_SKIP() << "built without SuiteSparse AMD";
     const auto A = matrix::poisson2d<V, I>(this->ref, 30);
     const matrix::Permutation<I> reorder(this->ref, graph::amd(A));
@@ -84,8 +81,7 @@ TYPED_TEST(Amd, ReducesTheCholeskyFillOfA2DPoissonMatrix)
 
 TYPED_TEST(Amd, RefusesANonSquareMatrix)
 {
-    using V = typename TestFixture::V;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto rectangle = Csr::from_host(this->ref, {2, 3}, {0, 1, 2}, {0, 2}, {V{1}, V{1}});
     EXPECT_THROW(graph::amd(rectangle), loom::BadInput);
     EXPECT_THROW(graph::amd(Csr{}), loom::BadInput);
@@ -93,11 +89,11 @@ TYPED_TEST(Amd, RefusesANonSquareMatrix)
 
 TYPED_TEST(Amd, WithoutSuiteSparseSaysNotCompiled)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     if (graph::amd_available()) GTEST_SKIP() << "built with SuiteSparse AMD";
     const auto A = matrix::poisson2d<V, I>(this->ref, 3);
     EXPECT_THROW(graph::amd(A), loom::NotCompiled);
 }
 
 }  // namespace
+}  // namespace loom::test

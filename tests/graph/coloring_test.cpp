@@ -23,15 +23,12 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::graph::ColoringAlgorithm;
 using loom::graph::ColoringHandle;
 using loom::graph::ColoringOptions;
-namespace graph = loom::graph;
-namespace matrix = loom::matrix;
 
 /// The algorithms to run at a distance on exec.
 template <typename I>
@@ -308,8 +305,7 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsValidlyAtDistance2)
 
 TYPED_TEST(Coloring, BipartitionColorsTheSidesOfBipartiteGraphs)
 {
-    using Csr = typename TestFixture::Csr;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto ref = loom::test::reference();
     // A path, an even cycle and isolated vertices in one graph, one with self-loops.
     std::vector<std::pair<I, I>> pieces{{0, 1}, {1, 2}, {2, 3}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
@@ -350,8 +346,7 @@ TYPED_TEST(Coloring, BipartitionColorsTheSidesOfBipartiteGraphs)
 
 TYPED_TEST(Coloring, BipartitionHandsGraphsWithOddCyclesOn)
 {
-    using Csr = typename TestFixture::Csr;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // An odd cycle anywhere makes the whole graph go to automatic's algorithm, also when
     // another component is bipartite, and when the cycle closes through a symmetrized entry.
     std::vector<std::tuple<std::string, Csr, size_type>> odd;
@@ -394,8 +389,7 @@ TYPED_TEST(Coloring, SymmetricInputNeedsNoSymmetrization)
 
 TYPED_TEST(Coloring, EveryAlgorithmColorsBipartiteRowsValidly)
 {
-    using Csr = typename TestFixture::Csr;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto ref = loom::test::reference();
     std::vector<std::pair<std::string, Csr>> matrices;
     matrices.emplace_back("0x4", TestFixture::from_host({0, 4}, {0}, {}));
@@ -426,8 +420,7 @@ TYPED_TEST(Coloring, EveryAlgorithmColorsBipartiteRowsValidly)
 
 TYPED_TEST(Coloring, QualityIsCloseToGreedyOnPoisson)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto ref = loom::test::reference();
     const auto poisson27 = matrix::poisson3d<V, I>(ref, 20, 27);
     const auto poisson7 = matrix::poisson3d<V, I>(ref, 20);
@@ -475,8 +468,7 @@ TYPED_TEST(Coloring, QualityIsCloseToGreedyOnPoisson)
 
 TYPED_TEST(Coloring, AutomaticPicksPerBackendAndDegrees)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto ref = loom::test::reference();
     const auto poisson = matrix::poisson3d<V, I>(ref, 12);
     const auto poisson27 = matrix::poisson3d<V, I>(ref, 8, 27);  // has triangles
@@ -507,8 +499,7 @@ TYPED_TEST(Coloring, AutomaticPicksPerBackendAndDegrees)
 
 TYPED_TEST(Coloring, SharedMatrices)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     for (const std::string name : {"bcsstk01", "can_838", "dwt_607", "add32"}) {
         if (!loom::test::have_shared_matrix(name)) continue;
@@ -564,3 +555,4 @@ TYPED_TEST(Coloring, BadInputIsRejected)
 }
 
 }  // namespace
+}  // namespace loom::test

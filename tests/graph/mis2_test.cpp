@@ -16,13 +16,11 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::size_type;
 using loom::graph::Mis2Mode;
 using loom::graph::Mis2Options;
-namespace graph = loom::graph;
-namespace matrix = loom::matrix;
 
 const std::vector<Mis2Options> all_options{{Mis2Mode::fast, false}, {Mis2Mode::quality, false}};
 
@@ -144,8 +142,7 @@ TYPED_TEST(Mis2, IsTheSameOnEveryBackendAndThreadCount)
 
 TYPED_TEST(Mis2, SymmetricPromiseGivesTheSameSetOnSymmetricPatterns)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = matrix::poisson3d<V, I>(this->ref, 10);
     for (const auto mode : {Mis2Mode::fast, Mis2Mode::quality}) {
         EXPECT_EQ(graph::mis2(A, {mode, true}).to_host(), graph::mis2(A, {mode, false}).to_host());
@@ -202,8 +199,7 @@ TYPED_TEST(Mis2, CoarseGraphIsGalerkinProductOfTheAggregation)
 
 TYPED_TEST(Mis2, QualityModeGivesNoSmallerSetsOnPoisson)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = matrix::poisson3d<V, I>(this->ref, 16);
     const auto fast = graph::mis2(A, {Mis2Mode::fast}).size();
     const auto quality = graph::mis2(A, {Mis2Mode::quality}).size();
@@ -212,8 +208,7 @@ TYPED_TEST(Mis2, QualityModeGivesNoSmallerSetsOnPoisson)
 
 TYPED_TEST(Mis2, WorksOnSharedMatrices)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     for (const std::string name : {"bcsstk01", "can_838", "dwt_992", "lund_a", "add32"}) {
         if (!loom::test::have_shared_matrix(name)) continue;
@@ -230,9 +225,7 @@ TYPED_TEST(Mis2, WorksOnSharedMatrices)
 
 TYPED_TEST(Mis2, RefusesBadInput)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto rectangle = Csr::from_host(this->ref, {2, 3}, {0, 1, 2}, {0, 2}, {V{1}, V{1}});
     EXPECT_THROW(graph::mis2(rectangle), loom::BadInput);
     EXPECT_THROW(graph::mis2_aggregation(rectangle), loom::BadInput);
@@ -247,8 +240,7 @@ TYPED_TEST(Mis2, RefusesBadInput)
 
 TYPED_TEST(Mis2, CudaMatchesTheReferenceOnALargePoissonMatrix)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A = matrix::poisson3d<V, I>(this->ref, 40);
     const matrix::Csr<V, I> B(cuda, A);
@@ -260,3 +252,4 @@ TYPED_TEST(Mis2, CudaMatchesTheReferenceOnALargePoissonMatrix)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -16,11 +16,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::Array;
-using loom::size_type;
-namespace matrix = loom::matrix;
 
 template <typename T>
 class Permutation : public loom::test::TypedFixture<T> {
@@ -45,10 +43,7 @@ TYPED_TEST_SUITE(Permutation, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Permutation, PermutesVectorsAndMatricesOnEveryBackend)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     using Perm = typename TestFixture::Perm;
     auto executors = loom::test::backends();
     executors.push_back(this->ref);
@@ -104,10 +99,7 @@ TYPED_TEST(Permutation, RefusesIndicesThatAreNoPermutation)
 
 TYPED_TEST(Permutation, RefusesOperandsOfTheWrongSize)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     using Perm = typename TestFixture::Perm;
     const Perm P(this->ref, Array<I>(this->ref, {1, 0, 2}));
     const auto square = Csr::from_host(this->ref, {2, 2}, {0, 1, 2}, {0, 1}, {V{1}, V{2}});
@@ -125,3 +117,4 @@ TYPED_TEST(Permutation, RefusesOperandsOfTheWrongSize)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -17,11 +17,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::size_type;
-namespace graph = loom::graph;
-namespace matrix = loom::matrix;
 
 template <typename T>
 class Rcm : public loom::test::TypedFixture<T> {
@@ -53,8 +51,7 @@ TYPED_TEST(Rcm, GivesAPermutationTheSameOnEveryBackend)
 
 TYPED_TEST(Rcm, RestoresASmallBandwidthToARenumberedPoissonMatrix)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto& exec : loom::test::backends()) {
         const size_type n = 12;
         const auto A = matrix::poisson3d<V, I>(exec, n);
@@ -72,8 +69,7 @@ TYPED_TEST(Rcm, RestoresASmallBandwidthToARenumberedPoissonMatrix)
 
 TYPED_TEST(Rcm, ReducesTheBandwidthOfRenumberedSharedMatrices)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     for (const std::string name : {"can_838", "dwt_992", "bcsstk09", "lund_a"}) {
         if (!loom::test::have_shared_matrix(name)) continue;
@@ -90,8 +86,7 @@ TYPED_TEST(Rcm, ReducesTheBandwidthOfRenumberedSharedMatrices)
 
 TYPED_TEST(Rcm, OrdersEachComponentAndAPathEndToEnd)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // Two paths 0-2-4-6 and 1-3-5 (interleaved numbering), plus an isolated vertex 7.
     const std::vector<std::pair<I, I>> edges{{0, 2}, {2, 4}, {4, 6}, {1, 3}, {3, 5}};
     const auto A = loom::test::undirected_graph<V, I>(this->ref, 8, edges);
@@ -104,8 +99,7 @@ TYPED_TEST(Rcm, OrdersEachComponentAndAPathEndToEnd)
 
 TYPED_TEST(Rcm, BandwidthAndProfileOfKnownMatrices)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = matrix::poisson2d<V, I>(this->ref, 5);
     EXPECT_EQ(graph::bandwidth(A), 5);
     // Rows 1..4 of the first grid row reach back 1, every row of a later one reaches back 5.
@@ -117,11 +111,11 @@ TYPED_TEST(Rcm, BandwidthAndProfileOfKnownMatrices)
 
 TYPED_TEST(Rcm, RefusesANonSquareMatrix)
 {
-    using V = typename TestFixture::V;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto rectangle = Csr::from_host(this->ref, {2, 3}, {0, 1, 2}, {0, 2}, {V{1}, V{1}});
     EXPECT_THROW(graph::rcm(rectangle), loom::BadInput);
     EXPECT_THROW(graph::rcm(Csr{}), loom::BadInput);
 }
 
 }  // namespace
+}  // namespace loom::test

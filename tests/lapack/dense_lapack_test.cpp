@@ -17,19 +17,15 @@
 #include "support/random.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::int32;
-using loom::size_type;
 using loom::lapack::Backend;
 using loom::lapack::Diag;
 using loom::lapack::Op;
 using loom::lapack::Uplo;
 using loom::matrix::Dense;
 
-using loom::test::dense_targets;
-using loom::test::error_of;
 
 template <typename V>
 Dense<V> random_padded(dim2 size, std::uint64_t seed)
@@ -263,3 +259,4 @@ TYPED_TEST(DenseLapack, BadInputsAreRejected)
 }
 
 }  // namespace
+}  // namespace loom::test

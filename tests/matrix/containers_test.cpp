@@ -52,8 +52,7 @@ TYPED_TEST_SUITE(Containers, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Containers, CooHoldsWhatItWasGiven)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto coo = this->small_coo(this->ref);
     EXPECT_EQ(coo.size(), (dim2{3, 4}));
     EXPECT_EQ(coo.nnz(), 5);
@@ -128,8 +127,7 @@ TYPED_TEST(Containers, CopyAssignmentKeepsTheTargetExecutor)
 
 TYPED_TEST(Containers, CooIndexOutOfRangeNamesTheEntry)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const std::vector<I> rows{0, 1, 2, 3};
     const std::vector<I> good_cols{0, 1, 2, 1};
     const std::vector<I> bad_cols{0, 1, -1, 1};
@@ -151,8 +149,7 @@ TYPED_TEST(Containers, CooIndexOutOfRangeNamesTheEntry)
 
 TYPED_TEST(Containers, CooArraysOfDifferentLengthsAreBadInput)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const loom::Array<I> rows(this->ref, {0, 1});
     const loom::Array<I> cols(this->ref, {0, 1, 1});
     const loom::Array<V> values(this->ref, {V{1}, V{2}});
@@ -165,8 +162,7 @@ TYPED_TEST(Containers, CooArraysOfDifferentLengthsAreBadInput)
 
 TYPED_TEST(Containers, CsrWithDecreasingRowPointersIsBadInput)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const std::vector<I> ptrs{0, 2, 1, 3};
     EXPECT_THROW(TestFixture::Csr::from_host(this->ref, {3, 3}, ptrs, {0, 1, 2},
                                              {V{1}, V{2}, V{3}}),
@@ -237,8 +233,7 @@ TYPED_TEST(Containers, SellpValidateChecksSlices)
 
 TYPED_TEST(Containers, ApplyMatchesCsr)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto execs = loom::test::all_executors();
     const auto t = loom::test::random_triplets<V, I>({45, 38, 4, true, false, true, 9});
     for (const auto& exec : execs) {

@@ -17,12 +17,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
-using loom::test::PatternSpec;
-namespace matrix = loom::matrix;
 
 /// Awkward shapes: empty, tiny, around a warp and a slice, empty rows, a dense row (also as
 /// the only row), single columns, rectangles both ways, unsorted rows with duplicates.
@@ -259,8 +256,7 @@ TYPED_TEST_SUITE(Convert, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Convert, CooToCsrSortsStablyByRow)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto execs = loom::test::all_executors();
     for (const auto& spec : conversion_specs_and_large()) {
         const auto t = this->shuffled(loom::test::random_triplets<V, I>(spec), spec.seed);
@@ -277,8 +273,7 @@ TYPED_TEST(Convert, CooToCsrSortsStablyByRow)
 
 TYPED_TEST(Convert, EveryPairRoundTripsOnEveryBackend)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto backends = loom::test::backends();
     for (const auto& spec : conversion_specs()) {
         const auto t = loom::test::random_triplets<V, I>(spec);
@@ -306,8 +301,7 @@ TYPED_TEST(Convert, EveryPairRoundTripsOnEveryBackend)
 
 TYPED_TEST(Convert, CsrArraysSurviveRoundTrips)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto execs = loom::test::all_executors();
     for (const auto& spec : conversion_specs_and_large()) {
         const auto t = loom::test::random_triplets<V, I>(spec);
@@ -331,8 +325,7 @@ TYPED_TEST(Convert, CsrArraysSurviveRoundTrips)
 
 TYPED_TEST(Convert, SellpSlicesFollowTheirLongestRow)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const PatternSpec spec{133, 70, 3, true, true, true, 21};
     const auto t = loom::test::random_triplets<V, I>(spec);
     const auto csr = this->stable_csr(this->ref, t);
@@ -357,8 +350,7 @@ TYPED_TEST(Convert, SellpSlicesFollowTheirLongestRow)
 
 TYPED_TEST(Convert, EllIsAsWideAsTheLongestRow)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         const auto csr = TestFixture::Csr::from_host(exec, {4, 5}, {0, 2, 2, 7, 8},
@@ -379,8 +371,7 @@ TYPED_TEST(Convert, EllIsAsWideAsTheLongestRow)
 
 TYPED_TEST(Convert, DenseWithRowStride)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto execs = loom::test::all_executors();
     for (const auto& exec : execs) {
         SCOPED_TRACE(exec->name());
@@ -403,8 +394,7 @@ TYPED_TEST(Convert, DenseWithRowStride)
 
 TYPED_TEST(Convert, BadSlicingThrowsAndLeavesSourceUntouched)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto t = loom::test::random_triplets<V, I>({20, 20, 3, true, false, true, 3});
     const auto csr = this->stable_csr(this->ref, t);
     const auto coo = matrix::to_coo(csr);
@@ -428,8 +418,7 @@ TYPED_TEST(Convert, SourceWithoutExecutorIsBadInput)
 
 TYPED_TEST(Convert, CountsBeyondTheIndexTypeAreNotSupported)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     if constexpr (!std::is_same_v<I, loom::int32>) GTEST_SKIP() << "64-bit indices fit";
     // A view claims 2^32 elements over one: the check comes before anything is read.
     std::vector<V> one{V{1}};
@@ -438,3 +427,4 @@ TYPED_TEST(Convert, CountsBeyondTheIndexTypeAreNotSupported)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -12,9 +12,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
 
 /// Value and index types every build instantiates.
 using Value = std::tuple_element_t<0, test::value_tuple>;
@@ -75,8 +75,7 @@ TYPED_TEST_SUITE(Generate, test::ValueIndexTypes);
 
 TYPED_TEST(Generate, Poisson2dFivePoint)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const size_type n : {0, 1, 2, 3, 7}) {
         const auto A = host_csr(matrix::poisson2d<V, I>(test::reference(), n));
         ASSERT_EQ(A.size, (dim2{n * n, n * n}));
@@ -102,8 +101,7 @@ TYPED_TEST(Generate, Poisson2dFivePoint)
 
 TYPED_TEST(Generate, Poisson2dNinePoint)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const size_type n : {1, 2, 5}) {
         const auto A = host_csr(matrix::poisson2d<V, I>(test::reference(), n, 9));
         EXPECT_EQ(static_cast<size_type>(A.cols.size()), (3 * n - 2) * (3 * n - 2));
@@ -121,8 +119,7 @@ TYPED_TEST(Generate, Poisson2dNinePoint)
 
 TYPED_TEST(Generate, Poisson3dSevenAndTwentySevenPoint)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const size_type n : {0, 1, 2, 4}) {
         const auto A = host_csr(matrix::poisson3d<V, I>(test::reference(), n));
         ASSERT_EQ(A.size.rows, n * n * n);
@@ -156,8 +153,7 @@ TYPED_TEST(Generate, Poisson3dSevenAndTwentySevenPoint)
 
 TYPED_TEST(Generate, RandomUniformRows)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto [rows, cols, per_row] : std::vector<std::array<size_type, 3>>{
              {0, 5, 3}, {1, 1, 1}, {33, 0, 4}, {31, 32, 5}, {100, 40, 35}, {50, 7, 10},
              {200, 100000, 9}}) {
@@ -176,8 +172,7 @@ TYPED_TEST(Generate, RandomUniformRows)
 
 TYPED_TEST(Generate, RandomIsDeterministicPerSeed)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto a = host_csr(matrix::random_uniform<V, I>(test::reference(), 300, 200, 20, 5));
     const auto b = host_csr(matrix::random_uniform<V, I>(test::reference(), 300, 200, 20, 5));
     const auto c = host_csr(matrix::random_uniform<V, I>(test::reference(), 300, 200, 20, 6));
@@ -190,8 +185,7 @@ TYPED_TEST(Generate, RandomIsDeterministicPerSeed)
 
 TYPED_TEST(Generate, PowerLawRowLengths)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const size_type rows = 10000;
     for (const double avg : {1.0, 8.0, 25.0}) {
         const auto A = host_csr(matrix::power_law<V, I>(test::reference(), rows, avg, 1));
@@ -244,8 +238,7 @@ TEST(Generate, OnEveryBackend)
 
 TYPED_TEST(Generate, SpecsNameTheGenerators)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto ref = test::reference();
     EXPECT_EQ(host_csr(matrix::generate_csr<V, I>(ref, "poisson3d:3")),
               host_csr(matrix::poisson3d<V, I>(ref, 3)));
@@ -299,3 +292,4 @@ TEST(Generate, BadArguments)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -21,9 +21,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
 using matrix::MtxField;
 using matrix::MtxFormat;
 using matrix::MtxSymmetry;
@@ -217,8 +217,7 @@ TYPED_TEST_SUITE(MtxRoundTrip, test::ValueIndexTypes);
 
 TYPED_TEST(MtxRoundTrip, CsrThroughAFileForAwkwardShapes)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto rows : test::awkward_sizes()) {
         for (const size_type cols : {size_type{0}, size_type{1}, size_type{33}, rows}) {
             test::PatternSpec spec{rows, cols, 3, rows > 2, false, true, 11};
@@ -233,8 +232,7 @@ TYPED_TEST(MtxRoundTrip, CsrThroughAFileForAwkwardShapes)
 
 TYPED_TEST(MtxRoundTrip, CooKeepsEntryOrderAndDuplicates)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto t = test::random_triplets<V, I>({40, 31, 4, true, false, true, 5});
     const auto A = matrix::Coo<V, I>::from_host(test::reference(), t.size, t.rows, t.cols, t.values);
     std::stringstream text;
@@ -248,12 +246,11 @@ TYPED_TEST(MtxRoundTrip, CooKeepsEntryOrderAndDuplicates)
 
 TYPED_TEST(MtxRoundTrip, SymmetricSkewAndHermitianStoreOneTriangle)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto symmetry : {MtxSymmetry::symmetric, MtxSymmetry::skew_symmetric,
                                 MtxSymmetry::hermitian}) {
         for (const size_type n : {1, 2, 33, 100}) {
-            SCOPED_TRACE(matrix::to_string(symmetry) + " " + std::to_string(n));
+            SCOPED_TRACE(std::string(matrix::to_string(symmetry)) + " " + std::to_string(n));
             const auto A = random_with_symmetry<V, I>(n, symmetry, 3 + n);
             std::stringstream text;
             matrix::write_mtx(text, A, symmetry);
@@ -277,8 +274,7 @@ TYPED_TEST(MtxRoundTrip, SymmetricSkewAndHermitianStoreOneTriangle)
 
 TYPED_TEST(MtxRoundTrip, RefusesToDropATriangleThatIsNotMirrored)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = matrix::Csr<V, I>::from_host(test::reference(), {2, 2}, {0, 1, 2}, {1, 0},
                                                 {V{1}, V{2}});
     TempFile file;
@@ -299,8 +295,7 @@ TYPED_TEST(MtxRoundTrip, RefusesToDropATriangleThatIsNotMirrored)
 
 TYPED_TEST(MtxRoundTrip, SymmetricWriteSumsDuplicatesAndAcceptsUnmatchedZeros)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // (1,0) stored as 1 + 2 and (0,1) as 3, plus an explicit zero at (0,1) twice over.
     const auto A = matrix::Csr<V, I>::from_host(test::reference(), {2, 2}, {0, 2, 4},
                                                 {1, 1, 0, 0}, {V{3}, V{0}, V{1}, V{2}});
@@ -339,7 +334,7 @@ TYPED_TEST(MtxDenseRoundTrip, EverySymmetryAndStridedViews)
 
         for (const auto symmetry : {MtxSymmetry::symmetric, MtxSymmetry::skew_symmetric,
                                     MtxSymmetry::hermitian}) {
-            SCOPED_TRACE(matrix::to_string(symmetry) + " " + std::to_string(n));
+            SCOPED_TRACE(std::string(matrix::to_string(symmetry)) + " " + std::to_string(n));
             const auto m = std::max<size_type>(n, 1);
             const auto h = host_csr(random_with_symmetry<V, Index>(m, symmetry, 1));
             std::vector<V> dense(m * m, V{});
@@ -385,8 +380,7 @@ TYPED_TEST(MtxDenseRoundTrip, ShortestTextReadsBackExactly)
 
 TYPED_TEST(MtxRoundTrip, IntegerAndPatternBecomeReal)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto integer = read_text<V, I>(
         "%%MatrixMarket matrix coordinate integer general\n2 3 3\n2 3 -7\n1 1 +4\n2 1 12\n");
     EXPECT_EQ(host_csr(integer).ptrs, (std::vector<I>{0, 1, 3}));
@@ -402,8 +396,7 @@ TYPED_TEST(MtxRoundTrip, IntegerAndPatternBecomeReal)
 
 TYPED_TEST(MtxRoundTrip, SkewNegatesAndSymmetricMirrors)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto skew = read_text<V, I>(
         "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1.5\n3 2 -2e-3\n");
     EXPECT_EQ(host_csr(skew).cols, (std::vector<I>{1, 0, 2, 1}));
@@ -418,8 +411,7 @@ TYPED_TEST(MtxRoundTrip, SkewNegatesAndSymmetricMirrors)
 
 TYPED_TEST(MtxRoundTrip, ComplexFilesNeedAComplexType)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const std::string text =
         "%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 3 0\n2 1 1 -2\n";
     if constexpr (is_complex_v<V>) {
@@ -432,8 +424,7 @@ TYPED_TEST(MtxRoundTrip, ComplexFilesNeedAComplexType)
 
 TYPED_TEST(MtxRoundTrip, ArrayFilesGiveTheirNonzerosToSparseReaders)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = read_text<V, I>(
         "%%MatrixMarket matrix array real symmetric\n3 3\n1\n0\n2\n0\n0\n3\n");
     EXPECT_EQ(host_csr(A).ptrs, (std::vector<I>{0, 2, 2, 4}));
@@ -690,8 +681,7 @@ TEST(MtxShared, EveryFileReadsWithItsDeclaredEntries)
 
 TYPED_TEST(MtxRoundTrip, BinaryIsExact)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto rows : test::awkward_sizes()) {
         const test::PatternSpec spec{rows, rows + 3, 5, rows > 2, false, true, 2};
         const auto A = test::random_csr<V, I>(test::reference(), spec);
@@ -783,8 +773,6 @@ TEST(MtxBinary, CorruptFilesAreBadInputNamingTheFile)
     expect_bad_input(read_bad, {bad.path(), "row pointers"});
     EXPECT_THROW((matrix::read_binary_csr<V, Index>(test::reference(), "/nonexistent.bin")), IoError);
 }
-
-}  // namespace
 
 // ------------------------------------------------------------------------ hardening (issue 18)
 
@@ -884,3 +872,6 @@ TEST(MtxHardening, SizesBeyondMemoryAreRefusedBeforeAllocating)
         EXPECT_THROW((matrix::read_csr<Value, Index>(test::reference(), in)), AllocationError);
     }
 }
+
+}  // namespace
+}  // namespace loom::test

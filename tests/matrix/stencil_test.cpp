@@ -16,14 +16,11 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::matrix::Box;
 using loom::sparse::Mode;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 constexpr int all_points[] = {3, 5, 9, 7, 27};
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
@@ -97,8 +94,7 @@ TYPED_TEST(StencilTest, OffsetsAreSortedAndSymmetric)
 
 TYPED_TEST(StencilTest, PoissonIsWhatTheGeneratorsBuild)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const size_type n : {1, 2, 3, 7}) {
         for (const int points : {7, 27}) {
             const typename TestFixture::Stencil S(this->ref, {n, n, n}, points);
@@ -248,3 +244,4 @@ TYPED_TEST(StencilTest, BadInput)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -23,9 +23,9 @@
 
 #if LOOM_HAS_DOUBLE && LOOM_HAS_INT32
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
 using Csr = matrix::Csr<double, int32>;
 using Dense = matrix::Dense<double>;
 using precond::Reordering;
@@ -207,5 +207,6 @@ TEST(IluReordering, IterationsOnRealMatrices)
 }
 
 }  // namespace
+}  // namespace loom::test
 
 #endif

@@ -27,9 +27,9 @@
 
 #if LOOM_HAS_DOUBLE && LOOM_HAS_INT32
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
 using Csr = matrix::Csr<double, int32>;
 using Dense = matrix::Dense<double>;
 using sparse::IluKind;
@@ -325,5 +325,6 @@ TEST(IluPrecond, JsonConfigNamesThem)
 }
 
 }  // namespace
+}  // namespace loom::test
 
 #endif

@@ -23,13 +23,9 @@
 #include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
-using loom::test::block_matrix;
-using loom::test::diagonal_blocks;
-using loom::test::pointers_of;
-using loom::test::true_relative_residual;
 
 /// y = D x for the block diagonal D of A (blocks given by ptrs), on the host.
 template <typename V, typename I>
@@ -415,3 +411,4 @@ TEST_F(SharedMatrices, BicgWithAdaptiveBlockJacobiOnSherman5)
 }
 
 }  // namespace
+}  // namespace loom::test

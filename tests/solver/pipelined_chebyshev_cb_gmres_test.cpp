@@ -22,12 +22,9 @@
 #include "support/random.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
-using loom::test::grid_matrix;
-using loom::test::solve_tolerance;
-using loom::test::true_relative_residual;
 
 template <typename V>
 class NewMethods : public ::testing::Test {
@@ -260,3 +257,4 @@ TYPED_TEST(NewMethods, BadParametersAreRejected)
 }
 
 }  // namespace
+}  // namespace loom::test

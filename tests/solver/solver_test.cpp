@@ -16,14 +16,9 @@
 #include "support/shared_matrices.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
-using loom::test::all_solvers;
-using loom::test::grid_matrix;
-using loom::test::needs_spd;
-using loom::test::solve_tolerance;
-using loom::test::true_relative_residual;
 
 template <typename V>
 class Solvers : public ::testing::Test {
@@ -797,3 +792,4 @@ TEST(ShadowRestartMatrices, BicgstabJacobiRestartsOnRdb968)
 }
 
 }  // namespace
+}  // namespace loom::test

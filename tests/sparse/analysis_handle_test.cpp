@@ -19,12 +19,9 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::PatternCheck;
-using loom::size_type;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 template <typename T>
 class AnalysisHandle : public loom::test::TypedFixture<T> {
@@ -96,8 +93,7 @@ TYPED_TEST(AnalysisHandle, FingerprintOnCudaMatchesReference)
 
 TYPED_TEST(AnalysisHandle, FingerprintSeesEveryPatternChange)
 {
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto M = loom::test::random_csr<typename TestFixture::V, I>(this->ref, {33, 33, 4});
     const auto print = sparse::pattern_fingerprint(M);
     const auto ptrs = M.row_ptrs().to_host();
@@ -132,9 +128,7 @@ TYPED_TEST(AnalysisHandle, FingerprintSeesEveryPatternChange)
 /// a pointer kept from before is missed, as documented); always: computed every time.
 TYPED_TEST(AnalysisHandle, CachedFingerprintLastsUntilThePatternIsHandedOut)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     auto execs = loom::test::backends();
     execs.push_back(this->ref);
     for (const auto& exec : execs) {
@@ -266,8 +260,7 @@ void expect_changed_patterns_refused(const Fixture& test, PatternCheck check)
 
 TYPED_TEST(AnalysisHandle, NumericOnChangedPatternRaisesBadInputAndLeavesCUntouched)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto check : {PatternCheck::cached, PatternCheck::always}) {
         SCOPED_TRACE(check == PatternCheck::cached ? "cached" : "always");
         {
@@ -320,8 +313,7 @@ void expect_analysis_lifecycle(const Fixture& test)
 
 TYPED_TEST(AnalysisHandle, AnalyzedResetAndMove)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     {
         SCOPED_TRACE("spgemm");
         expect_analysis_lifecycle<SpgemmFamily<V, I>>(*this);
@@ -333,3 +325,4 @@ TYPED_TEST(AnalysisHandle, AnalyzedResetAndMove)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -18,17 +18,11 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using namespace loom;
 using loom::sparse::Mode;
 using loom::sparse::StoragePrecision;
-using loom::test::block_matrix;
-using loom::test::decode;
-using loom::test::diagonal_blocks;
-using loom::test::distance_from_identity;
-using loom::test::expected_blocks;
-using loom::test::pointers_of;
 
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
 
@@ -55,8 +49,7 @@ TYPED_TEST_SUITE(BlockDiagonal, loom::test::ValueIndexTypes);
 
 TYPED_TEST(BlockDiagonal, FindsTheBlocksOfABlockDiagonalPattern)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = block_matrix<V, I>(this->ref, {2, 2, 3, 1});
     EXPECT_EQ(this->found(A, 4), (std::vector<I>{0, 4, 8}));
     EXPECT_EQ(this->found(A, 3), (std::vector<I>{0, 2, 4, 7, 8}));
@@ -74,8 +67,7 @@ TYPED_TEST(BlockDiagonal, FindsTheBlocksOfABlockDiagonalPattern)
 
 TYPED_TEST(BlockDiagonal, FindingIgnoresColumnOrderDuplicatesAndValues)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto sizes = TestFixture::mixed_sizes();
     const auto A = block_matrix<V, I>(this->ref, sizes, 5, 0, /*scramble=*/true);
     for (size_type max : {3, 32}) EXPECT_EQ(this->found(A, max), expected_blocks<I>(sizes, max));
@@ -83,8 +75,7 @@ TYPED_TEST(BlockDiagonal, FindingIgnoresColumnOrderDuplicatesAndValues)
 
 TYPED_TEST(BlockDiagonal, FindsTheNodesOfAMultiComponentPoissonProblem)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (size_type m : {2, 3}) {
         SCOPED_TRACE(m);
         const size_type n = 7;
@@ -98,8 +89,7 @@ TYPED_TEST(BlockDiagonal, FindsTheNodesOfAMultiComponentPoissonProblem)
 
 TYPED_TEST(BlockDiagonal, FindsBlocksOnEveryBackendAndInDegenerateCases)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = block_matrix<V, I>(this->ref, TestFixture::mixed_sizes());
     for (const auto& exec : test::backends()) {
         const matrix::Csr<V, I> A_exec(exec, A);
@@ -116,8 +106,7 @@ TYPED_TEST(BlockDiagonal, FindsBlocksOnEveryBackendAndInDegenerateCases)
 
 TYPED_TEST(BlockDiagonal, InvertedBlocksTimesBlocksAreTheIdentity)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto sizes = TestFixture::mixed_sizes();
     const auto A = block_matrix<V, I>(this->ref, sizes, 3, /*coupling=*/3, /*scramble=*/true);
     const auto ptrs = pointers_of<I>(sizes);
@@ -141,8 +130,7 @@ TYPED_TEST(BlockDiagonal, InvertedBlocksTimesBlocksAreTheIdentity)
 
 TYPED_TEST(BlockDiagonal, PivotsPastZerosOnTheDiagonal)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // [0 1; 1 0] and a 3 x 3 block that needs two row swaps.
     test::RowLists<V, I> lists(5);
     lists.add(0, 1, V(1));
@@ -167,8 +155,7 @@ TYPED_TEST(BlockDiagonal, PivotsPastZerosOnTheDiagonal)
 
 TYPED_TEST(BlockDiagonal, ASingularBlockIsNamedWithItsRow)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // Block 1 (rows 2..4) has two equal rows; block 2 (rows 5..7) an empty row.
     test::RowLists<V, I> lists(8);
     for (size_type i : {0, 1}) lists.add(i, i, V(2));
@@ -208,8 +195,7 @@ TYPED_TEST(BlockDiagonal, ASingularBlockIsNamedWithItsRow)
 
 TYPED_TEST(BlockDiagonal, ANonFiniteBlockIsReported)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     test::RowLists<V, I> lists(3);
     lists.add(0, 0, V(1));
     lists.add(1, 1, V(1));
@@ -226,8 +212,7 @@ TYPED_TEST(BlockDiagonal, ANonFiniteBlockIsReported)
 
 TYPED_TEST(BlockDiagonal, AdaptivePrecisionFollowsTheConditionNumber)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // [1 t; 0 1] has inverse [1 -t; 0 1] and 1-norm condition number (1 + |t|)^2.
     const std::vector<double> ts{0.5, 100, 1e5, 0.25, 3};
     test::RowLists<V, I> lists(2 * static_cast<size_type>(ts.size()));
@@ -265,8 +250,7 @@ TYPED_TEST(BlockDiagonal, AdaptivePrecisionFollowsTheConditionNumber)
 
 TYPED_TEST(BlockDiagonal, Float16StorageRoundsToNearest)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     using R = remove_complex_t<V>;
     // Every stored half must be the one nearest to the scaled entry: random well-conditioned
     // blocks, and [1 e; 0 1] blocks whose -e falls on half subnormals, ties and underflow.
@@ -313,8 +297,7 @@ TYPED_TEST(BlockDiagonal, Float16StorageRoundsToNearest)
 
 TYPED_TEST(BlockDiagonal, BackendsMatchTheReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto& sizes : std::vector<std::vector<size_type>>{
              {}, {1}, {31}, {32}, {32, 1}, TestFixture::mixed_sizes(),
              std::vector<size_type>(300, 3)}) {
@@ -363,8 +346,7 @@ TYPED_TEST(BlockDiagonal, BackendsMatchTheReference)
 
 TYPED_TEST(BlockDiagonal, ApplyComputesTheBlockProductsInEveryMode)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto sizes = TestFixture::mixed_sizes();
     const auto A = block_matrix<V, I>(this->ref, sizes, 21);
     const auto ptrs = pointers_of<I>(sizes);
@@ -409,8 +391,7 @@ TYPED_TEST(BlockDiagonal, ApplyComputesTheBlockProductsInEveryMode)
 
 TYPED_TEST(BlockDiagonal, ScalarInverseAndScaling)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto n : test::awkward_sizes()) {
         // Random pattern plus a nonzero diagonal split into duplicates.
         test::RowLists<V, I> lists(n);
@@ -444,8 +425,7 @@ TYPED_TEST(BlockDiagonal, ScalarInverseAndScaling)
 
 TYPED_TEST(BlockDiagonal, BadInputsAreRejected)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = block_matrix<V, I>(this->ref, {2, 3});
     const auto rectangle = test::RowLists<V, I>(3).to_csr(this->ref, 4);
     EXPECT_THROW(sparse::find_blocks(A, 0), BadInput);
@@ -487,3 +467,4 @@ TYPED_TEST(BlockDiagonal, BadInputsAreRejected)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -16,13 +16,10 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::sparse::ColumnOrder;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 /// Awkward shapes: empty, tiny, around a warp, rectangular both ways, a dense row, unsorted
 /// rows and duplicates, and one matrix large enough for the backends to split their work.
@@ -93,8 +90,7 @@ TYPED_TEST(CsrUtils, ReferenceTransposeIsTheDenseTranspose)
 
 TYPED_TEST(CsrUtils, TransposeKeepsDuplicatesInStoredOrder)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     // Row 0 holds column 1 twice (values 1 then 2), row 1 holds column 1 once (value 3).
     const auto A = TestFixture::Csr::from_host(this->ref, {2, 3}, {0, 3, 4}, {1, 0, 1, 1},
                                                {V{1}, V{5}, V{2}, V{3}});
@@ -131,8 +127,7 @@ TYPED_TEST(CsrUtils, TransposeOfTransposeIsTheSortedOriginal)
 
 TYPED_TEST(CsrUtils, ColumnOrderOfSmallCases)
 {
-    using V = typename TestFixture::V;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto make = [&](std::vector<typename TestFixture::I> ptrs,
                           std::vector<typename TestFixture::I> cols) {
         return Csr::from_host(this->ref, {static_cast<size_type>(ptrs.size() - 1), 5}, ptrs, cols,
@@ -345,3 +340,4 @@ TYPED_TEST(CsrUtils, OperandsOnAnotherExecutorAreRejected)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -18,15 +18,11 @@
 #include "support/types.hpp"
 #include "support/typed_fixture.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::sparse::EdgeOp;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
-using loom::test::LeakyReluEdge;
 
 template <typename T>
 class Fusedmm : public loom::test::TypedFixture<T> {
@@ -68,10 +64,7 @@ TYPED_TEST_SUITE(Fusedmm, RealTypes);
 
 TYPED_TEST(Fusedmm, BackendsMatchSddmmThenSpmm)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     const std::vector<loom::test::PatternSpec> specs{{40, 40, 3, true, true, false, 1},
                                                      {33, 70, 0.5, false, true, false, 2},
                                                      {70, 33, 4, true, false, true, 3},
@@ -110,8 +103,7 @@ TYPED_TEST(Fusedmm, BackendsMatchSddmmThenSpmm)
 
 TYPED_TEST(Fusedmm, CudaMatchesReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A_ref = loom::test::random_csr<V, I>(this->ref, {300, 200, 8, true, true, false, 9});
     for (const size_type k : {1, 32, 33, 256}) {
@@ -132,9 +124,7 @@ TYPED_TEST(Fusedmm, CudaMatchesReference)
 
 TYPED_TEST(Fusedmm, HubRowSplitOverTeamsMatchesUnfusedAndRepeatsBitwise)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     // Power-law-like: the middle row holds every column (most of the nonzeros, several
     // chunks, starting and ending inside one), the others a few entries or none.
     const size_type rows = 40;
@@ -173,9 +163,7 @@ TYPED_TEST(Fusedmm, HubRowSplitOverTeamsMatchesUnfusedAndRepeatsBitwise)
 
 TYPED_TEST(Fusedmm, UserEdgeFunctorAndPresets)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = loom::test::random_csr<V, I>(this->ref, {50, 40, 4, true, true, false, 6});
     const auto X = loom::test::random_dense<V>(this->ref, {50, 8}, 3);
     const auto Y = loom::test::random_dense<V>(this->ref, {40, 8}, 4);
@@ -227,8 +215,7 @@ TEST(FusedmmCuda, UserEdgeFunctorCompiledByNvcc)
 
 TYPED_TEST(Fusedmm, BadShapesRaiseAndLeaveZUntouched)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = loom::test::random_csr<V, I>(this->ref, {6, 4, 2, false, true, false, 1});
     const auto X = loom::test::random_dense<V>(this->ref, {6, 3}, 2);
     const auto Y = loom::test::random_dense<V>(this->ref, {4, 3}, 3);
@@ -254,3 +241,4 @@ TYPED_TEST(Fusedmm, BadShapesRaiseAndLeaveZUntouched)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -13,14 +13,11 @@
 #include "support/types.hpp"
 #include "support/typed_fixture.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::sparse::DenseLayout;
 using loom::sparse::SddmmAlgorithm;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 constexpr DenseLayout layouts[] = {DenseLayout::row_major, DenseLayout::col_major};
 
@@ -44,8 +41,7 @@ TYPED_TEST_SUITE(Sddmm, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Sddmm, ReferenceComputesSampledDotProducts)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     auto S = loom::test::random_csr<V, I>(this->ref, {8, 6, 3, true, false, true, 2});
     const auto X = loom::test::random_dense<V>(this->ref, {8, 5}, 3);
     const auto Y = loom::test::random_dense<V>(this->ref, {6, 5}, 4);
@@ -65,10 +61,7 @@ TYPED_TEST(Sddmm, ReferenceComputesSampledDotProducts)
 
 TYPED_TEST(Sddmm, BackendsMatchReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     const std::vector<loom::test::PatternSpec> specs{
         {40, 40, 3, true, true, false, 1},     {33, 70, 0.5, false, true, false, 2},
         {70, 33, 4, true, false, true, 3},     {0, 5, 1, false, true, false, 4},
@@ -126,8 +119,7 @@ TYPED_TEST(Sddmm, BackendsMatchReference)
 
 TYPED_TEST(Sddmm, BadShapesRaiseAndLeaveSUntouched)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     auto S = loom::test::random_csr<V, I>(this->ref, {6, 4, 2, false, true, false, 1});
     const auto before = S.values().to_host();
     const auto X = loom::test::random_dense<V>(this->ref, {6, 3}, 2);
@@ -150,3 +142,4 @@ TYPED_TEST(Sddmm, BadShapesRaiseAndLeaveSUntouched)
 }
 
 }  // namespace
+}  // namespace loom::test

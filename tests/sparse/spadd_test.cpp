@@ -20,14 +20,11 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::sparse::ColumnOrder;
 using loom::sparse::SpaddAlgorithm;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 /// Pairs (A, B) of one shape: awkward sizes, rectangles, empty rows, a dense row (long enough
 /// for the block-wide and global paths of the CUDA kernels), unsorted rows, duplicates.
@@ -111,8 +108,7 @@ TYPED_TEST_SUITE(Spadd, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Spadd, ReferenceIsTheDenseSum)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto& [a_spec, b_spec] : spec_pairs()) {
         if (a_spec.rows * a_spec.cols > 200000) continue;
         const auto A = loom::test::random_csr<V, I>(this->ref, a_spec);
@@ -126,9 +122,7 @@ TYPED_TEST(Spadd, ReferenceIsTheDenseSum)
 
 TYPED_TEST(Spadd, BackendsMatchTheReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto& [a_spec, b_spec] : spec_pairs()) {
         const auto A = loom::test::random_csr<V, I>(this->ref, a_spec);
         const auto B = loom::test::random_csr<V, I>(this->ref, b_spec);
@@ -154,9 +148,7 @@ TYPED_TEST(Spadd, BackendsMatchTheReference)
 
 TYPED_TEST(Spadd, RealMatrixPlusItsTranspose)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_SKIP_WITHOUT_SHARED_MATRICES();
     for (const std::string name : {"west0989", "sherman1", "add32"}) {
         if (!loom::test::have_shared_matrix(name)) continue;
@@ -176,9 +168,7 @@ TYPED_TEST(Spadd, RealMatrixPlusItsTranspose)
 
 TYPED_TEST(Spadd, NumericIsReusableForNewValues)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto A0 = loom::test::random_csr<V, I>(this->ref, {200, 150, 5, true, false, true, 3});
     const auto B0 = loom::test::random_csr<V, I>(this->ref, {200, 150, 4, false, true, false, 4});
     auto execs = loom::test::backends();
@@ -207,9 +197,7 @@ TYPED_TEST(Spadd, NumericIsReusableForNewValues)
 
 TYPED_TEST(Spadd, PatternChangesAreRejected)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto A0 = loom::test::random_csr<V, I>(this->ref, {50, 40, 4, false, true, false, 5});
     const auto B0 = loom::test::random_csr<V, I>(this->ref, {50, 40, 4, false, true, false, 6});
     auto execs = loom::test::backends();
@@ -261,9 +249,7 @@ TYPED_TEST(Spadd, PatternChangesAreRejected)
 
 TYPED_TEST(Spadd, BadInput)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = loom::test::random_csr<V, I>(this->ref, {10, 8, 3});
     const auto B = loom::test::random_csr<V, I>(this->ref, {10, 9, 3});
     sparse::SpaddHandle<V, I> handle;
@@ -285,9 +271,7 @@ TYPED_TEST(Spadd, BadInput)
 
 TYPED_TEST(Spadd, OutputAliasingAnInputIsBadInput)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     // spadd_symbolic(h, C, A, C) + spadd_numeric(h, 1, C, 1, A, C) returned A, not 2A.
     for (const auto& exec : loom::test::backends()) {
         SCOPED_TRACE(exec->name());
@@ -312,9 +296,7 @@ TYPED_TEST(Spadd, OutputAliasingAnInputIsBadInput)
 
 TYPED_TEST(Spadd, CusparseMatchesNative)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Csr = typename TestFixture::Csr;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A0 = loom::test::random_csr<V, I>(this->ref, {500, 400, 6, true, true, false, 1});
     const auto B0 = loom::test::random_csr<V, I>(this->ref, {500, 400, 5, false, true, false, 2});
@@ -337,3 +319,4 @@ TYPED_TEST(Spadd, CusparseMatchesNative)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -18,14 +18,11 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::sparse::Mode;
 using loom::sparse::SpmvAlgorithm;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
 /// Every algorithm of the table, so that a new one is tested without an edit here.
@@ -86,9 +83,7 @@ TYPED_TEST_SUITE(SpmvCuda, loom::test::ValueIndexTypes);
 
 TYPED_TEST(SpmvCuda, EveryAlgorithmMatchesReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     std::size_t turn = 0;
     for (const auto& spec : specs()) {
@@ -120,9 +115,7 @@ TYPED_TEST(SpmvCuda, EveryAlgorithmMatchesReference)
 
 TYPED_TEST(SpmvCuda, ContiguousVectorsMatchReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A_ref = loom::test::random_csr<V, I>(this->ref, {2000, 1500, 9, true, true, false, 3});
     const typename TestFixture::Csr A(cuda, A_ref);
@@ -142,9 +135,7 @@ TYPED_TEST(SpmvCuda, ContiguousVectorsMatchReference)
 
 TYPED_TEST(SpmvCuda, RowsLongerThanManyTiles)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     // Dense rows of 30000 entries (over a hundred tiles each) next to each other, between
     // empty rows: the fix-up sums long runs of carries, and runs of runs.
@@ -179,9 +170,7 @@ TYPED_TEST(SpmvCuda, RowsLongerThanManyTiles)
 
 TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A = loom::test::random_csr<V, I>(cuda, {20000, 20000, 6, true, false, true, 21});
     const auto x = loom::test::random_dense<V>(cuda, {20000, 1}, 22);
@@ -199,8 +188,7 @@ TYPED_TEST(SpmvCuda, NativeRowProductsAreDeterministic)
 
 TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     // Poisson-distributed lengths around 4 (at most a few dozen): one group size fits all.
     const auto regular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, false, true, false, 1});
@@ -303,9 +291,7 @@ TEST(SpmvCudaBinned, SmallShapesAndStridedX)
 
 TYPED_TEST(SpmvCuda, VendorRejectsConjugateWithoutTranspose)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     LOOM_CUDA_OR_SKIP(cuda);
     const auto A = loom::test::random_csr<V, I>(cuda, {10, 10, 3, false, true, false, 1});
     const auto x = loom::test::random_dense<V>(cuda, {10, 1}, 1);
@@ -317,3 +303,4 @@ TYPED_TEST(SpmvCuda, VendorRejectsConjugateWithoutTranspose)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -19,13 +19,10 @@
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
 
+namespace loom::test {
 namespace {
 
-using loom::dim2;
-using loom::size_type;
 using loom::sparse::Mode;
-namespace matrix = loom::matrix;
-namespace sparse = loom::sparse;
 
 constexpr Mode all_modes[] = {Mode::none, Mode::transpose, Mode::conjugate, Mode::conj_transpose};
 
@@ -168,8 +165,7 @@ TYPED_TEST_SUITE(Spmv, loom::test::ValueIndexTypes);
 
 TYPED_TEST(Spmv, ReferenceMatchesDenseTripleLoop)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const std::vector<loom::test::PatternSpec> specs{
         {0, 0, 1}, {1, 1, 1}, {5, 7, 3, true, false, true, 3}, {7, 5, 3, true, false, true, 4},
         {33, 31, 4, true, false, true, 5}, {12, 40, 0.3, false, true, false, 6}};
@@ -200,8 +196,7 @@ TYPED_TEST(Spmv, ReferenceMatchesDenseTripleLoop)
 
 TYPED_TEST(Spmv, BackendsMatchReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto backends = loom::test::backends();
     const auto specs = comparison_specs();
     std::size_t turn = 0;
@@ -239,8 +234,7 @@ TYPED_TEST(Spmv, BackendsMatchReference)
 
 TYPED_TEST(Spmv, OmpIsDeterministicForAnyThreadCount)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
     // A dense row spanning several pieces and many empty rows, in every mode.
     const loom::test::PatternSpec spec{3000, 5000, 6, true, false, true, 77};
@@ -271,8 +265,7 @@ TYPED_TEST(Spmv, OmpIsDeterministicForAnyThreadCount)
 
 TYPED_TEST(Spmv, OmpCsrWithScatteredColumnsMatchesReference)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
     // Columns spread over a wide x make the kernel prefetch x; rows near the end check that
     // it stops prefetching before the last nonzeros.
@@ -305,8 +298,7 @@ TYPED_TEST(Spmv, OmpCsrWithScatteredColumnsMatchesReference)
 
 TYPED_TEST(Spmv, CsrPlanFollowsPatternChanges)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     for (const auto& exec : loom::test::backends()) {
         SCOPED_TRACE(exec->name());
         auto A = loom::test::random_csr<V, I>(exec, {5000, 5000, 5, true, true, false, 9});
@@ -327,8 +319,7 @@ TYPED_TEST(Spmv, CsrPlanFollowsPatternChanges)
 
 TYPED_TEST(Spmv, AlphaZeroScalesYOnly)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto nan = V{std::numeric_limits<loom::remove_complex_t<V>>::quiet_NaN()};
     for (auto exec : loom::test::backends()) {
         const auto A = loom::test::random_csr<V, I>(exec, {40, 30, 3});
@@ -348,8 +339,7 @@ TYPED_TEST(Spmv, AlphaZeroScalesYOnly)
 
 TYPED_TEST(Spmv, CsrApplyUsesSpmv)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = loom::test::random_csr<V, I>(this->ref, {20, 10, 3});
     const auto x = loom::test::random_dense<V>(this->ref, {10, 2}, 1);
     typename TestFixture::Dense y(this->ref, {20, 2});
@@ -361,9 +351,7 @@ TYPED_TEST(Spmv, CsrApplyUsesSpmv)
 
 TYPED_TEST(Spmv, RejectsBadShapesAndLeavesYAlone)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     for (auto exec : loom::test::backends()) {
         const auto A = loom::test::random_csr<V, I>(exec, {4, 3, 2});
         const auto coo = matrix::to_coo(A);
@@ -397,9 +385,7 @@ TYPED_TEST(Spmv, RejectsBadShapesAndLeavesYAlone)
 
 TYPED_TEST(Spmv, RejectsForeignOrAliasedOperands)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
-    using Dense = typename TestFixture::Dense;
+    LOOM_TYPED_TEST_TYPES;
     const auto A = loom::test::random_csr<V, I>(this->ref, {6, 6, 2});
     auto xy = loom::test::random_dense<V>(this->ref, {6, 2}, 1);
     // x and y may be views into one matrix as long as they share no element.
@@ -441,8 +427,7 @@ TYPED_TEST(Spmv, RejectsForeignOrAliasedOperands)
 
 TYPED_TEST(Spmv, VendorAlgorithmNeedsCuda)
 {
-    using V = typename TestFixture::V;
-    using I = typename TestFixture::I;
+    LOOM_TYPED_TEST_TYPES;
     std::vector<std::shared_ptr<const loom::Executor>> hosts{this->ref};
     if (loom::OmpExecutor::available()) hosts.push_back(loom::OmpExecutor::create());
     for (const auto& exec : hosts) {
@@ -545,3 +530,4 @@ TEST(SpmvReorder, RejectsRectangularMatrices)
 }
 
 }  // namespace
+}  // namespace loom::test

@@ -3,6 +3,7 @@
 // A fixture of its own derives from it and names what its helpers use:
 //     using Base = loom::test::TypedFixture<T>;
 //     using typename Base::V, typename Base::Csr;
+// and its tests name the types with LOOM_TYPED_TEST_TYPES.
 #pragma once
 
 #include <memory>
@@ -36,3 +37,11 @@ public:
 };
 
 }  // namespace loom::test
+
+/// In a TYPED_TEST of a TypedFixture: the pair's value and index types and its CSR and Dense
+/// types by their short names (V, I, Csr, Dense), instead of one alias line each per test.
+#define LOOM_TYPED_TEST_TYPES                                          \
+    using V [[maybe_unused]] = typename TestFixture::V;                \
+    using I [[maybe_unused]] = typename TestFixture::I;                \
+    using Csr [[maybe_unused]] = typename TestFixture::Csr;            \
+    using Dense [[maybe_unused]] = typename TestFixture::Dense

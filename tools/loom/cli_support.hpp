@@ -46,13 +46,12 @@ std::shared_ptr<const Executor> make_executor(const std::string& name, int threa
 /// The value types --type names.
 enum class ValueType { real_double, real_float, complex_double, complex_float };
 
-inline constexpr Name<ValueType> value_type_names[] = {
+LOOM_NAME_TABLE(ValueType, value_type_names, "value type",
     {ValueType::real_double, "double", "IEEE double"},
     {ValueType::real_float, "float", "IEEE single"},
     {ValueType::complex_double, "complex-double", "std::complex<double>"},
     {ValueType::complex_float, "complex-float", "std::complex<float>"},
-};
-constexpr NameTable<ValueType> names_of(ValueType) { return {"value type", value_type_names}; }
+);
 
 /// Returns f(std::type_identity<V>{}) for the value type named (BadInput for an unknown name).
 /// NotCompiled when this build leaves that type out (LOOM_VALUE_TYPES).
@@ -213,6 +212,17 @@ int with_stored_matrix(const std::string& path, F&& f)
         throw NotCompiled("loom", "the value type double, which reading '" + path +
                                       "' (not complex) needs (see LOOM_VALUE_TYPES)");
     }
+}
+
+/// with_stored_matrix with the matrix copied to `exec` first: f(A) computes on the executor.
+template <typename F>
+int with_stored_matrix_on(const std::shared_ptr<const Executor>& exec, const std::string& path,
+                          F&& f)
+{
+    return with_stored_matrix(path, [&](const auto& A_host) {
+        using Matrix = std::decay_t<decltype(A_host)>;
+        return f(Matrix(exec, A_host));
+    });
 }
 
 /// Writes A as .mtx or .bin, by the extension of path, through write_output (never over

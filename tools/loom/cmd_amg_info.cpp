@@ -25,8 +25,7 @@ struct AmgInfoOptions {
     bool symmetric = false;
     AmgAggregationOptions amg;
     bool log = false;
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -57,9 +56,9 @@ Runner setup(CLI::App& sub)
                  "A's pattern is symmetric (skips the symmetrization of the aggregation)");
     sub.add_flag("--log", options->log,
                  "Also print the setup as a log::StreamLogger reports it (one line per level)");
-    add_exec_and_threads(sub, options->exec, options->threads);
+    add_exec_options(sub, options->run, {.exec = true});
     return [options] {
-        const auto exec = make_executor(options->exec, options->threads);
+        const auto exec = options->run.executor();
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;
             using Amg = solver::Multigrid<typename Matrix::value_type, typename Matrix::index_type>;

@@ -18,8 +18,7 @@ struct ColorOptions {
     bool bipartite = false;
     bool symmetric = false;
     std::string algorithm = "automatic";
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -43,7 +42,7 @@ Runner setup(CLI::App& sub)
                    "(distance 2, bipartite), vendor (cuSPARSE, distance 1), bipartition "
                    "(distance 1: two colors when the graph is bipartite)")
         ->capture_default_str();
-    add_exec_and_threads(sub, options->exec, options->threads);
+    add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "The graph has an edge i - j when A stores (i, j) or (j, i); self-loops are ignored.\n"
         "With --bipartite, --distance is not read: rows are colored at distance 2 through\n"
@@ -51,10 +50,8 @@ Runner setup(CLI::App& sub)
     return [options] {
         graph::ColoringHandle handle({graph::parse_coloring_algorithm(options->algorithm),
                                       options->distance, options->symmetric});
-        const auto exec = make_executor(options->exec, options->threads);
-        return with_stored_matrix(options->input, [&](const auto& A_host) {
-            using Matrix = std::decay_t<decltype(A_host)>;
-            const Matrix A(exec, A_host);
+        const auto exec = options->run.executor();
+        return with_stored_matrix_on(exec, options->input, [&](const auto& A) {
             const auto coloring =
                 options->bipartite ? graph::color_bipartite(handle, A) : graph::color(handle, A);
             write_index_file(options->output, coloring.colors);

@@ -20,8 +20,7 @@ struct FactorOptions {
     double fill_limit = 2.0;
     double drop_tolerance = 0.0;
     std::string shift = "automatic";
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 sparse::DiagonalShift parse_shift(const std::string& text)
@@ -63,7 +62,7 @@ Runner setup(CLI::App& sub)
                    "Shift the diagonal where a pivot breaks down (automatic: for IC kinds)")
         ->check(CLI::IsMember({"automatic", "on", "off"}))
         ->capture_default_str();
-    add_exec_and_threads(sub, options->exec, options->threads);
+    add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "ILU kinds write L (unit diagonal stored) and U; give both file names. IC kinds write\n"
         "L with A ~ L L^H. The diagonal shift used, if any, is printed.");
@@ -76,7 +75,7 @@ Runner setup(CLI::App& sub)
                                                       cholesky ? 1 : 2, cholesky ? "" : "s"));
         }
         for (const auto& output : options->outputs) file_format(output);
-        const auto exec = make_executor(options->exec, options->threads);
+        const auto exec = options->run.executor();
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;
             using V = typename Matrix::value_type;

@@ -32,7 +32,7 @@ Storage storage_of(const std::string& path, const matrix::Csr<V, I>& A)
         return {"binary csr", is_complex_v<V> ? "complex" : "real", "general", A.nnz()};
     }
     const auto header = matrix::read_mtx_header(path);
-    return {"matrix market " + matrix::to_string(header.format), matrix::to_string(header.field),
+    return {std::string("matrix market ") + matrix::to_string(header.format), matrix::to_string(header.field),
             matrix::to_string(header.symmetry), header.entries};
 }
 

@@ -18,8 +18,7 @@ struct Mis2CommandOptions {
     std::string output;
     std::string aggregates;
     std::string mode = "fast";
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -36,17 +35,15 @@ Runner setup(CLI::App& sub)
     sub.add_option("--mode", options->mode,
                    "fast, or quality (low degree first: usually larger sets)")
         ->capture_default_str();
-    add_exec_and_threads(sub, options->exec, options->threads);
+    add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "A must be square; an asymmetric pattern is symmetrized (an entry (i, j) is the edge\n"
         "{i, j}); values and self-loops are ignored. No two vertices of the set are within\n"
         "distance 2, and every other vertex is within distance 2 of one.");
     return [options] {
         const graph::Mis2Options mis2_options{graph::parse_mis2_mode(options->mode)};
-        const auto exec = make_executor(options->exec, options->threads);
-        return with_stored_matrix(options->input, [&](const auto& A_host) {
-            using Matrix = std::decay_t<decltype(A_host)>;
-            const Matrix A(exec, A_host);
+        const auto exec = options->run.executor();
+        return with_stored_matrix_on(exec, options->input, [&](const auto& A) {
             if (options->aggregates.empty()) {
                 const auto set = graph::mis2(A, mis2_options);
                 write_index_file(options->output, set);

@@ -20,8 +20,7 @@ struct ReorderOptions {
     std::string perm;
     bool rcm = false;
     bool amd = false;
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -44,21 +43,19 @@ Runner setup(CLI::App& sub)
     sub.add_option("--perm", options->perm,
                    "Also write the permutation: line k holds the 0-based original index of the "
                    "row that becomes row k");
-    add_exec_and_threads(sub, options->exec, options->threads);
+    add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "The ordering itself is computed on the host (it is sequential); the permutation of\n"
         "the matrix runs on the backend. An asymmetric pattern is ordered by its symmetrized\n"
         "graph. Prints the bandwidth before and after.");
     return [options] {
         file_format(options->output);  // a bad output name fails before the input is read
-        const auto exec = make_executor(options->exec, options->threads);
-        return with_stored_matrix(options->input, [&](const auto& A_host) {
-            using Matrix = std::decay_t<decltype(A_host)>;
-            const Matrix A(exec, A_host);
+        const auto exec = options->run.executor();
+        return with_stored_matrix_on(exec, options->input, [&](const auto& A) {
             const matrix::Permutation<index_type> P(exec,
                                                     options->amd ? graph::amd(A) : graph::rcm(A));
             const auto B = P.permute(A);
-            write_matrix(options->output, Matrix(detail::host_executor(), B));
+            write_matrix(options->output, B);
             if (!options->perm.empty()) write_index_file(options->perm, P.indices());
             std::cout << "bandwidth " << graph::bandwidth(A) << " -> " << graph::bandwidth(B)
                       << ", profile " << graph::profile(A) << " -> " << graph::profile(B) << '\n';

@@ -30,11 +30,9 @@ Runner setup(CLI::App& sub)
     return [options] {
         file_format(options->output);  // a bad output name fails before the input is read
         const auto exec = options->run.executor();
-        return with_stored_matrix(options->input, [&](const auto& A_host) {
-            using Matrix = std::decay_t<decltype(A_host)>;
-            const Matrix A(exec, A_host);
+        return with_stored_matrix_on(exec, options->input, [&](const auto& A) {
             const auto At = options->conjugate ? sparse::conj_transpose(A) : sparse::transpose(A);
-            write_matrix(options->output, Matrix(detail::host_executor(), At));
+            write_matrix(options->output, At);
             return exit_ok;
         });
     };

@@ -17,8 +17,7 @@ struct TrisolveOptions {
     bool unit = false;
     std::string op = "n";
     std::string algorithm = "automatic";
-    std::string exec = default_executor();
-    int threads = 0;
+    ExecOptions run;
 };
 
 Runner setup(CLI::App& sub)
@@ -38,7 +37,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("--algorithm", options->algorithm,
                    "automatic, level_set, sync_free (CUDA), supernodal or vendor (cuSPARSE)")
         ->capture_default_str();
-    add_exec_and_threads(sub, options->exec, options->threads);
+    add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "T must hold no entry outside its triangle, and (without --unit) no zero or missing\n"
         "diagonal entry: both are errors naming the row.");
@@ -48,7 +47,7 @@ Runner setup(CLI::App& sub)
             .uplo = options->upper ? blas::Uplo::upper : blas::Uplo::lower,
             .diag = options->unit ? blas::Diag::unit : blas::Diag::non_unit,
             .op = blas::parse_op(options->op)};
-        const auto exec = make_executor(options->exec, options->threads);
+        const auto exec = options->run.executor();
         return with_stored_matrix(options->matrix, [&](const auto& T_host) {
             using Matrix = std::decay_t<decltype(T_host)>;
             using V = typename Matrix::value_type;

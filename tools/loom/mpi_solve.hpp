@@ -22,14 +22,10 @@ bool launched_by_mpirun();
 /// The partitions --partition names; any other value is a file of one part (rank) per row.
 enum class PartitionKind { contiguous, metis };
 
-inline constexpr Name<PartitionKind> partition_kind_names[] = {
+LOOM_NAME_TABLE(PartitionKind, partition_kind_names, "partition",
     {PartitionKind::contiguous, "contiguous", "blocks of consecutive rows, lower ranks one more"},
     {PartitionKind::metis, "metis", "METIS k-way on A's graph (when Loom was built with METIS)"},
-};
-constexpr NameTable<PartitionKind> names_of(PartitionKind)
-{
-    return {"partition", partition_kind_names};
-}
+);
 
 /// How the ranks hold the system: which rows each owns, in which block format.
 struct Layout {

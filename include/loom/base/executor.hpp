@@ -16,12 +16,11 @@ namespace loom {
 
 enum class ExecKind { reference, omp, cuda };
 
-inline constexpr Name<ExecKind> exec_kind_names[] = {
+LOOM_NAME_TABLE(ExecKind, exec_kind_names, "executor",
     {ExecKind::reference, "reference", "sequential host loops, the oracle", {"ref"}},
     {ExecKind::omp, "omp", "OpenMP threads on the host"},
     {ExecKind::cuda, "cuda", "a CUDA device (cuda:N for device N)"},
-};
-constexpr NameTable<ExecKind> names_of(ExecKind) { return {"executor", exec_kind_names}; }
+);
 
 class ReferenceExecutor;
 class OmpExecutor;

@@ -3,13 +3,13 @@
 // help texts and command-line checks are all derived, so that a new value is one new line.
 //
 //     enum class Colour { red, green };
-//     inline constexpr Name<Colour> colour_names[] = {
+//     LOOM_NAME_TABLE(Colour, colour_names, "colour",
 //         {Colour::red, "red", "the first colour", {"r"}},
 //         {Colour::green, "green", "the second colour"},
-//     };
-//     constexpr NameTable<Colour> names_of(Colour) { return {"colour", colour_names}; }
+//     );
 //
-// names_of is found by argument-dependent lookup: names_of(E{}) is the table of any named E.
+// declares the table colour_names, names_of(Colour) and to_string(Colour). names_of is found
+// by argument-dependent lookup: names_of(E{}) is the table of any named E.
 #pragma once
 
 #include <algorithm>
@@ -149,3 +149,11 @@ private:
 };
 
 }  // namespace loom
+
+/// Declares, in the namespace of enum E, the array `table` of its Name entries (the arguments
+/// after `what`), names_of(E) over it (`what` names the kind of value in messages) and
+/// to_string(E): what every named enum would otherwise write by hand.
+#define LOOM_NAME_TABLE(E, table, what, ...)                                     \
+    inline constexpr ::loom::Name<E> table[] = {__VA_ARGS__};                     \
+    constexpr ::loom::NameTable<E> names_of(E) { return {what, table}; }         \
+    constexpr const char* to_string(E value) { return names_of(value).to_string(value); }

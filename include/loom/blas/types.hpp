@@ -26,47 +26,37 @@ enum class Diag { non_unit, unit };
 /// conjugate without a transpose, sizes beyond its 32-bit integers) take the native path.
 enum class Backend { automatic, native, vendor };
 
-inline constexpr Name<Op> op_names[] = {
+LOOM_NAME_TABLE(Op, op_names, "operation",
     {Op::none, "none", "A", {"n"}},
     {Op::transpose, "transpose", "A^T", {"t"}},
     {Op::conj_transpose, "conj_transpose", "A^H", {"h", "c"}},
-};
-constexpr NameTable<Op> names_of(Op) { return {"operation", op_names}; }
+);
 
-inline constexpr Name<Side> side_names[] = {
+LOOM_NAME_TABLE(Side, side_names, "side",
     {Side::left, "left", "op(A) X", {"l"}},
     {Side::right, "right", "X op(A)", {"r"}},
-};
-constexpr NameTable<Side> names_of(Side) { return {"side", side_names}; }
+);
 
-inline constexpr Name<Uplo> uplo_names[] = {
+LOOM_NAME_TABLE(Uplo, uplo_names, "triangle",
     {Uplo::lower, "lower", "the lower triangle", {"l"}},
     {Uplo::upper, "upper", "the upper triangle", {"u"}},
-};
-constexpr NameTable<Uplo> names_of(Uplo) { return {"triangle", uplo_names}; }
+);
 
-inline constexpr Name<Diag> diag_names[] = {
+LOOM_NAME_TABLE(Diag, diag_names, "diagonal",
     {Diag::non_unit, "non_unit", "the stored diagonal", {"n"}},
     {Diag::unit, "unit", "a diagonal of ones, never read", {"u"}},
-};
-constexpr NameTable<Diag> names_of(Diag) { return {"diagonal", diag_names}; }
+);
 
-inline constexpr Name<Backend> backend_names[] = {
+LOOM_NAME_TABLE(Backend, backend_names, "backend",
     {Backend::automatic, "automatic", "vendor where it is known to win, else native", {"auto"}},
     {Backend::native, "native", "Loom's kernels"},
     {Backend::vendor, "vendor", "cuBLAS/cuSOLVER on CUDA, OpenBLAS/LAPACK on the host"},
-};
-constexpr NameTable<Backend> names_of(Backend) { return {"backend", backend_names}; }
+);
 
 /// "n", "t", "h" or a name of op_names; BadInput otherwise.
 Op parse_op(const std::string& text);
-const char* to_string(Op op);
 /// "auto" or a name of backend_names; BadInput otherwise.
 Backend parse_backend(const std::string& text);
-const char* to_string(Backend backend);
-const char* to_string(Side side);
-const char* to_string(Uplo uplo);
-const char* to_string(Diag diag);
 
 }  // namespace loom::blas
 

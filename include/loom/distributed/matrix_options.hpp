@@ -12,16 +12,12 @@ namespace loom::distributed {
 /// The storage of a rank's blocks for the SpMV: any single-node format Loom multiplies with.
 enum class BlockFormat { csr, coo, ell, sellp };
 
-inline constexpr Name<BlockFormat> block_format_names[] = {
+LOOM_NAME_TABLE(BlockFormat, block_format_names, "block format",
     {BlockFormat::csr, "csr", "compressed sparse rows"},
     {BlockFormat::coo, "coo", "coordinates"},
     {BlockFormat::ell, "ell", "ELLPACK: every row as wide as the longest"},
     {BlockFormat::sellp, "sellp", "sliced ELLPACK: slices of 32 rows, each as wide as its longest"},
-};
-constexpr NameTable<BlockFormat> names_of(BlockFormat)
-{
-    return {"block format", block_format_names};
-}
+);
 
 struct MatrixOptions {
     /// The local and non-local blocks' storage for the SpMV. With a format other than csr the

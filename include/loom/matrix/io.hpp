@@ -30,27 +30,24 @@ enum class MtxField { real, integer, complex, pattern };
 enum class MtxSymmetry { general, symmetric, skew_symmetric, hermitian };
 
 /// The words of the banner, matched regardless of case.
-inline constexpr Name<MtxFormat> mtx_format_names[] = {
+LOOM_NAME_TABLE(MtxFormat, mtx_format_names, "format",
     {MtxFormat::coordinate, "coordinate", "the nonzeros, one (row, column, value) per line"},
     {MtxFormat::array, "array", "every value, column by column"},
-};
-constexpr NameTable<MtxFormat> names_of(MtxFormat) { return {"format", mtx_format_names}; }
+);
 
-inline constexpr Name<MtxField> mtx_field_names[] = {
+LOOM_NAME_TABLE(MtxField, mtx_field_names, "field",
     {MtxField::real, "real", "real values"},
     {MtxField::integer, "integer", "integer values (read as real)"},
     {MtxField::complex, "complex", "complex values: real and imaginary parts"},
     {MtxField::pattern, "pattern", "no values (each entry is 1)"},
-};
-constexpr NameTable<MtxField> names_of(MtxField) { return {"field", mtx_field_names}; }
+);
 
-inline constexpr Name<MtxSymmetry> mtx_symmetry_names[] = {
+LOOM_NAME_TABLE(MtxSymmetry, mtx_symmetry_names, "symmetry",
     {MtxSymmetry::general, "general", "every entry stored"},
     {MtxSymmetry::symmetric, "symmetric", "one triangle stored, a(j, i) = a(i, j)"},
     {MtxSymmetry::skew_symmetric, "skew-symmetric", "one triangle stored, a(j, i) = -a(i, j)"},
     {MtxSymmetry::hermitian, "hermitian", "one triangle stored, a(j, i) = conj(a(i, j))"},
-};
-constexpr NameTable<MtxSymmetry> names_of(MtxSymmetry) { return {"symmetry", mtx_symmetry_names}; }
+);
 
 /// What the banner and the size line of a Matrix Market file say.
 struct MtxHeader {
@@ -63,11 +60,6 @@ struct MtxHeader {
     /// of the stored triangle (or of the whole matrix) for array files.
     size_type entries = 0;
 };
-
-/// The words used in the banner ("coordinate", "pattern", "skew-symmetric", ...).
-std::string to_string(MtxFormat format);
-std::string to_string(MtxField field);
-std::string to_string(MtxSymmetry symmetry);
 
 /// Reads only the banner, the comments and the size line (the stream overload may read
 /// ahead of the size line).

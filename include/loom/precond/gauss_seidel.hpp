@@ -38,23 +38,15 @@ namespace loom::precond {
 enum class GaussSeidelDirection { forward, backward, symmetric };
 enum class GaussSeidelVariant { point, cluster };
 
-inline constexpr Name<GaussSeidelDirection> gauss_seidel_direction_names[] = {
+LOOM_NAME_TABLE(GaussSeidelDirection, gauss_seidel_direction_names, "Gauss-Seidel direction",
     {GaussSeidelDirection::forward, "forward", "colors ascending"},
     {GaussSeidelDirection::backward, "backward", "colors descending"},
     {GaussSeidelDirection::symmetric, "symmetric", "forward, then backward"},
-};
-constexpr NameTable<GaussSeidelDirection> names_of(GaussSeidelDirection)
-{
-    return {"Gauss-Seidel direction", gauss_seidel_direction_names};
-}
-inline constexpr Name<GaussSeidelVariant> gauss_seidel_variant_names[] = {
+);
+LOOM_NAME_TABLE(GaussSeidelVariant, gauss_seidel_variant_names, "Gauss-Seidel variant",
     {GaussSeidelVariant::point, "point", "a row at a time"},
     {GaussSeidelVariant::cluster, "cluster", "MIS-2 aggregates solved sequentially"},
-};
-constexpr NameTable<GaussSeidelVariant> names_of(GaussSeidelVariant)
-{
-    return {"Gauss-Seidel variant", gauss_seidel_variant_names};
-}
+);
 
 struct GaussSeidelParameters {
     GaussSeidelDirection direction = GaussSeidelDirection::forward;
@@ -119,7 +111,6 @@ private:
 
 /// "forward", "backward", "symmetric"; BadInput otherwise.
 GaussSeidelDirection parse_gauss_seidel_direction(const std::string& text);
-const char* to_string(GaussSeidelDirection direction);
 
 }  // namespace loom::precond
 

@@ -43,15 +43,11 @@ enum class TriangularSolve {
     isai
 };
 
-inline constexpr Name<TriangularSolve> triangular_solve_names[] = {
+LOOM_NAME_TABLE(TriangularSolve, triangular_solve_names, "triangular solve",
     {TriangularSolve::exact, "exact", "SpTRSV", {"sptrsv"}},
     {TriangularSolve::jacobi, "jacobi", "Jacobi sweeps"},
     {TriangularSolve::isai, "isai", "an SpMV with the factor's ISAI"},
-};
-constexpr NameTable<TriangularSolve> names_of(TriangularSolve)
-{
-    return {"triangular solve", triangular_solve_names};
-}
+);
 
 TriangularSolve parse_triangular_solve(const std::string& text);
 
@@ -65,12 +61,11 @@ enum class Reordering {
     amd
 };
 
-inline constexpr Name<Reordering> reordering_names[] = {
+LOOM_NAME_TABLE(Reordering, reordering_names, "reordering",
     {Reordering::none, "none", "the system's own order", {"natural"}},
     {Reordering::rcm, "rcm", "reverse Cuthill-McKee"},
     {Reordering::amd, "amd", "approximate minimum degree (SuiteSparse)"},
-};
-constexpr NameTable<Reordering> names_of(Reordering) { return {"reordering", reordering_names}; }
+);
 
 template <typename I, bool cholesky>
 struct IncompleteFactorizationParameters {

@@ -86,7 +86,7 @@ enum class SolverKind {
     amg,
 };
 
-inline constexpr Name<SolverKind> solver_names[] = {
+LOOM_NAME_TABLE(SolverKind, solver_names, "solver",
     {SolverKind::cg, "cg", "conjugate gradients (Hermitian positive definite A)"},
     {SolverKind::fcg, "fcg", "flexible CG (Hermitian positive definite A)"},
     {SolverKind::bicg, "bicg", "biconjugate gradients"},
@@ -102,19 +102,14 @@ inline constexpr Name<SolverKind> solver_names[] = {
     {SolverKind::minres, "minres", "minimal residual (Hermitian, possibly indefinite A)"},
     {SolverKind::idr, "idr", "induced dimension reduction IDR(s)"},
     {SolverKind::amg, "amg", "smoothed-aggregation multigrid cycles"},
-};
-constexpr NameTable<SolverKind> names_of(SolverKind) { return {"solver", solver_names}; }
+);
 
 /// The precision of IR's inner solve.
 enum class InnerPrecision { working, lower };
-inline constexpr Name<InnerPrecision> inner_precision_names[] = {
+LOOM_NAME_TABLE(InnerPrecision, inner_precision_names, "inner precision",
     {InnerPrecision::working, "working", "the system's value type"},
     {InnerPrecision::lower, "lower", "float for double, complex<float> for complex<double>"},
-};
-constexpr NameTable<InnerPrecision> names_of(InnerPrecision)
-{
-    return {"inner precision", inner_precision_names};
-}
+);
 
 /// The preconditioners a config names by a string (or as the "type" of an object).
 enum class PreconditionerKind {
@@ -134,7 +129,7 @@ enum class PreconditionerKind {
     isai
 };
 
-inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
+LOOM_NAME_TABLE(PreconditionerKind, preconditioner_names, "preconditioner",
     {PreconditionerKind::none, "none", "no preconditioner"},
     {PreconditionerKind::jacobi, "jacobi", "the inverted diagonal"},
     {PreconditionerKind::block_jacobi, "block-jacobi",
@@ -150,11 +145,7 @@ inline constexpr Name<PreconditionerKind> preconditioner_names[] = {
     {PreconditionerKind::parilu, "parilu", "ILU(0) by Chow-Patel sweeps"},
     {PreconditionerKind::parict, "parict", "threshold IC (ParICT)"},
     {PreconditionerKind::isai, "isai", "an incomplete sparse approximate inverse"},
-};
-constexpr NameTable<PreconditionerKind> names_of(PreconditionerKind)
-{
-    return {"preconditioner", preconditioner_names};
-}
+);
 
 /// The factory a JSON text describes, generating operators on exec. Its generate(A) gives
 /// the iterative solver itself (IterativeSolver<V>, with result()), as the C++ builders do;

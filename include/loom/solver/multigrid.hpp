@@ -44,16 +44,11 @@ namespace loom::solver {
 
 /// V: one coarse visit per level; W: two; F: an F-cycle then a V-cycle on the coarse level.
 enum class MultigridCycle { v, w, f };
-inline constexpr Name<MultigridCycle> multigrid_cycle_names[] = {
+LOOM_NAME_TABLE(MultigridCycle, multigrid_cycle_names, "multigrid cycle",
     {MultigridCycle::v, "v", "one coarse visit per level"},
     {MultigridCycle::w, "w", "two coarse visits per level"},
     {MultigridCycle::f, "f", "an F-cycle then a V-cycle on the coarse level"},
-};
-constexpr NameTable<MultigridCycle> names_of(MultigridCycle)
-{
-    return {"multigrid cycle", multigrid_cycle_names};
-}
-const char* to_string(MultigridCycle cycle);
+);
 /// "v", "w" or "f"; BadInput otherwise.
 MultigridCycle parse_multigrid_cycle(const std::string& text);
 
@@ -62,18 +57,13 @@ MultigridCycle parse_multigrid_cycle(const std::string& text);
 /// polynomial of D^-1 A on [0.3, 1.1] rho of degree `sweeps`; gauss_seidel: `sweeps`
 /// symmetric (forward, then backward) multicolor Gauss-Seidel sweeps (precond::GaussSeidel).
 enum class MultigridSmoother { jacobi, l1_jacobi, chebyshev, gauss_seidel };
-inline constexpr Name<MultigridSmoother> multigrid_smoother_names[] = {
+LOOM_NAME_TABLE(MultigridSmoother, multigrid_smoother_names, "multigrid smoother",
     {MultigridSmoother::jacobi, "jacobi", "damped Jacobi"},
     {MultigridSmoother::l1_jacobi, "l1-jacobi", "L1-Jacobi", {"l1_jacobi"}},
     {MultigridSmoother::chebyshev, "chebyshev", "Chebyshev polynomial of D^-1 A"},
     {MultigridSmoother::gauss_seidel, "gauss-seidel", "multicolor symmetric Gauss-Seidel",
      {"gauss_seidel", "sgs"}},
-};
-constexpr NameTable<MultigridSmoother> names_of(MultigridSmoother)
-{
-    return {"multigrid smoother", multigrid_smoother_names};
-}
-const char* to_string(MultigridSmoother smoother);
+);
 /// "jacobi", "l1-jacobi", "chebyshev" or "gauss-seidel"; BadInput otherwise.
 MultigridSmoother parse_multigrid_smoother(const std::string& text);
 
@@ -85,16 +75,11 @@ MultigridSmoother parse_multigrid_smoother(const std::string& text);
 /// plain aggregation (with_smoothing(false)): smoothing so small aggregates fills P and the
 /// coarse operators several times over (operator complexity 5 on Poisson 3D).
 enum class MultigridAggregation { mis2, pairwise };
-inline constexpr Name<MultigridAggregation> multigrid_aggregation_names[] = {
+LOOM_NAME_TABLE(MultigridAggregation, multigrid_aggregation_names, "multigrid aggregation",
     {MultigridAggregation::mis2, "mis2", "MIS-2 roots and their neighbours", {"mis-2"}},
     {MultigridAggregation::pairwise, "pairwise",
      "pairwise matching by strongest negative coupling (PGM)", {"pgm"}},
-};
-constexpr NameTable<MultigridAggregation> names_of(MultigridAggregation)
-{
-    return {"multigrid aggregation", multigrid_aggregation_names};
-}
-const char* to_string(MultigridAggregation aggregation);
+);
 /// "mis2" or "pairwise" (aliases "mis-2", "pgm"); BadInput otherwise.
 MultigridAggregation parse_multigrid_aggregation(const std::string& text);
 

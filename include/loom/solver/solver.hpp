@@ -45,14 +45,10 @@ namespace loom::solver {
 /// zero for a solver that serves as a preconditioner, whose x holds unrelated data.
 enum class InitialGuess { provided, zero };
 
-inline constexpr Name<InitialGuess> initial_guess_names[] = {
+LOOM_NAME_TABLE(InitialGuess, initial_guess_names, "initial guess",
     {InitialGuess::provided, "provided", "x as given"},
     {InitialGuess::zero, "zero", "x = 0 (x is overwritten first)"},
-};
-constexpr NameTable<InitialGuess> names_of(InitialGuess)
-{
-    return {"initial guess", initial_guess_names};
-}
+);
 
 /// Parameters every iterative solver takes.
 template <typename V>

@@ -38,17 +38,12 @@ inline constexpr size_type max_supported_block_size = 32;
 /// The format one inverted block is stored in. float64 only for double-based V.
 enum class StoragePrecision : std::uint8_t { float64 = 0, float32 = 1, float16 = 2 };
 
-inline constexpr Name<StoragePrecision> storage_precision_names[] = {
+LOOM_NAME_TABLE(StoragePrecision, storage_precision_names, "storage precision",
     {StoragePrecision::float64, "float64", "IEEE double"},
     {StoragePrecision::float32, "float32", "IEEE single"},
     {StoragePrecision::float16, "float16", "IEEE half"},
-};
-constexpr NameTable<StoragePrecision> names_of(StoragePrecision)
-{
-    return {"storage precision", storage_precision_names};
-}
+);
 
-const char* to_string(StoragePrecision precision);
 
 /// Unit roundoff of a storage format: 2^-53, 2^-24, 2^-11.
 double unit_roundoff(StoragePrecision precision);

@@ -25,15 +25,13 @@ namespace loom::sparse {
 /// The built-in edge operators s_ij = edge(x_i . y_j, a_ij).
 enum class EdgeOp { identity, scale, sigmoid };
 
-inline constexpr Name<EdgeOp> edge_op_names[] = {
+LOOM_NAME_TABLE(EdgeOp, edge_op_names, "edge operator",
     {EdgeOp::identity, "identity", "s = x_i . y_j"},
     {EdgeOp::scale, "scale", "s = a_ij * (x_i . y_j)"},
     {EdgeOp::sigmoid, "sigmoid", "s = 1 / (1 + exp(-x_i . y_j))"},
-};
-constexpr NameTable<EdgeOp> names_of(EdgeOp) { return {"edge operator", edge_op_names}; }
+);
 
 EdgeOp parse_edge_op(const std::string& text);
-const char* to_string(EdgeOp op);
 
 /// The built-in operators as callables (host and device), for fusedmm_with as well.
 struct IdentityEdge {

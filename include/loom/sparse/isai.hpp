@@ -17,12 +17,11 @@ namespace loom::sparse {
 /// Which part of A is inverted.
 enum class IsaiKind { general, lower, upper };
 
-inline constexpr Name<IsaiKind> isai_kind_names[] = {
+LOOM_NAME_TABLE(IsaiKind, isai_kind_names, "ISAI kind",
     {IsaiKind::general, "general", "a general matrix"},
     {IsaiKind::lower, "lower", "a lower triangular matrix"},
     {IsaiKind::upper, "upper", "an upper triangular matrix"},
-};
-constexpr NameTable<IsaiKind> names_of(IsaiKind) { return {"ISAI kind", isai_kind_names}; }
+);
 
 struct IsaiOptions {
     IsaiKind kind = IsaiKind::general;

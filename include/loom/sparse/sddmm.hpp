@@ -21,18 +21,13 @@ namespace loom::sparse {
 /// nonzero on CUDA) or cuSPARSE's (`vendor`, CUDA only; NotSupported on the host backends).
 enum class SddmmAlgorithm { automatic, native, vendor };
 
-inline constexpr Name<SddmmAlgorithm> sddmm_algorithm_names[] = {
+LOOM_NAME_TABLE(SddmmAlgorithm, sddmm_algorithm_names, "SDDMM algorithm",
     {SddmmAlgorithm::automatic, "automatic", "Loom's kernel", {"auto"}},
     {SddmmAlgorithm::native, "native", "Loom's kernel"},
     {SddmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-};
-constexpr NameTable<SddmmAlgorithm> names_of(SddmmAlgorithm)
-{
-    return {"SDDMM algorithm", sddmm_algorithm_names};
-}
+);
 
 SddmmAlgorithm parse_sddmm_algorithm(const std::string& text);
-const char* to_string(SddmmAlgorithm algorithm);
 
 struct SddmmOptions {
     SddmmAlgorithm algorithm = SddmmAlgorithm::automatic;

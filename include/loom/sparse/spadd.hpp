@@ -31,19 +31,14 @@ namespace loom::sparse {
 /// backends). `automatic` is native.
 enum class SpaddAlgorithm { automatic, native, vendor };
 
-inline constexpr Name<SpaddAlgorithm> spadd_algorithm_names[] = {
+LOOM_NAME_TABLE(SpaddAlgorithm, spadd_algorithm_names, "SpAdd algorithm",
     {SpaddAlgorithm::automatic, "automatic", "Loom's kernels", {"auto"}},
     {SpaddAlgorithm::native, "native", "Loom's kernels"},
     {SpaddAlgorithm::vendor, "vendor", "cuSPARSE csrgeam2 (CUDA, sorted rows)", {"cusparse"}},
-};
-constexpr NameTable<SpaddAlgorithm> names_of(SpaddAlgorithm)
-{
-    return {"SpAdd algorithm", spadd_algorithm_names};
-}
+);
 
 /// A name of spadd_algorithm_names; BadInput otherwise.
 SpaddAlgorithm parse_spadd_algorithm(const std::string& text);
-const char* to_string(SpaddAlgorithm algorithm);
 
 struct SpaddOptions {
     SpaddAlgorithm algorithm = SpaddAlgorithm::automatic;

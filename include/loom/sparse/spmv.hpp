@@ -19,38 +19,31 @@ namespace loom::sparse {
 /// op(A): A, A^T, conj(A) or A^H.
 enum class Mode { none, transpose, conjugate, conj_transpose };
 
-inline constexpr Name<Mode> mode_names[] = {
+LOOM_NAME_TABLE(Mode, mode_names, "mode",
     {Mode::none, "none", "A", {"n"}},
     {Mode::transpose, "transpose", "A^T", {"t"}},
     {Mode::conjugate, "conjugate", "conj(A)", {"c"}},
     {Mode::conj_transpose, "conj_transpose", "A^H", {"h"}},
-};
-constexpr NameTable<Mode> names_of(Mode) { return {"mode", mode_names}; }
+);
 
 /// "n", "t", "c", "h" or the names of mode_names; BadInput otherwise.
 Mode parse_mode(const std::string& text);
-const char* to_string(Mode mode);
 
 /// Which kernel computes a CSR SpMV. `automatic` picks among the native ones from the
 /// row-length statistics; `vendor` is cuSPARSE on CUDA (NotSupported on the host backends).
 /// `binned` is CUDA's kernel per class of row lengths (the host backends run it as automatic).
 enum class SpmvAlgorithm { automatic, row_vector, stream, load_balanced, vendor, binned };
 
-inline constexpr Name<SpmvAlgorithm> spmv_algorithm_names[] = {
+LOOM_NAME_TABLE(SpmvAlgorithm, spmv_algorithm_names, "SpMV algorithm",
     {SpmvAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmvAlgorithm::row_vector, "row_vector", "a group of lanes per row"},
     {SpmvAlgorithm::stream, "stream", "rows streamed through shared memory in blocks"},
     {SpmvAlgorithm::load_balanced, "load_balanced", "equal shares of the nonzeros (merge path)"},
     {SpmvAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
     {SpmvAlgorithm::binned, "binned", "rows binned by length, a kernel per bin (CUDA)"},
-};
-constexpr NameTable<SpmvAlgorithm> names_of(SpmvAlgorithm)
-{
-    return {"SpMV algorithm", spmv_algorithm_names};
-}
+);
 
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text);
-const char* to_string(SpmvAlgorithm algorithm);
 
 /// Options of one SpMV call. Analysis results are cached on the matrix (Csr::plans()).
 struct SpmvOptions {
@@ -80,14 +73,12 @@ LOOM_EXPORT SpmvAlgorithm choose_spmv_algorithm(const matrix::Csr<V, I>& A);
 /// How spmv_reorder renumbers a square matrix's rows and columns alike.
 enum class ReorderKind { rcm, degree };
 
-inline constexpr Name<ReorderKind> reorder_kind_names[] = {
+LOOM_NAME_TABLE(ReorderKind, reorder_kind_names, "reordering",
     {ReorderKind::rcm, "rcm", "reverse Cuthill-McKee (graph::rcm): entries near the diagonal"},
     {ReorderKind::degree, "degree", "rows by decreasing length, ties in index order"},
-};
-constexpr NameTable<ReorderKind> names_of(ReorderKind) { return {"reordering", reorder_kind_names}; }
+);
 
 ReorderKind parse_reorder_kind(const std::string& text);
-const char* to_string(ReorderKind kind);
 
 /// A renumbered copy of a square A for repeated SpMVs: B = P A P^T. With x' = P x, the
 /// product y' = B x' is P (A x), so y = P^T y' (permutation.inverse().apply(y', y)).

@@ -6,6 +6,7 @@
 #include "loom/base/executor.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_BLAS_KRYLOV_KERNELS(Exec)                                                \
     template <typename V>                                                                     \
@@ -54,12 +55,4 @@
                                           matrix::Dense<V>&, matrix::Dense<V>&);              \
     template void ns::normalize(const Exec&, const matrix::Dense<V>&, matrix::Dense<V>&);
 
-namespace loom::blas::reference {
-LOOM_DECLARE_BLAS_KRYLOV_KERNELS(ReferenceExecutor);
-}
-namespace loom::blas::omp {
-LOOM_DECLARE_BLAS_KRYLOV_KERNELS(OmpExecutor);
-}
-namespace loom::blas::cuda {
-LOOM_DECLARE_BLAS_KRYLOV_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::blas, LOOM_DECLARE_BLAS_KRYLOV_KERNELS)

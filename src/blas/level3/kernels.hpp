@@ -9,6 +9,7 @@
 #include "loom/base/executor.hpp"
 #include "loom/blas/dense_blas.hpp"
 #include "loom/config.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_BLAS_LEVEL3_KERNELS(Exec)                                                 \
     /* C = alpha A B + beta C (C not read when beta is 0); C does not overlap A or B */         \
@@ -30,15 +31,7 @@
     void gemm_dot(const Exec& exec, V alpha, detail::Strided<const V> At,                       \
                   detail::Strided<const V> B, V beta, detail::Strided<V> C)
 
-namespace loom::blas::reference {
-LOOM_DECLARE_BLAS_LEVEL3_KERNELS(ReferenceExecutor);
-}
-namespace loom::blas::omp {
-LOOM_DECLARE_BLAS_LEVEL3_KERNELS(OmpExecutor);
-}
-namespace loom::blas::cuda {
-LOOM_DECLARE_BLAS_LEVEL3_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::blas, LOOM_DECLARE_BLAS_LEVEL3_KERNELS)
 
 #define LOOM_DECLARE_BLAS_LEVEL3_VENDOR(...)                                                   \
     template <typename V>                                                                       \

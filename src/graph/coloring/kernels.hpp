@@ -6,6 +6,7 @@
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
 #include "loom/graph/coloring.hpp"
+#include "base/dispatch.hpp"
 
 namespace loom::graph::coloring_detail {
 
@@ -67,14 +68,8 @@ inline constexpr int uncolored = -1;
                                          size_type);                                          \
     template size_type color_sides(const Exec&, coloring_detail::Adjacency<I>, I*);
 
-namespace loom::graph::reference {
-LOOM_DECLARE_COLORING_KERNELS(ReferenceExecutor);
-}
-namespace loom::graph::omp {
-LOOM_DECLARE_COLORING_KERNELS(OmpExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::graph, LOOM_DECLARE_COLORING_KERNELS)
 namespace loom::graph::cuda {
-LOOM_DECLARE_COLORING_KERNELS(CudaExecutor);
 /// cuSPARSE's csrcolor (at the end of cuda.cu); 32-bit indices.
 coloring_detail::ColoringRun color_vendor(const CudaExecutor& exec,
                                           coloring_detail::Adjacency<int32> graph, int32* colors);

@@ -10,6 +10,7 @@
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_MIS2_KERNELS(Exec)                                                        \
     /* round 0: keys[v] = undecided_key(v, 0), active[v] = 1 and undecided[v] = v for     */  \
@@ -76,12 +77,4 @@
                                   const Array<I>&, Array<I>&);                                 \
     template void map_indices(const Exec&, const Array<I>&, Array<I>&);
 
-namespace loom::graph::reference {
-LOOM_DECLARE_MIS2_KERNELS(ReferenceExecutor);
-}
-namespace loom::graph::omp {
-LOOM_DECLARE_MIS2_KERNELS(OmpExecutor);
-}
-namespace loom::graph::cuda {
-LOOM_DECLARE_MIS2_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::graph, LOOM_DECLARE_MIS2_KERNELS)

@@ -107,7 +107,7 @@ void read_size_line(LineReader& in, MtxHeader& header)
         in.fail("bad size line '" + shown(line) + "': the matrix is too large");
     }
     if (header.symmetry != MtxSymmetry::general && header.rows != header.cols) {
-        in.fail("a " + to_string(header.symmetry) + " matrix must be square, got " +
+        in.fail(std::string("a ") + to_string(header.symmetry) + " matrix must be square, got " +
                 std::to_string(header.rows) + " x " + std::to_string(header.cols));
     }
     if (!coordinate) header.entries = array_entries(header);
@@ -144,15 +144,11 @@ void check_fits_memory(const LineReader& in, double bytes, const std::string& wh
 
 std::string banner(MtxFormat format, MtxField field, MtxSymmetry symmetry)
 {
-    return "%%MatrixMarket matrix " + to_string(format) + " " + to_string(field) + " " +
+    return std::string("%%MatrixMarket matrix ") + to_string(format) + " " + to_string(field) + " " +
            to_string(symmetry);
 }
 
 }  // namespace io
-
-std::string to_string(MtxFormat format) { return names_of(format).to_string(format); }
-std::string to_string(MtxField field) { return names_of(field).to_string(field); }
-std::string to_string(MtxSymmetry symmetry) { return names_of(symmetry).to_string(symmetry); }
 
 MtxHeader read_mtx_header(const std::string& path)
 {

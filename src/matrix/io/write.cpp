@@ -70,7 +70,7 @@ std::string position(size_type row, size_type col)
 void check_square(dim2 size, MtxSymmetry symmetry)
 {
     if (symmetry != MtxSymmetry::general && size.rows != size.cols) {
-        throw BadInput(write_name, "a " + to_string(symmetry) + " matrix must be square, got " +
+        throw BadInput(write_name, std::string("a ") + to_string(symmetry) + " matrix must be square, got " +
                                        to_string(size));
     }
 }
@@ -119,7 +119,7 @@ std::vector<Entry<V>> lower_triangle(const Triplets<V, I>& t, MtxSymmetry symmet
     sort_and_combine(upper_mirrored);
 
     const auto not_symmetric = [&](size_type r, size_type c) {
-        throw BadInput(write_name, "the matrix is not " + to_string(symmetry) + ": entries " +
+        throw BadInput(write_name, std::string("the matrix is not ") + to_string(symmetry) + ": entries " +
                                        position(r, c) + " and " + position(c, r) +
                                        " (0-based) do not match");
     };
@@ -136,7 +136,7 @@ std::vector<Entry<V>> lower_triangle(const Triplets<V, I>& t, MtxSymmetry symmet
         for (; upper_before(e); ++u) check_unpaired(upper_mirrored[u]);
         if (e.row == e.col) {
             if (!diagonal_allowed(e.value, symmetry)) {
-                throw BadInput(write_name, "the matrix is not " + to_string(symmetry) +
+                throw BadInput(write_name, std::string("the matrix is not ") + to_string(symmetry) +
                                                ": diagonal entry " + position(e.row, e.col) +
                                                " (0-based) is not allowed");
             }
@@ -199,13 +199,13 @@ void write_array(Open open, const Dense<V>& matrix, MtxSymmetry symmetry)
     const auto at = [&](size_type r, size_type c) { return values[r * size.cols + c]; };
     for (size_type c = 0; c < size.cols && symmetry != MtxSymmetry::general; ++c) {
         if (!diagonal_allowed(at(c, c), symmetry)) {
-            throw BadInput(write_name, "the matrix is not " + to_string(symmetry) +
+            throw BadInput(write_name, std::string("the matrix is not ") + to_string(symmetry) +
                                            ": diagonal entry " + position(c, c) +
                                            " (0-based) is not allowed");
         }
         for (size_type r = c + 1; r < size.rows; ++r) {
             if (at(r, c) != mirror_of(at(c, r), symmetry)) {
-                throw BadInput(write_name, "the matrix is not " + to_string(symmetry) +
+                throw BadInput(write_name, std::string("the matrix is not ") + to_string(symmetry) +
                                                ": entries " + position(r, c) + " and " +
                                                position(c, r) + " (0-based) do not match");
             }

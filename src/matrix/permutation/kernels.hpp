@@ -8,6 +8,7 @@
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_PERMUTATION_KERNELS(Exec)                                                 \
     /* inverse[perm[k]] = k; false (inverse then undefined) unless perm holds each index  */   \
@@ -39,12 +40,4 @@
     template void permute_entries(const Exec&, const matrix::Csr<V, I>&, const I*, const I*,   \
                                   matrix::Csr<V, I>&);
 
-namespace loom::matrix::reference {
-LOOM_DECLARE_PERMUTATION_KERNELS(ReferenceExecutor);
-}
-namespace loom::matrix::omp {
-LOOM_DECLARE_PERMUTATION_KERNELS(OmpExecutor);
-}
-namespace loom::matrix::cuda {
-LOOM_DECLARE_PERMUTATION_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::matrix, LOOM_DECLARE_PERMUTATION_KERNELS)

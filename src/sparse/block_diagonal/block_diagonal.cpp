@@ -166,11 +166,6 @@ std::vector<std::int64_t> block_offsets(std::span<const I> ptrs, Precision preci
 
 }  // namespace
 
-const char* to_string(StoragePrecision precision)
-{
-    return names_of(precision).to_string(precision);
-}
-
 double unit_roundoff(StoragePrecision precision)
 {
     switch (precision) {

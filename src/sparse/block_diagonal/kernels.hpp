@@ -15,6 +15,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/block_diagonal.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS(Exec)                                              \
     /* Gathers and inverts each block, writing it column-major in the working precision at  \
@@ -44,15 +45,7 @@
     void apply_diagonal(const Exec& exec, Mode mode, V alpha, const Array<V>& inverse,        \
                         const matrix::Dense<V>& b, V beta, matrix::Dense<V>& x)
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS(OmpExecutor);
-}
-namespace loom::sparse::cuda {
-LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_BLOCK_DIAGONAL_KERNELS)
 
 /* Explicit instantiation of every kernel for one backend, inside its namespace */
 #define LOOM_INSTANTIATE_BLOCK_DIAGONAL_KERNELS(Exec, V, I)                                    \

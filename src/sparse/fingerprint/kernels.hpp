@@ -10,6 +10,7 @@
 #include "loom/launch/macros.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "base/dispatch.hpp"
 
 namespace loom::sparse::detail {
 
@@ -42,12 +43,4 @@ void remember_pattern_fingerprint(const matrix::Csr<V, I>& M, const PatternFinge
 #define LOOM_INSTANTIATE_FINGERPRINT_KERNELS(Exec, I)                                          \
     template std::uint64_t pattern_hash(const Exec&, const Array<I>&, const Array<I>&);
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_FINGERPRINT_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_FINGERPRINT_KERNELS(OmpExecutor);
-}
-namespace loom::sparse::cuda {
-LOOM_DECLARE_FINGERPRINT_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_FINGERPRINT_KERNELS)

@@ -13,8 +13,6 @@ EdgeOp parse_edge_op(const std::string& text)
     return names_of(EdgeOp{}).parse(text, "loom::sparse::parse_edge_op");
 }
 
-const char* to_string(EdgeOp op) { return names_of(op).to_string(op); }
-
 template <typename V, typename I>
 void fusedmm(EdgeOp op, const matrix::Csr<V, I>& A, const matrix::Dense<V>& X,
              const matrix::Dense<V>& Y, const matrix::Dense<V>& W, matrix::Dense<V>& Z)

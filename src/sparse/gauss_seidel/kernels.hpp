@@ -8,6 +8,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
 #include "loom/sparse/gauss_seidel.hpp"
+#include "base/dispatch.hpp"
 
 namespace loom::sparse::gauss_seidel {
 
@@ -93,12 +94,4 @@ LOOM_HOST_DEVICE LOOM_INLINE void relax_cluster(const SweepData<D, I>& s, long l
                                      const SweepOrder<I>&, SweepDirection, V,                \
                                      const matrix::Dense<V>&, matrix::Dense<V>&)
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_GAUSS_SEIDEL_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_GAUSS_SEIDEL_KERNELS(OmpExecutor);
-}
-namespace loom::sparse::cuda {
-LOOM_DECLARE_GAUSS_SEIDEL_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_GAUSS_SEIDEL_KERNELS)

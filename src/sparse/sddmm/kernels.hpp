@@ -10,6 +10,7 @@
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/sddmm.hpp"
 #include "sparse/spmm/operand.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_SDDMM_KERNELS(Exec)                                               \
     template <typename V, typename I>                                                  \
@@ -22,14 +23,8 @@
                             DenseOperand<const V>, size_type, compute_type_t<V>,   \
                             matrix::Csr<V, I>&, SddmmAlgorithm);
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_SDDMM_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_SDDMM_KERNELS(OmpExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_SDDMM_KERNELS)
 namespace loom::sparse::cuda {
-LOOM_DECLARE_SDDMM_KERNELS(CudaExecutor);
 /// cuSPARSE's SDDMM (cusparse.cu), selected by SddmmAlgorithm::vendor.
 template <typename V, typename I>
 void sddmm_csr_vendor(const CudaExecutor& exec, compute_type_t<V> alpha, DenseOperand<const V> X,

@@ -62,8 +62,6 @@ SddmmAlgorithm parse_sddmm_algorithm(const std::string& text)
     return names_of(SddmmAlgorithm{}).parse(text, "loom::sparse::parse_sddmm_algorithm");
 }
 
-const char* to_string(SddmmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
-
 template <typename V, typename I>
 void sddmm(compute_type_t<V> alpha, const matrix::Dense<V>& X, const matrix::Dense<V>& Y,
            compute_type_t<V> beta, matrix::Csr<V, I>& S, const SddmmOptions& options)

@@ -13,6 +13,7 @@
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/sparse/spadd.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_SPADD_KERNELS(Exec)                                                       \
     /* C: replaced by the pattern of A + B (values allocated, not set); positions: one per    \
@@ -35,14 +36,8 @@
                                 const matrix::Csr<V, I>&, const Array<I>&, const Array<I>&,    \
                                 matrix::Csr<V, I>&);
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_SPADD_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_SPADD_KERNELS(OmpExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_SPADD_KERNELS)
 namespace loom::sparse::cuda {
-LOOM_DECLARE_SPADD_KERNELS(CudaExecutor);
 
 /// cuSPARSE's csrgeam2 (cusparse.cu), for 32-bit indices and rows sorted without
 /// duplicates (checked by the caller): C's pattern, and what the numeric phase reuses.

@@ -67,8 +67,6 @@ SpaddAlgorithm parse_spadd_algorithm(const std::string& text)
     return names_of(SpaddAlgorithm{}).parse(text, "loom::sparse::parse_spadd_algorithm");
 }
 
-const char* to_string(SpaddAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
-
 template <typename V, typename I>
 SpaddAlgorithm SpaddHandle<V, I>::algorithm() const noexcept
 {

@@ -10,6 +10,7 @@
 #include "loom/matrix/ell.hpp"
 #include "loom/matrix/sellp.hpp"
 #include "loom/sparse/spmv.hpp"
+#include "base/dispatch.hpp"
 
 #define LOOM_DECLARE_SPMV_KERNELS(Exec)                                                        \
     template <typename V, typename I>                                                          \
@@ -40,14 +41,8 @@
                              const matrix::Dense<V>&, V, matrix::Dense<V>&);                   \
     template SpmvAlgorithm choose_csr_algorithm(const Exec&, const matrix::Csr<V, I>&)
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_SPMV_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_SPMV_KERNELS(OmpExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_SPMV_KERNELS)
 namespace loom::sparse::cuda {
-LOOM_DECLARE_SPMV_KERNELS(CudaExecutor);
 /// Whether A's rows are irregular or all long, so that kernels splitting the work by rows
 /// leave it unequal (`automatic` balances by nonzeros there, or bins the rows of a small
 /// matrix, or lets stream's 32 lanes per row take long rows); SpMM's `automatic` reads it.

@@ -35,8 +35,6 @@ ReorderKind parse_reorder_kind(const std::string& text)
     return names_of(ReorderKind{}).parse(text, "loom::sparse::parse_reorder_kind");
 }
 
-const char* to_string(ReorderKind kind) { return names_of(kind).to_string(kind); }
-
 template <typename V, typename I>
 SpmvReordering<V, I> spmv_reorder(const matrix::Csr<V, I>& A, ReorderKind kind)
 {

@@ -25,14 +25,10 @@ Mode parse_mode(const std::string& text)
     return names_of(Mode{}).parse(text, "loom::sparse::parse_mode");
 }
 
-const char* to_string(Mode mode) { return names_of(mode).to_string(mode); }
-
 SpmvAlgorithm parse_spmv_algorithm(const std::string& text)
 {
     return names_of(SpmvAlgorithm{}).parse(text, "loom::sparse::parse_spmv_algorithm");
 }
-
-const char* to_string(SpmvAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
 
 template <typename V, typename I>
 void spmv(Mode mode, V alpha, const matrix::Csr<V, I>& A, const matrix::Dense<V>& x, V beta,

@@ -9,6 +9,7 @@
 #include "loom/matrix/dense.hpp"
 #include "loom/matrix/stencil.hpp"
 #include "loom/sparse/spmv.hpp"
+#include "base/dispatch.hpp"
 
 namespace loom::sparse::stencil_detail {
 
@@ -53,12 +54,4 @@ std::vector<V> op_weights(const matrix::Stencil<V, I>& A, Mode mode)
     template void spmv_stencil(const Exec&, Mode, V, const matrix::Stencil<V, I>&,            \
                                const matrix::Dense<V>&, V, matrix::Dense<V>&);
 
-namespace loom::sparse::reference {
-LOOM_DECLARE_SPMV_STENCIL_KERNELS(ReferenceExecutor);
-}
-namespace loom::sparse::omp {
-LOOM_DECLARE_SPMV_STENCIL_KERNELS(OmpExecutor);
-}
-namespace loom::sparse::cuda {
-LOOM_DECLARE_SPMV_STENCIL_KERNELS(CudaExecutor);
-}
+LOOM_DECLARE_ON_EACH_BACKEND(loom::sparse, LOOM_DECLARE_SPMV_STENCIL_KERNELS)

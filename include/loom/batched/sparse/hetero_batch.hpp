@@ -26,14 +26,13 @@ namespace loom::matrix {
 ///           rows that do not fit, as COO
 enum class BatchFormat : int32 { csr, coo, ell, hybrid };
 
-inline constexpr Name<BatchFormat> batch_format_names[] = {
+LOOM_NAME_TABLE(BatchFormat, batch_format_names, "batch format",
     {BatchFormat::csr, "csr", "compressed sparse rows"},
     {BatchFormat::coo, "coo", "coordinate entries sorted by row"},
     {BatchFormat::ell, "ell", "fixed slots per row, column-major"},
     {BatchFormat::hybrid, "hybrid", "ELL of the mean row length plus COO for the rest",
      {"hyb"}},
-};
-constexpr NameTable<BatchFormat> names_of(BatchFormat) { return {"batch format", batch_format_names}; }
+);
 
 /// Where matrix b of a heterogeneous batch lives in the pools: a plain struct, copied to the
 /// device as is. Entries (columns and values) of the CSR part, the ELL slots and the COO part

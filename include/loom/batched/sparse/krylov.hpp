@@ -27,30 +27,27 @@ LOOM_PUBLIC_BEGIN
 
 namespace loom::batched {
 
-inline constexpr Name<KrylovMethod> krylov_method_names[] = {
+LOOM_NAME_TABLE(KrylovMethod, krylov_method_names, "batched solver",
     {KrylovMethod::cg, "cg", "conjugate gradients (Hermitian positive definite)"},
     {KrylovMethod::bicgstab, "bicgstab", "BiCGSTAB"},
     {KrylovMethod::gmres, "gmres", "restarted GMRES"},
     {KrylovMethod::richardson, "richardson", "preconditioned Richardson iteration", {"ir"}},
-};
-constexpr NameTable<KrylovMethod> names_of(KrylovMethod) { return {"batched solver", krylov_method_names}; }
+);
 
-inline constexpr Name<KrylovStatus> krylov_status_names[] = {
+LOOM_NAME_TABLE(KrylovStatus, krylov_status_names, "batched solve status",
     {KrylovStatus::converged, "converged", "reached the tolerance"},
     {KrylovStatus::max_iterations, "max-iterations", "ran out of iterations"},
     {KrylovStatus::breakdown, "breakdown", "a zero or non-finite pivot"},
-};
-constexpr NameTable<KrylovStatus> names_of(KrylovStatus) { return {"batched solve status", krylov_status_names}; }
+);
 
 /// The preconditioner of a batched solve, set up per system inside the launch.
 enum class BatchPrecond : int32 { none, jacobi, block_jacobi };
-inline constexpr Name<BatchPrecond> batch_precond_names[] = {
+LOOM_NAME_TABLE(BatchPrecond, batch_precond_names, "batched preconditioner",
     {BatchPrecond::none, "none", "no preconditioner", {"identity"}},
     {BatchPrecond::jacobi, "jacobi", "the inverted diagonal"},
     {BatchPrecond::block_jacobi, "block-jacobi", "inverted diagonal blocks (block_size)",
      {"block_jacobi", "bj"}},
-};
-constexpr NameTable<BatchPrecond> names_of(BatchPrecond) { return {"batched preconditioner", batch_precond_names}; }
+);
 
 struct KrylovOptions {
     KrylovMethod method = KrylovMethod::cg;

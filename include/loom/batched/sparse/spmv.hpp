@@ -44,7 +44,7 @@ namespace loom::batched {
 /// differ only in their summation order (a team is one thread).
 enum class SpmvKernel : int32 { automatic, csr_scalar, csr_vector, csr_smart, csr_i, coo, ell, hybrid };
 
-inline constexpr Name<SpmvKernel> spmv_kernel_names[] = {
+LOOM_NAME_TABLE(SpmvKernel, spmv_kernel_names, "batched SpMV kernel",
     {SpmvKernel::automatic, "auto", "per matrix from its format and row statistics",
      {"automatic"}},
     {SpmvKernel::csr_scalar, "csr-scalar", "CSR, a thread per row", {"scalar"}},
@@ -55,8 +55,7 @@ inline constexpr Name<SpmvKernel> spmv_kernel_names[] = {
     {SpmvKernel::coo, "coo", "COO, segmented reduction"},
     {SpmvKernel::ell, "ell", "ELL, a thread per row"},
     {SpmvKernel::hybrid, "hybrid", "ELL part then COO part", {"hyb"}},
-};
-constexpr NameTable<SpmvKernel> names_of(SpmvKernel) { return {"batched SpMV kernel", spmv_kernel_names}; }
+);
 
 /// Options of a heterogeneous batched SpMV handle.
 struct BatchSpmvOptions {

@@ -1,8 +1,6 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
-#include <cstdlib>
-#include <string>
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"
@@ -85,7 +83,7 @@ struct ColumnsShared {
 template <int G, typename I>
 __global__ void __launch_bounds__(Team<G>::block_threads)
     columns_light_kernel(const I* group_rows, long long n, Pattern<I> in, const I* c_ptrs,
-                         bool direct, bool sort_table_round, I* c_cols)
+                         bool direct, I* c_cols)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
@@ -104,10 +102,6 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     if (direct) {
         compact_in_order<G, S>(sh.keys, sh.batch, length,
                                [&](long long i, int s) { c_cols[out + i] = sh.keys[s]; });
-    } else if (sort_table_round) {
-        // ROUND (session 11): the whole table sorted (LOOM_SPGEMM_SORT=table)
-        loom::sort::team_sort(SortTeam<G>{}, sh.keys, S, UnsignedLess{});
-        for (long long i = T::rank(); i < length; i += G) c_cols[out + i] = sh.keys[i];
     } else {
         compact_in_order<G, S>(sh.keys, sh.batch, length,
                                [&](long long i, int s) { sh.columns[i] = sh.keys[s]; });
@@ -115,13 +109,6 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
                               UnsignedLess{});
         for (long long i = T::rank(); i < length; i += G) c_cols[out + i] = sh.columns[i];
     }
-}
-
-/// ROUND (session 11): LOOM_SPGEMM_SORT=table sorts the whole table (session 10).
-inline bool sort_table_round()
-{
-    const char* knob = std::getenv("LOOM_SPGEMM_SORT");
-    return knob && std::string(knob) == "table";
 }
 
 /// The light groups' columns, teams of G = 4 << group threads (the numeric grouping).
@@ -141,8 +128,7 @@ void columns_of_group(const CudaExecutor& exec, const RowGroups<I>& groups, int 
         columns_light_kernel<G, I>
             <<<exact_grid(groups.size(group), T::per_block, symbolic_where), T::block_threads,
                bytes, stream_of(exec)>>>(groups.begin(group), groups.size(group), in, c_ptrs,
-                                         b_cols <= slots_per_thread * G, sort_table_round(),
-                                         c_cols);
+                                         b_cols <= slots_per_thread * G, c_cols);
         check_launch(symbolic_where);
     }
 }

@@ -9,8 +9,6 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -197,46 +195,12 @@ struct StagedProducts {
     bool unit[record_window<V>()];
 };
 
-/// A warp's staging of one window of n <= record_window multiply-adds (lane takes every 32nd):
-/// all of the lane's record reads issued first, then all of its gathers of A's and B's
-/// values, so that a lane has window / 32 gathers in flight instead of one (the kernel is
-/// bound by the latency of those scattered gathers, not by their bytes).
-template <typename V, typename I>
-__device__ inline void stage_window(const Operands<V, I>& in, const RecordedProduct<I>* products,
-                                    int n, int lane, StagedProducts<V>& mine)
-{
-    constexpr int per_lane = record_window<V>() / 32;
-    RecordedProduct<I> p[per_lane];
-#pragma unroll
-    for (int u = 0; u < per_lane; ++u) {
-        const int t = lane + 32 * u;
-        p[u] = t < n ? products[t] : RecordedProduct<I>{-1, 0};
-    }
-    V a[per_lane];
-    V b[per_lane];
-#pragma unroll
-    for (int u = 0; u < per_lane; ++u) {
-        const bool used = lane + 32 * u < n;
-        a[u] = used && p[u].a >= 0 ? in.a_vals[p[u].a] : V(1);
-        b[u] = used ? in.b_vals[p[u].b] : V(0);
-    }
-#pragma unroll
-    for (int u = 0; u < per_lane; ++u) {
-        const int t = lane + 32 * u;
-        if (t < n) {
-            mine.unit[t] = p[u].a < 0;
-            mine.a[t] = a[u];
-            mine.b[t] = b[u];
-        }
-    }
-}
-
 /// A warp per chunk of a heavy row, a lane per 32nd entry: the warp stages the operands of the
 /// entries' multiply-adds (contiguous in the record) window by window, reading the record
 /// coalesced and gathering A's and B's values all at once; then each lane adds its entry's
 /// multiply-adds from 0 in product order, each computed as the full phase computes it, so
 /// the bits are the full phase's.
-template <bool Batched, typename V, typename I>
+template <typename V, typename I>
 __global__ void __launch_bounds__(values_block)
     values_of_chunks_kernel(Operands<V, I> in, const Chunk<I>* chunks, long long count,
                             const unsigned* starts, const RecordedProduct<I>* products)
@@ -268,15 +232,11 @@ __global__ void __launch_bounds__(values_block)
         const V scale = row_scale(in, chunk.row);
         for (long long w = first; w < end; w += window) {
             const int n = static_cast<int>(min(static_cast<long long>(window), end - w));
-            if constexpr (Batched) {
-                stage_window<V>(in, products + w, n, lane, mine);
-            } else {
-                for (int t = lane; t < n; t += 32) {
-                    const RecordedProduct<I> p = products[w + t];
-                    mine.unit[t] = p.a < 0;
-                    mine.a[t] = p.a < 0 ? V(1) : in.a_vals[p.a];
-                    mine.b[t] = in.b_vals[p.b];
-                }
+            for (int t = lane; t < n; t += 32) {
+                const RecordedProduct<I> p = products[w + t];
+                mine.unit[t] = p.a < 0;
+                mine.a[t] = p.a < 0 ? V(1) : in.a_vals[p.a];
+                mine.b[t] = in.b_vals[p.b];
             }
             __syncwarp();
             for (int m = 0; m < per_lane; ++m) {
@@ -410,13 +370,9 @@ void values_from_record(const CudaExecutor& exec, const void* record, const Oper
 {
     const auto& r = *static_cast<const Record<I>*>(record);
     const auto count = static_cast<long long>(r.chunks.size());
-    // ROUND (session 11): LOOM_SPGEMM_PAIRS=serial, the session-10 staging
-    const char* knob = std::getenv("LOOM_SPGEMM_PAIRS");
-    const bool serial = knob && std::string(knob) == "serial";
-    const auto kernel = serial ? values_of_chunks_kernel<false, V, I>
-                               : values_of_chunks_kernel<true, V, I>;
-    kernel<<<grid_for(exec, count, values_block / 32, 16), values_block, 0, stream_of(exec)>>>(
-        in, r.chunks.data(), count, r.starts.data(), r.products.data());
+    values_of_chunks_kernel<V, I>
+        <<<grid_for(exec, count, values_block / 32, 16), values_block, 0, stream_of(exec)>>>(
+            in, r.chunks.data(), count, r.starts.data(), r.products.data());
     check_launch(numeric_where);
 }
 

@@ -2,7 +2,6 @@
 // their distinct columns need, the light groups counted by teams in shared-memory hash tables
 // (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
 // phase's grouping and plan. cuda_common.cuh explains the design.
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -256,10 +255,7 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
                             state.row_ptrs.data(), state.columns.data());
         state.columns_from_symbolic = true;
-        // ROUND (session 11): LOOM_SPGEMM_SYMBOLIC_RECORD=0, the record made by the first
-        // values-only call instead
-        const char* knob = std::getenv("LOOM_SPGEMM_SYMBOLIC_RECORD");
-        if (state.record_limit > 0 && plan.b_rows_distinct && !(knob && knob[0] == '0')) {
+        if (state.record_limit > 0 && plan.b_rows_distinct) {
             // a handle's: the record costs one pass of positions here, where C's columns
             // were just found, instead of a slower first numeric call
             record_in_symbolic<DV>(exec, state, in, static_cast<long long>(A.nnz()));

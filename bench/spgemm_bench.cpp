@@ -347,14 +347,15 @@ Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr
         sparse::spgemm_numeric(handle, A, A, C);
         exec.synchronize();
         const std::chrono::duration<double> first_reuse = std::chrono::steady_clock::now() - start;
-        m.reuse_path = sparse::to_string(handle.values_path());
-        m.recorded_bytes = handle.recorded_bytes();
         if (handle.values_only_calls() > 0) {
             m.first_reuse = first_reuse.count();
             check(kernel + " (numeric reuse)", C, oracle, m, exec);
             m.numeric_reuse = time_kernel(
                 exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
         }
+        // the repeated calls' path (the first values-only call may still search)
+        m.reuse_path = sparse::to_string(handle.values_path());
+        m.recorded_bytes = handle.recorded_bytes();
     }
     {
         matrix::Csr<V, I> C;
@@ -543,8 +544,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         "columns that call wrote (reuse path 'recorded': values only from the record, every "
         "row; 'known-columns': CUDA without a record (reuse_memory_limit), the light rows' "
         "values only; 'full': no values-only path, '-' in the reuse column). 1st reuse: the "
-        "first such call alone, once (CUDA makes its record there: every entry's "
-        "multiply-adds, sorted once). loom: SpgemmOptions::deterministic on, the "
+        "first such call alone, once (CUDA makes its record there, or in the symbolic "
+        "phase when that finds C's columns). loom: SpgemmOptions::deterministic on, the "
         "default (every entry summed in product order: bitwise the same on every run); "
         "loom/atomic: off (CUDA adds atomically in arrival order).\n");
     if (options.peer == Peer::cusparse) {

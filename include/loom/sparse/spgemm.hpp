@@ -45,21 +45,24 @@ constexpr NameTable<SpgemmAlgorithm> names_of(SpgemmAlgorithm)
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text);
 const char* to_string(SpgemmAlgorithm algorithm);
 
-/// How a numeric call of a handle computed C's values (SpgemmHandle::values_path()).
+/// How a numeric call of a handle computed C's values (SpgemmHandle::values_path()): what that
+/// call did, row by row, not only what the handle holds.
 enum class SpgemmValuesPath {
     /// C's columns found again (hashing, sorting) and written with the values.
     full,
-    /// Light rows looked their products' columns up in C's known columns (CUDA without a
-    /// record); the other rows as `full`.
+    /// Values only, C's columns known, but some rows found their products' places by a
+    /// search in C's columns (CUDA: without a record, or where the record does not reach, or
+    /// in the values-only call that fills the record's positions) or ran their full path
+    /// (CUDA's longest rows without a record).
     known_columns,
-    /// Values only, from a record kept in the handle (within
+    /// Values only, every row from a record kept in the handle (within
     /// SpgemmOptions::reuse_memory_limit): no hashing, no search, no column written. OpenMP
-    /// records each multiply-add's place in C in the first numeric call; CUDA records in the
-    /// first values-only call the place in its row of each multiply-add of the short rows (a
-    /// byte each, when B's rows hold strictly ascending columns) and every other entry's
-    /// multiply-adds (then summed by one thread per entry), in product order either way
-    /// (deterministic whatever SpgemmOptions::deterministic says); rows the record could not
-    /// take (memory) as known_columns.
+    /// records each multiply-add's place in C in the first numeric call; CUDA records the
+    /// place in its row of each multiply-add of the short rows (a byte each, when B's rows
+    /// hold strictly ascending columns; made by a symbolic phase that finds C's columns, else
+    /// filled by the first values-only call) and every other entry's multiply-adds (then
+    /// summed by one thread per entry), in product order either way (deterministic whatever
+    /// SpgemmOptions::deterministic says).
     recorded,
 };
 
@@ -100,12 +103,13 @@ struct SpgemmOptions {
     /// Bytes a handle may keep so that repeated numeric calls compute values only, for every
     /// row, from a record (native kernels with sort_output and reuse_columns). OpenMP: the
     /// first numeric call records where in C each multiply-add lands (one index per
-    /// multiply-add). CUDA: the first values-only call records, for rows of at most 128
-    /// entries of a B whose rows hold strictly ascending columns, each multiply-add's place
-    /// in its row (a byte per multiply-add), and for every other entry of C its multiply-adds
-    /// as (entry of A, entry of B) pairs (2 indices per multiply-add and 4 bytes per entry
-    /// of C), when that also fits in 3/4 of the device's free memory with what building it
-    /// needs (about 3x the pairs, freed after). Above the
+    /// multiply-add). CUDA: the symbolic phase, when it finds C's columns (see
+    /// SpgemmHandle::columns_from_symbolic), else the first values-only call, records, for
+    /// rows of at most 128 entries of a B whose rows hold strictly ascending columns, each
+    /// multiply-add's place in its row (a byte per multiply-add), and for every other entry
+    /// of C its multiply-adds as (entry of A, entry of B) pairs (2 indices per multiply-add
+    /// and 4 bytes per entry of C), when that also fits in 3/4 of the device's free memory
+    /// with what building it needs (about 3x the pairs, freed after). Above the
     /// limit nothing is recorded: OpenMP runs the full phase on every call, CUDA looks the
     /// light rows up in C's known columns (values_path() `known_columns`). 0 forces that.
     /// SpgemmHandle::recorded_bytes() says what was kept.
@@ -147,12 +151,14 @@ public:
     size_type values_only_calls() const;
     /// Whether the symbolic phase also wrote C's columns (CUDA, when every row of C is short
     /// enough for the shared-memory teams, with sort_output and reuse_columns): the first
-    /// numeric call then computes values only too.
+    /// numeric call then computes values only too, from a record that the symbolic phase
+    /// made with the columns (when B's rows hold strictly ascending columns and it fits
+    /// SpgemmOptions::reuse_memory_limit).
     bool columns_from_symbolic() const;
     /// How the last numeric call computed C's values (`full` before the first).
     SpgemmValuesPath values_path() const;
     /// Bytes kept for values-only calls (0: nothing recorded, or not yet: CUDA records in the
-    /// first values-only call; see SpgemmOptions::reuse_memory_limit).
+    /// symbolic phase or the first values-only call; see SpgemmOptions::reuse_memory_limit).
     size_type recorded_bytes() const;
 };
 

@@ -169,6 +169,25 @@ struct Team {
     }
 };
 
+/// The row of this team in a launch of teams over one group's rows (group_rows[0 .. n)), and
+/// whether it has one (row 0 when not: the team still takes part in team-wide steps).
+template <int G, typename I>
+__device__ inline long long team_row(const I* group_rows, long long n, bool& active)
+{
+    const long long team =
+        blockIdx.x * static_cast<long long>(Team<G>::per_block) + Team<G>::index();
+    active = team < n;
+    return active ? static_cast<long long>(group_rows[team]) : 0;
+}
+
+/// This team's part of the block's dynamic shared memory, which holds per_block Shared.
+template <int G, typename Shared>
+__device__ inline Shared& team_shared()
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    return reinterpret_cast<Shared*>(shared_bytes)[Team<G>::index()];
+}
+
 /// Shared memory of one team for spreading a batch of A's entries over its threads.
 template <int G>
 struct Batch {
@@ -433,6 +452,23 @@ __device__ inline V row_scale(const Operands<V, I>& in, long long row)
     return in.pattern.identity ? -in.omega * in.d_inv[row * in.d_stride] : V(1);
 }
 
+/// for_each_product_step over the products of row `row` (none when not active), with the
+/// factor of each entry of the batch (A's value, Jacobi-scaled, or 1 for the identity) in
+/// factors[s] for visit(j, s, valid).
+template <int G, typename V, typename I, typename Visit>
+__device__ void for_each_row_product_step(const Operands<V, I>& in, bool active, long long row,
+                                          Batch<G>& batch, V* factors, Visit&& visit)
+{
+    long long first = 0;
+    long long end = 0;
+    if (active) entry_range(in.pattern, row, first, end);
+    const V scale = active ? row_scale(in, row) : V(1);
+    for_each_product_step<G>(
+        first, end, in.pattern.b_ptrs, batch,
+        [&](long long k, int s) -> long long { return selected_row(in, row, scale, k, factors[s]); },
+        visit);
+}
+
 /// Table size a row needs in the symbolic phase: its distinct columns are at most
 /// min(flops, B.cols).
 struct SymbolicNeed {
@@ -624,6 +660,14 @@ void multiply_hash_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
 template <typename I>
 void write_light_columns(const CudaExecutor& exec, const CudaPlan<I>& plan, const Pattern<I>& in,
                          int light_groups, const I* c_ptrs, I* c_cols);
+
+/// cuda_numeric.cu: the record of values-only calls (state.recorded), made by a symbolic
+/// phase that wrote C's columns (state.columns), with the positions of the short rows'
+/// multiply-adds already kept: the first numeric call then runs as a repeated one. V is
+/// the device value type.
+template <typename V, typename I>
+void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
+                        const Pattern<I>& in, long long a_nnz);
 
 /// cuda_recorded.cu: bytes kept by a record of record_products.
 template <typename I>

@@ -179,16 +179,8 @@ __global__ void __launch_bounds__(heavy_block)
             written += sh.batch.inclusive[heavy_block - 1];
             __syncthreads();
         }
-        const V scale = row_scale(in, row);
-        long long first = 0;
-        long long end = 0;
-        entry_range(pattern, row, first, end);
-        for_each_product_step<heavy_block>(
-            first, end, pattern.b_ptrs, sh.batch,
-            [&](long long k, int s) -> long long {
-                return selected_row(in, row, scale, k, sh.factors[s]);
-            },
-            [&](long long j, int s, bool valid) {
+        for_each_row_product_step<heavy_block>(
+            in, true, row, sh.batch, sh.factors, [&](long long j, int s, bool valid) {
                 long long position = length;
                 V product{};
                 if (valid) {

@@ -70,13 +70,16 @@ __device__ void compact_in_order(const I* keys, Batch<G>& batch, long long lengt
 template <int G, typename I>
 struct ColumnsShared {
     I keys[slots_per_thread * G];
+    I columns[slots_per_thread * G / 2];  ///< the row's, gathered from the table to be sorted
     Batch<G> batch;
 };
 
 /// C's columns, sorted, of every row of one light group of the numeric grouping (rows by
 /// exact length; a team per row, the numeric phase's table sizes): the row's columns hashed
-/// into a table of keys, then sorted (or, direct, compacted in order) and written. What the
-/// numeric kernel does for the columns, without values.
+/// into a table of keys, then gathered (in order, direct) and sorted, and written. What the
+/// numeric kernel does for the columns, without values. Only the row's columns are sorted,
+/// not the table's S slots, of which the grouping uses at most half: a network of half the
+/// size, about 2.6 times fewer comparisons for a 125-entry row of a 256-slot table.
 template <int G, typename I>
 __global__ void __launch_bounds__(Team<G>::block_threads)
     columns_light_kernel(const I* group_rows, long long n, Pattern<I> in, const I* c_ptrs,
@@ -84,23 +87,27 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<ColumnsShared<G, I>*>(shared_bytes)[T::index()];
-    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
-    const bool active = team < n;
-    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    auto& sh = team_shared<G, ColumnsShared<G, I>>();
+    bool active = false;
+    const long long row = team_row<G>(group_rows, n, active);
     for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
     T::sync();
     insert_row_columns<G, S>(in, active, row, sh.keys, sh.batch, direct);
     T::sync();
     const long long out = active ? static_cast<long long>(c_ptrs[row]) : 0;
-    const long long length = active ? c_ptrs[row + 1] - out : 0;
+    // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays regardless
+    const long long length =
+        active ? min(static_cast<long long>(c_ptrs[row + 1]) - out, static_cast<long long>(S / 2))
+               : 0;
     if (direct) {
         compact_in_order<G, S>(sh.keys, sh.batch, length,
                                [&](long long i, int s) { c_cols[out + i] = sh.keys[s]; });
     } else {
-        loom::sort::team_sort(SortTeam<G>{}, sh.keys, S, UnsignedLess{});
-        for (long long i = T::rank(); i < length; i += G) c_cols[out + i] = sh.keys[i];
+        compact_in_order<G, S>(sh.keys, sh.batch, length,
+                               [&](long long i, int s) { sh.columns[i] = sh.keys[s]; });
+        loom::sort::team_sort(SortTeam<G>{}, sh.columns, static_cast<int>(length),
+                              UnsignedLess{});
+        for (long long i = T::rank(); i < length; i += G) c_cols[out + i] = sh.columns[i];
     }
 }
 
@@ -144,11 +151,9 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<MultiplyShared<G, V, I>*>(shared_bytes)[T::index()];
-    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
-    const bool active = team < n;
-    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    auto& sh = team_shared<G, MultiplyShared<G, V, I>>();
+    bool active = false;
+    const long long row = team_row<G>(group_rows, n, active);
     for (int s = T::rank(); s < S; s += G) {
         sh.keys[s] = empty_key<I>;
         sh.values[s] = V(0);
@@ -156,16 +161,8 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
     }
     if (T::rank() == 0) sh.count = 0;
     T::sync();
-    long long first = 0;
-    long long end = 0;
-    if (active) entry_range(in.pattern, row, first, end);
-    const V scale = active ? row_scale(in, row) : V(1);
-    for_each_product_step<G>(
-        first, end, in.pattern.b_ptrs, sh.batch,
-        [&](long long k, int s) -> long long {
-            return selected_row(in, row, scale, k, sh.factors[s]);
-        },
-        [&](long long j, int s, bool valid) {
+    for_each_row_product_step<G>(
+        in, active, row, sh.batch, sh.factors, [&](long long j, int s, bool valid) {
             // the key is claimed in any order (only its slot depends on that); the value is
             // added in product order when asked
             long long slot = -1;
@@ -239,11 +236,9 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<MultiplyShared<G, V, I>*>(shared_bytes)[T::index()];
-    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
-    const bool active = team < n;
-    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    auto& sh = team_shared<G, MultiplyShared<G, V, I>>();
+    bool active = false;
+    const long long row = team_row<G>(group_rows, n, active);
     const long long out = active ? static_cast<long long>(in.c_ptrs[row]) : 0;
     // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays regardless
     const long long stored = active ? in.c_ptrs[row + 1] - out : 0;
@@ -254,16 +249,8 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
         if constexpr (G > 32) sh.owners[s] = no_owner;
     }
     T::sync();
-    long long first = 0;
-    long long end = 0;
-    if (active) entry_range(in.pattern, row, first, end);
-    const V scale = active ? row_scale(in, row) : V(1);
-    for_each_product_step<G>(
-        first, end, in.pattern.b_ptrs, sh.batch,
-        [&](long long k, int s) -> long long {
-            return selected_row(in, row, scale, k, sh.factors[s]);
-        },
-        [&](long long j, int s, bool valid) {
+    for_each_row_product_step<G>(
+        in, active, row, sh.batch, sh.factors, [&](long long j, int s, bool valid) {
             // a column missing from the row cannot happen when C's pattern is the one the
             // handle recorded; skipped, to stay memory-safe
             const int position = valid ? find_column(sh.keys, length, in.pattern.b_cols[j]) : -1;
@@ -285,6 +272,7 @@ enum class Positions {
     search,           ///< binary search in the row's columns
     search_and_keep,  ///< ... and keep it, one byte per multiply-add, for later calls
     kept,             ///< read back what search_and_keep kept
+    keep_only,        ///< search_and_keep without values (the symbolic phase's record)
 };
 
 /// A position kept for a column not in C's row (cannot happen when C's pattern is the one
@@ -322,8 +310,7 @@ __global__ void __launch_bounds__(light_block)
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
     static_assert(G <= 32 && S / 2 < no_position);
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<EntryOrderShared<G, V, I>*>(shared_bytes)[T::index()];
+    auto& sh = team_shared<G, EntryOrderShared<G, V, I>>();
     const int rank = T::rank();
     const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
     if (team >= n) return;  // a whole team: the barriers below are the team's only
@@ -332,20 +319,23 @@ __global__ void __launch_bounds__(light_block)
     // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays regardless
     const int length =
         static_cast<int>(max(0ll, min(in.c_ptrs[row + 1] - out, static_cast<long long>(S))));
+    constexpr bool with_values = P != Positions::keep_only;
     for (int s = rank; s < length; s += G) {
         if constexpr (P != Positions::kept) sh.cols[s] = in.c_cols[out + s];
-        sh.values[s] = V(0);
+        if constexpr (with_values) sh.values[s] = V(0);
     }
     long long first = 0;
     long long end = 0;
     entry_range(in.pattern, row, first, end);
-    const V scale = row_scale(in, row);
+    const V scale = with_values ? row_scale(in, row) : V(1);
     long long before_batch = P == Positions::search ? 0 : first_products[row];
     for (long long base = first; base < end; base += G) {
         const long long k = base + rank;
         int b_length = 0;
         if (k < end) {
-            const long long b_row = selected_row(in, row, scale, k, sh.factors[rank]);
+            const long long b_row =
+                with_values ? selected_row(in, row, scale, k, sh.factors[rank])
+                            : (k < in.pattern.a_ptrs[row] ? row : in.pattern.a_cols[k]);
             const long long b_first = in.pattern.b_ptrs[b_row];
             b_length = static_cast<int>(in.pattern.b_ptrs[b_row + 1] - b_first);
             sh.b_first[rank] = b_first;
@@ -362,7 +352,7 @@ __global__ void __launch_bounds__(light_block)
         int s = 0;  // the batch entry of the current piece, the same on every lane
         for (int p0 = 0; p0 < total; p0 += pieces_in_flight) {
             int at[pieces_in_flight];
-            V products[pieces_in_flight];
+            [[maybe_unused]] V products[pieces_in_flight];
 #pragma unroll
             for (int u = 0; u < pieces_in_flight; ++u) {
                 const int p = p0 + u;
@@ -378,24 +368,31 @@ __global__ void __launch_bounds__(light_block)
                             at[u] = positions[q];
                         } else {
                             at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
-                            if constexpr (P == Positions::search_and_keep) {
+                            if constexpr (P == Positions::search_and_keep ||
+                                          P == Positions::keep_only) {
                                 positions[q] = at[u] < 0 ? no_position
                                                          : static_cast<std::uint8_t>(at[u]);
                             }
                         }
-                        products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
+                        if constexpr (with_values) {
+                            products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
+                        }
                     }
                 }
             }
+            if constexpr (with_values) {
 #pragma unroll
-            for (int u = 0; u < pieces_in_flight; ++u) {
-                if (at[u] >= 0 && at[u] < length) sh.values[at[u]] += products[u];
-                T::sync();
+                for (int u = 0; u < pieces_in_flight; ++u) {
+                    if (at[u] >= 0 && at[u] < length) sh.values[at[u]] += products[u];
+                    T::sync();
+                }
             }
         }
         T::sync();
     }
-    for (int s = rank; s < length; s += G) in.c_vals[out + s] = sh.values[s];
+    if constexpr (with_values) {
+        for (int s = rank; s < length; s += G) in.c_vals[out + s] = sh.values[s];
+    }
 }
 
 /// How the light groups' kernels find C's columns and values.
@@ -437,6 +434,8 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
                     multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
             case Positions::kept:
                 return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
+            case Positions::keep_only:
+                return launch(multiply_in_entry_order_kernel<G, Positions::keep_only, V, I>);
             }
         }
     }
@@ -498,6 +497,15 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
 }
 
+/// Rows in the groups [first, end).
+template <typename I>
+long long rows_in_groups(const RowGroups<I>& groups, int first, int end)
+{
+    long long rows = 0;
+    for (int g = first; g < end; ++g) rows += groups.size(g);
+    return rows;
+}
+
 /// What a handle keeps for values-only calls (state.recorded): the positions of the
 /// multiply-adds of the rows that multiply_in_entry_order_kernel takes (one byte each, at
 /// their index in product order), and pairs (record_products) for the other rows, or for
@@ -529,8 +537,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
             state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
-        long long entry_order_rows = 0;
-        for (int g = 0; g < warp_team_groups; ++g) entry_order_rows += plan.groups.size(g);
+        const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
         const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) +
                                      static_cast<std::size_t>(rows + 1) * sizeof(long long);
         std::size_t free_bytes = 0;
@@ -569,6 +576,33 @@ void write_light_columns(const CudaExecutor& exec, const CudaPlan<I>& plan, cons
         }
     }
 }
+
+template <typename V, typename I>
+void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
+                        const Pattern<I>& in, long long a_nnz)
+{
+    const auto& plan = *static_cast<const CudaPlan<I>*>(state.backend.get());
+    const Operands<V, I> positions_only{in,      nullptr, nullptr,
+                                        nullptr, 0,       V(0),
+                                        state.row_ptrs.data(), state.columns.data(),
+                                        nullptr, state.deterministic};
+    state.record_tried = true;
+    auto record = make_record(exec, state, plan, positions_only, a_nnz, true);
+    state.recorded_bytes = record ? record->bytes : 0;
+    if (record && record->positions.size() > 0) {
+        LightPass pass{LightPass::entry_order, Positions::keep_only,
+                       reinterpret_cast<const long long*>(record->first_products.data()),
+                       record->positions.data()};
+        multiply_light_groups(exec, plan, positions_only, true, warp_team_groups, pass);
+        record->positions_kept = true;
+    }
+    state.recorded = std::move(record);
+}
+
+#define LOOM_INSTANTIATE_SPGEMM_RECORD_IN_SYMBOLIC_CUDA(V, I)                                  \
+    template void record_in_symbolic<loom::cuda::device_type_t<V>, I>(                         \
+        const CudaExecutor&, detail::SpgemmState<I>&, const Pattern<I>&, long long);
+LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_RECORD_IN_SYMBOLIC_CUDA)
 
 #define LOOM_INSTANTIATE_SPGEMM_LIGHT_COLUMNS_CUDA(I)                                          \
     template void write_light_columns(const CudaExecutor&, const CudaPlan<I>&,                 \
@@ -619,9 +653,12 @@ void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
 }
 
 template <typename V, typename I>
-void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
-                                  const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
-                                  const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
+SpgemmValuesPath spgemm_numeric_known_columns(const CudaExecutor& exec,
+                                              detail::SpgemmState<I>& state,
+                                              const matrix::Csr<V, I>& A,
+                                              const matrix::Csr<V, I>& B,
+                                              const detail::JacobiScaling<V>* jacobi,
+                                              matrix::Csr<V, I>& C)
 {
     using namespace spgemm_kernels;
     if (!state.sort_output) {
@@ -648,21 +685,29 @@ void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<
         pass.kept = record->positions.data();
         record->positions_kept = true;
     }
-    if (record && record->pairs) {
+    // the entry-order rows, and the others (every row without entry order)
+    const int short_groups = entry_order ? warp_team_groups : 0;
+    const bool short_rows_kept =
+        pass.positions == Positions::kept || rows_in_groups(plan.groups, 0, short_groups) == 0;
+    const bool pairs = record && record->pairs;
+    const bool other_rows_kept = pairs || rows_in_groups(plan.groups, short_groups, empty_group) == 0;
+    if (pairs) {
         values_from_record(exec, record->pairs.get(), in);
         if (entry_order) {
             multiply_light_groups(exec, plan, in, true, warp_team_groups, pass);
         }
-        return;
+    } else {
+        numeric(exec, plan, in, true, light_groups_for(max_numeric_table<V, I>()), pass);
     }
-    numeric(exec, plan, in, true, light_groups_for(max_numeric_table<V, I>()), pass);
+    return short_rows_kept && other_rows_kept ? SpgemmValuesPath::recorded
+                                              : SpgemmValuesPath::known_columns;
 }
 
 #define LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA(V, I)                                             \
     template void spgemm_numeric(const CudaExecutor&, detail::SpgemmState<I>&,                 \
                                  const matrix::Csr<V, I>&, const matrix::Csr<V, I>&,           \
                                  const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);         \
-    template void spgemm_numeric_known_columns(                                                \
+    template SpgemmValuesPath spgemm_numeric_known_columns(                                    \
         const CudaExecutor&, detail::SpgemmState<I>&, const matrix::Csr<V, I>&,                \
         const matrix::Csr<V, I>&, const detail::JacobiScaling<V>*, matrix::Csr<V, I>&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_NUMERIC_CUDA)

@@ -78,11 +78,9 @@ __global__ void __launch_bounds__(Team<G>::block_threads)
 {
     using T = Team<G>;
     constexpr int S = symbolic_slots_per_thread * G;
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = reinterpret_cast<CountShared<G, I>*>(shared_bytes)[T::index()];
-    const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
-    const bool active = team < n;
-    const long long row = active ? static_cast<long long>(group_rows[team]) : 0;
+    auto& sh = team_shared<G, CountShared<G, I>>();
+    bool active = false;
+    const long long row = team_row<G>(group_rows, n, active);
     for (int s = T::rank(); s < S; s += G) sh.keys[s] = empty_key<I>;
     if (T::rank() == 0) sh.count = 0;
     T::sync();
@@ -257,6 +255,11 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
                             state.row_ptrs.data(), state.columns.data());
         state.columns_from_symbolic = true;
+        if (state.record_limit > 0 && plan.b_rows_distinct) {
+            // a handle's: the record costs one pass of positions here, where C's columns
+            // were just found, instead of a slower first numeric call
+            record_in_symbolic<DV>(exec, state, in, static_cast<long long>(A.nnz()));
+        }
     }
 }
 

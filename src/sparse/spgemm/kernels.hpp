@@ -122,8 +122,10 @@ LOOM_DECLARE_SPGEMM_KERNELS(CudaExecutor);
 /// spgemm_numeric (which rewrites the same columns). The record is made by the first such
 /// call when it fits state.record_limit and the device's free memory. The bits are
 /// spgemm_numeric's (deterministic as state.deterministic says where ordered adds remain).
+/// Returns the path taken: `recorded` when every row's values came from the record (kept
+/// positions, pairs), else `known_columns`.
 template <typename V, typename I>
-void spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
+SpgemmValuesPath spgemm_numeric_known_columns(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                   const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                                   const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C);
 

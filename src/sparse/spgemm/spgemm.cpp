@@ -207,13 +207,14 @@ void values_only([[maybe_unused]] const char* where, SpgemmState<I>& state,
             throw NotSupported(where, "the reference backend has no values-only SpGEMM");
         },
         [&]([[maybe_unused]] const OmpExecutor& e) {
+            // only with a record (see handle_numeric)
             LOOM_OMP_CALL(where, omp::spgemm_numeric_recorded(e, state, A, B, jacobi, C));
+            state.values_path = SpgemmValuesPath::recorded;
         },
         [&]([[maybe_unused]] const CudaExecutor& e) {
-            LOOM_CUDA_CALL(where, cuda::spgemm_numeric_known_columns(e, state, A, B, jacobi, C));
+            LOOM_CUDA_CALL(where, state.values_path = cuda::spgemm_numeric_known_columns(
+                                      e, state, A, B, jacobi, C));
         }});
-    state.values_path =
-        state.recorded ? SpgemmValuesPath::recorded : SpgemmValuesPath::known_columns;
     ++state.values_only_calls;
 }
 

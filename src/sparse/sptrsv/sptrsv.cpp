@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -288,6 +289,20 @@ double cuda_launched_us(const detail::LevelSchedule<I>& schedule, bool long_rows
 
 /// CUDA: whether the level set runs as one persistent launch (a grid barrier per level)
 /// rather than stage by stage: for many fat levels, not for a run of thin chained ones.
+/// GPU ROUND ONLY (deleted after it): LOOM_SPTRSV_SCHEDULE = launch | grid | chains forces
+/// the CUDA level set's schedule; LOOM_SPTRSV_CHAIN_ROWS and LOOM_SPTRSV_CHAIN_BPS set the
+/// block chains' least rows a block and most blocks a multiprocessor.
+std::string round_schedule()
+{
+    const char* value = std::getenv("LOOM_SPTRSV_SCHEDULE");
+    return value ? value : "";
+}
+long round_knob(const char* name, long fallback)
+{
+    const char* value = std::getenv(name);
+    return value ? std::atol(value) : fallback;
+}
+
 template <typename I>
 void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec, bool long_rows)
 {
@@ -295,6 +310,8 @@ void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec,
         exec.kind() == ExecKind::cuda &&
         cuda_persistent_level_us * static_cast<double>(schedule.levels()) <
             cuda_launched_us(schedule, long_rows);
+    const auto forced = round_schedule();
+    if (exec.kind() == ExecKind::cuda && !forced.empty()) schedule.persistent = forced != "launch";
 }
 
 /// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
@@ -720,6 +737,15 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
     if (!state) state = host_analysis(T, options);
     level_ordered_rows(symbolic_where, *state, options, T, true);
+    if (state->algorithm == SptrsvAlgorithm::level_set && state->schedule.persistent &&
+        T.rows() > 0 && round_schedule() == "chains") {
+        LOOM_CUDA_CALL(symbolic_where,
+                       cuda::sptrsv_block_chains(
+                           dynamic_cast<const CudaExecutor&>(*exec), state->level_ordered,
+                           state->schedule, round_knob("LOOM_SPTRSV_CHAIN_ROWS", 2048),
+                           static_cast<int>(round_knob("LOOM_SPTRSV_CHAIN_BPS", 2)),
+                           state->chains));
+    }
     state->pattern = pattern_fingerprint(T, options.pattern_check);
     handle.adopt(std::move(state));
 }
@@ -797,7 +823,10 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
                 default:
-                    if (state->schedule.persistent) {
+                    if (state->chains.blocks > 0) {
+                        cuda::sptrsv_block_chains_solve(e, state->level_ordered, state->schedule,
+                                                        state->chains, b, x);
+                    } else if (state->schedule.persistent) {
                         cuda::sptrsv_persistent_level_set(e, state->level_ordered,
                                                           state->schedule, b, x);
                     } else {

@@ -29,6 +29,8 @@ struct SptrsvState {
     LevelSchedule<I> schedule;
     /// CUDA persistent level set: op(T)'s rows in level order (empty otherwise).
     LevelOrderedRows<V, I> level_ordered;
+    /// CUDA persistent level set on block chains: the copy cut among blocks (blocks = 0: not).
+    BlockChains<I> chains;
     /// The supernode partition (every algorithm: automatic decides on it) and, for the
     /// supernodal algorithm, its schedule and inverted diagonal blocks.
     size_type supernode_count = 0;

@@ -327,7 +327,8 @@ __device__ __forceinline__ void wait_for_producers(const unsigned int* progress,
     }
 }
 
-/// Level set on block chains in ONE launch of resident blocks (cooperative): block b walks
+/// Level set on block chains in ONE launch of resident blocks (cooperative, block_size >=
+/// 64 threads): block b walks
 /// its segments (its rows of one level each) in level order with __syncthreads between
 /// them; before each it publishes its progress (the level: every row of a lower one solved,
 /// one release store) and waits only for its producers' progress to reach that level (no
@@ -360,8 +361,10 @@ __global__ void __launch_bounds__(block_size)
             next = load_row(rows, chains.segment_begin[s + 1] + group, chains.segment_end[s + 1],
                             lane);
         }
+        // The release (which waits for the block's stores to reach L2) by warp 1 while warp
+        // 0 polls: the barrier below waits for the longer of the two, not their sum.
+        if (threadIdx.x == 32) release_store(progress + blockIdx.x, level);
         if (threadIdx.x < 32) {
-            if (threadIdx.x == 0) release_store(progress + blockIdx.x, level);
             wait_for_producers(progress, chains.producers, producers_begin, producers_end, level,
                                seen);
         }
@@ -1123,6 +1126,22 @@ void sptrsv_block_chains_solve(const CudaExecutor& exec,
     sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
         sptrsv_kernels::block_chains_solve<decltype(lanes)::value>(exec, copy, schedule, chains, b, x);
     });
+}
+
+float sptrsv_round_time_us(const CudaExecutor& exec, const std::function<void()>& run)
+{
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    cudaEventRecord(start, stream_of(exec));
+    run();
+    cudaEventRecord(stop, stream_of(exec));
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ms * 1000;
 }
 
 template <typename V, typename I>

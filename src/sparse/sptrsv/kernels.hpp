@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -203,6 +204,8 @@ void sptrsv_block_chains_solve(const CudaExecutor& exec,
                                const detail::LevelSchedule<I>& schedule,
                                const detail::BlockChains<I>& chains, const matrix::Dense<V>& b,
                                matrix::Dense<V>& x);
+/// GPU ROUND ONLY: microseconds that run() takes on exec's stream (events).
+float sptrsv_round_time_us(const CudaExecutor& exec, const std::function<void()>& run);
 /// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
 /// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
 /// polled by the rows that read it (cuda.cu).

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
@@ -31,6 +33,9 @@ struct SptrsvState {
     LevelOrderedRows<V, I> level_ordered;
     /// CUDA persistent level set on block chains: the copy cut among blocks (blocks = 0: not).
     BlockChains<I> chains;
+    /// GPU ROUND ONLY (LOOM_SPTRSV_CYCLE): every chains variant, named.
+    std::vector<BlockChains<I>> round_chains;
+    std::vector<std::string> round_names;
     /// The supernode partition (every algorithm: automatic decides on it) and, for the
     /// supernodal algorithm, its schedule and inverted diagonal blocks.
     size_type supernode_count = 0;

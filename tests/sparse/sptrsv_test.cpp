@@ -926,6 +926,31 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
     }
 }
 
+TEST(SptrsvCuda, LevelSetOnARandomDependencyGraphMatchesTheReference)
+{
+    // 200000 rows whose entries lie anywhere left of (lower) or right of (upper) the diagonal
+    // and a dense row: ~70 levels, most of them fat, and every block of a persistent solve
+    // reads rows that every other solves (no banded structure). Two right-hand sides.
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        const auto T_ref = random_triangular<double, loom::int32>(
+            ref, {.n = 200000, .per_row = 3, .uplo = uplo, .dense_row = true});
+        const auto n = T_ref.rows();
+        const auto b = loom::test::random_dense<double>(ref, {n, 2});
+        const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+        for (const auto op : {Op::none, Op::transpose}) {
+            const SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, Diag::non_unit, op};
+            matrix::Dense<double> expected(ref, {n, 2});
+            sparse::sptrsv(T_ref, b, expected, options);
+            matrix::Dense<double> x(cuda, {n, 2});
+            sparse::sptrsv(T, matrix::Dense<double>(cuda, b), x, options);
+            SCOPED_TRACE(describe(options));
+            LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-10);
+        }
+    }
+}
+
 TEST(SptrsvCuda, LevelsWiderThanTheResidentGroupsAreSolvedWhole)
 {
     // Block lower bidiagonal: 3 levels of 100000 rows, more than the groups of all resident

@@ -1154,7 +1154,7 @@ void sptrsv_block_chains(const CudaExecutor& exec, const detail::LevelOrderedRow
     const auto n = static_cast<long long>(copy.inverse_diagonal.size());
     int per_sm = 0;
     with_lanes(copy, [&](auto lanes) {
-        per_sm = resident_per_sm<block_chains_kernel<lanes(), D, I>>();
+        per_sm = resident_per_sm<block_chains_kernel<decltype(lanes)::value, D, I>>();
     });
     per_sm = std::min(per_sm, blocks_per_sm);
     const long long most = static_cast<long long>(per_sm) * exec.multiprocessor_count();

@@ -929,8 +929,8 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
 TEST(SptrsvCuda, LevelSetOnARandomDependencyGraphMatchesTheReference)
 {
     // 200000 rows whose entries lie anywhere left of (lower) or right of (upper) the diagonal
-    // and a dense row: ~70 levels, most of them fat, and every block of a persistent solve
-    // reads rows that every other solves (no banded structure). Two right-hand sides.
+    // and a dense row: ~70 levels, 33 of them fat, whose rows read rows of any earlier level
+    // anywhere in x (no banded structure). Two right-hand sides.
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {

@@ -17,7 +17,6 @@
 // the level-ordered copy round-robin. x is its own ready flag: filled with a signalling NaN
 // first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -290,95 +289,6 @@ __global__ void __launch_bounds__(block_size)
         }
         __syncthreads();
     }
-}
-
-/// Stores v to *p with release semantics (as release_add).
-__device__ __forceinline__ void release_store(unsigned int* p, unsigned int v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
-}
-
-/// Block chains (detail::BlockChains) as kernels see them.
-template <typename I>
-struct Chains {
-    const I* segment_ptrs;
-    const I* segment_begin;
-    const I* segment_end;
-    const I* segment_level;
-    const I* producer_ptrs;
-    const I* producers;
-};
-
-/// By the lanes of warp 0: waits until each producer producers[begin .. end - 1] has
-/// published a progress of at least `level` (its rows of lower levels solved). `seen` is
-/// the lane's last reading of its first producer: one known to be ahead is not polled again.
-template <typename I>
-__device__ __forceinline__ void wait_for_producers(const unsigned int* progress,
-                                                   const I* producers, I begin, I end,
-                                                   unsigned int level, unsigned int& seen)
-{
-    for (I p = begin + static_cast<I>(threadIdx.x); p < end; p += 32) {
-        const bool first = p == begin + static_cast<I>(threadIdx.x);
-        if (first && seen >= level) continue;
-        const unsigned int* counter = progress + producers[p];
-        unsigned int now;
-        while ((now = load_acquire(counter)) < level) {}
-        if (first) seen = now;
-    }
-}
-
-/// Level set on block chains in ONE launch of resident blocks (cooperative, block_size >=
-/// 64 threads): block b walks
-/// its segments (its rows of one level each) in level order with __syncthreads between
-/// them; before each it publishes its progress (the level: every row of a lower one solved,
-/// one release store) and waits only for its producers' progress to reach that level (no
-/// grid barrier). Each group's row of the next segment is loaded before the wait, as in
-/// persistent_levels_kernel. Deadlock-free with every block resident: the blocks waiting at
-/// the lowest level wait on producers that have published at least that level.
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    block_chains_kernel(OrderedRows<D, I> rows, Chains<I> chains, unsigned int levels,
-                        Block<const D> b, Block<D> x, unsigned int* progress)
-{
-    constexpr int groups = block_size / G;
-    const int group = threadIdx.x / G;
-    const int lane = threadIdx.x % G;
-    const I first = chains.segment_ptrs[blockIdx.x];
-    const I last = chains.segment_ptrs[blockIdx.x + 1];
-    const I producers_begin = chains.producer_ptrs[blockIdx.x];
-    const I producers_end = chains.producer_ptrs[blockIdx.x + 1];
-    unsigned int seen = 0;
-    LoadedRow<D, I> next;
-    if (first < last) {
-        next = load_row(rows, chains.segment_begin[first] + group, chains.segment_end[first], lane);
-    }
-    for (I s = first; s < last; ++s) {
-        const long long end = chains.segment_end[s];
-        const auto level = static_cast<unsigned int>(chains.segment_level[s]);
-        const auto current = next;
-        const long long following = chains.segment_begin[s] + group + groups;
-        if (s + 1 < last) {
-            next = load_row(rows, chains.segment_begin[s + 1] + group, chains.segment_end[s + 1],
-                            lane);
-        }
-        // The release (which waits for the block's stores to reach L2) by warp 1 while warp
-        // 0 polls: the barrier below waits for the longer of the two, not their sum.
-        if (threadIdx.x == 32) release_store(progress + blockIdx.x, level);
-        if (threadIdx.x < 32) {
-            wait_for_producers(progress, chains.producers, producers_begin, producers_end, level,
-                               seen);
-        }
-        __syncthreads();
-        if (current.row >= 0) {
-            solve_loaded_row<G>(rows, current, b, x, lane, ReadCoherent{}, WritePlain{});
-        }
-        for (long long i = following; i < end; i += groups) {
-            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane, ReadCoherent{},
-                                WritePlain{});
-        }
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) release_store(progress + blockIdx.x, levels);
 }
 
 /// Sync-free with x as its own flag (ready_values.cuh): a launch of resident blocks only
@@ -767,46 +677,6 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
         block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
-template <typename I>
-Chains<I> chains_of(const detail::BlockChains<I>& chains)
-{
-    return {chains.segment_ptrs.const_data(),  chains.segment_begin.const_data(),
-            chains.segment_end.const_data(),   chains.segment_level.const_data(),
-            chains.producer_ptrs.const_data(), chains.producers.const_data()};
-}
-
-template <int G, typename V, typename I>
-void block_chains_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
-                        const detail::LevelSchedule<I>& schedule,
-                        const detail::BlockChains<I>& chains, const matrix::Dense<V>& b,
-                        matrix::Dense<V>& x)
-{
-    Array<std::uint32_t> progress(exec.shared_from_this(), chains.blocks);
-    progress.fill(0);
-    launch_cooperative(block_chains_kernel<G, device_type_t<V>, I>,
-                       static_cast<unsigned>(chains.blocks), stream_of(exec),
-                       ordered_rows(copy, schedule), chains_of(chains),
-                       static_cast<unsigned int>(schedule.levels()), block_of(b), block_of(x),
-                       reinterpret_cast<unsigned int*>(progress.data()));
-}
-
-/// The block that owns row r when blocks own rows_per_block consecutive rows each.
-template <typename I>
-__device__ __forceinline__ I owner(I r, long long rows_per_block)
-{
-    return static_cast<I>(r / rows_per_block);
-}
-
-/// The level of position i of a schedule with `levels` levels (level_ptrs: levels + 1).
-template <typename I>
-__device__ __forceinline__ I level_of(const I* level_ptrs, long long levels, long long i)
-{
-    return static_cast<I>(thrust::upper_bound(thrust::seq, level_ptrs, level_ptrs + levels + 1,
-                                              static_cast<I>(i)) -
-                          level_ptrs) -
-           1;
-}
-
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
 /// radix sort takes its values from memory, not an iterator).
 template <typename I>
@@ -1082,8 +952,8 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
 }
 
 namespace sptrsv_kernels {
-/// f(lanes) with std::integral_constant lanes per row on the level-ordered copy: a warp for
-/// long rows, 4 for short ones (long_rows).
+/// f(lanes), lanes a std::integral_constant: the lanes per row on the level-ordered copy, a
+/// warp for long rows, 4 for short ones (long_rows).
 template <typename V, typename I, typename F>
 void with_lanes(const detail::LevelOrderedRows<V, I>& copy, F&& f)
 {
@@ -1114,158 +984,6 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V
     sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
         sptrsv_kernels::sync_free_solve<decltype(lanes)::value>(exec, copy, schedule, b, x);
     });
-}
-
-template <typename V, typename I>
-void sptrsv_block_chains_solve(const CudaExecutor& exec,
-                               const detail::LevelOrderedRows<V, I>& copy,
-                               const detail::LevelSchedule<I>& schedule,
-                               const detail::BlockChains<I>& chains, const matrix::Dense<V>& b,
-                               matrix::Dense<V>& x)
-{
-    sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
-        sptrsv_kernels::block_chains_solve<decltype(lanes)::value>(exec, copy, schedule, chains, b, x);
-    });
-}
-
-float sptrsv_round_time_us(const CudaExecutor& exec, const std::function<void()>& run)
-{
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-    cudaEventRecord(start, stream_of(exec));
-    run();
-    cudaEventRecord(stop, stream_of(exec));
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return ms * 1000;
-}
-
-template <typename V, typename I>
-void sptrsv_block_chains(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
-                         const detail::LevelSchedule<I>& schedule, size_type min_rows,
-                         int blocks_per_sm, detail::BlockChains<I>& chains)
-{
-    using namespace sptrsv_kernels;
-    using D = device_type_t<V>;
-    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
-    int per_sm = 0;
-    with_lanes(copy, [&](auto lanes) {
-        per_sm = resident_per_sm<block_chains_kernel<decltype(lanes)::value, D, I>>();
-    });
-    per_sm = std::min(per_sm, blocks_per_sm);
-    const long long most = static_cast<long long>(per_sm) * exec.multiprocessor_count();
-    const long long rows_per_block =
-        ceildiv(n, std::clamp(ceildiv(n, std::max<long long>(min_rows, 1)), 1LL, most));
-    const long long blocks = ceildiv(n, rows_per_block);
-    const auto shared = exec.shared_from_this();
-    const I* order = schedule.order.const_data();
-    const I* level_ptrs = schedule.level_ptrs.const_data();
-    const auto levels = static_cast<long long>(schedule.levels());
-
-    // Segments: runs of one level and one block in the copy's order (rows ascend within a
-    // level, so a block's rows of a level are one run).
-    Array<I> starts(shared, n + 1);
-    I* start = starts.data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            start[i] = i == 0 || owner(order[i], rows_per_block) != owner(order[i - 1], rows_per_block) ||
-                       level_of(level_ptrs, levels, i) != level_of(level_ptrs, levels, i - 1);
-        },
-        analysis_where);
-    loom::cuda::exclusive_prefix_sum(exec, start, n + 1);
-    const auto segments = static_cast<long long>(loom::detail::load_element(starts, n));
-    Array<I> keys(shared, segments), begins(shared, segments), ends(shared, segments),
-        segment_levels(shared, segments);
-    I* key = keys.data();
-    I* begin = begins.data();
-    I* end = ends.data();
-    I* level = segment_levels.data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            if (start[i + 1] == start[i]) return;
-            const auto s = start[i];
-            const I l = level_of(level_ptrs, levels, i);
-            const I b = owner(order[i], rows_per_block);
-            const long long bound = (b + 1) * rows_per_block;
-            key[s] = b;
-            begin[s] = static_cast<I>(i);
-            end[s] = static_cast<I>(i + first_not_below(order + i, level_ptrs[l + 1] - i,
-                                                          static_cast<I>(bound < n ? bound : n)));
-            level[s] = l;
-        },
-        analysis_where);
-    // Segments by block, in level order within one (stable).
-    Array<I> sorted_keys(shared, segments), sorted(shared, segments);
-    const auto unsorted = positions<I>(exec, segments);
-    const int bits = static_cast<int>(std::bit_width(static_cast<unsigned long long>(blocks)));
-    loom::cuda::run_cub(exec, analysis_where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.const_data(), sorted_keys.data(),
-                                               unsorted.const_data(), sorted.data(), segments, 0,
-                                               bits, stream_of(exec));
-    });
-    chains.segment_begin = Array<I>(shared, segments);
-    chains.segment_end = Array<I>(shared, segments);
-    chains.segment_level = Array<I>(shared, segments);
-    chains.segment_ptrs = Array<I>(shared, blocks + 1);
-    I* out_begin = chains.segment_begin.data();
-    I* out_end = chains.segment_end.data();
-    I* out_level = chains.segment_level.data();
-    const I* from = sorted.const_data();
-    loom::cuda::parallel_for(
-        exec, segments,
-        [=] __device__(long long k) {
-            out_begin[k] = begin[from[k]];
-            out_end[k] = end[from[k]];
-            out_level[k] = level[from[k]];
-        },
-        analysis_where);
-    I* segment_ptrs = chains.segment_ptrs.data();
-    const I* sorted_key = sorted_keys.const_data();
-    loom::cuda::parallel_for(
-        exec, blocks + 1,
-        [=] __device__(long long b) {
-            segment_ptrs[b] = static_cast<I>(first_not_below(sorted_key, segments, static_cast<I>(b)));
-        },
-        analysis_where);
-
-    // Producers: block p of a column that block b's rows read, p != b (a blocks x blocks
-    // mark, compacted by a scan).
-    Array<I> marks(shared, blocks * blocks + 1);
-    marks.fill(0);
-    I* mark = marks.data();
-    const I* ptrs = copy.ptrs.const_data();
-    const I* cols = copy.cols.const_data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            const I b = owner(order[i], rows_per_block);
-            for (I k = ptrs[i]; k < ptrs[i + 1]; ++k) {
-                const I p = owner(cols[k], rows_per_block);
-                if (p != b) mark[b * blocks + p] = 1;
-            }
-        },
-        analysis_where);
-    loom::cuda::exclusive_prefix_sum(exec, mark, blocks * blocks + 1);
-    chains.producers = Array<I>(shared, loom::detail::load_element(marks, blocks * blocks));
-    chains.producer_ptrs = Array<I>(shared, blocks + 1);
-    I* producers = chains.producers.data();
-    I* producer_ptrs = chains.producer_ptrs.data();
-    loom::cuda::parallel_for(
-        exec, blocks * blocks,
-        [=] __device__(long long k) {
-            if (mark[k + 1] != mark[k]) producers[mark[k]] = static_cast<I>(k % blocks);
-        },
-        analysis_where);
-    loom::cuda::parallel_for(
-        exec, blocks + 1,
-        [=] __device__(long long b) { producer_ptrs[b] = mark[b * blocks]; }, analysis_where);
-    chains.blocks = blocks;
 }
 
 template <typename V, typename I>
@@ -1324,13 +1042,6 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
                                               const detail::LevelOrderedRows<V, I>&,          \
                                               const detail::LevelSchedule<I>&,                \
                                               const matrix::Dense<V>&, matrix::Dense<V>&);    \
-    template void sptrsv_block_chains(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&, \
-                                      const detail::LevelSchedule<I>&, size_type, int,        \
-                                      detail::BlockChains<I>&);                               \
-    template void sptrsv_block_chains_solve(                                                  \
-        const CudaExecutor&, const detail::LevelOrderedRows<V, I>&,                           \
-        const detail::LevelSchedule<I>&, const detail::BlockChains<I>&,                       \
-        const matrix::Dense<V>&, matrix::Dense<V>&);                                          \
     template void sptrsv_level_ordered_rows(const CudaExecutor&,                              \
                                             const detail::TriangularRows<V, I>&,              \
                                             const detail::LevelSchedule<I>&, bool,            \

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -80,25 +79,6 @@ struct LevelOrderedRows {
     Array<I> cols;
     Array<V> values;
     Array<V> inverse_diagonal;
-};
-
-/// CUDA block chains: the level-ordered copy's rows cut among `blocks` resident blocks by
-/// row range (block b owns the rows b * rows_per_block .. (b + 1) * rows_per_block - 1), so
-/// that a block walks its own rows level by level with __syncthreads between levels and
-/// waits, instead of a grid barrier, only on the blocks that own rows its rows read (its
-/// producers), through a progress counter per block. Segment s (a block's rows of one
-/// level, positions begin[s] .. end[s] - 1 of the copy) belongs to block b for s in
-/// segment_ptrs[b] .. segment_ptrs[b + 1] - 1, in level order; block b's producers are
-/// producers[producer_ptrs[b] .. producer_ptrs[b + 1] - 1].
-template <typename I>
-struct BlockChains {
-    size_type blocks = 0;  ///< 0: not built
-    Array<I> segment_ptrs;
-    Array<I> segment_begin;
-    Array<I> segment_end;
-    Array<I> segment_level;
-    Array<I> producer_ptrs;
-    Array<I> producers;
 };
 
 /// The supernodal schedule of op(T) (algorithm supernodal): its rows cut into supernodes,
@@ -190,22 +170,6 @@ void sptrsv_persistent_level_set(const CudaExecutor& exec,
                                  const detail::LevelOrderedRows<V, I>& copy,
                                  const detail::LevelSchedule<I>& schedule,
                                  const matrix::Dense<V>& b, matrix::Dense<V>& x);
-/// Cuts the level-ordered copy into block chains (detail::BlockChains) for at most
-/// `blocks_per_sm` resident blocks a multiprocessor and at least `min_rows` rows a block.
-template <typename V, typename I>
-void sptrsv_block_chains(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
-                         const detail::LevelSchedule<I>& schedule, size_type min_rows,
-                         int blocks_per_sm, detail::BlockChains<I>& chains);
-/// The level set on block chains: one cooperative launch, each block walking its segments,
-/// waiting on its producers' progress before each (cuda.cu).
-template <typename V, typename I>
-void sptrsv_block_chains_solve(const CudaExecutor& exec,
-                               const detail::LevelOrderedRows<V, I>& copy,
-                               const detail::LevelSchedule<I>& schedule,
-                               const detail::BlockChains<I>& chains, const matrix::Dense<V>& b,
-                               matrix::Dense<V>& x);
-/// GPU ROUND ONLY: microseconds that run() takes on exec's stream (events).
-float sptrsv_round_time_us(const CudaExecutor& exec, const std::function<void()>& run);
 /// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
 /// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
 /// polled by the rows that read it (cuda.cu).

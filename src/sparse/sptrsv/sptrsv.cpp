@@ -6,8 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -290,20 +288,6 @@ double cuda_launched_us(const detail::LevelSchedule<I>& schedule, bool long_rows
 
 /// CUDA: whether the level set runs as one persistent launch (a grid barrier per level)
 /// rather than stage by stage: for many fat levels, not for a run of thin chained ones.
-/// GPU ROUND ONLY (deleted after it): LOOM_SPTRSV_SCHEDULE = launch | grid | chains forces
-/// the CUDA level set's schedule; LOOM_SPTRSV_CHAIN_ROWS and LOOM_SPTRSV_CHAIN_BPS set the
-/// block chains' least rows a block and most blocks a multiprocessor.
-std::string round_schedule()
-{
-    const char* value = std::getenv("LOOM_SPTRSV_SCHEDULE");
-    return value ? value : "";
-}
-long round_knob(const char* name, long fallback)
-{
-    const char* value = std::getenv(name);
-    return value ? std::atol(value) : fallback;
-}
-
 template <typename I>
 void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec, bool long_rows)
 {
@@ -311,67 +295,6 @@ void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec,
         exec.kind() == ExecKind::cuda &&
         cuda_persistent_level_us * static_cast<double>(schedule.levels()) <
             cuda_launched_us(schedule, long_rows);
-    const auto forced = round_schedule();
-    if (exec.kind() == ExecKind::cuda && !forced.empty()) schedule.persistent = forced != "launch";
-    if (exec.kind() == ExecKind::cuda && round_knob("LOOM_SPTRSV_CYCLE", 0) != 0) {
-        schedule.persistent = true;
-    }
-}
-
-/// GPU ROUND ONLY: LOOM_SPTRSV_CYCLE=1 builds every block-chains variant (least rows a
-/// block, most blocks a multiprocessor), and each CUDA level-set solve runs the next of
-/// launch, grid and these, printing "sptrsv-variant NAME US".
-constexpr std::pair<long, int> round_chain_variants[] = {
-    {2048, 1}, {2048, 2}, {2048, 4}, {256, 2}, {1 << 30, 1}};
-
-template <typename V, typename I>
-void build_round_chains(detail::SptrsvState<V, I>& state, size_type n)
-{
-    if (state.algorithm != SptrsvAlgorithm::level_set || !state.schedule.persistent || n == 0) {
-        return;
-    }
-    const auto& exec = dynamic_cast<const CudaExecutor&>(*state.exec);
-    if (round_knob("LOOM_SPTRSV_CYCLE", 0) != 0) {
-        for (const auto& [rows, per_sm] : round_chain_variants) {
-            state.round_chains.emplace_back();
-            cuda::sptrsv_block_chains(exec, state.level_ordered, state.schedule, rows, per_sm,
-                                      state.round_chains.back());
-            state.round_names.push_back("chains-r" + std::to_string(std::min<long>(rows, 99999)) +
-                                        "-x" + std::to_string(per_sm) + "-b" +
-                                        std::to_string(state.round_chains.back().blocks));
-        }
-    }
-    if (round_schedule() == "chains") {
-        cuda::sptrsv_block_chains(exec, state.level_ordered, state.schedule,
-                                  round_knob("LOOM_SPTRSV_CHAIN_ROWS", 2048),
-                                  static_cast<int>(round_knob("LOOM_SPTRSV_CHAIN_BPS", 2)),
-                                  state.chains);
-    }
-}
-
-/// GPU ROUND ONLY: the next variant of LOOM_SPTRSV_CYCLE, timed and printed; false when
-/// not cycling.
-template <typename V, typename I>
-bool run_round_variant(const CudaExecutor& e, const detail::SptrsvState<V, I>& state,
-                       const detail::TriangularRows<V, I>& rows, const matrix::Dense<V>& b,
-                       matrix::Dense<V>& x)
-{
-    if (state.round_chains.empty()) return false;
-    static std::size_t counter = 0;
-    const auto variant = counter++ % (2 + state.round_chains.size());
-    std::string name = variant == 0 ? "launch" : variant == 1 ? "grid" : state.round_names[variant - 2];
-    const auto us = cuda::sptrsv_round_time_us(e, [&] {
-        if (variant == 0) {
-            cuda::sptrsv_level_set(e, rows, state.schedule, b, x);
-        } else if (variant == 1) {
-            cuda::sptrsv_persistent_level_set(e, state.level_ordered, state.schedule, b, x);
-        } else {
-            cuda::sptrsv_block_chains_solve(e, state.level_ordered, state.schedule,
-                                            state.round_chains[variant - 2], b, x);
-        }
-    });
-    std::printf("sptrsv-variant %s %.1f\n", name.c_str(), us);
-    return true;
 }
 
 /// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
@@ -797,9 +720,6 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
     if (!state) state = host_analysis(T, options);
     level_ordered_rows(symbolic_where, *state, options, T, true);
-    if (exec->kind() == ExecKind::cuda) {
-        LOOM_CUDA_CALL(symbolic_where, build_round_chains(*state, T.rows()));
-    }
     state->pattern = pattern_fingerprint(T, options.pattern_check);
     handle.adopt(std::move(state));
 }
@@ -877,11 +797,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
                 default:
-                    if (run_round_variant(e, *state, rows, b, x)) break;
-                    if (state->chains.blocks > 0) {
-                        cuda::sptrsv_block_chains_solve(e, state->level_ordered, state->schedule,
-                                                        state->chains, b, x);
-                    } else if (state->schedule.persistent) {
+                    if (state->schedule.persistent) {
                         cuda::sptrsv_persistent_level_set(e, state->level_ordered,
                                                           state->schedule, b, x);
                     } else {

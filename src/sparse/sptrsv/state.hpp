@@ -2,8 +2,6 @@
 #pragma once
 
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
@@ -31,11 +29,6 @@ struct SptrsvState {
     LevelSchedule<I> schedule;
     /// CUDA persistent level set: op(T)'s rows in level order (empty otherwise).
     LevelOrderedRows<V, I> level_ordered;
-    /// CUDA persistent level set on block chains: the copy cut among blocks (blocks = 0: not).
-    BlockChains<I> chains;
-    /// GPU ROUND ONLY (LOOM_SPTRSV_CYCLE): every chains variant, named.
-    std::vector<BlockChains<I>> round_chains;
-    std::vector<std::string> round_names;
     /// The supernode partition (every algorithm: automatic decides on it) and, for the
     /// supernodal algorithm, its schedule and inverted diagonal blocks.
     size_type supernode_count = 0;

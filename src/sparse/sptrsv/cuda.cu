@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -950,17 +951,29 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
         sptrsv_kernels::analysis_where);
 }
 
+namespace sptrsv_kernels {
+/// f(lanes), lanes a std::integral_constant: the lanes per row on the level-ordered copy, a
+/// warp for long rows, 4 for short ones (long_rows).
+template <typename V, typename I, typename F>
+void with_lanes(const detail::LevelOrderedRows<V, I>& copy, F&& f)
+{
+    if (long_rows(copy)) {
+        f(std::integral_constant<int, 32>{});
+    } else {
+        f(std::integral_constant<int, 4>{});
+    }
+}
+}  // namespace sptrsv_kernels
+
 template <typename V, typename I>
 void sptrsv_persistent_level_set(const CudaExecutor& exec,
                                  const detail::LevelOrderedRows<V, I>& copy,
                                  const detail::LevelSchedule<I>& schedule,
                                  const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
-    if (sptrsv_kernels::long_rows(copy)) {
-        sptrsv_kernels::persistent_levels<32>(exec, copy, schedule, b, x);
-    } else {
-        sptrsv_kernels::persistent_levels<4>(exec, copy, schedule, b, x);
-    }
+    sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
+        sptrsv_kernels::persistent_levels<decltype(lanes)::value>(exec, copy, schedule, b, x);
+    });
 }
 
 template <typename V, typename I>
@@ -968,11 +981,9 @@ void sptrsv_sync_free(const CudaExecutor& exec, const detail::LevelOrderedRows<V
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    if (sptrsv_kernels::long_rows(copy)) {
-        sptrsv_kernels::sync_free_solve<32>(exec, copy, schedule, b, x);
-    } else {
-        sptrsv_kernels::sync_free_solve<4>(exec, copy, schedule, b, x);
-    }
+    sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
+        sptrsv_kernels::sync_free_solve<decltype(lanes)::value>(exec, copy, schedule, b, x);
+    });
 }
 
 template <typename V, typename I>

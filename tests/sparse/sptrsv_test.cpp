@@ -385,6 +385,58 @@ TEST(SptrsvLevels, LevelScheduleQueryListsTheRowsOfEachLevel)
     }
 }
 
+TEST(SptrsvLevels, ScheduleOnlyAnalysisGivesTheHandlesSchedule)
+{
+    // A random lower T with empty rows and no diagonal (the schedule needs none), for every
+    // triangle and op: sptrsv_levels gives what a level_set handle's queries give.
+    using Csr = matrix::Csr<double, loom::int32>;
+    auto executors = loom::test::backends();
+    executors.insert(executors.begin(), loom::test::reference());
+    for (const auto& exec : executors) {
+        for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+            const auto T = random_triangular<double, loom::int32>(
+                exec, {.n = 300, .per_row = 2, .uplo = uplo, .diagonal = false, .seed = 11});
+            for (const auto op : {Op::none, Op::transpose}) {
+                const SptrsvOptions options{.algorithm = SptrsvAlgorithm::level_set,
+                                            .uplo = uplo,
+                                            .diag = Diag::unit,
+                                            .op = op};
+                sparse::SptrsvHandle<double, loom::int32> handle(options);
+                sparse::sptrsv_symbolic(handle, T);
+                const auto levels = sparse::sptrsv_levels(T, {.uplo = uplo, .op = op});
+                const auto label = describe(options) + " on " + exec->name();
+                EXPECT_EQ(levels.level_ptrs.executor(), exec) << label;
+                EXPECT_EQ(levels.level_ptrs.to_host(), handle.level_ptrs().to_host()) << label;
+                EXPECT_EQ(levels.level_rows.to_host(), handle.level_rows().to_host()) << label;
+            }
+        }
+        const auto empty = sparse::sptrsv_levels(Csr(exec, {0, 0}));
+        EXPECT_EQ(empty.level_rows.size(), 0);
+    }
+}
+
+TEST(SptrsvLevels, ScheduleOnlyAnalysisRejectsBadInput)
+{
+    using Csr = matrix::Csr<double, loom::int32>;
+    auto executors = loom::test::backends();
+    executors.insert(executors.begin(), loom::test::reference());
+    for (const auto& exec : executors) {
+        EXPECT_THROW(sparse::sptrsv_levels(Csr(exec, {3, 4})), loom::DimensionMismatch);
+        // (0, 1) lies above the diagonal.
+        const auto full = Csr::from_host(exec, {2, 2}, std::vector<loom::int32>{0, 2, 3},
+                                         std::vector<loom::int32>{0, 1, 1},
+                                         std::vector<double>{1, 1, 1});
+        try {
+            sparse::sptrsv_levels(full);
+            ADD_FAILURE() << "no error on " << exec->name();
+        } catch (const loom::BadInput& e) {
+            EXPECT_NE(std::string(e.what()).find("sptrsv_levels"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("(0, 1)"), std::string::npos) << e.what();
+        }
+        EXPECT_NO_THROW(sparse::sptrsv_levels(full, {.uplo = Uplo::upper}));
+    }
+}
+
 TYPED_TEST(Sptrsv, FatLevelsRunInParallelStages)
 {
     using V = typename TestFixture::V;

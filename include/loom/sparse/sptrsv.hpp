@@ -121,6 +121,24 @@ public:
     const Array<I>& level_rows() const;
 };
 
+/// op(T)'s level schedule alone, as SptrsvHandle::level_ptrs() / level_rows() give it, on
+/// T's executor: level l holds the rows level_rows[level_ptrs[l]] .. level_rows[level_ptrs[l
+/// + 1] - 1], ascending. For a kernel that runs op(T)'s rows level by level (the incomplete
+/// factorizations): the analysis' triangle check and levels without what only a solve needs
+/// (the diagonal check, supernodes, a copy of T, the pattern's fingerprint).
+template <typename I>
+struct SptrsvLevels {
+    Array<I> level_ptrs;
+    Array<I> level_rows;
+};
+
+/// The level schedule of op(T) for options.uplo and options.op (the other options are not
+/// read). DimensionMismatch when T is not square; BadInput naming an entry outside the
+/// triangle.
+template <typename V, typename I>
+LOOM_EXPORT SptrsvLevels<I> sptrsv_levels(const matrix::Csr<V, I>& T,
+                                          const SptrsvOptions& options = {});
+
 /// Analyses T (the handle's uplo triangle of a square matrix) for solves with op(T).
 /// DimensionMismatch when T is not square; BadInput naming the row and column of an entry
 /// outside the triangle; NumericalError naming the row of a zero or missing diagonal entry

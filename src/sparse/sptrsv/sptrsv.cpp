@@ -27,6 +27,11 @@ namespace {
 constexpr const char* symbolic_where = "loom::sparse::sptrsv_symbolic";
 constexpr const char* numeric_where = "loom::sparse::sptrsv_numeric";
 constexpr const char* solve_where = "loom::sparse::sptrsv_solve";
+constexpr const char* levels_where = "loom::sparse::sptrsv_levels";
+
+/// What an analysis computes: everything a solve needs, or only the level schedule
+/// (sptrsv_levels: no diagonal check, no supernodes).
+enum class Scope { solve, schedule };
 
 /// OpenMP: a level with fewer rows than this per thread costs more in its barrier than its
 /// rows take one thread, so it joins a chained stage.
@@ -65,14 +70,15 @@ bool solves_lower(const SptrsvOptions& options)
 
 /// BadInput naming the first entry of T outside its triangle.
 template <typename I>
-void check_triangle(const std::vector<I>& ptrs, const std::vector<I>& cols, blas::Uplo uplo)
+void check_triangle(const char* where, const std::vector<I>& ptrs, const std::vector<I>& cols,
+                    blas::Uplo uplo)
 {
     const bool lower = uplo == blas::Uplo::lower;
     for (size_type r = 0; r + 1 < static_cast<size_type>(ptrs.size()); ++r) {
         for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
             const size_type c = cols[k];
             if (lower ? c > r : c < r) {
-                throw BadInput(symbolic_where,
+                throw BadInput(where,
                                "entry (" + std::to_string(r) + ", " + std::to_string(c) +
                                    ") lies " + (lower ? "above" : "below") + " the diagonal of " +
                                    (lower ? "a lower" : "an upper") + " triangular matrix");
@@ -468,38 +474,53 @@ void record_levels(detail::SptrsvState<V, I>& state, const detail::LevelSchedule
     }
 }
 
+/// BadInput for a matrix without an executor, DimensionMismatch for one that is not square.
+template <typename V, typename I>
+void check_square(const char* where, const matrix::Csr<V, I>& T)
+{
+    if (!T.executor()) throw BadInput(where, "T has no executor (it was default-constructed)");
+    if (T.rows() != T.cols()) {
+        throw DimensionMismatch(where, "T", T.size(), "T", T.size(),
+                                "a triangular solve needs a square matrix");
+    }
+}
+
 /// The analysis on the host (T's pattern read back once); every executor and algorithm.
 template <typename V, typename I>
 std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>& T,
-                                                         const SptrsvOptions& options)
+                                                         const SptrsvOptions& options,
+                                                         Scope scope = Scope::solve)
 {
     const auto& exec = T.executor();
     const auto n = T.rows();
     const auto ptrs = T.row_ptrs().to_host();
     const auto cols = T.col_idxs().to_host();
-    check_triangle(ptrs, cols, options.uplo);
-    check_diagonal(symbolic_where, T, options);
+    check_triangle(scope == Scope::solve ? symbolic_where : levels_where, ptrs, cols,
+                   options.uplo);
+    if (scope == Scope::solve) check_diagonal(symbolic_where, T, options);
 
     auto state = std::make_unique<detail::SptrsvState<V, I>>();
     state->exec = exec;
     const bool lower = solves_lower(options);
     std::vector<I> t_ptrs, t_cols, t_index;
-    if (transposes(options.op) || options.uplo == blas::Uplo::upper) {
+    const bool finds_supernodes = scope == Scope::solve;
+    if (transposes(options.op) || (finds_supernodes && options.uplo == blas::Uplo::upper)) {
         transpose_pattern(n, ptrs, cols, t_ptrs, t_cols, t_index);
     }
     const auto& op_ptrs = transposes(options.op) ? t_ptrs : ptrs;
     const auto& op_cols = transposes(options.op) ? t_cols : cols;
-    if (transposes(options.op)) {
+    if (transposes(options.op) && scope == Scope::solve) {
         state->transposed_row_ptrs = Array<I>(exec, t_ptrs);
         state->transposed_col_idxs = Array<I>(exec, t_cols);
         state->transposed_value_index = Array<I>(exec, t_index);
     }
     const auto level = detail::row_levels(n, op_ptrs, op_cols, lower);
-    const auto first = !options.supernodes.empty()
+    const auto first = !finds_supernodes ? std::vector<I>{}
+                       : !options.supernodes.empty()
                            ? given_supernode_starts<I>(n, options.supernodes)
                        : options.uplo == blas::Uplo::lower ? supernode_starts(n, ptrs, cols)
                                                            : supernode_starts(n, t_ptrs, t_cols);
-    state->supernode_count = static_cast<size_type>(first.size()) - 1;
+    state->supernode_count = finds_supernodes ? static_cast<size_type>(first.size()) - 1 : 0;
     auto schedule = detail::level_schedule(level, thin_width(*exec));
     choose_persistent(schedule, *exec, T.nnz() > 8 * n);
     record_levels(*state, schedule);
@@ -538,34 +559,39 @@ bool analyses_on_device(const Executor& exec, const SptrsvOptions& options)
 /// automatic picks supernodal, whose schedule the host builds.
 template <typename V, typename I>
 std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, I>& T,
-                                                           [[maybe_unused]] const SptrsvOptions& options)
+                                                           [[maybe_unused]] const SptrsvOptions& options,
+                                                           [[maybe_unused]] Scope scope = Scope::solve)
 {
     auto state = std::make_unique<detail::SptrsvState<V, I>>();
     state->exec = T.executor();
-    LOOM_CUDA_CALL(symbolic_where, {
+    [[maybe_unused]] const char* where = scope == Scope::solve ? symbolic_where : levels_where;
+    LOOM_CUDA_CALL(where, {
         const auto& exec = dynamic_cast<const CudaExecutor&>(*state->exec);
         const auto n = T.rows();
         const auto* ptrs = T.row_ptrs().const_data();
         const auto* cols = T.col_idxs().const_data();
         const bool t_lower = options.uplo == blas::Uplo::lower;
-        const auto bad = cuda::sptrsv_first_bad_rows(exec, n, ptrs, cols, T.values().const_data(),
-                                                     t_lower, options.diag == blas::Diag::unit);
+        const bool solves = scope == Scope::solve;
+        const auto bad = cuda::sptrsv_first_bad_rows(
+            exec, n, ptrs, cols, T.values().const_data(), t_lower,
+            !solves || options.diag == blas::Diag::unit);
         if (bad.outside_triangle < n) {
             // Only the error message reads the pattern back.
-            check_triangle(T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
+            check_triangle(where, T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
         }
         if (bad.zero_diagonal < n) throw zero_diagonal(symbolic_where, bad.zero_diagonal);
         Array<I> t_ptrs, t_cols, t_index;
-        if (transposes(options.op) || !t_lower) {
+        if (transposes(options.op) || (solves && !t_lower)) {
             cuda::sptrsv_transpose_pattern(exec, n, T.nnz(), ptrs, cols, t_ptrs, t_cols, t_index);
         }
         // Supernodes are found on the lower one of T and T^T, as supernode_starts.
-        state->supernode_count = t_lower ? cuda::sptrsv_count_supernodes(exec, n, ptrs, cols,
-                                                                         max_supernode_width)
-                                         : cuda::sptrsv_count_supernodes(
-                                               exec, n, t_ptrs.const_data(),
-                                               t_cols.const_data(), max_supernode_width);
-        if (options.algorithm == SptrsvAlgorithm::automatic &&
+        if (solves) {
+            state->supernode_count =
+                t_lower ? cuda::sptrsv_count_supernodes(exec, n, ptrs, cols, max_supernode_width)
+                        : cuda::sptrsv_count_supernodes(exec, n, t_ptrs.const_data(),
+                                                        t_cols.const_data(), max_supernode_width);
+        }
+        if (solves && options.algorithm == SptrsvAlgorithm::automatic &&
             picks_supernodal(exec, n, state->supernode_count)) {
             return nullptr;
         }
@@ -673,14 +699,23 @@ const Array<I>& SptrsvHandle<V, I>::level_rows() const
 }
 
 template <typename V, typename I>
+SptrsvLevels<I> sptrsv_levels(const matrix::Csr<V, I>& T, const SptrsvOptions& options)
+{
+    check_square(levels_where, T);
+    const SptrsvOptions level_set{.algorithm = SptrsvAlgorithm::level_set,
+                                  .uplo = options.uplo,
+                                  .op = options.op};
+    auto state = analyses_on_device(*T.executor(), level_set)
+                     ? device_analysis(T, level_set, Scope::schedule)
+                     : host_analysis(T, level_set, Scope::schedule);
+    return {std::move(state->schedule.level_ptrs), std::move(state->schedule.order)};
+}
+
+template <typename V, typename I>
 void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
 {
+    check_square(symbolic_where, T);
     const auto& exec = T.executor();
-    if (!exec) throw BadInput(symbolic_where, "T has no executor (it was default-constructed)");
-    if (T.rows() != T.cols()) {
-        throw DimensionMismatch(symbolic_where, "T", T.size(), "T", T.size(),
-                                "a triangular solve needs a square matrix");
-    }
     const auto& options = handle.options();
     auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
     if (!state) state = host_analysis(T, options);
@@ -789,7 +824,8 @@ void sptrsv(const matrix::Csr<V, I>& T, const matrix::Dense<V>& b, matrix::Dense
     template void sptrsv_solve(const SptrsvHandle<V, I>&, const matrix::Csr<V, I>&,            \
                                const matrix::Dense<V>&, matrix::Dense<V>&);                    \
     template void sptrsv(const matrix::Csr<V, I>&, const matrix::Dense<V>&, matrix::Dense<V>&, \
-                         const SptrsvOptions&);
+                         const SptrsvOptions&);                                                \
+    template SptrsvLevels<I> sptrsv_levels(const matrix::Csr<V, I>&, const SptrsvOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_SPTRSV)
 
 }  // namespace loom::sparse

@@ -5,15 +5,14 @@
 // block holds rows of one level and waits on one counter of the level before; its rows are
 // planned from the pattern before the wait and factorized in registers after it, each entry
 // seeing the same operations in the same order as rows.hpp's factorize_row (the same numbers
-// as the host backends up to fused multiply-adds), and the pivots are checked in the same
+// as the host backends up to fused multiply-adds and l_ik = sum * (1 / u_kk) for sum / u_kk),
+// and the pivots are checked in the same
 // launch (the same first bad row). ilu NOTES.md, "CUDA", says why and what it measured.
 //
 // The sweeps, the assembly, the extraction and the sweeping kinds' pivot check are plain
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -80,26 +79,15 @@ __device__ __forceinline__ void add_release(std::uint32_t* counter)
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(counter), "r"(1u) : "memory");
 }
 
-/// Spins until *counter == target. One poller per block, so the back-off stays short.
-/// ROUND EXPERIMENT (Spin): no back-off at all.
-template <bool Spin>
+/// Spins until *counter == target. One poller per block, so the back-off stays short (none
+/// at all measured the same: 27-point 40^3 848 vs 856 us, 7-point 100^3 951 vs 946 us).
 __device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::uint32_t target)
 {
     unsigned pause = 16;
     while (load_acquire(counter) != target) {
-        if constexpr (!Spin) {
-            __nanosleep(pause);
-            if (pause < 64) pause *= 2;
-        }
+        __nanosleep(pause);
+        if (pause < 64) pause *= 2;
     }
-}
-
-/// ROUND EXPERIMENT: the GPU's nanosecond clock, comparable across SMs.
-__device__ __forceinline__ unsigned long long global_time()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
 }
 
 /// Lanes per row: 4 for short rows, half a warp for long ones. H200, ILU(0) of 27-point 40^3
@@ -208,7 +196,8 @@ __device__ __forceinline__ void check_pivot(const D& d, R row_max, bool cholesky
 /// Row i of F by the IKJ elimination, every row it reads final, in registers, from its
 /// assembled entries `start`: the values the plan names are loaded at once, then the lower entries run in column order, each
 /// l_ik computed by its owner and shuffled to the group, which subtracts l_ik u_kj from its
-/// entries. Every entry sees the same operations in the same order as factorize_row. Then
+/// entries. Every entry sees the same operations in the same order as factorize_row (but
+/// l_ik, a product with 1 / u_kk). Then
 /// the pivot check (rows.hpp: bad_pivot) from the row's values in registers.
 /// The lane's entries of row i of A assembled onto F (zero past the row's end): they depend
 /// on no other row, so they are read before the block waits.
@@ -227,7 +216,7 @@ __device__ __forceinline__ void assemble_planned(const detail::FactorPattern<I>&
     }
 }
 
-template <bool Reciprocal, int G, int E, int NL, typename D, typename I>
+template <int G, int E, int NL, typename D, typename I>
 __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, I i,
                                                   const D (&start)[E], bool cholesky, D* values,
                                                   unsigned long long* first_bad, int lane,
@@ -250,17 +239,15 @@ __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& pl
             u[e][s] = plan.pos[e][s] >= 0 ? load_coherent(values + plan.pos[e][s]) : D{};
         }
     }
-    // ROUND EXPERIMENT (Reciprocal): 1 / u_kk off the chain of the lower entries, which then
-    // multiplies instead of dividing.
-    if constexpr (Reciprocal) {
+    // 1 / u_kk for the lane's lower entries, off the chain: the chain then multiplies, and a
+    // division on it cost ~80 ns a lower entry (H200, 27-point 40^3: 4.50 -> 2.93 us a level,
+    // 1324 -> 856 us; rounding differs from the host's division by an ulp).
 #pragma unroll
-        for (int e = 0; e < E; ++e) pivot[e] = D{1} / pivot[e];
-    }
+    for (int e = 0; e < E; ++e) pivot[e] = D{1} / pivot[e];
 #pragma unroll
     for (int s = 0; s < NL; ++s) {
         if (s >= plan.lower) break;  // the same for the whole group
-        const D scaled = Reciprocal ? sum[s / G] * pivot[s / G] : sum[s / G] / pivot[s / G];
-        const D l = loom::cuda::shuffle(scaled, s % G, mask, G);
+        const D l = loom::cuda::shuffle(sum[s / G] * pivot[s / G], s % G, mask, G);
         if (lane == s % G) sum[s / G] = l;
 #pragma unroll
         for (int e = 0; e < E; ++e) {
@@ -335,12 +322,12 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
 /// counts itself done. One waiter per block polls one counter, not a lane per dependency.
 /// counters: levels * stride + 1 words, zero before the launch (the last one the ticket);
 /// first_bad: the first row whose pivot breaks the factorization, if less than its start.
-template <int G, int E, int NL, bool Reciprocal, bool Spin, typename D, typename I>
+template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, I levels, int stride, std::uint32_t* counters,
                         detail::Assembly<D, I> a, bool cholesky, D* values,
-                        unsigned long long* first_bad, unsigned long long* trace)
+                        unsigned long long* first_bad)
 {
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
@@ -353,31 +340,26 @@ __global__ void __launch_bounds__(block_size)
     const int lane = threadIdx.x % G;
     const unsigned mask = sync_free::group_mask<G>();
     const I i = has_row ? order[slot] : I{0};
-    unsigned long long* stamp = trace ? trace + 4 * static_cast<long long>(ticket) : nullptr;
-    if (stamp && threadIdx.x == 0) stamp[0] = global_time();
     RowPlan<G, E, NL, I> plan;
     D start[E];
     if (has_row) {
         plan = plan_row<G, E, NL>(f, i, lane);
         if (plan.fits) assemble_planned(f, plan, i, a, lane, start);
     }
-    if (stamp && threadIdx.x == 0) stamp[1] = global_time();
     if (level > 0 && threadIdx.x == 0) {
-        wait_until<Spin>(counters + static_cast<long long>(level - 1) * stride,
-                         static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
+        wait_until(counters + static_cast<long long>(level - 1) * stride,
+                   static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
     }
     __syncthreads();
-    if (stamp && threadIdx.x == 0) stamp[2] = global_time();
     if (has_row) {
         if (plan.fits) {
-            factorize_planned<Reciprocal>(plan, i, start, cholesky, values, first_bad, lane, mask);
+            factorize_planned(plan, i, start, cholesky, values, first_bad, lane, mask);
         } else {
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
         }
     }
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
-    if (stamp && threadIdx.x == 0) stamp[3] = global_time();
     if (threadIdx.x == 0) add_release(counters + static_cast<long long>(level) * stride);
 }
 
@@ -405,57 +387,6 @@ void for_entries(const CudaExecutor& exec, const detail::FactorPattern<I>& f, Bo
     for_each_entry<<<static_cast<unsigned>(ceildiv(f.n * entry_lanes, block_size)), block_size, 0,
                      stream_of(exec)>>>(f, body);
     check_launch(where);
-}
-
-/// ROUND EXPERIMENT: where factorize_by_levels spends its time, from each block's stamps
-/// (start, planned, released from its wait, done; nanoseconds of the global timer), one
-/// line to stderr: per level, the span from the previous level's last block done to this
-/// level's last block done, split into the hand-over (previous level's last done -> this
-/// level's first release from its wait) and the work (first release -> last done); and the
-/// blocks' own plan / wait / work means.
-template <typename I>
-void print_trace(const detail::IluSchedule<I>& schedule,
-                 const std::vector<unsigned long long>& stamps)
-{
-    const auto& ptrs = schedule.host_level_ptrs;
-    const auto levels = ptrs.size() - 1;
-    const auto rows = static_cast<size_type>(schedule.rows_per_block);
-    double plan = 0, wait = 0, work = 0, hand_over = 0, level_work = 0, late_plans = 0;
-    size_type block = 0;
-    unsigned long long previous_done = 0, first_start = ~0ull, last_done = 0;
-    for (size_type l = 0; l < levels; ++l) {
-        const auto count = (static_cast<size_type>(ptrs[l + 1] - ptrs[l]) + rows - 1) / rows;
-        unsigned long long first_go = ~0ull, done = 0, planned = 0;
-        for (size_type b = block; b < block + count; ++b) {
-            const auto* t = &stamps[4 * b];
-            plan += double(t[1] - t[0]);
-            wait += double(t[2] - t[1]);
-            work += double(t[3] - t[2]);
-            first_go = std::min(first_go, t[2]);
-            done = std::max(done, t[3]);
-            planned = std::max(planned, t[1]);
-            first_start = std::min(first_start, t[0]);
-        }
-        if (l > 0) {
-            hand_over += double(first_go) - double(previous_done);
-            late_plans += planned > previous_done ? 1 : 0;
-        }
-        level_work += double(done - first_go);
-        previous_done = done;
-        last_done = std::max(last_done, done);
-        block += count;
-    }
-    const double blocks = static_cast<double>(std::max<size_type>(block, 1));
-    const double hand_overs = static_cast<double>(std::max<size_type>(levels, 2) - 1);
-    std::fprintf(stderr,
-                 "loom ilu trace: %zu levels, %zu blocks of %zu rows; span %.1f us = %.2f us a "
-                 "level: hand-over %.2f us + work %.2f us; blocks' mean plan %.2f, wait %.2f, "
-                 "work %.2f us; levels whose last plan ended after the level before: %.0f\n",
-                 static_cast<std::size_t>(levels), static_cast<std::size_t>(block),
-                 static_cast<std::size_t>(rows), double(last_done - first_start) * 1e-3,
-                 double(last_done - first_start) * 1e-3 / static_cast<double>(std::max<size_type>(levels, 1)),
-                 hand_over * 1e-3 / hand_overs, level_work * 1e-3 / static_cast<double>(std::max<size_type>(levels, 1)),
-                 plan * 1e-3 / blocks, wait * 1e-3 / blocks, work * 1e-3 / blocks, late_plans);
 }
 
 }  // namespace ilu_kernels
@@ -512,37 +443,19 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     const detail::Assembly<D, I> assembly{as_device(a.a), a.gather_ptrs, a.sources,
                                           as_device(a.scale), as_device(a.shift)};
     const auto blocks = static_cast<unsigned>(schedule.blocks);
-    // ROUND EXPERIMENTS: LOOM_ILU_VARIANT bit 1 reciprocal pivots, bit 2 polling without
-    // back-off; LOOM_ILU_TRACE=1 stamps every block (ilu_kernels::print_trace).
-    const char* variant_text = std::getenv("LOOM_ILU_VARIANT");
-    const int variant = variant_text ? std::atoi(variant_text) : 0;
-    Array<unsigned long long> trace;
-    if (std::getenv("LOOM_ILU_TRACE")) {
-        trace = Array<unsigned long long>(shared, 4 * static_cast<size_type>(blocks));
-    }
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), levels, stride, counters.data(),
-            assembly, cholesky, as_device(values), first_bad.data(),
-            trace.size() ? trace.data() : nullptr);
+            assembly, cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
-    };
-    const auto launch_variant = [&]<int G, int E, int NL>() {
-        switch (variant & 3) {
-        case 1: launch(ilu_kernels::factorize_by_levels<G, E, NL, true, false, D, I>); break;
-        case 2: launch(ilu_kernels::factorize_by_levels<G, E, NL, false, true, D, I>); break;
-        case 3: launch(ilu_kernels::factorize_by_levels<G, E, NL, true, true, D, I>); break;
-        default: launch(ilu_kernels::factorize_by_levels<G, E, NL, false, false, D, I>); break;
-        }
     };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).
     if (schedule.rows_per_block == ilu_kernels::block_size / 16) {
-        launch_variant.template operator()<16, 2, 16>();
+        launch(ilu_kernels::factorize_by_levels<16, 2, 16, D, I>);
     } else {
-        launch_variant.template operator()<4, 2, 8>();
+        launch(ilu_kernels::factorize_by_levels<4, 2, 8, D, I>);
     }
-    if (trace.size()) ilu_kernels::print_trace(schedule, trace.to_host());
     return static_cast<size_type>(std::min<unsigned long long>(first_bad.to_host()[0], f.n));
 }
 

@@ -1,9 +1,10 @@
 // ParILUT / ParICT's pattern search in the executor's memory, written once for OpenMP and CUDA
 // from Loom's primitives (the host search, threshold.hpp, computes the same steps row by row):
 //  1. candidates: row i of F merged with row i of A and the rows of U its lower entries name
-//     (rows.hpp: merge_candidates, a thread per row, counted then filled): the pattern
-//     F u A u pattern(Ls U), each entry valued a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in
-//     L), the host search's sums in the host search's order;
+//     (rows.hpp: merge_candidates, a thread per row; on CUDA a warp per row, cuda_threshold.cu;
+//     counted then filled): the pattern F u A u pattern(Ls U), each entry valued
+//     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), the host search's sums in the host
+//     search's order;
 //  2. selection: the budget's largest |values| among the competing entries (the exact k-th
 //     largest, selected among the few keys a sorted sample brackets), ties kept in row-major
 //     order up to the budget (an exclusive prefix sum ranks them); IC chooses in the upper

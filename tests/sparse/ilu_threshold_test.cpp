@@ -168,6 +168,50 @@ TEST(IluThreshold, ManyCandidatesAndTiesGiveTheHostSearchsPatternOnOpenMp)
     }
 }
 
+/// A with its last row and column full (weights distinct, diagonal dominant): a row with more
+/// lower entries than a warp has lanes, which CUDA's candidates merge on one lane.
+Csr with_full_last_row(const Csr& A)
+{
+    const auto n = A.rows();
+    const auto ptrs = A.row_ptrs().to_host();
+    const auto cols = A.col_idxs().to_host();
+    const auto values = A.values().to_host();
+    std::vector<int32> new_ptrs{0}, new_cols;
+    std::vector<double> new_values;
+    const auto last = static_cast<int32>(n - 1);
+    for (size_type r = 0; r + 1 < n; ++r) {
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            if (cols[k] == last) continue;
+            new_cols.push_back(cols[k]);
+            new_values.push_back(values[k]);
+        }
+        new_cols.push_back(last);
+        new_values.push_back(-0.01 * (1 + 0.001 * static_cast<double>(r)));
+        new_ptrs.push_back(static_cast<int32>(new_cols.size()));
+    }
+    for (int32 c = 0; c < last; ++c) {
+        new_cols.push_back(c);
+        new_values.push_back(-0.02 * (1 + 0.0007 * c));
+    }
+    new_cols.push_back(last);
+    new_values.push_back(4.0 + 0.03 * static_cast<double>(n));
+    new_ptrs.push_back(static_cast<int32>(new_cols.size()));
+    return Csr::from_host(test::reference(), A.size(), new_ptrs, new_cols, new_values);
+}
+
+TEST(IluThreshold, AFullRowGivesTheHostSearchsPattern)
+{
+    const auto A = with_full_last_row(random_grid(8, false));
+    const IluOptions options{.kind = IluKind::parilut, .fill_limit = 1.5};
+    const auto expected = factor(test::reference(), A, options);
+    for (const auto& exec : test::backends()) {
+        const auto f = factor(exec, A, options);
+        EXPECT_EQ(f.L.col_idxs().to_host(), expected.L.col_idxs().to_host()) << exec->name();
+        EXPECT_EQ(f.U.col_idxs().to_host(), expected.U.col_idxs().to_host()) << exec->name();
+        EXPECT_EQ(f.U.row_ptrs().to_host(), expected.U.row_ptrs().to_host()) << exec->name();
+    }
+}
+
 /// A with every row stored backwards and its first entry split into two halves (a duplicate).
 Csr reversed_with_duplicates(const Csr& A)
 {

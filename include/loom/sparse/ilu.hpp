@@ -151,7 +151,8 @@ public:
     size_type l_nnz() const;
     size_type u_nnz() const;
     /// The levels of the rows' dependencies that a level-scheduled numeric phase runs (0 for
-    /// the sweeping kinds parilu, paric, parilut and parict, whose numeric phase has none).
+    /// the sweeping kinds parilu, paric, parilut and parict, whose numeric phase has none, and
+    /// for IluAlgorithm::vendor, whose csrilu02 schedules its own rows).
     size_type levels() const;
     /// The diagonal shift s the last numeric phase used (0: none was needed).
     double shift() const;

@@ -468,21 +468,21 @@ void executor_analysis(const matrix::Csr<V, I>& A, const IluOptions& options,
 }
 
 /// The level schedule of F's rows (row i waits on the rows of its strictly lower entries: L's
-/// dependencies) by SpTRSV's analysis of L (on the device for CUDA, which reads back only
-/// the level pointers); on OpenMP thin levels chained by the factorization's own width, on
-/// CUDA the levels cut into blocks.
+/// dependencies) by SpTRSV's schedule-only analysis of L (sptrsv_levels: on the device for
+/// CUDA, which reads back only the level pointers; no copy of L, no diagonal check); on
+/// OpenMP thin levels chained by the factorization's own width, on CUDA the levels cut into
+/// blocks.
 template <typename V, typename I>
-void schedule_rows(const matrix::Csr<V, I>& L, detail::IluState<V, I>& state)
+void schedule_rows(const matrix::Csr<V, I>& L, detail::IluState<V, I>& state,
+                   detail::IluProfile& profile)
 {
     if (L.rows() == 0) return;  // no levels
-    SptrsvHandle<V, I> levels({.algorithm = SptrsvAlgorithm::level_set,
-                               .uplo = blas::Uplo::lower,
-                               .diag = blas::Diag::unit});
-    sptrsv_symbolic(levels, L);
+    auto levels = sptrsv_levels(L, {.uplo = blas::Uplo::lower});
+    profile.lap("levels: sptrsv_levels");
     const auto& exec = *state.exec;
     auto& schedule = state.schedule;
-    schedule.order = levels.level_rows();
-    schedule.level_ptrs = levels.level_ptrs();
+    schedule.order = std::move(levels.level_rows);
+    schedule.level_ptrs = std::move(levels.level_ptrs);
     schedule.host_level_ptrs = schedule.level_ptrs.to_host();
     if (exec.kind() != ExecKind::cuda) schedule.host_order = schedule.order.to_host();
     const auto* omp = dynamic_cast<const OmpExecutor*>(&exec);
@@ -779,14 +779,16 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
     profile.lap("analysis");
     state->l_nnz = new_l.nnz();
     state->u_nnz = cholesky ? 0 : new_u.nnz();
-    if (by_elimination(options.kind)) {
-        schedule_rows(new_l, *state);
-        profile.lap("levels");
+    // csrilu02 (vendor) schedules its own rows.
+    if (by_elimination(options.kind) && options.algorithm == IluAlgorithm::native) {
+        schedule_rows(new_l, *state, profile);
+        profile.lap("levels: stages, blocks");
     }
     if (options.algorithm == IluAlgorithm::vendor) {
         LOOM_CUDA_CALL(symbolic_where,
                        state->vendor = cuda::ilu_vendor_analysis<V>(
                            dynamic_cast<const CudaExecutor&>(*exec), state->pattern()));
+        profile.lap("csrilu02 analysis");
     }
 
     const auto check = options.pattern_check;
@@ -797,8 +799,9 @@ void ilu_symbolic(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::C
         U = std::move(new_u);
         state->u_pattern = pattern_fingerprint(U, check);
     }
-    handle.adopt(std::move(state));
     profile.lap("factors, fingerprints");
+    handle.adopt(std::move(state));
+    profile.lap("previous analysis freed");
 }
 
 template <typename V, typename I>

@@ -1,9 +1,10 @@
 // ParILUT / ParICT's pattern search in the executor's memory, written once for OpenMP and CUDA
 // from Loom's primitives (the host search, threshold.hpp, computes the same steps row by row):
 //  1. candidates: row i of F merged with row i of A and the rows of U its lower entries name
-//     (rows.hpp: merge_candidates, a thread per row, counted then filled): the pattern
-//     F u A u pattern(Ls U), each entry valued a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in
-//     L), the host search's sums in the host search's order;
+//     (rows.hpp: merge_candidates, a thread per row; on CUDA a warp per row, cuda_threshold.cu;
+//     counted then filled): the pattern F u A u pattern(Ls U), each entry valued
+//     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), the host search's sums in the host
+//     search's order;
 //  2. selection: the budget's largest |values| among the competing entries (the exact k-th
 //     largest, selected among the few keys a sorted sample brackets), ties kept in row-major
 //     order up to the budget (an exclusive prefix sum ranks them); IC chooses in the upper
@@ -30,6 +31,21 @@
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/rows.hpp"
+
+namespace loom::sparse::cuda {
+
+/// ParILUT's candidates by a warp per row (cuda_threshold.cu): the merge of
+/// rows.hpp's merge_candidates with a lane per cursor (one per lower entry's row of U, one for
+/// F's row, one for A's), the products summed in increasing k as there. Without values
+/// (rv == nullptr) count[i] = row i's candidates; with them, row i's candidates at rp[i]:
+/// columns rc, values rv (rows.hpp's residuals, / u_jj in L), a_ij ra. cursor: scratch of
+/// nnz(F) for rows with more lower entries than a warp has lanes for (those merge on one lane).
+template <typename D, typename I>
+void merge_candidates_by_warps(const CudaExecutor& exec, const detail::FactorPattern<I>& fp,
+                               const D* fv, const detail::FactorPattern<I>& ap, const D* av,
+                               I* cursor, I* count, const I* rp, I* rc, D* rv, D* ra);
+
+}  // namespace loom::sparse::cuda
 
 namespace loom::sparse::threshold_search {
 
@@ -134,8 +150,9 @@ struct Candidates {
     Array<V> a;
 };
 
-/// Step 1: the candidates by one merge per row (rows.hpp: merge_candidates), counted, then
-/// filled: a_ij - s for j >= i, (a_ij - s) / u_jj for j < i.
+/// Step 1: the candidates by one merge per row (rows.hpp: merge_candidates; on CUDA a warp
+/// per row, merge_candidates_by_warps), counted, then filled: a_ij - s for j >= i,
+/// (a_ij - s) / u_jj for j < i.
 template <typename Exec, typename V, typename I>
 Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
                             const matrix::Csr<V, I>& f, const Array<I>& diag)
@@ -150,15 +167,23 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     I* cursor = cursors.data();
     Array<I> ptrs(f.executor(), n + 1);
     I* count = ptrs.data();
-    parallel_for_uneven(
-        exec, n,
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            I c = 0;
-            detail::merge_candidates<false>(fp, fv, ap, av, static_cast<I>(row), cursor,
-                                            [&](I, D, D) { ++c; });
-            count[row] = c;
-        },
-        where);
+    // CUDA: a warp per row (cuda_threshold.cu; H200, 7-point 100^3, 3 steps: search 24.7 ms
+    // against 30.9 ms with a thread per row).
+    constexpr bool by_warps = std::is_same_v<Exec, CudaExecutor>;
+    if constexpr (by_warps) {
+        cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, count, nullptr,
+                                              nullptr, nullptr, nullptr);
+    } else {
+        parallel_for_uneven(
+            exec, n,
+            [=] LOOM_HOST_DEVICE(size_type row) {
+                I c = 0;
+                detail::merge_candidates<false>(fp, fv, ap, av, static_cast<I>(row), cursor,
+                                                [&](I, D, D) { ++c; });
+                count[row] = c;
+            },
+            where);
+    }
     scan(exec, ptrs);
     const auto nnz = static_cast<size_type>(loom::detail::load_element(ptrs, n));
     Candidates<V, I> out{matrix::Csr<V, I>(f.executor(), dim2{n, n}, nnz),
@@ -168,19 +193,26 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     I* rc = out.r.col_idxs().data();
     auto rv = kernel_data(exec, out.r.values().data());
     auto ra = kernel_data(exec, out.a.data());
-    parallel_for_uneven(
-        exec, n,
-        [=] LOOM_HOST_DEVICE(size_type row) {
-            const auto i = static_cast<I>(row);
-            I e = rp[i];
-            detail::merge_candidates<true>(fp, fv, ap, av, i, cursor, [&](I j, D a_ij, D sum) {
-                const D residual = a_ij - sum;
-                rc[e] = j;
-                rv[e] = j < i ? residual / fv[fp.diag[j]] : residual;
-                ra[e++] = a_ij;
-            });
-        },
-        where);
+    if constexpr (by_warps) {
+        cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, nullptr, rp, rc, rv,
+                                              ra);
+    } else {
+        parallel_for_uneven(
+            exec, n,
+            [=] LOOM_HOST_DEVICE(size_type row) {
+                const auto i = static_cast<I>(row);
+                I e = rp[i];
+                detail::merge_candidates<true>(fp, fv, ap, av, i, cursor,
+                                               [&](I j, D a_ij, D sum) {
+                                                   const D residual = a_ij - sum;
+                                                   rc[e] = j;
+                                                   rv[e] = j < i ? residual / fv[fp.diag[j]]
+                                                                 : residual;
+                                                   ra[e++] = a_ij;
+                                               });
+            },
+            where);
+    }
     return out;
 }
 
@@ -243,7 +275,8 @@ Array<R> keys_between(const Exec& exec, const Array<R>& keys, R lower, R upper, 
 /// the keys brackets it (Ginkgo's ParILUT samples too), a pass counts the keys above and
 /// inside the bracket, and only those inside are selected exactly, so the answer is the full
 /// selection's. Where the sample misleads (the k-th lies outside), all keys are selected.
-/// Was a radix sort of every key: a quarter of the search on the H200 (24 of 94 ms).
+/// Was a radix sort of every key: a quarter of the search on the H200 (24 of 94 ms); the few
+/// inside (3-12% on 3D Poisson: up to 3 M keys there) are bracketed again the same way.
 template <typename I, typename Exec, typename R>
 R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
 {
@@ -279,9 +312,12 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
         upper == infinity ? 0
                           : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
     const auto inside = count_between(exec, keys, lower, upper);
-    if (above >= k || above + inside < k) return kth_largest_of_all(exec, keys, k);
+    if (above >= k || above + inside < k || inside == n) return kth_largest_of_all(exec, keys, k);
+    // A bracket of one value (a swarm of ties) holds the k-th; else the few keys inside are
+    // selected among alike: sampled again while more than the sample's 16 strata of them.
+    if (lower == upper) return lower;
     const auto few = keys_between<Exec, R, I>(exec, keys, lower, upper, inside);
-    return kth_largest_of_all(exec, few, k - above);
+    return kth_largest<I>(exec, few, k - above);
 }
 
 /// Step 2: keep[e] = 1 for the entries of r that stay (one spare element at the end, for the

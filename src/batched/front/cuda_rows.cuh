@@ -22,9 +22,12 @@
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -39,6 +42,7 @@
 namespace loom::batched::cuda_front::rows {
 
 using front::Operands;
+using thread::pivot_key;
 
 /// Threads per block: 128 / G matrices, whatever n (at most 33 KB of shared memory).
 constexpr int block_threads = 128;
@@ -406,20 +410,6 @@ __device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A
     if (lane == 0) info[b] = failed;
 }
 
-/// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
-/// non-negative doubles order like their values) plus one, so that 0, the key of
-/// non-candidates, is below every candidate, a zero one included; NaN ordered as
-/// detail::getrf_partial's scan sees it (on the diagonal above everything, below the diagonal
-/// never taken).
-template <typename T>
-__device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
-{
-    if (!candidate) return 0;
-    const double magnitude = fabs(static_cast<double>(value));
-    if (magnitude != magnitude) return diagonal ? __double_as_longlong(INFINITY) + 1ull : 0ull;
-    return static_cast<unsigned long long>(__double_as_longlong(magnitude)) + 1ull;
-}
-
 /// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
 /// pivot-row buffers (the row and its reciprocal pivot), 16-byte aligned.
 constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * (nmax + 2); }
@@ -628,14 +618,86 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
 constexpr int thread_getrf_max = 10;
 constexpr int thread_trtri_max = 5;
 
-/// Calls launch(std::integral_constant<int, n>) for 1 <= n <= N.
-template <int N = thread::max_order, typename F>
+/// Calls launch(std::integral_constant<int, n>) for Low <= n <= N.
+template <int N = thread::max_order, int Low = 1, typename F>
 void with_order(int n, F&& launch)
 {
-    if constexpr (N >= 1) {
+    if constexpr (N >= Low) {
         if (n == N) return launch(std::integral_constant<int, N>{});
-        with_order<N - 1>(n, std::forward<F>(launch));
+        with_order<N - 1, Low>(n, std::forward<F>(launch));
     }
+}
+
+/// getrf_shared_kernel<N, L> for orders above thread_getrf_max: whether it is built, and the
+/// lanes per matrix that automatic takes. ROUND CANDIDATES (trimmed after the measurement).
+constexpr bool shared_getrf_built(int n, int lanes)
+{
+    switch (lanes) {
+    case 1: return n > thread_getrf_max && n <= 24;
+    case 4: return n == 12 || n == 16 || n == 17 || n == 20 || n == 24 || n == 28 || n == 32;
+    case 8: return n == 16 || n == 17 || n == 20 || n >= 24;
+    case 16: return n == 24 || n == 32;
+    default: return false;
+    }
+}
+constexpr int shared_getrf_lanes(int n) { return n <= 24 ? 1 : 8; }
+
+/// Round-only switches (deleted after the measurement): LOOM_BATCHED_GETRF=wide runs
+/// getrf_wide_kernel where the shared kernel would run; LOOM_BATCHED_GETRF_LANES=1|4|8|16
+/// picks the lanes per matrix (where built), LOOM_BATCHED_GETRF_THREADS=16|32|64 the threads
+/// per block.
+inline int round_setting(const char* name)
+{
+    const char* v = std::getenv(name);
+    if (v == nullptr) return 0;
+    if (std::string_view(v) == "wide") return -1;
+    return std::atoi(v);
+}
+
+/// Runs getrf_shared_kernel for order n if built with the lanes chosen; false if not.
+template <typename T>
+bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
+                         const front::GetrfCall& f)
+{
+    static const int variant = round_setting("LOOM_BATCHED_GETRF");
+    static const int forced_lanes = round_setting("LOOM_BATCHED_GETRF_LANES");
+    static const int forced_threads = round_setting("LOOM_BATCHED_GETRF_THREADS");
+    if (variant == -1 || n <= thread_getrf_max || n > max_order) return false;
+    const int lanes = forced_lanes > 0 ? forced_lanes : shared_getrf_lanes(n);
+    if (!shared_getrf_built(n, lanes)) return false;
+    if (count > static_cast<size_type>(INT_MAX) * 4) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    bool launched = false;
+    with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
+        constexpr int N = decltype(order)::value;
+        const auto with_lanes = [&](auto group) {
+            constexpr int L = decltype(group)::value;
+            if constexpr (shared_getrf_built(N, L)) {
+                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
+                const int chosen = thread::shared_getrf_threads<N, L, T>();
+                const int threads = forced_threads >= L && forced_threads <= thread::block_threads
+                                        ? forced_threads : chosen;
+                static const bool allowed = thread::allow_shared(
+                    kernel, std::min(thread::shared_bytes<N, T, L>(thread::block_threads),
+                                     thread::max_block_shared));
+                (void)allowed;  // if refused, the launch fails and says so
+                const auto matrices = static_cast<size_type>(threads / L);
+                const auto blocks = static_cast<unsigned>((count + matrices - 1) / matrices);
+                kernel<<<blocks, threads, thread::shared_bytes<N, T, L>(threads),
+                         loom::cuda::stream_of(exec)>>>(ops, f.pivots, f.info, count);
+                launched = true;
+            }
+        };
+        switch (lanes) {
+        case 1: return with_lanes(std::integral_constant<int, 1>{});
+        case 4: return with_lanes(std::integral_constant<int, 4>{});
+        case 8: return with_lanes(std::integral_constant<int, 8>{});
+        case 16: return with_lanes(std::integral_constant<int, 16>{});
+        default: return;
+        }
+    });
+    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return launched;
 }
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
@@ -752,6 +814,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
+    if (launch_shared_getrf<T>(exec, count, n, ops, f)) return true;
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
     return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;

@@ -634,6 +634,7 @@ constexpr bool shared_getrf_built(int n, int lanes)
 {
     switch (lanes) {
     case 1: return n > thread_getrf_max && n <= 24;
+    case 2: return n == 12 || n == 16 || n == 20 || n == 24;
     case 4: return n == 12 || n == 16 || n == 17 || n == 20 || n == 24 || n == 28 || n == 32;
     case 8: return n == 16 || n == 17 || n == 20 || n >= 24;
     case 16: return n == 24 || n == 32;
@@ -643,7 +644,7 @@ constexpr bool shared_getrf_built(int n, int lanes)
 constexpr int shared_getrf_lanes(int n) { return n <= 24 ? 1 : 8; }
 
 /// Round-only switches (deleted after the measurement): LOOM_BATCHED_GETRF=wide runs
-/// getrf_wide_kernel where the shared kernel would run; LOOM_BATCHED_GETRF_LANES=1|4|8|16
+/// getrf_wide_kernel where the shared kernel would run; LOOM_BATCHED_GETRF_LANES=1|2|4|8|16
 /// picks the lanes per matrix (where built), LOOM_BATCHED_GETRF_THREADS=16|32|64 the threads
 /// per block.
 inline int round_setting(const char* name)
@@ -665,7 +666,6 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
     if (variant == -1 || n <= thread_getrf_max || n > max_order) return false;
     const int lanes = forced_lanes > 0 ? forced_lanes : shared_getrf_lanes(n);
     if (!shared_getrf_built(n, lanes)) return false;
-    if (count > static_cast<size_type>(INT_MAX) * 4) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
     bool launched = false;
     with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
@@ -675,21 +675,24 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
             if constexpr (shared_getrf_built(N, L)) {
                 constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
                 const int chosen = thread::shared_getrf_threads<N, L, T>();
-                const int threads = forced_threads >= L && forced_threads <= thread::block_threads
-                                        ? forced_threads : chosen;
+                const bool fits = forced_threads >= L && forced_threads <= thread::block_threads &&
+                                  thread::shared_bytes<N, T, L>(forced_threads) <= thread::max_block_shared;
+                const int threads = fits ? forced_threads : chosen;
                 static const bool allowed = thread::allow_shared(
                     kernel, std::min(thread::shared_bytes<N, T, L>(thread::block_threads),
                                      thread::max_block_shared));
                 (void)allowed;  // if refused, the launch fails and says so
                 const auto matrices = static_cast<size_type>(threads / L);
-                const auto blocks = static_cast<unsigned>((count + matrices - 1) / matrices);
-                kernel<<<blocks, threads, thread::shared_bytes<N, T, L>(threads),
+                const auto blocks = (count + matrices - 1) / matrices;
+                if (blocks > INT_MAX) return;
+                kernel<<<static_cast<unsigned>(blocks), threads, thread::shared_bytes<N, T, L>(threads),
                          loom::cuda::stream_of(exec)>>>(ops, f.pivots, f.info, count);
                 launched = true;
             }
         };
         switch (lanes) {
         case 1: return with_lanes(std::integral_constant<int, 1>{});
+        case 2: return with_lanes(std::integral_constant<int, 2>{});
         case 4: return with_lanes(std::integral_constant<int, 4>{});
         case 8: return with_lanes(std::integral_constant<int, 8>{});
         case 16: return with_lanes(std::integral_constant<int, 16>{});

@@ -644,7 +644,8 @@ constexpr bool shared_getrf_built(int n, int lanes)
 constexpr int shared_getrf_lanes(int n) { return n <= 24 ? 1 : 8; }
 
 /// Round-only switches (deleted after the measurement): LOOM_BATCHED_GETRF=wide runs
-/// getrf_wide_kernel where the shared kernel would run; LOOM_BATCHED_GETRF_LANES=1|2|4|8|16
+/// getrf_wide_kernel where the shared kernel would run, =pairs the two-steps-at-a-time variant
+/// (L = 1 at 12, 16, 20, 24); LOOM_BATCHED_GETRF_LANES=1|2|4|8|16
 /// picks the lanes per matrix (where built), LOOM_BATCHED_GETRF_THREADS=16|32|64 the threads
 /// per block.
 inline int round_setting(const char* name)
@@ -652,6 +653,7 @@ inline int round_setting(const char* name)
     const char* v = std::getenv(name);
     if (v == nullptr) return 0;
     if (std::string_view(v) == "wide") return -1;
+    if (std::string_view(v) == "pairs") return -2;
     return std::atoi(v);
 }
 
@@ -664,6 +666,7 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
     static const int forced_lanes = round_setting("LOOM_BATCHED_GETRF_LANES");
     static const int forced_threads = round_setting("LOOM_BATCHED_GETRF_THREADS");
     if (variant == -1 || n <= thread_getrf_max || n > max_order) return false;
+    const bool pairs = variant == -2;
     const int lanes = forced_lanes > 0 ? forced_lanes : shared_getrf_lanes(n);
     if (!shared_getrf_built(n, lanes)) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
@@ -673,7 +676,23 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
         const auto with_lanes = [&](auto group) {
             constexpr int L = decltype(group)::value;
             if constexpr (shared_getrf_built(N, L)) {
+                constexpr bool pairs_built = L == 1 && (N == 12 || N == 16 || N == 20 || N == 24);
                 constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
+                if constexpr (pairs_built) {
+                    if (pairs) {
+                        constexpr auto paired = thread::getrf_shared_kernel<N, 1, T, true>;
+                        const int threads = thread::shared_getrf_threads<N, 1, T>();
+                        static const bool allowed = thread::allow_shared(
+                            paired, std::min(thread::shared_bytes<N, T>(thread::block_threads),
+                                             thread::max_block_shared));
+                        (void)allowed;
+                        paired<<<thread::blocks_for(count, threads), threads,
+                                 thread::shared_bytes<N, T>(threads), loom::cuda::stream_of(exec)>>>(
+                            ops, f.pivots, f.info, count);
+                        launched = true;
+                        return;
+                    }
+                }
                 const int chosen = thread::shared_getrf_threads<N, L, T>();
                 const bool fits = forced_threads >= L && forced_threads <= thread::block_threads &&
                                   thread::shared_bytes<N, T, L>(forced_threads) <= thread::max_block_shared;

@@ -908,16 +908,17 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
     }
 }
 
-// getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels of
-// orders up to 10, trtri's whole matrices) and other layouts entry by entry: strided rows, and
-// matrices one value apart (batch stride n^2 + 1). The padding must stay untouched.
+// getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels,
+// getrf up to 24 with 1, 4 or 8 lanes per matrix, trtri's whole matrices) and other layouts
+// entry by entry: strided rows, and matrices one value apart (batch stride n^2 + 1). The
+// padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
 {
     using V = TypeParam;
     struct Layout {
         size_type stride, batch_stride;
     };
-    for (const size_type n : {3, 8, 10, 12, 24, 32}) {
+    for (const size_type n : {3, 8, 10, 12, 16, 24, 32}) {
         for (const auto [stride, batch_stride] : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
             const auto A = relaid(random_batch<V>(rows_count, {n, n}, 41), stride, batch_stride);
             auto lu = A;

@@ -10,6 +10,8 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
+//          Orders 11..24 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
+//          lanes per matrix, the pivot row in registers, rows swapped in shared memory.
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
 #pragma once
@@ -234,79 +236,6 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
     return static_cast<unsigned long long>(__double_as_longlong(magnitude)) + 1ull;
 }
 
-/// getrf_shared_kernel's steps two at a time for a thread per matrix (ROUND CANDIDATE): step k
-/// updates only column k + 1 of the rows below it, step k + 1 searches that column, and the
-/// trailing entries take both updates in one pass (one load and one store per entry for two
-/// steps; the same two FMAs in the same order as step by step). Returns info.
-template <int N, int R, typename T>
-__device__ LOOM_INLINE int factor_in_pairs(T* a, int32* ipiv)
-{
-    int failed = 0;
-    for_each_step<N / 2>([&](auto half) {
-        constexpr int k = 2 * decltype(half)::value;
-        const int p = first_largest<N>(k, [&](int i) { return a[i * R + k]; });
-        ipiv[k] = p;
-        T u[N];
-        LOOM_PRAGMA_UNROLL
-        for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
-        LOOM_PRAGMA_UNROLL
-        for (int j = 0; j < N; ++j) {
-            const T x = a[k * R + j];
-            a[k * R + j] = u[j];
-            a[p * R + j] = x;
-        }
-        const bool first = u[k] != T(0);
-        if (!first && failed == 0) failed = k + 1;
-        if (first) {
-            const T inv = T(1) / u[k];
-            LOOM_PRAGMA_UNROLL
-            for (int i = k + 1; i < N; ++i) {
-                T* row = a + i * R;
-                const T l = row[k] * inv;
-                row[k] = l;
-                row[k + 1] -= l * u[k + 1];
-            }
-        }
-        // Step k + 1: its rows' entries past column k + 1 still wait for step k's update.
-        const int q = first_largest<N>(k + 1, [&](int i) { return a[i * R + k + 1]; });
-        ipiv[k + 1] = q;
-        T v[N];
-        LOOM_PRAGMA_UNROLL
-        for (int j = 0; j < N; ++j) v[j] = a[q * R + j];
-        if (first) {
-            LOOM_PRAGMA_UNROLL
-            for (int j = k + 2; j < N; ++j) v[j] -= v[k] * u[j];
-        }
-        LOOM_PRAGMA_UNROLL
-        for (int j = 0; j < N; ++j) {  // row q first: when q = k + 1 the updated row wins
-            a[q * R + j] = a[(k + 1) * R + j];
-            a[(k + 1) * R + j] = v[j];
-        }
-        const bool second = v[k + 1] != T(0);
-        if (!second && failed == 0) failed = k + 2;
-        const T inv = second ? T(1) / v[k + 1] : T(0);
-        LOOM_PRAGMA_UNROLL
-        for (int i = k + 2; i < N; ++i) {
-            T* row = a + i * R;
-            const T l = row[k];
-            const T m = row[k + 1] * inv;
-            if (second) row[k + 1] = m;
-            LOOM_PRAGMA_UNROLL
-            for (int j = k + 2; j < N; ++j) {
-                T x = row[j];
-                if (first) x -= l * u[j];
-                if (second) x -= m * v[j];
-                row[j] = x;
-            }
-        }
-    });
-    if constexpr (N % 2 == 1) {
-        ipiv[N - 1] = N - 1;
-        if (a[(N - 1) * R + N - 1] == T(0) && failed == 0) failed = N;
-    }
-    return failed;
-}
-
 /// getrf for the orders whose matrix does not fit in a thread's registers (n > max_order): the
 /// factorization, pivots and operation order of getrf_kernel with the matrix left in the
 /// block's staging and the pivot row of each step in registers, L lanes per matrix (a power of
@@ -317,7 +246,7 @@ __device__ LOOM_INLINE int factor_in_pairs(T* a, int32* ipiv)
 /// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
 /// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
 /// per 16 or 32 lanes, ~200 instructions per step and matrix).
-template <int N, int L, typename T, bool Pairs = false>
+template <int N, int L, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
@@ -338,10 +267,6 @@ __global__ void __launch_bounds__(block_threads)
             if constexpr (L > 1) __syncwarp(mask);
         };
         int failed = 0;
-        if constexpr (Pairs) {
-            static_assert(L == 1);
-            if (lane == 0) info[b] = factor_in_pairs<N, R>(a, pivots + b * N);
-        } else {
         // The steps are unrolled by construction: u's indices must be constants (an unroll
         // pragma left the loop rolled from n = 26 with L = 8, u then in local memory).
         for_each_step<N>([&](auto step) {
@@ -394,7 +319,7 @@ __global__ void __launch_bounds__(block_threads)
                 return;
             }
             const T inv = T(1) / u[k];
-#pragma unroll(N <= 16 || L > 1 ? N : 2)
+            LOOM_PRAGMA_UNROLL
             for (int r = (k + 1) / L; r < per_lane; ++r) {
                 const int i = lane + r * L;
                 if (i > k && i < N) {
@@ -408,7 +333,6 @@ __global__ void __launch_bounds__(block_threads)
             sync();  // the next step reads rows of every lane
         });
         if (lane == 0) info[b] = failed;
-        }
     }
     blk.store(ops[0], s);
 }

@@ -908,16 +908,17 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
     }
 }
 
-// getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels of
-// orders up to 10, trtri's whole matrices) and other layouts entry by entry: strided rows, and
-// matrices one value apart (batch stride n^2 + 1). The padding must stay untouched.
+// getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels,
+// getrf up to 24 with 1, 4 or 8 lanes per matrix, trtri's whole matrices) and other layouts
+// entry by entry: strided rows, and matrices one value apart (batch stride n^2 + 1). The
+// padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
 {
     using V = TypeParam;
     struct Layout {
         size_type stride, batch_stride;
     };
-    for (const size_type n : {3, 8, 10, 12, 32}) {
+    for (const size_type n : {3, 8, 10, 12, 16, 24, 32}) {
         for (const auto [stride, batch_stride] : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
             const auto A = relaid(random_batch<V>(rows_count, {n, n}, 41), stride, batch_stride);
             auto lu = A;
@@ -972,6 +973,37 @@ TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
                 EXPECT_LE(error_of(raw(a), raw(expected)), tolerance<V>(n))
                     << t.name() << " n=" << n << (tied ? " tied" : "");
             }
+        }
+    }
+}
+
+// NaN and infinite entries pick the pivots the reference's scan picks: a NaN on the diagonal
+// keeps its row, one below is never taken, an infinity below wins (every kernel's search).
+TYPED_TEST(BatchedFront, RowsGetrfPivotsWithNaNAndInfinity)
+{
+    using V = TypeParam;
+    using R = loom::remove_complex_t<V>;
+    const V nan(std::numeric_limits<R>::quiet_NaN());
+    const V inf(std::numeric_limits<R>::infinity());
+    for (const size_type n : {4, 12, 16, 24, 32}) {
+        auto A = random_batch<V>(rows_count, {n, n}, 29);
+        A.at(1, 0, 0) = nan;
+        A.at(2, n - 1, 0) = nan;
+        A.at(3, n / 2, 0) = inf;
+        A.at(4, 0, 0) = nan;
+        A.at(4, 1, 0) = inf;
+        A.at(5, n - 1, n - 2) = nan;  // a later step
+        auto expected = A;
+        loom::Array<int32> expected_pivots, expected_info;
+        batched::getrf(expected, expected_pivots, expected_info);
+        EXPECT_EQ(host(expected_pivots)[1 * n], 0);
+        EXPECT_EQ(host(expected_pivots)[3 * n], n / 2);
+        for (const auto& t : rows_targets()) {
+            BatchDense<V> a(t.exec, A);
+            loom::Array<int32> pivots, info;
+            batched::getrf(a, pivots, info, t.launch);
+            EXPECT_EQ(host(pivots), host(expected_pivots)) << t.name() << " n=" << n;
+            EXPECT_EQ(host(info), host(expected_info)) << t.name() << " n=" << n;
         }
     }
 }

@@ -13,15 +13,17 @@
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
-//   getrf  lane i holds row i; partial pivoting relabels rows instead of moving them (each
-//          lane knows the position its row has reached), the pivot search is an argmax over
-//          the group; the pivot row reaches the updating lanes through shared memory
-//          (getrf_wide_kernel, n = 11..32). n <= 10: a thread per matrix (cuda_thread.cuh).
+//   getrf  n = 25..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
+//          instead of moving them (each lane knows the position its row has reached), the
+//          pivot search is an argmax over the group; the pivot row reaches the updating lanes
+//          through shared memory. n <= 10: a thread per matrix, the matrix in registers;
+//          n = 11..24: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -39,6 +41,7 @@
 namespace loom::batched::cuda_front::rows {
 
 using front::Operands;
+using thread::pivot_key;
 
 /// Threads per block: 128 / G matrices, whatever n (at most 33 KB of shared memory).
 constexpr int block_threads = 128;
@@ -406,20 +409,6 @@ __device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A
     if (lane == 0) info[b] = failed;
 }
 
-/// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
-/// non-negative doubles order like their values) plus one, so that 0, the key of
-/// non-candidates, is below every candidate, a zero one included; NaN ordered as
-/// detail::getrf_partial's scan sees it (on the diagonal above everything, below the diagonal
-/// never taken).
-template <typename T>
-__device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
-{
-    if (!candidate) return 0;
-    const double magnitude = fabs(static_cast<double>(value));
-    if (magnitude != magnitude) return diagonal ? __double_as_longlong(INFINITY) + 1ull : 0ull;
-    return static_cast<unsigned long long>(__double_as_longlong(magnitude)) + 1ull;
-}
-
 /// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
 /// pivot-row buffers (the row and its reciprocal pivot), 16-byte aligned.
 constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * (nmax + 2); }
@@ -457,28 +446,23 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 #endif
 }
 
-/// getrf for the bounds 16 and 32 (orders 11..32), the factorization of detail::getrf_partial
-/// (same pivots, same operations and order) with a short critical path per step: the staging
-/// is cp.async (the whole matrix in flight); the pivot search is a
-/// butterfly max over one 64-bit key (two shuffles per round instead of four) and a ballot,
-/// the position comparison running only when two candidates tie; and the pivot row reaches the
-/// updating lanes through shared memory, written by its owner and read as 16-byte broadcasts
-/// (n - k loads and stores per step instead of 2 (n - k) shuffles of doubles). Two pivot-row
-/// buffers, used in turn, need one __syncwarp per step.
-/// At the bound 32 (orders 17..32) the step is leaner: the search by largest_by_reduction,
-/// every candidate lane computes the reciprocal of its own entry during the search (the owner's
-/// is published with its row: the division leaves the critical path), and rows are updated
-/// over the whole bound with no test of n per pair (columns past n hold zeros, or NaN where
-/// the pivot row was infinite, and are never stored nor searched). H200, 163840 matrices,
-/// double: n = 32 1827 us against 2228, 24 1552 against 1535; at the bound 16 it lost (9 243
-/// against 215 us, 12 303 against 277, 16 378 against 385; a 4-byte spill there).
+/// getrf for the bound 32 (orders 25..32; 11..24 run thread::getrf_shared_kernel), the
+/// factorization of detail::getrf_partial (same pivots, same operations and order) with a short
+/// critical path per step: the staging is cp.async (the whole matrix in flight); the pivot
+/// search is largest_by_reduction over one 64-bit key, the position comparison running only
+/// when two candidates tie; every candidate lane computes the reciprocal of its own entry
+/// during the search (the owner's is published with its row: the division leaves the critical
+/// path); the pivot row reaches the updating lanes through shared memory, written by its owner
+/// and read as 16-byte broadcasts; two pivot-row buffers, used in turn, need one __syncwarp
+/// per step; rows are updated over the whole bound with no test of n per pair (columns past n
+/// hold zeros, or NaN where the pivot row was infinite, and are never stored nor searched).
+/// H200, 163840 matrices, double: n = 32 1827 us against 2228 for the butterfly step.
 template <int NMAX, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
                       int runtime_n)
 {
-    static_assert(NMAX % 2 == 0, "pairs of values");
-    constexpr bool lean = NMAX == 32;
+    static_assert(NMAX == 32, "the orders below run getrf_shared_kernel");
     using Pair = typename PairOf<T>::type;
     const auto g = Group<NMAX>::make(runtime_n);
     const size_type b = g.matrix();
@@ -504,8 +488,8 @@ __global__ void __launch_bounds__(block_threads)
         const bool candidate = active && position >= k;
         const auto key = pivot_key(a[k], candidate, position == k);
         // (Non-candidates divide by one: a zero would take the division's slow path.)
-        const T own_reciprocal = lean ? T(1) / (candidate ? a[k] : T(1)) : T(0);
-        const unsigned largest = lean ? largest_by_reduction(g, key) : largest_by_butterfly(g, key);
+        const T own_reciprocal = T(1) / (candidate ? a[k] : T(1));
+        const unsigned largest = largest_by_reduction(g, key);
         unsigned owner_bit = largest;
         if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
             const bool tied = (largest >> (lane + first_lane)) & 1u;
@@ -524,14 +508,12 @@ __global__ void __launch_bounds__(block_threads)
         if (lane == owner) {
             LOOM_PRAGMA_UNROLL
             for (int j = k - k % 2; j < NMAX; j += 2) {
-                if (lean || j < n) {
-                    Pair pair;
-                    pair.x = a[j];
-                    pair.y = a[j + 1];
-                    *reinterpret_cast<Pair*>(row + j) = pair;
-                }
+                Pair pair;
+                pair.x = a[j];
+                pair.y = a[j + 1];
+                *reinterpret_cast<Pair*>(row + j) = pair;
             }
-            if (lean) row[NMAX] = own_reciprocal;
+            row[NMAX] = own_reciprocal;
         }
         g.sync();
         const T pivot = row[k];
@@ -541,16 +523,15 @@ __global__ void __launch_bounds__(block_threads)
         if (position == k) position = best_position;
         if (lane == owner) position = k;
         const bool update = nonzero && active && position > k;
-        const T inv = lean ? row[NMAX] : T(1) / pivot;
+        const T inv = row[NMAX];
         const T l = a[k] * inv;
         if (update) a[k] = l;
         LOOM_PRAGMA_UNROLL
         for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
-            if (!lean && j >= n) break;
             const Pair u = *reinterpret_cast<const Pair*>(row + j);
             if (update) {
                 if (j > k) a[j] -= l * u.x;
-                if (lean || j + 1 < n) a[j + 1] -= l * u.y;
+                a[j + 1] -= l * u.y;
             }
         }
     }
@@ -628,14 +609,54 @@ bool launch_rows(const CudaExecutor& exec, size_type count, int n, bool staged, 
 constexpr int thread_getrf_max = 10;
 constexpr int thread_trtri_max = 5;
 
-/// Calls launch(std::integral_constant<int, n>) for 1 <= n <= N.
-template <int N = thread::max_order, typename F>
+/// Calls launch(std::integral_constant<int, n>) for Low <= n <= N.
+template <int N = thread::max_order, int Low = 1, typename F>
 void with_order(int n, F&& launch)
 {
-    if constexpr (N >= 1) {
+    if constexpr (N >= Low) {
         if (n == N) return launch(std::integral_constant<int, N>{});
-        with_order<N - 1>(n, std::forward<F>(launch));
+        with_order<N - 1, Low>(n, std::forward<F>(launch));
     }
+}
+
+/// Lanes per matrix of getrf_shared_kernel by order, 0 where getrf_wide_kernel runs. H200,
+/// 163840 matrices, double, us (the measured lanes per matrix, L; getrf_wide_kernel; cuBLAS
+/// getrfBatched): n = 11 L1 147 / 260 / 402, 12 L1 186 L4 184 L2 213 L8 278 / 276 / 452,
+/// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 / 384 / 677, 17 L1 538 L4 452 L8 518 /
+/// 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 / 1650 / 1817,
+/// 28 L8 2558 L16 1806 / ~1825 / 2296, 32 L8 4207 L16 1999 L4 6355 / 1939 / 2723. Past 24 the
+/// lanes' unrolled rows make the kernel large (L8 at 28: 2.7x its time at 24).
+constexpr int shared_getrf_lanes(int n)
+{
+    if (n <= thread_getrf_max || n > 24) return 0;
+    return n <= 13 ? 1 : n <= 18 ? 4 : 8;
+}
+constexpr int shared_getrf_max = 24;
+
+/// Runs getrf_shared_kernel for order n where it serves n; false if not.
+template <typename T>
+bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
+                         const front::GetrfCall& f)
+{
+    if (shared_getrf_lanes(n) == 0) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    bool launched = false;
+    with_order<shared_getrf_max, thread_getrf_max + 1>(n, [&](auto order) {
+        constexpr int N = decltype(order)::value;
+        constexpr int L = shared_getrf_lanes(N);
+        constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
+        constexpr int threads = thread::shared_getrf_threads<N, L, T>();
+        constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+        static const bool allowed = thread::allow_shared(kernel, shared);
+        (void)allowed;  // if refused, the launch fails and says so
+        const auto blocks = (count + threads / L - 1) / (threads / L);
+        if (blocks > INT_MAX) return;
+        kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+            ops, f.pivots, f.info, count);
+        launched = true;
+    });
+    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return launched;
 }
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
@@ -741,8 +762,8 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && thread::max_order == 10,
-                  "orders 11..32: the bounds 16 and 32 of getrf_wide_kernel");
+    static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 24,
+                  "orders 11..24: getrf_shared_kernel, 25..32: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
@@ -752,10 +773,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
+    if (launch_shared_getrf<T>(exec, count, n, ops, f)) return true;
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
     return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
-        if constexpr (NMAX >= 16) {
+        if constexpr (NMAX == 32) {
             constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
             const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
             getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(

@@ -10,9 +10,16 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
+//          Orders 11..24 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
+//          lanes per matrix, the pivot row in registers, rows swapped in shared memory.
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
 #pragma once
+
+#include <climits>
+#include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_async.cuh"
@@ -33,19 +40,34 @@ constexpr int max_order = 10;
 /// e of its own matrix, fall on distinct banks.
 constexpr int pitch_for(int n) { return (n * n) | 1; }
 
-template <int N>
+/// The smallest p >= at_least with p = residue (mod 32).
+constexpr int padded_to(int at_least, int residue)
+{
+    return at_least + ((residue - at_least) % 32 + 32) % 32;
+}
+
+/// A block's matrices of order N staged in shared memory, L lanes per matrix (a thread per
+/// matrix when L = 1). Entry (i, j) of matrix m at m * pitch + i * row_pitch + j. L = 1: rows
+/// packed, an odd pitch (each thread reading entry e of its own matrix: distinct banks). L > 1:
+/// the lanes of a group read one column of different rows, so rows at an odd pitch, and the
+/// groups of a warp apart by L banks (pitch = L mod 32).
+template <int N, int L = 1>
 struct Block {
     static constexpr int values = N * N;
-    static constexpr int pitch = pitch_for(N);
+    static constexpr int row_pitch = L == 1 ? N : (N | 1);
+    static constexpr int pitch = L == 1 ? pitch_for(N) : padded_to(N * row_pitch, L);
     size_type first;  ///< the block's first matrix
     int count;        ///< its matrices (fewer in the last block)
+    int threads;      ///< the block's threads
 
     __device__ static Block make(size_type total)
     {
         Block blk;
-        blk.first = static_cast<size_type>(blockIdx.x) * block_threads;
+        blk.threads = static_cast<int>(blockDim.x);
+        const int matrices = blk.threads / L;
+        blk.first = static_cast<size_type>(blockIdx.x) * matrices;
         const size_type left = total - blk.first;
-        blk.count = left < block_threads ? static_cast<int>(left) : block_threads;
+        blk.count = left < matrices ? static_cast<int>(left) : matrices;
         return blk;
     }
     /// Whether the block's matrices of o are one run of count * N^2 values.
@@ -61,11 +83,15 @@ struct Block {
         const int total = count * values;
         const bool run = flat(o);
         const T* base = o.data + first * values;
-        for (int e = static_cast<int>(threadIdx.x); e < total; e += block_threads) {
+        for (int e = static_cast<int>(threadIdx.x); e < total; e += threads) {
             const int m = e / values;  // constant divisors: multiplications
             const int r = e % values;
             T* at = run ? const_cast<T*>(base) + e : &o.global(first + m)(r / N, r % N);
-            f(m * pitch + r, at);
+            if constexpr (row_pitch == N) {
+                f(m * pitch + r, at);
+            } else {
+                f(m * pitch + r / N * row_pitch + r % N, at);
+            }
         }
     }
     template <typename T>
@@ -127,6 +153,25 @@ __device__ LOOM_INLINE void on_own_matrix(const Operand<T>& o, size_type count, 
     blk.store(o, s);
 }
 
+/// The pivot row of step k: the first i >= k of the largest |entry(i)| (LAPACK's choice: a NaN
+/// on the diagonal keeps row k, one below is never taken).
+template <int N, typename Entry>
+__device__ LOOM_INLINE int first_largest(int k, Entry&& entry)
+{
+    const auto magnitude = [](auto x) { return x < decltype(x)(0) ? -x : x; };
+    int p = k;
+    auto largest = magnitude(entry(k));
+    LOOM_PRAGMA_UNROLL
+    for (int i = k + 1; i < N; ++i) {
+        const auto candidate = magnitude(entry(i));
+        if (candidate > largest) {
+            largest = candidate;
+            p = i;
+        }
+    }
+    return p;
+}
+
 /// P A = L U with partial pivoting, pivots 0-based, info the first zero pivot column + 1.
 template <int N, typename T>
 __global__ void __launch_bounds__(block_threads)
@@ -136,16 +181,7 @@ __global__ void __launch_bounds__(block_threads)
         int failed = 0;
         LOOM_PRAGMA_UNROLL
         for (int k = 0; k < N; ++k) {
-            int p = k;
-            T largest = a[k][k] < T(0) ? -a[k][k] : a[k][k];
-            LOOM_PRAGMA_UNROLL
-            for (int i = k + 1; i < N; ++i) {
-                const T candidate = a[i][k] < T(0) ? -a[i][k] : a[i][k];
-                if (candidate > largest) {
-                    largest = candidate;
-                    p = i;
-                }
-            }
+            const int p = first_largest<N>(k, [&](int i) { return a[i][k]; });
             pivots[b * N + k] = p;
             // Rows k and p trade places (a select per entry: the registers have fixed names).
             LOOM_PRAGMA_UNROLL
@@ -175,6 +211,130 @@ __global__ void __launch_bounds__(block_threads)
         info[b] = failed;
         return true;
     });
+}
+
+/// f(std::integral_constant<int, k>) for k = 0 .. N - 1, in order.
+template <int N, typename F>
+__device__ LOOM_INLINE void for_each_step(F&& f)
+{
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+        (f(std::integral_constant<int, K>{}), ...);
+    }(std::make_integer_sequence<int, N>{});
+}
+
+/// The pivot search's key of a candidate as one integer: the bits of |a| (the bits of
+/// non-negative doubles order like their values) plus one, so that 0, the key of
+/// non-candidates, is below every candidate, a zero one included; NaN ordered as
+/// detail::getrf_partial's scan sees it (on the diagonal above everything, below the diagonal
+/// never taken).
+template <typename T>
+__device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, bool diagonal)
+{
+    if (!candidate) return 0;
+    const double magnitude = fabs(static_cast<double>(value));
+    if (magnitude != magnitude) return diagonal ? __double_as_longlong(INFINITY) + 1ull : 0ull;
+    return static_cast<unsigned long long>(__double_as_longlong(magnitude)) + 1ull;
+}
+
+/// getrf for the orders whose matrix does not fit in a thread's registers (n > max_order): the
+/// factorization, pivots and operation order of getrf_kernel with the matrix left in the
+/// block's staging and the pivot row of each step in registers, L lanes per matrix (a power of
+/// two up to 16; L = 1: a thread per matrix). Per step: the pivot search over the lanes' rows
+/// (L > 1: then a butterfly over (key, position), ties to the first position), the pivot row
+/// read by every lane, rows k and p swapped in shared memory (lane c taking the columns
+/// c mod L), then each lane updates its rows i = c mod L below k: per entry one load, one FMA
+/// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
+/// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
+/// per 16 or 32 lanes, ~200 instructions per step and matrix).
+template <int N, int L, typename T>
+__global__ void __launch_bounds__(block_threads)
+    getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
+{
+    static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
+    using Staged = Block<N, L>;
+    constexpr int R = Staged::row_pitch;
+    constexpr int per_lane = (N + L - 1) / L;  // rows (and columns) of a lane
+    const auto blk = Staged::make(count);
+    T* s = shared_values<T>();
+    blk.load(ops[0], s);
+    const int t = static_cast<int>(threadIdx.x);
+    const int lane = t % L;
+    if (t / L < blk.count) {
+        T* a = s + t / L * Staged::pitch;  // entry (i, j) at a[i * R + j]
+        const size_type b = blk.first + t / L;
+        const unsigned mask = L == 1 ? 0u : ((1u << L) - 1u) << (t % 32 / L * L);
+        const auto sync = [&] {
+            if constexpr (L > 1) __syncwarp(mask);
+        };
+        int failed = 0;
+        // The steps are unrolled by construction: u's indices must be constants (an unroll
+        // pragma left the loop rolled from n = 26 with L = 8, u then in local memory).
+        for_each_step<N>([&](auto step) {
+            constexpr int k = decltype(step)::value;
+            int p = k;
+            if constexpr (L == 1) {
+                p = first_largest<N>(k, [&](int i) { return a[i * R + k]; });
+            } else {
+                unsigned long long best = 0;
+                int at = INT_MAX;
+                LOOM_PRAGMA_UNROLL
+                for (int r = k / L; r < per_lane; ++r) {
+                    const int i = lane + r * L;
+                    if (i >= k && i < N) {
+                        const auto key = pivot_key(a[i * R + k], true, i == k);
+                        if (key > best) {
+                            best = key;
+                            at = i;
+                        }
+                    }
+                }
+                LOOM_PRAGMA_UNROLL
+                for (int offset = 1; offset < L; offset <<= 1) {
+                    const auto other = __shfl_xor_sync(mask, best, offset, L);
+                    const int other_at = __shfl_xor_sync(mask, at, offset, L);
+                    if (other > best || (other == best && other_at < at)) {
+                        best = other;
+                        at = other_at;
+                    }
+                }
+                p = at;
+            }
+            if (lane == 0) pivots[b * N + k] = p;
+            T u[N];  // the pivot row, which becomes row k
+            LOOM_PRAGMA_UNROLL
+            for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
+            sync();  // every lane has read row p
+            LOOM_PRAGMA_UNROLL
+            for (int c = 0; c < per_lane; ++c) {
+                const int j = lane + c * L;
+                if (j < N) {
+                    const T x = a[k * R + j];
+                    a[k * R + j] = L == 1 ? u[c] : a[p * R + j];  // (L = 1: j = c)
+                    a[p * R + j] = x;
+                }
+            }
+            sync();  // rows k and p are whole again
+            if (u[k] == T(0)) {  // the column is zero from the diagonal down
+                if (failed == 0) failed = k + 1;
+                return;
+            }
+            const T inv = T(1) / u[k];
+            LOOM_PRAGMA_UNROLL
+            for (int r = (k + 1) / L; r < per_lane; ++r) {
+                const int i = lane + r * L;
+                if (i > k && i < N) {
+                    T* row = a + i * R;
+                    const T l = row[k] * inv;
+                    LOOM_PRAGMA_UNROLL
+                    for (int j = k + 1; j < N; ++j) row[j] -= l * u[j];
+                    row[k] = l;
+                }
+            }
+            sync();  // the next step reads rows of every lane
+        });
+        if (lane == 0) info[b] = failed;
+    }
+    blk.store(ops[0], s);
 }
 
 /// A = inv(A) for the triangular A, in place; the other triangle (and a unit diagonal) goes
@@ -220,10 +380,33 @@ __global__ void __launch_bounds__(block_threads)
     });
 }
 
-template <int N, typename T>
-constexpr std::size_t shared_bytes()
+template <int N, typename T, int L = 1>
+constexpr std::size_t shared_bytes(int threads = block_threads)
 {
-    return static_cast<std::size_t>(block_threads) * pitch_for(N) * sizeof(T);
+    return static_cast<std::size_t>(threads / L) * Block<N, L>::pitch * sizeof(T);
+}
+
+constexpr std::size_t max_block_shared = 227 * 1024;
+
+/// Threads per block of getrf_shared_kernel<N, L>: of 64, 32 and 16, the one that keeps the
+/// most matrices resident per SM (shared memory is the limit: sm_90's 228 KB, 227 KB per block
+/// and 1 KB reserved per block), the larger on a tie; 16 (half-empty warps) counted at 3/4.
+template <int N, int L, typename T>
+constexpr int shared_getrf_threads()
+{
+    constexpr std::size_t per_sm = 228 * 1024, reserved = 1024;
+    int best = block_threads;
+    std::size_t most = 0;
+    for (int threads = block_threads; threads >= 16 && threads >= L; threads /= 2) {
+        const std::size_t bytes = shared_bytes<N, T, L>(threads);
+        if (bytes > max_block_shared) continue;
+        const std::size_t resident = per_sm / (bytes + reserved) * (threads / L) * (threads >= 32 ? 4 : 3);
+        if (resident > most) {
+            best = threads;
+            most = resident;
+        }
+    }
+    return best;
 }
 
 /// Lets kernel take `bytes` of dynamic shared memory (beyond 48 KB a kernel must ask: getrf at
@@ -238,9 +421,9 @@ bool allow_shared(Kernel kernel, std::size_t bytes)
     return set;
 }
 
-inline unsigned blocks_for(size_type count)
+inline unsigned blocks_for(size_type count, int threads = block_threads)
 {
-    return static_cast<unsigned>((count + block_threads - 1) / block_threads);
+    return static_cast<unsigned>((count + threads - 1) / threads);
 }
 
 }  // namespace loom::batched::cuda_front::thread

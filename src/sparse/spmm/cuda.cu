@@ -195,16 +195,14 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 template <int PerLane, int Flight = gathers_in_flight>
 constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
-/// acc[p][v] += values[u] * B(cols[u], j0 + (lane + p * G) * Vec + v) for u < count <= Batch:
-/// the Batch * PerLane gathers of B all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I, typename T>
-__device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, long long j0,
-                                               long long k, const I (&cols)[Batch],
-                                               const T (&values)[Batch], int count,
-                                               T (&acc)[PerLane][Vec])
+/// b[u][p] = B(cols[u], j0 + (lane + p * G) * Vec .. + Vec - 1) for u < count <= Batch: the
+/// Batch * PerLane gathers of a batch, all issued before the first of them is used.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
+__device__ __forceinline__ void gather_batch(const DenseOperand<const D>& B, long long j0,
+                                             long long k, const I (&cols)[Batch], int count,
+                                             Pack<D, Vec> (&b)[Batch][PerLane])
 {
     const int lane = threadIdx.x % G;
-    Pack<D, Vec> b[Batch][PerLane];
 #pragma unroll
     for (int u = 0; u < Batch; ++u) {
 #pragma unroll
@@ -214,16 +212,34 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
                                          : Pack<D, Vec>{};
         }
     }
+}
+
+/// acc[p][v] += value * b[p].v[v].
+template <int PerLane, int Vec, typename D, typename T>
+__device__ __forceinline__ void add_product(const T& value, const Pack<D, Vec> (&b)[PerLane],
+                                            T (&acc)[PerLane][Vec])
+{
+#pragma unroll
+    for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+        for (int v = 0; v < Vec; ++v) acc[p][v] += mul(value, static_cast<T>(b[p].v[v]));
+    }
+}
+
+/// acc[p][v] += values[u] * B(cols[u], j0 + (lane + p * G) * Vec + v) for u < count <= Batch:
+/// the Batch * PerLane gathers of B all issued before the first of them is used.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I, typename T>
+__device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, long long j0,
+                                               long long k, const I (&cols)[Batch],
+                                               const T (&values)[Batch], int count,
+                                               T (&acc)[PerLane][Vec])
+{
+    Pack<D, Vec> b[Batch][PerLane];
+    gather_batch<G, PerLane, Vec, RowMajor>(B, j0, k, cols, count, b);
 #pragma unroll
     for (int u = 0; u < Batch; ++u) {
         if (u >= count) break;
-#pragma unroll
-        for (int p = 0; p < PerLane; ++p) {
-#pragma unroll
-            for (int v = 0; v < Vec; ++v) {
-                acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
-            }
-        }
+        add_product(values[u], b[u], acc);
     }
 }
 
@@ -268,9 +284,7 @@ template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         row < A.rows; row += groups) {
+    for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
@@ -278,7 +292,7 @@ __global__ void __launch_bounds__(block_size)
             accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
             store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
         }
-    }
+    });
 }
 
 /// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
@@ -305,13 +319,32 @@ __device__ __forceinline__ T load_streaming(const T* p)
 
 /// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
 constexpr int short_row_batch = 4;
-/// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40 registers)
-/// at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
+/// The blocks of 256 per multiprocessor spmm_short_row_kernel asks registers for: 6 (40
+/// registers) at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
 template <int PerLane>
 constexpr int short_row_min_blocks = PerLane == 1   ? 6
                                      : PerLane == 2 ? 4
                                      : PerLane == 4 ? 2
                                                     : 1;
+
+/// body(row) for this group's rows in tiles of TileSteps * Block / G consecutive rows: block b
+/// takes tiles b, b + gridDim.x, ..., its groups walking a tile together, so that the rows a
+/// tile gathers around itself are loaded into this multiprocessor's L1 once (TileSteps = 1:
+/// the plain grid-stride order).
+template <int G, int Block, int TileSteps, typename Body>
+__device__ __forceinline__ void for_each_tiled_row(long long rows, Body&& body)
+{
+    if constexpr (TileSteps == 1) {
+        for_each_group_index<G>(rows, body);
+    } else {
+        constexpr long long step = Block / G;
+        constexpr long long tile = step * TileSteps;
+        for (long long t0 = blockIdx.x * tile; t0 < rows; t0 += gridDim.x * tile) {
+            const long long t1 = min(rows, t0 + tile);
+            for (long long row = t0 + threadIdx.x / G; row < t1; row += step) body(row);
+        }
+    }
+}
 
 /// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
 /// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
@@ -321,14 +354,14 @@ constexpr int short_row_min_blocks = PerLane == 1   ? 6
 /// blocks; 32 spilled 120 bytes) keep 75% of the warps resident where the batched kernel's 128
 /// kept 25%: H200, 7-point 160^3 fp32 k = 32, 621 us against 1039 us (8 in a batch: 759 us;
 /// the batched kernel with 4 or 8 gathers in flight: 697 / 650 us).
-template <int G, int PerLane, int Vec, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
+template <int G, int PerLane, int Vec, int Block, int TileSteps, typename D, typename I>
+__global__ void __launch_bounds__(Block, (short_row_min_blocks<PerLane> * 256 / Block > 0
+                                              ? short_row_min_blocks<PerLane> * 256 / Block
+                                              : 1))
     spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         row < A.rows; row += groups) {
+    for_each_tiled_row<G, Block, TileSteps>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
@@ -348,13 +381,83 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
             }
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
-    }
+    });
 }
 
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
 /// block): for chunk c, slot 0 holds the row that began before the chunk (the row of its first
 /// entry), slot 1 the row that goes on after it, k sums each.
 using loom::sparse::detail::CutRows;
+
+/// Chunks per segment of the cut rows' two-level sum: a row cut into many chunks (a hub row of
+/// a power-law graph spans thousands) adds the sums of its whole segments, each taken by a warp
+/// of its own beforehand, instead of one warp walking every chunk's partial sums.
+constexpr long long cut_segment = 32;
+
+/// Where the cut rows lie: per chunk the row whose partial sums are in its slot 0 (-1: none),
+/// and per segment of cut_segment chunks whose slots 0 all hold one row their sum, k each.
+template <typename T, typename I>
+struct CutIndex {
+    I* slot0_rows;
+    T* segment_sums;
+    long long k;
+
+    __device__ T* segment(long long s) const { return segment_sums + s * k; }
+};
+
+/// Finishes a row of the chunk [first, last) from its sums acc: stored when the row lies inside
+/// the chunk, else left as the chunk's partial sums (slot 0: the row began before the chunk,
+/// slot 1: it goes on after it) for spmm_cut_rows_kernel.
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename T>
+__device__ __forceinline__ void finish_chunk_row(const Output<D>& out, const CutRows<T>& cut,
+                                                 long long chunk, long long first, long long last,
+                                                 long long row, long long row_begin,
+                                                 long long row_end, long long j0, long long k,
+                                                 const T (&acc)[PerLane][Vec])
+{
+    if (row_begin >= first && row_end <= last) {
+        store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
+        return;
+    }
+    const int lane = threadIdx.x % G;
+    T* partial = cut.at(chunk, row_begin < first ? 0 : 1);
+#pragma unroll
+    for (int p = 0; p < PerLane; ++p) {
+        const long long j = j0 + (lane + p * G) * Vec;
+        if (j >= k) continue;
+#pragma unroll
+        for (int v = 0; v < Vec; ++v) partial[j + v] = acc[p][v];
+    }
+}
+
+/// The first row a chunk finishes: chunk 0 starts at row 0 (the empty rows before the first
+/// entry are its own), any other at the row of its first entry.
+template <typename I>
+__device__ __forceinline__ long long first_row_of_chunk(const I* row_ptrs, long long rows,
+                                                        long long chunk, long long first)
+{
+    return chunk == 0 ? 0 : loom::cuda::row_of_entry(row_ptrs, rows, first);
+}
+
+/// index.slot0_rows[chunk] = the chunk's first row when it began in an earlier chunk (its
+/// partial sums go to slot 0), else -1; written by the group's first lane.
+template <int G, typename T, typename I>
+__device__ __forceinline__ void record_slot0_row(const I* row_ptrs, const CutIndex<T, I>& index,
+                                                 long long chunk, long long first,
+                                                 long long start)
+{
+    if (threadIdx.x % G == 0) {
+        index.slot0_rows[chunk] = row_ptrs[start] < first ? static_cast<I>(start) : I{-1};
+    }
+}
+
+/// Whether a chunk ending at entry `last` finishes the row starting at row_begin: the rows
+/// with entries before `last`, and the empty rows at `last` itself.
+__device__ __forceinline__ bool chunk_finishes(long long last, long long row_begin,
+                                               long long row_end)
+{
+    return row_begin < last || (row_begin == last && row_end == row_begin);
+}
 
 /// nnz_balanced: a group per chunk of nonzeros. It stores the rows it holds whole and the
 /// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
@@ -363,22 +466,19 @@ using loom::sparse::detail::CutRows;
 template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
-                         Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
+                         Output<D> out, CutRows<compute_type_t<D>> cut,
+                         CutIndex<compute_type_t<D>, I> index, long long k)
 {
-    const int lane = threadIdx.x % G;
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    const long long chunks = ceildiv(nnz, balanced_chunk);
-    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         chunk < chunks; chunk += groups) {
+    for_each_group_index<G>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
         const long long first = chunk * balanced_chunk;
         const long long last = min(nnz, first + balanced_chunk);
-        const long long start =
-            chunk == 0 ? 0 : loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
+        const long long start = first_row_of_chunk(A.row_ptrs, A.rows, chunk, first);
+        record_slot0_row<G>(A.row_ptrs, index, chunk, first, start);
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             for (long long row = start; row < A.rows; ++row) {
                 const long long row_begin = A.row_ptrs[row];
                 const long long row_end = A.row_ptrs[row + 1];
-                if (row_begin > last || (row_begin == last && row_end > row_begin)) break;
+                if (!chunk_finishes(last, row_begin, row_end)) break;
                 compute_type_t<D> acc[PerLane][Vec] = {};
                 const long long from = max(row_begin, first);
                 const long long to = min(row_end, last);
@@ -386,21 +486,63 @@ __global__ void __launch_bounds__(block_size)
                     accumulate<G, PerLane, Vec, RowMajor, balanced_gathers_in_flight<Vec>>(
                         A, conj, from, to, B, j0, k, acc);
                 }
-                if (row_begin >= first && row_end <= last) {
-                    store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
-                    continue;
-                }
-                const int slot = row_begin < first ? 0 : 1;
-#pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-                    const long long j = j0 + (lane + p * G) * Vec;
-                    if (j >= k) continue;
-#pragma unroll
-                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot)[j + v] = acc[p][v];
-                }
+                finish_chunk_row<G, PerLane, Vec, RowMajor>(out, cut, chunk, first, last, row,
+                                                            row_begin, row_end, j0, k, acc);
             }
         }
-    }
+    });
+}
+
+/// nnz_balanced with the chunk's entries as one stream: batches of Batch consecutive entries
+/// whatever rows they belong to, all their gathers in flight before the first is used, a row
+/// finished where the stream crosses its end. Rows of a few entries (most rows of a power-law
+/// graph) then keep Batch gathers in flight instead of the few a row has.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_balanced_stream_kernel(CsrRows<D, I> A, long long nnz, bool conj,
+                                DenseOperand<const D> B, Output<D> out,
+                                CutRows<compute_type_t<D>> cut,
+                                CutIndex<compute_type_t<D>, I> index, long long k)
+{
+    using T = compute_type_t<D>;
+    for_each_group_index<G>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
+        const long long first = chunk * balanced_chunk;
+        const long long last = min(nnz, first + balanced_chunk);
+        const long long start = first_row_of_chunk(A.row_ptrs, A.rows, chunk, first);
+        record_slot0_row<G>(A.row_ptrs, index, chunk, first, start);
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            long long row = start;
+            long long row_begin = A.row_ptrs[row];
+            long long row_end = A.row_ptrs[row + 1];
+            T acc[PerLane][Vec] = {};
+            const auto next_row = [&] {
+                finish_chunk_row<G, PerLane, Vec, RowMajor>(out, cut, chunk, first, last, row,
+                                                            row_begin, row_end, j0, k, acc);
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+                    for (int v = 0; v < Vec; ++v) acc[p][v] = T{};
+                }
+                ++row;
+                row_begin = row_end;
+                if (row < A.rows) row_end = A.row_ptrs[row + 1];
+            };
+            long long e = first;
+            for_each_entry_batch<G, Batch>(
+                A, conj, first, last, [&](const I(&cols)[Batch], const T(&values)[Batch], int count) {
+                    Pack<D, Vec> b[Batch][PerLane];
+                    gather_batch<G, PerLane, Vec, RowMajor>(B, j0, k, cols, count, b);
+#pragma unroll
+                    for (int u = 0; u < Batch; ++u) {
+                        if (u >= count) break;
+                        while (e >= row_end) next_row();
+                        add_product(values[u], b[u], acc);
+                        ++e;
+                    }
+                });
+            while (row < A.rows && chunk_finishes(last, row_begin, row_end)) next_row();
+        }
+    });
 }
 
 /// Stores each cut row: its partial sums added in chunk order, a warp per chunk, which finishes the
@@ -412,22 +554,74 @@ __global__ void __launch_bounds__(block_size)
 {
     constexpr int warp = 32;
     const int lane = threadIdx.x % warp;
-    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / warp;
-    const long long chunks = ceildiv(nnz, balanced_chunk);
-    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp;
-         chunk < chunks; chunk += warps) {
+    for_each_group_index<warp>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
         const long long first = chunk * balanced_chunk;
         const long long last = min(nnz, first + balanced_chunk);
         const long long row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
         const long long row_begin = A.row_ptrs[row];
-        if (row_begin >= first || A.row_ptrs[row + 1] > last) continue;
+        if (row_begin >= first || A.row_ptrs[row + 1] > last) return;
         const long long first_chunk = row_begin / balanced_chunk;
         for (long long j = lane; j < k; j += warp) {
             compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
             for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0)[j];
             out.template store<RowMajor>(row, j, sum);
         }
-    }
+    });
+}
+
+/// The first level of the cut rows' sum: a warp per segment of cut_segment chunks and 32
+/// columns adds the segment's slot-0 partial sums in chunk order, where one row fills them all.
+template <typename T, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_cut_segments_kernel(long long chunks, CutRows<T> cut, CutIndex<T, I> index, long long k)
+{
+    constexpr int warp = 32;
+    const long long tiles = ceildiv(k, static_cast<long long>(warp));
+    const long long j_lane = threadIdx.x % warp;
+    for_each_group_index<warp>(chunks / cut_segment * tiles, [&](long long item) {
+        const long long segment = item / tiles;
+        const long long j = item % tiles * warp + j_lane;
+        const long long c0 = segment * cut_segment;
+        const I row = index.slot0_rows[c0];
+        if (row < 0 || index.slot0_rows[c0 + cut_segment - 1] != row || j >= k) return;
+        T sum = cut.at(c0, 0)[j];
+        for (long long c = c0 + 1; c < c0 + cut_segment; ++c) sum += cut.at(c, 0)[j];
+        index.segment(segment)[j] = sum;
+    });
+}
+
+/// Stores each cut row (spmm_cut_rows_kernel's job) from the segment sums: a warp per chunk
+/// and 32 columns finishes the row that began in an earlier chunk and ends in this one, adding
+/// its partial sums in chunk order with each whole segment's sum in place of its chunks.
+template <bool RowMajor, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_cut_rows_by_segments_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
+                                     CutRows<compute_type_t<D>> cut,
+                                     CutIndex<compute_type_t<D>, I> index, long long k)
+{
+    constexpr int warp = 32;
+    const long long tiles = ceildiv(k, static_cast<long long>(warp));
+    const long long j_lane = threadIdx.x % warp;
+    for_each_group_index<warp>(ceildiv(nnz, balanced_chunk) * tiles, [&](long long item) {
+        const long long chunk = item / tiles;
+        const long long j = item % tiles * warp + j_lane;
+        const I row = index.slot0_rows[chunk];
+        if (row < 0 || j >= k) return;
+        const long long last = min(nnz, (chunk + 1) * balanced_chunk);
+        if (A.row_ptrs[row + 1] > last) return;
+        const long long first_chunk = A.row_ptrs[row] / balanced_chunk;
+        compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
+        for (long long c = first_chunk + 1; c <= chunk;) {
+            if (c % cut_segment == 0 && c + cut_segment - 1 <= chunk) {
+                sum += index.segment(c / cut_segment)[j];
+                c += cut_segment;
+            } else {
+                sum += cut.at(c, 0)[j];
+                ++c;
+            }
+        }
+        out.template store<RowMajor>(row, j, sum);
+    });
 }
 
 /// op(A) = A^T / A^H on C = beta C: a group per row r of A adds a_rc * B(r, :) to C(c, :).
@@ -437,9 +631,7 @@ __global__ void __launch_bounds__(block_size)
                         long long k)
 {
     const int lane = threadIdx.x % G;
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         row < A.rows; row += groups) {
+    for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
@@ -457,7 +649,7 @@ __global__ void __launch_bounds__(block_size)
                 }
             });
         }
-    }
+    });
 }
 
 template <typename D>
@@ -487,16 +679,43 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
 /// as are resident at once. With more, the last wave holds blocks with a full share of the
 /// work on part of the device: 8 blocks per multiprocessor of a kernel that fits 6 take two
 /// waves for 1.33 waves' work (the registers of the batched gathers limit residency).
-template <int G, auto Kernel>
+template <int G, auto Kernel, int Block = block_size>
 unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
 {
     static const int per_sm = [] {
         int blocks = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, Block, 0),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
         return std::max(blocks, 1);
     }();
-    return grid_for(exec, groups * G, block_size, per_sm);
+    return grid_for(exec, groups * G, Block, per_sm);
+}
+
+/// ROUND EXPERIMENT (session 11): the stream kernel's batch for an algorithm, 0 for none.
+constexpr int stream_batch_of(SpmmAlgorithm algorithm)
+{
+    return algorithm == SpmmAlgorithm::nnz_stream4 ? 4
+           : algorithm == SpmmAlgorithm::nnz_stream8 ? 8
+                                                     : 0;
+}
+
+/// ROUND EXPERIMENT (session 11): the short-row kernel's tile steps for an algorithm (0: the
+/// plain kernel of 256 threads; 1: 1024 threads, grid-stride).
+constexpr int tile_steps_of(SpmmAlgorithm algorithm)
+{
+    return algorithm == SpmmAlgorithm::row_split_b1024 ? 1
+           : algorithm == SpmmAlgorithm::row_split_t4  ? 4
+           : algorithm == SpmmAlgorithm::row_split_t8  ? 8
+                                                       : 0;
+}
+
+template <int G, int PerLane, int Vec, int Block, int TileSteps, typename D, typename I>
+void launch_short_rows(const CudaExecutor& exec, const CsrRows<D, I>& csr,
+                       const DenseOperand<const D>& b, const Output<D>& out, long long k)
+{
+    constexpr auto kernel = spmm_short_row_kernel<G, PerLane, Vec, Block, TileSteps, D, I>;
+    kernel<<<resident_blocks_for<G, kernel, Block>(exec, csr.rows), Block, 0, stream_of(exec)>>>(
+        csr, b, out, k);
 }
 
 /// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
@@ -504,21 +723,50 @@ unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
 template <typename V, typename I>
 void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
                   DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
-                  long long k, compute_type_t<device_type_t<V>>* partials)
+                  long long k, compute_type_t<device_type_t<V>>* partials, I* slot0_rows,
+                  SpmmAlgorithm algorithm)
 {
     using D = device_type_t<V>;
     const auto csr = rows_of(A);
     if (partials != nullptr) {
         const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         const CutRows<compute_type_t<D>> cut{partials, k};
+        const CutIndex<compute_type_t<D>, I> index{slot0_rows, partials + 2 * chunks * k, k};
+        const int stream_batch = stream_batch_of(algorithm);
+        const bool by_segments = algorithm != SpmmAlgorithm::nnz_balanced;  // ROUND EXPERIMENT
         with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            constexpr auto kernel = spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>;
-            kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
-                     stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, k);
+            const auto launch = [&]<auto kernel>() {
+                kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
+                         stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, index, k);
+            };
+            if constexpr (Vec > 1) {
+                if (stream_batch == 4) {
+                    launch.template operator()<
+                        spmm_balanced_stream_kernel<G, PerLane, Vec, RowMajor, 4, D, I>>();
+                } else if (stream_batch == 8) {
+                    launch.template operator()<
+                        spmm_balanced_stream_kernel<G, PerLane, Vec, RowMajor, 8, D, I>>();
+                } else {
+                    launch.template operator()<
+                        spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>>();
+                }
+            } else {
+                launch.template operator()<spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>>();
+            }
             check_launch(spmm_where);
-            spmm_cut_rows_kernel<RowMajor, D, I>
-                <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
-                                                                                   out, cut, k);
+            if (by_segments) {
+                const long long tiles = ceildiv(k, 32LL);
+                spmm_cut_segments_kernel<compute_type_t<D>, I>
+                    <<<blocks_for<32>(exec, chunks / cut_segment * tiles), block_size, 0,
+                       stream_of(exec)>>>(chunks, cut, index, k);
+                spmm_cut_rows_by_segments_kernel<RowMajor, D, I>
+                    <<<blocks_for<32>(exec, chunks * tiles), block_size, 0, stream_of(exec)>>>(
+                        csr, A.nnz(), out, cut, index, k);
+            } else {
+                spmm_cut_rows_kernel<RowMajor, D, I>
+                    <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+                        csr, A.nnz(), out, cut, k);
+            }
         });
         return;
     }
@@ -527,11 +775,29 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
     // row never issues: spmm_short_row_kernel.
     constexpr int vec = vector_width<D>;
     const bool short_rows = A.nnz() <= 16 * A.rows();
-    if (A.nnz() <= 8 * A.rows() && k > 4 * vec && moves_vectors(b, out.C, k)) {
+    const bool force_short = algorithm == SpmmAlgorithm::row_split_short;  // ROUND EXPERIMENT
+    if ((force_short || A.nnz() <= 8 * A.rows()) && k > 4 * vec && moves_vectors(b, out.C, k)) {
+        const int tile_steps = tile_steps_of(algorithm);
         with_shape<true>(k / vec, [&]<int G, int PerLane>() {
-            constexpr auto kernel = spmm_short_row_kernel<G, PerLane, vec, D, I>;
-            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
-                     stream_of(exec)>>>(csr, b, out, k);
+            if constexpr (PerLane == 1 && G >= 8) {
+                if (algorithm == SpmmAlgorithm::row_split_wide) {
+                    launch_short_rows<G / 2, 2, vec, block_size, 1>(exec, csr, b, out, k);
+                    return;
+                }
+                if (tile_steps == 1) {
+                    launch_short_rows<G, PerLane, vec, 1024, 1>(exec, csr, b, out, k);
+                    return;
+                }
+                if (tile_steps == 4) {
+                    launch_short_rows<G, PerLane, vec, 1024, 4>(exec, csr, b, out, k);
+                    return;
+                }
+                if (tile_steps == 8) {
+                    launch_short_rows<G, PerLane, vec, 1024, 8>(exec, csr, b, out, k);
+                    return;
+                }
+            }
+            launch_short_rows<G, PerLane, vec, block_size, 1>(exec, csr, b, out, k);
         });
         return;
     }
@@ -581,12 +847,18 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
             });
         }
     } else {
-        const bool balanced = algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0;
+        const bool balanced = (algorithm == SpmmAlgorithm::nnz_balanced ||
+                               algorithm == SpmmAlgorithm::nnz_balanced_pcut ||
+                               stream_batch_of(algorithm) > 0) &&
+                              A.nnz() > 0;
+        // Two partial rows a chunk, then the segment sums (CutIndex).
+        const long long chunks = balanced ? ceildiv(A.nnz(), balanced_chunk) : 0;
         Array<compute_type_t<V>> partials(
-            A.executor(),
-            balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * k) : 0);
+            A.executor(), static_cast<size_type>((2 * chunks + chunks / cut_segment) * k));
+        Array<I> slot0_rows(A.executor(), static_cast<size_type>(chunks));
         spmm_columns(exec, conj, A, b, out, static_cast<long long>(k),
-                     balanced ? as_device(partials.data()) : nullptr);
+                     balanced ? as_device(partials.data()) : nullptr, slot0_rows.data(),
+                     algorithm);
     }
     check_launch(spmm_where);
 }

@@ -52,6 +52,7 @@ enum class SpmmAlgorithm {
     row_split_t8,
     row_split_short,
     row_split_wide,
+    row_split_pipe,
     nnz_stream4,
     nnz_stream8,
     nnz_balanced_pcut
@@ -67,6 +68,7 @@ inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::row_split_t8, "row_split_t8", "round experiment"},
     {SpmmAlgorithm::row_split_short, "row_split_short", "round experiment"},
     {SpmmAlgorithm::row_split_wide, "row_split_wide", "round experiment"},
+    {SpmmAlgorithm::row_split_pipe, "row_split_pipe", "round experiment"},
     {SpmmAlgorithm::nnz_stream4, "nnz_stream4", "round experiment"},
     {SpmmAlgorithm::nnz_stream8, "nnz_stream8", "round experiment"},
     {SpmmAlgorithm::nnz_balanced_pcut, "nnz_balanced_pcut", "round experiment"},

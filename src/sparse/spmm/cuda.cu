@@ -346,6 +346,21 @@ __device__ __forceinline__ void for_each_tiled_row(long long rows, Body&& body)
     }
 }
 
+/// cols[u], values[u] = entries base + u of A for u < short_row_batch and base + u < end, through
+/// the streaming path.
+template <typename D, typename I, typename T>
+__device__ __forceinline__ void load_short_batch(const CsrRows<D, I>& A, long long base,
+                                                 long long end, I (&cols)[short_row_batch],
+                                                 T (&values)[short_row_batch])
+{
+#pragma unroll
+    for (int u = 0; u < short_row_batch; ++u) {
+        const bool in = base + u < end;
+        cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
+        values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
+    }
+}
+
 /// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
 /// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
 /// address: one transaction), `short_row_batch` at a time with all their gathers of B in
@@ -369,12 +384,7 @@ __global__ void __launch_bounds__(Block, (short_row_min_blocks<PerLane> * 256 / 
             for (long long base = begin; base < end; base += short_row_batch) {
                 I cols[short_row_batch];
                 T values[short_row_batch];
-#pragma unroll
-                for (int u = 0; u < short_row_batch; ++u) {
-                    const bool in = base + u < end;
-                    cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
-                    values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
-                }
+                load_short_batch(A, base, end, cols, values);
                 const int count =
                     static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
                 gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
@@ -382,6 +392,68 @@ __global__ void __launch_bounds__(Block, (short_row_min_blocks<PerLane> * 256 / 
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
     });
+}
+
+/// ROUND EXPERIMENT (session 11): spmm_short_row_kernel software-pipelined: the next batch's
+/// entries (the next row's, with its row pointers, at a row's end) are loaded while the gathers
+/// of the current batch are in flight, so that a row waits for one latency (B) instead of three
+/// (row pointers, entries, B). One panel: k <= G * PerLane * Vec.
+template <int G, int PerLane, int Vec, typename D, typename I>
+__global__ void __launch_bounds__(block_size, 5)
+    spmm_short_row_pipelined_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out,
+                                    long long k)
+{
+    using T = compute_type_t<D>;
+    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+    if (row >= A.rows) return;
+    long long base = A.row_ptrs[row];
+    long long end = A.row_ptrs[row + 1];
+    I cols[short_row_batch];
+    T values[short_row_batch];
+    load_short_batch(A, base, end, cols, values);
+    T acc[PerLane][Vec] = {};
+    while (row < A.rows) {
+        const int count =
+            static_cast<int>(max(0LL, min(static_cast<long long>(short_row_batch), end - base)));
+        Pack<D, Vec> b[short_row_batch][PerLane];
+        gather_batch<G, PerLane, Vec, true>(B, 0, k, cols, count, b);
+        const bool row_done = base + short_row_batch >= end;
+        long long next_row = row;
+        long long next_base = base + short_row_batch;
+        long long next_end = end;
+        if (row_done) {
+            next_row = row + step;
+            if (next_row < A.rows) {
+                next_base = A.row_ptrs[next_row];
+                next_end = A.row_ptrs[next_row + 1];
+            }
+        }
+        I next_cols[short_row_batch];
+        T next_values[short_row_batch];
+        load_short_batch(A, next_base, next_row < A.rows ? next_end : next_base, next_cols,
+                         next_values);
+#pragma unroll
+        for (int u = 0; u < short_row_batch; ++u) {
+            if (u < count) add_product(values[u], b[u], acc);
+        }
+        if (row_done) {
+            store_sums<G, PerLane, Vec, true, true>(out, row, 0, k, acc);
+#pragma unroll
+            for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+                for (int v = 0; v < Vec; ++v) acc[p][v] = T{};
+            }
+        }
+        row = next_row;
+        base = next_base;
+        end = next_end;
+#pragma unroll
+        for (int u = 0; u < short_row_batch; ++u) {
+            cols[u] = next_cols[u];
+            values[u] = next_values[u];
+        }
+    }
 }
 
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
@@ -775,11 +847,18 @@ void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& 
     // row never issues: spmm_short_row_kernel.
     constexpr int vec = vector_width<D>;
     const bool short_rows = A.nnz() <= 16 * A.rows();
-    const bool force_short = algorithm == SpmmAlgorithm::row_split_short;  // ROUND EXPERIMENT
+    const bool force_short = algorithm == SpmmAlgorithm::row_split_short ||
+                             algorithm == SpmmAlgorithm::row_split_pipe;  // ROUND EXPERIMENT
     if ((force_short || A.nnz() <= 8 * A.rows()) && k > 4 * vec && moves_vectors(b, out.C, k)) {
         const int tile_steps = tile_steps_of(algorithm);
         with_shape<true>(k / vec, [&]<int G, int PerLane>() {
             if constexpr (PerLane == 1 && G >= 8) {
+                if (algorithm == SpmmAlgorithm::row_split_pipe) {
+                    constexpr auto kernel = spmm_short_row_pipelined_kernel<G, PerLane, vec, D, I>;
+                    kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
+                             stream_of(exec)>>>(csr, b, out, k);
+                    return;
+                }
                 if (algorithm == SpmmAlgorithm::row_split_wide) {
                     launch_short_rows<G / 2, 2, vec, block_size, 1>(exec, csr, b, out, k);
                     return;

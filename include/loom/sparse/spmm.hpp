@@ -41,37 +41,13 @@ const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
-enum class SpmmAlgorithm {
-    automatic,
-    row_split,
-    nnz_balanced,
-    vendor,
-    // ROUND EXPERIMENTS (session 11), deleted after the GPU round:
-    row_split_b1024,
-    row_split_t4,
-    row_split_t8,
-    row_split_short,
-    row_split_wide,
-    row_split_pipe,
-    nnz_stream4,
-    nnz_stream8,
-    nnz_balanced_pcut
-};
+enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
 inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-    {SpmmAlgorithm::row_split_b1024, "row_split_b1024", "round experiment"},
-    {SpmmAlgorithm::row_split_t4, "row_split_t4", "round experiment"},
-    {SpmmAlgorithm::row_split_t8, "row_split_t8", "round experiment"},
-    {SpmmAlgorithm::row_split_short, "row_split_short", "round experiment"},
-    {SpmmAlgorithm::row_split_wide, "row_split_wide", "round experiment"},
-    {SpmmAlgorithm::row_split_pipe, "row_split_pipe", "round experiment"},
-    {SpmmAlgorithm::nnz_stream4, "nnz_stream4", "round experiment"},
-    {SpmmAlgorithm::nnz_stream8, "nnz_stream8", "round experiment"},
-    {SpmmAlgorithm::nnz_balanced_pcut, "nnz_balanced_pcut", "round experiment"},
 };
 constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 {

@@ -17,14 +17,16 @@
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
 //    Rows of at most 8 entries on average with 16-byte vectors (the 7-point stencil) take
-//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, few registers, many warps.
+//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, two 16-byte packs per lane.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
-//    of a million entries is shared by thousands of groups. A chunk stores the rows it holds
-//    whole, and the empty rows that start in it; a row cut by chunk ends leaves one partial
-//    sum per chunk it crosses (two slots a chunk: the row it starts in, the row it ends in),
-//    which a second kernel adds up in chunk order and stores: every element of C written once,
-//    bitwise the same result on every run. Chosen by `automatic` when SpMV's row statistics
-//    call for load balancing (irregular or long rows).
+//    of a million entries is shared by thousands of groups; the chunk's entries are one
+//    stream, its gathers issued a batch at a time across row ends. A chunk stores the rows it
+//    holds whole, and the empty rows that start in it; a row cut by chunk ends leaves one
+//    partial sum per chunk it crosses (two slots a chunk: the row it starts in, the row it
+//    ends in), which two more kernels add up in a fixed order (segments of 32 chunks first)
+//    and store: every element of C written once, bitwise the same result on every run.
+//    Chosen by `automatic` when SpMV's row statistics call for load balancing (irregular or
+//    long rows).
 //  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
 //    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
 //
@@ -54,11 +56,6 @@ constexpr long long balanced_chunk = loom::sparse::detail::fusedmm_chunk;
 /// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
 /// faster than 8 at k = 8 in double (H200, session 9).
 constexpr int gathers_in_flight = 16;
-/// nnz_balanced's, with 16-byte loads: 4 (62 registers against 147 with 16: 4 resident
-/// blocks against 1). H200, fp32 power-law 1M x 16, k = 128: 3771 us against 4036 (8: 3843).
-template <int Vec>
-constexpr int balanced_gathers_in_flight = Vec > 1 ? 4 : gathers_in_flight;
-
 /// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
 /// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
 template <typename D>
@@ -195,6 +192,12 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 template <int PerLane, int Flight = gathers_in_flight>
 constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
+/// Entries per batch of nnz_balanced's entry stream: with 16-byte loads 4 (H200, fp32
+/// power-law 1M x 16, session 11: k = 32 / 128 / 256 608 / 2304 / 4508 us, 8: 613 / 2504 /
+/// 4407), else gathers_in_flight loads per lane as row_split.
+template <int PerLane, int Vec>
+constexpr int balanced_batch = Vec > 1 ? 4 : batch_for<PerLane>;
+
 /// b[u][p] = B(cols[u], j0 + (lane + p * G) * Vec .. + Vec - 1) for u < count <= Batch: the
 /// Batch * PerLane gathers of a batch, all issued before the first of them is used.
 template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
@@ -247,13 +250,12 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, int Flight = gathers_in_flight, typename D,
-          typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
-    constexpr int batch = batch_for<PerLane, Flight>;
+    constexpr int batch = batch_for<PerLane>;
     for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
             gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
@@ -319,32 +321,13 @@ __device__ __forceinline__ T load_streaming(const T* p)
 
 /// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
 constexpr int short_row_batch = 4;
-/// The blocks of 256 per multiprocessor spmm_short_row_kernel asks registers for: 6 (40
+/// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40
 /// registers) at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
 template <int PerLane>
 constexpr int short_row_min_blocks = PerLane == 1   ? 6
                                      : PerLane == 2 ? 4
                                      : PerLane == 4 ? 2
                                                     : 1;
-
-/// body(row) for this group's rows in tiles of TileSteps * Block / G consecutive rows: block b
-/// takes tiles b, b + gridDim.x, ..., its groups walking a tile together, so that the rows a
-/// tile gathers around itself are loaded into this multiprocessor's L1 once (TileSteps = 1:
-/// the plain grid-stride order).
-template <int G, int Block, int TileSteps, typename Body>
-__device__ __forceinline__ void for_each_tiled_row(long long rows, Body&& body)
-{
-    if constexpr (TileSteps == 1) {
-        for_each_group_index<G>(rows, body);
-    } else {
-        constexpr long long step = Block / G;
-        constexpr long long tile = step * TileSteps;
-        for (long long t0 = blockIdx.x * tile; t0 < rows; t0 += gridDim.x * tile) {
-            const long long t1 = min(rows, t0 + tile);
-            for (long long row = t0 + threadIdx.x / G; row < t1; row += step) body(row);
-        }
-    }
-}
 
 /// cols[u], values[u] = entries base + u of A for u < short_row_batch and base + u < end, through
 /// the streaming path.
@@ -369,14 +352,12 @@ __device__ __forceinline__ void load_short_batch(const CsrRows<D, I>& A, long lo
 /// blocks; 32 spilled 120 bytes) keep 75% of the warps resident where the batched kernel's 128
 /// kept 25%: H200, 7-point 160^3 fp32 k = 32, 621 us against 1039 us (8 in a batch: 759 us;
 /// the batched kernel with 4 or 8 gathers in flight: 697 / 650 us).
-template <int G, int PerLane, int Vec, int Block, int TileSteps, typename D, typename I>
-__global__ void __launch_bounds__(Block, (short_row_min_blocks<PerLane> * 256 / Block > 0
-                                              ? short_row_min_blocks<PerLane> * 256 / Block
-                                              : 1))
+template <int G, int PerLane, int Vec, typename D, typename I>
+__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
     spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
-    for_each_tiled_row<G, Block, TileSteps>(A.rows, [&](long long row) {
+    for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
@@ -392,68 +373,6 @@ __global__ void __launch_bounds__(Block, (short_row_min_blocks<PerLane> * 256 / 
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
     });
-}
-
-/// ROUND EXPERIMENT (session 11): spmm_short_row_kernel software-pipelined: the next batch's
-/// entries (the next row's, with its row pointers, at a row's end) are loaded while the gathers
-/// of the current batch are in flight, so that a row waits for one latency (B) instead of three
-/// (row pointers, entries, B). One panel: k <= G * PerLane * Vec.
-template <int G, int PerLane, int Vec, typename D, typename I>
-__global__ void __launch_bounds__(block_size, 5)
-    spmm_short_row_pipelined_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out,
-                                    long long k)
-{
-    using T = compute_type_t<D>;
-    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-    if (row >= A.rows) return;
-    long long base = A.row_ptrs[row];
-    long long end = A.row_ptrs[row + 1];
-    I cols[short_row_batch];
-    T values[short_row_batch];
-    load_short_batch(A, base, end, cols, values);
-    T acc[PerLane][Vec] = {};
-    while (row < A.rows) {
-        const int count =
-            static_cast<int>(max(0LL, min(static_cast<long long>(short_row_batch), end - base)));
-        Pack<D, Vec> b[short_row_batch][PerLane];
-        gather_batch<G, PerLane, Vec, true>(B, 0, k, cols, count, b);
-        const bool row_done = base + short_row_batch >= end;
-        long long next_row = row;
-        long long next_base = base + short_row_batch;
-        long long next_end = end;
-        if (row_done) {
-            next_row = row + step;
-            if (next_row < A.rows) {
-                next_base = A.row_ptrs[next_row];
-                next_end = A.row_ptrs[next_row + 1];
-            }
-        }
-        I next_cols[short_row_batch];
-        T next_values[short_row_batch];
-        load_short_batch(A, next_base, next_row < A.rows ? next_end : next_base, next_cols,
-                         next_values);
-#pragma unroll
-        for (int u = 0; u < short_row_batch; ++u) {
-            if (u < count) add_product(values[u], b[u], acc);
-        }
-        if (row_done) {
-            store_sums<G, PerLane, Vec, true, true>(out, row, 0, k, acc);
-#pragma unroll
-            for (int p = 0; p < PerLane; ++p) {
-#pragma unroll
-                for (int v = 0; v < Vec; ++v) acc[p][v] = T{};
-            }
-        }
-        row = next_row;
-        base = next_base;
-        end = next_end;
-#pragma unroll
-        for (int u = 0; u < short_row_batch; ++u) {
-            cols[u] = next_cols[u];
-            values[u] = next_values[u];
-        }
-    }
 }
 
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
@@ -515,8 +434,7 @@ __device__ __forceinline__ long long first_row_of_chunk(const I* row_ptrs, long 
 /// partial sums go to slot 0), else -1; written by the group's first lane.
 template <int G, typename T, typename I>
 __device__ __forceinline__ void record_slot0_row(const I* row_ptrs, const CutIndex<T, I>& index,
-                                                 long long chunk, long long first,
-                                                 long long start)
+                                                 long long chunk, long long first, long long start)
 {
     if (threadIdx.x % G == 0) {
         index.slot0_rows[chunk] = row_ptrs[start] < first ? static_cast<I>(start) : I{-1};
@@ -531,50 +449,19 @@ __device__ __forceinline__ bool chunk_finishes(long long last, long long row_beg
     return row_begin < last || (row_begin == last && row_end == row_begin);
 }
 
-/// nnz_balanced: a group per chunk of nonzeros. It stores the rows it holds whole and the
-/// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
-/// a row starting at a chunk's first entry belongs to that chunk); the rows cut by its ends
-/// leave partials for spmm_cut_rows_kernel.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
+/// nnz_balanced: a group per chunk of nonzeros, the chunk's entries one stream: batches of
+/// Batch consecutive entries whatever rows they belong to, all their gathers in flight before
+/// the first is used, a row finished where the stream crosses its end (rows of a few entries,
+/// most rows of a power-law graph, keep Batch gathers in flight instead of the few a row has:
+/// H200, fp32 power-law 1M x 16, k = 32: 608 us against 981 a row at a time, session 11).
+/// It stores the rows it holds whole and the empty rows that start inside it or at its end
+/// (chunk 0 also those before the first entry; a row starting at a chunk's first entry
+/// belongs to that chunk); the rows cut by its ends leave partials for the cut-row kernels.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
                          Output<D> out, CutRows<compute_type_t<D>> cut,
                          CutIndex<compute_type_t<D>, I> index, long long k)
-{
-    for_each_group_index<G>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
-        const long long first = chunk * balanced_chunk;
-        const long long last = min(nnz, first + balanced_chunk);
-        const long long start = first_row_of_chunk(A.row_ptrs, A.rows, chunk, first);
-        record_slot0_row<G>(A.row_ptrs, index, chunk, first, start);
-        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
-            for (long long row = start; row < A.rows; ++row) {
-                const long long row_begin = A.row_ptrs[row];
-                const long long row_end = A.row_ptrs[row + 1];
-                if (!chunk_finishes(last, row_begin, row_end)) break;
-                compute_type_t<D> acc[PerLane][Vec] = {};
-                const long long from = max(row_begin, first);
-                const long long to = min(row_end, last);
-                if (from < to) {
-                    accumulate<G, PerLane, Vec, RowMajor, balanced_gathers_in_flight<Vec>>(
-                        A, conj, from, to, B, j0, k, acc);
-                }
-                finish_chunk_row<G, PerLane, Vec, RowMajor>(out, cut, chunk, first, last, row,
-                                                            row_begin, row_end, j0, k, acc);
-            }
-        }
-    });
-}
-
-/// nnz_balanced with the chunk's entries as one stream: batches of Batch consecutive entries
-/// whatever rows they belong to, all their gathers in flight before the first is used, a row
-/// finished where the stream crosses its end. Rows of a few entries (most rows of a power-law
-/// graph) then keep Batch gathers in flight instead of the few a row has.
-template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    spmm_balanced_stream_kernel(CsrRows<D, I> A, long long nnz, bool conj,
-                                DenseOperand<const D> B, Output<D> out,
-                                CutRows<compute_type_t<D>> cut,
-                                CutIndex<compute_type_t<D>, I> index, long long k)
 {
     using T = compute_type_t<D>;
     for_each_group_index<G>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
@@ -601,7 +488,8 @@ __global__ void __launch_bounds__(block_size)
             };
             long long e = first;
             for_each_entry_batch<G, Batch>(
-                A, conj, first, last, [&](const I(&cols)[Batch], const T(&values)[Batch], int count) {
+                A, conj, first, last,
+                [&](const I(&cols)[Batch], const T(&values)[Batch], int count) {
                     Pack<D, Vec> b[Batch][PerLane];
                     gather_batch<G, PerLane, Vec, RowMajor>(B, j0, k, cols, count, b);
 #pragma unroll
@@ -613,30 +501,6 @@ __global__ void __launch_bounds__(block_size)
                     }
                 });
             while (row < A.rows && chunk_finishes(last, row_begin, row_end)) next_row();
-        }
-    });
-}
-
-/// Stores each cut row: its partial sums added in chunk order, a warp per chunk, which finishes the
-/// row of its first entry when that row began in an earlier chunk and ends in this one.
-template <bool RowMajor, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
-                         CutRows<compute_type_t<D>> cut, long long k)
-{
-    constexpr int warp = 32;
-    const int lane = threadIdx.x % warp;
-    for_each_group_index<warp>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
-        const long long first = chunk * balanced_chunk;
-        const long long last = min(nnz, first + balanced_chunk);
-        const long long row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
-        const long long row_begin = A.row_ptrs[row];
-        if (row_begin >= first || A.row_ptrs[row + 1] > last) return;
-        const long long first_chunk = row_begin / balanced_chunk;
-        for (long long j = lane; j < k; j += warp) {
-            compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
-            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0)[j];
-            out.template store<RowMajor>(row, j, sum);
         }
     });
 }
@@ -662,14 +526,14 @@ __global__ void __launch_bounds__(block_size)
     });
 }
 
-/// Stores each cut row (spmm_cut_rows_kernel's job) from the segment sums: a warp per chunk
+/// Stores each cut row from the segment sums: a warp per chunk
 /// and 32 columns finishes the row that began in an earlier chunk and ends in this one, adding
 /// its partial sums in chunk order with each whole segment's sum in place of its chunks.
 template <bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    spmm_cut_rows_by_segments_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
-                                     CutRows<compute_type_t<D>> cut,
-                                     CutIndex<compute_type_t<D>, I> index, long long k)
+    spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
+                         CutRows<compute_type_t<D>> cut, CutIndex<compute_type_t<D>, I> index,
+                         long long k)
 {
     constexpr int warp = 32;
     const long long tiles = ceildiv(k, static_cast<long long>(warp));
@@ -751,139 +615,69 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
 /// as are resident at once. With more, the last wave holds blocks with a full share of the
 /// work on part of the device: 8 blocks per multiprocessor of a kernel that fits 6 take two
 /// waves for 1.33 waves' work (the registers of the batched gathers limit residency).
-template <int G, auto Kernel, int Block = block_size>
+template <int G, auto Kernel>
 unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
 {
     static const int per_sm = [] {
         int blocks = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, Block, 0),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
         return std::max(blocks, 1);
     }();
-    return grid_for(exec, groups * G, Block, per_sm);
+    return grid_for(exec, groups * G, block_size, per_sm);
 }
 
-/// ROUND EXPERIMENT (session 11): the stream kernel's batch for an algorithm, 0 for none.
-constexpr int stream_batch_of(SpmmAlgorithm algorithm)
+/// nnz_balanced over k columns: the chunks' kernel, then the cut rows' two-level sum.
+/// `partials` holds 2 * chunks * k sums and then the segment sums (CutIndex).
+template <typename D, typename I>
+void spmm_chunks(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
+                 const DenseOperand<const D>& b, const Output<D>& out, long long k,
+                 compute_type_t<D>* partials, I* slot0_rows)
 {
-    return algorithm == SpmmAlgorithm::nnz_stream4 ? 4
-           : algorithm == SpmmAlgorithm::nnz_stream8 ? 8
-                                                     : 0;
+    const long long chunks = ceildiv(nnz, balanced_chunk);
+    const CutRows<compute_type_t<D>> cut{partials, k};
+    const CutIndex<compute_type_t<D>, I> index{slot0_rows, partials + 2 * chunks * k, k};
+    with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+        constexpr auto kernel =
+            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, balanced_batch<PerLane, Vec>, D, I>;
+        kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+            csr, nnz, conj, b, out, cut, index, k);
+        check_launch(spmm_where);
+        const long long tiles = ceildiv(k, 32LL);
+        spmm_cut_segments_kernel<compute_type_t<D>, I>
+            <<<blocks_for<32>(exec, chunks / cut_segment * tiles), block_size, 0,
+               stream_of(exec)>>>(chunks, cut, index, k);
+        spmm_cut_rows_kernel<RowMajor, D, I>
+            <<<blocks_for<32>(exec, chunks * tiles), block_size, 0, stream_of(exec)>>>(
+                csr, nnz, out, cut, index, k);
+    });
 }
 
-/// ROUND EXPERIMENT (session 11): the short-row kernel's tile steps for an algorithm (0: the
-/// plain kernel of 256 threads; 1: 1024 threads, grid-stride).
-constexpr int tile_steps_of(SpmmAlgorithm algorithm)
+/// row_split over k columns. Rows of at most 16 entries on average: a thread's serial walk
+/// along a row is short; of at most 8 (the 7-point stencil), a batch of 16 gathers holds
+/// registers for loads a row never issues: spmm_short_row_kernel, with two 16-byte packs per
+/// lane (half the lanes of with_shape's group): H200, 7-point 160^3 fp32, k = 32 479 us
+/// against 615 with one pack, k = 128 2140 against 2944 (session 11).
+template <typename D, typename I>
+void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
+               const DenseOperand<const D>& b, const Output<D>& out, long long k)
 {
-    return algorithm == SpmmAlgorithm::row_split_b1024 ? 1
-           : algorithm == SpmmAlgorithm::row_split_t4  ? 4
-           : algorithm == SpmmAlgorithm::row_split_t8  ? 8
-                                                       : 0;
-}
-
-template <int G, int PerLane, int Vec, int Block, int TileSteps, typename D, typename I>
-void launch_short_rows(const CudaExecutor& exec, const CsrRows<D, I>& csr,
-                       const DenseOperand<const D>& b, const Output<D>& out, long long k)
-{
-    constexpr auto kernel = spmm_short_row_kernel<G, PerLane, Vec, Block, TileSteps, D, I>;
-    kernel<<<resident_blocks_for<G, kernel, Block>(exec, csr.rows), Block, 0, stream_of(exec)>>>(
-        csr, b, out, k);
-}
-
-/// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
-/// 2 * chunks * k sums, row_split otherwise.
-template <typename V, typename I>
-void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
-                  DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
-                  long long k, compute_type_t<device_type_t<V>>* partials, I* slot0_rows,
-                  SpmmAlgorithm algorithm)
-{
-    using D = device_type_t<V>;
-    const auto csr = rows_of(A);
-    if (partials != nullptr) {
-        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
-        const CutRows<compute_type_t<D>> cut{partials, k};
-        const CutIndex<compute_type_t<D>, I> index{slot0_rows, partials + 2 * chunks * k, k};
-        const int stream_batch = stream_batch_of(algorithm);
-        const bool by_segments = algorithm != SpmmAlgorithm::nnz_balanced;  // ROUND EXPERIMENT
-        with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            const auto launch = [&]<auto kernel>() {
-                kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
-                         stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, index, k);
-            };
-            if constexpr (Vec > 1) {
-                if (stream_batch == 4) {
-                    launch.template operator()<
-                        spmm_balanced_stream_kernel<G, PerLane, Vec, RowMajor, 4, D, I>>();
-                } else if (stream_batch == 8) {
-                    launch.template operator()<
-                        spmm_balanced_stream_kernel<G, PerLane, Vec, RowMajor, 8, D, I>>();
-                } else {
-                    launch.template operator()<
-                        spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>>();
-                }
-            } else {
-                launch.template operator()<spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>>();
-            }
-            check_launch(spmm_where);
-            if (by_segments) {
-                const long long tiles = ceildiv(k, 32LL);
-                spmm_cut_segments_kernel<compute_type_t<D>, I>
-                    <<<blocks_for<32>(exec, chunks / cut_segment * tiles), block_size, 0,
-                       stream_of(exec)>>>(chunks, cut, index, k);
-                spmm_cut_rows_by_segments_kernel<RowMajor, D, I>
-                    <<<blocks_for<32>(exec, chunks * tiles), block_size, 0, stream_of(exec)>>>(
-                        csr, A.nnz(), out, cut, index, k);
-            } else {
-                spmm_cut_rows_kernel<RowMajor, D, I>
-                    <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(
-                        csr, A.nnz(), out, cut, k);
-            }
-        });
-        return;
-    }
-    // Rows of at most 16 entries on average: a thread's serial walk along a row is short;
-    // of at most 8 (the 7-point stencil), a batch of 16 gathers holds registers for loads a
-    // row never issues: spmm_short_row_kernel.
     constexpr int vec = vector_width<D>;
-    const bool short_rows = A.nnz() <= 16 * A.rows();
-    const bool force_short = algorithm == SpmmAlgorithm::row_split_short ||
-                             algorithm == SpmmAlgorithm::row_split_pipe;  // ROUND EXPERIMENT
-    if ((force_short || A.nnz() <= 8 * A.rows()) && k > 4 * vec && moves_vectors(b, out.C, k)) {
-        const int tile_steps = tile_steps_of(algorithm);
+    if (nnz <= 8 * csr.rows && k > 4 * vec && moves_vectors(b, out.C, k)) {
         with_shape<true>(k / vec, [&]<int G, int PerLane>() {
-            if constexpr (PerLane == 1 && G >= 8) {
-                if (algorithm == SpmmAlgorithm::row_split_pipe) {
-                    constexpr auto kernel = spmm_short_row_pipelined_kernel<G, PerLane, vec, D, I>;
-                    kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
-                             stream_of(exec)>>>(csr, b, out, k);
-                    return;
-                }
-                if (algorithm == SpmmAlgorithm::row_split_wide) {
-                    launch_short_rows<G / 2, 2, vec, block_size, 1>(exec, csr, b, out, k);
-                    return;
-                }
-                if (tile_steps == 1) {
-                    launch_short_rows<G, PerLane, vec, 1024, 1>(exec, csr, b, out, k);
-                    return;
-                }
-                if (tile_steps == 4) {
-                    launch_short_rows<G, PerLane, vec, 1024, 4>(exec, csr, b, out, k);
-                    return;
-                }
-                if (tile_steps == 8) {
-                    launch_short_rows<G, PerLane, vec, 1024, 8>(exec, csr, b, out, k);
-                    return;
-                }
-            }
-            launch_short_rows<G, PerLane, vec, block_size, 1>(exec, csr, b, out, k);
+            constexpr bool halve = PerLane == 1 && G >= 8;
+            constexpr int lanes = halve ? G / 2 : G;
+            constexpr int packs = halve ? 2 : PerLane;
+            constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
+            kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
+                     stream_of(exec)>>>(csr, b, out, k);
         });
         return;
     }
     with_row_split_shape(
-        b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+        b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
             constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>;
-            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+            kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });
 }
@@ -925,19 +719,16 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                                                                                         b, out, k);
             });
         }
-    } else {
-        const bool balanced = (algorithm == SpmmAlgorithm::nnz_balanced ||
-                               algorithm == SpmmAlgorithm::nnz_balanced_pcut ||
-                               stream_batch_of(algorithm) > 0) &&
-                              A.nnz() > 0;
+    } else if (algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0) {
         // Two partial rows a chunk, then the segment sums (CutIndex).
-        const long long chunks = balanced ? ceildiv(A.nnz(), balanced_chunk) : 0;
+        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         Array<compute_type_t<V>> partials(
             A.executor(), static_cast<size_type>((2 * chunks + chunks / cut_segment) * k));
         Array<I> slot0_rows(A.executor(), static_cast<size_type>(chunks));
-        spmm_columns(exec, conj, A, b, out, static_cast<long long>(k),
-                     balanced ? as_device(partials.data()) : nullptr, slot0_rows.data(),
-                     algorithm);
+        spmm_chunks(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k),
+                    as_device(partials.data()), slot0_rows.data());
+    } else {
+        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k));
     }
     check_launch(spmm_where);
 }

@@ -183,6 +183,11 @@ std::vector<sparse::SpmmAlgorithm> native_spmm_algorithms(const SpmmBenchOptions
     return algorithms;
 }
 
+/// Entries of C above which a GPU run checks sampled rows only.
+constexpr size_type large_check = size_type{1} << 22;
+
+std::vector<size_type> sampled_rows(size_type rows);
+
 template <typename V, typename I>
 std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& A_ref,
                               size_type k, const SpmmBenchOptions& options)
@@ -191,10 +196,41 @@ std::vector<Row> bench_spmm_k(const matrix::Csr<V, I>& A, const matrix::Csr<V, I
     const auto host = A_ref.executor();
     const auto B = random_dense<V>(exec, {A.cols(), k}, 2);
     matrix::Dense<V> C(exec, dim2{A.rows(), k});
-    matrix::Dense<V> C_ref(host, dim2{A.rows(), k});
-    sparse::spmm(sparse::Mode::none, V{1}, A_ref, matrix::Dense<V>(host, B), V{0}, C_ref);
-    const auto want = C_ref.to_host();
-    const std::function<std::vector<V>()> values = [&] { return C.to_host(); };
+    std::vector<V> want;
+    std::function<std::vector<V>()> values = [&] { return C.to_host(); };
+    if (!exec->is_host() && A.rows() * k > large_check) {
+        // Sampled rows and the longest row, summed on the host: the oracle's whole product
+        // and a copy of C per variant took seconds at millions of rows.
+        auto checked = sampled_rows(A.rows());
+        const I* ptrs = A_ref.row_ptrs().data();
+        const I* cols = A_ref.col_idxs().data();
+        const V* a = A_ref.values().data();
+        size_type longest = 0;
+        for (size_type r = 0; r < A.rows(); ++r) {
+            if (ptrs[r + 1] - ptrs[r] > ptrs[longest + 1] - ptrs[longest]) longest = r;
+        }
+        checked.push_back(longest);
+        const matrix::Dense<V> B_host(host, B);
+        for (const auto r : checked) {
+            std::vector<V> sum(k, V{0});
+            for (auto e = ptrs[r]; e < ptrs[r + 1]; ++e) {
+                for (size_type j = 0; j < k; ++j) sum[j] += a[e] * B_host.at(cols[e], j);
+            }
+            want.insert(want.end(), sum.begin(), sum.end());
+        }
+        values = [&, checked] {
+            std::vector<V> got;
+            for (const auto r : checked) {
+                const auto row = C.rows_view(r, 1).to_host();
+                got.insert(got.end(), row.begin(), row.end());
+            }
+            return got;
+        };
+    } else {
+        matrix::Dense<V> C_ref(host, dim2{A.rows(), k});
+        sparse::spmm(sparse::Mode::none, V{1}, A_ref, matrix::Dense<V>(host, B), V{0}, C_ref);
+        want = C_ref.to_host();
+    }
     const auto spmm_with = [&](sparse::SpmmAlgorithm algorithm) {
         return
             [&, algorithm] { sparse::spmm(sparse::Mode::none, V{1}, A, B, V{0}, C, {algorithm}); };
@@ -522,6 +558,90 @@ std::vector<Row> bench_storage(const matrix::Csr<V, I>& A_in, const SpmmBenchOpt
     return rows;
 }
 
+/// How often SpMM's gathers of B's rows miss a cache, by a model: the gathers in row order
+/// (A's column sequence) through a fully associative LRU cache, whose misses are the gathers
+/// with a stack distance (distinct rows of B gathered since the same row's last gather) at
+/// least the cache's capacity in rows, first gathers included. Distances are measured on the
+/// columns whose hash falls in 1 / `rate` of them and scaled by `rate` (SHARDS sampling):
+/// exact stack distances of 30 M gathers took seconds per input.
+class GatherReuse {
+public:
+    template <typename V, typename I>
+    explicit GatherReuse(const matrix::Csr<V, I>& A_in)
+    {
+        const matrix::Csr<V, I> A(ReferenceExecutor::create(), A_in);
+        rate_ = A.nnz() < (1 << 20) ? 1 : 16;
+        const I* cols = A.col_idxs().data();
+        const auto sampled = [&](I col) {
+            std::uint64_t h = static_cast<std::uint64_t>(col) + 0x9e3779b97f4a7c15ull;
+            h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+            h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+            return ((h ^ (h >> 31)) % rate_) == 0;
+        };
+        std::vector<I> picked;
+        for (size_type e = 0; e < A.nnz(); ++e) {
+            if (sampled(cols[e])) picked.push_back(cols[e]);
+        }
+        // Fenwick tree over the sampled gathers: 1 where a gather is its row's latest.
+        std::vector<int> tree(picked.size() + 1, 0);
+        const auto add = [&](std::size_t t, int d) {
+            for (++t; t < tree.size(); t += t & (~t + 1)) tree[t] += d;
+        };
+        const auto before = [&](std::size_t t) {  // latest gathers at times < t
+            long long sum = 0;
+            for (; t > 0; t -= t & (~t + 1)) sum += tree[t];
+            return sum;
+        };
+        std::vector<long long> last(A.cols(), -1);
+        for (std::size_t t = 0; t < picked.size(); ++t) {
+            auto& previous = last[picked[t]];
+            if (previous < 0) {
+                ++first_gathers_;
+            } else {
+                distances_.push_back(double(before(t) - before(previous + 1)) * rate_);
+                add(previous, -1);
+            }
+            add(t, 1);
+            previous = static_cast<long long>(t);
+        }
+        std::sort(distances_.begin(), distances_.end());
+    }
+
+    /// Gathers (estimated) that miss a cache of `capacity` rows of B.
+    double misses(double capacity) const
+    {
+        const auto hits = std::lower_bound(distances_.begin(), distances_.end(), capacity) -
+                          distances_.begin();
+        return (first_gathers_ + double(distances_.size() - hits)) * rate_;
+    }
+
+private:
+    int rate_ = 1;
+    long long first_gathers_ = 0;
+    std::vector<double> distances_;
+};
+
+/// SpMM's bandwidth bound at k: the bytes a kernel must move at least, and that time at the
+/// measured copy bandwidth.
+struct Bound {
+    double b_rows;  // rows of B read from memory (gathers missing L2)
+    double bytes;
+    double seconds;
+};
+
+/// A once, C once (written), and the rows of B that miss an L2 of `l2_bytes` (GatherReuse),
+/// each k values of v bytes.
+template <typename V, typename I>
+Bound spmm_bound(const matrix::Csr<V, I>& A, const GatherReuse& reuse, size_type k, double v,
+                 double l2_bytes, double copy_bytes_per_second)
+{
+    const double row_bytes = double(k) * v;
+    const double b_rows = reuse.misses(l2_bytes / row_bytes);
+    const double bytes = A.nnz() * (double(sizeof(I)) + v) + (A.rows() + 1.0) * sizeof(I) +
+                         A.rows() * row_bytes + b_rows * row_bytes;
+    return {b_rows, bytes, bytes / copy_bytes_per_second};
+}
+
 /// Bytes one call moves at the minimum (see spmm_bytes_formula), values of v bytes.
 template <typename V, typename I>
 double bytes_of(SpmmKernel kernel, const matrix::Csr<V, I>& A, size_type k, double v)
@@ -611,12 +731,41 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
             sampled_row_count);
     }
     fmt::print("copy      {:.1f} GB/s (read + write counted)\n", copy.bytes_per_second / 1e9);
-    fmt::print("bytes     {}\n\n", bytes_formula(options.kernel));
+    fmt::print("bytes     {}\n", bytes_formula(options.kernel));
+    // SpMM on a GPU: the bandwidth bound by the L2 model, per k.
+    const auto* cuda = dynamic_cast<const CudaExecutor*>(options.exec.get());
+    std::vector<std::pair<size_type, Bound>> bounds;
+    if (options.kernel == SpmmKernel::spmm && cuda != nullptr) {
+        const GatherReuse reuse(A_in);
+        const double l2 = double(cuda->l2_cache_bytes());
+        fmt::print(
+            "bound     A once, C once, a row of B once per gather that misses an LRU cache of "
+            "L2 = {:.1f} MB (stack distances of A's columns in row order); time at the copy "
+            "bandwidth\n",
+            l2 / 1e6);
+        for (const auto k : options.ks) {
+            const auto bound =
+                spmm_bound(A_in, reuse, k, value_bytes, l2, copy.bytes_per_second);
+            bounds.emplace_back(k, bound);
+            fmt::print("          k = {}: {:.3g} rows of B moved ({:.2f} per row of A, {:.2f} per "
+                       "gather), {:.3g} GB, bound {:.1f} us\n",
+                       k, bound.b_rows, bound.b_rows / std::max<double>(1, A_in.rows()),
+                       bound.b_rows / std::max<double>(1, A_in.nnz()), bound.bytes / 1e9,
+                       bound.seconds * 1e6);
+        }
+    }
+    const auto bound_at = [&](size_type k) {
+        for (const auto& [at, bound] : bounds) {
+            if (at == k) return bound.seconds;
+        }
+        return 0.0;
+    };
+    fmt::print("\n");
     const std::string peer_column = options.peer == Peer::none
                                         ? std::string("vs peer")
                                         : fmt::format("vs {}", to_string(options.peer));
     Table table({"k", "library", "variant", "time [us]", "GB/s", "GFLOP/s", "of copy BW",
-                 peer_column, "rel. error"});
+                 "of bound", peer_column, "rel. error"});
     auto json_rows = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
         const double t = r.timing.median;
@@ -628,6 +777,7 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
             {std::to_string(r.k), r.library, r.variant, fmt::format("{:.1f}", t * 1e6),
              fmt::format("{:.1f}", bytes / t / 1e9), fmt::format("{:.1f}", flops / t / 1e9),
              fmt::format("{:.1f}%", 100 * bytes / t / copy.bytes_per_second),
+             bound_at(r.k) > 0 ? fmt::format("{:.1f}%", 100 * bound_at(r.k) / t) : "-",
              other > 0 ? fmt::format("{:.2f}x", other / t) : "-", fmt::format("{:.1e}", r.error)});
         json_rows.push_back({{"k", r.k},
                              {"library", r.library},
@@ -640,11 +790,25 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
                              {"gb_per_s", bytes / t / 1e9},
                              {"gflop_per_s", flops / t / 1e9},
                              {"fraction_of_copy_bandwidth", bytes / t / copy.bytes_per_second},
+                             {"fraction_of_bound", bound_at(r.k) > 0
+                                                       ? nlohmann::ordered_json(bound_at(r.k) / t)
+                                                       : nlohmann::ordered_json()},
                              {"speedup_vs_peer", other > 0 ? nlohmann::ordered_json(other / t)
                                                            : nlohmann::ordered_json()},
                              {"relative_error", r.error}});
     }
     table.print();
+    // Whether 1.3x the best peer is within the bound at all.
+    for (const auto& [k, bound] : bounds) {
+        const double peer = peer_time(k);
+        if (peer <= 0) continue;
+        fmt::print("k = {}: the best peer runs at {:.1f}% of the bound; 1.3x the peer ({:.1f} us) "
+                   "is {}\n",
+                   k, 100 * bound.seconds / peer, peer / 1.3 * 1e6,
+                   bound.seconds <= peer / 1.3
+                       ? fmt::format("{:.1f}% of the bound", 100 * bound.seconds * 1.3 / peer)
+                       : std::string("BEYOND the bound (unreachable)"));
+    }
     return {{"benchmark", kernel_name(options.kernel)},
             {"matrix",
              {{"name", options.matrix_name},
@@ -662,6 +826,16 @@ nlohmann::ordered_json bench_spmm(const matrix::Csr<V, I>& A_in, const SpmmBench
             {"tolerance", narrow ? nlohmann::ordered_json("2 eps_16 sum |terms| per sampled entry")
                                  : nlohmann::ordered_json(tolerance<V>())},
             {"copy_bandwidth_gb_per_s", copy.bytes_per_second / 1e9},
+            {"bounds", [&] {
+                 auto all = nlohmann::ordered_json::array();
+                 for (const auto& [k, bound] : bounds) {
+                     all.push_back({{"k", k},
+                                    {"b_rows_moved", bound.b_rows},
+                                    {"bytes", bound.bytes},
+                                    {"time_s", bound.seconds}});
+                 }
+                 return all;
+             }()},
             {"results", json_rows}};
 }
 

@@ -2,6 +2,8 @@
 // against the reference backend (the OpenMP one for a GPU run), then times Loom's kernels and the peer's in the same run
 // (cuSPARSE SpMM / SDDMM / SDDMM followed by SpMM on CUDA, Eigen's sparse x dense product on
 // the host), and for SpMM also k single-column SpMVs (the path a multi-vector took before).
+// A GPU SpMM also gets its bandwidth bound: A and C once, and the rows of B that an L2-sized
+// LRU cache misses (a model of the gathers), at the measured copy bandwidth.
 // With a 16-bit storage precision (fp16, bf16) A and the dense operands are rounded to it
 // and every kernel, the cuSPARSE peer included, runs in it (sums in float); the check then
 // compares a sample of rows with an fp64 product of the same 16-bit inputs (cheap at

@@ -116,10 +116,13 @@ TYPED_TEST(Storage16, SpmmWithinStoragePrecisionOfFp64)
                 for (const auto& exec : this->executors()) {
                     const typename TestFixture::Csr A(exec, A_ref);
                     const Dense B(exec, B_ref);
+                    // On CUDA every algorithm by name (automatic is one of them).
                     std::vector<SpmmAlgorithm> algorithms{SpmmAlgorithm::automatic};
                     if (!exec->is_host()) {
-                        algorithms = {SpmmAlgorithm::row_split, SpmmAlgorithm::nnz_balanced,
-                                      SpmmAlgorithm::vendor};
+                        algorithms.clear();
+                        for (const auto& name : sparse::spmm_algorithm_names) {
+                            algorithms.push_back(name.value);
+                        }
                     }
                     for (const auto algorithm : algorithms) {
                         SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " k " +

@@ -17,14 +17,16 @@
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
 //    Rows of at most 8 entries on average with 16-byte vectors (the 7-point stencil) take
-//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, few registers, many warps.
+//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, two 16-byte packs per lane.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
-//    of a million entries is shared by thousands of groups. A chunk stores the rows it holds
-//    whole, and the empty rows that start in it; a row cut by chunk ends leaves one partial
-//    sum per chunk it crosses (two slots a chunk: the row it starts in, the row it ends in),
-//    which a second kernel adds up in chunk order and stores: every element of C written once,
-//    bitwise the same result on every run. Chosen by `automatic` when SpMV's row statistics
-//    call for load balancing (irregular or long rows).
+//    of a million entries is shared by thousands of groups; the chunk's entries are one
+//    stream, its gathers issued a batch at a time across row ends. A chunk stores the rows it
+//    holds whole, and the empty rows that start in it; a row cut by chunk ends leaves one
+//    partial sum per chunk it crosses (two slots a chunk: the row it starts in, the row it
+//    ends in), which two more kernels add up in a fixed order (segments of 32 chunks first)
+//    and store: every element of C written once, bitwise the same result on every run.
+//    Chosen by `automatic` when SpMV's row statistics call for load balancing (irregular or
+//    long rows).
 //  * op(A) = A^T or A^H: a group per row r of A holds B(r, :) in registers and scatters
 //    a_rc * B(r, :) into C(c, :) with atomics after C = beta C.
 //
@@ -54,11 +56,6 @@ constexpr long long balanced_chunk = loom::sparse::detail::fusedmm_chunk;
 /// Loads of B per lane issued before the first is used (see accumulate): 16 measured 5%
 /// faster than 8 at k = 8 in double (H200, session 9).
 constexpr int gathers_in_flight = 16;
-/// nnz_balanced's, with 16-byte loads: 4 (62 registers against 147 with 16: 4 resident
-/// blocks against 1). H200, fp32 power-law 1M x 16, k = 128: 3771 us against 4036 (8: 3843).
-template <int Vec>
-constexpr int balanced_gathers_in_flight = Vec > 1 ? 4 : gathers_in_flight;
-
 /// Elements of D in one 16-byte load along k; 1 for the complex types (a complex<double> is
 /// already 16 bytes, and vectors of complex<float> would not pay for another kernel shape).
 template <typename D>
@@ -195,16 +192,20 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 template <int PerLane, int Flight = gathers_in_flight>
 constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
-/// acc[p][v] += values[u] * B(cols[u], j0 + (lane + p * G) * Vec + v) for u < count <= Batch:
-/// the Batch * PerLane gathers of B all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I, typename T>
-__device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, long long j0,
-                                               long long k, const I (&cols)[Batch],
-                                               const T (&values)[Batch], int count,
-                                               T (&acc)[PerLane][Vec])
+/// Entries per batch of nnz_balanced's entry stream: with 16-byte loads 4 (H200, fp32
+/// power-law 1M x 16, session 11: k = 32 / 128 / 256 608 / 2304 / 4508 us, 8: 613 / 2504 /
+/// 4407), else gathers_in_flight loads per lane as row_split.
+template <int PerLane, int Vec>
+constexpr int balanced_batch = Vec > 1 ? 4 : batch_for<PerLane>;
+
+/// b[u][p] = B(cols[u], j0 + (lane + p * G) * Vec .. + Vec - 1) for u < count <= Batch: the
+/// Batch * PerLane gathers of a batch, all issued before the first of them is used.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
+__device__ __forceinline__ void gather_batch(const DenseOperand<const D>& B, long long j0,
+                                             long long k, const I (&cols)[Batch], int count,
+                                             Pack<D, Vec> (&b)[Batch][PerLane])
 {
     const int lane = threadIdx.x % G;
-    Pack<D, Vec> b[Batch][PerLane];
 #pragma unroll
     for (int u = 0; u < Batch; ++u) {
 #pragma unroll
@@ -214,16 +215,34 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
                                          : Pack<D, Vec>{};
         }
     }
+}
+
+/// acc[p][v] += value * b[p].v[v].
+template <int PerLane, int Vec, typename D, typename T>
+__device__ __forceinline__ void add_product(const T& value, const Pack<D, Vec> (&b)[PerLane],
+                                            T (&acc)[PerLane][Vec])
+{
+#pragma unroll
+    for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+        for (int v = 0; v < Vec; ++v) acc[p][v] += mul(value, static_cast<T>(b[p].v[v]));
+    }
+}
+
+/// acc[p][v] += values[u] * B(cols[u], j0 + (lane + p * G) * Vec + v) for u < count <= Batch:
+/// the Batch * PerLane gathers of B all issued before the first of them is used.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I, typename T>
+__device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, long long j0,
+                                               long long k, const I (&cols)[Batch],
+                                               const T (&values)[Batch], int count,
+                                               T (&acc)[PerLane][Vec])
+{
+    Pack<D, Vec> b[Batch][PerLane];
+    gather_batch<G, PerLane, Vec, RowMajor>(B, j0, k, cols, count, b);
 #pragma unroll
     for (int u = 0; u < Batch; ++u) {
         if (u >= count) break;
-#pragma unroll
-        for (int p = 0; p < PerLane; ++p) {
-#pragma unroll
-            for (int v = 0; v < Vec; ++v) {
-                acc[p][v] += mul(values[u], static_cast<T>(b[u][p].v[v]));
-            }
-        }
+        add_product(values[u], b[u], acc);
     }
 }
 
@@ -231,13 +250,12 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, int Flight = gathers_in_flight, typename D,
-          typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
-    constexpr int batch = batch_for<PerLane, Flight>;
+    constexpr int batch = batch_for<PerLane>;
     for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
             gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
@@ -268,9 +286,7 @@ template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         row < A.rows; row += groups) {
+    for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
@@ -278,7 +294,7 @@ __global__ void __launch_bounds__(block_size)
             accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
             store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
         }
-    }
+    });
 }
 
 /// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
@@ -305,13 +321,28 @@ __device__ __forceinline__ T load_streaming(const T* p)
 
 /// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
 constexpr int short_row_batch = 4;
-/// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40 registers)
-/// at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
+/// The blocks per multiprocessor spmm_short_row_kernel asks registers for: 6 (40
+/// registers) at one pack per lane, then what ~4 registers per 16-byte load in flight allow.
 template <int PerLane>
 constexpr int short_row_min_blocks = PerLane == 1   ? 6
                                      : PerLane == 2 ? 4
                                      : PerLane == 4 ? 2
                                                     : 1;
+
+/// cols[u], values[u] = entries base + u of A for u < short_row_batch and base + u < end, through
+/// the streaming path.
+template <typename D, typename I, typename T>
+__device__ __forceinline__ void load_short_batch(const CsrRows<D, I>& A, long long base,
+                                                 long long end, I (&cols)[short_row_batch],
+                                                 T (&values)[short_row_batch])
+{
+#pragma unroll
+    for (int u = 0; u < short_row_batch; ++u) {
+        const bool in = base + u < end;
+        cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
+        values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
+    }
+}
 
 /// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
 /// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
@@ -326,9 +357,7 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
     spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         row < A.rows; row += groups) {
+    for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
@@ -336,19 +365,14 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
             for (long long base = begin; base < end; base += short_row_batch) {
                 I cols[short_row_batch];
                 T values[short_row_batch];
-#pragma unroll
-                for (int u = 0; u < short_row_batch; ++u) {
-                    const bool in = base + u < end;
-                    cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
-                    values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
-                }
+                load_short_batch(A, base, end, cols, values);
                 const int count =
                     static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
                 gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
             }
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
-    }
+    });
 }
 
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
@@ -356,78 +380,184 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
 /// entry), slot 1 the row that goes on after it, k sums each.
 using loom::sparse::detail::CutRows;
 
-/// nnz_balanced: a group per chunk of nonzeros. It stores the rows it holds whole and the
-/// empty rows that start inside it or at its end (chunk 0 also those before the first entry;
-/// a row starting at a chunk's first entry belongs to that chunk); the rows cut by its ends
-/// leave partials for spmm_cut_rows_kernel.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
-    spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
-                         Output<D> out, CutRows<compute_type_t<D>> cut, long long k)
+/// Chunks per segment of the cut rows' two-level sum: a row cut into many chunks (a hub row of
+/// a power-law graph spans thousands) adds the sums of its whole segments, each taken by a warp
+/// of its own beforehand, instead of one warp walking every chunk's partial sums.
+constexpr long long cut_segment = 32;
+
+/// Where the cut rows lie: per chunk the row whose partial sums are in its slot 0 (-1: none),
+/// and per segment of cut_segment chunks whose slots 0 all hold one row their sum, k each.
+template <typename T, typename I>
+struct CutIndex {
+    I* slot0_rows;
+    T* segment_sums;
+    long long k;
+
+    __device__ T* segment(long long s) const { return segment_sums + s * k; }
+};
+
+/// Finishes a row of the chunk [first, last) from its sums acc: stored when the row lies inside
+/// the chunk, else left as the chunk's partial sums (slot 0: the row began before the chunk,
+/// slot 1: it goes on after it) for spmm_cut_rows_kernel.
+template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename T>
+__device__ __forceinline__ void finish_chunk_row(const Output<D>& out, const CutRows<T>& cut,
+                                                 long long chunk, long long first, long long last,
+                                                 long long row, long long row_begin,
+                                                 long long row_end, long long j0, long long k,
+                                                 const T (&acc)[PerLane][Vec])
 {
+    if (row_begin >= first && row_end <= last) {
+        store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
+        return;
+    }
     const int lane = threadIdx.x % G;
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    const long long chunks = ceildiv(nnz, balanced_chunk);
-    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         chunk < chunks; chunk += groups) {
-        const long long first = chunk * balanced_chunk;
-        const long long last = min(nnz, first + balanced_chunk);
-        const long long start =
-            chunk == 0 ? 0 : loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
-        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
-            for (long long row = start; row < A.rows; ++row) {
-                const long long row_begin = A.row_ptrs[row];
-                const long long row_end = A.row_ptrs[row + 1];
-                if (row_begin > last || (row_begin == last && row_end > row_begin)) break;
-                compute_type_t<D> acc[PerLane][Vec] = {};
-                const long long from = max(row_begin, first);
-                const long long to = min(row_end, last);
-                if (from < to) {
-                    accumulate<G, PerLane, Vec, RowMajor, balanced_gathers_in_flight<Vec>>(
-                        A, conj, from, to, B, j0, k, acc);
-                }
-                if (row_begin >= first && row_end <= last) {
-                    store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
-                    continue;
-                }
-                const int slot = row_begin < first ? 0 : 1;
+    T* partial = cut.at(chunk, row_begin < first ? 0 : 1);
 #pragma unroll
-                for (int p = 0; p < PerLane; ++p) {
-                    const long long j = j0 + (lane + p * G) * Vec;
-                    if (j >= k) continue;
+    for (int p = 0; p < PerLane; ++p) {
+        const long long j = j0 + (lane + p * G) * Vec;
+        if (j >= k) continue;
 #pragma unroll
-                    for (int v = 0; v < Vec; ++v) cut.at(chunk, slot)[j + v] = acc[p][v];
-                }
-            }
-        }
+        for (int v = 0; v < Vec; ++v) partial[j + v] = acc[p][v];
     }
 }
 
-/// Stores each cut row: its partial sums added in chunk order, a warp per chunk, which finishes the
-/// row of its first entry when that row began in an earlier chunk and ends in this one.
+/// The first row a chunk finishes: chunk 0 starts at row 0 (the empty rows before the first
+/// entry are its own), any other at the row of its first entry.
+template <typename I>
+__device__ __forceinline__ long long first_row_of_chunk(const I* row_ptrs, long long rows,
+                                                        long long chunk, long long first)
+{
+    return chunk == 0 ? 0 : loom::cuda::row_of_entry(row_ptrs, rows, first);
+}
+
+/// index.slot0_rows[chunk] = the chunk's first row when it began in an earlier chunk (its
+/// partial sums go to slot 0), else -1; written by the group's first lane.
+template <int G, typename T, typename I>
+__device__ __forceinline__ void record_slot0_row(const I* row_ptrs, const CutIndex<T, I>& index,
+                                                 long long chunk, long long first, long long start)
+{
+    if (threadIdx.x % G == 0) {
+        index.slot0_rows[chunk] = row_ptrs[start] < first ? static_cast<I>(start) : I{-1};
+    }
+}
+
+/// Whether a chunk ending at entry `last` finishes the row starting at row_begin: the rows
+/// with entries before `last`, and the empty rows at `last` itself.
+__device__ __forceinline__ bool chunk_finishes(long long last, long long row_begin,
+                                               long long row_end)
+{
+    return row_begin < last || (row_begin == last && row_end == row_begin);
+}
+
+/// nnz_balanced: a group per chunk of nonzeros, the chunk's entries one stream: batches of
+/// Batch consecutive entries whatever rows they belong to, all their gathers in flight before
+/// the first is used, a row finished where the stream crosses its end (rows of a few entries,
+/// most rows of a power-law graph, keep Batch gathers in flight instead of the few a row has:
+/// H200, fp32 power-law 1M x 16, k = 32: 608 us against 981 a row at a time, session 11).
+/// It stores the rows it holds whole and the empty rows that start inside it or at its end
+/// (chunk 0 also those before the first entry; a row starting at a chunk's first entry
+/// belongs to that chunk); the rows cut by its ends leave partials for the cut-row kernels.
+template <int G, int PerLane, int Vec, bool RowMajor, int Batch, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_balanced_kernel(CsrRows<D, I> A, long long nnz, bool conj, DenseOperand<const D> B,
+                         Output<D> out, CutRows<compute_type_t<D>> cut,
+                         CutIndex<compute_type_t<D>, I> index, long long k)
+{
+    using T = compute_type_t<D>;
+    for_each_group_index<G>(ceildiv(nnz, balanced_chunk), [&](long long chunk) {
+        const long long first = chunk * balanced_chunk;
+        const long long last = min(nnz, first + balanced_chunk);
+        const long long start = first_row_of_chunk(A.row_ptrs, A.rows, chunk, first);
+        record_slot0_row<G>(A.row_ptrs, index, chunk, first, start);
+        for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
+            long long row = start;
+            long long row_begin = A.row_ptrs[row];
+            long long row_end = A.row_ptrs[row + 1];
+            T acc[PerLane][Vec] = {};
+            const auto next_row = [&] {
+                finish_chunk_row<G, PerLane, Vec, RowMajor>(out, cut, chunk, first, last, row,
+                                                            row_begin, row_end, j0, k, acc);
+#pragma unroll
+                for (int p = 0; p < PerLane; ++p) {
+#pragma unroll
+                    for (int v = 0; v < Vec; ++v) acc[p][v] = T{};
+                }
+                ++row;
+                row_begin = row_end;
+                if (row < A.rows) row_end = A.row_ptrs[row + 1];
+            };
+            long long e = first;
+            for_each_entry_batch<G, Batch>(
+                A, conj, first, last,
+                [&](const I(&cols)[Batch], const T(&values)[Batch], int count) {
+                    Pack<D, Vec> b[Batch][PerLane];
+                    gather_batch<G, PerLane, Vec, RowMajor>(B, j0, k, cols, count, b);
+#pragma unroll
+                    for (int u = 0; u < Batch; ++u) {
+                        if (u >= count) break;
+                        while (e >= row_end) next_row();
+                        add_product(values[u], b[u], acc);
+                        ++e;
+                    }
+                });
+            while (row < A.rows && chunk_finishes(last, row_begin, row_end)) next_row();
+        }
+    });
+}
+
+/// The first level of the cut rows' sum: a warp per segment of cut_segment chunks and 32
+/// columns adds the segment's slot-0 partial sums in chunk order, where one row fills them all.
+template <typename T, typename I>
+__global__ void __launch_bounds__(block_size)
+    spmm_cut_segments_kernel(long long chunks, CutRows<T> cut, CutIndex<T, I> index, long long k)
+{
+    constexpr int warp = 32;
+    const long long tiles = ceildiv(k, static_cast<long long>(warp));
+    const long long j_lane = threadIdx.x % warp;
+    for_each_group_index<warp>(chunks / cut_segment * tiles, [&](long long item) {
+        const long long segment = item / tiles;
+        const long long j = item % tiles * warp + j_lane;
+        const long long c0 = segment * cut_segment;
+        const I row = index.slot0_rows[c0];
+        if (row < 0 || index.slot0_rows[c0 + cut_segment - 1] != row || j >= k) return;
+        T sum = cut.at(c0, 0)[j];
+        for (long long c = c0 + 1; c < c0 + cut_segment; ++c) sum += cut.at(c, 0)[j];
+        index.segment(segment)[j] = sum;
+    });
+}
+
+/// Stores each cut row from the segment sums: a warp per chunk
+/// and 32 columns finishes the row that began in an earlier chunk and ends in this one, adding
+/// its partial sums in chunk order with each whole segment's sum in place of its chunks.
 template <bool RowMajor, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_cut_rows_kernel(CsrRows<D, I> A, long long nnz, Output<D> out,
-                         CutRows<compute_type_t<D>> cut, long long k)
+                         CutRows<compute_type_t<D>> cut, CutIndex<compute_type_t<D>, I> index,
+                         long long k)
 {
     constexpr int warp = 32;
-    const int lane = threadIdx.x % warp;
-    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / warp;
-    const long long chunks = ceildiv(nnz, balanced_chunk);
-    for (long long chunk = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp;
-         chunk < chunks; chunk += warps) {
-        const long long first = chunk * balanced_chunk;
-        const long long last = min(nnz, first + balanced_chunk);
-        const long long row = loom::cuda::row_of_entry(A.row_ptrs, A.rows, first);
-        const long long row_begin = A.row_ptrs[row];
-        if (row_begin >= first || A.row_ptrs[row + 1] > last) continue;
-        const long long first_chunk = row_begin / balanced_chunk;
-        for (long long j = lane; j < k; j += warp) {
-            compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
-            for (long long c = first_chunk + 1; c <= chunk; ++c) sum += cut.at(c, 0)[j];
-            out.template store<RowMajor>(row, j, sum);
+    const long long tiles = ceildiv(k, static_cast<long long>(warp));
+    const long long j_lane = threadIdx.x % warp;
+    for_each_group_index<warp>(ceildiv(nnz, balanced_chunk) * tiles, [&](long long item) {
+        const long long chunk = item / tiles;
+        const long long j = item % tiles * warp + j_lane;
+        const I row = index.slot0_rows[chunk];
+        if (row < 0 || j >= k) return;
+        const long long last = min(nnz, (chunk + 1) * balanced_chunk);
+        if (A.row_ptrs[row + 1] > last) return;
+        const long long first_chunk = A.row_ptrs[row] / balanced_chunk;
+        compute_type_t<D> sum = cut.at(first_chunk, 1)[j];
+        for (long long c = first_chunk + 1; c <= chunk;) {
+            if (c % cut_segment == 0 && c + cut_segment - 1 <= chunk) {
+                sum += index.segment(c / cut_segment)[j];
+                c += cut_segment;
+            } else {
+                sum += cut.at(c, 0)[j];
+                ++c;
+            }
         }
-    }
+        out.template store<RowMajor>(row, j, sum);
+    });
 }
 
 /// op(A) = A^T / A^H on C = beta C: a group per row r of A adds a_rc * B(r, :) to C(c, :).
@@ -437,9 +567,7 @@ __global__ void __launch_bounds__(block_size)
                         long long k)
 {
     const int lane = threadIdx.x % G;
-    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
-    for (long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
-         row < A.rows; row += groups) {
+    for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane) {
@@ -457,7 +585,7 @@ __global__ void __launch_bounds__(block_size)
                 }
             });
         }
-    }
+    });
 }
 
 template <typename D>
@@ -499,46 +627,57 @@ unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
     return grid_for(exec, groups * G, block_size, per_sm);
 }
 
-/// C = alpha * A * B + beta * C over k columns: nnz_balanced where `partials` holds
-/// 2 * chunks * k sums, row_split otherwise.
-template <typename V, typename I>
-void spmm_columns(const CudaExecutor& exec, bool conj, const matrix::Csr<V, I>& A,
-                  DenseOperand<const device_type_t<V>> b, const Output<device_type_t<V>>& out,
-                  long long k, compute_type_t<device_type_t<V>>* partials)
+/// nnz_balanced over k columns: the chunks' kernel, then the cut rows' two-level sum.
+/// `partials` holds 2 * chunks * k sums and then the segment sums (CutIndex).
+template <typename D, typename I>
+void spmm_chunks(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
+                 const DenseOperand<const D>& b, const Output<D>& out, long long k,
+                 compute_type_t<D>* partials, I* slot0_rows)
 {
-    using D = device_type_t<V>;
-    const auto csr = rows_of(A);
-    if (partials != nullptr) {
-        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
-        const CutRows<compute_type_t<D>> cut{partials, k};
-        with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            constexpr auto kernel = spmm_balanced_kernel<G, PerLane, Vec, RowMajor, D, I>;
-            kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0,
-                     stream_of(exec)>>>(csr, A.nnz(), conj, b, out, cut, k);
-            check_launch(spmm_where);
-            spmm_cut_rows_kernel<RowMajor, D, I>
-                <<<blocks_for<32>(exec, chunks), block_size, 0, stream_of(exec)>>>(csr, A.nnz(),
-                                                                                   out, cut, k);
-        });
-        return;
-    }
-    // Rows of at most 16 entries on average: a thread's serial walk along a row is short;
-    // of at most 8 (the 7-point stencil), a batch of 16 gathers holds registers for loads a
-    // row never issues: spmm_short_row_kernel.
+    const long long chunks = ceildiv(nnz, balanced_chunk);
+    const CutRows<compute_type_t<D>> cut{partials, k};
+    const CutIndex<compute_type_t<D>, I> index{slot0_rows, partials + 2 * chunks * k, k};
+    with_spmm_shape(b, out.C, k, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+        constexpr auto kernel =
+            spmm_balanced_kernel<G, PerLane, Vec, RowMajor, balanced_batch<PerLane, Vec>, D, I>;
+        kernel<<<resident_blocks_for<G, kernel>(exec, chunks), block_size, 0, stream_of(exec)>>>(
+            csr, nnz, conj, b, out, cut, index, k);
+        check_launch(spmm_where);
+        const long long tiles = ceildiv(k, 32LL);
+        spmm_cut_segments_kernel<compute_type_t<D>, I>
+            <<<blocks_for<32>(exec, chunks / cut_segment * tiles), block_size, 0,
+               stream_of(exec)>>>(chunks, cut, index, k);
+        spmm_cut_rows_kernel<RowMajor, D, I>
+            <<<blocks_for<32>(exec, chunks * tiles), block_size, 0, stream_of(exec)>>>(
+                csr, nnz, out, cut, index, k);
+    });
+}
+
+/// row_split over k columns. Rows of at most 16 entries on average: a thread's serial walk
+/// along a row is short; of at most 8 (the 7-point stencil), a batch of 16 gathers holds
+/// registers for loads a row never issues: spmm_short_row_kernel, with two 16-byte packs per
+/// lane (half the lanes of with_shape's group): H200, 7-point 160^3 fp32, k = 32 479 us
+/// against 615 with one pack, k = 128 2140 against 2944 (session 11).
+template <typename D, typename I>
+void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
+               const DenseOperand<const D>& b, const Output<D>& out, long long k)
+{
     constexpr int vec = vector_width<D>;
-    const bool short_rows = A.nnz() <= 16 * A.rows();
-    if (A.nnz() <= 8 * A.rows() && k > 4 * vec && moves_vectors(b, out.C, k)) {
+    if (nnz <= 8 * csr.rows && k > 4 * vec && moves_vectors(b, out.C, k)) {
         with_shape<true>(k / vec, [&]<int G, int PerLane>() {
-            constexpr auto kernel = spmm_short_row_kernel<G, PerLane, vec, D, I>;
-            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+            constexpr bool halve = PerLane == 1 && G >= 8;
+            constexpr int lanes = halve ? G / 2 : G;
+            constexpr int packs = halve ? 2 : PerLane;
+            constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
+            kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, b, out, k);
         });
         return;
     }
     with_row_split_shape(
-        b, out.C, k, short_rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
+        b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
             constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>;
-            kernel<<<resident_blocks_for<G, kernel>(exec, A.rows()), block_size, 0,
+            kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });
 }
@@ -580,13 +719,16 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
                                                                                         b, out, k);
             });
         }
-    } else {
-        const bool balanced = algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0;
+    } else if (algorithm == SpmmAlgorithm::nnz_balanced && A.nnz() > 0) {
+        // Two partial rows a chunk, then the segment sums (CutIndex).
+        const long long chunks = ceildiv(A.nnz(), balanced_chunk);
         Array<compute_type_t<V>> partials(
-            A.executor(),
-            balanced ? static_cast<size_type>(2 * ceildiv(A.nnz(), balanced_chunk) * k) : 0);
-        spmm_columns(exec, conj, A, b, out, static_cast<long long>(k),
-                     balanced ? as_device(partials.data()) : nullptr);
+            A.executor(), static_cast<size_type>((2 * chunks + chunks / cut_segment) * k));
+        Array<I> slot0_rows(A.executor(), static_cast<size_type>(chunks));
+        spmm_chunks(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k),
+                    as_device(partials.data()), slot0_rows.data());
+    } else {
+        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k));
     }
     check_launch(spmm_where);
 }

@@ -126,6 +126,18 @@ __device__ __forceinline__ void for_each_entry(const CsrRows<D, I>& A, bool conj
                                });
 }
 
+/// body(i) for this thread's group's share of [0, count): a group of G lanes per index,
+/// grid-stride (the groups of the grid take consecutive indices, then move on together).
+template <int G, typename Body>
+__device__ __forceinline__ void for_each_group_index(long long count, Body&& body)
+{
+    const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / G;
+    for (long long i = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / G;
+         i < count; i += groups) {
+        body(i);
+    }
+}
+
 /// Calls body.template operator()<G, PerLane>() with the group shape for k columns.
 template <bool RowMajor, typename Body>
 void with_shape(long long k, Body&& body)

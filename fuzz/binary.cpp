@@ -28,8 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     static const fuzz::ScratchFile file("bin");
     const auto& path = file.write({reinterpret_cast<const char*>(data), size});
-    const auto real = read_as<double>(path);
-    const auto complex = read_as<std::complex<double>>(path);
+    const auto real = read_as<fuzz::Real>(path);
+    const auto complex = read_as<fuzz::Complex>(path);
     if (real && !complex) fuzz::mismatch("a real read succeeds where the complex one fails");
     if (real && !fuzz::same_matrix(*real, *complex)) {
         fuzz::mismatch("real and complex reads give different matrices");

@@ -26,7 +26,7 @@ void build(std::string_view json)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view json(reinterpret_cast<const char*>(data), size);
-    build<double>(json);
-    build<std::complex<double>>(json);
+    build<fuzz::Real>(json);
+    build<fuzz::Complex>(json);
     return 0;
 }

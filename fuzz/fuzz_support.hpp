@@ -20,6 +20,12 @@
 
 namespace loom::fuzz {
 
+/// The value types the targets read. The fuzz build compiles float and complex<float> only
+/// (scripts/run-fuzz.sh says why); the readers and the config parser are one template for
+/// every value type, so these reach the same code as double and complex<double> would.
+using Real = float;
+using Complex = std::complex<float>;
+
 /// f()'s result, or nothing when f raised a loom::Error (what bad input must end in). Any
 /// other exception is a finding: it is printed and the process aborts, which libFuzzer reports
 /// with the input.

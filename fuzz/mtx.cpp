@@ -87,8 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const auto header =
         from_stream(text, [](std::istream& in) { return matrix::read_mtx_header(in); });
-    const auto real = read_as<double>(text, path, header);
-    const auto complex = read_as<std::complex<double>>(text, path, header);
+    const auto real = read_as<fuzz::Real>(text, path, header);
+    const auto complex = read_as<fuzz::Complex>(text, path, header);
     // A file that reads as real reads as complex too, with the same values (compared as CSR).
     if (real && !complex) mismatch("a real read succeeds where the complex one fails");
     if (real && !fuzz::same_matrix(*real, *complex)) {

@@ -1,10 +1,12 @@
 // loom bench io
 #include <memory>
+#include <type_traits>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
 #include "bench/io_bench.hpp"
+#include "base/built_types.hpp"
 #include "bench/temporary_file.hpp"
 #include "bench_support.hpp"
 #include "command.hpp"
@@ -35,9 +37,11 @@ int run_io(const IoBenchCli& cli)
             matrix::read_mtx_header(cli.source.path).field == matrix::MtxField::complex;
         return bench_file(cli.source.path, complex ? "complex-double" : "double");
     }
+    // A generated matrix is real: double, or float in a build without double (the fuzz build).
+    using Real = std::conditional_t<detail::is_built_value_type<double>(), double, float>;
     const bench::TemporaryFile text(".mtx");
-    matrix::write_mtx(text.string(), generate_matrix<double>(cli.source.spec));
-    return bench_file(text.string(), "double");
+    matrix::write_mtx(text.string(), generate_matrix<Real>(cli.source.spec));
+    return bench_file(text.string(), std::is_same_v<Real, double> ? "double" : "float");
 }
 
 Runner setup(CLI::App& sub)

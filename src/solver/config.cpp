@@ -416,6 +416,7 @@ private:
         case PreconditionerKind::ilu: return incomplete(sparse::IluKind::ilu0, node, owner);
         case PreconditionerKind::ic: return incomplete(sparse::IluKind::ic0, node, owner);
         case PreconditionerKind::ilut: return incomplete(sparse::IluKind::ilut, node, owner);
+        case PreconditionerKind::parilut: return incomplete(sparse::IluKind::parilut, node, owner);
         case PreconditionerKind::parilu: return incomplete(sparse::IluKind::parilu, node, owner);
         case PreconditionerKind::parict: return incomplete(sparse::IluKind::parict, node, owner);
         case PreconditionerKind::amg: return multigrid(node);

@@ -275,6 +275,8 @@ TEST(IluPrecond, JsonConfigNamesThem)
                   IluKind::ilu0},
              Case{R"({"solver": "gmres", "preconditioner": "ilut", "criteria": {"max_iters": 3}})",
                   IluKind::ilut},
+             Case{R"({"solver": "gmres", "preconditioner": "parilut", "criteria": {"max_iters": 3}})",
+                  IluKind::parilut},
              Case{R"({"solver": "gmres", "preconditioner": "parilu", "criteria": {"max_iters": 3}})",
                   IluKind::parilu},
              Case{R"({"solver": "gmres", "criteria": {"max_iters": 3},
@@ -301,7 +303,7 @@ TEST(IluPrecond, JsonConfigNamesThem)
     }
     const auto stepped = solver::from_config<double>(
         R"({"solver": "gmres", "criteria": {"max_iters": 3},
-            "preconditioner": {"type": "ilut", "steps": 2, "sweeps": 4}})",
+            "preconditioner": {"type": "parilut", "steps": 2, "sweeps": 4}})",
         exec)->generate(A);
     const auto* with_steps = dynamic_cast<const precond::Ilu<double>*>(
         dynamic_cast<const solver::IterativeSolver<double>&>(*stepped).preconditioner().get());

@@ -346,10 +346,10 @@ TEST(Config, RefusesEveryMalformedConfig)
          "throw_on_failure: expected true or false, got 1"},
         {R"({"solver": "cg", "preconditioner": "ilu7", "criteria": {"max_iters": 1}})",
          "preconditioner: expected one of none, jacobi, block-jacobi, lower_trs, upper_trs, gauss-seidel, sgs, amg, ilu, "
-         "ic, ilut, parilu, parict, isai, got \"ilu7\""},
+         "ic, ilut, parilut, parilu, parict, isai, got \"ilu7\""},
         {R"({"solver": "cg", "preconditioner": 4, "criteria": {"max_iters": 1}})",
          "preconditioner: expected \"none\", \"jacobi\", \"block-jacobi\", \"lower_trs\", "
-         "\"upper_trs\", \"gauss-seidel\", \"sgs\", \"amg\", \"ilu\", \"ic\", \"ilut\", \"parilu\", \"parict\", \"isai\", a "
+         "\"upper_trs\", \"gauss-seidel\", \"sgs\", \"amg\", \"ilu\", \"ic\", \"ilut\", \"parilut\", \"parilu\", \"parict\", \"isai\", a "
          "preconditioner object or a solver object, got 4"},
         {R"({"solver": "cg", "preconditioner": {"max_block_size": 4},
              "criteria": {"max_iters": 1}})",

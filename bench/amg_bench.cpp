@@ -81,12 +81,11 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
                                  const AmgBenchOptions& options)
 {
-    check_repetitions(where, options.samples);
+    options.check(where);
     const auto& exec = *options.exec;
     const auto A = std::make_shared<const matrix::Csr<V, I>>(options.exec, problem.A);
     const bool has_coordinates = problem.coordinates.rows() > 0;
-    TimingOptions timing;
-    timing.samples = options.samples;
+    auto timing = options.timing();
     timing.max_batch = 1;
 
     // The hierarchy's options of the command line, for the AMG rows alike.
@@ -127,9 +126,10 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
     }
     rows.push_back(run_cg<V, I>("jacobi-cg", A, jacobi, jacobi_setup.median, -1, options, timing));
 
-    fmt::print("matrix    {}: {} rows, {} stored entries\n", options.name, A->rows(), A->nnz());
-    fmt::print("run       {}, {} indices, b = ones, to {:.0e}, median of {} samples\n",
-               exec.name(), type_name<I>(), options.tolerance, options.samples);
+    fmt::print("matrix    {}: {} rows, {} stored entries\n", options.matrix_name, A->rows(),
+               A->nnz());
+    fmt::print("run       {}, {} indices, b = ones, to {:.0e}, median of {} samples\n", exec.name(),
+               type_name<I>(), options.tolerance, options.samples);
     fmt::print("amg       {} aggregation{}, {} prolongator\n\n",
                solver::to_string(options.aggregation),
                options.aggregation == solver::MultigridAggregation::pairwise
@@ -158,7 +158,7 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
     }
     table.print();
     return {{"benchmark", "amg"},
-            {"matrix", {{"name", options.name}, {"rows", A->rows()}, {"nnz", A->nnz()}}},
+            {"matrix", matrix_report(options, *A)},
             {"executor", exec.name()},
             {"index_type", type_name<I>()},
             {"samples", options.samples},
@@ -172,7 +172,7 @@ nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>& problem,
             {"results", json_rows}};
 }
 
-#define LOOM_INSTANTIATE_BENCH_AMG(V, I) \
+#define LOOM_INSTANTIATE_BENCH_AMG(V, I)                                             \
     template nlohmann::ordered_json bench_amg(const matrix::GeneratedProblem<V, I>&, \
                                               const AmgBenchOptions&);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_BENCH_AMG)

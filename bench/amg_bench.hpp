@@ -5,21 +5,16 @@
 // rigid-body modes and aggregates nodes; the scalar AMG (constant vector) runs beside it.
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/solver/multigrid.hpp"
 
 namespace loom::bench {
 
-struct AmgBenchOptions {
-    std::shared_ptr<const Executor> exec;
-    int samples = 5;
-    std::string name;
+struct AmgBenchOptions : RunOptions {
     double tolerance = 1e-8;
     size_type max_iterations = 10000;
     /// A's pattern is symmetric (the aggregation skips symmetrizing it).

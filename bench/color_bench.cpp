@@ -203,13 +203,10 @@ nlohmann::ordered_json bench_color(const matrix::Csr<V, I>& A_in, const ColorBen
              {"speedup_vs_peer", speedup}});
     }
     table.print();
+    auto matrix = matrix_report(options, A_in);
+    matrix["symmetrized_nnz"] = G_host.nnz();
     return {{"benchmark", "color"},
-            {"matrix",
-             {{"name", options.matrix_name},
-              {"rows", A_in.rows()},
-              {"cols", A_in.cols()},
-              {"nnz", A_in.nnz()},
-              {"symmetrized_nnz", G_host.nnz()}}},
+            {"matrix", matrix},
             {"distance", distance},
             {"bipartite", options.bipartite},
             {"executor", executor_description(*options.exec)},

@@ -4,22 +4,17 @@
 // vendor) in the same run.
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "loom/matrix/csr.hpp"
 
 namespace loom::bench {
 
-struct ColorBenchOptions {
-    std::shared_ptr<const Executor> exec;
+struct ColorBenchOptions : RunOptions {
     int distance = 1;
     /// Color A's rows (rows sharing a column differ) instead of A's graph.
     bool bipartite = false;
-    int samples = 10;
-    std::string matrix_name;
     /// Leave cuSPARSE's csrcolor out (it has crashed on some graphs: coloring NOTES.md).
     bool skip_vendor = false;
 };

@@ -68,11 +68,10 @@ template <typename V, typename I>
 nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
                                           const GaussSeidelBenchOptions& options)
 {
-    check_repetitions(where, options.samples);
+    options.check(where);
     const auto& exec = *options.exec;
     const auto A = std::make_shared<const matrix::Csr<V, I>>(options.exec, A_in);
-    TimingOptions timing;
-    timing.samples = options.samples;
+    auto timing = options.timing();
 
     const auto symmetric = precond::GaussSeidel<V, I>::build()
                                .with_direction(precond::GaussSeidelDirection::symmetric)
@@ -118,8 +117,8 @@ nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
     const auto spmv = time_kernel(
         exec, [&] { A->apply(b, y); }, timing);
 
-    fmt::print("matrix    {}: {} rows, {} stored entries, {} colors\n", options.name, A->rows(),
-               A->nnz(), sgs->num_colors());
+    fmt::print("matrix    {}: {} rows, {} stored entries, {} colors\n", options.matrix_name,
+               A->rows(), A->nnz(), sgs->num_colors());
     fmt::print(
         "run       {}, {} indices, median of {} samples; checked against the reference "
         "({:.1e})\n",
@@ -132,7 +131,7 @@ nlohmann::ordered_json bench_gauss_seidel(const matrix::Csr<V, I>& A_in,
                apply.median / spmv.median);
     nlohmann::ordered_json report{
         {"benchmark", "gs"},
-        {"matrix", {{"name", options.name}, {"rows", A->rows()}, {"nnz", A->nnz()}}},
+        {"matrix", matrix_report(options, *A)},
         {"executor", exec.name()},
         {"index_type", type_name<I>()},
         {"samples", options.samples},

@@ -4,19 +4,14 @@
 // iterations with symmetric Gauss-Seidel against CG with Jacobi (target: fewer than half).
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "loom/matrix/csr.hpp"
 
 namespace loom::bench {
 
-struct GaussSeidelBenchOptions {
-    std::shared_ptr<const Executor> exec;
-    int samples = 10;
-    std::string name;
+struct GaussSeidelBenchOptions : RunOptions {
     /// Also count the CG iterations (1e-8, at most 5000) of both preconditioners.
     bool solve = true;
 };

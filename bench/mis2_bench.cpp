@@ -32,12 +32,11 @@ struct Row {
 template <typename V, typename I>
 nlohmann::ordered_json bench_mis2(const matrix::Csr<V, I>& A_in, const Mis2BenchOptions& options)
 {
-    check_repetitions(where, options.samples);
+    options.check(where);
     const auto& exec = *options.exec;
     const matrix::Csr<V, I> A(options.exec, A_in);
     const matrix::Csr<V, I> A_ref(ReferenceExecutor::create(), A_in);
-    TimingOptions timing;
-    timing.samples = options.samples;
+    auto timing = options.timing();
     timing.max_batch = 10;
 
     std::vector<Row> rows;
@@ -71,8 +70,8 @@ nlohmann::ordered_json bench_mis2(const matrix::Csr<V, I>& A_in, const Mis2Bench
         exec, [&] { A.apply(x, y); }, timing);
     const double budget = spmv_budget * spmv.median;
 
-    fmt::print("matrix    {}: {} vertices, {} stored entries{}\n", options.name, A.rows(), A.nnz(),
-               options.symmetric ? " (pattern declared symmetric)" : "");
+    fmt::print("matrix    {}: {} vertices, {} stored entries{}\n", options.matrix_name, A.rows(),
+               A.nnz(), options.symmetric ? " (pattern declared symmetric)" : "");
     fmt::print("run       {}, {} indices, median of {} samples\n", exec.name(), type_name<I>(),
                options.samples);
     fmt::print("spmv      {:.1f} us; target: MIS-2 within {} SpMVs = {:.1f} us\n\n",
@@ -94,7 +93,7 @@ nlohmann::ordered_json bench_mis2(const matrix::Csr<V, I>& A_in, const Mis2Bench
     }
     table.print();
     return {{"benchmark", "mis2"},
-            {"matrix", {{"name", options.name}, {"rows", A.rows()}, {"nnz", A.nnz()}}},
+            {"matrix", matrix_report(options, A)},
             {"symmetric", options.symmetric},
             {"executor", exec.name()},
             {"index_type", type_name<I>()},

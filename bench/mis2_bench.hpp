@@ -3,19 +3,14 @@
 // aggregation, against the time of 30 CSR SpMVs on the same matrix (the target).
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "loom/matrix/csr.hpp"
 
 namespace loom::bench {
 
-struct Mis2BenchOptions {
-    std::shared_ptr<const Executor> exec;
-    int samples = 10;
-    std::string name;
+struct Mis2BenchOptions : RunOptions {
     /// The pattern is symmetric: MIS-2 skips symmetrizing it (Mis2Options::symmetric).
     bool symmetric = false;
 };

@@ -304,11 +304,7 @@ nlohmann::ordered_json bench_solve(const matrix::Csr<V, I>& A_in, const SolveBen
         return known ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
     };
     return {{"benchmark", "solve"},
-            {"matrix",
-             {{"name", options.matrix_name},
-              {"rows", A->rows()},
-              {"cols", A->cols()},
-              {"nnz", A->nnz()}}},
+            {"matrix", matrix_report(options, *A)},
             {"executor", exec->name()},
             {"threads", host_threads(*exec)},
             {"value_type", type_name<V>()},

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/matrix/csr.hpp"
 
@@ -27,21 +28,16 @@ inline constexpr const char* cg_bytes_terms =
 /// The bytes CG's fused iteration moves (solver/cg.cpp): q = A p and p^H q as above, then
 /// r -= alpha q with r^H r in one pass (r read and written, q read) and x += alpha p with
 /// p = r + beta p in another (x and p read and written, r read): 12 vectors. FCG adds q^H r.
-inline constexpr const char* cg_fused_bytes_formula =
-    "nnz*(|V|+|I|) + (rows+1)*|I| + 12*rows*|V|";
+inline constexpr const char* cg_fused_bytes_formula = "nnz*(|V|+|I|) + (rows+1)*|I| + 12*rows*|V|";
 inline constexpr const char* cg_fused_bytes_terms =
     "q = A p (matrix, 2 vectors), p^H q (2), r -= alpha q with r^H r (3),\n"
     "          x += alpha p with p = r + beta p (5); FCG adds q^H r (2)";
 
-struct SolveBenchOptions {
-    std::shared_ptr<const Executor> exec;
+struct SolveBenchOptions : RunOptions {
     /// cg, fcg, bicg, bicgstab, cgs, gmres (restart 30) or ir (Richardson).
     std::string solver = "cg";
     /// Iterations per timed solve (the criterion is this count only).
     size_type iterations = 100;
-    /// Timed solves; the median is reported.
-    int samples = 5;
-    std::string matrix_name;
     /// Size of the copy that measures the bandwidth; 0 picks 512 MiB on the host, 1 GiB on
     /// a GPU.
     std::size_t copy_bytes = 0;

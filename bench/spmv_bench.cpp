@@ -308,17 +308,13 @@ nlohmann::ordered_json bench_spmv(const matrix::Csr<V, I>& A, const SpmvBenchOpt
     }
     table.print();
 
+    auto matrix = matrix_report(options, A);
+    matrix["row_length"] = {{"min", stats.min},
+                            {"mean", stats.mean},
+                            {"max", stats.max},
+                            {"empty_rows", stats.empty}};
     return {{"benchmark", "spmv"},
-            {"matrix",
-             {{"name", options.matrix_name},
-              {"rows", A.rows()},
-              {"cols", A.cols()},
-              {"nnz", A.nnz()},
-              {"row_length",
-               {{"min", stats.min},
-                {"mean", stats.mean},
-                {"max", stats.max},
-                {"empty_rows", stats.empty}}}}},
+            {"matrix", matrix},
             {"executor", exec->name()},
             {"threads", host_threads(*exec)},
             {"value_type", type_name<V>()},

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "bench/spmv_matrix.hpp"
 
 namespace loom::bench {
@@ -42,8 +43,7 @@ std::string executor_description(const Executor& exec);
 inline constexpr const char* spmv_bytes_formula =
     "nnz*(|V|+|I|) + (rows+1)*|I| + cols*|V| + 2*rows*|V|";
 
-struct SpmvBenchOptions {
-    std::shared_ptr<const Executor> exec;
+struct SpmvBenchOptions : RunOptions {
     std::vector<SpmvFormat> formats{SpmvFormat::automatic};
     sparse::SpmvAlgorithm algorithm = sparse::SpmvAlgorithm::automatic;
     /// Also a row per native CSR algorithm.
@@ -52,8 +52,6 @@ struct SpmvBenchOptions {
     /// once outside the timing (square matrices).
     std::vector<sparse::ReorderKind> reorderings;
     Peer peer = Peer::none;
-    int samples = 50;
-    std::string matrix_name;
     std::uint64_t seed = 1;
     /// Size of the copy that measures the bandwidth; 0 picks 512 MiB on the host, 1 GiB on
     /// a GPU (far beyond the last-level cache of either).

@@ -282,51 +282,56 @@ void expect_backends_match(const TriangularCase& c, const Dense<V>& A, const Den
     }
 }
 
+/// f(c, A, B) for every triangular case and the sizes n = 0, 1, 32, 33, 70: A n x n
+/// triangular (random with `seed`), B on A's side of the product (random with seed + 1).
+template <typename V, typename F>
+void for_each_triangular_problem(std::uint64_t seed, F f)
+{
+    for (const auto& c : triangular_cases()) {
+        for (const size_type n : {0, 1, 32, 33, 70}) {
+            const size_type other = n == 1 ? 3 : 40;
+            const dim2 b_size = c.side == Side::left ? dim2{n, other} : dim2{other, n};
+            f(c, random_triangular<V>(n, seed), random_padded<V>(b_size, seed + 1));
+        }
+    }
+}
+
 TYPED_TEST(Level3, TrsmEveryCaseSolvesAndMatchesReference)
 {
     using V = TypeParam;
     const V alpha(1.5);
-    for (const auto& c : triangular_cases()) {
-        for (const size_type n : {0, 1, 32, 33, 70}) {
-            const size_type other = n == 1 ? 3 : 40;
-            const auto A = random_triangular<V>(n, 13);
-            const dim2 b_size = c.side == Side::left ? dim2{n, other} : dim2{other, n};
-            const auto B = random_padded<V>(b_size, 14);
-            auto X = B;
-            loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, A, X);
-            // The reference solves: op(A) X = alpha B.
-            auto residual = triangular_product(c, A, X);
-            auto scaled = B.to_host();
-            for (auto& v : scaled) v *= alpha;
-            EXPECT_LE(error_of(residual, scaled), tolerance_for<V>(n)) << c.name() << " n=" << n;
-            expect_backends_match(c, A, B, X, [&](const Dense<V>& A_t, Dense<V>& x, Backend b) {
-                loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, A_t, x, b);
-            });
-        }
-    }
+    for_each_triangular_problem<V>(13, [&](const TriangularCase& c, const Dense<V>& A,
+                                           const Dense<V>& B) {
+        const size_type n = A.rows();
+        auto X = B;
+        loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, A, X);
+        // The reference solves: op(A) X = alpha B.
+        auto residual = triangular_product(c, A, X);
+        auto scaled = B.to_host();
+        for (auto& v : scaled) v *= alpha;
+        EXPECT_LE(error_of(residual, scaled), tolerance_for<V>(n)) << c.name() << " n=" << n;
+        expect_backends_match(c, A, B, X, [&](const Dense<V>& A_t, Dense<V>& x, Backend b) {
+            loom::blas::trsm(c.side, c.uplo, c.op, c.diag, alpha, A_t, x, b);
+        });
+    });
 }
 
 TYPED_TEST(Level3, TrmmEveryCaseMultipliesAndMatchesReference)
 {
     using V = TypeParam;
     const V alpha(-0.75);
-    for (const auto& c : triangular_cases()) {
-        for (const size_type n : {0, 1, 32, 33, 70}) {
-            const size_type other = n == 1 ? 3 : 40;
-            const auto A = random_triangular<V>(n, 15);
-            const dim2 b_size = c.side == Side::left ? dim2{n, other} : dim2{other, n};
-            const auto B = random_padded<V>(b_size, 16);
-            auto X = B;
-            loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, A, X);
-            auto expected = triangular_product(c, A, B);
-            for (auto& v : expected) v *= alpha;
-            EXPECT_LE(error_of(X.to_host(), expected), tolerance_for<V>(n))
-                << c.name() << " n=" << n;
-            expect_backends_match(c, A, B, X, [&](const Dense<V>& A_t, Dense<V>& x, Backend b) {
-                loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, A_t, x, b);
-            });
-        }
-    }
+    for_each_triangular_problem<V>(15, [&](const TriangularCase& c, const Dense<V>& A,
+                                           const Dense<V>& B) {
+        const size_type n = A.rows();
+        auto X = B;
+        loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, A, X);
+        auto expected = triangular_product(c, A, B);
+        for (auto& v : expected) v *= alpha;
+        EXPECT_LE(error_of(X.to_host(), expected), tolerance_for<V>(n)) << c.name() << " n=" << n;
+        expect_backends_match(c, A, B, X, [&](const Dense<V>& A_t, Dense<V>& x, Backend b) {
+            loom::blas::trmm(c.side, c.uplo, c.op, c.diag, alpha, A_t, x, b);
+        });
+    });
 }
 
 TYPED_TEST(Level3, GemmDotTallSkinnyMatchesGemm)

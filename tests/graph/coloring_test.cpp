@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <map>
 #include <random>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "loom/graph/coloring.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+#include "graph/graph_support.hpp"
 #include "support/executors.hpp"
 #include "support/graphs.hpp"
 #include "support/random.hpp"
@@ -38,23 +38,6 @@ std::vector<ColoringAlgorithm> algorithms_for(int distance, const loom::Executor
     // cuSPARSE crashed on some of these graphs (coloring NOTES.md): the benchmark runs it.
     std::erase(algorithms, ColoringAlgorithm::vendor);
     return algorithms;
-}
-
-/// The symmetric adjacency of A's pattern, without self-loops: what the colorings respect.
-template <typename V, typename I>
-std::vector<std::set<I>> neighbours(const matrix::Csr<V, I>& A)
-{
-    const auto ptrs = A.row_ptrs().to_host();
-    const auto cols = A.col_idxs().to_host();
-    std::vector<std::set<I>> adjacent(A.rows());
-    for (size_type r = 0; r < A.rows(); ++r) {
-        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-            if (cols[k] == r) continue;
-            adjacent[r].insert(cols[k]);
-            adjacent[cols[k]].insert(static_cast<I>(r));
-        }
-    }
-    return adjacent;
 }
 
 /// Colors in [0, num_colors), num_colors the largest plus one.
@@ -80,8 +63,9 @@ template <typename V, typename I>
 {
     const auto colors = coloring.colors.to_host();
     if (auto range = in_range(colors, coloring.num_colors); !range) return range;
-    const auto adjacent = neighbours(A);
-    const auto clash = [&](std::size_t u, I w, I through) {
+    // The symmetric adjacency of A's pattern, without self-loops: what the colorings respect.
+    const auto adjacent = adjacency(A);
+    const auto clash = [&](std::size_t u, size_type w, size_type through) {
         return ::testing::AssertionFailure() << "vertices " << u << " and " << w << " (through "
                                              << through << ") share color " << colors[u];
     };
@@ -90,7 +74,7 @@ template <typename V, typename I>
             if (colors[u] == colors[v]) return clash(u, v, v);
             if (distance == 1) continue;
             for (const auto w : adjacent[v]) {
-                if (w != static_cast<I>(u) && colors[u] == colors[w]) return clash(u, w, v);
+                if (w != u && colors[u] == colors[w]) return clash(u, w, v);
             }
         }
     }

@@ -8,6 +8,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/matrix/generate.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/typed_fixture.hpp"
 #include "support/types.hpp"
@@ -19,28 +20,6 @@ namespace {
 /// Value and index types every build instantiates.
 using Value = std::tuple_element_t<0, test::value_tuple>;
 using Index = std::tuple_element_t<0, test::index_tuple>;
-
-template <typename V, typename I>
-struct HostCsr {
-    dim2 size;
-    std::vector<I> ptrs;
-    std::vector<I> cols;
-    std::vector<V> values;
-    bool operator==(const HostCsr&) const = default;
-
-    size_type row_length(size_type r) const { return ptrs[r + 1] - ptrs[r]; }
-    V row_sum(size_type r) const
-    {
-        return std::accumulate(values.begin() + ptrs[r], values.begin() + ptrs[r + 1], V{});
-    }
-};
-
-template <typename V, typename I>
-HostCsr<V, I> host_csr(const matrix::Csr<V, I>& A)
-{
-    EXPECT_NO_THROW(A.validate());
-    return {A.size(), A.row_ptrs().to_host(), A.col_idxs().to_host(), A.values().to_host()};
-}
 
 /// Columns strictly increasing in every row: sorted and without repeats.
 template <typename V, typename I>

@@ -15,6 +15,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/matrix/io.hpp"
+#include "support/csr_checks.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -60,21 +61,6 @@ public:
 private:
     std::string path_;
 };
-
-template <typename V, typename I>
-struct HostCsr {
-    dim2 size;
-    std::vector<I> ptrs;
-    std::vector<I> cols;
-    std::vector<V> values;
-    bool operator==(const HostCsr&) const = default;
-};
-
-template <typename V, typename I>
-HostCsr<V, I> host_csr(const matrix::Csr<V, I>& A)
-{
-    return {A.size(), A.row_ptrs().to_host(), A.col_idxs().to_host(), A.values().to_host()};
-}
 
 /// Rows sorted by column, duplicates in their stored order: what read_csr gives back.
 template <typename V, typename I>

@@ -84,9 +84,7 @@ void expect_the_same_solution_with_each_reordering(const std::shared_ptr<const C
     // Every backend's answer with every reordering against the reference's without one.
     const auto natural = solve<Precond>(test::reference(), A, Precond::build(), 1e-11);
     ASSERT_TRUE(natural.converged);
-    auto executors = test::backends();
-    executors.push_back(test::reference());
-    for (const auto& exec : executors) {
+    for (const auto& exec : test::all_executors()) {
         for (const auto reordering : reorderings()) {
             SCOPED_TRACE(std::string(names_of(reordering).to_string(reordering)) + " on " +
                          exec->name());

@@ -129,9 +129,7 @@ TYPED_TEST(AnalysisHandle, FingerprintSeesEveryPatternChange)
 TYPED_TEST(AnalysisHandle, CachedFingerprintLastsUntilThePatternIsHandedOut)
 {
     LOOM_TYPED_TEST_TYPES;
-    auto execs = loom::test::backends();
-    execs.push_back(this->ref);
-    for (const auto& exec : execs) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         Csr M(exec, loom::test::random_csr<V, I>(this->ref, {40, 30, 4}));
         const auto changed = TestFixture::with_moved_column(M, 3);

@@ -44,6 +44,20 @@ protected:
     {
         return sparse::find_blocks(A, max_block_size).to_host();
     }
+
+    /// The 2 x 2 blocks [1 t; 0 1], one per t: inverse [1 -t; 0 1], 1-norm condition number
+    /// (1 + |t|)^2.
+    matrix::Csr<V, I> unit_upper_blocks(const std::vector<double>& ts) const
+    {
+        test::RowLists<V, I> lists(2 * static_cast<size_type>(ts.size()));
+        for (std::size_t k = 0; k < ts.size(); ++k) {
+            const size_type r = 2 * static_cast<size_type>(k);
+            lists.add(r, r, V(1));
+            lists.add(r, r + 1, static_cast<V>(ts[k]));
+            lists.add(r + 1, r + 1, V(1));
+        }
+        return lists.to_csr(ref);
+    }
 };
 TYPED_TEST_SUITE(BlockDiagonal, loom::test::ValueIndexTypes);
 
@@ -213,16 +227,8 @@ TYPED_TEST(BlockDiagonal, ANonFiniteBlockIsReported)
 TYPED_TEST(BlockDiagonal, AdaptivePrecisionFollowsTheConditionNumber)
 {
     LOOM_TYPED_TEST_TYPES;
-    // [1 t; 0 1] has inverse [1 -t; 0 1] and 1-norm condition number (1 + |t|)^2.
     const std::vector<double> ts{0.5, 100, 1e5, 0.25, 3};
-    test::RowLists<V, I> lists(2 * static_cast<size_type>(ts.size()));
-    for (std::size_t k = 0; k < ts.size(); ++k) {
-        const size_type r = 2 * static_cast<size_type>(k);
-        lists.add(r, r, V(1));
-        lists.add(r, r + 1, static_cast<V>(ts[k]));
-        lists.add(r + 1, r + 1, V(1));
-    }
-    const auto A = lists.to_csr(this->ref);
+    const auto A = this->unit_upper_blocks(ts);
     const auto ptrs = sparse::find_blocks(A, 2);
     ASSERT_EQ(ptrs.size(), static_cast<size_type>(ts.size()) + 1);
     const auto plain = sparse::invert_blocks(A, ptrs);
@@ -258,14 +264,7 @@ TYPED_TEST(BlockDiagonal, Float16StorageRoundsToNearest)
     const auto random_blocks = block_matrix<V, I>(this->ref, sizes, 9);
     const std::vector<double> tiny{1e-6, 3e-8, std::ldexp(1.0, -26), 3 * std::ldexp(1.0, -26),
                                    6.1e-5, 1.0 / 3, 65519.0 / 65536};
-    test::RowLists<V, I> lists(2 * static_cast<size_type>(tiny.size()));
-    for (std::size_t k = 0; k < tiny.size(); ++k) {
-        const size_type r = 2 * static_cast<size_type>(k);
-        lists.add(r, r, V(1));
-        lists.add(r, r + 1, static_cast<V>(tiny[k]));
-        lists.add(r + 1, r + 1, V(1));
-    }
-    const auto tiny_blocks = lists.to_csr(this->ref);
+    const auto tiny_blocks = this->unit_upper_blocks(tiny);
     const auto check = [&](const matrix::Csr<V, I>& A, const std::vector<I>& host_ptrs) {
         const Array<I> ptrs(this->ref, host_ptrs);
         const auto plain = decode(sparse::invert_blocks(A, ptrs));

@@ -171,9 +171,7 @@ TYPED_TEST(Spadd, NumericIsReusableForNewValues)
     LOOM_TYPED_TEST_TYPES;
     const auto A0 = loom::test::random_csr<V, I>(this->ref, {200, 150, 5, true, false, true, 3});
     const auto B0 = loom::test::random_csr<V, I>(this->ref, {200, 150, 4, false, true, false, 4});
-    auto execs = loom::test::backends();
-    execs.push_back(this->ref);
-    for (const auto& exec : execs) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         Csr A(exec, A0);
         Csr B(exec, B0);
@@ -200,9 +198,7 @@ TYPED_TEST(Spadd, PatternChangesAreRejected)
     LOOM_TYPED_TEST_TYPES;
     const auto A0 = loom::test::random_csr<V, I>(this->ref, {50, 40, 4, false, true, false, 5});
     const auto B0 = loom::test::random_csr<V, I>(this->ref, {50, 40, 4, false, true, false, 6});
-    auto execs = loom::test::backends();
-    execs.push_back(this->ref);
-    for (const auto& exec : execs) {
+    for (const auto& exec : loom::test::all_executors()) {
         SCOPED_TRACE(exec->name());
         const Csr A(exec, A0);
         const Csr B(exec, B0);

@@ -167,12 +167,10 @@ TEST_F(Cli, SpgemmMatchesKnownAnswerOnEveryBackend)
 
 TEST_F(Cli, BenchSpgemmChecksTimesAndComparesWithEigen)
 {
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto run =
-        loom("bench spgemm --generate poisson2d:20 --exec " + exec + " --reps 2 --json g.json");
+    const auto [run, report] =
+        bench("spgemm --generate poisson2d:20 --exec " + host_exec() + " --reps 2");
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_NE(run.output.find("GFLOP/s"), std::string::npos) << run.output;
-    const auto report = nlohmann::json::parse(read("g.json"));
     // A * A of the symmetric 5-point Laplacian: sum of the squared row lengths, which are 5
     // (18 x 18 interior points), 4 (4 x 18 edge points) and 3 (4 corners)
     EXPECT_EQ(report["matrix"]["rows"], 400);
@@ -182,14 +180,13 @@ TEST_F(Cli, BenchSpgemmChecksTimesAndComparesWithEigen)
         EXPECT_GT(report["results"][0][phase]["gflop_per_s"].get<double>(), 0) << phase;
     }
     if (!loom::OmpExecutor::available()) return;
-    const auto eigen = loom("bench spgemm --generate poisson2d:20 --exec omp --threads 2 "
-                            "--peer eigen --reps 2 --json e.json");
+    const auto [eigen, peer] =
+        bench("spgemm --generate poisson2d:20 --exec omp --threads 2 --peer eigen --reps 2");
     if (eigen.output.find("not built with Eigen") != std::string::npos) {
         EXPECT_EQ(eigen.status, 2);
         return;
     }
     ASSERT_EQ(eigen.status, 0) << eigen.output;
-    const auto peer = nlohmann::json::parse(read("e.json"));
     ASSERT_EQ(peer["results"].size(), 2u);
     EXPECT_EQ(peer["results"][1]["kernel"], "eigen");
     EXPECT_GT(peer["results"][0]["total_speedup_vs_peer"].get<double>(), 0);
@@ -200,13 +197,11 @@ TEST_F(Cli, BenchSpgemmChecksTimesAndComparesWithEigen)
 TEST_F(Cli, BenchSpgemmChecksASampleOfLargeProducts)
 {
     // on OpenMP (or without it, the reference backend) the oracle is the reference backend
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto run = loom("bench spgemm --generate powerlaw:1500:6:5 --exec " + exec +
-                          " --check-limit 3000 --reps 1 --json s.json");
+    const auto [run, report] = bench("spgemm --generate powerlaw:1500:6:5 --exec " +
+                                     host_exec() + " --check-limit 3000 --reps 1");
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_NE(run.output.find("the longest and evenly spread stretches"), std::string::npos)
         << run.output;
-    const auto report = nlohmann::json::parse(read("s.json"));
     EXPECT_GE(report["checked_rows"].get<int>(), 64);  // at least one row per stretch
     EXPECT_LT(report["checked_rows"].get<int>(), 1500);
     EXPECT_EQ(report["oracle"], "the reference backend");
@@ -295,12 +290,10 @@ TEST_F(Cli, LoomErrorsExitWithTwoAndSayWhat)
 
 TEST_F(Cli, BenchSpmvChecksTimesAndWritesJson)
 {
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto run = loom("bench spmv --generate poisson2d:30 --exec " + exec +
-                          " --format csr,sellp --reps 3 --copy-mib 8 --json out.json");
+    const auto [run, report] = bench("spmv --generate poisson2d:30 --exec " + host_exec() +
+                                     " --format csr,sellp --reps 3 --copy-mib 8");
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_NE(run.output.find("GB/s"), std::string::npos) << run.output;
-    const auto report = nlohmann::json::parse(read("out.json"));
     EXPECT_EQ(report["matrix"]["nnz"], 5 * 900 - 4 * 30);
     ASSERT_EQ(report["results"].size(), 2u);
     for (const auto& result : report["results"]) {
@@ -313,15 +306,13 @@ TEST_F(Cli, BenchSpmvChecksTimesAndWritesJson)
 TEST_F(Cli, BenchSpmvAgainstEigen)
 {
     if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
-    const auto run = loom(
-        "bench spmv --generate poisson3d:8 --exec omp --threads 2 --peer eigen "
-        "--reps 3 --copy-mib 8 --json out.json");
+    const auto [run, report] = bench(
+        "spmv --generate poisson3d:8 --exec omp --threads 2 --peer eigen --reps 3 --copy-mib 8");
     if (run.output.find("not built with Eigen") != std::string::npos) {
         EXPECT_EQ(run.status, 2);
         GTEST_SKIP() << "built without Eigen";
     }
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("out.json"));
     ASSERT_EQ(report["results"].size(), 2u);
     EXPECT_EQ(report["results"][1]["kernel"], "eigen");
     EXPECT_DOUBLE_EQ(report["results"][1]["speedup_vs_peer"].get<double>(), 1.0);
@@ -365,19 +356,16 @@ TEST_F(Cli, SpaddAndTransposeMatchKnownAnswers)
 
 TEST_F(Cli, BenchSpaddAndStencilCheckAndTime)
 {
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto spadd = loom("bench spadd --generate random:2000:1500:8 --exec " + exec +
-                            " --reps 2 --copy-mib 8 --json spadd.json");
+    const auto [spadd, report] = bench("spadd --generate random:2000:1500:8 --exec " +
+                                       host_exec() + " --reps 2 --copy-mib 8");
     ASSERT_EQ(spadd.status, 0) << spadd.output;
-    const auto report = nlohmann::json::parse(read("spadd.json"));
     EXPECT_EQ(report["a"]["rows"], 2000);
     ASSERT_EQ(report["results"].size(), 3u);  // symbolic, numeric, total
     EXPECT_GT(report["results"][1]["gb_per_s"].get<double>(), 0);
 
-    const auto stencil = loom("bench spmv-stencil --grid 20 --points 27 --exec " + exec +
-                              " --reps 2 --copy-mib 8 --json stencil.json");
+    const auto [stencil, facts] = bench("spmv-stencil --grid 20 --points 27 --exec " +
+                                        host_exec() + " --reps 2 --copy-mib 8");
     ASSERT_EQ(stencil.status, 0) << stencil.output;
-    const auto facts = nlohmann::json::parse(read("stencil.json"));
     EXPECT_EQ(facts["rows"], 8000);
     ASSERT_EQ(facts["results"].size(), 2u);  // stencil, csr
     for (const auto& result : facts["results"]) {
@@ -387,9 +375,8 @@ TEST_F(Cli, BenchSpaddAndStencilCheckAndTime)
 
 TEST_F(Cli, BenchIoTimesTextAndBinary)
 {
-    const auto run = loom("bench io --generate poisson2d:20 --reps 2 --json io.json");
+    const auto [run, report] = bench("io --generate poisson2d:20 --reps 2");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("io.json"));
     EXPECT_GT(report["read_csr"]["mb_per_s"].get<double>(), 0);
     EXPECT_GT(report["read_binary_csr"]["gb_per_s"].get<double>(), 0);
 }

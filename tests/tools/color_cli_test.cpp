@@ -59,11 +59,8 @@ TEST_F(ColorCli, RejectsAnAlgorithmOfTheOtherDistance)
 
 TEST_F(ColorCli, BenchChecksAndReportsEveryAlgorithm)
 {
-    const auto run = loom(
-        "bench color --generate poisson3d:8 --reps 2 --exec reference "
-        "--json r.json");
+    const auto [run, report] = bench("color --generate poisson3d:8 --reps 2 --exec reference");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("r.json"));
     EXPECT_EQ(report["benchmark"], "color");
     ASSERT_GE(report["results"].size(), 6u);  // greedy, automatic, vb, vbbit, vbcs, eb
     for (const auto& r : report["results"]) EXPECT_GE(r["colors"].get<int>(), 2) << r.dump();

@@ -80,11 +80,9 @@ TEST_F(FactorCli, ZeroPivotNamesTheRowAndShiftingPasses)
 
 TEST_F(FactorCli, BenchIluChecksAndTimes)
 {
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto run = loom("bench ilu --generate poisson2d:30 --kind ic0 --exec " + exec +
-                          " --reps 2 --json ilu.json");
+    const auto [run, report] =
+        bench("ilu --generate poisson2d:30 --kind ic0 --exec " + host_exec() + " --reps 2");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("ilu.json"));
     EXPECT_EQ(report["a"]["rows"], 900);
     EXPECT_EQ(report["kind"], "ic0");
     ASSERT_EQ(report["results"].size(), 4u);  // symbolic, numeric, solve analysis, solve

@@ -168,8 +168,10 @@ TEST_F(HardeningCli, DenseOutputsMustBeMatrixMarket)
 {
     write_system();
     // -o x.bin wrote Matrix Market text into a .bin file.
-    for (const std::string args : {"solve A.mtx -o x.bin", "spmv A.mtx x.mtx -o y.bin",
-                                   "trisolve A.mtx x.mtx -o y.bin"}) {
+    // spmm and fusedmm took any name and failed only after computing.
+    for (const std::string args :
+         {"solve A.mtx -o x.bin", "spmv A.mtx x.mtx -o y.bin", "trisolve A.mtx x.mtx -o y.bin",
+          "spmm A.mtx x.mtx -o y.bin", "fusedmm A.mtx x.mtx x.mtx x.mtx -o y.bin"}) {
         const auto run = loom(args);
         EXPECT_EQ(run.status, 1) << args << "\n" << run.output;
         EXPECT_TRUE(contains(run.output, "name the file .mtx")) << run.output;
@@ -178,6 +180,7 @@ TEST_F(HardeningCli, DenseOutputsMustBeMatrixMarket)
     // Sparse outputs take either, and a bad name fails before any work.
     EXPECT_EQ(loom("spgemm A.mtx A.mtx -o C.bin").status, 0);
     EXPECT_EQ(loom("spgemm A.mtx A.mtx -o C.txt").status, 1);
+    EXPECT_EQ(loom("sddmm A.mtx x.mtx x.mtx -o S.txt").status, 1);
 }
 
 TEST_F(HardeningCli, BadScalarsAreCommandLineErrorsEverywhere)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "loom/base/executor.hpp"
 #include "loom/matrix/io.hpp"
@@ -24,6 +25,12 @@ inline const std::string loom_program = LOOM_BINARY_DIR "/tools/loom/loom";
 struct Outcome {
     int status = -1;
     std::string output;  ///< stdout and stderr together
+};
+
+/// What `loom bench` gave: how it ended, and its JSON report when it succeeded (else null).
+struct BenchOutcome {
+    Outcome run;
+    nlohmann::json report;
 };
 
 class LoomProgram : public ::testing::Test {
@@ -60,6 +67,17 @@ protected:
         run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         return run;
     }
+
+    /// Runs `loom bench args --json report.json` and reads the report it wrote.
+    BenchOutcome bench(const std::string& args) const
+    {
+        BenchOutcome outcome{loom("bench " + args + " --json report.json"), {}};
+        if (outcome.run.status == 0) outcome.report = nlohmann::json::parse(read("report.json"));
+        return outcome;
+    }
+
+    /// The --exec of a test that times on the host: omp where built, else reference.
+    static std::string host_exec() { return OmpExecutor::available() ? "omp" : "reference"; }
 
     std::string path(const std::string& name) const { return (dir_ / name).string(); }
 

@@ -180,12 +180,10 @@ TEST_F(SolveCli, BadInputExitsWithTwo)
 
 TEST_F(SolveCli, BenchSolveReportsBandwidthAndOverhead)
 {
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto run = loom("bench solve --generate poisson3d:12 --solver cg --exec " + exec +
-                          " --iters 20 --reps 3 --copy-mib 8 --json solve.json");
+    const auto [run, report] = bench("solve --generate poisson3d:12 --solver cg --exec " +
+                                     host_exec() + " --iters 20 --reps 3 --copy-mib 8");
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_TRUE(contains(run.output, "14*rows*|V|")) << run.output;
-    const auto report = nlohmann::json::parse(read("solve.json"));
     EXPECT_EQ(report["iterations"], 20);
     EXPECT_GT(report["time_per_iteration_s"].get<double>(), 0);
     const double nnz = report["matrix"]["nnz"];
@@ -199,11 +197,10 @@ TEST_F(SolveCli, BenchSolveReportsBandwidthAndOverhead)
 
 TEST_F(SolveCli, BenchSolveTimesOtherSolvers)
 {
-    const auto run = loom(
-        "bench solve --generate poisson2d:16 --solver bicgstab --exec reference --iters 5 "
-        "--reps 2 --copy-mib 8 --no-overhead --json solve.json");
+    const auto [run, report] = bench(
+        "solve --generate poisson2d:16 --solver bicgstab --exec reference --iters 5 --reps 2 "
+        "--copy-mib 8 --no-overhead");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("solve.json"));
     EXPECT_TRUE(report["bytes_per_iteration"].is_null());
     EXPECT_TRUE(report["overhead_1x1"].is_null());
     EXPECT_GT(report["time_per_iteration_s"].get<double>(), 0);

@@ -56,11 +56,9 @@ TEST_F(TrisolveCli, RejectsAMatrixOutsideTheTriangle)
 
 TEST_F(TrisolveCli, BenchChecksAndTimesEveryAlgorithm)
 {
-    const std::string exec = loom::OmpExecutor::available() ? "omp" : "reference";
-    const auto run = loom("bench sptrsv --generate poisson3d:12 --exec " + exec +
-                          " --reps 2 --copy-mib 8 --json sptrsv.json");
+    const auto [run, report] =
+        bench("sptrsv --generate poisson3d:12 --exec " + host_exec() + " --reps 2 --copy-mib 8");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("sptrsv.json"));
     EXPECT_EQ(report["matrix"]["rows"], 1728);
     // level_set and supernodal: analysis, numeric, solve each.
     ASSERT_EQ(report["results"].size(), 6u);
@@ -73,10 +71,10 @@ TEST_F(TrisolveCli, BenchChecksAndTimesEveryAlgorithm)
 TEST_F(TrisolveCli, BenchSolvesWithACholmodFactor)
 {
     if (!loom::sparse::cholmod_available()) GTEST_SKIP() << "built without CHOLMOD";
-    const auto run = loom("bench sptrsv --cholesky --generate poisson3d:8:27 --exec reference "
-                          "--reps 1 --copy-mib 8 --op t --json sptrsv.json");
+    const auto [run, report] = bench(
+        "sptrsv --cholesky --generate poisson3d:8:27 --exec reference --reps 1 --copy-mib 8 "
+        "--op t");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("sptrsv.json"));
     ASSERT_EQ(report["results"].size(), 6u);
     EXPECT_EQ(report["results"][5]["algorithm"], "supernodal");
     EXPECT_EQ(report["results"][5]["phase"], "solve");
@@ -87,10 +85,10 @@ TEST_F(TrisolveCli, BenchSolvesWithANestedDissectionCholeskyPattern)
     // The stand-in for a CHOLMOD factor where CHOLMOD is missing: complete fill, so L holds
     // more than A's lower triangle (7-point 7^3: 343 + 3 * 294 entries); odd sides exercise
     // the uneven cuts of the dissection.
-    const auto run = loom("bench sptrsv --nd-cholesky --generate poisson3d:7 --exec reference "
-                          "--reps 1 --copy-mib 8 --algorithms supernodal --json sptrsv.json");
+    const auto [run, report] =
+        bench("sptrsv --nd-cholesky --generate poisson3d:7 --exec reference --reps 1 "
+              "--copy-mib 8 --algorithms supernodal");
     ASSERT_EQ(run.status, 0) << run.output;
-    const auto report = nlohmann::json::parse(read("sptrsv.json"));
     EXPECT_EQ(report["matrix"]["rows"], 343);
     EXPECT_GT(report["matrix"]["nnz"].get<int>(), 343 + 3 * 294);
     ASSERT_EQ(report["results"].size(), 3u);  // --algorithms: supernodal alone

@@ -46,10 +46,7 @@ Runner setup(CLI::App& sub)
     return [cli] {
         cli->matrix.default_to(default_spec);
         return with_value_type(cli->run.type, [&]<typename V>(std::type_identity<V>) {
-            bench::AmgBenchOptions options;
-            options.exec = cli->run.executor();
-            options.samples = cli->run.reps;
-            options.name = cli->matrix.name();
+            auto options = cli->run.options<bench::AmgBenchOptions>(cli->matrix.name());
             options.symmetric = cli->symmetric;
             options.aggregation = solver::parse_multigrid_aggregation(cli->amg.aggregation);
             options.pairwise_passes = cli->amg.pairwise_passes;

@@ -21,15 +21,12 @@ struct ColorBenchCli {
 
 int run(const ColorBenchCli& cli)
 {
-    bench::ColorBenchOptions options;
-    options.exec = cli.run.executor();
+    MatrixSource source = cli.source;
+    source.default_to(default_spec);
+    auto options = cli.run.options<bench::ColorBenchOptions>(source.name());
     options.distance = cli.distance;
     options.bipartite = cli.bipartite;
     options.skip_vendor = cli.skip_cusparse;
-    options.samples = cli.run.reps;
-    MatrixSource source = cli.source;
-    source.default_to(default_spec);
-    options.matrix_name = source.name();
     return run_on_matrix(cli.run, source,
                          [&](const auto& A) { return bench::bench_color(A, options); });
 }

@@ -32,10 +32,7 @@ Runner setup(CLI::App& sub)
     return [cli] {
         cli->matrix.default_to(default_spec);
         return run_on_matrix(cli->run, cli->matrix, [&](const auto& A) {
-            bench::GaussSeidelBenchOptions options;
-            options.exec = cli->run.executor();
-            options.samples = cli->run.reps;
-            options.name = cli->matrix.name();
+            auto options = cli->run.options<bench::GaussSeidelBenchOptions>(cli->matrix.name());
             options.solve = !cli->no_solve;
             return bench::bench_gauss_seidel(A, options);
         });

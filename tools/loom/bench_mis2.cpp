@@ -34,10 +34,7 @@ Runner setup(CLI::App& sub)
     return [cli] {
         cli->matrix.default_to(default_spec);
         return run_on_matrix(cli->run, cli->matrix, [&](const auto& A) {
-            bench::Mis2BenchOptions options;
-            options.exec = cli->run.executor();
-            options.samples = cli->run.reps;
-            options.name = cli->matrix.name();
+            auto options = cli->run.options<bench::Mis2BenchOptions>(cli->matrix.name());
             options.symmetric = cli->symmetric;
             return bench::bench_mis2(A, options);
         });

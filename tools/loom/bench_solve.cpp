@@ -1,8 +1,8 @@
 // loom bench solve
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/solve_bench.hpp"
 #include "bench_support.hpp"
@@ -33,13 +33,9 @@ int run_solve(const SolveBenchCli& cli)
 #endif
     if (!cli.scaling.empty()) throw BadInput("loom bench solve", "--scaling needs mpirun");
     mpi::check_without_mpirun(cli.layout, "loom bench solve");
-    bench::SolveBenchOptions options;
-    options.exec = cli.run.executor();
+    auto options = cli.run.options<bench::SolveBenchOptions>(cli.source.name());
     options.solver = cli.solver;
     options.iterations = cli.iterations;
-    options.samples = cli.run.reps;
-    options.matrix_name = cli.source.name();
-    options.copy_bytes = cli.run.copy_bytes();
     options.overhead = !cli.no_overhead;
     return run_on_matrix(cli.run, cli.source,
                          [&](const auto& A) { return bench::bench_solve(A, options); });

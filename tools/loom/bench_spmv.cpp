@@ -27,8 +27,7 @@ struct SpmvBenchCli {
 
 int run_spmv(const SpmvBenchCli& cli)
 {
-    bench::SpmvBenchOptions options;
-    options.exec = cli.run.executor();
+    auto options = cli.run.options<bench::SpmvBenchOptions>(cli.source.name());
     options.formats.clear();
     for (const auto& format : cli.formats)
         options.formats.push_back(bench::parse_spmv_format(format));
@@ -37,9 +36,6 @@ int run_spmv(const SpmvBenchCli& cli)
     options.variants = cli.variants;
     for (const auto& kind : cli.reorderings)
         options.reorderings.push_back(sparse::parse_reorder_kind(kind));
-    options.samples = cli.run.reps;
-    options.matrix_name = cli.source.name();
-    options.copy_bytes = cli.run.copy_bytes();
     return run_on_matrix(cli.run, cli.source, [&](const auto& A) {
         if (!cli.transposed) return bench::bench_spmv(A, options);
         options.matrix_name += " transposed";

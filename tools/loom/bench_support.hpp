@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench/run_options.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
 
@@ -61,6 +63,21 @@ struct BenchRun : ExecOptions {
     /// fraction of the copy bandwidth, --copy-mib.
     void add_to(CLI::App& sub, bool copy_bandwidth = true);
     std::size_t copy_bytes() const { return copy_mib << 20; }
+
+    /// The options of a benchmark driver (a bench::RunOptions) with what this run says:
+    /// --exec, --reps, the matrix's name and, for a driver that measures the copy bandwidth,
+    /// --copy-mib.
+    template <typename Options>
+    Options options(const std::string& matrix_name = {}) const
+    {
+        static_assert(std::is_base_of_v<bench::RunOptions, Options>);
+        Options options;
+        options.exec = executor();
+        options.samples = reps;
+        options.matrix_name = matrix_name;
+        if constexpr (requires { options.copy_bytes; }) options.copy_bytes = copy_bytes();
+        return options;
+    }
 };
 
 /// Writes the report to path (nothing when path is empty); IoError when it

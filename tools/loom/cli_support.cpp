@@ -1,4 +1,5 @@
 #include "cli_support.hpp"
+#include "operand_options.hpp"
 
 #include <array>
 #include <cmath>
@@ -184,6 +185,30 @@ CLI::Validator dense_output_check() { return validator_of(check_dense_output, "F
 
 namespace {
 
+CLI::Option* checked_output(CLI::Option* option, OutputKind kind)
+{
+    option->required();
+    if (kind == OutputKind::sparse) option->check(matrix_file_check());
+    if (kind == OutputKind::dense) option->check(dense_output_check());
+    return option;
+}
+
+}  // namespace
+
+CLI::Option* add_output(CLI::App& sub, std::string& path, const std::string& help,
+                        OutputKind kind)
+{
+    return checked_output(sub.add_option("-o,--output", path, help), kind);
+}
+
+CLI::Option* add_output(CLI::App& sub, std::vector<std::string>& paths, const std::string& help,
+                        OutputKind kind, int most)
+{
+    return checked_output(sub.add_option("-o,--output", paths, help), kind)->expected(1, most);
+}
+
+namespace {
+
 /// The value type code of a binary matrix file, or 0 when its header cannot be read. The
 /// layout is that of src/matrix/io/binary.cpp: the 8-byte magic "LOOMCSR", a uint32 version,
 /// then the uint32 value code, little-endian.
@@ -255,6 +280,11 @@ CLI::Validator scalar_validator()
             }
         },
         "NUMBER|RE,IM");
+}
+
+void ScalarOption::add_to(CLI::App& sub, const std::string& help)
+{
+    sub.add_option(name, text, help)->check(scalar_validator())->capture_default_str();
 }
 
 #define LOOM_INSTANTIATE_READ_MATRIX(V) \

@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "index_file.hpp"
 #include "loom/graph/coloring.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -26,8 +27,7 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<ColorOptions>();
     sub.add_option("input", options->input, "Matrix A (.mtx or .bin); its pattern is the graph")
         ->required();
-    sub.add_option("-o,--output", options->output, "Where to write the colors (one per line)")
-        ->required();
+    add_output(sub, options->output, "Where to write the colors (one per line)", OutputKind::text);
     sub.add_option("--distance", options->distance,
                    "1: neighbours differ; 2: also vertices two "
                    "edges apart")

@@ -3,6 +3,7 @@
 
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -16,13 +17,11 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<ConvertOptions>();
     sub.add_option("input", options->input, "Matrix to read (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required()
-        ->check(matrix_file_check());
+    add_output(sub, options->output, "Matrix to write (.mtx or .bin)", OutputKind::sparse);
     sub.footer(
         "Values keep their kind (real or complex). Symmetric Matrix Market files are\n"
         "written out with all their entries.");
     return [options] {
-        file_format(options->output);  // a bad output name fails before the input is read
         return with_stored_matrix(options->input, [&](const auto& A) {
             write_matrix(options->output, A);
             return exit_ok;

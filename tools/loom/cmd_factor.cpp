@@ -7,6 +7,7 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/sparse/ilu.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -34,11 +35,8 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<FactorOptions>();
     sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", options->outputs,
-                   "Where to write L, then U (ILU kinds; .mtx or .bin)")
-        ->required()
-        ->expected(1, 2)
-        ->check(matrix_file_check());
+    add_output(sub, options->outputs, "Where to write L, then U (ILU kinds; .mtx or .bin)",
+               OutputKind::sparse, 2);
     sub.add_option("--type", options->type, "The factorization")
         ->check(CLI::IsMember({"ilu0", "iluk", "ic0", "ick", "parilu", "paric", "ilut", "ict",
                                "parilut", "parict"}))
@@ -74,7 +72,6 @@ Runner setup(CLI::App& sub)
                                                       options->type, cholesky ? "L" : "L and U",
                                                       cholesky ? 1 : 2, cholesky ? "" : "s"));
         }
-        for (const auto& output : options->outputs) file_format(output);
         const auto exec = options->run.executor();
         return with_stored_matrix(options->input, [&](const auto& A_host) {
             using Matrix = std::decay_t<decltype(A_host)>;

@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "loom/matrix/precision.hpp"
 #include "loom/sparse/fusedmm.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -59,8 +60,7 @@ Runner setup(CLI::App& sub)
     add_sampled_operands(sub, options->operands);
     sub.add_option("W", options->w, "Dense W, one row per column of A (Matrix Market array)")
         ->required();
-    sub.add_option("-o,--output", options->output, "Where to write Z (Matrix Market array)")
-        ->required();
+    add_output(sub, options->output, "Where to write Z (Matrix Market array)", OutputKind::dense);
     add_choice<sparse::EdgeOp>(
         sub, "--op", options->op,
         "Edge operator on s = x_i . y_j: identity (s), scale (a_ij s), sigmoid");

@@ -3,6 +3,7 @@
 
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -18,15 +19,13 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<GenerateOptions>();
     sub.add_option("spec", options->spec, "What to generate (see below)")->required();
-    sub.add_option("-o,--output", options->output, "Matrix to write (.mtx or .bin)")->required()
-        ->check(matrix_file_check());
+    add_output(sub, options->output, "Matrix to write (.mtx or .bin)", OutputKind::sparse);
     sub.add_option("--coordinates", options->coordinates,
                    "Also write the nodal coordinates (dense .mtx; elasticity3d only), for "
                    "loom solve --precond amg --coordinates");
     add_exec_options(sub, options->run, {.type = TypeOption::named});
     sub.footer(std::string("Specs:\n") + generator_help);
     return [options] {
-        file_format(options->output);  // a bad output name fails before the work
         return with_value_type(options->run.type, [&]<typename V>(std::type_identity<V>) {
             if (options->coordinates.empty()) {
                 write_matrix(options->output, generate_matrix<V>(options->spec));

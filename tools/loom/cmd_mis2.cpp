@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "index_file.hpp"
 #include "loom/graph/mis2.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -26,9 +27,9 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<Mis2CommandOptions>();
     sub.add_option("input", options->input, "Matrix A (.mtx or .bin); its pattern is the graph")
         ->required();
-    sub.add_option("-o,--output", options->output,
-                   "Where to write the set: one 0-based vertex per line, increasing")
-        ->required();
+    add_output(sub, options->output,
+               "Where to write the set: one 0-based vertex per line, increasing",
+               OutputKind::text);
     sub.add_option("--aggregates", options->aggregates,
                    "Also write the MIS-2 aggregation: the 0-based aggregate of every vertex, "
                    "one per line in vertex order");

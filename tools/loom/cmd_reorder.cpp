@@ -10,6 +10,7 @@
 #include "loom/graph/amd.hpp"
 #include "loom/graph/rcm.hpp"
 #include "loom/matrix/permutation.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -27,9 +28,8 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<ReorderOptions>();
     sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", options->output, "Where to write B = P A P^T (.mtx or .bin)")
-        ->required()
-        ->check(matrix_file_check());
+    add_output(sub, options->output, "Where to write B = P A P^T (.mtx or .bin)",
+               OutputKind::sparse);
     // Two flags that exclude each other, not an option group: CLI11 2.1 took an empty
     // argument ("") for the name of the group (which has none) and looped for ever
     // (`loom reorder A.mtx "" --x`, a fuzz_cli finding).
@@ -49,7 +49,6 @@ Runner setup(CLI::App& sub)
         "the matrix runs on the backend. An asymmetric pattern is ordered by its symmetrized\n"
         "graph. Prints the bandwidth before and after.");
     return [options] {
-        file_format(options->output);  // a bad output name fails before the input is read
         const auto exec = options->run.executor();
         return with_stored_matrix_on(exec, options->input, [&](const auto& A) {
             const matrix::Permutation<index_type> P(exec,

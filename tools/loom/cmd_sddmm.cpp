@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "loom/matrix/precision.hpp"
 #include "loom/sparse/sddmm.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -50,7 +51,7 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<SddmmCliOptions>();
     add_sampled_operands(sub, options->operands);
-    sub.add_option("-o,--output", options->output, "Where to write S (Matrix Market)")->required();
+    add_output(sub, options->output, "Where to write S (.mtx or .bin)", OutputKind::sparse);
     add_choice<sparse::SddmmAlgorithm>(sub, "--algorithm", options->algorithm, "SDDMM kernel");
     add_storage_precision(sub, options->precision);
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named});

@@ -5,6 +5,7 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/sparse/spgemm.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -19,7 +20,7 @@ struct SpgemmCli {
 };
 
 template <typename V>
-int run(const SpgemmCli& cli)
+int run(std::type_identity<V>, const SpgemmCli& cli)
 {
     const auto exec = cli.run.executor();
     const matrix::Csr<V, index_type> A(exec, read_matrix<V>(cli.a));
@@ -36,20 +37,15 @@ Runner setup(CLI::App& sub)
     auto cli = std::make_shared<SpgemmCli>();
     sub.add_option("A", cli->a, "Left factor (.mtx or .bin)")->required();
     sub.add_option("B", cli->b, "Right factor (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", cli->output, "Where to write C = A * B (.mtx or .bin)")
-        ->required()
-        ->check(matrix_file_check());
+    add_output(sub, cli->output, "Where to write C = A * B (.mtx or .bin)", OutputKind::sparse);
     add_exec_options(sub, cli->run, {.exec = true, .type = TypeOption::named_by_input});
     add_choice<sparse::SpgemmAlgorithm>(sub, "--algorithm", cli->algorithm,
                                         "native, or vendor = cuSPARSE (CUDA only)");
     sub.add_flag("--unsorted", cli->unsorted,
                  "Leave the columns of C's rows in the kernel's order (faster on CUDA)");
-    return [cli] {
-        file_format(cli->output);  // a bad output name fails before the inputs are read
-        const bool complex = holds_complex_values(cli->a) || holds_complex_values(cli->b);
-        return with_value_type(cli->run.value_type(complex),
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });
-    };
+    return runner_in_input_type(cli, [](const SpgemmCli& options) {
+        return holds_complex_values(options.a) || holds_complex_values(options.b);
+    });
 }
 
 }  // namespace

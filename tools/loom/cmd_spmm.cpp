@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "loom/matrix/precision.hpp"
 #include "loom/sparse/spmm.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -54,8 +55,7 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<SpmmCliOptions>();
     sub.add_option("matrix", options->matrix, "Sparse matrix A (.mtx or .bin)")->required();
     sub.add_option("B", options->b, "Dense matrix B (Matrix Market array)")->required();
-    sub.add_option("-o,--output", options->output, "Where to write C (Matrix Market array)")
-        ->required();
+    add_output(sub, options->output, "Where to write C (Matrix Market array)", OutputKind::dense);
     add_choice<sparse::Mode>(sub, "--mode", options->mode,
                              "op(A): n = A, t = A^T, c = conj(A), h = A^H");
     add_choice<sparse::SpmmAlgorithm>(sub, "--algorithm", options->algorithm, "SpMM kernel");

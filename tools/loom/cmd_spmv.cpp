@@ -4,6 +4,7 @@
 #include "bench/spmv_matrix.hpp"
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -14,18 +15,18 @@ struct SpmvOptions {
     std::string output;
     std::string y0;
     std::string mode = "n";
-    std::string alpha = "1";
-    std::string beta = "0";
+    ScalarOption alpha{"--alpha", "1"};
+    ScalarOption beta{"--beta", "0"};
     std::string format = "auto";
     std::string algorithm = "auto";
     ExecOptions run;
 };
 
 template <typename V>
-int run(const SpmvOptions& options)
+int run(std::type_identity<V>, const SpmvOptions& options)
 {
-    const auto alpha = scalar_as<V>(parse_scalar(options.alpha, "--alpha"), "--alpha");
-    const auto beta = scalar_as<V>(parse_scalar(options.beta, "--beta"), "--beta");
+    const auto alpha = options.alpha.as<V>();
+    const auto beta = options.beta.as<V>();
     const auto mode = sparse::parse_mode(options.mode);
     const auto exec = options.run.executor();
     const auto host = detail::host_executor();
@@ -49,17 +50,11 @@ Runner setup(CLI::App& sub)
     auto options = std::make_shared<SpmvOptions>();
     sub.add_option("matrix", options->matrix, "Sparse matrix A (.mtx or .bin)")->required();
     sub.add_option("x", options->x, "Vector or multi-vector x (Matrix Market)")->required();
-    sub.add_option("-o,--output", options->output, "Where to write y (Matrix Market array)")
-        ->required()
-        ->check(dense_output_check());
+    add_output(sub, options->output, "Where to write y (Matrix Market array)", OutputKind::dense);
     add_choice<sparse::Mode>(sub, "--mode", options->mode,
                              "op(A): n = A, t = A^T, c = conj(A), h = A^H");
-    sub.add_option("--alpha", options->alpha, "Scale of op(A) * x")
-        ->check(scalar_validator())
-        ->capture_default_str();
-    sub.add_option("--beta", options->beta, "Scale of y0 (non-zero needs --y0)")
-        ->check(scalar_validator())
-        ->capture_default_str();
+    options->alpha.add_to(sub, "Scale of op(A) * x");
+    options->beta.add_to(sub, "Scale of y0 (non-zero needs --y0)");
     sub.add_option("--y0", options->y0, "Initial y (Matrix Market), read when beta is not zero");
     add_exec_options(sub, options->run, {.exec = true, .type = TypeOption::named_by_input});
     add_choice<bench::SpmvFormat>(sub, "--format", options->format,
@@ -67,21 +62,19 @@ Runner setup(CLI::App& sub)
     add_choice<sparse::SpmvAlgorithm>(sub, "--algorithm", options->algorithm,
                                       "CSR kernel (csr format only)");
     sub.callback([options] {
-        if (parse_scalar(options->beta, "--beta") != 0.0 && options->y0.empty()) {
+        if (options->beta.value() != 0.0 && options->y0.empty()) {
             throw CLI::ValidationError("--beta", "a non-zero --beta needs --y0 (the y it scales)");
         }
     });
-    return [options] {
+    return runner_in_input_type(options, [](const SpmvOptions& cli) {
         // x and y0 are Matrix Market files whatever their names.
         const auto complex_array = [](const std::string& path) {
             return !path.empty() &&
                    matrix::read_mtx_header(path).field == matrix::MtxField::complex;
         };
-        const bool complex = holds_complex_values(options->matrix) ||
-                             complex_array(options->x) || complex_array(options->y0);
-        return with_value_type(options->run.value_type(complex),
-                               [&]<typename V>(std::type_identity<V>) { return run<V>(*options); });
-    };
+        return holds_complex_values(cli.matrix) || complex_array(cli.x) ||
+               complex_array(cli.y0);
+    });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/sparse/csr_utils.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -19,16 +20,13 @@ Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<TransposeOptions>();
     sub.add_option("input", options->input, "Matrix A (.mtx or .bin)")->required();
-    sub.add_option("-o,--output", options->output, "Where to write A^T (.mtx or .bin)")
-        ->required()
-        ->check(matrix_file_check());
+    add_output(sub, options->output, "Where to write A^T (.mtx or .bin)", OutputKind::sparse);
     sub.add_flag("--conjugate", options->conjugate, "Write the conjugate transpose A^H");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "Duplicate entries of A stay separate entries of A^T. Values keep their kind (real or\n"
         "complex); --conjugate changes nothing for real values.");
     return [options] {
-        file_format(options->output);  // a bad output name fails before the input is read
         const auto exec = options->run.executor();
         return with_stored_matrix_on(exec, options->input, [&](const auto& A) {
             const auto At = options->conjugate ? sparse::conj_transpose(A) : sparse::transpose(A);

@@ -5,6 +5,7 @@
 #include "cli_support.hpp"
 #include "command.hpp"
 #include "loom/sparse/sptrsv.hpp"
+#include "operand_options.hpp"
 
 namespace loom::cli {
 namespace {
@@ -26,9 +27,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("matrix", options->matrix, "Triangular sparse matrix T (.mtx or .bin)")
         ->required();
     sub.add_option("b", options->rhs, "Right-hand side(s) b (Matrix Market array)")->required();
-    sub.add_option("-o,--output", options->output, "Where to write x (Matrix Market array)")
-        ->required()
-        ->check(dense_output_check());
+    add_output(sub, options->output, "Where to write x (Matrix Market array)", OutputKind::dense);
     sub.add_flag("--upper", options->upper, "T is upper triangular (default: lower)");
     sub.add_flag("--unit", options->unit, "T's diagonal is all ones (stored entries ignored)");
     sub.add_option("--op", options->op, "op(T): n = T, t = T^T, h = T^H")

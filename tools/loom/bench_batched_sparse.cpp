@@ -381,7 +381,7 @@ int run_solve(const BatchedSparseCli& cli)
     double peer_seconds = 0;
     const size_type peers = std::min(cli.peer_count, cli.batch);
     if (has_peer(cli) && peers > 0) {
-        const nlohmann::json config{{"solver", cli.solver == "ir" ? "ir" : cli.solver},
+        const nlohmann::json config{{"solver", cli.solver},
                                     {"preconditioner", cli.precond},
                                     {"criteria", {{"max_iters", cli.max_iters}, {"relative_residual", cli.tolerance}}}};
         const auto factory = solver::from_config<V, I>(config, exec);

@@ -40,7 +40,8 @@ nlohmann::ordered_json bench_mis2(const matrix::Csr<V, I>& A_in, const Mis2Bench
     timing.max_batch = 10;
 
     std::vector<Row> rows;
-    for (const auto mode : {graph::Mis2Mode::fast, graph::Mis2Mode::quality}) {
+    for (const auto& entry : graph::mis2_mode_names) {
+        const auto mode = entry.value;
         const graph::Mis2Options mis2_options{mode, options.symmetric};
         const auto set = graph::mis2(A, mis2_options).to_host();
         // The reference set once per mode (rounds of sequential O(nnz) passes), not against

@@ -172,7 +172,8 @@ size_type check_against_reference(const std::string& solver, size_type iteration
 template <typename V, typename I>
 double bytes_per_iteration(const std::string& solver, const matrix::Csr<V, I>& A, bool fused)
 {
-    const double model = solver == "cg" ? 14 : solver == "fcg" ? 16 : 0;
+    const auto kind = names_of(solver::SolverKind{}).find(solver);
+    const double model = kind == solver::SolverKind::cg ? 14 : kind == solver::SolverKind::fcg ? 16 : 0;
     const double vectors = model > 0 && fused ? model - 2 : model;
     if (vectors == 0) return 0;
     return double(A.nnz()) * (sizeof(V) + sizeof(I)) + (A.rows() + 1.0) * sizeof(I) +

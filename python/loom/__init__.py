@@ -297,7 +297,6 @@ def _result_like(template, core):
 
 # ------------------------------------------------------------------------------ kernels
 
-_transposing = {"t", "h", "transpose", "conj_transpose"}
 _formats = (Csr, Coo, Ell, Sellp)
 
 
@@ -312,7 +311,7 @@ def spmv(A, x, *, alpha=1, beta=0, y=None, mode="n"):
     if y is None:
         if beta != 0:
             raise ValueError("beta needs y")
-        rows = core.shape[1] if mode.lower() in _transposing else core.shape[0]
+        rows = core.shape[1] if _loom._mode_transposes(mode) else core.shape[0]
         y = _interop.empty_like(x, (rows,) + tuple(x.shape[1:]))
     _loom._spmv(core, x, y, alpha, beta, mode)
     return y
@@ -345,7 +344,7 @@ def spmm(A, B, *, alpha=1, beta=0, C=None, mode="n", algorithm="automatic"):
     if C is None:
         if beta != 0:
             raise ValueError("beta needs C")
-        rows = core.shape[1] if mode.lower() in _transposing else core.shape[0]
+        rows = core.shape[1] if _loom._mode_transposes(mode) else core.shape[0]
         C = _interop.empty_like(B, (rows,) + tuple(B.shape[1:]), order=_interop.order_of(B))
     _loom._spmm(core, B, C, alpha, beta, mode, algorithm)
     return C

@@ -305,6 +305,15 @@ void bind_sparse(py::module_& m)
           py::arg("beta"), py::arg("mode"));
     m.def("_spmv", &spmv<PySellp>, py::arg("A"), py::arg("x"), py::arg("y"), py::arg("alpha"),
           py::arg("beta"), py::arg("mode"));
+    // Whether a spelling of sparse::mode_names (any case, aliases too) transposes A: the shape
+    // of the result Python allocates before the call. BadInput for an unknown mode.
+    m.def(
+        "_mode_transposes",
+        [](const std::string& mode) {
+            const auto op = sparse::parse_mode(mode);
+            return op == sparse::Mode::transpose || op == sparse::Mode::conj_transpose;
+        },
+        py::arg("mode"));
     m.def("_spmv_seconds", &spmv_seconds, py::arg("A"), py::arg("x"), py::arg("y"),
           py::arg("repetitions"));
     m.def("_spgemm", [](const PyCsr& A, const PyCsr& B) {

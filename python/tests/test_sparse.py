@@ -34,6 +34,19 @@ def test_spmv_modes_alpha_beta_multivector(mode, dtype):
     close(y, 2 * (op @ x) - 0.5 * y0, dtype)
 
 
+@pytest.mark.parametrize("mode", ["none", "N", "transpose", "T", "conjugate", "C",
+                                  "conj_transpose", "H"])
+def test_spmv_allocates_y_for_every_spelling_of_the_mode_table(mode, dtype):
+    # The shape of the y Python allocates comes from the core's mode table (aliases, any case).
+    A = random_csr(7, 4, dtype=dtype)
+    op = {"none": A, "n": A, "transpose": A.T, "t": A.T, "conjugate": A.conj(), "c": A.conj(),
+          "conj_transpose": A.conj().T, "h": A.conj().T}[mode.lower()]
+    x = random_dense(op.shape[1], dtype)
+    y = loom.spmv(A, x, mode=mode)
+    assert y.shape == (op.shape[0],)
+    close(y, op @ x, dtype)
+
+
 def test_loom_csr_is_reusable_and_matmul_works(dtype):
     A_scipy = random_csr(60, 60, dtype=dtype)
     A = loom.Csr(A_scipy)

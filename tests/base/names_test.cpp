@@ -15,6 +15,8 @@
 #include "loom/base/names.hpp"
 #include "loom/batched/front.hpp"
 #include "loom/blas/types.hpp"
+#include "loom/graph/coloring.hpp"
+#include "loom/graph/mis2.hpp"
 #include "loom/matrix/io.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/solver/gmres.hpp"
@@ -111,6 +113,8 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(sparse::DiagonalShift::on);
     expect_complete_table(sparse::IsaiKind::upper);
     expect_complete_table(precond::TriangularSolve::isai);
+    expect_complete_table(graph::ColoringAlgorithm::bipartition);
+    expect_complete_table(graph::Mis2Mode::quality);
 }
 
 /// parse(to_string(value)) is the value for every entry of the table.
@@ -130,6 +134,8 @@ TEST(Names, PublicParseAndPrintUseTheTables)
     expect_parse_inverts_print(blas::op_names, blas::parse_op);
     expect_parse_inverts_print(blas::backend_names, blas::parse_backend);
     expect_parse_inverts_print(batched::launch_names, batched::parse_launch);
+    expect_parse_inverts_print(graph::coloring_algorithm_names, graph::parse_coloring_algorithm);
+    expect_parse_inverts_print(graph::mis2_mode_names, graph::parse_mis2_mode);
     for (const auto& e : matrix::mtx_symmetry_names) {
         EXPECT_EQ(matrix::to_string(e.value), e.name);
     }
@@ -144,6 +150,9 @@ TEST(Names, PublicParseAndPrintUseTheTables)
     EXPECT_EQ(blas::parse_op("c"), blas::Op::conj_transpose);
     EXPECT_EQ(batched::parse_launch("team_vector"), batched::Launch::team_vector);
     EXPECT_STREQ(batched::to_string(batched::Launch::automatic), "auto");
+    EXPECT_EQ(graph::parse_coloring_algorithm("auto"), graph::ColoringAlgorithm::automatic);
+    EXPECT_EQ(graph::parse_coloring_algorithm("cusparse"), graph::ColoringAlgorithm::vendor);
+    EXPECT_EQ(graph::parse_mis2_mode("Quality"), graph::Mis2Mode::quality);
 }
 
 TEST(Names, UnknownNameNamesTheFunctionAndTheChoices)
@@ -155,6 +164,27 @@ TEST(Names, UnknownNameNamesTheFunctionAndTheChoices)
         EXPECT_EQ(std::string(e.what()),
                   "loom::sparse::parse_spmv_algorithm: unknown SpMV algorithm 'fastest' "
                   "(expected one of automatic, row_vector, stream, load_balanced, vendor, binned)");
+    }
+}
+
+TEST(Names, GraphParsersNameTheFunctionAndEveryChoice)
+{
+    try {
+        loom::graph::parse_coloring_algorithm("rainbow");
+        FAIL() << "no BadInput";
+    } catch (const loom::BadInput& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "loom::graph::parse_coloring_algorithm: unknown coloring algorithm 'rainbow' "
+                  "(expected one of automatic, greedy, vb, vbbit, vbcs, eb, nb, vendor, "
+                  "bipartition)");
+    }
+    try {
+        loom::graph::parse_mis2_mode("slow");
+        FAIL() << "no BadInput";
+    } catch (const loom::BadInput& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "loom::graph::parse_mis2_mode: unknown MIS-2 mode 'slow' (expected one of fast, "
+                  "quality)");
     }
 }
 

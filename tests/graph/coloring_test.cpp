@@ -194,7 +194,16 @@ TYPED_TEST(Coloring, AlgorithmNamesRoundTrip)
         }
     }
     EXPECT_EQ(graph::parse_coloring_algorithm("cusparse"), ColoringAlgorithm::vendor);
+    EXPECT_EQ(graph::parse_coloring_algorithm("auto"), ColoringAlgorithm::automatic);
     EXPECT_THROW(graph::parse_coloring_algorithm("rainbow"), loom::BadInput);
+    // Every algorithm colors at some distance: the distance table follows the name table.
+    for (const auto& entry : graph::coloring_algorithm_names) {
+        const auto at1 = graph::coloring_algorithms(1);
+        const auto at2 = graph::coloring_algorithms(2);
+        EXPECT_TRUE(std::find(at1.begin(), at1.end(), entry.value) != at1.end() ||
+                    std::find(at2.begin(), at2.end(), entry.value) != at2.end())
+            << entry.name;
+    }
 }
 
 TYPED_TEST(Coloring, GreedyGivesFirstFitInVertexOrder)

@@ -381,4 +381,14 @@ TEST_F(Cli, BenchIoTimesTextAndBinary)
     EXPECT_GT(report["read_binary_csr"]["gb_per_s"].get<double>(), 0);
 }
 
+TEST_F(Cli, BatchedBenchPeerIsANameOfItsTable)
+{
+    for (const char* bench : {"batched-spmv", "batched-solve"}) {
+        const auto run = loom(std::string("bench ") + bench + " --peer nobody");
+        EXPECT_EQ(run.status, 1) << run.output;
+        EXPECT_NE(run.output.find("loop"), std::string::npos) << run.output;
+        EXPECT_NE(run.output.find("none"), std::string::npos) << run.output;
+    }
+}
+
 }  // namespace

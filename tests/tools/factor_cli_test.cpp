@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/matrix/io.hpp"
+#include "loom/sparse/ilu.hpp"
 #include "support/shared_matrices.hpp"
 #include "tools/loom_program.hpp"
 
@@ -76,6 +77,27 @@ TEST_F(FactorCli, ZeroPivotNamesTheRowAndShiftingPasses)
         loom("factor Z.mtx --type ilu0 --shift on -o L.mtx U.mtx --exec reference");
     EXPECT_EQ(shifted.status, 0) << shifted.output;
     EXPECT_NE(shifted.output.find("diagonal shift"), std::string::npos) << shifted.output;
+}
+
+TEST_F(FactorCli, TypeAndShiftAreTheNamesOfTheLibrarysTables)
+{
+    write("Z.mtx",
+          "%%MatrixMarket matrix coordinate real general\n"
+          "2 2 3\n1 2 1\n2 1 1\n2 2 1\n");  // a11 = 0
+    const auto help = loom("factor --help");
+    for (const auto& entry : loom::sparse::ilu_kind_names) {
+        EXPECT_NE(help.output.find(entry.description), std::string::npos) << entry.name;
+    }
+    const auto bad = loom("factor Z.mtx --type ilu0 --shift sometimes -o L.mtx U.mtx");
+    EXPECT_EQ(bad.status, 1);
+    for (const auto& entry : loom::sparse::diagonal_shift_names) {
+        EXPECT_NE(bad.output.find(entry.name), std::string::npos) << bad.output;
+    }
+    // "auto" is an alias of automatic, which does not shift an ILU kind: row 0 breaks down.
+    const auto automatic =
+        loom("factor Z.mtx --type ilu0 --shift auto -o L.mtx U.mtx --exec reference");
+    EXPECT_EQ(automatic.status, 2) << automatic.output;
+    EXPECT_NE(automatic.output.find("row 0"), std::string::npos) << automatic.output;
 }
 
 TEST_F(FactorCli, BenchIluChecksAndTimes)

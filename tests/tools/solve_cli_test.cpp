@@ -195,6 +195,19 @@ TEST_F(SolveCli, BenchSolveReportsBandwidthAndOverhead)
     EXPECT_GE(report["overhead_1x1"]["per_iteration_s"].get<double>(), 0);
 }
 
+TEST_F(SolveCli, BenchSolveScalingIsANameOfItsTable)
+{
+    const auto sideways = loom("bench solve --generate poisson2d:4 --scaling sideways");
+    EXPECT_EQ(sideways.status, 1);
+    EXPECT_TRUE(contains(sideways.output, "strong") && contains(sideways.output, "weak"))
+        << sideways.output;
+    // A name of the table, but the tables need ranks: refused without mpirun.
+    const auto weak = loom("bench solve --generate poisson2d:4 --scaling weak");
+    EXPECT_EQ(weak.status, 2) << weak.output;
+    EXPECT_TRUE(contains(weak.output, "--scaling needs mpirun")) << weak.output;
+    EXPECT_TRUE(contains(loom("bench solve --help").output, "the problem grown with the ranks"));
+}
+
 TEST_F(SolveCli, BenchSolveTimesOtherSolvers)
 {
     const auto [run, report] = bench(

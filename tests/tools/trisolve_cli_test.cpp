@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/sparse/cholmod.hpp"
+#include "loom/sparse/sptrsv.hpp"
 #include "tools/loom_program.hpp"
 
 namespace {
@@ -52,6 +53,23 @@ TEST_F(TrisolveCli, RejectsAMatrixOutsideTheTriangle)
     EXPECT_EQ(run.status, 2) << run.output;
     EXPECT_NE(run.output.find("entry (1, 0)"), std::string::npos) << run.output;
     EXPECT_EQ(loom("trisolve L.mtx b.mtx").status, 1);  // no -o
+}
+
+TEST_F(TrisolveCli, OpAndAlgorithmAreTheNamesOfTheLibrarysTables)
+{
+    write_lower_system();
+    // --op takes every spelling of blas::op_names: "transpose" is "t".
+    const auto transposed =
+        loom("trisolve L.mtx b.mtx -o xt.mtx --op transpose --algorithm levels --exec reference");
+    ASSERT_EQ(transposed.status, 0) << transposed.output;
+    EXPECT_NEAR(result("xt.mtx").at(1), 0.7, 1e-15);
+    const auto bad = loom("trisolve L.mtx b.mtx -o x.mtx --algorithm fastest");
+    EXPECT_EQ(bad.status, 1);
+    const auto help = loom("trisolve --help");
+    for (const auto& entry : loom::sparse::sptrsv_algorithm_names) {
+        EXPECT_NE(bad.output.find(entry.name), std::string::npos) << bad.output;
+        EXPECT_NE(help.output.find(entry.description), std::string::npos) << entry.name;
+    }
 }
 
 TEST_F(TrisolveCli, BenchChecksAndTimesEveryAlgorithm)

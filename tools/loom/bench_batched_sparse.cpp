@@ -24,6 +24,7 @@
 #include "command.hpp"
 #include "loom/batched/sparse/krylov.hpp"
 #include "loom/batched/sparse/spmv.hpp"
+#include "loom/base/names.hpp"
 #include "loom/solver/config.hpp"
 #include "loom/sparse/spmv.hpp"
 
@@ -31,6 +32,14 @@ namespace loom::cli {
 namespace {
 
 using I = index_type;
+
+/// What a batched routine is compared with (--peer).
+enum class LoopPeer { loop, none };
+
+LOOM_NAME_TABLE(LoopPeer, loop_peer_names, "peer",
+    {LoopPeer::loop, "loop", "a loop of single calls, timed on --peer-count and scaled"},
+    {LoopPeer::none, "none", "no peer"},
+);
 
 struct BatchedSparseCli {
     size_type rows = 512;
@@ -43,12 +52,17 @@ struct BatchedSparseCli {
     std::string precond = "jacobi";
     double tolerance = 1e-10;
     int max_iters = 1000;
-    std::string peer = "loop";
+    std::string peer = "loop";  ///< a loop_peer_names name
     size_type peer_count = 0;  ///< 0: the whole batch
     size_type qr_count = 4096;  ///< systems cuSOLVER's batched QR is timed on (0: none)
     size_type check = 256;
     BenchRun run{10};
 };
+
+bool has_peer(const BatchedSparseCli& cli)
+{
+    return names_of(LoopPeer{}).parse(cli.peer, "loom bench --peer") == LoopPeer::loop;
+}
 
 /// "a,b,c" as its items.
 std::vector<std::string> split_list(const std::string& text)
@@ -226,7 +240,7 @@ int run_spmv(const BatchedSparseCli& cli)
     double peer_seconds = 0;
     // Over the whole batch by default: a subset might sit in cache where the batch does not.
     const size_type peers = cli.peer_count > 0 ? std::min(cli.peer_count, cli.batch) : cli.batch;
-    if (cli.peer != "none" && peers > 0) {
+    if (has_peer(cli) && peers > 0) {
         std::vector<matrix::Csr<V, I>> items;
         std::vector<matrix::Dense<V>> xs, ys;
         for (size_type b = 0; b < peers; ++b) {
@@ -278,7 +292,7 @@ template <typename V>
 QrPeer time_vendor_qr(const std::shared_ptr<const Executor>& exec, const BatchedSparseCli& cli)
 {
     QrPeer peer;
-    if (cli.peer == "none" || cli.qr_count == 0) return peer;
+    if (!has_peer(cli) || cli.qr_count == 0) return peer;
     if (exec->kind() != ExecKind::cuda) {
         peer.note = "runs on CUDA executors only";
         return peer;
@@ -366,8 +380,8 @@ int run_solve(const BatchedSparseCli& cli)
     const double bytes = per_iteration * double(iterations) + double(n + 1 + A.nnz()) * sizeof(I);
     double peer_seconds = 0;
     const size_type peers = std::min(cli.peer_count, cli.batch);
-    if (cli.peer != "none" && peers > 0) {
-        const nlohmann::json config{{"solver", cli.solver == "ir" ? "ir" : cli.solver},
+    if (has_peer(cli) && peers > 0) {
+        const nlohmann::json config{{"solver", cli.solver},
                                     {"preconditioner", cli.precond},
                                     {"criteria", {{"max_iters", cli.max_iters}, {"relative_residual", cli.tolerance}}}};
         const auto factory = solver::from_config<V, I>(config, exec);
@@ -428,9 +442,8 @@ void add_common(CLI::App& sub, BatchedSparseCli& cli)
         ->check(CLI::Range(64, 1024))
         ->capture_default_str();
     sub.add_option("--batch", cli.batch, "Matrices in the batch")->check(CLI::PositiveNumber)->capture_default_str();
-    sub.add_option("--peer", cli.peer, "loop (a loop of single calls, scaled from --peer-count) or none")
-        ->check(CLI::IsMember({"loop", "none"}))
-        ->capture_default_str();
+    add_choice<LoopPeer>(sub, "--peer", cli.peer,
+                         "loop (a loop of single calls, scaled from --peer-count) or none");
     sub.add_option("--peer-count", cli.peer_count,
                    "Matrices the peer loop is timed on, scaled to the batch (0: all)")
         ->capture_default_str();

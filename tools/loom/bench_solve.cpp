@@ -1,5 +1,6 @@
 // loom bench solve
 #include <memory>
+#include <optional>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
@@ -19,19 +20,21 @@ struct SolveBenchCli {
     size_type iterations = 100;
     bool no_overhead = false;
     BenchRun run{5};
-    std::string scaling;  ///< under mpirun (mpi_solve.hpp)
+    std::string scaling;  ///< under mpirun: a mpi::scaling_names name, or "" (mpi_solve.hpp)
     mpi::Layout layout;   ///< under mpirun
 };
 
 int run_solve(const SolveBenchCli& cli)
 {
+    std::optional<mpi::Scaling> scaling;
+    if (!cli.scaling.empty()) scaling = names_of(mpi::Scaling{}).parse(cli.scaling, "loom bench solve");
 #if LOOM_CLI_WITH_MPI
     if (mpi::launched_by_mpirun()) {
         return mpi::bench_solve({cli.source.path, cli.source.spec, cli.solver, cli.iterations,
-                                 cli.run.reps, cli.scaling, cli.run, cli.layout});
+                                 cli.run.reps, scaling, cli.run, cli.layout});
     }
 #endif
-    if (!cli.scaling.empty()) throw BadInput("loom bench solve", "--scaling needs mpirun");
+    if (scaling) throw BadInput("loom bench solve", "--scaling needs mpirun");
     mpi::check_without_mpirun(cli.layout, "loom bench solve");
     auto options = cli.run.options<bench::SolveBenchOptions>(cli.source.name());
     options.solver = cli.solver;
@@ -52,9 +55,8 @@ Runner setup(CLI::App& sub)
         ->capture_default_str();
     sub.add_flag("--no-overhead", cli->no_overhead, "Skip the 1x1 overhead measurement");
     sub.add_option("--scaling", cli->scaling,
-                   "Under mpirun: a strong (same problem) or weak (poisson grown with the "
-                   "ranks) scaling table on 1, 2, 4, ... ranks")
-        ->check(CLI::IsMember({"strong", "weak"}));
+                   "Under mpirun: a scaling table on 1, 2, 4, ... ranks (listed below)")
+        ->check(CLI::IsMember(names_of(mpi::Scaling{}).spellings()));
     mpi::add_layout_options(sub, cli->layout);
     sub.footer(fmt::format(
         "First checks the solver against the reference backend (a few iterations, the same\n"
@@ -70,9 +72,10 @@ Runner setup(CLI::App& sub)
         "              {}\n"
         "  1x1         the same on A = [a], b = [1]: the per-iteration cost of everything but\n"
         "              the arithmetic (kernel launches, reductions, criteria, host logic)\n"
+        "SCALING (under mpirun):\n{}"
         "SPEC:\n{}",
         bench::cg_bytes_formula, bench::cg_bytes_terms, bench::cg_fused_bytes_formula,
-        bench::cg_fused_bytes_terms, generator_help));
+        bench::cg_fused_bytes_terms, names_of(mpi::Scaling{}).help(), generator_help));
     sub.callback([cli] { cli->source.require(); });
     return [cli] { return run_solve(*cli); };
 }

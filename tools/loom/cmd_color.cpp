@@ -37,16 +37,15 @@ Runner setup(CLI::App& sub)
                  "Color A's rows so that rows sharing a column differ (A may be rectangular)");
     sub.add_flag("--symmetric", options->symmetric,
                  "A's pattern is symmetric: skip the symmetrization");
-    sub.add_option("--algorithm", options->algorithm,
-                   "automatic, greedy, vb, vbbit, vbcs (distance 1), eb (distance 1), nb "
-                   "(distance 2, bipartite), vendor (cuSPARSE, distance 1), bipartition "
-                   "(distance 1: two colors when the graph is bipartite)")
-        ->capture_default_str();
+    add_choice<graph::ColoringAlgorithm>(sub, "--algorithm", options->algorithm,
+                                         "The coloring algorithm (listed below)");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "The graph has an edge i - j when A stores (i, j) or (j, i); self-loops are ignored.\n"
         "With --bipartite, --distance is not read: rows are colored at distance 2 through\n"
-        "the columns. The summary (vertices, colors, algorithm, rounds) goes to stdout.");
+        "the columns. The summary (vertices, colors, algorithm, rounds) goes to stdout.\n"
+        "ALGORITHMS:\n" +
+        names_of(graph::ColoringAlgorithm{}).help());
     return [options] {
         graph::ColoringHandle handle({graph::parse_coloring_algorithm(options->algorithm),
                                       options->distance, options->symmetric});

@@ -1,4 +1,4 @@
-// loom factor A.mtx --type ilu0|iluk|ic0|ick|parilu|paric|ilut|ict -o L.mtx [U.mtx]: an
+// loom factor A.mtx --type KIND -o L.mtx [U.mtx]: an
 // incomplete factorization of A on any backend; L (and U for the ILU kinds) written out.
 #include <fmt/format.h>
 
@@ -24,23 +24,13 @@ struct FactorOptions {
     ExecOptions run;
 };
 
-sparse::DiagonalShift parse_shift(const std::string& text)
-{
-    if (text == "on") return sparse::DiagonalShift::on;
-    if (text == "off") return sparse::DiagonalShift::off;
-    return sparse::DiagonalShift::automatic;
-}
-
 Runner setup(CLI::App& sub)
 {
     auto options = std::make_shared<FactorOptions>();
     sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
     add_output(sub, options->outputs, "Where to write L, then U (ILU kinds; .mtx or .bin)",
                OutputKind::sparse, 2);
-    sub.add_option("--type", options->type, "The factorization")
-        ->check(CLI::IsMember({"ilu0", "iluk", "ic0", "ick", "parilu", "paric", "ilut", "ict",
-                               "parilut", "parict"}))
-        ->capture_default_str();
+    add_choice<sparse::IluKind>(sub, "--type", options->type, "The factorization (listed below)");
     sub.add_option("--level", options->level, "Level of fill of iluk and ick")
         ->check(non_negative_number())
         ->capture_default_str();
@@ -56,14 +46,15 @@ Runner setup(CLI::App& sub)
                    "ilut, parilut, parict (ict): drop entries below this times their row's norm")
         ->check(non_negative_number())
         ->capture_default_str();
-    sub.add_option("--shift", options->shift,
-                   "Shift the diagonal where a pivot breaks down (automatic: for IC kinds)")
-        ->check(CLI::IsMember({"automatic", "on", "off"}))
-        ->capture_default_str();
+    add_choice<sparse::DiagonalShift>(
+        sub, "--shift", options->shift,
+        "Shift the diagonal where a pivot breaks down (automatic: for IC kinds)");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "ILU kinds write L (unit diagonal stored) and U; give both file names. IC kinds write\n"
-        "L with A ~ L L^H. The diagonal shift used, if any, is printed.");
+        "L with A ~ L L^H. The diagonal shift used, if any, is printed.\n"
+        "TYPES:\n" +
+        names_of(sparse::IluKind{}).help());
     return [options] {
         const auto kind = sparse::parse_ilu_kind(options->type);
         const bool cholesky = sparse::is_cholesky(kind);
@@ -83,7 +74,8 @@ Runner setup(CLI::App& sub)
                                             .sweeps = options->sweeps,
                                             .fill_limit = options->fill_limit,
                                             .drop_tolerance = options->drop_tolerance,
-                                            .diagonal_shift = parse_shift(options->shift)});
+                                            .diagonal_shift = names_of(sparse::DiagonalShift{}).parse(
+                                                options->shift, "loom factor")});
             Matrix L, U;
             sparse::ilu_symbolic(handle, A, L, U);
             sparse::ilu_numeric(handle, A, L, U);

@@ -1,4 +1,4 @@
-// loom mis2 A.mtx -o set.txt [--mode fast|quality] [--aggregates agg.txt]: a maximal
+// loom mis2 A.mtx -o set.txt [--mode MODE] [--aggregates agg.txt]: a maximal
 // distance-2 independent set of A's graph (the same on every backend), and optionally the
 // MIS-2 aggregation built on it.
 #include <iostream>
@@ -33,14 +33,14 @@ Runner setup(CLI::App& sub)
     sub.add_option("--aggregates", options->aggregates,
                    "Also write the MIS-2 aggregation: the 0-based aggregate of every vertex, "
                    "one per line in vertex order");
-    sub.add_option("--mode", options->mode,
-                   "fast, or quality (low degree first: usually larger sets)")
-        ->capture_default_str();
+    add_choice<graph::Mis2Mode>(sub, "--mode", options->mode, "How the set is grown (listed below)");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "A must be square; an asymmetric pattern is symmetrized (an entry (i, j) is the edge\n"
         "{i, j}); values and self-loops are ignored. No two vertices of the set are within\n"
-        "distance 2, and every other vertex is within distance 2 of one.");
+        "distance 2, and every other vertex is within distance 2 of one.\n"
+        "MODES:\n" +
+        names_of(graph::Mis2Mode{}).help());
     return [options] {
         const graph::Mis2Options mis2_options{graph::parse_mis2_mode(options->mode)};
         const auto exec = options->run.executor();

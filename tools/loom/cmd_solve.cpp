@@ -96,7 +96,8 @@ nlohmann::json config_from_flags(const SolveOptions& options)
     if (amg.size() > 1) {
         if (kind == solver::SolverKind::amg) {
             config["amg"] = amg;
-        } else if (options.precond == "amg") {
+        } else if (names_of(solver::PreconditionerKind{}).find(options.precond) ==
+                   solver::PreconditionerKind::amg) {
             config[kind == solver::SolverKind::ir ? "inner" : "preconditioner"] = amg;
         } else {
             throw BadInput("loom solve", std::string(options.coordinates.empty()
@@ -248,7 +249,8 @@ void print_hierarchy(const solver::IterativeSolver<V>& solver)
 bool uses_amg(const SolveOptions& options)
 {
     return options.config.empty() &&
-           (options.precond == "amg" ||
+           (names_of(solver::PreconditionerKind{}).find(options.precond) ==
+                solver::PreconditionerKind::amg ||
             names_of(solver::SolverKind{}).parse(options.solver, "loom solve") ==
                 solver::SolverKind::amg);
 }

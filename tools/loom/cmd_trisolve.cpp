@@ -1,4 +1,4 @@
-// loom trisolve T.mtx b.mtx -o x.mtx [--upper] [--unit] [--op n|t|h] [--algorithm ...]:
+// loom trisolve T.mtx b.mtx -o x.mtx [--upper] [--unit] [--op OP] [--algorithm ...]:
 // x = op(T)^-1 b for a triangular sparse T, on any backend.
 #include <CLI/CLI.hpp>
 
@@ -30,16 +30,15 @@ Runner setup(CLI::App& sub)
     add_output(sub, options->output, "Where to write x (Matrix Market array)", OutputKind::dense);
     sub.add_flag("--upper", options->upper, "T is upper triangular (default: lower)");
     sub.add_flag("--unit", options->unit, "T's diagonal is all ones (stored entries ignored)");
-    sub.add_option("--op", options->op, "op(T): n = T, t = T^T, h = T^H")
-        ->check(CLI::IsMember({"n", "t", "h"}))
-        ->capture_default_str();
-    sub.add_option("--algorithm", options->algorithm,
-                   "automatic, level_set, sync_free (CUDA), supernodal or vendor (cuSPARSE)")
-        ->capture_default_str();
+    add_choice<blas::Op>(sub, "--op", options->op, "op(T): n = T, t = T^T, h = T^H");
+    add_choice<sparse::SptrsvAlgorithm>(sub, "--algorithm", options->algorithm,
+                                        "The solve's algorithm (listed below)");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "T must hold no entry outside its triangle, and (without --unit) no zero or missing\n"
-        "diagonal entry: both are errors naming the row.");
+        "diagonal entry: both are errors naming the row.\n"
+        "ALGORITHMS:\n" +
+        names_of(sparse::SptrsvAlgorithm{}).help());
     return [options] {
         const sparse::SptrsvOptions solve{
             .algorithm = sparse::parse_sptrsv_algorithm(options->algorithm),

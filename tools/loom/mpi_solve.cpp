@@ -434,18 +434,15 @@ int run_bench(const BenchRequest& request)
 {
     const Communicator world;
     const bool root = world.rank() == 0;
-    if (!request.scaling.empty() && request.scaling != "strong" && request.scaling != "weak") {
-        throw BadInput("loom bench solve", "--scaling is strong or weak, got " + request.scaling);
-    }
-    if (request.scaling == "weak") weak_spec(request.spec, 1);  // the spec is checked first
-    if (!request.scaling.empty() && !names_of(PartitionKind{}).find(request.layout.partition)) {
+    if (request.scaling == Scaling::weak) weak_spec(request.spec, 1);  // the spec is checked first
+    if (request.scaling && !names_of(PartitionKind{}).find(request.layout.partition)) {
         throw BadInput("loom bench solve", "a partition file fixes the number of ranks; --scaling "
                                            "also runs on fewer (use contiguous or metis)");
     }
     const auto build = [&](int ranks) {
         matrix::Csr<V, index_type> global;
         world.agree("loom bench solve", [&] {
-            if (request.scaling == "weak") {
+            if (request.scaling == Scaling::weak) {
                 global = generate_matrix<V>(weak_spec(request.spec, ranks));
             } else {
                 global = request.spec.empty() ? read_matrix<V>(request.matrix)
@@ -458,13 +455,13 @@ int run_bench(const BenchRequest& request)
     check_against_one_process(world, request, global);
 
     std::vector<int> counts;
-    if (!request.scaling.empty()) {
+    if (request.scaling) {
         for (int p = 1; p < world.size(); p *= 2) counts.push_back(p);
     }
     counts.push_back(world.size());
     std::vector<Measurement> table;
     for (const int p : counts) {
-        if (request.scaling == "weak") global = build(p);
+        if (request.scaling == Scaling::weak) global = build(p);
         MPI_Comm sub = MPI_COMM_NULL;
         MPI_Comm_split(world.get(), world.rank() < p ? 0 : MPI_UNDEFINED, world.rank(), &sub);
         if (sub != MPI_COMM_NULL) {
@@ -483,7 +480,7 @@ int run_bench(const BenchRequest& request)
                    request.iterations, type_name<V>(), describe(*exec), request.layout.partition,
                    request.layout.format, request.reps);
         fmt::print("(answer checked first: {} ranks = one process)\n", world.size());
-        const bool weak = request.scaling == "weak";
+        const bool weak = request.scaling == Scaling::weak;
         fmt::print("{:>5} {:>10} {:>12} {:>9} {:>13} {:>13} {:>12} {:>8} {:>9}\n", "ranks", "rows",
                    "time/iter", weak ? "eff." : "speedup", "halo wait/it", "allreduce/it",
                    "exchange", "overlap", "halo");
@@ -517,7 +514,7 @@ int run_bench(const BenchRequest& request)
                    {{"benchmark", "solve"},
                     {"solver", request.solver},
                     {"matrix", request.spec.empty() ? request.matrix : request.spec},
-                    {"scaling", request.scaling.empty() ? "none" : request.scaling},
+                    {"scaling", request.scaling ? to_string(*request.scaling) : "none"},
                     {"executor", describe(*exec)},
                     {"partition", request.layout.partition},
                     {"format", request.layout.format},

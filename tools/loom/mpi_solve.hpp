@@ -6,6 +6,7 @@
 // are refused without mpirun.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +26,14 @@ enum class PartitionKind { contiguous, metis };
 LOOM_NAME_TABLE(PartitionKind, partition_kind_names, "partition",
     {PartitionKind::contiguous, "contiguous", "blocks of consecutive rows, lower ranks one more"},
     {PartitionKind::metis, "metis", "METIS k-way on A's graph (when Loom was built with METIS)"},
+);
+
+/// The scaling tables `loom bench solve --scaling` prints under mpirun.
+enum class Scaling { strong, weak };
+
+LOOM_NAME_TABLE(Scaling, scaling_names, "scaling",
+    {Scaling::strong, "strong", "the same problem on 1, 2, 4, ... ranks"},
+    {Scaling::weak, "weak", "the problem grown with the ranks (generated poisson specs only)"},
 );
 
 /// How the ranks hold the system: which rows each owns, in which block format.
@@ -61,9 +70,8 @@ struct BenchRequest {
     std::string solver;
     size_type iterations = 100;
     int reps = 5;
-    /// "" (this run's ranks only), "strong" (the same problem on 1, 2, 4, ... ranks) or
-    /// "weak" (the problem grown with the ranks: generated poisson specs only).
-    std::string scaling;
+    /// A table over 1, 2, 4, ... ranks, or nothing: this run's ranks only.
+    std::optional<Scaling> scaling;
     ExecOptions run;
     Layout layout;
 };

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "loom/base/array.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/base/export.hpp"
@@ -48,10 +49,20 @@ enum class ColoringAlgorithm {
     bipartition
 };
 
-/// "automatic", "greedy", "vb", "vbbit", "vbcs", "eb", "nb", "vendor" (also "cusparse"),
-/// "bipartition".
+LOOM_NAME_TABLE(ColoringAlgorithm, coloring_algorithm_names, "coloring algorithm",
+    {ColoringAlgorithm::automatic, "automatic", "chosen per backend and graph", {"auto"}},
+    {ColoringAlgorithm::greedy, "greedy", "sequential first fit (the reference; distance 1, 2)"},
+    {ColoringAlgorithm::vb, "vb", "vertex-based speculative (distance 1, 2)"},
+    {ColoringAlgorithm::vbbit, "vbbit", "vb with 64-bit forbidden-color windows (distance 1, 2)"},
+    {ColoringAlgorithm::vbcs, "vbcs", "vb over color sets (distance 1)"},
+    {ColoringAlgorithm::eb, "eb", "edge-based, for skewed degrees (distance 1)"},
+    {ColoringAlgorithm::nb, "nb", "net-based (distance 2, bipartite)"},
+    {ColoringAlgorithm::vendor, "vendor", "cuSPARSE csrcolor (distance 1, CUDA)", {"cusparse"}},
+    {ColoringAlgorithm::bipartition, "bipartition", "two colors when the graph is bipartite (distance 1)"},
+);
+
+/// A name or alias of coloring_algorithm_names; BadInput listing the names otherwise.
 ColoringAlgorithm parse_coloring_algorithm(const std::string& text);
-const char* to_string(ColoringAlgorithm algorithm);
 /// The algorithms that color at a distance (1 or 2; bipartite coloring is distance 2).
 std::vector<ColoringAlgorithm> coloring_algorithms(int distance);
 

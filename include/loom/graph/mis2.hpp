@@ -14,6 +14,7 @@
 #include <string>
 
 #include "loom/base/array.hpp"
+#include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/base/export.hpp"
@@ -25,8 +26,13 @@ namespace loom::graph {
 /// `fast`: hashed priorities, re-drawn every round. `quality`: low-degree vertices first
 /// (ties by hash), which usually gives larger sets, hence smaller aggregates.
 enum class Mis2Mode { fast, quality };
-const char* to_string(Mis2Mode mode);
-/// "fast" or "quality"; BadInput otherwise.
+
+LOOM_NAME_TABLE(Mis2Mode, mis2_mode_names, "MIS-2 mode",
+    {Mis2Mode::fast, "fast", "hashed priorities, re-drawn every round"},
+    {Mis2Mode::quality, "quality", "low degree first: usually larger sets"},
+);
+
+/// A name of mis2_mode_names; BadInput listing the names otherwise.
 Mis2Mode parse_mis2_mode(const std::string& text);
 
 struct Mis2Options {

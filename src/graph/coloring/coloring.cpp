@@ -25,29 +25,39 @@ using loom::detail::executor_of;
 using coloring_detail::Adjacency;
 using coloring_detail::ColoringRun;
 
-struct AlgorithmName {
+/// The distances each algorithm colors at (its names: coloring_algorithm_names in the header).
+struct AlgorithmDistances {
     ColoringAlgorithm algorithm;
-    const char* name;
     bool distance1;
     bool distance2;
 };
 
-/// The one table of the algorithms' names and of the distances each colors at.
-constexpr std::array<AlgorithmName, 9> algorithm_names{{
-    {ColoringAlgorithm::automatic, "automatic", true, true},
-    {ColoringAlgorithm::greedy, "greedy", true, true},
-    {ColoringAlgorithm::vb, "vb", true, true},
-    {ColoringAlgorithm::vbbit, "vbbit", true, true},
-    {ColoringAlgorithm::vbcs, "vbcs", true, false},
-    {ColoringAlgorithm::eb, "eb", true, false},
-    {ColoringAlgorithm::nb, "nb", false, true},
-    {ColoringAlgorithm::vendor, "vendor", true, false},
-    {ColoringAlgorithm::bipartition, "bipartition", true, false},
+constexpr std::array<AlgorithmDistances, std::size(coloring_algorithm_names)> algorithm_distances{{
+    {ColoringAlgorithm::automatic, true, true},
+    {ColoringAlgorithm::greedy, true, true},
+    {ColoringAlgorithm::vb, true, true},
+    {ColoringAlgorithm::vbbit, true, true},
+    {ColoringAlgorithm::vbcs, true, false},
+    {ColoringAlgorithm::eb, true, false},
+    {ColoringAlgorithm::nb, false, true},
+    {ColoringAlgorithm::vendor, true, false},
+    {ColoringAlgorithm::bipartition, true, false},
 }};
 
-const AlgorithmName& entry_of(ColoringAlgorithm algorithm)
+/// Both tables list the algorithms in the same order, so a new algorithm missing here fails
+/// to compile (the array size) or this check.
+constexpr bool same_order()
 {
-    for (const auto& entry : algorithm_names) {
+    for (std::size_t k = 0; k < algorithm_distances.size(); ++k) {
+        if (algorithm_distances[k].algorithm != coloring_algorithm_names[k].value) return false;
+    }
+    return true;
+}
+static_assert(same_order(), "algorithm_distances must follow coloring_algorithm_names");
+
+const AlgorithmDistances& entry_of(ColoringAlgorithm algorithm)
+{
+    for (const auto& entry : algorithm_distances) {
         if (entry.algorithm == algorithm) return entry;
     }
     throw BadInput("loom::graph",
@@ -74,7 +84,7 @@ void check_algorithm(const char* where, ColoringAlgorithm algorithm, int distanc
 {
     const auto& entry = entry_of(algorithm);
     if (!(distance == 1 ? entry.distance1 : entry.distance2)) {
-        throw BadInput(where, std::string("the algorithm ") + entry.name +
+        throw BadInput(where, std::string("the algorithm ") + to_string(algorithm) +
                                   " does not color at distance " + std::to_string(distance) +
                                   " (use one of " + names_at(distance) + ")");
     }
@@ -161,28 +171,13 @@ ColoringRun color_on_cuda(const CudaExecutor& exec, ColoringAlgorithm algorithm,
 
 ColoringAlgorithm parse_coloring_algorithm(const std::string& text)
 {
-    for (const auto& entry : algorithm_names) {
-        if (text == entry.name) return entry.algorithm;
-    }
-    if (text == "auto") return ColoringAlgorithm::automatic;
-    if (text == "cusparse") return ColoringAlgorithm::vendor;
-    throw BadInput(
-        "loom::graph::parse_coloring_algorithm",
-        "unknown coloring algorithm '" + text + "' (expected one of " + names_at(1) + ", nb)");
-}
-
-const char* to_string(ColoringAlgorithm algorithm)
-{
-    for (const auto& entry : algorithm_names) {
-        if (entry.algorithm == algorithm) return entry.name;
-    }
-    return "unknown";
+    return names_of(ColoringAlgorithm{}).parse(text, "loom::graph::parse_coloring_algorithm");
 }
 
 std::vector<ColoringAlgorithm> coloring_algorithms(int distance)
 {
     std::vector<ColoringAlgorithm> result;
-    for (const auto& entry : algorithm_names) {
+    for (const auto& entry : algorithm_distances) {
         if (distance == 1 ? entry.distance1 : entry.distance2) result.push_back(entry.algorithm);
     }
     return result;

@@ -102,22 +102,9 @@ struct IndependentSet {
 
 }  // namespace
 
-const char* to_string(Mis2Mode mode)
-{
-    switch (mode) {
-    case Mis2Mode::fast: return "fast";
-    case Mis2Mode::quality: return "quality";
-    }
-    return "unknown";
-}
-
 Mis2Mode parse_mis2_mode(const std::string& text)
 {
-    for (const auto mode : {Mis2Mode::fast, Mis2Mode::quality}) {
-        if (text == to_string(mode)) return mode;
-    }
-    throw BadInput("loom::graph::parse_mis2_mode",
-                   "unknown MIS-2 mode '" + text + "' (expected fast or quality)");
+    return names_of(Mis2Mode{}).parse(text, "loom::graph::parse_mis2_mode");
 }
 
 template <typename V, typename I>

@@ -7,6 +7,7 @@
 # complex<double> (built and tested by the release build) would add compile time, not code.
 #   scripts/run-fuzz.sh [SECONDS]    each target for SECONDS (default 15): the short run
 #   scripts/run-fuzz.sh --runs N     each target for N executions: the long run (10^6)
+#   scripts/run-fuzz.sh --build-only     build the targets for a short run, run nothing
 #   FUZZ_TARGETS="fuzz_mtx fuzz_cli" scripts/run-fuzz.sh ...   only these targets
 # Exits non-zero on a finding (crash, hang, leak, sanitizer report); the input that caused it
 # is kept as build/fuzz/findings/<target>/crash-... (fuzz/README.md says how to replay it).
@@ -36,6 +37,9 @@ cmake -S . -B build/fuzz -G Ninja "${launchers[@]}" \
     -DLOOM_VALUE_TYPES="float;complex<float>" -DLOOM_INDEX_TYPES=int32 \
     -DLOOM_FUZZ_CONFIG_O1=$config_o1 >/dev/null
 cmake --build build/fuzz --parallel "${LOOM_JOBS:-$(nproc)}" --target "${targets[@]}"
+if [ "${1:-}" = "--build-only" ]; then
+    exit 0
+fi
 
 # Short allocation stacks: recording them is a tenth of the run time otherwise (a finding is
 # replayed with the defaults). The readers' scratch files go to memory where there is some.

@@ -30,11 +30,13 @@ launchers=()
 if command -v ccache >/dev/null 2>&1; then
     launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR="$PWD"
+    # ccache caches a file that uses a precompiled header (LOOM_PCH) only with these.
+    export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}pch_defines,time_macros"
 fi
 cmake -S . -B build/fuzz -G Ninja "${launchers[@]}" \
     -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Fuzz \
     -DLOOM_WITH_FUZZ=ON -DLOOM_WITH_CUDA=OFF -DLOOM_WITH_OPENMP=OFF -DBUILD_SHARED_LIBS=OFF \
-    -DLOOM_BUILD_TESTS=OFF -DLOOM_BUILD_TOOLS=ON \
+    -DLOOM_BUILD_TESTS=OFF -DLOOM_BUILD_TOOLS=ON -DLOOM_PCH=ON -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON \
     -DLOOM_VALUE_TYPES="float;complex<float>" -DLOOM_INDEX_TYPES="int32;int64" \
     -DLOOM_FUZZ_CONFIG_O1=$config_o1 >/dev/null
 cmake --build build/fuzz --parallel "${LOOM_JOBS:-$(nproc)}" --target "${targets[@]}"

@@ -31,7 +31,8 @@ else
 fi
 # Then the tests, the CUDA check's build and the fuzz build side by side: they need nothing of
 # one another, and each alone leaves a core idle part of its time (configuring, linking, tests
-# that wait), which the others take. Each one's output is shown when it ends.
+# that wait), which the others take; the builds a little niced, so that the tests, which
+# wait on their slowest, get a core when they have work. Each one's output is shown when it ends.
 mkdir -p build/logs
 side_names=() side_pids=()
 side() {
@@ -42,8 +43,8 @@ side() {
 }
 # Waiting OpenMP threads sleep (tests/CMakeLists.txt says why; the Python tests inherit it).
 side tests env OMP_WAIT_POLICY=passive ctest --preset release --parallel "$jobs"
-if [ -n "$cuda_check" ]; then side cuda-check scripts/check-cuda-build.sh; fi
-side fuzz-build scripts/run-fuzz.sh --build-only
+if [ -n "$cuda_check" ]; then side cuda-check nice -n 5 scripts/check-cuda-build.sh; fi
+side fuzz-build nice -n 5 scripts/run-fuzz.sh --build-only
 failed=()
 for i in "${!side_pids[@]}"; do
     status=0

@@ -17,13 +17,11 @@ cuda_check=
 if has_nvcc && ! nvidia-smi -L >/dev/null 2>&1 && [ -z "${LOOM_FULL_CUDA:-}" ]; then
     # nvcc but no GPU (CI): the CUDA tests could only skip, so the CPU backends are built and
     # run for float, double and complex<double> (every precision and the complex code paths;
-    # complex<float> is a combination of those, not a code path of its own) with int32 indices
-    # (int64 is the same templates with a wider integer, and took 40-45% of the OpenMP kernels'
-    # compile time: .ci/TIMING.md, session 12), and the CUDA backend is compiled and linked for
-    # two value types (scripts/check-cuda-build.sh). complex<float> and int64 are compiled, not
-    # run, by the fuzz build below. LOOM_FULL_CUDA=1 builds CUDA for every type anyway; a
-    # LOOM_VALUE_TYPES or LOOM_INDEX_TYPES in LOOM_CMAKE_ARGS wins.
-    ci_types="-DLOOM_VALUE_TYPES=float;double;complex<double> -DLOOM_INDEX_TYPES=int32"
+    # complex<float> is a combination of those, not a code path of its own, and is compiled by
+    # the fuzz build below: a quarter of the build saved) and the CUDA backend is compiled and
+    # linked for two value types (scripts/check-cuda-build.sh). LOOM_FULL_CUDA=1 builds CUDA
+    # for every type anyway; a LOOM_VALUE_TYPES in LOOM_CMAKE_ARGS wins.
+    ci_types="-DLOOM_VALUE_TYPES=float;double;complex<double>"
     LOOM_CMAKE_ARGS="$ci_types ${LOOM_CMAKE_ARGS:-} -DLOOM_WITH_CUDA=OFF" scripts/build.sh release
     cuda_check=1
 else

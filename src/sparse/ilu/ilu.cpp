@@ -48,13 +48,19 @@ struct HostPattern {
     }
 };
 
-/// A zero matrix on `pattern`, in exec's memory.
+/// A zero matrix on `pattern`, in exec's memory. The pattern is valid by construction (sorted
+/// rows, columns in range): no validate() pass and no host vector of zeros, which with
+/// from_host were ~8% of an ILU(0) preconditioner's setup on one thread (perf, add32).
 template <typename V, typename I>
 matrix::Csr<V, I> zero_matrix(const std::shared_ptr<const Executor>& exec, size_type n,
                               const HostPattern<I>& pattern)
 {
-    return matrix::Csr<V, I>::from_host(exec, dim2{n, n}, pattern.ptrs, pattern.cols,
-                                        std::vector<V>(pattern.cols.size()));
+    matrix::Csr<V, I> M(exec, dim2{n, n});
+    M.row_ptrs() = Array<I>(exec, pattern.ptrs);
+    M.col_idxs() = Array<I>(exec, pattern.cols);
+    M.values() = Array<V>(exec, static_cast<size_type>(pattern.cols.size()));
+    M.values().fill(V{0});
+    return M;
 }
 
 /// The pattern the factorization starts from: A's (ILU) or that of its lower triangle and
@@ -155,6 +161,31 @@ I position(const HostPattern<I>& f, I r, I c)
     return at != end && *at == c ? static_cast<I>(at - f.cols.begin()) : I{-1};
 }
 
+/// For every entry (j, i < j) of f below the diagonal, the position of its mirror (i, j), or
+/// -1 (elsewhere -1). Where f is symmetric (IC), the entries (j, i) met in increasing row j
+/// are row i's entries right of its diagonal in their order: one cursor a row finds each
+/// without a search (a binary search per entry, position(), was a quarter of IC(0)'s setup
+/// on bcsstk08, one thread); any other mirror is looked up.
+template <typename I>
+std::vector<I> mirror_positions(const HostPattern<I>& f)
+{
+    std::vector<I> mirror(f.cols.size(), I{-1});
+    std::vector<I> cursor(static_cast<std::size_t>(f.rows()));
+    for (I i = 0; i < f.rows(); ++i) {
+        auto p = f.ptrs[i];
+        while (p < f.ptrs[i + 1] && f.cols[p] <= i) ++p;
+        cursor[i] = p;
+    }
+    for (I j = 0; j < f.rows(); ++j) {
+        for (auto p = f.ptrs[j]; p < f.ptrs[j + 1] && f.cols[p] < j; ++p) {
+            const I i = f.cols[p];
+            mirror[p] = cursor[i] < f.ptrs[i + 1] && f.cols[cursor[i]] == j ? cursor[i]++
+                                                                            : position(f, i, j);
+        }
+    }
+    return mirror;
+}
+
 /// For every entry of F, the entries of A that make it (rows.hpp: assemble_row): ILU takes
 /// A's entries inside F; IC takes the lower triangle and its conjugated mirror.
 template <typename I>
@@ -162,16 +193,25 @@ void gather_lists(const HostPattern<I>& f, const std::vector<I>& a_ptrs,
                   const std::vector<I>& a_cols, bool cholesky, std::vector<I>& gather_ptrs,
                   std::vector<I>& sources)
 {
+    // Row r of F in a dense map (column -> position) and, for IC, the mirrors: no search per
+    // entry of A (two binary searches each were most of IC(0)'s analysis on bcsstk08).
+    std::vector<I> at(static_cast<std::size_t>(f.rows()), I{-1});
+    const auto mirror = cholesky ? mirror_positions(f) : std::vector<I>{};
     std::vector<std::pair<I, I>> links;  // (entry of F, source)
     for (I r = 0; r < f.rows(); ++r) {
+        for (auto p = f.ptrs[r]; p < f.ptrs[r + 1]; ++p) at[f.cols[p]] = p;
         for (auto k = a_ptrs[r]; k < a_ptrs[r + 1]; ++k) {
             const I c = a_cols[k];
             if (cholesky && c > r) continue;
-            if (const I p = position(f, r, c); p >= 0) links.emplace_back(p, k);
+            const I p = at[c];
+            if (p >= 0) links.emplace_back(p, k);
             if (cholesky && c < r) {
-                if (const I p = position(f, c, r); p >= 0) links.emplace_back(p, -k - 1);
+                if (const I q = p >= 0 ? mirror[p] : position(f, c, r); q >= 0) {
+                    links.emplace_back(q, -k - 1);
+                }
             }
         }
+        for (auto p = f.ptrs[r]; p < f.ptrs[r + 1]; ++p) at[f.cols[p]] = I{-1};
     }
     // Grouped by entry of F with a counting sort, which keeps each entry's sources in the
     // order found (a stable sort of the links was the largest cost of IC(0)'s setup).
@@ -320,16 +360,16 @@ void split_pattern(const HostPattern<I>& f, bool cholesky, HostPattern<I>& l, Ho
         if (!cholesky) u.push_row(u_row);
     }
     if (!cholesky) return;
-    // l_index so far holds, for entries below the diagonal, their own place in L.
-    std::vector<I> own = l_index;
-    for (I i = 0; i < f.rows(); ++i) {
-        for (auto p = f.ptrs[i]; p < f.ptrs[i + 1]; ++p) {
-            const I j = f.cols[p];
-            if (j == i) {
-                l_index[p] = l.ptrs[i + 1] - 1;
-            } else if (j > i) {
-                l_index[p] = own[position(f, j, i)];
-            } else {
+    // l_index so far holds, for entries below the diagonal, their own place in L; entry
+    // (i, j > i) goes where its mirror (j, i) went.
+    const auto mirror = mirror_positions(f);
+    for (I j = 0; j < f.rows(); ++j) {
+        for (auto p = f.ptrs[j]; p < f.ptrs[j + 1]; ++p) {
+            const I i = f.cols[p];
+            if (i == j) {
+                l_index[p] = l.ptrs[j + 1] - 1;
+            } else if (i < j) {
+                if (mirror[p] >= 0) l_index[mirror[p]] = l_index[p];
                 l_index[p] = -1;
             }
         }

@@ -17,6 +17,7 @@
 #include "loom/sparse/isai.hpp"
 #include "loom/sparse/spgemm.hpp"
 #include "precond/system_matrix.hpp"
+#include "sparse/ilu/profile.hpp"
 #include "solver/scaled_apply.hpp"
 
 namespace loom::precond {
@@ -163,11 +164,13 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
             sparse::spgemm(sparse::spgemm(*p_, *A), *p_transposed_));
     }
     const auto& system = *A;
+    sparse::detail::IluProfile profile(*this->executor(), "precond setup");
     sparse::IluHandle<V, I> handle(params.factorization);
     matrix::Csr<V, I> L, U;
     sparse::ilu_symbolic(handle, system, L, U);
     sparse::ilu_numeric(handle, system, L, U);
     shift_ = handle.shift();
+    profile.lap("factorization");
     l_ = std::make_shared<const matrix::Csr<V, I>>(std::move(L));
     u_ = std::make_shared<const matrix::Csr<V, I>>(std::move(U));
     if (params.triangular_solve != TriangularSolve::exact) {
@@ -190,6 +193,7 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
                      .with_algorithm(params.algorithm)
                      .on(this->executor())
                      ->generate(l_);
+    profile.lap("lower solver");
     // L^H shares L and its analysis of the transposed pattern.
     upper_solve_ = cholesky ? lower->conj_transpose()
                             : solver::UpperTrs<V, I>::build()
@@ -197,6 +201,7 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
                                   .on(this->executor())
                                   ->generate(u_);
     lower_solve_ = std::move(lower);
+    profile.lap("upper solver");
 }
 
 template <typename V, typename I, bool cholesky>

@@ -3,6 +3,7 @@
 // ParILU's convergence, ParILUT's fill limit, pivots and shifts, numeric reuse, bad input.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -555,6 +556,34 @@ matrix::Csr<double, loom::int32> arrow(const std::shared_ptr<const loom::Executo
     return from_rows(exec, n, rows);
 }
 
+/// Diagonally dominant with a nonsymmetric pattern of 12 off-diagonal entries a row, near and
+/// far, drawn by a fixed generator: on CUDA some rows' lower entries on rows two or more levels
+/// back are taken before the wait on the level just before, and some rows cannot be split so
+/// (an entry on the level just before updates an older one: u_{k' k} != 0, k' < k).
+matrix::Csr<double, loom::int32> scattered(const std::shared_ptr<const loom::Executor>& exec,
+                                           size_type n)
+{
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    std::uint64_t state = 12345;
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        std::vector<int> cols{r};
+        for (int t = 0; t < 12; ++t) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const auto draw = static_cast<long long>(state >> 33);
+            // Half of them within 8 rows, the rest anywhere.
+            const long long c = t % 2 == 0 ? r - 8 + draw % 17 : draw % static_cast<long long>(n);
+            if (c >= 0 && c < static_cast<long long>(n)) cols.push_back(static_cast<int>(c));
+        }
+        std::sort(cols.begin(), cols.end());
+        cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+        for (const int c : cols) {
+            rows[i].emplace_back(c, c == r ? 20.0 : -1.0 / (1 + (c + 3 * r) % 7));
+        }
+    }
+    return from_rows(exec, n, rows);
+}
+
 /// Dense and diagonally dominant: ILU(0) is the full LU, rows long (a warp per row on CUDA).
 matrix::Csr<double, loom::int32> dense(const std::shared_ptr<const loom::Executor>& exec,
                                        size_type n)
@@ -576,6 +605,8 @@ TEST(IluCuda, FactorizationMatchesTheReference)
     const std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> matrices{
         {"7-point 12^3", matrix::poisson3d<double, loom::int32>(ref, 12)},
         {"27-point 6^3", matrix::poisson3d<double, loom::int32>(ref, 6, 27)},
+        {"27-point 12^3", matrix::poisson3d<double, loom::int32>(ref, 12, 27)},
+        {"scattered nonsymmetric 3000", scattered(ref, 3000)},
         {"chain of 5000 thin levels", chain(ref, 5000)},
         {"arrow of 300", arrow(ref, 300)},
         {"dense 48 x 48", dense(ref, 48)}};

@@ -41,6 +41,9 @@ struct IluSchedule : LevelSchedule<I> {
     /// CUDA: level l's rows are cut into blocks of rows_per_block rows; its blocks are
     /// level_blocks[l] .. level_blocks[l + 1] - 1 (on the device), `blocks` in all.
     Array<I> level_blocks;
+    /// CUDA: the level of each row (factorize_by_levels takes a row's lower entries on rows
+    /// two or more levels back before it waits on the level just before).
+    Array<I> row_levels;
     size_type blocks = 0;
     int rows_per_block = 0;
 };

@@ -13,8 +13,10 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/isai.hpp"
+#include "loom/sparse/sptrsv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -630,6 +632,97 @@ TEST(IluCuda, FactorizationMatchesTheReference)
                     LOOM_EXPECT_NEAR_VECTORS(U.values().to_host(), U_ref.values().to_host(), 1e-12);
                 }
             }
+        }
+    }
+}
+
+/// Whether `levels` (host copies) is a level schedule of the triangle with rows (ptrs, cols):
+/// every row once, each in a later level than the rows its off-diagonal entries name.
+bool valid_schedule(const std::vector<loom::int32>& level_ptrs,
+                    const std::vector<loom::int32>& order, const std::vector<loom::int32>& ptrs,
+                    const std::vector<loom::int32>& cols)
+{
+    const auto n = ptrs.size() - 1;
+    if (order.size() != n || level_ptrs.empty() || level_ptrs.back() != static_cast<int>(n)) {
+        return false;
+    }
+    std::vector<int> level(n, -1);
+    for (size_type l = 0; l + 1 < level_ptrs.size(); ++l) {
+        for (auto s = level_ptrs[l]; s < level_ptrs[l + 1]; ++s) {
+            if (level[order[s]] != -1) return false;
+            level[order[s]] = static_cast<int>(l);
+        }
+    }
+    for (size_type r = 0; r < n; ++r) {
+        for (auto p = ptrs[r]; p < ptrs[r + 1]; ++p) {
+            if (cols[p] != static_cast<int>(r) && level[cols[p]] >= level[r]) return false;
+        }
+    }
+    return true;
+}
+
+TEST(IluSchedules, HandedOverToTheTriangularSolvesOnEveryBackend)
+{
+    // The factorization's schedule is L's; its reverse is L^H's, and U's where F's pattern is
+    // symmetric (27-point) but not where it is not (scattered): there the analysis checks it,
+    // finds U's own levels, and the solve is the same.
+    const auto ref = loom::test::reference();
+    auto execs = loom::test::backends();
+    execs.push_back(ref);
+    const std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> matrices{
+        {"27-point 6^3", matrix::poisson3d<double, loom::int32>(ref, 6, 27)},
+        {"scattered nonsymmetric 600", scattered(ref, 600)}};
+    for (const auto& [name, A_ref] : matrices) {
+        const auto n = A_ref.rows();
+        std::vector<double> b_host(n);
+        for (size_type i = 0; i < n; ++i) b_host[i] = 1.0 + static_cast<double>(i % 5);
+        for (const auto& exec : execs) {
+            SCOPED_TRACE(name + " on " + exec->name());
+            const matrix::Csr<double, loom::int32> A(exec, A_ref);
+            matrix::Csr<double, loom::int32> L, U;
+            sparse::IluHandle<double, loom::int32> handle({.kind = IluKind::ilu0});
+            sparse::ilu_symbolic(handle, A, L, U);
+            sparse::ilu_numeric(handle, A, L, U);
+            const auto lower = handle.lower_levels();
+            const auto reversed = handle.reversed_levels();
+            ASSERT_EQ(lower.level_ptrs.size(), handle.levels() + 1);
+            ASSERT_EQ(reversed.level_ptrs.size(), handle.levels() + 1);
+            const auto l_ptrs = L.row_ptrs().to_host();
+            const auto l_cols = L.col_idxs().to_host();
+            EXPECT_TRUE(valid_schedule(lower.level_ptrs.to_host(), lower.level_rows.to_host(),
+                                       l_ptrs, l_cols));
+            const auto expected = sparse::sptrsv_levels(L, {.uplo = loom::blas::Uplo::lower});
+            EXPECT_EQ(lower.level_rows.to_host(), expected.level_rows.to_host());
+            const auto lh = sparse::conj_transpose(L);
+            EXPECT_TRUE(valid_schedule(reversed.level_ptrs.to_host(),
+                                       reversed.level_rows.to_host(), lh.row_ptrs().to_host(),
+                                       lh.col_idxs().to_host()));
+            EXPECT_EQ(valid_schedule(reversed.level_ptrs.to_host(), reversed.level_rows.to_host(),
+                                     U.row_ptrs().to_host(), U.col_idxs().to_host()),
+                      name[0] == '2');
+            // Each solve with the handed-over schedule against one that finds its own; for U
+            // also L's schedule, which is not U's: the analysis must not take it.
+            const auto b = matrix::Dense<double>::from_host(exec, {n, 1}, b_host);
+            const auto solve = [&](const matrix::Csr<double, loom::int32>& T,
+                                   const sparse::SptrsvOptions& options,
+                                   const sparse::SptrsvLevels<loom::int32>& levels) {
+                sparse::SptrsvHandle<double, loom::int32> h(options);
+                sparse::sptrsv_symbolic(h, T, levels);
+                matrix::Dense<double> x(exec, {n, 1});
+                sparse::sptrsv_solve(h, T, b, x);
+                return x.to_host();
+            };
+            const sparse::SptrsvOptions l_options{.uplo = loom::blas::Uplo::lower};
+            const sparse::SptrsvOptions lh_options{.uplo = loom::blas::Uplo::lower,
+                                                   .op = loom::blas::Op::conj_transpose};
+            const sparse::SptrsvOptions u_options{.uplo = loom::blas::Uplo::upper};
+            const sparse::SptrsvLevels<loom::int32> none{};
+            LOOM_EXPECT_NEAR_VECTORS(solve(L, l_options, lower), solve(L, l_options, none), 1e-14);
+            LOOM_EXPECT_NEAR_VECTORS(solve(L, lh_options, reversed), solve(L, lh_options, none),
+                                     1e-14);
+            const auto u_expected = solve(U, u_options, none);
+            LOOM_EXPECT_NEAR_VECTORS(solve(U, u_options, reversed), u_expected, 1e-14);
+            LOOM_EXPECT_NEAR_VECTORS(solve(U, u_options, lower), u_expected, 1e-14);
         }
     }
 }

@@ -442,6 +442,18 @@ __global__ void levels_of_rows(I n, const I* order, const I* level_ptrs, I level
         levels, slot, [=](long long l) { return static_cast<long long>(level_ptrs[l]); }));
 }
 
+/// reversed_order[reversed_ptrs[levels - 1 - l] + t] = order[level_ptrs[l] + t].
+template <typename I>
+__global__ void reverse_levels(I n, const I* order, const I* level_ptrs, I levels,
+                               const I* reversed_ptrs, I* reversed_order)
+{
+    const auto slot = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (slot >= n) return;
+    const auto l = static_cast<I>(last_row_starting_by(
+        levels, slot, [=](long long level) { return static_cast<long long>(level_ptrs[level]); }));
+    reversed_order[reversed_ptrs[levels - 1 - l] + (slot - level_ptrs[l])] = order[slot];
+}
+
 template <typename D, typename I>
 __global__ void first_bad_pivot(detail::FactorPattern<I> f, const D* a_f, const D* values,
                                 bool cholesky, unsigned long long* first)
@@ -503,6 +515,19 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
                                   stream_of(exec)>>>(
         n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
         static_cast<I>(ptrs.size() - 1), schedule.row_levels.data());
+    check_launch(ilu_kernels::where);
+}
+
+template <typename I>
+void ilu_reversed_levels(const CudaExecutor& exec, const detail::IluSchedule<I>& schedule,
+                         const I* reversed_ptrs, I* reversed_order)
+{
+    const auto n = static_cast<I>(schedule.host_level_ptrs.empty() ? 0 : schedule.host_level_ptrs.back());
+    if (n == 0) return;
+    ilu_kernels::reverse_levels<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
+                                  stream_of(exec)>>>(
+        n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
+        static_cast<I>(schedule.levels()), reversed_ptrs, reversed_order);
     check_launch(ilu_kernels::where);
 }
 
@@ -603,7 +628,9 @@ void ilu_extract(const CudaExecutor& exec, const detail::FactorPattern<I>& f, co
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 #define LOOM_INSTANTIATE_LEVEL_BLOCKS(I)                                                    \
     template void ilu_level_blocks(const CudaExecutor&, const detail::FactorPattern<I>&,   \
-                                   detail::IluSchedule<I>&);
+                                   detail::IluSchedule<I>&);                                \
+    template void ilu_reversed_levels(const CudaExecutor&, const detail::IluSchedule<I>&,  \
+                                      const I*, I*);
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_LEVEL_BLOCKS)
 
 }  // namespace loom::sparse::cuda

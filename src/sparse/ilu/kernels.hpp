@@ -137,6 +137,12 @@ template <typename I>
 void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
                       detail::IluSchedule<I>& schedule);
 
+/// reversed_order: the rows of schedule's levels in reverse level order, each level's rows
+/// in their order, level l (backwards) from reversed_ptrs[l] (IluHandle::reversed_levels).
+template <typename I>
+void ilu_reversed_levels(const CudaExecutor& exec, const detail::IluSchedule<I>& schedule,
+                         const I* reversed_ptrs, I* reversed_order);
+
 /// cuSPARSE csrilu02 (cusparse.cu; IluAlgorithm::vendor, ILU(0), 32-bit indices checked by
 /// the caller): its buffer and analysis of F's pattern.
 template <typename V, typename I>

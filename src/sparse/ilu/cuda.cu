@@ -12,6 +12,7 @@
 // The sweeps, the assembly, the extraction and the sweeping kinds' pivot check are plain
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -375,13 +376,22 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
 template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
-                        const I* level_blocks, const I* row_levels, I levels, int stride,
-                        std::uint32_t* counters, detail::Assembly<D, I> a, bool cholesky,
-                        bool split, D* values, unsigned long long* first_bad)
+                        const I* level_blocks, const I* row_levels, const I* row_slots,
+                        I levels, int stride, std::uint32_t* counters, std::uint32_t* block_done,
+                        int block_stride, detail::Assembly<D, I> a, bool cholesky, bool split,
+                        D* values, unsigned long long* first_bad)
 {
     using R = decltype(detail::magnitude(D{}));
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
+    // block_done: the blocks of the level before that hold this block's late dependencies,
+    // first .. last (empty: none).
+    __shared__ int first_block;
+    __shared__ int last_block;
+    if (threadIdx.x == 0) {
+        first_block = INT_MAX;
+        last_block = -1;
+    }
     const auto ticket = static_cast<I>(sync_free::group_ticket<block_size, block_size>(ticket_counter));
     const auto level = static_cast<I>(last_row_starting_by(
         levels, ticket, [=](long long l) { return static_cast<long long>(level_blocks[l]); }));
@@ -414,9 +424,47 @@ __global__ void __launch_bounds__(block_size)
         __syncthreads();
         if (early != 0) eliminate_planned(plan, early, values, sum, lane, mask);
     }
-    if (level > 0 && threadIdx.x == 0) {
-        wait_until(counters + static_cast<long long>(level - 1) * stride,
-                   static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
+    // Experiment (block_done != nullptr): wait only on the blocks of level - 1 that hold the
+    // late dependencies, not on the whole level; rows with other late dependencies (in place,
+    // not split) wait on the level.
+    bool whole_level = block_done == nullptr;
+    if (!whole_level) {
+        bool other = false;
+        if (has_row && level > 0) {
+            if (!plan.fits) {
+                other = true;
+            } else {
+#pragma unroll
+                for (int e = 0; e < E; ++e) {
+                    const I t = lane + e * G;
+                    if (t >= plan.lower || ((early >> t) & 1u)) continue;
+                    const I k = f.col_idxs[plan.begin + t];
+                    const I k_level = row_levels[k];
+                    if (k_level != level - 1) {
+                        other = true;
+                        continue;
+                    }
+                    const auto b = static_cast<int>(level_blocks[k_level] +
+                                                    (row_slots[k] - level_ptrs[k_level]) / rows_per_block);
+                    atomicMin(&first_block, b);
+                    atomicMax(&last_block, b);
+                }
+            }
+        }
+        whole_level = __syncthreads_or(other);
+    }
+    if (level > 0) {
+        if (whole_level) {
+            if (threadIdx.x == 0) {
+                wait_until(counters + static_cast<long long>(level - 1) * stride,
+                           static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
+            }
+        } else {
+            for (int b = first_block + static_cast<int>(threadIdx.x); b <= last_block;
+                 b += block_size) {
+                wait_until(block_done + static_cast<long long>(b) * block_stride, 1u);
+            }
+        }
     }
     __syncthreads();
     if (has_row) {
@@ -429,15 +477,28 @@ __global__ void __launch_bounds__(block_size)
     }
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
-    if (threadIdx.x == 0) add_release(counters + static_cast<long long>(level) * stride);
+    if (threadIdx.x == 0) {
+        if (block_done != nullptr) {
+            add_release(block_done + static_cast<long long>(ticket) * block_stride);
+            // A full counter says every level up to its own is complete (the early entries'
+            // wait relies on it): count this block only once the level before is complete.
+            if (level > 0) {
+                wait_until(counters + static_cast<long long>(level - 1) * stride,
+                           static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
+            }
+        }
+        add_release(counters + static_cast<long long>(level) * stride);
+    }
 }
 
-/// row_levels[order[slot]] = the level holding slot.
+/// row_levels[order[slot]] = the level holding slot, row_slots[order[slot]] = slot.
 template <typename I>
-__global__ void levels_of_rows(I n, const I* order, const I* level_ptrs, I levels, I* row_levels)
+__global__ void levels_of_rows(I n, const I* order, const I* level_ptrs, I levels, I* row_levels,
+                               I* row_slots)
 {
     const auto slot = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (slot >= n) return;
+    row_slots[order[slot]] = static_cast<I>(slot);
     row_levels[order[slot]] = static_cast<I>(last_row_starting_by(
         levels, slot, [=](long long l) { return static_cast<long long>(level_ptrs[l]); }));
 }
@@ -510,11 +571,12 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
     schedule.level_blocks = Array<I>(exec.shared_from_this(), first);
     const auto n = static_cast<I>(f.n);
     schedule.row_levels = Array<I>(exec.shared_from_this(), f.n);
+    schedule.row_slots = Array<I>(exec.shared_from_this(), f.n);
     if (n == 0 || ptrs.size() < 2) return;
     ilu_kernels::levels_of_rows<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
                                   stream_of(exec)>>>(
         n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
-        static_cast<I>(ptrs.size() - 1), schedule.row_levels.data());
+        static_cast<I>(ptrs.size() - 1), schedule.row_levels.data(), schedule.row_slots.data());
     check_launch(ilu_kernels::where);
 }
 
@@ -559,11 +621,24 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     // last wait (the session-11 kernel).
     const char* split_env = std::getenv("LOOM_ILU_SPLIT");
     const bool split = !(split_env && split_env[0] == '0');
+    // Experiment of the round: LOOM_ILU_WAIT=blocks waits on the blocks of the level before
+    // that hold a block's dependencies instead of the whole level.
+    const char* wait_env = std::getenv("LOOM_ILU_WAIT");
+    const bool fine = wait_env && wait_env[0] == 'b';
+    const int block_stride = schedule.blocks <= (1u << 16) ? ilu_kernels::counter_stride : 1;
+    Array<std::uint32_t> block_done(shared, fine ? schedule.blocks * block_stride : 1);
+    if (fine) {
+        LOOM_CUDA_CHECK(cudaMemsetAsync(block_done.data(), 0,
+                                        block_done.size() * sizeof(std::uint32_t), stream),
+                        ilu_kernels::where);
+    }
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
-            schedule.level_blocks.const_data(), schedule.row_levels.const_data(), levels, stride,
-            counters.data(), assembly, cholesky, split, as_device(values), first_bad.data());
+            schedule.level_blocks.const_data(), schedule.row_levels.const_data(),
+            schedule.row_slots.const_data(), levels, stride, counters.data(),
+            fine ? block_done.data() : nullptr, block_stride, assembly, cholesky, split,
+            as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).

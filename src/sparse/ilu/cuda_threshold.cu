@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(merge_block_size)
             if constexpr (Values) emit_at(e, j, a_ij, sum);
             ++e;
         });
-        if constexpr (!Values) count[i] = e;
+        if (count != nullptr) count[i] = Values ? e - rp[i] : e;
         return;
     }
     const int a_lane = lower + 1;
@@ -111,8 +111,26 @@ __global__ void __launch_bounds__(merge_block_size)
             if (has_value && c + 1 < end) next_value = vals[c + 1];
         }
     }
-    if constexpr (!Values) {
-        if (lane == 0) count[i] = e;
+    if (count != nullptr && lane == 0) count[i] = Values ? e - rp[i] : e;
+}
+
+/// move_candidate_rows: a warp per row.
+template <typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    move_rows_kernel(I n, const I* from, const I* count, const I* to, const I* cols,
+                     const D* values, const D* a, I* out_cols, D* out_values, D* out_a)
+{
+    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) /
+                           loom::cuda::warp_size;
+    const int lane = static_cast<int>(threadIdx.x % loom::cuda::warp_size);
+    if (warp >= static_cast<long long>(n)) return;
+    const auto i = static_cast<I>(warp);
+    const I source = from[i];
+    const I target = to[i];
+    for (I t = lane; t < count[i]; t += loom::cuda::warp_size) {
+        out_cols[target + t] = cols[source + t];
+        out_values[target + t] = values[source + t];
+        out_a[target + t] = a[source + t];
     }
 }
 
@@ -134,6 +152,19 @@ void merge_candidates_by_warps(const CudaExecutor& exec, const detail::FactorPat
         merge_candidates_kernel<true><<<blocks, merge_block_size, 0, stream>>>(
             fp, fv, ap, av, cursor, count, rp, rc, rv, ra);
     }
+    loom::cuda::check_launch(threshold_search::where);
+}
+
+template <typename D, typename I>
+void move_candidate_rows(const CudaExecutor& exec, size_type n, const I* from, const I* count,
+                         const I* to, const I* cols, const D* values, const D* a, I* out_cols,
+                         D* out_values, D* out_a)
+{
+    if (n == 0) return;
+    const auto blocks = static_cast<unsigned>(loom::cuda::ceildiv(
+        static_cast<long long>(n) * loom::cuda::warp_size, merge_block_size));
+    move_rows_kernel<<<blocks, merge_block_size, 0, loom::cuda::stream_of(exec)>>>(
+        static_cast<I>(n), from, count, to, cols, values, a, out_cols, out_values, out_a);
     loom::cuda::check_launch(threshold_search::where);
 }
 

@@ -12,9 +12,10 @@
 // The sweeps, the assembly, the extraction and the sweeping kinds' pivot check are plain
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -90,6 +91,53 @@ __device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::ui
         __nanosleep(pause);
         if (pause < 64) pause *= 2;
     }
+}
+
+/// Experiment of the round (LOOM_ILU_POLL=values): F's values start as a NaN with a payload
+/// of its own, written once each with their final value, so a row reads its late entries'
+/// u values and pivots, polling each until it is no longer the sentinel, instead of waiting
+/// on the level before's counter.
+__device__ __forceinline__ bool is_sentinel(double x)
+{
+    return __double_as_longlong(x) == 0x7ff4deadbeef0001ll;
+}
+__device__ __forceinline__ bool is_sentinel(float x) { return __float_as_int(x) == 0x7fa0dead; }
+template <typename D>
+__device__ __forceinline__ bool unfinished(const D& v)
+{
+    if constexpr (loom::cuda::is_device_complex_v<D>) {
+        return is_sentinel(v.real()) || is_sentinel(v.imag());
+    } else {
+        return is_sentinel(v);
+    }
+}
+template <typename D>
+__device__ __forceinline__ D sentinel()
+{
+    if constexpr (loom::cuda::is_device_complex_v<D>) {
+        using R = typename D::value_type;
+        return D(sentinel<R>(), sentinel<R>());
+    } else if constexpr (std::is_same_v<D, double>) {
+        return __longlong_as_double(0x7ff4deadbeef0001ll);
+    } else {
+        return __int_as_float(0x7fa0dead);
+    }
+}
+/// v, but a computed value that happens to be the sentinel stored as a quiet NaN.
+template <typename D>
+__device__ __forceinline__ D final_value(const D& v)
+{
+    return unfinished(v) ? D(std::numeric_limits<double>::quiet_NaN()) : v;
+}
+/// *p once it is final (polled while it holds the sentinel).
+template <typename D>
+__device__ __forceinline__ D load_final(const D* p, D value)
+{
+    while (unfinished(value)) {
+        __nanosleep(32);
+        value = sync_free::load_coherent(p);
+    }
+    return value;
 }
 
 /// Lanes per row: 4 for short rows, half a warp for long ones. H200, ILU(0) of 27-point 40^3
@@ -267,7 +315,7 @@ __device__ __forceinline__ unsigned early_entries(const detail::FactorPattern<I>
 template <int G, int E, int NL, typename D, typename I>
 __device__ __forceinline__ void eliminate_planned(const RowPlan<G, E, NL, I>& plan,
                                                   unsigned which, const D* values, D (&sum)[E],
-                                                  int lane, unsigned mask)
+                                                  int lane, unsigned mask, bool poll = false)
 {
     using sync_free::load_coherent;
     D pivot[E];
@@ -282,6 +330,20 @@ __device__ __forceinline__ void eliminate_planned(const RowPlan<G, E, NL, I>& pl
             u[e][s] = plan.pos[e][s] >= 0 && ((which >> s) & 1u)
                           ? load_coherent(values + plan.pos[e][s])
                           : D{};
+        }
+    }
+    if (poll) {
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            if (plan.pivot[e] >= 0 && ((which >> (lane + e * G)) & 1u)) {
+                pivot[e] = load_final(values + plan.pivot[e], pivot[e]);
+            }
+#pragma unroll
+            for (int s = 0; s < NL; ++s) {
+                if (plan.pos[e][s] >= 0 && ((which >> s) & 1u)) {
+                    u[e][s] = load_final(values + plan.pos[e][s], u[e][s]);
+                }
+            }
         }
     }
     // 1 / u_kk for the lane's lower entries, off the chain: the chain then multiplies, and a
@@ -312,7 +374,7 @@ __device__ __forceinline__ void store_planned(const RowPlan<G, E, NL, I>& plan, 
 #pragma unroll
     for (int e = 0; e < E; ++e) {
         const I p = plan.begin + lane + e * G;
-        if (p < plan.end) values[p] = sum[e];
+        if (p < plan.end) values[p] = final_value(sum[e]);
     }
 #pragma unroll
     for (int e = 0; e < E; ++e) {
@@ -376,22 +438,13 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
 template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
-                        const I* level_blocks, const I* row_levels, const I* row_slots,
-                        I levels, int stride, std::uint32_t* counters, std::uint32_t* block_done,
-                        int block_stride, detail::Assembly<D, I> a, bool cholesky, bool split,
-                        D* values, unsigned long long* first_bad)
+                        const I* level_blocks, const I* row_levels, I levels, int stride,
+                        std::uint32_t* counters, detail::Assembly<D, I> a, bool cholesky,
+                        bool split, bool poll, D* values, unsigned long long* first_bad)
 {
     using R = decltype(detail::magnitude(D{}));
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
-    // block_done: the blocks of the level before that hold this block's late dependencies,
-    // first .. last (empty: none).
-    __shared__ int first_block;
-    __shared__ int last_block;
-    if (threadIdx.x == 0) {
-        first_block = INT_MAX;
-        last_block = -1;
-    }
     const auto ticket = static_cast<I>(sync_free::group_ticket<block_size, block_size>(ticket_counter));
     const auto level = static_cast<I>(last_row_starting_by(
         levels, ticket, [=](long long l) { return static_cast<long long>(level_blocks[l]); }));
@@ -424,52 +477,31 @@ __global__ void __launch_bounds__(block_size)
         __syncthreads();
         if (early != 0) eliminate_planned(plan, early, values, sum, lane, mask);
     }
-    // Experiment (block_done != nullptr): wait only on the blocks of level - 1 that hold the
-    // late dependencies, not on the whole level; rows with other late dependencies (in place,
-    // not split) wait on the level.
-    bool whole_level = block_done == nullptr;
-    if (!whole_level) {
-        bool other = false;
-        if (has_row && level > 0) {
-            if (!plan.fits) {
-                other = true;
-            } else {
+    // Polling the values themselves needs every row involved written once: no row of the
+    // block and none of its late dependencies' rows walked in place.
+    bool polls = false;
+    if (poll) {
+        bool in_place = has_row && !plan.fits;
+        if (has_row && plan.fits) {
 #pragma unroll
-                for (int e = 0; e < E; ++e) {
-                    const I t = lane + e * G;
-                    if (t >= plan.lower || ((early >> t) & 1u)) continue;
-                    const I k = f.col_idxs[plan.begin + t];
-                    const I k_level = row_levels[k];
-                    if (k_level != level - 1) {
-                        other = true;
-                        continue;
-                    }
-                    const auto b = static_cast<int>(level_blocks[k_level] +
-                                                    (row_slots[k] - level_ptrs[k_level]) / rows_per_block);
-                    atomicMin(&first_block, b);
-                    atomicMax(&last_block, b);
-                }
+            for (int e = 0; e < E; ++e) {
+                const I t = lane + e * G;
+                if (t >= plan.lower || ((early >> t) & 1u)) continue;
+                const I k = f.col_idxs[plan.begin + t];
+                const I k_begin = f.row_ptrs[k];
+                if (f.row_ptrs[k + 1] - k_begin > E * G || f.diag[k] - k_begin > NL) in_place = true;
             }
         }
-        whole_level = __syncthreads_or(other);
+        polls = !__syncthreads_or(in_place);
     }
-    if (level > 0) {
-        if (whole_level) {
-            if (threadIdx.x == 0) {
-                wait_until(counters + static_cast<long long>(level - 1) * stride,
-                           static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
-            }
-        } else {
-            for (int b = first_block + static_cast<int>(threadIdx.x); b <= last_block;
-                 b += block_size) {
-                wait_until(block_done + static_cast<long long>(b) * block_stride, 1u);
-            }
-        }
+    if (level > 0 && !polls && threadIdx.x == 0) {
+        wait_until(counters + static_cast<long long>(level - 1) * stride,
+                   static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
     }
     __syncthreads();
     if (has_row) {
         if (plan.fits) {
-            eliminate_planned(plan, ~early, values, sum, lane, mask);
+            eliminate_planned(plan, ~early, values, sum, lane, mask, polls);
             store_planned(plan, i, sum, row_max, cholesky, values, first_bad, lane);
         } else {
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
@@ -478,27 +510,22 @@ __global__ void __launch_bounds__(block_size)
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
     if (threadIdx.x == 0) {
-        if (block_done != nullptr) {
-            add_release(block_done + static_cast<long long>(ticket) * block_stride);
-            // A full counter says every level up to its own is complete (the early entries'
-            // wait relies on it): count this block only once the level before is complete.
-            if (level > 0) {
-                wait_until(counters + static_cast<long long>(level - 1) * stride,
-                           static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
-            }
+        // A full counter says every level up to its own is complete (the early entries' wait
+        // relies on it): a block that polled counts itself once the level before is complete.
+        if (polls && level > 0) {
+            wait_until(counters + static_cast<long long>(level - 1) * stride,
+                       static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
         }
         add_release(counters + static_cast<long long>(level) * stride);
     }
 }
 
-/// row_levels[order[slot]] = the level holding slot, row_slots[order[slot]] = slot.
+/// row_levels[order[slot]] = the level holding slot.
 template <typename I>
-__global__ void levels_of_rows(I n, const I* order, const I* level_ptrs, I levels, I* row_levels,
-                               I* row_slots)
+__global__ void levels_of_rows(I n, const I* order, const I* level_ptrs, I levels, I* row_levels)
 {
     const auto slot = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (slot >= n) return;
-    row_slots[order[slot]] = static_cast<I>(slot);
     row_levels[order[slot]] = static_cast<I>(last_row_starting_by(
         levels, slot, [=](long long l) { return static_cast<long long>(level_ptrs[l]); }));
 }
@@ -571,12 +598,11 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
     schedule.level_blocks = Array<I>(exec.shared_from_this(), first);
     const auto n = static_cast<I>(f.n);
     schedule.row_levels = Array<I>(exec.shared_from_this(), f.n);
-    schedule.row_slots = Array<I>(exec.shared_from_this(), f.n);
     if (n == 0 || ptrs.size() < 2) return;
     ilu_kernels::levels_of_rows<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
                                   stream_of(exec)>>>(
         n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
-        static_cast<I>(ptrs.size() - 1), schedule.row_levels.data(), schedule.row_slots.data());
+        static_cast<I>(ptrs.size() - 1), schedule.row_levels.data());
     check_launch(ilu_kernels::where);
 }
 
@@ -621,24 +647,20 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     // last wait (the session-11 kernel).
     const char* split_env = std::getenv("LOOM_ILU_SPLIT");
     const bool split = !(split_env && split_env[0] == '0');
-    // Experiment of the round: LOOM_ILU_WAIT=blocks waits on the blocks of the level before
-    // that hold a block's dependencies instead of the whole level.
-    const char* wait_env = std::getenv("LOOM_ILU_WAIT");
-    const bool fine = wait_env && wait_env[0] == 'b';
-    const int block_stride = schedule.blocks <= (1u << 16) ? ilu_kernels::counter_stride : 1;
-    Array<std::uint32_t> block_done(shared, fine ? schedule.blocks * block_stride : 1);
-    if (fine) {
-        LOOM_CUDA_CHECK(cudaMemsetAsync(block_done.data(), 0,
-                                        block_done.size() * sizeof(std::uint32_t), stream),
-                        ilu_kernels::where);
+    const char* poll_env = std::getenv("LOOM_ILU_POLL");
+    const bool poll = poll_env && poll_env[0] == 'v';
+    using D0 = device_type_t<V>;
+    if (poll) {
+        auto out = as_device(values);
+        ilu_kernels::for_entries(exec, f, [=] __device__(I, I p) {
+            out[p] = ilu_kernels::sentinel<D0>();
+        });
     }
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
-            schedule.level_blocks.const_data(), schedule.row_levels.const_data(),
-            schedule.row_slots.const_data(), levels, stride, counters.data(),
-            fine ? block_done.data() : nullptr, block_stride, assembly, cholesky, split,
-            as_device(values), first_bad.data());
+            schedule.level_blocks.const_data(), schedule.row_levels.const_data(), levels, stride,
+            counters.data(), assembly, cholesky, split, poll, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).

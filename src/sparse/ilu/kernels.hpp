@@ -44,8 +44,6 @@ struct IluSchedule : LevelSchedule<I> {
     /// CUDA: the level of each row (factorize_by_levels takes a row's lower entries on rows
     /// two or more levels back before it waits on the level just before).
     Array<I> row_levels;
-    /// CUDA: where each row sits in `order` (which block holds it).
-    Array<I> row_slots;
     size_type blocks = 0;
     int rows_per_block = 0;
 };

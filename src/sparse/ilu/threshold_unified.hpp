@@ -46,13 +46,6 @@ void merge_candidates_by_warps(const CudaExecutor& exec, const detail::FactorPat
                                const D* fv, const detail::FactorPattern<I>& ap, const D* av,
                                I* cursor, I* count, const I* rp, I* rc, D* rv, D* ra);
 
-/// Row i's count[i] entries (columns, values, a_ij) moved from `from`[i] to `to`[i], a warp
-/// per row (the one-pass candidates' compaction).
-template <typename D, typename I>
-void move_candidate_rows(const CudaExecutor& exec, size_type n, const I* from, const I* count,
-                         const I* to, const I* cols, const D* values, const D* a, I* out_cols,
-                         D* out_values, D* out_a);
-
 }  // namespace loom::sparse::cuda
 
 namespace loom::sparse::threshold_search {
@@ -204,47 +197,6 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     // against 30.9 ms with a thread per row).
     constexpr bool by_warps = std::is_same_v<Exec, CudaExecutor>;
     if constexpr (by_warps) {
-        const char* one_pass_env = std::getenv("LOOM_ILU_ONE_PASS");
-        if (one_pass_env && one_pass_env[0] == '1') {
-            // Experiment of the round: one merge into rows sized by an upper bound (F's row,
-            // A's row and the lower entries' rows of U), then the rows moved together.
-            Array<I> bounds(f.executor(), n + 1);
-            I* bound = bounds.data();
-            parallel_for_uneven(
-                exec, n,
-                [=] LOOM_HOST_DEVICE(size_type row) {
-                    const auto i = static_cast<I>(row);
-                    I b = (fp.row_ptrs[i + 1] - fp.row_ptrs[i]) + (ap.row_ptrs[i + 1] - ap.row_ptrs[i]);
-                    for (I p = fp.row_ptrs[i]; p < fp.diag[i]; ++p) {
-                        const I k = fp.col_idxs[p];
-                        b += fp.row_ptrs[k + 1] - fp.diag[k] - 1;
-                    }
-                    bound[i] = b;
-                },
-                where);
-            scan(exec, bounds);
-            const auto wide = static_cast<size_type>(loom::detail::load_element(bounds, n));
-            Array<I> wide_cols(f.executor(), wide);
-            Array<V> wide_values(f.executor(), wide);
-            Array<V> wide_a(f.executor(), wide);
-            cuda::merge_candidates_by_warps<D, I>(
-                exec, fp, fv, ap, av, cursor, count, bounds.const_data(), wide_cols.data(),
-                kernel_data(exec, wide_values.data()), kernel_data(exec, wide_a.data()));
-            profile.lap("candidates: count");
-            Array<I> counts(f.executor(), ptrs);
-            scan(exec, ptrs);
-            const auto nnz = static_cast<size_type>(loom::detail::load_element(ptrs, n));
-            profile.lap("candidates: scan");
-            Candidates<V, I> out{matrix::Csr<V, I>(f.executor(), dim2{n, n}, nnz),
-                                 Array<V>(f.executor(), nnz)};
-            out.r.row_ptrs() = std::move(ptrs);
-            cuda::move_candidate_rows<D, I>(
-                exec, n, bounds.const_data(), counts.const_data(), out.r.row_ptrs().const_data(),
-                wide_cols.const_data(), kernel_data(exec, wide_values.data()),
-                kernel_data(exec, wide_a.data()), out.r.col_idxs().data(),
-                kernel_data(exec, out.r.values().data()), kernel_data(exec, out.a.data()));
-            return out;
-        }
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, count, nullptr,
                                               nullptr, nullptr, nullptr);
     } else {
@@ -272,6 +224,11 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     if constexpr (by_warps) {
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, nullptr, rp, rc, rv,
                                               ra);
+        // L's candidates over u_jj, entry by entry (the warps' merge stores residuals).
+        const detail::FactorPattern<I> candidates_pattern{n, nnz, rp, rc, nullptr};
+        for_each_entry(exec, candidates_pattern, [=] LOOM_HOST_DEVICE(I i, I e) {
+            if (rc[e] < i) rv[e] = rv[e] / fv[fp.diag[rc[e]]];
+        });
     } else {
         parallel_for_uneven(
             exec, n,

@@ -598,12 +598,15 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         }
         const bool op_transposed = transposes(options.op);
         detail::LevelSchedule<I> schedule;
-        const I* op_ptrs = op_transposed ? t_ptrs.const_data() : ptrs;
-        const I* op_cols = op_transposed ? t_cols.const_data() : cols;
-        if (!given || !cuda::sptrsv_given_schedule(exec, n, op_ptrs, op_cols, *given, schedule)) {
-            cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_ptrs, op_cols, solves_lower(options),
-                                        schedule);
-        }
+        // A handed-over schedule that holds (sptrsv_given_schedule) replaces the level pass.
+        const bool given_holds =
+            given && cuda::sptrsv_given_schedule(exec, n, op_transposed ? t_ptrs.const_data() : ptrs,
+                                                 op_transposed ? t_cols.const_data() : cols,
+                                                 *given, schedule);
+        if (!given_holds)  // (the call kept as it was: one statement)
+        cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_transposed ? t_ptrs.const_data() : ptrs,
+                                    op_transposed ? t_cols.const_data() : cols,
+                                    solves_lower(options), schedule);
         detail::group_stages(schedule, thin_width(exec));
         choose_persistent(schedule, exec, T.nnz() > 8 * n);
         record_levels(*state, schedule);

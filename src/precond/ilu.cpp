@@ -202,7 +202,6 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
     sparse::ilu_symbolic(handle, system, L, U);
     sparse::ilu_numeric(handle, system, L, U);
     shift_ = handle.shift();
-    profile.lap("factorization");
     l_ = std::make_shared<const matrix::Csr<V, I>>(std::move(L));
     u_ = std::make_shared<const matrix::Csr<V, I>>(std::move(U));
     if (params.triangular_solve != TriangularSolve::exact) {
@@ -221,6 +220,7 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
         }
         return;
     }
+    profile.lap("factorization");
     // L's schedule is the factorization's; its reverse serves L^H (IC) and U where F's
     // pattern is symmetric (checked by the analysis, which otherwise finds U's levels).
     // Only the device analysis takes a schedule (the host one finds its own, cheaply).

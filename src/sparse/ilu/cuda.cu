@@ -13,7 +13,6 @@
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -91,53 +90,6 @@ __device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::ui
         __nanosleep(pause);
         if (pause < 64) pause *= 2;
     }
-}
-
-/// Experiment of the round (LOOM_ILU_POLL=values): F's values start as a NaN with a payload
-/// of its own, written once each with their final value, so a row reads its late entries'
-/// u values and pivots, polling each until it is no longer the sentinel, instead of waiting
-/// on the level before's counter.
-__device__ __forceinline__ bool is_sentinel(double x)
-{
-    return __double_as_longlong(x) == 0x7ff4deadbeef0001ll;
-}
-__device__ __forceinline__ bool is_sentinel(float x) { return __float_as_int(x) == 0x7fa0dead; }
-template <typename D>
-__device__ __forceinline__ bool unfinished(const D& v)
-{
-    if constexpr (loom::cuda::is_device_complex_v<D>) {
-        return is_sentinel(v.real()) || is_sentinel(v.imag());
-    } else {
-        return is_sentinel(v);
-    }
-}
-template <typename D>
-__device__ __forceinline__ D sentinel()
-{
-    if constexpr (loom::cuda::is_device_complex_v<D>) {
-        using R = typename D::value_type;
-        return D(sentinel<R>(), sentinel<R>());
-    } else if constexpr (std::is_same_v<D, double>) {
-        return __longlong_as_double(0x7ff4deadbeef0001ll);
-    } else {
-        return __int_as_float(0x7fa0dead);
-    }
-}
-/// v, but a computed value that happens to be the sentinel stored as a quiet NaN.
-template <typename D>
-__device__ __forceinline__ D final_value(const D& v)
-{
-    return unfinished(v) ? D(std::numeric_limits<double>::quiet_NaN()) : v;
-}
-/// *p once it is final (polled while it holds the sentinel).
-template <typename D>
-__device__ __forceinline__ D load_final(const D* p, D value)
-{
-    while (unfinished(value)) {
-        __nanosleep(32);
-        value = sync_free::load_coherent(p);
-    }
-    return value;
 }
 
 /// Lanes per row: 4 for short rows, half a warp for long ones. H200, ILU(0) of 27-point 40^3
@@ -315,7 +267,7 @@ __device__ __forceinline__ unsigned early_entries(const detail::FactorPattern<I>
 template <int G, int E, int NL, typename D, typename I>
 __device__ __forceinline__ void eliminate_planned(const RowPlan<G, E, NL, I>& plan,
                                                   unsigned which, const D* values, D (&sum)[E],
-                                                  int lane, unsigned mask, bool poll = false)
+                                                  int lane, unsigned mask)
 {
     using sync_free::load_coherent;
     D pivot[E];
@@ -330,20 +282,6 @@ __device__ __forceinline__ void eliminate_planned(const RowPlan<G, E, NL, I>& pl
             u[e][s] = plan.pos[e][s] >= 0 && ((which >> s) & 1u)
                           ? load_coherent(values + plan.pos[e][s])
                           : D{};
-        }
-    }
-    if (poll) {
-#pragma unroll
-        for (int e = 0; e < E; ++e) {
-            if (plan.pivot[e] >= 0 && ((which >> (lane + e * G)) & 1u)) {
-                pivot[e] = load_final(values + plan.pivot[e], pivot[e]);
-            }
-#pragma unroll
-            for (int s = 0; s < NL; ++s) {
-                if (plan.pos[e][s] >= 0 && ((which >> s) & 1u)) {
-                    u[e][s] = load_final(values + plan.pos[e][s], u[e][s]);
-                }
-            }
         }
     }
     // 1 / u_kk for the lane's lower entries, off the chain: the chain then multiplies, and a
@@ -374,7 +312,7 @@ __device__ __forceinline__ void store_planned(const RowPlan<G, E, NL, I>& plan, 
 #pragma unroll
     for (int e = 0; e < E; ++e) {
         const I p = plan.begin + lane + e * G;
-        if (p < plan.end) values[p] = final_value(sum[e]);
+        if (p < plan.end) values[p] = sum[e];
     }
 #pragma unroll
     for (int e = 0; e < E; ++e) {
@@ -440,7 +378,7 @@ __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, const I* row_levels, I levels, int stride,
                         std::uint32_t* counters, detail::Assembly<D, I> a, bool cholesky,
-                        bool split, bool poll, D* values, unsigned long long* first_bad)
+                        D* values, unsigned long long* first_bad)
 {
     using R = decltype(detail::magnitude(D{}));
     constexpr int rows_per_block = block_size / G;
@@ -462,7 +400,7 @@ __global__ void __launch_bounds__(block_size)
         plan = plan_row<G, E, NL>(f, i, lane);
         if (plan.fits) {
             assemble_planned(f, plan, i, a, lane, mask, sum, row_max);
-            if (split && level >= 2) {
+            if (level >= 2) {
                 early = early_entries(f, plan, row_levels, level, lane, mask);
             }
         }
@@ -477,31 +415,14 @@ __global__ void __launch_bounds__(block_size)
         __syncthreads();
         if (early != 0) eliminate_planned(plan, early, values, sum, lane, mask);
     }
-    // Polling the values themselves needs every row involved written once: no row of the
-    // block and none of its late dependencies' rows walked in place.
-    bool polls = false;
-    if (poll) {
-        bool in_place = has_row && !plan.fits;
-        if (has_row && plan.fits) {
-#pragma unroll
-            for (int e = 0; e < E; ++e) {
-                const I t = lane + e * G;
-                if (t >= plan.lower || ((early >> t) & 1u)) continue;
-                const I k = f.col_idxs[plan.begin + t];
-                const I k_begin = f.row_ptrs[k];
-                if (f.row_ptrs[k + 1] - k_begin > E * G || f.diag[k] - k_begin > NL) in_place = true;
-            }
-        }
-        polls = !__syncthreads_or(in_place);
-    }
-    if (level > 0 && !polls && threadIdx.x == 0) {
+    if (level > 0 && threadIdx.x == 0) {
         wait_until(counters + static_cast<long long>(level - 1) * stride,
                    static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
     }
     __syncthreads();
     if (has_row) {
         if (plan.fits) {
-            eliminate_planned(plan, ~early, values, sum, lane, mask, polls);
+            eliminate_planned(plan, ~early, values, sum, lane, mask);
             store_planned(plan, i, sum, row_max, cholesky, values, first_bad, lane);
         } else {
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
@@ -509,15 +430,7 @@ __global__ void __launch_bounds__(block_size)
     }
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
-    if (threadIdx.x == 0) {
-        // A full counter says every level up to its own is complete (the early entries' wait
-        // relies on it): a block that polled counts itself once the level before is complete.
-        if (polls && level > 0) {
-            wait_until(counters + static_cast<long long>(level - 1) * stride,
-                       static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
-        }
-        add_release(counters + static_cast<long long>(level) * stride);
-    }
+    if (threadIdx.x == 0) add_release(counters + static_cast<long long>(level) * stride);
 }
 
 /// row_levels[order[slot]] = the level holding slot.
@@ -643,24 +556,11 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     const detail::Assembly<D, I> assembly{as_device(a.a), a.gather_ptrs, a.sources,
                                           as_device(a.scale), as_device(a.shift)};
     const auto blocks = static_cast<unsigned>(schedule.blocks);
-    // Experiment of the session-12 round: LOOM_ILU_SPLIT=0 runs every lower entry after the
-    // last wait (the session-11 kernel).
-    const char* split_env = std::getenv("LOOM_ILU_SPLIT");
-    const bool split = !(split_env && split_env[0] == '0');
-    const char* poll_env = std::getenv("LOOM_ILU_POLL");
-    const bool poll = poll_env && poll_env[0] == 'v';
-    using D0 = device_type_t<V>;
-    if (poll) {
-        auto out = as_device(values);
-        ilu_kernels::for_entries(exec, f, [=] __device__(I, I p) {
-            out[p] = ilu_kernels::sentinel<D0>();
-        });
-    }
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), schedule.row_levels.const_data(), levels, stride,
-            counters.data(), assembly, cholesky, split, poll, as_device(values), first_bad.data());
+            counters.data(), assembly, cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).

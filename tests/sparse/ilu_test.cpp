@@ -3,6 +3,7 @@
 // ParILU's convergence, ParILUT's fill limit, pivots and shifts, numeric reuse, bad input.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,8 +13,10 @@
 #include "loom/base/error.hpp"
 #include "loom/matrix/generate.hpp"
 #include "loom/matrix/io.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/isai.hpp"
+#include "loom/sparse/sptrsv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
 #include "support/shared_matrices.hpp"
@@ -555,6 +558,34 @@ matrix::Csr<double, loom::int32> arrow(const std::shared_ptr<const loom::Executo
     return from_rows(exec, n, rows);
 }
 
+/// Diagonally dominant with a nonsymmetric pattern of 12 off-diagonal entries a row, near and
+/// far, drawn by a fixed generator: on CUDA some rows' lower entries on rows two or more levels
+/// back are taken before the wait on the level just before, and some rows cannot be split so
+/// (an entry on the level just before updates an older one: u_{k' k} != 0, k' < k).
+matrix::Csr<double, loom::int32> scattered(const std::shared_ptr<const loom::Executor>& exec,
+                                           size_type n)
+{
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    std::uint64_t state = 12345;
+    for (size_type i = 0; i < n; ++i) {
+        const auto r = static_cast<int>(i);
+        std::vector<int> cols{r};
+        for (int t = 0; t < 12; ++t) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const auto draw = static_cast<long long>(state >> 33);
+            // Half of them within 8 rows, the rest anywhere.
+            const long long c = t % 2 == 0 ? r - 8 + draw % 17 : draw % static_cast<long long>(n);
+            if (c >= 0 && c < static_cast<long long>(n)) cols.push_back(static_cast<int>(c));
+        }
+        std::sort(cols.begin(), cols.end());
+        cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+        for (const int c : cols) {
+            rows[i].emplace_back(c, c == r ? 20.0 : -1.0 / (1 + (c + 3 * r) % 7));
+        }
+    }
+    return from_rows(exec, n, rows);
+}
+
 /// Dense and diagonally dominant: ILU(0) is the full LU, rows long (a warp per row on CUDA).
 matrix::Csr<double, loom::int32> dense(const std::shared_ptr<const loom::Executor>& exec,
                                        size_type n)
@@ -576,6 +607,8 @@ TEST(IluCuda, FactorizationMatchesTheReference)
     const std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> matrices{
         {"7-point 12^3", matrix::poisson3d<double, loom::int32>(ref, 12)},
         {"27-point 6^3", matrix::poisson3d<double, loom::int32>(ref, 6, 27)},
+        {"27-point 12^3", matrix::poisson3d<double, loom::int32>(ref, 12, 27)},
+        {"scattered nonsymmetric 3000", scattered(ref, 3000)},
         {"chain of 5000 thin levels", chain(ref, 5000)},
         {"arrow of 300", arrow(ref, 300)},
         {"dense 48 x 48", dense(ref, 48)}};
@@ -599,6 +632,97 @@ TEST(IluCuda, FactorizationMatchesTheReference)
                     LOOM_EXPECT_NEAR_VECTORS(U.values().to_host(), U_ref.values().to_host(), 1e-12);
                 }
             }
+        }
+    }
+}
+
+/// Whether `levels` (host copies) is a level schedule of the triangle with rows (ptrs, cols):
+/// every row once, each in a later level than the rows its off-diagonal entries name.
+bool valid_schedule(const std::vector<loom::int32>& level_ptrs,
+                    const std::vector<loom::int32>& order, const std::vector<loom::int32>& ptrs,
+                    const std::vector<loom::int32>& cols)
+{
+    const auto n = ptrs.size() - 1;
+    if (order.size() != n || level_ptrs.empty() || level_ptrs.back() != static_cast<int>(n)) {
+        return false;
+    }
+    std::vector<int> level(n, -1);
+    for (size_type l = 0; l + 1 < level_ptrs.size(); ++l) {
+        for (auto s = level_ptrs[l]; s < level_ptrs[l + 1]; ++s) {
+            if (level[order[s]] != -1) return false;
+            level[order[s]] = static_cast<int>(l);
+        }
+    }
+    for (size_type r = 0; r < n; ++r) {
+        for (auto p = ptrs[r]; p < ptrs[r + 1]; ++p) {
+            if (cols[p] != static_cast<int>(r) && level[cols[p]] >= level[r]) return false;
+        }
+    }
+    return true;
+}
+
+TEST(IluSchedules, HandedOverToTheTriangularSolvesOnEveryBackend)
+{
+    // The factorization's schedule is L's; its reverse is L^H's, and U's where F's pattern is
+    // symmetric (27-point) but not where it is not (scattered): there the analysis checks it,
+    // finds U's own levels, and the solve is the same.
+    const auto ref = loom::test::reference();
+    auto execs = loom::test::backends();
+    execs.push_back(ref);
+    const std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> matrices{
+        {"27-point 6^3", matrix::poisson3d<double, loom::int32>(ref, 6, 27)},
+        {"scattered nonsymmetric 600", scattered(ref, 600)}};
+    for (const auto& [name, A_ref] : matrices) {
+        const auto n = A_ref.rows();
+        std::vector<double> b_host(n);
+        for (size_type i = 0; i < n; ++i) b_host[i] = 1.0 + static_cast<double>(i % 5);
+        for (const auto& exec : execs) {
+            SCOPED_TRACE(name + " on " + exec->name());
+            const matrix::Csr<double, loom::int32> A(exec, A_ref);
+            matrix::Csr<double, loom::int32> L, U;
+            sparse::IluHandle<double, loom::int32> handle({.kind = IluKind::ilu0});
+            sparse::ilu_symbolic(handle, A, L, U);
+            sparse::ilu_numeric(handle, A, L, U);
+            const auto lower = handle.lower_levels();
+            const auto reversed = handle.reversed_levels();
+            ASSERT_EQ(lower.level_ptrs.size(), handle.levels() + 1);
+            ASSERT_EQ(reversed.level_ptrs.size(), handle.levels() + 1);
+            const auto l_ptrs = L.row_ptrs().to_host();
+            const auto l_cols = L.col_idxs().to_host();
+            EXPECT_TRUE(valid_schedule(lower.level_ptrs.to_host(), lower.level_rows.to_host(),
+                                       l_ptrs, l_cols));
+            const auto expected = sparse::sptrsv_levels(L, {.uplo = loom::blas::Uplo::lower});
+            EXPECT_EQ(lower.level_rows.to_host(), expected.level_rows.to_host());
+            const auto lh = sparse::conj_transpose(L);
+            EXPECT_TRUE(valid_schedule(reversed.level_ptrs.to_host(),
+                                       reversed.level_rows.to_host(), lh.row_ptrs().to_host(),
+                                       lh.col_idxs().to_host()));
+            EXPECT_EQ(valid_schedule(reversed.level_ptrs.to_host(), reversed.level_rows.to_host(),
+                                     U.row_ptrs().to_host(), U.col_idxs().to_host()),
+                      name[0] == '2');
+            // Each solve with the handed-over schedule against one that finds its own; for U
+            // also L's schedule, which is not U's: the analysis must not take it.
+            const auto b = matrix::Dense<double>::from_host(exec, {n, 1}, b_host);
+            const auto solve = [&](const matrix::Csr<double, loom::int32>& T,
+                                   const sparse::SptrsvOptions& options,
+                                   const sparse::SptrsvLevels<loom::int32>& levels) {
+                sparse::SptrsvHandle<double, loom::int32> h(options);
+                sparse::sptrsv_symbolic(h, T, levels);
+                matrix::Dense<double> x(exec, {n, 1});
+                sparse::sptrsv_solve(h, T, b, x);
+                return x.to_host();
+            };
+            const sparse::SptrsvOptions l_options{.uplo = loom::blas::Uplo::lower};
+            const sparse::SptrsvOptions lh_options{.uplo = loom::blas::Uplo::lower,
+                                                   .op = loom::blas::Op::conj_transpose};
+            const sparse::SptrsvOptions u_options{.uplo = loom::blas::Uplo::upper};
+            const sparse::SptrsvLevels<loom::int32> none{};
+            LOOM_EXPECT_NEAR_VECTORS(solve(L, l_options, lower), solve(L, l_options, none), 1e-14);
+            LOOM_EXPECT_NEAR_VECTORS(solve(L, lh_options, reversed), solve(L, lh_options, none),
+                                     1e-14);
+            const auto u_expected = solve(U, u_options, none);
+            LOOM_EXPECT_NEAR_VECTORS(solve(U, u_options, reversed), u_expected, 1e-14);
+            LOOM_EXPECT_NEAR_VECTORS(solve(U, u_options, lower), u_expected, 1e-14);
         }
     }
 }

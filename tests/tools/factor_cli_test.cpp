@@ -107,7 +107,7 @@ TEST_F(FactorCli, BenchIluChecksAndTimes)
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_EQ(report["a"]["rows"], 900);
     EXPECT_EQ(report["kind"], "ic0");
-    ASSERT_EQ(report["results"].size(), 4u);  // symbolic, numeric, solve analysis, solve
+    ASSERT_EQ(report["results"].size(), 5u);  // symbolic, numeric, solve analysis, solve, precond setup
     EXPECT_LT(report["quality_loom"].get<double>(), 1);
 }
 

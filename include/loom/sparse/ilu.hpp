@@ -20,6 +20,7 @@
 #include "loom/base/names.hpp"
 #include "loom/base/types.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/sparse/sptrsv.hpp"
 #include "loom/base/export.hpp"
 
 LOOM_PUBLIC_BEGIN
@@ -158,6 +159,15 @@ public:
     double shift() const;
     /// ilut: the zero or tiny pivots the last numeric phase replaced (0 for the other kinds).
     size_type replaced_pivots() const;
+    /// The level schedule the numeric phase runs F's rows by, L's as sptrsv_levels gives it
+    /// (a copy, on the analysis' executor): a solve with L takes it instead of finding it
+    /// (sptrsv_symbolic with levels). Empty where levels() is 0.
+    SptrsvLevels<I> lower_levels() const;
+    /// lower_levels' levels in reverse order (each level's rows still ascending): a valid
+    /// schedule of L^H's solve (IC), and of U's where F's pattern is symmetric (U's row i
+    /// then depends on the rows whose L rows name i), which sptrsv_symbolic checks before
+    /// taking it. Empty where levels() is 0.
+    SptrsvLevels<I> reversed_levels() const;
 };
 
 /// The patterns of the factors: L (and U for ILU kinds) are replaced by matrices on A's

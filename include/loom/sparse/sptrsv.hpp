@@ -147,6 +147,17 @@ LOOM_EXPORT SptrsvLevels<I> sptrsv_levels(const matrix::Csr<V, I>& T,
 template <typename V, typename I>
 LOOM_EXPORT void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T);
 
+/// sptrsv_symbolic with op(T)'s level schedule handed over (as sptrsv_levels gives it, on T's
+/// executor), e.g. the one an incomplete factorization ran L's rows by (IluHandle::
+/// lower_levels), so that the analysis need not find it. Any valid schedule will do: every row
+/// once, each in a later level than the rows it depends on (not necessarily the earliest).
+/// The device analysis (CUDA: level_set, sync_free, automatic) checks that in two passes and
+/// finds the levels itself when it does not hold; the host analysis always finds its own.
+/// Empty `levels`: as sptrsv_symbolic(handle, T). Errors as there.
+template <typename V, typename I>
+LOOM_EXPORT void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
+                                 const SptrsvLevels<I>& levels);
+
 /// Takes new values of T (same pattern): checks its diagonal again (NumericalError naming
 /// the row of a zero) and refreshes whatever the algorithm keeps of them (cuSPARSE's copy;
 /// on CUDA, the level-ordered copy of the level set and sync-free solves).

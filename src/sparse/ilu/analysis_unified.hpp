@@ -22,10 +22,27 @@ using loom::detail::parallel_for_uneven;
 
 inline constexpr const char* where = "loom::sparse::ilu_symbolic";
 
-/// body(i, e) for every entry e of every row i of p, a row per iteration.
+/// body(i, e) for every entry e of every row i of p (bodies independent of each other): on
+/// CUDA 8 iterations a row, neighbouring ones on neighbouring entries (a thread per row read
+/// its entries ~25 apart from its neighbours': H200, ParILUT 7-point 100^3, the selection's
+/// keys 1.7 ms a step); elsewhere a row per iteration.
 template <typename Exec, typename I, typename Body>
 void for_each_entry(const Exec& exec, const detail::FactorPattern<I>& p, Body body)
 {
+    if constexpr (std::is_same_v<Exec, CudaExecutor>) {
+        constexpr size_type lanes = 8;
+        parallel_for(
+            exec, p.n * lanes,
+            [=] LOOM_HOST_DEVICE(size_type t) {
+                const auto i = static_cast<I>(t / lanes);
+                for (I e = p.row_ptrs[i] + static_cast<I>(t % lanes); e < p.row_ptrs[i + 1];
+                     e += static_cast<I>(lanes)) {
+                    body(i, e);
+                }
+            },
+            where);
+        return;
+    }
     parallel_for_uneven(
         exec, p.n,
         [=] LOOM_HOST_DEVICE(size_type row) {

@@ -13,6 +13,8 @@
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "base/cuda/arithmetic.cuh"
@@ -193,50 +195,93 @@ __device__ __forceinline__ void check_pivot(const D& d, R row_max, bool cholesky
     }
 }
 
-/// Row i of F by the IKJ elimination, every row it reads final, in registers, from its
-/// assembled entries `start`: the values the plan names are loaded at once, then the lower entries run in column order, each
-/// l_ik computed by its owner and shuffled to the group, which subtracts l_ik u_kj from its
-/// entries. Every entry sees the same operations in the same order as factorize_row (but
-/// l_ik, a product with 1 / u_kk). Then
-/// the pivot check (rows.hpp: bad_pivot) from the row's values in registers.
-/// The lane's entries of row i of A assembled onto F (zero past the row's end): they depend
-/// on no other row, so they are read before the block waits.
-template <int G, int E, int NL, typename D, typename I>
+/// The lane's entries of row i of A assembled onto F (zero past the row's end) and the
+/// group's largest magnitude among them (for the pivot check): they depend on no other row,
+/// so they are read before the block waits.
+template <int G, int E, int NL, typename D, typename I, typename R>
 __device__ __forceinline__ void assemble_planned(const detail::FactorPattern<I>& f,
                                                  const RowPlan<G, E, NL, I>& plan, I i,
                                                  const detail::Assembly<D, I>& a, int lane,
-                                                 D (&start)[E])
+                                                 unsigned mask, D (&sum)[E], R& row_max)
 {
+    row_max = 0;
 #pragma unroll
     for (int e = 0; e < E; ++e) {
         const I p = plan.begin + lane + e * G;
-        start[e] = p < plan.end ? detail::assembled_entry(f, i, p, a.a, a.gather_ptrs,
-                                                          a.sources, a.scale, a.shift)
-                                : D{};
+        sum[e] = p < plan.end ? detail::assembled_entry(f, i, p, a.a, a.gather_ptrs, a.sources,
+                                                        a.scale, a.shift)
+                              : D{};
+        const R m = detail::magnitude(sum[e]);
+        if (m > row_max) row_max = m;
+    }
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+        const R other = loom::cuda::shuffle_xor(row_max, offset, mask);
+        if (other > row_max) row_max = other;
     }
 }
 
-template <int G, int E, int NL, typename D, typename I>
-__device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& plan, I i,
-                                                  const D (&start)[E], bool cholesky, D* values,
-                                                  unsigned long long* first_bad, int lane,
+/// The lower entries of row i (of level `level`) whose rows lie two or more levels back, as
+/// a bit mask (bit s: lower entry s), the same on every lane of the group: those rows are
+/// final once level - 2 is, so the group eliminates them before it waits on level - 1 and
+/// only the entries on rows of level - 1 stay on the chain after that wait. Every row of a
+/// level - 1 entry depends on all rows before it in its own row, so in a symmetric pattern
+/// no late entry updates an early one; where one does (u_{k_s' k_s} != 0 for a late s' < s
+/// early, nonsymmetric patterns), the row is not split (0).
+template <int G, int E, int NL, typename I>
+__device__ __forceinline__ unsigned early_entries(const detail::FactorPattern<I>& f,
+                                                  const RowPlan<G, E, NL, I>& plan,
+                                                  const I* row_levels, I level, int lane,
                                                   unsigned mask)
 {
-    using sync_free::load_coherent;
-    using R = decltype(detail::magnitude(D{}));
-    D sum[E];
-    D pivot[E];
-    D u[E][NL];
-    R row_max = 0;
+    unsigned bits = 0;
 #pragma unroll
     for (int e = 0; e < E; ++e) {
-        sum[e] = start[e];
-        const R m = detail::magnitude(sum[e]);
-        if (m > row_max) row_max = m;
-        pivot[e] = plan.pivot[e] >= 0 ? load_coherent(values + plan.pivot[e]) : D{1};
+        const I t = lane + e * G;
+        if (t < plan.lower && row_levels[f.col_idxs[plan.begin + t]] <= level - 2) bits |= 1u << t;
+    }
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+        bits |= loom::cuda::shuffle_xor(bits, offset, mask);
+    }
+    bool tangled = false;
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const I t = lane + e * G;
 #pragma unroll
         for (int s = 0; s < NL; ++s) {
-            u[e][s] = plan.pos[e][s] >= 0 ? load_coherent(values + plan.pos[e][s]) : D{};
+            if (s < t && t < plan.lower && ((bits >> t) & 1u) && !((bits >> s) & 1u) &&
+                plan.pos[e][s] >= 0) {
+                tangled = true;
+            }
+        }
+    }
+    return __any_sync(mask, tangled) ? 0u : bits;
+}
+
+/// The IKJ elimination of the planned row's lower entries `which` (bit s: lower entry s), in
+/// column order, every row they name final: the values the plan names for them are loaded
+/// at once (one round trip through L2, `__ldcg`), then the owner of entry s computes l_ik and
+/// shuffles it to the group, every lane subtracts l_ik u_kj from its own entries. Each entry
+/// sees the same operations in the same order as factorize_row's when `which` is all of
+/// them (but l_ik, a product with 1 / u_kk); split in two (early_entries), the updates of an
+/// entry come in another order (the same math, other roundings).
+template <int G, int E, int NL, typename D, typename I>
+__device__ __forceinline__ void eliminate_planned(const RowPlan<G, E, NL, I>& plan,
+                                                  unsigned which, const D* values, D (&sum)[E],
+                                                  int lane, unsigned mask)
+{
+    using sync_free::load_coherent;
+    D pivot[E];
+    D u[E][NL];
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const int t = lane + e * G;
+        pivot[e] = plan.pivot[e] >= 0 && ((which >> t) & 1u) ? load_coherent(values + plan.pivot[e])
+                                                              : D{1};
+#pragma unroll
+        for (int s = 0; s < NL; ++s) {
+            u[e][s] = plan.pos[e][s] >= 0 && ((which >> s) & 1u)
+                          ? load_coherent(values + plan.pos[e][s])
+                          : D{};
         }
     }
     // 1 / u_kk for the lane's lower entries, off the chain: the chain then multiplies, and a
@@ -246,7 +291,8 @@ __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& pl
     for (int e = 0; e < E; ++e) pivot[e] = D{1} / pivot[e];
 #pragma unroll
     for (int s = 0; s < NL; ++s) {
-        if (s >= plan.lower) break;  // the same for the whole group
+        if (s >= plan.lower) break;              // the same for the whole group
+        if (!((which >> s) & 1u)) continue;      // likewise
         const D l = loom::cuda::shuffle(sum[s / G] * pivot[s / G], s % G, mask, G);
         if (lane == s % G) sum[s / G] = l;
 #pragma unroll
@@ -254,14 +300,19 @@ __device__ __forceinline__ void factorize_planned(const RowPlan<G, E, NL, I>& pl
             if (plan.pos[e][s] >= 0) sum[e] -= l * u[e][s];
         }
     }
+}
+
+/// The planned row's values stored, and the pivot check (rows.hpp: bad_pivot) from them in
+/// registers.
+template <int G, int E, int NL, typename D, typename I, typename R>
+__device__ __forceinline__ void store_planned(const RowPlan<G, E, NL, I>& plan, I i,
+                                              const D (&sum)[E], R row_max, bool cholesky,
+                                              D* values, unsigned long long* first_bad, int lane)
+{
 #pragma unroll
     for (int e = 0; e < E; ++e) {
         const I p = plan.begin + lane + e * G;
         if (p < plan.end) values[p] = sum[e];
-    }
-    for (int offset = G / 2; offset > 0; offset /= 2) {
-        const R other = loom::cuda::shuffle_xor(row_max, offset, mask);
-        if (other > row_max) row_max = other;
     }
 #pragma unroll
     for (int e = 0; e < E; ++e) {
@@ -325,10 +376,11 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
 template <int G, int E, int NL, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
-                        const I* level_blocks, I levels, int stride, std::uint32_t* counters,
-                        detail::Assembly<D, I> a, bool cholesky, D* values,
-                        unsigned long long* first_bad)
+                        const I* level_blocks, const I* row_levels, I levels, int stride,
+                        std::uint32_t* counters, detail::Assembly<D, I> a, bool cholesky,
+                        D* values, unsigned long long* first_bad)
 {
+    using R = decltype(detail::magnitude(D{}));
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
     const auto ticket = static_cast<I>(sync_free::group_ticket<block_size, block_size>(ticket_counter));
@@ -341,10 +393,27 @@ __global__ void __launch_bounds__(block_size)
     const unsigned mask = sync_free::group_mask<G>();
     const I i = has_row ? order[slot] : I{0};
     RowPlan<G, E, NL, I> plan;
-    D start[E];
+    D sum[E];
+    R row_max = 0;
+    unsigned early = 0;
     if (has_row) {
         plan = plan_row<G, E, NL>(f, i, lane);
-        if (plan.fits) assemble_planned(f, plan, i, a, lane, start);
+        if (plan.fits) {
+            assemble_planned(f, plan, i, a, lane, mask, sum, row_max);
+            if (level >= 2) {
+                early = early_entries(f, plan, row_levels, level, lane, mask);
+            }
+        }
+    }
+    // The entries on rows of level - 2 and before, while level - 1 runs (27-point 40^3: 77% of
+    // the lower entries).
+    if (__syncthreads_or(early != 0)) {
+        if (threadIdx.x == 0) {
+            wait_until(counters + static_cast<long long>(level - 2) * stride,
+                       static_cast<std::uint32_t>(level_blocks[level - 1] - level_blocks[level - 2]));
+        }
+        __syncthreads();
+        if (early != 0) eliminate_planned(plan, early, values, sum, lane, mask);
     }
     if (level > 0 && threadIdx.x == 0) {
         wait_until(counters + static_cast<long long>(level - 1) * stride,
@@ -353,7 +422,8 @@ __global__ void __launch_bounds__(block_size)
     __syncthreads();
     if (has_row) {
         if (plan.fits) {
-            factorize_planned(plan, i, start, cholesky, values, first_bad, lane, mask);
+            eliminate_planned(plan, ~early, values, sum, lane, mask);
+            store_planned(plan, i, sum, row_max, cholesky, values, first_bad, lane);
         } else {
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
         }
@@ -361,6 +431,28 @@ __global__ void __launch_bounds__(block_size)
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
     if (threadIdx.x == 0) add_release(counters + static_cast<long long>(level) * stride);
+}
+
+/// row_levels[order[slot]] = the level holding slot.
+template <typename I>
+__global__ void levels_of_rows(I n, const I* order, const I* level_ptrs, I levels, I* row_levels)
+{
+    const auto slot = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (slot >= n) return;
+    row_levels[order[slot]] = static_cast<I>(last_row_starting_by(
+        levels, slot, [=](long long l) { return static_cast<long long>(level_ptrs[l]); }));
+}
+
+/// reversed_order[reversed_ptrs[levels - 1 - l] + t] = order[level_ptrs[l] + t].
+template <typename I>
+__global__ void reverse_levels(I n, const I* order, const I* level_ptrs, I levels,
+                               const I* reversed_ptrs, I* reversed_order)
+{
+    const auto slot = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (slot >= n) return;
+    const auto l = static_cast<I>(last_row_starting_by(
+        levels, slot, [=](long long level) { return static_cast<long long>(level_ptrs[level]); }));
+    reversed_order[reversed_ptrs[levels - 1 - l] + (slot - level_ptrs[l])] = order[slot];
 }
 
 template <typename D, typename I>
@@ -417,6 +509,27 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
     schedule.blocks = static_cast<size_type>(first.back());
     schedule.rows_per_block = rows_per_block;
     schedule.level_blocks = Array<I>(exec.shared_from_this(), first);
+    const auto n = static_cast<I>(f.n);
+    schedule.row_levels = Array<I>(exec.shared_from_this(), f.n);
+    if (n == 0 || ptrs.size() < 2) return;
+    ilu_kernels::levels_of_rows<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
+                                  stream_of(exec)>>>(
+        n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
+        static_cast<I>(ptrs.size() - 1), schedule.row_levels.data());
+    check_launch(ilu_kernels::where);
+}
+
+template <typename I>
+void ilu_reversed_levels(const CudaExecutor& exec, const detail::IluSchedule<I>& schedule,
+                         const I* reversed_ptrs, I* reversed_order)
+{
+    const auto n = static_cast<I>(schedule.host_level_ptrs.empty() ? 0 : schedule.host_level_ptrs.back());
+    if (n == 0) return;
+    ilu_kernels::reverse_levels<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
+                                  stream_of(exec)>>>(
+        n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
+        static_cast<I>(schedule.levels()), reversed_ptrs, reversed_order);
+    check_launch(ilu_kernels::where);
 }
 
 template <typename V, typename I>
@@ -446,8 +559,8 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
-            schedule.level_blocks.const_data(), levels, stride, counters.data(),
-            assembly, cholesky, as_device(values), first_bad.data());
+            schedule.level_blocks.const_data(), schedule.row_levels.const_data(), levels, stride,
+            counters.data(), assembly, cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).
@@ -512,7 +625,9 @@ void ilu_extract(const CudaExecutor& exec, const detail::FactorPattern<I>& f, co
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
 #define LOOM_INSTANTIATE_LEVEL_BLOCKS(I)                                                    \
     template void ilu_level_blocks(const CudaExecutor&, const detail::FactorPattern<I>&,   \
-                                   detail::IluSchedule<I>&);
+                                   detail::IluSchedule<I>&);                                \
+    template void ilu_reversed_levels(const CudaExecutor&, const detail::IluSchedule<I>&,  \
+                                      const I*, I*);
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_LEVEL_BLOCKS)
 
 }  // namespace loom::sparse::cuda

@@ -39,10 +39,11 @@ __global__ void __launch_bounds__(merge_block_size)
     const auto i = static_cast<I>(warp);
     const I lower_begin = fp.row_ptrs[i];
     const int lower = static_cast<int>(fp.diag[i] - lower_begin);
+    // The residual only: L's entries are divided by u_jj in a pass of their own
+    // (divide_lower_candidates), off this loop's chain of dependent loads.
     const auto emit_at = [=](I e, I j, D a_ij, D sum) {
-        const D residual = a_ij - sum;
         rc[e] = j;
-        rv[e] = j < i ? residual / fv[fp.diag[j]] : residual;
+        rv[e] = a_ij - sum;
         ra[e] = a_ij;
     };
     if (lower + merge_extra_lanes > loom::cuda::warp_size) {
@@ -52,7 +53,7 @@ __global__ void __launch_bounds__(merge_block_size)
             if constexpr (Values) emit_at(e, j, a_ij, sum);
             ++e;
         });
-        if constexpr (!Values) count[i] = e;
+        if (count != nullptr) count[i] = Values ? e - rp[i] : e;
         return;
     }
     const int a_lane = lower + 1;
@@ -82,6 +83,12 @@ __global__ void __launch_bounds__(merge_block_size)
     D value = has_value && c < end ? vals[c] : D{};
     D next_value = has_value && c + 1 < end ? vals[c + 1] : D{};
     I e = Values ? rp[i] : I{0};
+    // Values: lane t holds the row's candidate 32 m + t until the warp stores 32 of them at
+    // once (lane 0 storing each one was 3x the count pass: H200, 7-point 100^3).
+    I flushed = e;
+    I buffered_col = 0;
+    D buffered_residual{};
+    D buffered_a{};
     for (;;) {
         I j = col;
 #pragma unroll
@@ -100,7 +107,17 @@ __global__ void __launch_bounds__(merge_block_size)
                 terms &= terms - 1;
             }
             const D a_ij = shuffle(hit && lane == a_lane ? value : D{}, a_lane);
-            if (lane == 0) emit_at(e, j, a_ij, sum);
+            if (lane == static_cast<int>(e - flushed)) {
+                buffered_col = j;
+                buffered_residual = a_ij - sum;
+                buffered_a = a_ij;
+            }
+            if (e + 1 - flushed == loom::cuda::warp_size) {
+                rc[flushed + lane] = buffered_col;
+                rv[flushed + lane] = buffered_residual;
+                ra[flushed + lane] = buffered_a;
+                flushed = e + 1;
+            }
         }
         ++e;
         if (hit) {
@@ -111,9 +128,14 @@ __global__ void __launch_bounds__(merge_block_size)
             if (has_value && c + 1 < end) next_value = vals[c + 1];
         }
     }
-    if constexpr (!Values) {
-        if (lane == 0) count[i] = e;
+    if constexpr (Values) {
+        if (lane < static_cast<int>(e - flushed)) {
+            rc[flushed + lane] = buffered_col;
+            rv[flushed + lane] = buffered_residual;
+            ra[flushed + lane] = buffered_a;
+        }
     }
+    if (count != nullptr && lane == 0) count[i] = Values ? e - rp[i] : e;
 }
 
 }  // namespace

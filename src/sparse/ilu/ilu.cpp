@@ -785,6 +785,45 @@ double IluHandle<V, I>::shift() const
 }
 
 template <typename V, typename I>
+SptrsvLevels<I> IluHandle<V, I>::lower_levels() const
+{
+    const auto& state = this->analysis("loom::sparse::IluHandle::lower_levels");
+    const auto& schedule = state.schedule;
+    if (schedule.levels() == 0) return {};
+    return {Array<I>(state.exec, schedule.level_ptrs), Array<I>(state.exec, schedule.order)};
+}
+
+template <typename V, typename I>
+SptrsvLevels<I> IluHandle<V, I>::reversed_levels() const
+{
+    constexpr const char* where = "loom::sparse::IluHandle::reversed_levels";
+    const auto& state = this->analysis(where);
+    const auto& schedule = state.schedule;
+    const auto levels = schedule.levels();
+    if (levels == 0) return {};
+    const auto& ptrs = schedule.host_level_ptrs;
+    std::vector<I> reversed(levels + 1, 0);
+    for (size_type l = 0; l < levels; ++l) {
+        reversed[l + 1] = reversed[l] + (ptrs[levels - l] - ptrs[levels - l - 1]);
+    }
+    SptrsvLevels<I> out{Array<I>(state.exec, reversed),
+                        Array<I>(state.exec, static_cast<size_type>(ptrs.back()))};
+    if (state.exec->kind() == ExecKind::cuda) {
+        LOOM_CUDA_CALL(where, cuda::ilu_reversed_levels(
+                                  dynamic_cast<const CudaExecutor&>(*state.exec), schedule,
+                                  out.level_ptrs.const_data(), out.level_rows.data()));
+        return out;
+    }
+    std::vector<I> order(ptrs.back());
+    for (size_type l = 0; l < levels; ++l) {
+        std::copy(schedule.host_order.begin() + ptrs[l], schedule.host_order.begin() + ptrs[l + 1],
+                  order.begin() + reversed[levels - 1 - l]);
+    }
+    out.level_rows = Array<I>(state.exec, order);
+    return out;
+}
+
+template <typename V, typename I>
 size_type IluHandle<V, I>::replaced_pivots() const
 {
     return this->analysis("loom::sparse::IluHandle::replaced_pivots").replaced_pivots;

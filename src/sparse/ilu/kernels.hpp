@@ -41,6 +41,9 @@ struct IluSchedule : LevelSchedule<I> {
     /// CUDA: level l's rows are cut into blocks of rows_per_block rows; its blocks are
     /// level_blocks[l] .. level_blocks[l + 1] - 1 (on the device), `blocks` in all.
     Array<I> level_blocks;
+    /// CUDA: the level of each row (factorize_by_levels takes a row's lower entries on rows
+    /// two or more levels back before it waits on the level just before).
+    Array<I> row_levels;
     size_type blocks = 0;
     int rows_per_block = 0;
 };
@@ -133,6 +136,12 @@ LOOM_DECLARE_ILU_KERNELS(CudaExecutor);
 template <typename I>
 void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& f,
                       detail::IluSchedule<I>& schedule);
+
+/// reversed_order: the rows of schedule's levels in reverse level order, each level's rows
+/// in their order, level l (backwards) from reversed_ptrs[l] (IluHandle::reversed_levels).
+template <typename I>
+void ilu_reversed_levels(const CudaExecutor& exec, const detail::IluSchedule<I>& schedule,
+                         const I* reversed_ptrs, I* reversed_order);
 
 /// cuSPARSE csrilu02 (cusparse.cu; IluAlgorithm::vendor, ILU(0), 32-bit indices checked by
 /// the caller): its buffer and analysis of F's pattern.

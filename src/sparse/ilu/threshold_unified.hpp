@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <functional>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 
@@ -115,13 +116,37 @@ matrix::Csr<V, I> lower_part(const Exec& exec, const matrix::Csr<V, I>& a, bool 
     return l;
 }
 
+/// Whether every row of a is strictly increasing (sorted, no duplicates) and holds its
+/// diagonal entry: one pass over the rows and one read-back.
+template <typename Exec, typename V, typename I>
+bool sorted_with_every_diagonal(const Exec& exec, const matrix::Csr<V, I>& a)
+{
+    const auto ap = pattern_of(a);
+    const auto bad = parallel_reduce(
+        exec, a.rows(),
+        [=] LOOM_HOST_DEVICE(size_type row) {
+            const auto i = static_cast<I>(row);
+            bool diagonal = false;
+            for (I p = ap.row_ptrs[i]; p < ap.row_ptrs[i + 1]; ++p) {
+                if (p > ap.row_ptrs[i] && ap.col_idxs[p] <= ap.col_idxs[p - 1]) return size_type{1};
+                diagonal = diagonal || ap.col_idxs[p] == i;
+            }
+            return diagonal ? size_type{0} : size_type{1};
+        },
+        size_type{0}, Plus{}, where);
+    return bad == 0;
+}
+
 /// A on the base pattern, with the values the numeric phase gathers (ilu.cpp: gather_lists):
 /// A and every diagonal entry (ILU); A's lower triangle and its conjugated mirror (IC).
-/// Duplicates are summed and rows sorted by SpAdd.
+/// Duplicates are summed and rows sorted by SpAdd; an ILU base of an A whose rows are sorted
+/// with every diagonal entry is a copy of A (SpAdd gives the same: 1.3 of ILU(0)'s 16.5 ms
+/// symbolic phase on 7-point 100^3, H200).
 template <typename Exec, typename V, typename I>
 matrix::Csr<V, I> base_matrix(const Exec& exec, const matrix::Csr<V, I>& a, bool cholesky)
 {
     const auto n = a.rows();
+    if (!cholesky && sorted_with_every_diagonal(exec, a)) return matrix::Csr<V, I>(a.executor(), a);
     matrix::Csr<V, I> zero_diagonal(a.executor(), dim2{n, n}, n);
     I* zp = zero_diagonal.row_ptrs().data();
     I* zc = zero_diagonal.col_idxs().data();
@@ -155,7 +180,8 @@ struct Candidates {
 /// (a_ij - s) / u_jj for j < i.
 template <typename Exec, typename V, typename I>
 Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
-                            const matrix::Csr<V, I>& f, const Array<I>& diag)
+                            const matrix::Csr<V, I>& f, const Array<I>& diag,
+                            detail::IluProfile& profile)
 {
     const auto n = f.rows();
     const auto fp = pattern_of(f, &diag);
@@ -184,8 +210,10 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
             },
             where);
     }
+    profile.lap("candidates: count");
     scan(exec, ptrs);
     const auto nnz = static_cast<size_type>(loom::detail::load_element(ptrs, n));
+    profile.lap("candidates: scan");
     Candidates<V, I> out{matrix::Csr<V, I>(f.executor(), dim2{n, n}, nnz),
                          Array<V>(f.executor(), nnz)};
     out.r.row_ptrs() = std::move(ptrs);
@@ -196,6 +224,11 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     if constexpr (by_warps) {
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, nullptr, rp, rc, rv,
                                               ra);
+        // L's candidates over u_jj, entry by entry (the warps' merge stores residuals).
+        const detail::FactorPattern<I> candidates_pattern{n, nnz, rp, rc, nullptr};
+        for_each_entry(exec, candidates_pattern, [=] LOOM_HOST_DEVICE(I i, I e) {
+            if (rc[e] < i) rv[e] = rv[e] / fv[fp.diag[rc[e]]];
+        });
     } else {
         parallel_for_uneven(
             exec, n,
@@ -278,11 +311,15 @@ Array<R> keys_between(const Exec& exec, const Array<R>& keys, R lower, R upper, 
 /// Was a radix sort of every key: a quarter of the search on the H200 (24 of 94 ms); the few
 /// inside (3-12% on 3D Poisson: up to 3 M keys there) are bracketed again the same way.
 template <typename I, typename Exec, typename R>
-R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
+R kth_largest(const Exec& exec, const Array<R>& keys, size_type k, detail::IluProfile& profile)
 {
     constexpr size_type samples = 4096;
     const auto n = keys.size();
-    if (n <= 16 * samples) return kth_largest_of_all(exec, keys, k);
+    if (n <= 16 * samples) {
+        const auto kth = kth_largest_of_all(exec, keys, k);
+        profile.lap("selection: k-th: sort of the few");
+        return kth;
+    }
     // One key of each of `samples` equal strata, at an offset hashed from the stratum.
     Array<R> drawn(keys.executor(), samples);
     R* sample = drawn.data();
@@ -301,6 +338,7 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
     // the smallest it only moves the bracket, which the counts below check.
     for (auto& key_drawn : sorted) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
     std::sort(sorted.begin(), sorted.end(), std::greater<R>());
+    profile.lap("selection: k-th: sample");
     // The k-th's expected rank in the sample, give or take four standard deviations.
     const double q = static_cast<double>(k) / static_cast<double>(n);
     const double centre = q * samples;
@@ -312,12 +350,14 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k)
         upper == infinity ? 0
                           : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
     const auto inside = count_between(exec, keys, lower, upper);
+    profile.lap("selection: k-th: bracket counts");
     if (above >= k || above + inside < k || inside == n) return kth_largest_of_all(exec, keys, k);
     // A bracket of one value (a swarm of ties) holds the k-th; else the few keys inside are
     // selected among alike: sampled again while more than the sample's 16 strata of them.
     if (lower == upper) return lower;
     const auto few = keys_between<Exec, R, I>(exec, keys, lower, upper, inside);
-    return kth_largest<I>(exec, few, k - above);
+    profile.lap("selection: k-th: bracket compaction");
+    return kth_largest<I>(exec, few, k - above, profile);
 }
 
 /// Step 2: keep[e] = 1 for the entries of r that stay (one spare element at the end, for the
@@ -355,7 +395,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
             threshold = std::numeric_limits<R>::infinity();
             ties = 0;
         } else {
-            threshold = kth_largest<I>(exec, keys, params.budget);
+            threshold = kth_largest<I>(exec, keys, params.budget, profile);
             const auto above = parallel_reduce(
                 exec, nnz,
                 [=] LOOM_HOST_DEVICE(size_type e) { return key[e] > threshold ? size_type{1} : 0; },
@@ -478,8 +518,8 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
     const auto norms = row_norms(exec, a_base);
     detail::IluProfile profile(exec, "threshold search");
     for (int step = 0; step < params.steps; ++step) {
-        const auto c = candidates(exec, a_base, f, f_diag);
-        profile.lap("candidates");
+        const auto c = candidates(exec, a_base, f, f_diag, profile);
+        profile.lap("candidates: fill");
         auto keep = selection(exec, c.r, norms, params, profile);
         profile.lap("selection: ties, flags");
         auto kept = compact(exec, c, std::move(keep));

@@ -32,6 +32,7 @@
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
+#include "loom/launch/row_search.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/ready_values.cuh"
 #include "sparse/sptrsv/supernodal.hpp"
@@ -844,6 +845,64 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
 }
 
 template <typename I>
+bool sptrsv_given_schedule(const CudaExecutor& exec, size_type n, const I* ptrs, const I* cols,
+                           const SptrsvLevels<I>& given, detail::LevelSchedule<I>& schedule)
+{
+    using sptrsv_kernels::analysis_where;
+    if (given.level_rows.size() != n || given.level_ptrs.size() == 0) return false;
+    auto host_ptrs = given.level_ptrs.to_host();
+    if (host_ptrs.front() != 0 || static_cast<size_type>(host_ptrs.back()) != n) return false;
+    for (size_type l = 0; l + 1 < host_ptrs.size(); ++l) {
+        if (host_ptrs[l + 1] <= host_ptrs[l]) return false;
+    }
+    const auto shared = exec.shared_from_this();
+    const auto levels = static_cast<long long>(host_ptrs.size()) - 1;
+    const auto rows = static_cast<I>(n);
+    Array<I> level_of(shared, n);
+    Array<std::uint32_t> seen(shared, n + 1);  // then the verdict: nonzero when it fails
+    seen.fill(0);
+    const I* level_ptrs = given.level_ptrs.const_data();
+    const I* order = given.level_rows.const_data();
+    I* level = level_of.data();
+    std::uint32_t* count = seen.data();
+    loom::cuda::parallel_for(
+        exec, static_cast<long long>(n),
+        [=] __device__(long long slot) {
+            const I r = order[slot];
+            if (r < 0 || r >= rows) {
+                count[rows] = 1;
+                return;
+            }
+            atomicAdd(count + r, 1u);
+            level[r] = static_cast<I>(last_row_starting_by(
+                levels, slot, [=](long long l) { return static_cast<long long>(level_ptrs[l]); }));
+        },
+        analysis_where);
+    loom::cuda::parallel_for(
+        exec, static_cast<long long>(n),
+        [=] __device__(long long r) {
+            if (count[r] != 1) {
+                count[rows] = 1;
+                return;
+            }
+            for (I p = ptrs[r]; p < ptrs[r + 1]; ++p) {
+                const I c = cols[p];
+                if (c != r && (count[c] != 1 || level[c] >= level[r])) {
+                    count[rows] = 1;
+                    return;
+                }
+            }
+        },
+        analysis_where);
+    if (loom::detail::load_element(seen, n) != 0) return false;
+    schedule.order = Array<I>(shared, given.level_rows);
+    schedule.level_ptrs = Array<I>(shared, given.level_ptrs);
+    schedule.host_level_ptrs = std::move(host_ptrs);
+    schedule.host_order.clear();
+    return true;
+}
+
+template <typename I>
 size_type sptrsv_count_supernodes(const CudaExecutor& exec, size_type n, const I* ptrs,
                                   const I* cols, size_type max_width)
 {
@@ -1058,6 +1117,11 @@ LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)
     template size_type sptrsv_count_supernodes(const CudaExecutor&, size_type, const I*,         \
                                                const I*, size_type);
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_ANALYSIS)
+
+#define LOOM_INSTANTIATE_GIVEN_SCHEDULE(I)                                                    \
+    template bool sptrsv_given_schedule(const CudaExecutor&, size_type, const I*, const I*,  \
+                                        const SptrsvLevels<I>&, detail::LevelSchedule<I>&);
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_GIVEN_SCHEDULE)
 
 #define LOOM_INSTANTIATE_FIRST_ZERO(V) \
     template size_type sptrsv_first_zero(const CudaExecutor&, const V*, size_type, size_type);

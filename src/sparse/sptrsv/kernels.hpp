@@ -206,6 +206,13 @@ void sptrsv_transpose_pattern(const CudaExecutor& exec, size_type n, size_type n
 template <typename I>
 void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz, const I* ptrs,
                            const I* cols, bool lower, detail::LevelSchedule<I>& schedule);
+/// schedule = `given` (order and level_ptrs copied, host_level_ptrs read back) when it is a
+/// level schedule of op(T) (its rows: ptrs, cols): every row once, levels not empty, each row
+/// in a later level than the rows its entries off the diagonal name (not necessarily the
+/// earliest one); false, schedule untouched, otherwise. Two passes and one read-back.
+template <typename I>
+bool sptrsv_given_schedule(const CudaExecutor& exec, size_type n, const I* ptrs, const I* cols,
+                           const SptrsvLevels<I>& given, detail::LevelSchedule<I>& schedule);
 /// How many supernodes supernode_starts finds in a lower pattern (ptrs, cols).
 template <typename I>
 size_type sptrsv_count_supernodes(const CudaExecutor& exec, size_type n, const I* ptrs,

@@ -560,7 +560,8 @@ bool analyses_on_device(const Executor& exec, const SptrsvOptions& options)
 template <typename V, typename I>
 std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, I>& T,
                                                            [[maybe_unused]] const SptrsvOptions& options,
-                                                           [[maybe_unused]] Scope scope = Scope::solve)
+                                                           [[maybe_unused]] Scope scope = Scope::solve,
+                                                           [[maybe_unused]] const SptrsvLevels<I>* given = nullptr)
 {
     auto state = std::make_unique<detail::SptrsvState<V, I>>();
     state->exec = T.executor();
@@ -597,6 +598,12 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         }
         const bool op_transposed = transposes(options.op);
         detail::LevelSchedule<I> schedule;
+        // A handed-over schedule that holds (sptrsv_given_schedule) replaces the level pass.
+        const bool given_holds =
+            given && cuda::sptrsv_given_schedule(exec, n, op_transposed ? t_ptrs.const_data() : ptrs,
+                                                 op_transposed ? t_cols.const_data() : cols,
+                                                 *given, schedule);
+        if (!given_holds)  // (the call kept as it was: one statement)
         cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_transposed ? t_ptrs.const_data() : ptrs,
                                     op_transposed ? t_cols.const_data() : cols,
                                     solves_lower(options), schedule);
@@ -714,10 +721,20 @@ SptrsvLevels<I> sptrsv_levels(const matrix::Csr<V, I>& T, const SptrsvOptions& o
 template <typename V, typename I>
 void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
 {
+    sptrsv_symbolic(handle, T, SptrsvLevels<I>{});
+}
+
+template <typename V, typename I>
+void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
+                     const SptrsvLevels<I>& levels)
+{
     check_square(symbolic_where, T);
     const auto& exec = T.executor();
     const auto& options = handle.options();
-    auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
+    const auto* given = levels.level_ptrs.size() > 0 ? &levels : nullptr;
+    auto state = analyses_on_device(*exec, options)
+                     ? device_analysis(T, options, Scope::solve, given)
+                     : nullptr;
     if (!state) state = host_analysis(T, options);
     level_ordered_rows(symbolic_where, *state, options, T, true);
     state->pattern = pattern_fingerprint(T, options.pattern_check);
@@ -820,6 +837,8 @@ void sptrsv(const matrix::Csr<V, I>& T, const matrix::Dense<V>& b, matrix::Dense
 #define LOOM_INSTANTIATE_SPTRSV(V, I)                                                          \
     template class SptrsvHandle<V, I>;                                                         \
     template void sptrsv_symbolic(SptrsvHandle<V, I>&, const matrix::Csr<V, I>&);              \
+    template void sptrsv_symbolic(SptrsvHandle<V, I>&, const matrix::Csr<V, I>&,               \
+                                  const SptrsvLevels<I>&);                                     \
     template void sptrsv_numeric(SptrsvHandle<V, I>&, const matrix::Csr<V, I>&);               \
     template void sptrsv_solve(const SptrsvHandle<V, I>&, const matrix::Csr<V, I>&,            \
                                const matrix::Dense<V>&, matrix::Dense<V>&);                    \

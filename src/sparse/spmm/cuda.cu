@@ -794,6 +794,58 @@ constexpr long long band_pass_bytes = 128;
 /// for the lines in flight.
 constexpr long long band_l1_bytes = 200 << 10;
 
+/// Session 12 experiments only: a knob of the band plan from the environment, or `otherwise`.
+inline long long band_knob(const char* name, long long otherwise)
+{
+    const char* text = std::getenv(name);
+    return text != nullptr ? std::atoll(text) : otherwise;
+}
+
+/// spmm_band_kernel with passes of Lanes * 2 16-byte packs of a row.
+template <int Lanes, typename D, typename I>
+void launch_band(const CudaExecutor& exec, const CsrRows<D, I>& csr,
+                 const DenseOperand<const D>& b, const Output<D>& out, long long k,
+                 SpmmAlgorithm algorithm)
+{
+    constexpr int vec = vector_width<D>;
+    constexpr int packs = 2;
+    constexpr long long pass_bytes = Lanes * packs * 16;
+    constexpr auto kernel = spmm_band_kernel<Lanes, packs, vec, D, I>;
+    static const bool carveout_set = [] {
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxL1),
+              "cudaFuncSetAttribute", spmm_where);
+        return true;
+    }();
+    (void)carveout_set;
+    const int per_sm = static_cast<int>(std::clamp<long long>(
+        band_knob("LOOM_SPMM_BAND_PER_SM", resident_per_sm<kernel>()), 1,
+        resident_per_sm<kernel>()));
+    const long long resident = static_cast<long long>(exec.multiprocessor_count()) * per_sm;
+    constexpr long long step = block_size / Lanes;
+    // The resident blocks' chunks together: half of L2 for one pass of their rows of B.
+    const long long l2 = static_cast<long long>(exec.l2_cache_bytes());
+    long long chunk = l2 / 2 / (resident * pass_bytes) / step * step;
+    chunk = std::clamp(chunk, step, 32 * step);
+    if (algorithm == SpmmAlgorithm::band_big) chunk *= 4;
+    chunk = std::max(step, band_knob("LOOM_SPMM_BAND_CHUNK", chunk) / step * step);
+    // A block's share of L1 holds the rows of B within `near` of its rows, both sides.
+    const long long window = band_l1_bytes / per_sm / pass_bytes;
+    long long near = std::max(0LL, (window - step) / 2);
+    if (algorithm == SpmmAlgorithm::band_l1) near = std::numeric_limits<long long>::max() / 2;
+    near = band_knob("LOOM_SPMM_BAND_NEAR", near);
+    const long long chunks = ceildiv(csr.rows, chunk);
+    const auto blocks = static_cast<unsigned>(std::clamp(chunks, 1LL, resident));
+    static int logged = 0;  // session 12 rounds only: the plan each variant ran with
+    if (std::getenv("LOOM_SPMM_BAND_LOG") != nullptr && logged < 4) {
+        ++logged;
+        std::fprintf(stderr,
+                     "band plan: %s k %lld pass %lld B per_sm %d blocks %u chunk %lld near %lld\n",
+                     to_string(algorithm), k, pass_bytes, per_sm, blocks, chunk, near);
+    }
+    kernel<<<blocks, block_size, 0, stream_of(exec)>>>(csr, b, out, k, BandPlan{chunk, near});
+}
+
 /// The band kernel where row_split's short-row kernel applies (rows of at most 8 entries on
 /// average, 16-byte vectors, k above four vectors); false (nothing launched) otherwise.
 template <typename D, typename I>
@@ -805,40 +857,16 @@ bool spmm_band(const CudaExecutor& exec, const CsrRows<D, I>& csr, long long nnz
     if constexpr (vec == 1) {
         return false;
     } else {
-    if (nnz > 8 * csr.rows || k <= 4 * vec || !moves_vectors(b, out.C, k)) return false;
-    constexpr int lanes = 4;
-    constexpr int packs = 2;
-    static_assert(lanes * packs * 16 == band_pass_bytes);
-    constexpr auto kernel = spmm_band_kernel<lanes, packs, vec, D, I>;
-    static const bool carveout_set = [] {
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   cudaSharedmemCarveoutMaxL1),
-              "cudaFuncSetAttribute", spmm_where);
+        if (nnz > 8 * csr.rows || k <= 4 * vec || !moves_vectors(b, out.C, k)) return false;
+        const long long pass = band_knob("LOOM_SPMM_BAND_PASS", band_pass_bytes);
+        if (pass >= 512) {
+            launch_band<16>(exec, csr, b, out, k, algorithm);
+        } else if (pass >= 256) {
+            launch_band<8>(exec, csr, b, out, k, algorithm);
+        } else {
+            launch_band<4>(exec, csr, b, out, k, algorithm);
+        }
         return true;
-    }();
-    (void)carveout_set;
-    const int per_sm = resident_per_sm<kernel>();
-    const long long resident = static_cast<long long>(exec.multiprocessor_count()) * per_sm;
-    constexpr long long step = block_size / lanes;
-    // The resident blocks' chunks together: half of L2 for one pass of their rows of B.
-    const long long l2 = static_cast<long long>(exec.l2_cache_bytes());
-    long long chunk = l2 / 2 / (resident * band_pass_bytes) / step * step;
-    chunk = std::clamp(chunk, step, 32 * step);
-    if (algorithm == SpmmAlgorithm::band_big) chunk *= 4;
-    // A block's share of L1 holds the rows of B within `near` of its rows, both sides.
-    const long long window = band_l1_bytes / per_sm / band_pass_bytes;
-    long long near = std::max(0LL, (window - step) / 2);
-    if (algorithm == SpmmAlgorithm::band_l1) near = std::numeric_limits<long long>::max() / 2;
-    const long long chunks = ceildiv(csr.rows, chunk);
-    const auto blocks = static_cast<unsigned>(std::clamp(chunks, 1LL, resident));
-    static int logged = 0;  // session 12 round 1 only: the plan each variant ran with
-    if (std::getenv("LOOM_SPMM_BAND_LOG") != nullptr && logged < 6) {
-        ++logged;
-        std::fprintf(stderr, "band plan: %s k %lld per_sm %d blocks %u chunk %lld near %lld\n",
-                     to_string(algorithm), k, per_sm, blocks, chunk, near);
-    }
-    kernel<<<blocks, block_size, 0, stream_of(exec)>>>(csr, b, out, k, BandPlan{chunk, near});
-    return true;
     }
 }
 

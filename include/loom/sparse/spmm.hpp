@@ -41,15 +41,12 @@ const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
-enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, band, band_l1, band_big, vendor };
+enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
 inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
-    {SpmmAlgorithm::band, "band", "experimental: chunks of rows per block, near rows of B in L1"},
-    {SpmmAlgorithm::band_l1, "band_l1", "experimental: band with every gather through L1"},
-    {SpmmAlgorithm::band_big, "band_big", "experimental: band with chunks 4x longer"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
 };
 constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)

@@ -35,10 +35,7 @@
 // loaded and C is rounded once when stored. They take no transposing mode (no 16-bit atomics).
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 
 #include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
@@ -378,101 +375,6 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
     });
 }
 
-/// *p through L2 only (ld.global.cg): for data that this multiprocessor will not read again
-/// soon (A's entries, the rows of B far from the row being summed), so that L1 keeps the rows
-/// of B that the next rows of the same block gather again.
-template <typename T>
-__device__ __forceinline__ T load_l2(const T* p)
-{
-    T value;
-    if constexpr (sizeof(T) == 2) {
-        const unsigned short bits = __ldcg(reinterpret_cast<const unsigned short*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else if constexpr (sizeof(T) == 4) {
-        const unsigned bits = __ldcg(reinterpret_cast<const unsigned*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else if constexpr (sizeof(T) == 8) {
-        const unsigned long long bits = __ldcg(reinterpret_cast<const unsigned long long*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else {
-        static_assert(sizeof(T) == 16);
-        const uint4 bits = __ldcg(reinterpret_cast<const uint4*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    }
-    return value;
-}
-
-/// How spmm_band_kernel walks the rows: chunks of `chunk_rows` consecutive rows per block
-/// (grid-stride over the chunks), and the gathers of rows of B within `near` rows of the row
-/// being summed kept in L1 (the others through L2 only).
-struct BandPlan {
-    long long chunk_rows;
-    long long near;
-};
-
-/// row_split for short rows as a band: a block walks `plan.chunk_rows` consecutive rows, one
-/// pass of G * PerLane * Vec columns at a time (k = 128 floats: four passes of 32), so that
-/// the rows of B it gathers near the diagonal (r +- 1, r +- 160 for the 7-point 160^3) are
-/// gathered again from L1 by the rows that follow, while the far ones (r +- 25600) go through
-/// L2 only and leave L1 to the near ones. The chunks of the resident blocks together span a
-/// band of rows whose pass of B fits L2, so that the far gathers of one row hit L2 where the
-/// rows a plane away gathered them. A's entries through L2, C streamed.
-template <int G, int PerLane, int Vec, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
-    spmm_band_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k,
-                     BandPlan plan)
-{
-    using T = compute_type_t<D>;
-    constexpr long long width = G * PerLane * Vec;
-    constexpr long long step = block_size / G;
-    const int lane = threadIdx.x % G;
-    const long long chunks = ceildiv(A.rows, plan.chunk_rows);
-    for (long long chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
-        const long long first = chunk * plan.chunk_rows;
-        const long long last = min(A.rows, first + plan.chunk_rows);
-        for (long long j0 = 0; j0 < k; j0 += width) {
-            for (long long row = first + threadIdx.x / G; row < last; row += step) {
-                const long long begin = load_l2(A.row_ptrs + row);
-                const long long end = load_l2(A.row_ptrs + row + 1);
-                T acc[PerLane][Vec] = {};
-                for (long long base = begin; base < end; base += short_row_batch) {
-                    I cols[short_row_batch];
-                    T values[short_row_batch];
-#pragma unroll
-                    for (int u = 0; u < short_row_batch; ++u) {
-                        const bool in = base + u < end;
-                        cols[u] = in ? load_l2(A.cols + base + u) : I{0};
-                        values[u] = in ? static_cast<T>(load_l2(A.values + base + u)) : T{};
-                    }
-                    const int count =
-                        static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
-                    Pack<D, Vec> b[short_row_batch][PerLane];
-#pragma unroll
-                    for (int u = 0; u < short_row_batch; ++u) {
-                        const long long distance = static_cast<long long>(cols[u]) - row;
-                        const bool near = distance <= plan.near && -distance <= plan.near;
-#pragma unroll
-                        for (int p = 0; p < PerLane; ++p) {
-                            const long long j = j0 + (lane + p * G) * Vec;
-                            const D* src = element<true>(B, cols[u], j);
-                            b[u][p] = u >= count || j >= k ? Pack<D, Vec>{}
-                                      : near              ? load_along_k<Vec>(src)
-                                                          : load_l2(reinterpret_cast<
-                                                                    const Pack<D, Vec>*>(src));
-                        }
-                    }
-#pragma unroll
-                    for (int u = 0; u < short_row_batch; ++u) {
-                        if (u >= count) break;
-                        add_product(values[u], b[u], acc);
-                    }
-                }
-                store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
-            }
-        }
-    }
-}
-
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
 /// block): for chunk c, slot 0 holds the row that began before the chunk (the row of its first
 /// entry), slot 1 the row that goes on after it, k sums each.
@@ -713,8 +615,8 @@ void prepare_accumulation(const CudaExecutor& exec, long long rows, long long k,
 /// as are resident at once. With more, the last wave holds blocks with a full share of the
 /// work on part of the device: 8 blocks per multiprocessor of a kernel that fits 6 take two
 /// waves for 1.33 waves' work (the registers of the batched gathers limit residency).
-template <auto Kernel>
-int resident_per_sm()
+template <int G, auto Kernel>
+unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
 {
     static const int per_sm = [] {
         int blocks = 0;
@@ -722,13 +624,7 @@ int resident_per_sm()
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
         return std::max(blocks, 1);
     }();
-    return per_sm;
-}
-
-template <int G, auto Kernel>
-unsigned resident_blocks_for(const CudaExecutor& exec, long long groups)
-{
-    return grid_for(exec, groups * G, block_size, resident_per_sm<Kernel>());
+    return grid_for(exec, groups * G, block_size, per_sm);
 }
 
 /// nnz_balanced over k columns: the chunks' kernel, then the cut rows' two-level sum.
@@ -762,20 +658,37 @@ void spmm_chunks(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, 
 /// registers for loads a row never issues: spmm_short_row_kernel, with two 16-byte packs per
 /// lane (half the lanes of with_shape's group): H200, 7-point 160^3 fp32, k = 32 479 us
 /// against 615 with one pack, k = 128 2140 against 2944 (session 11).
+/// Bytes of a row of B (and C) one launch of the short-row kernel covers: a wider k runs in
+/// panels of this many bytes, A read once per panel, so that the rows of B gathered between
+/// a row and its farthest neighbours (the planes of a 3D stencil, 25600 rows apart at 160^3:
+/// 13 MB of B at k = 128 floats, both sides) take a quarter of L2 instead of half of it.
+/// Session 12 measurement: see NOTES.md.
+constexpr long long short_row_panel_bytes = 256;
+
 template <typename D, typename I>
 void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
-               const DenseOperand<const D>& b, const Output<D>& out, long long k)
+               const DenseOperand<const D>& b, const Output<D>& out, long long k, bool panels)
 {
     constexpr int vec = vector_width<D>;
     if (nnz <= 8 * csr.rows && k > 4 * vec && moves_vectors(b, out.C, k)) {
-        with_shape<true>(k / vec, [&]<int G, int PerLane>() {
-            constexpr bool halve = PerLane == 1 && G >= 8;
-            constexpr int lanes = halve ? G / 2 : G;
-            constexpr int packs = halve ? 2 : PerLane;
-            constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
-            kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
-                     stream_of(exec)>>>(csr, b, out, k);
-        });
+        // A panel is a multiple of the vector width: every panel's rows start on 16 bytes.
+        const long long panel =
+            panels ? short_row_panel_bytes / static_cast<long long>(sizeof(D)) : k;
+        static_assert(short_row_panel_bytes / sizeof(D) % vec == 0);
+        for (long long j = 0; j < k; j += panel) {
+            const long long width = std::min(panel, k - j);
+            const DenseOperand<const D> b_panel{b.data + j, b.row_step, b.col_step};
+            Output<D> out_panel = out;
+            out_panel.C.data += j;
+            with_shape<true>(width / vec, [&]<int G, int PerLane>() {
+                constexpr bool halve = PerLane == 1 && G >= 8;
+                constexpr int lanes = halve ? G / 2 : G;
+                constexpr int packs = halve ? 2 : PerLane;
+                constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
+                kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
+                         stream_of(exec)>>>(csr, b_panel, out_panel, width);
+            });
+        }
         return;
     }
     with_row_split_shape(
@@ -784,90 +697,6 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
             kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });
-}
-
-/// Bytes of a row of B one pass of spmm_band_kernel covers: 128 (32 floats), so that a block's
-/// window of near rows fits its share of L1 at k = 128 as at k = 32.
-constexpr long long band_pass_bytes = 128;
-/// L1 a multiprocessor gives the band kernels' gathers: sm_90 has 256 KB of L1 and shared
-/// memory together, all L1 with the carveout at its maximum (asked for below); some is left
-/// for the lines in flight.
-constexpr long long band_l1_bytes = 200 << 10;
-
-/// Session 12 experiments only: a knob of the band plan from the environment, or `otherwise`.
-inline long long band_knob(const char* name, long long otherwise)
-{
-    const char* text = std::getenv(name);
-    return text != nullptr ? std::atoll(text) : otherwise;
-}
-
-/// spmm_band_kernel with passes of Lanes * 2 16-byte packs of a row.
-template <int Lanes, typename D, typename I>
-void launch_band(const CudaExecutor& exec, const CsrRows<D, I>& csr,
-                 const DenseOperand<const D>& b, const Output<D>& out, long long k,
-                 SpmmAlgorithm algorithm)
-{
-    constexpr int vec = vector_width<D>;
-    constexpr int packs = 2;
-    constexpr long long pass_bytes = Lanes * packs * 16;
-    constexpr auto kernel = spmm_band_kernel<Lanes, packs, vec, D, I>;
-    static const bool carveout_set = [] {
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   cudaSharedmemCarveoutMaxL1),
-              "cudaFuncSetAttribute", spmm_where);
-        return true;
-    }();
-    (void)carveout_set;
-    const int per_sm = static_cast<int>(std::clamp<long long>(
-        band_knob("LOOM_SPMM_BAND_PER_SM", resident_per_sm<kernel>()), 1,
-        resident_per_sm<kernel>()));
-    const long long resident = static_cast<long long>(exec.multiprocessor_count()) * per_sm;
-    constexpr long long step = block_size / Lanes;
-    // The resident blocks' chunks together: half of L2 for one pass of their rows of B.
-    const long long l2 = static_cast<long long>(exec.l2_cache_bytes());
-    long long chunk = l2 / 2 / (resident * pass_bytes) / step * step;
-    chunk = std::clamp(chunk, step, 32 * step);
-    if (algorithm == SpmmAlgorithm::band_big) chunk *= 4;
-    chunk = std::max(step, band_knob("LOOM_SPMM_BAND_CHUNK", chunk) / step * step);
-    // A block's share of L1 holds the rows of B within `near` of its rows, both sides.
-    const long long window = band_l1_bytes / per_sm / pass_bytes;
-    long long near = std::max(0LL, (window - step) / 2);
-    if (algorithm == SpmmAlgorithm::band_l1) near = std::numeric_limits<long long>::max() / 2;
-    near = band_knob("LOOM_SPMM_BAND_NEAR", near);
-    const long long chunks = ceildiv(csr.rows, chunk);
-    const auto blocks = static_cast<unsigned>(std::clamp(chunks, 1LL, resident));
-    static int logged = 0;  // session 12 rounds only: the plan each variant ran with
-    if (std::getenv("LOOM_SPMM_BAND_LOG") != nullptr && logged < 4) {
-        ++logged;
-        std::fprintf(stderr,
-                     "band plan: %s k %lld pass %lld B per_sm %d blocks %u chunk %lld near %lld\n",
-                     to_string(algorithm), k, pass_bytes, per_sm, blocks, chunk, near);
-    }
-    kernel<<<blocks, block_size, 0, stream_of(exec)>>>(csr, b, out, k, BandPlan{chunk, near});
-}
-
-/// The band kernel where row_split's short-row kernel applies (rows of at most 8 entries on
-/// average, 16-byte vectors, k above four vectors); false (nothing launched) otherwise.
-template <typename D, typename I>
-bool spmm_band(const CudaExecutor& exec, const CsrRows<D, I>& csr, long long nnz,
-               const DenseOperand<const D>& b, const Output<D>& out, long long k,
-               SpmmAlgorithm algorithm)
-{
-    constexpr int vec = vector_width<D>;
-    if constexpr (vec == 1) {
-        return false;
-    } else {
-        if (nnz > 8 * csr.rows || k <= 4 * vec || !moves_vectors(b, out.C, k)) return false;
-        const long long pass = band_knob("LOOM_SPMM_BAND_PASS", band_pass_bytes);
-        if (pass >= 512) {
-            launch_band<16>(exec, csr, b, out, k, algorithm);
-        } else if (pass >= 256) {
-            launch_band<8>(exec, csr, b, out, k, algorithm);
-        } else {
-            launch_band<4>(exec, csr, b, out, k, algorithm);
-        }
-        return true;
-    }
 }
 
 }  // namespace
@@ -891,6 +720,8 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_csr_vendor(exec, mode, alpha, A, B, beta, C, k);
         return;
     }
+    // Session 12 round 2: automatic runs the short rows in panels, row_split in one launch.
+    const bool panels = algorithm == SpmmAlgorithm::automatic;
     if (algorithm == SpmmAlgorithm::automatic) algorithm = choose_spmm(exec, A, k);
     const bool conj = mode == Mode::conjugate || mode == Mode::conj_transpose;
     const auto csr = rows_of(A);
@@ -915,12 +746,8 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         Array<I> slot0_rows(A.executor(), static_cast<size_type>(chunks));
         spmm_chunks(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k),
                     as_device(partials.data()), slot0_rows.data());
-    } else if ((algorithm == SpmmAlgorithm::band || algorithm == SpmmAlgorithm::band_l1 ||
-                algorithm == SpmmAlgorithm::band_big) &&
-               !conj && spmm_band(exec, csr, A.nnz(), b, out, static_cast<long long>(k), algorithm)) {
-        // launched
     } else {
-        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k));
+        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k), panels);
     }
     check_launch(spmm_where);
 }

@@ -658,37 +658,20 @@ void spmm_chunks(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, 
 /// registers for loads a row never issues: spmm_short_row_kernel, with two 16-byte packs per
 /// lane (half the lanes of with_shape's group): H200, 7-point 160^3 fp32, k = 32 479 us
 /// against 615 with one pack, k = 128 2140 against 2944 (session 11).
-/// Bytes of a row of B (and C) one launch of the short-row kernel covers: a wider k runs in
-/// panels of this many bytes, A read once per panel, so that the rows of B gathered between
-/// a row and its farthest neighbours (the planes of a 3D stencil, 25600 rows apart at 160^3:
-/// 13 MB of B at k = 128 floats, both sides) take a quarter of L2 instead of half of it.
-/// Session 12 measurement: see NOTES.md.
-constexpr long long short_row_panel_bytes = 256;
-
 template <typename D, typename I>
 void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
-               const DenseOperand<const D>& b, const Output<D>& out, long long k, bool panels)
+               const DenseOperand<const D>& b, const Output<D>& out, long long k)
 {
     constexpr int vec = vector_width<D>;
     if (nnz <= 8 * csr.rows && k > 4 * vec && moves_vectors(b, out.C, k)) {
-        // A panel is a multiple of the vector width: every panel's rows start on 16 bytes.
-        const long long panel =
-            panels ? short_row_panel_bytes / static_cast<long long>(sizeof(D)) : k;
-        static_assert(short_row_panel_bytes / sizeof(D) % vec == 0);
-        for (long long j = 0; j < k; j += panel) {
-            const long long width = std::min(panel, k - j);
-            const DenseOperand<const D> b_panel{b.data + j, b.row_step, b.col_step};
-            Output<D> out_panel = out;
-            out_panel.C.data += j;
-            with_shape<true>(width / vec, [&]<int G, int PerLane>() {
-                constexpr bool halve = PerLane == 1 && G >= 8;
-                constexpr int lanes = halve ? G / 2 : G;
-                constexpr int packs = halve ? 2 : PerLane;
-                constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
-                kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
-                         stream_of(exec)>>>(csr, b_panel, out_panel, width);
-            });
-        }
+        with_shape<true>(k / vec, [&]<int G, int PerLane>() {
+            constexpr bool halve = PerLane == 1 && G >= 8;
+            constexpr int lanes = halve ? G / 2 : G;
+            constexpr int packs = halve ? 2 : PerLane;
+            constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
+            kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
+                     stream_of(exec)>>>(csr, b, out, k);
+        });
         return;
     }
     with_row_split_shape(
@@ -720,8 +703,6 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_csr_vendor(exec, mode, alpha, A, B, beta, C, k);
         return;
     }
-    // Session 12 round 2: automatic runs the short rows in panels, row_split in one launch.
-    const bool panels = algorithm == SpmmAlgorithm::automatic;
     if (algorithm == SpmmAlgorithm::automatic) algorithm = choose_spmm(exec, A, k);
     const bool conj = mode == Mode::conjugate || mode == Mode::conj_transpose;
     const auto csr = rows_of(A);
@@ -747,7 +728,7 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_chunks(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k),
                     as_device(partials.data()), slot0_rows.data());
     } else {
-        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k), panels);
+        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k));
     }
     check_launch(spmm_where);
 }

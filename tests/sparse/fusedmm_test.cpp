@@ -69,7 +69,10 @@ TYPED_TEST(Fusedmm, BackendsMatchSddmmThenSpmm)
                                                      {33, 70, 0.5, false, true, false, 2},
                                                      {70, 33, 4, true, false, true, 3},
                                                      {0, 5, 1, false, true, false, 4},
-                                                     {1, 500, 400, false, true, false, 5}};
+                                                     {1, 500, 400, false, true, false, 5},
+                                                     // a dense row of 40000 entries: 157
+                                                     // chunks, cut-row segments summed first
+                                                     {50, 40000, 2, true, true, false, 6}};
     for (const auto& spec : specs) {
         const auto A_ref = loom::test::random_csr<V, I>(this->ref, spec);
         for (const auto [k, kw] : {std::pair<size_type, size_type>{1, 1},

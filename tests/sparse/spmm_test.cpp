@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/base/error.hpp"
+#include "loom/matrix/generate.hpp"
 #include "loom/sparse/spmm.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
@@ -241,6 +242,42 @@ TYPED_TEST(Spmm, CudaWideOperandsWithScatteredColumnsMatchReference)
         sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, V{0.75}, C_ref);
         sparse::spmm(Mode::none, V{-1.25}, A, B, V{0.75}, C);
         LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
+    }
+}
+
+TYPED_TEST(Spmm, CudaBandedRowsMatchReference)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Dense = typename TestFixture::Dense;
+    LOOM_CUDA_OR_SKIP(cuda);
+    // 7-point stencils (rows of at most 7 entries: the short-row and band kernels): 14^3 in a
+    // few of the band kernel's chunks, 20^3 (8000 rows) in many, its planes 400 rows apart
+    // (gathers outside a block's window of near rows, through L2 only). k below, at and
+    // above one pass of 128 bytes, and k not a multiple of it.
+    for (const size_type n : {14, 20}) {
+        const auto A_ref = loom::matrix::poisson3d<V, I>(this->ref, n);
+        const typename TestFixture::Csr A(cuda, A_ref);
+        for (const size_type k : {8, 20, 32, 48, 100, 128, 256}) {
+            const auto B_ref = loom::test::random_dense<V>(this->ref, {A.cols(), k}, 5);
+            const Dense B(cuda, B_ref);
+            // beta = 0 starts C as NaN: C must be written without being read.
+            for (const V beta : {V{0}, V{0.75}}) {
+                auto C_ref = loom::test::random_dense<V>(this->ref, {A.rows(), k}, 6);
+                if (beta == V{0}) {
+                    C_ref.fill(V{std::numeric_limits<loom::remove_complex_t<V>>::quiet_NaN()});
+                }
+                const Dense C_start(cuda, C_ref);
+                sparse::spmm(Mode::none, V{-1.25}, A_ref, B_ref, beta, C_ref);
+                for (const auto algorithm : this->algorithms(*cuda)) {
+                    SCOPED_TRACE(std::to_string(n) + "^3 k " + std::to_string(k) + " " +
+                                 sparse::to_string(algorithm));
+                    Dense C(cuda, C_start);
+                    sparse::spmm(Mode::none, V{-1.25}, A, B, beta, C, {algorithm});
+                    LOOM_EXPECT_NEAR_VECTORS(C.to_host(), C_ref.to_host(), this->tolerance());
+                }
+            }
+        }
     }
 }
 

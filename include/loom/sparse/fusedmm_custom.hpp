@@ -130,8 +130,52 @@ struct FusedmmChunks {
     }
 };
 
-/// Second pass, a team per row of Z: a cut row becomes the sum of its partials in chunk order
-/// (the same bits on every run: no atomics), an empty row zero; other rows are done already.
+/// Chunks per segment of the cut rows' sum: a row cut into many chunks (the hub row of a
+/// power-law graph spans thousands) adds each whole segment's sum, taken by a team of its own
+/// beforehand (FusedmmCutSegments), instead of one team walking every chunk's partial row.
+inline constexpr size_type fusedmm_cut_segment = 32;
+
+/// Whether the slots 0 of the chunks [c0, c0 + fusedmm_cut_segment) all hold pieces of the row
+/// cut from first_chunk to last_chunk: the row began before chunk c0 and reaches the
+/// segment's last chunk.
+LOOM_HOST_DEVICE inline bool whole_segment(size_type c0, size_type first_chunk,
+                                           size_type last_chunk)
+{
+    return c0 > first_chunk && c0 + fusedmm_cut_segment - 1 <= last_chunk;
+}
+
+/// Between the two passes, a team per segment of fusedmm_cut_segment chunks: where one cut row
+/// fills the slot 0 of all of them, their partial rows are added in chunk order into the
+/// segment's sum (kw each).
+template <typename V, typename I>
+struct FusedmmCutSegments {
+    const I* row_ptrs;
+    size_type rows;
+    CutRows<compute_type_t<V>> cut;
+    compute_type_t<V>* segment_sums;  // [segment][kw]
+
+    template <typename Member>
+    LOOM_HOST_DEVICE void operator()(const Member& m) const
+    {
+        using T = compute_type_t<V>;
+        const size_type c0 = m.league_rank() * fusedmm_cut_segment;
+        const auto row = static_cast<size_type>(
+            row_of_entry(row_ptrs, rows, c0 * fusedmm_chunk));
+        const size_type begin = row_ptrs[row];
+        const size_type end = row_ptrs[row + 1];
+        if (!whole_segment(c0, cut.chunk_of(begin), cut.chunk_of(end - 1))) return;
+        T* sum = segment_sums + m.league_rank() * cut.kw;
+        m.vector_for(cut.kw, [&](size_type q) {
+            T s = cut.at(c0, 0)[q];
+            for (size_type c = c0 + 1; c < c0 + fusedmm_cut_segment; ++c) s += cut.at(c, 0)[q];
+            sum[q] = s;
+        });
+    }
+};
+
+/// Second pass, a team per row of Z: a cut row becomes the sum of its partials in chunk order,
+/// a whole segment's sum (FusedmmCutSegments) in place of its chunks (the same bits on every
+/// run: no atomics), an empty row zero; other rows are done already.
 template <typename V, typename I>
 struct FusedmmCutRows {
     const I* row_ptrs;
@@ -139,6 +183,7 @@ struct FusedmmCutRows {
     size_type z_stride;
     size_type kw;
     CutRows<compute_type_t<V>> cut;
+    const compute_type_t<V>* segment_sums;
 
     template <typename Member>
     LOOM_HOST_DEVICE void operator()(const Member& m) const
@@ -157,7 +202,15 @@ struct FusedmmCutRows {
         if (first_chunk == last_chunk) return;
         m.vector_for(kw, [&](size_type q) {
             T sum = cut.at(first_chunk, 1)[q];
-            for (size_type c = first_chunk + 1; c <= last_chunk; ++c) sum += cut.at(c, 0)[q];
+            for (size_type c = first_chunk + 1; c <= last_chunk;) {
+                if (c % fusedmm_cut_segment == 0 && whole_segment(c, first_chunk, last_chunk)) {
+                    sum += segment_sums[c / fusedmm_cut_segment * kw + q];
+                    c += fusedmm_cut_segment;
+                } else {
+                    sum += cut.at(c, 0)[q];
+                    ++c;
+                }
+            }
             z_row[q] = static_cast<V>(sum);
         });
     }
@@ -233,8 +286,11 @@ void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
     int lanes = 1;
     while (lanes < 32 && lanes < std::max(k, kw)) lanes *= 2;
     const size_type chunks = (A.nnz() + fusedmm_chunk - 1) / fusedmm_chunk;
-    Array<T> partials(A.executor(), 2 * chunks * kw);
+    // Two partial rows a chunk, then the segment sums.
+    const size_type segments = chunks / fusedmm_cut_segment;
+    Array<T> partials(A.executor(), (2 * chunks + segments) * kw);
     const CutRows<T> cut{partials.data(), kw};
+    T* segment_sums = partials.data() + 2 * chunks * kw;
     launch::TeamPolicy chunk_policy{chunks, 1, lanes};
     chunk_policy.set_scratch_bytes(kw * static_cast<size_type>(sizeof(T)));
     launch::team_parallel_for(
@@ -243,9 +299,14 @@ void launch_fusedmm(const Exec& exec, Edge edge, const matrix::Csr<V, I>& A,
                                   A.values().data(), A.rows(), A.nnz(), X.data(), X.stride(),
                                   Y.data(), Y.stride(), W.data(), W.stride(), Z.data(), Z.stride(),
                                   k, kw, cut});
+    if (segments > 0) {
+        launch::team_parallel_for(
+            exec, launch::TeamPolicy{segments, 1, lanes},
+            FusedmmCutSegments<V, I>{A.row_ptrs().data(), A.rows(), cut, segment_sums});
+    }
     launch::team_parallel_for(
         exec, launch::TeamPolicy{A.rows(), 1, lanes},
-        FusedmmCutRows<V, I>{A.row_ptrs().data(), Z.data(), Z.stride(), kw, cut});
+        FusedmmCutRows<V, I>{A.row_ptrs().data(), Z.data(), Z.stride(), kw, cut, segment_sums});
 }
 
 }  // inline namespace

@@ -1,6 +1,9 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"
@@ -395,6 +398,145 @@ __global__ void __launch_bounds__(light_block)
     }
 }
 
+/// One entry of A (or the identity) of a batch of values_kept_kernel: the factor of its
+/// products and the B row it selects; 16 bytes for double/int32, one shared load.
+template <typename V, typename I>
+struct alignas(16) KeptEntry {
+    V factor;
+    I b_first;
+    I b_length;
+};
+
+/// Shared memory of a team of values_kept_kernel: C's row (at most S / 2 values) and the
+/// batch's entries; no columns.
+template <int G, typename V, typename I>
+struct KeptShared {
+    V values[slots_per_thread * G / 2];
+    KeptEntry<V, I> entries[G];
+};
+
+/// c = v, not kept in L1 (C's values are written once and not read again by the kernel).
+template <typename V>
+__device__ inline void store_streaming(V* c, V v)
+{
+    if constexpr (std::is_same_v<V, double> || std::is_same_v<V, float>) {
+        __stcs(c, v);
+    } else {
+        *c = v;
+    }
+}
+
+/// Values of every row of one light group of teams within a warp from the kept positions
+/// (one byte per multiply-add at its index in product order, first_products[row] the row's
+/// first), for a B whose rows have no repeated column: the kept mode of
+/// multiply_in_entry_order_kernel with only what that mode needs. The team walks the row's
+/// entries of A in order; for each, its lanes take the selected B row G entries at a time
+/// (a piece: contiguous B values, contiguous positions), and add the products at their kept
+/// positions in C's row in shared memory; a barrier of the team between pieces. The adds are
+/// those of the full phase, in the same order (the same bits). Per piece: one shared load of
+/// the entry (factor, B row), the position byte and B's value (both coalesced), the add;
+/// no batch search, no scans of pieces. F pieces are loaded before they are added (loads in
+/// flight). A team takes rows_per_team rows, those of a block in consecutive order (teams
+/// of a block on neighbouring rows at any time: for stencils, the B rows they read overlap,
+/// and more of them come from L1).
+template <int G, int F, int MinBlocks, typename V, typename I>
+__global__ void __launch_bounds__(light_block, MinBlocks)
+    values_kept_kernel(const I* group_rows, long long n, int rows_per_team, Operands<V, I> in,
+                       const long long* first_products, const std::uint8_t* positions)
+{
+    using T = Team<G>;
+    constexpr int max_length = slots_per_thread * G / 2;
+    static_assert(G <= 32 && max_length < no_position);
+    auto& sh = team_shared<G, KeptShared<G, V, I>>();
+    const int rank = T::rank();
+    const long long block_first =
+        blockIdx.x * static_cast<long long>(T::per_block) * rows_per_team + T::index();
+    for (int r = 0; r < rows_per_team; ++r) {
+        const long long team = block_first + static_cast<long long>(T::per_block) * r;
+        if (team >= n) return;  // a whole team: the barriers below are the team's only
+        const long long row = group_rows[team];
+        const long long out = in.c_ptrs[row];
+        // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays
+        const int length = static_cast<int>(
+            max(0ll, min(in.c_ptrs[row + 1] - out, static_cast<long long>(max_length))));
+        for (int s = rank; s < length; s += G) sh.values[s] = V(0);
+        long long first = 0;
+        long long end = 0;
+        entry_range(in.pattern, row, first, end);
+        const V scale = row_scale(in, row);
+        long long q = first_products[row];  // the current piece's first multiply-add
+        for (long long base = first; base < end; base += G) {
+            const long long k = base + rank;
+            if (k < end) {
+                V factor;
+                const long long b_row = selected_row(in, row, scale, k, factor);
+                const I b_first = in.pattern.b_ptrs[b_row];
+                sh.entries[rank] = {factor, b_first,
+                                    static_cast<I>(in.pattern.b_ptrs[b_row + 1] - b_first)};
+            }
+            T::sync();
+            const int batch = static_cast<int>(min(static_cast<long long>(G), end - base));
+            int s = 0;       // the batch entry of the next piece, the same on every lane
+            int offset = 0;  // the piece's first entry in that entry's B row
+            while (s < batch) {
+                int at[F];
+                V products[F];
+#pragma unroll
+                for (int u = 0; u < F; ++u) {
+                    at[u] = -1;
+                    products[u] = V(0);
+                    if (s < batch) {
+                        const KeptEntry<V, I> e = sh.entries[s];
+                        const int o = offset + rank;
+                        if (o < e.b_length) {
+                            at[u] = __ldcs(positions + q + o);
+                            products[u] = unfused_product(
+                                e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
+                        }
+                        offset += G;
+                        if (offset >= e.b_length) {
+                            q += e.b_length;
+                            ++s;
+                            offset = 0;
+                        }
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < F; ++u) {
+                    if (at[u] >= 0 && at[u] < length) sh.values[at[u]] += products[u];
+                    T::sync();
+                }
+            }
+            T::sync();  // the next batch rewrites the entries
+        }
+        for (int s = rank; s < length; s += G) store_streaming(in.c_vals + out + s, sh.values[s]);
+        T::sync();  // the next row zeroes the values
+    }
+}
+
+/// ROUND (session 12): LOOM_SPGEMM_KEPT=old runs multiply_in_entry_order_kernel's kept mode;
+/// LOOM_SPGEMM_ROWS=R rows per team (default 1); LOOM_SPGEMM_FLIGHT=4|8 pieces in flight
+/// (default 4); LOOM_SPGEMM_CARVEOUT=percent of L1 as shared memory (default: the driver's);
+/// LOOM_SPGEMM_OCC=8 blocks of 256 per SM at least (registers capped at 32).
+struct KeptRound {
+    bool old = false;
+    int rows = 1;
+    int flight = 4;
+    int carveout = -1;
+    int occupancy = 1;
+};
+
+inline KeptRound kept_round()
+{
+    KeptRound round;
+    if (const char* v = std::getenv("LOOM_SPGEMM_KEPT")) round.old = std::string(v) == "old";
+    if (const char* v = std::getenv("LOOM_SPGEMM_ROWS")) round.rows = std::max(1, std::atoi(v));
+    if (const char* v = std::getenv("LOOM_SPGEMM_FLIGHT")) round.flight = std::atoi(v);
+    if (const char* v = std::getenv("LOOM_SPGEMM_CARVEOUT")) round.carveout = std::atoi(v);
+    if (const char* v = std::getenv("LOOM_SPGEMM_OCC")) round.occupancy = std::atoi(v);
+    return round;
+}
+
 /// How the light groups' kernels find C's columns and values.
 struct LightPass {
     enum Kind {
@@ -432,8 +574,35 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
             case Positions::search_and_keep:
                 return launch(
                     multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
-            case Positions::kept:
-                return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
+            case Positions::kept: {
+                const KeptRound round = kept_round();
+                if (round.old) {
+                    return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
+                }
+                const auto launch_kept = [&](auto kernel) {
+                    const std::size_t bytes = sizeof(KeptShared<G, V, I>) * T::per_block;
+                    allow_shared(exec, kernel, bytes, numeric_where);
+                    if (round.carveout >= 0) {
+                        LOOM_CUDA_CHECK(
+                            cudaFuncSetAttribute(kernel,
+                                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 round.carveout),
+                            numeric_where);
+                    }
+                    const long long rows_per_block =
+                        static_cast<long long>(T::per_block) * round.rows;
+                    kernel<<<exact_grid(groups.size(group), rows_per_block, numeric_where),
+                             T::block_threads, bytes, stream>>>(
+                        groups.begin(group), groups.size(group), round.rows, in,
+                        pass.first_products, pass.kept);
+                    check_launch(numeric_where);
+                };
+                if (round.flight == 8) return launch_kept(values_kept_kernel<G, 8, 1, V, I>);
+                if (round.occupancy == 8) {
+                    return launch_kept(values_kept_kernel<G, 4, 8, V, I>);
+                }
+                return launch_kept(values_kept_kernel<G, 4, 1, V, I>);
+            }
             case Positions::keep_only:
                 return launch(multiply_in_entry_order_kernel<G, Positions::keep_only, V, I>);
             }

@@ -415,6 +415,18 @@ struct KeptShared {
     KeptEntry<V, I> entries[G];
 };
 
+/// Bytes of kept positions a team of G stages at once (ROUND: LOOM_SPGEMM_STAGE=1): 32 per
+/// thread, a 27-point row's 729 in one window.
+template <int G>
+constexpr int staged_positions = 32 * G;
+
+/// KeptShared with a window of staged positions (4-byte words; its first byte is the
+/// product `window` of the positions array).
+template <int G, typename V, typename I>
+struct KeptStagedShared : KeptShared<G, V, I> {
+    std::uint32_t words[staged_positions<G> / 4];
+};
+
 /// c = v, not kept in L1 (C's values are written once and not read again by the kernel).
 template <typename V>
 __device__ inline void store_streaming(V* c, V v)
@@ -439,7 +451,7 @@ __device__ inline void store_streaming(V* c, V v)
 /// flight). A team takes rows_per_team rows, those of a block in consecutive order (teams
 /// of a block on neighbouring rows at any time: for stencils, the B rows they read overlap,
 /// and more of them come from L1).
-template <int G, int F, int MinBlocks, typename V, typename I>
+template <int G, int F, int MinBlocks, bool Stage, typename V, typename I>
 __global__ void __launch_bounds__(light_block, MinBlocks)
     values_kept_kernel(const I* group_rows, long long n, int rows_per_team, Operands<V, I> in,
                        const long long* first_products, const std::uint8_t* positions)
@@ -447,7 +459,9 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
     using T = Team<G>;
     constexpr int max_length = slots_per_thread * G / 2;
     static_assert(G <= 32 && max_length < no_position);
-    auto& sh = team_shared<G, KeptShared<G, V, I>>();
+    using Shared = std::conditional_t<Stage, KeptStagedShared<G, V, I>, KeptShared<G, V, I>>;
+    auto& sh = team_shared<G, Shared>();
+    constexpr long long window_bytes = staged_positions<G>;
     const int rank = T::rank();
     const long long block_first =
         blockIdx.x * static_cast<long long>(T::per_block) * rows_per_team + T::index();
@@ -465,6 +479,10 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
         entry_range(in.pattern, row, first, end);
         const V scale = row_scale(in, row);
         long long q = first_products[row];  // the current piece's first multiply-add
+        // Stage: positions [window, window + window_bytes) are in sh.words (none yet)
+        [[maybe_unused]] long long window = 0;
+        [[maybe_unused]] long long window_end = 0;
+        [[maybe_unused]] const long long row_end = Stage ? first_products[row + 1] : 0;
         for (long long base = first; base < end; base += G) {
             const long long k = base + rank;
             if (k < end) {
@@ -479,6 +497,20 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
             int s = 0;       // the batch entry of the next piece, the same on every lane
             int offset = 0;  // the piece's first entry in that entry's B row
             while (s < batch) {
+                if constexpr (Stage) {
+                    // the next F pieces' positions lie below q + F * G
+                    if (q + F * G > window_end && window_end < row_end) {
+                        T::sync();  // every lane has read the old window
+                        window = q & ~3ll;
+                        window_end = min(window + window_bytes, row_end);
+                        const auto* words = reinterpret_cast<const std::uint32_t*>(positions);
+                        const long long last_word = (window_end + 3) / 4;
+                        for (long long w = window / 4 + rank; w < last_word; w += G) {
+                            sh.words[w - window / 4] = __ldcs(words + w);
+                        }
+                        T::sync();
+                    }
+                }
                 int at[F];
                 V products[F];
 #pragma unroll
@@ -489,7 +521,14 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
                         const KeptEntry<V, I> e = sh.entries[s];
                         const int o = offset + rank;
                         if (o < e.b_length) {
-                            at[u] = __ldcs(positions + q + o);
+                            if constexpr (Stage) {
+                                const long long i = q + o - window;
+                                at[u] = i < window_end - window
+                                            ? static_cast<int>((sh.words[i / 4] >> (8 * (i % 4))) & 0xffu)
+                                            : __ldcs(positions + q + o);
+                            } else {
+                                at[u] = __ldcs(positions + q + o);
+                            }
                             products[u] = unfused_product(
                                 e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
                         }
@@ -517,13 +556,15 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
 /// ROUND (session 12): LOOM_SPGEMM_KEPT=old runs multiply_in_entry_order_kernel's kept mode;
 /// LOOM_SPGEMM_ROWS=R rows per team (default 1); LOOM_SPGEMM_FLIGHT=4|8 pieces in flight
 /// (default 4); LOOM_SPGEMM_CARVEOUT=percent of L1 as shared memory (default: the driver's);
-/// LOOM_SPGEMM_OCC=8 blocks of 256 per SM at least (registers capped at 32).
+/// LOOM_SPGEMM_OCC=8 blocks of 256 per SM at least (registers capped at 32); LOOM_SPGEMM_STAGE=1
+/// positions staged in shared memory a window at a time (one latency per row, not per piece).
 struct KeptRound {
     bool old = false;
     int rows = 1;
     int flight = 4;
     int carveout = -1;
     int occupancy = 1;
+    bool stage = false;
 };
 
 inline KeptRound kept_round()
@@ -534,6 +575,7 @@ inline KeptRound kept_round()
     if (const char* v = std::getenv("LOOM_SPGEMM_FLIGHT")) round.flight = std::atoi(v);
     if (const char* v = std::getenv("LOOM_SPGEMM_CARVEOUT")) round.carveout = std::atoi(v);
     if (const char* v = std::getenv("LOOM_SPGEMM_OCC")) round.occupancy = std::atoi(v);
+    if (const char* v = std::getenv("LOOM_SPGEMM_STAGE")) round.stage = v[0] == '1';
     return round;
 }
 
@@ -579,8 +621,8 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
                 if (round.old) {
                     return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
                 }
-                const auto launch_kept = [&](auto kernel) {
-                    const std::size_t bytes = sizeof(KeptShared<G, V, I>) * T::per_block;
+                const auto launch_kept = [&](auto kernel, auto shared) {
+                    const std::size_t bytes = sizeof(typename decltype(shared)::type) * T::per_block;
                     allow_shared(exec, kernel, bytes, numeric_where);
                     if (round.carveout >= 0) {
                         LOOM_CUDA_CHECK(
@@ -597,11 +639,18 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
                         pass.first_products, pass.kept);
                     check_launch(numeric_where);
                 };
-                if (round.flight == 8) return launch_kept(values_kept_kernel<G, 8, 1, V, I>);
-                if (round.occupancy == 8) {
-                    return launch_kept(values_kept_kernel<G, 4, 8, V, I>);
+                const std::type_identity<KeptShared<G, V, I>> plain;
+                if (round.stage) {
+                    return launch_kept(values_kept_kernel<G, 4, 5, true, V, I>,
+                                       std::type_identity<KeptStagedShared<G, V, I>>{});
                 }
-                return launch_kept(values_kept_kernel<G, 4, 1, V, I>);
+                if (round.flight == 8) {
+                    return launch_kept(values_kept_kernel<G, 8, 1, false, V, I>, plain);
+                }
+                if (round.occupancy == 8) {
+                    return launch_kept(values_kept_kernel<G, 4, 8, false, V, I>, plain);
+                }
+                return launch_kept(values_kept_kernel<G, 4, 6, false, V, I>, plain);
             }
             case Positions::keep_only:
                 return launch(multiply_in_entry_order_kernel<G, Positions::keep_only, V, I>);
@@ -722,7 +771,8 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
                                             stream_of(exec)),
                             numeric_where);
             loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
-            record->positions = Array<std::uint8_t>(self, state.multiply_adds);
+            // padded to whole 4-byte words: values_kept_kernel may stage the last word
+            record->positions = Array<std::uint8_t>(self, state.multiply_adds + 4);
             record->bytes += positions_bytes;
         }
     } catch (const OutOfMemory&) {

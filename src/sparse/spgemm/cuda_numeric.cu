@@ -282,6 +282,23 @@ enum class Positions {
 /// the handle recorded): skipped. The kernel's rows have at most 128 entries.
 constexpr std::uint8_t no_position = 255;
 
+/// ROUND (LOOM_SPGEMM_LANES=1): the lane of a warp team that takes a piece's product in the
+/// kept-values kernel, so that each half-warp's 64-bit shared adds meet distinct banks: the
+/// products whose position is the first of its bank (mod 16 doubles) in the piece take lanes
+/// 0, 1, ..., the others the next lanes, in lane order. A 27-point row's piece has 16
+/// distinct banks and 11 repeats, each at most twice: both halves conflict-free (4 shared
+/// wavefronts per add instead of 8).
+__device__ inline int kept_lane(bool valid, int position)
+{
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const unsigned below = (1u << lane) - 1u;
+    const unsigned same = __match_any_sync(0xffffffffu, valid ? (position & 15) : 16 + lane);
+    const bool first = valid && (same & below) == 0;
+    const unsigned firsts = __ballot_sync(0xffffffffu, first);
+    const unsigned others = __ballot_sync(0xffffffffu, valid && !first);
+    return first ? __popc(firsts & below) : __popc(firsts) + __popc(others & below);
+}
+
 /// Shared memory of a team of multiply_in_entry_order_kernel.
 template <int G, typename V, typename I>
 struct EntryOrderShared {
@@ -308,7 +325,8 @@ struct EntryOrderShared {
 template <int G, Positions P, typename V, typename I>
 __global__ void __launch_bounds__(light_block)
     multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
-                                   const long long* first_products, std::uint8_t* positions)
+                                   const long long* first_products, std::uint8_t* positions,
+                                   bool lanes)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
@@ -364,21 +382,37 @@ __global__ void __launch_bounds__(light_block)
                     while (sh.pieces_inclusive[s] <= p) ++s;
                     const int offset =
                         (p - (s == 0 ? 0 : sh.pieces_inclusive[s - 1])) * G + rank;
-                    if (offset < sh.b_lengths[s]) {
+                    const bool valid = offset < sh.b_lengths[s];
+                    const long long q = sh.before[s] + offset;
+                    if (valid) {
                         const long long j = sh.b_first[s] + offset;
-                        const long long q = sh.before[s] + offset;
                         if constexpr (P == Positions::kept) {
                             at[u] = positions[q];
                         } else {
                             at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
                             if constexpr (P == Positions::search_and_keep ||
                                           P == Positions::keep_only) {
-                                positions[q] = at[u] < 0 ? no_position
-                                                         : static_cast<std::uint8_t>(at[u]);
+                                if (!lanes) {
+                                    positions[q] = at[u] < 0 ? no_position
+                                                             : static_cast<std::uint8_t>(at[u]);
+                                }
                             }
                         }
                         if constexpr (with_values) {
                             products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
+                        }
+                    }
+                    if constexpr (P == Positions::search_and_keep || P == Positions::keep_only) {
+                        if (lanes) {
+                            // ROUND (LOOM_SPGEMM_LANES=1): two bytes per multiply-add, the
+                            // position and the piece's entry a lane takes (see kept_lane)
+                            int d = rank;
+                            if constexpr (G == 32) d = kept_lane(valid, at[u]);
+                            if (valid) {
+                                const int position = at[u] < 0 ? no_position : at[u];
+                                reinterpret_cast<std::uint16_t*>(positions)[q - rank + d] =
+                                    static_cast<std::uint16_t>(position | (rank << 8));
+                            }
                         }
                     }
                 }
@@ -451,7 +485,7 @@ __device__ inline void store_streaming(V* c, V v)
 /// flight). A team takes rows_per_team rows, those of a block in consecutive order (teams
 /// of a block on neighbouring rows at any time: for stencils, the B rows they read overlap,
 /// and more of them come from L1).
-template <int G, int F, int MinBlocks, bool Stage, typename V, typename I>
+template <int G, int F, int MinBlocks, bool Stage, bool Lanes, typename V, typename I>
 __global__ void __launch_bounds__(light_block, MinBlocks)
     values_kept_kernel(const I* group_rows, long long n, int rows_per_team, Operands<V, I> in,
                        const long long* first_products, const std::uint8_t* positions)
@@ -521,7 +555,14 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
                         const KeptEntry<V, I> e = sh.entries[s];
                         const int o = offset + rank;
                         if (o < e.b_length) {
-                            if constexpr (Stage) {
+                            if constexpr (Lanes) {
+                                const unsigned record = __ldcs(
+                                    reinterpret_cast<const unsigned short*>(positions) + q + o);
+                                at[u] = static_cast<int>(record & 0xffu);
+                                products[u] = unfused_product(
+                                    e.factor, in.b_vals[static_cast<long long>(e.b_first) +
+                                                        offset + (record >> 8)]);
+                            } else if constexpr (Stage) {
                                 const long long i = q + o - window;
                                 at[u] = i < window_end - window
                                             ? static_cast<int>((sh.words[i / 4] >> (8 * (i % 4))) & 0xffu)
@@ -529,8 +570,10 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
                             } else {
                                 at[u] = __ldcs(positions + q + o);
                             }
-                            products[u] = unfused_product(
-                                e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
+                            if constexpr (!Lanes) {
+                                products[u] = unfused_product(
+                                    e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
+                            }
                         }
                         offset += G;
                         if (offset >= e.b_length) {
@@ -558,6 +601,8 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
 /// (default 4); LOOM_SPGEMM_CARVEOUT=percent of L1 as shared memory (default: the driver's);
 /// LOOM_SPGEMM_OCC=8 blocks of 256 per SM at least (registers capped at 32); LOOM_SPGEMM_STAGE=1
 /// positions staged in shared memory a window at a time (one latency per row, not per piece).
+/// LOOM_SPGEMM_LANES=1: two-byte kept positions that say which lane takes which product
+/// (kept_lane: the shared adds of each half-warp meet distinct banks).
 struct KeptRound {
     bool old = false;
     int rows = 1;
@@ -565,6 +610,7 @@ struct KeptRound {
     int carveout = -1;
     int occupancy = 1;
     bool stage = false;
+    bool lanes = false;
 };
 
 inline KeptRound kept_round()
@@ -576,6 +622,7 @@ inline KeptRound kept_round()
     if (const char* v = std::getenv("LOOM_SPGEMM_CARVEOUT")) round.carveout = std::atoi(v);
     if (const char* v = std::getenv("LOOM_SPGEMM_OCC")) round.occupancy = std::atoi(v);
     if (const char* v = std::getenv("LOOM_SPGEMM_STAGE")) round.stage = v[0] == '1';
+    if (const char* v = std::getenv("LOOM_SPGEMM_LANES")) round.lanes = v[0] == '1';
     return round;
 }
 
@@ -592,6 +639,7 @@ struct LightPass {
     Positions positions = Positions::search;
     const long long* first_products = nullptr;
     std::uint8_t* kept = nullptr;
+    bool lanes = false;  ///< ROUND: two-byte kept positions with lanes (kept_lane)
 };
 
 template <int G, typename V, typename I>
@@ -607,7 +655,8 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
                 const std::size_t bytes = sizeof(EntryOrderShared<G, V, I>) * T::per_block;
                 allow_shared(exec, kernel, bytes, numeric_where);
                 kernel<<<blocks, T::block_threads, bytes, stream>>>(
-                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept);
+                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept,
+                    pass.lanes);
                 check_launch(numeric_where);
             };
             switch (pass.positions) {
@@ -640,17 +689,23 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
                     check_launch(numeric_where);
                 };
                 const std::type_identity<KeptShared<G, V, I>> plain;
+                if (pass.lanes) {
+                    if (round.occupancy == 8) {
+                        return launch_kept(values_kept_kernel<G, 4, 8, false, true, V, I>, plain);
+                    }
+                    return launch_kept(values_kept_kernel<G, 4, 6, false, true, V, I>, plain);
+                }
                 if (round.stage) {
-                    return launch_kept(values_kept_kernel<G, 4, 5, true, V, I>,
+                    return launch_kept(values_kept_kernel<G, 4, 5, true, false, V, I>,
                                        std::type_identity<KeptStagedShared<G, V, I>>{});
                 }
                 if (round.flight == 8) {
-                    return launch_kept(values_kept_kernel<G, 8, 1, false, V, I>, plain);
+                    return launch_kept(values_kept_kernel<G, 8, 1, false, false, V, I>, plain);
                 }
                 if (round.occupancy == 8) {
-                    return launch_kept(values_kept_kernel<G, 4, 8, false, V, I>, plain);
+                    return launch_kept(values_kept_kernel<G, 4, 8, false, false, V, I>, plain);
                 }
-                return launch_kept(values_kept_kernel<G, 4, 6, false, V, I>, plain);
+                return launch_kept(values_kept_kernel<G, 4, 6, false, false, V, I>, plain);
             }
             case Positions::keep_only:
                 return launch(multiply_in_entry_order_kernel<G, Positions::keep_only, V, I>);
@@ -733,6 +788,7 @@ struct ValuesRecord {
     Array<int64> first_products;  ///< every row's first multiply-add (rows + 1)
     Array<std::uint8_t> positions;    ///< per multiply-add (those of other rows unused)
     bool positions_kept = false;      ///< filled by a call (the first one fills them)
+    bool lanes = false;               ///< ROUND: two bytes per multiply-add (kept_lane)
     std::shared_ptr<void> pairs;
     std::size_t bytes = 0;
 };
@@ -756,7 +812,9 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
             state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
-        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) +
+        record->lanes = kept_round().lanes;
+        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) *
+                                         (record->lanes ? 2 : 1) +
                                      static_cast<std::size_t>(rows + 1) * sizeof(long long);
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
@@ -772,7 +830,8 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
                             numeric_where);
             loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
             // padded to whole 4-byte words: values_kept_kernel may stage the last word
-            record->positions = Array<std::uint8_t>(self, state.multiply_adds + 4);
+            record->positions = Array<std::uint8_t>(
+                self, state.multiply_adds * (record->lanes ? 2 : 1) + 4);
             record->bytes += positions_bytes;
         }
     } catch (const OutOfMemory&) {
@@ -811,7 +870,7 @@ void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
     if (record && record->positions.size() > 0) {
         LightPass pass{LightPass::entry_order, Positions::keep_only,
                        reinterpret_cast<const long long*>(record->first_products.data()),
-                       record->positions.data()};
+                       record->positions.data(), record->lanes};
         multiply_light_groups(exec, plan, positions_only, true, warp_team_groups, pass);
         record->positions_kept = true;
     }
@@ -902,6 +961,7 @@ SpgemmValuesPath spgemm_numeric_known_columns(const CudaExecutor& exec,
         pass.positions = record->positions_kept ? Positions::kept : Positions::search_and_keep;
         pass.first_products = reinterpret_cast<const long long*>(record->first_products.data());
         pass.kept = record->positions.data();
+        pass.lanes = record->lanes;
         record->positions_kept = true;
     }
     // the entry-order rows, and the others (every row without entry order)

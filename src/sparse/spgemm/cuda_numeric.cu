@@ -1,9 +1,6 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
-#include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"
@@ -273,31 +270,18 @@ constexpr int pieces_in_flight = 4;
 /// How multiply_in_entry_order_kernel finds each product's position in C's row.
 enum class Positions {
     search,           ///< binary search in the row's columns
-    search_and_keep,  ///< ... and keep it, one byte per multiply-add, for later calls
-    kept,             ///< read back what search_and_keep kept
+    search_and_keep,  ///< ... and keep it (KeptProduct) for later calls
+    kept,             ///< read back what search_and_keep kept (values_kept_kernel)
     keep_only,        ///< search_and_keep without values (the symbolic phase's record)
 };
 
+/// What the record keeps of a multiply-add of the rows of teams within a warp, at its index
+/// in product order: its position in C's row.
+using KeptProduct = std::uint8_t;
+
 /// A position kept for a column not in C's row (cannot happen when C's pattern is the one
 /// the handle recorded): skipped. The kernel's rows have at most 128 entries.
-constexpr std::uint8_t no_position = 255;
-
-/// ROUND (LOOM_SPGEMM_LANES=1): the lane of a warp team that takes a piece's product in the
-/// kept-values kernel, so that each half-warp's 64-bit shared adds meet distinct banks: the
-/// products whose position is the first of its bank (mod 16 doubles) in the piece take lanes
-/// 0, 1, ..., the others the next lanes, in lane order. A 27-point row's piece has 16
-/// distinct banks and 11 repeats, each at most twice: both halves conflict-free (4 shared
-/// wavefronts per add instead of 8).
-__device__ inline int kept_lane(bool valid, int position)
-{
-    const int lane = static_cast<int>(threadIdx.x % 32);
-    const unsigned below = (1u << lane) - 1u;
-    const unsigned same = __match_any_sync(0xffffffffu, valid ? (position & 15) : 16 + lane);
-    const bool first = valid && (same & below) == 0;
-    const unsigned firsts = __ballot_sync(0xffffffffu, first);
-    const unsigned others = __ballot_sync(0xffffffffu, valid && !first);
-    return first ? __popc(firsts & below) : __popc(firsts) + __popc(others & below);
-}
+constexpr int no_position = 255;
 
 /// Shared memory of a team of multiply_in_entry_order_kernel.
 template <int G, typename V, typename I>
@@ -320,17 +304,16 @@ struct EntryOrderShared {
 /// pieces keeps every entry's sum in product order (from 0, as the full phase adds it: the
 /// same bits). A lane loads and positions pieces_in_flight pieces before adding them, so
 /// that their loads overlap. Positions: a binary search over the row's columns in shared
-/// memory, or (kept) one byte per multiply-add at its index in product order
-/// (first_products: every row's first), which needs neither C's nor B's columns.
+/// memory; search_and_keep and keep_only also keep them (a KeptProduct per multiply-add at
+/// its index in product order, first_products[row] the row's first) for values_kept_kernel.
 template <int G, Positions P, typename V, typename I>
 __global__ void __launch_bounds__(light_block)
     multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
-                                   const long long* first_products, std::uint8_t* positions,
-                                   bool lanes)
+                                   const long long* first_products, KeptProduct* kept)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
-    static_assert(G <= 32 && S / 2 < no_position);
+    static_assert(G <= 32 && S / 2 < no_position && P != Positions::kept);
     auto& sh = team_shared<G, EntryOrderShared<G, V, I>>();
     const int rank = T::rank();
     const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
@@ -342,7 +325,7 @@ __global__ void __launch_bounds__(light_block)
         static_cast<int>(max(0ll, min(in.c_ptrs[row + 1] - out, static_cast<long long>(S))));
     constexpr bool with_values = P != Positions::keep_only;
     for (int s = rank; s < length; s += G) {
-        if constexpr (P != Positions::kept) sh.cols[s] = in.c_cols[out + s];
+        sh.cols[s] = in.c_cols[out + s];
         if constexpr (with_values) sh.values[s] = V(0);
     }
     long long first = 0;
@@ -386,33 +369,14 @@ __global__ void __launch_bounds__(light_block)
                     const long long q = sh.before[s] + offset;
                     if (valid) {
                         const long long j = sh.b_first[s] + offset;
-                        if constexpr (P == Positions::kept) {
-                            at[u] = positions[q];
-                        } else {
-                            at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
-                            if constexpr (P == Positions::search_and_keep ||
-                                          P == Positions::keep_only) {
-                                if (!lanes) {
-                                    positions[q] = at[u] < 0 ? no_position
-                                                             : static_cast<std::uint8_t>(at[u]);
-                                }
-                            }
-                        }
+                        at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
                         if constexpr (with_values) {
                             products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
                         }
                     }
-                    if constexpr (P == Positions::search_and_keep || P == Positions::keep_only) {
-                        if (lanes) {
-                            // ROUND (LOOM_SPGEMM_LANES=1): two bytes per multiply-add, the
-                            // position and the piece's entry a lane takes (see kept_lane)
-                            int d = rank;
-                            if constexpr (G == 32) d = kept_lane(valid, at[u]);
-                            if (valid) {
-                                const int position = at[u] < 0 ? no_position : at[u];
-                                reinterpret_cast<std::uint16_t*>(positions)[q - rank + d] =
-                                    static_cast<std::uint16_t>(position | (rank << 8));
-                            }
+                    if constexpr (P != Positions::search) {
+                        if (valid) {
+                            kept[q] = static_cast<KeptProduct>(at[u] < 0 ? no_position : at[u]);
                         }
                     }
                 }
@@ -449,18 +413,6 @@ struct KeptShared {
     KeptEntry<V, I> entries[G];
 };
 
-/// Bytes of kept positions a team of G stages at once (ROUND: LOOM_SPGEMM_STAGE=1): 32 per
-/// thread, a 27-point row's 729 in one window.
-template <int G>
-constexpr int staged_positions = 32 * G;
-
-/// KeptShared with a window of staged positions (4-byte words; its first byte is the
-/// product `window` of the positions array).
-template <int G, typename V, typename I>
-struct KeptStagedShared : KeptShared<G, V, I> {
-    std::uint32_t words[staged_positions<G> / 4];
-};
-
 /// c = v, not kept in L1 (C's values are written once and not read again by the kernel).
 template <typename V>
 __device__ inline void store_streaming(V* c, V v)
@@ -472,34 +424,36 @@ __device__ inline void store_streaming(V* c, V v)
     }
 }
 
-/// Values of every row of one light group of teams within a warp from the kept positions
-/// (one byte per multiply-add at its index in product order, first_products[row] the row's
-/// first), for a B whose rows have no repeated column: the kept mode of
-/// multiply_in_entry_order_kernel with only what that mode needs. The team walks the row's
-/// entries of A in order; for each, its lanes take the selected B row G entries at a time
-/// (a piece: contiguous B values, contiguous positions), and add the products at their kept
-/// positions in C's row in shared memory; a barrier of the team between pieces. The adds are
-/// those of the full phase, in the same order (the same bits). Per piece: one shared load of
-/// the entry (factor, B row), the position byte and B's value (both coalesced), the add;
-/// no batch search, no scans of pieces. F pieces are loaded before they are added (loads in
-/// flight). A team takes rows_per_team rows, those of a block in consecutive order (teams
-/// of a block on neighbouring rows at any time: for stencils, the B rows they read overlap,
-/// and more of them come from L1).
-template <int G, int F, int MinBlocks, bool Stage, bool Lanes, typename V, typename I>
-__global__ void __launch_bounds__(light_block, MinBlocks)
-    values_kept_kernel(const I* group_rows, long long n, int rows_per_team, Operands<V, I> in,
-                       const long long* first_products, const std::uint8_t* positions)
+/// Rows a team of values_kept_kernel takes, one after the other; the teams of a block take
+/// neighbouring rows at any time (for stencils, B rows they share come from L1).
+constexpr int kept_rows_per_team = 1;
+/// Blocks of values_kept_kernel an SM holds at least (registers bounded to match).
+constexpr int kept_min_blocks = 8;
+
+/// Values of every row of one light group of teams within a warp from the kept products
+/// (a KeptProduct per multiply-add at its index in product order, first_products[row] the
+/// row's first), for a B whose rows have no repeated column. The team walks the row's
+/// entries of A in order; for each, its lanes take the selected B row G entries at a time (a
+/// piece: contiguous B values, contiguous positions), and add them at their kept positions
+/// in C's row in shared memory; a barrier of the team between pieces. The adds are those of
+/// the full phase, in the same order (the same bits). Per piece: one shared load of the
+/// entry (factor, B row), the position and B's value (both coalesced), the add;
+/// pieces_in_flight pieces are loaded before they are added. Nothing else is in shared
+/// memory (1.5 KiB per warp for double): L1 keeps more of B's rows.
+template <int G, typename V, typename I>
+__global__ void __launch_bounds__(light_block, kept_min_blocks)
+    values_kept_kernel(const I* group_rows, long long n, Operands<V, I> in,
+                       const long long* first_products, const KeptProduct* kept)
 {
     using T = Team<G>;
+    constexpr int F = pieces_in_flight;
     constexpr int max_length = slots_per_thread * G / 2;
     static_assert(G <= 32 && max_length < no_position);
-    using Shared = std::conditional_t<Stage, KeptStagedShared<G, V, I>, KeptShared<G, V, I>>;
-    auto& sh = team_shared<G, Shared>();
-    constexpr long long window_bytes = staged_positions<G>;
+    auto& sh = team_shared<G, KeptShared<G, V, I>>();
     const int rank = T::rank();
     const long long block_first =
-        blockIdx.x * static_cast<long long>(T::per_block) * rows_per_team + T::index();
-    for (int r = 0; r < rows_per_team; ++r) {
+        blockIdx.x * static_cast<long long>(T::per_block) * kept_rows_per_team + T::index();
+    for (int r = 0; r < kept_rows_per_team; ++r) {
         const long long team = block_first + static_cast<long long>(T::per_block) * r;
         if (team >= n) return;  // a whole team: the barriers below are the team's only
         const long long row = group_rows[team];
@@ -513,10 +467,6 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
         entry_range(in.pattern, row, first, end);
         const V scale = row_scale(in, row);
         long long q = first_products[row];  // the current piece's first multiply-add
-        // Stage: positions [window, window + window_bytes) are in sh.words (none yet)
-        [[maybe_unused]] long long window = 0;
-        [[maybe_unused]] long long window_end = 0;
-        [[maybe_unused]] const long long row_end = Stage ? first_products[row + 1] : 0;
         for (long long base = first; base < end; base += G) {
             const long long k = base + rank;
             if (k < end) {
@@ -531,20 +481,6 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
             int s = 0;       // the batch entry of the next piece, the same on every lane
             int offset = 0;  // the piece's first entry in that entry's B row
             while (s < batch) {
-                if constexpr (Stage) {
-                    // the next F pieces' positions lie below q + F * G
-                    if (q + F * G > window_end && window_end < row_end) {
-                        T::sync();  // every lane has read the old window
-                        window = q & ~3ll;
-                        window_end = min(window + window_bytes, row_end);
-                        const auto* words = reinterpret_cast<const std::uint32_t*>(positions);
-                        const long long last_word = (window_end + 3) / 4;
-                        for (long long w = window / 4 + rank; w < last_word; w += G) {
-                            sh.words[w - window / 4] = __ldcs(words + w);
-                        }
-                        T::sync();
-                    }
-                }
                 int at[F];
                 V products[F];
 #pragma unroll
@@ -555,25 +491,9 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
                         const KeptEntry<V, I> e = sh.entries[s];
                         const int o = offset + rank;
                         if (o < e.b_length) {
-                            if constexpr (Lanes) {
-                                const unsigned record = __ldcs(
-                                    reinterpret_cast<const unsigned short*>(positions) + q + o);
-                                at[u] = static_cast<int>(record & 0xffu);
-                                products[u] = unfused_product(
-                                    e.factor, in.b_vals[static_cast<long long>(e.b_first) +
-                                                        offset + (record >> 8)]);
-                            } else if constexpr (Stage) {
-                                const long long i = q + o - window;
-                                at[u] = i < window_end - window
-                                            ? static_cast<int>((sh.words[i / 4] >> (8 * (i % 4))) & 0xffu)
-                                            : __ldcs(positions + q + o);
-                            } else {
-                                at[u] = __ldcs(positions + q + o);
-                            }
-                            if constexpr (!Lanes) {
-                                products[u] = unfused_product(
-                                    e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
-                            }
+                            at[u] = __ldcs(kept + q + o);
+                            products[u] = unfused_product(
+                                e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
                         }
                         offset += G;
                         if (offset >= e.b_length) {
@@ -596,36 +516,6 @@ __global__ void __launch_bounds__(light_block, MinBlocks)
     }
 }
 
-/// ROUND (session 12): LOOM_SPGEMM_KEPT=old runs multiply_in_entry_order_kernel's kept mode;
-/// LOOM_SPGEMM_ROWS=R rows per team (default 1); LOOM_SPGEMM_FLIGHT=4|8 pieces in flight
-/// (default 4); LOOM_SPGEMM_CARVEOUT=percent of L1 as shared memory (default: the driver's);
-/// LOOM_SPGEMM_OCC=8 blocks of 256 per SM at least (registers capped at 32); LOOM_SPGEMM_STAGE=1
-/// positions staged in shared memory a window at a time (one latency per row, not per piece).
-/// LOOM_SPGEMM_LANES=1: two-byte kept positions that say which lane takes which product
-/// (kept_lane: the shared adds of each half-warp meet distinct banks).
-struct KeptRound {
-    bool old = false;
-    int rows = 1;
-    int flight = 4;
-    int carveout = -1;
-    int occupancy = 1;
-    bool stage = false;
-    bool lanes = false;
-};
-
-inline KeptRound kept_round()
-{
-    KeptRound round;
-    if (const char* v = std::getenv("LOOM_SPGEMM_KEPT")) round.old = std::string(v) == "old";
-    if (const char* v = std::getenv("LOOM_SPGEMM_ROWS")) round.rows = std::max(1, std::atoi(v));
-    if (const char* v = std::getenv("LOOM_SPGEMM_FLIGHT")) round.flight = std::atoi(v);
-    if (const char* v = std::getenv("LOOM_SPGEMM_CARVEOUT")) round.carveout = std::atoi(v);
-    if (const char* v = std::getenv("LOOM_SPGEMM_OCC")) round.occupancy = std::atoi(v);
-    if (const char* v = std::getenv("LOOM_SPGEMM_STAGE")) round.stage = v[0] == '1';
-    if (const char* v = std::getenv("LOOM_SPGEMM_LANES")) round.lanes = v[0] == '1';
-    return round;
-}
-
 /// How the light groups' kernels find C's columns and values.
 struct LightPass {
     enum Kind {
@@ -638,8 +528,7 @@ struct LightPass {
     /// entry_order: how positions are found, and where they are kept (see the kernel).
     Positions positions = Positions::search;
     const long long* first_products = nullptr;
-    std::uint8_t* kept = nullptr;
-    bool lanes = false;  ///< ROUND: two-byte kept positions with lanes (kept_lane)
+    KeptProduct* kept = nullptr;
 };
 
 template <int G, typename V, typename I>
@@ -651,12 +540,23 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
     const auto stream = stream_of(exec);
     if constexpr (G <= 32) {
         if (pass.kind == LightPass::entry_order) {
+            if (pass.positions == Positions::kept) {
+                const auto kernel = values_kept_kernel<G, V, I>;
+                const std::size_t bytes = sizeof(KeptShared<G, V, I>) * T::per_block;
+                allow_shared(exec, kernel, bytes, numeric_where);
+                kernel<<<exact_grid(groups.size(group),
+                                    static_cast<long long>(T::per_block) * kept_rows_per_team,
+                                    numeric_where),
+                         T::block_threads, bytes, stream>>>(groups.begin(group), groups.size(group),
+                                                            in, pass.first_products, pass.kept);
+                check_launch(numeric_where);
+                return;
+            }
             const auto launch = [&](auto kernel) {
                 const std::size_t bytes = sizeof(EntryOrderShared<G, V, I>) * T::per_block;
                 allow_shared(exec, kernel, bytes, numeric_where);
                 kernel<<<blocks, T::block_threads, bytes, stream>>>(
-                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept,
-                    pass.lanes);
+                    groups.begin(group), groups.size(group), in, pass.first_products, pass.kept);
                 check_launch(numeric_where);
             };
             switch (pass.positions) {
@@ -665,50 +565,10 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
             case Positions::search_and_keep:
                 return launch(
                     multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
-            case Positions::kept: {
-                const KeptRound round = kept_round();
-                if (round.old) {
-                    return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
-                }
-                const auto launch_kept = [&](auto kernel, auto shared) {
-                    const std::size_t bytes = sizeof(typename decltype(shared)::type) * T::per_block;
-                    allow_shared(exec, kernel, bytes, numeric_where);
-                    if (round.carveout >= 0) {
-                        LOOM_CUDA_CHECK(
-                            cudaFuncSetAttribute(kernel,
-                                                 cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                 round.carveout),
-                            numeric_where);
-                    }
-                    const long long rows_per_block =
-                        static_cast<long long>(T::per_block) * round.rows;
-                    kernel<<<exact_grid(groups.size(group), rows_per_block, numeric_where),
-                             T::block_threads, bytes, stream>>>(
-                        groups.begin(group), groups.size(group), round.rows, in,
-                        pass.first_products, pass.kept);
-                    check_launch(numeric_where);
-                };
-                const std::type_identity<KeptShared<G, V, I>> plain;
-                if (pass.lanes) {
-                    if (round.occupancy == 8) {
-                        return launch_kept(values_kept_kernel<G, 4, 8, false, true, V, I>, plain);
-                    }
-                    return launch_kept(values_kept_kernel<G, 4, 6, false, true, V, I>, plain);
-                }
-                if (round.stage) {
-                    return launch_kept(values_kept_kernel<G, 4, 5, true, false, V, I>,
-                                       std::type_identity<KeptStagedShared<G, V, I>>{});
-                }
-                if (round.flight == 8) {
-                    return launch_kept(values_kept_kernel<G, 8, 1, false, false, V, I>, plain);
-                }
-                if (round.occupancy == 8) {
-                    return launch_kept(values_kept_kernel<G, 4, 8, false, false, V, I>, plain);
-                }
-                return launch_kept(values_kept_kernel<G, 4, 6, false, false, V, I>, plain);
-            }
             case Positions::keep_only:
                 return launch(multiply_in_entry_order_kernel<G, Positions::keep_only, V, I>);
+            case Positions::kept:
+                return;
             }
         }
     }
@@ -780,15 +640,14 @@ long long rows_in_groups(const RowGroups<I>& groups, int first, int end)
 }
 
 /// What a handle keeps for values-only calls (state.recorded): the positions of the
-/// multiply-adds of the rows that multiply_in_entry_order_kernel takes (one byte each, at
-/// their index in product order), and pairs (record_products) for the other rows, or for
+/// multiply-adds of the rows that values_kept_kernel takes (one byte each, at their index
+/// in product order), and pairs (record_products) for the other rows, or for
 /// every row when B's rows may repeat a column. Either may be missing.
 template <typename I>
 struct ValuesRecord {
     Array<int64> first_products;  ///< every row's first multiply-add (rows + 1)
-    Array<std::uint8_t> positions;    ///< per multiply-add (those of other rows unused)
+    Array<KeptProduct> positions;     ///< per multiply-add (those of other rows unused)
     bool positions_kept = false;      ///< filled by a call (the first one fills them)
-    bool lanes = false;               ///< ROUND: two bytes per multiply-add (kept_lane)
     std::shared_ptr<void> pairs;
     std::size_t bytes = 0;
 };
@@ -812,9 +671,8 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
             state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
-        record->lanes = kept_round().lanes;
-        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) *
-                                         (record->lanes ? 2 : 1) +
+        const auto positions_bytes =
+            static_cast<std::size_t>(state.multiply_adds) * sizeof(KeptProduct) +
                                      static_cast<std::size_t>(rows + 1) * sizeof(long long);
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
@@ -829,9 +687,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
                                             stream_of(exec)),
                             numeric_where);
             loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
-            // padded to whole 4-byte words: values_kept_kernel may stage the last word
-            record->positions = Array<std::uint8_t>(
-                self, state.multiply_adds * (record->lanes ? 2 : 1) + 4);
+            record->positions = Array<KeptProduct>(self, state.multiply_adds);
             record->bytes += positions_bytes;
         }
     } catch (const OutOfMemory&) {
@@ -870,7 +726,7 @@ void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
     if (record && record->positions.size() > 0) {
         LightPass pass{LightPass::entry_order, Positions::keep_only,
                        reinterpret_cast<const long long*>(record->first_products.data()),
-                       record->positions.data(), record->lanes};
+                       record->positions.data()};
         multiply_light_groups(exec, plan, positions_only, true, warp_team_groups, pass);
         record->positions_kept = true;
     }
@@ -961,7 +817,6 @@ SpgemmValuesPath spgemm_numeric_known_columns(const CudaExecutor& exec,
         pass.positions = record->positions_kept ? Positions::kept : Positions::search_and_keep;
         pass.first_products = reinterpret_cast<const long long*>(record->first_products.data());
         pass.kept = record->positions.data();
-        pass.lanes = record->lanes;
         record->positions_kept = true;
     }
     // the entry-order rows, and the others (every row without entry order)

@@ -270,14 +270,18 @@ constexpr int pieces_in_flight = 4;
 /// How multiply_in_entry_order_kernel finds each product's position in C's row.
 enum class Positions {
     search,           ///< binary search in the row's columns
-    search_and_keep,  ///< ... and keep it, one byte per multiply-add, for later calls
-    kept,             ///< read back what search_and_keep kept
+    search_and_keep,  ///< ... and keep it (KeptProduct) for later calls
+    kept,             ///< read back what search_and_keep kept (values_kept_kernel)
     keep_only,        ///< search_and_keep without values (the symbolic phase's record)
 };
 
+/// What the record keeps of a multiply-add of the rows of teams within a warp, at its index
+/// in product order: its position in C's row.
+using KeptProduct = std::uint8_t;
+
 /// A position kept for a column not in C's row (cannot happen when C's pattern is the one
 /// the handle recorded): skipped. The kernel's rows have at most 128 entries.
-constexpr std::uint8_t no_position = 255;
+constexpr int no_position = 255;
 
 /// Shared memory of a team of multiply_in_entry_order_kernel.
 template <int G, typename V, typename I>
@@ -300,16 +304,16 @@ struct EntryOrderShared {
 /// pieces keeps every entry's sum in product order (from 0, as the full phase adds it: the
 /// same bits). A lane loads and positions pieces_in_flight pieces before adding them, so
 /// that their loads overlap. Positions: a binary search over the row's columns in shared
-/// memory, or (kept) one byte per multiply-add at its index in product order
-/// (first_products: every row's first), which needs neither C's nor B's columns.
+/// memory; search_and_keep and keep_only also keep them (a KeptProduct per multiply-add at
+/// its index in product order, first_products[row] the row's first) for values_kept_kernel.
 template <int G, Positions P, typename V, typename I>
 __global__ void __launch_bounds__(light_block)
     multiply_in_entry_order_kernel(const I* group_rows, long long n, Operands<V, I> in,
-                                   const long long* first_products, std::uint8_t* positions)
+                                   const long long* first_products, KeptProduct* kept)
 {
     using T = Team<G>;
     constexpr int S = slots_per_thread * G;
-    static_assert(G <= 32 && S / 2 < no_position);
+    static_assert(G <= 32 && S / 2 < no_position && P != Positions::kept);
     auto& sh = team_shared<G, EntryOrderShared<G, V, I>>();
     const int rank = T::rank();
     const long long team = blockIdx.x * static_cast<long long>(T::per_block) + T::index();
@@ -321,7 +325,7 @@ __global__ void __launch_bounds__(light_block)
         static_cast<int>(max(0ll, min(in.c_ptrs[row + 1] - out, static_cast<long long>(S))));
     constexpr bool with_values = P != Positions::keep_only;
     for (int s = rank; s < length; s += G) {
-        if constexpr (P != Positions::kept) sh.cols[s] = in.c_cols[out + s];
+        sh.cols[s] = in.c_cols[out + s];
         if constexpr (with_values) sh.values[s] = V(0);
     }
     long long first = 0;
@@ -361,21 +365,18 @@ __global__ void __launch_bounds__(light_block)
                     while (sh.pieces_inclusive[s] <= p) ++s;
                     const int offset =
                         (p - (s == 0 ? 0 : sh.pieces_inclusive[s - 1])) * G + rank;
-                    if (offset < sh.b_lengths[s]) {
+                    const bool valid = offset < sh.b_lengths[s];
+                    const long long q = sh.before[s] + offset;
+                    if (valid) {
                         const long long j = sh.b_first[s] + offset;
-                        const long long q = sh.before[s] + offset;
-                        if constexpr (P == Positions::kept) {
-                            at[u] = positions[q];
-                        } else {
-                            at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
-                            if constexpr (P == Positions::search_and_keep ||
-                                          P == Positions::keep_only) {
-                                positions[q] = at[u] < 0 ? no_position
-                                                         : static_cast<std::uint8_t>(at[u]);
-                            }
-                        }
+                        at[u] = find_column(sh.cols, length, in.pattern.b_cols[j]);
                         if constexpr (with_values) {
                             products[u] = unfused_product(sh.factors[s], in.b_vals[j]);
+                        }
+                    }
+                    if constexpr (P != Positions::search) {
+                        if (valid) {
+                            kept[q] = static_cast<KeptProduct>(at[u] < 0 ? no_position : at[u]);
                         }
                     }
                 }
@@ -395,6 +396,126 @@ __global__ void __launch_bounds__(light_block)
     }
 }
 
+/// One entry of A (or the identity) of a batch of values_kept_kernel: the factor of its
+/// products and the B row it selects; 16 bytes for double/int32, one shared load.
+template <typename V, typename I>
+struct alignas(16) KeptEntry {
+    V factor;
+    I b_first;
+    I b_length;
+};
+
+/// Shared memory of a team of values_kept_kernel: C's row (at most S / 2 values) and the
+/// batch's entries; no columns.
+template <int G, typename V, typename I>
+struct KeptShared {
+    V values[slots_per_thread * G / 2];
+    KeptEntry<V, I> entries[G];
+};
+
+/// c = v, not kept in L1 (C's values are written once and not read again by the kernel).
+template <typename V>
+__device__ inline void store_streaming(V* c, V v)
+{
+    if constexpr (std::is_same_v<V, double> || std::is_same_v<V, float>) {
+        __stcs(c, v);
+    } else {
+        *c = v;
+    }
+}
+
+/// Rows a team of values_kept_kernel takes, one after the other; the teams of a block take
+/// neighbouring rows at any time (for stencils, B rows they share come from L1).
+constexpr int kept_rows_per_team = 1;
+/// Blocks of values_kept_kernel an SM holds at least (registers bounded to match).
+constexpr int kept_min_blocks = 8;
+
+/// Values of every row of one light group of teams within a warp from the kept products
+/// (a KeptProduct per multiply-add at its index in product order, first_products[row] the
+/// row's first), for a B whose rows have no repeated column. The team walks the row's
+/// entries of A in order; for each, its lanes take the selected B row G entries at a time (a
+/// piece: contiguous B values, contiguous positions), and add them at their kept positions
+/// in C's row in shared memory; a barrier of the team between pieces. The adds are those of
+/// the full phase, in the same order (the same bits). Per piece: one shared load of the
+/// entry (factor, B row), the position and B's value (both coalesced), the add;
+/// pieces_in_flight pieces are loaded before they are added. Nothing else is in shared
+/// memory (1.5 KiB per warp for double): L1 keeps more of B's rows.
+template <int G, typename V, typename I>
+__global__ void __launch_bounds__(light_block, kept_min_blocks)
+    values_kept_kernel(const I* group_rows, long long n, Operands<V, I> in,
+                       const long long* first_products, const KeptProduct* kept)
+{
+    using T = Team<G>;
+    constexpr int F = pieces_in_flight;
+    constexpr int max_length = slots_per_thread * G / 2;
+    static_assert(G <= 32 && max_length < no_position);
+    auto& sh = team_shared<G, KeptShared<G, V, I>>();
+    const int rank = T::rank();
+    const long long block_first =
+        blockIdx.x * static_cast<long long>(T::per_block) * kept_rows_per_team + T::index();
+    for (int r = 0; r < kept_rows_per_team; ++r) {
+        const long long team = block_first + static_cast<long long>(T::per_block) * r;
+        if (team >= n) return;  // a whole team: the barriers below are the team's only
+        const long long row = group_rows[team];
+        const long long out = in.c_ptrs[row];
+        // at most S / 2 by the grouping; the clamp keeps the kernel inside its arrays
+        const int length = static_cast<int>(
+            max(0ll, min(in.c_ptrs[row + 1] - out, static_cast<long long>(max_length))));
+        for (int s = rank; s < length; s += G) sh.values[s] = V(0);
+        long long first = 0;
+        long long end = 0;
+        entry_range(in.pattern, row, first, end);
+        const V scale = row_scale(in, row);
+        long long q = first_products[row];  // the current piece's first multiply-add
+        for (long long base = first; base < end; base += G) {
+            const long long k = base + rank;
+            if (k < end) {
+                V factor;
+                const long long b_row = selected_row(in, row, scale, k, factor);
+                const I b_first = in.pattern.b_ptrs[b_row];
+                sh.entries[rank] = {factor, b_first,
+                                    static_cast<I>(in.pattern.b_ptrs[b_row + 1] - b_first)};
+            }
+            T::sync();
+            const int batch = static_cast<int>(min(static_cast<long long>(G), end - base));
+            int s = 0;       // the batch entry of the next piece, the same on every lane
+            int offset = 0;  // the piece's first entry in that entry's B row
+            while (s < batch) {
+                int at[F];
+                V products[F];
+#pragma unroll
+                for (int u = 0; u < F; ++u) {
+                    at[u] = -1;
+                    products[u] = V(0);
+                    if (s < batch) {
+                        const KeptEntry<V, I> e = sh.entries[s];
+                        const int o = offset + rank;
+                        if (o < e.b_length) {
+                            at[u] = __ldcs(kept + q + o);
+                            products[u] = unfused_product(
+                                e.factor, in.b_vals[static_cast<long long>(e.b_first) + o]);
+                        }
+                        offset += G;
+                        if (offset >= e.b_length) {
+                            q += e.b_length;
+                            ++s;
+                            offset = 0;
+                        }
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < F; ++u) {
+                    if (at[u] >= 0 && at[u] < length) sh.values[at[u]] += products[u];
+                    T::sync();
+                }
+            }
+            T::sync();  // the next batch rewrites the entries
+        }
+        for (int s = rank; s < length; s += G) store_streaming(in.c_vals + out + s, sh.values[s]);
+        T::sync();  // the next row zeroes the values
+    }
+}
+
 /// How the light groups' kernels find C's columns and values.
 struct LightPass {
     enum Kind {
@@ -407,7 +528,7 @@ struct LightPass {
     /// entry_order: how positions are found, and where they are kept (see the kernel).
     Positions positions = Positions::search;
     const long long* first_products = nullptr;
-    std::uint8_t* kept = nullptr;
+    KeptProduct* kept = nullptr;
 };
 
 template <int G, typename V, typename I>
@@ -419,6 +540,18 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
     const auto stream = stream_of(exec);
     if constexpr (G <= 32) {
         if (pass.kind == LightPass::entry_order) {
+            if (pass.positions == Positions::kept) {
+                const auto kernel = values_kept_kernel<G, V, I>;
+                const std::size_t bytes = sizeof(KeptShared<G, V, I>) * T::per_block;
+                allow_shared(exec, kernel, bytes, numeric_where);
+                kernel<<<exact_grid(groups.size(group),
+                                    static_cast<long long>(T::per_block) * kept_rows_per_team,
+                                    numeric_where),
+                         T::block_threads, bytes, stream>>>(groups.begin(group), groups.size(group),
+                                                            in, pass.first_products, pass.kept);
+                check_launch(numeric_where);
+                return;
+            }
             const auto launch = [&](auto kernel) {
                 const std::size_t bytes = sizeof(EntryOrderShared<G, V, I>) * T::per_block;
                 allow_shared(exec, kernel, bytes, numeric_where);
@@ -432,10 +565,10 @@ void launch_multiply(const CudaExecutor& exec, const RowGroups<I>& groups, int g
             case Positions::search_and_keep:
                 return launch(
                     multiply_in_entry_order_kernel<G, Positions::search_and_keep, V, I>);
-            case Positions::kept:
-                return launch(multiply_in_entry_order_kernel<G, Positions::kept, V, I>);
             case Positions::keep_only:
                 return launch(multiply_in_entry_order_kernel<G, Positions::keep_only, V, I>);
+            case Positions::kept:
+                return;
             }
         }
     }
@@ -507,13 +640,13 @@ long long rows_in_groups(const RowGroups<I>& groups, int first, int end)
 }
 
 /// What a handle keeps for values-only calls (state.recorded): the positions of the
-/// multiply-adds of the rows that multiply_in_entry_order_kernel takes (one byte each, at
-/// their index in product order), and pairs (record_products) for the other rows, or for
+/// multiply-adds of the rows that values_kept_kernel takes (one byte each, at their index
+/// in product order), and pairs (record_products) for the other rows, or for
 /// every row when B's rows may repeat a column. Either may be missing.
 template <typename I>
 struct ValuesRecord {
     Array<int64> first_products;  ///< every row's first multiply-add (rows + 1)
-    Array<std::uint8_t> positions;    ///< per multiply-add (those of other rows unused)
+    Array<KeptProduct> positions;     ///< per multiply-add (those of other rows unused)
     bool positions_kept = false;      ///< filled by a call (the first one fills them)
     std::shared_ptr<void> pairs;
     std::size_t bytes = 0;
@@ -538,7 +671,8 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
             state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
-        const auto positions_bytes = static_cast<std::size_t>(state.multiply_adds) +
+        const auto positions_bytes =
+            static_cast<std::size_t>(state.multiply_adds) * sizeof(KeptProduct) +
                                      static_cast<std::size_t>(rows + 1) * sizeof(long long);
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
@@ -553,7 +687,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
                                             stream_of(exec)),
                             numeric_where);
             loom::cuda::exclusive_prefix_sum(exec, record->first_products.data(), rows + 1);
-            record->positions = Array<std::uint8_t>(self, state.multiply_adds);
+            record->positions = Array<KeptProduct>(self, state.multiply_adds);
             record->bytes += positions_bytes;
         }
     } catch (const OutOfMemory&) {

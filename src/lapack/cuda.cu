@@ -4,6 +4,7 @@
 // The panel is the latency-bound part; cuSOLVER takes large matrices by default.
 #include <algorithm>
 
+#include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
@@ -30,12 +31,7 @@ constexpr int small_threads = 256;
     T* name = reinterpret_cast<T*>(name##_storage)
 
 template <typename D>
-struct real_of { using type = D; };
-template <typename T>
-struct real_of<thrust::complex<T>> { using type = T; };
-
-template <typename D>
-__device__ inline typename real_of<D>::type pivot_measure(const D& x)
+__device__ inline device_real_t<D> pivot_measure(const D& x)
 {
     if constexpr (blas::detail::complex_like<D>) {
         return fabs(x.real()) + fabs(x.imag());
@@ -50,7 +46,7 @@ template <typename D>
 __global__ void __launch_bounds__(panel_threads)
     panel_kernel(Strided<D> P, int32* pivots, long long offset, int32* info)
 {
-    using R = typename real_of<D>::type;
+    using R = device_real_t<D>;
     __shared__ R best_value[panel_threads];
     __shared__ long long best_index[panel_threads];
     __shared__ long long pivot_index;

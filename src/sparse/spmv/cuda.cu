@@ -42,6 +42,7 @@
 #include "base/cuda/warp.cuh"
 #include "base/instantiate_storage.hpp"
 #include "sparse/spmm/kernels.hpp"
+#include "sparse/spmv/cuda_column.cuh"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
 
@@ -100,44 +101,6 @@ __device__ __forceinline__ D segmented_inclusive_scan(D value, bool head)
 }
 
 // ------------------------------------------------------------------ operands
-
-/// One column of x and y, and the coefficients of y = alpha * op(A) x + beta * y.
-template <typename D>
-struct Column {
-    const D* x;
-    long long x_stride;
-    D* y;
-    long long y_stride;
-    D alpha;
-    D beta;
-    bool beta_is_zero;
-
-    __device__ D x_at(long long i) const { return load_cached(x + i * x_stride); }
-
-    /// y(i) = alpha * sum + beta * y(i); y(i) is not read when beta is zero.
-    __device__ void store(long long i, const D& sum) const
-    {
-        D* out = y + i * y_stride;
-        *out = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *out);
-    }
-
-    /// y(i) += alpha * sum, for a row finished before (load_balanced's fix-up).
-    __device__ void add(long long i, const D& sum) const { y[i * y_stride] += mul(alpha, sum); }
-
-    /// y(i) += alpha * value, racing with other threads.
-    __device__ void scatter(long long i, const D& value) const
-    {
-        atomic_add(y + i * y_stride, mul(alpha, value));
-    }
-};
-
-template <typename V>
-Column<device_type_t<V>> column(V alpha, const matrix::Dense<V>& x, V beta,
-                                matrix::Dense<V>& y, size_type j)
-{
-    return {as_device(x.data()) + j, x.stride(), as_device(y.data()) + j, y.stride(),
-            as_device(alpha),        as_device(beta), beta == V{0}};
-}
 
 /// Every column of x and y at once (k > 1), for the multi-column COO, ELL and SELL-P kernels.
 template <typename D>

@@ -227,6 +227,25 @@ struct RowBlock {
         return first + r * groups + group;
     }
 
+    /// Where this thread works when every warp takes blocks of groups * R rows over the grid:
+    /// its lane in its group, its group in the warp, its warp's first row and the rows from
+    /// one of the warp's blocks to its next.
+    struct Place {
+        int lane;
+        int group;
+        long long first;
+        long long step;
+    };
+    __device__ __forceinline__ static Place place()
+    {
+        constexpr int warp_rows = groups * R;
+        const long long warp =
+            (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
+        return {static_cast<int>(threadIdx.x % G), static_cast<int>(threadIdx.x % warp_size) / G,
+                warp * warp_rows,
+                static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows};
+    }
+
     __device__ __forceinline__ void load_bounds(const CsrView<D, I>& A, long long first, int group)
     {
 #pragma unroll
@@ -286,13 +305,9 @@ __global__ void __launch_bounds__(block_size)
     csr_row_vector_kernel(CsrView<D, I> A, Column<D> v)
 {
     using Block = RowBlock<G, R, D, I>;
-    constexpr int warp_rows = Block::groups * R;
-    const int lane = threadIdx.x % G;
-    const int group = (threadIdx.x % warp_size) / G;
-    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
-    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows;
+    const auto [lane, group, start, step] = Block::place();
     // The loop bounds are uniform over the warp, so that every lane reaches the shuffles.
-    for (long long first = warp * warp_rows; first < A.rows; first += step) {
+    for (long long first = start; first < A.rows; first += step) {
         Block block;
         block.load_bounds(A, first, group);
         block.load_entries(A, lane);
@@ -308,12 +323,8 @@ __global__ void __launch_bounds__(block_size)
     csr_row_vector_pipelined_kernel(CsrView<D, I> A, Column<D> v)
 {
     using Block = RowBlock<G, R, D, I>;
-    constexpr int warp_rows = Block::groups * R;
-    const int lane = threadIdx.x % G;
-    const int group = (threadIdx.x % warp_size) / G;
-    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
-    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows;
-    long long first = warp * warp_rows;
+    const auto [lane, group, start, step] = Block::place();
+    long long first = start;
     if (first >= A.rows) return;  // the whole warp: its bounds below are uniform
     Block current;
     current.load_bounds(A, first, group);

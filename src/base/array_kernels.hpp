@@ -2,9 +2,27 @@
 // (base/parallel.hpp); the reference backend fills inline in array.cpp.
 #pragma once
 
+#include <complex>
+#include <cstdint>
+
 #include "base/parallel.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/half.hpp"
 #include "loom/base/types.hpp"
+
+/// The element types Array::fill is built for, on every backend (array.cpp, and its CUDA
+/// half in base/cuda/array.cu): M(T) for each.
+#define LOOM_FOR_EACH_ARRAY_TYPE(M) \
+    M(int32);                       \
+    M(int64);                       \
+    M(std::uint32_t);               \
+    M(std::uint64_t);               \
+    M(float);                       \
+    M(double);                      \
+    M(std::complex<float>);         \
+    M(std::complex<double>);        \
+    M(half);                        \
+    M(bfloat16)
 
 namespace loom::array_kernels {
 

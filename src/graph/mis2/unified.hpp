@@ -6,6 +6,7 @@
 // static share).
 #pragma once
 
+#include "base/array_kernels.hpp"
 #include "base/parallel.hpp"
 #include "graph/mis2/kernels.hpp"
 
@@ -110,11 +111,7 @@ void join_neighbours(const Exec& exec, const GraphView<I>& graph, const Array<I>
 template <typename Exec, typename I>
 void map_indices(const Exec& exec, const Array<I>& map, Array<I>& indices)
 {
-    const I* to = map.data();
-    I* index = indices.data();
-    loom::detail::parallel_for(
-        exec, indices.size(), [=] LOOM_HOST_DEVICE(size_type k) { index[k] = to[index[k]]; },
-        mis2_where);
+    array_kernels::gather(exec, map, indices, indices, mis2_where);
 }
 
 }  // namespace loom::graph::unified

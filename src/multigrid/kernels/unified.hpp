@@ -4,6 +4,7 @@
 // so a thread's sequential Gram-Schmidt is short and the aggregates are many.
 #pragma once
 
+#include "base/array_kernels.hpp"
 #include "base/parallel.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -271,11 +272,7 @@ template <typename Exec, typename I>
 void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,
                     Array<I>& out)
 {
-    const I* from = table.data();
-    const I* at = indices.data();
-    I* o = out.data();
-    loom::detail::parallel_for(
-        exec, indices.size(), [=] LOOM_HOST_DEVICE(size_type k) { o[k] = from[at[k]]; }, where);
+    array_kernels::gather(exec, table, indices, out, where);
 }
 
 template <typename Exec, typename I>

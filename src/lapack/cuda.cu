@@ -30,15 +30,8 @@ constexpr int small_threads = 256;
     __shared__ alignas(T) unsigned char name##_storage[(count) * sizeof(T)];                   \
     T* name = reinterpret_cast<T*>(name##_storage)
 
-template <typename D>
-__device__ inline device_real_t<D> pivot_measure(const D& x)
-{
-    if constexpr (blas::detail::complex_like<D>) {
-        return fabs(x.real()) + fabs(x.imag());
-    } else {
-        return fabs(x);
-    }
-}
+/// LAPACK's pivot measure, |re| + |im| (base/kernel_scalar.hpp, as on the host).
+using loom::detail::abs1;
 
 /// Unblocked LU with partial pivoting of a rows x cols panel (cols <= panel_columns) by one
 /// thread block; see detail::unblocked_getrf for the contract.
@@ -60,7 +53,7 @@ __global__ void __launch_bounds__(panel_threads)
         R value = -1;
         long long index = c;
         for (long long r = c + t; r < m; r += panel_threads) {
-            const R measure = pivot_measure(*P.ptr(r, c));
+            const R measure = abs1(*P.ptr(r, c));
             if (measure > value) {
                 value = measure;
                 index = r;

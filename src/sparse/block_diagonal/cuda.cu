@@ -19,6 +19,7 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/warp.cuh"
+#include "base/kernel_scalar.hpp"
 #include "base/instantiate.hpp"
 #include "sparse/block_diagonal/kernels.hpp"
 #include "sparse/block_diagonal/storage.hpp"
@@ -54,17 +55,8 @@ __device__ R magnitude(thrust::complex<R> value)
     return thrust::abs(value);
 }
 
-/// |re| + |im|, the pivot magnitude.
-template <typename R>
-__device__ R abs1(R value)
-{
-    return abs_real(value);
-}
-template <typename R>
-__device__ R abs1(thrust::complex<R> value)
-{
-    return abs_real(value.real()) + abs_real(value.imag());
-}
+/// |re| + |im|, the pivot magnitude (base/kernel_scalar.hpp, as on the host).
+using loom::detail::abs1;
 
 /// max that propagates NaN (so a NaN block yields a NaN condition number, as on the host).
 template <typename R>

@@ -64,8 +64,7 @@ void set_flags(const Exec& exec, const Array<Key>& keys, Array<I>& flags)
 }
 
 template <typename Exec, typename I>
-void gather_set(const Exec& exec, const Array<Key>& keys, const Array<I>& positions,
-                Array<I>& set)
+void gather_set(const Exec& exec, const Array<Key>& keys, const Array<I>& positions, Array<I>& set)
 {
     const Key* key = keys.data();
     const I* position = positions.data();

@@ -5,7 +5,6 @@
 #include "base/array_kernels.hpp"
 #include "base/dispatch.hpp"
 #include "base/omp/launch.hpp"
-#include "loom/base/half.hpp"
 
 namespace loom {
 
@@ -23,15 +22,6 @@ void Array<T>::fill(const T& value)
 }
 
 #define LOOM_INSTANTIATE_ARRAY(T) template void Array<T>::fill(const T&)
-LOOM_INSTANTIATE_ARRAY(int32);
-LOOM_INSTANTIATE_ARRAY(int64);
-LOOM_INSTANTIATE_ARRAY(std::uint32_t);
-LOOM_INSTANTIATE_ARRAY(std::uint64_t);
-LOOM_INSTANTIATE_ARRAY(float);
-LOOM_INSTANTIATE_ARRAY(double);
-LOOM_INSTANTIATE_ARRAY(std::complex<float>);
-LOOM_INSTANTIATE_ARRAY(std::complex<double>);
-LOOM_INSTANTIATE_ARRAY(half);
-LOOM_INSTANTIATE_ARRAY(bfloat16);
+LOOM_FOR_EACH_ARRAY_TYPE(LOOM_INSTANTIATE_ARRAY);
 
 }  // namespace loom

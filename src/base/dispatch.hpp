@@ -56,6 +56,30 @@ overloaded(F...) -> overloaded<F...>;
     DECLARE(::loom::CudaExecutor);                     \
     }
 
+/// The same for a family whose simple kernels are written once for OpenMP and CUDA on the
+/// unified launchers (its unified.hpp, base/parallel.hpp): OWN(Exec) lists the kernels each
+/// backend writes itself, SHARED(Exec, ...) the shared ones, with the extra template
+/// parameters in `...` (`typename Exec,` in ns::unified, nothing elsewhere). The reference
+/// backend declares both lists; OpenMP and CUDA declare their own and take the shared ones from
+/// ns::unified through a using-directive (omp::fill(exec, ...) finds unified::fill). An
+/// instantiation names them ns::unified::kernel.
+#define LOOM_DECLARE_ON_EACH_BACKEND_UNIFIED(ns, OWN, SHARED) \
+    namespace ns::reference {                                 \
+    OWN(::loom::ReferenceExecutor);                           \
+    SHARED(::loom::ReferenceExecutor, );                      \
+    }                                                         \
+    namespace ns::unified {                                   \
+    SHARED(Exec, typename Exec, );                            \
+    }                                                         \
+    namespace ns::omp {                                       \
+    OWN(::loom::OmpExecutor);                                 \
+    using namespace unified;                                  \
+    }                                                         \
+    namespace ns::cuda {                                      \
+    OWN(::loom::CudaExecutor);                                \
+    using namespace unified;                                  \
+    }
+
 // One backend per three lines reads better than the formatter's wrapping of the macros below.
 // clang-format off
 /// The type `reference::kernel(e, args...)` returns; every backend of a family returns it too.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <utility>
 
+#include "base/kernel_scalar.hpp"
 #include "blas/level3/kernels.hpp"
 #include "blas/level3/strided.hpp"
 #include "lapack/kernels.hpp"
@@ -25,16 +26,8 @@ using blas::detail::mul;
 using blas::detail::Strided;
 using blas::detail::Triangle;
 
-/// |re| + |im|: the pivot measure of LAPACK (cheaper than |z|, the same for real values).
-template <typename V>
-remove_complex_t<V> pivot_measure(const V& x)
-{
-    if constexpr (is_complex_v<V>) {
-        return std::abs(x.real()) + std::abs(x.imag());
-    } else {
-        return std::abs(x);
-    }
-}
+/// The pivot measure of LAPACK, |re| + |im| (base/kernel_scalar.hpp).
+using loom::detail::abs1;
 
 /// P A = L U of a rows x cols panel (rows >= cols) with partial pivoting, in place. The
 /// interchanges are applied within the panel only; pivots[c] = offset + pivot row and the
@@ -46,9 +39,9 @@ void unblocked_getrf(Strided<V> P, int32* pivots, size_type offset, int32* info)
     const size_type n = P.cols;
     for (size_type c = 0; c < std::min(m, n); ++c) {
         size_type p = c;
-        auto best = pivot_measure(*P.ptr(c, c));
+        auto best = abs1(*P.ptr(c, c));
         for (size_type r = c + 1; r < m; ++r) {
-            const auto measure = pivot_measure(*P.ptr(r, c));
+            const auto measure = abs1(*P.ptr(r, c));
             if (measure > best) {
                 best = measure;
                 p = r;

@@ -4,6 +4,7 @@
 // The panel is the latency-bound part; cuSOLVER takes large matrices by default.
 #include <algorithm>
 
+#include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
@@ -29,20 +30,8 @@ constexpr int small_threads = 256;
     __shared__ alignas(T) unsigned char name##_storage[(count) * sizeof(T)];                   \
     T* name = reinterpret_cast<T*>(name##_storage)
 
-template <typename D>
-struct real_of { using type = D; };
-template <typename T>
-struct real_of<thrust::complex<T>> { using type = T; };
-
-template <typename D>
-__device__ inline typename real_of<D>::type pivot_measure(const D& x)
-{
-    if constexpr (blas::detail::complex_like<D>) {
-        return fabs(x.real()) + fabs(x.imag());
-    } else {
-        return fabs(x);
-    }
-}
+/// LAPACK's pivot measure, |re| + |im| (base/kernel_scalar.hpp, as on the host).
+using loom::detail::abs1;
 
 /// Unblocked LU with partial pivoting of a rows x cols panel (cols <= panel_columns) by one
 /// thread block; see detail::unblocked_getrf for the contract.
@@ -50,7 +39,7 @@ template <typename D>
 __global__ void __launch_bounds__(panel_threads)
     panel_kernel(Strided<D> P, int32* pivots, long long offset, int32* info)
 {
-    using R = typename real_of<D>::type;
+    using R = device_real_t<D>;
     __shared__ R best_value[panel_threads];
     __shared__ long long best_index[panel_threads];
     __shared__ long long pivot_index;
@@ -64,7 +53,7 @@ __global__ void __launch_bounds__(panel_threads)
         R value = -1;
         long long index = c;
         for (long long r = c + t; r < m; r += panel_threads) {
-            const R measure = pivot_measure(*P.ptr(r, c));
+            const R measure = abs1(*P.ptr(r, c));
             if (measure > value) {
                 value = measure;
                 index = r;

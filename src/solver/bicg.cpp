@@ -29,13 +29,10 @@ Bicg<V>::Bicg(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<
 template <typename V>
 void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto& st = this->state(b.cols(), {this->preconditioner() ? 8 : 6, slot_count, 1});
-    const auto& A = *this->system_matrix();
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this, this->state(b.cols(), {this->preconditioner() ? 8 : 6, slot_count, 1}));
     const auto& AH = *system_conj_transpose_;
-    const auto* M = this->preconditioner().get();
     const auto* MH = preconditioner_conj_transpose_.get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& r2 = st.vector(r2_vec);
     auto& p = st.vector(p_vec);
@@ -48,8 +45,7 @@ void Bicg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const auto max_restarts = this->parameters().max_restarts;
     const auto rho = st.host_values();
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
     space.copy(r, r2);
     if (M) {
         M->apply(r, z);

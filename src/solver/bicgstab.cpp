@@ -71,8 +71,7 @@ public:
 
     void run(const matrix::Dense<V>& b, matrix::Dense<V>& x)
     {
-        detail::residual(space_, A_, b, x, r_);
-        if (st_.start(b, x, r_)) return;
+        if (st_.start(A_, b, x, r_)) return;
         space_.copy(r_, r_tld_);
         s_.conj_dot(slot(0, rho_field), r_tld_, r_);
         s_.fetch(slot(0, rho_field));

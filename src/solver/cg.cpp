@@ -63,8 +63,7 @@ public:
 
     void run(const matrix::Dense<V>& b, matrix::Dense<V>& x)
     {
-        detail::residual(space_, A_, b, x, r_);
-        if (st_.start(b, x, r_)) return;
+        if (st_.start(A_, b, x, r_)) return;
         if (M_) M_->apply(r_, z_);
         space_.copy(z_, p_);
         s_.conj_dot(slot(0, rho_), r_, z_);

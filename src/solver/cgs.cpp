@@ -17,11 +17,8 @@ enum Vector : int { r_vec, r_tld_vec, u_vec, p_vec, q_vec, v_hat_vec, t_vec, p_h
 template <typename V>
 void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto& st = this->state(b.cols(), {this->preconditioner() ? 8 : 7, slot_count, 1});
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this, this->state(b.cols(), {this->preconditioner() ? 8 : 7, slot_count, 1}));
     auto& r = st.vector(r_vec);
     auto& r_tld = st.vector(r_tld_vec);
     auto& u = st.vector(u_vec);
@@ -36,8 +33,7 @@ void Cgs<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const auto max_restarts = this->parameters().max_restarts;
     const auto rho = st.host_values();
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
     space.copy(r, r_tld);
     s.conj_dot(rho_slot, r_tld, r);
     s.fetch(rho_slot);

@@ -157,10 +157,8 @@ void Chebyshev<V>::estimate_bounds(size_type steps, double safety_factor)
 template <typename V>
 void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto& st = this->state(b.cols(), {this->preconditioner() ? 3 : 2, slot_count, 0});
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
-    const auto& space = st.space();
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this, this->state(b.cols(), {this->preconditioner() ? 3 : 2, slot_count, 0}));
     auto& r = st.vector(r_vec);
     auto& d = st.vector(d_vec);
     auto& z = M ? st.vector(z_vec) : r;
@@ -168,8 +166,7 @@ void Chebyshev<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const double delta = (bounds_.upper - bounds_.lower) / 2;  // half width
     const double sigma = theta / delta;
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
     if (estimate_failure_ != stop::Reason::running) {
         const char* detail = estimate_failure_ == stop::Reason::breakdown
                                  ? "eigenvalue estimate: p^H A p <= 0 or r^H M r <= 0"

@@ -18,11 +18,8 @@ template <typename V>
 void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
     const auto m = this->krylov_dim();
-    auto& st = this->state(b.cols(), {static_cast<int>(basis_vec + 2 * m), slot_count, 0});
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this, this->state(b.cols(), {static_cast<int>(basis_vec + 2 * m), slot_count, 0}));
     auto& r = st.vector(r_vec);
     auto P = [&](size_type i) -> matrix::Dense<V>& {
         return st.vector(static_cast<int>(basis_vec + i));
@@ -32,8 +29,7 @@ void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     };
     const auto k = st.columns();
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
     for (size_type it = 1;; ++it) {
         const auto i = (it - 1) % m;  // a new cycle forgets the old directions
         auto& p = P(i);

@@ -183,12 +183,9 @@ int h_slot(size_type m, size_type i, size_type j)
 template <typename V, typename Basis>
 void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization method,
                Basis& basis, int z_vec, int combination_vec, int z_first,
-               const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveState<V>& st)
+               const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveParts<V> parts)
 {
-    const auto& A = *solver.system_matrix();
-    const auto* M = solver.preconditioner().get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
+    auto [st, A, M, space, s] = parts;
     const int inv_slot = h_slot(m, 0, m);
     const int y_slot = inv_slot + 1;
     const auto k = st.columns();
@@ -197,8 +194,7 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
     std::vector<size_type> dims(static_cast<std::size_t>(k));
 
     auto& r = basis.first();
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
 
     // Inner step j on the executor: w = A M V_j orthogonalized, V_{j+1} = w / ||w||.
     auto arnoldi = [&](size_type j) {
@@ -348,7 +344,7 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     FullBasis<V> basis(st);
     const auto last = static_cast<int>(m);
     run_gmres(*this, m, this->parameters().orthogonalization, basis, last + 1, last + 2, -1, b,
-              x, st);
+              x, detail::begin_solve(*this, st));
 }
 
 template <typename V>
@@ -366,7 +362,8 @@ void CbGmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
         }
     }
     CompressedBasis<V> basis(st, basis_);
-    run_gmres(*this, m, this->parameters().orthogonalization, basis, 2, 3, -1, b, x, st);
+    run_gmres(*this, m, this->parameters().orthogonalization, basis, 2, 3, -1, b, x,
+              detail::begin_solve(*this, st));
 }
 
 template <typename V>
@@ -377,7 +374,7 @@ void Fgmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     auto& st = this->state(b.cols(), gmres_workspace<V>(static_cast<int>(2 * m + 1), m));
     FullBasis<V> basis(st);
     run_gmres(*this, m, this->parameters().orthogonalization, basis, -1, -1,
-              static_cast<int>(m + 1), b, x, st);
+              static_cast<int>(m + 1), b, x, detail::begin_solve(*this, st));
 }
 
 #define LOOM_INSTANTIATE_GMRES(V) \

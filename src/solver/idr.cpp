@@ -70,15 +70,12 @@ Idr<V>::Idr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>
 template <typename V>
 void Idr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto& st = this->state(b.cols(), {static_cast<int>(basis_vec + 3 * s_),
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this, this->state(b.cols(), {static_cast<int>(basis_vec + 3 * s_),
                                       static_cast<int>(4 * s_ + fixed_count),
-                                      Small<V>::values_per_column(s_)});
+                                      Small<V>::values_per_column(s_)}));
     const auto ns = s_;
     const int S = static_cast<int>(ns);
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
     auto& r = st.vector(r_vec);
     auto& v = st.vector(v_vec);
     auto& t = st.vector(t_vec);
@@ -93,8 +90,7 @@ void Idr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const auto k = st.columns();
     auto small = [&](size_type j) { return Small<V>(st.host_values(), ns, j); };
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
 
     // The shadow space: random, then orthonormal (modified Gram-Schmidt).
     for (int i = 0; i < S; ++i) {

@@ -95,8 +95,7 @@ void Ir<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     auto& d = S || lower_solver_ ? st.vector(d_vec) : r;
     const auto k = st.columns();
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
     for (size_type it = 1;; ++it) {
         if (lower_solver_) {
             solve_in_lower_precision(st, r, d);

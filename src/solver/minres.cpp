@@ -35,13 +35,10 @@ struct Recurrence {
 template <typename V>
 void Minres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto& st =
-        this->state(b.cols(), {this->preconditioner() ? awb_vec + 1 : res_vec, slot_count, 0});
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this,
+        this->state(b.cols(), {this->preconditioner() ? awb_vec + 1 : res_vec, slot_count, 0}));
     using R = remove_complex_t<V>;
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
     int r1 = r1_vec, r2 = r2_vec, y = y_vec, wa = wa_vec, wb = wb_vec, awa = awa_vec,
         awb = awb_vec;
     auto vec = [&](int i) -> matrix::Dense<V>& { return st.vector(i); };
@@ -49,8 +46,7 @@ void Minres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const auto k = st.columns();
     std::vector<Recurrence<R>> rec(static_cast<std::size_t>(k));
 
-    detail::residual(space, A, b, x, vec(r1));
-    if (st.start(b, x, vec(r1))) return;
+    if (st.start(A, b, x, vec(r1))) return;
     if (M) {
         M->apply(vec(r1), vec(y));
         space.copy(vec(r1), vec(res_vec));

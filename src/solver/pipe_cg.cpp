@@ -34,11 +34,8 @@ PipeCg<V>::PipeCg(std::shared_ptr<const Executor> exec, std::shared_ptr<const Li
 template <typename V>
 void PipeCg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto& st = this->state(b.cols(), {this->preconditioner() ? 9 : 6, slot_count, host_count});
-    const auto& A = *this->system_matrix();
-    const auto* M = this->preconditioner().get();
-    const auto& space = st.space();
-    auto& s = st.scalars();
+    auto [st, A, M, space, s] = detail::begin_solve(
+        *this, this->state(b.cols(), {this->preconditioner() ? 9 : 6, slot_count, host_count}));
     auto& r = st.vector(r_vec);
     auto& w = st.vector(w_vec);
     auto& n = st.vector(n_vec);
@@ -53,8 +50,7 @@ void PipeCg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const char* gamma_name = M ? "r^H M r" : "r^H r";
     const auto interval = this->parameters().replacement_interval;
 
-    detail::residual(space, A, b, x, r);
-    if (st.start(b, x, r)) return;
+    if (st.start(A, b, x, r)) return;
     if (M) M->apply(r, u);
     A.apply(u, w);
     for (size_type j = 0; j < k; ++j) s.host(one_slot, j) = V{1};

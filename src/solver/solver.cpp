@@ -135,8 +135,10 @@ void SolveState<V>::begin()
 }
 
 template <typename V>
-bool SolveState<V>::start(const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r)
+bool SolveState<V>::start(const LinOp<V>& A, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+                          matrix::Dense<V>& r)
 {
+    residual(space_, A, b, x, r);
     auto& s = scalars_;
     s.conj_dot(0, b, b);
     s.conj_dot(1, r, r);

@@ -186,11 +186,12 @@ public:
     // ---- one solve
     /// Resets the status and starts the clock.
     void begin();
-    /// After the method computed r = b - A x: takes ||b|| and ||r|| (slots 0 and 1 are
-    /// used), sets x and r of zero right-hand sides to zero, marks columns with a zero
-    /// residual converged, checks the criteria at iteration 0 and logs the start. Returns
-    /// true when every column already stopped.
-    bool start(const matrix::Dense<V>& b, matrix::Dense<V>& x, matrix::Dense<V>& r);
+    /// Computes r = b - A x, takes ||b|| and ||r|| (slots 0 and 1 are used), sets x and r of
+    /// zero right-hand sides to zero, marks columns with a zero residual converged, checks
+    /// the criteria at iteration 0 and logs the start. Returns true when every column
+    /// already stopped.
+    bool start(const LinOp<V>& A, const matrix::Dense<V>& b, matrix::Dense<V>& x,
+               matrix::Dense<V>& r);
     /// Residual norms of the running columns from squared norms in slot s (fetched).
     void set_norms_from_squares(int s);
     /// Residual norm of a running column.
@@ -269,5 +270,24 @@ private:
     stop::Context context_;
     size_type iteration_ = 0;
 };
+
+/// What a method's solve works on: this apply's state, the system A, the preconditioner M
+/// (nullptr: the identity), the vector space and the scalar buffer. Every method starts
+/// `auto [st, A, M, space, s] = detail::begin_solve(*this, this->state(...));`.
+template <typename V>
+struct SolveParts {
+    SolveState<V>& st;
+    const LinOp<V>& A;
+    const LinOp<V>* M;
+    const VectorSpace<V>& space;
+    Scalars<V>& s;
+};
+
+template <typename V>
+SolveParts<V> begin_solve(const IterativeSolver<V>& solver, SolveState<V>& st)
+{
+    return {st, *solver.system_matrix(), solver.preconditioner().get(), st.space(),
+            st.scalars()};
+}
 
 }  // namespace loom::solver::detail

@@ -16,6 +16,15 @@ struct is_device_complex<thrust::complex<T>> : std::true_type {};
 template <typename T>
 inline constexpr bool is_device_complex_v = is_device_complex<T>::value;
 
+/// The real type of a device value type (double for thrust::complex<double>): the device twin
+/// of loom::remove_complex_t, which knows std::complex only.
+template <typename T>
+struct device_real { using type = T; };
+template <typename T>
+struct device_real<thrust::complex<T>> { using type = T; };
+template <typename T>
+using device_real_t = typename device_real<T>::type;
+
 /// The CUDA vector type with the layout of thrust::complex<T>.
 template <typename T>
 struct pair_of;

@@ -3,6 +3,7 @@
 // arrive checked: equal shapes, alpha/beta 1 x 1 or 1 x k, one executor.
 #pragma once
 
+#include "base/dispatch.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/lower_precision.hpp"
 #include "loom/base/types.hpp"
@@ -72,20 +73,5 @@
     template void ns::pack(const Exec&, const matrix::Dense<V>&, lower_precision_t<V>*);      \
     template void ns::unpack(const Exec&, const lower_precision_t<V>*, matrix::Dense<V>&);
 
-namespace loom::blas::reference {
-LOOM_DECLARE_BLAS_DENSE_KERNELS(ReferenceExecutor);
-LOOM_DECLARE_BLAS_ELEMENTWISE_KERNELS(ReferenceExecutor);
-}  // namespace loom::blas::reference
-namespace loom::blas::unified {
-LOOM_DECLARE_BLAS_ELEMENTWISE_KERNELS(Exec, typename Exec, );
-}
-// OpenMP and CUDA take the element-wise kernels from unified: omp::axpby(exec, ...) finds
-// unified::axpby through the using-directive.
-namespace loom::blas::omp {
-LOOM_DECLARE_BLAS_DENSE_KERNELS(OmpExecutor);
-using namespace unified;
-}  // namespace loom::blas::omp
-namespace loom::blas::cuda {
-LOOM_DECLARE_BLAS_DENSE_KERNELS(CudaExecutor);
-using namespace unified;
-}  // namespace loom::blas::cuda
+LOOM_DECLARE_ON_EACH_BACKEND_UNIFIED(loom::blas, LOOM_DECLARE_BLAS_DENSE_KERNELS,
+                                     LOOM_DECLARE_BLAS_ELEMENTWISE_KERNELS)

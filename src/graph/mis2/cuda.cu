@@ -1,60 +1,23 @@
-// CUDA MIS-2 kernels: one thread per vertex, applying the rules of rules.hpp (the same code
-// as the host backends, so the same decisions). The keys are gathered, never scattered: no
-// atomics touch them, and any thread order gives the reference's bits. The list of undecided
-// vertices is appended to with atomics, so its order varies; only which vertices it holds
-// matters (each one's result depends on the arrays, not on its slot).
+// CUDA MIS-2: the round's decision (the per-vertex kernels are unified.hpp's), one thread per
+// vertex, applying the rules of rules.hpp (the same code as the host backends, so the same
+// decisions). The keys are gathered, never scattered: no atomics touch them, and any thread
+// order gives the reference's bits. The list of undecided vertices is appended to with
+// atomics, so its order varies; only which vertices it holds matters (each one's result
+// depends on the arrays, not on its slot).
 #include <cooperative_groups.h>
 
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
+#include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
 #include "graph/mis2/kernels.hpp"
+#include "graph/mis2/unified.hpp"
 
 namespace loom::graph::cuda {
 
 using namespace mis2_detail;
 using loom::cuda::parallel_for;
-
-namespace {
-constexpr const char* where = "loom::graph::mis2";
-}
-
-template <typename I>
-void initial_keys(const CudaExecutor& exec, const GraphView<I>& graph, const KeyLayout& layout,
-                  Array<Key>& keys, Array<std::uint8_t>& active, Array<I>& undecided)
-{
-    Key* key = keys.data();
-    std::uint8_t* is_active = active.data();
-    I* listed = undecided.data();
-    const I* row_ptrs = graph.row_ptrs;
-    parallel_for(
-        exec, graph.vertices,
-        [=] __device__(long long v) {
-            key[v] = undecided_key(layout, v, row_ptrs[v + 1] - row_ptrs[v], 0);
-            is_active[v] = 1;
-            listed[v] = static_cast<I>(v);
-        },
-        where);
-}
-
-template <typename I>
-void max_within_1(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
-                  Array<std::uint8_t>& active, Array<Key>& within_1)
-{
-    const Key* key = keys.data();
-    std::uint8_t* is_active = active.data();
-    Key* out = within_1.data();
-    parallel_for(
-        exec, graph.vertices,
-        [=] __device__(long long v) {
-            if (!is_active[v]) return;
-            bool still_active = true;
-            out[v] = largest_key(graph, key, v, still_active);
-            if (!still_active) is_active[v] = 0;
-        },
-        where);
-}
 
 /// Slot in a list for the converged lanes that append (used), one atomic per group of them.
 __device__ inline long long append_slot(bool used, unsigned long long* counter)
@@ -79,7 +42,7 @@ size_type decide(const CudaExecutor& exec, const GraphView<I>& graph, const KeyL
     Array<unsigned long long> counter(exec.shared_from_this(), 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long),
                                     loom::cuda::stream_of(exec)),
-                    where);
+                    mis2_where);
     Key* key = keys.data();
     const Key* in = within_1.data();
     const I* listed = undecided.data();
@@ -96,71 +59,13 @@ size_type decide(const CudaExecutor& exec, const GraphView<I>& graph, const KeyL
             const long long slot = append_slot(is_undecided(k), total);
             if (slot >= 0) next[slot] = v;
         },
-        where);
+        mis2_where);
     return static_cast<size_type>(loom::detail::load_element(counter, 0));
 }
 
-template <typename I>
-void set_flags(const CudaExecutor& exec, const Array<Key>& keys, Array<I>& flags)
-{
-    const Key* key = keys.data();
-    I* flag = flags.data();
-    parallel_for(
-        exec, keys.size(), [=] __device__(long long v) { flag[v] = key[v] >= in_set; }, where);
-}
-
-template <typename I>
-void gather_set(const CudaExecutor& exec, const Array<Key>& keys, const Array<I>& positions,
-                Array<I>& set)
-{
-    const Key* key = keys.data();
-    const I* position = positions.data();
-    I* out = set.data();
-    parallel_for(
-        exec, keys.size(),
-        [=] __device__(long long v) {
-            if (key[v] >= in_set) out[position[v]] = static_cast<I>(v);
-        },
-        where);
-}
-
-template <typename I>
-void join_roots(const CudaExecutor& exec, const GraphView<I>& graph, const Array<Key>& keys,
-                const Array<I>& positions, Array<I>& aggregate_of, Array<I>& level)
-{
-    const Key* key = keys.data();
-    const I* position = positions.data();
-    I* aggregate = aggregate_of.data();
-    I* lvl = level.data();
-    parallel_for(
-        exec, graph.vertices,
-        [=] __device__(long long v) { join_root(graph, key, position, aggregate, lvl, v); }, where);
-}
-
-template <typename I>
-void join_neighbours(const CudaExecutor& exec, const GraphView<I>& graph, const Array<I>& level,
-                     Array<I>& aggregate_of)
-{
-    const I* lvl = level.data();
-    I* aggregate = aggregate_of.data();
-    parallel_for(
-        exec, graph.vertices,
-        [=] __device__(long long v) {
-            if (lvl[v] == 2) aggregate[v] = best_aggregate(graph, lvl, aggregate, v);
-        },
-        where);
-}
-
-template <typename I>
-void map_indices(const CudaExecutor& exec, const Array<I>& map, Array<I>& indices)
-{
-    const I* to = map.data();
-    I* index = indices.data();
-    parallel_for(
-        exec, indices.size(), [=] __device__(long long k) { index[k] = to[index[k]]; }, where);
-}
-
-#define LOOM_INSTANTIATE_MIS2_CUDA(I) LOOM_INSTANTIATE_MIS2_KERNELS(CudaExecutor, I)
-LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MIS2_CUDA)
-
 }  // namespace loom::graph::cuda
+
+namespace loom::graph {
+#define LOOM_INSTANTIATE_MIS2_CUDA(I) LOOM_INSTANTIATE_MIS2_BACKEND(cuda, unified, CudaExecutor, I)
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MIS2_CUDA)
+}  // namespace loom::graph

@@ -88,7 +88,10 @@ void map_indices(const ReferenceExecutor&, const Array<I>& map, Array<I>& indice
     }
 }
 
-#define LOOM_INSTANTIATE_MIS2_REFERENCE(I) LOOM_INSTANTIATE_MIS2_KERNELS(ReferenceExecutor, I)
-LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MIS2_REFERENCE)
-
 }  // namespace loom::graph::reference
+
+namespace loom::graph {
+#define LOOM_INSTANTIATE_MIS2_REFERENCE(I) \
+    LOOM_INSTANTIATE_MIS2_BACKEND(reference, reference, ReferenceExecutor, I)
+LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_MIS2_REFERENCE)
+}  // namespace loom::graph

@@ -19,6 +19,7 @@
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
+#include "base/search.hpp"
 #include "matrix/convert/kernels.hpp"
 #include "matrix/convert/unified.hpp"
 
@@ -34,23 +35,6 @@ void copy_on_device(const CudaExecutor& exec, const T* from, size_type n, T* to)
     LOOM_CUDA_CHECK(cudaMemcpyAsync(to, from, sizeof(T) * n, cudaMemcpyDeviceToDevice,
                                     stream_of(exec)),
                     "loom::matrix conversion");
-}
-
-/// First position in the sorted keys[0, n) whose key is not below value.
-template <typename I>
-__device__ long long lower_bound(const I* keys, long long n, long long value)
-{
-    long long lo = 0;
-    while (n > 0) {
-        const long long half = n / 2;
-        if (keys[lo + half] < value) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo;
 }
 
 template <typename I>
@@ -192,7 +176,7 @@ void coo_to_csr(const CudaExecutor& exec, const Coo<V, I>& source, Csr<V, I>& re
     }
     auto row_ptrs = result.row_ptrs().data();
     parallel_for(exec, rows + 1, [=] __device__(long long r) {
-        row_ptrs[r] = static_cast<I>(lower_bound(sorted_rows, nnz, r));
+        row_ptrs[r] = static_cast<I>(loom::detail::lower_bound(sorted_rows, nnz, r));
     }, where);
 }
 

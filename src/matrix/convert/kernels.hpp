@@ -10,6 +10,7 @@
 // namespaces.
 #pragma once
 
+#include "base/dispatch.hpp"
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
 #include "loom/base/types.hpp"
@@ -90,25 +91,15 @@
     template void ns::add_to_dense(const Exec&, const Ell<V, I>&, Dense<V>&);                  \
     template void ns::add_to_dense(const Exec&, const Sellp<V, I>&, Dense<V>&);
 
-namespace loom::matrix::reference {
-LOOM_DECLARE_CONVERT_KERNELS(ReferenceExecutor);
-LOOM_DECLARE_CONVERT_ROW_KERNELS(ReferenceExecutor);
-}  // namespace loom::matrix::reference
-namespace loom::matrix::unified {
-LOOM_DECLARE_CONVERT_ROW_KERNELS(Exec, typename Exec, );
-}
-// OpenMP and CUDA take the row kernels from unified: omp::add_to_dense(exec, ...) finds
-// unified::add_to_dense through the using-directive; row_nnz and fill_csr, which the backend
-// overloads for Dense, need using-declarations to join the overload set.
+LOOM_DECLARE_ON_EACH_BACKEND_UNIFIED(loom::matrix, LOOM_DECLARE_CONVERT_KERNELS,
+                                     LOOM_DECLARE_CONVERT_ROW_KERNELS)
+// row_nnz and fill_csr, which the OpenMP and CUDA backends overload for Dense, need
+// using-declarations to join the overload set.
 namespace loom::matrix::omp {
-LOOM_DECLARE_CONVERT_KERNELS(OmpExecutor);
-using namespace unified;
 using unified::fill_csr;
 using unified::row_nnz;
 }  // namespace loom::matrix::omp
 namespace loom::matrix::cuda {
-LOOM_DECLARE_CONVERT_KERNELS(CudaExecutor);
-using namespace unified;
 using unified::fill_csr;
 using unified::row_nnz;
 }  // namespace loom::matrix::cuda

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "base/instantiate.hpp"
+#include "base/omp/bucket_by_chunks.hpp"
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
 #include "matrix/convert/kernels.hpp"
@@ -14,6 +15,7 @@
 namespace loom::matrix::omp {
 namespace {
 
+using loom::omp::bucket_by_chunks;
 using loom::omp::exclusive_prefix_sum;
 using loom::omp::parallel_for;
 using loom::omp::uneven_chunk;
@@ -45,52 +47,30 @@ void parallel_copy(const OmpExecutor& exec, const T* from, size_type n, T* to)
 template <typename V, typename I>
 void coo_to_csr(const OmpExecutor& exec, const Coo<V, I>& source, Csr<V, I>& result)
 {
-    // A stable counting sort in parallel: the entries are cut into contiguous chunks, each
-    // chunk counts its own entries per row, and within a row the chunks' entries are placed
-    // one chunk after the other, each chunk in stored order. So that the per-chunk counters
-    // take no more memory than the entries, there are at most nnz / rows chunks.
+    // A stable counting sort of the entries by row (base/omp/bucket_by_chunks.hpp). So that
+    // the per-chunk counters take no more memory than the entries, there are at most
+    // nnz / rows chunks.
     const size_type rows = source.rows();
     const size_type nnz = source.nnz();
     const auto row_idxs = source.row_idxs().const_data();
     const auto cols = source.col_idxs().const_data();
     const auto values = source.values().const_data();
-    auto row_ptrs = result.row_ptrs().data();
     auto out_cols = result.col_idxs().data();
     auto out_values = result.values().data();
-    const size_type chunks =
-        std::clamp<size_type>(nnz / std::max<size_type>(rows, 1), 1, exec.num_threads());
+    const auto chunks = static_cast<int>(
+        std::clamp<size_type>(nnz / std::max<size_type>(rows, 1), 1, exec.num_threads()));
     const auto chunk_begin = [&](size_type c) {
-        return nnz / chunks * c + std::min(c, nnz % chunks);
+        return nnz / chunks * c + std::min<size_type>(c, nnz % chunks);
     };
-    // offsets[c * rows + r]: entries of row r in chunk c, then where they start within row r.
-    Array<I> offset_array(exec.shared_from_this(), chunks * rows);
-    auto offsets = offset_array.data();
-#pragma omp parallel for schedule(static, 1) num_threads(static_cast<int>(chunks))
-    for (size_type c = 0; c < chunks; ++c) {
-        I* counts = offsets + c * rows;
-        std::fill_n(counts, rows, I{0});
-        for (size_type k = chunk_begin(c); k < chunk_begin(c + 1); ++k) ++counts[row_idxs[k]];
-    }
-    parallel_for(exec, rows, [&](size_type r) {
-        I in_row = 0;
-        for (size_type c = 0; c < chunks; ++c) {
-            const I count = offsets[c * rows + r];
-            offsets[c * rows + r] = in_row;
-            in_row += count;
-        }
-        row_ptrs[r] = in_row;
-    });
-    exclusive_prefix_sum(exec, row_ptrs, rows + 1);
-#pragma omp parallel for schedule(static, 1) num_threads(static_cast<int>(chunks))
-    for (size_type c = 0; c < chunks; ++c) {
-        I* next = offsets + c * rows;
-        for (size_type k = chunk_begin(c); k < chunk_begin(c + 1); ++k) {
-            const auto r = row_idxs[k];
-            const auto at = row_ptrs[r] + next[r]++;
+    bucket_by_chunks(
+        exec, chunks, rows, result.row_ptrs().data(),
+        [&](int c, auto&& visit) {
+            for (size_type k = chunk_begin(c); k < chunk_begin(c + 1); ++k) visit(row_idxs[k], k);
+        },
+        [&](I at, size_type k) {
             out_cols[at] = cols[k];
             out_values[at] = values[k];
-        }
-    }
+        });
 }
 
 template <typename V, typename I>

@@ -6,25 +6,29 @@
 namespace loom::multigrid::reference {
 
 template <typename V, typename I>
+setup_rows::StrengthRows<V, I> strength_rows(const matrix::Csr<V, I>& A,
+                                             const matrix::Dense<V>& diagonal, double theta)
+{
+    return {A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
+            diagonal.data(),     diagonal.stride(),   theta * theta};
+}
+
+template <typename V, typename I>
 void strength_row_nnz(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
                       const matrix::Dense<V>& diagonal, double theta, Array<I>& row_nnz)
 {
-    for (size_type r = 0; r < A.rows(); ++r) {
-        row_nnz.data()[r] =
-            setup_rows::strong_count(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
-                                     diagonal.data(), diagonal.stride(), theta * theta, r);
-    }
+    const auto strength = strength_rows(A, diagonal, theta);
+    for (size_type r = 0; r < A.rows(); ++r) row_nnz.data()[r] = strength.count(r);
 }
 
 template <typename V, typename I>
 void strength_fill(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
                    const matrix::Dense<V>& diagonal, double theta, matrix::Csr<V, I>& result)
 {
+    const auto strength = strength_rows(A, diagonal, theta);
     for (size_type r = 0; r < A.rows(); ++r) {
-        setup_rows::copy_strong(A.row_ptrs().data(), A.col_idxs().data(), A.values().data(),
-                                diagonal.data(), diagonal.stride(), theta * theta, r,
-                                result.row_ptrs().data()[r], result.col_idxs().data(),
-                                result.values().data());
+        strength.copy(r, result.row_ptrs().data()[r], result.col_idxs().data(),
+                      result.values().data());
     }
 }
 

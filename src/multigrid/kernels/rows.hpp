@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "base/kernel_scalar.hpp"
+#include "base/search.hpp"
 #include "graph/mis2/rules.hpp"
 #include "loom/base/types.hpp"
 #include "loom/launch/macros.hpp"
@@ -114,31 +115,38 @@ LOOM_HOST_DEVICE bool is_strong(const V& a, size_type r, I c, const V* diagonal,
     return squared_magnitude(a) >= theta_squared * dr * dc;
 }
 
-/// Row r's entries that the strength filter keeps.
+/// A's rows as the strength filter reads them (values as the backend's kernels see them), for
+/// its two passes: count the kept entries of each row, then copy them.
 template <typename V, typename I>
-LOOM_HOST_DEVICE I strong_count(const I* ptrs, const I* cols, const V* vals, const V* diagonal,
-                                size_type stride, double theta_squared, size_type r)
-{
-    I count = 0;
-    for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-        count += is_strong(vals[k], r, cols[k], diagonal, stride, theta_squared) ? 1 : 0;
-    }
-    return count;
-}
+struct StrengthRows {
+    const I* ptrs;
+    const I* cols;
+    const V* vals;
+    const V* diagonal;  ///< a rows x 1 column of stride `stride`
+    size_type stride;
+    double theta_squared;
 
-/// Row r's kept entries, in order, into CSR arrays from position `at` on.
-template <typename V, typename I>
-LOOM_HOST_DEVICE void copy_strong(const I* ptrs, const I* cols, const V* vals, const V* diagonal,
-                                  size_type stride, double theta_squared, size_type r, I at,
-                                  I* out_cols, V* out_vals)
-{
-    for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
-        if (is_strong(vals[k], r, cols[k], diagonal, stride, theta_squared)) {
-            out_cols[at] = cols[k];
-            out_vals[at++] = vals[k];
+    /// Row r's entries that the filter keeps.
+    LOOM_HOST_DEVICE I count(size_type r) const
+    {
+        I kept = 0;
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            kept += is_strong(vals[k], r, cols[k], diagonal, stride, theta_squared) ? 1 : 0;
+        }
+        return kept;
+    }
+
+    /// Row r's kept entries, in order, into CSR arrays from position `at` on.
+    LOOM_HOST_DEVICE void copy(size_type r, I at, I* out_cols, V* out_vals) const
+    {
+        for (auto k = ptrs[r]; k < ptrs[r + 1]; ++k) {
+            if (is_strong(vals[k], r, cols[k], diagonal, stride, theta_squared)) {
+                out_cols[at] = cols[k];
+                out_vals[at++] = vals[k];
+            }
         }
     }
-}
+};
 
 /// 1 / sum_j |a_rj|, or 0 for a zero row.
 template <typename V, typename I>
@@ -159,17 +167,8 @@ LOOM_HOST_DEVICE void transpose_positions_of_row(const I* p_ptrs, const I* p_col
     const auto row = static_cast<I>(r);
     for (auto k = p_ptrs[r]; k < p_ptrs[r + 1]; ++k) {
         const auto c = p_cols[k];
-        auto lo = r_ptrs[c];
-        auto hi = r_ptrs[c + 1];
-        while (lo < hi) {
-            const auto mid = lo + (hi - lo) / 2;
-            if (r_cols[mid] < row) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        positions[k] = lo;
+        positions[k] = r_ptrs[c] + static_cast<I>(loom::detail::lower_bound(
+                                       r_cols + r_ptrs[c], r_ptrs[c + 1] - r_ptrs[c], row));
     }
 }
 

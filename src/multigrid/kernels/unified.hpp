@@ -4,6 +4,7 @@
 // so a thread's sequential Gram-Schmidt is short and the aggregates are many.
 #pragma once
 
+#include "base/array_kernels.hpp"
 #include "base/parallel.hpp"
 #include "loom/matrix/csr.hpp"
 #include "loom/matrix/dense.hpp"
@@ -22,43 +23,44 @@ struct Min {
     }
 };
 
+/// A's rows for the strength filter, values as exec's kernels see them.
+template <typename Exec, typename V, typename I>
+auto strength_rows(const Exec& exec, const matrix::Csr<V, I>& A,
+                   const matrix::Dense<V>& diagonal, double theta)
+{
+    const auto vals = loom::detail::kernel_data(exec, A.values().data());
+    using D = std::remove_const_t<std::remove_pointer_t<decltype(vals)>>;
+    return setup_rows::StrengthRows<D, I>{A.row_ptrs().data(),
+                                          A.col_idxs().data(),
+                                          vals,
+                                          loom::detail::kernel_data(exec, diagonal.data()),
+                                          diagonal.stride(),
+                                          theta * theta};
+}
+
 template <typename Exec, typename V, typename I>
 void strength_row_nnz(const Exec& exec, const matrix::Csr<V, I>& A,
                       const matrix::Dense<V>& diagonal, double theta, Array<I>& row_nnz)
 {
-    const I* ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const auto vals = loom::detail::kernel_data(exec, A.values().data());
-    const auto diag = loom::detail::kernel_data(exec, diagonal.data());
-    const size_type stride = diagonal.stride();
-    const double theta_squared = theta * theta;
+    const auto strength = strength_rows(exec, A, diagonal, theta);
     I* counts = row_nnz.data();
     loom::detail::parallel_for_uneven(
         exec, A.rows(),
-        [=] LOOM_HOST_DEVICE(size_type r) {
-            counts[r] = setup_rows::strong_count(ptrs, cols, vals, diag, stride, theta_squared, r);
-        },
-        where);
+        [=] LOOM_HOST_DEVICE(size_type r) { counts[r] = strength.count(r); }, where);
 }
 
 template <typename Exec, typename V, typename I>
 void strength_fill(const Exec& exec, const matrix::Csr<V, I>& A,
                    const matrix::Dense<V>& diagonal, double theta, matrix::Csr<V, I>& result)
 {
-    const I* ptrs = A.row_ptrs().data();
-    const I* cols = A.col_idxs().data();
-    const auto vals = loom::detail::kernel_data(exec, A.values().data());
-    const auto diag = loom::detail::kernel_data(exec, diagonal.data());
-    const size_type stride = diagonal.stride();
-    const double theta_squared = theta * theta;
+    const auto strength = strength_rows(exec, A, diagonal, theta);
     const I* out_ptrs = result.row_ptrs().data();
     I* out_cols = result.col_idxs().data();
     const auto out_vals = loom::detail::kernel_data(exec, result.values().data());
     loom::detail::parallel_for_uneven(
         exec, A.rows(),
         [=] LOOM_HOST_DEVICE(size_type r) {
-            setup_rows::copy_strong(ptrs, cols, vals, diag, stride, theta_squared, r,
-                                    out_ptrs[r], out_cols, out_vals);
+            strength.copy(r, out_ptrs[r], out_cols, out_vals);
         },
         where);
 }
@@ -271,11 +273,7 @@ template <typename Exec, typename I>
 void gather_indices(const Exec& exec, const Array<I>& table, const Array<I>& indices,
                     Array<I>& out)
 {
-    const I* from = table.data();
-    const I* at = indices.data();
-    I* o = out.data();
-    loom::detail::parallel_for(
-        exec, indices.size(), [=] LOOM_HOST_DEVICE(size_type k) { o[k] = from[at[k]]; }, where);
+    array_kernels::gather(exec, table, indices, out, where);
 }
 
 template <typename Exec, typename I>

@@ -19,6 +19,7 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/cuda/warp.cuh"
+#include "base/kernel_scalar.hpp"
 #include "base/instantiate.hpp"
 #include "sparse/block_diagonal/kernels.hpp"
 #include "sparse/block_diagonal/storage.hpp"
@@ -32,13 +33,6 @@ constexpr int apply_block_size = 256;
 /// Shared memory a thread block may use without opting in.
 constexpr long long default_shared_bytes = 48 * 1024;
 constexpr int max_warps_per_block = 4;
-
-template <typename D>
-struct real_of { using type = D; };
-template <typename R>
-struct real_of<thrust::complex<R>> { using type = R; };
-template <typename D>
-using real_of_t = typename real_of<D>::type;
 
 template <typename R>
 __device__ R abs_real(R value)
@@ -61,17 +55,8 @@ __device__ R magnitude(thrust::complex<R> value)
     return thrust::abs(value);
 }
 
-/// |re| + |im|, the pivot magnitude.
-template <typename R>
-__device__ R abs1(R value)
-{
-    return abs_real(value);
-}
-template <typename R>
-__device__ R abs1(thrust::complex<R> value)
-{
-    return abs_real(value.real()) + abs_real(value.imag());
-}
+/// |re| + |im|, the pivot magnitude (base/kernel_scalar.hpp, as on the host).
+using loom::detail::abs1;
 
 /// max that propagates NaN (so a NaN block yields a NaN condition number, as on the host).
 template <typename R>
@@ -106,9 +91,9 @@ __device__ void warp_arg_max(R& value, int& index)
 
 /// sum_i |a(i, column)| of an n x n row-major block.
 template <typename D>
-__device__ real_of_t<D> column_abs_sum(const D* a, int n, int column)
+__device__ device_real_t<D> column_abs_sum(const D* a, int n, int column)
 {
-    real_of_t<D> sum = 0;
+    device_real_t<D> sum = 0;
     for (int i = 0; i < n; ++i) sum += magnitude(a[i * n + column]);
     return sum;
 }
@@ -130,10 +115,10 @@ __global__ void invert_blocks_kernel(long long num_blocks, const I* __restrict__
                                      const D* __restrict__ values, int block_area,
                                      const std::int64_t* __restrict__ offsets,
                                      unsigned char* __restrict__ storage,
-                                     real_of_t<D>* __restrict__ conditions,
+                                     device_real_t<D>* __restrict__ conditions,
                                      std::int64_t* failure)
 {
-    using R = real_of_t<D>;
+    using R = device_real_t<D>;
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     const int lane = threadIdx.x % warp_size;
     const int warp = threadIdx.x / warp_size;
@@ -294,7 +279,7 @@ __global__ void compress_blocks_kernel(long long num_blocks, int parts, StorageP
 template <typename D, typename S>
 __device__ D load_entry(const S* block, int e)
 {
-    using R = real_of_t<D>;
+    using R = device_real_t<D>;
     if constexpr (std::is_same_v<D, R>) {
         return block_storage::load_real<R>(block[e]);
     } else {
@@ -326,7 +311,7 @@ __global__ void __launch_bounds__(apply_block_size)
     apply_blocks_kernel(long long num_blocks, int group, const I* __restrict__ block_ptrs,
                         const std::int64_t* __restrict__ offsets,
                         const std::uint8_t* __restrict__ precisions,
-                        const real_of_t<D>* __restrict__ scales,
+                        const device_real_t<D>* __restrict__ scales,
                         const unsigned char* __restrict__ storage, bool transposes,
                         bool conjugates, D alpha, const D* __restrict__ b, long long b_stride,
                         D beta, D* __restrict__ x, long long x_stride, long long cols)

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <utility>
 
+#include "base/kernel_scalar.hpp"
 #include "loom/base/types.hpp"
 #include "loom/sparse/block_diagonal.hpp"
 #include "sparse/block_diagonal/storage.hpp"
@@ -25,16 +26,9 @@ struct DenseBlock {
     const V& operator()(size_type i, size_type j) const noexcept { return values[i * size + j]; }
 };
 
-/// |re| + |im|: the pivot magnitude (as LAPACK's i?amax), cheap and the same on every backend.
-template <typename V>
-remove_complex_t<V> abs1(const V& v)
-{
-    if constexpr (is_complex_v<V>) {
-        return std::abs(v.real()) + std::abs(v.imag());
-    } else {
-        return std::abs(v);
-    }
-}
+/// |re| + |im|: the pivot magnitude (as LAPACK's i?amax), cheap and the same on every backend
+/// (base/kernel_scalar.hpp).
+using loom::detail::abs1;
 
 /// Rows [begin, begin + size) of A restricted to the same columns; duplicates summed.
 template <typename V, typename I>

@@ -26,6 +26,7 @@
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "base/prefix_sum.hpp"
+#include "base/search.hpp"
 #include "sparse/csr_utils/kernels.hpp"
 #include "sparse/csr_utils/unified.hpp"
 
@@ -110,17 +111,7 @@ int bits_for(size_type extent)
 template <typename I>
 __host__ __device__ bool starts_row(const I* row_ptrs, long long rows, long long k)
 {
-    long long lo = 0;
-    long long n = rows + 1;
-    while (n > 0) {  // lower bound of k
-        const long long half = n / 2;
-        if (row_ptrs[lo + half] < k) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
+    const long long lo = loom::detail::lower_bound(row_ptrs, rows + 1, k);
     return lo <= rows && row_ptrs[lo] == k;
 }
 
@@ -206,18 +197,7 @@ void transpose(const CudaExecutor& exec, const matrix::Csr<V, I>& A, bool conjug
         exec, A.cols() + 1,
         [=] __device__(long long j) {
             const std::uint64_t first = static_cast<std::uint64_t>(j) << row_bits;
-            long long lo = 0;
-            long long n = nnz;
-            while (n > 0) {
-                const long long half = n / 2;
-                if (sorted[lo + half] < first) {
-                    lo += half + 1;
-                    n -= half + 1;
-                } else {
-                    n = half;
-                }
-            }
-            out_ptrs[j] = static_cast<I>(lo);
+            out_ptrs[j] = static_cast<I>(loom::detail::lower_bound(sorted, nnz, first));
         },
         where);
     const I* source = order.data();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/instantiate.hpp"
+#include "base/omp/bucket_by_chunks.hpp"
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
 #include "sparse/csr_utils/kernels.hpp"
@@ -53,44 +54,21 @@ void transpose(const OmpExecutor& exec, const matrix::Csr<V, I>& A, bool conjuga
     const size_type n_cols = A.cols();
     const int chunks = transpose_chunks(exec, A.nnz(), n_cols);
     const auto first_row = [&](int c) { return A.rows() * c / chunks; };
-    // counts[c * n_cols + j]: entries of column j in chunk c, then their first slot.
-    std::vector<I> counts(static_cast<std::size_t>(chunks) * n_cols, I{0});
-    I* out_ptrs = result.row_ptrs().data();
-#pragma omp parallel num_threads(chunks)
-    {
-#pragma omp for schedule(static)
-        for (int c = 0; c < chunks; ++c) {
-            I* count = counts.data() + c * n_cols;
-            for (auto k = row_ptrs[first_row(c)]; k < row_ptrs[first_row(c + 1)]; ++k) {
-                ++count[cols[k]];
-            }
-        }
-        // Column j's entries chunk by chunk: where chunk c's share starts in result row j.
-#pragma omp for schedule(static)
-        for (size_type j = 0; j < n_cols; ++j) {
-            I sum = 0;
-            for (int c = 0; c < chunks; ++c) {
-                const I count = counts[c * n_cols + j];
-                counts[c * n_cols + j] = sum;
-                sum += count;
-            }
-            out_ptrs[j] = sum;
-        }
-    }
-    loom::omp::exclusive_prefix_sum(exec, out_ptrs, n_cols + 1);
+    // A stable counting sort of the entries by column over chunks of rows
+    // (base/omp/bucket_by_chunks.hpp): result row j holds column j's entries by row.
     I* out_cols = result.col_idxs().data();
     V* out_values = result.values().data();
-#pragma omp parallel for schedule(static) num_threads(chunks)
-    for (int c = 0; c < chunks; ++c) {
-        I* next = counts.data() + c * n_cols;
-        for (size_type r = first_row(c); r < first_row(c + 1); ++r) {
-            for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) {
-                const auto at = out_ptrs[cols[k]] + next[cols[k]]++;
-                out_cols[at] = static_cast<I>(r);
-                out_values[at] = conj_if(conjugate, values[k]);
+    loom::omp::bucket_by_chunks(
+        exec, chunks, n_cols, result.row_ptrs().data(),
+        [&](int c, auto&& visit) {
+            for (size_type r = first_row(c); r < first_row(c + 1); ++r) {
+                for (auto k = row_ptrs[r]; k < row_ptrs[r + 1]; ++k) visit(cols[k], r, k);
             }
-        }
-    }
+        },
+        [&](I at, size_type r, I k) {
+            out_cols[at] = static_cast<I>(r);
+            out_values[at] = conj_if(conjugate, values[k]);
+        });
 }
 
 template <typename V, typename I>

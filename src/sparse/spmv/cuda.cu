@@ -42,6 +42,7 @@
 #include "base/cuda/warp.cuh"
 #include "base/instantiate_storage.hpp"
 #include "sparse/spmm/kernels.hpp"
+#include "sparse/spmv/cuda_column.cuh"
 #include "sparse/spmv/cuda_plan.hpp"
 #include "sparse/spmv/kernels.hpp"
 
@@ -100,44 +101,6 @@ __device__ __forceinline__ D segmented_inclusive_scan(D value, bool head)
 }
 
 // ------------------------------------------------------------------ operands
-
-/// One column of x and y, and the coefficients of y = alpha * op(A) x + beta * y.
-template <typename D>
-struct Column {
-    const D* x;
-    long long x_stride;
-    D* y;
-    long long y_stride;
-    D alpha;
-    D beta;
-    bool beta_is_zero;
-
-    __device__ D x_at(long long i) const { return load_cached(x + i * x_stride); }
-
-    /// y(i) = alpha * sum + beta * y(i); y(i) is not read when beta is zero.
-    __device__ void store(long long i, const D& sum) const
-    {
-        D* out = y + i * y_stride;
-        *out = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *out);
-    }
-
-    /// y(i) += alpha * sum, for a row finished before (load_balanced's fix-up).
-    __device__ void add(long long i, const D& sum) const { y[i * y_stride] += mul(alpha, sum); }
-
-    /// y(i) += alpha * value, racing with other threads.
-    __device__ void scatter(long long i, const D& value) const
-    {
-        atomic_add(y + i * y_stride, mul(alpha, value));
-    }
-};
-
-template <typename V>
-Column<device_type_t<V>> column(V alpha, const matrix::Dense<V>& x, V beta,
-                                matrix::Dense<V>& y, size_type j)
-{
-    return {as_device(x.data()) + j, x.stride(), as_device(y.data()) + j, y.stride(),
-            as_device(alpha),        as_device(beta), beta == V{0}};
-}
 
 /// Every column of x and y at once (k > 1), for the multi-column COO, ELL and SELL-P kernels.
 template <typename D>
@@ -264,6 +227,25 @@ struct RowBlock {
         return first + r * groups + group;
     }
 
+    /// Where this thread works when every warp takes blocks of groups * R rows over the grid:
+    /// its lane in its group, its group in the warp, its warp's first row and the rows from
+    /// one of the warp's blocks to its next.
+    struct Place {
+        int lane;
+        int group;
+        long long first;
+        long long step;
+    };
+    __device__ __forceinline__ static Place place()
+    {
+        constexpr int warp_rows = groups * R;
+        const long long warp =
+            (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
+        return {static_cast<int>(threadIdx.x % G), static_cast<int>(threadIdx.x % warp_size) / G,
+                warp * warp_rows,
+                static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows};
+    }
+
     __device__ __forceinline__ void load_bounds(const CsrView<D, I>& A, long long first, int group)
     {
 #pragma unroll
@@ -323,13 +305,9 @@ __global__ void __launch_bounds__(block_size)
     csr_row_vector_kernel(CsrView<D, I> A, Column<D> v)
 {
     using Block = RowBlock<G, R, D, I>;
-    constexpr int warp_rows = Block::groups * R;
-    const int lane = threadIdx.x % G;
-    const int group = (threadIdx.x % warp_size) / G;
-    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
-    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows;
+    const auto [lane, group, start, step] = Block::place();
     // The loop bounds are uniform over the warp, so that every lane reaches the shuffles.
-    for (long long first = warp * warp_rows; first < A.rows; first += step) {
+    for (long long first = start; first < A.rows; first += step) {
         Block block;
         block.load_bounds(A, first, group);
         block.load_entries(A, lane);
@@ -345,12 +323,8 @@ __global__ void __launch_bounds__(block_size)
     csr_row_vector_pipelined_kernel(CsrView<D, I> A, Column<D> v)
 {
     using Block = RowBlock<G, R, D, I>;
-    constexpr int warp_rows = Block::groups * R;
-    const int lane = threadIdx.x % G;
-    const int group = (threadIdx.x % warp_size) / G;
-    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / warp_size;
-    const long long step = static_cast<long long>(gridDim.x) * blockDim.x / warp_size * warp_rows;
-    long long first = warp * warp_rows;
+    const auto [lane, group, start, step] = Block::place();
+    long long first = start;
     if (first >= A.rows) return;  // the whole warp: its bounds below are uniform
     Block current;
     current.load_bounds(A, first, group);

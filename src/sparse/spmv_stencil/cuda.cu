@@ -21,6 +21,7 @@
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/launch.cuh"
 #include "base/instantiate.hpp"
+#include "sparse/spmv/cuda_column.cuh"
 #include "sparse/spmv_stencil/kernels.hpp"
 
 namespace loom::sparse::cuda {
@@ -89,26 +90,9 @@ struct Interior {
     long long z_chunk;  ///< planes per thread (blockIdx.y picks the chunk)
 };
 
-template <typename D>
-struct Vectors {
-    const D* x;
-    long long x_stride;
-    D* y;
-    long long y_stride;
-    D alpha;
-    D beta;
-    bool beta_is_zero;
-
-    __device__ void store(long long p, const D& sum) const
-    {
-        D* out = y + p * y_stride;
-        *out = beta_is_zero ? mul(alpha, sum) : mul(alpha, sum) + mul(beta, *out);
-    }
-};
-
 template <int Points, typename D>
 __global__ void __launch_bounds__(block_size)
-    interior_kernel(Interior g, Weights<D> weights, Vectors<D> v)
+    interior_kernel(Interior g, Weights<D> weights, Column<D> v)
 {
     const long long column = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (column >= g.ix * g.iy) return;
@@ -162,7 +146,7 @@ __global__ void __launch_bounds__(block_size)
 template <typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     boundary_kernel(long long rows, const I* ids, const I* row_ptrs, const I* cols,
-                    const D* values, bool conjugate, Vectors<D> v)
+                    const D* values, bool conjugate, Column<D> v)
 {
     for (long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; b < rows;
          b += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -177,7 +161,7 @@ __global__ void __launch_bounds__(block_size)
 
 template <int Points, typename D>
 void launch_interior(const CudaExecutor& exec, const Interior& g, dim3 grid,
-                     const Weights<D>& weights, const Vectors<D>& v)
+                     const Weights<D>& weights, const Column<D>& v)
 {
     interior_kernel<Points><<<grid, block_size, 0, stream_of(exec)>>>(g, weights, v);
     check_launch(where);
@@ -221,8 +205,7 @@ void spmv_stencil(const CudaExecutor& exec, Mode mode, V alpha, const matrix::St
     const unsigned boundary_grid = loom::cuda::grid_for(exec, boundary.rows(), block_size, 16);
 
     for (size_type j = 0; j < x.cols(); ++j) {
-        const Vectors<D> v{as_device(x.data()) + j, x.stride(), as_device(y.data()) + j,
-                           y.stride(), as_device(alpha), as_device(beta), beta == V{0}};
+        const auto v = column(alpha, x, beta, y, j);
         if (columns > 0 && planes > 0) {
             switch (A.points()) {
             case 3: launch_interior<3>(exec, g, grid, weights, v); break;

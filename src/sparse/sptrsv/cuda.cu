@@ -18,6 +18,8 @@
 // first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -253,40 +255,197 @@ struct WritePublished {
     }
 };
 
-/// Level set in ONE launch of resident blocks (cooperative) on the level-ordered copy: every
-/// level's rows split over all groups, a grid barrier between levels (arrived: a counter
-/// zeroed before the launch, one release reduction a block and level). Each group loads its
-/// row of the next level between its block's arrival and the wait, so that after the
-/// barrier only the x loads remain (H200, 160^3 ILU(0) L: 1258 us against 1912 on T's own
-/// rows with the loads after the barrier; NOTES.md).
+/// A level pair's dependency data (detail::LevelOrderedRows) as kernels see it.
+template <typename D, typename I>
+struct PairDeps {
+    const I* ptrs;
+    const I* rows;
+    const D* inverse;
+    const I* cols;
+    const D* values;
+};
+
+/// What a group loads of a row before it needs x, for the persistent kernel with pairs: the
+/// row itself (LoadedRow; its entries on recomputed dependencies marked col = -(m + 2)) and,
+/// for a pair's second level, each dependency m < count: its row, inverse diagonal and this
+/// lane's entry (every row of a pair holds at most G entries, so a lane holds one).
 template <int G, typename D, typename I>
+struct LoadedPairRow {
+    LoadedRow<D, I> own;
+    int count = 0;
+    I dep_row[G];
+    I dep_col[G];
+    D dep_value[G];
+    D dep_inverse[G];
+};
+
+template <int G, typename D, typename I>
+__device__ __forceinline__ LoadedPairRow<G, D, I> load_pair_row(const OrderedRows<D, I>& rows,
+                                                                const PairDeps<D, I>& deps,
+                                                                long long i, long long end,
+                                                                int lane)
+{
+    LoadedPairRow<G, D, I> p;
+    p.own = load_row(rows, i, end, lane);
+    if (i < end) {
+        const I first = deps.ptrs[i];
+        p.count = static_cast<int>(deps.ptrs[i + 1] - first);
+#pragma unroll
+        for (int m = 0; m < G; ++m) {
+            p.dep_col[m] = -1;
+            if (m < p.count) {
+                const auto slot = static_cast<long long>(first) + m;
+                p.dep_row[m] = deps.rows[slot];
+                p.dep_inverse[m] = deps.inverse[slot];
+                p.dep_col[m] = deps.cols[slot * G + lane];
+                if (p.dep_col[m] >= 0) p.dep_value[m] = deps.values[slot * G + lane];
+            }
+        }
+    }
+    return p;
+}
+
+/// x_r of a loaded row of a pair's second level: first the values of its dependencies in
+/// the pair's first level, each exactly as its owner computes it in solve_loaded_row (one
+/// entry a lane, the same shuffle tree, the same rounding: bit-identical), then its own.
+template <int G, typename D, typename I>
+__device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
+                                               const LoadedPairRow<G, D, I>& p, Block<const D> b,
+                                               Block<D> x, int lane)
+{
+    if (p.count == 0) {
+        solve_loaded_row<G>(rows, p.own, b, x, lane, ReadCoherent{}, WritePlain{});
+        return;
+    }
+    const unsigned mask = group_mask<G>();
+    const ReadCoherent read;
+    for (size_type j = 0; j < b.cols; ++j) {
+        D recomputed[G];
+#pragma unroll
+        for (int m = 0; m < G; ++m) {
+            if (m < p.count) {
+                D sum{};
+                if (p.dep_col[m] >= 0) sum = mul(p.dep_value[m], read(x.data + p.dep_col[m] * x.stride + j));
+#pragma unroll
+                for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+                recomputed[m] = mul(b.data[p.dep_row[m] * b.stride + j] - sum, p.dep_inverse[m]);
+            }
+        }
+        D sum{};
+        if (p.own.col >= 0) {
+            sum = mul(p.own.value, read(x.data + p.own.col * x.stride + j));
+        } else if (p.own.col < -1) {
+            D value{};
+#pragma unroll
+            for (int m = 0; m < G; ++m) {
+                if (m == -2 - p.own.col) value = recomputed[m];
+            }
+            sum = mul(p.own.value, value);
+        }
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+        if (lane == 0) {
+            x.data[p.own.row * x.stride + j] = mul(b.data[p.own.row * b.stride + j] - sum, p.own.inverse_diagonal);
+        }
+    }
+}
+
+/// Level set in ONE launch of resident blocks (cooperative) on the level-ordered copy: every
+/// phase's rows split over all groups, a grid barrier between phases (arrived: a counter
+/// zeroed before the launch, one release reduction a block and phase). A phase is one
+/// level, or (Pairs) two levels whose second one recomputes what it reads of the first
+/// (solve_pair_row). Each group loads its row of the next phase between its block's arrival
+/// and the wait, so that after the barrier only the x loads remain (H200, 160^3 ILU(0) L:
+/// 1258 us against 1912 on T's own rows with the loads after the barrier; NOTES.md).
+template <int G, bool Pairs, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
-    persistent_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
-                             Block<const D> b, Block<D> x, unsigned int* arrived)
+    persistent_levels_kernel(OrderedRows<D, I> rows, PairDeps<D, I> deps, const I* phase_ptrs,
+                             unsigned int phases, Block<const D> b, Block<D> x,
+                             unsigned int* arrived)
 {
     constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
-    long long begin = level_ptrs[0];
-    long long end = level_ptrs[1];
-    auto next = load_row(rows, begin + group, end, lane);
-    for (unsigned int l = 0; l < levels; ++l) {
-        if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane, ReadCoherent{}, WritePlain{});
-        for (long long i = begin + group + groups; i < end; i += groups) {
-            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane, ReadCoherent{},
-                                WritePlain{});
+    long long begin = phase_ptrs[0];
+    long long end = phase_ptrs[1];
+    const auto load = [&](long long i, long long last) {
+        if constexpr (Pairs) {
+            return load_pair_row<G>(rows, deps, i, last, lane);
+        } else {
+            return load_row(rows, i, last, lane);
         }
-        if (l + 1 == levels) break;
-        const long long next_end = level_ptrs[l + 2];
+    };
+    const auto solve = [&](const auto& p) {
+        if constexpr (Pairs) {
+            solve_pair_row<G>(rows, p, b, x, lane);
+        } else {
+            solve_loaded_row<G>(rows, p, b, x, lane, ReadCoherent{}, WritePlain{});
+        }
+    };
+    auto next = load(begin + group, end);
+    for (unsigned int l = 0; l < phases; ++l) {
+        if (begin + group < end) solve(next);
+        for (long long i = begin + group + groups; i < end; i += groups) solve(load(i, end));
+        if (l + 1 == phases) break;
+        const long long next_end = phase_ptrs[l + 2];
         __syncthreads();
         if (threadIdx.x == 0) release_add(arrived, 1u);
-        next = load_row(rows, end + group, next_end, lane);
+        next = load(end + group, next_end);
         begin = end;
         end = next_end;
         if (threadIdx.x == 0) {
             while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
         }
+        __syncthreads();
+    }
+}
+
+/// The whole solve by ONE block (small factors): op(T)'s level-ordered copy, its columns as
+/// positions (position_cols), and x (in position order, b first) in shared memory, the
+/// levels one after the other with __syncthreads between them: no grid barrier, no launch
+/// per level, and every load after the staging a shared-memory one. Right-hand sides one
+/// after the other.
+constexpr int one_block_size = 1024;
+
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(one_block_size)
+    one_block_kernel(OrderedRows<D, I> rows, const I* position_cols, const I* level_ptrs,
+                     I levels, I n, I entries, Block<const D> b, Block<D> x)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    D* xs = reinterpret_cast<D*>(shared_bytes);
+    D* values = xs + n;
+    D* inverse = values + entries;
+    I* ptrs = reinterpret_cast<I*>(inverse + n);
+    I* cols = ptrs + n + 1;
+    I* lp = cols + entries;
+    for (I k = threadIdx.x; k < entries; k += one_block_size) {
+        values[k] = rows.values[k];
+        cols[k] = position_cols[k];
+    }
+    for (I i = threadIdx.x; i < n; i += one_block_size) inverse[i] = rows.inverse_diagonal[i];
+    for (I i = threadIdx.x; i <= n; i += one_block_size) ptrs[i] = rows.ptrs[i];
+    for (I l = threadIdx.x; l <= levels; l += one_block_size) lp[l] = level_ptrs[l];
+    constexpr int groups = one_block_size / G;
+    const int group = threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    const unsigned mask = group_mask<G>();
+    for (size_type j = 0; j < b.cols; ++j) {
+        for (I i = threadIdx.x; i < n; i += one_block_size) xs[i] = b.data[rows.order[i] * b.stride + j];
+        __syncthreads();
+        for (I l = 0; l < levels; ++l) {
+            const I end = lp[l + 1];
+            for (I i = lp[l] + group; i < end; i += groups) {
+                D sum{};
+                for (I k = ptrs[i] + lane; k < ptrs[i + 1]; k += G) sum += mul(values[k], xs[cols[k]]);
+#pragma unroll
+                for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+                if (lane == 0) xs[i] = mul(xs[i] - sum, inverse[i]);
+            }
+            __syncthreads();
+        }
+        for (I i = threadIdx.x; i < n; i += one_block_size) x.data[rows.order[i] * x.stride + j] = xs[i];
         __syncthreads();
     }
 }
@@ -659,22 +818,69 @@ void sync_free_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V,
         block_of(b), block_of(x));
 }
 
+template <typename V, typename I>
+PairDeps<device_type_t<V>, I> pair_deps(const detail::LevelOrderedRows<V, I>& copy)
+{
+    return {copy.dep_ptrs.const_data(), copy.dep_rows.const_data(),
+            as_device(copy.dep_inverse.const_data()), copy.dep_cols.const_data(),
+            as_device(copy.dep_values.const_data())};
+}
+
 template <int G, typename V, typename I>
 void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                        const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                        matrix::Dense<V>& x)
 {
+    using D = device_type_t<V>;
     Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
     arrived.fill(0);
+    const bool pairs = copy.pairs();
+    const auto& host_ptrs = pairs ? copy.host_phase_ptrs : schedule.host_level_ptrs;
+    const I* ptrs = pairs ? copy.phase_ptrs.const_data() : schedule.level_ptrs.const_data();
+    const auto phases = static_cast<unsigned int>(host_ptrs.size() - 1);
     long long widest = 1;
-    for (size_type l = 0; l < schedule.levels(); ++l) {
-        widest = std::max<long long>(
-            widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    for (size_type p = 0; p + 1 < static_cast<size_type>(host_ptrs.size()); ++p) {
+        widest = std::max<long long>(widest, host_ptrs[p + 1] - host_ptrs[p]);
     }
-    launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
-        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
-        schedule.level_ptrs.const_data(), static_cast<unsigned int>(schedule.levels()),
-        block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
+    auto* counter = reinterpret_cast<unsigned int*>(arrived.data());
+    if constexpr (G == detail::pair_lanes) {
+        if (pairs) {
+            launch_resident<persistent_levels_kernel<G, true, D, I>>(
+                exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
+                pair_deps(copy), ptrs, phases, block_of(b), block_of(x), counter);
+            return;
+        }
+    }
+    launch_resident<persistent_levels_kernel<G, false, D, I>>(
+        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule), pair_deps(copy),
+        ptrs, phases, block_of(b), block_of(x), counter);
+}
+
+/// The one-block solve with G lanes per row.
+template <int G, typename V, typename I>
+void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                     const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                     matrix::Dense<V>& x)
+{
+    using D = device_type_t<V>;
+    const auto n = copy.inverse_diagonal.size();
+    const auto entries = copy.cols.size();
+    const auto levels = schedule.levels();
+    const auto bytes = sptrsv_one_block_bytes<D, I>(n, entries, levels);
+    constexpr auto kernel = one_block_kernel<G, D, I>;
+    // Above 48 KB a kernel must ask for its shared memory; once, for the device's most.
+    static const bool opted_in = [&] {
+        LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(sptrsv_one_block_capacity(exec))),
+                        where);
+        return true;
+    }();
+    (void)opted_in;
+    kernel<<<1, one_block_size, bytes, stream_of(exec)>>>(
+        ordered_rows(copy, schedule), copy.position_cols.const_data(),
+        schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
+        static_cast<I>(entries), block_of(b), block_of(x));
+    check_launch(where);
 }
 
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
@@ -899,10 +1105,150 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
     }
 }
 
+namespace sptrsv_kernels {
+/// Whether the persistent level set pairs levels; LOOM_SPTRSV_PAIRS=0 turns it off (a
+/// measurement switch for the GPU rounds).
+inline bool pairs_enabled()
+{
+    const char* v = std::getenv("LOOM_SPTRSV_PAIRS");
+    return v == nullptr || std::string(v) != "0";
+}
+
+/// The level of position i: the last l with level_ptrs[l] <= i.
+template <typename I>
+__device__ I level_of(const I* level_ptrs, I levels, I i)
+{
+    return static_cast<I>(thrust::upper_bound(thrust::seq, level_ptrs, level_ptrs + levels + 1, i) -
+                          level_ptrs) -
+           1;
+}
+
+/// Fills the pair data of the copy (pattern: also counts the slots and sizes the arrays):
+/// for each row of a pair's second level, its entries on rows of the first level become
+/// dependency slots (their row, inverse diagonal and entries), marked -(m + 2) in cols.
+template <typename V, typename I>
+void fill_pairs(const CudaExecutor& exec, const detail::LevelSchedule<I>& schedule, bool pattern,
+                detail::LevelOrderedRows<V, I>& copy)
+{
+    using D = device_type_t<V>;
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    const auto levels = static_cast<I>(schedule.levels());
+    const I* level_ptrs = schedule.level_ptrs.const_data();
+    const I* floor = copy.dep_floor.const_data();
+    const I* ptrs = copy.ptrs.const_data();
+    const I* position_of = copy.position_of.const_data();
+    if (pattern) {
+        const auto shared = exec.shared_from_this();
+        copy.dep_ptrs = Array<I>(shared, n + 1);
+        I* counts = copy.dep_ptrs.data();
+        const I* cols = copy.cols.const_data();
+        loom::cuda::parallel_for(
+            exec, n,
+            [=] __device__(long long i) {
+                const I first = floor[level_of(level_ptrs, levels, static_cast<I>(i))];
+                I count = 0;
+                for (I k = ptrs[i]; k < ptrs[i + 1]; ++k) count += position_of[cols[k]] >= first;
+                counts[i] = count;
+            },
+            analysis_where);
+        loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
+        const auto slots = static_cast<size_type>(loom::detail::load_element(copy.dep_ptrs, n));
+        copy.dep_rows = Array<I>(shared, slots);
+        copy.dep_inverse = Array<V>(shared, slots);
+        copy.dep_cols = Array<I>(shared, slots * detail::pair_lanes);
+        copy.dep_values = Array<V>(shared, slots * detail::pair_lanes);
+    }
+    const I* dep_ptrs = copy.dep_ptrs.const_data();
+    I* cols = copy.cols.data();
+    const D* values = as_device(copy.values.const_data());
+    const D* inverse = as_device(copy.inverse_diagonal.const_data());
+    I* dep_rows = copy.dep_rows.data();
+    D* dep_inverse = as_device(copy.dep_inverse.data());
+    I* dep_cols = copy.dep_cols.data();
+    D* dep_values = as_device(copy.dep_values.data());
+    // A second level's rows rewrite only their own columns and read only first-level rows.
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long i) {
+            if (dep_ptrs[i] == dep_ptrs[i + 1]) return;
+            const I first = floor[level_of(level_ptrs, levels, static_cast<I>(i))];
+            I m = 0;
+            for (I k = ptrs[i]; k < ptrs[i + 1]; ++k) {
+                const I c = cols[k];
+                const I at = position_of[c];
+                if (at < first) continue;
+                const long long slot = dep_ptrs[i] + m;
+                dep_rows[slot] = c;
+                dep_inverse[slot] = inverse[at];
+                for (int lane = 0; lane < detail::pair_lanes; ++lane) {
+                    const I entry = ptrs[at] + lane;
+                    const bool held = entry < ptrs[at + 1];
+                    dep_cols[slot * detail::pair_lanes + lane] = held ? cols[entry] : I(-1);
+                    dep_values[slot * detail::pair_lanes + lane] = held ? values[entry] : D{};
+                }
+                cols[k] = -(m + 2);
+                ++m;
+            }
+        },
+        analysis_where);
+}
+
+/// The pairs of a persistent level set on short rows: consecutive levels (l, l + 1) from
+/// level 0 on whose rows all hold at most pair_lanes entries off the diagonal form a phase;
+/// every other level a phase of its own.
+template <typename V, typename I>
+void build_pairs(const CudaExecutor& exec, const detail::LevelSchedule<I>& schedule,
+                 detail::LevelOrderedRows<V, I>& copy)
+{
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    const auto levels = schedule.levels();
+    if (levels < 2) return;
+    const auto shared = exec.shared_from_this();
+    // The longest row of every level.
+    Array<I> longest(shared, levels);
+    longest.fill(0);
+    I* most = longest.data();
+    const I* ptrs = copy.ptrs.const_data();
+    const I* level_ptrs = schedule.level_ptrs.const_data();
+    const auto level_count = static_cast<I>(levels);
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long i) {
+            atomicMax(most + level_of(level_ptrs, level_count, static_cast<I>(i)),
+                      ptrs[i + 1] - ptrs[i]);
+        },
+        analysis_where);
+    const auto host_longest = longest.to_host();
+    const auto& lp = schedule.host_level_ptrs;
+    std::vector<I> floor(levels, static_cast<I>(n));
+    copy.host_phase_ptrs.assign(1, lp[0]);
+    bool paired = false;
+    for (size_type l = 0; l < levels;) {
+        if (l + 1 < levels && host_longest[l] <= detail::pair_lanes &&
+            host_longest[l + 1] <= detail::pair_lanes) {
+            floor[l + 1] = lp[l];
+            copy.host_phase_ptrs.push_back(lp[l + 2]);
+            paired = true;
+            l += 2;
+        } else {
+            copy.host_phase_ptrs.push_back(lp[l + 1]);
+            l += 1;
+        }
+    }
+    if (!paired) {
+        copy.host_phase_ptrs.clear();
+        return;
+    }
+    copy.phase_ptrs = Array<I>(shared, copy.host_phase_ptrs);
+    copy.dep_floor = Array<I>(shared, floor);
+    fill_pairs(exec, schedule, true, copy);
+}
+}  // namespace sptrsv_kernels
+
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
-                               detail::LevelOrderedRows<V, I>& copy)
+                               bool level_set, detail::LevelOrderedRows<V, I>& copy)
 {
     using D = device_type_t<V>;
     const auto rows = sptrsv_kernels::on_device(host_rows);
@@ -926,6 +1272,11 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
         copy.cols = Array<I>(shared, entries);
         copy.values = Array<V>(shared, entries);
         copy.inverse_diagonal = Array<V>(shared, n);
+        copy.position_of = Array<I>(shared, n);
+        I* position_of = copy.position_of.data();
+        loom::cuda::parallel_for(
+            exec, n, [=] __device__(long long i) { position_of[order[i]] = static_cast<I>(i); },
+            sptrsv_kernels::analysis_where);
     }
     const I* ptrs = copy.ptrs.const_data();
     I* cols = copy.cols.data();
@@ -949,6 +1300,12 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
             inverse[i] = rows.unit ? D(1) : D(1) / diagonal;
         },
         sptrsv_kernels::analysis_where);
+    if (pattern && level_set && schedule.persistent && !sptrsv_kernels::long_rows(copy) &&
+        sptrsv_kernels::pairs_enabled()) {
+        sptrsv_kernels::build_pairs(exec, schedule, copy);
+    } else if (!pattern && copy.pairs()) {
+        sptrsv_kernels::fill_pairs(exec, schedule, false, copy);
+    }
 }
 
 namespace sptrsv_kernels {
@@ -974,6 +1331,40 @@ void sptrsv_persistent_level_set(const CudaExecutor& exec,
     sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
         sptrsv_kernels::persistent_levels<decltype(lanes)::value>(exec, copy, schedule, b, x);
     });
+}
+
+size_type sptrsv_one_block_capacity(const CudaExecutor& exec)
+{
+    int bytes = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    sptrsv_kernels::analysis_where);
+    return static_cast<size_type>(bytes);
+}
+
+template <typename V, typename I>
+void sptrsv_one_block_prepare(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy)
+{
+    copy.position_cols = Array<I>(exec.shared_from_this(), copy.cols.size());
+    I* out = copy.position_cols.data();
+    const I* cols = copy.cols.const_data();
+    const I* position_of = copy.position_of.const_data();
+    loom::cuda::parallel_for(
+        exec, copy.cols.size(), [=] __device__(long long k) { out[k] = position_of[cols[k]]; },
+        sptrsv_kernels::analysis_where);
+    copy.one_block = true;
+}
+
+template <typename V, typename I>
+void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x)
+{
+    if (sptrsv_kernels::long_rows(copy)) {
+        sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x);
+    } else {
+        sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x);
+    }
 }
 
 template <typename V, typename I>
@@ -1044,8 +1435,12 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
                                               const matrix::Dense<V>&, matrix::Dense<V>&);    \
     template void sptrsv_level_ordered_rows(const CudaExecutor&,                              \
                                             const detail::TriangularRows<V, I>&,              \
-                                            const detail::LevelSchedule<I>&, bool,            \
+                                            const detail::LevelSchedule<I>&, bool, bool,      \
                                             detail::LevelOrderedRows<V, I>&);                 \
+    template void sptrsv_one_block_prepare(const CudaExecutor&, detail::LevelOrderedRows<V, I>&); \
+    template void sptrsv_one_block(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&,  \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
+                                   matrix::Dense<V>&);                                        \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

@@ -79,7 +79,38 @@ struct LevelOrderedRows {
     Array<I> cols;
     Array<V> values;
     Array<V> inverse_diagonal;
+    /// Where each row sits in the copy (position_of[order[i]] = i).
+    Array<I> position_of;
+    /// Persistent level set on short rows (at most `pair_lanes` entries off the diagonal):
+    /// level pairs run between ONE grid barrier (cuda.cu, persistent_levels_kernel). A row
+    /// of a pair's second level recomputes, itself, the values of its dependencies in the
+    /// first level (the same operations in the same order as their owners: bit-identical).
+    /// The barriers fall at phase_ptrs (positions; host and device copies, n last); a phase
+    /// holds one level or a pair. The second level's rows mark the entries of such a
+    /// dependency in `cols` as -(m + 2) (m: the dependency's slot among the row's own), and
+    /// dependency slot s (of dep_ptrs[i] .. dep_ptrs[i + 1] - 1 for position i) holds the
+    /// dependency's row, 1 / its diagonal, and its entries at dep_cols / dep_values[s *
+    /// pair_lanes + lane] (column -1: none). dep_floor[l]: the first position of level l's
+    /// first level when l is a pair's second level, else n. Empty without pairs.
+    std::vector<I> host_phase_ptrs;
+    Array<I> phase_ptrs;
+    Array<I> dep_floor;
+    Array<I> dep_ptrs;
+    Array<I> dep_rows;
+    Array<V> dep_inverse;
+    Array<I> dep_cols;
+    Array<V> dep_values;
+    /// One block (cuda.cu, one_block_kernel): the whole solve by one block of threads that
+    /// holds the copy and x in shared memory, __syncthreads between levels; cols as
+    /// positions in the copy (position_cols[k] = position_of[cols[k]]).
+    bool one_block = false;
+    Array<I> position_cols;
+
+    bool pairs() const { return dep_ptrs.size() > 0; }
 };
+
+/// CUDA, level_set on the level-ordered copy: the lanes per row of a pair (above).
+constexpr int pair_lanes = 4;
 
 /// The supernodal schedule of op(T) (algorithm supernodal): its rows cut into supernodes,
 /// runs of consecutive rows whose diagonal block is dense, and the inverses of those blocks
@@ -159,10 +190,11 @@ LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
 /// Builds (pattern = true) or refreshes the values of (pattern = false) op(T)'s level-ordered
 /// copy for the schedule's order.
+/// level_set: the copy of a persistent level set (which pairs levels of short rows).
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
-                               detail::LevelOrderedRows<V, I>& copy);
+                               bool level_set, detail::LevelOrderedRows<V, I>& copy);
 /// The level set when the schedule is persistent: one cooperative launch on the level-ordered
 /// copy, a grid barrier per level, each group's next row loaded before it (cuda.cu).
 template <typename V, typename I>
@@ -170,6 +202,23 @@ void sptrsv_persistent_level_set(const CudaExecutor& exec,
                                  const detail::LevelOrderedRows<V, I>& copy,
                                  const detail::LevelSchedule<I>& schedule,
                                  const matrix::Dense<V>& b, matrix::Dense<V>& x);
+/// The shared memory one block may hold (bytes): the one-block solve's limit.
+size_type sptrsv_one_block_capacity(const CudaExecutor& exec);
+/// The shared memory the one-block solve of a copy takes: x and the copy (values, inverse
+/// diagonal, pointers, columns) and the level pointers.
+template <typename V, typename I>
+constexpr size_type sptrsv_one_block_bytes(size_type n, size_type entries, size_type levels)
+{
+    return (2 * n + entries) * sizeof(V) + (n + 1 + entries + levels + 1) * sizeof(I);
+}
+/// Turns the copy's one-block form on: its columns as positions (position_cols).
+template <typename V, typename I>
+void sptrsv_one_block_prepare(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy);
+/// The one-block solve (copy.one_block).
+template <typename V, typename I>
+void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x);
 /// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
 /// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
 /// polled by the rows that read it (cuda.cu).

@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -52,6 +54,11 @@ constexpr double cuda_chained_round_us = 2.5;
 constexpr double cuda_sync_free_hop_us = 5.3;
 /// Sync-free's throughput on wide levels (~10 G rows/s): an estimate, not measured.
 constexpr double cuda_sync_free_row_us = 0.0001;
+/// CUDA, the one-block solve of small factors (cuda.cu): the launch and the staging of the
+/// copy into shared memory, and a round of a level (ceil(width / groups)), both guesses to
+/// be measured.
+constexpr double cuda_one_block_us = 4.0;
+constexpr double cuda_one_block_round_us = 0.25;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -297,14 +304,50 @@ void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec,
             cuda_launched_us(schedule, long_rows);
 }
 
+/// The level-set schedule's cost on CUDA, persistent or launched (constants above).
+template <typename I>
+double cuda_level_set_us(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    return schedule.persistent ? cuda_persistent_level_us * static_cast<double>(schedule.levels())
+                               : cuda_launched_us(schedule, long_rows);
+}
+
+/// The one-block solve's cost (constants above): a round of its groups per level.
+template <typename I>
+double cuda_one_block_cost_us(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    const double groups = long_rows ? 32 : 256;  // cuda.cu: 1024 threads / G
+    double cost = cuda_one_block_us;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        const auto width = schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l];
+        cost += cuda_one_block_round_us * std::ceil(width / groups);
+    }
+    return cost;
+}
+
+/// Whether op(T) may fit the one-block solve (cuda.cu): its copy (at most `entries` off the
+/// diagonal, `levels` levels) and x in one block's shared memory. LOOM_SPTRSV_ONE_BLOCK=0
+/// turns it off (a measurement switch for the GPU rounds).
+template <typename V, typename I>
+bool may_fit_one_block([[maybe_unused]] const Executor& exec, size_type n, size_type entries,
+                       size_type levels)
+{
+    if (exec.kind() != ExecKind::cuda || n == 0) return false;
+    if (const char* v = std::getenv("LOOM_SPTRSV_ONE_BLOCK"); v != nullptr && std::string(v) == "0") {
+        return false;
+    }
+    size_type capacity = 0;
+    LOOM_CUDA_CALL(symbolic_where, capacity = cuda::sptrsv_one_block_capacity(
+                                       dynamic_cast<const CudaExecutor&>(exec)));
+    return cuda::sptrsv_one_block_bytes<V, I>(n, entries, levels) <= capacity;
+}
+
 /// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
 /// level-set schedule (constants above).
 template <typename I>
 bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_rows)
 {
-    const double level_set =
-        schedule.persistent ? cuda_persistent_level_us * static_cast<double>(schedule.levels())
-                            : cuda_launched_us(schedule, long_rows);
+    const double level_set = cuda_level_set_us(schedule, long_rows);
     const double rows = static_cast<double>(schedule.host_level_ptrs[schedule.levels()]);
     const double sync_free = std::max(cuda_sync_free_hop_us * static_cast<double>(schedule.levels()),
                                       cuda_sync_free_row_us * rows);
@@ -315,10 +358,11 @@ bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_row
 /// found; NotSupported for one the executor cannot run. On CUDA: supernodal for wide
 /// supernodes, else the faster of level_set and sync_free by sync_free_is_faster; level_set
 /// on the host.
+/// small: op(T) may fit the one-block solve, which beats supernodal's two launches a level.
 template <typename I>
 SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec,
                         const detail::LevelSchedule<I>& schedule, size_type n, size_type nnz,
-                        size_type supernodes)
+                        size_type supernodes, bool small)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
     if (!cuda && (asked == SptrsvAlgorithm::sync_free || asked == SptrsvAlgorithm::vendor)) {
@@ -327,7 +371,7 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec,
                                                exec.name() + " (use level_set)");
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
-    if (picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
+    if (!small && picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
     if (cuda && sync_free_is_faster(schedule, nnz > 8 * n)) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
@@ -485,6 +529,14 @@ void check_square(const char* where, const matrix::Csr<V, I>& T)
     }
 }
 
+/// At most how many of T's entries lie off the diagonal: a stored diagonal (checked by the
+/// analysis) takes one entry a row.
+template <typename V, typename I>
+size_type off_diagonal_bound(const matrix::Csr<V, I>& T, const SptrsvOptions& options)
+{
+    return options.diag == blas::Diag::unit ? T.nnz() : T.nnz() - T.rows();
+}
+
 /// The analysis on the host (T's pattern read back once); every executor and algorithm.
 template <typename V, typename I>
 std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>& T,
@@ -525,7 +577,8 @@ std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>
     choose_persistent(schedule, *exec, T.nnz() > 8 * n);
     record_levels(*state, schedule);
     state->algorithm =
-        resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count);
+        resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count,
+                may_fit_one_block<V, I>(*exec, n, off_diagonal_bound(T, options), schedule.levels()));
     if (uses_schedule(state->algorithm)) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
@@ -591,8 +644,11 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
                         : cuda::sptrsv_count_supernodes(exec, n, t_ptrs.const_data(),
                                                         t_cols.const_data(), max_supernode_width);
         }
+        // The levels are not known yet: at most n.
+        const auto entries = off_diagonal_bound(T, options);
         if (solves && options.algorithm == SptrsvAlgorithm::automatic &&
-            picks_supernodal(exec, n, state->supernode_count)) {
+            picks_supernodal(exec, n, state->supernode_count) &&
+            !may_fit_one_block<V, I>(exec, n, entries, n)) {
             return nullptr;
         }
         const bool op_transposed = transposes(options.op);
@@ -604,7 +660,8 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         choose_persistent(schedule, exec, T.nnz() > 8 * n);
         record_levels(*state, schedule);
         state->algorithm =
-            resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count);
+            resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count,
+                    may_fit_one_block<V, I>(exec, n, entries, schedule.levels()));
         if (op_transposed) {
             state->transposed_row_ptrs = std::move(t_ptrs);
             state->transposed_col_idxs = std::move(t_cols);
@@ -615,30 +672,54 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
     return state;
 }
 
-/// Whether the solve reads op(T)'s level-ordered copy: CUDA's persistent level set and
-/// sync-free.
+/// Whether the solve may read op(T)'s level-ordered copy: CUDA's persistent level set,
+/// its one-block solve (decided once the copy is built), and sync-free.
 template <typename V, typename I>
-bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state)
+bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state, const SptrsvOptions& options,
+                              const matrix::Csr<V, I>& T)
 {
+    const auto& schedule = state.schedule;
     return state.exec->kind() == ExecKind::cuda &&
-           ((state.algorithm == SptrsvAlgorithm::level_set && state.schedule.persistent) ||
+           ((state.algorithm == SptrsvAlgorithm::level_set &&
+             (schedule.persistent || may_fit_one_block<V, I>(*state.exec, T.rows(),
+                                                             off_diagonal_bound(T, options),
+                                                             schedule.levels()))) ||
             state.algorithm == SptrsvAlgorithm::sync_free);
 }
 
-/// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
+/// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it;
+/// on building, a level set takes the one-block solve when the copy fits and the model says
+/// it is faster, and otherwise keeps the copy only when persistent.
 template <typename V, typename I>
 void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
                         [[maybe_unused]] const SptrsvOptions& options, const matrix::Csr<V, I>& T,
                         bool pattern)
 {
-    if (T.rows() == 0 || (pattern ? !keeps_level_ordered_rows(state)
+    if (T.rows() == 0 || (pattern ? !keeps_level_ordered_rows(state, options, T)
                                   : state.level_ordered.ptrs.size() == 0)) {
         return;
     }
-    LOOM_CUDA_CALL(where, cuda::sptrsv_level_ordered_rows(
-                              dynamic_cast<const CudaExecutor&>(*state.exec),
-                              triangular_rows(state, options, T), state.schedule, pattern,
-                              state.level_ordered));
+    LOOM_CUDA_CALL(where, {
+        const auto& exec = dynamic_cast<const CudaExecutor&>(*state.exec);
+        const bool level_set = state.algorithm == SptrsvAlgorithm::level_set;
+        auto& copy = state.level_ordered;
+        auto& schedule = state.schedule;
+        cuda::sptrsv_level_ordered_rows(exec, triangular_rows(state, options, T), schedule,
+                                        pattern, level_set, copy);
+        if (pattern && level_set) {
+            const auto entries = copy.cols.size();
+            const bool long_rows = entries > 7 * T.rows();  // cuda.cu: a warp per row
+            const bool fits = cuda::sptrsv_one_block_bytes<V, I>(T.rows(), entries,
+                                                                 schedule.levels()) <=
+                              cuda::sptrsv_one_block_capacity(exec);
+            if (fits && cuda_one_block_cost_us(schedule, long_rows) <
+                            cuda_level_set_us(schedule, long_rows)) {
+                cuda::sptrsv_one_block_prepare(exec, copy);
+            } else if (!schedule.persistent) {
+                copy = {};
+            }
+        }
+    });
 }
 
 }  // namespace
@@ -674,7 +755,10 @@ size_type SptrsvHandle<V, I>::stages() const
 {
     const auto& state = this->analysis("loom::sparse::SptrsvHandle::stages");
     if (state.algorithm == SptrsvAlgorithm::supernodal) return 2 * state.supernodes.levels();
-    if (state.algorithm != SptrsvAlgorithm::level_set || state.schedule.persistent) return 1;
+    if (state.algorithm != SptrsvAlgorithm::level_set || state.schedule.persistent ||
+        state.level_ordered.one_block) {
+        return 1;
+    }
     return state.schedule.stages();
 }
 
@@ -797,7 +881,9 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
                 default:
-                    if (state->schedule.persistent) {
+                    if (state->level_ordered.one_block) {
+                        cuda::sptrsv_one_block(e, state->level_ordered, state->schedule, b, x);
+                    } else if (state->schedule.persistent) {
                         cuda::sptrsv_persistent_level_set(e, state->level_ordered,
                                                           state->schedule, b, x);
                     } else {

@@ -79,22 +79,30 @@ struct LevelOrderedRows {
     Array<I> cols;
     Array<V> values;
     Array<V> inverse_diagonal;
-    /// Where each row sits in the copy (position_of[order[i]] = i).
+    /// The copy's own row order when it differs from the schedule's (pairs, below); empty:
+    /// the schedule's order.
+    Array<I> order;
+    /// Where each row sits in the copy.
     Array<I> position_of;
     /// Persistent level set on short rows (at most `pair_lanes` entries off the diagonal):
     /// level pairs run between ONE grid barrier (cuda.cu, persistent_levels_kernel). A row
     /// of a pair's second level recomputes, itself, the values of its dependencies in the
-    /// first level (the same operations in the same order as their owners: bit-identical).
-    /// The barriers fall at phase_ptrs (positions; host and device copies, n last); a phase
-    /// holds one level or a pair. The second level's rows mark the entries of such a
-    /// dependency in `cols` as -(m + 2) (m: the dependency's slot among the row's own), and
-    /// dependency slot s (of dep_ptrs[i] .. dep_ptrs[i + 1] - 1 for position i) holds the
-    /// dependency's row, 1 / its diagonal, and its entries at dep_cols / dep_values[s *
-    /// pair_lanes + lane] (column -1: none). dep_floor[l]: the first position of level l's
-    /// first level when l is a pair's second level, else n. Empty without pairs.
+    /// first level (the same operations in the same order as their owners: bit-identical),
+    /// and stores those it is the designated storer of (the dependent row of lowest index),
+    /// so that a first-level row read by the second level needs no group of its own. Phase
+    /// p (one level, or a pair) holds the positions phase_ptrs[p] .. phase_ptrs[p + 1] - 1
+    /// (host and device copies, n last); its groups solve phase_ptrs[p] .. work_ends[p] - 1:
+    /// within a pair, the first level's rows no second-level row reads, then the second
+    /// level, then (not worked) the first level's rows that are stored by the second's.
+    /// The second level's rows mark the entries of such a dependency in `cols` as -(m + 2)
+    /// (m: the dependency's slot among the row's own), and dependency slot s (of dep_ptrs[i]
+    /// .. dep_ptrs[i + 1] - 1 for position i) holds the dependency's row (-(row + 1): store
+    /// it), 1 / its diagonal, and its entries at dep_cols / dep_values[s * pair_lanes + lane]
+    /// (column -1: none). Empty without pairs.
     std::vector<I> host_phase_ptrs;
+    std::vector<I> host_work_ends;
     Array<I> phase_ptrs;
-    Array<I> dep_floor;
+    Array<I> work_ends;
     Array<I> dep_ptrs;
     Array<I> dep_rows;
     Array<V> dep_inverse;

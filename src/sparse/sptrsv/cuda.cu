@@ -446,19 +446,19 @@ __global__ void __launch_bounds__(one_block_size)
     I* ptrs = reinterpret_cast<I*>(inverse + n);
     I* cols = ptrs + n + 1;
     I* lp = cols + entries;
-    for (I k = threadIdx.x; k < entries; k += one_block_size) {
+    for (I k = threadIdx.x; k < entries; k += blockDim.x) {
         values[k] = rows.values[k];
         cols[k] = position_cols[k];
     }
-    for (I i = threadIdx.x; i < n; i += one_block_size) inverse[i] = rows.inverse_diagonal[i];
-    for (I i = threadIdx.x; i <= n; i += one_block_size) ptrs[i] = rows.ptrs[i];
-    for (I l = threadIdx.x; l <= levels; l += one_block_size) lp[l] = level_ptrs[l];
-    constexpr int groups = one_block_size / G;
+    for (I i = threadIdx.x; i < n; i += blockDim.x) inverse[i] = rows.inverse_diagonal[i];
+    for (I i = threadIdx.x; i <= n; i += blockDim.x) ptrs[i] = rows.ptrs[i];
+    for (I l = threadIdx.x; l <= levels; l += blockDim.x) lp[l] = level_ptrs[l];
+    const int groups = static_cast<int>(blockDim.x) / G;
     const int group = threadIdx.x / G;
     const int lane = threadIdx.x % G;
     const unsigned mask = group_mask<G>();
     for (size_type j = 0; j < b.cols; ++j) {
-        for (I i = threadIdx.x; i < n; i += one_block_size) xs[i] = b.data[rows.order[i] * b.stride + j];
+        for (I i = threadIdx.x; i < n; i += blockDim.x) xs[i] = b.data[rows.order[i] * b.stride + j];
         __syncthreads();
         for (I l = 0; l < levels; ++l) {
             const I end = lp[l + 1];
@@ -471,7 +471,7 @@ __global__ void __launch_bounds__(one_block_size)
             }
             __syncthreads();
         }
-        for (I i = threadIdx.x; i < n; i += one_block_size) x.data[rows.order[i] * x.stride + j] = xs[i];
+        for (I i = threadIdx.x; i < n; i += blockDim.x) x.data[rows.order[i] * x.stride + j] = xs[i];
         __syncthreads();
     }
 }
@@ -897,7 +897,7 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
 template <int G, typename V, typename I>
 void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                     matrix::Dense<V>& x)
+                     matrix::Dense<V>& x, int threads)
 {
     using D = device_type_t<V>;
     const auto n = copy.inverse_diagonal.size();
@@ -913,7 +913,7 @@ void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V,
         return true;
     }();
     (void)opted_in;
-    kernel<<<1, one_block_size, bytes, stream_of(exec)>>>(
+    kernel<<<1, threads, bytes, stream_of(exec)>>>(
         ordered_rows(copy, schedule), copy.position_cols.const_data(),
         schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
         static_cast<I>(entries), block_of(b), block_of(x));
@@ -1522,10 +1522,18 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    if (sptrsv_kernels::long_rows(copy)) {
-        sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x);
+    // LOOM_SPTRSV_ONE_BLOCK_LANES (4, 8, 32) and _THREADS: measurement switches.
+    const char* lanes_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_LANES");
+    const char* threads_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_THREADS");
+    const int lanes = lanes_env ? std::atoi(lanes_env) : sptrsv_kernels::long_rows(copy) ? 32 : 4;
+    const int threads = threads_env ? std::max(32, std::min(1024, std::atoi(threads_env)) / 32 * 32)
+                                    : sptrsv_kernels::one_block_size;
+    if (lanes == 32) {
+        sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads);
+    } else if (lanes == 8) {
+        sptrsv_kernels::one_block_solve<8>(exec, copy, schedule, b, x, threads);
     } else {
-        sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x);
+        sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x, threads);
     }
 }
 

@@ -161,6 +161,9 @@ __device__ __forceinline__ void release_add(unsigned int* p, unsigned int v)
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
 
+/// The persistent kernels' barrier counters lie this many words apart (a 128-byte line).
+constexpr int barrier_stride = 32;
+
 /// A level-ordered copy (detail::LevelOrderedRows) as kernels see it.
 template <typename D, typename I>
 struct OrderedRows {
@@ -398,7 +401,7 @@ template <int G, bool Pairs, typename D, typename I>
 __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
     persistent_levels_kernel(OrderedRows<D, I> rows, PairDeps<D, I> deps, const I* phase_ptrs,
                              const I* work_ends, unsigned int phases, Block<const D> b,
-                             Block<D> x, unsigned int* arrived)
+                             Block<D> x, unsigned int* arrived, int counters)
 {
     constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
@@ -416,12 +419,16 @@ __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
         const long long next_begin = phase_ptrs[l + 1];
         const long long next_end = work_ends[l + 1];
         __syncthreads();
-        if (threadIdx.x == 0) release_add(arrived, 1u);
+        // Block b arrives on counter b % counters (a 128-byte line each): fewer reductions
+        // queue on one address; a waiting block polls every counter, one thread each.
+        if (threadIdx.x == 0) release_add(arrived + (blockIdx.x % counters) * barrier_stride, 1u);
         next = load_phase_row<G, Pairs>(rows, deps, next_begin + group, next_end, lane);
         begin = next_begin;
         end = next_end;
-        if (threadIdx.x == 0) {
-            while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
+        if (static_cast<int>(threadIdx.x) < counters) {
+            const unsigned int blocks =
+                (gridDim.x - threadIdx.x + static_cast<unsigned>(counters) - 1) / static_cast<unsigned>(counters);
+            while (load_acquire(arrived + threadIdx.x * barrier_stride) < (l + 1) * blocks) {}
         }
         __syncthreads();
     }
@@ -866,7 +873,10 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
                        matrix::Dense<V>& x)
 {
     using D = device_type_t<V>;
-    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
+    // LOOM_SPTRSV_BARRIER_COUNTERS (1 .. 32): a measurement switch.
+    const char* counters_env = std::getenv("LOOM_SPTRSV_BARRIER_COUNTERS");
+    const int counters = counters_env ? std::max(1, std::min(32, std::atoi(counters_env))) : 1;
+    Array<std::uint32_t> arrived(exec.shared_from_this(), counters * barrier_stride);
     arrived.fill(0);
     const bool pairs = copy.pairs();
     const auto& host_ptrs = pairs ? copy.host_phase_ptrs : schedule.host_level_ptrs;
@@ -884,13 +894,14 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
         if (pairs) {
             launch_resident<persistent_levels_kernel<G, true, D, I>>(
                 exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
-                pair_deps(copy), ptrs, work_ends, phases, block_of(b), block_of(x), counter);
+                pair_deps(copy), ptrs, work_ends, phases, block_of(b), block_of(x), counter,
+                counters);
             return;
         }
     }
     launch_resident<persistent_levels_kernel<G, false, D, I>>(
         exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule), pair_deps(copy),
-        ptrs, work_ends, phases, block_of(b), block_of(x), counter);
+        ptrs, work_ends, phases, block_of(b), block_of(x), counter, counters);
 }
 
 /// The one-block solve with G lanes per row.

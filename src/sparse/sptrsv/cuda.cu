@@ -172,6 +172,8 @@ struct OrderedRows {
     const I* cols;
     const D* values;
     const D* inverse_diagonal;
+    /// Whether load_row loads the row's b (first right-hand side) before it needs x.
+    bool prefetch_rhs;
 };
 
 /// What a group loads of the row at one position before it needs x: the row, its entries,
@@ -184,15 +186,17 @@ struct LoadedRow {
     I col = -1;
     D value{};
     D inverse_diagonal{};
+    D rhs{};  ///< lane 0, rows.prefetch_rhs: b of the row, first right-hand side
 };
 
 template <typename D, typename I>
 __device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& rows, long long i,
-                                                    long long end, int lane)
+                                                    long long end, int lane, Block<const D> b)
 {
     LoadedRow<D, I> p;
     if (i < end) {
         p.row = rows.order[i];
+        if (rows.prefetch_rhs && lane == 0) p.rhs = b.data[p.row * b.stride];
         p.begin = rows.ptrs[i];
         p.end = rows.ptrs[i + 1];
         p.inverse_diagonal = rows.inverse_diagonal[i];
@@ -221,8 +225,8 @@ __device__ __forceinline__ void solve_loaded_row(const OrderedRows<D, I>& rows,
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) {
-            write(x.data + p.row * x.stride + j,
-                  mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal));
+            const D rhs = j == 0 && rows.prefetch_rhs ? p.rhs : b.data[p.row * b.stride + j];
+            write(x.data + p.row * x.stride + j, mul(rhs - sum, p.inverse_diagonal));
         }
     }
 }
@@ -269,10 +273,11 @@ struct PairDeps {
 };
 
 /// What a group loads of a row before it needs x, for the persistent kernel with pairs: the
-/// row itself (LoadedRow; its entries on recomputed dependencies marked col = -(m + 2)) and,
-/// for a pair's second level, this lane's entry of each dependency m < count (every row of
-/// a pair holds at most G entries, so a lane holds one) and, for the dependency of this
-/// lane's own entry, its row, inverse diagonal and whether this row stores it.
+/// row itself (LoadedRow; its entries on recomputed dependencies marked col = -2) and, for
+/// a pair's second level, one slot per entry of the row (at most G: a lane holds one):
+/// this lane's entry of each slot's dependency (column -1 for none), and for the slot of
+/// this lane's own entry the dependency's row, inverse diagonal and b, and whether this row
+/// stores it. Two dependent loads, as a row alone: position -> (ptrs, slots) -> entries.
 template <int G, typename D, typename I>
 struct LoadedPairRow {
     LoadedRow<D, I> own;
@@ -280,6 +285,7 @@ struct LoadedPairRow {
     bool store = false;
     I dep_row = 0;
     D dep_inverse{};
+    D dep_rhs{};
     I dep_col[G];
     D dep_value[G];
 };
@@ -288,10 +294,10 @@ template <int G, typename D, typename I>
 __device__ __forceinline__ LoadedPairRow<G, D, I> load_pair_row(const OrderedRows<D, I>& rows,
                                                                 const PairDeps<D, I>& deps,
                                                                 long long i, long long end,
-                                                                int lane)
+                                                                int lane, Block<const D> b)
 {
     LoadedPairRow<G, D, I> p;
-    p.own = load_row(rows, i, end, lane);
+    p.own = load_row(rows, i, end, lane, b);
     if (i < end) {
         const I first = deps.ptrs[i];
         p.count = static_cast<int>(deps.ptrs[i + 1] - first);
@@ -304,12 +310,13 @@ __device__ __forceinline__ LoadedPairRow<G, D, I> load_pair_row(const OrderedRow
                 if (p.dep_col[m] >= 0) p.dep_value[m] = deps.values[slot * G + lane];
             }
         }
-        if (p.own.col < -1) {
-            const auto slot = static_cast<long long>(first) + (-2 - p.own.col);
+        if (lane < p.count) {
+            const auto slot = static_cast<long long>(first) + lane;
             const I row = deps.rows[slot];
             p.store = row < 0;
             p.dep_row = row < 0 ? -(row + 1) : row;
             p.dep_inverse = deps.inverse[slot];
+            if (rows.prefetch_rhs && p.own.col == -2) p.dep_rhs = b.data[p.dep_row * b.stride];
         }
     }
     return p;
@@ -331,7 +338,7 @@ __device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
     }
     const unsigned mask = group_mask<G>();
     const ReadCoherent read;
-    const int mine = -2 - p.own.col;  // this lane's dependency, if >= 0
+    const int mine = p.own.col == -2 ? lane : -1;  // the slot of this lane's entry, if a dependency
     for (size_type j = 0; j < b.cols; ++j) {
         D value{};
         if (p.own.col >= 0) value = read(x.data + p.own.col * x.stride + j);
@@ -343,7 +350,8 @@ __device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
 #pragma unroll
                 for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
                 if (m == mine) {
-                    value = mul(b.data[p.dep_row * b.stride + j] - sum, p.dep_inverse);
+                    const D rhs = j == 0 && rows.prefetch_rhs ? p.dep_rhs : b.data[p.dep_row * b.stride + j];
+                    value = mul(rhs - sum, p.dep_inverse);
                     if (p.store) x.data[p.dep_row * x.stride + j] = value;
                 }
             }
@@ -353,7 +361,8 @@ __device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) {
-            x.data[p.own.row * x.stride + j] = mul(b.data[p.own.row * b.stride + j] - sum, p.own.inverse_diagonal);
+            const D rhs = j == 0 && rows.prefetch_rhs ? p.own.rhs : b.data[p.own.row * b.stride + j];
+            x.data[p.own.row * x.stride + j] = mul(rhs - sum, p.own.inverse_diagonal);
         }
     }
 }
@@ -362,12 +371,12 @@ __device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
 template <int G, bool Pairs, typename D, typename I>
 __device__ __forceinline__ auto load_phase_row(const OrderedRows<D, I>& rows,
                                                const PairDeps<D, I>& deps, long long i,
-                                               long long end, int lane)
+                                               long long end, int lane, Block<const D> b)
 {
     if constexpr (Pairs) {
-        return load_pair_row<G>(rows, deps, i, end, lane);
+        return load_pair_row<G>(rows, deps, i, end, lane, b);
     } else {
-        return load_row(rows, i, end, lane);
+        return load_row(rows, i, end, lane, b);
     }
 }
 template <int G, typename D, typename I>
@@ -409,11 +418,11 @@ __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
     const int lane = threadIdx.x % G;
     long long begin = phase_ptrs[0];
     long long end = work_ends[0];
-    auto next = load_phase_row<G, Pairs>(rows, deps, begin + group, end, lane);
+    auto next = load_phase_row<G, Pairs>(rows, deps, begin + group, end, lane, b);
     for (unsigned int l = 0; l < phases; ++l) {
         if (begin + group < end) solve_phase_row<G>(rows, next, b, x, lane);
         for (long long i = begin + group + groups; i < end; i += groups) {
-            solve_phase_row<G>(rows, load_phase_row<G, Pairs>(rows, deps, i, end, lane), b, x, lane);
+            solve_phase_row<G>(rows, load_phase_row<G, Pairs>(rows, deps, i, end, lane, b), b, x, lane);
         }
         if (l + 1 == phases) break;
         const long long next_begin = phase_ptrs[l + 1];
@@ -422,7 +431,7 @@ __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
         // Block b arrives on counter b % counters (a 128-byte line each): fewer reductions
         // queue on one address; a waiting block polls every counter, one thread each.
         if (threadIdx.x == 0) release_add(arrived + (blockIdx.x % counters) * barrier_stride, 1u);
-        next = load_phase_row<G, Pairs>(rows, deps, next_begin + group, next_end, lane);
+        next = load_phase_row<G, Pairs>(rows, deps, next_begin + group, next_end, lane, b);
         begin = next_begin;
         end = next_end;
         if (static_cast<int>(threadIdx.x) < counters) {
@@ -497,10 +506,10 @@ __global__ void __launch_bounds__(block_size)
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
-    auto next = load_row(rows, group, n, lane);
+    auto next = load_row(rows, group, n, lane, b);
     for (long long t = group; t < n; t += groups) {
         const auto p = next;
-        next = load_row(rows, t + groups, n, lane);
+        next = load_row(rows, t + groups, n, lane, b);
         solve_loaded_row<G>(rows, p, b, x, lane, ReadWaiting{}, WritePublished{});
     }
 }
@@ -829,6 +838,17 @@ void mark_unsolved(const CudaExecutor& exec, matrix::Dense<V>& x)
         where);
 }
 
+/// Whether rows load their b before they need x; LOOM_SPTRSV_PREFETCH_B=0: after (a
+/// measurement switch).
+inline bool prefetch_rhs()
+{
+    static const bool on = [] {
+        const char* v = std::getenv("LOOM_SPTRSV_PREFETCH_B");
+        return v == nullptr || std::string(v) != "0";
+    }();
+    return on;
+}
+
 /// The level-ordered copy as kernels see it.
 template <typename V, typename I>
 OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, I>& copy,
@@ -836,7 +856,8 @@ OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, 
 {
     return {copy.order.size() > 0 ? copy.order.const_data() : schedule.order.const_data(),
             copy.ptrs.const_data(), copy.cols.const_data(),
-            as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data())};
+            as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data()),
+            prefetch_rhs()};
 }
 
 /// Lanes per row on the level-ordered copy: a warp for long rows, 4 for short ones (as
@@ -1332,12 +1353,8 @@ void build_dependencies(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>
     loom::cuda::parallel_for(
         exec, n,
         [=] __device__(long long i) {
-            const I level = row_level[order[i]];
-            I count = 0;
-            if (is_second[level] != 0) {
-                for (I k = ptrs[i]; k < ptrs[i + 1]; ++k) count += row_level[cols[k]] == level - 1;
-            }
-            counts[i] = count;
+            // One slot per entry of a second level's row.
+            counts[i] = is_second[row_level[order[i]]] != 0 ? ptrs[i + 1] - ptrs[i] : I(0);
         },
         analysis_where);
     loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
@@ -1358,19 +1375,23 @@ void build_dependencies(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>
             if (dep_ptrs[i] == dep_ptrs[i + 1]) return;
             const I r = order[i];
             const I level = row_level[r];
-            I m = 0;
             for (I k = ptrs[i]; k < ptrs[i + 1]; ++k) {
                 const I c = cols[k];
-                if (row_level[c] != level - 1) continue;
-                const long long slot = dep_ptrs[i] + m;
+                const long long slot = dep_ptrs[i] + (k - ptrs[i]);
+                if (row_level[c] != level - 1) {
+                    dep_rows[slot] = static_cast<I>(n);  // no dependency: never read
+                    for (int lane = 0; lane < detail::pair_lanes; ++lane) {
+                        dep_cols[slot * detail::pair_lanes + lane] = -1;
+                    }
+                    continue;
+                }
                 dep_rows[slot] = store_by[c] == r ? -(c + 1) : c;
                 const I at = position_of[c];
                 for (int lane = 0; lane < detail::pair_lanes; ++lane) {
                     const I entry = ptrs[at] + lane;
                     dep_cols[slot * detail::pair_lanes + lane] = entry < ptrs[at + 1] ? cols[entry] : I(-1);
                 }
-                cols[k] = -(m + 2);
-                ++m;
+                cols[k] = -2;
             }
         },
         analysis_where);
@@ -1385,6 +1406,7 @@ void fill_dependency_values(const CudaExecutor& exec, detail::LevelOrderedRows<V
     const I* dep_rows = copy.dep_rows.const_data();
     const I* position_of = copy.position_of.const_data();
     const I* ptrs = copy.ptrs.const_data();
+    const auto n = static_cast<I>(copy.inverse_diagonal.size());
     const D* values = as_device(copy.values.const_data());
     const D* inverse = as_device(copy.inverse_diagonal.const_data());
     D* dep_inverse = as_device(copy.dep_inverse.data());
@@ -1393,6 +1415,7 @@ void fill_dependency_values(const CudaExecutor& exec, detail::LevelOrderedRows<V
         exec, copy.dep_rows.size(),
         [=] __device__(long long s) {
             const I row = dep_rows[s];
+            if (row == n) return;  // an entry on no dependency
             const I at = position_of[row < 0 ? -(row + 1) : row];
             dep_inverse[s] = inverse[at];
             for (int lane = 0; lane < detail::pair_lanes; ++lane) {

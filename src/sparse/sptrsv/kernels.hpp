@@ -94,11 +94,11 @@ struct LevelOrderedRows {
     /// (host and device copies, n last); its groups solve phase_ptrs[p] .. work_ends[p] - 1:
     /// within a pair, the first level's rows no second-level row reads, then the second
     /// level, then (not worked) the first level's rows that are stored by the second's.
-    /// The second level's rows mark the entries of such a dependency in `cols` as -(m + 2)
-    /// (m: the dependency's slot among the row's own), and dependency slot s (of dep_ptrs[i]
-    /// .. dep_ptrs[i + 1] - 1 for position i) holds the dependency's row (-(row + 1): store
-    /// it), 1 / its diagonal, and its entries at dep_cols / dep_values[s * pair_lanes + lane]
-    /// (column -1: none). Empty without pairs.
+    /// A second level's row has one dependency slot per entry (dep_ptrs[i] .. dep_ptrs[i +
+    /// 1] - 1 for position i, in entry order), and marks its entries on a first-level row in
+    /// `cols` as -2; such a slot holds the dependency's row (-(row + 1): store it), 1 / its
+    /// diagonal, and its entries at dep_cols / dep_values[s * pair_lanes + lane] (column -1:
+    /// none); another entry's slot has row n and no entries. Empty without pairs.
     std::vector<I> host_phase_ptrs;
     std::vector<I> host_work_ends;
     Array<I> phase_ptrs;

@@ -1451,7 +1451,7 @@ size_type count_entries(const CudaExecutor& exec, const detail::TriangularRows<d
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
-                               bool level_set, detail::LevelOrderedRows<V, I>& copy)
+                               bool allow_pairs, detail::LevelOrderedRows<V, I>& copy)
 {
     using D = device_type_t<V>;
     const auto rows = sptrsv_kernels::on_device(host_rows);
@@ -1462,7 +1462,7 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
         const auto shared = exec.shared_from_this();
         copy = {};
         auto entries = sptrsv_kernels::count_entries(exec, rows, schedule.order.const_data(), copy);
-        if (level_set && schedule.persistent && entries <= 7 * n && sptrsv_kernels::pairs_enabled()) {
+        if (allow_pairs && schedule.persistent && entries <= 7 * n && sptrsv_kernels::pairs_enabled()) {
             pairs = sptrsv_kernels::plan_pairs<V>(exec, rows, schedule, copy, plan);
             if (pairs) entries = sptrsv_kernels::count_entries(exec, rows, copy.order.const_data(), copy);
         }

@@ -198,11 +198,12 @@ LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
 /// Builds (pattern = true) or refreshes the values of (pattern = false) op(T)'s level-ordered
 /// copy for the schedule's order.
-/// level_set: the copy of a persistent level set (which pairs levels of short rows).
+/// pairs: pair levels of short rows if the schedule is persistent (the persistent level
+/// set's copy; not sync-free's or the one-block solve's).
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
-                               bool level_set, detail::LevelOrderedRows<V, I>& copy);
+                               bool pairs, detail::LevelOrderedRows<V, I>& copy);
 /// The level set when the schedule is persistent: one cooperative launch on the level-ordered
 /// copy, a grid barrier per level, each group's next row loaded before it (cuda.cu).
 template <typename V, typename I>

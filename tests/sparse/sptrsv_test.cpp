@@ -1003,7 +1003,24 @@ TEST(SptrsvCuda, SmallFactorsRunInOneBlock)
     }
     for (const auto uplo : {Uplo::lower, Uplo::upper}) {
         std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> cases;
-        if (uplo == Uplo::lower) cases.emplace_back("3 fat levels", fat);
+        if (uplo == Uplo::lower) {
+            cases.emplace_back("3 fat levels", fat);
+            // 4 levels of 1100 rows: persistent by the model (fat levels), one block cheaper
+            // still, whose copy must then be built without level pairs.
+            std::vector<loom::int32> p{0}, c;
+            std::vector<double> v;
+            for (size_type r = 0; r < 4400; ++r) {
+                if (r >= 1100) {
+                    c.push_back(static_cast<loom::int32>(r - 1100));
+                    v.push_back(1);
+                }
+                c.push_back(static_cast<loom::int32>(r));
+                v.push_back(4);
+                p.push_back(static_cast<loom::int32>(c.size()));
+            }
+            cases.emplace_back("4 fat levels",
+                               matrix::Csr<double, loom::int32>::from_host(ref, {4400, 4400}, p, c, v));
+        }
         cases.emplace_back("thin", random_triangular<double, loom::int32>(ref, {.n = 3000, .per_row = 1.5, .uplo = uplo}));
         cases.emplace_back("empty rows", random_triangular<double, loom::int32>(
                                              ref, {.n = 500, .per_row = 0.5, .uplo = uplo, .diagonal = false}));

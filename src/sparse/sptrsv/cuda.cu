@@ -636,39 +636,50 @@ __global__ void __launch_bounds__(block_size)
                   unsigned int* counter, I* level_plus_one)
 {
     __shared__ unsigned int block_highest;
-    if (threadIdx.x == 0) block_highest = 0;  // group_ticket synchronises the block
+    __shared__ unsigned int block_first;
+    if (threadIdx.x == 0) block_highest = 0;
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
     unsigned int highest = 0;
-    const auto first = sync_free::group_ticket<G, block_size>(counter) * level_rows_per_group;
-    const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
-                          ? first + level_rows_per_group
-                          : static_cast<unsigned long long>(n);
-    // The level (+ 1) of the group's previous row: a stencil's row r reads r - 1 (lower), the
-    // row the group just solved, without a round trip through L2 to poll what it stored.
-    I previous = 0;
-    for (auto t = first; t < last; ++t) {
-        const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
-        const I before = t > first && reuse_previous ? (lower ? r - 1 : r + 1) : r;
-        I level = 1;
-        for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
-            const I c = cols[k];
-            if (c == r) continue;
-            I dependency = previous;
-            if (c != before) {
-                while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
+    // A block takes the tickets of its groups at once (one atomic), and takes more once all
+    // its groups are done, until the rows run out: a grid of fewer blocks than runs keeps
+    // fewer groups polling at once.
+    for (;;) {
+        if (threadIdx.x == 0) block_first = atomicAdd(counter, block_size / G);
+        __syncthreads();
+        const unsigned long long taken = block_first;
+        __syncthreads();  // every thread read block_first before it changes
+        if (taken * level_rows_per_group >= static_cast<unsigned long long>(n)) break;
+        const auto first = (taken + threadIdx.x / G) * level_rows_per_group;
+        const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
+                              ? first + level_rows_per_group
+                              : static_cast<unsigned long long>(n);
+        // The level (+ 1) of the group's previous row: a stencil's row r reads r - 1 (lower),
+        // the row the group just solved, without a round trip through L2 to poll its store.
+        I previous = 0;
+        for (auto t = first; t < last; ++t) {
+            const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
+            const I before = t > first && reuse_previous ? (lower ? r - 1 : r + 1) : r;
+            I level = 1;
+            for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
+                const I c = cols[k];
+                if (c == r) continue;
+                I dependency = previous;
+                if (c != before) {
+                    while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
+                }
+                if (dependency + 1 > level) level = dependency + 1;
             }
-            if (dependency + 1 > level) level = dependency + 1;
-        }
 #pragma unroll
-        for (int offset = G / 2; offset > 0; offset /= 2) {
-            const I other = __shfl_xor_sync(mask, level, offset);
-            if (other > level) level = other;
+            for (int offset = G / 2; offset > 0; offset /= 2) {
+                const I other = __shfl_xor_sync(mask, level, offset);
+                if (other > level) level = other;
+            }
+            if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
+            previous = level;
+            highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
+                                                                 : highest;
         }
-        if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
-        previous = level;
-        highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
-                                                             : highest;
     }
     if (lane == 0 && highest > 0) atomicMax(&block_highest, highest);
     __syncthreads();
@@ -1078,14 +1089,21 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     // LOOM_SPTRSV_LEVELS_REUSE=0: poll the previous row too (session 11; a measurement switch).
     const char* reuse_env = std::getenv("LOOM_SPTRSV_LEVELS_REUSE");
     const bool reuse = reuse_env == nullptr || std::string(reuse_env) != "0";
+    // LOOM_SPTRSV_LEVELS_BLOCKS_PER_SM=k: at most k blocks an SM, looping over tickets (a
+    // measurement switch; 0: a block per 256 / G runs, as in session 11).
+    const char* per_sm_env = std::getenv("LOOM_SPTRSV_LEVELS_BLOCKS_PER_SM");
+    const long long per_sm = per_sm_env ? std::atoll(per_sm_env) : 0;
+    const auto grid = [&](int lanes) {
+        const auto wanted = ceildiv(runs * lanes, block_size);
+        return static_cast<unsigned>(
+            per_sm > 0 ? std::min<long long>(wanted, per_sm * exec.multiprocessor_count()) : wanted);
+    };
     if (n > 0 && nnz > 8 * n) {
-        sptrsv_kernels::levels_kernel<32>
-            <<<static_cast<unsigned>(ceildiv(runs * 32, block_size)), block_size, 0, stream>>>(
-                static_cast<I>(n), ptrs, cols, lower, reuse, ticket, level_plus_one.data());
+        sptrsv_kernels::levels_kernel<32><<<grid(32), block_size, 0, stream>>>(
+            static_cast<I>(n), ptrs, cols, lower, reuse, ticket, level_plus_one.data());
     } else if (n > 0) {
-        sptrsv_kernels::levels_kernel<4>
-            <<<static_cast<unsigned>(ceildiv(runs * 4, block_size)), block_size, 0, stream>>>(
-                static_cast<I>(n), ptrs, cols, lower, reuse, ticket, level_plus_one.data());
+        sptrsv_kernels::levels_kernel<4><<<grid(4), block_size, 0, stream>>>(
+            static_cast<I>(n), ptrs, cols, lower, reuse, ticket, level_plus_one.data());
     }
     check_launch(analysis_where);
     const auto levels = static_cast<I>(loom::detail::load_element(counter, 1));

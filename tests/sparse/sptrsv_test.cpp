@@ -791,9 +791,19 @@ TEST(SptrsvCuda, DeviceAnalysisMatchesTheHostOne)
             }
         }
         // Supernodes of every width up to past the 64-row cap: counted on the device, and
-        // automatic then picks supernodal (whose schedule the host builds).
-        const auto S = supernodal_triangular<double, loom::int32>(
-            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
+        // automatic then picks supernodal (whose schedule the host builds), the factor being
+        // too large for the one-block solve (~0.4 MB; a small one runs there, below).
+        std::vector<size_type> widths;
+        for (int copy = 0; copy < 3; ++copy) {
+            for (const size_type w : {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}) widths.push_back(w);
+        }
+        const auto S = supernodal_triangular<double, loom::int32>(ref, widths, uplo);
+        const auto small = supernodal_triangular<double, loom::int32>(ref, {1, 3, 64, 2, 7}, uplo);
+        {
+            sparse::SptrsvHandle<double, loom::int32> automatic({.uplo = uplo});
+            sparse::sptrsv_symbolic(automatic, matrix::Csr<double, loom::int32>(cuda, small));
+            EXPECT_EQ(automatic.algorithm(), SptrsvAlgorithm::level_set);
+        }
         for (const auto op : {Op::none, Op::transpose}) {
             expect_device_analysis_matches(cuda, S, {SptrsvAlgorithm::sync_free, uplo, Diag::non_unit, op},
                                            "supernodes");

@@ -446,14 +446,29 @@ __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
 /// The whole solve by ONE block (small factors): op(T)'s level-ordered copy, its columns as
 /// positions (position_cols), and x (in position order, b first) in shared memory, the
 /// levels one after the other with __syncthreads between them: no grid barrier, no launch
-/// per level, and every load after the staging a shared-memory one. Right-hand sides one
-/// after the other.
+/// per level, and every load after the staging a shared-memory one. A run of thin levels
+/// (at most `thin` rows each: one round of the first warp's groups) is run by the first warp
+/// alone with __syncwarp between them and one __syncthreads after the run (a real factor's
+/// long tails of one-row levels). Right-hand sides one after the other.
 constexpr int one_block_size = 1024;
+
+/// Row i of the one-block solve by its group: x_i = (b_i - sum a_ic x_c) / a_ii in shared
+/// memory.
+template <int G, typename D, typename I>
+__device__ __forceinline__ void one_block_row(I i, const I* ptrs, const I* cols, const D* values,
+                                              const D* inverse, D* xs, int lane, unsigned mask)
+{
+    D sum{};
+    for (I k = ptrs[i] + lane; k < ptrs[i + 1]; k += G) sum += mul(values[k], xs[cols[k]]);
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+    if (lane == 0) xs[i] = mul(xs[i] - sum, inverse[i]);
+}
 
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(one_block_size)
     one_block_kernel(OrderedRows<D, I> rows, const I* position_cols, const I* level_ptrs,
-                     I levels, I n, I entries, Block<const D> b, Block<D> x)
+                     I levels, I n, I entries, I thin, Block<const D> b, Block<D> x)
 {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     D* xs = reinterpret_cast<D*>(shared_bytes);
@@ -470,20 +485,31 @@ __global__ void __launch_bounds__(one_block_size)
     for (I i = threadIdx.x; i <= n; i += blockDim.x) ptrs[i] = rows.ptrs[i];
     for (I l = threadIdx.x; l <= levels; l += blockDim.x) lp[l] = level_ptrs[l];
     const int groups = static_cast<int>(blockDim.x) / G;
+    constexpr int warp_groups = 32 / G;
     const int group = threadIdx.x / G;
     const int lane = threadIdx.x % G;
     const unsigned mask = group_mask<G>();
     for (size_type j = 0; j < b.cols; ++j) {
         for (I i = threadIdx.x; i < n; i += blockDim.x) xs[i] = b.data[rows.order[i] * b.stride + j];
         __syncthreads();
-        for (I l = 0; l < levels; ++l) {
-            const I end = lp[l + 1];
-            for (I i = lp[l] + group; i < end; i += groups) {
-                D sum{};
-                for (I k = ptrs[i] + lane; k < ptrs[i + 1]; k += G) sum += mul(values[k], xs[cols[k]]);
-#pragma unroll
-                for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
-                if (lane == 0) xs[i] = mul(xs[i] - sum, inverse[i]);
+        for (I l = 0; l < levels;) {
+            I run_end = l;
+            while (run_end < levels && lp[run_end + 1] - lp[run_end] <= thin) ++run_end;
+            if (run_end > l) {
+                if (threadIdx.x < 32) {
+                    for (I m = l; m < run_end; ++m) {
+                        for (I i = lp[m] + group; i < lp[m + 1]; i += warp_groups) {
+                            one_block_row<G>(i, ptrs, cols, values, inverse, xs, lane, mask);
+                        }
+                        __syncwarp();
+                    }
+                }
+                l = run_end;
+            } else {
+                for (I i = lp[l] + group; i < lp[l + 1]; i += groups) {
+                    one_block_row<G>(i, ptrs, cols, values, inverse, xs, lane, mask);
+                }
+                ++l;
             }
             __syncthreads();
         }
@@ -632,8 +658,8 @@ constexpr int level_rows_per_group = 16;
 /// which sizes the sort by level.
 template <int G, typename I>
 __global__ void __launch_bounds__(block_size)
-    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, bool reuse_previous,
-                  unsigned int* counter, I* level_plus_one)
+    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, bool reuse_previous, bool loop,
+                  unsigned int sleep_ns, unsigned int* counter, I* level_plus_one)
 {
     __shared__ unsigned int block_highest;
     __shared__ unsigned int block_first;
@@ -666,7 +692,9 @@ __global__ void __launch_bounds__(block_size)
                 if (c == r) continue;
                 I dependency = previous;
                 if (c != before) {
-                    while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
+                    while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {
+                        if (sleep_ns > 0) __nanosleep(sleep_ns);
+                    }
                 }
                 if (dependency + 1 > level) level = dependency + 1;
             }
@@ -680,6 +708,7 @@ __global__ void __launch_bounds__(block_size)
             highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
                                                                  : highest;
         }
+        if (!loop) break;
     }
     if (lane == 0 && highest > 0) atomicMax(&block_highest, highest);
     __syncthreads();
@@ -956,10 +985,13 @@ void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V,
         return true;
     }();
     (void)opted_in;
+    // LOOM_SPTRSV_ONE_BLOCK_WARP=0: no runs by the first warp alone (a measurement switch).
+    const char* warp_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_WARP");
+    const I thin = warp_env != nullptr && std::string(warp_env) == "0" ? 0 : 32 / G;
     kernel<<<1, threads, bytes, stream_of(exec)>>>(
         ordered_rows(copy, schedule), copy.position_cols.const_data(),
         schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
-        static_cast<I>(entries), block_of(b), block_of(x));
+        static_cast<I>(entries), thin, block_of(b), block_of(x));
     check_launch(where);
 }
 
@@ -1081,6 +1113,7 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     Array<I> level_plus_one(shared, n);
     level_plus_one.fill(0);
     Array<std::uint32_t> counter(shared, 2);  // the ticket, the highest level + 1
+    detail::AnalysisLaps laps(exec);
     counter.fill(0);
     const auto stream = stream_of(exec);
     auto* ticket = reinterpret_cast<unsigned int*>(counter.data());
@@ -1091,6 +1124,12 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     const bool reuse = reuse_env == nullptr || std::string(reuse_env) != "0";
     // LOOM_SPTRSV_LEVELS_BLOCKS_PER_SM=k: at most k blocks an SM, looping over tickets (a
     // measurement switch; 0: a block per 256 / G runs, as in session 11).
+    // LOOM_SPTRSV_LEVELS_LOOP=0: one batch of tickets a block (session 11); _SLEEP=ns: a
+    // pause between polls (measurement switches).
+    const char* loop_env = std::getenv("LOOM_SPTRSV_LEVELS_LOOP");
+    const bool loop = loop_env == nullptr || std::string(loop_env) != "0";
+    const char* sleep_env = std::getenv("LOOM_SPTRSV_LEVELS_SLEEP");
+    const auto sleep_ns = static_cast<unsigned int>(sleep_env ? std::atoi(sleep_env) : 0);
     const char* per_sm_env = std::getenv("LOOM_SPTRSV_LEVELS_BLOCKS_PER_SM");
     const long long per_sm = per_sm_env ? std::atoll(per_sm_env) : 0;
     const auto grid = [&](int lanes) {
@@ -1100,12 +1139,13 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     };
     if (n > 0 && nnz > 8 * n) {
         sptrsv_kernels::levels_kernel<32><<<grid(32), block_size, 0, stream>>>(
-            static_cast<I>(n), ptrs, cols, lower, reuse, ticket, level_plus_one.data());
+            static_cast<I>(n), ptrs, cols, lower, reuse, loop, sleep_ns, ticket, level_plus_one.data());
     } else if (n > 0) {
         sptrsv_kernels::levels_kernel<4><<<grid(4), block_size, 0, stream>>>(
-            static_cast<I>(n), ptrs, cols, lower, reuse, ticket, level_plus_one.data());
+            static_cast<I>(n), ptrs, cols, lower, reuse, loop, sleep_ns, ticket, level_plus_one.data());
     }
     check_launch(analysis_where);
+    laps.lap("  levels pass");
     const auto levels = static_cast<I>(loom::detail::load_element(counter, 1));
     // A stable sort by level keeps the rows of a level ascending, as the host's counting sort;
     // only the bits a level + 1 uses (9 for 478 levels: 2 radix passes, not 4).
@@ -1137,6 +1177,7 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
         analysis_where);
     schedule.host_level_ptrs = schedule.level_ptrs.to_host();
     schedule.host_order.clear();
+    laps.lap("  sort by level, pointers");
 }
 
 template <typename I>
@@ -1202,6 +1243,14 @@ inline bool pairs_enabled()
 {
     const char* v = std::getenv("LOOM_SPTRSV_PAIRS");
     return v == nullptr || std::string(v) != "0";
+}
+
+/// Pairs only where both levels together hold at most this many rows;
+/// LOOM_SPTRSV_PAIR_WIDTH (a measurement switch; default 4096, a guess to be measured).
+inline long long pair_width_limit()
+{
+    const char* v = std::getenv("LOOM_SPTRSV_PAIR_WIDTH");
+    return v ? std::atoll(v) : 4096;
 }
 
 /// The level of position i: the last l with level_ptrs[l] <= i.
@@ -1270,7 +1319,8 @@ bool plan_pairs(const CudaExecutor& exec, const detail::TriangularRows<device_ty
     for (size_type l = 0; l < levels;) {
         phase_of[l] = static_cast<I>(copy.host_phase_ptrs.size() - 1);
         if (l + 1 < levels && host_longest[l] <= unsigned{detail::pair_lanes} &&
-            host_longest[l + 1] <= unsigned{detail::pair_lanes}) {
+            host_longest[l + 1] <= unsigned{detail::pair_lanes} &&
+            lp[l + 2] - lp[l] <= pair_width_limit()) {
             second[l + 1] = 1;
             phase_of[l + 1] = phase_of[l];
             copy.host_phase_ptrs.push_back(lp[l + 2]);
@@ -1577,9 +1627,23 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
     // LOOM_SPTRSV_ONE_BLOCK_LANES (4, 8, 32) and _THREADS: measurement switches.
     const char* lanes_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_LANES");
     const char* threads_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_THREADS");
-    const int lanes = lanes_env ? std::atoi(lanes_env) : sptrsv_kernels::long_rows(copy) ? 32 : 4;
-    const int threads = threads_env ? std::max(32, std::min(1024, std::atoi(threads_env)) / 32 * 32)
-                                    : sptrsv_kernels::one_block_size;
+    // Lanes per row by the mean row (shared-memory loads are short: fewer idle lanes, fewer
+    // shuffles); threads as the widest level needs, 256 to 1024 (H200, mcfe: 1024 threads
+    // 245 us, 384-512 223-224 us; sherman5 256 threads 38.5 us against 28.4 with 1024).
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    const auto entries = static_cast<long long>(copy.cols.size());
+    const int lanes = lanes_env ? std::atoi(lanes_env)
+                      : entries <= 6 * n ? 4
+                      : entries <= 24 * n ? 8
+                                          : 32;
+    long long widest = 1;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        widest = std::max<long long>(widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+    const int threads =
+        threads_env ? std::max(32, std::min(1024, std::atoi(threads_env)) / 32 * 32)
+                    : static_cast<int>(std::clamp<long long>((widest * lanes + 31) / 32 * 32, 256,
+                                                             sptrsv_kernels::one_block_size));
     if (lanes == 32) {
         sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads);
     } else if (lanes == 8) {

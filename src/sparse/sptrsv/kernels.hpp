@@ -154,6 +154,19 @@ struct Supernodes {
     }
 };
 
+/// LOOM_SPTRSV_PROFILE=1: the analysis prints the time of each step to stderr (the executor
+/// synchronised first); a measurement switch.
+class AnalysisLaps {
+public:
+    explicit AnalysisLaps(const Executor& exec);
+    void lap(const char* step);
+
+private:
+    const Executor* exec_;
+    bool on_;
+    double last_ = 0;
+};
+
 /// CUDA: a level of fewer rows than this is thin, and consecutive thin levels run in one
 /// launch of one block (cuda.cu), synchronised by __syncthreads between levels.
 constexpr size_type cuda_chain_width = 1024;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -24,6 +26,28 @@
 #include "sparse/sptrsv/state.hpp"
 
 namespace loom::sparse {
+namespace detail {
+
+AnalysisLaps::AnalysisLaps(const Executor& exec)
+    : exec_(&exec), on_(std::getenv("LOOM_SPTRSV_PROFILE") != nullptr)
+{
+    if (on_) {
+        exec_->synchronize();
+        last_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+}
+
+void AnalysisLaps::lap(const char* step)
+{
+    if (!on_) return;
+    exec_->synchronize();
+    const double now =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    std::fprintf(stderr, "sptrsv analysis: %s %.3f ms\n", step, (now - last_) * 1e3);
+    last_ = now;
+}
+
+}  // namespace detail
 namespace {
 
 constexpr const char* symbolic_where = "loom::sparse::sptrsv_symbolic";
@@ -625,6 +649,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         const auto* cols = T.col_idxs().const_data();
         const bool t_lower = options.uplo == blas::Uplo::lower;
         const bool solves = scope == Scope::solve;
+        detail::AnalysisLaps laps(exec);
         const auto bad = cuda::sptrsv_first_bad_rows(
             exec, n, ptrs, cols, T.values().const_data(), t_lower,
             !solves || options.diag == blas::Diag::unit);
@@ -633,6 +658,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
             check_triangle(where, T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
         }
         if (bad.zero_diagonal < n) throw zero_diagonal(symbolic_where, bad.zero_diagonal);
+        laps.lap("checks");
         Array<I> t_ptrs, t_cols, t_index;
         if (transposes(options.op) || (solves && !t_lower)) {
             cuda::sptrsv_transpose_pattern(exec, n, T.nnz(), ptrs, cols, t_ptrs, t_cols, t_index);
@@ -644,6 +670,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
                         : cuda::sptrsv_count_supernodes(exec, n, t_ptrs.const_data(),
                                                         t_cols.const_data(), max_supernode_width);
         }
+        laps.lap("transpose, supernodes");
         // The levels are not known yet: at most n.
         const auto entries = off_diagonal_bound(T, options);
         if (solves && options.algorithm == SptrsvAlgorithm::automatic &&
@@ -656,6 +683,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_transposed ? t_ptrs.const_data() : ptrs,
                                     op_transposed ? t_cols.const_data() : cols,
                                     solves_lower(options), schedule);
+        laps.lap("level schedule");
         detail::group_stages(schedule, thin_width(exec));
         choose_persistent(schedule, exec, T.nnz() > 8 * n);
         record_levels(*state, schedule);
@@ -809,8 +837,11 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
     const auto& options = handle.options();
     auto state = analyses_on_device(*exec, options) ? device_analysis(T, options) : nullptr;
     if (!state) state = host_analysis(T, options);
+    detail::AnalysisLaps laps(*exec);
     level_ordered_rows(symbolic_where, *state, options, T, true);
+    laps.lap("level-ordered copy");
     state->pattern = pattern_fingerprint(T, options.pattern_check);
+    laps.lap("fingerprint");
     handle.adopt(std::move(state));
 }
 

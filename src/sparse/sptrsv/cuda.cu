@@ -161,9 +161,6 @@ __device__ __forceinline__ void release_add(unsigned int* p, unsigned int v)
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
 
-/// The persistent kernels' barrier counters lie this many words apart (a 128-byte line).
-constexpr int barrier_stride = 32;
-
 /// A level-ordered copy (detail::LevelOrderedRows) as kernels see it.
 template <typename D, typename I>
 struct OrderedRows {
@@ -172,8 +169,6 @@ struct OrderedRows {
     const I* cols;
     const D* values;
     const D* inverse_diagonal;
-    /// Whether load_row loads the row's b (first right-hand side) before it needs x.
-    bool prefetch_rhs;
 };
 
 /// What a group loads of the row at one position before it needs x: the row, its entries,
@@ -186,7 +181,10 @@ struct LoadedRow {
     I col = -1;
     D value{};
     D inverse_diagonal{};
-    D rhs{};  ///< lane 0, rows.prefetch_rhs: b of the row, first right-hand side
+    /// Lane 0: the row's b (first right-hand side), loaded before the barrier too (H200,
+    /// 160^3 ILU(0) L, session 12: 1128 us against 1272 with b loaded after it: b is not in
+    /// L2, x just written is).
+    D rhs{};
 };
 
 template <typename D, typename I>
@@ -196,7 +194,7 @@ __device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& row
     LoadedRow<D, I> p;
     if (i < end) {
         p.row = rows.order[i];
-        if (rows.prefetch_rhs && lane == 0) p.rhs = b.data[p.row * b.stride];
+        if (lane == 0) p.rhs = b.data[p.row * b.stride];
         p.begin = rows.ptrs[i];
         p.end = rows.ptrs[i + 1];
         p.inverse_diagonal = rows.inverse_diagonal[i];
@@ -225,7 +223,7 @@ __device__ __forceinline__ void solve_loaded_row(const OrderedRows<D, I>& rows,
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) {
-            const D rhs = j == 0 && rows.prefetch_rhs ? p.rhs : b.data[p.row * b.stride + j];
+            const D rhs = j == 0 ? p.rhs : b.data[p.row * b.stride + j];
             write(x.data + p.row * x.stride + j, mul(rhs - sum, p.inverse_diagonal));
         }
     }
@@ -316,7 +314,7 @@ __device__ __forceinline__ LoadedPairRow<G, D, I> load_pair_row(const OrderedRow
             p.store = row < 0;
             p.dep_row = row < 0 ? -(row + 1) : row;
             p.dep_inverse = deps.inverse[slot];
-            if (rows.prefetch_rhs && p.own.col == -2) p.dep_rhs = b.data[p.dep_row * b.stride];
+            if (p.own.col == -2) p.dep_rhs = b.data[p.dep_row * b.stride];
         }
     }
     return p;
@@ -350,7 +348,7 @@ __device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
 #pragma unroll
                 for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
                 if (m == mine) {
-                    const D rhs = j == 0 && rows.prefetch_rhs ? p.dep_rhs : b.data[p.dep_row * b.stride + j];
+                    const D rhs = j == 0 ? p.dep_rhs : b.data[p.dep_row * b.stride + j];
                     value = mul(rhs - sum, p.dep_inverse);
                     if (p.store) x.data[p.dep_row * x.stride + j] = value;
                 }
@@ -361,7 +359,7 @@ __device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) {
-            const D rhs = j == 0 && rows.prefetch_rhs ? p.own.rhs : b.data[p.own.row * b.stride + j];
+            const D rhs = j == 0 ? p.own.rhs : b.data[p.own.row * b.stride + j];
             x.data[p.own.row * x.stride + j] = mul(rhs - sum, p.own.inverse_diagonal);
         }
     }
@@ -410,7 +408,7 @@ template <int G, bool Pairs, typename D, typename I>
 __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
     persistent_levels_kernel(OrderedRows<D, I> rows, PairDeps<D, I> deps, const I* phase_ptrs,
                              const I* work_ends, unsigned int phases, Block<const D> b,
-                             Block<D> x, unsigned int* arrived, int counters)
+                             Block<D> x, unsigned int* arrived)
 {
     constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
@@ -428,16 +426,12 @@ __global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
         const long long next_begin = phase_ptrs[l + 1];
         const long long next_end = work_ends[l + 1];
         __syncthreads();
-        // Block b arrives on counter b % counters (a 128-byte line each): fewer reductions
-        // queue on one address; a waiting block polls every counter, one thread each.
-        if (threadIdx.x == 0) release_add(arrived + (blockIdx.x % counters) * barrier_stride, 1u);
+        if (threadIdx.x == 0) release_add(arrived, 1u);
         next = load_phase_row<G, Pairs>(rows, deps, next_begin + group, next_end, lane, b);
         begin = next_begin;
         end = next_end;
-        if (static_cast<int>(threadIdx.x) < counters) {
-            const unsigned int blocks =
-                (gridDim.x - threadIdx.x + static_cast<unsigned>(counters) - 1) / static_cast<unsigned>(counters);
-            while (load_acquire(arrived + threadIdx.x * barrier_stride) < (l + 1) * blocks) {}
+        if (threadIdx.x == 0) {
+            while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
         }
         __syncthreads();
     }
@@ -658,8 +652,8 @@ constexpr int level_rows_per_group = 16;
 /// which sizes the sort by level.
 template <int G, typename I>
 __global__ void __launch_bounds__(block_size)
-    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, bool reuse_previous, bool loop,
-                  unsigned int sleep_ns, unsigned int* counter, I* level_plus_one)
+    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, bool loop, unsigned int sleep_ns,
+                  unsigned int* counter, I* level_plus_one)
 {
     __shared__ unsigned int block_highest;
     __shared__ unsigned int block_first;
@@ -680,21 +674,15 @@ __global__ void __launch_bounds__(block_size)
         const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
                               ? first + level_rows_per_group
                               : static_cast<unsigned long long>(n);
-        // The level (+ 1) of the group's previous row: a stencil's row r reads r - 1 (lower),
-        // the row the group just solved, without a round trip through L2 to poll its store.
-        I previous = 0;
         for (auto t = first; t < last; ++t) {
             const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
-            const I before = t > first && reuse_previous ? (lower ? r - 1 : r + 1) : r;
             I level = 1;
             for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
                 const I c = cols[k];
                 if (c == r) continue;
-                I dependency = previous;
-                if (c != before) {
-                    while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {
-                        if (sleep_ns > 0) __nanosleep(sleep_ns);
-                    }
+                I dependency;
+                while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {
+                    if (sleep_ns > 0) __nanosleep(sleep_ns);
                 }
                 if (dependency + 1 > level) level = dependency + 1;
             }
@@ -704,7 +692,6 @@ __global__ void __launch_bounds__(block_size)
                 if (other > level) level = other;
             }
             if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
-            previous = level;
             highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
                                                                  : highest;
         }
@@ -878,17 +865,6 @@ void mark_unsolved(const CudaExecutor& exec, matrix::Dense<V>& x)
         where);
 }
 
-/// Whether rows load their b before they need x; LOOM_SPTRSV_PREFETCH_B=0: after (a
-/// measurement switch).
-inline bool prefetch_rhs()
-{
-    static const bool on = [] {
-        const char* v = std::getenv("LOOM_SPTRSV_PREFETCH_B");
-        return v == nullptr || std::string(v) != "0";
-    }();
-    return on;
-}
-
 /// The level-ordered copy as kernels see it.
 template <typename V, typename I>
 OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, I>& copy,
@@ -896,8 +872,7 @@ OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, 
 {
     return {copy.order.size() > 0 ? copy.order.const_data() : schedule.order.const_data(),
             copy.ptrs.const_data(), copy.cols.const_data(),
-            as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data()),
-            prefetch_rhs()};
+            as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data())};
 }
 
 /// Lanes per row on the level-ordered copy: a warp for long rows, 4 for short ones (as
@@ -934,10 +909,7 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
                        matrix::Dense<V>& x)
 {
     using D = device_type_t<V>;
-    // LOOM_SPTRSV_BARRIER_COUNTERS (1 .. 32): a measurement switch.
-    const char* counters_env = std::getenv("LOOM_SPTRSV_BARRIER_COUNTERS");
-    const int counters = counters_env ? std::max(1, std::min(32, std::atoi(counters_env))) : 1;
-    Array<std::uint32_t> arrived(exec.shared_from_this(), counters * barrier_stride);
+    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
     arrived.fill(0);
     const bool pairs = copy.pairs();
     const auto& host_ptrs = pairs ? copy.host_phase_ptrs : schedule.host_level_ptrs;
@@ -955,14 +927,13 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
         if (pairs) {
             launch_resident<persistent_levels_kernel<G, true, D, I>>(
                 exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
-                pair_deps(copy), ptrs, work_ends, phases, block_of(b), block_of(x), counter,
-                counters);
+                pair_deps(copy), ptrs, work_ends, phases, block_of(b), block_of(x), counter);
             return;
         }
     }
     launch_resident<persistent_levels_kernel<G, false, D, I>>(
         exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule), pair_deps(copy),
-        ptrs, work_ends, phases, block_of(b), block_of(x), counter, counters);
+        ptrs, work_ends, phases, block_of(b), block_of(x), counter);
 }
 
 /// The one-block solve with G lanes per row.
@@ -1119,30 +1090,19 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     auto* ticket = reinterpret_cast<unsigned int*>(counter.data());
     // Lanes per row as the solves choose them (long_rows).
     const auto runs = ceildiv(static_cast<long long>(n), sptrsv_kernels::level_rows_per_group);
-    // LOOM_SPTRSV_LEVELS_REUSE=0: poll the previous row too (session 11; a measurement switch).
-    const char* reuse_env = std::getenv("LOOM_SPTRSV_LEVELS_REUSE");
-    const bool reuse = reuse_env == nullptr || std::string(reuse_env) != "0";
-    // LOOM_SPTRSV_LEVELS_BLOCKS_PER_SM=k: at most k blocks an SM, looping over tickets (a
-    // measurement switch; 0: a block per 256 / G runs, as in session 11).
     // LOOM_SPTRSV_LEVELS_LOOP=0: one batch of tickets a block (session 11); _SLEEP=ns: a
     // pause between polls (measurement switches).
     const char* loop_env = std::getenv("LOOM_SPTRSV_LEVELS_LOOP");
     const bool loop = loop_env == nullptr || std::string(loop_env) != "0";
     const char* sleep_env = std::getenv("LOOM_SPTRSV_LEVELS_SLEEP");
     const auto sleep_ns = static_cast<unsigned int>(sleep_env ? std::atoi(sleep_env) : 0);
-    const char* per_sm_env = std::getenv("LOOM_SPTRSV_LEVELS_BLOCKS_PER_SM");
-    const long long per_sm = per_sm_env ? std::atoll(per_sm_env) : 0;
-    const auto grid = [&](int lanes) {
-        const auto wanted = ceildiv(runs * lanes, block_size);
-        return static_cast<unsigned>(
-            per_sm > 0 ? std::min<long long>(wanted, per_sm * exec.multiprocessor_count()) : wanted);
-    };
+    const auto grid = [&](int lanes) { return static_cast<unsigned>(ceildiv(runs * lanes, block_size)); };
     if (n > 0 && nnz > 8 * n) {
         sptrsv_kernels::levels_kernel<32><<<grid(32), block_size, 0, stream>>>(
-            static_cast<I>(n), ptrs, cols, lower, reuse, loop, sleep_ns, ticket, level_plus_one.data());
+            static_cast<I>(n), ptrs, cols, lower, loop, sleep_ns, ticket, level_plus_one.data());
     } else if (n > 0) {
         sptrsv_kernels::levels_kernel<4><<<grid(4), block_size, 0, stream>>>(
-            static_cast<I>(n), ptrs, cols, lower, reuse, loop, sleep_ns, ticket, level_plus_one.data());
+            static_cast<I>(n), ptrs, cols, lower, loop, sleep_ns, ticket, level_plus_one.data());
     }
     check_launch(analysis_where);
     laps.lap("  levels pass");
@@ -1624,26 +1584,18 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                       matrix::Dense<V>& x)
 {
-    // LOOM_SPTRSV_ONE_BLOCK_LANES (4, 8, 32) and _THREADS: measurement switches.
-    const char* lanes_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_LANES");
-    const char* threads_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_THREADS");
     // Lanes per row by the mean row (shared-memory loads are short: fewer idle lanes, fewer
     // shuffles); threads as the widest level needs, 256 to 1024 (H200, mcfe: 1024 threads
     // 245 us, 384-512 223-224 us; sherman5 256 threads 38.5 us against 28.4 with 1024).
     const auto n = static_cast<long long>(copy.inverse_diagonal.size());
     const auto entries = static_cast<long long>(copy.cols.size());
-    const int lanes = lanes_env ? std::atoi(lanes_env)
-                      : entries <= 6 * n ? 4
-                      : entries <= 24 * n ? 8
-                                          : 32;
+    const int lanes = entries <= 6 * n ? 4 : entries <= 24 * n ? 8 : 32;
     long long widest = 1;
     for (size_type l = 0; l < schedule.levels(); ++l) {
         widest = std::max<long long>(widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    const int threads =
-        threads_env ? std::max(32, std::min(1024, std::atoi(threads_env)) / 32 * 32)
-                    : static_cast<int>(std::clamp<long long>((widest * lanes + 31) / 32 * 32, 256,
-                                                             sptrsv_kernels::one_block_size));
+    const int threads = static_cast<int>(
+        std::clamp<long long>((widest * lanes + 31) / 32 * 32, 256, sptrsv_kernels::one_block_size));
     if (lanes == 32) {
         sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads);
     } else if (lanes == 8) {

@@ -350,16 +350,12 @@ double cuda_one_block_cost_us(const detail::LevelSchedule<I>& schedule, bool lon
 }
 
 /// Whether op(T) may fit the one-block solve (cuda.cu): its copy (at most `entries` off the
-/// diagonal, `levels` levels) and x in one block's shared memory. LOOM_SPTRSV_ONE_BLOCK=0
-/// turns it off (a measurement switch for the GPU rounds).
+/// diagonal, `levels` levels) and x in one block's shared memory.
 template <typename V, typename I>
 bool may_fit_one_block([[maybe_unused]] const Executor& exec, size_type n, size_type entries,
                        size_type levels)
 {
     if (exec.kind() != ExecKind::cuda || n == 0) return false;
-    if (const char* v = std::getenv("LOOM_SPTRSV_ONE_BLOCK"); v != nullptr && std::string(v) == "0") {
-        return false;
-    }
     size_type capacity = 0;
     LOOM_CUDA_CALL(symbolic_where, capacity = cuda::sptrsv_one_block_capacity(
                                        dynamic_cast<const CudaExecutor&>(exec)));

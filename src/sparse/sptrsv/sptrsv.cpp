@@ -79,10 +79,11 @@ constexpr double cuda_sync_free_hop_us = 5.3;
 /// Sync-free's throughput on wide levels (~10 G rows/s): an estimate, not measured.
 constexpr double cuda_sync_free_row_us = 0.0001;
 /// CUDA, the one-block solve of small factors (cuda.cu): the launch and the staging of the
-/// copy into shared memory, and a round of a level (ceil(width / groups)), both guesses to
-/// be measured.
-constexpr double cuda_one_block_us = 4.0;
-constexpr double cuda_one_block_round_us = 0.25;
+/// copy into shared memory, and a round of a level (ceil(width / groups)); fitted to the
+/// H200 figures of session 12 (ILU(0) L, 1024 threads: add32 37.4 us for ~58 rounds,
+/// sherman5 28.4 us for ~55, mcfe 245 us for ~580).
+constexpr double cuda_one_block_us = 10.0;
+constexpr double cuda_one_block_round_us = 0.4;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -340,7 +341,7 @@ double cuda_level_set_us(const detail::LevelSchedule<I>& schedule, bool long_row
 template <typename I>
 double cuda_one_block_cost_us(const detail::LevelSchedule<I>& schedule, bool long_rows)
 {
-    const double groups = long_rows ? 32 : 256;  // cuda.cu: 1024 threads / G
+    const double groups = long_rows ? 128 : 256;  // cuda.cu: 1024 threads / (8 or 4 lanes)
     double cost = cuda_one_block_us;
     for (size_type l = 0; l < schedule.levels(); ++l) {
         const auto width = schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l];

@@ -260,175 +260,36 @@ struct WritePublished {
     }
 };
 
-/// A level pair's dependency data (detail::LevelOrderedRows) as kernels see it.
-template <typename D, typename I>
-struct PairDeps {
-    const I* ptrs;
-    const I* rows;
-    const D* inverse;
-    const I* cols;
-    const D* values;
-};
-
-/// What a group loads of a row before it needs x, for the persistent kernel with pairs: the
-/// row itself (LoadedRow; its entries on recomputed dependencies marked col = -2) and, for
-/// a pair's second level, one slot per entry of the row (at most G: a lane holds one):
-/// this lane's entry of each slot's dependency (column -1 for none), and for the slot of
-/// this lane's own entry the dependency's row, inverse diagonal and b, and whether this row
-/// stores it. Two dependent loads, as a row alone: position -> (ptrs, slots) -> entries.
-template <int G, typename D, typename I>
-struct LoadedPairRow {
-    LoadedRow<D, I> own;
-    int count = 0;
-    bool store = false;
-    I dep_row = 0;
-    D dep_inverse{};
-    D dep_rhs{};
-    I dep_col[G];
-    D dep_value[G];
-};
-
-template <int G, typename D, typename I>
-__device__ __forceinline__ LoadedPairRow<G, D, I> load_pair_row(const OrderedRows<D, I>& rows,
-                                                                const PairDeps<D, I>& deps,
-                                                                long long i, long long end,
-                                                                int lane, Block<const D> b)
-{
-    LoadedPairRow<G, D, I> p;
-    p.own = load_row(rows, i, end, lane, b);
-    if (i < end) {
-        const I first = deps.ptrs[i];
-        p.count = static_cast<int>(deps.ptrs[i + 1] - first);
-#pragma unroll
-        for (int m = 0; m < G; ++m) {
-            p.dep_col[m] = -1;
-            if (m < p.count) {
-                const auto slot = static_cast<long long>(first) + m;
-                p.dep_col[m] = deps.cols[slot * G + lane];
-                if (p.dep_col[m] >= 0) p.dep_value[m] = deps.values[slot * G + lane];
-            }
-        }
-        if (lane < p.count) {
-            const auto slot = static_cast<long long>(first) + lane;
-            const I row = deps.rows[slot];
-            p.store = row < 0;
-            p.dep_row = row < 0 ? -(row + 1) : row;
-            p.dep_inverse = deps.inverse[slot];
-            if (p.own.col == -2) p.dep_rhs = b.data[p.dep_row * b.stride];
-        }
-    }
-    return p;
-}
-
-/// x_r of a loaded row of a pair's second level: first the values of its dependencies in
-/// the pair's first level, each exactly as its owner would compute it in solve_loaded_row
-/// (one entry a lane, the same shuffle tree, the same rounding: bit-identical; the lane
-/// whose entry reads it finishes it, and stores it where this row is its designated
-/// storer), then its own.
-template <int G, typename D, typename I>
-__device__ __forceinline__ void solve_pair_row(const OrderedRows<D, I>& rows,
-                                               const LoadedPairRow<G, D, I>& p, Block<const D> b,
-                                               Block<D> x, int lane)
-{
-    if (p.count == 0) {
-        solve_loaded_row<G>(rows, p.own, b, x, lane, ReadCoherent{}, WritePlain{});
-        return;
-    }
-    const unsigned mask = group_mask<G>();
-    const ReadCoherent read;
-    const int mine = p.own.col == -2 ? lane : -1;  // the slot of this lane's entry, if a dependency
-    for (size_type j = 0; j < b.cols; ++j) {
-        D value{};
-        if (p.own.col >= 0) value = read(x.data + p.own.col * x.stride + j);
-#pragma unroll
-        for (int m = 0; m < G; ++m) {
-            if (m < p.count) {
-                D sum{};
-                if (p.dep_col[m] >= 0) sum = mul(p.dep_value[m], read(x.data + p.dep_col[m] * x.stride + j));
-#pragma unroll
-                for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
-                if (m == mine) {
-                    const D rhs = j == 0 ? p.dep_rhs : b.data[p.dep_row * b.stride + j];
-                    value = mul(rhs - sum, p.dep_inverse);
-                    if (p.store) x.data[p.dep_row * x.stride + j] = value;
-                }
-            }
-        }
-        D sum{};
-        if (p.own.col != -1) sum = mul(p.own.value, value);
-#pragma unroll
-        for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
-        if (lane == 0) {
-            const D rhs = j == 0 ? p.own.rhs : b.data[p.own.row * b.stride + j];
-            x.data[p.own.row * x.stride + j] = mul(rhs - sum, p.own.inverse_diagonal);
-        }
-    }
-}
-
-/// A row of a phase: a LoadedPairRow with pairs, a LoadedRow without.
-template <int G, bool Pairs, typename D, typename I>
-__device__ __forceinline__ auto load_phase_row(const OrderedRows<D, I>& rows,
-                                               const PairDeps<D, I>& deps, long long i,
-                                               long long end, int lane, Block<const D> b)
-{
-    if constexpr (Pairs) {
-        return load_pair_row<G>(rows, deps, i, end, lane, b);
-    } else {
-        return load_row(rows, i, end, lane, b);
-    }
-}
-template <int G, typename D, typename I>
-__device__ __forceinline__ void solve_phase_row(const OrderedRows<D, I>& rows,
-                                                const LoadedRow<D, I>& p, Block<const D> b,
-                                                Block<D> x, int lane)
-{
-    solve_loaded_row<G>(rows, p, b, x, lane, ReadCoherent{}, WritePlain{});
-}
-template <int G, typename D, typename I>
-__device__ __forceinline__ void solve_phase_row(const OrderedRows<D, I>& rows,
-                                                const LoadedPairRow<G, D, I>& p, Block<const D> b,
-                                                Block<D> x, int lane)
-{
-    solve_pair_row<G>(rows, p, b, x, lane);
-}
-
 /// Level set in ONE launch of resident blocks (cooperative) on the level-ordered copy: every
-/// phase's rows split over all groups, a grid barrier between phases (arrived: a counter
-/// zeroed before the launch, one release reduction a block and phase). A phase is one
-/// level, or (Pairs) two levels whose second one recomputes what it reads of the first
-/// (solve_pair_row). Each group loads its row of the next phase between its block's arrival
-/// and the wait, so that after the barrier only the x loads remain (H200, 160^3 ILU(0) L:
-/// 1258 us against 1912 on T's own rows with the loads after the barrier; NOTES.md).
-///
-/// With pairs, 3 blocks of 256 threads a SM at least (<= 85 registers; the compiler took 128
-/// unbounded): the groups of all resident blocks should hold a whole phase, whose later rows
-/// a group would load only after the barrier. Without, 5 (the 48 registers it took when
-/// unbounded; an explicit 1 let it take 102).
-template <int G, bool Pairs, typename D, typename I>
-__global__ void __launch_bounds__(block_size, Pairs ? 3 : 5)
-    persistent_levels_kernel(OrderedRows<D, I> rows, PairDeps<D, I> deps, const I* phase_ptrs,
-                             const I* work_ends, unsigned int phases, Block<const D> b,
-                             Block<D> x, unsigned int* arrived)
+/// level's rows split over all groups, a grid barrier between levels (arrived: a counter
+/// zeroed before the launch, one release reduction a block and level). Each group loads its
+/// row of the next level (and its b) between its block's arrival and the wait, so that after
+/// the barrier only the x loads remain (H200, 160^3 ILU(0) L: 1128 us against 1912 on T's
+/// own rows with the loads after the barrier; NOTES.md).
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(block_size)
+    persistent_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
+                             Block<const D> b, Block<D> x, unsigned int* arrived)
 {
     constexpr int groups_per_block = block_size / G;
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
-    long long begin = phase_ptrs[0];
-    long long end = work_ends[0];
-    auto next = load_phase_row<G, Pairs>(rows, deps, begin + group, end, lane, b);
-    for (unsigned int l = 0; l < phases; ++l) {
-        if (begin + group < end) solve_phase_row<G>(rows, next, b, x, lane);
+    long long begin = level_ptrs[0];
+    long long end = level_ptrs[1];
+    auto next = load_row(rows, begin + group, end, lane, b);
+    for (unsigned int l = 0; l < levels; ++l) {
+        if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane, ReadCoherent{}, WritePlain{});
         for (long long i = begin + group + groups; i < end; i += groups) {
-            solve_phase_row<G>(rows, load_phase_row<G, Pairs>(rows, deps, i, end, lane, b), b, x, lane);
+            solve_loaded_row<G>(rows, load_row(rows, i, end, lane, b), b, x, lane, ReadCoherent{},
+                                WritePlain{});
         }
-        if (l + 1 == phases) break;
-        const long long next_begin = phase_ptrs[l + 1];
-        const long long next_end = work_ends[l + 1];
+        if (l + 1 == levels) break;
+        const long long next_end = level_ptrs[l + 2];
         __syncthreads();
         if (threadIdx.x == 0) release_add(arrived, 1u);
-        next = load_phase_row<G, Pairs>(rows, deps, next_begin + group, next_end, lane, b);
-        begin = next_begin;
+        next = load_row(rows, end + group, next_end, lane, b);
+        begin = end;
         end = next_end;
         if (threadIdx.x == 0) {
             while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
@@ -870,8 +731,7 @@ template <typename V, typename I>
 OrderedRows<device_type_t<V>, I> ordered_rows(const detail::LevelOrderedRows<V, I>& copy,
                                               const detail::LevelSchedule<I>& schedule)
 {
-    return {copy.order.size() > 0 ? copy.order.const_data() : schedule.order.const_data(),
-            copy.ptrs.const_data(), copy.cols.const_data(),
+    return {schedule.order.const_data(), copy.ptrs.const_data(), copy.cols.const_data(),
             as_device(copy.values.const_data()), as_device(copy.inverse_diagonal.const_data())};
 }
 
@@ -895,45 +755,22 @@ void sync_free_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V,
         block_of(b), block_of(x));
 }
 
-template <typename V, typename I>
-PairDeps<device_type_t<V>, I> pair_deps(const detail::LevelOrderedRows<V, I>& copy)
-{
-    return {copy.dep_ptrs.const_data(), copy.dep_rows.const_data(),
-            as_device(copy.dep_inverse.const_data()), copy.dep_cols.const_data(),
-            as_device(copy.dep_values.const_data())};
-}
-
 template <int G, typename V, typename I>
 void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                        const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                        matrix::Dense<V>& x)
 {
-    using D = device_type_t<V>;
     Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
     arrived.fill(0);
-    const bool pairs = copy.pairs();
-    const auto& host_ptrs = pairs ? copy.host_phase_ptrs : schedule.host_level_ptrs;
-    const I* ptrs = pairs ? copy.phase_ptrs.const_data() : schedule.level_ptrs.const_data();
-    // Without pairs a phase is a level, all of it worked.
-    const I* work_ends = pairs ? copy.work_ends.const_data() : ptrs + 1;
-    const auto phases = static_cast<unsigned int>(host_ptrs.size() - 1);
     long long widest = 1;
-    for (size_type p = 0; p + 1 < static_cast<size_type>(host_ptrs.size()); ++p) {
-        const auto end = pairs ? copy.host_work_ends[p] : host_ptrs[p + 1];
-        widest = std::max<long long>(widest, end - host_ptrs[p]);
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        widest = std::max<long long>(
+            widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    auto* counter = reinterpret_cast<unsigned int*>(arrived.data());
-    if constexpr (G == detail::pair_lanes) {
-        if (pairs) {
-            launch_resident<persistent_levels_kernel<G, true, D, I>>(
-                exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
-                pair_deps(copy), ptrs, work_ends, phases, block_of(b), block_of(x), counter);
-            return;
-        }
-    }
-    launch_resident<persistent_levels_kernel<G, false, D, I>>(
-        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule), pair_deps(copy),
-        ptrs, work_ends, phases, block_of(b), block_of(x), counter);
+    launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
+        schedule.level_ptrs.const_data(), static_cast<unsigned int>(schedule.levels()),
+        block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// The one-block solve with G lanes per row.
@@ -1198,263 +1035,6 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
 }
 
 namespace sptrsv_kernels {
-/// Whether the persistent level set pairs levels; LOOM_SPTRSV_PAIRS=0 turns it off (a
-/// measurement switch for the GPU rounds).
-inline bool pairs_enabled()
-{
-    const char* v = std::getenv("LOOM_SPTRSV_PAIRS");
-    return v == nullptr || std::string(v) != "0";
-}
-
-/// Pairs only where both levels together hold at most this many rows;
-/// LOOM_SPTRSV_PAIR_WIDTH (a measurement switch; default 4096, a guess to be measured).
-inline long long pair_width_limit()
-{
-    const char* v = std::getenv("LOOM_SPTRSV_PAIR_WIDTH");
-    return v ? std::atoll(v) : 4096;
-}
-
-/// The level of position i: the last l with level_ptrs[l] <= i.
-template <typename I>
-__device__ I level_of(const I* level_ptrs, I levels, I i)
-{
-    return static_cast<I>(thrust::upper_bound(thrust::seq, level_ptrs, level_ptrs + levels + 1, i) -
-                          level_ptrs) -
-           1;
-}
-
-/// atomicMin on an index (non-negative).
-template <typename I>
-__device__ __forceinline__ void atomic_min_index(I* p, I v)
-{
-    if constexpr (sizeof(I) == 4) {
-        atomicMin(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v));
-    } else {
-        atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
-    }
-}
-
-/// The pairs' plan (pair_plan): which levels are a pair's second one, and each row's level.
-template <typename I>
-struct PairPlan {
-    Array<I> second;     ///< per level: 1 for a pair's second level
-    Array<I> row_level;  ///< per row
-    Array<I> storer;     ///< per row of a first level: its designated storer (n: none)
-};
-
-/// Plans the pairs of a persistent level set on short rows: consecutive levels (l, l + 1)
-/// from level 0 on whose rows all hold at most pair_lanes entries off the diagonal (counts:
-/// the copy's ptrs in the schedule's order) form a phase, every other level a phase of its
-/// own; then orders the copy's rows (copy.order) phase by phase: the first level's rows no
-/// second-level row reads, the second level, the first level's rows it stores (sets the
-/// phases and work ends). False when no two levels pair.
-template <typename V, typename I>
-bool plan_pairs(const CudaExecutor& exec, const detail::TriangularRows<device_type_t<V>, I>& rows,
-                const detail::LevelSchedule<I>& schedule, detail::LevelOrderedRows<V, I>& copy,
-                PairPlan<I>& plan)
-{
-    const auto n = static_cast<long long>(rows.n);
-    const auto levels = schedule.levels();
-    if (levels < 2) return false;
-    const auto shared = exec.shared_from_this();
-    Array<std::uint32_t> longest(shared, levels);
-    longest.fill(0);
-    auto* most = reinterpret_cast<unsigned int*>(longest.data());
-    const I* ptrs = copy.ptrs.const_data();
-    const I* level_ptrs = schedule.level_ptrs.const_data();
-    const auto level_count = static_cast<I>(levels);
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            const auto count = static_cast<unsigned long long>(ptrs[i + 1] - ptrs[i]);
-            atomicMax(most + level_of(level_ptrs, level_count, static_cast<I>(i)),
-                      static_cast<unsigned int>(count < 0xffffffffull ? count : 0xffffffffull));
-        },
-        analysis_where);
-    const auto host_longest = longest.to_host();
-    const auto& lp = schedule.host_level_ptrs;
-    std::vector<I> second(levels, 0);
-    std::vector<I> phase_of(levels, 0);
-    copy.host_phase_ptrs.assign(1, lp[0]);
-    bool paired = false;
-    for (size_type l = 0; l < levels;) {
-        phase_of[l] = static_cast<I>(copy.host_phase_ptrs.size() - 1);
-        if (l + 1 < levels && host_longest[l] <= unsigned{detail::pair_lanes} &&
-            host_longest[l + 1] <= unsigned{detail::pair_lanes} &&
-            lp[l + 2] - lp[l] <= pair_width_limit()) {
-            second[l + 1] = 1;
-            phase_of[l + 1] = phase_of[l];
-            copy.host_phase_ptrs.push_back(lp[l + 2]);
-            paired = true;
-            l += 2;
-        } else {
-            copy.host_phase_ptrs.push_back(lp[l + 1]);
-            l += 1;
-        }
-    }
-    if (!paired) {
-        copy.host_phase_ptrs.clear();
-        return false;
-    }
-    const auto phases = static_cast<long long>(copy.host_phase_ptrs.size() - 1);
-    plan.second = Array<I>(shared, second);
-    plan.row_level = Array<I>(shared, n);
-    const Array<I> phase_of_level(shared, phase_of);
-    const I* order = schedule.order.const_data();
-    I* row_level = plan.row_level.data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) { row_level[order[i]] = level_of(level_ptrs, level_count, static_cast<I>(i)); },
-        analysis_where);
-    // The designated storer of a first-level row: its dependent of lowest index in the
-    // pair's second level (n: none).
-    Array<I> storer(shared, n);
-    storer.fill(static_cast<I>(n));
-    I* store_by = storer.data();
-    const I* is_second = plan.second.const_data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long r) {
-            const I level = row_level[r];
-            if (is_second[level] == 0) return;
-            for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) {
-                const I c = rows.col_idxs[k];
-                if (c != r && row_level[c] == level - 1) atomic_min_index(store_by + c, static_cast<I>(r));
-            }
-        },
-        analysis_where);
-    // Sort keys 3 p + class (0: worked first-level row, 1: second level, 2: stored one),
-    // stable: rows ascend within each class.
-    Array<unsigned long long> keys(shared, n);
-    Array<unsigned long long> sorted(shared, n);
-    unsigned long long* key = keys.data();
-    const I* phase_at = phase_of_level.const_data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            const I r = order[i];
-            const I level = row_level[r];
-            const bool first_of_pair = level + 1 < level_count && is_second[level + 1] != 0;
-            const unsigned cls = is_second[level] != 0 ? 1u : first_of_pair && store_by[r] < n ? 2u : 0u;
-            key[i] = 3ull * static_cast<unsigned long long>(phase_at[level]) + cls;
-        },
-        analysis_where);
-    int bits = 1;
-    while (bits < 64 && ((3ull * static_cast<unsigned long long>(phases)) >> bits) != 0) ++bits;
-    copy.order = Array<I>(shared, n);
-    loom::cuda::run_cub(exec, analysis_where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.const_data(), sorted.data(), order,
-                                               copy.order.data(), n, 0, bits, stream_of(exec));
-    });
-    Array<I> work_ends(shared, phases);
-    I* ends = work_ends.data();
-    const unsigned long long* sorted_keys = sorted.const_data();
-    loom::cuda::parallel_for(
-        exec, phases,
-        [=] __device__(long long p) {
-            ends[p] = static_cast<I>(thrust::lower_bound(thrust::seq, sorted_keys, sorted_keys + n,
-                                                         3ull * static_cast<unsigned long long>(p) + 2) -
-                                     sorted_keys);
-        },
-        analysis_where);
-    copy.host_work_ends = work_ends.to_host();
-    copy.work_ends = std::move(work_ends);
-    copy.phase_ptrs = Array<I>(shared, copy.host_phase_ptrs);
-    plan.storer = std::move(storer);
-    return true;
-}
-
-/// The dependency slots of the second levels' rows (the copy built in copy.order).
-template <typename V, typename I>
-void build_dependencies(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy,
-                        const PairPlan<I>& plan)
-{
-    using D = device_type_t<V>;
-    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
-    const auto shared = exec.shared_from_this();
-    copy.dep_ptrs = Array<I>(shared, n + 1);
-    I* counts = copy.dep_ptrs.data();
-    const I* ptrs = copy.ptrs.const_data();
-    I* cols = copy.cols.data();
-    const I* order = copy.order.const_data();
-    const I* row_level = plan.row_level.const_data();
-    const I* is_second = plan.second.const_data();
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            // One slot per entry of a second level's row.
-            counts[i] = is_second[row_level[order[i]]] != 0 ? ptrs[i + 1] - ptrs[i] : I(0);
-        },
-        analysis_where);
-    loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
-    const auto slots = static_cast<size_type>(loom::detail::load_element(copy.dep_ptrs, n));
-    copy.dep_rows = Array<I>(shared, slots);
-    copy.dep_inverse = Array<V>(shared, slots);
-    copy.dep_cols = Array<I>(shared, slots * detail::pair_lanes);
-    copy.dep_values = Array<V>(shared, slots * detail::pair_lanes);
-    const I* dep_ptrs = copy.dep_ptrs.const_data();
-    const I* store_by = plan.storer.const_data();
-    const I* position_of = copy.position_of.const_data();
-    I* dep_rows = copy.dep_rows.data();
-    I* dep_cols = copy.dep_cols.data();
-    // A second level's rows rewrite only their own columns and read only first-level rows.
-    loom::cuda::parallel_for(
-        exec, n,
-        [=] __device__(long long i) {
-            if (dep_ptrs[i] == dep_ptrs[i + 1]) return;
-            const I r = order[i];
-            const I level = row_level[r];
-            for (I k = ptrs[i]; k < ptrs[i + 1]; ++k) {
-                const I c = cols[k];
-                const long long slot = dep_ptrs[i] + (k - ptrs[i]);
-                if (row_level[c] != level - 1) {
-                    dep_rows[slot] = static_cast<I>(n);  // no dependency: never read
-                    for (int lane = 0; lane < detail::pair_lanes; ++lane) {
-                        dep_cols[slot * detail::pair_lanes + lane] = -1;
-                    }
-                    continue;
-                }
-                dep_rows[slot] = store_by[c] == r ? -(c + 1) : c;
-                const I at = position_of[c];
-                for (int lane = 0; lane < detail::pair_lanes; ++lane) {
-                    const I entry = ptrs[at] + lane;
-                    dep_cols[slot * detail::pair_lanes + lane] = entry < ptrs[at + 1] ? cols[entry] : I(-1);
-                }
-                cols[k] = -2;
-            }
-        },
-        analysis_where);
-}
-
-/// The dependency slots' values: the inverse diagonal and entries of their rows in the copy
-/// (after the analysis and every numeric phase).
-template <typename V, typename I>
-void fill_dependency_values(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy)
-{
-    using D = device_type_t<V>;
-    const I* dep_rows = copy.dep_rows.const_data();
-    const I* position_of = copy.position_of.const_data();
-    const I* ptrs = copy.ptrs.const_data();
-    const auto n = static_cast<I>(copy.inverse_diagonal.size());
-    const D* values = as_device(copy.values.const_data());
-    const D* inverse = as_device(copy.inverse_diagonal.const_data());
-    D* dep_inverse = as_device(copy.dep_inverse.data());
-    D* dep_values = as_device(copy.dep_values.data());
-    loom::cuda::parallel_for(
-        exec, copy.dep_rows.size(),
-        [=] __device__(long long s) {
-            const I row = dep_rows[s];
-            if (row == n) return;  // an entry on no dependency
-            const I at = position_of[row < 0 ? -(row + 1) : row];
-            dep_inverse[s] = inverse[at];
-            for (int lane = 0; lane < detail::pair_lanes; ++lane) {
-                const I entry = ptrs[at] + lane;
-                dep_values[s * detail::pair_lanes + lane] = entry < ptrs[at + 1] ? values[entry] : D{};
-            }
-        },
-        analysis_where);
-}
-
 /// op(T)'s rows in `order`: counts of their entries off the diagonal, scanned into ptrs.
 template <typename V, typename I>
 size_type count_entries(const CudaExecutor& exec, const detail::TriangularRows<device_type_t<V>, I>& rows,
@@ -1480,37 +1060,30 @@ size_type count_entries(const CudaExecutor& exec, const detail::TriangularRows<d
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
-                               bool allow_pairs, detail::LevelOrderedRows<V, I>& copy)
+                               detail::LevelOrderedRows<V, I>& copy)
 {
     using D = device_type_t<V>;
     const auto rows = sptrsv_kernels::on_device(host_rows);
     const auto n = rows.n;
-    sptrsv_kernels::PairPlan<I> plan;
-    bool pairs = false;
+    const I* order = schedule.order.const_data();
     if (pattern) {
         const auto shared = exec.shared_from_this();
         copy = {};
-        auto entries = sptrsv_kernels::count_entries(exec, rows, schedule.order.const_data(), copy);
-        if (allow_pairs && schedule.persistent && entries <= 7 * n && sptrsv_kernels::pairs_enabled()) {
-            pairs = sptrsv_kernels::plan_pairs<V>(exec, rows, schedule, copy, plan);
-            if (pairs) entries = sptrsv_kernels::count_entries(exec, rows, copy.order.const_data(), copy);
-        }
+        const auto entries = sptrsv_kernels::count_entries(exec, rows, order, copy);
         copy.cols = Array<I>(shared, entries);
         copy.values = Array<V>(shared, entries);
         copy.inverse_diagonal = Array<V>(shared, n);
         copy.position_of = Array<I>(shared, n);
         I* position_of = copy.position_of.data();
-        const I* order = pairs ? copy.order.const_data() : schedule.order.const_data();
         loom::cuda::parallel_for(
             exec, n, [=] __device__(long long i) { position_of[order[i]] = static_cast<I>(i); },
             sptrsv_kernels::analysis_where);
     }
-    const I* order = copy.order.size() > 0 ? copy.order.const_data() : schedule.order.const_data();
     const I* ptrs = copy.ptrs.const_data();
     I* cols = copy.cols.data();
     D* values = as_device(copy.values.data());
     D* inverse = as_device(copy.inverse_diagonal.data());
-    // The numeric phase writes values only: the columns keep the pairs' marks.
+    // The numeric phase writes values only.
     loom::cuda::parallel_for(
         exec, n,
         [=] __device__(long long i) {
@@ -1529,8 +1102,6 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
             inverse[i] = rows.unit ? D(1) : D(1) / diagonal;
         },
         sptrsv_kernels::analysis_where);
-    if (pairs) sptrsv_kernels::build_dependencies(exec, copy, plan);
-    if (copy.pairs()) sptrsv_kernels::fill_dependency_values(exec, copy);
 }
 
 namespace sptrsv_kernels {
@@ -1674,7 +1245,7 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
                                               const matrix::Dense<V>&, matrix::Dense<V>&);    \
     template void sptrsv_level_ordered_rows(const CudaExecutor&,                              \
                                             const detail::TriangularRows<V, I>&,              \
-                                            const detail::LevelSchedule<I>&, bool, bool,      \
+                                            const detail::LevelSchedule<I>&, bool,            \
                                             detail::LevelOrderedRows<V, I>&);                 \
     template void sptrsv_one_block_prepare(const CudaExecutor&, detail::LevelOrderedRows<V, I>&); \
     template void sptrsv_one_block(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&,  \

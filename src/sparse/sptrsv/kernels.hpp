@@ -13,6 +13,7 @@
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/export.hpp"
 #include "loom/base/types.hpp"
 #include "loom/launch/macros.hpp"
 #include "loom/matrix/dense.hpp"
@@ -79,46 +80,14 @@ struct LevelOrderedRows {
     Array<I> cols;
     Array<V> values;
     Array<V> inverse_diagonal;
-    /// The copy's own row order when it differs from the schedule's (pairs, below); empty:
-    /// the schedule's order.
-    Array<I> order;
     /// Where each row sits in the copy.
     Array<I> position_of;
-    /// Persistent level set on short rows (at most `pair_lanes` entries off the diagonal):
-    /// level pairs run between ONE grid barrier (cuda.cu, persistent_levels_kernel). A row
-    /// of a pair's second level recomputes, itself, the values of its dependencies in the
-    /// first level (the same operations in the same order as their owners: bit-identical),
-    /// and stores those it is the designated storer of (the dependent row of lowest index),
-    /// so that a first-level row read by the second level needs no group of its own. Phase
-    /// p (one level, or a pair) holds the positions phase_ptrs[p] .. phase_ptrs[p + 1] - 1
-    /// (host and device copies, n last); its groups solve phase_ptrs[p] .. work_ends[p] - 1:
-    /// within a pair, the first level's rows no second-level row reads, then the second
-    /// level, then (not worked) the first level's rows that are stored by the second's.
-    /// A second level's row has one dependency slot per entry (dep_ptrs[i] .. dep_ptrs[i +
-    /// 1] - 1 for position i, in entry order), and marks its entries on a first-level row in
-    /// `cols` as -2; such a slot holds the dependency's row (-(row + 1): store it), 1 / its
-    /// diagonal, and its entries at dep_cols / dep_values[s * pair_lanes + lane] (column -1:
-    /// none); another entry's slot has row n and no entries. Empty without pairs.
-    std::vector<I> host_phase_ptrs;
-    std::vector<I> host_work_ends;
-    Array<I> phase_ptrs;
-    Array<I> work_ends;
-    Array<I> dep_ptrs;
-    Array<I> dep_rows;
-    Array<V> dep_inverse;
-    Array<I> dep_cols;
-    Array<V> dep_values;
     /// One block (cuda.cu, one_block_kernel): the whole solve by one block of threads that
     /// holds the copy and x in shared memory, __syncthreads between levels; cols as
     /// positions in the copy (position_cols[k] = position_of[cols[k]]).
     bool one_block = false;
     Array<I> position_cols;
-
-    bool pairs() const { return dep_ptrs.size() > 0; }
 };
-
-/// CUDA, level_set on the level-ordered copy: the lanes per row of a pair (above).
-constexpr int pair_lanes = 4;
 
 /// The supernodal schedule of op(T) (algorithm supernodal): its rows cut into supernodes,
 /// runs of consecutive rows whose diagonal block is dense, and the inverses of those blocks
@@ -156,7 +125,7 @@ struct Supernodes {
 
 /// LOOM_SPTRSV_PROFILE=1: the analysis prints the time of each step to stderr (the executor
 /// synchronised first); a measurement switch.
-class AnalysisLaps {
+class LOOM_EXPORT AnalysisLaps {
 public:
     explicit AnalysisLaps(const Executor& exec);
     void lap(const char* step);
@@ -211,12 +180,10 @@ LOOM_DECLARE_SPTRSV_KERNELS(CudaExecutor);
 
 /// Builds (pattern = true) or refreshes the values of (pattern = false) op(T)'s level-ordered
 /// copy for the schedule's order.
-/// pairs: pair levels of short rows if the schedule is persistent (the persistent level
-/// set's copy; not sync-free's or the one-block solve's).
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
-                               bool pairs, detail::LevelOrderedRows<V, I>& copy);
+                               detail::LevelOrderedRows<V, I>& copy);
 /// The level set when the schedule is persistent: one cooperative launch on the level-ordered
 /// copy, a grid barrier per level, each group's next row loaded before it (cuda.cu).
 template <typename V, typename I>

@@ -714,8 +714,7 @@ bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state, const Sptr
 
 /// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
 /// On building, a level set takes the one-block solve when the model prefers it and the
-/// copy fits (built then without level pairs, whose marks and order it does not read), and
-/// otherwise keeps the copy only when persistent (with pairs where its rows allow).
+/// copy fits, and otherwise keeps the copy only when persistent.
 template <typename V, typename I>
 void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
                         [[maybe_unused]] const SptrsvOptions& options, const matrix::Csr<V, I>& T,
@@ -727,28 +726,18 @@ void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<
     }
     LOOM_CUDA_CALL(where, {
         const auto& exec = dynamic_cast<const CudaExecutor&>(*state.exec);
-        const bool level_set = state.algorithm == SptrsvAlgorithm::level_set;
         auto& copy = state.level_ordered;
         auto& schedule = state.schedule;
-        const auto rows = triangular_rows(state, options, T);
-        if (!pattern || !level_set) {
-            cuda::sptrsv_level_ordered_rows(exec, rows, schedule, pattern, false, copy);
-            return;
-        }
+        cuda::sptrsv_level_ordered_rows(exec, triangular_rows(state, options, T), schedule, pattern,
+                                        copy);
+        if (!pattern || state.algorithm != SptrsvAlgorithm::level_set) return;
         const bool long_rows = T.nnz() > 8 * T.rows();  // as the analysis' cost model
-        const bool one_block =
-            may_fit_one_block<V, I>(exec, T.rows(), off_diagonal_bound(T, options), schedule.levels()) &&
-            cuda_one_block_cost_us(schedule, long_rows) < cuda_level_set_us(schedule, long_rows);
-        cuda::sptrsv_level_ordered_rows(exec, rows, schedule, true, !one_block, copy);
-        if (one_block && cuda::sptrsv_one_block_bytes<V, I>(T.rows(), copy.cols.size(),
-                                                            schedule.levels()) <=
-                             cuda::sptrsv_one_block_capacity(exec)) {
+        if (cuda_one_block_cost_us(schedule, long_rows) < cuda_level_set_us(schedule, long_rows) &&
+            cuda::sptrsv_one_block_bytes<V, I>(T.rows(), copy.cols.size(), schedule.levels()) <=
+                cuda::sptrsv_one_block_capacity(exec)) {
             cuda::sptrsv_one_block_prepare(exec, copy);
         } else if (!schedule.persistent) {
             copy = {};
-        } else if (one_block) {
-            // Persistent after all: with its pairs.
-            cuda::sptrsv_level_ordered_rows(exec, rows, schedule, true, true, copy);
         }
     });
 }

@@ -683,7 +683,11 @@ TYPED_TEST(Sptrsv, AutomaticPicksSupernodalOnlyOnCudaForWideSupernodes)
 {
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
-    const auto wide = supernodal_triangular<V, I>(this->ref, supernode_widths, Uplo::lower);
+    // Five copies of the widths: too large (float too) for CUDA's one-block solve, which automatic
+    // prefers for a factor that fits one block's shared memory.
+    std::vector<size_type> widths;
+    for (int copy = 0; copy < 5; ++copy) widths.insert(widths.end(), supernode_widths.begin(), supernode_widths.end());
+    const auto wide = supernodal_triangular<V, I>(this->ref, widths, Uplo::lower);
     const auto thin = random_triangular<V, I>(this->ref, {.n = 300, .per_row = 3});
     for (const auto& exec : this->executors()) {
         const bool cuda = exec->kind() == loom::ExecKind::cuda;
@@ -791,9 +795,19 @@ TEST(SptrsvCuda, DeviceAnalysisMatchesTheHostOne)
             }
         }
         // Supernodes of every width up to past the 64-row cap: counted on the device, and
-        // automatic then picks supernodal (whose schedule the host builds).
-        const auto S = supernodal_triangular<double, loom::int32>(
-            ref, {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}, uplo);
+        // automatic then picks supernodal (whose schedule the host builds), the factor being
+        // too large for the one-block solve (~0.4 MB; a small one runs there, below).
+        std::vector<size_type> widths;
+        for (int copy = 0; copy < 3; ++copy) {
+            for (const size_type w : {1, 3, 64, 2, 70, 5, 129, 7, 1, 1, 40}) widths.push_back(w);
+        }
+        const auto S = supernodal_triangular<double, loom::int32>(ref, widths, uplo);
+        const auto small = supernodal_triangular<double, loom::int32>(ref, {1, 3, 64, 2, 7}, uplo);
+        {
+            sparse::SptrsvHandle<double, loom::int32> automatic({.uplo = uplo});
+            sparse::sptrsv_symbolic(automatic, matrix::Csr<double, loom::int32>(cuda, small));
+            EXPECT_EQ(automatic.algorithm(), SptrsvAlgorithm::level_set);
+        }
         for (const auto op : {Op::none, Op::transpose}) {
             expect_device_analysis_matches(cuda, S, {SptrsvAlgorithm::sync_free, uplo, Diag::non_unit, op},
                                            "supernodes");
@@ -922,6 +936,144 @@ TEST(SptrsvCuda, FatLevelsRunInOnePersistentLaunch)
             sparse::sptrsv_solve(handle, matrix::Csr<double, loom::int32>(cuda, doubled),
                                  matrix::Dense<double>(cuda, b), x);
             LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+        }
+    }
+}
+
+TEST(SptrsvCuda, PersistentLevelSetIsBitIdenticalToSyncFree)
+{
+    // 7-point 48^3 triangles: short rows, fat levels, so the level set runs persistent on the
+    // level-ordered copy, which sync-free solves too, row by row with the same arithmetic:
+    // the same bits. Three right-hand sides; new values refresh the copy.
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const auto A = matrix::poisson3d<double, loom::int32>(ref, 48, 7);
+    const auto n = A.rows();
+    const auto b = loom::test::random_dense<double>(ref, {n, 3});
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        auto T_ref = sparse::triangle(A, uplo);
+        for (const auto op : {Op::none, Op::transpose}) {
+            for (const auto diag : {Diag::non_unit, Diag::unit}) {
+                if (diag == Diag::unit && op == Op::none) continue;  // x would grow like 3^levels
+                SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, diag, op};
+                SCOPED_TRACE(describe(options));
+                const matrix::Csr<double, loom::int32> T(cuda, T_ref);
+                sparse::SptrsvHandle<double, loom::int32> pairs(options);
+                sparse::sptrsv_symbolic(pairs, T);
+                EXPECT_EQ(pairs.stages(), 1);
+                options.algorithm = SptrsvAlgorithm::sync_free;
+                sparse::SptrsvHandle<double, loom::int32> one_by_one(options);
+                sparse::sptrsv_symbolic(one_by_one, T);
+                options.algorithm = SptrsvAlgorithm::level_set;
+                for (const double scale : {1.0, -2.5}) {
+                    auto values = T_ref.values().to_host();
+                    for (auto& v : values) v *= scale;
+                    auto scaled = T_ref;
+                    scaled.values() = loom::Array<double>(ref, values);
+                    const matrix::Csr<double, loom::int32> S(cuda, scaled);
+                    sparse::sptrsv_numeric(pairs, S);
+                    sparse::sptrsv_numeric(one_by_one, S);
+                    matrix::Dense<double> x(cuda, {n, 3});
+                    matrix::Dense<double> y(cuda, {n, 3});
+                    sparse::sptrsv_solve(pairs, S, matrix::Dense<double>(cuda, b), x);
+                    sparse::sptrsv_solve(one_by_one, S, matrix::Dense<double>(cuda, b), y);
+                    matrix::Dense<double> expected(ref, {n, 3});
+                    sparse::sptrsv(scaled, b, expected, options);
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+                    EXPECT_EQ(x.to_host(), y.to_host());
+                }
+            }
+        }
+    }
+}
+
+TEST(SptrsvCuda, SmallFactorsRunInOneBlock)
+{
+    // Factors whose copy and x fit one block's shared memory run in one launch of one block
+    // (cuda.cu): 3 levels of 2000 rows (else 3 launches), thin levels, empty rows (unit),
+    // a dense row, unsorted rows with duplicates, 31 / 32 / 33 rows, long rows (a warp per
+    // row); lower and upper, op none and transpose, two right-hand sides, new values.
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    const size_type w = 2000;
+    std::vector<loom::int32> ptrs{0}, cols;
+    std::vector<double> values;
+    for (size_type r = 0; r < 3 * w; ++r) {
+        if (r >= w) {
+            cols.push_back(static_cast<loom::int32>(r - w));
+            values.push_back(1);
+        }
+        cols.push_back(static_cast<loom::int32>(r));
+        values.push_back(4);
+        ptrs.push_back(static_cast<loom::int32>(cols.size()));
+    }
+    const auto fat = matrix::Csr<double, loom::int32>::from_host(ref, {3 * w, 3 * w}, ptrs, cols, values);
+    {
+        sparse::SptrsvHandle<double, loom::int32> handle({.algorithm = SptrsvAlgorithm::level_set});
+        sparse::sptrsv_symbolic(handle, matrix::Csr<double, loom::int32>(cuda, fat));
+        EXPECT_EQ(handle.stages(), 1);
+    }
+    for (const auto uplo : {Uplo::lower, Uplo::upper}) {
+        std::vector<std::pair<std::string, matrix::Csr<double, loom::int32>>> cases;
+        if (uplo == Uplo::lower) {
+            cases.emplace_back("3 fat levels", fat);
+            // 4 levels of 1100 rows: persistent by the model (fat levels), one block cheaper
+            // still, whose copy must then be built without level pairs.
+            std::vector<loom::int32> p{0}, c;
+            std::vector<double> v;
+            for (size_type r = 0; r < 4400; ++r) {
+                if (r >= 1100) {
+                    c.push_back(static_cast<loom::int32>(r - 1100));
+                    v.push_back(1);
+                }
+                c.push_back(static_cast<loom::int32>(r));
+                v.push_back(4);
+                p.push_back(static_cast<loom::int32>(c.size()));
+            }
+            cases.emplace_back("4 fat levels",
+                               matrix::Csr<double, loom::int32>::from_host(ref, {4400, 4400}, p, c, v));
+        }
+        cases.emplace_back("thin", random_triangular<double, loom::int32>(ref, {.n = 3000, .per_row = 1.5, .uplo = uplo}));
+        cases.emplace_back("empty rows", random_triangular<double, loom::int32>(
+                                             ref, {.n = 500, .per_row = 0.5, .uplo = uplo, .diagonal = false}));
+        cases.emplace_back("dense row", random_triangular<double, loom::int32>(
+                                            ref, {.n = 700, .per_row = 2, .uplo = uplo, .dense_row = true}));
+        cases.emplace_back("unsorted with duplicates",
+                           random_triangular<double, loom::int32>(
+                               ref, {.n = 2000, .per_row = 3, .uplo = uplo, .sorted = false, .duplicates = true}));
+        cases.emplace_back("long rows", random_triangular<double, loom::int32>(ref, {.n = 600, .per_row = 20, .uplo = uplo}));
+        for (const size_type n : {1, 31, 32, 33}) {
+            cases.emplace_back(std::to_string(n) + " rows",
+                               random_triangular<double, loom::int32>(ref, {.n = n, .per_row = 3, .uplo = uplo}));
+        }
+        for (const auto& [what, T_ref] : cases) {
+            const auto n = T_ref.rows();
+            const auto b = loom::test::random_dense<double>(ref, {n, 2});
+            const bool stored = what != "empty rows";
+            for (const auto op : {Op::none, Op::transpose}) {
+                const SptrsvOptions options{SptrsvAlgorithm::automatic, uplo,
+                                            stored ? Diag::non_unit : Diag::unit, op};
+                SCOPED_TRACE(what + ", " + describe(options));
+                sparse::SptrsvHandle<double, loom::int32> handle(options);
+                sparse::sptrsv_symbolic(handle, matrix::Csr<double, loom::int32>(cuda, T_ref));
+                EXPECT_EQ(handle.algorithm(), SptrsvAlgorithm::level_set);
+                EXPECT_EQ(handle.stages(), 1);
+                for (const double scale : {1.0, 0.5}) {
+                    auto scaled = T_ref;
+                    auto v = T_ref.values().to_host();
+                    for (auto& e : v) e *= scale;
+                    scaled.values() = loom::Array<double>(ref, v);
+                    const matrix::Csr<double, loom::int32> T(cuda, scaled);
+                    sparse::sptrsv_numeric(handle, T);
+                    matrix::Dense<double> expected(ref, {n, 2});
+                    auto reference_options = options;
+                    reference_options.algorithm = SptrsvAlgorithm::level_set;
+                    sparse::sptrsv(scaled, b, expected, reference_options);
+                    matrix::Dense<double> x(cuda, {n, 2});
+                    sparse::sptrsv_solve(handle, T, matrix::Dense<double>(cuda, b), x);
+                    LOOM_EXPECT_NEAR_VECTORS(x.to_host(), expected.to_host(), 1e-11);
+                }
+            }
         }
     }
 }

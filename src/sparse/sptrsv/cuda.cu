@@ -18,6 +18,8 @@
 // first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -180,15 +182,20 @@ struct LoadedRow {
     I col = -1;
     D value{};
     D inverse_diagonal{};
+    /// Lane 0: the row's b (first right-hand side), loaded before the barrier too (H200,
+    /// 160^3 ILU(0) L, session 12: 1128 us against 1272 with b loaded after it: b is not in
+    /// L2, x just written is).
+    D rhs{};
 };
 
 template <typename D, typename I>
 __device__ __forceinline__ LoadedRow<D, I> load_row(const OrderedRows<D, I>& rows, long long i,
-                                                    long long end, int lane)
+                                                    long long end, int lane, Block<const D> b)
 {
     LoadedRow<D, I> p;
     if (i < end) {
         p.row = rows.order[i];
+        if (lane == 0) p.rhs = b.data[p.row * b.stride];
         p.begin = rows.ptrs[i];
         p.end = rows.ptrs[i + 1];
         p.inverse_diagonal = rows.inverse_diagonal[i];
@@ -217,8 +224,8 @@ __device__ __forceinline__ void solve_loaded_row(const OrderedRows<D, I>& rows,
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
         if (lane == 0) {
-            write(x.data + p.row * x.stride + j,
-                  mul(b.data[p.row * b.stride + j] - sum, p.inverse_diagonal));
+            const D rhs = j == 0 ? p.rhs : b.data[p.row * b.stride + j];
+            write(x.data + p.row * x.stride + j, mul(rhs - sum, p.inverse_diagonal));
         }
     }
 }
@@ -257,9 +264,9 @@ struct WritePublished {
 /// Level set in ONE launch of resident blocks (cooperative) on the level-ordered copy: every
 /// level's rows split over all groups, a grid barrier between levels (arrived: a counter
 /// zeroed before the launch, one release reduction a block and level). Each group loads its
-/// row of the next level between its block's arrival and the wait, so that after the
-/// barrier only the x loads remain (H200, 160^3 ILU(0) L: 1258 us against 1912 on T's own
-/// rows with the loads after the barrier; NOTES.md).
+/// row of the next level (and its b) between its block's arrival and the wait, so that after
+/// the barrier only the x loads remain (H200, 160^3 ILU(0) L: 1128 us against 1912 on T's
+/// own rows with the loads after the barrier; NOTES.md).
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     persistent_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
@@ -271,23 +278,98 @@ __global__ void __launch_bounds__(block_size)
     const int lane = threadIdx.x % G;
     long long begin = level_ptrs[0];
     long long end = level_ptrs[1];
-    auto next = load_row(rows, begin + group, end, lane);
+    auto next = load_row(rows, begin + group, end, lane, b);
     for (unsigned int l = 0; l < levels; ++l) {
         if (next.row >= 0) solve_loaded_row<G>(rows, next, b, x, lane, ReadCoherent{}, WritePlain{});
         for (long long i = begin + group + groups; i < end; i += groups) {
-            solve_loaded_row<G>(rows, load_row(rows, i, end, lane), b, x, lane, ReadCoherent{},
+            solve_loaded_row<G>(rows, load_row(rows, i, end, lane, b), b, x, lane, ReadCoherent{},
                                 WritePlain{});
         }
         if (l + 1 == levels) break;
         const long long next_end = level_ptrs[l + 2];
         __syncthreads();
         if (threadIdx.x == 0) release_add(arrived, 1u);
-        next = load_row(rows, end + group, next_end, lane);
+        next = load_row(rows, end + group, next_end, lane, b);
         begin = end;
         end = next_end;
         if (threadIdx.x == 0) {
             while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
         }
+        __syncthreads();
+    }
+}
+
+/// The whole solve by ONE block (small factors): op(T)'s level-ordered copy, its columns as
+/// positions (position_cols), and x (in position order, b first) in shared memory, the
+/// levels one after the other with __syncthreads between them: no grid barrier, no launch
+/// per level, and every load after the staging a shared-memory one. A run of thin levels
+/// (at most `thin` rows each: one round of the first warp's groups) is run by the first warp
+/// alone with __syncwarp between them and one __syncthreads after the run (a real factor's
+/// long tails of one-row levels). Right-hand sides one after the other.
+constexpr int one_block_size = 1024;
+
+/// Row i of the one-block solve by its group: x_i = (b_i - sum a_ic x_c) / a_ii in shared
+/// memory.
+template <int G, typename D, typename I>
+__device__ __forceinline__ void one_block_row(I i, const I* ptrs, const I* cols, const D* values,
+                                              const D* inverse, D* xs, int lane, unsigned mask)
+{
+    D sum{};
+    for (I k = ptrs[i] + lane; k < ptrs[i + 1]; k += G) sum += mul(values[k], xs[cols[k]]);
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
+    if (lane == 0) xs[i] = mul(xs[i] - sum, inverse[i]);
+}
+
+template <int G, typename D, typename I>
+__global__ void __launch_bounds__(one_block_size)
+    one_block_kernel(OrderedRows<D, I> rows, const I* position_cols, const I* level_ptrs,
+                     I levels, I n, I entries, I thin, Block<const D> b, Block<D> x)
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    D* xs = reinterpret_cast<D*>(shared_bytes);
+    D* values = xs + n;
+    D* inverse = values + entries;
+    I* ptrs = reinterpret_cast<I*>(inverse + n);
+    I* cols = ptrs + n + 1;
+    I* lp = cols + entries;
+    for (I k = threadIdx.x; k < entries; k += blockDim.x) {
+        values[k] = rows.values[k];
+        cols[k] = position_cols[k];
+    }
+    for (I i = threadIdx.x; i < n; i += blockDim.x) inverse[i] = rows.inverse_diagonal[i];
+    for (I i = threadIdx.x; i <= n; i += blockDim.x) ptrs[i] = rows.ptrs[i];
+    for (I l = threadIdx.x; l <= levels; l += blockDim.x) lp[l] = level_ptrs[l];
+    const int groups = static_cast<int>(blockDim.x) / G;
+    constexpr int warp_groups = 32 / G;
+    const int group = threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    const unsigned mask = group_mask<G>();
+    for (size_type j = 0; j < b.cols; ++j) {
+        for (I i = threadIdx.x; i < n; i += blockDim.x) xs[i] = b.data[rows.order[i] * b.stride + j];
+        __syncthreads();
+        for (I l = 0; l < levels;) {
+            I run_end = l;
+            while (run_end < levels && lp[run_end + 1] - lp[run_end] <= thin) ++run_end;
+            if (run_end > l) {
+                if (threadIdx.x < 32) {
+                    for (I m = l; m < run_end; ++m) {
+                        for (I i = lp[m] + group; i < lp[m + 1]; i += warp_groups) {
+                            one_block_row<G>(i, ptrs, cols, values, inverse, xs, lane, mask);
+                        }
+                        __syncwarp();
+                    }
+                }
+                l = run_end;
+            } else {
+                for (I i = lp[l] + group; i < lp[l + 1]; i += groups) {
+                    one_block_row<G>(i, ptrs, cols, values, inverse, xs, lane, mask);
+                }
+                ++l;
+            }
+            __syncthreads();
+        }
+        for (I i = threadIdx.x; i < n; i += blockDim.x) x.data[rows.order[i] * x.stride + j] = xs[i];
         __syncthreads();
     }
 }
@@ -306,10 +388,10 @@ __global__ void __launch_bounds__(block_size)
     const long long groups = static_cast<long long>(gridDim.x) * groups_per_block;
     const long long group = blockIdx.x * static_cast<long long>(groups_per_block) + threadIdx.x / G;
     const int lane = threadIdx.x % G;
-    auto next = load_row(rows, group, n, lane);
+    auto next = load_row(rows, group, n, lane, b);
     for (long long t = group; t < n; t += groups) {
         const auto p = next;
-        next = load_row(rows, t + groups, n, lane);
+        next = load_row(rows, t + groups, n, lane, b);
         solve_loaded_row<G>(rows, p, b, x, lane, ReadWaiting{}, WritePublished{});
     }
 }
@@ -432,36 +514,50 @@ constexpr int level_rows_per_group = 16;
 /// which sizes the sort by level.
 template <int G, typename I>
 __global__ void __launch_bounds__(block_size)
-    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, unsigned int* counter,
-                  I* level_plus_one)
+    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, bool loop, unsigned int sleep_ns,
+                  unsigned int* counter, I* level_plus_one)
 {
     __shared__ unsigned int block_highest;
-    if (threadIdx.x == 0) block_highest = 0;  // group_ticket synchronises the block
+    __shared__ unsigned int block_first;
+    if (threadIdx.x == 0) block_highest = 0;
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
     unsigned int highest = 0;
-    const auto first = sync_free::group_ticket<G, block_size>(counter) * level_rows_per_group;
-    const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
-                          ? first + level_rows_per_group
-                          : static_cast<unsigned long long>(n);
-    for (auto t = first; t < last; ++t) {
-        const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
-        I level = 1;
-        for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
-            const I c = cols[k];
-            if (c == r) continue;
-            I dependency;
-            while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
-            if (dependency + 1 > level) level = dependency + 1;
-        }
+    // A block takes the tickets of its groups at once (one atomic), and takes more once all
+    // its groups are done, until the rows run out: a grid of fewer blocks than runs keeps
+    // fewer groups polling at once.
+    for (;;) {
+        if (threadIdx.x == 0) block_first = atomicAdd(counter, block_size / G);
+        __syncthreads();
+        const unsigned long long taken = block_first;
+        __syncthreads();  // every thread read block_first before it changes
+        if (taken * level_rows_per_group >= static_cast<unsigned long long>(n)) break;
+        const auto first = (taken + threadIdx.x / G) * level_rows_per_group;
+        const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
+                              ? first + level_rows_per_group
+                              : static_cast<unsigned long long>(n);
+        for (auto t = first; t < last; ++t) {
+            const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
+            I level = 1;
+            for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
+                const I c = cols[k];
+                if (c == r) continue;
+                I dependency;
+                while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {
+                    if (sleep_ns > 0) __nanosleep(sleep_ns);
+                }
+                if (dependency + 1 > level) level = dependency + 1;
+            }
 #pragma unroll
-        for (int offset = G / 2; offset > 0; offset /= 2) {
-            const I other = __shfl_xor_sync(mask, level, offset);
-            if (other > level) level = other;
+            for (int offset = G / 2; offset > 0; offset /= 2) {
+                const I other = __shfl_xor_sync(mask, level, offset);
+                if (other > level) level = other;
+            }
+            if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
+            highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
+                                                                 : highest;
         }
-        if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
-        highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
-                                                             : highest;
+        if (!loop) break;
     }
     if (lane == 0 && highest > 0) atomicMax(&block_highest, highest);
     __syncthreads();
@@ -678,6 +774,36 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
         block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
+/// The one-block solve with G lanes per row.
+template <int G, typename V, typename I>
+void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                     const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                     matrix::Dense<V>& x, int threads)
+{
+    using D = device_type_t<V>;
+    const auto n = copy.inverse_diagonal.size();
+    const auto entries = copy.cols.size();
+    const auto levels = schedule.levels();
+    const auto bytes = sptrsv_one_block_bytes<D, I>(n, entries, levels);
+    constexpr auto kernel = one_block_kernel<G, D, I>;
+    // Above 48 KB a kernel must ask for its shared memory; once, for the device's most.
+    static const bool opted_in = [&] {
+        LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(sptrsv_one_block_capacity(exec))),
+                        where);
+        return true;
+    }();
+    (void)opted_in;
+    // LOOM_SPTRSV_ONE_BLOCK_WARP=0: no runs by the first warp alone (a measurement switch).
+    const char* warp_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_WARP");
+    const I thin = warp_env != nullptr && std::string(warp_env) == "0" ? 0 : 32 / G;
+    kernel<<<1, threads, bytes, stream_of(exec)>>>(
+        ordered_rows(copy, schedule), copy.position_cols.const_data(),
+        schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
+        static_cast<I>(entries), thin, block_of(b), block_of(x));
+    check_launch(where);
+}
+
 /// 0, 1, ..., count - 1 on the device: the payload a stable sort turns into positions (CUB's
 /// radix sort takes its values from memory, not an iterator).
 template <typename I>
@@ -796,21 +922,29 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     Array<I> level_plus_one(shared, n);
     level_plus_one.fill(0);
     Array<std::uint32_t> counter(shared, 2);  // the ticket, the highest level + 1
+    detail::AnalysisLaps laps(exec);
     counter.fill(0);
     const auto stream = stream_of(exec);
     auto* ticket = reinterpret_cast<unsigned int*>(counter.data());
     // Lanes per row as the solves choose them (long_rows).
     const auto runs = ceildiv(static_cast<long long>(n), sptrsv_kernels::level_rows_per_group);
+    // LOOM_SPTRSV_LEVELS_LOOP=1: blocks loop over batches of tickets (default: one batch a
+    // block, session 11's); _SLEEP=ns: a pause between polls (measurement switches; session
+    // 12 round 1 with the loop: 160^3 analysis 129 ms against session 11's 5.4).
+    const char* loop_env = std::getenv("LOOM_SPTRSV_LEVELS_LOOP");
+    const bool loop = loop_env != nullptr && std::string(loop_env) == "1";
+    const char* sleep_env = std::getenv("LOOM_SPTRSV_LEVELS_SLEEP");
+    const auto sleep_ns = static_cast<unsigned int>(sleep_env ? std::atoi(sleep_env) : 0);
+    const auto grid = [&](int lanes) { return static_cast<unsigned>(ceildiv(runs * lanes, block_size)); };
     if (n > 0 && nnz > 8 * n) {
-        sptrsv_kernels::levels_kernel<32>
-            <<<static_cast<unsigned>(ceildiv(runs * 32, block_size)), block_size, 0, stream>>>(
-                static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
+        sptrsv_kernels::levels_kernel<32><<<grid(32), block_size, 0, stream>>>(
+            static_cast<I>(n), ptrs, cols, lower, loop, sleep_ns, ticket, level_plus_one.data());
     } else if (n > 0) {
-        sptrsv_kernels::levels_kernel<4>
-            <<<static_cast<unsigned>(ceildiv(runs * 4, block_size)), block_size, 0, stream>>>(
-                static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
+        sptrsv_kernels::levels_kernel<4><<<grid(4), block_size, 0, stream>>>(
+            static_cast<I>(n), ptrs, cols, lower, loop, sleep_ns, ticket, level_plus_one.data());
     }
     check_launch(analysis_where);
+    laps.lap("  levels pass");
     const auto levels = static_cast<I>(loom::detail::load_element(counter, 1));
     // A stable sort by level keeps the rows of a level ascending, as the host's counting sort;
     // only the bits a level + 1 uses (9 for 478 levels: 2 radix passes, not 4).
@@ -842,6 +976,7 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
         analysis_where);
     schedule.host_level_ptrs = schedule.level_ptrs.to_host();
     schedule.host_order.clear();
+    laps.lap("  sort by level, pointers");
 }
 
 template <typename I>
@@ -958,6 +1093,29 @@ void sptrsv_level_set(const CudaExecutor& exec, const detail::TriangularRows<V, 
     }
 }
 
+namespace sptrsv_kernels {
+/// op(T)'s rows in `order`: counts of their entries off the diagonal, scanned into ptrs.
+template <typename V, typename I>
+size_type count_entries(const CudaExecutor& exec, const detail::TriangularRows<device_type_t<V>, I>& rows,
+                        const I* order, detail::LevelOrderedRows<V, I>& copy)
+{
+    const auto n = rows.n;
+    copy.ptrs = Array<I>(exec.shared_from_this(), n + 1);
+    I* counts = copy.ptrs.data();
+    loom::cuda::parallel_for(
+        exec, n,
+        [=] __device__(long long i) {
+            const I r = order[i];
+            I count = 0;
+            for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) count += rows.col_idxs[k] != r;
+            counts[i] = count;
+        },
+        analysis_where);
+    loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
+    return static_cast<size_type>(loom::detail::load_element(copy.ptrs, n));
+}
+}  // namespace sptrsv_kernels
+
 template <typename V, typename I>
 void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::TriangularRows<V, I>& host_rows,
                                const detail::LevelSchedule<I>& schedule, bool pattern,
@@ -969,27 +1127,22 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
     const I* order = schedule.order.const_data();
     if (pattern) {
         const auto shared = exec.shared_from_this();
-        copy.ptrs = Array<I>(shared, n + 1);
-        I* counts = copy.ptrs.data();
-        loom::cuda::parallel_for(
-            exec, n,
-            [=] __device__(long long i) {
-                const I r = order[i];
-                I count = 0;
-                for (I k = rows.row_ptrs[r]; k < rows.row_ptrs[r + 1]; ++k) count += rows.col_idxs[k] != r;
-                counts[i] = count;
-            },
-            sptrsv_kernels::analysis_where);
-        loom::cuda::exclusive_prefix_sum(exec, counts, n + 1);
-        const auto entries = static_cast<size_type>(loom::detail::load_element(copy.ptrs, n));
+        copy = {};
+        const auto entries = sptrsv_kernels::count_entries(exec, rows, order, copy);
         copy.cols = Array<I>(shared, entries);
         copy.values = Array<V>(shared, entries);
         copy.inverse_diagonal = Array<V>(shared, n);
+        copy.position_of = Array<I>(shared, n);
+        I* position_of = copy.position_of.data();
+        loom::cuda::parallel_for(
+            exec, n, [=] __device__(long long i) { position_of[order[i]] = static_cast<I>(i); },
+            sptrsv_kernels::analysis_where);
     }
     const I* ptrs = copy.ptrs.const_data();
     I* cols = copy.cols.data();
     D* values = as_device(copy.values.data());
     D* inverse = as_device(copy.inverse_diagonal.data());
+    // The numeric phase writes values only.
     loom::cuda::parallel_for(
         exec, n,
         [=] __device__(long long i) {
@@ -1002,7 +1155,7 @@ void sptrsv_level_ordered_rows(const CudaExecutor& exec, const detail::Triangula
                     diagonal += a;
                     continue;
                 }
-                cols[out] = rows.col_idxs[k];
+                if (pattern) cols[out] = rows.col_idxs[k];
                 values[out++] = a;
             }
             inverse[i] = rows.unit ? D(1) : D(1) / diagonal;
@@ -1033,6 +1186,54 @@ void sptrsv_persistent_level_set(const CudaExecutor& exec,
     sptrsv_kernels::with_lanes(copy, [&](auto lanes) {
         sptrsv_kernels::persistent_levels<decltype(lanes)::value>(exec, copy, schedule, b, x);
     });
+}
+
+size_type sptrsv_one_block_capacity(const CudaExecutor& exec)
+{
+    int bytes = 0;
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                           exec.device_id()),
+                    sptrsv_kernels::analysis_where);
+    return static_cast<size_type>(bytes);
+}
+
+template <typename V, typename I>
+void sptrsv_one_block_prepare(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy)
+{
+    copy.position_cols = Array<I>(exec.shared_from_this(), copy.cols.size());
+    I* out = copy.position_cols.data();
+    const I* cols = copy.cols.const_data();
+    const I* position_of = copy.position_of.const_data();
+    loom::cuda::parallel_for(
+        exec, copy.cols.size(), [=] __device__(long long k) { out[k] = position_of[cols[k]]; },
+        sptrsv_kernels::analysis_where);
+    copy.one_block = true;
+}
+
+template <typename V, typename I>
+void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x)
+{
+    // Lanes per row by the mean row (shared-memory loads are short: fewer idle lanes, fewer
+    // shuffles); threads as the widest level needs, 256 to 1024 (H200, mcfe: 1024 threads
+    // 245 us, 384-512 223-224 us; sherman5 256 threads 38.5 us against 28.4 with 1024).
+    const auto n = static_cast<long long>(copy.inverse_diagonal.size());
+    const auto entries = static_cast<long long>(copy.cols.size());
+    const int lanes = entries <= 6 * n ? 4 : entries <= 24 * n ? 8 : 32;
+    long long widest = 1;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        widest = std::max<long long>(widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
+    }
+    const int threads = static_cast<int>(
+        std::clamp<long long>((widest * lanes + 31) / 32 * 32, 256, sptrsv_kernels::one_block_size));
+    if (lanes == 32) {
+        sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads);
+    } else if (lanes == 8) {
+        sptrsv_kernels::one_block_solve<8>(exec, copy, schedule, b, x, threads);
+    } else {
+        sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x, threads);
+    }
 }
 
 template <typename V, typename I>
@@ -1105,6 +1306,10 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
                                             const detail::TriangularRows<V, I>&,              \
                                             const detail::LevelSchedule<I>&, bool,            \
                                             detail::LevelOrderedRows<V, I>&);                 \
+    template void sptrsv_one_block_prepare(const CudaExecutor&, detail::LevelOrderedRows<V, I>&); \
+    template void sptrsv_one_block(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&,  \
+                                   const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
+                                   matrix::Dense<V>&);                                        \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

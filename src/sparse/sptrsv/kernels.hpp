@@ -13,6 +13,7 @@
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
+#include "loom/base/export.hpp"
 #include "loom/base/types.hpp"
 #include "loom/launch/macros.hpp"
 #include "loom/matrix/dense.hpp"
@@ -79,6 +80,13 @@ struct LevelOrderedRows {
     Array<I> cols;
     Array<V> values;
     Array<V> inverse_diagonal;
+    /// Where each row sits in the copy.
+    Array<I> position_of;
+    /// One block (cuda.cu, one_block_kernel): the whole solve by one block of threads that
+    /// holds the copy and x in shared memory, __syncthreads between levels; cols as
+    /// positions in the copy (position_cols[k] = position_of[cols[k]]).
+    bool one_block = false;
+    Array<I> position_cols;
 };
 
 /// The supernodal schedule of op(T) (algorithm supernodal): its rows cut into supernodes,
@@ -113,6 +121,19 @@ struct Supernodes {
     {
         return host_level_ptrs.empty() ? 0 : static_cast<size_type>(host_level_ptrs.size()) - 1;
     }
+};
+
+/// LOOM_SPTRSV_PROFILE=1: the analysis prints the time of each step to stderr (the executor
+/// synchronised first); a measurement switch.
+class LOOM_EXPORT AnalysisLaps {
+public:
+    explicit AnalysisLaps(const Executor& exec);
+    void lap(const char* step);
+
+private:
+    const Executor* exec_;
+    bool on_;
+    double last_ = 0;
 };
 
 /// CUDA: a level of fewer rows than this is thin, and consecutive thin levels run in one
@@ -170,6 +191,23 @@ void sptrsv_persistent_level_set(const CudaExecutor& exec,
                                  const detail::LevelOrderedRows<V, I>& copy,
                                  const detail::LevelSchedule<I>& schedule,
                                  const matrix::Dense<V>& b, matrix::Dense<V>& x);
+/// The shared memory one block may hold (bytes): the one-block solve's limit.
+size_type sptrsv_one_block_capacity(const CudaExecutor& exec);
+/// The shared memory the one-block solve of a copy takes: x and the copy (values, inverse
+/// diagonal, pointers, columns) and the level pointers.
+template <typename V, typename I>
+constexpr size_type sptrsv_one_block_bytes(size_type n, size_type entries, size_type levels)
+{
+    return (2 * n + entries) * sizeof(V) + (n + 1 + entries + levels + 1) * sizeof(I);
+}
+/// Turns the copy's one-block form on: its columns as positions (position_cols).
+template <typename V, typename I>
+void sptrsv_one_block_prepare(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy);
+/// The one-block solve (copy.one_block).
+template <typename V, typename I>
+void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
+                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
+                      matrix::Dense<V>& x);
 /// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
 /// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
 /// polled by the rows that read it (cuda.cu).

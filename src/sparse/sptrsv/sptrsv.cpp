@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +26,28 @@
 #include "sparse/sptrsv/state.hpp"
 
 namespace loom::sparse {
+namespace detail {
+
+AnalysisLaps::AnalysisLaps(const Executor& exec)
+    : exec_(&exec), on_(std::getenv("LOOM_SPTRSV_PROFILE") != nullptr)
+{
+    if (on_) {
+        exec_->synchronize();
+        last_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+}
+
+void AnalysisLaps::lap(const char* step)
+{
+    if (!on_) return;
+    exec_->synchronize();
+    const double now =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    std::fprintf(stderr, "sptrsv analysis: %s %.3f ms\n", step, (now - last_) * 1e3);
+    last_ = now;
+}
+
+}  // namespace detail
 namespace {
 
 constexpr const char* symbolic_where = "loom::sparse::sptrsv_symbolic";
@@ -52,6 +78,12 @@ constexpr double cuda_chained_round_us = 2.5;
 constexpr double cuda_sync_free_hop_us = 5.3;
 /// Sync-free's throughput on wide levels (~10 G rows/s): an estimate, not measured.
 constexpr double cuda_sync_free_row_us = 0.0001;
+/// CUDA, the one-block solve of small factors (cuda.cu): the launch and the staging of the
+/// copy into shared memory, and a round of a level (ceil(width / groups)); fitted to the
+/// H200 figures of session 12 (ILU(0) L, 1024 threads: add32 37.4 us for ~58 rounds,
+/// sherman5 28.4 us for ~55, mcfe 245 us for ~580).
+constexpr double cuda_one_block_us = 10.0;
+constexpr double cuda_one_block_round_us = 0.4;
 /// The widest supernode: a wider run of dense rows is cut, so that an inverted block stays
 /// a short dense product per row, its padding to a power of two small, and the cut adds a
 /// level only every 64 rows.
@@ -297,14 +329,46 @@ void choose_persistent(detail::LevelSchedule<I>& schedule, const Executor& exec,
             cuda_launched_us(schedule, long_rows);
 }
 
+/// The level-set schedule's cost on CUDA, persistent or launched (constants above).
+template <typename I>
+double cuda_level_set_us(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    return schedule.persistent ? cuda_persistent_level_us * static_cast<double>(schedule.levels())
+                               : cuda_launched_us(schedule, long_rows);
+}
+
+/// The one-block solve's cost (constants above): a round of its groups per level.
+template <typename I>
+double cuda_one_block_cost_us(const detail::LevelSchedule<I>& schedule, bool long_rows)
+{
+    const double groups = long_rows ? 128 : 256;  // cuda.cu: 1024 threads / (8 or 4 lanes)
+    double cost = cuda_one_block_us;
+    for (size_type l = 0; l < schedule.levels(); ++l) {
+        const auto width = schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l];
+        cost += cuda_one_block_round_us * std::ceil(width / groups);
+    }
+    return cost;
+}
+
+/// Whether op(T) may fit the one-block solve (cuda.cu): its copy (at most `entries` off the
+/// diagonal, `levels` levels) and x in one block's shared memory.
+template <typename V, typename I>
+bool may_fit_one_block([[maybe_unused]] const Executor& exec, size_type n, size_type entries,
+                       size_type levels)
+{
+    if (exec.kind() != ExecKind::cuda || n == 0) return false;
+    size_type capacity = 0;
+    LOOM_CUDA_CALL(symbolic_where, capacity = cuda::sptrsv_one_block_capacity(
+                                       dynamic_cast<const CudaExecutor&>(exec)));
+    return cuda::sptrsv_one_block_bytes<V, I>(n, entries, levels) <= capacity;
+}
+
 /// The model behind automatic on CUDA: whether a sync-free solve is expected to beat the
 /// level-set schedule (constants above).
 template <typename I>
 bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_rows)
 {
-    const double level_set =
-        schedule.persistent ? cuda_persistent_level_us * static_cast<double>(schedule.levels())
-                            : cuda_launched_us(schedule, long_rows);
+    const double level_set = cuda_level_set_us(schedule, long_rows);
     const double rows = static_cast<double>(schedule.host_level_ptrs[schedule.levels()]);
     const double sync_free = std::max(cuda_sync_free_hop_us * static_cast<double>(schedule.levels()),
                                       cuda_sync_free_row_us * rows);
@@ -315,10 +379,11 @@ bool sync_free_is_faster(const detail::LevelSchedule<I>& schedule, bool long_row
 /// found; NotSupported for one the executor cannot run. On CUDA: supernodal for wide
 /// supernodes, else the faster of level_set and sync_free by sync_free_is_faster; level_set
 /// on the host.
+/// small: op(T) may fit the one-block solve, which beats supernodal's two launches a level.
 template <typename I>
 SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec,
                         const detail::LevelSchedule<I>& schedule, size_type n, size_type nnz,
-                        size_type supernodes)
+                        size_type supernodes, bool small)
 {
     const bool cuda = exec.kind() == ExecKind::cuda;
     if (!cuda && (asked == SptrsvAlgorithm::sync_free || asked == SptrsvAlgorithm::vendor)) {
@@ -327,7 +392,7 @@ SptrsvAlgorithm resolve(SptrsvAlgorithm asked, const Executor& exec,
                                                exec.name() + " (use level_set)");
     }
     if (asked != SptrsvAlgorithm::automatic) return asked;
-    if (picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
+    if (!small && picks_supernodal(exec, n, supernodes)) return SptrsvAlgorithm::supernodal;
     if (cuda && sync_free_is_faster(schedule, nnz > 8 * n)) return SptrsvAlgorithm::sync_free;
     return SptrsvAlgorithm::level_set;
 }
@@ -485,6 +550,14 @@ void check_square(const char* where, const matrix::Csr<V, I>& T)
     }
 }
 
+/// At most how many of T's entries lie off the diagonal: a stored diagonal (checked by the
+/// analysis) takes one entry a row.
+template <typename V, typename I>
+size_type off_diagonal_bound(const matrix::Csr<V, I>& T, const SptrsvOptions& options)
+{
+    return options.diag == blas::Diag::unit ? T.nnz() : T.nnz() - T.rows();
+}
+
 /// The analysis on the host (T's pattern read back once); every executor and algorithm.
 template <typename V, typename I>
 std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>& T,
@@ -525,7 +598,8 @@ std::unique_ptr<detail::SptrsvState<V, I>> host_analysis(const matrix::Csr<V, I>
     choose_persistent(schedule, *exec, T.nnz() > 8 * n);
     record_levels(*state, schedule);
     state->algorithm =
-        resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count);
+        resolve(options.algorithm, *exec, schedule, n, T.nnz(), state->supernode_count,
+                may_fit_one_block<V, I>(*exec, n, off_diagonal_bound(T, options), schedule.levels()));
     if (uses_schedule(state->algorithm)) {
         schedule.order = Array<I>(exec, schedule.host_order);
         schedule.level_ptrs = Array<I>(exec, schedule.host_level_ptrs);
@@ -573,6 +647,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         const auto* cols = T.col_idxs().const_data();
         const bool t_lower = options.uplo == blas::Uplo::lower;
         const bool solves = scope == Scope::solve;
+        detail::AnalysisLaps laps(exec);
         const auto bad = cuda::sptrsv_first_bad_rows(
             exec, n, ptrs, cols, T.values().const_data(), t_lower,
             !solves || options.diag == blas::Diag::unit);
@@ -581,6 +656,7 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
             check_triangle(where, T.row_ptrs().to_host(), T.col_idxs().to_host(), options.uplo);
         }
         if (bad.zero_diagonal < n) throw zero_diagonal(symbolic_where, bad.zero_diagonal);
+        laps.lap("checks");
         Array<I> t_ptrs, t_cols, t_index;
         if (transposes(options.op) || (solves && !t_lower)) {
             cuda::sptrsv_transpose_pattern(exec, n, T.nnz(), ptrs, cols, t_ptrs, t_cols, t_index);
@@ -592,8 +668,12 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
                         : cuda::sptrsv_count_supernodes(exec, n, t_ptrs.const_data(),
                                                         t_cols.const_data(), max_supernode_width);
         }
+        laps.lap("transpose, supernodes");
+        // The levels are not known yet: at most n.
+        const auto entries = off_diagonal_bound(T, options);
         if (solves && options.algorithm == SptrsvAlgorithm::automatic &&
-            picks_supernodal(exec, n, state->supernode_count)) {
+            picks_supernodal(exec, n, state->supernode_count) &&
+            !may_fit_one_block<V, I>(exec, n, entries, n)) {
             return nullptr;
         }
         const bool op_transposed = transposes(options.op);
@@ -607,11 +687,13 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
         cuda::sptrsv_level_schedule(exec, n, T.nnz(), op_transposed ? t_ptrs.const_data() : ptrs,
                                     op_transposed ? t_cols.const_data() : cols,
                                     solves_lower(options), schedule);
+        laps.lap("level schedule");
         detail::group_stages(schedule, thin_width(exec));
         choose_persistent(schedule, exec, T.nnz() > 8 * n);
         record_levels(*state, schedule);
         state->algorithm =
-            resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count);
+            resolve(options.algorithm, exec, schedule, n, T.nnz(), state->supernode_count,
+                    may_fit_one_block<V, I>(exec, n, entries, schedule.levels()));
         if (op_transposed) {
             state->transposed_row_ptrs = std::move(t_ptrs);
             state->transposed_col_idxs = std::move(t_cols);
@@ -622,30 +704,49 @@ std::unique_ptr<detail::SptrsvState<V, I>> device_analysis(const matrix::Csr<V, 
     return state;
 }
 
-/// Whether the solve reads op(T)'s level-ordered copy: CUDA's persistent level set and
-/// sync-free.
+/// Whether the solve may read op(T)'s level-ordered copy: CUDA's persistent level set,
+/// its one-block solve (decided once the copy is built), and sync-free.
 template <typename V, typename I>
-bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state)
+bool keeps_level_ordered_rows(const detail::SptrsvState<V, I>& state, const SptrsvOptions& options,
+                              const matrix::Csr<V, I>& T)
 {
+    const auto& schedule = state.schedule;
     return state.exec->kind() == ExecKind::cuda &&
-           ((state.algorithm == SptrsvAlgorithm::level_set && state.schedule.persistent) ||
+           ((state.algorithm == SptrsvAlgorithm::level_set &&
+             (schedule.persistent || may_fit_one_block<V, I>(*state.exec, T.rows(),
+                                                             off_diagonal_bound(T, options),
+                                                             schedule.levels()))) ||
             state.algorithm == SptrsvAlgorithm::sync_free);
 }
 
 /// Builds (pattern) or refreshes the level-ordered copy of op(T) where the solve reads it.
+/// On building, a level set takes the one-block solve when the model prefers it and the
+/// copy fits, and otherwise keeps the copy only when persistent.
 template <typename V, typename I>
 void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<V, I>& state,
                         [[maybe_unused]] const SptrsvOptions& options, const matrix::Csr<V, I>& T,
                         bool pattern)
 {
-    if (T.rows() == 0 || (pattern ? !keeps_level_ordered_rows(state)
+    if (T.rows() == 0 || (pattern ? !keeps_level_ordered_rows(state, options, T)
                                   : state.level_ordered.ptrs.size() == 0)) {
         return;
     }
-    LOOM_CUDA_CALL(where, cuda::sptrsv_level_ordered_rows(
-                              dynamic_cast<const CudaExecutor&>(*state.exec),
-                              triangular_rows(state, options, T), state.schedule, pattern,
-                              state.level_ordered));
+    LOOM_CUDA_CALL(where, {
+        const auto& exec = dynamic_cast<const CudaExecutor&>(*state.exec);
+        auto& copy = state.level_ordered;
+        auto& schedule = state.schedule;
+        cuda::sptrsv_level_ordered_rows(exec, triangular_rows(state, options, T), schedule, pattern,
+                                        copy);
+        if (!pattern || state.algorithm != SptrsvAlgorithm::level_set) return;
+        const bool long_rows = T.nnz() > 8 * T.rows();  // as the analysis' cost model
+        if (cuda_one_block_cost_us(schedule, long_rows) < cuda_level_set_us(schedule, long_rows) &&
+            cuda::sptrsv_one_block_bytes<V, I>(T.rows(), copy.cols.size(), schedule.levels()) <=
+                cuda::sptrsv_one_block_capacity(exec)) {
+            cuda::sptrsv_one_block_prepare(exec, copy);
+        } else if (!schedule.persistent) {
+            copy = {};
+        }
+    });
 }
 
 }  // namespace
@@ -681,7 +782,10 @@ size_type SptrsvHandle<V, I>::stages() const
 {
     const auto& state = this->analysis("loom::sparse::SptrsvHandle::stages");
     if (state.algorithm == SptrsvAlgorithm::supernodal) return 2 * state.supernodes.levels();
-    if (state.algorithm != SptrsvAlgorithm::level_set || state.schedule.persistent) return 1;
+    if (state.algorithm != SptrsvAlgorithm::level_set || state.schedule.persistent ||
+        state.level_ordered.one_block) {
+        return 1;
+    }
     return state.schedule.stages();
 }
 
@@ -736,8 +840,11 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                      ? device_analysis(T, options, Scope::solve, given)
                      : nullptr;
     if (!state) state = host_analysis(T, options);
+    detail::AnalysisLaps laps(*exec);
     level_ordered_rows(symbolic_where, *state, options, T, true);
+    laps.lap("level-ordered copy");
     state->pattern = pattern_fingerprint(T, options.pattern_check);
+    laps.lap("fingerprint");
     handle.adopt(std::move(state));
 }
 
@@ -814,7 +921,9 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     cuda::sptrsv_supernodal(e, rows, state->supernodes, b, x, work);
                     break;
                 default:
-                    if (state->schedule.persistent) {
+                    if (state->level_ordered.one_block) {
+                        cuda::sptrsv_one_block(e, state->level_ordered, state->schedule, b, x);
+                    } else if (state->schedule.persistent) {
                         cuda::sptrsv_persistent_level_set(e, state->level_ordered,
                                                           state->schedule, b, x);
                     } else {

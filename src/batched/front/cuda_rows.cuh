@@ -635,8 +635,9 @@ constexpr int shared_getrf_lanes(int n)
 constexpr int shared_getrf_max = 24;
 
 /// ROUND-1 SWITCH (temporary): LOOM_GETRF_ROLLED=L (1, 4, 8, 16) runs getrf_rolled_kernel
-/// with L lanes per matrix at the candidate orders; LOOM_GETRF_PAIR=1 its two-row variant
-/// (L = 4, 8 at 16, 24, 28, 32); unset: the table above.
+/// with L lanes per matrix at the candidate orders; LOOM_GETRF_PAIR=1 its two-row variant,
+/// LOOM_GETRF_UREGS=1 its pivot row in registers (L = 4, 8 at 16, 24, 28, 32); unset: the
+/// table above.
 inline int rolled_candidate()
 {
     static const int lanes = [] {
@@ -645,10 +646,14 @@ inline int rolled_candidate()
     }();
     return lanes;
 }
-inline bool pair_candidate()
+inline int variant_candidate()
 {
-    static const bool pair = std::getenv("LOOM_GETRF_PAIR") != nullptr;
-    return pair;
+    static const int variant = [] {
+        if (std::getenv("LOOM_GETRF_PAIR") != nullptr) return 1;
+        if (std::getenv("LOOM_GETRF_UREGS") != nullptr) return 2;
+        return 0;
+    }();
+    return variant;
 }
 constexpr bool rolled_order(int n)
 {
@@ -656,14 +661,18 @@ constexpr bool rolled_order(int n)
 }
 constexpr bool pair_order(int n) { return n == 16 || n == 24 || n == 28 || n == 32; }
 
-/// Rolled: 0 getrf_shared_kernel, 1 getrf_rolled_kernel, 2 its two-row variant.
+/// Rolled: 0 getrf_shared_kernel, 1 + v getrf_rolled_kernel's variant v.
 template <typename T, int N, int L, int Rolled>
 void launch_shared_getrf_kernel(const CudaExecutor& exec, size_type count,
                                 const Operands<T, 1>& ops, const front::GetrfCall& f)
 {
-    constexpr auto kernel = Rolled == 2   ? thread::getrf_rolled_kernel<N, L, T, true>
-                            : Rolled == 1 ? thread::getrf_rolled_kernel<N, L, T, false>
-                                          : thread::getrf_shared_kernel<N, L, T>;
+    constexpr auto kernel = [] {
+        if constexpr (Rolled == 0) {
+            return thread::getrf_shared_kernel<N, L, T>;
+        } else {
+            return thread::getrf_rolled_kernel<N, L, T, Rolled - 1>;
+        }
+    }();
     constexpr int threads = thread::shared_getrf_threads<N, L, T>();
     constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
     static const bool allowed = thread::allow_shared(kernel, shared);
@@ -690,8 +699,13 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
                 constexpr int L = decltype(lanes)::value;
                 if (rolled != L) return;
                 if constexpr (pair_order(N) && (L == 4 || L == 8)) {
-                    if (pair_candidate()) {
+                    if (variant_candidate() == 1) {
                         launch_shared_getrf_kernel<T, N, L, 2>(exec, count, ops, f);
+                        launched = true;
+                        return;
+                    }
+                    if (variant_candidate() == 2) {
+                        launch_shared_getrf_kernel<T, N, L, 3>(exec, count, ops, f);
                         launched = true;
                         return;
                     }

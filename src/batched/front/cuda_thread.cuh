@@ -423,9 +423,11 @@ __global__ void __launch_bounds__(block_threads)
 /// few hundred instructions at any N (the unrolled kernel's grows as N^3 / L: past N = 24 it
 /// no longer fits the instruction caches).
 ///
-/// Pair (ROUND-1 CANDIDATE): a lane updates two of its rows at once, each pivot-row entry read
-/// once for both.
-template <int N, int L, typename T, bool Pair = false>
+/// Variant (ROUND-1 CANDIDATES): 0 as above; 1 (pair) a lane updates two of its rows at once,
+/// each pivot-row entry read once for both; 2 (registers) the pivot row in registers, its
+/// columns unrolled in blocks of 8 (blocks left of column k skipped, entries predicated), the
+/// rows and steps rolled: two shared-memory accesses per entry instead of three.
+template <int N, int L, typename T, int Variant = 0>
 __global__ void __launch_bounds__(block_threads)
     getrf_rolled_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
@@ -499,7 +501,25 @@ __global__ void __launch_bounds__(block_threads)
             }
             const T inv = T(1) / pivot;
             const int first = k + 1 + ((lane - (k + 1)) % L + L) % L;
-            if constexpr (Pair) {
+            if constexpr (Variant == 2) {
+                T w[N];  // the pivot row
+                LOOM_PRAGMA_UNROLL
+                for (int j = 0; j < N; ++j) w[j] = u[j];
+#pragma unroll 1
+                for (int i = first; i < N; i += L) {
+                    T* row = a + i * R;
+                    const T l = row[k] * inv;
+                    LOOM_PRAGMA_UNROLL
+                    for (int jb = 0; jb < N; jb += 8) {
+                        if (jb + 7 <= k) continue;
+                        LOOM_PRAGMA_UNROLL
+                        for (int j = jb; j < jb + 8 && j < N; ++j) {
+                            if (j > k) row[j] -= l * w[j];
+                        }
+                    }
+                    row[k] = l;
+                }
+            } else if constexpr (Variant == 1) {
 #pragma unroll 1
                 for (int i = first; i < N; i += 2 * L) {
                     const bool second = i + L < N;

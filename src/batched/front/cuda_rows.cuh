@@ -634,52 +634,12 @@ constexpr int shared_getrf_lanes(int n)
 }
 constexpr int shared_getrf_max = 24;
 
-/// ROUND-1 SWITCH (temporary): LOOM_GETRF_ROLLED=L (1, 4, 8, 16) runs getrf_rolled_kernel
-/// with L lanes per matrix at the candidate orders; LOOM_GETRF_PAIR=1 its two-row variant,
-/// LOOM_GETRF_UREGS=1 its pivot row in registers (L = 4, 8 at 16, 24, 28, 32); unset: the
-/// table above.
-inline int rolled_candidate()
+/// ROUND-2 SWITCH (temporary): LOOM_GETRF_LEAN set runs getrf_shared_kernel's lean step
+/// wherever it has more than one lane per matrix (14..24).
+inline bool lean_candidate()
 {
-    static const int lanes = [] {
-        const char* text = std::getenv("LOOM_GETRF_ROLLED");
-        return text != nullptr ? std::atoi(text) : 0;
-    }();
-    return lanes;
-}
-inline int variant_candidate()
-{
-    static const int variant = [] {
-        if (std::getenv("LOOM_GETRF_PAIR") != nullptr) return 1;
-        if (std::getenv("LOOM_GETRF_UREGS") != nullptr) return 2;
-        return 0;
-    }();
-    return variant;
-}
-constexpr bool rolled_order(int n)
-{
-    return n == 14 || n == 15 || n == 16 || n == 22 || n == 24 || n == 28 || n == 32;
-}
-constexpr bool pair_order(int n) { return n == 16 || n == 24 || n == 28 || n == 32; }
-
-/// Rolled: 0 getrf_shared_kernel, 1 + v getrf_rolled_kernel's variant v.
-template <typename T, int N, int L, int Rolled>
-void launch_shared_getrf_kernel(const CudaExecutor& exec, size_type count,
-                                const Operands<T, 1>& ops, const front::GetrfCall& f)
-{
-    constexpr auto kernel = [] {
-        if constexpr (Rolled == 0) {
-            return thread::getrf_shared_kernel<N, L, T>;
-        } else {
-            return thread::getrf_rolled_kernel<N, L, T, Rolled - 1>;
-        }
-    }();
-    constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-    constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
-    static const bool allowed = thread::allow_shared(kernel, shared);
-    (void)allowed;  // if refused, the launch fails and says so
-    const auto blocks = (count + threads / L - 1) / (threads / L);
-    kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-        ops, f.pivots, f.info, count);
+    static const bool lean = std::getenv("LOOM_GETRF_LEAN") != nullptr;
+    return lean;
 }
 
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
@@ -687,78 +647,31 @@ template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    const int rolled = rolled_order(n) ? rolled_candidate() : 0;
-    if (rolled == 0 && shared_getrf_lanes(n) == 0) return false;
-    if (count > INT_MAX) return false;
+    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
     bool launched = false;
-    with_order<32, thread_getrf_max + 1>(n, [&](auto order) {
+    with_order<shared_getrf_max, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        if constexpr (rolled_order(N)) {
-            const auto run = [&](auto lanes) {
-                constexpr int L = decltype(lanes)::value;
-                if (rolled != L) return;
-                if constexpr (pair_order(N) && (L == 4 || L == 8)) {
-                    if (variant_candidate() == 1) {
-                        launch_shared_getrf_kernel<T, N, L, 2>(exec, count, ops, f);
-                        launched = true;
-                        return;
-                    }
-                    if (variant_candidate() == 2) {
-                        launch_shared_getrf_kernel<T, N, L, 3>(exec, count, ops, f);
-                        launched = true;
-                        return;
-                    }
-                }
-                launch_shared_getrf_kernel<T, N, L, 1>(exec, count, ops, f);
+        constexpr int L = shared_getrf_lanes(N);
+        const auto launch = [&](auto lean) {
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, decltype(lean)::value>;
+            constexpr int threads = thread::shared_getrf_threads<N, L, T>();
+            constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+            static const bool allowed = thread::allow_shared(kernel, shared);
+            (void)allowed;  // if refused, the launch fails and says so
+            const auto blocks = (count + threads / L - 1) / (threads / L);
+            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                ops, f.pivots, f.info, count);
+        };
+        if constexpr (L > 1) {
+            if (lean_candidate()) {
+                launch(std::true_type{});
                 launched = true;
-            };
-            run(std::integral_constant<int, 1>{});
-            run(std::integral_constant<int, 4>{});
-            run(std::integral_constant<int, 8>{});
-            run(std::integral_constant<int, 16>{});
-            if (launched) return;
+                return;
+            }
         }
-        if constexpr (shared_getrf_lanes(N) != 0) {
-            launch_shared_getrf_kernel<T, N, shared_getrf_lanes(N), 0>(exec, count, ops, f);
-            launched = true;
-        }
-    });
-    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return launched;
-}
-
-/// The orders up to which getrf takes getrf_direct_kernel for a packed batch (even orders).
-/// ROUND-1 SWITCH (temporary): LOOM_GETRF_DIRECT_MAX overrides it (0: never).
-inline int direct_getrf_max()
-{
-    static const int max = [] {
-        const char* text = std::getenv("LOOM_GETRF_DIRECT_MAX");
-        return text != nullptr ? std::atoi(text) : 4;
-    }();
-    return max;
-}
-
-/// Runs getrf_direct_kernel for order n where it serves n and the batch; false if not.
-template <typename T>
-bool launch_direct_getrf(const CudaExecutor& exec, size_type count, int n,
-                         const Operands<T, 1>& ops, const front::GetrfCall& f)
-{
-    if (n > direct_getrf_max() || n % 2 != 0 || reinterpret_cast<std::uintptr_t>(f.pivots) % 16 != 0 ||
-        count > static_cast<size_type>(INT_MAX) * thread::direct_threads) {
-        return false;
-    }
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    bool launched = false;
-    with_order<thread::max_order, 2>(n, [&](auto order) {
-        constexpr int N = decltype(order)::value;
-        if constexpr (N % 2 == 0) {
-            if (!thread::direct_fits<N>(ops[0])) return;
-            thread::getrf_direct_kernel<N, T>
-                <<<thread::blocks_for(count, thread::direct_threads), thread::direct_threads, 0,
-                   loom::cuda::stream_of(exec)>>>(ops[0].data, f.pivots, f.info, count);
-            launched = true;
-        }
+        launch(std::false_type{});
+        launched = true;
     });
     if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
     return launched;
@@ -870,7 +783,6 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
     static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 24,
                   "orders 11..24: getrf_shared_kernel, 25..32: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
-        if (launch_direct_getrf<T>(exec, count, n, ops, f)) return true;
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
             constexpr auto kernel = thread::getrf_kernel<decltype(order)::value, T>;

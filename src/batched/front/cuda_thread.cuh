@@ -18,7 +18,6 @@
 
 #include <climits>
 #include <cmath>
-#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -225,75 +224,6 @@ __global__ void __launch_bounds__(block_threads)
     });
 }
 
-/// Threads per block of getrf_direct_kernel.
-constexpr int direct_threads = 128;
-
-/// 16 bytes of values: double2 or float4.
-template <typename T>
-using Vec16 = std::conditional_t<std::is_same_v<T, double>, double2, float4>;
-
-template <typename T>
-__device__ LOOM_INLINE T& lane_of(Vec16<T>& v, int i)
-{
-    if constexpr (std::is_same_v<T, double>) {
-        return i == 0 ? v.x : v.y;
-    } else {
-        return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-    }
-}
-
-/// Whether getrf_direct_kernel<N> takes a batch: whole matrices of 16-byte multiples, packed,
-/// 16-byte aligned.
-template <int N, typename T>
-bool direct_fits(const Operand<T>& o)
-{
-    return N * N * sizeof(T) % 16 == 0 && !o.transposed && o.stride == N &&
-           o.batch_stride == N * N && reinterpret_cast<std::uintptr_t>(o.data) % 16 == 0;
-}
-
-/// getrf_kernel without the staging, for packed batches whose matrices are whole 16-byte
-/// vectors (even orders): each thread loads its matrix straight into registers with 16-byte
-/// loads (all in flight at once), factors it and stores it the same way, its pivots as 8- or
-/// 16-byte vectors. No shared memory, no barrier: at n = 2 and 4 the kernel is a bare
-/// read-compute-write of 5-21 MB, where the staging's barriers and its two passes through
-/// shared memory are a large part of the time.
-template <int N, typename T>
-__global__ void __launch_bounds__(direct_threads)
-    getrf_direct_kernel(T* data, int32* pivots, int32* info, size_type count)
-{
-    constexpr int per_vec = 16 / static_cast<int>(sizeof(T));
-    constexpr int vecs = N * N / per_vec;
-    const size_type b = static_cast<size_type>(blockIdx.x) * direct_threads + threadIdx.x;
-    if (b >= count) return;
-    auto* m = reinterpret_cast<Vec16<T>*>(data + b * N * N);
-    Vec16<T> v[vecs];
-    LOOM_PRAGMA_UNROLL
-    for (int q = 0; q < vecs; ++q) v[q] = __ldcs(m + q);
-    T a[N][N];
-    LOOM_PRAGMA_UNROLL
-    for (int e = 0; e < N * N; ++e) a[e / N][e % N] = lane_of<T>(v[e / per_vec], e % per_vec);
-    int ipiv[N];
-    const int failed = factor_in_registers<N>(a, ipiv);
-    LOOM_PRAGMA_UNROLL
-    for (int e = 0; e < N * N; ++e) lane_of<T>(v[e / per_vec], e % per_vec) = a[e / N][e % N];
-    LOOM_PRAGMA_UNROLL
-    for (int q = 0; q < vecs; ++q) __stcs(m + q, v[q]);
-    int32* own = pivots + b * N;
-    if constexpr (N % 4 == 0) {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < N; k += 4) {
-            __stcs(reinterpret_cast<int4*>(own + k), make_int4(ipiv[k], ipiv[k + 1], ipiv[k + 2], ipiv[k + 3]));
-        }
-    } else if constexpr (N % 2 == 0) {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < N; k += 2) __stcs(reinterpret_cast<int2*>(own + k), make_int2(ipiv[k], ipiv[k + 1]));
-    } else {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < N; ++k) own[k] = ipiv[k];
-    }
-    info[b] = failed;
-}
-
 /// f(std::integral_constant<int, k>) for k = 0 .. N - 1, in order.
 template <int N, typename F>
 __device__ LOOM_INLINE void for_each_step(F&& f)
@@ -327,10 +257,17 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
 /// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
 /// per 16 or 32 lanes, ~200 instructions per step and matrix).
-template <int N, int L, typename T>
+///
+/// Lean (ROUND-2 CANDIDATE, L > 1): each lane computes the reciprocal of its candidate during
+/// the search and the butterfly carries it (the division off the step's critical path); the
+/// search of step k + 1 starts right after the lane's own update of step k (its rows are its
+/// own writes), the group's barrier moving to before the pivot row's read; only the pivot
+/// row's columns k.. are read into registers (the swap reads the rest in shared memory).
+template <int N, int L, typename T, bool Lean = false>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
+    static_assert(!Lean || L > 1, "the lean step changes the lanes' exchange");
     static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
     using Staged = Block<N, L>;
     constexpr int R = Staged::row_pitch;
@@ -353,27 +290,40 @@ __global__ void __launch_bounds__(block_threads)
         for_each_step<N>([&](auto step) {
             constexpr int k = decltype(step)::value;
             int p = k;
+            T reciprocal(0);  // Lean: 1 / the pivot, found with it
             if constexpr (L == 1) {
                 p = first_largest<N>(k, [&](int i) { return a[i * R + k]; });
             } else {
                 unsigned long long best = 0;
                 int at = INT_MAX;
+                T value(0);
                 LOOM_PRAGMA_UNROLL
                 for (int r = k / L; r < per_lane; ++r) {
                     const int i = lane + r * L;
                     if (i >= k && i < N) {
-                        const auto key = pivot_key(a[i * R + k], true, i == k);
+                        const T x = a[i * R + k];
+                        const auto key = pivot_key(x, true, i == k);
                         if (key > best) {
                             best = key;
                             at = i;
+                            value = x;
                         }
                     }
+                }
+                if constexpr (Lean) {
+                    reciprocal = T(1) / value;
+                    sync();  // every lane's update of the last step is done
                 }
                 LOOM_PRAGMA_UNROLL
                 for (int offset = 1; offset < L; offset <<= 1) {
                     const auto other = __shfl_xor_sync(mask, best, offset, L);
                     const int other_at = __shfl_xor_sync(mask, at, offset, L);
-                    if (other > best || (other == best && other_at < at)) {
+                    const bool better = other > best || (other == best && other_at < at);
+                    if constexpr (Lean) {
+                        const T other_reciprocal = __shfl_xor_sync(mask, reciprocal, offset, L);
+                        if (better) reciprocal = other_reciprocal;
+                    }
+                    if (better) {
                         best = other;
                         at = other_at;
                     }
@@ -381,9 +331,9 @@ __global__ void __launch_bounds__(block_threads)
                 p = at;
             }
             if (lane == 0) pivots[b * N + k] = p;
-            T u[N];  // the pivot row, which becomes row k
+            T u[N];  // the pivot row, which becomes row k (Lean: its columns k.. only)
             LOOM_PRAGMA_UNROLL
-            for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
+            for (int j = Lean ? k : 0; j < N; ++j) u[j] = a[p * R + j];
             sync();  // every lane has read row p
             LOOM_PRAGMA_UNROLL
             for (int c = 0; c < per_lane; ++c) {
@@ -399,7 +349,7 @@ __global__ void __launch_bounds__(block_threads)
                 if (failed == 0) failed = k + 1;
                 return;
             }
-            const T inv = T(1) / u[k];
+            const T inv = Lean ? reciprocal : T(1) / u[k];
             LOOM_PRAGMA_UNROLL
             for (int r = (k + 1) / L; r < per_lane; ++r) {
                 const int i = lane + r * L;
@@ -411,143 +361,8 @@ __global__ void __launch_bounds__(block_threads)
                     row[k] = l;
                 }
             }
-            sync();  // the next step reads rows of every lane
+            if constexpr (!Lean) sync();  // the next step reads rows of every lane
         });
-        if (lane == 0) info[b] = failed;
-    }
-    blk.store(ops[0], s);
-}
-
-/// getrf_shared_kernel with every loop rolled (ROUND-1 CANDIDATE): the pivot row is
-/// read from shared memory (row k after the swap) for each entry it updates, so the code is a
-/// few hundred instructions at any N (the unrolled kernel's grows as N^3 / L: past N = 24 it
-/// no longer fits the instruction caches).
-///
-/// Variant (ROUND-1 CANDIDATES): 0 as above; 1 (pair) a lane updates two of its rows at once,
-/// each pivot-row entry read once for both; 2 (registers) the pivot row in registers, its
-/// columns unrolled in blocks of 8 (blocks left of column k skipped, entries predicated), the
-/// rows and steps rolled: two shared-memory accesses per entry instead of three.
-template <int N, int L, typename T, int Variant = 0>
-__global__ void __launch_bounds__(block_threads)
-    getrf_rolled_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
-{
-    static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
-    using Staged = Block<N, L>;
-    constexpr int R = Staged::row_pitch;
-    const auto blk = Staged::make(count);
-    T* s = shared_values<T>();
-    blk.load(ops[0], s);
-    const int t = static_cast<int>(threadIdx.x);
-    const int lane = t % L;
-    if (t / L < blk.count) {
-        T* a = s + t / L * Staged::pitch;
-        const size_type b = blk.first + t / L;
-        const unsigned mask = L == 1 ? 0u : ((1u << L) - 1u) << (t % 32 / L * L);
-        const auto sync = [&] {
-            if constexpr (L > 1) __syncwarp(mask);
-        };
-        int failed = 0;
-#pragma unroll 1
-        for (int k = 0; k < N; ++k) {
-            int p = k;
-            if constexpr (L == 1) {
-                T largest = fabs(a[k * R + k]);
-#pragma unroll 1
-                for (int i = k + 1; i < N; ++i) {
-                    const T candidate = fabs(a[i * R + k]);
-                    if (candidate > largest) {
-                        largest = candidate;
-                        p = i;
-                    }
-                }
-            } else {
-                unsigned long long best = 0;
-                int at = INT_MAX;
-                const int from = k + ((lane - k) % L + L) % L;
-#pragma unroll 1
-                for (int i = from; i < N; i += L) {
-                    const auto key = pivot_key(a[i * R + k], true, i == k);
-                    if (key > best) {
-                        best = key;
-                        at = i;
-                    }
-                }
-                LOOM_PRAGMA_UNROLL
-                for (int offset = 1; offset < L; offset <<= 1) {
-                    const auto other = __shfl_xor_sync(mask, best, offset, L);
-                    const int other_at = __shfl_xor_sync(mask, at, offset, L);
-                    if (other > best || (other == best && other_at < at)) {
-                        best = other;
-                        at = other_at;
-                    }
-                }
-                p = at;
-            }
-            if (lane == 0) pivots[b * N + k] = p;
-            if (p != k) {
-#pragma unroll 1
-                for (int j = lane; j < N; j += L) {
-                    const T x = a[k * R + j];
-                    a[k * R + j] = a[p * R + j];
-                    a[p * R + j] = x;
-                }
-            }
-            sync();  // row k is the pivot row
-            const T* u = a + k * R;
-            const T pivot = u[k];
-            if (pivot == T(0)) {  // the column is zero from the diagonal down
-                if (failed == 0) failed = k + 1;
-                continue;
-            }
-            const T inv = T(1) / pivot;
-            const int first = k + 1 + ((lane - (k + 1)) % L + L) % L;
-            if constexpr (Variant == 2) {
-                T w[N];  // the pivot row
-                LOOM_PRAGMA_UNROLL
-                for (int j = 0; j < N; ++j) w[j] = u[j];
-#pragma unroll 1
-                for (int i = first; i < N; i += L) {
-                    T* row = a + i * R;
-                    const T l = row[k] * inv;
-                    LOOM_PRAGMA_UNROLL
-                    for (int jb = 0; jb < N; jb += 8) {
-                        if (jb + 7 <= k) continue;
-                        LOOM_PRAGMA_UNROLL
-                        for (int j = jb; j < jb + 8 && j < N; ++j) {
-                            if (j > k) row[j] -= l * w[j];
-                        }
-                    }
-                    row[k] = l;
-                }
-            } else if constexpr (Variant == 1) {
-#pragma unroll 1
-                for (int i = first; i < N; i += 2 * L) {
-                    const bool second = i + L < N;
-                    T* row = a + i * R;
-                    T* next = second ? row + L * R : row;  // (a second pass over row i: no-op)
-                    const T l = row[k] * inv;
-                    const T m = second ? next[k] * inv : T(0);
-#pragma unroll 4
-                    for (int j = k + 1; j < N; ++j) {
-                        const T x = u[j];
-                        row[j] -= l * x;
-                        if (second) next[j] -= m * x;
-                    }
-                    row[k] = l;
-                    if (second) next[k] = m;
-                }
-            } else {
-#pragma unroll 1
-                for (int i = first; i < N; i += L) {
-                    T* row = a + i * R;
-                    const T l = row[k] * inv;
-#pragma unroll 4
-                    for (int j = k + 1; j < N; ++j) row[j] -= l * u[j];
-                    row[k] = l;
-                }
-            }
-            sync();  // the next step reads rows of every lane
-        }
         if (lane == 0) info[b] = failed;
     }
     blk.store(ops[0], s);

@@ -642,16 +642,46 @@ inline bool lean_candidate()
     return lean;
 }
 
+/// ROUND-2 SWITCH (temporary): LOOM_GETRF_WIDER=8 or 16 runs getrf_shared_kernel with that
+/// many lanes at 25 and 26 (getrf_wide_kernel otherwise).
+inline int wider_candidate()
+{
+    static const int lanes = [] {
+        const char* text = std::getenv("LOOM_GETRF_WIDER");
+        return text != nullptr ? std::atoi(text) : 0;
+    }();
+    return lanes;
+}
+
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
+    const bool wider = (n == 25 || n == 26) && (wider_candidate() == 8 || wider_candidate() == 16);
+    if ((shared_getrf_lanes(n) == 0 && !wider) || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
     bool launched = false;
-    with_order<shared_getrf_max, thread_getrf_max + 1>(n, [&](auto order) {
+    with_order<26, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
+        if constexpr (N > shared_getrf_max) {
+            const auto wide = [&](auto lanes) {
+                constexpr int L = decltype(lanes)::value;
+                if (wider_candidate() != L) return;
+                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, false>;
+                constexpr int threads = thread::shared_getrf_threads<N, L, T>();
+                constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+                static const bool allowed = thread::allow_shared(kernel, shared);
+                (void)allowed;
+                const auto blocks = (count + threads / L - 1) / (threads / L);
+                kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                    ops, f.pivots, f.info, count);
+                launched = true;
+            };
+            wide(std::integral_constant<int, 8>{});
+            wide(std::integral_constant<int, 16>{});
+            return;
+        } else {
         constexpr int L = shared_getrf_lanes(N);
         const auto launch = [&](auto lean) {
             constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, decltype(lean)::value>;
@@ -672,6 +702,7 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
         }
         launch(std::false_type{});
         launched = true;
+        }
     });
     if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
     return launched;

@@ -13,11 +13,11 @@
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
-//   getrf  n = 25..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
+//   getrf  n = 27..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
 //          instead of moving them (each lane knows the position its row has reached), the
 //          pivot search is an argmax over the group; the pivot row reaches the updating lanes
 //          through shared memory. n <= 10: a thread per matrix, the matrix in registers;
-//          n = 11..24: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
+//          n = 11..26: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -27,7 +27,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -447,7 +446,7 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 #endif
 }
 
-/// getrf for the bound 32 (orders 25..32; 11..24 run thread::getrf_shared_kernel), the
+/// getrf for the bound 32 (orders 27..32; 11..26 run thread::getrf_shared_kernel), the
 /// factorization of detail::getrf_partial (same pivots, same operations and order) with a short
 /// critical path per step: the staging is cp.async (the whole matrix in flight); the pivot
 /// search is largest_by_reduction over one 64-bit key, the position comparison running only
@@ -634,24 +633,11 @@ constexpr int shared_getrf_lanes(int n)
 }
 constexpr int shared_getrf_max = 24;
 
-/// ROUND-2 SWITCH (temporary): LOOM_GETRF_LEAN set runs getrf_shared_kernel's lean step
-/// wherever it has more than one lane per matrix (14..24).
-inline bool lean_candidate()
-{
-    static const bool lean = std::getenv("LOOM_GETRF_LEAN") != nullptr;
-    return lean;
-}
-
-/// ROUND-2 SWITCH (temporary): LOOM_GETRF_WIDER=8 or 16 runs getrf_shared_kernel with that
-/// many lanes at 25 and 26 (getrf_wide_kernel otherwise).
-inline int wider_candidate()
-{
-    static const int lanes = [] {
-        const char* text = std::getenv("LOOM_GETRF_WIDER");
-        return text != nullptr ? std::atoi(text) : 0;
-    }();
-    return lanes;
-}
+/// Lanes per matrix of getrf_shared_kernel at 25 and 26 (getrf_wide_kernel above). H200,
+/// 163840 matrices, double, us (L8 / L16 / getrf_wide_kernel / cuBLAS): 25 1269 / 1323 /
+/// 1678 / 2047, 26 1389 / 1488 / 1711 / 2053.
+constexpr int wider_getrf_lanes = 8;
+inline int wider_candidate() { return wider_getrf_lanes; }
 
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
@@ -668,7 +654,7 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
             const auto wide = [&](auto lanes) {
                 constexpr int L = decltype(lanes)::value;
                 if (wider_candidate() != L) return;
-                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, false>;
+                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
                 constexpr int threads = thread::shared_getrf_threads<N, L, T>();
                 constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
                 static const bool allowed = thread::allow_shared(kernel, shared);
@@ -678,13 +664,12 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
                     ops, f.pivots, f.info, count);
                 launched = true;
             };
-            wide(std::integral_constant<int, 8>{});
-            wide(std::integral_constant<int, 16>{});
+            wide(std::integral_constant<int, wider_getrf_lanes>{});
             return;
         } else {
         constexpr int L = shared_getrf_lanes(N);
-        const auto launch = [&](auto lean) {
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, decltype(lean)::value>;
+        const auto launch = [&](auto) {
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
             constexpr int threads = thread::shared_getrf_threads<N, L, T>();
             constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
             static const bool allowed = thread::allow_shared(kernel, shared);
@@ -693,13 +678,6 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
             kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
                 ops, f.pivots, f.info, count);
         };
-        if constexpr (L > 1) {
-            if (lean_candidate()) {
-                launch(std::true_type{});
-                launched = true;
-                return;
-            }
-        }
         launch(std::false_type{});
         launched = true;
         }
@@ -812,7 +790,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
     static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 24,
-                  "orders 11..24: getrf_shared_kernel, 25..32: getrf_wide_kernel's bound 32");
+                  "orders 11..26: getrf_shared_kernel, 27..32: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {

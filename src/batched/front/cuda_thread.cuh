@@ -10,7 +10,7 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
-//          Orders 11..24 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
+//          Orders 11..26 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
 //          lanes per matrix, the pivot row in registers, rows swapped in shared memory.
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
@@ -172,16 +172,17 @@ __device__ LOOM_INLINE int first_largest(int k, Entry&& entry)
     return p;
 }
 
-/// P A = L U with partial pivoting of the matrix a in registers, pivots 0-based into ipiv;
-/// returns info, the first zero pivot column + 1.
+/// P A = L U with partial pivoting, pivots 0-based, info the first zero pivot column + 1.
 template <int N, typename T>
-__device__ LOOM_INLINE int factor_in_registers(T (&a)[N][N], int (&ipiv)[N])
+__global__ void __launch_bounds__(block_threads)
+    getrf_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
+    on_own_matrix<N>(ops[0], count, [&](T(&a)[N][N], size_type b) {
         int failed = 0;
         LOOM_PRAGMA_UNROLL
         for (int k = 0; k < N; ++k) {
             const int p = first_largest<N>(k, [&](int i) { return a[i][k]; });
-            ipiv[k] = p;
+            pivots[b * N + k] = p;
             // Rows k and p trade places (a select per entry: the registers have fixed names).
             LOOM_PRAGMA_UNROLL
             for (int i = k + 1; i < N; ++i) {
@@ -207,19 +208,7 @@ __device__ LOOM_INLINE int factor_in_registers(T (&a)[N][N], int (&ipiv)[N])
                 a[i][k] = l;
             }
         }
-        return failed;
-}
-
-/// P A = L U with partial pivoting, pivots 0-based, info the first zero pivot column + 1.
-template <int N, typename T>
-__global__ void __launch_bounds__(block_threads)
-    getrf_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
-{
-    on_own_matrix<N>(ops[0], count, [&](T(&a)[N][N], size_type b) {
-        int ipiv[N];
-        info[b] = factor_in_registers<N>(a, ipiv);
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < N; ++k) pivots[b * N + k] = ipiv[k];
+        info[b] = failed;
         return true;
     });
 }
@@ -257,17 +246,10 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
 /// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
 /// per 16 or 32 lanes, ~200 instructions per step and matrix).
-///
-/// Lean (ROUND-2 CANDIDATE, L > 1): each lane computes the reciprocal of its candidate during
-/// the search and the butterfly carries it (the division off the step's critical path); the
-/// search of step k + 1 starts right after the lane's own update of step k (its rows are its
-/// own writes), the group's barrier moving to before the pivot row's read; only the pivot
-/// row's columns k.. are read into registers (the swap reads the rest in shared memory).
-template <int N, int L, typename T, bool Lean = false>
+template <int N, int L, typename T>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
-    static_assert(!Lean || L > 1, "the lean step changes the lanes' exchange");
     static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
     using Staged = Block<N, L>;
     constexpr int R = Staged::row_pitch;
@@ -290,40 +272,27 @@ __global__ void __launch_bounds__(block_threads)
         for_each_step<N>([&](auto step) {
             constexpr int k = decltype(step)::value;
             int p = k;
-            T reciprocal(0);  // Lean: 1 / the pivot, found with it
             if constexpr (L == 1) {
                 p = first_largest<N>(k, [&](int i) { return a[i * R + k]; });
             } else {
                 unsigned long long best = 0;
                 int at = INT_MAX;
-                T value(0);
                 LOOM_PRAGMA_UNROLL
                 for (int r = k / L; r < per_lane; ++r) {
                     const int i = lane + r * L;
                     if (i >= k && i < N) {
-                        const T x = a[i * R + k];
-                        const auto key = pivot_key(x, true, i == k);
+                        const auto key = pivot_key(a[i * R + k], true, i == k);
                         if (key > best) {
                             best = key;
                             at = i;
-                            value = x;
                         }
                     }
-                }
-                if constexpr (Lean) {
-                    reciprocal = T(1) / value;
-                    sync();  // every lane's update of the last step is done
                 }
                 LOOM_PRAGMA_UNROLL
                 for (int offset = 1; offset < L; offset <<= 1) {
                     const auto other = __shfl_xor_sync(mask, best, offset, L);
                     const int other_at = __shfl_xor_sync(mask, at, offset, L);
-                    const bool better = other > best || (other == best && other_at < at);
-                    if constexpr (Lean) {
-                        const T other_reciprocal = __shfl_xor_sync(mask, reciprocal, offset, L);
-                        if (better) reciprocal = other_reciprocal;
-                    }
-                    if (better) {
+                    if (other > best || (other == best && other_at < at)) {
                         best = other;
                         at = other_at;
                     }
@@ -331,9 +300,9 @@ __global__ void __launch_bounds__(block_threads)
                 p = at;
             }
             if (lane == 0) pivots[b * N + k] = p;
-            T u[N];  // the pivot row, which becomes row k (Lean: its columns k.. only)
+            T u[N];  // the pivot row, which becomes row k
             LOOM_PRAGMA_UNROLL
-            for (int j = Lean ? k : 0; j < N; ++j) u[j] = a[p * R + j];
+            for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
             sync();  // every lane has read row p
             LOOM_PRAGMA_UNROLL
             for (int c = 0; c < per_lane; ++c) {
@@ -349,7 +318,7 @@ __global__ void __launch_bounds__(block_threads)
                 if (failed == 0) failed = k + 1;
                 return;
             }
-            const T inv = Lean ? reciprocal : T(1) / u[k];
+            const T inv = T(1) / u[k];
             LOOM_PRAGMA_UNROLL
             for (int r = (k + 1) / L; r < per_lane; ++r) {
                 const int i = lane + r * L;
@@ -361,7 +330,7 @@ __global__ void __launch_bounds__(block_threads)
                     row[k] = l;
                 }
             }
-            if constexpr (!Lean) sync();  // the next step reads rows of every lane
+            sync();  // the next step reads rows of every lane
         });
         if (lane == 0) info[b] = failed;
     }

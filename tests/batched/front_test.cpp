@@ -909,7 +909,7 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
 }
 
 // getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels,
-// getrf up to 24 with 1, 4 or 8 lanes per matrix, trtri's whole matrices) and other layouts
+// getrf up to 26 with 1, 4 or 8 lanes per matrix, trtri's whole matrices) and other layouts
 // entry by entry: strided rows, and matrices one value apart (batch stride n^2 + 1). The
 // padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
@@ -918,7 +918,7 @@ TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
     struct Layout {
         size_type stride, batch_stride;
     };
-    for (const size_type n : {3, 8, 10, 12, 16, 24, 32}) {
+    for (const size_type n : {2, 3, 4, 8, 10, 12, 16, 24, 32}) {
         for (const auto [stride, batch_stride] : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
             const auto A = relaid(random_batch<V>(rows_count, {n, n}, 41), stride, batch_stride);
             auto lu = A;
@@ -936,7 +936,8 @@ TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
                 EXPECT_EQ(host(info), host(info_ref)) << t.name() << " n=" << n;
                 EXPECT_LE(error_of(raw(a), raw(lu)), tolerance<V>(n)) << t.name() << " n=" << n;
                 BatchDense<V> x(t.exec, T);
-                loom::Array<int32> trtri_info;
+                loom::Array<int32> trtri_info(t.exec, rows_count);
+                trtri_info.fill(-7);  // trtri stores every info itself
                 batched::trtri(Uplo::upper, Diag::non_unit, x, trtri_info, t.launch);
                 EXPECT_EQ(host(trtri_info), host(trtri_info_ref)) << t.name() << " n=" << n;
                 EXPECT_LE(error_of(raw(x), raw(inverse)), tolerance<V>(n)) << t.name() << " n=" << n;
@@ -965,7 +966,11 @@ TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
             EXPECT_EQ(info_ref[36], 1) << "n=" << n;
             for (const auto& t : rows_targets()) {
                 BatchDense<V> a(t.exec, A);
-                loom::Array<int32> pivots, info;
+                // getrf stores every info and pivot itself (it does not zero them first): the
+                // garbage must go.
+                loom::Array<int32> pivots(t.exec, rows_count * n), info(t.exec, rows_count);
+                pivots.fill(-7);
+                info.fill(-7);
                 batched::getrf(a, pivots, info, t.launch);
                 EXPECT_EQ(host(info), info_ref) << t.name() << " n=" << n;
                 EXPECT_EQ(host(pivots), host(expected_pivots))

@@ -13,11 +13,11 @@
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
-//   getrf  n = 25..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
+//   getrf  n = 27..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
 //          instead of moving them (each lane knows the position its row has reached), the
 //          pivot search is an argmax over the group; the pivot row reaches the updating lanes
 //          through shared memory. n <= 10: a thread per matrix, the matrix in registers;
-//          n = 11..24: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
+//          n = 11..26: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -446,7 +446,7 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 #endif
 }
 
-/// getrf for the bound 32 (orders 25..32; 11..24 run thread::getrf_shared_kernel), the
+/// getrf for the bound 32 (orders 27..32; 11..26 run thread::getrf_shared_kernel), the
 /// factorization of detail::getrf_partial (same pivots, same operations and order) with a short
 /// critical path per step: the staging is cp.async (the whole matrix in flight); the pivot
 /// search is largest_by_reduction over one 64-bit key, the position comparison running only
@@ -633,27 +633,54 @@ constexpr int shared_getrf_lanes(int n)
 }
 constexpr int shared_getrf_max = 24;
 
+/// Lanes per matrix of getrf_shared_kernel at 25 and 26 (getrf_wide_kernel above). H200,
+/// 163840 matrices, double, us (L8 / L16 / getrf_wide_kernel / cuBLAS): 25 1269 / 1323 /
+/// 1678 / 2047, 26 1389 / 1488 / 1711 / 2053.
+constexpr int wider_getrf_lanes = 8;
+inline int wider_candidate() { return wider_getrf_lanes; }
+
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    if (shared_getrf_lanes(n) == 0) return false;
+    const bool wider = (n == 25 || n == 26) && (wider_candidate() == 8 || wider_candidate() == 16);
+    if ((shared_getrf_lanes(n) == 0 && !wider) || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
     bool launched = false;
-    with_order<shared_getrf_max, thread_getrf_max + 1>(n, [&](auto order) {
+    with_order<26, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
+        if constexpr (N > shared_getrf_max) {
+            const auto wide = [&](auto lanes) {
+                constexpr int L = decltype(lanes)::value;
+                if (wider_candidate() != L) return;
+                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
+                constexpr int threads = thread::shared_getrf_threads<N, L, T>();
+                constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+                static const bool allowed = thread::allow_shared(kernel, shared);
+                (void)allowed;
+                const auto blocks = (count + threads / L - 1) / (threads / L);
+                kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                    ops, f.pivots, f.info, count);
+                launched = true;
+            };
+            wide(std::integral_constant<int, wider_getrf_lanes>{});
+            return;
+        } else {
         constexpr int L = shared_getrf_lanes(N);
-        constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
-        constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-        constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
-        static const bool allowed = thread::allow_shared(kernel, shared);
-        (void)allowed;  // if refused, the launch fails and says so
-        const auto blocks = (count + threads / L - 1) / (threads / L);
-        if (blocks > INT_MAX) return;
-        kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-            ops, f.pivots, f.info, count);
+        const auto launch = [&](auto) {
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
+            constexpr int threads = thread::shared_getrf_threads<N, L, T>();
+            constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+            static const bool allowed = thread::allow_shared(kernel, shared);
+            (void)allowed;  // if refused, the launch fails and says so
+            const auto blocks = (count + threads / L - 1) / (threads / L);
+            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                ops, f.pivots, f.info, count);
+        };
+        launch(std::false_type{});
         launched = true;
+        }
     });
     if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
     return launched;
@@ -763,7 +790,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
     static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 24,
-                  "orders 11..24: getrf_shared_kernel, 25..32: getrf_wide_kernel's bound 32");
+                  "orders 11..26: getrf_shared_kernel, 27..32: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {

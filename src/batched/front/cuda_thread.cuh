@@ -10,7 +10,7 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
-//          Orders 11..24 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
+//          Orders 11..26 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
 //          lanes per matrix, the pivot row in registers, rows swapped in shared memory.
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.

@@ -117,14 +117,21 @@ bool no_work(const BatchDense<V>& M)
     return M.batch_count() == 0 || M.size().count() == 0;
 }
 
-/// info of a factorization: one zero per matrix of A on its executor. False: no work left
-/// (no matrix, or matrices of order n = 0, which every routine factors successfully).
+/// Whether every way a routine runs (its Call of routines.hpp, the CUDA kernels, the vendor
+/// calls) stores the info of every matrix, success included (getrf, trtri), or only some.
+enum class InfoStores { some, every };
+
+/// info of a factorization: one entry per matrix of A on its executor, zeroed unless the
+/// routine stores every entry itself (on CUDA the fill is a kernel of its own: ~2 us of a
+/// 10 us getrf at n = 2). False: no work left (no matrix, or matrices of order n = 0, which
+/// every routine factors successfully).
 template <typename V>
-bool start_info(const BatchDense<V>& A, Array<int32>& info, size_type n)
+bool start_info(const BatchDense<V>& A, Array<int32>& info, size_type n,
+                InfoStores stores = InfoStores::some)
 {
     prepare(info, A.executor(), A.batch_count());
     if (A.batch_count() == 0) return false;
-    info.fill(0);
+    if (n == 0 || stores == InfoStores::some) info.fill(0);
     return n != 0;
 }
 
@@ -350,7 +357,7 @@ void trtri(blas::Uplo uplo, blas::Diag diag, BatchDense<V>& A, Array<int32>& inf
 {
     constexpr const char* where = "loom::batched::trtri";
     check_square(where, A, "A");
-    if (!start_info(A, info, A.rows())) return;
+    if (!start_info(A, info, A.rows(), InfoStores::every)) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(),
                         {.host_vendor = true,
@@ -369,7 +376,7 @@ void getrf(BatchDense<V>& A, Array<int32>& pivots, Array<int32>& info, Launch la
     constexpr const char* where = "loom::batched::getrf";
     check_square(where, A, "A");
     prepare(pivots, A.executor(), A.batch_count() * A.rows());
-    if (!start_info(A, info, A.rows())) return;
+    if (!start_info(A, info, A.rows(), InfoStores::every)) return;
     const auto& exec = *A.executor();
     launch = resolve<V>(where, launch, exec, A.rows(),
                         {.simd = false,

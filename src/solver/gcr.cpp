@@ -21,11 +21,13 @@ void Gcr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     auto [st, A, M, space, s] = detail::begin_solve(
         *this, this->state(b.cols(), {static_cast<int>(basis_vec + 2 * m), slot_count, 0}));
     auto& r = st.vector(r_vec);
-    auto P = [&](size_type i) -> matrix::Dense<V>& {
-        return st.vector(static_cast<int>(basis_vec + i));
+    // A structured binding is named through an init-capture: clang 14 (the fuzz build)
+    // cannot capture one directly.
+    auto P = [&state = st](size_type i) -> matrix::Dense<V>& {
+        return state.vector(static_cast<int>(basis_vec + i));
     };
-    auto Q = [&](size_type i) -> matrix::Dense<V>& {
-        return st.vector(static_cast<int>(basis_vec + m + i));
+    auto Q = [&state = st, m](size_type i) -> matrix::Dense<V>& {
+        return state.vector(static_cast<int>(basis_vec + m + i));
     };
     const auto k = st.columns();
 

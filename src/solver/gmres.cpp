@@ -185,7 +185,13 @@ void run_gmres(const IterativeSolver<V>& solver, size_type m, Orthogonalization 
                Basis& basis, int z_vec, int combination_vec, int z_first,
                const matrix::Dense<V>& b, matrix::Dense<V>& x, detail::SolveParts<V> parts)
 {
-    auto [st, A, M, space, s] = parts;
+    // References, not a structured binding: the lambdas below use them, and clang 14 (the
+    // fuzz build) cannot capture a binding.
+    auto& st = parts.st;
+    [[maybe_unused]] const auto& A = parts.A;
+    [[maybe_unused]] const auto* M = parts.M;
+    [[maybe_unused]] const auto& space = parts.space;
+    [[maybe_unused]] auto& s = parts.s;
     const int inv_slot = h_slot(m, 0, m);
     const int y_slot = inv_slot + 1;
     const auto k = st.columns();

@@ -70,10 +70,17 @@ Idr<V>::Idr(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>
 template <typename V>
 void Idr<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto [st, A, M, space, s] = detail::begin_solve(
+    // References, not a structured binding: the lambdas below use them, and clang 14 (the
+    // fuzz build) cannot capture a binding.
+    const auto parts = detail::begin_solve(
         *this, this->state(b.cols(), {static_cast<int>(basis_vec + 3 * s_),
                                       static_cast<int>(4 * s_ + fixed_count),
                                       Small<V>::values_per_column(s_)}));
+    auto& st = parts.st;
+    [[maybe_unused]] const auto& A = parts.A;
+    [[maybe_unused]] const auto* M = parts.M;
+    [[maybe_unused]] const auto& space = parts.space;
+    [[maybe_unused]] auto& s = parts.s;
     const auto ns = s_;
     const int S = static_cast<int>(ns);
     auto& r = st.vector(r_vec);

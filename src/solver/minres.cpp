@@ -35,9 +35,16 @@ struct Recurrence {
 template <typename V>
 void Minres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto [st, A, M, space, s] = detail::begin_solve(
+    // References, not a structured binding: the lambdas below use them, and clang 14 (the
+    // fuzz build) cannot capture a binding.
+    const auto parts = detail::begin_solve(
         *this,
         this->state(b.cols(), {this->preconditioner() ? awb_vec + 1 : res_vec, slot_count, 0}));
+    auto& st = parts.st;
+    [[maybe_unused]] const auto& A = parts.A;
+    [[maybe_unused]] const auto* M = parts.M;
+    [[maybe_unused]] const auto& space = parts.space;
+    [[maybe_unused]] auto& s = parts.s;
     using R = remove_complex_t<V>;
     int r1 = r1_vec, r2 = r2_vec, y = y_vec, wa = wa_vec, wb = wb_vec, awa = awa_vec,
         awb = awb_vec;

@@ -34,8 +34,15 @@ PipeCg<V>::PipeCg(std::shared_ptr<const Executor> exec, std::shared_ptr<const Li
 template <typename V>
 void PipeCg<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    auto [st, A, M, space, s] = detail::begin_solve(
+    // References, not a structured binding: the lambdas below use them, and clang 14 (the
+    // fuzz build) cannot capture a binding.
+    const auto parts = detail::begin_solve(
         *this, this->state(b.cols(), {this->preconditioner() ? 9 : 6, slot_count, host_count}));
+    auto& st = parts.st;
+    [[maybe_unused]] const auto& A = parts.A;
+    [[maybe_unused]] const auto* M = parts.M;
+    [[maybe_unused]] const auto& space = parts.space;
+    [[maybe_unused]] auto& s = parts.s;
     auto& r = st.vector(r_vec);
     auto& w = st.vector(w_vec);
     auto& n = st.vector(n_vec);

@@ -16,7 +16,8 @@ LOOM_PUBLIC_BEGIN
 namespace loom::sparse {
 
 /// A^T, with the columns of every row sorted. Duplicate entries of A stay separate entries
-/// of the result, next to each other, in A's order.
+/// of the result, next to each other, in A's order. V may also be a 16-bit storage type
+/// (half, bfloat16), whose values are moved, never computed.
 template <typename V, typename I>
 LOOM_EXPORT matrix::Csr<V, I> transpose(const matrix::Csr<V, I>& A);
 

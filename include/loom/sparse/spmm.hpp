@@ -89,8 +89,9 @@ struct SpmmOptions {
 /// shapes, BadInput on mixed executors or overlap; C is untouched on failure.
 ///
 /// V is a value type, or a 16-bit storage type (half, bfloat16: A's values, B and C stored in
-/// 16 bits; alpha, beta and every sum in float, C rounded once at the end). The 16-bit types
-/// take Mode::none and Mode::conjugate only (NotSupported for the transposing modes).
+/// 16 bits; alpha, beta and every sum in float, C rounded once at the end). With the 16-bit
+/// types the transposing modes build A^T first (a transpose per call: keep A^T yourself when
+/// you multiply by it often).
 template <typename V, typename I>
 LOOM_EXPORT void spmm(Mode mode, compute_type_t<V> alpha, const matrix::Csr<V, I>& A,
                       const matrix::Dense<V>& B, compute_type_t<V> beta, matrix::Dense<V>& C,

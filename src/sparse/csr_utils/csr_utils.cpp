@@ -6,7 +6,7 @@
 
 #include "base/dispatch.hpp"
 #include "base/executor_of.hpp"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/prefix_sum.hpp"
 #include "loom/base/error.hpp"
 #include "sparse/csr_utils/kernels.hpp"
@@ -203,5 +203,9 @@ void drop_small_entries(matrix::Csr<V, I>& A, remove_complex_t<V> threshold, boo
     template void scale_columns(matrix::Csr<V, I>&, const matrix::Dense<V>&);                  \
     template void drop_small_entries(matrix::Csr<V, I>&, remove_complex_t<V>, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS)
+// 16-bit storage: the transpose alone (it moves values; SpMM's transposing modes use it).
+#define LOOM_INSTANTIATE_CSR_TRANSPOSE(V, I) \
+    template matrix::Csr<V, I> transpose(const matrix::Csr<V, I>&);
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_TRANSPOSE)
 
 }  // namespace loom::sparse

@@ -24,7 +24,7 @@
 #include "base/cuda/launch.cuh"
 #include "base/cuda/parallel.cuh"
 #include "base/cuda/warp.cuh"
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/prefix_sum.hpp"
 #include "base/search.hpp"
 #include "sparse/csr_utils/kernels.hpp"
@@ -408,6 +408,9 @@ void drop_small_entries(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
 
 #define LOOM_INSTANTIATE_CSR_UTILS_CUDA(V, I) LOOM_INSTANTIATE_CSR_UTILS_KERNELS(CudaExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_CUDA)
+#define LOOM_INSTANTIATE_CSR_TRANSPOSE_CUDA(V, I) \
+    LOOM_INSTANTIATE_CSR_TRANSPOSE_KERNEL(CudaExecutor, V, I)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_TRANSPOSE_CUDA)
 
 }  // namespace loom::sparse::cuda
 

@@ -84,3 +84,7 @@ namespace loom::sparse::cuda {
 LOOM_DECLARE_CSR_UTILS_KERNELS(CudaExecutor);
 using unified::scale_columns;
 }  // namespace loom::sparse::cuda
+
+/* The transpose alone, for the 16-bit storage types (values moved, never computed) */
+#define LOOM_INSTANTIATE_CSR_TRANSPOSE_KERNEL(Exec, V, I) \
+    template void transpose(const Exec&, const matrix::Csr<V, I>&, bool, matrix::Csr<V, I>&);

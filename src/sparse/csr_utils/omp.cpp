@@ -9,7 +9,7 @@
 #include <numeric>
 #include <vector>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "base/omp/bucket_by_chunks.hpp"
 #include "base/omp/launch.hpp"
 #include "base/prefix_sum.hpp"
@@ -210,6 +210,9 @@ void drop_small_entries(const OmpExecutor& exec, const matrix::Csr<V, I>& A,
 
 #define LOOM_INSTANTIATE_CSR_UTILS_OMP(V, I) LOOM_INSTANTIATE_CSR_UTILS_KERNELS(OmpExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_OMP)
+#define LOOM_INSTANTIATE_CSR_TRANSPOSE_OMP(V, I) \
+    LOOM_INSTANTIATE_CSR_TRANSPOSE_KERNEL(OmpExecutor, V, I)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_TRANSPOSE_OMP)
 
 }  // namespace loom::sparse::omp
 

@@ -3,7 +3,7 @@
 #include <numeric>
 #include <vector>
 
-#include "base/instantiate.hpp"
+#include "base/instantiate_storage.hpp"
 #include "sparse/csr_utils/kernels.hpp"
 #include "sparse/csr_utils/rows.hpp"
 
@@ -156,6 +156,9 @@ void drop_small_entries(const ReferenceExecutor&, const matrix::Csr<V, I>& A,
 #define LOOM_INSTANTIATE_CSR_UTILS_REFERENCE(V, I) \
     LOOM_INSTANTIATE_CSR_UTILS_KERNELS(ReferenceExecutor, V, I)
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_UTILS_REFERENCE)
+#define LOOM_INSTANTIATE_CSR_TRANSPOSE_REFERENCE(V, I) \
+    LOOM_INSTANTIATE_CSR_TRANSPOSE_KERNEL(ReferenceExecutor, V, I)
+LOOM_FOR_EACH_STORAGE_AND_INDEX_TYPE(LOOM_INSTANTIATE_CSR_TRANSPOSE_REFERENCE)
 
 }  // namespace loom::sparse::reference
 

@@ -59,11 +59,6 @@ void check_spmm(Mode mode, const matrix::Csr<V, I>& A, const matrix::Dense<V>& B
     if (overlap(B, C)) {
         throw BadInput(spmm_where, "C shares elements with B; the result needs its own storage");
     }
-    if (is_storage_only_v<V> && transposes(mode)) {
-        throw NotSupported(spmm_where, std::string("16-bit storage (half, bfloat16) takes "
-                                                   "op(A) = A only, not mode ") +
-                                           to_string(mode) + "; transpose A first");
-    }
     if (options.algorithm == SpmmAlgorithm::vendor && exec->is_host()) {
         throw NotSupported(spmm_where,
                            "SpmmAlgorithm::vendor is cuSPARSE, available on CUDA executors "
@@ -116,6 +111,12 @@ void spmm(Mode mode, compute_type_t<V> alpha, const matrix::Csr<V, I>& A, const 
     check_spmm(mode, A, B, C, options);
     // The layout does not matter to C = beta C: every element of the Dense is scaled.
     if (handled_trivially(alpha, beta, C)) return;
+    if constexpr (is_storage_only_v<V>) {
+        // 16-bit storage computes op(A) = A^T (= A^H, the types are real) from an explicit
+        // transpose on every backend and for cuSPARSE: a scatter into C would need 16-bit
+        // atomic adds and would lose the float sums.
+        if (transposes(mode)) return spmm(Mode::none, alpha, transpose(A), B, beta, C, options);
+    }
     const size_type k = logical_size(B, options.b_layout).cols;
     const auto b = operand(B, options.b_layout);
     const auto c = operand(C, options.c_layout);
@@ -132,7 +133,7 @@ void spmm(Mode mode, compute_type_t<V> alpha, const matrix::Csr<V, I>& A, const 
     // The OpenMP kernel walks rows of A: op(A) = A^T or A^H is computed from an explicit
     // transpose (deterministic, no atomics), built per call since A's values may change
     // between calls without notice. The reference and CUDA scatter into C instead.
-    if constexpr (!is_storage_only_v<V>) {  // the 16-bit types never transpose (checked)
+    if constexpr (!is_storage_only_v<V>) {  // the 16-bit types transposed above
         if (transposes(mode) && exec.kind() == ExecKind::omp) {
             const auto At = mode == Mode::transpose ? transpose(A) : conj_transpose(A);
             LOOM_RUN_KERNEL(spmm_where, exec, spmm_csr, Mode::none, alpha, At, b, beta, c, k,

@@ -5,6 +5,7 @@
 
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
+#include "loom/sparse/csr_utils.hpp"
 #include "precond/system_matrix.hpp"
 
 namespace loom::precond {
@@ -33,19 +34,25 @@ Isai<V, I>::Isai(std::shared_ptr<const Executor> exec, std::shared_ptr<const Lin
     const auto A = detail::square_csr_system<V, I>("loom::precond::Isai", system, exec);
     this->set_size(A->size());
     m_ = std::make_shared<const matrix::Csr<V, I>>(sparse::isai(*A, params.isai));
+    if (params.isai.kind == sparse::IsaiKind::spd) {
+        m_adjoint_ = std::make_shared<const matrix::Csr<V, I>>(sparse::conj_transpose(*m_));
+    }
 }
 
 template <typename V, typename I>
 void Isai<V, I>::apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
 {
-    m_->apply(b, x);
+    apply_impl(V{1}, b, V{0}, x);
 }
 
 template <typename V, typename I>
 void Isai<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                             matrix::Dense<V>& x) const
 {
-    m_->apply(alpha, b, beta, x);
+    if (!m_adjoint_) return m_->apply(alpha, b, beta, x);
+    matrix::Dense<V> g_b(this->executor(), b.size());
+    m_->apply(b, g_b);
+    m_adjoint_->apply(alpha, g_b, beta, x);
 }
 
 #define LOOM_INSTANTIATE_ISAI_PRECOND(V, I) template class Isai<V, I>;

@@ -533,7 +533,7 @@ private:
         return configure(precond::Ilu<V, I>::build());
     }
 
-    /// Isai from a name or an object with "kind" (general, lower, upper) and "power".
+    /// Isai from a name or an object with "kind" (general, lower, upper, spd) and "power".
     std::shared_ptr<const LinOpFactory<V>> isai(const Node& node) const
     {
         auto builder = precond::Isai<V, I>::build();

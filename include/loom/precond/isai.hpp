@@ -1,5 +1,6 @@
 // ISAI preconditioner: M ~ A^-1 (or the inverse of A's lower or upper triangle) on the pattern
-// of A^k (loom/sparse/isai.hpp); an apply is one SpMV with M.
+// of A^k (loom/sparse/isai.hpp); an apply is one SpMV with M. For an SPD system (kind spd, for
+// CG) M = G^H G stays SPD: an apply is two SpMVs, with G and with G^H.
 //
 //     auto isai = precond::Isai<double>::build().with_power(2).on(exec);
 //     auto gmres = solver::Gmres<double>::build().with_preconditioner(isai)...on(exec);
@@ -40,7 +41,7 @@ public:
     Isai(std::shared_ptr<const Executor> exec, std::shared_ptr<const LinOp<V>> system,
          const Parameters& params);
 
-    /// The approximate inverse.
+    /// The approximate inverse; for IsaiKind::spd its factor G (M = G^H G).
     const matrix::Csr<V, I>& inverse() const noexcept { return *m_; }
 
 protected:
@@ -50,6 +51,8 @@ protected:
 
 private:
     std::shared_ptr<const matrix::Csr<V, I>> m_;
+    /// G^H for IsaiKind::spd, else null.
+    std::shared_ptr<const matrix::Csr<V, I>> m_adjoint_;
 };
 
 }  // namespace loom::precond

@@ -1,7 +1,9 @@
-// ISAI (include/loom/sparse/isai.hpp): the pattern on the host, the rows' systems by backend.
+// ISAI (include/loom/sparse/isai.hpp): the pattern on the host, the rows' systems by backend;
+// the SPD kind's scaling of each row on the host.
 #include "loom/sparse/isai.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 #include <utility>
@@ -75,6 +77,25 @@ void power_pattern(size_type n, const std::vector<I>& ptrs, const std::vector<I>
     }
 }
 
+/// Row i of the FSAI factor G from its row system's solution m (M(i, J) A(J, J) = e_i, so m =
+/// conj(A(J, J)^-1 e_i), whose last entry, at the diagonal, is (A(J, J)^-1)_ii > 0 for an SPD
+/// A): scaled by 1 / sqrt(m_ii), (G A G^H)_ii = 1.
+template <typename V, typename I>
+void scale_to_unit_diagonal(const std::vector<I>& ptrs, std::vector<V>& values)
+{
+    for (std::size_t i = 0; i + 1 < ptrs.size(); ++i) {
+        const auto diagonal = std::real(values[ptrs[i + 1] - 1]);  // the last column is i
+        if (!(diagonal > 0)) {
+            throw NumericalError(where, "row " + std::to_string(i) +
+                                            ": A(J, J)^-1 has a non-positive diagonal entry (" +
+                                            std::to_string(diagonal) +
+                                            "): A is not positive definite");
+        }
+        const auto scale = 1 / std::sqrt(diagonal);
+        for (auto k = ptrs[i]; k < ptrs[i + 1]; ++k) values[k] *= scale;
+    }
+}
+
 }  // namespace
 
 template <typename V, typename I>
@@ -92,14 +113,22 @@ matrix::Csr<V, I> isai(const matrix::Csr<V, I>& A, const IsaiOptions& options)
     const auto n = A.rows();
     std::vector<I> ptrs, cols, m_ptrs, m_cols;
     std::vector<V> values;
-    if (options.kind == IsaiKind::general) {
+    if (options.kind == IsaiKind::general || options.kind == IsaiKind::spd) {
         sorted_rows(A, ptrs, cols, values);
     } else {
         sorted_rows(triangle(A, options.kind == IsaiKind::lower ? blas::Uplo::lower
                                                                  : blas::Uplo::upper),
                     ptrs, cols, values);
     }
-    power_pattern(n, ptrs, cols, options.power, m_ptrs, m_cols);
+    if (options.kind == IsaiKind::spd) {
+        // G's pattern is that of tril(A)^power; its rows' systems take the whole A.
+        std::vector<I> l_ptrs, l_cols;
+        std::vector<V> l_values;
+        sorted_rows(triangle(A, blas::Uplo::lower), l_ptrs, l_cols, l_values);
+        power_pattern(n, l_ptrs, l_cols, options.power, m_ptrs, m_cols);
+    } else {
+        power_pattern(n, ptrs, cols, options.power, m_ptrs, m_cols);
+    }
     std::vector<V> m_values(m_cols.size());
     const auto rows = [&](const auto& e) {
         return reference::isai_rows(e, n, ptrs.data(), cols.data(), values.data(),
@@ -118,6 +147,7 @@ matrix::Csr<V, I> isai(const matrix::Csr<V, I>& A, const IsaiOptions& options)
         throw NumericalError(where, "row " + std::to_string(singular) +
                                         ": A(J, J) on the row's pattern J is singular");
     }
+    if (options.kind == IsaiKind::spd) scale_to_unit_diagonal(m_ptrs, m_values);
     return matrix::Csr<V, I>::from_host(A.executor(), A.size(), m_ptrs, m_cols, m_values);
 }
 

@@ -111,7 +111,7 @@ TEST(Names, EveryTableIsCompleteAndRoundTrips)
     expect_complete_table(sparse::SptrsvAlgorithm::vendor);
     expect_complete_table(sparse::IluKind::ilut);
     expect_complete_table(sparse::DiagonalShift::on);
-    expect_complete_table(sparse::IsaiKind::upper);
+    expect_complete_table(sparse::IsaiKind::spd);
     expect_complete_table(precond::TriangularSolve::isai);
     expect_complete_table(graph::ColoringAlgorithm::bipartition);
     expect_complete_table(graph::Mis2Mode::quality);
@@ -194,7 +194,8 @@ TEST(Names, HelpListsNamesAlignedWithTheirDescriptions)
     EXPECT_EQ(names_of(IsaiKind{}).help(),
               "  general  a general matrix\n"
               "  lower    a lower triangular matrix\n"
-              "  upper    an upper triangular matrix\n");
+              "  upper    an upper triangular matrix\n"
+              "  spd      an SPD matrix, as the factor G of M = G^H G\n");
 }
 
 TEST(Names, ExecutorNamesIncludeDevices)

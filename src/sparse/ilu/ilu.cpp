@@ -752,8 +752,6 @@ IluKind parse_ilu_kind(const std::string& text)
     return names_of(IluKind{}).parse(text, "loom::sparse::parse_ilu_kind");
 }
 
-const char* to_string(IluKind kind) { return names_of(kind).to_string(kind); }
-
 bool is_cholesky(IluKind kind) noexcept
 {
     return kind == IluKind::ic0 || kind == IluKind::ick || kind == IluKind::paric ||

@@ -336,16 +336,6 @@ SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text)
     return names_of(SpgemmAlgorithm{}).parse(text, "loom::sparse::parse_spgemm_algorithm");
 }
 
-const char* to_string(SpgemmAlgorithm algorithm)
-{
-    return names_of(algorithm).to_string(algorithm);
-}
-
-const char* to_string(SpgemmValuesPath path)
-{
-    return names_of(path).to_string(path);
-}
-
 template <typename V, typename I>
 SpgemmValuesPath SpgemmHandle<V, I>::values_path() const
 {

@@ -756,8 +756,6 @@ SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
     return names_of(SptrsvAlgorithm{}).parse(text, "loom::sparse::parse_sptrsv_algorithm");
 }
 
-const char* to_string(SptrsvAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
-
 template <typename V, typename I>
 SptrsvAlgorithm SptrsvHandle<V, I>::algorithm() const noexcept
 {

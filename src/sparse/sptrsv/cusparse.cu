@@ -18,6 +18,7 @@ namespace {
 
 using loom::cuda::cuda_data_type;
 using loom::cuda::cusparse_index_type;
+using loom::cuda::host_mode_handle;
 using loom::cuda::CusparseDescriptor;
 constexpr const char* vendor_where = "loom::sparse::sptrsv (cuSPARSE SpSV)";
 
@@ -47,14 +48,6 @@ cusparseOperation_t operation(blas::Op op, bool complex_values)
                               : CUSPARSE_OPERATION_TRANSPOSE;
     default: return CUSPARSE_OPERATION_NON_TRANSPOSE;
     }
-}
-
-cusparseHandle_t handle_of(const CudaExecutor& exec)
-{
-    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    return handle;
 }
 
 }  // namespace
@@ -90,7 +83,7 @@ std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const mat
         LOOM_VENDOR(cusparseCreateConstDnVec)(vec_b.out(), M.rows(), b.data(), type));
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vec_x.out(), M.rows(), x.data(), type));
     const V one{1};
-    const auto handle = handle_of(exec);
+    const auto handle = host_mode_handle(exec, vendor_where);
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_bufferSize)(
         handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(), type,
@@ -112,7 +105,7 @@ void sptrsv_vendor_update(const CudaExecutor& exec, const std::shared_ptr<void>&
     exec.copy_from(*T.executor(), sizeof(V) * static_cast<std::size_t>(values.size()),
                    T.values().data(), values.data());
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_updateMatrix)(
-        handle_of(exec), state.descr.get(), state.T.values().data(), CUSPARSE_SPSV_UPDATE_GENERAL));
+        host_mode_handle(exec, vendor_where), state.descr.get(), state.T.values().data(), CUSPARSE_SPSV_UPDATE_GENERAL));
 }
 
 template <typename V, typename I>
@@ -135,7 +128,7 @@ void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& 
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vec_x.out(), T.rows(), x.data(), type));
     const V one{1};
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_solve)(
-        handle_of(exec), state.op, &one, state.mat.get(), vec_b.get(), vec_x.get(), type,
+        host_mode_handle(exec, vendor_where), state.op, &one, state.mat.get(), vec_b.get(), vec_x.get(), type,
         CUSPARSE_SPSV_ALG_DEFAULT, state.descr.get()));
 }
 

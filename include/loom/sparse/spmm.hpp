@@ -38,14 +38,19 @@ DenseLayout parse_dense_layout(const std::string& text);
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
 enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
-LOOM_NAME_TABLE(SpmmAlgorithm, spmm_algorithm_names, "SpMM algorithm",
+inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-);
+};
+constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
+{
+    return {"SpMM algorithm", spmm_algorithm_names};
+}
 
 SpmmAlgorithm parse_spmm_algorithm(const std::string& text);
+const char* to_string(SpmmAlgorithm algorithm);
 
 /// Which of cuSPARSE's SpMM algorithms SpmmAlgorithm::vendor calls (CUSPARSE_SPMM_ALG_DEFAULT,
 /// CUSPARSE_SPMM_CSR_ALG1/2/3); cuSPARSE rejects some of them for some layouts (ALG2 and ALG3
@@ -58,7 +63,6 @@ LOOM_NAME_TABLE(VendorSpmmAlgorithm, vendor_spmm_algorithm_names, "cuSPARSE SpMM
     {VendorSpmmAlgorithm::csr_alg2, "csr_alg2", "CUSPARSE_SPMM_CSR_ALG2"},
     {VendorSpmmAlgorithm::csr_alg3, "csr_alg3", "CUSPARSE_SPMM_CSR_ALG3"},
 );
-
 
 struct SpmmOptions {
     SpmmAlgorithm algorithm = SpmmAlgorithm::automatic;

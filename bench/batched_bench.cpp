@@ -381,14 +381,10 @@ BatchedRoutine parse_batched_routine(const std::string& text)
     return names_of(BatchedRoutine{}).parse(text, "loom::bench::parse_batched_routine");
 }
 
-const char* to_string(BatchedRoutine routine) { return names_of(routine).to_string(routine); }
-
 BatchedPeer parse_batched_peer(const std::string& text)
 {
     return names_of(BatchedPeer{}).parse(text, "loom::bench::parse_batched_peer");
 }
-
-const char* to_string(BatchedPeer peer) { return names_of(peer).to_string(peer); }
 
 std::vector<size_type> parse_orders(const std::string& text)
 {

@@ -20,7 +20,7 @@ namespace loom::bench {
 
 enum class BatchedRoutine { gemm, getrf, trsm, trmm, trtri, potrf, qr };
 
-inline constexpr Name<BatchedRoutine> batched_routine_names[] = {
+LOOM_NAME_TABLE(BatchedRoutine, batched_routine_names, "routine",
     {BatchedRoutine::gemm, "gemm", "C = A B + C"},
     {BatchedRoutine::getrf, "getrf", "P A = L U, partial pivoting"},
     {BatchedRoutine::trsm, "trsm", "solve L X = B"},
@@ -28,28 +28,21 @@ inline constexpr Name<BatchedRoutine> batched_routine_names[] = {
     {BatchedRoutine::trtri, "trtri", "L = L^-1"},
     {BatchedRoutine::potrf, "potrf", "Cholesky A = L L^H"},
     {BatchedRoutine::qr, "qr", "Householder A = Q R"},
-};
-constexpr NameTable<BatchedRoutine> names_of(BatchedRoutine)
-{
-    return {"routine", batched_routine_names};
-}
+);
 
 BatchedRoutine parse_batched_routine(const std::string& text);
-const char* to_string(BatchedRoutine routine);
 
 /// cublas: cuBLAS (gemmStridedBatched, getrfBatched, trsmBatched, geqrfBatched) and cuSOLVER
 /// (potrfBatched); CUDA only; openblas: a loop of OpenBLAS calls on the executor's threads
 /// (host, builds with LOOM_WITH_BLAS).
 enum class BatchedPeer { none, cublas, openblas };
 
-inline constexpr Name<BatchedPeer> batched_peer_names[] = {
+LOOM_NAME_TABLE(BatchedPeer, batched_peer_names, "peer",
     {BatchedPeer::none, "none", "no peer"},
     {BatchedPeer::cublas, "cublas", "cuBLAS and cuSOLVER (CUDA)"},
     {BatchedPeer::openblas, "openblas", "a loop of OpenBLAS calls (host)"},
-};
-constexpr NameTable<BatchedPeer> names_of(BatchedPeer) { return {"peer", batched_peer_names}; }
+);
 BatchedPeer parse_batched_peer(const std::string& text);
-const char* to_string(BatchedPeer peer);
 
 /// Orders from "3..32" (every order in the range), "3,5,8" or "16"; BadInput otherwise.
 std::vector<size_type> parse_orders(const std::string& text);

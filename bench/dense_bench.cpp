@@ -215,8 +215,6 @@ DenseRoutine parse_dense_routine(const std::string& text)
     return names_of(DenseRoutine{}).parse(text, "loom bench gemm");
 }
 
-const char* to_string(DenseRoutine routine) { return names_of(routine).to_string(routine); }
-
 DenseShape parse_dense_shape(const std::string& text)
 {
     long long m = 0, n = 0, k = 0;

@@ -19,7 +19,7 @@ namespace loom::bench {
 
 enum class DenseRoutine { gemm, gemv, gemm_dot, trsm, trmm, getrf, trtri };
 
-inline constexpr Name<DenseRoutine> dense_routine_names[] = {
+LOOM_NAME_TABLE(DenseRoutine, dense_routine_names, "routine",
     {DenseRoutine::gemm, "gemm", "C = A B + C"},
     {DenseRoutine::gemv, "gemv", "y = A x + y"},
     {DenseRoutine::gemm_dot, "gemm_dot", "C = A^T B"},
@@ -27,15 +27,10 @@ inline constexpr Name<DenseRoutine> dense_routine_names[] = {
     {DenseRoutine::trmm, "trmm", "B = L B"},
     {DenseRoutine::getrf, "getrf", "P A = L U"},
     {DenseRoutine::trtri, "trtri", "L = L^-1"},
-};
-constexpr NameTable<DenseRoutine> names_of(DenseRoutine)
-{
-    return {"routine", dense_routine_names};
-}
+);
 
 /// A name of dense_routine_names; BadInput otherwise.
 DenseRoutine parse_dense_routine(const std::string& text);
-const char* to_string(DenseRoutine routine);
 
 /// m x n x k of one call. gemm: C m x n, inner k; gemv: A m x n; gemm_dot: A k x m, B k x n
 /// (C m x n); trsm/trmm: A m x m, B m x n (left side); getrf/trtri: A m x m.

@@ -161,8 +161,6 @@ Peer parse_peer(const std::string& text)
     return names_of(Peer{}).parse(text, "loom::bench::parse_peer");
 }
 
-const char* to_string(Peer peer) { return names_of(peer).to_string(peer); }
-
 void check_run(const char* where, const std::shared_ptr<const Executor>& exec, int samples,
                Peer peer)
 {

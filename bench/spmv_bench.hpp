@@ -19,14 +19,12 @@ namespace loom::bench {
 /// only) or Eigen (host only, when built with it).
 enum class Peer { none, cusparse, eigen };
 
-inline constexpr Name<Peer> peer_names[] = {
+LOOM_NAME_TABLE(Peer, peer_names, "peer",
     {Peer::none, "none", "no peer"},
     {Peer::cusparse, "cusparse", "cuSPARSE (CUDA)"},
     {Peer::eigen, "eigen", "Eigen (host, builds with Eigen)"},
-};
-constexpr NameTable<Peer> names_of(Peer) { return {"peer", peer_names}; }
+);
 Peer parse_peer(const std::string& text);
-const char* to_string(Peer peer);
 
 /// BadInput or NotSupported (from `where`) unless a benchmark can run: an executor, at least
 /// one sample, and a peer that runs where exec does (cusparse on CUDA; eigen on the host, in

@@ -15,18 +15,16 @@ namespace loom::bench {
 
 enum class SpmvFormat { automatic, csr, coo, ell, sellp };
 
-inline constexpr Name<SpmvFormat> spmv_format_names[] = {
+LOOM_NAME_TABLE(SpmvFormat, spmv_format_names, "format",
     {SpmvFormat::automatic, "auto", "CSR, whose kernel choice adapts to the rows", {"automatic"}},
     {SpmvFormat::csr, "csr", "compressed sparse rows"},
     {SpmvFormat::coo, "coo", "coordinates"},
     {SpmvFormat::ell, "ell", "ELLPACK"},
     {SpmvFormat::sellp, "sellp", "sliced ELLPACK"},
-};
-constexpr NameTable<SpmvFormat> names_of(SpmvFormat) { return {"format", spmv_format_names}; }
+);
 
 /// A name of spmv_format_names; BadInput otherwise.
 SpmvFormat parse_spmv_format(const std::string& text);
-const char* to_string(SpmvFormat format);
 
 template <typename V, typename I>
 class SpmvMatrix {

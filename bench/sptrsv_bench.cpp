@@ -149,17 +149,18 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
         options.exec, options.copy_bytes > 0 ? options.copy_bytes : default_copy_bytes);
     const double bytes = T.nnz() * double(sizeof(V) + sizeof(I)) + (T.rows() + 1.0) * sizeof(I) +
                          2.0 * T.rows() * sizeof(V);
+    const std::string vendor_name = sparse::to_string(sparse::SptrsvAlgorithm::vendor);
     /// cuSPARSE's time for a phase; 0 when it did not run.
     const auto vendor_time = [&](const std::string& phase) {
         for (const auto& p : results) {
-            if (p.algorithm == "vendor" && p.phase == phase) return p.timing.median;
+            if (p.algorithm == vendor_name && p.phase == phase) return p.timing.median;
         }
         return 0.0;
     };
 
     const auto& o = options.solve;
     fmt::print("T         {}: {} x {}, {} stored entries, {} {}, op {}\n", options.matrix_name,
-               T.rows(), T.cols(), T.nnz(), o.uplo == blas::Uplo::lower ? "lower" : "upper",
+               T.rows(), T.cols(), T.nnz(), blas::to_string(o.uplo),
                o.diag == blas::Diag::unit ? "unit diagonal" : "stored diagonal",
                blas::to_string(o.op));
     fmt::print("run       {}, {} values, {} indices, median of {} samples\n", options.exec->name(),
@@ -173,7 +174,7 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
     for (const auto& p : results) {
         const double t = p.timing.median;
         const bool solve = p.phase == "solve";
-        const double vendor = p.algorithm == "vendor" ? 0.0 : vendor_time(p.phase);
+        const double vendor = p.algorithm == vendor_name ? 0.0 : vendor_time(p.phase);
         const auto if_solve = [&](double value) {
             return solve ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
         };
@@ -202,7 +203,7 @@ nlohmann::ordered_json bench_sptrsv(const matrix::Csr<V, I>& T_in,
 
     return {{"benchmark", "sptrsv"},
             {"matrix", {{"name", options.matrix_name}, {"rows", T.rows()}, {"nnz", T.nnz()}}},
-            {"uplo", o.uplo == blas::Uplo::lower ? "lower" : "upper"},
+            {"uplo", blas::to_string(o.uplo)},
             {"unit_diagonal", o.diag == blas::Diag::unit},
             {"op", blas::to_string(o.op)},
             {"executor", options.exec->name()},

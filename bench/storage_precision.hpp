@@ -14,24 +14,15 @@ namespace loom::bench {
 
 enum class StoragePrecision { native, fp16, bf16 };
 
-inline constexpr Name<StoragePrecision> storage_precision_names[] = {
+LOOM_NAME_TABLE(StoragePrecision, storage_precision_names, "storage precision",
     {StoragePrecision::native, "native", "the value type of --type (fp32 or fp64)"},
     {StoragePrecision::fp16, "fp16", "IEEE half: 16-bit storage, float sums", {"half"}},
     {StoragePrecision::bf16, "bf16", "bfloat16: 16-bit storage, float sums", {"bfloat16"}},
-};
-constexpr NameTable<StoragePrecision> names_of(StoragePrecision)
-{
-    return {"storage precision", storage_precision_names};
-}
+);
 
 inline StoragePrecision parse_storage_precision(const std::string& text)
 {
     return names_of(StoragePrecision{}).parse(text, "loom::bench::parse_storage_precision");
-}
-
-inline const char* to_string(StoragePrecision precision)
-{
-    return names_of(precision).to_string(precision);
 }
 
 /// f(std::type_identity<S>{}) with S the 16-bit type of a precision other than native.

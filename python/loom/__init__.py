@@ -62,10 +62,10 @@ def exec(kind="omp", *, threads=0, device=0, stream=None):  # noqa: A001 - loom.
     stream of its own), exec("cuda", device=0, stream=s) with s a CuPy/PyTorch stream or a
     cudaStream_t as an int (Loom then queues its work on it), or "cuda:1"."""
     name, _, number = kind.partition(":")
-    name = name.lower()
+    name = _loom._exec_kind(name)  # any spelling of the library's executor names
     if number:
         device = int(number)
-    if name in ("reference", "ref"):
+    if name == "reference":
         return _loom._reference_exec()
     if name == "omp":
         return _loom._omp_exec(threads)

@@ -2,6 +2,9 @@
 // batched calls and I/O are bound in their own files.
 #include "common.hpp"
 
+#include <optional>
+#include <string>
+
 #include <pybind11/stl.h>
 
 namespace loom::python {
@@ -100,6 +103,11 @@ void bind_executors(py::module_& m)
     m.def("cuda_device_count", &CudaExecutor::device_count,
           "Usable CUDA devices (0 without the CUDA backend or a device)");
     m.def("executor_names", [] { return names_of(ExecKind{}).names(); });
+    m.def("_exec_kind", [](const std::string& text) -> std::optional<std::string> {
+        // The name of any spelling of exec_kind_names ("ref", "CUDA"), or None.
+        const auto kind = names_of(ExecKind{}).find(text);
+        return kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt;
+    });
     m.attr("value_types") = built_value_types();
     m.attr("index_types") = built_index_types();
     m.attr("has_openmp") = bool(LOOM_HAS_OPENMP);

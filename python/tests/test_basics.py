@@ -25,6 +25,16 @@ def test_unknown_executor_is_bad_input():
         loom.exec("gpu")
 
 
+def test_executor_names_are_the_librarys_table():
+    # Every spelling of exec_kind_names, in any case, as the C++ parser takes them.
+    assert loom.exec("REF").kind == "reference"
+    assert loom.exec("Reference").kind == "reference"
+    if loom.has_openmp:
+        assert loom.exec("OMP").kind == "omp"
+    with pytest.raises(loom.BadInput, match="expected one of reference, omp, cuda"):
+        loom.exec("refer")
+
+
 @pytest.mark.skipif(loom.has_cuda, reason="this build has CUDA")
 def test_cuda_without_backend_is_not_compiled():
     assert loom.cuda_device_count() == 0

@@ -15,11 +15,6 @@
 
 namespace loom::solver {
 
-const char* to_string(Orthogonalization method) noexcept
-{
-    return names_of(method).to_string(method);
-}
-
 namespace {
 
 /// Per right-hand side, on the host: the Hessenberg matrix H ((m+1) x m, column-major), the

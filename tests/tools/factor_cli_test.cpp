@@ -111,6 +111,34 @@ TEST_F(FactorCli, BenchIluChecksAndTimes)
     EXPECT_LT(report["quality_loom"].get<double>(), 1);
 }
 
+TEST_F(FactorCli, BenchIluTakesTheOptionsOfFactorAndNamesItsPeers)
+{
+    // --kind, --peer: names of their tables, a misspelling a usage error listing them.
+    const auto bad_kind = loom("bench ilu --kind ilu9");
+    EXPECT_EQ(bad_kind.status, 1);
+    for (const auto& entry : loom::sparse::ilu_kind_names) {
+        EXPECT_NE(bad_kind.output.find(entry.name), std::string::npos) << bad_kind.output;
+    }
+    const auto bad_peer = loom("bench ilu --peer mkl");
+    EXPECT_EQ(bad_peer.status, 1);
+    for (const auto* peer : {"none", "eigen", "csrilu02"}) {
+        EXPECT_NE(bad_peer.output.find(peer), std::string::npos) << bad_peer.output;
+    }
+    // The checks and options of `loom factor`: --level >= 0, --drop-tolerance, --shift.
+    EXPECT_EQ(loom("bench ilu --level -1").status, 1);
+    EXPECT_EQ(loom("bench ilu --shift sometimes").status, 1);
+    const auto [run, report] =
+        bench("ilu --generate poisson2d:12 --kind ilut --drop-tolerance 1e-3 --shift on "
+              "--peer none --exec reference --reps 1");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_EQ(report["kind"], "ilut");
+    const auto help = loom("bench ilu --help");
+    EXPECT_NE(help.output.find("--drop-tolerance"), std::string::npos) << help.output;
+    EXPECT_NE(help.output.find("cuSPARSE csrilu02"), std::string::npos) << help.output;
+    const auto factor_help = loom("factor --help");
+    EXPECT_NE(factor_help.output.find("--steps"), std::string::npos) << factor_help.output;
+}
+
 TEST_F(FactorCli, SolveTakesTheIncompleteFactorizations)
 {
     LOOM_SKIP_WITHOUT_SHARED_MATRIX("sherman1");

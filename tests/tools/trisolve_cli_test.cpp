@@ -86,6 +86,24 @@ TEST_F(TrisolveCli, BenchChecksAndTimesEveryAlgorithm)
     EXPECT_EQ(report["results"][5]["algorithm"], "supernodal");
 }
 
+TEST_F(TrisolveCli, BenchOpAndAlgorithmsAreTheNamesOfTheLibrarysTables)
+{
+    // --op takes every spelling of blas::op_names, --algorithms those of sptrsv_algorithm_names.
+    const auto [run, report] = bench("sptrsv --generate poisson3d:6 --exec reference --reps 1 "
+                                     "--copy-mib 8 --op transpose --algorithms levels");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_EQ(report["op"], "transpose");
+    EXPECT_EQ(report["uplo"], "lower");
+    ASSERT_EQ(report["results"].size(), 3u);  // level_set alone: analysis, numeric, solve
+    EXPECT_EQ(report["results"][2]["algorithm"], "level_set");
+    const auto bad = loom("bench sptrsv --algorithms fastest");
+    EXPECT_EQ(bad.status, 1);
+    for (const auto& entry : loom::sparse::sptrsv_algorithm_names) {
+        EXPECT_NE(bad.output.find(entry.name), std::string::npos) << bad.output;
+    }
+    EXPECT_EQ(loom("bench sptrsv --op x").status, 1);
+}
+
 TEST_F(TrisolveCli, BenchSolvesWithACholmodFactor)
 {
     if (!loom::sparse::cholmod_available()) GTEST_SKIP() << "built without CHOLMOD";

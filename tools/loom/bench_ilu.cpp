@@ -5,20 +5,27 @@
 #include "bench/ilu_bench.hpp"
 #include "bench_support.hpp"
 #include "command.hpp"
+#include "ilu_options.hpp"
 
 namespace loom::cli {
 namespace {
 
 constexpr const char* default_spec = "poisson3d:40";
 
+/// The library timed next to Loom: csrilu02 is the library's own vendor path
+/// (sparse::IluAlgorithm::vendor), eigen a bench::Peer.
+enum class IluPeer { none, eigen, csrilu02 };
+
+LOOM_NAME_TABLE(IluPeer, ilu_peer_names, "ILU peer",
+    {IluPeer::none, "none", "no peer"},
+    {IluPeer::eigen, "eigen", "Eigen IncompleteLUT / IncompleteCholesky (host)"},
+    {IluPeer::csrilu02, "csrilu02", "cuSPARSE csrilu02 (ILU(0), CUDA)"},
+);
+
 struct IluBenchCli {
     std::string path;
     std::string spec;
-    std::string kind = "ilu0";
-    int level = 1;
-    int sweeps = 5;
-    int steps = 3;
-    double fill_limit = 2.0;
+    IluCli factorization;
     std::string peer = "csrilu02";
     BenchRun run{10};
 };
@@ -28,14 +35,11 @@ int run(const IluBenchCli& cli)
 {
     bench::IluBenchOptions options;
     options.exec = cli.run.executor();
-    options.csrilu02 = cli.peer == "csrilu02";
-    options.peer = options.csrilu02 ? bench::Peer::none : bench::parse_peer(cli.peer);
+    const auto peer = names_of(IluPeer{}).parse(cli.peer, "loom bench ilu");
+    options.csrilu02 = peer == IluPeer::csrilu02;
+    options.peer = peer == IluPeer::eigen ? bench::Peer::eigen : bench::Peer::none;
     options.samples = cli.run.reps;
-    options.factorization = {.kind = sparse::parse_ilu_kind(cli.kind),
-                             .level = cli.level,
-                             .sweeps = cli.sweeps,
-                             .steps = cli.steps,
-                             .fill_limit = cli.fill_limit};
+    options.factorization = cli.factorization.options("loom bench ilu");
     const auto spec = cli.path.empty() && cli.spec.empty() ? default_spec : cli.spec;
     const auto A = spec.empty() ? read_matrix<V>(cli.path) : generate_matrix<V>(spec);
     options.a_name = spec.empty() ? cli.path : spec;
@@ -52,29 +56,18 @@ Runner setup(CLI::App& sub)
                                     default_spec + ")");
     file->excludes(spec);
     spec->excludes(file);
-    sub.add_option("--kind", cli->kind,
-                   "ilu0, iluk, ic0, ick, parilu, paric, parilut, parict (ict) or ilut (Saad's)")
-        ->capture_default_str();
-    sub.add_option("--level", cli->level, "Level of fill of iluk / ick")->capture_default_str();
-    sub.add_option("--sweeps", cli->sweeps, "Sweeps of the numeric phase (par kinds)")
-        ->capture_default_str();
-    sub.add_option("--steps", cli->steps, "Steps of the threshold kinds' pattern search")
-        ->capture_default_str();
-    sub.add_option("--fill-limit", cli->fill_limit, "Threshold kinds: nnz kept / nnz(A)")
-        ->capture_default_str();
+    cli->factorization.add_to(sub, "--kind");
     cli->run.add_to(sub);
-    sub.add_option("--peer", cli->peer,
-                   "Library timed alongside: eigen (IncompleteLUT / IncompleteCholesky, host) "
-                   "or csrilu02 (cuSPARSE ILU(0), CUDA: run last, a failure printed as "
-                   "\"csrilu02: <status>\"; a CUDA run then also times Loom's OpenMP numeric)")
-        ->check(CLI::IsMember({"none", "eigen", "csrilu02"}))
-        ->capture_default_str();
+    add_choice<IluPeer>(sub, "--peer", cli->peer,
+                        "Library timed alongside (listed below); csrilu02 runs last, a failure "
+                        "printed as \"csrilu02: <status>\"; a CUDA run then also times Loom's "
+                        "OpenMP numeric");
     sub.footer(fmt::format(
         "Loom's factors are first checked against the reference backend; a wrong result\n"
         "aborts the run. Eigen's factorizations differ from Loom's (IncompleteLUT is a\n"
         "threshold ILU): compare the quality line, ||A M^-1 b - b|| / ||b||, with the times.\n"
-        "SPEC:\n{}",
-        generator_help));
+        "KIND:\n{}PEER:\n{}SPEC:\n{}",
+        names_of(sparse::IluKind{}).help(), names_of(IluPeer{}).help(), generator_help));
     return [cli] {
         return with_value_type(cli->run.type,
                                [&]<typename V>(std::type_identity<V>) { return run<V>(*cli); });

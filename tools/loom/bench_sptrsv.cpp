@@ -205,9 +205,7 @@ Runner setup(CLI::App& sub)
     cli->run.add_to(sub);
     sub.add_flag("--upper", cli->upper, "Solve with the upper triangle (default: lower)");
     sub.add_flag("--unit", cli->unit, "Take the diagonal as all ones");
-    sub.add_option("--op", cli->op, "op(T): n = T, t = T^T, h = T^H")
-        ->check(CLI::IsMember({"n", "t", "h"}))
-        ->capture_default_str();
+    add_choice<blas::Op>(sub, "--op", cli->op, "op(T): n = T, t = T^T, h = T^H");
     sub.add_flag("--cholesky", cli->cholesky,
                  "Solve with the Cholesky factor L of the (SPD) matrix by CHOLMOD's supernodal "
                  "factorization (builds with CHOLMOD only), supernodal with CHOLMOD's supernodes");
@@ -218,8 +216,9 @@ Runner setup(CLI::App& sub)
                  "With --generate poisson3d:N[:P]: solve with the pattern of the complete Cholesky "
                  "factor L on a nested-dissection order of the grid (well-conditioned values; "
                  "supernodal finds the supernodes): a stand-in for CHOLMOD's factor");
-    sub.add_option("--algorithms", cli->algorithms,
-                   "Time only these algorithms (default: every one that runs on the executor)");
+    add_choice<sparse::SptrsvAlgorithm>(
+        sub, "--algorithms", cli->algorithms,
+        "Time only these algorithms (default: every one that runs on the executor)");
     sub.add_flag("--detect-supernodes", cli->detect_supernodes,
                  "With --cholesky: supernodal finds its supernodes itself");
     sub.footer(fmt::format(

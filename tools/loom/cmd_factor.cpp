@@ -6,6 +6,7 @@
 
 #include "cli_support.hpp"
 #include "command.hpp"
+#include "ilu_options.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "operand_options.hpp"
 
@@ -15,12 +16,7 @@ namespace {
 struct FactorOptions {
     std::string input;
     std::vector<std::string> outputs;
-    std::string type = "ilu0";
-    int level = 1;
-    int sweeps = 5;
-    double fill_limit = 2.0;
-    double drop_tolerance = 0.0;
-    std::string shift = "automatic";
+    IluCli factorization;
     ExecOptions run;
 };
 
@@ -30,25 +26,7 @@ Runner setup(CLI::App& sub)
     sub.add_option("input", options->input, "Square matrix A (.mtx or .bin)")->required();
     add_output(sub, options->outputs, "Where to write L, then U (ILU kinds; .mtx or .bin)",
                OutputKind::sparse, 2);
-    add_choice<sparse::IluKind>(sub, "--type", options->type, "The factorization (listed below)");
-    sub.add_option("--level", options->level, "Level of fill of iluk and ick")
-        ->check(non_negative_number())
-        ->capture_default_str();
-    sub.add_option("--sweeps", options->sweeps,
-                   "Sweeps of parilu / paric (numeric sweeps of parilut / parict)")
-        ->check(non_negative_number())
-        ->capture_default_str();
-    sub.add_option("--fill-limit", options->fill_limit,
-                   "ilut, parilut, parict (ict): entries kept, relative to nnz(A)")
-        ->check(positive_number())
-        ->capture_default_str();
-    sub.add_option("--drop-tolerance", options->drop_tolerance,
-                   "ilut, parilut, parict (ict): drop entries below this times their row's norm")
-        ->check(non_negative_number())
-        ->capture_default_str();
-    add_choice<sparse::DiagonalShift>(
-        sub, "--shift", options->shift,
-        "Shift the diagonal where a pivot breaks down (automatic: for IC kinds)");
+    options->factorization.add_to(sub, "--type");
     add_exec_options(sub, options->run, {.exec = true});
     sub.footer(
         "ILU kinds write L (unit diagonal stored) and U; give both file names. IC kinds write\n"
@@ -56,11 +34,13 @@ Runner setup(CLI::App& sub)
         "TYPES:\n" +
         names_of(sparse::IluKind{}).help());
     return [options] {
-        const auto kind = sparse::parse_ilu_kind(options->type);
+        const auto factorization = options->factorization.options("loom factor");
+        const auto kind = factorization.kind;
         const bool cholesky = sparse::is_cholesky(kind);
         if (options->outputs.size() != (cholesky ? 1u : 2u)) {
             throw BadInput("loom factor", fmt::format("--type {} writes {}; give {} output file{}",
-                                                      options->type, cholesky ? "L" : "L and U",
+                                                      options->factorization.kind,
+                                                      cholesky ? "L" : "L and U",
                                                       cholesky ? 1 : 2, cholesky ? "" : "s"));
         }
         const auto exec = options->run.executor();
@@ -69,13 +49,7 @@ Runner setup(CLI::App& sub)
             using V = typename Matrix::value_type;
             using I = typename Matrix::index_type;
             const Matrix A(exec, A_host);
-            sparse::IluHandle<V, I> handle({.kind = kind,
-                                            .level = options->level,
-                                            .sweeps = options->sweeps,
-                                            .fill_limit = options->fill_limit,
-                                            .drop_tolerance = options->drop_tolerance,
-                                            .diagonal_shift = names_of(sparse::DiagonalShift{}).parse(
-                                                options->shift, "loom factor")});
+            sparse::IluHandle<V, I> handle(factorization);
             Matrix L, U;
             sparse::ilu_symbolic(handle, A, L, U);
             sparse::ilu_numeric(handle, A, L, U);

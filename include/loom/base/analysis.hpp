@@ -24,6 +24,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "loom/base/error.hpp"
@@ -75,14 +76,19 @@ public:
         state_ = Owned(state.release(), [](State* s) { delete s; });
     }
 
-protected:
-    /// The current analysis for a query named `where`; BadInput when there is none.
-    const State& analysis(const char* where) const
+    /// The current analysis, for the call named `where` (a query, or a numeric call of the
+    /// family); BadInput naming `symbolic`, the call that makes one, when there is none.
+    const State& analysis(const char* where, const char* symbolic = "its symbolic phase") const
     {
         if (!state_) {
-            throw BadInput(where, "the handle holds no analysis; run its symbolic phase first");
+            throw BadInput(where, std::string("the handle holds no analysis; run ") + symbolic +
+                                      " first");
         }
         return *state_;
+    }
+    State& analysis(const char* where, const char* symbolic = "its symbolic phase")
+    {
+        return const_cast<State&>(std::as_const(*this).analysis(where, symbolic));
     }
 
 private:

@@ -56,19 +56,17 @@ namespace loom::batched {
 /// The reference executor runs its plain loops whatever the launch (it is the oracle).
 enum class Launch { automatic, serial, team, team_vector, simd, vendor };
 
-inline constexpr Name<Launch> launch_names[] = {
+LOOM_NAME_TABLE(Launch, launch_names, "launch",
     {Launch::automatic, "auto", "the launch measured fastest for the call", {"automatic"}},
     {Launch::serial, "serial", "a thread per matrix"},
     {Launch::team, "team", "a team per matrix"},
     {Launch::team_vector, "teamvector", "a team per matrix, lanes within rows", {"team_vector"}},
     {Launch::simd, "simd", "host, real values: SIMD packs of matrices"},
     {Launch::vendor, "vendor", "the vendor library"},
-};
-constexpr NameTable<Launch> names_of(Launch) { return {"launch", launch_names}; }
+);
 
 /// A name of launch_names ("automatic", "team_vector" too); BadInput otherwise.
 Launch parse_launch(const std::string& text);
-const char* to_string(Launch launch);
 /// The launch `automatic` picks for square matrices of order n on exec: on CUDA one thread per
 /// matrix up to order cuda_serial_max, a team per matrix beyond; serial on the host.
 Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_max = 8);

@@ -18,14 +18,10 @@ enum class Orthogonalization {
     classical,  ///< classical Gram-Schmidt: all dots against the same vector (more parallel)
 };
 
-inline constexpr Name<Orthogonalization> orthogonalization_names[] = {
+LOOM_NAME_TABLE(Orthogonalization, orthogonalization_names, "orthogonalization",
     {Orthogonalization::modified, "modified", "modified Gram-Schmidt (stabler)"},
     {Orthogonalization::classical, "classical", "classical Gram-Schmidt (more parallel)"},
-};
-constexpr NameTable<Orthogonalization> names_of(Orthogonalization)
-{
-    return {"orthogonalization", orthogonalization_names};
-}
+);
 
 template <typename V>
 struct GmresParameters : CommonParameters<V> {
@@ -63,8 +59,6 @@ public:
 protected:
     void solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override;
 };
-
-const char* to_string(Orthogonalization method) noexcept;
 
 }  // namespace loom::solver
 

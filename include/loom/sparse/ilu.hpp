@@ -50,7 +50,7 @@ enum class IluKind {
     ilut
 };
 
-inline constexpr Name<IluKind> ilu_kind_names[] = {
+LOOM_NAME_TABLE(IluKind, ilu_kind_names, "incomplete factorization",
     {IluKind::ilu0, "ilu0", "ILU(0)", {"ilu"}},
     {IluKind::iluk, "iluk", "ILU(k), k the level of fill"},
     {IluKind::ic0, "ic0", "IC(0)", {"ic"}},
@@ -60,11 +60,9 @@ inline constexpr Name<IluKind> ilu_kind_names[] = {
     {IluKind::parilut, "parilut", "threshold ILU built by sweeps"},
     {IluKind::parict, "parict", "threshold IC built by sweeps", {"ict"}},
     {IluKind::ilut, "ilut", "threshold ILU(p, tau) by elimination (Saad), on the host"},
-};
-constexpr NameTable<IluKind> names_of(IluKind) { return {"incomplete factorization", ilu_kind_names}; }
+);
 
 IluKind parse_ilu_kind(const std::string& text);
-const char* to_string(IluKind kind);
 /// Whether `kind` is an incomplete Cholesky (A ~ L L^H).
 bool is_cholesky(IluKind kind) noexcept;
 
@@ -79,15 +77,11 @@ enum class DiagonalShift {
     on
 };
 
-inline constexpr Name<DiagonalShift> diagonal_shift_names[] = {
+LOOM_NAME_TABLE(DiagonalShift, diagonal_shift_names, "diagonal shift",
     {DiagonalShift::automatic, "automatic", "IC kinds shift, ILU kinds do not", {"auto"}},
     {DiagonalShift::off, "off", "a breaking pivot is a NumericalError"},
     {DiagonalShift::on, "on", "shift the diagonal until every pivot holds"},
-};
-constexpr NameTable<DiagonalShift> names_of(DiagonalShift)
-{
-    return {"diagonal shift", diagonal_shift_names};
-}
+);
 
 /// Who computes a numeric phase.
 enum class IluAlgorithm {
@@ -98,14 +92,10 @@ enum class IluAlgorithm {
     vendor
 };
 
-inline constexpr Name<IluAlgorithm> ilu_algorithm_names[] = {
+LOOM_NAME_TABLE(IluAlgorithm, ilu_algorithm_names, "ILU algorithm",
     {IluAlgorithm::native, "native", "Loom's kernels"},
     {IluAlgorithm::vendor, "vendor", "cuSPARSE csrilu02 (ILU(0), CUDA)", {"csrilu02"}},
-};
-constexpr NameTable<IluAlgorithm> names_of(IluAlgorithm)
-{
-    return {"ILU algorithm", ilu_algorithm_names};
-}
+);
 
 struct IluOptions {
     IluKind kind = IluKind::ilu0;

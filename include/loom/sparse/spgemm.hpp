@@ -31,19 +31,14 @@ namespace loom::sparse {
 /// entries (BadInput otherwise; the native kernels take any order and sum duplicates).
 enum class SpgemmAlgorithm { automatic, native, vendor };
 
-inline constexpr Name<SpgemmAlgorithm> spgemm_algorithm_names[] = {
+LOOM_NAME_TABLE(SpgemmAlgorithm, spgemm_algorithm_names, "SpGEMM algorithm",
     {SpgemmAlgorithm::automatic, "automatic", "Loom's kernels", {"auto"}},
     {SpgemmAlgorithm::native, "native", "Loom's kernels"},
     {SpgemmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-};
-constexpr NameTable<SpgemmAlgorithm> names_of(SpgemmAlgorithm)
-{
-    return {"SpGEMM algorithm", spgemm_algorithm_names};
-}
+);
 
 /// A name of spgemm_algorithm_names; BadInput otherwise.
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text);
-const char* to_string(SpgemmAlgorithm algorithm);
 
 /// How a numeric call of a handle computed C's values (SpgemmHandle::values_path()): what that
 /// call did, row by row, not only what the handle holds.
@@ -66,16 +61,11 @@ enum class SpgemmValuesPath {
     recorded,
 };
 
-inline constexpr Name<SpgemmValuesPath> spgemm_values_path_names[] = {
+LOOM_NAME_TABLE(SpgemmValuesPath, spgemm_values_path_names, "SpGEMM values path",
     {SpgemmValuesPath::full, "full", "columns and values computed again"},
     {SpgemmValuesPath::known_columns, "known-columns", "light rows look up C's known columns"},
     {SpgemmValuesPath::recorded, "recorded", "values only, from recorded positions"},
-};
-constexpr NameTable<SpgemmValuesPath> names_of(SpgemmValuesPath)
-{
-    return {"SpGEMM values path", spgemm_values_path_names};
-}
-const char* to_string(SpgemmValuesPath path);
+);
 
 struct SpgemmOptions {
     SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic;

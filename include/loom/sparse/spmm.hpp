@@ -24,20 +24,15 @@ namespace loom::sparse {
 /// stride the leading dimension), marked col_major.
 enum class DenseLayout { row_major, col_major };
 
-inline constexpr Name<DenseLayout> dense_layout_names[] = {
+LOOM_NAME_TABLE(DenseLayout, dense_layout_names, "dense layout",
     {DenseLayout::row_major, "row_major", "rows contiguous (Dense as it is)", {"row", "r"}},
     {DenseLayout::col_major,
      "col_major",
      "columns contiguous (the Dense holds the transpose)",
      {"col", "c"}},
-};
-constexpr NameTable<DenseLayout> names_of(DenseLayout)
-{
-    return {"dense layout", dense_layout_names};
-}
+);
 
 DenseLayout parse_dense_layout(const std::string& text);
-const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
@@ -62,18 +57,12 @@ const char* to_string(SpmmAlgorithm algorithm);
 /// want row-major B and C), which raises its error.
 enum class VendorSpmmAlgorithm { default_algorithm, csr_alg1, csr_alg2, csr_alg3 };
 
-inline constexpr Name<VendorSpmmAlgorithm> vendor_spmm_algorithm_names[] = {
+LOOM_NAME_TABLE(VendorSpmmAlgorithm, vendor_spmm_algorithm_names, "cuSPARSE SpMM algorithm",
     {VendorSpmmAlgorithm::default_algorithm, "default", "CUSPARSE_SPMM_ALG_DEFAULT"},
     {VendorSpmmAlgorithm::csr_alg1, "csr_alg1", "CUSPARSE_SPMM_CSR_ALG1"},
     {VendorSpmmAlgorithm::csr_alg2, "csr_alg2", "CUSPARSE_SPMM_CSR_ALG2"},
     {VendorSpmmAlgorithm::csr_alg3, "csr_alg3", "CUSPARSE_SPMM_CSR_ALG3"},
-};
-constexpr NameTable<VendorSpmmAlgorithm> names_of(VendorSpmmAlgorithm)
-{
-    return {"cuSPARSE SpMM algorithm", vendor_spmm_algorithm_names};
-}
-
-const char* to_string(VendorSpmmAlgorithm algorithm);
+);
 
 struct SpmmOptions {
     SpmmAlgorithm algorithm = SpmmAlgorithm::automatic;

@@ -49,7 +49,7 @@ enum class SptrsvAlgorithm {
     vendor
 };
 
-inline constexpr Name<SptrsvAlgorithm> sptrsv_algorithm_names[] = {
+LOOM_NAME_TABLE(SptrsvAlgorithm, sptrsv_algorithm_names, "SpTRSV algorithm",
     {SptrsvAlgorithm::automatic, "automatic", "chosen from the executor and the levels",
      {"auto"}},
     {SptrsvAlgorithm::level_set, "level_set", "levels in parallel, thin levels chained",
@@ -58,14 +58,9 @@ inline constexpr Name<SptrsvAlgorithm> sptrsv_algorithm_names[] = {
      {"sync-free"}},
     {SptrsvAlgorithm::supernodal, "supernodal", "inverted diagonal blocks of supernodes"},
     {SptrsvAlgorithm::vendor, "vendor", "cuSPARSE SpSV (CUDA)", {"cusparse"}},
-};
-constexpr NameTable<SptrsvAlgorithm> names_of(SptrsvAlgorithm)
-{
-    return {"SpTRSV algorithm", sptrsv_algorithm_names};
-}
+);
 
 SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text);
-const char* to_string(SptrsvAlgorithm algorithm);
 
 struct SptrsvOptions {
     SptrsvAlgorithm algorithm = SptrsvAlgorithm::automatic;

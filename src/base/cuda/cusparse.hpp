@@ -32,6 +32,17 @@ inline void check_cusparse(cusparseStatus_t status, const char* call, const char
     throw CudaError(where, what);
 }
 
+/// exec's cuSPARSE handle (bound to its stream) in host pointer mode, for scalars passed by
+/// host pointer: the handle is shared with other callers, who may have left it in device
+/// mode. Errors as check_cusparse, raised from `where`.
+inline cusparseHandle_t host_mode_handle(const CudaExecutor& exec, const char* where)
+{
+    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
+    check_cusparse(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST),
+                   "cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST)", where);
+    return handle;
+}
+
 template <typename I>
 constexpr cusparseIndexType_t cusparse_index_type()
 {

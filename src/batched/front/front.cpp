@@ -223,8 +223,6 @@ Launch parse_launch(const std::string& text)
     return names_of(Launch{}).parse(text, "loom::batched::parse_launch");
 }
 
-const char* to_string(Launch launch) { return names_of(launch).to_string(launch); }
-
 Launch choose_launch(const Executor& exec, size_type n, size_type cuda_serial_max)
 {
     // One thread per matrix while a matrix is small; a team per matrix beyond, where one

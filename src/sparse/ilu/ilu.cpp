@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "loom/base/error.hpp"
 #include "loom/sparse/fingerprint.hpp"
 #include "loom/sparse/sptrsv.hpp"
+#include "sparse/analyzed_operands.hpp"
 #include "sparse/ilu/kernels.hpp"
 #include "sparse/ilu/profile.hpp"
 #include "sparse/ilu/state.hpp"
@@ -752,8 +754,6 @@ IluKind parse_ilu_kind(const std::string& text)
     return names_of(IluKind{}).parse(text, "loom::sparse::parse_ilu_kind");
 }
 
-const char* to_string(IluKind kind) { return names_of(kind).to_string(kind); }
-
 bool is_cholesky(IluKind kind) noexcept
 {
     return kind == IluKind::ic0 || kind == IluKind::ick || kind == IluKind::paric ||
@@ -887,24 +887,14 @@ template <typename V, typename I>
 void ilu_numeric(IluHandle<V, I>& handle, const matrix::Csr<V, I>& A, matrix::Csr<V, I>& L,
                  matrix::Csr<V, I>& U)
 {
-    auto* state = handle.state();
-    if (!state) {
-        throw BadInput(numeric_where, "the handle has no analysis; run ilu_symbolic first");
-    }
+    auto* state = &handle.analysis(numeric_where, "ilu_symbolic");
     const auto& options = handle.options();
     const bool cholesky = is_cholesky(options.kind);
-    for (const matrix::Csr<V, I>* operand : {&A, static_cast<const matrix::Csr<V, I>*>(&L),
-                                             static_cast<const matrix::Csr<V, I>*>(&U)}) {
-        if (cholesky && operand == &U) continue;
-        if (!operand->executor() || !state->exec->same_memory_as(*operand->executor())) {
-            throw BadInput(numeric_where, "A, L and U must live in the memory of the executor "
-                                          "the analysis ran on (" + state->exec->name() + ")");
-        }
-    }
-    const auto check = options.pattern_check;
-    check_pattern(numeric_where, "A", state->a_pattern, A, check);
-    check_pattern(numeric_where, "L", state->l_pattern, L, check);
-    if (!cholesky) check_pattern(numeric_where, "U", state->u_pattern, U, check);
+    // IC kinds leave U alone: L is the whole factor.
+    const detail::AnalyzedOperand<V, I> operands[] = {
+        {"A", state->a_pattern, A}, {"L", state->l_pattern, L}, {"U", state->u_pattern, U}};
+    detail::check_analyzed_operands<V, I>(numeric_where, *state->exec, options.pattern_check,
+                                          std::span(operands).first(cholesky ? 2 : 3));
 
     if (options.kind == IluKind::ilut) {
         ilut_numeric(*state, options, A, L, U);

@@ -29,8 +29,7 @@ void sddmm_csr_vendor(const CudaExecutor& exec, compute_type_t<V> alpha, DenseOp
                       DenseOperand<const V> Y, size_type k, compute_type_t<V> beta,
                       matrix::Csr<V, I>& S)
 {
-    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
+    const auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
     constexpr auto type = storage_data_type<V>();
     // The 16-bit types are stored as CUDA_R_16F / 16BF and computed in CUDA_R_32F.
     constexpr auto compute = storage_data_type<compute_type_t<V>>();

@@ -66,14 +66,6 @@ auto vendor(const V* p)
             return LOOM_VENDOR(cusparseZ##function)(__VA_ARGS__);  \
     }()
 
-cusparseHandle_t handle_of(const CudaExecutor& exec)
-{
-    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    return handle;
-}
-
 }  // namespace
 
 template <typename V, typename I>
@@ -94,7 +86,7 @@ std::shared_ptr<void> spadd_vendor_symbolic(const CudaExecutor& exec, const matr
             return state;
         }
         Array<I> row_ptrs(shared_exec, A.rows() + 1);
-        auto handle = handle_of(exec);
+        auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
         const V one{1};
         const auto* a_ptrs = reinterpret_cast<const int*>(A.row_ptrs().data());
         const auto* a_cols = reinterpret_cast<const int*>(A.col_idxs().data());
@@ -136,7 +128,7 @@ void spadd_vendor_numeric(const CudaExecutor& exec, const std::shared_ptr<void>&
         };
         const auto& pattern = std::as_const(C);
         if (C.nnz() == 0) return;
-        auto handle = handle_of(exec);
+        auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
         LOOM_CUSPARSE_CHECK(LOOM_GEAM2_CALL(
             V, csrgeam2, handle, static_cast<int>(A.rows()), static_cast<int>(A.cols()),
             vendor(&alpha), state->descr, static_cast<int>(A.nnz()), vendor(A.values().data()),

@@ -10,6 +10,7 @@
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
 #include "sparse/aliasing.hpp"
+#include "sparse/analyzed_operands.hpp"
 #include "sparse/spadd/kernels.hpp"
 #include "sparse/spadd/state.hpp"
 
@@ -19,11 +20,6 @@ namespace {
 constexpr const char* symbolic_where = "loom::sparse::spadd_symbolic";
 constexpr const char* numeric_where = "loom::sparse::spadd_numeric";
 
-std::string executor_name(const std::shared_ptr<const Executor>& exec)
-{
-    return exec ? exec->name() : "none";
-}
-
 template <typename V, typename I>
 void check_on(const char* where, const std::shared_ptr<const Executor>& exec,
               const matrix::Csr<V, I>& M, const char* name)
@@ -31,7 +27,7 @@ void check_on(const char* where, const std::shared_ptr<const Executor>& exec,
     if (!M.executor() || !M.executor()->same_memory_as(*exec)) {
         throw BadInput(where, std::string(name) + " must live in A's memory (A is on " +
                                   exec->name() + ", " + name + " on " +
-                                  executor_name(M.executor()) + ")");
+                                  detail::executor_name(M.executor()) + ")");
     }
 }
 
@@ -136,38 +132,31 @@ template <typename V, typename I>
 void spadd_numeric(const SpaddHandle<V, I>& handle, V alpha, const matrix::Csr<V, I>& A, V beta,
                    const matrix::Csr<V, I>& B, matrix::Csr<V, I>& C)
 {
-    const auto* state = handle.state();
-    if (!state) {
-        throw BadInput(numeric_where, "the handle has no symbolic phase; run spadd_symbolic first");
-    }
-    const auto& exec = state->exec;
-    check_on(numeric_where, exec, A, "A");
-    check_on(numeric_where, exec, B, "B");
-    check_on(numeric_where, exec, C, "C");
+    const auto& state = handle.analysis(numeric_where, "spadd_symbolic");
+    const auto& exec = state.exec;
     detail::check_not_aliased(numeric_where, C, "C", A, "A");
     detail::check_not_aliased(numeric_where, C, "C", B, "B");
-    const auto check = handle.options().pattern_check;
-    check_pattern(numeric_where, "A", state->a, A, check);
-    check_pattern(numeric_where, "B", state->b, B, check);
-    check_pattern(numeric_where, "C", state->c, C, check);
+    detail::check_analyzed_operands<V, I>(
+        numeric_where, *exec, handle.options().pattern_check,
+        {{"A", state.a, A}, {"B", state.b, B}, {"C", state.c, C}});
     if (C.nnz() == 0) return;
     exec->run(loom::detail::overloaded{
         [&](const ReferenceExecutor& e) {
-            reference::spadd_numeric(e, alpha, A, beta, B, state->a_positions, state->b_positions,
+            reference::spadd_numeric(e, alpha, A, beta, B, state.a_positions, state.b_positions,
                                      C);
         },
         [&]([[maybe_unused]] const OmpExecutor& e) {
             LOOM_OMP_CALL(numeric_where, omp::spadd_numeric(e, alpha, A, beta, B,
-                                                            state->a_positions,
-                                                            state->b_positions, C));
+                                                            state.a_positions,
+                                                            state.b_positions, C));
         },
         [&]([[maybe_unused]] const CudaExecutor& e) {
             LOOM_CUDA_CALL(numeric_where, {
-                if (state->algorithm == SpaddAlgorithm::vendor) {
-                    cuda::spadd_vendor_numeric(e, state->vendor, alpha, A, beta, B, C);
+                if (state.algorithm == SpaddAlgorithm::vendor) {
+                    cuda::spadd_vendor_numeric(e, state.vendor, alpha, A, beta, B, C);
                 } else {
-                    cuda::spadd_numeric(e, alpha, A, beta, B, state->a_positions,
-                                        state->b_positions, C);
+                    cuda::spadd_numeric(e, alpha, A, beta, B, state.a_positions,
+                                        state.b_positions, C);
                 }
             });
         }});

@@ -81,15 +81,6 @@ void point_at(const SpMat& descr, const matrix::Csr<V, I>& M, const char* where)
                         where);
 }
 
-cusparseHandle_t handle_of(const CudaExecutor& exec, const char* where)
-{
-    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST),
-                        where);
-    return handle;
-}
-
 Array<std::byte> buffer(const CudaExecutor& exec, std::size_t bytes)
 {
     return Array<std::byte>(exec.shared_from_this(),
@@ -159,7 +150,7 @@ void spgemm_vendor_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A
     require_sorted_rows(exec, A, "A", where);
     require_sorted_rows(exec, B, "B", where);
     const auto self = exec.shared_from_this();
-    auto handle = handle_of(exec, where);
+    auto handle = loom::cuda::host_mode_handle(exec, where);
     auto plan = std::make_shared<VendorPlan<V, I>>(where);
     const auto spgemm = plan->spgemm.get();
     state.row_ptrs = Array<I>(self, A.rows() + 1);
@@ -234,7 +225,7 @@ void spgemm_vendor_numeric(const CudaExecutor& exec, const detail::SpgemmState<I
 {
     constexpr const char* where = "loom::sparse::spgemm_numeric";
     auto& plan = *static_cast<VendorPlan<V, I>*>(state.backend.get());
-    auto handle = handle_of(exec, where);
+    auto handle = loom::cuda::host_mode_handle(exec, where);
     // The same patterns, perhaps in other arrays: point the descriptors at today's.
     point_at(plan.a, A, where);
     point_at(plan.b, B, where);
@@ -261,7 +252,7 @@ matrix::Csr<V, I> spgemm_vendor(const CudaExecutor& exec, const matrix::Csr<V, I
     }
     require_sorted_rows(exec, A, "A", where);
     require_sorted_rows(exec, B, "B", where);
-    auto handle = handle_of(exec, where);
+    auto handle = loom::cuda::host_mode_handle(exec, where);
     SpgemmDescr spgemm(where);
     SpMat a;
     SpMat b;

@@ -8,6 +8,7 @@
 #include "base/instantiate.hpp"
 #include "loom/base/error.hpp"
 #include "sparse/aliasing.hpp"
+#include "sparse/analyzed_operands.hpp"
 #include "sparse/fingerprint/kernels.hpp"
 #include "sparse/spgemm/kernels.hpp"
 
@@ -21,13 +22,10 @@ constexpr const char* jacobi_symbolic_where = "loom::sparse::spgemm_jacobi_symbo
 constexpr const char* jacobi_numeric_where = "loom::sparse::spgemm_jacobi_numeric";
 constexpr const char* jacobi_where = "loom::sparse::spgemm_jacobi";
 
+using detail::executor_name;
 using detail::JacobiScaling;
+using detail::same_pattern_arrays;
 using detail::SpgemmState;
-
-std::string executor_name(const std::shared_ptr<const Executor>& exec)
-{
-    return exec ? exec->name() : "none";
-}
 
 /// `operand` lives in `exec`'s memory.
 void check_memory(const char* where, const std::shared_ptr<const Executor>& exec,
@@ -73,15 +71,6 @@ SpgemmAlgorithm resolve(const char* where, SpgemmAlgorithm algorithm, const Exec
                                   "(SpgemmAlgorithm::vendor); use automatic or native");
     }
     return SpgemmAlgorithm::vendor;
-}
-
-/// Whether A and B are one pattern (A * A), so that one fingerprint serves both.
-template <typename V, typename I>
-bool same_pattern_arrays(const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B)
-{
-    return A.size() == B.size() && A.nnz() == B.nnz() &&
-           A.row_ptrs().data() == B.row_ptrs().data() &&
-           A.col_idxs().data() == B.col_idxs().data();
 }
 
 template <typename V, typename I>
@@ -255,13 +244,8 @@ SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
                               const matrix::Csr<V, I>& A, const matrix::Csr<V, I>& B,
                               const matrix::Csr<V, I>& C, bool jacobi)
 {
-    auto* owned = handle.state();
-    if (!owned) {
-        throw BadInput(where, std::string("the handle holds no symbolic phase; call ") +
-                                  (jacobi ? "spgemm_jacobi_symbolic" : "spgemm_symbolic") +
-                                  " first");
-    }
-    auto& state = *owned;
+    auto& state =
+        handle.analysis(where, jacobi ? "spgemm_jacobi_symbolic" : "spgemm_symbolic");
     if (state.jacobi != jacobi) {
         throw BadInput(where, state.jacobi
                                   ? "the handle holds the symbolic phase of a Jacobi-fused "
@@ -270,19 +254,11 @@ SpgemmState<I>& checked_state(const char* where, SpgemmHandle<V, I>& handle,
                                     "use spgemm_numeric, or spgemm_jacobi_symbolic first");
     }
     check_product(where, A, B, jacobi);
-    if (!state.exec->same_memory_as(*A.executor())) {
-        throw BadInput(where, "A lives on " + A.executor()->name() +
-                                  ", but the symbolic phase ran on " + state.exec->name());
-    }
     check_memory(where, A.executor(), C.executor(), "C");
     detail::check_not_aliased(where, C, "C", A, "A");
     detail::check_not_aliased(where, C, "C", B, "B");
-    const auto check = handle.options().pattern_check;
-    check_pattern(where, "A", state.a, A, check);
-    // A * A: B's arrays are A's, just checked
-    if (!(same_pattern_arrays(A, B) && state.b == state.a)) {
-        check_pattern(where, "B", state.b, B, check);
-    }
+    detail::check_analyzed_operands<V, I>(where, *state.exec, handle.options().pattern_check,
+                                          {{"A", state.a, A}, {"B", state.b, B}});
     if (C.size() != state.size || C.nnz() != state.nnz ||
         C.row_ptrs().size() != state.size.rows + 1) {
         throw BadInput(where, "C is " + to_string(C.size()) + " with " +
@@ -334,16 +310,6 @@ Array<V> inverse_diagonal([[maybe_unused]] const char* where, const matrix::Csr<
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& text)
 {
     return names_of(SpgemmAlgorithm{}).parse(text, "loom::sparse::parse_spgemm_algorithm");
-}
-
-const char* to_string(SpgemmAlgorithm algorithm)
-{
-    return names_of(algorithm).to_string(algorithm);
-}
-
-const char* to_string(SpgemmValuesPath path)
-{
-    return names_of(path).to_string(path);
 }
 
 template <typename V, typename I>

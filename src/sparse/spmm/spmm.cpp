@@ -74,19 +74,12 @@ DenseLayout parse_dense_layout(const std::string& text)
     return names_of(DenseLayout{}).parse(text, "loom::sparse::parse_dense_layout");
 }
 
-const char* to_string(DenseLayout layout) { return names_of(layout).to_string(layout); }
-
 SpmmAlgorithm parse_spmm_algorithm(const std::string& text)
 {
     return names_of(SpmmAlgorithm{}).parse(text, "loom::sparse::parse_spmm_algorithm");
 }
 
 const char* to_string(SpmmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
-
-const char* to_string(VendorSpmmAlgorithm algorithm)
-{
-    return names_of(algorithm).to_string(algorithm);
-}
 
 /// C = beta C when alpha is zero or there is nothing to add; true when that was all.
 template <typename V>

@@ -57,9 +57,7 @@ void spmv_csr_vendor(const CudaExecutor& exec, Mode mode, V alpha, const matrix:
                         operand(y, DenseLayout::row_major), x.cols());
         return;
     }
-    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
+    const auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
     constexpr auto type = cuda_data_type<V>();
     constexpr auto index = cusparse_index_type<I>();
     const auto op = cusparse_operation(mode, is_complex_v<V>);

@@ -49,14 +49,6 @@ cusparseOperation_t operation(blas::Op op, bool complex_values)
     }
 }
 
-cusparseHandle_t handle_of(const CudaExecutor& exec)
-{
-    auto handle = static_cast<cusparseHandle_t>(exec.cusparse_handle());
-    // The handle is shared with other callers, who may have switched it to device scalars.
-    LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSetPointerMode)(handle, CUSPARSE_POINTER_MODE_HOST));
-    return handle;
-}
-
 }  // namespace
 
 template <typename V, typename I>
@@ -90,7 +82,7 @@ std::shared_ptr<void> sptrsv_vendor_analysis(const CudaExecutor& exec, const mat
         LOOM_VENDOR(cusparseCreateConstDnVec)(vec_b.out(), M.rows(), b.data(), type));
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vec_x.out(), M.rows(), x.data(), type));
     const V one{1};
-    const auto handle = handle_of(exec);
+    const auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
     std::size_t bytes = 0;
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_bufferSize)(
         handle, state->op, &one, state->mat.get(), vec_b.get(), vec_x.get(), type,
@@ -111,8 +103,9 @@ void sptrsv_vendor_update(const CudaExecutor& exec, const std::shared_ptr<void>&
     auto& values = state.T.values();
     exec.copy_from(*T.executor(), sizeof(V) * static_cast<std::size_t>(values.size()),
                    T.values().data(), values.data());
+    const auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_updateMatrix)(
-        handle_of(exec), state.descr.get(), state.T.values().data(), CUSPARSE_SPSV_UPDATE_GENERAL));
+        handle, state.descr.get(), state.T.values().data(), CUSPARSE_SPSV_UPDATE_GENERAL));
 }
 
 template <typename V, typename I>
@@ -134,8 +127,9 @@ void sptrsv_vendor_solve(const CudaExecutor& exec, const std::shared_ptr<void>& 
         LOOM_VENDOR(cusparseCreateConstDnVec)(vec_b.out(), T.rows(), b.data(), type));
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseCreateDnVec)(vec_x.out(), T.rows(), x.data(), type));
     const V one{1};
+    const auto handle = loom::cuda::host_mode_handle(exec, vendor_where);
     LOOM_CUSPARSE_CHECK(LOOM_VENDOR(cusparseSpSV_solve)(
-        handle_of(exec), state.op, &one, state.mat.get(), vec_b.get(), vec_x.get(), type,
+        handle, state.op, &one, state.mat.get(), vec_b.get(), vec_x.get(), type,
         CUSPARSE_SPSV_ALG_DEFAULT, state.descr.get()));
 }
 

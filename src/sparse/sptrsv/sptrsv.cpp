@@ -20,6 +20,7 @@
 #include "loom/batched/front.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "loom/sparse/fingerprint.hpp"
+#include "sparse/analyzed_operands.hpp"
 #include "sparse/spmv/checks.hpp"
 #include "sparse/sptrsv/kernels.hpp"
 #include "sparse/sptrsv/levels.hpp"
@@ -756,8 +757,6 @@ SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& text)
     return names_of(SptrsvAlgorithm{}).parse(text, "loom::sparse::parse_sptrsv_algorithm");
 }
 
-const char* to_string(SptrsvAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
-
 template <typename V, typename I>
 SptrsvAlgorithm SptrsvHandle<V, I>::algorithm() const noexcept
 {
@@ -851,17 +850,10 @@ void sptrsv_symbolic(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
 template <typename V, typename I>
 void sptrsv_numeric(SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T)
 {
-    auto* state = handle.state();
-    if (!state) {
-        throw BadInput(numeric_where, "the handle has no analysis; run sptrsv_symbolic first");
-    }
-    if (!T.executor() || !state->exec->same_memory_as(*T.executor())) {
-        throw BadInput(numeric_where,
-                       "T must live in the memory of the executor the analysis "
-                       "ran on (" +
-                           state->exec->name() + ")");
-    }
-    check_pattern(numeric_where, "T", state->pattern, T, handle.options().pattern_check);
+    auto* state = &handle.analysis(numeric_where, "sptrsv_symbolic");
+    detail::check_analyzed_operands<V, I>(numeric_where, *state->exec,
+                                          handle.options().pattern_check,
+                                          {{"T", state->pattern, T}});
     check_diagonal(numeric_where, T, handle.options());
     level_ordered_rows(numeric_where, *state, handle.options(), T, false);
     if (state->algorithm == SptrsvAlgorithm::supernodal) {
@@ -878,10 +870,7 @@ template <typename V, typename I>
 void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                   const matrix::Dense<V>& b, matrix::Dense<V>& x)
 {
-    const auto* state = handle.state();
-    if (!state) {
-        throw BadInput(solve_where, "the handle has no analysis; run sptrsv_symbolic first");
-    }
+    const auto* state = &handle.analysis(solve_where, "sptrsv_symbolic");
     const auto& options = handle.options();
     check_solve(state->exec, T, b, x);
     check_pattern(solve_where, "T", state->pattern, T, options.pattern_check);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -86,7 +87,11 @@ private:
 template <typename V>
 class FullBasis {
 public:
-    explicit FullBasis(detail::SolveState<V>& st) : st_(st) {}
+    /// m: the restart length (V_0..V_m).
+    FullBasis(detail::SolveState<V>& st, size_type m) : st_(st)
+    {
+        for (size_type i = 0; i <= m; ++i) vectors_.push_back(&st.vector(static_cast<int>(i)));
+    }
 
     /// Where r is computed and V_0 = r / ||r|| formed.
     matrix::Dense<V>& first() { return st_.vector(0); }
@@ -96,11 +101,17 @@ public:
     void store(size_type) {}
     /// V_i, valid as long as the basis.
     const matrix::Dense<V>& operator[](size_type i) { return st_.vector(static_cast<int>(i)); }
+    /// V_0..V_{count-1} at once (for the multi-vector kernels).
+    std::span<const matrix::Dense<V>* const> first_vectors(size_type count) const
+    {
+        return {vectors_.data(), static_cast<std::size_t>(count)};
+    }
     /// Whether two V_i are valid at once.
     static constexpr bool stable_references = true;
 
 private:
     detail::SolveState<V>& st_;
+    std::vector<const matrix::Dense<V>*> vectors_;
 };
 
 /// CB-GMRES's basis: V_i compressed in `stored`, formed in the state's vector 0 and read
@@ -131,7 +142,10 @@ private:
 
 // Gram-Schmidt on the executor: slot first + i receives -h_ij, so that axpy can subtract
 // h_ij V_i without a round trip to the host. Modified Gram-Schmidt completes each dot before
-// its update; classical completes all j + 1 of them at once (one all-reduce when distributed).
+// its update; classical completes all j + 1 of them at once (one all-reduce when distributed)
+// and, where the basis vectors are valid together, computes them with one multi-vector dot
+// and subtracts them with one multi-vector axpy, as PETSc's VecMDot / VecMAXPY: w is read
+// once for a group of basis vectors instead of twice for each.
 template <typename V, typename Basis>
 void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization method,
                    size_type j, int first)
@@ -148,15 +162,14 @@ void orthogonalize(detail::SolveState<V>& st, Basis& basis, Orthogonalization me
             s.negate(first + i);
             space.axpy(s[first + i], vi, w);
         }
+    } else if constexpr (Basis::stable_references) {
+        const auto vectors = basis.first_vectors(j + 1);
+        s.multi_conj_dot(first, vectors, w);
+        s.finish(first, count);
+        s.negate(first, count);
+        s.multi_axpy(first, vectors, w);
     } else {
-        int i = 0;
-        if constexpr (Basis::stable_references) {
-            // Two projections per pass: w is read once for both.
-            for (; i + 1 < count; i += 2) {
-                s.conj_dot2(first + i, basis[i], w, first + i + 1, basis[i + 1], w);
-            }
-        }
-        for (; i < count; ++i) s.conj_dot(first + i, basis[i], w);
+        for (int i = 0; i < count; ++i) s.conj_dot(first + i, basis[i], w);
         s.finish(first, count);
         s.negate(first, count);
         for (int i = 0; i < count; ++i) space.axpy(s[first + i], basis[i], w);
@@ -347,7 +360,7 @@ void Gmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     // the basis V_0..V_m, plus z = M V_j and the combination V y when preconditioned
     const auto vectors = static_cast<int>(m + 1 + (this->preconditioner() ? 2 : 0));
     auto& st = this->state(b.cols(), gmres_workspace<V>(vectors, m));
-    FullBasis<V> basis(st);
+    FullBasis<V> basis(st, m);
     const auto last = static_cast<int>(m);
     run_gmres(*this, m, this->parameters().orthogonalization, basis, last + 1, last + 2, -1, b,
               x, detail::begin_solve(*this, st));
@@ -378,7 +391,7 @@ void Fgmres<V>::solve(const matrix::Dense<V>& b, matrix::Dense<V>& x) const
     const auto m = this->krylov_dim();
     // the basis V_0..V_m, plus Z_0..Z_{m-1}
     auto& st = this->state(b.cols(), gmres_workspace<V>(static_cast<int>(2 * m + 1), m));
-    FullBasis<V> basis(st);
+    FullBasis<V> basis(st, m);
     run_gmres(*this, m, this->parameters().orthogonalization, basis, -1, -1,
               static_cast<int>(m + 1), b, x, detail::begin_solve(*this, st));
 }

@@ -27,7 +27,7 @@ void solve_row(const TriangularRows<V, I>& rows, I r, const matrix::Dense<V>& b,
                 diagonal += a;
             }
         }
-        x.at(r, j) = sum / diagonal;
+        x.at(r, j) = sum * (V{1} / diagonal);  // as solve_one_rhs_in_order
     }
 }
 
@@ -46,6 +46,14 @@ void solve_one_rhs_in_order(const TriangularRows<V, I>& rows, const V* bv, size_
     const I* col_idxs = rows.col_idxs;
     const V* values = rows.values;
     const I* value_index = rows.value_index;
+    const auto entry = [&](I k) {
+        const V a = values[indexed ? value_index[k] : k];
+        if constexpr (conjugate) {
+            return loom::conj(a);
+        } else {
+            return a;
+        }
+    };
     for (I i = 0; i < n; ++i) {
         const I r = lower ? i : n - 1 - i;
         V sum = bv[r * b_stride];
@@ -53,15 +61,16 @@ void solve_one_rhs_in_order(const TriangularRows<V, I>& rows, const V* bv, size_
         const I end = row_ptrs[r + 1];
         for (I k = row_ptrs[r]; k < end; ++k) {
             const I c = col_idxs[k];
-            V a = values[indexed ? value_index[k] : k];
-            if constexpr (conjugate) a = loom::conj(a);
             if (c != r) {
-                sum -= a * xv[c * x_stride];
+                sum -= entry(k) * xv[c * x_stride];
             } else {
-                diagonal += a;
+                diagonal += entry(k);
             }
         }
-        xv[r * x_stride] = unit ? sum : sum / diagonal;
+        // The reciprocal does not wait for the sums (nor for the rows before): its division
+        // runs beside them, and only a multiplication is left on the chain from row to row
+        // (add32's upper solve: the store after the division held a quarter of the samples).
+        xv[r * x_stride] = unit ? sum : sum * (V{1} / diagonal);
     }
 }
 

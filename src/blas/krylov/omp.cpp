@@ -248,7 +248,7 @@ void conj_dot2(const OmpExecutor& exec, const matrix::Dense<V>& x1, const matrix
     const auto Y1 = kernel_matrix(exec, y1);
     const auto X2 = kernel_matrix(exec, x2);
     const auto Y2 = kernel_matrix(exec, y2);
-    std::vector<SumPair<V>> sums(static_cast<std::size_t>(x1.cols()));
+    PerColumn<SumPair<V>> sums(x1.cols());
     column_sums<SumPair<V>>(
         exec, x1.rows(), x1.cols(),
         [=](size_type i, size_type j) {
@@ -266,8 +266,8 @@ void cg_residual_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
                       const matrix::Dense<V>& q, matrix::Dense<V>& r)
 {
     const size_type k = q.cols();
-    std::vector<V> minus_alpha(static_cast<std::size_t>(k));
-    std::vector<char> running(static_cast<std::size_t>(k));
+    PerColumn<V> minus_alpha(k);
+    PerColumn<char> running(k);
     for (size_type j = 0; j < k; ++j) {
         const V gate = s.gate->at(0, j);
         running[j] = gate != V{0};
@@ -277,7 +277,7 @@ void cg_residual_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
     const char* on = running.data();
     const auto Q = kernel_matrix(exec, q);
     const auto R = kernel_matrix(exec, r);
-    std::vector<V> sums(static_cast<std::size_t>(k));
+    PerColumn<V> sums(k);
     column_sums<V>(
         exec, q.rows(), k,
         [=](size_type i, size_type j) {
@@ -294,9 +294,9 @@ void cg_direction_step(const OmpExecutor& exec, const CgStepScalars<V>& s,
                        const matrix::Dense<V>& z, matrix::Dense<V>& p, matrix::Dense<V>& x)
 {
     const size_type k = z.cols();
-    std::vector<V> alpha(static_cast<std::size_t>(k));
-    std::vector<V> beta(static_cast<std::size_t>(k));
-    std::vector<char> running(static_cast<std::size_t>(k));
+    PerColumn<V> alpha(k);
+    PerColumn<V> beta(k);
+    PerColumn<char> running(k);
     for (size_type j = 0; j < k; ++j) {
         const auto step = krylov::cg_column_step(s, j);
         running[j] = step.running;
@@ -326,9 +326,8 @@ void bicgstab_direction_step(const OmpExecutor& exec, const BicgstabStepScalars<
                              matrix::Dense<V>& p, matrix::Dense<V>& r_tld)
 {
     const size_type k = r.cols();
-    std::vector<krylov::BicgstabTop<V>> tops;
-    tops.reserve(static_cast<std::size_t>(k));
-    for (size_type j = 0; j < k; ++j) tops.push_back(krylov::bicgstab_column_top(s, j));
+    PerColumn<krylov::BicgstabTop<V>> tops(k);
+    for (size_type j = 0; j < k; ++j) tops[j] = krylov::bicgstab_column_top(s, j);
     const auto* top = tops.data();
     const bool first = s.first;
     const auto R = kernel_matrix(exec, r);
@@ -353,9 +352,8 @@ void bicgstab_half_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& s
                         const matrix::Dense<V>& v, matrix::Dense<V>& r)
 {
     const size_type k = v.cols();
-    std::vector<krylov::UsableCoefficient<V>> alphas;
-    alphas.reserve(static_cast<std::size_t>(k));
-    for (size_type j = 0; j < k; ++j) alphas.push_back(krylov::bicgstab_column_alpha(s, j));
+    PerColumn<krylov::UsableCoefficient<V>> alphas(k);
+    for (size_type j = 0; j < k; ++j) alphas[j] = krylov::bicgstab_column_alpha(s, j);
     const auto* alpha = alphas.data();
     const auto Vm = kernel_matrix(exec, v);
     const auto R = kernel_matrix(exec, r);
@@ -374,9 +372,8 @@ void bicgstab_final_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& 
                          matrix::Dense<V>& r, matrix::Dense<V>& x)
 {
     const size_type k = t.cols();
-    std::vector<krylov::BicgstabFinal<V>> steps;
-    steps.reserve(static_cast<std::size_t>(k));
-    for (size_type j = 0; j < k; ++j) steps.push_back(krylov::bicgstab_column_final(s, j));
+    PerColumn<krylov::BicgstabFinal<V>> steps(k);
+    for (size_type j = 0; j < k; ++j) steps[j] = krylov::bicgstab_column_final(s, j);
     const auto* step = steps.data();
     const auto P_hat = kernel_matrix(exec, p_hat);
     const auto S_hat = kernel_matrix(exec, s_hat);
@@ -384,7 +381,7 @@ void bicgstab_final_step(const OmpExecutor& exec, const BicgstabStepScalars<V>& 
     const auto R_tld = kernel_matrix(exec, r_tld);
     const auto R = kernel_matrix(exec, r);
     const auto X = kernel_matrix(exec, x);
-    std::vector<SumPair<V>> sums(static_cast<std::size_t>(k));
+    PerColumn<SumPair<V>> sums(k);
     column_sums<SumPair<V>>(
         exec, t.rows(), k,
         [=](size_type i, size_type j) {
@@ -413,7 +410,7 @@ template <typename V>
 void normalize(const OmpExecutor& exec, const matrix::Dense<V>& squares, matrix::Dense<V>& x)
 {
     const size_type k = x.cols();
-    std::vector<V> inverse(static_cast<std::size_t>(k));
+    PerColumn<V> inverse(k);
     for (size_type j = 0; j < k; ++j) inverse[j] = krylov::inverse_norm(squares.at(0, j));
     const V* inv = inverse.data();
     const auto X = kernel_matrix(exec, x);

@@ -14,20 +14,13 @@ LOOM_PUBLIC_BEGIN
 namespace loom::solver {
 
 enum class Orthogonalization {
-    /// modified Gram-Schmidt: one dot and one axpy after another, two passes over w per
-    /// basis vector
-    modified,
-    /// classical Gram-Schmidt (the default, as PETSc's): all dots in one pass over w and the
-    /// basis, all updates in one more (multi-vector kernels), and a second such pass where
-    /// the first cancelled more than 99% of ||w|| (on a device: always). GMRES(30) on the
-    /// shared real matrices takes the iterations of modified Gram-Schmidt, within a few %.
-    classical,
+    modified,   ///< modified Gram-Schmidt: one dot and one axpy after another (stabler)
+    classical,  ///< classical Gram-Schmidt: all dots against the same vector (more parallel)
 };
 
 inline constexpr Name<Orthogonalization> orthogonalization_names[] = {
-    {Orthogonalization::modified, "modified", "modified Gram-Schmidt (a dot and an axpy per basis vector)"},
-    {Orthogonalization::classical, "classical",
-     "classical Gram-Schmidt, one multi-vector pass (a second where it cancelled much)"},
+    {Orthogonalization::modified, "modified", "modified Gram-Schmidt (stabler)"},
+    {Orthogonalization::classical, "classical", "classical Gram-Schmidt (more parallel)"},
 };
 constexpr NameTable<Orthogonalization> names_of(Orthogonalization)
 {
@@ -39,9 +32,12 @@ struct GmresParameters : CommonParameters<V> {
     static constexpr size_type default_krylov_dim = 30;
     /// Basis vectors per cycle (the restart length m). At least 1.
     size_type krylov_dim = default_krylov_dim;
-    /// classical: GMRES(30) + ILU(0) on one thread, time to solution against PETSc's in the
-    /// same run: add32 0.66x with modified, 0.75-0.79x with classical; sherman5 0.76-0.78x
-    /// and 0.87-0.95x (the same 45 and 46 iterations).
+    /// classical (the default, as PETSc's): all dots in one pass over w and the basis, all
+    /// updates in one more (multi-vector kernels), and a second such pass where the first
+    /// cancelled more than 99% of ||w|| (on a device: always). GMRES(30) on the shared real
+    /// matrices takes the iterations of modified Gram-Schmidt within a few %; with ILU(0) on
+    /// one thread, time to solution against PETSc's in the same run: add32 0.66x with
+    /// modified, 0.75-0.79x with classical; sherman5 0.76-0.78x and 0.87-0.95x.
     Orthogonalization orthogonalization = Orthogonalization::classical;
 };
 

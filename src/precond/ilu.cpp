@@ -25,10 +25,10 @@ namespace {
 
 /// x = T^-1 b approximately: x = D^-1 b, then `sweeps` times x += D^-1 (b - T x).
 template <typename V, typename I>
-class JacobiSweeps final : public LinOp<V> {
+class JacobiSweeps final : public loom::detail::PlainApplyLinOp<V> {
 public:
     JacobiSweeps(std::shared_ptr<const matrix::Csr<V, I>> T, int sweeps)
-        : LinOp<V>(T->executor(), T->size()),
+        : loom::detail::PlainApplyLinOp<V>(T->executor(), T->size()),
           t_(T),
           sweeps_(sweeps),
           inverse_diagonal_(
@@ -36,10 +36,11 @@ public:
     {}
 
 protected:
+    using loom::detail::PlainApplyLinOp<V>::apply_impl;
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override
     {
         inverse_diagonal_->apply(b, x);
-        matrix::Dense<V> residual(this->executor(), b.size());
+        auto& residual = loom::detail::sized(residual_, this->executor(), b.size());
         for (int s = 0; s < sweeps_; ++s) {
             blas::axpby(V{1}, b, V{0}, residual);
             t_->apply(V{-1}, x, V{1}, residual);
@@ -47,17 +48,11 @@ protected:
         }
     }
 
-    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                    matrix::Dense<V>& x) const override
-    {
-        loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
-                                   [this](const auto& in, auto& out) { apply_impl(in, out); });
-    }
-
 private:
     std::shared_ptr<const matrix::Csr<V, I>> t_;
     int sweeps_;
     std::shared_ptr<const Jacobi<V, I>> inverse_diagonal_;
+    mutable matrix::Dense<V> residual_;
 };
 
 /// x = op(T)^-1 b by SpTRSV, analysed with the level schedule the factorization handed over
@@ -65,26 +60,22 @@ private:
 /// triangular solvers' analyses were most of the preconditioner's setup, each finding its
 /// levels again (7-point 100^3: 32 ms of LowerTrs + UpperTrs).
 template <typename V, typename I>
-class FactorSolve final : public LinOp<V> {
+class FactorSolve final : public loom::detail::PlainApplyLinOp<V> {
 public:
     FactorSolve(std::shared_ptr<const matrix::Csr<V, I>> T, const sparse::SptrsvOptions& options,
                 const sparse::SptrsvLevels<I>& levels)
-        : LinOp<V>(T->executor(), T->size()), t_(std::move(T)), handle_(options)
+        : loom::detail::PlainApplyLinOp<V>(T->executor(), T->size()),
+          t_(std::move(T)),
+          handle_(options)
     {
         sparse::sptrsv_symbolic(handle_, *t_, levels);
     }
 
 protected:
+    using loom::detail::PlainApplyLinOp<V>::apply_impl;
     void apply_impl(const matrix::Dense<V>& b, matrix::Dense<V>& x) const override
     {
         sparse::sptrsv_solve(handle_, *t_, b, x);
-    }
-
-    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
-                    matrix::Dense<V>& x) const override
-    {
-        loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
-                                   [this](const auto& in, auto& out) { apply_impl(in, out); });
     }
 
 private:
@@ -231,8 +222,14 @@ IncompleteFactorization<V, I, cholesky>::IncompleteFactorization(
     const bool hand_over = this->executor()->kind() == ExecKind::cuda;
     const auto levels = hand_over ? handle.lower_levels() : sparse::SptrsvLevels<I>{};
     const auto reversed = hand_over ? handle.reversed_levels() : sparse::SptrsvLevels<I>{};
+    // ILU's L has its unit diagonal stored: solving it as unit skips a division by 1 per row,
+    // which sat on the solve's critical path (perf on add32: the store after divsd held 43%
+    // of the row-order loop's samples).
     lower_solve_ = std::make_shared<FactorSolve<V, I>>(
-        l_, sparse::SptrsvOptions{.algorithm = params.algorithm, .uplo = blas::Uplo::lower},
+        l_,
+        sparse::SptrsvOptions{.algorithm = params.algorithm,
+                              .uplo = blas::Uplo::lower,
+                              .diag = cholesky ? blas::Diag::non_unit : blas::Diag::unit},
         levels);
     profile.lap("lower solver");
     upper_solve_ =
@@ -254,13 +251,13 @@ template <typename V, typename I, bool cholesky>
 void IncompleteFactorization<V, I, cholesky>::apply_impl(const matrix::Dense<V>& b,
                                                          matrix::Dense<V>& x) const
 {
-    matrix::Dense<V> intermediate(this->executor(), b.size());
+    auto& intermediate = loom::detail::sized(intermediate_, this->executor(), b.size());
     if (!p_) {
         lower_solve_->apply(b, intermediate);
         upper_solve_->apply(intermediate, x);
         return;
     }
-    matrix::Dense<V> permuted(this->executor(), b.size());
+    auto& permuted = loom::detail::sized(permuted_, this->executor(), b.size());
     p_->apply(b, permuted);
     lower_solve_->apply(permuted, intermediate);
     upper_solve_->apply(intermediate, permuted);
@@ -271,7 +268,8 @@ template <typename V, typename I, bool cholesky>
 void IncompleteFactorization<V, I, cholesky>::apply_impl(V alpha, const matrix::Dense<V>& b,
                                                          V beta, matrix::Dense<V>& x) const
 {
-    loom::detail::scaled_apply(this->executor(), alpha, b, beta, x,
+    loom::detail::scaled_apply(alpha, b, beta, x,
+                               loom::detail::sized(scaled_, this->executor(), x.size()),
                                [this](const auto& in, auto& out) { apply_impl(in, out); });
 }
 

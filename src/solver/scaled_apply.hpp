@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "loom/base/linop.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
 
@@ -36,5 +37,26 @@ void scaled_apply(const std::shared_ptr<const Executor>& exec, V alpha, const ma
     matrix::Dense<V> result(exec, x.size());
     scaled_apply(alpha, b, beta, x, result, apply);
 }
+
+/// A LinOp whose scaled apply, x = alpha op(b) + beta x, is scaled_apply of its plain apply
+/// (which it overrides), through a result kept across applies: the 6-line override that
+/// every such operator wrote, and no allocation per apply of a preconditioner.
+template <typename V>
+class PlainApplyLinOp : public LinOp<V> {
+public:
+    using LinOp<V>::LinOp;
+
+protected:
+    using LinOp<V>::apply_impl;
+    void apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
+                    matrix::Dense<V>& x) const final
+    {
+        scaled_apply(alpha, b, beta, x, sized(scaled_, this->executor(), x.size()),
+                     [this](const auto& in, auto& out) { this->apply_impl(in, out); });
+    }
+
+private:
+    mutable matrix::Dense<V> scaled_;
+};
 
 }  // namespace loom::detail

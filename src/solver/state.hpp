@@ -96,6 +96,22 @@ public:
     {
         space_->conj_dot2(x1, y1, partial(s1), x2, y2, partial(s2));
     }
+    /// Slots first + i = x_i^H y per column for every x_i, in one pass over y for a group
+    /// of them (partial until finished).
+    void multi_conj_dot(int first, std::span<const Vector* const> x, const Vector& y)
+    {
+        const auto count = static_cast<int>(x.size());
+        for (int i = 0; i < count; ++i) pending_[first + i] = 1;
+        auto out = device_.columns(first * k_, count * k_);
+        space_->multi_conj_dot(x, y, out);
+    }
+    /// y += sum_i c_i x_i per column, c_i in slot first + i (finished): one pass over y for
+    /// a group of x_i.
+    void multi_axpy(int first, std::span<const Vector* const> x, Vector& y)
+    {
+        const auto coefficients = range(first, static_cast<int>(x.size()));
+        space_->multi_axpy(coefficients, x, y);
+    }
     /// Slot s on the executor, for a fused step of the space to write a partial reduction
     /// into: pending until finished.
     Vector& partial(int s)

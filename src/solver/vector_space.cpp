@@ -145,6 +145,20 @@ void VectorSpace<V>::conj_dot2(const Vector& x1, const Vector& y1, Vector& out1,
 }
 
 template <typename V>
+void VectorSpace<V>::multi_conj_dot(std::span<const Vector* const> x, const Vector& y,
+                                    Vector& out) const
+{
+    blas::multi_conj_dot(x, y, out);
+}
+
+template <typename V>
+void VectorSpace<V>::multi_axpy(const Vector& alpha, std::span<const Vector* const> x,
+                                Vector& y) const
+{
+    blas::multi_axpy(alpha, x, y);
+}
+
+template <typename V>
 void VectorSpace<V>::cg_residual_step(const blas::CgStepScalars<V>& s, const Vector& q,
                                       Vector& r) const
 {

@@ -158,22 +158,31 @@ TEST(RunAheadGmres, TheSolutionInsideABlockAsCheckingEveryStep)
 }
 
 /// exec's GMRES takes the reference's iterations per column on the same system.
-void expect_reference_iterations(std::shared_ptr<const Executor> exec)
+void expect_reference_iterations(std::shared_ptr<const Executor> exec,
+                                 solver::Orthogonalization method)
 {
+    SCOPED_TRACE(solver::to_string(method));
     test::expect_reference_iterations(exec, test::grid_matrix<V>(test::reference(), 16, 0.3),
-                                      gmres(Kind::gmres, 30, solver::Orthogonalization::modified));
+                                      gmres(Kind::gmres, 30, method));
 }
 
 TEST(RunAheadGmres, OmpTakesTheReferenceIterations)
 {
     if (!OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
-    expect_reference_iterations(OmpExecutor::create());
+    for (const auto method :
+         {solver::Orthogonalization::modified, solver::Orthogonalization::classical}) {
+        expect_reference_iterations(OmpExecutor::create(), method);
+        expect_reference_iterations(OmpExecutor::create(3), method);
+    }
 }
 
 TEST(RunAheadGmres, CudaTakesTheReferenceIterations)
 {
     LOOM_CUDA_OR_SKIP(cuda);
-    expect_reference_iterations(cuda);
+    for (const auto method :
+         {solver::Orthogonalization::modified, solver::Orthogonalization::classical}) {
+        expect_reference_iterations(cuda, method);
+    }
 }
 
 }  // namespace

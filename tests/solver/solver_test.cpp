@@ -791,5 +791,44 @@ TEST(ShadowRestartMatrices, BicgstabJacobiRestartsOnRdb968)
     EXPECT_GT(restarted.iterations, strict.iterations) << restarted.message();
 }
 
+// GMRES(30) + Jacobi, b = A * 1, to 1e-8 on ex5 (27 rows): modified Gram-Schmidt takes 25
+// iterations; one pass of classical Gram-Schmidt lost orthogonality there and took 185. The
+// classical default's second pass (where the first cancels more than 99% of ||w||) keeps it
+// at modified's count, on every executor (a device always runs the second pass).
+TEST(GmresOrthogonalization, ClassicalKeepsModifiedsIterationsWhereOnePassLosesOrthogonality)
+{
+    LOOM_SKIP_WITHOUT_SHARED_MATRIX("ex5");
+    auto A = shared_matrix("ex5");
+    const auto n = A->size().rows;
+    const auto b = test::image_of_ones(*A);
+    auto iterations = [&](std::shared_ptr<const Executor> exec, solver::Orthogonalization method) {
+        auto A_exec = std::make_shared<matrix::Csr<double>>(exec, *A);
+        std::shared_ptr<const LinOp<double>> M = test::inverse_diagonal(*A_exec);
+        auto gmres = solver::Gmres<double>::build()
+                         .with_preconditioner(M)
+                         .with_criteria(stop::max_iterations(1000) | stop::relative_residual(1e-8))
+                         .with_krylov_dim(30)
+                         .with_orthogonalization(method)
+                         .on(exec)
+                         ->generate(A_exec);
+        matrix::Dense<double> b_exec(exec, b);
+        matrix::Dense<double> x(exec, {n, 1});
+        x.fill(0.0);
+        gmres->apply(b_exec, x);
+        EXPECT_TRUE(gmres->result().converged()) << gmres->result().message();
+        EXPECT_LE(true_relative_residual(*A_exec, b_exec, x), 2e-8);
+        return gmres->result().iterations;
+    };
+    EXPECT_EQ(solver::GmresParameters<double>{}.orthogonalization,
+              solver::Orthogonalization::classical);
+    const auto modified = iterations(test::reference(), solver::Orthogonalization::modified);
+    EXPECT_LE(modified, 30);
+    for (const auto& exec : test::all_executors()) {
+        SCOPED_TRACE(exec->name());
+        const auto classical = iterations(exec, solver::Orthogonalization::classical);
+        EXPECT_LE(classical, modified + 2);
+    }
+}
+
 }  // namespace
 }  // namespace loom::test

@@ -4,6 +4,7 @@
 // plain space and sees every reduction of the solve completed exactly once.
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,15 @@ public:
     {
         conj_dot(x1, y1, out1);
         conj_dot(x2, y2, out2);
+    }
+    void multi_conj_dot(std::span<const Vector* const> x, const Vector& y,
+                        Vector& out) const override
+    {
+        const auto k = y.cols();
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            auto part = out.columns(static_cast<size_type>(i) * k, k);
+            conj_dot(*x[i], y, part);
+        }
     }
     void cg_residual_step(const blas::CgStepScalars<V>& s, const Vector& q,
                           Vector& r) const override

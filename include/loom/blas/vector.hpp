@@ -4,6 +4,8 @@
 // thread count and size (fixed partition and combination order).
 #pragma once
 
+#include <span>
+
 #include "loom/base/array.hpp"
 #include "loom/base/lower_precision.hpp"
 #include "loom/base/types.hpp"
@@ -75,6 +77,19 @@ template <typename V>
 LOOM_EXPORT void conj_dot2(const matrix::Dense<V>& x1, const matrix::Dense<V>& y1,
                            matrix::Dense<V>& out1, const matrix::Dense<V>& x2,
                            const matrix::Dense<V>& y2, matrix::Dense<V>& out2);
+
+/// result(0, i k + j) = x_i(:, j)^H y(:, j) for every x_i of x (k: the columns of y): the
+/// dots of classical Gram-Schmidt (PETSc's VecMDot), reading y once for a group of x_i
+/// rather than once for each. result: 1 x (x.size() k).
+template <typename V>
+LOOM_EXPORT void multi_conj_dot(std::span<const matrix::Dense<V>* const> x,
+                                const matrix::Dense<V>& y, matrix::Dense<V>& result);
+/// y(:, j) += sum_i alpha(0, i k + j) x_i(:, j), the terms added in the order of i (as
+/// repeated axpy would): classical Gram-Schmidt's update (PETSc's VecMAXPY) in one pass over
+/// y for a group of x_i. alpha: 1 x (x.size() k); y may not share memory with an x_i.
+template <typename V>
+LOOM_EXPORT void multi_axpy(const matrix::Dense<V>& alpha,
+                            std::span<const matrix::Dense<V>* const> x, matrix::Dense<V>& y);
 
 /// The scalars of one (flexible) conjugate-gradient step, each a 1 x k row on the vectors'
 /// executor, k the number of columns.

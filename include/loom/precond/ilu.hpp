@@ -24,6 +24,7 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
 #include "loom/sparse/ilu.hpp"
 #include "loom/sparse/sptrsv.hpp"
 #include "loom/base/export.hpp"
@@ -172,6 +173,11 @@ private:
     std::shared_ptr<const LinOp<V>> lower_solve_;
     std::shared_ptr<const LinOp<V>> upper_solve_;
     double shift_ = 0;
+    /// Work vectors kept across applies (a preconditioner is applied in every iteration):
+    /// L^-1 b, P b, and op(b) of a scaled apply.
+    mutable matrix::Dense<V> intermediate_;
+    mutable matrix::Dense<V> permuted_;
+    mutable matrix::Dense<V> scaled_;
 };
 
 /// (L U)^-1 for an incomplete LU (ILU(0) unless told otherwise).

@@ -7,7 +7,7 @@
 //                                           // chebyshev cb-gmres fgmres gcr minres idr amg
 //                                           // (required)
 //       "krylov_dim": 30,                   // gmres, cb-gmres, fgmres, gcr: restart length
-//       "orthogonalization": "modified",    // gmres, cb-gmres, fgmres: modified | classical
+//       "orthogonalization": "classical",   // gmres, cb-gmres, fgmres: classical | modified
 //       "max_restarts": 10,                 // bicg, bicgstab, cgs: fresh shadow residuals
 //       "subspace_dim": 2,                  // idr: the shadow space dimension s
 //       "seed": 15,                         // idr: seed of the random shadow space

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "loom/base/array.hpp"
 #include "loom/base/executor.hpp"
@@ -89,6 +90,13 @@ public:
     /// out1(0, j) = x1(:, j)^H y1(:, j) and out2(0, j) = x2(:, j)^H y2(:, j): partial.
     virtual void conj_dot2(const Vector& x1, const Vector& y1, Vector& out1, const Vector& x2,
                            const Vector& y2, Vector& out2) const;
+    /// out(0, i k + j) = x_i(:, j)^H y(:, j) for every x_i (k: y's columns), partial: one
+    /// pass over y for a group of x_i (blas::multi_conj_dot; classical Gram-Schmidt).
+    virtual void multi_conj_dot(std::span<const Vector* const> x, const Vector& y,
+                                Vector& out) const;
+    /// y(:, j) += sum_i alpha(0, i k + j) x_i(:, j): blas::multi_axpy (no reduction).
+    virtual void multi_axpy(const Vector& alpha, std::span<const Vector* const> x,
+                            Vector& y) const;
     /// r -= alpha q and r^H r into *s.rr (partial): blas::cg_residual_step.
     virtual void cg_residual_step(const blas::CgStepScalars<V>& s, const Vector& q,
                                   Vector& r) const;

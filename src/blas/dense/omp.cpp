@@ -30,7 +30,7 @@ void dot(const OmpExecutor& exec, const matrix::Dense<V>& x, const matrix::Dense
     const V* yd = y.data();
     const size_type xs = x.stride();
     const size_type ys = y.stride();
-    std::vector<V> sums(static_cast<std::size_t>(x.cols()));
+    PerColumn<V> sums(x.cols());
     if (conjugate) {
         column_sums<V>(exec, x.rows(), x.cols(),
                        [=](size_type i, size_type j) { return loom::conj(xd[i * xs + j]) * yd[i * ys + j]; },
@@ -50,7 +50,7 @@ void nrm2(const OmpExecutor& exec, const matrix::Dense<V>& x,
     using R = remove_complex_t<V>;
     const V* xd = x.data();
     const size_type xs = x.stride();
-    std::vector<R> sums(static_cast<std::size_t>(x.cols()));
+    PerColumn<R> sums(x.cols());
     column_sums<R>(exec, x.rows(), x.cols(),
                    [=](size_type i, size_type j) { return squared_norm(xd[i * xs + j]); },
                    sums.data());
@@ -66,7 +66,7 @@ void axpy_quotient(const OmpExecutor& exec, const matrix::Dense<V>& num,
     // memory traffic, so the quotients are formed once per column here (CUDA forms them per
     // element, which is free there and needs no extra kernel).
     const size_type k = x.cols();
-    std::vector<V> a(static_cast<std::size_t>(k));
+    PerColumn<V> a(k);
     for (size_type j = 0; j < k; ++j) {
         a[j] = sign * detail::guarded_quotient(coefficient(num, j), coefficient(den, j));
     }

@@ -18,6 +18,27 @@ namespace loom::blas::omp {
 
 using loom::omp::min_parallel_elements;
 
+/// One value per column of a host kernel's vectors (its sums, its coefficients): on the stack
+/// for the few columns of a solver's vectors, where a std::vector cost an allocation in every
+/// kernel of every iteration (16 a GMRES or BiCGSTAB iteration), else on the heap.
+template <typename T>
+class PerColumn {
+public:
+    explicit PerColumn(size_type cols)
+    {
+        if (cols > stack_columns) heap_.resize(static_cast<std::size_t>(cols));
+    }
+    PerColumn(const PerColumn&) = delete;
+    PerColumn& operator=(const PerColumn&) = delete;
+    T* data() noexcept { return heap_.empty() ? stack_ : heap_.data(); }
+    T& operator[](size_type j) noexcept { return data()[j]; }
+
+private:
+    static constexpr size_type stack_columns = 8;
+    T stack_[stack_columns] = {};
+    std::vector<T> heap_;
+};
+
 /// Rows [begin, end) of thread `thread` out of `threads`: contiguous, sizes differ by at most 1.
 struct RowRange {
     size_type begin;

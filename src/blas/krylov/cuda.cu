@@ -1,6 +1,9 @@
 // CUDA fused Krylov steps: one kernel per step (plus the combining pass of a reduction over
 // many blocks), every coefficient formed per element from the scalars in device memory, so a
 // step needs nothing from the host. The reductions are blas/dense's deterministic column sums.
+#include <algorithm>
+#include <span>
+
 #include "base/cuda/helpers.cuh"
 #include "base/cuda/parallel.cuh"
 #include "base/instantiate.hpp"
@@ -118,7 +121,126 @@ struct BicgstabFinalTerm {
     }
 };
 
+/// Vectors x_i per launch of multi_conj_dot (G sums per thread: registers and the
+/// reduction's shared memory grow with it) and of multi_axpy.
+constexpr int multi_dot_group = 4;
+constexpr int multi_axpy_group = 8;
+
+/// G sums carried together through column_sums.
+template <typename D, int G>
+struct SumGroup {
+    D v[G];
+    __device__ SumGroup()
+    {
+        for (int g = 0; g < G; ++g) v[g] = D{};
+    }
+    __device__ SumGroup& operator+=(const SumGroup& other)
+    {
+        for (int g = 0; g < G; ++g) v[g] += other.v[g];
+        return *this;
+    }
+};
+
+template <typename D, int G>
+__device__ SumGroup<D, G> shuffle_down(SumGroup<D, G> value, int offset)
+{
+    for (int g = 0; g < G; ++g) value.v[g] = loom::blas::cuda::shuffle_down(value.v[g], offset);
+    return value;
+}
+
+/// Writes a SumGroup's first `count` sums of column j to result(0, g k + j).
+template <typename D, int G>
+struct GroupResult {
+    D* out;
+    long long k;
+    int count;
+    struct Element {
+        D* out;
+        long long k;
+        int count;
+        __device__ void operator=(const SumGroup<D, G>& value) const
+        {
+            for (int g = 0; g < count; ++g) out[g * k] = value.v[g];
+        }
+    };
+    __device__ Element operator[](long long j) const { return {out + j, k, count}; }
+};
+
+/// The terms conj(x_g(i, j)) y(i, j) of up to G vectors (the others' sums stay 0).
+template <typename D, int G>
+struct MultiDotTerm {
+    Rows<const D> x[G];
+    int count;
+    Rows<const D> y;
+    __device__ SumGroup<D, G> operator()(long long i, long long j) const
+    {
+        SumGroup<D, G> sums;
+        const D yij = y(i, j);
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            if (g < count) sums.v[g] = conj_dev(x[g](i, j)) * yij;
+        }
+        return sums;
+    }
+};
+
+/// Up to G vectors and their coefficients' row (alpha(0, g k + j) for column j).
+template <typename D, int G>
+struct AxpyGroup {
+    Rows<const D> x[G];
+    const D* alpha;
+    int count;
+};
+
 }  // namespace
+
+template <typename V>
+void multi_conj_dot(const CudaExecutor& exec, std::span<const matrix::Dense<V>* const> x,
+                    const matrix::Dense<V>& y, matrix::Dense<V>& result)
+{
+    using D = device_type_t<V>;
+    constexpr int G = multi_dot_group;
+    const long long k = y.cols();
+    const auto count = static_cast<long long>(x.size());
+    for (long long first = 0; first < count; first += G) {
+        MultiDotTerm<D, G> term{};
+        term.count = static_cast<int>(std::min<long long>(G, count - first));
+        for (int g = 0; g < term.count; ++g) term.x[g] = kernel_matrix(exec, *x[first + g]);
+        term.y = kernel_matrix(exec, y);
+        column_sums<SumGroup<D, G>>(
+            exec, y.rows(), k, term,
+            GroupResult<D, G>{as_device(result.data()) + first * k, k, term.count}, Identity{},
+            "loom::blas::multi_conj_dot");
+    }
+}
+
+template <typename V>
+void multi_axpy(const CudaExecutor& exec, const matrix::Dense<V>& alpha,
+                std::span<const matrix::Dense<V>* const> x, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    constexpr int G = multi_axpy_group;
+    const long long k = y.cols();
+    const auto count = static_cast<long long>(x.size());
+    const auto Y = kernel_matrix(exec, y);
+    for (long long first = 0; first < count; first += G) {
+        AxpyGroup<D, G> group{};
+        group.count = static_cast<int>(std::min<long long>(G, count - first));
+        for (int g = 0; g < group.count; ++g) group.x[g] = kernel_matrix(exec, *x[first + g]);
+        group.alpha = as_device(alpha.data()) + first * k;
+        loom::detail::parallel_for(
+            exec, y.rows(), k,
+            [=] __device__(long long i, long long j) {
+                D yij = Y(i, j);
+#pragma unroll
+                for (int g = 0; g < G; ++g) {
+                    if (g < group.count) yij += group.alpha[g * k + j] * group.x[g](i, j);
+                }
+                Y(i, j) = yij;
+            },
+            "loom::blas::multi_axpy");
+    }
+}
 
 template <typename V>
 void conj_dot2(const CudaExecutor& exec, const matrix::Dense<V>& x1, const matrix::Dense<V>& y1,

@@ -3,6 +3,8 @@
 // one shape, every scalar row 1 x k, one executor.
 #pragma once
 
+#include <span>
+
 #include "loom/base/executor.hpp"
 #include "loom/blas/vector.hpp"
 #include "loom/matrix/dense.hpp"
@@ -13,6 +15,12 @@
     void conj_dot2(const Exec& exec, const matrix::Dense<V>& x1, const matrix::Dense<V>& y1,  \
                    matrix::Dense<V>& out1, const matrix::Dense<V>& x2,                        \
                    const matrix::Dense<V>& y2, matrix::Dense<V>& out2);                       \
+    template <typename V>                                                                     \
+    void multi_conj_dot(const Exec& exec, std::span<const matrix::Dense<V>* const> x,         \
+                        const matrix::Dense<V>& y, matrix::Dense<V>& result);                 \
+    template <typename V>                                                                     \
+    void multi_axpy(const Exec& exec, const matrix::Dense<V>& alpha,                          \
+                    std::span<const matrix::Dense<V>* const> x, matrix::Dense<V>& y);         \
     template <typename V>                                                                     \
     void cg_residual_step(const Exec& exec, const CgStepScalars<V>& s,                        \
                           const matrix::Dense<V>& q, matrix::Dense<V>& r);                    \
@@ -39,6 +47,10 @@
     template void ns::conj_dot2(const Exec&, const matrix::Dense<V>&, const matrix::Dense<V>&, \
                                 matrix::Dense<V>&, const matrix::Dense<V>&,                    \
                                 const matrix::Dense<V>&, matrix::Dense<V>&);                   \
+    template void ns::multi_conj_dot(const Exec&, std::span<const matrix::Dense<V>* const>,   \
+                                     const matrix::Dense<V>&, matrix::Dense<V>&);             \
+    template void ns::multi_axpy(const Exec&, const matrix::Dense<V>&,                        \
+                                 std::span<const matrix::Dense<V>* const>, matrix::Dense<V>&); \
     template void ns::cg_residual_step(const Exec&, const CgStepScalars<V>&,                  \
                                        const matrix::Dense<V>&, matrix::Dense<V>&);            \
     template void ns::cg_direction_step(const Exec&, const CgStepScalars<V>&,                 \

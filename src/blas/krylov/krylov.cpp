@@ -6,6 +6,7 @@
 #include "blas/krylov/kernels.hpp"
 #include "loom/base/error.hpp"
 #include "loom/blas/vector.hpp"
+#include "sparse/spmv/checks.hpp"
 
 namespace loom::blas {
 namespace {
@@ -38,7 +39,68 @@ void check_scalars(const char* where, const matrix::Dense<V>& vectors, const mat
     }
 }
 
+/// A multi-vector operation's coefficient or result row: 1 x (count k), on y's executor.
+template <typename V>
+void check_multi_row(const char* where, const matrix::Dense<V>& y, size_type count,
+                     const matrix::Dense<V>& row, const char* name)
+{
+    if (row.rows() != 1 || row.cols() != count * y.cols()) {
+        throw DimensionMismatch(where, name, row.size(), "1 x (vectors * columns of y)",
+                                dim2{1, count * y.cols()},
+                                "one value per vector and column (" + std::to_string(count) +
+                                    " vectors)");
+    }
+    if (!row.executor() || !y.executor() || !row.executor()->same_memory_as(*y.executor())) {
+        throw BadInput(where, std::string(name) + " lives on another executor than y");
+    }
+}
+
+/// Every x_i present and shaped as y, on y's executor; with `disjoint`, none shares memory
+/// with y (an update of y reads them all).
+template <typename V>
+void check_multi_vectors(const char* where, std::span<const matrix::Dense<V>* const> x,
+                         const matrix::Dense<V>& y, bool disjoint)
+{
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const auto name = "x[" + std::to_string(i) + "]";
+        if (!x[i]) throw BadInput(where, name + " is null");
+        if (x[i]->size() != y.size()) {
+            throw DimensionMismatch(where, name.c_str(), x[i]->size(), "y", y.size(),
+                                    "every vector must have y's shape");
+        }
+        if (!x[i]->executor() || !y.executor() ||
+            !x[i]->executor()->same_memory_as(*y.executor())) {
+            throw BadInput(where, name + " lives on another executor than y");
+        }
+        if (disjoint && sparse::spmv_checks::overlap(*x[i], y)) {
+            throw BadInput(where, name + " shares elements with y, which the update writes");
+        }
+    }
+}
+
 }  // namespace
+
+template <typename V>
+void multi_conj_dot(std::span<const matrix::Dense<V>* const> x, const matrix::Dense<V>& y,
+                    matrix::Dense<V>& result)
+{
+    constexpr const char* where = "loom::blas::multi_conj_dot";
+    check_multi_vectors(where, x, y, false);
+    check_multi_row(where, y, static_cast<size_type>(x.size()), result, "result");
+    if (x.empty()) return;
+    LOOM_RUN_KERNEL(where, *y.executor(), multi_conj_dot, x, y, result);
+}
+
+template <typename V>
+void multi_axpy(const matrix::Dense<V>& alpha, std::span<const matrix::Dense<V>* const> x,
+                matrix::Dense<V>& y)
+{
+    constexpr const char* where = "loom::blas::multi_axpy";
+    check_multi_vectors(where, x, y, true);
+    check_multi_row(where, y, static_cast<size_type>(x.size()), alpha, "alpha");
+    if (x.empty() || y.size().count() == 0) return;
+    LOOM_RUN_KERNEL(where, *y.executor(), multi_axpy, alpha, x, y);
+}
 
 template <typename V>
 void conj_dot2(const matrix::Dense<V>& x1, const matrix::Dense<V>& y1, matrix::Dense<V>& out1,
@@ -158,6 +220,10 @@ void normalize(const matrix::Dense<V>& squares, matrix::Dense<V>& x)
 }
 
 #define LOOM_INSTANTIATE_BLAS_KRYLOV(V)                                                       \
+    template void multi_conj_dot(std::span<const matrix::Dense<V>* const>,                    \
+                                 const matrix::Dense<V>&, matrix::Dense<V>&);                 \
+    template void multi_axpy(const matrix::Dense<V>&, std::span<const matrix::Dense<V>* const>, \
+                             matrix::Dense<V>&);                                              \
     template void conj_dot2(const matrix::Dense<V>&, const matrix::Dense<V>&,                 \
                             matrix::Dense<V>&, const matrix::Dense<V>&,                        \
                             const matrix::Dense<V>&, matrix::Dense<V>&);                       \

@@ -25,6 +25,33 @@ void conj_dot2(const ReferenceExecutor&, const matrix::Dense<V>& x1, const matri
 }
 
 template <typename V>
+void multi_conj_dot(const ReferenceExecutor&, std::span<const matrix::Dense<V>* const> x,
+                    const matrix::Dense<V>& y, matrix::Dense<V>& result)
+{
+    const size_type k = y.cols();
+    for (std::size_t v = 0; v < x.size(); ++v) {
+        for (size_type j = 0; j < k; ++j) {
+            V sum{};
+            for (size_type i = 0; i < y.rows(); ++i) sum += loom::conj(x[v]->at(i, j)) * y.at(i, j);
+            result.at(0, static_cast<size_type>(v) * k + j) = sum;
+        }
+    }
+}
+
+template <typename V>
+void multi_axpy(const ReferenceExecutor&, const matrix::Dense<V>& alpha,
+                std::span<const matrix::Dense<V>* const> x, matrix::Dense<V>& y)
+{
+    const size_type k = y.cols();
+    for (std::size_t v = 0; v < x.size(); ++v) {
+        for (size_type j = 0; j < k; ++j) {
+            const V a = alpha.at(0, static_cast<size_type>(v) * k + j);
+            for (size_type i = 0; i < y.rows(); ++i) y.at(i, j) += a * x[v]->at(i, j);
+        }
+    }
+}
+
+template <typename V>
 void cg_residual_step(const ReferenceExecutor&, const CgStepScalars<V>& s,
                       const matrix::Dense<V>& q, matrix::Dense<V>& r)
 {

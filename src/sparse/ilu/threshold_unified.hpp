@@ -332,24 +332,53 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k, detail::IluPr
             sample[t] = key[begin + (t * size_type{2654435761u}) % width];
         },
         where);
-    auto sorted = drawn.to_host();
+    auto ranked = drawn.to_host();
     const R infinity = std::numeric_limits<R>::infinity();
-    // A not-a-number key (a candidate over a zero pivot) would break the sort's ordering; as
-    // the smallest it only moves the bracket, which the counts below check.
-    for (auto& key_drawn : sorted) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
-    std::sort(sorted.begin(), sorted.end(), std::greater<R>());
-    profile.lap("selection: k-th: sample");
+    // A not-a-number key (a candidate over a zero pivot) would break the selection's ordering;
+    // as the smallest it only moves the bracket, which the counts below check.
+    for (auto& key_drawn : ranked) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
     // The k-th's expected rank in the sample, give or take four standard deviations.
     const double q = static_cast<double>(k) / static_cast<double>(n);
     const double centre = q * samples;
     const double margin = 4 * std::sqrt(samples * q * (1 - q)) + 16;
-    const auto at = [&](double rank) { return sorted[static_cast<size_type>(rank)]; };
-    const R upper = centre - margin < 0 ? infinity : at(centre - margin);
-    const R lower = centre + margin >= samples ? -infinity : at(centre + margin);
-    const auto above =
-        upper == infinity ? 0
-                          : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
-    const auto inside = count_between(exec, keys, lower, upper);
+    // The sample's keys of those two ranks (descending order) by two selections, not a sort of
+    // the sample (4096 keys on the host: ~190 us against ~50 us, this machine).
+    const bool has_upper = centre - margin >= 0;
+    const bool has_lower = centre + margin < samples;
+    const auto upper_rank = has_upper ? static_cast<size_type>(centre - margin) : 0;
+    const auto lower_rank = has_lower ? static_cast<size_type>(centre + margin) : 0;
+    if (has_upper) {
+        std::nth_element(ranked.begin(), ranked.begin() + upper_rank, ranked.end(),
+                         std::greater<R>());
+    }
+    if (has_lower) {
+        // After the first selection the keys past upper_rank are those at or below it.
+        const auto from = has_upper ? ranked.begin() + (upper_rank + 1) : ranked.begin();
+        std::nth_element(from, ranked.begin() + lower_rank, ranked.end(), std::greater<R>());
+    }
+    profile.lap("selection: k-th: sample");
+    const R upper = has_upper ? ranked[upper_rank] : infinity;
+    const R lower = has_lower ? ranked[lower_rank] : -infinity;
+    // Both counts in one pass while they fit 32 bits each (a pass over the keys and a wait
+    // for its sum fewer; a key not a number is in neither, as in count_between).
+    size_type above = 0;
+    size_type inside = 0;
+    if (n < (size_type{1} << 32)) {
+        const auto both = parallel_reduce(
+            exec, n,
+            [=] LOOM_HOST_DEVICE(size_type e) {
+                return (key[e] > upper ? size_type{1} << 32 : size_type{0}) +
+                       (lower <= key[e] && key[e] <= upper ? size_type{1} : size_type{0});
+            },
+            size_type{0}, Plus{}, where);
+        above = both >> 32;
+        inside = both & 0xffffffffu;
+    } else {
+        above = upper == infinity
+                    ? 0
+                    : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
+        inside = count_between(exec, keys, lower, upper);
+    }
     profile.lap("selection: k-th: bracket counts");
     if (above >= k || above + inside < k || inside == n) return kth_largest_of_all(exec, keys, k);
     // A bracket of one value (a swarm of ties) holds the k-th; else the few keys inside are

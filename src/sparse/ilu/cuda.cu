@@ -21,6 +21,7 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/parallel_reduce.cuh"
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "loom/base/array.hpp"
@@ -122,7 +123,8 @@ __device__ __forceinline__ unsigned long long global_timer()
 
 /// EXPERIMENT (round 1): the kernel's variants. Bits: 1 relaxed polls, 2 a poller per warp
 /// (no block meeting after a wait), 4 a trace (stamps per block), 8 four blocks an SM (G = 4;
-/// 72 registers: 3) or three (G = 16; 128 registers: 2).
+/// 72 registers: 3) or three (G = 16; 128 registers: 2); 16 (G = 4, with 0 or 8) registers
+/// for 4 lower entries (not 8) where F has no more.
 constexpr int variant_relaxed = 1;
 constexpr int variant_warp_wait = 2;
 constexpr int variant_trace = 4;
@@ -638,6 +640,12 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
     const auto n = static_cast<I>(f.n);
     schedule.row_levels = Array<I>(exec.shared_from_this(), f.n);
     if (n == 0 || ptrs.size() < 2) return;
+    schedule.max_lower = loom::detail::parallel_reduce(
+        exec, f.n,
+        [=] __host__ __device__(size_type i) {
+            return static_cast<size_type>(f.diag[i] - f.row_ptrs[i]);
+        },
+        size_type{0}, loom::detail::Max{}, ilu_kernels::where);
     ilu_kernels::levels_of_rows<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
                                   stream_of(exec)>>>(
         n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
@@ -707,7 +715,7 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
         constexpr int G = decltype(g)::value;
         constexpr int NL = G == 16 ? 16 : 8;
         using namespace ilu_kernels;
-        switch (variant & 15) {
+        switch (variant & 31) {
         case 0: launch(factorize_by_levels<G, 2, NL, 0, D, I>); break;
         case 1: launch(factorize_by_levels<G, 2, NL, 1, D, I>); break;
         case 2: launch(factorize_by_levels<G, 2, NL, 2, D, I>); break;
@@ -718,6 +726,27 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
         case 7: launch(factorize_by_levels<G, 2, NL, 7, D, I>); break;
         case 8: launch(factorize_by_levels<G, 2, NL, 8, D, I>); break;
         case 12: launch(factorize_by_levels<G, 2, NL, 12, D, I>); break;
+        case 16:
+            if (G == 4 && schedule.max_lower <= 4) {
+                launch(factorize_by_levels<G, 2, 4, 0, D, I>);
+            } else {
+                launch(factorize_by_levels<G, 2, NL, 0, D, I>);
+            }
+            break;
+        case 20:
+            if (G == 4 && schedule.max_lower <= 4) {
+                launch(factorize_by_levels<G, 2, 4, 4, D, I>);
+            } else {
+                launch(factorize_by_levels<G, 2, NL, 4, D, I>);
+            }
+            break;
+        case 24:
+            if (G == 4 && schedule.max_lower <= 4) {
+                launch(factorize_by_levels<G, 2, 4, 8, D, I>);
+            } else {
+                launch(factorize_by_levels<G, 2, NL, 8, D, I>);
+            }
+            break;
         default: launch(factorize_by_levels<G, 2, NL, 0, D, I>); break;
         }
     };

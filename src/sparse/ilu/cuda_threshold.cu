@@ -180,6 +180,8 @@ __global__ void __launch_bounds__(merge_block_size)
             });
             if (count != nullptr) count[ri] = Values ? e - rp[ri] : e;
         }
+        // The whole warp again before the next row's shuffles.
+        __syncwarp();
     }
 }
 

@@ -129,7 +129,7 @@ constexpr int variant_relaxed = 1;
 constexpr int variant_warp_wait = 2;
 constexpr int variant_trace = 4;
 constexpr int variant_occupancy = 8;
-constexpr int trace_stamps = 6;
+constexpr int trace_stamps = 7;
 
 /// Lanes per row: 4 for short rows, half a warp for long ones. H200, ILU(0) of 27-point 40^3
 /// (27 entries a row): a warp per row 1.74 ms, half a warp 1.27 ms, 8 lanes 1.24 ms
@@ -499,6 +499,7 @@ __global__ void __launch_bounds__(block_size, (Variant & variant_occupancy) ? (G
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
         }
     }
+    stamp(6);
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
     stamp(5);
@@ -554,7 +555,8 @@ void for_entries(const CudaExecutor& exec, const detail::FactorPattern<I>& f, Bo
 }
 
 /// EXPERIMENT (round 1): where a level's time goes, from factorize_by_levels' stamps (per
-/// block: start, planned, early release, early done, release, done), to stderr.
+/// block: start, planned, early release, early done, release, done, first warp's rows done),
+/// to stderr.
 template <typename I>
 void print_trace(const std::vector<unsigned long long>& t, const std::vector<I>& level_ptrs,
                  int rows_per_block)
@@ -569,7 +571,8 @@ void print_trace(const std::vector<unsigned long long>& t, const std::vector<I>&
     const auto at = [&](long long b, int k) { return static_cast<double>(t[b * trace_stamps + k]); };
     double t0 = 1e300;
     for (long long b = 0; b < first[levels]; ++b) t0 = std::min(t0, at(b, 0));
-    double hand_over = 0, work = 0, own = 0, release_spread = 0, done_spread = 0, early_own = 0;
+    double hand_over = 0, work = 0, own = 0, release_spread = 0, done_spread = 0, early_own = 0,
+           first_rows = 0;
     long long late_plans = 0, late_early = 0, own_count = 0, early_count = 0;
     double previous_done = 0;
     for (long long l = 0; l < levels; ++l) {
@@ -582,6 +585,7 @@ void print_trace(const std::vector<unsigned long long>& t, const std::vector<I>&
             done_max = std::max(done_max, at(b, 5));
             plan_max = std::max(plan_max, at(b, 1));
             own += at(b, 5) - at(b, 4);
+            first_rows += at(b, 6) - at(b, 4);
             ++own_count;
             if (at(b, 2) > 0) {
                 early_max = std::max(early_max, at(b, 3));
@@ -601,10 +605,12 @@ void print_trace(const std::vector<unsigned long long>& t, const std::vector<I>&
     }
     std::fprintf(stderr,
                  "loom ilu trace: %lld levels, %lld blocks, %.1f us; per level [ns]: hand-over %.0f, "
-                 "work %.0f (a block's own %.0f, release spread %.0f, done spread %.0f), early "
-                 "elimination %.0f; levels with a late plan %lld, late early part %lld\n",
+                 "work %.0f (a block's own %.0f, its first warp's rows %.0f, release spread "
+                 "%.0f, done spread %.0f), early elimination %.0f; levels with a late plan "
+                 "%lld, late early part %lld\n",
                  levels, first[levels], (previous_done - t0) * 1e-3, hand_over / (levels - 1),
-                 work / levels, own / std::max(own_count, 1LL), release_spread / levels,
+                 work / levels, own / std::max(own_count, 1LL),
+                 first_rows / std::max(own_count, 1LL), release_spread / levels,
                  done_spread / levels, early_own / std::max(early_count, 1LL), late_plans,
                  late_early);
 }

@@ -13,8 +13,6 @@
 // passes over F (8 lanes per row, or a thread per row for the pivot check).
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -84,52 +82,19 @@ __device__ __forceinline__ void add_release(std::uint32_t* counter)
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(counter), "r"(1u) : "memory");
 }
 
-/// *counter by a relaxed load (no invalidation of L1 at every poll).
-__device__ __forceinline__ std::uint32_t load_relaxed(const std::uint32_t* counter)
-{
-    std::uint32_t value;
-    asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
-    return value;
-}
-
 /// Spins until *counter == target. One poller per block, so the back-off stays short (none
 /// at all measured the same: 27-point 40^3 848 vs 856 us, 7-point 100^3 951 vs 946 us).
-/// EXPERIMENT (round 1) Relaxed: relaxed polls, then one acquire fence.
-template <bool Relaxed = false>
+/// Session 13 (H200, round 1): relaxed polls and one acquire fence after them 786 / 1028 us
+/// against 702 / 927; a poller per warp and no block meeting after the wait 713 us on
+/// 27-point: both deleted.
 __device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::uint32_t target)
 {
     unsigned pause = 16;
-    if constexpr (Relaxed) {
-        while (load_relaxed(counter) != target) {
-            __nanosleep(pause);
-            if (pause < 64) pause *= 2;
-        }
-        asm volatile("fence.acq_rel.gpu;" ::: "memory");
-    } else {
-        while (load_acquire(counter) != target) {
-            __nanosleep(pause);
-            if (pause < 64) pause *= 2;
-        }
+    while (load_acquire(counter) != target) {
+        __nanosleep(pause);
+        if (pause < 64) pause *= 2;
     }
 }
-
-/// EXPERIMENT (round 1): the global timer (ns).
-__device__ __forceinline__ unsigned long long global_timer()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-/// EXPERIMENT (round 1): the kernel's variants. Bits: 1 relaxed polls, 2 a poller per warp
-/// (no block meeting after a wait), 4 a trace (stamps per block), 8 four blocks an SM (G = 4;
-/// 72 registers: 3) or three (G = 16; 128 registers: 2); 16 (G = 4, with 0 or 8) registers
-/// for 4 lower entries (not 8) where F has no more.
-constexpr int variant_relaxed = 1;
-constexpr int variant_warp_wait = 2;
-constexpr int variant_trace = 4;
-constexpr int variant_occupancy = 8;
-constexpr int trace_stamps = 7;
 
 /// Lanes per row: 4 for short rows, half a warp for long ones. H200, ILU(0) of 27-point 40^3
 /// (27 entries a row): a warp per row 1.74 ms, half a warp 1.27 ms, 8 lanes 1.24 ms
@@ -412,27 +377,17 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
 /// counts itself done. One waiter per block polls one counter, not a lane per dependency.
 /// counters: levels * stride + 1 words, zero before the launch (the last one the ticket);
 /// first_bad: the first row whose pivot breaks the factorization, if less than its start.
-template <int G, int E, int NL, int Variant, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (Variant & variant_occupancy) ? (G == 16 ? 3 : 4) : (G == 16 ? 2 : 1))
+template <int G, int E, int NL, int MinBlocks, typename D, typename I>
+__global__ void __launch_bounds__(block_size, MinBlocks)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, const I* row_levels, I levels, int stride,
                         std::uint32_t* counters, detail::Assembly<D, I> a, bool cholesky,
-                        D* values, unsigned long long* first_bad, unsigned long long* trace)
+                        D* values, unsigned long long* first_bad)
 {
     using R = decltype(detail::magnitude(D{}));
-    constexpr bool relaxed = (Variant & variant_relaxed) != 0;
-    constexpr bool warp_wait = (Variant & variant_warp_wait) != 0;
-    constexpr bool tracing = (Variant & variant_trace) != 0;
     constexpr int rows_per_block = block_size / G;
     auto* ticket_counter = reinterpret_cast<unsigned int*>(counters + static_cast<long long>(levels) * stride);
     const auto ticket = static_cast<I>(sync_free::group_ticket<block_size, block_size>(ticket_counter));
-    unsigned long long* stamps = tracing ? trace + static_cast<long long>(ticket) * trace_stamps : nullptr;
-    const auto stamp = [&](int which) {
-        if constexpr (tracing) {
-            if (threadIdx.x == 0) stamps[which] = global_timer();
-        }
-    };
-    stamp(0);
     const auto level = static_cast<I>(last_row_starting_by(
         levels, ticket, [=](long long l) { return static_cast<long long>(level_blocks[l]); }));
     const I slot = level_ptrs[level] + (ticket - level_blocks[level]) * rows_per_block +
@@ -454,43 +409,21 @@ __global__ void __launch_bounds__(block_size, (Variant & variant_occupancy) ? (G
             }
         }
     }
-    stamp(1);
     // The entries on rows of level - 2 and before, while level - 1 runs (27-point 40^3: 77% of
     // the lower entries).
-    if constexpr (warp_wait) {
-        if (__any_sync(loom::cuda::full_mask, early != 0)) {
-            if (threadIdx.x % loom::cuda::warp_size == 0) {
-                wait_until<relaxed>(counters + static_cast<long long>(level - 2) * stride,
-                                    static_cast<std::uint32_t>(level_blocks[level - 1] - level_blocks[level - 2]));
-            }
-            __syncwarp();
-            stamp(2);
-            if (early != 0) eliminate_planned(plan, early, values, sum, lane, mask);
-        }
-    } else if (__syncthreads_or(early != 0)) {
+    if (__syncthreads_or(early != 0)) {
         if (threadIdx.x == 0) {
-            wait_until<relaxed>(counters + static_cast<long long>(level - 2) * stride,
-                                static_cast<std::uint32_t>(level_blocks[level - 1] - level_blocks[level - 2]));
+            wait_until(counters + static_cast<long long>(level - 2) * stride,
+                       static_cast<std::uint32_t>(level_blocks[level - 1] - level_blocks[level - 2]));
         }
         __syncthreads();
-        stamp(2);
         if (early != 0) eliminate_planned(plan, early, values, sum, lane, mask);
     }
-    stamp(3);
-    if constexpr (warp_wait) {
-        if (level > 0 && threadIdx.x % loom::cuda::warp_size == 0) {
-            wait_until<relaxed>(counters + static_cast<long long>(level - 1) * stride,
-                                static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
-        }
-        __syncwarp();
-    } else {
-        if (level > 0 && threadIdx.x == 0) {
-            wait_until<relaxed>(counters + static_cast<long long>(level - 1) * stride,
-                                static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
-        }
-        __syncthreads();
+    if (level > 0 && threadIdx.x == 0) {
+        wait_until(counters + static_cast<long long>(level - 1) * stride,
+                   static_cast<std::uint32_t>(level_blocks[level] - level_blocks[level - 1]));
     }
-    stamp(4);
+    __syncthreads();
     if (has_row) {
         if (plan.fits) {
             eliminate_planned(plan, ~early, values, sum, lane, mask);
@@ -499,10 +432,8 @@ __global__ void __launch_bounds__(block_size, (Variant & variant_occupancy) ? (G
             factorize_in_place<G>(f, i, a, cholesky, values, first_bad, lane, mask);
         }
     }
-    stamp(6);
     // The block's writes, then one release of them all (as a grid barrier does).
     __syncthreads();
-    stamp(5);
     if (threadIdx.x == 0) add_release(counters + static_cast<long long>(level) * stride);
 }
 
@@ -552,67 +483,6 @@ void for_entries(const CudaExecutor& exec, const detail::FactorPattern<I>& f, Bo
     for_each_entry<<<static_cast<unsigned>(ceildiv(f.n * entry_lanes, block_size)), block_size, 0,
                      stream_of(exec)>>>(f, body);
     check_launch(where);
-}
-
-/// EXPERIMENT (round 1): where a level's time goes, from factorize_by_levels' stamps (per
-/// block: start, planned, early release, early done, release, done, first warp's rows done),
-/// to stderr.
-template <typename I>
-void print_trace(const std::vector<unsigned long long>& t, const std::vector<I>& level_ptrs,
-                 int rows_per_block)
-{
-    const auto levels = static_cast<long long>(level_ptrs.size()) - 1;
-    if (levels < 2) return;
-    std::vector<long long> first(levels + 1, 0);
-    for (long long l = 0; l < levels; ++l) {
-        first[l + 1] = first[l] + ceildiv(static_cast<long long>(level_ptrs[l + 1] - level_ptrs[l]),
-                                          static_cast<long long>(rows_per_block));
-    }
-    const auto at = [&](long long b, int k) { return static_cast<double>(t[b * trace_stamps + k]); };
-    double t0 = 1e300;
-    for (long long b = 0; b < first[levels]; ++b) t0 = std::min(t0, at(b, 0));
-    double hand_over = 0, work = 0, own = 0, release_spread = 0, done_spread = 0, early_own = 0,
-           first_rows = 0;
-    long long late_plans = 0, late_early = 0, own_count = 0, early_count = 0;
-    double previous_done = 0;
-    for (long long l = 0; l < levels; ++l) {
-        double rel_min = 1e300, rel_max = 0, done_min = 1e300, done_max = 0, plan_max = 0,
-               early_max = 0;
-        for (long long b = first[l]; b < first[l + 1]; ++b) {
-            rel_min = std::min(rel_min, at(b, 4));
-            rel_max = std::max(rel_max, at(b, 4));
-            done_min = std::min(done_min, at(b, 5));
-            done_max = std::max(done_max, at(b, 5));
-            plan_max = std::max(plan_max, at(b, 1));
-            own += at(b, 5) - at(b, 4);
-            first_rows += at(b, 6) - at(b, 4);
-            ++own_count;
-            if (at(b, 2) > 0) {
-                early_max = std::max(early_max, at(b, 3));
-                early_own += at(b, 3) - at(b, 2);
-                ++early_count;
-            }
-        }
-        if (l > 0) {
-            hand_over += rel_min - previous_done;
-            late_plans += plan_max > previous_done;
-            late_early += early_max > previous_done;
-        }
-        work += done_max - rel_min;
-        release_spread += rel_max - rel_min;
-        done_spread += done_max - done_min;
-        previous_done = done_max;
-    }
-    std::fprintf(stderr,
-                 "loom ilu trace: %lld levels, %lld blocks, %.1f us; per level [ns]: hand-over %.0f, "
-                 "work %.0f (a block's own %.0f, its first warp's rows %.0f, release spread "
-                 "%.0f, done spread %.0f), early elimination %.0f; levels with a late plan "
-                 "%lld, late early part %lld\n",
-                 levels, first[levels], (previous_done - t0) * 1e-3, hand_over / (levels - 1),
-                 work / levels, own / std::max(own_count, 1LL),
-                 first_rows / std::max(own_count, 1LL), release_spread / levels,
-                 done_spread / levels, early_own / std::max(early_count, 1LL), late_plans,
-                 late_early);
 }
 
 }  // namespace ilu_kernels
@@ -696,74 +566,27 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
     const detail::Assembly<D, I> assembly{as_device(a.a), a.gather_ptrs, a.sources,
                                           as_device(a.scale), as_device(a.shift)};
     const auto blocks = static_cast<unsigned>(schedule.blocks);
-    // EXPERIMENT (round 1): LOOM_ILU_VARIANT (ilu_kernels::variant_*), LOOM_ILU_TRACE.
-    static const int variant = [] {
-        const char* v = std::getenv("LOOM_ILU_VARIANT");
-        return (v != nullptr ? std::atoi(v) : 0) |
-               (std::getenv("LOOM_ILU_TRACE") != nullptr ? ilu_kernels::variant_trace : 0);
-    }();
-    Array<unsigned long long> trace;
-    if (variant & ilu_kernels::variant_trace) {
-        trace = Array<unsigned long long>(shared, schedule.blocks * ilu_kernels::trace_stamps);
-        LOOM_CUDA_CHECK(cudaMemsetAsync(trace.data(), 0, trace.size() * sizeof(unsigned long long),
-                                        stream),
-                        ilu_kernels::where);
-    }
     const auto launch = [&](auto kernel) {
         kernel<<<blocks, ilu_kernels::block_size, 0, stream>>>(
             f, schedule.order.const_data(), schedule.level_ptrs.const_data(),
             schedule.level_blocks.const_data(), schedule.row_levels.const_data(), levels, stride,
-            counters.data(), assembly, cholesky, as_device(values), first_bad.data(),
-            trace.data());
+            counters.data(), assembly, cholesky, as_device(values), first_bad.data());
         check_launch(ilu_kernels::where);
     };
-    const auto launch_variant = [&](auto g) {
-        constexpr int G = decltype(g)::value;
-        constexpr int NL = G == 16 ? 16 : 8;
-        using namespace ilu_kernels;
-        switch (variant & 31) {
-        case 0: launch(factorize_by_levels<G, 2, NL, 0, D, I>); break;
-        case 1: launch(factorize_by_levels<G, 2, NL, 1, D, I>); break;
-        case 2: launch(factorize_by_levels<G, 2, NL, 2, D, I>); break;
-        case 3: launch(factorize_by_levels<G, 2, NL, 3, D, I>); break;
-        case 4: launch(factorize_by_levels<G, 2, NL, 4, D, I>); break;
-        case 5: launch(factorize_by_levels<G, 2, NL, 5, D, I>); break;
-        case 6: launch(factorize_by_levels<G, 2, NL, 6, D, I>); break;
-        case 7: launch(factorize_by_levels<G, 2, NL, 7, D, I>); break;
-        case 8: launch(factorize_by_levels<G, 2, NL, 8, D, I>); break;
-        case 12: launch(factorize_by_levels<G, 2, NL, 12, D, I>); break;
-        case 16:
-            if (G == 4 && schedule.max_lower <= 4) {
-                launch(factorize_by_levels<G, 2, 4, 0, D, I>);
-            } else {
-                launch(factorize_by_levels<G, 2, NL, 0, D, I>);
-            }
-            break;
-        case 20:
-            if (G == 4 && schedule.max_lower <= 4) {
-                launch(factorize_by_levels<G, 2, 4, 4, D, I>);
-            } else {
-                launch(factorize_by_levels<G, 2, NL, 4, D, I>);
-            }
-            break;
-        case 24:
-            if (G == 4 && schedule.max_lower <= 4) {
-                launch(factorize_by_levels<G, 2, 4, 8, D, I>);
-            } else {
-                launch(factorize_by_levels<G, 2, NL, 8, D, I>);
-            }
-            break;
-        default: launch(factorize_by_levels<G, 2, NL, 0, D, I>); break;
-        }
-    };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).
+    // Where no row has more than 4 lower entries (7-point stencils), registers for 4: 62 of
+    // them, 4 blocks an SM (72 and 3 with 8), so the blocks of more levels ahead are resident
+    // and planned before their wait. H200, 7-point 100^3: 828 against 927 us (the per-level
+    // trace of session 13's round 1: a plan still running when the level before had finished in
+    // 108 of 298 levels). Four blocks an SM for 8 lower entries spilled; three for G = 16
+    // (128 -> 80 registers, spills): 967 against 702 us on 27-point.
     if (schedule.rows_per_block == ilu_kernels::block_size / 16) {
-        launch_variant(std::integral_constant<int, 16>{});
+        launch(ilu_kernels::factorize_by_levels<16, 2, 16, 2, D, I>);
+    } else if (schedule.max_lower <= 4) {
+        // (Complex values: no bound, their registers would spill.)
+        launch(ilu_kernels::factorize_by_levels<4, 2, 4, sizeof(D) <= sizeof(double) ? 4 : 1, D, I>);
     } else {
-        launch_variant(std::integral_constant<int, 4>{});
-    }
-    if (variant & ilu_kernels::variant_trace) {
-        ilu_kernels::print_trace(trace.to_host(), schedule.host_level_ptrs, schedule.rows_per_block);
+        launch(ilu_kernels::factorize_by_levels<4, 2, 8, 1, D, I>);
     }
     return static_cast<size_type>(std::min<unsigned long long>(first_bad.to_host()[0], f.n));
 }

@@ -1,6 +1,5 @@
 // CUDA ParILUT / ParICT pattern search on the device (threshold_unified.hpp), and its
 // candidates' merge by a warp per row.
-#include <cstdlib>
 #include <limits>
 #include <type_traits>
 
@@ -133,44 +132,37 @@ __device__ __forceinline__ void merge_row_by_group(const detail::FactorPattern<I
     if (count != nullptr && valid && t == 0) count[i] = Values ? e - rp[i] : e;
 }
 
-/// The candidates of G-lane groups' rows (32 / G rows a warp). A warp one of whose rows has
-/// more lower entries than its group has lanes for takes its rows one at a time with the whole
-/// warp; rows with more lower entries than a warp has lanes for merge on lane 0
-/// (merge_candidates with the scratch cursors).
+/// The candidates of rows first_row .. first_row + 32 / G - 1 (those below n) by the warp, G
+/// lanes a row. Where one of them has more lower entries than G - 2, the warp takes them one
+/// at a time, and a row with more lower entries than a warp has lanes for merges on lane 0
+/// (merge_candidates with the scratch cursors). Uniform over the warp.
 template <int G, bool Values, typename D, typename I>
-__global__ void __launch_bounds__(merge_block_size)
-    merge_candidates_kernel(detail::FactorPattern<I> fp, const D* fv, detail::FactorPattern<I> ap,
-                            const D* av, I* cursor, I* count, const I* rp, I* rc, D* rv, D* ra)
+__device__ __forceinline__ void merge_rows(const detail::FactorPattern<I>& fp, const D* fv,
+                           const detail::FactorPattern<I>& ap, const D* av, I* cursor, I* count,
+                           const I* rp, I* rc, D* rv, D* ra, long long first_row)
 {
     using loom::cuda::full_mask;
-    constexpr int rows_per_warp = loom::cuda::warp_size / G;
-    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) /
-                           loom::cuda::warp_size;
-    const int lane = static_cast<int>(threadIdx.x % loom::cuda::warp_size);
-    const long long first_row = warp * rows_per_warp;
+    constexpr int rows = loom::cuda::warp_size / G;
     if (first_row >= static_cast<long long>(fp.n)) return;  // the whole warp
+    const int lane = static_cast<int>(threadIdx.x % loom::cuda::warp_size);
     const long long own_row = first_row + lane / G;
     const bool valid = own_row < static_cast<long long>(fp.n);
     const auto i = static_cast<I>(valid ? own_row : first_row);
     const bool fits = !valid || fp.diag[i] - fp.row_ptrs[i] + merge_extra_lanes <= G;
-    if (G == loom::cuda::warp_size || __all_sync(full_mask, fits)) {
-        if (G < loom::cuda::warp_size || fits) {
-            merge_row_by_group<G, Values>(fp, fv, ap, av, i, valid, count, rp, rc, rv, ra);
-            return;
-        }
+    if (__all_sync(full_mask, fits)) {
+        merge_row_by_group<G, Values>(fp, fv, ap, av, i, valid, count, rp, rc, rv, ra);
+        return;
     }
-    // The warp's rows one at a time by the whole warp, or on lane 0 when even that is short.
-    for (int r = 0; r < rows_per_warp; ++r) {
-        const long long row = first_row + r;
-        if (row >= static_cast<long long>(fp.n)) break;  // the same for the whole warp
-        const auto ri = static_cast<I>(row);
-        const int lower = static_cast<int>(fp.diag[ri] - fp.row_ptrs[ri]);
-        if (lower + merge_extra_lanes <= loom::cuda::warp_size) {
-            merge_row_by_group<loom::cuda::warp_size, Values>(fp, fv, ap, av, ri, true, count, rp,
-                                                              rc, rv, ra);
-        } else if (lane == 0) {
-            I e = Values ? rp[ri] : I{0};
-            detail::merge_candidates<Values>(fp, fv, ap, av, ri, cursor, [&](I j, D a_ij, D sum) {
+    if constexpr (G < loom::cuda::warp_size) {
+        // (Halves by groups twice as wide, 16 lanes then 32, spilled registers: not measured.)
+        for (int r = 0; r < rows; ++r) {
+            merge_rows<loom::cuda::warp_size, Values>(fp, fv, ap, av, cursor, count, rp, rc, rv,
+                                                      ra, first_row + r);
+        }
+    } else {
+        if (lane == 0) {
+            I e = Values ? rp[i] : I{0};
+            detail::merge_candidates<Values>(fp, fv, ap, av, i, cursor, [&](I j, D a_ij, D sum) {
                 if constexpr (Values) {
                     rc[e] = j;
                     rv[e] = a_ij - sum;
@@ -178,11 +170,23 @@ __global__ void __launch_bounds__(merge_block_size)
                 }
                 ++e;
             });
-            if (count != nullptr) count[ri] = Values ? e - rp[ri] : e;
+            if (count != nullptr) count[i] = Values ? e - rp[i] : e;
         }
-        // The whole warp again before the next row's shuffles.
+        // The whole warp again before another row's shuffles.
         __syncwarp();
     }
+}
+
+/// The candidates of 32 / G rows a warp (merge_rows).
+template <int G, bool Values, typename D, typename I>
+__global__ void __launch_bounds__(merge_block_size)
+    merge_candidates_kernel(detail::FactorPattern<I> fp, const D* fv, detail::FactorPattern<I> ap,
+                            const D* av, I* cursor, I* count, const I* rp, I* rc, D* rv, D* ra)
+{
+    const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) /
+                           loom::cuda::warp_size;
+    merge_rows<G, Values>(fp, fv, ap, av, cursor, count, rp, rc, rv, ra,
+                          warp * (loom::cuda::warp_size / G));
 }
 
 }  // namespace
@@ -208,18 +212,10 @@ void merge_candidates_by_warps(const CudaExecutor& exec, const detail::FactorPat
                 fp, fv, ap, av, cursor, count, rp, rc, rv, ra);
         }
     };
-    // EXPERIMENT (round 1): lanes per row.
-    static const int lanes = [] {
-        const char* s = std::getenv("LOOM_ILU_MERGE_LANES");
-        return s != nullptr ? std::atoi(s) : 16;
-    }();
-    if (lanes == 8) {
-        launch(std::integral_constant<int, 8>{});
-    } else if (lanes == 32) {
-        launch(std::integral_constant<int, 32>{});
-    } else {
-        launch(std::integral_constant<int, 16>{});
-    }
+    // 8 lanes a row (rows of up to 6 lower entries; wider groups for the warps holding longer
+    // rows). H200, ParILUT 7-point 100^3, 3 steps: search 9.7 ms with 8 lanes, 16.9 ms with a
+    // warp a row.
+    launch(std::integral_constant<int, 8>{});
     loom::cuda::check_launch(threshold_search::where);
 }
 

@@ -222,13 +222,10 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     auto rv = kernel_data(exec, out.r.values().data());
     auto ra = kernel_data(exec, out.a.data());
     if constexpr (by_warps) {
+        // Residuals only: L's candidates are divided by u_jj in the selection's pass over the
+        // keys (off the merge's chain of dependent loads, and no pass of their own).
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, nullptr, rp, rc, rv,
                                               ra);
-        // L's candidates over u_jj, entry by entry (the warps' merge stores residuals).
-        const detail::FactorPattern<I> candidates_pattern{n, nnz, rp, rc, nullptr};
-        for_each_entry(exec, candidates_pattern, [=] LOOM_HOST_DEVICE(I i, I e) {
-            if (rc[e] < i) rv[e] = rv[e] / fv[fp.diag[rc[e]]];
-        });
     } else {
         parallel_for_uneven(
             exec, n,
@@ -391,10 +388,13 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k, detail::IluPr
 
 /// Step 2: keep[e] = 1 for the entries of r that stay (one spare element at the end, for the
 /// prefix sum that turns the flags into positions).
-template <typename Exec, typename V, typename I>
-Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
+/// pivots (CUDA, whose merge stores residuals): F's values and diagonal positions, by whose
+/// u_jj L's candidates (j < i) are divided here first; nullptr where they already are.
+template <typename Exec, typename V, typename I, typename D>
+Array<I> selection(const Exec& exec, matrix::Csr<V, I>& r,
                    const Array<remove_complex_t<V>>& row_norm,
-                   const detail::ThresholdParams& params, detail::IluProfile& profile)
+                   const detail::ThresholdParams& params, const D* pivots,
+                   const I* pivot_positions, detail::IluProfile& profile)
 {
     using R = remove_complex_t<V>;
     const auto nnz = r.nnz();
@@ -408,6 +408,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     R* key = keys.data();
     for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
         const I j = rp.col_idxs[e];
+        if (pivots != nullptr && j < i) rv[e] = rv[e] / pivots[pivot_positions[j]];
         const R m = detail::magnitude(rv[e]);
         const bool competes = j != i && (!cholesky || j > i) && !(m < drop * norm[i]);
         key[e] = competes ? m : R{-1};
@@ -547,9 +548,14 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
     const auto norms = row_norms(exec, a_base);
     detail::IluProfile profile(exec, "threshold search");
     for (int step = 0; step < params.steps; ++step) {
-        const auto c = candidates(exec, a_base, f, f_diag, profile);
+        auto c = candidates(exec, a_base, f, f_diag, profile);
         profile.lap("candidates: fill");
-        auto keep = selection(exec, c.r, norms, params, profile);
+        const auto f_values = kernel_data(exec, f.values().data());
+        using D = std::remove_const_t<std::remove_pointer_t<decltype(f_values)>>;
+        const bool divided = !std::is_same_v<Exec, CudaExecutor>;
+        auto keep = selection(exec, c.r, norms, params,
+                              divided ? static_cast<const D*>(nullptr) : f_values,
+                              divided ? static_cast<const I*>(nullptr) : f_diag.data(), profile);
         profile.lap("selection: ties, flags");
         auto kept = compact(exec, c, std::move(keep));
         f = std::move(kept.r);

@@ -1,5 +1,5 @@
 // CUDA ParILUT / ParICT pattern search on the device (threshold_unified.hpp), and its
-// candidates' merge by a warp per row.
+// candidates' merge by 8 lanes a row.
 #include <limits>
 #include <type_traits>
 

@@ -1,7 +1,7 @@
 // ParILUT / ParICT's pattern search in the executor's memory, written once for OpenMP and CUDA
 // from Loom's primitives (the host search, threshold.hpp, computes the same steps row by row):
 //  1. candidates: row i of F merged with row i of A and the rows of U its lower entries name
-//     (rows.hpp: merge_candidates, a thread per row; on CUDA a warp per row, cuda_threshold.cu;
+//     (rows.hpp: merge_candidates, a thread per row; on CUDA 8 lanes a row, cuda_threshold.cu;
 //     counted then filled): the pattern F u A u pattern(Ls U), each entry valued
 //     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), the host search's sums in the host
 //     search's order;
@@ -35,12 +35,13 @@
 
 namespace loom::sparse::cuda {
 
-/// ParILUT's candidates by a warp per row (cuda_threshold.cu): the merge of
-/// rows.hpp's merge_candidates with a lane per cursor (one per lower entry's row of U, one for
-/// F's row, one for A's), the products summed in increasing k as there. Without values
-/// (rv == nullptr) count[i] = row i's candidates; with them, row i's candidates at rp[i]:
-/// columns rc, values rv (rows.hpp's residuals, / u_jj in L), a_ij ra. cursor: scratch of
-/// nnz(F) for rows with more lower entries than a warp has lanes for (those merge on one lane).
+/// ParILUT's candidates by 8 lanes a row (cuda_threshold.cu; wider groups for longer rows):
+/// the merge of rows.hpp's merge_candidates with a lane per cursor (one per lower entry's row
+/// of U, one for F's row, one for A's), the products summed in increasing k as there. Without
+/// values (rv == nullptr) count[i] = row i's candidates; with them, row i's candidates at
+/// rp[i]: columns rc, values rv (the residuals a_ij - s, L's not yet divided by u_jj), a_ij ra.
+/// cursor: scratch of nnz(F) for rows with more lower entries than a warp has lanes for
+/// (those merge on one lane).
 template <typename D, typename I>
 void merge_candidates_by_warps(const CudaExecutor& exec, const detail::FactorPattern<I>& fp,
                                const D* fv, const detail::FactorPattern<I>& ap, const D* av,
@@ -193,8 +194,8 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     I* cursor = cursors.data();
     Array<I> ptrs(f.executor(), n + 1);
     I* count = ptrs.data();
-    // CUDA: a warp per row (cuda_threshold.cu; H200, 7-point 100^3, 3 steps: search 24.7 ms
-    // against 30.9 ms with a thread per row).
+    // CUDA: 8 lanes a row (cuda_threshold.cu; H200, 7-point 100^3, 3 steps: search 9.7 ms,
+    // 16.9 with a warp a row, 30.9 with a thread a row).
     constexpr bool by_warps = std::is_same_v<Exec, CudaExecutor>;
     if constexpr (by_warps) {
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, count, nullptr,

@@ -3,8 +3,10 @@
 // candidates tie, preconditioners as good, bad input.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -202,6 +204,53 @@ Csr with_full_last_row(const Csr& A)
 TEST(IluThreshold, AFullRowGivesTheHostSearchsPattern)
 {
     const auto A = with_full_last_row(random_grid(8, false));
+    const IluOptions options{.kind = IluKind::parilut, .fill_limit = 1.5};
+    const auto expected = factor(test::reference(), A, options);
+    for (const auto& exec : test::backends()) {
+        const auto f = factor(exec, A, options);
+        EXPECT_EQ(f.L.col_idxs().to_host(), expected.L.col_idxs().to_host()) << exec->name();
+        EXPECT_EQ(f.U.col_idxs().to_host(), expected.U.col_idxs().to_host()) << exec->name();
+        EXPECT_EQ(f.U.row_ptrs().to_host(), expected.U.row_ptrs().to_host()) << exec->name();
+    }
+}
+
+/// Row r holding r % 37 lower neighbours r - 1, r - 2, ... (as many as there are) and their
+/// mirrors, random weights, a dominant diagonal: every lower count from 0 to 36, so CUDA's
+/// merge takes its group of lanes (up to 14 lower entries with 16 lanes), a whole warp (up to
+/// 30) and one lane (more) for rows of one warp.
+Csr every_lower_count(size_type n)
+{
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> weight(0.1, 1.0);
+    std::vector<std::vector<std::pair<int32, double>>> rows(n);
+    for (size_type r = 0; r < n; ++r) {
+        const auto lower = std::min<size_type>(r, r % 37);
+        for (size_type d = 1; d <= lower; ++d) {
+            const auto c = r - d;
+            const double w = -weight(rng);
+            rows[r].emplace_back(static_cast<int32>(c), w);
+            rows[c].emplace_back(static_cast<int32>(r), w * weight(rng));
+        }
+    }
+    std::vector<int32> ptrs{0}, cols;
+    std::vector<double> values;
+    for (size_type r = 0; r < n; ++r) {
+        double off = 0;
+        for (const auto& [c, v] : rows[r]) off += std::abs(v);
+        rows[r].emplace_back(static_cast<int32>(r), off + 1 + weight(rng));
+        std::sort(rows[r].begin(), rows[r].end());
+        for (const auto& [c, v] : rows[r]) {
+            cols.push_back(c);
+            values.push_back(v);
+        }
+        ptrs.push_back(static_cast<int32>(cols.size()));
+    }
+    return Csr::from_host(test::reference(), {n, n}, ptrs, cols, values);
+}
+
+TEST(IluThreshold, RowsOfEveryLowerCountGiveTheHostSearchsPattern)
+{
+    const auto A = every_lower_count(150);
     const IluOptions options{.kind = IluKind::parilut, .fill_limit = 1.5};
     const auto expected = factor(test::reference(), A, options);
     for (const auto& exec : test::backends()) {

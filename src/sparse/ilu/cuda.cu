@@ -19,6 +19,7 @@
 
 #include "base/cuda/arithmetic.cuh"
 #include "base/cuda/helpers.cuh"
+#include "base/cuda/parallel_reduce.cuh"
 #include "base/cuda/warp.cuh"
 #include "base/instantiate.hpp"
 #include "loom/base/array.hpp"
@@ -83,6 +84,9 @@ __device__ __forceinline__ void add_release(std::uint32_t* counter)
 
 /// Spins until *counter == target. One poller per block, so the back-off stays short (none
 /// at all measured the same: 27-point 40^3 848 vs 856 us, 7-point 100^3 951 vs 946 us).
+/// Session 13 (H200, round 1): relaxed polls and one acquire fence after them 786 / 1028 us
+/// against 702 / 927; a poller per warp and no block meeting after the wait 713 us on
+/// 27-point: both deleted.
 __device__ __forceinline__ void wait_until(const std::uint32_t* counter, std::uint32_t target)
 {
     unsigned pause = 16;
@@ -373,8 +377,8 @@ __device__ void factorize_in_place(const detail::FactorPattern<I>& f, I i,
 /// counts itself done. One waiter per block polls one counter, not a lane per dependency.
 /// counters: levels * stride + 1 words, zero before the launch (the last one the ticket);
 /// first_bad: the first row whose pivot breaks the factorization, if less than its start.
-template <int G, int E, int NL, typename D, typename I>
-__global__ void __launch_bounds__(block_size)
+template <int G, int E, int NL, int MinBlocks, typename D, typename I>
+__global__ void __launch_bounds__(block_size, MinBlocks)
     factorize_by_levels(detail::FactorPattern<I> f, const I* order, const I* level_ptrs,
                         const I* level_blocks, const I* row_levels, I levels, int stride,
                         std::uint32_t* counters, detail::Assembly<D, I> a, bool cholesky,
@@ -512,6 +516,12 @@ void ilu_level_blocks(const CudaExecutor& exec, const detail::FactorPattern<I>& 
     const auto n = static_cast<I>(f.n);
     schedule.row_levels = Array<I>(exec.shared_from_this(), f.n);
     if (n == 0 || ptrs.size() < 2) return;
+    schedule.max_lower = loom::detail::parallel_reduce(
+        exec, f.n,
+        [=] __host__ __device__(size_type i) {
+            return static_cast<size_type>(f.diag[i] - f.row_ptrs[i]);
+        },
+        size_type{0}, loom::detail::Max{}, ilu_kernels::where);
     ilu_kernels::levels_of_rows<<<ilu_kernels::blocks_for(n), ilu_kernels::block_size, 0,
                                   stream_of(exec)>>>(
         n, schedule.order.const_data(), schedule.level_ptrs.const_data(),
@@ -564,10 +574,19 @@ size_type ilu_factorize(const CudaExecutor& exec, const detail::FactorPattern<I>
         check_launch(ilu_kernels::where);
     };
     // Registers for rows of up to 8 entries, 7 of them lower (G = 4), or 32 and 16 (G = 16).
+    // Where no row has more than 4 lower entries (7-point stencils), registers for 4: 62 of
+    // them, 4 blocks an SM (72 and 3 with 8), so the blocks of more levels ahead are resident
+    // and planned before their wait. H200, 7-point 100^3: 828 against 927 us (the per-level
+    // trace of session 13's round 1: a plan still running when the level before had finished in
+    // 108 of 298 levels). Four blocks an SM for 8 lower entries spilled; three for G = 16
+    // (128 -> 80 registers, spills): 967 against 702 us on 27-point.
     if (schedule.rows_per_block == ilu_kernels::block_size / 16) {
-        launch(ilu_kernels::factorize_by_levels<16, 2, 16, D, I>);
+        launch(ilu_kernels::factorize_by_levels<16, 2, 16, 2, D, I>);
+    } else if (schedule.max_lower <= 4) {
+        // (Complex values: no bound, their registers would spill.)
+        launch(ilu_kernels::factorize_by_levels<4, 2, 4, sizeof(D) <= sizeof(double) ? 4 : 1, D, I>);
     } else {
-        launch(ilu_kernels::factorize_by_levels<4, 2, 8, D, I>);
+        launch(ilu_kernels::factorize_by_levels<4, 2, 8, 1, D, I>);
     }
     return static_cast<size_type>(std::min<unsigned long long>(first_bad.to_host()[0], f.n));
 }
@@ -616,8 +635,25 @@ void ilu_extract(const CudaExecutor& exec, const detail::FactorPattern<I>& f, co
     const auto v = as_device(values);
     auto l_out = as_device(l);
     auto u_out = as_device(u);
+    if (cholesky) {
+        ilu_kernels::for_entries(exec, f, [=] __device__(I i, I p) {
+            detail::extract_entry(f, i, p, v, l_index, u_index, cholesky, l_out, u_out);
+        });
+        return;
+    }
+    // ILU: L's row i is F's lower part of row i then the unit diagonal, U's row i F's part
+    // from the diagonal, both in F's order (split_pattern), so the places follow from the
+    // diagonal's: no column or per-entry index read (16 bytes an entry moved, not 28).
+    using D = device_type_t<V>;
     ilu_kernels::for_entries(exec, f, [=] __device__(I i, I p) {
-        detail::extract_entry(f, i, p, v, l_index, u_index, cholesky, l_out, u_out);
+        const I d = f.diag[i];
+        const D value = v[p];
+        if (p < d) {
+            l_out[l_index[d] - (d - p)] = value;
+        } else {
+            u_out[u_index[d] + (p - d)] = value;
+            if (p == d) l_out[l_index[d]] = D(1);
+        }
     });
 }
 

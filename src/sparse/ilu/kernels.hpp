@@ -46,6 +46,8 @@ struct IluSchedule : LevelSchedule<I> {
     Array<I> row_levels;
     size_type blocks = 0;
     int rows_per_block = 0;
+    /// CUDA: the most strictly lower entries a row of F has.
+    size_type max_lower = 0;
 };
 
 }  // namespace loom::sparse::detail

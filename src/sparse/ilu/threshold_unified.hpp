@@ -1,7 +1,7 @@
 // ParILUT / ParICT's pattern search in the executor's memory, written once for OpenMP and CUDA
 // from Loom's primitives (the host search, threshold.hpp, computes the same steps row by row):
 //  1. candidates: row i of F merged with row i of A and the rows of U its lower entries name
-//     (rows.hpp: merge_candidates, a thread per row; on CUDA a warp per row, cuda_threshold.cu;
+//     (rows.hpp: merge_candidates, a thread per row; on CUDA 8 lanes a row, cuda_threshold.cu;
 //     counted then filled): the pattern F u A u pattern(Ls U), each entry valued
 //     a_ij - sum_{k < min(i,j)} l_ik u_kj (/ u_jj in L), the host search's sums in the host
 //     search's order;
@@ -35,12 +35,13 @@
 
 namespace loom::sparse::cuda {
 
-/// ParILUT's candidates by a warp per row (cuda_threshold.cu): the merge of
-/// rows.hpp's merge_candidates with a lane per cursor (one per lower entry's row of U, one for
-/// F's row, one for A's), the products summed in increasing k as there. Without values
-/// (rv == nullptr) count[i] = row i's candidates; with them, row i's candidates at rp[i]:
-/// columns rc, values rv (rows.hpp's residuals, / u_jj in L), a_ij ra. cursor: scratch of
-/// nnz(F) for rows with more lower entries than a warp has lanes for (those merge on one lane).
+/// ParILUT's candidates by 8 lanes a row (cuda_threshold.cu; wider groups for longer rows):
+/// the merge of rows.hpp's merge_candidates with a lane per cursor (one per lower entry's row
+/// of U, one for F's row, one for A's), the products summed in increasing k as there. Without
+/// values (rv == nullptr) count[i] = row i's candidates; with them, row i's candidates at
+/// rp[i]: columns rc, values rv (the residuals a_ij - s, L's not yet divided by u_jj), a_ij ra.
+/// cursor: scratch of nnz(F) for rows with more lower entries than a warp has lanes for
+/// (those merge on one lane).
 template <typename D, typename I>
 void merge_candidates_by_warps(const CudaExecutor& exec, const detail::FactorPattern<I>& fp,
                                const D* fv, const detail::FactorPattern<I>& ap, const D* av,
@@ -193,8 +194,8 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     I* cursor = cursors.data();
     Array<I> ptrs(f.executor(), n + 1);
     I* count = ptrs.data();
-    // CUDA: a warp per row (cuda_threshold.cu; H200, 7-point 100^3, 3 steps: search 24.7 ms
-    // against 30.9 ms with a thread per row).
+    // CUDA: 8 lanes a row (cuda_threshold.cu; H200, 7-point 100^3, 3 steps: search 9.7 ms,
+    // 16.9 with a warp a row, 30.9 with a thread a row).
     constexpr bool by_warps = std::is_same_v<Exec, CudaExecutor>;
     if constexpr (by_warps) {
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, count, nullptr,
@@ -222,13 +223,10 @@ Candidates<V, I> candidates(const Exec& exec, const matrix::Csr<V, I>& a_base,
     auto rv = kernel_data(exec, out.r.values().data());
     auto ra = kernel_data(exec, out.a.data());
     if constexpr (by_warps) {
+        // Residuals only: L's candidates are divided by u_jj in the selection's pass over the
+        // keys (off the merge's chain of dependent loads, and no pass of their own).
         cuda::merge_candidates_by_warps<D, I>(exec, fp, fv, ap, av, cursor, nullptr, rp, rc, rv,
                                               ra);
-        // L's candidates over u_jj, entry by entry (the warps' merge stores residuals).
-        const detail::FactorPattern<I> candidates_pattern{n, nnz, rp, rc, nullptr};
-        for_each_entry(exec, candidates_pattern, [=] LOOM_HOST_DEVICE(I i, I e) {
-            if (rc[e] < i) rv[e] = rv[e] / fv[fp.diag[rc[e]]];
-        });
     } else {
         parallel_for_uneven(
             exec, n,
@@ -332,24 +330,53 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k, detail::IluPr
             sample[t] = key[begin + (t * size_type{2654435761u}) % width];
         },
         where);
-    auto sorted = drawn.to_host();
+    auto ranked = drawn.to_host();
     const R infinity = std::numeric_limits<R>::infinity();
-    // A not-a-number key (a candidate over a zero pivot) would break the sort's ordering; as
-    // the smallest it only moves the bracket, which the counts below check.
-    for (auto& key_drawn : sorted) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
-    std::sort(sorted.begin(), sorted.end(), std::greater<R>());
-    profile.lap("selection: k-th: sample");
+    // A not-a-number key (a candidate over a zero pivot) would break the selection's ordering;
+    // as the smallest it only moves the bracket, which the counts below check.
+    for (auto& key_drawn : ranked) key_drawn = key_drawn == key_drawn ? key_drawn : -infinity;
     // The k-th's expected rank in the sample, give or take four standard deviations.
     const double q = static_cast<double>(k) / static_cast<double>(n);
     const double centre = q * samples;
     const double margin = 4 * std::sqrt(samples * q * (1 - q)) + 16;
-    const auto at = [&](double rank) { return sorted[static_cast<size_type>(rank)]; };
-    const R upper = centre - margin < 0 ? infinity : at(centre - margin);
-    const R lower = centre + margin >= samples ? -infinity : at(centre + margin);
-    const auto above =
-        upper == infinity ? 0
-                          : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
-    const auto inside = count_between(exec, keys, lower, upper);
+    // The sample's keys of those two ranks (descending order) by two selections, not a sort of
+    // the sample (4096 keys on the host: ~190 us against ~50 us, this machine).
+    const bool has_upper = centre - margin >= 0;
+    const bool has_lower = centre + margin < samples;
+    const auto upper_rank = has_upper ? static_cast<size_type>(centre - margin) : 0;
+    const auto lower_rank = has_lower ? static_cast<size_type>(centre + margin) : 0;
+    if (has_upper) {
+        std::nth_element(ranked.begin(), ranked.begin() + upper_rank, ranked.end(),
+                         std::greater<R>());
+    }
+    if (has_lower) {
+        // After the first selection the keys past upper_rank are those at or below it.
+        const auto from = has_upper ? ranked.begin() + (upper_rank + 1) : ranked.begin();
+        std::nth_element(from, ranked.begin() + lower_rank, ranked.end(), std::greater<R>());
+    }
+    profile.lap("selection: k-th: sample");
+    const R upper = has_upper ? ranked[upper_rank] : infinity;
+    const R lower = has_lower ? ranked[lower_rank] : -infinity;
+    // Both counts in one pass while they fit 32 bits each (a pass over the keys and a wait
+    // for its sum fewer; a key not a number is in neither, as in count_between).
+    size_type above = 0;
+    size_type inside = 0;
+    if (n < (size_type{1} << 32)) {
+        const auto both = parallel_reduce(
+            exec, n,
+            [=] LOOM_HOST_DEVICE(size_type e) {
+                return (key[e] > upper ? size_type{1} << 32 : size_type{0}) +
+                       (lower <= key[e] && key[e] <= upper ? size_type{1} : size_type{0});
+            },
+            size_type{0}, Plus{}, where);
+        above = both >> 32;
+        inside = both & 0xffffffffu;
+    } else {
+        above = upper == infinity
+                    ? 0
+                    : count_between(exec, keys, std::nextafter(upper, infinity), infinity);
+        inside = count_between(exec, keys, lower, upper);
+    }
     profile.lap("selection: k-th: bracket counts");
     if (above >= k || above + inside < k || inside == n) return kth_largest_of_all(exec, keys, k);
     // A bracket of one value (a swarm of ties) holds the k-th; else the few keys inside are
@@ -362,10 +389,13 @@ R kth_largest(const Exec& exec, const Array<R>& keys, size_type k, detail::IluPr
 
 /// Step 2: keep[e] = 1 for the entries of r that stay (one spare element at the end, for the
 /// prefix sum that turns the flags into positions).
-template <typename Exec, typename V, typename I>
-Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
+/// pivots (CUDA, whose merge stores residuals): F's values and diagonal positions, by whose
+/// u_jj L's candidates (j < i) are divided here first; nullptr where they already are.
+template <typename Exec, typename V, typename I, typename D>
+Array<I> selection(const Exec& exec, matrix::Csr<V, I>& r,
                    const Array<remove_complex_t<V>>& row_norm,
-                   const detail::ThresholdParams& params, detail::IluProfile& profile)
+                   const detail::ThresholdParams& params, const D* pivots,
+                   const I* pivot_positions, detail::IluProfile& profile)
 {
     using R = remove_complex_t<V>;
     const auto nnz = r.nnz();
@@ -379,6 +409,7 @@ Array<I> selection(const Exec& exec, const matrix::Csr<V, I>& r,
     R* key = keys.data();
     for_each_entry(exec, rp, [=] LOOM_HOST_DEVICE(I i, I e) {
         const I j = rp.col_idxs[e];
+        if (pivots != nullptr && j < i) rv[e] = rv[e] / pivots[pivot_positions[j]];
         const R m = detail::magnitude(rv[e]);
         const bool competes = j != i && (!cholesky || j > i) && !(m < drop * norm[i]);
         key[e] = competes ? m : R{-1};
@@ -518,9 +549,14 @@ matrix::Csr<V, I> search(const Exec& exec, const matrix::Csr<V, I>& a_base,
     const auto norms = row_norms(exec, a_base);
     detail::IluProfile profile(exec, "threshold search");
     for (int step = 0; step < params.steps; ++step) {
-        const auto c = candidates(exec, a_base, f, f_diag, profile);
+        auto c = candidates(exec, a_base, f, f_diag, profile);
         profile.lap("candidates: fill");
-        auto keep = selection(exec, c.r, norms, params, profile);
+        const auto f_values = kernel_data(exec, f.values().data());
+        using D = std::remove_const_t<std::remove_pointer_t<decltype(f_values)>>;
+        const bool divided = !std::is_same_v<Exec, CudaExecutor>;
+        auto keep = selection(exec, c.r, norms, params,
+                              divided ? static_cast<const D*>(nullptr) : f_values,
+                              divided ? static_cast<const I*>(nullptr) : f_diag.data(), profile);
         profile.lap("selection: ties, flags");
         auto kept = compact(exec, c, std::move(keep));
         f = std::move(kept.r);

@@ -507,54 +507,6 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// x (by row) in one block's shared memory, where the rows of a one-block sync-free solve
-/// that reads the copy from global memory wait on it.
-struct ReadInBlock {
-    template <typename D>
-    __device__ __forceinline__ D operator()(const D* p) const
-    {
-        return ready_values::wait_value_in_block(p);
-    }
-};
-struct WriteInBlock {
-    template <typename D>
-    __device__ __forceinline__ void operator()(D* p, const D& v) const
-    {
-        ready_values::publish_value_in_block(p, v);
-    }
-};
-
-/// Sync-free in ONE block for a factor whose copy does not fit shared memory but whose x
-/// does (up to ~29k rows in double): only x (by row) lives in shared memory, flagged as in
-/// one_block_sync_free_kernel; the copy is read from global memory (L2 after the first
-/// solve) as the grid kernel reads it, each group's next row loaded before it waits on the
-/// current one. Rows wait on shared-memory flags, not on L2 polls across SMs.
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(one_block_size)
-    one_block_sync_free_global_kernel(OrderedRows<D, I> rows, I n, Block<const D> b, Block<D> x)
-{
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    D* xs = reinterpret_cast<D*>(shared_bytes);
-    const int groups = static_cast<int>(blockDim.x) / G;
-    const int group = threadIdx.x / G;
-    const int lane = threadIdx.x % G;
-    const Block<D> in_block{xs, 1, 1};
-    for (size_type j = 0; j < b.cols; ++j) {
-        const Block<const D> bj{b.data + j, b.stride, 1};
-        for (I i = threadIdx.x; i < n; i += blockDim.x) ready_values::mark_not_ready(xs + i);
-        __syncthreads();
-        auto next = load_row(rows, group, n, lane, bj);
-        for (long long t = group; t < n; t += groups) {
-            const auto p = next;
-            next = load_row(rows, t + groups, n, lane, bj);
-            solve_loaded_row<G>(rows, p, bj, in_block, lane, ReadInBlock{}, WriteInBlock{});
-        }
-        __syncthreads();
-        for (I r = threadIdx.x; r < n; r += blockDim.x) x.data[r * x.stride + j] = xs[r];
-        __syncthreads();
-    }
-}
-
 /// Supernodal step 1 (supernodal.hpp) by a group of G lanes per row: work_r = b_r - the
 /// row's entries outside its diagonal block times x, for the rows level[0 .. count - 1].
 template <int G, typename D, typename I>
@@ -899,26 +851,7 @@ void sync_free_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V,
                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                      matrix::Dense<V>& x)
 {
-    using D = device_type_t<V>;
     const auto n = static_cast<long long>(copy.inverse_diagonal.size());
-    const auto capacity = sptrsv_one_block_capacity(exec);
-    const auto x_bytes = static_cast<size_type>(n) * sizeof(D);
-    if (x_bytes <= capacity) {
-        constexpr auto kernel = one_block_sync_free_global_kernel<G, D, I>;
-        static const bool opted_in = [&] {
-            LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(capacity)),
-                            where);
-            return true;
-        }();
-        (void)opted_in;
-        const int threads = static_cast<int>(std::clamp<long long>(
-            (n * G + 31) / 32 * 32, 256, one_block_size));
-        kernel<<<1, threads, x_bytes, stream_of(exec)>>>(ordered_rows(copy, schedule),
-                                                         static_cast<I>(n), block_of(b), block_of(x));
-        check_launch(where);
-        return;
-    }
     mark_unsolved(exec, x);
     launch_resident<sync_free_kernel<G, device_type_t<V>, I>>(
         exec, ceildiv(n * G, block_size), sync_free_blocks_per_sm, ordered_rows(copy, schedule), n,

@@ -744,11 +744,7 @@ void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<
         if (state.algorithm == SptrsvAlgorithm::sync_free) {
             // Sync-free in one block whenever the copy fits (no cooperative grid, no fill
             // kernel: x is flagged in shared memory).
-            // MEASUREMENT switch (session 13 R1, to be removed): LOOM_SPTRSV_ONE_BLOCK_GLOBAL
-            // leaves the copy in global memory (x alone in shared memory).
-            if (fits && std::getenv("LOOM_SPTRSV_ONE_BLOCK_GLOBAL") == nullptr) {
-                cuda::sptrsv_one_block_prepare(exec, copy);
-            }
+            if (fits) cuda::sptrsv_one_block_prepare(exec, copy);
             return;
         }
         const bool long_rows = T.nnz() > 8 * T.rows();  // as the analysis' cost model

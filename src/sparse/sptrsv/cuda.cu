@@ -465,14 +465,8 @@ __global__ void __launch_bounds__(one_block_size)
         for (I i = group; i < n; i += groups) {
             // b from global memory, its latency under the waits
             const D rhs = lane == 0 ? b.data[rows.order[i] * b.stride + j] : D{};
-            // Entries from the earliest solved to the latest, so that a lane waits on the
-            // latest one last: a sorted upper op(T) lists its nearest (latest) column first.
-            const I begin = s.ptrs[i];
-            const I count = s.ptrs[i + 1] - begin;
-            const bool reversed = count > 1 && s.cols[begin] > s.cols[begin + count - 1];
             D sum{};
-            for (I t = lane; t < count; t += G) {
-                const I k = reversed ? begin + count - 1 - t : begin + t;
+            for (I k = s.ptrs[i] + lane; k < s.ptrs[i + 1]; k += G) {
                 sum += mul(s.values[k], ready_values::wait_value_in_block(s.xs + s.cols[k]));
             }
 #pragma unroll
@@ -1338,14 +1332,7 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
     // 245 us, 384-512 223-224 us; sherman5 256 threads 38.5 us against 28.4 with 1024).
     const auto n = static_cast<long long>(copy.inverse_diagonal.size());
     const auto entries = static_cast<long long>(copy.cols.size());
-    // MEASUREMENT switch (session 13 R1, to be removed): LOOM_SPTRSV_ONE_BLOCK_LANES=1/2/4/8/32
-    // (sync_free only).
-    static const int forced_lanes = [] {
-        const char* e = std::getenv("LOOM_SPTRSV_ONE_BLOCK_LANES");
-        return e != nullptr ? std::atoi(e) : 0;
-    }();
-    const int lanes = sync_free && forced_lanes > 0 ? forced_lanes
-                      : entries <= 6 * n ? 4 : entries <= 24 * n ? 8 : 32;
+    const int lanes = entries <= 6 * n ? 4 : entries <= 24 * n ? 8 : 32;
     long long widest = 1;
     for (size_type l = 0; l < schedule.levels(); ++l) {
         widest = std::max<long long>(widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
@@ -1361,10 +1348,6 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
         sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads, sync_free);
     } else if (lanes == 8) {
         sptrsv_kernels::one_block_solve<8>(exec, copy, schedule, b, x, threads, sync_free);
-    } else if (lanes == 2) {
-        sptrsv_kernels::one_block_solve<2>(exec, copy, schedule, b, x, threads, sync_free);
-    } else if (lanes == 1) {
-        sptrsv_kernels::one_block_solve<1>(exec, copy, schedule, b, x, threads, sync_free);
     } else {
         sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x, threads, sync_free);
     }

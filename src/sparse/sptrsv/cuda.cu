@@ -1337,12 +1337,7 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
     for (size_type l = 0; l < schedule.levels(); ++l) {
         widest = std::max<long long>(widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    // MEASUREMENT switch (session 13 R1, to be removed): LOOM_SPTRSV_ONE_BLOCK_THREADS=N.
-    static const int forced = [] {
-        const char* e = std::getenv("LOOM_SPTRSV_ONE_BLOCK_THREADS");
-        return e != nullptr ? std::atoi(e) : 0;
-    }();
-    const int threads = forced > 0 ? forced : static_cast<int>(
+    const int threads = static_cast<int>(
         std::clamp<long long>((widest * lanes + 31) / 32 * 32, 256, sptrsv_kernels::one_block_size));
     if (lanes == 32) {
         sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads, sync_free);

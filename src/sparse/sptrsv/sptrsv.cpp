@@ -752,13 +752,11 @@ void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<
         const double level_set_us = cuda_level_set_us(schedule, long_rows);
         if (detail::AnalysisLaps(exec).on()) {
             std::fprintf(stderr,
-                         "sptrsv analysis: n %lld, %lld entries off the diagonal, %lld levels "
-                         "(widest %lld); "
+                         "sptrsv analysis: n %lld, %lld entries off the diagonal, %lld levels; "
                          "one block: %lld of %lld bytes, model %.1f us; level set (%s) model "
                          "%.1f us\n",
                          static_cast<long long>(T.rows()), static_cast<long long>(copy.cols.size()),
                          static_cast<long long>(schedule.levels()),
-                         static_cast<long long>(state.max_level_width),
                          static_cast<long long>(cuda::sptrsv_one_block_bytes<V, I>(
                              T.rows(), copy.cols.size(), schedule.levels())),
                          static_cast<long long>(cuda::sptrsv_one_block_capacity(exec)), one_block_us,

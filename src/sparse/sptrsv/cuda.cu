@@ -17,7 +17,6 @@
 // the level-ordered copy round-robin. x is its own ready flag: filled with a signalling NaN
 // first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -266,22 +265,7 @@ struct WritePublished {
 /// row of the next level (and its b) between its block's arrival and the wait, so that after
 /// the barrier only the x loads remain (H200, 160^3 ILU(0) L: 1128 us against 1912 on T's
 /// own rows with the loads after the barrier; NOTES.md).
-/// Adds v to *p with release semantics and returns the old value.
-__device__ __forceinline__ unsigned int release_fetch_add(unsigned int* p, unsigned int v)
-{
-    unsigned int old;
-    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
-    return old;
-}
-__device__ __forceinline__ void store_release(unsigned int* p, unsigned int v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
-}
-
-/// MEASUREMENT (session 13 R1, to be removed): FlagBarrier = the last arriver (atom.release,
-/// old value) fences and sets a generation flag on its own line (arrived[32]), the others
-/// poll the flag, not the counter the arrivals hit.
-template <int G, bool FlagBarrier, typename D, typename I>
+template <int G, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     persistent_levels_kernel(OrderedRows<D, I> rows, const I* level_ptrs, unsigned int levels,
                              Block<const D> b, Block<D> x, unsigned int* arrived)
@@ -302,26 +286,12 @@ __global__ void __launch_bounds__(block_size)
         if (l + 1 == levels) break;
         const long long next_end = level_ptrs[l + 2];
         __syncthreads();
-        unsigned int old = 0;
-        if (threadIdx.x == 0) {
-            if (FlagBarrier) {
-                old = release_fetch_add(arrived, 1u);
-            } else {
-                release_add(arrived, 1u);
-            }
-        }
+        if (threadIdx.x == 0) release_add(arrived, 1u);
         next = load_row(rows, end + group, next_end, lane, b);
         begin = end;
         end = next_end;
         if (threadIdx.x == 0) {
-            if (!FlagBarrier) {
-                while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
-            } else if (old == (l + 1) * gridDim.x - 1) {
-                asm volatile("fence.acq_rel.gpu;" ::: "memory");
-                store_release(arrived + 32, l + 1);
-            } else {
-                while (load_acquire(arrived + 32) < l + 1) {}
-            }
+            while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
         }
         __syncthreads();
     }
@@ -857,31 +827,17 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
                        const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
                        matrix::Dense<V>& x)
 {
-    Array<std::uint32_t> arrived(exec.shared_from_this(), 64);
+    Array<std::uint32_t> arrived(exec.shared_from_this(), 1);
     arrived.fill(0);
     long long widest = 1;
     for (size_type l = 0; l < schedule.levels(); ++l) {
         widest = std::max<long long>(
             widest, schedule.host_level_ptrs[l + 1] - schedule.host_level_ptrs[l]);
     }
-    // MEASUREMENT switch (session 13 R1, to be removed): LOOM_SPTRSV_BARRIER=flag.
-    static const bool flag = [] {
-        const char* e = std::getenv("LOOM_SPTRSV_BARRIER");
-        return e != nullptr && e[0] == 'f';
-    }();
-    const auto launch = [&](auto kernel_constant) {
-        launch_resident<decltype(kernel_constant)::value>(
-            exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
-            schedule.level_ptrs.const_data(), static_cast<unsigned int>(schedule.levels()),
-            block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
-    };
-    if (flag) {
-        launch(std::integral_constant<decltype(&persistent_levels_kernel<G, true, device_type_t<V>, I>),
-                                      &persistent_levels_kernel<G, true, device_type_t<V>, I>>{});
-    } else {
-        launch(std::integral_constant<decltype(&persistent_levels_kernel<G, false, device_type_t<V>, I>),
-                                      &persistent_levels_kernel<G, false, device_type_t<V>, I>>{});
-    }
+    launch_resident<persistent_levels_kernel<G, device_type_t<V>, I>>(
+        exec, ceildiv(widest * G, block_size), 0, ordered_rows(copy, schedule),
+        schedule.level_ptrs.const_data(), static_cast<unsigned int>(schedule.levels()),
+        block_of(b), block_of(x), reinterpret_cast<unsigned int*>(arrived.data()));
 }
 
 /// The one-block solve with G lanes per row.

@@ -319,62 +319,25 @@ __device__ __forceinline__ void one_block_row(I i, const I* ptrs, const I* cols,
     if (lane == 0) xs[i] = mul(xs[i] - sum, inverse[i]);
 }
 
-/// The one-block solves' shared memory (sptrsv_one_block_bytes): x, the copy's values and
-/// inverse diagonal, its pointers, columns (as positions) and the level pointers.
-template <typename D, typename I>
-struct OneBlockShared {
-    D* xs;
-    D* values;
-    D* inverse;
-    I* ptrs;
-    I* cols;
-    I* lp;
-};
-
-/// Lays out the one-block solves' shared memory and stages the copy into it (one coalesced
-/// pass; the level pointers only when level_ptrs is given). Every thread calls it; the
-/// caller's next __syncthreads completes it.
-template <typename D, typename I>
-__device__ __forceinline__ OneBlockShared<D, I> stage_one_block(const OrderedRows<D, I>& rows,
-                                                                const I* position_cols,
-                                                                const I* level_ptrs, I levels,
-                                                                I n, I entries)
-{
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    OneBlockShared<D, I> s;
-    s.xs = reinterpret_cast<D*>(shared_bytes);
-    s.values = s.xs + n;
-    s.inverse = s.values + entries;
-    s.ptrs = reinterpret_cast<I*>(s.inverse + n);
-    s.cols = s.ptrs + n + 1;
-    s.lp = s.cols + entries;
-    for (I k = threadIdx.x; k < entries; k += blockDim.x) {
-        s.values[k] = rows.values[k];
-        s.cols[k] = position_cols[k];
-    }
-    for (I i = threadIdx.x; i < n; i += blockDim.x) s.inverse[i] = rows.inverse_diagonal[i];
-    for (I i = threadIdx.x; i <= n; i += blockDim.x) s.ptrs[i] = rows.ptrs[i];
-    if (level_ptrs != nullptr) {
-        for (I l = threadIdx.x; l <= levels; l += blockDim.x) s.lp[l] = level_ptrs[l];
-    }
-    return s;
-}
-
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(one_block_size)
     one_block_kernel(OrderedRows<D, I> rows, const I* position_cols, const I* level_ptrs,
-                     I levels, I n, I entries, Block<const D> b, Block<D> x)
+                     I levels, I n, I entries, I thin, Block<const D> b, Block<D> x)
 {
-    // Runs of levels of at most one round of the first warp's groups go to that warp alone
-    // (H200, mcfe ILU(0) L, session 12: 238.6 us against 262.2 without the warp runs).
-    constexpr I thin = 32 / G;
-    const auto s = stage_one_block(rows, position_cols, level_ptrs, levels, n, entries);
-    D* xs = s.xs;
-    const D* values = s.values;
-    const D* inverse = s.inverse;
-    const I* ptrs = s.ptrs;
-    const I* cols = s.cols;
-    const I* lp = s.lp;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    D* xs = reinterpret_cast<D*>(shared_bytes);
+    D* values = xs + n;
+    D* inverse = values + entries;
+    I* ptrs = reinterpret_cast<I*>(inverse + n);
+    I* cols = ptrs + n + 1;
+    I* lp = cols + entries;
+    for (I k = threadIdx.x; k < entries; k += blockDim.x) {
+        values[k] = rows.values[k];
+        cols[k] = position_cols[k];
+    }
+    for (I i = threadIdx.x; i < n; i += blockDim.x) inverse[i] = rows.inverse_diagonal[i];
+    for (I i = threadIdx.x; i <= n; i += blockDim.x) ptrs[i] = rows.ptrs[i];
+    for (I l = threadIdx.x; l <= levels; l += blockDim.x) lp[l] = level_ptrs[l];
     const int groups = static_cast<int>(blockDim.x) / G;
     constexpr int warp_groups = 32 / G;
     const int group = threadIdx.x / G;
@@ -405,46 +368,6 @@ __global__ void __launch_bounds__(one_block_size)
             __syncthreads();
         }
         for (I i = threadIdx.x; i < n; i += blockDim.x) x.data[rows.order[i] * x.stride + j] = xs[i];
-        __syncthreads();
-    }
-}
-
-/// Sync-free in ONE block (sync_free's solve of a factor whose copy fits one block): the
-/// copy and x in shared memory as for one_block_kernel, but no level barrier: x is its own
-/// ready flag (ready_values.cuh, in shared memory), group g solves the positions g, g +
-/// groups, ... in level order and polls each x_c it reads. A row thus sums the entries whose
-/// x is there while its latest dependency is still being solved, and a chain of thin levels
-/// costs a shared-memory hop per level instead of a barrier and the row's whole sum after it.
-/// No deadlock: the lowest unsolved position's group has solved its earlier positions, and
-/// what that row reads lies lower still (independent thread scheduling lets the waiting
-/// groups of a warp and the working one progress).
-template <int G, typename D, typename I>
-__global__ void __launch_bounds__(one_block_size)
-    one_block_sync_free_kernel(OrderedRows<D, I> rows, const I* position_cols, I n, I entries,
-                               Block<const D> b, Block<D> x)
-{
-    const auto s = stage_one_block(rows, position_cols, static_cast<const I*>(nullptr), I{0}, n,
-                                   entries);
-    const int groups = static_cast<int>(blockDim.x) / G;
-    const int group = threadIdx.x / G;
-    const int lane = threadIdx.x % G;
-    const unsigned mask = group_mask<G>();
-    for (size_type j = 0; j < b.cols; ++j) {
-        for (I i = threadIdx.x; i < n; i += blockDim.x) ready_values::mark_not_ready(s.xs + i);
-        __syncthreads();
-        for (I i = group; i < n; i += groups) {
-            // b from global memory, its latency under the waits
-            const D rhs = lane == 0 ? b.data[rows.order[i] * b.stride + j] : D{};
-            D sum{};
-            for (I k = s.ptrs[i] + lane; k < s.ptrs[i + 1]; k += G) {
-                sum += mul(s.values[k], ready_values::wait_value_in_block(s.xs + s.cols[k]));
-            }
-#pragma unroll
-            for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
-            if (lane == 0) ready_values::publish_value_in_block(s.xs + i, mul(rhs - sum, s.inverse[i]));
-        }
-        __syncthreads();
-        for (I i = threadIdx.x; i < n; i += blockDim.x) x.data[rows.order[i] * x.stride + j] = s.xs[i];
         __syncthreads();
     }
 }
@@ -844,38 +767,29 @@ void persistent_levels(const CudaExecutor& exec, const detail::LevelOrderedRows<
 template <int G, typename V, typename I>
 void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                      const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                     matrix::Dense<V>& x, int threads, bool sync_free)
+                     matrix::Dense<V>& x, int threads)
 {
     using D = device_type_t<V>;
     const auto n = copy.inverse_diagonal.size();
     const auto entries = copy.cols.size();
     const auto levels = schedule.levels();
     const auto bytes = sptrsv_one_block_bytes<D, I>(n, entries, levels);
-    // Above 48 KB a kernel must ask for its shared memory; once per kernel, for the device's
-    // most.
-    const auto opt_in = [&](auto kernel) {
+    constexpr auto kernel = one_block_kernel<G, D, I>;
+    // Above 48 KB a kernel must ask for its shared memory; once, for the device's most.
+    static const bool opted_in = [&] {
         LOOM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(sptrsv_one_block_capacity(exec))),
                         where);
         return true;
-    };
-    const auto stream = stream_of(exec);
-    if (sync_free) {
-        constexpr auto kernel = one_block_sync_free_kernel<G, D, I>;
-        static const bool opted_in = opt_in(kernel);
-        (void)opted_in;
-        kernel<<<1, threads, bytes, stream>>>(ordered_rows(copy, schedule),
-                                              copy.position_cols.const_data(), static_cast<I>(n),
-                                              static_cast<I>(entries), block_of(b), block_of(x));
-    } else {
-        constexpr auto kernel = one_block_kernel<G, D, I>;
-        static const bool opted_in = opt_in(kernel);
-        (void)opted_in;
-        kernel<<<1, threads, bytes, stream>>>(
-            ordered_rows(copy, schedule), copy.position_cols.const_data(),
-            schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
-            static_cast<I>(entries), block_of(b), block_of(x));
-    }
+    }();
+    (void)opted_in;
+    // Runs of levels of at most one round of the first warp's groups go to that warp alone
+    // (H200, mcfe ILU(0) L, session 12: 238.6 us against 262.2 without the warp runs).
+    constexpr I thin = 32 / G;
+    kernel<<<1, threads, bytes, stream_of(exec)>>>(
+        ordered_rows(copy, schedule), copy.position_cols.const_data(),
+        schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
+        static_cast<I>(entries), thin, block_of(b), block_of(x));
     check_launch(where);
 }
 
@@ -1281,7 +1195,7 @@ void sptrsv_one_block_prepare(const CudaExecutor& exec, detail::LevelOrderedRows
 template <typename V, typename I>
 void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x, bool sync_free)
+                      matrix::Dense<V>& x)
 {
     // Lanes per row by the mean row (shared-memory loads are short: fewer idle lanes, fewer
     // shuffles); threads as the widest level needs, 256 to 1024 (H200, mcfe: 1024 threads
@@ -1296,11 +1210,11 @@ void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V
     const int threads = static_cast<int>(
         std::clamp<long long>((widest * lanes + 31) / 32 * 32, 256, sptrsv_kernels::one_block_size));
     if (lanes == 32) {
-        sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads, sync_free);
+        sptrsv_kernels::one_block_solve<32>(exec, copy, schedule, b, x, threads);
     } else if (lanes == 8) {
-        sptrsv_kernels::one_block_solve<8>(exec, copy, schedule, b, x, threads, sync_free);
+        sptrsv_kernels::one_block_solve<8>(exec, copy, schedule, b, x, threads);
     } else {
-        sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x, threads, sync_free);
+        sptrsv_kernels::one_block_solve<4>(exec, copy, schedule, b, x, threads);
     }
 }
 
@@ -1377,7 +1291,7 @@ void sptrsv_supernodal(const CudaExecutor& exec, const detail::TriangularRows<V,
     template void sptrsv_one_block_prepare(const CudaExecutor&, detail::LevelOrderedRows<V, I>&); \
     template void sptrsv_one_block(const CudaExecutor&, const detail::LevelOrderedRows<V, I>&,  \
                                    const detail::LevelSchedule<I>&, const matrix::Dense<V>&,  \
-                                   matrix::Dense<V>&, bool);                                  \
+                                   matrix::Dense<V>&);                                        \
     template SptrsvBadRows sptrsv_first_bad_rows(const CudaExecutor&, size_type, const I*,     \
                                                  const I*, const V*, bool, bool);
 LOOM_FOR_EACH_VALUE_AND_INDEX_TYPE(LOOM_INSTANTIATE)

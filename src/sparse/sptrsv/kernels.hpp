@@ -129,8 +129,6 @@ class LOOM_EXPORT AnalysisLaps {
 public:
     explicit AnalysisLaps(const Executor& exec);
     void lap(const char* step);
-    /// Whether LOOM_SPTRSV_PROFILE asked for the laps (and the analysis' other figures).
-    bool on() const noexcept { return on_; }
 
 private:
     const Executor* exec_;
@@ -205,12 +203,11 @@ constexpr size_type sptrsv_one_block_bytes(size_type n, size_type entries, size_
 /// Turns the copy's one-block form on: its columns as positions (position_cols).
 template <typename V, typename I>
 void sptrsv_one_block_prepare(const CudaExecutor& exec, detail::LevelOrderedRows<V, I>& copy);
-/// The one-block solve (copy.one_block): level by level (level_set), or sync-free with x in
-/// shared memory as its own ready flag (sync_free).
+/// The one-block solve (copy.one_block).
 template <typename V, typename I>
 void sptrsv_one_block(const CudaExecutor& exec, const detail::LevelOrderedRows<V, I>& copy,
                       const detail::LevelSchedule<I>& schedule, const matrix::Dense<V>& b,
-                      matrix::Dense<V>& x, bool sync_free);
+                      matrix::Dense<V>& x);
 /// Sync-free: one launch of resident blocks, a group of lanes per row, the positions of the
 /// level-ordered copy dealt round-robin; x is filled with a "not solved" sentinel first and
 /// polled by the rows that read it (cuda.cu).

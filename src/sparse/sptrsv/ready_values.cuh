@@ -77,17 +77,6 @@ __device__ __forceinline__ void store_relaxed(unsigned int* p, unsigned int v)
 {
     asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-/// *p and its store within one block (shared memory): volatile, so never kept in a register.
-template <typename B>
-__device__ __forceinline__ B load_volatile(const B* p)
-{
-    return *static_cast<const volatile B*>(p);
-}
-template <typename B>
-__device__ __forceinline__ void store_volatile(B* p, B v)
-{
-    *static_cast<volatile B*>(p) = v;
-}
 /// Marks *p unsolved (before the launch that solves it).
 template <typename D>
 __device__ __forceinline__ void mark_not_ready(D* p)
@@ -97,10 +86,9 @@ __device__ __forceinline__ void mark_not_ready(D* p)
     for (int i = 0; i < static_cast<int>(sizeof(D) / sizeof(R)); ++i) bits[i] = not_ready<R>();
 }
 
-/// *p, read by `load` (the scalar parts' bits), once it is solved; between polls the lane
-/// sleeps poll_ns (0: spins).
-template <typename D, typename Load>
-__device__ __forceinline__ D wait_value_by(const D* p, Load load, unsigned poll_ns)
+/// *p once it is solved; between polls the lane sleeps poll_ns (0: spins).
+template <typename D>
+__device__ __forceinline__ D wait_value(const D* p, unsigned poll_ns)
 {
     using R = scalar_t<D>;
     constexpr int parts = sizeof(D) / sizeof(R);
@@ -109,7 +97,7 @@ __device__ __forceinline__ D wait_value_by(const D* p, Load load, unsigned poll_
 #pragma unroll
     for (int i = 0; i < parts; ++i) {
         bits_t<R> b;
-        while ((b = load(bits + i)) == not_ready<R>()) {
+        while ((b = load_relaxed(bits + i)) == not_ready<R>()) {
             if (poll_ns > 0) __nanosleep(poll_ns);
         }
         value[i] = from_bits(b);
@@ -121,9 +109,9 @@ __device__ __forceinline__ D wait_value_by(const D* p, Load load, unsigned poll_
     }
 }
 
-/// Stores the solution v at p by `store` (the scalar parts' bits), where waiting lanes see it.
-template <typename D, typename Store>
-__device__ __forceinline__ void publish_value_by(D* p, const D& v, Store store)
+/// Stores the solution v at p, where waiting lanes see it.
+template <typename D>
+__device__ __forceinline__ void publish_value(D* p, const D& v)
 {
     using R = scalar_t<D>;
     const auto* parts = reinterpret_cast<const R*>(&v);
@@ -131,37 +119,8 @@ __device__ __forceinline__ void publish_value_by(D* p, const D& v, Store store)
 #pragma unroll
     for (int i = 0; i < static_cast<int>(sizeof(D) / sizeof(R)); ++i) {
         const auto b = bits_of(parts[i]);
-        store(bits + i, b == not_ready<R>() ? nan_bits<R>(true) : b);
+        store_relaxed(bits + i, b == not_ready<R>() ? nan_bits<R>(true) : b);
     }
-}
-
-/// *p (global memory, written by any SM) once it is solved.
-template <typename D>
-__device__ __forceinline__ D wait_value(const D* p, unsigned poll_ns)
-{
-    return wait_value_by(p, [](const auto* q) { return load_relaxed(q); }, poll_ns);
-}
-
-/// Stores the solution v at p (global memory) for every SM.
-template <typename D>
-__device__ __forceinline__ void publish_value(D* p, const D& v)
-{
-    publish_value_by(p, v, [](auto* q, auto b) { store_relaxed(q, b); });
-}
-
-/// *p in the block's shared memory once another thread of the block solved it: volatile
-/// loads (shared memory is coherent within the block), spinning.
-template <typename D>
-__device__ __forceinline__ D wait_value_in_block(const D* p)
-{
-    return wait_value_by(p, [](const auto* q) { return load_volatile(q); }, 0);
-}
-
-/// Stores the solution v at p in the block's shared memory for the block's other threads.
-template <typename D>
-__device__ __forceinline__ void publish_value_in_block(D* p, const D& v)
-{
-    publish_value_by(p, v, [](auto* q, auto b) { store_volatile(q, b); });
 }
 
 }  // namespace loom::sparse::cuda::ready_values

@@ -737,32 +737,11 @@ void level_ordered_rows([[maybe_unused]] const char* where, detail::SptrsvState<
         auto& schedule = state.schedule;
         cuda::sptrsv_level_ordered_rows(exec, triangular_rows(state, options, T), schedule, pattern,
                                         copy);
-        if (!pattern) return;
-        const bool fits =
-            cuda::sptrsv_one_block_bytes<V, I>(T.rows(), copy.cols.size(), schedule.levels()) <=
-            cuda::sptrsv_one_block_capacity(exec);
-        if (state.algorithm == SptrsvAlgorithm::sync_free) {
-            // Sync-free in one block whenever the copy fits (no cooperative grid, no fill
-            // kernel: x is flagged in shared memory).
-            if (fits) cuda::sptrsv_one_block_prepare(exec, copy);
-            return;
-        }
+        if (!pattern || state.algorithm != SptrsvAlgorithm::level_set) return;
         const bool long_rows = T.nnz() > 8 * T.rows();  // as the analysis' cost model
-        const double one_block_us = cuda_one_block_cost_us(schedule, long_rows);
-        const double level_set_us = cuda_level_set_us(schedule, long_rows);
-        if (detail::AnalysisLaps(exec).on()) {
-            std::fprintf(stderr,
-                         "sptrsv analysis: n %lld, %lld entries off the diagonal, %lld levels; "
-                         "one block: %lld of %lld bytes, model %.1f us; level set (%s) model "
-                         "%.1f us\n",
-                         static_cast<long long>(T.rows()), static_cast<long long>(copy.cols.size()),
-                         static_cast<long long>(schedule.levels()),
-                         static_cast<long long>(cuda::sptrsv_one_block_bytes<V, I>(
-                             T.rows(), copy.cols.size(), schedule.levels())),
-                         static_cast<long long>(cuda::sptrsv_one_block_capacity(exec)), one_block_us,
-                         schedule.persistent ? "persistent" : "launched", level_set_us);
-        }
-        if (fits && one_block_us < level_set_us) {
+        if (cuda_one_block_cost_us(schedule, long_rows) < cuda_level_set_us(schedule, long_rows) &&
+            cuda::sptrsv_one_block_bytes<V, I>(T.rows(), copy.cols.size(), schedule.levels()) <=
+                cuda::sptrsv_one_block_capacity(exec)) {
             cuda::sptrsv_one_block_prepare(exec, copy);
         } else if (!schedule.persistent) {
             copy = {};
@@ -933,11 +912,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
             LOOM_CUDA_CALL(solve_where, {
                 switch (state->algorithm) {
                 case SptrsvAlgorithm::sync_free:
-                    if (state->level_ordered.one_block) {
-                        cuda::sptrsv_one_block(e, state->level_ordered, state->schedule, b, x, true);
-                    } else {
-                        cuda::sptrsv_sync_free(e, state->level_ordered, state->schedule, b, x);
-                    }
+                    cuda::sptrsv_sync_free(e, state->level_ordered, state->schedule, b, x);
                     break;
                 case SptrsvAlgorithm::vendor:
                     cuda::sptrsv_vendor_solve(e, state->vendor, T, b, x);
@@ -947,7 +922,7 @@ void sptrsv_solve(const SptrsvHandle<V, I>& handle, const matrix::Csr<V, I>& T,
                     break;
                 default:
                     if (state->level_ordered.one_block) {
-                        cuda::sptrsv_one_block(e, state->level_ordered, state->schedule, b, x, false);
+                        cuda::sptrsv_one_block(e, state->level_ordered, state->schedule, b, x);
                     } else if (state->schedule.persistent) {
                         cuda::sptrsv_persistent_level_set(e, state->level_ordered,
                                                           state->schedule, b, x);

@@ -967,9 +967,9 @@ TEST(SptrsvCuda, PersistentLevelSetIsBitIdenticalToSyncFree)
                 SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, diag, op};
                 SCOPED_TRACE(describe(options));
                 const matrix::Csr<double, loom::int32> T(cuda, T_ref);
-                sparse::SptrsvHandle<double, loom::int32> pairs(options);
-                sparse::sptrsv_symbolic(pairs, T);
-                EXPECT_EQ(pairs.stages(), 1);
+                sparse::SptrsvHandle<double, loom::int32> persistent(options);
+                sparse::sptrsv_symbolic(persistent, T);
+                EXPECT_EQ(persistent.stages(), 1);
                 options.algorithm = SptrsvAlgorithm::sync_free;
                 sparse::SptrsvHandle<double, loom::int32> one_by_one(options);
                 sparse::sptrsv_symbolic(one_by_one, T);
@@ -980,11 +980,11 @@ TEST(SptrsvCuda, PersistentLevelSetIsBitIdenticalToSyncFree)
                     auto scaled = T_ref;
                     scaled.values() = loom::Array<double>(ref, values);
                     const matrix::Csr<double, loom::int32> S(cuda, scaled);
-                    sparse::sptrsv_numeric(pairs, S);
+                    sparse::sptrsv_numeric(persistent, S);
                     sparse::sptrsv_numeric(one_by_one, S);
                     matrix::Dense<double> x(cuda, {n, 3});
                     matrix::Dense<double> y(cuda, {n, 3});
-                    sparse::sptrsv_solve(pairs, S, matrix::Dense<double>(cuda, b), x);
+                    sparse::sptrsv_solve(persistent, S, matrix::Dense<double>(cuda, b), x);
                     sparse::sptrsv_solve(one_by_one, S, matrix::Dense<double>(cuda, b), y);
                     matrix::Dense<double> expected(ref, {n, 3});
                     sparse::sptrsv(scaled, b, expected, options);
@@ -1015,7 +1015,7 @@ TEST(SptrsvCuda, SmallFactorsRunInOneBlock)
         if (uplo == Uplo::lower) {
             cases.emplace_back("3 fat levels", fat);
             // 4 levels of 1100 rows: persistent by the model (fat levels), one block cheaper
-            // still, whose copy must then be built without level pairs.
+            // still (the analysis builds the copy for either).
             cases.emplace_back("4 fat levels", block_bidiagonal<double, loom::int32>(ref, 1100, 4));
         }
         cases.emplace_back("thin", random_triangular<double, loom::int32>(ref, {.n = 3000, .per_row = 1.5, .uplo = uplo}));

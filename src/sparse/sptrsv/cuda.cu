@@ -145,11 +145,12 @@ __global__ void __launch_bounds__(chain_block_size)
     }
 }
 
-/// Orders the caller's later loads after the writes that preceded the releases its earlier
-/// (relaxed) loads observed.
-__device__ __forceinline__ void acquire_fence()
+/// *p, ordering the caller's later loads after the writes that preceded a release of *p.
+__device__ __forceinline__ unsigned int load_acquire(const unsigned int* p)
 {
-    asm volatile("fence.acq_rel.gpu;" : : : "memory");
+    unsigned int v;
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
 }
 
 /// Adds v to *p with release semantics: the writes before it (the block's, through the
@@ -289,12 +290,8 @@ __global__ void __launch_bounds__(block_size)
         next = load_row(rows, end + group, next_end, lane, b);
         begin = end;
         end = next_end;
-        // Relaxed polls and one fence after them, not an acquiring load per poll (H200, a
-        // microbenchmark of 2000 barriers of 300 blocks, session 13: 1.22 us a barrier with
-        // ld.acquire polls, 1.02 us for cooperative groups' grid.sync, which polls relaxed).
         if (threadIdx.x == 0) {
-            while (ready_values::load_relaxed(arrived) < (l + 1) * gridDim.x) {}
-            acquire_fence();
+            while (load_acquire(arrived) < (l + 1) * gridDim.x) {}
         }
         __syncthreads();
     }
@@ -322,60 +319,6 @@ __device__ __forceinline__ void one_block_row(I i, const I* ptrs, const I* cols,
     if (lane == 0) xs[i] = mul(xs[i] - sum, inverse[i]);
 }
 
-/// A row of a one-block warp run, read ahead of its level's __syncwarp: all but the x it
-/// reads (its b too: only the row itself writes its slot). Two entries a lane (rows of up to
-/// 2G entries off the diagonal need no other load of the copy). i < 0: no row.
-template <typename D, typename I>
-struct AheadRow {
-    I i = -1;
-    I begin = 0;
-    I end = 0;
-    I col0 = -1;
-    I col1 = -1;
-    D value0{};
-    D value1{};
-    D rhs{};
-    D inverse{};
-};
-
-template <int G, typename D, typename I>
-__device__ __forceinline__ AheadRow<D, I> read_ahead(I i, bool has, const I* ptrs, const I* cols,
-                                                     const D* values, const D* inverse,
-                                                     const D* xs, int lane)
-{
-    AheadRow<D, I> a;
-    if (!has) return a;
-    a.i = i;
-    a.begin = ptrs[i];
-    a.end = ptrs[i + 1];
-    a.rhs = xs[i];
-    a.inverse = inverse[i];
-    if (a.begin + lane < a.end) {
-        a.col0 = cols[a.begin + lane];
-        a.value0 = values[a.begin + lane];
-    }
-    if (a.begin + lane + G < a.end) {
-        a.col1 = cols[a.begin + lane + G];
-        a.value1 = values[a.begin + lane + G];
-    }
-    return a;
-}
-
-/// x_i of a row read ahead, by its group: after the __syncwarp only the x loads remain.
-template <int G, typename D, typename I>
-__device__ __forceinline__ void solve_ahead(const AheadRow<D, I>& a, const I* cols,
-                                            const D* values, D* xs, int lane, unsigned mask)
-{
-    if (a.i < 0) return;
-    D sum{};
-    if (a.col0 >= 0) sum = mul(a.value0, xs[a.col0]);
-    if (a.col1 >= 0) sum += mul(a.value1, xs[a.col1]);
-    for (I k = a.begin + lane + 2 * G; k < a.end; k += G) sum += mul(values[k], xs[cols[k]]);
-#pragma unroll
-    for (int offset = G / 2; offset > 0; offset /= 2) sum += shuffle_xor(mask, sum, offset);
-    if (lane == 0) xs[a.i] = mul(a.rhs - sum, a.inverse);
-}
-
 template <int G, typename D, typename I>
 __global__ void __launch_bounds__(one_block_size)
     one_block_kernel(OrderedRows<D, I> rows, const I* position_cols, const I* level_ptrs,
@@ -396,6 +339,7 @@ __global__ void __launch_bounds__(one_block_size)
     for (I i = threadIdx.x; i <= n; i += blockDim.x) ptrs[i] = rows.ptrs[i];
     for (I l = threadIdx.x; l <= levels; l += blockDim.x) lp[l] = level_ptrs[l];
     const int groups = static_cast<int>(blockDim.x) / G;
+    constexpr int warp_groups = 32 / G;
     const int group = threadIdx.x / G;
     const int lane = threadIdx.x % G;
     const unsigned mask = group_mask<G>();
@@ -406,18 +350,11 @@ __global__ void __launch_bounds__(one_block_size)
             I run_end = l;
             while (run_end < levels && lp[run_end + 1] - lp[run_end] <= thin) ++run_end;
             if (run_end > l) {
-                // A thin level has at most one row per group of the warp: each group reads
-                // its row of the next level ahead, before solving this one.
                 if (threadIdx.x < 32) {
-                    const auto ahead = [&](I m) {
-                        const I i = lp[m] + group;
-                        return read_ahead<G>(i, i < lp[m + 1], ptrs, cols, values, inverse, xs, lane);
-                    };
-                    auto row = ahead(l);
                     for (I m = l; m < run_end; ++m) {
-                        const auto next = m + 1 < run_end ? ahead(m + 1) : AheadRow<D, I>{};
-                        solve_ahead<G>(row, cols, values, xs, lane, mask);
-                        row = next;
+                        for (I i = lp[m] + group; i < lp[m + 1]; i += warp_groups) {
+                            one_block_row<G>(i, ptrs, cols, values, inverse, xs, lane, mask);
+                        }
                         __syncwarp();
                     }
                 }

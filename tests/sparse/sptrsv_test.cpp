@@ -146,6 +146,27 @@ matrix::Csr<V, I> supernodal_triangular(std::shared_ptr<const loom::Executor> ex
     return matrix::Csr<V, I>::from_host(exec, {n, n}, ptrs, cols, values);
 }
 
+/// Block lower bidiagonal: `levels` levels of `width` rows, row r reading row r - width
+/// (diagonal 4, the other entry 1): every level as wide as the others.
+template <typename V, typename I>
+matrix::Csr<V, I> block_bidiagonal(std::shared_ptr<const loom::Executor> exec, size_type width,
+                                   size_type levels)
+{
+    const auto n = levels * width;
+    std::vector<I> ptrs{0}, cols;
+    std::vector<V> values;
+    for (size_type r = 0; r < n; ++r) {
+        if (r >= width) {
+            cols.push_back(static_cast<I>(r - width));
+            values.push_back(V{1});
+        }
+        cols.push_back(static_cast<I>(r));
+        values.push_back(V{4});
+        ptrs.push_back(static_cast<I>(cols.size()));
+    }
+    return matrix::Csr<V, I>::from_host(std::move(exec), {n, n}, ptrs, cols, values);
+}
+
 /// op(T) x on the host, the diagonal taken as ones for a unit diagonal.
 template <typename V, typename I>
 std::vector<V> apply_op(const matrix::Csr<V, I>& T, const SptrsvOptions& options,
@@ -442,21 +463,9 @@ TYPED_TEST(Sptrsv, FatLevelsRunInParallelStages)
     using V = typename TestFixture::V;
     using I = typename TestFixture::I;
     if (!loom::OmpExecutor::available()) GTEST_SKIP() << "no OpenMP";
-    // Block lower bidiagonal: 3 levels of 2000 rows each.
     const size_type w = 2000;
-    std::vector<I> ptrs{0}, cols;
-    std::vector<V> values;
-    for (size_type r = 0; r < 3 * w; ++r) {
-        if (r >= w) {
-            cols.push_back(static_cast<I>(r - w));
-            values.push_back(V{1});
-        }
-        cols.push_back(static_cast<I>(r));
-        values.push_back(V{4});
-        ptrs.push_back(static_cast<I>(cols.size()));
-    }
     const auto omp = loom::OmpExecutor::create(2);
-    const auto T = matrix::Csr<V, I>::from_host(omp, {3 * w, 3 * w}, ptrs, cols, values);
+    const auto T = block_bidiagonal<V, I>(omp, w, 3);
     sparse::SptrsvHandle<V, I> handle;
     sparse::sptrsv_symbolic(handle, T);
     EXPECT_EQ(handle.levels(), 3);
@@ -958,9 +967,9 @@ TEST(SptrsvCuda, PersistentLevelSetIsBitIdenticalToSyncFree)
                 SptrsvOptions options{SptrsvAlgorithm::level_set, uplo, diag, op};
                 SCOPED_TRACE(describe(options));
                 const matrix::Csr<double, loom::int32> T(cuda, T_ref);
-                sparse::SptrsvHandle<double, loom::int32> pairs(options);
-                sparse::sptrsv_symbolic(pairs, T);
-                EXPECT_EQ(pairs.stages(), 1);
+                sparse::SptrsvHandle<double, loom::int32> persistent(options);
+                sparse::sptrsv_symbolic(persistent, T);
+                EXPECT_EQ(persistent.stages(), 1);
                 options.algorithm = SptrsvAlgorithm::sync_free;
                 sparse::SptrsvHandle<double, loom::int32> one_by_one(options);
                 sparse::sptrsv_symbolic(one_by_one, T);
@@ -971,11 +980,11 @@ TEST(SptrsvCuda, PersistentLevelSetIsBitIdenticalToSyncFree)
                     auto scaled = T_ref;
                     scaled.values() = loom::Array<double>(ref, values);
                     const matrix::Csr<double, loom::int32> S(cuda, scaled);
-                    sparse::sptrsv_numeric(pairs, S);
+                    sparse::sptrsv_numeric(persistent, S);
                     sparse::sptrsv_numeric(one_by_one, S);
                     matrix::Dense<double> x(cuda, {n, 3});
                     matrix::Dense<double> y(cuda, {n, 3});
-                    sparse::sptrsv_solve(pairs, S, matrix::Dense<double>(cuda, b), x);
+                    sparse::sptrsv_solve(persistent, S, matrix::Dense<double>(cuda, b), x);
                     sparse::sptrsv_solve(one_by_one, S, matrix::Dense<double>(cuda, b), y);
                     matrix::Dense<double> expected(ref, {n, 3});
                     sparse::sptrsv(scaled, b, expected, options);
@@ -995,19 +1004,7 @@ TEST(SptrsvCuda, SmallFactorsRunInOneBlock)
     // row); lower and upper, op none and transpose, two right-hand sides, new values.
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
-    const size_type w = 2000;
-    std::vector<loom::int32> ptrs{0}, cols;
-    std::vector<double> values;
-    for (size_type r = 0; r < 3 * w; ++r) {
-        if (r >= w) {
-            cols.push_back(static_cast<loom::int32>(r - w));
-            values.push_back(1);
-        }
-        cols.push_back(static_cast<loom::int32>(r));
-        values.push_back(4);
-        ptrs.push_back(static_cast<loom::int32>(cols.size()));
-    }
-    const auto fat = matrix::Csr<double, loom::int32>::from_host(ref, {3 * w, 3 * w}, ptrs, cols, values);
+    const auto fat = block_bidiagonal<double, loom::int32>(ref, 2000, 3);
     {
         sparse::SptrsvHandle<double, loom::int32> handle({.algorithm = SptrsvAlgorithm::level_set});
         sparse::sptrsv_symbolic(handle, matrix::Csr<double, loom::int32>(cuda, fat));
@@ -1018,20 +1015,8 @@ TEST(SptrsvCuda, SmallFactorsRunInOneBlock)
         if (uplo == Uplo::lower) {
             cases.emplace_back("3 fat levels", fat);
             // 4 levels of 1100 rows: persistent by the model (fat levels), one block cheaper
-            // still, whose copy must then be built without level pairs.
-            std::vector<loom::int32> p{0}, c;
-            std::vector<double> v;
-            for (size_type r = 0; r < 4400; ++r) {
-                if (r >= 1100) {
-                    c.push_back(static_cast<loom::int32>(r - 1100));
-                    v.push_back(1);
-                }
-                c.push_back(static_cast<loom::int32>(r));
-                v.push_back(4);
-                p.push_back(static_cast<loom::int32>(c.size()));
-            }
-            cases.emplace_back("4 fat levels",
-                               matrix::Csr<double, loom::int32>::from_host(ref, {4400, 4400}, p, c, v));
+            // still (the analysis builds the copy for either).
+            cases.emplace_back("4 fat levels", block_bidiagonal<double, loom::int32>(ref, 1100, 4));
         }
         cases.emplace_back("thin", random_triangular<double, loom::int32>(ref, {.n = 3000, .per_row = 1.5, .uplo = uplo}));
         cases.emplace_back("empty rows", random_triangular<double, loom::int32>(
@@ -1110,19 +1095,7 @@ TEST(SptrsvCuda, LevelsWiderThanTheResidentGroupsAreSolvedWhole)
     LOOM_CUDA_OR_SKIP(cuda);
     const auto ref = loom::test::reference();
     const size_type w = 100000;
-    std::vector<loom::int32> ptrs{0}, cols;
-    std::vector<double> values;
-    for (size_type r = 0; r < 3 * w; ++r) {
-        if (r >= w) {
-            cols.push_back(static_cast<loom::int32>(r - w));
-            values.push_back(1);
-        }
-        cols.push_back(static_cast<loom::int32>(r));
-        values.push_back(4);
-        ptrs.push_back(static_cast<loom::int32>(cols.size()));
-    }
-    const auto T_ref =
-        matrix::Csr<double, loom::int32>::from_host(ref, {3 * w, 3 * w}, ptrs, cols, values);
+    const auto T_ref = block_bidiagonal<double, loom::int32>(ref, w, 3);
     const auto b = loom::test::random_dense<double>(ref, {3 * w, 1});
     matrix::Dense<double> expected(ref, {3 * w, 1});
     sparse::sptrsv(T_ref, b, expected, {SptrsvAlgorithm::level_set});

@@ -18,8 +18,6 @@
 // first, polled by the rows that read it (ready_values.cuh; NOTES.md says why).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -514,50 +512,41 @@ constexpr int level_rows_per_group = 16;
 /// which sizes the sort by level.
 template <int G, typename I>
 __global__ void __launch_bounds__(block_size)
-    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, bool loop, unsigned int sleep_ns,
-                  unsigned int* counter, I* level_plus_one)
+    levels_kernel(I n, const I* ptrs, const I* cols, bool lower, unsigned int* counter,
+                  I* level_plus_one)
 {
     __shared__ unsigned int block_highest;
-    __shared__ unsigned int block_first;
     if (threadIdx.x == 0) block_highest = 0;
     const unsigned mask = group_mask<G>();
     const int lane = threadIdx.x % G;
     unsigned int highest = 0;
-    // A block takes the tickets of its groups at once (one atomic), and takes more once all
-    // its groups are done, until the rows run out: a grid of fewer blocks than runs keeps
-    // fewer groups polling at once.
-    for (;;) {
-        if (threadIdx.x == 0) block_first = atomicAdd(counter, block_size / G);
-        __syncthreads();
-        const unsigned long long taken = block_first;
-        __syncthreads();  // every thread read block_first before it changes
-        if (taken * level_rows_per_group >= static_cast<unsigned long long>(n)) break;
-        const auto first = (taken + threadIdx.x / G) * level_rows_per_group;
-        const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
-                              ? first + level_rows_per_group
-                              : static_cast<unsigned long long>(n);
-        for (auto t = first; t < last; ++t) {
-            const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
-            I level = 1;
-            for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
-                const I c = cols[k];
-                if (c == r) continue;
-                I dependency;
-                while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {
-                    if (sleep_ns > 0) __nanosleep(sleep_ns);
-                }
-                if (dependency + 1 > level) level = dependency + 1;
-            }
-#pragma unroll
-            for (int offset = G / 2; offset > 0; offset /= 2) {
-                const I other = __shfl_xor_sync(mask, level, offset);
-                if (other > level) level = other;
-            }
-            if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
-            highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
-                                                                 : highest;
+    // One batch of tickets a block, the grid sized to the runs (session 12: blocks looping
+    // over batches until the rows ran out, fewer groups polling at once, took the 160^3
+    // analysis to 129 ms; a 200 ns pause between polls 2.87 -> 2.03 ms at 160^3 but 6.86 ->
+    // 8.02 ms at 100^3: neither kept).
+    const unsigned long long taken = sync_free::group_ticket<G, block_size>(counter);
+    const auto first = taken * level_rows_per_group;
+    const auto last = first + level_rows_per_group < static_cast<unsigned long long>(n)
+                          ? first + level_rows_per_group
+                          : static_cast<unsigned long long>(n);
+    for (auto t = first; t < last; ++t) {
+        const I r = lower ? static_cast<I>(t) : n - 1 - static_cast<I>(t);
+        I level = 1;
+        for (I k = ptrs[r] + lane; k < ptrs[r + 1]; k += G) {
+            const I c = cols[k];
+            if (c == r) continue;
+            I dependency;
+            while ((dependency = static_cast<const volatile I*>(level_plus_one)[c]) == 0) {}
+            if (dependency + 1 > level) level = dependency + 1;
         }
-        if (!loop) break;
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset /= 2) {
+            const I other = __shfl_xor_sync(mask, level, offset);
+            if (other > level) level = other;
+        }
+        if (lane == 0) static_cast<volatile I*>(level_plus_one)[r] = level;
+        highest = static_cast<unsigned int>(level) > highest ? static_cast<unsigned int>(level)
+                                                             : highest;
     }
     if (lane == 0 && highest > 0) atomicMax(&block_highest, highest);
     __syncthreads();
@@ -794,9 +783,9 @@ void one_block_solve(const CudaExecutor& exec, const detail::LevelOrderedRows<V,
         return true;
     }();
     (void)opted_in;
-    // LOOM_SPTRSV_ONE_BLOCK_WARP=0: no runs by the first warp alone (a measurement switch).
-    const char* warp_env = std::getenv("LOOM_SPTRSV_ONE_BLOCK_WARP");
-    const I thin = warp_env != nullptr && std::string(warp_env) == "0" ? 0 : 32 / G;
+    // Runs of levels of at most one round of the first warp's groups go to that warp alone
+    // (H200, mcfe ILU(0) L, session 12: 238.6 us against 262.2 without the warp runs).
+    constexpr I thin = 32 / G;
     kernel<<<1, threads, bytes, stream_of(exec)>>>(
         ordered_rows(copy, schedule), copy.position_cols.const_data(),
         schedule.level_ptrs.const_data(), static_cast<I>(levels), static_cast<I>(n),
@@ -928,20 +917,13 @@ void sptrsv_level_schedule(const CudaExecutor& exec, size_type n, size_type nnz,
     auto* ticket = reinterpret_cast<unsigned int*>(counter.data());
     // Lanes per row as the solves choose them (long_rows).
     const auto runs = ceildiv(static_cast<long long>(n), sptrsv_kernels::level_rows_per_group);
-    // LOOM_SPTRSV_LEVELS_LOOP=1: blocks loop over batches of tickets (default: one batch a
-    // block, session 11's); _SLEEP=ns: a pause between polls (measurement switches; session
-    // 12 round 1 with the loop: 160^3 analysis 129 ms against session 11's 5.4).
-    const char* loop_env = std::getenv("LOOM_SPTRSV_LEVELS_LOOP");
-    const bool loop = loop_env != nullptr && std::string(loop_env) == "1";
-    const char* sleep_env = std::getenv("LOOM_SPTRSV_LEVELS_SLEEP");
-    const auto sleep_ns = static_cast<unsigned int>(sleep_env ? std::atoi(sleep_env) : 0);
     const auto grid = [&](int lanes) { return static_cast<unsigned>(ceildiv(runs * lanes, block_size)); };
     if (n > 0 && nnz > 8 * n) {
         sptrsv_kernels::levels_kernel<32><<<grid(32), block_size, 0, stream>>>(
-            static_cast<I>(n), ptrs, cols, lower, loop, sleep_ns, ticket, level_plus_one.data());
+            static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
     } else if (n > 0) {
         sptrsv_kernels::levels_kernel<4><<<grid(4), block_size, 0, stream>>>(
-            static_cast<I>(n), ptrs, cols, lower, loop, sleep_ns, ticket, level_plus_one.data());
+            static_cast<I>(n), ptrs, cols, lower, ticket, level_plus_one.data());
     }
     check_launch(analysis_where);
     laps.lap("  levels pass");

@@ -37,6 +37,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <cuda_pipeline_primitives.h>
+
 #include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
 #include "loom/sparse/fusedmm_custom.hpp"
@@ -250,13 +252,14 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming = false, typename D,
+          typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
     constexpr int batch = batch_for<PerLane>;
-    for_each_entry_batch<G, batch>(
+    for_each_entry_batch<G, batch, Streaming>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
             gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
         });
@@ -282,7 +285,7 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
     }
 }
 
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
@@ -291,32 +294,10 @@ __global__ void __launch_bounds__(block_size)
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
-            accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
-            store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
+            accumulate<G, PerLane, Vec, RowMajor, Streaming>(A, conj, begin, end, B, j0, k, acc);
+            store_sums<G, PerLane, Vec, RowMajor, Streaming && Vec != 1>(out, row, j0, k, acc);
         }
     });
-}
-
-/// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
-/// so that it does not push out of L2 the rows of B that neighbouring rows gather again.
-template <typename T>
-__device__ __forceinline__ T load_streaming(const T* p)
-{
-    T value;
-    if constexpr (sizeof(T) == 2) {
-        const unsigned short bits = __ldcs(reinterpret_cast<const unsigned short*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else if constexpr (sizeof(T) == 4) {
-        const unsigned bits = __ldcs(reinterpret_cast<const unsigned*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else if constexpr (sizeof(T) == 8) {
-        const unsigned long long bits = __ldcs(reinterpret_cast<const unsigned long long*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else {
-        // complex<double>: a plain load (the short-row kernel serves it, the hint need not)
-        value = *p;
-    }
-    return value;
 }
 
 /// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
@@ -373,6 +354,129 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
     });
+}
+
+/// Rows of B on either side of a tile that spmm_tile_kernel stages with it (the x-neighbours
+/// of a stencil's row).
+constexpr int tile_halo = 1;
+
+/// Pack q of window row w of spmm_tile_kernel's staged rows of B: rows padded by 4 packs at
+/// G = 4, so that the two groups of 4 lanes of a quarter warp reading consecutive rows hit
+/// different banks (rows of 8 packs are 128 bytes: one bank cycle).
+template <int G, int PerLane>
+constexpr int window_stride = G * PerLane + (G < 8 ? 4 : 0);
+
+/// spmm_short_row_kernel with the rows of B around a tile of block_size / G consecutive rows
+/// ([first row - tile_halo, last row + tile_halo]) read once into shared memory: the entries
+/// of a row that fall in that window (a stencil's x-neighbours and diagonal, 3 of the 7-point's
+/// 7) are read from there instead of gathered again from L2 by each of the three rows that
+/// need them. A block stages only where it pays: when the tile's first batches find at least
+/// as many entries in the window as it has rows. One panel only (k <= G * PerLane * Vec).
+/// One batch of spmm_tile_kernel: the gathers of the entries not in the window (bit u of
+/// `near` clear) issued, then ready() (the window's wait), then the sums in entry order.
+template <int G, int PerLane, int Vec, int Stride, typename D, typename I, typename T,
+          typename Ready>
+__device__ __forceinline__ void tile_batch(const DenseOperand<const D>& B, const uint4* window,
+                                           long long lo, long long k,
+                                           const I (&cols)[short_row_batch],
+                                           const T (&values)[short_row_batch], int count,
+                                           unsigned near, T (&acc)[PerLane][Vec], Ready&& ready)
+{
+    const int lane = threadIdx.x % G;
+    Pack<D, Vec> b[short_row_batch][PerLane];
+#pragma unroll
+    for (int u = 0; u < short_row_batch; ++u) {
+#pragma unroll
+        for (int p = 0; p < PerLane; ++p) {
+            const long long j = (lane + p * G) * Vec;
+            b[u][p] = u < count && !(near >> u & 1u) && j < k
+                          ? load_along_k<Vec>(element<true>(B, cols[u], j))
+                          : Pack<D, Vec>{};
+        }
+    }
+    ready();
+#pragma unroll
+    for (int u = 0; u < short_row_batch; ++u) {
+        if (u >= count) break;
+        if (near >> u & 1u) {
+            const uint4* w = window + (cols[u] - lo) * Stride + lane;
+#pragma unroll
+            for (int p = 0; p < PerLane; ++p) memcpy(&b[u][p], w + p * G, sizeof(uint4));
+        }
+        add_product(values[u], b[u], acc);
+    }
+}
+
+template <int G, int PerLane, int Vec, typename D, typename I>
+__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
+    spmm_tile_kernel(CsrRows<D, I> A, long long b_rows, DenseOperand<const D> B, Output<D> out,
+                     long long k)
+{
+    using T = compute_type_t<D>;
+    constexpr int tile_rows = block_size / G;
+    constexpr int packs = G * PerLane;
+    constexpr int stride = window_stride<G, PerLane>;
+    __shared__ uint4 window[(tile_rows + 2 * tile_halo) * stride];
+    static_assert(sizeof(Pack<D, Vec>) == sizeof(uint4));
+    const int lane = threadIdx.x % G;
+    const long long tiles = ceildiv(A.rows, static_cast<long long>(tile_rows));
+    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const long long r0 = tile * tile_rows;
+        const long long row = r0 + threadIdx.x / G;
+        const long long lo = max(r0 - tile_halo, 0LL);
+        const int width = static_cast<int>(min(r0 + tile_rows + tile_halo, b_rows) - lo);
+        const bool live = row < A.rows;
+        const long long begin = live ? static_cast<long long>(A.row_ptrs[row]) : 0;
+        const long long end = live ? static_cast<long long>(A.row_ptrs[row + 1]) : 0;
+        // Bit u: entry u of the batch lies in the window.
+        const auto near_mask = [&](const I(&cols)[short_row_batch], int count) {
+            unsigned mask = 0;
+#pragma unroll
+            for (int u = 0; u < short_row_batch; ++u) {
+                const bool in = u < count && cols[u] >= lo && cols[u] - lo < width;
+                mask |= static_cast<unsigned>(in) << u;
+            }
+            return mask;
+        };
+        I cols[short_row_batch];
+        T values[short_row_batch];
+        load_short_batch(A, begin, end, cols, values);
+        int count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - begin));
+        unsigned near = near_mask(cols, count);
+        // Lanes below the row's count of window entries vote (G >= short_row_batch here): the
+        // block's sum of them against the rows the window costs.
+        const bool stage = __syncthreads_count(lane < __popc(near)) >= width;
+        if (stage) {
+            // Asynchronous copies (no registers held) in flight with the first batch's gathers.
+            for (int t = threadIdx.x; t < width * packs; t += block_size) {
+                const int w = t / packs;
+                const int q = t % packs;
+                if (q * Vec < k) {
+                    __pipeline_memcpy_async(window + w * stride + q,
+                                            element<true>(B, lo + w, q * Vec), sizeof(uint4));
+                }
+            }
+            __pipeline_commit();
+        } else {
+            near = 0;
+        }
+        T acc[PerLane][Vec] = {};
+        tile_batch<G, PerLane, Vec, stride>(B, window, lo, k, cols, values, count, near, acc,
+                                            [&] {
+                                                if (stage) {
+                                                    __pipeline_wait_prior(0);
+                                                    __syncthreads();
+                                                }
+                                            });
+        for (long long base = begin + short_row_batch; base < end; base += short_row_batch) {
+            load_short_batch(A, base, end, cols, values);
+            count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
+            tile_batch<G, PerLane, Vec, stride>(B, window, lo, k, cols, values, count,
+                                                stage ? near_mask(cols, count) : 0u, acc, [] {});
+        }
+        // The next tile's vote is the barrier before its copies overwrite the window.
+        if (live) store_sums<G, PerLane, Vec, true, true>(out, row, 0, k, acc);
+    }
 }
 
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
@@ -659,8 +763,9 @@ void spmm_chunks(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, 
 /// lane (half the lanes of with_shape's group): H200, 7-point 160^3 fp32, k = 32 479 us
 /// against 615 with one pack, k = 128 2140 against 2944 (session 11).
 template <typename D, typename I>
-void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
-               const DenseOperand<const D>& b, const Output<D>& out, long long k)
+void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long b_rows,
+               long long nnz, const DenseOperand<const D>& b, const Output<D>& out, long long k,
+               SpmmAlgorithm variant)
 {
     constexpr int vec = vector_width<D>;
     if (nnz <= 8 * csr.rows && k > 4 * vec && moves_vectors(b, out.C, k)) {
@@ -668,6 +773,16 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
             constexpr bool halve = PerLane == 1 && G >= 8;
             constexpr int lanes = halve ? G / 2 : G;
             constexpr int packs = halve ? 2 : PerLane;
+            if constexpr (vec > 1) {
+                if (variant == SpmmAlgorithm::x_tile && k <= lanes * packs * vec) {
+                    constexpr auto kernel = spmm_tile_kernel<lanes, packs, vec, D, I>;
+                    // a block per tile of block_size / lanes rows, grid-stride
+                    const long long tiles = ceildiv(csr.rows, block_size / lanes * 1LL);
+                    kernel<<<resident_blocks_for<block_size, kernel>(exec, tiles), block_size, 0,
+                             stream_of(exec)>>>(csr, b_rows, b, out, k);
+                    return;
+                }
+            }
             constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
             kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, b, out, k);
@@ -676,7 +791,13 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
     }
     with_row_split_shape(
         b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>;
+            if (variant == SpmmAlgorithm::row_stream) {
+                constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, true, D, I>;
+                kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
+                         stream_of(exec)>>>(csr, conj, b, out, k);
+                return;
+            }
+            constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, false, D, I>;
             kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });
@@ -728,7 +849,8 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_chunks(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k),
                     as_device(partials.data()), slot0_rows.data());
     } else {
-        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k));
+        spmm_rows(exec, conj, csr, static_cast<long long>(A.cols()), A.nnz(), b, out,
+                  static_cast<long long>(k), algorithm);
     }
     check_launch(spmm_where);
 }

@@ -252,13 +252,13 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming = false, typename D,
-          typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming = false,
+          int Flight = gathers_in_flight, typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
-    constexpr int batch = batch_for<PerLane>;
+    constexpr int batch = batch_for<PerLane, Flight>;
     for_each_entry_batch<G, batch, Streaming>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
             gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
@@ -285,7 +285,8 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
     }
 }
 
-template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming, typename D, typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming, int Flight, typename D,
+          typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
@@ -294,7 +295,8 @@ __global__ void __launch_bounds__(block_size)
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
-            accumulate<G, PerLane, Vec, RowMajor, Streaming>(A, conj, begin, end, B, j0, k, acc);
+            accumulate<G, PerLane, Vec, RowMajor, Streaming, Flight>(A, conj, begin, end, B, j0,
+                                                                      k, acc);
             store_sums<G, PerLane, Vec, RowMajor, Streaming && Vec != 1>(out, row, j0, k, acc);
         }
     });
@@ -791,13 +793,23 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
     }
     with_row_split_shape(
         b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            if (variant == SpmmAlgorithm::row_stream) {
-                constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, true, D, I>;
-                kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
-                         stream_of(exec)>>>(csr, conj, b, out, k);
-                return;
+            if constexpr (Vec > 1) {
+                if (variant == SpmmAlgorithm::row_stream) {
+                    constexpr auto kernel =
+                        spmm_row_kernel<G, PerLane, Vec, RowMajor, true, gathers_in_flight, D, I>;
+                    kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
+                             stream_of(exec)>>>(csr, conj, b, out, k);
+                    return;
+                }
+                if (variant == SpmmAlgorithm::row_flight8) {
+                    constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, false, 8, D, I>;
+                    kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
+                             stream_of(exec)>>>(csr, conj, b, out, k);
+                    return;
+                }
             }
-            constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, false, D, I>;
+            constexpr auto kernel =
+                spmm_row_kernel<G, PerLane, Vec, RowMajor, false, gathers_in_flight, D, I>;
             kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });

@@ -47,6 +47,7 @@ enum class SpmmAlgorithm {
     nnz_balanced,
     vendor,
     x_tile,
+    y_tile,
     row_stream,
     row_flight8
 };
@@ -61,6 +62,7 @@ inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     // row kernel with A read and C written through the streaming (evict-first) path, and with 8
     // gathers in flight per lane instead of 16 (fewer registers, more warps).
     {SpmmAlgorithm::x_tile, "x_tile", "round variant: short rows, a tile's rows of B staged"},
+    {SpmmAlgorithm::y_tile, "y_tile", "round variant: x_tile with 160 rows either side"},
     {SpmmAlgorithm::row_stream, "row_stream", "round variant: row kernel, A and C streamed"},
     {SpmmAlgorithm::row_flight8, "row_flight8", "round variant: row kernel, 8 gathers in flight"},
 };

@@ -358,26 +358,23 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
     });
 }
 
-/// Rows of B on either side of a tile that spmm_tile_kernel stages with it (the x-neighbours
-/// of a stencil's row).
-constexpr int tile_halo = 1;
-
-/// Pack q of window row w of spmm_tile_kernel's staged rows of B: rows padded by 4 packs at
-/// G = 4, so that the two groups of 4 lanes of a quarter warp reading consecutive rows hit
-/// different banks (rows of 8 packs are 128 bytes: one bank cycle).
+/// Where pack q of window row w of spmm_tile_kernel's staged rows of B lies: at G = 4 with
+/// two packs a lane (rows of 128 bytes, one bank cycle) the halves of odd rows are swapped, so
+/// that the two groups of a quarter warp, on consecutive rows, read different banks.
 template <int G, int PerLane>
-constexpr int window_stride = G * PerLane + (G < 8 ? 4 : 0);
+__device__ __forceinline__ int window_slot(int w, int q)
+{
+    constexpr int packs = G * PerLane;
+    if constexpr (G < 8 && PerLane >= 2) {
+        return w * packs + (q ^ ((w & 1) * G));
+    } else {
+        return w * packs + q;
+    }
+}
 
-/// spmm_short_row_kernel with the rows of B around a tile of block_size / G consecutive rows
-/// ([first row - tile_halo, last row + tile_halo]) read once into shared memory: the entries
-/// of a row that fall in that window (a stencil's x-neighbours and diagonal, 3 of the 7-point's
-/// 7) are read from there instead of gathered again from L2 by each of the three rows that
-/// need them. A block stages only where it pays: when the tile's first batches find at least
-/// as many entries in the window as it has rows. One panel only (k <= G * PerLane * Vec).
 /// One batch of spmm_tile_kernel: the gathers of the entries not in the window (bit u of
 /// `near` clear) issued, then ready() (the window's wait), then the sums in entry order.
-template <int G, int PerLane, int Vec, int Stride, typename D, typename I, typename T,
-          typename Ready>
+template <int G, int PerLane, int Vec, typename D, typename I, typename T, typename Ready>
 __device__ __forceinline__ void tile_batch(const DenseOperand<const D>& B, const uint4* window,
                                            long long lo, long long k,
                                            const I (&cols)[short_row_batch],
@@ -401,35 +398,43 @@ __device__ __forceinline__ void tile_batch(const DenseOperand<const D>& B, const
     for (int u = 0; u < short_row_batch; ++u) {
         if (u >= count) break;
         if (near >> u & 1u) {
-            const uint4* w = window + (cols[u] - lo) * Stride + lane;
+            const int w = static_cast<int>(cols[u] - lo);
 #pragma unroll
-            for (int p = 0; p < PerLane; ++p) memcpy(&b[u][p], w + p * G, sizeof(uint4));
+            for (int p = 0; p < PerLane; ++p) {
+                memcpy(&b[u][p], window + window_slot<G, PerLane>(w, lane + p * G),
+                       sizeof(uint4));
+            }
         }
         add_product(values[u], b[u], acc);
     }
 }
 
-template <int G, int PerLane, int Vec, typename D, typename I>
+/// spmm_short_row_kernel with the rows of B around a tile of block_size / G * R consecutive
+/// rows ([first row - halo, last row + halo]) read once into shared memory (asynchronous
+/// copies, in flight with the first gathers): the entries of a row that fall in that window
+/// are read from there instead of gathered from L2 by every row that needs them (halo 1: a
+/// stencil's x-neighbours and diagonal, 3 of the 7-point's 7; halo = the x-extent: the
+/// y-neighbours too). A group takes R rows of the tile, block_size / G rows apart. A block
+/// stages only where it pays: when the first rows' first batches find at least as many
+/// entries in the window, times R, as it has rows. One panel only (k <= G * PerLane * Vec).
+template <int G, int PerLane, int Vec, int R, typename D, typename I>
 __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
     spmm_tile_kernel(CsrRows<D, I> A, long long b_rows, DenseOperand<const D> B, Output<D> out,
-                     long long k)
+                     long long k, int halo)
 {
     using T = compute_type_t<D>;
-    constexpr int tile_rows = block_size / G;
+    extern __shared__ uint4 window[];
+    constexpr int groups = block_size / G;
+    constexpr int tile_rows = groups * R;
     constexpr int packs = G * PerLane;
-    constexpr int stride = window_stride<G, PerLane>;
-    __shared__ uint4 window[(tile_rows + 2 * tile_halo) * stride];
     static_assert(sizeof(Pack<D, Vec>) == sizeof(uint4));
     const int lane = threadIdx.x % G;
+    const int group = threadIdx.x / G;
     const long long tiles = ceildiv(A.rows, static_cast<long long>(tile_rows));
     for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const long long r0 = tile * tile_rows;
-        const long long row = r0 + threadIdx.x / G;
-        const long long lo = max(r0 - tile_halo, 0LL);
-        const int width = static_cast<int>(min(r0 + tile_rows + tile_halo, b_rows) - lo);
-        const bool live = row < A.rows;
-        const long long begin = live ? static_cast<long long>(A.row_ptrs[row]) : 0;
-        const long long end = live ? static_cast<long long>(A.row_ptrs[row + 1]) : 0;
+        const long long lo = max(r0 - halo, 0LL);
+        const int width = static_cast<int>(min(r0 + tile_rows + halo, b_rows) - lo);
         // Bit u: entry u of the batch lies in the window.
         const auto near_mask = [&](const I(&cols)[short_row_batch], int count) {
             unsigned mask = 0;
@@ -442,42 +447,50 @@ __global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
         };
         I cols[short_row_batch];
         T values[short_row_batch];
-        load_short_batch(A, begin, end, cols, values);
-        int count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - begin));
-        unsigned near = near_mask(cols, count);
-        // Lanes below the row's count of window entries vote (G >= short_row_batch here): the
-        // block's sum of them against the rows the window costs.
-        const bool stage = __syncthreads_count(lane < __popc(near)) >= width;
-        if (stage) {
-            // Asynchronous copies (no registers held) in flight with the first batch's gathers.
-            for (int t = threadIdx.x; t < width * packs; t += block_size) {
-                const int w = t / packs;
-                const int q = t % packs;
-                if (q * Vec < k) {
-                    __pipeline_memcpy_async(window + w * stride + q,
-                                            element<true>(B, lo + w, q * Vec), sizeof(uint4));
+        bool stage = false;
+#pragma unroll 1
+        for (int i = 0; i < R; ++i) {
+            const long long row = r0 + i * groups + group;
+            const bool live = row < A.rows;
+            const long long begin = live ? static_cast<long long>(A.row_ptrs[row]) : 0;
+            const long long end = live ? static_cast<long long>(A.row_ptrs[row + 1]) : 0;
+            load_short_batch(A, begin, end, cols, values);
+            int count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - begin));
+            unsigned near = near_mask(cols, count);
+            if (i == 0) {
+                // Lanes below the row's count of window entries vote (G >= short_row_batch
+                // here): the block's sum of them, times R, against the rows the window costs.
+                // The vote is also the barrier before this tile's copies overwrite the window.
+                stage = __syncthreads_count(lane < __popc(near)) * R >= width;
+                if (stage) {
+                    for (int t = threadIdx.x; t < width * packs; t += block_size) {
+                        const int w = t / packs;
+                        const int q = t % packs;
+                        if (q * Vec < k) {
+                            __pipeline_memcpy_async(window + window_slot<G, PerLane>(w, q),
+                                                    element<true>(B, lo + w, q * Vec),
+                                                    sizeof(uint4));
+                        }
+                    }
+                    __pipeline_commit();
                 }
             }
-            __pipeline_commit();
-        } else {
-            near = 0;
+            if (!stage) near = 0;
+            T acc[PerLane][Vec] = {};
+            tile_batch<G, PerLane, Vec>(B, window, lo, k, cols, values, count, near, acc, [&] {
+                if (i == 0 && stage) {
+                    __pipeline_wait_prior(0);
+                    __syncthreads();
+                }
+            });
+            for (long long base = begin + short_row_batch; base < end; base += short_row_batch) {
+                load_short_batch(A, base, end, cols, values);
+                count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
+                tile_batch<G, PerLane, Vec>(B, window, lo, k, cols, values, count,
+                                            stage ? near_mask(cols, count) : 0u, acc, [] {});
+            }
+            if (live) store_sums<G, PerLane, Vec, true, true>(out, row, 0, k, acc);
         }
-        T acc[PerLane][Vec] = {};
-        tile_batch<G, PerLane, Vec, stride>(B, window, lo, k, cols, values, count, near, acc,
-                                            [&] {
-                                                if (stage) {
-                                                    __pipeline_wait_prior(0);
-                                                    __syncthreads();
-                                                }
-                                            });
-        for (long long base = begin + short_row_batch; base < end; base += short_row_batch) {
-            load_short_batch(A, base, end, cols, values);
-            count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
-            tile_batch<G, PerLane, Vec, stride>(B, window, lo, k, cols, values, count,
-                                                stage ? near_mask(cols, count) : 0u, acc, [] {});
-        }
-        // The next tile's vote is the barrier before its copies overwrite the window.
-        if (live) store_sums<G, PerLane, Vec, true, true>(out, row, 0, k, acc);
     }
 }
 
@@ -776,12 +789,35 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
             constexpr int lanes = halve ? G / 2 : G;
             constexpr int packs = halve ? 2 : PerLane;
             if constexpr (vec > 1) {
-                if (variant == SpmmAlgorithm::x_tile && k <= lanes * packs * vec) {
-                    constexpr auto kernel = spmm_tile_kernel<lanes, packs, vec, D, I>;
-                    // a block per tile of block_size / lanes rows, grid-stride
-                    const long long tiles = ceildiv(csr.rows, block_size / lanes * 1LL);
-                    kernel<<<resident_blocks_for<block_size, kernel>(exec, tiles), block_size, 0,
-                             stream_of(exec)>>>(csr, b_rows, b, out, k);
+                if ((variant == SpmmAlgorithm::x_tile || variant == SpmmAlgorithm::y_tile) &&
+                    k <= lanes * packs * vec) {
+                    // round variants: halo 1, one row a group; halo 160 (the 7-point 160^3's
+                    // x-extent), 4 rows a group
+                    const bool y = variant == SpmmAlgorithm::y_tile;
+                    const auto launch = [&]<int R>(int halo) {
+                        constexpr auto kernel = spmm_tile_kernel<lanes, packs, vec, R, D, I>;
+                        constexpr int tile_rows = block_size / lanes * R;
+                        const int bytes = (tile_rows + 2 * halo) * lanes * packs * 16;
+                        check(cudaFuncSetAttribute(kernel,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   bytes),
+                              "cudaFuncSetAttribute", spmm_where);
+                        int per_sm = 0;
+                        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                                            block_size, bytes),
+                              "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
+                        const long long tiles = ceildiv(csr.rows, static_cast<long long>(tile_rows));
+                        kernel<<<grid_for(exec, tiles * block_size, block_size, std::max(per_sm, 1)),
+                                 block_size, bytes, stream_of(exec)>>>(csr, b_rows, b, out, k,
+                                                                       halo);
+                    };
+                    // (the y window only where it fits next to a second block: rows of B of
+                    // at most 128 bytes)
+                    if (y && lanes * packs * 16 <= 128) {
+                        launch.template operator()<4>(160);
+                    } else {
+                        launch.template operator()<1>(1);
+                    }
                     return;
                 }
             }

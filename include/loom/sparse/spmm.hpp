@@ -41,30 +41,13 @@ const char* to_string(DenseLayout layout);
 
 /// Which kernel computes a CSR SpMM. `automatic` picks a native one from the row lengths;
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
-enum class SpmmAlgorithm {
-    automatic,
-    row_split,
-    nnz_balanced,
-    vendor,
-    x_tile,
-    y_tile,
-    row_stream,
-    row_flight8
-};
+enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
 inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-    // Session 13 round variants (CUDA; deleted after the round): row_split's short-row
-    // kernel with B's rows around a tile of rows staged in shared memory, and row_split's
-    // row kernel with A read and C written through the streaming (evict-first) path, and with 8
-    // gathers in flight per lane instead of 16 (fewer registers, more warps).
-    {SpmmAlgorithm::x_tile, "x_tile", "round variant: short rows, a tile's rows of B staged"},
-    {SpmmAlgorithm::y_tile, "y_tile", "round variant: x_tile with 160 rows either side"},
-    {SpmmAlgorithm::row_stream, "row_stream", "round variant: row kernel, A and C streamed"},
-    {SpmmAlgorithm::row_flight8, "row_flight8", "round variant: row kernel, 8 gathers in flight"},
 };
 constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
 {

@@ -35,9 +35,8 @@
 // loaded and C is rounded once when stored. They take no transposing mode (no 16-bit atomics).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
-
-#include <cuda_pipeline_primitives.h>
 
 #include "base/instantiate_storage.hpp"
 #include "loom/base/array.hpp"
@@ -194,6 +193,13 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 template <int PerLane, int Flight = gathers_in_flight>
 constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
+/// Gathers in flight per lane of row_split's row kernel: 8 for groups of 16-byte lanes (H200,
+/// fp32 random 2M x 16, k = 32, session 13: 1017 us against 16's 1048, 72 registers against
+/// 124: 3 blocks a multiprocessor, not 2), gathers_in_flight for a thread per row (the
+/// multi-column SpMV, k = 8 double: 16 measured 5% faster than 8, session 9).
+template <int G, int Vec>
+constexpr int row_flight = Vec > 1 && G > 1 ? 8 : gathers_in_flight;
+
 /// Entries per batch of nnz_balanced's entry stream: with 16-byte loads 4 (H200, fp32
 /// power-law 1M x 16, session 11: k = 32 / 128 / 256 608 / 2304 / 4508 us, 8: 613 / 2504 /
 /// 4407), else gathers_in_flight loads per lane as row_split.
@@ -312,186 +318,36 @@ constexpr int short_row_min_blocks = PerLane == 1   ? 6
                                      : PerLane == 4 ? 2
                                                     : 1;
 
-/// cols[u], values[u] = entries base + u of A for u < short_row_batch and base + u < end, through
-/// the streaming path.
-template <typename D, typename I, typename T>
-__device__ __forceinline__ void load_short_batch(const CsrRows<D, I>& A, long long base,
-                                                 long long end, I (&cols)[short_row_batch],
-                                                 T (&values)[short_row_batch])
-{
-#pragma unroll
-    for (int u = 0; u < short_row_batch; ++u) {
-        const bool in = base + u < end;
-        cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
-        values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
-    }
-}
-
-/// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
-/// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
-/// address: one transaction), `short_row_batch` at a time with all their gathers of B in
-/// flight, A read and C stored through the streaming path so that L2 keeps the rows of B that
-/// neighbouring rows gather again. Its few registers (40 at one pack per lane, asked for 6
-/// blocks; 32 spilled 120 bytes) keep 75% of the warps resident where the batched kernel's 128
-/// kept 25%: H200, 7-point 160^3 fp32 k = 32, 621 us against 1039 us (8 in a batch: 759 us;
-/// the batched kernel with 4 or 8 gathers in flight: 697 / 650 us).
-template <int G, int PerLane, int Vec, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
+/// row_split for rows of a few entries (B and C row-major, 16-byte vectors): the group
+/// loads a row's entries together, max(G, 2 * short_row_batch) at a time (the whole row of
+/// a 7-point stencil at once: consecutive lanes, consecutive entries), hands them round by
+/// shuffles, `short_row_batch` at a time with all their gathers of B in flight; A read and C
+/// stored through the streaming path so that L2 keeps the rows of B that neighbouring rows
+/// gather again. Registers: 64 at two packs per lane (4 blocks a multiprocessor, 50% of the
+/// warps). Session 13 (H200, fp32 7-point 160^3, k = 32): every lane loading every entry of its
+/// row itself (no shuffles) made a warp's loads of A touch 8 rows' entries 28 bytes apart per
+/// instruction, 14 instructions a row; ncu: L1 the busiest unit (78%), L2 72%, DRAM 50% (at
+/// ncu's clocks), stalls on L1TEX loads 57% of the cycles between issues.
+template <int G, int PerLane, int Vec, int MinBlocks, typename D, typename I>
+__global__ void __launch_bounds__(block_size, MinBlocks)
     spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
+    constexpr int step = G > 2 * short_row_batch ? G : 2 * short_row_batch;
     for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             T acc[PerLane][Vec] = {};
-            for (long long base = begin; base < end; base += short_row_batch) {
-                I cols[short_row_batch];
-                T values[short_row_batch];
-                load_short_batch(A, base, end, cols, values);
-                const int count =
-                    static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
-                gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
-            }
+            for_each_entry_batch<G, short_row_batch, true, step>(
+                A, false, begin, end,
+                [&](const I(&cols)[short_row_batch], const T(&values)[short_row_batch],
+                    int count) {
+                    gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
+                });
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
     });
-}
-
-/// Where pack q of window row w of spmm_tile_kernel's staged rows of B lies: at G = 4 with
-/// two packs a lane (rows of 128 bytes, one bank cycle) the halves of odd rows are swapped, so
-/// that the two groups of a quarter warp, on consecutive rows, read different banks.
-template <int G, int PerLane>
-__device__ __forceinline__ int window_slot(int w, int q)
-{
-    constexpr int packs = G * PerLane;
-    if constexpr (G < 8 && PerLane >= 2) {
-        return w * packs + (q ^ ((w & 1) * G));
-    } else {
-        return w * packs + q;
-    }
-}
-
-/// One batch of spmm_tile_kernel: the gathers of the entries not in the window (bit u of
-/// `near` clear) issued, then ready() (the window's wait), then the sums in entry order.
-template <int G, int PerLane, int Vec, typename D, typename I, typename T, typename Ready>
-__device__ __forceinline__ void tile_batch(const DenseOperand<const D>& B, const uint4* window,
-                                           long long lo, long long k,
-                                           const I (&cols)[short_row_batch],
-                                           const T (&values)[short_row_batch], int count,
-                                           unsigned near, T (&acc)[PerLane][Vec], Ready&& ready)
-{
-    const int lane = threadIdx.x % G;
-    Pack<D, Vec> b[short_row_batch][PerLane];
-#pragma unroll
-    for (int u = 0; u < short_row_batch; ++u) {
-#pragma unroll
-        for (int p = 0; p < PerLane; ++p) {
-            const long long j = (lane + p * G) * Vec;
-            b[u][p] = u < count && !(near >> u & 1u) && j < k
-                          ? load_along_k<Vec>(element<true>(B, cols[u], j))
-                          : Pack<D, Vec>{};
-        }
-    }
-    ready();
-#pragma unroll
-    for (int u = 0; u < short_row_batch; ++u) {
-        if (u >= count) break;
-        if (near >> u & 1u) {
-            const int w = static_cast<int>(cols[u] - lo);
-#pragma unroll
-            for (int p = 0; p < PerLane; ++p) {
-                memcpy(&b[u][p], window + window_slot<G, PerLane>(w, lane + p * G),
-                       sizeof(uint4));
-            }
-        }
-        add_product(values[u], b[u], acc);
-    }
-}
-
-/// spmm_short_row_kernel with the rows of B around a tile of block_size / G * R consecutive
-/// rows ([first row - halo, last row + halo]) read once into shared memory (asynchronous
-/// copies, in flight with the first gathers): the entries of a row that fall in that window
-/// are read from there instead of gathered from L2 by every row that needs them (halo 1: a
-/// stencil's x-neighbours and diagonal, 3 of the 7-point's 7; halo = the x-extent: the
-/// y-neighbours too). A group takes R rows of the tile, block_size / G rows apart. A block
-/// stages only where it pays: when the first rows' first batches find at least as many
-/// entries in the window, times R, as it has rows. One panel only (k <= G * PerLane * Vec).
-template <int G, int PerLane, int Vec, int R, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
-    spmm_tile_kernel(CsrRows<D, I> A, long long b_rows, DenseOperand<const D> B, Output<D> out,
-                     long long k, int halo)
-{
-    using T = compute_type_t<D>;
-    extern __shared__ uint4 window[];
-    constexpr int groups = block_size / G;
-    constexpr int tile_rows = groups * R;
-    constexpr int packs = G * PerLane;
-    static_assert(sizeof(Pack<D, Vec>) == sizeof(uint4));
-    const int lane = threadIdx.x % G;
-    const int group = threadIdx.x / G;
-    const long long tiles = ceildiv(A.rows, static_cast<long long>(tile_rows));
-    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const long long r0 = tile * tile_rows;
-        const long long lo = max(r0 - halo, 0LL);
-        const int width = static_cast<int>(min(r0 + tile_rows + halo, b_rows) - lo);
-        // Bit u: entry u of the batch lies in the window.
-        const auto near_mask = [&](const I(&cols)[short_row_batch], int count) {
-            unsigned mask = 0;
-#pragma unroll
-            for (int u = 0; u < short_row_batch; ++u) {
-                const bool in = u < count && cols[u] >= lo && cols[u] - lo < width;
-                mask |= static_cast<unsigned>(in) << u;
-            }
-            return mask;
-        };
-        I cols[short_row_batch];
-        T values[short_row_batch];
-        bool stage = false;
-#pragma unroll 1
-        for (int i = 0; i < R; ++i) {
-            const long long row = r0 + i * groups + group;
-            const bool live = row < A.rows;
-            const long long begin = live ? static_cast<long long>(A.row_ptrs[row]) : 0;
-            const long long end = live ? static_cast<long long>(A.row_ptrs[row + 1]) : 0;
-            load_short_batch(A, begin, end, cols, values);
-            int count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - begin));
-            unsigned near = near_mask(cols, count);
-            if (i == 0) {
-                // Lanes below the row's count of window entries vote (G >= short_row_batch
-                // here): the block's sum of them, times R, against the rows the window costs.
-                // The vote is also the barrier before this tile's copies overwrite the window.
-                stage = __syncthreads_count(lane < __popc(near)) * R >= width;
-                if (stage) {
-                    for (int t = threadIdx.x; t < width * packs; t += block_size) {
-                        const int w = t / packs;
-                        const int q = t % packs;
-                        if (q * Vec < k) {
-                            __pipeline_memcpy_async(window + window_slot<G, PerLane>(w, q),
-                                                    element<true>(B, lo + w, q * Vec),
-                                                    sizeof(uint4));
-                        }
-                    }
-                    __pipeline_commit();
-                }
-            }
-            if (!stage) near = 0;
-            T acc[PerLane][Vec] = {};
-            tile_batch<G, PerLane, Vec>(B, window, lo, k, cols, values, count, near, acc, [&] {
-                if (i == 0 && stage) {
-                    __pipeline_wait_prior(0);
-                    __syncthreads();
-                }
-            });
-            for (long long base = begin + short_row_batch; base < end; base += short_row_batch) {
-                load_short_batch(A, base, end, cols, values);
-                count = static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
-                tile_batch<G, PerLane, Vec>(B, window, lo, k, cols, values, count,
-                                            stage ? near_mask(cols, count) : 0u, acc, [] {});
-            }
-            if (live) store_sums<G, PerLane, Vec, true, true>(out, row, 0, k, acc);
-        }
-    }
 }
 
 /// The partial sums of the rows cut by chunk ends, FusedMM's layout and chunk (one building
@@ -778,9 +634,8 @@ void spmm_chunks(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, 
 /// lane (half the lanes of with_shape's group): H200, 7-point 160^3 fp32, k = 32 479 us
 /// against 615 with one pack, k = 128 2140 against 2944 (session 11).
 template <typename D, typename I>
-void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long b_rows,
-               long long nnz, const DenseOperand<const D>& b, const Output<D>& out, long long k,
-               SpmmAlgorithm variant)
+void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, long long nnz,
+               const DenseOperand<const D>& b, const Output<D>& out, long long k)
 {
     constexpr int vec = vector_width<D>;
     if (nnz <= 8 * csr.rows && k > 4 * vec && moves_vectors(b, out.C, k)) {
@@ -788,40 +643,21 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
             constexpr bool halve = PerLane == 1 && G >= 8;
             constexpr int lanes = halve ? G / 2 : G;
             constexpr int packs = halve ? 2 : PerLane;
-            if constexpr (vec > 1) {
-                if ((variant == SpmmAlgorithm::x_tile || variant == SpmmAlgorithm::y_tile) &&
-                    k <= lanes * packs * vec) {
-                    // round variants: halo 1, one row a group; halo 160 (the 7-point 160^3's
-                    // x-extent), 4 rows a group
-                    const bool y = variant == SpmmAlgorithm::y_tile;
-                    const auto launch = [&]<int R>(int halo) {
-                        constexpr auto kernel = spmm_tile_kernel<lanes, packs, vec, R, D, I>;
-                        constexpr int tile_rows = block_size / lanes * R;
-                        const int bytes = (tile_rows + 2 * halo) * lanes * packs * 16;
-                        check(cudaFuncSetAttribute(kernel,
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   bytes),
-                              "cudaFuncSetAttribute", spmm_where);
-                        int per_sm = 0;
-                        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                                            block_size, bytes),
-                              "cudaOccupancyMaxActiveBlocksPerMultiprocessor", spmm_where);
-                        const long long tiles = ceildiv(csr.rows, static_cast<long long>(tile_rows));
-                        kernel<<<grid_for(exec, tiles * block_size, block_size, std::max(per_sm, 1)),
-                                 block_size, bytes, stream_of(exec)>>>(csr, b_rows, b, out, k,
-                                                                       halo);
-                    };
-                    // (the y window only where it fits next to a second block: rows of B of
-                    // at most 128 bytes)
-                    if (y && lanes * packs * 16 <= 128) {
-                        launch.template operator()<4>(160);
-                    } else {
-                        launch.template operator()<1>(1);
-                    }
+            // Round 2 only (deleted after it): LOOM_SPMM_ROUND=coop5 asks 5 blocks' registers.
+            static const bool coop5 = [] {
+                const char* v = std::getenv("LOOM_SPMM_ROUND");
+                return v != nullptr && std::strcmp(v, "coop5") == 0;
+            }();
+            if constexpr (packs == 2) {
+                if (coop5) {
+                    constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, 5, D, I>;
+                    kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
+                             stream_of(exec)>>>(csr, b, out, k);
                     return;
                 }
             }
-            constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
+            constexpr auto kernel =
+                spmm_short_row_kernel<lanes, packs, vec, short_row_min_blocks<packs>, D, I>;
             kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, b, out, k);
         });
@@ -829,23 +665,10 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
     }
     with_row_split_shape(
         b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            if constexpr (Vec > 1) {
-                if (variant == SpmmAlgorithm::row_stream) {
-                    constexpr auto kernel =
-                        spmm_row_kernel<G, PerLane, Vec, RowMajor, true, gathers_in_flight, D, I>;
-                    kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
-                             stream_of(exec)>>>(csr, conj, b, out, k);
-                    return;
-                }
-                if (variant == SpmmAlgorithm::row_flight8) {
-                    constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, false, 8, D, I>;
-                    kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
-                             stream_of(exec)>>>(csr, conj, b, out, k);
-                    return;
-                }
-            }
+            // 16-byte groups: 8 gathers in flight, A and C streamed (see row_flight).
+            constexpr bool lean = Vec > 1 && G > 1;
             constexpr auto kernel =
-                spmm_row_kernel<G, PerLane, Vec, RowMajor, false, gathers_in_flight, D, I>;
+                spmm_row_kernel<G, PerLane, Vec, RowMajor, lean, row_flight<G, Vec>, D, I>;
             kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });
@@ -897,8 +720,7 @@ void spmm_csr(const CudaExecutor& exec, Mode mode, compute_type_t<V> alpha,
         spmm_chunks(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k),
                     as_device(partials.data()), slot0_rows.data());
     } else {
-        spmm_rows(exec, conj, csr, static_cast<long long>(A.cols()), A.nnz(), b, out,
-                  static_cast<long long>(k), algorithm);
+        spmm_rows(exec, conj, csr, A.nnz(), b, out, static_cast<long long>(k));
     }
     check_launch(spmm_where);
 }

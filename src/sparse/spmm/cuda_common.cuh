@@ -107,11 +107,13 @@ __device__ __forceinline__ compute_type_t<D> entry_value(const CsrRows<D, I>& A,
 /// lane of the group. The group loads max(G, Batch) entries at once (Batch / G per lane when
 /// the group is narrower than a batch), so that a visitor can issue all the loads a batch
 /// needs before it uses any: Batch gathers in flight per lane instead of one.
-template <int G, int Batch, bool Streaming = false, typename D, typename I, typename Visit>
+template <int G, int Batch, bool Streaming = false, int Step = (G > Batch ? G : Batch),
+          typename D, typename I, typename Visit>
 __device__ __forceinline__ void for_each_entry_batch(const CsrRows<D, I>& A, bool conj,
                                                      long long begin, long long end, Visit&& visit)
 {
-    constexpr int step = G > Batch ? G : Batch;
+    constexpr int step = Step;
+    static_assert(step % G == 0 && step % Batch == 0);
     constexpr int held = step / G;
     using T = compute_type_t<D>;
     const int lane = threadIdx.x % G;

@@ -17,7 +17,8 @@
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
 //    Rows of at most 8 entries on average with 16-byte vectors (the 7-point stencil) take
-//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, two 16-byte packs per lane.
+//    spmm_short_row_kernel: a row's entries loaded by its group at once and shuffled round,
+//    4 gathers in flight, two 16-byte packs per lane.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
 //    of a million entries is shared by thousands of groups; the chunk's entries are one
 //    stream, its gathers issued a batch at a time across row ends. A chunk stores the rows it
@@ -35,7 +36,6 @@
 // loaded and C is rounded once when stored. They take no transposing mode (no 16-bit atomics).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 #include "base/instantiate_storage.hpp"
@@ -195,8 +195,9 @@ constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
 /// Gathers in flight per lane of row_split's row kernel: 8 for groups of 16-byte lanes (H200,
 /// fp32 random 2M x 16, k = 32, session 13: 1017 us against 16's 1048, 72 registers against
-/// 124: 3 blocks a multiprocessor, not 2), gathers_in_flight for a thread per row (the
-/// multi-column SpMV, k = 8 double: 16 measured 5% faster than 8, session 9).
+/// 124: 3 blocks a multiprocessor, not 2; with A and C streamed as well 1058), gathers_in_flight
+/// for a thread per row (the multi-column SpMV, k = 8 double: 16 measured 5% faster than 8,
+/// session 9).
 template <int G, int Vec>
 constexpr int row_flight = Vec > 1 && G > 1 ? 8 : gathers_in_flight;
 
@@ -258,14 +259,14 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming = false,
-          int Flight = gathers_in_flight, typename D, typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, int Flight = gathers_in_flight,
+          typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
     constexpr int batch = batch_for<PerLane, Flight>;
-    for_each_entry_batch<G, batch, Streaming>(
+    for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
             gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
         });
@@ -291,8 +292,7 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
     }
 }
 
-template <int G, int PerLane, int Vec, bool RowMajor, bool Streaming, int Flight, typename D,
-          typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, int Flight, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
@@ -301,9 +301,8 @@ __global__ void __launch_bounds__(block_size)
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
-            accumulate<G, PerLane, Vec, RowMajor, Streaming, Flight>(A, conj, begin, end, B, j0,
-                                                                      k, acc);
-            store_sums<G, PerLane, Vec, RowMajor, Streaming && Vec != 1>(out, row, j0, k, acc);
+            accumulate<G, PerLane, Vec, RowMajor, Flight>(A, conj, begin, end, B, j0, k, acc);
+            store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
         }
     });
 }
@@ -643,19 +642,6 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
             constexpr bool halve = PerLane == 1 && G >= 8;
             constexpr int lanes = halve ? G / 2 : G;
             constexpr int packs = halve ? 2 : PerLane;
-            // Round 2 only (deleted after it): LOOM_SPMM_ROUND=coop5 asks 5 blocks' registers.
-            static const bool coop5 = [] {
-                const char* v = std::getenv("LOOM_SPMM_ROUND");
-                return v != nullptr && std::strcmp(v, "coop5") == 0;
-            }();
-            if constexpr (packs == 2) {
-                if (coop5) {
-                    constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, 5, D, I>;
-                    kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
-                             stream_of(exec)>>>(csr, b, out, k);
-                    return;
-                }
-            }
             constexpr auto kernel =
                 spmm_short_row_kernel<lanes, packs, vec, short_row_min_blocks<packs>, D, I>;
             kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
@@ -665,10 +651,8 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
     }
     with_row_split_shape(
         b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            // 16-byte groups: 8 gathers in flight, A and C streamed (see row_flight).
-            constexpr bool lean = Vec > 1 && G > 1;
             constexpr auto kernel =
-                spmm_row_kernel<G, PerLane, Vec, RowMajor, lean, row_flight<G, Vec>, D, I>;
+                spmm_row_kernel<G, PerLane, Vec, RowMajor, row_flight<G, Vec>, D, I>;
             kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });

@@ -17,7 +17,8 @@
 //
 //  * row_split: a group per row, grid-stride over the rows; C written once, deterministic.
 //    Rows of at most 8 entries on average with 16-byte vectors (the 7-point stencil) take
-//    spmm_short_row_kernel: no shuffles, 4 gathers in flight, two 16-byte packs per lane.
+//    spmm_short_row_kernel: a row's entries loaded by its group at once and shuffled round,
+//    4 gathers in flight, two 16-byte packs per lane.
 //  * nnz_balanced: a group per chunk of `balanced_chunk` consecutive nonzeros, so that a row
 //    of a million entries is shared by thousands of groups; the chunk's entries are one
 //    stream, its gathers issued a batch at a time across row ends. A chunk stores the rows it
@@ -192,6 +193,14 @@ Output<device_type_t<V>> output(compute_type_t<V> alpha, compute_type_t<V> beta,
 template <int PerLane, int Flight = gathers_in_flight>
 constexpr int batch_for = Flight / PerLane > 1 ? Flight / PerLane : 1;
 
+/// Gathers in flight per lane of row_split's row kernel: 8 for groups of 16-byte lanes (H200,
+/// fp32 random 2M x 16, k = 32, session 13: 1017 us against 16's 1048, 72 registers against
+/// 124: 3 blocks a multiprocessor, not 2; with A and C streamed as well 1058), gathers_in_flight
+/// for a thread per row (the multi-column SpMV, k = 8 double: 16 measured 5% faster than 8,
+/// session 9).
+template <int G, int Vec>
+constexpr int row_flight = Vec > 1 && G > 1 ? 8 : gathers_in_flight;
+
 /// Entries per batch of nnz_balanced's entry stream: with 16-byte loads 4 (H200, fp32
 /// power-law 1M x 16, session 11: k = 32 / 128 / 256 608 / 2304 / 4508 us, 8: 613 / 2504 /
 /// 4407), else gathers_in_flight loads per lane as row_split.
@@ -250,12 +259,13 @@ __device__ __forceinline__ void gather_and_sum(const DenseOperand<const D>& B, l
 /// each lane loads Vec consecutive columns of a row of B at once (Vec = 1, or the 16-byte
 /// vectors of with_spmm_shape, which guarantees that k is a multiple of Vec), the loads of a
 /// batch of entries all issued before the first of them is used.
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I, typename T>
+template <int G, int PerLane, int Vec, bool RowMajor, int Flight = gathers_in_flight,
+          typename D, typename I, typename T>
 __device__ __forceinline__ void accumulate(const CsrRows<D, I>& A, bool conj, long long begin,
                                            long long end, const DenseOperand<const D>& B,
                                            long long j0, long long k, T (&acc)[PerLane][Vec])
 {
-    constexpr int batch = batch_for<PerLane>;
+    constexpr int batch = batch_for<PerLane, Flight>;
     for_each_entry_batch<G, batch>(
         A, conj, begin, end, [&](const I(&cols)[batch], const T(&values)[batch], int count) {
             gather_and_sum<G, PerLane, Vec, RowMajor>(B, j0, k, cols, values, count, acc);
@@ -282,7 +292,7 @@ __device__ __forceinline__ void store_sums(const Output<D>& out, long long i, lo
     }
 }
 
-template <int G, int PerLane, int Vec, bool RowMajor, typename D, typename I>
+template <int G, int PerLane, int Vec, bool RowMajor, int Flight, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     spmm_row_kernel(CsrRows<D, I> A, bool conj, DenseOperand<const D> B, Output<D> out, long long k)
 {
@@ -291,32 +301,10 @@ __global__ void __launch_bounds__(block_size)
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             compute_type_t<D> acc[PerLane][Vec] = {};
-            accumulate<G, PerLane, Vec, RowMajor>(A, conj, begin, end, B, j0, k, acc);
+            accumulate<G, PerLane, Vec, RowMajor, Flight>(A, conj, begin, end, B, j0, k, acc);
             store_sums<G, PerLane, Vec, RowMajor>(out, row, j0, k, acc);
         }
     });
-}
-
-/// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
-/// so that it does not push out of L2 the rows of B that neighbouring rows gather again.
-template <typename T>
-__device__ __forceinline__ T load_streaming(const T* p)
-{
-    T value;
-    if constexpr (sizeof(T) == 2) {
-        const unsigned short bits = __ldcs(reinterpret_cast<const unsigned short*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else if constexpr (sizeof(T) == 4) {
-        const unsigned bits = __ldcs(reinterpret_cast<const unsigned*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else if constexpr (sizeof(T) == 8) {
-        const unsigned long long bits = __ldcs(reinterpret_cast<const unsigned long long*>(p));
-        memcpy(&value, &bits, sizeof(value));
-    } else {
-        // complex<double>: a plain load (the short-row kernel serves it, the hint need not)
-        value = *p;
-    }
-    return value;
 }
 
 /// Entries of a short row whose gathers are in flight at once (spmm_short_row_kernel).
@@ -329,47 +317,33 @@ constexpr int short_row_min_blocks = PerLane == 1   ? 6
                                      : PerLane == 4 ? 2
                                                     : 1;
 
-/// cols[u], values[u] = entries base + u of A for u < short_row_batch and base + u < end, through
-/// the streaming path.
-template <typename D, typename I, typename T>
-__device__ __forceinline__ void load_short_batch(const CsrRows<D, I>& A, long long base,
-                                                 long long end, I (&cols)[short_row_batch],
-                                                 T (&values)[short_row_batch])
-{
-#pragma unroll
-    for (int u = 0; u < short_row_batch; ++u) {
-        const bool in = base + u < end;
-        cols[u] = in ? load_streaming(A.cols + base + u) : I{0};
-        values[u] = in ? static_cast<T>(load_streaming(A.values + base + u)) : T{};
-    }
-}
-
-/// row_split for rows of a few entries (B and C row-major, 16-byte vectors) without
-/// shuffles: every lane of a group loads the row's entries itself (the G lanes read one
-/// address: one transaction), `short_row_batch` at a time with all their gathers of B in
-/// flight, A read and C stored through the streaming path so that L2 keeps the rows of B that
-/// neighbouring rows gather again. Its few registers (40 at one pack per lane, asked for 6
-/// blocks; 32 spilled 120 bytes) keep 75% of the warps resident where the batched kernel's 128
-/// kept 25%: H200, 7-point 160^3 fp32 k = 32, 621 us against 1039 us (8 in a batch: 759 us;
-/// the batched kernel with 4 or 8 gathers in flight: 697 / 650 us).
-template <int G, int PerLane, int Vec, typename D, typename I>
-__global__ void __launch_bounds__(block_size, (short_row_min_blocks<PerLane>))
+/// row_split for rows of a few entries (B and C row-major, 16-byte vectors): the group
+/// loads a row's entries together, max(G, 2 * short_row_batch) at a time (the whole row of
+/// a 7-point stencil at once: consecutive lanes, consecutive entries), hands them round by
+/// shuffles, `short_row_batch` at a time with all their gathers of B in flight; A read and C
+/// stored through the streaming path so that L2 keeps the rows of B that neighbouring rows
+/// gather again. Registers: 64 at two packs per lane (4 blocks a multiprocessor, 50% of the
+/// warps). Session 13 (H200, fp32 7-point 160^3, k = 32): every lane loading every entry of its
+/// row itself (no shuffles) made a warp's loads of A touch 8 rows' entries 28 bytes apart per
+/// instruction, 14 instructions a row; ncu: L1 the busiest unit (78%), L2 72%, DRAM 50% (at
+/// ncu's clocks), stalls on L1TEX loads 57% of the cycles between issues.
+template <int G, int PerLane, int Vec, int MinBlocks, typename D, typename I>
+__global__ void __launch_bounds__(block_size, MinBlocks)
     spmm_short_row_kernel(CsrRows<D, I> A, DenseOperand<const D> B, Output<D> out, long long k)
 {
     using T = compute_type_t<D>;
+    constexpr int step = G > 2 * short_row_batch ? G : 2 * short_row_batch;
     for_each_group_index<G>(A.rows, [&](long long row) {
         const long long begin = A.row_ptrs[row];
         const long long end = A.row_ptrs[row + 1];
         for (long long j0 = 0; j0 < k; j0 += G * PerLane * Vec) {
             T acc[PerLane][Vec] = {};
-            for (long long base = begin; base < end; base += short_row_batch) {
-                I cols[short_row_batch];
-                T values[short_row_batch];
-                load_short_batch(A, base, end, cols, values);
-                const int count =
-                    static_cast<int>(min(static_cast<long long>(short_row_batch), end - base));
-                gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
-            }
+            for_each_entry_batch<G, short_row_batch, true, step>(
+                A, false, begin, end,
+                [&](const I(&cols)[short_row_batch], const T(&values)[short_row_batch],
+                    int count) {
+                    gather_and_sum<G, PerLane, Vec, true>(B, j0, k, cols, values, count, acc);
+                });
             store_sums<G, PerLane, Vec, true, true>(out, row, j0, k, acc);
         }
     });
@@ -668,7 +642,8 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
             constexpr bool halve = PerLane == 1 && G >= 8;
             constexpr int lanes = halve ? G / 2 : G;
             constexpr int packs = halve ? 2 : PerLane;
-            constexpr auto kernel = spmm_short_row_kernel<lanes, packs, vec, D, I>;
+            constexpr auto kernel =
+                spmm_short_row_kernel<lanes, packs, vec, short_row_min_blocks<packs>, D, I>;
             kernel<<<resident_blocks_for<lanes, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, b, out, k);
         });
@@ -676,7 +651,8 @@ void spmm_rows(const CudaExecutor& exec, bool conj, const CsrRows<D, I>& csr, lo
     }
     with_row_split_shape(
         b, out.C, k, nnz <= 16 * csr.rows, [&]<int G, int PerLane, int Vec, bool RowMajor>() {
-            constexpr auto kernel = spmm_row_kernel<G, PerLane, Vec, RowMajor, D, I>;
+            constexpr auto kernel =
+                spmm_row_kernel<G, PerLane, Vec, RowMajor, row_flight<G, Vec>, D, I>;
             kernel<<<resident_blocks_for<G, kernel>(exec, csr.rows), block_size, 0,
                      stream_of(exec)>>>(csr, conj, b, out, k);
         });

@@ -56,13 +56,46 @@ __device__ __forceinline__ unsigned group_mask()
     }
 }
 
+/// *p through the streaming (evict-first) cache path: for data read once, such as A's entries,
+/// so that it does not push out of L2 the rows of B that neighbouring rows gather again.
+template <typename T>
+__device__ __forceinline__ T load_streaming(const T* p)
+{
+    T value;
+    if constexpr (sizeof(T) == 2) {
+        const unsigned short bits = __ldcs(reinterpret_cast<const unsigned short*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else if constexpr (sizeof(T) == 4) {
+        const unsigned bits = __ldcs(reinterpret_cast<const unsigned*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else if constexpr (sizeof(T) == 8) {
+        const unsigned long long bits = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+        memcpy(&value, &bits, sizeof(value));
+    } else {
+        // complex<double>: a plain load (the short-row kernel serves it, the hint need not)
+        value = *p;
+    }
+    return value;
+}
+
+/// Entry e of A (column, value) through the read-only cache, or the streaming path.
+template <bool Streaming, typename T>
+__device__ __forceinline__ T load_entry(const T* p)
+{
+    if constexpr (Streaming) {
+        return load_streaming(p);
+    } else {
+        return loom::cuda::load_cached(p);
+    }
+}
+
 /// Entry e of A's values, conjugated when `conj` (complex types only) and widened to
 /// compute_type_t<D> (float for the 16-bit storage types).
-template <typename D, typename I>
+template <bool Streaming = false, typename D, typename I>
 __device__ __forceinline__ compute_type_t<D> entry_value(const CsrRows<D, I>& A, bool conj,
                                                          long long e)
 {
-    auto value = static_cast<compute_type_t<D>>(loom::cuda::load_cached(A.values + e));
+    auto value = static_cast<compute_type_t<D>>(load_entry<Streaming>(A.values + e));
     if constexpr (loom::cuda::is_device_complex_v<D>) {
         if (conj) value = loom::cuda::conj_dev(value);
     }
@@ -74,11 +107,13 @@ __device__ __forceinline__ compute_type_t<D> entry_value(const CsrRows<D, I>& A,
 /// lane of the group. The group loads max(G, Batch) entries at once (Batch / G per lane when
 /// the group is narrower than a batch), so that a visitor can issue all the loads a batch
 /// needs before it uses any: Batch gathers in flight per lane instead of one.
-template <int G, int Batch, typename D, typename I, typename Visit>
+template <int G, int Batch, bool Streaming = false, int Step = (G > Batch ? G : Batch),
+          typename D, typename I, typename Visit>
 __device__ __forceinline__ void for_each_entry_batch(const CsrRows<D, I>& A, bool conj,
                                                      long long begin, long long end, Visit&& visit)
 {
-    constexpr int step = G > Batch ? G : Batch;
+    constexpr int step = Step;
+    static_assert(step % G == 0 && step % Batch == 0);
     constexpr int held = step / G;
     using T = compute_type_t<D>;
     const int lane = threadIdx.x % G;
@@ -89,8 +124,8 @@ __device__ __forceinline__ void for_each_entry_batch(const CsrRows<D, I>& A, boo
 #pragma unroll
         for (int h = 0; h < held; ++h) {
             const long long e = base + h * G + lane;
-            col[h] = e < end ? loom::cuda::load_cached(A.cols + e) : I{0};
-            value[h] = e < end ? entry_value(A, conj, e) : T{};
+            col[h] = e < end ? load_entry<Streaming>(A.cols + e) : I{0};
+            value[h] = e < end ? entry_value<Streaming>(A, conj, e) : T{};
         }
         const int count = static_cast<int>(min(static_cast<long long>(step), end - base));
 #pragma unroll

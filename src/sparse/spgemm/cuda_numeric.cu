@@ -670,7 +670,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
             exec, in.pattern, rows, a_nnz,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
             state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0,
-            // TEMPORARY (round 1 comparison in one run): LOOM_SPGEMM_NO_WINDOWS=1 keeps pairs
+            // TEMPORARY (round 1 sweep): LOOM_SPGEMM_NO_WINDOWS=1 keeps the pairs
             entry_order && std::getenv("LOOM_SPGEMM_NO_WINDOWS") == nullptr, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 
@@ -51,14 +52,14 @@ struct Chunk {
     I first;
 };
 
-/// Entries of C's row a block of windows_values_kernel holds in shared memory: a window of
-/// 4096 doubles (32 KiB) leaves 7 blocks of 256 threads per SM, and a 2-byte position.
-constexpr int window_entries = 4096;
-constexpr int window_block = 256;
+/// Entries of C's row a block of windows_values_kernel holds in shared memory (by default:
+/// a window of 4096 doubles, 32 KiB, leaves 7 blocks of 256 threads per SM), at most 65536
+/// (2-byte positions).
+constexpr int default_window_entries = 4096;
 /// A heavy row goes to the windows when its multiply-adds average at least this many per
 /// segment (a block barrier each): rows led by a few long B rows (on power-law A*A, the rows
 /// of C over 32 k entries, 62% of the multiply-adds), not rows of many short B rows.
-constexpr long long min_segment_products = 32;
+constexpr long long default_min_segment_products = 32;
 
 /// The products of one entry of A (k < 0: the identity) that land in one window of C's row:
 /// consecutive in product order ([first, end), numbered as `offsets`) and in B's row (from
@@ -92,6 +93,8 @@ struct Record {
     Array<unsigned> window_starts;         ///< per window: its first segment (windows + 1)
     Array<Segment<I>> segments;            ///< by window, each window's in product order
     Array<std::uint16_t> positions;        ///< per multiply-add: its position in its window
+    int window_entries = default_window_entries;
+    int window_block = 256;
 };
 
 /// The row of entry v of the product (see entry_start).
@@ -228,7 +231,7 @@ __global__ void window_segments_kernel(Pattern<I> in, long long rows, long long 
                                        const long long* segment_offsets,
                                        const long long* window_offsets,
                                        std::uint16_t* positions, Segment<I>* segments,
-                                       unsigned* keys, int* missing)
+                                       unsigned* keys, int* missing, int window_entries)
 {
     constexpr unsigned full = 0xffffffffu;
     const int lane = threadIdx.x % 32;
@@ -308,6 +311,7 @@ template <typename I>
 __global__ void choose_windows_kernel(Pattern<I> in, long long rows, const long long* offsets,
                                       const I* c_ptrs, long long light,
                                       const unsigned long long* row_segments,
+                                      int window_entries, long long min_segment_products,
                                       unsigned char* windowed, long long* window_counts)
 {
     for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
@@ -335,7 +339,7 @@ __global__ void keep_windowed_counts_kernel(Pattern<I> in, long long rows, long 
 
 template <typename I>
 __global__ void list_windows_kernel(long long rows, const long long* window_offsets,
-                                    const I* c_ptrs, Window<I>* windows)
+                                    const I* c_ptrs, int window_entries, Window<I>* windows)
 {
     for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
          r += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -368,11 +372,13 @@ __global__ void gather_segments_kernel(long long n, const unsigned* order,
 /// its segments in product order, each one's products added by the block at once (distinct
 /// positions, read coalesced: B's values and the 2-byte positions), a barrier between
 /// segments. Every entry's sum is the full phase's, from 0 in product order: the same bits.
-template <typename V, typename I>
-__global__ void __launch_bounds__(window_block)
+template <int Block, typename V, typename I>
+__global__ void __launch_bounds__(Block)
     windows_values_kernel(Operands<V, I> in, const Window<I>* windows, const unsigned* starts,
-                          const Segment<I>* segments, const std::uint16_t* positions)
+                          const Segment<I>* segments, const std::uint16_t* positions,
+                          int window_entries)
 {
+    constexpr int window_block = Block;
     // raw bytes: a complex V has constructors, which __shared__ variables may not run
     extern __shared__ __align__(16) unsigned char window_bytes[];
     V* values = reinterpret_cast<V*>(window_bytes);
@@ -497,6 +503,16 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
                                       long long nnz, const I* c_ptrs, const I* c_cols,
                                       long long light, bool windows, std::size_t limit)
 {
+    // TEMPORARY (session 13 round 1 sweep): LOOM_SPGEMM_WINDOW, _WINDOW_BLOCK, _MIN_SEGMENT
+    const auto setting = [](const char* name, long long fallback) {
+        const char* value = std::getenv(name);
+        return value != nullptr ? std::atoll(value) : fallback;
+    };
+    const int window_entries = static_cast<int>(
+        std::clamp(setting("LOOM_SPGEMM_WINDOW", default_window_entries), 256LL, 65536LL));
+    const long long min_segment_products =
+        setting("LOOM_SPGEMM_MIN_SEGMENT", default_min_segment_products);
+    const int window_block = setting("LOOM_SPGEMM_WINDOW_BLOCK", 256) >= 1024 ? 1024 : 256;
     using Key = std::make_unsigned_t<I>;
     const long long entries = a_nnz + (in.identity ? rows : 0);
     // multiply-adds are numbered in 32 bits (a record of more would exceed any limit)
@@ -555,14 +571,15 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         const auto warp_grid = grid_for(exec, entries, 256 / 32, 32);
         window_segments_kernel<false, I><<<warp_grid, 256, 0, stream>>>(
             in, rows, entries, offsets.data(), c_ptrs, c_cols, light, nullptr, counts.data(),
-            row_segments.data(), nullptr, nullptr, nullptr, nullptr, nullptr, missing.data());
+            row_segments.data(), nullptr, nullptr, nullptr, nullptr, nullptr, missing.data(),
+            window_entries);
         check_launch(record_where);
         if (loom::detail::load_element(missing, 0) != 0) return nullptr;
         LOOM_CUDA_CHECK(cudaMemsetAsync(window_offsets.data(), 0, sizeof(long long), stream),
                         record_where);
         choose_windows_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
-            in, rows, offsets.data(), c_ptrs, light, row_segments.data(), windowed.data(),
-            window_offsets.data() + 1);
+            in, rows, offsets.data(), c_ptrs, light, row_segments.data(), window_entries,
+            min_segment_products, windowed.data(), window_offsets.data() + 1);
         check_launch(record_where);
         keep_windowed_counts_kernel<<<grid_for(exec, entries, 256, 32), 256, 0, stream>>>(
             in, rows, entries, windowed.data(), counts.data());
@@ -584,7 +601,8 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
             window_segments_kernel<true, I><<<warp_grid, 256, 0, stream>>>(
                 in, rows, entries, offsets.data(), c_ptrs, c_cols, light, windowed.data(),
                 nullptr, nullptr, counts.data(), window_offsets.data(),
-                record->positions.data(), segments.data(), keys.data(), nullptr);
+                record->positions.data(), segments.data(), keys.data(), nullptr,
+                window_entries);
             check_launch(record_where);
             // stable: a window's segments stay in product order
             Array<unsigned> keys_sorted(self, segment_count);
@@ -612,7 +630,9 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
             check_launch(record_where);
             record->windows = Array<Window<I>>(self, window_count);
             list_windows_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
-                rows, window_offsets.data(), c_ptrs, record->windows.data());
+                rows, window_offsets.data(), c_ptrs, window_entries, record->windows.data());
+            record->window_entries = window_entries;
+            record->window_block = window_block;
             check_launch(record_where);
             record->bytes += window_bytes +
                              static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
@@ -688,13 +708,19 @@ void values_from_record(const CudaExecutor& exec, const void* record, const Oper
     const auto& r = *static_cast<const Record<I>*>(record);
     const auto windows = static_cast<long long>(r.windows.size());
     if (windows > 0) {
-        const std::size_t bytes = sizeof(V) * window_entries;
-        allow_shared(exec, windows_values_kernel<V, I>, bytes, numeric_where);
-        windows_values_kernel<V, I>
-            <<<exact_grid(windows, 1, numeric_where), window_block, bytes, stream_of(exec)>>>(
+        const std::size_t bytes = sizeof(V) * r.window_entries;
+        const auto launch = [&](auto kernel, int block) {
+            allow_shared(exec, kernel, bytes, numeric_where);
+            kernel<<<exact_grid(windows, 1, numeric_where), block, bytes, stream_of(exec)>>>(
                 in, r.windows.data(), r.window_starts.data(), r.segments.data(),
-                r.positions.data());
-        check_launch(numeric_where);
+                r.positions.data(), r.window_entries);
+            check_launch(numeric_where);
+        };
+        if (r.window_block == 1024) {
+            launch(windows_values_kernel<1024, V, I>, 1024);
+        } else {
+            launch(windows_values_kernel<256, V, I>, 256);
+        }
     }
     const auto count = static_cast<long long>(r.chunks.size());
     if (count > 0) {

@@ -545,6 +545,22 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     if (!fits(pairs_bytes)) return nullptr;
     windows = windows && fits(pairs_bytes + window_bytes);
 
+    // the rows longer than `light`: none (every 27-point product), no record
+    Array<long long> chunk_offsets(self, rows + 1);
+    const auto count_chunks = [&](const unsigned char* windowed) {
+        LOOM_CUDA_CHECK(cudaMemsetAsync(chunk_offsets.data(), 0, sizeof(long long), stream),
+                        record_where);
+        count_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
+            rows, c_ptrs, light, windowed, chunk_offsets.data() + 1);
+        check_launch(record_where);
+        run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, chunk_offsets.data() + 1,
+                                                 chunk_offsets.data() + 1, rows, stream);
+        });
+        return loom::detail::load_element(chunk_offsets, rows);
+    };
+    if (count_chunks(nullptr) == 0) return nullptr;
+
     // where each entry's products start in product order
     Array<long long> offsets(self, entries + 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(offsets.data(), 0, sizeof(long long), stream), record_where);
@@ -644,18 +660,8 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     }
 
     // the other recorded rows' chunks
-    Array<long long> chunk_offsets(self, rows + 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(chunk_offsets.data(), 0, sizeof(long long), stream),
-                    record_where);
-    count_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
-        rows, c_ptrs, light, windowed.size() > 0 ? windowed.data() : nullptr,
-        chunk_offsets.data() + 1);
-    check_launch(record_where);
-    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceScan::InclusiveSum(temp, bytes, chunk_offsets.data() + 1,
-                                             chunk_offsets.data() + 1, rows, stream);
-    });
-    const long long chunk_count = loom::detail::load_element(chunk_offsets, rows);
+    const long long chunk_count =
+        windowed.size() > 0 ? count_chunks(windowed.data()) : count_chunks(nullptr);
     if (chunk_count == 0) {
         if (record->windows.size() == 0) return nullptr;
         return record;

@@ -72,6 +72,18 @@ struct Segment {
     unsigned end;
 };
 
+/// Products a thread of layered_values_kernel adds in a row (consecutive in a segment).
+constexpr int piece_products = 8;
+
+/// Up to piece_products consecutive products of a segment (layered windows).
+template <typename I>
+struct Piece {
+    I a;
+    I b;
+    unsigned first;
+    unsigned count;
+};
+
 /// A window: entries [first, min(first + window_entries, end of the row)) of row `row` of C.
 template <typename I>
 struct Window {
@@ -95,6 +107,11 @@ struct Record {
     Array<std::uint16_t> positions;        ///< per multiply-add: its position in its window
     int window_entries = default_window_entries;
     int window_block = 256;
+    // layered: the windows' segments in steps (pieces of at most piece_products products)
+    bool layered = false;
+    Array<Piece<I>> pieces;                ///< by window and step
+    Array<unsigned> step_starts;           ///< per step: its first piece (steps + 1)
+    Array<unsigned> window_steps;          ///< per window: its first step (windows + 1)
 };
 
 /// The row of entry v of the product (see entry_start).
@@ -368,6 +385,147 @@ __global__ void gather_segments_kernel(long long n, const unsigned* order,
     }
 }
 
+/// Layered windows: a warp per window gives each of its segments (in product order) a step,
+/// one more than the largest step of an earlier segment it meets (shares a position with),
+/// from a per-position "last step" in shared memory. Segments of one step meet nowhere; the
+/// products of one entry of C lie in segments of rising steps in product order.
+template <typename I>
+__global__ void layer_segments_kernel(const Window<I>* windows, const unsigned* window_starts,
+                                      const Segment<I>* segments,
+                                      const std::uint16_t* positions, const I* c_ptrs,
+                                      int window_entries, unsigned long long* keys)
+{
+    extern __shared__ __align__(16) unsigned char layer_bytes[];
+    auto* last = reinterpret_cast<unsigned*>(layer_bytes);
+    const int lane = threadIdx.x;
+    const long long w = blockIdx.x;
+    const Window<I> window = windows[w];
+    const int n = static_cast<int>(min(static_cast<long long>(window_entries),
+                                       static_cast<long long>(c_ptrs[window.row + 1]) -
+                                           static_cast<long long>(window.first)));
+    for (int i = lane; i < n; i += 32) last[i] = 0;
+    __syncwarp();
+    const unsigned end = window_starts[w + 1];
+    for (unsigned s = window_starts[w]; s < end; ++s) {
+        const Segment<I> segment = segments[s];
+        const int products = static_cast<int>(segment.end - segment.first);
+        unsigned before = 0;
+        for (int t = lane; t < products; t += 32) {
+            const int at = positions[segment.first + t];
+            if (at < n) before = max(before, last[at]);
+        }
+        const unsigned step = __reduce_max_sync(0xffffffffu, before) + 1;
+        __syncwarp();
+        for (int t = lane; t < products; t += 32) {
+            const int at = positions[segment.first + t];
+            if (at < n) last[at] = step;
+        }
+        __syncwarp();
+        if (lane == 0) keys[s] = (static_cast<unsigned long long>(w) << 32) | step;
+    }
+}
+
+/// pieces[i] = the pieces of the i-th segment in (window, step) order.
+template <typename I>
+__global__ void count_pieces_kernel(long long n, const unsigned* order,
+                                    const Segment<I>* segments, long long* counts)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const Segment<I> segment = segments[order[i]];
+        counts[i] = ceildiv(static_cast<long long>(segment.end - segment.first),
+                            static_cast<long long>(piece_products));
+    }
+}
+
+/// The pieces of the segments in (window, step) order, and the steps: a step starts at every
+/// segment whose key differs from the one before (step_flags, scanned: step_index).
+template <typename I>
+__global__ void write_pieces_kernel(long long n, const unsigned* order,
+                                    const Segment<I>* segments,
+                                    const unsigned long long* keys,
+                                    const long long* piece_offsets, const long long* step_index,
+                                    Piece<I>* pieces, unsigned* step_starts,
+                                    unsigned* step_windows)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const Segment<I> segment = segments[order[i]];
+        const long long out = piece_offsets[i];
+        const unsigned products = segment.end - segment.first;
+        for (unsigned j = 0; j * piece_products < products; ++j) {
+            pieces[out + j] = {segment.a,
+                               static_cast<I>(segment.b + j * piece_products),
+                               segment.first + j * piece_products,
+                               min(static_cast<unsigned>(piece_products),
+                                   products - j * piece_products)};
+        }
+        if (i == 0 || keys[i] != keys[i - 1]) {
+            const long long step = step_index[i] - 1;
+            step_starts[step] = static_cast<unsigned>(out);
+            step_windows[step] = static_cast<unsigned>(keys[i] >> 32);
+        }
+    }
+}
+
+/// step_flags[i] = 1 where the (window, step) key changes.
+__global__ void step_flags_kernel(long long n, const unsigned long long* keys, long long* flags)
+{
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        flags[i] = i == 0 || keys[i] != keys[i - 1] ? 1 : 0;
+    }
+}
+
+/// A block per window, its values in shared memory (from 0), its steps in order: a thread per
+/// piece of the step (pieces of one step meet nowhere, the products of a piece neither), a
+/// barrier between steps. Every entry's sum is the full phase's, from 0 in product order.
+template <int Block, typename V, typename I>
+__global__ void __launch_bounds__(Block)
+    layered_values_kernel(Operands<V, I> in, const Window<I>* windows,
+                          const unsigned* window_steps, const unsigned* step_starts,
+                          const Piece<I>* pieces, const std::uint16_t* positions,
+                          int window_entries)
+{
+    extern __shared__ __align__(16) unsigned char layered_bytes[];
+    V* values = reinterpret_cast<V*>(layered_bytes);
+    const long long w = blockIdx.x;
+    const Window<I> window = windows[w];
+    const long long first = window.first;
+    const int n = static_cast<int>(
+        min(static_cast<long long>(window_entries), in.c_ptrs[window.row + 1] - first));
+    for (int i = threadIdx.x; i < n; i += Block) values[i] = V(0);
+    const V scale = row_scale(in, window.row);
+    __syncthreads();
+    const unsigned steps_end = window_steps[w + 1];
+    for (unsigned step = window_steps[w]; step < steps_end; ++step) {
+        const unsigned end = step_starts[step + 1];
+        for (unsigned p = step_starts[step] + threadIdx.x; p < end; p += Block) {
+            const Piece<I> piece = pieces[p];
+            const V factor = piece.a < 0 ? V(1)
+                             : in.pattern.identity ? scale * in.a_vals[piece.a]
+                                                   : in.a_vals[piece.a];
+            int at[piece_products];
+            V b[piece_products];
+#pragma unroll
+            for (int t = 0; t < piece_products; ++t) {
+                if (t < static_cast<int>(piece.count)) {
+                    at[t] = positions[piece.first + t];
+                    b[t] = in.b_vals[piece.b + t];
+                }
+            }
+#pragma unroll
+            for (int t = 0; t < piece_products; ++t) {
+                if (t < static_cast<int>(piece.count) && at[t] < n) {
+                    values[at[t]] += unfused_product(factor, b[t]);
+                }
+            }
+        }
+        __syncthreads();
+    }
+    for (int i = threadIdx.x; i < n; i += Block) in.c_vals[first + i] = values[i];
+}
+
 /// A block per window of a windowed row, the window's values in shared memory (from 0):
 /// its segments in product order, each one's products added by the block at once (distinct
 /// positions, read coalesced: B's values and the 2-byte positions), a barrier between
@@ -489,6 +647,81 @@ __global__ void __launch_bounds__(values_block)
     }
 }
 
+__global__ void set_unsigned_kernel(unsigned* target, unsigned value) { *target = value; }
+
+/// Layers the windows' segments (record.segments, by window, in product order; record.
+/// window_starts) into steps and pieces (record.pieces, step_starts, window_steps), and
+/// drops the segments.
+template <typename I>
+void layer_windows(const CudaExecutor& exec, Record<I>& record, long long segment_count,
+                   const I* c_ptrs)
+{
+    const auto self = exec.shared_from_this();
+    const auto stream = stream_of(exec);
+    const auto window_count = static_cast<long long>(record.windows.size());
+    Array<unsigned long long> keys(self, segment_count);
+    const std::size_t last_bytes = sizeof(unsigned) * record.window_entries;
+    allow_shared(exec, layer_segments_kernel<I>, last_bytes, record_where);
+    layer_segments_kernel<I><<<exact_grid(window_count, 1, record_where), 32, last_bytes, stream>>>(
+        record.windows.data(), record.window_starts.data(), record.segments.data(),
+        record.positions.data(), c_ptrs, record.window_entries, keys.data());
+    check_launch(record_where);
+    // stable: a step's segments stay in product order (any order would do)
+    Array<unsigned long long> keys_sorted(self, segment_count);
+    Array<unsigned> order(self, segment_count);
+    Array<unsigned> order_sorted(self, segment_count);
+    iota_kernel<<<grid_for(exec, segment_count, 256, 32), 256, 0, stream>>>(segment_count,
+                                                                           order.data());
+    check_launch(record_where);
+    const int key_bits = 32 + std::max(1, static_cast<int>(std::bit_width(
+                                              static_cast<unsigned long long>(window_count - 1))));
+    cub::DoubleBuffer<unsigned long long> key_buffers(keys.data(), keys_sorted.data());
+    cub::DoubleBuffer<unsigned> order_buffers(order.data(), order_sorted.data());
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, key_buffers, order_buffers,
+                                               segment_count, 0, key_bits, stream);
+    });
+    Array<long long> piece_offsets(self, segment_count + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(piece_offsets.data() + segment_count, 0, sizeof(long long),
+                                    stream),
+                    record_where);
+    count_pieces_kernel<<<grid_for(exec, segment_count, 256, 32), 256, 0, stream>>>(
+        segment_count, order_buffers.Current(), record.segments.data(), piece_offsets.data());
+    check_launch(record_where);
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, piece_offsets.data(),
+                                             piece_offsets.data(), segment_count + 1, stream);
+    });
+    Array<long long> step_index(self, segment_count);
+    step_flags_kernel<<<grid_for(exec, segment_count, 256, 32), 256, 0, stream>>>(
+        segment_count, key_buffers.Current(), step_index.data());
+    check_launch(record_where);
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(temp, bytes, step_index.data(), step_index.data(),
+                                             segment_count, stream);
+    });
+    const long long pieces = loom::detail::load_element(piece_offsets, segment_count);
+    const long long steps = loom::detail::load_element(step_index, segment_count - 1);
+    record.pieces = Array<Piece<I>>(self, pieces);
+    record.step_starts = Array<unsigned>(self, steps + 1);
+    Array<unsigned> step_windows(self, steps);
+    write_pieces_kernel<<<grid_for(exec, segment_count, 256, 32), 256, 0, stream>>>(
+        segment_count, order_buffers.Current(), record.segments.data(),
+        key_buffers.Current(), piece_offsets.data(), step_index.data(), record.pieces.data(),
+        record.step_starts.data(), step_windows.data());
+    check_launch(record_where);
+    set_unsigned_kernel<<<1, 1, 0, stream>>>(record.step_starts.data() + steps,
+                                             static_cast<unsigned>(pieces));
+    check_launch(record_where);
+    record.window_steps = Array<unsigned>(self, window_count + 1);
+    entry_starts_kernel<<<grid_for(exec, steps, 256, 32), 256, 0, stream>>>(
+        step_windows.data(), steps, window_count, record.window_steps.data());
+    check_launch(record_where);
+    record.segments = Array<Segment<I>>();
+    record.window_starts = Array<unsigned>();
+    record.layered = true;
+}
+
 }  // namespace
 
 template <typename I>
@@ -513,6 +746,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const long long min_segment_products =
         setting("LOOM_SPGEMM_MIN_SEGMENT", default_min_segment_products);
     const int window_block = setting("LOOM_SPGEMM_WINDOW_BLOCK", 256) >= 1024 ? 1024 : 256;
+    const bool layered = setting("LOOM_SPGEMM_LAYERS", 0) != 0;
     using Key = std::make_unsigned_t<I>;
     const long long entries = a_nnz + (in.identity ? rows : 0);
     // multiply-adds are numbered in 32 bits (a record of more would exceed any limit)
@@ -650,10 +884,20 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
             record->window_entries = window_entries;
             record->window_block = window_block;
             check_launch(record_where);
-            record->bytes += window_bytes +
-                             static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
-                             static_cast<std::size_t>(window_count) *
-                                 (sizeof(Window<I>) + sizeof(unsigned));
+            if (layered) {
+                layer_windows(exec, *record, segment_count, c_ptrs);
+                record->bytes += window_bytes +
+                                 static_cast<std::size_t>(record->pieces.size()) * sizeof(Piece<I>) +
+                                 static_cast<std::size_t>(record->step_starts.size()) *
+                                     sizeof(unsigned) +
+                                 static_cast<std::size_t>(window_count) *
+                                     (sizeof(Window<I>) + sizeof(unsigned));
+            } else {
+                record->bytes += window_bytes +
+                                 static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
+                                 static_cast<std::size_t>(window_count) *
+                                     (sizeof(Window<I>) + sizeof(unsigned));
+            }
         } else {
             windowed = Array<unsigned char>();
         }
@@ -722,7 +966,20 @@ void values_from_record(const CudaExecutor& exec, const void* record, const Oper
                 r.positions.data(), r.window_entries);
             check_launch(numeric_where);
         };
-        if (r.window_block == 1024) {
+        const auto launch_layered = [&](auto kernel, int block) {
+            allow_shared(exec, kernel, bytes, numeric_where);
+            kernel<<<exact_grid(windows, 1, numeric_where), block, bytes, stream_of(exec)>>>(
+                in, r.windows.data(), r.window_steps.data(), r.step_starts.data(),
+                r.pieces.data(), r.positions.data(), r.window_entries);
+            check_launch(numeric_where);
+        };
+        if (r.layered) {
+            if (r.window_block == 1024) {
+                launch_layered(layered_values_kernel<1024, V, I>, 1024);
+            } else {
+                launch_layered(layered_values_kernel<256, V, I>, 256);
+            }
+        } else if (r.window_block == 1024) {
             launch(windows_values_kernel<1024, V, I>, 1024);
         } else {
             launch(windows_values_kernel<256, V, I>, 256);

@@ -247,6 +247,7 @@ __global__ void window_segments_kernel(Pattern<I> in, long long rows, long long 
                                        unsigned long long* row_segments,
                                        const long long* segment_offsets,
                                        const long long* window_offsets,
+                                       const long long* compact_offsets,
                                        std::uint16_t* positions, Segment<I>* segments,
                                        unsigned* keys, int* missing, int window_entries)
 {
@@ -268,7 +269,9 @@ __global__ void window_segments_kernel(Pattern<I> in, long long rows, long long 
         const long long r = unit ? row : static_cast<long long>(in.a_cols[k]);
         const long long b_first = in.b_ptrs[r];
         const long long length = in.b_ptrs[r + 1] - b_first;
-        const long long out = offsets[v];
+        // write: the windowed rows' multiply-adds numbered on their own (compact_offsets)
+        const long long out =
+            offsets[v] + (Write ? compact_offsets[row] - offsets[entry_start(in, row)] : 0);
         const long long segment_base = Write ? segment_offsets[v] : 0;
         long long started = 0;   // segments started by earlier steps
         long long carried = -1;  // window of the product before the step
@@ -329,7 +332,8 @@ __global__ void choose_windows_kernel(Pattern<I> in, long long rows, const long 
                                       const I* c_ptrs, long long light,
                                       const unsigned long long* row_segments,
                                       int window_entries, long long min_segment_products,
-                                      unsigned char* windowed, long long* window_counts)
+                                      unsigned char* windowed, long long* window_counts,
+                                      long long* compact_counts)
 {
     for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
          r += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -340,6 +344,7 @@ __global__ void choose_windows_kernel(Pattern<I> in, long long rows, const long 
             length > light && segments > 0 && products >= min_segment_products * segments;
         windowed[r] = taken ? 1 : 0;
         window_counts[r] = taken ? ceildiv(length, static_cast<long long>(window_entries)) : 0;
+        compact_counts[r] = taken ? products : 0;
     }
 }
 
@@ -547,21 +552,35 @@ __global__ void __launch_bounds__(Block)
         min(static_cast<long long>(window_entries), in.c_ptrs[window.row + 1] - first));
     for (int i = threadIdx.x; i < n; i += window_block) values[i] = V(0);
     const V scale = row_scale(in, window.row);
-    __syncthreads();
+    // the window's segments and their factors staged Block at a time (loaded at once, so
+    // that a segment costs the latency of its products' loads only, ncu round 1: the kernel
+    // was latency-bound at 23% of DRAM's bandwidth with three dependent loads per segment)
+    __shared__ Segment<I> staged[Block];
+    __shared__ __align__(16) unsigned char factor_bytes[sizeof(V) * Block];
+    V* factors = reinterpret_cast<V*>(factor_bytes);
     const unsigned end = starts[w + 1];
-    for (unsigned s = starts[w]; s < end; ++s) {
-        const Segment<I> segment = segments[s];
-        const V factor = segment.a < 0 ? V(1)
-                         : in.pattern.identity ? scale * in.a_vals[segment.a]
-                                               : in.a_vals[segment.a];
-        const int products = static_cast<int>(segment.end - segment.first);
-#pragma unroll 4
-        for (int t = threadIdx.x; t < products; t += window_block) {
-            const int at = positions[segment.first + t];
-            const V product = unfused_product(factor, in.b_vals[segment.b + t]);
-            if (at < n) values[at] += product;
+    for (unsigned base = starts[w]; base < end; base += Block) {
+        const int count = static_cast<int>(min(static_cast<unsigned>(Block), end - base));
+        if (static_cast<int>(threadIdx.x) < count) {
+            const Segment<I> segment = segments[base + threadIdx.x];
+            staged[threadIdx.x] = segment;
+            factors[threadIdx.x] = segment.a < 0 ? V(1)
+                                   : in.pattern.identity ? scale * in.a_vals[segment.a]
+                                                         : in.a_vals[segment.a];
         }
-        __syncthreads();
+        __syncthreads();  // also: the values zeroed
+        for (int i = 0; i < count; ++i) {
+            const Segment<I> segment = staged[i];
+            const V factor = factors[i];
+            const int products = static_cast<int>(segment.end - segment.first);
+#pragma unroll 4
+            for (int t = threadIdx.x; t < products; t += window_block) {
+                const int at = positions[segment.first + t];
+                const V product = unfused_product(factor, in.b_vals[segment.b + t]);
+                if (at < n) values[at] += product;
+            }
+            __syncthreads();
+        }
     }
     for (int i = threadIdx.x; i < n; i += window_block) in.c_vals[first + i] = values[i];
 }
@@ -759,10 +778,10 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const CudaExecutor::DeviceScope scope(exec.device_id());
     auto record = std::make_shared<Record<I>>();
 
-    // bytes of every part (the windows' positions span every multiply-add, the pairs too)
+    // bytes of the pairs (their array spans every multiply-add; the windows' parts are
+    // checked once counted)
     const auto pairs_bytes = static_cast<std::size_t>(nnz + 1) * sizeof(unsigned) +
                              static_cast<std::size_t>(multiply_adds) * sizeof(RecordedProduct<I>);
-    const auto window_bytes = static_cast<std::size_t>(multiply_adds) * sizeof(std::uint16_t);
     // during construction: two key buffers, two number buffers, the unsorted pairs, the
     // entries' offsets; the windows' counts, offsets and sort buffers take less than that
     const auto building =
@@ -777,7 +796,6 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
                static_cast<double>(bytes + building) <= record_share_of_free * free_bytes;
     };
     if (!fits(pairs_bytes)) return nullptr;
-    windows = windows && fits(pairs_bytes + window_bytes);
 
     // the rows longer than `light`: none (every 27-point product), no record
     Array<long long> chunk_offsets(self, rows + 1);
@@ -813,6 +831,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         Array<long long> counts(self, entries + 1);
         Array<unsigned long long> row_segments(self, rows);
         Array<long long> window_offsets(self, rows + 1);
+        Array<long long> compact_offsets(self, rows + 1);
         Array<int> missing(self, 1);
         LOOM_CUDA_CHECK(cudaMemsetAsync(row_segments.data(), 0,
                                         sizeof(unsigned long long) * rows, stream),
@@ -821,15 +840,18 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         const auto warp_grid = grid_for(exec, entries, 256 / 32, 32);
         window_segments_kernel<false, I><<<warp_grid, 256, 0, stream>>>(
             in, rows, entries, offsets.data(), c_ptrs, c_cols, light, nullptr, counts.data(),
-            row_segments.data(), nullptr, nullptr, nullptr, nullptr, nullptr, missing.data(),
-            window_entries);
+            row_segments.data(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            missing.data(), window_entries);
         check_launch(record_where);
         if (loom::detail::load_element(missing, 0) != 0) return nullptr;
         LOOM_CUDA_CHECK(cudaMemsetAsync(window_offsets.data(), 0, sizeof(long long), stream),
                         record_where);
+        LOOM_CUDA_CHECK(cudaMemsetAsync(compact_offsets.data(), 0, sizeof(long long), stream),
+                        record_where);
         choose_windows_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
             in, rows, offsets.data(), c_ptrs, light, row_segments.data(), window_entries,
-            min_segment_products, windowed.data(), window_offsets.data() + 1);
+            min_segment_products, windowed.data(), window_offsets.data() + 1,
+            compact_offsets.data() + 1);
         check_launch(record_where);
         keep_windowed_counts_kernel<<<grid_for(exec, entries, 256, 32), 256, 0, stream>>>(
             in, rows, entries, windowed.data(), counts.data());
@@ -839,18 +861,33 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
                                                  window_offsets.data() + 1, rows, stream);
         });
         run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, compact_offsets.data() + 1,
+                                                 compact_offsets.data() + 1, rows, stream);
+        });
+        run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
             return cub::DeviceScan::ExclusiveSum(temp, bytes, counts.data(), counts.data(),
                                                  entries + 1, stream);
         });
         const long long window_count = loom::detail::load_element(window_offsets, rows);
         const long long segment_count = loom::detail::load_element(counts, entries);
-        if (window_count > 0 && segment_count > 0) {
-            record->positions = Array<std::uint16_t>(self, multiply_adds);
+        const long long windowed_products = loom::detail::load_element(compact_offsets, rows);
+        const auto positions_bytes =
+            static_cast<std::size_t>(windowed_products) * sizeof(std::uint16_t);
+        // kept: the positions, the pieces (at most one per segment and one per
+        // piece_products multiply-adds), the windows and steps
+        const auto windows_kept =
+            positions_bytes +
+            static_cast<std::size_t>(segment_count + windowed_products / piece_products) *
+                sizeof(Piece<I>) +
+            static_cast<std::size_t>(window_count + segment_count) * 2 * sizeof(unsigned);
+        // with the pairs of the other rows (their array spans every multiply-add)
+        if (window_count > 0 && segment_count > 0 && fits(pairs_bytes + windows_kept)) {
+            record->positions = Array<std::uint16_t>(self, windowed_products);
             Array<Segment<I>> segments(self, segment_count);
             Array<unsigned> keys(self, segment_count);
             window_segments_kernel<true, I><<<warp_grid, 256, 0, stream>>>(
                 in, rows, entries, offsets.data(), c_ptrs, c_cols, light, windowed.data(),
-                nullptr, nullptr, counts.data(), window_offsets.data(),
+                nullptr, nullptr, counts.data(), window_offsets.data(), compact_offsets.data(),
                 record->positions.data(), segments.data(), keys.data(), nullptr,
                 window_entries);
             check_launch(record_where);
@@ -886,14 +923,14 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
             check_launch(record_where);
             if (layered) {
                 layer_windows(exec, *record, segment_count, c_ptrs);
-                record->bytes += window_bytes +
+                record->bytes += positions_bytes +
                                  static_cast<std::size_t>(record->pieces.size()) * sizeof(Piece<I>) +
                                  static_cast<std::size_t>(record->step_starts.size()) *
                                      sizeof(unsigned) +
                                  static_cast<std::size_t>(window_count) *
                                      (sizeof(Window<I>) + sizeof(unsigned));
             } else {
-                record->bytes += window_bytes +
+                record->bytes += positions_bytes +
                                  static_cast<std::size_t>(segment_count) * sizeof(Segment<I>) +
                                  static_cast<std::size_t>(window_count) *
                                      (sizeof(Window<I>) + sizeof(unsigned));

@@ -959,12 +959,11 @@ TYPED_TEST(Spgemm, ValuesOnlyEqualFreshNumericBitwise)
     }
 }
 
-/// Rows of C led by one long B row (CUDA: values-only calls add them in product order, a
-/// window of C's row at a time): every 10th row of A selects one of 5 rows of B of about
-/// 4800 entries (two windows of C's row), beside short rows that meet its columns (entries
-/// of several multiply-adds, whose order counts); the 5 long rows of A select mostly short B
-/// rows (they keep the pairs). Repeated calls, plain and Jacobi-fused, give the bits of a
-/// fresh handle's full phase.
+/// Rows of C led by one long B row (on power-law products, the rows over 32 k entries):
+/// every 10th row of A selects one of 5 rows of B of about 4800 entries, beside short rows
+/// that meet its columns (entries of several multiply-adds, whose order counts); the 5 long
+/// rows of A select mostly short B rows. Repeated calls (CUDA: from the record), plain and
+/// Jacobi-fused, give the bits of a fresh handle's full phase.
 TYPED_TEST(Spgemm, RowsLedByLongBRowsBitwise)
 {
     using V = typename TestFixture::V;

@@ -674,17 +674,15 @@ template <typename I>
 std::size_t record_size(const void* record);
 
 /// cuda_recorded.cu: the record for values-only calls: where every multiply-add lands in C
-/// (whose rows hold, sorted, the columns that the full numeric phase wrote), for the rows
-/// longer than `light` entries: with `windows` (B's rows hold distinct columns), rows led by
-/// long B rows as segments of B rows per window of C's row and a 2-byte position per
-/// multiply-add (added in product order), the others as (A entry, B entry) pairs. Null when there are none, when
+/// (whose rows hold, sorted, the columns that the full numeric phase wrote), as (A entry,
+/// B entry) pairs, for the rows longer than `light` entries. Null when there are none, when
 /// it would exceed `limit` bytes or 3/4 of the device's free memory (with what its
 /// construction needs), or when C lacks a column of the product.
 template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
-                                      long long light, bool windows, std::size_t limit);
+                                      long long light, std::size_t limit);
 
 /// cuda_recorded.cu: the values of the recorded rows of C from a record of record_products.
 template <typename V, typename I>

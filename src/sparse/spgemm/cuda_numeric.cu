@@ -1,7 +1,6 @@
 // CUDA SpGEMM, numeric phase: the light groups' columns and values by teams in shared-memory
 // hash tables (or, values only, by binary search in C's known columns), the heavy ones by
 // cuda_heavy.cu and cuda_hash.cu. cuda_common.cuh explains the design.
-#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/hash_table.cuh"
@@ -669,9 +668,7 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
         record->pairs = record_products(
             exec, in.pattern, rows, a_nnz,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0,
-            // TEMPORARY (round 1 sweep): LOOM_SPGEMM_NO_WINDOWS=1 keeps the pairs
-            entry_order && std::getenv("LOOM_SPGEMM_NO_WINDOWS") == nullptr, limit);
+            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
         const auto positions_bytes =

@@ -959,6 +959,81 @@ TYPED_TEST(Spgemm, ValuesOnlyEqualFreshNumericBitwise)
     }
 }
 
+/// Rows of C led by one long B row (on power-law products, the rows over 32 k entries):
+/// every 10th row of A selects one of 5 rows of B of about 4800 entries, beside short rows
+/// that meet its columns (entries of several multiply-adds, whose order counts); the 5 long
+/// rows of A select mostly short B rows. Repeated calls (CUDA: from the record), plain and
+/// Jacobi-fused, give the bits of a fresh handle's full phase.
+TYPED_TEST(Spgemm, RowsLedByLongBRowsBitwise)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    constexpr size_type n = 6000;
+    constexpr size_type long_rows = 5;
+    std::mt19937_64 rng(61);
+    const auto M = edit_rows(
+        loom::test::random_csr<V, I>(this->ref, {n, n, 3, false, true, false, 62}),
+        [&](size_type r, std::vector<std::pair<I, V>>& entries) {
+            std::map<I, V> row(entries.begin(), entries.end());
+            if (r < long_rows) {
+                for (size_type c = 0; c < n; ++c) {
+                    if ((c * 7 + r) % 10 < 8) row[static_cast<I>(c)] = loom::test::random_value<V>(rng);
+                }
+            } else if (r % 10 == 0) {
+                row[static_cast<I>(r / 10 % long_rows)] = loom::test::random_value<V>(rng);
+            }
+            entries.assign(row.begin(), row.end());
+        });
+    const auto M2 = this->with_new_values(M, 63);
+    const V omega{0.6};
+    std::vector<V> d_inv(static_cast<std::size_t>(n));
+    for (auto& d : d_inv) d = V{1} + loom::test::random_value<V>(rng) * V{0.5};
+    for (const auto& exec : loom::test::backends()) {
+        SCOPED_TRACE(exec->name());
+        const Csr M_e(exec, M);
+        const Csr M2_e(exec, M2);
+        const loom::Array<V> d_e(exec, d_inv);
+        for (const bool jacobi : {false, true}) {
+            SCOPED_TRACE(jacobi ? "Jacobi" : "plain");
+            const auto symbolic = [&](Handle& handle, Csr& C) {
+                if (jacobi) {
+                    sparse::spgemm_jacobi_symbolic(handle, M_e, M_e, C);
+                } else {
+                    sparse::spgemm_symbolic(handle, M_e, M_e, C);
+                }
+            };
+            const auto numeric = [&](Handle& handle, const Csr& X, Csr& C) {
+                if (jacobi) {
+                    sparse::spgemm_jacobi_numeric(handle, omega, d_e, X, X, C);
+                } else {
+                    sparse::spgemm_numeric(handle, X, X, C);
+                }
+            };
+            Handle handle({.deterministic = true});
+            Csr C;
+            symbolic(handle, C);
+            numeric(handle, M_e, C);
+            const auto first_bits = C.values().to_host();
+            C.values().fill(V{-3});
+            numeric(handle, M2_e, C);
+            Handle fresh_handle({.reuse_columns = false, .deterministic = true});
+            Csr fresh;
+            symbolic(fresh_handle, fresh);
+            numeric(fresh_handle, M2_e, fresh);
+            EXPECT_EQ(C.col_idxs().to_host(), fresh.col_idxs().to_host());
+            EXPECT_TRUE(same_bits(C.values().to_host(), fresh.values().to_host()));
+            if (!jacobi) this->expect_same(C, sparse::spgemm(M2, M2));
+            C.values().fill(V{-3});
+            numeric(handle, M_e, C);
+            EXPECT_TRUE(same_bits(C.values().to_host(), first_bits));
+            EXPECT_EQ(handle.values_path(), values_only_path(exec));
+            EXPECT_GT(handle.recorded_bytes(), size_type{0});
+        }
+    }
+}
+
 /// CUDA's symbolic phase also writes C's columns when every row is short (sorted output,
 /// reuse_columns): right before any numeric call, and the first numeric call then computes
 /// values only, bit for bit those of the full phase, in the one-shot product too. Host

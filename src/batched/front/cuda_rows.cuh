@@ -619,71 +619,43 @@ void with_order(int n, F&& launch)
     }
 }
 
+/// The largest order getrf_shared_kernel serves; getrf_wide_kernel takes 27..32.
+constexpr int shared_getrf_max = 26;
+
 /// Lanes per matrix of getrf_shared_kernel by order, 0 where getrf_wide_kernel runs. H200,
 /// 163840 matrices, double, us (the measured lanes per matrix, L; getrf_wide_kernel; cuBLAS
 /// getrfBatched): n = 11 L1 147 / 260 / 402, 12 L1 186 L4 184 L2 213 L8 278 / 276 / 452,
 /// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 / 384 / 677, 17 L1 538 L4 452 L8 518 /
 /// 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 / 1650 / 1817,
-/// 28 L8 2558 L16 1806 / ~1825 / 2296, 32 L8 4207 L16 1999 L4 6355 / 1939 / 2723. Past 24 the
-/// lanes' unrolled rows make the kernel large (L8 at 28: 2.7x its time at 24).
+/// 25 L8 1269 L16 1323 / 1678 / 2047, 26 L8 1389 L16 1488 / 1711 / 2053, 28 L8 2558 L16 1806 /
+/// ~1825 / 2296, 32 L8 4207 L16 1999 L4 6355 / 1939 / 2723.
 constexpr int shared_getrf_lanes(int n)
 {
-    if (n <= thread_getrf_max || n > 24) return 0;
+    if (n <= thread_getrf_max || n > shared_getrf_max) return 0;
     return n <= 13 ? 1 : n <= 18 ? 4 : 8;
 }
-constexpr int shared_getrf_max = 24;
-
-/// Lanes per matrix of getrf_shared_kernel at 25 and 26 (getrf_wide_kernel above). H200,
-/// 163840 matrices, double, us (L8 / L16 / getrf_wide_kernel / cuBLAS): 25 1269 / 1323 /
-/// 1678 / 2047, 26 1389 / 1488 / 1711 / 2053.
-constexpr int wider_getrf_lanes = 8;
-inline int wider_candidate() { return wider_getrf_lanes; }
 
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    const bool wider = (n == 25 || n == 26) && (wider_candidate() == 8 || wider_candidate() == 16);
-    if ((shared_getrf_lanes(n) == 0 && !wider) || count > INT_MAX) return false;
+    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
-    bool launched = false;
-    with_order<26, thread_getrf_max + 1>(n, [&](auto order) {
+    with_order<shared_getrf_max, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        if constexpr (N > shared_getrf_max) {
-            const auto wide = [&](auto lanes) {
-                constexpr int L = decltype(lanes)::value;
-                if (wider_candidate() != L) return;
-                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
-                constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-                constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
-                static const bool allowed = thread::allow_shared(kernel, shared);
-                (void)allowed;
-                const auto blocks = (count + threads / L - 1) / (threads / L);
-                kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                    ops, f.pivots, f.info, count);
-                launched = true;
-            };
-            wide(std::integral_constant<int, wider_getrf_lanes>{});
-            return;
-        } else {
         constexpr int L = shared_getrf_lanes(N);
-        const auto launch = [&](auto) {
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
-            constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-            constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
-            static const bool allowed = thread::allow_shared(kernel, shared);
-            (void)allowed;  // if refused, the launch fails and says so
-            const auto blocks = (count + threads / L - 1) / (threads / L);
-            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                ops, f.pivots, f.info, count);
-        };
-        launch(std::false_type{});
-        launched = true;
-        }
+        constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
+        constexpr int threads = thread::shared_getrf_threads<N, L, T>();
+        constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+        static const bool allowed = thread::allow_shared(kernel, shared);
+        (void)allowed;  // if refused, the launch fails and says so
+        const auto blocks = (count + threads / L - 1) / (threads / L);
+        kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+            ops, f.pivots, f.info, count);
     });
-    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return launched;
+    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return true;
 }
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
@@ -789,7 +761,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 24,
+    static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 26,
                   "orders 11..26: getrf_shared_kernel, 27..32: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,

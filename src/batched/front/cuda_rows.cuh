@@ -27,6 +27,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -41,6 +42,7 @@
 namespace loom::batched::cuda_front::rows {
 
 using front::Operands;
+using thread::PairOf;
 using thread::pivot_key;
 
 /// Threads per block: 128 / G matrices, whatever n (at most 33 KB of shared memory).
@@ -70,18 +72,6 @@ constexpr int pitch_for(int nmax)
 /// Values of shared memory per matrix in getrf: rows at an odd pitch, and an odd total so that
 /// the groups of a warp fall on different banks too.
 constexpr int getrf_pitch(int nmax) { return (nmax * (nmax | 1)) | 1; }
-
-/// Two consecutive values as one aligned load.
-template <typename T>
-struct PairOf;
-template <>
-struct PairOf<double> {
-    using type = double2;
-};
-template <>
-struct PairOf<float> {
-    using type = float2;
-};
 
 /// The template bound serving order n: exact up to 8, then 16 and 32.
 constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
@@ -295,7 +285,11 @@ __global__ void __launch_bounds__(block_threads)
 /// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
 /// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
 /// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
-template <int NMAX, bool Lower, bool Unit, typename T>
+///
+/// Whole: the entries outside the triangle that share a 32-byte sector with one inside it are
+/// staged too and written back unchanged, so that every sector the kernel writes is written
+/// whole (the same sectors are read either way).
+template <int NMAX, bool Lower, bool Unit, typename T, bool Whole = false>
 __global__ void __launch_bounds__(block_threads)
     trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
 {
@@ -310,7 +304,22 @@ __global__ void __launch_bounds__(block_threads)
     constexpr bool pairs = NMAX >= 16;
     const int pitch = pairs ? NMAX : n;
     T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    stage(g, A, sA, Triangle<Lower>{}, pitch);
+    const auto sector = [&](int r, int c) {
+        return reinterpret_cast<std::uintptr_t>(&A(r, c)) >> 5;
+    };
+    // (r, c) outside the triangle in a sector with the diagonal entry of its row or with the
+    // triangle's end of the neighbouring row (rows of n >= 6 values: a sector spans two rows
+    // at most).
+    const auto beside = [&](int r, int c) {
+        if constexpr (!Whole) {
+            return false;
+        } else {
+            const auto at = sector(r, c);
+            if (at == sector(r, r)) return true;
+            return Lower ? r + 1 < n && at == sector(r + 1, 0) : r > 0 && at == sector(r - 1, n - 1);
+        }
+    };
+    stage(g, A, sA, [&](int r, int c) { return Triangle<Lower>{}(r, c) || beside(r, c); }, pitch);
     g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
@@ -358,7 +367,11 @@ __global__ void __launch_bounds__(block_threads)
         LOOM_PRAGMA_UNROLL
         for (int r = 0; r < NMAX; ++r) {
             const bool inside = Lower ? r > j : r < j;
-            if (r < n && (inside || (!Unit && r == j))) A(r, j) = x[r];
+            if (r < n && (inside || (!Unit && r == j))) {
+                A(r, j) = x[r];
+            } else if (Whole && r < n && (r == j || beside(r, j))) {
+                A(r, j) = sA[r * pitch + j];
+            }
         }
     }
     if (info != nullptr && j == 0) info[b] = 0;
@@ -635,27 +648,75 @@ constexpr int shared_getrf_lanes(int n)
     return n <= 13 ? 1 : n <= 18 ? 4 : 8;
 }
 
+// ROUND-1 EXPERIMENT (session 13, deleted after the round): LOOM_S13_GETRF_PAIRS=1 runs the
+// pair-access getrf_shared_kernel, LOOM_S13_GETRF_L=l its l lanes where instantiated (also at
+// 27..32, where getrf_wide_kernel runs otherwise).
+inline int s13_switch(const char* name)
+{
+    const char* v = std::getenv(name);
+    return v == nullptr ? 0 : std::atoi(v);
+}
+constexpr bool s13_candidate(int n, int lanes, bool pairs)
+{
+    if (n <= shared_getrf_max && lanes == shared_getrf_lanes(n)) return !pairs || lanes > 1;
+    if (n >= 14 && n <= 16) return lanes == 8 && pairs;
+    if (n > shared_getrf_max) return (lanes == 8 || lanes == 16) && pairs;
+    return false;
+}
+
+template <int N, int L, bool Pairs, typename T>
+void launch_getrf_shared(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
+                         const front::GetrfCall& f)
+{
+    constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, Pairs>;
+    constexpr int threads = thread::shared_getrf_threads<N, L, T, Pairs>();
+    constexpr auto shared = thread::shared_bytes<N, T, L, Pairs>(threads);
+    static const bool allowed = thread::allow_shared(kernel, shared);
+    (void)allowed;  // if refused, the launch fails and says so
+    const auto blocks = (count + threads / L - 1) / (threads / L);
+    kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+        ops, f.pivots, f.info, count);
+}
+
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
+    static const bool pairs = s13_switch("LOOM_S13_GETRF_PAIRS") != 0;
+    static const int lanes = s13_switch("LOOM_S13_GETRF_L");
+    if (n <= thread_getrf_max || n > max_order || count > INT_MAX) return false;
+    const int want = lanes != 0 ? lanes : shared_getrf_lanes(n);
+    bool launched = false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_order<shared_getrf_max, thread_getrf_max + 1>(n, [&](auto order) {
+    with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        constexpr int L = shared_getrf_lanes(N);
-        constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
-        constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-        constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
-        static const bool allowed = thread::allow_shared(kernel, shared);
-        (void)allowed;  // if refused, the launch fails and says so
-        const auto blocks = (count + threads / L - 1) / (threads / L);
-        kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-            ops, f.pivots, f.info, count);
+        const auto pick = [&](auto l, auto p) {
+            constexpr int L = decltype(l)::value;
+            constexpr bool P = decltype(p)::value;
+            if constexpr (s13_candidate(N, L, P)) {
+                if (launched || L != want || P != pairs) return;
+                launch_getrf_shared<N, L, P>(exec, count, ops, f);
+                launched = true;
+            }
+        };
+        const auto both = [&](auto l) {
+            pick(l, std::false_type{});
+            pick(l, std::true_type{});
+        };
+        both(std::integral_constant<int, 1>{});
+        both(std::integral_constant<int, 4>{});
+        both(std::integral_constant<int, 8>{});
+        both(std::integral_constant<int, 16>{});
+        if constexpr (N <= shared_getrf_max) {  // the default where the switches name none
+            if (!launched) {
+                launch_getrf_shared<N, shared_getrf_lanes(N), false>(exec, count, ops, f);
+                launched = true;
+            }
+        }
     });
-    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return true;
+    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return launched;
 }
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
@@ -745,11 +806,17 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             }
         });
     }
+    static const bool whole = s13_switch("LOOM_S13_TRTRI_WHOLE") != 0;  // ROUND-1 EXPERIMENT
     return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         if constexpr (NMAX > thread_trtri_max) {
-            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
-                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+            if (whole) {
+                trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T, true>
+                    <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+            } else {
+                trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
+                    <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
+            }
         }
     });
 }

@@ -909,9 +909,9 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
 }
 
 // getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels,
-// getrf up to 26 with 1, 4 or 8 lanes per matrix, trtri's whole matrices) and other layouts
-// entry by entry: strided rows, and matrices one value apart (batch stride n^2 + 1). The
-// padding must stay untouched.
+// getrf with 1, 4, 8 or 16 lanes per matrix, in pairs of values at even orders, trtri's whole
+// matrices) and other layouts entry by entry: strided rows, and matrices one value apart
+// (batch stride n^2 + 1). The padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
 {
     using V = TypeParam;

@@ -19,8 +19,6 @@
 // tensor core), then beta C + alpha sum, as the other kernels; not bitwise equal to them.
 #pragma once
 
-#include <cstdlib>
-
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_async.cuh"
 #include "batched/front/cuda_warp_gemm.cuh"
@@ -147,8 +145,7 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 /// the accumulators: twice the warps per SM for the same shared memory).
 template <int MT, int W, bool K8 = false>
 __global__ void __launch_bounds__(block_threads * W)
-    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n,
-                bool tail4 = false)
+    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
 {
     using S = Stage<MT>;
     __shared__ __align__(16) double staged[warps_per_block][2][S::values];
@@ -199,13 +196,11 @@ __global__ void __launch_bounds__(block_threads * W)
     const int g = lane / 4;
     const int t = lane % 4;
     double d[rows][MT][2] = {};
-    // tail4 (n mod 8 = 1..4): the last 4 values of k by m8n8k4, not a whole m16n8k8 step.
-    const int k8_end = K8 && tail4 ? n / 8 * 8 : k_bound;
     LOOM_PRAGMA_UNROLL
     for (int k = 0; K8 && k < S::rows; k += 8) {
         // Pairs of tile rows as one m16n8k8 product, k in steps of 8; an odd last tile row
         // as two m8n8k4 products.
-        if (k >= k8_end) break;
+        if (k >= k_bound) break;
         double a[rows][2];
         double bk[MT][2];
         LOOM_PRAGMA_UNROLL
@@ -230,20 +225,6 @@ __global__ void __launch_bounds__(block_threads * W)
                 mma(d[rows - 1][tj], a[rows - 1][0], bk[tj][0]);
                 mma(d[rows - 1][tj], a[rows - 1][1], bk[tj][1]);
             }
-        }
-    }
-    if (K8 && k8_end < k_bound) {
-        const int k = k8_end;
-        double a[rows];
-        double bk[MT];
-        LOOM_PRAGMA_UNROLL
-        for (int ti = 0; ti < rows; ++ti) a[ti] = sA[(8 * (share.first + ti) + g) * S::pitch + k + t];
-        LOOM_PRAGMA_UNROLL
-        for (int tj = 0; tj < MT; ++tj) bk[tj] = sB[(k + t) * S::pitch + 8 * tj + g];
-        LOOM_PRAGMA_UNROLL
-        for (int ti = 0; ti < rows; ++ti) {
-            LOOM_PRAGMA_UNROLL
-            for (int tj = 0; tj < MT; ++tj) mma(d[ti][tj], a[ti], bk[tj]);
         }
     }
     LOOM_PRAGMA_UNROLL
@@ -294,18 +275,12 @@ template <int MT, int W, bool K8>
 void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
                   double beta, size_type count, int n)
 {
-    // ROUND-1 EXPERIMENT (session 13, deleted after the round): LOOM_S13_GEMM_TAIL=1.
-    static const bool tail_switch = [] {
-        const char* v = std::getenv("LOOM_S13_GEMM_TAIL");
-        return v != nullptr && std::atoi(v) != 0;
-    }();
-    const bool tail4 = K8 && tail_switch && n % 8 >= 1 && n % 8 <= 4;
     // Several 36 KB blocks per SM need the largest shared-memory carveout.
     static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8>);
     (void)carveout;
     const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
     gemm_kernel<MT, W, K8><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
-        ops, alpha, beta, count, n, tail4);
+        ops, alpha, beta, count, n);
 }
 
 /// Orders min_order..32. Measured on the H200 (163840 matrices, us; cuBLAS strided batched in

@@ -13,11 +13,12 @@
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
-//   getrf  n = 27..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
+//   getrf  n = 31 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
 //          instead of moving them (each lane knows the position its row has reached), the
 //          pivot search is an argmax over the group; the pivot row reaches the updating lanes
 //          through shared memory. n <= 10: a thread per matrix, the matrix in registers;
-//          n = 11..26: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
+//          other n <= 32: 1, 4, 8 or 16 lanes per matrix, the matrix in shared memory
+//          (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -27,7 +28,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -285,11 +285,7 @@ __global__ void __launch_bounds__(block_threads)
 /// touched); a zero diagonal entry leaves A as it was and sets info (LAPACK's convention).
 /// Column j of the inverse: X(j, j) = 1 / A(j, j) and, moving away from the diagonal,
 /// X(i, j) = -X(i, i) sum_k A(i, k) X(k, j) over the k between j and i.
-///
-/// Whole: the entries outside the triangle that share a 32-byte sector with one inside it are
-/// staged too and written back unchanged, so that every sector the kernel writes is written
-/// whole (the same sectors are read either way).
-template <int NMAX, bool Lower, bool Unit, typename T, bool Whole = false>
+template <int NMAX, bool Lower, bool Unit, typename T>
 __global__ void __launch_bounds__(block_threads)
     trtri_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
 {
@@ -304,22 +300,7 @@ __global__ void __launch_bounds__(block_threads)
     constexpr bool pairs = NMAX >= 16;
     const int pitch = pairs ? NMAX : n;
     T* sA = shared_values<T>() + g.index * pitch_for(NMAX);
-    const auto sector = [&](int r, int c) {
-        return reinterpret_cast<std::uintptr_t>(&A(r, c)) >> 5;
-    };
-    // (r, c) outside the triangle in a sector with the diagonal entry of its row or with the
-    // triangle's end of the neighbouring row (rows of n >= 6 values: a sector spans two rows
-    // at most).
-    const auto beside = [&](int r, int c) {
-        if constexpr (!Whole) {
-            return false;
-        } else {
-            const auto at = sector(r, c);
-            if (at == sector(r, r)) return true;
-            return Lower ? r + 1 < n && at == sector(r + 1, 0) : r > 0 && at == sector(r - 1, n - 1);
-        }
-    };
-    stage(g, A, sA, [&](int r, int c) { return Triangle<Lower>{}(r, c) || beside(r, c); }, pitch);
+    stage(g, A, sA, Triangle<Lower>{}, pitch);
     g.sync();
     T reciprocal(1);
     if constexpr (!Unit) {
@@ -367,11 +348,7 @@ __global__ void __launch_bounds__(block_threads)
         LOOM_PRAGMA_UNROLL
         for (int r = 0; r < NMAX; ++r) {
             const bool inside = Lower ? r > j : r < j;
-            if (r < n && (inside || (!Unit && r == j))) {
-                A(r, j) = x[r];
-            } else if (Whole && r < n && (r == j || beside(r, j))) {
-                A(r, j) = sA[r * pitch + j];
-            }
+            if (r < n && (inside || (!Unit && r == j))) A(r, j) = x[r];
         }
     }
     if (info != nullptr && j == 0) info[b] = 0;
@@ -459,7 +436,7 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 #endif
 }
 
-/// getrf for the bound 32 (orders 27..32; 11..26 run thread::getrf_shared_kernel), the
+/// getrf for the bound 32 (order 31; 11..30 and 32 run thread::getrf_shared_kernel), the
 /// factorization of detail::getrf_partial (same pivots, same operations and order) with a short
 /// critical path per step: the staging is cp.async (the whole matrix in flight); the pivot
 /// search is largest_by_reduction over one 64-bit key, the position comparison running only
@@ -632,50 +609,29 @@ void with_order(int n, F&& launch)
     }
 }
 
-/// The largest order getrf_shared_kernel serves; getrf_wide_kernel takes 27..32.
-constexpr int shared_getrf_max = 26;
-
-/// Lanes per matrix of getrf_shared_kernel by order, 0 where getrf_wide_kernel runs. H200,
-/// 163840 matrices, double, us (the measured lanes per matrix, L; getrf_wide_kernel; cuBLAS
+/// Lanes per matrix of getrf_shared_kernel by order, 0 where it does not run (n <= 10: a thread
+/// per matrix with the matrix in registers; 31: getrf_wide_kernel). H200, 163840 matrices,
+/// double, us (the measured lanes per matrix, L, P: with pairs; getrf_wide_kernel; cuBLAS
 /// getrfBatched): n = 11 L1 147 / 260 / 402, 12 L1 186 L4 184 L2 213 L8 278 / 276 / 452,
-/// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 / 384 / 677, 17 L1 538 L4 452 L8 518 /
-/// 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 / 1650 / 1817,
-/// 25 L8 1269 L16 1323 / 1678 / 2047, 26 L8 1389 L16 1488 / 1711 / 2053, 28 L8 2558 L16 1806 /
-/// ~1825 / 2296, 32 L8 4207 L16 1999 L4 6355 / 1939 / 2723.
+/// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 L4P 330 L8P 326 / 384 / 677, 17 L1 538
+/// L4 452 L8 518 / 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 L8P
+/// 891 / 1650 / 1817, 25 L8 1269 L16 1323 / 1678 / 2047, 26 L8 1389 L16 1488 L8P 1174 / 1711 /
+/// 2053, 27 L8P 1687 L16P 1631 / 1768 / 2511, 28 L8 2558 L16 1806 L8P 1464 L16P 1495 / 1813 /
+/// 2302, 29 L8P 2208 L16P 1812 / 1830 / 2507, 30 L8P 1892 L16P 1704 / 1842 / 2690, 31 L8P 3029
+/// L16P 2238 / 1882 / 4856, 32 L8 4207 L16 1999 L4 6355 L8P 2586 L16P 1879 / 1938 / 2694.
 constexpr int shared_getrf_lanes(int n)
 {
-    if (n <= thread_getrf_max || n > shared_getrf_max) return 0;
-    return n <= 13 ? 1 : n <= 18 ? 4 : 8;
+    if (n <= thread_getrf_max || n > max_order || n == 31) return 0;
+    if (n <= 26) return n <= 13 ? 1 : n <= 18 ? 4 : 8;
+    return n == 28 ? 8 : 16;
 }
 
-// ROUND-1 EXPERIMENT (session 13, deleted after the round): LOOM_S13_GETRF_PAIRS=1 runs the
-// pair-access getrf_shared_kernel, LOOM_S13_GETRF_L=l its l lanes where instantiated (also at
-// 27..32, where getrf_wide_kernel runs otherwise).
-inline int s13_switch(const char* name)
+/// Whether getrf_shared_kernel takes pairs of entries at order n (lane groups only): at even
+/// orders, and 27 and 29; at the other odd orders the single-entry form (H200, us, single /
+/// pairs): 15 308 / 399, 17 448 / 545, 19 627 / 718, 21 743 / 866, 23 852 / 1031, 25 1263 / 1364.
+constexpr bool shared_getrf_pairs(int n)
 {
-    const char* v = std::getenv(name);
-    return v == nullptr ? 0 : std::atoi(v);
-}
-constexpr bool s13_candidate(int n, int lanes, bool pairs)
-{
-    if (n <= shared_getrf_max && lanes == shared_getrf_lanes(n)) return !pairs || lanes > 1;
-    if (n >= 14 && n <= 16) return lanes == 8 && pairs;
-    if (n > shared_getrf_max) return (lanes == 8 || lanes == 16) && pairs;
-    return false;
-}
-
-template <int N, int L, bool Pairs, typename T>
-void launch_getrf_shared(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
-                         const front::GetrfCall& f)
-{
-    constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, Pairs>;
-    constexpr int threads = thread::shared_getrf_threads<N, L, T, Pairs>();
-    constexpr auto shared = thread::shared_bytes<N, T, L, Pairs>(threads);
-    static const bool allowed = thread::allow_shared(kernel, shared);
-    (void)allowed;  // if refused, the launch fails and says so
-    const auto blocks = (count + threads / L - 1) / (threads / L);
-    kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-        ops, f.pivots, f.info, count);
+    return shared_getrf_lanes(n) > 1 && (n % 2 == 0 || n == 27 || n == 29);
 }
 
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
@@ -683,40 +639,24 @@ template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    static const bool pairs = s13_switch("LOOM_S13_GETRF_PAIRS") != 0;
-    static const int lanes = s13_switch("LOOM_S13_GETRF_L");
-    if (n <= thread_getrf_max || n > max_order || count > INT_MAX) return false;
-    const int want = lanes != 0 ? lanes : shared_getrf_lanes(n);
-    bool launched = false;
+    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
     with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        const auto pick = [&](auto l, auto p) {
-            constexpr int L = decltype(l)::value;
-            constexpr bool P = decltype(p)::value;
-            if constexpr (s13_candidate(N, L, P)) {
-                if (launched || L != want || P != pairs) return;
-                launch_getrf_shared<N, L, P>(exec, count, ops, f);
-                launched = true;
-            }
-        };
-        const auto both = [&](auto l) {
-            pick(l, std::false_type{});
-            pick(l, std::true_type{});
-        };
-        both(std::integral_constant<int, 1>{});
-        both(std::integral_constant<int, 4>{});
-        both(std::integral_constant<int, 8>{});
-        both(std::integral_constant<int, 16>{});
-        if constexpr (N <= shared_getrf_max) {  // the default where the switches name none
-            if (!launched) {
-                launch_getrf_shared<N, shared_getrf_lanes(N), false>(exec, count, ops, f);
-                launched = true;
-            }
+        constexpr int L = shared_getrf_lanes(N);
+        if constexpr (L != 0) {
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, shared_getrf_pairs(N)>;
+            constexpr int threads = thread::shared_getrf_threads<N, L, T, shared_getrf_pairs(N)>();
+            constexpr auto shared = thread::shared_bytes<N, T, L, shared_getrf_pairs(N)>(threads);
+            static const bool allowed = thread::allow_shared(kernel, shared);
+            (void)allowed;  // if refused, the launch fails and says so
+            const auto blocks = (count + threads / L - 1) / (threads / L);
+            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                ops, f.pivots, f.info, count);
         }
     });
-    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return launched;
+    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return true;
 }
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
@@ -806,17 +746,11 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             }
         });
     }
-    static const bool whole = s13_switch("LOOM_S13_TRTRI_WHOLE") != 0;  // ROUND-1 EXPERIMENT
     return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;
         if constexpr (NMAX > thread_trtri_max) {
-            if (whole) {
-                trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T, true>
-                    <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
-            } else {
-                trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
-                    <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
-            }
+            trtri_kernel<NMAX, lower_v<UploT>, unit_v<DiagT>, T>
+                <<<grid.blocks, block_threads, grid.shared, stream>>>(ops, f.info, count, n);
         }
     });
 }
@@ -828,8 +762,8 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 26,
-                  "orders 11..26: getrf_shared_kernel, 27..32: getrf_wide_kernel's bound 32");
+    static_assert(thread_getrf_max == thread::max_order && shared_getrf_lanes(31) == 0,
+                  "orders 11..30 and 32: getrf_shared_kernel, 31: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {

@@ -28,6 +28,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -645,14 +646,29 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
         constexpr int N = decltype(order)::value;
         constexpr int L = shared_getrf_lanes(N);
         if constexpr (L != 0) {
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, shared_getrf_pairs(N)>;
-            constexpr int threads = thread::shared_getrf_threads<N, L, T, shared_getrf_pairs(N)>();
-            constexpr auto shared = thread::shared_bytes<N, T, L, shared_getrf_pairs(N)>(threads);
+            constexpr bool P = shared_getrf_pairs(N);
+            // ROUND-2 EXPERIMENT (session 13, reverted after the round): the pair layout and
+            // staging with single-entry operations, LOOM_S13_GETRF_SINGLE_OPS=1.
+            static const bool single_ops = [] {
+                const char* v = std::getenv("LOOM_S13_GETRF_SINGLE_OPS");
+                return v != nullptr && std::atoi(v) != 0;
+            }();
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P>;
+            constexpr auto single = thread::getrf_shared_kernel<N, L, T, P, false>;
+            constexpr int threads = thread::shared_getrf_threads<N, L, T, P>();
+            constexpr auto shared = thread::shared_bytes<N, T, L, P>(threads);
             static const bool allowed = thread::allow_shared(kernel, shared);
+            static const bool allowed_single = thread::allow_shared(single, shared);
             (void)allowed;  // if refused, the launch fails and says so
+            (void)allowed_single;
             const auto blocks = (count + threads / L - 1) / (threads / L);
-            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                ops, f.pivots, f.info, count);
+            if (P && single_ops) {
+                single<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                    ops, f.pivots, f.info, count);
+            } else {
+                kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                    ops, f.pivots, f.info, count);
+            }
         }
     });
     loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");

@@ -323,7 +323,7 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// 24 955 / 891, 26 1379 / 1174; odd orders lost (15 308 / 399, 25 1263 / 1364: there the
 /// staging stays entry by entry; ncu at 16 single: 40% of the stalls wait on shared memory,
 /// 0.37 instructions issued per cycle and scheduler, 3 warps per scheduler).
-template <int N, int L, typename T, bool Pairs = false>
+template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
@@ -380,7 +380,7 @@ __global__ void __launch_bounds__(block_threads)
             }
             if (lane == 0) pivots[b * N + k] = p;
             T u[N];  // the pivot row, which becomes row k
-            if constexpr (Pairs) {  // entries k.. only: the swap below reads the rows itself
+            if constexpr (PairOps) {  // entries k.. only: the swap below reads the rows itself
                 LOOM_PRAGMA_UNROLL
                 for (int j = k - k % 2; j < N; j += 2) {
                     if (j + 1 < N) {
@@ -396,7 +396,7 @@ __global__ void __launch_bounds__(block_threads)
                 for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
             }
             sync();  // every lane has read row p
-            if constexpr (Pairs) {  // lane c takes the pairs c mod L
+            if constexpr (PairOps) {  // lane c takes the pairs c mod L
                 LOOM_PRAGMA_UNROLL
                 for (int c = 0; c < (N + 2 * L - 1) / (2 * L); ++c) {
                     const int j = 2 * (lane + c * L);
@@ -435,7 +435,7 @@ __global__ void __launch_bounds__(block_threads)
                 if (i > k && i < N) {
                     T* row = a + i * R;
                     const T l = row[k] * inv;
-                    if constexpr (Pairs) {
+                    if constexpr (PairOps) {
                         constexpr int first = k + 1 + (k + 1) % 2;  // the first pair
                         if constexpr (first > k + 1 && k + 1 < N) row[k + 1] -= l * u[k + 1];
                         LOOM_PRAGMA_UNROLL

@@ -28,7 +28,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -635,6 +634,12 @@ constexpr bool shared_getrf_pairs(int n)
     return shared_getrf_lanes(n) > 1 && (n % 2 == 0 || n == 27 || n == 29);
 }
 
+/// Whether the pair layout also takes pairs in its operations (pivot row, swap, updates): not at
+/// 27 and 29, where only the layout pays (H200, us, pair layout with pair / single-entry
+/// operations): 27 1632 / 1516, 29 1812 / 1695; 14 259 / 277, 16 330 / 352, 26 1168 / 1207,
+/// 28 1454 / 1521, 22, 24, 30, 32 within 1%.
+constexpr bool shared_getrf_pair_ops(int n) { return shared_getrf_pairs(n) && n != 27 && n != 29; }
+
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
@@ -647,28 +652,14 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
         constexpr int L = shared_getrf_lanes(N);
         if constexpr (L != 0) {
             constexpr bool P = shared_getrf_pairs(N);
-            // ROUND-2 EXPERIMENT (session 13, reverted after the round): the pair layout and
-            // staging with single-entry operations, LOOM_S13_GETRF_SINGLE_OPS=1.
-            static const bool single_ops = [] {
-                const char* v = std::getenv("LOOM_S13_GETRF_SINGLE_OPS");
-                return v != nullptr && std::atoi(v) != 0;
-            }();
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P>;
-            constexpr auto single = thread::getrf_shared_kernel<N, L, T, P, false>;
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P, shared_getrf_pair_ops(N)>;
             constexpr int threads = thread::shared_getrf_threads<N, L, T, P>();
             constexpr auto shared = thread::shared_bytes<N, T, L, P>(threads);
             static const bool allowed = thread::allow_shared(kernel, shared);
-            static const bool allowed_single = thread::allow_shared(single, shared);
             (void)allowed;  // if refused, the launch fails and says so
-            (void)allowed_single;
             const auto blocks = (count + threads / L - 1) / (threads / L);
-            if (P && single_ops) {
-                single<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                    ops, f.pivots, f.info, count);
-            } else {
-                kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                    ops, f.pivots, f.info, count);
-            }
+            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
+                ops, f.pivots, f.info, count);
         }
     });
     loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");

@@ -12,7 +12,8 @@
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
 //          Orders 11..32 but 31 (getrf_shared_kernel): the matrix stays in the staging, L = 1,
 //          4, 8 or 16 lanes per matrix, the pivot row in registers, rows swapped in shared
-//          memory; at even orders (and 27, 29) two entries of a row per 16-byte access.
+//          memory; at even orders two entries of a row per 16-byte access (27, 29: the
+//          even-pitch rows of that layout, single-entry operations).
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
 #pragma once
@@ -322,7 +323,8 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// matrices, us (single / pairs): 14 290 / 259, 16 365 / 330, 18 532 / 464, 22 832 / 744,
 /// 24 955 / 891, 26 1379 / 1174; odd orders lost (15 308 / 399, 25 1263 / 1364: there the
 /// staging stays entry by entry; ncu at 16 single: 40% of the stalls wait on shared memory,
-/// 0.37 instructions issued per cycle and scheduler, 3 warps per scheduler).
+/// 0.37 instructions issued per cycle and scheduler, 3 warps per scheduler). PairOps = false
+/// keeps the pair layout (and staging) with single-entry operations.
 template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)

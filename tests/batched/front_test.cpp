@@ -909,9 +909,9 @@ TYPED_TEST(BatchedFront, RowsTrtriEveryOrder)
 }
 
 // getrf and trtri move a packed batch as one run of values (the thread-per-matrix kernels,
-// getrf up to 26 with 1, 4 or 8 lanes per matrix, trtri's whole matrices) and other layouts
-// entry by entry: strided rows, and matrices one value apart (batch stride n^2 + 1). The
-// padding must stay untouched.
+// getrf with 1, 4, 8 or 16 lanes per matrix, in pairs of values at even orders, trtri's whole
+// matrices) and other layouts entry by entry: strided rows, and matrices one value apart
+// (batch stride n^2 + 1). The padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
 {
     using V = TypeParam;
@@ -954,6 +954,7 @@ TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
             auto A = tied ? tied_batch<V>(rows_count, n, 27)
                               : random_batch<V>(rows_count, {n, n}, 28);
             for (size_type i = 0; i < n; ++i) A.at(3, i, n / 2) = V{};  // info n/2 + 1
+            for (size_type i = 0; i < n; ++i) A.at(5, i, n - 1) = V{};  // info n: the last step
             for (size_type i = 0; i < n; ++i) {
                 for (size_type j = 0; j < n; ++j) A.at(36, i, j) = V{};  // info 1, no pivoting
             }
@@ -963,6 +964,7 @@ TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
             const auto info_ref = host(expected_info);
             // (A tied first column may be zero as a whole: info 1 then.)
             if (!tied) EXPECT_EQ(info_ref[3], static_cast<int32>(n / 2 + 1)) << "n=" << n;
+            if (!tied) EXPECT_EQ(info_ref[5], static_cast<int32>(n)) << "n=" << n;
             EXPECT_EQ(info_ref[36], 1) << "n=" << n;
             for (const auto& t : rows_targets()) {
                 BatchDense<V> a(t.exec, A);

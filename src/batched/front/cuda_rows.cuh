@@ -13,11 +13,12 @@
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
-//   getrf  n = 27..32 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
+//   getrf  n = 31 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
 //          instead of moving them (each lane knows the position its row has reached), the
 //          pivot search is an argmax over the group; the pivot row reaches the updating lanes
 //          through shared memory. n <= 10: a thread per matrix, the matrix in registers;
-//          n = 11..26: 1, 4 or 8 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
+//          other n <= 32: 1, 4, 8 or 16 lanes per matrix, the matrix in shared memory
+//          (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -41,6 +42,7 @@
 namespace loom::batched::cuda_front::rows {
 
 using front::Operands;
+using thread::PairOf;
 using thread::pivot_key;
 
 /// Threads per block: 128 / G matrices, whatever n (at most 33 KB of shared memory).
@@ -70,18 +72,6 @@ constexpr int pitch_for(int nmax)
 /// Values of shared memory per matrix in getrf: rows at an odd pitch, and an odd total so that
 /// the groups of a warp fall on different banks too.
 constexpr int getrf_pitch(int nmax) { return (nmax * (nmax | 1)) | 1; }
-
-/// Two consecutive values as one aligned load.
-template <typename T>
-struct PairOf;
-template <>
-struct PairOf<double> {
-    using type = double2;
-};
-template <>
-struct PairOf<float> {
-    using type = float2;
-};
 
 /// The template bound serving order n: exact up to 8, then 16 and 32.
 constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
@@ -446,7 +436,7 @@ __device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsig
 #endif
 }
 
-/// getrf for the bound 32 (orders 27..32; 11..26 run thread::getrf_shared_kernel), the
+/// getrf for the bound 32 (order 31; 11..30 and 32 run thread::getrf_shared_kernel), the
 /// factorization of detail::getrf_partial (same pivots, same operations and order) with a short
 /// critical path per step: the staging is cp.async (the whole matrix in flight); the pivot
 /// search is largest_by_reduction over one 64-bit key, the position comparison running only
@@ -619,71 +609,61 @@ void with_order(int n, F&& launch)
     }
 }
 
-/// Lanes per matrix of getrf_shared_kernel by order, 0 where getrf_wide_kernel runs. H200,
-/// 163840 matrices, double, us (the measured lanes per matrix, L; getrf_wide_kernel; cuBLAS
+/// Lanes per matrix of getrf_shared_kernel by order, 0 where it does not run (n <= 10: a thread
+/// per matrix with the matrix in registers; 31: getrf_wide_kernel). H200, 163840 matrices,
+/// double, us (the measured lanes per matrix, L, P: with pairs; getrf_wide_kernel; cuBLAS
 /// getrfBatched): n = 11 L1 147 / 260 / 402, 12 L1 186 L4 184 L2 213 L8 278 / 276 / 452,
-/// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 / 384 / 677, 17 L1 538 L4 452 L8 518 /
-/// 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 / 1650 / 1817,
-/// 28 L8 2558 L16 1806 / ~1825 / 2296, 32 L8 4207 L16 1999 L4 6355 / 1939 / 2723. Past 24 the
-/// lanes' unrolled rows make the kernel large (L8 at 28: 2.7x its time at 24).
+/// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 L4P 330 L8P 326 / 384 / 677, 17 L1 538
+/// L4 452 L8 518 / 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 L8P
+/// 891 / 1650 / 1817, 25 L8 1269 L16 1323 / 1678 / 2047, 26 L8 1389 L16 1488 L8P 1174 / 1711 /
+/// 2053, 27 L8P 1687 L16P 1631 / 1768 / 2511, 28 L8 2558 L16 1806 L8P 1464 L16P 1495 / 1813 /
+/// 2302, 29 L8P 2208 L16P 1812 / 1830 / 2507, 30 L8P 1892 L16P 1704 / 1842 / 2690, 31 L8P 3029
+/// L16P 2238 / 1882 / 4856, 32 L8 4207 L16 1999 L4 6355 L8P 2586 L16P 1879 / 1938 / 2694.
 constexpr int shared_getrf_lanes(int n)
 {
-    if (n <= thread_getrf_max || n > 24) return 0;
-    return n <= 13 ? 1 : n <= 18 ? 4 : 8;
+    if (n <= thread_getrf_max || n > max_order || n == 31) return 0;
+    if (n <= 26) return n <= 13 ? 1 : n <= 18 ? 4 : 8;
+    return n == 28 ? 8 : 16;
 }
-constexpr int shared_getrf_max = 24;
 
-/// Lanes per matrix of getrf_shared_kernel at 25 and 26 (getrf_wide_kernel above). H200,
-/// 163840 matrices, double, us (L8 / L16 / getrf_wide_kernel / cuBLAS): 25 1269 / 1323 /
-/// 1678 / 2047, 26 1389 / 1488 / 1711 / 2053.
-constexpr int wider_getrf_lanes = 8;
-inline int wider_candidate() { return wider_getrf_lanes; }
+/// Whether getrf_shared_kernel takes pairs of entries at order n (lane groups only): at even
+/// orders, and 27 and 29; at the other odd orders the single-entry form (H200, us, single /
+/// pairs): 15 308 / 399, 17 448 / 545, 19 627 / 718, 21 743 / 866, 23 852 / 1031, 25 1263 / 1364.
+constexpr bool shared_getrf_pairs(int n)
+{
+    return shared_getrf_lanes(n) > 1 && (n % 2 == 0 || n == 27 || n == 29);
+}
+
+/// Whether the pair layout also takes pairs in its operations (pivot row, swap, updates): not at
+/// 27 and 29, where only the layout pays (H200, us, pair layout with pair / single-entry
+/// operations): 27 1632 / 1516, 29 1812 / 1695; 14 259 / 277, 16 330 / 352, 26 1168 / 1207,
+/// 28 1454 / 1521, 22, 24, 30, 32 within 1%.
+constexpr bool shared_getrf_pair_ops(int n) { return shared_getrf_pairs(n) && n != 27 && n != 29; }
 
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    const bool wider = (n == 25 || n == 26) && (wider_candidate() == 8 || wider_candidate() == 16);
-    if ((shared_getrf_lanes(n) == 0 && !wider) || count > INT_MAX) return false;
+    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
-    bool launched = false;
-    with_order<26, thread_getrf_max + 1>(n, [&](auto order) {
+    with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        if constexpr (N > shared_getrf_max) {
-            const auto wide = [&](auto lanes) {
-                constexpr int L = decltype(lanes)::value;
-                if (wider_candidate() != L) return;
-                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
-                constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-                constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
-                static const bool allowed = thread::allow_shared(kernel, shared);
-                (void)allowed;
-                const auto blocks = (count + threads / L - 1) / (threads / L);
-                kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                    ops, f.pivots, f.info, count);
-                launched = true;
-            };
-            wide(std::integral_constant<int, wider_getrf_lanes>{});
-            return;
-        } else {
         constexpr int L = shared_getrf_lanes(N);
-        const auto launch = [&](auto) {
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T>;
-            constexpr int threads = thread::shared_getrf_threads<N, L, T>();
-            constexpr auto shared = thread::shared_bytes<N, T, L>(threads);
+        if constexpr (L != 0) {
+            constexpr bool P = shared_getrf_pairs(N);
+            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P, shared_getrf_pair_ops(N)>;
+            constexpr int threads = thread::shared_getrf_threads<N, L, T, P>();
+            constexpr auto shared = thread::shared_bytes<N, T, L, P>(threads);
             static const bool allowed = thread::allow_shared(kernel, shared);
             (void)allowed;  // if refused, the launch fails and says so
             const auto blocks = (count + threads / L - 1) / (threads / L);
             kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
                 ops, f.pivots, f.info, count);
-        };
-        launch(std::false_type{});
-        launched = true;
         }
     });
-    if (launched) loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return launched;
+    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return true;
 }
 
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
@@ -789,8 +769,8 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && shared_getrf_max == 24,
-                  "orders 11..26: getrf_shared_kernel, 27..32: getrf_wide_kernel's bound 32");
+    static_assert(thread_getrf_max == thread::max_order && shared_getrf_lanes(31) == 0,
+                  "orders 11..30 and 32: getrf_shared_kernel, 31: getrf_wide_kernel's bound 32");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {

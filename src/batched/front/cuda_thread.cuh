@@ -10,14 +10,17 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
-//          Orders 11..26 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4 or 8
-//          lanes per matrix, the pivot row in registers, rows swapped in shared memory.
+//          Orders 11..32 but 31 (getrf_shared_kernel): the matrix stays in the staging, L = 1,
+//          4, 8 or 16 lanes per matrix, the pivot row in registers, rows swapped in shared
+//          memory; at even orders two entries of a row per 16-byte access (27, 29: the
+//          even-pitch rows of that layout, single-entry operations).
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
 #pragma once
 
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -46,16 +49,40 @@ constexpr int padded_to(int at_least, int residue)
     return at_least + ((residue - at_least) % 32 + 32) % 32;
 }
 
+/// Two consecutive values as one aligned load.
+template <typename T>
+struct PairOf;
+template <>
+struct PairOf<double> {
+    using type = double2;
+};
+template <>
+struct PairOf<float> {
+    using type = float2;
+};
+
+/// The smallest even row pitch >= n whose half is odd: rows 16-byte aligned for pair accesses,
+/// and 8 consecutive rows at one column on 8 distinct 16-byte bank groups.
+constexpr int pair_pitch(int n)
+{
+    const int even = n + n % 2;
+    return even / 2 % 2 == 1 ? even : even + 2;
+}
+
 /// A block's matrices of order N staged in shared memory, L lanes per matrix (a thread per
 /// matrix when L = 1). Entry (i, j) of matrix m at m * pitch + i * row_pitch + j. L = 1: rows
 /// packed, an odd pitch (each thread reading entry e of its own matrix: distinct banks). L > 1:
 /// the lanes of a group read one column of different rows, so rows at an odd pitch, and the
-/// groups of a warp apart by L banks (pitch = L mod 32).
-template <int N, int L = 1>
+/// groups of a warp apart by L banks (pitch = L mod 32). Pairs (L > 1): rows at pair_pitch, so
+/// that a lane reads and writes two entries of its row as one 16-byte access; the matrices
+/// 16-byte aligned, at L = 4 the two groups of a quarter warp 8 values apart (distinct banks).
+template <int N, int L = 1, bool Pairs = false>
 struct Block {
     static constexpr int values = N * N;
-    static constexpr int row_pitch = L == 1 ? N : (N | 1);
-    static constexpr int pitch = L == 1 ? pitch_for(N) : padded_to(N * row_pitch, L);
+    static constexpr int row_pitch = L == 1 ? N : Pairs ? pair_pitch(N) : (N | 1);
+    static constexpr int pitch = L == 1   ? pitch_for(N)
+                                 : Pairs ? padded_to(N * row_pitch, L == 4 ? 8 : L)
+                                         : padded_to(N * row_pitch, L);
     size_type first;  ///< the block's first matrix
     int count;        ///< its matrices (fewer in the last block)
     int threads;      ///< the block's threads
@@ -94,10 +121,45 @@ struct Block {
             }
         }
     }
+    /// Whether the block's matrices move as pairs of entries, one 16-byte access each (Pairs
+    /// with an even order: a pair never straddles two rows, and every row starts aligned).
+    template <typename T>
+    __device__ bool paired(const Operand<T>& o) const
+    {
+        if constexpr (!Pairs || N % 2 != 0) {
+            return false;
+        } else {
+            return flat(o) && reinterpret_cast<std::uintptr_t>(o.data) % (2 * sizeof(T)) == 0;
+        }
+    }
+    /// f(s, global) for every pair of entries (paired(o) only).
+    template <typename T, typename F>
+    __device__ LOOM_INLINE void for_pairs(const Operand<T>& o, F&& f) const
+    {
+        const int total = count * values / 2;
+        T* base = const_cast<T*>(o.data) + first * values;
+        for (int e2 = static_cast<int>(threadIdx.x); e2 < total; e2 += threads) {
+            const int e = 2 * e2;
+            const int m = e / values;
+            const int r = e % values;
+            f(m * pitch + r / N * row_pitch + r % N, base + e);
+        }
+    }
     template <typename T>
     __device__ void load(const Operand<T>& o, T* s) const
     {
-        for_entries(o, [&](int i, T* at) { async::copy(s + i, at); });
+        if (paired(o)) {
+            for_pairs(o, [&](int i, T* at) {
+                if constexpr (sizeof(T) == 8) {
+                    async::copy16(s + i, at);
+                } else {
+                    async::copy(reinterpret_cast<unsigned long long*>(s + i),
+                                reinterpret_cast<const unsigned long long*>(at));
+                }
+            });
+        } else {
+            for_entries(o, [&](int i, T* at) { async::copy(s + i, at); });
+        }
         async::wait_all();
         __syncthreads();
     }
@@ -105,7 +167,14 @@ struct Block {
     __device__ void store(const Operand<T>& o, const T* s) const
     {
         __syncthreads();
-        for_entries(o, [&](int i, T* at) { *at = s[i]; });
+        if (paired(o)) {
+            using Pair = typename PairOf<T>::type;
+            for_pairs(o, [&](int i, T* at) {
+                *reinterpret_cast<Pair*>(at) = *reinterpret_cast<const Pair*>(s + i);
+            });
+        } else {
+            for_entries(o, [&](int i, T* at) { *at = s[i]; });
+        }
     }
 };
 
@@ -246,12 +315,24 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
 /// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
 /// per 16 or 32 lanes, ~200 instructions per step and matrix).
-template <int N, int L, typename T>
+///
+/// Pairs (L > 1): rows at Block's pair_pitch, and the pivot row's read, the swap and the row
+/// updates take two entries of a row per 16-byte access (an update of two entries: one load,
+/// two FMA, one store, where single entries cost three instructions each); at even orders the
+/// staging moves pairs too (16-byte cp.async in, 16-byte stores out). H200, double, 163840
+/// matrices, us (single / pairs): 14 290 / 259, 16 365 / 330, 18 532 / 464, 22 832 / 744,
+/// 24 955 / 891, 26 1379 / 1174; odd orders lost (15 308 / 399, 25 1263 / 1364: there the
+/// staging stays entry by entry; ncu at 16 single: 40% of the stalls wait on shared memory,
+/// 0.37 instructions issued per cycle and scheduler, 3 warps per scheduler). PairOps = false
+/// keeps the pair layout (and staging) with single-entry operations.
+template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
     static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
-    using Staged = Block<N, L>;
+    static_assert(!Pairs || L > 1, "pairs of a row: the lane groups' layout");
+    using Staged = Block<N, L, Pairs>;
+    using Pair = typename PairOf<T>::type;
     constexpr int R = Staged::row_pitch;
     constexpr int per_lane = (N + L - 1) / L;  // rows (and columns) of a lane
     const auto blk = Staged::make(count);
@@ -301,16 +382,47 @@ __global__ void __launch_bounds__(block_threads)
             }
             if (lane == 0) pivots[b * N + k] = p;
             T u[N];  // the pivot row, which becomes row k
-            LOOM_PRAGMA_UNROLL
-            for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
+            if constexpr (PairOps) {  // entries k.. only: the swap below reads the rows itself
+                LOOM_PRAGMA_UNROLL
+                for (int j = k - k % 2; j < N; j += 2) {
+                    if (j + 1 < N) {
+                        const Pair v = *reinterpret_cast<const Pair*>(a + p * R + j);
+                        u[j] = v.x;
+                        u[j + 1] = v.y;
+                    } else {
+                        u[j] = a[p * R + j];
+                    }
+                }
+            } else {
+                LOOM_PRAGMA_UNROLL
+                for (int j = 0; j < N; ++j) u[j] = a[p * R + j];
+            }
             sync();  // every lane has read row p
-            LOOM_PRAGMA_UNROLL
-            for (int c = 0; c < per_lane; ++c) {
-                const int j = lane + c * L;
-                if (j < N) {
-                    const T x = a[k * R + j];
-                    a[k * R + j] = L == 1 ? u[c] : a[p * R + j];  // (L = 1: j = c)
-                    a[p * R + j] = x;
+            if constexpr (PairOps) {  // lane c takes the pairs c mod L
+                LOOM_PRAGMA_UNROLL
+                for (int c = 0; c < (N + 2 * L - 1) / (2 * L); ++c) {
+                    const int j = 2 * (lane + c * L);
+                    if (j + 1 < N) {
+                        auto* x = reinterpret_cast<Pair*>(a + k * R + j);
+                        auto* y = reinterpret_cast<Pair*>(a + p * R + j);
+                        const Pair xk = *x;
+                        *x = *y;
+                        *y = xk;
+                    } else if (j < N) {
+                        const T x = a[k * R + j];
+                        a[k * R + j] = a[p * R + j];
+                        a[p * R + j] = x;
+                    }
+                }
+            } else {
+                LOOM_PRAGMA_UNROLL
+                for (int c = 0; c < per_lane; ++c) {
+                    const int j = lane + c * L;
+                    if (j < N) {
+                        const T x = a[k * R + j];
+                        a[k * R + j] = L == 1 ? u[c] : a[p * R + j];  // (L = 1: j = c)
+                        a[p * R + j] = x;
+                    }
                 }
             }
             sync();  // rows k and p are whole again
@@ -325,8 +437,22 @@ __global__ void __launch_bounds__(block_threads)
                 if (i > k && i < N) {
                     T* row = a + i * R;
                     const T l = row[k] * inv;
-                    LOOM_PRAGMA_UNROLL
-                    for (int j = k + 1; j < N; ++j) row[j] -= l * u[j];
+                    if constexpr (PairOps) {
+                        constexpr int first = k + 1 + (k + 1) % 2;  // the first pair
+                        if constexpr (first > k + 1 && k + 1 < N) row[k + 1] -= l * u[k + 1];
+                        LOOM_PRAGMA_UNROLL
+                        for (int j = first; j + 1 < N; j += 2) {
+                            auto* at = reinterpret_cast<Pair*>(row + j);
+                            Pair v = *at;
+                            v.x -= l * u[j];
+                            v.y -= l * u[j + 1];
+                            *at = v;
+                        }
+                        if constexpr (first < N && (N - first) % 2 == 1) row[N - 1] -= l * u[N - 1];
+                    } else {
+                        LOOM_PRAGMA_UNROLL
+                        for (int j = k + 1; j < N; ++j) row[j] -= l * u[j];
+                    }
                     row[k] = l;
                 }
             }
@@ -380,10 +506,10 @@ __global__ void __launch_bounds__(block_threads)
     });
 }
 
-template <int N, typename T, int L = 1>
+template <int N, typename T, int L = 1, bool Pairs = false>
 constexpr std::size_t shared_bytes(int threads = block_threads)
 {
-    return static_cast<std::size_t>(threads / L) * Block<N, L>::pitch * sizeof(T);
+    return static_cast<std::size_t>(threads / L) * Block<N, L, Pairs>::pitch * sizeof(T);
 }
 
 constexpr std::size_t max_block_shared = 227 * 1024;
@@ -391,14 +517,14 @@ constexpr std::size_t max_block_shared = 227 * 1024;
 /// Threads per block of getrf_shared_kernel<N, L>: of 64, 32 and 16, the one that keeps the
 /// most matrices resident per SM (shared memory is the limit: sm_90's 228 KB, 227 KB per block
 /// and 1 KB reserved per block), the larger on a tie; 16 (half-empty warps) counted at 3/4.
-template <int N, int L, typename T>
+template <int N, int L, typename T, bool Pairs = false>
 constexpr int shared_getrf_threads()
 {
     constexpr std::size_t per_sm = 228 * 1024, reserved = 1024;
     int best = block_threads;
     std::size_t most = 0;
     for (int threads = block_threads; threads >= 16 && threads >= L; threads /= 2) {
-        const std::size_t bytes = shared_bytes<N, T, L>(threads);
+        const std::size_t bytes = shared_bytes<N, T, L, Pairs>(threads);
         if (bytes > max_block_shared) continue;
         const std::size_t resident = per_sm / (bytes + reserved) * (threads / L) * (threads >= 32 ? 4 : 3);
         if (resident > most) {

@@ -38,19 +38,14 @@ DenseLayout parse_dense_layout(const std::string& text);
 /// `vendor` is cuSPARSE's SpMM on CUDA (NotSupported on the host backends).
 enum class SpmmAlgorithm { automatic, row_split, nnz_balanced, vendor };
 
-inline constexpr Name<SpmmAlgorithm> spmm_algorithm_names[] = {
+LOOM_NAME_TABLE(SpmmAlgorithm, spmm_algorithm_names, "SpMM algorithm",
     {SpmmAlgorithm::automatic, "automatic", "a native kernel chosen by row lengths", {"auto"}},
     {SpmmAlgorithm::row_split, "row_split", "a warp (a thread) per row, lanes along k"},
     {SpmmAlgorithm::nnz_balanced, "nnz_balanced", "equal shares of the nonzeros per warp"},
     {SpmmAlgorithm::vendor, "vendor", "cuSPARSE (CUDA only)"},
-};
-constexpr NameTable<SpmmAlgorithm> names_of(SpmmAlgorithm)
-{
-    return {"SpMM algorithm", spmm_algorithm_names};
-}
+);
 
 SpmmAlgorithm parse_spmm_algorithm(const std::string& text);
-const char* to_string(SpmmAlgorithm algorithm);
 
 /// Which of cuSPARSE's SpMM algorithms SpmmAlgorithm::vendor calls (CUSPARSE_SPMM_ALG_DEFAULT,
 /// CUSPARSE_SPMM_CSR_ALG1/2/3); cuSPARSE rejects some of them for some layouts (ALG2 and ALG3

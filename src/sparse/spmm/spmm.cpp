@@ -79,8 +79,6 @@ SpmmAlgorithm parse_spmm_algorithm(const std::string& text)
     return names_of(SpmmAlgorithm{}).parse(text, "loom::sparse::parse_spmm_algorithm");
 }
 
-const char* to_string(SpmmAlgorithm algorithm) { return names_of(algorithm).to_string(algorithm); }
-
 /// C = beta C when alpha is zero or there is nothing to add; true when that was all.
 template <typename V>
 bool handled_trivially(compute_type_t<V> alpha, compute_type_t<V> beta, matrix::Dense<V>& C)

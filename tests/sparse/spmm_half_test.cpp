@@ -59,6 +59,16 @@ protected:
                 {2, 600, 500, false, true, false, 4}};
     }
 
+    /// The SpMM algorithms to run on exec: on CUDA every one by name (automatic is one of
+    /// them), on the host automatic.
+    static std::vector<SpmmAlgorithm> spmm_algorithms(const loom::Executor& exec)
+    {
+        if (exec.is_host()) return {SpmmAlgorithm::automatic};
+        std::vector<SpmmAlgorithm> all;
+        for (const auto& name : sparse::spmm_algorithm_names) all.push_back(name.value);
+        return all;
+    }
+
     /// Host values of a 16-bit Dense as doubles (exact), packed row-major.
     static std::vector<double> widened(const Dense& d)
     {
@@ -116,15 +126,7 @@ TYPED_TEST(Storage16, SpmmWithinStoragePrecisionOfFp64)
                 for (const auto& exec : this->executors()) {
                     const typename TestFixture::Csr A(exec, A_ref);
                     const Dense B(exec, B_ref);
-                    // On CUDA every algorithm by name (automatic is one of them).
-                    std::vector<SpmmAlgorithm> algorithms{SpmmAlgorithm::automatic};
-                    if (!exec->is_host()) {
-                        algorithms.clear();
-                        for (const auto& name : sparse::spmm_algorithm_names) {
-                            algorithms.push_back(name.value);
-                        }
-                    }
-                    for (const auto algorithm : algorithms) {
+                    for (const auto algorithm : this->spmm_algorithms(*exec)) {
                         SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " k " +
                                      std::to_string(k) + " beta " + std::to_string(beta) + " " +
                                      sparse::to_string(algorithm));
@@ -175,15 +177,8 @@ TYPED_TEST(Storage16, TransposedSpmmWithinStoragePrecisionOfFp64)
             for (const auto& exec : this->executors()) {
                 const typename TestFixture::Csr A(exec, A_ref);
                 const Dense B(exec, B_ref);
-                std::vector<SpmmAlgorithm> algorithms{SpmmAlgorithm::automatic};
-                if (!exec->is_host()) {
-                    algorithms.clear();
-                    for (const auto& name : sparse::spmm_algorithm_names) {
-                        algorithms.push_back(name.value);
-                    }
-                }
                 for (const auto mode : {Mode::transpose, Mode::conj_transpose}) {
-                    for (const auto algorithm : algorithms) {
+                    for (const auto algorithm : this->spmm_algorithms(*exec)) {
                         SCOPED_TRACE(exec->name() + " " + loom::to_string(A.size()) + " k " +
                                      std::to_string(k) + " " + sparse::to_string(mode) + " " +
                                      sparse::to_string(algorithm));

@@ -7,6 +7,7 @@
 #include "loom/base/error.hpp"
 #include "loom/sparse/csr_utils.hpp"
 #include "precond/system_matrix.hpp"
+#include "solver/scaled_apply.hpp"
 
 namespace loom::precond {
 
@@ -50,7 +51,8 @@ void Isai<V, I>::apply_impl(V alpha, const matrix::Dense<V>& b, V beta,
                             matrix::Dense<V>& x) const
 {
     if (!m_adjoint_) return m_->apply(alpha, b, beta, x);
-    matrix::Dense<V> g_b(this->executor(), b.size());
+    // G b in a vector kept across applies: no allocation per apply of a preconditioner.
+    auto& g_b = loom::detail::sized(g_b_, this->executor(), b.size());
     m_->apply(b, g_b);
     m_adjoint_->apply(alpha, g_b, beta, x);
 }

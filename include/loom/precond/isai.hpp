@@ -11,6 +11,7 @@
 #include "loom/base/linop.hpp"
 #include "loom/base/linop_factory.hpp"
 #include "loom/matrix/csr.hpp"
+#include "loom/matrix/dense.hpp"
 #include "loom/sparse/isai.hpp"
 #include "loom/base/export.hpp"
 
@@ -53,6 +54,8 @@ private:
     std::shared_ptr<const matrix::Csr<V, I>> m_;
     /// G^H for IsaiKind::spd, else null.
     std::shared_ptr<const matrix::Csr<V, I>> m_adjoint_;
+    /// G b during an IsaiKind::spd apply.
+    mutable matrix::Dense<V> g_b_;
 };
 
 }  // namespace loom::precond

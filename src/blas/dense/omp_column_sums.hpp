@@ -70,6 +70,24 @@ Acc chunk_sum(size_type begin, size_type end, Term term)
     return (s0 + s1) + (s2 + s3);
 }
 
+/// Calls f(begin, end, thread, threads) for the static row chunk of each of the executor's
+/// threads, or f(0, rows, 0, 1) once when the work is small or there is one thread.
+template <typename F>
+void for_row_chunks(const OmpExecutor& exec, size_type rows, size_type elements, F f)
+{
+    if (elements < min_parallel_elements || exec.num_threads() == 1) {
+        f(0, rows, 0, 1);
+        return;
+    }
+#pragma omp parallel num_threads(exec.num_threads())
+    {
+        const int threads = omp_get_num_threads();
+        const int thread = omp_get_thread_num();
+        const auto [begin, end] = static_chunk(rows, thread, threads);
+        f(begin, end, thread, threads);
+    }
+}
+
 /// out[j] = sum_i term(i, j) for a rows x cols index space, deterministically for a given
 /// thread count: each thread sums its static chunk of rows, partials are added in thread order.
 template <typename Acc, typename Term>
@@ -91,12 +109,8 @@ void column_sums(const OmpExecutor& exec, size_type rows, size_type cols, Term t
     const int max_threads = exec.num_threads();
     std::vector<Acc> partials(static_cast<std::size_t>(max_threads * cols), Acc{});
     int team_size = 1;
-#pragma omp parallel num_threads(max_threads)
-    {
-        const int threads = omp_get_num_threads();
-        const int thread = omp_get_thread_num();
+    for_row_chunks(exec, rows, rows * cols, [&](size_type begin, size_type end, int thread, int threads) {
         if (thread == 0) team_size = threads;
-        const auto [begin, end] = static_chunk(rows, thread, threads);
         Acc* mine = partials.data() + thread * cols;
         if (cols == 1) {
             mine[0] = chunk_sum<Acc>(begin, end, [&](size_type i) { return term(i, 0); });
@@ -108,7 +122,7 @@ void column_sums(const OmpExecutor& exec, size_type rows, size_type cols, Term t
             }
             std::copy(local.begin(), local.end(), mine);
         }
-    }
+    });
     for (size_type j = 0; j < cols; ++j) {
         Acc sum{};
         for (int t = 0; t < team_size; ++t) sum += partials[t * cols + j];

@@ -37,24 +37,6 @@ struct SumPair {
 /// once for this many. Eight keep the sums and coefficients in registers (16 SSE ones).
 constexpr size_type multi_group = 8;
 
-/// Calls f(begin, end) for the row ranges of the executor's threads (their static chunks),
-/// or once for every row when the work is small or there is one thread.
-template <typename F>
-void for_row_chunks(const OmpExecutor& exec, size_type rows, size_type elements, F f)
-{
-    if (elements < min_parallel_elements || exec.num_threads() == 1) {
-        f(0, rows, 0, 1);
-        return;
-    }
-#pragma omp parallel num_threads(exec.num_threads())
-    {
-        const int threads = omp_get_num_threads();
-        const int thread = omp_get_thread_num();
-        const auto [begin, end] = static_chunk(rows, thread, threads);
-        f(begin, end, thread, threads);
-    }
-}
-
 /// Whether x_i and y are single contiguous columns: the loops below then run on raw
 /// pointers, which the compiler vectorizes.
 template <typename V>

@@ -28,6 +28,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -743,6 +744,32 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::trtri (CUDA team_vector)";
+    // (Round-1 switch, temporary: LOOM_TRTRI_OLD runs the kernels before trtri_packed_kernel.)
+    static const bool old = std::getenv("LOOM_TRTRI_OLD") != nullptr;
+    if (!old && n != 0 && n <= thread::packed_trtri_max && ops[0].stride <= INT_MAX / max_order &&
+        count <= static_cast<size_type>(INT_MAX) * thread::packed_trtri_threads) {
+        const CudaExecutor::DeviceScope scope(exec.device_id());
+        static const bool wide = std::getenv("LOOM_TRTRI_W64") != nullptr;
+        const auto launch = [&](auto order, auto threads) {
+            constexpr int N = decltype(order)::value;
+            constexpr int W = decltype(threads)::value;
+            const auto blocks = static_cast<unsigned>((count + W - 1) / W);
+            constexpr auto shared = static_cast<std::size_t>(W) * thread::packed_pitch<N>() * sizeof(T);
+            constexpr auto kernel = thread::trtri_packed_kernel<N, W, unit_v<DiagT>, T>;
+            static const bool allowed = thread::allow_shared(kernel, shared);
+            (void)allowed;  // if refused, the launch fails and says so
+            kernel<<<blocks, W, shared, loom::cuda::stream_of(exec)>>>(ops, lower_v<UploT>, f.info, count);
+        };
+        with_order<thread::packed_trtri_max>(n, [&](auto order) {
+            if (wide) {
+                launch(order, std::integral_constant<int, 64>{});
+            } else {
+                launch(order, std::integral_constant<int, thread::packed_trtri_threads>{});
+            }
+        });
+        loom::cuda::check_launch(name);
+        return true;
+    }
     if (n != 0 && n <= thread_trtri_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {

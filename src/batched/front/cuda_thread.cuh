@@ -506,6 +506,163 @@ __global__ void __launch_bounds__(block_threads)
     });
 }
 
+/// trtri_packed_kernel: a thread per matrix for every order up to packed_trtri_max, the
+/// triangle alone in shared memory (packed row by row, n (n + 1) / 2 values at an odd pitch:
+/// the threads of a warp, each at entry e of its own matrix, fall on distinct banks). Only the
+/// triangle's entries are copied in and out, so the sectors that hold no entry of it are never
+/// fetched nor written (n = 16: 40 of the 64 sectors of a matrix each way; a whole-matrix
+/// staging moves all 64). An upper triangle is staged mirrored, U(i, j) at L(n-1-i, n-1-j), so
+/// that one lower substitution serves both.
+constexpr int packed_trtri_max = 16;
+/// Matrices (threads) per block: one warp, so that a warp waits on no other for its staging.
+constexpr int packed_trtri_threads = 32;
+
+constexpr int packed_at(int i, int j)
+{
+    return i * (i + 1) / 2 + j;
+}
+
+/// Values of shared memory per matrix: the packed triangle, odd.
+template <int N>
+constexpr int packed_pitch()
+{
+    return (N * (N + 1) / 2) | 1;
+}
+
+/// Where each of a thread's staging copies goes: the block copies matrix by matrix, a warp
+/// instruction taking 32 consecutive stored entries of one matrix (coalesced), so the thread's
+/// q-th copy of every matrix is the same stored entry q * W + thread. Computed once per thread.
+template <int N, int W>
+struct PackedStage {
+    static constexpr int copies = (N * N + W - 1) / W;
+    int offset[copies];  ///< offset in the stored matrix, -1 where the entry is not staged
+    int packed[copies];  ///< index in the packed (mirrored for upper) triangle
+
+    template <typename T>
+    __device__ static PackedStage make(const Operand<T>& o, bool lower, bool unit)
+    {
+        PackedStage st;
+        const int t = static_cast<int>(threadIdx.x);
+        LOOM_PRAGMA_UNROLL
+        for (int q = 0; q < copies; ++q) {
+            const int r = q * W + t;
+            const int si = r / N;  // stored row and column
+            const int sj = r % N;
+            const int vi = o.transposed ? sj : si;  // the routine's entry
+            const int vj = o.transposed ? si : sj;
+            const int i = lower ? vi : N - 1 - vi;
+            const int j = lower ? vj : N - 1 - vj;
+            const bool staged = r < N * N && j <= i && !(unit && i == j);
+            st.offset[q] = staged ? si * static_cast<int>(o.stride) + sj : -1;
+            st.packed[q] = staged ? packed_at(i, j) : 0;
+        }
+        return st;
+    }
+};
+
+/// Inverts the packed lower triangle a (this thread's matrix) in place; the info (0, or the
+/// first zero diagonal entry + 1: a is then left as it was). Rows top down: row r of the
+/// inverse is X(r, j) = -X(r, r) sum_k A(r, k) X(k, j) over k = j .. r - 1 ascending, from the
+/// rows above (already inverted, in place) and row r of A (in registers). Rows go in pairs: the
+/// second row's terms k < r0 take the same loads of X(k, j) as the first's, and its term k = r0
+/// the first's results from registers (about N^3 / 12 shared loads instead of N^3 / 6).
+template <int N, bool Unit, typename T>
+__device__ LOOM_INLINE int invert_packed(T* a)
+{
+    T reciprocal[N];
+    if constexpr (!Unit) {
+        int failed = 0;
+        LOOM_PRAGMA_UNROLL
+        for (int i = N - 1; i >= 0; --i) {
+            if (a[packed_at(i, i)] == T(0)) failed = i + 1;
+        }
+        if (failed != 0) return failed;
+        LOOM_PRAGMA_UNROLL
+        for (int i = 0; i < N; ++i) {
+            reciprocal[i] = T(1) / a[packed_at(i, i)];
+            a[packed_at(i, i)] = reciprocal[i];
+        }
+    }
+    // X(k, j) of the rows above: the diagonal entries are 1 when the diagonal is implicit.
+    const auto x = [&](int k, int j) { return Unit && k == j ? T(1) : a[packed_at(k, j)]; };
+    LOOM_PRAGMA_UNROLL
+    for (int r0 = 1; r0 < N; r0 += 2) {
+        const int r1 = r0 + 1;
+        const bool pair = r1 < N;
+        T a0[N];
+        T a1[N];
+        T s0[N];
+        T s1[N];
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < N; ++k) {
+            a0[k] = k < r0 ? a[packed_at(r0, k)] : T(0);
+            a1[k] = pair && k < r1 ? a[packed_at(r1, k)] : T(0);
+            s0[k] = T(0);
+            s1[k] = T(0);
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int k = 0; k < r0; ++k) {
+            LOOM_PRAGMA_UNROLL
+            for (int j = 0; j <= k; ++j) {
+                const T xkj = x(k, j);
+                s0[j] += a0[k] * xkj;
+                if (pair) s1[j] += a1[k] * xkj;
+            }
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int j = 0; j < r0; ++j) {
+            s0[j] = Unit ? -s0[j] : -(reciprocal[r0] * s0[j]);
+            a[packed_at(r0, j)] = s0[j];
+        }
+        if (pair) {
+            LOOM_PRAGMA_UNROLL
+            for (int j = 0; j <= r0; ++j) {
+                s1[j] += a1[r0] * (j == r0 ? (Unit ? T(1) : reciprocal[r0]) : s0[j]);
+                a[packed_at(r1, j)] = Unit ? -s1[j] : -(reciprocal[r1] * s1[j]);
+            }
+        }
+    }
+    return 0;
+}
+
+/// A = inv(A) for the triangular A (lower or upper: a runtime flag, only the staging differs),
+/// in place; the other triangle (and a unit diagonal) is neither read nor written. A zero
+/// diagonal entry leaves A as it was and sets info.
+template <int N, int W, bool Unit, typename T>
+__global__ void __launch_bounds__(W)
+    trtri_packed_kernel(Operands<T, 1> ops, bool lower, int32* info, size_type count)
+{
+    constexpr int pitch = packed_pitch<N>();
+    const auto& o = ops[0];
+    const auto st = PackedStage<N, W>::make(o, lower, Unit);
+    const size_type first = static_cast<size_type>(blockIdx.x) * W;
+    const size_type left = count - first;
+    const int matrices = left < W ? static_cast<int>(left) : W;
+    T* s = shared_values<T>();
+    for (int m = 0; m < matrices; ++m) {
+        const T* from = o.data + (first + m) * o.batch_stride;
+        LOOM_PRAGMA_UNROLL
+        for (int q = 0; q < PackedStage<N, W>::copies; ++q) {
+            if (st.offset[q] >= 0) async::copy(s + m * pitch + st.packed[q], from + st.offset[q]);
+        }
+    }
+    async::wait_all();
+    __syncthreads();
+    const int t = static_cast<int>(threadIdx.x);
+    if (t < matrices) {
+        const int failed = invert_packed<N, Unit>(s + t * pitch);
+        if (info != nullptr) info[first + t] = failed;
+    }
+    __syncthreads();
+    for (int m = 0; m < matrices; ++m) {
+        T* to = o.data + (first + m) * o.batch_stride;
+        LOOM_PRAGMA_UNROLL
+        for (int q = 0; q < PackedStage<N, W>::copies; ++q) {
+            if (st.offset[q] >= 0) to[st.offset[q]] = s[m * pitch + st.packed[q]];
+        }
+    }
+}
+
 template <int N, typename T, int L = 1, bool Pairs = false>
 constexpr std::size_t shared_bytes(int threads = block_threads)
 {

@@ -67,9 +67,12 @@ struct FlatPosition {
     }
 
 private:
+    /// Two steps at most: col < n + 32 <= 3 n for the orders served (n >= 16), and a loop here
+    /// cost a branch per step of every flat walk.
     __device__ void wrap(int n)
     {
-        while (col >= n) col -= n, ++row;
+        if (col >= n) col -= n, ++row;
+        if (col >= n) col -= n, ++row;
     }
 };
 
@@ -87,7 +90,8 @@ __device__ LOOM_INLINE void stage_flat(const T* src, T* s, int pitch, int n, int
 /// Starts copying the n x n matrix M into s (row pitch `pitch`), with zeros in rows and
 /// columns n..padded - 1 (padded <= order), so that the k loop may run to the bound `padded`.
 template <typename T>
-__device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int padded, int lane)
+__device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int padded, int lane,
+                                  bool flat = true)
 {
     if (sizeof(T) == 8 && pairs_fit(M, n) && padded % 2 == 0) {
         // 16 pairs per row, two rows per instruction.
@@ -102,7 +106,7 @@ __device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int 
         }
         return;
     }
-    if (contiguous(M, n)) {
+    if (flat && contiguous(M, n)) {
         stage_flat(M.data(), s, pitch, n, lane);
         // The padding by plain stores: addresses no copy writes.
         for (int r = n; r < padded; ++r) {

@@ -154,7 +154,7 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
 /// the accumulators: twice the warps per SM for the same shared memory).
 template <int MT, int W, bool K8 = false, int V = 1>
-__global__ void __launch_bounds__(block_threads * W)
+__global__ void __launch_bounds__(block_threads * W, (V & 8) ? 6 : 1)
     gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
 {
     using S = Stage<MT>;
@@ -305,7 +305,7 @@ inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, dou
     if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
     // (Round-1 switch, temporary: LOOM_GEMM_V = 0 register barrier ids and flat staging as
     // before, 1 immediate barrier ids, 3 (default) also odd orders staged row by row, 7 also
-    // C of odd orders in the tiles' pattern.)
+    // C of odd orders in the tiles' pattern, 11 = 3 with 80 registers for 6 blocks per SM.)
     static const int v = [] {
         const char* text = std::getenv("LOOM_GEMM_V");
         return text == nullptr ? 3 : std::atoi(text);
@@ -313,6 +313,7 @@ inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, dou
     if (v == 0) return launch_tiles<4, 2, true, 0>(exec, ops, alpha, beta, count, n);
     if (v == 1) return launch_tiles<4, 2, true, 1>(exec, ops, alpha, beta, count, n);
     if (v == 7) return launch_tiles<4, 2, true, 7>(exec, ops, alpha, beta, count, n);
+    if (v == 11) return launch_tiles<4, 2, true, 11>(exec, ops, alpha, beta, count, n);
     launch_tiles<4, 2, true, 3>(exec, ops, alpha, beta, count, n);
 }
 

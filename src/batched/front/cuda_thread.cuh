@@ -560,30 +560,51 @@ struct PackedStage {
     }
 };
 
-/// Inverts the packed lower triangle a (this thread's matrix) in place; the info (0, or the
-/// first zero diagonal entry + 1: a is then left as it was). Rows top down: row r of the
-/// inverse is X(r, j) = -X(r, r) sum_k A(r, k) X(k, j) over k = j .. r - 1 ascending, from the
-/// rows above (already inverted, in place) and row r of A (in registers). Rows go in pairs: the
-/// second row's terms k < r0 take the same loads of X(k, j) as the first's, and its term k = r0
-/// the first's results from registers (about N^3 / 12 shared loads instead of N^3 / 6).
-template <int N, bool Unit, typename T>
-__device__ LOOM_INLINE int invert_packed(T* a)
+/// Whether part `part` of `parts` computes column j of the inverse (two parts: columns 0, 3, 4,
+/// 7, 8, ... and 1, 2, 5, 6, ...: about equal work, column j costing ~(n - j)^2 / 2 products).
+constexpr bool owns_column(int j, int part, int parts)
 {
-    T reciprocal[N];
+    return parts == 1 || ((j % 4 == 0 || j % 4 == 3) == (part == 0));
+}
+
+/// Waits for the `parts` warps sharing the block's matrices (named barrier 1).
+template <int Parts>
+__device__ LOOM_INLINE void sync_parts()
+{
+    if constexpr (Parts > 1) asm volatile("bar.sync 1, %0;\n" ::"n"(32 * Parts) : "memory");
+}
+
+/// Inverts the packed lower triangle a (one matrix) in place, the columns Part owns; the info
+/// (0, or the first zero diagonal entry + 1: a is then left as it was). Rows top down: row r of
+/// the inverse is X(r, j) = -X(r, r) sum_k A(r, k) X(k, j) over k = j .. r - 1 ascending, from
+/// the rows above (already inverted, in place) and row r of A (in registers). Rows go in pairs:
+/// the second row's terms k < r0 take the same loads of X(k, j) as the first's, and its term
+/// k = r0 the first's results from registers (about N^3 / 12 shared loads instead of N^3 / 6).
+/// With several parts (a warp each) every part reads the diagonal, and rows r0, r1 of A, before
+/// any writes them (sync_parts), and every thread passes every barrier: `active` false (no
+/// matrix, or a singular one) only stops its stores.
+template <int N, bool Unit, int Part, int Parts, typename T>
+__device__ LOOM_INLINE int invert_packed(T* a, bool active)
+{
+    int failed = 0;
     if constexpr (!Unit) {
-        int failed = 0;
         LOOM_PRAGMA_UNROLL
         for (int i = N - 1; i >= 0; --i) {
             if (a[packed_at(i, i)] == T(0)) failed = i + 1;
         }
-        if (failed != 0) return failed;
+        if (Parts == 1 && failed != 0) return failed;
+        active = active && failed == 0;
+        T reciprocal[N];
         LOOM_PRAGMA_UNROLL
-        for (int i = 0; i < N; ++i) {
-            reciprocal[i] = T(1) / a[packed_at(i, i)];
-            a[packed_at(i, i)] = reciprocal[i];
+        for (int i = 0; i < N; ++i) reciprocal[i] = T(1) / a[packed_at(i, i)];
+        sync_parts<Parts>();  // every part has read the diagonal
+        if (Part == 0 && active) {
+            LOOM_PRAGMA_UNROLL
+            for (int i = 0; i < N; ++i) a[packed_at(i, i)] = reciprocal[i];
         }
     }
-    // X(k, j) of the rows above: the diagonal entries are 1 when the diagonal is implicit.
+    // X(k, j) of the rows above (the reciprocals of the diagonal read back when needed: kept in
+    // registers they took 32 of them at n = 16 and made the kernel spill).
     const auto x = [&](int k, int j) { return Unit && k == j ? T(1) : a[packed_at(k, j)]; };
     LOOM_PRAGMA_UNROLL
     for (int r0 = 1; r0 < N; r0 += 2) {
@@ -600,44 +621,53 @@ __device__ LOOM_INLINE int invert_packed(T* a)
             s0[k] = T(0);
             s1[k] = T(0);
         }
+        sync_parts<Parts>();
         LOOM_PRAGMA_UNROLL
         for (int k = 0; k < r0; ++k) {
             LOOM_PRAGMA_UNROLL
             for (int j = 0; j <= k; ++j) {
+                if (!owns_column(j, Part, Parts)) continue;
                 const T xkj = x(k, j);
                 s0[j] += a0[k] * xkj;
                 if (pair) s1[j] += a1[k] * xkj;
             }
         }
+        const T x0 = x(r0, r0);
         LOOM_PRAGMA_UNROLL
         for (int j = 0; j < r0; ++j) {
-            s0[j] = Unit ? -s0[j] : -(reciprocal[r0] * s0[j]);
-            a[packed_at(r0, j)] = s0[j];
+            if (!owns_column(j, Part, Parts)) continue;
+            s0[j] = Unit ? -s0[j] : -(x0 * s0[j]);
+            if (active) a[packed_at(r0, j)] = s0[j];
         }
         if (pair) {
+            const T x1 = x(r1, r1);
             LOOM_PRAGMA_UNROLL
             for (int j = 0; j <= r0; ++j) {
-                s1[j] += a1[r0] * (j == r0 ? (Unit ? T(1) : reciprocal[r0]) : s0[j]);
-                a[packed_at(r1, j)] = Unit ? -s1[j] : -(reciprocal[r1] * s1[j]);
+                if (!owns_column(j, Part, Parts)) continue;
+                s1[j] += a1[r0] * (j == r0 ? x0 : s0[j]);
+                if (active) a[packed_at(r1, j)] = Unit ? -s1[j] : -(x1 * s1[j]);
             }
         }
     }
-    return 0;
+    return failed;
 }
 
 /// A = inv(A) for the triangular A (lower or upper: a runtime flag, only the staging differs),
 /// in place; the other triangle (and a unit diagonal) is neither read nor written. A zero
-/// diagonal entry leaves A as it was and sets info.
-template <int N, int W, bool Unit, typename T>
+/// diagonal entry leaves A as it was and sets info. W threads per block, W / Parts matrices:
+/// with two parts, warp p computes part p of the columns of the block's 32 matrices.
+template <int N, int W, int Parts, bool Unit, typename T>
 __global__ void __launch_bounds__(W)
     trtri_packed_kernel(Operands<T, 1> ops, bool lower, int32* info, size_type count)
 {
+    static_assert(Parts == 1 || W == 32 * Parts, "a warp per part");
+    constexpr int M = W / Parts;  // matrices per block
     constexpr int pitch = packed_pitch<N>();
     const auto& o = ops[0];
     const auto st = PackedStage<N, W>::make(o, lower, Unit);
-    const size_type first = static_cast<size_type>(blockIdx.x) * W;
+    const size_type first = static_cast<size_type>(blockIdx.x) * M;
     const size_type left = count - first;
-    const int matrices = left < W ? static_cast<int>(left) : W;
+    const int matrices = left < M ? static_cast<int>(left) : M;
     T* s = shared_values<T>();
     for (int m = 0; m < matrices; ++m) {
         const T* from = o.data + (first + m) * o.batch_stride;
@@ -648,10 +678,18 @@ __global__ void __launch_bounds__(W)
     }
     async::wait_all();
     __syncthreads();
-    const int t = static_cast<int>(threadIdx.x);
-    if (t < matrices) {
-        const int failed = invert_packed<N, Unit>(s + t * pitch);
-        if (info != nullptr) info[first + t] = failed;
+    const int t = static_cast<int>(threadIdx.x) % M;
+    const int part = static_cast<int>(threadIdx.x) / M;
+    if constexpr (Parts == 1) {
+        if (t < matrices) {
+            const int failed = invert_packed<N, Unit, 0, 1>(s + t * pitch, true);
+            if (info != nullptr) info[first + t] = failed;
+        }
+    } else {
+        const bool active = t < matrices;  // every thread passes the barriers
+        const int failed = part == 0 ? invert_packed<N, Unit, 0, Parts>(s + t * pitch, active)
+                                     : invert_packed<N, Unit, 1, Parts>(s + t * pitch, active);
+        if (info != nullptr && active && part == 0) info[first + t] = failed;
     }
     __syncthreads();
     for (int m = 0; m < matrices; ++m) {

@@ -154,9 +154,11 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
 /// the accumulators: twice the warps per SM for the same shared memory).
 template <int MT, int W, bool K8 = false, int V = 1>
-__global__ void __launch_bounds__(block_threads * W, (V & 8) ? 6 : 1)
-    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
+__global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 : (V & 16) ? 4 : 5)
+    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int runtime_n)
 {
+    // (Round-1 candidate V & 16: the order 25 a constant.)
+    const int n = (V & 16) ? 25 : runtime_n;
     using S = Stage<MT>;
     __shared__ __align__(16) double staged[warps_per_block][2][S::values];
     const int warp = static_cast<int>(threadIdx.x) / 32;
@@ -305,7 +307,8 @@ inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, dou
     if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
     // (Round-1 switch, temporary: LOOM_GEMM_V = 0 register barrier ids and flat staging as
     // before, 1 immediate barrier ids, 3 (default) also odd orders staged row by row, 7 also
-    // C of odd orders in the tiles' pattern, 11 = 3 with 80 registers for 6 blocks per SM.)
+    // C of odd orders in the tiles' pattern, 11 = 3 with 80 registers for 6 blocks per SM,
+    // 19 = 3 with the order 25 a template constant.)
     static const int v = [] {
         const char* text = std::getenv("LOOM_GEMM_V");
         return text == nullptr ? 3 : std::atoi(text);
@@ -314,6 +317,7 @@ inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, dou
     if (v == 1) return launch_tiles<4, 2, true, 1>(exec, ops, alpha, beta, count, n);
     if (v == 7) return launch_tiles<4, 2, true, 7>(exec, ops, alpha, beta, count, n);
     if (v == 11) return launch_tiles<4, 2, true, 11>(exec, ops, alpha, beta, count, n);
+    if (v == 19 && n == 25) return launch_tiles<4, 2, true, 19>(exec, ops, alpha, beta, count, n);
     launch_tiles<4, 2, true, 3>(exec, ops, alpha, beta, count, n);
 }
 

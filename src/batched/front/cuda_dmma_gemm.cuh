@@ -153,12 +153,12 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
 /// the accumulators: twice the warps per SM for the same shared memory).
-template <int MT, int W, bool K8 = false, int V = 1>
-__global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 : (V & 16) ? 4 : 5)
+template <int MT, int W, bool K8 = false, int V = 1, int Order = 0>
+__global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 : Order != 0 ? 4 : 5)
     gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int runtime_n)
 {
-    // (Round-1 candidate V & 16: the order 25 a constant.)
-    const int n = (V & 16) ? 25 : runtime_n;
+    // (Round-1 candidate: Order != 0 the order a template constant.)
+    const int n = Order != 0 ? Order : runtime_n;
     using S = Stage<MT>;
     __shared__ __align__(16) double staged[warps_per_block][2][S::values];
     const int warp = static_cast<int>(threadIdx.x) / 32;
@@ -284,16 +284,27 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 :
     });
 }
 
-template <int MT, int W, bool K8, int V = 1>
+template <int MT, int W, bool K8, int V = 1, int Order = 0>
 void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
                   double beta, size_type count, int n)
 {
     // Several 36 KB blocks per SM need the largest shared-memory carveout.
-    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8, V>);
+    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8, V, Order>);
     (void)carveout;
     const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
-    gemm_kernel<MT, W, K8, V><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
+    gemm_kernel<MT, W, K8, V, Order><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
         ops, alpha, beta, count, n);
+}
+
+/// (Round-1 candidate) The kernel with the order n = 25..32 a template constant.
+template <int V, int Order = 25>
+void launch_exact(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
+                  double beta, size_type count, int n)
+{
+    if constexpr (Order <= 32) {
+        if (n == Order) return launch_tiles<4, 2, true, V, Order>(exec, ops, alpha, beta, count, n);
+        launch_exact<V, Order + 1>(exec, ops, alpha, beta, count, n);
+    }
 }
 
 /// Orders min_order..32. Measured on the H200 (163840 matrices, us; cuBLAS strided batched in
@@ -308,7 +319,7 @@ inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, dou
     // (Round-1 switch, temporary: LOOM_GEMM_V = 0 register barrier ids and flat staging as
     // before, 1 immediate barrier ids, 3 (default) also odd orders staged row by row, 7 also
     // C of odd orders in the tiles' pattern, 11 = 3 with 80 registers for 6 blocks per SM,
-    // 19 = 3 with the order 25 a template constant.)
+    // 19 = 3 and 23 = 7 with the order a template constant.)
     static const int v = [] {
         const char* text = std::getenv("LOOM_GEMM_V");
         return text == nullptr ? 3 : std::atoi(text);
@@ -317,7 +328,8 @@ inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, dou
     if (v == 1) return launch_tiles<4, 2, true, 1>(exec, ops, alpha, beta, count, n);
     if (v == 7) return launch_tiles<4, 2, true, 7>(exec, ops, alpha, beta, count, n);
     if (v == 11) return launch_tiles<4, 2, true, 11>(exec, ops, alpha, beta, count, n);
-    if (v == 19 && n == 25) return launch_tiles<4, 2, true, 19>(exec, ops, alpha, beta, count, n);
+    if (v == 19) return launch_exact<3>(exec, ops, alpha, beta, count, n);
+    if (v == 23) return launch_exact<7>(exec, ops, alpha, beta, count, n);
     launch_tiles<4, 2, true, 3>(exec, ops, alpha, beta, count, n);
 }
 

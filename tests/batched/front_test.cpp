@@ -946,11 +946,10 @@ TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
     }
 }
 
-// trtri stages only its triangle, entry by entry through a table of offsets computed from the
-// layout (trtri_packed_kernel, a thread per matrix up to n = 16; an upper triangle mirrored onto
-// a lower one): both triangles and diagonals, odd orders, strided rows and matrices one value
-// apart, a singular matrix in each of the two blocks of 32. The other triangle and the padding
-// must stay untouched.
+// trtri on both triangles and diagonals at odd orders too (a thread per matrix up to 5, lane
+// groups of exact orders up to 8, the bounds 16 and 32 above), strided rows and matrices one
+// value apart, a singular matrix in each block of 32 matrices. The other triangle and the
+// padding must stay untouched.
 TYPED_TEST(BatchedFront, RowsTrtriStridedBatchesBothTriangles)
 {
     using V = TypeParam;

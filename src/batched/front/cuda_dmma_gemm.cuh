@@ -136,14 +136,12 @@ __device__ LOOM_INLINE void for_flat(const Share<MT, W>& share, int lane, int n,
 /// barrier ids are immediates: with the id in a register ptxas reserves all 16 barriers of a
 /// block, and that held the SM to 4 blocks (ncu, H200, n = 25: "Block Limit Barriers 4",
 /// registers would allow 5, shared memory 6).
-template <int W, int V = 1>
+template <int W>
 __device__ LOOM_INLINE void sync_matrix(int slot)
 {
     static_assert(warps_per_block == 2, "one named barrier per slot below");
     if constexpr (W == 1) {
         __syncwarp();
-    } else if (!(V & 1)) {
-        asm volatile("bar.sync %0, %1;\n" ::"r"(slot + 1), "n"(32 * W) : "memory");
     } else if (slot == 0) {
         asm volatile("bar.sync 1, %0;\n" ::"n"(32 * W) : "memory");
     } else {
@@ -153,12 +151,11 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
 /// the accumulators: twice the warps per SM for the same shared memory).
-template <int MT, int W, bool K8 = false, int V = 1, int Order = 0>
-__global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 : Order != 0 ? 4 : 5)
-    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int runtime_n)
+template <int MT, int W, bool K8 = false>
+__global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : 5)
+    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n,
+                bool row_stage)
 {
-    // (Round-1 candidate: Order != 0 the order a template constant.)
-    const int n = Order != 0 ? Order : runtime_n;
     using S = Stage<MT>;
     __shared__ __align__(16) double staged[warps_per_block][2][S::values];
     const int warp = static_cast<int>(threadIdx.x) / 32;
@@ -175,7 +172,7 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 :
     // Rows and columns of A and B past n up to the k bound are zeros; those past it are never
     // read, and garbage in A's rows or B's columns past n only reaches entries of C not stored.
     const int k_bound = K8 ? (n + 7) / 8 * 8 : (n + 3) / 4 * 4;
-    const bool flat = !((V & 2) && n % 2 == 1);
+    const bool flat = !(row_stage && n % 2 == 1);
     if (W == 1 || warp % W == 0) warp_gemm::stage(A, sA, S::pitch, n, k_bound, lane, flat);
     if (W == 1 || warp % W == 1) warp_gemm::stage(B, sB, S::pitch, n, k_bound, lane, flat);
 
@@ -185,7 +182,7 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 :
     // instruction); else, where it is contiguous (odd orders, misaligned matrices), in the flat
     // order, its tiles passing through A's staging; else value by value in the tiles' pattern.
     const bool c_pairs = warp_gemm::pairs_fit(C, n);
-    const bool c_flat = !(V & 4) && !c_pairs && warp_gemm::contiguous(C, n);
+    const bool c_flat = !c_pairs && warp_gemm::contiguous(C, n);
     // C's loads go out while the staging copies are in flight.
     double c[2 * rows * MT] = {};
     if (!beta_zero && c_flat) {
@@ -204,7 +201,7 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 :
         });
     }
     async::wait_all();
-    sync_matrix<W, V>(slot);
+    sync_matrix<W>(slot);
 
     const int g = lane / 4;
     const int t = lane % 4;
@@ -260,7 +257,7 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 :
         return beta_zero ? alpha * sum : beta * c_value + alpha * sum;
     };
     if (c_flat) {
-        sync_matrix<W, V>(slot);  // every lane is done reading sA
+        sync_matrix<W>(slot);  // every lane is done reading sA
         for_tile_pairs(share, lane, n, [&](int ti, int tj, int i, int j) {
             *reinterpret_cast<double2*>(sA + i * S::pitch + j) =
                 make_double2(d[ti][tj][0], d[ti][tj][1]);
@@ -284,27 +281,16 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : (V & 8) ? 6 :
     });
 }
 
-template <int MT, int W, bool K8, int V = 1, int Order = 0>
+template <int MT, int W, bool K8>
 void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
-                  double beta, size_type count, int n)
+                  double beta, size_type count, int n, bool row_stage)
 {
     // Several 36 KB blocks per SM need the largest shared-memory carveout.
-    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8, V, Order>);
+    static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8>);
     (void)carveout;
     const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
-    gemm_kernel<MT, W, K8, V, Order><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
-        ops, alpha, beta, count, n);
-}
-
-/// (Round-1 candidate) The kernel with the order n = 25..32 a template constant.
-template <int V, int Order = 25>
-void launch_exact(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
-                  double beta, size_type count, int n)
-{
-    if constexpr (Order <= 32) {
-        if (n == Order) return launch_tiles<4, 2, true, V, Order>(exec, ops, alpha, beta, count, n);
-        launch_exact<V, Order + 1>(exec, ops, alpha, beta, count, n);
-    }
+    gemm_kernel<MT, W, K8><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
+        ops, alpha, beta, count, n, row_stage);
 }
 
 /// Orders min_order..32. Measured on the H200 (163840 matrices, us; cuBLAS strided batched in
@@ -315,22 +301,10 @@ void launch_exact(const CudaExecutor& exec, const Operands<double, 3>& ops, doub
 inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
                    double beta, size_type count, int n)
 {
-    if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
-    // (Round-1 switch, temporary: LOOM_GEMM_V = 0 register barrier ids and flat staging as
-    // before, 1 immediate barrier ids, 3 (default) also odd orders staged row by row, 7 also
-    // C of odd orders in the tiles' pattern, 11 = 3 with 80 registers for 6 blocks per SM,
-    // 19 = 3 and 23 = 7 with the order a template constant.)
-    static const int v = [] {
-        const char* text = std::getenv("LOOM_GEMM_V");
-        return text == nullptr ? 3 : std::atoi(text);
-    }();
-    if (v == 0) return launch_tiles<4, 2, true, 0>(exec, ops, alpha, beta, count, n);
-    if (v == 1) return launch_tiles<4, 2, true, 1>(exec, ops, alpha, beta, count, n);
-    if (v == 7) return launch_tiles<4, 2, true, 7>(exec, ops, alpha, beta, count, n);
-    if (v == 11) return launch_tiles<4, 2, true, 11>(exec, ops, alpha, beta, count, n);
-    if (v == 19) return launch_exact<3>(exec, ops, alpha, beta, count, n);
-    if (v == 23) return launch_exact<7>(exec, ops, alpha, beta, count, n);
-    launch_tiles<4, 2, true, 3>(exec, ops, alpha, beta, count, n);
+    // (Round-2 switch, temporary: LOOM_GEMM_ROWSTAGE stages A and B of odd orders row by row.)
+    static const bool row_stage = std::getenv("LOOM_GEMM_ROWSTAGE") != nullptr;
+    if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n, row_stage);
+    launch_tiles<4, 2, true>(exec, ops, alpha, beta, count, n, row_stage);
 }
 
 }  // namespace loom::batched::cuda_front::dmma_gemm

@@ -744,36 +744,18 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::trtri (CUDA team_vector)";
-    // (Round-1 switch, temporary: LOOM_TRTRI_OLD runs the kernels before trtri_packed_kernel.)
-    static const bool old = std::getenv("LOOM_TRTRI_OLD") != nullptr;
-    if (!old && n != 0 && n <= thread::packed_trtri_max && ops[0].stride <= INT_MAX / max_order &&
+    // (Round-2 switch, temporary: LOOM_TRTRI_PACKED runs trtri_packed_kernel, for ncu.)
+    static const bool packed = std::getenv("LOOM_TRTRI_PACKED") != nullptr;
+    if (packed && n != 0 && n <= thread::packed_trtri_max && ops[0].stride <= INT_MAX / max_order &&
         count <= static_cast<size_type>(INT_MAX) * thread::packed_trtri_threads) {
         const CudaExecutor::DeviceScope scope(exec.device_id());
-        // (Round-1 switches, temporary: LOOM_TRTRI_W64 64 threads (matrices) per block,
-        // LOOM_TRTRI_SPLIT two warps per 32 matrices, each half of the columns.)
-        static const bool wide = std::getenv("LOOM_TRTRI_W64") != nullptr;
-        static const bool split = std::getenv("LOOM_TRTRI_SPLIT") != nullptr;
-        const auto launch = [&](auto order, auto threads, auto parts) {
-            constexpr int N = decltype(order)::value;
-            constexpr int W = decltype(threads)::value;
-            constexpr int P = decltype(parts)::value;
-            constexpr int M = W / P;
-            const auto blocks = static_cast<unsigned>((count + M - 1) / M);
-            constexpr auto shared = static_cast<std::size_t>(M) * thread::packed_pitch<N>() * sizeof(T);
-            constexpr auto kernel = thread::trtri_packed_kernel<N, W, P, unit_v<DiagT>, T>;
-            static const bool allowed = thread::allow_shared(kernel, shared);
-            (void)allowed;  // if refused, the launch fails and says so
-            kernel<<<blocks, W, shared, loom::cuda::stream_of(exec)>>>(ops, lower_v<UploT>, f.info, count);
-        };
-        using One = std::integral_constant<int, 1>;
         with_order<thread::packed_trtri_max>(n, [&](auto order) {
-            if (split) {
-                launch(order, std::integral_constant<int, 64>{}, std::integral_constant<int, 2>{});
-            } else if (wide) {
-                launch(order, std::integral_constant<int, 64>{}, One{});
-            } else {
-                launch(order, std::integral_constant<int, thread::packed_trtri_threads>{}, One{});
-            }
+            constexpr int N = decltype(order)::value;
+            constexpr int W = thread::packed_trtri_threads;
+            const auto blocks = static_cast<unsigned>((count + W - 1) / W);
+            constexpr auto shared = static_cast<std::size_t>(W) * thread::packed_pitch<N>() * sizeof(T);
+            thread::trtri_packed_kernel<N, W, 1, unit_v<DiagT>, T>
+                <<<blocks, W, shared, loom::cuda::stream_of(exec)>>>(ops, lower_v<UploT>, f.info, count);
         });
         loom::cuda::check_launch(name);
         return true;

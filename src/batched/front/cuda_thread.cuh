@@ -584,13 +584,18 @@ __device__ LOOM_INLINE void sync_parts()
 /// any writes them (sync_parts), and every thread passes every barrier: `active` false (no
 /// matrix, or a singular one) only stops its stores.
 template <int N, bool Unit, int Part, int Parts, typename T>
-__device__ LOOM_INLINE int invert_packed(T* a, bool active)
+__device__ LOOM_INLINE int invert_packed(T* a, bool active, bool lower)
 {
     int failed = 0;
     if constexpr (!Unit) {
+        // The first zero of the routine's diagonal: the last one of the mirrored upper triangle.
         LOOM_PRAGMA_UNROLL
         for (int i = N - 1; i >= 0; --i) {
-            if (a[packed_at(i, i)] == T(0)) failed = i + 1;
+            if (lower && a[packed_at(i, i)] == T(0)) failed = i + 1;
+        }
+        LOOM_PRAGMA_UNROLL
+        for (int i = 0; i < N; ++i) {
+            if (!lower && a[packed_at(i, i)] == T(0)) failed = N - i;
         }
         if (Parts == 1 && failed != 0) return failed;
         active = active && failed == 0;
@@ -682,13 +687,13 @@ __global__ void __launch_bounds__(W)
     const int part = static_cast<int>(threadIdx.x) / M;
     if constexpr (Parts == 1) {
         if (t < matrices) {
-            const int failed = invert_packed<N, Unit, 0, 1>(s + t * pitch, true);
+            const int failed = invert_packed<N, Unit, 0, 1>(s + t * pitch, true, lower);
             if (info != nullptr) info[first + t] = failed;
         }
     } else {
         const bool active = t < matrices;  // every thread passes the barriers
-        const int failed = part == 0 ? invert_packed<N, Unit, 0, Parts>(s + t * pitch, active)
-                                     : invert_packed<N, Unit, 1, Parts>(s + t * pitch, active);
+        const int failed = part == 0 ? invert_packed<N, Unit, 0, Parts>(s + t * pitch, active, lower)
+                                     : invert_packed<N, Unit, 1, Parts>(s + t * pitch, active, lower);
         if (info != nullptr && active && part == 0) info[first + t] = failed;
     }
     __syncthreads();

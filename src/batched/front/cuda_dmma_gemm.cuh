@@ -19,8 +19,6 @@
 // tensor core), then beta C + alpha sum, as the other kernels; not bitwise equal to them.
 #pragma once
 
-#include <cstdlib>
-
 #include "base/cuda/helpers.cuh"
 #include "batched/front/cuda_async.cuh"
 #include "batched/front/cuda_warp_gemm.cuh"
@@ -150,11 +148,12 @@ __device__ LOOM_INLINE void sync_matrix(int slot)
 }
 
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
-/// the accumulators: twice the warps per SM for the same shared memory).
+/// the accumulators: twice the warps per SM for the same shared memory). The launch bounds keep
+/// 96 registers (10 and 5 blocks per SM, what registers and barriers then allow): without the
+/// block count ptxas took 106-108 for the two-warp kernel, 4 blocks.
 template <int MT, int W, bool K8 = false>
 __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : 5)
-    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n,
-                bool row_stage)
+    gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
 {
     using S = Stage<MT>;
     __shared__ __align__(16) double staged[warps_per_block][2][S::values];
@@ -172,9 +171,8 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : 5)
     // Rows and columns of A and B past n up to the k bound are zeros; those past it are never
     // read, and garbage in A's rows or B's columns past n only reaches entries of C not stored.
     const int k_bound = K8 ? (n + 7) / 8 * 8 : (n + 3) / 4 * 4;
-    const bool flat = !(row_stage && n % 2 == 1);
-    if (W == 1 || warp % W == 0) warp_gemm::stage(A, sA, S::pitch, n, k_bound, lane, flat);
-    if (W == 1 || warp % W == 1) warp_gemm::stage(B, sB, S::pitch, n, k_bound, lane, flat);
+    if (W == 1 || warp % W == 0) warp_gemm::stage(A, sA, S::pitch, n, k_bound, lane);
+    if (W == 1 || warp % W == 1) warp_gemm::stage(B, sB, S::pitch, n, k_bound, lane);
 
     constexpr int rows = Share<MT, W>::count;  // tile rows of this warp
     const bool beta_zero = beta == 0.0;
@@ -283,14 +281,14 @@ __global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : 5)
 
 template <int MT, int W, bool K8>
 void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
-                  double beta, size_type count, int n, bool row_stage)
+                  double beta, size_type count, int n)
 {
     // Several 36 KB blocks per SM need the largest shared-memory carveout.
     static const bool carveout = warp_gemm::prefer_max_shared(gemm_kernel<MT, W, K8>);
     (void)carveout;
     const auto blocks = static_cast<unsigned>((count + warps_per_block - 1) / warps_per_block);
     gemm_kernel<MT, W, K8><<<blocks, block_threads * W, 0, loom::cuda::stream_of(exec)>>>(
-        ops, alpha, beta, count, n, row_stage);
+        ops, alpha, beta, count, n);
 }
 
 /// Orders min_order..32. Measured on the H200 (163840 matrices, us; cuBLAS strided batched in
@@ -298,13 +296,13 @@ void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, doub
 /// 20 and 24); 4 x 4 tiles, two warps per matrix with m16n8k8 at 25..32: n = 25 1156 [1133],
 /// 28 1009 [1121], 31 1359 [1433], 32 1255 [1317], against one warp with m8n8k4: 1334, 1300,
 /// 1595, 1301 (m16n8k8 alone: 1271, 991, 1532, 1240; two warps alone: 1263, 1236, 1483, 1238).
+/// Session 14 (immediate barrier ids, 5 blocks per SM; branch-free flat walk): 25 964 [1113],
+/// 27 985 [1188], 28 951 [1111], 31 1287 [1426], 32 1236 [1300].
 inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
                    double beta, size_type count, int n)
 {
-    // (Round-2 switch, temporary: LOOM_GEMM_ROWSTAGE stages A and B of odd orders row by row.)
-    static const bool row_stage = std::getenv("LOOM_GEMM_ROWSTAGE") != nullptr;
-    if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n, row_stage);
-    launch_tiles<4, 2, true>(exec, ops, alpha, beta, count, n, row_stage);
+    if (tiles_for(n) == 3) return launch_tiles<3, 1, false>(exec, ops, alpha, beta, count, n);
+    launch_tiles<4, 2, true>(exec, ops, alpha, beta, count, n);
 }
 
 }  // namespace loom::batched::cuda_front::dmma_gemm

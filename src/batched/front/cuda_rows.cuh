@@ -28,7 +28,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -353,94 +352,6 @@ __global__ void __launch_bounds__(block_threads)
         }
     }
     if (info != nullptr && j == 0) info[b] = 0;
-}
-
-/// trtri at the bound 16 (orders 9..16) with two columns per lane: lane c computes columns c and
-/// n - 1 - c (lanes with 2 c > n - 1 idle), so that 8 lanes serve a matrix, a warp 4 matrices,
-/// every lane has about the same work, and each 16-byte load of A(r, k..k+1) feeds up to four
-/// products (the one-column kernel: two, on a lane whose column may not need them). Same sums,
-/// in the same order, as trtri_kernel. (Round-2 candidate.)
-template <int NMAX, bool Lower, bool Unit, typename T>
-__global__ void __launch_bounds__(block_threads)
-    trtri_paired_kernel(Operands<T, 1> ops, int32* info, size_type count, int runtime_n)
-{
-    static_assert(NMAX == 16, "the bound 16");
-    using Pair = typename PairOf<T>::type;
-    constexpr int L = NMAX / 2;  // lanes per matrix
-    constexpr int per_block = block_threads / L;
-    const int lane = static_cast<int>(threadIdx.x) % L;
-    const int group = static_cast<int>(threadIdx.x) / L;
-    const unsigned mask = ((1u << L) - 1u) << (static_cast<int>(threadIdx.x) % 32 / L * L);
-    const size_type b = static_cast<size_type>(blockIdx.x) * per_block + group;
-    if (b >= count) return;
-    const int n = runtime_n;
-    const int j0 = lane;
-    const int j1 = n - 1 - lane;
-    const bool has0 = 2 * lane <= n - 1;
-    const bool has1 = 2 * lane < n - 1;
-    const auto A = ops[0].global(b);
-    constexpr int pitch = NMAX;
-    T* sA = shared_values<T>() + group * pitch_for(NMAX);
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k < n && has0 && (Lower ? j0 <= k : j0 >= k)) async::copy(sA + k * pitch + j0, &A(k, j0));
-        if (k < n && has1 && (Lower ? j1 <= k : j1 >= k)) async::copy(sA + k * pitch + j1, &A(k, j1));
-    }
-    async::wait_all();
-    __syncwarp(mask);
-    if constexpr (!Unit) {
-        // The first zero of the diagonal (all lanes read it: one broadcast per entry).
-        int first_zero = 0;
-        LOOM_PRAGMA_UNROLL
-        for (int i = NMAX - 1; i >= 0; --i) {
-            if (i < n && sA[i * pitch + i] == T(0)) first_zero = i + 1;
-        }
-        if (first_zero != 0) {
-            if (info != nullptr && lane == 0) info[b] = first_zero;
-            return;
-        }
-        __syncwarp(mask);  // every lane has read the diagonal
-        if (has0) sA[j0 * pitch + j0] = T(1) / sA[j0 * pitch + j0];
-        if (has1) sA[j1 * pitch + j1] = T(1) / sA[j1 * pitch + j1];
-        __syncwarp(mask);
-    }
-    T x0[NMAX];
-    T x1[NMAX];
-    LOOM_PRAGMA_UNROLL
-    for (int s = 0; s < NMAX; ++s) {
-        const int r = Lower ? s : NMAX - 1 - s;  // row of the inverse, away from row 0 / n - 1
-        x0[r] = T(0);
-        x1[r] = T(0);
-        if (r >= n) continue;
-        const T r_reciprocal = Unit ? T(1) : sA[r * pitch + r];
-        const bool below0 = Lower ? r > j0 : r < j0;
-        const bool below1 = Lower ? r > j1 : r < j1;
-        T sum0(0);
-        T sum1(0);
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; k += 2) {
-            // (The pair may hold an entry outside the triangle: it is never used.)
-            if (Lower ? k >= r : k + 1 <= r) continue;
-            const Pair a = *reinterpret_cast<const Pair*>(sA + r * pitch + k);
-            if (Lower ? k >= j0 : k > r && k <= j0) sum0 += a.x * x0[k];
-            if (Lower ? k + 1 >= j0 && k + 1 < r : k + 1 <= j0) sum0 += a.y * x0[k + 1];
-            if (Lower ? k >= j1 : k > r && k <= j1) sum1 += a.x * x1[k];
-            if (Lower ? k + 1 >= j1 && k + 1 < r : k + 1 <= j1) sum1 += a.y * x1[k + 1];
-        }
-        if (r == j0) x0[r] = Unit ? T(1) : r_reciprocal;
-        if (below0) x0[r] = Unit ? -sum0 : -(r_reciprocal * sum0);
-        if (r == j1) x1[r] = Unit ? T(1) : r_reciprocal;
-        if (below1) x1[r] = Unit ? -sum1 : -(r_reciprocal * sum1);
-    }
-    LOOM_PRAGMA_UNROLL
-    for (int r = 0; r < NMAX; ++r) {
-        if (r >= n) break;
-        const bool inside0 = Lower ? r > j0 : r < j0;
-        const bool inside1 = Lower ? r > j1 : r < j1;
-        if (has0 && (inside0 || (!Unit && r == j0))) A(r, j0) = x0[r];
-        if (has1 && (inside1 || (!Unit && r == j1))) A(r, j1) = x1[r];
-    }
-    if (info != nullptr && lane == 0) info[b] = 0;
 }
 
 // --------------------------------------------------------------------------------------- getrf
@@ -832,22 +743,6 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::trtri (CUDA team_vector)";
-    // (Round-2 switch, temporary: LOOM_TRTRI_PACKED runs trtri_packed_kernel, for ncu.)
-    static const bool packed = std::getenv("LOOM_TRTRI_PACKED") != nullptr;
-    if (packed && n != 0 && n <= thread::packed_trtri_max && ops[0].stride <= INT_MAX / max_order &&
-        count <= static_cast<size_type>(INT_MAX) * thread::packed_trtri_threads) {
-        const CudaExecutor::DeviceScope scope(exec.device_id());
-        with_order<thread::packed_trtri_max>(n, [&](auto order) {
-            constexpr int N = decltype(order)::value;
-            constexpr int W = thread::packed_trtri_threads;
-            const auto blocks = static_cast<unsigned>((count + W - 1) / W);
-            constexpr auto shared = static_cast<std::size_t>(W) * thread::packed_pitch<N>() * sizeof(T);
-            thread::trtri_packed_kernel<N, W, 1, unit_v<DiagT>, T>
-                <<<blocks, W, shared, loom::cuda::stream_of(exec)>>>(ops, lower_v<UploT>, f.info, count);
-        });
-        loom::cuda::check_launch(name);
-        return true;
-    }
     if (n != 0 && n <= thread_trtri_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
@@ -857,18 +752,6 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
                     <<<blocks, thread::block_threads, shared, stream>>>(ops, f.info, count);
             }
         });
-    }
-    // (Round-2 switch, temporary: LOOM_TRTRI_PAIRED runs trtri_paired_kernel at 9..16.)
-    static const bool paired = std::getenv("LOOM_TRTRI_PAIRED") != nullptr;
-    if (paired && bound_for(n) == 16 && count <= max_count) {
-        const CudaExecutor::DeviceScope scope(exec.device_id());
-        constexpr int per_block = block_threads / 8;
-        const auto blocks = static_cast<unsigned>((count + per_block - 1) / per_block);
-        const auto shared = static_cast<std::size_t>(per_block) * pitch_for(16) * sizeof(T);
-        trtri_paired_kernel<16, lower_v<UploT>, unit_v<DiagT>, T>
-            <<<blocks, block_threads, shared, loom::cuda::stream_of(exec)>>>(ops, f.info, count, n);
-        loom::cuda::check_launch(name);
-        return true;
     }
     return launch_rows<T>(exec, count, n, true, name, [&](auto bound, Grid grid, auto stream) {
         constexpr int NMAX = decltype(bound)::value;

@@ -90,8 +90,7 @@ __device__ LOOM_INLINE void stage_flat(const T* src, T* s, int pitch, int n, int
 /// Starts copying the n x n matrix M into s (row pitch `pitch`), with zeros in rows and
 /// columns n..padded - 1 (padded <= order), so that the k loop may run to the bound `padded`.
 template <typename T>
-__device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int padded, int lane,
-                                  bool flat = true)
+__device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int padded, int lane)
 {
     if (sizeof(T) == 8 && pairs_fit(M, n) && padded % 2 == 0) {
         // 16 pairs per row, two rows per instruction.
@@ -106,7 +105,7 @@ __device__ LOOM_INLINE void stage(const View<T>& M, T* s, int pitch, int n, int 
         }
         return;
     }
-    if (flat && contiguous(M, n)) {
+    if (contiguous(M, n)) {
         stage_flat(M.data(), s, pitch, n, lane);
         // The padding by plain stores: addresses no copy writes.
         for (int r = n; r < padded; ++r) {

@@ -946,6 +946,42 @@ TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
     }
 }
 
+// trtri on both triangles and diagonals at odd orders too (a thread per matrix up to 5, lane
+// groups of exact orders up to 8, the bounds 16 and 32 above), strided rows and matrices one
+// value apart, a singular matrix in each block of 32 matrices. The other triangle and the
+// padding must stay untouched.
+TYPED_TEST(BatchedFront, RowsTrtriStridedBatchesBothTriangles)
+{
+    using V = TypeParam;
+    struct Layout {
+        size_type stride, batch_stride;
+    };
+    for (const size_type n : {1, 2, 3, 5, 7, 9, 11, 13, 15, 16, 17}) {
+        for (const auto& layout : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
+            for (auto uplo : {Uplo::lower, Uplo::upper}) {
+                for (auto diag : {Diag::non_unit, Diag::unit}) {
+                    auto T = triangular_batch<V>(rows_count, n, 43);
+                    T.at(4, n - 1, n - 1) = V{};
+                    T.at(33, 0, 0) = V{};
+                    T = relaid(T, layout.stride, layout.batch_stride);
+                    auto expected = T;
+                    loom::Array<int32> info_ref;
+                    batched::trtri(uplo, diag, expected, info_ref);
+                    for (const auto& t : rows_targets()) {
+                        BatchDense<V> x(t.exec, T);
+                        loom::Array<int32> info(t.exec, rows_count);
+                        info.fill(-7);  // trtri stores every info itself
+                        batched::trtri(uplo, diag, x, info, t.launch);
+                        EXPECT_EQ(host(info), host(info_ref)) << t.name() << " n=" << n;
+                        EXPECT_LE(error_of(raw(x), raw(expected)), tolerance<V>(n))
+                            << t.name() << " n=" << n << " stride " << layout.stride;
+                    }
+                }
+            }
+        }
+    }
+}
+
 TYPED_TEST(BatchedFront, RowsGetrfEveryOrderWithTiesAndZeroPivots)
 {
     using V = TypeParam;

@@ -130,21 +130,29 @@ __device__ LOOM_INLINE void for_flat(const Share<MT, W>& share, int lane, int n,
     }
 }
 
-/// Waits for the W warps of one matrix (W = 1: the warp; else named barrier `slot` + 1).
+/// Waits for the W warps of one matrix (W = 1: the warp; else named barrier `slot` + 1). The
+/// barrier ids are immediates: with the id in a register ptxas reserves all 16 barriers of a
+/// block, and that held the SM to 4 blocks (ncu, H200, n = 25: "Block Limit Barriers 4",
+/// registers would allow 5, shared memory 6).
 template <int W>
 __device__ LOOM_INLINE void sync_matrix(int slot)
 {
+    static_assert(warps_per_block == 2, "one named barrier per slot below");
     if constexpr (W == 1) {
         __syncwarp();
+    } else if (slot == 0) {
+        asm volatile("bar.sync 1, %0;\n" ::"n"(32 * W) : "memory");
     } else {
-        asm volatile("bar.sync %0, %1;\n" ::"r"(slot + 1), "n"(32 * W) : "memory");
+        asm volatile("bar.sync 2, %0;\n" ::"n"(32 * W) : "memory");
     }
 }
 
 /// W = 1: a warp per matrix; W = 2: two warps per matrix (each half of C's tile rows, half
-/// the accumulators: twice the warps per SM for the same shared memory).
+/// the accumulators: twice the warps per SM for the same shared memory). The launch bounds keep
+/// 96 registers (10 and 5 blocks per SM, what registers and barriers then allow): without the
+/// block count ptxas took 106-108 for the two-warp kernel, 4 blocks.
 template <int MT, int W, bool K8 = false>
-__global__ void __launch_bounds__(block_threads * W)
+__global__ void __launch_bounds__(block_threads * W, W == 1 ? 10 : 5)
     gemm_kernel(Operands<double, 3> ops, double alpha, double beta, size_type count, int n)
 {
     using S = Stage<MT>;
@@ -288,6 +296,8 @@ void launch_tiles(const CudaExecutor& exec, const Operands<double, 3>& ops, doub
 /// 20 and 24); 4 x 4 tiles, two warps per matrix with m16n8k8 at 25..32: n = 25 1156 [1133],
 /// 28 1009 [1121], 31 1359 [1433], 32 1255 [1317], against one warp with m8n8k4: 1334, 1300,
 /// 1595, 1301 (m16n8k8 alone: 1271, 991, 1532, 1240; two warps alone: 1263, 1236, 1483, 1238).
+/// Session 14 (immediate barrier ids, 5 blocks per SM; branch-free flat walk): 25 964 [1113],
+/// 27 985 [1188], 28 951 [1111], 31 1287 [1426], 32 1236 [1300].
 inline void launch(const CudaExecutor& exec, const Operands<double, 3>& ops, double alpha,
                    double beta, size_type count, int n)
 {

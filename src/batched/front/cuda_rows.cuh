@@ -28,6 +28,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 #include "base/cuda/helpers.cuh"
@@ -666,6 +668,52 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
     return true;
 }
 
+/// ROUND CANDIDATE (session 14, removed after the device round): LOOM_S14_GETRF picks
+/// getrf_regs_kernel: regs (butterfly search, 6 blocks per SM) at 17..32; redux (redux.sync
+/// search, 6 blocks), regs4 (butterfly, 4 blocks: no register cap below 255) and redux4 at
+/// 25..32, double only. Unset: the table above.
+inline int s14_getrf_choice(int n)
+{
+    static const char* v = std::getenv("LOOM_S14_GETRF");
+    if (v == nullptr) return 0;
+    if (std::strcmp(v, "regs") == 0 && n >= 17) return 1;
+    if (std::strcmp(v, "redux") == 0 && n >= 25) return 2;
+    if (std::strcmp(v, "regs4") == 0 && n >= 25) return 3;
+    if (std::strcmp(v, "redux4") == 0 && n >= 25) return 4;
+    return 0;
+}
+
+/// Runs getrf_regs_kernel for order n (17..32) where chosen; false if not.
+template <typename T>
+bool launch_regs_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
+                       const front::GetrfCall& f)
+{
+    const int choice = s14_getrf_choice(n);
+    if (choice == 0 || n <= thread::regs_getrf_lanes || n > max_order || count > INT_MAX) return false;
+    if (choice > 1 && !std::is_same_v<T, double>) return false;
+    const CudaExecutor::DeviceScope scope(exec.device_id());
+    with_order<max_order, thread::regs_getrf_lanes + 1>(n, [&](auto order) {
+        constexpr int N = decltype(order)::value;
+        constexpr int L = thread::regs_getrf_lanes;
+        constexpr int threads = thread::regs_getrf_threads;
+        constexpr auto shared = thread::shared_bytes<N, T, L, true>(threads);
+        static_assert(shared <= 48 * 1024, "no opt-in needed");
+        const auto blocks = static_cast<unsigned>((count + threads / L - 1) / (threads / L));
+        const auto stream = loom::cuda::stream_of(exec);
+        const auto go = [&](auto kernel) {
+            kernel<<<blocks, threads, shared, stream>>>(ops, f.pivots, f.info, count);
+        };
+        if constexpr (N >= 25 && std::is_same_v<T, double>) {
+            if (choice == 2) return go(thread::getrf_regs_kernel<N, T, true, 6>);
+            if (choice == 3) return go(thread::getrf_regs_kernel<N, T, false, 4>);
+            if (choice == 4) return go(thread::getrf_regs_kernel<N, T, true, 4>);
+        }
+        go(thread::getrf_regs_kernel<N, T, false, 6>);
+    });
+    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
+    return true;
+}
+
 /// Runs launch(order, blocks, shared bytes, stream) for the thread-per-matrix kernels
 /// (n <= thread::max_order) and checks the launch under `name`; false where count is too large.
 template <typename T, typename F>
@@ -780,6 +828,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
+    if (launch_regs_getrf<T>(exec, count, n, ops, f)) return true;
     if (launch_shared_getrf<T>(exec, count, n, ops, f)) return true;
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
     return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {

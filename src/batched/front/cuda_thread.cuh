@@ -463,6 +463,220 @@ __global__ void __launch_bounds__(block_threads)
     blk.store(ops[0], s);
 }
 
+/// getrf_regs_kernel: lanes per matrix, matrices per block, and the blocks per SM its registers
+/// are capped for (two rows of 32 doubles are 128 registers a lane: 168 at most keeps 6 blocks,
+/// 12 warps).
+constexpr int regs_getrf_lanes = 16;
+constexpr int regs_getrf_threads = 64;
+constexpr int regs_getrf_min_blocks = 6;
+
+/// The lanes of a group of 16 holding the largest 64-bit key. Butterfly: four rounds of a
+/// 64-bit shuffle. Reduction: redux.sync on the keys' high words, on the low words only where
+/// several lanes share the high word (a tie of magnitudes' top 20 mantissa bits).
+template <bool Redux>
+__device__ LOOM_INLINE unsigned regs_largest(unsigned mask, unsigned long long key)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (Redux) {
+        const auto high = static_cast<unsigned>(key >> 32);
+        const auto low = static_cast<unsigned>(key);
+        const bool top = high == __reduce_max_sync(mask, high);
+        const unsigned tops = __ballot_sync(mask, top) & mask;
+        if ((tops & (tops - 1)) == 0) return tops;
+        const unsigned largest_low = __reduce_max_sync(mask, top ? low : 0u);
+        return __ballot_sync(mask, top && low == largest_low) & mask;
+    }
+#endif
+    auto best = key;
+    LOOM_PRAGMA_UNROLL
+    for (int offset = 1; offset < regs_getrf_lanes; offset <<= 1) {
+        const auto other = __shfl_xor_sync(mask, best, offset, regs_getrf_lanes);
+        best = other > best ? other : best;
+    }
+    return __ballot_sync(mask, key == best) & mask;
+}
+
+/// getrf for orders 17..32 with the matrix in registers: 16 lanes per matrix (two matrices per
+/// warp), lane c holding rows c and c + 16, every step unrolled (exact order N). The shared
+/// kernel above reads and writes each trailing entry in shared memory at every step (at 32
+/// ~170 KB per matrix through an SM's 128 bytes per cycle, the 53% of stalls on shared memory
+/// of ncu) and keeps ~26 matrices per SM by its staging; here an update is one FMA on a
+/// register, and only the pivot row crosses shared memory (written by its owner as pairs, read
+/// by the 16 lanes as 16-byte broadcasts, one read serving both rows of a lane).
+///
+/// Rows are relabelled, never moved (getrf_wide's scheme): each row knows its position, the
+/// pivot search takes the candidates at positions >= k, ties to the first position, and the
+/// rows go to their final positions at the end. Per step: the key of each row (pivot_key), the
+/// lane's own winner (ties to its first position) and its reciprocal (computed while the
+/// group's search runs: the division leaves the chain), the group's largest key, the owner's
+/// row and reciprocal into one of two buffers (used in turn: one __syncwarp per step), then
+/// each row at a position > k updated over the columns > k. Same pivots, info, operations and
+/// order as detail::getrf_partial. In and out: Block's staging (one flat run, pairs at even
+/// orders); the matrix's staging holds the two pivot-row buffers while the rows are in
+/// registers.
+template <int N, typename T, bool Redux = false, int MinBlocks = regs_getrf_min_blocks>
+__global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
+    getrf_regs_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
+{
+    constexpr int L = regs_getrf_lanes;
+    static_assert(N > L && N <= 2 * L, "two rows per lane");
+    using Staged = Block<N, L, true>;
+    using Pair = typename PairOf<T>::type;
+    constexpr int R = Staged::row_pitch;     // even: rows 16-byte aligned
+    constexpr int E = N + N % 2;             // a pivot-row buffer: the row in pairs,
+    constexpr int buffer = E + 2;            // then the reciprocal (16-byte aligned)
+    static_assert(2 * buffer <= Staged::pitch, "the buffers fit in the staging");
+    const auto blk = Staged::make(count);
+    T* s = shared_values<T>();
+    blk.load(ops[0], s);
+    const int t = static_cast<int>(threadIdx.x);
+    const int lane = t % L;
+    if (t / L < blk.count) {
+        T* m = s + t / L * Staged::pitch;  // entry (i, j) at m[i * R + j]
+        const size_type b = blk.first + t / L;
+        const unsigned mask = 0xffffu << (t % 32 / L * L);
+        const bool two = lane + L < N;  // the lane holds a second row
+        T a0[N];
+        T a1[N];
+        LOOM_PRAGMA_UNROLL
+        for (int j = 0; j < N; j += 2) {
+            if (j + 1 < N) {
+                const Pair x = *reinterpret_cast<const Pair*>(m + lane * R + j);
+                a0[j] = x.x;
+                a0[j + 1] = x.y;
+                Pair y{};
+                if (two) y = *reinterpret_cast<const Pair*>(m + (lane + L) * R + j);
+                a1[j] = y.x;
+                a1[j + 1] = y.y;
+            } else {
+                a0[j] = m[lane * R + j];
+                a1[j] = two ? m[(lane + L) * R + j] : T(0);
+            }
+        }
+        __syncwarp(mask);  // the group's rows are read: its staging now holds the buffers
+        int pos0 = lane;              // where the rows stand now (-1: no second row)
+        int pos1 = two ? lane + L : -1;
+        int piv0 = 0;                 // ipiv(lane), ipiv(lane + 16)
+        int piv1 = 0;
+        int failed = 0;
+        // The steps are unrolled by construction (constant indices into a0, a1).
+        for_each_step<N>([&](auto step) {
+            constexpr int k = decltype(step)::value;
+            const auto key0 = pivot_key(a0[k], pos0 >= k, pos0 == k);
+            const auto key1 = pivot_key(a1[k], pos1 >= k, pos1 == k);
+            const bool second = key1 > key0 || (key1 == key0 && pos1 >= 0 && pos1 < pos0);
+            const auto key = second ? key1 : key0;
+            const int at = second ? pos1 : pos0;
+            // (Non-candidates and zeros divide by one: a zero takes the division's slow path.)
+            const T reciprocal = T(1) / (key > 1 ? (second ? a1[k] : a0[k]) : T(1));
+            const unsigned holders = regs_largest<Redux>(mask, key);
+            unsigned owner_bit = holders;
+            if ((holders & (holders - 1)) != 0) {  // a tie: the first position wins
+                const bool holder = (holders >> (t % 32)) & 1u;
+                int first = holder ? at : INT_MAX;
+                LOOM_PRAGMA_UNROLL
+                for (int offset = 1; offset < L; offset <<= 1) {
+                    const int other = __shfl_xor_sync(mask, first, offset, L);
+                    first = other < first ? other : first;
+                }
+                owner_bit = __ballot_sync(mask, holder && at == first) & mask;
+            }
+            const int owner = __ffs(static_cast<int>(owner_bit)) - 1;  // lane of the warp
+            const bool owns = t % 32 == owner;
+            // The largest key is 1 exactly when every candidate is zero (the reference's
+            // zero pivot: p = k then, nothing moves).
+            const bool nonzero = (__ballot_sync(mask, key > 1ull) & mask) != 0;
+            const int p = __shfl_sync(mask, at, owner);
+            T* row = m + (k % 2) * buffer;
+            if (owns) {
+                const auto publish = [&](const T(&a)[N]) {
+                    LOOM_PRAGMA_UNROLL
+                    for (int j = k + 1 - (k + 1) % 2; j < N; j += 2) {  // what is read
+                        if (j + 1 < N) {
+                            Pair x;
+                            x.x = a[j];
+                            x.y = a[j + 1];
+                            *reinterpret_cast<Pair*>(row + j) = x;
+                        } else {
+                            row[j] = a[j];
+                        }
+                    }
+                };
+                if (second) {
+                    publish(a1);
+                } else {
+                    publish(a0);
+                }
+                row[E] = reciprocal;
+            }
+            if (lane == k % L) {
+                if constexpr (k < L) {
+                    piv0 = p;
+                } else {
+                    piv1 = p;
+                }
+            }
+            if (!nonzero && failed == 0) failed = k + 1;
+            // Rows k and p trade places: only their labels move.
+            if (pos0 == k) pos0 = p;
+            if (pos1 == k) pos1 = p;
+            if (owns) {
+                if (second) {
+                    pos1 = k;
+                } else {
+                    pos0 = k;
+                }
+            }
+            __syncwarp(mask);  // the pivot row is in the buffer
+            const bool up0 = nonzero && pos0 > k;
+            const bool up1 = nonzero && pos1 > k;
+            const T inv = row[E];
+            const T l0 = a0[k] * inv;
+            const T l1 = a1[k] * inv;
+            if (up0) a0[k] = l0;
+            if (up1) a1[k] = l1;
+            LOOM_PRAGMA_UNROLL
+            for (int j = k + 1 - (k + 1) % 2; j < N; j += 2) {
+                if (j + 1 < N) {
+                    const Pair u = *reinterpret_cast<const Pair*>(row + j);
+                    if (up0) {
+                        if (j > k) a0[j] -= l0 * u.x;
+                        a0[j + 1] -= l0 * u.y;
+                    }
+                    if (up1) {
+                        if (j > k) a1[j] -= l1 * u.x;
+                        a1[j + 1] -= l1 * u.y;
+                    }
+                } else {
+                    const T u = row[j];
+                    if (up0) a0[j] -= l0 * u;
+                    if (up1) a1[j] -= l1 * u;
+                }
+            }
+        });
+        __syncwarp(mask);  // every lane has read the last buffer
+        const auto put = [&](int position, const T(&a)[N]) {
+            LOOM_PRAGMA_UNROLL
+            for (int j = 0; j < N; j += 2) {
+                if (j + 1 < N) {
+                    Pair x;
+                    x.x = a[j];
+                    x.y = a[j + 1];
+                    *reinterpret_cast<Pair*>(m + position * R + j) = x;
+                } else {
+                    m[position * R + j] = a[j];
+                }
+            }
+        };
+        put(pos0, a0);
+        if (two) put(pos1, a1);
+        pivots[b * N + lane] = piv0;
+        if (two) pivots[b * N + lane + L] = piv1;
+        if (lane == 0) info[b] = failed;
+    }
+    blk.store(ops[0], s);
+}
+
 /// A = inv(A) for the triangular A, in place; the other triangle (and a unit diagonal) goes
 /// back as it came. A zero diagonal entry leaves A as it was and sets info (LAPACK's
 /// convention). X(j, j) = 1 / A(j, j) and, moving away from the diagonal,

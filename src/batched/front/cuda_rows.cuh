@@ -669,32 +669,32 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
 }
 
 /// ROUND CANDIDATE (session 14, removed after the device round): LOOM_S14_GETRF picks
-/// getrf_regs_kernel: regs (butterfly search, 6 blocks per SM) at 17..32; redux (redux.sync
+/// getrf_regs_kernel: regs (butterfly search, 6 blocks per SM) at 11..32; redux (redux.sync
 /// search, 6 blocks), regs4 (butterfly, 4 blocks: no register cap below 255) and redux4 at
 /// 25..32, double only. Unset: the table above.
 inline int s14_getrf_choice(int n)
 {
     static const char* v = std::getenv("LOOM_S14_GETRF");
     if (v == nullptr) return 0;
-    if (std::strcmp(v, "regs") == 0 && n >= 17) return 1;
+    if (std::strcmp(v, "regs") == 0 && n >= 11) return 1;
     if (std::strcmp(v, "redux") == 0 && n >= 25) return 2;
     if (std::strcmp(v, "regs4") == 0 && n >= 25) return 3;
     if (std::strcmp(v, "redux4") == 0 && n >= 25) return 4;
     return 0;
 }
 
-/// Runs getrf_regs_kernel for order n (17..32) where chosen; false if not.
+/// Runs getrf_regs_kernel for order n (11..32) where chosen; false if not.
 template <typename T>
 bool launch_regs_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                        const front::GetrfCall& f)
 {
     const int choice = s14_getrf_choice(n);
-    if (choice == 0 || n <= thread::regs_getrf_lanes || n > max_order || count > INT_MAX) return false;
+    if (choice == 0 || n <= thread_getrf_max || n > max_order || count > INT_MAX) return false;
     if (choice > 1 && !std::is_same_v<T, double>) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_order<max_order, thread::regs_getrf_lanes + 1>(n, [&](auto order) {
+    with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        constexpr int L = thread::regs_getrf_lanes;
+        constexpr int L = thread::regs_getrf_lanes(N);
         constexpr int threads = thread::regs_getrf_threads;
         constexpr auto shared = thread::shared_bytes<N, T, L, true>(threads);
         static_assert(shared <= 48 * 1024, "no opt-in needed");

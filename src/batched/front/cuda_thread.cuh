@@ -463,17 +463,17 @@ __global__ void __launch_bounds__(block_threads)
     blk.store(ops[0], s);
 }
 
-/// getrf_regs_kernel: lanes per matrix, matrices per block, and the blocks per SM its registers
-/// are capped for (two rows of 32 doubles are 128 registers a lane: 168 at most keeps 6 blocks,
-/// 12 warps).
-constexpr int regs_getrf_lanes = 16;
+/// getrf_regs_kernel: lanes per matrix (two rows per lane), matrices per block, and the blocks
+/// per SM its registers are capped for (two rows of 32 doubles are 128 registers a lane: 168
+/// at most keeps 6 blocks, 12 warps).
+constexpr int regs_getrf_lanes(int n) { return n > 16 ? 16 : 8; }
 constexpr int regs_getrf_threads = 64;
 constexpr int regs_getrf_min_blocks = 6;
 
 /// The lanes of a group of 16 holding the largest 64-bit key. Butterfly: four rounds of a
 /// 64-bit shuffle. Reduction: redux.sync on the keys' high words, on the low words only where
 /// several lanes share the high word (a tie of magnitudes' top 20 mantissa bits).
-template <bool Redux>
+template <int L, bool Redux>
 __device__ LOOM_INLINE unsigned regs_largest(unsigned mask, unsigned long long key)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -489,15 +489,16 @@ __device__ LOOM_INLINE unsigned regs_largest(unsigned mask, unsigned long long k
 #endif
     auto best = key;
     LOOM_PRAGMA_UNROLL
-    for (int offset = 1; offset < regs_getrf_lanes; offset <<= 1) {
-        const auto other = __shfl_xor_sync(mask, best, offset, regs_getrf_lanes);
+    for (int offset = 1; offset < L; offset <<= 1) {
+        const auto other = __shfl_xor_sync(mask, best, offset, L);
         best = other > best ? other : best;
     }
     return __ballot_sync(mask, key == best) & mask;
 }
 
-/// getrf for orders 17..32 with the matrix in registers: 16 lanes per matrix (two matrices per
-/// warp), lane c holding rows c and c + 16, every step unrolled (exact order N). The shared
+/// getrf for orders 9..32 with the matrix in registers: L = 16 lanes per matrix (two matrices
+/// per warp; 8 lanes up to n = 16), lane c holding rows c and c + L, every step unrolled
+/// (exact order N). The shared
 /// kernel above reads and writes each trailing entry in shared memory at every step (at 32
 /// ~170 KB per matrix through an SM's 128 bytes per cycle, the 53% of stalls on shared memory
 /// of ncu) and keeps ~26 matrices per SM by its staging; here an update is one FMA on a
@@ -518,7 +519,7 @@ template <int N, typename T, bool Redux = false, int MinBlocks = regs_getrf_min_
 __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
     getrf_regs_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
-    constexpr int L = regs_getrf_lanes;
+    constexpr int L = regs_getrf_lanes(N);
     static_assert(N > L && N <= 2 * L, "two rows per lane");
     using Staged = Block<N, L, true>;
     using Pair = typename PairOf<T>::type;
@@ -534,7 +535,7 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
     if (t / L < blk.count) {
         T* m = s + t / L * Staged::pitch;  // entry (i, j) at m[i * R + j]
         const size_type b = blk.first + t / L;
-        const unsigned mask = 0xffffu << (t % 32 / L * L);
+        const unsigned mask = ((1u << L) - 1u) << (t % 32 / L * L);
         const bool two = lane + L < N;  // the lane holds a second row
         T a0[N];
         T a1[N];
@@ -556,7 +557,7 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
         __syncwarp(mask);  // the group's rows are read: its staging now holds the buffers
         int pos0 = lane;              // where the rows stand now (-1: no second row)
         int pos1 = two ? lane + L : -1;
-        int piv0 = 0;                 // ipiv(lane), ipiv(lane + 16)
+        int piv0 = 0;                 // ipiv(lane), ipiv(lane + L)
         int piv1 = 0;
         int failed = 0;
         // The steps are unrolled by construction (constant indices into a0, a1).
@@ -569,7 +570,7 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
             const int at = second ? pos1 : pos0;
             // (Non-candidates and zeros divide by one: a zero takes the division's slow path.)
             const T reciprocal = T(1) / (key > 1 ? (second ? a1[k] : a0[k]) : T(1));
-            const unsigned holders = regs_largest<Redux>(mask, key);
+            const unsigned holders = regs_largest<L, Redux>(mask, key);
             unsigned owner_bit = holders;
             if ((holders & (holders - 1)) != 0) {  // a tie: the first position wins
                 const bool holder = (holders >> (t % 32)) & 1u;

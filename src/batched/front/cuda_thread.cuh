@@ -470,14 +470,30 @@ constexpr int regs_getrf_lanes(int n) { return n > 16 ? 16 : 8; }
 constexpr int regs_getrf_threads = 64;
 constexpr int regs_getrf_min_blocks = 6;
 
-/// The lanes of a group of 16 holding the largest 64-bit key. Butterfly: four rounds of a
-/// 64-bit shuffle. Reduction: redux.sync on the keys' high words, on the low words only where
-/// several lanes share the high word (a tie of magnitudes' top 20 mantissa bits).
-template <int L, bool Redux>
-__device__ LOOM_INLINE unsigned regs_largest(unsigned mask, unsigned long long key)
+/// getrf_regs_kernel's pivot key: pivot_key's order, in 32 bits for float (|a| has 31 bits).
+template <typename T>
+__device__ LOOM_INLINE auto regs_key(T value, bool candidate, bool diagonal)
+{
+    if constexpr (sizeof(T) == 4) {
+        if (!candidate) return 0u;
+        const float magnitude = fabsf(static_cast<float>(value));
+        if (magnitude != magnitude) return diagonal ? __float_as_uint(INFINITY) + 1u : 0u;
+        return __float_as_uint(magnitude) + 1u;
+    } else {
+        return pivot_key(value, candidate, diagonal);
+    }
+}
+
+/// The lanes of a group of L holding the largest key. Butterfly: log2(L) rounds of a shuffle.
+/// Reduction: redux.sync (a 64-bit key: on the high words, then on the low words only where
+/// several lanes share the high word, a tie of magnitudes' top 20 mantissa bits).
+template <int L, bool Redux, typename Key>
+__device__ LOOM_INLINE unsigned regs_largest(unsigned mask, Key key)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (Redux) {
+    if constexpr (Redux && sizeof(Key) == 4) {
+        return __ballot_sync(mask, key == __reduce_max_sync(mask, key)) & mask;
+    } else if constexpr (Redux) {
         const auto high = static_cast<unsigned>(key >> 32);
         const auto low = static_cast<unsigned>(key);
         const bool top = high == __reduce_max_sync(mask, high);
@@ -507,7 +523,7 @@ __device__ LOOM_INLINE unsigned regs_largest(unsigned mask, unsigned long long k
 ///
 /// Rows are relabelled, never moved (getrf_wide's scheme): each row knows its position, the
 /// pivot search takes the candidates at positions >= k, ties to the first position, and the
-/// rows go to their final positions at the end. Per step: the key of each row (pivot_key), the
+/// rows go to their final positions at the end. Per step: the key of each row (regs_key), the
 /// lane's own winner (ties to its first position) and its reciprocal (computed while the
 /// group's search runs: the division leaves the chain), the group's largest key, the owner's
 /// row and reciprocal into one of two buffers (used in turn: one __syncwarp per step), then
@@ -563,8 +579,8 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
         // The steps are unrolled by construction (constant indices into a0, a1).
         for_each_step<N>([&](auto step) {
             constexpr int k = decltype(step)::value;
-            const auto key0 = pivot_key(a0[k], pos0 >= k, pos0 == k);
-            const auto key1 = pivot_key(a1[k], pos1 >= k, pos1 == k);
+            const auto key0 = regs_key(a0[k], pos0 >= k, pos0 == k);
+            const auto key1 = regs_key(a1[k], pos1 >= k, pos1 == k);
             const bool second = key1 > key0 || (key1 == key0 && pos1 >= 0 && pos1 < pos0);
             const auto key = second ? key1 : key0;
             const int at = second ? pos1 : pos0;
@@ -586,7 +602,7 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
             const bool owns = t % 32 == owner;
             // The largest key is 1 exactly when every candidate is zero (the reference's
             // zero pivot: p = k then, nothing moves).
-            const bool nonzero = (__ballot_sync(mask, key > 1ull) & mask) != 0;
+            const bool nonzero = (__ballot_sync(mask, key > 1u) & mask) != 0;
             const int p = __shfl_sync(mask, at, owner);
             T* row = m + (k % 2) * buffer;
             if (owns) {

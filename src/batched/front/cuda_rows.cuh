@@ -671,7 +671,8 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
 /// ROUND CANDIDATE (session 14, removed after the device round): LOOM_S14_GETRF picks
 /// getrf_regs_kernel: regs (butterfly search, 6 blocks per SM) at 11..32; redux (redux.sync
 /// search, 6 blocks) at 25..32, regs4 (butterfly, 4 blocks: no register cap below 255) and
-/// redux4 at 30..32 (where 6 blocks spill), double only. Unset: the table above.
+/// redux4 at 30..32 (where 6 blocks spill), ahead (step k + 1's search during step k's update)
+/// at 17..32, double only. Unset: the table above.
 inline int s14_getrf_choice(int n)
 {
     static const char* v = std::getenv("LOOM_S14_GETRF");
@@ -680,6 +681,7 @@ inline int s14_getrf_choice(int n)
     if (std::strcmp(v, "redux") == 0 && n >= 25) return 2;
     if (std::strcmp(v, "regs4") == 0 && n >= 30) return 3;
     if (std::strcmp(v, "redux4") == 0 && n >= 30) return 4;
+    if (std::strcmp(v, "ahead") == 0 && n >= 17) return 5;
     return 0;
 }
 
@@ -705,6 +707,9 @@ bool launch_regs_getrf(const CudaExecutor& exec, size_type count, int n, const O
         };
         if constexpr (N >= 25 && std::is_same_v<T, double>) {
             if (choice == 2) return go(thread::getrf_regs_kernel<N, T, true, 6>);
+        }
+        if constexpr (N >= 17 && std::is_same_v<T, double>) {
+            if (choice == 5) return go(thread::getrf_regs_kernel<N, T, false, 6, true>);
         }
         if constexpr (N >= 30 && std::is_same_v<T, double>) {
             if (choice == 3) return go(thread::getrf_regs_kernel<N, T, false, 4>);

@@ -512,6 +512,17 @@ __device__ LOOM_INLINE unsigned regs_largest(unsigned mask, Key key)
     return __ballot_sync(mask, key == best) & mask;
 }
 
+/// Row updates of getrf_regs_kernel's step: a0[j] -= l0 u, a1[j] -= l1 u where up0, up1 (a
+/// function, not a lambda capturing the rows: nvcc kept such a lambda's rows in local memory
+/// at n = 32).
+template <int N, typename T>
+__device__ LOOM_INLINE void regs_update(T (&a0)[N], T (&a1)[N], bool up0, bool up1, T l0, T l1,
+                                        int j, T u)
+{
+    if (up0) a0[j] -= l0 * u;
+    if (up1) a1[j] -= l1 * u;
+}
+
 /// getrf for orders 9..32 with the matrix in registers: L = 16 lanes per matrix (two matrices
 /// per warp; 8 lanes up to n = 16), lane c holding rows c and c + L, every step unrolled
 /// (exact order N). The shared
@@ -531,7 +542,8 @@ __device__ LOOM_INLINE unsigned regs_largest(unsigned mask, Key key)
 /// order as detail::getrf_partial. In and out: Block's staging (one flat run, pairs at even
 /// orders); the matrix's staging holds the two pivot-row buffers while the rows are in
 /// registers.
-template <int N, typename T, bool Redux = false, int MinBlocks = regs_getrf_min_blocks>
+template <int N, typename T, bool Redux = false, int MinBlocks = regs_getrf_min_blocks,
+          bool Ahead = false>
 __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
     getrf_regs_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
@@ -576,20 +588,46 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
         int piv0 = 0;                 // ipiv(lane), ipiv(lane + L)
         int piv1 = 0;
         int failed = 0;
+        // The search of step k: the keys of column k, the lane's own winner (ties to its first
+        // position) with its reciprocal (computed while the group's search runs: the division
+        // leaves the chain), and the lanes holding the group's largest key.
+        using Key = decltype(regs_key(T(0), true, true));
+        struct Search {
+            Key key;
+            int at;
+            bool second;
+            T reciprocal;
+            unsigned holders;
+        };
+        const auto search = [&](auto step) {
+            constexpr int k = decltype(step)::value;
+            Search r;
+            const auto key0 = regs_key(a0[k], pos0 >= k, pos0 == k);
+            const auto key1 = regs_key(a1[k], pos1 >= k, pos1 == k);
+            r.second = key1 > key0 || (key1 == key0 && pos1 >= 0 && pos1 < pos0);
+            r.key = r.second ? key1 : key0;
+            r.at = r.second ? pos1 : pos0;
+            // (Non-candidates and zeros divide by one: a zero takes the division's slow path.)
+            r.reciprocal = T(1) / (r.key > 1 ? (r.second ? a1[k] : a0[k]) : T(1));
+            r.holders = regs_largest<L, Redux>(mask, r.key);
+            return r;
+        };
+        Search next{};  // Ahead: step k + 1's search, run during step k's update
         // The steps are unrolled by construction (constant indices into a0, a1).
         for_each_step<N>([&](auto step) {
             constexpr int k = decltype(step)::value;
-            const auto key0 = regs_key(a0[k], pos0 >= k, pos0 == k);
-            const auto key1 = regs_key(a1[k], pos1 >= k, pos1 == k);
-            const bool second = key1 > key0 || (key1 == key0 && pos1 >= 0 && pos1 < pos0);
-            const auto key = second ? key1 : key0;
-            const int at = second ? pos1 : pos0;
-            // (Non-candidates and zeros divide by one: a zero takes the division's slow path.)
-            const T reciprocal = T(1) / (key > 1 ? (second ? a1[k] : a0[k]) : T(1));
-            const unsigned holders = regs_largest<L, Redux>(mask, key);
-            unsigned owner_bit = holders;
-            if ((holders & (holders - 1)) != 0) {  // a tie: the first position wins
-                const bool holder = (holders >> (t % 32)) & 1u;
+            Search now;
+            if constexpr (Ahead && k > 0) {
+                now = next;
+            } else {
+                now = search(step);
+            }
+            const auto key = now.key;
+            const int at = now.at;
+            const bool second = now.second;
+            unsigned owner_bit = now.holders;
+            if ((owner_bit & (owner_bit - 1)) != 0) {  // a tie: the first position wins
+                const bool holder = (owner_bit >> (t % 32)) & 1u;
                 int first = holder ? at : INT_MAX;
                 LOOM_PRAGMA_UNROLL
                 for (int offset = 1; offset < L; offset <<= 1) {
@@ -605,10 +643,11 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
             const bool nonzero = (__ballot_sync(mask, key > 1u) & mask) != 0;
             const int p = __shfl_sync(mask, at, owner);
             T* row = m + (k % 2) * buffer;
+            constexpr int j1 = k + 1 - (k + 1) % 2;  // the first pair read
             if (owns) {
                 const auto publish = [&](const T(&a)[N]) {
                     LOOM_PRAGMA_UNROLL
-                    for (int j = k + 1 - (k + 1) % 2; j < N; j += 2) {  // what is read
+                    for (int j = j1; j < N; j += 2) {
                         if (j + 1 < N) {
                             Pair x;
                             x.x = a[j];
@@ -624,7 +663,7 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
                 } else {
                     publish(a0);
                 }
-                row[E] = reciprocal;
+                row[E] = now.reciprocal;
             }
             if (lane == k % L) {
                 if constexpr (k < L) {
@@ -652,22 +691,30 @@ __global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
             const T l1 = a1[k] * inv;
             if (up0) a0[k] = l0;
             if (up1) a1[k] = l1;
-            LOOM_PRAGMA_UNROLL
-            for (int j = k + 1 - (k + 1) % 2; j < N; j += 2) {
-                if (j + 1 < N) {
-                    const Pair u = *reinterpret_cast<const Pair*>(row + j);
-                    if (up0) {
-                        if (j > k) a0[j] -= l0 * u.x;
-                        a0[j + 1] -= l0 * u.y;
-                    }
-                    if (up1) {
-                        if (j > k) a1[j] -= l1 * u.x;
-                        a1[j + 1] -= l1 * u.y;
-                    }
+            if constexpr (k + 1 < N) {
+                Pair head;  // the pair holding column k + 1
+                if constexpr (j1 + 1 < N) {
+                    head = *reinterpret_cast<const Pair*>(row + j1);
                 } else {
-                    const T u = row[j];
-                    if (up0) a0[j] -= l0 * u;
-                    if (up1) a1[j] -= l1 * u;
+                    head.x = row[j1];
+                }
+                if constexpr (j1 == k + 1) {  // (k + 1, k + 2)
+                    regs_update(a0, a1, up0, up1, l0, l1, k + 1, head.x);
+                    if constexpr (Ahead) next = search(std::integral_constant<int, k + 1>{});
+                    if constexpr (k + 2 < N) regs_update(a0, a1, up0, up1, l0, l1, k + 2, head.y);
+                } else {  // (k, k + 1)
+                    regs_update(a0, a1, up0, up1, l0, l1, k + 1, head.y);
+                    if constexpr (Ahead) next = search(std::integral_constant<int, k + 1>{});
+                }
+                LOOM_PRAGMA_UNROLL
+                for (int j = j1 + 2; j < N; j += 2) {
+                    if (j + 1 < N) {
+                        const Pair u = *reinterpret_cast<const Pair*>(row + j);
+                        regs_update(a0, a1, up0, up1, l0, l1, j, u.x);
+                        regs_update(a0, a1, up0, up1, l0, l1, j + 1, u.y);
+                    } else {
+                        regs_update(a0, a1, up0, up1, l0, l1, j, row[j]);
+                    }
                 }
             }
         });

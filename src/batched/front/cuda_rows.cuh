@@ -642,80 +642,51 @@ constexpr bool shared_getrf_pairs(int n)
 /// 28 1454 / 1521, 22, 24, 30, 32 within 1%.
 constexpr bool shared_getrf_pair_ops(int n) { return shared_getrf_pairs(n) && n != 27 && n != 29; }
 
+/// ROUND CANDIDATE (session 14, the switch removed after the device round): getrf_shared_kernel
+/// two steps per pass at 16, 20, 24..32 (31: 16 lanes, the pair layout with single-entry
+/// operations, as 27 and 29); LOOM_S14_GETRF=single: the table above (one step per pass, 31 on
+/// getrf_wide_kernel).
+inline bool s14_fused(int n)
+{
+    static const char* v = std::getenv("LOOM_S14_GETRF");
+    const bool single = v != nullptr && std::strcmp(v, "single") == 0;
+    return !single && (n == 16 || n == 20 || n >= 24);
+}
+
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
 bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
                          const front::GetrfCall& f)
 {
-    if (shared_getrf_lanes(n) == 0 || count > INT_MAX) return false;
+    const bool fused = s14_fused(n);
+    if ((shared_getrf_lanes(n) == 0 && !fused) || count > INT_MAX) return false;
     const CudaExecutor::DeviceScope scope(exec.device_id());
     with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
         constexpr int N = decltype(order)::value;
-        constexpr int L = shared_getrf_lanes(N);
+        constexpr int L = N == 31 ? 16 : shared_getrf_lanes(N);
         if constexpr (L != 0) {
-            constexpr bool P = shared_getrf_pairs(N);
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P, shared_getrf_pair_ops(N)>;
+            constexpr bool P = N == 31 || shared_getrf_pairs(N);
+            constexpr bool ops_in_pairs = N != 31 && shared_getrf_pair_ops(N);
             constexpr int threads = thread::shared_getrf_threads<N, L, T, P>();
             constexpr auto shared = thread::shared_bytes<N, T, L, P>(threads);
-            static const bool allowed = thread::allow_shared(kernel, shared);
-            (void)allowed;  // if refused, the launch fails and says so
-            const auto blocks = (count + threads / L - 1) / (threads / L);
-            kernel<<<static_cast<unsigned>(blocks), threads, shared, loom::cuda::stream_of(exec)>>>(
-                ops, f.pivots, f.info, count);
+            const auto blocks = static_cast<unsigned>((count + threads / L - 1) / (threads / L));
+            const auto stream = loom::cuda::stream_of(exec);
+            if constexpr (N == 16 || N == 20 || N >= 24) {
+                if (fused) {
+                    constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P, ops_in_pairs, true>;
+                    static const bool allowed = thread::allow_shared(kernel, shared);
+                    (void)allowed;  // if refused, the launch fails and says so
+                    kernel<<<blocks, threads, shared, stream>>>(ops, f.pivots, f.info, count);
+                    return;
+                }
+            }
+            if constexpr (N != 31) {
+                constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P, ops_in_pairs>;
+                static const bool allowed = thread::allow_shared(kernel, shared);
+                (void)allowed;  // if refused, the launch fails and says so
+                kernel<<<blocks, threads, shared, stream>>>(ops, f.pivots, f.info, count);
+            }
         }
-    });
-    loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
-    return true;
-}
-
-/// ROUND CANDIDATE (session 14, removed after the device round): LOOM_S14_GETRF picks
-/// getrf_regs_kernel: regs (butterfly search, 6 blocks per SM) at 11..32; redux (redux.sync
-/// search, 6 blocks) at 25..32, regs4 (butterfly, 4 blocks: no register cap below 255) and
-/// redux4 at 30..32 (where 6 blocks spill), ahead (step k + 1's search during step k's update)
-/// at 17..32, double only. Unset: the table above.
-inline int s14_getrf_choice(int n)
-{
-    static const char* v = std::getenv("LOOM_S14_GETRF");
-    if (v == nullptr) return 0;
-    if (std::strcmp(v, "regs") == 0 && n >= 11) return 1;
-    if (std::strcmp(v, "redux") == 0 && n >= 25) return 2;
-    if (std::strcmp(v, "regs4") == 0 && n >= 30) return 3;
-    if (std::strcmp(v, "redux4") == 0 && n >= 30) return 4;
-    if (std::strcmp(v, "ahead") == 0 && n >= 17) return 5;
-    return 0;
-}
-
-/// Runs getrf_regs_kernel for order n (11..32) where chosen; false if not.
-template <typename T>
-bool launch_regs_getrf(const CudaExecutor& exec, size_type count, int n, const Operands<T, 1>& ops,
-                       const front::GetrfCall& f)
-{
-    const int choice = s14_getrf_choice(n);
-    if (choice == 0 || n <= thread_getrf_max || n > max_order || count > INT_MAX) return false;
-    if (choice > 1 && !std::is_same_v<T, double>) return false;
-    const CudaExecutor::DeviceScope scope(exec.device_id());
-    with_order<max_order, thread_getrf_max + 1>(n, [&](auto order) {
-        constexpr int N = decltype(order)::value;
-        constexpr int L = thread::regs_getrf_lanes(N);
-        constexpr int threads = thread::regs_getrf_threads;
-        constexpr auto shared = thread::shared_bytes<N, T, L, true>(threads);
-        static_assert(shared <= 48 * 1024, "no opt-in needed");
-        const auto blocks = static_cast<unsigned>((count + threads / L - 1) / (threads / L));
-        const auto stream = loom::cuda::stream_of(exec);
-        const auto go = [&](auto kernel) {
-            kernel<<<blocks, threads, shared, stream>>>(ops, f.pivots, f.info, count);
-        };
-        if constexpr (N >= 25 && std::is_same_v<T, double>) {
-            if (choice == 2) return go(thread::getrf_regs_kernel<N, T, true, 6>);
-        }
-        if constexpr (N >= 17 && std::is_same_v<T, double>) {
-            if (choice == 5) return go(thread::getrf_regs_kernel<N, T, false, 6, true>);
-        }
-        if constexpr (N >= 30 && std::is_same_v<T, double>) {
-            if (choice == 3) return go(thread::getrf_regs_kernel<N, T, false, 4>);
-            if (choice == 4) return go(thread::getrf_regs_kernel<N, T, true, 4>);
-        }
-        go(thread::getrf_regs_kernel<N, T, false, 6>);
     });
     loom::cuda::check_launch("loom::batched::getrf (CUDA team_vector)");
     return true;
@@ -835,7 +806,6 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
-    if (launch_regs_getrf<T>(exec, count, n, ops, f)) return true;
     if (launch_shared_getrf<T>(exec, count, n, ops, f)) return true;
     // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
     return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {

@@ -325,11 +325,22 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// staging stays entry by entry; ncu at 16 single: 40% of the stalls wait on shared memory,
 /// 0.37 instructions issued per cycle and scheduler, 3 warps per scheduler). PairOps = false
 /// keeps the pair layout (and staging) with single-entry operations.
-template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs>
+///
+/// Fused: steps k and k + 1 (k even) in one pass over the trailing rows. ncu of the kernel at
+/// 32 (16 lanes, pairs): the L1/shared-memory pipe 94% busy, the trailing rows' loads and
+/// stores most of its traffic (~170 of ~270 KB per matrix). Step k swaps rows k and p and
+/// updates column k + 1 only (what step k + 1's search reads); step k + 1 searches, swaps
+/// rows k + 1 and q (each row's step-k multiplier moves with it), every lane finishes row
+/// k + 1 with step k in registers, then each trailing entry is loaded once, takes step k's
+/// and step k + 1's updates in the reference's order, and is stored once. A zero pivot skips
+/// its step's updates (predicates, not a multiplication by zero: an infinite entry would give
+/// NaN). Same pivots, info, operations and order as the one-step form.
+template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs, bool Fused = false>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
     static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
+    static_assert(!Fused || L > 1, "two steps per pass: the lane groups");
     static_assert(!Pairs || L > 1, "pairs of a row: the lane groups' layout");
     using Staged = Block<N, L, Pairs>;
     using Pair = typename PairOf<T>::type;
@@ -350,8 +361,10 @@ __global__ void __launch_bounds__(block_threads)
         int failed = 0;
         // The steps are unrolled by construction: u's indices must be constants (an unroll
         // pragma left the loop rolled from n = 26 with L = 8, u then in local memory).
-        for_each_step<N>([&](auto step) {
-            constexpr int k = decltype(step)::value;
+        // The pivot row of step kc: the first largest |entry| of column kc from row kc down
+        // (L > 1: each lane over its rows, then a butterfly over (key, position)).
+        const auto search = [&](auto kc) {
+            constexpr int k = decltype(kc)::value;
             int p = k;
             if constexpr (L == 1) {
                 p = first_largest<N>(k, [&](int i) { return a[i * R + k]; });
@@ -380,6 +393,151 @@ __global__ void __launch_bounds__(block_threads)
                 }
                 p = at;
             }
+            return p;
+        };
+        // Rows kc and p trade places, lane c taking the columns (pairs) c mod L (L > 1).
+        const auto swap_rows = [&](auto kc, int p) {
+            constexpr int k = decltype(kc)::value;
+            if constexpr (PairOps) {
+                LOOM_PRAGMA_UNROLL
+                for (int c = 0; c < (N + 2 * L - 1) / (2 * L); ++c) {
+                    const int j = 2 * (lane + c * L);
+                    if (j + 1 < N) {
+                        auto* x = reinterpret_cast<Pair*>(a + k * R + j);
+                        auto* y = reinterpret_cast<Pair*>(a + p * R + j);
+                        const Pair xk = *x;
+                        *x = *y;
+                        *y = xk;
+                    } else if (j < N) {
+                        const T x = a[k * R + j];
+                        a[k * R + j] = a[p * R + j];
+                        a[p * R + j] = x;
+                    }
+                }
+            } else {
+                LOOM_PRAGMA_UNROLL
+                for (int c = 0; c < per_lane; ++c) {
+                    const int j = lane + c * L;
+                    if (j < N) {
+                        const T x = a[k * R + j];
+                        a[k * R + j] = a[p * R + j];
+                        a[p * R + j] = x;
+                    }
+                }
+            }
+        };
+        for_each_step<N>([&](auto step) {
+            constexpr int k = decltype(step)::value;
+            if constexpr (Fused && k % 2 == 1) {
+                return;  // taken with step k - 1
+            } else if constexpr (Fused && k + 1 < N) {
+                // Steps k and k + 1 in one pass over the trailing rows (Fused, above).
+                constexpr int k1 = k + 1;
+                const int p = search(step);
+                if (lane == 0) pivots[b * N + k] = p;
+                T u[N];  // row p: step k's pivot row
+                LOOM_PRAGMA_UNROLL
+                for (int j = k; j < N; j += (PairOps ? 2 : 1)) {
+                    if (PairOps && j + 1 < N) {
+                        const Pair x = *reinterpret_cast<const Pair*>(a + p * R + j);
+                        u[j] = x.x;
+                        u[j + 1] = x.y;
+                    } else {
+                        u[j] = a[p * R + j];
+                    }
+                }
+                sync();  // every lane has read row p
+                swap_rows(step, p);
+                sync();  // rows k and p are whole again
+                const bool do_k = u[k] != T(0);
+                if (!do_k && failed == 0) failed = k + 1;
+                const T inv = T(1) / (do_k ? u[k] : T(1));
+                // Step k on column k + 1 only: what step k + 1's search reads.
+                LOOM_PRAGMA_UNROLL
+                for (int r = (k + 1) / L; r < per_lane; ++r) {
+                    const int i = lane + r * L;
+                    if (do_k && i > k && i < N) {
+                        T* row = a + i * R;
+                        const T l = row[k] * inv;
+                        row[k1] -= l * u[k1];
+                        row[k] = l;
+                    }
+                }
+                sync();  // column k + 1 is up to date
+                const int q = search(std::integral_constant<int, k1>{});
+                if (lane == 0) pivots[b * N + k1] = q;
+                T v[N];  // row q: its step-k multiplier (column k), then step k + 1's pivot row
+                LOOM_PRAGMA_UNROLL
+                for (int j = k; j < N; j += (PairOps ? 2 : 1)) {
+                    if (PairOps && j + 1 < N) {
+                        const Pair x = *reinterpret_cast<const Pair*>(a + q * R + j);
+                        v[j] = x.x;
+                        v[j + 1] = x.y;
+                    } else {
+                        v[j] = a[q * R + j];
+                    }
+                }
+                sync();  // every lane has read row q
+                swap_rows(std::integral_constant<int, k1>{}, q);
+                sync();  // rows k + 1 and q are whole again
+                // Row q (now k + 1) takes step k past column k + 1, in every lane's registers.
+                LOOM_PRAGMA_UNROLL
+                for (int j = k1 + 1; j < N; ++j) {
+                    if (do_k) v[j] -= v[k] * u[j];
+                }
+                const bool do_k1 = v[k1] != T(0);
+                if (!do_k1 && failed == 0) failed = k1 + 1;
+                const T inv1 = T(1) / (do_k1 ? v[k1] : T(1));
+                LOOM_PRAGMA_UNROLL
+                for (int r = k1 / L; r < per_lane; ++r) {
+                    const int i = lane + r * L;
+                    T* row = a + i * R;
+                    if (do_k && i == k1) {  // row k + 1 as step k left it
+                        LOOM_PRAGMA_UNROLL
+                        for (int j = k1 + 1; j < N; ++j) row[j] = v[j];
+                    }
+                    if (i > k1 && i < N) {
+                        const T l = row[k];  // the row's step-k multiplier (it moved with it)
+                        const T m = row[k1] * inv1;
+                        if (do_k1) row[k1] = m;
+                        // Both updates of an entry in one pass, in the reference's order.
+                        if constexpr (PairOps) {
+                            LOOM_PRAGMA_UNROLL
+                            for (int j = k1 + 1; j < N; j += 2) {  // (k + 2 is even)
+                                if (j + 1 < N) {
+                                    auto* at = reinterpret_cast<Pair*>(row + j);
+                                    Pair x = *at;
+                                    if (do_k) {
+                                        x.x -= l * u[j];
+                                        x.y -= l * u[j + 1];
+                                    }
+                                    if (do_k1) {
+                                        x.x -= m * v[j];
+                                        x.y -= m * v[j + 1];
+                                    }
+                                    *at = x;
+                                } else {
+                                    T x = row[j];
+                                    if (do_k) x -= l * u[j];
+                                    if (do_k1) x -= m * v[j];
+                                    row[j] = x;
+                                }
+                            }
+                        } else {
+                            LOOM_PRAGMA_UNROLL
+                            for (int j = k1 + 1; j < N; ++j) {
+                                T x = row[j];
+                                if (do_k) x -= l * u[j];
+                                if (do_k1) x -= m * v[j];
+                                row[j] = x;
+                            }
+                        }
+                    }
+                }
+                sync();  // the next step reads rows of every lane
+                return;
+            }
+            const int p = search(step);
             if (lane == 0) pivots[b * N + k] = p;
             T u[N];  // the pivot row, which becomes row k
             if constexpr (PairOps) {  // entries k.. only: the swap below reads the rows itself
@@ -458,284 +616,6 @@ __global__ void __launch_bounds__(block_threads)
             }
             sync();  // the next step reads rows of every lane
         });
-        if (lane == 0) info[b] = failed;
-    }
-    blk.store(ops[0], s);
-}
-
-/// getrf_regs_kernel: lanes per matrix (two rows per lane), matrices per block, and the blocks
-/// per SM its registers are capped for (two rows of 32 doubles are 128 registers a lane: 168
-/// at most keeps 6 blocks, 12 warps).
-constexpr int regs_getrf_lanes(int n) { return n > 16 ? 16 : 8; }
-constexpr int regs_getrf_threads = 64;
-constexpr int regs_getrf_min_blocks = 6;
-
-/// getrf_regs_kernel's pivot key: pivot_key's order, in 32 bits for float (|a| has 31 bits).
-template <typename T>
-__device__ LOOM_INLINE auto regs_key(T value, bool candidate, bool diagonal)
-{
-    if constexpr (sizeof(T) == 4) {
-        if (!candidate) return 0u;
-        const float magnitude = fabsf(static_cast<float>(value));
-        if (magnitude != magnitude) return diagonal ? __float_as_uint(INFINITY) + 1u : 0u;
-        return __float_as_uint(magnitude) + 1u;
-    } else {
-        return pivot_key(value, candidate, diagonal);
-    }
-}
-
-/// The lanes of a group of L holding the largest key. Butterfly: log2(L) rounds of a shuffle.
-/// Reduction: redux.sync (a 64-bit key: on the high words, then on the low words only where
-/// several lanes share the high word, a tie of magnitudes' top 20 mantissa bits).
-template <int L, bool Redux, typename Key>
-__device__ LOOM_INLINE unsigned regs_largest(unsigned mask, Key key)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (Redux && sizeof(Key) == 4) {
-        return __ballot_sync(mask, key == __reduce_max_sync(mask, key)) & mask;
-    } else if constexpr (Redux) {
-        const auto high = static_cast<unsigned>(key >> 32);
-        const auto low = static_cast<unsigned>(key);
-        const bool top = high == __reduce_max_sync(mask, high);
-        const unsigned tops = __ballot_sync(mask, top) & mask;
-        if ((tops & (tops - 1)) == 0) return tops;
-        const unsigned largest_low = __reduce_max_sync(mask, top ? low : 0u);
-        return __ballot_sync(mask, top && low == largest_low) & mask;
-    }
-#endif
-    auto best = key;
-    LOOM_PRAGMA_UNROLL
-    for (int offset = 1; offset < L; offset <<= 1) {
-        const auto other = __shfl_xor_sync(mask, best, offset, L);
-        best = other > best ? other : best;
-    }
-    return __ballot_sync(mask, key == best) & mask;
-}
-
-/// Row updates of getrf_regs_kernel's step: a0[j] -= l0 u, a1[j] -= l1 u where up0, up1 (a
-/// function, not a lambda capturing the rows: nvcc kept such a lambda's rows in local memory
-/// at n = 32).
-template <int N, typename T>
-__device__ LOOM_INLINE void regs_update(T (&a0)[N], T (&a1)[N], bool up0, bool up1, T l0, T l1,
-                                        int j, T u)
-{
-    if (up0) a0[j] -= l0 * u;
-    if (up1) a1[j] -= l1 * u;
-}
-
-/// getrf for orders 9..32 with the matrix in registers: L = 16 lanes per matrix (two matrices
-/// per warp; 8 lanes up to n = 16), lane c holding rows c and c + L, every step unrolled
-/// (exact order N). The shared
-/// kernel above reads and writes each trailing entry in shared memory at every step (at 32
-/// ~170 KB per matrix through an SM's 128 bytes per cycle, the 53% of stalls on shared memory
-/// of ncu) and keeps ~26 matrices per SM by its staging; here an update is one FMA on a
-/// register, and only the pivot row crosses shared memory (written by its owner as pairs, read
-/// by the 16 lanes as 16-byte broadcasts, one read serving both rows of a lane).
-///
-/// Rows are relabelled, never moved (getrf_wide's scheme): each row knows its position, the
-/// pivot search takes the candidates at positions >= k, ties to the first position, and the
-/// rows go to their final positions at the end. Per step: the key of each row (regs_key), the
-/// lane's own winner (ties to its first position) and its reciprocal (computed while the
-/// group's search runs: the division leaves the chain), the group's largest key, the owner's
-/// row and reciprocal into one of two buffers (used in turn: one __syncwarp per step), then
-/// each row at a position > k updated over the columns > k. Same pivots, info, operations and
-/// order as detail::getrf_partial. In and out: Block's staging (one flat run, pairs at even
-/// orders); the matrix's staging holds the two pivot-row buffers while the rows are in
-/// registers.
-template <int N, typename T, bool Redux = false, int MinBlocks = regs_getrf_min_blocks,
-          bool Ahead = false>
-__global__ void __launch_bounds__(regs_getrf_threads, MinBlocks)
-    getrf_regs_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
-{
-    constexpr int L = regs_getrf_lanes(N);
-    static_assert(N > L && N <= 2 * L, "two rows per lane");
-    using Staged = Block<N, L, true>;
-    using Pair = typename PairOf<T>::type;
-    constexpr int R = Staged::row_pitch;     // even: rows 16-byte aligned
-    constexpr int E = N + N % 2;             // a pivot-row buffer: the row in pairs,
-    constexpr int buffer = E + 2;            // then the reciprocal (16-byte aligned)
-    static_assert(2 * buffer <= Staged::pitch, "the buffers fit in the staging");
-    const auto blk = Staged::make(count);
-    T* s = shared_values<T>();
-    blk.load(ops[0], s);
-    const int t = static_cast<int>(threadIdx.x);
-    const int lane = t % L;
-    if (t / L < blk.count) {
-        T* m = s + t / L * Staged::pitch;  // entry (i, j) at m[i * R + j]
-        const size_type b = blk.first + t / L;
-        const unsigned mask = ((1u << L) - 1u) << (t % 32 / L * L);
-        const bool two = lane + L < N;  // the lane holds a second row
-        T a0[N];
-        T a1[N];
-        LOOM_PRAGMA_UNROLL
-        for (int j = 0; j < N; j += 2) {
-            if (j + 1 < N) {
-                const Pair x = *reinterpret_cast<const Pair*>(m + lane * R + j);
-                a0[j] = x.x;
-                a0[j + 1] = x.y;
-                Pair y{};
-                if (two) y = *reinterpret_cast<const Pair*>(m + (lane + L) * R + j);
-                a1[j] = y.x;
-                a1[j + 1] = y.y;
-            } else {
-                a0[j] = m[lane * R + j];
-                a1[j] = two ? m[(lane + L) * R + j] : T(0);
-            }
-        }
-        __syncwarp(mask);  // the group's rows are read: its staging now holds the buffers
-        int pos0 = lane;              // where the rows stand now (-1: no second row)
-        int pos1 = two ? lane + L : -1;
-        int piv0 = 0;                 // ipiv(lane), ipiv(lane + L)
-        int piv1 = 0;
-        int failed = 0;
-        // The search of step k: the keys of column k, the lane's own winner (ties to its first
-        // position) with its reciprocal (computed while the group's search runs: the division
-        // leaves the chain), and the lanes holding the group's largest key.
-        using Key = decltype(regs_key(T(0), true, true));
-        struct Search {
-            Key key;
-            int at;
-            bool second;
-            T reciprocal;
-            unsigned holders;
-        };
-        const auto search = [&](auto step) {
-            constexpr int k = decltype(step)::value;
-            Search r;
-            const auto key0 = regs_key(a0[k], pos0 >= k, pos0 == k);
-            const auto key1 = regs_key(a1[k], pos1 >= k, pos1 == k);
-            r.second = key1 > key0 || (key1 == key0 && pos1 >= 0 && pos1 < pos0);
-            r.key = r.second ? key1 : key0;
-            r.at = r.second ? pos1 : pos0;
-            // (Non-candidates and zeros divide by one: a zero takes the division's slow path.)
-            r.reciprocal = T(1) / (r.key > 1 ? (r.second ? a1[k] : a0[k]) : T(1));
-            r.holders = regs_largest<L, Redux>(mask, r.key);
-            return r;
-        };
-        Search next{};  // Ahead: step k + 1's search, run during step k's update
-        // The steps are unrolled by construction (constant indices into a0, a1).
-        for_each_step<N>([&](auto step) {
-            constexpr int k = decltype(step)::value;
-            Search now;
-            if constexpr (Ahead && k > 0) {
-                now = next;
-            } else {
-                now = search(step);
-            }
-            const auto key = now.key;
-            const int at = now.at;
-            const bool second = now.second;
-            unsigned owner_bit = now.holders;
-            if ((owner_bit & (owner_bit - 1)) != 0) {  // a tie: the first position wins
-                const bool holder = (owner_bit >> (t % 32)) & 1u;
-                int first = holder ? at : INT_MAX;
-                LOOM_PRAGMA_UNROLL
-                for (int offset = 1; offset < L; offset <<= 1) {
-                    const int other = __shfl_xor_sync(mask, first, offset, L);
-                    first = other < first ? other : first;
-                }
-                owner_bit = __ballot_sync(mask, holder && at == first) & mask;
-            }
-            const int owner = __ffs(static_cast<int>(owner_bit)) - 1;  // lane of the warp
-            const bool owns = t % 32 == owner;
-            // The largest key is 1 exactly when every candidate is zero (the reference's
-            // zero pivot: p = k then, nothing moves).
-            const bool nonzero = (__ballot_sync(mask, key > 1u) & mask) != 0;
-            const int p = __shfl_sync(mask, at, owner);
-            T* row = m + (k % 2) * buffer;
-            constexpr int j1 = k + 1 - (k + 1) % 2;  // the first pair read
-            if (owns) {
-                const auto publish = [&](const T(&a)[N]) {
-                    LOOM_PRAGMA_UNROLL
-                    for (int j = j1; j < N; j += 2) {
-                        if (j + 1 < N) {
-                            Pair x;
-                            x.x = a[j];
-                            x.y = a[j + 1];
-                            *reinterpret_cast<Pair*>(row + j) = x;
-                        } else {
-                            row[j] = a[j];
-                        }
-                    }
-                };
-                if (second) {
-                    publish(a1);
-                } else {
-                    publish(a0);
-                }
-                row[E] = now.reciprocal;
-            }
-            if (lane == k % L) {
-                if constexpr (k < L) {
-                    piv0 = p;
-                } else {
-                    piv1 = p;
-                }
-            }
-            if (!nonzero && failed == 0) failed = k + 1;
-            // Rows k and p trade places: only their labels move.
-            if (pos0 == k) pos0 = p;
-            if (pos1 == k) pos1 = p;
-            if (owns) {
-                if (second) {
-                    pos1 = k;
-                } else {
-                    pos0 = k;
-                }
-            }
-            __syncwarp(mask);  // the pivot row is in the buffer
-            const bool up0 = nonzero && pos0 > k;
-            const bool up1 = nonzero && pos1 > k;
-            const T inv = row[E];
-            const T l0 = a0[k] * inv;
-            const T l1 = a1[k] * inv;
-            if (up0) a0[k] = l0;
-            if (up1) a1[k] = l1;
-            if constexpr (k + 1 < N) {
-                Pair head;  // the pair holding column k + 1
-                if constexpr (j1 + 1 < N) {
-                    head = *reinterpret_cast<const Pair*>(row + j1);
-                } else {
-                    head.x = row[j1];
-                }
-                if constexpr (j1 == k + 1) {  // (k + 1, k + 2)
-                    regs_update(a0, a1, up0, up1, l0, l1, k + 1, head.x);
-                    if constexpr (Ahead) next = search(std::integral_constant<int, k + 1>{});
-                    if constexpr (k + 2 < N) regs_update(a0, a1, up0, up1, l0, l1, k + 2, head.y);
-                } else {  // (k, k + 1)
-                    regs_update(a0, a1, up0, up1, l0, l1, k + 1, head.y);
-                    if constexpr (Ahead) next = search(std::integral_constant<int, k + 1>{});
-                }
-                LOOM_PRAGMA_UNROLL
-                for (int j = j1 + 2; j < N; j += 2) {
-                    if (j + 1 < N) {
-                        const Pair u = *reinterpret_cast<const Pair*>(row + j);
-                        regs_update(a0, a1, up0, up1, l0, l1, j, u.x);
-                        regs_update(a0, a1, up0, up1, l0, l1, j + 1, u.y);
-                    } else {
-                        regs_update(a0, a1, up0, up1, l0, l1, j, row[j]);
-                    }
-                }
-            }
-        });
-        __syncwarp(mask);  // every lane has read the last buffer
-        const auto put = [&](int position, const T(&a)[N]) {
-            LOOM_PRAGMA_UNROLL
-            for (int j = 0; j < N; j += 2) {
-                if (j + 1 < N) {
-                    Pair x;
-                    x.x = a[j];
-                    x.y = a[j + 1];
-                    *reinterpret_cast<Pair*>(m + position * R + j) = x;
-                } else {
-                    m[position * R + j] = a[j];
-                }
-            }
-        };
-        put(pos0, a0);
-        if (two) put(pos1, a1);
-        pivots[b * N + lane] = piv0;
-        if (two) pivots[b * N + lane + L] = piv1;
         if (lane == 0) info[b] = failed;
     }
     blk.store(ops[0], s);

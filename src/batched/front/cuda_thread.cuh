@@ -488,7 +488,11 @@ __global__ void __launch_bounds__(block_threads)
                 const bool do_k1 = v[k1] != T(0);
                 if (!do_k1 && failed == 0) failed = k1 + 1;
                 const T inv1 = T(1) / (do_k1 ? v[k1] : T(1));
-                LOOM_PRAGMA_UNROLL
+                // The rows loop stays rolled (the columns unroll: u's and v's indices must be
+                // constants): unrolled, the kernel passed ~205 KB of code at 25, 26, 28 and
+                // 30..32 and ran at half speed (H200: 32 3196 us, 28 3295, against 27 1412
+                // and 29 1595 at 187 / 203 KB).
+#pragma unroll 1
                 for (int r = k1 / L; r < per_lane; ++r) {
                     const int i = lane + r * L;
                     T* row = a + i * R;

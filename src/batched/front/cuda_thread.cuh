@@ -10,10 +10,11 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
-//          Orders 11..32 but 31 (getrf_shared_kernel): the matrix stays in the staging, L = 1,
-//          4, 8 or 16 lanes per matrix, the pivot row in registers, rows swapped in shared
-//          memory; at even orders two entries of a row per 16-byte access (27, 29: the
-//          even-pitch rows of that layout, single-entry operations).
+//          Orders 11..32 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4, 8
+//          or 16 lanes per matrix, the pivot row in registers, rows swapped in shared memory;
+//          at even orders two entries of a row per 16-byte access (27, 29, 31: the even-pitch
+//          rows of that layout, single-entry operations); at 16, 20, 24, 25, 26, 27, 28, 29, 30, 31, 32 two steps per
+//          pass over the trailing rows.
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
 #pragma once
@@ -313,8 +314,9 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// read by every lane, rows k and p swapped in shared memory (lane c taking the columns
 /// c mod L), then each lane updates its rows i = c mod L below k: per entry one load, one FMA
 /// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
-/// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
-/// per 16 or 32 lanes, ~200 instructions per step and matrix).
+/// division) are shared by fewer lanes' worth of work than in the lane-per-row kernel it
+/// replaced (getrf_wide_kernel, deleted in session 14: one matrix per 16 or 32 lanes, ~200
+/// instructions per step and matrix).
 ///
 /// Pairs (L > 1): rows at Block's pair_pitch, and the pivot row's read, the swap and the row
 /// updates take two entries of a row per 16-byte access (an update of two entries: one load,

@@ -918,7 +918,7 @@ TYPED_TEST(BatchedFront, RowsGetrfAndTrtriStridedBatches)
     struct Layout {
         size_type stride, batch_stride;
     };
-    for (const size_type n : {2, 3, 4, 8, 10, 12, 16, 24, 32}) {
+    for (const size_type n : {2, 3, 4, 8, 10, 12, 16, 17, 24, 25, 31, 32}) {
         for (const auto [stride, batch_stride] : {Layout{n, n * n + 1}, Layout{n + 1, (n + 1) * n}}) {
             const auto A = relaid(random_batch<V>(rows_count, {n, n}, 41), stride, batch_stride);
             auto lu = A;
@@ -1028,7 +1028,7 @@ TYPED_TEST(BatchedFront, RowsGetrfPivotsWithNaNAndInfinity)
     using R = loom::remove_complex_t<V>;
     const V nan(std::numeric_limits<R>::quiet_NaN());
     const V inf(std::numeric_limits<R>::infinity());
-    for (const size_type n : {4, 12, 16, 24, 32}) {
+    for (const size_type n : {4, 12, 16, 24, 25, 31, 32}) {
         auto A = random_batch<V>(rows_count, {n, n}, 29);
         A.at(1, 0, 0) = nan;
         A.at(2, n - 1, 0) = nan;

@@ -13,12 +13,8 @@
 //   trtri  lane j computes column j of the inverse by substitution on the staged triangle;
 //          the reciprocals of the diagonal are computed once, by their lane, and shuffled.
 //          n <= thread_trtri_max: a thread per matrix (cuda_thread.cuh).
-//   getrf  n = 31 (getrf_wide_kernel): lane i holds row i; partial pivoting relabels rows
-//          instead of moving them (each lane knows the position its row has reached), the
-//          pivot search is an argmax over the group; the pivot row reaches the updating lanes
-//          through shared memory. n <= 10: a thread per matrix, the matrix in registers;
-//          other n <= 32: 1, 4, 8 or 16 lanes per matrix, the matrix in shared memory
-//          (cuda_thread.cuh).
+//   getrf  n <= 10: a thread per matrix, the matrix in registers; other n <= 32: 1, 4, 8 or
+//          16 lanes per matrix, the matrix in shared memory (cuda_thread.cuh).
 //
 // Staging into shared memory is coalesced (a row per instruction) and, from the bound 16 on,
 // cp.async (cuda_async.cuh): every copy of a lane in flight at once; see NOTES.md.
@@ -43,7 +39,6 @@ namespace loom::batched::cuda_front::rows {
 
 using front::Operands;
 using thread::PairOf;
-using thread::pivot_key;
 
 /// Threads per block: 128 / G matrices, whatever n (at most 33 KB of shared memory).
 constexpr int block_threads = 128;
@@ -68,10 +63,6 @@ constexpr int pitch_for(int nmax)
     if (nmax % 2 == 1) return square;
     return lanes_for(nmax) == 32 ? square : square + 2;
 }
-
-/// Values of shared memory per matrix in getrf: rows at an odd pitch, and an odd total so that
-/// the groups of a warp fall on different banks too.
-constexpr int getrf_pitch(int nmax) { return (nmax * (nmax | 1)) | 1; }
 
 /// The template bound serving order n: exact up to 8, then 16 and 32.
 constexpr int bound_for(int n) { return n <= 8 ? n : n <= 16 ? 16 : 32; }
@@ -354,180 +345,6 @@ __global__ void __launch_bounds__(block_threads)
     if (info != nullptr && j == 0) info[b] = 0;
 }
 
-// --------------------------------------------------------------------------------------- getrf
-
-/// getrf's start: rows go in and out through shared memory, for coalesced global accesses (a
-/// lane reading its own row from global memory touches one line per lane and instruction); an
-/// odd row pitch keeps the lanes' row reads on distinct banks. Row `lane` into a, zeros past n.
-template <int NMAX, typename T>
-__device__ LOOM_INLINE void load_rows(const Group<NMAX>& g, const View<T>& A, T* sA, int pitch,
-                                      T (&a)[NMAX])
-{
-    stage(g, A, sA, Everything{}, pitch);
-    g.sync();
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        a[k] = T(0);
-        if (k < g.n && g.lane < g.n) a[k] = sA[g.lane * pitch + k];
-    }
-}
-
-/// getrf's end: each lane's row goes to its final position in shared memory (over the staged
-/// matrix, at the row pitch `pitch`), then out coalesced; ipiv(lane) and info.
-template <int NMAX, typename T>
-__device__ LOOM_INLINE void store_factors(const Group<NMAX>& g, const View<T>& A, T* sA, int pitch,
-                                          const T (&a)[NMAX], int position, size_type b,
-                                          int my_pivot, int32* pivots, int failed, int32* info)
-{
-    const int n = g.n;
-    const int lane = g.lane;
-    g.sync();  // every lane has read its row
-    if (lane < n) {
-        LOOM_PRAGMA_UNROLL
-        for (int k = 0; k < NMAX; ++k) {
-            if (k < n) sA[position * pitch + k] = a[k];
-        }
-        pivots[b * n + lane] = my_pivot;
-    }
-    g.sync();
-    if (lane < n) {
-        LOOM_PRAGMA_UNROLL
-        for (int r = 0; r < NMAX; ++r) {
-            if (r < n) A(r, lane) = sA[r * pitch + lane];
-        }
-    }
-    if (lane == 0) info[b] = failed;
-}
-
-/// Values of shared memory per matrix in getrf_wide: the rows (getrf_pitch), then the two
-/// pivot-row buffers (the row and its reciprocal pivot), 16-byte aligned.
-constexpr int getrf_wide_values(int nmax) { return getrf_pitch(nmax) + 1 + 2 * (nmax + 2); }
-
-/// The lanes holding the largest key: a butterfly max over the 64-bit key (two 32-bit
-/// shuffles per round), then a ballot.
-template <int NMAX>
-__device__ LOOM_INLINE unsigned largest_by_butterfly(const Group<NMAX>& g, unsigned long long key)
-{
-    auto best = key;
-    LOOM_PRAGMA_UNROLL
-    for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
-        const auto other = g.xor_lane(best, offset);
-        best = other > best ? other : best;
-    }
-    return __ballot_sync(g.mask, key == best) & g.mask;
-}
-
-/// The same lanes by redux.sync (sm_80 on): the maximum of the keys' high words, and of the low
-/// words only where several lanes share that high word (a tie of magnitudes' top 20 mantissa
-/// bits: rare).
-template <int NMAX>
-__device__ LOOM_INLINE unsigned largest_by_reduction(const Group<NMAX>& g, unsigned long long key)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const auto high = static_cast<unsigned>(key >> 32);
-    const auto low = static_cast<unsigned>(key);
-    const bool top = high == __reduce_max_sync(g.mask, high);
-    const unsigned tops = __ballot_sync(g.mask, top) & g.mask;
-    if ((tops & (tops - 1)) == 0) return tops;
-    const unsigned largest_low = __reduce_max_sync(g.mask, top ? low : 0u);
-    return __ballot_sync(g.mask, top && low == largest_low) & g.mask;
-#else
-    return largest_by_butterfly(g, key);
-#endif
-}
-
-/// getrf for the bound 32 (order 31; 11..30 and 32 run thread::getrf_shared_kernel), the
-/// factorization of detail::getrf_partial (same pivots, same operations and order) with a short
-/// critical path per step: the staging is cp.async (the whole matrix in flight); the pivot
-/// search is largest_by_reduction over one 64-bit key, the position comparison running only
-/// when two candidates tie; every candidate lane computes the reciprocal of its own entry
-/// during the search (the owner's is published with its row: the division leaves the critical
-/// path); the pivot row reaches the updating lanes through shared memory, written by its owner
-/// and read as 16-byte broadcasts; two pivot-row buffers, used in turn, need one __syncwarp
-/// per step; rows are updated over the whole bound with no test of n per pair (columns past n
-/// hold zeros, or NaN where the pivot row was infinite, and are never stored nor searched).
-/// H200, 163840 matrices, double: n = 32 1827 us against 2228 for the butterfly step.
-template <int NMAX, typename T>
-__global__ void __launch_bounds__(block_threads)
-    getrf_wide_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count,
-                      int runtime_n)
-{
-    static_assert(NMAX == 32, "the orders below run getrf_shared_kernel");
-    using Pair = typename PairOf<T>::type;
-    const auto g = Group<NMAX>::make(runtime_n);
-    const size_type b = g.matrix();
-    if (b >= count) return;
-    const int n = g.n;
-    const int lane = g.lane;
-    const bool active = lane < n;
-    const auto A = ops[0].global(b);
-    const int pitch = n | 1;
-    T* sA = shared_values<T>() + g.index * getrf_wide_values(NMAX);
-    T* pivot_rows = sA + getrf_pitch(NMAX) + 1;
-    T a[NMAX];
-    load_rows(g, A, sA, pitch, a);
-    const int first_lane = __ffs(static_cast<int>(g.mask)) - 1;
-    int position = active ? lane : INT_MAX;  // where this lane's row stands now
-    int my_pivot = 0;                         // ipiv(lane)
-    int failed = 0;
-    LOOM_PRAGMA_UNROLL
-    for (int k = 0; k < NMAX; ++k) {
-        if (k >= n) break;
-        // The lane at position k is a candidate, so the largest key is at least 1 and only
-        // candidates can hold it.
-        const bool candidate = active && position >= k;
-        const auto key = pivot_key(a[k], candidate, position == k);
-        // (Non-candidates divide by one: a zero would take the division's slow path.)
-        const T own_reciprocal = T(1) / (candidate ? a[k] : T(1));
-        const unsigned largest = largest_by_reduction(g, key);
-        unsigned owner_bit = largest;
-        if ((largest & (largest - 1)) != 0) {  // a tie: the first position wins
-            const bool tied = (largest >> (lane + first_lane)) & 1u;
-            int first = tied ? position : INT_MAX;
-            LOOM_PRAGMA_UNROLL
-            for (int offset = 1; offset < Group<NMAX>::lanes; offset <<= 1) {
-                const int other = g.xor_lane(first, offset);
-                first = other < first ? other : first;
-            }
-            owner_bit = __ballot_sync(g.mask, tied && position == first) & g.mask;
-        }
-        const int owner = __ffs(static_cast<int>(owner_bit)) - 1 - first_lane;
-        const int best_position = g.from(position, owner);
-        if (lane == k) my_pivot = best_position;
-        T* row = pivot_rows + (k % 2) * (NMAX + 2);
-        if (lane == owner) {
-            LOOM_PRAGMA_UNROLL
-            for (int j = k - k % 2; j < NMAX; j += 2) {
-                Pair pair;
-                pair.x = a[j];
-                pair.y = a[j + 1];
-                *reinterpret_cast<Pair*>(row + j) = pair;
-            }
-            row[NMAX] = own_reciprocal;
-        }
-        g.sync();
-        const T pivot = row[k];
-        const bool nonzero = pivot != T(0);
-        if (!nonzero && failed == 0) failed = k + 1;
-        // Rows k and best_position trade places: only their labels move.
-        if (position == k) position = best_position;
-        if (lane == owner) position = k;
-        const bool update = nonzero && active && position > k;
-        const T inv = row[NMAX];
-        const T l = a[k] * inv;
-        if (update) a[k] = l;
-        LOOM_PRAGMA_UNROLL
-        for (int j = k + 1 - (k + 1) % 2; j < NMAX; j += 2) {
-            const Pair u = *reinterpret_cast<const Pair*>(row + j);
-            if (update) {
-                if (j > k) a[j] -= l * u.x;
-                a[j + 1] -= l * u.y;
-            }
-        }
-    }
-    store_factors(g, A, sA, pitch, a, position, b, my_pivot, pivots, failed, info);
-}
-
 // ------------------------------------------------------------------------------------ dispatch
 
 /// The order when every operand is n x n with 1 <= n <= 32, else 0.
@@ -610,8 +427,8 @@ void with_order(int n, F&& launch)
 }
 
 /// Lanes per matrix of getrf_shared_kernel by order, 0 where it does not run (n <= 10: a thread
-/// per matrix with the matrix in registers; 31: getrf_wide_kernel). H200, 163840 matrices,
-/// double, us (the measured lanes per matrix, L, P: with pairs; getrf_wide_kernel; cuBLAS
+/// per matrix with the matrix in registers). H200, 163840 matrices, double, us, one step per
+/// pass (the measured lanes per matrix, L, P: with pairs; getrf_wide_kernel, deleted; cuBLAS
 /// getrfBatched): n = 11 L1 147 / 260 / 402, 12 L1 186 L4 184 L2 213 L8 278 / 276 / 452,
 /// 13 L1 217 / - / 503, 16 L1 418 L4 367 L8 358 L16 384 L4P 330 L8P 326 / 384 / 677, 17 L1 538
 /// L4 452 L8 518 / 1188 / 1152, 20 L1 1148 / - / 1400, 24 L1 2754 L4 1537 L8 959 L16 1290 L8P
@@ -621,24 +438,36 @@ void with_order(int n, F&& launch)
 /// L16P 2238 / 1882 / 4856, 32 L8 4207 L16 1999 L4 6355 L8P 2586 L16P 1879 / 1938 / 2694.
 constexpr int shared_getrf_lanes(int n)
 {
-    if (n <= thread_getrf_max || n > max_order || n == 31) return 0;
+    if (n <= thread_getrf_max || n > max_order) return 0;
     if (n <= 26) return n <= 13 ? 1 : n <= 18 ? 4 : 8;
     return n == 28 ? 8 : 16;
 }
 
 /// Whether getrf_shared_kernel takes pairs of entries at order n (lane groups only): at even
-/// orders, and 27 and 29; at the other odd orders the single-entry form (H200, us, single /
+/// orders, and 27, 29 and 31; at the other odd orders the single-entry form (H200, us, single /
 /// pairs): 15 308 / 399, 17 448 / 545, 19 627 / 718, 21 743 / 866, 23 852 / 1031, 25 1263 / 1364.
 constexpr bool shared_getrf_pairs(int n)
 {
-    return shared_getrf_lanes(n) > 1 && (n % 2 == 0 || n == 27 || n == 29);
+    return shared_getrf_lanes(n) > 1 && (n % 2 == 0 || n == 27 || n == 29 || n == 31);
 }
 
 /// Whether the pair layout also takes pairs in its operations (pivot row, swap, updates): not at
-/// 27 and 29, where only the layout pays (H200, us, pair layout with pair / single-entry
+/// 27, 29 and 31, where only the layout pays (H200, us, pair layout with pair / single-entry
 /// operations): 27 1632 / 1516, 29 1812 / 1695; 14 259 / 277, 16 330 / 352, 26 1168 / 1207,
 /// 28 1454 / 1521, 22, 24, 30, 32 within 1%.
-constexpr bool shared_getrf_pair_ops(int n) { return shared_getrf_pairs(n) && n != 27 && n != 29; }
+constexpr bool shared_getrf_pair_ops(int n)
+{
+    return shared_getrf_pairs(n) && n != 27 && n != 29 && n != 31;
+}
+
+/// Whether getrf_shared_kernel takes two steps per pass over the trailing rows at order n. H200,
+/// 163840 matrices, us, one / two steps per pass (ratio to cuBLAS getrfBatched, same run):
+/// double 16 334 / 286 (2.36x), 20 642 / 557 (2.52x), 24 888 / 808 (2.24x), 25 1264 / 1183
+/// (1.73x), 26 1170 / 998 (2.05x), 27 1513 / 1419 (1.77x), 28 1458 / 1254 (1.84x), 29 1691 /
+/// 1597 (1.58x), 30 1700 / 1462 (1.84x), 31 1877 (getrf_wide) / 1745 (2.78x), 32 1878 / 1601
+/// (1.69x); float 16 200 / 180, 24 692 / 543, 25 729 / 616, 28 1020 / 798, 31 1084 / 1090,
+/// 32 1143 / 971. Other orders not measured.
+constexpr bool shared_getrf_fused(int n) { return n == 16 || n == 20 || n >= 24; }
 
 /// Runs getrf_shared_kernel for order n where it serves n; false if not.
 template <typename T>
@@ -652,7 +481,8 @@ bool launch_shared_getrf(const CudaExecutor& exec, size_type count, int n, const
         constexpr int L = shared_getrf_lanes(N);
         if constexpr (L != 0) {
             constexpr bool P = shared_getrf_pairs(N);
-            constexpr auto kernel = thread::getrf_shared_kernel<N, L, T, P, shared_getrf_pair_ops(N)>;
+            constexpr auto kernel =
+                thread::getrf_shared_kernel<N, L, T, P, shared_getrf_pair_ops(N), shared_getrf_fused(N)>;
             constexpr int threads = thread::shared_getrf_threads<N, L, T, P>();
             constexpr auto shared = thread::shared_bytes<N, T, L, P>(threads);
             static const bool allowed = thread::allow_shared(kernel, shared);
@@ -769,8 +599,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
 {
     const int n = square_order(ops);
     constexpr auto name = "loom::batched::getrf (CUDA team_vector)";
-    static_assert(thread_getrf_max == thread::max_order && shared_getrf_lanes(31) == 0,
-                  "orders 11..30 and 32: getrf_shared_kernel, 31: getrf_wide_kernel's bound 32");
+    static_assert(thread_getrf_max == thread::max_order, "orders 11..32: getrf_shared_kernel");
     if (n != 0 && n <= thread_getrf_max) {
         return launch_thread<T>(exec, count, n, name,
                                 [&](auto order, unsigned blocks, std::size_t shared, auto stream) {
@@ -780,17 +609,7 @@ bool run(const CudaExecutor& exec, size_type count, const Operands<T, 1>& ops,
             kernel<<<blocks, thread::block_threads, shared, stream>>>(ops, f.pivots, f.info, count);
         });
     }
-    if (launch_shared_getrf<T>(exec, count, n, ops, f)) return true;
-    // getrf stages its matrices at its own pitch (getrf_pitch), not the grid's.
-    return launch_rows<T>(exec, count, n, false, name, [&](auto bound, Grid grid, auto stream) {
-        constexpr int NMAX = decltype(bound)::value;
-        if constexpr (NMAX == 32) {
-            constexpr auto per_block = static_cast<std::size_t>(Group<NMAX>::per_block);
-            const auto shared = per_block * getrf_wide_values(NMAX) * sizeof(T);
-            getrf_wide_kernel<NMAX, T><<<grid.blocks, block_threads, shared, stream>>>(
-                ops, f.pivots, f.info, count, n);
-        }
-    });
+    return launch_shared_getrf<T>(exec, count, n, ops, f);
 }
 
 }  // namespace loom::batched::cuda_front::rows

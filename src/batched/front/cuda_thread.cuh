@@ -10,10 +10,11 @@
 //
 //   getrf  partial pivoting as detail::getrf_partial (the first largest |a|, a NaN on the
 //          diagonal keeps its row, one below is never taken); rows are swapped in registers.
-//          Orders 11..32 but 31 (getrf_shared_kernel): the matrix stays in the staging, L = 1,
-//          4, 8 or 16 lanes per matrix, the pivot row in registers, rows swapped in shared
-//          memory; at even orders two entries of a row per 16-byte access (27, 29: the
-//          even-pitch rows of that layout, single-entry operations).
+//          Orders 11..32 (getrf_shared_kernel): the matrix stays in the staging, L = 1, 4, 8
+//          or 16 lanes per matrix, the pivot row in registers, rows swapped in shared memory;
+//          at even orders two entries of a row per 16-byte access (27, 29, 31: the even-pitch
+//          rows of that layout, single-entry operations); at 16, 20, 24, 25, 26, 27, 28, 29, 30, 31, 32 two steps per
+//          pass over the trailing rows.
 //   trtri  substitution as the rows kernel (column j of the inverse, rows moving away from the
 //          diagonal), a zero diagonal entry leaves the matrix as it was and sets info.
 #pragma once
@@ -313,8 +314,9 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// read by every lane, rows k and p swapped in shared memory (lane c taking the columns
 /// c mod L), then each lane updates its rows i = c mod L below k: per entry one load, one FMA
 /// and one store. A warp works on 32 / L matrices at once: the per-step costs (search, swap,
-/// division) are shared by fewer lanes' worth of work than in getrf_wide_kernel (one matrix
-/// per 16 or 32 lanes, ~200 instructions per step and matrix).
+/// division) are shared by fewer lanes' worth of work than in the lane-per-row kernel it
+/// replaced (getrf_wide_kernel, deleted in session 14: one matrix per 16 or 32 lanes, ~200
+/// instructions per step and matrix).
 ///
 /// Pairs (L > 1): rows at Block's pair_pitch, and the pivot row's read, the swap and the row
 /// updates take two entries of a row per 16-byte access (an update of two entries: one load,
@@ -325,11 +327,22 @@ __device__ LOOM_INLINE unsigned long long pivot_key(T value, bool candidate, boo
 /// staging stays entry by entry; ncu at 16 single: 40% of the stalls wait on shared memory,
 /// 0.37 instructions issued per cycle and scheduler, 3 warps per scheduler). PairOps = false
 /// keeps the pair layout (and staging) with single-entry operations.
-template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs>
+///
+/// Fused: steps k and k + 1 (k even) in one pass over the trailing rows. ncu of the kernel at
+/// 32 (16 lanes, pairs): the L1/shared-memory pipe 94% busy, the trailing rows' loads and
+/// stores most of its traffic (~170 of ~270 KB per matrix). Step k swaps rows k and p and
+/// updates column k + 1 only (what step k + 1's search reads); step k + 1 searches, swaps
+/// rows k + 1 and q (each row's step-k multiplier moves with it), every lane finishes row
+/// k + 1 with step k in registers, then each trailing entry is loaded once, takes step k's
+/// and step k + 1's updates in the reference's order, and is stored once. A zero pivot skips
+/// its step's updates (predicates, not a multiplication by zero: an infinite entry would give
+/// NaN). Same pivots, info, operations and order as the one-step form.
+template <int N, int L, typename T, bool Pairs = false, bool PairOps = Pairs, bool Fused = false>
 __global__ void __launch_bounds__(block_threads)
     getrf_shared_kernel(Operands<T, 1> ops, int32* pivots, int32* info, size_type count)
 {
     static_assert(L >= 1 && L <= 16 && (L & (L - 1)) == 0, "a power-of-two group in a warp");
+    static_assert(!Fused || L > 1, "two steps per pass: the lane groups");
     static_assert(!Pairs || L > 1, "pairs of a row: the lane groups' layout");
     using Staged = Block<N, L, Pairs>;
     using Pair = typename PairOf<T>::type;
@@ -350,8 +363,10 @@ __global__ void __launch_bounds__(block_threads)
         int failed = 0;
         // The steps are unrolled by construction: u's indices must be constants (an unroll
         // pragma left the loop rolled from n = 26 with L = 8, u then in local memory).
-        for_each_step<N>([&](auto step) {
-            constexpr int k = decltype(step)::value;
+        // The pivot row of step kc: the first largest |entry| of column kc from row kc down
+        // (L > 1: each lane over its rows, then a butterfly over (key, position)).
+        const auto search = [&](auto kc) {
+            constexpr int k = decltype(kc)::value;
             int p = k;
             if constexpr (L == 1) {
                 p = first_largest<N>(k, [&](int i) { return a[i * R + k]; });
@@ -380,6 +395,155 @@ __global__ void __launch_bounds__(block_threads)
                 }
                 p = at;
             }
+            return p;
+        };
+        // Rows kc and p trade places, lane c taking the columns (pairs) c mod L (L > 1).
+        const auto swap_rows = [&](auto kc, int p) {
+            constexpr int k = decltype(kc)::value;
+            if constexpr (PairOps) {
+                LOOM_PRAGMA_UNROLL
+                for (int c = 0; c < (N + 2 * L - 1) / (2 * L); ++c) {
+                    const int j = 2 * (lane + c * L);
+                    if (j + 1 < N) {
+                        auto* x = reinterpret_cast<Pair*>(a + k * R + j);
+                        auto* y = reinterpret_cast<Pair*>(a + p * R + j);
+                        const Pair xk = *x;
+                        *x = *y;
+                        *y = xk;
+                    } else if (j < N) {
+                        const T x = a[k * R + j];
+                        a[k * R + j] = a[p * R + j];
+                        a[p * R + j] = x;
+                    }
+                }
+            } else {
+                LOOM_PRAGMA_UNROLL
+                for (int c = 0; c < per_lane; ++c) {
+                    const int j = lane + c * L;
+                    if (j < N) {
+                        const T x = a[k * R + j];
+                        a[k * R + j] = a[p * R + j];
+                        a[p * R + j] = x;
+                    }
+                }
+            }
+        };
+        for_each_step<N>([&](auto step) {
+            constexpr int k = decltype(step)::value;
+            if constexpr (Fused && k % 2 == 1) {
+                return;  // taken with step k - 1
+            } else if constexpr (Fused && k + 1 < N) {
+                // Steps k and k + 1 in one pass over the trailing rows (Fused, above).
+                constexpr int k1 = k + 1;
+                const int p = search(step);
+                if (lane == 0) pivots[b * N + k] = p;
+                T u[N];  // row p: step k's pivot row
+                LOOM_PRAGMA_UNROLL
+                for (int j = k; j < N; j += (PairOps ? 2 : 1)) {
+                    if (PairOps && j + 1 < N) {
+                        const Pair x = *reinterpret_cast<const Pair*>(a + p * R + j);
+                        u[j] = x.x;
+                        u[j + 1] = x.y;
+                    } else {
+                        u[j] = a[p * R + j];
+                    }
+                }
+                sync();  // every lane has read row p
+                swap_rows(step, p);
+                sync();  // rows k and p are whole again
+                const bool do_k = u[k] != T(0);
+                if (!do_k && failed == 0) failed = k + 1;
+                const T inv = T(1) / (do_k ? u[k] : T(1));
+                // Step k on column k + 1 only: what step k + 1's search reads.
+                LOOM_PRAGMA_UNROLL
+                for (int r = (k + 1) / L; r < per_lane; ++r) {
+                    const int i = lane + r * L;
+                    if (do_k && i > k && i < N) {
+                        T* row = a + i * R;
+                        const T l = row[k] * inv;
+                        row[k1] -= l * u[k1];
+                        row[k] = l;
+                    }
+                }
+                sync();  // column k + 1 is up to date
+                const int q = search(std::integral_constant<int, k1>{});
+                if (lane == 0) pivots[b * N + k1] = q;
+                T v[N];  // row q: its step-k multiplier (column k), then step k + 1's pivot row
+                LOOM_PRAGMA_UNROLL
+                for (int j = k; j < N; j += (PairOps ? 2 : 1)) {
+                    if (PairOps && j + 1 < N) {
+                        const Pair x = *reinterpret_cast<const Pair*>(a + q * R + j);
+                        v[j] = x.x;
+                        v[j + 1] = x.y;
+                    } else {
+                        v[j] = a[q * R + j];
+                    }
+                }
+                sync();  // every lane has read row q
+                swap_rows(std::integral_constant<int, k1>{}, q);
+                sync();  // rows k + 1 and q are whole again
+                // Row q (now k + 1) takes step k past column k + 1, in every lane's registers.
+                LOOM_PRAGMA_UNROLL
+                for (int j = k1 + 1; j < N; ++j) {
+                    if (do_k) v[j] -= v[k] * u[j];
+                }
+                const bool do_k1 = v[k1] != T(0);
+                if (!do_k1 && failed == 0) failed = k1 + 1;
+                const T inv1 = T(1) / (do_k1 ? v[k1] : T(1));
+                // The rows loop stays rolled (the columns unroll: u's and v's indices must be
+                // constants): unrolled, the kernel passed ~205 KB of code at 25, 26, 28 and
+                // 30..32 and ran at half speed (H200: 32 3196 us, 28 3295, against 27 1412
+                // and 29 1595 at 187 / 203 KB).
+#pragma unroll 1
+                for (int r = k1 / L; r < per_lane; ++r) {
+                    const int i = lane + r * L;
+                    T* row = a + i * R;
+                    if (do_k && i == k1) {  // row k + 1 as step k left it
+                        LOOM_PRAGMA_UNROLL
+                        for (int j = k1 + 1; j < N; ++j) row[j] = v[j];
+                    }
+                    if (i > k1 && i < N) {
+                        const T l = row[k];  // the row's step-k multiplier (it moved with it)
+                        const T m = row[k1] * inv1;
+                        if (do_k1) row[k1] = m;
+                        // Both updates of an entry in one pass, in the reference's order.
+                        if constexpr (PairOps) {
+                            LOOM_PRAGMA_UNROLL
+                            for (int j = k1 + 1; j < N; j += 2) {  // (k + 2 is even)
+                                if (j + 1 < N) {
+                                    auto* at = reinterpret_cast<Pair*>(row + j);
+                                    Pair x = *at;
+                                    if (do_k) {
+                                        x.x -= l * u[j];
+                                        x.y -= l * u[j + 1];
+                                    }
+                                    if (do_k1) {
+                                        x.x -= m * v[j];
+                                        x.y -= m * v[j + 1];
+                                    }
+                                    *at = x;
+                                } else {
+                                    T x = row[j];
+                                    if (do_k) x -= l * u[j];
+                                    if (do_k1) x -= m * v[j];
+                                    row[j] = x;
+                                }
+                            }
+                        } else {
+                            LOOM_PRAGMA_UNROLL
+                            for (int j = k1 + 1; j < N; ++j) {
+                                T x = row[j];
+                                if (do_k) x -= l * u[j];
+                                if (do_k1) x -= m * v[j];
+                                row[j] = x;
+                            }
+                        }
+                    }
+                }
+                sync();  // the next step reads rows of every lane
+                return;
+            }
+            const int p = search(step);
             if (lane == 0) pivots[b * N + k] = p;
             T u[N];  // the pivot row, which becomes row k
             if constexpr (PairOps) {  // entries k.. only: the swap below reads the rows itself

@@ -668,7 +668,9 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
         record->pairs = record_products(
             exec, in.pattern, rows, a_nnz,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
+            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit,
+            reinterpret_cast<const unsigned long long*>(state.row_flops.data()), plan.groups,
+            plan.b_cols);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
         const auto positions_bytes =
@@ -721,7 +723,7 @@ void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                         state.row_ptrs.data(), state.columns.data(),
                                         nullptr, state.deterministic};
     state.record_tried = true;
-    auto record = make_record(exec, state, plan, positions_only, a_nnz, true);
+    auto record = make_record(exec, state, plan, positions_only, a_nnz, plan.b_rows_distinct);
     state.recorded_bytes = record ? record->bytes : 0;
     if (record && record->positions.size() > 0) {
         LightPass pass{LightPass::entry_order, Positions::keep_only,

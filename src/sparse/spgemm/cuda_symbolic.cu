@@ -208,7 +208,7 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
-    if (groups.size(heavy_group) > 0) count_heavy_rows(exec, groups, in, b_cols, counts);
+    if (groups.size(heavy_group) > 0) count_heavy_rows(exec, groups, in, b_cols, flops, a_nnz, counts);
     if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
@@ -247,15 +247,36 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
              NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
     auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
     plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
-    if (state.columns_in_symbolic && state.nnz > 0 &&
-        plan.groups.size(hash_group) == 0 && plan.groups.size(heavy_group) == 0) {
-        // every row light: its columns cost a pass of keys only, and the numeric calls
-        // compute values only
+    const long long wide_rows = plan.groups.size(hash_group) + plan.groups.size(heavy_group);
+    if (wide_rows > 0 && state.record_limit == 0) {
+        // a one-shot product with heavy rows: a record for its one numeric call costs less
+        // than the heavy rows' full phase, which a block per row runs in product order
+        state.record_limit = state.one_shot_record_limit;
+    }
+    // heavy rows' columns come from bitmaps of B's columns: at most 2^23 columns, so that a
+    // hash row (over 4096 entries) spends at most 64 words of bitmap per entry; and only
+    // when a record follows (otherwise the first numeric call runs their full phase, which
+    // writes their columns again)
+    const bool columns = state.columns_in_symbolic && state.nnz > 0 &&
+                         (wide_rows == 0 || (B.cols() <= (size_type{1} << 23) &&
+                                             state.record_limit > 0));
+    if (columns) {
+        // the light rows' columns cost a pass of keys only, the heavy rows' one of bitmaps;
+        // the numeric calls compute values only
         state.columns = Array<I>(exec.shared_from_this(), state.nnz);
         write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
                             state.row_ptrs.data(), state.columns.data());
+        if (wide_rows > 0) {
+            // hash_group and heavy_group are neighbours in the grouping
+            write_bitmap_columns(exec, in, plan.groups.begin(hash_group), wide_rows,
+                                 reinterpret_cast<const unsigned long long*>(
+                                     state.row_flops.data()),
+                                 static_cast<long long>(A.rows()),
+                                 static_cast<long long>(A.nnz()), B.cols(),
+                                 state.row_ptrs.data(), state.columns.data());
+        }
         state.columns_from_symbolic = true;
-        if (state.record_limit > 0 && plan.b_rows_distinct) {
+        if (state.record_limit > 0 && (plan.b_rows_distinct || wide_rows > 0)) {
             // a handle's: the record costs one pass of positions here, where C's columns
             // were just found, instead of a slower first numeric call
             record_in_symbolic<DV>(exec, state, in, static_cast<long long>(A.nnz()));

@@ -2,6 +2,7 @@
 #include "loom/sparse/spgemm.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "base/dispatch.hpp"
@@ -127,9 +128,13 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     // a product without a handle is never repeated: nothing to record
     state->record_limit =
         with_fingerprints && options.reuse_columns ? options.reuse_memory_limit : 0;
+    state->one_shot_record_limit = with_fingerprints ? 0 : options.reuse_memory_limit;
     // a one-shot product's numeric call, or a handle's that computes values only once C's
     // columns are known, gains from columns found here
     state->columns_in_symbolic = options.sort_output && (!with_fingerprints || options.reuse_columns);
+    // TEMPORARY (session 14 device rounds, `loom bench spgemm --sweep`): the full first
+    // numeric phase for comparison; deleted before the final commit
+    if (std::getenv("LOOM_SPGEMM_NO_SYMBOLIC_COLUMNS") != nullptr) state->columns_in_symbolic = false;
     state->size = {A.rows(), B.cols()};
     if (with_fingerprints) {
         std::tie(state->a, state->b) = fingerprints(A, B, options.pattern_check);

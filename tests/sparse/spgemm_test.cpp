@@ -1089,7 +1089,9 @@ TYPED_TEST(Spgemm, SymbolicColumnsWhenEveryRowIsShort)
 /// the first numeric call computes values only, bit for bit a fresh full phase's; the
 /// one-shot product too. A long row of A (6000 entries, ~60 k multiply-adds) and rows that
 /// select a B row of 40 k entries split into pieces inside one entry; Jacobi-fused as well.
-/// Without memory for a record the symbolic phase leaves the columns to the numeric one.
+/// Without memory for a record the symbolic phase leaves the columns to the numeric one. The
+/// full numeric phase (reuse_columns off) gives these rows values through a record of its
+/// own, or through their own kernels without memory for it: the same bits every way.
 TYPED_TEST(Spgemm, HeavyRowsColumnsFromSymbolic)
 {
     using V = typename TestFixture::V;
@@ -1135,6 +1137,11 @@ TYPED_TEST(Spgemm, HeavyRowsColumnsFromSymbolic)
         const auto full = this->product(exec, A, B, {.reuse_columns = false});
         const auto full2 = this->product(exec, A2, B, {.reuse_columns = false});
         this->expect_same(full, expected);
+        // the full phase without a record for its heavy rows: their own kernels
+        const auto kernels =
+            this->product(exec, A, B, {.reuse_columns = false, .reuse_memory_limit = 0});
+        EXPECT_EQ(kernels.col_idxs().to_host(), full.col_idxs().to_host());
+        EXPECT_TRUE(same_bits(kernels.values().to_host(), full.values().to_host()));
         Handle handle;
         Csr C;
         sparse::spgemm_symbolic(handle, A_e, B_e, C);
@@ -1178,6 +1185,15 @@ TYPED_TEST(Spgemm, HeavyRowsColumnsFromSymbolic)
         sparse::spgemm_jacobi_numeric(jacobi_full, omega, d_e, P, Q, JF);
         EXPECT_EQ(J.col_idxs().to_host(), JF.col_idxs().to_host());
         EXPECT_TRUE(same_bits(J.values().to_host(), JF.values().to_host()));
+        EXPECT_TRUE(same_bits(sparse::spgemm_jacobi(omega, d_e, P, Q).values().to_host(),
+                              JF.values().to_host()));
+        // the full phase's heavy rows through their own kernels (no memory for the record
+        // it would make) give the same bits
+        Handle jacobi_kernels({.reuse_columns = false, .reuse_memory_limit = 0});
+        Csr JK;
+        sparse::spgemm_jacobi_symbolic(jacobi_kernels, P, Q, JK);
+        sparse::spgemm_jacobi_numeric(jacobi_kernels, omega, d_e, P, Q, JK);
+        EXPECT_TRUE(same_bits(JK.values().to_host(), JF.values().to_host()));
         this->expect_same(J, sparse::spgemm(jacobi_operator(P_ref, omega, d_inv), B));
     }
 }

@@ -540,6 +540,8 @@ __device__ inline long long selected_b_row(const Pattern<I>& in, long long row, 
 struct Piece {
     long long item;
     long long first;
+    long long entry;  ///< the entry (see entry_start) that holds product `first`
+    long long skip;   ///< that entry's products before it
 };
 
 /// The entry of row `row` (in the entry space) that holds the row's product `product`, and
@@ -776,15 +778,17 @@ Array<long long> entry_offsets(const CudaExecutor& exec, const Pattern<I>& in, l
 /// The pieces of items [0, n) (item h is row rows[h], or row h when rows is null) of at most
 /// per_piece products each (flops: products per row), skipping rows of at most `light`
 /// entries when c_ptrs is given; offsets (n + 1, on the device) where each item's start.
+/// Each piece's first entry is found here, a thread per piece (entry_offsets: of
+/// entry_offsets()), not by the block that takes it.
 struct Pieces {
     Array<Piece> pieces;
     Array<long long> offsets;
     long long count = 0;
 };
 template <typename I>
-Pieces plan_pieces(const CudaExecutor& exec, const I* rows, long long n,
-                   const unsigned long long* flops, const I* c_ptrs, long long light,
-                   long long per_piece, const char* where);
+Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long long* entry_offsets,
+                   const I* rows, long long n, const unsigned long long* flops, const I* c_ptrs,
+                   long long light, long long per_piece, const char* where);
 
 /// cuda_heavy.cu: C's columns (sorted) of the rows rows[0 .. n) (the numeric grouping's hash
 /// and heavy rows, C's row pointers known) from bitmaps of B's columns, the rows split into

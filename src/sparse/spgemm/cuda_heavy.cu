@@ -147,14 +147,31 @@ __global__ void __launch_bounds__(256)
     }
 }
 
+/// A thread per piece: its item (the last whose pieces start at or before it), its first
+/// product and the entry that holds it.
+template <typename I>
 __global__ void __launch_bounds__(256)
-    list_pieces_kernel(long long n, const long long* offsets, long long per_piece, Piece* pieces)
+    list_pieces_kernel(Pattern<I> in, const long long* entry_offsets, const I* rows, long long n,
+                       const long long* offsets, long long count, long long per_piece,
+                       Piece* pieces)
 {
-    for (long long h = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; h < n;
-         h += static_cast<long long>(gridDim.x) * blockDim.x) {
-        for (long long c = offsets[h]; c < offsets[h + 1]; ++c) {
-            pieces[c] = {h, (c - offsets[h]) * per_piece};
+    for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < count;
+         c += static_cast<long long>(gridDim.x) * blockDim.x) {
+        long long lo = 0;
+        long long hi = n - 1;
+        while (lo < hi) {
+            const long long mid = lo + (hi - lo + 1) / 2;
+            if (offsets[mid] <= c) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
+        const long long row = rows ? static_cast<long long>(rows[lo]) : lo;
+        const long long first = (c - offsets[lo]) * per_piece;
+        long long skip = 0;
+        const long long entry = piece_first_entry(in, entry_offsets, row, first, skip);
+        pieces[c] = {lo, first, entry, skip};
     }
 }
 
@@ -162,27 +179,19 @@ __global__ void __launch_bounds__(256)
 /// (item h's at bitmaps + (h - item_first) * words): a block per piece.
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
-    mark_pieces_kernel(Pattern<I> in, const long long* offsets, const Piece* pieces,
+    mark_pieces_kernel(Pattern<I> in, const Piece* pieces,
                        long long count, const I* rows, const unsigned long long* flops,
                        long long item_first, long long words, unsigned* bitmaps)
 {
     __shared__ Batch<heavy_block> batch;
-    __shared__ long long first_entry;
-    __shared__ long long skip;
     for (long long p = blockIdx.x; p < count; p += gridDim.x) {
         const Piece piece = pieces[p];
         const long long row = rows[piece.item];
-        if (threadIdx.x == 0) {
-            long long sk = 0;
-            first_entry = piece_first_entry(in, offsets, row, piece.first, sk);
-            skip = sk;
-        }
-        __syncthreads();
         const long long products =
             min(bitmap_piece_products, static_cast<long long>(flops[row]) - piece.first);
         unsigned* bitmap = bitmaps + (piece.item - item_first) * words;
         for_each_product_in_range<heavy_block>(
-            first_entry, entry_start(in, row + 1), skip, products, in.b_ptrs, batch,
+            piece.entry, entry_start(in, row + 1), piece.skip, products, in.b_ptrs, batch,
             [&](long long v, int) -> long long {
                 long long k = 0;
                 return selected_b_row(in, row, v, k);
@@ -193,7 +202,6 @@ __global__ void __launch_bounds__(heavy_block)
                     atomicOr(bitmap + (col >> 5), 1u << (col & 31));
                 }
             });
-        __syncthreads();  // first_entry and skip are rewritten
     }
 }
 
@@ -270,8 +278,8 @@ void for_each_bitmap_chunk(const CudaExecutor& exec, const Pattern<I>& in, const
     LOOM_CUDA_CHECK(cudaMemsetAsync(bitmaps.data(), 0, sizeof(unsigned) * bitmaps.size(), stream),
                     where);
     const auto offsets = entry_offsets(exec, in, row_count, a_nnz, where);
-    const auto plan =
-        plan_pieces<I>(exec, rows, n, flops, nullptr, 0, bitmap_piece_products, where);
+    const auto plan = plan_pieces<I>(exec, in, offsets.data(), rows, n, flops, nullptr, 0,
+                                     bitmap_piece_products, where);
     const auto piece_offsets = plan.offsets.to_host();
     for (long long first = 0; first < n; first += per_chunk) {
         const long long items = std::min(per_chunk, n - first);
@@ -279,7 +287,7 @@ void for_each_bitmap_chunk(const CudaExecutor& exec, const Pattern<I>& in, const
         const long long p1 = piece_offsets[static_cast<std::size_t>(first + items)];
         if (p1 > p0) {
             mark_pieces_kernel<I><<<grid_for(exec, p1 - p0, 1, 4), heavy_block, 0, stream>>>(
-                in, offsets.data(), plan.pieces.data() + p0, p1 - p0, rows, flops, first, words,
+                in, plan.pieces.data() + p0, p1 - p0, rows, flops, first, words,
                 bitmaps.data());
             check_launch(where);
         }
@@ -414,9 +422,9 @@ Array<long long> entry_offsets(const CudaExecutor& exec, const Pattern<I>& in, l
 }
 
 template <typename I>
-Pieces plan_pieces(const CudaExecutor& exec, const I* rows, long long n,
-                   const unsigned long long* flops, const I* c_ptrs, long long light,
-                   long long per_piece, const char* where)
+Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long long* entry_offsets,
+                   const I* rows, long long n, const unsigned long long* flops, const I* c_ptrs,
+                   long long light, long long per_piece, const char* where)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
@@ -435,8 +443,9 @@ Pieces plan_pieces(const CudaExecutor& exec, const I* rows, long long n,
     plan.count = loom::detail::load_element(plan.offsets, n);
     plan.pieces = Array<Piece>(self, plan.count);
     if (plan.count > 0) {
-        list_pieces_kernel<<<grid_for(exec, n, 256, 32), 256, 0, stream>>>(
-            n, plan.offsets.data(), per_piece, plan.pieces.data());
+        list_pieces_kernel<I><<<grid_for(exec, plan.count, 256, 32), 256, 0, stream>>>(
+            in, entry_offsets, rows, n, plan.offsets.data(), plan.count, per_piece,
+            plan.pieces.data());
         check_launch(where);
     }
     return plan;
@@ -512,9 +521,9 @@ void multiply_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
                                    long long, const unsigned long long*, long long, I*);       \
     template Array<long long> entry_offsets(const CudaExecutor&, const Pattern<I>&, long long, \
                                             long long, const char*);                           \
-    template Pieces plan_pieces(const CudaExecutor&, const I*, long long,                      \
-                                const unsigned long long*, const I*, long long, long long,     \
-                                const char*);                                                  \
+    template Pieces plan_pieces(const CudaExecutor&, const Pattern<I>&, const long long*,     \
+                                const I*, long long, const unsigned long long*, const I*,      \
+                                long long, long long, const char*);                            \
     template void write_bitmap_columns(const CudaExecutor&, const Pattern<I>&, const I*,       \
                                        long long, const unsigned long long*, long long,        \
                                        long long, long long, const I*, I*);

@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(256)
 /// (sort_entries_kernel restores product order). A column missing from C's row sets *missing.
 template <bool fill, typename I>
 __global__ void __launch_bounds__(record_block)
-    record_pieces_kernel(Pattern<I> in, const long long* offsets, const Piece* pieces,
+    record_pieces_kernel(Pattern<I> in, const Piece* pieces,
                          long long count, const unsigned long long* flops, const I* c_ptrs,
                          const I* c_cols, const int* table_index, const PositionWord* tables,
                          long long words, unsigned* counts, const unsigned* starts,
@@ -111,17 +111,9 @@ __global__ void __launch_bounds__(record_block)
 {
     __shared__ Batch<record_block> batch;
     __shared__ I entry_a[record_block];
-    __shared__ long long first_entry;
-    __shared__ long long skip;
     for (long long p = blockIdx.x; p < count; p += gridDim.x) {
         const Piece piece = pieces[p];
         const long long row = piece.item;
-        if (threadIdx.x == 0) {
-            long long sk = 0;
-            first_entry = piece_first_entry(in, offsets, row, piece.first, sk);
-            skip = sk;
-        }
-        __syncthreads();
         const long long n =
             min(record_piece_products, static_cast<long long>(flops[row]) - piece.first);
         const long long c_first = c_ptrs[row];
@@ -129,7 +121,7 @@ __global__ void __launch_bounds__(record_block)
         const int t = table_index != nullptr ? table_index[row] : -1;
         const PositionWord* table = t >= 0 ? tables + t * words : nullptr;
         for_each_product_in_range<record_block>(
-            first_entry, entry_start(in, row + 1), skip, n, in.b_ptrs, batch,
+            piece.entry, entry_start(in, row + 1), piece.skip, n, in.b_ptrs, batch,
             [&](long long v, int s) -> long long {
                 long long k = 0;
                 const long long b_row = selected_b_row(in, row, v, k);
@@ -163,7 +155,6 @@ __global__ void __launch_bounds__(record_block)
                     atomicAdd(counts + e, 1u);
                 }
             });
-        __syncthreads();  // first_entry and skip are rewritten
     }
 }
 
@@ -359,8 +350,8 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     }
 
     const auto offsets = entry_offsets(exec, in, rows, a_nnz, record_where);
-    const auto plan = plan_pieces<I>(exec, nullptr, rows, flops, c_ptrs, light,
-                                     record_piece_products, record_where);
+    const auto plan = plan_pieces<I>(exec, in, offsets.data(), nullptr, rows, flops, c_ptrs,
+                                     light, record_piece_products, record_where);
     // position tables of the heavy (bitmap) rows, where they fit beside the rest: a product's
     // position is then one load, not a binary search over up to B.cols columns
     const long long heavy = groups.size(heavy_group);
@@ -392,7 +383,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const unsigned grid = grid_for(exec, plan.count, 1, 8);
     if (plan.count > 0) {
         record_pieces_kernel<false, I><<<grid, record_block, 0, stream>>>(
-            in, offsets.data(), plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
+            in, plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
             tables.data(), words, counts.data(), nullptr, nullptr, missing.data());
         check_launch(record_where);
     }
@@ -407,7 +398,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     record->products = Array<RecordedProduct<I>>(self, recorded);
     if (plan.count > 0) {
         record_pieces_kernel<true, I><<<grid, record_block, 0, stream>>>(
-            in, offsets.data(), plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
+            in, plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
             tables.data(), words, counts.data(), starts.data(), record->products.data(),
             missing.data());
         check_launch(record_where);

@@ -349,6 +349,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         return nullptr;
     }
 
+    StageClock clock(exec);
     const auto offsets = entry_offsets(exec, in, rows, a_nnz, record_where);
     const auto plan = plan_pieces<I>(exec, in, offsets.data(), nullptr, rows, flops, c_ptrs,
                                      light, record_piece_products, record_where);
@@ -374,6 +375,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         check_launch(record_where);
     }
     const int* index = table_index.size() > 0 ? table_index.data() : nullptr;
+    clock.mark("rec offsets, pieces, tables");
 
     Array<unsigned> counts(self, nnz);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * nnz, stream),
@@ -388,6 +390,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         check_launch(record_where);
     }
     if (loom::detail::load_element(missing, 0) != 0) return nullptr;
+    clock.mark("rec count pass");
     Array<unsigned> starts(self, nnz + 1);
     LOOM_CUDA_CHECK(cudaMemsetAsync(starts.data(), 0, sizeof(unsigned), stream), record_where);
     run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
@@ -396,6 +399,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     });
     const auto recorded = static_cast<long long>(loom::detail::load_element(starts, nnz));
     record->products = Array<RecordedProduct<I>>(self, recorded);
+    clock.mark("rec scan");
     if (plan.count > 0) {
         record_pieces_kernel<true, I><<<grid, record_block, 0, stream>>>(
             in, plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
@@ -403,9 +407,11 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
             missing.data());
         check_launch(record_where);
     }
+    clock.mark("rec fill pass");
     sort_entries_kernel<I><<<grid_for(exec, nnz, 256, 32), 256, 0, stream>>>(
         nnz, starts.data(), record->products.data());
     check_launch(record_where);
+    clock.mark("rec sort entries");
 
     record->chunks = Array<Chunk<I>>(self, chunk_count);
     list_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(

@@ -185,6 +185,7 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         return;
     }
 
+    StageClock clock(exec);
     // flops per row
     auto* flops = reinterpret_cast<unsigned long long*>(state.row_flops.data());
     LOOM_CUDA_CHECK(cudaMemsetAsync(flops, 0, sizeof(int64) * rows, stream), where);
@@ -200,16 +201,21 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         check_launch(where);
     }
 
+    clock.mark("sym flops");
     // distinct columns per row, into row_ptrs
     const auto groups = group_rows<I>(exec, rows, SymbolicNeed{flops, b_cols}, flops,
                                       light_groups_for(max_symbolic_table), b_cols, where);
     state.multiply_adds = static_cast<size_type>(groups.weight);
     I* counts = state.row_ptrs.data();
+    clock.mark("sym grouping");
     for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
+    clock.mark("sym light counts");
     if (groups.size(heavy_group) > 0) count_heavy_rows(exec, groups, in, b_cols, flops, a_nnz, counts);
+    clock.mark("sym heavy counts");
     if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
+    clock.mark("sym hash counts");
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
         throw OutOfRange(where,
@@ -227,6 +233,7 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         plan->hash = plan_numeric_hash(exec, plan->groups, counts, numeric_hash);
     }
     state.backend = std::move(plan);
+    clock.mark("sym scan, numeric grouping");
 }
 
 }  // namespace
@@ -247,6 +254,7 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
              NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
     auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
     plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
+    StageClock clock(exec);
     const long long wide_rows = plan.groups.size(hash_group) + plan.groups.size(heavy_group);
     if (wide_rows > 0 && state.record_limit == 0) {
         // a one-shot product with heavy rows: a record for its one numeric call costs less
@@ -266,6 +274,7 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         state.columns = Array<I>(exec.shared_from_this(), state.nnz);
         write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
                             state.row_ptrs.data(), state.columns.data());
+        clock.mark("sym light columns");
         if (wide_rows > 0) {
             // hash_group and heavy_group are neighbours in the grouping
             write_bitmap_columns(exec, in, plan.groups.begin(hash_group), wide_rows,
@@ -275,11 +284,13 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
                                  static_cast<long long>(A.nnz()), B.cols(),
                                  state.row_ptrs.data(), state.columns.data());
         }
+        clock.mark("sym bitmap columns");
         state.columns_from_symbolic = true;
         if (state.record_limit > 0 && (plan.b_rows_distinct || wide_rows > 0)) {
             // a handle's: the record costs one pass of positions here, where C's columns
             // were just found, instead of a slower first numeric call
             record_in_symbolic<DV>(exec, state, in, static_cast<long long>(A.nnz()));
+            clock.mark("sym record (all)");
         }
     }
 }

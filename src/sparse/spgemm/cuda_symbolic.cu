@@ -2,6 +2,7 @@
 // their distinct columns need, the light groups counted by teams in shared-memory hash tables
 // (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
 // phase's grouping and plan. cuda_common.cuh explains the design.
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -272,12 +273,29 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         // the light rows' columns cost a pass of keys only, the heavy rows' one of bitmaps;
         // the numeric calls compute values only
         state.columns = Array<I>(exec.shared_from_this(), state.nnz);
-        write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
-                            state.row_ptrs.data(), state.columns.data());
+        const int light_groups = light_groups_for(max_numeric_table<V, I>());
+        // EXPERIMENT (session 14, LOOM_SPGEMM_LIGHT_BITMAP=N): light rows of at least one
+        // entry per N words of B's bitmap get their columns from bitmaps too
+        int bitmap_from = light_groups;
+        if (const char* ratio = std::getenv("LOOM_SPGEMM_LIGHT_BITMAP"); ratio && wide_rows > 0) {
+            const long long words = ceildiv(static_cast<long long>(B.cols()), 32ll);
+            for (int g = 1; g < light_groups; ++g) {
+                // group g holds rows of more than 8 << g entries
+                if (((8ll << g) + 1) * std::atoll(ratio) >= words) {
+                    bitmap_from = g;
+                    break;
+                }
+            }
+        }
+        write_light_columns(exec, plan, in, bitmap_from, state.row_ptrs.data(),
+                            state.columns.data());
         clock.mark("sym light columns");
+        const long long bitmap_rows =
+            plan.groups.offsets[empty_group] - plan.groups.offsets[bitmap_from];
         if (wide_rows > 0) {
-            // hash_group and heavy_group are neighbours in the grouping
-            write_bitmap_columns(exec, in, plan.groups.begin(hash_group), wide_rows,
+            // the groups from bitmap_from up to hash_group and heavy_group are neighbours
+            // in the grouping (9 .. 12 are unused)
+            write_bitmap_columns(exec, in, plan.groups.begin(bitmap_from), bitmap_rows,
                                  reinterpret_cast<const unsigned long long*>(
                                      state.row_flops.data()),
                                  static_cast<long long>(A.rows()),

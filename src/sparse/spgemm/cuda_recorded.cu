@@ -72,7 +72,12 @@ struct PositionWord {
     unsigned first;
 };
 
-/// tables[h * words ..] from the sorted columns of heavy row rows[h]; table_index[row] = h.
+/// Columns of a heavy row a block of position_tables_kernel takes.
+constexpr long long table_chunk = 16384;
+
+/// tables[h * words ..] from the sorted columns of heavy row rows[h]; table_index[row] = h. A
+/// block per chunk of table_chunk columns (blockIdx.y) of a row (blockIdx.x), so that the
+/// row of 2 M entries is not one block's.
 template <typename I>
 __global__ void __launch_bounds__(256)
     position_tables_kernel(const I* rows, long long n, const I* c_ptrs, const I* c_cols,
@@ -83,16 +88,21 @@ __global__ void __launch_bounds__(256)
         const long long first = c_ptrs[row];
         const long long end = c_ptrs[row + 1];
         PositionWord* table = tables + h * words;
-        for (long long i = first + threadIdx.x; i < end; i += blockDim.x) {
-            const auto col = static_cast<unsigned long long>(c_cols[i]);
-            const auto w = static_cast<long long>(col >> 5);
-            if (w >= words) continue;  // not a column of B: the record is dropped later
-            atomicOr(&table[w].bits, 1u << (col & 31));
-            if (i == first || (static_cast<unsigned long long>(c_cols[i - 1]) >> 5) != col >> 5) {
-                table[w].first = static_cast<unsigned>(i - first);
+        for (long long chunk_first = first + blockIdx.y * table_chunk; chunk_first < end;
+             chunk_first += static_cast<long long>(gridDim.y) * table_chunk) {
+            const long long chunk_end = min(end, chunk_first + table_chunk);
+            for (long long i = chunk_first + threadIdx.x; i < chunk_end; i += blockDim.x) {
+                const auto col = static_cast<unsigned long long>(c_cols[i]);
+                const auto w = static_cast<long long>(col >> 5);
+                if (w >= words) continue;  // not a column of B: the record is dropped later
+                atomicOr(&table[w].bits, 1u << (col & 31));
+                if (i == first ||
+                    (static_cast<unsigned long long>(c_cols[i - 1]) >> 5) != col >> 5) {
+                    table[w].first = static_cast<unsigned>(i - first);
+                }
             }
         }
-        if (threadIdx.x == 0) table_index[row] = static_cast<int>(h);
+        if (threadIdx.x == 0 && blockIdx.y == 0) table_index[row] = static_cast<int>(h);
     }
 }
 
@@ -369,7 +379,11 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         LOOM_CUDA_CHECK(cudaMemsetAsync(tables.data(), 0, table_bytes, stream), record_where);
         LOOM_CUDA_CHECK(cudaMemsetAsync(table_index.data(), 0xff, sizeof(int) * rows, stream),
                         record_where);
-        position_tables_kernel<I><<<grid_for(exec, heavy, 1, 8), 256, 0, stream>>>(
+        // a chunk of every row per grid row: a row has at most b_cols columns
+        const dim3 grid(grid_for(exec, heavy, 1, 8),
+                        static_cast<unsigned>(std::min<long long>(ceildiv(b_cols, table_chunk),
+                                                                  65535)));
+        position_tables_kernel<I><<<grid, 256, 0, stream>>>(
             groups.begin(heavy_group), heavy, c_ptrs, c_cols, words, tables.data(),
             table_index.data());
         check_launch(record_where);

@@ -345,7 +345,12 @@ __device__ void for_each_product_in_range(long long first, long long end, long l
                 const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
                 j = batch.starts[s] + (p - before);
             }
-            visit(j, s, valid);
+            if constexpr (std::is_invocable_v<Visit&, long long, int, bool, long long>) {
+                // the product's place in the window
+                visit(j, s, valid, before_batch + p - skip);
+            } else {
+                visit(j, s, valid);
+            }
         }
         before_batch += total;
         Team<G>::sync();

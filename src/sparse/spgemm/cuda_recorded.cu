@@ -106,19 +106,34 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/// A block per piece of the recorded rows' products: each product's entry of C (its position
-/// in C's sorted row: from the row's PositionWord table, or by binary search), then
-/// counting: counts[entry] += 1; filling: its (A entry, B entry) pair goes to a free place of
-/// its entry's stretch (starts[e] + the count left, counted down), in no particular order
-/// (sort_entries_kernel restores product order). A column missing from C's row sets *missing.
-template <bool fill, typename I>
-__global__ void __launch_bounds__(record_block)
-    record_pieces_kernel(Pattern<I> in, const Piece* pieces,
-                         long long count, const unsigned long long* flops, const I* c_ptrs,
-                         const I* c_cols, const int* table_index, const PositionWord* tables,
-                         long long words, unsigned* counts, const unsigned* starts,
-                         RecordedProduct<I>* products, int* missing)
+/// recorded[r] = row r's multiply-adds when it is recorded (more than `light` entries), else 0
+/// (to be scanned: where each recorded row's multiply-adds start in the record).
+template <typename I>
+__global__ void __launch_bounds__(256)
+    recorded_flops_kernel(long long rows, const I* c_ptrs, const unsigned long long* flops,
+                          long long light, long long* recorded)
 {
+    for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
+         r += static_cast<long long>(gridDim.x) * blockDim.x) {
+        recorded[r] = c_ptrs[r + 1] - c_ptrs[r] > light ? static_cast<long long>(flops[r]) : 0;
+    }
+}
+
+/// A block per piece of the recorded rows' products: each product q (numbered from
+/// row_first[row], in product order) gets its entry of C (its position in C's sorted row:
+/// from the row's PositionWord table, or by binary search) as key, q as value, and its
+/// (A entry, B entry) pair. A column missing from C's row sets *missing and keys the product
+/// to the row's first entry (in bounds; the record is then dropped).
+template <typename I>
+__global__ void __launch_bounds__(record_block)
+    position_pieces_kernel(Pattern<I> in, const Piece* pieces, long long count,
+                           const unsigned long long* flops, const long long* row_first,
+                           const I* c_ptrs, const I* c_cols, const int* table_index,
+                           const PositionWord* tables, long long words,
+                           std::make_unsigned_t<I>* keys, unsigned* numbers,
+                           RecordedProduct<I>* pairs, int* missing)
+{
+    using Key = std::make_unsigned_t<I>;
     __shared__ Batch<record_block> batch;
     __shared__ I entry_a[record_block];
     for (long long p = blockIdx.x; p < count; p += gridDim.x) {
@@ -128,6 +143,7 @@ __global__ void __launch_bounds__(record_block)
             min(record_piece_products, static_cast<long long>(flops[row]) - piece.first);
         const long long c_first = c_ptrs[row];
         const long long c_end = c_ptrs[row + 1];
+        const long long q_first = row_first[row] + piece.first;
         const int t = table_index != nullptr ? table_index[row] : -1;
         const PositionWord* table = t >= 0 ? tables + t * words : nullptr;
         for_each_product_in_range<record_block>(
@@ -138,7 +154,7 @@ __global__ void __launch_bounds__(record_block)
                 entry_a[s] = static_cast<I>(k < in.a_ptrs[row] ? -1 : k);
                 return b_row;
             },
-            [&](long long j, int s, bool valid) {
+            [&](long long j, int s, bool valid, long long index) {
                 if (!valid) return;
                 const I col = in.b_cols[j];
                 long long position = -1;
@@ -155,41 +171,48 @@ __global__ void __launch_bounds__(record_block)
                 }
                 if (position < 0 || position >= c_end - c_first) {
                     *missing = 1;
-                    return;
+                    position = 0;
                 }
-                const long long e = c_first + position;
-                if constexpr (fill) {
-                    const unsigned slot = starts[e] + atomicSub(counts + e, 1u) - 1u;
-                    products[slot] = {entry_a[s], static_cast<I>(j)};
-                } else {
-                    atomicAdd(counts + e, 1u);
-                }
+                const long long q = q_first + index;
+                keys[q] = static_cast<Key>(c_first + position);
+                numbers[q] = static_cast<unsigned>(q);
+                pairs[q] = {entry_a[s], static_cast<I>(j)};
             });
     }
 }
 
-/// Product order within every entry's stretch: (A entry, B entry) ascending (the identity's
-/// -1 first) is the order in which the full phase adds them. Stretches hold a few pairs
-/// (1-2 on power-law products, tens at most): insertion sort, a thread per entry.
+/// starts[e] = the first of the sorted keys equal to e, for the entries that have keys (every
+/// entry of a recorded row), and where the next recorded entry's start for the first entry
+/// after each run of keys (the end of a recorded row); starts[nnz] = n. The entries of the
+/// rows left out (gaps) are not read by values_of_chunks_kernel and stay as they were.
+template <typename K>
+__global__ void __launch_bounds__(256)
+    entry_starts_kernel(const K* keys, long long n, long long nnz, unsigned* starts)
+{
+    for (long long q = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; q < n;
+         q += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long key = keys[q];
+        const long long before = q == 0 ? -1 : static_cast<long long>(keys[q - 1]);
+        if (key != before) {
+            starts[key] = static_cast<unsigned>(q);
+            if (before + 1 < key) starts[before + 1] = static_cast<unsigned>(q);
+        }
+        if (q == n - 1) {
+            if (key + 1 < nnz) starts[key + 1] = static_cast<unsigned>(n);
+            starts[nnz] = static_cast<unsigned>(n);
+        }
+    }
+}
+
+/// products[i] = pairs[numbers[i]]: the pairs in the sorted order.
 template <typename I>
 __global__ void __launch_bounds__(256)
-    sort_entries_kernel(long long nnz, const unsigned* starts, RecordedProduct<I>* products)
+    gather_pairs_kernel(long long n, const unsigned* numbers, const RecordedProduct<I>* pairs,
+                        RecordedProduct<I>* products)
 {
-    for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < nnz;
-         e += static_cast<long long>(gridDim.x) * blockDim.x) {
-        const unsigned first = starts[e];
-        const unsigned end = starts[e + 1];
-        for (unsigned q = first + 1; q < end; ++q) {
-            const RecordedProduct<I> x = products[q];
-            unsigned at = q;
-            while (at > first) {
-                const RecordedProduct<I> y = products[at - 1];
-                if (y.a < x.a || (y.a == x.a && y.b < x.b)) break;
-                products[at] = y;
-                --at;
-            }
-            products[at] = x;
-        }
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        products[i] = pairs[numbers[i]];
     }
 }
 
@@ -316,6 +339,7 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
                                       const unsigned long long* flops, const RowGroups<I>& groups,
                                       long long b_cols)
 {
+    using Key = std::make_unsigned_t<I>;
     const long long entries = a_nnz + (in.identity ? rows : 0);
     // multiply-adds are numbered in 32 bits (a record of more would exceed any limit)
     if (rows == 0 || nnz == 0 || entries == 0 ||
@@ -341,15 +365,30 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const long long chunk_count = loom::detail::load_element(chunk_offsets, rows);
     if (chunk_count == 0) return nullptr;
 
-    // kept: chunks, a start per entry, a pair per recorded multiply-add (at most all);
-    // while building: a count per entry, the entries' product offsets, the pieces
+    // the recorded rows' multiply-adds: where each row's start in the record
+    Array<long long> row_first(self, rows + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(row_first.data(), 0, sizeof(long long), stream),
+                    record_where);
+    recorded_flops_kernel<I><<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
+        rows, c_ptrs, flops, light, row_first.data() + 1);
+    check_launch(record_where);
+    run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(temp, bytes, row_first.data() + 1,
+                                             row_first.data() + 1, rows, stream);
+    });
+    const long long recorded = loom::detail::load_element(row_first, rows);
+
+    // kept: chunks, a start per entry, a pair per recorded multiply-add; while building: two
+    // keys, two numbers and a pair per recorded multiply-add, the entries' product offsets,
+    // the pieces
     record->bytes = static_cast<std::size_t>(chunk_count) * sizeof(Chunk<I>) +
                     static_cast<std::size_t>(nnz + 1) * sizeof(unsigned) +
-                    static_cast<std::size_t>(multiply_adds) * sizeof(RecordedProduct<I>);
+                    static_cast<std::size_t>(recorded) * sizeof(RecordedProduct<I>);
     const auto building =
-        static_cast<std::size_t>(nnz) * sizeof(unsigned) +
+        static_cast<std::size_t>(recorded) *
+            (2 * sizeof(Key) + 2 * sizeof(unsigned) + sizeof(RecordedProduct<I>)) +
         static_cast<std::size_t>(entries + 1) * sizeof(long long) +
-        static_cast<std::size_t>(multiply_adds / record_piece_products + rows + 1) *
+        static_cast<std::size_t>(recorded / record_piece_products + rows + 1) *
             (sizeof(Piece) + sizeof(long long));
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
@@ -391,50 +430,49 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     const int* index = table_index.size() > 0 ? table_index.data() : nullptr;
     clock.mark("rec offsets, pieces, tables");
 
-    Array<unsigned> counts(self, nnz);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * nnz, stream),
-                    record_where);
+    // every recorded multiply-add: its entry of C as key, its number in product order as
+    // value, its pair; a stable radix sort by entry then puts each entry's multiply-adds
+    // together, in product order (no atomics: counting each entry's multiply-adds and
+    // scattering them with atomic countdowns took 53 ms on power-law, round 1)
+    Array<Key> keys(self, recorded);
+    Array<Key> keys_sorted(self, recorded);
+    Array<unsigned> numbers(self, recorded);
+    Array<unsigned> numbers_sorted(self, recorded);
+    Array<RecordedProduct<I>> pairs(self, recorded);
     Array<int> missing(self, 1);
     missing.fill(0);
-    const unsigned grid = grid_for(exec, plan.count, 1, 8);
     if (plan.count > 0) {
-        record_pieces_kernel<false, I><<<grid, record_block, 0, stream>>>(
-            in, plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
-            tables.data(), words, counts.data(), nullptr, nullptr, missing.data());
+        position_pieces_kernel<I><<<grid_for(exec, plan.count, 1, 8), record_block, 0, stream>>>(
+            in, plan.pieces.data(), plan.count, flops, row_first.data(), c_ptrs, c_cols, index,
+            tables.data(), words, keys.data(), numbers.data(), pairs.data(), missing.data());
         check_launch(record_where);
     }
     if (loom::detail::load_element(missing, 0) != 0) return nullptr;
-    clock.mark("rec count pass");
-    Array<unsigned> starts(self, nnz + 1);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(starts.data(), 0, sizeof(unsigned), stream), record_where);
+    clock.mark("rec positions pass");
+    const int key_bits =
+        std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned long long>(nnz - 1))));
+    cub::DoubleBuffer<Key> key_buffers(keys.data(), keys_sorted.data());
+    cub::DoubleBuffer<unsigned> number_buffers(numbers.data(), numbers_sorted.data());
     run_cub(exec, record_where, [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceScan::InclusiveSum(temp, bytes, counts.data(), starts.data() + 1, nnz,
-                                             stream);
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, key_buffers, number_buffers,
+                                               recorded, 0, key_bits, stream);
     });
-    const auto recorded = static_cast<long long>(loom::detail::load_element(starts, nnz));
-    record->products = Array<RecordedProduct<I>>(self, recorded);
-    clock.mark("rec scan");
-    if (plan.count > 0) {
-        record_pieces_kernel<true, I><<<grid, record_block, 0, stream>>>(
-            in, plan.pieces.data(), plan.count, flops, c_ptrs, c_cols, index,
-            tables.data(), words, counts.data(), starts.data(), record->products.data(),
-            missing.data());
-        check_launch(record_where);
-    }
-    clock.mark("rec fill pass");
-    sort_entries_kernel<I><<<grid_for(exec, nnz, 256, 32), 256, 0, stream>>>(
-        nnz, starts.data(), record->products.data());
+    clock.mark("rec radix sort");
+    Array<unsigned> starts(self, nnz + 1);
+    entry_starts_kernel<<<grid_for(exec, recorded, 256, 32), 256, 0, stream>>>(
+        key_buffers.Current(), recorded, nnz, starts.data());
     check_launch(record_where);
-    clock.mark("rec sort entries");
+    record->products = Array<RecordedProduct<I>>(self, recorded);
+    gather_pairs_kernel<I><<<grid_for(exec, recorded, 256, 32), 256, 0, stream>>>(
+        recorded, number_buffers.Current(), pairs.data(), record->products.data());
+    check_launch(record_where);
+    clock.mark("rec starts, gather");
 
     record->chunks = Array<Chunk<I>>(self, chunk_count);
     list_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(
         rows, chunk_offsets.data(), c_ptrs, record->chunks.data());
     check_launch(record_where);
     record->starts = std::move(starts);
-    record->bytes = static_cast<std::size_t>(chunk_count) * sizeof(Chunk<I>) +
-                    static_cast<std::size_t>(nnz + 1) * sizeof(unsigned) +
-                    static_cast<std::size_t>(recorded) * sizeof(RecordedProduct<I>);
     return record;
 }
 

@@ -824,6 +824,27 @@ Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long lo
                    const I* rows, long long n, const unsigned long long* flops, const I* c_ptrs,
                    long long light, long long per_piece, const char* where);
 
+/// cuda_heavy.cu, EXPERIMENT (LOOM_SPGEMM_SINGLE_MARK): the symbolic wide rows rows[0 .. n)
+/// marked once into bitmaps (n * ceil(b_cols / 32) words, zeroed) that stay set for
+/// columns_from_kept, and counted.
+template <typename I>
+void mark_and_count_kept(const CudaExecutor& exec, const Pattern<I>& in, const I* rows, long long n,
+                         const unsigned long long* flops, long long row_count, long long a_nnz,
+                         long long b_cols, unsigned* bitmaps, I* counts);
+/// ... and their columns (C's row pointers known), the bitmaps cleared.
+template <typename I>
+void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, long long b_cols,
+                       unsigned* bitmaps, const I* c_ptrs, I* c_cols);
+
+/// Bitmaps kept from the symbolic count for the columns (EXPERIMENT).
+template <typename I>
+struct KeptBitmaps {
+    Array<I> rows;
+    long long first = 0;
+    long long n = 0;
+    Array<unsigned> bitmaps;
+};
+
 /// cuda_heavy.cu: C's columns (sorted) of the rows rows[0 .. n) (the numeric grouping's hash
 /// and heavy rows, C's row pointers known) from bitmaps of B's columns, the rows split into
 /// pieces over the blocks; for the symbolic phase.

@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(heavy_block)
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
     count_bitmaps_kernel(const I* rows, long long item_first, long long n, long long words,
-                         unsigned* bitmaps, I* counts)
+                         unsigned* bitmaps, I* counts, bool clear = true)
 {
     __shared__ unsigned long long total;
     for (long long h = blockIdx.x; h < n; h += gridDim.x) {
@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(heavy_block)
         unsigned long long count = 0;
         for (long long w = threadIdx.x; w < words; w += heavy_block) {
             count += __popc(bitmap[w]);
-            bitmap[w] = 0;
+            if (clear) bitmap[w] = 0;
         }
         if (count > 0) atomicAdd(&total, count);
         __syncthreads();
@@ -454,6 +454,37 @@ Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long lo
     return plan;
 }
 
+template <typename I>
+void mark_and_count_kept(const CudaExecutor& exec, const Pattern<I>& in, const I* rows, long long n,
+                         const unsigned long long* flops, long long row_count, long long a_nnz,
+                         long long b_cols, unsigned* bitmaps, I* counts)
+{
+    if (n == 0) return;
+    const auto stream = stream_of(exec);
+    const long long words = ceildiv(b_cols, 32);
+    const auto offsets = entry_offsets(exec, in, row_count, a_nnz, symbolic_where);
+    const auto plan = plan_pieces<I>(exec, in, offsets.data(), rows, n, flops, nullptr, 0,
+                                     bitmap_piece_products, symbolic_where);
+    if (plan.count > 0) {
+        mark_pieces_kernel<I><<<grid_for(exec, plan.count, 1, 4), heavy_block, 0, stream>>>(
+            in, plan.pieces.data(), plan.count, rows, flops, 0, words, bitmaps);
+        check_launch(symbolic_where);
+    }
+    count_bitmaps_kernel<I><<<grid_for(exec, n, 1, 4), heavy_block, 0, stream>>>(
+        rows, 0, n, words, bitmaps, counts, false);
+    check_launch(symbolic_where);
+}
+
+template <typename I>
+void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, long long b_cols,
+                       unsigned* bitmaps, const I* c_ptrs, I* c_cols)
+{
+    if (n == 0) return;
+    columns_from_bitmaps_kernel<I><<<grid_for(exec, n, 1, 4), heavy_block, 0, stream_of(exec)>>>(
+        rows, 0, n, ceildiv(b_cols, 32), bitmaps, c_ptrs, c_cols);
+    check_launch(symbolic_where);
+}
+
 /// Distinct columns of the heavy rows (symbolic grouping): per-row bitmaps of B's columns set
 /// by pieces of the rows' products over many blocks, then counted.
 template <typename I>
@@ -527,6 +558,11 @@ void multiply_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
     template Pieces plan_pieces(const CudaExecutor&, const Pattern<I>&, const long long*,     \
                                 const I*, long long, const unsigned long long*, const I*,      \
                                 long long, long long, const char*);                            \
+    template void mark_and_count_kept(const CudaExecutor&, const Pattern<I>&, const I*,        \
+                                      long long, const unsigned long long*, long long,         \
+                                      long long, long long, unsigned*, I*);                    \
+    template void columns_from_kept(const CudaExecutor&, const I*, long long, long long,       \
+                                    unsigned*, const I*, I*);                                  \
     template void write_bitmap_columns(const CudaExecutor&, const Pattern<I>&, const I*,       \
                                        long long, const unsigned long long*, long long,        \
                                        long long, long long, const I*, I*);

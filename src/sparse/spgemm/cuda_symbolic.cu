@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(256)
 template <typename I>
 void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
               long long b_cols, int numeric_light_groups, NumericHashShape numeric_hash,
-              detail::SpgemmState<I>& state)
+              detail::SpgemmState<I>& state, KeptBitmaps<I>* kept)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
@@ -213,10 +213,35 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
     clock.mark("sym light counts");
-    if (groups.size(heavy_group) > 0) count_heavy_rows(exec, groups, in, b_cols, flops, a_nnz, counts);
-    clock.mark("sym heavy counts");
-    if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
-    clock.mark("sym hash counts");
+    const long long wide = groups.size(hash_group) + groups.size(heavy_group);
+    const long long words = ceildiv(b_cols, 32ll);
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (kept != nullptr && wide > 0) {
+        LOOM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), where);
+    }
+    if (kept != nullptr && wide > 0 &&
+        static_cast<double>(wide) * words * sizeof(unsigned) <= 0.25 * free_bytes) {
+        // every wide row (hash_group and heavy_group are neighbours) marked once, the
+        // bitmaps kept for the columns
+        kept->first = groups.offsets[hash_group];
+        kept->n = wide;
+        kept->bitmaps = Array<unsigned>(self, wide * words);
+        LOOM_CUDA_CHECK(cudaMemsetAsync(kept->bitmaps.data(), 0,
+                                        sizeof(unsigned) * kept->bitmaps.size(), stream),
+                        where);
+        mark_and_count_kept(exec, in, groups.begin(hash_group), wide, flops, rows, a_nnz, b_cols,
+                            kept->bitmaps.data(), counts);
+        clock.mark("sym wide counts (kept)");
+    } else {
+        if (kept != nullptr) kept->n = 0;
+        if (groups.size(heavy_group) > 0) {
+            count_heavy_rows(exec, groups, in, b_cols, flops, a_nnz, counts);
+        }
+        clock.mark("sym heavy counts");
+        if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
+        clock.mark("sym hash counts");
+    }
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
         throw OutOfRange(where,
@@ -234,6 +259,7 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         plan->hash = plan_numeric_hash(exec, plan->groups, counts, numeric_hash);
     }
     state.backend = std::move(plan);
+    if (kept != nullptr && kept->n > 0) kept->rows = std::move(groups.rows);
     clock.mark("sym scan, numeric grouping");
 }
 
@@ -251,8 +277,15 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     const Pattern<I> in{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(),
                         B.col_idxs().data(), with_identity};
     using DV = loom::cuda::device_type_t<V>;
+    // EXPERIMENT (LOOM_SPGEMM_SINGLE_MARK): the wide rows' bitmaps of the count kept for
+    // their columns, when the columns will be found here
+    KeptBitmaps<I> kept;
+    const bool keep = std::getenv("LOOM_SPGEMM_SINGLE_MARK") != nullptr &&
+                      state.columns_in_symbolic && B.cols() <= (size_type{1} << 23) &&
+                      (state.record_limit > 0 || state.one_shot_record_limit > 0);
     symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
-             NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
+             NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state,
+             keep ? &kept : nullptr);
     auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
     plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
     StageClock clock(exec);
@@ -292,7 +325,14 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         clock.mark("sym light columns");
         const long long bitmap_rows =
             plan.groups.offsets[empty_group] - plan.groups.offsets[bitmap_from];
-        if (wide_rows > 0) {
+        if (wide_rows > 0 && kept.n > 0) {
+            // every wide row of the symbolic grouping from its kept bitmap (the numeric
+            // grouping's wide rows are among them; rows that turned out light get the same
+            // columns a second time)
+            columns_from_kept(exec, kept.rows.data() + kept.first, kept.n,
+                              static_cast<long long>(B.cols()), kept.bitmaps.data(),
+                              state.row_ptrs.data(), state.columns.data());
+        } else if (wide_rows > 0) {
             // the groups from bitmap_from up to hash_group and heavy_group are neighbours
             // in the grouping (9 .. 12 are unused)
             write_bitmap_columns(exec, in, plan.groups.begin(bitmap_from), bitmap_rows,

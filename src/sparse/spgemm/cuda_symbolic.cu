@@ -310,7 +310,8 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         // EXPERIMENT (session 14, LOOM_SPGEMM_LIGHT_BITMAP=N): light rows of at least one
         // entry per N words of B's bitmap get their columns from bitmaps too
         int bitmap_from = light_groups;
-        if (const char* ratio = std::getenv("LOOM_SPGEMM_LIGHT_BITMAP"); ratio && wide_rows > 0) {
+        if (const char* ratio = std::getenv("LOOM_SPGEMM_LIGHT_BITMAP");
+            ratio && wide_rows > 0 && kept.n == 0) {
             const long long words = ceildiv(static_cast<long long>(B.cols()), 32ll);
             for (int g = 1; g < light_groups; ++g) {
                 // group g holds rows of more than 8 << g entries

@@ -824,8 +824,8 @@ Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long lo
                    const I* rows, long long n, const unsigned long long* flops, const I* c_ptrs,
                    long long light, long long per_piece, const char* where);
 
-/// cuda_heavy.cu, EXPERIMENT (LOOM_SPGEMM_SINGLE_MARK): the symbolic wide rows rows[0 .. n)
-/// marked once into bitmaps (n * ceil(b_cols / 32) words, zeroed) that stay set for
+/// cuda_heavy.cu: the symbolic phase's wide rows rows[0 .. n) marked once into bitmaps
+/// (n * ceil(b_cols / 32) words, zeroed; pieces over many blocks) that stay set for
 /// columns_from_kept, and counted.
 template <typename I>
 void mark_and_count_kept(const CudaExecutor& exec, const Pattern<I>& in, const I* rows, long long n,
@@ -836,7 +836,8 @@ template <typename I>
 void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, long long b_cols,
                        unsigned* bitmaps, const I* c_ptrs, I* c_cols);
 
-/// Bitmaps kept from the symbolic count for the columns (EXPERIMENT).
+/// Bitmaps kept from the symbolic count of the wide rows (rows[first .. first + n), the
+/// symbolic grouping's) for their columns.
 template <typename I>
 struct KeptBitmaps {
     Array<I> rows;

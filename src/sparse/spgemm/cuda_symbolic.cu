@@ -277,11 +277,10 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     const Pattern<I> in{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(),
                         B.col_idxs().data(), with_identity};
     using DV = loom::cuda::device_type_t<V>;
-    // EXPERIMENT (LOOM_SPGEMM_SINGLE_MARK): the wide rows' bitmaps of the count kept for
-    // their columns, when the columns will be found here
+    // when this phase will find the wide rows' columns (below): their bitmaps from the count
+    // kept for that, so that their products are marked once, not twice
     KeptBitmaps<I> kept;
-    const bool keep = std::getenv("LOOM_SPGEMM_SINGLE_MARK") != nullptr &&
-                      state.columns_in_symbolic && B.cols() <= (size_type{1} << 23) &&
+    const bool keep = state.columns_in_symbolic && B.cols() <= (size_type{1} << 23) &&
                       (state.record_limit > 0 || state.one_shot_record_limit > 0);
     symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
              NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state,
@@ -307,25 +306,9 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         // the numeric calls compute values only
         state.columns = Array<I>(exec.shared_from_this(), state.nnz);
         const int light_groups = light_groups_for(max_numeric_table<V, I>());
-        // EXPERIMENT (session 14, LOOM_SPGEMM_LIGHT_BITMAP=N): light rows of at least one
-        // entry per N words of B's bitmap get their columns from bitmaps too
-        int bitmap_from = light_groups;
-        if (const char* ratio = std::getenv("LOOM_SPGEMM_LIGHT_BITMAP");
-            ratio && wide_rows > 0 && kept.n == 0) {
-            const long long words = ceildiv(static_cast<long long>(B.cols()), 32ll);
-            for (int g = 1; g < light_groups; ++g) {
-                // group g holds rows of more than 8 << g entries
-                if (((8ll << g) + 1) * std::atoll(ratio) >= words) {
-                    bitmap_from = g;
-                    break;
-                }
-            }
-        }
-        write_light_columns(exec, plan, in, bitmap_from, state.row_ptrs.data(),
+        write_light_columns(exec, plan, in, light_groups, state.row_ptrs.data(),
                             state.columns.data());
         clock.mark("sym light columns");
-        const long long bitmap_rows =
-            plan.groups.offsets[empty_group] - plan.groups.offsets[bitmap_from];
         if (wide_rows > 0 && kept.n > 0) {
             // every wide row of the symbolic grouping from its kept bitmap (the numeric
             // grouping's wide rows are among them; rows that turned out light get the same
@@ -334,9 +317,9 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
                               static_cast<long long>(B.cols()), kept.bitmaps.data(),
                               state.row_ptrs.data(), state.columns.data());
         } else if (wide_rows > 0) {
-            // the groups from bitmap_from up to hash_group and heavy_group are neighbours
-            // in the grouping (9 .. 12 are unused)
-            write_bitmap_columns(exec, in, plan.groups.begin(bitmap_from), bitmap_rows,
+            // no memory to keep them: marked again (hash_group and heavy_group are
+            // neighbours in the grouping)
+            write_bitmap_columns(exec, in, plan.groups.begin(hash_group), wide_rows,
                                  reinterpret_cast<const unsigned long long*>(
                                      state.row_flops.data()),
                                  static_cast<long long>(A.rows()),

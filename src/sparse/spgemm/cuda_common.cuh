@@ -831,7 +831,8 @@ template <typename I>
 void mark_and_count_kept(const CudaExecutor& exec, const Pattern<I>& in, const I* rows, long long n,
                          const unsigned long long* flops, long long row_count, long long a_nnz,
                          long long b_cols, unsigned* bitmaps, I* counts);
-/// ... and their columns (C's row pointers known), the bitmaps cleared.
+/// ... and their columns (C's row pointers known); the bitmaps are left as they are (dropped
+/// after).
 template <typename I>
 void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, long long b_cols,
                        unsigned* bitmaps, const I* c_ptrs, I* c_cols);

@@ -228,16 +228,19 @@ __global__ void __launch_bounds__(heavy_block)
     }
 }
 
-/// C's columns of every item's row from its bitmap, which is cleared: a block per item, each
-/// thread a contiguous stretch of words: their popcounts, one block scan for the stretches'
-/// first positions, then the stretch's columns. One scan per row: a scan per 1024 words
+/// C's columns of every item's row from its bitmap (cleared when asked, for the next chunk's
+/// rows): a block per item, each thread a contiguous stretch of words: their popcounts, one
+/// block scan for the stretches' first positions, then the stretch's columns. One scan per row: a scan per 1024 words
 /// (62 scans, each waiting for its loads, for a B of 2 M columns) took 41 ms on the power-law
 /// product's 9 k rows over 4096 entries (session 14, round 1).
 template <typename I>
 __global__ void __launch_bounds__(heavy_block)
-    columns_from_bitmaps_kernel(const I* rows, long long item_first, long long n,
-                                long long words, unsigned* bitmaps, const I* c_ptrs, I* c_cols)
+    columns_from_bitmaps_kernel(const I* __restrict__ rows, long long item_first, long long n,
+                                long long words, unsigned* __restrict__ bitmaps,
+                                const I* __restrict__ c_ptrs, I* __restrict__ c_cols, bool clear)
 {
+    // words loaded together, so that their loads are in flight at once
+    constexpr int U = 8;
     __shared__ Batch<heavy_block> batch;
     const long long per_thread = ceildiv(words, static_cast<long long>(heavy_block));
     const long long w0 = min(words, threadIdx.x * per_thread);
@@ -248,15 +251,25 @@ __global__ void __launch_bounds__(heavy_block)
         const long long length = c_ptrs[row + 1] - out;
         unsigned* bitmap = bitmaps + h * words;
         long long count = 0;
-        for (long long w = w0; w < w1; ++w) count += __popc(bitmap[w]);
+        for (long long w = w0; w < w1; w += U) {
+            unsigned bits[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) bits[u] = w + u < w1 ? bitmap[w + u] : 0u;
+#pragma unroll
+            for (int u = 0; u < U; ++u) count += __popc(bits[u]);
+        }
         long long position = team_inclusive_scan<heavy_block>(count, batch) - count;
-        for (long long w = w0; w < w1; ++w) {
-            const unsigned bits = bitmap[w];
-            if (bits == 0) continue;
-            bitmap[w] = 0;
-            for (unsigned rest = bits; rest != 0; rest &= rest - 1, ++position) {
-                if (position < length) {
-                    c_cols[out + position] = static_cast<I>(w * 32 + (__ffs(rest) - 1));
+        for (long long w = w0; w < w1; w += U) {
+            unsigned bits[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) bits[u] = w + u < w1 ? bitmap[w + u] : 0u;
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                if (clear && bits[u] != 0) bitmap[w + u] = 0;
+                for (unsigned rest = bits[u]; rest != 0; rest &= rest - 1, ++position) {
+                    if (position < length) {
+                        c_cols[out + position] = static_cast<I>((w + u) * 32 + (__ffs(rest) - 1));
+                    }
                 }
             }
         }
@@ -481,7 +494,7 @@ void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, lon
 {
     if (n == 0) return;
     columns_from_bitmaps_kernel<I><<<grid_for(exec, n, 1, 4), heavy_block, 0, stream_of(exec)>>>(
-        rows, 0, n, ceildiv(b_cols, 32), bitmaps, c_ptrs, c_cols);
+        rows, 0, n, ceildiv(b_cols, 32), bitmaps, c_ptrs, c_cols, false);
     check_launch(symbolic_where);
 }
 
@@ -516,7 +529,8 @@ void write_bitmap_columns(const CudaExecutor& exec, const Pattern<I>& in, const 
                           [&](long long first, long long items, unsigned* bitmaps, long long words) {
                               columns_from_bitmaps_kernel<I>
                                   <<<grid_for(exec, items, 1, 4), heavy_block, 0, stream>>>(
-                                      rows, first, items, words, bitmaps, c_ptrs, c_cols);
+                                      rows, first, items, words, bitmaps, c_ptrs, c_cols,
+                                      true);
                               check_launch(symbolic_where);
                           });
 }

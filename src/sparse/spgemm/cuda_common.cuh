@@ -47,10 +47,7 @@
 // row_binning.cuh, warp.cuh).
 #pragma once
 
-#include <chrono>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -66,32 +63,6 @@
 #include "sparse/spgemm/kernels.hpp"
 
 namespace loom::sparse::cuda::spgemm_kernels {
-
-/// TEMPORARY (session 14 device rounds): with LOOM_SPGEMM_TIMING set, the time of each
-/// stage of a phase (the executor synchronised at every mark) on stderr; deleted before the
-/// final commit.
-struct StageClock {
-    const CudaExecutor& exec;
-    bool on;
-    std::chrono::steady_clock::time_point last;
-    explicit StageClock(const CudaExecutor& e)
-        : exec(e), on(std::getenv("LOOM_SPGEMM_TIMING") != nullptr)
-    {
-        if (on) {
-            exec.synchronize();
-            last = std::chrono::steady_clock::now();
-        }
-    }
-    void mark(const char* what)
-    {
-        if (!on) return;
-        exec.synchronize();
-        const auto now = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "    [%-28s %8.2f ms]\n", what,
-                     std::chrono::duration<double>(now - last).count() * 1e3);
-        last = now;
-    }
-};
 
 using loom::cuda::ceildiv;
 using loom::cuda::check_launch;

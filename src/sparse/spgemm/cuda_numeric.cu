@@ -640,9 +640,7 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
              int light_groups, LightPass pass, const HeavyByRecord* by_record = nullptr)
 {
     const auto& groups = plan.groups;
-    StageClock clock(exec);
     multiply_light_groups(exec, plan, in, sort, light_groups, pass);
-    clock.mark("num light rows");
     const long long wide = groups.size(hash_group) + groups.size(heavy_group);
     if (wide > 0 && by_record != nullptr && by_record->limit > 0 && plan.b_cols <= (1ll << 23)) {
         // hash_group and heavy_group are neighbours in the grouping; the light rows are
@@ -650,21 +648,17 @@ void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V
         write_bitmap_columns(exec, in.pattern, groups.begin(hash_group), wide, by_record->flops,
                              by_record->rows, by_record->a_nnz, plan.b_cols, in.c_ptrs,
                              in.c_cols);
-        clock.mark("num bitmap columns");
         const auto record = record_products(
             exec, in.pattern, by_record->rows, by_record->a_nnz, by_record->multiply_adds,
             by_record->nnz, in.c_ptrs, in.c_cols, max_numeric_table<V, I>() / 2,
             by_record->limit, by_record->flops, groups, plan.b_cols);
-        clock.mark("num record");
         if (record) {
             values_from_record(exec, record.get(), in);
-            clock.mark("num values from record");
             return;
         }
     }
     if (groups.size(hash_group) > 0) multiply_hash_rows(exec, groups, plan.hash, in, sort);
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
-    clock.mark("num hash + heavy kernels");
 }
 
 /// Rows in the groups [first, end).
@@ -872,13 +866,10 @@ SpgemmValuesPath spgemm_numeric_known_columns(const CudaExecutor& exec,
     const bool pairs = record && record->pairs;
     const bool other_rows_kept = pairs || rows_in_groups(plan.groups, short_groups, empty_group) == 0;
     if (pairs) {
-        StageClock clock(exec);
         values_from_record(exec, record->pairs.get(), in);
-        clock.mark("values: pairs");
         if (entry_order) {
             multiply_light_groups(exec, plan, in, true, warp_team_groups, pass);
         }
-        clock.mark("values: short rows");
     } else {
         numeric(exec, plan, in, true, light_groups_for(max_numeric_table<V, I>()), pass);
     }

@@ -398,7 +398,6 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         return nullptr;
     }
 
-    StageClock clock(exec);
     const auto offsets = entry_offsets(exec, in, rows, a_nnz, record_where);
     const auto plan = plan_pieces<I>(exec, in, offsets.data(), nullptr, rows, flops, c_ptrs,
                                      light, record_piece_products, record_where);
@@ -428,7 +427,6 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         check_launch(record_where);
     }
     const int* index = table_index.size() > 0 ? table_index.data() : nullptr;
-    clock.mark("rec offsets, pieces, tables");
 
     // every recorded multiply-add: its entry of C as key, its number in product order as
     // value, its pair; a stable radix sort by entry then puts each entry's multiply-adds
@@ -448,7 +446,6 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         check_launch(record_where);
     }
     if (loom::detail::load_element(missing, 0) != 0) return nullptr;
-    clock.mark("rec positions pass");
     const int key_bits =
         std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned long long>(nnz - 1))));
     cub::DoubleBuffer<Key> key_buffers(keys.data(), keys_sorted.data());
@@ -457,7 +454,6 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
         return cub::DeviceRadixSort::SortPairs(temp, bytes, key_buffers, number_buffers,
                                                recorded, 0, key_bits, stream);
     });
-    clock.mark("rec radix sort");
     Array<unsigned> starts(self, nnz + 1);
     entry_starts_kernel<<<grid_for(exec, recorded, 256, 32), 256, 0, stream>>>(
         key_buffers.Current(), recorded, nnz, starts.data());
@@ -466,7 +462,6 @@ std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>
     gather_pairs_kernel<I><<<grid_for(exec, recorded, 256, 32), 256, 0, stream>>>(
         recorded, number_buffers.Current(), pairs.data(), record->products.data());
     check_launch(record_where);
-    clock.mark("rec starts, gather");
 
     record->chunks = Array<Chunk<I>>(self, chunk_count);
     list_chunks_kernel<<<grid_for(exec, rows, 256, 32), 256, 0, stream>>>(

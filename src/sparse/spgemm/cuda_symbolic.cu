@@ -2,7 +2,6 @@
 // their distinct columns need, the light groups counted by teams in shared-memory hash tables
 // (the heavy ones by cuda_heavy.cu and cuda_hash.cu), C's row pointers, and the numeric
 // phase's grouping and plan. cuda_common.cuh explains the design.
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -186,7 +185,6 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         return;
     }
 
-    StageClock clock(exec);
     // flops per row
     auto* flops = reinterpret_cast<unsigned long long*>(state.row_flops.data());
     LOOM_CUDA_CHECK(cudaMemsetAsync(flops, 0, sizeof(int64) * rows, stream), where);
@@ -202,17 +200,14 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         check_launch(where);
     }
 
-    clock.mark("sym flops");
     // distinct columns per row, into row_ptrs
     const auto groups = group_rows<I>(exec, rows, SymbolicNeed{flops, b_cols}, flops,
                                       light_groups_for(max_symbolic_table), b_cols, where);
     state.multiply_adds = static_cast<size_type>(groups.weight);
     I* counts = state.row_ptrs.data();
-    clock.mark("sym grouping");
     for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
-    clock.mark("sym light counts");
     const long long wide = groups.size(hash_group) + groups.size(heavy_group);
     const long long words = ceildiv(b_cols, 32ll);
     std::size_t free_bytes = 0;
@@ -232,15 +227,12 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
                         where);
         mark_and_count_kept(exec, in, groups.begin(hash_group), wide, flops, rows, a_nnz, b_cols,
                             kept->bitmaps.data(), counts);
-        clock.mark("sym wide counts (kept)");
     } else {
         if (kept != nullptr) kept->n = 0;
         if (groups.size(heavy_group) > 0) {
             count_heavy_rows(exec, groups, in, b_cols, flops, a_nnz, counts);
         }
-        clock.mark("sym heavy counts");
         if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
-        clock.mark("sym hash counts");
     }
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
@@ -260,7 +252,6 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     }
     state.backend = std::move(plan);
     if (kept != nullptr && kept->n > 0) kept->rows = std::move(groups.rows);
-    clock.mark("sym scan, numeric grouping");
 }
 
 }  // namespace
@@ -287,7 +278,6 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
              keep ? &kept : nullptr);
     auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
     plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
-    StageClock clock(exec);
     const long long wide_rows = plan.groups.size(hash_group) + plan.groups.size(heavy_group);
     if (wide_rows > 0 && state.record_limit == 0) {
         // a one-shot product with heavy rows: a record for its one numeric call costs less
@@ -308,7 +298,6 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
         const int light_groups = light_groups_for(max_numeric_table<V, I>());
         write_light_columns(exec, plan, in, light_groups, state.row_ptrs.data(),
                             state.columns.data());
-        clock.mark("sym light columns");
         if (wide_rows > 0 && kept.n > 0) {
             // every wide row of the symbolic grouping from its kept bitmap (the numeric
             // grouping's wide rows are among them; rows that turned out light get the same
@@ -326,13 +315,11 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
                                  static_cast<long long>(A.nnz()), B.cols(),
                                  state.row_ptrs.data(), state.columns.data());
         }
-        clock.mark("sym bitmap columns");
         state.columns_from_symbolic = true;
         if (state.record_limit > 0 && (plan.b_rows_distinct || wide_rows > 0)) {
             // a handle's: the record costs one pass of positions here, where C's columns
             // were just found, instead of a slower first numeric call
             record_in_symbolic<DV>(exec, state, in, static_cast<long long>(A.nnz()));
-            clock.mark("sym record (all)");
         }
     }
 }

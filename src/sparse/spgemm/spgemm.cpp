@@ -2,7 +2,6 @@
 #include "loom/sparse/spgemm.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 #include "base/dispatch.hpp"
@@ -133,10 +132,6 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     // a one-shot product's numeric call, or a handle's that computes values only once C's
     // columns are known, gains from columns found here
     state->columns_in_symbolic = options.sort_output && (!with_fingerprints || options.reuse_columns);
-    // TEMPORARY (session 14 device rounds, `loom bench spgemm --sweep`): the full first
-    // numeric phase for comparison; deleted before the final commit
-    if (std::getenv("LOOM_SPGEMM_NO_SYMBOLIC_COLUMNS") != nullptr) state->columns_in_symbolic = false;
-    if (std::getenv("LOOM_SPGEMM_NO_TRANSIENT_RECORD") != nullptr) state->transient_record_limit = 0;
     state->size = {A.rows(), B.cols()};
     if (with_fingerprints) {
         std::tie(state->a, state->b) = fingerprints(A, B, options.pattern_check);

@@ -271,7 +271,10 @@ struct Measurement {
     bool peer = false;
     double error = 0;
     std::optional<Timing> symbolic;
-    std::optional<Timing> numeric;        ///< the first numeric call after the symbolic phase
+    std::optional<Timing> numeric;        ///< the full numeric phase (reuse_columns off)
+    /// the first numeric call of a handle with the given options, right after its symbolic
+    /// phase (values only when that phase found C's columns)
+    std::optional<Timing> first_numeric;
     std::optional<Timing> numeric_reuse;  ///< a repeated call, C's columns known (if any)
     /// the first repeated call alone (CUDA makes its record there), seconds
     std::optional<double> first_reuse;
@@ -333,6 +336,34 @@ Measurement measure_loom(const std::string& kernel, bool peer, const matrix::Csr
         check(kernel + " (handle)", C, oracle, m, exec);
         m.numeric = time_kernel(
             exec, [&] { sparse::spgemm_numeric(handle, A, A, C); }, timing);
+    }
+    {
+        // the first numeric call of a fresh handle after its symbolic phase (untimed), once
+        // to check it, then per sample
+        std::vector<double> samples;
+        for (int sample = 0; sample <= options.samples; ++sample) {
+            sparse::SpgemmHandle<V, I> handle(spgemm_options);
+            matrix::Csr<V, I> C;
+            sparse::spgemm_symbolic(handle, A, A, C);
+            exec.synchronize();
+            const auto start = std::chrono::steady_clock::now();
+            sparse::spgemm_numeric(handle, A, A, C);
+            exec.synchronize();
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+            if (sample == 0) {
+                check(kernel + " (first numeric)", C, oracle, m, exec);
+            } else {
+                samples.push_back(took.count());
+            }
+        }
+        std::sort(samples.begin(), samples.end());
+        Timing first;
+        const auto n = samples.size();
+        first.median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+        first.min = samples.front();
+        first.max = samples.back();
+        first.samples = static_cast<int>(n);
+        m.first_numeric = first;
     }
     {
         // a repeated call: values only when the backend has that path (then C's values,
@@ -481,10 +512,10 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     fmt::print("flops     {}\n\n", spgemm_flops_formula);
 
     const std::string vs = options.peer == Peer::none ? "peer" : to_string(options.peer);
-    Table table({"kernel", "symbolic [ms]", "numeric [ms]", "1st reuse [ms]", "reuse [ms]",
-                 "total [ms]", "GFLOP/s",
-                 "numeric GFLOP/s", "total vs " + vs, "numeric vs " + vs, "reuse vs " + vs,
-                 "reuse path", "rel. error"});
+    Table table({"kernel", "symbolic [ms]", "1st numeric [ms]", "full numeric [ms]",
+                 "1st reuse [ms]", "reuse [ms]", "total [ms]", "GFLOP/s", "numeric GFLOP/s",
+                 "total vs " + vs, "1st numeric vs " + vs, "full numeric vs " + vs,
+                 "reuse vs " + vs, "reuse path", "rel. error"});
     auto json_results = nlohmann::ordered_json::array();
     const auto ratio = [&](const std::optional<Timing>& mine, const std::optional<Timing>& theirs) {
         return mine && theirs ? std::optional<double>(theirs->median / mine->median)
@@ -501,16 +532,18 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
         const std::optional<Timing> total = m.total;
         const auto vs_total = peer != results.end() ? ratio(total, peer->total) : std::nullopt;
         const auto vs_numeric = ratio_to_peer(m.numeric);
+        const auto vs_first = ratio_to_peer(m.first_numeric);
         const auto vs_reuse = ratio_to_peer(m.numeric_reuse);
         const auto format_ratio = [](std::optional<double> r) {
             return r ? fmt::format("{:.2f}x", *r) : std::string("-");
         };
-        table.add_row({m.kernel, ms(m.symbolic), ms(m.numeric),
+        table.add_row({m.kernel, ms(m.symbolic), ms(m.first_numeric), ms(m.numeric),
                        m.first_reuse ? fmt::format("{:.2f}", *m.first_reuse * 1e3) : "-",
                        ms(m.numeric_reuse), ms(total),
                        fmt::format("{:.2f}", flops / m.total.median / 1e9),
                        m.numeric ? fmt::format("{:.2f}", flops / m.numeric->median / 1e9) : "-",
-                       format_ratio(vs_total), format_ratio(vs_numeric), format_ratio(vs_reuse),
+                       format_ratio(vs_total), format_ratio(vs_first), format_ratio(vs_numeric),
+                       format_ratio(vs_reuse),
                        m.recorded_bytes > 0
                            ? fmt::format("{} {:.2f} GB", m.reuse_path, m.recorded_bytes / 1e9)
                            : m.reuse_path,
@@ -520,6 +553,7 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
              {"peer", m.peer},
              {"symbolic", timing_json(m.symbolic, flops)},
              {"numeric", timing_json(m.numeric, flops)},
+             {"first_numeric", timing_json(m.first_numeric, flops)},
              {"first_numeric_reuse_s",
               m.first_reuse ? nlohmann::ordered_json(*m.first_reuse) : nlohmann::ordered_json()},
              {"numeric_reuse", timing_json(m.numeric_reuse, flops)},
@@ -530,6 +564,8 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
               vs_total ? nlohmann::ordered_json(*vs_total) : nlohmann::ordered_json()},
              {"numeric_speedup_vs_peer",
               vs_numeric ? nlohmann::ordered_json(*vs_numeric) : nlohmann::ordered_json()},
+             {"first_numeric_speedup_vs_peer",
+              vs_first ? nlohmann::ordered_json(*vs_first) : nlohmann::ordered_json()},
              {"numeric_reuse_speedup_vs_peer",
               vs_reuse ? nlohmann::ordered_json(*vs_reuse) : nlohmann::ordered_json()},
              {"relative_error", m.error},
@@ -537,7 +573,9 @@ nlohmann::ordered_json bench_spgemm(const matrix::Csr<V, I>& A, const SpgemmBenc
     }
     table.print();
     fmt::print(
-        "\nnumeric: the full numeric phase (C's columns and values), as every call of a "
+        "\n1st numeric: the first numeric call of a handle right after its symbolic phase "
+        "(values only when that phase found C's columns, CUDA). full numeric: the full "
+        "numeric phase (C's columns and values), as every call of a "
         "handle with reuse_columns off (a handle that reuses them adds to its first call one "
         "pass over C's pattern, which records C's fingerprint, and the record of where each "
         "multiply-add lands in C). reuse: numeric repeated on the same handle and C, whose "

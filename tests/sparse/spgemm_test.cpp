@@ -1083,6 +1083,121 @@ TYPED_TEST(Spgemm, SymbolicColumnsWhenEveryRowIsShort)
     }
 }
 
+/// Products with heavy rows (over 4096 entries) in a B of 2 M columns: CUDA's symbolic phase
+/// also writes their columns (from bitmaps of B's columns, the rows split over many blocks:
+/// rows sparse in B, which the numeric phase hashes, and dense ones) and the record, so that
+/// the first numeric call computes values only, bit for bit a fresh full phase's; the
+/// one-shot product too. A long row of A (6000 entries, ~60 k multiply-adds) and rows that
+/// select a B row of 40 k entries split into pieces inside one entry; Jacobi-fused as well.
+/// Without memory for a record the symbolic phase leaves the columns to the numeric one. The
+/// full numeric phase (reuse_columns off) gives these rows values through a record of its
+/// own, or through their own kernels without memory for it: the same bits every way.
+TYPED_TEST(Spgemm, HeavyRowsColumnsFromSymbolic)
+{
+    using V = typename TestFixture::V;
+    using I = typename TestFixture::I;
+    using Csr = typename TestFixture::Csr;
+    using Handle = typename TestFixture::Handle;
+    constexpr size_type n = 6000;
+    constexpr size_type cols = 2'000'000;
+    std::mt19937_64 rng(91);
+    // B: 10 random columns per row, row 7 holds 40 k
+    auto B = edit_rows(scattered_rows<V, I>(this->ref, {n, cols}, 10, rng),
+                       [&](size_type r, std::vector<std::pair<I, V>>& entries) {
+                           if (r != 7) return;
+                           entries.clear();
+                           for (size_type c = 0; c < 40'000; ++c) {
+                               entries.emplace_back(static_cast<I>(c * 50 + 3),
+                                                    loom::test::random_value<V>(rng));
+                           }
+                       });
+    // A: 2 per row; row 0 selects 6000 rows of B (a bitmap row), rows 1..3 select 700 (hash
+    // rows of ~7 k entries), every 500th row selects B's row 7 beside its own
+    const auto A = edit_rows(
+        loom::test::random_csr<V, I>(this->ref, {n, n, 2, false, true, false, 92}),
+        [&](size_type r, std::vector<std::pair<I, V>>& entries) {
+            std::map<I, V> row(entries.begin(), entries.end());
+            const size_type selected = r == 0 ? n : (r <= 3 ? 700 : 0);
+            for (size_type c = 0; c < selected; ++c) {
+                row[static_cast<I>((c * 13 + r) % n)] = loom::test::random_value<V>(rng);
+            }
+            if (r % 500 == 0) row[7] = loom::test::random_value<V>(rng);
+            entries.assign(row.begin(), row.end());
+        });
+    const auto A2 = this->with_new_values(A, 93);
+    const auto expected = sparse::spgemm(A, B);
+    const auto expected2 = sparse::spgemm(A2, B);
+    ASSERT_GT(expected.row_ptrs().to_host()[1], 40'000);
+    for (const auto& exec : loom::test::backends()) {
+        SCOPED_TRACE(exec->name());
+        const Csr A_e(exec, A);
+        const Csr A2_e(exec, A2);
+        const Csr B_e(exec, B);
+        const bool early = !exec->is_host();
+        const auto full = this->product(exec, A, B, {.reuse_columns = false});
+        const auto full2 = this->product(exec, A2, B, {.reuse_columns = false});
+        this->expect_same(full, expected);
+        // the full phase without a record for its heavy rows: their own kernels
+        const auto kernels =
+            this->product(exec, A, B, {.reuse_columns = false, .reuse_memory_limit = 0});
+        EXPECT_EQ(kernels.col_idxs().to_host(), full.col_idxs().to_host());
+        EXPECT_TRUE(same_bits(kernels.values().to_host(), full.values().to_host()));
+        Handle handle;
+        Csr C;
+        sparse::spgemm_symbolic(handle, A_e, B_e, C);
+        EXPECT_EQ(handle.columns_from_symbolic(), early);
+        EXPECT_EQ(handle.recorded_bytes() > 0, early);
+        if (early) EXPECT_EQ(C.col_idxs().to_host(), expected.col_idxs().to_host());
+        sparse::spgemm_numeric(handle, A_e, B_e, C);
+        EXPECT_EQ(handle.values_only_calls(), early ? 1 : 0);
+        if (early) EXPECT_EQ(handle.values_path(), sparse::SpgemmValuesPath::recorded);
+        this->expect_same(C, expected);
+        EXPECT_TRUE(same_bits(C.values().to_host(), full.values().to_host()));
+        C.values().fill(V{-3});
+        sparse::spgemm_numeric(handle, A2_e, B_e, C);
+        EXPECT_EQ(C.col_idxs().to_host(), full2.col_idxs().to_host());
+        EXPECT_TRUE(same_bits(C.values().to_host(), full2.values().to_host()));
+        // one-shot: a record for its single numeric call
+        EXPECT_TRUE(same_bits(sparse::spgemm(A_e, B_e).values().to_host(),
+                              full.values().to_host()));
+        // no memory for a record: the numeric phase writes the columns
+        Handle small({.reuse_memory_limit = 0});
+        Csr S;
+        sparse::spgemm_symbolic(small, A_e, B_e, S);
+        EXPECT_FALSE(small.columns_from_symbolic());
+        sparse::spgemm_numeric(small, A_e, B_e, S);
+        EXPECT_TRUE(same_bits(S.values().to_host(), full.values().to_host()));
+        // Jacobi-fused (A square: the identity's products first in every row)
+        const V omega{0.5};
+        const auto P_ref = this->with_new_values(A, 94);
+        const Csr P(exec, P_ref);
+        const Csr& Q = B_e;
+        std::vector<V> d_inv(static_cast<std::size_t>(n), V{0.25});
+        const loom::Array<V> d_e(exec, d_inv);
+        Handle jacobi;
+        Csr J;
+        sparse::spgemm_jacobi_symbolic(jacobi, P, Q, J);
+        EXPECT_EQ(jacobi.columns_from_symbolic(), early);
+        sparse::spgemm_jacobi_numeric(jacobi, omega, d_e, P, Q, J);
+        Handle jacobi_full({.reuse_columns = false});
+        Csr JF;
+        sparse::spgemm_jacobi_symbolic(jacobi_full, P, Q, JF);
+        sparse::spgemm_jacobi_numeric(jacobi_full, omega, d_e, P, Q, JF);
+        EXPECT_EQ(J.col_idxs().to_host(), JF.col_idxs().to_host());
+        EXPECT_TRUE(same_bits(J.values().to_host(), JF.values().to_host()));
+        EXPECT_TRUE(same_bits(sparse::spgemm_jacobi(omega, d_e, P, Q).values().to_host(),
+                              JF.values().to_host()));
+        // the full phase's heavy rows through their own kernels (no memory for the record
+        // it would make) give the same bits
+        Handle jacobi_kernels({.reuse_columns = false, .reuse_memory_limit = 0});
+        Csr JK;
+        sparse::spgemm_jacobi_symbolic(jacobi_kernels, P, Q, JK);
+        sparse::spgemm_jacobi_numeric(jacobi_kernels, omega, d_e, P, Q, JK);
+        EXPECT_TRUE(same_bits(JK.values().to_host(), JF.values().to_host()));
+        this->expect_same(J, sparse::spgemm(jacobi_operator(P_ref, omega, d_inv), B));
+    }
+}
+
 /// OpenMP and CUDA handles record only within SpgemmOptions::reuse_memory_limit (and with
 /// reuse_columns); without a record OpenMP runs the full phase on every call and CUDA looks
 /// its light rows up in C's columns, with the same result. The reference records nothing.

@@ -99,7 +99,9 @@ struct SpgemmOptions {
     /// multiply-add's place in its row (a byte per multiply-add), and for every other entry
     /// of C its multiply-adds as (entry of A, entry of B) pairs (2 indices per multiply-add
     /// and 4 bytes per entry of C), when that also fits in 3/4 of the device's free memory
-    /// with what building it needs (about 3x the pairs, freed after). Above the
+    /// with what building it needs (about 3x the pairs, freed after). A full numeric call
+    /// (reuse_columns off) of a product with rows too long for the shared-memory teams may
+    /// also take, and free, that much for a record of those rows for the call. Above the
     /// limit nothing is recorded: OpenMP runs the full phase on every call, CUDA looks the
     /// light rows up in C's known columns (values_path() `known_columns`). 0 forces that.
     /// SpgemmHandle::recorded_bytes() says what was kept.
@@ -139,11 +141,12 @@ public:
     /// Numeric calls since the symbolic phase that computed values only, C's columns being
     /// those this handle wrote before (see SpgemmOptions::reuse_columns).
     size_type values_only_calls() const;
-    /// Whether the symbolic phase also wrote C's columns (CUDA, when every row of C is short
-    /// enough for the shared-memory teams, with sort_output and reuse_columns): the first
-    /// numeric call then computes values only too, from a record that the symbolic phase
-    /// made with the columns (when B's rows hold strictly ascending columns and it fits
-    /// SpgemmOptions::reuse_memory_limit).
+    /// Whether the symbolic phase also wrote C's columns (CUDA, with sort_output and
+    /// reuse_columns, when every row of C is short enough for the shared-memory teams, or,
+    /// for products with longer rows, when B has at most 2^23 columns and the record fits
+    /// SpgemmOptions::reuse_memory_limit): the first numeric call then computes values only
+    /// too, from a record that the symbolic phase made with the columns (rows of short
+    /// products only when B's rows hold strictly ascending columns).
     bool columns_from_symbolic() const;
     /// How the last numeric call computed C's values (`full` before the first).
     SpgemmValuesPath values_path() const;

@@ -269,6 +269,65 @@ __device__ void for_each_product_step(long long first, long long end, const I* b
     }
 }
 
+/// for_each_product_step over a window of the products of the entries [first, end): products
+/// [skip, skip + count), numbered from first's first product in product order (so that
+/// several teams can share one long row, each its own window, see Piece). Team-wide.
+template <int G, typename I, typename Load, typename Visit>
+__device__ void for_each_product_in_range(long long first, long long end, long long skip,
+                                          long long count, const I* b_ptrs, Batch<G>& batch,
+                                          Load&& load, Visit&& visit)
+{
+    const int rank = Team<G>::rank();
+    const long long stop = skip + count;
+    long long before_batch = 0;  // products of the batches done
+    for (long long base = first; base < end && before_batch < stop; base += G) {
+        const long long k = base + rank;
+        long long start = 0;
+        long long length = 0;
+        if (k < end) {
+            const long long row = load(k, rank);
+            start = b_ptrs[row];
+            length = b_ptrs[row + 1] - start;
+        }
+        const long long inclusive = team_inclusive_scan<G>(length, batch);
+        batch.inclusive[rank] = inclusive;
+        batch.starts[rank] = start;
+        Team<G>::sync();
+        const long long total = batch.inclusive[G - 1];
+        const long long lo = max(skip - before_batch, 0ll);
+        const long long hi = min(stop - before_batch, total);
+        int s = 0;
+        for (long long step = lo; step < hi; step += G) {
+            const long long p = step + rank;
+            const bool valid = p < hi;
+            long long j = 0;
+            if (valid) {
+                int l = s;
+                int h = G - 1;
+                while (l < h) {
+                    const int mid = (l + h) / 2;
+                    if (batch.inclusive[mid] > p) {
+                        h = mid;
+                    } else {
+                        l = mid + 1;
+                    }
+                }
+                s = l;
+                const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
+                j = batch.starts[s] + (p - before);
+            }
+            if constexpr (std::is_invocable_v<Visit&, long long, int, bool, long long>) {
+                // the product's place in the window
+                visit(j, s, valid, before_batch + p - skip);
+            } else {
+                visit(j, s, valid);
+            }
+        }
+        before_batch += total;
+        Team<G>::sync();
+    }
+}
+
 /// Calls visit(j, s) for every product of one row (for_each_product_step without the idle
 /// threads of the last step).
 template <int G, typename I, typename Load, typename Visit>
@@ -469,6 +528,50 @@ __device__ void for_each_row_product_step(const Operands<V, I>& in, bool active,
         visit);
 }
 
+/// The row that entry v of the product's entry space (see entry_start) selects in B, and
+/// the A entry it stands for (below a_ptrs[row]: the identity of the Jacobi product).
+template <typename I>
+__device__ inline long long selected_b_row(const Pattern<I>& in, long long row, long long v,
+                                           long long& k)
+{
+    k = a_entry(in, row, v);
+    return k < in.a_ptrs[row] ? row : static_cast<long long>(in.a_cols[k]);
+}
+
+/// A window of one row's products for one block (rows split over many blocks, so that a row
+/// of 30 M multiply-adds does not run on one block while the others idle): products
+/// [first, first + per_piece) of item `item` (a row, or an index into a list of rows), in
+/// product order, cut at the row's end.
+struct Piece {
+    long long item;
+    long long first;
+    long long entry;  ///< the entry (see entry_start) that holds product `first`
+    long long skip;   ///< that entry's products before it
+};
+
+/// The entry of row `row` (in the entry space) that holds the row's product `product`, and
+/// the products of it before that one (skip); offsets: exclusive prefix of the B row lengths
+/// over the entry space (entry_offsets).
+template <typename I>
+__device__ inline long long piece_first_entry(const Pattern<I>& in, const long long* offsets,
+                                              long long row, long long product, long long& skip)
+{
+    long long lo = entry_start(in, row);
+    long long hi = entry_start(in, row + 1) - 1;
+    const long long g = offsets[lo] + product;
+    // the last entry whose products start at or before g (entries without products skipped)
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo + 1) / 2;
+        if (offsets[mid] <= g) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    skip = g - offsets[lo];
+    return lo;
+}
+
 /// Table size a row needs in the symbolic phase: its distinct columns are at most
 /// min(flops, B.cols).
 struct SymbolicNeed {
@@ -632,7 +735,8 @@ struct NumericHashShape {
 /// cuda_heavy.cu: distinct columns (counts) of the rows in heavy_group.
 template <typename I>
 void count_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups, const Pattern<I>& in,
-                      long long b_cols, I* counts);
+                      long long b_cols, const unsigned long long* flops, long long a_nnz,
+                      I* counts);
 
 /// cuda_heavy.cu: columns and values of the rows in heavy_group.
 template <typename V, typename I>
@@ -669,6 +773,59 @@ template <typename V, typename I>
 void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                         const Pattern<I>& in, long long a_nnz);
 
+/// cuda_heavy.cu: the entry space's product offsets (entries of A, and the identity's
+/// before each row's for the Jacobi product: see entry_start): offsets[v] = the products of
+/// the entries before v, offsets[E] = all of them; E + 1 values.
+template <typename I>
+Array<long long> entry_offsets(const CudaExecutor& exec, const Pattern<I>& in, long long rows,
+                               long long a_nnz, const char* where);
+
+/// The pieces of items [0, n) (item h is row rows[h], or row h when rows is null) of at most
+/// per_piece products each (flops: products per row), skipping rows of at most `light`
+/// entries when c_ptrs is given; offsets (n + 1, on the device) where each item's start.
+/// Each piece's first entry is found here, a thread per piece (entry_offsets: of
+/// entry_offsets()), not by the block that takes it.
+struct Pieces {
+    Array<Piece> pieces;
+    Array<long long> offsets;
+    long long count = 0;
+};
+template <typename I>
+Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long long* entry_offsets,
+                   const I* rows, long long n, const unsigned long long* flops, const I* c_ptrs,
+                   long long light, long long per_piece, const char* where);
+
+/// cuda_heavy.cu: the symbolic phase's wide rows rows[0 .. n) marked once into bitmaps
+/// (n * ceil(b_cols / 32) words, zeroed; pieces over many blocks) that stay set for
+/// columns_from_kept, and counted.
+template <typename I>
+void mark_and_count_kept(const CudaExecutor& exec, const Pattern<I>& in, const I* rows, long long n,
+                         const unsigned long long* flops, long long row_count, long long a_nnz,
+                         long long b_cols, unsigned* bitmaps, I* counts);
+/// ... and their columns (C's row pointers known); the bitmaps are left as they are (dropped
+/// after).
+template <typename I>
+void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, long long b_cols,
+                       unsigned* bitmaps, const I* c_ptrs, I* c_cols);
+
+/// Bitmaps kept from the symbolic count of the wide rows (rows[first .. first + n), the
+/// symbolic grouping's) for their columns.
+template <typename I>
+struct KeptBitmaps {
+    Array<I> rows;
+    long long first = 0;
+    long long n = 0;
+    Array<unsigned> bitmaps;
+};
+
+/// cuda_heavy.cu: C's columns (sorted) of the rows rows[0 .. n) (the numeric grouping's hash
+/// and heavy rows, C's row pointers known) from bitmaps of B's columns, the rows split into
+/// pieces over the blocks; for the symbolic phase.
+template <typename I>
+void write_bitmap_columns(const CudaExecutor& exec, const Pattern<I>& in, const I* rows,
+                          long long n, const unsigned long long* flops, long long row_count,
+                          long long a_nnz, long long b_cols, const I* c_ptrs, I* c_cols);
+
 /// cuda_recorded.cu: bytes kept by a record of record_products.
 template <typename I>
 std::size_t record_size(const void* record);
@@ -682,7 +839,9 @@ template <typename I>
 std::shared_ptr<void> record_products(const CudaExecutor& exec, const Pattern<I>& in,
                                       long long rows, long long a_nnz, long long multiply_adds,
                                       long long nnz, const I* c_ptrs, const I* c_cols,
-                                      long long light, std::size_t limit);
+                                      long long light, std::size_t limit,
+                                      const unsigned long long* flops, const RowGroups<I>& groups,
+                                      long long b_cols);
 
 /// cuda_recorded.cu: the values of the recorded rows of C from a record of record_products.
 template <typename V, typename I>

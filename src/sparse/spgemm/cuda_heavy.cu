@@ -5,12 +5,18 @@
 // position (and writes the columns, sorted); every product then adds into C directly.
 #include <algorithm>
 
+#include <cub/device/device_scan.cuh>
+
 #include "base/cuda/arithmetic.cuh"
+#include "base/cuda/cub.cuh"
 #include "base/cuda/hash_table.cuh"
 #include "base/instantiate.hpp"
 #include "sparse/spgemm/cuda_common.cuh"
 
 namespace loom::sparse::cuda::spgemm_kernels {
+
+using loom::cuda::grid_for;
+
 namespace {
 
 using loom::cuda::racy_load;
@@ -100,35 +106,208 @@ __device__ void mark_heavy_row(const Pattern<I>& in, long long row, unsigned* bi
     __syncthreads();
 }
 
-/// Distinct columns of heavy rows: a block per row, a bitmap of B's columns.
+// ------------------------------------------------------- rows split into pieces (symbolic)
+
+/// Products of a piece of the bitmap passes: 32 steps of a block, so that the longest row of
+/// a power-law product (30 M multiply-adds) spreads over ~900 blocks.
+constexpr long long bitmap_piece_products = 32768;
+/// Global memory for the per-row bitmaps of one launch of split rows.
+constexpr std::size_t split_bitmap_budget = std::size_t{1} << 30;
+
 template <typename I>
-__global__ void __launch_bounds__(heavy_block)
-    count_heavy_kernel(const I* group_rows, long long n, Pattern<I> in, long long words,
-                       bool in_shared, unsigned* global_bitmaps, I* counts)
+__global__ void __launch_bounds__(256)
+    entry_lengths_kernel(Pattern<I> in, long long rows, long long entries, long long* lengths)
 {
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    auto& sh = *reinterpret_cast<HeavyShared<char>*>(shared_bytes);
-    unsigned* bitmap =
-        heavy_bitmap(shared_bytes + sizeof(HeavyShared<char>), global_bitmaps, words, in_shared);
-    if (in_shared) {
-        for (long long w = threadIdx.x; w < words; w += heavy_block) bitmap[w] = 0;
+    for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < entries;
+         v += static_cast<long long>(gridDim.x) * blockDim.x) {
+        long long r = 0;
+        if (in.identity) {
+            const long long row = last_row_starting_by(
+                rows, v, [&](long long q) { return entry_start(in, q); });
+            long long k = 0;
+            r = selected_b_row(in, row, v, k);
+        } else {
+            r = in.a_cols[v];
+        }
+        lengths[v] = in.b_ptrs[r + 1] - in.b_ptrs[r];
     }
-    for (long long h = blockIdx.x; h < n; h += gridDim.x) {
-        const long long row = group_rows[h];
-        mark_heavy_row(in, row, bitmap, sh);
-        const unsigned long long lowest = sh.lowest;
-        const unsigned long long highest = sh.highest;
-        unsigned long long count = 0;
-        if (lowest <= highest) {
-            for (auto w = lowest + threadIdx.x; w <= highest; w += heavy_block) {
-                count += __popc(racy_load(bitmap + w));
-                bitmap[w] = 0;
+}
+
+/// counts[h] = pieces of item h (0 for rows of at most `light` entries when c_ptrs is given).
+template <typename I>
+__global__ void __launch_bounds__(256)
+    piece_counts_kernel(const I* rows, long long n, const unsigned long long* flops,
+                        const I* c_ptrs, long long light, long long per_piece, long long* counts)
+{
+    for (long long h = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; h < n;
+         h += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long row = rows ? static_cast<long long>(rows[h]) : h;
+        const bool wanted = c_ptrs == nullptr || c_ptrs[row + 1] - c_ptrs[row] > light;
+        counts[h] = wanted ? ceildiv(static_cast<long long>(flops[row]), per_piece) : 0;
+    }
+}
+
+/// A thread per piece: its item (the last whose pieces start at or before it), its first
+/// product and the entry that holds it.
+template <typename I>
+__global__ void __launch_bounds__(256)
+    list_pieces_kernel(Pattern<I> in, const long long* entry_offsets, const I* rows, long long n,
+                       const long long* offsets, long long count, long long per_piece,
+                       Piece* pieces)
+{
+    for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < count;
+         c += static_cast<long long>(gridDim.x) * blockDim.x) {
+        long long lo = 0;
+        long long hi = n - 1;
+        while (lo < hi) {
+            const long long mid = lo + (hi - lo + 1) / 2;
+            if (offsets[mid] <= c) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
             }
         }
-        if (count > 0) atomicAdd(&sh.count, count);
+        const long long row = rows ? static_cast<long long>(rows[lo]) : lo;
+        const long long first = (c - offsets[lo]) * per_piece;
+        long long skip = 0;
+        const long long entry = piece_first_entry(in, entry_offsets, row, first, skip);
+        pieces[c] = {lo, first, entry, skip};
+    }
+}
+
+/// Sets the bits of the columns of the products of pieces [0, count) in their rows' bitmaps
+/// (item h's at bitmaps + (h - item_first) * words): a block per piece.
+template <typename I>
+__global__ void __launch_bounds__(heavy_block)
+    mark_pieces_kernel(Pattern<I> in, const Piece* pieces,
+                       long long count, const I* rows, const unsigned long long* flops,
+                       long long item_first, long long words, unsigned* bitmaps)
+{
+    __shared__ Batch<heavy_block> batch;
+    for (long long p = blockIdx.x; p < count; p += gridDim.x) {
+        const Piece piece = pieces[p];
+        const long long row = rows[piece.item];
+        const long long products =
+            min(bitmap_piece_products, static_cast<long long>(flops[row]) - piece.first);
+        unsigned* bitmap = bitmaps + (piece.item - item_first) * words;
+        for_each_product_in_range<heavy_block>(
+            piece.entry, entry_start(in, row + 1), piece.skip, products, in.b_ptrs, batch,
+            [&](long long v, int) -> long long {
+                long long k = 0;
+                return selected_b_row(in, row, v, k);
+            },
+            [&](long long j, int, bool valid) {
+                if (valid) {
+                    const auto col = static_cast<unsigned long long>(in.b_cols[j]);
+                    atomicOr(bitmap + (col >> 5), 1u << (col & 31));
+                }
+            });
+    }
+}
+
+/// counts[row] = the bits set in the row's bitmap, which is cleared: a block per item.
+template <typename I>
+__global__ void __launch_bounds__(heavy_block)
+    count_bitmaps_kernel(const I* rows, long long item_first, long long n, long long words,
+                         unsigned* bitmaps, I* counts, bool clear = true)
+{
+    __shared__ unsigned long long total;
+    for (long long h = blockIdx.x; h < n; h += gridDim.x) {
+        if (threadIdx.x == 0) total = 0;
         __syncthreads();
-        if (threadIdx.x == 0) counts[row] = static_cast<I>(sh.count);
+        unsigned* bitmap = bitmaps + h * words;
+        unsigned long long count = 0;
+        for (long long w = threadIdx.x; w < words; w += heavy_block) {
+            count += __popc(bitmap[w]);
+            if (clear) bitmap[w] = 0;
+        }
+        if (count > 0) atomicAdd(&total, count);
         __syncthreads();
+        if (threadIdx.x == 0) counts[rows[item_first + h]] = static_cast<I>(total);
+        __syncthreads();
+    }
+}
+
+/// C's columns of every item's row from its bitmap (cleared when asked, for the next chunk's
+/// rows): a block per item, each thread a contiguous stretch of words: their popcounts, one
+/// block scan for the stretches' first positions, then the stretch's columns. One scan per row: a scan per 1024 words
+/// (62 scans, each waiting for its loads, for a B of 2 M columns) took 41 ms on the power-law
+/// product's 9 k rows over 4096 entries (session 14, round 1).
+template <typename I>
+__global__ void __launch_bounds__(heavy_block)
+    columns_from_bitmaps_kernel(const I* __restrict__ rows, long long item_first, long long n,
+                                long long words, unsigned* __restrict__ bitmaps,
+                                const I* __restrict__ c_ptrs, I* __restrict__ c_cols, bool clear)
+{
+    // words loaded together, so that their loads are in flight at once
+    constexpr int U = 8;
+    __shared__ Batch<heavy_block> batch;
+    const long long per_thread = ceildiv(words, static_cast<long long>(heavy_block));
+    const long long w0 = min(words, threadIdx.x * per_thread);
+    const long long w1 = min(words, w0 + per_thread);
+    for (long long h = blockIdx.x; h < n; h += gridDim.x) {
+        const long long row = rows[item_first + h];
+        const long long out = c_ptrs[row];
+        const long long length = c_ptrs[row + 1] - out;
+        unsigned* bitmap = bitmaps + h * words;
+        long long count = 0;
+        for (long long w = w0; w < w1; w += U) {
+            unsigned bits[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) bits[u] = w + u < w1 ? bitmap[w + u] : 0u;
+#pragma unroll
+            for (int u = 0; u < U; ++u) count += __popc(bits[u]);
+        }
+        long long position = team_inclusive_scan<heavy_block>(count, batch) - count;
+        for (long long w = w0; w < w1; w += U) {
+            unsigned bits[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) bits[u] = w + u < w1 ? bitmap[w + u] : 0u;
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                if (clear && bits[u] != 0) bitmap[w + u] = 0;
+                for (unsigned rest = bits[u]; rest != 0; rest &= rest - 1, ++position) {
+                    if (position < length) {
+                        c_cols[out + position] = static_cast<I>((w + u) * 32 + (__ffs(rest) - 1));
+                    }
+                }
+            }
+        }
+        __syncthreads();  // the next row's scan rewrites the warp totals
+    }
+}
+
+/// Bitmaps of the rows rows[0 .. n), a launch of pieces per chunk of rows whose bitmaps fit
+/// split_bitmap_budget; then finish(item_first, items, bitmaps) reads (and clears) them.
+template <typename I, typename Finish>
+void for_each_bitmap_chunk(const CudaExecutor& exec, const Pattern<I>& in, const I* rows,
+                           long long n, const unsigned long long* flops, long long row_count,
+                           long long a_nnz, long long b_cols, const char* where, Finish&& finish)
+{
+    if (n == 0) return;
+    const auto self = exec.shared_from_this();
+    const auto stream = stream_of(exec);
+    const long long words = ceildiv(b_cols, 32);
+    const long long per_chunk = std::max<long long>(
+        1, static_cast<long long>(split_bitmap_budget / (sizeof(unsigned) * words)));
+    Array<unsigned> bitmaps(self, std::min(n, per_chunk) * words);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(bitmaps.data(), 0, sizeof(unsigned) * bitmaps.size(), stream),
+                    where);
+    const auto offsets = entry_offsets(exec, in, row_count, a_nnz, where);
+    const auto plan = plan_pieces<I>(exec, in, offsets.data(), rows, n, flops, nullptr, 0,
+                                     bitmap_piece_products, where);
+    const auto piece_offsets = plan.offsets.to_host();
+    for (long long first = 0; first < n; first += per_chunk) {
+        const long long items = std::min(per_chunk, n - first);
+        const long long p0 = piece_offsets[static_cast<std::size_t>(first)];
+        const long long p1 = piece_offsets[static_cast<std::size_t>(first + items)];
+        if (p1 > p0) {
+            mark_pieces_kernel<I><<<grid_for(exec, p1 - p0, 1, 4), heavy_block, 0, stream>>>(
+                in, plan.pieces.data() + p0, p1 - p0, rows, flops, first, words,
+                bitmaps.data());
+            check_launch(where);
+        }
+        finish(first, items, bitmaps.data(), words);
     }
 }
 
@@ -240,24 +419,120 @@ HeavyLaunch plan_heavy(const CudaExecutor& exec, long long heavy_rows, long long
 }  // namespace
 
 template <typename I>
-void count_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups, const Pattern<I>& in,
-                      long long b_cols, I* counts)
+Array<long long> entry_offsets(const CudaExecutor& exec, const Pattern<I>& in, long long rows,
+                               long long a_nnz, const char* where)
+{
+    const long long entries = a_nnz + (in.identity ? rows : 0);
+    Array<long long> offsets(exec.shared_from_this(), entries + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(offsets.data(), 0, sizeof(long long), stream_of(exec)), where);
+    if (entries > 0) {
+        entry_lengths_kernel<<<grid_for(exec, entries, 256, 32), 256, 0, stream_of(exec)>>>(
+            in, rows, entries, offsets.data() + 1);
+        check_launch(where);
+        loom::cuda::run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, offsets.data() + 1,
+                                                 offsets.data() + 1, entries, stream_of(exec));
+        });
+    }
+    return offsets;
+}
+
+template <typename I>
+Pieces plan_pieces(const CudaExecutor& exec, const Pattern<I>& in, const long long* entry_offsets,
+                   const I* rows, long long n, const unsigned long long* flops, const I* c_ptrs,
+                   long long light, long long per_piece, const char* where)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
-    constexpr const char* where = symbolic_where;
-    const auto heavy = plan_heavy(exec, groups.size(heavy_group), b_cols,
-                                  sizeof(HeavyShared<char>), sizeof(unsigned), where);
-    Array<unsigned char> scratch(self, static_cast<size_type>(heavy.scratch_bytes) *
-                                           (heavy.in_shared ? 0 : heavy.blocks));
-    if (!heavy.in_shared) {
-        LOOM_CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0, scratch.size(), stream), where);
+    Pieces plan;
+    plan.offsets = Array<long long>(self, n + 1);
+    LOOM_CUDA_CHECK(cudaMemsetAsync(plan.offsets.data(), 0, sizeof(long long), stream), where);
+    if (n > 0) {
+        piece_counts_kernel<I><<<grid_for(exec, n, 256, 32), 256, 0, stream>>>(
+            rows, n, flops, c_ptrs, light, per_piece, plan.offsets.data() + 1);
+        check_launch(where);
+        loom::cuda::run_cub(exec, where, [&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, plan.offsets.data() + 1,
+                                                 plan.offsets.data() + 1, n, stream);
+        });
     }
-    allow_shared(exec, count_heavy_kernel<I>, heavy.shared_bytes, where);
-    count_heavy_kernel<I><<<heavy.blocks, heavy_block, heavy.shared_bytes, stream>>>(
-        groups.begin(heavy_group), groups.size(heavy_group), in, heavy.words, heavy.in_shared,
-        reinterpret_cast<unsigned*>(scratch.data()), counts);
-    check_launch(where);
+    plan.count = loom::detail::load_element(plan.offsets, n);
+    plan.pieces = Array<Piece>(self, plan.count);
+    if (plan.count > 0) {
+        list_pieces_kernel<I><<<grid_for(exec, plan.count, 256, 32), 256, 0, stream>>>(
+            in, entry_offsets, rows, n, plan.offsets.data(), plan.count, per_piece,
+            plan.pieces.data());
+        check_launch(where);
+    }
+    return plan;
+}
+
+template <typename I>
+void mark_and_count_kept(const CudaExecutor& exec, const Pattern<I>& in, const I* rows, long long n,
+                         const unsigned long long* flops, long long row_count, long long a_nnz,
+                         long long b_cols, unsigned* bitmaps, I* counts)
+{
+    if (n == 0) return;
+    const auto stream = stream_of(exec);
+    const long long words = ceildiv(b_cols, 32);
+    const auto offsets = entry_offsets(exec, in, row_count, a_nnz, symbolic_where);
+    const auto plan = plan_pieces<I>(exec, in, offsets.data(), rows, n, flops, nullptr, 0,
+                                     bitmap_piece_products, symbolic_where);
+    if (plan.count > 0) {
+        mark_pieces_kernel<I><<<grid_for(exec, plan.count, 1, 4), heavy_block, 0, stream>>>(
+            in, plan.pieces.data(), plan.count, rows, flops, 0, words, bitmaps);
+        check_launch(symbolic_where);
+    }
+    count_bitmaps_kernel<I><<<grid_for(exec, n, 1, 4), heavy_block, 0, stream>>>(
+        rows, 0, n, words, bitmaps, counts, false);
+    check_launch(symbolic_where);
+}
+
+template <typename I>
+void columns_from_kept(const CudaExecutor& exec, const I* rows, long long n, long long b_cols,
+                       unsigned* bitmaps, const I* c_ptrs, I* c_cols)
+{
+    if (n == 0) return;
+    columns_from_bitmaps_kernel<I><<<grid_for(exec, n, 1, 4), heavy_block, 0, stream_of(exec)>>>(
+        rows, 0, n, ceildiv(b_cols, 32), bitmaps, c_ptrs, c_cols, false);
+    check_launch(symbolic_where);
+}
+
+/// Distinct columns of the heavy rows (symbolic grouping): per-row bitmaps of B's columns set
+/// by pieces of the rows' products over many blocks, then counted.
+template <typename I>
+void count_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups, const Pattern<I>& in,
+                      long long b_cols, const unsigned long long* flops, long long a_nnz,
+                      I* counts)
+{
+    const auto stream = stream_of(exec);
+    const I* rows = groups.begin(heavy_group);
+    const long long n = groups.size(heavy_group);
+    const long long row_count = groups.offsets[group_count];
+    for_each_bitmap_chunk(exec, in, rows, n, flops, row_count, a_nnz, b_cols,
+                          symbolic_where,
+                          [&](long long first, long long items, unsigned* bitmaps, long long words) {
+                              count_bitmaps_kernel<I>
+                                  <<<grid_for(exec, items, 1, 4), heavy_block, 0, stream>>>(
+                                      rows, first, items, words, bitmaps, counts);
+                              check_launch(symbolic_where);
+                          });
+}
+
+template <typename I>
+void write_bitmap_columns(const CudaExecutor& exec, const Pattern<I>& in, const I* rows,
+                          long long n, const unsigned long long* flops, long long row_count,
+                          long long a_nnz, long long b_cols, const I* c_ptrs, I* c_cols)
+{
+    const auto stream = stream_of(exec);
+    for_each_bitmap_chunk(exec, in, rows, n, flops, row_count, a_nnz, b_cols, symbolic_where,
+                          [&](long long first, long long items, unsigned* bitmaps, long long words) {
+                              columns_from_bitmaps_kernel<I>
+                                  <<<grid_for(exec, items, 1, 4), heavy_block, 0, stream>>>(
+                                      rows, first, items, words, bitmaps, c_ptrs, c_cols,
+                                      true);
+                              check_launch(symbolic_where);
+                          });
 }
 
 template <typename V, typename I>
@@ -291,7 +566,20 @@ void multiply_heavy_rows(const CudaExecutor& exec, const RowGroups<I>& groups,
 
 #define LOOM_INSTANTIATE_SPGEMM_HEAVY_COUNT_CUDA(I)                                            \
     template void count_heavy_rows(const CudaExecutor&, const RowGroups<I>&, const Pattern<I>&, \
-                                   long long, I*);
+                                   long long, const unsigned long long*, long long, I*);       \
+    template Array<long long> entry_offsets(const CudaExecutor&, const Pattern<I>&, long long, \
+                                            long long, const char*);                           \
+    template Pieces plan_pieces(const CudaExecutor&, const Pattern<I>&, const long long*,     \
+                                const I*, long long, const unsigned long long*, const I*,      \
+                                long long, long long, const char*);                            \
+    template void mark_and_count_kept(const CudaExecutor&, const Pattern<I>&, const I*,        \
+                                      long long, const unsigned long long*, long long,         \
+                                      long long, long long, unsigned*, I*);                    \
+    template void columns_from_kept(const CudaExecutor&, const I*, long long, long long,       \
+                                    unsigned*, const I*, I*);                                  \
+    template void write_bitmap_columns(const CudaExecutor&, const Pattern<I>&, const I*,       \
+                                       long long, const unsigned long long*, long long,        \
+                                       long long, long long, const I*, I*);
 LOOM_FOR_EACH_INDEX_TYPE(LOOM_INSTANTIATE_SPGEMM_HEAVY_COUNT_CUDA)
 
 #define LOOM_INSTANTIATE_SPGEMM_HEAVY_MULTIPLY_CUDA(V, I)                                      \

@@ -618,14 +618,45 @@ void multiply_light_groups(const CudaExecutor& exec, const CudaPlan<I>& plan,
 constexpr int warp_team_groups = light_groups_for(slots_per_thread * 32);
 constexpr long long warp_team_max_length = slots_per_thread * 32 / 2;
 
+/// What the full phase needs to give its heavy and hash rows values through a record made
+/// for the call (see numeric).
+struct HeavyByRecord {
+    long long rows;
+    long long a_nnz;
+    long long multiply_adds;
+    long long nnz;
+    const unsigned long long* flops;
+    std::size_t limit;
+};
+
 /// Every row; pass: how the light groups go (heavy rows run their full paths, which write
-/// the same sorted columns again when C's are known).
+/// the same sorted columns again when C's are known). With by_record (the full phase) and B
+/// no wider than 2^23 columns, the heavy and hash rows' columns come from bitmaps and their
+/// values from a record made for this call (the rows split over many blocks, where their
+/// full kernels give each row one block, in product order: a power-law row of 30 M
+/// multiply-adds then takes 200 ms alone); the full kernels when the record does not fit.
 template <typename V, typename I>
 void numeric(const CudaExecutor& exec, const CudaPlan<I>& plan, const Operands<V, I>& in, bool sort,
-             int light_groups, LightPass pass)
+             int light_groups, LightPass pass, const HeavyByRecord* by_record = nullptr)
 {
     const auto& groups = plan.groups;
     multiply_light_groups(exec, plan, in, sort, light_groups, pass);
+    const long long wide = groups.size(hash_group) + groups.size(heavy_group);
+    if (wide > 0 && by_record != nullptr && by_record->limit > 0 && plan.b_cols <= (1ll << 23)) {
+        // hash_group and heavy_group are neighbours in the grouping; the light rows are
+        // those of at most half the largest table
+        write_bitmap_columns(exec, in.pattern, groups.begin(hash_group), wide, by_record->flops,
+                             by_record->rows, by_record->a_nnz, plan.b_cols, in.c_ptrs,
+                             in.c_cols);
+        const auto record = record_products(
+            exec, in.pattern, by_record->rows, by_record->a_nnz, by_record->multiply_adds,
+            by_record->nnz, in.c_ptrs, in.c_cols, max_numeric_table<V, I>() / 2,
+            by_record->limit, by_record->flops, groups, plan.b_cols);
+        if (record) {
+            values_from_record(exec, record.get(), in);
+            return;
+        }
+    }
     if (groups.size(hash_group) > 0) multiply_hash_rows(exec, groups, plan.hash, in, sort);
     if (groups.size(heavy_group) > 0) multiply_heavy_rows(exec, groups, in, plan.b_cols);
 }
@@ -668,7 +699,9 @@ std::shared_ptr<ValuesRecord<I>> make_record(const CudaExecutor& exec,
         record->pairs = record_products(
             exec, in.pattern, rows, a_nnz,
             static_cast<long long>(state.multiply_adds), static_cast<long long>(state.nnz),
-            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit);
+            state.row_ptrs.data(), in.c_cols, entry_order ? warp_team_max_length : 0, limit,
+            reinterpret_cast<const unsigned long long*>(state.row_flops.data()), plan.groups,
+            plan.b_cols);
         record->bytes = record->pairs ? record_size<I>(record->pairs.get()) : 0;
         const long long entry_order_rows = rows_in_groups(plan.groups, 0, warp_team_groups);
         const auto positions_bytes =
@@ -721,7 +754,7 @@ void record_in_symbolic(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                                         state.row_ptrs.data(), state.columns.data(),
                                         nullptr, state.deterministic};
     state.record_tried = true;
-    auto record = make_record(exec, state, plan, positions_only, a_nnz, true);
+    auto record = make_record(exec, state, plan, positions_only, a_nnz, plan.b_rows_distinct);
     state.recorded_bytes = record ? record->bytes : 0;
     if (record && record->positions.size() > 0) {
         LightPass pass{LightPass::entry_order, Positions::keep_only,
@@ -782,8 +815,15 @@ void spgemm_numeric(const CudaExecutor& exec, detail::SpgemmState<I>& state,
                     const detail::JacobiScaling<V>* jacobi, matrix::Csr<V, I>& C)
 {
     using namespace spgemm_kernels;
+    const HeavyByRecord by_record{static_cast<long long>(A.rows()),
+                                  static_cast<long long>(A.nnz()),
+                                  static_cast<long long>(state.multiply_adds),
+                                  static_cast<long long>(state.nnz),
+                                  reinterpret_cast<const unsigned long long*>(
+                                      state.row_flops.data()),
+                                  static_cast<std::size_t>(state.transient_record_limit)};
     numeric(exec, plan_of(state), operands(state, A, B, jacobi, C), state.sort_output,
-            light_groups_for(max_numeric_table<V, I>()), LightPass{});
+            light_groups_for(max_numeric_table<V, I>()), LightPass{}, &by_record);
 }
 
 template <typename V, typename I>

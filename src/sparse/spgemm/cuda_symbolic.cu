@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(256)
 template <typename I>
 void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, long long a_nnz,
               long long b_cols, int numeric_light_groups, NumericHashShape numeric_hash,
-              detail::SpgemmState<I>& state)
+              detail::SpgemmState<I>& state, KeptBitmaps<I>* kept)
 {
     const auto self = exec.shared_from_this();
     const auto stream = stream_of(exec);
@@ -208,8 +208,32 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
     for (int g = 0; g < light_groups_for(max_symbolic_table); ++g) {
         if (groups.size(g) > 0) count_group(exec, groups, g, g, in, b_cols, counts);
     }
-    if (groups.size(heavy_group) > 0) count_heavy_rows(exec, groups, in, b_cols, counts);
-    if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
+    const long long wide = groups.size(hash_group) + groups.size(heavy_group);
+    const long long words = ceildiv(b_cols, 32ll);
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (kept != nullptr && wide > 0) {
+        LOOM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), where);
+    }
+    if (kept != nullptr && wide > 0 &&
+        static_cast<double>(wide) * words * sizeof(unsigned) <= 0.25 * free_bytes) {
+        // every wide row (hash_group and heavy_group are neighbours) marked once, the
+        // bitmaps kept for the columns
+        kept->first = groups.offsets[hash_group];
+        kept->n = wide;
+        kept->bitmaps = Array<unsigned>(self, wide * words);
+        LOOM_CUDA_CHECK(cudaMemsetAsync(kept->bitmaps.data(), 0,
+                                        sizeof(unsigned) * kept->bitmaps.size(), stream),
+                        where);
+        mark_and_count_kept(exec, in, groups.begin(hash_group), wide, flops, rows, a_nnz, b_cols,
+                            kept->bitmaps.data(), counts);
+    } else {
+        if (kept != nullptr) kept->n = 0;
+        if (groups.size(heavy_group) > 0) {
+            count_heavy_rows(exec, groups, in, b_cols, flops, a_nnz, counts);
+        }
+        if (groups.size(hash_group) > 0) count_hash_rows(exec, groups, in, b_cols, flops, counts);
+    }
     const long long nnz = sum_as_64bit(exec, counts, rows, where);
     if (nnz > std::numeric_limits<I>::max()) {
         throw OutOfRange(where,
@@ -227,6 +251,7 @@ void symbolic(const CudaExecutor& exec, const Pattern<I>& in, long long rows, lo
         plan->hash = plan_numeric_hash(exec, plan->groups, counts, numeric_hash);
     }
     state.backend = std::move(plan);
+    if (kept != nullptr && kept->n > 0) kept->rows = std::move(groups.rows);
 }
 
 }  // namespace
@@ -243,19 +268,55 @@ void spgemm_symbolic(const CudaExecutor& exec, const matrix::Csr<V, I>& A,
     const Pattern<I> in{A.row_ptrs().data(), A.col_idxs().data(), B.row_ptrs().data(),
                         B.col_idxs().data(), with_identity};
     using DV = loom::cuda::device_type_t<V>;
+    // when this phase will find the wide rows' columns (below): their bitmaps from the count
+    // kept for that, so that their products are marked once, not twice
+    KeptBitmaps<I> kept;
+    const bool keep = state.columns_in_symbolic && B.cols() <= (size_type{1} << 23) &&
+                      (state.record_limit > 0 || state.one_shot_record_limit > 0);
     symbolic(exec, in, A.rows(), A.nnz(), B.cols(), light_groups_for(max_numeric_table<V, I>()),
-             NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state);
+             NumericHashShape{numeric_hash_header_bytes<DV>(), sizeof(DV) + sizeof(I)}, state,
+             keep ? &kept : nullptr);
     auto& plan = *static_cast<CudaPlan<I>*>(state.backend.get());
     plan.b_rows_distinct = rows_strictly_ascending(exec, B, symbolic_where);
-    if (state.columns_in_symbolic && state.nnz > 0 &&
-        plan.groups.size(hash_group) == 0 && plan.groups.size(heavy_group) == 0) {
-        // every row light: its columns cost a pass of keys only, and the numeric calls
-        // compute values only
+    const long long wide_rows = plan.groups.size(hash_group) + plan.groups.size(heavy_group);
+    if (wide_rows > 0 && state.record_limit == 0) {
+        // a one-shot product with heavy rows: a record for its one numeric call costs less
+        // than the heavy rows' full phase, which a block per row runs in product order
+        state.record_limit = state.one_shot_record_limit;
+    }
+    // heavy rows' columns come from bitmaps of B's columns: at most 2^23 columns, so that a
+    // hash row (over 4096 entries) spends at most 64 words of bitmap per entry; and only
+    // when a record follows (otherwise the first numeric call runs their full phase, which
+    // writes their columns again)
+    const bool columns = state.columns_in_symbolic && state.nnz > 0 &&
+                         (wide_rows == 0 || (B.cols() <= (size_type{1} << 23) &&
+                                             state.record_limit > 0));
+    if (columns) {
+        // the light rows' columns cost a pass of keys only, the heavy rows' one of bitmaps;
+        // the numeric calls compute values only
         state.columns = Array<I>(exec.shared_from_this(), state.nnz);
-        write_light_columns(exec, plan, in, light_groups_for(max_numeric_table<V, I>()),
-                            state.row_ptrs.data(), state.columns.data());
+        const int light_groups = light_groups_for(max_numeric_table<V, I>());
+        write_light_columns(exec, plan, in, light_groups, state.row_ptrs.data(),
+                            state.columns.data());
+        if (wide_rows > 0 && kept.n > 0) {
+            // every wide row of the symbolic grouping from its kept bitmap (the numeric
+            // grouping's wide rows are among them; rows that turned out light get the same
+            // columns a second time)
+            columns_from_kept(exec, kept.rows.data() + kept.first, kept.n,
+                              static_cast<long long>(B.cols()), kept.bitmaps.data(),
+                              state.row_ptrs.data(), state.columns.data());
+        } else if (wide_rows > 0) {
+            // no memory to keep them: marked again (hash_group and heavy_group are
+            // neighbours in the grouping)
+            write_bitmap_columns(exec, in, plan.groups.begin(hash_group), wide_rows,
+                                 reinterpret_cast<const unsigned long long*>(
+                                     state.row_flops.data()),
+                                 static_cast<long long>(A.rows()),
+                                 static_cast<long long>(A.nnz()), B.cols(),
+                                 state.row_ptrs.data(), state.columns.data());
+        }
         state.columns_from_symbolic = true;
-        if (state.record_limit > 0 && plan.b_rows_distinct) {
+        if (state.record_limit > 0 && (plan.b_rows_distinct || wide_rows > 0)) {
             // a handle's: the record costs one pass of positions here, where C's columns
             // were just found, instead of a slower first numeric call
             record_in_symbolic<DV>(exec, state, in, static_cast<long long>(A.nnz()));

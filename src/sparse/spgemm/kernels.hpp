@@ -47,6 +47,13 @@ struct SpgemmState {
     bool deterministic = true;
     /// Bytes the numeric phase may keep in `recorded` (0: never records; a one-shot product).
     size_type record_limit = 0;
+    /// A one-shot product's (spgemm, no handle) cap on a record made by the CUDA symbolic
+    /// phase for its single numeric call, where recording costs less than the full phase's
+    /// heavy rows (SpgemmOptions::reuse_memory_limit); 0 for a handle's.
+    size_type one_shot_record_limit = 0;
+    /// Bytes a full numeric call may take for a record it makes and drops (CUDA, heavy rows:
+    /// SpgemmOptions::reuse_memory_limit).
+    size_type transient_record_limit = 0;
     /// Where in C each multiply-add lands, as the values-only numeric phases need it: OpenMP
     /// (omp::spgemm_numeric_recorded) a position per multiply-add, made by a full numeric
     /// call; CUDA (cuda::spgemm_numeric_known_columns) every entry's multiply-adds, made by

@@ -127,6 +127,8 @@ std::unique_ptr<SpgemmState<I>> symbolic(const char* where, const SpgemmOptions&
     // a product without a handle is never repeated: nothing to record
     state->record_limit =
         with_fingerprints && options.reuse_columns ? options.reuse_memory_limit : 0;
+    state->one_shot_record_limit = with_fingerprints ? 0 : options.reuse_memory_limit;
+    state->transient_record_limit = options.reuse_memory_limit;
     // a one-shot product's numeric call, or a handle's that computes values only once C's
     // columns are known, gains from columns found here
     state->columns_in_symbolic = options.sort_output && (!with_fingerprints || options.reuse_columns);
@@ -464,7 +466,11 @@ matrix::Csr<V, I> spgemm_jacobi(V omega, const Array<V>& D_inv, const matrix::Cs
     std::optional<matrix::Csr<V, I>> C;
     const auto state = symbolic(jacobi_where, options, A, B, true, false, C);
     const JacobiScaling<V> scaling{omega, D_inv.data(), 1};
-    numeric(jacobi_where, *state, A, B, &scaling, *C);
+    if (state->columns_from_symbolic) {
+        values_only<V, I>(jacobi_where, *state, A, B, &scaling, *C);
+    } else {
+        numeric(jacobi_where, *state, A, B, &scaling, *C);
+    }
     return std::move(*C);
 }
 

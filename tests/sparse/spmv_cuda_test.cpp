@@ -12,6 +12,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/config.hpp"
+#include "loom/matrix/generate.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
@@ -286,6 +287,36 @@ TEST(SpmvCudaBinned, SmallShapesAndStridedX)
         sparse::spmv(Mode::none, 2.0, A_ref, x, 1.0, expected);
         sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y, {SpmvAlgorithm::binned});
         LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
+    }
+}
+
+TEST(SpmvCudaGraphs, EveryAlgorithmOnRmatGraphs)
+{
+    using Dense = matrix::Dense<double>;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    // Hubs in rows and columns at once: R-MAT with the hubs at small ids (the largest rows
+    // over 2048 entries: segmented by binned, many tiles for load_balanced), and the
+    // symmetric, renumbered graph500 form.
+    for (const auto spec : {"rmat:14:16:3", "graph500:12:8:4", "rmat:9:2"}) {
+        SCOPED_TRACE(spec);
+        const auto A_ref = matrix::generate_csr<double, loom::int32>(ref, spec);
+        const matrix::Csr<double, loom::int32> A(cuda, A_ref);
+        const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 9);
+        const Dense x_cuda(cuda, x);
+        const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 10);
+        for (const auto mode : {Mode::none, Mode::transpose}) {
+            auto expected = y0;
+            sparse::spmv(mode, 0.5, A_ref, x, 2.0, expected);
+            for (const auto algorithm : all_algorithms()) {
+                SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " " +
+                             sparse::to_string(mode));
+                Dense y(cuda, y0);
+                sparse::spmv(mode, 0.5, A, x_cuda, 2.0, y, {algorithm});
+                LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(),
+                                         loom::test::tolerance<double>());
+            }
+        }
     }
 }
 

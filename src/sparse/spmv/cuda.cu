@@ -82,6 +82,20 @@ __device__ __forceinline__ T load_streaming(const T* p)
     }
 }
 
+/// A value another block of the same launch wrote (after a __threadfence): read from L2, not
+/// from a possibly stale L1 line.
+template <typename T>
+__device__ __forceinline__ T load_coherent(const T* p)
+{
+    if constexpr (is_device_complex_v<T>) {
+        using Pair = typename pair_of<typename T::value_type>::type;
+        const Pair v = __ldcg(reinterpret_cast<const Pair*>(p));
+        return T(v.x, v.y);
+    } else {
+        return __ldcg(p);
+    }
+}
+
 /// Sum over lanes [first, lane] of `value`, where `first` is the latest lane at or before this
 /// one with `head` set (lane 0 when there is none). Every lane of the warp must call it.
 template <typename D>
@@ -750,10 +764,9 @@ __device__ __forceinline__ D block_sum_in_order(D value)
     return total;
 }
 
-/// One block per run of partial sums belonging to one row, summed in a fixed order:
-/// y(row) += alpha * sum (load_balanced's long runs, the row's earlier tiles already stored
-/// y), or with Store y(row) = alpha * sum + beta * y(row) (binned's long-row segments).
-template <bool Store, typename D>
+/// One block per run of partial sums belonging to one row (load_balanced's long runs, the
+/// row's earlier tiles already stored y), summed in a fixed order: y(row) += alpha * sum.
+template <typename D>
 __global__ void __launch_bounds__(block_size)
     sum_runs_kernel(const MergeRun* runs, const D* partials, Column<D> v)
 {
@@ -764,12 +777,7 @@ __global__ void __launch_bounds__(block_size)
         sum += partials[t];
     }
     const D total = block_sum_in_order(sum);
-    if (threadIdx.x != 0) return;
-    if constexpr (Store) {
-        v.store(run.row, total);
-    } else {
-        v.add(run.row, total);
-    }
+    if (threadIdx.x == 0) v.add(run.row, total);
 }
 
 /// Runs of more than a warp's worth of tiles cutting one row, found on the host (once per
@@ -834,7 +842,7 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
         tile_rows, tiles, A.rows(), carries, v);
     check_launch(spmv_where);
     if (!plan->long_runs.empty()) {
-        sum_runs_kernel<false, D>
+        sum_runs_kernel<D>
             <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
                 plan->long_runs.data(), carries, v);
         check_launch(spmv_where);
@@ -846,16 +854,18 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
 /// binned's classes of rows (CsrPlan::bins of them): bin b < binned_warp_bin holds the rows of
 /// 2^(b-1) < length <= 2^b entries (bin 0: at most one), each given 2^b lanes; bin
 /// binned_warp_bin the rows up to binned_long_row entries, a warp each; bin binned_long_bin the
-/// longer rows, cut into segments of binned_segment entries, a block each, whose partial sums
-/// a second pass adds in order. The last bin stays empty (bin counts are a power of two).
+/// longer rows, cut into segments of binned_segment entries, a block each; the last block to
+/// finish a row's segments adds their partial sums in order (same launch). The last bin stays
+/// empty (bin counts are a power of two).
 constexpr int binned_warp_bin = 5;
 constexpr int binned_long_bin = 6;
 /// Entries each thread of a segment's block loads before it gathers any x value.
 constexpr int binned_segment_loads = 8;
 constexpr long long binned_segment = block_size * binned_segment_loads;
-/// Longer rows are segmented: a warp alone on one would finish long after the rest (2048
-/// entries are already 64 steps of a warp).
-constexpr long long binned_long_row = binned_segment;
+/// Longer rows get blocks: a warp alone on one walks it in dependent passes of 128 entries
+/// (mycielskian12's 1535-entry rows: 12 passes, the whole kernel's critical path), where a
+/// block loads up to 2048 entries at once.
+constexpr long long binned_long_row = 256;
 /// Entries each lane of the warp bin loads before it gathers: 4 keeps 4 gathers in flight per
 /// lane on the rows longer than a warp.
 constexpr int binned_warp_loads = 4;
@@ -986,11 +996,17 @@ __device__ __forceinline__ void binned_rows(const CsrView<D, I>& A, const Column
 }
 
 /// One segment of a long row, a block: all its loads issued before any gather (as stream
-/// does), the block's sum in a fixed order into `partial`.
+/// does), the block's sum in a fixed order. A row of one segment is stored at once; otherwise
+/// the sum goes to segment_sums[s], and the block that finishes the row's run last (counted
+/// in arrivals[run]) adds the run's sums in segment order and stores y: deterministic, one
+/// launch (a second launch for the runs cost ~3 us on every matrix with a long row).
 template <bool Conj, typename D, typename I>
 __device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const Column<D>& v,
-                                                   const RowSegment& segment, D* partial)
+                                                   const RowSegment* segments, long long s,
+                                                   const MergeRun* runs, D* segment_sums,
+                                                   unsigned* arrivals)
 {
+    const RowSegment segment = segments[s];
     D a[binned_segment_loads];
     I c[binned_segment_loads];
 #pragma unroll
@@ -1011,16 +1027,40 @@ __device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const
         }
     }
     const D total = block_sum_in_order(sum);
-    if (threadIdx.x == 0) *partial = total;
+    const MergeRun run = runs[segment.run];
+    if (run.end_tile - run.first_tile == 1) {
+        if (threadIdx.x == 0) v.store(run.row, total);
+        return;
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        segment_sums[s] = total;
+        __threadfence();  // the sum is visible before the arrival is counted
+        const unsigned before = atomicAdd(arrivals + segment.run, 1u);
+        last = before + 1 == static_cast<unsigned>(run.end_tile - run.first_tile);
+    }
+    __syncthreads();
+    if (!last) return;  // uniform over the block
+    __threadfence();
+    D row_sum{};
+    for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
+        row_sum += load_coherent(segment_sums + t);
+    }
+    const D row_total = block_sum_in_order(row_sum);
+    if (threadIdx.x == 0) {
+        v.store(run.row, row_total);
+        arrivals[segment.run] = 0;  // ready for the next call
+    }
 }
 
 /// Every bin in one launch (no launch gaps between small bins): a block finds its bin from
 /// the grid table, a branch uniform over the block. Each row is summed in a fixed order
-/// (long rows: segments, then sum_runs_kernel): deterministic.
+/// (long rows: segments, then their sums in order): deterministic.
 template <bool Conj, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     csr_binned_kernel(CsrView<D, I> A, Column<D> v, BinnedRows<I> list, BinnedGrid grid,
-                      const RowSegment* segments, D* segment_sums)
+                      const RowSegment* segments, const MergeRun* runs, D* segment_sums,
+                      unsigned* arrivals)
 {
     int bin = 0;
     while (blockIdx.x >= grid.first_block[bin + 1]) ++bin;
@@ -1037,7 +1077,9 @@ __global__ void __launch_bounds__(block_size)
     case binned_warp_bin:
         binned_rows<warp_size, binned_warp_loads, Conj>(A, v, list, first, count, block);
         break;
-    default: binned_segment_sum<Conj>(A, v, segments[block], segment_sums + block); break;
+    default:
+        binned_segment_sum<Conj>(A, v, segments, block, runs, segment_sums, arrivals);
+        break;
     }
 }
 
@@ -1082,13 +1124,15 @@ void segment_long_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& A, Csr
     for (long long k = 0; k < count; ++k) {
         const auto first_segment = static_cast<long long>(segments.size());
         for (long long b = begins[k]; b < ends[k]; b += binned_segment) {
-            segments.push_back({b, std::min<long long>(b + binned_segment, ends[k])});
+            segments.push_back({b, std::min<long long>(b + binned_segment, ends[k]), k});
         }
         runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
     }
     plan.segments = Array<RowSegment>(A.executor(), segments);
     plan.segment_sums = Array<V>(A.executor(), static_cast<size_type>(segments.size()));
     plan.segment_runs = Array<MergeRun>(A.executor(), runs);
+    plan.segment_arrivals =
+        Array<unsigned>(A.executor(), std::vector<unsigned>(runs.size(), 0u));
 }
 
 /// A's rows binned by length with their entry ranges, and its long rows' segments, built on
@@ -1141,17 +1185,12 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
                              plan->binned_ends.data()};
     with_conjugation(mode, [&]<bool Conj>() {
-        csr_binned_kernel<Conj, D, I><<<static_cast<unsigned>(blocks), block_size, 0,
-                                        stream_of(exec)>>>(csr, v, list, grid,
-                                                           plan->segments.data(), segment_sums);
+        csr_binned_kernel<Conj, D, I>
+            <<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+                csr, v, list, grid, plan->segments.data(), plan->segment_runs.data(),
+                segment_sums, plan->segment_arrivals.data());
         check_launch(spmv_where);
     });
-    if (!plan->segment_runs.empty()) {
-        sum_runs_kernel<true, D><<<static_cast<unsigned>(plan->segment_runs.size()), block_size,
-                                   0, stream_of(exec)>>>(plan->segment_runs.data(), segment_sums,
-                                                         v);
-        check_launch(spmv_where);
-    }
 }
 
 // ------------------------------------------------------------------ CSR transposed
@@ -1305,6 +1344,10 @@ bool irregular_rows(size_type max_length, double mean, double cv)
     return max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
 }
 
+/// Small irregular matrices with a longer row go to load_balanced (binned's segmented rows
+/// took a second launch before session 14).
+constexpr long long small_irregular_max_row = 2048;
+
 /// Irregular matrices up to this many entries are launch-bound: binned, one launch when no
 /// row is segmented, beats load_balanced's two or three (H200: mycielskian12, 407 K entries,
 /// 12.5 vs 13.3 us; orani678, 90 K, 9.0 vs 10.6 us); at power-law 2M x 16 (32 M) binned loses
@@ -1327,7 +1370,7 @@ SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, 
 {
     const bool irregular = irregular_rows(max_length, mean, cv);
     const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
-    if (irregular && small && max_length <= binned_long_row) {
+    if (irregular && small && max_length <= small_irregular_max_row) {
         return mean > long_mean_row ? SpmvAlgorithm::stream : SpmvAlgorithm::binned;
     }
     if (irregular || mean > long_mean_row) return SpmvAlgorithm::load_balanced;

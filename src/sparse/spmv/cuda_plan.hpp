@@ -21,10 +21,12 @@ struct MergeRun {
     long long row;
 };
 
-/// Entries [begin, end) of one long row, summed by one block of the binned kernel.
+/// Entries [begin, end) of one long row, summed by one block of the binned kernel; `run`
+/// indexes the row's run of segments (CsrPlan::segment_runs).
 struct RowSegment {
     long long begin;
     long long end;
+    long long run;
 };
 
 template <typename V, typename I>
@@ -64,11 +66,13 @@ struct CsrPlan {
     Array<I> binned_begins;
     Array<I> binned_ends;
     std::array<long long, bins + 1> bin_offsets{};
-    /// binned's long rows cut into segments of equal length: the segments' partial sums, and
-    /// per long row the run of segments [first_tile, end_tile) to add in order.
+    /// binned's long rows cut into segments of equal length: the segments' partial sums, per
+    /// long row the run of segments [first_tile, end_tile) to add in order, and per run the
+    /// segments finished in the current call (zero between calls: the last one resets it).
     Array<RowSegment> segments;
     Array<V> segment_sums;
     Array<MergeRun> segment_runs;
+    Array<unsigned> segment_arrivals;
 
     Array<std::byte> vendor_workspace;
 };

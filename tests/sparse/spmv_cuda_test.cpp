@@ -216,8 +216,9 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     EXPECT_EQ(sparse::choose_spmv_algorithm(empty), SpmvAlgorithm::row_vector);
 }
 
-/// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, warp
-/// rows up to 2048, segmented rows beyond) and stream's chunk (1024) in a shuffled order, a
+/// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, 17..32,
+/// warp rows up to 256, segmented rows beyond, in segments of 2048) and stream's chunk (1024)
+/// in a shuffled order, a
 /// run of 1100 empty rows, then a power-law tail
 /// (length ~ 1/rank) with every seventh row empty: double/int32, the types do not change
 /// which bin a row lands in.
@@ -226,8 +227,8 @@ matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const l
     constexpr size_type cols = 30000;
     std::vector<size_type> lengths;
     for (int copy = 0; copy < 3; ++copy) {
-        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 1023, 1024,
-                                       1025, 2047, 2048, 2049, 4096, 4097, 6000}) {
+        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 255, 256, 257,
+                                       1023, 1024, 1025, 2047, 2048, 2049, 4096, 4097, 6000}) {
             lengths.push_back(length);
         }
     }

@@ -851,29 +851,34 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
 
 // ------------------------------------------------------------------ CSR binned
 
-/// binned's classes of rows (CsrPlan::bins of them): bin b < binned_warp_bin holds the rows of
-/// 2^(b-1) < length <= 2^b entries (bin 0: at most one), each given 2^b lanes; bin
-/// binned_warp_bin the rows up to binned_long_row entries, a warp each; bin binned_long_bin the
-/// longer rows, cut into segments of binned_segment entries, a block each; the last block to
-/// finish a row's segments adds their partial sums in order (same launch). The last bin stays
-/// empty (bin counts are a power of two).
-constexpr int binned_warp_bin = 5;
-constexpr int binned_long_bin = 6;
+/// binned's classes of rows (CsrPlan::bins of them): bin b <= binned_last_short_bin holds the
+/// rows of 2^(b-1) < length <= 2^b entries (bin 0: at most one), each given 2^b lanes, a
+/// group taking binned_short_rows rows at once; bin binned_warp_bin the rows up to
+/// binned_long_row entries, a warp each; bin binned_long_bin the longer rows, cut into
+/// segments of binned_segment entries, a block each; the last block to finish a row's
+/// segments adds their partial sums in order (same launch).
+constexpr int binned_last_short_bin = 5;
+constexpr int binned_warp_bin = 6;
+constexpr int binned_long_bin = 7;
 /// Entries each thread of a segment's block loads before it gathers any x value.
 constexpr int binned_segment_loads = 8;
 constexpr long long binned_segment = block_size * binned_segment_loads;
-/// Longer rows get blocks: a warp alone on one walks it in dependent passes of 128 entries
-/// (mycielskian12's 1535-entry rows: 12 passes, the whole kernel's critical path), where a
-/// block loads up to 2048 entries at once.
-constexpr long long binned_long_row = 256;
-/// Entries each lane of the warp bin loads before it gathers: 4 keeps 4 gathers in flight per
-/// lane on the rows longer than a warp.
-constexpr int binned_warp_loads = 4;
+/// Entries each lane of the warp bin loads before it gathers: every row of the bin in one
+/// pass, 8 gathers in flight per lane.
+constexpr int binned_warp_loads = 8;
+/// Longer rows get blocks: a warp alone on one walks it in dependent passes (mycielskian12's
+/// 1535-entry rows took 12 passes of 128, the whole kernel's critical path), where a block
+/// loads up to 2048 entries at once.
+constexpr long long binned_long_row = warp_size * binned_warp_loads;
 
 constexpr int binned_bins = CsrPlan<double, int>::bins;
 static_assert(binned_long_bin < binned_bins);
 
-constexpr int lanes_of_bin(int bin) { return bin <= binned_warp_bin ? 1 << bin : 0; }
+/// Lanes per row of a bin (0: the long rows' segments, a block each).
+constexpr int lanes_of_bin(int bin)
+{
+    return bin <= binned_last_short_bin ? 1 << bin : bin == binned_warp_bin ? warp_size : 0;
+}
 
 /// The bin of row r (a __device__ functor for loom::cuda::bin_rows).
 template <typename I>
@@ -884,8 +889,9 @@ struct RowLengthBin {
     {
         const long long length = row_ptrs[r + 1] - row_ptrs[r];
         if (length > binned_long_row) return binned_long_bin;
+        if (length > warp_size) return binned_warp_bin;
         int bin = 0;
-        while (bin < binned_warp_bin && (1ll << bin) < length) ++bin;
+        while ((1ll << bin) < length) ++bin;
         return bin;
     }
 };
@@ -1074,6 +1080,7 @@ __global__ void __launch_bounds__(block_size)
     case 2: binned_short_rows_of<4, R, Conj>(A, v, list, first, count, block); break;
     case 3: binned_short_rows_of<8, R, Conj>(A, v, list, first, count, block); break;
     case 4: binned_short_rows_of<16, R, Conj>(A, v, list, first, count, block); break;
+    case 5: binned_short_rows_of<32, R, Conj>(A, v, list, first, count, block); break;
     case binned_warp_bin:
         binned_rows<warp_size, binned_warp_loads, Conj>(A, v, list, first, count, block);
         break;
@@ -1172,7 +1179,7 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
         grid.first_block[b] = blocks;
         grid.first_row[b] = plan->bin_offsets[b];
         const long long count = plan->bin_offsets[b + 1] - plan->bin_offsets[b];
-        const long long rows_per_group = b < binned_warp_bin ? binned_short_rows : 1;
+        const long long rows_per_group = b <= binned_last_short_bin ? binned_short_rows : 1;
         blocks += b == binned_long_bin
                       ? plan->segments.size()
                       : ceildiv(count * lanes_of_bin(b), block_size * rows_per_group);

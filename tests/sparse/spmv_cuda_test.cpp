@@ -160,9 +160,10 @@ TYPED_TEST(SpmvCuda, RowsLongerThanManyTiles)
     auto expected = loom::test::random_dense<V>(this->ref, {8, 1}, 3);
     const auto y0 = expected;
     sparse::spmv(Mode::none, V{2}, A_ref, x, V{-1}, expected);
-    // binned cuts the same rows into segments, whose last block to finish adds them up (its
-    // counters reset for the next call: each call checked).
-    for (const auto algorithm : {SpmvAlgorithm::load_balanced, SpmvAlgorithm::binned}) {
+    // binned and stream cut the same rows into segments, whose last block to finish adds
+    // them up (its counters reset for the next call: each call checked).
+    for (const auto algorithm :
+         {SpmvAlgorithm::load_balanced, SpmvAlgorithm::binned, SpmvAlgorithm::stream}) {
         for (int call = 0; call < 3; ++call) {
             SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " call " +
                          std::to_string(call));

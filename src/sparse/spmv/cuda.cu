@@ -424,93 +424,6 @@ void csr_row_vector(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
     });
 }
 
-// ------------------------------------------------------------------ CSR stream
-
-/// Small blocks, all resident at once (16 per SM): measured on H200 against 256 threads with
-/// chunks of 2048 (7-point 160^3: 116 vs 157 us; 512 threads or 4096-entry chunks were slower).
-constexpr int stream_block_size = 128;
-constexpr int stream_min_blocks = 16;
-/// Products one block stages in shared memory at a time; the chunk / block size entries of a
-/// thread are all loaded before any is used, so each thread keeps that many gathers in flight.
-constexpr int stream_chunk = 1024;
-constexpr int stream_loads_per_thread = stream_chunk / stream_block_size;
-
-/// A block per stream_block_size / L consecutive rows. The block streams its rows' entries in
-/// chunks of stream_chunk: coalesced loads of values and columns (independent of the row
-/// bounds, so all of them are in flight at once), the products op(a) * x(col) staged in
-/// shared memory, then L lanes per row sum their row's part of the chunk. Rows longer than a
-/// chunk are correct but walk several chunks: `automatic` sends irregular matrices to
-/// load_balanced. Each row is summed in a fixed order: deterministic.
-template <int L, bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
-    csr_stream_kernel(CsrView<D, I> A, Column<D> v)
-{
-    constexpr int rows_per_block = stream_block_size / L;
-    __shared__ D products[stream_chunk];
-    const long long first_row = static_cast<long long>(blockIdx.x) * rows_per_block;
-    const long long last_row = min(first_row + rows_per_block, A.rows);
-    const long long block_begin = load_cached(A.row_ptrs + first_row);
-    const long long block_end = load_cached(A.row_ptrs + last_row);
-    const long long row = first_row + threadIdx.x / L;
-    const int lane = threadIdx.x % L;
-    const bool owns_row = row < last_row;
-    const long long row_begin = owns_row ? load_cached(A.row_ptrs + row) : block_end;
-    const long long row_end = owns_row ? load_cached(A.row_ptrs + row + 1) : block_end;
-    D sum{};
-    for (long long chunk = block_begin; chunk < block_end; chunk += stream_chunk) {
-        const long long count = min(static_cast<long long>(stream_chunk), block_end - chunk);
-        D a[stream_loads_per_thread];
-        I c[stream_loads_per_thread];
-#pragma unroll
-        for (int k = 0; k < stream_loads_per_thread; ++k) {
-            const int e = k * stream_block_size + threadIdx.x;
-            a[k] = D{};
-            c[k] = I{};
-            if (e < count) {
-                a[k] = load_streaming(A.values + chunk + e);
-                c[k] = load_streaming(A.cols + chunk + e);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < stream_loads_per_thread; ++k) {
-            const int e = k * stream_block_size + threadIdx.x;
-            if (e < count) products[e] = mul(op<Conj>(a[k]), v.x_at(c[k]));
-        }
-        __syncthreads();
-        const long long begin = max(row_begin, chunk);
-        const long long end = min(row_end, chunk + count);
-        for (long long e = begin + lane; e < end; e += L) sum += products[e - chunk];
-        __syncthreads();  // the next chunk reuses the shared memory
-    }
-    sum = warp_sum<L>(sum);
-    if (lane == 0 && owns_row) v.store(row, sum);
-}
-
-/// Lanes per row: the smallest power of two with which a block's rows fill at most 90% of a
-/// chunk at the mean row length (so most blocks take one chunk), at most a warp.
-int stream_lanes_for(size_type rows, size_type nnz)
-{
-    const double mean = rows == 0 ? 0.0 : static_cast<double>(nnz) / static_cast<double>(rows);
-    int lanes = 1;
-    while (lanes < warp_size && stream_block_size / lanes * mean > 0.9 * stream_chunk) lanes *= 2;
-    return lanes;
-}
-
-template <typename V, typename I>
-void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-                const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
-{
-    using D = device_type_t<V>;
-    with_conjugation(mode, [&]<bool Conj>() {
-        with_group_size(stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
-            const unsigned blocks = grid_for(A.rows() * L, stream_block_size);
-            csr_stream_kernel<L, Conj, D, I><<<blocks, stream_block_size, 0, stream_of(exec)>>>(
-                view(A), column(alpha, x, beta, y, 0));
-            check_launch(spmv_where);
-        });
-    });
-}
-
 // ------------------------------------------------------------------ CSR load_balanced
 
 /// Merge items (row ends + nonzeros) per lane of a tile. Odd, so that lanes walking their
@@ -747,19 +660,20 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// The sum of `value` over a block of block_size threads in a fixed order (each warp's
+/// The sum of `value` over a block of Threads threads in a fixed order (each warp's
 /// shuffle tree, then the warps in turn), valid in thread 0. Every thread must call it.
-template <typename D>
+template <int Threads, typename D>
 __device__ __forceinline__ D block_sum_in_order(D value)
 {
+    constexpr int threads = Threads;
     value = warp_sum<warp_size>(value);
-    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
+    __shared__ alignas(16) unsigned char storage[threads / warp_size * sizeof(D)];
     D* warp_sums = reinterpret_cast<D*>(storage);
     if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
     __syncthreads();
     D total = warp_sums[0];
     if (threadIdx.x == 0) {
-        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
+        for (int w = 1; w < threads / warp_size; ++w) total += warp_sums[w];
     }
     return total;
 }
@@ -776,7 +690,7 @@ __global__ void __launch_bounds__(block_size)
     for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
         sum += partials[t];
     }
-    const D total = block_sum_in_order(sum);
+    const D total = block_sum_in_order<block_size>(sum);
     if (threadIdx.x == 0) v.add(run.row, total);
 }
 
@@ -1001,23 +915,24 @@ __device__ __forceinline__ void binned_rows(const CsrView<D, I>& A, const Column
     if (valid && lane == 0) v.store(load_cached(list.rows + k), sum);
 }
 
-/// One segment of a long row, a block: all its loads issued before any gather (as stream
-/// does), the block's sum in a fixed order. A row of one segment is stored at once; otherwise
-/// the sum goes to segment_sums[s], and the block that finishes the row's run last (counted
-/// in arrivals[run]) adds the run's sums in segment order and stores y: deterministic, one
-/// launch (a second launch for the runs cost ~3 us on every matrix with a long row).
-template <bool Conj, typename D, typename I>
-__device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const Column<D>& v,
-                                                   const RowSegment* segments, long long s,
-                                                   const MergeRun* runs, D* segment_sums,
-                                                   unsigned* arrivals)
+/// One segment of a long row, a block of Threads threads: all its loads issued before any
+/// gather (as stream does), the block's sum in a fixed order. A row of one segment is stored
+/// at once; otherwise the sum goes to segment_sums[s], and the block that finishes the row's
+/// run last (counted in arrivals[run]) adds the run's sums in segment order and stores y:
+/// deterministic, one launch (a second launch for the runs cost ~3 us on every matrix with
+/// a long row). Used by binned's long bin and by stream's split-off long rows.
+template <int Threads, int Loads, bool Conj, typename D, typename I>
+__device__ __forceinline__ void segment_sum(const CsrView<D, I>& A, const Column<D>& v,
+                                            const RowSegment* segments, long long s,
+                                            const MergeRun* runs, D* segment_sums,
+                                            unsigned* arrivals)
 {
     const RowSegment segment = segments[s];
-    D a[binned_segment_loads];
-    I c[binned_segment_loads];
+    D a[Loads];
+    I c[Loads];
 #pragma unroll
-    for (int k = 0; k < binned_segment_loads; ++k) {
-        const long long nz = segment.begin + k * block_size + threadIdx.x;
+    for (int k = 0; k < Loads; ++k) {
+        const long long nz = segment.begin + k * Threads + threadIdx.x;
         a[k] = D{};
         c[k] = I{};
         if (nz < segment.end) {
@@ -1027,12 +942,12 @@ __device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const
     }
     D sum{};
 #pragma unroll
-    for (int k = 0; k < binned_segment_loads; ++k) {
-        if (segment.begin + k * block_size + threadIdx.x < segment.end) {
+    for (int k = 0; k < Loads; ++k) {
+        if (segment.begin + k * Threads + threadIdx.x < segment.end) {
             sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
         }
     }
-    const D total = block_sum_in_order(sum);
+    const D total = block_sum_in_order<Threads>(sum);
     const MergeRun run = runs[segment.run];
     if (run.end_tile - run.first_tile == 1) {
         if (threadIdx.x == 0) v.store(run.row, total);
@@ -1049,10 +964,10 @@ __device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const
     if (!last) return;  // uniform over the block
     __threadfence();
     D row_sum{};
-    for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
+    for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += Threads) {
         row_sum += load_coherent(segment_sums + t);
     }
-    const D row_total = block_sum_in_order(row_sum);
+    const D row_total = block_sum_in_order<Threads>(row_sum);
     if (threadIdx.x == 0) {
         v.store(run.row, row_total);
         arrivals[segment.run] = 0;  // ready for the next call
@@ -1085,7 +1000,8 @@ __global__ void __launch_bounds__(block_size)
         binned_rows<warp_size, binned_warp_loads, Conj>(A, v, list, first, count, block);
         break;
     default:
-        binned_segment_sum<Conj>(A, v, segments, block, runs, segment_sums, arrivals);
+        segment_sum<block_size, binned_segment_loads, Conj>(A, v, segments, block, runs,
+                                                            segment_sums, arrivals);
         break;
     }
 }
@@ -1117,29 +1033,38 @@ std::vector<T> slice_to_host(const CudaExecutor& exec, const Array<T>& array, lo
     return host;
 }
 
+/// Rows (with their entry ranges) cut into segments of `length` entries, on A's executor.
+template <typename V, typename I>
+RowSegments<V> cut_into_segments(const matrix::Csr<V, I>& A, const std::vector<I>& rows,
+                                  const std::vector<I>& begins, const std::vector<I>& ends,
+                                  long long length)
+{
+    std::vector<RowSegment> segments;
+    std::vector<MergeRun> runs;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const auto first_segment = static_cast<long long>(segments.size());
+        for (long long b = begins[k]; b < ends[k]; b += length) {
+            segments.push_back({b, std::min<long long>(b + length, ends[k]),
+                                static_cast<long long>(k)});
+        }
+        runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
+    }
+    const auto exec = A.executor();
+    return {Array<RowSegment>(exec, segments),
+            Array<V>(exec, static_cast<size_type>(segments.size())), Array<MergeRun>(exec, runs),
+            Array<unsigned>(exec, std::vector<unsigned>(runs.size(), 0u))};
+}
+
 /// The long bin's rows cut into segments, and per row the run of its segments.
 template <typename V, typename I>
 void segment_long_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan)
 {
     const long long first = plan.bin_offsets[binned_long_bin];
     const long long count = plan.bin_offsets[binned_long_bin + 1] - first;
-    const auto rows = slice_to_host(exec, plan.binned_rows, first, count);
-    const auto begins = slice_to_host(exec, plan.binned_begins, first, count);
-    const auto ends = slice_to_host(exec, plan.binned_ends, first, count);
-    std::vector<RowSegment> segments;
-    std::vector<MergeRun> runs;
-    for (long long k = 0; k < count; ++k) {
-        const auto first_segment = static_cast<long long>(segments.size());
-        for (long long b = begins[k]; b < ends[k]; b += binned_segment) {
-            segments.push_back({b, std::min<long long>(b + binned_segment, ends[k]), k});
-        }
-        runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
-    }
-    plan.segments = Array<RowSegment>(A.executor(), segments);
-    plan.segment_sums = Array<V>(A.executor(), static_cast<size_type>(segments.size()));
-    plan.segment_runs = Array<MergeRun>(A.executor(), runs);
-    plan.segment_arrivals =
-        Array<unsigned>(A.executor(), std::vector<unsigned>(runs.size(), 0u));
+    plan.binned_segments = cut_into_segments(
+        A, slice_to_host(exec, plan.binned_rows, first, count),
+        slice_to_host(exec, plan.binned_begins, first, count),
+        slice_to_host(exec, plan.binned_ends, first, count), binned_segment);
 }
 
 /// A's rows binned by length with their entry ranges, and its long rows' segments, built on
@@ -1181,22 +1106,227 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
         const long long count = plan->bin_offsets[b + 1] - plan->bin_offsets[b];
         const long long rows_per_group = b <= binned_last_short_bin ? binned_short_rows : 1;
         blocks += b == binned_long_bin
-                      ? plan->segments.size()
+                      ? plan->binned_segments.segments.size()
                       : ceildiv(count * lanes_of_bin(b), block_size * rows_per_group);
     }
     grid.first_block[bins] = blocks;
     grid.first_row[bins] = plan->bin_offsets[bins];
     const auto csr = view(A);
     const auto v = column(alpha, x, beta, y, 0);
-    D* segment_sums = as_device(plan->segment_sums.data());
+    auto& long_rows = plan->binned_segments;
     const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
                              plan->binned_ends.data()};
     with_conjugation(mode, [&]<bool Conj>() {
         csr_binned_kernel<Conj, D, I>
             <<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
-                csr, v, list, grid, plan->segments.data(), plan->segment_runs.data(),
-                segment_sums, plan->segment_arrivals.data());
+                csr, v, list, grid, long_rows.segments.data(), long_rows.runs.data(),
+                as_device(long_rows.sums.data()), long_rows.arrivals.data());
         check_launch(spmv_where);
+    });
+}
+
+// ------------------------------------------------------------------ CSR stream
+
+/// Small blocks, all resident at once (16 per SM): measured on H200 against 256 threads with
+/// chunks of 2048 (7-point 160^3: 116 vs 157 us; 512 threads or 4096-entry chunks were slower).
+constexpr int stream_block_size = 128;
+constexpr int stream_min_blocks = 16;
+/// The split kernel's long-row bookkeeping needs more than the 32 registers of 16 blocks
+/// (ptxas: 124 bytes of spill stores per thread; at 12 blocks, 40 registers: 32 bytes, once
+/// per thread outside the chunk loop).
+constexpr int stream_split_min_blocks = 12;
+/// Products one block stages in shared memory at a time; the chunk / block size entries of a
+/// thread are all loaded before any is used, so each thread keeps that many gathers in flight.
+constexpr int stream_chunk = 1024;
+constexpr int stream_loads_per_thread = stream_chunk / stream_block_size;
+
+/// stream's rows longer than `long_row`, summed by blocks of their own (`segments`, after
+/// the first `row_blocks` blocks of the launch) and skipped by the row blocks.
+template <typename D>
+struct StreamLongRows {
+    long long row_blocks;
+    long long long_row;
+    const RowSegment* segments;
+    const MergeRun* runs;
+    D* sums;
+    unsigned* arrivals;
+};
+
+/// A block per stream_block_size / L consecutive rows. The block streams its rows' entries in
+/// chunks of stream_chunk: coalesced loads of values and columns (independent of the row
+/// bounds, so all of them are in flight at once), the products op(a) * x(col) staged in
+/// shared memory, then L lanes per row sum their row's part of the chunk. Each row is summed
+/// in a fixed order: deterministic.
+/// Split: rows longer than long.long_row (whose L lanes would sum thousands of products
+/// while the block's other threads wait, and whose chunks one block would walk alone) are
+/// left out of their row block's stream, which skips their entries, and summed by segment
+/// blocks after the row blocks (segment_sum). Without it (regular rows) the kernel is the
+/// one measured on the stencils, unchanged.
+template <int L, bool Conj, bool Split, typename D, typename I>
+__global__ void __launch_bounds__(stream_block_size,
+                                  Split ? stream_split_min_blocks : stream_min_blocks)
+    csr_stream_kernel(CsrView<D, I> A, Column<D> v, StreamLongRows<D> long_rows)
+{
+    constexpr int rows_per_block = stream_block_size / L;
+    if constexpr (Split) {
+        if (blockIdx.x >= long_rows.row_blocks) {  // uniform over the block
+            segment_sum<stream_block_size, stream_loads_per_thread, Conj>(
+                A, v, long_rows.segments, blockIdx.x - long_rows.row_blocks, long_rows.runs,
+                long_rows.sums, long_rows.arrivals);
+            return;
+        }
+    }
+    __shared__ D products[stream_chunk];
+    const long long first_row = static_cast<long long>(blockIdx.x) * rows_per_block;
+    const long long last_row = min(first_row + rows_per_block, A.rows);
+    const long long block_begin = load_cached(A.row_ptrs + first_row);
+    long long block_end = load_cached(A.row_ptrs + last_row);
+    const long long row = first_row + threadIdx.x / L;
+    const int lane = threadIdx.x % L;
+    bool owns_row = row < last_row;
+    long long row_begin = owns_row ? load_cached(A.row_ptrs + row) : block_end;
+    long long row_end = owns_row ? load_cached(A.row_ptrs + row + 1) : block_end;
+    // Split: the block's long rows in row order (their first entry and length), found by a
+    // ballot per warp; entries are then numbered with the long rows' left out ("live").
+    constexpr int max_skips = Split ? rows_per_block : 1;
+    __shared__ long long skip_begin[max_skips];
+    __shared__ long long skip_length[max_skips];
+    __shared__ unsigned long_masks[stream_block_size / warp_size];
+    int skips = 0;
+    if constexpr (Split) {
+        const long long candidate = first_row + threadIdx.x;
+        long long begin = 0, length = 0;
+        if (threadIdx.x < rows_per_block && candidate < last_row) {
+            begin = load_cached(A.row_ptrs + candidate);
+            length = load_cached(A.row_ptrs + candidate + 1) - begin;
+        }
+        const bool is_long = length > long_rows.long_row;
+        const unsigned mask = __ballot_sync(full_mask, is_long);
+        const int warp = threadIdx.x / warp_size;
+        if (threadIdx.x % warp_size == 0) long_masks[warp] = mask;
+        __syncthreads();
+        int before = 0;
+        for (int w = 0; w < stream_block_size / warp_size; ++w) {
+            const int count = __popc(long_masks[w]);
+            if (w < warp) before += count;
+            skips += count;
+        }
+        if (is_long) {
+            const int rank = before + __popc(mask & ((1u << (threadIdx.x % warp_size)) - 1));
+            skip_begin[rank] = begin;
+            skip_length[rank] = length;
+        }
+        __syncthreads();
+        // This row's range and the block's end in live numbering; long rows are empty here
+        // (an empty row at a long row's first entry precedes it: not shifted by it).
+        const bool long_row = row_end - row_begin > long_rows.long_row;
+        long long shift = 0;
+        for (int k = 0; k < skips; ++k) {
+            if (skip_begin[k] < row_begin) shift += skip_length[k];
+            block_end -= skip_length[k];
+        }
+        row_begin -= shift;
+        row_end = long_row ? row_begin : row_end - shift;
+        owns_row = owns_row && !long_row;
+    }
+    D sum{};
+    for (long long chunk = block_begin; chunk < block_end; chunk += stream_chunk) {
+        const long long count = min(static_cast<long long>(stream_chunk), block_end - chunk);
+        D a[stream_loads_per_thread];
+        I c[stream_loads_per_thread];
+#pragma unroll
+        for (int k = 0; k < stream_loads_per_thread; ++k) {
+            const int e = k * stream_block_size + threadIdx.x;
+            a[k] = D{};
+            c[k] = I{};
+            if (e < count) {
+                long long nz = chunk + e;
+                if constexpr (Split) {
+                    for (int s = 0; s < skips && nz >= skip_begin[s]; ++s) nz += skip_length[s];
+                }
+                a[k] = load_streaming(A.values + nz);
+                c[k] = load_streaming(A.cols + nz);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < stream_loads_per_thread; ++k) {
+            const int e = k * stream_block_size + threadIdx.x;
+            if (e < count) products[e] = mul(op<Conj>(a[k]), v.x_at(c[k]));
+        }
+        __syncthreads();
+        const long long begin = max(row_begin, chunk);
+        const long long end = min(row_end, chunk + count);
+        for (long long e = begin + lane; e < end; e += L) sum += products[e - chunk];
+        __syncthreads();  // the next chunk reuses the shared memory
+    }
+    sum = warp_sum<L>(sum);
+    if (lane == 0 && owns_row) v.store(row, sum);
+}
+
+/// Lanes per row: the smallest power of two with which a block's rows fill at most 90% of a
+/// chunk at the mean row length (so most blocks take one chunk), at most a warp.
+int stream_lanes_for(size_type rows, size_type nnz)
+{
+    const double mean = rows == 0 ? 0.0 : static_cast<double>(nnz) / static_cast<double>(rows);
+    int lanes = 1;
+    while (lanes < warp_size && stream_block_size / lanes * mean > 0.9 * stream_chunk) lanes *= 2;
+    return lanes;
+}
+
+/// Rows longer than this are split off stream's row blocks: each of the row's L lanes then
+/// sums at most 32 of its products per chunk (a 1000-entry row with 4 lanes took 250
+/// dependent shared-memory adds while 124 threads waited).
+constexpr long long stream_long_row(int lanes) { return 32ll * lanes; }
+
+/// A's rows longer than long_row cut into segments of one stream block each, built once
+/// (the row pointers read on the host) and cached in its plan.
+template <typename V, typename I>
+RowSegments<V>& stream_segments(const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan,
+                                long long long_row)
+{
+    if (plan.stream_long_row == long_row) return plan.stream_segments;
+    const auto ptrs = A.row_ptrs().to_host();
+    std::vector<I> rows, begins, ends;
+    for (size_type r = 0; r < A.rows(); ++r) {
+        if (ptrs[r + 1] - ptrs[r] > long_row) {
+            rows.push_back(static_cast<I>(r));
+            begins.push_back(ptrs[r]);
+            ends.push_back(ptrs[r + 1]);
+        }
+    }
+    plan.stream_segments = cut_into_segments(A, rows, begins, ends, stream_chunk);
+    plan.stream_long_row = long_row;
+    return plan.stream_segments;
+}
+
+template <typename V, typename I>
+void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const int lanes = stream_lanes_for(A.rows(), A.nnz());
+    // The statistics are in the plan (spmv_csr computed them when A has entries).
+    const auto plan = plan_of(A);
+    const long long long_row = stream_long_row(lanes);
+    const bool split = plan->has_stats && plan->max_row_length > long_row;
+    StreamLongRows<D> long_rows{grid_for(A.rows() * lanes, stream_block_size), long_row};
+    long long blocks = long_rows.row_blocks;
+    if (split) {
+        auto& segments = stream_segments(A, *plan, long_row);
+        long_rows.segments = segments.segments.data();
+        long_rows.runs = segments.runs.data();
+        long_rows.sums = as_device(segments.sums.data());
+        long_rows.arrivals = segments.arrivals.data();
+        blocks += segments.segments.size();
+    }
+    with_conjugation(mode, [&]<bool Conj>() {
+        with_group_size(lanes, [&]<int L>() {
+            const auto kernel = split ? csr_stream_kernel<L, Conj, true, D, I>
+                                      : csr_stream_kernel<L, Conj, false, D, I>;
+            kernel<<<static_cast<unsigned>(blocks), stream_block_size, 0, stream_of(exec)>>>(
+                view(A), column(alpha, x, beta, y, 0), long_rows);
+            check_launch(spmv_where);
+        });
     });
 }
 
@@ -1669,6 +1799,7 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
         csr_binned(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::stream && A.rows() > 0) {
+        if (A.nnz() > 0) choose_csr_algorithm(exec, A);  // stream splits off long rows by them
         csr_stream(exec, mode, alpha, A, x, beta, y);
     } else {
         csr_row_vector(exec, mode, alpha, A, x, beta, y);

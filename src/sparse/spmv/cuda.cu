@@ -983,9 +983,12 @@ __global__ void __launch_bounds__(block_size)
                       const RowSegment* segments, const MergeRun* runs, D* segment_sums,
                       unsigned* arrivals)
 {
+    // The bins in reverse: the long rows' segment blocks (the most work each) are scheduled
+    // first and the short rows fill in behind them, instead of making the launch's tail.
+    const long long index = static_cast<long long>(gridDim.x) - 1 - blockIdx.x;
     int bin = 0;
-    while (blockIdx.x >= grid.first_block[bin + 1]) ++bin;
-    const long long block = blockIdx.x - grid.first_block[bin];
+    while (index >= grid.first_block[bin + 1]) ++bin;
+    const long long block = index - grid.first_block[bin];
     const long long first = grid.first_row[bin];
     const long long count = grid.first_row[bin + 1] - first;
     constexpr int R = binned_short_rows;
@@ -1140,11 +1143,11 @@ constexpr int stream_split_min_blocks = 12;
 constexpr int stream_chunk = 1024;
 constexpr int stream_loads_per_thread = stream_chunk / stream_block_size;
 
-/// stream's rows longer than `long_row`, summed by blocks of their own (`segments`, after
-/// the first `row_blocks` blocks of the launch) and skipped by the row blocks.
+/// stream's rows longer than `long_row`, summed by blocks of their own (`segments`, the
+/// first `segment_blocks` blocks of the launch) and skipped by the row blocks.
 template <typename D>
 struct StreamLongRows {
-    long long row_blocks;
+    long long segment_blocks;
     long long long_row;
     const RowSegment* segments;
     const MergeRun* runs;
@@ -1160,7 +1163,7 @@ struct StreamLongRows {
 /// Split: rows longer than long.long_row (whose L lanes would sum thousands of products
 /// while the block's other threads wait, and whose chunks one block would walk alone) are
 /// left out of their row block's stream, which skips their entries, and summed by segment
-/// blocks after the row blocks (segment_sum). Without it (regular rows) the kernel is the
+/// blocks before the row blocks (segment_sum). Without it (regular rows) the kernel is the
 /// one measured on the stencils, unchanged.
 template <int L, bool Conj, bool Split, typename D, typename I>
 __global__ void __launch_bounds__(stream_block_size,
@@ -1168,16 +1171,19 @@ __global__ void __launch_bounds__(stream_block_size,
     csr_stream_kernel(CsrView<D, I> A, Column<D> v, StreamLongRows<D> long_rows)
 {
     constexpr int rows_per_block = stream_block_size / L;
+    long long row_block = blockIdx.x;
     if constexpr (Split) {
-        if (blockIdx.x >= long_rows.row_blocks) {  // uniform over the block
+        // Segment blocks first (the most work each), so they do not make the launch's tail.
+        if (blockIdx.x < long_rows.segment_blocks) {  // uniform over the block
             segment_sum<stream_block_size, stream_loads_per_thread, Conj>(
-                A, v, long_rows.segments, blockIdx.x - long_rows.row_blocks, long_rows.runs,
-                long_rows.sums, long_rows.arrivals);
+                A, v, long_rows.segments, blockIdx.x, long_rows.runs, long_rows.sums,
+                long_rows.arrivals);
             return;
         }
+        row_block -= long_rows.segment_blocks;
     }
     __shared__ D products[stream_chunk];
-    const long long first_row = static_cast<long long>(blockIdx.x) * rows_per_block;
+    const long long first_row = row_block * rows_per_block;
     const long long last_row = min(first_row + rows_per_block, A.rows);
     const long long block_begin = load_cached(A.row_ptrs + first_row);
     long long block_end = load_cached(A.row_ptrs + last_row);
@@ -1309,15 +1315,16 @@ void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     const auto plan = plan_of(A);
     const long long long_row = stream_long_row(lanes);
     const bool split = plan->has_stats && plan->max_row_length > long_row;
-    StreamLongRows<D> long_rows{grid_for(A.rows() * lanes, stream_block_size), long_row};
-    long long blocks = long_rows.row_blocks;
+    StreamLongRows<D> long_rows{0, long_row};
+    long long blocks = grid_for(A.rows() * lanes, stream_block_size);
     if (split) {
         auto& segments = stream_segments(A, *plan, long_row);
         long_rows.segments = segments.segments.data();
         long_rows.runs = segments.runs.data();
         long_rows.sums = as_device(segments.sums.data());
         long_rows.arrivals = segments.arrivals.data();
-        blocks += segments.segments.size();
+        long_rows.segment_blocks = segments.segments.size();
+        blocks += long_rows.segment_blocks;
     }
     with_conjugation(mode, [&]<bool Conj>() {
         with_group_size(lanes, [&]<int L>() {

@@ -30,6 +30,7 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -845,11 +846,13 @@ __device__ __forceinline__ void binned_short_rows_of(const CsrView<D, I>& A, con
     const long long base = block * groups * R + threadIdx.x / G;
     I begin[R];
     I end[R];
+    I row_of[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         const long long k = base + r * groups;
         begin[r] = k < count ? load_cached(list.begins + first + k) : I{};
         end[r] = k < count ? load_cached(list.ends + first + k) : I{};
+        row_of[r] = k < count && lane == 0 ? load_cached(list.rows + first + k) : I{};
     }
     D a[R];
     I c[R];
@@ -870,10 +873,17 @@ __device__ __forceinline__ void binned_short_rows_of(const CsrView<D, I>& A, con
                                                                   : D{};
     }
 #pragma unroll
+    for (int r = 0; r < R; ++r) sum[r] = warp_sum<G>(sum[r]);
+    // y of all R rows loaded before the first store (R1, H200: storing row after row
+    // serialized the R read-modify-writes of y: SiH4 5.3 -> 9.1 us, tomography 4.3 -> 8.2).
+    D old[R];
+#pragma unroll
     for (int r = 0; r < R; ++r) {
-        sum[r] = warp_sum<G>(sum[r]);
-        const long long k = base + r * groups;
-        if (lane == 0 && k < count) v.store(load_cached(list.rows + first + k), sum[r]);
+        old[r] = lane == 0 && base + r * groups < count ? v.previous(row_of[r]) : D{};
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        if (lane == 0 && base + r * groups < count) v.store_over(row_of[r], sum[r], old[r]);
     }
 }
 
@@ -1282,7 +1292,15 @@ int stream_lanes_for(size_type rows, size_type nnz)
 /// Rows longer than this are split off stream's row blocks: each of the row's L lanes then
 /// sums at most 32 of its products per chunk (a 1000-entry row with 4 lanes took 250
 /// dependent shared-memory adds while 124 threads waited).
-constexpr long long stream_long_row(int lanes) { return 32ll * lanes; }
+long long stream_long_row(int lanes)
+{
+    // TEMPORARY (session 14, round 2 only): the multiplier from LOOM_SPMV_STREAM_LONG.
+    static const long long factor = [] {
+        const char* text = std::getenv("LOOM_SPMV_STREAM_LONG");
+        return text ? std::atoll(text) : 32ll;
+    }();
+    return factor * lanes;
+}
 
 /// A's rows longer than long_row cut into segments of one stream block each, built once
 /// (the row pointers read on the host) and cached in its plan.

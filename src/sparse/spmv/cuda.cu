@@ -987,7 +987,7 @@ __device__ __forceinline__ void segment_sum(const CsrView<D, I>& A, const Column
 /// Every bin in one launch (no launch gaps between small bins): a block finds its bin from
 /// the grid table, a branch uniform over the block. Each row is summed in a fixed order
 /// (long rows: segments, then their sums in order): deterministic.
-template <bool Conj, typename D, typename I>
+template <int R, bool Conj, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     csr_binned_kernel(CsrView<D, I> A, Column<D> v, BinnedRows<I> list, BinnedGrid grid,
                       const RowSegment* segments, const MergeRun* runs, D* segment_sums,
@@ -1001,7 +1001,6 @@ __global__ void __launch_bounds__(block_size)
     const long long block = index - grid.first_block[bin];
     const long long first = grid.first_row[bin];
     const long long count = grid.first_row[bin + 1] - first;
-    constexpr int R = binned_short_rows;
     switch (bin) {
     case 0: binned_short_rows_of<1, R, Conj>(A, v, list, first, count, block); break;
     case 1: binned_short_rows_of<2, R, Conj>(A, v, list, first, count, block); break;
@@ -1111,13 +1110,19 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     using D = device_type_t<V>;
     constexpr int bins = binned_bins;
     const auto plan = binned_plan(exec, A);
+    // TEMPORARY (session 14, round 2 only): rows per group of the short bins from
+    // LOOM_SPMV_BINNED_ROWS (1 or 8).
+    static const int short_rows = [] {
+        const char* text = std::getenv("LOOM_SPMV_BINNED_ROWS");
+        return text && std::atoi(text) == 1 ? 1 : binned_short_rows;
+    }();
     BinnedGrid grid{};
     long long blocks = 0;
     for (int b = 0; b < bins; ++b) {
         grid.first_block[b] = blocks;
         grid.first_row[b] = plan->bin_offsets[b];
         const long long count = plan->bin_offsets[b + 1] - plan->bin_offsets[b];
-        const long long rows_per_group = b <= binned_last_short_bin ? binned_short_rows : 1;
+        const long long rows_per_group = b <= binned_last_short_bin ? short_rows : 1;
         blocks += b == binned_long_bin
                       ? plan->binned_segments.segments.size()
                       : ceildiv(count * lanes_of_bin(b), block_size * rows_per_group);
@@ -1130,10 +1135,11 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
                              plan->binned_ends.data()};
     with_conjugation(mode, [&]<bool Conj>() {
-        csr_binned_kernel<Conj, D, I>
-            <<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
-                csr, v, list, grid, long_rows.segments.data(), long_rows.runs.data(),
-                as_device(long_rows.sums.data()), long_rows.arrivals.data());
+        const auto kernel = short_rows == 1 ? csr_binned_kernel<1, Conj, D, I>
+                                            : csr_binned_kernel<binned_short_rows, Conj, D, I>;
+        kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+            csr, v, list, grid, long_rows.segments.data(), long_rows.runs.data(),
+            as_device(long_rows.sums.data()), long_rows.arrivals.data());
         check_launch(spmv_where);
     });
 }

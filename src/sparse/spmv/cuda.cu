@@ -782,8 +782,8 @@ constexpr long long binned_segment = block_size * binned_segment_loads;
 /// pass, 8 gathers in flight per lane.
 constexpr int binned_warp_loads = 8;
 /// Longer rows get blocks: a warp alone on one walks it in dependent passes (mycielskian12's
-/// 1535-entry rows took 12 passes of 128, the whole kernel's critical path), where a block
-/// loads up to 2048 entries at once.
+/// 1535-entry rows took 12 passes of 128 before session 14), where a block loads up to 2048
+/// entries at once.
 constexpr long long binned_long_row = warp_size * binned_warp_loads;
 
 constexpr int binned_bins = CsrPlan<double, int>::bins;
@@ -929,8 +929,8 @@ __device__ __forceinline__ void binned_rows(const CsrView<D, I>& A, const Column
 /// gather (as stream does), the block's sum in a fixed order. A row of one segment is stored
 /// at once; otherwise the sum goes to segment_sums[s], and the block that finishes the row's
 /// run last (counted in arrivals[run]) adds the run's sums in segment order and stores y:
-/// deterministic, one launch (a second launch for the runs cost ~3 us on every matrix with
-/// a long row). Used by binned's long bin and by stream's split-off long rows.
+/// deterministic, in the same launch (binned used a second one, sum_runs_kernel, before
+/// session 14). Used by binned's long bin and by stream's split-off long rows.
 template <int Threads, int Loads, bool Conj, typename D, typename I>
 __device__ __forceinline__ void segment_sum(const CsrView<D, I>& A, const Column<D>& v,
                                             const RowSegment* segments, long long s,

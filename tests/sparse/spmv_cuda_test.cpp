@@ -199,17 +199,17 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // Poisson-distributed lengths around 4 (at most a few dozen): one group size fits all.
     const auto regular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::stream);
-    // One row 1000 times the mean.
+    // One row 1000 times the mean (cut into segments by binned, in its one launch).
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
-    // The same with the long row at 1000 entries (no segments): small and irregular, binned's
-    // one launch.
+    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::binned);
+    // The same with the long row at 1000 entries.
     const auto small_irregular = loom::test::random_csr<V, I>(cuda, {5000, 1000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(small_irregular), SpmvAlgorithm::binned);
-    // Small and irregular with rows of 150 on average (a 1500-entry row): stream's one launch,
-    // 32 lanes per row.
+    // Irregular with rows of 150 on average (a 1500-entry row).
     const auto small_long_rows = loom::test::random_csr<V, I>(cuda, {2000, 1500, 150, true, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::stream);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::binned);
+    // Irregular and large (a 30 M-entry row among 10 M short ones' worth: beyond binned's
+    // bound): load_balanced.
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
@@ -259,7 +259,7 @@ TEST(SpmvCudaBinned, BinEdgesAndPowerLaw)
     const auto ref = loom::test::reference();
     const auto A_ref = bin_edges_and_power_law(ref);
     const matrix::Csr<double, loom::int32> A(cuda, A_ref);
-    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; the others asked below
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::binned);  // automatic; the others asked below
     const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
     const Dense x_cuda(cuda, x);
     const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);

@@ -30,7 +30,6 @@
 // along the columns. k == 1 is the hot path.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -827,11 +826,11 @@ struct BinnedRows {
 };
 
 /// Rows each group of a short bin (at most G entries a row, so one entry per lane) takes at
-/// once: their loads all issued before the first gather, binned_short_rows entries in flight
-/// per lane as stream has 8. With one row per group a warp kept 32 entries in flight and
-/// waited on three dependent loads per row (list, entries, x): H200 power-law 2M x 16
-/// 406 us, random 2M x 16 (every row in the 16-entry bin) 615 us against stream's 253.
-constexpr int binned_short_rows = 8;
+/// once. One: more groups in flight beat more loads per group. H200, session 14, 8 rows per
+/// group (all their loads issued before the first gather) against 1: rmat:16:16 17.4 vs
+/// 11.3 us, rmat:18:16 53.4 vs 36.6, graph500:17:16 44.9 vs 31.3, orani678 6.6 vs 5.0,
+/// tomography 6.7 vs 4.7, bp_1600 6.3 vs 3.8 (8 rows: 48 registers and 8x fewer groups).
+constexpr int binned_short_rows = 1;
 
 /// Groups of G lanes in a short bin (G >= the bin's longest row): group g of the block takes
 /// the listed rows block_first + r * groups + g, r < R (consecutive groups, consecutive
@@ -874,8 +873,8 @@ __device__ __forceinline__ void binned_short_rows_of(const CsrView<D, I>& A, con
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) sum[r] = warp_sum<G>(sum[r]);
-    // y of all R rows loaded before the first store (R1, H200: storing row after row
-    // serialized the R read-modify-writes of y: SiH4 5.3 -> 9.1 us, tomography 4.3 -> 8.2).
+    // y of all R rows loaded before the first store: the compiler keeps a load of y after an
+    // earlier store to y, so storing row after row would serialize R read-modify-writes.
     D old[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -987,7 +986,7 @@ __device__ __forceinline__ void segment_sum(const CsrView<D, I>& A, const Column
 /// Every bin in one launch (no launch gaps between small bins): a block finds its bin from
 /// the grid table, a branch uniform over the block. Each row is summed in a fixed order
 /// (long rows: segments, then their sums in order): deterministic.
-template <int R, bool Conj, typename D, typename I>
+template <bool Conj, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     csr_binned_kernel(CsrView<D, I> A, Column<D> v, BinnedRows<I> list, BinnedGrid grid,
                       const RowSegment* segments, const MergeRun* runs, D* segment_sums,
@@ -1001,6 +1000,7 @@ __global__ void __launch_bounds__(block_size)
     const long long block = index - grid.first_block[bin];
     const long long first = grid.first_row[bin];
     const long long count = grid.first_row[bin + 1] - first;
+    constexpr int R = binned_short_rows;
     switch (bin) {
     case 0: binned_short_rows_of<1, R, Conj>(A, v, list, first, count, block); break;
     case 1: binned_short_rows_of<2, R, Conj>(A, v, list, first, count, block); break;
@@ -1110,19 +1110,13 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     using D = device_type_t<V>;
     constexpr int bins = binned_bins;
     const auto plan = binned_plan(exec, A);
-    // TEMPORARY (session 14, round 2 only): rows per group of the short bins from
-    // LOOM_SPMV_BINNED_ROWS (1 or 8).
-    static const int short_rows = [] {
-        const char* text = std::getenv("LOOM_SPMV_BINNED_ROWS");
-        return text && std::atoi(text) == 1 ? 1 : binned_short_rows;
-    }();
     BinnedGrid grid{};
     long long blocks = 0;
     for (int b = 0; b < bins; ++b) {
         grid.first_block[b] = blocks;
         grid.first_row[b] = plan->bin_offsets[b];
         const long long count = plan->bin_offsets[b + 1] - plan->bin_offsets[b];
-        const long long rows_per_group = b <= binned_last_short_bin ? short_rows : 1;
+        const long long rows_per_group = b <= binned_last_short_bin ? binned_short_rows : 1;
         blocks += b == binned_long_bin
                       ? plan->binned_segments.segments.size()
                       : ceildiv(count * lanes_of_bin(b), block_size * rows_per_group);
@@ -1135,11 +1129,10 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
     const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
                              plan->binned_ends.data()};
     with_conjugation(mode, [&]<bool Conj>() {
-        const auto kernel = short_rows == 1 ? csr_binned_kernel<1, Conj, D, I>
-                                            : csr_binned_kernel<binned_short_rows, Conj, D, I>;
-        kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
-            csr, v, list, grid, long_rows.segments.data(), long_rows.runs.data(),
-            as_device(long_rows.sums.data()), long_rows.arrivals.data());
+        csr_binned_kernel<Conj, D, I>
+            <<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+                csr, v, list, grid, long_rows.segments.data(), long_rows.runs.data(),
+                as_device(long_rows.sums.data()), long_rows.arrivals.data());
         check_launch(spmv_where);
     });
 }
@@ -1296,17 +1289,11 @@ int stream_lanes_for(size_type rows, size_type nnz)
 }
 
 /// Rows longer than this are split off stream's row blocks: each of the row's L lanes then
-/// sums at most 32 of its products per chunk (a 1000-entry row with 4 lanes took 250
-/// dependent shared-memory adds while 124 threads waited).
-long long stream_long_row(int lanes)
-{
-    // TEMPORARY (session 14, round 2 only): the multiplier from LOOM_SPMV_STREAM_LONG.
-    static const long long factor = [] {
-        const char* text = std::getenv("LOOM_SPMV_STREAM_LONG");
-        return text ? std::atoll(text) : 32ll;
-    }();
-    return factor * lanes;
-}
+/// sums at most 16 of its products per chunk. H200, session 14, 8 / 16 / 32 x L, us:
+/// mycielskian12 6.1 / 6.7 / 9.8, orani678 5.6 / 6.9 / 7.7, tomography 4.8 / 5.9 / 10.1,
+/// SiH4 5.4 / 5.5 / 6.5, bp_1600 8.4 / 5.4 / 4.7, west0989 4.8 / 3.6 / 3.6, rmat:16:16
+/// 21.0 / 17.4 / 21.5, rmat:18:16 59.9 / 53.6 / 51.0, graph500:17:16 51.9 / 40.7 / 38.0.
+constexpr long long stream_long_row(int lanes) { return 16ll * lanes; }
 
 /// A's rows longer than long_row cut into segments of one stream block each, built once
 /// (the row pointers read on the host) and cached in its plan.
@@ -1512,35 +1499,28 @@ bool irregular_rows(size_type max_length, double mean, double cv)
     return max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
 }
 
-/// Small irregular matrices with a longer row go to load_balanced (binned's segmented rows
-/// took a second launch before session 14).
-constexpr long long small_irregular_max_row = 2048;
+/// Irregular matrices up to this many entries go to binned (one launch, no shared memory),
+/// larger ones to load_balanced. H200, session 14 (binned with one row per group, long rows
+/// in segment blocks of the same launch), us, binned / load_balanced / cuSPARSE:
+/// bp_1600 3.8 / 8.7 / 8.4, tomography 4.7 / 8.6 / 9.1, orani678 5.0 / 10.6 / 9.5,
+/// mycielskian12 6.5 / 11.9 / 9.1, rmat:16:16 (0.96 M entries) 11.3 / 17.5 / 17.4,
+/// graph500:17:16 (3.7 M) 31.3 / 41.0 / 36.8, rmat:18:16 (3.9 M) 36.6 / 43.1 / 40.4.
+/// Beyond: see CUDA_NOTES.md (load_balanced measured faster on rmat:21:16 and larger).
+constexpr long long binned_max_nnz = 1ll << 22;
 
-/// Irregular matrices up to this many entries are launch-bound: binned, one launch when no
-/// row is segmented, beats load_balanced's two or three (H200: mycielskian12, 407 K entries,
-/// 12.5 vs 13.3 us; orani678, 90 K, 9.0 vs 10.6 us); at power-law 2M x 16 (32 M) binned loses
-/// (404 vs 276 us). No measurement in between: the bound is the smallest measured loss / 32.
-constexpr long long binned_max_nnz = 1ll << 20;
-
-/// Rows longer than this on average fill a warp each: stream's 32 lanes per row keep every
-/// lane busy, and a small matrix runs best in its one launch (H200, mycielskian12, mean 133:
-/// stream 10.6 us, binned 11.8, load_balanced 12.1, sessions 9 and 10); larger matrices
-/// balance by nonzeros.
+/// Rows longer than this on average fill a warp each: a warp per row keeps too few loads in
+/// flight, load_balanced balances by nonzeros.
 constexpr double long_mean_row = 4 * warp_size;
 
-/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7, 9 and 10):
-/// small matrices with irregular rows go to binned when no row needs segments (orani678,
-/// mean 36: binned 7.1 us, load_balanced 10.1, stream 23.4), or to stream when their rows
-/// are long on average; larger irregular matrices and long rows to load_balanced; regular
-/// rows to stream (binned's radix sort takes at most 2^31 - 1 rows).
+/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 to 14):
+/// irregular rows go to binned up to binned_max_nnz entries, beyond to load_balanced; long
+/// rows on average to load_balanced; regular rows to stream (binned's radix sort takes at
+/// most 2^31 - 1 rows).
 SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type rows,
                                   size_type nnz)
 {
     const bool irregular = irregular_rows(max_length, mean, cv);
-    const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
-    if (irregular && small && max_length <= small_irregular_max_row) {
-        return mean > long_mean_row ? SpmvAlgorithm::stream : SpmvAlgorithm::binned;
-    }
+    if (irregular && nnz <= binned_max_nnz && rows < (1ll << 31)) return SpmvAlgorithm::binned;
     if (irregular || mean > long_mean_row) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
 }

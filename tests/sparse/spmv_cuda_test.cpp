@@ -208,8 +208,8 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // Irregular with rows of 150 on average (a 1500-entry row).
     const auto small_long_rows = loom::test::random_csr<V, I>(cuda, {2000, 1500, 150, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::binned);
-    // Irregular and large (6.4 M entries, beyond binned's bound): load_balanced.
-    const auto large_irregular = matrix::generate_csr<V, I>(cuda, "powerlaw:400000:16:1");
+    // Irregular and large (17.6 M entries, beyond binned's bound): load_balanced.
+    const auto large_irregular = matrix::generate_csr<V, I>(cuda, "powerlaw:1100000:16:1");
     EXPECT_EQ(sparse::choose_spmv_algorithm(large_irregular), SpmvAlgorithm::load_balanced);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});

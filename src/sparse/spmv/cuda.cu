@@ -1504,9 +1504,11 @@ bool irregular_rows(size_type max_length, double mean, double cv)
 /// in segment blocks of the same launch), us, binned / load_balanced / cuSPARSE:
 /// bp_1600 3.8 / 8.7 / 8.4, tomography 4.7 / 8.6 / 9.1, orani678 5.0 / 10.6 / 9.5,
 /// mycielskian12 6.5 / 11.9 / 9.1, rmat:16:16 (0.96 M entries) 11.3 / 17.5 / 17.4,
-/// graph500:17:16 (3.7 M) 31.3 / 41.0 / 36.8, rmat:18:16 (3.9 M) 36.6 / 43.1 / 40.4.
-/// Beyond: see CUDA_NOTES.md (load_balanced measured faster on rmat:21:16 and larger).
-constexpr long long binned_max_nnz = 1ll << 22;
+/// graph500:17:16 (3.7 M) 31.3 / 41.0 / 36.8, rmat:18:16 (3.9 M) 36.6 / 43.1 / 40.4,
+/// rmat:19:16 (8.0 M) 65.9 / 80.9 / 76.2, graph500:19:16 (15.5 M) 130.8 / 131.8 / 123.4,
+/// rmat:20:16 (16.1 M) 142.3 / 155.7 / 147.9; beyond, load_balanced is ahead: rmat:21:16
+/// (32 M) 297.5 / 293.1, rmat:22:16 626.7 / 599.0, power-law 2M x 16 302.8 / 275.5.
+constexpr long long binned_max_nnz = 1ll << 24;
 
 /// Rows longer than this on average fill a warp each: a warp per row keeps too few loads in
 /// flight, load_balanced balances by nonzeros.

@@ -201,12 +201,134 @@ TEST(Generate, PowerLawIsTheSameOnEveryPlatform)
     EXPECT_EQ(col_sum, 2492977);
 }
 
+/// Entries per column of A.
+template <typename V, typename I>
+std::vector<size_type> column_counts(const HostCsr<V, I>& A)
+{
+    std::vector<size_type> counts(static_cast<std::size_t>(A.size.cols), 0);
+    for (const auto c : A.cols) ++counts[static_cast<std::size_t>(c)];
+    return counts;
+}
+
+TYPED_TEST(Generate, RmatSizesAndRanges)
+{
+    LOOM_TYPED_TEST_TYPES;
+    for (const int scale : {0, 1, 5, 10}) {
+        for (const size_type edge_factor : {0, 1, 16}) {
+            for (const bool symmetric : {false, true}) {
+                SCOPED_TRACE(std::to_string(scale) + ":" + std::to_string(edge_factor) +
+                             (symmetric ? " symmetric" : ""));
+                matrix::RmatOptions options;
+                options.symmetric = options.permute = symmetric;
+                const auto A =
+                    host_csr(matrix::rmat<V, I>(test::reference(), scale, edge_factor, options));
+                const size_type n = size_type{1} << scale;
+                ASSERT_EQ(A.size, (dim2{n, n}));
+                ASSERT_EQ(static_cast<size_type>(A.ptrs.size()), n + 1);
+                const auto nnz = static_cast<size_type>(A.cols.size());
+                EXPECT_EQ(A.ptrs.back(), nnz);
+                // Repeats merged: at most the edges drawn, and never more than n^2.
+                EXPECT_LE(nnz, std::min(n * n, (symmetric ? 2 : 1) * edge_factor * n));
+                if (edge_factor > 0) EXPECT_GT(nnz, 0);
+                for (const auto c : A.cols) {
+                    ASSERT_GE(c, 0);
+                    ASSERT_LT(c, n);
+                }
+                expect_strictly_sorted_rows(A);
+                if (symmetric) expect_symmetric(A);
+                for (const auto& v : A.values) {
+                    EXPECT_LE(std::abs(std::real(v)), 1);
+                    EXPECT_LE(std::abs(std::imag(v)), 1);
+                }
+            }
+        }
+    }
+    // One vertex: every edge is the self-loop (0, 0), merged into one entry.
+    const auto one = host_csr(matrix::rmat<V, I>(test::reference(), 0, 5));
+    EXPECT_EQ(one.cols, (std::vector<I>{0}));
+}
+
+TYPED_TEST(Generate, RmatIsDeterministicPerSeed)
+{
+    LOOM_TYPED_TEST_TYPES;
+    const auto ref = test::reference();
+    for (const bool symmetric : {false, true}) {
+        matrix::RmatOptions options;
+        options.symmetric = options.permute = symmetric;
+        options.seed = 5;
+        const auto a = host_csr(matrix::rmat<V, I>(ref, 9, 8, options));
+        const auto b = host_csr(matrix::rmat<V, I>(ref, 9, 8, options));
+        options.seed = 6;
+        const auto c = host_csr(matrix::rmat<V, I>(ref, 9, 8, options));
+        EXPECT_EQ(a, b);
+        EXPECT_NE(a.cols, c.cols);
+    }
+}
+
+TEST(Generate, RmatDegreesAreSkewedInRowsAndColumns)
+{
+    using V = Value;
+    using I = Index;
+    const int scale = 14;
+    const size_type n = size_type{1} << scale, edge_factor = 16;
+    const auto A = host_csr(matrix::rmat<V, I>(test::reference(), scale, edge_factor));
+    const double mean = static_cast<double>(A.cols.size()) / static_cast<double>(n);
+    // Repeats merged: fewer entries than edges drawn, but most edges are distinct.
+    EXPECT_GT(mean, 0.7 * edge_factor);
+    EXPECT_LT(mean, 1.0 * edge_factor);
+    size_type longest = 0, empty = 0, quadrant[2][2] = {};
+    for (size_type r = 0; r < n; ++r) {
+        longest = std::max(longest, A.row_length(r));
+        empty += A.row_length(r) == 0;
+        for (auto k = A.ptrs[r]; k < A.ptrs[r + 1]; ++k) {
+            ++quadrant[r >= n / 2][A.cols[k] >= n / 2];
+        }
+    }
+    const auto counts = column_counts(A);
+    const auto widest = *std::max_element(counts.begin(), counts.end());
+    // Heavy tails on both sides (b = c: the same law for out- and in-degrees), and vertex 0,
+    // the id with no one bit, is the largest hub in both.
+    EXPECT_GT(static_cast<double>(longest), 40 * mean);
+    EXPECT_GT(static_cast<double>(widest), 40 * mean);
+    EXPECT_EQ(longest, A.row_length(0));
+    EXPECT_EQ(widest, counts[0]);
+    EXPECT_GT(empty, n / 10);
+    // The first level's quadrants keep R-MAT's probabilities 0.57, 0.19, 0.19, 0.05, up to
+    // the repeats merged (most of them in the dense top-left).
+    const double total = static_cast<double>(A.cols.size());
+    EXPECT_NEAR(quadrant[0][0] / total, 0.57, 0.05);
+    EXPECT_NEAR(quadrant[0][1] / total, 0.19, 0.03);
+    EXPECT_NEAR(quadrant[1][0] / total, 0.19, 0.03);
+    EXPECT_NEAR(quadrant[1][1] / total, 0.05, 0.02);
+
+    // Renumbered (graph500): the same degrees, the hubs no longer at small ids.
+    const auto G = host_csr(matrix::generate_csr<V, I>(test::reference(), "graph500:14:16"));
+    size_type hub = 0;
+    for (size_type r = 0; r < n; ++r) {
+        if (G.row_length(r) > G.row_length(hub)) hub = r;
+    }
+    EXPECT_NE(hub, 0);
+    EXPECT_GT(static_cast<double>(G.row_length(hub)),
+              40 * static_cast<double>(G.cols.size()) / static_cast<double>(n));
+}
+
+TEST(Generate, RmatIsTheSameOnEveryPlatform)
+{
+    // Own RNG, integer thresholds: these numbers must never change (benchmarks compare runs
+    // by seed).
+    const auto A = host_csr(matrix::rmat<Value, Index>(test::reference(), 10, 8));
+    const auto col_sum = std::accumulate(A.cols.begin(), A.cols.end(), int64{0});
+    EXPECT_EQ(static_cast<int64>(A.cols.size()), 6736);
+    EXPECT_EQ(col_sum, 1812293);
+}
+
 TEST(Generate, OnEveryBackend)
 {
     using V = Value;
     using I = Index;
     for (const auto& exec : test::backends()) {
-        for (const auto spec : {"poisson3d:5:27", "powerlaw:500:4:3", "random:40:30:5"}) {
+        for (const auto spec : {"poisson3d:5:27", "powerlaw:500:4:3", "random:40:30:5",
+                                "rmat:9:6:2", "graph500:8:4"}) {
             const auto A = matrix::generate_csr<V, I>(exec, spec);
             EXPECT_EQ(A.executor(), exec);
             EXPECT_EQ(host_csr(A), host_csr(matrix::generate_csr<V, I>(test::reference(), spec)))
@@ -235,6 +357,13 @@ TYPED_TEST(Generate, SpecsNameTheGenerators)
               host_csr(matrix::random_uniform<V, I>(ref, 30, 20, 4)));
     EXPECT_EQ(host_csr(matrix::generate_csr<V, I>(ref, "random:30:20:4:8")),
               host_csr(matrix::random_uniform<V, I>(ref, 30, 20, 4, 8)));
+    EXPECT_EQ(host_csr(matrix::generate_csr<V, I>(ref, "rmat:7:5")),
+              host_csr(matrix::rmat<V, I>(ref, 7, 5)));
+    matrix::RmatOptions graph500;
+    graph500.symmetric = graph500.permute = true;
+    graph500.seed = 3;
+    EXPECT_EQ(host_csr(matrix::generate_csr<V, I>(ref, "graph500:7:5:3")),
+              host_csr(matrix::rmat<V, I>(ref, 7, 5, graph500)));
 }
 
 TEST(Generate, BadSpecsAreBadInputNamingTheSpec)
@@ -243,7 +372,9 @@ TEST(Generate, BadSpecsAreBadInputNamingTheSpec)
     for (const std::string spec :
          {"", "poisson3d", "poisson3d:", "poisson3d:x", "poisson3d:4:9", "poisson3d:4:7:1",
           "poisson2d:4:7", "poisson3d:-2", "poisson3d:2.5", "powerlaw:10", "powerlaw:10:20",
-          "powerlaw:10:2:x", "random:1:2", "random:3:3:1:2:3", "random:-1:3:1", "laplace:4"}) {
+          "powerlaw:10:2:x", "random:1:2", "random:3:3:1:2:3", "random:-1:3:1", "laplace:4",
+          "rmat:10", "rmat:32:4", "rmat:-1:4", "rmat:10:-2", "rmat:10:4:1:1", "graph500:4:x",
+          "rmat:2.5:4"}) {
         try {
             matrix::generate_csr<V, Index>(test::reference(), spec);
             ADD_FAILURE() << "no BadInput for '" << spec << "'";
@@ -263,10 +394,18 @@ TEST(Generate, BadArguments)
     EXPECT_THROW((matrix::random_uniform<V, Index>(ref, 3, -3, 1)), BadInput);
     EXPECT_THROW((matrix::power_law<V, Index>(ref, 10, 11)), BadInput);
     EXPECT_THROW((matrix::power_law<V, Index>(ref, 10, 2, 1, 1.0)), BadInput);
+    EXPECT_THROW((matrix::rmat<V, Index>(ref, 32, 1)), BadInput);
+    EXPECT_THROW((matrix::rmat<V, Index>(ref, 4, -1)), BadInput);
+    matrix::RmatOptions skewed;
+    skewed.a = 0.9;
+    EXPECT_THROW((matrix::rmat<V, Index>(ref, 4, 2, skewed)), BadInput);
 #if LOOM_HAS_INT32
     // 1300^3 rows do not fit int32: refused before anything is allocated.
     EXPECT_THROW((matrix::poisson3d<V, int32>(ref, 1300)), NotSupported);
     EXPECT_THROW((matrix::random_uniform<V, int32>(ref, 1 << 20, 1 << 20, 4096)), NotSupported);
+    // 2^31 vertices, or 2^28 * 16 edges, do not fit int32.
+    EXPECT_THROW((matrix::rmat<V, int32>(ref, 31, 1)), NotSupported);
+    EXPECT_THROW((matrix::rmat<V, int32>(ref, 28, 16)), NotSupported);
 #endif
 }
 

@@ -12,6 +12,7 @@
 
 #include "loom/base/error.hpp"
 #include "loom/config.hpp"
+#include "loom/matrix/generate.hpp"
 #include "loom/sparse/spmv.hpp"
 #include "support/executors.hpp"
 #include "support/random.hpp"
@@ -159,12 +160,17 @@ TYPED_TEST(SpmvCuda, RowsLongerThanManyTiles)
     auto expected = loom::test::random_dense<V>(this->ref, {8, 1}, 3);
     const auto y0 = expected;
     sparse::spmv(Mode::none, V{2}, A_ref, x, V{-1}, expected);
-    // binned cuts the same rows into segments summed by a second pass.
-    for (const auto algorithm : {SpmvAlgorithm::load_balanced, SpmvAlgorithm::binned}) {
-        SCOPED_TRACE(sparse::to_string(algorithm));
-        Dense y(cuda, y0);
-        sparse::spmv(Mode::none, V{2}, A, Dense(cuda, x), V{-1}, y, {algorithm});
-        LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<V>());
+    // binned and stream cut the same rows into segments, whose last block to finish adds
+    // them up (its counters reset for the next call: each call checked).
+    for (const auto algorithm :
+         {SpmvAlgorithm::load_balanced, SpmvAlgorithm::binned, SpmvAlgorithm::stream}) {
+        for (int call = 0; call < 3; ++call) {
+            SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " call " +
+                         std::to_string(call));
+            Dense y(cuda, y0);
+            sparse::spmv(Mode::none, V{2}, A, Dense(cuda, x), V{-1}, y, {algorithm});
+            LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<V>());
+        }
     }
 }
 
@@ -193,17 +199,18 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     // Poisson-distributed lengths around 4 (at most a few dozen): one group size fits all.
     const auto regular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(regular), SpmvAlgorithm::stream);
-    // One row 1000 times the mean.
+    // One row 1000 times the mean (cut into segments by binned, in its one launch).
     const auto irregular = loom::test::random_csr<V, I>(cuda, {5000, 5000, 4, true, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::load_balanced);
-    // The same with the long row at 1000 entries (no segments): small and irregular, binned's
-    // one launch.
+    EXPECT_EQ(sparse::choose_spmv_algorithm(irregular), SpmvAlgorithm::binned);
+    // The same with the long row at 1000 entries.
     const auto small_irregular = loom::test::random_csr<V, I>(cuda, {5000, 1000, 4, true, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(small_irregular), SpmvAlgorithm::binned);
-    // Small and irregular with rows of 150 on average (a 1500-entry row): stream's one launch,
-    // 32 lanes per row.
+    // Irregular with rows of 150 on average (a 1500-entry row).
     const auto small_long_rows = loom::test::random_csr<V, I>(cuda, {2000, 1500, 150, true, true, false, 1});
-    EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::stream);
+    EXPECT_EQ(sparse::choose_spmv_algorithm(small_long_rows), SpmvAlgorithm::binned);
+    // Irregular and large (17.6 M entries, beyond binned's bound): load_balanced.
+    const auto large_irregular = matrix::generate_csr<V, I>(cuda, "powerlaw:1100000:16:1");
+    EXPECT_EQ(sparse::choose_spmv_algorithm(large_irregular), SpmvAlgorithm::load_balanced);
     // Every row long (mean 200): a warp per row keeps too few loads in flight.
     const auto long_rows = loom::test::random_csr<V, I>(cuda, {300, 2000, 200, false, true, false, 1});
     EXPECT_EQ(sparse::choose_spmv_algorithm(long_rows), SpmvAlgorithm::load_balanced);
@@ -211,8 +218,9 @@ TYPED_TEST(SpmvCuda, AutomaticFollowsRowRegularity)
     EXPECT_EQ(sparse::choose_spmv_algorithm(empty), SpmvAlgorithm::row_vector);
 }
 
-/// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, warp
-/// rows up to 2048, segmented rows beyond) and stream's chunk (1024) in a shuffled order, a
+/// Rows of every length at and around binned's bin edges (0, 1, 2, 3..4, 5..8, 9..16, 17..32,
+/// warp rows up to 256, segmented rows beyond, in segments of 2048) and stream's chunk (1024)
+/// in a shuffled order, a
 /// run of 1100 empty rows, then a power-law tail
 /// (length ~ 1/rank) with every seventh row empty: double/int32, the types do not change
 /// which bin a row lands in.
@@ -221,8 +229,8 @@ matrix::Csr<double, loom::int32> bin_edges_and_power_law(std::shared_ptr<const l
     constexpr size_type cols = 30000;
     std::vector<size_type> lengths;
     for (int copy = 0; copy < 3; ++copy) {
-        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 1023, 1024,
-                                       1025, 2047, 2048, 2049, 4096, 4097, 6000}) {
+        for (const size_type length : {0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 255, 256, 257,
+                                       1023, 1024, 1025, 2047, 2048, 2049, 4096, 4097, 6000}) {
             lengths.push_back(length);
         }
     }
@@ -252,7 +260,7 @@ TEST(SpmvCudaBinned, BinEdgesAndPowerLaw)
     const auto ref = loom::test::reference();
     const auto A_ref = bin_edges_and_power_law(ref);
     const matrix::Csr<double, loom::int32> A(cuda, A_ref);
-    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::load_balanced);  // automatic; the others asked below
+    EXPECT_EQ(sparse::choose_spmv_algorithm(A), SpmvAlgorithm::binned);  // automatic; the others asked below
     const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 7);
     const Dense x_cuda(cuda, x);
     const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 8);
@@ -286,6 +294,36 @@ TEST(SpmvCudaBinned, SmallShapesAndStridedX)
         sparse::spmv(Mode::none, 2.0, A_ref, x, 1.0, expected);
         sparse::spmv(Mode::none, 2.0, A, Dense(cuda, x), 1.0, y, {SpmvAlgorithm::binned});
         LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(), loom::test::tolerance<double>());
+    }
+}
+
+TEST(SpmvCudaGraphs, EveryAlgorithmOnRmatGraphs)
+{
+    using Dense = matrix::Dense<double>;
+    LOOM_CUDA_OR_SKIP(cuda);
+    const auto ref = loom::test::reference();
+    // Hubs in rows and columns at once: R-MAT with the hubs at small ids (the largest rows
+    // over 2048 entries: segmented by binned, many tiles for load_balanced), and the
+    // symmetric, renumbered graph500 form.
+    for (const auto spec : {"rmat:14:16:3", "graph500:12:8:4", "rmat:9:2"}) {
+        SCOPED_TRACE(spec);
+        const auto A_ref = matrix::generate_csr<double, loom::int32>(ref, spec);
+        const matrix::Csr<double, loom::int32> A(cuda, A_ref);
+        const auto x = loom::test::random_dense<double>(ref, {A.cols(), 1}, 9);
+        const Dense x_cuda(cuda, x);
+        const auto y0 = loom::test::random_dense<double>(ref, {A.rows(), 1}, 10);
+        for (const auto mode : {Mode::none, Mode::transpose}) {
+            auto expected = y0;
+            sparse::spmv(mode, 0.5, A_ref, x, 2.0, expected);
+            for (const auto algorithm : all_algorithms()) {
+                SCOPED_TRACE(std::string(sparse::to_string(algorithm)) + " " +
+                             sparse::to_string(mode));
+                Dense y(cuda, y0);
+                sparse::spmv(mode, 0.5, A, x_cuda, 2.0, y, {algorithm});
+                LOOM_EXPECT_NEAR_VECTORS(y.to_host(), expected.to_host(),
+                                         loom::test::tolerance<double>());
+            }
+        }
     }
 }
 

@@ -296,7 +296,12 @@ inline constexpr const char* generator_help =
     "  poisson2d:N[:5|9]          2D Poisson, N^2 grid, 5- or 9-point stencil (default 5)\n"
     "  elasticity3d:N             3D linear elasticity, N^3 hexahedra, clamped at x = 0\n"
     "  powerlaw:ROWS:AVG[:SEED]   square, power-law row lengths of mean AVG\n"
-    "  random:ROWS:COLS:PER_ROW[:SEED]  PER_ROW uniformly drawn columns in every row";
+    "  random:ROWS:COLS:PER_ROW[:SEED]  PER_ROW uniformly drawn columns in every row\n"
+    "  rmat:SCALE:EDGE_FACTOR[:SEED]  R-MAT graph (a,b,c,d = .57,.19,.19,.05), 2^SCALE vertices,\n"
+    "                             EDGE_FACTOR * 2^SCALE directed edges (repeats merged,\n"
+    "                             self-loops kept), hubs at small ids\n"
+    "  graph500:SCALE:EDGE_FACTOR[:SEED]  the same undirected (symmetric), vertices randomly\n"
+    "                             renumbered (Graph500's graph)";
 
 /// The matrix a generator spec describes, in host memory. BadInput for a malformed spec.
 template <typename V>

@@ -49,6 +49,36 @@ LOOM_EXPORT Csr<V, I> power_law(std::shared_ptr<const Executor> exec, size_type 
                                 double avg_nnz_per_row, std::uint64_t seed = default_generator_seed,
                                 double exponent = 2.0);
 
+/// The R-MAT recursive quadrant probabilities and what rmat does with the edges it draws.
+struct RmatOptions {
+    /// Probabilities of the top-left, top-right and bottom-left quadrant at every level (the
+    /// bottom-right one gets 1 - a - b - c); Graph500's values. Each is rounded to a multiple
+    /// of 2^-16 (16 random bits decide a level).
+    double a = 0.57;
+    double b = 0.19;
+    double c = 0.19;
+    /// Also store the reverse of every edge (an undirected graph): a symmetric pattern with
+    /// equal values at (i, j) and (j, i).
+    bool symmetric = false;
+    /// Renumber the vertices by a random permutation (as Graph500 does), which scatters the
+    /// hubs over the index range; without it vertex 0 is the largest hub and the high-degree
+    /// vertices sit at small indices (ids with few one bits).
+    bool permute = false;
+    std::uint64_t seed = default_generator_seed;
+};
+
+/// The adjacency matrix of an R-MAT graph (Chakrabarti, Zhan, Faloutsos 2004; the Graph500
+/// Kronecker generator): 2^scale vertices, edge_factor * 2^scale edges, each drawn
+/// independently by descending `scale` levels of the 2 x 2 quadrant probabilities. Row i holds
+/// the edges leaving vertex i (entry (i, j) for i -> j): row lengths (out-degrees) and column
+/// counts (in-degrees) are both heavy-tailed. Repeated edges are merged into one entry;
+/// self-loops are kept (a diagonal entry). Values uniform in [-1, 1). So nnz is somewhat
+/// below edge_factor * 2^scale (x2 when symmetric). scale in [0, 31]; NotSupported when the
+/// edges drawn do not fit I.
+template <typename V, typename I = int32>
+LOOM_EXPORT Csr<V, I> rmat(std::shared_ptr<const Executor> exec, int scale, size_type edge_factor,
+                           const RmatOptions& options = {});
+
 /// A generated system with the nodes its unknowns belong to: `coordinates` is nodes x dim
 /// (empty where the generator has no geometry), a node's dofs_per_node unknowns consecutive.
 template <typename V, typename I = int32>
@@ -68,7 +98,9 @@ template <typename V, typename I = int32>
 LOOM_EXPORT GeneratedProblem<V, I> elasticity3d(std::shared_ptr<const Executor> exec, size_type n);
 
 /// The problem a spec names: "poisson3d:N[:7|27]", "poisson2d:N[:5|9]", "elasticity3d:N",
-/// "powerlaw:ROWS:AVG[:SEED]" or "random:ROWS:COLS:PER_ROW[:SEED]"; coordinates for
+/// "powerlaw:ROWS:AVG[:SEED]", "random:ROWS:COLS:PER_ROW[:SEED]", "rmat:SCALE:EDGE_FACTOR[:SEED]"
+/// (rmat, directed, vertex ids as drawn) or "graph500:SCALE:EDGE_FACTOR[:SEED]" (rmat,
+/// symmetric, vertices randomly renumbered: Graph500's graph); coordinates for
 /// elasticity3d only. BadInput naming the spec when it is malformed.
 template <typename V, typename I = int32>
 LOOM_EXPORT GeneratedProblem<V, I> generate_problem(std::shared_ptr<const Executor> exec,

@@ -82,6 +82,20 @@ __device__ __forceinline__ T load_streaming(const T* p)
     }
 }
 
+/// A value another block of the same launch wrote (after a __threadfence): read from L2, not
+/// from a possibly stale L1 line.
+template <typename T>
+__device__ __forceinline__ T load_coherent(const T* p)
+{
+    if constexpr (is_device_complex_v<T>) {
+        using Pair = typename pair_of<typename T::value_type>::type;
+        const Pair v = __ldcg(reinterpret_cast<const Pair*>(p));
+        return T(v.x, v.y);
+    } else {
+        return __ldcg(p);
+    }
+}
+
 /// Sum over lanes [first, lane] of `value`, where `first` is the latest lane at or before this
 /// one with `head` set (lane 0 when there is none). Every lane of the warp must call it.
 template <typename D>
@@ -410,93 +424,6 @@ void csr_row_vector(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
     });
 }
 
-// ------------------------------------------------------------------ CSR stream
-
-/// Small blocks, all resident at once (16 per SM): measured on H200 against 256 threads with
-/// chunks of 2048 (7-point 160^3: 116 vs 157 us; 512 threads or 4096-entry chunks were slower).
-constexpr int stream_block_size = 128;
-constexpr int stream_min_blocks = 16;
-/// Products one block stages in shared memory at a time; the chunk / block size entries of a
-/// thread are all loaded before any is used, so each thread keeps that many gathers in flight.
-constexpr int stream_chunk = 1024;
-constexpr int stream_loads_per_thread = stream_chunk / stream_block_size;
-
-/// A block per stream_block_size / L consecutive rows. The block streams its rows' entries in
-/// chunks of stream_chunk: coalesced loads of values and columns (independent of the row
-/// bounds, so all of them are in flight at once), the products op(a) * x(col) staged in
-/// shared memory, then L lanes per row sum their row's part of the chunk. Rows longer than a
-/// chunk are correct but walk several chunks: `automatic` sends irregular matrices to
-/// load_balanced. Each row is summed in a fixed order: deterministic.
-template <int L, bool Conj, typename D, typename I>
-__global__ void __launch_bounds__(stream_block_size, stream_min_blocks)
-    csr_stream_kernel(CsrView<D, I> A, Column<D> v)
-{
-    constexpr int rows_per_block = stream_block_size / L;
-    __shared__ D products[stream_chunk];
-    const long long first_row = static_cast<long long>(blockIdx.x) * rows_per_block;
-    const long long last_row = min(first_row + rows_per_block, A.rows);
-    const long long block_begin = load_cached(A.row_ptrs + first_row);
-    const long long block_end = load_cached(A.row_ptrs + last_row);
-    const long long row = first_row + threadIdx.x / L;
-    const int lane = threadIdx.x % L;
-    const bool owns_row = row < last_row;
-    const long long row_begin = owns_row ? load_cached(A.row_ptrs + row) : block_end;
-    const long long row_end = owns_row ? load_cached(A.row_ptrs + row + 1) : block_end;
-    D sum{};
-    for (long long chunk = block_begin; chunk < block_end; chunk += stream_chunk) {
-        const long long count = min(static_cast<long long>(stream_chunk), block_end - chunk);
-        D a[stream_loads_per_thread];
-        I c[stream_loads_per_thread];
-#pragma unroll
-        for (int k = 0; k < stream_loads_per_thread; ++k) {
-            const int e = k * stream_block_size + threadIdx.x;
-            a[k] = D{};
-            c[k] = I{};
-            if (e < count) {
-                a[k] = load_streaming(A.values + chunk + e);
-                c[k] = load_streaming(A.cols + chunk + e);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < stream_loads_per_thread; ++k) {
-            const int e = k * stream_block_size + threadIdx.x;
-            if (e < count) products[e] = mul(op<Conj>(a[k]), v.x_at(c[k]));
-        }
-        __syncthreads();
-        const long long begin = max(row_begin, chunk);
-        const long long end = min(row_end, chunk + count);
-        for (long long e = begin + lane; e < end; e += L) sum += products[e - chunk];
-        __syncthreads();  // the next chunk reuses the shared memory
-    }
-    sum = warp_sum<L>(sum);
-    if (lane == 0 && owns_row) v.store(row, sum);
-}
-
-/// Lanes per row: the smallest power of two with which a block's rows fill at most 90% of a
-/// chunk at the mean row length (so most blocks take one chunk), at most a warp.
-int stream_lanes_for(size_type rows, size_type nnz)
-{
-    const double mean = rows == 0 ? 0.0 : static_cast<double>(nnz) / static_cast<double>(rows);
-    int lanes = 1;
-    while (lanes < warp_size && stream_block_size / lanes * mean > 0.9 * stream_chunk) lanes *= 2;
-    return lanes;
-}
-
-template <typename V, typename I>
-void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
-                const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
-{
-    using D = device_type_t<V>;
-    with_conjugation(mode, [&]<bool Conj>() {
-        with_group_size(stream_lanes_for(A.rows(), A.nnz()), [&]<int L>() {
-            const unsigned blocks = grid_for(A.rows() * L, stream_block_size);
-            csr_stream_kernel<L, Conj, D, I><<<blocks, stream_block_size, 0, stream_of(exec)>>>(
-                view(A), column(alpha, x, beta, y, 0));
-            check_launch(spmv_where);
-        });
-    });
-}
-
 // ------------------------------------------------------------------ CSR load_balanced
 
 /// Merge items (row ends + nonzeros) per lane of a tile. Odd, so that lanes walking their
@@ -733,27 +660,27 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// The sum of `value` over a block of block_size threads in a fixed order (each warp's
+/// The sum of `value` over a block of Threads threads in a fixed order (each warp's
 /// shuffle tree, then the warps in turn), valid in thread 0. Every thread must call it.
-template <typename D>
+template <int Threads, typename D>
 __device__ __forceinline__ D block_sum_in_order(D value)
 {
+    constexpr int threads = Threads;
     value = warp_sum<warp_size>(value);
-    __shared__ alignas(16) unsigned char storage[block_size / warp_size * sizeof(D)];
+    __shared__ alignas(16) unsigned char storage[threads / warp_size * sizeof(D)];
     D* warp_sums = reinterpret_cast<D*>(storage);
     if (threadIdx.x % warp_size == 0) warp_sums[threadIdx.x / warp_size] = value;
     __syncthreads();
     D total = warp_sums[0];
     if (threadIdx.x == 0) {
-        for (int w = 1; w < block_size / warp_size; ++w) total += warp_sums[w];
+        for (int w = 1; w < threads / warp_size; ++w) total += warp_sums[w];
     }
     return total;
 }
 
-/// One block per run of partial sums belonging to one row, summed in a fixed order:
-/// y(row) += alpha * sum (load_balanced's long runs, the row's earlier tiles already stored
-/// y), or with Store y(row) = alpha * sum + beta * y(row) (binned's long-row segments).
-template <bool Store, typename D>
+/// One block per run of partial sums belonging to one row (load_balanced's long runs, the
+/// row's earlier tiles already stored y), summed in a fixed order: y(row) += alpha * sum.
+template <typename D>
 __global__ void __launch_bounds__(block_size)
     sum_runs_kernel(const MergeRun* runs, const D* partials, Column<D> v)
 {
@@ -763,13 +690,8 @@ __global__ void __launch_bounds__(block_size)
     for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += block_size) {
         sum += partials[t];
     }
-    const D total = block_sum_in_order(sum);
-    if (threadIdx.x != 0) return;
-    if constexpr (Store) {
-        v.store(run.row, total);
-    } else {
-        v.add(run.row, total);
-    }
+    const D total = block_sum_in_order<block_size>(sum);
+    if (threadIdx.x == 0) v.add(run.row, total);
 }
 
 /// Runs of more than a warp's worth of tiles cutting one row, found on the host (once per
@@ -834,7 +756,7 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
         tile_rows, tiles, A.rows(), carries, v);
     check_launch(spmv_where);
     if (!plan->long_runs.empty()) {
-        sum_runs_kernel<false, D>
+        sum_runs_kernel<D>
             <<<grid_for(plan->long_runs.size(), 1), block_size, 0, stream_of(exec)>>>(
                 plan->long_runs.data(), carries, v);
         check_launch(spmv_where);
@@ -843,27 +765,34 @@ void csr_merge_path(const CudaExecutor& exec, Mode mode, V alpha, const matrix::
 
 // ------------------------------------------------------------------ CSR binned
 
-/// binned's classes of rows (CsrPlan::bins of them): bin b < binned_warp_bin holds the rows of
-/// 2^(b-1) < length <= 2^b entries (bin 0: at most one), each given 2^b lanes; bin
-/// binned_warp_bin the rows up to binned_long_row entries, a warp each; bin binned_long_bin the
-/// longer rows, cut into segments of binned_segment entries, a block each, whose partial sums
-/// a second pass adds in order. The last bin stays empty (bin counts are a power of two).
-constexpr int binned_warp_bin = 5;
-constexpr int binned_long_bin = 6;
+/// binned's classes of rows (CsrPlan::bins of them): bin b <= binned_last_short_bin holds the
+/// rows of 2^(b-1) < length <= 2^b entries (bin 0: at most one), each given 2^b lanes, a
+/// group taking binned_short_rows rows at once; bin binned_warp_bin the rows up to
+/// binned_long_row entries, a warp each; bin binned_long_bin the longer rows, cut into
+/// segments of binned_segment entries, a block each; the last block to finish a row's
+/// segments adds their partial sums in order (same launch).
+constexpr int binned_last_short_bin = 5;
+constexpr int binned_warp_bin = 6;
+constexpr int binned_long_bin = 7;
 /// Entries each thread of a segment's block loads before it gathers any x value.
 constexpr int binned_segment_loads = 8;
 constexpr long long binned_segment = block_size * binned_segment_loads;
-/// Longer rows are segmented: a warp alone on one would finish long after the rest (2048
-/// entries are already 64 steps of a warp).
-constexpr long long binned_long_row = binned_segment;
-/// Entries each lane of the warp bin loads before it gathers: 4 keeps 4 gathers in flight per
-/// lane on the rows longer than a warp.
-constexpr int binned_warp_loads = 4;
+/// Entries each lane of the warp bin loads before it gathers: every row of the bin in one
+/// pass, 8 gathers in flight per lane.
+constexpr int binned_warp_loads = 8;
+/// Longer rows get blocks: a warp alone on one walks it in dependent passes (mycielskian12's
+/// 1535-entry rows took 12 passes of 128 before session 14), where a block loads up to 2048
+/// entries at once.
+constexpr long long binned_long_row = warp_size * binned_warp_loads;
 
 constexpr int binned_bins = CsrPlan<double, int>::bins;
 static_assert(binned_long_bin < binned_bins);
 
-constexpr int lanes_of_bin(int bin) { return bin <= binned_warp_bin ? 1 << bin : 0; }
+/// Lanes per row of a bin (0: the long rows' segments, a block each).
+constexpr int lanes_of_bin(int bin)
+{
+    return bin <= binned_last_short_bin ? 1 << bin : bin == binned_warp_bin ? warp_size : 0;
+}
 
 /// The bin of row r (a __device__ functor for loom::cuda::bin_rows).
 template <typename I>
@@ -874,8 +803,9 @@ struct RowLengthBin {
     {
         const long long length = row_ptrs[r + 1] - row_ptrs[r];
         if (length > binned_long_row) return binned_long_bin;
+        if (length > warp_size) return binned_warp_bin;
         int bin = 0;
-        while (bin < binned_warp_bin && (1ll << bin) < length) ++bin;
+        while ((1ll << bin) < length) ++bin;
         return bin;
     }
 };
@@ -894,6 +824,67 @@ struct BinnedRows {
     const I* begins;
     const I* ends;
 };
+
+/// Rows each group of a short bin (at most G entries a row, so one entry per lane) takes at
+/// once. One: more groups in flight beat more loads per group. H200, session 14, 8 rows per
+/// group (all their loads issued before the first gather) against 1: rmat:16:16 17.4 vs
+/// 11.3 us, rmat:18:16 53.4 vs 36.6, graph500:17:16 44.9 vs 31.3, orani678 6.6 vs 5.0,
+/// tomography 6.7 vs 4.7, bp_1600 6.3 vs 3.8 (8 rows: 48 registers and 8x fewer groups).
+constexpr int binned_short_rows = 1;
+
+/// Groups of G lanes in a short bin (G >= the bin's longest row): group g of the block takes
+/// the listed rows block_first + r * groups + g, r < R (consecutive groups, consecutive
+/// list entries: coalesced list reads and mostly coalesced y stores).
+template <int G, int R, bool Conj, typename D, typename I>
+__device__ __forceinline__ void binned_short_rows_of(const CsrView<D, I>& A, const Column<D>& v,
+                                                     const BinnedRows<I>& list, long long first,
+                                                     long long count, long long block)
+{
+    constexpr int groups = block_size / G;
+    const int lane = threadIdx.x % G;
+    const long long base = block * groups * R + threadIdx.x / G;
+    I begin[R];
+    I end[R];
+    I row_of[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        const long long k = base + r * groups;
+        begin[r] = k < count ? load_cached(list.begins + first + k) : I{};
+        end[r] = k < count ? load_cached(list.ends + first + k) : I{};
+        row_of[r] = k < count && lane == 0 ? load_cached(list.rows + first + k) : I{};
+    }
+    D a[R];
+    I c[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        const long long nz = static_cast<long long>(begin[r]) + lane;
+        a[r] = D{};
+        c[r] = I{};
+        if (nz < end[r]) {
+            a[r] = load_streaming(A.values + nz);
+            c[r] = load_streaming(A.cols + nz);
+        }
+    }
+    D sum[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        sum[r] = static_cast<long long>(begin[r]) + lane < end[r] ? mul(op<Conj>(a[r]), v.x_at(c[r]))
+                                                                  : D{};
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) sum[r] = warp_sum<G>(sum[r]);
+    // y of all R rows loaded before the first store: the compiler keeps a load of y after an
+    // earlier store to y, so storing row after row would serialize R read-modify-writes.
+    D old[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        old[r] = lane == 0 && base + r * groups < count ? v.previous(row_of[r]) : D{};
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        if (lane == 0 && base + r * groups < count) v.store_over(row_of[r], sum[r], old[r]);
+    }
+}
 
 /// A group of G lanes per listed row k in [first, first + count) of the bin order (`block` is
 /// the block's index among its bin's): each lane loads Loads entries before it gathers their
@@ -933,17 +924,24 @@ __device__ __forceinline__ void binned_rows(const CsrView<D, I>& A, const Column
     if (valid && lane == 0) v.store(load_cached(list.rows + k), sum);
 }
 
-/// One segment of a long row, a block: all its loads issued before any gather (as stream
-/// does), the block's sum in a fixed order into `partial`.
-template <bool Conj, typename D, typename I>
-__device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const Column<D>& v,
-                                                   const RowSegment& segment, D* partial)
+/// One segment of a long row, a block of Threads threads: all its loads issued before any
+/// gather (as stream does), the block's sum in a fixed order. A row of one segment is stored
+/// at once; otherwise the sum goes to segment_sums[s], and the block that finishes the row's
+/// run last (counted in arrivals[run]) adds the run's sums in segment order and stores y:
+/// deterministic, in the same launch (binned used a second one, sum_runs_kernel, before
+/// session 14). Used by binned's long bin and by stream's split-off long rows.
+template <int Threads, int Loads, bool Conj, typename D, typename I>
+__device__ __forceinline__ void segment_sum(const CsrView<D, I>& A, const Column<D>& v,
+                                            const RowSegment* segments, long long s,
+                                            const MergeRun* runs, D* segment_sums,
+                                            unsigned* arrivals)
 {
-    D a[binned_segment_loads];
-    I c[binned_segment_loads];
+    const RowSegment segment = segments[s];
+    D a[Loads];
+    I c[Loads];
 #pragma unroll
-    for (int k = 0; k < binned_segment_loads; ++k) {
-        const long long nz = segment.begin + k * block_size + threadIdx.x;
+    for (int k = 0; k < Loads; ++k) {
+        const long long nz = segment.begin + k * Threads + threadIdx.x;
         a[k] = D{};
         c[k] = I{};
         if (nz < segment.end) {
@@ -953,38 +951,70 @@ __device__ __forceinline__ void binned_segment_sum(const CsrView<D, I>& A, const
     }
     D sum{};
 #pragma unroll
-    for (int k = 0; k < binned_segment_loads; ++k) {
-        if (segment.begin + k * block_size + threadIdx.x < segment.end) {
+    for (int k = 0; k < Loads; ++k) {
+        if (segment.begin + k * Threads + threadIdx.x < segment.end) {
             sum += mul(op<Conj>(a[k]), v.x_at(c[k]));
         }
     }
-    const D total = block_sum_in_order(sum);
-    if (threadIdx.x == 0) *partial = total;
+    const D total = block_sum_in_order<Threads>(sum);
+    const MergeRun run = runs[segment.run];
+    if (run.end_tile - run.first_tile == 1) {
+        if (threadIdx.x == 0) v.store(run.row, total);
+        return;
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        segment_sums[s] = total;
+        __threadfence();  // the sum is visible before the arrival is counted
+        const unsigned before = atomicAdd(arrivals + segment.run, 1u);
+        last = before + 1 == static_cast<unsigned>(run.end_tile - run.first_tile);
+    }
+    __syncthreads();
+    if (!last) return;  // uniform over the block
+    __threadfence();
+    D row_sum{};
+    for (long long t = run.first_tile + threadIdx.x; t < run.end_tile; t += Threads) {
+        row_sum += load_coherent(segment_sums + t);
+    }
+    const D row_total = block_sum_in_order<Threads>(row_sum);
+    if (threadIdx.x == 0) {
+        v.store(run.row, row_total);
+        arrivals[segment.run] = 0;  // ready for the next call
+    }
 }
 
 /// Every bin in one launch (no launch gaps between small bins): a block finds its bin from
 /// the grid table, a branch uniform over the block. Each row is summed in a fixed order
-/// (long rows: segments, then sum_runs_kernel): deterministic.
+/// (long rows: segments, then their sums in order): deterministic.
 template <bool Conj, typename D, typename I>
 __global__ void __launch_bounds__(block_size)
     csr_binned_kernel(CsrView<D, I> A, Column<D> v, BinnedRows<I> list, BinnedGrid grid,
-                      const RowSegment* segments, D* segment_sums)
+                      const RowSegment* segments, const MergeRun* runs, D* segment_sums,
+                      unsigned* arrivals)
 {
+    // The bins in reverse: the long rows' segment blocks (the most work each) are scheduled
+    // first and the short rows fill in behind them, instead of making the launch's tail.
+    const long long index = static_cast<long long>(gridDim.x) - 1 - blockIdx.x;
     int bin = 0;
-    while (blockIdx.x >= grid.first_block[bin + 1]) ++bin;
-    const long long block = blockIdx.x - grid.first_block[bin];
+    while (index >= grid.first_block[bin + 1]) ++bin;
+    const long long block = index - grid.first_block[bin];
     const long long first = grid.first_row[bin];
     const long long count = grid.first_row[bin + 1] - first;
+    constexpr int R = binned_short_rows;
     switch (bin) {
-    case 0: binned_rows<1, 1, Conj>(A, v, list, first, count, block); break;
-    case 1: binned_rows<2, 1, Conj>(A, v, list, first, count, block); break;
-    case 2: binned_rows<4, 1, Conj>(A, v, list, first, count, block); break;
-    case 3: binned_rows<8, 1, Conj>(A, v, list, first, count, block); break;
-    case 4: binned_rows<16, 1, Conj>(A, v, list, first, count, block); break;
+    case 0: binned_short_rows_of<1, R, Conj>(A, v, list, first, count, block); break;
+    case 1: binned_short_rows_of<2, R, Conj>(A, v, list, first, count, block); break;
+    case 2: binned_short_rows_of<4, R, Conj>(A, v, list, first, count, block); break;
+    case 3: binned_short_rows_of<8, R, Conj>(A, v, list, first, count, block); break;
+    case 4: binned_short_rows_of<16, R, Conj>(A, v, list, first, count, block); break;
+    case 5: binned_short_rows_of<32, R, Conj>(A, v, list, first, count, block); break;
     case binned_warp_bin:
         binned_rows<warp_size, binned_warp_loads, Conj>(A, v, list, first, count, block);
         break;
-    default: binned_segment_sum<Conj>(A, v, segments[block], segment_sums + block); break;
+    default:
+        segment_sum<block_size, binned_segment_loads, Conj>(A, v, segments, block, runs,
+                                                            segment_sums, arrivals);
+        break;
     }
 }
 
@@ -1015,27 +1045,38 @@ std::vector<T> slice_to_host(const CudaExecutor& exec, const Array<T>& array, lo
     return host;
 }
 
+/// Rows (with their entry ranges) cut into segments of `length` entries, on A's executor.
+template <typename V, typename I>
+RowSegments<V> cut_into_segments(const matrix::Csr<V, I>& A, const std::vector<I>& rows,
+                                  const std::vector<I>& begins, const std::vector<I>& ends,
+                                  long long length)
+{
+    std::vector<RowSegment> segments;
+    std::vector<MergeRun> runs;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const auto first_segment = static_cast<long long>(segments.size());
+        for (long long b = begins[k]; b < ends[k]; b += length) {
+            segments.push_back({b, std::min<long long>(b + length, ends[k]),
+                                static_cast<long long>(k)});
+        }
+        runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
+    }
+    const auto exec = A.executor();
+    return {Array<RowSegment>(exec, segments),
+            Array<V>(exec, static_cast<size_type>(segments.size())), Array<MergeRun>(exec, runs),
+            Array<unsigned>(exec, std::vector<unsigned>(runs.size(), 0u))};
+}
+
 /// The long bin's rows cut into segments, and per row the run of its segments.
 template <typename V, typename I>
 void segment_long_rows(const CudaExecutor& exec, const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan)
 {
     const long long first = plan.bin_offsets[binned_long_bin];
     const long long count = plan.bin_offsets[binned_long_bin + 1] - first;
-    const auto rows = slice_to_host(exec, plan.binned_rows, first, count);
-    const auto begins = slice_to_host(exec, plan.binned_begins, first, count);
-    const auto ends = slice_to_host(exec, plan.binned_ends, first, count);
-    std::vector<RowSegment> segments;
-    std::vector<MergeRun> runs;
-    for (long long k = 0; k < count; ++k) {
-        const auto first_segment = static_cast<long long>(segments.size());
-        for (long long b = begins[k]; b < ends[k]; b += binned_segment) {
-            segments.push_back({b, std::min<long long>(b + binned_segment, ends[k])});
-        }
-        runs.push_back({first_segment, static_cast<long long>(segments.size()), rows[k]});
-    }
-    plan.segments = Array<RowSegment>(A.executor(), segments);
-    plan.segment_sums = Array<V>(A.executor(), static_cast<size_type>(segments.size()));
-    plan.segment_runs = Array<MergeRun>(A.executor(), runs);
+    plan.binned_segments = cut_into_segments(
+        A, slice_to_host(exec, plan.binned_rows, first, count),
+        slice_to_host(exec, plan.binned_begins, first, count),
+        slice_to_host(exec, plan.binned_ends, first, count), binned_segment);
 }
 
 /// A's rows binned by length with their entry ranges, and its long rows' segments, built on
@@ -1075,28 +1116,236 @@ void csr_binned(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<
         grid.first_block[b] = blocks;
         grid.first_row[b] = plan->bin_offsets[b];
         const long long count = plan->bin_offsets[b + 1] - plan->bin_offsets[b];
-        blocks += b == binned_long_bin ? plan->segments.size()
-                                       : ceildiv(count * lanes_of_bin(b), block_size);
+        const long long rows_per_group = b <= binned_last_short_bin ? binned_short_rows : 1;
+        blocks += b == binned_long_bin
+                      ? plan->binned_segments.segments.size()
+                      : ceildiv(count * lanes_of_bin(b), block_size * rows_per_group);
     }
     grid.first_block[bins] = blocks;
     grid.first_row[bins] = plan->bin_offsets[bins];
     const auto csr = view(A);
     const auto v = column(alpha, x, beta, y, 0);
-    D* segment_sums = as_device(plan->segment_sums.data());
+    auto& long_rows = plan->binned_segments;
     const BinnedRows<I> list{plan->binned_rows.data(), plan->binned_begins.data(),
                              plan->binned_ends.data()};
     with_conjugation(mode, [&]<bool Conj>() {
-        csr_binned_kernel<Conj, D, I><<<static_cast<unsigned>(blocks), block_size, 0,
-                                        stream_of(exec)>>>(csr, v, list, grid,
-                                                           plan->segments.data(), segment_sums);
+        csr_binned_kernel<Conj, D, I>
+            <<<static_cast<unsigned>(blocks), block_size, 0, stream_of(exec)>>>(
+                csr, v, list, grid, long_rows.segments.data(), long_rows.runs.data(),
+                as_device(long_rows.sums.data()), long_rows.arrivals.data());
         check_launch(spmv_where);
     });
-    if (!plan->segment_runs.empty()) {
-        sum_runs_kernel<true, D><<<static_cast<unsigned>(plan->segment_runs.size()), block_size,
-                                   0, stream_of(exec)>>>(plan->segment_runs.data(), segment_sums,
-                                                         v);
-        check_launch(spmv_where);
+}
+
+// ------------------------------------------------------------------ CSR stream
+
+/// Small blocks, all resident at once (16 per SM): measured on H200 against 256 threads with
+/// chunks of 2048 (7-point 160^3: 116 vs 157 us; 512 threads or 4096-entry chunks were slower).
+constexpr int stream_block_size = 128;
+constexpr int stream_min_blocks = 16;
+/// The split kernel's long-row bookkeeping needs more than the 32 registers of 16 blocks
+/// (ptxas: 124 bytes of spill stores per thread; at 12 blocks, 40 registers: 32 bytes, once
+/// per thread outside the chunk loop).
+constexpr int stream_split_min_blocks = 12;
+/// Products one block stages in shared memory at a time; the chunk / block size entries of a
+/// thread are all loaded before any is used, so each thread keeps that many gathers in flight.
+constexpr int stream_chunk = 1024;
+constexpr int stream_loads_per_thread = stream_chunk / stream_block_size;
+
+/// stream's rows longer than `long_row`, summed by blocks of their own (`segments`, the
+/// first `segment_blocks` blocks of the launch) and skipped by the row blocks.
+template <typename D>
+struct StreamLongRows {
+    long long segment_blocks;
+    long long long_row;
+    const RowSegment* segments;
+    const MergeRun* runs;
+    D* sums;
+    unsigned* arrivals;
+};
+
+/// A block per stream_block_size / L consecutive rows. The block streams its rows' entries in
+/// chunks of stream_chunk: coalesced loads of values and columns (independent of the row
+/// bounds, so all of them are in flight at once), the products op(a) * x(col) staged in
+/// shared memory, then L lanes per row sum their row's part of the chunk. Each row is summed
+/// in a fixed order: deterministic.
+/// Split: rows longer than long.long_row (whose L lanes would sum thousands of products
+/// while the block's other threads wait, and whose chunks one block would walk alone) are
+/// left out of their row block's stream, which skips their entries, and summed by segment
+/// blocks before the row blocks (segment_sum). Without it (regular rows) the kernel is the
+/// one measured on the stencils, unchanged.
+template <int L, bool Conj, bool Split, typename D, typename I>
+__global__ void __launch_bounds__(stream_block_size,
+                                  Split ? stream_split_min_blocks : stream_min_blocks)
+    csr_stream_kernel(CsrView<D, I> A, Column<D> v, StreamLongRows<D> long_rows)
+{
+    constexpr int rows_per_block = stream_block_size / L;
+    long long row_block = blockIdx.x;
+    if constexpr (Split) {
+        // Segment blocks first (the most work each), so they do not make the launch's tail.
+        if (blockIdx.x < long_rows.segment_blocks) {  // uniform over the block
+            segment_sum<stream_block_size, stream_loads_per_thread, Conj>(
+                A, v, long_rows.segments, blockIdx.x, long_rows.runs, long_rows.sums,
+                long_rows.arrivals);
+            return;
+        }
+        row_block -= long_rows.segment_blocks;
     }
+    __shared__ D products[stream_chunk];
+    const long long first_row = row_block * rows_per_block;
+    const long long last_row = min(first_row + rows_per_block, A.rows);
+    const long long block_begin = load_cached(A.row_ptrs + first_row);
+    long long block_end = load_cached(A.row_ptrs + last_row);
+    const long long row = first_row + threadIdx.x / L;
+    const int lane = threadIdx.x % L;
+    bool owns_row = row < last_row;
+    long long row_begin = owns_row ? load_cached(A.row_ptrs + row) : block_end;
+    long long row_end = owns_row ? load_cached(A.row_ptrs + row + 1) : block_end;
+    // Split: the block's long rows in row order (their first entry and length), found by a
+    // ballot per warp; entries are then numbered with the long rows' left out ("live").
+    constexpr int max_skips = Split ? rows_per_block : 1;
+    __shared__ long long skip_begin[max_skips];
+    __shared__ long long skip_length[max_skips];
+    __shared__ unsigned long_masks[stream_block_size / warp_size];
+    int skips = 0;
+    if constexpr (Split) {
+        const long long candidate = first_row + threadIdx.x;
+        long long begin = 0, length = 0;
+        if (threadIdx.x < rows_per_block && candidate < last_row) {
+            begin = load_cached(A.row_ptrs + candidate);
+            length = load_cached(A.row_ptrs + candidate + 1) - begin;
+        }
+        const bool is_long = length > long_rows.long_row;
+        const unsigned mask = __ballot_sync(full_mask, is_long);
+        const int warp = threadIdx.x / warp_size;
+        if (threadIdx.x % warp_size == 0) long_masks[warp] = mask;
+        __syncthreads();
+        int before = 0;
+        for (int w = 0; w < stream_block_size / warp_size; ++w) {
+            const int count = __popc(long_masks[w]);
+            if (w < warp) before += count;
+            skips += count;
+        }
+        if (is_long) {
+            const int rank = before + __popc(mask & ((1u << (threadIdx.x % warp_size)) - 1));
+            skip_begin[rank] = begin;
+            skip_length[rank] = length;
+        }
+        __syncthreads();
+        // This row's range and the block's end in live numbering; long rows are empty here
+        // (an empty row at a long row's first entry precedes it: not shifted by it).
+        const bool long_row = row_end - row_begin > long_rows.long_row;
+        long long shift = 0;
+        for (int k = 0; k < skips; ++k) {
+            if (skip_begin[k] < row_begin) shift += skip_length[k];
+            block_end -= skip_length[k];
+        }
+        row_begin -= shift;
+        row_end = long_row ? row_begin : row_end - shift;
+        owns_row = owns_row && !long_row;
+    }
+    D sum{};
+    for (long long chunk = block_begin; chunk < block_end; chunk += stream_chunk) {
+        const long long count = min(static_cast<long long>(stream_chunk), block_end - chunk);
+        D a[stream_loads_per_thread];
+        I c[stream_loads_per_thread];
+#pragma unroll
+        for (int k = 0; k < stream_loads_per_thread; ++k) {
+            const int e = k * stream_block_size + threadIdx.x;
+            a[k] = D{};
+            c[k] = I{};
+            if (e < count) {
+                long long nz = chunk + e;
+                if constexpr (Split) {
+                    for (int s = 0; s < skips && nz >= skip_begin[s]; ++s) nz += skip_length[s];
+                }
+                a[k] = load_streaming(A.values + nz);
+                c[k] = load_streaming(A.cols + nz);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < stream_loads_per_thread; ++k) {
+            const int e = k * stream_block_size + threadIdx.x;
+            if (e < count) products[e] = mul(op<Conj>(a[k]), v.x_at(c[k]));
+        }
+        __syncthreads();
+        const long long begin = max(row_begin, chunk);
+        const long long end = min(row_end, chunk + count);
+        for (long long e = begin + lane; e < end; e += L) sum += products[e - chunk];
+        __syncthreads();  // the next chunk reuses the shared memory
+    }
+    sum = warp_sum<L>(sum);
+    if (lane == 0 && owns_row) v.store(row, sum);
+}
+
+/// Lanes per row: the smallest power of two with which a block's rows fill at most 90% of a
+/// chunk at the mean row length (so most blocks take one chunk), at most a warp.
+int stream_lanes_for(size_type rows, size_type nnz)
+{
+    const double mean = rows == 0 ? 0.0 : static_cast<double>(nnz) / static_cast<double>(rows);
+    int lanes = 1;
+    while (lanes < warp_size && stream_block_size / lanes * mean > 0.9 * stream_chunk) lanes *= 2;
+    return lanes;
+}
+
+/// Rows longer than this are split off stream's row blocks: each of the row's L lanes then
+/// sums at most 16 of its products per chunk. H200, session 14, 8 / 16 / 32 x L, us:
+/// mycielskian12 6.1 / 6.7 / 9.8, orani678 5.6 / 6.9 / 7.7, tomography 4.8 / 5.9 / 10.1,
+/// SiH4 5.4 / 5.5 / 6.5, bp_1600 8.4 / 5.4 / 4.7, west0989 4.8 / 3.6 / 3.6, rmat:16:16
+/// 21.0 / 17.4 / 21.5, rmat:18:16 59.9 / 53.6 / 51.0, graph500:17:16 51.9 / 40.7 / 38.0.
+constexpr long long stream_long_row(int lanes) { return 16ll * lanes; }
+
+/// A's rows longer than long_row cut into segments of one stream block each, built once
+/// (the row pointers read on the host) and cached in its plan.
+template <typename V, typename I>
+RowSegments<V>& stream_segments(const matrix::Csr<V, I>& A, CsrPlan<V, I>& plan,
+                                long long long_row)
+{
+    if (plan.stream_long_row == long_row) return plan.stream_segments;
+    const auto ptrs = A.row_ptrs().to_host();
+    std::vector<I> rows, begins, ends;
+    for (size_type r = 0; r < A.rows(); ++r) {
+        if (ptrs[r + 1] - ptrs[r] > long_row) {
+            rows.push_back(static_cast<I>(r));
+            begins.push_back(ptrs[r]);
+            ends.push_back(ptrs[r + 1]);
+        }
+    }
+    plan.stream_segments = cut_into_segments(A, rows, begins, ends, stream_chunk);
+    plan.stream_long_row = long_row;
+    return plan.stream_segments;
+}
+
+template <typename V, typename I>
+void csr_stream(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V, I>& A,
+                const matrix::Dense<V>& x, V beta, matrix::Dense<V>& y)
+{
+    using D = device_type_t<V>;
+    const int lanes = stream_lanes_for(A.rows(), A.nnz());
+    // The statistics are in the plan (spmv_csr computed them when A has entries).
+    const auto plan = plan_of(A);
+    const long long long_row = stream_long_row(lanes);
+    const bool split = plan->has_stats && plan->max_row_length > long_row;
+    StreamLongRows<D> long_rows{0, long_row};
+    long long blocks = grid_for(A.rows() * lanes, stream_block_size);
+    if (split) {
+        auto& segments = stream_segments(A, *plan, long_row);
+        long_rows.segments = segments.segments.data();
+        long_rows.runs = segments.runs.data();
+        long_rows.sums = as_device(segments.sums.data());
+        long_rows.arrivals = segments.arrivals.data();
+        long_rows.segment_blocks = segments.segments.size();
+        blocks += long_rows.segment_blocks;
+    }
+    with_conjugation(mode, [&]<bool Conj>() {
+        with_group_size(lanes, [&]<int L>() {
+            const auto kernel = split ? csr_stream_kernel<L, Conj, true, D, I>
+                                      : csr_stream_kernel<L, Conj, false, D, I>;
+            kernel<<<static_cast<unsigned>(blocks), stream_block_size, 0, stream_of(exec)>>>(
+                view(A), column(alpha, x, beta, y, 0), long_rows);
+            check_launch(spmv_where);
+        });
+    });
 }
 
 // ------------------------------------------------------------------ CSR transposed
@@ -1250,31 +1499,30 @@ bool irregular_rows(size_type max_length, double mean, double cv)
     return max_length > warp_size && (max_length > 8 * mean || cv > 1.0);
 }
 
-/// Irregular matrices up to this many entries are launch-bound: binned, one launch when no
-/// row is segmented, beats load_balanced's two or three (H200: mycielskian12, 407 K entries,
-/// 12.5 vs 13.3 us; orani678, 90 K, 9.0 vs 10.6 us); at power-law 2M x 16 (32 M) binned loses
-/// (404 vs 276 us). No measurement in between: the bound is the smallest measured loss / 32.
-constexpr long long binned_max_nnz = 1ll << 20;
+/// Irregular matrices up to this many entries go to binned (one launch, no shared memory),
+/// larger ones to load_balanced. H200, session 14 (binned with one row per group, long rows
+/// in segment blocks of the same launch), us, binned / load_balanced / cuSPARSE:
+/// bp_1600 3.8 / 8.7 / 8.4, tomography 4.7 / 8.6 / 9.1, orani678 5.0 / 10.6 / 9.5,
+/// mycielskian12 6.5 / 11.9 / 9.1, rmat:16:16 (0.96 M entries) 11.3 / 17.5 / 17.4,
+/// graph500:17:16 (3.7 M) 31.3 / 41.0 / 36.8, rmat:18:16 (3.9 M) 36.6 / 43.1 / 40.4,
+/// rmat:19:16 (8.0 M) 65.9 / 80.9 / 76.2, graph500:19:16 (15.5 M) 130.8 / 131.8 / 123.4,
+/// rmat:20:16 (16.1 M) 142.3 / 155.7 / 147.9; beyond, load_balanced is ahead: rmat:21:16
+/// (32 M) 297.5 / 293.1, rmat:22:16 626.7 / 599.0, power-law 2M x 16 302.8 / 275.5.
+constexpr long long binned_max_nnz = 1ll << 24;
 
-/// Rows longer than this on average fill a warp each: stream's 32 lanes per row keep every
-/// lane busy, and a small matrix runs best in its one launch (H200, mycielskian12, mean 133:
-/// stream 10.6 us, binned 11.8, load_balanced 12.1, sessions 9 and 10); larger matrices
-/// balance by nonzeros.
+/// Rows longer than this on average fill a warp each: a warp per row keeps too few loads in
+/// flight, load_balanced balances by nonzeros.
 constexpr double long_mean_row = 4 * warp_size;
 
-/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7, 9 and 10):
-/// small matrices with irregular rows go to binned when no row needs segments (orani678,
-/// mean 36: binned 7.1 us, load_balanced 10.1, stream 23.4), or to stream when their rows
-/// are long on average; larger irregular matrices and long rows to load_balanced; regular
-/// rows to stream (binned's radix sort takes at most 2^31 - 1 rows).
+/// The rule of `automatic` (CUDA_NOTES.md, measured on the H200 in sessions 7 to 14):
+/// irregular rows go to binned up to binned_max_nnz entries, beyond to load_balanced; long
+/// rows on average to load_balanced; regular rows to stream (binned's radix sort takes at
+/// most 2^31 - 1 rows).
 SpmvAlgorithm automatic_algorithm(size_type max_length, double mean, double cv, size_type rows,
                                   size_type nnz)
 {
     const bool irregular = irregular_rows(max_length, mean, cv);
-    const bool small = nnz <= binned_max_nnz && rows < (1ll << 31);
-    if (irregular && small && max_length <= binned_long_row) {
-        return mean > long_mean_row ? SpmvAlgorithm::stream : SpmvAlgorithm::binned;
-    }
+    if (irregular && nnz <= binned_max_nnz && rows < (1ll << 31)) return SpmvAlgorithm::binned;
     if (irregular || mean > long_mean_row) return SpmvAlgorithm::load_balanced;
     return SpmvAlgorithm::stream;
 }
@@ -1564,6 +1812,7 @@ void spmv_csr(const CudaExecutor& exec, Mode mode, V alpha, const matrix::Csr<V,
     } else if (algorithm == SpmvAlgorithm::binned && A.nnz() > 0) {
         csr_binned(exec, mode, alpha, A, x, beta, y);
     } else if (algorithm == SpmvAlgorithm::stream && A.rows() > 0) {
+        if (A.nnz() > 0) choose_csr_algorithm(exec, A);  // stream splits off long rows by them
         csr_stream(exec, mode, alpha, A, x, beta, y);
     } else {
         csr_row_vector(exec, mode, alpha, A, x, beta, y);

@@ -30,6 +30,17 @@ struct Column {
                             : loom::cuda::mul(alpha, sum) + loom::cuda::mul(beta, *out);
     }
 
+    /// y(i) as store() reads it (zero when beta is zero: y not read). A thread storing several
+    /// rows loads them all first: the compiler keeps a load of y after an earlier store to y
+    /// (they may alias), so store() after store() costs a round trip each.
+    __device__ D previous(long long i) const { return beta_is_zero ? D{} : y[i * y_stride]; }
+
+    /// y(i) = alpha * sum + beta * old, old = previous(i).
+    __device__ void store_over(long long i, const D& sum, const D& old) const
+    {
+        y[i * y_stride] = loom::cuda::mul(alpha, sum) + loom::cuda::mul(beta, old);
+    }
+
     /// y(i) += alpha * sum, for a row finished before (load_balanced's fix-up).
     __device__ void add(long long i, const D& sum) const
     {

@@ -21,10 +21,23 @@ struct MergeRun {
     long long row;
 };
 
-/// Entries [begin, end) of one long row, summed by one block of the binned kernel.
+/// Entries [begin, end) of one long row, summed by one block of the binned kernel; `run`
+/// indexes the row's run of segments (CsrPlan::segment_runs).
 struct RowSegment {
     long long begin;
     long long end;
+    long long run;
+};
+
+/// Long rows cut into segments of equal length, a block each: the segments, their partial
+/// sums, per row the run of its segments [first_tile, end_tile) to add in order, and per run
+/// the segments finished in the current call (zero between calls: the last one resets it).
+template <typename V>
+struct RowSegments {
+    Array<RowSegment> segments;
+    Array<V> sums;
+    Array<MergeRun> runs;
+    Array<unsigned> arrivals;
 };
 
 template <typename V, typename I>
@@ -64,11 +77,13 @@ struct CsrPlan {
     Array<I> binned_begins;
     Array<I> binned_ends;
     std::array<long long, bins + 1> bin_offsets{};
-    /// binned's long rows cut into segments of equal length: the segments' partial sums, and
-    /// per long row the run of segments [first_tile, end_tile) to add in order.
-    Array<RowSegment> segments;
-    Array<V> segment_sums;
-    Array<MergeRun> segment_runs;
+    /// binned's long rows cut into segments.
+    RowSegments<V> binned_segments;
+
+    /// stream's rows longer than stream_long_row (-1: not built), which blocks of their own
+    /// sum in segments, in the same launch.
+    long long stream_long_row = -1;
+    RowSegments<V> stream_segments;
 
     Array<std::byte> vendor_workspace;
 };

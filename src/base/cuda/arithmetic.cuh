@@ -46,17 +46,25 @@ __device__ __forceinline__ D mul(const D& a, const D& b)
     }
 }
 
+/// *p by one of the load intrinsics (`__ldg`, `__ldcs`, `__ldcg`: which cache keeps the line),
+/// a complex value as one load of the pair of its parts.
+template <typename D, typename Load>
+__device__ __forceinline__ D load_by(const D* p, Load load)
+{
+    if constexpr (is_device_complex_v<D>) {
+        using Pair = typename pair_of<typename D::value_type>::type;
+        const Pair v = load(reinterpret_cast<const Pair*>(p));
+        return D(v.x, v.y);
+    } else {
+        return load(p);
+    }
+}
+
 /// *p through the read-only cache (for data that neighbouring threads read again).
 template <typename D>
 __device__ __forceinline__ D load_cached(const D* p)
 {
-    if constexpr (is_device_complex_v<D>) {
-        using Pair = typename pair_of<typename D::value_type>::type;
-        const Pair v = __ldg(reinterpret_cast<const Pair*>(p));
-        return D(v.x, v.y);
-    } else {
-        return __ldg(p);
-    }
+    return load_by(p, [](const auto* q) { return __ldg(q); });
 }
 
 /// *target += value. Complex values are added part by part (there is no 128-bit, or 64-bit

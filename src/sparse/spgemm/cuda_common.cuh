@@ -47,6 +47,7 @@
 // row_binning.cuh, warp.cuh).
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -208,68 +209,7 @@ __device__ long long team_inclusive_scan(long long value, Batch<G>& batch)
     }
 }
 
-/// Calls visit(j, s, valid) on every thread of the team for the products of one row, G
-/// products per step in product order: thread t has product t of the step (valid) or none
-/// (the last step), j its entry of B and s the rank in its batch of the A entry that
-/// selected j's row. A visit that takes a fourth argument also gets the product's index
-/// from `first`'s first product (in product order; where the record's stage puts it). Entries k in [first, end) are taken G at a time; load(k, s) runs on the
-/// thread of rank s and returns the row of B that k selects (it may stash per-entry data at
-/// index s, readable by every thread in visit). Team-wide: every thread of the team calls it
-/// with the same first and end, and every call of visit is a step of the whole team (so
-/// visit may synchronise the team, see ordered_add).
-template <int G, typename I, typename Load, typename Visit>
-__device__ void for_each_product_step(long long first, long long end, const I* b_ptrs,
-                                      Batch<G>& batch, Load&& load, Visit&& visit)
-{
-    const int rank = Team<G>::rank();
-    long long before_batch = 0;  // products of the batches done
-    for (long long base = first; base < end; base += G) {
-        const long long k = base + rank;
-        long long start = 0;
-        long long length = 0;
-        if (k < end) {
-            const long long row = load(k, rank);
-            start = b_ptrs[row];
-            length = b_ptrs[row + 1] - start;
-        }
-        const long long inclusive = team_inclusive_scan<G>(length, batch);
-        batch.inclusive[rank] = inclusive;
-        batch.starts[rank] = start;
-        Team<G>::sync();
-        const long long total = batch.inclusive[G - 1];
-        int s = 0;
-        for (long long step = 0; step < total; step += G) {
-            const long long p = step + rank;
-            const bool valid = p < total;
-            long long j = 0;
-            if (valid) {
-                // the first entry of the batch whose products reach beyond p
-                int lo = s;
-                int hi = G - 1;
-                while (lo < hi) {
-                    const int mid = (lo + hi) / 2;
-                    if (batch.inclusive[mid] > p) {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                s = lo;
-                const long long before = s == 0 ? 0 : batch.inclusive[s - 1];
-                j = batch.starts[s] + (p - before);
-            }
-            if constexpr (std::is_invocable_v<Visit&, long long, int, bool, long long>) {
-                visit(j, s, valid, before_batch + p);
-            } else {
-                visit(j, s, valid);
-            }
-        }
-        before_batch += total;
-        Team<G>::sync();
-    }
-}
-
-/// for_each_product_step over a window of the products of the entries [first, end): products
+/// for_each_product_step (below) over a window of the products of the entries [first, end): products
 /// [skip, skip + count), numbered from first's first product in product order (so that
 /// several teams can share one long row, each its own window, see Piece). Team-wide.
 template <int G, typename I, typename Load, typename Visit>
@@ -326,6 +266,22 @@ __device__ void for_each_product_in_range(long long first, long long end, long l
         before_batch += total;
         Team<G>::sync();
     }
+}
+
+/// Calls visit(j, s, valid) on every thread of the team for the products of one row, G
+/// products per step in product order: thread t has product t of the step (valid) or none
+/// (the last step), j its entry of B and s the rank in its batch of the A entry that
+/// selected j's row. A visit that takes a fourth argument also gets the product's index
+/// from `first`'s first product (in product order; where the record's stage puts it). Entries k in [first, end) are taken G at a time; load(k, s) runs on the
+/// thread of rank s and returns the row of B that k selects (it may stash per-entry data at
+/// index s, readable by every thread in visit). Team-wide: every thread of the team calls it
+/// with the same first and end, and every call of visit is a step of the whole team (so
+/// visit may synchronise the team, see ordered_add).
+template <int G, typename I, typename Load, typename Visit>
+__device__ void for_each_product_step(long long first, long long end, const I* b_ptrs,
+                                      Batch<G>& batch, Load&& load, Visit&& visit)
+{
+    for_each_product_in_range<G>(first, end, 0, LLONG_MAX, b_ptrs, batch, load, visit);
 }
 
 /// Calls visit(j, s) for every product of one row (for_each_product_step without the idle

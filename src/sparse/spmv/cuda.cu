@@ -73,13 +73,7 @@ __device__ __forceinline__ D op(const D& a)
 template <typename T>
 __device__ __forceinline__ T load_streaming(const T* p)
 {
-    if constexpr (is_device_complex_v<T>) {
-        using Pair = typename pair_of<typename T::value_type>::type;
-        const Pair v = __ldcs(reinterpret_cast<const Pair*>(p));
-        return T(v.x, v.y);
-    } else {
-        return __ldcs(p);
-    }
+    return loom::cuda::load_by(p, [](const auto* q) { return __ldcs(q); });
 }
 
 /// A value another block of the same launch wrote (after a __threadfence): read from L2, not
@@ -87,13 +81,7 @@ __device__ __forceinline__ T load_streaming(const T* p)
 template <typename T>
 __device__ __forceinline__ T load_coherent(const T* p)
 {
-    if constexpr (is_device_complex_v<T>) {
-        using Pair = typename pair_of<typename T::value_type>::type;
-        const Pair v = __ldcg(reinterpret_cast<const Pair*>(p));
-        return T(v.x, v.y);
-    } else {
-        return __ldcg(p);
-    }
+    return loom::cuda::load_by(p, [](const auto* q) { return __ldcg(q); });
 }
 
 /// Sum over lanes [first, lane] of `value`, where `first` is the latest lane at or before this

@@ -831,33 +831,22 @@ __device__ __forceinline__ void binned_short_rows_of(const CsrView<D, I>& A, con
     constexpr int groups = block_size / G;
     const int lane = threadIdx.x % G;
     const long long base = block * groups * R + threadIdx.x / G;
-    I begin[R];
-    I end[R];
+    RowBlock<G, R, D, I> rows;  // the listed rows' bounds, then their entries
     I row_of[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         const long long k = base + r * groups;
-        begin[r] = k < count ? load_cached(list.begins + first + k) : I{};
-        end[r] = k < count ? load_cached(list.ends + first + k) : I{};
+        rows.begin[r] = k < count ? load_cached(list.begins + first + k) : I{};
+        rows.end[r] = k < count ? load_cached(list.ends + first + k) : I{};
         row_of[r] = k < count && lane == 0 ? load_cached(list.rows + first + k) : I{};
     }
-    D a[R];
-    I c[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-        const long long nz = static_cast<long long>(begin[r]) + lane;
-        a[r] = D{};
-        c[r] = I{};
-        if (nz < end[r]) {
-            a[r] = load_streaming(A.values + nz);
-            c[r] = load_streaming(A.cols + nz);
-        }
-    }
+    rows.load_entries(A, lane);
     D sum[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-        sum[r] = static_cast<long long>(begin[r]) + lane < end[r] ? mul(op<Conj>(a[r]), v.x_at(c[r]))
-                                                                  : D{};
+        sum[r] = static_cast<long long>(rows.begin[r]) + lane < rows.end[r]
+                     ? mul(op<Conj>(rows.a[r]), v.x_at(rows.c[r]))
+                     : D{};
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) sum[r] = warp_sum<G>(sum[r]);
